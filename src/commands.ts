@@ -1,0 +1,99 @@
+// The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
+import { writeFile } from 'node:fs/promises';
+import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
+import { collectSnapshot, type Collected } from './collect.js';
+import { InputError, UsageError } from './errors.js';
+import { renderSnapshotTable } from './report/terminal.js';
+import { stableStringify } from './snapshot.js';
+import { describeSearch, resolveInputs } from './sources/local.js';
+
+const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
+
+Usage:
+  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
+  ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
+                              [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
+  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+
+PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
+Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
+
+export type Output = { out: (text: string) => void; err: (text: string) => void };
+
+const stdio: Output = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+const INPUT_OPTIONS = {
+  plog: { type: 'string', multiple: true },
+  compare: { type: 'string', multiple: true },
+} as const;
+
+/** Reads the --plog/--compare inputs of any command into a snapshot, warning about malformed records. */
+export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
+  const plogSpecs = stringList(opts, 'plog');
+  const compareSpecs = stringList(opts, 'compare');
+  if (plogSpecs.length === 0 && compareSpecs.length === 0) {
+    throw new UsageError('give at least one --plog or --compare path');
+  }
+  const plog = await resolveInputs(plogSpecs, 'plog');
+  const compare = await resolveInputs(compareSpecs, 'compare');
+  const searched = [
+    plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
+    compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const collected = await collectSnapshot({ plog, compare, searched });
+  warnSkipped(collected, io);
+  return collected;
+}
+
+function warnSkipped(collected: Collected, io: Output): void {
+  const { skipped } = collected.snapshot.meta;
+  if (skipped === 0) return;
+  const shown = collected.skippedRecords.slice(0, 10);
+  for (const r of shown) io.err(`warning: ${r.file}:${r.line}: ${r.reason} (skipped)\n`);
+  if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
+}
+
+async function emit(text: string, outFile: string | undefined, io: Output): Promise<void> {
+  if (outFile) await writeFile(outFile, text);
+  else io.out(text);
+}
+
+async function parseCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, json: { type: 'boolean' }, out: { type: 'string' } }, 'parse');
+  const { snapshot } = await collectFromOptions(opts, io);
+  const text = opts.json ? stableStringify(snapshot) : renderSnapshotTable(snapshot);
+  await emit(text, optionalString(opts, 'out'), io);
+  return 0;
+}
+
+const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> = {
+  parse: parseCommand,
+};
+
+export async function runCli(argv: string[], io: Output = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.out(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  const handler = COMMANDS[command];
+  if (handler === undefined) {
+    io.err(`error: unknown command '${command}'\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InputError) {
+      io.err(`error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+

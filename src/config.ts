@@ -1,0 +1,79 @@
+// Every Action input, read in one place into one typed object; errors name the input.
+import * as core from '@actions/core';
+import { UsageError } from './errors.js';
+import { splitList } from './sources/local.js';
+
+export type Mode = 'check' | 'update' | 'comment';
+export type CommentPolicy = 'on-change' | 'always' | 'never';
+export type UpdateStrategy = 'pull-request' | 'commit' | 'write';
+
+export interface ActionInputs {
+  plog: string[];
+  memoryCompare: string[];
+  artifacts: string[];
+  /** The run to read artifacts from; undefined = this run (same-run downloads go through the results service). */
+  runId: number | undefined;
+  repository: { owner: string; repo: string } | undefined;
+  token: string;
+  baseline: string;
+  /** undefined = `.github/memory-gate.json` when it exists. */
+  config: string | undefined;
+  maxIncrease: string | undefined;
+  mode: Mode;
+  comment: CommentPolicy;
+  commentKey: string;
+  failJob: boolean;
+  updateStrategy: UpdateStrategy;
+  prune: boolean;
+  reportArtifact: string;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`'${name}' must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got '${value}'`);
+}
+
+function bool(name: string, value: string): boolean {
+  if (/^(true|yes|1)$/i.test(value)) return true;
+  if (/^(false|no|0)$/i.test(value)) return false;
+  throw new UsageError(`'${name}' must be true or false, got '${value}'`);
+}
+
+function parseRunId(value: string): number | undefined {
+  if (value === '') return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`'run-id' must be a workflow run id (digits), got '${value}'`);
+  return Number(value);
+}
+
+function parseRepository(value: string): ActionInputs['repository'] {
+  if (value === '') return undefined;
+  const m = /^([\w.-]+)\/([\w.-]+)$/.exec(value);
+  if (!m) throw new UsageError(`'repository' must look like owner/name, got '${value}'`);
+  return { owner: m[1] as string, repo: m[2] as string };
+}
+
+/** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
+export function readInputs(get: (name: string) => string = (name) => core.getInput(name)): ActionInputs {
+  const commentKey = get('comment-key') || 'default';
+  if (!/^[\w.-]{1,64}$/.test(commentKey)) {
+    throw new UsageError(`'comment-key' may hold letters, digits, '.', '_' and '-' (1 to 64), got '${commentKey}'`);
+  }
+  return {
+    plog: splitList(get('plog')),
+    memoryCompare: splitList(get('memory-compare')),
+    artifacts: splitList(get('artifacts')),
+    runId: parseRunId(get('run-id')),
+    repository: parseRepository(get('repository')),
+    token: get('github-token'),
+    baseline: get('baseline') || 'baselines/memory-baseline.json',
+    config: get('config') || undefined,
+    maxIncrease: get('max-increase') || undefined,
+    mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment'] as const),
+    comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never'] as const),
+    commentKey,
+    failJob: bool('fail-job', get('fail-job') || 'true'),
+    updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', ['pull-request', 'commit', 'write'] as const),
+    prune: bool('prune', get('prune') || 'false'),
+    reportArtifact: get('report-artifact') || 'memory-gate-report',
+  };
+}

@@ -1,0 +1,36 @@
+// The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
+import { InputError } from '../errors.js';
+import type { Snapshot } from '../snapshot.js';
+import { loadBaseline, type Baseline } from './baseline.js';
+import { compareSnapshots } from './compare.js';
+import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
+import type { GateConfig, GateReport } from './types.js';
+
+export interface GateRequest {
+  snapshot: Snapshot;
+  baselinePath: string;
+  /** undefined = `.github/memory-gate.json` when it exists. */
+  configPath: string | undefined;
+  maxIncrease: string | undefined;
+  /** A missing baseline file is an error unless this is set (the Action's first run). */
+  allowMissingBaseline: boolean;
+}
+
+export interface GateOutcome {
+  report: GateReport;
+  config: GateConfig;
+  baseline: Baseline | null;
+}
+
+export async function runGate(request: GateRequest): Promise<GateOutcome> {
+  let config = await loadGateConfig(request.configPath);
+  if (request.maxIncrease !== undefined) config = applyMaxIncrease(config, parseMaxIncrease(request.maxIncrease));
+  const baseline = await loadBaseline(request.baselinePath);
+  if (baseline === null && !request.allowMissingBaseline) {
+    throw new InputError(
+      `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
+    );
+  }
+  const report = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+  return { report, config, baseline };
+}

@@ -1,0 +1,4 @@
+// Entry of the Action: runs it, nothing else.
+import { run } from './main.js';
+
+void run();

@@ -1,0 +1,315 @@
+// The Action: inputs → sources → snapshot → gate → summary, annotations, sticky comment, outputs; or a baseline update.
+import * as core from '@actions/core';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { collectSnapshot, type Collected } from './collect.js';
+import { readInputs, type ActionInputs } from './config.js';
+import { InputError, UsageError } from './errors.js';
+import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic } from './gate/baseline.js';
+import { runGate } from './gate/run-gate.js';
+import type { GateReport } from './gate/types.js';
+import { openBaselinePullRequest, commitBaseline, readFileAtBranch } from './github/baseline-pr.js';
+import { commentMarker, upsertStickyComment } from './github/comment.js';
+import { createOctokit, errorMessage, httpStatus, workflowContext, type Octokit, type RepoRef } from './github/octokit.js';
+import { renderBaselineChanges } from './report/baseline-changes.js';
+import { parseReportJson, renderJsonReport } from './report/json.js';
+import { renderMarkdown } from './report/markdown.js';
+import { downloadArtifacts } from './sources/artifacts.js';
+import { describeSearch, resolveInputs } from './sources/local.js';
+import { glob } from 'tinyglobby';
+
+/** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
+const COMMENT_LIMIT = 65_536;
+const SUMMARY_LIMIT = 1024 * 1024;
+
+export async function run(): Promise<void> {
+  try {
+    const inputs = readInputs();
+    if (inputs.mode === 'comment') await runCommentMode(inputs);
+    else if (inputs.mode === 'update') await runUpdateMode(inputs);
+    else await runCheckMode(inputs);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InputError) core.setFailed(error.message);
+    else core.setFailed(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+}
+
+function workDir(): string {
+  return path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'ascend-memory-gate');
+}
+
+function thisRepo(): RepoRef {
+  const { owner, repo } = workflowContext().repo;
+  return { owner, repo };
+}
+
+/** Downloads the artifacts when asked, then resolves plog and memory_compare inputs into one snapshot. */
+async function collectInputs(inputs: ActionInputs): Promise<Collected> {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  let root = workspace;
+  let plogSpecs = inputs.plog;
+  let compareSpecs = inputs.memoryCompare;
+
+  if (inputs.artifacts.length > 0) {
+    root = path.join(workDir(), 'artifacts');
+    const repository = inputs.repository ?? thisRepo();
+    const thisRun = workflowContext().runId;
+    const crossRun =
+      inputs.runId !== undefined && (inputs.runId !== thisRun || inputs.repository !== undefined)
+        ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
+        : undefined;
+    await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m));
+    // Nothing named: search everything that was downloaded.
+    if (plogSpecs.length === 0 && compareSpecs.length === 0) {
+      plogSpecs = ['.'];
+      compareSpecs = ['.'];
+    }
+  } else if (plogSpecs.length === 0 && compareSpecs.length === 0) {
+    throw new UsageError("set 'plog' and/or 'memory-compare' (paths in the workspace), or 'artifacts' to download them");
+  }
+
+  const plog = await resolveInputs(plogSpecs, 'plog', root);
+  const compare = await resolveInputs(compareSpecs, 'compare', root);
+  const searched = [
+    plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
+    compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  core.info(`Parsing ${plog.length} plog file(s) and ${compare.length} memory_compare file(s)`);
+  const collected = await collectSnapshot({ plog, compare, searched });
+  for (const r of collected.skippedRecords.slice(0, 10)) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+  return collected;
+}
+
+function runUrl(): string {
+  const ctx = workflowContext();
+  return `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${ctx.runId}`;
+}
+
+async function writeOutputs(report: GateReport, markdown: string): Promise<{ reportPath: string; markdownPath: string }> {
+  const dir = workDir();
+  await mkdir(dir, { recursive: true });
+  const reportPath = path.join(dir, 'report.json');
+  const markdownPath = path.join(dir, 'report.md');
+  await writeFile(reportPath, renderJsonReport(report));
+  await writeFile(markdownPath, markdown);
+  const failing = report.entries.filter((e) => e.severity === 'fail').length;
+  core.setOutput('result', report.result);
+  core.setOutput('regressions', String(failing));
+  core.setOutput('report', reportPath);
+  core.setOutput('markdown', markdownPath);
+  return { reportPath, markdownPath };
+}
+
+/** One annotation per failing key, up to GitHub's 10 per step; the summary has the rest. */
+function annotate(report: GateReport): void {
+  const failing = report.entries.filter((e) => e.severity === 'fail');
+  const shown = failing.slice(0, 10);
+  for (const e of shown) {
+    const detail =
+      e.baseline !== null && e.current !== null ? `${e.baseline} → ${e.current} bytes (Δ ${e.delta ?? 0})` : `${e.current ?? e.baseline} bytes`;
+    core.error(`${e.kind} ${e.key}: ${e.status}, ${detail}${e.rule ? ` [rule ${e.rule}]` : ''}`, { title: `Memory gate: ${e.key} ${e.status}` });
+  }
+  if (failing.length > shown.length) {
+    core.error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
+  }
+}
+
+function failureReason(report: GateReport): string {
+  const failing = report.entries.filter((e) => e.severity === 'fail');
+  const counts = new Map<string, number>();
+  for (const e of failing) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
+  const parts = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
+  const first = failing[0];
+  return `Memory gate failed: ${parts}${first ? ` (first: ${first.key})` : ''}`;
+}
+
+/** The PR this run belongs to, when it is a pull_request run. */
+function pullRequestNumber(): number | undefined {
+  const pr = workflowContext().payload.pull_request;
+  return typeof pr?.number === 'number' ? pr.number : undefined;
+}
+
+/** Posts the sticky comment; any failure is a warning and never changes the verdict. */
+async function postComment(inputs: ActionInputs, octokit: Octokit | undefined, issueNumber: number | undefined, report: GateReport, repo: RepoRef): Promise<void> {
+  if (inputs.comment === 'never') return;
+  if (issueNumber === undefined) {
+    core.info('No pull request for this run: no comment posted');
+    return;
+  }
+  if (!octokit) {
+    core.warning("No 'github-token': the PR comment was not posted");
+    return;
+  }
+  const marker = commentMarker(inputs.commentKey);
+  const body = renderMarkdown(report, { marker, maxBytes: COMMENT_LIMIT, runUrl: runUrl() });
+  try {
+    const result = await upsertStickyComment(octokit, {
+      ...repo,
+      issueNumber,
+      body,
+      marker,
+      policy: inputs.comment,
+      hasFindings: report.entries.some((e) => e.severity !== 'ok'),
+    });
+    if (result.action === 'skipped') core.info(`PR comment not posted: ${result.reason}`);
+    else core.info(`PR comment ${result.action}: ${result.url}`);
+  } catch (error) {
+    const status = httpStatus(error);
+    const hint = status === 403 ? ' (a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job, see the README)' : '';
+    core.warning(`Could not post the PR comment${status ? ` (HTTP ${status})` : ''}: ${errorMessage(error)}${hint}`);
+  }
+}
+
+async function publish(inputs: ActionInputs, report: GateReport, issueNumber: number | undefined, repo: RepoRef): Promise<void> {
+  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: runUrl() });
+  await writeOutputs(report, markdown);
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  annotate(report);
+  const octokit = inputs.token ? createOctokit(inputs.token) : undefined;
+  await postComment(inputs, octokit, issueNumber, report, repo);
+  if (report.result === 'fail') {
+    if (inputs.failJob) core.setFailed(failureReason(report));
+    else core.warning(`${failureReason(report)} — advisory only ('fail-job: false')`);
+  }
+}
+
+async function runCheckMode(inputs: ActionInputs): Promise<void> {
+  const { snapshot } = await collectInputs(inputs);
+  const { report, baseline } = await runGate({
+    snapshot,
+    baselinePath: inputs.baseline,
+    configPath: inputs.config,
+    maxIncrease: inputs.maxIncrease,
+    allowMissingBaseline: true,
+  });
+  if (baseline === null) {
+    core.warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
+  }
+  await publish(inputs, report, pullRequestNumber(), thisRepo());
+}
+
+/** The run whose artifacts feed an update or a comment, and its repository. */
+function sourceRun(inputs: ActionInputs): { runId: number; repo: RepoRef } {
+  return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
+}
+
+async function runUpdateMode(inputs: ActionInputs): Promise<void> {
+  const event = workflowContext().eventName;
+  if (event === 'pull_request' || event === 'pull_request_target') {
+    throw new UsageError(
+      `mode 'update' is refused on ${event} events: a pull request must not rewrite its own baseline. Run it from workflow_dispatch (see the README)`,
+    );
+  }
+  const { snapshot } = await collectInputs(inputs);
+  const repo = thisRepo();
+  const { runId } = sourceRun(inputs);
+  const branch = process.env.GITHUB_REF_NAME || 'main';
+  const octokit = inputs.updateStrategy === 'write' ? undefined : createOctokit(inputs.token);
+
+  const existingText =
+    octokit === undefined ? null : await readFileAtBranch(octokit, repo, inputs.baseline, branch);
+  const existing =
+    octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${inputs.baseline}@${branch}`);
+  const merged = mergeBaseline(existing, snapshot, {
+    prune: inputs.prune,
+    source: { runId, repository: `${repo.owner}/${repo.repo}`, commit: workflowContext().sha, date: new Date().toISOString() },
+  });
+  const content = serializeBaseline(merged.baseline);
+  const changesMarkdown = renderBaselineChanges(existing, merged.baseline, merged.changes);
+  core.info(changesMarkdown);
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(changesMarkdown).write();
+
+  if (inputs.updateStrategy === 'write') {
+    await writeBaselineAtomic(inputs.baseline, merged.baseline);
+    core.info(`Wrote ${inputs.baseline}`);
+    return;
+  }
+  const message = `Update memory baseline from run ${runId}`;
+  if (octokit === undefined) throw new UsageError("'github-token' is required for update-strategy pull-request or commit");
+  if (inputs.updateStrategy === 'commit') {
+    const sha = await commitBaseline(octokit, { ...repo, baseBranch: branch, filePath: inputs.baseline, content, message });
+    core.info(`Committed ${inputs.baseline} to ${branch}: ${sha}`);
+    return;
+  }
+  const pr = await openBaselinePullRequest(octokit, {
+    ...repo,
+    baseBranch: branch,
+    branch: `memory-gate/baseline-${runId}`,
+    filePath: inputs.baseline,
+    content,
+    message,
+    title: `Update memory baseline from run ${runId}`,
+    body: baselinePullRequestBody(changesMarkdown, runId),
+  });
+  core.setOutput('baseline-pull-request', pr.url);
+  core.info(`${pr.created ? 'Opened' : 'Updated'} ${pr.url}`);
+}
+
+function baselinePullRequestBody(changesMarkdown: string, runId: number): string {
+  const body = [
+    `This pull request updates the memory baseline from workflow run ${runId}.`,
+    '',
+    changesMarkdown,
+    '',
+    '> [!NOTE]',
+    '> Pull requests opened with the default `GITHUB_TOKEN` do not trigger `pull_request` workflows, so CI will not run on this PR by itself.',
+    '> To have it run, pass a personal access token or a GitHub App token as `github-token` (for example from `actions/create-github-app-token`), or close and reopen the PR.',
+  ].join('\n');
+  // GitHub refuses bodies over 65,536 characters.
+  return body.length <= COMMENT_LIMIT ? body : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n…cut: the full list is in the workflow run's summary.`;
+}
+
+/** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
+async function runCommentMode(inputs: ActionInputs): Promise<void> {
+  const ctx = workflowContext();
+  const workflowRun = ctx.payload.workflow_run as { id?: unknown; head_sha?: unknown; pull_requests?: { number?: unknown }[] } | undefined;
+  const runId = inputs.runId ?? (typeof workflowRun?.id === 'number' ? workflowRun.id : undefined);
+  if (runId === undefined) throw new UsageError("mode 'comment' needs 'run-id' or a workflow_run event");
+  const repo = inputs.repository ?? thisRepo();
+  if (!inputs.token) throw new UsageError("mode 'comment' needs 'github-token'");
+  const octokit = createOctokit(inputs.token);
+
+  const dir = path.join(workDir(), 'report-artifact');
+  const [artifact] = await downloadArtifacts(
+    { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir },
+    (m) => core.info(m),
+  );
+  if (!artifact) throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
+  const reportFile = await findReportFile(artifact.path);
+  const report = parseReportJson(await readFile(reportFile, 'utf8'), `${inputs.reportArtifact}/${path.relative(artifact.path, reportFile)}`);
+
+  let issueNumber: number | undefined;
+  const fromEvent = workflowRun?.pull_requests?.find((p) => typeof p.number === 'number');
+  if (fromEvent && typeof fromEvent.number === 'number') issueNumber = fromEvent.number;
+  else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
+
+  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT });
+  await writeOutputs(report, markdown);
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  await postComment(inputs, octokit, issueNumber, report, repo);
+}
+
+async function findReportFile(dir: string): Promise<string> {
+  const files = (await glob('**/*.json', { cwd: dir, absolute: true })).sort();
+  const preferred = files.find((f) => path.basename(f) === 'report.json') ?? files[0];
+  if (!preferred) throw new InputError(`the report artifact holds no .json file`);
+  return preferred;
+}
+
+/** Forks' PRs are missing from workflow_run.pull_requests: find the PR by its head commit. */
+async function pullRequestForSha(octokit: Octokit, repo: RepoRef, sha: string): Promise<number | undefined> {
+  try {
+    const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha });
+    const associated = data.find((p) => p.state === 'open')?.number ?? data[0]?.number;
+    if (associated !== undefined) return associated;
+    // A fork's commit is not associated with the base repository: match open PRs by head sha.
+    const open = await octokit.paginate(octokit.rest.pulls.list, { ...repo, state: 'open', per_page: 100 });
+    return open.find((p) => p.head.sha === sha)?.number;
+  } catch (error) {
+    core.warning(`Could not look up the pull request of ${sha}: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
