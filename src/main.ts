@@ -15,7 +15,6 @@ import { createOctokit, errorMessage, httpStatus, workflowContext, type Octokit,
 import { renderBaselineChanges } from './report/baseline-changes.js';
 import { parseReportJson, renderJsonReport } from './report/json.js';
 import { renderMarkdown } from './report/markdown.js';
-import { downloadArtifacts } from './sources/artifacts.js';
 import { describeSearch, resolveInputs } from './sources/local.js';
 import { glob } from 'tinyglobby';
 
@@ -59,7 +58,9 @@ async function collectInputs(inputs: ActionInputs): Promise<Collected> {
       inputs.runId !== undefined && (inputs.runId !== thisRun || inputs.repository !== undefined)
         ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
         : undefined;
-    await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m));
+    // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
+    const { downloadArtifacts } = await import('./sources/artifacts.js');
+    await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m), (m) => core.warning(m));
     // Nothing named: search everything that was downloaded.
     if (plogSpecs.length === 0 && compareSpecs.length === 0) {
       plogSpecs = ['.'];
@@ -273,9 +274,11 @@ async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const octokit = createOctokit(inputs.token);
 
   const dir = path.join(workDir(), 'report-artifact');
+  const { downloadArtifacts } = await import('./sources/artifacts.js');
   const [artifact] = await downloadArtifacts(
     { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir },
     (m) => core.info(m),
+    (m) => core.warning(m),
   );
   if (!artifact) throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
   const reportFile = await findReportFile(artifact.path);

@@ -1,9 +1,10 @@
 // Downloads workflow-run artifacts whose names match the patterns, so the local input search can run inside them.
 import { DefaultArtifactClient, type Artifact, type FindOptions } from '@actions/artifact';
-import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { InputError } from '../errors.js';
+import { extractZipSafely } from './unzip.js';
 
 export interface ArtifactRequest {
   /** Name globs, e.g. `plog-rank-*`. */
@@ -23,7 +24,11 @@ export interface DownloadedArtifact {
 export type Logger = (message: string) => void;
 
 /** Lists, filters and downloads; an empty match is an error that lists what the run does have. */
-export async function downloadArtifacts(request: ArtifactRequest, log: Logger = () => {}): Promise<DownloadedArtifact[]> {
+export async function downloadArtifacts(
+  request: ArtifactRequest,
+  log: Logger = () => {},
+  warn: Logger = log,
+): Promise<DownloadedArtifact[]> {
   const client = new DefaultArtifactClient();
   const find: FindOptions = request.crossRun
     ? {
@@ -51,15 +56,23 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
 
   await mkdir(request.dir, { recursive: true });
   const root = await realpath(request.dir);
+  const staging = path.join(root, '.zips');
   const downloaded: DownloadedArtifact[] = [];
   for (const artifact of selected) {
     const target = path.join(root, safeDirName(artifact.name));
-    await mkdir(target, { recursive: true });
+    const zipDir = path.join(staging, String(artifact.id));
+    await mkdir(zipDir, { recursive: true });
     log(`Downloading artifact '${artifact.name}' (${artifact.size} bytes) from ${where}`);
-    await client.downloadArtifact(artifact.id, { path: target, ...find });
-    await assertContained(target, root);
+    // The zip is extracted by us, not the client: its unzip trusts entry names (zip-slip).
+    await client.downloadArtifact(artifact.id, { path: zipDir, skipDecompress: true, ...find });
+    const [zipName] = await readdir(zipDir);
+    if (zipName === undefined) throw new InputError(`artifact '${artifact.name}' downloaded no file`);
+    const { files, refused } = await extractZipSafely(path.join(zipDir, zipName), target);
+    for (const name of refused) warn(`artifact '${artifact.name}': entry '${name}' would be written outside the download folder; skipped`);
+    log(`Extracted ${files} file(s) of '${artifact.name}'`);
     downloaded.push({ name: artifact.name, id: artifact.id, path: target });
   }
+  await rm(staging, { recursive: true, force: true });
   return downloaded;
 }
 
@@ -67,23 +80,4 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
 function safeDirName(name: string): string {
   const cleaned = name.replace(/[\\/:*?"<>|\0]/g, '_').replace(/^\.+$/, '_');
   return cleaned || '_';
-}
-
-/** A symlink inside an artifact must not lead the parsers outside the download folder. */
-async function assertContained(dir: string, root: string): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const info = await lstat(full);
-    if (info.isSymbolicLink()) {
-      const resolved = await realpath(full).catch(() => full);
-      if (!isInside(resolved, root)) throw new InputError(`artifact entry ${path.relative(root, full)} links outside the download folder`);
-    } else if (info.isDirectory()) {
-      await assertContained(full, root);
-    }
-  }
-}
-
-export function isInside(candidate: string, root: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
