@@ -112,9 +112,8 @@ export class SnapshotBuilder {
 }
 
 function sortedRecord<V>(map: Map<string, V>): Record<string, V> {
-  const out: Record<string, V> = {};
-  for (const key of [...map.keys()].sort(compareKeys)) out[key] = map.get(key) as V;
-  return out;
+  // fromEntries, not assignment: a kernel named `__proto__` must stay a key.
+  return Object.fromEntries([...map.keys()].sort(compareKeys).map((key) => [key, map.get(key) as V]));
 }
 
 /** Orders keys so that dev2 sorts before dev10 and the table reads naturally. */
@@ -130,9 +129,8 @@ export function stableStringify(value: unknown): string {
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortDeep((value as Record<string, unknown>)[key]);
-    return out;
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(record).sort().map((key) => [key, sortDeep(record[key])]));
   }
   return value;
 }

@@ -49,7 +49,7 @@ export interface Entry {
   current: number | null;
   /** current − baseline, null when either side is absent. */
   delta: number | null;
-  /** delta / baseline × 100, null when the baseline is absent or 0. */
+  /** delta / |baseline| × 100, null when the baseline is absent or 0. */
   percent: number | null;
   status: Status;
   severity: Severity;

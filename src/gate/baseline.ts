@@ -1,0 +1,185 @@
+// Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import baselineSchema from '../../schemas/baseline.schema.json' with { type: 'json' };
+import { InputError } from '../errors.js';
+import { compileSchema, parseJson } from '../json-schema.js';
+import {
+  compareKeys,
+  isEmptySnapshot,
+  stableStringify,
+  type KernelMetric,
+  type ModuleMetric,
+  type Snapshot,
+  type SnapshotMeta,
+} from '../snapshot.js';
+
+/** Where a baseline came from. Extra fields are kept as written. */
+export interface BaselineSource {
+  commit?: string;
+  runId?: string | number;
+  /** ISO 8601 date-time. */
+  date?: string;
+  /** owner/name. */
+  repository?: string;
+  [field: string]: unknown;
+}
+
+/** A snapshot as committed under baselines/ (schemas/baseline.schema.json): `meta` optional, plus provenance. */
+export interface Baseline {
+  $schema?: string;
+  version: 1;
+  modules: Record<string, ModuleMetric>;
+  kernels: Record<string, KernelMetric>;
+  /** Parse statistics of the run that last wrote this baseline. */
+  meta?: SnapshotMeta;
+  source?: BaselineSource;
+}
+
+/** What a merge did, key by key: modules first, then kernels, each sorted like the report. */
+export interface BaselineChanges {
+  /** In this run, not in the old baseline. */
+  added: string[];
+  /** In both, with any field different. */
+  changed: string[];
+  /** In the old baseline only, kept because prune was off. */
+  kept: string[];
+  /** In the old baseline only, dropped because prune was on. */
+  pruned: string[];
+  /** In both, identical. */
+  unchanged: number;
+}
+
+const validateBaseline = compileSchema<Baseline>(baselineSchema);
+
+/**
+ * Reads a baseline. Returns null only when the file does not exist, so the caller decides what a first run means;
+ * any other read error, invalid JSON or a schema violation throws an error naming the file.
+ */
+export async function loadBaseline(file: string): Promise<Baseline | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return null;
+    throw new InputError(`${file}: cannot read the baseline: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return parseBaseline(text, file);
+}
+
+/** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
+export function parseBaseline(text: string, file: string): Baseline {
+  return validateBaseline(parseJson(text, file), file);
+}
+
+/**
+ * Folds a run into a baseline. Keys of this run replace or add; keys absent from this run are KEPT unless `prune`
+ * (a rank that failed to upload must not erase its baseline). `meta` becomes this run's; `source` becomes the one
+ * given (omitted when none is). An empty run is refused with an InputError, so the file is never touched.
+ */
+export function mergeBaseline(
+  existing: Baseline | null,
+  run: Snapshot,
+  options: { prune?: boolean; source?: BaselineSource } = {},
+): { baseline: Baseline; changes: BaselineChanges } {
+  if (isEmptySnapshot(run)) {
+    throw new InputError('this run has no memory statistics: refusing to update the baseline from it (the baseline was left untouched)');
+  }
+  const changes: BaselineChanges = { added: [], changed: [], kept: [], pruned: [], unchanged: 0 };
+  const prune = options.prune ?? false;
+  const modules = mergeRecords(existing?.modules ?? {}, run.modules, prune, changes);
+  const kernels = mergeRecords(existing?.kernels ?? {}, run.kernels, prune, changes);
+  const baseline: Baseline = {
+    ...(existing?.$schema !== undefined ? { $schema: existing.$schema } : {}),
+    version: 1,
+    modules,
+    kernels,
+    meta: structuredClone(run.meta),
+    ...(options.source !== undefined ? { source: structuredClone(options.source) } : {}),
+  };
+  return { baseline, changes };
+}
+
+function mergeRecords<M extends object>(
+  existing: Record<string, M>,
+  run: Record<string, M>,
+  prune: boolean,
+  changes: BaselineChanges,
+): Record<string, M> {
+  const keys = [...new Set([...Object.keys(existing), ...Object.keys(run)])].sort(compareKeys);
+  const merged: [string, M][] = [];
+  for (const key of keys) {
+    const before = Object.hasOwn(existing, key) ? existing[key] : undefined;
+    const after = Object.hasOwn(run, key) ? run[key] : undefined;
+    if (after !== undefined) {
+      if (before === undefined) changes.added.push(key);
+      else if (stableStringify(before) === stableStringify(after)) changes.unchanged++;
+      else changes.changed.push(key);
+      merged.push([key, { ...after }]);
+    } else if (before !== undefined) {
+      if (prune) {
+        changes.pruned.push(key);
+      } else {
+        changes.kept.push(key);
+        merged.push([key, { ...before }]);
+      }
+    }
+  }
+  // fromEntries defines own properties, so even a kernel named __proto__ stays a key.
+  return Object.fromEntries(merged);
+}
+
+/** The committed form: sorted keys at every level, 2-space indent, trailing newline. Same input, same bytes. */
+export function serializeBaseline(baseline: Baseline): string {
+  return stableStringify(baseline);
+}
+
+/**
+ * Writes a baseline so that readers see the old file or the new one, never half of one: creates the directory,
+ * writes a temporary file next to the target, fsyncs it and renames it over the target.
+ */
+export async function writeBaselineAtomic(file: string, baseline: Baseline): Promise<void> {
+  const text = serializeBaseline(baseline);
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let renamed = false;
+  try {
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+    renamed = true;
+  } finally {
+    if (!renamed) await rm(temp, { force: true });
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes the rename itself durable. Windows cannot open a directory for fsync; there the rename is all we get. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (err) {
+    if (['EISDIR', 'EPERM', 'EACCES'].includes(String(errorCode(err)))) return;
+    throw err;
+  }
+  try {
+    await handle.sync();
+  } catch (err) {
+    // Some file systems (and Windows) refuse fsync on a directory; the data itself is already synced.
+    if (!['EINVAL', 'EPERM', 'EBADF', 'EISDIR'].includes(String(errorCode(err)))) throw err;
+  } finally {
+    await handle.close();
+  }
+}
+
+function errorCode(err: unknown): unknown {
+  return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
+}
