@@ -5,7 +5,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
 
 const plugins = () => [
-  typescript({ tsconfig: './tsconfig.build.json' }),
+  typescript({ tsconfig: './tsconfig.build.json', compilerOptions: { module: 'nodenext' } }),
   nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
   commonjs(),
   json(),

@@ -3,7 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './collect.js';
 import { InputError, UsageError } from './errors.js';
-import { renderSnapshotTable } from './report/terminal.js';
+import { loadBaseline, mergeBaseline, writeBaselineAtomic } from './gate/baseline.js';
+import { runGate } from './gate/run-gate.js';
+import { renderBaselineChanges, summarizeBaselineChanges } from './report/baseline-changes.js';
+import { renderJsonReport } from './report/json.js';
+import { renderMarkdown } from './report/markdown.js';
+import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
 import { describeSearch, resolveInputs } from './sources/local.js';
 
@@ -71,8 +76,55 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
   return 0;
 }
 
+async function checkCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(
+    args,
+    {
+      ...INPUT_OPTIONS,
+      baseline: { type: 'string' },
+      config: { type: 'string' },
+      'max-increase': { type: 'string' },
+      report: { type: 'string' },
+      markdown: { type: 'string' },
+    },
+    'check',
+  );
+  const baselinePath = optionalString(opts, 'baseline');
+  if (baselinePath === undefined) throw new UsageError('check: --baseline FILE is required');
+  const { snapshot } = await collectFromOptions(opts, io);
+  const { report } = await runGate({
+    snapshot,
+    baselinePath,
+    configPath: optionalString(opts, 'config'),
+    maxIncrease: optionalString(opts, 'max-increase'),
+    allowMissingBaseline: false,
+  });
+  const reportFile = optionalString(opts, 'report');
+  const markdownFile = optionalString(opts, 'markdown');
+  if (reportFile) await writeFile(reportFile, renderJsonReport(report));
+  if (markdownFile) await writeFile(markdownFile, renderMarkdown(report));
+  io.out(renderTerminal(report, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }));
+  return report.result === 'fail' ? 1 : 0;
+}
+
+async function baselineCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
+  const out = optionalString(opts, 'out');
+  if (out === undefined) throw new UsageError('baseline: --out FILE is required');
+  // An empty run fails here, before the file is touched.
+  const { snapshot } = await collectFromOptions(opts, io);
+  const existing = await loadBaseline(out);
+  const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+  await writeBaselineAtomic(out, baseline);
+  io.out(renderBaselineChanges(existing, baseline, changes));
+  io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
+  return 0;
+}
+
 const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> = {
   parse: parseCommand,
+  check: checkCommand,
+  baseline: baselineCommand,
 };
 
 export async function runCli(argv: string[], io: Output = stdio): Promise<number> {

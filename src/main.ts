@@ -223,6 +223,11 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   core.info(changesMarkdown);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(changesMarkdown).write();
 
+  const { added, changed, pruned } = merged.changes;
+  if (existing !== null && added.length + changed.length + pruned.length === 0) {
+    core.info(`${inputs.baseline} already holds every value of run ${runId}: nothing to propose`);
+    return;
+  }
   if (inputs.updateStrategy === 'write') {
     await writeBaselineAtomic(inputs.baseline, merged.baseline);
     core.info(`Wrote ${inputs.baseline}`);
@@ -259,8 +264,7 @@ function baselinePullRequestBody(changesMarkdown: string, runId: number): string
     '> Pull requests opened with the default `GITHUB_TOKEN` do not trigger `pull_request` workflows, so CI will not run on this PR by itself.',
     '> To have it run, pass a personal access token or a GitHub App token as `github-token` (for example from `actions/create-github-app-token`), or close and reopen the PR.',
   ].join('\n');
-  // GitHub refuses bodies over 65,536 characters.
-  return body.length <= COMMENT_LIMIT ? body : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n…cut: the full list is in the workflow run's summary.`;
+  return body;
 }
 
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */

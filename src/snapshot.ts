@@ -118,8 +118,11 @@ function sortedRecord<V>(map: Map<string, V>): Record<string, V> {
 
 /** Orders keys so that dev2 sorts before dev10 and the table reads naturally. */
 export function compareKeys(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
+  return KEY_COLLATOR.compare(a, b);
 }
+
+// One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys.
+const KEY_COLLATOR = new Intl.Collator('en', { numeric: true });
 
 /** JSON with object keys sorted at every level, 2-space indent and a trailing newline: diffs review well. */
 export function stableStringify(value: unknown): string {

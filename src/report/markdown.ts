@@ -1,0 +1,248 @@
+// The gate report as GitHub markdown (job summary, PR comment, --markdown file), degraded section by section to fit a size.
+import { UsageError } from '../errors.js';
+import type { Entry, GateReport } from '../gate/types.js';
+import { formatBytes, formatDelta, formatPercent } from '../units.js';
+import { escapeMarkdownText, tableCodeSpan } from './escape.js';
+import {
+  deviceTotals,
+  formatCount,
+  plural,
+  splitSections,
+  statusLabel,
+  verdictText,
+  type DeviceTotals,
+} from './sections.js';
+
+export interface MarkdownOptions {
+  /** Subject of the verdict line, shown as plain text: "<title> failed: …". Default "Memory gate". */
+  title?: string;
+  /**
+   * Upper bound on the output's UTF-8 byte length. A UTF-16 or code-point count never exceeds the UTF-8 length,
+   * so a character limit (65,536 for a PR comment) can be passed as is; 1 MiB for a job summary. Default: no limit.
+   */
+  maxBytes?: number;
+  /** A hidden HTML comment such as `<!-- ascend-memory-gate:default -->`, put first so a sticky comment can be found. */
+  marker?: string;
+  /** The workflow run's URL, linked under the verdict. http(s) only. */
+  runUrl?: string;
+}
+
+const SEE_ELSEWHERE = 'see the JSON report / job summary';
+
+const SEVERITY_ICON: Record<string, string> = { fail: '❌', warn: '⚠️', ok: '✅' };
+
+const ENTRY_HEADER = ['| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule |', '|---|---|---|--:|--:|--:|--:|---|'];
+
+const DEVICE_FOOTNOTE =
+  '¹ The sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
+  'peak at different times, and attributes overlap (DEV_PROC_MEM is a process total). Keys without a `devN` segment (host, SVM) are not counted.';
+
+/** Renders the report; with maxBytes, drops unchanged rows, then improvements, then device totals, then trailing rows. */
+export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}): string {
+  const maxBytes = options.maxBytes;
+  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
+    throw new UsageError(`maxBytes must be a positive integer, got ${String(maxBytes)}`);
+  }
+  const parts = buildParts(report, options);
+
+  for (const level of LEVELS) {
+    const text = compose(parts, level, parts.problemRows.length);
+    if (maxBytes === undefined || utf8Length(text) <= maxBytes) return text;
+  }
+  const limit = maxBytes ?? Number.POSITIVE_INFINITY;
+
+  // Cut whole table rows from the end: the most rows that fit together with the "…N more rows" note.
+  const rowCount = fittingRowCount(parts, ALL_DROPPED, limit);
+  if (rowCount !== null) {
+    const text = compose(parts, ALL_DROPPED, rowCount);
+    if (utf8Length(text) <= limit) return text;
+  }
+  const verdictOnly = joinBlocks([parts.head]);
+  if (utf8Length(verdictOnly) <= limit) return verdictOnly;
+  throw new UsageError(`maxBytes ${limit} cannot hold even the verdict line (${utf8Length(verdictOnly)} bytes)`);
+}
+
+/** Validates a sticky-comment marker: one HTML comment that cannot end early or hide anything after it. */
+export function checkMarker(marker: string): string {
+  const inner = marker.startsWith('<!--') && marker.endsWith('-->') ? marker.slice(4, -3) : null;
+  if (
+    inner === null ||
+    inner.includes('-->') ||
+    inner.includes('--!>') ||
+    inner.includes('<!--') ||
+    inner.startsWith('>') ||
+    inner.startsWith('->') ||
+    /[\r\n]/.test(inner)
+  ) {
+    throw new UsageError(`marker must be one single-line HTML comment like '<!-- ascend-memory-gate:default -->', got ${JSON.stringify(marker)}`);
+  }
+  return marker;
+}
+
+interface Level {
+  dropUnchanged: boolean;
+  dropImprovements: boolean;
+  dropDevices: boolean;
+}
+
+const ALL_DROPPED: Level = { dropUnchanged: true, dropImprovements: true, dropDevices: true };
+
+/** The degrade steps in order: everything, then without unchanged rows, improvements, device totals. */
+const LEVELS: readonly Level[] = [
+  { dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropUnchanged: true, dropImprovements: false, dropDevices: false },
+  { dropUnchanged: true, dropImprovements: true, dropDevices: false },
+  ALL_DROPPED,
+];
+
+/** Every block pre-rendered once; compose() only picks and joins, so each degrade step costs one join. */
+interface Parts {
+  /** Marker, verdict heading and run link. */
+  head: string;
+  problemHeading: string | null;
+  problemRows: string[];
+  devices: string | null;
+  improvements: string | null;
+  improvementCount: number;
+  unchanged: string | null;
+  unchangedCount: number;
+}
+
+function buildParts(report: GateReport, options: MarkdownOptions): Parts {
+  const { problems, improvements, unchanged } = splitSections(report);
+  const title = escapeMarkdownText(options.title ?? 'Memory gate');
+  const icon = report.result === 'fail' ? '❌' : '✅';
+  const headLines: string[] = [];
+  if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
+  headLines.push(`### ${icon} ${verdictText(report, title)}`);
+  if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
+
+  const totals = deviceTotals(report.entries);
+  return {
+    head: headLines.join('\n'),
+    problemHeading: problems.length > 0 ? `#### Failing and warning keys (${formatCount(problems.length)})` : null,
+    problemRows: problems.map(entryRow),
+    devices: totals.length > 0 ? renderDevices(totals) : null,
+    improvements:
+      improvements.length > 0
+        ? [`#### Improvements (${formatCount(improvements.length)})`, '', ...ENTRY_HEADER, ...improvements.map(entryRow)].join('\n')
+        : null,
+    improvementCount: improvements.length,
+    unchanged:
+      unchanged.length > 0
+        ? [
+            '<details>',
+            `<summary>${plural(unchanged.length, 'key')} within thresholds</summary>`,
+            '',
+            ...ENTRY_HEADER,
+            ...unchanged.map(entryRow),
+            '',
+            '</details>',
+          ].join('\n')
+        : null,
+    unchangedCount: unchanged.length,
+  };
+}
+
+function compose(parts: Parts, level: Level, rowCount: number): string {
+  const blocks: string[] = [parts.head];
+  if (parts.problemHeading !== null) {
+    if (rowCount > 0) blocks.push(`${parts.problemHeading}\n\n${[...ENTRY_HEADER, ...parts.problemRows.slice(0, rowCount)].join('\n')}`);
+    else blocks.push(parts.problemHeading);
+    // A blank line before the note: a line right under a table would become one more table row.
+    const cut = parts.problemRows.length - rowCount;
+    if (cut > 0) blocks.push(moreRowsNote(cut));
+  }
+  if (parts.devices !== null) blocks.push(level.dropDevices ? omittedNote('per-device totals') : parts.devices);
+  if (parts.improvements !== null) {
+    blocks.push(level.dropImprovements ? omittedNote(plural(parts.improvementCount, 'improvement')) : parts.improvements);
+  }
+  if (parts.unchanged !== null) {
+    blocks.push(level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged);
+  }
+  return joinBlocks(blocks);
+}
+
+function joinBlocks(blocks: string[]): string {
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function moreRowsNote(rows: number): string {
+  return `…${formatCount(rows)} more ${rows === 1 ? 'row' : 'rows'}: ${SEE_ELSEWHERE}`;
+}
+
+function omittedNote(what: string): string {
+  return `_${what} not shown to fit the size limit: ${SEE_ELSEWHERE}_`;
+}
+
+/** The most leading problem rows that fit in limit with the note; null when not even the table heading does. */
+function fittingRowCount(parts: Parts, level: Level, limit: number): number | null {
+  const total = parts.problemRows.length;
+  // The document with no rows: every later row adds its bytes plus a newline, the first also the table header.
+  const bare = utf8Length(compose(parts, level, 0));
+  const noteBytes = (rows: number): number => utf8Length(moreRowsNote(rows));
+  const headerBytes = utf8Length(`\n\n${ENTRY_HEADER.join('\n')}`);
+  let best: number | null = bare <= limit ? 0 : null;
+  let size = bare - noteBytes(total) + headerBytes;
+  for (let rows = 1; rows < total; rows++) {
+    size += utf8Length(parts.problemRows[rows - 1] ?? '') + 1;
+    if (size + noteBytes(total - rows) <= limit) best = rows;
+    else if (size > limit) break;
+  }
+  return best;
+}
+
+function entryRow(entry: Entry): string {
+  const icon = SEVERITY_ICON[entry.severity] ?? '❔';
+  const cells = [
+    `${icon} ${escapeMarkdownText(statusLabel(entry.status))}`,
+    escapeMarkdownText(entry.kind),
+    tableCodeSpan(entry.key),
+    bytesCell(entry.baseline),
+    bytesCell(entry.current),
+    entry.delta === null ? '—' : formatDelta(entry.delta),
+    entry.percent === null ? '—' : formatPercent(entry.percent),
+    entry.rule === null ? 'default' : tableCodeSpan(entry.rule),
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+function bytesCell(bytes: number | null): string {
+  return bytes === null ? '—' : formatBytes(bytes);
+}
+
+function renderDevices(totals: DeviceTotals[]): string {
+  const hasKernels = totals.some((t) => t.kernels !== null);
+  const header = hasKernels
+    ? ['| Device | Modules, baseline¹ | Modules, current¹ | Δ | Kernels, baseline | Kernels, current | Δ |', '|---|--:|--:|--:|--:|--:|--:|']
+    : ['| Device | Modules, baseline¹ | Modules, current¹ | Δ |', '|---|--:|--:|--:|'];
+  const rows = totals.map((t) => {
+    const cells = [t.device, ...sumCells(t.modules)];
+    if (hasKernels) cells.push(...sumCells(t.kernels));
+    return `| ${cells.join(' | ')} |`;
+  });
+  return ['#### Per-device totals', '', ...header, ...rows, '', DEVICE_FOOTNOTE].join('\n');
+}
+
+function sumCells(sum: { baseline: number; current: number } | null): string[] {
+  if (sum === null) return ['—', '—', '—'];
+  return [formatBytes(sum.baseline), formatBytes(sum.current), formatDelta(sum.current - sum.baseline)];
+}
+
+/** An http(s) URL made safe as a link destination: the URL serializer encodes spaces and `<>"`, we add `()|`. */
+function linkDestination(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`runUrl is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new UsageError(`runUrl must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  return parsed.href.replace(/[()|'\\*_[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -1,0 +1,72 @@
+// The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
+import type { EntryKind, Severity, Status } from '../gate/types.js';
+
+/** Every status a report may hold, in the order verdicts list them. Add a new status here (and in gate/types.ts). */
+export const REPORT_STATUSES = [
+  'regressed',
+  'over-budget',
+  'new',
+  'missing',
+  'improved',
+  'ignored',
+  'pass',
+] as const satisfies readonly Status[];
+
+export const REPORT_KINDS = ['module', 'kernel'] as const satisfies readonly EntryKind[];
+
+export const REPORT_SEVERITIES = ['fail', 'warn', 'ok'] as const satisfies readonly Severity[];
+
+// Compile-time guards: adding a status, kind or severity to gate/types.ts without listing it here fails `tsc`.
+true satisfies [Exclude<Status, (typeof REPORT_STATUSES)[number]>] extends [never] ? true : never;
+true satisfies [Exclude<EntryKind, (typeof REPORT_KINDS)[number]>] extends [never] ? true : never;
+true satisfies [Exclude<Severity, (typeof REPORT_SEVERITIES)[number]>] extends [never] ? true : never;
+
+/** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
+export const MAX_KEY_LENGTH = 4096;
+/** Most entries accepted from a report: a bound on what an untrusted upload can make the comment job render. */
+export const MAX_ENTRIES = 200_000;
+
+const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES } as const;
+
+export const reportSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'ascend-memory-gate --report',
+  description: "Every key's verdict of one memory gate run. Sizes are exact byte counts.",
+  type: 'object',
+  additionalProperties: false,
+  required: ['result', 'counts', 'entries'],
+  properties: {
+    result: { type: 'string', enum: ['pass', 'fail'] },
+    counts: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(REPORT_STATUSES.map((status) => [status, count])),
+    },
+    entries: { type: 'array', maxItems: MAX_ENTRIES, items: { $ref: '#/definitions/entry' } },
+    baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
+    generatedAt: {
+      type: 'string',
+      maxLength: 64,
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
+    },
+  },
+  definitions: {
+    entry: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'key', 'baseline', 'current', 'delta', 'percent', 'status', 'severity', 'rule'],
+      properties: {
+        kind: { type: 'string', enum: [...REPORT_KINDS] },
+        key: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
+        baseline: bytes,
+        current: bytes,
+        delta: bytes,
+        percent: { type: ['number', 'null'] },
+        status: { type: 'string', enum: [...REPORT_STATUSES] },
+        severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+        rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+      },
+    },
+  },
+};

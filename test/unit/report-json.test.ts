@@ -1,0 +1,223 @@
+// The --report JSON: written for machines, and read back by the fork-safe comment job from an untrusted upload.
+import { describe, expect, it } from 'vitest';
+import publishedSchema from '../../schemas/report.schema.json' with { type: 'json' };
+import { InputError, SchemaError } from '../../src/errors.js';
+import type { Entry, GateReport } from '../../src/gate/types.js';
+import AjvModule from 'ajv';
+import { ajvConstructor, parseReportJson, renderJsonReport } from '../../src/report/json.js';
+import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../src/report/report-schema.js';
+
+function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
+  return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
+}
+
+const appRegressed = entry({
+  key: 'DEV_MEM/dev0/APP',
+  baseline: 2_078_195_712,
+  current: 20_781_957_120,
+  delta: 18_703_761_408,
+  percent: 900,
+  status: 'regressed',
+  severity: 'fail',
+  rule: 'DEV_MEM/**',
+});
+const newKernel = entry({ kind: 'kernel', key: 'dev0/matmul_v1', baseline: null, current: 6, delta: null, percent: null, status: 'new', severity: 'warn' });
+
+const seedReport: GateReport = {
+  result: 'fail',
+  counts: { regressed: 1, 'over-budget': 0, new: 1, missing: 0, improved: 0, ignored: 0, pass: 0 },
+  entries: [appRegressed, newKernel],
+};
+
+/** A valid report document as plain JSON data, to be broken one field at a time. */
+type LooseDocument = { [key: string]: unknown; entries: Record<string, unknown>[] };
+
+function documentWith(change: (doc: LooseDocument) => void): string {
+  const doc: LooseDocument = JSON.parse(renderJsonReport(seedReport));
+  change(doc);
+  return JSON.stringify(doc);
+}
+
+function schemaErrorOf(text: string): SchemaError {
+  try {
+    parseReportJson(text, 'report.json');
+  } catch (error) {
+    if (error instanceof SchemaError) return error;
+    throw error;
+  }
+  throw new Error('the report was accepted');
+}
+
+describe('renderJsonReport', () => {
+  it('writes every key with exact byte counts, sorted object keys and a count for every status', () => {
+    expect(renderJsonReport({ ...seedReport, counts: { regressed: 1, new: 1 } }, { baselineFile: 'baselines/llama.json' })).toBe(`{
+  "baselineFile": "baselines/llama.json",
+  "counts": {
+    "ignored": 0,
+    "improved": 0,
+    "missing": 0,
+    "new": 1,
+    "over-budget": 0,
+    "pass": 0,
+    "regressed": 1
+  },
+  "entries": [
+    {
+      "baseline": 2078195712,
+      "current": 20781957120,
+      "delta": 18703761408,
+      "key": "DEV_MEM/dev0/APP",
+      "kind": "module",
+      "percent": 900,
+      "rule": "DEV_MEM/**",
+      "severity": "fail",
+      "status": "regressed"
+    },
+    {
+      "baseline": null,
+      "current": 6,
+      "delta": null,
+      "key": "dev0/matmul_v1",
+      "kind": "kernel",
+      "percent": null,
+      "rule": null,
+      "severity": "warn",
+      "status": "new"
+    }
+  ],
+  "result": "fail"
+}
+`);
+  });
+
+  it('refuses to write a key the comment job would refuse to read', () => {
+    const long = { ...seedReport, counts: { regressed: 1 }, entries: [entry({ key: `dev0/${'x'.repeat(4096)}`, status: 'regressed', severity: 'fail' })] };
+    expect(() => renderJsonReport(long)).toThrow('report: /entries/0/key: must NOT have more than 4096 characters');
+  });
+
+  it('refuses counts that disagree with the entries', () => {
+    expect(() => renderJsonReport({ ...seedReport, counts: { regressed: 2, new: 1 } })).toThrow(
+      "report: /counts/regressed: is 2 but 1 entry has status 'regressed'",
+    );
+  });
+});
+
+describe('parseReportJson', () => {
+  it('reads back exactly the report that was rendered', () => {
+    expect(parseReportJson(renderJsonReport(seedReport), 'report.json')).toEqual(seedReport);
+  });
+
+  it('reads back the extras, and fills the counts of absent statuses with 0', () => {
+    const text = renderJsonReport({ ...seedReport, counts: { regressed: 1, new: 1 } }, { baselineFile: 'b.json', generatedAt: '2026-06-13T17:00:34.718Z' });
+    expect(parseReportJson(text, 'report.json')).toEqual({ ...seedReport, baselineFile: 'b.json', generatedAt: '2026-06-13T17:00:34.718Z' });
+  });
+
+  it('reads back hostile names unchanged (escaping is the renderers\' job, not the data\'s)', () => {
+    const names = ['a|b|c', 'x`y', '<img src=x onerror=alert(1)>', '@org/team', 'dev0/line\nbreak', 'dev0/\u001b[2J'];
+    const hostile: GateReport = { result: 'pass', counts: { pass: names.length }, entries: names.map((key) => entry({ kind: 'kernel', key })) };
+    expect(parseReportJson(renderJsonReport(hostile), 'r.json').entries.map((e) => e.key)).toEqual(names);
+  });
+
+  it('accepts a file saved with a UTF-8 byte order mark', () => {
+    expect(parseReportJson(`\uFEFF${renderJsonReport(seedReport)}`, 'report.json')).toEqual(seedReport);
+  });
+
+  it('names the file when the upload is not JSON', () => {
+    expect(() => parseReportJson('{"result": "pass",', 'memory-report/report.json')).toThrow(/^memory-report\/report\.json: not valid JSON \(/);
+    expect(() => parseReportJson('', 'r.json')).toThrow(InputError);
+  });
+
+  it('refuses an unknown status at /entries/0/status and lists the known ones', () => {
+    const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'over-capacity')));
+    expect(error.pointer).toBe('/entries/0/status');
+    expect(error.message).toBe('report.json: /entries/0/status: must be one of regressed, over-budget, new, missing, improved, ignored, pass');
+  });
+
+  it('refuses an extra property, pointing at it', () => {
+    expect(schemaErrorOf(documentWith((doc) => (doc.entries[1]!['owner'] = '@org/team'))).message).toBe(
+      'report.json: /entries/1/owner: is not allowed (unknown property)',
+    );
+    expect(schemaErrorOf(documentWith((doc) => (doc['html'] = '<script>'))).pointer).toBe('/html');
+    // A property name is escaped as a JSON pointer token and shown without control characters.
+    expect(schemaErrorOf(documentWith((doc) => (doc['a/b~c\u001b'] = 1))).pointer).toBe('/a~1b~0c␛');
+  });
+
+  it('refuses a count for a status it does not know', () => {
+    expect(schemaErrorOf(documentWith((doc) => ((doc['counts'] as Record<string, number>)['leak-suspect'] = 0))).pointer).toBe('/counts/leak-suspect');
+  });
+
+  it('refuses a string where a byte count is expected', () => {
+    const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['baseline'] = '2078195712')));
+    expect(error.message).toBe('report.json: /entries/0/baseline: must be integer,null');
+  });
+
+  it('refuses fractional, unsafe and infinite numbers', () => {
+    expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['delta'] = 1.5))).pointer).toBe('/entries/0/delta');
+    // 2^60 bytes cannot be held exactly in a double.
+    const unsafe = renderJsonReport(seedReport).replace('"current": 20781957120', '"current": 1152921504606846976');
+    expect(schemaErrorOf(unsafe).message).toBe('report.json: /entries/0/current: must be <= 9007199254740991');
+    const infinite = renderJsonReport(seedReport).replace('"percent": 900', '"percent": 1e999');
+    expect(schemaErrorOf(infinite).pointer).toBe('/entries/0/percent');
+  });
+
+  it('refuses a missing field, pointing at where it should be', () => {
+    expect(schemaErrorOf(documentWith((doc) => delete doc.entries[1]!['rule'])).message).toBe('report.json: /entries/1/rule: is required');
+    expect(schemaErrorOf(documentWith((doc) => delete doc['result'])).pointer).toBe('/result');
+  });
+
+  it('refuses an empty key, a kind it does not know and a malformed time', () => {
+    expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['key'] = ''))).pointer).toBe('/entries/0/key');
+    expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['kind'] = 'device'))).message).toBe(
+      'report.json: /entries/0/kind: must be one of module, kernel',
+    );
+    expect(schemaErrorOf(documentWith((doc) => (doc['generatedAt'] = 'yesterday'))).pointer).toBe('/generatedAt');
+  });
+
+  it('refuses more than 200,000 entries', () => {
+    const many = Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => entry({ key: `HOST_MEM/M${i}` }));
+    const text = JSON.stringify({ result: 'pass', counts: { pass: MAX_ENTRIES }, entries: many });
+    expect(schemaErrorOf(text).message).toBe('report.json: /entries: must NOT have more than 200000 items');
+    const overCounted = JSON.stringify({ result: 'pass', counts: { pass: MAX_ENTRIES + 1 }, entries: [] });
+    expect(schemaErrorOf(overCounted).message).toBe('report.json: /counts/pass: must be <= 200000');
+  });
+
+  it('accepts exactly 200,000 entries', () => {
+    const many = Array.from({ length: MAX_ENTRIES }, (_, i) => entry({ key: `HOST_MEM/M${i}` }));
+    const text = JSON.stringify({ result: 'pass', counts: { pass: MAX_ENTRIES }, entries: many });
+    expect(parseReportJson(text, 'r.json').entries).toHaveLength(MAX_ENTRIES);
+  });
+
+  it('refuses a report whose counts lie about its entries', () => {
+    const error = schemaErrorOf(documentWith((doc) => ((doc['counts'] as Record<string, number>)['regressed'] = 0)));
+    expect(error.message).toBe("report.json: /counts/regressed: is 0 but 1 entry has status 'regressed'");
+  });
+
+  it('refuses a report that claims to pass while an entry fails', () => {
+    expect(schemaErrorOf(documentWith((doc) => (doc['result'] = 'pass'))).message).toBe(
+      "report.json: /result: is 'pass' but /entries/0 has severity 'fail'",
+    );
+  });
+});
+
+describe('the ajv CommonJS interop', () => {
+  it('finds the Ajv class whether the import gives module.exports or exports.default', () => {
+    const Ajv = ajvConstructor(AjvModule);
+    expect(ajvConstructor({ default: Ajv })).toBe(Ajv);
+    expect(ajvConstructor(Ajv)).toBe(Ajv);
+    expect(new Ajv().validate({ type: 'integer' }, 3)).toBe(true);
+    expect(() => ajvConstructor({ default: {} })).toThrow('the ajv module exports no Ajv class');
+  });
+});
+
+describe('the published schema', () => {
+  it('schemas/report.schema.json is the schema the code validates with', () => {
+    // When this fails after a change to report-schema.ts, write the file again from `reportSchema`.
+    expect(publishedSchema).toEqual(JSON.parse(JSON.stringify(reportSchema)));
+  });
+
+  it('enumerates every status once, from the one REPORT_STATUSES list', () => {
+    expect(publishedSchema.definitions.entry.properties.status.enum).toEqual([...REPORT_STATUSES]);
+    expect(Object.keys(publishedSchema.properties.counts.properties)).toEqual([...REPORT_STATUSES]);
+    expect(new Set(REPORT_STATUSES).size).toBe(7);
+  });
+});
