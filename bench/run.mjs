@@ -1,0 +1,446 @@
+#!/usr/bin/env node
+// Throughput benchmark: times the built CLI against grep and Python's csv on a generated corpus, after checking its output is exact.
+//
+//   npm run bench                       (node bench/run.mjs)
+//   node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
+//
+// Needs dist/cli.js (npm run build). Corpora go to bench/.corpus/ (gitignored) and are reused while their
+// parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CSV_NAME, generate, parseSize } from './generate.mjs';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(BENCH);
+const CORPUS = join(BENCH, '.corpus');
+// Set from --dist (default dist/): the bundle under test.
+let CLI = join(ROOT, 'dist', 'cli.js');
+let ACTION = join(ROOT, 'dist', 'index.js');
+const MiB = 1024 * 1024;
+
+const TARGETS = {
+  plogVsGrep: 1.5,
+  plogVsGrepStretch: 1.0,
+  rssMiB: 150,
+  /** "Flat": the largest input may use at most this much more memory than the smallest. */
+  rssGrowth: 1.25,
+  compareVsPython: 1.0,
+  startupMs: 300,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+function parseOptions(argv) {
+  const o = { plogBytes: '1GiB', csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
+  const given = new Set();
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) fail(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--plog-bytes': o.plogBytes = value(); break;
+      case '--csv-rows': o.csvRows = Number(value()); break;
+      case '--runs': o.runs = Number(value()); break;
+      case '--seed': o.seed = Number(value()); break;
+      case '--quick': o.quick = true; break;
+      case '--no-results': o.results = false; break;
+      case '--dist': o.dist = value(); break;
+      case '--help': case '-h':
+        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
+        process.exit(0);
+        break;
+      default: fail(`unknown option ${flag}`);
+    }
+    given.add(flag);
+  }
+  if (o.quick) {
+    if (!given.has('--plog-bytes')) o.plogBytes = '16MiB';
+    if (!given.has('--csv-rows')) o.csvRows = 50_000;
+    if (!given.has('--runs')) o.runs = 1;
+  }
+  o.plogBytes = parseSize(o.plogBytes);
+  if (!(o.plogBytes >= 16 * 1024 * 16)) fail('--plog-bytes must be at least 256KiB');
+  if (!Number.isSafeInteger(o.csvRows) || o.csvRows < 1) fail('--csv-rows must be a positive integer');
+  if (!Number.isSafeInteger(o.runs) || o.runs < 1) fail('--runs must be a positive integer');
+  return o;
+}
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+
+/** 1073741824 → "1GiB", 67108864 → "64MiB". */
+function sizeLabel(bytes) {
+  for (const [unit, n] of [['GiB', 1024 ** 3], ['MiB', MiB], ['KiB', 1024]]) if (bytes >= n && bytes % n === 0) return `${bytes / n}${unit}`;
+  return `${bytes}B`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpora: generated once, reused while the stamp (parameters + generator hash) matches
+
+const GENERATOR_HASH = createHash('sha256').update(readFileSync(join(BENCH, 'generate.mjs'))).digest('hex').slice(0, 16);
+
+async function ensureCorpus(name, params) {
+  const dir = join(CORPUS, name);
+  const stampPath = join(dir, 'params.json');
+  const stamp = JSON.stringify({ ...params, generator: GENERATOR_HASH });
+  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp) {
+    log(`corpus ${name}: reusing`);
+    return dir;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const t0 = performance.now();
+  const res = await generate({ ...params, out: dir });
+  writeFileSync(stampPath, stamp);
+  log(`corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
+    `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+function bytesUnder(dir) {
+  return filesUnder(dir).reduce((s, f) => s + statSync(f).size, 0);
+}
+
+/** Reads every file once so that all timed runs see a warm page cache. */
+function warm(path) {
+  const r = spawnSync('sh', ['-c', 'find "$1" -type f -exec cat {} + > /dev/null', 'sh', path], { stdio: 'inherit' });
+  if (r.status !== 0) fail(`could not read ${path}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring one process: wall time from spawn to exit, peak RSS from GNU time (or /proc VmHWM polling)
+
+const GNU_TIME = (() => {
+  if (!existsSync('/usr/bin/time')) return null;
+  const probe = spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { encoding: 'utf8' });
+  return probe.status === 0 && /^\d+\s*$/.test(probe.stderr.trim().split('\n').pop() ?? '') ? '/usr/bin/time' : null;
+})();
+const RSS_METHOD = GNU_TIME
+  ? '`/usr/bin/time -f %M` (getrusage ru_maxrss of the process)'
+  : 'polling VmHWM in /proc/<pid>/status every 5 ms (a high-water mark, so only growth in the last 5 ms can be missed)';
+
+const scratch = mkdtempSync(join(tmpdir(), 'amg-bench-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs argv once; resolves { ms, rssMiB, code, stdout, stderr }. */
+function measure(argv, { env = process.env, cwd = ROOT, keepStdout = false } = {}) {
+  return new Promise((resolveRun, reject) => {
+    const timeFile = join(scratch, 'time.txt');
+    const full = GNU_TIME ? [GNU_TIME, '-f', '%M', '-o', timeFile, ...argv] : argv;
+    const t0 = process.hrtime.bigint();
+    const child = spawn(full[0], full.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    let hwm = 0;
+    let poll = null;
+    if (!GNU_TIME) {
+      const readHwm = () => {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          if (m) hwm = Math.max(hwm, Number(m[1]));
+        } catch {
+          // the process has exited
+        }
+      };
+      poll = setInterval(readHwm, 5);
+    }
+    child.stdout.on('data', (c) => keepStdout && out.push(c));
+    child.stderr.on('data', (c) => err.length < 64 && err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (poll) clearInterval(poll);
+      let rssKiB = hwm;
+      if (GNU_TIME) {
+        const lines = readFileSync(timeFile, 'utf8').trim().split('\n');
+        rssKiB = Number(lines[lines.length - 1]);
+      }
+      resolveRun({ ms, rssMiB: rssKiB / 1024, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness before any time: parse --json must equal the expected snapshot exactly
+
+function deepEqual(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+}
+
+function diffSummary(actual, expected) {
+  const lines = [];
+  for (const section of ['modules', 'kernels']) {
+    const a = actual?.[section] ?? {};
+    const e = expected[section];
+    const missing = Object.keys(e).filter((k) => !Object.hasOwn(a, k));
+    const extra = Object.keys(a).filter((k) => !Object.hasOwn(e, k));
+    const differ = Object.keys(e).filter((k) => Object.hasOwn(a, k) && !deepEqual(a[k], e[k]));
+    if (missing.length + extra.length + differ.length === 0) continue;
+    lines.push(`  ${section}: ${missing.length} missing, ${extra.length} unexpected, ${differ.length} different (of ${Object.keys(e).length} expected)`);
+    for (const k of missing.slice(0, 5)) lines.push(`    missing    ${k}: expected ${JSON.stringify(e[k])}`);
+    for (const k of extra.slice(0, 5)) lines.push(`    unexpected ${k}: ${JSON.stringify(a[k])}`);
+    for (const k of differ.slice(0, 10)) lines.push(`    different  ${k}: got ${JSON.stringify(a[k])}, expected ${JSON.stringify(e[k])}`);
+  }
+  if (!deepEqual(actual?.meta, expected.meta)) lines.push(`  meta: got ${JSON.stringify(actual?.meta)}\n        expected ${JSON.stringify(expected.meta)}`);
+  if (actual?.version !== expected.version) lines.push(`  version: got ${JSON.stringify(actual?.version)}, expected ${expected.version}`);
+  return lines.join('\n');
+}
+
+/** Runs `parse ... --json` once, fails the whole benchmark loudly unless it prints exactly the expected snapshot. */
+async function verify(label, args, expectedFile) {
+  const run = await measure(['node', CLI, 'parse', ...args, '--json'], { keepStdout: true });
+  if (run.code !== 0) {
+    console.error(`\nBENCH FAILED: ${label}: \`ascend-memory-gate parse ${args.join(' ')} --json\` exited with ${run.code}\n${run.stderr}`);
+    process.exit(1);
+  }
+  const expected = JSON.parse(readFileSync(expectedFile, 'utf8'));
+  let actual;
+  try {
+    actual = JSON.parse(run.stdout);
+  } catch (e) {
+    console.error(`\nBENCH FAILED: ${label}: output is not JSON (${e.message}): ${run.stdout.slice(0, 300)}`);
+    process.exit(1);
+  }
+  if (!deepEqual(actual, expected)) {
+    console.error(`\nBENCH FAILED: ${label}: parse --json differs from ${relative(ROOT, expectedFile)}\n${diffSummary(actual, expected)}`);
+    process.exit(1);
+  }
+  log(`verified ${label}: output equals ${relative(ROOT, expectedFile)}`);
+  return run.stdout;
+}
+
+/** Times `ours` (and a reference command, interleaved run by run); each of our runs must print the verified output again. */
+async function timeSideBySide(label, ours, reference, runs, verifiedStdout) {
+  const o = [];
+  const r = [];
+  for (let i = 0; i < runs; i++) {
+    const a = await measure(ours, { keepStdout: verifiedStdout !== undefined });
+    if (a.code !== 0) fail(`${label}: run ${i + 1} exited with ${a.code}: ${a.stderr}`);
+    if (verifiedStdout !== undefined && a.stdout !== verifiedStdout) fail(`${label}: run ${i + 1} printed a different snapshot than the verified run`);
+    o.push(a);
+    if (reference) {
+      const b = await measure(reference);
+      if (b.code !== 0 && b.code !== 1) fail(`${label}: reference command exited with ${b.code}: ${b.stderr}`);
+      r.push(b);
+    }
+    log(`  ${label} run ${i + 1}/${runs}: ${a.ms.toFixed(0)} ms, ${a.rssMiB.toFixed(0)} MiB${reference ? `; reference ${r[i].ms.toFixed(0)} ms` : ''}`);
+  }
+  return {
+    ms: median(o.map((x) => x.ms)),
+    rssMiB: median(o.map((x) => x.rssMiB)),
+    maxRssMiB: Math.max(...o.map((x) => x.rssMiB)),
+    refMs: reference ? median(r.map((x) => x.ms)) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const o = parseOptions(process.argv.slice(2));
+  CLI = resolve(ROOT, o.dist, 'cli.js');
+  ACTION = resolve(ROOT, o.dist, 'index.js');
+  if (!existsSync(CLI)) fail(`${relative(ROOT, CLI)} is missing: run \`npm run build\` first`);
+  mkdirSync(CORPUS, { recursive: true });
+
+  // 1. Corpora: the main one (plog tree + CSVs), two smaller plog trees for scaling, a tiny one for start-up.
+  const seedTag = `seed-${o.seed}`;
+  const main = await ensureCorpus(`main-${sizeLabel(o.plogBytes)}-${o.csvRows}rows-${seedTag}`, { plogBytes: o.plogBytes, csvRows: o.csvRows, seed: o.seed });
+  const scaleSizes = [o.plogBytes / 16, o.plogBytes / 4].map((b) => Math.floor(b));
+  const scaleDirs = [];
+  for (const bytes of scaleSizes) {
+    scaleDirs.push(await ensureCorpus(`plog-${sizeLabel(bytes)}-${seedTag}`, { plogBytes: bytes, csvRows: 0, seed: o.seed }));
+  }
+  const tiny = await ensureCorpus(`tiny-${seedTag}`, { plogBytes: 64 * 1024, ranks: 1, csvRows: 0, seed: o.seed });
+
+  const plogDir = join(main, 'plog');
+  const csv = join(main, CSV_NAME);
+  const plogBytes = bytesUnder(plogDir);
+  const csvBytes = statSync(csv).size;
+  const plogFiles = filesUnder(plogDir).length;
+  for (const d of [main, ...scaleDirs]) warm(d);
+
+  // 2. Correctness before any time is reported.
+  const plogOut = await verify('plog', ['--plog', plogDir], join(main, 'expected-plog.json'));
+  const compareOut = await verify('memory_compare', ['--compare', csv], join(main, 'expected-compare.json'));
+  await verify('plog + memory_compare', ['--plog', plogDir, '--compare', csv], join(main, 'expected.json'));
+  await verify('memory_compare legacy headers', ['--compare', join(main, 'compare-legacy')], join(main, 'expected-compare-legacy.json'));
+  const scaleOut = [];
+  for (const d of scaleDirs) scaleOut.push(await verify(`plog ${relative(CORPUS, d)}`, ['--plog', join(d, 'plog')], join(d, 'expected-plog.json')));
+  const tinyOut = await verify('plog tiny', ['--plog', join(tiny, 'plog')], join(tiny, 'expected-plog.json'));
+
+  // 3. Timings: whole processes, medians of o.runs, ours and the reference interleaved.
+  const loadBefore = loadavg()[0];
+  // The CLI's fixed cost (node start-up, bundle load) on a 64 KiB input: subtracted to show the marginal rate.
+  const fixed = await timeSideBySide('plog 64KiB (fixed cost)', ['node', CLI, 'parse', '--plog', join(tiny, 'plog'), '--json'], null, o.runs, tinyOut);
+  const grep = ['grep', '-rc', 'em stats', plogDir];
+  const python = ['python3', '-c', "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))", csv];
+  const plog = await timeSideBySide('plog', ['node', CLI, 'parse', '--plog', plogDir, '--json'], grep, o.runs, plogOut);
+  const scaling = [];
+  for (let i = 0; i < scaleDirs.length; i++) {
+    const dir = join(scaleDirs[i], 'plog');
+    const t = await timeSideBySide(`plog ${sizeLabel(scaleSizes[i])}`, ['node', CLI, 'parse', '--plog', dir, '--json'], null, o.runs, scaleOut[i]);
+    scaling.push({ label: sizeLabel(scaleSizes[i]), bytes: bytesUnder(dir), ...t });
+  }
+  scaling.push({ label: sizeLabel(o.plogBytes), bytes: plogBytes, ...plog });
+  const compare = await timeSideBySide('memory_compare', ['node', CLI, 'parse', '--compare', csv, '--json'], python, o.runs, compareOut);
+
+  const startup = await timeStartup(tiny, Math.max(o.runs, 5));
+
+  // 4. Report.
+  const load = [loadBefore, loadavg()[0]];
+  const report = render(o, { plogBytes, plogFiles, csvBytes, plog, scaling, compare, startup, fixed, load });
+  console.log(report.table);
+  if (o.results && !o.quick) {
+    writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
+    log(`wrote ${relative(ROOT, join(BENCH, 'RESULTS.md'))}`);
+  } else {
+    writeFileSync(join(CORPUS, 'RESULTS-last.md'), report.markdown);
+    log(`wrote ${relative(ROOT, join(CORPUS, 'RESULTS-last.md'))} (quick runs do not replace bench/RESULTS.md)`);
+  }
+}
+
+/** The Action's fixed cost: `node dist/index.js` in check mode on a tiny plog and its own baseline, no token. */
+async function timeStartup(tiny, runs) {
+  if (!existsSync(ACTION)) return { missing: true };
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('INPUT_') || k.startsWith('GITHUB_') || k.startsWith('ACTIONS_') || k.startsWith('RUNNER_')) delete env[k];
+  const summary = join(scratch, 'step-summary.md');
+  const output = join(scratch, 'github-output.txt');
+  const eventFile = join(scratch, 'event.json');
+  writeFileSync(eventFile, '{}');
+  Object.assign(env, {
+    INPUT_PLOG: join(tiny, 'plog'),
+    INPUT_MODE: 'check',
+    INPUT_BASELINE: join(tiny, 'expected-plog.json'),
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_OUTPUT: output,
+    GITHUB_WORKSPACE: tiny,
+    RUNNER_TEMP: scratch,
+    // What every workflow run sets; no token, so nothing talks to GitHub.
+    GITHUB_REPOSITORY: 'bench/ascend-memory-gate',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_SHA: '0'.repeat(40),
+    GITHUB_RUN_ID: '1',
+    GITHUB_ACTIONS: 'true',
+  });
+  const times = [];
+  let last;
+  for (let i = 0; i < runs; i++) {
+    writeFileSync(summary, '');
+    writeFileSync(output, '');
+    last = await measure(['node', ACTION], { env, cwd: tiny, keepStdout: true });
+    times.push(last.ms);
+  }
+  log(`  start-up: ${times.map((t) => t.toFixed(0)).join(', ')} ms; exit code ${last.code}`);
+  const firstError = (last.stdout + last.stderr).split('\n').find((l) => l.startsWith('::error')) ?? '';
+  return { ms: median(times), rssMiB: last.rssMiB, code: last.code, error: firstError.slice(0, 200) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+function render(o, r) {
+  const mb = (bytes, ms) => (bytes / 1e6 / (ms / 1000)).toFixed(0);
+  const s = (ms) => (ms / 1000).toFixed(2);
+  const verdict = (ok) => (ok ? 'pass' : '**miss**');
+  const plogRatio = r.plog.ms / r.plog.refMs;
+  const compareRatio = r.compare.ms / r.compare.refMs;
+  const rssMax = Math.max(...r.scaling.map((x) => x.maxRssMiB));
+  const rssGrowth = r.scaling[r.scaling.length - 1].rssMiB / r.scaling[0].rssMiB;
+  const rows = [
+    ['figure', 'input', 'ours (median)', 'reference (median)', 'ratio', 'throughput', 'peak RSS'],
+    ['plog', `${(r.plogBytes / MiB).toFixed(0)} MiB, ${r.plogFiles} files`, `${s(r.plog.ms)} s`, `${s(r.plog.refMs)} s (grep -rc)`, `${plogRatio.toFixed(2)}×`, `${mb(r.plogBytes, r.plog.ms)} MB/s (grep ${mb(r.plogBytes, r.plog.refMs)})`, `${r.plog.rssMiB.toFixed(0)} MiB`],
+    ['CLI fixed cost', 'plog, 64 KiB', `${s(r.fixed.ms)} s`, '', '', 'node start-up and bundle load', `${r.fixed.rssMiB.toFixed(0)} MiB`],
+    ...r.scaling.map((x) => [`plog scaling`, `${(x.bytes / MiB).toFixed(0)} MiB`, `${s(x.ms)} s`, '', '', `${mb(x.bytes, x.ms)} MB/s; ${x.ms - r.fixed.ms >= 50 ? `${mb(x.bytes, x.ms - r.fixed.ms)} MB/s beyond the fixed cost` : 'within noise of the fixed cost'}`, `${x.rssMiB.toFixed(0)} MiB`]),
+    ['memory_compare', `${o.csvRows.toLocaleString('en')} rows, ${(r.csvBytes / MiB).toFixed(0)} MiB`, `${s(r.compare.ms)} s`, `${s(r.compare.refMs)} s (python csv)`, `${compareRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.compare.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.compare.refMs / 1000)).toLocaleString('en')})`, `${r.compare.rssMiB.toFixed(0)} MiB`],
+    r.startup.missing
+      ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
+      : ['Action start-up', `tiny plog, check mode (exit ${r.startup.code})`, `${r.startup.ms.toFixed(0)} ms`, '', '', '', `${r.startup.rssMiB.toFixed(0)} MiB`],
+  ];
+  const table = rows.map((row, i) => `| ${row.join(' | ')} |${i === 0 ? `\n|${row.map(() => '---').join('|')}|` : ''}`).join('\n');
+  const targets = [
+    ['plog time ≤ 1.5× grep', `${plogRatio.toFixed(2)}×`, verdict(plogRatio <= TARGETS.plogVsGrep)],
+    ['plog time ≤ 1.0× grep (stretch)', `${plogRatio.toFixed(2)}×`, verdict(plogRatio <= TARGETS.plogVsGrepStretch)],
+    [`peak RSS ≤ ${TARGETS.rssMiB} MiB at every size`, `${rssMax.toFixed(0)} MiB max`, verdict(rssMax <= TARGETS.rssMiB)],
+    [`peak RSS flat (largest ≤ ${TARGETS.rssGrowth}× smallest)`, `${rssGrowth.toFixed(2)}× from ${r.scaling[0].label} to ${r.scaling[r.scaling.length - 1].label}`, verdict(rssGrowth <= TARGETS.rssGrowth)],
+    ['memory_compare time ≤ 1.0× python csv', `${compareRatio.toFixed(2)}×`, verdict(compareRatio <= TARGETS.compareVsPython)],
+    r.startup.missing
+      ? ['Action start-up ≤ 300 ms', 'not measured (dist/index.js missing)', '**miss**']
+      : ['Action start-up ≤ 300 ms', `${r.startup.ms.toFixed(0)} ms`, verdict(r.startup.ms <= TARGETS.startupMs)],
+  ];
+  const targetTable = ['| target | measured | verdict |', '|---|---|---|', ...targets.map((t) => `| ${t.join(' | ')} |`)].join('\n');
+  const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown').trim();
+  const date = new Date().toISOString().slice(0, 10);
+  const rel = (p) => relative(ROOT, p);
+  const startupNote = r.startup.missing
+    ? ''
+    : r.startup.code === 0
+      ? ''
+      : `\nThe start-up run exited with ${r.startup.code}${r.startup.error ? ` (\`${r.startup.error.replace(/`/g, "'")}\`)` : ''}; its time is still the fixed cost up to that point.\n`;
+  const markdown = `# Benchmark results
+
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}.
+Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); warm page cache.
+Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.
+Peak RSS: ${RSS_METHOD}.
+Before any time was taken, every \`parse --json\` output below was checked to equal the generator's expected snapshot exactly.
+
+## Commands
+
+\`\`\`sh
+node ${rel(CLI)} parse --plog ${rel(join(CORPUS, '<corpus>', 'plog'))} --json        # ours
+grep -rc 'em stats' ${rel(join(CORPUS, '<corpus>', 'plog'))}                          # reference
+node ${rel(CLI)} parse --compare ${rel(join(CORPUS, '<corpus>', CSV_NAME))} --json     # ours
+python3 -c "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))" <csv>   # reference
+INPUT_PLOG=<tiny>/plog INPUT_MODE=check INPUT_BASELINE=<tiny>/expected-plog.json GITHUB_STEP_SUMMARY=… GITHUB_OUTPUT=… node ${rel(ACTION)}
+\`\`\`
+
+## Figures
+
+${table}
+
+## Targets
+
+${targetTable}
+${startupNote}
+Regenerate with \`npm run build && npm run bench\` (\`--runs N\`, \`--plog-bytes\`, \`--csv-rows\`; \`--quick\` for a smoke run).
+`;
+  return { table: `\n${table}\n\n${targetTable}\n${startupNote}`, markdown };
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
