@@ -21,6 +21,8 @@ import { glob } from 'tinyglobby';
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
+/** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
+const SKIPPED_RECORD_WARNINGS = 5;
 
 export async function run(): Promise<void> {
   try {
@@ -80,13 +82,17 @@ async function collectInputs(inputs: ActionInputs): Promise<Collected> {
     .join(' and ');
   core.info(`Parsing ${plog.length} plog file(s) and ${compare.length} memory_compare file(s)`);
   const collected = await collectSnapshot({ plog, compare, searched });
-  for (const r of collected.skippedRecords.slice(0, 10)) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+  // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
+  const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
+  for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+  const more = collected.snapshot.meta.skipped - examples.length;
+  if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
   return collected;
 }
 
-function runUrl(): string {
-  const ctx = workflowContext();
-  return `${ctx.serverUrl}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${ctx.runId}`;
+/** A workflow run's page: this run's by default. */
+function runUrl(runId: number = workflowContext().runId, repo: RepoRef = thisRepo()): string {
+  return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
 }
 
 async function writeOutputs(report: GateReport, markdown: string): Promise<{ reportPath: string; markdownPath: string }> {
@@ -104,10 +110,18 @@ async function writeOutputs(report: GateReport, markdown: string): Promise<{ rep
   return { reportPath, markdownPath };
 }
 
-/** One annotation per failing key, up to GitHub's 10 per step; the summary has the rest. */
-function annotate(report: GateReport): void {
+/** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
+const ANNOTATIONS_PER_STEP = 10;
+
+/**
+ * One annotation per failing key, within GitHub's 10 error annotations per step. `reserved` of them are kept for
+ * what comes after (the job's one-line failure reason); when the keys do not fit, the last one left says how many
+ * more there are. The summary has them all.
+ */
+function annotate(report: GateReport, reserved: number): void {
   const failing = report.entries.filter((e) => e.severity === 'fail');
-  const shown = failing.slice(0, 10);
+  const budget = ANNOTATIONS_PER_STEP - reserved;
+  const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
   for (const e of shown) {
     const detail =
       e.baseline !== null && e.current !== null ? `${e.baseline} → ${e.current} bytes (Δ ${e.delta ?? 0})` : `${e.current ?? e.baseline} bytes`;
@@ -134,7 +148,14 @@ function pullRequestNumber(): number | undefined {
 }
 
 /** Posts the sticky comment; any failure is a warning and never changes the verdict. */
-async function postComment(inputs: ActionInputs, octokit: Octokit | undefined, issueNumber: number | undefined, report: GateReport, repo: RepoRef): Promise<void> {
+async function postComment(
+  inputs: ActionInputs,
+  octokit: Octokit | undefined,
+  issueNumber: number | undefined,
+  report: GateReport,
+  repo: RepoRef,
+  sourceRunUrl: string = runUrl(),
+): Promise<void> {
   if (inputs.comment === 'never') return;
   if (issueNumber === undefined) {
     core.info('No pull request for this run: no comment posted');
@@ -145,7 +166,7 @@ async function postComment(inputs: ActionInputs, octokit: Octokit | undefined, i
     return;
   }
   const marker = commentMarker(inputs.commentKey);
-  const body = renderMarkdown(report, { marker, maxBytes: COMMENT_LIMIT, runUrl: runUrl() });
+  const body = renderMarkdown(report, { marker, maxBytes: COMMENT_LIMIT, runUrl: sourceRunUrl });
   try {
     const result = await upsertStickyComment(octokit, {
       ...repo,
@@ -168,11 +189,12 @@ async function publish(inputs: ActionInputs, report: GateReport, issueNumber: nu
   const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: runUrl() });
   await writeOutputs(report, markdown);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
-  annotate(report);
+  const failsJob = report.result === 'fail' && inputs.failJob;
+  annotate(report, failsJob ? 1 : 0);
   const octokit = inputs.token ? createOctokit(inputs.token) : undefined;
   await postComment(inputs, octokit, issueNumber, report, repo);
   if (report.result === 'fail') {
-    if (inputs.failJob) core.setFailed(failureReason(report));
+    if (failsJob) core.setFailed(failureReason(report));
     else core.warning(`${failureReason(report)} — advisory only ('fail-job: false')`);
   }
 }
@@ -204,19 +226,25 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
       `mode 'update' is refused on ${event} events: a pull request must not rewrite its own baseline. Run it from workflow_dispatch (see the README)`,
     );
   }
+  // Checked before anything is downloaded: getOctokit('') would throw an internal error later.
+  if (inputs.updateStrategy !== 'write' && !inputs.token) {
+    throw new UsageError(`'github-token' is required for update-strategy ${inputs.updateStrategy}`);
+  }
+  // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
+  const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
   const { snapshot } = await collectInputs(inputs);
   const repo = thisRepo();
-  const { runId } = sourceRun(inputs);
+  const source = sourceRun(inputs);
+  const { runId } = source;
   const branch = process.env.GITHUB_REF_NAME || 'main';
   const octokit = inputs.updateStrategy === 'write' ? undefined : createOctokit(inputs.token);
 
-  const existingText =
-    octokit === undefined ? null : await readFileAtBranch(octokit, repo, inputs.baseline, branch);
+  const existingText = octokit === undefined ? null : await readFileAtBranch(octokit, repo, filePath, branch);
   const existing =
-    octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${inputs.baseline}@${branch}`);
+    octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
   const merged = mergeBaseline(existing, snapshot, {
     prune: inputs.prune,
-    source: { runId, repository: `${repo.owner}/${repo.repo}`, commit: workflowContext().sha, date: new Date().toISOString() },
+    source: { runId, repository: `${source.repo.owner}/${source.repo.repo}`, commit: workflowContext().sha, date: new Date().toISOString() },
   });
   const content = serializeBaseline(merged.baseline);
   const changesMarkdown = renderBaselineChanges(existing, merged.baseline, merged.changes);
@@ -236,15 +264,15 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const message = `Update memory baseline from run ${runId}`;
   if (octokit === undefined) throw new UsageError("'github-token' is required for update-strategy pull-request or commit");
   if (inputs.updateStrategy === 'commit') {
-    const sha = await commitBaseline(octokit, { ...repo, baseBranch: branch, filePath: inputs.baseline, content, message });
-    core.info(`Committed ${inputs.baseline} to ${branch}: ${sha}`);
+    const sha = await commitBaseline(octokit, { ...repo, baseBranch: branch, filePath, content, message });
+    core.info(`Committed ${filePath} to ${branch}: ${sha}`);
     return;
   }
   const pr = await openBaselinePullRequest(octokit, {
     ...repo,
     baseBranch: branch,
     branch: `memory-gate/baseline-${runId}`,
-    filePath: inputs.baseline,
+    filePath,
     content,
     message,
     title: `Update memory baseline from run ${runId}`,
@@ -252,6 +280,17 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   });
   core.setOutput('baseline-pull-request', pr.url);
   core.info(`${pr.created ? 'Opened' : 'Updated'} ${pr.url}`);
+}
+
+/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
+function repositoryPath(file: string): string {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
+  const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
+  if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+    throw new UsageError(`'baseline' must be a file inside the repository, got '${file}'`);
+  }
+  return normalized;
 }
 
 function baselinePullRequestBody(changesMarkdown: string, runId: number): string {
@@ -293,10 +332,12 @@ async function runCommentMode(inputs: ActionInputs): Promise<void> {
   if (fromEvent && typeof fromEvent.number === 'number') issueNumber = fromEvent.number;
   else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
-  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT });
+  // The verdict is the pull_request run's: link that run, not this workflow_run job.
+  const reportRunUrl = runUrl(runId, repo);
+  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: reportRunUrl });
   await writeOutputs(report, markdown);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
-  await postComment(inputs, octokit, issueNumber, report, repo);
+  await postComment(inputs, octokit, issueNumber, report, repo, reportRunUrl);
 }
 
 async function findReportFile(dir: string): Promise<string> {

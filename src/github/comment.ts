@@ -33,7 +33,10 @@ export async function upsertStickyComment(octokit: Octokit, request: StickyComme
     issue_number: issueNumber,
     per_page: 100,
   });
-  const existing = comments.find((c) => typeof c.body === 'string' && c.body.includes(marker));
+  const existing = await ownComment(
+    octokit,
+    comments.filter((c) => typeof c.body === 'string' && c.body.includes(marker)),
+  );
 
   if (existing) {
     const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
@@ -44,4 +47,25 @@ export async function upsertStickyComment(octokit: Octokit, request: StickyComme
   }
   const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
   return { action: 'created', id: data.id, url: data.html_url };
+}
+
+interface CommentAuthor {
+  user?: { login?: string; type?: string } | null;
+}
+
+/**
+ * The first of the marked comments that this token wrote. Anyone can paste the marker into a comment (or quote ours);
+ * updating theirs would put our verdict under their name, for them to edit later. GITHUB_TOKEN and GitHub App tokens
+ * post as a Bot; a personal access token posts as its user, whose login `GET /user` gives (it is refused to the others).
+ */
+async function ownComment<C extends CommentAuthor>(octokit: Octokit, marked: C[]): Promise<C | undefined> {
+  const byBot = marked.find((c) => c.user?.type === 'Bot');
+  if (byBot !== undefined || marked.length === 0) return byBot;
+  let login: string | undefined;
+  try {
+    login = (await octokit.rest.users.getAuthenticated()).data.login;
+  } catch {
+    return undefined;
+  }
+  return marked.find((c) => c.user?.login === login);
 }

@@ -56,7 +56,8 @@ export async function downloadArtifacts(
 
   await mkdir(request.dir, { recursive: true });
   const root = await realpath(request.dir);
-  const staging = path.join(root, '.zips');
+  // Next to the folder, not in it: an artifact may be named `.zips`, and its folder must not be the one removed below.
+  const staging = `${root}.zips`;
   const downloaded: DownloadedArtifact[] = [];
   for (const artifact of selected) {
     const target = path.join(root, safeDirName(artifact.name));
@@ -67,13 +68,26 @@ export async function downloadArtifacts(
     await client.downloadArtifact(artifact.id, { path: zipDir, skipDecompress: true, ...find });
     const [zipName] = await readdir(zipDir);
     if (zipName === undefined) throw new InputError(`artifact '${artifact.name}' downloaded no file`);
-    const { files, refused } = await extractZipSafely(path.join(zipDir, zipName), target);
-    for (const name of refused) warn(`artifact '${artifact.name}': entry '${name}' would be written outside the download folder; skipped`);
+    const { files, refused, collided } = await extractZipSafely(path.join(zipDir, zipName), target);
+    if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
+    if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
     log(`Extracted ${files} file(s) of '${artifact.name}'`);
     downloaded.push({ name: artifact.name, id: artifact.id, path: target });
   }
   await rm(staging, { recursive: true, force: true });
   return downloaded;
+}
+
+/** Most skipped entry names listed in a warning. */
+const SKIPPED_NAMES_SHOWN = 20;
+
+/** One warning per artifact and cause, however many entries: GitHub keeps 10 warning annotations per step. */
+function skippedMessage(artifactName: string, names: string[], why: string): string {
+  const shown = names.slice(0, SKIPPED_NAMES_SHOWN).map((name) => `'${name}'`);
+  const more = names.length - shown.length;
+  const what = names.length === 1 ? `entry ${shown[0]} would be` : `${names.length} entries would be`;
+  const list = names.length === 1 ? '' : `: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `artifact '${artifactName}': ${what} ${why}; skipped${list}`;
 }
 
 /** Artifact names become folder names: keep them one path segment. */

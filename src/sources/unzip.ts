@@ -1,14 +1,33 @@
 // Extracts an artifact zip entry by entry, refusing any name that would land outside the destination (zip-slip).
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 
 export interface ExtractResult {
   files: number;
-  /** Entry names that were not written because they are absolute or climb out with `..`. */
+  /** Entry names that were not written because they are absolute, climb out with `..` or name the folder itself. */
   refused: string[];
+  /** Entry names that were not written because they collide with an earlier entry (a file where a folder is, or under a file). */
+  collided: string[];
+}
+
+/** Errors that make one entry unwritable (a name that collides with an earlier entry), not the whole archive. */
+const ENTRY_CONFLICTS = new Set(['EISDIR', 'ENOTDIR', 'EEXIST']);
+
+function isEntryConflict(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && ENTRY_CONFLICTS.has(String(error.code));
+}
+
+/** Opens the entry's file, creating its folders; null when the name collides with an earlier entry. */
+async function openTarget(target: string): Promise<FileHandle | null> {
+  try {
+    await mkdir(path.dirname(target), { recursive: true });
+    return await open(target, 'w');
+  } catch (error) {
+    if (isEntryConflict(error)) return null;
+    throw error;
+  }
 }
 
 /** Why an entry name may not be written, or null when it is a plain relative path. */
@@ -32,7 +51,7 @@ export async function extractZipSafely(zipPath: string, destination: string): Pr
   const root = path.resolve(destination);
   await mkdir(root, { recursive: true });
   const zip = await openZip(zipPath);
-  const result: ExtractResult = { files: 0, refused: [] };
+  const result: ExtractResult = { files: 0, refused: [], collided: [] };
 
   await new Promise<void>((resolve, reject) => {
     const fail = (error: unknown) => {
@@ -46,25 +65,35 @@ export async function extractZipSafely(zipPath: string, destination: string): Pr
       const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
       const reason = unsafeEntryReason(name);
       const target = path.resolve(root, name);
-      const inside = target === root || target.startsWith(root + path.sep);
-      if (reason !== null || !inside) {
-        result.refused.push(name);
+      const isDirectory = name.endsWith('/');
+      // A file must land strictly inside (an entry named `.` would be the folder itself); a folder entry may be it.
+      const inside = target.startsWith(root + path.sep) || (isDirectory && target === root);
+      const skip = (list: string[]) => {
+        list.push(name);
         zip.readEntry();
+      };
+      if (reason !== null || !inside) return skip(result.refused);
+      if (isDirectory) {
+        mkdir(target, { recursive: true }).then(
+          () => zip.readEntry(),
+          (error: unknown) => (isEntryConflict(error) ? skip(result.collided) : fail(error)),
+        );
         return;
       }
-      if (name.endsWith('/')) {
-        mkdir(target, { recursive: true }).then(() => zip.readEntry(), fail);
-        return;
-      }
-      zip.openReadStream(entry, (err, stream) => {
-        if (err) return fail(err);
-        mkdir(path.dirname(target), { recursive: true })
-          .then(() => pipeline(stream, createWriteStream(target)))
-          .then(() => {
-            result.files++;
-            zip.readEntry();
-          }, fail);
-      });
+      openTarget(target).then((handle) => {
+        if (handle === null) return skip(result.collided);
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) {
+            void handle.close();
+            return fail(err);
+          }
+          pipeline(stream, handle.createWriteStream())
+            .then(() => {
+              result.files++;
+              zip.readEntry();
+            }, fail);
+        });
+      }, fail);
     });
     zip.readEntry();
   });

@@ -8,7 +8,7 @@
  * 404 JSON and are flagged `unmatched` so missing routes are visible.
  *
  * Layout of the single server:
- *   /repos/...                                   GitHub REST (GITHUB_API_URL = fake.url)
+ *   /repos/..., /user                            GitHub REST (GITHUB_API_URL = fake.url)
  *   /twirp/github.actions.results.api.v1.ArtifactService/<Method>   (ACTIONS_RESULTS_URL = fake.url + '/')
  *   /blob/artifacts/<id>/<name>.zip?sig=...      "blob storage" (302 / signed URL target; no auth needed)
  */
@@ -806,6 +806,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     false,
   );
+
+  // ───── authenticated user ─────
+  // A personal access token (seeded in state.users) is a user; installation tokens (GITHUB_TOKEN, Apps) are refused, as on GitHub.
+  on('GET', '/user', 'users.getAuthenticated', (ctx) => {
+    const u = ctx.token ? state.users.get(ctx.token) : undefined;
+    if (!u) throw new HttpError(403, { message: 'Resource not accessible by integration', documentation_url: DOCS, status: '403' });
+    return ok(userJson(u));
+  });
 
   // ───── repo ─────
   on('GET', '/repos/:o/:r', 'repos.get', (ctx) => ok(repoJson(p(ctx, 0), p(ctx, 1))));

@@ -1,0 +1,1022 @@
+/**
+ * End-to-end tests of the REAL bundle: `node dist/index.js` runs as a child process against the fake GitHub
+ * (test/e2e/fake-github.ts) on 127.0.0.1, with the environment a runner gives a JavaScript action: INPUT_*
+ * (every action.yml default filled in, as the runner does), GITHUB_* (event name + payload file, ref, sha,
+ * workspace), GITHUB_STEP_SUMMARY, GITHUB_OUTPUT and RUNNER_TEMP, each in a fresh temp folder per run.
+ *
+ * Asserts on what a user sees: exit code, job summary, step outputs (parsed from the GITHUB_OUTPUT heredocs),
+ * workflow-command annotations on stdout, and what the fake GitHub recorded (comments, refs, commits, PRs, requests).
+ *
+ * Build first: `npm run build` (the tests run dist/index.js, not the sources).
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const BUNDLE = join(ROOT, 'dist', 'index.js');
+const REPO = 'octo-org/octo-repo';
+const DEFAULT_RUN_ID = 1001;
+const MARKER = '<!-- ascend-memory-gate:default -->';
+const MiB = 1024 * 1024;
+
+// ───────────────────────────── running the Action ─────────────────────────────
+
+interface Annotation {
+  command: 'error' | 'warning' | 'notice';
+  /** decoded properties (title, file, …) */
+  props: Record<string, string>;
+  /** decoded message */
+  message: string;
+}
+
+interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** GITHUB_STEP_SUMMARY's content after the run */
+  summary: string;
+  /** step outputs, parsed from GITHUB_OUTPUT's `name<<delimiter` heredocs */
+  outputs: Record<string, string>;
+  errors: Annotation[];
+  warnings: Annotation[];
+  /** the run's temp folder: workspace/, runner-temp/, event.json, summary.md, output.txt */
+  dir: string;
+  workspace: string;
+  runnerTemp: string;
+}
+
+interface RunDirs {
+  dir: string;
+  workspace: string;
+  runnerTemp: string;
+}
+
+/** action.yml's input defaults, as the runner would pass them (`${{ github.token }}` → the fake's token). */
+let actionDefaults: Record<string, string>;
+
+let fake: FakeGitHub;
+let tmpRoot: string;
+
+function newRunDirs(): RunDirs {
+  const dir = mkdtempSync(join(tmpRoot, 'run-'));
+  const workspace = join(dir, 'workspace');
+  const runnerTemp = join(dir, 'runner-temp');
+  mkdirSync(workspace);
+  mkdirSync(runnerTemp);
+  return { dir, workspace, runnerTemp };
+}
+
+function writeFiles(base: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    const p = join(base, name);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  }
+}
+
+/** workflow-command property/data decoding (the inverse of @actions/core's escapeProperty / escapeData) */
+function unescapeCommand(s: string): string {
+  return s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+}
+
+function parseAnnotations(stdout: string): Annotation[] {
+  const out: Annotation[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(line);
+    if (!m) continue;
+    const props: Record<string, string> = {};
+    for (const kv of (m[2] ?? '').split(',').filter(Boolean)) {
+      const eq = kv.indexOf('=');
+      props[kv.slice(0, eq)] = unescapeCommand(kv.slice(eq + 1));
+    }
+    out.push({ command: m[1] as Annotation['command'], props, message: unescapeCommand(m[3] ?? '') });
+  }
+  return out;
+}
+
+/** GITHUB_OUTPUT holds `name<<ghadelimiter_<uuid>\nvalue\nghadelimiter_<uuid>\n` per setOutput call. */
+function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
+    if (!m) {
+      const kv = /^([^=]+)=(.*)$/.exec(lines[i] ?? '');
+      if (kv) outputs[kv[1]!] = kv[2]!;
+      continue;
+    }
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    outputs[m[1]!] = value.join('\n');
+  }
+  return outputs;
+}
+
+interface RunOptions {
+  dirs?: RunDirs;
+  inputs: Record<string, string>;
+  event?: string;
+  payload?: unknown;
+  /** GITHUB_RUN_ID, and the run the runtime token grants (same-run Twirp downloads). */
+  runId?: number;
+  refName?: string;
+  sha?: string;
+}
+
+async function runAction(o: RunOptions): Promise<ActionRun> {
+  const dirs = o.dirs ?? newRunDirs();
+  const eventPath = join(dirs.dir, 'event.json');
+  const summaryPath = join(dirs.dir, 'summary.md');
+  const outputPath = join(dirs.dir, 'output.txt');
+  writeFileSync(eventPath, JSON.stringify(o.payload ?? {}));
+  writeFileSync(summaryPath, '');
+  writeFileSync(outputPath, '');
+  const refName = o.refName ?? 'main';
+  const inputs: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...actionDefaults, ...o.inputs })) {
+    inputs[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  }
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    ...fake.env({
+      runId: o.runId ?? DEFAULT_RUN_ID,
+      workspace: dirs.workspace,
+      eventName: o.event ?? 'push',
+      eventPath,
+      sha: o.sha ?? 'c0ffee0000000000000000000000000000000001',
+      ref: o.event === 'pull_request' ? 'refs/pull/1/merge' : `refs/heads/${refName}`,
+      extra: {
+        GITHUB_REF_NAME: refName,
+        GITHUB_STEP_SUMMARY: summaryPath,
+        GITHUB_OUTPUT: outputPath,
+        RUNNER_TEMP: dirs.runnerTemp,
+        ...inputs,
+      },
+    }),
+  };
+  const firstSeq = (fake.state.requests.at(-1)?.seq ?? 0) + 1;
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    execFile(process.execPath, [BUNDLE], { cwd: dirs.workspace, env, timeout: 30_000, maxBuffer: 32 * MiB }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+  // every call the Action made is one the fake knows (a 404 from a missing route would hide behind a warning)
+  const unmatched = fake.state.requests.filter((q) => q.seq >= firstSeq && q.unmatched).map((q) => `${q.method} ${q.path}`);
+  expect(unmatched, `${stdout}\n${stderr}`).toEqual([]);
+  const annotations = parseAnnotations(stdout);
+  return {
+    code,
+    stdout,
+    stderr,
+    summary: readFileSync(summaryPath, 'utf8'),
+    outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
+    errors: annotations.filter((a) => a.command === 'error'),
+    warnings: annotations.filter((a) => a.command === 'warning'),
+    ...dirs,
+  };
+}
+
+/** For failure messages: everything the child said. */
+function why(r: ActionRun): string {
+  return `exit ${r.code}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
+}
+
+// ───────────────────────────── evidence: plog files and baselines ─────────────────────────────
+
+interface ModuleValue {
+  peak: number;
+  current?: number;
+  allocs?: number;
+  frees?: number;
+}
+
+/** `DEV_MEM/dev0/APP` → one driver line as `_svm_mem_stats_show` prints it. */
+function plogLine(pid: number, key: string, v: ModuleValue): string {
+  const parts = key.split('/');
+  const attr = parts[0]!;
+  const module = parts[parts.length - 1]!;
+  const dev = parts.length === 3 ? ` ${parts[1]}` : '';
+  return (
+    `[INFO] DRV(${pid},python3):2024-07-08-22:27:45.354.856 [ascend][curpid: ${pid}, ${pid}][drv][devmm][_svm_mem_stats_show 148]` +
+    `${attr}${dev} Mem stats (Bytes). (module_name=${module}; module_id=7; current_alloced_size=${v.current ?? v.peak}; ` +
+    `alloced_peak_size=${v.peak}; alloc_cnt=${v.allocs ?? 3}; free_cnt=${v.frees ?? 1})`
+  );
+}
+
+const NOISE = [
+  '[INFO] RUNTIME(4052516,python3):2024-07-08-22:27:01.354.856 [runtime.cc:1320]4052516 Init: Runtime init success, device_id=0',
+  '[DEBUG] ASCENDCL(4052516,python3):2024-07-08-22:27:02.354.856 [acl.cpp:88]4052516 aclInit: start to execute aclInit',
+  '[INFO] HCCL(4052516,python3):2024-07-08-22:27:03.354.856 [hcom.cc:196][hccl-4052516-0-1675133310-hccl_world_group][3]hcom init by file success,take time [1174468]us, rankNum[2], rank[0], device[0]',
+];
+
+/** A plog file of one process: some noise, then the driver's memory statistics. */
+function plogFile(pid: number, modules: Record<string, ModuleValue>): string {
+  return [...NOISE, ...Object.entries(modules).map(([k, v]) => plogLine(pid, k, v)), ''].join('\n');
+}
+
+/** `{ 'rank_0/plog-100_….log': … }` — one file per rank holding the keys of its device (`/devN/`). */
+function rankPlogs(modules: Record<string, ModuleValue>, ranks: number[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const r of ranks) {
+    const own = Object.fromEntries(Object.entries(modules).filter(([k]) => k.includes(`/dev${r}/`)));
+    files[`rank_${r}/plog-${4000 + r}_20240708222745354.log`] = plogFile(4000 + r, own);
+  }
+  return files;
+}
+
+function baselineJson(modules: Record<string, ModuleValue>, kernels: Record<string, unknown> = {}): string {
+  const m = Object.fromEntries(
+    Object.entries(modules).map(([k, v]) => [k, { peak: v.peak, current: v.current ?? v.peak, allocs: v.allocs ?? 3, frees: v.frees ?? 1 }]),
+  );
+  return `${JSON.stringify({ version: 1, modules: m, kernels }, null, 2)}\n`;
+}
+
+/** Sorted keys at every level, 2-space indent, trailing newline: how baselines are committed. */
+function stable(value: unknown): string {
+  const sortDeep = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sortDeep)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]))
+        : v;
+  return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
+}
+
+function prPayload(number: number, headSha: string): unknown {
+  return {
+    action: 'synchronize',
+    number,
+    pull_request: { number, head: { ref: 'feature', sha: headSha }, base: { ref: 'main' } },
+    repository: { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' } },
+  };
+}
+
+function walkFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walkFiles(p).map((x) => join(name, x)));
+    else out.push(name);
+  }
+  return out.sort();
+}
+
+interface ReportJson {
+  result: string;
+  counts: Record<string, number>;
+  entries: { kind: string; key: string; status: string; severity: string; baseline: number | null; current: number | null }[];
+}
+
+function readReport(r: ActionRun): ReportJson {
+  expect(r.outputs.report, why(r)).toBeTruthy();
+  return JSON.parse(readFileSync(r.outputs.report!, 'utf8')) as ReportJson;
+}
+
+// ───────────────────────────── markdown inspection (GFM table cells, CommonMark code spans) ─────────────────────────────
+
+/** Splits a GFM table row into cells the way GFM does, before inline parsing: on every `|` not preceded by `\`. */
+function tableCells(row: string): string[] {
+  const cells: string[] = [];
+  let cur = '';
+  for (let i = 0; i < row.length; i++) {
+    const ch = row[i]!;
+    if (ch === '\\' && row[i + 1] === '|') {
+      cur += '|'; // GFM drops the backslash of `\|` inside cells, code spans included
+      i++;
+    } else if (ch === '|') {
+      cells.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  cells.push(cur);
+  // leading and trailing pipes delimit, they do not make cells
+  if (cells[0]?.trim() === '') cells.shift();
+  if (cells[cells.length - 1]?.trim() === '') cells.pop();
+  return cells.map((c) => c.trim());
+}
+
+/** CommonMark code spans of one line of inline text: their contents, and the text outside them. */
+function codeSpans(text: string): { spans: string[]; outside: string } {
+  const spans: string[] = [];
+  let outside = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '\\' && i + 1 < text.length && /[!-/:-@[-`{-~]/.test(text[i + 1]!)) {
+      outside += text.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (ch !== '`') {
+      outside += ch;
+      i++;
+      continue;
+    }
+    let n = 0;
+    while (text[i + n] === '`') n++;
+    // the closing run: exactly n backticks, not part of a longer run
+    let j = i + n;
+    let close = -1;
+    while (j < text.length) {
+      if (text[j] !== '`') {
+        j++;
+        continue;
+      }
+      let m = 0;
+      while (text[j + m] === '`') m++;
+      if (m === n) {
+        close = j;
+        break;
+      }
+      j += m;
+    }
+    if (close === -1) {
+      outside += '`'.repeat(n);
+      i += n;
+      continue;
+    }
+    let content = text.slice(i + n, close);
+    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content)) content = content.slice(1, -1);
+    spans.push(content);
+    i = close + n;
+  }
+  return { spans, outside };
+}
+
+/** The body's text outside code spans, line by line. */
+function textOutsideCode(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => codeSpans(line.startsWith('|') ? tableCells(line).join(' ¦ ') : line).outside)
+    .join('\n');
+}
+
+// ───────────────────────────── fixtures shared by the tests ─────────────────────────────
+
+/** 16 module keys over 4 ranks (DEV_MEM/devR/{APP,HCCL,RUNTIME,GE}) plus two host-side keys. */
+const RANKS = [0, 1, 2, 3];
+const BASE_MODULES: Record<string, ModuleValue> = Object.fromEntries([
+  ...RANKS.flatMap((r) =>
+    ['APP', 'HCCL', 'RUNTIME', 'GE'].map((m, i) => [`DEV_MEM/dev${r}/${m}`, { peak: (64 + 16 * i + r) * MiB, current: (32 + r) * MiB }]),
+  ),
+]);
+
+beforeAll(async () => {
+  expect(existsSync(BUNDLE), `${BUNDLE} is missing: run 'npm run build' first`).toBe(true);
+  const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+  fake = await startFakeGitHub({ repository: REPO, runId: DEFAULT_RUN_ID });
+  actionDefaults = Object.fromEntries(
+    Object.entries(action.inputs).map(([name, def]) => [name, String(def.default ?? '').replace(/\$\{\{\s*github\.token\s*\}\}/, fake.opts.token)]),
+  );
+  tmpRoot = mkdtempSync(join(tmpdir(), 'amg-e2e-'));
+});
+
+afterAll(async () => {
+  await fake?.close();
+  if (tmpRoot) rmSync(tmpRoot, { recursive: true, force: true });
+});
+
+// ───────────────────────────── 1. pull request: regression, annotations, sticky comment ─────────────────────────────
+
+describe('check mode on a pull request', () => {
+  it('a regression fails the job; the fix updates the same sticky comment, found on page 2', async () => {
+    const PR = 42;
+    // 120 earlier comments: the Action's own comment becomes #121, on page 2 of per_page=100.
+    for (let i = 0; i < 120; i++) fake.addComment({ issueNumber: PR, body: `review comment ${i}`, user: { login: 'reviewer', type: 'User', id: 7 } });
+    // Someone pastes the marker (or quotes our comment) before the Action ever ran: not ours, never taken over.
+    const pasted = fake.addComment({ issueNumber: PR, body: `${MARKER}\n### ✅ Memory gate passed (trust me)`, user: { login: 'mallory', type: 'User', id: 666 } });
+    fake.clearLog();
+
+    const dirs = newRunDirs();
+    cpSync(join(ROOT, 'baselines', 'memory-baseline.json'), join(dirs.workspace, 'baselines', 'memory-baseline.json'));
+    cpSync(join(ROOT, 'examples', 'regressed', 'plog'), join(dirs.workspace, 'plog'), { recursive: true });
+    cpSync(join(ROOT, 'examples', 'memory_compare'), join(dirs.workspace, 'memory_compare'), { recursive: true });
+    const inputs = { plog: 'plog', 'memory-compare': 'memory_compare' };
+
+    const failed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'a'.repeat(40)) });
+    expect(failed.code, why(failed)).toBe(1);
+    expect(failed.outputs).toMatchObject({ result: 'fail', regressions: '1' });
+    expect(failed.summary).toContain('DEV_MEM/dev1/APP');
+    expect(failed.summary).toMatch(/regressed/);
+    expect(failed.summary).toContain('Memory gate failed');
+    // report and markdown outputs point at files under RUNNER_TEMP
+    expect(relative(dirs.runnerTemp, failed.outputs.report!).startsWith('..')).toBe(false);
+    expect(readReport(failed).entries.find((e) => e.key === 'DEV_MEM/dev1/APP')).toMatchObject({ status: 'regressed', severity: 'fail' });
+    expect(readFileSync(failed.outputs.markdown!, 'utf8')).toContain('DEV_MEM/dev1/APP');
+    // one annotation for the regressed key, titled, plus the one-line reason of setFailed
+    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toMatch(/^module DEV_MEM\/dev1\/APP: regressed, /);
+    expect(failed.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed \(first: DEV_MEM\/dev1\/APP\)/);
+    expect(failed.errors).toHaveLength(2);
+
+    let comments = fake.comments(PR);
+    expect(comments).toHaveLength(122);
+    // GITHUB_TOKEN cannot read GET /user (403, as on GitHub): only Bot-authored marked comments are ours
+    expect(fake.requests({ route: 'users.getAuthenticated' }).map((q) => q.status)).toEqual([403]);
+    const sticky = comments.filter((c) => c.body.includes(MARKER) && c.id !== pasted.id);
+    expect(sticky).toHaveLength(1);
+    expect(sticky[0]!.user.type).toBe('Bot');
+    expect(sticky[0]!.body.startsWith(MARKER)).toBe(true);
+    expect(sticky[0]!.body).toContain('DEV_MEM/dev1/APP');
+    expect(sticky[0]!.body).toContain(`https://github.com/${REPO}/actions/runs/${DEFAULT_RUN_ID}`);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.createComment']);
+
+    // The fix: same PR, healthy plog. The comment on page 2 is found and updated in place.
+    fake.clearLog();
+    rmSync(join(dirs.workspace, 'plog'), { recursive: true });
+    cpSync(join(ROOT, 'examples', 'plog'), join(dirs.workspace, 'plog'), { recursive: true });
+    const fixed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'b'.repeat(40)) });
+    expect(fixed.code, why(fixed)).toBe(0);
+    expect(fixed.outputs).toMatchObject({ result: 'pass', regressions: '0' });
+    expect(fixed.errors).toEqual([]);
+    expect(fake.requests({ route: 'issues.listComments' }).map((r) => r.query.page ?? '1')).toEqual(['1', '2']);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.updateComment']);
+    comments = fake.comments(PR);
+    expect(comments).toHaveLength(122);
+    const updated = comments.filter((c) => c.body.includes(MARKER) && c.id !== pasted.id);
+    expect(updated.map((c) => c.id)).toEqual([sticky[0]!.id]);
+    expect(fake.state.comments.find((c) => c.id === pasted.id)?.body).toBe(pasted.body);
+    expect(updated[0]!.body).toContain('Memory gate passed');
+    expect(updated[0]!.body).not.toMatch(/regressed/);
+  });
+
+  it('with a personal access token the sticky comment is the one that user wrote (GET /user), never a pasted copy', async () => {
+    const PR = 48;
+    const pat = 'ghp_fake_personal_token';
+    fake.state.users.set(pat, { login: 'perf-ci', id: 4242, type: 'User' });
+    const pasted = fake.addComment({ issueNumber: PR, body: `${MARKER}\nfake verdict`, user: { login: 'mallory', type: 'User', id: 666 } });
+    const ours = fake.addComment({ issueNumber: PR, body: `${MARKER}\nold verdict`, user: { login: 'perf-ci', type: 'User', id: 4242 } });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
+    fake.clearLog();
+    const r = await runAction({ dirs, inputs: { plog: '.', 'github-token': pat }, event: 'pull_request', payload: prPayload(PR, '1'.repeat(40)) });
+    expect(r.code, why(r)).toBe(0);
+    expect(fake.writes().map((w) => `${w.route} ${w.path.split('/').pop()}`)).toEqual([`issues.updateComment ${ours.id}`]);
+    expect(fake.state.comments.find((c) => c.id === pasted.id)?.body).toBe(pasted.body);
+    expect(fake.state.comments.find((c) => c.id === ours.id)?.body).toContain('Memory gate passed');
+  });
+
+  it('15 failing keys over 4 generated ranks: at most 10 error annotations, one of them summarizing the rest', async () => {
+    const dirs = newRunDirs();
+    const keys = Object.keys(BASE_MODULES);
+    expect(keys).toHaveLength(16);
+    // all but DEV_MEM/dev3/GE double
+    const run = Object.fromEntries(keys.map((k) => [k, k === 'DEV_MEM/dev3/GE' ? BASE_MODULES[k]! : { peak: BASE_MODULES[k]!.peak * 2 }]));
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(run, RANKS) });
+    fake.clearLog();
+    const r = await runAction({ dirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: prPayload(43, 'c'.repeat(40)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.outputs).toMatchObject({ result: 'fail', regressions: '15' });
+    expect(r.errors.length).toBeLessThanOrEqual(10);
+    const perKey = r.errors.filter((e) => e.props.title?.startsWith('Memory gate: DEV_MEM/'));
+    expect(perKey.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(perKey.map((e) => e.props.title)).size).toBe(perKey.length);
+    const summarizing = r.errors.filter((e) => /more failing key/.test(e.message));
+    expect(summarizing).toHaveLength(1);
+    expect(summarizing[0]!.message).toContain(`${15 - perKey.length} more failing key(s)`);
+    // the job's one-line reason is an annotation too, and must not be the one GitHub drops
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 15 regressed/);
+    // every key of every rank is in the summary (the annotations are capped, the summary is not)
+    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) expect(r.summary).toContain(k);
+    expect(fake.writes()).toEqual([]);
+  });
+
+  it("fail-job: false — a regression is reported (output result=fail, warning) and the job stays green", async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs({ ...BASE_MODULES, 'DEV_MEM/dev2/HCCL': { peak: BASE_MODULES['DEV_MEM/dev2/HCCL']!.peak * 3 } }, RANKS),
+    });
+    const r = await runAction({ dirs, inputs: { plog: '.', 'fail-job': 'false' }, event: 'push' });
+    expect(r.code, why(r)).toBe(0);
+    expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: 1 regressed .*advisory only/));
+    // the per-key annotation still shows; only the job's failure is gone
+    expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: DEV_MEM/dev2/HCCL regressed']);
+    expect(r.summary).toContain('DEV_MEM/dev2/HCCL');
+  });
+
+  it('a run with no memory statistics fails loudly, never passes', async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      'plog/rank_0/plog-1_20240708.log': `${NOISE.join('\n')}\n`,
+      'plog/rank_1/plog-2_20240708.log': `${NOISE.join('\n')}\n`,
+    });
+    const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.at(-1)?.message).toMatch(/no memory statistics found in 2 file\(s\)/);
+    expect(r.outputs.result).toBeUndefined();
+    expect(fake.comments(44)).toEqual([]);
+  });
+
+  it('a corrupt baseline fails the job with the JSON pointer of the bad field', async () => {
+    const dirs = newRunDirs();
+    const corrupt = JSON.parse(baselineJson(BASE_MODULES)) as { modules: Record<string, { peak: unknown }> };
+    corrupt.modules['DEV_MEM/dev0/APP']!.peak = '64MiB';
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': JSON.stringify(corrupt), ...rankPlogs(BASE_MODULES, RANKS) });
+    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'push' });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toContain('baselines/memory-baseline.json');
+    expect(r.errors[0]!.message).toContain('/modules/DEV_MEM~1dev0~1APP/peak');
+    expect(r.outputs.result).toBeUndefined();
+  });
+});
+
+// ───────────────────────────── 2. artifacts: cross-run (REST) and same-run (Twirp) ─────────────────────────────
+
+describe('artifacts', () => {
+  it('cross-run by run-id: REST list + 302 + blob; plog-rank-* matches 4 rank artifacts, merged into one report', async () => {
+    const RUN = 5150;
+    const plogs = rankPlogs(BASE_MODULES, RANKS);
+    const ids = RANKS.map((r) => {
+      const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
+      return fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file.slice('rank_0/'.length)]: plogs[file]! }, zipOptions: { dataDescriptor: r % 2 === 1 } }).id;
+    });
+    const unrelated = fake.addArtifact({ name: 'checkpoints', runId: RUN, files: { 'ckpt.bin': 'x' } });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    fake.clearLog();
+    const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*', 'run-id': String(RUN) }, event: 'push' });
+    expect(r.code, why(r)).toBe(0);
+    expect(r.outputs).toMatchObject({ result: 'pass', regressions: '0' });
+    const report = readReport(r);
+    for (const rank of RANKS) {
+      for (const m of ['APP', 'HCCL', 'RUNTIME', 'GE']) {
+        expect(report.entries.find((e) => e.key === `DEV_MEM/dev${rank}/${m}`), `rank ${rank} ${m}`).toMatchObject({
+          status: 'pass',
+          current: BASE_MODULES[`DEV_MEM/dev${rank}/${m}`]!.peak,
+        });
+      }
+    }
+    expect(report.entries).toHaveLength(16);
+    // REST, with the token; every matched artifact downloaded once through the 302; the unrelated one never
+    expect(fake.requests({ path: /^\/twirp\// })).toEqual([]);
+    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' }).length).toBeGreaterThanOrEqual(1);
+    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' }).every((q) => q.authScheme === 'token')).toBe(true);
+    const downloads = fake.requests({ route: 'actions.downloadArtifact' });
+    expect(downloads.map((q) => q.status)).toEqual([302, 302, 302, 302]);
+    expect(downloads.map((q) => Number(q.path.split('/')[6])).sort()).toEqual([...ids].sort());
+    expect(downloads.some((q) => q.path.includes(`/${unrelated.id}/`))).toBe(false);
+    expect(fake.requests({ route: 'blob' }).map((q) => q.hasAuth)).toEqual([false, false, false, false]);
+    expect(fake.writes()).toEqual([]);
+    // the staging zips are cleaned up; the extracted artifacts stay in RUNNER_TEMP
+    const extracted = join(dirs.runnerTemp, 'ascend-memory-gate', 'artifacts');
+    expect(readdirSync(extracted).sort()).toEqual(['plog-rank-0', 'plog-rank-1', 'plog-rank-2', 'plog-rank-3']);
+    expect(readdirSync(dirs.workspace)).toEqual(['baselines']);
+  });
+
+  it('same run (no run-id): Twirp ListArtifacts + signed URL; no REST, no token needed for the blob', async () => {
+    const RUN = 6160;
+    const plogs = rankPlogs(BASE_MODULES, [0, 1]);
+    for (const r of [0, 1]) {
+      const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
+      fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file]: plogs[file]! } });
+    }
+    // an artifact of another run with a matching name must not leak in
+    fake.addArtifact({ name: 'plog-rank-2', runId: RUN + 1, files: { 'rank_2/x.log': plogFile(9, { 'DEV_MEM/dev2/APP': { peak: 1 } }) } });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    fake.clearLog();
+    const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*', plog: '.' }, event: 'push', runId: RUN });
+    expect(r.code, why(r)).toBe(0);
+    const report = readReport(r);
+    expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(
+      Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort(),
+    );
+    // ranks 2 and 3 did not upload: their keys are missing (a warning), not passed
+    expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
+    expect(fake.requests({ route: 'twirp.ListArtifacts' }).length).toBeGreaterThanOrEqual(1);
+    expect(fake.requests({ route: 'twirp.GetSignedArtifactURL' })).toHaveLength(2);
+    expect(fake.requests({ route: 'twirp.ListArtifacts' }).every((q) => q.authScheme === 'Bearer')).toBe(true);
+    expect(fake.requests({ path: /^\/repos\// })).toEqual([]);
+    expect(fake.requests({ route: 'blob' }).map((q) => q.hasAuth)).toEqual([false, false]);
+  });
+
+  it('no artifact matches: the job fails and lists what the run has', async () => {
+    fake.addArtifact({ name: 'logs', runId: 6262, files: { 'a.txt': 'a' } });
+    const r = await runAction({ inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: 6262 });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.at(-1)?.message).toMatch(/no artifact of this run matches 'plog-rank-\*'; it has: logs/);
+  });
+});
+
+// ───────────────────────────── 3. update mode ─────────────────────────────
+
+describe('update mode', () => {
+  /** The committed baseline: dev0/APP (the run changes it), dev0/HCCL (unchanged), dev9/HCCL and a kernel (absent from the run). */
+  const OLD = {
+    'DEV_MEM/dev0/APP': { peak: 100 * MiB },
+    'DEV_MEM/dev0/HCCL': { peak: 50 * MiB },
+    'DEV_MEM/dev9/HCCL': { peak: 70 * MiB },
+  };
+  const OLD_KERNELS = { 'dev9/aclnnMatmul_0': { diff: 4096, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' } };
+  /** What the run's two ranks report. */
+  const RUN_MODULES = {
+    'DEV_MEM/dev0/APP': { peak: 120 * MiB, current: 10 * MiB },
+    'DEV_MEM/dev0/HCCL': { peak: 50 * MiB },
+    'DEV_MEM/dev1/APP': { peak: 90 * MiB, current: 5 * MiB },
+  };
+  const BASELINE = 'baselines/memory-baseline.json';
+
+  function expectedModules(prune: boolean): Record<string, unknown> {
+    const run = JSON.parse(baselineJson(RUN_MODULES)).modules as Record<string, unknown>;
+    const old = JSON.parse(baselineJson(OLD)).modules as Record<string, unknown>;
+    return prune ? run : { ...old, ...run };
+  }
+
+  function seedRun(runId: number): void {
+    const plogs = rankPlogs(RUN_MODULES, [0, 1]);
+    for (const r of [0, 1]) {
+      const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
+      fake.addArtifact({ name: `plog-rank-${r}`, runId, files: { [file]: plogs[file]! } });
+    }
+  }
+
+  function seedBranch(branch: string): string {
+    return fake.commitFiles({
+      branch,
+      files: { [BASELINE]: baselineJson(OLD, OLD_KERNELS), 'README.md': '# models\n' },
+      message: 'seed',
+      parent: null,
+    });
+  }
+
+  const dispatch = { inputs: { 'run-id': '' }, ref: 'refs/heads/main' };
+
+  it('workflow_dispatch + pull-request: branch memory-gate/baseline-<run-id>, commit, PR with the changes table; a retry updates it', async () => {
+    const RUN = 7001;
+    seedRun(RUN);
+    const head = seedBranch('main');
+    fake.clearLog();
+    const inputs = { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE };
+    const r = await runAction({ inputs, event: 'workflow_dispatch', payload: dispatch, refName: 'main' });
+    expect(r.code, why(r)).toBe(0);
+
+    const branch = `memory-gate/baseline-${RUN}`;
+    const tip = fake.getRef(branch);
+    expect(tip).toBeDefined();
+    const commit = fake.getObject(tip!);
+    expect(commit?.type === 'commit' && commit.parents).toEqual([head]);
+    expect(commit?.type === 'commit' && commit.message).toBe(`Update memory baseline from run ${RUN}`);
+    // the base branch did not move; only the baseline changed on the new branch
+    expect(fake.getRef('main')).toBe(head);
+    const files = fake.listFiles(branch);
+    expect(Object.keys(files).sort()).toEqual(['README.md', BASELINE]);
+
+    const text = files[BASELINE]!;
+    const written = JSON.parse(text) as { version: number; modules: unknown; kernels: unknown; source: Record<string, unknown>; meta: unknown };
+    expect(text).toBe(stable(written));
+    expect(written.version).toBe(1);
+    expect(written.modules).toEqual(expectedModules(false));
+    expect(written.kernels).toEqual(OLD_KERNELS); // absent from the run: kept
+    expect(written.source).toMatchObject({ runId: RUN, repository: REPO });
+    expect(Number.isNaN(Date.parse(String(written.source.date)))).toBe(false);
+
+    const pulls = fake.state.pulls.filter((p) => p.headRef === branch);
+    expect(pulls).toHaveLength(1);
+    const pr = pulls[0]!;
+    expect(pr).toMatchObject({ baseRef: 'main', state: 'open', title: `Update memory baseline from run ${RUN}` });
+    expect(pr.body).toContain('| change | key | before | after | Δ |');
+    expect(pr.body).toMatch(/\| changed \| `DEV_MEM\/dev0\/APP` \| 100\.0 MiB \| 120\.0 MiB \| \+20\.0 MiB \|/);
+    expect(pr.body).toContain('| added | `DEV_MEM/dev1/APP` |');
+    expect(pr.body).toContain('| kept | `DEV_MEM/dev9/HCCL` |');
+    expect(pr.body).toContain('| kept | `dev9/aclnnMatmul_0` |');
+    expect(pr.body).not.toContain('`DEV_MEM/dev0/HCCL`'); // unchanged keys are counted, not listed
+    expect(pr.body).toContain('GITHUB_TOKEN');
+    expect(pr.body).toMatch(/do not trigger `pull_request` workflows/);
+    expect(r.outputs['baseline-pull-request']).toBe(`https://github.com/${REPO}/pull/${pr.number}`);
+    expect(r.summary).toContain('### Memory baseline update');
+    expect(fake.writes().map((w) => w.route)).toEqual(['git.createBlob', 'git.createTree', 'git.createCommit', 'git.createRef', 'pulls.create']);
+
+    // Re-running the job: the branch exists (422) and is ours, so it is moved; the open PR is updated, not duplicated.
+    fake.clearLog();
+    const again = await runAction({ inputs, event: 'workflow_dispatch', payload: dispatch, refName: 'main' });
+    expect(again.code, why(again)).toBe(0);
+    expect(fake.state.pulls.filter((p) => p.headRef === branch)).toHaveLength(1);
+    expect(fake.writes().map((w) => `${w.route} ${w.status}`)).toEqual([
+      'git.createBlob 201',
+      'git.createTree 201',
+      'git.createCommit 201',
+      'git.createRef 422',
+      'git.updateRef 200',
+      'pulls.update 200',
+    ]);
+    expect(again.outputs['baseline-pull-request']).toBe(r.outputs['baseline-pull-request']);
+    expect(JSON.parse(fake.readFile(branch, BASELINE)!).modules).toEqual(expectedModules(false));
+  });
+
+  it('prune: true drops the keys this run did not produce', async () => {
+    const RUN = 7002;
+    seedRun(RUN);
+    const head = seedBranch('prune-base');
+    const r = await runAction({
+      inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE, prune: 'true' },
+      event: 'workflow_dispatch',
+      payload: dispatch,
+      refName: 'prune-base',
+    });
+    expect(r.code, why(r)).toBe(0);
+    const written = JSON.parse(fake.readFile(`memory-gate/baseline-${RUN}`, BASELINE)!) as { modules: unknown; kernels: unknown };
+    expect(written.modules).toEqual(expectedModules(true));
+    expect(written.kernels).toEqual({});
+    expect(fake.getRef('prune-base')).toBe(head);
+    const pr = fake.state.pulls.find((p) => p.headRef === `memory-gate/baseline-${RUN}`);
+    expect(pr?.baseRef).toBe('prune-base');
+    expect(pr?.body).toContain('| pruned | `DEV_MEM/dev9/HCCL` |');
+  });
+
+  it('the same inputs on a pull_request event are refused and write nothing', async () => {
+    const RUN = 7003;
+    seedRun(RUN);
+    fake.clearLog();
+    const r = await runAction({
+      inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE },
+      event: 'pull_request',
+      payload: prPayload(45, 'e'.repeat(40)),
+    });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^mode 'update' is refused on pull_request events: a pull request must not rewrite its own baseline/)]);
+    expect(fake.writes()).toEqual([]);
+    expect(fake.getRef(`memory-gate/baseline-${RUN}`)).toBeUndefined();
+    expect(fake.state.pulls.some((p) => p.headRef === `memory-gate/baseline-${RUN}`)).toBe(false);
+  });
+
+  it('update-strategy: commit fast-forwards the dispatch branch to a commit holding the merged baseline (./path accepted)', async () => {
+    const RUN = 7004;
+    seedRun(RUN);
+    const head = seedBranch('release');
+    const before = fake.state.pulls.length;
+    fake.clearLog();
+    const r = await runAction({
+      inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: `./${BASELINE}`, 'update-strategy': 'commit' },
+      event: 'workflow_dispatch',
+      payload: dispatch,
+      refName: 'release',
+    });
+    expect(r.code, why(r)).toBe(0);
+    const tip = fake.getRef('release')!;
+    expect(tip).not.toBe(head);
+    const commit = fake.getObject(tip);
+    expect(commit?.type === 'commit' && commit.parents).toEqual([head]);
+    expect(JSON.parse(fake.readFile('release', BASELINE)!).modules).toEqual(expectedModules(false));
+    expect(fake.readFile('release', 'README.md')).toBe('# models\n');
+    expect(fake.state.pulls.length).toBe(before);
+    expect(fake.getRef(`memory-gate/baseline-${RUN}`)).toBeUndefined();
+    const update = fake.requests({ route: 'git.updateRef' });
+    expect(update).toHaveLength(1);
+    expect((update[0]!.body as { force?: boolean }).force).toBe(false);
+  });
+
+  it('pull-request without a token is a usage error before anything is downloaded', async () => {
+    fake.clearLog();
+    const r = await runAction({
+      inputs: { mode: 'update', 'run-id': '7005', artifacts: 'plog-rank-*', baseline: BASELINE, 'github-token': '' },
+      event: 'workflow_dispatch',
+      payload: dispatch,
+    });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.map((e) => e.message)).toEqual(["'github-token' is required for update-strategy pull-request"]);
+    expect(fake.requests()).toEqual([]);
+  });
+
+  it('update-strategy: write only writes the local file (no GitHub writes, no token needed)', async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { [BASELINE]: baselineJson(OLD, OLD_KERNELS), ...rankPlogs(RUN_MODULES, [0, 1]) });
+    fake.clearLog();
+    const r = await runAction({
+      dirs,
+      inputs: { mode: 'update', plog: 'rank_*', baseline: BASELINE, 'update-strategy': 'write', 'github-token': '' },
+      event: 'workflow_dispatch',
+      payload: dispatch,
+    });
+    expect(r.code, why(r)).toBe(0);
+    const text = readFileSync(join(dirs.workspace, BASELINE), 'utf8');
+    const written = JSON.parse(text) as { modules: unknown; kernels: unknown; source: Record<string, unknown> };
+    expect(text).toBe(stable(written));
+    expect(written.modules).toEqual(expectedModules(false));
+    expect(written.kernels).toEqual(OLD_KERNELS);
+    expect(written.source).toMatchObject({ runId: DEFAULT_RUN_ID, repository: REPO });
+    expect(fake.requests()).toEqual([]);
+    // only the baseline was touched (no temp file left next to it)
+    expect(readdirSync(join(dirs.workspace, 'baselines'))).toEqual(['memory-baseline.json']);
+  });
+});
+
+// ───────────────────────────── 4. comment mode (workflow_run) ─────────────────────────────
+
+describe('comment mode (workflow_run, fork-safe)', () => {
+  const HOSTILE_KEYS = [
+    'DEV_MEM/dev0/a|b||c',
+    'dev0/``tick`` `x`',
+    'dev1/<img src=x onerror=alert(1)>',
+    'dev1/@org/team please look',
+    '`|<img src=x onerror=alert(1)>|@org/team`',
+  ];
+
+  function hostileReport(): string {
+    const entries = HOSTILE_KEYS.map((key, i) => ({
+      kind: i === 0 ? 'module' : 'kernel',
+      key,
+      baseline: 1024,
+      current: 2048 * (i + 1),
+      delta: 2048 * (i + 1) - 1024,
+      percent: ((2048 * (i + 1) - 1024) / 1024) * 100,
+      status: 'regressed',
+      severity: 'fail',
+      rule: i === 4 ? '@org/team|<img src=x>' : null,
+    }));
+    const counts = { regressed: entries.length, 'over-budget': 0, new: 0, missing: 0, improved: 0, ignored: 0, pass: 0 };
+    return JSON.stringify({ result: 'fail', counts, entries });
+  }
+
+  function workflowRunPayload(id: number, headSha: string): unknown {
+    return {
+      action: 'completed',
+      workflow_run: { id, head_sha: headSha, event: 'pull_request', conclusion: 'failure', pull_requests: [] },
+      repository: { full_name: REPO },
+    };
+  }
+
+  it('renders a hostile report escaped, on the fork PR found by head SHA; markdown from the artifact is never posted', async () => {
+    const RUN = 9001;
+    const headSha = '9'.repeat(40);
+    const pr = fake.addPull({ number: 77, headRef: 'patch-1', headOwner: 'forker', headSha });
+    fake.addArtifact({
+      name: 'memory-gate-report',
+      runId: RUN,
+      files: { 'report.json': hostileReport(), 'report.md': 'UNTRUSTED-MARKDOWN <img src=x onerror=alert(2)> @org/admins' },
+    });
+    fake.clearLog();
+    const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9100 });
+    expect(r.code, why(r)).toBe(0); // the comment job reports, it does not fail on the PR's verdict
+    expect(r.outputs).toMatchObject({ result: 'fail', regressions: String(HOSTILE_KEYS.length) });
+    expect(fake.requests({ route: 'repos.listPullRequestsAssociatedWithCommit' })[0]?.path).toContain(headSha);
+
+    const comments = fake.comments(pr.number);
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body.startsWith(MARKER)).toBe(true);
+    expect(body).not.toContain('UNTRUSTED-MARKDOWN');
+    // the link goes to the pull_request run that produced the report, not to this workflow_run job
+    expect(body).toContain(`(https://github.com/${REPO}/actions/runs/${RUN})`);
+
+    // Outside code spans: no HTML tag from a key, no mention; inside them the text is literal (GitHub renders it as code).
+    const outside = textOutsideCode(body);
+    expect(outside).not.toMatch(/<img/i);
+    expect(outside).not.toMatch(/@org/);
+    expect(outside).not.toMatch(/onerror/);
+
+    // Every key is one table row of exactly 8 cells (no `|` of a key splits the row), whose key cell is one code span
+    // holding exactly the key.
+    const rows = body.split('\n').filter((l) => l.startsWith('| '));
+    for (const key of HOSTILE_KEYS) {
+      const row = rows.find((l) => {
+        const cells = tableCells(l);
+        const span = cells[2] !== undefined ? codeSpans(cells[2]) : undefined;
+        return span?.spans.length === 1 && span.spans[0] === key;
+      });
+      expect(row, `row of ${JSON.stringify(key)}\n${body}`).toBeDefined();
+      expect(tableCells(row!)).toHaveLength(8);
+      expect(codeSpans(tableCells(row!)[2]!).outside.trim()).toBe('');
+      // each `|` of the key appears escaped in the raw row
+      const pipes = key.split('|').length - 1;
+      expect(row!.split('\\|').length - 1).toBeGreaterThanOrEqual(pipes);
+    }
+    // the rule cell is escaped the same way
+    const ruleRow = rows.find((l) => l.includes('onerror=alert(1)>\\|@org/team'))!;
+    expect(codeSpans(tableCells(ruleRow)[7]!).spans).toEqual(['@org/team|<img src=x>']);
+    // the same escaped rendering goes to the job summary
+    expect(textOutsideCode(r.summary)).not.toMatch(/<img|@org/);
+  });
+
+  it('a report that fails the schema is refused with its JSON pointer, and no comment is posted', async () => {
+    const RUN = 9002;
+    const headSha = '8'.repeat(40);
+    const pr = fake.addPull({ number: 78, headRef: 'patch-2', headOwner: 'forker', headSha });
+    const bad = JSON.parse(hostileReport()) as { entries: Record<string, unknown>[] };
+    bad.entries[2]!.status = '<script>';
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'out/report.json': JSON.stringify(bad) } });
+    fake.clearLog();
+    const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9101 });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toContain('memory-gate-report/out/report.json');
+    expect(r.errors[0]!.message).toContain('/entries/2/status');
+    expect(fake.comments(pr.number)).toEqual([]);
+    expect(fake.writes()).toEqual([]);
+    expect(r.summary).toBe('');
+  });
+});
+
+// ───────────────────────────── 5. a comment that cannot be posted ─────────────────────────────
+
+describe('comment failures never change the verdict', () => {
+  const forbidden = () =>
+    fake.forceResponse({
+      method: 'POST',
+      path: /\/issues\/\d+\/comments$/,
+      status: 403,
+      body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' },
+      times: 1,
+    });
+
+  function workspaceWith(modules: Record<string, ModuleValue>): RunDirs {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      // one key fewer than the baseline: a warning, so on-change posts a comment
+      ...rankPlogs(Object.fromEntries(Object.entries(modules).filter(([k]) => k !== 'DEV_MEM/dev3/GE')), RANKS),
+    });
+    return dirs;
+  }
+
+  it('403 on create: a warning, the summary is written, a passing run still exits 0', async () => {
+    forbidden();
+    const r = await runAction({ dirs: workspaceWith(BASE_MODULES), inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(46, 'f'.repeat(40)) });
+    expect(r.code, why(r)).toBe(0);
+    expect(r.outputs.result).toBe('pass');
+    expect(r.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/^Could not post the PR comment \(HTTP 403\): Resource not accessible by integration.*mode: comment/),
+    );
+    expect(r.summary).toContain('Memory gate passed');
+    expect(r.errors).toEqual([]);
+    expect(fake.comments(46)).toEqual([]);
+  });
+
+  it('403 on create: a failing run still exits 1 with its reason', async () => {
+    forbidden();
+    const grown = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: BASE_MODULES['DEV_MEM/dev1/APP']!.peak * 4 } };
+    const r = await runAction({ dirs: workspaceWith(grown), inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(47, 'f'.repeat(40)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment \(HTTP 403\)/));
+    expect(r.summary).toContain('DEV_MEM/dev1/APP');
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed/);
+    expect(fake.comments(47)).toEqual([]);
+  });
+});
+
+// ───────────────────────────── 6. zip-slip ─────────────────────────────
+
+describe('artifact extraction', () => {
+  it('entries with ../ and absolute names write nothing outside the download folder; the rest is parsed', async () => {
+    const RUN = 6363;
+    const hostile = [
+      '../evil.txt',
+      '../../evil2.txt',
+      '../../../evil-temp.log',
+      '../../../../evil-root.log',
+      '../../../../workspace/evil-ws.log',
+      'sub/../../../../../evil3.log',
+      '/tmp/evil-abs.log',
+      '/evil-abs2.log',
+      '..\\..\\evil-bs.log',
+      '.',
+    ];
+    const good = plogFile(4100, { 'DEV_MEM/dev0/APP': BASE_MODULES['DEV_MEM/dev0/APP']! });
+    fake.addArtifact({
+      name: 'plog-rank-0',
+      runId: RUN,
+      entries: [
+        ...hostile.map((name) => ({ name, data: good })),
+        { name: 'rank_0/plog-4100_1.log', data: good },
+        // a file, then a folder of the same name: the second cannot be written, and must not abort the rest
+        { name: 'rank_0/clash', data: 'x' },
+        { name: 'rank_0/clash/inner.log', data: good },
+      ],
+    });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson({ 'DEV_MEM/dev0/APP': BASE_MODULES['DEV_MEM/dev0/APP']! }) });
+    const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: RUN });
+    expect(r.code, why(r)).toBe(0);
+    // one warning per artifact and cause (GitHub keeps 10 per step), naming every skipped entry; yauzl reads `\` as `/`
+    const skipped = r.warnings.filter((w) => w.message.startsWith("artifact 'plog-rank-0': "));
+    expect(skipped).toHaveLength(2);
+    expect(skipped[0]!.message).toMatch(/^artifact 'plog-rank-0': 10 entries would be written outside the download folder; skipped: /);
+    for (const name of hostile) expect(skipped[0]!.message, name).toContain(`'${name.replaceAll('\\', '/')}'`);
+    expect(skipped[1]!.message).toBe(
+      "artifact 'plog-rank-0': entry 'rank_0/clash/inner.log' would be written over an earlier entry (a file and a folder of one name); skipped",
+    );
+    // the only files anywhere under this run's folder (RUNNER_TEMP's parent, which holds the workspace too)
+    const all = walkFiles(dirs.dir).map((f) => f.split('\\').join('/'));
+    expect(all.filter((f) => /evil/.test(f))).toEqual([]);
+    expect(readdirSync(dirs.dir).sort()).toEqual(['event.json', 'output.txt', 'runner-temp', 'summary.md', 'workspace']);
+    expect(walkFiles(dirs.workspace)).toEqual([join('baselines', 'memory-baseline.json')]);
+    expect(walkFiles(join(dirs.runnerTemp, 'ascend-memory-gate', 'artifacts'))).toEqual([
+      join('plog-rank-0', 'rank_0', 'clash'),
+      join('plog-rank-0', 'rank_0', 'plog-4100_1.log'),
+    ]);
+    expect(readdirSync(join(dirs.runnerTemp, 'ascend-memory-gate')).sort()).toEqual(['artifacts', 'report.json', 'report.md']);
+    expect(existsSync('/tmp/evil-abs.log')).toBe(false);
+    expect(existsSync('/evil-abs2.log')).toBe(false);
+    // the good entry was parsed
+    const report = readReport(r);
+    expect(report.entries).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev0/APP', status: 'pass' })]);
+  });
+});

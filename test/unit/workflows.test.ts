@@ -1,0 +1,281 @@
+/**
+ * Static checks that keep a typo from shipping: every workflow (ours and the examples users copy) validates with
+ * GitHub's own parser (@actions/workflow-parser), action.yml matches what the code reads and writes, the workflows
+ * only pass inputs that exist and read outputs that are set, and README documents every input with its default.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+
+type WorkflowParser = typeof import('@actions/workflow-parser');
+type ActionParser = typeof import('@actions/workflow-parser/actions/index');
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
+
+const WORKFLOW_DIRS = ['.github/workflows', 'examples/workflows'];
+const WORKFLOWS = WORKFLOW_DIRS.flatMap((dir) =>
+  readdirSync(join(ROOT, dir))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => `${dir}/${f}`),
+);
+
+/** How a step refers to this action: the local checkout or the published name. */
+const OUR_ACTION = /^(\.\/?|ascend-memory-gate\/ascend-memory-gate@.+)$/;
+
+interface ActionYml {
+  name: string;
+  description: string;
+  inputs: Record<string, { description?: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description?: string }>;
+  runs: { using: string; main: string };
+}
+
+interface Step {
+  id?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+}
+
+interface Job {
+  permissions?: Record<string, string> | string;
+  steps?: Step[];
+}
+
+interface Workflow {
+  on: unknown;
+  permissions?: Record<string, string> | string;
+  jobs: Record<string, Job>;
+}
+
+const action = parseYaml(read('action.yml')) as ActionYml;
+const inputNames = Object.keys(action.inputs);
+const outputNames = Object.keys(action.outputs);
+
+let wp: WorkflowParser;
+let ap: ActionParser;
+
+beforeAll(async () => {
+  // @actions/workflow-parser imports its JSON schemas without `with { type: 'json' }`, which Node (20 and later)
+  // refuses; bundlers accept it. This load hook adds the attribute to that package's .json files, nothing else.
+  const hook = `export async function load(url, context, next) {
+    if (url.endsWith('.json') && url.includes('/@actions/workflow-parser/')) {
+      return next(url, { ...context, importAttributes: { ...context.importAttributes, type: 'json' } });
+    }
+    return next(url, context);
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+  wp = await import('@actions/workflow-parser');
+  ap = await import('@actions/workflow-parser/actions/index');
+});
+
+async function workflowErrors(name: string, content: string): Promise<string[]> {
+  const parsed = wp.parseWorkflow({ name, content }, new wp.NoOperationTraceWriter());
+  const errors = parsed.context.errors.getErrors().map((e) => e.message);
+  if (errors.length > 0 || parsed.value === undefined) return errors.length > 0 ? errors : [`${name}: no workflow parsed`];
+  const template = await wp.convertWorkflowTemplate(parsed.context, parsed.value);
+  return (template.errors ?? []).map((e) => e.Message);
+}
+
+/** Every step of every job that runs this action, with its workflow and job. */
+function ourSteps(): { file: string; job: string; jobDef: Job; workflow: Workflow; step: Step }[] {
+  return WORKFLOWS.flatMap((file) => {
+    const workflow = parseYaml(read(file)) as Workflow;
+    return Object.entries(workflow.jobs).flatMap(([job, jobDef]) =>
+      (jobDef.steps ?? []).filter((s) => typeof s.uses === 'string' && OUR_ACTION.test(s.uses)).map((step) => ({ file, job, jobDef, workflow, step })),
+    );
+  });
+}
+
+describe('workflow files (GitHub workflow parser)', () => {
+  it('finds the workflows to check', () => {
+    expect(WORKFLOWS).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/ci.yml',
+        'examples/workflows/comment-on-fork-pr.yml',
+        'examples/workflows/train-and-gate.yml',
+        'examples/workflows/update-baseline.yml',
+      ]),
+    );
+  });
+
+  it.each(WORKFLOWS)('%s parses and converts without errors', async (file) => {
+    expect(await workflowErrors(file, read(file))).toEqual([]);
+  });
+
+  it('the parser is live: a misspelled key, a broken expression and an unknown job are errors', async () => {
+    const bad = [
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    stepz: []\n',
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./\n        with:\n          mode: ${{ github.event.( }}\n',
+      'on: push\njobs:\n  a:\n    needs: nope\n    runs-on: ubuntu-latest\n    steps: [{ run: echo }]\n',
+    ];
+    for (const content of bad) expect(await workflowErrors('bad.yml', content), content).not.toEqual([]);
+  });
+});
+
+describe('action.yml', () => {
+  it('validates against the action schema; runs on node24 from dist/index.js', () => {
+    const parsed = ap.parseAction({ name: 'action.yml', content: read('action.yml') }, new wp.NoOperationTraceWriter());
+    expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const template = ap.convertActionTemplate(parsed.context, parsed.value!);
+    expect(template.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+    expect(action.runs.using).toBe('node24');
+    expect(action.runs.main).toBe('dist/index.js');
+    expect(existsSync(join(ROOT, action.runs.main))).toBe(true);
+    // the schema check is live
+    const broken = ap.parseAction({ name: 'action.yml', content: read('action.yml').replace("using: 'node24'", "using: 'node99'") }, new wp.NoOperationTraceWriter());
+    expect(broken.context.errors.getErrors()).not.toEqual([]);
+  });
+
+  it("declares exactly the inputs src/config.ts reads with get('…')", () => {
+    const read_ = [...read('src/config.ts').matchAll(/\bget\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!);
+    expect(read_.length).toBeGreaterThan(10);
+    expect([...new Set(read_)].sort()).toEqual([...inputNames].sort());
+  });
+
+  it("declares exactly the outputs src/main.ts sets with core.setOutput('…')", () => {
+    const set = [...read('src/main.ts').matchAll(/\bcore\.setOutput\(\s*'([^']+)'/g)].map((m) => m[1]!);
+    expect(set.length).toBeGreaterThan(3);
+    // only literal names, so the scan above cannot miss one
+    expect(read('src/main.ts').match(/\bsetOutput\(/g)?.length).toBe(set.length);
+    expect([...new Set(set)].sort()).toEqual([...outputNames].sort());
+  });
+
+  it('describes every input and output; no input is required (each has a default)', () => {
+    for (const [name, def] of Object.entries(action.inputs)) {
+      expect(def.description, name).toBeTruthy();
+      expect(def.required ?? false, name).toBe(false);
+      expect(typeof def.default, name).toBe('string');
+    }
+    for (const [name, def] of Object.entries(action.outputs)) expect(def.description, name).toBeTruthy();
+  });
+});
+
+describe('workflows use the action as declared', () => {
+  const steps = ourSteps();
+
+  it('finds the steps that run this action', () => {
+    expect(steps.map((s) => `${s.file}#${s.job}`)).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/ci.yml#self-run',
+        'examples/workflows/comment-on-fork-pr.yml#comment',
+        'examples/workflows/train-and-gate.yml#memory-gate',
+        'examples/workflows/update-baseline.yml#update',
+      ]),
+    );
+  });
+
+  it('passes only declared inputs, with valid literal values for the enumerated ones', () => {
+    const enums: Record<string, string[]> = {
+      mode: ['check', 'update', 'comment'],
+      comment: ['on-change', 'always', 'never'],
+      'update-strategy': ['pull-request', 'commit', 'write'],
+      'fail-job': ['true', 'false'],
+      prune: ['true', 'false'],
+    };
+    for (const { file, job, step } of steps) {
+      for (const [name, value] of Object.entries(step.with ?? {})) {
+        expect(inputNames, `${file}#${job}: input '${name}'`).toContain(name);
+        const text = String(value);
+        if (enums[name] && !text.includes('${{')) expect(enums[name], `${file}#${job}: ${name}: ${text}`).toContain(text);
+      }
+    }
+  });
+
+  it('reads only declared outputs of its steps', () => {
+    for (const file of WORKFLOWS) {
+      const text = read(file);
+      const workflow = parseYaml(text) as Workflow;
+      const ids = new Set(
+        Object.values(workflow.jobs).flatMap((j) => (j.steps ?? []).filter((s) => s.id && s.uses && OUR_ACTION.test(s.uses)).map((s) => s.id!)),
+      );
+      for (const m of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+        if (!ids.has(m[1]!)) continue;
+        expect(outputNames, `${file}: steps.${m[1]}.outputs.${m[2]}`).toContain(m[2]);
+      }
+    }
+  });
+
+  it('grants the token what each mode needs (when the workflow sets permissions)', () => {
+    const level = (perms: Job['permissions'], scope: string): string => {
+      if (perms === undefined) return 'default';
+      if (typeof perms === 'string') return perms === 'write-all' ? 'write' : perms === 'read-all' ? 'read' : 'none';
+      return perms[scope] ?? 'none';
+    };
+    const atLeast = (have: string, need: 'read' | 'write'): boolean => have === 'default' || have === 'write' || (need === 'read' && have === 'read');
+    for (const { file, job, jobDef, workflow, step } of steps) {
+      const perms = jobDef.permissions ?? workflow.permissions;
+      const w = step.with ?? {};
+      const mode = String(w.mode ?? 'check');
+      const need: [string, 'read' | 'write'][] = [];
+      if (w['run-id'] !== undefined || mode === 'comment') need.push(['actions', 'read']);
+      if (mode === 'comment' || (mode === 'check' && w.comment !== 'never')) need.push(['pull-requests', 'write']);
+      if (mode === 'update') {
+        const strategy = String(w['update-strategy'] ?? 'pull-request');
+        if (strategy !== 'write') need.push(['contents', 'write']);
+        if (strategy === 'pull-request') need.push(['pull-requests', 'write']);
+      }
+      for (const [scope, lvl] of need) expect(atLeast(level(perms, scope), lvl), `${file}#${job}: permissions.${scope} must be ${lvl}`).toBe(true);
+    }
+  });
+
+  it('update mode only runs on workflow_dispatch in the examples (a pull request must not rewrite its baseline)', () => {
+    for (const { file, workflow, step } of steps) {
+      if (step.with?.mode !== 'update') continue;
+      const on = workflow.on;
+      const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : Object.keys(on as object);
+      expect(events, file).toEqual(['workflow_dispatch']);
+    }
+  });
+});
+
+describe('README documents the Action', () => {
+  const readme = read('README.md');
+
+  /** The rows of the markdown table whose header starts with `| <first> |`. */
+  function tableRows(first: string): string[][] {
+    const lines = readme.split('\n');
+    const start = lines.findIndex((l) => new RegExp(`^\\|\\s*${first}\\s*\\|`).test(l));
+    if (start === -1) return [];
+    const rows: string[][] = [];
+    for (const line of lines.slice(start + 2)) {
+      if (!line.startsWith('|')) break;
+      rows.push(
+        line
+          .replace(/^\||\|$/g, '')
+          .split(/(?<!\\)\|/)
+          .map((c) => c.trim()),
+      );
+    }
+    return rows;
+  }
+
+  it('has an inputs table with one row per input and its default', () => {
+    const rows = tableRows('input');
+    expect(rows.length, 'README.md needs a `| input | default | what it does |` table').toBeGreaterThan(0);
+    const byName = new Map(rows.map((r) => [r[0]!.replace(/^`|`$/g, ''), r]));
+    expect([...byName.keys()].sort()).toEqual([...inputNames].sort());
+    for (const [name, def] of Object.entries(action.inputs)) {
+      const row = byName.get(name)!;
+      const documented = row[1] ?? '';
+      const dflt = def.default ?? '';
+      if (dflt === '') {
+        // an empty default is `''`, or says in words what happens (`this run`, `` `.github/memory-gate.json` when it exists ``);
+        // a bare literal other than `''` would claim a default the runner does not pass
+        expect(documented, name).not.toBe('');
+        if (/^`[^`]*`$/.test(documented)) expect(documented, name).toBe("`''`");
+      } else {
+        expect(documented, name).toBe(`\`${dflt}\``);
+      }
+      expect(row[2], `${name}: what it does`).toBeTruthy();
+    }
+  });
+
+  it('has an outputs table with one row per output', () => {
+    const rows = tableRows('output');
+    expect(rows.map((r) => r[0]!.replace(/^`|`$/g, '')).sort()).toEqual([...outputNames].sort());
+  });
+});
