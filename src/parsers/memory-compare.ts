@@ -1,0 +1,514 @@
+// Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
+import { isAscii } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { CsvError, parse as parseCsv } from 'csv-parse/sync';
+import { InputError, ParseError } from '../errors.js';
+import type { SnapshotBuilder } from '../snapshot.js';
+import type { InputFile } from '../sources/types.js';
+import { parseExactInteger } from '../units.js';
+
+/** One shape of the two header rows; columns are addressed by position because two of them share a name. */
+interface HeaderGeneration {
+  label: string;
+  row1: string;
+  row2: string;
+  /** The current shape starts every row with an Event column. */
+  hasEvent: boolean;
+}
+
+const GENERATIONS: readonly HeaderGeneration[] = [
+  {
+    label: 'current, Aug 2025 on',
+    row1: ',,,Base,Compare',
+    row2: 'Event,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)',
+    hasEvent: true,
+  },
+  {
+    label: 'Mar-Jul 2025',
+    row1: ',,Base,Compare',
+    row2: 'Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)',
+    hasEvent: false,
+  },
+  {
+    label: 'Feb 2025, stepintercompare_<ts>.csv',
+    row1: ',,Base,Compare',
+    row2: 'Name,Device Id,Allocated Memory,Allocated Memory,Diff Memory',
+    hasEvent: false,
+  },
+];
+
+/** A line (or a quoted record) longer than this is not a memory_compare row; the cap keeps memory bounded. */
+const MAX_RECORD_CHARS = 1 << 20;
+/** Bytes per read: large enough that per-chunk work vanishes, small enough to keep RSS flat (~80 MiB at 4M rows). */
+export const READ_CHUNK_BYTES = 256 * 1024;
+const DQUOTE = 34;
+const CR = 13;
+const COMMA = 44;
+const MINUS = 45;
+/**
+ * For rows with quotes. The row's own line ending is already cut off, so any newline left is inside quotes.
+ * A quote inside an unquoted field is kept literally: the tool never escapes names, so `a"b` is a name.
+ */
+const CSV_OPTIONS = { record_delimiter: '\n', bom: false, cast: false, columns: false, relax_quotes: true } as const;
+/** An Event end position meaning "this header generation has no Event column". */
+const NO_EVENT = -1;
+
+/** The running aggregate of one `dev<D>/<Name>` within one file. */
+interface KernelTally {
+  diff: number;
+  rows: number;
+  added: number;
+  removed: number;
+  event: string | null;
+  /** The line of the row whose event labels this kernel. */
+  line: number;
+}
+
+/**
+ * Streams one memory_compare CSV and folds it into a snapshot.
+ * The file is read as physical lines, so every error names the line where its record starts.
+ */
+export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
+  const reader = new MemoryCompareReader(file.name);
+  // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them 3x faster than UTF-8.
+  let decoder: StringDecoder | null = null;
+  let first = true;
+  for await (const chunk of createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES })) {
+    let bytes = chunk as Buffer;
+    // A UTF-8 BOM would otherwise send a Windows-written file down the slower path.
+    if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    first = false;
+    if (decoder === null && isAscii(bytes)) {
+      reader.push(bytes.toString('latin1'));
+    } else {
+      decoder ??= new StringDecoder('utf8');
+      reader.push(decoder.write(bytes));
+    }
+  }
+  if (decoder !== null) reader.push(decoder.end());
+  reader.finish(into);
+}
+
+/** The same parser over text already in memory (tests, small inputs). */
+export function parseMemoryCompareText(name: string, text: string | Buffer, into: SnapshotBuilder): void {
+  const reader = new MemoryCompareReader(name);
+  reader.push(typeof text === 'string' ? text : text.toString('utf8'));
+  reader.finish(into);
+}
+
+/**
+ * The parser core: fed decoded text in any slicing, it validates the two header rows itself and
+ * aggregates data rows. Rows without a double quote (everything the tool writes) are split on commas
+ * directly, which is exact under RFC 4180; rows with a quote go to csv-parse, one call per chunk.
+ */
+class MemoryCompareReader {
+  private pending = '';
+  /** Physical lines fully consumed so far; the next line is `consumedLines + 1`. */
+  private consumedLines = 0;
+  private started = false;
+  private headerRow1: string | null = null;
+  private generation: HeaderGeneration | null = null;
+  private width = 0;
+  private rows = 0;
+  /** Where the cell read by scanInteger ends: its comma, or the row's end. */
+  private cellTo = 0;
+  /** Rows with a double quote, held back for one csv-parse call per chunk, and their first lines. */
+  private quotedTexts: string[] = [];
+  private quotedLines: number[] = [];
+  /** Device Id → name → tally, in order of first appearance. */
+  private readonly byDeviceId = new Map<number, Map<string, KernelTally>>();
+
+  constructor(private readonly file: string) {}
+
+  push(text: string): void {
+    if (text.length === 0) return;
+    if (!this.started) {
+      this.started = true;
+      // Files written on Windows may start with a UTF-8 BOM.
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    let from = 0;
+    if (this.pending.length > 0) {
+      // Finish the split line on its own, so the big chunk stays one flat string: V8 reads those fastest.
+      const nl = text.indexOf('\n');
+      const rest = nl === -1 ? this.pending + text : this.consume(this.pending + text.slice(0, nl + 1), 0, false);
+      if (rest.length > 0) {
+        // Still inside a quoted record (or no newline yet): rare, so joining the strings is fine.
+        this.pending = this.consume(nl === -1 ? rest : rest + text.slice(nl + 1), 0, false);
+        this.checkPending();
+        return;
+      }
+      from = nl + 1;
+    }
+    this.pending = this.consume(text, from, false);
+    this.checkPending();
+  }
+
+  private checkPending(): void {
+    if (this.pending.length > MAX_RECORD_CHARS) {
+      const why = this.pending.includes('"') ? 'a quoted field that never closes, or ' : '';
+      throw new ParseError(this.file, this.consumedLines + 1, `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`);
+    }
+  }
+
+  finish(into: SnapshotBuilder): void {
+    if (this.pending.length > 0) this.consume(this.pending, 0, true);
+    this.pending = '';
+    if (this.consumedLines === 0) {
+      throw new ParseError(this.file, 1, 'empty file: expected the two memory_compare header rows');
+    }
+    if (this.generation === null) {
+      throw new ParseError(this.file, 2, `header row 2 is missing: expected ${this.expectedRow2()}`);
+    }
+    for (const [id, kernels] of this.byDeviceId) {
+      const device = `dev${id}`;
+      into.noteDevice(device);
+      for (const [name, t] of kernels) {
+        into.addKernel(`${device}/${name}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
+      }
+    }
+    into.files += 1;
+    into.records += this.rows;
+  }
+
+  /** Consumes every complete line (or quoted record) of `s` from `from` on and returns the unconsumed rest. */
+  private consume(s: string, from: number, atEnd: boolean): string {
+    let rest: string;
+    try {
+      rest = this.scan(s, from, atEnd);
+    } catch (err) {
+      // Held-back quoted rows all precede the failing row, so an error among them is the one to report.
+      this.flushQuoted();
+      throw err;
+    }
+    this.flushQuoted();
+    return rest;
+  }
+
+  private scan(s: string, from: number, atEnd: boolean): string {
+    const len = s.length;
+    let pos = from;
+    // The next double quote: searched once per chunk, not per line, because the tool never writes one.
+    let nextQuote = indexOrEnd(s, '"', from);
+    while (pos < len) {
+      let nl = s.indexOf('\n', pos);
+      if (nl === -1) {
+        if (!atEnd) break;
+        nl = len;
+      }
+      const line = this.consumedLines + 1;
+      if (nextQuote < pos) nextQuote = indexOrEnd(s, '"', pos);
+      if (this.generation !== null && nextQuote < nl) {
+        // A quoted field may hold newlines: extend the record until no quoted field is open.
+        let open = endsInsideQuotes(s, pos, nl, false);
+        let lines = 1;
+        while (open && nl < len) {
+          let next = s.indexOf('\n', nl + 1);
+          if (next === -1) {
+            if (!atEnd) return s.slice(pos);
+            next = len;
+          }
+          open = endsInsideQuotes(s, nl + 1, next, true);
+          lines++;
+          nl = next;
+        }
+        // One csv-parse call per record costs ~15 us in setup alone: hold quoted rows back and parse them together.
+        this.quotedTexts.push(s.slice(pos, trimCr(s, pos, nl)));
+        this.quotedLines.push(line);
+        this.consumedLines += lines;
+      } else {
+        const end = trimCr(s, pos, nl);
+        if (this.generation === null) this.headerLine(s.slice(pos, end), line);
+        else if (end > pos) this.plainRow(s, pos, end, line);
+        // else: a blank line carries no row; csv readers commonly skip it, so do we.
+        this.consumedLines++;
+      }
+      pos = nl + 1;
+    }
+    return pos >= len ? '' : s.slice(pos);
+  }
+
+  private headerLine(text: string, line: number): void {
+    // Header labels are compared without case: the tool's docs spell "(Byte)" where the writer prints "(byte)".
+    const lower = text.toLowerCase();
+    if (this.headerRow1 === null) {
+      if (!GENERATIONS.some((g) => g.row1.toLowerCase() === lower)) {
+        const expected = unique(GENERATIONS.map((g) => quote(g.row1))).join(' or ');
+        throw new ParseError(this.file, line, `header row 1 does not match any known memory_compare header: expected ${expected}, got ${quote(text)}`);
+      }
+      this.headerRow1 = lower;
+      return;
+    }
+    const generation = GENERATIONS.find((g) => g.row1.toLowerCase() === this.headerRow1 && g.row2.toLowerCase() === lower);
+    if (generation === undefined) {
+      throw new ParseError(this.file, line, `header row 2 does not match any known memory_compare header: expected ${this.expectedRow2()}, got ${quote(text)}`);
+    }
+    this.generation = generation;
+    this.width = generation.hasEvent ? 6 : 5;
+  }
+
+  private expectedRow2(): string {
+    return GENERATIONS.filter((g) => this.headerRow1 === null || g.row1.toLowerCase() === this.headerRow1)
+      .map((g) => `${quote(g.row2)} (${g.label})`)
+      .join(' or ');
+  }
+
+  /**
+   * A row with no double quote: RFC 4180 makes it a plain comma split. Cells are read in place, unsliced;
+   * the four number cells are parsed in the same pass that finds their commas.
+   */
+  private plainRow(s: string, pos: number, end: number, line: number): void {
+    let eventTo = NO_EVENT;
+    let nameFrom = pos;
+    if (this.width === 6) {
+      eventTo = s.indexOf(',', pos);
+      if (eventTo === -1 || eventTo >= end) throw this.widthError(s, pos, end, line);
+      nameFrom = eventTo + 1;
+    }
+    const nameTo = s.indexOf(',', nameFrom);
+    if (nameTo === -1 || nameTo >= end) throw this.widthError(s, pos, end, line);
+    const device = this.scanInteger(s, nameTo + 1, end);
+    const deviceTo = this.cellTo;
+    if (deviceTo === end) throw this.widthError(s, pos, end, line);
+    const base = this.scanInteger(s, deviceTo + 1, end);
+    const baseTo = this.cellTo;
+    if (baseTo === end) throw this.widthError(s, pos, end, line);
+    const compare = this.scanInteger(s, baseTo + 1, end);
+    const compareTo = this.cellTo;
+    if (compareTo === end) throw this.widthError(s, pos, end, line);
+    const diff = this.scanInteger(s, compareTo + 1, end);
+    if (this.cellTo !== end) throw this.widthError(s, pos, end, line);
+    this.addRow(
+      s,
+      pos,
+      eventTo,
+      s.slice(nameFrom, nameTo),
+      device === device && s.charCodeAt(nameTo + 1) !== MINUS ? this.kernelsOfId(device) : this.kernelsOf(s.slice(nameTo + 1, deviceTo), line),
+      base === base ? base : this.bytesOrMissing(s.slice(deviceTo + 1, baseTo), 'Base', line),
+      compare === compare ? compare : this.bytesOrMissing(s.slice(baseTo + 1, compareTo), 'Compare', line),
+      diff === diff ? diff : this.bytesOrMissing(s.slice(compareTo + 1, end), 'Diff Memory', line),
+      line,
+    );
+  }
+
+  /**
+   * Reads the cell at `from` as a decimal integer of at most 15 digits, which a double always holds exactly,
+   * and leaves the cell's end (its comma, or `end`) in `cellTo`. Anything else is NaN and takes the careful path.
+   */
+  private scanInteger(s: string, from: number, end: number): number {
+    let i = from;
+    const negative = i < end && s.charCodeAt(i) === MINUS;
+    if (negative) i++;
+    const digitsFrom = i;
+    let value = 0;
+    for (; i < end; i++) {
+      const digit = s.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (i < end && s.charCodeAt(i) !== COMMA) {
+      const comma = s.indexOf(',', i);
+      this.cellTo = comma === -1 || comma >= end ? end : comma;
+      return NaN;
+    }
+    this.cellTo = i;
+    if (i === digitsFrom || i - digitsFrom > 15) return NaN;
+    return negative ? -value : value;
+  }
+
+  /** Parses the held-back quoted rows in one csv-parse call; if that fails, row by row to name the bad one. */
+  private flushQuoted(): void {
+    const texts = this.quotedTexts;
+    if (texts.length === 0) return;
+    const lines = this.quotedLines;
+    this.quotedTexts = [];
+    this.quotedLines = [];
+    let records: string[][] | null = null;
+    try {
+      // Each text is one whole record whose own newlines are inside quotes, so '\n' separates them again.
+      records = parseCsv(texts.join('\n'), CSV_OPTIONS);
+    } catch (err) {
+      if (!(err instanceof CsvError)) throw err;
+    }
+    if (records === null || records.length !== texts.length) {
+      for (let i = 0; i < texts.length; i++) this.quotedRecord(texts[i] as string, lines[i] as number);
+      return;
+    }
+    for (let i = 0; i < records.length; i++) this.quotedFields(records[i] as string[], lines[i] as number);
+  }
+
+  /** One record with quotes, possibly over several lines: csv-parse reads it. */
+  private quotedRecord(text: string, line: number): void {
+    let records: string[][];
+    try {
+      records = parseCsv(text, CSV_OPTIONS);
+    } catch (err) {
+      if (err instanceof CsvError) {
+        const unclosed = err.code === 'CSV_QUOTE_NOT_CLOSED';
+        const at = !unclosed && typeof err.lines === 'number' ? line + err.lines - 1 : line;
+        const reason = unclosed ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
+        throw new ParseError(this.file, at, reason);
+      }
+      throw err;
+    }
+    const record = records[0];
+    if (records.length !== 1 || record === undefined) {
+      throw new ParseError(this.file, line, `malformed quoted record: read ${records.length} records from one row`);
+    }
+    this.quotedFields(record, line);
+  }
+
+  private quotedFields(record: string[], line: number): void {
+    if (record.length !== this.width) throw this.widthMismatch(line, record.length);
+    const o = this.width - 5;
+    const cell = (k: number): string => record[o + k] as string;
+    const event = o === 1 ? (record[0] as string) : '';
+    this.addRow(
+      event,
+      0,
+      o === 1 ? event.length : NO_EVENT,
+      cell(0),
+      this.kernelsOf(cell(1), line),
+      this.bytesOrMissing(cell(2), 'Base', line),
+      this.bytesOrMissing(cell(3), 'Compare', line),
+      this.bytesOrMissing(cell(4), 'Diff Memory', line),
+      line,
+    );
+  }
+
+  /**
+   * Folds one row in. The Event cell is s[eventFrom, eventTo), sliced only for a new kernel (NO_EVENT: no
+   * such column); null bytes mean N/A (the kernel did not run on that side, which counts as 0).
+   */
+  private addRow(
+    s: string,
+    eventFrom: number,
+    eventTo: number,
+    name: string,
+    kernels: Map<string, KernelTally>,
+    base: number | null,
+    compare: number | null,
+    diff: number | null,
+    line: number,
+  ): void {
+    // The writer always prints a number here; N/A is consistent only when both sides are missing (0 - 0).
+    if (diff === null && (base !== null || compare !== null)) {
+      throw new ParseError(this.file, line, 'Diff Memory is N/A but Base or Compare is a number');
+    }
+    if (name === '') throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
+    if (eventTo === eventFrom) throw new ParseError(this.file, line, 'empty Event: expected KERNEL_LAUNCH or OP_LAUNCH');
+    let tally = kernels.get(name);
+    if (tally === undefined) {
+      const event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
+      tally = { diff: 0, rows: 0, added: 0, removed: 0, event, line };
+      kernels.set(ownCopy(name), tally);
+    } else if (line < tally.line) {
+      // The earliest row's event labels the kernel; held-back quoted rows arrive after later plain rows.
+      tally.event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
+      tally.line = line;
+    }
+    const sum = tally.diff + (diff ?? 0);
+    if (!Number.isSafeInteger(sum)) {
+      throw new ParseError(this.file, line, `the sum of Diff Memory for ${quote(name)} leaves the exact range of 2^53 - 1 bytes`);
+    }
+    tally.diff = sum;
+    tally.rows++;
+    // Base N/A: the launch exists only in the compare run; Compare N/A: only in the base run.
+    if (base === null) tally.added++;
+    if (compare === null) tally.removed++;
+    this.rows++;
+  }
+
+  /** The kernels of the device in a Device Id cell: a plain integer, so `0` and `00` are one device. */
+  private kernelsOf(cell: string, line: number): Map<string, KernelTally> {
+    const id = /^\d{1,15}$/.test(cell) ? Number(cell) : NaN;
+    if (id !== id) throw new ParseError(this.file, line, `unknown Device Id ${quote(cell)}: expected a plain integer such as 0`);
+    return this.kernelsOfId(id);
+  }
+
+  private kernelsOfId(id: number): Map<string, KernelTally> {
+    let kernels = this.byDeviceId.get(id);
+    if (kernels === undefined) {
+      kernels = new Map<string, KernelTally>();
+      this.byDeviceId.set(id, kernels);
+    }
+    return kernels;
+  }
+
+  /** A byte count, or null for N/A. */
+  private bytesOrMissing(cell: string, column: string, line: number): number | null {
+    if (cell === 'N/A') return null;
+    let value: number | null;
+    try {
+      value = parseExactInteger(cell, column);
+    } catch (err) {
+      if (err instanceof InputError) throw new ParseError(this.file, line, err.message);
+      throw err;
+    }
+    if (value === null) throw new ParseError(this.file, line, `${column} is not an integer byte count or N/A: ${quote(cell)}`);
+    return value;
+  }
+
+  private widthError(s: string, rowStart: number, rowEnd: number, line: number): ParseError {
+    return this.widthMismatch(line, countCommas(s, rowStart, rowEnd) + 1);
+  }
+
+  private widthMismatch(line: number, cells: number): ParseError {
+    const columns = this.generation?.hasEvent ? 'Event,Name,Device Id,Base,Compare,Diff' : 'Name,Device Id,Base,Compare,Diff';
+    return new ParseError(this.file, line, `expected ${this.width} cells (${columns}), got ${cells}`);
+  }
+}
+
+function indexOrEnd(s: string, needle: string, from: number): number {
+  const i = s.indexOf(needle, from);
+  return i === -1 ? s.length : i;
+}
+
+/** The end of the line that ends at `nl`, without the CR of a CRLF. */
+function trimCr(s: string, pos: number, nl: number): number {
+  return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+}
+
+/**
+ * Whether a quoted field is still open at `to`. A quote opens a field only at its start (a quote inside
+ * an unquoted field is literal, as with csv-parse's relax_quotes and Python's csv); `""` inside is escaped.
+ */
+function endsInsideQuotes(s: string, from: number, to: number, inQuotes: boolean): boolean {
+  let fieldStart = !inQuotes;
+  for (let i = from; i < to; i++) {
+    const ch = s.charCodeAt(i);
+    if (inQuotes) {
+      if (ch === DQUOTE) {
+        if (i + 1 < to && s.charCodeAt(i + 1) === DQUOTE) i++;
+        else inQuotes = false;
+      }
+    } else if (ch === DQUOTE && fieldStart) {
+      inQuotes = true;
+      fieldStart = false;
+    } else {
+      fieldStart = ch === COMMA;
+    }
+  }
+  return inQuotes;
+}
+
+/** A fresh copy of text cut from a chunk: V8 slices share their parent, and a kept name must not pin 1 MiB. */
+function ownCopy(text: string): string {
+  return text.split('').join('');
+}
+
+function countCommas(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf(',', from); i !== -1 && i < to; i = s.indexOf(',', i + 1)) n++;
+  return n;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** Quotes text from the file for a message, cut short so a binary file cannot flood the log. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}
