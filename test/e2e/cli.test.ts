@@ -1,0 +1,253 @@
+/**
+ * End-to-end tests of the bundled command line (`node dist/cli.js`) on generated multi-rank trees:
+ * what a user types in a terminal, with exit codes, stdout and the files it writes.
+ *
+ * Build first: `npm run build` (these tests run dist/cli.js, not the sources).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd: string): Promise<CliRun> {
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '' } }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 99) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'amg-cli-'));
+  dirs.push(d);
+  return d;
+}
+
+interface Module {
+  peak: number;
+  current: number;
+  allocs: number;
+  frees: number;
+}
+
+/** A v1 record as the CANN 8 driver prints it at process exit. */
+function record(pid: number, attr: string, dev: number, module: string, m: Module): string {
+  return (
+    `[INFO] DRV(${pid},python3):2024-07-08-22:27:45.354.856 [ascend][curpid: ${pid}, ${pid}][drv][devmm][_svm_mem_stats_show 148]` +
+    `${attr} dev${dev} Mem stats (Bytes). (module_name=${module}; module_id=7; current_alloced_size=${m.current}; ` +
+    `alloced_peak_size=${m.peak}; alloc_cnt=${m.allocs}; free_cnt=${m.frees})`
+  );
+}
+
+const NOISE = '[INFO] HCCL(1,python3):2024-07-08-22:27:01.000.000 [hcom.cc:196][hccl-1-0-1-hccl_world_group][3]hcom init by file success';
+
+/** rank_<r>/plog-<pid>_….log for every rank, DEV_MEM APP/HCCL/RUNTIME on device r, with `scale` applied to one key. */
+function writeJob(dir: string, ranks: number, scaled?: { key: string; factor: number }): void {
+  for (let r = 0; r < ranks; r++) {
+    const pid = 4000 + r;
+    const modules: Record<string, Module> = {
+      APP: { peak: 2078195712 + r * 4096, current: 2078195712 + r * 4096, allocs: 996, frees: 0 },
+      HCCL: { peak: 419500032, current: 419467264, allocs: 6, frees: 2 },
+      RUNTIME: { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
+    };
+    const lines = [NOISE, NOISE];
+    for (const [name, m] of Object.entries(modules)) {
+      const key = `DEV_MEM/dev${r}/${name}`;
+      const f = scaled && scaled.key === key ? scaled.factor : 1;
+      const peak = Math.round(m.peak * f);
+      lines.push(record(pid, 'DEV_MEM', r, name, { ...m, peak, current: Math.min(m.current, peak) }));
+    }
+    mkdirSync(join(dir, 'plog', `rank_${r}`), { recursive: true });
+    writeFileSync(join(dir, 'plog', `rank_${r}`, `plog-${pid}_20240708222745354.log`), `${lines.join('\n')}\n`);
+  }
+  const csv = [
+    ',,,Base,Compare',
+    'Event,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)',
+    'KERNEL_LAUNCH,matmul_v1,0,124,130,6',
+  ];
+  writeFileSync(join(dir, 'memory_compare_20250901120000.csv'), `${csv.join('\n')}\n`);
+}
+
+describe('parse', () => {
+  it('prints the exact snapshot of a 2-rank tree and a memory_compare file as sorted JSON', async () => {
+    const dir = tempDir();
+    writeJob(dir, 2);
+    const r = await cli(['parse', '--plog', 'plog', '--compare', 'memory_compare_20250901120000.csv', '--json'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const mod = (peak: number, current: number, allocs: number, frees: number) => ({ allocs, current, frees, peak });
+    const expected = {
+      kernels: { 'dev0/matmul_v1': { added: 0, diff: 6, event: 'KERNEL_LAUNCH', removed: 0, rows: 1 } },
+      meta: { allocFailures: { dev0: 0, dev1: 0 }, files: 3, records: 7, skipped: 0 },
+      modules: {
+        'DEV_MEM/dev0/APP': mod(2078195712, 2078195712, 996, 0),
+        'DEV_MEM/dev0/HCCL': mod(419500032, 419467264, 6, 2),
+        'DEV_MEM/dev0/RUNTIME': mod(44138496, 44138496, 18, 0),
+        'DEV_MEM/dev1/APP': mod(2078199808, 2078199808, 996, 0),
+        'DEV_MEM/dev1/HCCL': mod(419500032, 419467264, 6, 2),
+        'DEV_MEM/dev1/RUNTIME': mod(44138496, 44138496, 18, 0),
+      },
+      version: 1,
+    };
+    // Exactly: sorted keys, 2-space indent, trailing newline.
+    expect(r.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  });
+
+  it('writes the human table with sizes and exact bytes', async () => {
+    const dir = tempDir();
+    writeJob(dir, 1);
+    const r = await cli(['parse', '--plog', 'plog'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/DEV_MEM\/dev0\/APP\s+1\.9 GiB\s+2078195712/);
+  });
+
+  it('fails with exit 2 and says what was searched when no memory record is found', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'logs'));
+    writeFileSync(join(dir, 'logs', 'plog-1_20250101000000000.log'), `${NOISE}\n`);
+    const r = await cli(['parse', '--plog', 'logs'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no memory statistics found in 1 file(s)');
+    expect(r.stderr).toContain('run logs enabled');
+  });
+
+  it('fails with exit 2 on a path that does not exist', async () => {
+    const r = await cli(['parse', '--plog', 'nowhere'], tempDir());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("'nowhere' does not exist");
+  });
+});
+
+describe('check against a baseline of the same job', () => {
+  async function baselineOf(dir: string): Promise<string> {
+    const good = join(dir, 'good');
+    writeJob(good, 4);
+    const file = join(dir, 'baseline.json');
+    const r = await cli(['baseline', '--out', file, '--plog', join(good, 'plog')], dir);
+    expect(r.code).toBe(0);
+    return file;
+  }
+
+  it('fails with exactly DEV_MEM/dev2/HCCL regressed when its peak grows 1.5x', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    writeJob(join(dir, 'run'), 4, { key: 'DEV_MEM/dev2/HCCL', factor: 1.5 });
+    const report = join(dir, 'report.json');
+    const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'run', 'plog'), '--report', report], dir);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(readFileSync(report, 'utf8')) as { result: string; entries: { key: string; status: string; delta: number }[] };
+    expect(json.result).toBe('fail');
+    const failing = json.entries.filter((e) => e.status !== 'pass');
+    expect(failing).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev2/HCCL', status: 'regressed', delta: 209750016 })]);
+    expect(r.stdout).toMatch(/regressed\s+module\s+DEV_MEM\/dev2\/HCCL/);
+  });
+
+  it('passes when the same peak grows only 1.01x (inside 5% and above 1 MiB)', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    writeJob(join(dir, 'run'), 4, { key: 'DEV_MEM/dev2/HCCL', factor: 1.01 });
+    const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'run', 'plog')], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Memory gate passed');
+  });
+
+  it('fails the 1.01x growth when --max-increase allows only 1 MiB', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    writeJob(join(dir, 'run'), 4, { key: 'DEV_MEM/dev2/HCCL', factor: 1.01 });
+    const r = await cli(['check', '--baseline', baseline, '--max-increase', '1MiB', '--plog', join(dir, 'run', 'plog')], dir);
+    expect(r.code).toBe(1);
+  });
+
+  it('gives exit 2 naming the JSON pointer of a corrupt baseline field', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    const json = JSON.parse(readFileSync(baseline, 'utf8')) as { modules: Record<string, { peak: unknown }> };
+    (json.modules['DEV_MEM/dev1/APP'] as { peak: unknown }).peak = 'big';
+    writeFileSync(baseline, JSON.stringify(json));
+    writeJob(join(dir, 'run'), 4);
+    const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'run', 'plog')], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('/modules/DEV_MEM~1dev1~1APP/peak');
+  });
+
+  it('gives exit 2 when the baseline file is missing, with how to create one', async () => {
+    const dir = tempDir();
+    writeJob(dir, 1);
+    const r = await cli(['check', '--baseline', 'baselines/none.json', '--plog', 'plog'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ascend-memory-gate baseline --out baselines/none.json');
+  });
+});
+
+describe('baseline', () => {
+  it('keeps keys of a rank that did not upload, and drops them with --prune', async () => {
+    const dir = tempDir();
+    writeJob(join(dir, 'all'), 2);
+    writeJob(join(dir, 'one'), 1);
+    const file = join(dir, 'b.json');
+    expect((await cli(['baseline', '--out', file, '--plog', join(dir, 'all', 'plog')], dir)).code).toBe(0);
+    const kept = await cli(['baseline', '--out', file, '--plog', join(dir, 'one', 'plog')], dir);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('0 added, 0 changed, 3 kept (absent from this run), 0 pruned, 3 unchanged');
+    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { modules: object }).modules)).toHaveLength(6);
+    const pruned = await cli(['baseline', '--out', file, '--plog', join(dir, 'one', 'plog'), '--prune'], dir);
+    expect(pruned.stdout).toContain('3 pruned');
+    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { modules: object }).modules).sort()).toEqual([
+      'DEV_MEM/dev0/APP',
+      'DEV_MEM/dev0/HCCL',
+      'DEV_MEM/dev0/RUNTIME',
+    ]);
+  });
+
+  it('refuses a run with no records and leaves the baseline byte for byte', async () => {
+    const dir = tempDir();
+    writeJob(join(dir, 'all'), 2);
+    const file = join(dir, 'b.json');
+    await cli(['baseline', '--out', file, '--plog', join(dir, 'all', 'plog')], dir);
+    const before = readFileSync(file);
+    mkdirSync(join(dir, 'empty'));
+    writeFileSync(join(dir, 'empty', 'plog-9_20250101000000000.log'), `${NOISE}\n`);
+    const r = await cli(['baseline', '--out', file, '--plog', join(dir, 'empty')], dir);
+    expect(r.code).toBe(2);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('the README commands', () => {
+  it('npm start: the bundled examples pass against the committed example baseline and show the table', async () => {
+    const r = await cli(
+      ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/plog', '--compare', 'examples/memory_compare'],
+      ROOT,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Memory gate passed');
+    expect(r.stdout).toMatch(/new\s+kernel\s+dev0\/aclnnFlashAttentionScore_0/);
+  });
+
+  it('the regressed example fails with APP on dev1 regressed 10x', async () => {
+    const r = await cli(
+      ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare'],
+      ROOT,
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/fail\s+regressed\s+module\s+DEV_MEM\/dev1\/APP\s+1\.9 GiB\s+19\.4 GiB/);
+    expect(existsSync(join(ROOT, 'examples', 'regressed', 'plog'))).toBe(true);
+  });
+});
