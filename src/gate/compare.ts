@@ -1,10 +1,31 @@
-// The gate itself: one verdict per module and kernel key from a baseline, this run and the thresholds. Pure, no I/O.
-import { compareKeys, type Snapshot } from '../snapshot.js';
-import { matchRule } from './thresholds.js';
-import type { Entry, EntryKind, GateConfig, GateReport, KindThresholds, Policy, Severity, Status, Tolerance } from './types.js';
+// The gate itself: one verdict per module and kernel key from a baseline, this run and the thresholds, plus the device-level findings. Pure, no I/O.
+import { compareKeys, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { assessDevices } from './devices.js';
+import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
+import type { Entry, EntryKind, GateConfig, GateReport, KindThresholds, Policy, Severity, Status } from './types.js';
+
+// Kept here too: callers and tests import them from compare.
+export { exceedsTolerance, percentChange };
 
 /** Every status, in the order reports list them; counts always carry all of them. */
-export const STATUSES: readonly Status[] = ['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass'];
+export const STATUSES: readonly Status[] = [
+  'regressed',
+  'over-budget',
+  'over-capacity',
+  'alloc-failure',
+  'leak-suspect',
+  'low-headroom',
+  'above-reference',
+  'imbalance',
+  'new',
+  'missing',
+  'improved',
+  'ignored',
+  'pass',
+];
+
+/** One side of the comparison: a snapshot, a baseline, or just its metrics; `meta.allocFailures` feeds alloc-failure. */
+export type GateInput = Pick<Snapshot, 'modules' | 'kernels'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures'>> };
 
 /**
  * Compares this run with the baseline. Modules compare `peak`, kernels compare `diff`; delta = current − baseline.
@@ -17,24 +38,48 @@ export const STATUSES: readonly Status[] = ['regressed', 'over-budget', 'improve
  * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
  * 6. otherwise pass (ok).
  *
- * Entries come sorted by kind (modules first) then key; the result is 'fail' iff some entry's severity is 'fail'.
+ * Then the device-level findings (devices.ts), each a separate entry: a module key may be followed by leak-suspect,
+ * above-reference and imbalance entries with the same key; `device` entries (`dev0`) hold headroom and alloc-failure.
+ *
+ * Entries come sorted by kind (modules, kernels, devices) then key, a key's baseline verdict before its findings;
+ * counts hold every status; the result is 'fail' iff some entry's severity is 'fail'.
  */
-export function compareSnapshots(
-  baseline: Pick<Snapshot, 'modules' | 'kernels'>,
-  current: Pick<Snapshot, 'modules' | 'kernels'>,
-  config: GateConfig,
-): GateReport {
-  const entries = [
-    ...compareKind('module', valuesOf(baseline.modules, (m) => m.peak), valuesOf(current.modules, (m) => m.peak), config.modules, config),
-    ...compareKind('kernel', valuesOf(baseline.kernels, (k) => k.diff), valuesOf(current.kernels, (k) => k.diff), config.kernels, config),
-  ];
-  const counts: Record<Status, number> = { regressed: 0, 'over-budget': 0, improved: 0, new: 0, missing: 0, ignored: 0, pass: 0 };
-  for (const entry of entries) counts[entry.status]++;
+export function compareSnapshots(baseline: GateInput, current: GateInput, config: GateConfig): GateReport {
+  const modules = compareKind('module', valuesOf(baseline.modules, (m) => m.peak), valuesOf(current.modules, (m) => m.peak), config.modules, config);
+  const kernels = compareKind('kernel', valuesOf(baseline.kernels, (k) => k.diff), valuesOf(current.kernels, (k) => k.diff), config.kernels, config);
+  const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
+  const entries = [...withFindings(modules, moduleFindings), ...kernels, ...deviceEntries];
+  const counts: Partial<Record<Status, number>> = {};
+  for (const status of STATUSES) counts[status] = 0;
+  for (const entry of entries) counts[entry.status] = (counts[entry.status] ?? 0) + 1;
   return {
     result: entries.some((entry) => entry.severity === 'fail') ? 'fail' : 'pass',
     counts,
     entries,
   };
+}
+
+/** Each key's verdict followed by its findings (already in key and status order). */
+function withFindings(verdicts: Entry[], findings: Entry[]): Entry[] {
+  if (findings.length === 0) return verdicts;
+  const byKey = new Map<string, Entry[]>();
+  for (const finding of findings) {
+    const list = byKey.get(finding.key);
+    if (list === undefined) byKey.set(finding.key, [finding]);
+    else list.push(finding);
+  }
+  const out: Entry[] = [];
+  for (const verdict of verdicts) {
+    out.push(verdict);
+    const list = byKey.get(verdict.key);
+    if (list !== undefined) {
+      out.push(...list);
+      byKey.delete(verdict.key);
+    }
+  }
+  // Every finding is about a key of this run, which has a verdict; anything else would still be shown, last.
+  for (const list of byKey.values()) out.push(...list);
+  return out;
 }
 
 function valuesOf<M>(metrics: Record<string, M>, pick: (metric: M) => number): Map<string, number> {
@@ -83,27 +128,6 @@ export function judge(
   if (exceedsTolerance(delta, baseline, tolerance)) return entry('regressed', 'fail');
   if (exceedsTolerance(-delta, baseline, tolerance)) return entry('improved', config.failOnImprovement ? 'fail' : 'ok');
   return entry('pass', 'ok');
-}
-
-/**
- * True when a positive change exceeds EVERY field set on the tolerance:
- * - `bytes`: change > bytes;
- * - `percent`: change > |baseline| × percent / 100 (|baseline| because kernel diffs can be negative), and with a
- *   baseline of 0 any positive change exceeds it.
- * A change exactly at a limit does not exceed it; an empty tolerance {} is exceeded by any positive change.
- */
-export function exceedsTolerance(change: number, baseline: number, tolerance: Tolerance): boolean {
-  if (change <= 0) return false;
-  if (tolerance.bytes !== undefined && change <= tolerance.bytes) return false;
-  // Multiplying instead of dividing keeps "exactly at the limit" exact for integer percents.
-  if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent) return false;
-  return true;
-}
-
-/** delta / |baseline| × 100, or null when either side is absent or the baseline is 0. */
-export function percentChange(baseline: number | null, current: number | null): number | null {
-  if (baseline === null || current === null || baseline === 0) return null;
-  return ((current - baseline) / Math.abs(baseline)) * 100;
 }
 
 function policySeverity(policy: Policy): Severity {

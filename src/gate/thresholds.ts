@@ -1,4 +1,4 @@
-// The gate's thresholds: the defaults, the JSON config file (schema-checked, sizes converted to bytes), the --max-increase shorthand and rule matching.
+// The gate's thresholds: the defaults, the JSON config file (schema-checked, sizes converted to bytes), the --max-increase shorthand, rule matching and tolerance semantics.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -6,7 +6,19 @@ import configSchema from '../../schemas/config.schema.json' with { type: 'json' 
 import { InputError, SchemaError, UsageError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { parseSize } from '../units.js';
-import type { GateConfig, KindThresholds, Policy, Rule, Tolerance } from './types.js';
+import type {
+  CountTolerance,
+  DeviceLimits,
+  FindingStatus,
+  GateConfig,
+  Headroom,
+  HcclReference,
+  KindThresholds,
+  Policy,
+  Profile,
+  Rule,
+  Tolerance,
+} from './types.js';
 
 /** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
 export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
@@ -15,7 +27,13 @@ export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  * The thresholds when there is no config file:
  * - modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules' small percentages both pass;
  * - kernels tolerate nothing: any growth of a kernel's memory diff regresses;
- * - new and missing keys warn; improvements pass and are listed.
+ * - new and missing keys warn; improvements pass and are listed;
+ * - no device capacity (so no headroom verdict) until one is configured; then a device must keep 10% free;
+ * - GE and RUNTIME with no baseline are held against 2 × the larger of the docs' training and inference references;
+ *   HCCL only once its links and domains are configured;
+ * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
+ * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
+ * - over-capacity and alloc-failure fail, the other findings warn.
  */
 export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   modules: { tolerance: { percent: 5, bytes: 1024 ** 2 }, rules: [] },
@@ -23,7 +41,25 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   onNew: 'warn',
   onMissing: 'warn',
   failOnImprovement: false,
+  device: { minHeadroom: { percent: 10 } },
+  devices: {},
+  profile: null,
+  hccl: null,
+  reference: { factor: 2 },
+  leaks: { count: 0, percent: 10 },
+  imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
+  verdicts: {
+    'over-capacity': 'fail',
+    'low-headroom': 'warn',
+    'alloc-failure': 'fail',
+    'leak-suspect': 'warn',
+    'above-reference': 'warn',
+    imbalance: 'warn',
+  },
 });
+
+/** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
+export const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 } as const);
 
 /** A size as written in the config: bytes, or a string with a unit ("64MiB", "200MB"). */
 export type SizeInput = number | string;
@@ -45,6 +81,20 @@ export interface KindInput {
   rules?: RuleInput[];
 }
 
+export interface DeviceLimitsInput {
+  capacity?: SizeInput;
+  /** "10%" (of the capacity) or a size. */
+  minHeadroom?: SizeInput;
+}
+
+export interface HcclInput {
+  links: number;
+  mode?: HcclReference['mode'];
+  ops?: number;
+  domains?: number;
+  buffSize?: SizeInput;
+}
+
 /** The config file as written, after schema validation and before sizes become bytes (schemas/config.schema.json). */
 export interface GateConfigFile {
   $schema?: string;
@@ -53,6 +103,14 @@ export interface GateConfigFile {
   onNew?: Policy;
   onMissing?: Policy;
   failOnImprovement?: boolean;
+  device?: DeviceLimitsInput;
+  devices?: Record<string, DeviceLimitsInput>;
+  profile?: Profile;
+  hccl?: HcclInput;
+  reference?: { factor?: number };
+  leaks?: CountTolerance;
+  imbalance?: { tolerance?: ToleranceInput; minDevices?: number };
+  verdicts?: Partial<Record<FindingStatus, Policy>>;
 }
 
 const validateConfigFile = compileSchema<GateConfigFile>(configSchema);
@@ -90,12 +148,56 @@ export async function loadGateConfig(
  */
 export function parseGateConfig(json: unknown, file: string): GateConfig {
   const input = validateConfigFile(json, file);
+  const defaults = cloneConfig(DEFAULT_CONFIG);
   return {
     modules: toKindThresholds(input.modules, DEFAULT_CONFIG.modules, file, '/modules'),
     kernels: toKindThresholds(input.kernels, DEFAULT_CONFIG.kernels, file, '/kernels'),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
+    // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
+    device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
+    devices: Object.fromEntries(
+      Object.entries(input.devices ?? {}).map(([name, limits]) => [name, toDeviceLimits(limits, file, `/devices/${name}`)]),
+    ),
+    profile: input.profile ?? defaults.profile,
+    hccl: input.hccl === undefined ? defaults.hccl : toHccl(input.hccl, file),
+    reference: { factor: input.reference?.factor ?? defaults.reference.factor },
+    // Like every tolerance, `leaks` and `imbalance.tolerance` replace the default as a whole.
+    leaks: input.leaks === undefined ? defaults.leaks : { ...input.leaks },
+    imbalance: {
+      tolerance:
+        input.imbalance?.tolerance === undefined
+          ? defaults.imbalance.tolerance
+          : toTolerance(input.imbalance.tolerance, file, '/imbalance/tolerance'),
+      minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
+    },
+    verdicts: { ...defaults.verdicts, ...input.verdicts },
+  };
+}
+
+function toDeviceLimits(input: DeviceLimitsInput, file: string, pointer: string): DeviceLimits {
+  const limits: DeviceLimits = {};
+  if (input.capacity !== undefined) limits.capacity = toBytes(input.capacity, file, `${pointer}/capacity`);
+  if (input.minHeadroom !== undefined) limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);
+  return limits;
+}
+
+function toHeadroom(value: SizeInput, file: string, pointer: string): Headroom {
+  const percent = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value) : null;
+  if (percent === null) return { bytes: toBytes(value, file, pointer) };
+  const share = Number(percent[1]);
+  if (share > 100) throw new SchemaError(file, pointer, `must be at most 100% of the capacity, got ${JSON.stringify(value)}`);
+  return { percent: share };
+}
+
+function toHccl(input: HcclInput, file: string): HcclReference {
+  return {
+    links: input.links,
+    mode: input.mode ?? HCCL_DEFAULTS.mode,
+    ops: input.ops ?? HCCL_DEFAULTS.ops,
+    domains: input.domains ?? HCCL_DEFAULTS.domains,
+    buffSize: input.buffSize === undefined ? HCCL_DEFAULTS.buffSize : toBytes(input.buffSize, file, '/hccl/buffSize'),
   };
 }
 
@@ -194,6 +296,27 @@ export function matchRule(rules: readonly Rule[], key: string): Rule | undefined
   return rules.find((rule) => globMatches(rule.match, key));
 }
 
+/**
+ * True when a positive change exceeds EVERY field set on the tolerance:
+ * - `bytes`: change > bytes;
+ * - `percent`: change > |baseline| × percent / 100 (|baseline| because kernel diffs can be negative), and with a
+ *   baseline of 0 any positive change exceeds it.
+ * A change exactly at a limit does not exceed it; an empty tolerance {} is exceeded by any positive change.
+ */
+export function exceedsTolerance(change: number, baseline: number, tolerance: Tolerance): boolean {
+  if (change <= 0) return false;
+  if (tolerance.bytes !== undefined && change <= tolerance.bytes) return false;
+  // Multiplying instead of dividing keeps "exactly at the limit" exact for integer percents.
+  if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent) return false;
+  return true;
+}
+
+/** delta / |baseline| × 100, or null when either side is absent or the baseline is 0. */
+export function percentChange(baseline: number | null, current: number | null): number | null {
+  if (baseline === null || current === null || baseline === 0) return null;
+  return ((current - baseline) / Math.abs(baseline)) * 100;
+}
+
 function cloneConfig(config: GateConfig): GateConfig {
   return {
     modules: cloneKind(config.modules),
@@ -201,6 +324,14 @@ function cloneConfig(config: GateConfig): GateConfig {
     onNew: config.onNew,
     onMissing: config.onMissing,
     failOnImprovement: config.failOnImprovement,
+    device: structuredClone(config.device),
+    devices: structuredClone(config.devices),
+    profile: config.profile,
+    hccl: config.hccl === null ? null : { ...config.hccl },
+    reference: { ...config.reference },
+    leaks: { ...config.leaks },
+    imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
+    verdicts: { ...config.verdicts },
   };
 }
 

@@ -25,6 +25,41 @@ export interface KindThresholds {
 
 export type Policy = 'warn' | 'fail' | 'ignore';
 
+/** Free memory a device must keep below its capacity: a share of the capacity, or bytes. */
+export type Headroom = { percent: number } | { bytes: number };
+
+/** One device's physical memory and the headroom it must keep; `devices.devN` overrides `device` field by field. */
+export interface DeviceLimits {
+  /** Physical memory of the device in bytes; no headroom verdict without it. */
+  capacity?: number;
+  minHeadroom?: Headroom;
+}
+
+/** Which reference costs of the CANN docs apply to GE and RUNTIME. */
+export type Profile = 'training' | 'inference';
+
+/** What HCCL should cost (CANN docs): links × 4 MiB (single-op) or links × ops × 0.3 MiB (graph), + domains × 2 × buffSize. */
+export interface HcclReference {
+  links: number;
+  mode: 'single-op' | 'graph';
+  /** Operators in the graph; used in graph mode only. */
+  ops: number;
+  /** Communication domains, each with a send and a receive buffer. */
+  domains: number;
+  /** HCCL_BUFFSIZE in bytes (the variable is in MB, which HCCL reads as MiB: default 200 MiB). */
+  buffSize: number;
+}
+
+/** How much the outstanding allocation count (alloc_cnt − free_cnt) may grow: every set field must be exceeded. */
+export interface CountTolerance {
+  count?: number;
+  /** Relative to the baseline's outstanding count. */
+  percent?: number;
+}
+
+/** The verdicts beyond the baseline comparison; each one's policy is set in `verdicts`. */
+export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'above-reference' | 'imbalance';
+
 /** The whole threshold config, sizes already in bytes. */
 export interface GateConfig {
   modules: KindThresholds;
@@ -32,16 +67,36 @@ export interface GateConfig {
   onNew: Policy;
   onMissing: Policy;
   failOnImprovement: boolean;
+  /** Limits of every device. */
+  device: DeviceLimits;
+  /** Per-device overrides by name (`dev3`), merged field by field over `device`. */
+  devices: Record<string, DeviceLimits>;
+  /** null: GE and RUNTIME are held against the larger of the two profiles' references. */
+  profile: Profile | null;
+  /** null: HCCL has no reference cost (it depends on the cluster). */
+  hccl: HcclReference | null;
+  /** above-reference when a new key's peak > reference × factor (the docs' numbers are "about"). */
+  reference: { factor: number };
+  leaks: CountTolerance;
+  /** A device's module peak deviating from the median of the same module on the other devices. */
+  imbalance: { tolerance: Tolerance; minDevices: number };
+  /** warn, fail or ignore (not assessed) per finding. */
+  verdicts: Record<FindingStatus, Policy>;
 }
 
-export type EntryKind = 'module' | 'kernel';
+/** `device` entries are about a whole device (`dev0`): headroom and allocation failures. */
+export type EntryKind = 'module' | 'kernel' | 'device';
 
-export type Status = 'regressed' | 'over-budget' | 'improved' | 'new' | 'missing' | 'ignored' | 'pass';
+export type Status = 'regressed' | 'over-budget' | 'improved' | 'new' | 'missing' | 'ignored' | 'pass' | FindingStatus;
 
 /** What a status means for the job: fail turns it red, warn is shown, ok is collapsed. */
 export type Severity = 'fail' | 'warn' | 'ok';
 
-/** One key's verdict. Modules compare `peak`, kernels compare `diff`. */
+/**
+ * One verdict. Modules compare `peak`, kernels compare `diff`, devices their estimated peak (or allocation failures).
+ * A key may have several entries: its baseline verdict and, as separate entries with other statuses, findings
+ * such as leak-suspect or imbalance. baseline/current/delta/percent always compare this run with the baseline run.
+ */
 export interface Entry {
   kind: EntryKind;
   key: string;
@@ -53,8 +108,14 @@ export interface Entry {
   percent: number | null;
   status: Status;
   severity: Severity;
-  /** The `match` of the rule that decided, or null for the defaults. */
+  /** The `match` of the rule that decided, or null for the defaults (and for findings). */
   rule: string | null;
+  /** What baseline/current/delta/limit count; absent means bytes. 'count': allocations (leak-suspect, alloc-failure). */
+  unit?: 'bytes' | 'count';
+  /** The bound `current` was held against, in `unit`: capacity, capacity − headroom, reference × factor, tolerated count, median ± tolerance. */
+  limit?: number;
+  /** One sentence on how the values were derived and why the verdict, for people; plain text (escape it). */
+  note?: string;
 }
 
 export interface GateReport {

@@ -1,10 +1,16 @@
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
-import type { EntryKind, Severity, Status } from '../gate/types.js';
+import type { Entry, EntryKind, Severity, Status } from '../gate/types.js';
 
 /** Every status a report may hold, in the order verdicts list them. Add a new status here (and in gate/types.ts). */
 export const REPORT_STATUSES = [
   'regressed',
   'over-budget',
+  'over-capacity',
+  'alloc-failure',
+  'leak-suspect',
+  'low-headroom',
+  'above-reference',
+  'imbalance',
   'new',
   'missing',
   'improved',
@@ -12,7 +18,7 @@ export const REPORT_STATUSES = [
   'pass',
 ] as const satisfies readonly Status[];
 
-export const REPORT_KINDS = ['module', 'kernel'] as const satisfies readonly EntryKind[];
+export const REPORT_KINDS = ['module', 'kernel', 'device'] as const satisfies readonly EntryKind[];
 
 export const REPORT_SEVERITIES = ['fail', 'warn', 'ok'] as const satisfies readonly Severity[];
 
@@ -20,6 +26,13 @@ export const REPORT_SEVERITIES = ['fail', 'warn', 'ok'] as const satisfies reado
 true satisfies [Exclude<Status, (typeof REPORT_STATUSES)[number]>] extends [never] ? true : never;
 true satisfies [Exclude<EntryKind, (typeof REPORT_KINDS)[number]>] extends [never] ? true : never;
 true satisfies [Exclude<Severity, (typeof REPORT_SEVERITIES)[number]>] extends [never] ? true : never;
+
+/** Entry units: absent means bytes. */
+export const REPORT_UNITS = ['bytes', 'count'] as const satisfies readonly NonNullable<Entry['unit']>[];
+true satisfies [Exclude<NonNullable<Entry['unit']>, (typeof REPORT_UNITS)[number]>] extends [never] ? true : never;
+
+/** Longest note accepted: ours are one sentence; a hostile upload must not make the comment huge. */
+export const MAX_NOTE_LENGTH = 2000;
 
 /** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
 export const MAX_KEY_LENGTH = 4096;
@@ -32,7 +45,8 @@ const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES } as const;
 export const reportSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'ascend-memory-gate --report',
-  description: "Every key's verdict of one memory gate run. Sizes are exact byte counts.",
+  description:
+    "Every verdict of one memory gate run: one entry per module and kernel key, plus findings (same key, another status) and device entries. Values are exact byte counts, or counts of allocations where unit is 'count'.",
   type: 'object',
   additionalProperties: false,
   required: ['result', 'counts', 'entries'],
@@ -66,6 +80,9 @@ export const reportSchema = {
         status: { type: 'string', enum: [...REPORT_STATUSES] },
         severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
         rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+        unit: { type: 'string', enum: [...REPORT_UNITS] },
+        limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+        note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
       },
     },
   },

@@ -25,7 +25,21 @@ const newKernel = entry({ kind: 'kernel', key: 'dev0/matmul_v1', baseline: null,
 
 const seedReport: GateReport = {
   result: 'fail',
-  counts: { regressed: 1, 'over-budget': 0, new: 1, missing: 0, improved: 0, ignored: 0, pass: 0 },
+  counts: {
+    regressed: 1,
+    'over-budget': 0,
+    'over-capacity': 0,
+    'alloc-failure': 0,
+    'leak-suspect': 0,
+    'low-headroom': 0,
+    'above-reference': 0,
+    imbalance: 0,
+    new: 1,
+    missing: 0,
+    improved: 0,
+    ignored: 0,
+    pass: 0,
+  },
   entries: [appRegressed, newKernel],
 };
 
@@ -53,11 +67,17 @@ describe('renderJsonReport', () => {
     expect(renderJsonReport({ ...seedReport, counts: { regressed: 1, new: 1 } }, { baselineFile: 'baselines/llama.json' })).toBe(`{
   "baselineFile": "baselines/llama.json",
   "counts": {
+    "above-reference": 0,
+    "alloc-failure": 0,
     "ignored": 0,
+    "imbalance": 0,
     "improved": 0,
+    "leak-suspect": 0,
+    "low-headroom": 0,
     "missing": 0,
     "new": 1,
     "over-budget": 0,
+    "over-capacity": 0,
     "pass": 0,
     "regressed": 1
   },
@@ -128,9 +148,9 @@ describe('parseReportJson', () => {
   });
 
   it('refuses an unknown status at /entries/0/status and lists the known ones', () => {
-    const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'over-capacity')));
+    const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'exploded')));
     expect(error.pointer).toBe('/entries/0/status');
-    expect(error.message).toBe('report.json: /entries/0/status: must be one of regressed, over-budget, new, missing, improved, ignored, pass');
+    expect(error.message).toBe('report.json: /entries/0/status: must be one of regressed, over-budget, over-capacity, alloc-failure, leak-suspect, low-headroom, above-reference, imbalance, new, missing, improved, ignored, pass');
   });
 
   it('refuses an extra property, pointing at it', () => {
@@ -143,7 +163,7 @@ describe('parseReportJson', () => {
   });
 
   it('refuses a count for a status it does not know', () => {
-    expect(schemaErrorOf(documentWith((doc) => ((doc['counts'] as Record<string, number>)['leak-suspect'] = 0))).pointer).toBe('/counts/leak-suspect');
+    expect(schemaErrorOf(documentWith((doc) => ((doc['counts'] as Record<string, number>)['exploded'] = 0))).pointer).toBe('/counts/exploded');
   });
 
   it('refuses a string where a byte count is expected', () => {
@@ -167,8 +187,8 @@ describe('parseReportJson', () => {
 
   it('refuses an empty key, a kind it does not know and a malformed time', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['key'] = ''))).pointer).toBe('/entries/0/key');
-    expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['kind'] = 'device'))).message).toBe(
-      'report.json: /entries/0/kind: must be one of module, kernel',
+    expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['kind'] = 'rack'))).message).toBe(
+      'report.json: /entries/0/kind: must be one of module, kernel, device',
     );
     expect(schemaErrorOf(documentWith((doc) => (doc['generatedAt'] = 'yesterday'))).pointer).toBe('/generatedAt');
   });
@@ -199,6 +219,57 @@ describe('parseReportJson', () => {
   });
 });
 
+describe('device entries and findings', () => {
+  const overCapacity = entry({
+    kind: 'device',
+    key: 'dev0',
+    baseline: 2_122_334_208,
+    current: 20_826_095_616,
+    delta: 18_703_761_408,
+    percent: 881.28,
+    status: 'over-capacity',
+    severity: 'fail',
+    unit: 'bytes',
+    limit: 17_179_869_184,
+    note: 'estimated peak 19.4 GiB is over the capacity 16.0 GiB by 3.4 GiB',
+  });
+  const leak = entry({ key: 'DEV_MEM/dev0/APP', baseline: 996, current: 1096, delta: 100, percent: 10.04, status: 'leak-suspect', severity: 'warn', unit: 'count', limit: 1095 });
+  const report: GateReport = { result: 'fail', counts: { 'over-capacity': 1, 'leak-suspect': 1 }, entries: [leak, overCapacity] };
+
+  it('writes unit, limit and note when set, and reads them back', () => {
+    const text = renderJsonReport(report);
+    expect(JSON.parse(text).entries[1]).toEqual({
+      kind: 'device',
+      key: 'dev0',
+      baseline: 2_122_334_208,
+      current: 20_826_095_616,
+      delta: 18_703_761_408,
+      percent: 881.28,
+      status: 'over-capacity',
+      severity: 'fail',
+      rule: null,
+      unit: 'bytes',
+      limit: 17_179_869_184,
+      note: 'estimated peak 19.4 GiB is over the capacity 16.0 GiB by 3.4 GiB',
+    });
+    expect(parseReportJson(text, 'report.json').entries).toEqual([leak, overCapacity]);
+    expect(parseReportJson(text, 'report.json').counts).toMatchObject({ 'over-capacity': 1, 'leak-suspect': 1, regressed: 0 });
+  });
+
+  it('refuses a unit it does not know, a fractional limit and an overlong note', () => {
+    const broken = (change: (doc: LooseDocument) => void): string => {
+      const doc: LooseDocument = JSON.parse(renderJsonReport(report));
+      change(doc);
+      return JSON.stringify(doc);
+    };
+    expect(schemaErrorOf(broken((doc) => (doc.entries[0]!['unit'] = 'pages'))).message).toBe('report.json: /entries/0/unit: must be one of bytes, count');
+    expect(schemaErrorOf(broken((doc) => (doc.entries[1]!['limit'] = 1.5))).pointer).toBe('/entries/1/limit');
+    expect(schemaErrorOf(broken((doc) => (doc.entries[1]!['note'] = 'x'.repeat(2001)))).message).toBe(
+      'report.json: /entries/1/note: must NOT have more than 2000 characters',
+    );
+  });
+});
+
 describe('the ajv CommonJS interop', () => {
   it('finds the Ajv class whether the import gives module.exports or exports.default', () => {
     const Ajv = ajvConstructor(AjvModule);
@@ -218,6 +289,6 @@ describe('the published schema', () => {
   it('enumerates every status once, from the one REPORT_STATUSES list', () => {
     expect(publishedSchema.definitions.entry.properties.status.enum).toEqual([...REPORT_STATUSES]);
     expect(Object.keys(publishedSchema.properties.counts.properties)).toEqual([...REPORT_STATUSES]);
-    expect(new Set(REPORT_STATUSES).size).toBe(7);
+    expect(new Set(REPORT_STATUSES).size).toBe(13);
   });
 });

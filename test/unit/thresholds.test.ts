@@ -47,6 +47,21 @@ describe('defaults', () => {
       onNew: 'warn',
       onMissing: 'warn',
       failOnImprovement: false,
+      device: { minHeadroom: { percent: 10 } },
+      devices: {},
+      profile: null,
+      hccl: null,
+      reference: { factor: 2 },
+      leaks: { count: 0, percent: 10 },
+      imbalance: { tolerance: { percent: 20, bytes: MiB }, minDevices: 3 },
+      verdicts: {
+        'over-capacity': 'fail',
+        'low-headroom': 'warn',
+        'alloc-failure': 'fail',
+        'leak-suspect': 'warn',
+        'above-reference': 'warn',
+        imbalance: 'warn',
+      },
     });
   });
 
@@ -80,6 +95,7 @@ describe('parseGateConfig', () => {
       '.github/memory-gate.json',
     );
     expect(config).toEqual<GateConfig>({
+      ...DEFAULT_CONFIG,
       modules: {
         tolerance: { percent: 5, bytes: MiB },
         rules: [
@@ -147,7 +163,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, onNew, onMissing, failOnImprovement'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
