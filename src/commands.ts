@@ -6,6 +6,7 @@ import { InputError, UsageError } from './errors.js';
 import { loadBaseline, mergeBaseline, writeBaselineAtomic } from './gate/baseline.js';
 import { runGate } from './gate/run-gate.js';
 import { renderBaselineChanges, summarizeBaselineChanges } from './report/baseline-changes.js';
+import { renderHtml } from './report/html.js';
 import { renderJsonReport } from './report/json.js';
 import { renderMarkdown } from './report/markdown.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
@@ -18,6 +19,7 @@ Usage:
   ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
   ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
                               [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
+                              [--html FILE.html]
   ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
 
 PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
@@ -86,6 +88,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
       'max-increase': { type: 'string' },
       report: { type: 'string' },
       markdown: { type: 'string' },
+      html: { type: 'string' },
     },
     'check',
   );
@@ -101,8 +104,10 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   });
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
+  const htmlFile = optionalString(opts, 'html');
   if (reportFile) await writeFile(reportFile, renderJsonReport(report));
   if (markdownFile) await writeFile(markdownFile, renderMarkdown(report));
+  if (htmlFile) await writeFile(htmlFile, renderHtml(report));
   io.out(renderTerminal(report, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }));
   return report.result === 'fail' ? 1 : 0;
 }

@@ -26,6 +26,8 @@ export interface ActionInputs {
   updateStrategy: UpdateStrategy;
   prune: boolean;
   reportArtifact: string;
+  /** Where to write the self-contained HTML report; undefined = none. */
+  htmlReport: string | undefined;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -52,6 +54,15 @@ function parseRepository(value: string): ActionInputs['repository'] {
   return { owner: m[1] as string, repo: m[2] as string };
 }
 
+function parseHtmlReport(value: string): string | undefined {
+  const file = value.trim();
+  if (file === '') return undefined;
+  if (/[\r\n]/.test(file) || /[\\/]$/.test(file)) {
+    throw new UsageError(`'html-report' must be one file path such as memory-gate.html, got '${value}'`);
+  }
+  return file;
+}
+
 /** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
 export function readInputs(get: (name: string) => string = (name) => core.getInput(name)): ActionInputs {
   const commentKey = get('comment-key') || 'default';
@@ -75,5 +86,6 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', ['pull-request', 'commit', 'write'] as const),
     prune: bool('prune', get('prune') || 'false'),
     reportArtifact: get('report-artifact') || 'memory-gate-report',
+    htmlReport: parseHtmlReport(get('html-report')),
   };
 }

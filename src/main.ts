@@ -13,6 +13,7 @@ import { openBaselinePullRequest, commitBaseline, readFileAtBranch } from './git
 import { commentMarker, upsertStickyComment } from './github/comment.js';
 import { createOctokit, errorMessage, httpStatus, workflowContext, type Octokit, type RepoRef } from './github/octokit.js';
 import { renderBaselineChanges } from './report/baseline-changes.js';
+import { renderHtml } from './report/html.js';
 import { parseReportJson, renderJsonReport } from './report/json.js';
 import { renderMarkdown } from './report/markdown.js';
 import { describeSearch, resolveInputs } from './sources/local.js';
@@ -110,6 +111,19 @@ async function writeOutputs(report: GateReport, markdown: string): Promise<{ rep
   return { reportPath, markdownPath };
 }
 
+/** Writes the self-contained HTML report where 'html-report' says (relative to the workspace), creating its folder. */
+async function writeHtmlReport(inputs: ActionInputs, report: GateReport): Promise<void> {
+  if (inputs.htmlReport === undefined) return;
+  const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), inputs.htmlReport);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, renderHtml(report));
+  } catch (error) {
+    throw new UsageError(`'html-report': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  core.info(`Wrote the HTML report to ${file}`);
+}
+
 /** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
 const ANNOTATIONS_PER_STEP = 10;
 
@@ -188,6 +202,7 @@ async function postComment(
 async function publish(inputs: ActionInputs, report: GateReport, issueNumber: number | undefined, repo: RepoRef): Promise<void> {
   const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: runUrl() });
   await writeOutputs(report, markdown);
+  await writeHtmlReport(inputs, report);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = report.result === 'fail' && inputs.failJob;
   annotate(report, failsJob ? 1 : 0);
@@ -230,6 +245,7 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   if (inputs.updateStrategy !== 'write' && !inputs.token) {
     throw new UsageError(`'github-token' is required for update-strategy ${inputs.updateStrategy}`);
   }
+  if (inputs.htmlReport !== undefined) core.warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
   // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
   const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
   const { snapshot } = await collectInputs(inputs);
@@ -336,6 +352,7 @@ async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const reportRunUrl = runUrl(runId, repo);
   const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: reportRunUrl });
   await writeOutputs(report, markdown);
+  await writeHtmlReport(inputs, report);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   await postComment(inputs, octokit, issueNumber, report, repo, reportRunUrl);
 }

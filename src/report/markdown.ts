@@ -2,6 +2,8 @@
 import { UsageError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
+import { renderMermaidChart } from './chart.js';
+import { formatEntryDelta, formatEntryValue } from './entry-values.js';
 import { escapeMarkdownText, tableCodeSpan } from './escape.js';
 import {
   deviceTotals,
@@ -25,6 +27,8 @@ export interface MarkdownOptions {
   marker?: string;
   /** The workflow run's URL, linked under the verdict. http(s) only. */
   runUrl?: string;
+  /** Mermaid bar charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
+  chartModules?: number;
 }
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
@@ -37,11 +41,15 @@ const DEVICE_FOOTNOTE =
   '¹ The sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
   'peak at different times, and attributes overlap (DEV_PROC_MEM is a process total). Keys without a `devN` segment (host, SVM) are not counted.';
 
-/** Renders the report; with maxBytes, drops unchanged rows, then improvements, then device totals, then trailing rows. */
+/** Renders the report; with maxBytes, drops the charts, then unchanged rows, then improvements, then device totals, then trailing rows. */
 export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}): string {
   const maxBytes = options.maxBytes;
   if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
     throw new UsageError(`maxBytes must be a positive integer, got ${String(maxBytes)}`);
+  }
+  const chartModules = options.chartModules;
+  if (chartModules !== undefined && !(Number.isSafeInteger(chartModules) && chartModules >= 0)) {
+    throw new UsageError(`chartModules must be a non-negative integer, got ${String(chartModules)}`);
   }
   const parts = buildParts(report, options);
 
@@ -80,18 +88,20 @@ export function checkMarker(marker: string): string {
 }
 
 interface Level {
+  dropChart: boolean;
   dropUnchanged: boolean;
   dropImprovements: boolean;
   dropDevices: boolean;
 }
 
-const ALL_DROPPED: Level = { dropUnchanged: true, dropImprovements: true, dropDevices: true };
+const ALL_DROPPED: Level = { dropChart: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
 
-/** The degrade steps in order: everything, then without unchanged rows, improvements, device totals. */
+/** The degrade steps in order: everything, then without the charts (pictures of what the tables say), unchanged rows, improvements, device totals. */
 const LEVELS: readonly Level[] = [
-  { dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropUnchanged: true, dropImprovements: false, dropDevices: false },
-  { dropUnchanged: true, dropImprovements: true, dropDevices: false },
+  { dropChart: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
   ALL_DROPPED,
 ];
 
@@ -101,6 +111,7 @@ interface Parts {
   head: string;
   problemHeading: string | null;
   problemRows: string[];
+  chart: string | null;
   devices: string | null;
   improvements: string | null;
   improvementCount: number;
@@ -122,6 +133,7 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
     head: headLines.join('\n'),
     problemHeading: problems.length > 0 ? `#### Failing and warning keys (${formatCount(problems.length)})` : null,
     problemRows: problems.map(entryRow),
+    chart: options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
     devices: totals.length > 0 ? renderDevices(totals) : null,
     improvements:
       improvements.length > 0
@@ -153,6 +165,7 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
     const cut = parts.problemRows.length - rowCount;
     if (cut > 0) blocks.push(moreRowsNote(cut));
   }
+  if (parts.chart !== null) blocks.push(level.dropChart ? omittedNote('module peak charts') : parts.chart);
   if (parts.devices !== null) blocks.push(level.dropDevices ? omittedNote('per-device totals') : parts.devices);
   if (parts.improvements !== null) {
     blocks.push(level.dropImprovements ? omittedNote(plural(parts.improvementCount, 'improvement')) : parts.improvements);
@@ -198,17 +211,17 @@ function entryRow(entry: Entry): string {
     `${icon} ${escapeMarkdownText(statusLabel(entry.status))}`,
     escapeMarkdownText(entry.kind),
     tableCodeSpan(entry.key),
-    bytesCell(entry.baseline),
-    bytesCell(entry.current),
-    entry.delta === null ? '—' : formatDelta(entry.delta),
+    valueCell(entry, entry.baseline),
+    valueCell(entry, entry.current),
+    entry.delta === null ? '—' : formatEntryDelta(entry, entry.delta),
     entry.percent === null ? '—' : formatPercent(entry.percent),
     entry.rule === null ? 'default' : tableCodeSpan(entry.rule),
   ];
   return `| ${cells.join(' | ')} |`;
 }
 
-function bytesCell(bytes: number | null): string {
-  return bytes === null ? '—' : formatBytes(bytes);
+function valueCell(entry: Entry, value: number | null): string {
+  return value === null ? '—' : formatEntryValue(entry, value);
 }
 
 function renderDevices(totals: DeviceTotals[]): string {

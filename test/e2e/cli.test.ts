@@ -150,10 +150,16 @@ describe('check against a baseline of the same job', () => {
     const report = join(dir, 'report.json');
     const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'run', 'plog'), '--report', report], dir);
     expect(r.code).toBe(1);
-    const json = JSON.parse(readFileSync(report, 'utf8')) as { result: string; entries: { key: string; status: string; delta: number }[] };
+    const json = JSON.parse(readFileSync(report, 'utf8')) as {
+      result: string;
+      entries: { key: string; status: string; severity: string; delta: number }[];
+    };
     expect(json.result).toBe('fail');
-    const failing = json.entries.filter((e) => e.status !== 'pass');
+    const failing = json.entries.filter((e) => e.severity === 'fail');
     expect(failing).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev2/HCCL', status: 'regressed', delta: 209750016 })]);
+    // The one rank that grew also stands out from the other three: a warning, not a second failure.
+    const warnings = json.entries.filter((e) => e.severity === 'warn').map((e) => `${e.key} ${e.status}`);
+    expect(warnings).toEqual(['DEV_MEM/dev2/HCCL imbalance']);
     expect(r.stdout).toMatch(/regressed\s+module\s+DEV_MEM\/dev2\/HCCL/);
   });
 

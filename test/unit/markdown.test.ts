@@ -46,6 +46,33 @@ const svmSame = entry({ key: 'SVM_MEM/RUNTIME', baseline: 19_927_040, current: 1
 // Deliberately out of order: the renderer sorts.
 const seedReport = report([svmSame, newKernel, runtimeSame, hcclOverBudget, shrunkKernel, appRegressed]);
 
+/** The Mermaid charts of the seed story: APP on dev0 and HCCL on dev1 changed; RUNTIME (one device, unchanged) gets none. */
+const CHARTS = `#### Module peaks per device
+
+The 2 modules that changed most. \`base\` (grey): the baseline's peak on the device; \`now\` (blue): this run's.
+
+Module \`DEV_MEM/APP\`
+
+\`\`\`mermaid
+%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#9e9e9e, #4e79a7"}}}}%%
+xychart-beta
+  x-axis ["dev0 base", "dev0 now"]
+  y-axis "peak (GiB)" 0 --> 20
+  bar [1.94, 0]
+  bar [0, 19.35]
+\`\`\`
+
+Module \`DEV_MEM/HCCL\`
+
+\`\`\`mermaid
+%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#9e9e9e, #4e79a7"}}}}%%
+xychart-beta
+  x-axis ["dev1 base", "dev1 now"]
+  y-axis "peak (MiB)" 0 --> 800
+  bar [400, 0]
+  bar [0, 620]
+\`\`\``;
+
 const FULL = `### ❌ Memory gate failed: 1 regressed, 1 over budget (1 warning)
 
 #### Failing and warning keys (3)
@@ -55,6 +82,8 @@ const FULL = `### ❌ Memory gate failed: 1 regressed, 1 over budget (1 warning)
 | ❌ regressed | module | \`DEV_MEM/dev0/APP\` | 1.9 GiB | 19.4 GiB | +17.4 GiB | +900.0% | default |
 | ❌ over budget | module | \`DEV_MEM/dev1/HCCL\` | 400.0 MiB | 620.0 MiB | +220.0 MiB | +55.0% | \`DEV_MEM/*/HCCL\` |
 | ⚠️ new | kernel | \`dev0/matmul_v1\` | — | 6 B | — | — | default |
+
+${CHARTS}
 
 #### Per-device totals
 
@@ -93,7 +122,7 @@ function cellDelimiters(row: string): number {
 }
 
 describe('renderMarkdown: the full report', () => {
-  it('renders the seed story as verdict, failing keys, device totals, improvements and collapsed unchanged keys', () => {
+  it('renders the seed story as verdict, failing keys, charts, device totals, improvements and collapsed unchanged keys', () => {
     expect(renderMarkdown(seedReport)).toBe(FULL);
   });
 
@@ -192,6 +221,21 @@ describe('renderMarkdown: the full report', () => {
     expect(tableRows(md)).toContain('| ❌ over capacity | device | `dev0` | 60.0 GiB | 66.0 GiB | +6.0 GiB | +10.0% | default |');
     // A device verdict is not a module or kernel: it does not enter the per-device sums.
     expect(md).toContain('| dev0 | 1.9 GiB | 19.4 GiB | +17.4 GiB |');
+  });
+
+  it('shows counts of a count entry (alloc failures) as numbers, not bytes', () => {
+    const allocFailures = Object.assign(entry({ key: 'dev0', baseline: 0, current: 5, delta: 5, percent: null, status: 'regressed', severity: 'fail' }), {
+      kind: 'device' as const,
+      unit: 'count' as const,
+    });
+    expect(tableRows(renderMarkdown(report([allocFailures])))).toEqual(['| ❌ regressed | device | `dev0` | 0 | 5 | +5 | — | default |']);
+  });
+
+  it('leaves the charts out with chartModules 0, and refuses a negative or fractional count', () => {
+    expect(renderMarkdown(seedReport, { chartModules: 0 })).toBe(FULL.replace(`${CHARTS}\n\n`, ''));
+    expect(renderMarkdown(seedReport, { chartModules: 1 })).toContain('The module that changed most.');
+    expect(() => renderMarkdown(seedReport, { chartModules: -1 })).toThrow('chartModules must be a non-negative integer, got -1');
+    expect(() => renderMarkdown(seedReport, { chartModules: 1.5 })).toThrow(UsageError);
   });
 
   it('puts the sticky-comment marker first and links the workflow run under the verdict', () => {
@@ -308,18 +352,28 @@ describe('renderMarkdown: degrade before truncating', () => {
     expect(render(bytes(full))).toBe(full);
   });
 
-  it('first drops the collapsed unchanged keys, with a note where they were', () => {
+  it('first drops the charts, with a note where they were, keeping every table', () => {
     const md = render(bytes(full) - 1);
+    expect(md).toBe(full.replace(CHARTS, '_module peak charts not shown to fit the size limit: see the JSON report / job summary_'));
+    expect(md).not.toContain('mermaid');
+    expect(bytes(full) - bytes(md)).toBe(bytes(CHARTS) - bytes('_module peak charts not shown to fit the size limit: see the JSON report / job summary_'));
+    expect(render(bytes(md))).toBe(md);
+  });
+
+  it('then drops the collapsed unchanged keys, with a note where they were', () => {
+    const withoutCharts = render(bytes(full) - 1);
+    const md = render(bytes(withoutCharts) - 1);
+    expect(md).not.toContain('mermaid');
     expect(md).not.toContain('<details>');
     expect(md.endsWith('\n\n_2 keys within thresholds not shown to fit the size limit: see the JSON report / job summary_\n')).toBe(true);
     expect(md).toContain('#### Improvements (1)');
     expect(md).toContain('#### Per-device totals');
-    expect(bytes(md)).toBeLessThan(bytes(full));
+    expect(bytes(md)).toBeLessThan(bytes(withoutCharts));
     expect(render(bytes(md))).toBe(md);
   });
 
   it('then drops the improvements, then the per-device totals, each with a note', () => {
-    const withoutUnchanged = render(bytes(full) - 1);
+    const withoutUnchanged = render(bytes(render(bytes(full) - 1)) - 1);
     const withoutImprovements = render(bytes(withoutUnchanged) - 1);
     expect(withoutImprovements).not.toContain('#### Improvements');
     expect(withoutImprovements).toContain('_1 improvement not shown to fit the size limit: see the JSON report / job summary_');
@@ -331,12 +385,12 @@ describe('renderMarkdown: degrade before truncating', () => {
     expect(withoutDevices).toContain('_per-device totals not shown to fit the size limit: see the JSON report / job summary_');
     // All three failing and warning rows are still there.
     expect(tableRows(withoutDevices)).toHaveLength(3);
-    expect(bytes(withoutDevices)).toBe(761);
+    expect(bytes(withoutDevices)).toBe(850);
   });
 
   it('then cuts failing rows from the end, with "…N more rows", and never half a row', () => {
-    const md = render(760);
-    expect(bytes(md)).toBeLessThanOrEqual(760);
+    const md = render(849);
+    expect(bytes(md)).toBeLessThanOrEqual(849);
     expect(tableRows(md).map((r) => r.split(' | ')[2])).toEqual(['`DEV_MEM/dev0/APP`', '`DEV_MEM/dev1/HCCL`']);
     expect(md).toContain('|\n\n…1 more row: see the JSON report / job summary\n');
   });

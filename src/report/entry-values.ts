@@ -1,0 +1,25 @@
+// How an entry's numbers read: bytes by default, plain counts for entries that say `unit: 'count'` (e.g. alloc failures).
+import type { Entry } from '../gate/types.js';
+import { formatBytes, formatDelta } from '../units.js';
+import { formatCount } from './sections.js';
+
+/** True for an entry whose values are counts, not bytes. Works whether or not this build's Entry declares `unit`. */
+export function isCountEntry(entry: Entry): boolean {
+  return 'unit' in entry && entry.unit === 'count';
+}
+
+/** The entry's optional free-text note (a later Entry field), or null. */
+export function entryNote(entry: Entry): string | null {
+  return 'note' in entry && typeof entry.note === 'string' && entry.note !== '' ? entry.note : null;
+}
+
+/** A baseline or current value: "19.4 GiB", or "3" for a count. */
+export function formatEntryValue(entry: Entry, value: number): string {
+  return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
+}
+
+/** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
+export function formatEntryDelta(entry: Entry, delta: number): string {
+  if (!isCountEntry(entry)) return formatDelta(delta);
+  return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
+}
