@@ -23,3 +23,13 @@ export function formatEntryDelta(entry: Entry, delta: number): string {
   if (!isCountEntry(entry)) return formatDelta(delta);
   return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
 }
+
+/** What decided the entry, as plain text: a finding's note (with its limit), else the rule's glob, else "default". */
+export function entryReason(entry: Entry): { rule: string | null; note: string | null } {
+  const note = entryNote(entry);
+  if (note !== null) {
+    const limit = 'limit' in entry && typeof entry.limit === 'number' ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+    return { rule: entry.rule, note: `${note}${limit}` };
+  }
+  return { rule: entry.rule, note: null };
+}

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
 import { renderMermaidChart } from './chart.js';
-import { formatEntryDelta, formatEntryValue } from './entry-values.js';
+import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
 import { escapeMarkdownText, tableCodeSpan } from './escape.js';
 import {
   deviceTotals,
@@ -35,7 +35,7 @@ const SEE_ELSEWHERE = 'see the JSON report / job summary';
 
 const SEVERITY_ICON: Record<string, string> = { fail: '❌', warn: '⚠️', ok: '✅' };
 
-const ENTRY_HEADER = ['| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule |', '|---|---|---|--:|--:|--:|--:|---|'];
+const ENTRY_HEADER = ['| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |', '|---|---|---|--:|--:|--:|--:|---|'];
 
 const DEVICE_FOOTNOTE =
   '¹ The sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
@@ -215,9 +215,17 @@ function entryRow(entry: Entry): string {
     valueCell(entry, entry.current),
     entry.delta === null ? '—' : formatEntryDelta(entry, entry.delta),
     entry.percent === null ? '—' : formatPercent(entry.percent),
-    entry.rule === null ? 'default' : tableCodeSpan(entry.rule),
+    reasonCell(entry),
   ];
   return `| ${cells.join(' | ')} |`;
+}
+
+/** The rule's glob in a code span, and a finding's note as escaped text (it quotes keys from files). */
+function reasonCell(entry: Entry): string {
+  const { rule, note } = entryReason(entry);
+  const ruleText = rule === null ? (note === null ? 'default' : '') : tableCodeSpan(rule);
+  // escapeMarkdownText backslash-escapes every `|`, so the note cannot split the row.
+  return [ruleText, note === null ? '' : escapeMarkdownText(note)].filter(Boolean).join(' — ');
 }
 
 function valueCell(entry: Entry, value: number | null): string {

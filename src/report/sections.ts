@@ -84,7 +84,8 @@ export function verdictText(report: GateReport, title: string): string {
       .join(', ');
     return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
   }
-  return `${title} passed: ${plural(report.entries.length, 'key')} within thresholds${warningNote}`;
+  const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
+  return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
 }
 
 /** Sums per `devN` key segment: module peaks (an upper bound of the device peak) and kernel diffs. */
@@ -104,8 +105,13 @@ export function deviceOf(key: string): string | null {
 
 export function deviceTotals(entries: readonly Entry[]): DeviceTotals[] {
   const byDevice = new Map<string, DeviceTotals>();
+  // A key can carry several entries (its verdict, then findings such as imbalance with the same values): count it once.
+  const seen = new Set<string>();
   for (const entry of entries) {
     if (entry.kind !== 'module' && entry.kind !== 'kernel') continue;
+    const id = `${entry.kind}\u0000${entry.key}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
     const device = deviceOf(entry.key);
     if (device === null) continue;
     let totals = byDevice.get(device);

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import type { Snapshot } from '../snapshot.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
+import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
 import { replaceControlCharacters } from './escape.js';
 import { countByStatus, formatCount, plural, splitSections, verdictText } from './sections.js';
 
@@ -19,6 +20,12 @@ const MIN_KEY_WIDTH = 16;
 const GAP = '  ';
 
 const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
+
+function terminalReason(entry: Entry): string {
+  const { rule, note } = entryReason(entry);
+  if (note !== null) return shown(rule === null ? note : `${rule}: ${note}`);
+  return rule === null ? 'default' : shown(rule);
+}
 
 /** The verdict line, the failing and warning keys (failures first, largest growth first), then a count of the keys not listed. */
 export function renderTerminal(report: GateReport, options: TerminalOptions = {}): string {
@@ -40,18 +47,18 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       { header: 'CURRENT', align: 'right' },
       { header: 'DELTA', align: 'right' },
       { header: 'DELTA%', align: 'right' },
-      { header: 'RULE', align: 'left' },
+      { header: 'RULE / WHY', align: 'left' },
     ];
     const rows = problems.map((entry): Cell[] => [
       { text: shown(entry.severity), paint: (s) => paint(severityColor(entry), s) },
       { text: shown(entry.status) },
       { text: shown(entry.kind) },
       { text: shown(entry.key) },
-      { text: entry.baseline === null ? '-' : formatBytes(entry.baseline) },
-      { text: entry.current === null ? '-' : formatBytes(entry.current) },
-      { text: entry.delta === null ? '-' : formatDelta(entry.delta) },
+      { text: entry.baseline === null ? '-' : formatEntryValue(entry, entry.baseline) },
+      { text: entry.current === null ? '-' : formatEntryValue(entry, entry.current) },
+      { text: entry.delta === null ? '-' : formatEntryDelta(entry, entry.delta) },
       { text: entry.percent === null ? '-' : formatPercent(entry.percent) },
-      { text: entry.rule === null ? 'default' : shown(entry.rule) },
+      { text: terminalReason(entry) },
     ]);
     lines.push('', ...alignedTable(columns, rows, { flexColumn: 3, width: options.width }));
   }

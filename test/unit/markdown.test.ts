@@ -77,7 +77,7 @@ const FULL = `### ❌ Memory gate failed: 1 regressed, 1 over budget (1 warning)
 
 #### Failing and warning keys (3)
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule |
+| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
 |---|---|---|--:|--:|--:|--:|---|
 | ❌ regressed | module | \`DEV_MEM/dev0/APP\` | 1.9 GiB | 19.4 GiB | +17.4 GiB | +900.0% | default |
 | ❌ over budget | module | \`DEV_MEM/dev1/HCCL\` | 400.0 MiB | 620.0 MiB | +220.0 MiB | +55.0% | \`DEV_MEM/*/HCCL\` |
@@ -96,14 +96,14 @@ ${CHARTS}
 
 #### Improvements (1)
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule |
+| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
 |---|---|---|--:|--:|--:|--:|---|
 | ✅ improved | kernel | \`dev1/add_custom\` | 4.0 KiB | 1.0 KiB | -3.0 KiB | -75.0% | default |
 
 <details>
 <summary>2 keys within thresholds</summary>
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule |
+| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
 |---|---|---|--:|--:|--:|--:|---|
 | ✅ pass | module | \`DEV_MEM/dev0/RUNTIME\` | 42.1 MiB | 42.1 MiB | 0 B | 0.0% | default |
 | ✅ pass | module | \`SVM_MEM/RUNTIME\` | 19.0 MiB | 19.0 MiB | 0 B | 0.0% | default |
@@ -187,7 +187,7 @@ describe('renderMarkdown: the full report', () => {
 <details>
 <summary>1 key within thresholds</summary>
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule |
+| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
 |---|---|---|--:|--:|--:|--:|---|
 | ✅ pass | module | \`DEV_MEM/dev0/RUNTIME\` | 42.1 MiB | 42.1 MiB | 0 B | 0.0% | default |
 
@@ -385,12 +385,12 @@ describe('renderMarkdown: degrade before truncating', () => {
     expect(withoutDevices).toContain('_per-device totals not shown to fit the size limit: see the JSON report / job summary_');
     // All three failing and warning rows are still there.
     expect(tableRows(withoutDevices)).toHaveLength(3);
-    expect(bytes(withoutDevices)).toBe(850);
+    expect(bytes(withoutDevices)).toBe(856);
   });
 
   it('then cuts failing rows from the end, with "…N more rows", and never half a row', () => {
-    const md = render(849);
-    expect(bytes(md)).toBeLessThanOrEqual(849);
+    const md = render(855);
+    expect(bytes(md)).toBeLessThanOrEqual(855);
     expect(tableRows(md).map((r) => r.split(' | ')[2])).toEqual(['`DEV_MEM/dev0/APP`', '`DEV_MEM/dev1/HCCL`']);
     expect(md).toContain('|\n\n…1 more row: see the JSON report / job summary\n');
   });
@@ -470,5 +470,54 @@ describe('renderMarkdown: 100,000 keys', () => {
     const md = renderMarkdown(big);
     expect(tableRows(md)).toHaveLength(100_000);
     expect(md).toContain('<summary>50,000 keys within thresholds</summary>');
+  });
+});
+
+describe('renderMarkdown: device findings', () => {
+  const overCapacity = entry({
+    kind: 'device',
+    key: 'dev0',
+    baseline: null,
+    current: 20_826_095_616,
+    delta: null,
+    percent: null,
+    status: 'over-capacity',
+    severity: 'fail',
+    limit: 16 * GiB,
+    note: 'dev0 needs up to 19.4 GiB | more than its 16.0 GiB',
+  });
+  const allocFailures = entry({
+    kind: 'device',
+    key: 'dev1',
+    baseline: null,
+    current: 2,
+    delta: null,
+    percent: null,
+    status: 'alloc-failure',
+    severity: 'fail',
+    unit: 'count',
+    limit: 0,
+    note: '2 allocation failures',
+  });
+
+  it('explains a finding with its escaped note and its limit instead of a rule', () => {
+    const md = renderMarkdown(report([overCapacity, allocFailures]));
+    const row = md.split('\n').find((l) => l.includes('`dev0`'));
+    expect(row).toBe(
+      '| ❌ over capacity | device | `dev0` | — | 19.4 GiB | — | — | dev0 needs up to 19\\.4 GiB \\| more than its 16\\.0 GiB \\(limit 16\\.0 GiB\\) |',
+    );
+  });
+
+  it('prints counts as plain numbers, not bytes', () => {
+    const md = renderMarkdown(report([allocFailures]));
+    expect(md).toContain('| ❌ alloc failure | device | `dev1` | — | 2 | — | — | 2 allocation failures \\(limit 0\\) |');
+  });
+
+  it('counts a key with a verdict and a finding once in the per-device totals and the verdict', () => {
+    const app = entry({ key: 'DEV_MEM/dev0/APP', baseline: 100 * GiB, current: 100 * GiB });
+    const imbalance = { ...app, status: 'imbalance' as const, severity: 'warn' as const, note: 'far from the median' };
+    const md = renderMarkdown(report([app, imbalance]), { chartModules: 0 });
+    expect(md).toContain('| dev0 | 100.0 GiB | 100.0 GiB | 0 B |');
+    expect(md).toContain('Memory gate passed: 1 key within thresholds (1 warning)');
   });
 });

@@ -32,7 +32,7 @@ describe('renderTerminal', () => {
   it('prints the verdict, the regressed APP peak on dev0 first with +17.4 GiB, and counts the keys not listed', () => {
     expect(renderTerminal(failing)).toBe(`Memory gate failed: 1 regressed (2 warnings)
 
-SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE
+SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE / WHY
 fail      regressed  module  DEV_MEM/dev0/APP   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default
 warn      regressed  kernel  dev1/算子_加法       100 B     300 B     +200 B  +200.0%  dev*/**
 warn      new        kernel  dev0/matmul_v1           -       6 B          -        -  default
@@ -77,7 +77,7 @@ warn      new        kernel  dev0/matmul_v1           -       6 B          -    
     const text = renderTerminal(report, { width: 100 });
     expect(text).toBe(`Memory gate failed: 2 regressed
 
-SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE
+SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE / WHY
 fail      regressed  module  DEV_MEM/dev0/APP   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default
 fail      regressed  kernel  ${longKey}
                                                 1.9 GiB  19.4 GiB       +1 B  +900.0%  default
@@ -91,13 +91,13 @@ fail      regressed  kernel  ${longKey}
     const report: GateReport = { result: 'fail', counts: { regressed: 2 }, entries: [appRegressed, longer] };
     // 78 columns go to the other columns and gaps: the key column gets the 16-column minimum, the 27-column key its own line.
     expect(renderTerminal(report, { width: 80 }).split('\n').slice(2, 6)).toEqual([
-      'SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE',
+      'SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE / WHY',
       'fail      regressed  module  DEV_MEM/dev0/APP   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default',
       'fail      regressed  module  DEV_MEM/dev0/APP_0123456789',
       '                                                1.9 GiB  19.4 GiB       +1 B  +900.0%  default',
     ]);
-    // With 105 columns both keys fit on their rows.
-    expect(renderTerminal(report, { width: 105 }).split('\n').slice(3, 5)).toEqual([
+    // With 108 columns both keys fit on their rows.
+    expect(renderTerminal(report, { width: 108 }).split('\n').slice(3, 5)).toEqual([
       'fail      regressed  module  DEV_MEM/dev0/APP              1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default',
       'fail      regressed  module  DEV_MEM/dev0/APP_0123456789   1.9 GiB  19.4 GiB       +1 B  +900.0%  default',
     ]);
