@@ -1,14 +1,48 @@
-// Bundles the Action (dist/index.js) and the command line (dist/cli.js) as ESM, with every dependency inlined.
+// Bundles the Action (dist/index.js), the command line (dist/cli.js) and their parse worker thread (dist/parse-worker.js)
+// as ESM, with every dependency inlined. Code shared by entries goes to dist/chunks/; code behind a dynamic import()
+// (the artifact client, the GitHub client, the memory_compare parser with csv-parse) gets chunks of its own, loaded
+// only by the runs that need it. dist/ holds no native module: everything is plain JavaScript.
+import path from 'node:path';
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+
+/**
+ * The parse worker is an entry of its own, dist/parse-worker.js. collect.ts finds it with
+ * `new URL('./parse-worker.js', import.meta.url)`, which is right next to the source (tests) but not in dist/, where
+ * collect.ts lands in some chunk: this plugin emits the worker and rewrites that expression to rollup's file URL of the
+ * emitted chunk, which rollup renders relative to the chunk that holds collect.ts (`new URL('../parse-worker.js',
+ * import.meta.url)` from dist/chunks/), so the bundle finds its worker wherever dist/ is installed.
+ */
+function parseWorker() {
+  const source = path.resolve('src/parse-worker.ts');
+  const reference = /new URL\(\s*(['"])\.\/parse-worker\.js\1\s*,\s*import\.meta\.url\s*\)/g;
+  let ref;
+  return {
+    name: 'parse-worker',
+    buildStart() {
+      ref = this.emitFile({ type: 'chunk', id: source, fileName: 'parse-worker.js' });
+    },
+    transform(code, id) {
+      if (!id.endsWith(`${path.sep}collect.ts`) || !reference.test(code)) return null;
+      reference.lastIndex = 0;
+      return { code: code.replace(reference, `new URL(import.meta.ROLLUP_FILE_URL_${ref})`), map: null };
+    },
+    generateBundle(_, bundle) {
+      if (!Object.values(bundle).some((f) => f.type === 'chunk' && f.code.includes('parse-worker.js'))) {
+        this.error('collect.ts no longer references ./parse-worker.js: the parse worker would not be found at run time');
+      }
+    },
+  };
+}
 
 const plugins = () => [
   typescript({ tsconfig: './tsconfig.build.json', compilerOptions: { module: 'nodenext' } }),
   nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
   commonjs(),
   json(),
+  parseWorker(),
 ];
 
 // Third-party code that rollup warns about but that is harmless when bundled.
@@ -16,6 +50,14 @@ const quiet = (warning, warn) => {
   if (warning.code === 'CIRCULAR_DEPENDENCY' || warning.code === 'THIS_IS_UNDEFINED') return;
   warn(warning);
 };
+
+/**
+ * Packages whose import has no side effect worth keeping when nothing of theirs is used. @actions/core imports
+ * @actions/http-client (and with it undici, ~940 KB) for getIDToken alone, which this Action never calls: without this,
+ * every run would load and evaluate undici at start-up. Code that does use them (the GitHub and artifact clients, both
+ * loaded by dynamic import) still bundles them, in their own chunks.
+ */
+const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/](undici|tunnel|@actions[\\/]http-client)[\\/]/;
 
 export default [
   {
@@ -28,6 +70,7 @@ export default [
       chunkFileNames: 'chunks/[name].js',
       banner: (chunk) => (chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
     },
+    treeshake: { moduleSideEffects: (id) => !SIDE_EFFECT_FREE.test(id) },
     plugins: plugins(),
     onwarn: quiet,
   },

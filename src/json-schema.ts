@@ -7,8 +7,9 @@ import { InputError, SchemaError } from './errors.js';
 // exports.default; both carry `.default`, so this resolves to the class either way.
 const Ajv = AjvModule.default;
 
-// One instance for every schema: verbose keeps the offending value and sub-schema for readable messages.
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true });
+// One instance for every schema: verbose keeps the offending value and sub-schema for readable messages. Made on first
+// use (~8 ms): importing this module, as every entry does, must not cost a run that validates nothing.
+let ajv: InstanceType<typeof Ajv> | undefined;
 
 /** A compiled schema: returns the document typed as T, or throws a SchemaError naming the file and JSON pointer. */
 export type SchemaValidator<T> = (data: unknown, file: string) => T;
@@ -20,7 +21,7 @@ export type SchemaValidator<T> = (data: unknown, file: string) => T;
 export function compileSchema<T>(schema: AnySchemaObject): SchemaValidator<T> {
   let validate: ValidateFunction<T> | undefined;
   return (data, file) => {
-    validate ??= ajv.compile<T>(schema);
+    validate ??= (ajv ??= new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true })).compile<T>(schema);
     if (validate(data)) return data;
     const error = validate.errors?.[0];
     if (error === undefined) throw new SchemaError(file, '', 'does not match its schema');

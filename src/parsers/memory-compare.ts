@@ -118,6 +118,9 @@ class MemoryCompareReader {
   private quotedLines: number[] = [];
   /** Device Id → name → tally, in order of first appearance. */
   private readonly byDeviceId = new Map<number, Map<string, KernelTally>>();
+  /** The device of the previous row and its kernels. */
+  private lastDeviceId = -1;
+  private lastKernels: Map<string, KernelTally> | null = null;
 
   constructor(private readonly file: string) {}
 
@@ -428,11 +431,15 @@ class MemoryCompareReader {
   }
 
   private kernelsOfId(id: number): Map<string, KernelTally> {
+    // Rows come in long runs of one device: skip the map lookup then.
+    if (id === this.lastDeviceId) return this.lastKernels as Map<string, KernelTally>;
     let kernels = this.byDeviceId.get(id);
     if (kernels === undefined) {
       kernels = new Map<string, KernelTally>();
       this.byDeviceId.set(id, kernels);
     }
+    this.lastDeviceId = id;
+    this.lastKernels = kernels;
     return kernels;
   }
 
