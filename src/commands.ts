@@ -3,12 +3,6 @@ import { writeFile } from 'node:fs/promises';
 import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './collect.js';
 import { InputError, UsageError } from './errors.js';
-import { loadBaseline, mergeBaseline, writeBaselineAtomic } from './gate/baseline.js';
-import { runGate } from './gate/run-gate.js';
-import { renderBaselineChanges, summarizeBaselineChanges } from './report/baseline-changes.js';
-import { renderHtml } from './report/html.js';
-import { renderJsonReport } from './report/json.js';
-import { renderMarkdown } from './report/markdown.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
 import { describeSearch, resolveInputs } from './sources/local.js';
@@ -95,6 +89,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const baselinePath = optionalString(opts, 'baseline');
   if (baselinePath === undefined) throw new UsageError('check: --baseline FILE is required');
   const { snapshot } = await collectFromOptions(opts, io);
+  const { runGate } = await import('./gate/run-gate.js');
   const { report } = await runGate({
     snapshot,
     baselinePath,
@@ -105,9 +100,9 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
-  if (reportFile) await writeFile(reportFile, renderJsonReport(report));
-  if (markdownFile) await writeFile(markdownFile, renderMarkdown(report));
-  if (htmlFile) await writeFile(htmlFile, renderHtml(report));
+  if (reportFile) await writeFile(reportFile, (await import('./report/json.js')).renderJsonReport(report));
+  if (markdownFile) await writeFile(markdownFile, (await import('./report/markdown.js')).renderMarkdown(report));
+  if (htmlFile) await writeFile(htmlFile, (await import('./report/html.js')).renderHtml(report));
   io.out(renderTerminal(report, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }));
   return report.result === 'fail' ? 1 : 0;
 }
@@ -118,6 +113,8 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   if (out === undefined) throw new UsageError('baseline: --out FILE is required');
   // An empty run fails here, before the file is touched.
   const { snapshot } = await collectFromOptions(opts, io);
+  const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./gate/baseline.js');
+  const { renderBaselineChanges, summarizeBaselineChanges } = await import('./report/baseline-changes.js');
   const existing = await loadBaseline(out);
   const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });
   await writeBaselineAtomic(out, baseline);

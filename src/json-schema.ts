@@ -21,7 +21,7 @@ export type SchemaValidator<T> = (data: unknown, file: string) => T;
 export function compileSchema<T>(schema: AnySchemaObject): SchemaValidator<T> {
   let validate: ValidateFunction<T> | undefined;
   return (data, file) => {
-    validate ??= (ajv ??= new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true })).compile<T>(schema);
+    validate ??= (ajv ??= new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false })).compile<T>(schema);
     if (validate(data)) return data;
     const error = validate.errors?.[0];
     if (error === undefined) throw new SchemaError(file, '', 'does not match its schema');

@@ -9,11 +9,9 @@ import { InputError, UsageError } from './errors.js';
 import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic } from './gate/baseline.js';
 import { runGate } from './gate/run-gate.js';
 import type { GateReport } from './gate/types.js';
-import { openBaselinePullRequest, commitBaseline, readFileAtBranch } from './github/baseline-pr.js';
-import { commentMarker, upsertStickyComment } from './github/comment.js';
-import { createOctokit, errorMessage, httpStatus, workflowContext, type Octokit, type RepoRef } from './github/octokit.js';
+import { errorMessage, httpStatus, workflowContext, type RepoRef } from './github/context.js';
+import type { Octokit } from './github/octokit.js';
 import { renderBaselineChanges } from './report/baseline-changes.js';
-import { renderHtml } from './report/html.js';
 import { parseReportJson, renderJsonReport } from './report/json.js';
 import { renderMarkdown } from './report/markdown.js';
 import { describeSearch, resolveInputs } from './sources/local.js';
@@ -117,6 +115,7 @@ async function writeHtmlReport(inputs: ActionInputs, report: GateReport): Promis
   const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), inputs.htmlReport);
   try {
     await mkdir(path.dirname(file), { recursive: true });
+    const { renderHtml } = await import('./report/html.js');
     await writeFile(file, renderHtml(report));
   } catch (error) {
     throw new UsageError(`'html-report': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
@@ -179,6 +178,7 @@ async function postComment(
     core.warning("No 'github-token': the PR comment was not posted");
     return;
   }
+  const { commentMarker, upsertStickyComment } = await import('./github/comment.js');
   const marker = commentMarker(inputs.commentKey);
   const body = renderMarkdown(report, { marker, maxBytes: COMMENT_LIMIT, runUrl: sourceRunUrl });
   try {
@@ -206,7 +206,7 @@ async function publish(inputs: ActionInputs, report: GateReport, issueNumber: nu
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = report.result === 'fail' && inputs.failJob;
   annotate(report, failsJob ? 1 : 0);
-  const octokit = inputs.token ? createOctokit(inputs.token) : undefined;
+  const octokit = inputs.token ? (await import('./github/octokit.js')).createOctokit(inputs.token) : undefined;
   await postComment(inputs, octokit, issueNumber, report, repo);
   if (report.result === 'fail') {
     if (failsJob) core.setFailed(failureReason(report));
@@ -253,7 +253,8 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const source = sourceRun(inputs);
   const { runId } = source;
   const branch = process.env.GITHUB_REF_NAME || 'main';
-  const octokit = inputs.updateStrategy === 'write' ? undefined : createOctokit(inputs.token);
+  const { openBaselinePullRequest, commitBaseline, readFileAtBranch } = await import('./github/baseline-pr.js');
+  const octokit = inputs.updateStrategy === 'write' ? undefined : (await import('./github/octokit.js')).createOctokit(inputs.token);
 
   const existingText = octokit === undefined ? null : await readFileAtBranch(octokit, repo, filePath, branch);
   const existing =
@@ -330,7 +331,7 @@ async function runCommentMode(inputs: ActionInputs): Promise<void> {
   if (runId === undefined) throw new UsageError("mode 'comment' needs 'run-id' or a workflow_run event");
   const repo = inputs.repository ?? thisRepo();
   if (!inputs.token) throw new UsageError("mode 'comment' needs 'github-token'");
-  const octokit = createOctokit(inputs.token);
+  const octokit = (await import('./github/octokit.js')).createOctokit(inputs.token);
 
   const dir = path.join(workDir(), 'report-artifact');
   const { downloadArtifacts } = await import('./sources/artifacts.js');

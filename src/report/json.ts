@@ -132,7 +132,7 @@ function reportValidator(): ValidateFunction<ReportDocument> {
   if (validator === undefined) {
     const Ajv = ajvConstructor(AjvModule);
     // allErrors stays off: the first error is enough, and a hostile file must not make ajv collect millions.
-    const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: false });
+    const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: false, validateSchema: false });
     validator = ajv.compile<ReportDocument>(reportSchema);
   }
   return validator;

@@ -1,0 +1,66 @@
+import { b as formatDelta, a as formatBytes } from './snapshot.js';
+import { t as tableCodeSpan } from './local.js';
+import 'node:fs';
+import 'node:fs/promises';
+import 'node:os';
+import 'node:worker_threads';
+import 'node:path';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+
+/** The compared value of a key: a module's peak or a kernel's diff; null when the side lacks it. */
+function valueOf(side, key) {
+    if (side === null)
+        return null;
+    const m = Object.hasOwn(side.modules, key) ? side.modules[key] : undefined;
+    if (m !== undefined)
+        return m.peak;
+    const k = Object.hasOwn(side.kernels, key) ? side.kernels[key] : undefined;
+    return k !== undefined ? k.diff : null;
+}
+/** One line: "3 added, 1 changed, 2 kept (absent from this run), 0 pruned, 40 unchanged". */
+function summarizeBaselineChanges(changes) {
+    return (`${changes.added.length} added, ${changes.changed.length} changed, ` +
+        `${changes.kept.length} kept (absent from this run), ${changes.pruned.length} pruned, ${changes.unchanged} unchanged`);
+}
+/**
+ * A markdown table of every added, changed, kept and pruned key with before, after and Δ in human sizes.
+ * Whole rows are dropped, never cut, to stay under `maxChars` (a PR body takes 65,536).
+ */
+function renderBaselineChanges(before, after, changes, maxChars = 60_000) {
+    const lines = [`### Memory baseline update`, '', summarizeBaselineChanges(changes), ''];
+    const rows = [
+        ...changes.added.map((k) => ['added', k]),
+        ...changes.changed.map((k) => ['changed', k]),
+        ...changes.pruned.map((k) => ['pruned', k]),
+        ...changes.kept.map((k) => ['kept', k]),
+    ];
+    if (rows.length === 0)
+        return [...lines, 'The new baseline holds the same values as the old one.', ''].join('\n');
+    lines.push('| change | key | before | after | Δ |', '|---|---|---:|---:|---:|');
+    const footer = changes.kept.length > 0
+        ? ['', '_Kept_ keys were not produced by this run (a rank that failed to upload, say) and keep their old values; update with `prune` to drop them.']
+        : [];
+    // Room for the header, the footer and the "more keys" note.
+    let budget = maxChars - lines.join('\n').length - footer.join('\n').length - 100;
+    let shown = 0;
+    for (const [change, key] of rows) {
+        const old = valueOf(before, key);
+        const now = change === 'pruned' ? null : valueOf(after, key);
+        const delta = old !== null && now !== null ? formatDelta(now - old) : '';
+        const row = `| ${change} | ${tableCodeSpan(key)} | ${old === null ? '' : formatBytes(old)} | ${now === null ? '' : formatBytes(now)} | ${delta} |`;
+        if (row.length + 1 > budget)
+            break;
+        budget -= row.length + 1;
+        lines.push(row);
+        shown++;
+    }
+    if (shown < rows.length)
+        lines.push('', `…and ${rows.length - shown} more keys: see the baseline file's diff.`);
+    lines.push(...footer);
+    return `${lines.join('\n')}\n`;
+}
+
+export { renderBaselineChanges, summarizeBaselineChanges };

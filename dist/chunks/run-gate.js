@@ -1,0 +1,1046 @@
+import { U as UsageError, I as InputError, e as parseSize, g as SchemaError, a as formatBytes, h as compareKeys } from './snapshot.js';
+import { a as parseJson, c as compileSchema, l as loadBaseline } from './baseline.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { k as picomatch } from './local.js';
+import 'node:fs';
+import 'node:crypto';
+import './ajv.js';
+import 'node:os';
+import 'node:worker_threads';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+
+var $schema = "http://json-schema.org/draft-07/schema#";
+var description = "Threshold config of ascend-memory-gate. How much each memory metric may grow before the gate fails. Default location: .github/memory-gate.json. Every field is optional; omitted fields keep the defaults.";
+var type = "object";
+var additionalProperties = false;
+var properties = {
+	$schema: {
+		type: "string",
+		description: "Path or URL of this schema, for editors."
+	},
+	modules: {
+		$ref: "#/definitions/kind",
+		description: "Module peaks from plog memory statistics, keys like DEV_MEM/dev0/APP or SVM_MEM/RUNTIME; compares `peak`. Default tolerance: {\"percent\": 5, \"bytes\": \"1MiB\"}."
+	},
+	kernels: {
+		$ref: "#/definitions/kind",
+		description: "Per-kernel memory diffs from msLeaks/msMemScope memory_compare CSVs, keys like dev0/aclnnMatmul_0; compares `diff` (may be negative). Default tolerance: {\"bytes\": 0}."
+	},
+	onNew: {
+		$ref: "#/definitions/policy",
+		description: "A key in this run but not in the baseline: warn (default), fail, or ignore."
+	},
+	onMissing: {
+		$ref: "#/definitions/policy",
+		description: "A key in the baseline but not in this run: warn (default), fail, or ignore."
+	},
+	failOnImprovement: {
+		type: "boolean",
+		description: "Fail when a value shrinks beyond its tolerance, so that the baseline gets updated. Default false: improvements pass and are listed."
+	},
+	device: {
+		$ref: "#/definitions/deviceLimits",
+		description: "Physical memory of every device and the headroom it must keep. Each device's estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {\"capacity\": \"64GiB\", \"minHeadroom\": \"10%\"}. Default minHeadroom: 10%."
+	},
+	devices: {
+		type: "object",
+		description: "Per-device overrides by device name, merged field by field over `device`. Example: {\"dev3\": {\"capacity\": \"32GiB\"}}.",
+		propertyNames: {
+			title: "a device name such as \"dev3\"",
+			pattern: "^dev\\d+$"
+		},
+		additionalProperties: {
+			$ref: "#/definitions/deviceLimits"
+		}
+	},
+	profile: {
+		"enum": [
+			"training",
+			"inference"
+		],
+		description: "Which reference costs of the CANN troubleshooting guide hold DEV_MEM GE and RUNTIME keys that have no baseline yet: training (PyTorch) GE 3 MiB, RUNTIME 26 MiB; inference (offline model) GE 86 MiB, RUNTIME 18 MiB. The guide's \"M\" is MiB. Unset: the larger of the two (GE 86 MiB, RUNTIME 26 MiB)."
+	},
+	hccl: {
+		type: "object",
+		additionalProperties: false,
+		required: [
+			"links"
+		],
+		description: "The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.",
+		properties: {
+			links: {
+				title: "a non-negative integer",
+				type: "integer",
+				minimum: 0,
+				description: "Communication links of one rank."
+			},
+			mode: {
+				"enum": [
+					"single-op",
+					"graph"
+				],
+				description: "single-op (default) or graph."
+			},
+			ops: {
+				title: "a non-negative integer",
+				type: "integer",
+				minimum: 0,
+				description: "Operators in the graph; required in graph mode."
+			},
+			domains: {
+				title: "a non-negative integer",
+				type: "integer",
+				minimum: 0,
+				description: "Communication domains (default 1), each with a send and a receive buffer of buffSize."
+			},
+			buffSize: {
+				$ref: "#/definitions/size",
+				description: "HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default \"200MiB\". A plain integer is bytes: write \"200MiB\", not 200."
+			}
+		},
+		"if": {
+			properties: {
+				mode: {
+					"const": "graph"
+				}
+			},
+			required: [
+				"mode"
+			]
+		},
+		then: {
+			properties: {
+				ops: true
+			},
+			required: [
+				"ops"
+			]
+		}
+	},
+	reference: {
+		type: "object",
+		additionalProperties: false,
+		description: "above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide's numbers are \"about\".",
+		properties: {
+			factor: {
+				title: "a positive number",
+				type: "number",
+				exclusiveMinimum: 0,
+				description: "Default 2."
+			}
+		}
+	},
+	leaks: {
+		type: "object",
+		additionalProperties: false,
+		description: "leak-suspect (warn) when a module's outstanding allocations at exit (alloc_cnt - free_cnt) grow from the baseline by more than EVERY field set: `count` and `percent` of the baseline's outstanding count (with 0 outstanding, any growth exceeds the percent). Keys whose records carry no counts are skipped. Replaces the default {\"count\": 0, \"percent\": 10} as a whole.",
+		properties: {
+			count: {
+				title: "a non-negative integer",
+				type: "integer",
+				minimum: 0
+			},
+			percent: {
+				title: "a non-negative number of percent",
+				type: "number",
+				minimum: 0
+			}
+		}
+	},
+	imbalance: {
+		type: "object",
+		additionalProperties: false,
+		description: "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
+		properties: {
+			tolerance: {
+				$ref: "#/definitions/tolerance",
+				description: "Default {\"percent\": 20, \"bytes\": \"1MiB\"}: the deviation must exceed both; replaces the default as a whole."
+			},
+			minDevices: {
+				title: "an integer of at least 2",
+				type: "integer",
+				minimum: 2,
+				description: "Default 3: with two devices the median cannot tell which one is off."
+			}
+		}
+	},
+	verdicts: {
+		type: "object",
+		additionalProperties: false,
+		description: "What each finding does: warn, fail, or ignore (not assessed at all).",
+		properties: {
+			"over-capacity": {
+				$ref: "#/definitions/policy",
+				description: "Default fail."
+			},
+			"low-headroom": {
+				$ref: "#/definitions/policy",
+				description: "Default warn."
+			},
+			"alloc-failure": {
+				$ref: "#/definitions/policy",
+				description: "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
+			},
+			"leak-suspect": {
+				$ref: "#/definitions/policy",
+				description: "Default warn."
+			},
+			"above-reference": {
+				$ref: "#/definitions/policy",
+				description: "Default warn."
+			},
+			imbalance: {
+				$ref: "#/definitions/policy",
+				description: "Default warn."
+			}
+		}
+	}
+};
+var definitions = {
+	policy: {
+		"enum": [
+			"warn",
+			"fail",
+			"ignore"
+		]
+	},
+	size: {
+		title: "a byte size: an integer number of bytes, or a string such as \"64MiB\", \"1.5GiB\" or \"200MB\"",
+		description: "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes.",
+		type: [
+			"integer",
+			"string"
+		],
+		minimum: 0,
+		maximum: 9007199254740991,
+		pattern: "^\\s*\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+	},
+	tolerance: {
+		description: "How much a value may move before it counts. A change must exceed EVERY field that is set: `bytes` (delta > bytes) and `percent` (delta > |baseline| x percent / 100; with a baseline of 0 any change exceeds it). An empty object {} means any growth regresses. A tolerance object REPLACES the default tolerance as a whole; fields are not merged.",
+		type: "object",
+		additionalProperties: false,
+		properties: {
+			percent: {
+				title: "a non-negative number of percent",
+				type: "number",
+				minimum: 0
+			},
+			bytes: {
+				$ref: "#/definitions/size"
+			}
+		}
+	},
+	rule: {
+		description: "The first rule whose `match` glob matches a key decides for that key. `ignore` wins over everything; `budget` applies whatever the baseline (new keys too) and wins over the tolerance; `tolerance` replaces the default tolerance as a whole.",
+		type: "object",
+		additionalProperties: false,
+		required: [
+			"match"
+		],
+		properties: {
+			match: {
+				title: "a non-empty glob",
+				description: "Glob over key segments separated by `/`: `*` matches within one segment, `**` any number of segments, and dots are ordinary characters. Example: DEV_MEM/*/HCCL, HOST_MEM/**, dev*/aclnnMatmul*.",
+				type: "string",
+				minLength: 1
+			},
+			tolerance: {
+				$ref: "#/definitions/tolerance"
+			},
+			budget: {
+				$ref: "#/definitions/size",
+				description: "Absolute ceiling: the key fails (over-budget) when its current value exceeds this, whatever the baseline."
+			},
+			ignore: {
+				type: "boolean",
+				description: "true: never gate these keys."
+			}
+		}
+	},
+	deviceLimits: {
+		type: "object",
+		additionalProperties: false,
+		properties: {
+			capacity: {
+				$ref: "#/definitions/size",
+				description: "Physical memory of the device, e.g. \"64GiB\"."
+			},
+			minHeadroom: {
+				title: "a share of the capacity such as \"10%\", or a byte size such as \"4GiB\"",
+				description: "Memory that must stay free below the capacity: a percent (at most 100%) or a size.",
+				type: [
+					"integer",
+					"string"
+				],
+				minimum: 0,
+				maximum: 9007199254740991,
+				pattern: "^\\s*\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+			}
+		}
+	},
+	kind: {
+		type: "object",
+		additionalProperties: false,
+		properties: {
+			tolerance: {
+				$ref: "#/definitions/tolerance"
+			},
+			rules: {
+				type: "array",
+				items: {
+					$ref: "#/definitions/rule"
+				}
+			}
+		}
+	}
+};
+var configSchema = {
+	$schema: $schema,
+	description: description,
+	type: type,
+	additionalProperties: additionalProperties,
+	properties: properties,
+	definitions: definitions
+};
+
+// The gate's thresholds: the defaults, the JSON config file (schema-checked, sizes converted to bytes), the --max-increase shorthand, rule matching and tolerance semantics.
+/** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
+const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
+/**
+ * The thresholds when there is no config file:
+ * - modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules' small percentages both pass;
+ * - kernels tolerate nothing: any growth of a kernel's memory diff regresses;
+ * - new and missing keys warn; improvements pass and are listed;
+ * - no device capacity (so no headroom verdict) until one is configured; then a device must keep 10% free;
+ * - GE and RUNTIME with no baseline are held against 2 × the larger of the docs' training and inference references;
+ *   HCCL only once its links and domains are configured;
+ * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
+ * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
+ * - over-capacity and alloc-failure fail, the other findings warn.
+ */
+const DEFAULT_CONFIG = deepFreeze({
+    modules: { tolerance: { percent: 5, bytes: 1024 ** 2 }, rules: [] },
+    kernels: { tolerance: { bytes: 0 }, rules: [] },
+    onNew: 'warn',
+    onMissing: 'warn',
+    failOnImprovement: false,
+    device: { minHeadroom: { percent: 10 } },
+    devices: {},
+    profile: null,
+    hccl: null,
+    reference: { factor: 2 },
+    leaks: { count: 0, percent: 10 },
+    imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
+    verdicts: {
+        'over-capacity': 'fail',
+        'low-headroom': 'warn',
+        'alloc-failure': 'fail',
+        'leak-suspect': 'warn',
+        'above-reference': 'warn',
+        imbalance: 'warn',
+    },
+});
+/** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
+const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 });
+const validateConfigFile = compileSchema(configSchema);
+/**
+ * Reads the threshold config.
+ * - `file` given: that file must exist (unless `required: false`).
+ * - `file` undefined: `.github/memory-gate.json` under `cwd` is used when present, else DEFAULT_CONFIG
+ *   (unless `required: true`).
+ * A file that exists but is not valid JSON or fails the schema is always an error, never "no config".
+ */
+async function loadGateConfig(file, options = {}) {
+    const name = file ?? DEFAULT_CONFIG_PATH;
+    const required = options.required ?? file !== undefined;
+    let text;
+    try {
+        text = await readFile(path.resolve(options.cwd ?? process.cwd(), name), 'utf8');
+    }
+    catch (err) {
+        if (errorCode(err) === 'ENOENT') {
+            if (required)
+                throw new UsageError(`config file ${name} does not exist`);
+            return cloneConfig(DEFAULT_CONFIG);
+        }
+        throw new InputError(`${name}: cannot read the config: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return parseGateConfig(parseJson(text, name), name);
+}
+/**
+ * Validates a parsed config document against schemas/config.schema.json and converts it to a GateConfig.
+ * Omitted fields keep DEFAULT_CONFIG. A `tolerance` object (per kind or per rule) REPLACES the default tolerance
+ * as a whole: `{ "percent": 10 }` means "10%, with no bytes allowance", not "10% and the default 1 MiB".
+ */
+function parseGateConfig(json, file) {
+    const input = validateConfigFile(json, file);
+    const defaults = cloneConfig(DEFAULT_CONFIG);
+    return {
+        modules: toKindThresholds(input.modules, DEFAULT_CONFIG.modules, file, '/modules'),
+        kernels: toKindThresholds(input.kernels, DEFAULT_CONFIG.kernels, file, '/kernels'),
+        onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+        onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+        failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
+        // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
+        device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
+        devices: Object.fromEntries(Object.entries(input.devices ?? {}).map(([name, limits]) => [name, toDeviceLimits(limits, file, `/devices/${name}`)])),
+        profile: input.profile ?? defaults.profile,
+        hccl: input.hccl === undefined ? defaults.hccl : toHccl(input.hccl, file),
+        reference: { factor: input.reference?.factor ?? defaults.reference.factor },
+        // Like every tolerance, `leaks` and `imbalance.tolerance` replace the default as a whole.
+        leaks: input.leaks === undefined ? defaults.leaks : { ...input.leaks },
+        imbalance: {
+            tolerance: input.imbalance?.tolerance === undefined
+                ? defaults.imbalance.tolerance
+                : toTolerance(input.imbalance.tolerance, file, '/imbalance/tolerance'),
+            minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
+        },
+        verdicts: { ...defaults.verdicts, ...input.verdicts },
+    };
+}
+function toDeviceLimits(input, file, pointer) {
+    const limits = {};
+    if (input.capacity !== undefined)
+        limits.capacity = toBytes(input.capacity, file, `${pointer}/capacity`);
+    if (input.minHeadroom !== undefined)
+        limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);
+    return limits;
+}
+function toHeadroom(value, file, pointer) {
+    const percent = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value) : null;
+    if (percent === null)
+        return { bytes: toBytes(value, file, pointer) };
+    const share = Number(percent[1]);
+    if (share > 100)
+        throw new SchemaError(file, pointer, `must be at most 100% of the capacity, got ${JSON.stringify(value)}`);
+    return { percent: share };
+}
+function toHccl(input, file) {
+    return {
+        links: input.links,
+        mode: input.mode ?? HCCL_DEFAULTS.mode,
+        ops: input.ops ?? HCCL_DEFAULTS.ops,
+        domains: input.domains ?? HCCL_DEFAULTS.domains,
+        buffSize: input.buffSize === undefined ? HCCL_DEFAULTS.buffSize : toBytes(input.buffSize, file, '/hccl/buffSize'),
+    };
+}
+function toKindThresholds(input, defaults, file, pointer) {
+    return {
+        tolerance: input?.tolerance === undefined
+            ? { ...defaults.tolerance }
+            : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
+        rules: (input?.rules ?? []).map((rule, i) => toRule(rule, file, `${pointer}/rules/${i}`)),
+    };
+}
+function toRule(input, file, pointer) {
+    const rule = { match: input.match };
+    if (input.tolerance !== undefined)
+        rule.tolerance = toTolerance(input.tolerance, file, `${pointer}/tolerance`);
+    if (input.budget !== undefined)
+        rule.budget = toBytes(input.budget, file, `${pointer}/budget`);
+    if (input.ignore !== undefined)
+        rule.ignore = input.ignore;
+    return rule;
+}
+function toTolerance(input, file, pointer) {
+    const tolerance = {};
+    if (input.percent !== undefined)
+        tolerance.percent = input.percent;
+    if (input.bytes !== undefined)
+        tolerance.bytes = toBytes(input.bytes, file, `${pointer}/bytes`);
+    return tolerance;
+}
+function toBytes(value, file, pointer) {
+    const bytes = parseSize(value);
+    // The schema has checked the form already; what is left is a value too large to count exactly.
+    if (bytes === null)
+        throw new SchemaError(file, pointer, `must be at most 2^53 - 1 bytes, got ${JSON.stringify(value)}`);
+    return bytes;
+}
+const MAX_INCREASE_HINT = "'max-increase' must look like 5% or 64MiB or 5%,1MiB";
+/**
+ * Parses the CLI/Action shorthand for a tolerance: "5%", "64MiB", "5%,1MiB" (either order).
+ * Sizes take the same units as the config file; percent is a non-negative decimal.
+ */
+function parseMaxIncrease(spec) {
+    const fail = () => {
+        throw new UsageError(`${MAX_INCREASE_HINT}, got ${JSON.stringify(spec)}`);
+    };
+    const parts = spec.split(',').map((part) => part.trim());
+    if (parts.length > 2)
+        fail();
+    const tolerance = {};
+    for (const part of parts) {
+        const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(part);
+        if (percent) {
+            if (tolerance.percent !== undefined)
+                fail();
+            tolerance.percent = Number(percent[1]);
+            continue;
+        }
+        const bytes = part === '' ? null : parseSize(part);
+        if (bytes === null || tolerance.bytes !== undefined)
+            fail();
+        else
+            tolerance.bytes = bytes;
+    }
+    return tolerance;
+}
+/**
+ * Makes `tolerance` the default of both modules and kernels (replacing each default as a whole).
+ * Rules keep their own tolerance: a rule is more specific than a command-line flag.
+ */
+function applyMaxIncrease(config, tolerance) {
+    return {
+        ...config,
+        modules: { ...config.modules, tolerance: { ...tolerance } },
+        kernels: { ...config.kernels, tolerance: { ...tolerance } },
+    };
+}
+// Keys are `/`-separated segments on every platform, and dots (aclnnMatmul_0.1) are ordinary characters.
+const GLOB_OPTIONS = { dot: true, windows: false };
+const matchers = new Map();
+/** True when the glob matches the key: `*` within one segment, `**` across any number of segments. */
+function globMatches(glob, key) {
+    let matcher = matchers.get(glob);
+    if (matcher === undefined) {
+        matcher = picomatch(glob, GLOB_OPTIONS);
+        matchers.set(glob, matcher);
+    }
+    return matcher(key);
+}
+/** The first rule whose glob matches the key, or undefined when the defaults apply. */
+function matchRule(rules, key) {
+    return rules.find((rule) => globMatches(rule.match, key));
+}
+/**
+ * True when a positive change exceeds EVERY field set on the tolerance:
+ * - `bytes`: change > bytes;
+ * - `percent`: change > |baseline| × percent / 100 (|baseline| because kernel diffs can be negative), and with a
+ *   baseline of 0 any positive change exceeds it.
+ * A change exactly at a limit does not exceed it; an empty tolerance {} is exceeded by any positive change.
+ */
+function exceedsTolerance(change, baseline, tolerance) {
+    if (change <= 0)
+        return false;
+    if (tolerance.bytes !== undefined && change <= tolerance.bytes)
+        return false;
+    // Multiplying instead of dividing keeps "exactly at the limit" exact for integer percents.
+    if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent)
+        return false;
+    return true;
+}
+/** delta / |baseline| × 100, or null when either side is absent or the baseline is 0. */
+function percentChange(baseline, current) {
+    if (baseline === null || current === null || baseline === 0)
+        return null;
+    return ((current - baseline) / Math.abs(baseline)) * 100;
+}
+function cloneConfig(config) {
+    return {
+        modules: cloneKind(config.modules),
+        kernels: cloneKind(config.kernels),
+        onNew: config.onNew,
+        onMissing: config.onMissing,
+        failOnImprovement: config.failOnImprovement,
+        device: structuredClone(config.device),
+        devices: structuredClone(config.devices),
+        profile: config.profile,
+        hccl: config.hccl === null ? null : { ...config.hccl },
+        reference: { ...config.reference },
+        leaks: { ...config.leaks },
+        imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
+        verdicts: { ...config.verdicts },
+    };
+}
+function cloneKind(kind) {
+    return {
+        tolerance: { ...kind.tolerance },
+        rules: kind.rules.map((rule) => ({ ...rule, ...(rule.tolerance ? { tolerance: { ...rule.tolerance } } : {}) })),
+    };
+}
+function deepFreeze(value) {
+    if (value !== null && typeof value === 'object') {
+        for (const inner of Object.values(value))
+            deepFreeze(inner);
+        Object.freeze(value);
+    }
+    return value;
+}
+function errorCode(err) {
+    return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
+}
+
+// The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
+const MiB = 1024 ** 2;
+/** The statuses of findings in the order a key lists them. */
+const FINDING_STATUSES = [
+    'over-capacity',
+    'low-headroom',
+    'alloc-failure',
+    'leak-suspect',
+    'above-reference',
+    'imbalance',
+];
+/** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
+const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
+function assessDevices(baseline, current, config) {
+    const moduleFindings = [
+        ...assessLeaks(baseline, current, config),
+        ...assessReferences(baseline, current, config),
+        ...assessImbalance(baseline, current, config),
+    ];
+    const deviceEntries = [...assessHeadroom(baseline, current, config), ...assessAllocFailures(baseline, current, config)];
+    const statusOrder = FINDING_STATUSES;
+    // On one device the headroom verdict comes before alloc-failure; pass (a headroom verdict too) is no finding and ranks first.
+    const rank = (status) => (statusOrder.includes(status) ? statusOrder.indexOf(status) : -1);
+    const order = (a, b) => compareKeys(a.key, b.key) || rank(a.status) - rank(b.status);
+    return { moduleFindings: moduleFindings.sort(order), deviceEntries: deviceEntries.sort(order) };
+}
+const DEVICE_NAME = /^dev\d+$/;
+function parseModuleKey(key) {
+    const parts = key.split('/');
+    if (parts.length === 3 && DEVICE_NAME.test(parts[1])) {
+        return { attribute: parts[0], device: parts[1], module: parts[2] };
+    }
+    if (parts.length === 2)
+        return { attribute: parts[0], device: null, module: parts[1] };
+    return null;
+}
+function estimateDevicePeaks(modules) {
+    const estimates = new Map();
+    for (const [key, metric] of Object.entries(modules)) {
+        const parts = parseModuleKey(key);
+        if (parts === null || parts.device === null)
+            continue;
+        let estimate = estimates.get(parts.device);
+        if (estimate === undefined) {
+            estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null };
+            estimates.set(parts.device, estimate);
+        }
+        if (parts.attribute === PROCESS_TOTAL_ATTRIBUTE) {
+            estimate.processTotal = (estimate.processTotal ?? 0) + metric.peak;
+        }
+        else {
+            estimate.moduleSum += metric.peak;
+            estimate.moduleCount++;
+            if (parts.module === 'CACHED')
+                estimate.cached += metric.peak;
+            if (!estimate.attributes.includes(parts.attribute))
+                estimate.attributes.push(parts.attribute);
+        }
+    }
+    for (const estimate of estimates.values()) {
+        estimate.attributes.sort(compareKeys);
+        estimate.bytes = Math.max(estimate.moduleSum, estimate.processTotal ?? 0);
+    }
+    return estimates;
+}
+/** A device's limits: `devices.devN` over `device`, field by field. */
+function deviceLimits(device, config) {
+    const override = Object.hasOwn(config.devices, device) ? config.devices[device] : undefined;
+    return { ...config.device, ...override };
+}
+/** The headroom a device must keep, in bytes: a percent of the capacity rounds up. */
+function requiredHeadroom(capacity, minHeadroom) {
+    if (minHeadroom === undefined)
+        return 0;
+    if ('bytes' in minHeadroom)
+        return minHeadroom.bytes;
+    return Math.ceil((capacity * minHeadroom.percent) / 100);
+}
+function assessHeadroom(baseline, current, config) {
+    const before = estimateDevicePeaks(baseline.modules);
+    const entries = [];
+    for (const estimate of estimateDevicePeaks(current.modules).values()) {
+        const { capacity, minHeadroom } = deviceLimits(estimate.device, config);
+        if (capacity === undefined)
+            continue;
+        const required = requiredHeadroom(capacity, minHeadroom);
+        const headroomLimit = Math.max(0, capacity - required);
+        const minimum = minHeadroom === undefined ? 'none' : 'percent' in minHeadroom ? `${minHeadroom.percent}% = ${formatBytes(required)}` : formatBytes(required);
+        const estimateText = `estimated peak ${formatBytes(estimate.bytes)}`;
+        let status;
+        let limit;
+        let verdict;
+        if (estimate.bytes > capacity) {
+            status = 'over-capacity';
+            limit = capacity;
+            verdict = `${estimateText} is over the capacity ${formatBytes(capacity)} by ${formatBytes(estimate.bytes - capacity)}`;
+        }
+        else if (estimate.bytes > headroomLimit) {
+            status = 'low-headroom';
+            limit = headroomLimit;
+            verdict = `${estimateText} leaves ${formatBytes(capacity - estimate.bytes)} of the capacity ${formatBytes(capacity)}, less than the minimum headroom (${minimum})`;
+        }
+        else {
+            status = 'pass';
+            limit = headroomLimit;
+            verdict = `${estimateText} leaves ${formatBytes(capacity - estimate.bytes)} of the capacity ${formatBytes(capacity)} (minimum headroom ${minimum})`;
+        }
+        let severity = 'ok';
+        if (status !== 'pass') {
+            const policy = config.verdicts[status];
+            if (policy === 'ignore')
+                continue;
+            severity = policy;
+        }
+        const baselineBytes = before.get(estimate.device)?.bytes ?? null;
+        entries.push({
+            ...compared('device', estimate.device, baselineBytes, estimate.bytes),
+            status,
+            severity,
+            rule: null,
+            unit: 'bytes',
+            limit,
+            note: `${verdict}. ${describeEstimate(estimate)}`,
+        });
+    }
+    return entries;
+}
+function describeEstimate(estimate) {
+    const total = `the process total ${PROCESS_TOTAL_ATTRIBUTE} (${formatBytes(estimate.processTotal ?? 0)})`;
+    if (estimate.moduleCount === 0)
+        return `From ${total}`;
+    const cached = estimate.cached > 0 ? `, CACHED ${formatBytes(estimate.cached)} included` : '';
+    const modules = `the sum of ${plural(estimate.moduleCount, 'module peak')} in ${estimate.attributes.join(', ')}`;
+    if (estimate.processTotal === null)
+        return `An upper bound: ${modules}${cached ? ` (${cached.slice(2)})` : ''}, which need not coincide`;
+    return estimate.processTotal > estimate.moduleSum
+        ? `From ${total}, larger than ${modules} (${formatBytes(estimate.moduleSum)}${cached}); the two are never added`
+        : `An upper bound: ${modules} (${formatBytes(estimate.moduleSum)}${cached}), which need not coincide, larger than ${total}; the two are never added`;
+}
+function plural(n, one) {
+    return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+// ---------------------------------------------------------------------------------------------------------------
+// 2. Allocation failures
+function assessAllocFailures(baseline, current, config) {
+    const policy = config.verdicts['alloc-failure'];
+    if (policy === 'ignore')
+        return [];
+    const failures = current.meta?.allocFailures ?? {};
+    const before = baseline.meta?.allocFailures ?? {};
+    const entries = [];
+    for (const [device, count] of Object.entries(failures)) {
+        if (count <= 0)
+            continue;
+        const where = DEVICE_NAME.test(device) ? `on ${device}` : 'on a device the failure line does not name';
+        entries.push({
+            ...compared('device', device, Object.hasOwn(before, device) ? (before[device] ?? null) : null, count),
+            status: 'alloc-failure',
+            severity: policy,
+            rule: null,
+            unit: 'count',
+            limit: 0,
+            note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}: a job that survived an out-of-memory by retrying is not healthy`,
+        });
+    }
+    return entries;
+}
+// ---------------------------------------------------------------------------------------------------------------
+// 3. Leak suspects
+/** Outstanding allocations at exit (alloc_cnt − free_cnt), or null when the record has no counts (v0, v3, CACHED). */
+function outstandingAllocations(metric) {
+    return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
+}
+function assessLeaks(baseline, current, config) {
+    const policy = config.verdicts['leak-suspect'];
+    if (policy === 'ignore')
+        return [];
+    const { count, percent } = config.leaks;
+    const entries = [];
+    for (const [key, metric] of Object.entries(current.modules)) {
+        const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
+        if (old === undefined || isIgnored(key, config))
+            continue;
+        const before = outstandingAllocations(old);
+        const after = outstandingAllocations(metric);
+        if (before === null || after === null)
+            continue;
+        const growth = after - before;
+        if (!exceedsTolerance(growth, before, { bytes: count, percent }))
+            continue;
+        // Growth must exceed every set field, so the tolerated growth is the largest of them; floor keeps "> limit" exact.
+        const allowed = Math.max(count ?? 0, percent !== undefined ? Math.floor((Math.abs(before) * percent) / 100) : 0);
+        const share = percent !== undefined ? `${percent}% of ${before}` : null;
+        const tolerance = count !== undefined && share !== null ? `the larger of ${count} and ${share}` : (share ?? (count !== undefined ? `${count}` : 'none'));
+        entries.push({
+            ...compared('module', key, before, after),
+            status: 'leak-suspect',
+            severity: policy,
+            rule: null,
+            unit: 'count',
+            limit: before + allowed,
+            note: `outstanding allocations at exit (alloc_cnt - free_cnt) grew from ${before} to ${after} (+${growth}), ` +
+                `more than the ${before + allowed} tolerated (growth allowed: ${tolerance}): a leak or a growing pool`,
+        });
+    }
+    return entries;
+}
+// ---------------------------------------------------------------------------------------------------------------
+// 4. CANN reference costs on a first run
+/**
+ * Reference peaks of CANN components from the CANN troubleshooting guide ("查看CANN各组件内存统计信息"), PyTorch.
+ * The guide writes "M"; the driver counts bytes and CANN's sizes (HCCL_BUFFSIZE) are MiB, so M = MiB.
+ */
+const REFERENCE_COSTS = {
+    training: { GE: 3 * MiB, RUNTIME: 26 * MiB },
+    inference: { GE: 86 * MiB, RUNTIME: 18 * MiB },
+};
+/** HCCL link costs from the same guide: 4 MiB per link in single-op mode, 0.3 MiB per link and operator in graph mode. */
+const HCCL_LINK_COST = { singleOp: 4 * MiB, graphPerOp: 0.3 * MiB };
+function referenceCost(module, profile, hccl) {
+    if (module === 'GE' || module === 'RUNTIME') {
+        if (profile !== null)
+            return { bytes: REFERENCE_COSTS[profile][module], basis: `the ${profile} reference for ${module}` };
+        const training = REFERENCE_COSTS.training[module];
+        const inference = REFERENCE_COSTS.inference[module];
+        return {
+            bytes: Math.max(training, inference),
+            basis: `the larger of the training (${formatBytes(training)}) and inference (${formatBytes(inference)}) references for ${module}; set "profile"`,
+        };
+    }
+    if (module === 'HCCL' && hccl !== null) {
+        const links = hccl.mode === 'graph'
+            ? { bytes: Math.round(hccl.links * hccl.ops * HCCL_LINK_COST.graphPerOp), text: `${plural(hccl.links, 'link')} x ${plural(hccl.ops, 'op')} x 0.3 MiB` }
+            : { bytes: hccl.links * HCCL_LINK_COST.singleOp, text: `${plural(hccl.links, 'link')} x 4 MiB` };
+        const buffers = hccl.domains * 2 * hccl.buffSize;
+        return {
+            bytes: links.bytes + buffers,
+            basis: `the HCCL reference ${links.text} + ${plural(hccl.domains, 'domain')} x 2 x ${formatBytes(hccl.buffSize)}`,
+        };
+    }
+    return null;
+}
+/** The attribute the guide's references are about. */
+const REFERENCE_ATTRIBUTE = 'DEV_MEM';
+function assessReferences(baseline, current, config) {
+    const policy = config.verdicts['above-reference'];
+    if (policy === 'ignore')
+        return [];
+    const entries = [];
+    for (const [key, metric] of Object.entries(current.modules)) {
+        // Only a key with no baseline: once there is one, the baseline is the better reference.
+        if (Object.hasOwn(baseline.modules, key) || isIgnored(key, config))
+            continue;
+        const parts = parseModuleKey(key);
+        if (parts === null || parts.attribute !== REFERENCE_ATTRIBUTE || parts.device === null)
+            continue;
+        const reference = referenceCost(parts.module, config.profile, config.hccl);
+        if (reference === null)
+            continue;
+        const limit = Math.floor(reference.bytes * config.reference.factor);
+        if (metric.peak <= limit)
+            continue;
+        entries.push({
+            ...compared('module', key, null, metric.peak),
+            status: 'above-reference',
+            severity: policy,
+            rule: null,
+            unit: 'bytes',
+            limit,
+            note: `no baseline yet: peak ${formatBytes(metric.peak)} is above ${config.reference.factor} x ${formatBytes(reference.bytes)}, ${reference.basis}`,
+        });
+    }
+    return entries;
+}
+// ---------------------------------------------------------------------------------------------------------------
+// 5. Rank imbalance
+/** The median of the values (the mean of the two middle ones for an even count). */
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function assessImbalance(baseline, current, config) {
+    const policy = config.verdicts.imbalance;
+    if (policy === 'ignore')
+        return [];
+    const groups = new Map();
+    for (const [key, metric] of Object.entries(current.modules)) {
+        const parts = parseModuleKey(key);
+        if (parts === null || parts.device === null || isIgnored(key, config))
+            continue;
+        const group = `${parts.attribute}/*/${parts.module}`;
+        let members = groups.get(group);
+        if (members === undefined)
+            groups.set(group, (members = []));
+        members.push({ key, peak: metric.peak });
+    }
+    const { tolerance, minDevices } = config.imbalance;
+    const entries = [];
+    for (const [group, members] of groups) {
+        if (members.length < minDevices)
+            continue;
+        const middle = median(members.map((m) => m.peak));
+        const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+        const toleranceText = [tolerance.percent !== undefined ? `${tolerance.percent}%` : null, tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null]
+            .filter((part) => part !== null)
+            .join(' and ');
+        for (const { key, peak } of members) {
+            const deviation = peak - middle;
+            if (!exceedsTolerance(Math.abs(deviation), middle, tolerance))
+                continue;
+            const above = deviation > 0;
+            const share = middle === 0 ? '' : `${((Math.abs(deviation) / middle) * 100).toFixed(1)}% `;
+            const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
+            entries.push({
+                ...compared('module', key, old?.peak ?? null, peak),
+                status: 'imbalance',
+                severity: policy,
+                rule: null,
+                unit: 'bytes',
+                // The bound crossed, as an integer: floor/ceil keep "current > limit" / "current < limit" exact.
+                limit: above ? Math.floor(middle + allowed) : Math.ceil(middle - allowed),
+                note: `${share}${above ? 'above' : 'below'} the median ${formatBytes(middle)} of ${group} on ${members.length} devices ` +
+                    `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking`,
+            });
+        }
+    }
+    return entries;
+}
+// ---------------------------------------------------------------------------------------------------------------
+function isIgnored(key, config) {
+    return matchRule(config.modules.rules, key)?.ignore === true;
+}
+/** The comparison fields every entry carries: this run against the baseline run. */
+function compared(kind, key, baseline, current) {
+    return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
+}
+
+// The gate itself: one verdict per module and kernel key from a baseline, this run and the thresholds, plus the device-level findings. Pure, no I/O.
+/** Every status, in the order reports list them; counts always carry all of them. */
+const STATUSES = [
+    'regressed',
+    'over-budget',
+    'over-capacity',
+    'alloc-failure',
+    'leak-suspect',
+    'low-headroom',
+    'above-reference',
+    'imbalance',
+    'new',
+    'missing',
+    'improved',
+    'ignored',
+    'pass',
+];
+/**
+ * Compares this run with the baseline. Modules compare `peak`, kernels compare `diff`; delta = current − baseline.
+ *
+ * Per key, the first matching rule (else the kind's defaults) decides, in this order:
+ * 1. `ignore` → ignored (ok).
+ * 2. `budget` set and current > budget → over-budget (fail), whatever the baseline, also for new keys.
+ * 3. only in this run → new; only in the baseline → missing; severity from onNew / onMissing (ignore → ok).
+ * 4. delta exceeds every field of the tolerance → regressed (fail).
+ * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
+ * 6. otherwise pass (ok).
+ *
+ * Then the device-level findings (devices.ts), each a separate entry: a module key may be followed by leak-suspect,
+ * above-reference and imbalance entries with the same key; `device` entries (`dev0`) hold headroom and alloc-failure.
+ *
+ * Entries come sorted by kind (modules, kernels, devices) then key, a key's baseline verdict before its findings;
+ * counts hold every status; the result is 'fail' iff some entry's severity is 'fail'.
+ */
+function compareSnapshots(baseline, current, config) {
+    const modules = compareKind('module', valuesOf(baseline.modules, (m) => m.peak), valuesOf(current.modules, (m) => m.peak), config.modules, config);
+    const kernels = compareKind('kernel', valuesOf(baseline.kernels, (k) => k.diff), valuesOf(current.kernels, (k) => k.diff), config.kernels, config);
+    const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
+    const entries = [...withFindings(modules, moduleFindings), ...kernels, ...deviceEntries];
+    const counts = {};
+    for (const status of STATUSES)
+        counts[status] = 0;
+    for (const entry of entries)
+        counts[entry.status] = (counts[entry.status] ?? 0) + 1;
+    return {
+        result: entries.some((entry) => entry.severity === 'fail') ? 'fail' : 'pass',
+        counts,
+        entries,
+    };
+}
+/** Each key's verdict followed by its findings (already in key and status order). */
+function withFindings(verdicts, findings) {
+    if (findings.length === 0)
+        return verdicts;
+    const byKey = new Map();
+    for (const finding of findings) {
+        const list = byKey.get(finding.key);
+        if (list === undefined)
+            byKey.set(finding.key, [finding]);
+        else
+            list.push(finding);
+    }
+    const out = [];
+    for (const verdict of verdicts) {
+        out.push(verdict);
+        const list = byKey.get(verdict.key);
+        if (list !== undefined) {
+            out.push(...list);
+            byKey.delete(verdict.key);
+        }
+    }
+    // Every finding is about a key of this run, which has a verdict; anything else would still be shown, last.
+    for (const list of byKey.values())
+        out.push(...list);
+    return out;
+}
+function valuesOf(metrics, pick) {
+    return new Map(Object.entries(metrics).map(([key, metric]) => [key, pick(metric)]));
+}
+function compareKind(kind, baseline, current, thresholds, config) {
+    const keys = [...new Set([...baseline.keys(), ...current.keys()])].sort(compareKeys);
+    return keys.map((key) => judge(kind, key, baseline.get(key) ?? null, current.get(key) ?? null, thresholds, config));
+}
+/** The verdict for one key; see compareSnapshots for the order of the checks. */
+function judge(kind, key, baseline, current, thresholds, config) {
+    const rule = matchRule(thresholds.rules, key);
+    const delta = baseline !== null && current !== null ? current - baseline : null;
+    const entry = (status, severity) => ({
+        kind,
+        key,
+        baseline,
+        current,
+        delta,
+        percent: percentChange(baseline, current),
+        status,
+        severity,
+        rule: rule?.match ?? null,
+    });
+    if (rule?.ignore === true)
+        return entry('ignored', 'ok');
+    if (rule?.budget !== undefined && current !== null && current > rule.budget)
+        return entry('over-budget', 'fail');
+    if (baseline === null)
+        return entry('new', policySeverity(config.onNew));
+    if (current === null || delta === null)
+        return entry('missing', policySeverity(config.onMissing));
+    const tolerance = rule?.tolerance ?? thresholds.tolerance;
+    if (exceedsTolerance(delta, baseline, tolerance))
+        return entry('regressed', 'fail');
+    if (exceedsTolerance(-delta, baseline, tolerance))
+        return entry('improved', config.failOnImprovement ? 'fail' : 'ok');
+    return entry('pass', 'ok');
+}
+function policySeverity(policy) {
+    return policy === 'ignore' ? 'ok' : policy;
+}
+
+// The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
+async function runGate(request) {
+    let config = await loadGateConfig(request.configPath);
+    if (request.maxIncrease !== undefined)
+        config = applyMaxIncrease(config, parseMaxIncrease(request.maxIncrease));
+    const baseline = await loadBaseline(request.baselinePath);
+    if (baseline === null && !request.allowMissingBaseline) {
+        throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
+    }
+    const report = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+    return { report, config, baseline };
+}
+
+export { runGate };
