@@ -12,7 +12,7 @@ import 'timers';
 import { readFile, mkdir as mkdir$1, writeFile as writeFile$1 } from 'node:fs/promises';
 import os$1 from 'node:os';
 import path from 'node:path';
-import { i as splitList, j as glob, d as resolveInputs, g as describeSearch, h as collectSnapshot } from './chunks/local.js';
+import { i as splitList, j as isCountEntry, a as formatEntryDelta, e as entryReason, k as glob, d as resolveInputs, g as describeSearch, h as collectSnapshot } from './chunks/local.js';
 import { U as UsageError, I as InputError } from './chunks/snapshot.js';
 import { l as loadBaseline, p as parseBaseline, m as mergeBaseline, s as serializeBaseline, w as writeBaselineAtomic } from './chunks/baseline.js';
 import { runGate } from './chunks/run-gate.js';
@@ -709,6 +709,17 @@ function readInputs(get = (name) => getInput(name)) {
     };
 }
 
+/** One line a reviewer can act on: exact values with their unit, the rule or the finding's explanation. */
+function annotationText(e) {
+    const unit = isCountEntry(e) ? '' : ' bytes';
+    const values = e.baseline !== null && e.current !== null
+        ? `${e.baseline} → ${e.current}${unit} (${formatEntryDelta(e, e.current - e.baseline)})`
+        : `${e.current ?? e.baseline}${unit}${e.current === null ? ' in the baseline only' : e.baseline === null ? ', no baseline' : ''}`;
+    const { rule, note } = entryReason(e);
+    const why = [rule ? `rule ${rule}` : '', note ?? ''].filter(Boolean).join('; ');
+    return `${e.kind} ${e.key}: ${e.status}, ${values}${why ? ` [${why}]` : ''}`;
+}
+
 // The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub
 // client: check mode with no token must not pay for undici and Octokit at start-up.
 let cached;
@@ -880,10 +891,8 @@ function annotate(report, reserved) {
     const failing = report.entries.filter((e) => e.severity === 'fail');
     const budget = ANNOTATIONS_PER_STEP - reserved;
     const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
-    for (const e of shown) {
-        const detail = e.baseline !== null && e.current !== null ? `${e.baseline} → ${e.current} bytes (Δ ${e.delta ?? 0})` : `${e.current ?? e.baseline} bytes`;
-        error(`${e.kind} ${e.key}: ${e.status}, ${detail}${e.rule ? ` [rule ${e.rule}]` : ''}`, { title: `Memory gate: ${e.key} ${e.status}` });
-    }
+    for (const e of shown)
+        error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
     if (failing.length > shown.length) {
         error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
     }

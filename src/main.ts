@@ -9,6 +9,7 @@ import { InputError, UsageError } from './errors.js';
 import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic } from './gate/baseline.js';
 import { runGate } from './gate/run-gate.js';
 import type { GateReport } from './gate/types.js';
+import { annotationText } from './report/annotation.js';
 import { errorMessage, httpStatus, workflowContext, type RepoRef } from './github/context.js';
 import type { Octokit } from './github/octokit.js';
 import { renderBaselineChanges } from './report/baseline-changes.js';
@@ -135,11 +136,7 @@ function annotate(report: GateReport, reserved: number): void {
   const failing = report.entries.filter((e) => e.severity === 'fail');
   const budget = ANNOTATIONS_PER_STEP - reserved;
   const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
-  for (const e of shown) {
-    const detail =
-      e.baseline !== null && e.current !== null ? `${e.baseline} → ${e.current} bytes (Δ ${e.delta ?? 0})` : `${e.current ?? e.baseline} bytes`;
-    core.error(`${e.kind} ${e.key}: ${e.status}, ${detail}${e.rule ? ` [rule ${e.rule}]` : ''}`, { title: `Memory gate: ${e.key} ${e.status}` });
-  }
+  for (const e of shown) core.error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
   if (failing.length > shown.length) {
     core.error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
   }

@@ -35,7 +35,7 @@ import require$$5$1 from 'url';
 import * as fs$1 from 'node:fs';
 import fs__default from 'node:fs';
 import fs$2, { realpath as realpath$1 } from 'fs/promises';
-import { B as getAugmentedNamespace, C as commonjsGlobal, A as getDefaultExportFromCjs$1, k as picomatch } from './local.js';
+import { B as getAugmentedNamespace, C as commonjsGlobal, A as getDefaultExportFromCjs$1, l as picomatch } from './local.js';
 import require$$0$9 from 'constants';
 import { realpath, readlink, readdir, lstat, mkdir, open, rm } from 'node:fs/promises';
 import { EventEmitter as EventEmitter$1 } from 'node:events';

@@ -1,5 +1,5 @@
 import { a as formatBytes } from './snapshot.js';
-import { b as formatCount, y as codeSpan, u as escapeHtml, r as replaceControlCharacters, p as plural, w as deviceOf, x as isCountEntry, z as growth } from './local.js';
+import { b as formatCount, y as codeSpan, w as escapeHtml, r as replaceControlCharacters, p as plural, x as deviceOf, j as isCountEntry, z as growth } from './local.js';
 
 /** dev2 before dev10, as everywhere else in the reports. */
 const compareNames = new Intl.Collator('en', { numeric: true }).compare;

@@ -1,6 +1,6 @@
 import { f as formatPercent } from './snapshot.js';
 import { a as renderDeviceStacksSvg, d as devicePeaks } from './chart.js';
-import { v as verdictText, s as splitSections, b as formatCount, o as statusLabel, p as plural, q as entryNote, u as escapeHtml, r as replaceControlCharacters, c as countByStatus, w as deviceOf, x as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './local.js';
+import { v as verdictText, s as splitSections, b as formatCount, q as statusLabel, p as plural, u as entryNote, w as escapeHtml, r as replaceControlCharacters, c as countByStatus, x as deviceOf, j as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './local.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:os';

@@ -1,6 +1,6 @@
 import { A as AjvModule } from './ajv.js';
 import { s as stableStringify, I as InputError, g as SchemaError } from './snapshot.js';
-import { R as REPORT_STATUSES, l as reportSchema, r as replaceControlCharacters } from './local.js';
+import { R as REPORT_STATUSES, m as reportSchema, r as replaceControlCharacters } from './local.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:os';

@@ -1,6 +1,6 @@
 import { U as UsageError, f as formatPercent, a as formatBytes, b as formatDelta } from './snapshot.js';
 import { r as renderMermaidChart } from './chart.js';
-import { s as splitSections, m as escapeMarkdownText, v as verdictText, n as deviceTotals, p as plural, b as formatCount, o as statusLabel, t as tableCodeSpan, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './local.js';
+import { s as splitSections, n as escapeMarkdownText, v as verdictText, o as deviceTotals, p as plural, b as formatCount, q as statusLabel, t as tableCodeSpan, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './local.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:os';

@@ -2,7 +2,7 @@ import { U as UsageError, I as InputError, e as parseSize, g as SchemaError, a a
 import { a as parseJson, c as compileSchema, l as loadBaseline } from './baseline.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { k as picomatch } from './local.js';
+import { l as picomatch } from './local.js';
 import 'node:fs';
 import 'node:crypto';
 import './ajv.js';
