@@ -222,8 +222,9 @@ function noDataMessage(inputs, snapshot) {
         'and did the processes exit normally so the driver could print its "Mem stats" lines?');
 }
 
-/** Every status a report may hold, in the order verdicts list them. Add a new status here (and in gate/types.ts). */
-const REPORT_STATUSES = [
+// The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
+/** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
+const STATUSES = [
     'regressed',
     'over-budget',
     'over-capacity',
@@ -238,6 +239,10 @@ const REPORT_STATUSES = [
     'ignored',
     'pass',
 ];
+
+// The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
+/** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
+const REPORT_STATUSES = STATUSES;
 const REPORT_KINDS = ['module', 'kernel', 'device'];
 const REPORT_SEVERITIES = ['fail', 'warn', 'ok'];
 /** Entry units: absent means bytes. */
@@ -3949,4 +3954,4 @@ function describeSearch(specs, kind) {
     return `${specs.map((s) => `'${s}'`).join(', ')} (${DIRECTORY_PATTERNS[kind].join(', ')} in directories)`;
 }
 
-export { getDefaultExportFromCjs as A, getAugmentedNamespace as B, commonjsGlobal as C, REPORT_STATUSES as R, formatEntryDelta as a, formatCount as b, countByStatus as c, resolveInputs as d, entryReason as e, formatEntryValue as f, describeSearch as g, collectSnapshot as h, splitList as i, isCountEntry as j, glob as k, picomatch as l, reportSchema as m, escapeMarkdownText as n, deviceTotals as o, plural as p, statusLabel as q, replaceControlCharacters as r, splitSections as s, tableCodeSpan as t, entryNote as u, verdictText as v, escapeHtml as w, deviceOf as x, codeSpan as y, growth as z };
+export { getDefaultExportFromCjs as A, getAugmentedNamespace as B, commonjsGlobal as C, REPORT_STATUSES as R, STATUSES as S, formatEntryDelta as a, formatCount as b, countByStatus as c, resolveInputs as d, entryReason as e, formatEntryValue as f, describeSearch as g, collectSnapshot as h, splitList as i, isCountEntry as j, glob as k, picomatch as l, reportSchema as m, escapeMarkdownText as n, deviceTotals as o, plural as p, statusLabel as q, replaceControlCharacters as r, splitSections as s, tableCodeSpan as t, entryNote as u, verdictText as v, escapeHtml as w, deviceOf as x, codeSpan as y, growth as z };

@@ -2,7 +2,7 @@ import { U as UsageError, I as InputError, e as parseSize, g as SchemaError, a a
 import { a as parseJson, c as compileSchema, l as loadBaseline } from './baseline.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { l as picomatch } from './local.js';
+import { l as picomatch, S as STATUSES } from './local.js';
 import 'node:fs';
 import 'node:crypto';
 import './ajv.js';
@@ -914,22 +914,6 @@ function compared(kind, key, baseline, current) {
 }
 
 // The gate itself: one verdict per module and kernel key from a baseline, this run and the thresholds, plus the device-level findings. Pure, no I/O.
-/** Every status, in the order reports list them; counts always carry all of them. */
-const STATUSES = [
-    'regressed',
-    'over-budget',
-    'over-capacity',
-    'alloc-failure',
-    'leak-suspect',
-    'low-headroom',
-    'above-reference',
-    'imbalance',
-    'new',
-    'missing',
-    'improved',
-    'ignored',
-    'pass',
-];
 /**
  * Compares this run with the baseline. Modules compare `peak`, kernels compare `diff`; delta = current − baseline.
  *

@@ -2,27 +2,11 @@
 import { compareKeys, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { assessDevices } from './devices.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
-import type { Entry, EntryKind, GateConfig, GateReport, KindThresholds, Policy, Severity, Status } from './types.js';
+import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Severity, type Status } from './types.js';
 
 // Kept here too: callers and tests import them from compare.
-export { exceedsTolerance, percentChange };
+export { exceedsTolerance, percentChange, STATUSES };
 
-/** Every status, in the order reports list them; counts always carry all of them. */
-export const STATUSES: readonly Status[] = [
-  'regressed',
-  'over-budget',
-  'over-capacity',
-  'alloc-failure',
-  'leak-suspect',
-  'low-headroom',
-  'above-reference',
-  'imbalance',
-  'new',
-  'missing',
-  'improved',
-  'ignored',
-  'pass',
-];
 
 /** One side of the comparison: a snapshot, a baseline, or just its metrics; `meta.allocFailures` feeds alloc-failure. */
 export type GateInput = Pick<Snapshot, 'modules' | 'kernels'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures'>> };

@@ -89,6 +89,26 @@ export type EntryKind = 'module' | 'kernel' | 'device';
 
 export type Status = 'regressed' | 'over-budget' | 'improved' | 'new' | 'missing' | 'ignored' | 'pass' | FindingStatus;
 
+/** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
+export const STATUSES = [
+  'regressed',
+  'over-budget',
+  'over-capacity',
+  'alloc-failure',
+  'leak-suspect',
+  'low-headroom',
+  'above-reference',
+  'imbalance',
+  'new',
+  'missing',
+  'improved',
+  'ignored',
+  'pass',
+] as const satisfies readonly Status[];
+
+// Fails to compile when Status gains a value that STATUSES does not list.
+true satisfies [Exclude<Status, (typeof STATUSES)[number]>] extends [never] ? true : never;
+
 /** What a status means for the job: fail turns it red, warn is shown, ok is collapsed. */
 export type Severity = 'fail' | 'warn' | 'ok';
 
