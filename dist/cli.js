@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { U as UsageError, f as formatPercent, a as formatBytes, b as formatDelta, I as InputError, s as stableStringify } from './chunks/snapshot.js';
-import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, r as replaceControlCharacters, e as entryReason, d as resolveInputs, g as describeSearch, h as collectSnapshot } from './chunks/local.js';
+import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, r as replaceControlCharacters, e as entryReason, d as resolveInputs, g as describeSearches, h as collectSnapshot } from './chunks/local.js';
 import 'node:fs';
 import 'node:os';
 import 'node:worker_threads';
@@ -292,12 +292,7 @@ async function collectFromOptions(opts, io) {
     }
     const plog = await resolveInputs(plogSpecs, 'plog');
     const compare = await resolveInputs(compareSpecs, 'compare');
-    const searched = [
-        plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-        compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-    ]
-        .filter(Boolean)
-        .join(' and ');
+    const searched = describeSearches(plogSpecs, compareSpecs);
     const collected = await collectSnapshot({ plog, compare, searched });
     warnSkipped(collected, io);
     return collected;

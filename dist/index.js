@@ -12,7 +12,7 @@ import 'timers';
 import { readFile, mkdir as mkdir$1, writeFile as writeFile$1 } from 'node:fs/promises';
 import os$1 from 'node:os';
 import path from 'node:path';
-import { i as splitList, j as isCountEntry, a as formatEntryDelta, e as entryReason, k as glob, d as resolveInputs, g as describeSearch, h as collectSnapshot } from './chunks/local.js';
+import { i as splitList, j as isCountEntry, a as formatEntryDelta, e as entryReason, k as glob, d as resolveInputs, g as describeSearches, h as collectSnapshot } from './chunks/local.js';
 import { U as UsageError, I as InputError } from './chunks/snapshot.js';
 import { l as loadBaseline, p as parseBaseline, m as mergeBaseline, s as serializeBaseline, w as writeBaselineAtomic } from './chunks/baseline.js';
 import { runGate } from './chunks/run-gate.js';
@@ -830,12 +830,7 @@ async function collectInputs(inputs) {
     }
     const plog = await resolveInputs(plogSpecs, 'plog', root);
     const compare = await resolveInputs(compareSpecs, 'compare', root);
-    const searched = [
-        plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-        compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-    ]
-        .filter(Boolean)
-        .join(' and ');
+    const searched = describeSearches(plogSpecs, compareSpecs);
     info(`Parsing ${plog.length} plog file(s) and ${compare.length} memory_compare file(s)`);
     const collected = await collectSnapshot({ plog, compare, searched });
     // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.

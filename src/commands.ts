@@ -5,7 +5,7 @@ import { collectSnapshot, type Collected } from './collect.js';
 import { InputError, UsageError } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
-import { describeSearch, resolveInputs } from './sources/local.js';
+import { describeSearches, resolveInputs } from './sources/local.js';
 
 const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
 
@@ -40,12 +40,7 @@ export async function collectFromOptions(opts: ParsedOptions, io: Output): Promi
   }
   const plog = await resolveInputs(plogSpecs, 'plog');
   const compare = await resolveInputs(compareSpecs, 'compare');
-  const searched = [
-    plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-    compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
+  const searched = describeSearches(plogSpecs, compareSpecs);
   const collected = await collectSnapshot({ plog, compare, searched });
   warnSkipped(collected, io);
   return collected;

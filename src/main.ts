@@ -15,7 +15,7 @@ import type { Octokit } from './github/octokit.js';
 import { renderBaselineChanges } from './report/baseline-changes.js';
 import { parseReportJson, renderJsonReport } from './report/json.js';
 import { renderMarkdown } from './report/markdown.js';
-import { describeSearch, resolveInputs } from './sources/local.js';
+import { describeSearches, resolveInputs } from './sources/local.js';
 import { glob } from 'tinyglobby';
 
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
@@ -74,12 +74,7 @@ async function collectInputs(inputs: ActionInputs): Promise<Collected> {
 
   const plog = await resolveInputs(plogSpecs, 'plog', root);
   const compare = await resolveInputs(compareSpecs, 'compare', root);
-  const searched = [
-    plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-    compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
+  const searched = describeSearches(plogSpecs, compareSpecs);
   core.info(`Parsing ${plog.length} plog file(s) and ${compare.length} memory_compare file(s)`);
   const collected = await collectSnapshot({ plog, compare, searched });
   // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.

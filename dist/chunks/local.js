@@ -3953,5 +3953,14 @@ function displayName(abs, cwd) {
 function describeSearch(specs, kind) {
     return `${specs.map((s) => `'${s}'`).join(', ')} (${DIRECTORY_PATTERNS[kind].join(', ')} in directories)`;
 }
+/** Both kinds of input, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
+function describeSearches(plogSpecs, compareSpecs) {
+    return [
+        plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
+        compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
+    ]
+        .filter(Boolean)
+        .join(' and ');
+}
 
-export { getDefaultExportFromCjs as A, getAugmentedNamespace as B, commonjsGlobal as C, REPORT_STATUSES as R, STATUSES as S, formatEntryDelta as a, formatCount as b, countByStatus as c, resolveInputs as d, entryReason as e, formatEntryValue as f, describeSearch as g, collectSnapshot as h, splitList as i, isCountEntry as j, glob as k, picomatch as l, reportSchema as m, escapeMarkdownText as n, deviceTotals as o, plural as p, statusLabel as q, replaceControlCharacters as r, splitSections as s, tableCodeSpan as t, entryNote as u, verdictText as v, escapeHtml as w, deviceOf as x, codeSpan as y, growth as z };
+export { getDefaultExportFromCjs as A, getAugmentedNamespace as B, commonjsGlobal as C, REPORT_STATUSES as R, STATUSES as S, formatEntryDelta as a, formatCount as b, countByStatus as c, resolveInputs as d, entryReason as e, formatEntryValue as f, describeSearches as g, collectSnapshot as h, splitList as i, isCountEntry as j, glob as k, picomatch as l, reportSchema as m, escapeMarkdownText as n, deviceTotals as o, plural as p, statusLabel as q, replaceControlCharacters as r, splitSections as s, tableCodeSpan as t, entryNote as u, verdictText as v, escapeHtml as w, deviceOf as x, codeSpan as y, growth as z };

@@ -70,3 +70,13 @@ function displayName(abs: string, cwd: string): string {
 export function describeSearch(specs: readonly string[], kind: InputKind): string {
   return `${specs.map((s) => `'${s}'`).join(', ')} (${DIRECTORY_PATTERNS[kind].join(', ')} in directories)`;
 }
+
+/** Both kinds of input, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
+export function describeSearches(plogSpecs: readonly string[], compareSpecs: readonly string[]): string {
+  return [
+    plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
+    compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+}
