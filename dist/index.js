@@ -777,6 +777,8 @@ function errorMessage(error) {
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
+/** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */
+const REPORT_ARTIFACT_LIMIT = 256 * 1024 * 1024;
 /** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
 const SKIPPED_RECORD_WARNINGS = 5;
 async function run() {
@@ -1073,7 +1075,7 @@ async function runCommentMode(inputs) {
     const octokit = (await import('./chunks/octokit.js')).createOctokit(inputs.token);
     const dir = path.join(workDir(), 'report-artifact');
     const { downloadArtifacts } = await import('./chunks/artifacts.js');
-    const [artifact] = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir }, (m) => info(m), (m) => warning(m));
+    const [artifact] = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
     if (!artifact)
         throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
     const reportFile = await findReportFile(artifact.path);

@@ -21,6 +21,8 @@ import { glob } from 'tinyglobby';
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
+/** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */
+const REPORT_ARTIFACT_LIMIT = 256 * 1024 * 1024;
 /** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
 const SKIPPED_RECORD_WARNINGS = 5;
 
@@ -328,7 +330,7 @@ async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const dir = path.join(workDir(), 'report-artifact');
   const { downloadArtifacts } = await import('./sources/artifacts.js');
   const [artifact] = await downloadArtifacts(
-    { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir },
+    { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT },
     (m) => core.info(m),
     (m) => core.warning(m),
   );

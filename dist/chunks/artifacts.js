@@ -101207,11 +101207,17 @@ function openZip(zipPath) {
         yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => (err ? reject(err) : resolve(zip)));
     });
 }
-async function extractZipSafely(zipPath, destination) {
+/**
+ * Extracts every safe entry. With `maxBytes`, an archive whose entries add up to more is refused before that much is
+ * written (a zip bomb in an untrusted upload must not fill the runner's disk); yauzl checks each entry's real size
+ * against the size its header declares.
+ */
+async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE_INFINITY) {
     const root = path$3.resolve(destination);
     await mkdir(root, { recursive: true });
     const zip = await openZip(zipPath);
     const result = { files: 0, refused: [], collided: [] };
+    let declaredBytes = 0;
     await new Promise((resolve, reject) => {
         const fail = (error) => {
             zip.close();
@@ -101236,6 +101242,10 @@ async function extractZipSafely(zipPath, destination) {
             if (isDirectory) {
                 mkdir(target, { recursive: true }).then(() => zip.readEntry(), (error) => (isEntryConflict(error) ? skip(result.collided) : fail(error)));
                 return;
+            }
+            declaredBytes += entry.uncompressedSize;
+            if (declaredBytes > maxBytes) {
+                return fail(new InputError(`${path$3.basename(zipPath)} expands to more than ${maxBytes} bytes: refused`));
             }
             openTarget(target).then((handle) => {
                 if (handle === null)
@@ -101288,8 +101298,14 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
     // Next to the folder, not in it: an artifact may be named `.zips`, and its folder must not be the one removed below.
     const staging = `${root}.zips`;
     const downloaded = [];
+    const folders = new Set();
     for (const artifact of selected) {
-        const target = path$3.join(root, safeDirName(artifact.name));
+        // `a:b` and `a_b` clean to one folder name: the second gets its id, so two artifacts never merge.
+        let folder = safeDirName(artifact.name);
+        if (folders.has(folder))
+            folder = `${folder}-${artifact.id}`;
+        folders.add(folder);
+        const target = path$3.join(root, folder);
         const zipDir = path$3.join(staging, String(artifact.id));
         await mkdir(zipDir, { recursive: true });
         log(`Downloading artifact '${artifact.name}' (${artifact.size} bytes) from ${where}`);
@@ -101298,7 +101314,9 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
         const [zipName] = await readdir(zipDir);
         if (zipName === undefined)
             throw new InputError(`artifact '${artifact.name}' downloaded no file`);
-        const { files, refused, collided } = await extractZipSafely(path$3.join(zipDir, zipName), target);
+        const { files, refused, collided } = await extractZipSafely(path$3.join(zipDir, zipName), target, request.maxBytes).catch((error) => {
+            throw error instanceof InputError ? new InputError(`artifact '${artifact.name}': ${error.message}`) : error;
+        });
         if (refused.length > 0)
             warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
         if (collided.length > 0)

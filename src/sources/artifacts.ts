@@ -13,6 +13,8 @@ export interface ArtifactRequest {
   crossRun?: { runId: number; owner: string; repo: string; token: string };
   /** Every artifact goes to `<dir>/<artifact name>/`. */
   dir: string;
+  /** Refuse an artifact that expands to more than this (an untrusted report upload); default: no limit. */
+  maxBytes?: number;
 }
 
 export interface DownloadedArtifact {
@@ -59,8 +61,13 @@ export async function downloadArtifacts(
   // Next to the folder, not in it: an artifact may be named `.zips`, and its folder must not be the one removed below.
   const staging = `${root}.zips`;
   const downloaded: DownloadedArtifact[] = [];
+  const folders = new Set<string>();
   for (const artifact of selected) {
-    const target = path.join(root, safeDirName(artifact.name));
+    // `a:b` and `a_b` clean to one folder name: the second gets its id, so two artifacts never merge.
+    let folder = safeDirName(artifact.name);
+    if (folders.has(folder)) folder = `${folder}-${artifact.id}`;
+    folders.add(folder);
+    const target = path.join(root, folder);
     const zipDir = path.join(staging, String(artifact.id));
     await mkdir(zipDir, { recursive: true });
     log(`Downloading artifact '${artifact.name}' (${artifact.size} bytes) from ${where}`);
@@ -68,7 +75,9 @@ export async function downloadArtifacts(
     await client.downloadArtifact(artifact.id, { path: zipDir, skipDecompress: true, ...find });
     const [zipName] = await readdir(zipDir);
     if (zipName === undefined) throw new InputError(`artifact '${artifact.name}' downloaded no file`);
-    const { files, refused, collided } = await extractZipSafely(path.join(zipDir, zipName), target);
+    const { files, refused, collided } = await extractZipSafely(path.join(zipDir, zipName), target, request.maxBytes).catch((error: unknown) => {
+      throw error instanceof InputError ? new InputError(`artifact '${artifact.name}': ${error.message}`) : error;
+    });
     if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
     if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
     log(`Extracted ${files} file(s) of '${artifact.name}'`);

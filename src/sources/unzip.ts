@@ -3,6 +3,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
+import { InputError } from '../errors.js';
 
 export interface ExtractResult {
   files: number;
@@ -47,11 +48,17 @@ function openZip(zipPath: string): Promise<yauzl.ZipFile> {
   });
 }
 
-export async function extractZipSafely(zipPath: string, destination: string): Promise<ExtractResult> {
+/**
+ * Extracts every safe entry. With `maxBytes`, an archive whose entries add up to more is refused before that much is
+ * written (a zip bomb in an untrusted upload must not fill the runner's disk); yauzl checks each entry's real size
+ * against the size its header declares.
+ */
+export async function extractZipSafely(zipPath: string, destination: string, maxBytes = Number.POSITIVE_INFINITY): Promise<ExtractResult> {
   const root = path.resolve(destination);
   await mkdir(root, { recursive: true });
   const zip = await openZip(zipPath);
   const result: ExtractResult = { files: 0, refused: [], collided: [] };
+  let declaredBytes = 0;
 
   await new Promise<void>((resolve, reject) => {
     const fail = (error: unknown) => {
@@ -79,6 +86,10 @@ export async function extractZipSafely(zipPath: string, destination: string): Pr
           (error: unknown) => (isEntryConflict(error) ? skip(result.collided) : fail(error)),
         );
         return;
+      }
+      declaredBytes += entry.uncompressedSize;
+      if (declaredBytes > maxBytes) {
+        return fail(new InputError(`${path.basename(zipPath)} expands to more than ${maxBytes} bytes: refused`));
       }
       openTarget(target).then((handle) => {
         if (handle === null) return skip(result.collided);
