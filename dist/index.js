@@ -978,6 +978,32 @@ async function runCheckMode(inputs) {
 function sourceRun(inputs) {
     return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
 }
+/** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
+async function baselineSource(octokit, inputs, source) {
+    const commit = await sourceCommit(octokit, inputs, source);
+    return {
+        runId: source.runId,
+        repository: `${source.repo.owner}/${source.repo.repo}`,
+        ...(commit ? { commit } : {}),
+        date: new Date().toISOString(),
+    };
+}
+/** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
+async function sourceCommit(octokit, inputs, source) {
+    if (inputs.runId === undefined || (inputs.runId === workflowContext().runId && inputs.repository === undefined)) {
+        return workflowContext().sha || undefined;
+    }
+    if (octokit === undefined)
+        return undefined;
+    try {
+        const { data } = await octokit.rest.actions.getWorkflowRun({ ...source.repo, run_id: source.runId });
+        return data.head_sha;
+    }
+    catch (error) {
+        warning(`Could not read the head commit of run ${source.runId}: ${errorMessage(error)}; the baseline's source has no commit`);
+        return undefined;
+    }
+}
 async function runUpdateMode(inputs) {
     const event = workflowContext().eventName;
     if (event === 'pull_request' || event === 'pull_request_target') {
@@ -1002,7 +1028,7 @@ async function runUpdateMode(inputs) {
     const existing = octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
     const merged = mergeBaseline(existing, snapshot, {
         prune: inputs.prune,
-        source: { runId, repository: `${source.repo.owner}/${source.repo.repo}`, commit: workflowContext().sha, date: new Date().toISOString() },
+        source: await baselineSource(octokit, inputs, source),
     });
     const content = serializeBaseline(merged.baseline);
     const changesMarkdown = renderBaselineChanges(existing, merged.baseline, merged.changes);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { collectSnapshot, type Collected } from './collect.js';
 import { readInputs, type ActionInputs } from './config.js';
 import { InputError, UsageError } from './errors.js';
-import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic } from './gate/baseline.js';
+import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic, type BaselineSource } from './gate/baseline.js';
 import { runGate } from './gate/run-gate.js';
 import type { GateReport } from './gate/types.js';
 import { annotationText } from './report/annotation.js';
@@ -228,6 +228,32 @@ function sourceRun(inputs: ActionInputs): { runId: number; repo: RepoRef } {
   return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
 }
 
+/** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
+async function baselineSource(octokit: Octokit | undefined, inputs: ActionInputs, source: { runId: number; repo: RepoRef }): Promise<BaselineSource> {
+  const commit = await sourceCommit(octokit, inputs, source);
+  return {
+    runId: source.runId,
+    repository: `${source.repo.owner}/${source.repo.repo}`,
+    ...(commit ? { commit } : {}),
+    date: new Date().toISOString(),
+  };
+}
+
+/** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
+async function sourceCommit(octokit: Octokit | undefined, inputs: ActionInputs, source: { runId: number; repo: RepoRef }): Promise<string | undefined> {
+  if (inputs.runId === undefined || (inputs.runId === workflowContext().runId && inputs.repository === undefined)) {
+    return workflowContext().sha || undefined;
+  }
+  if (octokit === undefined) return undefined;
+  try {
+    const { data } = await octokit.rest.actions.getWorkflowRun({ ...source.repo, run_id: source.runId });
+    return data.head_sha;
+  } catch (error) {
+    core.warning(`Could not read the head commit of run ${source.runId}: ${errorMessage(error)}; the baseline's source has no commit`);
+    return undefined;
+  }
+}
+
 async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const event = workflowContext().eventName;
   if (event === 'pull_request' || event === 'pull_request_target') {
@@ -255,7 +281,7 @@ async function runUpdateMode(inputs: ActionInputs): Promise<void> {
     octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
   const merged = mergeBaseline(existing, snapshot, {
     prune: inputs.prune,
-    source: { runId, repository: `${source.repo.owner}/${source.repo.repo}`, commit: workflowContext().sha, date: new Date().toISOString() },
+    source: await baselineSource(octokit, inputs, source),
   });
   const content = serializeBaseline(merged.baseline);
   const changesMarkdown = renderBaselineChanges(existing, merged.baseline, merged.changes);

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'index.js');
@@ -675,7 +675,8 @@ describe('update mode', () => {
     expect(written.version).toBe(1);
     expect(written.modules).toEqual(expectedModules(false));
     expect(written.kernels).toEqual(OLD_KERNELS); // absent from the run: kept
-    expect(written.source).toMatchObject({ runId: RUN, repository: REPO });
+    // Provenance names the source run's head commit, read from the REST API, not the dispatch commit.
+    expect(written.source).toMatchObject({ runId: RUN, repository: REPO, commit: runHeadSha(RUN) });
     expect(Number.isNaN(Date.parse(String(written.source.date)))).toBe(false);
 
     const pulls = fake.state.pulls.filter((p) => p.headRef === branch);

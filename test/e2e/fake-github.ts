@@ -160,6 +160,11 @@ export interface ForcedResponse {
   times?: number;
 }
 
+/** The head commit the fake reports for a workflow run (GET /actions/runs/:run). */
+export function runHeadSha(runId: number): string {
+  return createHash('sha1').update(`run-${runId}`).digest('hex');
+}
+
 export interface FakeState {
   artifacts: FakeArtifact[];
   comments: FakeComment[];
@@ -698,6 +703,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const { page, link } = paginate(filtered, ctx.url);
     return ok({ total_count: filtered.length, artifacts: page.map(artifactJson) }, 200, link ? { link } : undefined);
   };
+  on('GET', '/repos/:o/:r/actions/runs/:run', 'actions.getWorkflowRun', (ctx) => {
+    const [o, r, run] = [p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))];
+    // A run is known when it has artifacts; its head commit is derived from its id, see runHeadSha().
+    if (!state.artifacts.some((a) => a.owner === o && a.repo === r && a.runId === run)) throw notFound();
+    return ok({ id: run, head_sha: runHeadSha(run), status: 'completed', repository: { full_name: `${o}/${r}` } });
+  });
   on('GET', '/repos/:o/:r/actions/runs/:run/artifacts', 'actions.listWorkflowRunArtifacts', (ctx) => {
     const [o, r, run] = [p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))];
     return listArtifactsReply(
