@@ -598,6 +598,23 @@ describe('artifacts', () => {
     expect(fake.requests({ route: 'blob' }).map((q) => q.hasAuth)).toEqual([false, false]);
   });
 
+  it('two artifacts whose names clean to one folder (plog:rank, plog_rank) are kept apart, both parsed', async () => {
+    const RUN = 6170;
+    const plogs = rankPlogs(BASE_MODULES, [0, 1]);
+    fake.addArtifact({ name: 'plog:rank', runId: RUN, files: Object.fromEntries(Object.entries(plogs).filter(([k]) => k.startsWith('rank_0/'))) });
+    const second = fake.addArtifact({ name: 'plog_rank', runId: RUN, files: Object.fromEntries(Object.entries(plogs).filter(([k]) => k.startsWith('rank_1/'))) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const r = await runAction({ dirs, inputs: { artifacts: 'plog?rank' }, event: 'push', runId: RUN });
+    expect(r.code, why(r)).toBe(0);
+    const passed = readReport(r).entries.filter((e) => e.status === 'pass').map((e) => e.key);
+    expect(passed.filter((k) => k.includes('/dev0/'))).toHaveLength(4);
+    expect(passed.filter((k) => k.includes('/dev1/'))).toHaveLength(4);
+    const extracted = join(dirs.runnerTemp, 'ascend-memory-gate', 'artifacts');
+    // Sorted by name, `plog:rank` comes first and takes the folder; the second gets its id.
+    expect(readdirSync(extracted).sort()).toEqual(['plog_rank', `plog_rank-${second.id}`]);
+  });
+
   it('no artifact matches: the job fails and lists what the run has', async () => {
     fake.addArtifact({ name: 'logs', runId: 6262, files: { 'a.txt': 'a' } });
     const r = await runAction({ inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: 6262 });
