@@ -361,7 +361,7 @@ async function baselineCommand(args, io) {
         throw new UsageError('baseline: --out FILE is required');
     // An empty run fails here, before the file is touched.
     const { snapshot } = await collectFromOptions(opts, io);
-    const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./chunks/baseline.js').then(function (n) { return n.b; });
+    const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./chunks/baseline.js');
     const { renderBaselineChanges, summarizeBaselineChanges } = await import('./chunks/baseline-changes.js');
     const existing = await loadBaseline(out);
     const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });

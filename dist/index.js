@@ -14,7 +14,7 @@ import os$1 from 'node:os';
 import path from 'node:path';
 import { i as splitList, j as isCountEntry, a as formatEntryDelta, e as entryReason, k as glob, d as resolveInputs, g as describeSearches, h as collectSnapshot } from './chunks/local.js';
 import { U as UsageError, I as InputError } from './chunks/snapshot.js';
-import { l as loadBaseline, p as parseBaseline, m as mergeBaseline, s as serializeBaseline, w as writeBaselineAtomic } from './chunks/baseline.js';
+import { loadBaseline, parseBaseline, mergeBaseline, serializeBaseline, writeBaselineAtomic } from './chunks/baseline.js';
 import { runGate } from './chunks/run-gate.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { renderBaselineChanges } from './chunks/baseline-changes.js';
@@ -24,7 +24,7 @@ import 'node:worker_threads';
 import 'url';
 import 'module';
 import 'node:crypto';
-import './chunks/ajv.js';
+import './chunks/json-schema.js';
 import './chunks/chart.js';
 
 // We use any as a valid input type

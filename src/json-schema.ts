@@ -2,6 +2,7 @@
 import AjvModule from 'ajv';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { InputError, SchemaError } from './errors.js';
+import { replaceControlCharacters } from './report/escape.js';
 
 // ajv is CommonJS with `exports.default = Ajv`: Node's ESM loader gives module.exports, rollup's commonjs plugin gives
 // exports.default; both carry `.default`, so this resolves to the class either way.
@@ -73,7 +74,13 @@ export function schemaErrorFrom(error: ErrorObject, file: string): SchemaError {
   }
   // Escaped keys (DEV_MEM~1dev0~1APP) are hard to read: add the plain path too.
   if (pointer.includes('~')) reason += ` (at ${readablePath(pointer)})`;
-  return new SchemaError(file, pointer, reason);
+  return new SchemaError(file, shownPointer(pointer), reason);
+}
+
+/** Keys in a pointer may come from an untrusted upload: control characters made visible, the length bounded. */
+function shownPointer(pointer: string): string {
+  const shown = replaceControlCharacters(pointer);
+  return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
 }
 
 /** RFC 6901: `~` becomes `~0` and `/` becomes `~1`, so `DEV_MEM/dev0/APP` is one segment. */

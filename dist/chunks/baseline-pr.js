@@ -42,7 +42,7 @@ import 'child_process';
 import 'timers';
 import './baseline.js';
 import 'node:crypto';
-import './ajv.js';
+import './json-schema.js';
 import './run-gate.js';
 import './baseline-changes.js';
 import './json.js';

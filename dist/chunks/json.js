@@ -1,6 +1,6 @@
-import { A as AjvModule } from './ajv.js';
-import { s as stableStringify, I as InputError, g as SchemaError } from './snapshot.js';
-import { R as REPORT_STATUSES, m as reportSchema, r as replaceControlCharacters } from './local.js';
+import { s as stableStringify, g as SchemaError } from './snapshot.js';
+import { p as parseJson, c as compileSchema } from './json-schema.js';
+import { R as REPORT_STATUSES, m as reportSchema } from './local.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:os';
@@ -47,21 +47,12 @@ function renderJsonReport(report, extra = {}) {
  * strings and entry count, integer byte counts, known statuses), then counts and result agreeing with the entries.
  */
 function parseReportJson(text, file) {
-    let data;
-    try {
-        data = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-    }
-    catch (error) {
-        throw new InputError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-    }
-    return checkReport(data, file);
+    return checkReport(parseJson(text, file), file);
 }
-function checkReport(data, file) {
-    const validate = reportValidator();
-    if (!validate(data)) {
-        const error = validate.errors?.[0];
-        throw error === undefined ? new SchemaError(file, '', 'does not match the report schema') : schemaError(file, error);
-    }
+// The first error only: a hostile file must not make ajv collect millions.
+const validateReport = compileSchema(reportSchema);
+function checkReport(untrusted, file) {
+    const data = validateReport(untrusted, file);
     const seen = new Map();
     let firstFailing = -1;
     data.entries.forEach((entry, i) => {
@@ -81,50 +72,5 @@ function checkReport(data, file) {
     }
     return data;
 }
-/** ajv's message, with the pointer moved down to the offending property for required/additionalProperties. */
-function schemaError(file, error) {
-    const params = error.params;
-    const property = params['missingProperty'] ?? params['additionalProperty'];
-    if (typeof property === 'string') {
-        const pointer = `${error.instancePath}/${quoteForMessage(property).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-        const reason = error.keyword === 'required' ? 'is required' : 'is not allowed (unknown property)';
-        return new SchemaError(file, pointer, reason);
-    }
-    const allowed = params['allowedValues'];
-    if (error.keyword === 'enum' && Array.isArray(allowed)) {
-        return new SchemaError(file, error.instancePath, `must be one of ${allowed.map(String).join(', ')}`);
-    }
-    return new SchemaError(file, error.instancePath, error.message ?? `fails '${error.keyword}'`);
-}
-/** An untrusted name inside an error message: visible control characters and a bounded length. */
-function quoteForMessage(text) {
-    const shown = replaceControlCharacters(text);
-    return shown.length > 100 ? `${shown.slice(0, 100)}…` : shown;
-}
-function isAjvConstructor(value) {
-    if (typeof value !== 'function')
-        return false;
-    const prototype = value.prototype;
-    return typeof prototype === 'object' && prototype !== null && 'compile' in prototype && typeof prototype.compile === 'function';
-}
-/** The Ajv class from whatever shape the CommonJS interop produced; exported for its test. */
-function ajvConstructor(moduleValue) {
-    if (isAjvConstructor(moduleValue))
-        return moduleValue;
-    if (typeof moduleValue === 'object' && moduleValue !== null && 'default' in moduleValue && isAjvConstructor(moduleValue.default)) {
-        return moduleValue.default;
-    }
-    throw new Error('the ajv module exports no Ajv class');
-}
-let validator;
-function reportValidator() {
-    if (validator === undefined) {
-        const Ajv = ajvConstructor(AjvModule);
-        // allErrors stays off: the first error is enough, and a hostile file must not make ajv collect millions.
-        const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: false, validateSchema: false });
-        validator = ajv.compile(reportSchema);
-    }
-    return validator;
-}
 
-export { ajvConstructor, parseReportJson, renderJsonReport };
+export { parseReportJson, renderJsonReport };

@@ -1,11 +1,11 @@
 import { U as UsageError, I as InputError, e as parseSize, g as SchemaError, a as formatBytes, h as compareKeys } from './snapshot.js';
-import { a as parseJson, c as compileSchema, l as loadBaseline } from './baseline.js';
+import { loadBaseline } from './baseline.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { l as picomatch, S as STATUSES } from './local.js';
+import { p as parseJson, c as compileSchema } from './json-schema.js';
 import 'node:fs';
 import 'node:crypto';
-import './ajv.js';
 import 'node:os';
 import 'node:worker_threads';
 import 'fs';

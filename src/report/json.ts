@@ -1,10 +1,8 @@
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
-import AjvModule from 'ajv';
-import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
-import { InputError, SchemaError } from '../errors.js';
+import { SchemaError } from '../errors.js';
 import type { GateReport } from '../gate/types.js';
+import { compileSchema, parseJson } from '../json-schema.js';
 import { stableStringify } from '../snapshot.js';
-import { replaceControlCharacters } from './escape.js';
 import { REPORT_STATUSES, reportSchema } from './report-schema.js';
 
 /** Optional context written next to the verdicts. */
@@ -52,21 +50,14 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
  * strings and entry count, integer byte counts, known statuses), then counts and result agreeing with the entries.
  */
 export function parseReportJson(text: string, file: string): ReportDocument {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  return checkReport(data, file);
+  return checkReport(parseJson(text, file), file);
 }
 
-function checkReport(data: unknown, file: string): ReportDocument {
-  const validate = reportValidator();
-  if (!validate(data)) {
-    const error = validate.errors?.[0];
-    throw error === undefined ? new SchemaError(file, '', 'does not match the report schema') : schemaError(file, error);
-  }
+// The first error only: a hostile file must not make ajv collect millions.
+const validateReport = compileSchema<ReportDocument>(reportSchema);
+
+function checkReport(untrusted: unknown, file: string): ReportDocument {
+  const data = validateReport(untrusted, file);
   const seen = new Map<string, number>();
   let firstFailing = -1;
   data.entries.forEach((entry, i) => {
@@ -84,56 +75,4 @@ function checkReport(data: unknown, file: string): ReportDocument {
     throw new SchemaError(file, '/result', `is 'pass' but /entries/${firstFailing} has severity 'fail'`);
   }
   return data;
-}
-
-/** ajv's message, with the pointer moved down to the offending property for required/additionalProperties. */
-function schemaError(file: string, error: ErrorObject): SchemaError {
-  const params: Record<string, unknown> = error.params;
-  const property = params['missingProperty'] ?? params['additionalProperty'];
-  if (typeof property === 'string') {
-    const pointer = `${error.instancePath}/${quoteForMessage(property).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const reason = error.keyword === 'required' ? 'is required' : 'is not allowed (unknown property)';
-    return new SchemaError(file, pointer, reason);
-  }
-  const allowed = params['allowedValues'];
-  if (error.keyword === 'enum' && Array.isArray(allowed)) {
-    return new SchemaError(file, error.instancePath, `must be one of ${allowed.map(String).join(', ')}`);
-  }
-  return new SchemaError(file, error.instancePath, error.message ?? `fails '${error.keyword}'`);
-}
-
-/** An untrusted name inside an error message: visible control characters and a bounded length. */
-function quoteForMessage(text: string): string {
-  const shown = replaceControlCharacters(text);
-  return shown.length > 100 ? `${shown.slice(0, 100)}…` : shown;
-}
-
-/** ajv is CommonJS: Node hands ESM the module.exports (the class), bundlers may hand `exports.default`. */
-type AjvConstructor = typeof AjvClass;
-
-function isAjvConstructor(value: unknown): value is AjvConstructor {
-  if (typeof value !== 'function') return false;
-  const prototype: unknown = value.prototype;
-  return typeof prototype === 'object' && prototype !== null && 'compile' in prototype && typeof prototype.compile === 'function';
-}
-
-/** The Ajv class from whatever shape the CommonJS interop produced; exported for its test. */
-export function ajvConstructor(moduleValue: unknown): AjvConstructor {
-  if (isAjvConstructor(moduleValue)) return moduleValue;
-  if (typeof moduleValue === 'object' && moduleValue !== null && 'default' in moduleValue && isAjvConstructor(moduleValue.default)) {
-    return moduleValue.default;
-  }
-  throw new Error('the ajv module exports no Ajv class');
-}
-
-let validator: ValidateFunction<ReportDocument> | undefined;
-
-function reportValidator(): ValidateFunction<ReportDocument> {
-  if (validator === undefined) {
-    const Ajv = ajvConstructor(AjvModule);
-    // allErrors stays off: the first error is enough, and a hostile file must not make ajv collect millions.
-    const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: false, validateSchema: false });
-    validator = ajv.compile<ReportDocument>(reportSchema);
-  }
-  return validator;
 }
