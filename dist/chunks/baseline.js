@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { I as InputError, i as isEmptySnapshot, s as stableStringify, h as compareKeys } from './snapshot.js';
+import { I as InputError, i as isEmptySnapshot, s as stableStringify, c as compareKeys } from './snapshot.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import 'node:fs';
 import './local.js';

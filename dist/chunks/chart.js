@@ -1,8 +1,6 @@
-import { a as formatBytes } from './snapshot.js';
+import { c as compareKeys, a as formatBytes } from './snapshot.js';
 import { b as formatCount, y as codeSpan, w as escapeHtml, r as replaceControlCharacters, p as plural, x as deviceOf, j as isCountEntry, z as growth } from './local.js';
 
-/** dev2 before dev10, as everywhere else in the reports. */
-const compareNames = new Intl.Collator('en', { numeric: true }).compare;
 /**
  * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and
  * SVM keys have no device, kernel diffs are not peaks, device-level verdicts are totals of their own. A key with several
@@ -45,8 +43,8 @@ function devicePeaks(entries) {
         });
     }
     return {
-        devices: [...devices].sort(compareNames),
-        modules: [...modules.values()].sort((a, b) => compareNames(a.module, b.module)),
+        devices: [...devices].sort(compareKeys),
+        modules: [...modules.values()].sort((a, b) => compareKeys(a.module, b.module)),
     };
 }
 function moduleName(key, device) {
@@ -92,7 +90,7 @@ function chartedModules(peaks, limit) {
     const candidates = peaks.modules
         .map((series) => ({ series, ...score(series) }))
         .filter(({ series, severity, change, peak }) => peak > 0 && (change > 0 || severity !== SEVERITY_RANK.ok) && (series.byDevice.size > 1 || hasBaseline(series)));
-    candidates.sort((a, b) => a.severity - b.severity || b.change - a.change || b.peak - a.peak || compareNames(a.series.module, b.series.module));
+    candidates.sort((a, b) => a.severity - b.severity || b.change - a.change || b.peak - a.peak || compareKeys(a.series.module, b.series.module));
     return candidates.slice(0, Math.max(0, limit)).map((c) => c.series);
 }
 const MERMAID_BASELINE_COLOR = '#9e9e9e';
@@ -122,7 +120,7 @@ function renderMermaidChart(entries, options = {}) {
     return blocks.join('\n\n');
 }
 function mermaidLines(series, compared) {
-    const devices = [...series.byDevice.keys()].sort(compareNames);
+    const devices = [...series.byDevice.keys()].sort(compareKeys);
     const scale = sizeScale(largestValue(series));
     const value = (bytes) => decimal((bytes ?? 0) / scale.unitBytes);
     // Only fixed text and numbers below: device names match /^dev\d+$/, everything else is ours.
@@ -199,7 +197,7 @@ function renderDeviceStacksSvg(peaks, failingDevices = new Set()) {
     }));
     // A module missing from this run has nothing to stack: it only counts in the baseline outline.
     const stacked = totals.filter((t) => t.total > 0);
-    stacked.sort((a, b) => b.total - a.total || compareNames(a.series.module, b.series.module));
+    stacked.sort((a, b) => b.total - a.total || compareKeys(a.series.module, b.series.module));
     const ownColor = stacked.length <= MODULE_COLORS.length ? stacked.length : MODULE_COLORS.length - 1;
     const colored = stacked.slice(0, ownColor).map(({ series }, i) => ({ series, color: MODULE_COLORS[i] ?? OTHER_MODULES_COLOR }));
     const others = stacked.slice(ownColor).map(({ series }) => series);

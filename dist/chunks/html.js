@@ -145,7 +145,7 @@ function legendList(items) {
     lines.push('</ul>');
     return lines.join('\n');
 }
-/** Limit and Note columns only when some entry carries them (fields of later gate versions). */
+/** Limit and Note columns only when some entry carries them (device findings do; plain verdicts do not). */
 function tableColumns(entries) {
     return {
         limit: entries.some((e) => entryLimit(e) !== null),
@@ -153,7 +153,7 @@ function tableColumns(entries) {
     };
 }
 function entryLimit(entry) {
-    return 'limit' in entry && typeof entry.limit === 'number' ? entry.limit : null;
+    return entry.limit ?? null;
 }
 function entryTable(entries, columns) {
     const header = ['Status', 'Kind', 'Key', 'Baseline', 'Current', 'Δ', 'Δ%'];

@@ -1,5 +1,5 @@
 import { A as getDefaultExportFromCjs, r as replaceControlCharacters } from './local.js';
-import { I as InputError, g as SchemaError } from './snapshot.js';
+import { I as InputError, h as SchemaError } from './snapshot.js';
 
 var ajv$1 = {exports: {}};
 

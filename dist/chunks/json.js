@@ -1,4 +1,4 @@
-import { s as stableStringify, g as SchemaError } from './snapshot.js';
+import { s as stableStringify, h as SchemaError } from './snapshot.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { R as REPORT_STATUSES, m as reportSchema } from './local.js';
 import 'node:fs';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { i as isEmptySnapshot, I as InputError, d as deserializeError, S as SnapshotBuilder, p as parsePlogFile, a as formatBytes, b as formatDelta, U as UsageError } from './snapshot.js';
+import { i as isEmptySnapshot, I as InputError, d as deserializeError, S as SnapshotBuilder, p as parsePlogFile, c as compareKeys, a as formatBytes, b as formatDelta, U as UsageError } from './snapshot.js';
 import path from 'node:path';
 import * as fs from 'fs';
 import { statSync, stat as stat$1, realpathSync, realpath, readdirSync, readdir } from 'fs';
@@ -321,8 +321,6 @@ function splitSections(report) {
     unchanged.sort(byKindAndKey);
     return { problems, improvements, unchanged };
 }
-/** The same order as snapshot.ts compareKeys (dev2 before dev10), with one collator: sorting 100k keys stays fast. */
-const compareKeys = new Intl.Collator('en', { numeric: true }).compare;
 function severityRank(entry) {
     return entry.severity === 'fail' ? 0 : entry.severity === 'warn' ? 1 : 2;
 }
@@ -404,13 +402,13 @@ function deviceTotals(entries) {
     return [...byDevice.values()].sort((a, b) => compareKeys(a.device, b.device));
 }
 
-/** True for an entry whose values are counts, not bytes. Works whether or not this build's Entry declares `unit`. */
+/** True for an entry whose values are counts, not bytes. */
 function isCountEntry(entry) {
-    return 'unit' in entry && entry.unit === 'count';
+    return entry.unit === 'count';
 }
-/** The entry's optional free-text note (a later Entry field), or null. */
+/** The entry's optional free-text note, or null. */
 function entryNote(entry) {
-    return 'note' in entry && typeof entry.note === 'string' && entry.note !== '' ? entry.note : null;
+    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
 }
 /** A baseline or current value: "19.4 GiB", or "3" for a count. */
 function formatEntryValue(entry, value) {
@@ -426,7 +424,7 @@ function formatEntryDelta(entry, delta) {
 function entryReason(entry) {
     const note = entryNote(entry);
     if (note !== null) {
-        const limit = 'limit' in entry && typeof entry.limit === 'number' ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
         return { rule: entry.rule, note: `${note}${limit}` };
     }
     return { rule: entry.rule, note: null };

@@ -1,4 +1,4 @@
-import { U as UsageError, I as InputError, e as parseSize, g as SchemaError, a as formatBytes, h as compareKeys } from './snapshot.js';
+import { U as UsageError, I as InputError, g as parseSize, h as SchemaError, a as formatBytes, c as compareKeys } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

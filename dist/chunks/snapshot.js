@@ -819,4 +819,4 @@ function isEmptySnapshot(snapshot) {
     return Object.keys(snapshot.modules).length === 0 && Object.keys(snapshot.kernels).length === 0;
 }
 
-export { InputError as I, ParseError as P, SnapshotBuilder as S, UsageError as U, formatBytes as a, formatDelta as b, serializeError as c, deserializeError as d, parseSize as e, formatPercent as f, SchemaError as g, compareKeys as h, isEmptySnapshot as i, parseExactInteger as j, parsePlogFile as p, stableStringify as s };
+export { InputError as I, ParseError as P, SnapshotBuilder as S, UsageError as U, formatBytes as a, formatDelta as b, compareKeys as c, deserializeError as d, serializeError as e, formatPercent as f, parseSize as g, SchemaError as h, isEmptySnapshot as i, parseExactInteger as j, parsePlogFile as p, stableStringify as s };

@@ -1,12 +1,11 @@
 // Pictures of module peaks per device: the data, a Mermaid xychart for GitHub markdown, a stacked-bar SVG for the HTML report.
 import type { Entry } from '../gate/types.js';
+import { compareKeys } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { isCountEntry } from './entry-values.js';
 import { codeSpan, escapeHtml, replaceControlCharacters } from './escape.js';
 import { deviceOf, formatCount, growth, plural } from './sections.js';
 
-/** dev2 before dev10, as everywhere else in the reports. */
-const compareNames = new Intl.Collator('en', { numeric: true }).compare;
 
 export type ChartSeverity = 'fail' | 'warn' | 'ok';
 
@@ -73,8 +72,8 @@ export function devicePeaks(entries: readonly Entry[]): DevicePeaks {
     });
   }
   return {
-    devices: [...devices].sort(compareNames),
-    modules: [...modules.values()].sort((a, b) => compareNames(a.module, b.module)),
+    devices: [...devices].sort(compareKeys),
+    modules: [...modules.values()].sort((a, b) => compareKeys(a.module, b.module)),
   };
 }
 
@@ -131,7 +130,7 @@ export function chartedModules(peaks: DevicePeaks, limit: number): ModulePeaks[]
         peak > 0 && (change > 0 || severity !== SEVERITY_RANK.ok) && (series.byDevice.size > 1 || hasBaseline(series)),
     );
   candidates.sort(
-    (a, b) => a.severity - b.severity || b.change - a.change || b.peak - a.peak || compareNames(a.series.module, b.series.module),
+    (a, b) => a.severity - b.severity || b.change - a.change || b.peak - a.peak || compareKeys(a.series.module, b.series.module),
   );
   return candidates.slice(0, Math.max(0, limit)).map((c) => c.series);
 }
@@ -171,7 +170,7 @@ export function renderMermaidChart(entries: readonly Entry[], options: MermaidCh
 }
 
 function mermaidLines(series: ModulePeaks, compared: boolean): string[] {
-  const devices = [...series.byDevice.keys()].sort(compareNames);
+  const devices = [...series.byDevice.keys()].sort(compareKeys);
   const scale = sizeScale(largestValue(series));
   const value = (bytes: number | null): string => decimal((bytes ?? 0) / scale.unitBytes);
   // Only fixed text and numbers below: device names match /^dev\d+$/, everything else is ours.
@@ -275,7 +274,7 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, failingDevices: Readon
   }));
   // A module missing from this run has nothing to stack: it only counts in the baseline outline.
   const stacked = totals.filter((t) => t.total > 0);
-  stacked.sort((a, b) => b.total - a.total || compareNames(a.series.module, b.series.module));
+  stacked.sort((a, b) => b.total - a.total || compareKeys(a.series.module, b.series.module));
   const ownColor = stacked.length <= MODULE_COLORS.length ? stacked.length : MODULE_COLORS.length - 1;
   const colored = stacked.slice(0, ownColor).map(({ series }, i) => ({ series, color: MODULE_COLORS[i] ?? OTHER_MODULES_COLOR }));
   const others = stacked.slice(ownColor).map(({ series }) => series);

@@ -3,14 +3,14 @@ import type { Entry } from '../gate/types.js';
 import { formatBytes, formatDelta } from '../units.js';
 import { formatCount } from './sections.js';
 
-/** True for an entry whose values are counts, not bytes. Works whether or not this build's Entry declares `unit`. */
+/** True for an entry whose values are counts, not bytes. */
 export function isCountEntry(entry: Entry): boolean {
-  return 'unit' in entry && entry.unit === 'count';
+  return entry.unit === 'count';
 }
 
-/** The entry's optional free-text note (a later Entry field), or null. */
+/** The entry's optional free-text note, or null. */
 export function entryNote(entry: Entry): string | null {
-  return 'note' in entry && typeof entry.note === 'string' && entry.note !== '' ? entry.note : null;
+  return entry.note !== undefined && entry.note !== '' ? entry.note : null;
 }
 
 /** A baseline or current value: "19.4 GiB", or "3" for a count. */
@@ -28,7 +28,7 @@ export function formatEntryDelta(entry: Entry, delta: number): string {
 export function entryReason(entry: Entry): { rule: string | null; note: string | null } {
   const note = entryNote(entry);
   if (note !== null) {
-    const limit = 'limit' in entry && typeof entry.limit === 'number' ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+    const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
     return { rule: entry.rule, note: `${note}${limit}` };
   }
   return { rule: entry.rule, note: null };

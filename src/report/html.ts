@@ -170,7 +170,7 @@ interface Columns {
   note: boolean;
 }
 
-/** Limit and Note columns only when some entry carries them (fields of later gate versions). */
+/** Limit and Note columns only when some entry carries them (device findings do; plain verdicts do not). */
 function tableColumns(entries: readonly Entry[]): Columns {
   return {
     limit: entries.some((e) => entryLimit(e) !== null),
@@ -179,7 +179,7 @@ function tableColumns(entries: readonly Entry[]): Columns {
 }
 
 function entryLimit(entry: Entry): number | null {
-  return 'limit' in entry && typeof entry.limit === 'number' ? entry.limit : null;
+  return entry.limit ?? null;
 }
 
 function entryTable(entries: readonly Entry[], columns: Columns): string {

@@ -1,5 +1,6 @@
 // What every renderer shows, in which order: the verdict, the failing/warning keys, improvements, the rest, device totals.
 import type { Entry, GateReport } from '../gate/types.js';
+import { compareKeys } from '../snapshot.js';
 import { REPORT_KINDS, REPORT_STATUSES } from './report-schema.js';
 
 /** The report's entries split into the renderers' sections, each already in display order. */
@@ -32,8 +33,6 @@ export function splitSections(report: GateReport): ReportSections {
   return { problems, improvements, unchanged };
 }
 
-/** The same order as snapshot.ts compareKeys (dev2 before dev10), with one collator: sorting 100k keys stays fast. */
-const compareKeys = new Intl.Collator('en', { numeric: true }).compare;
 
 function severityRank(entry: Entry): number {
   return entry.severity === 'fail' ? 0 : entry.severity === 'warn' ? 1 : 2;
