@@ -814,8 +814,7 @@ async function collectInputs(inputs) {
     if (inputs.artifacts.length > 0) {
         root = path.join(workDir(), 'artifacts');
         const repository = inputs.repository ?? thisRepo();
-        const thisRun = workflowContext().runId;
-        const crossRun = inputs.runId !== undefined && (inputs.runId !== thisRun || inputs.repository !== undefined)
+        const crossRun = inputs.runId !== undefined && isOtherRun(inputs)
             ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
             : undefined;
         // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
@@ -909,7 +908,7 @@ function pullRequestNumber() {
     return typeof pr?.number === 'number' ? pr.number : undefined;
 }
 /** Posts the sticky comment; any failure is a warning and never changes the verdict. */
-async function postComment(inputs, octokit, issueNumber, report, repo, sourceRunUrl = runUrl()) {
+async function postComment(inputs, octokit, issueNumber, report, repo, sourceRunUrl) {
     if (inputs.comment === 'never')
         return;
     if (issueNumber === undefined) {
@@ -943,17 +942,18 @@ async function postComment(inputs, octokit, issueNumber, report, repo, sourceRun
         warning(`Could not post the PR comment${status ? ` (HTTP ${status})` : ''}: ${errorMessage(error)}${hint}`);
     }
 }
-async function publish(inputs, report, issueNumber, repo) {
-    const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: runUrl() });
+/** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
+async function publish(inputs, report, where) {
+    const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl });
     await writeOutputs(report, markdown);
     await writeHtmlReport(inputs, report);
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown).write();
-    const failsJob = report.result === 'fail' && inputs.failJob;
-    annotate(report, failsJob ? 1 : 0);
-    const octokit = inputs.token ? (await import('./chunks/octokit.js')).createOctokit(inputs.token) : undefined;
-    await postComment(inputs, octokit, issueNumber, report, repo);
-    if (report.result === 'fail') {
+    const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
+    if (where.enforce)
+        annotate(report, failsJob ? 1 : 0);
+    await postComment(inputs, where.octokit, where.issueNumber, report, where.repo, where.runUrl);
+    if (where.enforce && report.result === 'fail') {
         if (failsJob)
             setFailed(failureReason(report));
         else
@@ -972,7 +972,12 @@ async function runCheckMode(inputs) {
     if (baseline === null) {
         warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }
-    await publish(inputs, report, pullRequestNumber(), thisRepo());
+    const octokit = inputs.token ? (await import('./chunks/octokit.js')).createOctokit(inputs.token) : undefined;
+    await publish(inputs, report, { issueNumber: pullRequestNumber(), repo: thisRepo(), runUrl: runUrl(), enforce: true, octokit });
+}
+/** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
+function isOtherRun(inputs) {
+    return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
 }
 /** The run whose artifacts feed an update or a comment, and its repository. */
 function sourceRun(inputs) {
@@ -990,9 +995,8 @@ async function baselineSource(octokit, inputs, source) {
 }
 /** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
 async function sourceCommit(octokit, inputs, source) {
-    if (inputs.runId === undefined || (inputs.runId === workflowContext().runId && inputs.repository === undefined)) {
+    if (!isOtherRun(inputs))
         return workflowContext().sha || undefined;
-    }
     if (octokit === undefined)
         return undefined;
     try {
@@ -1077,7 +1081,7 @@ function repositoryPath(file) {
     return normalized;
 }
 function baselinePullRequestBody(changesMarkdown, runId) {
-    const body = [
+    return [
         `This pull request updates the memory baseline from workflow run ${runId}.`,
         '',
         changesMarkdown,
@@ -1086,7 +1090,6 @@ function baselinePullRequestBody(changesMarkdown, runId) {
         '> Pull requests opened with the default `GITHUB_TOKEN` do not trigger `pull_request` workflows, so CI will not run on this PR by itself.',
         '> To have it run, pass a personal access token or a GitHub App token as `github-token` (for example from `actions/create-github-app-token`), or close and reopen the PR.',
     ].join('\n');
-    return body;
 }
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
 async function runCommentMode(inputs) {
@@ -1113,13 +1116,7 @@ async function runCommentMode(inputs) {
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
     // The verdict is the pull_request run's: link that run, not this workflow_run job.
-    const reportRunUrl = runUrl(runId, repo);
-    const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: reportRunUrl });
-    await writeOutputs(report, markdown);
-    await writeHtmlReport(inputs, report);
-    if (process.env.GITHUB_STEP_SUMMARY)
-        await summary.addRaw(markdown).write();
-    await postComment(inputs, octokit, issueNumber, report, repo, reportRunUrl);
+    await publish(inputs, report, { issueNumber, repo, runUrl: runUrl(runId, repo), enforce: false, octokit });
 }
 async function findReportFile(dir) {
     const files = (await glob('**/*.json', { cwd: dir, absolute: true })).sort();

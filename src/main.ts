@@ -57,9 +57,8 @@ async function collectInputs(inputs: ActionInputs): Promise<Collected> {
   if (inputs.artifacts.length > 0) {
     root = path.join(workDir(), 'artifacts');
     const repository = inputs.repository ?? thisRepo();
-    const thisRun = workflowContext().runId;
     const crossRun =
-      inputs.runId !== undefined && (inputs.runId !== thisRun || inputs.repository !== undefined)
+      inputs.runId !== undefined && isOtherRun(inputs)
         ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
         : undefined;
     // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
@@ -161,7 +160,7 @@ async function postComment(
   issueNumber: number | undefined,
   report: GateReport,
   repo: RepoRef,
-  sourceRunUrl: string = runUrl(),
+  sourceRunUrl: string,
 ): Promise<void> {
   if (inputs.comment === 'never') return;
   if (issueNumber === undefined) {
@@ -193,16 +192,26 @@ async function postComment(
   }
 }
 
-async function publish(inputs: ActionInputs, report: GateReport, issueNumber: number | undefined, repo: RepoRef): Promise<void> {
-  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: runUrl() });
+interface Publication {
+  issueNumber: number | undefined;
+  repo: RepoRef;
+  /** The run whose verdict this is (in comment mode, the pull_request run that uploaded the report). */
+  runUrl: string;
+  /** Check mode: annotate failing keys and fail the job. Comment mode only shows another run's verdict. */
+  enforce: boolean;
+  octokit: Octokit | undefined;
+}
+
+/** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
+async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
+  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl });
   await writeOutputs(report, markdown);
   await writeHtmlReport(inputs, report);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
-  const failsJob = report.result === 'fail' && inputs.failJob;
-  annotate(report, failsJob ? 1 : 0);
-  const octokit = inputs.token ? (await import('./github/octokit.js')).createOctokit(inputs.token) : undefined;
-  await postComment(inputs, octokit, issueNumber, report, repo);
-  if (report.result === 'fail') {
+  const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
+  if (where.enforce) annotate(report, failsJob ? 1 : 0);
+  await postComment(inputs, where.octokit, where.issueNumber, report, where.repo, where.runUrl);
+  if (where.enforce && report.result === 'fail') {
     if (failsJob) core.setFailed(failureReason(report));
     else core.warning(`${failureReason(report)} — advisory only ('fail-job: false')`);
   }
@@ -220,7 +229,13 @@ async function runCheckMode(inputs: ActionInputs): Promise<void> {
   if (baseline === null) {
     core.warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
   }
-  await publish(inputs, report, pullRequestNumber(), thisRepo());
+  const octokit = inputs.token ? (await import('./github/octokit.js')).createOctokit(inputs.token) : undefined;
+  await publish(inputs, report, { issueNumber: pullRequestNumber(), repo: thisRepo(), runUrl: runUrl(), enforce: true, octokit });
+}
+
+/** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
+function isOtherRun(inputs: ActionInputs): boolean {
+  return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
 }
 
 /** The run whose artifacts feed an update or a comment, and its repository. */
@@ -241,9 +256,7 @@ async function baselineSource(octokit: Octokit | undefined, inputs: ActionInputs
 
 /** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
 async function sourceCommit(octokit: Octokit | undefined, inputs: ActionInputs, source: { runId: number; repo: RepoRef }): Promise<string | undefined> {
-  if (inputs.runId === undefined || (inputs.runId === workflowContext().runId && inputs.repository === undefined)) {
-    return workflowContext().sha || undefined;
-  }
+  if (!isOtherRun(inputs)) return workflowContext().sha || undefined;
   if (octokit === undefined) return undefined;
   try {
     const { data } = await octokit.rest.actions.getWorkflowRun({ ...source.repo, run_id: source.runId });
@@ -331,7 +344,7 @@ function repositoryPath(file: string): string {
 }
 
 function baselinePullRequestBody(changesMarkdown: string, runId: number): string {
-  const body = [
+  return [
     `This pull request updates the memory baseline from workflow run ${runId}.`,
     '',
     changesMarkdown,
@@ -340,7 +353,6 @@ function baselinePullRequestBody(changesMarkdown: string, runId: number): string
     '> Pull requests opened with the default `GITHUB_TOKEN` do not trigger `pull_request` workflows, so CI will not run on this PR by itself.',
     '> To have it run, pass a personal access token or a GitHub App token as `github-token` (for example from `actions/create-github-app-token`), or close and reopen the PR.',
   ].join('\n');
-  return body;
 }
 
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
@@ -370,12 +382,7 @@ async function runCommentMode(inputs: ActionInputs): Promise<void> {
   else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
-  const reportRunUrl = runUrl(runId, repo);
-  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: reportRunUrl });
-  await writeOutputs(report, markdown);
-  await writeHtmlReport(inputs, report);
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
-  await postComment(inputs, octokit, issueNumber, report, repo, reportRunUrl);
+  await publish(inputs, report, { issueNumber, repo, runUrl: runUrl(runId, repo), enforce: false, octokit });
 }
 
 async function findReportFile(dir: string): Promise<string> {

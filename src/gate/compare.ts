@@ -4,10 +4,6 @@ import { assessDevices } from './devices.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Severity, type Status } from './types.js';
 
-// Kept here too: callers and tests import them from compare.
-export { exceedsTolerance, percentChange, STATUSES };
-
-
 /** One side of the comparison: a snapshot, a baseline, or just its metrics; `meta.allocFailures` feeds alloc-failure. */
 export type GateInput = Pick<Snapshot, 'modules' | 'kernels'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures'>> };
 

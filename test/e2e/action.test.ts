@@ -873,6 +873,7 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     fake.clearLog();
     const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9100 });
     expect(r.code, why(r)).toBe(0); // the comment job reports, it does not fail on the PR's verdict
+    expect(r.errors).toEqual([]); // nor annotate this job with the PR run's failures
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: String(HOSTILE_KEYS.length) });
     expect(fake.requests({ route: 'repos.listPullRequestsAssociatedWithCommit' })[0]?.path).toContain(headSha);
 

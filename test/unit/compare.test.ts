@@ -1,6 +1,7 @@
 // The gate's verdicts: tolerance semantics, budgets, rules, new and missing keys, improvements, and the report's shape.
 import { describe, expect, it } from 'vitest';
-import { compareSnapshots, exceedsTolerance, judge, percentChange } from '../../src/gate/compare.js';
+import { compareSnapshots, judge } from '../../src/gate/compare.js';
+import { exceedsTolerance, percentChange } from '../../src/gate/thresholds.js';
 import { DEFAULT_CONFIG, applyMaxIncrease, parseGateConfig, parseMaxIncrease } from '../../src/gate/thresholds.js';
 import type { Entry, GateConfig, KindThresholds, Status, Tolerance } from '../../src/gate/types.js';
 import type { KernelMetric, ModuleMetric, Snapshot } from '../../src/snapshot.js';
