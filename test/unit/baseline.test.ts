@@ -15,26 +15,7 @@ import {
 } from '../../src/gate/baseline.js';
 import { locateJsonSyntaxError, parseJson } from '../../src/json-schema.js';
 import { SnapshotBuilder, stableStringify, type Snapshot } from '../../src/snapshot.js';
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof Error) return err;
-    throw new Error(`threw a non-Error: ${String(err)}`);
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
-
-async function thrownAsync(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof Error) return err;
-    throw new Error(`threw a non-Error: ${String(err)}`);
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
+import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 /** A run as the parsers build it: APP and RUNTIME on dev0, one kernel. */
 function runSnapshot(): Snapshot {

@@ -14,30 +14,10 @@ import {
   parseMaxIncrease,
 } from '../../src/gate/thresholds.js';
 import type { GateConfig, Rule } from '../../src/gate/types.js';
+import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
-
-/** Runs fn and returns what it threw; fails the test when it throws nothing. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof Error) return err;
-    throw new Error(`threw a non-Error: ${String(err)}`);
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
-
-async function thrownAsync(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof Error) return err;
-    throw new Error(`threw a non-Error: ${String(err)}`);
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
 
 describe('defaults', () => {
   it('tolerates +5% and +1 MiB on modules, nothing on kernels, warns on new and missing keys', () => {
