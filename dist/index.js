@@ -1145,4 +1145,4 @@ async function pullRequestForSha(octokit, repo, sha) {
 // Entry of the Action: runs it, nothing else.
 void run();
 
-export { errorMessage as a, debug as d, error as e, httpStatus as h, info as i, setSecret as s, warning as w };
+export { debug as d, error as e, httpStatus as h, info as i, setSecret as s, warning as w };

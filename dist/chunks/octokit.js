@@ -1,5 +1,4 @@
 import { g as getOctokit } from './github.js';
-export { a as errorMessage, h as httpStatus } from '../index.js';
 import 'fs';
 import 'os';
 import 'http';
@@ -37,17 +36,6 @@ import 'node:async_hooks';
 import 'node:console';
 import 'node:dns';
 import 'string_decoder';
-import 'crypto';
-import 'child_process';
-import 'timers';
-import './baseline.js';
-import 'node:crypto';
-import './json-schema.js';
-import './run-gate.js';
-import './baseline-changes.js';
-import './json.js';
-import './markdown.js';
-import './chart.js';
 
 // The one place that builds the GitHub client, loaded only by the runs that talk to GitHub (it bundles undici and
 // Octokit, most of the Action's code); the workflow context and the error helpers live in context.ts.

@@ -1,5 +1,6 @@
 // Proposes a new baseline through the Git Data API (no checkout needed): a branch + commit + pull request, or a commit.
-import { httpStatus, type Octokit, type RepoRef } from './octokit.js';
+import { httpStatus, type RepoRef } from './context.js';
+import type { Octokit } from './octokit.js';
 
 export interface BaselineCommitRequest extends RepoRef {
   /** Branch the baseline is proposed against (the dispatch branch). */

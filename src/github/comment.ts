@@ -1,5 +1,6 @@
 // The sticky PR comment: one per gate (comment-key), found by a hidden marker, updated in place instead of piling up.
-import type { Octokit, RepoRef } from './octokit.js';
+import type { RepoRef } from './context.js';
+import type { Octokit } from './octokit.js';
 
 export type CommentPolicy = 'on-change' | 'always' | 'never';
 

@@ -2,8 +2,6 @@
 // Octokit, most of the Action's code); the workflow context and the error helpers live in context.ts.
 import * as github from '@actions/github';
 
-export { errorMessage, httpStatus, type RepoRef } from './context.js';
-
 export type Octokit = ReturnType<typeof github.getOctokit>;
 
 export function createOctokit(token: string): Octokit {
