@@ -1,0 +1,45 @@
+// The registry: every section, in report order. Adding a section is one file here and one line below.
+import { kernels } from './kernels.js';
+import { modules } from './modules.js';
+import type { Metric, SectionDeclaration } from './types.js';
+
+export type { DeviceSplit, FieldDeclaration, FieldType, Metric, SectionDeclaration } from './types.js';
+export { deviceName, splitDevice } from './keys.js';
+
+export const SECTIONS: readonly SectionDeclaration[] = [modules, kernels];
+
+const byName = new Map(SECTIONS.map((s) => [s.name, s]));
+const byKind = new Map(SECTIONS.map((s) => [s.kind, s]));
+
+/** The section called `name`; throws for a name no declaration has (a programming error, not bad input). */
+export function section(name: string): SectionDeclaration {
+  const found = byName.get(name);
+  if (found === undefined) throw new Error(`no section is declared with the name '${name}'`);
+  return found;
+}
+
+/** The section whose entries have this kind, or undefined for kinds of no section (`device`). */
+export function sectionOfKind(kind: string): SectionDeclaration | undefined {
+  return byKind.get(kind);
+}
+
+/** The compared value of a metric. */
+export function valueOf(declaration: SectionDeclaration, metric: Metric): number {
+  const v = metric[declaration.value];
+  return typeof v === 'number' ? v : 0;
+}
+
+/**
+ * Two metrics of one key (several dumps, processes, files or ranks): the one with the larger compared value wins
+ * whole; nothing is summed. A tie is broken by the metrics' content, so the result never depends on the order.
+ */
+export function combineMetrics(declaration: SectionDeclaration, a: Metric, b: Metric): Metric {
+  const va = valueOf(declaration, a);
+  const vb = valueOf(declaration, b);
+  if (va !== vb) return va > vb ? a : b;
+  return canonical(a) >= canonical(b) ? a : b;
+}
+
+function canonical(metric: Metric): string {
+  return JSON.stringify(Object.keys(metric).sort().map((k) => [k, metric[k]]));
+}
