@@ -46,6 +46,6 @@ export interface SectionDeclaration {
 export interface DeviceSplit {
   /** `dev3`, or null for keys of no device (host, SVM, graphs). */
   device: string | null;
-  /** The key with its device segment replaced by `*` (`DEV_MEM/*/APP`); the key itself when it has no device. */
+  /** The key with its device segment replaced by `*` (DEV_MEM/{*}/APP reads as DEV_MEM, any device, APP); the key itself when it has no device. */
   group: string;
 }
