@@ -28,6 +28,10 @@ export interface ActionInputs {
   reportArtifact: string;
   /** Where to write the self-contained HTML report; undefined = none. */
   htmlReport: string | undefined;
+  /** Artifacts downloaded at a time. */
+  downloadConcurrency: number;
+  /** An artifact that still fails after its retries: stop (`fail`) or gate the rest and list it (`warn`). */
+  missingArtifacts: 'fail' | 'warn';
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -52,6 +56,13 @@ function parseRepository(value: string): ActionInputs['repository'] {
   const m = /^([\w.-]+)\/([\w.-]+)$/.exec(value);
   if (!m) throw new UsageError(`'repository' must look like owner/name, got '${value}'`);
   return { owner: m[1] as string, repo: m[2] as string };
+}
+
+function parseConcurrency(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) {
+    throw new UsageError(`'download-concurrency' must be a whole number from 1 to 64, got '${value}'`);
+  }
+  return Number(value);
 }
 
 function parseHtmlReport(value: string): string | undefined {
@@ -87,5 +98,7 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     prune: bool('prune', get('prune') || 'false'),
     reportArtifact: get('report-artifact') || 'memory-gate-report',
     htmlReport: parseHtmlReport(get('html-report')),
+    downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
+    missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn'] as const),
   };
 }

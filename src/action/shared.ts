@@ -20,12 +20,18 @@ export function thisRepo(): RepoRef {
   return { owner, repo };
 }
 
+/** What the inputs gave: the snapshot, and the artifacts that did not arrive (missing-artifacts: warn). */
+export interface CollectedInputs extends Collected {
+  missingArtifacts: string[];
+}
+
 /** Downloads the artifacts when asked, then resolves plog and memory_compare inputs into one snapshot. */
-export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
+export async function collectInputs(inputs: ActionInputs): Promise<CollectedInputs> {
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   let root = workspace;
   let plogSpecs = inputs.plog;
   let compareSpecs = inputs.memoryCompare;
+  let missingArtifacts: string[] = [];
 
   if (inputs.artifacts.length > 0) {
     root = path.join(workDir(), 'artifacts');
@@ -36,7 +42,12 @@ export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
         : undefined;
     // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
     const { downloadArtifacts } = await import('../sources/artifacts.js');
-    await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m), (m) => core.warning(m));
+    const fanIn = await downloadArtifacts(
+      { patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts },
+      (m) => core.info(m),
+      (m) => core.warning(m),
+    );
+    missingArtifacts = fanIn.failed.map((f) => f.name);
     // Nothing named: search everything that was downloaded.
     if (plogSpecs.length === 0 && compareSpecs.length === 0) {
       plogSpecs = ['.'];
@@ -56,7 +67,7 @@ export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
   for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
-  return collected;
+  return { ...collected, missingArtifacts };
 }
 
 /** A workflow run's page: this run's by default. */
