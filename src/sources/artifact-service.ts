@@ -1,6 +1,5 @@
 // The two artifact APIs (this run's results service, another run's REST API) with retries, backoff and timeouts on every request.
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 
 /** One artifact of a run, as both APIs list it. */
@@ -37,6 +36,14 @@ export class HttpStatusError extends Error {
   }
 }
 
+/** A request that failed for good (retried, or not worth retrying): its message is final, and nobody retries it again. */
+export class RequestFailed extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'RequestFailed';
+  }
+}
+
 /** Network causes that a second try may not meet: resets, refusals, closed sockets, timeouts. */
 const TRANSIENT_CODES = new Set([
   'ECONNRESET',
@@ -54,6 +61,7 @@ const TRANSIENT_CODES = new Set([
 
 /** Whether another attempt may succeed: server errors, throttling, dropped connections and timeouts; not 4xx or a bad zip. */
 export function isTransient(error: unknown): boolean {
+  if (error instanceof RequestFailed) return false;
   if (error instanceof HttpStatusError) return error.status >= 500 || error.status === 408 || error.status === 429;
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     if (e.name === 'AbortError' || e.name === 'TimeoutError') return true;
@@ -67,6 +75,7 @@ export function isTransient(error: unknown): boolean {
 
 /** The innermost message: undici hides the socket's reason under `fetch failed`. */
 export function describeError(error: unknown): string {
+  if (error instanceof RequestFailed) return error.message;
   let message = error instanceof Error ? error.message : String(error);
   for (let e: unknown = error instanceof Error ? error.cause : undefined, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     message = `${message} (${e.message})`;
@@ -95,7 +104,7 @@ export async function withRetries<T>(
     } catch (error) {
       const reason = controller.signal.aborted ? `timed out after ${policy.timeoutMs} ms` : describeError(error);
       if (attempt >= policy.attempts || !(controller.signal.aborted || isTransient(error))) {
-        throw new Error(attempt > 1 ? `${reason} (after ${attempt} attempts)` : reason, { cause: error });
+        throw new RequestFailed(attempt > 1 ? `${reason} (after ${attempt} attempts)` : reason, error);
       }
       const delayMs = backoffDelay(policy, attempt);
       onRetry(what, attempt, reason, delayMs);
@@ -123,31 +132,29 @@ function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** Streams `url` to `file`, restarting the idle timer on every chunk; returns the bytes written. */
+/** Streams `url` to `file`, restarting the idle timer on every chunk; returns the bytes written. Each write is awaited: a failed attempt leaves nothing in flight to land in the next one's file. */
 export async function streamToFile(url: string, file: string, signal: AbortSignal, idleMs: number, what: string): Promise<number> {
   const idle = new AbortController();
-  let timer = setTimeout(() => idle.abort(new DOMException(`no data for ${idleMs} ms`, 'TimeoutError')), idleMs);
-  const both = AbortSignal.any([signal, idle.signal]);
-  const out = createWriteStream(file);
+  const stalled = (): void => idle.abort(new DOMException(`no data for ${idleMs} ms`, 'TimeoutError'));
+  let timer = setTimeout(stalled, idleMs);
+  const out = await open(file, 'w');
   let bytes = 0;
   try {
-    const response = await fetch(url, { signal: both, headers: { 'user-agent': USER_AGENT } });
+    const response = await fetch(url, { signal: AbortSignal.any([signal, idle.signal]), headers: { 'user-agent': USER_AGENT } });
     if (!response.ok || response.body === null) {
       await response.body?.cancel();
       throw new HttpStatusError(response.status, what);
     }
     for await (const chunk of response.body) {
       clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(new DOMException(`no data for ${idleMs} ms`, 'TimeoutError')), idleMs);
+      timer = setTimeout(stalled, idleMs);
       bytes += chunk.byteLength;
-      if (!out.write(chunk)) await once(out, 'drain');
+      await out.write(chunk);
     }
-    out.end();
-    await once(out, 'finish');
     return bytes;
   } finally {
     clearTimeout(timer);
-    if (!out.writableFinished) out.destroy();
+    await out.close();
   }
 }
 

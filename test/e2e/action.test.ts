@@ -1039,3 +1039,45 @@ describe('artifact extraction', () => {
     expect(report.entries).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev0/APP', status: 'pass' })]);
   });
 });
+
+// ───────────────────────────── issue 13: an artifact that never arrives ─────────────────────────────
+
+describe('missing-artifacts', () => {
+  it('warn: the ranks that arrived are gated, the missing one is listed first in the report and its keys are missing', async () => {
+    const RUN = 7170;
+    const plogs = rankPlogs(BASE_MODULES, RANKS);
+    const ids = RANKS.map((r) => {
+      const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
+      return fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file]: plogs[file]! } }).id;
+    });
+    fake.forceResponse({ method: 'GET', path: new RegExp(`^/blob/artifacts/${ids[2]}/`), status: 404 });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    try {
+      const failed = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: RUN });
+      expect(failed.code, why(failed)).toBe(1);
+      expect(failed.errors.at(-1)?.message).toBe(
+        "1 of 4 artifact(s) of this run could not be downloaded: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404). Set 'missing-artifacts: warn' to gate the others.",
+      );
+
+      const warnDirs = newRunDirs();
+      writeFiles(warnDirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+      const r = await runAction({ dirs: warnDirs, inputs: { artifacts: 'plog-rank-*', 'missing-artifacts': 'warn', 'download-concurrency': '2' }, event: 'push', runId: RUN });
+      expect(r.code, why(r)).toBe(0);
+      expect(r.stdout).toMatch(/^Downloading 4 artifact\(s\) \(.*\) from this run, 2 at a time$/m);
+      expect(r.stdout).toMatch(/^\[\d\/4\] plog-rank-2 FAILED: artifact 'plog-rank-2': HTTP 404$/m);
+      expect(r.warnings.map((w) => w.message)).toContain("1 of 4 artifact(s) missing, gated without them: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404)");
+      const report = readReport(r) as ReportJson & { missingArtifacts?: string[] };
+      expect(report.missingArtifacts).toEqual(['plog-rank-2']);
+      expect(report.entries.filter((e) => e.status === 'missing').map((e) => e.key).sort()).toEqual(
+        Object.keys(BASE_MODULES).filter((k) => k.includes('/dev2/')).sort(),
+      );
+      expect(report.entries.filter((e) => e.status === 'pass')).toHaveLength(12);
+      // the summary opens with the missing artifact, right under the verdict
+      const lines = r.summary.split('\n');
+      expect(lines.slice(4, 9)).toEqual(['#### ⚠️ 1 artifact(s) never arrived: their keys are missing', '', '| Artifact |', '|---|', '| `plog-rank-2` |']);
+    } finally {
+      fake.state.forced.length = 0;
+    }
+  });
+});
