@@ -13,10 +13,13 @@ Usage:
   ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
   ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
                               [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
-                              [--html FILE.html]
+                              [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
   ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+                              [--node-environment] [--env KEY=VALUE...]
 
 PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
+--node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
+--env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
@@ -30,6 +33,18 @@ const INPUT_OPTIONS = {
   plog: { type: 'string', multiple: true },
   compare: { type: 'string', multiple: true },
 } as const;
+
+const ENVIRONMENT_OPTIONS = {
+  'node-environment': { type: 'boolean' },
+  env: { type: 'string', multiple: true },
+} as const;
+
+/** --node-environment and --env into this run's environment (undefined when neither is given). */
+async function environmentFromOptions(opts: ParsedOptions, io: Output) {
+  const { parseEnvironmentPairs, thisNodeEnvironment } = await import('./environment.js');
+  const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
+  return thisNodeEnvironment({ env: process.env, extra, collect: opts['node-environment'] === true }, (line) => io.err(`${line}\n`));
+}
 
 /** Reads the --plog/--compare inputs of any command into a snapshot, warning about malformed records. */
 export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
@@ -78,6 +93,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
       report: { type: 'string' },
       markdown: { type: 'string' },
       html: { type: 'string' },
+      ...ENVIRONMENT_OPTIONS,
     },
     'check',
   );
@@ -91,6 +107,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     configPath: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
     allowMissingBaseline: false,
+    environment: await environmentFromOptions(opts, io),
   });
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
@@ -103,7 +120,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
 }
 
 async function baselineCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
+  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, ...ENVIRONMENT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
   const out = optionalString(opts, 'out');
   if (out === undefined) throw new UsageError('baseline: --out FILE is required');
   // An empty run fails here, before the file is touched.
@@ -111,7 +128,9 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./gate/baseline.js');
   const { renderBaselineChanges, summarizeBaselineChanges } = await import('./report/baseline-changes.js');
   const existing = await loadBaseline(out);
-  const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+  const environment = await environmentFromOptions(opts, io);
+  const source = { date: new Date().toISOString(), ...(environment ? { environment } : {}) };
+  const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source });
   await writeBaselineAtomic(out, baseline);
   io.out(renderBaselineChanges(existing, baseline, changes));
   io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);

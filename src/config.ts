@@ -32,6 +32,10 @@ export interface ActionInputs {
   downloadConcurrency: number;
   /** An artifact that still fails after its retries: stop (`fail`) or gate the rest and list it (`warn`). */
   missingArtifacts: 'fail' | 'warn';
+  /** Probe this runner for CANN, driver, chip, torch and the memory variables. */
+  collectEnvironment: boolean;
+  /** `KEY=VALUE` items added to this run's environment. */
+  environment: string[];
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -100,5 +104,11 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     htmlReport: parseHtmlReport(get('html-report')),
     downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
     missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn'] as const),
+    collectEnvironment: bool('collect-environment', get('collect-environment') || 'false'),
+    // One item per line: a value may hold commas (PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6).
+    environment: get('environment')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
   };
 }

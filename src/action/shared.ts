@@ -3,6 +3,7 @@ import * as core from '@actions/core';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionInputs } from '../config.js';
+import type { RunEnvironment } from '../gate/environment.js';
 import { UsageError } from '../errors.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
@@ -23,6 +24,8 @@ export function thisRepo(): RepoRef {
 /** What the inputs gave: the snapshot, and the artifacts that did not arrive (missing-artifacts: warn). */
 export interface CollectedInputs extends Collected {
   missingArtifacts: string[];
+  /** This run's environment ('collect-environment', 'environment'); undefined when neither is set. */
+  environment: RunEnvironment | undefined;
 }
 
 /** Downloads the artifacts when asked, then resolves plog and memory_compare inputs into one snapshot. */
@@ -67,7 +70,12 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
   for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
-  return { ...collected, missingArtifacts };
+  const { parseEnvironmentPairs, thisNodeEnvironment } = await import('../environment.js');
+  const environment = await thisNodeEnvironment(
+    { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment },
+    (line) => core.info(line),
+  );
+  return { ...collected, missingArtifacts, environment };
 }
 
 /** A workflow run's page: this run's by default. */

@@ -14,6 +14,7 @@ import {
   type Snapshot,
   type SnapshotMeta,
 } from '../snapshot.js';
+import type { RunEnvironment } from './environment.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -23,6 +24,8 @@ export interface BaselineSource {
   date?: string;
   /** owner/name. */
   repository?: string;
+  /** The environment the numbers were made in, per node (gate/environment.ts). */
+  environment?: RunEnvironment;
   [field: string]: unknown;
 }
 

@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import type { Snapshot } from '../snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
+import { applyEnvironment, compareEnvironments, type RunEnvironment } from './environment.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
 import type { GateConfig, GateReport } from './types.js';
 
@@ -14,6 +15,8 @@ export interface GateRequest {
   maxIncrease: string | undefined;
   /** A missing baseline file is an error unless this is set (the Action's first run). */
   allowMissingBaseline: boolean;
+  /** This run's environment per node; compared with the one the baseline was made in. */
+  environment?: RunEnvironment;
 }
 
 export interface GateOutcome {
@@ -31,6 +34,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
     );
   }
-  const report = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+  const compared = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+  const report = applyEnvironment(compared, compareEnvironments(baseline?.source?.environment, request.environment, config.environment));
   return { report, config, baseline };
 }

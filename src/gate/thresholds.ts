@@ -6,6 +6,7 @@ import configSchema from '../../schemas/config.schema.json' with { type: 'json' 
 import { InputError, SchemaError, UsageError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { parseSize } from '../units.js';
+import { DEFAULT_ENVIRONMENT_POLICY, type EnvironmentPolicy } from './environment.js';
 import type {
   CountTolerance,
   DeviceLimits,
@@ -40,6 +41,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   kernels: { tolerance: { bytes: 0 }, rules: [] },
   onNew: 'warn',
   onMissing: 'warn',
+  environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
   device: { minHeadroom: { percent: 10 } },
   devices: {},
@@ -102,6 +104,7 @@ export interface GateConfigFile {
   kernels?: KindInput;
   onNew?: Policy;
   onMissing?: Policy;
+  environment?: Partial<EnvironmentPolicy>;
   failOnImprovement?: boolean;
   device?: DeviceLimitsInput;
   devices?: Record<string, DeviceLimitsInput>;
@@ -154,6 +157,10 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
     kernels: toKindThresholds(input.kernels, DEFAULT_CONFIG.kernels, file, '/kernels'),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+    environment: {
+      onChange: input.environment?.onChange ?? defaults.environment.onChange,
+      ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+    },
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
     // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
     device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
@@ -323,6 +330,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     kernels: cloneKind(config.kernels),
     onNew: config.onNew,
     onMissing: config.onMissing,
+    environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
     failOnImprovement: config.failOnImprovement,
     device: structuredClone(config.device),
     devices: structuredClone(config.devices),

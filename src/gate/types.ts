@@ -1,5 +1,5 @@
 // The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
-import type { EnvironmentFindings } from './environment.js';
+import type { EnvironmentFindings, EnvironmentPolicy } from './environment.js';
 
 /** How much a value may move before it counts. Every set field must be exceeded for a regression. */
 export interface Tolerance {
@@ -67,6 +67,8 @@ export interface GateConfig {
   kernels: KindThresholds;
   onNew: Policy;
   onMissing: Policy;
+  /** What an environment change since the baseline, or nodes that disagree, do to the verdict. */
+  environment: EnvironmentPolicy;
   failOnImprovement: boolean;
   /** Limits of every device. */
   device: DeviceLimits;

@@ -81,7 +81,7 @@ export function verdictText(report: GateReport, title: string): string {
   if (report.result === 'fail') {
     const failing = [
       ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`),
-      ...(contextFailure(report) ?? []),
+      ...[contextFailure(report)].filter((why) => why !== null),
     ].join(', ');
     return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
   }

@@ -257,3 +257,40 @@ describe('the README commands', () => {
     expect(existsSync(join(ROOT, 'examples', 'regressed', 'plog'))).toBe(true);
   });
 });
+
+// ───────────────────────────── issue 13: the environment behind the numbers ─────────────────────────────
+
+describe('environment', () => {
+  it('baseline made under CANN 8.3; the run reports CANN 9.0 with PYTORCH_NPU_ALLOC_CONF changed: the report opens with both; onChange fail fails the run', async () => {
+    const dir = tempDir();
+    writeJob(dir, 2);
+    const made = await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog', '--env', 'cann=8.3.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:False'], dir);
+    expect(made.code, made.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { source: { environment: Record<string, Record<string, string>> } };
+    expect(Object.values(written.source.environment)).toEqual([{ PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:False', cann: '8.3.RC1' }]);
+
+    writeJob(dir, 2, { key: 'DEV_MEM/dev0/APP', factor: 1.44 });
+    const args = ['check', '--baseline', 'baseline.json', '--plog', 'plog', '--env', 'cann=9.0.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True', '--markdown', 'report.md'];
+    const warned = await cli(args, dir);
+    expect(warned.code, warned.stderr).toBe(1);
+    expect(warned.stdout.split('\n').slice(0, 5)).toEqual([
+      'Memory gate failed: 1 regressed',
+      '',
+      'WARN: Environment changed since the baseline',
+      '  PYTORCH_NPU_ALLOC_CONF: expandable_segments:False -> expandable_segments:True',
+      '  CANN toolkit: 8.3.RC1 -> 9.0.RC1',
+    ]);
+    expect(warned.stdout).toContain('Across the environment change since the baseline (PYTORCH_NPU_ALLOC_CONF expandable_segments:False → expandable_segments:True; CANN toolkit 8.3.RC1 → 9.0.RC1).');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n').slice(2, 4)).toEqual(['#### ⚠️ Environment changed since the baseline', '']);
+
+    // Without the regression, warn passes; onChange: fail fails on the change alone and says why.
+    writeJob(dir, 2);
+    expect((await cli(args, dir)).code).toBe(0);
+    writeFileSync(join(dir, 'gate.json'), JSON.stringify({ environment: { onChange: 'fail' } }));
+    const failed = await cli([...args, '--config', 'gate.json'], dir);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout.split('\n')[0]).toBe('Memory gate failed: environment changed since the baseline');
+    writeFileSync(join(dir, 'gate.json'), JSON.stringify({ environment: { onChange: 'fail', ignore: ['cann', 'PYTORCH_NPU_ALLOC_CONF'] } }));
+    expect((await cli([...args, '--config', 'gate.json'], dir)).code).toBe(0);
+  });
+});
