@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { U as UsageError, I as InputError } from './chunks/errors.js';
 import { r as replaceControlCharacters, c as collectSnapshot } from './chunks/escape.js';
 import { f as formatPercent, a as formatBytes, b as formatDelta, s as stableStringify } from './chunks/snapshot.js';
-import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, e as entryReason } from './chunks/entry-values.js';
+import { s as splitSections, v as verdictText, c as contextTerminal, f as formatEntryValue, a as formatEntryDelta, b as countByStatus, d as formatCount, p as plural, e as entryReason } from './chunks/entry-values.js';
 import { r as resolveInputs, d as describeSearches } from './chunks/local.js';
 import 'node:os';
 import 'node:worker_threads';
@@ -95,7 +95,7 @@ function renderTerminal(report, options = {}) {
     const color = options.color === true;
     const paint = (code, text) => (color ? `${code}${text}${ANSI.reset}` : text);
     const { problems, improvements, unchanged } = splitSections(report);
-    const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate'))];
+    const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate')), ...contextTerminal(report, shown)];
     if (problems.length > 0) {
         const columns = [
             { header: 'SEVERITY', align: 'left' },
@@ -273,10 +273,13 @@ Usage:
   ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
   ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
                               [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
-                              [--html FILE.html]
+                              [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
   ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+                              [--node-environment] [--env KEY=VALUE...]
 
 PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
+--node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
+--env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
 const stdio = {
     out: (text) => process.stdout.write(text),
@@ -286,6 +289,16 @@ const INPUT_OPTIONS = {
     plog: { type: 'string', multiple: true },
     compare: { type: 'string', multiple: true },
 };
+const ENVIRONMENT_OPTIONS = {
+    'node-environment': { type: 'boolean' },
+    env: { type: 'string', multiple: true },
+};
+/** --node-environment and --env into this run's environment (undefined when neither is given). */
+async function environmentFromOptions(opts, io) {
+    const { parseEnvironmentPairs, thisNodeEnvironment } = await import('./chunks/environment.js');
+    const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
+    return thisNodeEnvironment({ env: process.env, extra, collect: opts['node-environment'] === true }, (line) => io.err(`${line}\n`));
+}
 /** Reads the --plog/--compare inputs of any command into a snapshot, warning about malformed records. */
 async function collectFromOptions(opts, io) {
     const plogSpecs = stringList(opts, 'plog');
@@ -332,6 +345,7 @@ async function checkCommand(args, io) {
         report: { type: 'string' },
         markdown: { type: 'string' },
         html: { type: 'string' },
+        ...ENVIRONMENT_OPTIONS,
     }, 'check');
     const baselinePath = optionalString(opts, 'baseline');
     if (baselinePath === undefined)
@@ -344,6 +358,7 @@ async function checkCommand(args, io) {
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
         allowMissingBaseline: false,
+        environment: await environmentFromOptions(opts, io),
     });
     const reportFile = optionalString(opts, 'report');
     const markdownFile = optionalString(opts, 'markdown');
@@ -358,7 +373,7 @@ async function checkCommand(args, io) {
     return report.result === 'fail' ? 1 : 0;
 }
 async function baselineCommand(args, io) {
-    const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
+    const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, ...ENVIRONMENT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
     const out = optionalString(opts, 'out');
     if (out === undefined)
         throw new UsageError('baseline: --out FILE is required');
@@ -367,7 +382,9 @@ async function baselineCommand(args, io) {
     const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./chunks/baseline.js');
     const { renderBaselineChanges, summarizeBaselineChanges } = await import('./chunks/baseline-changes.js');
     const existing = await loadBaseline(out);
-    const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+    const environment = await environmentFromOptions(opts, io);
+    const source = { date: new Date().toISOString(), ...(environment ? { environment } : {}) };
+    const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source });
     await writeBaselineAtomic(out, baseline);
     io.out(renderBaselineChanges(existing, baseline, changes));
     io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);

@@ -188,6 +188,20 @@ var definitions = {
 				title: "a string",
 				type: "string",
 				description: "owner/name."
+			},
+			environment: {
+				title: "an object of nodes",
+				description: "The environment the numbers were made in, per node name: item (cann, driver, firmware, chip, torch, torch_npu, PYTORCH_NPU_ALLOC_CONF, HCCL_BUFFSIZE, …) → value.",
+				type: "object",
+				additionalProperties: {
+					title: "an object of strings",
+					type: "object",
+					additionalProperties: {
+						title: "a string",
+						type: "string",
+						maxLength: 4096
+					}
+				}
 			}
 		}
 	}

@@ -32,14 +32,17 @@ import './chart.js';
 
 // Check mode: gate this run's evidence against the committed baseline and publish the verdict.
 async function runCheckMode(inputs) {
-    const { snapshot } = await collectInputs(inputs);
-    const { report, baseline } = await runGate({
+    const { snapshot, missingArtifacts, environment } = await collectInputs(inputs);
+    const gated = await runGate({
         snapshot,
         baselinePath: inputs.baseline,
         configPath: inputs.config,
         maxIncrease: inputs.maxIncrease,
         allowMissingBaseline: true,
+        environment,
     });
+    const { baseline } = gated;
+    const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
     if (baseline === null) {
         warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }

@@ -43,7 +43,7 @@ async function runCommentMode(inputs) {
     const octokit = (await import('./octokit.js')).createOctokit(inputs.token);
     const dir = path.join(workDir(), 'report-artifact');
     const { downloadArtifacts } = await import('./artifacts.js');
-    const [artifact] = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
+    const { downloaded: [artifact], } = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
     if (!artifact)
         throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
     const reportFile = await findReportFile(artifact.path);

@@ -38,6 +38,8 @@ function renderJsonReport(report, extra = {}) {
             ...(e.limit !== undefined ? { limit: e.limit } : {}),
             ...(e.note !== undefined ? { note: e.note } : {}),
         })),
+        ...(report.environment !== undefined ? { environment: report.environment } : {}),
+        ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
         ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
         ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
     };

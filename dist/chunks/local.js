@@ -577,35 +577,6 @@ function getDefaultExportFromCjs (x) {
 	return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, 'default') ? x['default'] : x;
 }
 
-function getAugmentedNamespace(n) {
-  if (Object.prototype.hasOwnProperty.call(n, '__esModule')) return n;
-  var f = n.default;
-	if (typeof f == "function") {
-		var a = function a () {
-			var isInstance = false;
-      try {
-        isInstance = this instanceof a;
-      } catch (e) {}
-			if (isInstance) {
-        return Reflect.construct(f, arguments, this.constructor);
-			}
-			return f.apply(this, arguments);
-		};
-		a.prototype = f.prototype;
-  } else a = {};
-  Object.defineProperty(a, '__esModule', {value: true});
-	Object.keys(n).forEach(function (k) {
-		var d = Object.getOwnPropertyDescriptor(n, k);
-		Object.defineProperty(a, k, d.get ? d : {
-			enumerable: true,
-			get: function () {
-				return n[k];
-			}
-		});
-	});
-	return a;
-}
-
 var utils = {};
 
 var constants;
@@ -3483,4 +3454,4 @@ function describeSearches(plogSpecs, compareSpecs) {
         .join(' and ');
 }
 
-export { getDefaultExportFromCjs as a, getAugmentedNamespace as b, commonjsGlobal as c, describeSearches as d, glob as g, picomatch as p, resolveInputs as r, splitList as s };
+export { getDefaultExportFromCjs as a, commonjsGlobal as c, describeSearches as d, glob as g, picomatch as p, resolveInputs as r, splitList as s };

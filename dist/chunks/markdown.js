@@ -1,7 +1,7 @@
 import { U as UsageError } from './errors.js';
 import { f as formatPercent, a as formatBytes, b as formatDelta } from './snapshot.js';
 import { a as renderMermaidChart } from './chart.js';
-import { s as splitSections, v as verdictText, j as deviceTotals, p as plural, b as formatCount, d as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
+import { s as splitSections, v as verdictText, n as contextMarkdown, o as deviceTotals, p as plural, d as formatCount, h as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
 import { a as escapeMarkdownText, t as tableCodeSpan } from './escape.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -76,6 +76,8 @@ function buildParts(report, options) {
     headLines.push(`### ${icon} ${verdictText(report, title)}`);
     if (options.runUrl !== undefined)
         headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
+    for (const block of contextMarkdown(report))
+        headLines.push('', block);
     const totals = deviceTotals(report.entries);
     return {
         head: headLines.join('\n'),

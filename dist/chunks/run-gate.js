@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { S as STATUSES } from './entry-values.js';
+import { D as DEFAULT_ENVIRONMENT_POLICY, S as STATUSES, l as applyEnvironment, m as compareEnvironments } from './entry-values.js';
 import 'node:crypto';
 import 'node:fs';
 import 'fs';
@@ -40,6 +40,25 @@ var properties = {
 	onMissing: {
 		$ref: "#/definitions/policy",
 		description: "A key in the baseline but not in this run: warn (default), fail, or ignore."
+	},
+	environment: {
+		type: "object",
+		additionalProperties: false,
+		description: "The environment behind the numbers (CANN, driver, firmware, chip, torch, torch_npu, memory variables): what a change since the baseline, or nodes that disagree within a run, do to the verdict.",
+		properties: {
+			onChange: {
+				$ref: "#/definitions/policy",
+				description: "warn (default: listed first in the report, the verdict unchanged), fail, or ignore (not compared)."
+			},
+			ignore: {
+				type: "array",
+				items: {
+					type: "string",
+					minLength: 1
+				},
+				description: "Items never compared, by exact name, e.g. [\"ASCEND_RT_VISIBLE_DEVICES\"]."
+			}
+		}
 	},
 	failOnImprovement: {
 		type: "boolean",
@@ -330,6 +349,7 @@ const DEFAULT_CONFIG = deepFreeze({
     kernels: { tolerance: { bytes: 0 }, rules: [] },
     onNew: 'warn',
     onMissing: 'warn',
+    environment: { ...DEFAULT_ENVIRONMENT_POLICY },
     failOnImprovement: false,
     device: { minHeadroom: { percent: 10 } },
     devices: {},
@@ -387,6 +407,10 @@ function parseGateConfig(json, file) {
         kernels: toKindThresholds(input.kernels, DEFAULT_CONFIG.kernels, file, '/kernels'),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+        environment: {
+            onChange: input.environment?.onChange ?? defaults.environment.onChange,
+            ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+        },
         failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
         // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
         device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
@@ -549,6 +573,7 @@ function cloneConfig(config) {
         kernels: cloneKind(config.kernels),
         onNew: config.onNew,
         onMissing: config.onMissing,
+        environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
         failOnImprovement: config.failOnImprovement,
         device: structuredClone(config.device),
         devices: structuredClone(config.devices),
@@ -1026,7 +1051,8 @@ async function runGate(request) {
     if (baseline === null && !request.allowMissingBaseline) {
         throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
     }
-    const report = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+    const compared = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+    const report = applyEnvironment(compared, compareEnvironments(baseline?.source?.environment, request.environment, config.environment));
     return { report, config, baseline };
 }
 

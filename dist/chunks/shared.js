@@ -75,6 +75,7 @@ async function collectInputs(inputs) {
     let root = workspace;
     let plogSpecs = inputs.plog;
     let compareSpecs = inputs.memoryCompare;
+    let missingArtifacts = [];
     if (inputs.artifacts.length > 0) {
         root = path.join(workDir(), 'artifacts');
         const repository = inputs.repository ?? thisRepo();
@@ -83,7 +84,8 @@ async function collectInputs(inputs) {
             : undefined;
         // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
         const { downloadArtifacts } = await import('./artifacts.js');
-        await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => info(m), (m) => warning(m));
+        const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
+        missingArtifacts = fanIn.failed.map((f) => f.name);
         // Nothing named: search everything that was downloaded.
         if (plogSpecs.length === 0 && compareSpecs.length === 0) {
             plogSpecs = ['.'];
@@ -105,7 +107,9 @@ async function collectInputs(inputs) {
     const more = collected.snapshot.meta.skipped - examples.length;
     if (more > 0)
         warning(`${more} more malformed record(s) skipped`);
-    return collected;
+    const { parseEnvironmentPairs, thisNodeEnvironment } = await import('./environment.js');
+    const environment = await thisNodeEnvironment({ env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment }, (line) => info(line));
+    return { ...collected, missingArtifacts, environment };
 }
 /** A workflow run's page: this run's by default. */
 function runUrl(runId = workflowContext().runId, repo = thisRepo()) {
