@@ -11,7 +11,7 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import './errors.js';
+import './sources.js';
 import './local.js';
 import 'node:fs/promises';
 import 'node:path';
@@ -24,25 +24,23 @@ import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
 import './snapshot.js';
-import 'node:fs';
+import './units.js';
 import './entry-values.js';
 import './json.js';
 import './markdown.js';
 import './chart.js';
+import 'node:fs';
 
 // Check mode: gate this run's evidence against the committed baseline and publish the verdict.
 async function runCheckMode(inputs) {
-    const { snapshot, missingArtifacts, environment } = await collectInputs(inputs);
-    const gated = await runGate({
+    const { snapshot } = await collectInputs(inputs);
+    const { report, baseline } = await runGate({
         snapshot,
         baselinePath: inputs.baseline,
         configPath: inputs.config,
         maxIncrease: inputs.maxIncrease,
         allowMissingBaseline: true,
-        environment,
     });
-    const { baseline } = gated;
-    const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
     if (baseline === null) {
         warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }

@@ -2,7 +2,7 @@ import { i as info, w as warning } from '../index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { g as glob } from './local.js';
-import { U as UsageError, I as InputError } from './errors.js';
+import { U as UsageError, I as InputError } from './sources.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { parseReportJson } from './json.js';
 import { p as publish } from './publish.js';
@@ -24,6 +24,7 @@ import 'node:worker_threads';
 import './snapshot.js';
 import './json-schema.js';
 import './entry-values.js';
+import './units.js';
 import './markdown.js';
 import './chart.js';
 
@@ -43,7 +44,7 @@ async function runCommentMode(inputs) {
     const octokit = (await import('./octokit.js')).createOctokit(inputs.token);
     const dir = path.join(workDir(), 'report-artifact');
     const { downloadArtifacts } = await import('./artifacts.js');
-    const { downloaded: [artifact], } = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
+    const [artifact] = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
     if (!artifact)
         throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
     const reportFile = await findReportFile(artifact.path);

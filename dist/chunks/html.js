@@ -1,9 +1,9 @@
-import { f as formatPercent } from './snapshot.js';
+import { f as formatPercent } from './units.js';
 import { r as renderDeviceStacksSvg, d as devicePeaks } from './chart.js';
-import { v as verdictText, s as splitSections, g as contextHtml, d as formatCount, h as statusLabel, p as plural, i as entryNote, b as countByStatus, j as deviceOf, k as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './entry-values.js';
+import { v as verdictText, s as splitSections, b as formatCount, d as statusLabel, p as plural, g as entryNote, c as countByStatus, h as deviceOf, i as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './entry-values.js';
 import { e as escapeHtml, r as replaceControlCharacters } from './escape.js';
-import './errors.js';
-import 'node:fs';
+import './sources.js';
+import './snapshot.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';
@@ -52,7 +52,6 @@ function renderHtml(report, options = {}) {
     body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : 'pass'}">${icon} ${text(verdict)}</h1>`);
     if (options.generatedAt !== undefined)
         body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
-    body.push(...contextHtml(report));
     const verdicts = verdictCounts(report.entries);
     if (verdicts.length > 0) {
         body.push('<section id="verdicts">', '<h2>Verdicts</h2>', '<ul class="verdicts">');

@@ -1,9 +1,9 @@
-import { U as UsageError } from './errors.js';
-import { f as formatPercent, a as formatBytes, b as formatDelta } from './snapshot.js';
+import { U as UsageError } from './sources.js';
+import { f as formatPercent, b as formatBytes, a as formatDelta } from './units.js';
 import { a as renderMermaidChart } from './chart.js';
-import { s as splitSections, v as verdictText, n as contextMarkdown, o as deviceTotals, p as plural, d as formatCount, h as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
+import { s as splitSections, v as verdictText, j as deviceTotals, p as plural, b as formatCount, d as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
 import { a as escapeMarkdownText, t as tableCodeSpan } from './escape.js';
-import 'node:fs';
+import './snapshot.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';
@@ -76,8 +76,6 @@ function buildParts(report, options) {
     headLines.push(`### ${icon} ${verdictText(report, title)}`);
     if (options.runUrl !== undefined)
         headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
-    for (const block of contextMarkdown(report))
-        headLines.push('', block);
     const totals = deviceTotals(report.entries);
     return {
         head: headLines.join('\n'),

@@ -1,6 +1,6 @@
 import { w as warning, i as info, s as summary, a as setOutput } from '../index.js';
 import path from 'node:path';
-import { U as UsageError } from './errors.js';
+import { U as UsageError } from './sources.js';
 import { loadBaseline, parseBaseline, mergeBaseline, serializeBaseline, writeBaselineAtomic } from './baseline.js';
 import { w as workflowContext, c as collectInputs, t as thisRepo, s as sourceRun, i as isOtherRun, e as errorMessage } from './shared.js';
 import { renderBaselineChanges } from './baseline-changes.js';
@@ -24,17 +24,17 @@ import 'node:os';
 import 'node:worker_threads';
 import './snapshot.js';
 import 'node:fs';
+import './units.js';
 
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
-async function baselineSource(octokit, inputs, source, environment) {
+async function baselineSource(octokit, inputs, source) {
     const commit = await sourceCommit(octokit, inputs, source);
     return {
         runId: source.runId,
         repository: `${source.repo.owner}/${source.repo.repo}`,
         ...(commit ? { commit } : {}),
         date: new Date().toISOString(),
-        ...(environment ? { environment } : {}),
     };
 }
 /** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
@@ -65,7 +65,7 @@ async function runUpdateMode(inputs) {
         warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
     // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
     const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
-    const { snapshot, environment } = await collectInputs(inputs);
+    const { snapshot } = await collectInputs(inputs);
     const repo = thisRepo();
     const source = sourceRun(inputs);
     const { runId } = source;
@@ -76,7 +76,7 @@ async function runUpdateMode(inputs) {
     const existing = octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
     const merged = mergeBaseline(existing, snapshot, {
         prune: inputs.prune,
-        source: await baselineSource(octokit, inputs, source, environment),
+        source: await baselineSource(octokit, inputs, source),
     });
     const content = serializeBaseline(merged.baseline);
     const changesMarkdown = renderBaselineChanges(existing, merged.baseline, merged.changes);

@@ -34,7 +34,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
     );
   }
-  const compared = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+  const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
   const report = applyEnvironment(compared, compareEnvironments(baseline?.source?.environment, request.environment, config.environment));
   return { report, config, baseline };
 }

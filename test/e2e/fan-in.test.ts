@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 async function parse(dir: string) {
-  return (await collectSnapshot({ plog: await resolveInputs(['.'], 'plog', dir), compare: [], searched: 'plog' }, { threads: 1 })).snapshot;
+  return (await collectSnapshot({ files: { plog: await resolveInputs(['.'], 'plog', dir) }, searched: 'plog' }, { threads: 1 })).snapshot;
 }
 
 async function fanIn(request: Omit<ArtifactRequest, 'dir' | 'patterns'>) {
@@ -118,8 +118,8 @@ describe('parallel fan-in of 256 rank artifacts', () => {
       expect(warned.lines.filter((l) => /^\[\d+\/256\] plog-rank-36 FAILED: artifact 'plog-rank-36': HTTP 503 \(after 5 attempts\)$/.test(l))).toHaveLength(1);
       expect(warned.warnings).toEqual(["1 of 256 artifact(s) missing, gated without them: 'plog-rank-36' (artifact 'plog-rank-36': HTTP 503 (after 5 attempts))"]);
       const snapshot = await parse(warned.dir);
-      expect(Object.keys(snapshot.modules).filter((k) => k.includes('/dev36/'))).toEqual([]);
-      expect(Object.keys(snapshot.modules)).toHaveLength((RANKS - 1) * 2);
+      expect(Object.keys(snapshot.sections.modules ?? {}).filter((k) => k.includes('/dev36/'))).toEqual([]);
+      expect(Object.keys(snapshot.sections.modules ?? {})).toHaveLength((RANKS - 1) * 2);
 
       const error = await thrownAsync(fanIn({ env: fake.env({ runId: 7001 }) }));
       expect(error.message).toBe(
