@@ -4,7 +4,7 @@ import { optionalString, parseCommandArgs, stringList, type OptionSpec, type Par
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { InputError, UsageError } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
-import { stableStringify } from './snapshot.js';
+import { stableStringify, type Snapshot } from './snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { describeSearches, resolveAllInputs } from './sources/local.js';
 
@@ -17,10 +17,14 @@ Usage:
                               [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
   ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
                               [--node-environment] [--env KEY=VALUE...]
+  ascend-memory-gate snapshot --out FILE.memory-snapshot.json [--plog PATH...] [--compare PATH...]
+                              [--node NAME] [--env KEY=VALUE...]
 
 PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
 --node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
 --env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
+snapshot reduces this node's files to one small file (with its environment, always probed) that every command
+reads back with --snapshot, and that directories given to any source are searched for (*.memory-snapshot.json).
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
@@ -38,11 +42,14 @@ const ENVIRONMENT_OPTIONS = {
   env: { type: 'string', multiple: true },
 } as const;
 
-/** --node-environment and --env into this run's environment (undefined when neither is given). */
-async function environmentFromOptions(opts: ParsedOptions, io: Output) {
-  const { parseEnvironmentPairs, thisNodeEnvironment } = await import('./environment.js');
+/** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
+async function withNodeFromOptions(snapshot: Snapshot, opts: ParsedOptions, io: Output, always = false): Promise<Snapshot> {
+  const { parseEnvironmentPairs, withThisNode } = await import('./environment.js');
   const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
-  return thisNodeEnvironment({ env: process.env, extra, collect: opts['node-environment'] === true }, (line) => io.err(`${line}\n`));
+  const node = optionalString(opts, 'node');
+  return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) =>
+    io.err(`${line}\n`),
+  );
 }
 
 /** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
@@ -98,12 +105,11 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const { snapshot } = await collectFromOptions(opts, io);
   const { runGate } = await import('./gate/run-gate.js');
   const { report } = await runGate({
-    snapshot,
+    snapshot: await withNodeFromOptions(snapshot, opts, io),
     baselinePath,
     configPath: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
     allowMissingBaseline: false,
-    environment: await environmentFromOptions(opts, io),
   });
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
@@ -124,16 +130,33 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./gate/baseline.js');
   const { renderBaselineChanges, summarizeBaselineChanges } = await import('./report/baseline-changes.js');
   const existing = await loadBaseline(out);
-  const environment = await environmentFromOptions(opts, io);
-  const source = { date: new Date().toISOString(), ...(environment ? { environment } : {}) };
-  const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source });
+  const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
   await writeBaselineAtomic(out, baseline);
   io.out(renderBaselineChanges(existing, baseline, changes));
   io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
   return 0;
 }
 
+/** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
+async function snapshotCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, env: ENVIRONMENT_OPTIONS.env, node: { type: 'string' }, out: { type: 'string' } }, 'snapshot');
+  const out = optionalString(opts, 'out');
+  if (out === undefined) throw new UsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)');
+  const { snapshot } = await collectFromOptions(opts, io);
+  const { serializeSnapshotFile } = await import('./parsers/snapshot-file.js');
+  const node = await withNodeFromOptions(snapshot, opts, io, true);
+  const text = serializeSnapshotFile(node);
+  await writeFile(out, text);
+  const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
+  io.out(
+    `wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +
+      `${node.meta.files} file(s), ${node.meta.records} record(s), ${node.meta.skipped} skipped\n`,
+  );
+  return 0;
+}
+
 const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> = {
+  snapshot: snapshotCommand,
   parse: parseCommand,
   check: checkCommand,
   baseline: baselineCommand,

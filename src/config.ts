@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 import { SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { splitList } from './sources/local.js';
 
-export type Mode = 'check' | 'update' | 'comment';
+export type Mode = 'check' | 'update' | 'comment' | 'snapshot';
 export type CommentPolicy = 'on-change' | 'always' | 'never';
 export type UpdateStrategy = 'pull-request' | 'commit' | 'write';
 
@@ -95,7 +95,7 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     baseline: get('baseline') || 'baselines/memory-baseline.json',
     config: get('config') || undefined,
     maxIncrease: get('max-increase') || undefined,
-    mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment'] as const),
+    mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment', 'snapshot'] as const),
     comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never'] as const),
     commentKey,
     failJob: bool('fail-job', get('fail-job') || 'true'),

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.js';
-import type { EnvironmentItems, RunEnvironment } from './gate/environment.js';
+import type { EnvironmentItems } from './gate/environment.js';
+import { SnapshotBuilder, type Snapshot } from './snapshot.js';
 
 /** Variables that move peaks: allocator, HCCL buffers, visible devices, stream memory reuse, job size. */
 export const MEMORY_VARIABLES = [
@@ -159,14 +160,32 @@ export async function collectEnvironment(options: EnvironmentOptions): Promise<C
   return { items, notes };
 }
 
+/** The node name a snapshot is filed under: `--node`, else NODE_NAME (Kubernetes, Slurm wrappers), else the host name. */
+export function nodeName(env: NodeJS.ProcessEnv, given?: string): string {
+  return given || env.NODE_NAME || os.hostname();
+}
+
 /**
- * This run's environment as one node (this machine's name): probed when asked, plus the given items; undefined when
- * neither, so a gate runner that only reads other nodes' files compares nothing of its own.
+ * Records this machine as a node of the snapshot: its devices, counts and environment (probed when `collect`, plus the
+ * given items). Unchanged when neither is asked, so a gate runner that only reads other nodes' files adds nothing.
  */
-export async function thisNodeEnvironment(options: EnvironmentOptions & { collect: boolean; node?: string }, log: (line: string) => void = () => {}): Promise<RunEnvironment | undefined> {
+export async function withThisNode(
+  snapshot: Snapshot,
+  options: EnvironmentOptions & { collect: boolean; node?: string },
+  log: (line: string) => void = () => {},
+): Promise<Snapshot> {
   const extra = options.extra ?? {};
-  if (!options.collect && Object.keys(extra).length === 0) return undefined;
+  if (!options.collect && Object.keys(extra).length === 0) return snapshot;
   const { items, notes } = options.collect ? await collectEnvironment(options) : { items: { ...extra }, notes: [] };
   for (const note of notes) log(`environment: ${note}`);
-  return { [options.node ?? os.hostname()]: items };
+  const builder = new SnapshotBuilder();
+  builder.addSnapshot(snapshot);
+  builder.addNode(nodeName(options.env, options.node), {
+    devices: Object.keys(snapshot.meta.allocFailures).filter((device) => device !== 'unknown'),
+    files: snapshot.meta.files,
+    records: snapshot.meta.records,
+    skipped: snapshot.meta.skipped,
+    environment: items,
+  });
+  return builder.build();
 }

@@ -6,14 +6,13 @@ import { publish } from './publish.js';
 import { collectInputs, pullRequestNumber, runUrl, thisRepo } from './shared.js';
 
 export async function runCheckMode(inputs: ActionInputs): Promise<void> {
-  const { snapshot, missingArtifacts, environment } = await collectInputs(inputs);
+  const { snapshot, missingArtifacts } = await collectInputs(inputs);
   const gated = await runGate({
     snapshot,
     baselinePath: inputs.baseline,
     configPath: inputs.config,
     maxIncrease: inputs.maxIncrease,
     allowMissingBaseline: true,
-    environment,
   });
   const { baseline } = gated;
   const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;

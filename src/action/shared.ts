@@ -3,7 +3,6 @@ import * as core from '@actions/core';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionInputs } from '../config.js';
-import type { RunEnvironment } from '../gate/environment.js';
 import { UsageError } from '../errors.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
@@ -25,8 +24,6 @@ export function thisRepo(): RepoRef {
 /** What the inputs gave: the snapshot, and the artifacts that did not arrive (missing-artifacts: warn). */
 export interface CollectedInputs extends Collected {
   missingArtifacts: string[];
-  /** This run's environment ('collect-environment', 'environment'); undefined when neither is set. */
-  environment: RunEnvironment | undefined;
 }
 
 /** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
@@ -65,12 +62,14 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
   for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
-  const { parseEnvironmentPairs, thisNodeEnvironment } = await import('../environment.js');
-  const environment = await thisNodeEnvironment(
-    { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment },
+  // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
+  const { parseEnvironmentPairs, withThisNode } = await import('../environment.js');
+  const snapshot = await withThisNode(
+    collected.snapshot,
+    { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' },
     (line) => core.info(line),
   );
-  return { ...collected, missingArtifacts, environment };
+  return { ...collected, snapshot, missingArtifacts };
 }
 
 /** A workflow run's page: this run's by default. */

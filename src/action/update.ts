@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { ActionInputs } from '../config.js';
 import { UsageError } from '../errors.js';
 import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic, type BaselineSource } from '../gate/baseline.js';
-import type { RunEnvironment } from '../gate/environment.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import { renderBaselineChanges } from '../report/baseline-changes.js';
@@ -15,7 +14,6 @@ async function baselineSource(
   octokit: Octokit | undefined,
   inputs: ActionInputs,
   source: { runId: number; repo: RepoRef },
-  environment: RunEnvironment | undefined,
 ): Promise<BaselineSource> {
   const commit = await sourceCommit(octokit, inputs, source);
   return {
@@ -23,7 +21,6 @@ async function baselineSource(
     repository: `${source.repo.owner}/${source.repo.repo}`,
     ...(commit ? { commit } : {}),
     date: new Date().toISOString(),
-    ...(environment ? { environment } : {}),
   };
 }
 
@@ -54,7 +51,7 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   if (inputs.htmlReport !== undefined) core.warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
   // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
   const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
-  const { snapshot, environment } = await collectInputs(inputs);
+  const { snapshot } = await collectInputs(inputs);
   const repo = thisRepo();
   const source = sourceRun(inputs);
   const { runId } = source;
@@ -67,7 +64,7 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
     octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
   const merged = mergeBaseline(existing, snapshot, {
     prune: inputs.prune,
-    source: await baselineSource(octokit, inputs, source, environment),
+    source: await baselineSource(octokit, inputs, source),
   });
   const content = serializeBaseline(merged.baseline);
   const changesMarkdown = renderBaselineChanges(existing, merged.baseline, merged.changes);

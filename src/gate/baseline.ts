@@ -8,7 +8,6 @@ import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.j
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
 import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
-import type { RunEnvironment } from './environment.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -18,8 +17,6 @@ export interface BaselineSource {
   date?: string;
   /** owner/name. */
   repository?: string;
-  /** The environment the numbers were made in, per node (gate/environment.ts). */
-  environment?: RunEnvironment;
   [field: string]: unknown;
 }
 

@@ -7,6 +7,12 @@ export type EnvironmentItems = Record<string, string>;
 /** A run's environment, per node name: merging two runs' maps is a union, whatever the order. */
 export type RunEnvironment = Record<string, EnvironmentItems>;
 
+/** A run's environment from its snapshot's (or baseline's) nodes; nodes that recorded none are left out. */
+export function runEnvironmentOf(meta: { nodes?: Record<string, { environment: EnvironmentItems }> } | undefined): RunEnvironment | undefined {
+  const nodes = Object.entries(meta?.nodes ?? {}).filter(([, node]) => Object.keys(node.environment).length > 0);
+  return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
+}
+
 /** `environment` in the config: what a change does to the verdict, and items never compared. */
 export interface EnvironmentPolicy {
   onChange: Policy;

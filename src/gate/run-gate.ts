@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import type { Snapshot } from '../snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
-import { applyEnvironment, compareEnvironments, type RunEnvironment } from './environment.js';
+import { applyEnvironment, compareEnvironments, runEnvironmentOf } from './environment.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
 import type { GateConfig, GateReport } from './types.js';
 
@@ -15,8 +15,6 @@ export interface GateRequest {
   maxIncrease: string | undefined;
   /** A missing baseline file is an error unless this is set (the Action's first run). */
   allowMissingBaseline: boolean;
-  /** This run's environment per node; compared with the one the baseline was made in. */
-  environment?: RunEnvironment;
 }
 
 export interface GateOutcome {
@@ -35,6 +33,6 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     );
   }
   const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
-  const report = applyEnvironment(compared, compareEnvironments(baseline?.source?.environment, request.environment, config.environment));
+  const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
   return { report, config, baseline };
 }

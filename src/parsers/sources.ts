@@ -45,6 +45,15 @@ export const SOURCES: readonly EvidenceSource[] = [
     directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
     load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
   },
+  {
+    name: 'snapshot',
+    option: 'snapshot',
+    input: 'snapshot',
+    label: 'snapshot',
+    description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
+    directoryPatterns: ['**/*.memory-snapshot.json'],
+    load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+  },
 ];
 
 const byName = new Map(SOURCES.map((s) => [s.name, s]));

@@ -282,8 +282,10 @@ describe('environment', () => {
     writeJob(dir, 2);
     const made = await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog', '--env', 'cann=8.3.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:False'], dir);
     expect(made.code, made.stderr).toBe(0);
-    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { source: { environment: Record<string, Record<string, string>> } };
-    expect(Object.values(written.source.environment)).toEqual([{ PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:False', cann: '8.3.RC1' }]);
+    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    expect(Object.values(written.meta.nodes)).toEqual([
+      { devices: ['dev0', 'dev1'], files: 2, records: 6, skipped: 0, environment: { PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:False', cann: '8.3.RC1' } },
+    ]);
 
     writeJob(dir, 2, { key: 'DEV_MEM/dev0/APP', factor: 1.44 });
     const args = ['check', '--baseline', 'baseline.json', '--plog', 'plog', '--env', 'cann=9.0.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True', '--markdown', 'report.md'];

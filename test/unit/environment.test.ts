@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectEnvironment, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, thisNodeEnvironment } from '../../src/environment.js';
+import { collectEnvironment, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, withThisNode } from '../../src/environment.js';
+import { SnapshotBuilder } from '../../src/snapshot.js';
 import { applyEnvironment, compareEnvironments, type RunEnvironment } from '../../src/gate/environment.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -126,9 +127,18 @@ describe('collecting on a node', () => {
     ]);
   });
 
-  it('this node: nothing asked, nothing recorded; --env alone needs no probe', async () => {
-    expect(await thisNodeEnvironment({ env: {}, collect: false })).toBeUndefined();
-    expect(await thisNodeEnvironment({ env: {}, collect: false, extra: { cann: '9.0.RC1' }, node: 'node-3' })).toEqual({ 'node-3': { cann: '9.0.RC1' } });
+  it('this node: nothing asked, nothing recorded; --env alone needs no probe and files the node with its devices and counts', async () => {
+    const builder = new SnapshotBuilder();
+    builder.addModule('DEV_MEM/dev3/APP', { peak: 10, current: 10, allocs: 1, frees: 0 });
+    builder.noteDevice('dev3');
+    builder.files = 2;
+    builder.records = 1;
+    const snapshot = builder.build();
+    expect(await withThisNode(snapshot, { env: {}, collect: false })).toBe(snapshot);
+    const node = await withThisNode(snapshot, { env: { NODE_NAME: 'from-env' }, collect: false, extra: { cann: '9.0.RC1' }, node: 'node-3' });
+    expect(node.meta.nodes).toEqual({ 'node-3': { devices: ['dev3'], files: 2, records: 1, skipped: 0, environment: { cann: '9.0.RC1' } } });
+    expect(node.sections).toEqual(snapshot.sections);
+    expect(Object.keys((await withThisNode(snapshot, { env: { NODE_NAME: 'from-env' }, collect: false, extra: { a: 'b' } })).meta.nodes ?? {})).toEqual(['from-env']);
   });
 });
 
