@@ -1,13 +1,14 @@
 /**
- * Parallel fan-in against the fake GitHub on 127.0.0.1: 256 rank artifacts listed (paginated over REST), downloaded
- * 8 at a time while the fake fails 10% of requests once (503, reset connections, bodies cut short), retried, extracted
- * as they arrive, and parsed into exactly the snapshot the raw files give. One artifact failing for good is named.
+ * Parallel fan-in against the fake GitHub on 127.0.0.1: 256 node-snapshot artifacts listed (paginated over REST),
+ * downloaded 8 at a time while the fake fails 10% of requests once (503, reset connections, bodies cut short), retried,
+ * extracted as they arrive, and merged into exactly the snapshot the raw files give. One artifact failing for good is named.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../src/parsers/collect.js';
+import { serializeSnapshotFile } from '../../src/parsers/snapshot-file.js';
 import { downloadArtifacts, type ArtifactRequest } from '../../src/sources/artifacts.js';
 import { resolveInputs } from '../../src/sources/local.js';
 import { thrownAsync } from '../helpers/thrown.js';
@@ -38,8 +39,12 @@ beforeAll(async () => {
     const name = plogName(rank);
     mkdirSync(dirname(join(rawDir, name)), { recursive: true });
     writeFileSync(join(rawDir, name), rankPlog(rank));
+    // What `mode: snapshot` uploads from each node: its plog reduced to one snapshot file.
+    const snapshot = serializeSnapshotFile((await collectSnapshot({ files: { plog: [{ path: join(rawDir, name), name }] } }, { threads: 1 })).snapshot);
     // Both runs hold the same 256 artifacts: 7001 is read through the results service, 7002 through REST.
-    for (const runId of [7001, 7002]) fake.addArtifact({ name: `plog-rank-${rank}`, runId, files: { [name]: rankPlog(rank) }, zipOptions: { dataDescriptor: rank % 2 === 1 } });
+    for (const runId of [7001, 7002]) {
+      fake.addArtifact({ name: `plog-rank-${rank}`, runId, files: { [`rank-${rank}.memory-snapshot.json`]: snapshot }, zipOptions: { dataDescriptor: rank % 2 === 1 } });
+    }
   }
   fake.addArtifact({ name: 'checkpoints', runId: 7002, files: { 'ckpt.bin': 'x' } });
 });
@@ -49,8 +54,10 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** Every source searched in the folder, as the Action does with downloaded artifacts. */
 async function parse(dir: string) {
-  return (await collectSnapshot({ files: { plog: await resolveInputs(['.'], 'plog', dir) }, searched: 'plog' }, { threads: 1 })).snapshot;
+  const files = { plog: await resolveInputs(['.'], 'plog', dir), snapshot: await resolveInputs(['.'], 'snapshot', dir) };
+  return (await collectSnapshot({ files, searched: 'all' }, { threads: 1 })).snapshot;
 }
 
 async function fanIn(request: Omit<ArtifactRequest, 'dir' | 'patterns'>) {
@@ -62,7 +69,7 @@ async function fanIn(request: Omit<ArtifactRequest, 'dir' | 'patterns'>) {
 }
 
 describe('parallel fan-in of 256 rank artifacts', () => {
-  it('over REST: 3 pages listed; 10% of requests fail once (503, reset, cut short); every artifact arrives and parses to the raw files’ snapshot', async () => {
+  it('over REST: 3 pages listed; 10% of requests fail once (503, reset, cut short); every snapshot arrives and merges to the raw files’ snapshot', async () => {
     fake.clearLog();
     fake.injectFaults({ rate: 0.1, seed: 3 });
     const { dir, lines, result } = await fanIn({ crossRun: { runId: 7002, owner: 'octo-org', repo: 'octo-repo', token: fake.opts.token }, env: fake.env({ runId: 1 }) });
