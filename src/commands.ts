@@ -1,5 +1,6 @@
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { optionalString, parseCommandArgs, stringList, type OptionSpec, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { InputError, UsageError } from './errors.js';
@@ -146,7 +147,12 @@ async function snapshotCommand(args: string[], io: Output): Promise<number> {
   const { serializeSnapshotFile } = await import('./parsers/snapshot-file.js');
   const node = await withNodeFromOptions(snapshot, opts, io, true);
   const text = serializeSnapshotFile(node);
-  await writeFile(out, text);
+  try {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, text);
+  } catch (error) {
+    throw new UsageError(`snapshot: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
   io.out(
     `wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +

@@ -1081,3 +1081,35 @@ describe('missing-artifacts', () => {
     }
   });
 });
+
+describe('mode: snapshot', () => {
+  it('writes this node’s snapshot with its environment; a gate job merges the downloaded snapshot artifacts', async () => {
+    const RUN = 7180;
+    const node = newRunDirs();
+    writeFiles(node.workspace, rankPlogs(BASE_MODULES, [0, 1]));
+    const r = await runAction({
+      dirs: node,
+      inputs: { mode: 'snapshot', plog: '.', environment: 'cann=9.0.RC1\nPYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6' },
+      event: 'push',
+      runId: RUN,
+    });
+    expect(r.code, why(r)).toBe(0);
+    const file = r.outputs['snapshot-file']!;
+    expect(file).toMatch(/\.memory-snapshot\.json$/);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    const [only] = Object.values(snapshot.meta.nodes);
+    expect(only!.devices).toEqual(['dev0', 'dev1']);
+    expect(only!.environment).toMatchObject({ cann: '9.0.RC1', PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True,garbage_collection_threshold:0.6' });
+    expect(r.stdout).toMatch(/^Wrote .*\.memory-snapshot\.json \(\d+\.\d KiB\): node .+, 2 device\(s\), 2 file\(s\), 8 record\(s\), 0 skipped$/m);
+
+    // The gate job: the snapshot uploaded as an artifact, downloaded by pattern and merged.
+    fake.addArtifact({ name: 'memory-snapshot-node-0', runId: RUN, files: { 'node-0.memory-snapshot.json': readFileSync(file, 'utf8') } });
+    const gate = newRunDirs();
+    writeFiles(gate.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const g = await runAction({ dirs: gate, inputs: { artifacts: 'memory-snapshot-*' }, event: 'push', runId: RUN });
+    expect(g.code, why(g)).toBe(0);
+    const report = readReport(g);
+    expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort());
+    expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
+  });
+});

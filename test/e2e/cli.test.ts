@@ -312,3 +312,36 @@ describe('environment', () => {
     expect((await cli([...args, '--config', 'gate.json'], dir)).code).toBe(0);
   });
 });
+
+describe('snapshot', () => {
+  it('each node writes a few-KB snapshot; the gate merges them (by directory) into the same verdict as the raw files', async () => {
+    const dir = tempDir();
+    writeJob(dir, 4);
+    // Two "nodes", two ranks each.
+    for (const [node, ranks] of [['node-a', [0, 1]], ['node-b', [2, 3]]] as const) {
+      const plogs = ranks.map((r) => `plog/rank_${r}`);
+      const r = await cli(['snapshot', '--out', `snaps/${node}.memory-snapshot.json`, '--plog', ...plogs, '--node', node, '--env', 'cann=9.0.RC1'], dir).catch(() => null);
+      expect(r?.code, r?.stderr).toBe(0);
+      expect(r!.stdout).toMatch(new RegExp(`^wrote snaps/${node}\\.memory-snapshot\\.json \\(\\d+ bytes\\): node ${node}, 2 device\\(s\\), 2 file\\(s\\), 6 record\\(s\\), 0 skipped\\n$`));
+    }
+    const a = JSON.parse(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json'), 'utf8')) as { version: number; meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    expect(a.version).toBe(2);
+    expect(a.meta.nodes['node-a']!.devices).toEqual(['dev0', 'dev1']);
+    expect(a.meta.nodes['node-a']!.environment.cann).toBe('9.0.RC1');
+    expect(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json')).length).toBeLessThan(8 * 1024);
+
+    const fromRaw = await cli(['check', '--baseline', 'none.json', '--plog', 'plog'], dir);
+    expect(fromRaw.code).toBe(2);
+    expect((await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog'], dir)).code).toBe(0);
+    const raw = await cli(['check', '--baseline', 'baseline.json', '--plog', 'plog', '--report', 'raw.json'], dir);
+    const merged = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps', '--report', 'merged.json'], dir);
+    expect(merged.code, merged.stderr).toBe(raw.code);
+    expect(readFileSync(join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(join(dir, 'raw.json'), 'utf8'));
+
+    // A corrupt snapshot is an error naming the file (exit 2).
+    writeFileSync(join(dir, 'snaps/bad.memory-snapshot.json'), '{"version": 2, "sections": ');
+    const bad = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: snaps\/bad\.memory-snapshot\.json:1:\d+: not valid JSON/);
+  });
+});
