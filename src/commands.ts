@@ -12,20 +12,20 @@ import { describeSearches, resolveAllInputs } from './sources/local.js';
 const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
 
 Usage:
-  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
+  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--json] [--out FILE]
   ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
-                              [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
-                              [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
-  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+                              [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--report FILE.json]
+                              [--markdown FILE.md] [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
+  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--prune]
                               [--node-environment] [--env KEY=VALUE...]
-  ascend-memory-gate snapshot --out FILE.memory-snapshot.json [--plog PATH...] [--compare PATH...]
+  ascend-memory-gate snapshot --out FILE.memory-snapshot.json [--plog PATH...] [--compare PATH...] [--snapshot PATH...]
                               [--node NAME] [--env KEY=VALUE...]
 
-PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
+PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv; with --snapshot,
+*.memory-snapshot.json) or a glob.
+snapshot reduces this node's files to one small file, with its environment (always probed), for a gate job to merge.
 --node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
 --env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
-snapshot reduces this node's files to one small file (with its environment, always probed) that every command
-reads back with --snapshot, and that directories given to any source are searched for (*.memory-snapshot.json).
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
