@@ -1,5 +1,5 @@
 // Fan-in timing for bench/scale.mjs: N snapshot artifacts from the loopback fake GitHub, 8 at a time vs one at a time.
-// Prints {"parallelMs", "sequentialMs"} (medians of RUNS each, interleaved).
+// Prints {"parallelMs", "sequentialMs", "latency": {…the same with LATENCY ms per request}} (medians of RUNS each, interleaved).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,13 +31,20 @@ const time = async (concurrency: number): Promise<number> => {
   return ms;
 };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const parallel: number[] = [];
-const sequential: number[] = [];
-await time(8); // warm-up: connection pool, JIT
-for (let i = 0; i < runs; i++) {
-  parallel.push(await time(8));
-  sequential.push(await time(1));
-}
+const compare = async (): Promise<{ parallelMs: number; sequentialMs: number }> => {
+  const parallel: number[] = [];
+  const sequential: number[] = [];
+  await time(8); // warm-up: connection pool, JIT
+  for (let i = 0; i < runs; i++) {
+    parallel.push(await time(8));
+    sequential.push(await time(1));
+  }
+  return { parallelMs: median(parallel), sequentialMs: median(sequential) };
+};
+const LATENCY = 20;
+const local = await compare();
+fake.injectFaults({ rate: 0, latencyMs: LATENCY });
+const remote = await compare();
 await fake.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(JSON.stringify({ parallelMs: median(parallel), sequentialMs: median(sequential) }));
+console.log(JSON.stringify({ ...local, latencyMs: LATENCY, latency: remote }));

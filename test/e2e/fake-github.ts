@@ -1181,6 +1181,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      // issue 13: a round trip's latency before every answer (benchmarks of the fan-in); 'end' is emitted again after it
+      const delayed = req as { latencyServed?: boolean };
+      if (faults.latencyMs() > 0 && !delayed.latencyServed) {
+        delayed.latencyServed = true;
+        setTimeout(() => req.emit('end'), faults.latencyMs());
+        return;
+      }
       const url = new URL(req.url ?? '/', baseUrl);
       const method = (req.method ?? 'GET').toUpperCase();
       const headers: Record<string, string> = {};
@@ -1480,10 +1487,16 @@ export interface FaultOptions {
   kinds?: FaultKind[];
   /** Changes which requests are hit; default 1. */
   seed?: number;
+  /** Milliseconds every request waits before it is answered (a network round trip); default 0. */
+  latencyMs?: number;
 }
 
 /** Deterministic: whether and how a request fails depends on its hash and the seed, never on timing or order. */
-function faultInjector(): { configure(f: FaultOptions): void; pick(method: string, path: string, body: Buffer): FaultKind | undefined } {
+function faultInjector(): {
+  configure(f: FaultOptions): void;
+  pick(method: string, path: string, body: Buffer): FaultKind | undefined;
+  latencyMs(): number;
+} {
   let options: FaultOptions = { rate: 0 };
   const failed = new Set<string>();
   return {
@@ -1491,6 +1504,7 @@ function faultInjector(): { configure(f: FaultOptions): void; pick(method: strin
       options = f;
       failed.clear();
     },
+    latencyMs: () => options.latencyMs ?? 0,
     pick(method, path, body) {
       if (options.rate <= 0 || (options.path && !options.path.test(path))) return undefined;
       const key = `${options.seed ?? 1}\u0000${method}\u0000${path}\u0000${body.toString('utf8')}`;
