@@ -1,0 +1,172 @@
+// The growing verdict: generated memory_record timelines (steady rise, noise, gaps, saw-tooth, step then plateau), step series, and the real corpus.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { assessGrowth, DEFAULT_GROWTH, sparkline, theilSen } from '../../src/gate/growth.js';
+import { parseProfilerText } from '../../src/parsers/profiler/index.js';
+import type { Series } from '../../src/series.js';
+import { CollectingTarget } from '../helpers/profiler-target.js';
+
+const MiB = 2 ** 20;
+const SECOND = 1_000_000; // µs
+const A3 = 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type';
+
+/** A deterministic PRNG (mulberry32), so the noisy file is the same every run. */
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    let t = (s = (s + 0x6d2b79f5) | 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A memory_record.csv of `windows` one-second windows (10 PTA rows each, plus one APP row), PTA allocated in MB given
+ * by level(window, row); PTA reserved flat at 8192 MB, APP flat at 9000 MB. Window 0 starts at 1,700,000,000 s.
+ */
+function memoryRecord(windows: number, level: (w: number, r: number) => number | null): string {
+  const lines = [A3];
+  const t0 = 1_700_000_000 * SECOND;
+  for (let w = 0; w < windows; w++) {
+    lines.push(`APP,${t0 + w * SECOND}.000\t,,9000.0,,,NPU:0`);
+    for (let r = 0; r < 10; r++) {
+      const mb = level(w, r);
+      if (mb === null) continue;
+      // Whole multiples of 1/1024 MB, as the allocator's 512-byte-aligned blocks give.
+      const text = (Math.round(mb * 1024) / 1024).toString();
+      lines.push(`PTA,${t0 + w * SECOND + r * 1000 + 500}.000\t,${text},8192.0,${text},2,NPU:0`);
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Every series of a parsed file with its verdict. */
+function verdicts(text: string): Record<string, ReturnType<typeof assessGrowth>> {
+  const into = new CollectingTarget();
+  parseProfilerText('rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv', text, into);
+  const out: Record<string, ReturnType<typeof assessGrowth>> = {};
+  for (const section of Object.values(into.series)) for (const [key, series] of Object.entries(section)) out[key] = assessGrowth(series);
+  return out;
+}
+
+const growingKeys = (v: Record<string, ReturnType<typeof assessGrowth>>): string[] =>
+  Object.entries(v)
+    .filter(([, g]) => g?.growing)
+    .map(([k]) => k)
+    .sort();
+
+describe('time axis, from generated memory_record.csv files', () => {
+  it('flags a steady 2% rise per window after warm-up on exactly that key, with the projected rise', () => {
+    // 100 windows: 20 flat at 4000 MB (warm-up), then +80 MB (2% of 4000) per window up to 4000 + 79 × 80 = 10,320 MB.
+    const v = verdicts(memoryRecord(100, (w) => (w < 20 ? 4000 : 4000 + (w - 20) * 80)));
+    expect(growingKeys(v)).toEqual(['dev0/PTA/active', 'dev0/PTA/allocated']);
+    const g = v['dev0/PTA/allocated'];
+    // Series windows are 2^20 µs (1.05 s, the first power of two fitting 100 s into ≤ 200 windows). The slope is
+    // 80 MB per 10^6 µs, and the run after warm-up spans (end − cut) µs; the projected rise is slope × span.
+    expect(g?.slope).toBeCloseTo((80 * MiB) / SECOND, -1);
+    expect(g?.rise).toBeGreaterThan(78 * 80 * MiB);
+    expect(g?.rise).toBeLessThan(82 * 80 * MiB);
+    // Tolerance: the larger of 5% of the peak (10,320 MB × 5% = 516 MB) and 64 MiB.
+    expect(g?.limit).toBe(Math.round(10320 * MiB * 0.05));
+    expect(g?.note).toMatch(/^▁[▁-█]+█ 3\.9 GiB → 10\.1 GiB after warm-up \(\d+ windows\), Theil–Sen \+281\.\d GiB\/h: rises 6\.\d GiB across the run after warm-up, over the 516\.0 MiB tolerated$/);
+    // Flat keys are assessed and pass.
+    expect(v['dev0/PTA/reserved']).toMatchObject({ growing: false, rise: 0 });
+    expect(v['dev0/APP/reserved']).toMatchObject({ growing: false, rise: 0 });
+  });
+
+  it('does not flag noise of ±5% around a flat level', () => {
+    const random = rng(7);
+    const v = verdicts(memoryRecord(100, () => 4000 * (0.95 + 0.1 * random())));
+    expect(growingKeys(v)).toEqual([]);
+    const g = v['dev0/PTA/allocated'];
+    expect(g).not.toBeNull();
+    expect(Math.abs(g?.rise ?? Infinity)).toBeLessThan(g?.limit ?? 0);
+  });
+
+  it('does not flag a saw-tooth within one band (allocations freed every step)', () => {
+    // Each 10-window step climbs 1000 → 1900 MB and frees back to 1000 MB.
+    const v = verdicts(memoryRecord(100, (w) => 1000 + (w % 10) * 100));
+    expect(growingKeys(v)).toEqual([]);
+    expect(v['dev0/PTA/allocated']?.note).toMatch(/rises and falls within one band \(its troughs do not rise\): not growth$/);
+  });
+
+  it('skips windows without samples instead of reading them as zero', () => {
+    // Flat at 4000 MB with no PTA rows in windows 30–69: the gap is absent from the series, so nothing dips or rises.
+    const flat = verdicts(memoryRecord(100, (w) => (w >= 30 && w < 70 ? null : 4000)));
+    expect(flat['dev0/PTA/allocated']).toMatchObject({ growing: false, rise: 0 });
+    // The same gap inside a steady rise: still growing, at the same slope.
+    const rising = verdicts(memoryRecord(100, (w) => (w >= 30 && w < 70 ? null : 4000 + w * 80)));
+    expect(growingKeys(rising)).toEqual(['dev0/PTA/active', 'dev0/PTA/allocated']);
+    expect(rising['dev0/PTA/allocated']?.slope).toBeCloseTo((80 * MiB) / SECOND, -1);
+  });
+
+  it('does not flag a rise that then stays flat (a step up, not growth)', () => {
+    // Flat 4000 MB, a ramp to 6000 MB over windows 30–50, flat 6000 MB to the end.
+    const v = verdicts(memoryRecord(100, (w) => (w < 30 ? 4000 : w < 50 ? 4000 + (w - 30) * 100 : 6000)));
+    expect(growingKeys(v)).toEqual([]);
+    expect(v['dev0/PTA/allocated']?.note).toMatch(/rose, then stayed flat over the last half: a step up, not growth$/);
+  });
+
+  it('says nothing about a series with fewer windows after warm-up than minPoints', () => {
+    const series: Series = { axis: 'time', width: 1, points: [[0, 1], [10, 2], [20, 3]] };
+    expect(assessGrowth(series)).toBeNull();
+  });
+});
+
+describe('time axis, real corpus files', () => {
+  const fixture = (rel: string): string => readFileSync(fileURLToPath(new URL(`../fixtures/torch_npu/${rel}`, import.meta.url)), 'latin1');
+
+  it('finds no growth in level0-2025-01: PTA allocated climbs to 1,188 MB in one step and frees back to ~954 MB', () => {
+    const v = verdicts(fixture('level0-2025-01/rank0_ascend_pt/memory_record.csv'));
+    expect(growingKeys(v)).toEqual([]);
+    // 56 ms of one training step: the window peaks after warm-up go 1,086 MB (flat), 852 MB (freed), back up to
+    // 1,188 MB in the last windows, then 954 MB: the Theil–Sen slope over them is negative.
+    const g = v['dev0/PTA/allocated'];
+    expect(g?.slope).toBeLessThan(0);
+    expect(g?.to[1]).toBeLessThan(1188 * MiB);
+  });
+
+  it('finds no growth in st-level2 rank 0: allocated falls from 10.0 GiB to 4.2 GiB after the peak step', () => {
+    const v = verdicts(fixture('st-level2-pt2.7.1-cann8.3/rank_0_ascend_pt/memory_record.csv'));
+    expect(growingKeys(v)).toEqual([]);
+    expect(v['dev0/PTA/allocated']?.slope).toBeLessThan(0);
+  });
+});
+
+describe('step axis', () => {
+  const steps = (values: number[]): Series => ({ axis: 'step', width: 1, points: values.map((y, i) => [i, y]) });
+
+  it('catches a leak of 4 MB per step over 6 steps', () => {
+    // Step 0 is warm-up (weights, optimizer state); steps 1–5 each hold 4 MiB more.
+    const g = assessGrowth(steps([100 * MiB, 2000 * MiB, 2004 * MiB, 2008 * MiB, 2012 * MiB, 2016 * MiB]));
+    expect(g).toMatchObject({ growing: true, slope: 4 * MiB, rise: 16 * MiB, limit: MiB, from: [1, 2000 * MiB], to: [5, 2016 * MiB] });
+    expect(g?.note).toBe('▁▃▅▆█ 2.0 GiB → 2.0 GiB over steps 1–5, Theil–Sen +4.0 MiB/step: at least 1.0 MiB more every step');
+  });
+
+  it('does not flag half a MiB per step, a flat run after a big first step, or a rise that stopped', () => {
+    expect(assessGrowth(steps([0, 1000 * MiB, 1000.5 * MiB, 1001 * MiB, 1001.5 * MiB, 1002 * MiB]))?.growing).toBe(false);
+    expect(assessGrowth(steps([0, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB]))).toMatchObject({ growing: false, slope: 0 });
+    const stopped = assessGrowth(steps([0, 1000 * MiB, 1100 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB]));
+    expect(stopped?.growing).toBe(false);
+    expect(stopped?.note).toMatch(/a step up, not growth$/);
+  });
+
+  it('takes its threshold from config: 8 MiB per step tolerates the 4 MB leak', () => {
+    const g = assessGrowth(steps([0, 2000 * MiB, 2004 * MiB, 2008 * MiB, 2012 * MiB, 2016 * MiB]), { ...DEFAULT_GROWTH, perStep: 8 * MiB });
+    expect(g?.growing).toBe(false);
+  });
+});
+
+describe('helpers', () => {
+  it('Theil–Sen ignores one wild point', () => {
+    // y = 2x except one outlier: the median of the pairwise slopes stays 2.
+    expect(theilSen([[0, 0], [1, 2], [2, 4], [3, 1000], [4, 8], [5, 10]])).toBe(2);
+  });
+  it('draws a sparkline of at most 16 levels from low to high', () => {
+    expect(sparkline([[0, 0], [1, 7], [2, 14]])).toBe('▁▅█');
+    expect(sparkline([[0, 5], [1, 5]])).toBe('▁▁');
+    expect(sparkline(Array.from({ length: 64 }, (_, i) => [i, i] as [number, number]))).toHaveLength(16);
+  });
+});
