@@ -1,8 +1,9 @@
 // Exact decimal → integer bytes for the profilers' MB/KB cells, without binary floating-point error.
 //
-// A cell `M × 10^-d` in a unit of 2^twos × 5^fives bytes is M × 2^(twos-d) × 5^(fives-d) bytes: a ratio of integers,
-// rounded half up. Up to 15 digits (M < 2^53) and small exponents it is done with integer-valued doubles, whose
-// %, − and exact division are exact below 2^53; anything longer takes BigInt. Nothing here ever multiplies a float.
+// A cell `W.F` (F of d digits) in a unit of 2^twos × 5^fives bytes is W × unit + F × 2^(twos-d) × 5^(fives-d) bytes:
+// integers and one ratio of integers, rounded half up. With up to 15 digits on each side of the dot and few decimals it
+// is done with integer-valued doubles, which are exact below 2^53; anything longer takes BigInt. No fraction is ever
+// held in a binary float.
 
 /** A size unit as 2^twos × 5^fives bytes (every unit the writers use is of that form). */
 export interface ByteUnit {
@@ -41,7 +42,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** More fraction digits than this go to BigInt (the tables below stop here). */
 const MAX_FAST_DECIMALS = 30;
 
-/** Per unit and per count of decimals d: bytes = round(M × mult / den), mult and den integers, fast when mult × den < 2^53. */
+/** Per unit and per count of decimals d: a fraction F of d digits is round(F × mult / den) bytes, mult and den integers. */
 interface Scale {
   mult: number[];
   den: number[];
@@ -50,7 +51,12 @@ interface Scale {
 
 const scales = new Map<ByteUnit, Scale>();
 
+// The unit of the previous call: a file uses one or two units, so this skips the map on almost every cell.
+let lastUnit: ByteUnit | null = null;
+let lastScale: Scale | null = null;
+
 function scaleOf(unit: ByteUnit): Scale {
+  if (unit === lastUnit) return lastScale as Scale;
   let scale = scales.get(unit);
   if (scale === undefined) {
     scale = { mult: [], den: [], fast: [] };
@@ -61,10 +67,13 @@ function scaleOf(unit: ByteUnit): Scale {
       const den = 2 ** Math.max(-p2, 0) * 5 ** Math.max(-p5, 0);
       scale.mult.push(mult);
       scale.den.push(den);
-      scale.fast.push(Number.isSafeInteger(mult) && Number.isSafeInteger(den) && mult * den <= MAX_SAFE);
+      // Exact when every fraction of d digits times mult stays below 2^53 (see cellBytes).
+      scale.fast.push(Number.isSafeInteger(den) && 10 ** d * mult <= MAX_SAFE);
     }
     scales.set(unit, scale);
   }
+  lastUnit = unit;
+  lastScale = scale;
   return scale;
 }
 
@@ -77,8 +86,7 @@ const SPACE = 32;
 
 /**
  * The exact bytes of the decimal in s[from, to) in `unit`, rounded half up; a trailing TAB or space is allowed
- * (the writers put a TAB after time fields and a re-save may move it). `unit` null: a plain decimal, returned as is
- * only when it is an integer (counts, ids).
+ * (the writers put a TAB after time fields and a re-save may move it).
  */
 export function cellBytes(s: string, from: number, to: number, unit: ByteUnit): BytesOrIssue {
   while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE)) to--;
@@ -91,51 +99,54 @@ export function cellBytes(s: string, from: number, to: number, unit: ByteUnit): 
     negative = c === MINUS;
     i++;
   }
-  // M accumulates every digit (leading zeros skipped); `digits` counts its significant digits, `decimals` those after the dot.
-  let m = 0;
-  let digits = 0;
-  let decimals = 0;
-  let seenDigit = false;
-  let seenDot = false;
+  // The integer part and the fraction as integers (exact while each has at most 15 digits), and the count of decimals.
+  let whole = 0;
+  let wholeDigits = 0;
   for (; i < to; i++) {
-    c = s.charCodeAt(i);
-    const digit = c - ZERO;
-    if (digit >= 0 && digit <= 9) {
-      seenDigit = true;
-      if (seenDot) decimals++;
-      if (digits > 0 || digit !== 0) {
-        digits++;
-        if (digits <= 15) m = m * 10 + digit;
-      }
-    } else if (c === DOT && !seenDot) {
-      seenDot = true;
-    } else {
-      break;
+    c = s.charCodeAt(i) - ZERO;
+    if (c < 0 || c > 9) break;
+    whole = whole * 10 + c;
+    wholeDigits++;
+  }
+  let frac = 0;
+  let decimals = 0;
+  if (i < to && s.charCodeAt(i) === DOT) {
+    for (i++; i < to; i++) {
+      c = s.charCodeAt(i) - ZERO;
+      if (c < 0 || c > 9) break;
+      frac = frac * 10 + c;
+      decimals++;
     }
   }
   if (i < to) {
-    if ((c === 69 || c === 101) && seenDigit) return 'exponent';
+    c = s.charCodeAt(i);
+    if ((c === 69 || c === 101) && wholeDigits + decimals > 0) return 'exponent';
     return nonNumber(s.slice(from, to));
   }
-  if (!seenDigit) return 'malformed';
-  if (digits === 0) return 0; // zero, however written (-0.0 included)
+  if (wholeDigits + decimals === 0) return 'malformed';
+  if (whole === 0 && frac === 0) return 0; // zero, however written (-0.0 included)
   if (negative) return 'negative';
   const scale = scaleOf(unit);
-  if (digits <= 15 && decimals <= MAX_FAST_DECIMALS && scale.fast[decimals] === true) {
-    const mult = scale.mult[decimals] as number;
-    const den = scale.den[decimals] as number;
-    // m = q × den + r exactly; bytes = q × mult + round(r × mult / den), every step an exact integer below 2^53.
-    const r = m % den;
-    const q = (m - r) / den;
-    const whole = q * mult;
-    if (whole > MAX_SAFE) return 'too-large';
-    const frac = r * mult;
-    const r2 = frac % den;
-    const q2 = (frac - r2) / den;
-    const bytes = whole + q2 + (2 * r2 >= den ? 1 : 0);
-    return bytes > MAX_SAFE ? 'too-large' : bytes;
+  if (wholeDigits > 15 || decimals > MAX_FAST_DECIMALS || scale.fast[decimals] !== true) return slowBytes(s.slice(from, to), unit);
+  const bytes = whole * unit.bytes;
+  if (bytes > MAX_SAFE) return 'too-large';
+  if (frac === 0) return bytes;
+  // frac × mult / den in exact integers: num < 10^decimals × mult ≤ 2^53 (the `fast` condition), so num, q × den
+  // and r are exact; the float division only guesses q, corrected by one either way.
+  const mult = scale.mult[decimals] as number;
+  const den = scale.den[decimals] as number;
+  const num = frac * mult;
+  let q = Math.floor(num / den);
+  let r = num - q * den;
+  if (r < 0) {
+    q--;
+    r += den;
+  } else if (r >= den) {
+    q++;
+    r -= den;
   }
-  return slowBytes(s.slice(from, to), unit);
+  const total = bytes + q + (2 * r >= den ? 1 : 0);
+  return total > MAX_SAFE ? 'too-large' : total;
 }
 
 /** The same over a whole string. */
@@ -160,9 +171,10 @@ function nonNumber(text: string): CellIssue {
 }
 
 /**
- * A timestamp cell in microseconds (`1736405443756384.100\t`, or `1695115378653323.5` after a re-save), as a double:
- * only windows of the timeline are built from it, never a size. NaN when it is not a plain decimal; Infinity marks
- * exponent notation (spreadsheet damage: `1.69512E+15`).
+ * A timestamp cell (`1736405443756384.100\t`, or `1695115378653323.5` after a re-save) in whole microseconds: series
+ * windows are a power of two of whole microseconds wide, so the fraction never moves a sample to another window and is
+ * only checked to be digits. NaN when it is not a plain decimal; Infinity marks exponent notation (spreadsheet damage:
+ * `1.69512E+15`).
  */
 export function cellMicros(s: string, from: number, to: number): number {
   while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE)) to--;
@@ -176,17 +188,11 @@ export function cellMicros(s: string, from: number, to: number): number {
   if (i === from) return NaN;
   if (i === to) return whole;
   if (s.charCodeAt(i) !== DOT) return exponentAt(s, i, to) ? Infinity : NaN;
-  let frac = 0;
-  let scale = 1;
   for (i++; i < to; i++) {
     const digit = s.charCodeAt(i) - ZERO;
     if (digit < 0 || digit > 9) return exponentAt(s, i, to) ? Infinity : NaN;
-    if (scale < 1e9) {
-      frac = frac * 10 + digit;
-      scale *= 10;
-    }
   }
-  return whole + frac / scale;
+  return whole;
 }
 
 function exponentAt(s: string, i: number, to: number): boolean {

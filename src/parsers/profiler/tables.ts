@@ -162,15 +162,21 @@ class Timelines {
   }
 }
 
-/** A map whose last lookup is cached by the text of two cells: rows come in long runs of one key. */
+/** How many recent keys are tried before the map: PTA and PTA+GE rows alternate, GE and WORKSPACE come between. */
+const RECENT = 8;
+
+/** Tallies by `<device>/<name>`; the recent ones are found by comparing the name cell in place, with no string made. */
 class KeyedTallies<T> {
   readonly byKey = new Map<string, T>();
-  private lastDevice = '';
-  private lastName = '';
-  private last: T | null = null;
+  private readonly recentDevice: string[] = [];
+  private readonly recentName: string[] = [];
+  private readonly recent: T[] = [];
 
   get(r: Row, device: string, nameColumn: number, make: (name: string) => T): T {
-    if (this.last !== null && device === this.lastDevice && r.cellIs(nameColumn, this.lastName)) return this.last;
+    const n = this.recent.length;
+    for (let i = 0; i < n; i++) {
+      if (this.recentDevice[i] === device && r.cellIs(nameColumn, this.recentName[i] as string)) return this.recent[i] as T;
+    }
     // A fresh copy: a slice of the chunk would keep the whole 256 KiB chunk alive for as long as the key lives.
     const name = r.cell(nameColumn).split('').join('');
     const key = `${device}/${name}`;
@@ -179,9 +185,14 @@ class KeyedTallies<T> {
       t = make(name);
       this.byKey.set(key, t);
     }
-    this.lastDevice = device;
-    this.lastName = name;
-    this.last = t;
+    if (n === RECENT) {
+      this.recentDevice.pop();
+      this.recentName.pop();
+      this.recent.pop();
+    }
+    this.recentDevice.unshift(device);
+    this.recentName.unshift(name);
+    this.recent.unshift(t);
     return t;
   }
 }
@@ -201,6 +212,8 @@ export class MemoryRecordReader extends TableReader {
   /** One unit, or for the 6-column header both candidates (torch_npu's MiB, MindSpore's KB×1000) until the rows tell. */
   private readonly units: readonly ByteUnit[] = this.header.unit === 'mindspore-or-torch_npu' ? [MIB, MINDSPORE_MB] : [this.header.unit];
   private readonly tallies = new KeyedTallies<{ device: string; component: string; timelines: Timelines }>();
+  /** (figure index, bytes) pairs of the row being read: one buffer for every row. */
+  private readonly values = new Float64Array(12);
 
   row(r: Row): void {
     if (!this.widthOk(r)) return;
@@ -209,19 +222,23 @@ export class MemoryRecordReader extends TableReader {
     const t = this.micros(r, this.time);
     if (Number.isNaN(t)) return;
     const units = this.units;
+    const values = this.values;
     // Read every cell before folding any: a malformed cell skips the whole row.
-    const values: number[] = [];
+    let count = 0;
     for (let f = 0; f < 3; f++) {
       const column = this.figures[f] as number;
       if (column === -1) continue;
       for (let u = 0; u < units.length; u++) {
         const v = this.bytes(r, column, units[u] as ByteUnit);
         if (v === undefined) return;
-        if (v !== null) values.push(f * units.length + u, v);
+        if (v !== null) {
+          values[count++] = f * units.length + u;
+          values[count++] = v;
+        }
       }
     }
     const tally = this.tallies.get(r, device, this.component, (component) => ({ device, component, timelines: new Timelines(3 * units.length) }));
-    for (let i = 0; i < values.length; i += 2) tally.timelines.add(values[i] as number, t, values[i + 1] as number);
+    for (let i = 0; i < count; i += 2) tally.timelines.add(values[i] as number, t, values[i + 1] as number);
     this.rows++;
   }
 
