@@ -142,23 +142,30 @@ export abstract class TableReader {
 
 /** Peaks and a timeline for each of a few figures of one key. */
 class Timelines {
-  readonly peaks: (number | null)[];
+  /** NaN: no value yet. A typed array, so storing a size allocates nothing. */
+  readonly peaks: Float64Array;
   readonly series: (SeriesBuilder | null)[];
 
   constructor(figures: number) {
-    this.peaks = new Array<number | null>(figures).fill(null);
+    this.peaks = new Float64Array(figures).fill(NaN);
     this.series = new Array<SeriesBuilder | null>(figures).fill(null);
   }
 
   add(figure: number, t: number, bytes: number): void {
-    const peak = this.peaks[figure];
-    if (peak === null || peak === undefined || bytes > peak) this.peaks[figure] = bytes;
+    const peak = this.peaks[figure] as number;
+    if (!(bytes <= peak)) this.peaks[figure] = bytes;
     let s = this.series[figure];
     if (s === null || s === undefined) {
       s = new SeriesBuilder('time');
       this.series[figure] = s;
     }
     s.add(t, bytes);
+  }
+
+  /** The peak of a figure, or null when it never had a value. */
+  peak(figure: number): number | null {
+    const p = this.peaks[figure] as number;
+    return Number.isNaN(p) ? null : p;
   }
 }
 
@@ -264,8 +271,8 @@ export class MemoryRecordReader extends TableReader {
       if (tally.device !== HOST) into.noteDevice(tally.device);
       for (let f = 0; f < 3; f++) {
         const i = f * this.units.length + u;
-        const peak = tally.timelines.peaks[i];
-        if (peak === null || peak === undefined) continue;
+        const peak = tally.timelines.peak(i);
+        if (peak === null) continue;
         const key = `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`;
         into.addMetric(COMPONENTS, key, { peak });
         const series = tally.timelines.series[i];
@@ -298,8 +305,8 @@ export class ModuleMemReader extends TableReader {
 
   protected emit(into: ProfilerTarget): void {
     for (const tally of this.tallies.byKey.values()) {
-      const peak = tally.timelines.peaks[0];
-      if (peak === null || peak === undefined) continue;
+      const peak = tally.timelines.peak(0);
+      if (peak === null) continue;
       if (tally.device !== HOST) into.noteDevice(tally.device);
       const key = `NPU_MODULE_MEM/${tally.device}/${tally.module}`;
       // The file samples every module on every tick and most stay 0: only modules that held memory get a timeline.
@@ -405,8 +412,8 @@ export class NpuMemReader extends TableReader {
     for (const tally of this.tallies.byKey.values()) {
       if (tally.device !== HOST) into.noteDevice(tally.device);
       (['hbm', 'ddr'] as const).forEach((figure, f) => {
-        const peak = tally.timelines.peaks[f];
-        if (peak === null || peak === undefined) return;
+        const peak = tally.timelines.peak(f);
+        if (peak === null) return;
         const key = `${tally.device}/${tally.event}/${figure}`;
         into.addMetric(COMPONENTS, key, { peak });
         const series = tally.timelines.series[f];
