@@ -1,7 +1,7 @@
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 import { writeFile } from 'node:fs/promises';
 import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
-import { collectSnapshot, type Collected } from './collect.js';
+import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { InputError, UsageError } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
