@@ -145,6 +145,11 @@ describe('step axis', () => {
     expect(g?.note).toBe('▁▃▅▆█ 2.0 GiB → 2.0 GiB over steps 1–5, Theil–Sen +4.0 MiB/step: at least 1.0 MiB more every step');
   });
 
+  it('catches the same leak in decimal megabytes (4,000,000 bytes = 3.8 MiB per step)', () => {
+    const g = assessGrowth(steps([0, 1e9, 1.004e9, 1.008e9, 1.012e9, 1.016e9]));
+    expect(g).toMatchObject({ growing: true, slope: 4_000_000, rise: 16_000_000 });
+  });
+
   it('does not flag half a MiB per step, a flat run after a big first step, or a rise that stopped', () => {
     expect(assessGrowth(steps([0, 1000 * MiB, 1000.5 * MiB, 1001 * MiB, 1001.5 * MiB, 1002 * MiB]))?.growing).toBe(false);
     expect(assessGrowth(steps([0, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB]))).toMatchObject({ growing: false, slope: 0 });
