@@ -32,6 +32,7 @@ export const FINDING_STATUSES: readonly FindingStatus[] = [
   'leak-suspect',
   'above-reference',
   'imbalance',
+  'growing',
 ];
 
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */

@@ -9,30 +9,53 @@
 // (a saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put).
 // Step axis: at least `perStep` bytes more each step, still rising over the last half, troughs rising. Windows without
 // samples are absent from the series, never zeros, so a pause in sampling is no drop.
+import { SECTIONS } from '../sections/index.js';
+import { compareKeys } from '../snapshot.js';
 import type { Series } from '../series.js';
 import { formatBytes } from '../units.js';
-import type { Tolerance } from './types.js';
+import type { FindingAssessor } from './findings.js';
+import { DEFAULT_CONFIG, matchRule } from './thresholds.js';
+import type { Entry, GrowthConfig } from './types.js';
 
-export interface GrowthConfig {
-  /** Time axis: the share of the run (0 to <1) skipped as warm-up. */
-  warmup: number;
-  /** Time axis: how much the projected rise may be; every set field must be exceeded. `percent` is of the series' peak. */
-  tolerance: Tolerance;
-  /** Step axis: steps skipped as warm-up (the first step allocates weights, optimizer state, caches). */
-  warmupSteps: number;
-  /** Step axis: the smallest steady rise per step, bytes. */
-  perStep: number;
-  /** Fewest window peaks after warm-up for any verdict; fewer say nothing. */
-  minPoints: number;
-}
+export type { GrowthConfig } from './types.js';
 
-export const DEFAULT_GROWTH: Readonly<GrowthConfig> = Object.freeze({
-  warmup: 0.2,
-  tolerance: Object.freeze({ percent: 5, bytes: 64 * 1024 ** 2 }),
-  warmupSteps: 1,
-  perStep: 1024 ** 2,
-  minPoints: 4,
-});
+/** 20% warm-up; a rise over 5% of the peak and 64 MiB; 1 MiB per step after the first step; at least 4 windows. */
+export const DEFAULT_GROWTH: Readonly<GrowthConfig> = DEFAULT_CONFIG.growth;
+
+/**
+ * The `growing` finding over every series of this run (no baseline needed), in report order: section by section,
+ * keys sorted. A key that its section's rules ignore is not assessed; `verdicts.growing: ignore` assesses nothing.
+ */
+export const assessGrowing: FindingAssessor = ({ current, config }) => {
+  const policy = config.verdicts.growing;
+  if (policy === 'ignore') return [];
+  const entries: Entry[] = [];
+  for (const declaration of SECTIONS) {
+    const byKey = current.series?.[declaration.name];
+    if (byKey === undefined) continue;
+    const rules = config.sections[declaration.name]?.rules ?? [];
+    for (const key of Object.keys(byKey).sort(compareKeys)) {
+      if (matchRule(rules, key)?.ignore === true) continue;
+      const growth = assessGrowth(byKey[key] as Series, config.growth);
+      if (growth === null || !growth.growing) continue;
+      entries.push({
+        kind: declaration.kind,
+        key,
+        baseline: null,
+        current: growth.rise,
+        delta: null,
+        percent: null,
+        status: 'growing',
+        severity: policy,
+        rule: null,
+        unit: 'bytes',
+        limit: growth.limit,
+        note: growth.note,
+      });
+    }
+  }
+  return entries;
+};
 
 export interface Growth {
   axis: Series['axis'];
@@ -43,7 +66,7 @@ export interface Growth {
   slope: number;
   /** The rise the slope gives across the part of the run after warm-up, bytes. */
   rise: number;
-  /** What `rise` (time) or `slope` (step) had to exceed: the larger bound of the tolerance, or perStep. */
+  /** What `rise` had to exceed: the larger bound of the tolerance (time), perStep × the steps after warm-up (step). */
   limit: number;
   /** Whether it is `growing`. */
   growing: boolean;
@@ -63,14 +86,14 @@ export function assessGrowth(series: Series, config: GrowthConfig = DEFAULT_GROW
   let after: [number, number][];
   let span: number;
   if (series.axis === 'time') {
-    const cut = first[0] + config.warmup * (runEnd - first[0]);
+    const cut = first[0] + (config.warmupPercent / 100) * (runEnd - first[0]);
     after = points.filter((p) => p[0] >= cut);
     span = runEnd - cut;
   } else {
     after = points.slice(config.warmupSteps);
     span = after.length > 0 ? last[0] - (after[0] as [number, number])[0] : 0;
   }
-  if (after.length < Math.max(2, config.minPoints) || span <= 0) return null;
+  if (after.length < Math.max(2, config.minWindows) || span <= 0) return null;
   const slope = theilSen(after);
   const tail = theilSen(after.slice(Math.floor(after.length / 2)));
   const peak = Math.max(...points.map((p) => p[1]));
@@ -93,11 +116,12 @@ export function assessGrowth(series: Series, config: GrowthConfig = DEFAULT_GROW
     growing = stillRising && bounds.every((b) => rise > b) && levelRise > limit / 2;
   } else {
     rise = Math.round(slope * span);
-    limit = config.perStep;
+    limit = config.perStep * span;
     growing = stillRising && slope >= config.perStep && levelRise > 0;
   }
   const shape = !stillRising && slope > 0 ? 'step' : levelRise <= 0 && slope > 0 ? 'band' : 'trend';
-  return { axis: series.axis, from, to, slope, rise, limit, growing, note: growthNote(series.axis, after, slope, rise, limit, growing, shape) };
+  const noteLimit = series.axis === 'time' ? limit : config.perStep;
+  return { axis: series.axis, from, to, slope, rise, limit, growing, note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape) };
 }
 
 /** The median of the slopes between every two points (n ≤ 200 window peaks: at most 19,900 pairs). */

@@ -109,7 +109,7 @@ describe('time axis, from generated memory_record.csv files', () => {
     expect(v['dev0/PTA/allocated']?.note).toMatch(/rose, then stayed flat over the last half: a step up, not growth$/);
   });
 
-  it('says nothing about a series with fewer windows after warm-up than minPoints', () => {
+  it('says nothing about a series with fewer windows after warm-up than minWindows', () => {
     const series: Series = { axis: 'time', width: 1, points: [[0, 1], [10, 2], [20, 3]] };
     expect(assessGrowth(series)).toBeNull();
   });
@@ -141,7 +141,8 @@ describe('step axis', () => {
   it('catches a leak of 4 MB per step over 6 steps', () => {
     // Step 0 is warm-up (weights, optimizer state); steps 1–5 each hold 4 MiB more.
     const g = assessGrowth(steps([100 * MiB, 2000 * MiB, 2004 * MiB, 2008 * MiB, 2012 * MiB, 2016 * MiB]));
-    expect(g).toMatchObject({ growing: true, slope: 4 * MiB, rise: 16 * MiB, limit: MiB, from: [1, 2000 * MiB], to: [5, 2016 * MiB] });
+    // Rise over steps 1–5: 4 × 4 MiB = 16 MiB, held against 4 steps × 1 MiB.
+    expect(g).toMatchObject({ growing: true, slope: 4 * MiB, rise: 16 * MiB, limit: 4 * MiB, from: [1, 2000 * MiB], to: [5, 2016 * MiB] });
     expect(g?.note).toBe('▁▃▅▆█ 2.0 GiB → 2.0 GiB over steps 1–5, Theil–Sen +4.0 MiB/step: at least 1.0 MiB more every step');
   });
 
