@@ -576,6 +576,7 @@ describe('several findings on one key, and the report', () => {
       'low-headroom': 0,
       'above-reference': 0,
       imbalance: 1,
+      growing: 0,
       new: 0,
       missing: 0,
       improved: 0,
@@ -670,7 +671,7 @@ describe('the config of the device verdicts', () => {
       'a verdict that does not exist',
       { verdicts: { leak: 'warn' } },
       '/verdicts/leak',
-      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, leak-suspect, above-reference, imbalance',
+      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, leak-suspect, above-reference, imbalance, growing',
     ],
   ])('rejects %s with the JSON pointer of the bad field', (_story, json, pointer, reason) => {
     let error: unknown;
