@@ -2,11 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { compareSnapshots, type GateInput } from '../../src/gate/compare.js';
 import { assessGrowth, DEFAULT_GROWTH, sparkline, theilSen } from '../../src/gate/growth.js';
+import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
 import { parseProfilerText } from '../../src/parsers/profiler/index.js';
 import type { Series } from '../../src/series.js';
 import { memoryRecord, rng } from '../helpers/memory-record.js';
 import { CollectingTarget } from '../helpers/profiler-target.js';
+import { thrown } from '../helpers/thrown.js';
 
 const MiB = 2 ** 20;
 const SECOND = 1_000_000; // µs
@@ -143,5 +146,47 @@ describe('helpers', () => {
     expect(sparkline([[0, 0], [1, 7], [2, 14]])).toBe('▁▅█');
     expect(sparkline([[0, 5], [1, 5]])).toBe('▁▁');
     expect(sparkline(Array.from({ length: 64 }, (_, i) => [i, i] as [number, number]))).toHaveLength(16);
+  });
+});
+
+describe('the growing finding in the gate', () => {
+  // 100 one-second windows: flat, then +80 MB per window; and a flat series beside it.
+  const rising: Series = { axis: 'time', width: SECOND, points: Array.from({ length: 100 }, (_, w) => [w * SECOND, (w < 20 ? 4000 : 4000 + (w - 20) * 80) * MiB]) };
+  const flat: Series = { axis: 'time', width: SECOND, points: Array.from({ length: 100 }, (_, w) => [w * SECOND, 4000 * MiB]) };
+  const run: GateInput = {
+    sections: { components: { 'dev0/PTA/allocated': { peak: 10320 * MiB }, 'dev0/PTA/reserved': { peak: 4000 * MiB } } },
+    series: { components: { 'dev0/PTA/allocated': rising, 'dev0/PTA/reserved': flat } },
+  };
+
+  it('warns by default on the rising key only, right after its baseline verdict, with the rise against the tolerance', () => {
+    const report = compareSnapshots(run, run, DEFAULT_CONFIG);
+    const keys = report.entries.map((e) => [e.key, e.status, e.severity]);
+    expect(keys).toEqual([
+      ['dev0/PTA/allocated', 'pass', 'ok'],
+      ['dev0/PTA/allocated', 'growing', 'warn'],
+      ['dev0/PTA/reserved', 'pass', 'ok'],
+    ]);
+    const growing = report.entries[1];
+    // Slope 80 MB per second; the run after warm-up spans 100 s − 20 s = 80 s: 6,400 MB. Limit: 5% of 10,320 MB.
+    expect(growing).toMatchObject({ kind: 'component', baseline: null, delta: null, unit: 'bytes', rule: null, current: 6400 * MiB, limit: Math.round(10320 * MiB * 0.05) });
+    expect(report.result).toBe('pass');
+  });
+
+  it("fails with verdicts.growing 'fail', assesses nothing with 'ignore', and skips keys a rule ignores", () => {
+    const failing = parseGateConfig({ verdicts: { growing: 'fail' } }, 'gate.json');
+    expect(compareSnapshots(run, run, failing).result).toBe('fail');
+    const off = parseGateConfig({ verdicts: { growing: 'ignore' } }, 'gate.json');
+    expect(compareSnapshots(run, run, off).entries.filter((e) => e.status === 'growing')).toEqual([]);
+    const ruled = parseGateConfig({ components: { rules: [{ match: '*/PTA/allocated', ignore: true }] } }, 'gate.json');
+    expect(compareSnapshots(run, run, ruled).entries.filter((e) => e.status === 'growing')).toEqual([]);
+  });
+
+  it('reads growth from the config, sizes with units, and refuses a warm-up over 90% with the JSON pointer', () => {
+    const config = parseGateConfig({ growth: { warmupPercent: 50, tolerance: { bytes: '1GiB' }, perStep: '512KiB', warmupSteps: 2, minWindows: 3 } }, 'gate.json');
+    expect(config.growth).toEqual({ warmupPercent: 50, tolerance: { bytes: 2 ** 30 }, perStep: 512 * 1024, warmupSteps: 2, minWindows: 3 });
+    expect(thrown(() => parseGateConfig({ growth: { warmupPercent: 95 } }, 'gate.json')).message).toMatch(/^gate\.json: \/growth\/warmupPercent: /);
+    // A tolerance of 10 GiB lets the 6.25 GiB rise pass.
+    const loose = parseGateConfig({ growth: { tolerance: { bytes: '10GiB' } } }, 'gate.json');
+    expect(compareSnapshots(run, run, loose).entries.filter((e) => e.status === 'growing')).toEqual([]);
   });
 });
