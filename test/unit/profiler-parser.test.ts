@@ -168,6 +168,18 @@ describe('real npu_module_mem.csv files', () => {
     });
   });
 
+  it('reads st-level2 rank 0 (device 0)', async () => {
+    const into = await parseFixture('st-level2-pt2.7.1-cann8.3/rank_0_ascend_pt/npu_module_mem.csv');
+    const modules = into.values('modules');
+    expect(Object.keys(modules)).toHaveLength(77);
+    expect(Object.fromEntries(Object.entries(modules).filter(([, v]) => v > 0))).toEqual({
+      'NPU_MODULE_MEM/dev0/APP': 10372 * MiB, // line 1487
+      'NPU_MODULE_MEM/dev0/HCCL': 1241.69921875 * MiB, // line 137
+      'NPU_MODULE_MEM/dev0/RUNTIME': 58.24609375 * MiB, // line 317
+      'NPU_MODULE_MEM/dev0/SLOG': 158.65234375 * MiB, // line 2
+    });
+  });
+
   it('reads a folder with CRLF memory_record and LF npu_module_mem side by side (level0 rank1)', async () => {
     const into = await parseFixture('level0-2025-01/rank1_ascend_pt/memory_record.csv', 'level0-2025-01/rank1_ascend_pt/npu_module_mem.csv');
     expect(into.values('components')['dev1/PTA/reserved']).toBe(1452 * MiB);
@@ -180,10 +192,31 @@ describe('real npu_module_mem.csv files', () => {
 describe('real operator_memory.csv files', () => {
   it('keeps, per device and operator, the largest allocation, the count and the total (A1, 10 columns, KB)', async () => {
     const into = await parseFixture('insight-ut-edited/test_rank_0/operator_memory.csv');
-    expect(Object.keys(into.metrics.operators ?? {})).toHaveLength(9);
-    // cann::Graph_95: four rows of 81984 KB (lines 5, …): 81984 × 1024 = 83,951,616; total 4 × that.
-    expect(into.metrics.operators?.['dev0/cann::Graph_95']).toEqual({ largest: 81984 * KiB, count: 4, total: 4 * 81984 * KiB });
-    expect(into.metrics.operators?.['dev0/cann::Graph_70']).toEqual({ largest: 192 * KiB, count: 1, total: 192 * KiB });
+    // Every row's Size(KB), grouped by Name; bytes = KB × 1024.
+    expect(into.metrics.operators).toEqual({
+      'dev0/cann::Graph_103': { largest: 64 * KiB, count: 1, total: 64 * KiB }, // 64 KB
+      'dev0/cann::Graph_107': { largest: 64 * KiB, count: 1, total: 64 * KiB }, // 64 KB
+      'dev0/cann::Graph_109': { largest: 64 * KiB, count: 3, total: 192 * KiB }, // 64 + 64 + 64 KB
+      'dev0/cann::Graph_110': { largest: 64 * KiB, count: 3, total: 192 * KiB }, // 64 + 64 + 64 KB
+      'dev0/cann::Graph_111': { largest: 64 * KiB, count: 5, total: 320 * KiB }, // 5 × 64 KB
+      'dev0/cann::Graph_22': { largest: 1344 * KiB, count: 9, total: 12096 * KiB }, // 9 × 1344 KB
+      'dev0/cann::Graph_70': { largest: 192 * KiB, count: 1, total: 192 * KiB }, // 192 KB
+      'dev0/cann::Graph_89': { largest: 64 * KiB, count: 1, total: 64 * KiB }, // 64 KB
+      'dev0/cann::Graph_95': { largest: 81984 * KiB, count: 4, total: 327936 * KiB }, // 4 × 81984 KB = 335,806,464 bytes
+    });
+  });
+
+  it('reads the 15-column file of insight test_rank_1 exactly (TAB after times, LF)', async () => {
+    const into = await parseFixture('insight-ut-edited/test_rank_1/operator_memory.csv');
+    expect(into.metrics.operators).toEqual({
+      'dev1/aten::_convolution': { largest: 802816.5 * KiB, count: 3, total: 1204225.5 * KiB }, // 802816.5 + 200704.5 + 200704.5 KB
+      'dev1/aten::div': { largest: 301056.5 * KiB, count: 1, total: 301056.5 * KiB },
+      'dev1/aten::empty_strided': { largest: 75776 * KiB, count: 2, total: 75778.5 * KiB }, // 75776.0 + 2.5 KB
+      'dev1/aten::max_pool2d_with_indices': { largest: 200706 * KiB, count: 2, total: 314178.5 * KiB }, // 200706.0 + 113472.5 KB
+      'dev1/aten::native_batch_norm': { largest: 802818 * KiB, count: 10, total: 1003526.5 * KiB }, // 7 × 0.5 + 802818.0 + 200704.5 KB
+      'dev1/aten::npu_dtype_cast': { largest: 301056.5 * KiB, count: 2, total: 451585 * KiB }, // 301056.5 + 150528.5 KB
+      'dev1/aten::sub': { largest: 301056.5 * KiB, count: 1, total: 301056.5 * KiB },
+    });
   });
 
   it('reads the 15-column generation with fractional KB (level0, 24 rows without a release)', async () => {
