@@ -532,6 +532,11 @@ the one-thread output byte for byte (checked above: every timed run must print t
 starts in ~50 ms while the main thread is already parsing, and costs ~20 MiB of RSS (a second V8 heap), which is why
 the larger inputs sit above the one-thread figure; \`ASCEND_MEMORY_GATE_THREADS=0\` turns it off (row "plog, one thread").
 
+**profiler memory_record: one file, one thread.** The profiler parser splits quote-free rows on commas in place and
+converts each MB cell to exact integer bytes with integer arithmetic (no string per cell, no float fraction); a single
+file is never split between threads (the worker takes whole files), so this row is the one-thread rate. The check
+before timing compares the \`components\` section (every peak) and \`meta.records\` with the generator's figures.
+
 **memory_compare: why a hybrid parser.** The memory_compare parser splits quote-free rows (every row the tool writes)
 on commas itself and hands only rows with a double quote to csv-parse. csv-parse alone on the same file, tuned for
 speed (a stream read in a \`read()\` loop, records counted and dropped, no casting, no relax_column_count: the first

@@ -131,6 +131,23 @@ export abstract class TableReader {
     }
   }
 
+  /** The time of the row `timedRow` last accepted, in microseconds. */
+  protected rowTime = 0;
+
+  /**
+   * The device of a row with a timeline (its time goes to `rowTime`), or null when the row is skipped with a warning:
+   * wrong width, unknown device, or a time that is not a number.
+   */
+  protected timedRow(r: Row, devices: readonly number[], timeColumn: number): string | null {
+    if (!this.widthOk(r)) return null;
+    const device = this.device(r, devices);
+    if (device === null) return null;
+    const t = this.micros(r, timeColumn);
+    if (Number.isNaN(t)) return null;
+    this.rowTime = t;
+    return device;
+  }
+
   /** A time cell in microseconds, or NaN after a warning. */
   protected micros(r: Row, column: number): number {
     const t = cellMicros(r.s, r.starts[column] as number, r.ends[column] as number);
@@ -160,6 +177,15 @@ class Timelines {
       this.series[figure] = s;
     }
     s.add(t, bytes);
+  }
+
+  /** Hands one figure over as a `components` key: its peak and its timeline, when it had a value. */
+  emitComponent(into: ProfilerTarget, key: string, figure: number): void {
+    const peak = this.peak(figure);
+    if (peak === null) return;
+    into.addMetric(COMPONENTS, key, { peak });
+    const series = this.series[figure];
+    if (series) into.addSeries(COMPONENTS, key, series.toSeries());
   }
 
   /** The peak of a figure, or null when it never had a value. */
@@ -223,11 +249,9 @@ export class MemoryRecordReader extends TableReader {
   private readonly values = new Float64Array(12);
 
   row(r: Row): void {
-    if (!this.widthOk(r)) return;
-    const device = this.device(r, this.devices);
+    const device = this.timedRow(r, this.devices, this.time);
     if (device === null) return;
-    const t = this.micros(r, this.time);
-    if (Number.isNaN(t)) return;
+    const t = this.rowTime;
     const units = this.units;
     const values = this.values;
     // Read every cell before folding any: a malformed cell skips the whole row.
@@ -271,12 +295,7 @@ export class MemoryRecordReader extends TableReader {
       if (tally.device !== HOST) into.noteDevice(tally.device);
       for (let f = 0; f < 3; f++) {
         const i = f * this.units.length + u;
-        const peak = tally.timelines.peak(i);
-        if (peak === null) continue;
-        const key = `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`;
-        into.addMetric(COMPONENTS, key, { peak });
-        const series = tally.timelines.series[i];
-        if (series) into.addSeries(COMPONENTS, key, series.toSeries());
+        tally.timelines.emitComponent(into, `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`, i);
       }
     }
   }
@@ -291,11 +310,9 @@ export class ModuleMemReader extends TableReader {
   private readonly tallies = new KeyedTallies<{ device: string; module: string; timelines: Timelines }>();
 
   row(r: Row): void {
-    if (!this.widthOk(r)) return;
-    const device = this.device(r, this.devices);
+    const device = this.timedRow(r, this.devices, this.time);
     if (device === null) return;
-    const t = this.micros(r, this.time);
-    if (Number.isNaN(t)) return;
+    const t = this.rowTime;
     const v = this.bytes(r, this.reserved, this.header.unit as ByteUnit);
     if (v === undefined) return;
     this.rows++;
@@ -392,11 +409,9 @@ export class NpuMemReader extends TableReader {
   private readonly tallies = new KeyedTallies<{ device: string; event: string; timelines: Timelines }>();
 
   row(r: Row): void {
-    if (!this.widthOk(r)) return;
-    const device = this.device(r, this.devices);
+    const device = this.timedRow(r, this.devices, this.time);
     if (device === null) return;
-    const t = this.micros(r, this.time);
-    if (Number.isNaN(t)) return;
+    const t = this.rowTime;
     const unit = this.header.unit as ByteUnit;
     const hbm = this.bytes(r, this.hbm, unit);
     if (hbm === undefined) return;
@@ -411,14 +426,8 @@ export class NpuMemReader extends TableReader {
   protected emit(into: ProfilerTarget): void {
     for (const tally of this.tallies.byKey.values()) {
       if (tally.device !== HOST) into.noteDevice(tally.device);
-      (['hbm', 'ddr'] as const).forEach((figure, f) => {
-        const peak = tally.timelines.peak(f);
-        if (peak === null) return;
-        const key = `${tally.device}/${tally.event}/${figure}`;
-        into.addMetric(COMPONENTS, key, { peak });
-        const series = tally.timelines.series[f];
-        if (series) into.addSeries(COMPONENTS, key, series.toSeries());
-      });
+      tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/hbm`, 0);
+      tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/ddr`, 1);
     }
   }
 }
