@@ -105,9 +105,14 @@ export async function readCsvRows(path: string, name: string, sink: RowSink): Pr
 
 /** The same over text in memory (tests, small inputs). */
 export function readCsvText(text: string, name: string, sink: RowSink): void {
+  readCsvChunks([text], name, sink);
+}
+
+/** The same over text already cut into chunks anywhere (how a stream delivers it). */
+export function readCsvChunks(chunks: readonly string[], name: string, sink: RowSink): void {
   const splitter = new RowSplitter(name, sink);
   try {
-    splitter.push(text);
+    for (const chunk of chunks) splitter.push(chunk);
     splitter.end();
   } catch (err) {
     if (!(err instanceof StopReading)) throw err;
@@ -218,7 +223,10 @@ class RowSplitter {
     try {
       records = parseCsv(text, { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
     } catch (err) {
-      if (err instanceof CsvError) throw new ParseError(this.file, line, `malformed quoted field (${err.code})`);
+      if (err instanceof CsvError) {
+        const reason = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
+        throw new ParseError(this.file, line, reason);
+      }
       throw err;
     }
     const cells = records[0];
