@@ -171,6 +171,7 @@ function assessHeadroom(baseline: DeviceEvidence, current: DeviceEvidence, confi
       rule: null,
       unit: 'bytes',
       limit,
+      capacity,
       note: `${verdict}. ${describeEstimate(estimate)}`,
     });
   }

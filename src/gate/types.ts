@@ -134,6 +134,8 @@ export interface Entry {
   unit?: 'bytes' | 'count';
   /** The bound `current` was held against, in `unit`: capacity, capacity − headroom, reference × factor, tolerated count, median ± tolerance. */
   limit?: number;
+  /** A headroom verdict's device capacity in bytes, so reports can draw it and show the headroom left. */
+  capacity?: number;
   /** One sentence on how the values were derived and why the verdict, for people; plain text (escape it). */
   note?: string;
 }

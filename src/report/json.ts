@@ -35,6 +35,7 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
       rule: e.rule,
       ...(e.unit !== undefined ? { unit: e.unit } : {}),
       ...(e.limit !== undefined ? { limit: e.limit } : {}),
+      ...(e.capacity !== undefined ? { capacity: e.capacity } : {}),
       ...(e.note !== undefined ? { note: e.note } : {}),
     })),
     ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),

@@ -67,6 +67,7 @@ export const reportSchema = {
         rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
         unit: { type: 'string', enum: [...REPORT_UNITS] },
         limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+        capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
         note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
       },
     },

@@ -48,9 +48,22 @@ function kindRank(kind: string): number {
   return i === -1 ? known.length : i;
 }
 
-/** "over-budget" → "over budget": works for statuses this build does not know yet. */
+/** A status as every report spells it: `over-capacity`, never "over capacity". */
 export function statusLabel(status: string): string {
-  return status.replaceAll('-', ' ');
+  return status;
+}
+
+/**
+ * A first run: no entry has a baseline value and none is missing (the baseline file is absent or empty). Derived
+ * from the entries, so a report read back from JSON says the same.
+ */
+export function isFirstRun(report: Pick<GateReport, 'entries'>): boolean {
+  return report.entries.length > 0 && report.entries.every((e) => e.baseline === null && e.status !== 'missing');
+}
+
+/** Worst first: failing before warning before the rest, then the largest absolute change, then kind and key. */
+export function worstFirst(a: Entry, b: Entry): number {
+  return severityRank(a) - severityRank(b) || Math.abs(growth(b)) - Math.abs(growth(a)) || byKindAndKey(a, b);
 }
 
 /** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
@@ -75,8 +88,15 @@ export function plural(n: number, one: string, many = `${one}s`): string {
  * "Memory gate passed: 140 keys within thresholds". `title` is inserted as given: escape it for the target first.
  */
 export function verdictText(report: GateReport, title: string): string {
-  const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail').length;
+  const firstRun = isFirstRun(report);
+  // On a first run every key is new by definition: those are not warnings, the recorded keys are the news.
+  const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new')).length;
   const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
+  if (firstRun) {
+    const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
+    const closed = report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
+    return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
+  }
   if (report.result === 'fail') {
     const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail'))
       .map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`)
