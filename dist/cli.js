@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { U as UsageError, f as formatPercent, a as formatBytes, b as formatDelta, I as InputError, s as stableStringify } from './chunks/snapshot.js';
-import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, r as replaceControlCharacters, e as entryReason, d as resolveInputs, g as describeSearches, h as collectSnapshot } from './chunks/local.js';
-import 'node:fs';
+import { U as UsageError, I as InputError } from './chunks/errors.js';
+import { r as replaceControlCharacters, c as collectSnapshot } from './chunks/escape.js';
+import { f as formatPercent, a as formatBytes, b as formatDelta, s as stableStringify } from './chunks/snapshot.js';
+import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, e as entryReason } from './chunks/entry-values.js';
+import { r as resolveInputs, d as describeSearches } from './chunks/local.js';
 import 'node:os';
 import 'node:worker_threads';
+import 'node:fs';
 import 'node:path';
 import 'fs';
 import 'path';

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { p as parsePlogFile, S as SnapshotBuilder, e as serializeError } from './chunks/snapshot.js';
+import { p as parsePlogFile, S as SnapshotBuilder, c as serializeError } from './chunks/snapshot.js';
+import './chunks/errors.js';
 import 'node:fs';
 
 // A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into

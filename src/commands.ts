@@ -13,7 +13,7 @@ import {
   type OptionSpec,
   type ParsedOptions,
 } from './cli-args.js';
-import { collectSnapshot, type Collected } from './collect.js';
+import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { InputError, UsageError } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';

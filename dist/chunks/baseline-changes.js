@@ -1,14 +1,10 @@
 import { b as formatDelta, a as formatBytes } from './snapshot.js';
-import { t as tableCodeSpan } from './local.js';
+import { t as tableCodeSpan } from './escape.js';
+import './errors.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';
-import 'node:path';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
 
 /** The compared value of a key: a module's peak or a kernel's diff; null when the side lacks it. */
 function valueOf(side, key) {

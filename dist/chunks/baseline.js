@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { I as InputError, i as isEmptySnapshot, s as stableStringify, c as compareKeys } from './snapshot.js';
+import { I as InputError } from './errors.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import 'node:fs';
+import { i as isEmptySnapshot, s as stableStringify, g as compareKeys } from './snapshot.js';
 import './local.js';
-import 'node:os';
-import 'node:worker_threads';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './escape.js';
+import 'node:os';
+import 'node:worker_threads';
+import 'node:fs';
 
 var $schema = "http://json-schema.org/draft-07/schema#";
 var description = "Baseline of ascend-memory-gate. A committed memory snapshot (the same shape as `ascend-memory-gate parse --json`) plus optional provenance. Written with sorted keys, 2-space indent and a trailing newline so that changes review well.";

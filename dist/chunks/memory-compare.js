@@ -1,7 +1,8 @@
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { P as ParseError, j as parseExactInteger, I as InputError } from './snapshot.js';
+import { P as ParseError, I as InputError } from './errors.js';
+import { d as parseExactInteger } from './snapshot.js';
 
 class CsvError extends Error {
   constructor(code, message, options, ...contexts) {

@@ -1,17 +1,20 @@
-import { U as UsageError, I as InputError, g as parseSize, h as SchemaError, a as formatBytes, c as compareKeys } from './snapshot.js';
+import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
 import { loadBaseline } from './baseline.js';
+import { e as parseSize, a as formatBytes, g as compareKeys } from './snapshot.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { l as picomatch, S as STATUSES } from './local.js';
+import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import 'node:fs';
+import { S as STATUSES } from './entry-values.js';
 import 'node:crypto';
-import 'node:os';
-import 'node:worker_threads';
+import 'node:fs';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './escape.js';
+import 'node:os';
+import 'node:worker_threads';
 
 var $schema = "http://json-schema.org/draft-07/schema#";
 var description = "Threshold config of ascend-memory-gate. How much each memory metric may grow before the gate fails. Default location: .github/memory-gate.json. Every field is optional; omitted fields keep the defaults.";

@@ -1,46 +1,5 @@
+import { P as ParseError, S as SchemaError, I as InputError, U as UsageError } from './errors.js';
 import { openSync, readSync, closeSync } from 'node:fs';
-
-// Error types that carry where bad input came from, so every message names the file and line or JSON pointer.
-/** Bad input data: a file that cannot be parsed, a corrupt baseline. Exit code 2. */
-class InputError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'InputError';
-    }
-}
-/** A parse error at a known file and 1-based line. */
-class ParseError extends InputError {
-    file;
-    line;
-    reason;
-    constructor(file, line, reason) {
-        super(`${file}:${line}: ${reason}`);
-        this.file = file;
-        this.line = line;
-        this.reason = reason;
-        this.name = 'ParseError';
-    }
-}
-/** A JSON document that failed its schema, with the JSON pointer of the bad field. */
-class SchemaError extends InputError {
-    file;
-    pointer;
-    reason;
-    constructor(file, pointer, reason) {
-        super(`${file}: ${pointer || '/'}: ${reason}`);
-        this.file = file;
-        this.pointer = pointer;
-        this.reason = reason;
-        this.name = 'SchemaError';
-    }
-}
-/** Wrong command-line arguments or Action inputs. Exit code 2. */
-class UsageError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'UsageError';
-    }
-}
 
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
 function serializeError(error) {
@@ -819,4 +778,4 @@ function isEmptySnapshot(snapshot) {
     return Object.keys(snapshot.modules).length === 0 && Object.keys(snapshot.kernels).length === 0;
 }
 
-export { InputError as I, ParseError as P, SnapshotBuilder as S, UsageError as U, formatBytes as a, formatDelta as b, compareKeys as c, deserializeError as d, serializeError as e, formatPercent as f, parseSize as g, SchemaError as h, isEmptySnapshot as i, parseExactInteger as j, parsePlogFile as p, stableStringify as s };
+export { SnapshotBuilder as S, formatBytes as a, formatDelta as b, serializeError as c, parseExactInteger as d, parseSize as e, formatPercent as f, compareKeys as g, deserializeError as h, isEmptySnapshot as i, parsePlogFile as p, stableStringify as s };

@@ -12,9 +12,9 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_NAME, generate } from '../../bench/generate.mjs';
-import { collectSnapshot, PARALLEL_MIN_BYTES, type CollectInputs, type CollectOptions, type Collected } from '../../src/collect.js';
+import { collectSnapshot, PARALLEL_MIN_BYTES, type CollectInputs, type CollectOptions, type Collected } from '../../src/parsers/collect.js';
 import { ParseError } from '../../src/errors.js';
-import type { ParseResult, ParseTask, WorkerMessage } from '../../src/parse-protocol.js';
+import type { ParseResult, ParseTask, WorkerMessage } from '../../src/parsers/parse-protocol.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
 import { SnapshotBuilder } from '../../src/snapshot.js';
 import { resolveInputs } from '../../src/sources/local.js';
@@ -27,7 +27,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TS_WORKER: CollectOptions = {
   threads: 3,
   minParallelBytes: 0,
-  workerUrl: new URL('../../src/parse-worker.ts', import.meta.url),
+  workerUrl: new URL('../../src/parsers/parse-worker.ts', import.meta.url),
   workerExecArgv: ['--import', pathToFileURL(path.join(ROOT, 'test/helpers/ts-loader.mjs')).href],
   parseInThisThread: false,
 };

@@ -136,11 +136,12 @@ describe('action.yml', () => {
     expect([...new Set(read_)].sort()).toEqual([...inputNames].sort());
   });
 
-  it("declares exactly the outputs src/main.ts sets with core.setOutput('…')", () => {
-    const set = [...read('src/main.ts').matchAll(/\bcore\.setOutput\(\s*'([^']+)'/g)].map((m) => m[1]!);
+  it("declares exactly the outputs the Action's modes (src/action/) set with core.setOutput('…')", () => {
+    const modes = readdirSync(join(ROOT, 'src/action')).filter((f) => f.endsWith('.ts')).map((f) => read(`src/action/${f}`)).join('\n');
+    const set = [...modes.matchAll(/\bcore\.setOutput\(\s*'([^']+)'/g)].map((m) => m[1]!);
     expect(set.length).toBeGreaterThan(3);
     // only literal names, so the scan above cannot miss one
-    expect(read('src/main.ts').match(/\bsetOutput\(/g)?.length).toBe(set.length);
+    expect(modes.match(/\bsetOutput\(/g)?.length).toBe(set.length);
     expect([...new Set(set)].sort()).toEqual([...outputNames].sort());
   });
 

@@ -2,8 +2,8 @@
 // its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.
 import { parentPort } from 'node:worker_threads';
 import { serializeError, type ParseResult, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parsePlogFile } from './parsers/plog.js';
-import { SnapshotBuilder } from './snapshot.js';
+import { parsePlogFile } from './plog.js';
+import { SnapshotBuilder } from '../snapshot.js';
 
 async function parseOne(task: ParseTask): Promise<ParseResult> {
   const builder = new SnapshotBuilder();
@@ -12,7 +12,7 @@ async function parseOne(task: ParseTask): Promise<ParseResult> {
       await parsePlogFile(task.file, builder);
     } else {
       // Loaded only when a memory_compare file comes: a plog-only run never loads csv-parse.
-      const { parseMemoryCompareFile } = await import('./parsers/memory-compare.js');
+      const { parseMemoryCompareFile } = await import('./memory-compare.js');
       await parseMemoryCompareFile(task.file, builder);
     }
     return { index: task.index, ok: true, state: builder.toState() };

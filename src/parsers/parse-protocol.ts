@@ -1,7 +1,7 @@
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
-import { InputError, ParseError, SchemaError, UsageError } from './errors.js';
-import type { BuilderState } from './snapshot.js';
-import type { InputFile } from './sources/types.js';
+import { InputError, ParseError, SchemaError, UsageError } from '../errors.js';
+import type { BuilderState } from '../snapshot.js';
+import type { InputFile } from '../sources/types.js';
 
 export type InputKind = 'plog' | 'compare';
 

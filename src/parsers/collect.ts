@@ -7,11 +7,11 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { InputError } from './errors.js';
+import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parsePlogFile } from './parsers/plog.js';
-import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from './snapshot.js';
-import type { InputFile } from './sources/types.js';
+import { parsePlogFile } from './plog.js';
+import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
+import type { InputFile } from '../sources/types.js';
 
 export interface CollectInputs {
   plog: readonly InputFile[];
@@ -94,7 +94,7 @@ async function parseTask(task: ParseTask, builder: SnapshotBuilder): Promise<voi
     await parsePlogFile(task.file, builder);
   } else {
     // Loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-    const { parseMemoryCompareFile } = await import('./parsers/memory-compare.js');
+    const { parseMemoryCompareFile } = await import('./memory-compare.js');
     await parseMemoryCompareFile(task.file, builder);
   }
 }
