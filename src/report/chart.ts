@@ -1,5 +1,6 @@
 // Pictures of module peaks per device: the data, a Mermaid xychart for GitHub markdown, a stacked-bar SVG for the HTML report.
 import type { Entry } from '../gate/types.js';
+import { SECTIONS, sectionOfKind, splitDevice } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { isCountEntry } from './entry-values.js';
@@ -37,10 +38,11 @@ export interface DevicePeaks {
  * SVM keys have no device, kernel diffs are not peaks, device-level verdicts are totals of their own. A key with several
  * entries (its verdict and findings such as leak-suspect) counts once; its worst severity counts.
  */
-export function devicePeaks(entries: readonly Entry[]): DevicePeaks {
+export function devicePeaks(entries: readonly Entry[], chartedKind: string = SECTIONS[0]?.kind ?? ''): DevicePeaks {
   const byKey = new Map<string, { device: string; peak: DevicePeak | null; severity: ChartSeverity }>();
   for (const entry of entries) {
-    if (entry.kind !== 'module') continue;
+    const declaration = sectionOfKind(entry.kind);
+    if (declaration === undefined || declaration.unit !== 'bytes' || chartedKind !== entry.kind) continue;
     const device = deviceOf(entry.key);
     if (device === null) continue;
     const seen = byKey.get(entry.key) ?? { device, peak: null, severity: 'ok' as ChartSeverity };
@@ -77,10 +79,9 @@ export function devicePeaks(entries: readonly Entry[]): DevicePeaks {
   };
 }
 
-function moduleName(key: string, device: string): string {
-  const segments = key.split('/');
-  segments.splice(segments.indexOf(device), 1);
-  return segments.join('/') || key;
+/** The key without its device: `DEV_MEM/dev0/APP` → `DEV_MEM/{*}/APP`, the roll-up pattern. */
+function moduleName(key: string, _device: string): string {
+  return splitDevice(key).group;
 }
 
 function addNullable(a: number | null, b: number | null): number | null {
@@ -145,12 +146,14 @@ export interface MermaidChartOptions {
 export const MERMAID_BASELINE_COLOR = '#9e9e9e';
 export const MERMAID_CURRENT_COLOR = '#4e79a7';
 
+/** Up to this many devices a chart shows every device; above, the devices that changed most, and a distribution table. */
+export const CHART_ALL_DEVICES_UP_TO = 16;
+
 /**
- * Markdown with one Mermaid `xychart-beta` per top module: bars per device, the baseline's (`base`, grey) beside this
- * run's (`now`, blue). xychart draws a chart's bar series on top of each other and has no legend, so each device gets
- * two x positions, each series is zero at the other's, and the x labels say which bar is which. Nothing read from a
- * file enters the Mermaid text: module names are markdown code spans above each fence. Null when there is nothing
- * per device to draw.
+ * Markdown with one Mermaid `xychart-beta` per top module: this run's peak per device as bars (blue), the baseline's
+ * as a line (grey), both real series of the same length: nothing is padded. One device: two bars, baseline and this
+ * run. Above 16 devices: the 16 that changed most, then a min / median / max table over every device. Nothing read
+ * from a file enters the Mermaid text: module names are code spans above each fence, device names match /^dev\d+$/.
  */
 export function renderMermaidChart(entries: readonly Entry[], options: MermaidChartOptions = {}): string | null {
   const charted = chartedModules(devicePeaks(entries), options.modules ?? 3);
@@ -158,36 +161,72 @@ export function renderMermaidChart(entries: readonly Entry[], options: MermaidCh
   const which = charted.length === 1 ? 'The module' : `The ${formatCount(charted.length)} modules`;
   const blocks = [
     '#### Module peaks per device',
-    `${which} that changed most. \`base\` (grey): the baseline's peak on the device; \`now\` (blue): this run's.`,
+    `${which} that changed most. Bars (blue): this run's peak on each device; line (grey): the baseline's.`,
   ];
   for (const series of charted) {
     const compared = hasBaseline(series);
+    const all = [...series.byDevice.keys()].sort(compareKeys);
+    const devices = all.length <= CHART_ALL_DEVICES_UP_TO ? all : mostChanged(series, CHART_ALL_DEVICES_UP_TO);
+    const scope = devices.length < all.length ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most` : '';
     // Never a line that starts with a backtick: a name's backticks widen the span's fence, and ``` opens a code block.
-    blocks.push(compared ? `Module ${codeSpan(series.module)}` : `Module ${codeSpan(series.module)}, no baseline: this run only`);
-    blocks.push(['```mermaid', ...mermaidLines(series, compared), '```'].join('\n'));
+    blocks.push(`Module ${codeSpan(series.module)}${compared ? '' : ', no baseline: this run only'}${scope}`);
+    blocks.push(['```mermaid', ...mermaidLines(series, devices, compared), '```'].join('\n'));
+    if (devices.length < all.length) blocks.push(distributionTable(series, all));
   }
   return blocks.join('\n\n');
 }
 
-function mermaidLines(series: ModulePeaks, compared: boolean): string[] {
-  const devices = [...series.byDevice.keys()].sort(compareKeys);
-  const scale = sizeScale(largestValue(series));
+/** The devices with the largest |growth|, in device order. */
+function mostChanged(series: ModulePeaks, limit: number): string[] {
+  return [...series.byDevice]
+    .sort(([da, a], [db, b]) => Math.abs(b.growth) - Math.abs(a.growth) || compareKeys(da, db))
+    .slice(0, limit)
+    .map(([d]) => d)
+    .sort(compareKeys);
+}
+
+/** Min, median and max of a module over every device, baseline and this run. */
+function distributionTable(series: ModulePeaks, devices: readonly string[]): string {
+  const stats = (pick: (p: DevicePeak) => number | null): string[] => {
+    const values = devices.map((d) => series.byDevice.get(d)).flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p) as number]));
+    if (values.length === 0) return ['—', '—', '—'];
+    values.sort((a, b) => a - b);
+    const mid = Math.floor(values.length / 2);
+    const median = values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+    return [values[0] as number, median, values[values.length - 1] as number].map((v) => formatBytes(Math.round(v)).replace(' ', '\u00a0'));
+  };
+  return [
+    `| Over ${formatCount(devices.length)} devices | min | median | max |`,
+    '|---|--:|--:|--:|',
+    `| baseline | ${stats((p) => p.baseline).join(' | ')} |`,
+    `| this run | ${stats((p) => p.current).join(' | ')} |`,
+  ].join('\n');
+}
+
+/** The chart's lines: only fixed text and numbers (device names match /^dev\d+$/). */
+function mermaidLines(series: ModulePeaks, devices: readonly string[], compared: boolean): string[] {
+  const scale = sizeScale(Math.max(...devices.map((d) => Math.max(series.byDevice.get(d)?.baseline ?? 0, series.byDevice.get(d)?.current ?? 0))));
   const value = (bytes: number | null): string => decimal((bytes ?? 0) / scale.unitBytes);
-  // Only fixed text and numbers below: device names match /^dev\d+$/, everything else is ours.
-  const colors = compared ? `${MERMAID_BASELINE_COLOR}, ${MERMAID_CURRENT_COLOR}` : MERMAID_CURRENT_COLOR;
-  const lines = [`%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${colors}"}}}}%%`, 'xychart-beta'];
-  if (compared) {
-    lines.push(`  x-axis [${devices.flatMap((d) => [`"${d} base"`, `"${d} now"`]).join(', ')}]`);
-  } else {
-    lines.push(`  x-axis [${devices.map((d) => `"${d}"`).join(', ')}]`);
+  const axis = `  y-axis "peak (${scale.unit})" 0 --> ${decimal(scale.top)}`;
+  const device = (d: string): string => (/^dev\d+$/.test(d) ? d : '?');
+  if (devices.length === 1 && compared) {
+    const only = series.byDevice.get(devices[0] as string);
+    return [
+      `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${MERMAID_CURRENT_COLOR}"}}}}%%`,
+      'xychart-beta',
+      `  x-axis ["${device(devices[0] as string)} baseline", "${device(devices[0] as string)} this run"]`,
+      axis,
+      `  bar [${value(only?.baseline ?? null)}, ${value(only?.current ?? null)}]`,
+    ];
   }
-  lines.push(`  y-axis "peak (${scale.unit})" 0 --> ${decimal(scale.top)}`);
-  if (compared) {
-    lines.push(`  bar [${devices.flatMap((d) => [value(series.byDevice.get(d)?.baseline ?? null), '0']).join(', ')}]`);
-    lines.push(`  bar [${devices.flatMap((d) => ['0', value(series.byDevice.get(d)?.current ?? null)]).join(', ')}]`);
-  } else {
-    lines.push(`  bar [${devices.map((d) => value(series.byDevice.get(d)?.current ?? null)).join(', ')}]`);
-  }
+  const lines = [
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${compared ? `${MERMAID_CURRENT_COLOR}, ${MERMAID_BASELINE_COLOR}` : MERMAID_CURRENT_COLOR}"}}}}%%`,
+    'xychart-beta',
+    `  x-axis [${devices.map((d) => `"${device(d)}"`).join(', ')}]`,
+    axis,
+    `  bar [${devices.map((d) => value(series.byDevice.get(d)?.current ?? null)).join(', ')}]`,
+  ];
+  if (compared) lines.push(`  line [${devices.map((d) => value(series.byDevice.get(d)?.baseline ?? null)).join(', ')}]`);
   return lines;
 }
 
