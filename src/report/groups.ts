@@ -17,6 +17,11 @@ export interface EntryGroup {
   ofDevices: number;
 }
 
+/** A whole-device key rolls up to `*`: shown as `dev*`, any device. */
+function displayPattern(pattern: string): string {
+  return pattern === '*' ? 'dev*' : pattern;
+}
+
 /** A group of several entries is shown as one row; a group of one is its entry's row. */
 export function isRollUp(group: EntryGroup): boolean {
   return group.entries.length > 1;
@@ -60,7 +65,7 @@ export function groupEntries(entries: readonly Entry[], perPattern: ReadonlyMap<
         kind: entry.kind,
         status: entry.status,
         severity: entry.severity,
-        pattern: device === null ? entry.key : pattern,
+        pattern: device === null ? entry.key : displayPattern(pattern),
         entries: [],
         ofDevices: device === null ? 0 : (perPattern.get(patternId(entry.kind, pattern)) ?? 1),
       };

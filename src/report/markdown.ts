@@ -132,7 +132,7 @@ const LEVELS: readonly Level[] = [
 
 /** One table row and what it refers to. */
 interface Row {
-  /** The row with `{refs}` where the reference marks go, numbered when composed. */
+  /** Status, key, values; the key cell gets the reference marks, numbered when composed. */
   cells: string[];
   /** Explanations (markdown) this row refers to. */
   notes: string[];
@@ -239,9 +239,9 @@ function table(rows: readonly Row[]): string {
       if (n === undefined) numbers.set(note, (n = numbers.size + 1));
       return superscript(n);
     });
-    const [status = '', ...rest] = row.cells;
-    const withMarks = marks.length > 0 ? `${status}${NBSP}${marks.join('˒')}` : status;
-    return `| ${[withMarks, ...rest].join(' | ')} |`;
+    const [status = '', key = '', ...rest] = row.cells;
+    const withMarks = marks.length > 0 ? `${key}${NBSP}${marks.join('˒')}` : key;
+    return `| ${[status, withMarks, ...rest].join(' | ')} |`;
   });
   return [...ENTRY_HEADER, ...lines].join('\n');
 }
@@ -378,10 +378,14 @@ function valueRange(group: EntryGroup): string {
   return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-/** A key as a code span that may wrap after each `/` (never inside a segment). */
+/**
+ * A key as one HTML `<code>` that may wrap after each `/` (a `<wbr>`), never inside a segment. Escaped for HTML; a
+ * pipe is an entity so the table row cannot split; GitHub links no mention inside code.
+ */
 function keyCode(key: string): string {
-  const segments = key.split('/');
-  return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');
+  const segments = replaceControlCharacters(key).split('/');
+  const html = segments.map((s) => escapeHtml(s).replaceAll('|', '&#124;').replaceAll('\\', '&#92;')).join('/<wbr>');
+  return `<code>${html}</code>`;
 }
 
 /** Our own formatted numbers (no text from files): sizes never break between number and unit. */

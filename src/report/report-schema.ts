@@ -43,6 +43,12 @@ export const reportSchema = {
       properties: Object.fromEntries(REPORT_STATUSES.map((status) => [status, count])),
     },
     entries: { type: 'array', maxItems: MAX_ENTRIES, items: { $ref: '#/definitions/entry' } },
+    groups: {
+      type: 'array',
+      maxItems: MAX_ENTRIES,
+      description: 'Roll-ups across devices: entries of one kind, status and severity whose keys differ only in the device. Every entry is also in entries.',
+      items: { $ref: '#/definitions/group' },
+    },
     baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
     generatedAt: {
       type: 'string',
@@ -51,6 +57,26 @@ export const reportSchema = {
     },
   },
   definitions: {
+    group: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'status', 'severity', 'pattern', 'entries', 'ofDevices', 'medianDelta'],
+      properties: {
+        kind: { type: 'string', enum: [...REPORT_KINDS] },
+        status: { type: 'string', enum: [...REPORT_STATUSES] },
+        severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+        pattern: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.' },
+        entries: {
+          type: 'array',
+          minItems: 2,
+          maxItems: MAX_ENTRIES,
+          description: 'Indices into entries, the largest absolute change first.',
+          items: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES },
+        },
+        ofDevices: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES, description: 'Devices with a key of this kind and pattern anywhere in the report.' },
+        medianDelta: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+      },
+    },
     entry: {
       type: 'object',
       additionalProperties: false,
@@ -67,7 +93,7 @@ export const reportSchema = {
         rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
         unit: { type: 'string', enum: [...REPORT_UNITS] },
         limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-        capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
         note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
       },
     },
