@@ -433,6 +433,27 @@ describe('rank imbalance', () => {
   const eightRanks = (peaks: Record<number, number>): Snapshot =>
     run(Object.fromEntries(Array.from({ length: 8 }, (_, d) => [`DEV_MEM/dev${d}/APP`, peaks[d] ?? 10 * GiB])));
 
+  it('does not repeat an imbalance the baseline already had: the entry stays, with severity ok and a note', () => {
+    const report = compareSnapshots(eightRanks({ 5: 13 * GiB }), eightRanks({ 5: 13 * GiB }), DEFAULT_CONFIG);
+    expect(withStatus(report, 'imbalance').map((e) => [e.key, e.severity, e.note?.endsWith('already so in the baseline, so not repeated as a warning')])).toEqual([
+      ['DEV_MEM/dev5/APP', 'ok', true],
+    ]);
+    expect(report.entries.filter((e) => e.severity !== 'ok')).toEqual([]);
+    expectConsistent(report);
+  });
+
+  it('warns again when the imbalanced key moved beyond its tolerance, when the baseline was balanced, and for a new key', () => {
+    const grew = compareSnapshots(eightRanks({ 5: 13 * GiB }), eightRanks({ 5: 14 * GiB }), DEFAULT_CONFIG);
+    expect(withStatus(grew, 'imbalance').map((e) => [e.key, e.severity])).toEqual([['DEV_MEM/dev5/APP', 'warn']]);
+    const balanced = compareSnapshots(eightRanks({}), eightRanks({ 5: 13 * GiB }), DEFAULT_CONFIG);
+    expect(withStatus(balanced, 'imbalance').map((e) => [e.key, e.severity])).toEqual([['DEV_MEM/dev5/APP', 'warn']]);
+    // Within APP's own 5% tolerance (11.9 → 12.4 GiB), but 19% off the median in the baseline was still balanced: news.
+    const crept = compareSnapshots(eightRanks({ 5: 11.9 * GiB }), eightRanks({ 5: 12.4 * GiB }), DEFAULT_CONFIG);
+    expect(withStatus(crept, 'imbalance').map((e) => [e.key, e.severity])).toEqual([['DEV_MEM/dev5/APP', 'warn']]);
+    const fresh = compareSnapshots(run({}), eightRanks({ 5: 13 * GiB }), DEFAULT_CONFIG);
+    expect(withStatus(fresh, 'imbalance').map((e) => [e.key, e.severity])).toEqual([['DEV_MEM/dev5/APP', 'warn']]);
+  });
+
   it('warns about dev5 when its APP peak is 30% above the median of 8 devices', () => {
     const report = compareSnapshots(NO_BASELINE, eightRanks({ 5: 13 * GiB }), DEFAULT_CONFIG);
     expect(withStatus(report, 'imbalance')).toEqual<Entry[]>([
