@@ -282,7 +282,7 @@ function omittedNote(what: string): string {
 function groupRow(group: EntryGroup): Row {
   const worst = worstOf(group);
   const icon = SEVERITY_ICON[group.severity] ?? '❔';
-  const status = `${icon}${NBSP}${escapeMarkdownText(statusLabel(group.status))}`;
+  const status = `${icon}${NBSP}${statusText(group.status)}`;
   if (!isRollUp(group)) {
     return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes: entryNotes(worst, null), devices: null };
   }
@@ -347,7 +347,7 @@ function collapsedTable(groups: readonly EntryGroup[], summary: string): string 
     const worst = worstOf(g);
     const key = isRollUp(g) ? `${keyCode(g.pattern)} (${devicesPhrase(g)})` : keyCode(worst.key);
     const value = isRollUp(g) ? sizes(valueRange(g)) : sizes(formatTransition(worst));
-    return `| ${SEVERITY_ICON[g.severity] ?? '❔'}${NBSP}${escapeMarkdownText(statusLabel(g.status))} | ${key} | ${value} |`;
+    return `| ${SEVERITY_ICON[g.severity] ?? '❔'}${NBSP}${statusText(g.status)} | ${key} | ${value} |`;
   });
   const more = groups.length - shown.length;
   return [
@@ -388,6 +388,11 @@ function keyCode(key: string): string {
   return `<code>${html}</code>`;
 }
 
+/** A status as written everywhere (`over-capacity`); one this build does not know is escaped like any text. */
+function statusText(status: string): string {
+  return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
+}
+
 /** Our own formatted numbers (no text from files): sizes never break between number and unit. */
 function sizes(text: string): string {
   return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, `$1${NBSP}`);
@@ -397,7 +402,7 @@ function renderDevices(limits: DeviceTableLimits): string {
   const hasCapacity = limits.rows.some((t) => t.capacity !== null);
   const [first, ...others] = limits.kinds;
   const header = ['Device'];
-  if (first !== undefined) header.push(`${kindTitle(first)}¹ baseline → current`, 'Δ');
+  if (first !== undefined) header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
   const rows = limits.rows.map((t) => {
@@ -416,8 +421,9 @@ function renderDevices(limits: DeviceTableLimits): string {
   });
   const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
   const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
-  if (limits.rest !== null) lines.push('', escapeMarkdownText(limits.rest));
-  lines.push('', `¹ ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+  // Our own sentence of counts and sizes: nothing from a file.
+  if (limits.rest !== null) lines.push('', limits.rest);
+  lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
   return lines.join('\n');
 }
 
