@@ -369,7 +369,7 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
   const rotate = slot < 48;
 
   const out: string[] = [];
-  const label = `Module peaks per device, this run, stacked by module; dashed outline: the baseline's sum; red line: the device capacity`;
+  const label = `Module peaks per device, this run, stacked by module; dashed tick: the baseline's sum; red line: the device capacity`;
   out.push(
     `<svg class="device-stacks" viewBox="0 0 ${n(width)} ${n(height)}" style="width:100%;max-width:${n(width)}px;height:auto" role="img" aria-label="${escapeHtml(label)}">`,
   );
