@@ -73,7 +73,7 @@ tr.fail td.status { color: #b3261e; font-weight: 600; }
 tr.warn td.status { color: #9a6700; font-weight: 600; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 details summary { cursor: pointer; margin: 6px 0; }
-section > details > summary { font-weight: 600; margin: 12px 0 6px; }
+details.list summary { font-weight: 600; margin: 12px 0 6px; }
 @media (max-width: 640px) {
   table.entries, table.entries tbody, table.entries tr, table.entries td { display: block; width: auto; }
   table.entries thead { display: none; }
@@ -335,7 +335,7 @@ function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): 
   const more = groups.length - shown.length;
   return [
     `<section id="${id}">`,
-    '<details>',
+    '<details class="list">',
     `<summary>${text(summary)}</summary>`,
     '<table class="entries"><thead><tr><th>Status</th><th>Key</th><th>Value</th></tr></thead><tbody>',
     ...rows,
