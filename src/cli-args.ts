@@ -92,17 +92,40 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
   return out;
 }
 
-/** `--help` of a command: usage, summary, one line per flag. Lines stay within 80 columns. */
+/** Help is written for 80 columns: no line is wider. */
+export const HELP_WIDTH = 80;
+
+/** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
 export function commandHelp(program: string, spec: CommandSpec): string {
   const flags: [string, string][] = Object.entries(spec.options).map(([name, opt]) => {
     const value = opt.type === 'string' ? ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}` : '';
     return [`--${name}${value}`, opt.description];
   });
   flags.push(['-h, --help', 'show this help']);
-  const column = Math.max(...flags.map(([f]) => f.length)) + 2;
-  const lines = [`Usage: ${program} ${spec.name} ${spec.usage}`, '', spec.summary, '', 'Options:'];
-  for (const [flag, description] of flags) lines.push(`  ${flag.padEnd(column)}${description}`);
+  const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`), '', ...wrapHelp(spec.summary), '', 'Options:', ...helpLines(flags)];
   return `${lines.join('\n')}\n`;
+}
+
+/** Two columns, flag and description, within HELP_WIDTH; a long description continues under its column. */
+export function helpLines(rows: readonly (readonly [string, string])[]): string[] {
+  const column = Math.max(...rows.map(([f]) => f.length)) + 4;
+  return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column)));
+}
+
+/** A line wrapped at spaces to HELP_WIDTH, continuation lines indented. */
+export function wrapHelp(line: string, indent = '    '): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    const next = current === '' ? word : `${current} ${word}`;
+    if (next.length <= HELP_WIDTH || current === '') current = next;
+    else {
+      out.push(current);
+      current = `${indent}${word}`;
+    }
+  }
+  out.push(current);
+  return out;
 }
 
 /** The closest name by edit distance (at most 2 edits, or a prefix), for "did you mean --plog?". */

@@ -5,7 +5,9 @@ import {
   closest,
   CommandUsageError,
   commandHelp,
+  helpLines,
   HelpRequested,
+  wrapHelp,
   optionalString,
   parseCommandArgs,
   stringList,
@@ -17,19 +19,20 @@ import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { InputError, UsageError } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
-import { describeSearches, resolveInputs } from './sources/local.js';
+import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
+import { describeSearches, resolveAllInputs } from './sources/local.js';
 
 const PROGRAM = 'ascend-memory-gate';
 
-const INPUT_OPTIONS = {
-  plog: { type: 'string', multiple: true, value: 'PATH', description: 'plog files, directories (searched for *.log) or globs' },
-  compare: { type: 'string', multiple: true, value: 'PATH', description: 'memory_compare CSVs, directories or globs' },
-} as const satisfies Record<string, OptionSpec>;
+/** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … with its help line. */
+const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
+  SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
+);
 
 const PARSE: CommandSpec = {
   name: 'parse',
-  summary: 'Read plogs and memory_compare CSVs and print what was found: a table, or JSON.',
-  usage: '[--plog PATH...] [--compare PATH...] [options]',
+  summary: 'Read the inputs and print what was found: a table, or JSON.',
+  usage: 'INPUTS [options]',
   options: {
     ...INPUT_OPTIONS,
     json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
@@ -40,7 +43,7 @@ const PARSE: CommandSpec = {
 const CHECK: CommandSpec = {
   name: 'check',
   summary: 'Compare a run with a baseline. Exit 0 pass, 1 gate failed, 2 bad usage/input.',
-  usage: '--baseline FILE [--plog PATH...] [options]',
+  usage: '--baseline FILE INPUTS [options]',
   options: {
     ...INPUT_OPTIONS,
     baseline: { type: 'string', value: 'FILE', description: 'baseline JSON; a missing file is a first run' },
@@ -56,7 +59,7 @@ const CHECK: CommandSpec = {
 const BASELINE: CommandSpec = {
   name: 'baseline',
   summary: 'Record a run as the baseline (merged into FILE; keys absent from the run are kept).',
-  usage: '--out FILE [--plog PATH...] [options]',
+  usage: '--out FILE INPUTS [options]',
   options: {
     ...INPUT_OPTIONS,
     out: { type: 'string', value: 'FILE', description: 'the baseline JSON to create or update' },
@@ -66,18 +69,22 @@ const BASELINE: CommandSpec = {
 
 const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE];
 
-const USAGE = `${PROGRAM}: stop memory regressions in Ascend NPU jobs
-
-Usage:
-  ${PROGRAM} parse    [--plog PATH...] [--compare PATH...] [--json]
-  ${PROGRAM} check    --baseline FILE [--plog PATH...] [options]
-  ${PROGRAM} baseline --out FILE [--plog PATH...] [options]
-  ${PROGRAM} <command> --help     the flags of a command
-  ${PROGRAM} --version
-
-PATH is a file, a directory (searched for *.log, memory_compare_*.csv,
-stepintercompare_*.csv) or a glob.
-Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
+const USAGE = [
+  `${PROGRAM}: stop memory regressions in Ascend NPU jobs`,
+  '',
+  'Usage:',
+  ...COMMAND_SPECS.map((c) => `  ${PROGRAM} ${c.name.padEnd(8)} ${c.usage}`),
+  `  ${PROGRAM} <command> --help   every flag of a command`,
+  `  ${PROGRAM} --version`,
+  '',
+  'INPUTS: one or more of these flags, each with files, directories or globs:',
+  ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description])),
+  '',
+  `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+  'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
+]
+  .flatMap((line) => wrapHelp(line))
+  .join('\n');
 
 /** Terminal columns: the TTY's width, else COLUMNS, else 80. */
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
@@ -104,17 +111,14 @@ const stdio: Output = {
   color: () => useColor(),
 };
 
-/** Reads the --plog/--compare inputs of any command into a snapshot, warning about malformed records. */
+/** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
 export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
-  const plogSpecs = stringList(opts, 'plog');
-  const compareSpecs = stringList(opts, 'compare');
-  if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-    throw new UsageError('give at least one --plog or --compare path');
+  const specs: SpecsBySource = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
+  if (noSpecs(specs)) {
+    throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
-  const plog = await resolveInputs(plogSpecs, 'plog');
-  const compare = await resolveInputs(compareSpecs, 'compare');
-  const searched = describeSearches(plogSpecs, compareSpecs);
-  const collected = await collectSnapshot({ plog, compare, searched });
+  const files = await resolveAllInputs(specs);
+  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
   warnSkipped(collected, io);
   return collected;
 }

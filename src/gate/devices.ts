@@ -1,11 +1,19 @@
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
-import { compareKeys, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, modulesOf, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { formatBytes } from '../units.js';
+import { section } from '../sections/index.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import type { Entry, FindingStatus, GateConfig, Headroom, HcclReference, Profile, Severity, Status } from './types.js';
 
-/** What the device assessments read from each side: the module metrics and, when known, allocation failures per device. */
-export type DeviceEvidence = Pick<Snapshot, 'modules'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures'>> };
+/** What the device assessments get from each side: the snapshot's sections and, when known, allocation failures per device. */
+export type DeviceEvidence = Pick<Snapshot, 'sections'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
+
+/** What they read of it: the `modules` section. */
+type ModuleEvidence = { modules: Record<string, ModuleMetric>; meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
+
+function moduleEvidence(side: DeviceEvidence): ModuleEvidence {
+  return side.meta === undefined ? { modules: modulesOf(side) } : { modules: modulesOf(side), meta: side.meta };
+}
 
 /** Findings about a run, on top of the baseline verdicts: module findings share their module's key, device entries are per `devN`. */
 export interface DeviceAssessment {
@@ -30,7 +38,9 @@ export const FINDING_STATUSES: readonly FindingStatus[] = [
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 export const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
 
-export function assessDevices(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): DeviceAssessment {
+export function assessDevices(baselineSide: DeviceEvidence, currentSide: DeviceEvidence, config: GateConfig): DeviceAssessment {
+  const baseline = moduleEvidence(baselineSide);
+  const current = moduleEvidence(currentSide);
   const moduleFindings = [
     ...assessLeaks(baseline, current, config),
     ...assessReferences(baseline, current, config),
@@ -131,7 +141,7 @@ export function requiredHeadroom(capacity: number, minHeadroom: Headroom | undef
   return Math.ceil((capacity * minHeadroom.percent) / 100);
 }
 
-function assessHeadroom(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessHeadroom(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const before = estimateDevicePeaks(baseline.modules);
   const entries: Entry[] = [];
   for (const estimate of estimateDevicePeaks(current.modules).values()) {
@@ -196,7 +206,7 @@ function plural(n: number, one: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // 2. Allocation failures
 
-function assessAllocFailures(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessAllocFailures(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts['alloc-failure'];
   if (policy === 'ignore') return [];
   const failures = current.meta?.allocFailures ?? {};
@@ -205,6 +215,9 @@ function assessAllocFailures(baseline: DeviceEvidence, current: DeviceEvidence, 
   for (const [device, count] of Object.entries(failures)) {
     if (count <= 0) continue;
     const where = DEVICE_NAME.test(device) ? `on ${device}` : 'on a device the failure line does not name';
+    // Where to look in the logs: the first failure line the parser kept for this device.
+    const site = current.meta?.allocFailureSites?.[device]?.[0];
+    const first = site === undefined ? '' : `; first at ${site.file}:${site.line}`;
     entries.push({
       ...compared('device', device, Object.hasOwn(before, device) ? (before[device] ?? null) : null, count),
       status: 'alloc-failure',
@@ -212,7 +225,7 @@ function assessAllocFailures(baseline: DeviceEvidence, current: DeviceEvidence, 
       rule: null,
       unit: 'count',
       limit: 0,
-      note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}: a job that survived an out-of-memory by retrying is not healthy`,
+      note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}${first}: a job that survived an out-of-memory by retrying is not healthy, and one that died of it left only these lines`,
     });
   }
   return entries;
@@ -226,7 +239,7 @@ export function outstandingAllocations(metric: ModuleMetric): number | null {
   return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
 }
 
-function assessLeaks(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessLeaks(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts['leak-suspect'];
   if (policy === 'ignore') return [];
   const { count, percent } = config.leaks;
@@ -306,7 +319,7 @@ export function referenceCost(module: string, profile: Profile | null, hccl: Hcc
 /** The attribute the guide's references are about. */
 const REFERENCE_ATTRIBUTE = 'DEV_MEM';
 
-function assessReferences(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessReferences(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts['above-reference'];
   if (policy === 'ignore') return [];
   const entries: Entry[] = [];
@@ -343,7 +356,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
-function imbalanceGroups(modules: DeviceEvidence['modules'], config: GateConfig): Map<string, { key: string; peak: number }[]> {
+function imbalanceGroups(modules: ModuleEvidence['modules'], config: GateConfig): Map<string, { key: string; peak: number }[]> {
   const groups = new Map<string, { key: string; peak: number }[]>();
   for (const [key, metric] of Object.entries(modules)) {
     const parts = parseModuleKey(key);
@@ -365,7 +378,7 @@ function allowedDeviation(middle: number, tolerance: GateConfig['imbalance']['to
  * Keys off their group's median in the baseline run too (its own imbalance): an imbalance that is no news. Keys of
  * groups with fewer than minDevices devices in the baseline count as balanced (nothing to compare with then).
  */
-function imbalancedInBaseline(baseline: DeviceEvidence, config: GateConfig): Set<string> {
+function imbalancedInBaseline(baseline: ModuleEvidence, config: GateConfig): Set<string> {
   const { tolerance, minDevices } = config.imbalance;
   const out = new Set<string>();
   for (const members of imbalanceGroups(baseline.modules, config).values()) {
@@ -376,7 +389,7 @@ function imbalancedInBaseline(baseline: DeviceEvidence, config: GateConfig): Set
   return out;
 }
 
-function assessImbalance(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts.imbalance;
   if (policy === 'ignore') return [];
   const groups = imbalanceGroups(current.modules, config);
@@ -398,7 +411,7 @@ function assessImbalance(baseline: DeviceEvidence, current: DeviceEvidence, conf
       const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
       // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
       // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
-      const keyTolerance = matchRule(config.modules.rules, key)?.tolerance ?? config.modules.tolerance;
+      const keyTolerance = matchRule(config.sections.modules?.rules ?? [], key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
       const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
       entries.push({
         ...compared('module', key, old?.peak ?? null, peak),
@@ -421,7 +434,7 @@ function assessImbalance(baseline: DeviceEvidence, current: DeviceEvidence, conf
 // ---------------------------------------------------------------------------------------------------------------
 
 function isIgnored(key: string, config: GateConfig): boolean {
-  return matchRule(config.modules.rules, key)?.ignore === true;
+  return matchRule((config.sections.modules?.rules ?? []), key)?.ignore === true;
 }
 
 /** The comparison fields every entry carries: this run against the baseline run. */

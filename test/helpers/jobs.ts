@@ -43,27 +43,31 @@ function metric(peak: number): { peak: number; current: number; allocs: number; 
   return { peak: p, current: p, allocs: 100, frees: 100 };
 }
 
+type Metrics = Record<string, Record<string, number | string | null>>;
+
 export function jobSnapshots(spec: JobSpec): { baseline: GateInput; current: GateInput } {
-  const baseline: GateInput = { modules: {}, kernels: {}, meta: { allocFailures: {} } };
-  const current: GateInput = { modules: {}, kernels: {}, meta: { allocFailures: {} } };
+  const side = (): { modules: Metrics; kernels: Metrics; failures: Record<string, number> } => ({ modules: {}, kernels: {}, failures: {} });
+  const before = side();
+  const after = side();
   for (let d = 0; d < spec.devices; d++) {
     for (const [attribute, module, peak] of MODULES) {
       const key = `${attribute}/dev${d}/${module}`;
-      const before = peak * (spec.baselineChange?.(attribute, d, module) ?? 1);
-      baseline.modules[key] = metric(before);
-      current.modules[key] = metric(before * (spec.change?.(attribute, d, module) ?? 1));
+      const was = peak * (spec.baselineChange?.(attribute, d, module) ?? 1);
+      before.modules[key] = metric(was);
+      after.modules[key] = metric(was * (spec.change?.(attribute, d, module) ?? 1));
     }
-    (baseline.meta as { allocFailures: Record<string, number> }).allocFailures[`dev${d}`] = 0;
-    (current.meta as { allocFailures: Record<string, number> }).allocFailures[`dev${d}`] = 0;
+    before.failures[`dev${d}`] = 0;
+    after.failures[`dev${d}`] = 0;
   }
   for (let k = 0; k < (spec.kernels ?? 0); k++) {
     const key = `dev${k % spec.devices}/aclnnKernel_${Math.floor(k / spec.devices)}`;
     const diff = 4096 * ((k % 13) + 1);
-    baseline.kernels[key] = { diff, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
-    current.kernels[key] = { diff: k % 7 === 0 ? diff * 2 : diff, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
+    before.kernels[key] = { diff, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
+    after.kernels[key] = { diff: k % 7 === 0 ? diff * 2 : diff, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
   }
-  if (spec.firstRun === true) return { baseline: { modules: {}, kernels: {} }, current };
-  return { baseline, current };
+  const input = (s: ReturnType<typeof side>): GateInput => ({ sections: { modules: s.modules, kernels: s.kernels }, meta: { allocFailures: s.failures } });
+  if (spec.firstRun === true) return { baseline: { sections: {} }, current: input(after) };
+  return { baseline: input(before), current: input(after) };
 }
 
 /** The gate's report for the job, with the default config and the spec's overrides. */
