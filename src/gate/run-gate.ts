@@ -1,6 +1,6 @@
 // The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
 import { InputError } from '../errors.js';
-import type { Snapshot } from '../snapshot.js';
+import { hasNoMetrics, type Snapshot } from '../snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
@@ -12,7 +12,7 @@ export interface GateRequest {
   /** undefined = `.github/memory-gate.json` when it exists. */
   configPath: string | undefined;
   maxIncrease: string | undefined;
-  /** A missing baseline file is an error unless this is set (the Action's first run). */
+  /** A missing baseline file is an error unless this is set (the Action's and the CLI's first run). */
   allowMissingBaseline: boolean;
 }
 
@@ -32,5 +32,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
     );
   }
   const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+  // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
+  if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline))) return { report: { ...report, result: 'fail' }, config, baseline };
   return { report, config, baseline };
 }

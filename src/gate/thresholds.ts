@@ -40,6 +40,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   // Each section's declared default tolerance (src/sections/), no rules.
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
+  onMissingBaseline: 'warn',
   onMissing: 'warn',
   failOnImprovement: false,
   device: { minHeadroom: { percent: 10 } },
@@ -102,6 +103,7 @@ export interface GateConfigFile {
   /** Each section's thresholds, under the section's name (`modules`, `kernels`, …): see SECTIONS. */
   [section: string]: unknown;
   onNew?: Policy;
+  onMissingBaseline?: 'warn' | 'fail';
   onMissing?: Policy;
   failOnImprovement?: boolean;
   device?: DeviceLimitsInput;
@@ -156,6 +158,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name] as KindInput | undefined, defaults.sections[s.name] as KindThresholds, file, `/${s.name}`)]),
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+    onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
     // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
@@ -323,6 +326,7 @@ function cloneConfig(config: GateConfig): GateConfig {
   return {
     sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
+    onMissingBaseline: config.onMissingBaseline,
     onMissing: config.onMissing,
     failOnImprovement: config.failOnImprovement,
     device: structuredClone(config.device),

@@ -65,6 +65,8 @@ export interface GateConfig {
   /** Per section (src/sections/): its default tolerance and rules, under the section's name in the config file. */
   sections: Record<string, KindThresholds>;
   onNew: Policy;
+  /** A first run (no baseline file, or one without keys): warn passes with "No baseline yet", fail closes the gate until one is committed. */
+  onMissingBaseline: 'warn' | 'fail';
   onMissing: Policy;
   failOnImprovement: boolean;
   /** Limits of every device. */
