@@ -409,8 +409,11 @@ describe('check mode on a pull request', () => {
     expect(readReport(failed).entries.find((e) => e.key === 'DEV_MEM/dev1/APP')).toMatchObject({ status: 'regressed', severity: 'fail' });
     expect(readFileSync(failed.outputs.markdown!, 'utf8')).toContain('DEV_MEM/dev1/APP');
     // one annotation for the regressed key, titled, plus the one-line reason of setFailed
-    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toMatch(/^module DEV_MEM\/dev1\/APP: regressed, /);
-    expect(failed.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed \(first: DEV_MEM\/dev1\/APP\)/);
+    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toBe(
+      'DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)',
+    );
+    // The reason names the worst failing finding, in the same units as the tables.
+    expect(failed.errors.at(-1)?.message).toBe('Memory gate failed: DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)');
     expect(failed.errors).toHaveLength(2);
 
     let comments = fake.comments(PR);
@@ -479,7 +482,7 @@ describe('check mode on a pull request', () => {
     expect(summarizing).toHaveLength(1);
     expect(summarizing[0]!.message).toContain(`${15 - perKey.length} more failing key(s)`);
     // the job's one-line reason is an annotation too, and must not be the one GitHub drops
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 15 regressed/);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/\w+ regressed: .* and 14 more failing$/);
     // every key of every rank is in the summary (the annotations are capped, the summary is not)
     for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) expect(r.summary).toContain(k);
     expect(fake.writes()).toEqual([]);
@@ -494,7 +497,7 @@ describe('check mode on a pull request', () => {
     const r = await runAction({ dirs, inputs: { plog: '.', 'fail-job': 'false' }, event: 'push' });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: 1 regressed .*advisory only/));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: DEV_MEM\/dev2\/HCCL regressed: .*advisory only/));
     // the per-key annotation still shows; only the job's failure is gone
     expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: DEV_MEM/dev2/HCCL regressed']);
     expect(r.summary).toContain('DEV_MEM/dev2/HCCL');
@@ -976,7 +979,7 @@ describe('comment failures never change the verdict', () => {
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
     expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment \(HTTP 403\)/));
     expect(r.summary).toContain('DEV_MEM/dev1/APP');
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed/);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev1\/APP regressed: /);
     expect(fake.comments(47)).toEqual([]);
   });
 });
