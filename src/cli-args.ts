@@ -92,33 +92,35 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
   return out;
 }
 
-/** Help is written for 80 columns: no line is wider. */
+/** Help is written for 80 columns, or a narrower terminal: no line is wider. */
 export const HELP_WIDTH = 80;
 
 /** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
-export function commandHelp(program: string, spec: CommandSpec): string {
+export function commandHelp(program: string, spec: CommandSpec, width = HELP_WIDTH): string {
   const flags: [string, string][] = Object.entries(spec.options).map(([name, opt]) => {
     const value = opt.type === 'string' ? ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}` : '';
     return [`--${name}${value}`, opt.description];
   });
   flags.push(['-h, --help', 'show this help']);
-  const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`), '', ...wrapHelp(spec.summary), '', 'Options:', ...helpLines(flags)];
+  const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width), '', ...wrapHelp(spec.summary, '', width), '', 'Options:', ...helpLines(flags, width)];
   return `${lines.join('\n')}\n`;
 }
 
 /** Two columns, flag and description, within HELP_WIDTH; a long description continues under its column. */
-export function helpLines(rows: readonly (readonly [string, string])[]): string[] {
+export function helpLines(rows: readonly (readonly [string, string])[], width = HELP_WIDTH): string[] {
   const column = Math.max(...rows.map(([f]) => f.length)) + 4;
-  return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column)));
+  // Too narrow for two columns: each description on its own lines under its flag.
+  if (width - column < 24) return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
+  return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
 }
 
-/** A line wrapped at spaces to HELP_WIDTH, continuation lines indented. */
-export function wrapHelp(line: string, indent = '    '): string[] {
+/** A line wrapped at spaces to the width, continuation lines indented; a word longer than a line stays whole. */
+export function wrapHelp(line: string, indent = '    ', width = HELP_WIDTH): string[] {
   const out: string[] = [];
   let current = '';
   for (const word of line.split(/(?<=\S) (?=\S)/)) {
     const next = current === '' ? word : `${current} ${word}`;
-    if (next.length <= HELP_WIDTH || current === '') current = next;
+    if (next.length <= width || current === '') current = next;
     else {
       out.push(current);
       current = `${indent}${word}`;

@@ -5,6 +5,7 @@ import {
   closest,
   CommandUsageError,
   commandHelp,
+  HELP_WIDTH,
   helpLines,
   HelpRequested,
   wrapHelp,
@@ -69,22 +70,25 @@ const BASELINE: CommandSpec = {
 
 const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE];
 
-const USAGE = [
-  `${PROGRAM}: stop memory regressions in Ascend NPU jobs`,
-  '',
-  'Usage:',
-  ...COMMAND_SPECS.map((c) => `  ${PROGRAM} ${c.name.padEnd(8)} ${c.usage}`),
-  `  ${PROGRAM} <command> --help   every flag of a command`,
-  `  ${PROGRAM} --version`,
-  '',
-  'INPUTS: one or more of these flags, each with files, directories or globs:',
-  ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description])),
-  '',
-  `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
-  'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
-]
-  .flatMap((line) => wrapHelp(line))
-  .join('\n');
+/** The program's usage, wrapped to the width (at most 80 columns). */
+function usage(width: number): string {
+  return [
+    `${PROGRAM}: stop memory regressions in Ascend NPU jobs`,
+    '',
+    'Usage:',
+    ...COMMAND_SPECS.map((c) => `  ${PROGRAM} ${c.name.padEnd(8)} ${c.usage}`),
+    `  ${PROGRAM} <command> --help   every flag of a command`,
+    `  ${PROGRAM} --version`,
+    '',
+    'INPUTS: one or more of these flags, each with files, directories or globs:',
+    ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
+    '',
+    `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+    'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
+  ]
+    .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
+    .join('\n');
+}
 
 /** Terminal columns: the TTY's width, else COLUMNS, else 80. */
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
@@ -192,10 +196,12 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
 
 export async function runCli(argv: string[], io: Output = stdio): Promise<number> {
   const [command, ...rest] = argv;
+  const helpWidth = Math.min(HELP_WIDTH, (io.width ?? terminalWidth)());
+  const USAGE = usage(helpWidth);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     const spec = command === 'help' ? COMMAND_SPECS.find((c) => c.name === rest[0]) : undefined;
     if (command === undefined) io.err(`${USAGE}\n`);
-    else io.out(spec === undefined ? `${USAGE}\n` : commandHelp(PROGRAM, spec));
+    else io.out(spec === undefined ? `${USAGE}\n` : commandHelp(PROGRAM, spec, helpWidth));
     return command === undefined ? 2 : 0;
   }
   if (command === '--version' || command === '-V') {
@@ -213,7 +219,7 @@ export async function runCli(argv: string[], io: Output = stdio): Promise<number
     return await handler(rest, io);
   } catch (error) {
     if (error instanceof HelpRequested) {
-      io.out(commandHelp(PROGRAM, error.command));
+      io.out(commandHelp(PROGRAM, error.command, helpWidth));
       return 0;
     }
     if (error instanceof CommandUsageError) {

@@ -55,7 +55,7 @@ ul.verdicts li.warn { border-color: #d4a72c; background: #fff8c5; }
 ul.verdicts li.ok { border-color: #4ac26b; background: #dafbe1; }
 figure { margin: 0; }
 .chart svg { display: block; }
-.chart .segment { stroke: #fff; stroke-width: 0.5; }
+
 .chart .segment:hover, .chart .segment:focus { stroke: #000; stroke-width: 2; outline: none; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 ul.legend li { display: flex; align-items: center; gap: 6px; }

@@ -378,13 +378,17 @@ function valueRange(group: EntryGroup): string {
   return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
+/** Keys up to this long are written as they are; longer ones may wrap after a `/`. */
+const KEY_WRAP_FROM = 25;
+
 /**
- * A key as one HTML `<code>` that may wrap after each `/` (a `<wbr>`), never inside a segment. Escaped for HTML; a
- * pipe is an entity so the table row cannot split; GitHub links no mention inside code.
+ * A key as one HTML `<code>`; a long one may wrap after each `/` (a `<wbr>`), never inside a segment. Escaped for
+ * HTML; a pipe and an `@` are entities, so the table row cannot split and nobody is mentioned.
  */
 function keyCode(key: string): string {
-  const segments = replaceControlCharacters(key).split('/');
-  const html = segments.map((s) => escapeHtml(s).replaceAll('|', '&#124;').replaceAll('\\', '&#92;')).join('/<wbr>');
+  const text = replaceControlCharacters(key);
+  const escape = (s: string): string => escapeHtml(s).replaceAll('|', '&#124;').replaceAll('\\', '&#92;').replaceAll('@', '&#64;');
+  const html = [...text].length < KEY_WRAP_FROM ? escape(text) : text.split('/').map(escape).join('/<wbr>');
   return `<code>${html}</code>`;
 }
 

@@ -483,8 +483,13 @@ describe('check mode on a pull request', () => {
     expect(summarizing[0]!.message).toContain(`${15 - perKey.length} more failing key(s)`);
     // the job's one-line reason is an annotation too, and must not be the one GitHub drops
     expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/\w+ regressed: .* and 14 more failing$/);
-    // every key of every rank is in the summary (the annotations are capped, the summary is not)
-    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) expect(r.summary).toContain(k);
+    // every key of every rank is in the summary (the annotations are capped, the summary is not): one row per module
+    // across devices, and each device in the list under it
+    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) {
+      const [attribute, device, module] = k.split('/');
+      const list = r.summary.slice(r.summary.indexOf(`<summary><code>${attribute}/*/${module}</code> regressed`));
+      expect(list.slice(0, list.indexOf('</details>'))).toContain(`| \`${device}\` |`);
+    }
     expect(fake.writes()).toEqual([]);
   });
 

@@ -328,6 +328,12 @@ describe('the terminal program', () => {
     }
     const long = outputs.flatMap((o) => o.split('\n')).filter((l) => [...l].length > 80);
     expect(long).toEqual([]);
+    // A narrower terminal gets narrower help.
+    for (const args of [['--help'], ['check', '--help']]) {
+      const narrow = await cli(args, dir, { COLUMNS: '50' });
+      expect(narrow.stdout.split('\n').filter((l) => [...l].length > 50)).toEqual([]);
+      expect(narrow.stdout).toContain('--plog PATH...');
+    }
   });
 
   it('prints one line per flag for check --help, and the version', async () => {

@@ -53,4 +53,11 @@ describe('annotationText', () => {
       'Memory gate failed: DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%) and 1 more failing',
     );
   });
+
+  it('says why the gate is closed on a first run failed by onMissingBaseline', () => {
+    const recorded: Entry = { ...base, baseline: null, delta: null, percent: null, status: 'new', severity: 'warn', rule: null };
+    expect(failureReason({ entries: [recorded] })).toBe(
+      'Memory gate: No baseline yet: 1 key recorded, the gate stays closed until a baseline is committed (onMissingBaseline: fail)',
+    );
+  });
 });
