@@ -378,18 +378,17 @@ function valueRange(group: EntryGroup): string {
   return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-/** Keys up to this long are written as they are; longer ones may wrap after a `/`. */
+/** Keys up to this long are one code span; longer ones may wrap after a `/`. */
 const KEY_WRAP_FROM = 25;
 
 /**
- * A key as one HTML `<code>`; a long one may wrap after each `/` (a `<wbr>`), never inside a segment. Escaped for
- * HTML; a pipe and an `@` are entities, so the table row cannot split and nobody is mentioned.
+ * A key as a code span (literal: no markdown, HTML, mention or emoji inside; every pipe escaped for the table). A long
+ * key is one code span per segment joined by `<wbr>`, so it wraps only after a `/`, never inside a segment.
  */
 function keyCode(key: string): string {
-  const text = replaceControlCharacters(key);
-  const escape = (s: string): string => escapeHtml(s).replaceAll('|', '&#124;').replaceAll('\\', '&#92;').replaceAll('@', '&#64;');
-  const html = [...text].length < KEY_WRAP_FROM ? escape(text) : text.split('/').map(escape).join('/<wbr>');
-  return `<code>${html}</code>`;
+  if ([...key].length < KEY_WRAP_FROM || !key.includes('/')) return tableCodeSpan(key);
+  const segments = key.split('/');
+  return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');
 }
 
 /** A status as written everywhere (`over-capacity`); one this build does not know is escaped like any text. */

@@ -57,9 +57,9 @@ const FULL = `### ❌ Memory gate failed: 1 regressed, 1 over-budget (1 warning)
 
 | Status | Key | Baseline → current | Δ (Δ%) |
 |---|---|--:|--:|
-| ❌${NB}regressed | <code>DEV_MEM/dev0/APP</code> | 1.9${NB}GiB → 19.4${NB}GiB | +17.4${NB}GiB (+900%) |
-| ❌${NB}over-budget | <code>DEV_MEM/dev1/HCCL</code>${NB}¹ | 400.0${NB}MiB → 620.0${NB}MiB | +220.0${NB}MiB (+55%) |
-| ⚠️${NB}new | <code>dev0/matmul_v1</code> | — → 6${NB}B | +6${NB}B (new) |
+| ❌${NB}regressed | \`DEV_MEM/dev0/APP\` | 1.9${NB}GiB → 19.4${NB}GiB | +17.4${NB}GiB (+900%) |
+| ❌${NB}over-budget | \`DEV_MEM/dev1/HCCL\`${NB}¹ | 400.0${NB}MiB → 620.0${NB}MiB | +220.0${NB}MiB (+55%) |
+| ⚠️${NB}new | \`dev0/matmul_v1\` | — → 6${NB}B | +6${NB}B (new) |
 
 1. Held to the rule \`DEV_MEM/*/HCCL\` of the config.
 
@@ -100,15 +100,15 @@ xychart-beta
 
 | Status | Key | Baseline → current | Δ (Δ%) |
 |---|---|--:|--:|
-| ✅${NB}improved | <code>dev1/add_custom</code> | 4.0${NB}KiB → 1.0${NB}KiB | -3.0${NB}KiB (-75%) |
+| ✅${NB}improved | \`dev1/add_custom\` | 4.0${NB}KiB → 1.0${NB}KiB | -3.0${NB}KiB (-75%) |
 
 <details>
 <summary>2 keys within thresholds</summary>
 
 | Status | Key | Baseline → current |
 |---|---|--:|
-| ✅${NB}pass | <code>DEV_MEM/dev0/RUNTIME</code> | 42.1${NB}MiB → 42.1${NB}MiB |
-| ✅${NB}pass | <code>SVM_MEM/RUNTIME</code> | 19.0${NB}MiB → 19.0${NB}MiB |
+| ✅${NB}pass | \`DEV_MEM/dev0/RUNTIME\` | 42.1${NB}MiB → 42.1${NB}MiB |
+| ✅${NB}pass | \`SVM_MEM/RUNTIME\` | 19.0${NB}MiB → 19.0${NB}MiB |
 
 </details>
 `;
@@ -120,9 +120,9 @@ function tableRows(markdown: string): string[] {
   return markdown.split('\n').filter((line) => /^\| (❌|⚠️|✅|❔)\u00a0[^`]/.test(line));
 }
 
-/** The key cell of a row, as text (tags dropped). */
+/** The key cell of a row, as text (tags and code-span fences dropped). */
 function keyOf(row: string): string {
-  return (row.split(' | ')[1] ?? '').replace(/<[^>]+>/g, '').replace(/\u00a0.*$/, '');
+  return (row.split(' | ')[1] ?? '').replace(/<[^>]+>/g, '').replace(/\u00a0.*$/, '').replaceAll('`', '');
 }
 
 /** Cell delimiters GFM sees: pipes not preceded by a backslash. */
@@ -190,13 +190,13 @@ describe('renderMarkdown: the full report', () => {
     const unknown = Object.assign(entry({ key: 'DEV_MEM/dev2/APP', severity: 'warn' }), { status: 'odd_one' as Entry['status'] });
     const md = renderMarkdown(report([overCapacity, appRegressed, unknown]));
     expect(md.split('\n')[0]).toBe('### ❌ Memory gate failed: 1 regressed, 1 over-capacity (1 warning)');
-    expect(tableRows(md)).toContain(`| ❌${NB}over-capacity | <code>dev0</code> | 60.0${NB}GiB → 66.0${NB}GiB | +6.0${NB}GiB (+10%) |`);
-    expect(tableRows(md)).toContain(`| ⚠️${NB}odd\\_one | <code>DEV_MEM/dev2/APP</code> | 1000${NB}B → 1000${NB}B | 0${NB}B (0.0%) |`);
+    expect(tableRows(md)).toContain(`| ❌${NB}over-capacity | \`dev0\` | 60.0${NB}GiB → 66.0${NB}GiB | +6.0${NB}GiB (+10%) |`);
+    expect(tableRows(md)).toContain(`| ⚠️${NB}odd\\_one | \`DEV_MEM/dev2/APP\` | 1000${NB}B → 1000${NB}B | 0${NB}B (0.0%) |`);
   });
 
   it('shows counts of a count entry (alloc failures) as numbers, not bytes', () => {
     const allocFailures = entry({ kind: 'device', key: 'dev0', baseline: 0, current: 5, delta: 5, percent: null, status: 'regressed', severity: 'fail', unit: 'count' });
-    expect(tableRows(renderMarkdown(report([allocFailures])))).toEqual([`| ❌${NB}regressed | <code>dev0</code> | 0 → 5 | +5 |`]);
+    expect(tableRows(renderMarkdown(report([allocFailures])))).toEqual([`| ❌${NB}regressed | \`dev0\` | 0 → 5 | +5 |`]);
   });
 
   it('leaves the charts out with chartModules 0, and refuses a negative or fractional count', () => {
@@ -241,7 +241,7 @@ describe('renderMarkdown: roll-up across devices', () => {
     expect(bytes(md)).toBeLessThan(65_536);
     const rows = tableRows(md).filter((r) => r.includes('regressed'));
     expect(rows).toEqual([
-      `| ❌${NB}regressed | <code>DEV_MEM/*/APP</code><br>4,096 of 4,096 devices, worst \`dev0\` | 19.7${NB}GiB → 21.7${NB}GiB | +2.0${NB}GiB (+10.0%)<br>median +2.0${NB}GiB (+10.0%) |`,
+      `| ❌${NB}regressed | \`DEV_MEM/*/APP\`<br>4,096 of 4,096 devices, worst \`dev0\` | 19.7${NB}GiB → 21.7${NB}GiB | +2.0${NB}GiB (+10.0%)<br>median +2.0${NB}GiB (+10.0%) |`,
     ]);
     expect(md).toContain('<summary><code>DEV_MEM/*/APP</code> regressed on 4,096 of 4,096 devices</summary>');
     expect(md).toContain('…and 4,086 more devices: see the JSON report / job summary');
@@ -261,7 +261,7 @@ describe('renderMarkdown: roll-up across devices', () => {
 
   it('rolls kernels up by their device-free name like modules', () => {
     const kernels = [0, 1, 2].map((d) => entry({ kind: 'kernel', key: `dev${d}/aclnnMatmul`, baseline: 100, current: 300, delta: 200, percent: 200, status: 'regressed', severity: 'fail' }));
-    expect(tableRows(renderMarkdown(report(kernels)))[0]).toContain('<code>*/aclnnMatmul</code><br>3 of 3 devices');
+    expect(tableRows(renderMarkdown(report(kernels)))[0]).toContain('`*/aclnnMatmul`<br>3 of 3 devices');
   });
 });
 
@@ -295,30 +295,36 @@ describe('renderMarkdown: names from files are escaped', () => {
     return row;
   };
 
-  it('makes every pipe in a kernel name an entity, not only the first', () => {
-    expect(hostile('a|b|c')).toBe(`| ❌${NB}regressed | <code>a&#124;b&#124;c</code> | 1000${NB}B → 2.0${NB}KiB | +1000${NB}B (+100%) |`);
+  it('escapes every pipe in a kernel name, not only the first', () => {
+    expect(hostile('a|b|c')).toBe(`| ❌${NB}regressed | \`a\\|b\\|c\` | 1000${NB}B → 2.0${NB}KiB | +1000${NB}B (+100%) |`);
   });
 
-  it('keeps a backslash before a pipe as text', () => {
-    expect(hostile('a\\|b')).toContain('<code>a&#92;&#124;b</code>');
+  it('keeps a backslash before a pipe, which GFM reads as a backslash and an escaped pipe', () => {
+    expect(hostile('a\\|b')).toContain('| `a\\\\|b` |');
+  });
+
+  it('fences a name holding a backtick with a longer run of backticks, and splits only long keys at /', () => {
+    expect(hostile('x`y')).toContain('| ``x`y`` |');
+    expect(hostile('`start')).toContain('| `` `start `` |');
+    expect(hostile('dev0/aclnnFlashAttentionScoreGrad_0')).toContain('| `dev0/`<wbr>`aclnnFlashAttentionScoreGrad_0` |');
   });
 
   it('shows an HTML payload as code, never as a tag', () => {
-    expect(hostile('<img src=x onerror=alert(1)>')).toContain('<code>&lt;img src=x onerror=alert(1)&gt;</code>');
+    expect(hostile('<img src=x onerror=alert(1)>')).toContain('| `<img src=x onerror=alert(1)>` |');
   });
 
-  it('keeps @org/team inside code so that nobody is pinged, the rule too', () => {
+  it('keeps @org/team inside a code span so that nobody is pinged, the rule too', () => {
     const md = renderMarkdown(report([entry({ kind: 'kernel', key: 'dev0/@org/team_kernel', rule: '@org/**', status: 'regressed', severity: 'fail', current: 2000, delta: 1000, percent: 100 })]));
-    expect(md).toContain('<code>dev0/&#64;org/team_kernel</code>');
+    expect(md).toContain('`dev0/@org/team_kernel`');
     expect(md).toContain('1. Held to the rule `@org/**` of the config.');
   });
 
   it('keeps a name with a newline on one table row, showing the line break as ␊', () => {
-    expect(hostile('a\nb')).toContain('<code>a␊b</code>');
+    expect(hostile('a\nb')).toContain('`a␊b`');
   });
 
   it('shows a terminal escape and a right-to-left override instead of passing them on', () => {
-    expect(hostile('k\u001b[2J\u202eevil')).toContain('<code>k␛[2J⟨U+202E⟩evil</code>');
+    expect(hostile('k\u001b[2J\u202eevil')).toContain('`k␛[2J⟨U+202E⟩evil`');
   });
 
   it('escapes a markdown title as text: no HTML, no mention, no emphasis', () => {
@@ -508,8 +514,8 @@ describe('renderMarkdown: device findings', () => {
   it('explains a finding in the numbered list under the table, with its limit', () => {
     const md = renderMarkdown(report([overCapacity, allocFailures]));
     expect(tableRows(md)).toEqual([
-      `| ❌${NB}over-capacity | <code>dev0</code>${NB}¹ | — → 19.4${NB}GiB | +19.4${NB}GiB (new) |`,
-      `| ❌${NB}alloc-failure | <code>dev1</code>${NB}² | — → 2 | +2 (new) |`,
+      `| ❌${NB}over-capacity | \`dev0\`${NB}¹ | — → 19.4${NB}GiB | +19.4${NB}GiB (new) |`,
+      `| ❌${NB}alloc-failure | \`dev1\`${NB}² | — → 2 | +2 (new) |`,
     ]);
     expect(md).toContain('1. `dev0`: dev0 needs up to 19\\.4 GiB \\| more than its 16\\.0 GiB \\(limit 16\\.0 GiB\\)\n2. `dev1`: 2 allocation failures \\(limit 0\\)');
   });
