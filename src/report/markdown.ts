@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
 import { entryReason, formatChange, formatEntryValue, formatTransition } from './entry-values.js';
-import { escapeHtml, escapeMarkdownText, replaceControlCharacters, tableCodeSpan } from './escape.js';
+import { codeSpan, escapeHtml, escapeMarkdownText, replaceControlCharacters, tableCodeSpan } from './escape.js';
 import {
   deviceOfEntry,
   devicesPerPattern,
@@ -306,9 +306,10 @@ function groupRow(group: EntryGroup): Row {
 function entryNotes(entry: Entry, worstDevice: string | null): string[] {
   const { rule, note } = entryReason(entry);
   const notes: string[] = [];
-  if (rule !== null) notes.push(`Held to the rule ${tableCodeSpan(rule)} of the config.`);
+  // A list item, not a table cell: plain code spans (a `\|` would show its backslash here).
+  if (rule !== null) notes.push(`Held to the rule ${codeSpan(rule)} of the config.`);
   if (note !== null) {
-    const subject = worstDevice === null ? tableCodeSpan(entry.key) : `${tableCodeSpan(entry.key)} (the worst device)`;
+    const subject = worstDevice === null ? codeSpan(entry.key) : `${codeSpan(entry.key)} (the worst device)`;
     notes.push(`${subject}: ${escapeMarkdownText(note)}`);
   }
   return notes;
