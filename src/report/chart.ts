@@ -1,11 +1,12 @@
 // Pictures of module peaks per device: the data, a Mermaid xychart for GitHub markdown, a stacked-bar SVG for the HTML report.
 import type { Entry } from '../gate/types.js';
-import { SECTIONS, sectionOfKind, splitDevice } from '../sections/index.js';
+import { SECTIONS, sectionOfKind } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { isCountEntry } from './entry-values.js';
 import { codeSpan, escapeHtml, replaceControlCharacters } from './escape.js';
-import { deviceOf, formatCount, growth, plural } from './sections.js';
+import { splitOf } from './groups.js';
+import { formatCount, growth, plural } from './sections.js';
 
 
 export type ChartSeverity = 'fail' | 'warn' | 'ok';
@@ -39,13 +40,13 @@ export interface DevicePeaks {
  * entries (its verdict and findings such as leak-suspect) counts once; its worst severity counts.
  */
 export function devicePeaks(entries: readonly Entry[], chartedKind: string = SECTIONS[0]?.kind ?? ''): DevicePeaks {
-  const byKey = new Map<string, { device: string; peak: DevicePeak | null; severity: ChartSeverity }>();
+  const byKey = new Map<string, { device: string; module: string; peak: DevicePeak | null; severity: ChartSeverity }>();
   for (const entry of entries) {
     const declaration = sectionOfKind(entry.kind);
     if (declaration === undefined || declaration.unit !== 'bytes' || chartedKind !== entry.kind) continue;
-    const device = deviceOf(entry.key);
+    const { device, group } = splitOf(entry);
     if (device === null) continue;
-    const seen = byKey.get(entry.key) ?? { device, peak: null, severity: 'ok' as ChartSeverity };
+    const seen = byKey.get(entry.key) ?? { device, module: group, peak: null, severity: 'ok' as ChartSeverity };
     seen.severity = worse(seen.severity, chartSeverity(entry.severity));
     if (seen.peak === null && !isCountEntry(entry) && (entry.baseline !== null || entry.current !== null)) {
       seen.peak = { baseline: entry.baseline, current: entry.current, growth: growth(entry), severity: 'ok' };
@@ -55,9 +56,8 @@ export function devicePeaks(entries: readonly Entry[], chartedKind: string = SEC
 
   const modules = new Map<string, ModulePeaks>();
   const devices = new Set<string>();
-  for (const [key, { device, peak, severity }] of byKey) {
+  for (const { device, module, peak, severity } of byKey.values()) {
     if (peak === null) continue;
-    const module = moduleName(key, device);
     let series = modules.get(module);
     if (series === undefined) {
       series = { module, byDevice: new Map() };
@@ -79,10 +79,6 @@ export function devicePeaks(entries: readonly Entry[], chartedKind: string = SEC
   };
 }
 
-/** The key without its device: `DEV_MEM/dev0/APP` → `DEV_MEM/{*}/APP`, the roll-up pattern. */
-function moduleName(key: string, _device: string): string {
-  return splitDevice(key).group;
-}
 
 function addNullable(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : a + b;

@@ -1,8 +1,9 @@
 // Per-device totals for every renderer: sums per section, capacity and headroom, and which devices are worth a row.
 import type { Entry } from '../gate/types.js';
-import { SECTIONS, sectionOfKind, splitDevice } from '../sections/index.js';
+import { SECTIONS, sectionOfKind } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatDelta } from '../units.js';
+import { splitOf } from './groups.js';
 
 /** One device: its keys' sums per section kind, and its capacity when one is configured. */
 export interface DeviceRow {
@@ -45,7 +46,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   // A key can carry several entries (its verdict, then findings with the same values): count it once.
   const seen = new Set<string>();
   for (const entry of entries) {
-    const { device } = splitDevice(entry.key);
+    const { device } = splitOf(entry);
     if (device === null) continue;
     const r = row(device);
     if (entry.severity !== 'ok') r.flagged = true;

@@ -1,6 +1,6 @@
 // Roll-up across devices: entries of one kind, status and device-free key (`DEV_MEM/*/APP`) become one group, for every section alike.
 import type { Entry } from '../gate/types.js';
-import { sectionOfKind, splitDevice } from '../sections/index.js';
+import { sectionOfKind, splitDevice, type DeviceSplit } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { growth } from './sections.js';
 
@@ -15,6 +15,16 @@ export interface EntryGroup {
   entries: Entry[];
   /** Devices that have a key of this kind and pattern anywhere in the report: the "of" in "12 of 4,096 devices". */
   ofDevices: number;
+}
+
+// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once.
+const splits = new WeakMap<Entry, DeviceSplit>();
+
+/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per entry. */
+export function splitOf(entry: Entry): DeviceSplit {
+  let split = splits.get(entry);
+  if (split === undefined) splits.set(entry, (split = splitDevice(entry.key)));
+  return split;
 }
 
 /** A whole-device key rolls up to `*`: shown as `dev*`, any device. */
@@ -36,7 +46,7 @@ export function worstOf(group: EntryGroup): Entry {
 export function devicesPerPattern(all: readonly Entry[]): Map<string, number> {
   const devices = new Map<string, Set<string>>();
   for (const entry of all) {
-    const { device, group } = splitDevice(entry.key);
+    const { device, group } = splitOf(entry);
     if (device === null) continue;
     const id = patternId(entry.kind, group);
     let set = devices.get(id);
@@ -57,7 +67,7 @@ function patternId(kind: string, pattern: string): string {
 export function groupEntries(entries: readonly Entry[], perPattern: ReadonlyMap<string, number>): EntryGroup[] {
   const groups = new Map<string, EntryGroup>();
   for (const entry of entries) {
-    const { device, group: pattern } = splitDevice(entry.key);
+    const { device, group: pattern } = splitOf(entry);
     const id = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}\u0000${device === null ? `\u0001${entry.key}` : pattern}`;
     let group = groups.get(id);
     if (group === undefined) {
@@ -78,7 +88,7 @@ export function groupEntries(entries: readonly Entry[], perPattern: ReadonlyMap<
 
 /** The device of an entry (`dev3`), or null. */
 export function deviceOfEntry(entry: Entry): string | null {
-  return splitDevice(entry.key).device;
+  return splitOf(entry).device;
 }
 
 /** The median of the members' growth (delta, or the whole value of a new/missing key). */
