@@ -205,8 +205,9 @@ function renderTerminal(report, options = {}) {
     const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
     const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
     // What the run's context says (environment changes, missing artifacts) comes before any row.
+    // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
     for (const line of contextTerminal(report, shown))
-        lines.push(...wrap(line, width));
+        lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
     if (firstRun) {
         const file = options.baselineFile ?? 'FILE';
         lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
@@ -568,7 +569,7 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+        `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
         'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
     ]
         .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))

@@ -104,7 +104,7 @@ function usage(width: number): string {
     'INPUTS: one or more of these flags, each with files, directories or globs:',
     ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
     '',
-    `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+    `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
     'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
   ]
     .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))

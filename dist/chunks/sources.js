@@ -82,6 +82,7 @@ const SOURCES = [
         label: 'profiler',
         description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
         directoryPatterns: DIRECTORY_PATTERNS,
+        searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
         load: async () => ({ parseFile: (await import('./profiler.js')).parseFile }),
     },
     {

@@ -23,6 +23,8 @@ export interface EvidenceSource {
   description: string;
   /** What a directory given for this source is searched for (globs relative to it). */
   directoryPatterns: readonly string[];
+  /** The same for people, short enough for help text: `*.log`. Default: the patterns. */
+  searchHint?: string;
   /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
   load(): Promise<SourceParser>;
 }
@@ -53,6 +55,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'profiler',
     description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
     directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
+    searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
     load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
   },
   {
