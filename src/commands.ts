@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './collect.js';
+import { COMPARE_DUMPS_USAGE, compareDumpsCommand } from './compare-dumps-command.js';
 import { InputError, UsageError } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
@@ -15,6 +16,7 @@ Usage:
                               [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
                               [--html FILE.html]
   ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+  ${COMPARE_DUMPS_USAGE}
 
 PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
@@ -122,6 +124,7 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   parse: parseCommand,
   check: checkCommand,
   baseline: baselineCommand,
+  'compare-dumps': compareDumpsCommand,
 };
 
 export async function runCli(argv: string[], io: Output = stdio): Promise<number> {

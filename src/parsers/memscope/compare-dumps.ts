@@ -1,0 +1,392 @@
+// msMemScope's `--compare` (csrc/analysis/memory_compare.cpp at f069acf) re-implemented: two event dumps in, the
+// memory_compare CSV out, byte for byte, without the tool.
+//
+// Per device, the op (ATEN_END/ATB_END) or kernel (KERNEL_LAUNCH) launches of each dump, in time order, are aligned
+// by Myers' greedy diff on their names; a launch's value is the Attr `size` of the first framework-pool row (PTA or
+// MINDSPORE) at or after it in time. Held in memory: per device, the selected launches and the framework-pool rows of
+// both dumps (two numbers and two small ints each), and the diff's frontier.
+import { InputError } from '../../errors.js';
+import { DumpReader, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
+import { MAX_KEYS, StdUnorderedOrder } from './std-order.js';
+
+export type CompareLevel = 'op' | 'kernel' | 'op,kernel';
+
+export const COMPARE_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+
+/** Default bound on the edit distance per device: past it the diff is refused instead of running for minutes. */
+export const DEFAULT_MAX_EDITS = 10_000;
+
+export interface CompareOptions {
+  level?: CompareLevel;
+  maxEdits?: number;
+  onWarning?: (warning: DumpWarning) => void;
+}
+
+const UINT64_MAX = (1n << 64n) - 1n;
+const INVALID_NAME_START = new Set(['=', '+', '-', '@']);
+/** Row kinds kept per device. */
+const LAUNCH = 0;
+const POOL_PTA = 1;
+const POOL_MINDSPORE = 2;
+const POOL_EMPTY = 3;
+
+/** `std::stoull(text, &pos, 0)` with Utility::StrToUint64's whole-string check; null where it returns false. */
+export function stoull0(text: string): bigint | null {
+  const m = /^[ \t\n\v\f\r]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
+  if (m === null) return null;
+  const digits = m[2] as string;
+  let value: bigint;
+  if (/^0[xX]/.test(digits)) value = BigInt(digits);
+  else if (digits.length > 1 && digits[0] === '0') value = BigInt(`0o${digits.slice(1)}`);
+  else value = BigInt(digits);
+  if (value > UINT64_MAX) return null;
+  return m[1] === '-' ? (UINT64_MAX + 1n - value) % (UINT64_MAX + 1n) : value;
+}
+
+/** `std::stoll(text, &pos)` as Utility::StrToInt64 leaves its output: the numeric prefix, or 0 when it throws. */
+export function stollPrefix(text: string): bigint {
+  const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(text);
+  if (m === null) return 0n;
+  const v = BigInt(m[1] as string);
+  if (v > (1n << 63n) - 1n || v < -(1n << 63n)) return 0n;
+  return v;
+}
+
+/** Utility::ExtractAttrValueByKey(attr, "size"): the first `size` followed by `:` (any preceding character), to `,` or `}`. */
+export function toolAttrSize(attr: string): string {
+  let at = attr.indexOf('size');
+  while (at !== -1 && (at + 4 >= attr.length || attr.charCodeAt(at + 4) !== 58)) at = attr.indexOf('size', at + 1);
+  if (at === -1) return '';
+  const start = at + 5;
+  let end = attr.indexOf(',', start);
+  if (end === -1) end = attr.indexOf('}', start);
+  return end === -1 ? '' : attr.slice(start, end);
+}
+
+const SAFE: Record<string, string> = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', '\v': '\\v', '\u007f': '\\u007F' };
+/** Utility::ToSafeString: control characters written as escapes. */
+export function toSafeString(text: string): string {
+  return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c] as string) : text;
+}
+
+/** Keeps one copy of each distinct string (op names repeat), detached from the chunk it was sliced from. */
+class Interner {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(text: string): number {
+    const found = this.ids.get(text);
+    if (found !== undefined) return found;
+    const copy = Buffer.from(text, 'utf8').toString('utf8');
+    this.ids.set(copy, this.strings.length);
+    this.strings.push(copy);
+    return this.strings.length - 1;
+  }
+}
+
+/** The kept rows of one device of one dump, in file order. */
+class DeviceRows {
+  tsHi: number[] = [];
+  tsLo: number[] = [];
+  kind: number[] = [];
+  /** Name id for launches; the size (a number, or an index into `bigSizes`' keys for sizes past 2^53) for pool rows. */
+  a: number[] = [];
+  /** Event id for launches; 1 when `a` is a big size. */
+  b: number[] = [];
+  bigSizes = new Map<number, bigint>();
+  invalidName: string | null = null;
+}
+
+/** A launch sequence ready to diff: names, events, values. */
+interface Sequence {
+  names: Int32Array;
+  events: Int32Array;
+  values: bigint[];
+}
+
+/** Reads one dump's rows for the compare. */
+class CompareSide {
+  readonly devices = new Map<string, DeviceRows>();
+  /** Valid devices in order of first appearance: the key order of msMemScope's per-file map. */
+  readonly order = new StdUnorderedOrder();
+  readonly deviceKeys = new Map<string, bigint>();
+  constructor(readonly file: string) {}
+}
+
+interface SharedState {
+  framework: string;
+  frameworkWhere: string;
+  names: Interner;
+  events: Interner;
+  selected: Set<string>;
+  warnedToolFields: boolean;
+}
+
+function splitTimestamp(text: string): [number, number] {
+  if (/^(0|[1-9]\d{0,14})$/.test(text)) return [Math.floor(Number(text) / 1e9), Number(text) % 1e9];
+  if (/^[1-9]\d{15,18}$/.test(text)) return [Number(text.slice(0, -9)), Number(text.slice(-9))];
+  const v = stoull0(text) ?? UINT64_MAX;
+  return [Number(v / 1_000_000_000n), Number(v % 1_000_000_000n)];
+}
+
+function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: DumpWarning) => void): void {
+  if (row.toolFieldCount !== 12 && !state.warnedToolFields) {
+    state.warnedToolFields = true;
+    warn({ file: side.file, line: row.line, reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant` });
+  }
+  const type = row.eventType;
+  if (type === 'PTA' || type === 'MINDSPORE') {
+    if (state.framework === '') {
+      state.framework = type;
+      state.frameworkWhere = `${side.file}:${row.line}`;
+    } else if (state.framework !== type) {
+      throw new InputError(`${side.file}:${row.line}: a ${type} pool row after ${state.framework} rows (${state.frameworkWhere}): msMemScope compares dumps of one framework and rejects this file`);
+    }
+  }
+  const dev = row.device;
+  if (dev === '9999' || dev === 'host' || dev === 'N/A') return;
+  let key = side.deviceKeys.get(dev);
+  if (key === undefined) {
+    const parsed = stoull0(dev);
+    if (parsed === null) return;
+    key = parsed;
+    side.deviceKeys.set(dev, key);
+  }
+  const name = key.toString();
+  let rows = side.devices.get(name);
+  if (rows === undefined) {
+    if (side.devices.size >= MAX_KEYS) throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
+    rows = new DeviceRows();
+    side.devices.set(name, rows);
+    side.order.insert(key);
+  }
+  let kind: number;
+  if (state.selected.has(type)) kind = LAUNCH;
+  else if (type === 'PTA') kind = POOL_PTA;
+  else if (type === 'MINDSPORE') kind = POOL_MINDSPORE;
+  else if (type === '') kind = POOL_EMPTY;
+  else return;
+  const [hi, lo] = splitTimestamp(row.timestamp);
+  rows.tsHi.push(hi);
+  rows.tsLo.push(lo);
+  rows.kind.push(kind);
+  if (kind === LAUNCH) {
+    const launchName = toSafeString(row.name);
+    if (rows.invalidName === null && INVALID_NAME_START.has(launchName.charAt(0))) rows.invalidName = `${side.file}:${row.line}: ${launchName}`;
+    rows.a.push(state.names.id(launchName));
+    rows.b.push(state.events.id(toSafeString(row.event)));
+  } else {
+    const size = stollPrefix(toSafeString(toolAttrSize(row.attr)));
+    if (size >= -(2n ** 53n) && size <= 2n ** 53n) {
+      rows.a.push(Number(size));
+      rows.b.push(0);
+    } else {
+      rows.bigSizes.set(rows.a.length, size);
+      rows.a.push(0);
+      rows.b.push(1);
+    }
+  }
+}
+
+/** Time-sorts one device's rows and gives its launch sequence with each launch's value. */
+function sequenceOf(rows: DeviceRows | undefined, framework: string, warn: (w: DumpWarning) => void, file: string): Sequence {
+  if (rows === undefined || rows.invalidName !== null) {
+    if (rows?.invalidName) warn({ file, line: Number(/:(\d+):/.exec(rows.invalidName)?.[1] ?? 0), reason: `a launch name starting with = + - or @ (${rows.invalidName.replace(/^.*?:\d+: /, '')}): msMemScope drops this device's launches` });
+    return { names: new Int32Array(0), events: new Int32Array(0), values: [] };
+  }
+  const n = rows.kind.length;
+  const index = new Array<number>(n);
+  for (let i = 0; i < n; i++) index[i] = i;
+  const { tsHi, tsLo } = rows;
+  // Stable: equal timestamps keep file order (msMemScope's std::sort is unstable only past 16 rows of one device).
+  index.sort((x, y) => (tsHi[x] as number) - (tsHi[y] as number) || (tsLo[x] as number) - (tsLo[y] as number) || x - y);
+  const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
+  let launches = 0;
+  for (let i = 0; i < n; i++) if (rows.kind[i] === LAUNCH) launches++;
+  const names = new Int32Array(launches);
+  const events = new Int32Array(launches);
+  const values = new Array<bigint>(launches);
+  let next = 0n;
+  let k = launches;
+  for (let s = n - 1; s >= 0; s--) {
+    const r = index[s] as number;
+    const kind = rows.kind[r];
+    if (kind === LAUNCH) {
+      k--;
+      names[k] = rows.a[r] as number;
+      events[k] = rows.b[r] as number;
+      values[k] = next;
+    } else if (kind === frameworkKind) {
+      next = rows.b[r] === 1 ? (rows.bigSizes.get(r) as bigint) : BigInt(rows.a[r] as number);
+    }
+  }
+  return { names, events, values };
+}
+
+interface PathNode {
+  i: number;
+  j: number;
+  prev: PathNode | null;
+  snake: boolean;
+}
+
+/** The diff of one device refused: its sequences differ by more than the bound allows. */
+export class EditBoundError extends InputError {}
+
+/** MemoryCompare::BuildPath: Myers' greedy forward diff, with msMemScope's tie rules, bounded to `maxEdits` edits. */
+export function myersPath(a: Int32Array, b: Int32Array, maxEdits: number): PathNode | null {
+  const n = a.length;
+  const m = b.length;
+  if (n === 0 && m === 0) return null;
+  const max = n + m + 1;
+  // Only diagonals -d-1..d+1 are ever touched, and d stops at maxEdits.
+  const bound = Math.min(max, maxEdits + 1);
+  const middle = bound + 1;
+  const diagonal = new Array<PathNode | null>(2 * bound + 3).fill(null);
+  diagonal[middle + 1] = { i: 0, j: -1, prev: null, snake: true };
+  for (let d = 0; d < max; d++) {
+    if (d > maxEdits) return null;
+    for (let k = -d; k <= d; k += 2) {
+      const kmiddle = middle + k;
+      const plus = diagonal[kmiddle + 1];
+      const minus = diagonal[kmiddle - 1];
+      let i: number;
+      let prev: PathNode;
+      if (k === -d || (k !== d && (minus as PathNode).i < (plus as PathNode).i)) {
+        prev = plus as PathNode;
+        i = prev.i;
+      } else {
+        prev = minus as PathNode;
+        i = prev.i + 1;
+      }
+      let j = i - k;
+      diagonal[kmiddle - 1] = null;
+      let node: PathNode = { i, j, prev, snake: false };
+      while (i < n && j < m && a[i] === b[j]) {
+        i++;
+        j++;
+      }
+      if (i > node.i) node = { i, j, prev: node, snake: true };
+      diagonal[kmiddle] = node;
+      if (i >= n && j >= m) return node;
+    }
+  }
+  return null;
+}
+
+/** MemoryCompare::BuildDiff: the aligned pairs, in sequence order; -1 is the missing side. */
+export function alignment(path: PathNode | null): [number, number][] {
+  const pairs: [number, number][] = [];
+  let p = path;
+  while (p && p.prev && p.prev.j >= 0) {
+    if (p.snake) {
+      for (let i = p.i - 1, j = p.j - 1; j >= p.prev.j; i--, j--) pairs.push([i, j]);
+    } else if (p.prev.i < p.i) {
+      pairs.push([p.i - 1, -1]);
+    } else {
+      pairs.push([-1, p.j - 1]);
+    }
+    p = p.prev;
+  }
+  return pairs.reverse();
+}
+
+/** GetSubResult on int64: Compare − Base, or Compare when that overflows. */
+function subResult(a: bigint, b: bigint): bigint {
+  const d = a - b;
+  return d > (1n << 63n) - 1n || d < -(1n << 63n) ? a : d;
+}
+
+export interface CompareResult {
+  csv: string;
+  rows: number;
+  devices: string[];
+}
+
+/** Compares two dump files; throws InputError for anything msMemScope would fail on, or a diff past the edit bound. */
+export async function compareDumpFiles(
+  base: { path: string; name: string },
+  current: { path: string; name: string },
+  options: CompareOptions = {},
+): Promise<CompareResult> {
+  const warn = options.onWarning ?? (() => {});
+  const state = newState(options.level ?? 'op');
+  const sides: CompareSide[] = [];
+  for (const f of [base, current]) {
+    const side = new CompareSide(f.name);
+    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn);
+    await streamDump(f.path, reader);
+    sides.push(side);
+  }
+  return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+}
+
+/** The same over dump texts in memory (tests). */
+export function compareDumpTexts(base: { name: string; text: string }, current: { name: string; text: string }, options: CompareOptions = {}): CompareResult {
+  const warn = options.onWarning ?? (() => {});
+  const state = newState(options.level ?? 'op');
+  const sides = [base, current].map((f) => {
+    const side = new CompareSide(f.name);
+    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn);
+    reader.push(f.text);
+    reader.finish();
+    return side;
+  });
+  return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+}
+
+function newState(level: CompareLevel): SharedState {
+  const selected = new Set<string>();
+  if (level.includes('op')) selected.add('ATEN_END').add('ATB_END');
+  if (level.includes('kernel')) selected.add('KERNEL_LAUNCH');
+  return { framework: '', frameworkWhere: '', names: new Interner(), events: new Interner(), selected, warnedToolFields: false };
+}
+
+function finishCompare(base: CompareSide, current: CompareSide, state: SharedState, options: CompareOptions): CompareResult {
+  const warn = options.onWarning ?? (() => {});
+  const maxEdits = options.maxEdits ?? DEFAULT_MAX_EDITS;
+  for (const side of [base, current]) {
+    if (side.devices.size === 0) throw new InputError(`${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`);
+  }
+  if (state.framework === 'MINDSPORE' && state.selected.has('ATEN_END')) {
+    throw new InputError(`${state.frameworkWhere}: a MindSpore dump cannot be compared at op level (msMemScope refuses it too); use --level kernel`);
+  }
+  const deviceSet = new StdUnorderedOrder();
+  for (const side of [base, current]) for (const key of side.order.order()) deviceSet.insert(key);
+  const results = new StdUnorderedOrder();
+  const byDevice = new Map<bigint, string[]>();
+  for (const key of deviceSet.order()) {
+    const dev = key.toString();
+    const a = sequenceOf(base.devices.get(dev), state.framework, warn, base.file);
+    const b = sequenceOf(current.devices.get(dev), state.framework, warn, current.file);
+    if (a.names.length === 0 && b.names.length === 0) continue;
+    const path = myersPath(a.names, b.names, maxEdits);
+    if (path === null) {
+      throw new InputError(`device ${dev}: the ${a.names.length} and ${b.names.length} launches differ by more than ${maxEdits} edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)`);
+    }
+    const lines: string[] = [];
+    for (const [i, j] of alignment(path)) {
+      const nameId = j >= 0 ? (b.names[j] as number) : (a.names[i] as number);
+      const eventId = j >= 0 ? (b.events[j] as number) : (a.events[i] as number);
+      const va = i >= 0 ? (a.values[i] as bigint) : 0n;
+      const vb = j >= 0 ? (b.values[j] as bigint) : 0n;
+      lines.push(`${state.events.strings[eventId]},${state.names.strings[nameId]},${dev},${i >= 0 ? va : 'N/A'},${j >= 0 ? vb : 'N/A'},${subResult(vb, va)}\n`);
+    }
+    if (lines.length > 0) {
+      results.insert(key);
+      byDevice.set(key, lines);
+    }
+  }
+  if (byDevice.size === 0) {
+    throw new InputError(`no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`);
+  }
+  let csv = COMPARE_HEADER;
+  let rows = 0;
+  const devices: string[] = [];
+  for (const key of results.order()) {
+    const lines = byDevice.get(key) as string[];
+    csv += lines.join('');
+    rows += lines.length;
+    devices.push(key.toString());
+  }
+  return { csv, rows, devices };
+}
