@@ -109,6 +109,7 @@ class CompareSide {
   /** Valid devices in order of first appearance: the key order of msMemScope's per-file map. */
   readonly order = new StdUnorderedOrder();
   readonly deviceKeys = new Map<string, bigint>();
+  warnedToolFields = false;
   constructor(readonly file: string) {}
 }
 
@@ -118,7 +119,6 @@ interface SharedState {
   names: Interner;
   events: Interner;
   selected: Set<string>;
-  warnedToolFields: boolean;
 }
 
 function splitTimestamp(text: string): [number, number] {
@@ -129,8 +129,8 @@ function splitTimestamp(text: string): [number, number] {
 }
 
 function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: DumpWarning) => void): void {
-  if (row.toolFieldCount !== 12 && !state.warnedToolFields) {
-    state.warnedToolFields = true;
+  if (row.toolFieldCount !== 12 && !side.warnedToolFields) {
+    side.warnedToolFields = true;
     warn({ file: side.file, line: row.line, reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant` });
   }
   const type = row.eventType;
@@ -338,7 +338,7 @@ function newState(level: CompareLevel): SharedState {
   const selected = new Set<string>();
   if (level.includes('op')) selected.add('ATEN_END').add('ATB_END');
   if (level.includes('kernel')) selected.add('KERNEL_LAUNCH');
-  return { framework: '', frameworkWhere: '', names: new Interner(), events: new Interner(), selected, warnedToolFields: false };
+  return { framework: '', frameworkWhere: '', names: new Interner(), events: new Interner(), selected };
 }
 
 function finishCompare(base: CompareSide, current: CompareSide, state: SharedState, options: CompareOptions): CompareResult {
