@@ -313,7 +313,7 @@ export async function compareDumpFiles(
   const sides: CompareSide[] = [];
   for (const f of [base, current]) {
     const side = new CompareSide(f.name);
-    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn);
+    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
     await streamDump(f.path, reader);
     sides.push(side);
   }
@@ -326,7 +326,7 @@ export function compareDumpTexts(base: { name: string; text: string }, current: 
   const state = newState(options.level ?? 'op');
   const sides = [base, current].map((f) => {
     const side = new CompareSide(f.name);
-    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn);
+    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
     reader.push(f.text);
     reader.finish();
     return side;

@@ -67,9 +67,9 @@ export function findSteps(facts: DumpFacts): StepRange[] {
   return out;
 }
 
-function maxOf(values: number[]): number[] {
+function maxOf(values: ArrayLike<number>): number[] {
   let m = -Infinity;
-  for (const v of values) if (v > m) m = v;
+  for (let i = 0; i < values.length; i++) if ((values[i] as number) > m) m = values[i] as number;
   return [m];
 }
 

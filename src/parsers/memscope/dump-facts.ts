@@ -5,7 +5,7 @@
 // one record per completed op window (about 40 bytes). A block is matched MALLOC → FREE in file order, by
 // (pid, pool, Ptr): the tool writes a block's MALLOC and FREE rows together, when it is freed.
 import { deviceName } from '../../sections/keys.js';
-import { DumpReader, attrValue, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
+import { DumpReader, attrValueOf, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
 
 export const POOLS = ['PTA', 'ATB', 'MINDSPORE', 'HAL', 'HOST', 'HOST_PINNED', 'PTA_WORKSPACE'] as const;
 /** Pools msMemScope's step analysis and leak rule look at (§3.2). */
@@ -20,19 +20,39 @@ export interface BlockGroup {
   pool: string;
 }
 
-/** Columnar allocation blocks: index b is one MALLOC and its FREE (if any). */
+/** Columnar allocation blocks: index b is one MALLOC and its FREE (if any). 48 bytes a block. */
 export interface Blocks {
   count: number;
-  mallocTs: number[];
+  mallocTs: Float64Array;
   /** NaN: never freed while tracing (no FREE, or only a `shadow:true` one). */
-  freeTs: number[];
-  size: number[];
-  id: number[];
-  group: number[];
-  owner: number[];
-  callSite: number[];
-  inefficient: number[];
+  freeTs: Float64Array;
+  size: Float64Array;
+  id: Float64Array;
+  group: Int32Array;
+  owner: Int32Array;
+  callSite: Int32Array;
+  inefficient: Int32Array;
 }
+
+/** A growable typed column. */
+class Column<T extends Float64Array | Int32Array> {
+  length = 0;
+  constructor(public data: T) {}
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+  /** The filled part, copied to its own buffer (drops the growth slack). */
+  done(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+}
+const f64 = () => new Column(new Float64Array(1024));
+const i32 = () => new Column(new Int32Array(1024));
 
 export interface StepMarker {
   pid: string;
@@ -44,13 +64,14 @@ export interface StepMarker {
   line: number;
 }
 
+/** Completed op windows, columnar: 28 bytes an op. */
 export interface OpWindows {
   count: number;
-  device: number[];
-  pid: number[];
-  name: number[];
-  startTs: number[];
-  endTs: number[];
+  device: Int32Array;
+  pid: Int32Array;
+  name: Int32Array;
+  startTs: Float64Array;
+  endTs: Float64Array;
 }
 
 export interface DumpFacts {
@@ -100,11 +121,11 @@ export class DumpFactsCollector {
   private readonly stringIds = new Map<string, number>([['', 0]]);
   private readonly groups: BlockGroup[] = [];
   private readonly groupIds = new Map<string, number>();
-  private readonly blocks: Blocks = { count: 0, mallocTs: [], freeTs: [], size: [], id: [], group: [], owner: [], callSite: [], inefficient: [] };
+  private readonly blocks = { count: 0, mallocTs: f64(), freeTs: f64(), size: f64(), id: f64(), group: i32(), owner: i32(), callSite: i32(), inefficient: i32() };
   /** pid|pool → ptr → open block index. */
   private readonly live = new Map<string, Map<number, number>>();
   private readonly markers: StepMarker[] = [];
-  private readonly ops: OpWindows = { count: 0, device: [], pid: [], name: [], startTs: [], endTs: [] };
+  private readonly ops = { count: 0, device: i32(), pid: i32(), name: i32(), startTs: f64(), endTs: f64() };
   private readonly devices: string[] = [];
   private readonly deviceIds = new Map<string, number>();
   private readonly pids: string[] = [];
@@ -172,10 +193,21 @@ export class DumpFactsCollector {
   }
 
   private size(row: DumpRow): number {
-    const text = attrValue(row.attr, 'size');
+    const text = attrValueOf(row.attr, 'size:');
     if (text === null || !/^-?\d+$/.test(text)) return NaN;
     // FREE sizes are negative in 2025-H1 PTA/ATB dumps: the direction comes from Event, the magnitude from abs().
     return Math.abs(Number(text));
+  }
+
+  private lastGroup = { pid: '', device: '', pool: '', id: -1 };
+
+  /** The group of a row's raw pid, device and pool cells (consecutive rows mostly share it). */
+  private groupOfRow(pid: string, rawDevice: string, pool: string): number {
+    const last = this.lastGroup;
+    if (last.id !== -1 && last.pid === pid && last.device === rawDevice && last.pool === pool) return last.id;
+    const id = this.groupOf(pid, this.device(rawDevice), pool);
+    this.lastGroup = { pid, device: rawDevice, pool, id };
+    return id;
   }
 
   private groupOf(pid: string, device: string, pool: string): number {
@@ -203,28 +235,39 @@ export class DumpFactsCollector {
     b.freeTs.push(NaN);
     b.size.push(size);
     b.id.push(Number(row.id));
-    b.group.push(this.groupOf(row.pid, this.device(row.device), row.eventType));
-    const owner = attrValue(row.attr, 'owner') ?? '';
+    b.group.push(this.groupOfRow(row.pid, row.device, row.eventType));
+    const owner = row.attr.includes('owner:') ? (attrValueOf(row.attr, 'owner:') ?? '') : '';
     if (owner !== '') this.hasOwners = true;
     b.owner.push(owner === '' ? 0 : intern(this.stringIds, this.strings, owner));
     const firstFrame = firstCallSite(row.callStackPython) || firstCallSite(row.callStackC);
     b.callSite.push(firstFrame === '' ? 0 : intern(this.stringIds, this.strings, firstFrame));
-    const inefficient = attrValue(row.attr, 'inefficient_type') ?? '';
+    const inefficient = row.attr.includes('inefficient_type:') ? (attrValueOf(row.attr, 'inefficient_type:') ?? '') : '';
     if (inefficient !== '') this.hasInefficient = true;
     b.inefficient.push(inefficient === '' ? 0 : intern(this.stringIds, this.strings, inefficient));
-    const key = `${row.pid}|${row.eventType}`;
-    let open = this.live.get(key);
-    if (open === undefined) {
-      open = new Map();
-      this.live.set(key, open);
-    }
+    const open = this.liveOf(row.pid, row.eventType, true) as Map<number, number>;
     // A MALLOC at an address still open: the earlier block's FREE is missing (a RESIDUAL_BLOCK); it stays unfreed.
     open.set(ptr, index);
   }
 
+  private lastLive: { pid: string; pool: string; open: Map<number, number> } | null = null;
+
+  private liveOf(pid: string, pool: string, create: boolean): Map<number, number> | undefined {
+    const last = this.lastLive;
+    if (last !== null && last.pid === pid && last.pool === pool) return last.open;
+    const key = `${pid}|${pool}`;
+    let open = this.live.get(key);
+    if (open === undefined) {
+      if (!create) return undefined;
+      open = new Map();
+      this.live.set(key, open);
+    }
+    this.lastLive = { pid, pool, open };
+    return open;
+  }
+
   private free(row: DumpRow): void {
     const ptr = ptrValue(row.ptr);
-    const open = this.live.get(`${row.pid}|${row.eventType}`);
+    const open = this.liveOf(row.pid, row.eventType, false);
     const index = open?.get(ptr);
     if (index === undefined || open === undefined) {
       this.orphanFrees++;
@@ -234,7 +277,7 @@ export class DumpFactsCollector {
     // A shadow FREE is synthesised for a block still live at exit: not freed while tracing.
     if (SHADOW_RE.test(row.attr)) return;
     const ts = this.ts(row.timestamp);
-    this.blocks.freeTs[index] = Number.isNaN(ts) ? this.blocks.mallocTs[index] as number : ts;
+    this.blocks.freeTs.data[index] = Number.isNaN(ts) ? (this.blocks.mallocTs.data[index] as number) : ts;
   }
 
   private mstx(row: DumpRow): void {
@@ -258,20 +301,26 @@ export class DumpFactsCollector {
     this.markers.push({ pid: row.pid, ts, kind: 'step', isStep: true, value: n, line: row.line });
   }
 
+  private lastOps: { pid: string; tid: string; device: string; family: number; stack: [string, number][] } | null = null;
+
   private op(row: DumpRow): void {
     const type = row.eventType;
     const start = type === 'ATEN_START' || type === 'ATB_START';
     if (!start && type !== 'ATEN_END' && type !== 'ATB_END') return;
     const ts = this.ts(row.timestamp);
     if (Number.isNaN(ts)) return;
-    const key = `${row.pid}|${row.tid}|${row.device}|${type.slice(0, 3)}`;
-    let stack = this.openOps.get(key);
+    let stack: [string, number][] | undefined;
+    const last = this.lastOps;
+    if (last !== null && last.pid === row.pid && last.tid === row.tid && last.device === row.device && last.family === type.charCodeAt(2)) {
+      stack = last.stack;
+    } else {
+      const key = `${row.pid}|${row.tid}|${row.device}|${type.slice(0, 3)}`;
+      stack = this.openOps.get(key);
+      if (stack === undefined && start) this.openOps.set(key, (stack = []));
+      if (stack !== undefined) this.lastOps = { pid: row.pid, tid: row.tid, device: row.device, family: type.charCodeAt(2), stack };
+    }
     if (start) {
-      if (stack === undefined) {
-        stack = [];
-        this.openOps.set(key, stack);
-      }
-      stack.push([row.name, ts]);
+      (stack as [string, number][]).push([row.name, ts]);
       return;
     }
     if (stack === undefined) return;
@@ -292,15 +341,27 @@ export class DumpFactsCollector {
   }
 
   finish(unit: 'us' | 'ns', rows: number): DumpFacts {
+    const b = this.blocks;
+    const o = this.ops;
     return {
       file: this.file,
       unit,
       origin: this.origin,
       groups: this.groups,
       strings: this.strings,
-      blocks: this.blocks,
+      blocks: {
+        count: b.count,
+        mallocTs: b.mallocTs.done(),
+        freeTs: b.freeTs.done(),
+        size: b.size.done(),
+        id: b.id.done(),
+        group: b.group.done(),
+        owner: b.owner.done(),
+        callSite: b.callSite.done(),
+        inefficient: b.inefficient.done(),
+      },
       markers: this.markers,
-      ops: this.ops,
+      ops: { count: o.count, device: o.device.done(), pid: o.pid.done(), name: o.name.done(), startTs: o.startTs.done(), endTs: o.endTs.done() },
       devices: this.devices,
       pids: this.pids,
       orphanFrees: this.orphanFrees,

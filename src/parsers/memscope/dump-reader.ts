@@ -27,7 +27,7 @@ export interface DumpRow {
   attr: string;
   callStackPython: string;
   callStackC: string;
-  /** Fields msMemScope's own reader would see on this line (it rejects the whole file unless 12). */
+  /** Fields msMemScope's own reader would see on this line (it rejects the whole file unless 12); 0 unless counted. */
   toolFieldCount: number;
 }
 
@@ -103,10 +103,14 @@ export class DumpReader {
     line: 0, id: '', event: '', eventType: '', name: '', timestamp: '', pid: '', tid: '', device: '', ptr: '', attr: '', callStackPython: '', callStackC: '', toolFieldCount: 0,
   };
 
+  private readonly splitter = new RowSplitter();
+
+  /** `countToolFields`: also count the fields msMemScope's own reader would see (compare-dumps warns when not 12). */
   constructor(
     readonly file: string,
     private readonly onRow: (row: DumpRow) => void,
     private readonly onWarning: (warning: DumpWarning) => void,
+    private readonly countToolFields = false,
   ) {}
 
   push(text: string): void {
@@ -152,7 +156,8 @@ export class DumpReader {
     }
     const row = this.row;
     row.line = lineNo;
-    const reason = splitRow(data, from, to, row, this.header.columns);
+    if (this.countToolFields) row.toolFieldCount = toolFieldCount(data, from, to);
+    const reason = this.splitter.split(data, from, to, row, this.header.columns);
     if (reason !== null) {
       this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`);
       return;
@@ -176,77 +181,86 @@ export class DumpReader {
 const QUOTE = 34;
 const COMMA = 44;
 
-/**
- * Splits one line into `row`; returns why it cannot be a row, or null. Also counts the fields msMemScope's reader
- * would see (a quoted field runs to the next quote, then one comma is skipped).
- */
-function splitRow(data: string, from: number, to: number, row: DumpRow, columns: number): string | null {
-  row.toolFieldCount = toolFieldCount(data, from, to);
-  let pos = from;
-  const next = (): string | null => {
-    if (pos > to) return null;
-    const c = pos;
+/** Splits lines into a DumpRow: one instance reused for every line (no closures or arrays per row). */
+class RowSplitter {
+  private data = '';
+  private pos = 0;
+  private to = 0;
+
+  /** Splits one line into `row`; returns why it cannot be a row, or null. */
+  split(data: string, from: number, to: number, row: DumpRow, columns: number): string | null {
+    this.data = data;
+    this.pos = from;
+    this.to = to;
+    const id = this.next();
+    const event = this.next();
+    const eventType = this.next();
+    if (id === null || event === null || eventType === null) return `${fieldsSeen(data, from, to)} field(s) where a row has ${columns}`;
+    row.id = id;
+    row.event = event;
+    row.eventType = eventType;
+    // Name: MSTX messages are quoted without escaping; the closing quote is the one followed by ",<timestamp>,".
+    if (this.pos <= to && data.charCodeAt(this.pos) === QUOTE) {
+      const re = /",(\d+|N\/A|),/g;
+      re.lastIndex = this.pos + 1;
+      const m = re.exec(data);
+      if (m === null || m.index >= to) return 'a quoted Name with no closing quote';
+      row.name = data.slice(this.pos + 1, m.index);
+      this.pos = m.index + 2;
+    } else {
+      const name = this.next();
+      if (name === null) return 'a row cut off after Event Type';
+      row.name = name;
+    }
+    const timestamp = this.next();
+    const pid = this.next();
+    const tid = this.next();
+    const device = this.next();
+    const ptr = this.next();
+    if (timestamp === null || pid === null || tid === null || device === null || ptr === null) return 'a row cut off before Attr';
+    row.timestamp = timestamp;
+    row.pid = pid;
+    row.tid = tid;
+    row.device = device;
+    row.ptr = ptr;
+    const attr = this.pos > to ? null : this.quoted();
+    if (attr === null) return 'an Attr field with no closing quote';
+    if (attr.length > 0 && (attr.charCodeAt(0) !== 123 || attr.charCodeAt(attr.length - 1) !== 125)) return `an Attr that is not {…}: ${clip(attr)}`;
+    row.attr = attr;
+    if (this.pos <= to) {
+      const py = this.quoted();
+      const c = this.pos > to ? '' : data.charCodeAt(this.pos) === QUOTE ? this.quoted() : data.slice(this.pos, to);
+      if (py === null || c === null) return 'a call-stack field with no closing quote';
+      row.callStackPython = py;
+      row.callStackC = c;
+    } else {
+      row.callStackPython = '';
+      row.callStackC = '';
+    }
+    return null;
+  }
+
+  private next(): string | null {
+    const { data, to } = this;
+    const c = this.pos;
+    if (c > to) return null;
     const comma = data.indexOf(',', c);
     const end = comma === -1 || comma > to ? to : comma;
-    pos = end + 1;
+    this.pos = end + 1;
     return data.slice(c, end);
-  };
-  const quoted = (): string | null => {
-    if (data.charCodeAt(pos) !== QUOTE) return next();
-    const close = data.indexOf('"', pos + 1);
+  }
+
+  private quoted(): string | null {
+    const { data, to } = this;
+    if (data.charCodeAt(this.pos) !== QUOTE) return this.next();
+    const close = data.indexOf('"', this.pos + 1);
     if (close === -1 || close >= to) return null;
-    const value = data.slice(pos + 1, close);
-    pos = close + 1;
-    if (pos < to && data.charCodeAt(pos) !== COMMA) return null;
-    pos++;
+    const value = data.slice(this.pos + 1, close);
+    this.pos = close + 1;
+    if (this.pos < to && data.charCodeAt(this.pos) !== COMMA) return null;
+    this.pos++;
     return value;
-  };
-  const id = next();
-  const event = next();
-  const eventType = next();
-  if (id === null || event === null || eventType === null) return `${fieldsSeen(data, from, to)} field(s) where a row has ${columns}`;
-  row.id = id;
-  row.event = event;
-  row.eventType = eventType;
-  // Name: MSTX messages are quoted without escaping; the closing quote is the one followed by ",<timestamp>,".
-  if (pos <= to && data.charCodeAt(pos) === QUOTE) {
-    const re = /",(\d+|N\/A|),/g;
-    re.lastIndex = pos + 1;
-    const m = re.exec(data);
-    if (m === null || m.index >= to) return 'a quoted Name with no closing quote';
-    row.name = data.slice(pos + 1, m.index);
-    pos = m.index + 2;
-  } else {
-    const name = next();
-    if (name === null) return 'a row cut off after Event Type';
-    row.name = name;
   }
-  const timestamp = next();
-  const pid = next();
-  const tid = next();
-  const device = next();
-  const ptr = next();
-  if (timestamp === null || pid === null || tid === null || device === null || ptr === null) return `a row cut off before Attr`;
-  row.timestamp = timestamp;
-  row.pid = pid;
-  row.tid = tid;
-  row.device = device;
-  row.ptr = ptr;
-  const attr = pos > to ? (columns >= 10 ? null : '') : quoted();
-  if (attr === null) return 'an Attr field with no closing quote';
-  if (attr.length > 0 && (attr.charCodeAt(0) !== 123 || attr.charCodeAt(attr.length - 1) !== 125)) return `an Attr that is not {…}: ${clip(attr)}`;
-  row.attr = attr;
-  if (pos <= to) {
-    const py = quoted();
-    const c = pos > to ? '' : data.charCodeAt(pos) === QUOTE ? quoted() : data.slice(pos, to);
-    if (py === null || c === null) return 'a call-stack field with no closing quote';
-    row.callStackPython = py;
-    row.callStackC = c;
-  } else {
-    row.callStackPython = '';
-    row.callStackC = '';
-  }
-  return null;
 }
 
 function fieldsSeen(data: string, from: number, to: number): number {
@@ -303,14 +317,19 @@ export async function streamDump(path: string, reader: DumpReader): Promise<void
  * value runs to the next `,`; for `inefficient_type` the unquoted comma list continues over tokens without a `:`.
  */
 export function attrValue(attr: string, key: string): string | null {
-  let at = attr.indexOf(key + ':');
+  return attrValueOf(attr, `${key}:`);
+}
+
+/** attrValue with the `key:` needle built once by the caller (the hot path reads three keys per MALLOC). */
+export function attrValueOf(attr: string, needle: string): string | null {
+  let at = attr.indexOf(needle);
   while (at !== -1) {
     const before = at === 0 ? 123 : attr.charCodeAt(at - 1);
     if (before === 123 || before === COMMA) break;
-    at = attr.indexOf(key + ':', at + 1);
+    at = attr.indexOf(needle, at + 1);
   }
   if (at === -1) return null;
-  const start = at + key.length + 1;
+  const start = at + needle.length;
   let end = attr.indexOf(',', start);
   if (end === -1) end = attr.length - 1;
   // A token without ':' continues the previous value (the unquoted `inefficient_type:a,b` list).
