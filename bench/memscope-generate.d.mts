@@ -12,6 +12,8 @@ export interface MemscopeDumpOptions {
   differences?: number;
   /** Label blocks with decompose owners (`PTA`, `PTA@weight`, leaks `PTA@optimizer_state`). */
   owners?: boolean;
+  /** Filled in while generating: ATEN_END launches written, of them extra (inserted) ones, and resized ops. */
+  stats?: { launches?: number; extraLaunches?: number; resized?: number };
 }
 export const MEMSCOPE_HEADER: string;
 export function memscopeDumpLines(options: MemscopeDumpOptions): Generator<string>;

@@ -26,7 +26,10 @@ function prng(seed) {
  * owners (label blocks `PTA@…`), callStack (a Python frame on leaked blocks).
  */
 export function* memscopeDumpLines(options) {
-  const { steps, opsPerStep, device = 0, pid = 4242, leakFromStep = null, leakBytes = 4000256, seed = 42, differences = 0, owners = false } = options;
+  const { steps, opsPerStep, device = 0, pid = 4242, leakFromStep = null, leakBytes = 4000256, seed = 42, differences = 0, owners = false, stats = {} } = options;
+  stats.launches = 0;
+  stats.extraLaunches = 0;
+  stats.resized = 0;
   const random = prng(seed);
   let id = 0;
   let ts = T0;
@@ -56,6 +59,9 @@ export function* memscopeDumpLines(options) {
       const name = OPS[(o * 7 + step) % OPS.length];
       const r = differences > 0 ? random() : 1;
       const launches = r < differences / 2 ? [name, 'aten.extra.default'] : [name];
+      stats.launches += launches.length;
+      if (launches.length > 1) stats.extraLaunches++;
+      if (r >= differences / 2 && r < differences) stats.resized++;
       for (const opName of launches) {
         yield base('OP_LAUNCH', 'ATEN_START', `torch._ops.${opName}`, tick());
         let size = 512 * (1 + ((o + step) % 8));
@@ -71,6 +77,7 @@ export function* memscopeDumpLines(options) {
       }
     }
     if (leakFromStep !== null && step >= leakFromStep) {
+      stats.launches++;
       yield base('OP_LAUNCH', 'ATEN_START', 'torch._ops.aten.randn.default', tick());
       unfreed.push(allocate(leakBytes, owners ? 'PTA@optimizer_state' : null, true).row);
       yield base('OP_LAUNCH', 'ATEN_END', 'torch._ops.aten.randn.default', tick());

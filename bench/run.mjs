@@ -13,6 +13,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSV_NAME, generate, parseSize } from './generate.mjs';
+import { writeMemscopeDump } from './memscope-generate.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
@@ -36,7 +37,7 @@ const TARGETS = {
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
+  const o = { plogBytes: '1GiB', csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, only: null };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -53,6 +54,9 @@ function parseOptions(argv) {
       case '--quick': o.quick = true; break;
       case '--no-results': o.results = false; break;
       case '--dist': o.dist = value(); break;
+      case '--dump-bytes': o.dumpBytes = value(); break;
+      case '--launches': o.launches = Number(value()); break;
+      case '--only': o.only = value(); break;
       case '--help': case '-h':
         console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
         process.exit(0);
@@ -65,7 +69,12 @@ function parseOptions(argv) {
     if (!given.has('--plog-bytes')) o.plogBytes = '16MiB';
     if (!given.has('--csv-rows')) o.csvRows = 50_000;
     if (!given.has('--runs')) o.runs = 1;
+    if (!given.has('--dump-bytes')) o.dumpBytes = '16MiB';
+    if (!given.has('--launches')) o.launches = 20_000;
   }
+  o.dumpBytes = parseSize(o.dumpBytes);
+  if (o.only !== null && o.only !== 'memscope') fail('--only takes memscope');
+  if (!Number.isSafeInteger(o.launches) || o.launches < 1000) fail('--launches must be an integer of at least 1000');
   o.plogBytes = parseSize(o.plogBytes);
   if (!(o.plogBytes >= 16 * 1024 * 16)) fail('--plog-bytes must be at least 256KiB');
   if (!Number.isSafeInteger(o.csvRows) || o.csvRows < 1) fail('--csv-rows must be a positive integer');
@@ -89,7 +98,7 @@ function sizeLabel(bytes) {
 
 const GENERATOR_HASH = createHash('sha256').update(readFileSync(join(BENCH, 'generate.mjs'))).digest('hex').slice(0, 16);
 
-async function ensureCorpus(name, params) {
+async function ensureCorpus(name, params, make = generate) {
   const dir = join(CORPUS, name);
   const stampPath = join(dir, 'params.json');
   const stamp = JSON.stringify({ ...params, generator: GENERATOR_HASH });
@@ -99,8 +108,12 @@ async function ensureCorpus(name, params) {
   }
   rmSync(dir, { recursive: true, force: true });
   const t0 = performance.now();
-  const res = await generate({ ...params, out: dir });
+  const res = await make({ ...params, out: dir });
   writeFileSync(stampPath, stamp);
+  if (make !== generate && res.log) {
+    log(`corpus ${name}: ${res.log} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return dir;
+  }
   log(`corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
     `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return dir;
@@ -296,6 +309,14 @@ async function main() {
   ACTION = resolve(ROOT, o.dist, 'index.js');
   if (!existsSync(CLI)) fail(`${relative(ROOT, CLI)} is missing: run \`npm run build\` first`);
   mkdirSync(CORPUS, { recursive: true });
+  if (o.only === 'memscope') {
+    const section = await benchMemscope(o);
+    console.log(section);
+    const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
+    writeFileSync(target, withMemscopeSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    log(`wrote the msMemScope section of ${relative(ROOT, target)}`);
+    return;
+  }
 
   // 1. Corpora: the main one (plog tree + CSVs), two smaller plog trees for scaling, a tiny one for start-up.
   const seedTag = `seed-${o.seed}`;
@@ -348,9 +369,12 @@ async function main() {
 
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
 
+  const memscopeSection = await benchMemscope(o);
+
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
   const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, startup, fixed, load });
+  report.markdown = withMemscopeSection(report.markdown, memscopeSection);
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -491,6 +515,86 @@ sorted JSON output), took ${s(r.compare.ms)} s, ${compareRatio.toFixed(2)}×. Th
 Regenerate with \`npm run build && npm run bench\` (\`--runs N\`, \`--plog-bytes\`, \`--csv-rows\`; \`--quick\` for a smoke run).
 `;
   return { table: `\n${table}\n\n${targetTable}\n${startupNote}`, markdown };
+}
+
+// ---------------------------------------------------------------------------------------------
+// msMemScope dumps: `parse --dump` against Python's csv reader, `compare-dumps` against reading both files
+
+const MEMSCOPE_BEGIN = '<!-- memscope -->';
+const MEMSCOPE_END = '<!-- /memscope -->';
+
+/** Puts the msMemScope section into a RESULTS.md text, replacing an earlier one. */
+function withMemscopeSection(markdown, section) {
+  const block = `${MEMSCOPE_BEGIN}\n${section}\n${MEMSCOPE_END}\n`;
+  const from = markdown.indexOf(MEMSCOPE_BEGIN);
+  const to = markdown.indexOf(MEMSCOPE_END);
+  if (from !== -1 && to > from) return markdown.slice(0, from) + block + markdown.slice(to + MEMSCOPE_END.length + 1);
+  return `${markdown.trimEnd()}\n\n${block}`;
+}
+
+const DUMP_OPS_PER_STEP = 1000;
+/** Bytes one generated step of DUMP_OPS_PER_STEP ops takes (measured once on the generator: 4 rows an op). */
+const DUMP_BYTES_PER_STEP = 502_000;
+
+async function benchMemscope(o) {
+  const seedTag = `seed-${o.seed}`;
+  const makeDump = (options) => async ({ out }) => {
+    mkdirSync(out, { recursive: true });
+    const stats = {};
+    const r = await writeMemscopeDump(join(out, 'memscope_dump.csv'), { ...options, stats });
+    writeFileSync(join(out, 'stats.json'), JSON.stringify({ ...stats, ...r }));
+    return { log: `generated ${(r.bytes / MiB).toFixed(0)} MiB, ${r.rows} rows, ${stats.launches} launches` };
+  };
+  const steps = Math.max(1, Math.round(o.dumpBytes / DUMP_BYTES_PER_STEP));
+  const big = await ensureCorpus(`memscope-${sizeLabel(o.dumpBytes)}-${seedTag}`, { steps, seed: o.seed }, makeDump({ steps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed, leakFromStep: 2, leakBytes: 4000256 }));
+  const launchSteps = Math.round(o.launches / DUMP_OPS_PER_STEP);
+  const base = await ensureCorpus(`memscope-base-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed }));
+  const current = await ensureCorpus(`memscope-current-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed + 1 }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, differences: 0.01 }));
+  const bigDump = join(big, 'memscope_dump.csv');
+  const baseDump = join(base, 'memscope_dump.csv');
+  const currentDump = join(current, 'memscope_dump.csv');
+  const bigStats = JSON.parse(readFileSync(join(big, 'stats.json'), 'utf8'));
+  const currentStats = JSON.parse(readFileSync(join(current, 'stats.json'), 'utf8'));
+  for (const d of [big, base, current]) warm(d);
+
+  // Correctness first: parse --dump must find every step and the leak; compare-dumps must align every base launch.
+  const parsed = await measure(['node', CLI, 'parse', '--dump', bigDump, '--json'], { keepStdout: true });
+  if (parsed.code !== 0) fail(`parse --dump exited with ${parsed.code}: ${parsed.stderr}`);
+  const snapshot = JSON.parse(parsed.stdout);
+  const stepKeys = Object.keys(snapshot.sections?.steps ?? {});
+  if (stepKeys.length !== steps) fail(`parse --dump: expected ${steps} step keys, got ${stepKeys.length}`);
+  log(`verified parse --dump: ${steps} steps`);
+  const compared = await measure(['node', CLI, 'compare-dumps', baseDump, currentDump], { keepStdout: true });
+  if (compared.code !== 0) fail(`compare-dumps exited with ${compared.code}: ${compared.stderr}`);
+  const lines = compared.stdout.split('\n').slice(2, -1);
+  const added = lines.filter((l) => l.split(',')[3] === 'N/A').length;
+  if (lines.length !== currentStats.launches || added !== currentStats.extraLaunches) {
+    fail(`compare-dumps: expected ${currentStats.launches} rows with ${currentStats.extraLaunches} compare-only, got ${lines.length} with ${added}`);
+  }
+  log(`verified compare-dumps: ${lines.length} rows, ${added} compare-only`);
+
+  const pythonRead = (files) => ['python3', '-c', "import csv,sys\nfor f in sys.argv[1:]: n=sum(1 for _ in csv.reader(open(f,newline='')))", ...files];
+  const parseDump = await timeSideBySide('parse --dump', ['node', CLI, 'parse', '--dump', bigDump, '--json'], pythonRead([bigDump]), o.runs, parsed.stdout);
+  const compareDumps = await timeSideBySide('compare-dumps', ['node', CLI, 'compare-dumps', baseDump, currentDump], pythonRead([baseDump, currentDump]), o.runs, compared.stdout);
+  const s = (ms) => (ms / 1000).toFixed(2);
+  const bytes = (f) => statSync(f).size;
+  const parseRatio = parseDump.ms / parseDump.refMs;
+  const compareRatio = compareDumps.ms / compareDumps.refMs;
+  const verdict = (ok) => (ok ? 'pass' : '**miss**');
+  return `## msMemScope dumps
+
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Dumps from \`bench/memscope-generate.mjs\` (G5 header, rows written late as the tool does, ${DUMP_OPS_PER_STEP} ops a step, 4 rows an op);
+medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME ? '`/usr/bin/time -f %M`' : 'VmHWM polling'}; machine load ${loadavg()[0].toFixed(1)} (1-minute average) at the end.
+
+| figure | input | ours (median) | reference (median) | ratio | target | peak RSS |
+|---|---|---|---|---|---|---|
+| \`parse --dump\` | ${(bytes(bigDump) / MiB).toFixed(0)} MiB, ${bigStats.rows.toLocaleString('en')} rows, ${steps} steps | ${s(parseDump.ms)} s | ${s(parseDump.refMs)} s (python csv) | ${parseRatio.toFixed(2)}× | ≤ 1.5×: ${verdict(parseRatio <= 1.5)} | ${parseDump.rssMiB.toFixed(0)} MiB (max ${parseDump.maxRssMiB.toFixed(0)}) |
+| \`compare-dumps\` | 2 × ${o.launches.toLocaleString('en')} launches (${((bytes(baseDump) + bytes(currentDump)) / MiB).toFixed(0)} MiB), 1% differences (${currentStats.extraLaunches} inserted, ${currentStats.resized} resized) | ${s(compareDumps.ms)} s | ${s(compareDumps.refMs)} s (python csv, both files) | ${compareRatio.toFixed(2)}× | ≤ 2×: ${verdict(compareRatio <= 2)} | ${compareDumps.rssMiB.toFixed(0)} MiB |
+
+\`parse --dump\` holds what the analyses need after the stream has passed: 48 bytes per allocation block (times, size,
+ID, group, owner/call-site/inefficient ids) and 28 bytes per completed op window, plus the blocks still live; the rows
+themselves stream. \`compare-dumps\` holds, per device, the selected launches and the framework-pool rows of both dumps.
+`;
 }
 
 main().catch((e) => {
