@@ -1,5 +1,6 @@
 // `ascend-memory-gate compare-dumps BASE CURRENT`: msMemScope's --compare without the tool (its memory_compare CSV, byte for byte).
-import { writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
 import { DEFAULT_MAX_EDITS, compareDumpFiles, type CompareLevel } from './parsers/memscope/compare-dumps.js';
@@ -27,16 +28,24 @@ export async function compareDumpsCommand(args: string[], io: { out: (text: stri
   const maxEdits = values['max-edits'] === undefined ? DEFAULT_MAX_EDITS : Number(values['max-edits']);
   if (!Number.isSafeInteger(maxEdits) || maxEdits < 0) throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
   const [base, current] = positionals as [string, string];
+  // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
+  let file: ReturnType<typeof createWriteStream> | null = null;
+  const sink = (text: string) => {
+    if (values.out === undefined) return io.out(text);
+    file ??= createWriteStream(values.out);
+    file.write(text);
+  };
   const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {
     level,
     maxEdits,
+    sink,
     onWarning: (w) => io.err(`warning: ${w.file}:${w.line}: ${w.reason}\n`),
   });
-  if (values.out !== undefined) {
-    await writeFile(values.out, result.csv);
+  if (file !== null) {
+    const stream = file as ReturnType<typeof createWriteStream>;
+    stream.end();
+    await once(stream, 'finish');
     io.err(`wrote ${values.out}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
-  } else {
-    io.out(result.csv);
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 // both dumps (two numbers and two small ints each), and the diff's frontier.
 import { InputError } from '../../errors.js';
 import { DumpReader, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
+import { f64, i32, u8 } from './columns.js';
 import { MAX_KEYS, StdUnorderedOrder } from './std-order.js';
 
 export type CompareLevel = 'op' | 'kernel' | 'op,kernel';
@@ -20,6 +21,8 @@ export interface CompareOptions {
   level?: CompareLevel;
   maxEdits?: number;
   onWarning?: (warning: DumpWarning) => void;
+  /** Receives the CSV in pieces of about 1 MiB instead of `csv` (large outputs). */
+  sink?: (text: string) => void;
 }
 
 const UINT64_MAX = (1n << 64n) - 1n;
@@ -83,24 +86,25 @@ class Interner {
   }
 }
 
-/** The kept rows of one device of one dump, in file order. */
+/** The kept rows of one device of one dump, in file order: 21 bytes a row. */
 class DeviceRows {
-  tsHi: number[] = [];
-  tsLo: number[] = [];
-  kind: number[] = [];
-  /** Name id for launches; the size (a number, or an index into `bigSizes`' keys for sizes past 2^53) for pool rows. */
-  a: number[] = [];
-  /** Event id for launches; 1 when `a` is a big size. */
-  b: number[] = [];
+  /** Timestamp as an offset from the file's first one (exact while the trace spans under 104 days of ns). */
+  ts = f64();
+  kind = u8();
+  /** Name id for launches; the size for pool rows (sizes past 2^53 are in `bigSizes`). */
+  a = f64();
+  /** Event id for launches. */
+  b = i32();
   bigSizes = new Map<number, bigint>();
   invalidName: string | null = null;
 }
 
-/** A launch sequence ready to diff: names, events, values. */
+/** A launch sequence ready to diff: names, events, values (values past 2^53 in `bigValues`). */
 interface Sequence {
   names: Int32Array;
   events: Int32Array;
-  values: bigint[];
+  values: Float64Array;
+  bigValues: Map<number, bigint>;
 }
 
 /** Reads one dump's rows for the compare. */
@@ -110,6 +114,8 @@ class CompareSide {
   readonly order = new StdUnorderedOrder();
   readonly deviceKeys = new Map<string, bigint>();
   warnedToolFields = false;
+  originHi = NaN;
+  originLo = 0;
   constructor(readonly file: string) {}
 }
 
@@ -121,6 +127,7 @@ interface SharedState {
   selected: Set<string>;
 }
 
+/** A timestamp cell as [seconds part, nanoseconds part] (the value / 1e9 and its remainder), exact for any uint64. */
 function splitTimestamp(text: string): [number, number] {
   if (/^(0|[1-9]\d{0,14})$/.test(text)) return [Math.floor(Number(text) / 1e9), Number(text) % 1e9];
   if (/^[1-9]\d{15,18}$/.test(text)) return [Number(text.slice(0, -9)), Number(text.slice(-9))];
@@ -166,8 +173,11 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
   else if (type === '') kind = POOL_EMPTY;
   else return;
   const [hi, lo] = splitTimestamp(row.timestamp);
-  rows.tsHi.push(hi);
-  rows.tsLo.push(lo);
+  if (Number.isNaN(side.originHi)) {
+    side.originHi = hi;
+    side.originLo = lo;
+  }
+  rows.ts.push((hi - side.originHi) * 1e9 + (lo - side.originLo));
   rows.kind.push(kind);
   if (kind === LAUNCH) {
     const launchName = toSafeString(row.name);
@@ -175,51 +185,59 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
     rows.a.push(state.names.id(launchName));
     rows.b.push(state.events.id(toSafeString(row.event)));
   } else {
-    const size = stollPrefix(toSafeString(toolAttrSize(row.attr)));
-    if (size >= -(2n ** 53n) && size <= 2n ** 53n) {
+    const sizeText = toolAttrSize(row.attr);
+    const size = /^-?\d{1,15}$/.test(sizeText) ? Number(sizeText) : stollPrefix(toSafeString(sizeText));
+    if (typeof size === 'number' || (size >= -(2n ** 52n) && size <= 2n ** 52n)) {
       rows.a.push(Number(size));
-      rows.b.push(0);
     } else {
       rows.bigSizes.set(rows.a.length, size);
       rows.a.push(0);
-      rows.b.push(1);
     }
+    rows.b.push(0);
   }
 }
 
 /** Time-sorts one device's rows and gives its launch sequence with each launch's value. */
 function sequenceOf(rows: DeviceRows | undefined, framework: string, warn: (w: DumpWarning) => void, file: string): Sequence {
-  if (rows === undefined || rows.invalidName !== null) {
-    if (rows?.invalidName) warn({ file, line: Number(/:(\d+):/.exec(rows.invalidName)?.[1] ?? 0), reason: `a launch name starting with = + - or @ (${rows.invalidName.replace(/^.*?:\d+: /, '')}): msMemScope drops this device's launches` });
-    return { names: new Int32Array(0), events: new Int32Array(0), values: [] };
+  const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map<number, bigint>() };
+  if (rows === undefined) return empty;
+  if (rows.invalidName !== null) {
+    const [, line, name] = /^.*?:(\d+): (.*)$/s.exec(rows.invalidName) ?? ['', '0', rows.invalidName];
+    warn({ file, line: Number(line), reason: `a launch name starting with = + - or @ (${name}): msMemScope drops this device's launches` });
+    return empty;
   }
   const n = rows.kind.length;
-  const index = new Array<number>(n);
+  const ts = rows.ts.data;
+  const kinds = rows.kind.data;
+  const index = new Uint32Array(n);
   for (let i = 0; i < n; i++) index[i] = i;
-  const { tsHi, tsLo } = rows;
   // Stable: equal timestamps keep file order (msMemScope's std::sort is unstable only past 16 rows of one device).
-  index.sort((x, y) => (tsHi[x] as number) - (tsHi[y] as number) || (tsLo[x] as number) - (tsLo[y] as number) || x - y);
+  index.sort((x, y) => (ts[x] as number) - (ts[y] as number) || x - y);
   const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
   let launches = 0;
-  for (let i = 0; i < n; i++) if (rows.kind[i] === LAUNCH) launches++;
+  for (let i = 0; i < n; i++) if (kinds[i] === LAUNCH) launches++;
   const names = new Int32Array(launches);
   const events = new Int32Array(launches);
-  const values = new Array<bigint>(launches);
-  let next = 0n;
+  const values = new Float64Array(launches);
+  const bigValues = new Map<number, bigint>();
+  let next = 0;
+  let nextBig: bigint | undefined;
   let k = launches;
   for (let s = n - 1; s >= 0; s--) {
     const r = index[s] as number;
-    const kind = rows.kind[r];
+    const kind = kinds[r];
     if (kind === LAUNCH) {
       k--;
-      names[k] = rows.a[r] as number;
-      events[k] = rows.b[r] as number;
+      names[k] = rows.a.data[r] as number;
+      events[k] = rows.b.data[r] as number;
       values[k] = next;
+      if (nextBig !== undefined) bigValues.set(k, nextBig);
     } else if (kind === frameworkKind) {
-      next = rows.b[r] === 1 ? (rows.bigSizes.get(r) as bigint) : BigInt(rows.a[r] as number);
+      next = rows.a.data[r] as number;
+      nextBig = rows.bigSizes.get(r);
     }
   }
-  return { names, events, values };
+  return { names, events, values, bigValues };
 }
 
 interface PathNode {
@@ -273,21 +291,33 @@ export function myersPath(a: Int32Array, b: Int32Array, maxEdits: number): PathN
   return null;
 }
 
-/** MemoryCompare::BuildDiff: the aligned pairs, in sequence order; -1 is the missing side. */
-export function alignment(path: PathNode | null): [number, number][] {
-  const pairs: [number, number][] = [];
+/** MemoryCompare::BuildDiff: the aligned pairs in sequence order, as two index columns; -1 is the missing side. */
+export function alignment(path: PathNode | null): { base: Int32Array; current: Int32Array } {
+  let count = 0;
+  for (let p = path; p && p.prev && p.prev.j >= 0; p = p.prev) count += p.snake ? p.j - p.prev.j : 1;
+  const base = new Int32Array(count);
+  const current = new Int32Array(count);
+  let k = count;
   let p = path;
   while (p && p.prev && p.prev.j >= 0) {
     if (p.snake) {
-      for (let i = p.i - 1, j = p.j - 1; j >= p.prev.j; i--, j--) pairs.push([i, j]);
+      for (let i = p.i - 1, j = p.j - 1; j >= p.prev.j; i--, j--) {
+        k--;
+        base[k] = i;
+        current[k] = j;
+      }
     } else if (p.prev.i < p.i) {
-      pairs.push([p.i - 1, -1]);
+      k--;
+      base[k] = p.i - 1;
+      current[k] = -1;
     } else {
-      pairs.push([-1, p.j - 1]);
+      k--;
+      base[k] = -1;
+      current[k] = p.j - 1;
     }
     p = p.prev;
   }
-  return pairs.reverse();
+  return { base, current };
 }
 
 /** GetSubResult on int64: Compare − Base, or Compare when that overflows. */
@@ -297,6 +327,7 @@ function subResult(a: bigint, b: bigint): bigint {
 }
 
 export interface CompareResult {
+  /** The whole CSV, or '' when it went to `sink`. */
   csv: string;
   rows: number;
   devices: string[];
@@ -353,7 +384,7 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
   const deviceSet = new StdUnorderedOrder();
   for (const side of [base, current]) for (const key of side.order.order()) deviceSet.insert(key);
   const results = new StdUnorderedOrder();
-  const byDevice = new Map<bigint, string[]>();
+  const byDevice = new Map<bigint, { a: Sequence; b: Sequence; pairs: { base: Int32Array; current: Int32Array } }>();
   for (const key of deviceSet.order()) {
     const dev = key.toString();
     const a = sequenceOf(base.devices.get(dev), state.framework, warn, base.file);
@@ -363,30 +394,50 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
     if (path === null) {
       throw new InputError(`device ${dev}: the ${a.names.length} and ${b.names.length} launches differ by more than ${maxEdits} edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)`);
     }
-    const lines: string[] = [];
-    for (const [i, j] of alignment(path)) {
-      const nameId = j >= 0 ? (b.names[j] as number) : (a.names[i] as number);
-      const eventId = j >= 0 ? (b.events[j] as number) : (a.events[i] as number);
-      const va = i >= 0 ? (a.values[i] as bigint) : 0n;
-      const vb = j >= 0 ? (b.values[j] as bigint) : 0n;
-      lines.push(`${state.events.strings[eventId]},${state.names.strings[nameId]},${dev},${i >= 0 ? va : 'N/A'},${j >= 0 ? vb : 'N/A'},${subResult(vb, va)}\n`);
-    }
-    if (lines.length > 0) {
+    const pairs = alignment(path);
+    if (pairs.base.length > 0) {
       results.insert(key);
-      byDevice.set(key, lines);
+      byDevice.set(key, { a, b, pairs });
     }
   }
   if (byDevice.size === 0) {
     throw new InputError(`no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`);
   }
-  let csv = COMPARE_HEADER;
+  const pieces: string[] = [];
+  let piece = COMPARE_HEADER;
+  const flush = (force: boolean) => {
+    if (!force && piece.length < 1 << 20) return;
+    if (options.sink) options.sink(piece);
+    else pieces.push(piece);
+    piece = '';
+  };
   let rows = 0;
   const devices: string[] = [];
+  const value = (seq: Sequence, k: number): bigint => seq.bigValues.get(k) ?? BigInt(seq.values[k] as number);
   for (const key of results.order()) {
-    const lines = byDevice.get(key) as string[];
-    csv += lines.join('');
-    rows += lines.length;
-    devices.push(key.toString());
+    const { a, b, pairs } = byDevice.get(key) as { a: Sequence; b: Sequence; pairs: { base: Int32Array; current: Int32Array } };
+    const dev = key.toString();
+    for (let r = 0; r < pairs.base.length; r++) {
+      const i = pairs.base[r] as number;
+      const j = pairs.current[r] as number;
+      const nameId = j >= 0 ? (b.names[j] as number) : (a.names[i] as number);
+      const eventId = j >= 0 ? (b.events[j] as number) : (a.events[i] as number);
+      const va = i >= 0 ? (a.values[i] as number) : 0;
+      const vb = j >= 0 ? (b.values[j] as number) : 0;
+      let diff: string;
+      if ((i >= 0 && a.bigValues.has(i)) || (j >= 0 && b.bigValues.has(j))) {
+        diff = String(subResult(j >= 0 ? value(b, j) : 0n, i >= 0 ? value(a, i) : 0n));
+      } else {
+        diff = String(vb - va);
+      }
+      const baseText = i >= 0 ? (a.bigValues.has(i) ? String(value(a, i)) : String(va)) : 'N/A';
+      const currentText = j >= 0 ? (b.bigValues.has(j) ? String(value(b, j)) : String(vb)) : 'N/A';
+      piece += `${state.events.strings[eventId]},${state.names.strings[nameId]},${dev},${baseText},${currentText},${diff}\n`;
+      flush(false);
+    }
+    rows += pairs.base.length;
+    devices.push(dev);
   }
-  return { csv, rows, devices };
+  flush(true);
+  return { csv: pieces.join(''), rows, devices };
 }

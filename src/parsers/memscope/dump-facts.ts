@@ -5,6 +5,7 @@
 // one record per completed op window (about 40 bytes). A block is matched MALLOC → FREE in file order, by
 // (pid, pool, Ptr): the tool writes a block's MALLOC and FREE rows together, when it is freed.
 import { deviceName } from '../../sections/keys.js';
+import { f64, i32 } from './columns.js';
 import { DumpReader, attrValueOf, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
 
 export const POOLS = ['PTA', 'ATB', 'MINDSPORE', 'HAL', 'HOST', 'HOST_PINNED', 'PTA_WORKSPACE'] as const;
@@ -34,25 +35,6 @@ export interface Blocks {
   inefficient: Int32Array;
 }
 
-/** A growable typed column. */
-class Column<T extends Float64Array | Int32Array> {
-  length = 0;
-  constructor(public data: T) {}
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-  /** The filled part, copied to its own buffer (drops the growth slack). */
-  done(): T {
-    return this.data.slice(0, this.length) as T;
-  }
-}
-const f64 = () => new Column(new Float64Array(1024));
-const i32 = () => new Column(new Int32Array(1024));
 
 export interface StepMarker {
   pid: string;
