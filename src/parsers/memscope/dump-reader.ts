@@ -6,7 +6,7 @@
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { ParseError } from '../../errors.js';
+import { InputError, ParseError } from '../../errors.js';
 
 /** Which header the file carries (§1.1 of the format spec). */
 export type DumpGeneration = 'G3' | 'G4' | 'G5';
@@ -295,6 +295,17 @@ function clip(text: string): string {
 
 /** Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up. */
 export async function streamDump(path: string, reader: DumpReader): Promise<void> {
+  try {
+    await streamChunks(path, reader);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') throw new InputError(`${reader.file}: cannot read the dump (${code})`);
+    throw error;
+  }
+  reader.finish();
+}
+
+async function streamChunks(path: string, reader: DumpReader): Promise<void> {
   let decoder: StringDecoder | null = null;
   let first = true;
   for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) {
@@ -309,7 +320,6 @@ export async function streamDump(path: string, reader: DumpReader): Promise<void
     }
   }
   if (decoder !== null) reader.push(decoder.end());
-  reader.finish();
 }
 
 /**
