@@ -58,7 +58,7 @@ export interface CountTolerance {
 }
 
 /** The verdicts beyond the baseline comparison; each one's policy is set in `verdicts`. */
-export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'above-reference' | 'imbalance';
+export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'step-leak' | 'above-reference' | 'imbalance';
 
 /** The whole threshold config, sizes already in bytes. */
 export interface GateConfig {
@@ -99,6 +99,7 @@ export const STATUSES = [
   'over-capacity',
   'alloc-failure',
   'leak-suspect',
+  'step-leak',
   'low-headroom',
   'above-reference',
   'imbalance',

@@ -7,6 +7,8 @@ import type { InputFile } from '../sources/types.js';
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
 export interface SourceParser {
   parseFile(file: InputFile, into: SnapshotBuilder): Promise<void>;
+  /** Runs once after every file is parsed, in the main thread, with every source's files: for sources that pair files. */
+  combine?(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void>;
 }
 
 export interface EvidenceSource {
@@ -44,6 +46,27 @@ export const SOURCES: readonly EvidenceSource[] = [
     description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
     directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
     load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
+  },
+  {
+    name: 'dump',
+    option: 'dump',
+    input: 'memscope-dump',
+    label: 'msMemScope dump',
+    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => ({ parseFile: (await import('./memscope/dump-source.js')).parseDumpFile }),
+  },
+  {
+    name: 'dumpBase',
+    option: 'dump-base',
+    input: 'memscope-dump-base',
+    label: 'msMemScope base dump',
+    description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => {
+      const m = await import('./memscope/dump-source.js');
+      return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };
+    },
   },
 ];
 

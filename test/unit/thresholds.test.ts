@@ -18,6 +18,15 @@ import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
+/** The default thresholds of the msMemScope dump sections (src/sections/steps.ts, …). */
+const DUMP_SECTIONS = {
+  steps: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+  stepLeaks: { tolerance: { bytes: 0 }, rules: [] },
+  unfreed: { tolerance: { bytes: MiB }, rules: [] },
+  owners: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+  opFootprint: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+  inefficient: { tolerance: { percent: 10, bytes: MiB }, rules: [] },
+};
 
 describe('defaults', () => {
   it('tolerates +5% and +1 MiB on modules, nothing on kernels, warns on new and missing keys', () => {
@@ -25,6 +34,7 @@ describe('defaults', () => {
       sections: {
         modules: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { bytes: 0 }, rules: [] },
+        ...DUMP_SECTIONS,
       },
       onNew: 'warn',
       onMissing: 'warn',
@@ -41,6 +51,7 @@ describe('defaults', () => {
         'low-headroom': 'warn',
         'alloc-failure': 'fail',
         'leak-suspect': 'warn',
+        'step-leak': 'warn',
         'above-reference': 'warn',
         imbalance: 'warn',
       },
@@ -88,6 +99,7 @@ describe('parseGateConfig', () => {
           ],
         },
         kernels: { tolerance: { bytes: 0 }, rules: [] },
+        ...DUMP_SECTIONS,
       },
       onNew: 'warn',
       onMissing: 'warn',
@@ -147,7 +159,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
@@ -276,6 +288,7 @@ describe('applyMaxIncrease', () => {
       sections: {
         modules: { tolerance: { percent: 5, bytes: MiB }, rules: config.sections.modules!.rules },
         kernels: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        ...Object.fromEntries(Object.keys(DUMP_SECTIONS).map((name) => [name, { tolerance: { percent: 5, bytes: MiB }, rules: [] }])),
       },
     });
   });
