@@ -66,8 +66,30 @@ export const unfreedFindings: FindingAssessor = ({ baseline, current, config }) 
       severity: policy,
       rule: rule?.match ?? null,
       limit: old + allowed,
-      note: `memory never freed while tracing grew from ${old} to ${bytes} bytes (${metric.blocks} block(s), the largest ${metric.largest}): more than the ${old + allowed} tolerated`,
+      note:
+        `memory never freed while tracing grew from ${old} to ${bytes} bytes (${metric.blocks} block(s)), more than the ${old + allowed} tolerated` +
+        newBlocksNote(Object.hasOwn(before, key) ? before[key]?.sizes : '', metric.sizes),
     });
   }
   return entries;
 };
+
+/** `; new blocks: 4000256 B ×2` from two `sizes` fields (`4000256x2 1536`): the current sizes the baseline's do not account for. */
+function newBlocksNote(before: unknown, after: unknown): string {
+  const parse = (text: unknown) => {
+    const counts = new Map<number, number>();
+    if (typeof text !== 'string') return counts;
+    for (const token of text.split(' ')) {
+      const m = /^(\d+)(?:x(\d+))?$/.exec(token);
+      if (m !== null) counts.set(Number(m[1]), Number(m[2] ?? 1));
+    }
+    return counts;
+  };
+  const old = parse(before);
+  const added: string[] = [];
+  for (const [size, n] of parse(after)) {
+    const extra = n - (old.get(size) ?? 0);
+    if (extra > 0) added.push(extra === 1 ? `${size} B` : `${size} B ×${extra}`);
+  }
+  return added.length === 0 ? '' : `; new blocks: ${added.join(', ')}`;
+}

@@ -19,5 +19,6 @@ export const unfreed: SectionDeclaration = {
     blocks: { type: 'count', description: 'How many blocks.' },
     largest: { type: 'bytes', description: 'The largest block.' },
     ids: { type: 'string', description: 'Dump IDs of the first (lowest) ten blocks, space-separated.' },
+    sizes: { type: 'string', description: 'The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`.' },
   },
 };

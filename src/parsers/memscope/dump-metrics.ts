@@ -33,10 +33,21 @@ export function dumpFigures(facts: DumpFacts): DumpFigures {
     samples.push({ section: 'steps', key: `${r.device}/${r.pool}/end`, step: r.step, bytes: r.end });
   }
   for (const u of unfreedAtEnd(facts)) {
-    put('unfreed', `${u.device}/${u.pool}/${u.label}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' ') });
+    put('unfreed', `${u.device}/${u.pool}/${u.label}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' '), sizes: sizeCounts(u.sizes) });
   }
   for (const o of ownerPeaks(facts)) put('owners', `${o.device}/${o.bucket}`, { peak: o.peak }, 'peak');
   for (const f of opFootprint(facts)) put('opFootprint', `${f.device}/${f.name}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
   for (const c of inefficientMemory(facts)) put('inefficient', `${c.device}/${c.type}`, { bytes: c.bytes, count: c.count });
   return { metrics, samples, stepLeaks: stepLeaks(facts, steps), openSteps: steps.filter((s) => !s.closed).length };
+}
+
+/** The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`. */
+export function sizeCounts(sizes: readonly number[]): string {
+  const counts = new Map<number, number>();
+  for (const s of sizes) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 20)
+    .map(([size, n]) => (n === 1 ? `${size}` : `${size}x${n}`))
+    .join(' ');
 }
