@@ -182,10 +182,21 @@ export function stepLeaks(facts: DumpFacts, steps: StepRange[]): StepLeak[] {
     const list = byPid.get(g.pid);
     if (list === undefined) continue;
     const born = b.mallocTs[i] as number;
-    let k = -1;
-    for (let s = 0; s < list.length; s++) if ((list[s] as StepRange).startTs < born) k = s;
+    // The birth step: the last step started before the block (steps are sorted by start).
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((list[mid] as StepRange).startTs < born) lo = mid + 1;
+      else hi = mid;
+    }
+    const k = lo - 1;
     if (k === -1 || (list[k] as StepRange).step < 2) continue;
-    const check = list.slice(k + 1).find((s) => s.closed && s.startTs > born);
+    let check: StepRange | undefined;
+    for (let s = k + 1; s < list.length && check === undefined; s++) {
+      const candidate = list[s] as StepRange;
+      if (candidate.closed && candidate.startTs > born) check = candidate;
+    }
     if (check === undefined) continue;
     const freed = b.freeTs[i] as number;
     if (!Number.isNaN(freed) && freed <= check.endTs) continue;
@@ -359,28 +370,35 @@ export function opFootprint(facts: DumpFacts): OpFootprint[] {
   if (ops.count === 0) return [];
   const b = facts.blocks;
   const out = new Map<string, OpFootprint>();
-  const pairs = new Set<string>();
-  for (let o = 0; o < ops.count; o++) pairs.add(`${facts.devices[ops.device[o] as number]}|${facts.pids[ops.pid[o] as number]}`);
-  for (const pair of pairs) {
-    const [device, pid] = pair.split('|') as [string, string];
+  // The op windows of each (device, process), by index.
+  const byPair = new Map<number, number[]>();
+  for (let o = 0; o < ops.count; o++) {
+    const pair = (ops.device[o] as number) * 0x100000 + (ops.pid[o] as number);
+    let list = byPair.get(pair);
+    if (list === undefined) byPair.set(pair, (list = []));
+    list.push(o);
+  }
+  for (const list of byPair.values()) {
+    const first = list[0] as number;
+    const device = facts.devices[ops.device[first] as number] as string;
+    const pid = facts.pids[ops.pid[first] as number] as string;
     const { ts, delta } = events(facts, (i) => {
       const g = facts.groups[b.group[i] as number];
       return g !== undefined && g.device === device && g.pid === pid && FRAMEWORK_POOLS.has(g.pool);
     });
     const level = new Float64Array(ts.length + 1);
     for (let k = 0; k < ts.length; k++) level[k + 1] = (level[k] as number) + (delta[k] as number);
-    for (let o = 0; o < ops.count; o++) {
-      if (facts.devices[ops.device[o] as number] !== device || facts.pids[ops.pid[o] as number] !== pid) continue;
+    for (const o of list) {
       const from = upper(ts, ops.startTs[o] as number, false);
       const to = upper(ts, ops.endTs[o] as number, true);
       const base = level[from] as number;
       let peak = 0;
       for (let k = from + 1; k <= to; k++) if ((level[k] as number) - base > peak) peak = (level[k] as number) - base;
       const net = (level[to] as number) - base;
-      const name = facts.strings[ops.name[o] as number] as string;
-      const key = `${device}|${name}`;
+      const nameId = ops.name[o] as number;
+      const key = `${device}|${nameId}`;
       const f = out.get(key);
-      if (f === undefined) out.set(key, { device, name, launches: 1, net, peak });
+      if (f === undefined) out.set(key, { device, name: facts.strings[nameId] as string, launches: 1, net, peak });
       else {
         f.launches++;
         if (net > f.net) f.net = net;
