@@ -106,6 +106,11 @@ describe('--dump-base: compare-dumps in process, gated as a memory_compare CSV',
     expect(inProcess.sections.kernels?.['dev0/torch._ops.aten.randn.default']).toEqual({ diff: 8_000_512, rows: 2, added: 2, removed: 0, event: 'OP_LAUNCH' });
   });
 
+  it('compares nothing when one search found the same dumps for both (no base was given)', async () => {
+    const s = await snapshotOf(['--dump', join(FIX, 'leaks_dump.csv'), '--dump-base', join(FIX, 'leaks_dump.csv')]);
+    expect(s.sections.kernels).toBeUndefined();
+  });
+
   it('refuses base dumps that cannot be paired one to one', async () => {
     const r = await run(['parse', '--dump', join(FIX, 'leaks_dump.csv'), '--dump-base', join(FIX, 'baseline_dump.csv'), join(FIX, 'memscope_dump_20250428113810.csv')]);
     expect(r.code).toBe(2);

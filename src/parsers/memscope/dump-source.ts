@@ -42,6 +42,8 @@ export async function compareBaseDumps(files: Readonly<Record<string, readonly I
   const bases = [...(files.dumpBase ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const currents = [...(files.dump ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (bases.length === 0) return;
+  // One search found the same files for both (the Action searching everything it downloaded): no base was given.
+  if (bases.length === currents.length && bases.every((b, i) => b.path === currents[i]?.path)) return;
   if (bases.length !== currents.length) {
     throw new InputError(`memscope-dump-base has ${bases.length} dump(s) but memscope-dump has ${currents.length}: give one base dump per dump (they are paired in sorted path order)`);
   }
