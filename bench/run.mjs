@@ -561,9 +561,12 @@ async function benchMemscope(o) {
   const parsed = await measure(['node', CLI, 'parse', '--dump', bigDump, '--json'], { keepStdout: true });
   if (parsed.code !== 0) fail(`parse --dump exited with ${parsed.code}: ${parsed.stderr}`);
   const snapshot = JSON.parse(parsed.stdout);
+  // Every step has a peak and an end key; the leak rule flags one block per step from step 2 to the second-to-last.
   const stepKeys = Object.keys(snapshot.sections?.steps ?? {});
-  if (stepKeys.length !== steps) fail(`parse --dump: expected ${steps} step keys, got ${stepKeys.length}`);
-  log(`verified parse --dump: ${steps} steps`);
+  if (stepKeys.length !== 2 * steps) fail(`parse --dump: expected ${2 * steps} step keys, got ${stepKeys.length}`);
+  const leak = snapshot.sections?.stepLeaks?.['dev0/PTA'];
+  if (leak?.blocks !== steps - 2 || leak?.bytes !== (steps - 2) * 4000256) fail(`parse --dump: expected a step leak of ${steps - 2} blocks, got ${JSON.stringify(leak)}`);
+  log(`verified parse --dump: ${steps} steps, a step leak of ${steps - 2} blocks`);
   const compared = await measure(['node', CLI, 'compare-dumps', baseDump, currentDump], { keepStdout: true });
   if (compared.code !== 0) fail(`compare-dumps exited with ${compared.code}: ${compared.stderr}`);
   const lines = compared.stdout.split('\n').slice(2, -1);
