@@ -240,84 +240,88 @@ function sequenceOf(rows: DeviceRows | undefined, framework: string, warn: (w: D
   return { names, events, values, bigValues };
 }
 
-interface PathNode {
-  i: number;
-  j: number;
-  prev: PathNode | null;
-  snake: boolean;
+/**
+ * The furthest-reaching points of every round of Myers' greedy diff: `rounds[d][k + d]` is the base index reached on
+ * diagonal k (= base index − current index) after d edits. (D+1)² integers: 107 MB at D = 5,000; the path is rebuilt
+ * from them with the same tie rule, so no node objects are kept (msMemScope's shared_ptr nodes cost ~40× that).
+ */
+export interface MyersTrace {
+  rounds: Int32Array[];
+  /** The round and diagonal that reached (n, m). */
+  d: number;
+  k: number;
 }
 
-/** The diff of one device refused: its sequences differ by more than the bound allows. */
-export class EditBoundError extends InputError {}
-
-/** MemoryCompare::BuildPath: Myers' greedy forward diff, with msMemScope's tie rules, bounded to `maxEdits` edits. */
-export function myersPath(a: Int32Array, b: Int32Array, maxEdits: number): PathNode | null {
+/** MemoryCompare::BuildPath: Myers' greedy forward diff with msMemScope's tie rules, bounded to `maxEdits` edits. */
+export function myersPath(a: Int32Array, b: Int32Array, maxEdits: number): MyersTrace | null {
   const n = a.length;
   const m = b.length;
   if (n === 0 && m === 0) return null;
-  const max = n + m + 1;
-  // Only diagonals -d-1..d+1 are ever touched, and d stops at maxEdits.
-  const bound = Math.min(max, maxEdits + 1);
-  const middle = bound + 1;
-  const diagonal = new Array<PathNode | null>(2 * bound + 3).fill(null);
-  diagonal[middle + 1] = { i: 0, j: -1, prev: null, snake: true };
-  for (let d = 0; d < max; d++) {
+  const rounds: Int32Array[] = [];
+  let prev = new Int32Array(0);
+  for (let d = 0; d <= n + m; d++) {
     if (d > maxEdits) return null;
+    const v = new Int32Array(2 * d + 1);
     for (let k = -d; k <= d; k += 2) {
-      const kmiddle = middle + k;
-      const plus = diagonal[kmiddle + 1];
-      const minus = diagonal[kmiddle - 1];
       let i: number;
-      let prev: PathNode;
-      if (k === -d || (k !== d && (minus as PathNode).i < (plus as PathNode).i)) {
-        prev = plus as PathNode;
-        i = prev.i;
-      } else {
-        prev = minus as PathNode;
-        i = prev.i + 1;
-      }
+      // "Down" (a compare-only launch, i unchanged) from diagonal k+1, else "right" (a base-only launch) from k-1.
+      if (d === 0) i = 0;
+      else if (k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number))) i = prev[k + 1 + d - 1] as number;
+      else i = (prev[k - 1 + d - 1] as number) + 1;
       let j = i - k;
-      diagonal[kmiddle - 1] = null;
-      let node: PathNode = { i, j, prev, snake: false };
       while (i < n && j < m && a[i] === b[j]) {
         i++;
         j++;
       }
-      if (i > node.i) node = { i, j, prev: node, snake: true };
-      diagonal[kmiddle] = node;
-      if (i >= n && j >= m) return node;
+      v[k + d] = i;
+      if (i >= n && j >= m) {
+        rounds.push(v);
+        return { rounds, d, k };
+      }
     }
+    rounds.push(v);
+    prev = v;
   }
   return null;
 }
 
 /** MemoryCompare::BuildDiff: the aligned pairs in sequence order, as two index columns; -1 is the missing side. */
-export function alignment(path: PathNode | null): { base: Int32Array; current: Int32Array } {
-  let count = 0;
-  for (let p = path; p && p.prev && p.prev.j >= 0; p = p.prev) count += p.snake ? p.j - p.prev.j : 1;
-  const base = new Int32Array(count);
-  const current = new Int32Array(count);
-  let k = count;
-  let p = path;
-  while (p && p.prev && p.prev.j >= 0) {
-    if (p.snake) {
-      for (let i = p.i - 1, j = p.j - 1; j >= p.prev.j; i--, j--) {
-        k--;
-        base[k] = i;
-        current[k] = j;
+export function alignment(trace: MyersTrace | null): { base: Int32Array; current: Int32Array } {
+  const base: number[] = [];
+  const current: number[] = [];
+  if (trace !== null) {
+    const { rounds } = trace;
+    let { d, k } = trace;
+    let end = (rounds[d] as Int32Array)[k + d] as number;
+    for (;;) {
+      let start = 0;
+      let prevK = 0;
+      let down = false;
+      if (d > 0) {
+        const prev = rounds[d - 1] as Int32Array;
+        down = k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number));
+        prevK = down ? k + 1 : k - 1;
+        start = down ? (prev[k + 1 + d - 1] as number) : (prev[k - 1 + d - 1] as number) + 1;
       }
-    } else if (p.prev.i < p.i) {
-      k--;
-      base[k] = p.i - 1;
-      current[k] = -1;
-    } else {
-      k--;
-      base[k] = -1;
-      current[k] = p.j - 1;
+      // The snake after the edit: matched pairs, last first.
+      for (let i = end - 1; i >= start; i--) {
+        base.push(i);
+        current.push(i - k);
+      }
+      if (d === 0) break;
+      if (down) {
+        base.push(-1);
+        current.push(start - k - 1);
+      } else {
+        base.push(start - 1);
+        current.push(-1);
+      }
+      end = (rounds[d - 1] as Int32Array)[prevK + d - 1] as number;
+      k = prevK;
+      d--;
     }
-    p = p.prev;
   }
-  return { base, current };
+  return { base: Int32Array.from(base.reverse()), current: Int32Array.from(current.reverse()) };
 }
 
 /** GetSubResult on int64: Compare − Base, or Compare when that overflows. */
