@@ -596,7 +596,8 @@ medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME
 
 \`parse --dump\` holds what the analyses need after the stream has passed: 48 bytes per allocation block (times, size,
 ID, group, owner/call-site/inefficient ids) and 28 bytes per completed op window, plus the blocks still live; the rows
-themselves stream. \`compare-dumps\` holds, per device, the selected launches and the framework-pool rows of both dumps.
+themselves stream. \`compare-dumps\` holds, per device, the selected launches and the framework-pool rows of both dumps
+(21 bytes each), and (D+1)² integers of the Myers rounds for D edits (${currentStats.extraLaunches} here).
 `;
 }
 
