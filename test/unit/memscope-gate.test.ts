@@ -65,6 +65,8 @@ describe('--dump: training steps and the step-leak verdict', () => {
         note: "4 block(s), 16001024 bytes allocated during a step k >= 2 were still live at the end of step k+1 (msMemScope's leak rule); most: PTA 4000256×4",
       }),
     ]);
+    // The per-step series feed `growing` (src/gate/growth.ts): a steady rise of 4,000,256 B a step after the warm-up step.
+    expect(entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([['step', 'dev0/PTA/end'], ['step', 'dev0/PTA/peak']]);
     // The step ends grew past the steps tolerance too: those are regressions, so the gate fails.
     expect(entries.filter((e) => e.status === 'regressed').map((e) => e.key)).toEqual([
       'dev0/PTA/step2/end', 'dev0/PTA/step2/peak', 'dev0/PTA/step3/end', 'dev0/PTA/step3/peak', 'dev0/PTA/step4/end',
@@ -73,7 +75,7 @@ describe('--dump: training steps and the step-leak verdict', () => {
     expect([code, result]).toEqual([1, 'fail']);
   });
 
-  it('gives no step-leak (and passes) on the same dump without the leak', async () => {
+  it('gives neither step-leak nor growing (and passes) on the same dump without the leak', async () => {
     const { code, entries } = await check(['--dump', cleanDump], ['--dump', cleanDump]);
     expect(entries.filter((e) => e.severity !== 'ok')).toEqual([]);
     expect(code).toBe(0);
