@@ -94,6 +94,28 @@ const SOURCES = [
         directoryPatterns: ['**/*.memory-snapshot.json'],
         load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
     },
+    {
+        name: 'dump',
+        option: 'dump',
+        input: 'memscope-dump',
+        label: 'msMemScope dump',
+        description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+        directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+        load: async () => ({ parseFile: (await import('./dump-source.js')).parseDumpFile }),
+    },
+    {
+        name: 'dumpBase',
+        option: 'dump-base',
+        input: 'memscope-dump-base',
+        label: 'msMemScope base dump',
+        searchedByDefault: false,
+        description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+        directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+        load: async () => {
+            const m = await import('./dump-source.js');
+            return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };
+        },
+    },
 ];
 const byName = new Map(SOURCES.map((s) => [s.name, s]));
 /** The source called `name`; throws for a name no entry has (a programming error, not bad input). */

@@ -63,6 +63,11 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
     if (total >= (options.minParallelBytes ?? PARALLEL_MIN_BYTES)) builder = await parseInWorkers(tasks, sizes, threads, options);
   }
   builder ??= await parseHere(tasks);
+  for (const source of SOURCES) {
+    if ((inputs.files[source.name] ?? []).length === 0) continue;
+    const parser = await parserOf(source.name);
+    if (parser.combine) await parser.combine(inputs.files, builder);
+  }
   const snapshot = builder.build();
   if (isEmptySnapshot(snapshot)) throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
   return { snapshot, skippedRecords: builder.skippedRecords };

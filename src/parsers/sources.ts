@@ -8,6 +8,8 @@ import type { InputFile } from '../sources/types.js';
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
 export interface SourceParser {
   parseFile(file: InputFile, into: SnapshotBuilder): Promise<void>;
+  /** Runs once after every file is parsed, in the main thread, with every source's files: for sources that pair files. */
+  combine?(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void>;
 }
 
 export interface EvidenceSource {
@@ -25,6 +27,8 @@ export interface EvidenceSource {
   directoryPatterns: readonly string[];
   /** The same for people, short enough for help text: `*.log`. Default: the patterns. */
   searchHint?: string;
+  /** False for a source that must be named explicitly (a baseline run's files look like this run's): not searched when no input is given. */
+  searchedByDefault?: boolean;
   /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
   load(): Promise<SourceParser>;
 }
@@ -66,6 +70,28 @@ export const SOURCES: readonly EvidenceSource[] = [
     description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
     directoryPatterns: ['**/*.memory-snapshot.json'],
     load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+  },
+  {
+    name: 'dump',
+    option: 'dump',
+    input: 'memscope-dump',
+    label: 'msMemScope dump',
+    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => ({ parseFile: (await import('./memscope/dump-source.js')).parseDumpFile }),
+  },
+  {
+    name: 'dumpBase',
+    option: 'dump-base',
+    input: 'memscope-dump-base',
+    label: 'msMemScope base dump',
+    searchedByDefault: false,
+    description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => {
+      const m = await import('./memscope/dump-source.js');
+      return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };
+    },
   },
 ];
 
