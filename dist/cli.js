@@ -773,7 +773,11 @@ const COMMANDS = {
     parse: parseCommand,
     check: checkCommand,
     baseline: baselineCommand,
-    'compare-dumps': compareDumpsCommand,
+    'compare-dumps': async (args, io) => {
+        if (args.includes('--help') || args.includes('-h'))
+            throw new HelpRequested(COMPARE_DUMPS);
+        return compareDumpsCommand(args, io);
+    },
 };
 async function runCli(argv, io = stdio) {
     const [command, ...rest] = argv;

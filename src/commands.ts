@@ -260,7 +260,10 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   parse: parseCommand,
   check: checkCommand,
   baseline: baselineCommand,
-  'compare-dumps': compareDumpsCommand,
+  'compare-dumps': async (args, io) => {
+    if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(COMPARE_DUMPS);
+    return compareDumpsCommand(args, io);
+  },
 };
 
 export async function runCli(argv: string[], io: Output = stdio): Promise<number> {
