@@ -2,7 +2,7 @@
 // Throughput benchmark: times the built CLI against grep and Python's csv on a generated corpus, after checking its output is exact.
 //
 //   npm run bench                       (node bench/run.mjs)
-//   node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
+//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 256MiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
 //
 // Needs dist/cli.js (npm run build). Corpora go to bench/.corpus/ (gitignored) and are reused while their
 // parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
@@ -29,14 +29,20 @@ const TARGETS = {
   /** "Flat": the largest input may use at most this much more memory than the smallest. */
   rssGrowth: 1.25,
   compareVsPython: 1.0,
+  denseVsGrep: 1.0,
+  quotedVsPython: 1.0,
   startupMs: 300,
 };
+/** The record-dense plog corpus: about this share of its lines are records (a log-heavy, failure-heavy run). */
+const DENSE_RECORD_SHARE = 0.1;
+/** The quoted memory_compare CSV: about this share of its rows have names that need RFC 4180 quoting. */
+const QUOTED_SHARE = 0.07;
 
 // ---------------------------------------------------------------------------------------------
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
+  const o = { plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -47,6 +53,7 @@ function parseOptions(argv) {
     };
     switch (flag) {
       case '--plog-bytes': o.plogBytes = value(); break;
+      case '--dense-bytes': o.denseBytes = value(); break;
       case '--csv-rows': o.csvRows = Number(value()); break;
       case '--runs': o.runs = Number(value()); break;
       case '--seed': o.seed = Number(value()); break;
@@ -54,7 +61,7 @@ function parseOptions(argv) {
       case '--no-results': o.results = false; break;
       case '--dist': o.dist = value(); break;
       case '--help': case '-h':
-        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
+        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 256MiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
         process.exit(0);
         break;
       default: fail(`unknown option ${flag}`);
@@ -68,6 +75,9 @@ function parseOptions(argv) {
   }
   o.plogBytes = parseSize(o.plogBytes);
   if (!(o.plogBytes >= 16 * 1024 * 16)) fail('--plog-bytes must be at least 256KiB');
+  // The record-dense corpus defaults to a quarter of the main one: four times the records of the main corpus in all.
+  o.denseBytes = o.denseBytes === null ? Math.floor(o.plogBytes / 4) : parseSize(o.denseBytes);
+  if (!(o.denseBytes >= 16 * 1024 * 16)) fail('--dense-bytes must be at least 256KiB');
   if (!Number.isSafeInteger(o.csvRows) || o.csvRows < 1) fail('--csv-rows must be a positive integer');
   if (!Number.isSafeInteger(o.runs) || o.runs < 1) fail('--runs must be a positive integer');
   return o;
@@ -306,13 +316,22 @@ async function main() {
     scaleDirs.push(await ensureCorpus(`plog-${sizeLabel(bytes)}-${seedTag}`, { plogBytes: bytes, csvRows: 0, seed: o.seed }));
   }
   const tiny = await ensureCorpus(`tiny-${seedTag}`, { plogBytes: 64 * 1024, ranks: 1, csvRows: 0, seed: o.seed });
+  const dense = await ensureCorpus(`dense-${sizeLabel(o.denseBytes)}-${seedTag}`, { plogBytes: o.denseBytes, csvRows: 0, recordShare: DENSE_RECORD_SHARE, seed: o.seed });
+  const quoted = await ensureCorpus(`quoted-${o.csvRows}rows-${seedTag}`, { plogBytes: 256 * 1024, ranks: 1, csvRows: o.csvRows, quotedShare: QUOTED_SHARE, legacyCsv: false, seed: o.seed });
 
   const plogDir = join(main, 'plog');
   const csv = join(main, CSV_NAME);
   const plogBytes = bytesUnder(plogDir);
   const csvBytes = statSync(csv).size;
   const plogFiles = filesUnder(plogDir).length;
-  for (const d of [main, ...scaleDirs]) warm(d);
+  const denseDir = join(dense, 'plog');
+  const denseBytes = bytesUnder(denseDir);
+  const denseFiles = filesUnder(denseDir).length;
+  const quotedCsv = join(quoted, CSV_NAME);
+  const quotedBytes = statSync(quotedCsv).size;
+  for (const d of [main, ...scaleDirs, dense, quoted]) warm(d);
+  const denseShare = recordLineShare(denseDir);
+  const quotedShare = quotedRowShare(quotedCsv);
 
   // 2. Correctness before any time is reported.
   const plogOut = await verify('plog', ['--plog', plogDir], join(main, 'expected-plog.json'));
@@ -322,6 +341,8 @@ async function main() {
   const scaleOut = [];
   for (const d of scaleDirs) scaleOut.push(await verify(`plog ${relative(CORPUS, d)}`, ['--plog', join(d, 'plog')], join(d, 'expected-plog.json')));
   const tinyOut = await verify('plog tiny', ['--plog', join(tiny, 'plog')], join(tiny, 'expected-plog.json'));
+  const denseOut = await verify('record-dense plog', ['--plog', denseDir], join(dense, 'expected-plog.json'));
+  const quotedOut = await verify('quoted memory_compare', ['--compare', quotedCsv], join(quoted, 'expected-compare.json'));
 
   // 3. Timings: whole processes, medians of o.runs, ours and the reference interleaved.
   const loadBefore = loadavg()[0];
@@ -345,12 +366,19 @@ async function main() {
   const csvParseCount = ['node', '--input-type=module', '-e', CSV_PARSE_COUNT, csv];
   await verifyCount('csv-parse alone', csvParseCount, o.csvRows + 1);
   const csvParse = await timeSideBySide('csv-parse alone (count only)', csvParseCount, python, o.runs);
+  const densePlog = await timeSideBySide('record-dense plog', ['node', CLI, 'parse', '--plog', denseDir, '--json'], ['grep', '-rc', 'em stats', denseDir], o.runs, denseOut);
+  const quotedPython = [...python.slice(0, -1), quotedCsv];
+  const quotedCompare = await timeSideBySide('quoted memory_compare', ['node', CLI, 'parse', '--compare', quotedCsv, '--json'], quotedPython, o.runs, quotedOut);
 
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
-  const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, startup, fixed, load });
+  const report = render(o, {
+    plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, startup, fixed, load,
+    dense: { bytes: denseBytes, files: denseFiles, share: denseShare, ...densePlog },
+    quoted: { bytes: quotedBytes, share: quotedShare, ...quotedCompare },
+  });
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -359,6 +387,24 @@ async function main() {
     writeFileSync(join(CORPUS, 'RESULTS-last.md'), report.markdown);
     log(`wrote ${relative(ROOT, join(CORPUS, 'RESULTS-last.md'))} (quick runs do not replace bench/RESULTS.md)`);
   }
+}
+
+/** Share of a plog tree's lines that hold a record head (`grep -c 'em stats'`, the reference's own count) or a Cached_size line. */
+function recordLineShare(dir) {
+  let lines = 0;
+  let records = 0;
+  for (const f of filesUnder(dir)) {
+    const text = readFileSync(f, 'latin1');
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+    records += (text.match(/[Mm]em stats|Cached_size/g) ?? []).length;
+  }
+  return records / lines;
+}
+
+/** Share of a memory_compare CSV's data rows that hold a double quote. */
+function quotedRowShare(csv) {
+  const rows = readFileSync(csv, 'latin1').split('\n').slice(2).filter((l) => l !== '');
+  return rows.filter((l) => l.includes('"')).length / rows.length;
 }
 
 /** The Action's fixed cost: `node dist/index.js` in check mode on a tiny plog and its own baseline, no token. */
@@ -419,6 +465,8 @@ function render(o, r) {
     ['CLI fixed cost', 'plog, 64 KiB', `${s(r.fixed.ms)} s`, '', '', 'node start-up and bundle load', `${r.fixed.rssMiB.toFixed(0)} MiB`],
     ...r.scaling.map((x) => [`plog scaling`, `${(x.bytes / MiB).toFixed(0)} MiB`, `${s(x.ms)} s`, '', '', `${mb(x.bytes, x.ms)} MB/s; ${x.ms - r.fixed.ms >= 50 ? `${mb(x.bytes, x.ms - r.fixed.ms)} MB/s beyond the fixed cost` : 'within noise of the fixed cost'}`, `${x.rssMiB.toFixed(0)} MiB`]),
     ['memory_compare', `${o.csvRows.toLocaleString('en')} rows, ${(r.csvBytes / MiB).toFixed(0)} MiB`, `${s(r.compare.ms)} s`, `${s(r.compare.refMs)} s (python csv)`, `${compareRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.compare.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.compare.refMs / 1000)).toLocaleString('en')})`, `${r.compare.rssMiB.toFixed(0)} MiB`],
+    ['plog, record-dense', `${(r.dense.bytes / MiB).toFixed(0)} MiB, ${r.dense.files} files, ${(r.dense.share * 100).toFixed(1)}% of lines records`, `${s(r.dense.ms)} s`, `${s(r.dense.refMs)} s (grep -rc)`, `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`, `${mb(r.dense.bytes, r.dense.ms)} MB/s (grep ${mb(r.dense.bytes, r.dense.refMs)})`, `${r.dense.rssMiB.toFixed(0)} MiB`],
+    ['memory_compare, quoted names', `${o.csvRows.toLocaleString('en')} rows, ${(r.quoted.bytes / MiB).toFixed(0)} MiB, ${(r.quoted.share * 100).toFixed(1)}% of rows quoted`, `${s(r.quoted.ms)} s`, `${s(r.quoted.refMs)} s (python csv)`, `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`, `${Math.round(o.csvRows / (r.quoted.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.quoted.refMs / 1000)).toLocaleString('en')})`, `${r.quoted.rssMiB.toFixed(0)} MiB`],
     ['csv-parse alone (design reference)', 'the same CSV, records counted only', `${s(r.csvParse.ms)} s`, `${s(r.csvParse.refMs)} s (python csv)`, `${csvParseRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.csvParse.ms / 1000)).toLocaleString('en')} rows/s`, `${r.csvParse.rssMiB.toFixed(0)} MiB`],
     r.startup.missing
       ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
@@ -431,6 +479,8 @@ function render(o, r) {
     [`peak RSS ≤ ${TARGETS.rssMiB} MiB at every size`, `${rssMax.toFixed(0)} MiB max`, verdict(rssMax <= TARGETS.rssMiB)],
     [`peak RSS flat (largest ≤ ${TARGETS.rssGrowth}× smallest)`, `${rssGrowth.toFixed(2)}× from ${r.scaling[0].label} to ${r.scaling[r.scaling.length - 1].label}`, verdict(rssGrowth <= TARGETS.rssGrowth)],
     ['memory_compare time ≤ 1.0× python csv', `${compareRatio.toFixed(2)}×`, verdict(compareRatio <= TARGETS.compareVsPython)],
+    ['record-dense plog time ≤ 1.0× grep', `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`, verdict(r.dense.ms / r.dense.refMs <= TARGETS.denseVsGrep)],
+    ['quoted memory_compare time ≤ 1.0× python csv', `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`, verdict(r.quoted.ms / r.quoted.refMs <= TARGETS.quotedVsPython)],
     r.startup.missing
       ? ['Action start-up ≤ 300 ms', 'not measured (dist/index.js missing)', '**miss**']
       : ['Action start-up ≤ 300 ms', `${r.startup.ms.toFixed(0)} ms`, verdict(r.startup.ms <= TARGETS.startupMs)],
@@ -448,6 +498,7 @@ function render(o, r) {
 
 ${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}.
 Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); warm page cache.
+Record-dense plog: \`--plog-bytes ${sizeLabel(o.denseBytes)} --csv-rows 0 --record-share ${DENSE_RECORD_SHARE}\` (records dumped throughout every process, every generation, glued and wrapped ones, allocation failures in every shape). Quoted CSV: \`--plog-bytes 256KiB --ranks 1 --csv-rows ${o.csvRows} --quoted-share ${QUOTED_SHARE} --no-legacy-csv\`.
 Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.
 Peak RSS: ${RSS_METHOD}.
 Before any time was taken, every \`parse --json\` output below was checked to equal the generator's expected snapshot exactly.

@@ -112,6 +112,15 @@ function deserializeError(e) {
     return error;
 }
 
+/** Device names the same way in every parser: `03`, `dev03`, `NPU:3` → `dev3`; null when it is not a device number. */
+function deviceName(raw) {
+    const text = String(raw).trim();
+    const m = /^(?:dev|NPU:?|npu:?)?0*(\d+)$/.exec(text);
+    if (m === null)
+        return null;
+    return `dev${Number(m[1])}`;
+}
+
 // Byte sizes: exact parsing of driver integers and config strings, and human formatting for tables.
 const UNITS = {
     B: 1,
@@ -183,7 +192,7 @@ function formatPercent(percent) {
 
 // Reads the driver's memory statistics (every known generation), allocation failures and their devices out of CANN plog files.
 //
-// How it stays fast and bounded: chunks stay Buffers; two short byte needles ("Bytes", "ERROR]") found with
+// How it stays fast and bounded: chunks stay Buffers; two short byte needles ("Bytes", "ERR") found with
 // Buffer.indexOf mark the few interesting spots, and only the logical record around a hit (its physical line plus
 // wrapped continuation lines, at most MAX_RECORD_LINES / MAX_RECORD_BYTES) is decoded and matched. Between chunks only
 // the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
@@ -203,36 +212,69 @@ const NL = 0x0a;
 // several times faster than its Boyer-Moore path for 8+ byte needles such as "Mem stats" (measured on 1 GiB).
 /** "(Bytes)" in every record head, "<n>Bytes" in Cached_size lines. */
 const STATS_NEEDLE = 0;
-/** Allocation failures are only counted on ERROR lines, so one needle finds them all. */
+/** Allocation failures are only counted on ERROR lines (`ERROR]`, or `ERR0R]` in damaged pastes): one needle finds them all. */
 const ERROR_NEEDLE = 1;
-const NEEDLES = [Buffer.from('Bytes'), Buffer.from('ERROR]')];
+const NEEDLES = [Buffer.from('Bytes'), Buffer.from('ERR')];
 /**
  * What indexOf actually looks for, per needle: its tail from SEARCH_SKIP bytes on, whose first byte is rarer in logs
- * than the needle's own ('O' is about a third as frequent as 'E' in plog text, so memchr stops a third as often: ~15%
- * of the scan time on 1 GiB). A tail hit counts only when the skipped head precedes it, so the hits are the same.
+ * than the needle's own ('R' is three quarters as frequent as 'E' in plog text, so memchr stops less often). A tail
+ * hit counts only when the skipped head precedes it, so the hits are the same.
  */
-const SEARCH_SKIP = [0, 3];
+const SEARCH_SKIP = [0, 1];
 const SEARCH_TAILS = NEEDLES.map((n, i) => n.subarray(SEARCH_SKIP[i]));
 /** Bytes of a new chunk copied behind the kept bytes; the rest of the chunk is scanned where it lies, uncopied. */
 const JUNCTION_BYTES = 4 * MAX_RECORD_BYTES;
-const LEVEL_TAGS = ['ERROR', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`[${level}]`));
-/** `[LEVEL] MODULE(`: where a plog line, or a line glued onto another one, begins. */
-const SEGMENT = /\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s*[A-Za-z][A-Za-z0-9_-]*\(/g;
-// The driver prints the attribute right after its `[function]` tag; anchoring on `]` keeps a word cut by a wrap
-// ("DEV_" + "MEM") from passing as an attribute of its own.
-const HEAD = /\]\s*([A-Z][A-Z0-9_]*)\s+(?:dev(\d+)\s+)?(?:([Mm]em\s+stats\s*\(Bytes\))|Cached_size\b)/g;
+/** Level words as they start a line, `ERR0R` being a damaged paste's `ERROR`; each is followed by `]`. */
+const LEVEL_WORDS = ['ERROR', 'ERR0R', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`${level}]`));
+/** Tags that start a record pasted with its level and `DRV(...)` prefix cut off. */
+const CUT_PREFIX_TAGS = ['[devmm]', '[drv]', '[ascend]'].map((tag) => Buffer.from(tag));
+/** A line that starts at the attribute word, its prefix cut off: `DEV_MEM dev0 Mem stats`, `HOST_MEM Cached_size:`. */
+const ATTRIBUTE_START = /^[A-Z][A-Z0-9_]*[ \t]+(?:dev\d+[ \t]+)?(?:[Mm]em[ \t]+stats|Cached_size\b)/;
+/** `grep -n` output: `<path>:<line>:` (or `<line>:` for one file) before the line itself. */
+const GREP_PREFIX = /:\d+:/g;
+/** How far into a line a `grep -n` prefix (a path) may reach. */
+const MAX_GREP_PREFIX_BYTES = 1024;
+/** `[LEVEL] MODULE(`: where a plog line, or a line glued onto another one, begins; damaged pastes lose the `[`. */
+const SEGMENT = /\[?(ERROR|ERR0R|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s*[A-Za-z][A-Za-z0-9_-]*\(/g;
+// The driver prints the attribute right after its `[function]` tag; anchoring on `]` (or on the start of a record whose
+// prefix was cut, or on a `grep -n` prefix's `:`) keeps a word cut by a wrap ("DEV_" + "MEM") from passing as an attribute.
+const HEAD = /[\]:]\s*([A-Z][A-Z0-9_]*)\s+(?:dev(\d+)\s+)?(?:([Mm]em\s+stats\s*\(Bytes\))|Cached_size\b)/g;
+/** HEAD, also at the start of a record whose prefix was cut off (only where a record surely starts). */
+const HEAD_AT_START = new RegExp(HEAD.source.replace('[\\]:]', '(?:^|[\\]:])'), 'g');
 /** v1/v2/v3 body: `. (module_name=X; module_id=N; current…; alloc(ated)_peak_size…; alloc_cnt…; free_cnt…)` or `total_size=N)`. */
 const BODY_V1 = /\.\s*\(\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*;\s*module_id\s*=\s*\d+\s*;\s*(?:current_alloced_size\s*=\s*(\d+)\s*;\s*(alloced|allocated)_peak_size\s*=\s*(\d+)\s*;\s*alloc_cnt\s*=\s*(\d+)\s*;\s*free_cnt\s*=\s*(\d+)|total_size\s*=\s*(\d+))\s*\)/y;
 /** v0 body: `: module_name=X, module_id=N current_alloced_size=N, alloced_peak_size=N.` (no comma after module_id). */
 const BODY_V0 = /\s*:\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*,\s*module_id\s*=\s*\d+\s*,?\s*current_alloced_size\s*=\s*(\d+)\s*,\s*alloced_peak_size\s*=\s*(\d+)\s*\./y;
 /** v2 `HOST_MEM Cached_size:12582912Bytes`: the unit is required, so a line cut inside the number never passes. */
 const BODY_CACHED = /\s*:\s*(\d+)\s*Bytes\b/y;
-// Conservative on purpose: only ERROR lines, and only the driver's own failure or an explicit "out of memory".
-const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b/i;
-/** device_id=N, deviceId=N, devId=N, dev_id=N, device N / device(N) / device[N], devN / dev N: the first one wins. */
-const FAILURE_DEVICE = /\b(?:device_?id|dev_?id)\s*[=:]\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
+// Conservative on purpose: only ERROR lines, and only the driver's own failure, an explicit "out of memory", or the
+// framework's error code for a failed allocation (EL0004).
+const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b|\bMemory_Allocation_Failure\b|\bEL0004\b/i;
+/**
+ * device_id=N (or `device_id N` in a damaged paste), deviceId=N, drvDevId=N, devId=N, dev_id=N, device N / device(N) /
+ * device[N], devN / dev N: the first one wins.
+ */
+const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
+/** Failure lines kept per device for the report: the first few show where the job ran out of memory. */
+const FAILURE_SITES_PER_DEVICE = 5;
+/** A failure site's text is cut to this many characters. */
+const FAILURE_TEXT_CHARS = 240;
 /** An allocation failure that names no device is still an out-of-memory signal: it is counted under this name. */
 const UNKNOWN_DEVICE = 'unknown';
+/** Per builder: device → its first failure sites (held here until the snapshot model carries them). */
+const failureSitesOf = new WeakMap();
+/** Counts one failure line on `device`, keeping its site while the device has fewer than FAILURE_SITES_PER_DEVICE. */
+function addAllocFailureLine(into, device, site) {
+    into.addAllocFailure(device, 1);
+    let sites = failureSitesOf.get(into);
+    if (sites === undefined)
+        failureSitesOf.set(into, (sites = new Map()));
+    const list = sites.get(device) ?? [];
+    if (list.length >= FAILURE_SITES_PER_DEVICE)
+        return;
+    list.push(site());
+    sites.set(device, list);
+}
 /** Junction buffers handed from one finished scanner to the next (see PlogScanner.junction); one scanner owns them at a time. */
 let spareJunctions = null;
 function takeSpareJunctions() {
@@ -340,7 +382,7 @@ class PlogScanner {
             const hit = this.nextAt[needle];
             if (hit >= complete)
                 break;
-            if (needle === STATS_NEEDLE && !this.mayBeStats(hit)) {
+            if (needle === STATS_NEEDLE ? !this.mayBeStats(hit) : !this.mayBeLevel(hit)) {
                 this.search(needle, hit + 1);
                 continue;
             }
@@ -350,7 +392,7 @@ class PlogScanner {
                 continue;
             }
             const hitLine = this.lineStartOf(hit);
-            const [start, lines] = this.walkBack(hitLine, hitEnd);
+            const [start, lines, anchored] = this.walkBack(hitLine, hitEnd);
             const recordEnd = this.walkForward(start, lines, hitEnd, complete, closed);
             if (recordEnd < 0) {
                 this.pendingLine = hitLine;
@@ -360,14 +402,16 @@ class PlogScanner {
                 this.search(needle, hit + 1);
                 continue;
             }
-            this.readRecord(start, recordEnd);
+            this.readRecord(start, recordEnd, anchored);
             this.floor = this.scanFrom = recordEnd;
         }
         if (final && end > this.scanFrom && this.buf[this.buf.length - 1] !== NL) {
             // A process killed mid-write leaves a last line without newline; read it even if the cut came before "Bytes".
             const lastLine = this.lineStartOf(end);
-            if (lastLine >= this.scanFrom)
-                this.readRecord(this.walkBack(lastLine, end)[0], end);
+            if (lastLine >= this.scanFrom) {
+                const [start, , anchored] = this.walkBack(lastLine, end);
+                this.readRecord(start, end, anchored);
+            }
         }
         if (closed)
             this.floor = this.scanFrom = Math.max(this.scanFrom, complete);
@@ -437,6 +481,14 @@ class PlogScanner {
         const digit = before >= 0x30 && before <= 0x39;
         return before === 0x28 || digit || before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d;
     }
+    /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
+    mayBeLevel(at) {
+        const i = at - this.bufStart + 3;
+        if (i + 2 >= this.buf.length)
+            return true;
+        const o = this.buf[i];
+        return (o === 0x4f || o === 0x30) && this.buf[i + 1] === 0x52 && this.buf[i + 2] === 0x5d;
+    }
     /** An ERROR record is read whole only if it holds the words of an allocation failure. */
     mayBeFailure(start, end) {
         return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' '));
@@ -446,7 +498,7 @@ class PlogScanner {
         if (hitEnd + 1 >= complete)
             return false;
         const rest = this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart);
-        return !ALLOC_FAILURE.test(rest) && this.startsWithLevel(hitEnd + 1, complete);
+        return !ALLOC_FAILURE.test(rest) && this.startsRecord(hitEnd + 1, complete);
     }
     /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
     lineStartOf(at) {
@@ -461,17 +513,69 @@ class PlogScanner {
         const nl = this.buf.indexOf(NL, at - this.bufStart);
         return nl < 0 ? complete : this.bufStart + nl;
     }
-    startsWithLevel(at, complete) {
+    /**
+     * Whether the line at `at` starts a record of its own (so it is no wrapped continuation): a `[LEVEL]` prefix, or
+     * as pasted into reports, a level that lost its `[` (`ERROR]`, `ERR0R]`), a prefix cut at `[devmm]` or at the
+     * attribute word, any of these behind a `grep -n` `<path>:<line>:` prefix.
+     */
+    startsRecord(at, complete) {
         let i = at - this.bufStart;
         // A UTF-8 byte order mark (files saved on Windows) may precede the first line's prefix.
         if (at === 0 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf)
             i += 3;
-        if (this.buf[i] !== 0x5b)
-            return false;
         const limit = complete - this.bufStart;
-        // Byte by byte in JS: these tags are short, and a native call per tag costs more than the comparison.
-        for (const tag of LEVEL_TAGS) {
-            if (i + tag.length > limit || this.buf[i + 1] !== tag[1])
+        if (this.startsRecordAt(i, limit) && !this.wrapInsideWord(i))
+            return true;
+        const first = this.buf[i];
+        // Lines of a normal log start with `[`; an upper-case start was looked at above: neither has a grep prefix.
+        if (first === 0x5b || first === undefined || i >= limit)
+            return false;
+        const lineEnd = this.buf.indexOf(NL, i);
+        const end = Math.min(lineEnd < 0 || lineEnd > limit ? limit : lineEnd, i + MAX_GREP_PREFIX_BYTES);
+        const head = this.buf.toString('latin1', i, end);
+        GREP_PREFIX.lastIndex = 0;
+        for (let m = GREP_PREFIX.exec(head), n = 0; m !== null && n < 4; m = GREP_PREFIX.exec(head), n++) {
+            if (this.startsRecordAt(i + GREP_PREFIX.lastIndex, limit))
+                return true;
+            GREP_PREFIX.lastIndex = m.index + 1;
+        }
+        return false;
+    }
+    /**
+     * Whether the line at buf[i] continues a word cut by a wrap: the lines before end in `]` and a bare upper-case word
+     * (`…_show 148]MEM_DEV_` + `HBM dev0 Mem stats`), so this line's first word is no attribute of its own.
+     */
+    wrapInsideWord(i) {
+        if (i === 0 || this.buf[i - 1] !== NL)
+            return false;
+        // Back over the word's earlier pieces (a wrap may cut it more than once) to what precedes the word.
+        for (let k = i - 2, stop = Math.max(0, i - 130); k >= stop; k--) {
+            const b = this.buf[k];
+            if (b === 0x5d)
+                return true;
+            const word = (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b === 0x5f || b === NL || b === 0x0d;
+            if (!word)
+                return false;
+        }
+        return false;
+    }
+    /** startsRecord without the grep prefix; `i` is an index into buf. */
+    startsRecordAt(i, limit) {
+        const first = this.buf[i];
+        if (first === 0x5b)
+            return this.tagAt(i + 1, limit, LEVEL_WORDS) || this.tagAt(i, limit, CUT_PREFIX_TAGS);
+        if (first === undefined || first < 0x41 || first > 0x5a)
+            return false;
+        if (this.tagAt(i, limit, LEVEL_WORDS))
+            return true;
+        const lineEnd = this.buf.indexOf(NL, i);
+        const end = Math.min(lineEnd < 0 || lineEnd > limit ? limit : lineEnd, i + 128);
+        return ATTRIBUTE_START.test(this.buf.toString('latin1', i, end));
+    }
+    /** Whether one of `tags` starts at buf[i]. Byte by byte in JS: the tags are short, a native call costs more. */
+    tagAt(i, limit, tags) {
+        for (const tag of tags) {
+            if (i + tag.length > limit || this.buf[i] !== tag[0] || this.buf[i + 1] !== tag[1])
                 continue;
             let k = 2;
             while (k < tag.length && this.buf[i + k] === tag[k])
@@ -481,10 +585,13 @@ class PlogScanner {
         }
         return false;
     }
-    /** Where the logical record holding the hit line starts, and how many lines that makes up to the hit line. */
+    /**
+     * Where the logical record holding the hit line starts, how many lines that makes up to the hit line, and whether
+     * that start is a record's own (false: no record start within reach, the hit line is read alone).
+     */
     walkBack(hitLine, hitEnd) {
-        if (this.startsWithLevel(hitLine, hitEnd + 1))
-            return [hitLine, 1];
+        if (this.startsRecord(hitLine, hitEnd + 1))
+            return [hitLine, 1, true];
         let at = hitLine;
         let lines = 1;
         while (at > this.floor && lines < MAX_RECORD_LINES) {
@@ -492,12 +599,12 @@ class PlogScanner {
             if (hitEnd + 1 - prev > MAX_RECORD_BYTES)
                 break;
             lines++;
-            if (this.startsWithLevel(prev, at))
-                return [prev, lines];
+            if (this.startsRecord(prev, at))
+                return [prev, lines, true];
             at = prev;
         }
-        // No `[LEVEL]` line within reach: the hit line starts a record of its own.
-        return [hitLine, 1];
+        // No record start within reach: the hit line is read on its own, but its first word is no attribute for sure.
+        return [hitLine, 1, false];
     }
     /** End of the logical record (after its last newline), or -1 when the next line is not here yet. Same bounds as walkBack. */
     walkForward(start, lines, hitEnd, complete, closed) {
@@ -508,7 +615,7 @@ class PlogScanner {
             const next = lineEnd + 1;
             if (next >= complete)
                 return closed ? complete : -1;
-            if (lines >= MAX_RECORD_LINES || this.startsWithLevel(next, complete))
+            if (lines >= MAX_RECORD_LINES || this.startsRecord(next, complete))
                 return next;
             const nextEnd = this.lineEndOf(next, complete);
             if (nextEnd + 1 - start > MAX_RECORD_BYTES)
@@ -517,27 +624,35 @@ class PlogScanner {
             lineEnd = nextEnd;
         }
     }
-    /** Joins the record's lines with spaces (keeping offsets) and reads each `[LEVEL] X(` segment on its own. */
-    readRecord(start, end) {
+    /**
+     * Joins the record's lines with spaces (keeping offsets) and reads each `[LEVEL] X(` segment on its own. `anchored`:
+     * the record starts where a record starts, so an attribute word right at its start is one (a prefix cut off).
+     */
+    readRecord(start, end, anchored) {
         const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
         let segmentStart = 0;
         let level = null;
         SEGMENT.lastIndex = 0;
         for (let m = SEGMENT.exec(text); m !== null; m = SEGMENT.exec(text)) {
             if (m.index > segmentStart)
-                this.readSegment(text.slice(segmentStart, m.index), level, start + segmentStart);
+                this.readSegment(text.slice(segmentStart, m.index), level, start + segmentStart, anchored && segmentStart === 0);
             segmentStart = m.index;
             level = m[1];
         }
-        this.readSegment(text.slice(segmentStart), level, start + segmentStart);
+        this.readSegment(text.slice(segmentStart), level, start + segmentStart, anchored && segmentStart === 0);
     }
-    readSegment(text, level, at) {
-        HEAD.lastIndex = 0;
-        for (let m = HEAD.exec(text); m !== null; m = HEAD.exec(text)) {
+    readSegment(text, level, at, anchored) {
+        const head = anchored ? HEAD_AT_START : HEAD;
+        head.lastIndex = 0;
+        for (let m = head.exec(text); m !== null; m = head.exec(text)) {
             const attr = m[1];
-            const device = m[2] === undefined ? null : `dev${m[2]}`;
+            const device = m[2] === undefined ? null : deviceOf(m[2]);
+            if (device === null && m[2] !== undefined) {
+                this.skip(at, `device number out of range in memory-statistics record: ${excerpt(text, m.index + 1)}`);
+                continue;
+            }
             const prefix = device === null ? attr : `${attr}/${device}`;
-            const bodyAt = HEAD.lastIndex;
+            const bodyAt = head.lastIndex;
             let parsed;
             if (m[3] === undefined)
                 parsed = this.readCached(text, bodyAt, at);
@@ -552,10 +667,11 @@ class PlogScanner {
             if (device !== null)
                 this.into.noteDevice(device);
         }
-        if (level === 'ERROR' && ALLOC_FAILURE.test(text)) {
+        if ((level === 'ERROR' || level === 'ERR0R') && ALLOC_FAILURE.test(text)) {
             const d = FAILURE_DEVICE.exec(text);
             const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? null);
-            this.into.addAllocFailure(digits === null ? UNKNOWN_DEVICE : `dev${digits.replace(/^0+(?=\d)/, '')}`);
+            const device = (digits === null ? null : deviceOf(digits)) ?? UNKNOWN_DEVICE;
+            addAllocFailureLine(this.into, device, () => ({ file: this.name, line: this.lineAt(at), text: excerpt(text, 0, FAILURE_TEXT_CHARS) }));
         }
     }
     readStats(text, from, at) {
@@ -642,10 +758,14 @@ function countNewlines(buf, from, to) {
         n++;
     return n;
 }
-/** The start of a bad record for a warning: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
-function excerpt(text, from) {
-    const s = Buffer.from(text.slice(from, from + 120), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
-    return from + 120 < text.length ? `${s}…` : s;
+/** The start of a record for a message: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
+function excerpt(text, from, chars = 120) {
+    const s = Buffer.from(text.slice(from, from + chars), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
+    return from + chars < text.length ? `${s}…` : s;
+}
+/** A device number as every parser names it (`03` → `dev3`), or null when it is too long to be one. */
+function deviceOf(digits) {
+    return digits.replace(/^0+(?=\d)/, '').length > 9 ? null : deviceName(digits);
 }
 /**
  * Streams one plog file through the scanner with bounded memory (two chunk buffers plus the scanner's window).
