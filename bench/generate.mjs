@@ -494,7 +494,9 @@ function truncate(text, r) {
 
 /** One process's memory state: peaks only grow, and no two records of one key in the corpus share a peak. */
 class ProcessMemory {
-  constructor(gen, device, scale, r, usedPeaks) {
+  /** growth: a dump raises each peak by up to 1/growth (record-dense runs dump thousands of times: a small step). */
+  constructor(gen, device, scale, r, usedPeaks, growth = 10) {
+    this.growth = growth;
     this.entries = [];
     // v0 prints no counts: its records carry allocs/frees null.
     this.counts = gen !== 'v0';
@@ -524,7 +526,7 @@ class ProcessMemory {
   dump() {
     const r = this.r;
     return this.entries.map((e) => {
-      let peak = e.peak === 0 ? r.logRange(e.lo, e.hi) : e.peak + r.range(1, Math.max(1, Math.floor(e.peak / 10 / 4096))) * 4096;
+      let peak = e.peak === 0 ? r.logRange(e.lo, e.hi) : e.peak + r.range(1, Math.max(1, Math.floor(e.peak / this.growth / 4096))) * 4096;
       if (r.chance(0.85)) peak -= peak % 4096;
       let used = this.usedPeaks.get(e.key);
       if (!used) this.usedPeaks.set(e.key, (used = new Set()));
@@ -571,7 +573,7 @@ function writeProcess(ctx, p) {
     const [, level, module, tail] = NOISE_TABLE[Math.floor(r.next() * NOISE_TOTAL)];
     return `[${level}] ${module}(${p.pid},${p.name}):${clock.stamp()} ${tail(r, p)}`;
   };
-  const memory = new ProcessMemory(p.gen, p.device, p.appScale, r, ctx.usedPeaks);
+  const memory = new ProcessMemory(p.gen, p.device, p.appScale, r, ctx.usedPeaks, o.recordShare > 0 ? 4000 : 10);
   const accept = (rec) => {
     expected.addModule(rec.key, { peak: rec.peak, current: rec.current, allocs: rec.allocs, frees: rec.frees }, rec.device);
     ctx.plogRecords++;

@@ -939,4 +939,4 @@ function isEmptySnapshot(snapshot) {
     return Object.keys(snapshot.modules).length === 0 && Object.keys(snapshot.kernels).length === 0;
 }
 
-export { InputError as I, ParseError as P, SnapshotBuilder as S, UsageError as U, formatBytes as a, formatDelta as b, compareKeys as c, deserializeError as d, serializeError as e, formatPercent as f, parseSize as g, SchemaError as h, isEmptySnapshot as i, parseExactInteger as j, parsePlogFile as p, stableStringify as s };
+export { InputError as I, ParseError as P, SnapshotBuilder as S, UsageError as U, formatBytes as a, formatDelta as b, compareKeys as c, deserializeError as d, serializeError as e, formatPercent as f, parseSize as g, SchemaError as h, isEmptySnapshot as i, deviceName as j, parseExactInteger as k, parsePlogFile as p, stableStringify as s };

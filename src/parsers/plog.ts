@@ -146,6 +146,9 @@ export class PlogScanner {
   private readonly nextAt: number[] = NEEDLES.map(() => -1);
   private readonly searched: number[] = NEEDLES.map(() => 0);
 
+  private readonly cursor = new ByteCursor();
+  private readonly keys = keyCache;
+
   /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
   private junctions: (Buffer | undefined)[] = takeSpareJunctions();
   private nextJunction = 0;
@@ -229,6 +232,10 @@ export class PlogScanner {
         continue;
       }
       const hitEnd = this.lineEndOf(hit, complete);
+      if (needle === STATS_NEEDLE && hitEnd < complete && this.fastRecord(hit, hitEnd, complete, closed)) {
+        this.floor = this.scanFrom = hitEnd + 1;
+        continue;
+      }
       if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
         this.search(needle, hit + 1);
         continue;
@@ -320,6 +327,98 @@ export class PlogScanner {
     const before = this.buf[at - 1 - this.bufStart] as number;
     const digit = before >= 0x30 && before <= 0x39;
     return before === 0x28 || digit || before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d;
+  }
+
+  /**
+   * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
+   * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
+   * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, glued lines, odd
+   * spacing, pastes, values of 16+ digits) returns false and takes the general path, which reads the same records.
+   */
+  private fastRecord(hit: number, hitEnd: number, complete: number, closed: boolean): boolean {
+    const b = this.buf;
+    const o = this.bufStart;
+    const h = hit - o;
+    let lineEnd = hitEnd - o;
+    if (b[lineEnd - 1] === 0x0d) lineEnd--;
+    const cur = this.cursor;
+    cur.b = b;
+    let head: number;
+    let moduleFrom: number;
+    let moduleTo: number;
+    let metric: ModuleMetric;
+    if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
+      head = h - 12;
+      cur.i = h;
+      if (!cur.take(V1_BODY_START)) return false;
+      moduleFrom = cur.i;
+      moduleTo = cur.word();
+      if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return false;
+      if (cur.take(V3_TOTAL)) {
+        const total = cur.digits();
+        if (total < 0) return false;
+        metric = { peak: total, current: total, allocs: null, frees: null };
+      } else {
+        if (!cur.take(V1_CURRENT)) return false;
+        const current = cur.digits();
+        if (current < 0 || !cur.take(V1_ALLOC)) return false;
+        if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return false;
+        if (!cur.take(V1_PEAK)) return false;
+        const peak = cur.digits();
+        if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return false;
+        const allocs = cur.digits();
+        if (allocs < 0 || !cur.take(V1_FREE_CNT)) return false;
+        const frees = cur.digits();
+        if (frees < 0) return false;
+        metric = { current, peak, allocs, frees };
+      }
+      if (!cur.take(CLOSE_PAREN)) return false;
+    } else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
+      head = h - 11;
+      cur.i = h;
+      if (!cur.take(V0_BODY_START)) return false;
+      moduleFrom = cur.i;
+      moduleTo = cur.word();
+      if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return false;
+      const current = cur.digits();
+      if (current < 0 || !cur.take(V0_PEAK)) return false;
+      const peak = cur.digits();
+      if (peak < 0 || !cur.take(PERIOD)) return false;
+      metric = { current, peak, allocs: null, frees: null };
+    } else {
+      // `Cached_size:<digits>Bytes`
+      let d = h;
+      while (d > 0 && isDigit(b[d - 1] as number)) d--;
+      if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return false;
+      head = d - 13;
+      cur.i = d;
+      const size = cur.digits();
+      if (size < 0 || !cur.take(BYTES)) return false;
+      moduleFrom = moduleTo = -1;
+      metric = { peak: size, current: size, allocs: null, frees: null };
+    }
+    if (cur.i !== lineEnd) return false;
+    // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
+    let q = head;
+    let d = q;
+    while (d > 0 && isDigit(b[d - 1] as number)) d--;
+    const deviceTo = q;
+    if (d < q && q - d <= 9 && cur.at(d - 4, SPACE_DEV)) q = d - 4;
+    else d = deviceTo;
+    let a = q;
+    while (a > 0 && isWordByte(b[a - 1] as number)) a--;
+    const first = b[a] as number;
+    if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return false;
+    // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
+    const lineStart = this.lineStartOf(hit) - o;
+    if (b[lineStart] !== 0x5b || !this.startsRecord(lineStart + o, complete)) return false;
+    const next = hitEnd + 1;
+    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return false;
+    const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
+    this.into.records++;
+    this.into.addModule(key.key, metric);
+    if (key.device !== null) this.into.noteDevice(key.device);
+    return true;
   }
 
   /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
@@ -497,7 +596,7 @@ export class PlogScanner {
       const d = FAILURE_DEVICE.exec(text);
       const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? null);
       const device = (digits === null ? null : deviceOf(digits)) ?? UNKNOWN_DEVICE;
-      addAllocFailureLine(this.into, device, () => ({ file: this.name, line: this.lineAt(at), text: excerpt(text, 0, FAILURE_TEXT_CHARS) }));
+      addAllocFailureLine(this.into, device, () => ({ file: this.name, line: this.lineAt(at, false), text: excerpt(text, 0, FAILURE_TEXT_CHARS) }));
     }
   }
 
@@ -563,8 +662,13 @@ export class PlogScanner {
     throw new ParseError(this.name, this.lineAt(at), reason);
   }
 
-  /** The 1-based physical line holding `at` (which is always inside the kept window). */
-  private lineAt(at: number): number {
+  /**
+   * The 1-based physical line holding `at` (which is always inside the kept window). `persist`: go on counting the
+   * newlines of bytes as they pass (a file with one bad record often has more); false for a one-off (a failure site),
+   * so that one early line number does not make the scanner count every newline of the rest of the file.
+   */
+  private lineAt(at: number, persist = true): number {
+    const wasCounting = this.counting;
     if (!this.counting || this.countedTo < this.bufStart) {
       // The bytes before the window are gone (or were never counted): count them once, from the source.
       this.countedTo = this.bufStart;
@@ -574,9 +678,153 @@ export class PlogScanner {
     if (at >= this.countedTo) this.newlinesCounted += countNewlines(this.buf, this.countedTo - this.bufStart, at - this.bufStart);
     else this.newlinesCounted -= countNewlines(this.buf, at - this.bufStart, this.countedTo - this.bufStart);
     this.countedTo = at;
+    if (!persist && !wasCounting) this.counting = false;
     return this.newlinesCounted + 1;
   }
 }
+
+// The driver's exact spelling, for PlogScanner.fastRecord.
+const MEM_STATS_OPEN = Buffer.from(' Mem stats (');
+const V0_MEM_STATS_OPEN = Buffer.from(' mem stats(');
+const CACHED_OPEN = Buffer.from(' Cached_size:');
+const SPACE_DEV = Buffer.from(' dev');
+const V1_BODY_START = Buffer.from('Bytes). (module_name=');
+const V1_MODULE_ID = Buffer.from('; module_id=');
+const V3_TOTAL = Buffer.from('; total_size=');
+const V1_CURRENT = Buffer.from('; current_alloced_size=');
+const V1_ALLOC = Buffer.from('; alloc');
+const V1_ED = Buffer.from('ed');
+const V2_ATED = Buffer.from('ated');
+const V1_PEAK = Buffer.from('_peak_size=');
+const V1_ALLOC_CNT = Buffer.from('; alloc_cnt=');
+const V1_FREE_CNT = Buffer.from('; free_cnt=');
+const CLOSE_PAREN = Buffer.from(')');
+const V0_BODY_START = Buffer.from('Bytes): module_name=');
+const V0_MODULE_ID = Buffer.from(', module_id=');
+const V0_CURRENT = Buffer.from(' current_alloced_size=');
+const V0_PEAK = Buffer.from(', alloced_peak_size=');
+const PERIOD = Buffer.from('.');
+const BYTES = Buffer.from('Bytes');
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** A byte of an attribute or module word: A-Z, 0-9, `_`. */
+function isWordByte(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+/** Reads a Buffer forward from `i`: exact byte strings, upper-case words, decimal integers. */
+class ByteCursor {
+  i = 0;
+  b: Buffer = Buffer.alloc(0);
+
+  /** Whether `bytes` lie at `at` (without moving). */
+  at(at: number, bytes: Buffer): boolean {
+    if (at < 0 || at + bytes.length > this.b.length) return false;
+    for (let k = 0; k < bytes.length; k++) if (this.b[at + k] !== bytes[k]) return false;
+    return true;
+  }
+
+  /** Moves past `bytes` if they come next. */
+  take(bytes: Buffer): boolean {
+    if (!this.at(this.i, bytes)) return false;
+    this.i += bytes.length;
+    return true;
+  }
+
+  /** Moves past `[A-Z][A-Z0-9_]*` and returns where it ends, or -1 (not moved). */
+  word(): number {
+    const from = this.i;
+    const first = this.b[from] as number;
+    if (!(first >= 0x41 && first <= 0x5a)) return -1;
+    let k = from + 1;
+    while (k < this.b.length && isWordByte(this.b[k] as number)) k++;
+    this.i = k;
+    return k;
+  }
+
+  /** 1 to 15 decimal digits (exact in a double), or -1 (16+ digits are left to the general path's exact check). */
+  digits(): number {
+    let k = this.i;
+    let value = 0;
+    while (k < this.b.length) {
+      const c = this.b[k] as number;
+      if (c < 0x30 || c > 0x39) break;
+      value = value * 10 + (c - 0x30);
+      k++;
+    }
+    if (k === this.i || k - this.i > 15) return -1;
+    this.i = k;
+    return value;
+  }
+}
+
+/** A module key and its device, as fastRecord finds them again and again: built once per distinct spelling. */
+interface CachedKey {
+  /** attr bytes, 0xff, device digits, 0xff, module bytes (empty module: CACHED). */
+  spelling: Buffer;
+  key: string;
+  device: string | null;
+}
+
+/**
+ * Keys by the bytes that spell them, so that the few hundred keys of a log are decoded and joined once, not once per
+ * record, and the Map lookups in the builder hash a string they have seen (V8 caches a string's hash).
+ */
+class KeyCache {
+  private readonly byHash = new Map<number, CachedKey[]>();
+  private size = 0;
+
+  /** Attribute b[a,q), device digits b[d,deviceTo) (empty: none), module b[moduleFrom,moduleTo) (moduleFrom -1: CACHED). */
+  keyOf(b: Buffer, a: number, q: number, d: number, deviceTo: number, moduleFrom: number, moduleTo: number): CachedKey {
+    let h = 0x811c9dc5;
+    for (let k = a; k < q; k++) h = Math.imul(h ^ (b[k] as number), 0x01000193);
+    h = Math.imul(h ^ 0xff, 0x01000193);
+    for (let k = d; k < deviceTo; k++) h = Math.imul(h ^ (b[k] as number), 0x01000193);
+    h = Math.imul(h ^ 0xff, 0x01000193);
+    for (let k = moduleFrom; k < moduleTo; k++) h = Math.imul(h ^ (b[k] as number), 0x01000193);
+    const bucket = this.byHash.get(h);
+    if (bucket !== undefined) {
+      for (const c of bucket) if (spells(c.spelling, b, a, q, d, deviceTo, moduleFrom, moduleTo)) return c;
+    }
+    const attr = b.toString('latin1', a, q);
+    const device = d < deviceTo ? `dev${Number(b.toString('latin1', d, deviceTo))}` : null;
+    const module = moduleFrom < 0 ? 'CACHED' : b.toString('latin1', moduleFrom, moduleTo);
+    const entry: CachedKey = {
+      spelling: Buffer.concat([b.subarray(a, q), FF, b.subarray(d, deviceTo), FF, moduleFrom < 0 ? EMPTY : b.subarray(moduleFrom, moduleTo)]),
+      key: device === null ? `${attr}/${module}` : `${attr}/${device}/${module}`,
+      device,
+    };
+    // Bounded: a log of garbage keys must not grow this without end; the cache is only a shortcut.
+    if (this.size >= 4096) {
+      this.byHash.clear();
+      this.size = 0;
+    }
+    this.byHash.set(h, [...(bucket ?? []), entry]);
+    this.size++;
+    return entry;
+  }
+}
+
+const FF = Buffer.from([0xff]);
+const EMPTY = Buffer.alloc(0);
+
+function spells(s: Buffer, b: Buffer, a: number, q: number, d: number, deviceTo: number, moduleFrom: number, moduleTo: number): boolean {
+  const moduleLength = moduleFrom < 0 ? 0 : moduleTo - moduleFrom;
+  if (s.length !== q - a + 1 + (deviceTo - d) + 1 + moduleLength) return false;
+  let i = 0;
+  for (let k = a; k < q; k++) if (s[i++] !== b[k]) return false;
+  if (s[i++] !== 0xff) return false;
+  for (let k = d; k < deviceTo; k++) if (s[i++] !== b[k]) return false;
+  if (s[i++] !== 0xff) return false;
+  for (let k = moduleFrom; k < moduleTo; k++) if (s[i++] !== b[k]) return false;
+  return true;
+}
+
+/** Shared by all scanners of a thread: keys repeat across the files of one run. */
+const keyCache = new KeyCache();
 
 /** Newlines in buf[from, to). */
 export function countNewlines(buf: Buffer, from: number, to: number): number {
@@ -631,7 +879,15 @@ export async function parsePlogFile(file: InputFile, into: SnapshotBuilder, opti
   const buffers = takeReadBuffers(chunkBytes);
   try {
     into.files++;
-    const scanner = new PlogScanner(file.name, into, (offset) => countFileNewlines(fd, offset));
+    // Counted from where the last count stopped: one-off line numbers further on cost one pass over the file in all.
+    let countedTo = 0;
+    let newlines = 0;
+    const scanner = new PlogScanner(file.name, into, (offset) => {
+      if (offset < countedTo) countedTo = newlines = 0;
+      newlines += countFileNewlines(fd, countedTo, offset);
+      countedTo = offset;
+      return newlines;
+    });
     let position = 0;
     for (let n = 0; ; n++) {
       const buffer = buffers[n % 2] as Buffer;
@@ -662,12 +918,12 @@ function takeReadBuffers(chunkBytes: number): Buffer[] {
   return [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
 }
 
-/** Newlines in a file's first `length` bytes: read again only when a record needs a line number for dropped bytes. */
-function countFileNewlines(fd: number, length: number): number {
-  const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, length)));
+/** Newlines in a file's bytes [from, to): read again only when a record needs a line number for dropped bytes. */
+function countFileNewlines(fd: number, from: number, to: number): number {
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, to - from)));
   let n = 0;
-  for (let position = 0; position < length; ) {
-    const read = readSync(fd, buffer, 0, Math.min(buffer.length, length - position), position);
+  for (let position = from; position < to; ) {
+    const read = readSync(fd, buffer, 0, Math.min(buffer.length, to - position), position);
     if (read === 0) break;
     n += countNewlines(buffer, 0, read);
     position += read;
