@@ -16,7 +16,7 @@ import typescript from '@rollup/plugin-typescript';
  * import.meta.url)` from dist/chunks/), so the bundle finds its worker wherever dist/ is installed.
  */
 function parseWorker() {
-  const source = path.resolve('src/parse-worker.ts');
+  const source = path.resolve('src/parsers/parse-worker.ts');
   const reference = /new URL\(\s*(['"])\.\/parse-worker\.js\1\s*,\s*import\.meta\.url\s*\)/g;
   let ref;
   return {

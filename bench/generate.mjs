@@ -18,7 +18,7 @@
 //   DIR/expected-compare-legacy.json  snapshot of the files in DIR/compare-legacy
 // No dependencies, no clock, no Math.random: the same options give the same bytes.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const KiB = 1024;
@@ -206,6 +206,8 @@ class BatchedFile {
     this.buf = Buffer.allocUnsafe(BATCH_BYTES);
     this.used = 0;
     this.bytes = 0;
+    /** Lines written with line(): the last one's number. */
+    this.lines = 0;
   }
   /** Appends ASCII text as is (no line ending added). */
   raw(text) {
@@ -229,6 +231,7 @@ class BatchedFile {
   line(text) {
     this.raw(text);
     this.raw(this.eol);
+    this.lines++;
   }
   flush() {
     // Synchronous writes of big batches: memory stays bounded and the kernel applies the backpressure.
@@ -245,11 +248,23 @@ class BatchedFile {
 // ---------------------------------------------------------------------------------------------
 // Expected snapshot: the semantics the parsers implement, computed while writing
 
+/** Failure sites the snapshot keeps per device, and the characters of a site's text. */
+const SITES_PER_DEVICE = 5;
+const SITE_TEXT_CHARS = 300;
+
+/** A failure line as a site shows it: whitespace collapsed, at most SITE_TEXT_CHARS with the ellipsis. */
+function siteText(line) {
+  const text = line.replace(/\s+/g, ' ').trim();
+  return text.length > SITE_TEXT_CHARS ? `${text.slice(0, SITE_TEXT_CHARS - 1)}…` : text;
+}
+
 class ExpectedSnapshot {
   constructor() {
     this.modules = new Map();
     this.kernels = new Map();
     this.allocFailures = new Map();
+    /** Device → the first SITES_PER_DEVICE failure lines by file, then line: what the parser reports as sites. */
+    this.sites = new Map();
     this.files = 0;
     this.records = 0;
     this.skipped = 0;
@@ -269,8 +284,14 @@ class ExpectedSnapshot {
   noteDevice(dev) {
     if (!this.allocFailures.has(dev)) this.allocFailures.set(dev, 0);
   }
-  addAllocFailure(dev) {
+  addAllocFailure(dev, where) {
     this.allocFailures.set(dev, (this.allocFailures.get(dev) ?? 0) + 1);
+    if (where) this.addSite(dev, where);
+  }
+  addSite(dev, where) {
+    const sites = [...(this.sites.get(dev) ?? []), where];
+    sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+    this.sites.set(dev, sites.slice(0, SITES_PER_DEVICE));
   }
   merge(other) {
     for (const [k, v] of other.modules) {
@@ -279,6 +300,7 @@ class ExpectedSnapshot {
     }
     for (const [k, v] of other.kernels) this.addKernel(k, v);
     for (const [d, n] of other.allocFailures) this.allocFailures.set(d, (this.allocFailures.get(d) ?? 0) + n);
+    for (const [d, sites] of other.sites) for (const site of sites) this.addSite(d, site);
     this.files += other.files;
     this.records += other.records;
     this.skipped += other.skipped;
@@ -286,11 +308,20 @@ class ExpectedSnapshot {
   }
   build() {
     const obj = (m) => Object.fromEntries([...m.entries()]);
+    const sections = {};
+    if (this.modules.size > 0) sections.modules = obj(this.modules);
+    if (this.kernels.size > 0) sections.kernels = obj(this.kernels);
     return {
-      version: 1,
-      modules: obj(this.modules),
-      kernels: obj(this.kernels),
-      meta: { files: this.files, records: this.records, skipped: this.skipped, allocFailures: obj(this.allocFailures) },
+      version: 2,
+      sections,
+      series: {},
+      meta: {
+        files: this.files,
+        records: this.records,
+        skipped: this.skipped,
+        allocFailures: obj(this.allocFailures),
+        ...(this.sites.size > 0 ? { allocFailureSites: obj(this.sites) } : {}),
+      },
     };
   }
 }
@@ -559,6 +590,8 @@ function writeProcess(ctx, p) {
   };
   openNext();
   let written = 0;
+  /** Where the last line written lies, as `parse --plog <out>/plog` names it. */
+  const here = (text) => ({ file: relative(join(o.out, 'plog'), file.path).split(sep).join('/'), line: file.lines, text: siteText(text) });
   /** Writes whole lines; rotation happens only between units, so no record is split across files. */
   const emit = (lines) => {
     if (file.bytes >= o.rotateBytes) openNext();
@@ -629,7 +662,7 @@ function writeProcess(ctx, p) {
       clock.advance(r.range(10, 200));
       const [line, device] = r.pick(FAILURE_SHAPES)(r, p, clock);
       emit([line]);
-      expected.addAllocFailure(device === null ? 'unknown' : `dev${device}`);
+      expected.addAllocFailure(device === null ? 'unknown' : `dev${device}`, here(line));
       ctx.allocFailures++;
     }
   };
@@ -647,14 +680,15 @@ function writeProcess(ctx, p) {
       const n = r.range(1, 3);
       for (let k = 0; k < n; k++) {
         clock.advance(r.range(10, 200));
-        let line = allocFailureLine(r, p, clock);
+        const failure = allocFailureLine(r, p, clock);
+        let line = failure;
         // The first failure of a process is glued to the next line, as when a collector lost a newline.
         if (k === 0 && failAt.length === 1 && p.glueFailure) {
           line += noise();
           ctx.glued++;
         }
         emit([line]);
-        expected.addAllocFailure(`dev${p.device}`);
+        expected.addAllocFailure(`dev${p.device}`, here(failure));
         ctx.allocFailures++;
       }
       dump('ERROR', { glue: false, wrap: false });

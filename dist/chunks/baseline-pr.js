@@ -1,4 +1,5 @@
-import { h as httpStatus } from '../index.js';
+import { h as httpStatus } from './shared.js';
+import '../index.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -8,23 +9,17 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import 'node:fs/promises';
-import 'node:os';
-import 'node:path';
+import './sources.js';
 import './local.js';
-import 'node:worker_threads';
-import './snapshot.js';
-import 'node:fs';
+import 'node:fs/promises';
+import 'node:path';
 import 'url';
 import 'module';
-import './baseline.js';
-import 'node:crypto';
-import './json-schema.js';
-import './run-gate.js';
-import './baseline-changes.js';
-import './json.js';
-import './markdown.js';
-import './chart.js';
+import 'node:os';
+import 'node:fs';
+import './escape.js';
+import 'node:worker_threads';
+import './snapshot.js';
 
 // Proposes a new baseline through the Git Data API (no checkout needed): a branch + commit + pull request, or a commit.
 /** Reads a file at a branch through the contents API; null when it does not exist there. */

@@ -1,5 +1,7 @@
-import { c as compareKeys, a as formatBytes } from './snapshot.js';
-import { b as formatCount, y as codeSpan, w as escapeHtml, r as replaceControlCharacters, p as plural, x as deviceOf, j as isCountEntry, z as growth } from './local.js';
+import { d as compareKeys } from './snapshot.js';
+import { b as formatBytes } from './units.js';
+import { b as formatCount, p as plural, h as deviceOf, i as isCountEntry, k as growth } from './entry-values.js';
+import { b as codeSpan, e as escapeHtml, r as replaceControlCharacters } from './escape.js';
 
 /**
  * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and
@@ -288,4 +290,4 @@ function n(x) {
     return String(Math.round(x * 10) / 10);
 }
 
-export { renderDeviceStacksSvg as a, devicePeaks as d, renderMermaidChart as r };
+export { renderMermaidChart as a, devicePeaks as d, renderDeviceStacksSvg as r };

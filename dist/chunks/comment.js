@@ -1,46 +1,85 @@
-/** The hidden marker that identifies this gate's comment; comment-key keeps several gates apart. */
-function commentMarker(commentKey) {
-    return `<!-- ascend-memory-gate:${commentKey} -->`;
+import { i as info, w as warning } from '../index.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { g as glob } from './local.js';
+import { U as UsageError, I as InputError } from './sources.js';
+import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
+import { parseReportJson } from './json.js';
+import { p as publish } from './publish.js';
+import 'os';
+import 'crypto';
+import 'fs';
+import 'path';
+import 'string_decoder';
+import 'events';
+import 'child_process';
+import 'assert';
+import 'timers';
+import 'url';
+import 'module';
+import 'node:os';
+import 'node:fs';
+import './escape.js';
+import 'node:worker_threads';
+import './snapshot.js';
+import './json-schema.js';
+import './entry-values.js';
+import './units.js';
+import './markdown.js';
+import './chart.js';
+
+// Comment mode (workflow_run, fork-safe): re-render from validated data the report an untrusted pull_request run uploaded.
+/** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */
+const REPORT_ARTIFACT_LIMIT = 256 * 1024 * 1024;
+/** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
+async function runCommentMode(inputs) {
+    const ctx = workflowContext();
+    const workflowRun = ctx.payload.workflow_run;
+    const runId = inputs.runId ?? (typeof workflowRun?.id === 'number' ? workflowRun.id : undefined);
+    if (runId === undefined)
+        throw new UsageError("mode 'comment' needs 'run-id' or a workflow_run event");
+    const repo = inputs.repository ?? thisRepo();
+    if (!inputs.token)
+        throw new UsageError("mode 'comment' needs 'github-token'");
+    const octokit = (await import('./octokit.js')).createOctokit(inputs.token);
+    const dir = path.join(workDir(), 'report-artifact');
+    const { downloadArtifacts } = await import('./artifacts.js');
+    const [artifact] = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
+    if (!artifact)
+        throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
+    const reportFile = await findReportFile(artifact.path);
+    const report = parseReportJson(await readFile(reportFile, 'utf8'), `${inputs.reportArtifact}/${path.relative(artifact.path, reportFile)}`);
+    let issueNumber;
+    const fromEvent = workflowRun?.pull_requests?.find((p) => typeof p.number === 'number');
+    if (fromEvent && typeof fromEvent.number === 'number')
+        issueNumber = fromEvent.number;
+    else if (typeof workflowRun?.head_sha === 'string')
+        issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
+    // The verdict is the pull_request run's: link that run, not this workflow_run job.
+    await publish(inputs, report, { issueNumber, repo, runUrl: runUrl(runId, repo), enforce: false, octokit });
 }
-/** Finds this gate's comment among all of the PR's comments (every page) and creates or updates it per policy. */
-async function upsertStickyComment(octokit, request) {
-    const { owner, repo, issueNumber, body, marker, policy, hasFindings } = request;
-    if (policy === 'never')
-        return { action: 'skipped', reason: "comment is 'never'" };
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-        owner,
-        repo,
-        issue_number: issueNumber,
-        per_page: 100,
-    });
-    const existing = await ownComment(octokit, comments.filter((c) => typeof c.body === 'string' && c.body.includes(marker)));
-    if (existing) {
-        const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
-        return { action: 'updated', id: data.id, url: data.html_url };
-    }
-    if (policy === 'on-change' && !hasFindings) {
-        return { action: 'skipped', reason: 'everything passed and there is no earlier comment to update' };
-    }
-    const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
-    return { action: 'created', id: data.id, url: data.html_url };
+async function findReportFile(dir) {
+    const files = (await glob('**/*.json', { cwd: dir, absolute: true })).sort();
+    const preferred = files.find((f) => path.basename(f) === 'report.json') ?? files[0];
+    if (!preferred)
+        throw new InputError(`the report artifact holds no .json file`);
+    return preferred;
 }
-/**
- * The first of the marked comments that this token wrote. Anyone can paste the marker into a comment (or quote ours);
- * updating theirs would put our verdict under their name, for them to edit later. GITHUB_TOKEN and GitHub App tokens
- * post as a Bot; a personal access token posts as its user, whose login `GET /user` gives (it is refused to the others).
- */
-async function ownComment(octokit, marked) {
-    const byBot = marked.find((c) => c.user?.type === 'Bot');
-    if (byBot !== undefined || marked.length === 0)
-        return byBot;
-    let login;
+/** Forks' PRs are missing from workflow_run.pull_requests: find the PR by its head commit. */
+async function pullRequestForSha(octokit, repo, sha) {
     try {
-        login = (await octokit.rest.users.getAuthenticated()).data.login;
+        const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha });
+        const associated = data.find((p) => p.state === 'open')?.number ?? data[0]?.number;
+        if (associated !== undefined)
+            return associated;
+        // A fork's commit is not associated with the base repository: match open PRs by head sha.
+        const open = await octokit.paginate(octokit.rest.pulls.list, { ...repo, state: 'open', per_page: 100 });
+        return open.find((p) => p.head.sha === sha)?.number;
     }
-    catch {
+    catch (error) {
+        warning(`Could not look up the pull request of ${sha}: ${errorMessage(error)}`);
         return undefined;
     }
-    return marked.find((c) => c.user?.login === login);
 }
 
-export { commentMarker, upsertStickyComment };
+export { runCommentMode };

@@ -16,7 +16,7 @@ import require$$0$5 from 'node:util';
 import require$$7 from 'node:querystring';
 import require$$8 from 'node:events';
 import require$$0$6 from 'node:diagnostics_channel';
-import { C as commonjsGlobal } from './local.js';
+import { c as commonjsGlobal } from './local.js';
 import require$$5 from 'node:tls';
 import zlib from 'node:zlib';
 import require$$5$1 from 'node:perf_hooks';

@@ -1,15 +1,12 @@
-import { f as formatPercent } from './snapshot.js';
-import { a as renderDeviceStacksSvg, d as devicePeaks } from './chart.js';
-import { v as verdictText, s as splitSections, b as formatCount, q as statusLabel, p as plural, u as entryNote, w as escapeHtml, r as replaceControlCharacters, c as countByStatus, x as deviceOf, j as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './local.js';
-import 'node:fs';
+import { f as formatPercent } from './units.js';
+import { r as renderDeviceStacksSvg, d as devicePeaks } from './chart.js';
+import { v as verdictText, s as splitSections, b as formatCount, d as statusLabel, p as plural, g as entryNote, c as countByStatus, h as deviceOf, i as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './entry-values.js';
+import { e as escapeHtml, r as replaceControlCharacters } from './escape.js';
+import './sources.js';
+import './snapshot.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';
-import 'node:path';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";

@@ -1,5 +1,6 @@
-import { A as getDefaultExportFromCjs, r as replaceControlCharacters } from './local.js';
-import { I as InputError, h as SchemaError } from './snapshot.js';
+import { a as getDefaultExportFromCjs } from './local.js';
+import { I as InputError, a as SchemaError } from './sources.js';
+import { r as replaceControlCharacters } from './escape.js';
 
 var ajv$1 = {exports: {}};
 

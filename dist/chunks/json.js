@@ -1,15 +1,18 @@
-import { s as stableStringify, h as SchemaError } from './snapshot.js';
+import { a as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { R as REPORT_STATUSES, m as reportSchema } from './local.js';
-import 'node:fs';
+import { s as stableStringify } from './snapshot.js';
+import { R as REPORT_STATUSES, r as reportSchema } from './entry-values.js';
+import './local.js';
 import 'node:fs/promises';
-import 'node:os';
-import 'node:worker_threads';
 import 'node:path';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './escape.js';
+import 'node:os';
+import 'node:worker_threads';
+import './units.js';
 
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
 /** The report as stable JSON; counts list every known status (0 when absent). Throws SchemaError if it could not be read back. */

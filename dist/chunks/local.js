@@ -1,489 +1,11 @@
-import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { i as isEmptySnapshot, I as InputError, d as deserializeError, S as SnapshotBuilder, p as parsePlogFile, c as compareKeys, a as formatBytes, b as formatDelta, U as UsageError } from './snapshot.js';
+import { stat as stat$1 } from 'node:fs/promises';
 import path from 'node:path';
 import * as fs from 'fs';
-import { statSync, stat as stat$1, realpathSync, realpath, readdirSync, readdir } from 'fs';
+import { statSync, stat, realpathSync, realpath, readdirSync, readdir } from 'fs';
 import { sep, basename, dirname, resolve, normalize, relative, posix, isAbsolute } from 'path';
 import { fileURLToPath } from 'url';
 import { createRequire } from 'module';
-
-// Reads every input file through its parser into one snapshot: the middle of the pipeline shared by CLI and Action.
-//
-// Large inputs (two or more files, PARALLEL_MIN_BYTES or more together) are parsed on two threads: this one and a worker
-// thread (parse-worker.ts), whole files at a time, each file into its own builder; the results are merged here in the
-// sequential file order, so the snapshot, its tie-breaks ("on a tie the later record wins"), the skipped-record sample
-// and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
-/** Below this total size, starting workers costs more than it saves. */
-const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
- * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
- */
-const MAX_THREADS = 2;
-/** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
-async function collectSnapshot(inputs, options = {}) {
-    const tasks = [
-        ...inputs.plog.map((file) => ({ kind: 'plog', file })),
-        ...inputs.compare.map((file) => ({ kind: 'compare', file })),
-    ].map((t, index) => ({ ...t, index }));
-    const threads = Math.min(threadCount(options), tasks.length);
-    let builder = null;
-    if (threads >= 2) {
-        const sizes = await Promise.all(tasks.map((t) => fileSize(t.file)));
-        const total = sizes.reduce((a, b) => a + b, 0);
-        if (total >= (options.minParallelBytes ?? PARALLEL_MIN_BYTES))
-            builder = await parseInWorkers(tasks, sizes, threads, options);
-    }
-    builder ??= await parseHere(tasks);
-    const snapshot = builder.build();
-    if (isEmptySnapshot(snapshot))
-        throw new InputError(noDataMessage(inputs, snapshot));
-    return { snapshot, skippedRecords: builder.skippedRecords };
-}
-function threadCount(options) {
-    const fromEnv = process.env.ASCEND_MEMORY_GATE_THREADS;
-    const requested = options.threads ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
-    return requested ?? Math.min(MAX_THREADS, availableParallelism());
-}
-/** The size used to decide and to balance; a file that cannot be stat'ed fails later, in its parser, as it would in-thread. */
-async function fileSize(file) {
-    return stat(file.path).then((s) => s.size, () => 0);
-}
-async function parseHere(tasks) {
-    const builder = new SnapshotBuilder();
-    for (const task of tasks)
-        await parseTask(task, builder);
-    return builder;
-}
-async function parseTask(task, builder) {
-    if (task.kind === 'plog') {
-        await parsePlogFile(task.file, builder);
-    }
-    else {
-        // Loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-        const { parseMemoryCompareFile } = await import('./memory-compare.js');
-        await parseMemoryCompareFile(task.file, builder);
-    }
-}
-/**
- * Tasks a worker holds at once: the one it parses and the next. This thread hands out tasks only between its own
- * chunks of work (every few MiB), so a worker that had to wait for its next task would idle about half the time.
- */
-const WORKER_QUEUE = 2;
-/**
- * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation
- * with the allocation rate: by default a busy worker ended ~7 MiB larger on the 1 GiB corpus, with no time saved.
- */
-const WORKER_YOUNG_GENERATION_MB = 2;
-/**
- * Parses the files on this thread and `threads - 1` worker threads, largest file first (so the last to finish is a
- * small one), each file into its own builder, and merges the per-file results in file order. This thread starts at
- * once and workers join when they have started (~50 ms), so a worker never makes a run slower than the sequential one
- * by more than its start-up on another core. As in the sequential path, the first failing file in file order decides
- * the error, and files after a known failure are not started. A worker that dies while parsing a file fails the run,
- * naming the file; one that cannot start only leaves its share to the others, with a process warning.
- */
-async function parseInWorkers(tasks, sizes, threads, options) {
-    const outcomes = new Array(tasks.length);
-    const order = tasks.map((t) => t.index).sort((a, b) => sizes[b] - sizes[a] || a - b);
-    let next = 0;
-    /** Index of the first file (in file order) known to have failed. */
-    let firstFailure = Infinity;
-    /** Set when the run fails as a whole (a worker died mid-file): nothing more is started. */
-    let fatal = null;
-    const url = options.workerUrl ?? defaultWorkerUrl();
-    const pool = [];
-    const take = () => {
-        while (next < order.length && order[next] > firstFailure)
-            next++;
-        return fatal === null && next < order.length ? tasks[order[next++]] : null;
-    };
-    const record = (index, outcome) => {
-        outcomes[index] = outcome;
-        if (!outcome.ok)
-            firstFailure = Math.min(firstFailure, index);
-    };
-    let localRunning = false;
-    let wake = () => { };
-    const allDone = new Promise((resolve) => {
-        wake = () => {
-            const busy = localRunning || pool.some((p) => p.tasks.length > 0);
-            const more = fatal === null && next < order.length && (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
-            if (!busy && (!more || (pool.every((p) => p.dead) && !runLocal())))
-                resolve();
-        };
-    });
-    /** This thread parses until no task is left; returns false if it was already doing so. */
-    const runLocal = () => {
-        if (localRunning)
-            return false;
-        localRunning = true;
-        void (async () => {
-            for (let task = take(); task !== null; task = take()) {
-                const builder = new SnapshotBuilder();
-                try {
-                    await parseTask(task, builder);
-                    record(task.index, { ok: true, state: builder.toState() });
-                }
-                catch (error) {
-                    record(task.index, { ok: false, error: error instanceof Error ? error : new Error(String(error)) });
-                }
-                // A turn for the workers' messages (ready, results) between files, so that they get tasks while this thread
-                // still has some to give: awaiting a parse that needed no I/O wait only yields to microtasks.
-                await new Promise((resolve) => setImmediate(resolve));
-            }
-            localRunning = false;
-            wake();
-        })();
-        return true;
-    };
-    const dispatch = (p) => {
-        while (!p.dead && p.ready && p.tasks.length < WORKER_QUEUE) {
-            const task = take();
-            if (task === null)
-                break;
-            p.tasks.push(task);
-            p.worker.postMessage(task);
-        }
-        wake();
-    };
-    const died = (p, why) => {
-        if (p.dead)
-            return;
-        p.dead = true;
-        const task = p.tasks[0];
-        if (task !== undefined) {
-            fatal ??= new Error(`a parse worker thread ${why} while reading ${task.file.name}`);
-            p.tasks = [];
-        }
-        else {
-            const what = p.ready ? 'stopped' : 'could not start';
-            process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, { code: 'ASCEND_MEMORY_GATE_WORKER' });
-        }
-        wake();
-    };
-    for (let i = 0; i < threads - 1; i++) {
-        const worker = new Worker(url, { execArgv: options.workerExecArgv ?? [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-        const p = { worker, ready: false, dead: false, tasks: [] };
-        pool.push(p);
-        worker.on('message', (message) => {
-            if ('ready' in message) {
-                p.ready = true;
-            }
-            else {
-                record(message.index, message.ok ? { ok: true, state: message.state } : { ok: false, error: deserializeError(message.error) });
-                p.tasks = p.tasks.filter((t) => t.index !== message.index);
-            }
-            dispatch(p);
-        });
-        worker.on('error', (error) => died(p, `failed: ${error instanceof Error ? error.message : String(error)}`));
-        worker.on('messageerror', (error) => died(p, `sent an unreadable message: ${error.message}`));
-        worker.on('exit', (code) => died(p, `exited unexpectedly (exit code ${code})`));
-    }
-    if (options.parseInThisThread !== false)
-        runLocal();
-    wake();
-    await allDone;
-    // Every worker is idle (or still starting): stop them without waiting, since a worker that is still starting would
-    // make this wait for its start-up; unref() lets the process exit meanwhile.
-    for (const p of pool) {
-        p.dead = true;
-        p.worker.unref();
-        void p.worker.terminate();
-    }
-    if (fatal !== null)
-        throw fatal;
-    const builder = new SnapshotBuilder();
-    for (const outcome of outcomes) {
-        // Every file before the first failure has an outcome; nothing after it matters.
-        if (outcome === undefined)
-            break;
-        if (!outcome.ok)
-            throw outcome.error;
-        builder.merge(outcome.state);
-    }
-    return builder;
-}
-/** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
-function defaultWorkerUrl() {
-    return new URL(new URL('../parse-worker.js', import.meta.url).href);
-}
-function noDataMessage(inputs, snapshot) {
-    const total = inputs.plog.length + inputs.compare.length;
-    const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
-    if (total === 0) {
-        return `no input files found${where}: pass --plog with the run/plog folder and/or --compare with memory_compare_*.csv`;
-    }
-    const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed` : '';
-    return (`no memory statistics found in ${total} file(s)${where}${skipped}: ` +
-        'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), ' +
-        'and did the processes exit normally so the driver could print its "Mem stats" lines?');
-}
-
-// The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
-/** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
-const STATUSES = [
-    'regressed',
-    'over-budget',
-    'over-capacity',
-    'alloc-failure',
-    'leak-suspect',
-    'low-headroom',
-    'above-reference',
-    'imbalance',
-    'new',
-    'missing',
-    'improved',
-    'ignored',
-    'pass',
-];
-
-// The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
-/** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
-const REPORT_STATUSES = STATUSES;
-const REPORT_KINDS = ['module', 'kernel', 'device'];
-const REPORT_SEVERITIES = ['fail', 'warn', 'ok'];
-/** Entry units: absent means bytes. */
-const REPORT_UNITS = ['bytes', 'count'];
-/** Longest note accepted: ours are one sentence; a hostile upload must not make the comment huge. */
-const MAX_NOTE_LENGTH = 2000;
-/** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
-const MAX_KEY_LENGTH = 4096;
-/** Most entries accepted from a report: a bound on what an untrusted upload can make the comment job render. */
-const MAX_ENTRIES = 200_000;
-const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
-const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES };
-const reportSchema = {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    title: 'ascend-memory-gate --report',
-    description: "Every verdict of one memory gate run: one entry per module and kernel key, plus findings (same key, another status) and device entries. Values are exact byte counts, or counts of allocations where unit is 'count'.",
-    type: 'object',
-    additionalProperties: false,
-    required: ['result', 'counts', 'entries'],
-    properties: {
-        result: { type: 'string', enum: ['pass', 'fail'] },
-        counts: {
-            type: 'object',
-            additionalProperties: false,
-            properties: Object.fromEntries(REPORT_STATUSES.map((status) => [status, count])),
-        },
-        entries: { type: 'array', maxItems: MAX_ENTRIES, items: { $ref: '#/definitions/entry' } },
-        baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
-        generatedAt: {
-            type: 'string',
-            maxLength: 64,
-            pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
-        },
-    },
-    definitions: {
-        entry: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['kind', 'key', 'baseline', 'current', 'delta', 'percent', 'status', 'severity', 'rule'],
-            properties: {
-                kind: { type: 'string', enum: [...REPORT_KINDS] },
-                key: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
-                baseline: bytes,
-                current: bytes,
-                delta: bytes,
-                percent: { type: ['number', 'null'] },
-                status: { type: 'string', enum: [...REPORT_STATUSES] },
-                severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
-                rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
-                unit: { type: 'string', enum: [...REPORT_UNITS] },
-                limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-                note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
-            },
-        },
-    },
-};
-
-/** Growth in bytes, also for a new key (its whole current) or a missing key (minus its baseline). */
-function growth(entry) {
-    return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
-}
-function splitSections(report) {
-    const problems = [];
-    const improvements = [];
-    const unchanged = [];
-    for (const entry of report.entries) {
-        if (entry.severity !== 'ok')
-            problems.push(entry);
-        else if (entry.status === 'improved')
-            improvements.push(entry);
-        else
-            unchanged.push(entry);
-    }
-    problems.sort((a, b) => severityRank(a) - severityRank(b) || growth(b) - growth(a) || byKindAndKey(a, b));
-    improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
-    unchanged.sort(byKindAndKey);
-    return { problems, improvements, unchanged };
-}
-function severityRank(entry) {
-    return entry.severity === 'fail' ? 0 : entry.severity === 'warn' ? 1 : 2;
-}
-function byKindAndKey(a, b) {
-    return kindRank(a.kind) - kindRank(b.kind) || compareKeys(a.kind, b.kind) || compareKeys(a.key, b.key);
-}
-function kindRank(kind) {
-    const known = REPORT_KINDS;
-    const i = known.indexOf(kind);
-    return i === -1 ? known.length : i;
-}
-/** "over-budget" → "over budget": works for statuses this build does not know yet. */
-function statusLabel(status) {
-    return status.replaceAll('-', ' ');
-}
-/** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
-function countByStatus(entries) {
-    const counts = new Map();
-    for (const entry of entries)
-        counts.set(entry.status, (counts.get(entry.status) ?? 0) + 1);
-    const known = REPORT_STATUSES;
-    const rank = (s) => (known.includes(s) ? known.indexOf(s) : known.length);
-    return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
-}
-function formatCount(n) {
-    return n.toLocaleString('en-US');
-}
-function plural(n, one, many = `${one}s`) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
-/**
- * The verdict without decoration: "Memory gate failed: 2 regressed, 1 over budget (3 warnings)" or
- * "Memory gate passed: 140 keys within thresholds". `title` is inserted as given: escape it for the target first.
- */
-function verdictText(report, title) {
-    const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail').length;
-    const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
-    if (report.result === 'fail') {
-        const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail'))
-            .map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`)
-            .join(', ');
-        return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
-    }
-    const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
-    return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
-}
-const DEVICE_SEGMENT = /^dev\d+$/;
-/** The first `devN` segment of a key (`DEV_MEM/dev0/APP`, `dev3/matmul_v1`), or null for host and SVM keys. */
-function deviceOf(key) {
-    for (const segment of key.split('/'))
-        if (DEVICE_SEGMENT.test(segment))
-            return segment;
-    return null;
-}
-function deviceTotals(entries) {
-    const byDevice = new Map();
-    // A key can carry several entries (its verdict, then findings such as imbalance with the same values): count it once.
-    const seen = new Set();
-    for (const entry of entries) {
-        if (entry.kind !== 'module' && entry.kind !== 'kernel')
-            continue;
-        const id = `${entry.kind}\u0000${entry.key}`;
-        if (seen.has(id))
-            continue;
-        seen.add(id);
-        const device = deviceOf(entry.key);
-        if (device === null)
-            continue;
-        let totals = byDevice.get(device);
-        if (totals === undefined) {
-            totals = { device, modules: null, kernels: null };
-            byDevice.set(device, totals);
-        }
-        const side = entry.kind === 'module' ? 'modules' : 'kernels';
-        const sum = (totals[side] ??= { baseline: 0, current: 0 });
-        sum.baseline += entry.baseline ?? 0;
-        sum.current += entry.current ?? 0;
-    }
-    return [...byDevice.values()].sort((a, b) => compareKeys(a.device, b.device));
-}
-
-/** True for an entry whose values are counts, not bytes. */
-function isCountEntry(entry) {
-    return entry.unit === 'count';
-}
-/** The entry's optional free-text note, or null. */
-function entryNote(entry) {
-    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
-}
-/** A baseline or current value: "19.4 GiB", or "3" for a count. */
-function formatEntryValue(entry, value) {
-    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
-}
-/** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
-function formatEntryDelta(entry, delta) {
-    if (!isCountEntry(entry))
-        return formatDelta(delta);
-    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
-}
-/** What decided the entry, as plain text: a finding's note (with its limit), else the rule's glob, else "default". */
-function entryReason(entry) {
-    const note = entryNote(entry);
-    if (note !== null) {
-        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
-        return { rule: entry.rule, note: `${note}${limit}` };
-    }
-    return { rule: entry.rule, note: null };
-}
-
-// Makes names read from files (module and kernel keys, rules) safe to show in markdown, HTML and terminals.
-/**
- * C0 controls, DEL, C1 controls, line/paragraph separators, zero-width and bidi-override characters, lone surrogates:
- * each would break a table row, drive a terminal (ESC) or make one key look like another (Trojan Source).
- */
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]/gu;
-/** Shows invisible and control characters: `\n` → `␊`, ESC → `␛`, U+202E → `⟨U+202E⟩`. */
-function replaceControlCharacters(text) {
-    return text.replace(INVISIBLE, (ch) => {
-        const code = ch.charCodeAt(0);
-        // C0 controls and DEL have one-column "control pictures" (U+2400…U+2421); the rest get their code point.
-        if (code < 0x20)
-            return String.fromCharCode(0x2400 + code);
-        if (code === 0x7f)
-            return '\u2421';
-        return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
-    });
-}
-/**
- * A CommonMark code span holding `text` literally: the fence is one backtick longer than the longest backtick run
- * inside, and padded with a space when the content starts or ends with a backtick (a pad is stripped on render).
- * Inside a code span `<`, `&`, `@`, `*` are literal: no HTML, no entity, no mention, no emphasis.
- */
-function codeSpan(text) {
-    const content = replaceControlCharacters(text);
-    if (content === '')
-        return '` `';
-    let longestRun = 0;
-    for (const run of content.match(/`+/g) ?? [])
-        longestRun = Math.max(longestRun, run.length);
-    const fence = '`'.repeat(longestRun + 1);
-    const pad = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
-    return pad ? `${fence} ${content} ${fence}` : `${fence}${content}${fence}`;
-}
-/**
- * A code span for a GFM table cell: every `|` becomes `\|` (all of them), because the table splits cells before
- * inline parsing. GFM removes the backslash again inside the code span, and a `\` already before a `|` stays intact
- * (cmark-gfm's cell scanner takes the longest match, so `\\|` is `\` + escaped pipe, not a cell break).
- */
-function tableCodeSpan(text) {
-    return codeSpan(text).replaceAll('|', '\\|');
-}
-/**
- * Plain markdown text (not in a code span): every ASCII punctuation character is backslash-escaped, which CommonMark
- * allows for all of them, and `@` gets a zero-width space after it so that `@org/team` pings nobody.
- */
-function escapeMarkdownText(text) {
-    return replaceControlCharacters(text).replace(/[!-/:-@[-`{-~]/g, (ch) => (ch === '@' ? '@&#8203;' : `\\${ch}`));
-}
-/** Text for an HTML element or a quoted attribute value. */
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
-}
-const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { S as SOURCES, U as UsageError, e as evidenceSource } from './sources.js';
 
 //#region rolldown:runtime
 var __require = /* @__PURE__ */ createRequire(import.meta.url);
@@ -3864,7 +3386,7 @@ function getOptions(options) {
 		readdirSync: opts.fs.readdirSync || readdirSync,
 		realpath: opts.fs.realpath || realpath,
 		realpathSync: opts.fs.realpathSync || realpathSync,
-		stat: opts.fs.stat || stat$1,
+		stat: opts.fs.stat || stat,
 		statSync: opts.fs.statSync || statSync
 	});
 	if (opts.debug) log("globbing with options:", opts);
@@ -3884,11 +3406,6 @@ async function glob(globInput, options) {
 }
 
 // Finds input files on disk from paths, directories and glob patterns, the same way for the CLI and the Action.
-/** What a directory is searched for, per kind of input. */
-const DIRECTORY_PATTERNS = {
-    plog: ['**/*.log'],
-    compare: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
-};
 /** Splits an input list given as one string, newline- or comma-separated, as Action inputs are. */
 function splitList(value) {
     return value
@@ -3909,7 +3426,7 @@ async function resolveInputs(specs, kind, cwd = process.cwd()) {
     };
     for (const spec of specs) {
         const abs = path.resolve(cwd, spec);
-        const info = await stat(abs).catch(() => null);
+        const info = await stat$1(abs).catch(() => null);
         if (info?.isFile()) {
             add(abs);
         }
@@ -3920,9 +3437,9 @@ async function resolveInputs(specs, kind, cwd = process.cwd()) {
         else if (isDynamicPattern(spec)) {
             const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true });
             if (matches.length === 0)
-                throw new UsageError(`${kind === 'plog' ? '--plog' : '--compare'} pattern '${spec}' matches no file`);
+                throw new UsageError(`--${evidenceSource(kind).option} pattern '${spec}' matches no file`);
             for (const match of matches.sort()) {
-                const m = await stat(match).catch(() => null);
+                const m = await stat$1(match).catch(() => null);
                 if (m?.isDirectory())
                     for (const file of await searchDirectory(match, kind))
                         add(file);
@@ -3931,13 +3448,13 @@ async function resolveInputs(specs, kind, cwd = process.cwd()) {
             }
         }
         else {
-            throw new UsageError(`${kind === 'plog' ? '--plog' : '--compare'} path '${spec}' does not exist (looked in ${cwd})`);
+            throw new UsageError(`--${evidenceSource(kind).option} path '${spec}' does not exist (looked in ${cwd})`);
         }
     }
     return [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 async function searchDirectory(dir, kind) {
-    const files = await glob(DIRECTORY_PATTERNS[kind], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+    const files = await glob([...evidenceSource(kind).directoryPatterns], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
     return files.map((f) => path.resolve(f));
 }
 /** Paths under the working directory are shown relative to it, with forward slashes. */
@@ -3949,16 +3466,20 @@ function displayName(abs, cwd) {
 }
 /** What was searched, for the "no record found" message. */
 function describeSearch(specs, kind) {
-    return `${specs.map((s) => `'${s}'`).join(', ')} (${DIRECTORY_PATTERNS[kind].join(', ')} in directories)`;
+    return `${specs.map((s) => `'${s}'`).join(', ')} (${evidenceSource(kind).directoryPatterns.join(', ')} in directories)`;
 }
-/** Both kinds of input, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
-function describeSearches(plogSpecs, compareSpecs) {
-    return [
-        plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-        compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-    ]
-        .filter(Boolean)
+/** Every source's inputs, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
+function describeSearches(specs) {
+    return SOURCES.filter((source) => (specs[source.name] ?? []).length > 0)
+        .map((source) => `${source.label} ${describeSearch(specs[source.name] ?? [], source.name)}`)
         .join(' and ');
 }
+/** Resolves every source's specs (see resolveInputs) into its files. */
+async function resolveAllInputs(specs, cwd = process.cwd()) {
+    const files = {};
+    for (const source of SOURCES)
+        files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd);
+    return files;
+}
 
-export { getDefaultExportFromCjs as A, getAugmentedNamespace as B, commonjsGlobal as C, REPORT_STATUSES as R, STATUSES as S, formatEntryDelta as a, formatCount as b, countByStatus as c, resolveInputs as d, entryReason as e, formatEntryValue as f, describeSearches as g, collectSnapshot as h, splitList as i, isCountEntry as j, glob as k, picomatch as l, reportSchema as m, escapeMarkdownText as n, deviceTotals as o, plural as p, statusLabel as q, replaceControlCharacters as r, splitSections as s, tableCodeSpan as t, entryNote as u, verdictText as v, escapeHtml as w, deviceOf as x, codeSpan as y, growth as z };
+export { getDefaultExportFromCjs as a, getAugmentedNamespace as b, commonjsGlobal as c, describeSearches as d, glob as g, picomatch as p, resolveAllInputs as r, splitList as s };

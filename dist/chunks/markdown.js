@@ -1,15 +1,12 @@
-import { U as UsageError, f as formatPercent, a as formatBytes, b as formatDelta } from './snapshot.js';
-import { r as renderMermaidChart } from './chart.js';
-import { s as splitSections, n as escapeMarkdownText, v as verdictText, o as deviceTotals, p as plural, b as formatCount, q as statusLabel, t as tableCodeSpan, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './local.js';
-import 'node:fs';
+import { U as UsageError } from './sources.js';
+import { f as formatPercent, b as formatBytes, a as formatDelta } from './units.js';
+import { a as renderMermaidChart } from './chart.js';
+import { s as splitSections, v as verdictText, j as deviceTotals, p as plural, b as formatCount, d as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
+import { a as escapeMarkdownText, t as tableCodeSpan } from './escape.js';
+import './snapshot.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';
-import 'node:path';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
 
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file), degraded section by section to fit a size.
 const SEE_ELSEWHERE = 'see the JSON report / job summary';

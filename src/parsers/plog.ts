@@ -8,7 +8,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError, ParseError } from '../errors.js';
 import { deviceName } from '../sections/keys.js';
-import type { ModuleMetric, SnapshotBuilder } from '../snapshot.js';
+import { MAX_SITES_PER_DEVICE, type ModuleMetric, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../units.js';
 
@@ -78,40 +78,10 @@ const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b|\bMemory_A
  * device[N], devN / dev N: the first one wins.
  */
 const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
-/** Failure lines kept per device for the report: the first few show where the job ran out of memory. */
-export const FAILURE_SITES_PER_DEVICE = 5;
-/** A failure site's text is cut to this many characters. */
-const FAILURE_TEXT_CHARS = 240;
+/** A failure site's text is cut to this many characters and an ellipsis: the 300 the snapshot keeps. */
+const FAILURE_TEXT_CHARS = 299;
 /** An allocation failure that names no device is still an out-of-memory signal: it is counted under this name. */
 export const UNKNOWN_DEVICE = 'unknown';
-
-/** Where an allocation failure was seen: the report shows the first lines per device. */
-export interface AllocFailureSite {
-  file: string;
-  /** 1-based physical line where the failure's record starts. */
-  line: number;
-  /** The failure line, whitespace collapsed, cut to FAILURE_TEXT_CHARS. */
-  text: string;
-}
-
-/** Per builder: device → its first failure sites (held here until the snapshot model carries them). */
-const failureSitesOf = new WeakMap<SnapshotBuilder, Map<string, AllocFailureSite[]>>();
-
-/** The first FAILURE_SITES_PER_DEVICE allocation-failure lines per device that plog parses put into this builder. */
-export function allocFailureSites(into: SnapshotBuilder): ReadonlyMap<string, readonly AllocFailureSite[]> {
-  return failureSitesOf.get(into) ?? new Map();
-}
-
-/** Counts one failure line on `device`, keeping its site while the device has fewer than FAILURE_SITES_PER_DEVICE. */
-function addAllocFailureLine(into: SnapshotBuilder, device: string, site: () => AllocFailureSite): void {
-  into.addAllocFailure(device, 1);
-  let sites = failureSitesOf.get(into);
-  if (sites === undefined) failureSitesOf.set(into, (sites = new Map()));
-  const list = sites.get(device) ?? [];
-  if (list.length >= FAILURE_SITES_PER_DEVICE) return;
-  list.push(site());
-  sites.set(device, list);
-}
 
 /** Junction buffers handed from one finished scanner to the next (see PlogScanner.junction); one scanner owns them at a time. */
 let spareJunctions: (Buffer | undefined)[] | null = null;
@@ -147,6 +117,8 @@ export class PlogScanner {
   private readonly searched: number[] = NEEDLES.map(() => 0);
 
   private readonly cursor = new ByteCursor();
+  /** Failure lines per device in this file so far: the first MAX_SITES_PER_DEVICE get a site. */
+  private readonly sitedFailures = new Map<string, number>();
   private readonly keys = keyCache;
 
   /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
@@ -596,7 +568,12 @@ export class PlogScanner {
       const d = FAILURE_DEVICE.exec(text);
       const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? null);
       const device = (digits === null ? null : deviceOf(digits)) ?? UNKNOWN_DEVICE;
-      addAllocFailureLine(this.into, device, () => ({ file: this.name, line: this.lineAt(at, false), text: excerpt(text, 0, FAILURE_TEXT_CHARS) }));
+      // Where: for the first failures per device of each file (the builder keeps the first by file and line, whatever
+      // order files come in, and those are among them). A one-off line count, not a count of every later newline.
+      const sited = this.sitedFailures.get(device) ?? 0;
+      this.sitedFailures.set(device, sited + 1);
+      const where = sited < MAX_SITES_PER_DEVICE ? { file: this.name, line: this.lineAt(at, false), text: excerpt(text, 0, FAILURE_TEXT_CHARS) } : undefined;
+      this.into.addAllocFailure(device, 1, where);
     }
   }
 

@@ -12,9 +12,9 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_NAME, generate } from '../../bench/generate.mjs';
-import { collectSnapshot, PARALLEL_MIN_BYTES, type CollectInputs, type CollectOptions, type Collected } from '../../src/collect.js';
+import { collectSnapshot, PARALLEL_MIN_BYTES, type CollectInputs, type CollectOptions, type Collected } from '../../src/parsers/collect.js';
 import { ParseError } from '../../src/errors.js';
-import type { ParseResult, ParseTask, WorkerMessage } from '../../src/parse-protocol.js';
+import type { ParseResult, ParseTask, WorkerMessage } from '../../src/parsers/parse-protocol.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
 import { SnapshotBuilder } from '../../src/snapshot.js';
 import { resolveInputs } from '../../src/sources/local.js';
@@ -27,7 +27,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TS_WORKER: CollectOptions = {
   threads: 3,
   minParallelBytes: 0,
-  workerUrl: new URL('../../src/parse-worker.ts', import.meta.url),
+  workerUrl: new URL('../../src/parsers/parse-worker.ts', import.meta.url),
   workerExecArgv: ['--import', pathToFileURL(path.join(ROOT, 'test/helpers/ts-loader.mjs')).href],
   parseInThisThread: false,
 };
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 async function inputs(plog: string[], compare: string[] = []): Promise<CollectInputs> {
-  return { plog: await resolveInputs(plog, 'plog', work), compare: await resolveInputs(compare, 'compare', work) };
+  return { files: { plog: await resolveInputs(plog, 'plog', work), compare: await resolveInputs(compare, 'compare', work) } };
 }
 
 /** Runs both paths; returns both outcomes (a value or the error) for comparison. */
@@ -63,8 +63,8 @@ describe('worker threads give the sequential result', () => {
     const out = path.join(work, 'corpus');
     await generate({ out, plogBytes: '3MiB', ranks: 4, devices: 4, csvRows: 5_000, rotateBytes: '128KiB', seed: 7 });
     const input = await inputs(['corpus/plog'], ['corpus']);
-    expect(input.plog.length).toBeGreaterThan(8);
-    expect(input.compare.length).toBeGreaterThan(1);
+    expect(input.files.plog!.length).toBeGreaterThan(8);
+    expect(input.files.compare!.length).toBeGreaterThan(1);
     const [seq, par] = await both(input);
     if (seq instanceof Error) throw seq;
     expect(par).toEqual(seq);
@@ -85,8 +85,8 @@ describe('worker threads give the sequential result', () => {
     await writeFile(path.join(dir, 'c.log'), STATS('SVM_MEM', 'HCCL', 9, 50) + TRUNCATED);
     const [seq, par] = await both(await inputs(['ties']));
     if (seq instanceof Error) throw seq;
-    expect(seq.snapshot.modules['DEV_MEM/dev0/APP']?.current).toBe(2);
-    expect(seq.snapshot.modules['SVM_MEM/HCCL']?.current).toBe(9);
+    expect(seq.snapshot.sections.modules!['DEV_MEM/dev0/APP']?.current).toBe(2);
+    expect(seq.snapshot.sections.modules!['SVM_MEM/HCCL']?.current).toBe(9);
     expect(JSON.stringify(par)).toBe(JSON.stringify(seq));
   });
 

@@ -100,7 +100,7 @@ describe('memory_compare names that are not UTF-8', () => {
   it('are kept apart and keyed with their bytes escaped, never merged into one U+FFFD name', () => {
     const into = new SnapshotBuilder();
     parseMemoryCompareText('cmp.csv', file, into);
-    expect(into.build().kernels).toEqual({
+    expect(into.build().sections.kernels).toEqual({
       'dev0/mm\\\\xFF': { diff: 8, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' },
       'dev0/mm\\xFE': { diff: 4, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' },
       'dev0/mm\\xFE, fused': { diff: 1, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' },

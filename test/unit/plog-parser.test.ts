@@ -6,16 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.js';
 import {
-  allocFailureSites,
   countNewlines,
-  FAILURE_SITES_PER_DEVICE,
   MAX_LINE_BYTES,
   MAX_RECORD_LINES,
   parsePlogFile,
   parsePlogText,
   scanPlogChunks,
 } from '../../src/parsers/plog.js';
-import { SnapshotBuilder, type Snapshot, type SkippedRecord } from '../../src/snapshot.js';
+import { MAX_SITES_PER_DEVICE, SnapshotBuilder, type Snapshot, type SkippedRecord } from '../../src/snapshot.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/plog/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
@@ -52,11 +50,20 @@ const DECOY = '[INFO] GE(4052516,main_aarch64):2024-07-08-22:27:45.100.001 [grap
 const NOISE = '[INFO] HCCL(114654,python3):2025-06-19-09:26:22.060.447 [externalinput.cc:407] [114654]HCCL_CONNECT_TIMEOUT set by environment to [130]s';
 
 const lines = (...l: string[]): string => `${l.join('\n')}\n`;
+/** A snapshot's counters without the failure sites (the tests of sites look at those). */
+const counts = (s: Snapshot): Omit<Snapshot['meta'], 'allocFailureSites'> => {
+  const { allocFailureSites: _sites, ...rest } = s.meta;
+  return rest;
+};
 const SHAPES_DRV_03 = '[ERROR] RUNTIME(5,python):2024-01-01-00:00:00.000.000 [npu_driver.cc:1093]5 MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=003';
 
 describe('real corpus', () => {
-  const expected10972: Snapshot = {
-    version: 1,
+  const FAILURE_10972 =
+    '[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!';
+  // The failure is the file's last line (line 12, no trailing newline).
+  const expected10972 = (file: string): Snapshot => ({
+    version: 2,
+    sections: {
     modules: {
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
       // Two dumps (33648640, then 33641111): the larger peak wins whole.
@@ -64,23 +71,24 @@ describe('real corpus', () => {
       'HOST_MEM/APP': { peak: 204800, current: 0, allocs: 80, frees: 80 },
       'HOST_MEM/HCCL': { peak: 4096, current: 0, allocs: null, frees: null },
     },
-    kernels: {},
-    meta: { files: 1, records: 5, skipped: 0, allocFailures: { dev0: 1 } },
-  };
+    },
+    series: {},
+    meta: { files: 1, records: 5, skipped: 0, allocFailures: { dev0: 1 }, allocFailureSites: { dev0: [{ file, line: 12, text: FAILURE_10972 }] } },
+  });
 
   it('reads v1 and v0 records and the allocation failure from plog-10972', () => {
-    expect(parse(fixture('plog-10972_20230131024824126.log')).build()).toEqual(expected10972);
+    expect(parse(fixture('plog-10972_20230131024824126.log')).build()).toEqual(expected10972('rank_0/plog-1_2024.log'));
   });
 
   it('streams plog-10972 from disk to the same snapshot', async () => {
     const into = new SnapshotBuilder();
     await parsePlogFile({ path: join(FIXTURES, 'plog-10972_20230131024824126.log'), name: 'plog-10972_20230131024824126.log' }, into);
-    expect(into.build()).toEqual(expected10972);
+    expect(into.build()).toEqual(expected10972('plog-10972_20230131024824126.log'));
   });
 
   it('finds no record and skips nothing in an HCCL-only run log (plog-114654)', () => {
     const into = parse(fixture('plog-114654_20250619092607584.log'));
-    expect(into.build()).toEqual({ version: 1, modules: {}, kernels: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+    expect(into.build()).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
   });
 
   it('does not take the glued "Memory async copy failed, device_id=0" ERROR lines for allocation failures', () => {
@@ -93,16 +101,16 @@ describe('real corpus', () => {
 describe('driver generations (FORMATS.md samples)', () => {
   it('v1: DEV_MEM with a device and SVM_MEM without one', () => {
     const s = parse(lines(V1_DEV, V1_SVM)).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
       'SVM_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
     });
-    expect(s.meta).toEqual({ files: 1, records: 2, skipped: 0, allocFailures: { dev0: 0 } });
+    expect(counts(s)).toEqual({ files: 1, records: 2, skipped: 0, allocFailures: { dev0: 0 } });
   });
 
   it('v2: allocated_peak_size, [file.c:line] prefix, any attribute word, and Cached_size lines', () => {
     const s = parse(lines(V2_HOST, V2_CACHED, V2_SMALL_HBM)).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules ?? {}).toEqual({
       'HOST_MEM/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null },
       'HOST_MEM/RUNTIME': { peak: 11341824, current: 0, allocs: 3, frees: 3 },
       'MEM_DEV_SMALL_HBM/dev0/APP': { peak: 126976, current: 126976, allocs: 7, frees: 0 },
@@ -113,34 +121,34 @@ describe('driver generations (FORMATS.md samples)', () => {
   it('v2: a Cached_size line that names a device is keyed under it', () => {
     const line = V2_CACHED.replace('HOST_MEM Cached_size', 'MEM_DEV_HUGE_HBM dev3 Cached_size');
     const s = parse(lines(line)).build();
-    expect(s.modules).toEqual({ 'MEM_DEV_HUGE_HBM/dev3/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null } });
+    expect(s.sections.modules ?? {}).toEqual({ 'MEM_DEV_HUGE_HBM/dev3/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null } });
     expect(s.meta.allocFailures).toEqual({ dev3: 0 });
   });
 
   it('v3: DEV_PROC_MEM total_size is the peak and the current value, with no counts', () => {
-    expect(parse(lines(V3_PROC)).build().modules).toEqual({
+    expect(parse(lines(V3_PROC)).build().sections.modules ?? {}).toEqual({
       'DEV_PROC_MEM/dev0/APP': { peak: 2078195712, current: 2078195712, allocs: null, frees: null },
     });
   });
 
   it('v0: lower-case "mem stats(Bytes):", commas, no counts', () => {
-    expect(parse(lines(V0_GE)).build().modules).toEqual({
+    expect(parse(lines(V0_GE)).build().sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
     });
   });
 
   it('accepts the [EVENT] level used when the run log is unsupported', () => {
     const s = parse(lines(V1_DEV.replace('[INFO]', '[EVENT]'))).build();
-    expect(s.modules['DEV_MEM/dev0/RUNTIME']).toEqual({ peak: 44138496, current: 44138496, allocs: 18, frees: 0 });
+    expect(s.sections.modules!['DEV_MEM/dev0/RUNTIME']).toEqual({ peak: 44138496, current: 44138496, allocs: 18, frees: 0 });
   });
 
   it('accepts an ERROR-level dump after an allocation failure, and counts the failure once', () => {
     const s = parse(lines(ALLOC_FAILED, V1_DEV.replace('[INFO]', '[ERROR]'), V0_GE.replace('[INFO]', '[ERROR]'))).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
     });
-    expect(s.meta).toEqual({ files: 1, records: 2, skipped: 0, allocFailures: { dev0: 1 } });
+    expect(counts(s)).toEqual({ files: 1, records: 2, skipped: 0, allocFailures: { dev0: 1 } });
   });
 
   it('reads CRLF files exactly like LF files', () => {
@@ -152,7 +160,7 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('finds both records on a line where a collector lost the newline', () => {
     const s = parse(lines(NOISE, V1_DEV + V1_SVM.replace('[INFO]', '[ERROR]'), NOISE)).build();
-    expect(Object.keys(s.modules)).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
+    expect(Object.keys(s.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
     expect(s.meta.records).toBe(2);
   });
 
@@ -164,7 +172,7 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('ignores "Mem stats of graph 12: ..." decoys silently: no record, nothing skipped', () => {
     const s = parse(lines(NOISE, DECOY, DECOY.replace(' Bytes', ''), V1_DEV)).build();
-    expect(Object.keys(s.modules)).toEqual(['DEV_MEM/dev0/RUNTIME']);
+    expect(Object.keys(s.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME']);
     expect(s.meta.skipped).toBe(0);
   });
 
@@ -184,7 +192,7 @@ describe('the seed document: records wrapped across lines', () => {
   }
 
   it('reads the per-component block: SVM_MEM, and HCCL and APP on dev6', () => {
-    expect(parse(fixture('seed/components.wrapped.log')).build().modules).toEqual({
+    expect(parse(fixture('seed/components.wrapped.log')).build().sections.modules ?? {}).toEqual({
       'DEV_MEM/dev6/APP': { peak: 64680361984, current: 64680361984, allocs: 3113, frees: 0 },
       'DEV_MEM/dev6/HCCL': { peak: 419500032, current: 419467264, allocs: 6, frees: 2 },
       'SVM_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
@@ -192,8 +200,8 @@ describe('the seed document: records wrapped across lines', () => {
   });
 
   it('shows the regression the document describes: APP on dev0 grows 10x while RUNTIME stays put', () => {
-    const good = parse(fixture('seed/good.wrapped.log')).build().modules;
-    const bad = parse(fixture('seed/bad.wrapped.log')).build().modules;
+    const good = parse(fixture('seed/good.wrapped.log')).build().sections.modules!;
+    const bad = parse(fixture('seed/bad.wrapped.log')).build().sections.modules!;
     expect(good['DEV_MEM/dev0/APP']).toEqual({ peak: 2078195712, current: 2078195712, allocs: 996, frees: 0 });
     expect(bad['DEV_MEM/dev0/APP']).toEqual({ peak: 20781957120, current: 20781957120, allocs: 996, frees: 0 });
     expect(good['DEV_MEM/dev0/RUNTIME']?.peak).toBe(44138496);
@@ -209,9 +217,9 @@ describe('the seed document: records wrapped across lines', () => {
     const head = '[INFO] DRV(1,p):2024-01-01-00:00:00.000.000 [_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (';
     const body = 'module_name=APP; module_id=33; current_alloced_size=1; alloced_peak_size=2; alloc_cnt=3; free_cnt=0)';
     const near = parse(lines(head, ...Array<string>(MAX_RECORD_LINES - 2).fill(''), body, NOISE));
-    expect(near.build().modules['DEV_MEM/dev0/APP']?.peak).toBe(2);
+    expect(near.build().sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(2);
     const far = parse(lines(head, ...Array<string>(MAX_RECORD_LINES - 1).fill(''), body, NOISE));
-    expect(far.build().modules).toEqual({});
+    expect(far.build().sections.modules ?? {}).toEqual({});
     expect(far.skippedRecords).toEqual([
       { file: 'rank_0/plog-1_2024.log', line: 1, reason: expect.stringContaining('truncated or malformed') as unknown as string },
     ]);
@@ -223,8 +231,8 @@ describe('truncated and malformed records', () => {
 
   it('skips a record cut off at the end of the file (no newline), naming file and line, and keeps the records before it', () => {
     const into = parse(`${lines(NOISE, V1_DEV, V1_SVM)}${CUT}`, 'rank_3/plog-77_2024.log');
-    expect(into.build().meta).toEqual({ files: 1, records: 2, skipped: 1, allocFailures: { dev0: 0 } });
-    expect(Object.keys(into.build().modules)).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
+    expect(counts(into.build())).toEqual({ files: 1, records: 2, skipped: 1, allocFailures: { dev0: 0 } });
+    expect(Object.keys(into.build().sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
     expect(into.skippedRecords).toEqual([
       {
         file: 'rank_3/plog-77_2024.log',
@@ -244,20 +252,20 @@ describe('truncated and malformed records', () => {
     const junk = V1_DEV.replace('alloced_peak_size=44138496', 'alloced_peak_size=44138496abc');
     const v0cut = V0_GE.slice(0, -1);
     const into = parse(lines(NOISE, junk, NOISE, v0cut));
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections.modules ?? {}).toEqual({});
     expect(into.skippedRecords.map((s) => s.line)).toEqual([2, 4]);
   });
 
   it('skips a record cut inside module_name, and a last Cached_size line cut inside its number', () => {
     const into = parse(`${lines(V1_DEV.slice(0, V1_DEV.indexOf('RUNTIME') + 3), NOISE)}${V2_CACHED.slice(0, -7)}`);
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections.modules ?? {}).toEqual({});
     expect(into.skippedRecords.map((s) => s.line)).toEqual([1, 3]);
   });
 
   it('examines a last line without newline even when no search hit marks it', () => {
     // "Bytes" is what the search finds; a kill before it still leaves a record head on the last line.
     const into = parse(`${lines(NOISE)}${V1_DEV.slice(0, V1_DEV.indexOf('(Bytes)') + 5)}`);
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections.modules ?? {}).toEqual({});
     expect(into.skipped).toBe(0); // the head is incomplete: "Mem stats (By" is no record head, like a decoy
     const cached = parse(`${lines(NOISE)}${V2_CACHED.replace('Bytes', '')}`);
     expect(cached.skippedRecords.map((s) => s.line)).toEqual([2]);
@@ -290,7 +298,7 @@ describe('values above 2^53 - 1', () => {
 
   it('accept exactly 2^53 - 1', () => {
     const max = V1_DEV.replace('alloced_peak_size=44138496', 'alloced_peak_size=9007199254740991');
-    expect(parse(lines(max)).build().modules['DEV_MEM/dev0/RUNTIME']?.peak).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parse(lines(max)).build().sections.modules!['DEV_MEM/dev0/RUNTIME']?.peak).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it('name the right line when streamed from disk after the earlier bytes were dropped', async () => {
@@ -355,14 +363,14 @@ describe('allocation failures', () => {
 
   it('counts every failure shape of FORMATS.md once, on its device (EL0004 names none: "unknown")', () => {
     const s = parse(lines(...Object.values(SHAPES))).build();
-    expect(s.meta).toEqual({
+    expect(counts(s)).toEqual({
       files: 1,
       records: 0,
       skipped: 0,
       allocFailures: { dev0: 1, dev1: 1, dev2: 1, dev3: 1, dev4: 1, dev5: 1, dev7: 1, unknown: 1 },
     });
     // A log holding only failures has no module at all: the gate reports alloc-failure, not "no statistics".
-    expect(s.modules).toEqual({});
+    expect(s.sections).toEqual({});
   });
 
   it('counts each shape once per failure line when lines are glued, damaged prefixes included, never once per group', () => {
@@ -374,12 +382,12 @@ describe('allocation failures', () => {
     ];
     const s = parse(lines(...glued)).build();
     expect(s.meta.allocFailures).toEqual({ dev0: 2, dev1: 1, dev2: 1, dev3: 1, dev4: 1, dev5: 2, dev7: 1, unknown: 1 });
-    expect(s.modules['DEV_MEM/dev0/RUNTIME']?.peak).toBe(44138496);
+    expect(s.sections.modules?.['DEV_MEM/dev0/RUNTIME']?.peak).toBe(44138496);
   });
 
   it('does not join a damaged-level failure line to the record before it', () => {
     const s = parse(lines(V1_DEV, SHAPES.zeroForO, V0_GE, SHAPES.lostBracket)).build();
-    expect(s.meta).toEqual({ files: 1, records: 2, skipped: 0, allocFailures: { dev0: 0, dev4: 1, dev5: 1 } });
+    expect(counts(s)).toEqual({ files: 1, records: 2, skipped: 0, allocFailures: { dev0: 0, dev4: 1, dev5: 1 } });
   });
 
   it('ignores the same damaged shapes below ERROR level', () => {
@@ -388,25 +396,44 @@ describe('allocation failures', () => {
   });
 
   it('keeps the first failure lines per device, with file, line and text, for the report', () => {
-    const failures = Array.from({ length: FAILURE_SITES_PER_DEVICE + 2 }, (_, i) => ALLOC_FAILED.replace('size=2097152', `size=${i + 1}`));
-    const into = parse(lines(NOISE, ...failures, SHAPES.el0004), 'rank_1/plog-9_2025.log');
-    expect(into.build().meta.allocFailures).toEqual({ dev0: FAILURE_SITES_PER_DEVICE + 2, unknown: 1 });
-    const sites = allocFailureSites(into);
-    expect([...sites.keys()]).toEqual(['dev0', 'unknown']);
-    expect(sites.get('dev0')?.map((x) => [x.file, x.line])).toEqual(
-      Array.from({ length: FAILURE_SITES_PER_DEVICE }, (_, i) => ['rank_1/plog-9_2025.log', i + 2]),
-    );
-    expect(sites.get('dev0')?.[0]?.text).toBe(`${ALLOC_FAILED.replace('size=2097152', 'size=1').slice(0, 240)}…`);
-    expect(sites.get('unknown')).toEqual([{ file: 'rank_1/plog-9_2025.log', line: FAILURE_SITES_PER_DEVICE + 4, text: SHAPES.el0004 }]);
+    const failures = Array.from({ length: MAX_SITES_PER_DEVICE + 2 }, (_, i) => ALLOC_FAILED.replace('size=2097152', `size=${i + 1}`));
+    const meta = parse(lines(NOISE, ...failures, SHAPES.el0004), 'rank_1/plog-9_2025.log').build().meta;
+    expect(meta.allocFailures).toEqual({ dev0: MAX_SITES_PER_DEVICE + 2, unknown: 1 });
+    expect(meta.allocFailureSites).toEqual({
+      dev0: failures.slice(0, MAX_SITES_PER_DEVICE).map((text, i) => ({ file: 'rank_1/plog-9_2025.log', line: i + 2, text })),
+      unknown: [{ file: 'rank_1/plog-9_2025.log', line: MAX_SITES_PER_DEVICE + 4, text: SHAPES.el0004 }],
+    });
+  });
+
+  it('keeps the same first sites whatever order the files are read in', () => {
+    const a = lines(NOISE, ALLOC_FAILED, ALLOC_FAILED);
+    const b = lines(...Array.from({ length: MAX_SITES_PER_DEVICE }, () => ALLOC_FAILED));
+    const sites = (order: [string, string][]): unknown => {
+      const into = new SnapshotBuilder();
+      for (const [name, text] of order) parsePlogText(name, text, into);
+      return into.build().meta.allocFailureSites?.dev0?.map((x) => `${x.file}:${x.line}`);
+    };
+    const expected = ['a.log:2', 'a.log:3', 'b.log:1', 'b.log:2', 'b.log:3'];
+    expect(sites([['b.log', b], ['a.log', a]])).toEqual(expected);
+    expect(sites([['a.log', a], ['b.log', b]])).toEqual(expected);
+  });
+
+  it('shortens a long failure line to 300 characters, whitespace collapsed', () => {
+    const long = `${ALLOC_FAILED}\t${'x'.repeat(400)}`;
+    const text = parse(lines(long)).build().meta.allocFailureSites?.dev0?.[0]?.text;
+    expect(text).toBe(`${`${ALLOC_FAILED} ${'x'.repeat(400)}`.slice(0, 299)}…`);
   });
 
   it('names the line of a failure glued behind another line, and of one streamed from disk past the first chunk', async () => {
-    const into = parse(lines(NOISE, NOISE + SHAPES.drvDevId));
-    expect(allocFailureSites(into).get('dev3')?.[0]?.line).toBe(2);
-    const big = `${lines(...Array.from({ length: 3000 }, () => NOISE))}${lines(SHAPES.errCode)}`;
+    const glued = parse(lines(NOISE, NOISE + SHAPES.drvDevId)).build().meta.allocFailureSites?.dev3;
+    expect(glued).toEqual([{ file: 'rank_0/plog-1_2024.log', line: 2, text: SHAPES.drvDevId }]);
+    const big = `${lines(...Array.from({ length: 3000 }, () => NOISE))}${lines(SHAPES.errCode, NOISE, SHAPES.errCode)}`;
     const streamed = new SnapshotBuilder();
     await parsePlogFile(tmpFile('sites.log', big), streamed, { chunkBytes: 4096 });
-    expect(allocFailureSites(streamed).get('dev2')).toEqual([{ file: 'sites.log', line: 3001, text: SHAPES.errCode }]);
+    expect(streamed.build().meta.allocFailureSites?.dev2).toEqual([
+      { file: 'sites.log', line: 3001, text: SHAPES.errCode },
+      { file: 'sites.log', line: 3003, text: SHAPES.errCode },
+    ]);
   });
 });
 
@@ -416,17 +443,17 @@ describe('pasted and quoted records', () => {
 
   it('reads records quoted from `grep -n` output, with and without a path', () => {
     const s = parse(lines(`run/plog/plog-1_2024.log:12:${V1_DEV}`, `rank 3/plog:77:${V2_CACHED}`, `5:${V0_GE}`, `9:${ALLOC_FAILED}`)).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules).toEqual({
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
       'HOST_MEM/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null },
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
     });
-    expect(s.meta).toEqual({ files: 1, records: 3, skipped: 0, allocFailures: { dev0: 1 } });
+    expect(counts(s)).toEqual({ files: 1, records: 3, skipped: 0, allocFailures: { dev0: 1 } });
   });
 
   it('reads records whose prefix was cut at [devmm] or at the attribute word, alone or behind a grep prefix', () => {
     const s = parse(lines(CUT_AT_DEVMM, CUT_AT_ATTR, `plog.log:3:${CUT_AT_ATTR.replace('SVM_MEM', 'HOST_MEM')}`, NOISE)).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules).toEqual({
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
       'SVM_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
       'HOST_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
@@ -435,14 +462,14 @@ describe('pasted and quoted records', () => {
   });
 
   it('reads a cut record after an ordinary log line instead of taking it for that line\'s wrap', () => {
-    expect(Object.keys(parse(lines(NOISE, CUT_AT_ATTR, NOISE, CUT_AT_DEVMM)).build().modules)).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
+    expect(Object.keys(parse(lines(NOISE, CUT_AT_ATTR, NOISE, CUT_AT_DEVMM)).build().sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
   });
 
   it('accepts the v0 function name _devmm_mem_stats_show, [EVENT] level and a Cached_size of 0', () => {
     const v0 = (n: number, body: string): string =>
       `[EVENT] DRV(10972,python):2023-09-23-05:41:39.697.570 [ascend][curpid: 98, 98][drv][devmm][_devmm_mem_stats_show ${n}]${body}`;
     const s = parse(lines(v0(152, 'DVPP_MEM dev1 mem stats(Bytes): module_name=DVPP, module_id=6 current_alloced_size=0, alloced_peak_size=4096.'), v0(158, 'HOST_MEM Cached_size:0Bytes'))).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules).toEqual({
       'DVPP_MEM/dev1/DVPP': { peak: 4096, current: 0, allocs: null, frees: null },
       'HOST_MEM/CACHED': { peak: 0, current: 0, allocs: null, frees: null },
     });
@@ -450,9 +477,9 @@ describe('pasted and quoted records', () => {
 
   it('does not take the tail of an attribute word cut by a wrap for an attribute', () => {
     const wrapped = V1_DEV.replace(']DEV_MEM', ']DEV_\nMEM').replace('[ascend]', '[asc\nend]');
-    expect(parse(lines(wrapped)).build()).toMatchObject({ modules: {}, meta: { records: 0 } });
+    expect(parse(lines(wrapped)).build()).toMatchObject({ sections: {}, meta: { records: 0 } });
     // Cut twice, with a CR, and with no [LEVEL] line within reach: still no "EM" or "V_MEM" attribute.
-    expect(parse(`${V1_DEV.slice(V1_DEV.indexOf('[drv]')).replace(']DEV_MEM', ']D\r\nE\nV_MEM')}\n`).build().modules).toEqual({});
+    expect(parse(`${V1_DEV.slice(V1_DEV.indexOf('[drv]')).replace(']DEV_MEM', ']D\r\nE\nV_MEM')}\n`).build().sections).toEqual({});
   });
 });
 
@@ -460,14 +487,14 @@ describe('device names', () => {
   it('names dev03 in a record and device_id=03 in a failure as one device, dev3', () => {
     const record = V1_DEV.replace('DEV_MEM dev0 ', 'DEV_MEM dev03 ');
     const s = parse(lines(record, ALLOC_FAILED.replace('device_id=0', 'device_id=03'), SHAPES_DRV_03)).build();
-    expect(Object.keys(s.modules)).toEqual(['DEV_MEM/dev3/RUNTIME']);
+    expect(Object.keys(s.sections.modules ?? {})).toEqual(['DEV_MEM/dev3/RUNTIME']);
     expect(s.meta.allocFailures).toEqual({ dev3: 2 });
   });
 
   it('skips a record whose device number is too long to be one, naming its line', () => {
     const record = V1_DEV.replace('dev0', 'dev12345678901234567890');
     const into = parse(lines(NOISE, record));
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections).toEqual({});
     const cut = record.slice(record.indexOf('DEV_MEM'));
     expect(into.skippedRecords.map((r) => [r.line, r.reason])).toEqual([
       [2, `device number out of range in memory-statistics record: ${cut.slice(0, 120)}…`],
@@ -486,7 +513,7 @@ describe('streaming', () => {
   const whole = parse(composite);
 
   it('the composite log used below holds every shape', () => {
-    expect(whole.build().meta).toEqual({ files: 1, records: 12, skipped: 1, allocFailures: { dev0: 1, dev6: 0 } });
+    expect(counts(whole.build())).toEqual({ files: 1, records: 12, skipped: 1, allocFailures: { dev0: 1, dev6: 0 } });
     expect(whole.skippedRecords.map((s) => s.line)).toEqual([composite.toString('latin1').split('\n').length]);
   });
 
@@ -568,6 +595,6 @@ describe('streaming', () => {
     parsePlogText('bad.log', fixture('seed/bad.wrapped.log'), into);
     const s = into.build();
     expect(s.meta.files).toBe(2);
-    expect(s.modules['DEV_MEM/dev0/APP']?.peak).toBe(20781957120);
+    expect(s.sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(20781957120);
   });
 });

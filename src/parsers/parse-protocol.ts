@@ -1,13 +1,14 @@
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
-import { InputError, ParseError, SchemaError, UsageError } from './errors.js';
-import type { BuilderState } from './snapshot.js';
-import type { InputFile } from './sources/types.js';
+import { InputError, ParseError, SchemaError, UsageError } from '../errors.js';
+import type { BuilderState } from '../snapshot.js';
+import type { InputFile } from '../sources/types.js';
 
-export type InputKind = 'plog' | 'compare';
+/** An evidence source's name (src/parsers/sources.ts). */
+export type InputKind = string;
 
 /** Main thread → worker: parse one whole file into a fresh SnapshotBuilder. */
 export interface ParseTask {
-  /** The file's index in the sequential order (plog files, then memory_compare files). */
+  /** The file's index in the sequential order (each source's files, in registry order). */
   index: number;
   kind: InputKind;
   file: InputFile;

@@ -1,0 +1,51 @@
+import { w as warning } from '../index.js';
+import { runGate } from './run-gate.js';
+import { p as publish } from './publish.js';
+import { c as collectInputs, r as runUrl, t as thisRepo, p as pullRequestNumber } from './shared.js';
+import 'os';
+import 'crypto';
+import 'fs';
+import 'path';
+import 'string_decoder';
+import 'events';
+import 'child_process';
+import 'assert';
+import 'timers';
+import './sources.js';
+import './local.js';
+import 'node:fs/promises';
+import 'node:path';
+import 'url';
+import 'module';
+import './baseline.js';
+import 'node:crypto';
+import './json-schema.js';
+import './escape.js';
+import 'node:os';
+import 'node:worker_threads';
+import './snapshot.js';
+import './units.js';
+import './entry-values.js';
+import './json.js';
+import './markdown.js';
+import './chart.js';
+import 'node:fs';
+
+// Check mode: gate this run's evidence against the committed baseline and publish the verdict.
+async function runCheckMode(inputs) {
+    const { snapshot } = await collectInputs(inputs);
+    const { report, baseline } = await runGate({
+        snapshot,
+        baselinePath: inputs.baseline,
+        configPath: inputs.config,
+        maxIncrease: inputs.maxIncrease,
+        allowMissingBaseline: true,
+    });
+    if (baseline === null) {
+        warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
+    }
+    const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
+    await publish(inputs, report, { issueNumber: pullRequestNumber(), repo: thisRepo(), runUrl: runUrl(), enforce: true, octokit });
+}
+
+export { runCheckMode };

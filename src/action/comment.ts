@@ -1,0 +1,68 @@
+// Comment mode (workflow_run, fork-safe): re-render from validated data the report an untrusted pull_request run uploaded.
+import * as core from '@actions/core';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import type { ActionInputs } from '../config.js';
+import { InputError, UsageError } from '../errors.js';
+import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
+import type { Octokit } from '../github/octokit.js';
+import { parseReportJson } from '../report/json.js';
+import { publish } from './publish.js';
+import { runUrl, thisRepo, workDir } from './shared.js';
+
+/** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */
+const REPORT_ARTIFACT_LIMIT = 256 * 1024 * 1024;
+
+/** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
+export async function runCommentMode(inputs: ActionInputs): Promise<void> {
+  const ctx = workflowContext();
+  const workflowRun = ctx.payload.workflow_run as { id?: unknown; head_sha?: unknown; pull_requests?: { number?: unknown }[] } | undefined;
+  const runId = inputs.runId ?? (typeof workflowRun?.id === 'number' ? workflowRun.id : undefined);
+  if (runId === undefined) throw new UsageError("mode 'comment' needs 'run-id' or a workflow_run event");
+  const repo = inputs.repository ?? thisRepo();
+  if (!inputs.token) throw new UsageError("mode 'comment' needs 'github-token'");
+  const octokit = (await import('../github/octokit.js')).createOctokit(inputs.token);
+
+  const dir = path.join(workDir(), 'report-artifact');
+  const { downloadArtifacts } = await import('../sources/artifacts.js');
+  const [artifact] = await downloadArtifacts(
+    { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT },
+    (m) => core.info(m),
+    (m) => core.warning(m),
+  );
+  if (!artifact) throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
+  const reportFile = await findReportFile(artifact.path);
+  const report = parseReportJson(await readFile(reportFile, 'utf8'), `${inputs.reportArtifact}/${path.relative(artifact.path, reportFile)}`);
+
+  let issueNumber: number | undefined;
+  const fromEvent = workflowRun?.pull_requests?.find((p) => typeof p.number === 'number');
+  if (fromEvent && typeof fromEvent.number === 'number') issueNumber = fromEvent.number;
+  else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
+
+  // The verdict is the pull_request run's: link that run, not this workflow_run job.
+  await publish(inputs, report, { issueNumber, repo, runUrl: runUrl(runId, repo), enforce: false, octokit });
+}
+
+async function findReportFile(dir: string): Promise<string> {
+  const files = (await glob('**/*.json', { cwd: dir, absolute: true })).sort();
+  const preferred = files.find((f) => path.basename(f) === 'report.json') ?? files[0];
+  if (!preferred) throw new InputError(`the report artifact holds no .json file`);
+  return preferred;
+}
+
+/** Forks' PRs are missing from workflow_run.pull_requests: find the PR by its head commit. */
+async function pullRequestForSha(octokit: Octokit, repo: RepoRef, sha: string): Promise<number | undefined> {
+  try {
+    const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha });
+    const associated = data.find((p) => p.state === 'open')?.number ?? data[0]?.number;
+    if (associated !== undefined) return associated;
+    // A fork's commit is not associated with the base repository: match open PRs by head sha.
+    const open = await octokit.paginate(octokit.rest.pulls.list, { ...repo, state: 'open', per_page: 100 });
+    return open.find((p) => p.head.sha === sha)?.number;
+  } catch (error) {
+    core.warning(`Could not look up the pull request of ${sha}: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+

@@ -1,0 +1,137 @@
+// The one publish step of check and comment modes: outputs, HTML report, job summary, annotations, sticky comment, verdict.
+import * as core from '@actions/core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ActionInputs } from '../config.js';
+import { UsageError } from '../errors.js';
+import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
+import type { Octokit } from '../github/octokit.js';
+import type { GateReport } from '../gate/types.js';
+import { annotationText } from '../report/annotation.js';
+import { renderJsonReport } from '../report/json.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { workDir } from './shared.js';
+
+/** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
+const COMMENT_LIMIT = 65_536;
+const SUMMARY_LIMIT = 1024 * 1024;
+
+async function writeOutputs(report: GateReport, markdown: string): Promise<{ reportPath: string; markdownPath: string }> {
+  const dir = workDir();
+  await mkdir(dir, { recursive: true });
+  const reportPath = path.join(dir, 'report.json');
+  const markdownPath = path.join(dir, 'report.md');
+  await writeFile(reportPath, renderJsonReport(report));
+  await writeFile(markdownPath, markdown);
+  const failing = report.entries.filter((e) => e.severity === 'fail').length;
+  core.setOutput('result', report.result);
+  core.setOutput('regressions', String(failing));
+  core.setOutput('report', reportPath);
+  core.setOutput('markdown', markdownPath);
+  return { reportPath, markdownPath };
+}
+
+/** Writes the self-contained HTML report where 'html-report' says (relative to the workspace), creating its folder. */
+async function writeHtmlReport(inputs: ActionInputs, report: GateReport): Promise<void> {
+  if (inputs.htmlReport === undefined) return;
+  const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), inputs.htmlReport);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    const { renderHtml } = await import('../report/html.js');
+    await writeFile(file, renderHtml(report));
+  } catch (error) {
+    throw new UsageError(`'html-report': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  core.info(`Wrote the HTML report to ${file}`);
+}
+
+/** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
+const ANNOTATIONS_PER_STEP = 10;
+
+/**
+ * One annotation per failing key, within GitHub's 10 error annotations per step. `reserved` of them are kept for
+ * what comes after (the job's one-line failure reason); when the keys do not fit, the last one left says how many
+ * more there are. The summary has them all.
+ */
+function annotate(report: GateReport, reserved: number): void {
+  const failing = report.entries.filter((e) => e.severity === 'fail');
+  const budget = ANNOTATIONS_PER_STEP - reserved;
+  const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
+  for (const e of shown) core.error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
+  if (failing.length > shown.length) {
+    core.error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
+  }
+}
+
+function failureReason(report: GateReport): string {
+  const failing = report.entries.filter((e) => e.severity === 'fail');
+  const counts = new Map<string, number>();
+  for (const e of failing) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
+  const parts = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
+  const first = failing[0];
+  return `Memory gate failed: ${parts}${first ? ` (first: ${first.key})` : ''}`;
+}
+
+/** Posts the sticky comment; any failure is a warning and never changes the verdict. */
+async function postComment(
+  inputs: ActionInputs,
+  octokit: Octokit | undefined,
+  issueNumber: number | undefined,
+  report: GateReport,
+  repo: RepoRef,
+  sourceRunUrl: string,
+): Promise<void> {
+  if (inputs.comment === 'never') return;
+  if (issueNumber === undefined) {
+    core.info('No pull request for this run: no comment posted');
+    return;
+  }
+  if (!octokit) {
+    core.warning("No 'github-token': the PR comment was not posted");
+    return;
+  }
+  const { commentMarker, upsertStickyComment } = await import('../github/comment.js');
+  const marker = commentMarker(inputs.commentKey);
+  const body = renderMarkdown(report, { marker, maxBytes: COMMENT_LIMIT, runUrl: sourceRunUrl });
+  try {
+    const result = await upsertStickyComment(octokit, {
+      ...repo,
+      issueNumber,
+      body,
+      marker,
+      policy: inputs.comment,
+      hasFindings: report.entries.some((e) => e.severity !== 'ok'),
+    });
+    if (result.action === 'skipped') core.info(`PR comment not posted: ${result.reason}`);
+    else core.info(`PR comment ${result.action}: ${result.url}`);
+  } catch (error) {
+    const status = httpStatus(error);
+    const hint = status === 403 ? ' (a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job, see the README)' : '';
+    core.warning(`Could not post the PR comment${status ? ` (HTTP ${status})` : ''}: ${errorMessage(error)}${hint}`);
+  }
+}
+
+export interface Publication {
+  issueNumber: number | undefined;
+  repo: RepoRef;
+  /** The run whose verdict this is (in comment mode, the pull_request run that uploaded the report). */
+  runUrl: string;
+  /** Check mode: annotate failing keys and fail the job. Comment mode only shows another run's verdict. */
+  enforce: boolean;
+  octokit: Octokit | undefined;
+}
+
+/** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
+export async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
+  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl });
+  await writeOutputs(report, markdown);
+  await writeHtmlReport(inputs, report);
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
+  if (where.enforce) annotate(report, failsJob ? 1 : 0);
+  await postComment(inputs, where.octokit, where.issueNumber, report, where.repo, where.runUrl);
+  if (where.enforce && report.result === 'fail') {
+    if (failsJob) core.setFailed(failureReason(report));
+    else core.warning(`${failureReason(report)} — advisory only ('fail-job: false')`);
+  }
+}

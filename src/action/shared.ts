@@ -1,0 +1,76 @@
+// What every Action mode shares: the work folder, this run and repository, and reading the inputs' evidence into a snapshot.
+import * as core from '@actions/core';
+import os from 'node:os';
+import path from 'node:path';
+import type { ActionInputs } from '../config.js';
+import { UsageError } from '../errors.js';
+import { workflowContext, type RepoRef } from '../github/context.js';
+import { collectSnapshot, type Collected } from '../parsers/collect.js';
+import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/sources.js';
+import { describeSearches, resolveAllInputs } from '../sources/local.js';
+
+/** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
+const SKIPPED_RECORD_WARNINGS = 5;
+
+export function workDir(): string {
+  return path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'ascend-memory-gate');
+}
+
+export function thisRepo(): RepoRef {
+  const { owner, repo } = workflowContext().repo;
+  return { owner, repo };
+}
+
+/** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
+export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  let root = workspace;
+  let specs: SpecsBySource = inputs.evidence;
+
+  if (inputs.artifacts.length > 0) {
+    root = path.join(workDir(), 'artifacts');
+    const repository = inputs.repository ?? thisRepo();
+    const crossRun =
+      inputs.runId !== undefined && isOtherRun(inputs)
+        ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
+        : undefined;
+    // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
+    const { downloadArtifacts } = await import('../sources/artifacts.js');
+    await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m), (m) => core.warning(m));
+    // Nothing named: search everything that was downloaded, for every source.
+    if (noSpecs(specs)) specs = Object.fromEntries(SOURCES.map((source) => [source.name, ['.']]));
+  } else if (noSpecs(specs)) {
+    throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
+  }
+
+  const files = await resolveAllInputs(specs, root);
+  core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
+  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
+  // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
+  const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
+  for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+  const more = collected.snapshot.meta.skipped - examples.length;
+  if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
+  return collected;
+}
+
+/** A workflow run's page: this run's by default. */
+export function runUrl(runId: number = workflowContext().runId, repo: RepoRef = thisRepo()): string {
+  return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
+}
+
+/** The PR this run belongs to, when it is a pull_request run. */
+export function pullRequestNumber(): number | undefined {
+  const pr = workflowContext().payload.pull_request;
+  return typeof pr?.number === 'number' ? pr.number : undefined;
+}
+
+/** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
+export function isOtherRun(inputs: ActionInputs): boolean {
+  return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
+}
+
+/** The run whose artifacts feed an update or a comment, and its repository. */
+export function sourceRun(inputs: ActionInputs): { runId: number; repo: RepoRef } {
+  return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
+}
