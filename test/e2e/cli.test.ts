@@ -208,6 +208,31 @@ describe('check against a baseline of the same job', () => {
     expect(r.stdout).toMatch(/alloc-failure\s+device\s+dev1\s/);
   });
 
+  it('exits 1 with alloc-failure on the right devices and counts for a log of every failure shape of FORMATS.md, damaged ones included', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    mkdirSync(join(dir, 'oom'), { recursive: true });
+    const at = (level: string): string => `${level} RUNTIME(27271,python):2025-03-02-10:11:12.131.415 `;
+    const failures = [
+      `${at('[ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:[drv api] halMemAlloc failed:size=2097152(Byte), type=2, drvRetCode=6, device_id=0!`,
+      `${at('[ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:[drv api] halMemAlloc failed:size=4194304(bytes), type=2, drvRetCode=6, device_id=01!`,
+      `${at('[ERROR]')}[npu_driver.cc:1152]27280 DevMemAllocManaged:device_id=2, ErrCode=207001, desc=[driver error:out of memory]`,
+      `${at('[ERROR]')}[npu_driver.cc:1093]27280 MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=3, size=2097152`,
+      `${at('ERR0R]')}[npu_driver.cc:1100]27280 DevMemAlloc:halMemAlloc failed:size=2097152(Byte), drvRetCode=6, device_id 3!`,
+      `${at('ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:halMemAlloc failed:size=2097152(Byte), drvRetCode=6, device_id=2!`,
+      `run/plog/plog-1.log:88:[ERROR] PTA(27271,python):2025-03-02-10:11:12.131.415 [acl_rt.cpp:88]27271 Memory_Allocation_Failure(EL0004): Failed to allocate memory.`,
+    ];
+    // The last two glued on one line, as a collector that lost a newline leaves them: two failures, not one.
+    const text = `${failures.slice(0, 5).join('\n')}\n${failures[5]}${failures[6]?.replace(/^.*?:88:/, '')}\n${failures[6]}\n`;
+    writeFileSync(join(dir, 'oom', 'plog-9_20250901.log'), text);
+    const parsed = await cli(['parse', '--plog', join(dir, 'oom'), '--json'], dir);
+    expect(parsed.code).toBe(0);
+    expect(JSON.parse(parsed.stdout).meta.allocFailures).toEqual({ dev0: 1, dev1: 1, dev2: 2, dev3: 2, unknown: 2 });
+    const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'oom')], dir);
+    expect(r.code).toBe(1);
+    for (const device of ['dev0', 'dev1', 'dev2', 'dev3']) expect(r.stdout).toMatch(new RegExp(`alloc-failure\\s+device\\s+${device}\\s`));
+  });
+
   it('gives exit 2 when the baseline file is missing, with how to create one', async () => {
     const dir = tempDir();
     writeJob(dir, 1);
