@@ -572,9 +572,23 @@ export class PlogScanner {
       // order files come in, and those are among them). A one-off line count, not a count of every later newline.
       const sited = this.sitedFailures.get(device) ?? 0;
       this.sitedFailures.set(device, sited + 1);
-      const where = sited < MAX_SITES_PER_DEVICE ? { file: this.name, line: this.lineAt(at, false), text: excerpt(text, 0, FAILURE_TEXT_CHARS) } : undefined;
+      const where =
+        sited < MAX_SITES_PER_DEVICE && this.siteMayBeKept(device)
+          ? { file: this.name, line: this.lineAt(at, false), text: excerpt(text, 0, FAILURE_TEXT_CHARS) }
+          : undefined;
       this.into.addAllocFailure(device, 1, where);
     }
+  }
+
+  /**
+   * Whether a failure site from this file could still be among the builder's first MAX_SITES_PER_DEVICE by file and
+   * line: not when it already holds that many, all from this file or files before it. Its line number (a count of
+   * every newline before it) is then not worth computing.
+   */
+  private siteMayBeKept(device: string): boolean {
+    const kept = this.into.toState().allocFailureSites.get(device);
+    if (kept === undefined || kept.length < MAX_SITES_PER_DEVICE) return true;
+    return (kept[kept.length - 1] as { file: string }).file > this.name;
   }
 
   private readStats(text: string, from: number, at: number): { module: string; metric: ModuleMetric } | null {

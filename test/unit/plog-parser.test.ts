@@ -416,6 +416,11 @@ describe('allocation failures', () => {
     const expected = ['a.log:2', 'a.log:3', 'b.log:1', 'b.log:2', 'b.log:3'];
     expect(sites([['b.log', b], ['a.log', a]])).toEqual(expected);
     expect(sites([['a.log', a], ['b.log', b]])).toEqual(expected);
+    // A later file cannot displace five sites from a file before it, and one before them displaces them all.
+    const five = lines(...Array.from({ length: MAX_SITES_PER_DEVICE }, () => ALLOC_FAILED));
+    const first = ['0.log:1', '0.log:2', '0.log:3', '0.log:4', '0.log:5'];
+    expect(sites([['0.log', five], ['b.log', b]])).toEqual(first);
+    expect(sites([['b.log', b], ['0.log', five]])).toEqual(first);
   });
 
   it('shortens a long failure line to 300 characters, whitespace collapsed', () => {
