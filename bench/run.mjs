@@ -2,7 +2,7 @@
 // Throughput benchmark: times the built CLI against grep and Python's csv on a generated corpus, after checking its output is exact.
 //
 //   npm run bench                       (node bench/run.mjs)
-//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
+//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
 //
 // Needs dist/cli.js (npm run build). Corpora go to bench/.corpus/ (gitignored) and are reused while their
 // parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CSV_NAME, generate, parseSize } from './generate.mjs';
+import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
@@ -31,6 +31,7 @@ const TARGETS = {
   compareVsPython: 1.0,
   denseVsGrep: 1.0,
   quotedVsPython: 1.0,
+  profilerVsPython: 1.0,
   startupMs: 300,
 };
 /** The record-dense plog corpus: about this share of its lines are records (a log-heavy, failure-heavy run). */
@@ -42,7 +43,7 @@ const QUOTED_SHARE = 0.07;
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
+  const o = { plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -55,13 +56,14 @@ function parseOptions(argv) {
       case '--plog-bytes': o.plogBytes = value(); break;
       case '--dense-bytes': o.denseBytes = value(); break;
       case '--csv-rows': o.csvRows = Number(value()); break;
+      case '--profiler-bytes': o.profilerBytes = value(); break;
       case '--runs': o.runs = Number(value()); break;
       case '--seed': o.seed = Number(value()); break;
       case '--quick': o.quick = true; break;
       case '--no-results': o.results = false; break;
       case '--dist': o.dist = value(); break;
       case '--help': case '-h':
-        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
+        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
         process.exit(0);
         break;
       default: fail(`unknown option ${flag}`);
@@ -71,9 +73,12 @@ function parseOptions(argv) {
   if (o.quick) {
     if (!given.has('--plog-bytes')) o.plogBytes = '16MiB';
     if (!given.has('--csv-rows')) o.csvRows = 50_000;
+    if (!given.has('--profiler-bytes')) o.profilerBytes = '32MiB';
     if (!given.has('--runs')) o.runs = 1;
   }
   o.plogBytes = parseSize(o.plogBytes);
+  o.profilerBytes = parseSize(o.profilerBytes);
+  if (!(o.profilerBytes >= 16 * 1024 * 1024)) fail('--profiler-bytes must be at least 16MiB');
   if (!(o.plogBytes >= 16 * 1024 * 16)) fail('--plog-bytes must be at least 256KiB');
   // The record-dense corpus defaults to the main one's size: a ratio against grep needs far more time than start-up.
   o.denseBytes = o.denseBytes === null ? o.plogBytes : parseSize(o.denseBytes);
@@ -114,6 +119,42 @@ async function ensureCorpus(name, params) {
   log(`corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
     `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return dir;
+}
+
+/** The profiler corpus: one torch_npu memory_record.csv and the figures a correct parser must find in it. */
+function ensureProfilerCorpus(name, params) {
+  const dir = join(CORPUS, name);
+  const stampPath = join(dir, 'params.json');
+  const stamp = JSON.stringify({ ...params, generator: GENERATOR_HASH });
+  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp) {
+    log(`corpus ${name}: reusing`);
+    return dir;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t0 = performance.now();
+  const res = generateMemoryRecord({ path: join(dir, MEMORY_RECORD_NAME), bytes: params.bytes, seed: params.seed });
+  writeFileSync(join(dir, 'expected-profiler.json'), JSON.stringify(res.expected));
+  writeFileSync(stampPath, stamp);
+  log(`corpus ${name}: generated memory_record.csv, ${res.rows} rows (${(res.bytes / MiB).toFixed(0)} MiB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+/** Runs `parse --profiler FILE --json` once; fails the benchmark unless its components and record count are the generator's. */
+async function verifyProfiler(file, expectedFile) {
+  const run = await measure(['node', CLI, 'parse', '--profiler', file, '--json'], { keepStdout: true });
+  if (run.code !== 0) fail(`profiler: \`parse --profiler\` exited with ${run.code}\n${run.stderr}`);
+  const expected = JSON.parse(readFileSync(expectedFile, 'utf8'));
+  let actual;
+  try {
+    actual = JSON.parse(run.stdout);
+  } catch (e) {
+    fail(`profiler: output is not JSON (${e.message})`);
+  }
+  const got = { components: actual?.sections?.components, records: actual?.meta?.records };
+  if (!deepEqual(got, expected)) fail(`profiler: parse --json differs from ${relative(ROOT, expectedFile)}:\n  got      ${JSON.stringify(got)}\n  expected ${JSON.stringify(expected)}`);
+  log(`verified profiler: components and ${expected.records} records equal ${relative(ROOT, expectedFile)}`);
+  return run.stdout;
 }
 
 function filesUnder(dir) {
@@ -322,6 +363,10 @@ async function main() {
   const tiny = await ensureCorpus(`tiny-${seedTag}`, { plogBytes: 64 * 1024, ranks: 1, csvRows: 0, seed: o.seed });
   const dense = await ensureCorpus(`dense-${sizeLabel(o.denseBytes)}-${seedTag}`, { plogBytes: o.denseBytes, csvRows: 0, recordShare: DENSE_RECORD_SHARE, seed: o.seed });
   const quoted = await ensureCorpus(`quoted-${o.csvRows}rows-${seedTag}`, { plogBytes: 256 * 1024, ranks: 1, csvRows: o.csvRows, quotedShare: QUOTED_SHARE, legacyCsv: false, seed: o.seed });
+  const profilerDir = ensureProfilerCorpus(`profiler-${sizeLabel(o.profilerBytes)}-${seedTag}`, { bytes: o.profilerBytes, seed: o.seed });
+  const memoryRecord = join(profilerDir, MEMORY_RECORD_NAME);
+  const profilerBytes = statSync(memoryRecord).size;
+  const profilerRows = JSON.parse(readFileSync(join(profilerDir, 'expected-profiler.json'), 'utf8')).records;
 
   const plogDir = join(main, 'plog');
   const csv = join(main, CSV_NAME);
@@ -333,7 +378,7 @@ async function main() {
   const denseFiles = filesUnder(denseDir).length;
   const quotedCsv = join(quoted, CSV_NAME);
   const quotedBytes = statSync(quotedCsv).size;
-  for (const d of [main, ...scaleDirs, dense, quoted]) warm(d);
+  for (const d of [main, ...scaleDirs, dense, quoted, profilerDir]) warm(d);
   const denseShare = recordLineShare(denseDir);
   const quotedShare = quotedRowShare(quotedCsv);
 
@@ -347,6 +392,7 @@ async function main() {
   const tinyOut = await verify('plog tiny', ['--plog', join(tiny, 'plog')], join(tiny, 'expected-plog.json'));
   const denseOut = await verify('record-dense plog', ['--plog', denseDir], join(dense, 'expected-plog.json'));
   const quotedOut = await verify('quoted memory_compare', ['--compare', quotedCsv], join(quoted, 'expected-compare.json'));
+  const profilerOut = await verifyProfiler(memoryRecord, join(profilerDir, 'expected-profiler.json'));
 
   // 3. Timings: whole processes, medians of o.runs, ours and the reference interleaved.
   const loadBefore = loadavg()[0];
@@ -374,12 +420,15 @@ async function main() {
   const quotedPython = [...python.slice(0, -1), quotedCsv];
   const quotedCompare = await timeSideBySide('quoted memory_compare', ['node', CLI, 'parse', '--compare', quotedCsv, '--json'], quotedPython, o.runs, quotedOut);
 
+  const profilerPython = ['python3', '-c', "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))", memoryRecord];
+  const profiler = await timeSideBySide('profiler memory_record', ['node', CLI, 'parse', '--profiler', memoryRecord, '--json'], profilerPython, o.runs, profilerOut);
+
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
   const report = render(o, {
-    plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, startup, fixed, load,
+    plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load,
     dense: { bytes: denseBytes, files: denseFiles, share: denseShare, ...densePlog },
     quoted: { bytes: quotedBytes, share: quotedShare, ...quotedCompare },
   });
@@ -460,6 +509,7 @@ function render(o, r) {
   const plogRatio = r.plog.ms / r.plog.refMs;
   const compareRatio = r.compare.ms / r.compare.refMs;
   const csvParseRatio = r.csvParse.ms / r.csvParse.refMs;
+  const profilerRatio = r.profiler.ms / r.profiler.refMs;
   const rssMax = Math.max(...r.scaling.map((x) => x.maxRssMiB));
   const rssGrowth = r.scaling[r.scaling.length - 1].rssMiB / r.scaling[0].rssMiB;
   const rows = [
@@ -471,6 +521,7 @@ function render(o, r) {
     ['memory_compare', `${o.csvRows.toLocaleString('en')} rows, ${(r.csvBytes / MiB).toFixed(0)} MiB`, `${s(r.compare.ms)} s`, `${s(r.compare.refMs)} s (python csv)`, `${compareRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.compare.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.compare.refMs / 1000)).toLocaleString('en')})`, `${r.compare.rssMiB.toFixed(0)} MiB`],
     ['plog, record-dense', `${(r.dense.bytes / MiB).toFixed(0)} MiB, ${r.dense.files} files, ${(r.dense.share * 100).toFixed(1)}% of lines records`, `${s(r.dense.ms)} s`, `${s(r.dense.refMs)} s (grep -rc)`, `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`, `${mb(r.dense.bytes, r.dense.ms)} MB/s (grep ${mb(r.dense.bytes, r.dense.refMs)})`, `${r.dense.rssMiB.toFixed(0)} MiB`],
     ['memory_compare, quoted names', `${o.csvRows.toLocaleString('en')} rows, ${(r.quoted.bytes / MiB).toFixed(0)} MiB, ${(r.quoted.share * 100).toFixed(1)}% of rows quoted`, `${s(r.quoted.ms)} s`, `${s(r.quoted.refMs)} s (python csv)`, `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`, `${Math.round(o.csvRows / (r.quoted.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.quoted.refMs / 1000)).toLocaleString('en')})`, `${r.quoted.rssMiB.toFixed(0)} MiB`],
+    ['profiler memory_record.csv', `${r.profilerRows.toLocaleString('en')} rows, ${(r.profilerBytes / MiB).toFixed(0)} MiB`, `${s(r.profiler.ms)} s`, `${s(r.profiler.refMs)} s (python csv)`, `${profilerRatio.toFixed(2)}×`, `${Math.round(r.profilerRows / (r.profiler.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(r.profilerRows / (r.profiler.refMs / 1000)).toLocaleString('en')})`, `${r.profiler.rssMiB.toFixed(0)} MiB`],
     ['csv-parse alone (design reference)', 'the same CSV, records counted only', `${s(r.csvParse.ms)} s`, `${s(r.csvParse.refMs)} s (python csv)`, `${csvParseRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.csvParse.ms / 1000)).toLocaleString('en')} rows/s`, `${r.csvParse.rssMiB.toFixed(0)} MiB`],
     r.startup.missing
       ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
@@ -485,6 +536,8 @@ function render(o, r) {
     ['memory_compare time ≤ 1.0× python csv', `${compareRatio.toFixed(2)}×`, verdict(compareRatio <= TARGETS.compareVsPython)],
     ['record-dense plog time ≤ 1.0× grep', `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`, verdict(r.dense.ms / r.dense.refMs <= TARGETS.denseVsGrep)],
     ['quoted memory_compare time ≤ 1.0× python csv', `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`, verdict(r.quoted.ms / r.quoted.refMs <= TARGETS.quotedVsPython)],
+    ['profiler memory_record time ≤ 1.0× python csv', `${profilerRatio.toFixed(2)}×`, verdict(profilerRatio <= TARGETS.profilerVsPython)],
+    [`profiler memory_record peak RSS ≤ ${TARGETS.rssMiB} MiB`, `${r.profiler.maxRssMiB.toFixed(0)} MiB`, verdict(r.profiler.maxRssMiB <= TARGETS.rssMiB)],
     r.startup.missing
       ? ['Action start-up ≤ 300 ms', 'not measured (dist/index.js missing)', '**miss**']
       : ['Action start-up ≤ 300 ms', `${r.startup.ms.toFixed(0)} ms`, verdict(r.startup.ms <= TARGETS.startupMs)],
@@ -501,7 +554,7 @@ function render(o, r) {
   const markdown = `# Benchmark results
 
 ${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}.
-Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); warm page cache.
+Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); the profiler file from \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
 Record-dense plog: \`--plog-bytes ${sizeLabel(o.denseBytes)} --csv-rows 0 --record-share ${DENSE_RECORD_SHARE}\` (records dumped throughout every process, every generation, glued and wrapped ones, allocation failures in every shape). Quoted CSV: \`--plog-bytes 256KiB --ranks 1 --csv-rows ${o.csvRows} --quoted-share ${QUOTED_SHARE} --no-legacy-csv\`.
 Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.
 Peak RSS: ${RSS_METHOD}.
@@ -514,6 +567,7 @@ node ${rel(CLI)} parse --plog ${rel(join(CORPUS, '<corpus>', 'plog'))} --json   
 grep -rc 'em stats' ${rel(join(CORPUS, '<corpus>', 'plog'))}                          # reference
 node ${rel(CLI)} parse --compare ${rel(join(CORPUS, '<corpus>', CSV_NAME))} --json     # ours
 python3 -c "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))" <csv>   # reference
+node ${rel(CLI)} parse --profiler ${rel(join(CORPUS, '<profiler corpus>', MEMORY_RECORD_NAME))} --json   # ours; the same python line is the reference
 INPUT_PLOG=<tiny>/plog INPUT_MODE=check INPUT_BASELINE=<tiny>/expected-plog.json GITHUB_STEP_SUMMARY=… GITHUB_OUTPUT=… node ${rel(ACTION)}
 \`\`\`
 
@@ -532,6 +586,11 @@ thread (\`min(2, os.availableParallelism())\` threads in all), whole files each,
 the one-thread output byte for byte (checked above: every timed run must print the verified snapshot). The worker
 starts in ~50 ms while the main thread is already parsing, and costs ~20 MiB of RSS (a second V8 heap), which is why
 the larger inputs sit above the one-thread figure; \`ASCEND_MEMORY_GATE_THREADS=0\` turns it off (row "plog, one thread").
+
+**profiler memory_record: one file, one thread.** The profiler parser splits quote-free rows on commas in place and
+converts each MB cell to exact integer bytes with integer arithmetic (no string per cell, no float fraction); a single
+file is never split between threads (the worker takes whole files), so this row is the one-thread rate. The check
+before timing compares the \`components\` section (every peak) and \`meta.records\` with the generator's figures.
 
 **memory_compare: why a hybrid parser.** The memory_compare parser splits quote-free rows (every row the tool writes)
 on commas itself and hands only rows with a double quote to csv-parse. csv-parse alone on the same file, tuned for
