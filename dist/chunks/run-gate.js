@@ -1,21 +1,22 @@
 import { U as UsageError, I as InputError, a as SchemaError } from './sources.js';
+import { S as SECTIONS, c as modulesOf, d as section, e as compareKeys, f as sectionValues, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
-import { S as SECTIONS, c as modulesOf, d as compareKeys, e as sectionValues } from './snapshot.js';
-import { c as parseSize, b as formatBytes } from './units.js';
+import { b as parseSize, a as formatBytes } from './units.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { S as STATUSES } from './entry-values.js';
-import 'node:crypto';
+import { D as DEFAULT_ENVIRONMENT_POLICY, S as STATUSES, x as applyEnvironment, y as compareEnvironments, z as runEnvironmentOf } from './groups.js';
 import './series.js';
+import 'node:crypto';
+import './schema.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 import './escape.js';
-import 'node:os';
-import 'node:worker_threads';
+import './keys.js';
 
 // The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
 // (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
@@ -35,9 +36,32 @@ const BASE = {
             "$ref": "#/definitions/policy",
             "description": "A key in this run but not in the baseline: warn (default), fail, or ignore."
         },
+        "onMissingBaseline": {
+            "enum": [
+                "warn",
+                "fail"
+            ],
+            "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
+        },
         "onMissing": {
             "$ref": "#/definitions/policy",
             "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."
+        },
+        "environment": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "The environment behind the numbers (CANN, driver, firmware, chip, torch, torch_npu, memory variables): what a change since the baseline, or nodes that disagree within a run, do to the verdict.",
+            "properties": {
+                "onChange": {
+                    "$ref": "#/definitions/policy",
+                    "description": "warn (default: listed first in the report, the verdict unchanged), fail, or ignore (not compared)."
+                },
+                "ignore": {
+                    "type": "array",
+                    "items": { "type": "string", "minLength": 1 },
+                    "description": "Items never compared, by exact name, e.g. [\"ASCEND_RT_VISIBLE_DEVICES\"]."
+                }
+            }
         },
         "failOnImprovement": {
             "type": "boolean",
@@ -394,7 +418,9 @@ const DEFAULT_CONFIG = deepFreeze({
     // Each section's declared default tolerance (src/sections/), no rules.
     sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
+    onMissingBaseline: 'warn',
     onMissing: 'warn',
+    environment: { ...DEFAULT_ENVIRONMENT_POLICY },
     failOnImprovement: false,
     device: { minHeadroom: { percent: 10 } },
     devices: {},
@@ -454,7 +480,12 @@ function parseGateConfig(json, file) {
         // The schema has checked each section's property against its `kind` definition.
         SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+        onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+        environment: {
+            onChange: input.environment?.onChange ?? defaults.environment.onChange,
+            ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+        },
         failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
         // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
         device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
@@ -621,7 +652,9 @@ function cloneConfig(config) {
     return {
         sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
         onNew: config.onNew,
+        onMissingBaseline: config.onMissingBaseline,
         onMissing: config.onMissing,
+        environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
         failOnImprovement: config.failOnImprovement,
         device: structuredClone(config.device),
         devices: structuredClone(config.devices),
@@ -785,6 +818,7 @@ function assessHeadroom(baseline, current, config) {
             rule: null,
             unit: 'bytes',
             limit,
+            capacity,
             note: `${verdict}. ${describeEstimate(estimate)}`,
         });
     }
@@ -957,12 +991,10 @@ function median(values) {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-function assessImbalance(baseline, current, config) {
-    const policy = config.verdicts.imbalance;
-    if (policy === 'ignore')
-        return [];
+/** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
+function imbalanceGroups(modules, config) {
     const groups = new Map();
-    for (const [key, metric] of Object.entries(current.modules)) {
+    for (const [key, metric] of Object.entries(modules)) {
         const parts = parseModuleKey(key);
         if (parts === null || parts.device === null || isIgnored(key, config))
             continue;
@@ -972,13 +1004,42 @@ function assessImbalance(baseline, current, config) {
             groups.set(group, (members = []));
         members.push({ key, peak: metric.peak });
     }
+    return groups;
+}
+/** How far a peak may stray from its group's median: the larger of the set fields. */
+function allowedDeviation(middle, tolerance) {
+    return Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+}
+/**
+ * Keys off their group's median in the baseline run too (its own imbalance): an imbalance that is no news. Keys of
+ * groups with fewer than minDevices devices in the baseline count as balanced (nothing to compare with then).
+ */
+function imbalancedInBaseline(baseline, config) {
+    const { tolerance, minDevices } = config.imbalance;
+    const out = new Set();
+    for (const members of imbalanceGroups(baseline.modules, config).values()) {
+        if (members.length < minDevices)
+            continue;
+        const middle = median(members.map((m) => m.peak));
+        for (const { key, peak } of members)
+            if (exceedsTolerance(Math.abs(peak - middle), middle, tolerance))
+                out.add(key);
+    }
+    return out;
+}
+function assessImbalance(baseline, current, config) {
+    const policy = config.verdicts.imbalance;
+    if (policy === 'ignore')
+        return [];
+    const groups = imbalanceGroups(current.modules, config);
+    const known = imbalancedInBaseline(baseline, config);
     const { tolerance, minDevices } = config.imbalance;
     const entries = [];
     for (const [group, members] of groups) {
         if (members.length < minDevices)
             continue;
         const middle = median(members.map((m) => m.peak));
-        const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+        const allowed = allowedDeviation(middle, tolerance);
         const toleranceText = [tolerance.percent !== undefined ? `${tolerance.percent}%` : null, tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null]
             .filter((part) => part !== null)
             .join(' and ');
@@ -989,16 +1050,21 @@ function assessImbalance(baseline, current, config) {
             const above = deviation > 0;
             const share = middle === 0 ? '' : `${((Math.abs(deviation) / middle) * 100).toFixed(1)}% `;
             const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
+            // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
+            // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
+            const keyTolerance = matchRule(config.sections.modules?.rules ?? [], key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
+            const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
             entries.push({
                 ...compared('module', key, old?.peak ?? null, peak),
                 status: 'imbalance',
-                severity: policy,
+                severity: news ? policy : 'ok',
                 rule: null,
                 unit: 'bytes',
                 // The bound crossed, as an integer: floor/ceil keep "current > limit" / "current < limit" exact.
                 limit: above ? Math.floor(middle + allowed) : Math.ceil(middle - allowed),
                 note: `${share}${above ? 'above' : 'below'} the median ${formatBytes(middle)} of ${group} on ${members.length} devices ` +
-                    `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking`,
+                    `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking` +
+                    (news ? '' : '; already so in the baseline, so not repeated as a warning'),
             });
         }
     }
@@ -1258,12 +1324,42 @@ function compareSection(declaration, baseline, current, config) {
     const before = sectionValues(baseline, declaration);
     const after = sectionValues(current, declaration);
     const thresholds = sectionThresholds(config, declaration);
-    const keys = [...new Set([...before.keys(), ...after.keys()])].sort(compareKeys);
+    const keys = sortedUnion([...before.keys()], [...after.keys()]);
     const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
     return keys.map((key) => {
         const entry = judge(declaration.kind, key, before.get(key) ?? null, after.get(key) ?? null, thresholds, config);
         return unit === undefined ? entry : { ...entry, unit };
     });
+}
+/**
+ * Every key of both sides, sorted by compareKeys, each once: the same list as sorting their union, in linear time when
+ * both sides come sorted (snapshots and baselines are written so) — 160,000 keys cost ~17 collator calls each to sort.
+ * On a tie the baseline's key comes first, as the stable sort of the union (baseline keys first) puts it.
+ */
+function sortedUnion(before, after) {
+    if (!isSorted(before) || !isSorted(after))
+        return [...new Set([...before, ...after])].sort(compareKeys);
+    const keys = [];
+    const seen = new Set(before);
+    let i = 0;
+    let j = 0;
+    while (i < before.length || j < after.length) {
+        if (j < after.length && seen.has(after[j])) {
+            j++;
+            continue;
+        }
+        if (j >= after.length || (i < before.length && compareKeys(before[i], after[j]) <= 0))
+            keys.push(before[i++]);
+        else
+            keys.push(after[j++]);
+    }
+    return keys;
+}
+function isSorted(keys) {
+    for (let i = 1; i < keys.length; i++)
+        if (compareKeys(keys[i - 1], keys[i]) > 0)
+            return false;
+    return true;
 }
 /** The verdict for one key; see compareSnapshots for the order of the checks. */
 function judge(kind, key, baseline, current, thresholds, config) {
@@ -1308,7 +1404,11 @@ async function runGate(request) {
     if (baseline === null && !request.allowMissingBaseline) {
         throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
     }
-    const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+    const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+    const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+    // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
+    if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline)))
+        return { report: { ...report, result: 'fail' }, config, baseline };
     return { report, config, baseline };
 }
 

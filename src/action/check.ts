@@ -6,14 +6,16 @@ import { publish } from './publish.js';
 import { collectInputs, pullRequestNumber, runUrl, thisRepo } from './shared.js';
 
 export async function runCheckMode(inputs: ActionInputs): Promise<void> {
-  const { snapshot } = await collectInputs(inputs);
-  const { report, baseline } = await runGate({
+  const { snapshot, missingArtifacts } = await collectInputs(inputs);
+  const gated = await runGate({
     snapshot,
     baselinePath: inputs.baseline,
     configPath: inputs.config,
     maxIncrease: inputs.maxIncrease,
     allowMissingBaseline: true,
   });
+  const { baseline } = gated;
+  const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
   if (baseline === null) {
     core.warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
   }

@@ -1,8 +1,9 @@
 // The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
 import { InputError } from '../errors.js';
-import type { Snapshot } from '../snapshot.js';
+import { hasNoMetrics, type Snapshot } from '../snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
+import { applyEnvironment, compareEnvironments, runEnvironmentOf } from './environment.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
 import type { GateConfig, GateReport } from './types.js';
 
@@ -12,7 +13,7 @@ export interface GateRequest {
   /** undefined = `.github/memory-gate.json` when it exists. */
   configPath: string | undefined;
   maxIncrease: string | undefined;
-  /** A missing baseline file is an error unless this is set (the Action's first run). */
+  /** A missing baseline file is an error unless this is set (the Action's and the CLI's first run). */
   allowMissingBaseline: boolean;
 }
 
@@ -31,6 +32,9 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
     );
   }
-  const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+  const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+  const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+  // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
+  if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline))) return { report: { ...report, result: 'fail' }, config, baseline };
   return { report, config, baseline };
 }

@@ -6,6 +6,7 @@ import { InputError, SchemaError, UsageError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { SECTIONS } from '../sections/index.js';
 import { parseSize } from '../units.js';
+import { DEFAULT_ENVIRONMENT_POLICY, type EnvironmentPolicy } from './environment.js';
 import { buildConfigSchema } from './config-schema.js';
 import type {
   CountTolerance,
@@ -42,7 +43,9 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   // Each section's declared default tolerance (src/sections/), no rules.
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
+  onMissingBaseline: 'warn',
   onMissing: 'warn',
+  environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
   device: { minHeadroom: { percent: 10 } },
   devices: {},
@@ -106,7 +109,9 @@ export interface GateConfigFile {
   /** Each section's thresholds, under the section's name (`modules`, `kernels`, …): see SECTIONS. */
   [section: string]: unknown;
   onNew?: Policy;
+  onMissingBaseline?: 'warn' | 'fail';
   onMissing?: Policy;
+  environment?: Partial<EnvironmentPolicy>;
   failOnImprovement?: boolean;
   device?: DeviceLimitsInput;
   devices?: Record<string, DeviceLimitsInput>;
@@ -161,7 +166,12 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name] as KindInput | undefined, defaults.sections[s.name] as KindThresholds, file, `/${s.name}`)]),
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+    onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+    environment: {
+      onChange: input.environment?.onChange ?? defaults.environment.onChange,
+      ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+    },
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
     // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
     device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
@@ -335,7 +345,9 @@ function cloneConfig(config: GateConfig): GateConfig {
   return {
     sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
+    onMissingBaseline: config.onMissingBaseline,
     onMissing: config.onMissing,
+    environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
     failOnImprovement: config.failOnImprovement,
     device: structuredClone(config.device),
     devices: structuredClone(config.devices),

@@ -1,4 +1,5 @@
 // The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
+import type { EnvironmentFindings, EnvironmentPolicy } from './environment.js';
 
 /** How much a value may move before it counts. Every set field must be exceeded for a regression. */
 export interface Tolerance {
@@ -79,7 +80,11 @@ export interface GateConfig {
   /** Per section (src/sections/): its default tolerance and rules, under the section's name in the config file. */
   sections: Record<string, KindThresholds>;
   onNew: Policy;
+  /** A first run (no baseline file, or one without keys): warn passes with "No baseline yet", fail closes the gate until one is committed. */
+  onMissingBaseline: 'warn' | 'fail';
   onMissing: Policy;
+  /** What an environment change since the baseline, or nodes that disagree, do to the verdict. */
+  environment: EnvironmentPolicy;
   failOnImprovement: boolean;
   /** Limits of every device. */
   device: DeviceLimits;
@@ -154,6 +159,8 @@ export interface Entry {
   unit?: 'bytes' | 'count';
   /** The bound `current` was held against, in `unit`: capacity, capacity − headroom, reference × factor, tolerated count, median ± tolerance. */
   limit?: number;
+  /** A headroom verdict's device capacity in bytes, so reports can draw it and show the headroom left. */
+  capacity?: number;
   /** One sentence on how the values were derived and why the verdict, for people; plain text (escape it). */
   note?: string;
 }
@@ -162,4 +169,8 @@ export interface GateReport {
   result: 'pass' | 'fail';
   counts: Partial<Record<Status, number>>;
   entries: Entry[];
+  /** The environment changed since the baseline, or this run's nodes disagree (gate/environment.ts). */
+  environment?: EnvironmentFindings;
+  /** Artifacts that never arrived (`missing-artifacts: warn`): their ranks were gated as missing. */
+  missingArtifacts?: string[];
 }

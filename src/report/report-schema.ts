@@ -27,6 +27,9 @@ export const MAX_ENTRIES = 200_000;
 
 const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES } as const;
+/** Environment items and values, node and artifact names: short strings, a bounded number of them. */
+const text = { type: 'string', maxLength: MAX_KEY_LENGTH } as const;
+const MAX_LISTED = 10_000;
 
 export const reportSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -44,7 +47,15 @@ export const reportSchema = {
       properties: Object.fromEntries(REPORT_STATUSES.map((status) => [status, count])),
     },
     entries: { type: 'array', maxItems: MAX_ENTRIES, items: { $ref: '#/definitions/entry' } },
+    groups: {
+      type: 'array',
+      maxItems: MAX_ENTRIES,
+      description: 'Roll-ups across devices: entries of one kind, status and severity whose keys differ only in the device. Every entry is also in entries.',
+      items: { $ref: '#/definitions/group' },
+    },
     baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
+    environment: { $ref: '#/definitions/environment' },
+    missingArtifacts: { type: 'array', maxItems: MAX_LISTED, items: text },
     generatedAt: {
       type: 'string',
       maxLength: 64,
@@ -52,6 +63,66 @@ export const reportSchema = {
     },
   },
   definitions: {
+    environment: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['changes', 'splits', 'severity'],
+      properties: {
+        changes: {
+          type: 'array',
+          maxItems: MAX_LISTED,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['item', 'baseline', 'current'],
+            properties: { item: text, baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH } },
+          },
+        },
+        splits: {
+          type: 'array',
+          maxItems: MAX_LISTED,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['item', 'values'],
+            properties: {
+              item: text,
+              values: {
+                type: 'array',
+                maxItems: MAX_LISTED,
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['value', 'nodes'],
+                  properties: { value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, nodes: { type: 'array', maxItems: MAX_LISTED, items: text } },
+                },
+              },
+            },
+          },
+        },
+        severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+      },
+    },
+    group: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'status', 'severity', 'pattern', 'entries', 'ofDevices', 'medianDelta'],
+      properties: {
+        kind: { type: 'string', enum: [...REPORT_KINDS] },
+        status: { type: 'string', enum: [...REPORT_STATUSES] },
+        severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+        pattern: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.' },
+        entries: {
+          type: 'array',
+          minItems: 2,
+          maxItems: MAX_ENTRIES,
+          description: 'Indices into entries, the largest absolute change first.',
+          items: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES },
+        },
+        ofDevices: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES, description: 'Devices with a key of this kind and pattern anywhere in the report.' },
+        medianDelta: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+      },
+    },
     entry: {
       type: 'object',
       additionalProperties: false,
@@ -68,6 +139,7 @@ export const reportSchema = {
         rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
         unit: { type: 'string', enum: [...REPORT_UNITS] },
         limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+        capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
         note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
       },
     },

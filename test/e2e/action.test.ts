@@ -409,8 +409,11 @@ describe('check mode on a pull request', () => {
     expect(readReport(failed).entries.find((e) => e.key === 'DEV_MEM/dev1/APP')).toMatchObject({ status: 'regressed', severity: 'fail' });
     expect(readFileSync(failed.outputs.markdown!, 'utf8')).toContain('DEV_MEM/dev1/APP');
     // one annotation for the regressed key, titled, plus the one-line reason of setFailed
-    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toMatch(/^module DEV_MEM\/dev1\/APP: regressed, /);
-    expect(failed.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed \(first: DEV_MEM\/dev1\/APP\)/);
+    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toBe(
+      'DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)',
+    );
+    // The reason names the worst failing finding, in the same units as the tables.
+    expect(failed.errors.at(-1)?.message).toBe('Memory gate failed: DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)');
     expect(failed.errors).toHaveLength(2);
 
     let comments = fake.comments(PR);
@@ -479,9 +482,14 @@ describe('check mode on a pull request', () => {
     expect(summarizing).toHaveLength(1);
     expect(summarizing[0]!.message).toContain(`${15 - perKey.length} more failing key(s)`);
     // the job's one-line reason is an annotation too, and must not be the one GitHub drops
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 15 regressed/);
-    // every key of every rank is in the summary (the annotations are capped, the summary is not)
-    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) expect(r.summary).toContain(k);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/\w+ regressed: .* and 14 more failing$/);
+    // every key of every rank is in the summary (the annotations are capped, the summary is not): one row per module
+    // across devices, and each device in the list under it
+    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) {
+      const [attribute, device, module] = k.split('/');
+      const list = r.summary.slice(r.summary.indexOf(`<summary><code>${attribute}/*/${module}</code> regressed`));
+      expect(list.slice(0, list.indexOf('</details>'))).toContain(`| \`${device}\` |`);
+    }
     expect(fake.writes()).toEqual([]);
   });
 
@@ -494,7 +502,7 @@ describe('check mode on a pull request', () => {
     const r = await runAction({ dirs, inputs: { plog: '.', 'fail-job': 'false' }, event: 'push' });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: 1 regressed .*advisory only/));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: DEV_MEM\/dev2\/HCCL regressed: .*advisory only/));
     // the per-key annotation still shows; only the job's failure is gone
     expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: DEV_MEM/dev2/HCCL regressed']);
     expect(r.summary).toContain('DEV_MEM/dev2/HCCL');
@@ -891,25 +899,24 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     expect(outside).not.toMatch(/@org/);
     expect(outside).not.toMatch(/onerror/);
 
-    // Every key is one table row of exactly 8 cells (no `|` of a key splits the row), whose key cell is one code span
-    // holding exactly the key.
+    // Every key is one table row of exactly 4 cells (no `|` of a key splits the row), whose key cell is code spans
+    // (one per segment of a long key, joined by <wbr>) holding exactly the key, and nothing else but reference marks.
     const rows = body.split('\n').filter((l) => l.startsWith('| '));
+    const onlyCode = (cell: string): boolean => codeSpans(cell).outside.replace(/<wbr>|\u00a0[⁰¹²³⁴⁵⁶⁷⁸⁹˒]+$/g, '').trim() === '';
     for (const key of HOSTILE_KEYS) {
       const row = rows.find((l) => {
         const cells = tableCells(l);
-        const span = cells[2] !== undefined ? codeSpans(cells[2]) : undefined;
-        return span?.spans.length === 1 && span.spans[0] === key;
+        return cells[1] !== undefined && codeSpans(cells[1]).spans.join('') === key && onlyCode(cells[1]);
       });
       expect(row, `row of ${JSON.stringify(key)}\n${body}`).toBeDefined();
-      expect(tableCells(row!)).toHaveLength(8);
-      expect(codeSpans(tableCells(row!)[2]!).outside.trim()).toBe('');
+      expect(tableCells(row!)).toHaveLength(4);
       // each `|` of the key appears escaped in the raw row
       const pipes = key.split('|').length - 1;
       expect(row!.split('\\|').length - 1).toBeGreaterThanOrEqual(pipes);
     }
-    // the rule cell is escaped the same way
-    const ruleRow = rows.find((l) => l.includes('onerror=alert(1)>\\|@org/team'))!;
-    expect(codeSpans(tableCells(ruleRow)[7]!).spans).toEqual(['@org/team|<img src=x>']);
+    // the rule, explained under the table, is one code span holding exactly the rule
+    const ruleLine = body.split('\n').find((l) => l.startsWith('1. Held to the rule '))!;
+    expect(codeSpans(ruleLine).spans).toEqual(['@org/team|<img src=x>']);
     // the same escaped rendering goes to the job summary
     expect(textOutsideCode(r.summary)).not.toMatch(/<img|@org/);
   });
@@ -976,7 +983,7 @@ describe('comment failures never change the verdict', () => {
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
     expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment \(HTTP 403\)/));
     expect(r.summary).toContain('DEV_MEM/dev1/APP');
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed/);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev1\/APP regressed: /);
     expect(fake.comments(47)).toEqual([]);
   });
 });
@@ -1063,5 +1070,79 @@ describe('profiler evidence in artifacts', () => {
     expect(entries.find((e) => e.key === 'dev0/PTA/reserved')).toMatchObject({ kind: 'component', status: 'new', current: 1452 * 2 ** 20 });
     expect(entries.find((e) => e.key === 'NPU_MODULE_MEM/dev0/APP')).toMatchObject({ kind: 'module', status: 'new', current: 1452 * 2 ** 20 });
     expect(entries.filter((e) => e.status === 'growing')).toEqual([]);
+  });
+});
+
+// ───────────────────────────── issue 13: an artifact that never arrives ─────────────────────────────
+
+describe('missing-artifacts', () => {
+  it('warn: the ranks that arrived are gated, the missing one is listed first in the report and its keys are missing', async () => {
+    const RUN = 7170;
+    const plogs = rankPlogs(BASE_MODULES, RANKS);
+    const ids = RANKS.map((r) => {
+      const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
+      return fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file]: plogs[file]! } }).id;
+    });
+    fake.forceResponse({ method: 'GET', path: new RegExp(`^/blob/artifacts/${ids[2]}/`), status: 404 });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    try {
+      const failed = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: RUN });
+      expect(failed.code, why(failed)).toBe(1);
+      expect(failed.errors.at(-1)?.message).toBe(
+        "1 of 4 artifact(s) of this run could not be downloaded: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404). Set 'missing-artifacts: warn' to gate the others.",
+      );
+
+      const warnDirs = newRunDirs();
+      writeFiles(warnDirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+      const r = await runAction({ dirs: warnDirs, inputs: { artifacts: 'plog-rank-*', 'missing-artifacts': 'warn', 'download-concurrency': '2' }, event: 'push', runId: RUN });
+      expect(r.code, why(r)).toBe(0);
+      expect(r.stdout).toMatch(/^Downloading 4 artifact\(s\) \(.*\) from this run, 2 at a time$/m);
+      expect(r.stdout).toMatch(/^\[\d\/4\] plog-rank-2 FAILED: artifact 'plog-rank-2': HTTP 404$/m);
+      expect(r.warnings.map((w) => w.message)).toContain("1 of 4 artifact(s) missing, gated without them: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404)");
+      const report = readReport(r) as ReportJson & { missingArtifacts?: string[] };
+      expect(report.missingArtifacts).toEqual(['plog-rank-2']);
+      expect(report.entries.filter((e) => e.status === 'missing').map((e) => e.key).sort()).toEqual(
+        Object.keys(BASE_MODULES).filter((k) => k.includes('/dev2/')).sort(),
+      );
+      expect(report.entries.filter((e) => e.status === 'pass')).toHaveLength(12);
+      // the summary opens with the missing artifact, right under the verdict
+      const lines = r.summary.split('\n');
+      expect(lines.slice(4, 9)).toEqual(['#### ⚠️ 1 artifact(s) never arrived: their keys are missing', '', '| Artifact |', '|---|', '| `plog-rank-2` |']);
+    } finally {
+      fake.state.forced.length = 0;
+    }
+  });
+});
+
+describe('mode: snapshot', () => {
+  it('writes this node’s snapshot with its environment; a gate job merges the downloaded snapshot artifacts', async () => {
+    const RUN = 7180;
+    const node = newRunDirs();
+    writeFiles(node.workspace, rankPlogs(BASE_MODULES, [0, 1]));
+    const r = await runAction({
+      dirs: node,
+      inputs: { mode: 'snapshot', plog: '.', environment: 'cann=9.0.RC1\nPYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6' },
+      event: 'push',
+      runId: RUN,
+    });
+    expect(r.code, why(r)).toBe(0);
+    const file = r.outputs['snapshot-file']!;
+    expect(file).toMatch(/\.memory-snapshot\.json$/);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    const [only] = Object.values(snapshot.meta.nodes);
+    expect(only!.devices).toEqual(['dev0', 'dev1']);
+    expect(only!.environment).toMatchObject({ cann: '9.0.RC1', PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True,garbage_collection_threshold:0.6' });
+    expect(r.stdout).toMatch(/^Wrote .*\.memory-snapshot\.json \(\d+\.\d KiB\): node .+, 2 device\(s\), 2 file\(s\), 8 record\(s\), 0 skipped$/m);
+
+    // The gate job: the snapshot uploaded as an artifact, downloaded by pattern and merged.
+    fake.addArtifact({ name: 'memory-snapshot-node-0', runId: RUN, files: { 'node-0.memory-snapshot.json': readFileSync(file, 'utf8') } });
+    const gate = newRunDirs();
+    writeFiles(gate.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const g = await runAction({ dirs: gate, inputs: { artifacts: 'memory-snapshot-*' }, event: 'push', runId: RUN });
+    expect(g.code, why(g)).toBe(0);
+    const report = readReport(g);
+    expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort());
+    expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
   });
 });
