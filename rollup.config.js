@@ -27,7 +27,8 @@ function parseWorker() {
     transform(code, id) {
       if (!id.endsWith(`${path.sep}collect.ts`) || !reference.test(code)) return null;
       reference.lastIndex = 0;
-      return { code: code.replace(reference, `new URL(import.meta.ROLLUP_FILE_URL_${ref})`), map: null };
+      // A function, not a replacement string: the reference id may hold `$$`, which a replacement string makes `$`.
+      return { code: code.replace(reference, () => `new URL(import.meta.ROLLUP_FILE_URL_${ref})`), map: null };
     },
     generateBundle(_, bundle) {
       if (!Object.values(bundle).some((f) => f.type === 'chunk' && f.code.includes('parse-worker.js'))) {

@@ -18,6 +18,10 @@ export interface GenerateOptions {
   rotateBytes?: number | string;
   /** Also write the two older CSV header generations into `compare-legacy/`. Default true (with csvRows > 0). */
   legacyCsv?: boolean;
+  /** Share of plog lines that are records (a record-dense, failure-heavy run), in [0, 0.5). Default 0: one dump at exit. */
+  recordShare?: number;
+  /** Share of CSV rows whose kernel name needs RFC 4180 quoting, in [0, 0.5). Default 0. */
+  quotedShare?: number;
 }
 
 export interface GenerateResult {

@@ -2,7 +2,11 @@
 // Deterministic benchmark corpus: a multi-rank plog tree and memory_compare CSVs, with the snapshots a correct parser must produce.
 //
 //   node bench/generate.mjs --out DIR [--plog-bytes 1GiB] [--ranks 8] [--csv-rows 1000000] [--devices 8] [--seed 42]
-//                           [--rotate-bytes 20MiB] [--no-legacy-csv]
+//                           [--rotate-bytes 20MiB] [--no-legacy-csv] [--record-share 0.08] [--quoted-share 0.07]
+//
+// --record-share F: a record-dense plog (a log-heavy, failure-heavy run): about F of all lines are records, dumped
+//   throughout each process (glued and wrapped ones included), with allocation failures in every shape of FORMATS.md.
+// --quoted-share F: about F of the CSV rows name a kernel that needs RFC 4180 quoting (commas, quotes).
 //
 // Writes:
 //   DIR/plog/rank_<r>/plog-<pid>_<YYYYMMDDhhmmssSSS>.log   rotated at --rotate-bytes, like the real driver log
@@ -14,7 +18,7 @@
 //   DIR/expected-compare-legacy.json  snapshot of the files in DIR/compare-legacy
 // No dependencies, no clock, no Math.random: the same options give the same bytes.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const KiB = 1024;
@@ -31,6 +35,8 @@ export const DEFAULTS = Object.freeze({
   seed: 42,
   rotateBytes: 20 * MiB,
   legacyCsv: true,
+  recordShare: 0,
+  quotedShare: 0,
 });
 
 export const CSV_NAME = 'memory_compare_20250901120000.csv';
@@ -63,6 +69,10 @@ function normalizeOptions(opts) {
   for (const k of ['ranks', 'csvRows', 'devices', 'seed']) {
     o[k] = Number(o[k]);
     if (!Number.isSafeInteger(o[k]) || o[k] < 0) throw new Error(`generate: "${k}" must be a non-negative integer`);
+  }
+  for (const k of ['recordShare', 'quotedShare']) {
+    o[k] = Number(o[k]);
+    if (!(o[k] >= 0 && o[k] < 0.5)) throw new Error(`generate: "${k}" must be a fraction in [0, 0.5)`);
   }
   if (o.ranks < 1) throw new Error('generate: "ranks" must be at least 1');
   if (o.devices < 1) throw new Error('generate: "devices" must be at least 1');
@@ -196,6 +206,8 @@ class BatchedFile {
     this.buf = Buffer.allocUnsafe(BATCH_BYTES);
     this.used = 0;
     this.bytes = 0;
+    /** Lines written with line(): the last one's number. */
+    this.lines = 0;
   }
   /** Appends ASCII text as is (no line ending added). */
   raw(text) {
@@ -219,6 +231,7 @@ class BatchedFile {
   line(text) {
     this.raw(text);
     this.raw(this.eol);
+    this.lines++;
   }
   flush() {
     // Synchronous writes of big batches: memory stays bounded and the kernel applies the backpressure.
@@ -235,11 +248,23 @@ class BatchedFile {
 // ---------------------------------------------------------------------------------------------
 // Expected snapshot: the semantics the parsers implement, computed while writing
 
+/** Failure sites the snapshot keeps per device, and the characters of a site's text. */
+const SITES_PER_DEVICE = 5;
+const SITE_TEXT_CHARS = 300;
+
+/** A failure line as a site shows it: whitespace collapsed, at most SITE_TEXT_CHARS with the ellipsis. */
+function siteText(line) {
+  const text = line.replace(/\s+/g, ' ').trim();
+  return text.length > SITE_TEXT_CHARS ? `${text.slice(0, SITE_TEXT_CHARS - 1)}…` : text;
+}
+
 class ExpectedSnapshot {
   constructor() {
     this.modules = new Map();
     this.kernels = new Map();
     this.allocFailures = new Map();
+    /** Device → the first SITES_PER_DEVICE failure lines by file, then line: what the parser reports as sites. */
+    this.sites = new Map();
     this.files = 0;
     this.records = 0;
     this.skipped = 0;
@@ -259,8 +284,14 @@ class ExpectedSnapshot {
   noteDevice(dev) {
     if (!this.allocFailures.has(dev)) this.allocFailures.set(dev, 0);
   }
-  addAllocFailure(dev) {
+  addAllocFailure(dev, where) {
     this.allocFailures.set(dev, (this.allocFailures.get(dev) ?? 0) + 1);
+    if (where) this.addSite(dev, where);
+  }
+  addSite(dev, where) {
+    const sites = [...(this.sites.get(dev) ?? []), where];
+    sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+    this.sites.set(dev, sites.slice(0, SITES_PER_DEVICE));
   }
   merge(other) {
     for (const [k, v] of other.modules) {
@@ -269,6 +300,7 @@ class ExpectedSnapshot {
     }
     for (const [k, v] of other.kernels) this.addKernel(k, v);
     for (const [d, n] of other.allocFailures) this.allocFailures.set(d, (this.allocFailures.get(d) ?? 0) + n);
+    for (const [d, sites] of other.sites) for (const site of sites) this.addSite(d, site);
     this.files += other.files;
     this.records += other.records;
     this.skipped += other.skipped;
@@ -283,7 +315,13 @@ class ExpectedSnapshot {
       version: 2,
       sections,
       series: {},
-      meta: { files: this.files, records: this.records, skipped: this.skipped, allocFailures: obj(this.allocFailures) },
+      meta: {
+        files: this.files,
+        records: this.records,
+        skipped: this.skipped,
+        allocFailures: obj(this.allocFailures),
+        ...(this.sites.size > 0 ? { allocFailureSites: obj(this.sites) } : {}),
+      },
     };
   }
 }
@@ -427,6 +465,20 @@ function allocFailureLine(r, p, clock) {
   return `[ERROR] RUNTIME(${p.pid},${p.name}):${clock.stamp()} [npu_driver.cc:1100]${p.tid} ${fn}:[INIT][DEFAULT][drv api] halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), type=2, moduleId=${r.pick([7, 33, 3])}, drvFlag=18374686479671772161, drvRetCode=6, device_id=${p.device}!`;
 }
 
+/**
+ * The allocation-failure shapes of FORMATS.md "Variants found in real logs", damaged pastes included: the line, and
+ * the device a parser must count it on (null: the line names none).
+ */
+const FAILURE_SHAPES = [
+  (r, p, t) => [allocFailureLine(r, p, t), p.device],
+  (r, p, t) => [`[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:[drv api] halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(bytes), type=2, drvRetCode=6, device_id=${p.device}!`, p.device],
+  (r, p, t) => [`[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1152]${p.tid} DevMemAllocManaged:device_id=${p.device}, ErrCode=207001, desc=[driver error:out of memory], size=${r.range(1, 4096) * 2 * MiB}`, p.device],
+  (r, p, t) => [`[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1093]${p.tid} MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=${p.device}, size=${r.range(1, 4096) * 2 * MiB}`, p.device],
+  (r, p, t) => [`ERR0R] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), drvRetCode=6, device_id=${p.device}!`, p.device],
+  (r, p, t) => [`ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), drvRetCode=6, device_id ${p.device}!`, p.device],
+  (r, p, t) => [`[ERROR] PTA(${p.pid},${p.name}):${t.stamp()} [acl_rt.cpp:88]${p.tid} Memory_Allocation_Failure(EL0004): Failed to allocate memory.`, null],
+];
+
 /** The text of one record, in its generation's shape. */
 function recordText(gen, level, p, clock, rec) {
   const pfx = `[${level}] DRV(${p.pid},${p.name}):${clock.stamp()} `;
@@ -473,7 +525,9 @@ function truncate(text, r) {
 
 /** One process's memory state: peaks only grow, and no two records of one key in the corpus share a peak. */
 class ProcessMemory {
-  constructor(gen, device, scale, r, usedPeaks) {
+  /** growth: a dump raises each peak by up to 1/growth (record-dense runs dump thousands of times: a small step). */
+  constructor(gen, device, scale, r, usedPeaks, growth = 10) {
+    this.growth = growth;
     this.entries = [];
     // v0 prints no counts: its records carry allocs/frees null.
     this.counts = gen !== 'v0';
@@ -503,7 +557,7 @@ class ProcessMemory {
   dump() {
     const r = this.r;
     return this.entries.map((e) => {
-      let peak = e.peak === 0 ? r.logRange(e.lo, e.hi) : e.peak + r.range(1, Math.max(1, Math.floor(e.peak / 10 / 4096))) * 4096;
+      let peak = e.peak === 0 ? r.logRange(e.lo, e.hi) : e.peak + r.range(1, Math.max(1, Math.floor(e.peak / this.growth / 4096))) * 4096;
       if (r.chance(0.85)) peak -= peak % 4096;
       let used = this.usedPeaks.get(e.key);
       if (!used) this.usedPeaks.set(e.key, (used = new Set()));
@@ -536,6 +590,8 @@ function writeProcess(ctx, p) {
   };
   openNext();
   let written = 0;
+  /** Where the last line written lies, as `parse --plog <out>/plog` names it. */
+  const here = (text) => ({ file: relative(join(o.out, 'plog'), file.path).split(sep).join('/'), line: file.lines, text: siteText(text) });
   /** Writes whole lines; rotation happens only between units, so no record is split across files. */
   const emit = (lines) => {
     if (file.bytes >= o.rotateBytes) openNext();
@@ -550,13 +606,13 @@ function writeProcess(ctx, p) {
     const [, level, module, tail] = NOISE_TABLE[Math.floor(r.next() * NOISE_TOTAL)];
     return `[${level}] ${module}(${p.pid},${p.name}):${clock.stamp()} ${tail(r, p)}`;
   };
-  const memory = new ProcessMemory(p.gen, p.device, p.appScale, r, ctx.usedPeaks);
+  const memory = new ProcessMemory(p.gen, p.device, p.appScale, r, ctx.usedPeaks, o.recordShare > 0 ? 4000 : 10);
   const accept = (rec) => {
     expected.addModule(rec.key, { peak: rec.peak, current: rec.current, allocs: rec.allocs, frees: rec.frees }, rec.device);
     ctx.plogRecords++;
   };
 
-  /** One dump: [LEVEL] records, a few glued or wrapped; a killed process stops mid-record. */
+  /** One dump: [LEVEL] records, a few glued or wrapped; a killed process stops mid-record. Returns its record count. */
   const dump = (level, { glue = false, wrap = false, killed = false } = {}) => {
     const recs = memory.dump();
     // A kill lands inside a Mem stats record (a cut Cached_size line would carry no record head).
@@ -576,7 +632,7 @@ function writeProcess(ctx, p) {
         written += cut.length;
         expected.skipped++;
         ctx.truncated++;
-        return;
+        return i;
       }
       if (i === glueAt && i + 1 !== cutAt) {
         const first = recordText(p.gen, level, p, clock, rec);
@@ -596,9 +652,26 @@ function writeProcess(ctx, p) {
       }
       accept(rec);
     }
+    return recs.length;
+  };
+
+  /** Record-dense runs: 1-3 failure lines of any shape, each counted once on its device. */
+  const failureBurst = () => {
+    const n = r.range(1, 3);
+    for (let k = 0; k < n; k++) {
+      clock.advance(r.range(10, 200));
+      const [line, device] = r.pick(FAILURE_SHAPES)(r, p, clock);
+      emit([line]);
+      expected.addAllocFailure(device === null ? 'unknown' : `dev${device}`, here(line));
+      ctx.allocFailures++;
+    }
   };
 
   emit(startupLines(r, p, clock));
+  // Record-dense runs dump their statistics throughout: after about noisePerRecord noise lines per record of the last dump.
+  const noisePerRecord = o.recordShare > 0 ? (1 - o.recordShare) / o.recordShare : Infinity;
+  let noiseSinceDump = 0;
+  let lastDump = 0;
   const failAt = p.failures ? [0.35, 0.7].map((f) => Math.floor(p.budget * f)) : [];
   const lines = [];
   while (written < p.budget - 8 * KiB) {
@@ -607,22 +680,30 @@ function writeProcess(ctx, p) {
       const n = r.range(1, 3);
       for (let k = 0; k < n; k++) {
         clock.advance(r.range(10, 200));
-        let line = allocFailureLine(r, p, clock);
+        const failure = allocFailureLine(r, p, clock);
+        let line = failure;
         // The first failure of a process is glued to the next line, as when a collector lost a newline.
         if (k === 0 && failAt.length === 1 && p.glueFailure) {
           line += noise();
           ctx.glued++;
         }
         emit([line]);
-        expected.addAllocFailure(`dev${p.device}`);
+        expected.addAllocFailure(`dev${p.device}`, here(failure));
         ctx.allocFailures++;
       }
       dump('ERROR', { glue: false, wrap: false });
       continue;
     }
+    if (noiseSinceDump >= lastDump * noisePerRecord && written < p.budget - 64 * KiB) {
+      if (r.chance(0.25)) failureBurst();
+      lastDump = dump(p.level, { glue: r.chance(0.3), wrap: p.gen === 'v1' && r.chance(0.3) });
+      noiseSinceDump = 0;
+      continue;
+    }
     // Batches of noise between checks keep the loop cheap; 64 lines are far below the rotation size.
     for (let k = 0; k < 64; k++) lines[k] = noise();
     emit(lines);
+    noiseSinceDump += 64;
   }
   if (p.dumps) dump(p.level, { glue: p.glue, wrap: p.gen === 'v1' && !p.killed, killed: p.killed });
   file.close();
@@ -706,6 +787,19 @@ function kernelPool(r) {
   return pool;
 }
 
+/** Names that need RFC 4180 quoting (commas, quotes), as fused and parameterised operators are named. */
+function quotedPool(r) {
+  const pool = [];
+  for (let i = 0; i < 24; i++) {
+    pool.push({ name: `MatMul,BiasAdd_fused_${r.hex(4)}_${i}`, event: 'KERNEL_LAUNCH' });
+    pool.push({ name: `aclnnIndexPut_IndexPutV${i}, accumulate=${i % 2 ? 'True' : 'False'}`, event: 'OP_LAUNCH' });
+    pool.push({ name: `Slice_"begin"_"end"_${i}`, event: 'KERNEL_LAUNCH' });
+    pool.push({ name: `Custom "${r.hex(6)}", axis=${i}`, event: null });
+  }
+  for (const k of pool) k.typical = r.logRange(512, 2e10);
+  return pool;
+}
+
 function csvCell(s) {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -732,7 +826,7 @@ function compareRow(r, k, device, withEvent, agg) {
 }
 
 /** Launch order per device, many repeats of each name: a skewed pick over the pool. */
-function writeCompareCsv(path, r, pool, rows, devices, shape, { eol = '\n', bom = false } = {}) {
+function writeCompareCsv(path, r, pool, rows, devices, shape, { eol = '\n', bom = false, quoted = null, quotedShare = 0 } = {}) {
   const out = new BatchedFile(path, eol);
   const agg = new Map();
   if (bom) out.bytesRaw(Buffer.from([0xef, 0xbb, 0xbf]));
@@ -742,7 +836,8 @@ function writeCompareCsv(path, r, pool, rows, devices, shape, { eol = '\n', bom 
     const n = Math.floor(rows / devices) + (d < rows % devices ? 1 : 0);
     for (let i = 0; i < n; i++) {
       const x = r.next();
-      out.line(compareRow(r, pool[Math.floor(x * x * pool.length)], d, withEvent, agg));
+      const k = quotedShare > 0 && r.next() < quotedShare ? quoted[Math.floor(x * quoted.length)] : pool[Math.floor(x * x * pool.length)];
+      out.line(compareRow(r, k, d, withEvent, agg));
     }
   }
   return { out, agg };
@@ -764,7 +859,8 @@ function compareExpected(files) {
 function writeCompare(o) {
   const r = new Rng(o.seed, 0x43535631);
   const pool = kernelPool(r);
-  const { out, agg } = writeCompareCsv(join(o.out, CSV_NAME), r, pool, o.csvRows, o.devices, 'current');
+  const quoted = o.quotedShare > 0 ? quotedPool(new Rng(o.seed, 0x51554f54)) : null;
+  const { out, agg } = writeCompareCsv(join(o.out, CSV_NAME), r, pool, o.csvRows, o.devices, 'current', { quoted, quotedShare: o.quotedShare });
   const bytes = out.bytes;
   out.close();
   const result = { expected: compareExpected([{ agg, rows: o.csvRows }]), bytes, legacy: null };
@@ -940,7 +1036,17 @@ function sortedObject(o) {
 }
 
 function parseArgs(argv) {
-  const names = { '--out': 'out', '--plog-bytes': 'plogBytes', '--ranks': 'ranks', '--csv-rows': 'csvRows', '--devices': 'devices', '--seed': 'seed', '--rotate-bytes': 'rotateBytes' };
+  const names = {
+    '--out': 'out',
+    '--plog-bytes': 'plogBytes',
+    '--ranks': 'ranks',
+    '--csv-rows': 'csvRows',
+    '--devices': 'devices',
+    '--seed': 'seed',
+    '--rotate-bytes': 'rotateBytes',
+    '--record-share': 'recordShare',
+    '--quoted-share': 'quotedShare',
+  };
   const opts = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -959,7 +1065,8 @@ function parseArgs(argv) {
 }
 
 async function main() {
-  const usage = 'usage: node bench/generate.mjs --out DIR [--plog-bytes 1GiB] [--ranks 8] [--csv-rows 1000000] [--devices 8] [--seed 42] [--rotate-bytes 20MiB] [--no-legacy-csv]';
+  const usage =
+    'usage: node bench/generate.mjs --out DIR [--plog-bytes 1GiB] [--ranks 8] [--csv-rows 1000000] [--devices 8] [--seed 42] [--rotate-bytes 20MiB] [--no-legacy-csv] [--record-share 0.08] [--quoted-share 0.07]';
   let opts;
   try {
     opts = parseArgs(process.argv.slice(2));

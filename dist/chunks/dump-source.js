@@ -4,9 +4,9 @@ import { a as DumpReader, s as streamDump, i as i32, f as f64, b as attrValueOf,
 import { d as deviceName } from './keys.js';
 import 'node:buffer';
 import 'node:fs';
-import 'node:string_decoder';
 import './sync.js';
 import './units.js';
+import 'node:string_decoder';
 
 // Reads one msMemScope dump into the facts every analysis needs: allocation blocks, step markers and op windows.
 //

@@ -1,9 +1,185 @@
-import { isAscii } from 'node:buffer';
+import { isUtf8, isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { p as parse, C as CsvError } from './sync.js';
 import { P as ParseError, I as InputError } from './sources.js';
+import { d as deviceName } from './keys.js';
 import { p as parseExactInteger } from './units.js';
+
+// Decodes file bytes as UTF-8 without merging invalid bytes into U+FFFD, and shows such bytes visibly in names.
+//
+// Invalid bytes decode to lone low surrogates U+DC80–U+DCFF (Python's "surrogateescape"): valid UTF-8 never yields a
+// lone surrogate, so two names that differ only in their invalid bytes stay two names. visibleName() then writes each
+// such byte as `\xHH`, and doubles a real backslash only where it would otherwise read as an escape.
+/** Streaming decoder: chunks may cut a character anywhere; write() holds back an incomplete one for the next chunk. */
+class EscapedUtf8Decoder {
+    carry = null;
+    write(chunk) {
+        let bytes = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
+        this.carry = null;
+        const cut = completeLength(bytes);
+        if (cut < bytes.length) {
+            this.carry = Buffer.from(bytes.subarray(cut));
+            bytes = bytes.subarray(0, cut);
+        }
+        return decodeEscaped(bytes);
+    }
+    /** What is still held back: bytes of a character the file never finished, each escaped. */
+    end() {
+        const rest = this.carry;
+        this.carry = null;
+        return rest === null ? '' : decodeEscaped(rest);
+    }
+}
+/** Length of `bytes` without a trailing, incomplete (so far valid) multi-byte sequence. */
+function completeLength(bytes) {
+    const n = bytes.length;
+    for (let k = 1; k <= 3 && k <= n; k++) {
+        const b = bytes[n - k];
+        if (b < 0x80)
+            return n;
+        if (b >= 0xc0)
+            return sequenceLength(b) > k ? n - k : n;
+    }
+    return n;
+}
+/** The length a lead byte announces (2–4), or 0 for a byte that cannot start a sequence. */
+function sequenceLength(lead) {
+    if (lead >= 0xc2 && lead <= 0xdf)
+        return 2;
+    if (lead >= 0xe0 && lead <= 0xef)
+        return 3;
+    if (lead >= 0xf0 && lead <= 0xf4)
+        return 4;
+    return 0;
+}
+/** Whether bytes[i..i+len) is one well-formed UTF-8 sequence (no overlong form, no surrogate, at most U+10FFFF). */
+function wellFormedAt(bytes, i, len) {
+    if (i + len > bytes.length)
+        return false;
+    const lead = bytes[i];
+    const second = bytes[i + 1];
+    // The second byte's range depends on the lead (Unicode Table 3-7); later bytes are plain continuations.
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (lead === 0xe0)
+        lo = 0xa0;
+    else if (lead === 0xed)
+        hi = 0x9f;
+    else if (lead === 0xf0)
+        lo = 0x90;
+    else if (lead === 0xf4)
+        hi = 0x8f;
+    if (second < lo || second > hi)
+        return false;
+    for (let k = 2; k < len; k++) {
+        const b = bytes[i + k];
+        if (b < 0x80 || b > 0xbf)
+            return false;
+    }
+    return true;
+}
+/** Decodes `bytes` as UTF-8, each byte that is not part of a well-formed sequence becoming U+DC00 + byte. */
+function decodeEscaped(bytes) {
+    if (isUtf8(bytes))
+        return bytes.toString('utf8');
+    let out = '';
+    let runStart = 0;
+    for (let i = 0; i < bytes.length;) {
+        const b = bytes[i];
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        const len = sequenceLength(b);
+        if (len > 0 && wellFormedAt(bytes, i, len)) {
+            i += len;
+            continue;
+        }
+        out += bytes.toString('utf8', runStart, i) + String.fromCharCode(0xdc00 + b);
+        i++;
+        runStart = i;
+    }
+    return out + bytes.toString('utf8', runStart);
+}
+const NEEDS_ESCAPING = /[\\\udc80-\udcff]/;
+/**
+ * A decoded name as it is shown and keyed: an invalid byte as `\xHH`; a real backslash as `\\` only where it is
+ * followed by a backslash or by `x` and two hex digits (so every other name, `a\b` included, is unchanged). Distinct
+ * byte strings give distinct names: `\xHH` is an invalid byte, `\\` a backslash, any other `\` itself.
+ */
+function visibleName(name) {
+    if (!NEEDS_ESCAPING.test(name))
+        return name;
+    let out = '';
+    for (let i = 0; i < name.length; i++) {
+        const c = name.charCodeAt(i);
+        if (c >= 0xdc80 && c <= 0xdcff && !isHighSurrogate(name.charCodeAt(i - 1))) {
+            out += `\\x${(c - 0xdc00).toString(16).toUpperCase()}`;
+        }
+        else if (c === 0x5c && readsAsEscape(name, i + 1)) {
+            out += '\\\\';
+        }
+        else {
+            out += name[i];
+        }
+    }
+    return out;
+}
+function isHighSurrogate(c) {
+    return c >= 0xd800 && c <= 0xdbff;
+}
+/** Whether what is written for name[i..] starts with `\` or `xHH`, so that a single backslash before it would read as an escape. */
+function readsAsEscape(name, i) {
+    const c = name.charCodeAt(i);
+    if (c === 0x5c)
+        return true;
+    if (c >= 0xdc80 && c <= 0xdcff && !isHighSurrogate(name.charCodeAt(i - 1)))
+        return true;
+    return (c === 0x78 || c === 0x58) && isHex(name.charCodeAt(i + 1)) && isHex(name.charCodeAt(i + 2));
+}
+function isHex(c) {
+    return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+// Libraries that encode strings to UTF-8 (csv-parse does) turn a lone surrogate into U+FFFD. Before such a call, each
+// escaped byte is written as MARK + a char of its own, and MARK itself doubled; restore() undoes it. Neither holds a
+// CSV delimiter, quote or line break, so the library splits the text exactly as it would split the original.
+const MARK = '\ufdd0';
+const MARK_CODE = 0xfdd0;
+/** Escaped byte 0xHH is protected as MARK + U+0100+HH. */
+const PROTECTED_BASE = 0x0100;
+const LONE_OR_MARK = /[\udc80-\udcff\ufdd0]/;
+/** `text` with every escaped byte (lone U+DC80–U+DCFF) and every MARK written as plain characters. */
+function protectEscapedBytes(text) {
+    if (!LONE_OR_MARK.test(text))
+        return text;
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === MARK_CODE)
+            out += MARK + MARK;
+        else if (c >= 0xdc80 && c <= 0xdcff && !isHighSurrogate(text.charCodeAt(i - 1)))
+            out += MARK + String.fromCharCode(PROTECTED_BASE + c - 0xdc00);
+        else
+            out += text[i];
+    }
+    return out;
+}
+/** The inverse of protectEscapedBytes, on any piece of its output that does not cut a MARK pair. */
+function restoreEscapedBytes(text) {
+    if (!text.includes(MARK))
+        return text;
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== MARK_CODE) {
+            out += text[i];
+            continue;
+        }
+        const next = text.charCodeAt(++i);
+        out += next === MARK_CODE ? MARK : String.fromCharCode(0xdc00 + next - PROTECTED_BASE);
+    }
+    return out;
+}
 
 // Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
 const GENERATIONS = [
@@ -41,6 +217,10 @@ const MINUS = 45;
 const CSV_OPTIONS = { record_delimiter: '\n', bom: false, cast: false, columns: false, relax_quotes: true };
 /** An Event end position meaning "this header generation has no Event column". */
 const NO_EVENT = -1;
+/** The events memory_compare rows carry; a row with another one is skipped. */
+const EVENTS = ['KERNEL_LAUNCH', 'OP_LAUNCH'];
+/** Skipped rows kept per file for warnings; the rest are only counted. */
+const MAX_SKIPPED_KEPT = 1000;
 /**
  * Streams one memory_compare CSV and folds it into a snapshot.
  * The file is read as physical lines, so every error names the line where its record starts.
@@ -48,6 +228,7 @@ const NO_EVENT = -1;
 async function parseMemoryCompareFile(file, into) {
     const reader = new MemoryCompareReader(file.name);
     // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them 3x faster than UTF-8.
+    // After it, bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
     let decoder = null;
     let first = true;
     for await (const chunk of createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES })) {
@@ -60,7 +241,7 @@ async function parseMemoryCompareFile(file, into) {
             reader.push(bytes.toString('latin1'));
         }
         else {
-            decoder ??= new StringDecoder('utf8');
+            decoder ??= new EscapedUtf8Decoder();
             reader.push(decoder.write(bytes));
         }
     }
@@ -71,7 +252,7 @@ async function parseMemoryCompareFile(file, into) {
 /** The same parser over text already in memory (tests, small inputs). */
 function parseMemoryCompareText(name, text, into) {
     const reader = new MemoryCompareReader(name);
-    reader.push(typeof text === 'string' ? text : text.toString('utf8'));
+    reader.push(typeof text === 'string' ? text : decodeEscaped(text));
     reader.finish(into);
 }
 /**
@@ -99,6 +280,9 @@ class MemoryCompareReader {
     /** The device of the previous row and its kernels. */
     lastDeviceId = -1;
     lastKernels = null;
+    /** Inconsistent rows: the first MAX_SKIPPED_KEPT for warnings, and how many in all. */
+    skippedKept = [];
+    skippedRows = 0;
     constructor(file) {
         this.file = file;
     }
@@ -144,12 +328,15 @@ class MemoryCompareReader {
             throw new ParseError(this.file, 2, `header row 2 is missing: expected ${this.expectedRow2()}`);
         }
         for (const [id, kernels] of this.byDeviceId) {
-            const device = `dev${id}`;
+            const device = deviceName(id);
             into.noteDevice(device);
             for (const [name, t] of kernels) {
-                into.addKernel(`${device}/${name}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
+                into.addKernel(`${device}/${visibleName(name)}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
             }
         }
+        for (const record of this.skippedKept)
+            into.addSkipped(record);
+        into.skipped += this.skippedRows - this.skippedKept.length;
         into.files += 1;
         into.records += this.rows;
     }
@@ -197,9 +384,16 @@ class MemoryCompareReader {
                     lines++;
                     nl = next;
                 }
-                // One csv-parse call per record costs ~15 us in setup alone: hold quoted rows back and parse them together.
-                this.quotedTexts.push(s.slice(pos, trimCr(s, pos, nl)));
-                this.quotedLines.push(line);
+                const text = s.slice(pos, trimCr(s, pos, nl));
+                const fields = splitQuotedRecord(text);
+                if (fields !== null) {
+                    this.quotedFields(fields, line);
+                }
+                else {
+                    // One csv-parse call per record costs ~15 us in setup alone: hold such rows back and parse them together.
+                    this.quotedTexts.push(text);
+                    this.quotedLines.push(line);
+                }
                 this.consumedLines += lines;
             }
             else {
@@ -309,7 +503,7 @@ class MemoryCompareReader {
         let records = null;
         try {
             // Each text is one whole record whose own newlines are inside quotes, so '\n' separates them again.
-            records = parse(texts.join('\n'), CSV_OPTIONS);
+            records = parse(protectEscapedBytes(texts.join('\n')), CSV_OPTIONS);
         }
         catch (err) {
             if (!(err instanceof CsvError))
@@ -321,13 +515,13 @@ class MemoryCompareReader {
             return;
         }
         for (let i = 0; i < records.length; i++)
-            this.quotedFields(records[i], lines[i]);
+            this.quotedFields(records[i].map(restoreEscapedBytes), lines[i]);
     }
     /** One record with quotes, possibly over several lines: csv-parse reads it. */
     quotedRecord(text, line) {
         let records;
         try {
-            records = parse(text, CSV_OPTIONS);
+            records = parse(protectEscapedBytes(text), CSV_OPTIONS);
         }
         catch (err) {
             if (err instanceof CsvError) {
@@ -342,7 +536,7 @@ class MemoryCompareReader {
         if (records.length !== 1 || record === undefined) {
             throw new ParseError(this.file, line, `malformed quoted record: read ${records.length} records from one row`);
         }
-        this.quotedFields(record, line);
+        this.quotedFields(record.map(restoreEscapedBytes), line);
     }
     quotedFields(record, line) {
         if (record.length !== this.width)
@@ -357,14 +551,22 @@ class MemoryCompareReader {
      * such column); null bytes mean N/A (the kernel did not run on that side, which counts as 0).
      */
     addRow(s, eventFrom, eventTo, name, kernels, base, compare, diff, line) {
-        // The writer always prints a number here; N/A is consistent only when both sides are missing (0 - 0).
-        if (diff === null && (base !== null || compare !== null)) {
-            throw new ParseError(this.file, line, 'Diff Memory is N/A but Base or Compare is a number');
-        }
         if (name === '')
             throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
-        if (eventTo === eventFrom)
-            throw new ParseError(this.file, line, 'empty Event: expected KERNEL_LAUNCH or OP_LAUNCH');
+        // Rows the tool cannot have written are skipped, each with a warning: a wrong number is worse than a missing one.
+        if (eventTo !== NO_EVENT && !isKnownEvent(s, eventFrom, eventTo)) {
+            return this.skipRow(line, `unknown Event ${quote(s.slice(eventFrom, eventTo))}: expected KERNEL_LAUNCH or OP_LAUNCH`);
+        }
+        if ((base !== null && base < 0) || (compare !== null && compare < 0)) {
+            const [column, value] = base !== null && base < 0 ? ['Base', base] : ['Compare', compare];
+            return this.skipRow(line, `negative ${column} ${value}: a byte count cannot be negative`);
+        }
+        // The writer always prints Compare − Base (a missing side counts as 0); N/A only when both sides are missing.
+        const expected = (compare ?? 0) - (base ?? 0);
+        if (diff === null ? base !== null || compare !== null : diff !== expected) {
+            const shown = (v) => (v === null ? 'N/A' : String(v));
+            return this.skipRow(line, `Diff Memory ${shown(diff)} is not Compare − Base (${shown(compare)} − ${shown(base)} = ${expected})`);
+        }
         let tally = kernels.get(name);
         if (tally === undefined) {
             const event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
@@ -388,6 +590,11 @@ class MemoryCompareReader {
         if (compare === null)
             tally.removed++;
         this.rows++;
+    }
+    skipRow(line, reason) {
+        this.skippedRows++;
+        if (this.skippedKept.length < MAX_SKIPPED_KEPT)
+            this.skippedKept.push({ file: this.file, line, reason: `inconsistent row skipped: ${reason}` });
     }
     /** The kernels of the device in a Device Id cell: a plain integer, so `0` and `00` are one device. */
     kernelsOf(cell, line) {
@@ -433,6 +640,60 @@ class MemoryCompareReader {
         const columns = this.generation?.hasEvent ? 'Event,Name,Device Id,Base,Compare,Diff' : 'Name,Device Id,Base,Compare,Diff';
         return new ParseError(this.file, line, `expected ${this.width} cells (${columns}), got ${cells}`);
     }
+}
+/**
+ * The RFC 4180 fields of one record that holds a double quote (its own line ending cut off), for the common shapes:
+ * quoted fields closed right before a comma or the end (`""` inside is a quote), unquoted fields (a quote inside is
+ * literal, as with csv-parse's relax_quotes). Null for anything csv-parse must decide: text after a closing quote, a
+ * quote never closed, a CR or LF outside quotes.
+ */
+function splitQuotedRecord(text) {
+    const fields = [];
+    const n = text.length;
+    for (let i = 0;;) {
+        if (text.charCodeAt(i) === DQUOTE) {
+            let value = '';
+            let from = i + 1;
+            for (;;) {
+                const q = text.indexOf('"', from);
+                if (q === -1)
+                    return null;
+                if (text.charCodeAt(q + 1) === DQUOTE) {
+                    value += text.slice(from, q + 1);
+                    from = q + 2;
+                    continue;
+                }
+                value += text.slice(from, q);
+                i = q + 1;
+                break;
+            }
+            fields.push(value);
+            if (i === n)
+                return fields;
+            if (text.charCodeAt(i) !== COMMA)
+                return null;
+            i++;
+        }
+        else {
+            const comma = text.indexOf(',', i);
+            const end = comma === -1 ? n : comma;
+            const cr = text.indexOf('\r', i);
+            const lf = text.indexOf('\n', i);
+            if ((cr !== -1 && cr < end) || (lf !== -1 && lf < end))
+                return null;
+            fields.push(text.slice(i, end));
+            if (comma === -1)
+                return fields;
+            i = comma + 1;
+        }
+    }
+}
+/** Whether s[from, to) is one of EVENTS, compared in place. */
+function isKnownEvent(s, from, to) {
+    for (const event of EVENTS)
+        if (to - from === event.length && s.startsWith(event, from))
+            return true;
+    return false;
 }
 function indexOrEnd(s, needle, from) {
     const i = s.indexOf(needle, from);
@@ -486,4 +747,4 @@ function quote(text) {
     return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }
 
-export { READ_CHUNK_BYTES, parseMemoryCompareFile, parseMemoryCompareText };
+export { READ_CHUNK_BYTES, parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord };

@@ -1,10 +1,13 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { I as InputError, P as ParseError } from './sources.js';
+import { d as deviceName } from './keys.js';
+import { M as MAX_SITES_PER_DEVICE } from './snapshot.js';
 import { p as parseExactInteger } from './units.js';
+import './series.js';
 
 // Reads the driver's memory statistics (every known generation), allocation failures and their devices out of CANN plog files.
 //
-// How it stays fast and bounded: chunks stay Buffers; two short byte needles ("Bytes", "ERROR]") found with
+// How it stays fast and bounded: chunks stay Buffers; two short byte needles ("Bytes", "ERR") found with
 // Buffer.indexOf mark the few interesting spots, and only the logical record around a hit (its physical line plus
 // wrapped continuation lines, at most MAX_RECORD_LINES / MAX_RECORD_BYTES) is decoded and matched. Between chunks only
 // the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
@@ -24,34 +27,51 @@ const NL = 0x0a;
 // several times faster than its Boyer-Moore path for 8+ byte needles such as "Mem stats" (measured on 1 GiB).
 /** "(Bytes)" in every record head, "<n>Bytes" in Cached_size lines. */
 const STATS_NEEDLE = 0;
-/** Allocation failures are only counted on ERROR lines, so one needle finds them all. */
+/** Allocation failures are only counted on ERROR lines (`ERROR]`, or `ERR0R]` in damaged pastes): one needle finds them all. */
 const ERROR_NEEDLE = 1;
-const NEEDLES = [Buffer.from('Bytes'), Buffer.from('ERROR]')];
+const NEEDLES = [Buffer.from('Bytes'), Buffer.from('ERR')];
 /**
  * What indexOf actually looks for, per needle: its tail from SEARCH_SKIP bytes on, whose first byte is rarer in logs
- * than the needle's own ('O' is about a third as frequent as 'E' in plog text, so memchr stops a third as often: ~15%
- * of the scan time on 1 GiB). A tail hit counts only when the skipped head precedes it, so the hits are the same.
+ * than the needle's own ('R' is three quarters as frequent as 'E' in plog text, so memchr stops less often). A tail
+ * hit counts only when the skipped head precedes it, so the hits are the same.
  */
-const SEARCH_SKIP = [0, 3];
+const SEARCH_SKIP = [0, 1];
 const SEARCH_TAILS = NEEDLES.map((n, i) => n.subarray(SEARCH_SKIP[i]));
 /** Bytes of a new chunk copied behind the kept bytes; the rest of the chunk is scanned where it lies, uncopied. */
 const JUNCTION_BYTES = 4 * MAX_RECORD_BYTES;
-const LEVEL_TAGS = ['ERROR', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`[${level}]`));
-/** `[LEVEL] MODULE(`: where a plog line, or a line glued onto another one, begins. */
-const SEGMENT = /\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s*[A-Za-z][A-Za-z0-9_-]*\(/g;
-// The driver prints the attribute right after its `[function]` tag; anchoring on `]` keeps a word cut by a wrap
-// ("DEV_" + "MEM") from passing as an attribute of its own.
-const HEAD = /\]\s*([A-Z][A-Z0-9_]*)\s+(?:dev(\d+)\s+)?(?:([Mm]em\s+stats\s*\(Bytes\))|Cached_size\b)/g;
+/** Level words as they start a line, `ERR0R` being a damaged paste's `ERROR`; each is followed by `]`. */
+const LEVEL_WORDS = ['ERROR', 'ERR0R', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`${level}]`));
+/** Tags that start a record pasted with its level and `DRV(...)` prefix cut off. */
+const CUT_PREFIX_TAGS = ['[devmm]', '[drv]', '[ascend]'].map((tag) => Buffer.from(tag));
+/** A line that starts at the attribute word, its prefix cut off: `DEV_MEM dev0 Mem stats`, `HOST_MEM Cached_size:`. */
+const ATTRIBUTE_START = /^[A-Z][A-Z0-9_]*[ \t]+(?:dev\d+[ \t]+)?(?:[Mm]em[ \t]+stats|Cached_size\b)/;
+/** `grep -n` output: `<path>:<line>:` (or `<line>:` for one file) before the line itself. */
+const GREP_PREFIX = /:\d+:/g;
+/** How far into a line a `grep -n` prefix (a path) may reach. */
+const MAX_GREP_PREFIX_BYTES = 1024;
+/** `[LEVEL] MODULE(`: where a plog line, or a line glued onto another one, begins; damaged pastes lose the `[`. */
+const SEGMENT = /\[?(ERROR|ERR0R|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s*[A-Za-z][A-Za-z0-9_-]*\(/g;
+// The driver prints the attribute right after its `[function]` tag; anchoring on `]` (or on the start of a record whose
+// prefix was cut, or on a `grep -n` prefix's `:`) keeps a word cut by a wrap ("DEV_" + "MEM") from passing as an attribute.
+const HEAD = /[\]:]\s*([A-Z][A-Z0-9_]*)\s+(?:dev(\d+)\s+)?(?:([Mm]em\s+stats\s*\(Bytes\))|Cached_size\b)/g;
+/** HEAD, also at the start of a record whose prefix was cut off (only where a record surely starts). */
+const HEAD_AT_START = new RegExp(HEAD.source.replace('[\\]:]', '(?:^|[\\]:])'), 'g');
 /** v1/v2/v3 body: `. (module_name=X; module_id=N; current…; alloc(ated)_peak_size…; alloc_cnt…; free_cnt…)` or `total_size=N)`. */
 const BODY_V1 = /\.\s*\(\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*;\s*module_id\s*=\s*\d+\s*;\s*(?:current_alloced_size\s*=\s*(\d+)\s*;\s*(alloced|allocated)_peak_size\s*=\s*(\d+)\s*;\s*alloc_cnt\s*=\s*(\d+)\s*;\s*free_cnt\s*=\s*(\d+)|total_size\s*=\s*(\d+))\s*\)/y;
 /** v0 body: `: module_name=X, module_id=N current_alloced_size=N, alloced_peak_size=N.` (no comma after module_id). */
 const BODY_V0 = /\s*:\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*,\s*module_id\s*=\s*\d+\s*,?\s*current_alloced_size\s*=\s*(\d+)\s*,\s*alloced_peak_size\s*=\s*(\d+)\s*\./y;
 /** v2 `HOST_MEM Cached_size:12582912Bytes`: the unit is required, so a line cut inside the number never passes. */
 const BODY_CACHED = /\s*:\s*(\d+)\s*Bytes\b/y;
-// Conservative on purpose: only ERROR lines, and only the driver's own failure or an explicit "out of memory".
-const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b/i;
-/** device_id=N, deviceId=N, devId=N, dev_id=N, device N / device(N) / device[N], devN / dev N: the first one wins. */
-const FAILURE_DEVICE = /\b(?:device_?id|dev_?id)\s*[=:]\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
+// Conservative on purpose: only ERROR lines, and only the driver's own failure, an explicit "out of memory", or the
+// framework's error code for a failed allocation (EL0004).
+const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b|\bMemory_Allocation_Failure\b|\bEL0004\b/i;
+/**
+ * device_id=N (or `device_id N` in a damaged paste), deviceId=N, drvDevId=N, devId=N, dev_id=N, device N / device(N) /
+ * device[N], devN / dev N: the first one wins.
+ */
+const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
+/** A failure site's text is cut to this many characters and an ellipsis: the 300 the snapshot keeps. */
+const FAILURE_TEXT_CHARS = 299;
 /** An allocation failure that names no device is still an out-of-memory signal: it is counted under this name. */
 const UNKNOWN_DEVICE = 'unknown';
 /** Junction buffers handed from one finished scanner to the next (see PlogScanner.junction); one scanner owns them at a time. */
@@ -84,6 +104,10 @@ class PlogScanner {
     /** Per needle: offset of its next occurrence, or -1 for none before `searched`. */
     nextAt = NEEDLES.map(() => -1);
     searched = NEEDLES.map(() => 0);
+    cursor = new ByteCursor();
+    /** Failure lines per device in this file so far: the first MAX_SITES_PER_DEVICE get a site. */
+    sitedFailures = new Map();
+    keys = keyCache;
     /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
     junctions = takeSpareJunctions();
     nextJunction = 0;
@@ -161,17 +185,21 @@ class PlogScanner {
             const hit = this.nextAt[needle];
             if (hit >= complete)
                 break;
-            if (needle === STATS_NEEDLE && !this.mayBeStats(hit)) {
+            if (needle === STATS_NEEDLE ? !this.mayBeStats(hit) : !this.mayBeLevel(hit)) {
                 this.search(needle, hit + 1);
                 continue;
             }
             const hitEnd = this.lineEndOf(hit, complete);
+            if (needle === STATS_NEEDLE && hitEnd < complete && this.fastRecord(hit, hitEnd, complete, closed)) {
+                this.floor = this.scanFrom = hitEnd + 1;
+                continue;
+            }
             if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
                 this.search(needle, hit + 1);
                 continue;
             }
             const hitLine = this.lineStartOf(hit);
-            const [start, lines] = this.walkBack(hitLine, hitEnd);
+            const [start, lines, anchored] = this.walkBack(hitLine, hitEnd);
             const recordEnd = this.walkForward(start, lines, hitEnd, complete, closed);
             if (recordEnd < 0) {
                 this.pendingLine = hitLine;
@@ -181,14 +209,16 @@ class PlogScanner {
                 this.search(needle, hit + 1);
                 continue;
             }
-            this.readRecord(start, recordEnd);
+            this.readRecord(start, recordEnd, anchored);
             this.floor = this.scanFrom = recordEnd;
         }
         if (final && end > this.scanFrom && this.buf[this.buf.length - 1] !== NL) {
             // A process killed mid-write leaves a last line without newline; read it even if the cut came before "Bytes".
             const lastLine = this.lineStartOf(end);
-            if (lastLine >= this.scanFrom)
-                this.readRecord(this.walkBack(lastLine, end)[0], end);
+            if (lastLine >= this.scanFrom) {
+                const [start, , anchored] = this.walkBack(lastLine, end);
+                this.readRecord(start, end, anchored);
+            }
         }
         if (closed)
             this.floor = this.scanFrom = Math.max(this.scanFrom, complete);
@@ -258,6 +288,136 @@ class PlogScanner {
         const digit = before >= 0x30 && before <= 0x39;
         return before === 0x28 || digit || before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d;
     }
+    /**
+     * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
+     * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
+     * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, glued lines, odd
+     * spacing, pastes, values of 16+ digits) returns false and takes the general path, which reads the same records.
+     */
+    fastRecord(hit, hitEnd, complete, closed) {
+        const b = this.buf;
+        const o = this.bufStart;
+        const h = hit - o;
+        let lineEnd = hitEnd - o;
+        if (b[lineEnd - 1] === 0x0d)
+            lineEnd--;
+        const cur = this.cursor;
+        cur.b = b;
+        let head;
+        let moduleFrom;
+        let moduleTo;
+        let metric;
+        if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
+            head = h - 12;
+            cur.i = h;
+            if (!cur.take(V1_BODY_START))
+                return false;
+            moduleFrom = cur.i;
+            moduleTo = cur.word();
+            if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0)
+                return false;
+            if (cur.take(V3_TOTAL)) {
+                const total = cur.digits();
+                if (total < 0)
+                    return false;
+                metric = { peak: total, current: total, allocs: null, frees: null };
+            }
+            else {
+                if (!cur.take(V1_CURRENT))
+                    return false;
+                const current = cur.digits();
+                if (current < 0 || !cur.take(V1_ALLOC))
+                    return false;
+                if (!cur.take(V1_ED) && !cur.take(V2_ATED))
+                    return false;
+                if (!cur.take(V1_PEAK))
+                    return false;
+                const peak = cur.digits();
+                if (peak < 0 || !cur.take(V1_ALLOC_CNT))
+                    return false;
+                const allocs = cur.digits();
+                if (allocs < 0 || !cur.take(V1_FREE_CNT))
+                    return false;
+                const frees = cur.digits();
+                if (frees < 0)
+                    return false;
+                metric = { current, peak, allocs, frees };
+            }
+            if (!cur.take(CLOSE_PAREN))
+                return false;
+        }
+        else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
+            head = h - 11;
+            cur.i = h;
+            if (!cur.take(V0_BODY_START))
+                return false;
+            moduleFrom = cur.i;
+            moduleTo = cur.word();
+            if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT))
+                return false;
+            const current = cur.digits();
+            if (current < 0 || !cur.take(V0_PEAK))
+                return false;
+            const peak = cur.digits();
+            if (peak < 0 || !cur.take(PERIOD))
+                return false;
+            metric = { current, peak, allocs: null, frees: null };
+        }
+        else {
+            // `Cached_size:<digits>Bytes`
+            let d = h;
+            while (d > 0 && isDigit(b[d - 1]))
+                d--;
+            if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN))
+                return false;
+            head = d - 13;
+            cur.i = d;
+            const size = cur.digits();
+            if (size < 0 || !cur.take(BYTES))
+                return false;
+            moduleFrom = moduleTo = -1;
+            metric = { peak: size, current: size, allocs: null, frees: null };
+        }
+        if (cur.i !== lineEnd)
+            return false;
+        // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
+        let q = head;
+        let d = q;
+        while (d > 0 && isDigit(b[d - 1]))
+            d--;
+        const deviceTo = q;
+        if (d < q && q - d <= 9 && cur.at(d - 4, SPACE_DEV))
+            q = d - 4;
+        else
+            d = deviceTo;
+        let a = q;
+        while (a > 0 && isWordByte(b[a - 1]))
+            a--;
+        const first = b[a];
+        if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d)
+            return false;
+        // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
+        const lineStart = this.lineStartOf(hit) - o;
+        if (b[lineStart] !== 0x5b || !this.startsRecord(lineStart + o, complete))
+            return false;
+        const next = hitEnd + 1;
+        if (next >= complete ? !closed : !this.startsRecord(next, complete))
+            return false;
+        const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
+        this.into.records++;
+        this.into.addModule(key.key, metric);
+        if (key.device !== null)
+            this.into.noteDevice(key.device);
+        return true;
+    }
+    /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
+    mayBeLevel(at) {
+        const i = at - this.bufStart + 3;
+        if (i + 2 >= this.buf.length)
+            return true;
+        const o = this.buf[i];
+        return (o === 0x4f || o === 0x30) && this.buf[i + 1] === 0x52 && this.buf[i + 2] === 0x5d;
+    }
     /** An ERROR record is read whole only if it holds the words of an allocation failure. */
     mayBeFailure(start, end) {
         return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' '));
@@ -267,7 +427,7 @@ class PlogScanner {
         if (hitEnd + 1 >= complete)
             return false;
         const rest = this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart);
-        return !ALLOC_FAILURE.test(rest) && this.startsWithLevel(hitEnd + 1, complete);
+        return !ALLOC_FAILURE.test(rest) && this.startsRecord(hitEnd + 1, complete);
     }
     /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
     lineStartOf(at) {
@@ -282,17 +442,69 @@ class PlogScanner {
         const nl = this.buf.indexOf(NL, at - this.bufStart);
         return nl < 0 ? complete : this.bufStart + nl;
     }
-    startsWithLevel(at, complete) {
+    /**
+     * Whether the line at `at` starts a record of its own (so it is no wrapped continuation): a `[LEVEL]` prefix, or
+     * as pasted into reports, a level that lost its `[` (`ERROR]`, `ERR0R]`), a prefix cut at `[devmm]` or at the
+     * attribute word, any of these behind a `grep -n` `<path>:<line>:` prefix.
+     */
+    startsRecord(at, complete) {
         let i = at - this.bufStart;
         // A UTF-8 byte order mark (files saved on Windows) may precede the first line's prefix.
         if (at === 0 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf)
             i += 3;
-        if (this.buf[i] !== 0x5b)
-            return false;
         const limit = complete - this.bufStart;
-        // Byte by byte in JS: these tags are short, and a native call per tag costs more than the comparison.
-        for (const tag of LEVEL_TAGS) {
-            if (i + tag.length > limit || this.buf[i + 1] !== tag[1])
+        if (this.startsRecordAt(i, limit) && !this.wrapInsideWord(i))
+            return true;
+        const first = this.buf[i];
+        // Lines of a normal log start with `[`; an upper-case start was looked at above: neither has a grep prefix.
+        if (first === 0x5b || first === undefined || i >= limit)
+            return false;
+        const lineEnd = this.buf.indexOf(NL, i);
+        const end = Math.min(lineEnd < 0 || lineEnd > limit ? limit : lineEnd, i + MAX_GREP_PREFIX_BYTES);
+        const head = this.buf.toString('latin1', i, end);
+        GREP_PREFIX.lastIndex = 0;
+        for (let m = GREP_PREFIX.exec(head), n = 0; m !== null && n < 4; m = GREP_PREFIX.exec(head), n++) {
+            if (this.startsRecordAt(i + GREP_PREFIX.lastIndex, limit))
+                return true;
+            GREP_PREFIX.lastIndex = m.index + 1;
+        }
+        return false;
+    }
+    /**
+     * Whether the line at buf[i] continues a word cut by a wrap: the lines before end in `]` and a bare upper-case word
+     * (`…_show 148]MEM_DEV_` + `HBM dev0 Mem stats`), so this line's first word is no attribute of its own.
+     */
+    wrapInsideWord(i) {
+        if (i === 0 || this.buf[i - 1] !== NL)
+            return false;
+        // Back over the word's earlier pieces (a wrap may cut it more than once) to what precedes the word.
+        for (let k = i - 2, stop = Math.max(0, i - 130); k >= stop; k--) {
+            const b = this.buf[k];
+            if (b === 0x5d)
+                return true;
+            const word = (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b === 0x5f || b === NL || b === 0x0d;
+            if (!word)
+                return false;
+        }
+        return false;
+    }
+    /** startsRecord without the grep prefix; `i` is an index into buf. */
+    startsRecordAt(i, limit) {
+        const first = this.buf[i];
+        if (first === 0x5b)
+            return this.tagAt(i + 1, limit, LEVEL_WORDS) || this.tagAt(i, limit, CUT_PREFIX_TAGS);
+        if (first === undefined || first < 0x41 || first > 0x5a)
+            return false;
+        if (this.tagAt(i, limit, LEVEL_WORDS))
+            return true;
+        const lineEnd = this.buf.indexOf(NL, i);
+        const end = Math.min(lineEnd < 0 || lineEnd > limit ? limit : lineEnd, i + 128);
+        return ATTRIBUTE_START.test(this.buf.toString('latin1', i, end));
+    }
+    /** Whether one of `tags` starts at buf[i]. Byte by byte in JS: the tags are short, a native call costs more. */
+    tagAt(i, limit, tags) {
+        for (const tag of tags) {
+            if (i + tag.length > limit || this.buf[i] !== tag[0] || this.buf[i + 1] !== tag[1])
                 continue;
             let k = 2;
             while (k < tag.length && this.buf[i + k] === tag[k])
@@ -302,10 +514,13 @@ class PlogScanner {
         }
         return false;
     }
-    /** Where the logical record holding the hit line starts, and how many lines that makes up to the hit line. */
+    /**
+     * Where the logical record holding the hit line starts, how many lines that makes up to the hit line, and whether
+     * that start is a record's own (false: no record start within reach, the hit line is read alone).
+     */
     walkBack(hitLine, hitEnd) {
-        if (this.startsWithLevel(hitLine, hitEnd + 1))
-            return [hitLine, 1];
+        if (this.startsRecord(hitLine, hitEnd + 1))
+            return [hitLine, 1, true];
         let at = hitLine;
         let lines = 1;
         while (at > this.floor && lines < MAX_RECORD_LINES) {
@@ -313,12 +528,12 @@ class PlogScanner {
             if (hitEnd + 1 - prev > MAX_RECORD_BYTES)
                 break;
             lines++;
-            if (this.startsWithLevel(prev, at))
-                return [prev, lines];
+            if (this.startsRecord(prev, at))
+                return [prev, lines, true];
             at = prev;
         }
-        // No `[LEVEL]` line within reach: the hit line starts a record of its own.
-        return [hitLine, 1];
+        // No record start within reach: the hit line is read on its own, but its first word is no attribute for sure.
+        return [hitLine, 1, false];
     }
     /** End of the logical record (after its last newline), or -1 when the next line is not here yet. Same bounds as walkBack. */
     walkForward(start, lines, hitEnd, complete, closed) {
@@ -329,7 +544,7 @@ class PlogScanner {
             const next = lineEnd + 1;
             if (next >= complete)
                 return closed ? complete : -1;
-            if (lines >= MAX_RECORD_LINES || this.startsWithLevel(next, complete))
+            if (lines >= MAX_RECORD_LINES || this.startsRecord(next, complete))
                 return next;
             const nextEnd = this.lineEndOf(next, complete);
             if (nextEnd + 1 - start > MAX_RECORD_BYTES)
@@ -338,27 +553,35 @@ class PlogScanner {
             lineEnd = nextEnd;
         }
     }
-    /** Joins the record's lines with spaces (keeping offsets) and reads each `[LEVEL] X(` segment on its own. */
-    readRecord(start, end) {
+    /**
+     * Joins the record's lines with spaces (keeping offsets) and reads each `[LEVEL] X(` segment on its own. `anchored`:
+     * the record starts where a record starts, so an attribute word right at its start is one (a prefix cut off).
+     */
+    readRecord(start, end, anchored) {
         const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
         let segmentStart = 0;
         let level = null;
         SEGMENT.lastIndex = 0;
         for (let m = SEGMENT.exec(text); m !== null; m = SEGMENT.exec(text)) {
             if (m.index > segmentStart)
-                this.readSegment(text.slice(segmentStart, m.index), level, start + segmentStart);
+                this.readSegment(text.slice(segmentStart, m.index), level, start + segmentStart, anchored && segmentStart === 0);
             segmentStart = m.index;
             level = m[1];
         }
-        this.readSegment(text.slice(segmentStart), level, start + segmentStart);
+        this.readSegment(text.slice(segmentStart), level, start + segmentStart, anchored && segmentStart === 0);
     }
-    readSegment(text, level, at) {
-        HEAD.lastIndex = 0;
-        for (let m = HEAD.exec(text); m !== null; m = HEAD.exec(text)) {
+    readSegment(text, level, at, anchored) {
+        const head = anchored ? HEAD_AT_START : HEAD;
+        head.lastIndex = 0;
+        for (let m = head.exec(text); m !== null; m = head.exec(text)) {
             const attr = m[1];
-            const device = m[2] === undefined ? null : `dev${m[2]}`;
+            const device = m[2] === undefined ? null : deviceOf(m[2]);
+            if (device === null && m[2] !== undefined) {
+                this.skip(at, `device number out of range in memory-statistics record: ${excerpt(text, m.index + 1)}`);
+                continue;
+            }
             const prefix = device === null ? attr : `${attr}/${device}`;
-            const bodyAt = HEAD.lastIndex;
+            const bodyAt = head.lastIndex;
             let parsed;
             if (m[3] === undefined)
                 parsed = this.readCached(text, bodyAt, at);
@@ -373,11 +596,30 @@ class PlogScanner {
             if (device !== null)
                 this.into.noteDevice(device);
         }
-        if (level === 'ERROR' && ALLOC_FAILURE.test(text)) {
+        if ((level === 'ERROR' || level === 'ERR0R') && ALLOC_FAILURE.test(text)) {
             const d = FAILURE_DEVICE.exec(text);
             const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? null);
-            this.into.addAllocFailure(digits === null ? UNKNOWN_DEVICE : `dev${digits.replace(/^0+(?=\d)/, '')}`);
+            const device = (digits === null ? null : deviceOf(digits)) ?? UNKNOWN_DEVICE;
+            // Where: for the first failures per device of each file (the builder keeps the first by file and line, whatever
+            // order files come in, and those are among them). A one-off line count, not a count of every later newline.
+            const sited = this.sitedFailures.get(device) ?? 0;
+            this.sitedFailures.set(device, sited + 1);
+            const where = sited < MAX_SITES_PER_DEVICE && this.siteMayBeKept(device)
+                ? { file: this.name, line: this.lineAt(at, false), text: excerpt(text, 0, FAILURE_TEXT_CHARS) }
+                : undefined;
+            this.into.addAllocFailure(device, 1, where);
         }
+    }
+    /**
+     * Whether a failure site from this file could still be among the builder's first MAX_SITES_PER_DEVICE by file and
+     * line: not when it already holds that many, all from this file or files before it. Its line number (a count of
+     * every newline before it) is then not worth computing.
+     */
+    siteMayBeKept(device) {
+        const kept = this.into.toState().allocFailureSites.get(device);
+        if (kept === undefined || kept.length < MAX_SITES_PER_DEVICE)
+            return true;
+        return kept[kept.length - 1].file > this.name;
     }
     readStats(text, from, at) {
         BODY_V1.lastIndex = from;
@@ -440,8 +682,13 @@ class PlogScanner {
     fail(at, reason) {
         throw new ParseError(this.name, this.lineAt(at), reason);
     }
-    /** The 1-based physical line holding `at` (which is always inside the kept window). */
-    lineAt(at) {
+    /**
+     * The 1-based physical line holding `at` (which is always inside the kept window). `persist`: go on counting the
+     * newlines of bytes as they pass (a file with one bad record often has more); false for a one-off (a failure site),
+     * so that one early line number does not make the scanner count every newline of the rest of the file.
+     */
+    lineAt(at, persist = true) {
+        const wasCounting = this.counting;
         if (!this.counting || this.countedTo < this.bufStart) {
             // The bytes before the window are gone (or were never counted): count them once, from the source.
             this.countedTo = this.bufStart;
@@ -453,9 +700,155 @@ class PlogScanner {
         else
             this.newlinesCounted -= countNewlines(this.buf, at - this.bufStart, this.countedTo - this.bufStart);
         this.countedTo = at;
+        if (!persist && !wasCounting)
+            this.counting = false;
         return this.newlinesCounted + 1;
     }
 }
+// The driver's exact spelling, for PlogScanner.fastRecord.
+const MEM_STATS_OPEN = Buffer.from(' Mem stats (');
+const V0_MEM_STATS_OPEN = Buffer.from(' mem stats(');
+const CACHED_OPEN = Buffer.from(' Cached_size:');
+const SPACE_DEV = Buffer.from(' dev');
+const V1_BODY_START = Buffer.from('Bytes). (module_name=');
+const V1_MODULE_ID = Buffer.from('; module_id=');
+const V3_TOTAL = Buffer.from('; total_size=');
+const V1_CURRENT = Buffer.from('; current_alloced_size=');
+const V1_ALLOC = Buffer.from('; alloc');
+const V1_ED = Buffer.from('ed');
+const V2_ATED = Buffer.from('ated');
+const V1_PEAK = Buffer.from('_peak_size=');
+const V1_ALLOC_CNT = Buffer.from('; alloc_cnt=');
+const V1_FREE_CNT = Buffer.from('; free_cnt=');
+const CLOSE_PAREN = Buffer.from(')');
+const V0_BODY_START = Buffer.from('Bytes): module_name=');
+const V0_MODULE_ID = Buffer.from(', module_id=');
+const V0_CURRENT = Buffer.from(' current_alloced_size=');
+const V0_PEAK = Buffer.from(', alloced_peak_size=');
+const PERIOD = Buffer.from('.');
+const BYTES = Buffer.from('Bytes');
+function isDigit(c) {
+    return c >= 0x30 && c <= 0x39;
+}
+/** A byte of an attribute or module word: A-Z, 0-9, `_`. */
+function isWordByte(c) {
+    return (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+/** Reads a Buffer forward from `i`: exact byte strings, upper-case words, decimal integers. */
+class ByteCursor {
+    i = 0;
+    b = Buffer.alloc(0);
+    /** Whether `bytes` lie at `at` (without moving). */
+    at(at, bytes) {
+        if (at < 0 || at + bytes.length > this.b.length)
+            return false;
+        for (let k = 0; k < bytes.length; k++)
+            if (this.b[at + k] !== bytes[k])
+                return false;
+        return true;
+    }
+    /** Moves past `bytes` if they come next. */
+    take(bytes) {
+        if (!this.at(this.i, bytes))
+            return false;
+        this.i += bytes.length;
+        return true;
+    }
+    /** Moves past `[A-Z][A-Z0-9_]*` and returns where it ends, or -1 (not moved). */
+    word() {
+        const from = this.i;
+        const first = this.b[from];
+        if (!(first >= 0x41 && first <= 0x5a))
+            return -1;
+        let k = from + 1;
+        while (k < this.b.length && isWordByte(this.b[k]))
+            k++;
+        this.i = k;
+        return k;
+    }
+    /** 1 to 15 decimal digits (exact in a double), or -1 (16+ digits are left to the general path's exact check). */
+    digits() {
+        let k = this.i;
+        let value = 0;
+        while (k < this.b.length) {
+            const c = this.b[k];
+            if (c < 0x30 || c > 0x39)
+                break;
+            value = value * 10 + (c - 0x30);
+            k++;
+        }
+        if (k === this.i || k - this.i > 15)
+            return -1;
+        this.i = k;
+        return value;
+    }
+}
+/**
+ * Keys by the bytes that spell them, so that the few hundred keys of a log are decoded and joined once, not once per
+ * record, and the Map lookups in the builder hash a string they have seen (V8 caches a string's hash).
+ */
+class KeyCache {
+    byHash = new Map();
+    size = 0;
+    /** Attribute b[a,q), device digits b[d,deviceTo) (empty: none), module b[moduleFrom,moduleTo) (moduleFrom -1: CACHED). */
+    keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo) {
+        let h = 0x811c9dc5;
+        for (let k = a; k < q; k++)
+            h = Math.imul(h ^ b[k], 0x01000193);
+        h = Math.imul(h ^ 0xff, 0x01000193);
+        for (let k = d; k < deviceTo; k++)
+            h = Math.imul(h ^ b[k], 0x01000193);
+        h = Math.imul(h ^ 0xff, 0x01000193);
+        for (let k = moduleFrom; k < moduleTo; k++)
+            h = Math.imul(h ^ b[k], 0x01000193);
+        const bucket = this.byHash.get(h);
+        if (bucket !== undefined) {
+            for (const c of bucket)
+                if (spells(c.spelling, b, a, q, d, deviceTo, moduleFrom, moduleTo))
+                    return c;
+        }
+        const attr = b.toString('latin1', a, q);
+        const device = d < deviceTo ? `dev${Number(b.toString('latin1', d, deviceTo))}` : null;
+        const module = moduleFrom < 0 ? 'CACHED' : b.toString('latin1', moduleFrom, moduleTo);
+        const entry = {
+            spelling: Buffer.concat([b.subarray(a, q), FF, b.subarray(d, deviceTo), FF, moduleFrom < 0 ? EMPTY : b.subarray(moduleFrom, moduleTo)]),
+            key: device === null ? `${attr}/${module}` : `${attr}/${device}/${module}`,
+            device,
+        };
+        // Bounded: a log of garbage keys must not grow this without end; the cache is only a shortcut.
+        if (this.size >= 4096) {
+            this.byHash.clear();
+            this.size = 0;
+        }
+        this.byHash.set(h, [...(bucket ?? []), entry]);
+        this.size++;
+        return entry;
+    }
+}
+const FF = Buffer.from([0xff]);
+const EMPTY = Buffer.alloc(0);
+function spells(s, b, a, q, d, deviceTo, moduleFrom, moduleTo) {
+    const moduleLength = moduleFrom < 0 ? 0 : moduleTo - moduleFrom;
+    if (s.length !== q - a + 1 + (deviceTo - d) + 1 + moduleLength)
+        return false;
+    let i = 0;
+    for (let k = a; k < q; k++)
+        if (s[i++] !== b[k])
+            return false;
+    if (s[i++] !== 0xff)
+        return false;
+    for (let k = d; k < deviceTo; k++)
+        if (s[i++] !== b[k])
+            return false;
+    if (s[i++] !== 0xff)
+        return false;
+    for (let k = moduleFrom; k < moduleTo; k++)
+        if (s[i++] !== b[k])
+            return false;
+    return true;
+}
+/** Shared by all scanners of a thread: keys repeat across the files of one run. */
+const keyCache = new KeyCache();
 /** Newlines in buf[from, to). */
 function countNewlines(buf, from, to) {
     let n = 0;
@@ -463,10 +856,14 @@ function countNewlines(buf, from, to) {
         n++;
     return n;
 }
-/** The start of a bad record for a warning: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
-function excerpt(text, from) {
-    const s = Buffer.from(text.slice(from, from + 120), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
-    return from + 120 < text.length ? `${s}…` : s;
+/** The start of a record for a message: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
+function excerpt(text, from, chars = 120) {
+    const s = Buffer.from(text.slice(from, from + chars), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
+    return from + chars < text.length ? `${s}…` : s;
+}
+/** A device number as every parser names it (`03` → `dev3`), or null when it is too long to be one. */
+function deviceOf(digits) {
+    return digits.replace(/^0+(?=\d)/, '').length > 9 ? null : deviceName(digits);
 }
 /**
  * Streams one plog file through the scanner with bounded memory (two chunk buffers plus the scanner's window).
@@ -481,7 +878,16 @@ async function parsePlogFile(file, into, options = {}) {
     const buffers = takeReadBuffers(chunkBytes);
     try {
         into.files++;
-        const scanner = new PlogScanner(file.name, into, (offset) => countFileNewlines(fd, offset));
+        // Counted from where the last count stopped: one-off line numbers further on cost one pass over the file in all.
+        let countedTo = 0;
+        let newlines = 0;
+        const scanner = new PlogScanner(file.name, into, (offset) => {
+            if (offset < countedTo)
+                countedTo = newlines = 0;
+            newlines += countFileNewlines(fd, countedTo, offset);
+            countedTo = offset;
+            return newlines;
+        });
         let position = 0;
         for (let n = 0;; n++) {
             const buffer = buffers[n % 2];
@@ -513,12 +919,12 @@ function takeReadBuffers(chunkBytes) {
         return spare;
     return [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
 }
-/** Newlines in a file's first `length` bytes: read again only when a record needs a line number for dropped bytes. */
-function countFileNewlines(fd, length) {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, length)));
+/** Newlines in a file's bytes [from, to): read again only when a record needs a line number for dropped bytes. */
+function countFileNewlines(fd, from, to) {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, to - from)));
     let n = 0;
-    for (let position = 0; position < length;) {
-        const read = readSync(fd, buffer, 0, Math.min(buffer.length, length - position), position);
+    for (let position = from; position < to;) {
+        const read = readSync(fd, buffer, 0, Math.min(buffer.length, to - position), position);
         if (read === 0)
             break;
         n += countNewlines(buffer, 0, read);

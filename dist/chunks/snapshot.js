@@ -511,4 +511,4 @@ function sectionValues(snapshot, declaration) {
     return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
 }
 
-export { SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionValues as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionValues as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

@@ -1,12 +1,13 @@
 // Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InputError, ParseError } from '../errors.js';
-import type { SnapshotBuilder } from '../snapshot.js';
+import { deviceName } from '../sections/keys.js';
+import type { SkippedRecord, SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../units.js';
+import { decodeEscaped, EscapedUtf8Decoder, protectEscapedBytes, restoreEscapedBytes, visibleName } from './escaped-utf8.js';
 
 /** One shape of the two header rows; columns are addressed by position because two of them share a name. */
 interface HeaderGeneration {
@@ -53,6 +54,10 @@ const MINUS = 45;
 const CSV_OPTIONS = { record_delimiter: '\n', bom: false, cast: false, columns: false, relax_quotes: true } as const;
 /** An Event end position meaning "this header generation has no Event column". */
 const NO_EVENT = -1;
+/** The events memory_compare rows carry; a row with another one is skipped. */
+const EVENTS: readonly string[] = ['KERNEL_LAUNCH', 'OP_LAUNCH'];
+/** Skipped rows kept per file for warnings; the rest are only counted. */
+const MAX_SKIPPED_KEPT = 1000;
 
 /** The running aggregate of one `dev<D>/<Name>` within one file. */
 interface KernelTally {
@@ -72,7 +77,8 @@ interface KernelTally {
 export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
   const reader = new MemoryCompareReader(file.name);
   // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them 3x faster than UTF-8.
-  let decoder: StringDecoder | null = null;
+  // After it, bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
+  let decoder: EscapedUtf8Decoder | null = null;
   let first = true;
   for await (const chunk of createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES })) {
     let bytes = chunk as Buffer;
@@ -82,7 +88,7 @@ export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuil
     if (decoder === null && isAscii(bytes)) {
       reader.push(bytes.toString('latin1'));
     } else {
-      decoder ??= new StringDecoder('utf8');
+      decoder ??= new EscapedUtf8Decoder();
       reader.push(decoder.write(bytes));
     }
   }
@@ -93,7 +99,7 @@ export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuil
 /** The same parser over text already in memory (tests, small inputs). */
 export function parseMemoryCompareText(name: string, text: string | Buffer, into: SnapshotBuilder): void {
   const reader = new MemoryCompareReader(name);
-  reader.push(typeof text === 'string' ? text : text.toString('utf8'));
+  reader.push(typeof text === 'string' ? text : decodeEscaped(text));
   reader.finish(into);
 }
 
@@ -121,6 +127,9 @@ class MemoryCompareReader {
   /** The device of the previous row and its kernels. */
   private lastDeviceId = -1;
   private lastKernels: Map<string, KernelTally> | null = null;
+  /** Inconsistent rows: the first MAX_SKIPPED_KEPT for warnings, and how many in all. */
+  private readonly skippedKept: SkippedRecord[] = [];
+  private skippedRows = 0;
 
   constructor(private readonly file: string) {}
 
@@ -165,12 +174,14 @@ class MemoryCompareReader {
       throw new ParseError(this.file, 2, `header row 2 is missing: expected ${this.expectedRow2()}`);
     }
     for (const [id, kernels] of this.byDeviceId) {
-      const device = `dev${id}`;
+      const device = deviceName(id) as string;
       into.noteDevice(device);
       for (const [name, t] of kernels) {
-        into.addKernel(`${device}/${name}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
+        into.addKernel(`${device}/${visibleName(name)}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
       }
     }
+    for (const record of this.skippedKept) into.addSkipped(record);
+    into.skipped += this.skippedRows - this.skippedKept.length;
     into.files += 1;
     into.records += this.rows;
   }
@@ -216,9 +227,15 @@ class MemoryCompareReader {
           lines++;
           nl = next;
         }
-        // One csv-parse call per record costs ~15 us in setup alone: hold quoted rows back and parse them together.
-        this.quotedTexts.push(s.slice(pos, trimCr(s, pos, nl)));
-        this.quotedLines.push(line);
+        const text = s.slice(pos, trimCr(s, pos, nl));
+        const fields = splitQuotedRecord(text);
+        if (fields !== null) {
+          this.quotedFields(fields, line);
+        } else {
+          // One csv-parse call per record costs ~15 us in setup alone: hold such rows back and parse them together.
+          this.quotedTexts.push(text);
+          this.quotedLines.push(line);
+        }
         this.consumedLines += lines;
       } else {
         const end = trimCr(s, pos, nl);
@@ -330,7 +347,7 @@ class MemoryCompareReader {
     let records: string[][] | null = null;
     try {
       // Each text is one whole record whose own newlines are inside quotes, so '\n' separates them again.
-      records = parseCsv(texts.join('\n'), CSV_OPTIONS);
+      records = parseCsv(protectEscapedBytes(texts.join('\n')), CSV_OPTIONS);
     } catch (err) {
       if (!(err instanceof CsvError)) throw err;
     }
@@ -338,14 +355,14 @@ class MemoryCompareReader {
       for (let i = 0; i < texts.length; i++) this.quotedRecord(texts[i] as string, lines[i] as number);
       return;
     }
-    for (let i = 0; i < records.length; i++) this.quotedFields(records[i] as string[], lines[i] as number);
+    for (let i = 0; i < records.length; i++) this.quotedFields((records[i] as string[]).map(restoreEscapedBytes), lines[i] as number);
   }
 
   /** One record with quotes, possibly over several lines: csv-parse reads it. */
   private quotedRecord(text: string, line: number): void {
     let records: string[][];
     try {
-      records = parseCsv(text, CSV_OPTIONS);
+      records = parseCsv(protectEscapedBytes(text), CSV_OPTIONS);
     } catch (err) {
       if (err instanceof CsvError) {
         const unclosed = err.code === 'CSV_QUOTE_NOT_CLOSED';
@@ -359,7 +376,7 @@ class MemoryCompareReader {
     if (records.length !== 1 || record === undefined) {
       throw new ParseError(this.file, line, `malformed quoted record: read ${records.length} records from one row`);
     }
-    this.quotedFields(record, line);
+    this.quotedFields(record.map(restoreEscapedBytes), line);
   }
 
   private quotedFields(record: string[], line: number): void {
@@ -395,12 +412,21 @@ class MemoryCompareReader {
     diff: number | null,
     line: number,
   ): void {
-    // The writer always prints a number here; N/A is consistent only when both sides are missing (0 - 0).
-    if (diff === null && (base !== null || compare !== null)) {
-      throw new ParseError(this.file, line, 'Diff Memory is N/A but Base or Compare is a number');
-    }
     if (name === '') throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
-    if (eventTo === eventFrom) throw new ParseError(this.file, line, 'empty Event: expected KERNEL_LAUNCH or OP_LAUNCH');
+    // Rows the tool cannot have written are skipped, each with a warning: a wrong number is worse than a missing one.
+    if (eventTo !== NO_EVENT && !isKnownEvent(s, eventFrom, eventTo)) {
+      return this.skipRow(line, `unknown Event ${quote(s.slice(eventFrom, eventTo))}: expected KERNEL_LAUNCH or OP_LAUNCH`);
+    }
+    if ((base !== null && base < 0) || (compare !== null && compare < 0)) {
+      const [column, value] = base !== null && base < 0 ? ['Base', base] : ['Compare', compare];
+      return this.skipRow(line, `negative ${column} ${value}: a byte count cannot be negative`);
+    }
+    // The writer always prints Compare − Base (a missing side counts as 0); N/A only when both sides are missing.
+    const expected = (compare ?? 0) - (base ?? 0);
+    if (diff === null ? base !== null || compare !== null : diff !== expected) {
+      const shown = (v: number | null): string => (v === null ? 'N/A' : String(v));
+      return this.skipRow(line, `Diff Memory ${shown(diff)} is not Compare − Base (${shown(compare)} − ${shown(base)} = ${expected})`);
+    }
     let tally = kernels.get(name);
     if (tally === undefined) {
       const event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
@@ -421,6 +447,11 @@ class MemoryCompareReader {
     if (base === null) tally.added++;
     if (compare === null) tally.removed++;
     this.rows++;
+  }
+
+  private skipRow(line: number, reason: string): void {
+    this.skippedRows++;
+    if (this.skippedKept.length < MAX_SKIPPED_KEPT) this.skippedKept.push({ file: this.file, line, reason: `inconsistent row skipped: ${reason}` });
   }
 
   /** The kernels of the device in a Device Id cell: a plain integer, so `0` and `00` are one device. */
@@ -465,6 +496,54 @@ class MemoryCompareReader {
     const columns = this.generation?.hasEvent ? 'Event,Name,Device Id,Base,Compare,Diff' : 'Name,Device Id,Base,Compare,Diff';
     return new ParseError(this.file, line, `expected ${this.width} cells (${columns}), got ${cells}`);
   }
+}
+
+/**
+ * The RFC 4180 fields of one record that holds a double quote (its own line ending cut off), for the common shapes:
+ * quoted fields closed right before a comma or the end (`""` inside is a quote), unquoted fields (a quote inside is
+ * literal, as with csv-parse's relax_quotes). Null for anything csv-parse must decide: text after a closing quote, a
+ * quote never closed, a CR or LF outside quotes.
+ */
+export function splitQuotedRecord(text: string): string[] | null {
+  const fields: string[] = [];
+  const n = text.length;
+  for (let i = 0; ; ) {
+    if (text.charCodeAt(i) === DQUOTE) {
+      let value = '';
+      let from = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', from);
+        if (q === -1) return null;
+        if (text.charCodeAt(q + 1) === DQUOTE) {
+          value += text.slice(from, q + 1);
+          from = q + 2;
+          continue;
+        }
+        value += text.slice(from, q);
+        i = q + 1;
+        break;
+      }
+      fields.push(value);
+      if (i === n) return fields;
+      if (text.charCodeAt(i) !== COMMA) return null;
+      i++;
+    } else {
+      const comma = text.indexOf(',', i);
+      const end = comma === -1 ? n : comma;
+      const cr = text.indexOf('\r', i);
+      const lf = text.indexOf('\n', i);
+      if ((cr !== -1 && cr < end) || (lf !== -1 && lf < end)) return null;
+      fields.push(text.slice(i, end));
+      if (comma === -1) return fields;
+      i = comma + 1;
+    }
+  }
+}
+
+/** Whether s[from, to) is one of EVENTS, compared in place. */
+function isKnownEvent(s: string, from: number, to: number): boolean {
+  for (const event of EVENTS) if (to - from === event.length && s.startsWith(event, from)) return true;
+  return false;
 }
 
 function indexOrEnd(s: string, needle: string, from: number): number {

@@ -16,7 +16,8 @@ export function splitDevice(key: string): DeviceSplit {
 /** Device names the same way in every parser: `03`, `dev03`, `NPU:3` → `dev3`; null when it is not a device number. */
 export function deviceName(raw: string | number): string | null {
   const text = String(raw).trim();
-  const m = /^(?:dev|NPU:?|npu:?)?0*(\d+)$/.exec(text);
+  // At most 9 digits: a longer run is no device number (and would print as dev1e+20).
+  const m = /^(?:dev|NPU:?|npu:?)?0*(\d{1,9})$/.exec(text);
   if (m === null) return null;
   return `dev${Number(m[1])}`;
 }

@@ -208,6 +208,33 @@ describe('check against a baseline of the same job', () => {
     expect(r.stdout).toMatch(/✗ alloc-failure ¹\s+dev1\s/);
   });
 
+  it('exits 1 with alloc-failure on the right devices and counts for a log of every failure shape of FORMATS.md, damaged ones included', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    mkdirSync(join(dir, 'oom'), { recursive: true });
+    const at = (level: string): string => `${level} RUNTIME(27271,python):2025-03-02-10:11:12.131.415 `;
+    const failures = [
+      `${at('[ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:[drv api] halMemAlloc failed:size=2097152(Byte), type=2, drvRetCode=6, device_id=0!`,
+      `${at('[ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:[drv api] halMemAlloc failed:size=4194304(bytes), type=2, drvRetCode=6, device_id=01!`,
+      `${at('[ERROR]')}[npu_driver.cc:1152]27280 DevMemAllocManaged:device_id=2, ErrCode=207001, desc=[driver error:out of memory]`,
+      `${at('[ERROR]')}[npu_driver.cc:1093]27280 MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=3, size=2097152`,
+      `${at('ERR0R]')}[npu_driver.cc:1100]27280 DevMemAlloc:halMemAlloc failed:size=2097152(Byte), drvRetCode=6, device_id 3!`,
+      `${at('ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:halMemAlloc failed:size=2097152(Byte), drvRetCode=6, device_id=2!`,
+      `run/plog/plog-1.log:88:[ERROR] PTA(27271,python):2025-03-02-10:11:12.131.415 [acl_rt.cpp:88]27271 Memory_Allocation_Failure(EL0004): Failed to allocate memory.`,
+    ];
+    // The last two glued on one line, as a collector that lost a newline leaves them: two failures, not one.
+    const text = `${failures.slice(0, 5).join('\n')}\n${failures[5]}${failures[6]?.replace(/^.*?:88:/, '')}\n${failures[6]}\n`;
+    writeFileSync(join(dir, 'oom', 'plog-9_20250901.log'), text);
+    const parsed = await cli(['parse', '--plog', join(dir, 'oom'), '--json'], dir);
+    expect(parsed.code).toBe(0);
+    expect(JSON.parse(parsed.stdout).meta.allocFailures).toEqual({ dev0: 1, dev1: 1, dev2: 2, dev3: 2, unknown: 2 });
+    const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'oom')], dir);
+    expect(r.code).toBe(1);
+    // One alloc-failure per device (dev0-dev3 and unknown), rolled up into one row across devices.
+    expect(r.stdout).toContain('Memory gate failed: 5 alloc-failure');
+    expect(r.stdout).toMatch(/✗ alloc-failure ¹\s+dev\*\s/);
+  });
+
   it('takes a missing baseline file as a first run, like the Action: "No baseline" first, how to create one, exit 0', async () => {
     const dir = tempDir();
     writeJob(dir, 1);

@@ -67,7 +67,7 @@ describe('sections', () => {
 
   it('name devices one way whatever the source wrote', () => {
     expect([deviceName('03'), deviceName('dev03'), deviceName('NPU:3'), deviceName(3), deviceName('0')]).toEqual(['dev3', 'dev3', 'dev3', 'dev3', 'dev0']);
-    expect([deviceName('cpu'), deviceName('N/A'), deviceName(''), deviceName('-1')]).toEqual([null, null, null, null]);
+    expect([deviceName('cpu'), deviceName('N/A'), deviceName(''), deviceName('-1'), deviceName('1'.repeat(20))]).toEqual([null, null, null, null, null]);
   });
 });
 
