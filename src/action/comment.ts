@@ -11,8 +11,8 @@ import { parseReportJson } from '../report/json.js';
 import { publish } from './publish.js';
 import { runUrl, thisRepo, workDir } from './shared.js';
 
-/** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */
-const REPORT_ARTIFACT_LIMIT = 256 * 1024 * 1024;
+/** An untrusted report artifact larger than this is refused: the schema's 500,000 entries fit under it. */
+const REPORT_ARTIFACT_LIMIT = 512 * 1024 * 1024;
 
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
 export async function runCommentMode(inputs: ActionInputs): Promise<void> {

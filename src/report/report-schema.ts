@@ -22,8 +22,11 @@ export const MAX_NOTE_LENGTH = 2000;
 
 /** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
 export const MAX_KEY_LENGTH = 4096;
-/** Most entries accepted from a report: a bound on what an untrusted upload can make the comment job render. */
-export const MAX_ENTRIES = 200_000;
+/**
+ * Most entries a report holds: a bound on what an untrusted upload can make the comment job render, with room for the
+ * largest jobs (4,096 devices × 15 modules, each with its findings, + 100,000 kernels is about 350,000 entries).
+ */
+export const MAX_ENTRIES = 500_000;
 
 const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES } as const;
