@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
-import { InputError, UsageError } from './errors.js';
+import { failureText, UsageError, visible } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
 import { describeSearches, resolveInputs } from './sources/local.js';
@@ -17,7 +17,7 @@ Usage:
   ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
 
 PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
-Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
+Exit codes: 0 pass, 1 the gate failed, 2 usage or input error. --debug prints the stack of a failure.`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
 
@@ -50,7 +50,7 @@ function warnSkipped(collected: Collected, io: Output): void {
   const { skipped } = collected.snapshot.meta;
   if (skipped === 0) return;
   const shown = collected.skippedRecords.slice(0, 10);
-  for (const r of shown) io.err(`warning: ${r.file}:${r.line}: ${r.reason} (skipped)\n`);
+  for (const r of shown) io.err(`warning: ${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)\n`);
   if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
 
@@ -124,7 +124,10 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   baseline: baselineCommand,
 };
 
-export async function runCli(argv: string[], io: Output = stdio): Promise<number> {
+export async function runCli(argvWithFlags: string[], io: Output = stdio): Promise<number> {
+  // --debug, anywhere: a failure prints its stack after the one-line message.
+  const debug = argvWithFlags.includes('--debug');
+  const argv = argvWithFlags.filter((a) => a !== '--debug');
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out(`${USAGE}\n`);
@@ -138,11 +141,8 @@ export async function runCli(argv: string[], io: Output = stdio): Promise<number
   try {
     return await handler(rest, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof InputError) {
-      io.err(`error: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    io.err(`error: ${failureText(error, debug)}\n`);
+    return 2;
   }
 }
 

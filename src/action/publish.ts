@@ -3,7 +3,8 @@ import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActionInputs } from '../config.js';
-import { UsageError } from '../errors.js';
+import { UsageError, visible } from '../errors.js';
+import { GitHubError } from '../github/errors.js';
 import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
@@ -105,9 +106,9 @@ async function postComment(
     if (result.action === 'skipped') core.info(`PR comment not posted: ${result.reason}`);
     else core.info(`PR comment ${result.action}: ${result.url}`);
   } catch (error) {
-    const status = httpStatus(error);
-    const hint = status === 403 ? ' (a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job, see the README)' : '';
-    core.warning(`Could not post the PR comment${status ? ` (HTTP ${status})` : ''}: ${errorMessage(error)}${hint}`);
+    const status = error instanceof GitHubError ? error.status : httpStatus(error);
+    const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)' : '';
+    core.warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
   }
 }
 

@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionInputs } from '../config.js';
-import { UsageError } from '../errors.js';
+import { UsageError, visible } from '../errors.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
 import { describeSearches, resolveInputs } from '../sources/local.js';
@@ -53,7 +53,7 @@ export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
   const collected = await collectSnapshot({ plog, compare, searched });
   // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
   const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
-  for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+  for (const r of examples) core.warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
   return collected;

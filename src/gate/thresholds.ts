@@ -56,6 +56,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
     'above-reference': 'warn',
     imbalance: 'warn',
   },
+  baselineUpdateLabel: 'memory-baseline-update',
 });
 
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
@@ -111,6 +112,7 @@ export interface GateConfigFile {
   leaks?: CountTolerance;
   imbalance?: { tolerance?: ToleranceInput; minDevices?: number };
   verdicts?: Partial<Record<FindingStatus, Policy>>;
+  baselineUpdateLabel?: string;
 }
 
 const validateConfigFile = compileSchema<GateConfigFile>(configSchema);
@@ -173,6 +175,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
     },
     verdicts: { ...defaults.verdicts, ...input.verdicts },
+    baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
   };
 }
 
@@ -332,6 +335,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     leaks: { ...config.leaks },
     imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
     verdicts: { ...config.verdicts },
+    baselineUpdateLabel: config.baselineUpdateLabel,
   };
 }
 

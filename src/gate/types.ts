@@ -82,6 +82,8 @@ export interface GateConfig {
   imbalance: { tolerance: Tolerance; minDevices: number };
   /** warn, fail or ignore (not assessed) per finding. */
   verdicts: Record<FindingStatus, Policy>;
+  /** The label (settable by maintainers only) that lets a pull request's own baseline and config be used on it. */
+  baselineUpdateLabel: string;
 }
 
 /** `device` entries are about a whole device (`dev0`): headroom and allocation failures. */

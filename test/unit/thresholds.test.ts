@@ -42,6 +42,7 @@ describe('defaults', () => {
         'above-reference': 'warn',
         imbalance: 'warn',
       },
+      baselineUpdateLabel: 'memory-baseline-update',
     });
   });
 
@@ -143,7 +144,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
