@@ -64,12 +64,6 @@ export function runUrl(runId: number = workflowContext().runId, repo: RepoRef = 
   return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
 }
 
-/** The PR this run belongs to, when it is a pull_request run. */
-export function pullRequestNumber(): number | undefined {
-  const pr = workflowContext().payload.pull_request;
-  return typeof pr?.number === 'number' ? pr.number : undefined;
-}
-
 /** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
 export function isOtherRun(inputs: ActionInputs): boolean {
   return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
@@ -78,4 +72,15 @@ export function isOtherRun(inputs: ActionInputs): boolean {
 /** The run whose artifacts feed an update or a comment, and its repository. */
 export function sourceRun(inputs: ActionInputs): { runId: number; repo: RepoRef } {
   return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
+}
+
+/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
+export function repositoryPath(file: string, input = 'baseline'): string {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
+  const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
+  if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+    throw new UsageError(`'${input}' must be a file inside the repository, got '${file}'`);
+  }
+  return normalized;
 }

@@ -8,7 +8,7 @@ import { loadGateConfig } from '../gate/thresholds.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import { renderBaselineChanges } from '../report/baseline-changes.js';
-import { collectInputs, isOtherRun, sourceRun, thisRepo } from './shared.js';
+import { collectInputs, isOtherRun, repositoryPath, sourceRun, thisRepo } from './shared.js';
 
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
 async function baselineSource(octokit: Octokit | undefined, inputs: ActionInputs, source: { runId: number; repo: RepoRef }): Promise<BaselineSource> {
@@ -113,17 +113,6 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
 export function baselineBranch(filePath: string): string {
   const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
   return `memory-gate/baseline-update/${slug || 'baseline'}`;
-}
-
-/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
-function repositoryPath(file: string): string {
-  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-  const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
-  const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
-  if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
-    throw new UsageError(`'baseline' must be a file inside the repository, got '${file}'`);
-  }
-  return normalized;
 }
 
 function baselinePullRequestBody(changesMarkdown: string, runId: number): string {

@@ -3,10 +3,10 @@ import type { Baseline, BaselineChanges } from '../gate/baseline.js';
 import { formatBytes, formatDelta } from '../units.js';
 import { tableCodeSpan } from './escape.js';
 
-type Side = Pick<Baseline, 'modules' | 'kernels'>;
+export type Side = Pick<Baseline, 'modules' | 'kernels'>;
 
 /** The compared value of a key: a module's peak or a kernel's diff; null when the side lacks it. */
-function valueOf(side: Side | null, key: string): number | null {
+export function valueOf(side: Side | null, key: string): number | null {
   if (side === null) return null;
   const m = Object.hasOwn(side.modules, key) ? side.modules[key] : undefined;
   if (m !== undefined) return m.peak;

@@ -27,6 +27,8 @@ export interface MarkdownOptions {
   marker?: string;
   /** The workflow run's URL, linked under the verdict. http(s) only. */
   runUrl?: string;
+  /** A block rendered elsewhere (limits-changed.ts), shown first, under the marker; it is never dropped, so keep it bounded. */
+  preface?: string;
   /** Mermaid bar charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
   chartModules?: number;
 }
@@ -125,6 +127,7 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
   const icon = report.result === 'fail' ? '❌' : '✅';
   const headLines: string[] = [];
   if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
+  if (options.preface !== undefined) headLines.push(options.preface, '');
   headLines.push(`### ${icon} ${verdictText(report, title)}`);
   if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
 
