@@ -93,7 +93,7 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const pr = await openBaselinePullRequest(octokit, {
     ...repo,
     baseBranch: branch,
-    branch: baselineBranch(filePath),
+    branch: baselineBranch(filePath, branch),
     label: baselineUpdateLabel,
     filePath,
     content,
@@ -106,13 +106,13 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
 }
 
 /**
- * The one branch that proposes updates of a baseline file: a later run moves it and updates its open pull request
- * instead of opening another one that changes the same file. `baselines/memory-baseline.json` →
- * `memory-gate/baseline-update/baselines-memory-baseline.json`.
+ * The one branch that proposes updates of a baseline file against a base branch: a later run moves it and updates its
+ * open pull request instead of opening another one that changes the same file. (`baselines/memory-baseline.json`,
+ * `main`) → `memory-gate/baseline-update/main/baselines-memory-baseline.json`.
  */
-export function baselineBranch(filePath: string): string {
+export function baselineBranch(filePath: string, baseBranch: string): string {
   const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
-  return `memory-gate/baseline-update/${slug || 'baseline'}`;
+  return `memory-gate/baseline-update/${baseBranch}/${slug || 'baseline'}`;
 }
 
 function baselinePullRequestBody(changesMarkdown: string, runId: number): string {

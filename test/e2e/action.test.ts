@@ -247,13 +247,35 @@ function stable(value: unknown): string {
   return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
 }
 
-function prPayload(number: number, headSha: string): unknown {
+function prPayload(number: number, headSha: string, baseSha: string, labels: string[] = []): unknown {
   return {
     action: 'synchronize',
     number,
-    pull_request: { number, head: { ref: 'feature', sha: headSha }, base: { ref: 'main' } },
+    pull_request: {
+      number,
+      head: { ref: 'feature', sha: headSha },
+      base: { ref: 'main', sha: baseSha },
+      labels: labels.map((name) => ({ name })),
+    },
     repository: { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' } },
   };
+}
+
+let baseBranches = 0;
+
+/** The PR's base commit in the fake (on a branch of its own): `files`, or the workspace's baseline and config. */
+function baseCommit(files: Record<string, string>): string {
+  return fake.commitFiles({ branch: `pr-base-${++baseBranches}`, files, parent: null });
+}
+
+/** A base commit holding the same baseline and config as the workspace: a PR that does not touch its limits. */
+function baseOf(dirs: RunDirs): string {
+  const files: Record<string, string> = {};
+  for (const name of ['baselines/memory-baseline.json', '.github/memory-gate.json']) {
+    const file = join(dirs.workspace, name);
+    if (existsSync(file)) files[name] = readFileSync(file, 'utf8');
+  }
+  return baseCommit(files);
 }
 
 function walkFiles(dir: string): string[] {
@@ -398,7 +420,7 @@ describe('check mode on a pull request', () => {
     cpSync(join(ROOT, 'examples', 'memory_compare'), join(dirs.workspace, 'memory_compare'), { recursive: true });
     const inputs = { plog: 'plog', 'memory-compare': 'memory_compare' };
 
-    const failed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'a'.repeat(40)) });
+    const failed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'a'.repeat(40), baseOf(dirs)) });
     expect(failed.code, why(failed)).toBe(1);
     expect(failed.outputs).toMatchObject({ result: 'fail', regressions: '1' });
     expect(failed.summary).toContain('DEV_MEM/dev1/APP');
@@ -429,7 +451,7 @@ describe('check mode on a pull request', () => {
     fake.clearLog();
     rmSync(join(dirs.workspace, 'plog'), { recursive: true });
     cpSync(join(ROOT, 'examples', 'plog'), join(dirs.workspace, 'plog'), { recursive: true });
-    const fixed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'b'.repeat(40)) });
+    const fixed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'b'.repeat(40), baseOf(dirs)) });
     expect(fixed.code, why(fixed)).toBe(0);
     expect(fixed.outputs).toMatchObject({ result: 'pass', regressions: '0' });
     expect(fixed.errors).toEqual([]);
@@ -453,7 +475,7 @@ describe('check mode on a pull request', () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { plog: '.', 'github-token': pat }, event: 'pull_request', payload: prPayload(PR, '1'.repeat(40)) });
+    const r = await runAction({ dirs, inputs: { plog: '.', 'github-token': pat }, event: 'pull_request', payload: prPayload(PR, '1'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(0);
     expect(fake.writes().map((w) => `${w.route} ${w.path.split('/').pop()}`)).toEqual([`issues.updateComment ${ours.id}`]);
     expect(fake.state.comments.find((c) => c.id === pasted.id)?.body).toBe(pasted.body);
@@ -468,7 +490,7 @@ describe('check mode on a pull request', () => {
     const run = Object.fromEntries(keys.map((k) => [k, k === 'DEV_MEM/dev3/GE' ? BASE_MODULES[k]! : { peak: BASE_MODULES[k]!.peak * 2 }]));
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(run, RANKS) });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: prPayload(43, 'c'.repeat(40)) });
+    const r = await runAction({ dirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: prPayload(43, 'c'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '15' });
     expect(r.errors.length).toBeLessThanOrEqual(10);
@@ -507,7 +529,7 @@ describe('check mode on a pull request', () => {
       'plog/rank_0/plog-1_20240708.log': `${NOISE.join('\n')}\n`,
       'plog/rank_1/plog-2_20240708.log': `${NOISE.join('\n')}\n`,
     });
-    const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40)) });
+    const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors.at(-1)?.message).toMatch(/no memory statistics found in 2 file\(s\)/);
     expect(r.outputs.result).toBeUndefined();
@@ -666,7 +688,7 @@ describe('update mode', () => {
 
   const dispatch = { inputs: { 'run-id': '' }, ref: 'refs/heads/main' };
 
-  it('workflow_dispatch + pull-request: branch memory-gate/baseline-<run-id>, commit, PR with the changes table; a retry updates it', async () => {
+  it('workflow_dispatch + pull-request: one stable branch per baseline file, commit, labelled PR with the changes table; a later run updates it', async () => {
     const RUN = 7001;
     seedRun(RUN);
     const head = seedBranch('main');
@@ -675,7 +697,7 @@ describe('update mode', () => {
     const r = await runAction({ inputs, event: 'workflow_dispatch', payload: dispatch, refName: 'main' });
     expect(r.code, why(r)).toBe(0);
 
-    const branch = `memory-gate/baseline-${RUN}`;
+    const branch = 'memory-gate/baseline-update/main/baselines-memory-baseline.json';
     const tip = fake.getRef(branch);
     expect(tip).toBeDefined();
     const commit = fake.getObject(tip!);
@@ -710,7 +732,8 @@ describe('update mode', () => {
     expect(pr.body).toMatch(/do not trigger `pull_request` workflows/);
     expect(r.outputs['baseline-pull-request']).toBe(`https://github.com/${REPO}/pull/${pr.number}`);
     expect(r.summary).toContain('### Memory baseline update');
-    expect(fake.writes().map((w) => w.route)).toEqual(['git.createBlob', 'git.createTree', 'git.createCommit', 'git.createRef', 'pulls.create']);
+    expect(pr.labels).toEqual(['memory-baseline-update']);
+    expect(fake.writes().map((w) => w.route)).toEqual(['git.createBlob', 'git.createTree', 'git.createCommit', 'git.createRef', 'pulls.create', 'issues.addLabels']);
 
     // Re-running the job: the branch exists (422) and is ours, so it is moved; the open PR is updated, not duplicated.
     fake.clearLog();
@@ -724,6 +747,7 @@ describe('update mode', () => {
       'git.createRef 422',
       'git.updateRef 200',
       'pulls.update 200',
+      'issues.addLabels 200',
     ]);
     expect(again.outputs['baseline-pull-request']).toBe(r.outputs['baseline-pull-request']);
     expect(JSON.parse(fake.readFile(branch, BASELINE)!).modules).toEqual(expectedModules(false));
@@ -740,30 +764,34 @@ describe('update mode', () => {
       refName: 'prune-base',
     });
     expect(r.code, why(r)).toBe(0);
-    const written = JSON.parse(fake.readFile(`memory-gate/baseline-${RUN}`, BASELINE)!) as { modules: unknown; kernels: unknown };
+    const written = JSON.parse(fake.readFile('memory-gate/baseline-update/prune-base/baselines-memory-baseline.json', BASELINE)!) as { modules: unknown; kernels: unknown };
     expect(written.modules).toEqual(expectedModules(true));
     expect(written.kernels).toEqual({});
     expect(fake.getRef('prune-base')).toBe(head);
-    const pr = fake.state.pulls.find((p) => p.headRef === `memory-gate/baseline-${RUN}`);
+    const pr = fake.state.pulls.find((p) => p.headRef === 'memory-gate/baseline-update/prune-base/baselines-memory-baseline.json');
     expect(pr?.baseRef).toBe('prune-base');
     expect(pr?.body).toContain('| pruned | `DEV_MEM/dev9/HCCL` |');
   });
 
-  it('the same inputs on a pull_request event are refused and write nothing', async () => {
-    const RUN = 7003;
-    seedRun(RUN);
-    fake.clearLog();
-    const r = await runAction({
-      inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE },
-      event: 'pull_request',
-      payload: prPayload(45, 'e'.repeat(40)),
-    });
-    expect(r.code, why(r)).toBe(1);
-    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^mode 'update' is refused on pull_request events: a pull request must not rewrite its own baseline/)]);
-    expect(fake.writes()).toEqual([]);
-    expect(fake.getRef(`memory-gate/baseline-${RUN}`)).toBeUndefined();
-    expect(fake.state.pulls.some((p) => p.headRef === `memory-gate/baseline-${RUN}`)).toBe(false);
-  });
+  it.each(['pull_request', 'pull_request_target', 'issue_comment', 'workflow_run', 'pull_request_review'])(
+    'the same inputs on %s are refused with one line and write nothing',
+    async (event) => {
+      const RUN = 7003;
+      seedRun(RUN);
+      fake.clearLog();
+      const r = await runAction({
+        inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE },
+        event,
+        payload: prPayload(45, 'e'.repeat(40), '0'.repeat(40)),
+      });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.errors.map((e) => e.message)).toEqual([
+        `mode 'update' is refused on '${event}' events (it runs on workflow_dispatch, schedule, push): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`,
+      ]);
+      expect(fake.writes()).toEqual([]);
+      expect(fake.requests()).toEqual([]);
+    },
+  );
 
   it('update-strategy: commit fast-forwards the dispatch branch to a commit holding the merged baseline (./path accepted)', async () => {
     const RUN = 7004;
@@ -785,7 +813,7 @@ describe('update mode', () => {
     expect(JSON.parse(fake.readFile('release', BASELINE)!).modules).toEqual(expectedModules(false));
     expect(fake.readFile('release', 'README.md')).toBe('# models\n');
     expect(fake.state.pulls.length).toBe(before);
-    expect(fake.getRef(`memory-gate/baseline-${RUN}`)).toBeUndefined();
+    expect(fake.getRef('memory-gate/baseline-update/release/baselines-memory-baseline.json')).toBeUndefined();
     const update = fake.requests({ route: 'git.updateRef' });
     expect(update).toHaveLength(1);
     expect((update[0]!.body as { force?: boolean }).force).toBe(false);
@@ -957,11 +985,12 @@ describe('comment failures never change the verdict', () => {
 
   it('403 on create: a warning, the summary is written, a passing run still exits 0', async () => {
     forbidden();
-    const r = await runAction({ dirs: workspaceWith(BASE_MODULES), inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(46, 'f'.repeat(40)) });
+    const dirs = workspaceWith(BASE_MODULES);
+    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(46, 'f'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs.result).toBe('pass');
     expect(r.warnings.map((w) => w.message)).toContainEqual(
-      expect.stringMatching(/^Could not post the PR comment \(HTTP 403\): Resource not accessible by integration.*mode: comment/),
+      'Could not post the PR comment: 403 commenting on #46: the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration); a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)',
     );
     expect(r.summary).toContain('Memory gate passed');
     expect(r.errors).toEqual([]);
@@ -971,10 +1000,11 @@ describe('comment failures never change the verdict', () => {
   it('403 on create: a failing run still exits 1 with its reason', async () => {
     forbidden();
     const grown = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: BASE_MODULES['DEV_MEM/dev1/APP']!.peak * 4 } };
-    const r = await runAction({ dirs: workspaceWith(grown), inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(47, 'f'.repeat(40)) });
+    const dirs = workspaceWith(grown);
+    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(47, 'f'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment \(HTTP 403\)/));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment: 403 commenting on #47: /));
     expect(r.summary).toContain('DEV_MEM/dev1/APP');
     expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed/);
     expect(fake.comments(47)).toEqual([]);
