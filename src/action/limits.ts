@@ -39,7 +39,7 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
 }
 
 /** Reads the baseline and config as they are at `sha` (absent config = defaults, absent baseline = null). */
-export async function limitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, sha: string): Promise<{ baseline: Baseline | null; config: GateConfig }> {
+export async function limitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, sha: string): Promise<Limits> {
   const { readFileAt } = await import('../github/baseline-pr.js');
   const baselinePath = repositoryPath(inputs.baseline);
   const configPath = repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config');
@@ -63,7 +63,13 @@ export async function resolveGateLimits(inputs: ActionInputs, repo: RepoRef, oct
       "on a pull request the gate reads the baseline and config of the base commit through the API: set 'github-token' (default github.token; it needs contents: read)",
     );
   }
-  const base = await limitsAt(octokit, repo, inputs, pr.baseSha);
+  return chooseLimits(await limitsAt(octokit, repo, inputs, pr.baseSha), head, pr);
+}
+
+type Limits = { baseline: Baseline | null; config: GateConfig };
+
+/** The base commit's limits, or the PR's own when they differ and the PR carries the base config's label. */
+export function chooseLimits(base: Limits, head: Limits, pr: Pick<PullRequestRef, 'baseSha' | 'labels'>): Limits & { used: LimitsUsed } {
   const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
   const label = base.config.baselineUpdateLabel;
   const fromPullRequest = changes.length > 0 && pr.labels.includes(label);

@@ -108,3 +108,29 @@ function ratio(change: LimitChange): string {
   if (typeof before !== 'number' || typeof after !== 'number' || before === 0) return '';
   return `×${(after / before).toFixed(2)}`;
 }
+
+/**
+ * Keys whose baseline in an uploaded report differs from the trusted baseline: the run that made the report gated
+ * against other limits (its workflow or files were changed). Module and kernel entries only; at most `max` keys.
+ */
+export function untrustedBaselineKeys(entries: readonly { kind: string; key: string; baseline: number | null }[], trusted: Side | null, max = 20): string[] {
+  const keys: string[] = [];
+  for (const entry of entries) {
+    if (entry.kind !== 'module' && entry.kind !== 'kernel') continue;
+    if (entry.baseline !== valueOf(trusted, entry.key)) keys.push(entry.key);
+    if (keys.length >= max) break;
+  }
+  return keys;
+}
+
+/** The warning comment mode puts first when the report's baselines are not the trusted ones. */
+export function renderUntrustedReport(keys: readonly string[], baseSha: string): string {
+  return [
+    `#### ⛔ This report was not gated against the base commit's baseline`,
+    '',
+    `The pull request's run compared ${keys.length === 20 ? 'at least 20 keys' : `${keys.length} key(s)`} against baseline values that differ from those of the base commit ${codeSpan(baseSha.slice(0, 12))}, e.g. ${keys
+      .slice(0, 5)
+      .map(codeSpan)
+      .join(', ')}. Its verdict below is not trustworthy: review the pull request's changes to the workflow, baseline and config.`,
+  ].join('\n');
+}

@@ -3,7 +3,7 @@ import { DefaultArtifactClient, type Artifact, type FindOptions } from '@actions
 import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { InputError } from '../errors.js';
+import { InputError, isExpectedFailure } from '../errors.js';
 import { extractZipSafely } from './unzip.js';
 
 export interface ArtifactRequest {
@@ -72,11 +72,16 @@ export async function downloadArtifacts(
     await mkdir(zipDir, { recursive: true });
     log(`Downloading artifact '${artifact.name}' (${artifact.size} bytes) from ${where}`);
     // The zip is extracted by us, not the client: its unzip trusts entry names (zip-slip).
-    await client.downloadArtifact(artifact.id, { path: zipDir, skipDecompress: true, ...find });
+    await client.downloadArtifact(artifact.id, { path: zipDir, skipDecompress: true, ...find }).catch((error: unknown) => {
+      throw new InputError(`downloading artifact '${artifact.name}' failed: ${error instanceof Error ? error.message : String(error)}; re-run the job, or check that the token may read the run's artifacts (actions: read)`);
+    });
     const [zipName] = await readdir(zipDir);
     if (zipName === undefined) throw new InputError(`artifact '${artifact.name}' downloaded no file`);
     const { files, refused, collided } = await extractZipSafely(path.join(zipDir, zipName), target, request.maxBytes).catch((error: unknown) => {
-      throw error instanceof InputError ? new InputError(`artifact '${artifact.name}': ${error.message}`) : error;
+      if (error instanceof InputError) throw new InputError(`artifact '${artifact.name}': ${error.message}`);
+      // A file-system error (ENOSPC, EACCES) is reported as one; anything else is the archive's fault.
+      if (isExpectedFailure(error)) throw error;
+      throw new InputError(`artifact '${artifact.name}' is not a readable zip archive: ${error instanceof Error ? error.message : String(error)}`);
     });
     if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
     if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));

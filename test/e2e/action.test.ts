@@ -10,6 +10,7 @@
  * Build first: `npm run build` (the tests run dist/index.js, not the sources).
  */
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -126,6 +127,8 @@ interface RunOptions {
   runId?: number;
   refName?: string;
   sha?: string;
+  /** Environment variables set last (e.g. GITHUB_API_URL of a closed port). */
+  env?: Record<string, string>;
 }
 
 async function runAction(o: RunOptions): Promise<ActionRun> {
@@ -158,6 +161,7 @@ async function runAction(o: RunOptions): Promise<ActionRun> {
         ...inputs,
       },
     }),
+    ...o.env,
   };
   const firstSeq = (fake.state.requests.at(-1)?.seq ?? 0) + 1;
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
@@ -1067,5 +1071,220 @@ describe('artifact extraction', () => {
     // the good entry was parsed
     const report = readReport(r);
     expect(report.entries).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev0/APP', status: 'pass' })]);
+  });
+});
+
+// ───────────────────────────── 7. trust: limits a PR cannot raise, one line per failure ─────────────────────────────
+
+describe('trust', () => {
+  /** Every run of this block: none may print a stack frame. */
+  const runs: ActionRun[] = [];
+  const run = async (o: RunOptions): Promise<ActionRun> => {
+    const r = await runAction(o);
+    runs.push(r);
+    return r;
+  };
+  const RAISED = ['DEV_MEM/dev1/APP', 'DEV_MEM/dev2/HCCL'];
+  const scaled = (factor: number): Record<string, ModuleValue> =>
+    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, RAISED.includes(k) ? { ...v, peak: v.peak * factor } : v]));
+
+  it('a PR that doubles its own baseline and regresses by 50% fails against the base commit; the comment lists the raised keys', async () => {
+    const PR = 61;
+    const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(scaled(2)), ...rankPlogs(scaled(1.5), RANKS) });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.outputs).toMatchObject({ result: 'fail', regressions: '2' });
+    expect(readReport(r).entries.filter((e) => e.status === 'regressed').map((e) => [e.key, e.baseline])).toEqual([
+      ['DEV_MEM/dev1/APP', 65 * MiB],
+      ['DEV_MEM/dev2/HCCL', 82 * MiB],
+    ]);
+    expect(r.warnings.map((w) => w.message)).toContain(
+      "This pull request changes 2 limit(s) (baseline or config); they were not used: a maintainer adds the label 'memory-baseline-update' to use them",
+    );
+    const [comment] = fake.comments(PR);
+    expect(comment!.body.startsWith(`${MARKER}\n#### ⚠️ Limits changed by this PR (2)\n`)).toBe(true);
+    expect(comment!.body).toContain(`the gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\``);
+    expect(comment!.body).toContain('| baseline | `DEV_MEM/dev1/APP` | 65.0 MiB | 130.0 MiB | ×2.00 |');
+    expect(comment!.body).toContain('| baseline | `DEV_MEM/dev2/HCCL` | 82.0 MiB | 164.0 MiB | ×2.00 |');
+    expect(r.summary).toContain('Limits changed by this PR');
+    // the base commit was read through the contents API, raw
+    expect(fake.requests({ route: 'repos.getContent' }).filter((q) => q.query.ref === base).map((q) => q.headers.accept)).toEqual([
+      'application/vnd.github.v3.raw',
+      'application/vnd.github.v3.raw',
+    ]);
+  });
+
+  it('the same PR with the maintainer label passes and says it used its own limits', async () => {
+    const PR = 62;
+    const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(scaled(2)), ...rankPlogs(scaled(1.5), RANKS) });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base, ['memory-baseline-update']) });
+    expect(r.code, why(r)).toBe(0);
+    expect(r.outputs).toMatchObject({ result: 'pass', regressions: '0' });
+    const [comment] = fake.comments(PR);
+    expect(comment!.body).toContain("**This pull request's own limits were used**: it carries the label `memory-baseline-update`, which only maintainers can set.");
+    expect(comment!.body).toContain('| baseline | `DEV_MEM/dev1/APP` | 65.0 MiB | 130.0 MiB | ×2.00 |');
+  });
+
+  it('a PR that loosens the config tolerance is gated with the base config and the change is listed', async () => {
+    const PR = 63;
+    const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 80 } } }),
+      ...rankPlogs(scaled(1.5), RANKS),
+    });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    expect(r.code, why(r)).toBe(1);
+    const body = fake.comments(PR)[0]!.body;
+    expect(body).toContain('| config | `modules.tolerance.bytes` | `1048576` | absent |  |');
+    expect(body).toContain('| config | `modules.tolerance.percent` | `5` | `80` | ×16.00 |');
+  });
+
+  it('an unchanged PR says which limits gated it; a 1.5 MB baseline at the base commit is read whole', async () => {
+    const PR = 64;
+    const many: Record<string, ModuleValue> = { ...BASE_MODULES };
+    for (let i = 0; i < 13000; i++) many[`SVM_MEM/padding_module_${String(i).padStart(5, '0')}`] = { peak: 1000 + i };
+    const text = baselineJson(many);
+    expect(text.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': text, ...rankPlogs(BASE_MODULES, RANKS) });
+    const base = baseOf(dirs);
+    const r = await run({ dirs, inputs: { plog: '.', comment: 'always' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    expect(r.code, why(r)).toBe(0);
+    expect(fake.comments(PR)[0]!.body).toContain(`Limits: the baseline and config of the base commit \`${base.slice(0, 12)}\`; this pull request does not change them.`);
+  });
+
+  it("another gate's comment naming our marker, and another bot's comment starting with it, are never taken over", async () => {
+    const PR = 65;
+    const other = fake.addComment({ issueNumber: PR, body: '<!-- ascend-memory-gate:other -->\n| `dev0/<!-- ascend-memory-gate:default -->` |' });
+    const otherBot = fake.addComment({ issueNumber: PR, body: `${MARKER}\nI am dependabot`, user: { login: 'dependabot[bot]', type: 'Bot', id: 49699333 } });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
+    fake.clearLog();
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), baseOf(dirs)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.createComment']);
+    expect(fake.state.comments.find((c) => c.id === other.id)!.body).toBe(other.body);
+    expect(fake.state.comments.find((c) => c.id === otherBot.id)!.body).toBe(otherBot.body);
+  });
+
+  describe('GitHub failures in update mode: one line naming the step and the permission', () => {
+    const BASELINE = 'baselines/memory-baseline.json';
+    const dispatch = { inputs: {}, ref: 'refs/heads/main' };
+    let runId = 7100;
+    const update = async (branch: string, extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> => {
+      const RUN = ++runId;
+      const plogs = rankPlogs(BASE_MODULES, [0]);
+      fake.addArtifact({ name: 'plog-rank-0', runId: RUN, files: plogs });
+      return run({ inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE, ...inputs }, event: 'workflow_dispatch', payload: dispatch, refName: branch, ...extra });
+    };
+    const seed = (branch: string, files: Record<string, string> = { [BASELINE]: baselineJson({ 'DEV_MEM/dev0/APP': { peak: 1 } }) }): string =>
+      fake.commitFiles({ branch, files, parent: null });
+
+    it.each<[string, { method: string; path: RegExp; status: number; message: string }, string]>([
+      [
+        '403 creating the branch',
+        { method: 'POST', path: /\/git\/refs$/, status: 403, message: 'Resource not accessible by integration' },
+        "403 creating branch memory-gate/baseline-update/f403/baselines-memory-baseline.json: the token needs `contents: write` (GitHub said: Resource not accessible by integration)",
+      ],
+      [
+        '404 reading the base branch',
+        { method: 'GET', path: /\/git\/ref\/heads(\/|%2F)f404$/, status: 404, message: 'Not Found' },
+        '404 reading branch f404: not found, or the token cannot see it (it needs `contents: read`) (GitHub said: Not Found)',
+      ],
+      [
+        '500 creating the blob',
+        { method: 'POST', path: /\/git\/blobs$/, status: 500, message: 'Server Error' },
+        '500 creating a blob for baselines/memory-baseline.json: GitHub failed to answer: re-run the job later (GitHub said: Server Error)',
+      ],
+      [
+        '403 labelling the PR',
+        { method: 'POST', path: /\/issues\/\d+\/labels$/, status: 403, message: 'Resource not accessible by integration' },
+        "403 labelling pull request #1 'memory-baseline-update': the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration)",
+      ],
+    ])('%s', async (story, failure, message) => {
+      const branch = `f${failure.status}${story.includes('label') ? 'l' : ''}`;
+      seed(branch);
+      fake.forceResponse({ method: failure.method, path: failure.path, status: failure.status, body: { message: failure.message }, times: 1 });
+      const r = await update(branch);
+      expect(r.code, why(r)).toBe(1);
+      const expected = message.replace('/f403/', `/${branch}/`).replace('#1', `#${fake.state.pulls.at(-1)?.number ?? 0}`);
+      expect(r.errors.map((e) => e.message)).toEqual([expected]);
+    });
+
+    it('422 on a commit that is no longer a fast-forward says what happened and what to do', async () => {
+      seed('f422');
+      fake.forceResponse({ method: 'PATCH', path: /\/git\/refs\/heads(\/|%2F)f422$/, status: 422, body: { message: 'Update is not a fast forward' }, times: 1 });
+      const r = await update('f422', {}, { 'update-strategy': 'commit' });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.errors.map((e) => e.message)).toEqual([
+        '422 updating branch f422: not a fast-forward (the branch moved while this run worked, or it is protected): re-run the job, or use update-strategy: pull-request',
+      ]);
+    });
+
+    it('a refused connection is one line naming the API URL', async () => {
+      seed('refused');
+      // A port that was just free: nothing listens there.
+      const closed = createServer();
+      await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((done) => closed.close(() => done()));
+      const r = await run({
+        inputs: { mode: 'update', baseline: BASELINE, plog: '.' },
+        dirs: (() => {
+          const d = newRunDirs();
+          writeFiles(d.workspace, rankPlogs(BASE_MODULES, [0]));
+          return d;
+        })(),
+        event: 'workflow_dispatch',
+        payload: dispatch,
+        refName: 'refused',
+        env: { GITHUB_API_URL: `http://127.0.0.1:${port}` },
+      });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.errors.map((e) => e.message)).toEqual([
+        `cannot reach GitHub (http://127.0.0.1:${port}) reading baselines/memory-baseline.json at refused: connect ECONNREFUSED 127.0.0.1:${port}; check the runner's network and re-run the job`,
+      ]);
+    });
+
+    it('a 1.5 MB baseline on the branch is read whole (raw) and written back through the blob API', async () => {
+      const many: Record<string, ModuleValue> = {};
+      for (let i = 0; i < 13000; i++) many[`SVM_MEM/padding_module_${String(i).padStart(5, '0')}`] = { peak: 1000 + i };
+      const text = baselineJson(many);
+      expect(text.length).toBeGreaterThan(1.5 * 1024 * 1024);
+      seed('big', { [BASELINE]: text });
+      const r = await update('big');
+      expect(r.code, why(r)).toBe(0);
+      const written = JSON.parse(fake.readFile('memory-gate/baseline-update/big/baselines-memory-baseline.json', BASELINE)!) as { modules: Record<string, unknown> };
+      expect(Object.keys(written.modules)).toHaveLength(13000 + 4);
+    });
+  });
+
+  it('comment mode: a corrupt report zip is one error line', async () => {
+    const RUN = 9301;
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, zip: Buffer.from('PK\u0003\u0004 this is not a zip archive at all') });
+    const r = await run({
+      inputs: { mode: 'comment', 'run-id': String(RUN) },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: '5'.repeat(40), event: 'pull_request', pull_requests: [] }, repository: { full_name: REPO } },
+    });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toBe(
+      "artifact 'memory-gate-report' is not a readable zip archive: End of central directory record signature not found. Either not a zip file, or file is truncated.",
+    );
+  });
+
+  it('no run of this block printed a stack frame or an internal error', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(13);
+    for (const r of runs) {
+      expect(`${r.stdout}\n${r.stderr}`, why(r)).not.toContain('    at ');
+      expect(`${r.stdout}\n${r.stderr}`, why(r)).not.toContain('internal error');
+    }
   });
 });
