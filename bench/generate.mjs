@@ -276,10 +276,13 @@ class ExpectedSnapshot {
   }
   build() {
     const obj = (m) => Object.fromEntries([...m.entries()]);
+    const sections = {};
+    if (this.modules.size > 0) sections.modules = obj(this.modules);
+    if (this.kernels.size > 0) sections.kernels = obj(this.kernels);
     return {
-      version: 1,
-      modules: obj(this.modules),
-      kernels: obj(this.kernels),
+      version: 2,
+      sections,
+      series: {},
       meta: { files: this.files, records: this.records, skipped: this.skipped, allocFailures: obj(this.allocFailures) },
     };
   }

@@ -1,11 +1,12 @@
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 import { writeFile } from 'node:fs/promises';
-import { optionalString, parseCommandArgs, stringList, type ParsedOptions } from './cli-args.js';
+import { optionalString, parseCommandArgs, stringList, type OptionSpec, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { failureText, UsageError, visible } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify } from './snapshot.js';
-import { describeSearches, resolveInputs } from './sources/local.js';
+import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
+import { describeSearches, resolveAllInputs } from './sources/local.js';
 
 const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
 
@@ -26,22 +27,17 @@ const stdio: Output = {
   err: (text) => process.stderr.write(text),
 };
 
-const INPUT_OPTIONS = {
-  plog: { type: 'string', multiple: true },
-  compare: { type: 'string', multiple: true },
-} as const;
+/** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … */
+const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true }]));
 
-/** Reads the --plog/--compare inputs of any command into a snapshot, warning about malformed records. */
+/** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
 export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
-  const plogSpecs = stringList(opts, 'plog');
-  const compareSpecs = stringList(opts, 'compare');
-  if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-    throw new UsageError('give at least one --plog or --compare path');
+  const specs: SpecsBySource = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
+  if (noSpecs(specs)) {
+    throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
-  const plog = await resolveInputs(plogSpecs, 'plog');
-  const compare = await resolveInputs(compareSpecs, 'compare');
-  const searched = describeSearches(plogSpecs, compareSpecs);
-  const collected = await collectSnapshot({ plog, compare, searched });
+  const files = await resolveAllInputs(specs);
+  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
   warnSkipped(collected, io);
   return collected;
 }

@@ -1,6 +1,7 @@
 // Every Action input, read in one place into one typed object; errors name the input.
 import * as core from '@actions/core';
 import { UsageError } from './errors.js';
+import { SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { splitList } from './sources/local.js';
 
 export type Mode = 'check' | 'update' | 'comment';
@@ -8,8 +9,8 @@ export type CommentPolicy = 'on-change' | 'always' | 'never';
 export type UpdateStrategy = 'pull-request' | 'commit' | 'write';
 
 export interface ActionInputs {
-  plog: string[];
-  memoryCompare: string[];
+  /** Each evidence source's paths, directories or globs, by source name (its Action input: `plog`, `memory-compare`, …). */
+  evidence: SpecsBySource;
   artifacts: string[];
   /** The run to read artifacts from; undefined = this run (same-run downloads go through the results service). */
   runId: number | undefined;
@@ -80,8 +81,8 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     throw new UsageError(`'comment-key' may hold letters, digits, '.', '_' and '-' (1 to 64), got '${commentKey}'`);
   }
   return {
-    plog: splitList(get('plog')),
-    memoryCompare: splitList(get('memory-compare')),
+    // One input per evidence source (src/parsers/sources.ts), named there.
+    evidence: Object.fromEntries(SOURCES.map((source) => [source.name, splitList(get(source.input))])),
     artifacts: splitList(get('artifacts')),
     runId: parseRunId(get('run-id')),
     repository: parseRepository(get('repository')),

@@ -1,17 +1,26 @@
 // The metric model every parser fills and every later stage reads, and its stable JSON form.
+//
+// A snapshot holds one map key → metric per declared section (src/sections/), timelines per section key, and parse
+// statistics. Combining two metrics of one key, two series, or two whole snapshots never depends on the order: the same
+// files give the same snapshot however they are split between threads, nodes or runs.
+import { combineMetrics, section, valueOf, type Metric, type SectionDeclaration } from './sections/index.js';
+import { SeriesBuilder, type Series, type SeriesAxis } from './series.js';
 
-/** One `<ATTR>[/dev<N>]/<MODULE>` line of the driver's memory statistics. */
-export interface ModuleMetric {
+/** The snapshot format written by this version; older versions are read (migrated), newer ones refused. */
+export const SNAPSHOT_VERSION = 2;
+
+/** One `<ATTR>[/dev<N>]/<MODULE>` line of the driver's memory statistics (section `modules`). */
+export type ModuleMetric = {
   /** alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED. */
   peak: number;
   /** current_alloced_size, or the peak where the format has none. */
   current: number;
   allocs: number | null;
   frees: number | null;
-}
+};
 
-/** Per-kernel aggregate of a memory_compare CSV: `dev<D>/<Name>`. */
-export interface KernelMetric {
+/** Per-kernel aggregate of a memory_compare CSV: `dev<D>/<Name>` (section `kernels`). */
+export type KernelMetric = {
   /** Sum of Diff Memory over every row (launch) of this kernel on this device. */
   diff: number;
   rows: number;
@@ -21,7 +30,19 @@ export interface KernelMetric {
   removed: number;
   /** KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column. */
   event: string | null;
+};
+
+/** Where an allocation failure was logged: shown in reports so an OOM can be found in the logs. */
+export interface AllocFailureSite {
+  file: string;
+  line: number;
+  /** The failure line, shortened to MAX_SITE_TEXT characters. */
+  text: string;
 }
+
+/** Failure lines kept per device, the first by file and line. */
+export const MAX_SITES_PER_DEVICE = 5;
+const MAX_SITE_TEXT = 300;
 
 export interface SnapshotMeta {
   files: number;
@@ -29,12 +50,19 @@ export interface SnapshotMeta {
   skipped: number;
   /** Allocation-failure lines per device (`dev0`), with 0 for every device seen in a record. */
   allocFailures: Record<string, number>;
+  /** The first failure lines per device (by file, then line), when any failure was seen. */
+  allocFailureSites?: Record<string, AllocFailureSite[]>;
 }
 
+/** A section's metrics by key. */
+export type SectionMetrics = Record<string, Metric>;
+
 export interface Snapshot {
-  version: 1;
-  modules: Record<string, ModuleMetric>;
-  kernels: Record<string, KernelMetric>;
+  version: 2;
+  /** Section name → key → metric; only sections with at least one key are present. */
+  sections: Record<string, SectionMetrics>;
+  /** Section name → key → timeline of window peaks. */
+  series: Record<string, Record<string, Series>>;
   meta: SnapshotMeta;
 }
 
@@ -47,35 +75,77 @@ export interface SkippedRecord {
 
 /** A SnapshotBuilder's content as plain, structured-clonable data: what a parse worker posts back per file. */
 export interface BuilderState {
-  modules: ReadonlyMap<string, ModuleMetric>;
-  kernels: ReadonlyMap<string, KernelMetric>;
+  sections: ReadonlyMap<string, ReadonlyMap<string, Metric>>;
+  series: ReadonlyMap<string, ReadonlyMap<string, Series>>;
   allocFailures: ReadonlyMap<string, number>;
+  allocFailureSites: ReadonlyMap<string, readonly AllocFailureSite[]>;
   skippedRecords: readonly SkippedRecord[];
   files: number;
   records: number;
   skipped: number;
 }
 
-/** Builds a snapshot from many files; keeps the record with the largest value per key, never sums across files. */
+/** The metrics of one section (empty when the snapshot has none). */
+export function metricsOf(snapshot: Pick<Snapshot, 'sections'>, name: string): SectionMetrics {
+  return Object.hasOwn(snapshot.sections, name) ? (snapshot.sections[name] as SectionMetrics) : {};
+}
+
+/** The `modules` section with its declared field types (the schema or the plog parser guarantees them). */
+export function modulesOf(snapshot: Pick<Snapshot, 'sections'>): Record<string, ModuleMetric> {
+  return metricsOf(snapshot, 'modules') as Record<string, ModuleMetric>;
+}
+
+/** The `kernels` section with its declared field types. */
+export function kernelsOf(snapshot: Pick<Snapshot, 'sections'>): Record<string, KernelMetric> {
+  return metricsOf(snapshot, 'kernels') as Record<string, KernelMetric>;
+}
+
+/** Builds a snapshot from many files; per key the metric with the larger compared value wins whole, never summed. */
 export class SnapshotBuilder {
-  private readonly modules = new Map<string, ModuleMetric>();
-  private readonly kernels = new Map<string, KernelMetric>();
+  private readonly sections = new Map<string, Map<string, Metric>>();
+  private readonly series = new Map<string, Map<string, SeriesBuilder>>();
   private readonly allocFailures = new Map<string, number>();
+  private readonly allocFailureSites = new Map<string, AllocFailureSite[]>();
   readonly skippedRecords: SkippedRecord[] = [];
   files = 0;
   records = 0;
   skipped = 0;
+  private lastDeclaration: SectionDeclaration | undefined;
 
-  /** Several dumps, processes or ranks for one key: the largest peak wins whole; on a tie the later one. */
-  addModule(key: string, metric: ModuleMetric): void {
-    const prev = this.modules.get(key);
-    if (prev === undefined || metric.peak >= prev.peak) this.modules.set(key, { ...metric });
+  /** Several dumps, processes, files or ranks for one key: the larger compared value wins whole (src/sections/). */
+  addMetric(sectionName: string, key: string, metric: Metric): void {
+    const declaration = this.declaration(sectionName);
+    let metrics = this.sections.get(sectionName);
+    if (metrics === undefined) {
+      metrics = new Map();
+      this.sections.set(sectionName, metrics);
+    }
+    const prev = metrics.get(key);
+    if (prev === undefined) metrics.set(key, { ...metric });
+    else {
+      const kept = combineMetrics(declaration, prev, metric);
+      if (kept !== prev) metrics.set(key, { ...kept });
+    }
   }
 
-  /** Each file is one node's view of a kernel: the aggregate with the larger diff wins; on a tie the later one. */
+  /** A plog statistics record: section `modules`. */
+  addModule(key: string, metric: ModuleMetric): void {
+    this.addMetric('modules', key, metric);
+  }
+
+  /** A memory_compare aggregate: section `kernels`. */
   addKernel(key: string, metric: KernelMetric): void {
-    const prev = this.kernels.get(key);
-    if (prev === undefined || metric.diff >= prev.diff) this.kernels.set(key, { ...metric });
+    this.addMetric('kernels', key, metric);
+  }
+
+  /** One sample of a section key's timeline: x in microseconds (`time`) or a step number (`step`), y in bytes. */
+  addSample(sectionName: string, key: string, axis: SeriesAxis, x: number, y: number): void {
+    this.seriesBuilder(sectionName, key, axis).add(x, y);
+  }
+
+  /** A whole timeline of a section key, folded into what this builder has. */
+  addSeries(sectionName: string, key: string, series: Series): void {
+    this.seriesBuilder(sectionName, key, series.axis).addSeries(series);
   }
 
   /** Marks a device as seen, so that allocFailures lists it with 0. */
@@ -83,8 +153,10 @@ export class SnapshotBuilder {
     if (!this.allocFailures.has(device)) this.allocFailures.set(device, 0);
   }
 
-  addAllocFailure(device: string, count = 1): void {
+  /** Allocation failures on a device (`unknown` when the line names none), and where the first ones were logged. */
+  addAllocFailure(device: string, count = 1, where?: AllocFailureSite): void {
     this.allocFailures.set(device, (this.allocFailures.get(device) ?? 0) + count);
+    if (where !== undefined) this.addSite(device, where);
   }
 
   addSkipped(record: SkippedRecord): void {
@@ -96,16 +168,31 @@ export class SnapshotBuilder {
   /** Folds another builder's results in, as if its files had been read after this one's. */
   merge(from: SnapshotBuilder | BuilderState): void {
     const other = from instanceof SnapshotBuilder ? from.toState() : from;
-    for (const [k, v] of other.modules) this.addModule(k, v);
-    for (const [k, v] of other.kernels) this.addKernel(k, v);
+    for (const [name, metrics] of other.sections) for (const [k, v] of metrics) this.addMetric(name, k, v);
+    for (const [name, byKey] of other.series) for (const [k, s] of byKey) this.addSeries(name, k, s);
     for (const [d, n] of other.allocFailures) {
       this.noteDevice(d);
       this.addAllocFailure(d, n);
     }
+    for (const [d, sites] of other.allocFailureSites) for (const site of sites) this.addSite(d, site);
     this.files += other.files;
     this.records += other.records;
     this.skipped += other.skipped;
     for (const r of other.skippedRecords) if (this.skippedRecords.length < 1000) this.skippedRecords.push(r);
+  }
+
+  /** Folds a finished snapshot in (a node's snapshot, a stored run): the same result as parsing its files here. */
+  addSnapshot(snapshot: Snapshot): void {
+    for (const [name, metrics] of Object.entries(snapshot.sections)) for (const [k, v] of Object.entries(metrics)) this.addMetric(name, k, v);
+    for (const [name, byKey] of Object.entries(snapshot.series)) for (const [k, s] of Object.entries(byKey)) this.addSeries(name, k, s);
+    for (const [d, n] of Object.entries(snapshot.meta.allocFailures)) {
+      this.noteDevice(d);
+      this.addAllocFailure(d, n);
+    }
+    for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {})) for (const site of sites) this.addSite(d, site);
+    this.files += snapshot.meta.files;
+    this.records += snapshot.meta.records;
+    this.skipped += snapshot.meta.skipped;
   }
 
   /**
@@ -113,10 +200,13 @@ export class SnapshotBuilder {
    * thread: Maps keep their insertion order there). `merge(state)` folds it in exactly as `merge(builder)` would.
    */
   toState(): BuilderState {
+    const series = new Map<string, Map<string, Series>>();
+    for (const [name, byKey] of this.series) series.set(name, new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
     return {
-      modules: this.modules,
-      kernels: this.kernels,
+      sections: this.sections,
+      series,
       allocFailures: this.allocFailures,
+      allocFailureSites: this.allocFailureSites,
       skippedRecords: this.skippedRecords,
       files: this.files,
       records: this.records,
@@ -125,17 +215,58 @@ export class SnapshotBuilder {
   }
 
   build(): Snapshot {
-    return {
-      version: 1,
-      modules: sortedRecord(this.modules),
-      kernels: sortedRecord(this.kernels),
-      meta: {
-        files: this.files,
-        records: this.records,
-        skipped: this.skipped,
-        allocFailures: sortedRecord(this.allocFailures),
-      },
+    const sections: Record<string, SectionMetrics> = {};
+    for (const name of [...this.sections.keys()].sort()) {
+      const metrics = this.sections.get(name) as Map<string, Metric>;
+      if (metrics.size > 0) sections[name] = sortedRecord(metrics);
+    }
+    const series: Record<string, Record<string, Series>> = {};
+    for (const name of [...this.series.keys()].sort()) {
+      const byKey = this.series.get(name) as Map<string, SeriesBuilder>;
+      series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
+    }
+    const meta: SnapshotMeta = {
+      files: this.files,
+      records: this.records,
+      skipped: this.skipped,
+      allocFailures: sortedRecord(this.allocFailures),
     };
+    if (this.allocFailureSites.size > 0) meta.allocFailureSites = sortedRecord(this.allocFailureSites);
+    return { version: SNAPSHOT_VERSION, sections, series, meta };
+  }
+
+  private declaration(name: string): SectionDeclaration {
+    if (this.lastDeclaration?.name === name) return this.lastDeclaration;
+    this.lastDeclaration = section(name);
+    return this.lastDeclaration;
+  }
+
+  private seriesBuilder(sectionName: string, key: string, axis: SeriesAxis): SeriesBuilder {
+    this.declaration(sectionName);
+    let byKey = this.series.get(sectionName);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.series.set(sectionName, byKey);
+    }
+    let builder = byKey.get(key);
+    if (builder === undefined) {
+      builder = new SeriesBuilder(axis);
+      byKey.set(key, builder);
+    } else if (builder.axis !== axis) {
+      throw new Error(`series ${sectionName}/${key} is on the ${builder.axis} axis, not ${axis}`);
+    }
+    return builder;
+  }
+
+  /** Keeps the first MAX_SITES_PER_DEVICE sites by (file, line): the same whatever order files are read in. */
+  private addSite(device: string, where: AllocFailureSite): void {
+    const site = { file: where.file, line: where.line, text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text };
+    const sites = this.allocFailureSites.get(device) ?? [];
+    if (sites.some((s) => s.file === site.file && s.line === site.line)) return;
+    sites.push(site);
+    sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+    if (sites.length > MAX_SITES_PER_DEVICE) sites.length = MAX_SITES_PER_DEVICE;
+    this.allocFailureSites.set(device, sites);
   }
 }
 
@@ -168,7 +299,26 @@ function sortDeep(value: unknown): unknown {
   return value;
 }
 
-/** True when the snapshot holds no metric at all: a run that must fail loudly, never pass. */
-export function isEmptySnapshot(snapshot: Pick<Snapshot, 'modules' | 'kernels'>): boolean {
-  return Object.keys(snapshot.modules).length === 0 && Object.keys(snapshot.kernels).length === 0;
+/** True when the snapshot holds no metric in any section: nothing to compare with a baseline. */
+export function hasNoMetrics(snapshot: Pick<Snapshot, 'sections'>): boolean {
+  return Object.values(snapshot.sections).every((metrics) => Object.keys(metrics).length === 0);
+}
+
+/** Allocation failures over every device. */
+export function totalAllocFailures(meta: Pick<SnapshotMeta, 'allocFailures'>): number {
+  return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * True when the snapshot holds no evidence at all: no metric, no timeline and no allocation failure. Such a run must
+ * fail loudly (exit 2), never pass. A run that only logged allocation failures (a job that died of an out-of-memory)
+ * is evidence: the gate fails it with alloc-failure.
+ */
+export function isEmptySnapshot(snapshot: Pick<Snapshot, 'sections' | 'series' | 'meta'>): boolean {
+  return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
+}
+
+/** The compared value of every key of a section. */
+export function sectionValues(snapshot: Pick<Snapshot, 'sections'>, declaration: SectionDeclaration): Map<string, number> {
+  return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
 }

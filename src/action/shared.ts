@@ -6,7 +6,8 @@ import type { ActionInputs } from '../config.js';
 import { UsageError, visible } from '../errors.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
-import { describeSearches, resolveInputs } from '../sources/local.js';
+import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/sources.js';
+import { describeSearches, resolveAllInputs } from '../sources/local.js';
 
 /** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
 const SKIPPED_RECORD_WARNINGS = 5;
@@ -20,12 +21,11 @@ export function thisRepo(): RepoRef {
   return { owner, repo };
 }
 
-/** Downloads the artifacts when asked, then resolves plog and memory_compare inputs into one snapshot. */
+/** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
 export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   let root = workspace;
-  let plogSpecs = inputs.plog;
-  let compareSpecs = inputs.memoryCompare;
+  let specs: SpecsBySource = inputs.evidence;
 
   if (inputs.artifacts.length > 0) {
     root = path.join(workDir(), 'artifacts');
@@ -37,20 +37,15 @@ export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
     // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
     const { downloadArtifacts } = await import('../sources/artifacts.js');
     await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m), (m) => core.warning(m));
-    // Nothing named: search everything that was downloaded.
-    if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-      plogSpecs = ['.'];
-      compareSpecs = ['.'];
-    }
-  } else if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-    throw new UsageError("set 'plog' and/or 'memory-compare' (paths in the workspace), or 'artifacts' to download them");
+    // Nothing named: search everything that was downloaded, for every source.
+    if (noSpecs(specs)) specs = Object.fromEntries(SOURCES.map((source) => [source.name, ['.']]));
+  } else if (noSpecs(specs)) {
+    throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
   }
 
-  const plog = await resolveInputs(plogSpecs, 'plog', root);
-  const compare = await resolveInputs(compareSpecs, 'compare', root);
-  const searched = describeSearches(plogSpecs, compareSpecs);
-  core.info(`Parsing ${plog.length} plog file(s) and ${compare.length} memory_compare file(s)`);
-  const collected = await collectSnapshot({ plog, compare, searched });
+  const files = await resolveAllInputs(specs, root);
+  core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
+  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
   // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
   const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
   for (const r of examples) core.warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);

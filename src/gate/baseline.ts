@@ -2,18 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import baselineSchema from '../../schemas/baseline.schema.json' with { type: 'json' };
-import { InputError } from '../errors.js';
+import { InputError, SchemaError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
-import {
-  compareKeys,
-  isEmptySnapshot,
-  stableStringify,
-  type KernelMetric,
-  type ModuleMetric,
-  type Snapshot,
-  type SnapshotMeta,
-} from '../snapshot.js';
+import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.js';
+import { SECTIONS, type Metric } from '../sections/index.js';
+import type { Series } from '../series.js';
+import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -29,15 +23,27 @@ export interface BaselineSource {
 /** A snapshot as committed under baselines/ (schemas/baseline.schema.json): `meta` optional, plus provenance. */
 export interface Baseline {
   $schema?: string;
-  version: 1;
-  modules: Record<string, ModuleMetric>;
-  kernels: Record<string, KernelMetric>;
+  version: 2;
+  /** Section name → key → metric (src/sections/). */
+  sections: Record<string, SectionMetrics>;
+  /** Timelines of the run that last wrote this baseline, when it had any. */
+  series?: Record<string, Record<string, Series>>;
   /** Parse statistics of the run that last wrote this baseline. */
   meta?: SnapshotMeta;
   source?: BaselineSource;
 }
 
-/** What a merge did, key by key: modules first, then kernels, each sorted like the report. */
+/** A version-1 baseline as written before sections existed: read, then migrated. */
+interface BaselineV1 {
+  $schema?: string;
+  version: 1;
+  modules: Record<string, Metric>;
+  kernels: Record<string, Metric>;
+  meta?: SnapshotMeta;
+  source?: BaselineSource;
+}
+
+/** What a merge did, key by key: section by section (registry order), each sorted like the report. */
 export interface BaselineChanges {
   /** In this run, not in the old baseline. */
   added: string[];
@@ -51,7 +57,8 @@ export interface BaselineChanges {
   unchanged: number;
 }
 
-const validateBaseline = compileSchema<Baseline>(baselineSchema);
+const validateBaseline = compileSchema<Baseline>(buildBaselineSchema());
+const validateBaselineV1 = compileSchema<BaselineV1>(buildBaselineV1Schema());
 
 /**
  * Reads a baseline. Returns null only when the file does not exist, so the caller decides what a first run means;
@@ -70,7 +77,27 @@ export async function loadBaseline(file: string): Promise<Baseline | null> {
 
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 export function parseBaseline(text: string, file: string): Baseline {
-  return validateBaseline(parseJson(text, file), file);
+  const json = parseJson(text, file);
+  const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
+  if (version === 1) return migrateV1(validateBaselineV1(json, file));
+  if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
+    throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
+  }
+  return validateBaseline(json, file);
+}
+
+/** Version 1 → 2: `modules` and `kernels` move under `sections`; nothing else changes. */
+function migrateV1(v1: BaselineV1): Baseline {
+  const sections: Record<string, SectionMetrics> = {};
+  if (Object.keys(v1.modules).length > 0) sections.modules = v1.modules;
+  if (Object.keys(v1.kernels).length > 0) sections.kernels = v1.kernels;
+  return {
+    ...(v1.$schema !== undefined ? { $schema: v1.$schema } : {}),
+    version: 2,
+    sections,
+    ...(v1.meta !== undefined ? { meta: v1.meta } : {}),
+    ...(v1.source !== undefined ? { source: v1.source } : {}),
+  };
 }
 
 /**
@@ -83,18 +110,21 @@ export function mergeBaseline(
   run: Snapshot,
   options: { prune?: boolean; source?: BaselineSource } = {},
 ): { baseline: Baseline; changes: BaselineChanges } {
-  if (isEmptySnapshot(run)) {
+  if (hasNoMetrics(run)) {
     throw new InputError('this run has no memory statistics: refusing to update the baseline from it (the baseline was left untouched)');
   }
   const changes: BaselineChanges = { added: [], changed: [], kept: [], pruned: [], unchanged: 0 };
   const prune = options.prune ?? false;
-  const modules = mergeRecords(existing?.modules ?? {}, run.modules, prune, changes);
-  const kernels = mergeRecords(existing?.kernels ?? {}, run.kernels, prune, changes);
+  const sections: Record<string, SectionMetrics> = {};
+  for (const declaration of SECTIONS) {
+    const merged = mergeRecords(existing?.sections[declaration.name] ?? {}, run.sections[declaration.name] ?? {}, prune, changes);
+    if (Object.keys(merged).length > 0) sections[declaration.name] = merged;
+  }
   const baseline: Baseline = {
     ...(existing?.$schema !== undefined ? { $schema: existing.$schema } : {}),
-    version: 1,
-    modules,
-    kernels,
+    version: 2,
+    sections,
+    ...(Object.keys(run.series).length > 0 ? { series: structuredClone(run.series) } : {}),
     meta: structuredClone(run.meta),
     ...(options.source !== undefined ? { source: structuredClone(options.source) } : {}),
   };

@@ -1,16 +1,19 @@
-// The gate itself: one verdict per module and kernel key from a baseline, this run and the thresholds, plus the device-level findings. Pure, no I/O.
-import { compareKeys, type Snapshot, type SnapshotMeta } from '../snapshot.js';
-import { assessDevices } from './devices.js';
+// The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
+import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
+import { compareKeys, sectionValues, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { FINDINGS } from './findings.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Severity, type Status } from './types.js';
 
-/** One side of the comparison: a snapshot, a baseline, or just its metrics; `meta.allocFailures` feeds alloc-failure. */
-export type GateInput = Pick<Snapshot, 'modules' | 'kernels'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures'>> };
+/** One side of the comparison: a snapshot, a baseline, or just its sections; `meta.allocFailures` feeds alloc-failure. */
+export type GateInput = Pick<Snapshot, 'sections'> &
+  Partial<Pick<Snapshot, 'series'>> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
 
 /**
- * Compares this run with the baseline. Modules compare `peak`, kernels compare `diff`; delta = current − baseline.
+ * Compares this run with the baseline, section by section (src/sections/): each section compares its declared value
+ * (`peak` for modules, `diff` for kernels, …); delta = current − baseline.
  *
- * Per key, the first matching rule (else the kind's defaults) decides, in this order:
+ * Per key, the first matching rule (else the section's defaults) decides, in this order:
  * 1. `ignore` → ignored (ok).
  * 2. `budget` set and current > budget → over-budget (fail), whatever the baseline, also for new keys.
  * 3. only in this run → new; only in the baseline → missing; severity from onNew / onMissing (ignore → ok).
@@ -18,17 +21,16 @@ export type GateInput = Pick<Snapshot, 'modules' | 'kernels'> & { meta?: Partial
  * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
  * 6. otherwise pass (ok).
  *
- * Then the device-level findings (devices.ts), each a separate entry: a module key may be followed by leak-suspect,
- * above-reference and imbalance entries with the same key; `device` entries (`dev0`) hold headroom and alloc-failure.
+ * Then the findings (findings.ts), each a separate entry: a key may be followed by findings with the same kind and key
+ * (leak-suspect, above-reference, imbalance, growing, …); entries of no section's key (`device` entries) come last.
  *
- * Entries come sorted by kind (modules, kernels, devices) then key, a key's baseline verdict before its findings;
- * counts hold every status; the result is 'fail' iff some entry's severity is 'fail'.
+ * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
+ * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
 export function compareSnapshots(baseline: GateInput, current: GateInput, config: GateConfig): GateReport {
-  const modules = compareKind('module', valuesOf(baseline.modules, (m) => m.peak), valuesOf(current.modules, (m) => m.peak), config.modules, config);
-  const kernels = compareKind('kernel', valuesOf(baseline.kernels, (k) => k.diff), valuesOf(current.kernels, (k) => k.diff), config.kernels, config);
-  const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
-  const entries = [...withFindings(modules, moduleFindings), ...kernels, ...deviceEntries];
+  const verdicts = SECTIONS.flatMap((declaration) => compareSection(declaration, baseline, current, config));
+  const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
+  const entries = withFindings(verdicts, findings);
   const counts: Partial<Record<Status, number>> = {};
   for (const status of STATUSES) counts[status] = 0;
   for (const entry of entries) counts[entry.status] = (counts[entry.status] ?? 0) + 1;
@@ -39,42 +41,45 @@ export function compareSnapshots(baseline: GateInput, current: GateInput, config
   };
 }
 
-/** Each key's verdict followed by its findings (already in key and status order). */
+/** Each key's verdict followed by its findings (in the order the assessors gave them); the rest last, in that order. */
 function withFindings(verdicts: Entry[], findings: Entry[]): Entry[] {
   if (findings.length === 0) return verdicts;
   const byKey = new Map<string, Entry[]>();
   for (const finding of findings) {
-    const list = byKey.get(finding.key);
-    if (list === undefined) byKey.set(finding.key, [finding]);
+    const id = `${finding.kind}\u0000${finding.key}`;
+    const list = byKey.get(id);
+    if (list === undefined) byKey.set(id, [finding]);
     else list.push(finding);
   }
   const out: Entry[] = [];
   for (const verdict of verdicts) {
     out.push(verdict);
-    const list = byKey.get(verdict.key);
+    const id = `${verdict.kind}\u0000${verdict.key}`;
+    const list = byKey.get(id);
     if (list !== undefined) {
       out.push(...list);
-      byKey.delete(verdict.key);
+      byKey.delete(id);
     }
   }
-  // Every finding is about a key of this run, which has a verdict; anything else would still be shown, last.
   for (const list of byKey.values()) out.push(...list);
   return out;
 }
 
-function valuesOf<M>(metrics: Record<string, M>, pick: (metric: M) => number): Map<string, number> {
-  return new Map(Object.entries(metrics).map(([key, metric]) => [key, pick(metric)]));
+/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
+export function sectionThresholds(config: Pick<GateConfig, 'sections'>, declaration: SectionDeclaration): KindThresholds {
+  return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }
 
-function compareKind(
-  kind: EntryKind,
-  baseline: Map<string, number>,
-  current: Map<string, number>,
-  thresholds: KindThresholds,
-  config: GateConfig,
-): Entry[] {
-  const keys = [...new Set([...baseline.keys(), ...current.keys()])].sort(compareKeys);
-  return keys.map((key) => judge(kind, key, baseline.get(key) ?? null, current.get(key) ?? null, thresholds, config));
+function compareSection(declaration: SectionDeclaration, baseline: GateInput, current: GateInput, config: GateConfig): Entry[] {
+  const before = sectionValues(baseline, declaration);
+  const after = sectionValues(current, declaration);
+  const thresholds = sectionThresholds(config, declaration);
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort(compareKeys);
+  const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
+  return keys.map((key) => {
+    const entry = judge(declaration.kind, key, before.get(key) ?? null, after.get(key) ?? null, thresholds, config);
+    return unit === undefined ? entry : { ...entry, unit };
+  });
 }
 
 /** The verdict for one key; see compareSnapshots for the order of the checks. */

@@ -1,11 +1,18 @@
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
-import { compareKeys, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, modulesOf, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import type { Entry, FindingStatus, GateConfig, Headroom, HcclReference, Profile, Severity, Status } from './types.js';
 
-/** What the device assessments read from each side: the module metrics and, when known, allocation failures per device. */
-export type DeviceEvidence = Pick<Snapshot, 'modules'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures'>> };
+/** What the device assessments get from each side: the snapshot's sections and, when known, allocation failures per device. */
+export type DeviceEvidence = Pick<Snapshot, 'sections'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
+
+/** What they read of it: the `modules` section. */
+type ModuleEvidence = { modules: Record<string, ModuleMetric>; meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
+
+function moduleEvidence(side: DeviceEvidence): ModuleEvidence {
+  return side.meta === undefined ? { modules: modulesOf(side) } : { modules: modulesOf(side), meta: side.meta };
+}
 
 /** Findings about a run, on top of the baseline verdicts: module findings share their module's key, device entries are per `devN`. */
 export interface DeviceAssessment {
@@ -30,7 +37,9 @@ export const FINDING_STATUSES: readonly FindingStatus[] = [
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 export const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
 
-export function assessDevices(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): DeviceAssessment {
+export function assessDevices(baselineSide: DeviceEvidence, currentSide: DeviceEvidence, config: GateConfig): DeviceAssessment {
+  const baseline = moduleEvidence(baselineSide);
+  const current = moduleEvidence(currentSide);
   const moduleFindings = [
     ...assessLeaks(baseline, current, config),
     ...assessReferences(baseline, current, config),
@@ -131,7 +140,7 @@ export function requiredHeadroom(capacity: number, minHeadroom: Headroom | undef
   return Math.ceil((capacity * minHeadroom.percent) / 100);
 }
 
-function assessHeadroom(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessHeadroom(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const before = estimateDevicePeaks(baseline.modules);
   const entries: Entry[] = [];
   for (const estimate of estimateDevicePeaks(current.modules).values()) {
@@ -195,7 +204,7 @@ function plural(n: number, one: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // 2. Allocation failures
 
-function assessAllocFailures(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessAllocFailures(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts['alloc-failure'];
   if (policy === 'ignore') return [];
   const failures = current.meta?.allocFailures ?? {};
@@ -204,6 +213,9 @@ function assessAllocFailures(baseline: DeviceEvidence, current: DeviceEvidence, 
   for (const [device, count] of Object.entries(failures)) {
     if (count <= 0) continue;
     const where = DEVICE_NAME.test(device) ? `on ${device}` : 'on a device the failure line does not name';
+    // Where to look in the logs: the first failure line the parser kept for this device.
+    const site = current.meta?.allocFailureSites?.[device]?.[0];
+    const first = site === undefined ? '' : `; first at ${site.file}:${site.line}`;
     entries.push({
       ...compared('device', device, Object.hasOwn(before, device) ? (before[device] ?? null) : null, count),
       status: 'alloc-failure',
@@ -211,7 +223,7 @@ function assessAllocFailures(baseline: DeviceEvidence, current: DeviceEvidence, 
       rule: null,
       unit: 'count',
       limit: 0,
-      note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}: a job that survived an out-of-memory by retrying is not healthy`,
+      note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}${first}: a job that survived an out-of-memory by retrying is not healthy, and one that died of it left only these lines`,
     });
   }
   return entries;
@@ -225,7 +237,7 @@ export function outstandingAllocations(metric: ModuleMetric): number | null {
   return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
 }
 
-function assessLeaks(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessLeaks(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts['leak-suspect'];
   if (policy === 'ignore') return [];
   const { count, percent } = config.leaks;
@@ -305,7 +317,7 @@ export function referenceCost(module: string, profile: Profile | null, hccl: Hcc
 /** The attribute the guide's references are about. */
 const REFERENCE_ATTRIBUTE = 'DEV_MEM';
 
-function assessReferences(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessReferences(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts['above-reference'];
   if (policy === 'ignore') return [];
   const entries: Entry[] = [];
@@ -341,7 +353,7 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-function assessImbalance(baseline: DeviceEvidence, current: DeviceEvidence, config: GateConfig): Entry[] {
+function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
   const policy = config.verdicts.imbalance;
   if (policy === 'ignore') return [];
   const groups = new Map<string, { key: string; peak: number }[]>();
@@ -388,7 +400,7 @@ function assessImbalance(baseline: DeviceEvidence, current: DeviceEvidence, conf
 // ---------------------------------------------------------------------------------------------------------------
 
 function isIgnored(key: string, config: GateConfig): boolean {
-  return matchRule(config.modules.rules, key)?.ignore === true;
+  return matchRule((config.sections.modules?.rules ?? []), key)?.ignore === true;
 }
 
 /** The comparison fields every entry carries: this run against the baseline run. */

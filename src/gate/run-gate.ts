@@ -33,6 +33,6 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
     );
   }
-  const report = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+  const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
   return { report, config, baseline };
 }

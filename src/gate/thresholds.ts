@@ -2,10 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import { InputError, SchemaError, UsageError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
+import { SECTIONS } from '../sections/index.js';
 import { parseSize } from '../units.js';
+import { buildConfigSchema } from './config-schema.js';
 import type {
   CountTolerance,
   DeviceLimits,
@@ -25,8 +26,8 @@ export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
 
 /**
  * The thresholds when there is no config file:
- * - modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules' small percentages both pass;
- * - kernels tolerate nothing: any growth of a kernel's memory diff regresses;
+ * - each section's declared tolerance: modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules'
+ *   small percentages both pass; kernels tolerate nothing: any growth of a kernel's memory diff regresses;
  * - new and missing keys warn; improvements pass and are listed;
  * - no device capacity (so no headroom verdict) until one is configured; then a device must keep 10% free;
  * - GE and RUNTIME with no baseline are held against 2 × the larger of the docs' training and inference references;
@@ -36,8 +37,8 @@ export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  * - over-capacity and alloc-failure fail, the other findings warn.
  */
 export const DEFAULT_CONFIG: GateConfig = deepFreeze({
-  modules: { tolerance: { percent: 5, bytes: 1024 ** 2 }, rules: [] },
-  kernels: { tolerance: { bytes: 0 }, rules: [] },
+  // Each section's declared default tolerance (src/sections/), no rules.
+  sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
   onMissing: 'warn',
   failOnImprovement: false,
@@ -99,8 +100,8 @@ export interface HcclInput {
 /** The config file as written, after schema validation and before sizes become bytes (schemas/config.schema.json). */
 export interface GateConfigFile {
   $schema?: string;
-  modules?: KindInput;
-  kernels?: KindInput;
+  /** Each section's thresholds, under the section's name (`modules`, `kernels`, …): see SECTIONS. */
+  [section: string]: unknown;
   onNew?: Policy;
   onMissing?: Policy;
   failOnImprovement?: boolean;
@@ -115,7 +116,7 @@ export interface GateConfigFile {
   baselineUpdateLabel?: string;
 }
 
-const validateConfigFile = compileSchema<GateConfigFile>(configSchema);
+const validateConfigFile = compileSchema<GateConfigFile>(buildConfigSchema());
 
 /**
  * Reads the threshold config.
@@ -152,8 +153,10 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
   const input = validateConfigFile(json, file);
   const defaults = cloneConfig(DEFAULT_CONFIG);
   return {
-    modules: toKindThresholds(input.modules, DEFAULT_CONFIG.modules, file, '/modules'),
-    kernels: toKindThresholds(input.kernels, DEFAULT_CONFIG.kernels, file, '/kernels'),
+    sections: Object.fromEntries(
+      // The schema has checked each section's property against its `kind` definition.
+      SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name] as KindInput | undefined, defaults.sections[s.name] as KindThresholds, file, `/${s.name}`)]),
+    ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
@@ -269,14 +272,13 @@ export function parseMaxIncrease(spec: string): Tolerance {
 }
 
 /**
- * Makes `tolerance` the default of both modules and kernels (replacing each default as a whole).
+ * Makes `tolerance` the default of every section (replacing each default as a whole).
  * Rules keep their own tolerance: a rule is more specific than a command-line flag.
  */
 export function applyMaxIncrease(config: GateConfig, tolerance: Tolerance): GateConfig {
   return {
     ...config,
-    modules: { ...config.modules, tolerance: { ...tolerance } },
-    kernels: { ...config.kernels, tolerance: { ...tolerance } },
+    sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }])),
   };
 }
 
@@ -322,8 +324,7 @@ export function percentChange(baseline: number | null, current: number | null): 
 
 function cloneConfig(config: GateConfig): GateConfig {
   return {
-    modules: cloneKind(config.modules),
-    kernels: cloneKind(config.kernels),
+    sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
     onMissing: config.onMissing,
     failOnImprovement: config.failOnImprovement,

@@ -62,8 +62,8 @@ export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' |
 
 /** The whole threshold config, sizes already in bytes. */
 export interface GateConfig {
-  modules: KindThresholds;
-  kernels: KindThresholds;
+  /** Per section (src/sections/): its default tolerance and rules, under the section's name in the config file. */
+  sections: Record<string, KindThresholds>;
   onNew: Policy;
   onMissing: Policy;
   failOnImprovement: boolean;
@@ -86,8 +86,11 @@ export interface GateConfig {
   baselineUpdateLabel: string;
 }
 
-/** `device` entries are about a whole device (`dev0`): headroom and allocation failures. */
-export type EntryKind = 'module' | 'kernel' | 'device';
+/**
+ * A section's kind (`module`, `kernel`, … from src/sections/), or `device`: entries about a whole device (`dev0`),
+ * headroom and allocation failures.
+ */
+export type EntryKind = string;
 
 export type Status = 'regressed' | 'over-budget' | 'improved' | 'new' | 'missing' | 'ignored' | 'pass' | FindingStatus;
 

@@ -9,13 +9,13 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parsePlogFile } from './plog.js';
+import { parserOf, SOURCES } from './sources.js';
 import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
 export interface CollectInputs {
-  plog: readonly InputFile[];
-  compare: readonly InputFile[];
+  /** The files of each evidence source (src/parsers/sources.ts), by source name. */
+  files: Readonly<Record<string, readonly InputFile[]>>;
   /** What was searched, for the message when nothing is found. */
   searched?: string;
 }
@@ -52,10 +52,9 @@ const MAX_THREADS = 2;
 
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 export async function collectSnapshot(inputs: CollectInputs, options: CollectOptions = {}): Promise<Collected> {
-  const tasks: ParseTask[] = [
-    ...inputs.plog.map((file) => ({ kind: 'plog' as const, file })),
-    ...inputs.compare.map((file) => ({ kind: 'compare' as const, file })),
-  ].map((t, index) => ({ ...t, index }));
+  const tasks: ParseTask[] = SOURCES.flatMap((source) => (inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map(
+    (t, index) => ({ ...t, index }),
+  );
   const threads = Math.min(threadCount(options), tasks.length);
   let builder: SnapshotBuilder | null = null;
   if (threads >= 2) {
@@ -90,13 +89,8 @@ async function parseHere(tasks: readonly ParseTask[]): Promise<SnapshotBuilder> 
 }
 
 async function parseTask(task: ParseTask, builder: SnapshotBuilder): Promise<void> {
-  if (task.kind === 'plog') {
-    await parsePlogFile(task.file, builder);
-  } else {
-    // Loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-    const { parseMemoryCompareFile } = await import('./memory-compare.js');
-    await parseMemoryCompareFile(task.file, builder);
-  }
+  // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
+  await (await parserOf(task.kind)).parseFile(task.file, builder);
 }
 
 type Outcome = { ok: true; state: BuilderState } | { ok: false; error: Error };
@@ -250,10 +244,10 @@ function defaultWorkerUrl(): URL {
 }
 
 function noDataMessage(inputs: CollectInputs, snapshot: Snapshot): string {
-  const total = inputs.plog.length + inputs.compare.length;
+  const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);
   const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
   if (total === 0) {
-    return `no input files found${where}: pass --plog with the run/plog folder and/or --compare with memory_compare_*.csv`;
+    return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
   }
   const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed` : '';
   return (

@@ -3,11 +3,12 @@ import { InputError, ParseError, SchemaError, UsageError } from '../errors.js';
 import type { BuilderState } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
-export type InputKind = 'plog' | 'compare';
+/** An evidence source's name (src/parsers/sources.ts). */
+export type InputKind = string;
 
 /** Main thread → worker: parse one whole file into a fresh SnapshotBuilder. */
 export interface ParseTask {
-  /** The file's index in the sequential order (plog files, then memory_compare files). */
+  /** The file's index in the sequential order (each source's files, in registry order). */
   index: number;
   kind: InputKind;
   file: InputFile;

@@ -2,19 +2,14 @@
 // its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.
 import { parentPort } from 'node:worker_threads';
 import { serializeError, type ParseResult, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parsePlogFile } from './plog.js';
+import { parserOf } from './sources.js';
 import { SnapshotBuilder } from '../snapshot.js';
 
 async function parseOne(task: ParseTask): Promise<ParseResult> {
   const builder = new SnapshotBuilder();
   try {
-    if (task.kind === 'plog') {
-      await parsePlogFile(task.file, builder);
-    } else {
-      // Loaded only when a memory_compare file comes: a plog-only run never loads csv-parse.
-      const { parseMemoryCompareFile } = await import('./memory-compare.js');
-      await parseMemoryCompareFile(task.file, builder);
-    }
+    // Loaded only when a file of that source comes: a plog-only run never loads csv-parse.
+    await (await parserOf(task.kind)).parseFile(task.file, builder);
     return { index: task.index, ok: true, state: builder.toState() };
   } catch (error) {
     return { index: task.index, ok: false, error: serializeError(error) };

@@ -1,17 +1,19 @@
 // What a baseline update changes, key by key: the body of the baseline pull request and the `baseline` command's output.
 import type { Baseline, BaselineChanges } from '../gate/baseline.js';
+import { SECTIONS, valueOf as metricValue } from '../sections/index.js';
 import { formatBytes, formatDelta } from '../units.js';
 import { tableCodeSpan } from './escape.js';
 
-export type Side = Pick<Baseline, 'modules' | 'kernels'>;
+export type Side = Pick<Baseline, 'sections'>;
 
-/** The compared value of a key: a module's peak or a kernel's diff; null when the side lacks it. */
+/** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */
 export function valueOf(side: Side | null, key: string): number | null {
   if (side === null) return null;
-  const m = Object.hasOwn(side.modules, key) ? side.modules[key] : undefined;
-  if (m !== undefined) return m.peak;
-  const k = Object.hasOwn(side.kernels, key) ? side.kernels[key] : undefined;
-  return k !== undefined ? k.diff : null;
+  for (const declaration of SECTIONS) {
+    const metrics = side.sections[declaration.name];
+    if (metrics !== undefined && Object.hasOwn(metrics, key)) return metricValue(declaration, metrics[key] as NonNullable<(typeof metrics)[string]>);
+  }
+  return null;
 }
 
 /** One line: "3 added, 1 changed, 2 kept (absent from this run), 0 pruned, 40 unchanged". */

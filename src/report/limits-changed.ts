@@ -1,6 +1,7 @@
 // "Limits changed by this PR": every baseline value and config threshold a pull request moves, old → new, and which
 // limits the gate used. Pure; the markdown report puts it first.
 import type { GateConfig } from '../gate/types.js';
+import { sectionOfKind } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { valueOf, type Side } from './baseline-changes.js';
@@ -30,7 +31,7 @@ export interface LimitsUsed {
 /** Every key whose compared baseline value moves (added, removed or changed), in report order. */
 export function baselineLimitChanges(base: Side | null, head: Side | null): LimitChange[] {
   const keys = new Set<string>();
-  for (const side of [base, head]) if (side !== null) for (const key of [...Object.keys(side.modules), ...Object.keys(side.kernels)]) keys.add(key);
+  for (const side of [base, head]) if (side !== null) for (const metrics of Object.values(side.sections)) for (const key of Object.keys(metrics ?? {})) keys.add(key);
   const changes: LimitChange[] = [];
   for (const key of [...keys].sort(compareKeys)) {
     const before = valueOf(base, key);
@@ -40,10 +41,13 @@ export function baselineLimitChanges(base: Side | null, head: Side | null): Limi
   return changes;
 }
 
-/** Every config value (after defaults) that differs: `modules.tolerance.percent: 5 → 50`. */
+/** Every config value (after defaults) that differs, named as in the file: `modules.tolerance.percent: 5 → 50`. */
 export function configLimitChanges(base: GateConfig, head: GateConfig): LimitChange[] {
-  const before = leaves(base);
-  const after = leaves(head);
+  const { sections: baseSections, ...baseRest } = base;
+  const { sections: headSections, ...headRest } = head;
+  // Sections are top-level keys in the file (`"modules": {…}`).
+  const before = leaves({ ...baseSections, ...baseRest });
+  const after = leaves({ ...headSections, ...headRest });
   const changes: LimitChange[] = [];
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const b = before.get(key) ?? null;
@@ -111,12 +115,13 @@ function ratio(change: LimitChange): string {
 
 /**
  * Keys whose baseline in an uploaded report differs from the trusted baseline: the run that made the report gated
- * against other limits (its workflow or files were changed). Module and kernel entries only; at most `max` keys.
+ * against other limits (its workflow or files were changed). Entries of sections only; at most `max` keys.
  */
 export function untrustedBaselineKeys(entries: readonly { kind: string; key: string; baseline: number | null }[], trusted: Side | null, max = 20): string[] {
   const keys: string[] = [];
   for (const entry of entries) {
-    if (entry.kind !== 'module' && entry.kind !== 'kernel') continue;
+    // Entries of a section are compared against its baseline; device findings are not.
+    if (sectionOfKind(entry.kind) === undefined) continue;
     if (entry.baseline !== valueOf(trusted, entry.key)) keys.push(entry.key);
     if (keys.length >= max) break;
   }

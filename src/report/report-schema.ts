@@ -1,15 +1,16 @@
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
-import { STATUSES, type Entry, type EntryKind, type Severity } from '../gate/types.js';
+import { STATUSES, type Entry, type Severity } from '../gate/types.js';
+import { SECTIONS } from '../sections/index.js';
 
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
 export const REPORT_STATUSES = STATUSES;
 
-export const REPORT_KINDS = ['module', 'kernel', 'device'] as const satisfies readonly EntryKind[];
+/** Entry kinds: every section's (registry order), then `device`. */
+export const REPORT_KINDS: readonly string[] = [...SECTIONS.map((s) => s.kind), 'device'];
 
 export const REPORT_SEVERITIES = ['fail', 'warn', 'ok'] as const satisfies readonly Severity[];
 
-// Compile-time guards: adding a kind or severity to gate/types.ts without listing it here fails `tsc`.
-true satisfies [Exclude<EntryKind, (typeof REPORT_KINDS)[number]>] extends [never] ? true : never;
+// Compile-time guard: adding a severity to gate/types.ts without listing it here fails `tsc`.
 true satisfies [Exclude<Severity, (typeof REPORT_SEVERITIES)[number]>] extends [never] ? true : never;
 
 /** Entry units: absent means bytes. */

@@ -1,7 +1,8 @@
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
 import { UsageError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
-import type { Snapshot } from '../snapshot.js';
+import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
+import { metricsOf, type Snapshot } from '../snapshot.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
 import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
 import { replaceControlCharacters } from './escape.js';
@@ -73,57 +74,33 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   return `${lines.join('\n')}\n`;
 }
 
-/** The `parse` command's table: every module and kernel metric, human and exact sizes, then the meta line. */
+/** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
 export function renderSnapshotTable(snapshot: Snapshot): string {
   const lines: string[] = [];
-  const modules = Object.entries(snapshot.modules);
-  if (modules.length === 0) lines.push('Modules: none');
-  else {
-    lines.push(`Modules (${formatCount(modules.length)})`);
+  for (const declaration of SECTIONS) {
+    const metrics = Object.entries(metricsOf(snapshot, declaration.name));
+    if (metrics.length === 0) {
+      // The two historic sections always say so; others appear only when a run has them.
+      if (declaration.name === 'modules' || declaration.name === 'kernels') lines.push(`${declaration.title}: none`, '');
+      continue;
+    }
+    lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
+    const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
     const columns: Column[] = [
       { header: 'KEY', align: 'left' },
-      { header: 'PEAK', align: 'right' },
-      { header: 'PEAK BYTES', align: 'right' },
-      { header: 'CURRENT', align: 'right' },
-      { header: 'ALLOCS', align: 'right' },
-      { header: 'FREES', align: 'right' },
+      { header: declaration.value.toUpperCase(), align: 'right' },
+      { header: `${declaration.value.toUpperCase()} ${declaration.unit === 'bytes' ? 'BYTES' : 'EXACT'}`, align: 'right' },
+      ...others.map((f): Column => ({ header: f.toUpperCase(), align: isText(declaration, f) ? 'left' : 'right' })),
     ];
-    const rows = modules.map(([key, m]): Cell[] => [
+    const rows = metrics.map(([key, metric]): Cell[] => [
       { text: shown(key) },
-      { text: formatBytes(m.peak) },
-      { text: String(m.peak) },
-      { text: formatBytes(m.current) },
-      { text: m.allocs === null ? '-' : String(m.allocs) },
-      { text: m.frees === null ? '-' : String(m.frees) },
+      { text: fieldText(declaration, declaration.value, metric[declaration.value]) },
+      { text: String(metric[declaration.value]) },
+      ...others.map((f): Cell => ({ text: fieldText(declaration, f, metric[f]) })),
     ]);
-    lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }));
+    lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }), '');
   }
-
-  lines.push('');
-  const kernels = Object.entries(snapshot.kernels);
-  if (kernels.length === 0) lines.push('Kernels: none');
-  else {
-    lines.push(`Kernels (${formatCount(kernels.length)})`);
-    const columns: Column[] = [
-      { header: 'KEY', align: 'left' },
-      { header: 'DIFF', align: 'right' },
-      { header: 'DIFF BYTES', align: 'right' },
-      { header: 'ROWS', align: 'right' },
-      { header: 'ADDED', align: 'right' },
-      { header: 'REMOVED', align: 'right' },
-      { header: 'EVENT', align: 'left' },
-    ];
-    const rows = kernels.map(([key, k]): Cell[] => [
-      { text: shown(key) },
-      { text: formatDelta(k.diff) },
-      { text: String(k.diff) },
-      { text: String(k.rows) },
-      { text: String(k.added) },
-      { text: String(k.removed) },
-      { text: k.event === null ? '-' : shown(k.event) },
-    ]);
-    lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }));
-  }
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
 
   const { files, records, skipped, allocFailures } = snapshot.meta;
   const devices = Object.entries(allocFailures);
@@ -231,4 +208,24 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
 
 function isWide(cp: number): boolean {
   return WIDE_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);
+}
+
+function isText(declaration: SectionDeclaration, field: string): boolean {
+  const type = declaration.fields[field]?.type;
+  return type === 'string' || type === 'stringOrNull';
+}
+
+/** A metric field as the parse table shows it: sizes human (signed sizes with their sign), counts as numbers, '-' for null. */
+function fieldText(declaration: SectionDeclaration, field: string, value: number | string | null | undefined): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value === 'string') return shown(value);
+  switch (declaration.fields[field]?.type) {
+    case 'bytes':
+    case 'bytesOrNull':
+      return formatBytes(value);
+    case 'signedBytes':
+      return formatDelta(value);
+    default:
+      return String(value);
+  }
 }

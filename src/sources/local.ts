@@ -3,15 +3,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { UsageError } from '../errors.js';
+import { evidenceSource, SOURCES, type SpecsBySource } from '../parsers/sources.js';
 import type { InputFile } from './types.js';
 
-export type InputKind = 'plog' | 'compare';
-
-/** What a directory is searched for, per kind of input. */
-const DIRECTORY_PATTERNS: Record<InputKind, string[]> = {
-  plog: ['**/*.log'],
-  compare: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
-};
+/** An evidence source's name (src/parsers/sources.ts): what a directory is searched for. */
+export type InputKind = string;
 
 /** Splits an input list given as one string, newline- or comma-separated, as Action inputs are. */
 export function splitList(value: string): string[] {
@@ -41,21 +37,21 @@ export async function resolveInputs(specs: readonly string[], kind: InputKind, c
       for (const file of await searchDirectory(abs, kind)) add(file);
     } else if (isDynamicPattern(spec)) {
       const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true });
-      if (matches.length === 0) throw new UsageError(`${kind === 'plog' ? '--plog' : '--compare'} pattern '${spec}' matches no file`);
+      if (matches.length === 0) throw new UsageError(`--${evidenceSource(kind).option} pattern '${spec}' matches no file`);
       for (const match of matches.sort()) {
         const m = await stat(match).catch(() => null);
         if (m?.isDirectory()) for (const file of await searchDirectory(match, kind)) add(file);
         else if (m?.isFile()) add(path.resolve(match));
       }
     } else {
-      throw new UsageError(`${kind === 'plog' ? '--plog' : '--compare'} path '${spec}' does not exist (looked in ${cwd})`);
+      throw new UsageError(`--${evidenceSource(kind).option} path '${spec}' does not exist (looked in ${cwd})`);
     }
   }
   return [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 async function searchDirectory(dir: string, kind: InputKind): Promise<string[]> {
-  const files = await glob(DIRECTORY_PATTERNS[kind], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+  const files = await glob([...evidenceSource(kind).directoryPatterns], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
   return files.map((f) => path.resolve(f));
 }
 
@@ -68,15 +64,19 @@ function displayName(abs: string, cwd: string): string {
 
 /** What was searched, for the "no record found" message. */
 export function describeSearch(specs: readonly string[], kind: InputKind): string {
-  return `${specs.map((s) => `'${s}'`).join(', ')} (${DIRECTORY_PATTERNS[kind].join(', ')} in directories)`;
+  return `${specs.map((s) => `'${s}'`).join(', ')} (${evidenceSource(kind).directoryPatterns.join(', ')} in directories)`;
 }
 
-/** Both kinds of input, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
-export function describeSearches(plogSpecs: readonly string[], compareSpecs: readonly string[]): string {
-  return [
-    plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-    compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-  ]
-    .filter(Boolean)
+/** Every source's inputs, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
+export function describeSearches(specs: SpecsBySource): string {
+  return SOURCES.filter((source) => (specs[source.name] ?? []).length > 0)
+    .map((source) => `${source.label} ${describeSearch(specs[source.name] ?? [], source.name)}`)
     .join(' and ');
+}
+
+/** Resolves every source's specs (see resolveInputs) into its files. */
+export async function resolveAllInputs(specs: SpecsBySource, cwd = process.cwd()): Promise<Record<string, InputFile[]>> {
+  const files: Record<string, InputFile[]> = {};
+  for (const source of SOURCES) files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd);
+  return files;
 }

@@ -237,7 +237,7 @@ function baselineJson(modules: Record<string, ModuleValue>, kernels: Record<stri
   const m = Object.fromEntries(
     Object.entries(modules).map(([k, v]) => [k, { peak: v.peak, current: v.current ?? v.peak, allocs: v.allocs ?? 3, frees: v.frees ?? 1 }]),
   );
-  return `${JSON.stringify({ version: 1, modules: m, kernels }, null, 2)}\n`;
+  return `${JSON.stringify({ version: 2, sections: Object.keys(kernels).length > 0 ? { modules: m, kernels } : { modules: m } }, null, 2)}\n`;
 }
 
 /** Sorted keys at every level, 2-space indent, trailing newline: how baselines are committed. */
@@ -542,14 +542,14 @@ describe('check mode on a pull request', () => {
 
   it('a corrupt baseline fails the job with the JSON pointer of the bad field', async () => {
     const dirs = newRunDirs();
-    const corrupt = JSON.parse(baselineJson(BASE_MODULES)) as { modules: Record<string, { peak: unknown }> };
-    corrupt.modules['DEV_MEM/dev0/APP']!.peak = '64MiB';
+    const corrupt = JSON.parse(baselineJson(BASE_MODULES)) as { sections: { modules: Record<string, { peak: unknown }> } };
+    corrupt.sections.modules['DEV_MEM/dev0/APP']!.peak = '64MiB';
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': JSON.stringify(corrupt), ...rankPlogs(BASE_MODULES, RANKS) });
     const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'push' });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.message).toContain('baselines/memory-baseline.json');
-    expect(r.errors[0]!.message).toContain('/modules/DEV_MEM~1dev0~1APP/peak');
+    expect(r.errors[0]!.message).toContain('/sections/modules/DEV_MEM~1dev0~1APP/peak');
     expect(r.outputs.result).toBeUndefined();
   });
 });
@@ -668,8 +668,8 @@ describe('update mode', () => {
   const BASELINE = 'baselines/memory-baseline.json';
 
   function expectedModules(prune: boolean): Record<string, unknown> {
-    const run = JSON.parse(baselineJson(RUN_MODULES)).modules as Record<string, unknown>;
-    const old = JSON.parse(baselineJson(OLD)).modules as Record<string, unknown>;
+    const run = JSON.parse(baselineJson(RUN_MODULES)).sections.modules! as Record<string, unknown>;
+    const old = JSON.parse(baselineJson(OLD)).sections.modules! as Record<string, unknown>;
     return prune ? run : { ...old, ...run };
   }
 
@@ -713,11 +713,11 @@ describe('update mode', () => {
     expect(Object.keys(files).sort()).toEqual(['README.md', BASELINE]);
 
     const text = files[BASELINE]!;
-    const written = JSON.parse(text) as { version: number; modules: unknown; kernels: unknown; source: Record<string, unknown>; meta: unknown };
+    const written = JSON.parse(text) as { version: number; sections: { modules?: unknown; kernels?: unknown }; source: Record<string, unknown>; meta: unknown };
     expect(text).toBe(stable(written));
-    expect(written.version).toBe(1);
-    expect(written.modules).toEqual(expectedModules(false));
-    expect(written.kernels).toEqual(OLD_KERNELS); // absent from the run: kept
+    expect(written.version).toBe(2);
+    expect(written.sections.modules).toEqual(expectedModules(false));
+    expect(written.sections.kernels).toEqual(OLD_KERNELS); // absent from the run: kept
     // Provenance names the source run's head commit, read from the REST API, not the dispatch commit.
     expect(written.source).toMatchObject({ runId: RUN, repository: REPO, commit: runHeadSha(RUN) });
     expect(Number.isNaN(Date.parse(String(written.source.date)))).toBe(false);
@@ -754,7 +754,7 @@ describe('update mode', () => {
       'issues.addLabels 200',
     ]);
     expect(again.outputs['baseline-pull-request']).toBe(r.outputs['baseline-pull-request']);
-    expect(JSON.parse(fake.readFile(branch, BASELINE)!).modules).toEqual(expectedModules(false));
+    expect(JSON.parse(fake.readFile(branch, BASELINE)!).sections.modules ?? {}).toEqual(expectedModules(false));
   });
 
   it('prune: true drops the keys this run did not produce', async () => {
@@ -768,9 +768,11 @@ describe('update mode', () => {
       refName: 'prune-base',
     });
     expect(r.code, why(r)).toBe(0);
-    const written = JSON.parse(fake.readFile('memory-gate/baseline-update/prune-base/baselines-memory-baseline.json', BASELINE)!) as { modules: unknown; kernels: unknown };
-    expect(written.modules).toEqual(expectedModules(true));
-    expect(written.kernels).toEqual({});
+    const written = JSON.parse(fake.readFile('memory-gate/baseline-update/prune-base/baselines-memory-baseline.json', BASELINE)!) as {
+      sections: { modules?: unknown; kernels?: unknown };
+    };
+    expect(written.sections.modules).toEqual(expectedModules(true));
+    expect(written.sections.kernels).toBeUndefined();
     expect(fake.getRef('prune-base')).toBe(head);
     const pr = fake.state.pulls.find((p) => p.headRef === 'memory-gate/baseline-update/prune-base/baselines-memory-baseline.json');
     expect(pr?.baseRef).toBe('prune-base');
@@ -814,7 +816,7 @@ describe('update mode', () => {
     expect(tip).not.toBe(head);
     const commit = fake.getObject(tip);
     expect(commit?.type === 'commit' && commit.parents).toEqual([head]);
-    expect(JSON.parse(fake.readFile('release', BASELINE)!).modules).toEqual(expectedModules(false));
+    expect(JSON.parse(fake.readFile('release', BASELINE)!).sections.modules ?? {}).toEqual(expectedModules(false));
     expect(fake.readFile('release', 'README.md')).toBe('# models\n');
     expect(fake.state.pulls.length).toBe(before);
     expect(fake.getRef('memory-gate/baseline-update/release/baselines-memory-baseline.json')).toBeUndefined();
@@ -847,10 +849,10 @@ describe('update mode', () => {
     });
     expect(r.code, why(r)).toBe(0);
     const text = readFileSync(join(dirs.workspace, BASELINE), 'utf8');
-    const written = JSON.parse(text) as { modules: unknown; kernels: unknown; source: Record<string, unknown> };
+    const written = JSON.parse(text) as { sections: { modules?: unknown; kernels?: unknown }; source: Record<string, unknown> };
     expect(text).toBe(stable(written));
-    expect(written.modules).toEqual(expectedModules(false));
-    expect(written.kernels).toEqual(OLD_KERNELS);
+    expect(written.sections.modules).toEqual(expectedModules(false));
+    expect(written.sections.kernels).toEqual(OLD_KERNELS);
     expect(written.source).toMatchObject({ runId: DEFAULT_RUN_ID, repository: REPO });
     expect(fake.requests()).toEqual([]);
     // only the baseline was touched (no temp file left next to it)

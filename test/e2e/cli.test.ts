@@ -92,8 +92,9 @@ describe('parse', () => {
     expect(r.code).toBe(0);
     const mod = (peak: number, current: number, allocs: number, frees: number) => ({ allocs, current, frees, peak });
     const expected = {
-      kernels: { 'dev0/matmul_v1': { added: 0, diff: 6, event: 'KERNEL_LAUNCH', removed: 0, rows: 1 } },
       meta: { allocFailures: { dev0: 0, dev1: 0 }, files: 3, records: 7, skipped: 0 },
+      sections: {
+      kernels: { 'dev0/matmul_v1': { added: 0, diff: 6, event: 'KERNEL_LAUNCH', removed: 0, rows: 1 } },
       modules: {
         'DEV_MEM/dev0/APP': mod(2078195712, 2078195712, 996, 0),
         'DEV_MEM/dev0/HCCL': mod(419500032, 419467264, 6, 2),
@@ -102,7 +103,9 @@ describe('parse', () => {
         'DEV_MEM/dev1/HCCL': mod(419500032, 419467264, 6, 2),
         'DEV_MEM/dev1/RUNTIME': mod(44138496, 44138496, 18, 0),
       },
-      version: 1,
+      },
+      series: {},
+      version: 2,
     };
     // Exactly: sorted keys, 2-space indent, trailing newline.
     expect(r.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
@@ -183,13 +186,26 @@ describe('check against a baseline of the same job', () => {
   it('gives exit 2 naming the JSON pointer of a corrupt baseline field', async () => {
     const dir = tempDir();
     const baseline = await baselineOf(dir);
-    const json = JSON.parse(readFileSync(baseline, 'utf8')) as { modules: Record<string, { peak: unknown }> };
-    (json.modules['DEV_MEM/dev1/APP'] as { peak: unknown }).peak = 'big';
+    const json = JSON.parse(readFileSync(baseline, 'utf8')) as { sections: { modules: Record<string, { peak: unknown }> } };
+    (json.sections.modules['DEV_MEM/dev1/APP'] as { peak: unknown }).peak = 'big';
     writeFileSync(baseline, JSON.stringify(json));
     writeJob(join(dir, 'run'), 4);
     const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'run', 'plog')], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('/modules/DEV_MEM~1dev1~1APP/peak');
+    expect(r.stderr).toContain('/sections/modules/DEV_MEM~1dev1~1APP/peak');
+  });
+
+  it('exits 1 with alloc-failure, not 2, when the logs hold only allocation failures (a job that died of an OOM)', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    mkdirSync(join(dir, 'oom'), { recursive: true });
+    writeFileSync(
+      join(dir, 'oom', 'plog-9_20250901.log'),
+      '[ERROR] DRV(9,python3):2025-09-01-12:00:00.000.000 [devmm_alloc.c:1] halMemAlloc failed:size=2097152(Byte), type=2, device_id=1!\n',
+    );
+    const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'oom')], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/alloc-failure\s+device\s+dev1\s/);
   });
 
   it('gives exit 2 when the baseline file is missing, with how to create one', async () => {
@@ -211,10 +227,10 @@ describe('baseline', () => {
     const kept = await cli(['baseline', '--out', file, '--plog', join(dir, 'one', 'plog')], dir);
     expect(kept.code).toBe(0);
     expect(kept.stdout).toContain('0 added, 0 changed, 3 kept (absent from this run), 0 pruned, 3 unchanged');
-    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { modules: object }).modules)).toHaveLength(6);
+    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { sections: { modules: object } }).sections.modules)).toHaveLength(6);
     const pruned = await cli(['baseline', '--out', file, '--plog', join(dir, 'one', 'plog'), '--prune'], dir);
     expect(pruned.stdout).toContain('3 pruned');
-    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { modules: object }).modules).sort()).toEqual([
+    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { sections: { modules: object } }).sections.modules).sort()).toEqual([
       'DEV_MEM/dev0/APP',
       'DEV_MEM/dev0/HCCL',
       'DEV_MEM/dev0/RUNTIME',

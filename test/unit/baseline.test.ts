@@ -30,11 +30,14 @@ function runSnapshot(): Snapshot {
   return builder.build();
 }
 
-const VALID: Baseline = {
+/** A version-1 baseline (before sections): still read, migrated to version 2. */
+const V1 = {
   version: 1,
   modules: { 'DEV_MEM/dev0/APP': { peak: 100, current: 50, allocs: 2, frees: 1 } },
   kernels: { 'dev0/matmul_v1': { diff: -6, rows: 1, added: 0, removed: 0, event: null } },
 };
+
+const VALID: Baseline = { version: 2, sections: { modules: V1.modules, kernels: V1.kernels } };
 
 describe('parseBaseline', () => {
   it('reads what parse --json writes (a built snapshot is a valid baseline)', () => {
@@ -55,8 +58,12 @@ describe('parseBaseline', () => {
     expect(parseBaseline(text, 'b.json')).toEqual(VALID);
   });
 
-  const peak = (value: unknown): unknown => ({ ...VALID, modules: { 'DEV_MEM/dev0/APP': { ...VALID.modules['DEV_MEM/dev0/APP'], peak: value } } });
-  const diff = (value: unknown): unknown => ({ ...VALID, kernels: { 'dev0/matmul_v1': { ...VALID.kernels['dev0/matmul_v1'], diff: value } } });
+  it('reads a version-1 baseline (top-level modules and kernels) as version 2', () => {
+    expect(parseBaseline(JSON.stringify({ ...V1, source: { runId: 3 } }), 'b.json')).toEqual({ ...VALID, source: { runId: 3 } });
+  });
+
+  const peak = (value: unknown): unknown => ({ ...V1, modules: { 'DEV_MEM/dev0/APP': { ...V1.modules['DEV_MEM/dev0/APP'], peak: value } } });
+  const diff = (value: unknown): unknown => ({ ...V1, kernels: { 'dev0/matmul_v1': { ...V1.kernels['dev0/matmul_v1'], diff: value } } });
   const BYTES = 'must be a non-negative integer number of bytes (at most 2^53 - 1)';
   const SIGNED = 'must be an integer number of bytes, negative or not (at most 2^53 - 1 in size)';
   const AT_APP = ' (at modules["DEV_MEM/dev0/APP"].peak)';
@@ -71,36 +78,43 @@ describe('parseBaseline', () => {
     ['a kernel diff below -(2^53 - 1)', diff(-(2 ** 53)), '/kernels/dev0~1matmul_v1/diff', `${SIGNED}, got -9007199254740992 (at kernels["dev0/matmul_v1"].diff)`],
     [
       'a module without current',
-      { ...VALID, modules: { 'DEV_MEM/dev0/APP': { peak: 1, allocs: null, frees: null } } },
+      { ...V1, modules: { 'DEV_MEM/dev0/APP': { peak: 1, allocs: null, frees: null } } },
       '/modules/DEV_MEM~1dev0~1APP/current',
       'required property is missing (at modules["DEV_MEM/dev0/APP"].current)',
     ],
     [
       'a misspelt module field',
-      { ...VALID, modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: null, frees: null, peek: 1 } } },
+      { ...V1, modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: null, frees: null, peek: 1 } } },
       '/modules/DEV_MEM~1dev0~1APP/peek',
       'unknown property; expected one of: peak, current, allocs, frees (at modules["DEV_MEM/dev0/APP"].peek)',
     ],
     [
       'a negative alloc count',
-      { ...VALID, modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: -2, frees: null } } },
+      { ...V1, modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: -2, frees: null } } },
       '/modules/DEV_MEM~1dev0~1APP/allocs',
       'must be a non-negative integer or null, got -2 (at modules["DEV_MEM/dev0/APP"].allocs)',
     ],
     [
       'a key holding ~ and /',
-      { ...VALID, kernels: { 'dev0/a~b/c': { diff: 1, rows: -1, added: 0, removed: 0, event: null } } },
+      { ...V1, kernels: { 'dev0/a~b/c': { diff: 1, rows: -1, added: 0, removed: 0, event: null } } },
       '/kernels/dev0~1a~0b~1c/rows',
       'must be a non-negative integer, got -1 (at kernels["dev0/a~b/c"].rows)',
     ],
-    ['a newer version', { ...VALID, version: 2 }, '/version', 'must be 1, got 2'],
+    ['a newer version', { ...V1, version: 3 }, '/version', 'is 3: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and 2); upgrade the Action or CLI'],
+    [
+      'a version-2 peak written as a string',
+      { version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: '1', current: 1, allocs: null, frees: null } } } },
+      '/sections/modules/DEV_MEM~1dev0~1APP/peak',
+      `${BYTES}, got "1" (at sections.modules["DEV_MEM/dev0/APP"].peak)`,
+    ],
+    ['an unknown section', { version: 2, sections: { moduels: {} } }, '/sections/moduels', 'unknown property; expected one of: modules, kernels'],
     ['no version', { modules: {}, kernels: {} }, '/version', 'required property is missing'],
     ['no kernels', { version: 1, modules: {} }, '/kernels', 'required property is missing'],
-    ['an unknown top-level field', { ...VALID, moduels: {} }, '/moduels', 'unknown property; expected one of: $schema, version, modules, kernels, meta, source'],
-    ['modules as a list', { ...VALID, modules: [] }, '/modules', 'must be object, got array []'],
-    ['an incomplete meta', { ...VALID, meta: { files: 1, records: 1, skipped: 0 } }, '/meta/allocFailures', 'required property is missing'],
-    ['a commit that is a number', { ...VALID, source: { commit: 123 } }, '/source/commit', 'must be a string, got 123'],
-    ['a snapshot wrapped in an array', [VALID], '', 'must be object, got an array'],
+    ['an unknown top-level field', { ...V1, moduels: {} }, '/moduels', 'unknown property; expected one of: $schema, version, modules, kernels, meta, source'],
+    ['modules as a list', { ...V1, modules: [] }, '/modules', 'must be object, got array []'],
+    ['an incomplete meta', { ...V1, meta: { files: 1, records: 1, skipped: 0 } }, '/meta/allocFailures', 'required property is missing'],
+    ['a commit that is a number', { ...V1, source: { commit: 123 } }, '/source/commit', 'must be a string, got 123'],
+    ['a snapshot wrapped in an array', [V1], '', 'must be object, got an array'],
   ])('rejects %s, naming the file and the JSON pointer', (_story, json, pointer, reason) => {
     const err = thrown(() => parseBaseline(JSON.stringify(json), 'baselines/main.json'));
     expect(err).toBeInstanceOf(SchemaError);
@@ -186,14 +200,15 @@ describe('loadBaseline', () => {
     const file = path.join(dir, 'main.json');
     await writeFile(file, JSON.stringify({ ...VALID, version: '1' }));
     const err = await thrownAsync(loadBaseline(file));
-    expect(err.message).toBe(`${file}: /version: must be 1, got "1"`);
+    expect(err.message).toBe(`${file}: /version: must be 2, got "1"`);
   });
 });
 
 describe('mergeBaseline', () => {
   const existing: Baseline = {
     $schema: '../schemas/baseline.schema.json',
-    version: 1,
+    version: 2,
+    sections: {
     modules: {
       'DEV_MEM/dev0/APP': { peak: 1000, current: 0, allocs: 12, frees: 12 },
       'DEV_MEM/dev0/RUNTIME': { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 },
@@ -202,6 +217,7 @@ describe('mergeBaseline', () => {
     kernels: {
       'dev0/aclnnMatmul_0.1': { diff: -4096, rows: 3, added: 1, removed: 0, event: 'KERNEL_LAUNCH' },
       'dev1/Old': { diff: 1, rows: 1, added: 0, removed: 0, event: null },
+    },
     },
     meta: { files: 9, records: 9, skipped: 9, allocFailures: { dev0: 0, dev1: 0 } },
     source: { commit: 'old', runId: 1 },
@@ -219,16 +235,18 @@ describe('mergeBaseline', () => {
     });
     expect(baseline).toEqual({
       $schema: '../schemas/baseline.schema.json',
-      version: 1,
+      version: 2,
+      sections: {
       modules: {
-        'DEV_MEM/dev0/APP': run.modules['DEV_MEM/dev0/APP'],
-        'DEV_MEM/dev0/RUNTIME': existing.modules['DEV_MEM/dev0/RUNTIME'],
-        'DEV_MEM/dev1/APP': existing.modules['DEV_MEM/dev1/APP'],
-        'DEV_PROC_MEM/dev0/APP': run.modules['DEV_PROC_MEM/dev0/APP'],
+        'DEV_MEM/dev0/APP': run.sections.modules!['DEV_MEM/dev0/APP'],
+        'DEV_MEM/dev0/RUNTIME': existing.sections.modules!['DEV_MEM/dev0/RUNTIME'],
+        'DEV_MEM/dev1/APP': existing.sections.modules!['DEV_MEM/dev1/APP'],
+        'DEV_PROC_MEM/dev0/APP': run.sections.modules!['DEV_PROC_MEM/dev0/APP'],
       },
       kernels: {
-        'dev0/aclnnMatmul_0.1': existing.kernels['dev0/aclnnMatmul_0.1'],
-        'dev1/Old': existing.kernels['dev1/Old'],
+        'dev0/aclnnMatmul_0.1': existing.sections.kernels!['dev0/aclnnMatmul_0.1'],
+        'dev1/Old': existing.sections.kernels!['dev1/Old'],
+      },
       },
       meta: run.meta,
       source: { commit: 'new', runId: 2, date: '2026-06-13T17:00:34Z' },
@@ -244,15 +262,18 @@ describe('mergeBaseline', () => {
       pruned: ['DEV_MEM/dev1/APP', 'dev1/Old'],
       unchanged: 2,
     });
-    expect(Object.keys(baseline.modules)).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev0/RUNTIME', 'DEV_PROC_MEM/dev0/APP']);
-    expect(Object.keys(baseline.kernels)).toEqual(['dev0/aclnnMatmul_0.1']);
+    expect(Object.keys(baseline.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev0/RUNTIME', 'DEV_PROC_MEM/dev0/APP']);
+    expect(Object.keys(baseline.sections.kernels ?? {})).toEqual(['dev0/aclnnMatmul_0.1']);
   });
 
   it('counts a change in any field, not only the compared one', () => {
     const run: Snapshot = {
-      version: 1,
-      modules: { 'DEV_MEM/dev1/APP': { peak: 7, current: 7, allocs: 2, frees: 0 } },
-      kernels: { 'dev1/Old': { diff: 1, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' } },
+      version: 2,
+      sections: {
+        modules: { 'DEV_MEM/dev1/APP': { peak: 7, current: 7, allocs: 2, frees: 0 } },
+        kernels: { 'dev1/Old': { diff: 1, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' } },
+      },
+      series: {},
       meta: { files: 1, records: 1, skipped: 0, allocFailures: {} },
     };
     expect(mergeBaseline(existing, run).changes).toEqual({
@@ -274,7 +295,8 @@ describe('mergeBaseline', () => {
       pruned: [],
       unchanged: 0,
     });
-    expect(baseline).toEqual(run);
+    const { series: _series, ...withoutSeries } = run;
+    expect(baseline).toEqual(withoutSeries);
     expect('source' in baseline).toBe(false);
   });
 
@@ -292,18 +314,18 @@ describe('mergeBaseline', () => {
     const before = structuredClone({ existing, run });
     const { baseline } = mergeBaseline(existing, run, { source: { commit: 'x' } });
     expect({ existing, run }).toEqual(before);
-    baseline.modules['DEV_MEM/dev1/APP']!.peak = 0;
-    baseline.modules['DEV_MEM/dev0/APP']!.peak = 0;
+    (baseline.sections.modules!['DEV_MEM/dev1/APP'] as { peak: number }).peak = 0;
+    (baseline.sections.modules!['DEV_MEM/dev0/APP'] as { peak: number }).peak = 0;
     baseline.meta!.files = 0;
     expect({ existing, run }).toEqual(before);
   });
 
   it('keeps a kernel literally named __proto__ as a key', () => {
     const run = runSnapshot();
-    run.kernels = JSON.parse('{"__proto__": {"diff": 1, "rows": 1, "added": 0, "removed": 0, "event": null}}');
+    run.sections.kernels = JSON.parse('{"__proto__": {"diff": 1, "rows": 1, "added": 0, "removed": 0, "event": null}}');
     const { baseline, changes } = mergeBaseline(null, run);
     expect(changes.added).toContain('__proto__');
-    expect(Object.keys(baseline.kernels)).toEqual(['__proto__']);
+    expect(Object.keys(baseline.sections.kernels ?? {})).toEqual(['__proto__']);
   });
 });
 
@@ -319,36 +341,40 @@ describe('writeBaselineAtomic', () => {
   it('writes sorted keys, 2-space indent and a trailing newline', async () => {
     const file = path.join(dir, 'baselines/main.json');
     await writeBaselineAtomic(file, {
-      version: 1,
-      kernels: { 'dev0/matmul_v1': { rows: 1, diff: 6, removed: 0, added: 0, event: 'KERNEL_LAUNCH' } },
-      modules: { 'SVM_MEM/RUNTIME': { peak: 19_927_040, frees: 0, current: 19_927_040, allocs: 37 } },
+      version: 2,
+      sections: {
+        modules: { 'SVM_MEM/RUNTIME': { peak: 19_927_040, frees: 0, current: 19_927_040, allocs: 37 } },
+        kernels: { 'dev0/matmul_v1': { rows: 1, diff: 6, removed: 0, added: 0, event: 'KERNEL_LAUNCH' } },
+      },
       source: { runId: 7, commit: 'abc' },
     });
     expect(await readFile(file, 'utf8')).toBe(
       [
         '{',
-        '  "kernels": {',
-        '    "dev0/matmul_v1": {',
-        '      "added": 0,',
-        '      "diff": 6,',
-        '      "event": "KERNEL_LAUNCH",',
-        '      "removed": 0,',
-        '      "rows": 1',
-        '    }',
-        '  },',
-        '  "modules": {',
-        '    "SVM_MEM/RUNTIME": {',
-        '      "allocs": 37,',
-        '      "current": 19927040,',
-        '      "frees": 0,',
-        '      "peak": 19927040',
+        '  "sections": {',
+        '    "kernels": {',
+        '      "dev0/matmul_v1": {',
+        '        "added": 0,',
+        '        "diff": 6,',
+        '        "event": "KERNEL_LAUNCH",',
+        '        "removed": 0,',
+        '        "rows": 1',
+        '      }',
+        '    },',
+        '    "modules": {',
+        '      "SVM_MEM/RUNTIME": {',
+        '        "allocs": 37,',
+        '        "current": 19927040,',
+        '        "frees": 0,',
+        '        "peak": 19927040',
+        '      }',
         '    }',
         '  },',
         '  "source": {',
         '    "commit": "abc",',
         '    "runId": 7',
         '  },',
-        '  "version": 1',
+        '  "version": 2',
         '}',
         '',
       ].join('\n'),

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, stableStringify as generatorStringify, type GenerateOptions, type GenerateResult } from '../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
-import { SnapshotBuilder, stableStringify, type Snapshot } from '../../src/snapshot.js';
+import { kernelsOf, modulesOf, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/snapshot.js';
 import type { InputFile } from '../../src/sources/types.js';
 
 // A few MiB, rotated small so that every rank leaves several files.
@@ -133,7 +133,8 @@ describe('bench corpus generator', () => {
   });
 
   it('expects every generation, failures and cut records in the snapshot', () => {
-    const { modules, meta } = corpus.expected.plog;
+    const { meta } = corpus.expected.plog;
+    const modules = modulesOf(corpus.expected.plog);
     const keys = Object.keys(modules);
     for (const pattern of [
       /^DEV_MEM\/dev\d+\/APP$/,
@@ -168,7 +169,7 @@ describe('bench corpus generator', () => {
 
   it('expects per-kernel sums with N/A launches, negative diffs, quoted names and every CSV header', async () => {
     const compare = corpus.expected.compare as Snapshot;
-    const kernels = Object.entries(compare.kernels);
+    const kernels = Object.entries(kernelsOf(compare));
     expect(compare.meta.records).toBe(20_000);
     expect(compare.meta.files).toBe(1);
     expect(kernels.reduce((s, [, k]) => s + k.rows, 0)).toBe(20_000);
@@ -176,8 +177,8 @@ describe('bench corpus generator', () => {
     expect(kernels.some(([, k]) => k.added > 0)).toBe(true);
     expect(kernels.some(([, k]) => k.removed > 0)).toBe(true);
     expect(new Set(kernels.map(([, k]) => k.event))).toEqual(new Set(['KERNEL_LAUNCH', 'OP_LAUNCH']));
-    expect(compare.kernels['dev0/MatMul,BiasAdd_fused_0']).toBeDefined();
-    expect(compare.kernels['dev1/Slice_"begin"_"end"_3']).toBeDefined();
+    expect(compare.sections.kernels!['dev0/MatMul,BiasAdd_fused_0']).toBeDefined();
+    expect(compare.sections.kernels!['dev1/Slice_"begin"_"end"_3']).toBeDefined();
     const csv = await readFile(corpus.csvPath as string, 'utf8');
     expect(csv.startsWith(',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n')).toBe(true);
     expect(csv).toContain(',"MatMul,BiasAdd_fused_0",');
@@ -185,7 +186,7 @@ describe('bench corpus generator', () => {
 
     const legacy = corpus.expected.legacy as Snapshot;
     expect(legacy.meta.files).toBe(2);
-    expect(Object.values(legacy.kernels).every((k) => k.event === null)).toBe(true);
+    expect(Object.values(legacy.sections.kernels ?? {}).every((k) => k.event === null)).toBe(true);
     const [mid, feb] = await Promise.all(
       ['memory_compare_20250601120000.csv', 'stepintercompare_20250215120000.csv'].map((n) => readFile(path.join(corpus.legacyDir as string, n))),
     );

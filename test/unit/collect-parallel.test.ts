@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 async function inputs(plog: string[], compare: string[] = []): Promise<CollectInputs> {
-  return { plog: await resolveInputs(plog, 'plog', work), compare: await resolveInputs(compare, 'compare', work) };
+  return { files: { plog: await resolveInputs(plog, 'plog', work), compare: await resolveInputs(compare, 'compare', work) } };
 }
 
 /** Runs both paths; returns both outcomes (a value or the error) for comparison. */
@@ -63,8 +63,8 @@ describe('worker threads give the sequential result', () => {
     const out = path.join(work, 'corpus');
     await generate({ out, plogBytes: '3MiB', ranks: 4, devices: 4, csvRows: 5_000, rotateBytes: '128KiB', seed: 7 });
     const input = await inputs(['corpus/plog'], ['corpus']);
-    expect(input.plog.length).toBeGreaterThan(8);
-    expect(input.compare.length).toBeGreaterThan(1);
+    expect(input.files.plog!.length).toBeGreaterThan(8);
+    expect(input.files.compare!.length).toBeGreaterThan(1);
     const [seq, par] = await both(input);
     if (seq instanceof Error) throw seq;
     expect(par).toEqual(seq);
@@ -85,8 +85,8 @@ describe('worker threads give the sequential result', () => {
     await writeFile(path.join(dir, 'c.log'), STATS('SVM_MEM', 'HCCL', 9, 50) + TRUNCATED);
     const [seq, par] = await both(await inputs(['ties']));
     if (seq instanceof Error) throw seq;
-    expect(seq.snapshot.modules['DEV_MEM/dev0/APP']?.current).toBe(2);
-    expect(seq.snapshot.modules['SVM_MEM/HCCL']?.current).toBe(9);
+    expect(seq.snapshot.sections.modules!['DEV_MEM/dev0/APP']?.current).toBe(2);
+    expect(seq.snapshot.sections.modules!['SVM_MEM/HCCL']?.current).toBe(9);
     expect(JSON.stringify(par)).toBe(JSON.stringify(seq));
   });
 

@@ -20,9 +20,12 @@ function kernelMetric(diff: number): KernelMetric {
 /** A snapshot from peaks per module key and diffs per kernel key. */
 function snapshot(modules: Record<string, number>, kernels: Record<string, number> = {}): Snapshot {
   return {
-    version: 1,
-    modules: Object.fromEntries(Object.entries(modules).map(([k, v]) => [k, moduleMetric(v)])),
-    kernels: Object.fromEntries(Object.entries(kernels).map(([k, v]) => [k, kernelMetric(v)])),
+    version: 2,
+    sections: {
+      modules: Object.fromEntries(Object.entries(modules).map(([k, v]) => [k, moduleMetric(v)])),
+      kernels: Object.fromEntries(Object.entries(kernels).map(([k, v]) => [k, kernelMetric(v)])),
+    },
+    series: {},
     meta: { files: 1, records: 1, skipped: 0, allocFailures: { dev0: 0 } },
   };
 }
@@ -195,7 +198,7 @@ describe('verdicts', () => {
 
 describe('kernels', () => {
   it('any growth of a kernel diff regresses by default', () => {
-    const entry = judge('kernel', 'dev0/aclnnMatmul_0', 4096, 4097, DEFAULT_CONFIG.kernels, DEFAULT_CONFIG);
+    const entry = judge('kernel', 'dev0/aclnnMatmul_0', 4096, 4097, DEFAULT_CONFIG.sections.kernels!, DEFAULT_CONFIG);
     expect(entry).toEqual({
       kind: 'kernel',
       key: 'dev0/aclnnMatmul_0',
@@ -210,23 +213,23 @@ describe('kernels', () => {
   });
 
   it('a negative diff moving towards zero (-100 → -50) is delta +50: a regression, +50% of |baseline|', () => {
-    const entry = judge('kernel', 'dev1/FlashAttention', -100, -50, DEFAULT_CONFIG.kernels, DEFAULT_CONFIG);
+    const entry = judge('kernel', 'dev1/FlashAttention', -100, -50, DEFAULT_CONFIG.sections.kernels!, DEFAULT_CONFIG);
     expect(entry).toMatchObject({ delta: 50, percent: 50, status: 'regressed', severity: 'fail' });
   });
 
   it('a negative diff moving further down (-50 → -100) is an improvement', () => {
-    const entry = judge('kernel', 'dev1/FlashAttention', -50, -100, DEFAULT_CONFIG.kernels, DEFAULT_CONFIG);
+    const entry = judge('kernel', 'dev1/FlashAttention', -50, -100, DEFAULT_CONFIG.sections.kernels!, DEFAULT_CONFIG);
     expect(entry).toMatchObject({ delta: -50, percent: -100, status: 'improved', severity: 'ok' });
   });
 
   it('a kernel with a 0 baseline has no percent, and any growth regresses', () => {
-    const entry = judge('kernel', 'dev0/Add', 0, 1, DEFAULT_CONFIG.kernels, DEFAULT_CONFIG);
+    const entry = judge('kernel', 'dev0/Add', 0, 1, DEFAULT_CONFIG.sections.kernels!, DEFAULT_CONFIG);
     expect(entry).toMatchObject({ delta: 1, percent: null, status: 'regressed' });
   });
 
   it('a kernel over its budget fails whatever the baseline', () => {
     const config = parseGateConfig({ kernels: { rules: [{ match: 'dev*/aclnnMatmul*', budget: '1MiB' }] } }, 'cfg.json');
-    const entry = judge('kernel', 'dev3/aclnnMatmul_0.1', 2 * MiB, 2 * MiB, config.kernels, config);
+    const entry = judge('kernel', 'dev3/aclnnMatmul_0.1', 2 * MiB, 2 * MiB, config.sections.kernels!, config);
     expect(entry).toMatchObject({ status: 'over-budget', severity: 'fail', rule: 'dev*/aclnnMatmul*' });
   });
 });
@@ -309,7 +312,7 @@ describe('the report', () => {
   });
 
   it('warnings alone do not fail', () => {
-    const report = compareSnapshots({ modules: {}, kernels: {} }, run, DEFAULT_CONFIG);
+    const report = compareSnapshots({ sections: {} }, run, DEFAULT_CONFIG);
     expect(report.result).toBe('pass');
     expect(report.counts).toEqual({ ...noCounts, new: 6 });
   });
@@ -317,8 +320,7 @@ describe('the report', () => {
   it('compares peak for modules, not current', () => {
     const before = snapshot({ 'DEV_MEM/dev0/APP': GiB });
     const after = snapshot({ 'DEV_MEM/dev0/APP': GiB });
-    const metric = after.modules['DEV_MEM/dev0/APP'];
-    if (metric) metric.current = 0;
+    after.sections.modules!['DEV_MEM/dev0/APP'] = { ...moduleMetric(GiB), current: 0 };
     expect(compareSnapshots(before, after, DEFAULT_CONFIG).entries[0]).toMatchObject({ baseline: GiB, current: GiB, status: 'pass' });
   });
 

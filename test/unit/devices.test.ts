@@ -10,7 +10,7 @@ import { runGate } from '../../src/gate/run-gate.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
 import type { Entry, GateConfig, GateReport, Status } from '../../src/gate/types.js';
 import { parseReportJson, renderJsonReport } from '../../src/report/json.js';
-import type { ModuleMetric, Snapshot } from '../../src/snapshot.js';
+import { modulesOf, type ModuleMetric, type Snapshot } from '../../src/snapshot.js';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -22,14 +22,14 @@ function metric(peak: number, allocs: number | null = 1, frees: number | null = 
 
 function run(modules: Record<string, number | ModuleMetric>, allocFailures: Record<string, number> = {}): Snapshot {
   return {
-    version: 1,
-    modules: Object.fromEntries(Object.entries(modules).map(([key, m]) => [key, typeof m === 'number' ? metric(m) : m])),
-    kernels: {},
+    version: 2,
+    sections: { modules: Object.fromEntries(Object.entries(modules).map(([key, m]) => [key, typeof m === 'number' ? metric(m) : m])) },
+    series: {},
     meta: { files: 1, records: Object.keys(modules).length, skipped: 0, allocFailures },
   };
 }
 
-const NO_BASELINE: GateInput = { modules: {}, kernels: {} };
+const NO_BASELINE: GateInput = { sections: {} };
 
 function config(json: unknown = {}): GateConfig {
   return parseGateConfig(json, '.github/memory-gate.json');
@@ -155,7 +155,7 @@ describe('headroom against the device', () => {
   });
 
   it('counts every device attribute and CACHED once, and never adds the DEV_PROC_MEM process total to them', () => {
-    const modules = run({
+    const current = run({
       'DEV_MEM/dev0/APP': 10 * GiB,
       'DEV_MEM/dev0/RUNTIME': GiB,
       'DEV_MEM/dev0/CACHED': metric(2 * GiB, null, null),
@@ -164,12 +164,13 @@ describe('headroom against the device', () => {
       'DEV_MEM/dev1/APP': 10 * GiB,
       'DEV_PROC_MEM/dev1/APP': metric(20 * GiB, null, null),
       'HOST_MEM/APP': 100 * GiB,
-    }).modules;
+    });
+    const modules = modulesOf(current);
     expect([...estimateDevicePeaks(modules).values()]).toEqual([
       { device: 'dev0', bytes: 14 * GiB, moduleSum: 14 * GiB, moduleCount: 4, cached: 2 * GiB, attributes: ['DEV_MEM', 'MEM_DEV_SMALL_HBM'], processTotal: 12 * GiB },
       { device: 'dev1', bytes: 20 * GiB, moduleSum: 10 * GiB, moduleCount: 1, cached: 0, attributes: ['DEV_MEM'], processTotal: 20 * GiB },
     ]);
-    const report = compareSnapshots(NO_BASELINE, { modules, kernels: {} }, config({ device: { capacity: '15GiB' } }));
+    const report = compareSnapshots(NO_BASELINE, current, config({ device: { capacity: '15GiB' } }));
     expect(report.entries.filter((e) => e.kind === 'device').map((e) => [e.key, e.status, e.current, e.note])).toEqual([
       [
         'dev0',
@@ -234,7 +235,7 @@ describe('allocation failures', () => {
         rule: null,
         unit: 'count',
         limit: 0,
-        note: '2 allocation failures (halMemAlloc failed) on dev0: a job that survived an out-of-memory by retrying is not healthy',
+        note: '2 allocation failures (halMemAlloc failed) on dev0: a job that survived an out-of-memory by retrying is not healthy, and one that died of it left only these lines',
       },
     ]);
     expect(report.counts['alloc-failure']).toBe(1);
@@ -243,7 +244,7 @@ describe('allocation failures', () => {
 
   it('says nothing when every device has 0 failures, or the snapshot has no meta', () => {
     expect(withStatus(compareSnapshots(NO_BASELINE, run({ 'DEV_MEM/dev0/APP': GiB }, { dev0: 0 }), DEFAULT_CONFIG), 'alloc-failure')).toEqual([]);
-    expect(withStatus(compareSnapshots(NO_BASELINE, { modules: {}, kernels: {} }, DEFAULT_CONFIG), 'alloc-failure')).toEqual([]);
+    expect(withStatus(compareSnapshots(NO_BASELINE, { sections: {} }, DEFAULT_CONFIG), 'alloc-failure')).toEqual([]);
   });
 
   it('names a failure whose line gave no device, and has no baseline count without a baseline meta', () => {
@@ -253,7 +254,7 @@ describe('allocation failures', () => {
         key: 'unknown',
         baseline: null,
         current: 1,
-        note: '1 allocation failure (halMemAlloc failed) on a device the failure line does not name: a job that survived an out-of-memory by retrying is not healthy',
+        note: '1 allocation failure (halMemAlloc failed) on a device the failure line does not name: a job that survived an out-of-memory by retrying is not healthy, and one that died of it left only these lines',
       },
     ]);
   });

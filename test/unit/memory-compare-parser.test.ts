@@ -58,8 +58,9 @@ async function parseFile(file: { path: string; name: string }): Promise<Snapshot
 describe('header generations', () => {
   it('reads the current header (Aug 2025 on): sums launches per device and kernel, counts N/A sides', () => {
     expect(parse(fixture('memory_compare_20250915103000.csv'))).toEqual({
-      version: 1,
-      modules: {},
+      version: 2,
+      series: {},
+      sections: {
       kernels: {
         'dev0/aclnnAdd_AddAiCore': metric(-2048, 2, 0, 0, 'KERNEL_LAUNCH'),
         'dev0/aclnnCast': metric(-512, 1, 0, 1, 'KERNEL_LAUNCH'),
@@ -71,13 +72,14 @@ describe('header generations', () => {
         'dev1/matmul_v1': metric(-94, 2, 0, 0, 'KERNEL_LAUNCH'),
         'dev7/aclnnFlashAttentionScore': metric(33554432, 1, 1, 0, 'KERNEL_LAUNCH'),
       },
+      },
       meta: { files: 1, records: 13, skipped: 0, allocFailures: { dev0: 0, dev1: 0, dev7: 0 } },
     });
   });
 
   it('reads the Mar-Jul 2025 header, which has no Event column', () => {
     const snapshot = parse(fixture('memory_compare_20250610093000.csv'), 'memory_compare_20250610093000.csv');
-    expect(snapshot.kernels).toEqual({
+    expect(snapshot.sections.kernels ?? {}).toEqual({
       'dev0/aclnnRmsNorm_RmsNorm': metric(1048576, 1, 1, 0, null),
       'dev0/matmul_v1': metric(0, 2, 0, 0, null),
       'dev0/matmul_v2': metric(6, 1, 0, 0, null),
@@ -89,7 +91,7 @@ describe('header generations', () => {
 
   it('reads the Feb 2025 stepintercompare_<ts>.csv header without "(byte)"', () => {
     const snapshot = parse(fixture('stepintercompare_20250210101010.csv'), 'stepintercompare_20250210101010.csv');
-    expect(snapshot.kernels).toEqual({
+    expect(snapshot.sections.kernels ?? {}).toEqual({
       'dev0/ReduceSum': metric(0, 1, 0, 0, null),
       'dev0/matmul_v1': metric(12, 2, 0, 0, null),
       'dev3/ReduceSum': metric(2048, 1, 1, 0, null),
@@ -99,11 +101,11 @@ describe('header generations', () => {
 
   it('accepts the header labels in another case, as the tool docs spell "(Byte)"', () => {
     const text = ',,,BASE,Compare\nEvent,Name,Device Id,Allocated Memory(Byte),Allocated Memory(Byte),Diff Memory(Byte)\nKERNEL_LAUNCH,matmul_v1,0,124,130,6\n';
-    expect(parse(text).kernels).toEqual({ 'dev0/matmul_v1': metric(6, 1, 0, 0, 'KERNEL_LAUNCH') });
+    expect(parse(text).sections.kernels ?? {}).toEqual({ 'dev0/matmul_v1': metric(6, 1, 0, 0, 'KERNEL_LAUNCH') });
   });
 
   it('takes a header-only file as a valid comparison with no rows', () => {
-    expect(parse(CURRENT_HEADER)).toEqual({ version: 1, modules: {}, kernels: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+    expect(parse(CURRENT_HEADER)).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
     expect(parse(MID_2025_HEADER.trimEnd()).meta.files).toBe(1);
   });
 });
@@ -114,15 +116,15 @@ describe('CSV details', () => {
       expect(parse(windows(fixture(name))), name).toEqual(parse(fixture(name)));
     }
     // A line break inside quotes is data: there it becomes CRLF too.
-    const quoted = parse(windows(fixture('memory_compare_20250920120000_quoted.csv'))).kernels;
+    const quoted = parse(windows(fixture('memory_compare_20250920120000_quoted.csv'))).sections.kernels!;
     expect(Object.keys(quoted)).toEqual(['dev0/add,fused', 'dev0/multi\r\nline', 'dev0/plain"quote', 'dev0/say "hi"', 'dev1/matmul_v1']);
     expect(quoted['dev0/multi\r\nline']).toEqual(metric(1, 1, 0, 0, 'OP_LAUNCH'));
-    expect(parse(windows(current('KERNEL_LAUNCH,mm,0,1,N/A,-1'))).kernels).toEqual({ 'dev0/mm': metric(-1, 1, 0, 1, 'KERNEL_LAUNCH') });
+    expect(parse(windows(current('KERNEL_LAUNCH,mm,0,1,N/A,-1'))).sections.kernels ?? {}).toEqual({ 'dev0/mm': metric(-1, 1, 0, 1, 'KERNEL_LAUNCH') });
   });
 
   it('reads RFC 4180 quoting: commas, doubled quotes and newlines in names, a bare quote, quoted numbers', () => {
     const snapshot = parse(fixture('memory_compare_20250920120000_quoted.csv'));
-    expect(snapshot.kernels).toEqual({
+    expect(snapshot.sections.kernels ?? {}).toEqual({
       'dev0/add,fused': metric(110, 2, 0, 0, 'KERNEL_LAUNCH'),
       'dev0/multi\nline': metric(1, 1, 0, 0, 'OP_LAUNCH'),
       // The tool never escapes names: a quote inside an unquoted name is part of the name.
@@ -135,29 +137,29 @@ describe('CSV details', () => {
 
   it('keeps the event of the first launch even when that row is quoted and a later one is not', () => {
     const text = current('OP_LAUNCH,"mm",0,1,1,0', 'KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,"mm",0,1,3,2');
-    expect(parse(text).kernels).toEqual({ 'dev0/mm': metric(3, 3, 0, 0, 'OP_LAUNCH') });
+    expect(parse(text).sections.kernels ?? {}).toEqual({ 'dev0/mm': metric(3, 3, 0, 0, 'OP_LAUNCH') });
   });
 
   it('treats the same Device Id spelled 0 and 00 as one device', () => {
-    expect(parse(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,00,1,2,1', 'KERNEL_LAUNCH,mm,"0",1,2,1')).kernels).toEqual({
+    expect(parse(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,00,1,2,1', 'KERNEL_LAUNCH,mm,"0",1,2,1')).sections.kernels ?? {}).toEqual({
       'dev0/mm': metric(3, 3, 0, 0, 'KERNEL_LAUNCH'),
     });
   });
 
   it('reads a row whose Base and Compare are both N/A, with Diff N/A, as 0 bytes added and removed', () => {
-    expect(parse(current('KERNEL_LAUNCH,mm,0,N/A,N/A,N/A', 'KERNEL_LAUNCH,mm,0,N/A,N/A,0')).kernels).toEqual({
+    expect(parse(current('KERNEL_LAUNCH,mm,0,N/A,N/A,N/A', 'KERNEL_LAUNCH,mm,0,N/A,N/A,0')).sections.kernels ?? {}).toEqual({
       'dev0/mm': metric(0, 2, 2, 2, 'KERNEL_LAUNCH'),
     });
   });
 
   it('sums Diff exactly as written, without checking it against Base and Compare', () => {
-    expect(parse(current('KERNEL_LAUNCH,mm,0,100,130,999')).kernels['dev0/mm']?.diff).toBe(999);
+    expect(parse(current('KERNEL_LAUNCH,mm,0,100,130,999')).sections.kernels!['dev0/mm']?.diff).toBe(999);
   });
 
   it('sums exactly up to 2^53 - 1', () => {
     const half = 2 ** 52;
     const text = current(`KERNEL_LAUNCH,big,0,0,${half},${half}`, `KERNEL_LAUNCH,big,0,0,${half - 1},${half - 1}`);
-    expect(parse(text).kernels['dev0/big']?.diff).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parse(text).sections.kernels!['dev0/big']?.diff).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it('skips blank lines and still numbers the lines after them', () => {
@@ -227,7 +229,7 @@ describe('errors name the file and line', () => {
       `${NAME}:3: Base: 9007199254740993 is larger than 2^53 - 1 bytes and cannot be compared exactly`,
     );
     // 16 digits but still exact: accepted.
-    expect(parse(current('KERNEL_LAUNCH,mm,0,1,9007199254740991,9007199254740990')).kernels['dev0/mm']?.diff).toBe(9007199254740990);
+    expect(parse(current('KERNEL_LAUNCH,mm,0,1,9007199254740991,9007199254740990')).sections.kernels!['dev0/mm']?.diff).toBe(9007199254740990);
   });
 
   it('rejects a per-kernel sum that leaves the exact range', () => {
@@ -255,7 +257,7 @@ describe('errors name the file and line', () => {
   });
 
   it('reads text after a closing quote literally, as the tool writes names unescaped', () => {
-    expect(parse(current('KERNEL_LAUNCH,"a"b,0,1,2,1', 'KERNEL_LAUNCH,"x" ,0,1,2,1')).kernels).toEqual({
+    expect(parse(current('KERNEL_LAUNCH,"a"b,0,1,2,1', 'KERNEL_LAUNCH,"x" ,0,1,2,1')).sections.kernels ?? {}).toEqual({
       'dev0/"a"b': metric(1, 1, 0, 0, 'KERNEL_LAUNCH'),
       'dev0/"x" ': metric(1, 1, 0, 0, 'KERNEL_LAUNCH'),
     });
@@ -264,7 +266,7 @@ describe('errors name the file and line', () => {
   it('adds nothing to the snapshot from a file that fails', () => {
     const into = new SnapshotBuilder();
     expect(() => parseMemoryCompareText(NAME, current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2'), into)).toThrow(ParseError);
-    expect(into.build()).toEqual({ version: 1, modules: {}, kernels: {}, meta: { files: 0, records: 0, skipped: 0, allocFailures: {} } });
+    expect(into.build()).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 0, records: 0, skipped: 0, allocFailures: {} } });
   });
 });
 
@@ -277,7 +279,7 @@ describe('several files', () => {
       parseMemoryCompareText('node-0/memory_compare.csv', first, into);
       parseMemoryCompareText('node-1/memory_compare.csv', second, into);
       const snapshot = into.build();
-      expect(snapshot.kernels).toEqual({
+      expect(snapshot.sections.kernels ?? {}).toEqual({
         'dev0/mm': metric(60, 2, 0, 0, 'KERNEL_LAUNCH'),
         'dev1/only_a': metric(1, 1, 0, 0, 'KERNEL_LAUNCH'),
         'dev2/only_b': metric(-1, 1, 0, 0, 'KERNEL_LAUNCH'),
@@ -342,8 +344,8 @@ describe('parseMemoryCompareFile', () => {
         expect(streamed).toEqual(parse(bytes));
         const name = special.split(',')[1]?.replace(/"/g, '');
         const key = special.includes('"') ? 'dev5/ed\nge, quoted' : `dev5/${name}`;
-        expect(streamed.kernels[key]).toEqual(metric(Number(special.split(',').at(-1)), 1, 0, 0, 'KERNEL_LAUNCH'));
-        expect(streamed.kernels['dev0/after']).toEqual(metric(2, 1, 0, 0, 'KERNEL_LAUNCH'));
+        expect(streamed.sections.kernels![key]).toEqual(metric(Number(special.split(',').at(-1)), 1, 0, 0, 'KERNEL_LAUNCH'));
+        expect(streamed.sections.kernels!['dev0/after']).toEqual(metric(2, 1, 0, 0, 'KERNEL_LAUNCH'));
       }
     });
   }
@@ -355,7 +357,7 @@ describe('parseMemoryCompareFile', () => {
     expect(bytes[READ_CHUNK_BYTES - 1]).toBe(13);
     const streamed = await parseFile(tmpFile('crlf.csv', bytes));
     expect(streamed).toEqual(parse(bytes));
-    expect(streamed.kernels['dev5/crlf']).toEqual(metric(3, 1, 0, 0, 'KERNEL_LAUNCH'));
+    expect(streamed.sections.kernels!['dev5/crlf']).toEqual(metric(3, 1, 0, 0, 'KERNEL_LAUNCH'));
   });
 
   it('names the right line for an error in the row cut by a chunk boundary, and in the row after it', async () => {
@@ -422,7 +424,7 @@ describe('against a reference model', () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), (rows, eol, bom) => {
         const snapshot = parse(write(rows, eol, bom).text);
-        expect(snapshot.kernels).toEqual(expected(rows));
+        expect(snapshot.sections.kernels ?? {}).toEqual(expected(rows));
         expect(snapshot.meta.records).toBe(rows.length);
       }),
       { numRuns: 300 },

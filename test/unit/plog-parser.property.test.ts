@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countNewlines, parsePlogText, scanPlogChunks } from '../../src/parsers/plog.js';
-import { type ModuleMetric, SnapshotBuilder } from '../../src/snapshot.js';
+import { modulesOf, type ModuleMetric, SnapshotBuilder } from '../../src/snapshot.js';
 
 type Generation = 'v0' | 'v1' | 'v2' | 'v3' | 'cached';
 
@@ -128,7 +128,7 @@ function parse(text: string | Buffer): SnapshotBuilder {
 
 /** Every accepted metric equals one written for its key: nothing invented, nothing mixed from two records. */
 function expectNothingInvented(into: SnapshotBuilder, valid: Map<string, ModuleMetric[]>): void {
-  for (const [key, metric] of Object.entries(into.build().modules)) {
+  for (const [key, metric] of Object.entries(into.build().sections.modules ?? {})) {
     expect(valid.get(key) ?? [], key).toContainEqual(metric);
   }
 }
@@ -181,8 +181,8 @@ describe('plog parser properties', () => {
         // Every record whose line (newline included) survived the cut is read.
         const complete = new SnapshotBuilder();
         for (const line of log.lineEnds) if (line.end <= cut.length) for (const r of line.recs) complete.addModule(keyOf(r), metricOf(r));
-        const got = into.build().modules;
-        for (const [key, metric] of Object.entries(complete.build().modules)) expect(got[key]?.peak, key).toBeGreaterThanOrEqual(metric.peak);
+        const got = modulesOf(into.build());
+        for (const [key, metric] of Object.entries(modulesOf(complete.build()))) expect(got[key]?.peak, key).toBeGreaterThanOrEqual(metric.peak);
       }),
     );
   });
@@ -227,7 +227,7 @@ describe('plog parser properties', () => {
     );
     fc.assert(
       fc.property(blob, (bytes) => {
-        expect(parse(bytes).build().modules).toEqual({});
+        expect(parse(bytes).build().sections.modules ?? {}).toEqual({});
       }),
     );
   });

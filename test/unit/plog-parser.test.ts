@@ -46,7 +46,8 @@ const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 
 describe('real corpus', () => {
   const expected10972: Snapshot = {
-    version: 1,
+    version: 2,
+    sections: {
     modules: {
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
       // Two dumps (33648640, then 33641111): the larger peak wins whole.
@@ -54,7 +55,8 @@ describe('real corpus', () => {
       'HOST_MEM/APP': { peak: 204800, current: 0, allocs: 80, frees: 80 },
       'HOST_MEM/HCCL': { peak: 4096, current: 0, allocs: null, frees: null },
     },
-    kernels: {},
+    },
+    series: {},
     meta: { files: 1, records: 5, skipped: 0, allocFailures: { dev0: 1 } },
   };
 
@@ -70,7 +72,7 @@ describe('real corpus', () => {
 
   it('finds no record and skips nothing in an HCCL-only run log (plog-114654)', () => {
     const into = parse(fixture('plog-114654_20250619092607584.log'));
-    expect(into.build()).toEqual({ version: 1, modules: {}, kernels: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+    expect(into.build()).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
   });
 
   it('does not take the glued "Memory async copy failed, device_id=0" ERROR lines for allocation failures', () => {
@@ -83,7 +85,7 @@ describe('real corpus', () => {
 describe('driver generations (FORMATS.md samples)', () => {
   it('v1: DEV_MEM with a device and SVM_MEM without one', () => {
     const s = parse(lines(V1_DEV, V1_SVM)).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
       'SVM_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
     });
@@ -92,7 +94,7 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('v2: allocated_peak_size, [file.c:line] prefix, any attribute word, and Cached_size lines', () => {
     const s = parse(lines(V2_HOST, V2_CACHED, V2_SMALL_HBM)).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules ?? {}).toEqual({
       'HOST_MEM/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null },
       'HOST_MEM/RUNTIME': { peak: 11341824, current: 0, allocs: 3, frees: 3 },
       'MEM_DEV_SMALL_HBM/dev0/APP': { peak: 126976, current: 126976, allocs: 7, frees: 0 },
@@ -103,30 +105,30 @@ describe('driver generations (FORMATS.md samples)', () => {
   it('v2: a Cached_size line that names a device is keyed under it', () => {
     const line = V2_CACHED.replace('HOST_MEM Cached_size', 'MEM_DEV_HUGE_HBM dev3 Cached_size');
     const s = parse(lines(line)).build();
-    expect(s.modules).toEqual({ 'MEM_DEV_HUGE_HBM/dev3/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null } });
+    expect(s.sections.modules ?? {}).toEqual({ 'MEM_DEV_HUGE_HBM/dev3/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null } });
     expect(s.meta.allocFailures).toEqual({ dev3: 0 });
   });
 
   it('v3: DEV_PROC_MEM total_size is the peak and the current value, with no counts', () => {
-    expect(parse(lines(V3_PROC)).build().modules).toEqual({
+    expect(parse(lines(V3_PROC)).build().sections.modules ?? {}).toEqual({
       'DEV_PROC_MEM/dev0/APP': { peak: 2078195712, current: 2078195712, allocs: null, frees: null },
     });
   });
 
   it('v0: lower-case "mem stats(Bytes):", commas, no counts', () => {
-    expect(parse(lines(V0_GE)).build().modules).toEqual({
+    expect(parse(lines(V0_GE)).build().sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
     });
   });
 
   it('accepts the [EVENT] level used when the run log is unsupported', () => {
     const s = parse(lines(V1_DEV.replace('[INFO]', '[EVENT]'))).build();
-    expect(s.modules['DEV_MEM/dev0/RUNTIME']).toEqual({ peak: 44138496, current: 44138496, allocs: 18, frees: 0 });
+    expect(s.sections.modules!['DEV_MEM/dev0/RUNTIME']).toEqual({ peak: 44138496, current: 44138496, allocs: 18, frees: 0 });
   });
 
   it('accepts an ERROR-level dump after an allocation failure, and counts the failure once', () => {
     const s = parse(lines(ALLOC_FAILED, V1_DEV.replace('[INFO]', '[ERROR]'), V0_GE.replace('[INFO]', '[ERROR]'))).build();
-    expect(s.modules).toEqual({
+    expect(s.sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
     });
@@ -142,7 +144,7 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('finds both records on a line where a collector lost the newline', () => {
     const s = parse(lines(NOISE, V1_DEV + V1_SVM.replace('[INFO]', '[ERROR]'), NOISE)).build();
-    expect(Object.keys(s.modules)).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
+    expect(Object.keys(s.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
     expect(s.meta.records).toBe(2);
   });
 
@@ -154,7 +156,7 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('ignores "Mem stats of graph 12: ..." decoys silently: no record, nothing skipped', () => {
     const s = parse(lines(NOISE, DECOY, DECOY.replace(' Bytes', ''), V1_DEV)).build();
-    expect(Object.keys(s.modules)).toEqual(['DEV_MEM/dev0/RUNTIME']);
+    expect(Object.keys(s.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME']);
     expect(s.meta.skipped).toBe(0);
   });
 
@@ -174,7 +176,7 @@ describe('the seed document: records wrapped across lines', () => {
   }
 
   it('reads the per-component block: SVM_MEM, and HCCL and APP on dev6', () => {
-    expect(parse(fixture('seed/components.wrapped.log')).build().modules).toEqual({
+    expect(parse(fixture('seed/components.wrapped.log')).build().sections.modules ?? {}).toEqual({
       'DEV_MEM/dev6/APP': { peak: 64680361984, current: 64680361984, allocs: 3113, frees: 0 },
       'DEV_MEM/dev6/HCCL': { peak: 419500032, current: 419467264, allocs: 6, frees: 2 },
       'SVM_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
@@ -182,8 +184,8 @@ describe('the seed document: records wrapped across lines', () => {
   });
 
   it('shows the regression the document describes: APP on dev0 grows 10x while RUNTIME stays put', () => {
-    const good = parse(fixture('seed/good.wrapped.log')).build().modules;
-    const bad = parse(fixture('seed/bad.wrapped.log')).build().modules;
+    const good = parse(fixture('seed/good.wrapped.log')).build().sections.modules!;
+    const bad = parse(fixture('seed/bad.wrapped.log')).build().sections.modules!;
     expect(good['DEV_MEM/dev0/APP']).toEqual({ peak: 2078195712, current: 2078195712, allocs: 996, frees: 0 });
     expect(bad['DEV_MEM/dev0/APP']).toEqual({ peak: 20781957120, current: 20781957120, allocs: 996, frees: 0 });
     expect(good['DEV_MEM/dev0/RUNTIME']?.peak).toBe(44138496);
@@ -199,9 +201,9 @@ describe('the seed document: records wrapped across lines', () => {
     const head = '[INFO] DRV(1,p):2024-01-01-00:00:00.000.000 [_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (';
     const body = 'module_name=APP; module_id=33; current_alloced_size=1; alloced_peak_size=2; alloc_cnt=3; free_cnt=0)';
     const near = parse(lines(head, ...Array<string>(MAX_RECORD_LINES - 2).fill(''), body, NOISE));
-    expect(near.build().modules['DEV_MEM/dev0/APP']?.peak).toBe(2);
+    expect(near.build().sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(2);
     const far = parse(lines(head, ...Array<string>(MAX_RECORD_LINES - 1).fill(''), body, NOISE));
-    expect(far.build().modules).toEqual({});
+    expect(far.build().sections.modules ?? {}).toEqual({});
     expect(far.skippedRecords).toEqual([
       { file: 'rank_0/plog-1_2024.log', line: 1, reason: expect.stringContaining('truncated or malformed') as unknown as string },
     ]);
@@ -214,7 +216,7 @@ describe('truncated and malformed records', () => {
   it('skips a record cut off at the end of the file (no newline), naming file and line, and keeps the records before it', () => {
     const into = parse(`${lines(NOISE, V1_DEV, V1_SVM)}${CUT}`, 'rank_3/plog-77_2024.log');
     expect(into.build().meta).toEqual({ files: 1, records: 2, skipped: 1, allocFailures: { dev0: 0 } });
-    expect(Object.keys(into.build().modules)).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
+    expect(Object.keys(into.build().sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
     expect(into.skippedRecords).toEqual([
       {
         file: 'rank_3/plog-77_2024.log',
@@ -234,20 +236,20 @@ describe('truncated and malformed records', () => {
     const junk = V1_DEV.replace('alloced_peak_size=44138496', 'alloced_peak_size=44138496abc');
     const v0cut = V0_GE.slice(0, -1);
     const into = parse(lines(NOISE, junk, NOISE, v0cut));
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections.modules ?? {}).toEqual({});
     expect(into.skippedRecords.map((s) => s.line)).toEqual([2, 4]);
   });
 
   it('skips a record cut inside module_name, and a last Cached_size line cut inside its number', () => {
     const into = parse(`${lines(V1_DEV.slice(0, V1_DEV.indexOf('RUNTIME') + 3), NOISE)}${V2_CACHED.slice(0, -7)}`);
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections.modules ?? {}).toEqual({});
     expect(into.skippedRecords.map((s) => s.line)).toEqual([1, 3]);
   });
 
   it('examines a last line without newline even when no search hit marks it', () => {
     // "Bytes" is what the search finds; a kill before it still leaves a record head on the last line.
     const into = parse(`${lines(NOISE)}${V1_DEV.slice(0, V1_DEV.indexOf('(Bytes)') + 5)}`);
-    expect(into.build().modules).toEqual({});
+    expect(into.build().sections.modules ?? {}).toEqual({});
     expect(into.skipped).toBe(0); // the head is incomplete: "Mem stats (By" is no record head, like a decoy
     const cached = parse(`${lines(NOISE)}${V2_CACHED.replace('Bytes', '')}`);
     expect(cached.skippedRecords.map((s) => s.line)).toEqual([2]);
@@ -280,7 +282,7 @@ describe('values above 2^53 - 1', () => {
 
   it('accept exactly 2^53 - 1', () => {
     const max = V1_DEV.replace('alloced_peak_size=44138496', 'alloced_peak_size=9007199254740991');
-    expect(parse(lines(max)).build().modules['DEV_MEM/dev0/RUNTIME']?.peak).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parse(lines(max)).build().sections.modules!['DEV_MEM/dev0/RUNTIME']?.peak).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it('name the right line when streamed from disk after the earlier bytes were dropped', async () => {
@@ -424,6 +426,6 @@ describe('streaming', () => {
     parsePlogText('bad.log', fixture('seed/bad.wrapped.log'), into);
     const s = into.build();
     expect(s.meta.files).toBe(2);
-    expect(s.modules['DEV_MEM/dev0/APP']?.peak).toBe(20781957120);
+    expect(s.sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(20781957120);
   });
 });

@@ -117,7 +117,9 @@ fail      regressed  kernel  ${longKey}
 
 describe('renderSnapshotTable', () => {
   const snapshot: Snapshot = {
-    version: 1,
+    version: 2,
+    series: {},
+    sections: {
     modules: {
       'DEV_MEM/dev0/APP': { peak: 20_781_957_120, current: 20_781_957_120, allocs: 18, frees: 0 },
       'DEV_PROC_MEM/dev0/APP': { peak: 2_078_195_712, current: 2_078_195_712, allocs: null, frees: null },
@@ -126,6 +128,7 @@ describe('renderSnapshotTable', () => {
     kernels: {
       'dev0/matmul_v1': { diff: 6, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' },
       'dev1/add_custom': { diff: -3072, rows: 4, added: 1, removed: 2, event: null },
+    },
     },
     meta: { files: 3, records: 12, skipped: 1, allocFailures: { dev0: 0, dev1: 2 } },
   };
@@ -148,7 +151,7 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
 
   it('keeps the columns narrow when one kernel name is very long', () => {
     const longKey = `dev0/${'x'.repeat(70)}`;
-    const text = renderSnapshotTable({ ...snapshot, kernels: { ...snapshot.kernels, [longKey]: { diff: 1, rows: 1, added: 1, removed: 0, event: 'OP_LAUNCH' } } });
+    const text = renderSnapshotTable({ ...snapshot, sections: { ...snapshot.sections, kernels: { ...snapshot.sections.kernels!, [longKey]: { diff: 1, rows: 1, added: 1, removed: 0, event: 'OP_LAUNCH' } } } });
     const kernelLines = text.split('\n').slice(text.split('\n').indexOf('Kernels (3)') + 1);
     // Insertion order is the snapshot's (the builder sorts keys); the long key does not widen the column.
     expect(kernelLines.slice(0, 5)).toEqual([
@@ -161,7 +164,7 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
   });
 
   it('says so when nothing was read', () => {
-    const empty: Snapshot = { version: 1, modules: {}, kernels: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } };
+    const empty: Snapshot = { version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } };
     expect(renderSnapshotTable(empty)).toBe('Modules: none\n\nKernels: none\n\n1 file, 0 records, 0 skipped; alloc failures: none (no device seen)\n');
   });
 });

@@ -22,8 +22,10 @@ const GiB = 1024 ** 3;
 describe('defaults', () => {
   it('tolerates +5% and +1 MiB on modules, nothing on kernels, warns on new and missing keys', () => {
     expect(DEFAULT_CONFIG).toEqual({
-      modules: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
-      kernels: { tolerance: { bytes: 0 }, rules: [] },
+      sections: {
+        modules: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        kernels: { tolerance: { bytes: 0 }, rules: [] },
+      },
       onNew: 'warn',
       onMissing: 'warn',
       failOnImprovement: false,
@@ -47,8 +49,8 @@ describe('defaults', () => {
   });
 
   it('cannot be changed by a caller by accident', () => {
-    expect(Object.isFrozen(DEFAULT_CONFIG.modules.tolerance)).toBe(true);
-    expect(Object.isFrozen(DEFAULT_CONFIG.kernels.rules)).toBe(true);
+    expect(Object.isFrozen(DEFAULT_CONFIG.sections.modules!.tolerance)).toBe(true);
+    expect(Object.isFrozen(DEFAULT_CONFIG.sections.kernels!.rules)).toBe(true);
   });
 
   it('an empty config file means the defaults', () => {
@@ -77,15 +79,17 @@ describe('parseGateConfig', () => {
     );
     expect(config).toEqual<GateConfig>({
       ...DEFAULT_CONFIG,
-      modules: {
-        tolerance: { percent: 5, bytes: MiB },
-        rules: [
-          { match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } },
-          { match: 'DEV_MEM/*/APP', budget: 60 * GiB },
-          { match: 'HOST_MEM/**', ignore: true },
-        ],
+      sections: {
+        modules: {
+          tolerance: { percent: 5, bytes: MiB },
+          rules: [
+            { match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } },
+            { match: 'DEV_MEM/*/APP', budget: 60 * GiB },
+            { match: 'HOST_MEM/**', ignore: true },
+          ],
+        },
+        kernels: { tolerance: { bytes: 0 }, rules: [] },
       },
-      kernels: { tolerance: { bytes: 0 }, rules: [] },
       onNew: 'warn',
       onMissing: 'warn',
       failOnImprovement: false,
@@ -94,8 +98,8 @@ describe('parseGateConfig', () => {
 
   it('a kind tolerance replaces the default tolerance as a whole (no bytes allowance inherited)', () => {
     const config = parseGateConfig({ modules: { tolerance: { percent: 10 } } }, 'cfg.json');
-    expect(config.modules.tolerance).toEqual({ percent: 10 });
-    expect(config.kernels.tolerance).toEqual({ bytes: 0 });
+    expect(config.sections.modules!.tolerance).toEqual({ percent: 10 });
+    expect(config.sections.kernels!.tolerance).toEqual({ bytes: 0 });
   });
 
   it('keeps the other defaults when only policies are set', () => {
@@ -122,7 +126,7 @@ describe('parseGateConfig', () => {
     ['512', 512],
     ['512B', 512],
   ])('reads the size %j as %d bytes', (size, bytes) => {
-    expect(parseGateConfig({ modules: { rules: [{ match: 'x', budget: size }] } }, 'cfg.json').modules.rules[0]).toEqual({
+    expect(parseGateConfig({ modules: { rules: [{ match: 'x', budget: size }] } }, 'cfg.json').sections.modules!.rules[0]).toEqual({
       match: 'x',
       budget: bytes,
     });
@@ -178,20 +182,20 @@ describe('loadGateConfig', () => {
     const config = await loadGateConfig(undefined, { cwd: dir });
     expect(config).toEqual(DEFAULT_CONFIG);
     // A fresh copy: the caller may adjust it without touching the frozen defaults.
-    expect(Object.isFrozen(config.modules.tolerance)).toBe(false);
+    expect(Object.isFrozen(config.sections.modules!.tolerance)).toBe(false);
   });
 
   it('picks up .github/memory-gate.json from the working directory when present', async () => {
     await mkdir(path.join(dir, '.github'));
     await writeFile(path.join(dir, '.github/memory-gate.json'), '{ "onNew": "fail", "kernels": { "tolerance": { "bytes": "4KiB" } } }\n');
     const config = await loadGateConfig(undefined, { cwd: dir });
-    expect(config).toEqual({ ...DEFAULT_CONFIG, onNew: 'fail', kernels: { tolerance: { bytes: 4096 }, rules: [] } });
+    expect(config).toEqual({ ...DEFAULT_CONFIG, onNew: 'fail', sections: { ...DEFAULT_CONFIG.sections, kernels: { tolerance: { bytes: 4096 }, rules: [] } } });
   });
 
   it('reads a named config file', async () => {
     await writeFile(path.join(dir, 'gate.json'), '{ "modules": { "rules": [ { "match": "HOST_MEM/**", "ignore": true } ] } }');
     const config = await loadGateConfig(path.join(dir, 'gate.json'));
-    expect(config.modules.rules).toEqual([{ match: 'HOST_MEM/**', ignore: true }]);
+    expect(config.sections.modules!.rules).toEqual([{ match: 'HOST_MEM/**', ignore: true }]);
   });
 
   it('refuses a named config file that does not exist', async () => {
@@ -270,13 +274,15 @@ describe('applyMaxIncrease', () => {
   it('replaces the default tolerance of modules and kernels and leaves rules alone', () => {
     expect(applyMaxIncrease(config, parseMaxIncrease('5%,1MiB'))).toEqual({
       ...config,
-      modules: { tolerance: { percent: 5, bytes: MiB }, rules: config.modules.rules },
-      kernels: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+      sections: {
+        modules: { tolerance: { percent: 5, bytes: MiB }, rules: config.sections.modules!.rules },
+        kernels: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+      },
     });
   });
 
   it('replaces the default as a whole: "5%" alone drops the bytes allowance', () => {
-    expect(applyMaxIncrease(DEFAULT_CONFIG, { percent: 5 }).modules.tolerance).toEqual({ percent: 5 });
+    expect(applyMaxIncrease(DEFAULT_CONFIG, { percent: 5 }).sections.modules!.tolerance).toEqual({ percent: 5 });
   });
 
   it('does not change the config it was given', () => {

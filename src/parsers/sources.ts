@@ -1,0 +1,77 @@
+// The registry of evidence sources: one entry per kind of input file. CLI flags, Action inputs, directory searches,
+// the parse workers' dispatch and the "what was searched" message all read it; a new source is one entry here and
+// its parser module (which exports `parseFile`).
+import type { SnapshotBuilder } from '../snapshot.js';
+import type { InputFile } from '../sources/types.js';
+
+/** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
+export interface SourceParser {
+  parseFile(file: InputFile, into: SnapshotBuilder): Promise<void>;
+}
+
+export interface EvidenceSource {
+  /** The source's id, also the task kind sent to parse workers: `plog`. */
+  name: string;
+  /** Its CLI flag, without `--`: `plog`, `compare`. */
+  option: string;
+  /** Its Action input: `plog`, `memory-compare`. */
+  input: string;
+  /** How messages name its files: `plog`, `memory_compare`. */
+  label: string;
+  /** One line for `--help` and the README. */
+  description: string;
+  /** What a directory given for this source is searched for (globs relative to it). */
+  directoryPatterns: readonly string[];
+  /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
+  load(): Promise<SourceParser>;
+}
+
+export const SOURCES: readonly EvidenceSource[] = [
+  {
+    name: 'plog',
+    option: 'plog',
+    input: 'plog',
+    label: 'plog',
+    description: 'plog files of the driver (memory statistics, allocation failures)',
+    directoryPatterns: ['**/*.log'],
+    load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
+  },
+  {
+    name: 'compare',
+    option: 'compare',
+    input: 'memory-compare',
+    label: 'memory_compare',
+    description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
+    directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
+    load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
+  },
+];
+
+const byName = new Map(SOURCES.map((s) => [s.name, s]));
+
+/** The source called `name`; throws for a name no entry has (a programming error, not bad input). */
+export function evidenceSource(name: string): EvidenceSource {
+  const found = byName.get(name);
+  if (found === undefined) throw new Error(`no evidence source is registered with the name '${name}'`);
+  return found;
+}
+
+const loaded = new Map<string, Promise<SourceParser>>();
+
+/** The source's parser, loaded once per thread. */
+export function parserOf(name: string): Promise<SourceParser> {
+  let parser = loaded.get(name);
+  if (parser === undefined) {
+    parser = evidenceSource(name).load();
+    loaded.set(name, parser);
+  }
+  return parser;
+}
+
+/** Input specs (paths, directories, globs) per source name, as given on the command line or in the Action's inputs. */
+export type SpecsBySource = Readonly<Record<string, readonly string[]>>;
+
+/** True when no source has any spec. */
+export function noSpecs(specs: SpecsBySource): boolean {
+  return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
+}
