@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { U as UsageError, I as InputError } from './chunks/errors.js';
+import { U as UsageError, S as SOURCES, I as InputError, n as noSpecs } from './chunks/sources.js';
 import { r as replaceControlCharacters, c as collectSnapshot } from './chunks/escape.js';
-import { f as formatPercent, a as formatBytes, b as formatDelta, s as stableStringify } from './chunks/snapshot.js';
+import { S as SECTIONS, m as metricsOf, s as stableStringify } from './chunks/snapshot.js';
+import { f as formatPercent, a as formatDelta, b as formatBytes } from './chunks/units.js';
 import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, e as entryReason } from './chunks/entry-values.js';
-import { r as resolveInputs, d as describeSearches } from './chunks/local.js';
+import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
 import 'node:os';
 import 'node:worker_threads';
-import 'node:fs';
 import 'node:path';
 import 'fs';
 import 'path';
@@ -130,58 +130,35 @@ function renderTerminal(report, options = {}) {
     }
     return `${lines.join('\n')}\n`;
 }
-/** The `parse` command's table: every module and kernel metric, human and exact sizes, then the meta line. */
+/** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
 function renderSnapshotTable(snapshot) {
     const lines = [];
-    const modules = Object.entries(snapshot.modules);
-    if (modules.length === 0)
-        lines.push('Modules: none');
-    else {
-        lines.push(`Modules (${formatCount(modules.length)})`);
+    for (const declaration of SECTIONS) {
+        const metrics = Object.entries(metricsOf(snapshot, declaration.name));
+        if (metrics.length === 0) {
+            // The two historic sections always say so; others appear only when a run has them.
+            if (declaration.name === 'modules' || declaration.name === 'kernels')
+                lines.push(`${declaration.title}: none`, '');
+            continue;
+        }
+        lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
+        const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
         const columns = [
             { header: 'KEY', align: 'left' },
-            { header: 'PEAK', align: 'right' },
-            { header: 'PEAK BYTES', align: 'right' },
-            { header: 'CURRENT', align: 'right' },
-            { header: 'ALLOCS', align: 'right' },
-            { header: 'FREES', align: 'right' },
+            { header: declaration.value.toUpperCase(), align: 'right' },
+            { header: `${declaration.value.toUpperCase()} ${declaration.unit === 'bytes' ? 'BYTES' : 'EXACT'}`, align: 'right' },
+            ...others.map((f) => ({ header: f.toUpperCase(), align: isText(declaration, f) ? 'left' : 'right' })),
         ];
-        const rows = modules.map(([key, m]) => [
+        const rows = metrics.map(([key, metric]) => [
             { text: shown(key) },
-            { text: formatBytes(m.peak) },
-            { text: String(m.peak) },
-            { text: formatBytes(m.current) },
-            { text: m.allocs === null ? '-' : String(m.allocs) },
-            { text: m.frees === null ? '-' : String(m.frees) },
+            { text: fieldText(declaration, declaration.value, metric[declaration.value]) },
+            { text: String(metric[declaration.value]) },
+            ...others.map((f) => ({ text: fieldText(declaration, f, metric[f]) })),
         ]);
-        lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }));
+        lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }), '');
     }
-    lines.push('');
-    const kernels = Object.entries(snapshot.kernels);
-    if (kernels.length === 0)
-        lines.push('Kernels: none');
-    else {
-        lines.push(`Kernels (${formatCount(kernels.length)})`);
-        const columns = [
-            { header: 'KEY', align: 'left' },
-            { header: 'DIFF', align: 'right' },
-            { header: 'DIFF BYTES', align: 'right' },
-            { header: 'ROWS', align: 'right' },
-            { header: 'ADDED', align: 'right' },
-            { header: 'REMOVED', align: 'right' },
-            { header: 'EVENT', align: 'left' },
-        ];
-        const rows = kernels.map(([key, k]) => [
-            { text: shown(key) },
-            { text: formatDelta(k.diff) },
-            { text: String(k.diff) },
-            { text: String(k.rows) },
-            { text: String(k.added) },
-            { text: String(k.removed) },
-            { text: k.event === null ? '-' : shown(k.event) },
-        ]);
-        lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }));
-    }
+    if (lines.length > 0 && lines[lines.length - 1] === '')
+        lines.pop();
     const { files, records, skipped, allocFailures } = snapshot.meta;
     const devices = Object.entries(allocFailures);
     const failures = devices.length === 0 ? 'none (no device seen)' : devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ');
@@ -265,6 +242,26 @@ const WIDE_RANGES = [
 function isWide(cp) {
     return WIDE_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);
 }
+function isText(declaration, field) {
+    const type = declaration.fields[field]?.type;
+    return type === 'string' || type === 'stringOrNull';
+}
+/** A metric field as the parse table shows it: sizes human (signed sizes with their sign), counts as numbers, '-' for null. */
+function fieldText(declaration, field, value) {
+    if (value === null || value === undefined)
+        return '-';
+    if (typeof value === 'string')
+        return shown(value);
+    switch (declaration.fields[field]?.type) {
+        case 'bytes':
+        case 'bytesOrNull':
+            return formatBytes(value);
+        case 'signedBytes':
+            return formatDelta(value);
+        default:
+            return String(value);
+    }
+}
 
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
@@ -282,21 +279,16 @@ const stdio = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
 };
-const INPUT_OPTIONS = {
-    plog: { type: 'string', multiple: true },
-    compare: { type: 'string', multiple: true },
-};
-/** Reads the --plog/--compare inputs of any command into a snapshot, warning about malformed records. */
+/** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … */
+const INPUT_OPTIONS = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true }]));
+/** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
 async function collectFromOptions(opts, io) {
-    const plogSpecs = stringList(opts, 'plog');
-    const compareSpecs = stringList(opts, 'compare');
-    if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-        throw new UsageError('give at least one --plog or --compare path');
+    const specs = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
+    if (noSpecs(specs)) {
+        throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
     }
-    const plog = await resolveInputs(plogSpecs, 'plog');
-    const compare = await resolveInputs(compareSpecs, 'compare');
-    const searched = describeSearches(plogSpecs, compareSpecs);
-    const collected = await collectSnapshot({ plog, compare, searched });
+    const files = await resolveAllInputs(specs);
+    const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
     warnSkipped(collected, io);
     return collected;
 }

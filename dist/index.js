@@ -9,7 +9,7 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import { U as UsageError, I as InputError } from './chunks/errors.js';
+import { U as UsageError, S as SOURCES, I as InputError } from './chunks/sources.js';
 import { s as splitList } from './chunks/local.js';
 import 'node:fs/promises';
 import 'node:path';
@@ -678,8 +678,8 @@ function readInputs(get = (name) => getInput(name)) {
         throw new UsageError(`'comment-key' may hold letters, digits, '.', '_' and '-' (1 to 64), got '${commentKey}'`);
     }
     return {
-        plog: splitList(get('plog')),
-        memoryCompare: splitList(get('memory-compare')),
+        // One input per evidence source (src/parsers/sources.ts), named there.
+        evidence: Object.fromEntries(SOURCES.map((source) => [source.name, splitList(get(source.input))])),
         artifacts: splitList(get('artifacts')),
         runId: parseRunId(get('run-id')),
         repository: parseRepository(get('repository')),

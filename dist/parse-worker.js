@@ -1,21 +1,14 @@
 import { parentPort } from 'node:worker_threads';
-import { p as parsePlogFile, S as SnapshotBuilder, c as serializeError } from './chunks/snapshot.js';
-import './chunks/errors.js';
-import 'node:fs';
+import { a as SnapshotBuilder, b as serializeError } from './chunks/snapshot.js';
+import { p as parserOf } from './chunks/sources.js';
 
 // A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into
 // its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.
 async function parseOne(task) {
     const builder = new SnapshotBuilder();
     try {
-        if (task.kind === 'plog') {
-            await parsePlogFile(task.file, builder);
-        }
-        else {
-            // Loaded only when a memory_compare file comes: a plog-only run never loads csv-parse.
-            const { parseMemoryCompareFile } = await import('./chunks/memory-compare.js');
-            await parseMemoryCompareFile(task.file, builder);
-        }
+        // Loaded only when a file of that source comes: a plog-only run never loads csv-parse.
+        await (await parserOf(task.kind)).parseFile(task.file, builder);
         return { index: task.index, ok: true, state: builder.toState() };
     }
     catch (error) {

@@ -41,7 +41,7 @@ import { realpath, readlink, readdir, lstat, mkdir, open, rm } from 'node:fs/pro
 import { EventEmitter as EventEmitter$1 } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
 import require$$0$b from 'zlib';
-import { I as InputError } from './errors.js';
+import { I as InputError } from './sources.js';
 import { pipeline } from 'node:stream/promises';
 import 'string_decoder';
 import 'child_process';

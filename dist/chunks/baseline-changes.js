@@ -1,20 +1,21 @@
-import { b as formatDelta, a as formatBytes } from './snapshot.js';
+import { S as SECTIONS, v as valueOf$1 } from './snapshot.js';
+import { a as formatDelta, b as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './escape.js';
-import './errors.js';
-import 'node:fs';
+import './sources.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';
 
-/** The compared value of a key: a module's peak or a kernel's diff; null when the side lacks it. */
+/** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */
 function valueOf(side, key) {
     if (side === null)
         return null;
-    const m = Object.hasOwn(side.modules, key) ? side.modules[key] : undefined;
-    if (m !== undefined)
-        return m.peak;
-    const k = Object.hasOwn(side.kernels, key) ? side.kernels[key] : undefined;
-    return k !== undefined ? k.diff : null;
+    for (const declaration of SECTIONS) {
+        const metrics = side.sections[declaration.name];
+        if (metrics !== undefined && Object.hasOwn(metrics, key))
+            return valueOf$1(declaration, metrics[key]);
+    }
+    return null;
 }
 /** One line: "3 added, 1 changed, 2 kept (absent from this run), 0 pruned, 40 unchanged". */
 function summarizeBaselineChanges(changes) {

@@ -9,7 +9,7 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import './errors.js';
+import './sources.js';
 import './local.js';
 import 'node:fs/promises';
 import 'node:path';

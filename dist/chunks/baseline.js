@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { I as InputError } from './errors.js';
+import { I as InputError, a as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { i as isEmptySnapshot, s as stableStringify, g as compareKeys } from './snapshot.js';
+import { S as SECTIONS, M as MAX_POINTS, h as hasNoMetrics, s as stableStringify, f as SNAPSHOT_VERSION, d as compareKeys } from './snapshot.js';
 import './local.js';
 import 'fs';
 import 'path';
@@ -12,198 +12,148 @@ import 'module';
 import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
-import 'node:fs';
 
-var $schema = "http://json-schema.org/draft-07/schema#";
-var description = "Baseline of ascend-memory-gate. A committed memory snapshot (the same shape as `ascend-memory-gate parse --json`) plus optional provenance. Written with sorted keys, 2-space indent and a trailing newline so that changes review well.";
-var type = "object";
-var additionalProperties = false;
-var required = [
-	"version",
-	"modules",
-	"kernels"
-];
-var properties = {
-	$schema: {
-		type: "string",
-		description: "Path or URL of this schema, for editors."
-	},
-	version: {
-		"const": 1
-	},
-	modules: {
-		description: "Module memory statistics by key, e.g. DEV_MEM/dev0/APP or SVM_MEM/RUNTIME.",
-		type: "object",
-		additionalProperties: {
-			$ref: "#/definitions/moduleMetric"
-		}
-	},
-	kernels: {
-		description: "Per-kernel memory_compare aggregates by key, e.g. dev0/aclnnMatmul_0.",
-		type: "object",
-		additionalProperties: {
-			$ref: "#/definitions/kernelMetric"
-		}
-	},
-	meta: {
-		$ref: "#/definitions/meta"
-	},
-	source: {
-		$ref: "#/definitions/source"
-	}
+// The snapshot's and the baseline's JSON Schemas, built from the section registry: schemas/snapshot.schema.json and
+// schemas/baseline.schema.json are their published copies (`npm run schemas` writes them; a test checks they agree).
+const MAX = Number.MAX_SAFE_INTEGER;
+/** Field types as schema definitions; each `title` reads in errors as "must be <title>". */
+const FIELD_DEFINITIONS = {
+    bytes: { title: 'a non-negative integer number of bytes (at most 2^53 - 1)', type: 'integer', minimum: 0, maximum: MAX },
+    signedBytes: { title: 'an integer number of bytes, negative or not (at most 2^53 - 1 in size)', type: 'integer', minimum: -MAX, maximum: MAX },
+    count: { title: 'a non-negative integer', type: 'integer', minimum: 0, maximum: MAX },
+    countOrNull: { title: 'a non-negative integer or null', type: ['integer', 'null'], minimum: 0, maximum: MAX },
+    bytesOrNull: { title: 'a non-negative integer number of bytes or null', type: ['integer', 'null'], minimum: 0, maximum: MAX },
+    string: { title: 'a string', type: 'string' },
+    stringOrNull: { title: 'a string or null', type: ['string', 'null'] },
 };
-var definitions = {
-	bytes: {
-		title: "a non-negative integer number of bytes (at most 2^53 - 1)",
-		type: "integer",
-		minimum: 0,
-		maximum: 9007199254740991
-	},
-	signedBytes: {
-		title: "an integer number of bytes, negative or not (at most 2^53 - 1 in size)",
-		type: "integer",
-		minimum: -9007199254740991,
-		maximum: 9007199254740991
-	},
-	count: {
-		title: "a non-negative integer",
-		type: "integer",
-		minimum: 0,
-		maximum: 9007199254740991
-	},
-	countOrNull: {
-		title: "a non-negative integer or null",
-		type: [
-			"integer",
-			"null"
-		],
-		minimum: 0,
-		maximum: 9007199254740991
-	},
-	moduleMetric: {
-		type: "object",
-		additionalProperties: false,
-		required: [
-			"peak",
-			"current",
-			"allocs",
-			"frees"
-		],
-		properties: {
-			peak: {
-				$ref: "#/definitions/bytes"
-			},
-			current: {
-				$ref: "#/definitions/bytes"
-			},
-			allocs: {
-				$ref: "#/definitions/countOrNull"
-			},
-			frees: {
-				$ref: "#/definitions/countOrNull"
-			}
-		}
-	},
-	kernelMetric: {
-		type: "object",
-		additionalProperties: false,
-		required: [
-			"diff",
-			"rows",
-			"added",
-			"removed",
-			"event"
-		],
-		properties: {
-			diff: {
-				$ref: "#/definitions/signedBytes"
-			},
-			rows: {
-				$ref: "#/definitions/count"
-			},
-			added: {
-				$ref: "#/definitions/count"
-			},
-			removed: {
-				$ref: "#/definitions/count"
-			},
-			event: {
-				title: "a string or null",
-				type: [
-					"string",
-					"null"
-				]
-			}
-		}
-	},
-	meta: {
-		description: "Parse statistics of the run that last wrote this baseline.",
-		type: "object",
-		additionalProperties: false,
-		required: [
-			"files",
-			"records",
-			"skipped",
-			"allocFailures"
-		],
-		properties: {
-			files: {
-				$ref: "#/definitions/count"
-			},
-			records: {
-				$ref: "#/definitions/count"
-			},
-			skipped: {
-				$ref: "#/definitions/count"
-			},
-			allocFailures: {
-				type: "object",
-				additionalProperties: {
-					$ref: "#/definitions/count"
-				}
-			}
-		}
-	},
-	source: {
-		description: "Where this baseline came from. Extra fields are allowed.",
-		type: "object",
-		properties: {
-			commit: {
-				title: "a string",
-				type: "string"
-			},
-			runId: {
-				title: "a string or an integer",
-				type: [
-					"string",
-					"integer"
-				]
-			},
-			date: {
-				title: "a string",
-				type: "string",
-				description: "ISO 8601 date-time, e.g. 2026-06-13T17:00:34Z."
-			},
-			repository: {
-				title: "a string",
-				type: "string",
-				description: "owner/name."
-			}
-		}
-	}
+const SERIES = {
+    description: `A timeline of window peaks: [bucket start, largest value in the bucket], at most ${MAX_POINTS} points; buckets are \`width\` wide (a power of two) in microseconds (axis time) or steps (axis step). Empty buckets are absent.`,
+    type: 'object',
+    additionalProperties: false,
+    required: ['axis', 'width', 'points'],
+    properties: {
+        axis: { title: "'time' or 'step'", type: 'string', enum: ['time', 'step'] },
+        width: { title: 'a positive integer', type: 'integer', minimum: 1, maximum: MAX },
+        points: {
+            type: 'array',
+            maxItems: MAX_POINTS,
+            items: {
+                title: 'a pair [x, peak] of integers',
+                type: 'array',
+                minItems: 2,
+                maxItems: 2,
+                additionalItems: false,
+                items: [
+                    { title: 'an integer', type: 'integer', minimum: -MAX, maximum: MAX },
+                    { title: 'an integer', type: 'integer', minimum: -MAX, maximum: MAX },
+                ],
+            },
+        },
+    },
 };
-var baselineSchema = {
-	$schema: $schema,
-	description: description,
-	type: type,
-	additionalProperties: additionalProperties,
-	required: required,
-	properties: properties,
-	definitions: definitions
+const META = {
+    description: 'Parse statistics of the run: files read, records, skipped records, allocation failures per device.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['files', 'records', 'skipped', 'allocFailures'],
+    properties: {
+        files: { $ref: '#/definitions/count' },
+        records: { $ref: '#/definitions/count' },
+        skipped: { $ref: '#/definitions/count' },
+        allocFailures: { type: 'object', additionalProperties: { $ref: '#/definitions/count' } },
+        allocFailureSites: {
+            description: 'The first allocation-failure lines per device, by file and line.',
+            type: 'object',
+            additionalProperties: {
+                type: 'array',
+                items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['file', 'line', 'text'],
+                    properties: { file: { $ref: '#/definitions/string' }, line: { $ref: '#/definitions/count' }, text: { $ref: '#/definitions/string' } },
+                },
+            },
+        },
+    },
 };
+const SOURCE = {
+    description: 'Where this baseline came from. Extra fields are allowed.',
+    type: 'object',
+    properties: {
+        commit: { title: 'a string', type: 'string' },
+        runId: { title: 'a string or an integer', type: ['string', 'integer'] },
+        date: { title: 'a string', type: 'string', description: 'ISO 8601 date-time, e.g. 2026-06-13T17:00:34Z.' },
+        repository: { title: 'a string', type: 'string', description: 'owner/name.' },
+    },
+};
+function metricSchema(declaration) {
+    return {
+        type: 'object',
+        additionalProperties: false,
+        required: Object.keys(declaration.fields),
+        properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, field]) => [name, { $ref: `#/definitions/${field.type}`, description: field.description }])),
+    };
+}
+function sectionsSchema() {
+    return {
+        description: 'Metrics by section, then by key. Sections: ' + SECTIONS.map((s) => `${s.name} (${s.keyShape}, compares ${s.value})`).join('; ') + '.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { description: `${s.description} Key: ${s.keyShape}.`, type: 'object', additionalProperties: metricSchema(s) }])),
+    };
+}
+function seriesSchema() {
+    return {
+        description: 'Timelines by section, then by key.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { type: 'object', additionalProperties: { $ref: '#/definitions/series' } }])),
+    };
+}
+const definitions = () => ({ ...FIELD_DEFINITIONS, series: SERIES, meta: META, source: SOURCE });
+/** A committed baseline: a snapshot (meta and series optional) plus provenance. */
+function buildBaselineSchema() {
+    return {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        description: 'Baseline of ascend-memory-gate. A committed memory snapshot (the same shape as `ascend-memory-gate parse --json`) plus optional provenance. Written with sorted keys, 2-space indent and a trailing newline so that changes review well. Version 1 files (top-level `modules` and `kernels`) are still read.',
+        type: 'object',
+        additionalProperties: false,
+        required: ['version', 'sections'],
+        properties: {
+            $schema: { type: 'string', description: 'Path or URL of this schema, for editors.' },
+            version: { const: 2 },
+            sections: sectionsSchema(),
+            series: seriesSchema(),
+            meta: { $ref: '#/definitions/meta' },
+            source: { $ref: '#/definitions/source' },
+        },
+        definitions: definitions(),
+    };
+}
+/** Version 1 baselines (before sections): top-level `modules` and `kernels`, read and migrated to version 2. */
+function buildBaselineV1Schema() {
+    const modules = SECTIONS.find((s) => s.name === 'modules');
+    const kernels = SECTIONS.find((s) => s.name === 'kernels');
+    return {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        additionalProperties: false,
+        required: ['version', 'modules', 'kernels'],
+        properties: {
+            $schema: { type: 'string' },
+            version: { const: 1 },
+            modules: { type: 'object', additionalProperties: metricSchema(modules) },
+            kernels: { type: 'object', additionalProperties: metricSchema(kernels) },
+            meta: { $ref: '#/definitions/meta' },
+            source: { $ref: '#/definitions/source' },
+        },
+        definitions: definitions(),
+    };
+}
 
 // Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
-const validateBaseline = compileSchema(baselineSchema);
+const validateBaseline = compileSchema(buildBaselineSchema());
+const validateBaselineV1 = compileSchema(buildBaselineV1Schema());
 /**
  * Reads a baseline. Returns null only when the file does not exist, so the caller decides what a first run means;
  * any other read error, invalid JSON or a schema violation throws an error naming the file.
@@ -222,7 +172,29 @@ async function loadBaseline(file) {
 }
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 function parseBaseline(text, file) {
-    return validateBaseline(parseJson(text, file), file);
+    const json = parseJson(text, file);
+    const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
+    if (version === 1)
+        return migrateV1(validateBaselineV1(json, file));
+    if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
+        throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
+    }
+    return validateBaseline(json, file);
+}
+/** Version 1 → 2: `modules` and `kernels` move under `sections`; nothing else changes. */
+function migrateV1(v1) {
+    const sections = {};
+    if (Object.keys(v1.modules).length > 0)
+        sections.modules = v1.modules;
+    if (Object.keys(v1.kernels).length > 0)
+        sections.kernels = v1.kernels;
+    return {
+        ...(v1.$schema !== undefined ? { $schema: v1.$schema } : {}),
+        version: 2,
+        sections,
+        ...(v1.meta !== undefined ? { meta: v1.meta } : {}),
+        ...(v1.source !== undefined ? { source: v1.source } : {}),
+    };
 }
 /**
  * Folds a run into a baseline. Keys of this run replace or add; keys absent from this run are KEPT unless `prune`
@@ -230,18 +202,22 @@ function parseBaseline(text, file) {
  * given (omitted when none is). An empty run is refused with an InputError, so the file is never touched.
  */
 function mergeBaseline(existing, run, options = {}) {
-    if (isEmptySnapshot(run)) {
+    if (hasNoMetrics(run)) {
         throw new InputError('this run has no memory statistics: refusing to update the baseline from it (the baseline was left untouched)');
     }
     const changes = { added: [], changed: [], kept: [], pruned: [], unchanged: 0 };
     const prune = options.prune ?? false;
-    const modules = mergeRecords(existing?.modules ?? {}, run.modules, prune, changes);
-    const kernels = mergeRecords(existing?.kernels ?? {}, run.kernels, prune, changes);
+    const sections = {};
+    for (const declaration of SECTIONS) {
+        const merged = mergeRecords(existing?.sections[declaration.name] ?? {}, run.sections[declaration.name] ?? {}, prune, changes);
+        if (Object.keys(merged).length > 0)
+            sections[declaration.name] = merged;
+    }
     const baseline = {
         ...(existing?.$schema !== undefined ? { $schema: existing.$schema } : {}),
-        version: 1,
-        modules,
-        kernels,
+        version: 2,
+        sections,
+        ...(Object.keys(run.series).length > 0 ? { series: structuredClone(run.series) } : {}),
         meta: structuredClone(run.meta),
         ...(options.source !== undefined ? { source: structuredClone(options.source) } : {}),
     };

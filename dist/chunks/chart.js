@@ -1,4 +1,5 @@
-import { g as compareKeys, a as formatBytes } from './snapshot.js';
+import { d as compareKeys } from './snapshot.js';
+import { b as formatBytes } from './units.js';
 import { b as formatCount, p as plural, h as deviceOf, i as isCountEntry, k as growth } from './entry-values.js';
 import { b as codeSpan, e as escapeHtml, r as replaceControlCharacters } from './escape.js';
 

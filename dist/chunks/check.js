@@ -11,7 +11,7 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import './errors.js';
+import './sources.js';
 import './local.js';
 import 'node:fs/promises';
 import 'node:path';
@@ -24,11 +24,12 @@ import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
 import './snapshot.js';
-import 'node:fs';
+import './units.js';
 import './entry-values.js';
 import './json.js';
 import './markdown.js';
 import './chart.js';
+import 'node:fs';
 
 // Check mode: gate this run's evidence against the committed baseline and publish the verdict.
 async function runCheckMode(inputs) {

@@ -2,7 +2,7 @@ import { i as info, w as warning } from '../index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { g as glob } from './local.js';
-import { U as UsageError, I as InputError } from './errors.js';
+import { U as UsageError, I as InputError } from './sources.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { parseReportJson } from './json.js';
 import { p as publish } from './publish.js';
@@ -24,6 +24,7 @@ import 'node:worker_threads';
 import './snapshot.js';
 import './json-schema.js';
 import './entry-values.js';
+import './units.js';
 import './markdown.js';
 import './chart.js';
 

@@ -1,4 +1,5 @@
-import { g as compareKeys, a as formatBytes, b as formatDelta } from './snapshot.js';
+import { b as formatBytes, a as formatDelta } from './units.js';
+import { S as SECTIONS, d as compareKeys } from './snapshot.js';
 
 // The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
 /** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
@@ -21,7 +22,8 @@ const STATUSES = [
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
 const REPORT_STATUSES = STATUSES;
-const REPORT_KINDS = ['module', 'kernel', 'device'];
+/** Entry kinds: every section's (registry order), then `device`. */
+const REPORT_KINDS = [...SECTIONS.map((s) => s.kind), 'device'];
 const REPORT_SEVERITIES = ['fail', 'warn', 'ok'];
 /** Entry units: absent means bytes. */
 const REPORT_UNITS = ['bytes', 'count'];

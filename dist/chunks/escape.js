@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { I as InputError } from './errors.js';
-import { i as isEmptySnapshot, h as deserializeError, S as SnapshotBuilder, p as parsePlogFile } from './snapshot.js';
+import { S as SOURCES, I as InputError, p as parserOf } from './sources.js';
+import { i as isEmptySnapshot, g as deserializeError, a as SnapshotBuilder } from './snapshot.js';
 
 // Reads every input file through its parser into one snapshot: the middle of the pipeline shared by CLI and Action.
 //
@@ -19,10 +19,7 @@ const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 const MAX_THREADS = 2;
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 async function collectSnapshot(inputs, options = {}) {
-    const tasks = [
-        ...inputs.plog.map((file) => ({ kind: 'plog', file })),
-        ...inputs.compare.map((file) => ({ kind: 'compare', file })),
-    ].map((t, index) => ({ ...t, index }));
+    const tasks = SOURCES.flatMap((source) => (inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
     const threads = Math.min(threadCount(options), tasks.length);
     let builder = null;
     if (threads >= 2) {
@@ -53,14 +50,8 @@ async function parseHere(tasks) {
     return builder;
 }
 async function parseTask(task, builder) {
-    if (task.kind === 'plog') {
-        await parsePlogFile(task.file, builder);
-    }
-    else {
-        // Loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-        const { parseMemoryCompareFile } = await import('./memory-compare.js');
-        await parseMemoryCompareFile(task.file, builder);
-    }
+    // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
+    await (await parserOf(task.kind)).parseFile(task.file, builder);
 }
 /**
  * Tasks a worker holds at once: the one it parses and the next. This thread hands out tasks only between its own
@@ -206,10 +197,10 @@ function defaultWorkerUrl() {
     return new URL(new URL('../parse-worker.js', import.meta.url).href);
 }
 function noDataMessage(inputs, snapshot) {
-    const total = inputs.plog.length + inputs.compare.length;
+    const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);
     const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
     if (total === 0) {
-        return `no input files found${where}: pass --plog with the run/plog folder and/or --compare with memory_compare_*.csv`;
+        return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
     }
     const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed` : '';
     return (`no memory statistics found in ${total} file(s)${where}${skipped}: ` +

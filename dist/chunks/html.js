@@ -1,9 +1,9 @@
-import { f as formatPercent } from './snapshot.js';
+import { f as formatPercent } from './units.js';
 import { r as renderDeviceStacksSvg, d as devicePeaks } from './chart.js';
 import { v as verdictText, s as splitSections, b as formatCount, d as statusLabel, p as plural, g as entryNote, c as countByStatus, h as deviceOf, i as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './entry-values.js';
 import { e as escapeHtml, r as replaceControlCharacters } from './escape.js';
-import './errors.js';
-import 'node:fs';
+import './sources.js';
+import './snapshot.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';

@@ -1,5 +1,5 @@
 import { a as getDefaultExportFromCjs } from './local.js';
-import { I as InputError, S as SchemaError } from './errors.js';
+import { I as InputError, a as SchemaError } from './sources.js';
 import { r as replaceControlCharacters } from './escape.js';
 
 var ajv$1 = {exports: {}};

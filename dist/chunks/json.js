@@ -1,4 +1,4 @@
-import { S as SchemaError } from './errors.js';
+import { a as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as stableStringify } from './snapshot.js';
 import { R as REPORT_STATUSES, r as reportSchema } from './entry-values.js';
@@ -12,7 +12,7 @@ import 'module';
 import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
-import 'node:fs';
+import './units.js';
 
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
 /** The report as stable JSON; counts list every known status (0 when absent). Throws SchemaError if it could not be read back. */

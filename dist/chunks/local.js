@@ -5,7 +5,7 @@ import { statSync, stat, realpathSync, realpath, readdirSync, readdir } from 'fs
 import { sep, basename, dirname, resolve, normalize, relative, posix, isAbsolute } from 'path';
 import { fileURLToPath } from 'url';
 import { createRequire } from 'module';
-import { U as UsageError } from './errors.js';
+import { S as SOURCES, U as UsageError, e as evidenceSource } from './sources.js';
 
 //#region rolldown:runtime
 var __require = /* @__PURE__ */ createRequire(import.meta.url);
@@ -3406,11 +3406,6 @@ async function glob(globInput, options) {
 }
 
 // Finds input files on disk from paths, directories and glob patterns, the same way for the CLI and the Action.
-/** What a directory is searched for, per kind of input. */
-const DIRECTORY_PATTERNS = {
-    plog: ['**/*.log'],
-    compare: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
-};
 /** Splits an input list given as one string, newline- or comma-separated, as Action inputs are. */
 function splitList(value) {
     return value
@@ -3442,7 +3437,7 @@ async function resolveInputs(specs, kind, cwd = process.cwd()) {
         else if (isDynamicPattern(spec)) {
             const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true });
             if (matches.length === 0)
-                throw new UsageError(`${kind === 'plog' ? '--plog' : '--compare'} pattern '${spec}' matches no file`);
+                throw new UsageError(`--${evidenceSource(kind).option} pattern '${spec}' matches no file`);
             for (const match of matches.sort()) {
                 const m = await stat$1(match).catch(() => null);
                 if (m?.isDirectory())
@@ -3453,13 +3448,13 @@ async function resolveInputs(specs, kind, cwd = process.cwd()) {
             }
         }
         else {
-            throw new UsageError(`${kind === 'plog' ? '--plog' : '--compare'} path '${spec}' does not exist (looked in ${cwd})`);
+            throw new UsageError(`--${evidenceSource(kind).option} path '${spec}' does not exist (looked in ${cwd})`);
         }
     }
     return [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 async function searchDirectory(dir, kind) {
-    const files = await glob(DIRECTORY_PATTERNS[kind], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+    const files = await glob([...evidenceSource(kind).directoryPatterns], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
     return files.map((f) => path.resolve(f));
 }
 /** Paths under the working directory are shown relative to it, with forward slashes. */
@@ -3471,16 +3466,20 @@ function displayName(abs, cwd) {
 }
 /** What was searched, for the "no record found" message. */
 function describeSearch(specs, kind) {
-    return `${specs.map((s) => `'${s}'`).join(', ')} (${DIRECTORY_PATTERNS[kind].join(', ')} in directories)`;
+    return `${specs.map((s) => `'${s}'`).join(', ')} (${evidenceSource(kind).directoryPatterns.join(', ')} in directories)`;
 }
-/** Both kinds of input, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
-function describeSearches(plogSpecs, compareSpecs) {
-    return [
-        plogSpecs.length ? `plog ${describeSearch(plogSpecs, 'plog')}` : '',
-        compareSpecs.length ? `memory_compare ${describeSearch(compareSpecs, 'compare')}` : '',
-    ]
-        .filter(Boolean)
+/** Every source's inputs, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
+function describeSearches(specs) {
+    return SOURCES.filter((source) => (specs[source.name] ?? []).length > 0)
+        .map((source) => `${source.label} ${describeSearch(specs[source.name] ?? [], source.name)}`)
         .join(' and ');
 }
+/** Resolves every source's specs (see resolveInputs) into its files. */
+async function resolveAllInputs(specs, cwd = process.cwd()) {
+    const files = {};
+    for (const source of SOURCES)
+        files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd);
+    return files;
+}
 
-export { getDefaultExportFromCjs as a, getAugmentedNamespace as b, commonjsGlobal as c, describeSearches as d, glob as g, picomatch as p, resolveInputs as r, splitList as s };
+export { getDefaultExportFromCjs as a, getAugmentedNamespace as b, commonjsGlobal as c, describeSearches as d, glob as g, picomatch as p, resolveAllInputs as r, splitList as s };

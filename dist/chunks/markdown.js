@@ -1,9 +1,9 @@
-import { U as UsageError } from './errors.js';
-import { f as formatPercent, a as formatBytes, b as formatDelta } from './snapshot.js';
+import { U as UsageError } from './sources.js';
+import { f as formatPercent, b as formatBytes, a as formatDelta } from './units.js';
 import { a as renderMermaidChart } from './chart.js';
 import { s as splitSections, v as verdictText, j as deviceTotals, p as plural, b as formatCount, d as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
 import { a as escapeMarkdownText, t as tableCodeSpan } from './escape.js';
-import 'node:fs';
+import './snapshot.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';

@@ -1,8 +1,8 @@
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { P as ParseError, I as InputError } from './errors.js';
-import { d as parseExactInteger } from './snapshot.js';
+import { P as ParseError, I as InputError } from './sources.js';
+import { p as parseExactInteger } from './units.js';
 
 class CsvError extends Error {
   constructor(code, message, options, ...contexts) {
@@ -1855,12 +1855,6 @@ async function parseMemoryCompareFile(file, into) {
         reader.push(decoder.end());
     reader.finish(into);
 }
-/** The same parser over text already in memory (tests, small inputs). */
-function parseMemoryCompareText(name, text, into) {
-    const reader = new MemoryCompareReader(name);
-    reader.push(typeof text === 'string' ? text : text.toString('utf8'));
-    reader.finish(into);
-}
 /**
  * The parser core: fed decoded text in any slicing, it validates the two header rows itself and
  * aggregates data rows. Rows without a double quote (everything the tool writes) are split on commas
@@ -2273,4 +2267,4 @@ function quote(text) {
     return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }
 
-export { READ_CHUNK_BYTES, parseMemoryCompareFile, parseMemoryCompareText };
+export { READ_CHUNK_BYTES, parseMemoryCompareFile };

@@ -23,7 +23,7 @@ import 'node:path';
 import 'path';
 import 'url';
 import 'module';
-import './errors.js';
+import './sources.js';
 import 'node:tls';
 import 'node:zlib';
 import 'node:perf_hooks';

@@ -1,7 +1,7 @@
 import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { U as UsageError } from './errors.js';
+import { U as UsageError } from './sources.js';
 import { a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
 import { i as isCountEntry, a as formatEntryDelta, e as entryReason } from './entry-values.js';
 import { renderJsonReport } from './json.js';

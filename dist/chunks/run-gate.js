@@ -1,13 +1,13 @@
-import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
+import { U as UsageError, I as InputError, a as SchemaError } from './sources.js';
 import { loadBaseline } from './baseline.js';
-import { e as parseSize, a as formatBytes, g as compareKeys } from './snapshot.js';
+import { S as SECTIONS, c as modulesOf, d as compareKeys, e as sectionValues } from './snapshot.js';
+import { c as parseSize, b as formatBytes } from './units.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { S as STATUSES } from './entry-values.js';
 import 'node:crypto';
-import 'node:fs';
 import 'fs';
 import 'path';
 import 'url';
@@ -16,307 +16,331 @@ import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
 
-var $schema = "http://json-schema.org/draft-07/schema#";
-var description = "Threshold config of ascend-memory-gate. How much each memory metric may grow before the gate fails. Default location: .github/memory-gate.json. Every field is optional; omitted fields keep the defaults.";
-var type = "object";
-var additionalProperties = false;
-var properties = {
-	$schema: {
-		type: "string",
-		description: "Path or URL of this schema, for editors."
-	},
-	modules: {
-		$ref: "#/definitions/kind",
-		description: "Module peaks from plog memory statistics, keys like DEV_MEM/dev0/APP or SVM_MEM/RUNTIME; compares `peak`. Default tolerance: {\"percent\": 5, \"bytes\": \"1MiB\"}."
-	},
-	kernels: {
-		$ref: "#/definitions/kind",
-		description: "Per-kernel memory diffs from msLeaks/msMemScope memory_compare CSVs, keys like dev0/aclnnMatmul_0; compares `diff` (may be negative). Default tolerance: {\"bytes\": 0}."
-	},
-	onNew: {
-		$ref: "#/definitions/policy",
-		description: "A key in this run but not in the baseline: warn (default), fail, or ignore."
-	},
-	onMissing: {
-		$ref: "#/definitions/policy",
-		description: "A key in the baseline but not in this run: warn (default), fail, or ignore."
-	},
-	failOnImprovement: {
-		type: "boolean",
-		description: "Fail when a value shrinks beyond its tolerance, so that the baseline gets updated. Default false: improvements pass and are listed."
-	},
-	device: {
-		$ref: "#/definitions/deviceLimits",
-		description: "Physical memory of every device and the headroom it must keep. Each device's estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {\"capacity\": \"64GiB\", \"minHeadroom\": \"10%\"}. Default minHeadroom: 10%."
-	},
-	devices: {
-		type: "object",
-		description: "Per-device overrides by device name, merged field by field over `device`. Example: {\"dev3\": {\"capacity\": \"32GiB\"}}.",
-		propertyNames: {
-			title: "a device name such as \"dev3\"",
-			pattern: "^dev\\d+$"
-		},
-		additionalProperties: {
-			$ref: "#/definitions/deviceLimits"
-		}
-	},
-	profile: {
-		"enum": [
-			"training",
-			"inference"
-		],
-		description: "Which reference costs of the CANN troubleshooting guide hold DEV_MEM GE and RUNTIME keys that have no baseline yet: training (PyTorch) GE 3 MiB, RUNTIME 26 MiB; inference (offline model) GE 86 MiB, RUNTIME 18 MiB. The guide's \"M\" is MiB. Unset: the larger of the two (GE 86 MiB, RUNTIME 26 MiB)."
-	},
-	hccl: {
-		type: "object",
-		additionalProperties: false,
-		required: [
-			"links"
-		],
-		description: "The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.",
-		properties: {
-			links: {
-				title: "a non-negative integer",
-				type: "integer",
-				minimum: 0,
-				description: "Communication links of one rank."
-			},
-			mode: {
-				"enum": [
-					"single-op",
-					"graph"
-				],
-				description: "single-op (default) or graph."
-			},
-			ops: {
-				title: "a non-negative integer",
-				type: "integer",
-				minimum: 0,
-				description: "Operators in the graph; required in graph mode."
-			},
-			domains: {
-				title: "a non-negative integer",
-				type: "integer",
-				minimum: 0,
-				description: "Communication domains (default 1), each with a send and a receive buffer of buffSize."
-			},
-			buffSize: {
-				$ref: "#/definitions/size",
-				description: "HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default \"200MiB\". A plain integer is bytes: write \"200MiB\", not 200."
-			}
-		},
-		"if": {
-			properties: {
-				mode: {
-					"const": "graph"
-				}
-			},
-			required: [
-				"mode"
-			]
-		},
-		then: {
-			properties: {
-				ops: true
-			},
-			required: [
-				"ops"
-			]
-		}
-	},
-	reference: {
-		type: "object",
-		additionalProperties: false,
-		description: "above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide's numbers are \"about\".",
-		properties: {
-			factor: {
-				title: "a positive number",
-				type: "number",
-				exclusiveMinimum: 0,
-				description: "Default 2."
-			}
-		}
-	},
-	leaks: {
-		type: "object",
-		additionalProperties: false,
-		description: "leak-suspect (warn) when a module's outstanding allocations at exit (alloc_cnt - free_cnt) grow from the baseline by more than EVERY field set: `count` and `percent` of the baseline's outstanding count (with 0 outstanding, any growth exceeds the percent). Keys whose records carry no counts are skipped. Replaces the default {\"count\": 0, \"percent\": 10} as a whole.",
-		properties: {
-			count: {
-				title: "a non-negative integer",
-				type: "integer",
-				minimum: 0
-			},
-			percent: {
-				title: "a non-negative number of percent",
-				type: "number",
-				minimum: 0
-			}
-		}
-	},
-	imbalance: {
-		type: "object",
-		additionalProperties: false,
-		description: "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
-		properties: {
-			tolerance: {
-				$ref: "#/definitions/tolerance",
-				description: "Default {\"percent\": 20, \"bytes\": \"1MiB\"}: the deviation must exceed both; replaces the default as a whole."
-			},
-			minDevices: {
-				title: "an integer of at least 2",
-				type: "integer",
-				minimum: 2,
-				description: "Default 3: with two devices the median cannot tell which one is off."
-			}
-		}
-	},
-	verdicts: {
-		type: "object",
-		additionalProperties: false,
-		description: "What each finding does: warn, fail, or ignore (not assessed at all).",
-		properties: {
-			"over-capacity": {
-				$ref: "#/definitions/policy",
-				description: "Default fail."
-			},
-			"low-headroom": {
-				$ref: "#/definitions/policy",
-				description: "Default warn."
-			},
-			"alloc-failure": {
-				$ref: "#/definitions/policy",
-				description: "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
-			},
-			"leak-suspect": {
-				$ref: "#/definitions/policy",
-				description: "Default warn."
-			},
-			"above-reference": {
-				$ref: "#/definitions/policy",
-				description: "Default warn."
-			},
-			imbalance: {
-				$ref: "#/definitions/policy",
-				description: "Default warn."
-			}
-		}
-	}
+// The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
+// (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
+// rules) under its name; everything else is declared here.
+/** Every property of the config that is not a section's. */
+const BASE = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "description": "Threshold config of ascend-memory-gate. How much each memory metric may grow before the gate fails. Default location: .github/memory-gate.json. Every field is optional; omitted fields keep the defaults.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+        "$schema": {
+            "type": "string",
+            "description": "Path or URL of this schema, for editors."
+        },
+        "onNew": {
+            "$ref": "#/definitions/policy",
+            "description": "A key in this run but not in the baseline: warn (default), fail, or ignore."
+        },
+        "onMissing": {
+            "$ref": "#/definitions/policy",
+            "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."
+        },
+        "failOnImprovement": {
+            "type": "boolean",
+            "description": "Fail when a value shrinks beyond its tolerance, so that the baseline gets updated. Default false: improvements pass and are listed."
+        },
+        "device": {
+            "$ref": "#/definitions/deviceLimits",
+            "description": "Physical memory of every device and the headroom it must keep. Each device's estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {\"capacity\": \"64GiB\", \"minHeadroom\": \"10%\"}. Default minHeadroom: 10%."
+        },
+        "devices": {
+            "type": "object",
+            "description": "Per-device overrides by device name, merged field by field over `device`. Example: {\"dev3\": {\"capacity\": \"32GiB\"}}.",
+            "propertyNames": {
+                "title": "a device name such as \"dev3\"",
+                "pattern": "^dev\\d+$"
+            },
+            "additionalProperties": {
+                "$ref": "#/definitions/deviceLimits"
+            }
+        },
+        "profile": {
+            "enum": [
+                "training",
+                "inference"
+            ],
+            "description": "Which reference costs of the CANN troubleshooting guide hold DEV_MEM GE and RUNTIME keys that have no baseline yet: training (PyTorch) GE 3 MiB, RUNTIME 26 MiB; inference (offline model) GE 86 MiB, RUNTIME 18 MiB. The guide's \"M\" is MiB. Unset: the larger of the two (GE 86 MiB, RUNTIME 26 MiB)."
+        },
+        "hccl": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+                "links"
+            ],
+            "description": "The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.",
+            "properties": {
+                "links": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Communication links of one rank."
+                },
+                "mode": {
+                    "enum": [
+                        "single-op",
+                        "graph"
+                    ],
+                    "description": "single-op (default) or graph."
+                },
+                "ops": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Operators in the graph; required in graph mode."
+                },
+                "domains": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Communication domains (default 1), each with a send and a receive buffer of buffSize."
+                },
+                "buffSize": {
+                    "$ref": "#/definitions/size",
+                    "description": "HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default \"200MiB\". A plain integer is bytes: write \"200MiB\", not 200."
+                }
+            },
+            "if": {
+                "properties": {
+                    "mode": {
+                        "const": "graph"
+                    }
+                },
+                "required": [
+                    "mode"
+                ]
+            },
+            "then": {
+                "properties": {
+                    "ops": true
+                },
+                "required": [
+                    "ops"
+                ]
+            }
+        },
+        "reference": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide's numbers are \"about\".",
+            "properties": {
+                "factor": {
+                    "title": "a positive number",
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "description": "Default 2."
+                }
+            }
+        },
+        "leaks": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "leak-suspect (warn) when a module's outstanding allocations at exit (alloc_cnt - free_cnt) grow from the baseline by more than EVERY field set: `count` and `percent` of the baseline's outstanding count (with 0 outstanding, any growth exceeds the percent). Keys whose records carry no counts are skipped. Replaces the default {\"count\": 0, \"percent\": 10} as a whole.",
+            "properties": {
+                "count": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "percent": {
+                    "title": "a non-negative number of percent",
+                    "type": "number",
+                    "minimum": 0
+                }
+            }
+        },
+        "imbalance": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
+            "properties": {
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance",
+                    "description": "Default {\"percent\": 20, \"bytes\": \"1MiB\"}: the deviation must exceed both; replaces the default as a whole."
+                },
+                "minDevices": {
+                    "title": "an integer of at least 2",
+                    "type": "integer",
+                    "minimum": 2,
+                    "description": "Default 3: with two devices the median cannot tell which one is off."
+                }
+            }
+        },
+        "verdicts": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "What each finding does: warn, fail, or ignore (not assessed at all).",
+            "properties": {
+                "over-capacity": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default fail."
+                },
+                "low-headroom": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "alloc-failure": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
+                },
+                "leak-suspect": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "above-reference": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "imbalance": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                }
+            }
+        }
+    },
+    "definitions": {
+        "policy": {
+            "enum": [
+                "warn",
+                "fail",
+                "ignore"
+            ]
+        },
+        "size": {
+            "title": "a byte size: an integer number of bytes, or a string such as \"64MiB\", \"1.5GiB\" or \"200MB\"",
+            "description": "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes.",
+            "type": [
+                "integer",
+                "string"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991,
+            "pattern": "^\\s*\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+        },
+        "tolerance": {
+            "description": "How much a value may move before it counts. A change must exceed EVERY field that is set: `bytes` (delta > bytes) and `percent` (delta > |baseline| x percent / 100; with a baseline of 0 any change exceeds it). An empty object {} means any growth regresses. A tolerance object REPLACES the default tolerance as a whole; fields are not merged.",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "percent": {
+                    "title": "a non-negative number of percent",
+                    "type": "number",
+                    "minimum": 0
+                },
+                "bytes": {
+                    "$ref": "#/definitions/size"
+                }
+            }
+        },
+        "rule": {
+            "description": "The first rule whose `match` glob matches a key decides for that key. `ignore` wins over everything; `budget` applies whatever the baseline (new keys too) and wins over the tolerance; `tolerance` replaces the default tolerance as a whole.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+                "match"
+            ],
+            "properties": {
+                "match": {
+                    "title": "a non-empty glob",
+                    "description": "Glob over key segments separated by `/`: `*` matches within one segment, `**` any number of segments, and dots are ordinary characters. Example: DEV_MEM/*/HCCL, HOST_MEM/**, dev*/aclnnMatmul*.",
+                    "type": "string",
+                    "minLength": 1
+                },
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance"
+                },
+                "budget": {
+                    "$ref": "#/definitions/size",
+                    "description": "Absolute ceiling: the key fails (over-budget) when its current value exceeds this, whatever the baseline."
+                },
+                "ignore": {
+                    "type": "boolean",
+                    "description": "true: never gate these keys."
+                }
+            }
+        },
+        "deviceLimits": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "capacity": {
+                    "$ref": "#/definitions/size",
+                    "description": "Physical memory of the device, e.g. \"64GiB\"."
+                },
+                "minHeadroom": {
+                    "title": "a share of the capacity such as \"10%\", or a byte size such as \"4GiB\"",
+                    "description": "Memory that must stay free below the capacity: a percent (at most 100%) or a size.",
+                    "type": [
+                        "integer",
+                        "string"
+                    ],
+                    "minimum": 0,
+                    "maximum": 9007199254740991,
+                    "pattern": "^\\s*\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+                }
+            }
+        },
+        "kind": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance"
+                },
+                "rules": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/rule"
+                    }
+                }
+            }
+        }
+    }
 };
-var definitions = {
-	policy: {
-		"enum": [
-			"warn",
-			"fail",
-			"ignore"
-		]
-	},
-	size: {
-		title: "a byte size: an integer number of bytes, or a string such as \"64MiB\", \"1.5GiB\" or \"200MB\"",
-		description: "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes.",
-		type: [
-			"integer",
-			"string"
-		],
-		minimum: 0,
-		maximum: 9007199254740991,
-		pattern: "^\\s*\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
-	},
-	tolerance: {
-		description: "How much a value may move before it counts. A change must exceed EVERY field that is set: `bytes` (delta > bytes) and `percent` (delta > |baseline| x percent / 100; with a baseline of 0 any change exceeds it). An empty object {} means any growth regresses. A tolerance object REPLACES the default tolerance as a whole; fields are not merged.",
-		type: "object",
-		additionalProperties: false,
-		properties: {
-			percent: {
-				title: "a non-negative number of percent",
-				type: "number",
-				minimum: 0
-			},
-			bytes: {
-				$ref: "#/definitions/size"
-			}
-		}
-	},
-	rule: {
-		description: "The first rule whose `match` glob matches a key decides for that key. `ignore` wins over everything; `budget` applies whatever the baseline (new keys too) and wins over the tolerance; `tolerance` replaces the default tolerance as a whole.",
-		type: "object",
-		additionalProperties: false,
-		required: [
-			"match"
-		],
-		properties: {
-			match: {
-				title: "a non-empty glob",
-				description: "Glob over key segments separated by `/`: `*` matches within one segment, `**` any number of segments, and dots are ordinary characters. Example: DEV_MEM/*/HCCL, HOST_MEM/**, dev*/aclnnMatmul*.",
-				type: "string",
-				minLength: 1
-			},
-			tolerance: {
-				$ref: "#/definitions/tolerance"
-			},
-			budget: {
-				$ref: "#/definitions/size",
-				description: "Absolute ceiling: the key fails (over-budget) when its current value exceeds this, whatever the baseline."
-			},
-			ignore: {
-				type: "boolean",
-				description: "true: never gate these keys."
-			}
-		}
-	},
-	deviceLimits: {
-		type: "object",
-		additionalProperties: false,
-		properties: {
-			capacity: {
-				$ref: "#/definitions/size",
-				description: "Physical memory of the device, e.g. \"64GiB\"."
-			},
-			minHeadroom: {
-				title: "a share of the capacity such as \"10%\", or a byte size such as \"4GiB\"",
-				description: "Memory that must stay free below the capacity: a percent (at most 100%) or a size.",
-				type: [
-					"integer",
-					"string"
-				],
-				minimum: 0,
-				maximum: 9007199254740991,
-				pattern: "^\\s*\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
-			}
-		}
-	},
-	kind: {
-		type: "object",
-		additionalProperties: false,
-		properties: {
-			tolerance: {
-				$ref: "#/definitions/tolerance"
-			},
-			rules: {
-				type: "array",
-				items: {
-					$ref: "#/definitions/rule"
-				}
-			}
-		}
-	}
-};
-var configSchema = {
-	$schema: $schema,
-	description: description,
-	type: type,
-	additionalProperties: additionalProperties,
-	properties: properties,
-	definitions: definitions
-};
+/** A tolerance as a person writes it in the config: sizes with units. */
+function toleranceAsWritten(tolerance) {
+    const out = {};
+    if (tolerance.percent !== undefined)
+        out.percent = tolerance.percent;
+    if (tolerance.bytes !== undefined)
+        out.bytes = sizeAsWritten(tolerance.bytes);
+    return out;
+}
+function sizeAsWritten(bytes) {
+    for (const [unit, size] of [['TiB', 1024 ** 4], ['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]]) {
+        if (bytes >= size && bytes % size === 0)
+            return `${bytes / size}${unit}`;
+    }
+    return bytes;
+}
+function sectionProperty(declaration) {
+    return {
+        $ref: '#/definitions/kind',
+        description: `${declaration.title}: ${declaration.description} Keys like ${declaration.example}; compares \`${declaration.value}\`. Default tolerance: ${JSON.stringify(toleranceAsWritten(declaration.tolerance))}.`,
+    };
+}
+/** The config schema: `$schema`, then one property per section in registry order, then the rest. */
+function buildConfigSchema() {
+    const { $schema: schemaProperty, ...rest } = BASE.properties;
+    return {
+        ...BASE,
+        properties: {
+            $schema: schemaProperty,
+            ...Object.fromEntries(SECTIONS.map((s) => [s.name, sectionProperty(s)])),
+            ...rest,
+        },
+    };
+}
 
 // The gate's thresholds: the defaults, the JSON config file (schema-checked, sizes converted to bytes), the --max-increase shorthand, rule matching and tolerance semantics.
 /** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
 const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
 /**
  * The thresholds when there is no config file:
- * - modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules' small percentages both pass;
- * - kernels tolerate nothing: any growth of a kernel's memory diff regresses;
+ * - each section's declared tolerance: modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules'
+ *   small percentages both pass; kernels tolerate nothing: any growth of a kernel's memory diff regresses;
  * - new and missing keys warn; improvements pass and are listed;
  * - no device capacity (so no headroom verdict) until one is configured; then a device must keep 10% free;
  * - GE and RUNTIME with no baseline are held against 2 × the larger of the docs' training and inference references;
@@ -326,8 +350,8 @@ const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  * - over-capacity and alloc-failure fail, the other findings warn.
  */
 const DEFAULT_CONFIG = deepFreeze({
-    modules: { tolerance: { percent: 5, bytes: 1024 ** 2 }, rules: [] },
-    kernels: { tolerance: { bytes: 0 }, rules: [] },
+    // Each section's declared default tolerance (src/sections/), no rules.
+    sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
     onMissing: 'warn',
     failOnImprovement: false,
@@ -349,7 +373,7 @@ const DEFAULT_CONFIG = deepFreeze({
 });
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
 const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 });
-const validateConfigFile = compileSchema(configSchema);
+const validateConfigFile = compileSchema(buildConfigSchema());
 /**
  * Reads the threshold config.
  * - `file` given: that file must exist (unless `required: false`).
@@ -383,8 +407,9 @@ function parseGateConfig(json, file) {
     const input = validateConfigFile(json, file);
     const defaults = cloneConfig(DEFAULT_CONFIG);
     return {
-        modules: toKindThresholds(input.modules, DEFAULT_CONFIG.modules, file, '/modules'),
-        kernels: toKindThresholds(input.kernels, DEFAULT_CONFIG.kernels, file, '/kernels'),
+        sections: Object.fromEntries(
+        // The schema has checked each section's property against its `kind` definition.
+        SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
         failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
@@ -494,14 +519,13 @@ function parseMaxIncrease(spec) {
     return tolerance;
 }
 /**
- * Makes `tolerance` the default of both modules and kernels (replacing each default as a whole).
+ * Makes `tolerance` the default of every section (replacing each default as a whole).
  * Rules keep their own tolerance: a rule is more specific than a command-line flag.
  */
 function applyMaxIncrease(config, tolerance) {
     return {
         ...config,
-        modules: { ...config.modules, tolerance: { ...tolerance } },
-        kernels: { ...config.kernels, tolerance: { ...tolerance } },
+        sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }])),
     };
 }
 // Keys are `/`-separated segments on every platform, and dots (aclnnMatmul_0.1) are ordinary characters.
@@ -545,8 +569,7 @@ function percentChange(baseline, current) {
 }
 function cloneConfig(config) {
     return {
-        modules: cloneKind(config.modules),
-        kernels: cloneKind(config.kernels),
+        sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
         onNew: config.onNew,
         onMissing: config.onMissing,
         failOnImprovement: config.failOnImprovement,
@@ -579,6 +602,9 @@ function errorCode(err) {
 }
 
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
+function moduleEvidence(side) {
+    return side.meta === undefined ? { modules: modulesOf(side) } : { modules: modulesOf(side), meta: side.meta };
+}
 const MiB = 1024 ** 2;
 /** The statuses of findings in the order a key lists them. */
 const FINDING_STATUSES = [
@@ -591,7 +617,9 @@ const FINDING_STATUSES = [
 ];
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
-function assessDevices(baseline, current, config) {
+function assessDevices(baselineSide, currentSide, config) {
+    const baseline = moduleEvidence(baselineSide);
+    const current = moduleEvidence(currentSide);
     const moduleFindings = [
         ...assessLeaks(baseline, current, config),
         ...assessReferences(baseline, current, config),
@@ -733,6 +761,9 @@ function assessAllocFailures(baseline, current, config) {
         if (count <= 0)
             continue;
         const where = DEVICE_NAME.test(device) ? `on ${device}` : 'on a device the failure line does not name';
+        // Where to look in the logs: the first failure line the parser kept for this device.
+        const site = current.meta?.allocFailureSites?.[device]?.[0];
+        const first = site === undefined ? '' : `; first at ${site.file}:${site.line}`;
         entries.push({
             ...compared('device', device, Object.hasOwn(before, device) ? (before[device] ?? null) : null, count),
             status: 'alloc-failure',
@@ -740,7 +771,7 @@ function assessAllocFailures(baseline, current, config) {
             rule: null,
             unit: 'count',
             limit: 0,
-            note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}: a job that survived an out-of-memory by retrying is not healthy`,
+            note: `${count} allocation ${count === 1 ? 'failure' : 'failures'} (halMemAlloc failed) ${where}${first}: a job that survived an out-of-memory by retrying is not healthy, and one that died of it left only these lines`,
         });
     }
     return entries;
@@ -909,18 +940,28 @@ function assessImbalance(baseline, current, config) {
 }
 // ---------------------------------------------------------------------------------------------------------------
 function isIgnored(key, config) {
-    return matchRule(config.modules.rules, key)?.ignore === true;
+    return matchRule((config.sections.modules?.rules ?? []), key)?.ignore === true;
 }
 /** The comparison fields every entry carries: this run against the baseline run. */
 function compared(kind, key, baseline, current) {
     return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
 }
 
-// The gate itself: one verdict per module and kernel key from a baseline, this run and the thresholds, plus the device-level findings. Pure, no I/O.
+// The verdicts beyond the baseline comparison, as a list of assessors: a new verdict is one assessor here.
+/** Headroom, allocation failures, leak suspects, reference costs and imbalance (devices.ts). */
+const deviceFindings = ({ baseline, current, config }) => {
+    const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
+    return [...moduleFindings, ...deviceEntries];
+};
+/** Every assessor, in the order their entries are listed. */
+const FINDINGS = [deviceFindings];
+
+// The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 /**
- * Compares this run with the baseline. Modules compare `peak`, kernels compare `diff`; delta = current − baseline.
+ * Compares this run with the baseline, section by section (src/sections/): each section compares its declared value
+ * (`peak` for modules, `diff` for kernels, …); delta = current − baseline.
  *
- * Per key, the first matching rule (else the kind's defaults) decides, in this order:
+ * Per key, the first matching rule (else the section's defaults) decides, in this order:
  * 1. `ignore` → ignored (ok).
  * 2. `budget` set and current > budget → over-budget (fail), whatever the baseline, also for new keys.
  * 3. only in this run → new; only in the baseline → missing; severity from onNew / onMissing (ignore → ok).
@@ -928,17 +969,16 @@ function compared(kind, key, baseline, current) {
  * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
  * 6. otherwise pass (ok).
  *
- * Then the device-level findings (devices.ts), each a separate entry: a module key may be followed by leak-suspect,
- * above-reference and imbalance entries with the same key; `device` entries (`dev0`) hold headroom and alloc-failure.
+ * Then the findings (findings.ts), each a separate entry: a key may be followed by findings with the same kind and key
+ * (leak-suspect, above-reference, imbalance, growing, …); entries of no section's key (`device` entries) come last.
  *
- * Entries come sorted by kind (modules, kernels, devices) then key, a key's baseline verdict before its findings;
- * counts hold every status; the result is 'fail' iff some entry's severity is 'fail'.
+ * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
+ * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
 function compareSnapshots(baseline, current, config) {
-    const modules = compareKind('module', valuesOf(baseline.modules, (m) => m.peak), valuesOf(current.modules, (m) => m.peak), config.modules, config);
-    const kernels = compareKind('kernel', valuesOf(baseline.kernels, (k) => k.diff), valuesOf(current.kernels, (k) => k.diff), config.kernels, config);
-    const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
-    const entries = [...withFindings(modules, moduleFindings), ...kernels, ...deviceEntries];
+    const verdicts = SECTIONS.flatMap((declaration) => compareSection(declaration, baseline, current, config));
+    const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
+    const entries = withFindings(verdicts, findings);
     const counts = {};
     for (const status of STATUSES)
         counts[status] = 0;
@@ -950,38 +990,47 @@ function compareSnapshots(baseline, current, config) {
         entries,
     };
 }
-/** Each key's verdict followed by its findings (already in key and status order). */
+/** Each key's verdict followed by its findings (in the order the assessors gave them); the rest last, in that order. */
 function withFindings(verdicts, findings) {
     if (findings.length === 0)
         return verdicts;
     const byKey = new Map();
     for (const finding of findings) {
-        const list = byKey.get(finding.key);
+        const id = `${finding.kind}\u0000${finding.key}`;
+        const list = byKey.get(id);
         if (list === undefined)
-            byKey.set(finding.key, [finding]);
+            byKey.set(id, [finding]);
         else
             list.push(finding);
     }
     const out = [];
     for (const verdict of verdicts) {
         out.push(verdict);
-        const list = byKey.get(verdict.key);
+        const id = `${verdict.kind}\u0000${verdict.key}`;
+        const list = byKey.get(id);
         if (list !== undefined) {
             out.push(...list);
-            byKey.delete(verdict.key);
+            byKey.delete(id);
         }
     }
-    // Every finding is about a key of this run, which has a verdict; anything else would still be shown, last.
     for (const list of byKey.values())
         out.push(...list);
     return out;
 }
-function valuesOf(metrics, pick) {
-    return new Map(Object.entries(metrics).map(([key, metric]) => [key, pick(metric)]));
+/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
+function sectionThresholds(config, declaration) {
+    return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }
-function compareKind(kind, baseline, current, thresholds, config) {
-    const keys = [...new Set([...baseline.keys(), ...current.keys()])].sort(compareKeys);
-    return keys.map((key) => judge(kind, key, baseline.get(key) ?? null, current.get(key) ?? null, thresholds, config));
+function compareSection(declaration, baseline, current, config) {
+    const before = sectionValues(baseline, declaration);
+    const after = sectionValues(current, declaration);
+    const thresholds = sectionThresholds(config, declaration);
+    const keys = [...new Set([...before.keys(), ...after.keys()])].sort(compareKeys);
+    const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
+    return keys.map((key) => {
+        const entry = judge(declaration.kind, key, before.get(key) ?? null, after.get(key) ?? null, thresholds, config);
+        return unit === undefined ? entry : { ...entry, unit };
+    });
 }
 /** The verdict for one key; see compareSnapshots for the order of the checks. */
 function judge(kind, key, baseline, current, thresholds, config) {
@@ -1026,7 +1075,7 @@ async function runGate(request) {
     if (baseline === null && !request.allowMissingBaseline) {
         throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
     }
-    const report = compareSnapshots(baseline ?? { modules: {}, kernels: {} }, request.snapshot, config);
+    const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
     return { report, config, baseline };
 }
 

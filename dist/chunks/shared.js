@@ -1,10 +1,10 @@
 import { i as info, w as warning } from '../index.js';
 import os from 'node:os';
 import path from 'node:path';
-import { U as UsageError } from './errors.js';
+import { n as noSpecs, S as SOURCES, U as UsageError } from './sources.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { c as collectSnapshot } from './escape.js';
-import { r as resolveInputs, d as describeSearches } from './local.js';
+import { r as resolveAllInputs, d as describeSearches } from './local.js';
 
 // The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub
 // client: check mode with no token must not pay for undici and Octokit at start-up.
@@ -69,12 +69,11 @@ function thisRepo() {
     const { owner, repo } = workflowContext().repo;
     return { owner, repo };
 }
-/** Downloads the artifacts when asked, then resolves plog and memory_compare inputs into one snapshot. */
+/** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
 async function collectInputs(inputs) {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     let root = workspace;
-    let plogSpecs = inputs.plog;
-    let compareSpecs = inputs.memoryCompare;
+    let specs = inputs.evidence;
     if (inputs.artifacts.length > 0) {
         root = path.join(workDir(), 'artifacts');
         const repository = inputs.repository ?? thisRepo();
@@ -84,20 +83,16 @@ async function collectInputs(inputs) {
         // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
         const { downloadArtifacts } = await import('./artifacts.js');
         await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => info(m), (m) => warning(m));
-        // Nothing named: search everything that was downloaded.
-        if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-            plogSpecs = ['.'];
-            compareSpecs = ['.'];
-        }
+        // Nothing named: search everything that was downloaded, for every source.
+        if (noSpecs(specs))
+            specs = Object.fromEntries(SOURCES.map((source) => [source.name, ['.']]));
     }
-    else if (plogSpecs.length === 0 && compareSpecs.length === 0) {
-        throw new UsageError("set 'plog' and/or 'memory-compare' (paths in the workspace), or 'artifacts' to download them");
+    else if (noSpecs(specs)) {
+        throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
     }
-    const plog = await resolveInputs(plogSpecs, 'plog', root);
-    const compare = await resolveInputs(compareSpecs, 'compare', root);
-    const searched = describeSearches(plogSpecs, compareSpecs);
-    info(`Parsing ${plog.length} plog file(s) and ${compare.length} memory_compare file(s)`);
-    const collected = await collectSnapshot({ plog, compare, searched });
+    const files = await resolveAllInputs(specs, root);
+    info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
+    const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
     // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
     const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
     for (const r of examples)

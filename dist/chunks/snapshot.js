@@ -1,5 +1,4 @@
-import { P as ParseError, S as SchemaError, I as InputError, U as UsageError } from './errors.js';
-import { openSync, readSync, closeSync } from 'node:fs';
+import { P as ParseError, a as SchemaError, I as InputError, U as UsageError } from './sources.js';
 
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
 function serializeError(error) {
@@ -71,629 +70,209 @@ function deserializeError(e) {
     return error;
 }
 
-// Byte sizes: exact parsing of driver integers and config strings, and human formatting for tables.
-const UNITS = {
-    B: 1,
-    KB: 1e3,
-    MB: 1e6,
-    GB: 1e9,
-    TB: 1e12,
-    KIB: 1024,
-    MIB: 1024 ** 2,
-    GIB: 1024 ** 3,
-    TIB: 1024 ** 4,
+const kernels = {
+    name: 'kernels',
+    kind: 'kernel',
+    title: 'Kernels',
+    description: 'Per-kernel memory_compare aggregates by key, e.g. dev0/aclnnMatmul_0.',
+    keyShape: 'devN/<kernel>',
+    example: 'dev0/aclnnMatmul_0',
+    value: 'diff',
+    unit: 'bytes',
+    tolerance: { bytes: 0 },
+    source: 'memory_compare CSV',
+    fields: {
+        diff: { type: 'signedBytes', description: 'Sum of Diff Memory over every row (launch) of this kernel on this device.' },
+        rows: { type: 'count', description: 'Rows (launches) summed.' },
+        added: { type: 'count', description: 'Rows whose Base is N/A: launches only in the compare run.' },
+        removed: { type: 'count', description: 'Rows whose Compare is N/A: launches only in the base run.' },
+        event: { type: 'stringOrNull', description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.' },
+    },
 };
-/**
- * Parses a decimal byte count as printed by the driver (unsigned, up to 64 bits).
- * Returns null when the text is not a plain decimal integer; throws when it is one
- * but exceeds 2^53 - 1, because rounding a byte count silently would be worse than failing.
- */
-function parseExactInteger(text, where) {
-    if (!/^-?\d+$/.test(text))
-        return null;
-    const value = Number(text);
-    if (!Number.isSafeInteger(value)) {
-        throw new InputError(`${where}: ${text} is larger than 2^53 - 1 bytes and cannot be compared exactly`);
-    }
-    return value;
+
+const modules = {
+    name: 'modules',
+    kind: 'module',
+    title: 'Modules',
+    description: 'Module memory statistics by key, e.g. DEV_MEM/dev0/APP or SVM_MEM/RUNTIME.',
+    keyShape: '<ATTR>[/devN]/<MODULE>',
+    example: 'DEV_MEM/dev0/APP',
+    value: 'peak',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 1024 ** 2 },
+    source: 'plog memory statistics',
+    fields: {
+        peak: { type: 'bytes', description: 'alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED.' },
+        current: { type: 'bytes', description: 'current_alloced_size, or the peak where the format has none.' },
+        allocs: { type: 'countOrNull', description: 'alloc_cnt, when the record has it.' },
+        frees: { type: 'countOrNull', description: 'free_cnt, when the record has it.' },
+    },
+};
+
+// The registry: every section, in report order. Adding a section is one file here and one line below.
+const SECTIONS = [modules, kernels];
+const byName = new Map(SECTIONS.map((s) => [s.name, s]));
+new Map(SECTIONS.map((s) => [s.kind, s]));
+/** The section called `name`; throws for a name no declaration has (a programming error, not bad input). */
+function section(name) {
+    const found = byName.get(name);
+    if (found === undefined)
+        throw new Error(`no section is declared with the name '${name}'`);
+    return found;
+}
+/** The compared value of a metric. */
+function valueOf(declaration, metric) {
+    const v = metric[declaration.value];
+    return typeof v === 'number' ? v : 0;
 }
 /**
- * Parses a size from a config or input: an integer number of bytes, or a string such as
- * "64MiB", "1.5 GiB", "200MB". Binary units (KiB, MiB, GiB, TiB) and decimal units (KB, MB, GB, TB).
- * Returns null when the text is not a size.
+ * Two metrics of one key (several dumps, processes, files or ranks): the one with the larger compared value wins
+ * whole; nothing is summed. A tie is broken by the metrics' content, so the result never depends on the order.
  */
-function parseSize(value) {
-    if (typeof value === 'number')
-        return Number.isSafeInteger(value) && value >= 0 ? value : null;
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$/i.exec(value);
-    if (!m)
-        return null;
-    const unit = UNITS[(m[2] ?? 'B').toUpperCase()];
-    if (unit === undefined)
-        return null;
-    const bytes = Math.round(Number(m[1]) * unit);
-    return Number.isSafeInteger(bytes) ? bytes : null;
+function combineMetrics(declaration, a, b) {
+    const va = valueOf(declaration, a);
+    const vb = valueOf(declaration, b);
+    if (va !== vb)
+        return va > vb ? a : b;
+    return canonical(a) >= canonical(b) ? a : b;
 }
-/** "19.4 GiB", "420.0 MiB", "512 B": binary units, one decimal. */
-function formatBytes(bytes) {
-    const sign = bytes < 0 ? '-' : '';
-    let n = Math.abs(bytes);
-    if (n < 1024)
-        return `${sign}${n} B`;
-    const names = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-    let i = -1;
-    while (n >= 1024 && i < names.length - 1) {
-        n /= 1024;
-        i++;
-    }
-    return `${sign}${n.toFixed(1)} ${names[i]}`;
-}
-/** A delta with an explicit sign: "+1.5 GiB", "-4.0 KiB", "0 B". */
-function formatDelta(bytes) {
-    return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
-}
-/** A percentage with an explicit sign and one decimal, or "n/a" when undefined (baseline 0 or absent). */
-function formatPercent(percent) {
-    if (percent === null || !Number.isFinite(percent))
-        return 'n/a';
-    const s = percent.toFixed(1);
-    return percent > 0 ? `+${s}%` : `${s}%`;
+function canonical(metric) {
+    return JSON.stringify(Object.keys(metric).sort().map((k) => [k, metric[k]]));
 }
 
-// Reads the driver's memory statistics (every known generation), allocation failures and their devices out of CANN plog files.
+// Compact, mergeable timelines: window peaks of one figure over time or over training steps, at most MAX_POINTS points.
 //
-// How it stays fast and bounded: chunks stay Buffers; two short byte needles ("Bytes", "ERROR]") found with
-// Buffer.indexOf mark the few interesting spots, and only the logical record around a hit (its physical line plus
-// wrapped continuation lines, at most MAX_RECORD_LINES / MAX_RECORD_BYTES) is decoded and matched. Between chunks only
-// the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
-// needs one. Known limit: a wrap that cuts the word "Bytes" (or "ERROR") itself hides that record from the search.
-/** A wrapped record is reassembled over at most this many physical lines... */
-const MAX_RECORD_LINES = 64;
-/** ...and this many bytes, so that garbage without `[LEVEL]` prefixes cannot grow a record without bound. */
-const MAX_RECORD_BYTES = 16 * 1024;
-/** A physical line longer than this is cut where the buffer ends: no newline for megabytes is garbage, not a log. */
-const MAX_LINE_BYTES = 1024 * 1024;
-/** Read size: large enough for few syscalls, small enough that the needle passes run on bytes still in cache. */
-const CHUNK_BYTES = 1024 * 1024;
-/** parsePlogFile lets other async work run after this many chunks. */
-const CHUNKS_PER_YIELD = 16;
-const NL = 0x0a;
-// Needles shorter than 8 bytes that start with a rare upper-case byte: Node then searches with memchr on that byte,
-// several times faster than its Boyer-Moore path for 8+ byte needles such as "Mem stats" (measured on 1 GiB).
-/** "(Bytes)" in every record head, "<n>Bytes" in Cached_size lines. */
-const STATS_NEEDLE = 0;
-/** Allocation failures are only counted on ERROR lines, so one needle finds them all. */
-const ERROR_NEEDLE = 1;
-const NEEDLES = [Buffer.from('Bytes'), Buffer.from('ERROR]')];
-/**
- * What indexOf actually looks for, per needle: its tail from SEARCH_SKIP bytes on, whose first byte is rarer in logs
- * than the needle's own ('O' is about a third as frequent as 'E' in plog text, so memchr stops a third as often: ~15%
- * of the scan time on 1 GiB). A tail hit counts only when the skipped head precedes it, so the hits are the same.
- */
-const SEARCH_SKIP = [0, 3];
-const SEARCH_TAILS = NEEDLES.map((n, i) => n.subarray(SEARCH_SKIP[i]));
-/** Bytes of a new chunk copied behind the kept bytes; the rest of the chunk is scanned where it lies, uncopied. */
-const JUNCTION_BYTES = 4 * MAX_RECORD_BYTES;
-const LEVEL_TAGS = ['ERROR', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`[${level}]`));
-/** `[LEVEL] MODULE(`: where a plog line, or a line glued onto another one, begins. */
-const SEGMENT = /\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s*[A-Za-z][A-Za-z0-9_-]*\(/g;
-// The driver prints the attribute right after its `[function]` tag; anchoring on `]` keeps a word cut by a wrap
-// ("DEV_" + "MEM") from passing as an attribute of its own.
-const HEAD = /\]\s*([A-Z][A-Z0-9_]*)\s+(?:dev(\d+)\s+)?(?:([Mm]em\s+stats\s*\(Bytes\))|Cached_size\b)/g;
-/** v1/v2/v3 body: `. (module_name=X; module_id=N; current…; alloc(ated)_peak_size…; alloc_cnt…; free_cnt…)` or `total_size=N)`. */
-const BODY_V1 = /\.\s*\(\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*;\s*module_id\s*=\s*\d+\s*;\s*(?:current_alloced_size\s*=\s*(\d+)\s*;\s*(alloced|allocated)_peak_size\s*=\s*(\d+)\s*;\s*alloc_cnt\s*=\s*(\d+)\s*;\s*free_cnt\s*=\s*(\d+)|total_size\s*=\s*(\d+))\s*\)/y;
-/** v0 body: `: module_name=X, module_id=N current_alloced_size=N, alloced_peak_size=N.` (no comma after module_id). */
-const BODY_V0 = /\s*:\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*,\s*module_id\s*=\s*\d+\s*,?\s*current_alloced_size\s*=\s*(\d+)\s*,\s*alloced_peak_size\s*=\s*(\d+)\s*\./y;
-/** v2 `HOST_MEM Cached_size:12582912Bytes`: the unit is required, so a line cut inside the number never passes. */
-const BODY_CACHED = /\s*:\s*(\d+)\s*Bytes\b/y;
-// Conservative on purpose: only ERROR lines, and only the driver's own failure or an explicit "out of memory".
-const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b/i;
-/** device_id=N, deviceId=N, devId=N, dev_id=N, device N / device(N) / device[N], devN / dev N: the first one wins. */
-const FAILURE_DEVICE = /\b(?:device_?id|dev_?id)\s*[=:]\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
-/** An allocation failure that names no device is still an out-of-memory signal: it is counted under this name. */
-const UNKNOWN_DEVICE = 'unknown';
-/** Junction buffers handed from one finished scanner to the next (see PlogScanner.junction); one scanner owns them at a time. */
-let spareJunctions = null;
-function takeSpareJunctions() {
-    const spare = spareJunctions ?? [undefined, undefined];
-    spareJunctions = null;
-    return spare;
-}
-/**
- * The streaming core shared by parsePlogText and parsePlogFile: push(chunk)… end().
- *
- * Line numbers are counted only when a record needs one (a skipped record, a fatal value). If the bytes before the
- * kept window were already dropped, `newlinesBefore` counts them once, from the source; from then on the scanner
- * counts newlines as bytes pass, since a file with one bad record often has more.
- */
-class PlogScanner {
-    name;
-    into;
-    newlinesBefore;
-    buf = Buffer.alloc(0);
-    /** File offset of buf[0]; always the start of a line. */
-    bufStart = 0;
-    /** Hits before this offset have been read. */
-    scanFrom = 0;
-    /** End of the last record read: a walk back to find where a record starts stops here. */
-    floor = 0;
-    /** Start of the line of a hit whose record may continue into data not read yet. */
-    pendingLine = null;
-    /** Per needle: offset of its next occurrence, or -1 for none before `searched`. */
-    nextAt = NEEDLES.map(() => -1);
-    searched = NEEDLES.map(() => 0);
-    /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
-    junctions = takeSpareJunctions();
-    nextJunction = 0;
-    /** Newlines before countedTo; counting starts with the first record that needs a line number. */
-    countedTo = 0;
-    newlinesCounted = 0;
-    counting = false;
-    constructor(name, into, newlinesBefore) {
-        this.name = name;
-        this.into = into;
-        this.newlinesBefore = newlinesBefore;
+// A sample (x, y) falls in the bucket floor(x / width); a bucket keeps the largest y. Widths are powers of two, so a
+// series at width w coarsens to any larger width exactly (the max of two neighbours). Merging two series takes the
+// larger width of the two (and coarsens further while over MAX_POINTS): the result is the same whatever the order and
+// grouping of the merges, and the same as sampling every point into one series (merge(parse(A), parse(B)) == parse(A ∪ B)).
+/** At most this many buckets per series: small enough for a snapshot of thousands of devices. */
+const MAX_POINTS = 200;
+/** Accumulates samples for one series; `toSeries()` gives the compact form. */
+class SeriesBuilder {
+    axis;
+    width = 1;
+    buckets = new Map();
+    constructor(axis) {
+        this.axis = axis;
     }
-    /** Scans the next bytes of the file. The scanner may keep a view of `chunk` until the next push, never longer. */
-    push(chunk) {
-        if (chunk.length === 0)
+    add(x, y) {
+        if (!Number.isFinite(x) || !Number.isFinite(y))
             return;
-        const chunkStart = this.bufStart + this.buf.length;
-        if (this.buf.length > 0) {
-            // Only the junction is copied: the kept bytes plus the chunk's first bytes, enough to finish every record there.
-            const head = chunk.length <= JUNCTION_BYTES ? chunk : chunk.subarray(0, JUNCTION_BYTES);
-            this.buf = this.junction(this.buf, head);
-            this.scan(false);
-            if (head === chunk)
-                return;
-            this.buf =
-                this.bufStart >= chunkStart
-                    ? chunk.subarray(this.bufStart - chunkStart)
-                    : Buffer.concat([this.buf, chunk.subarray(JUNCTION_BYTES)]);
-        }
-        else {
-            this.buf = chunk;
-            this.bufStart = chunkStart;
-        }
-        this.scan(false);
-    }
-    /**
-     * `kept` followed by `head`, in one of two junction buffers used in turn. A fresh buffer per chunk would be garbage
-     * that V8 only returns when external memory forces a GC: ~80 KiB per MiB read, tens of MiB of RSS on a large input.
-     * Two suffice: `kept` is a view into the chunk, a buffer of its own, or the junction used last, never the other one.
-     */
-    junction(kept, head) {
-        const length = kept.length + head.length;
-        let target = this.junctions[this.nextJunction];
-        if (target === undefined || target.length < length) {
-            target = Buffer.allocUnsafeSlow(Math.max(length, JUNCTION_BYTES + 2 * MAX_RECORD_BYTES));
-            this.junctions[this.nextJunction] = target;
-        }
-        this.nextJunction ^= 1;
-        kept.copy(target, 0);
-        head.copy(target, kept.length);
-        return target.subarray(0, length);
-    }
-    /** End of file: the last line counts even without a newline. */
-    end() {
-        this.scan(true);
-        // The next scanner (the next file) reuses the junction buffers; this one keeps no view into them after end().
-        this.buf = Buffer.alloc(0);
-        spareJunctions = this.junctions;
-        this.junctions = [undefined, undefined];
-    }
-    scan(final) {
-        const end = this.bufStart + this.buf.length;
-        // Bytes before `complete` are whole lines; `closed` says nothing can continue the line that ends there.
-        let complete = final ? end : this.bufStart + this.buf.lastIndexOf(NL) + 1;
-        let closed = final;
-        if (!closed && end - complete > MAX_LINE_BYTES) {
-            complete = end;
-            closed = true;
-        }
-        this.pendingLine = null;
-        for (;;) {
-            const needle = this.nextNeedle();
-            if (needle < 0)
-                break;
-            const hit = this.nextAt[needle];
-            if (hit >= complete)
-                break;
-            if (needle === STATS_NEEDLE && !this.mayBeStats(hit)) {
-                this.search(needle, hit + 1);
-                continue;
-            }
-            const hitEnd = this.lineEndOf(hit, complete);
-            if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
-                this.search(needle, hit + 1);
-                continue;
-            }
-            const hitLine = this.lineStartOf(hit);
-            const [start, lines] = this.walkBack(hitLine, hitEnd);
-            const recordEnd = this.walkForward(start, lines, hitEnd, complete, closed);
-            if (recordEnd < 0) {
-                this.pendingLine = hitLine;
-                break;
-            }
-            if (needle === ERROR_NEEDLE && !this.mayBeFailure(start, recordEnd)) {
-                this.search(needle, hit + 1);
-                continue;
-            }
-            this.readRecord(start, recordEnd);
-            this.floor = this.scanFrom = recordEnd;
-        }
-        if (final && end > this.scanFrom && this.buf[this.buf.length - 1] !== NL) {
-            // A process killed mid-write leaves a last line without newline; read it even if the cut came before "Bytes".
-            const lastLine = this.lineStartOf(end);
-            if (lastLine >= this.scanFrom)
-                this.readRecord(this.walkBack(lastLine, end)[0], end);
-        }
-        if (closed)
-            this.floor = this.scanFrom = Math.max(this.scanFrom, complete);
-        // Keep what a later walk back may reach: MAX_RECORD_BYTES before the first line not read yet.
-        const unread = this.pendingLine ?? complete;
-        this.keep(closed ? end : Math.max(this.floor, this.lineStartOf(Math.max(this.bufStart, unread - MAX_RECORD_BYTES))));
-    }
-    /** Drops the bytes before `from` (a line start), counting their newlines first when line numbers are in use. */
-    keep(from) {
-        if (this.counting && this.countedTo < from) {
-            this.newlinesCounted += countNewlines(this.buf, this.countedTo - this.bufStart, from - this.bufStart);
-            this.countedTo = from;
-        }
-        this.buf = this.buf.subarray(from - this.bufStart);
-        this.bufStart = from;
-        this.floor = Math.max(this.floor, from);
-        this.scanFrom = Math.max(this.scanFrom, from);
-    }
-    /** The needle whose next occurrence at or after scanFrom comes first, or -1. */
-    nextNeedle() {
-        const end = this.bufStart + this.buf.length;
-        let best = -1;
-        let bestAt = Infinity;
-        for (let i = 0; i < NEEDLES.length; i++) {
-            let at = this.nextAt[i];
-            if (at >= 0 && at < this.scanFrom)
-                at = this.search(i, this.scanFrom);
-            else if (at < 0 && this.searched[i] < end) {
-                // Back up by the needle's length: it may straddle the end of the data searched before.
-                at = this.search(i, Math.max(this.scanFrom, this.searched[i] - NEEDLES[i].length + 1));
-            }
-            if (at >= 0 && at < bestAt) {
-                best = i;
-                bestAt = at;
-            }
-        }
-        return best;
-    }
-    search(needle, from) {
-        const start = Math.max(from, this.bufStart) - this.bufStart;
-        const skip = SEARCH_SKIP[needle];
-        const tail = SEARCH_TAILS[needle];
-        let at = this.buf.indexOf(tail, start + skip);
-        if (skip > 0) {
-            const head = NEEDLES[needle];
-            while (at >= 0 && !this.headBefore(at, head, skip))
-                at = this.buf.indexOf(tail, at + 1);
-            if (at >= 0)
-                at -= skip;
-        }
-        this.nextAt[needle] = at < 0 ? -1 : this.bufStart + at;
-        this.searched[needle] = this.bufStart + this.buf.length;
-        return this.nextAt[needle];
-    }
-    /** Whether the first `skip` bytes of `needle` end right before buf[at]. */
-    headBefore(at, needle, skip) {
-        for (let k = 1; k <= skip; k++)
-            if (this.buf[at - k] !== needle[skip - k])
-                return false;
-        return true;
-    }
-    /** A cheap look at the byte before "Bytes": `(` for a record head, a digit or a space for a Cached_size value. */
-    mayBeStats(at) {
-        if (at === this.bufStart)
-            return true;
-        const before = this.buf[at - 1 - this.bufStart];
-        const digit = before >= 0x30 && before <= 0x39;
-        return before === 0x28 || digit || before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d;
-    }
-    /** An ERROR record is read whole only if it holds the words of an allocation failure. */
-    mayBeFailure(start, end) {
-        return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' '));
-    }
-    /** The common ERROR line, fast: no failure words after the hit, and the next line starts a new record. */
-    surelyNoFailure(hit, hitEnd, complete) {
-        if (hitEnd + 1 >= complete)
-            return false;
-        const rest = this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart);
-        return !ALLOC_FAILURE.test(rest) && this.startsWithLevel(hitEnd + 1, complete);
-    }
-    /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
-    lineStartOf(at) {
-        if (at <= this.bufStart)
-            return this.bufStart;
-        const nl = this.buf.lastIndexOf(NL, at - 1 - this.bufStart);
-        return Math.max(this.bufStart + nl + 1, this.floor);
-    }
-    /** Offset of the newline that ends the line holding `at` (< complete), or `complete` when the data ends first. */
-    lineEndOf(at, complete) {
-        // No newline lies at or after `complete`: it is the end of the data or just after the last newline.
-        const nl = this.buf.indexOf(NL, at - this.bufStart);
-        return nl < 0 ? complete : this.bufStart + nl;
-    }
-    startsWithLevel(at, complete) {
-        let i = at - this.bufStart;
-        // A UTF-8 byte order mark (files saved on Windows) may precede the first line's prefix.
-        if (at === 0 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf)
-            i += 3;
-        if (this.buf[i] !== 0x5b)
-            return false;
-        const limit = complete - this.bufStart;
-        // Byte by byte in JS: these tags are short, and a native call per tag costs more than the comparison.
-        for (const tag of LEVEL_TAGS) {
-            if (i + tag.length > limit || this.buf[i + 1] !== tag[1])
-                continue;
-            let k = 2;
-            while (k < tag.length && this.buf[i + k] === tag[k])
-                k++;
-            if (k === tag.length)
-                return true;
-        }
-        return false;
-    }
-    /** Where the logical record holding the hit line starts, and how many lines that makes up to the hit line. */
-    walkBack(hitLine, hitEnd) {
-        if (this.startsWithLevel(hitLine, hitEnd + 1))
-            return [hitLine, 1];
-        let at = hitLine;
-        let lines = 1;
-        while (at > this.floor && lines < MAX_RECORD_LINES) {
-            const prev = this.lineStartOf(at - 1);
-            if (hitEnd + 1 - prev > MAX_RECORD_BYTES)
-                break;
-            lines++;
-            if (this.startsWithLevel(prev, at))
-                return [prev, lines];
-            at = prev;
-        }
-        // No `[LEVEL]` line within reach: the hit line starts a record of its own.
-        return [hitLine, 1];
-    }
-    /** End of the logical record (after its last newline), or -1 when the next line is not here yet. Same bounds as walkBack. */
-    walkForward(start, lines, hitEnd, complete, closed) {
-        let lineEnd = hitEnd;
-        for (;;) {
-            if (lineEnd >= complete)
-                return complete;
-            const next = lineEnd + 1;
-            if (next >= complete)
-                return closed ? complete : -1;
-            if (lines >= MAX_RECORD_LINES || this.startsWithLevel(next, complete))
-                return next;
-            const nextEnd = this.lineEndOf(next, complete);
-            if (nextEnd + 1 - start > MAX_RECORD_BYTES)
-                return next;
-            lines++;
-            lineEnd = nextEnd;
+        const bucket = Math.floor(x / this.width);
+        const prev = this.buckets.get(bucket);
+        if (prev === undefined || y > prev) {
+            this.buckets.set(bucket, y);
+            if (prev === undefined && this.buckets.size > MAX_POINTS)
+                this.coarsen();
         }
     }
-    /** Joins the record's lines with spaces (keeping offsets) and reads each `[LEVEL] X(` segment on its own. */
-    readRecord(start, end) {
-        const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
-        let segmentStart = 0;
-        let level = null;
-        SEGMENT.lastIndex = 0;
-        for (let m = SEGMENT.exec(text); m !== null; m = SEGMENT.exec(text)) {
-            if (m.index > segmentStart)
-                this.readSegment(text.slice(segmentStart, m.index), level, start + segmentStart);
-            segmentStart = m.index;
-            level = m[1];
+    /** Folds a finished series in (same axis). */
+    addSeries(series) {
+        if (series.axis !== this.axis)
+            throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
+        while (this.width < series.width)
+            this.coarsenOnce();
+        for (const [x, y] of series.points)
+            this.add(x, y);
+    }
+    toSeries() {
+        const points = [...this.buckets]
+            .sort((a, b) => a[0] - b[0])
+            .map(([bucket, y]) => [bucket * this.width, y]);
+        return { axis: this.axis, width: this.width, points };
+    }
+    coarsen() {
+        while (this.buckets.size > MAX_POINTS)
+            this.coarsenOnce();
+    }
+    coarsenOnce() {
+        const next = new Map();
+        for (const [bucket, y] of this.buckets) {
+            const b = Math.floor(bucket / 2);
+            const prev = next.get(b);
+            if (prev === undefined || y > prev)
+                next.set(b, y);
         }
-        this.readSegment(text.slice(segmentStart), level, start + segmentStart);
+        this.width *= 2;
+        this.buckets.clear();
+        for (const [b, y] of next)
+            this.buckets.set(b, y);
     }
-    readSegment(text, level, at) {
-        HEAD.lastIndex = 0;
-        for (let m = HEAD.exec(text); m !== null; m = HEAD.exec(text)) {
-            const attr = m[1];
-            const device = m[2] === undefined ? null : `dev${m[2]}`;
-            const prefix = device === null ? attr : `${attr}/${device}`;
-            const bodyAt = HEAD.lastIndex;
-            let parsed;
-            if (m[3] === undefined)
-                parsed = this.readCached(text, bodyAt, at);
-            else
-                parsed = this.readStats(text, bodyAt, at);
-            if (parsed === null) {
-                this.skip(at, `truncated or malformed memory-statistics record: ${excerpt(text, m.index + 1)}`);
-                continue;
-            }
-            this.into.records++;
-            this.into.addModule(`${prefix}/${parsed.module}`, parsed.metric);
-            if (device !== null)
-                this.into.noteDevice(device);
-        }
-        if (level === 'ERROR' && ALLOC_FAILURE.test(text)) {
-            const d = FAILURE_DEVICE.exec(text);
-            const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? null);
-            this.into.addAllocFailure(digits === null ? UNKNOWN_DEVICE : `dev${digits.replace(/^0+(?=\d)/, '')}`);
-        }
-    }
-    readStats(text, from, at) {
-        BODY_V1.lastIndex = from;
-        const v1 = BODY_V1.exec(text);
-        if (v1 !== null) {
-            const module = v1[1];
-            if (v1[7] !== undefined) {
-                const total = this.exact(v1[7], 'total_size', at);
-                return { module, metric: { peak: total, current: total, allocs: null, frees: null } };
-            }
-            return {
-                module,
-                metric: {
-                    current: this.exact(v1[2], 'current_alloced_size', at),
-                    peak: this.exact(v1[4], `${v1[3]}_peak_size`, at),
-                    allocs: this.exact(v1[5], 'alloc_cnt', at),
-                    frees: this.exact(v1[6], 'free_cnt', at),
-                },
-            };
-        }
-        BODY_V0.lastIndex = from;
-        const v0 = BODY_V0.exec(text);
-        if (v0 === null)
-            return null;
-        return {
-            module: v0[1],
-            metric: {
-                current: this.exact(v0[2], 'current_alloced_size', at),
-                peak: this.exact(v0[3], 'alloced_peak_size', at),
-                allocs: null,
-                frees: null,
-            },
-        };
-    }
-    readCached(text, from, at) {
-        BODY_CACHED.lastIndex = from;
-        const m = BODY_CACHED.exec(text);
-        if (m === null)
-            return null;
-        const size = this.exact(m[1], 'Cached_size', at);
-        return { module: 'CACHED', metric: { peak: size, current: size, allocs: null, frees: null } };
-    }
-    /** The one case that stops the run: a byte count above 2^53 - 1 cannot be compared exactly, and rounding would lie. */
-    exact(digits, field, at) {
-        let value;
-        try {
-            value = parseExactInteger(digits, this.name);
-        }
-        catch (err) {
-            if (!(err instanceof InputError))
-                throw err;
-            this.fail(at, `${field}=${digits} is larger than 2^53 - 1 and cannot be compared exactly; no result is better than a rounded one`);
-        }
-        // The body regexes only capture digits, so parseExactInteger cannot return null here.
-        return value;
-    }
-    skip(at, reason) {
-        this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason });
-    }
-    fail(at, reason) {
-        throw new ParseError(this.name, this.lineAt(at), reason);
-    }
-    /** The 1-based physical line holding `at` (which is always inside the kept window). */
-    lineAt(at) {
-        if (!this.counting || this.countedTo < this.bufStart) {
-            // The bytes before the window are gone (or were never counted): count them once, from the source.
-            this.countedTo = this.bufStart;
-            this.newlinesCounted = this.newlinesBefore(this.bufStart);
-            this.counting = true;
-        }
-        if (at >= this.countedTo)
-            this.newlinesCounted += countNewlines(this.buf, this.countedTo - this.bufStart, at - this.bufStart);
-        else
-            this.newlinesCounted -= countNewlines(this.buf, at - this.bufStart, this.countedTo - this.bufStart);
-        this.countedTo = at;
-        return this.newlinesCounted + 1;
-    }
-}
-/** Newlines in buf[from, to). */
-function countNewlines(buf, from, to) {
-    let n = 0;
-    for (let i = from < to ? buf.indexOf(NL, from) : -1; i !== -1 && i < to; i = buf.indexOf(NL, i + 1))
-        n++;
-    return n;
-}
-/** The start of a bad record for a warning: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
-function excerpt(text, from) {
-    const s = Buffer.from(text.slice(from, from + 120), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
-    return from + 120 < text.length ? `${s}…` : s;
-}
-/**
- * Streams one plog file through the scanner with bounded memory (two chunk buffers plus the scanner's window).
- *
- * Synchronous reads into two alternating buffers, not createReadStream: on a 1 GiB corpus they were ~1.7x faster,
- * because the needle passes then run on bytes this core has just copied and still holds in cache. Two buffers suffice
- * because the scanner keeps a view of the last pushed chunk only. The event loop gets a turn every few chunks.
- */
-async function parsePlogFile(file, into, options = {}) {
-    const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
-    const fd = openSync(file.path, 'r');
-    const buffers = takeReadBuffers(chunkBytes);
-    try {
-        into.files++;
-        const scanner = new PlogScanner(file.name, into, (offset) => countFileNewlines(fd, offset));
-        let position = 0;
-        for (let n = 0;; n++) {
-            const buffer = buffers[n % 2];
-            const read = readSync(fd, buffer, 0, chunkBytes, position);
-            if (read === 0)
-                break;
-            position += read;
-            scanner.push(buffer.subarray(0, read));
-            if (n % CHUNKS_PER_YIELD === CHUNKS_PER_YIELD - 1)
-                await new Promise((resolve) => setImmediate(resolve));
-        }
-        scanner.end();
-    }
-    finally {
-        closeSync(fd);
-        spareReadBuffers = buffers;
-    }
-}
-/**
- * Read buffers are reused from one file to the next: fresh ones per file would be garbage that only a full GC returns
- * (64 files = 128 MiB of external memory, RSS growing with the file count). A call that runs while another one holds
- * the spare pair (concurrent parses in one thread) gets its own.
- */
-let spareReadBuffers = null;
-function takeReadBuffers(chunkBytes) {
-    const spare = spareReadBuffers;
-    spareReadBuffers = null;
-    if (spare !== null && spare[0].length === chunkBytes)
-        return spare;
-    return [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
-}
-/** Newlines in a file's first `length` bytes: read again only when a record needs a line number for dropped bytes. */
-function countFileNewlines(fd, length) {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, length)));
-    let n = 0;
-    for (let position = 0; position < length;) {
-        const read = readSync(fd, buffer, 0, Math.min(buffer.length, length - position), position);
-        if (read === 0)
-            break;
-        n += countNewlines(buffer, 0, read);
-        position += read;
-    }
-    return n;
 }
 
 // The metric model every parser fills and every later stage reads, and its stable JSON form.
-/** Builds a snapshot from many files; keeps the record with the largest value per key, never sums across files. */
+//
+// A snapshot holds one map key → metric per declared section (src/sections/), timelines per section key, and parse
+// statistics. Combining two metrics of one key, two series, or two whole snapshots never depends on the order: the same
+// files give the same snapshot however they are split between threads, nodes or runs.
+/** The snapshot format written by this version; older versions are read (migrated), newer ones refused. */
+const SNAPSHOT_VERSION = 2;
+/** Failure lines kept per device, the first by file and line. */
+const MAX_SITES_PER_DEVICE = 5;
+const MAX_SITE_TEXT = 300;
+/** The metrics of one section (empty when the snapshot has none). */
+function metricsOf(snapshot, name) {
+    return Object.hasOwn(snapshot.sections, name) ? snapshot.sections[name] : {};
+}
+/** The `modules` section with its declared field types (the schema or the plog parser guarantees them). */
+function modulesOf(snapshot) {
+    return metricsOf(snapshot, 'modules');
+}
+/** Builds a snapshot from many files; per key the metric with the larger compared value wins whole, never summed. */
 class SnapshotBuilder {
-    modules = new Map();
-    kernels = new Map();
+    sections = new Map();
+    series = new Map();
     allocFailures = new Map();
+    allocFailureSites = new Map();
     skippedRecords = [];
     files = 0;
     records = 0;
     skipped = 0;
-    /** Several dumps, processes or ranks for one key: the largest peak wins whole; on a tie the later one. */
-    addModule(key, metric) {
-        const prev = this.modules.get(key);
-        if (prev === undefined || metric.peak >= prev.peak)
-            this.modules.set(key, { ...metric });
+    lastDeclaration;
+    /** Several dumps, processes, files or ranks for one key: the larger compared value wins whole (src/sections/). */
+    addMetric(sectionName, key, metric) {
+        const declaration = this.declaration(sectionName);
+        let metrics = this.sections.get(sectionName);
+        if (metrics === undefined) {
+            metrics = new Map();
+            this.sections.set(sectionName, metrics);
+        }
+        const prev = metrics.get(key);
+        if (prev === undefined)
+            metrics.set(key, { ...metric });
+        else {
+            const kept = combineMetrics(declaration, prev, metric);
+            if (kept !== prev)
+                metrics.set(key, { ...kept });
+        }
     }
-    /** Each file is one node's view of a kernel: the aggregate with the larger diff wins; on a tie the later one. */
+    /** A plog statistics record: section `modules`. */
+    addModule(key, metric) {
+        this.addMetric('modules', key, metric);
+    }
+    /** A memory_compare aggregate: section `kernels`. */
     addKernel(key, metric) {
-        const prev = this.kernels.get(key);
-        if (prev === undefined || metric.diff >= prev.diff)
-            this.kernels.set(key, { ...metric });
+        this.addMetric('kernels', key, metric);
+    }
+    /** One sample of a section key's timeline: x in microseconds (`time`) or a step number (`step`), y in bytes. */
+    addSample(sectionName, key, axis, x, y) {
+        this.seriesBuilder(sectionName, key, axis).add(x, y);
+    }
+    /** A whole timeline of a section key, folded into what this builder has. */
+    addSeries(sectionName, key, series) {
+        this.seriesBuilder(sectionName, key, series.axis).addSeries(series);
     }
     /** Marks a device as seen, so that allocFailures lists it with 0. */
     noteDevice(device) {
         if (!this.allocFailures.has(device))
             this.allocFailures.set(device, 0);
     }
-    addAllocFailure(device, count = 1) {
+    /** Allocation failures on a device (`unknown` when the line names none), and where the first ones were logged. */
+    addAllocFailure(device, count = 1, where) {
         this.allocFailures.set(device, (this.allocFailures.get(device) ?? 0) + count);
+        if (where !== undefined)
+            this.addSite(device, where);
     }
     addSkipped(record) {
         this.skipped++;
@@ -704,14 +283,19 @@ class SnapshotBuilder {
     /** Folds another builder's results in, as if its files had been read after this one's. */
     merge(from) {
         const other = from instanceof SnapshotBuilder ? from.toState() : from;
-        for (const [k, v] of other.modules)
-            this.addModule(k, v);
-        for (const [k, v] of other.kernels)
-            this.addKernel(k, v);
+        for (const [name, metrics] of other.sections)
+            for (const [k, v] of metrics)
+                this.addMetric(name, k, v);
+        for (const [name, byKey] of other.series)
+            for (const [k, s] of byKey)
+                this.addSeries(name, k, s);
         for (const [d, n] of other.allocFailures) {
             this.noteDevice(d);
             this.addAllocFailure(d, n);
         }
+        for (const [d, sites] of other.allocFailureSites)
+            for (const site of sites)
+                this.addSite(d, site);
         this.files += other.files;
         this.records += other.records;
         this.skipped += other.skipped;
@@ -719,15 +303,38 @@ class SnapshotBuilder {
             if (this.skippedRecords.length < 1000)
                 this.skippedRecords.push(r);
     }
+    /** Folds a finished snapshot in (a node's snapshot, a stored run): the same result as parsing its files here. */
+    addSnapshot(snapshot) {
+        for (const [name, metrics] of Object.entries(snapshot.sections))
+            for (const [k, v] of Object.entries(metrics))
+                this.addMetric(name, k, v);
+        for (const [name, byKey] of Object.entries(snapshot.series))
+            for (const [k, s] of Object.entries(byKey))
+                this.addSeries(name, k, s);
+        for (const [d, n] of Object.entries(snapshot.meta.allocFailures)) {
+            this.noteDevice(d);
+            this.addAllocFailure(d, n);
+        }
+        for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {}))
+            for (const site of sites)
+                this.addSite(d, site);
+        this.files += snapshot.meta.files;
+        this.records += snapshot.meta.records;
+        this.skipped += snapshot.meta.skipped;
+    }
     /**
      * Everything this builder holds, as plain data that survives structured cloning (postMessage to or from a worker
      * thread: Maps keep their insertion order there). `merge(state)` folds it in exactly as `merge(builder)` would.
      */
     toState() {
+        const series = new Map();
+        for (const [name, byKey] of this.series)
+            series.set(name, new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
         return {
-            modules: this.modules,
-            kernels: this.kernels,
+            sections: this.sections,
+            series,
             allocFailures: this.allocFailures,
+            allocFailureSites: this.allocFailureSites,
             skippedRecords: this.skippedRecords,
             files: this.files,
             records: this.records,
@@ -735,17 +342,61 @@ class SnapshotBuilder {
         };
     }
     build() {
-        return {
-            version: 1,
-            modules: sortedRecord(this.modules),
-            kernels: sortedRecord(this.kernels),
-            meta: {
-                files: this.files,
-                records: this.records,
-                skipped: this.skipped,
-                allocFailures: sortedRecord(this.allocFailures),
-            },
+        const sections = {};
+        for (const name of [...this.sections.keys()].sort()) {
+            const metrics = this.sections.get(name);
+            if (metrics.size > 0)
+                sections[name] = sortedRecord(metrics);
+        }
+        const series = {};
+        for (const name of [...this.series.keys()].sort()) {
+            const byKey = this.series.get(name);
+            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
+        }
+        const meta = {
+            files: this.files,
+            records: this.records,
+            skipped: this.skipped,
+            allocFailures: sortedRecord(this.allocFailures),
         };
+        if (this.allocFailureSites.size > 0)
+            meta.allocFailureSites = sortedRecord(this.allocFailureSites);
+        return { version: SNAPSHOT_VERSION, sections, series, meta };
+    }
+    declaration(name) {
+        if (this.lastDeclaration?.name === name)
+            return this.lastDeclaration;
+        this.lastDeclaration = section(name);
+        return this.lastDeclaration;
+    }
+    seriesBuilder(sectionName, key, axis) {
+        this.declaration(sectionName);
+        let byKey = this.series.get(sectionName);
+        if (byKey === undefined) {
+            byKey = new Map();
+            this.series.set(sectionName, byKey);
+        }
+        let builder = byKey.get(key);
+        if (builder === undefined) {
+            builder = new SeriesBuilder(axis);
+            byKey.set(key, builder);
+        }
+        else if (builder.axis !== axis) {
+            throw new Error(`series ${sectionName}/${key} is on the ${builder.axis} axis, not ${axis}`);
+        }
+        return builder;
+    }
+    /** Keeps the first MAX_SITES_PER_DEVICE sites by (file, line): the same whatever order files are read in. */
+    addSite(device, where) {
+        const site = { file: where.file, line: where.line, text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text };
+        const sites = this.allocFailureSites.get(device) ?? [];
+        if (sites.some((s) => s.file === site.file && s.line === site.line))
+            return;
+        sites.push(site);
+        sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+        if (sites.length > MAX_SITES_PER_DEVICE)
+            sites.length = MAX_SITES_PER_DEVICE;
+        this.allocFailureSites.set(device, sites);
     }
 }
 function sortedRecord(map) {
@@ -773,9 +424,25 @@ function sortDeep(value) {
     }
     return value;
 }
-/** True when the snapshot holds no metric at all: a run that must fail loudly, never pass. */
+/** True when the snapshot holds no metric in any section: nothing to compare with a baseline. */
+function hasNoMetrics(snapshot) {
+    return Object.values(snapshot.sections).every((metrics) => Object.keys(metrics).length === 0);
+}
+/** Allocation failures over every device. */
+function totalAllocFailures(meta) {
+    return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);
+}
+/**
+ * True when the snapshot holds no evidence at all: no metric, no timeline and no allocation failure. Such a run must
+ * fail loudly (exit 2), never pass. A run that only logged allocation failures (a job that died of an out-of-memory)
+ * is evidence: the gate fails it with alloc-failure.
+ */
 function isEmptySnapshot(snapshot) {
-    return Object.keys(snapshot.modules).length === 0 && Object.keys(snapshot.kernels).length === 0;
+    return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
+}
+/** The compared value of every key of a section. */
+function sectionValues(snapshot, declaration) {
+    return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
 }
 
-export { SnapshotBuilder as S, formatBytes as a, formatDelta as b, serializeError as c, parseExactInteger as d, parseSize as e, formatPercent as f, compareKeys as g, deserializeError as h, isEmptySnapshot as i, parsePlogFile as p, stableStringify as s };
+export { MAX_POINTS as M, SECTIONS as S, SnapshotBuilder as a, serializeError as b, modulesOf as c, compareKeys as d, sectionValues as e, SNAPSHOT_VERSION as f, deserializeError as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

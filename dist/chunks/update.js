@@ -1,6 +1,6 @@
 import { w as warning, i as info, s as summary, a as setOutput } from '../index.js';
 import path from 'node:path';
-import { U as UsageError } from './errors.js';
+import { U as UsageError } from './sources.js';
 import { loadBaseline, parseBaseline, mergeBaseline, serializeBaseline, writeBaselineAtomic } from './baseline.js';
 import { w as workflowContext, c as collectInputs, t as thisRepo, s as sourceRun, i as isOtherRun, e as errorMessage } from './shared.js';
 import { renderBaselineChanges } from './baseline-changes.js';
@@ -24,6 +24,7 @@ import 'node:os';
 import 'node:worker_threads';
 import './snapshot.js';
 import 'node:fs';
+import './units.js';
 
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */

@@ -1,0 +1,86 @@
+// Error types that carry where bad input came from, so every message names the file and line or JSON pointer.
+/** Bad input data: a file that cannot be parsed, a corrupt baseline. Exit code 2. */
+class InputError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InputError';
+    }
+}
+/** A parse error at a known file and 1-based line. */
+class ParseError extends InputError {
+    file;
+    line;
+    reason;
+    constructor(file, line, reason) {
+        super(`${file}:${line}: ${reason}`);
+        this.file = file;
+        this.line = line;
+        this.reason = reason;
+        this.name = 'ParseError';
+    }
+}
+/** A JSON document that failed its schema, with the JSON pointer of the bad field. */
+class SchemaError extends InputError {
+    file;
+    pointer;
+    reason;
+    constructor(file, pointer, reason) {
+        super(`${file}: ${pointer || '/'}: ${reason}`);
+        this.file = file;
+        this.pointer = pointer;
+        this.reason = reason;
+        this.name = 'SchemaError';
+    }
+}
+/** Wrong command-line arguments or Action inputs. Exit code 2. */
+class UsageError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'UsageError';
+    }
+}
+
+const SOURCES = [
+    {
+        name: 'plog',
+        option: 'plog',
+        input: 'plog',
+        label: 'plog',
+        description: 'plog files of the driver (memory statistics, allocation failures)',
+        directoryPatterns: ['**/*.log'],
+        load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
+    },
+    {
+        name: 'compare',
+        option: 'compare',
+        input: 'memory-compare',
+        label: 'memory_compare',
+        description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
+        directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
+        load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
+    },
+];
+const byName = new Map(SOURCES.map((s) => [s.name, s]));
+/** The source called `name`; throws for a name no entry has (a programming error, not bad input). */
+function evidenceSource(name) {
+    const found = byName.get(name);
+    if (found === undefined)
+        throw new Error(`no evidence source is registered with the name '${name}'`);
+    return found;
+}
+const loaded = new Map();
+/** The source's parser, loaded once per thread. */
+function parserOf(name) {
+    let parser = loaded.get(name);
+    if (parser === undefined) {
+        parser = evidenceSource(name).load();
+        loaded.set(name, parser);
+    }
+    return parser;
+}
+/** True when no source has any spec. */
+function noSpecs(specs) {
+    return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
+}
+
+export { InputError as I, ParseError as P, SOURCES as S, UsageError as U, SchemaError as a, evidenceSource as e, noSpecs as n, parserOf as p };

@@ -1,0 +1,72 @@
+import { I as InputError } from './sources.js';
+
+// Byte sizes: exact parsing of driver integers and config strings, and human formatting for tables.
+const UNITS = {
+    B: 1,
+    KB: 1e3,
+    MB: 1e6,
+    GB: 1e9,
+    TB: 1e12,
+    KIB: 1024,
+    MIB: 1024 ** 2,
+    GIB: 1024 ** 3,
+    TIB: 1024 ** 4,
+};
+/**
+ * Parses a decimal byte count as printed by the driver (unsigned, up to 64 bits).
+ * Returns null when the text is not a plain decimal integer; throws when it is one
+ * but exceeds 2^53 - 1, because rounding a byte count silently would be worse than failing.
+ */
+function parseExactInteger(text, where) {
+    if (!/^-?\d+$/.test(text))
+        return null;
+    const value = Number(text);
+    if (!Number.isSafeInteger(value)) {
+        throw new InputError(`${where}: ${text} is larger than 2^53 - 1 bytes and cannot be compared exactly`);
+    }
+    return value;
+}
+/**
+ * Parses a size from a config or input: an integer number of bytes, or a string such as
+ * "64MiB", "1.5 GiB", "200MB". Binary units (KiB, MiB, GiB, TiB) and decimal units (KB, MB, GB, TB).
+ * Returns null when the text is not a size.
+ */
+function parseSize(value) {
+    if (typeof value === 'number')
+        return Number.isSafeInteger(value) && value >= 0 ? value : null;
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$/i.exec(value);
+    if (!m)
+        return null;
+    const unit = UNITS[(m[2] ?? 'B').toUpperCase()];
+    if (unit === undefined)
+        return null;
+    const bytes = Math.round(Number(m[1]) * unit);
+    return Number.isSafeInteger(bytes) ? bytes : null;
+}
+/** "19.4 GiB", "420.0 MiB", "512 B": binary units, one decimal. */
+function formatBytes(bytes) {
+    const sign = bytes < 0 ? '-' : '';
+    let n = Math.abs(bytes);
+    if (n < 1024)
+        return `${sign}${n} B`;
+    const names = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+    let i = -1;
+    while (n >= 1024 && i < names.length - 1) {
+        n /= 1024;
+        i++;
+    }
+    return `${sign}${n.toFixed(1)} ${names[i]}`;
+}
+/** A delta with an explicit sign: "+1.5 GiB", "-4.0 KiB", "0 B". */
+function formatDelta(bytes) {
+    return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
+}
+/** A percentage with an explicit sign and one decimal, or "n/a" when undefined (baseline 0 or absent). */
+function formatPercent(percent) {
+    if (percent === null || !Number.isFinite(percent))
+        return 'n/a';
+    const s = percent.toFixed(1);
+    return percent > 0 ? `+${s}%` : `${s}%`;
+}
+
+export { formatDelta as a, formatBytes as b, parseSize as c, formatPercent as f, parseExactInteger as p };
