@@ -1262,8 +1262,10 @@ describe('trust', () => {
       seed('big', { [BASELINE]: text });
       const r = await update('big');
       expect(r.code, why(r)).toBe(0);
-      const written = JSON.parse(fake.readFile('memory-gate/baseline-update/big/baselines-memory-baseline.json', BASELINE)!) as { modules: Record<string, unknown> };
-      expect(Object.keys(written.modules)).toHaveLength(13000 + 4);
+      const written = JSON.parse(fake.readFile('memory-gate/baseline-update/big/baselines-memory-baseline.json', BASELINE)!) as {
+        sections: { modules: Record<string, unknown> };
+      };
+      expect(Object.keys(written.sections.modules)).toHaveLength(13000 + 4);
     });
   });
 
