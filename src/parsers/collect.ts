@@ -57,10 +57,11 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
   );
   const threads = Math.min(threadCount(options), tasks.length);
   let builder: SnapshotBuilder | null = null;
-  if (threads >= 2) {
-    const sizes = await Promise.all(tasks.map((t) => fileSize(t.file)));
-    const total = sizes.reduce((a, b) => a + b, 0);
-    if (total >= (options.minParallelBytes ?? PARALLEL_MIN_BYTES)) builder = await parseInWorkers(tasks, sizes, threads, options);
+  if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
+    const sizes: number[] = [];
+    // One at a time: 100,000 stat calls at once held hundreds of MiB.
+    for (const task of tasks) sizes.push(await fileSize(task.file));
+    builder = await parseInWorkers(tasks, sizes, threads, options);
   }
   builder ??= await parseHere(tasks);
   const snapshot = builder.build();
@@ -74,8 +75,22 @@ function threadCount(options: CollectOptions): number {
   return requested ?? Math.min(MAX_THREADS, availableParallelism());
 }
 
-/** The size used to decide and to balance; a file that cannot be stat'ed fails later, in its parser, as it would in-thread. */
+/** Whether the files together hold at least `bytes`: sizes are read one at a time, and counting stops there. */
+async function reachesSize(tasks: readonly ParseTask[], bytes: number): Promise<boolean> {
+  let total = 0;
+  for (const task of tasks) {
+    total += await fileSize(task.file);
+    if (total >= bytes) return true;
+  }
+  return false;
+}
+
+/**
+ * The size used to decide and to balance: the one the file search saw, else a stat; a file that cannot be stat'ed
+ * fails later, in its parser, as it would in-thread.
+ */
 async function fileSize(file: InputFile): Promise<number> {
+  if (file.size !== undefined) return file.size;
   return stat(file.path).then(
     (s) => s.size,
     () => 0,
@@ -126,7 +141,10 @@ const WORKER_YOUNG_GENERATION_MB = 2;
  * naming the file; one that cannot start only leaves its share to the others, with a process warning.
  */
 async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly number[], threads: number, options: CollectOptions): Promise<SnapshotBuilder> {
-  const outcomes: (Outcome | undefined)[] = new Array<Outcome | undefined>(tasks.length);
+  /** Per file, in file order; 'merged' once folded into `merged`. */
+  const outcomes: (Outcome | 'merged' | undefined)[] = new Array<Outcome | 'merged' | undefined>(tasks.length);
+  const merged = new SnapshotBuilder();
+  let mergedUpTo = 0;
   const order = tasks.map((t) => t.index).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
   let next = 0;
   /** Index of the first file (in file order) known to have failed. */
@@ -143,6 +161,11 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   const record = (index: number, outcome: Outcome): void => {
     outcomes[index] = outcome;
     if (!outcome.ok) firstFailure = Math.min(firstFailure, index);
+    // Fold the finished prefix in now, in file order: holding 100,000 small files' results to the end cost ~300 MiB.
+    for (let o = outcomes[mergedUpTo]; o !== undefined && o !== 'merged' && o.ok; o = outcomes[mergedUpTo]) {
+      merged.merge(o.state);
+      outcomes[mergedUpTo++] = 'merged';
+    }
   };
 
   let localRunning = false;
@@ -228,14 +251,15 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   }
   if (fatal !== null) throw fatal;
 
-  const builder = new SnapshotBuilder();
-  for (const outcome of outcomes) {
+  for (let i = mergedUpTo; i < outcomes.length; i++) {
+    const outcome = outcomes[i];
     // Every file before the first failure has an outcome; nothing after it matters.
     if (outcome === undefined) break;
+    if (outcome === 'merged') continue;
     if (!outcome.ok) throw outcome.error;
-    builder.merge(outcome.state);
+    merged.merge(outcome.state);
   }
-  return builder;
+  return merged;
 }
 
 /** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
