@@ -57,12 +57,12 @@ const ERRNO_ADVICE: Record<string, string> = {
 };
 
 /** A Node file-system error (it has a `code` and usually a `path`), as one line: `path: meaning (CODE)`. */
-export function fileSystemFailure(error: unknown): string | undefined {
+export function fileSystemFailure(error: unknown, file?: string): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
   const advice = ERRNO_ADVICE[code] ?? error.message;
-  return `${path ?? syscall ?? 'file system'}: cannot ${syscall ?? 'access'} it: ${advice} (${code})`;
+  return `${path ?? file ?? syscall ?? 'file system'}: cannot ${syscall ?? 'access'} it: ${advice} (${code})`;
 }
 
 /** An expected failure: bad input or usage, GitHub refusing, a file that cannot be read or written. */

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parserOf, SOURCES } from './sources.js';
+import { parseInputFile, SOURCES } from './sources.js';
 import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
@@ -105,7 +105,7 @@ async function parseHere(tasks: readonly ParseTask[]): Promise<SnapshotBuilder> 
 
 async function parseTask(task: ParseTask, builder: SnapshotBuilder): Promise<void> {
   // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-  await (await parserOf(task.kind)).parseFile(task.file, builder);
+  await parseInputFile(task.kind, task.file, builder);
 }
 
 type Outcome = { ok: true; state: BuilderState } | { ok: false; error: Error };
