@@ -1,6 +1,6 @@
 // Finds input files on disk from paths, directories and glob patterns, the same way for the CLI and the Action.
-import type { Stats } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { fileSystemFailure, UsageError } from '../errors.js';
@@ -28,12 +28,24 @@ export function splitList(value: string): string[] {
 export async function resolveInputs(specs: readonly string[], kind: InputKind, cwd = process.cwd()): Promise<InputFile[]> {
   const flag = `--${evidenceSource(kind).option}`;
   const found = new Map<string, InputFile>();
-  /** Adds a regular file once per real path; anything else found by a search is skipped (a FIFO would block the parse). */
-  const add = async (abs: string, named: boolean): Promise<void> => {
-    const real = await realpath(abs).catch(() => abs);
+  /**
+   * Adds a regular file once per real path; anything else found by a search is skipped (a FIFO would block the parse).
+   * Synchronous calls: awaiting two promise round trips per file made 100,000 files take 20 s instead of 1.
+   */
+  const add = (abs: string, named: boolean): void => {
+    let real = abs;
+    try {
+      real = realpathSync.native(abs);
+    } catch {
+      // Listed as named: its parser reports why it cannot be read.
+    }
     if (found.has(real)) return;
-    // A file that cannot be stat'ed is still listed: its parser reports why it cannot be read.
-    const info = await stat(real).catch(() => null);
+    let info: Stats | null = null;
+    try {
+      info = statSync(real, { throwIfNoEntry: false }) ?? null;
+    } catch {
+      // Listed: its parser reports why it cannot be read.
+    }
     if (info !== null && !info.isFile()) {
       if (named) throw new UsageError(`${flag} '${abs}' is ${fileKind(info)}, not a regular file`);
       return;
@@ -54,16 +66,16 @@ export async function resolveInputs(specs: readonly string[], kind: InputKind, c
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError(`${flag} ${fileSystemFailure(error) ?? String(error)}`);
     }
     if (info?.isDirectory()) {
-      for (const file of await searchDirectory(abs, kind)) await add(file, false);
+      for (const file of await searchDirectory(abs, kind)) add(file, false);
     } else if (info !== null) {
-      await add(abs, true);
+      add(abs, true);
     } else if (isDynamicPattern(spec)) {
       const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true });
       if (matches.length === 0) throw new UsageError(`${flag} pattern '${spec}' matches no file`);
       for (const match of matches.sort()) {
         const m = await stat(match).catch(() => null);
-        if (m?.isDirectory()) for (const file of await searchDirectory(match, kind)) await add(file, false);
-        else if (m?.isFile()) await add(path.resolve(match), false);
+        if (m?.isDirectory()) for (const file of await searchDirectory(match, kind)) add(file, false);
+        else if (m?.isFile()) add(path.resolve(match), false);
       }
     } else {
       throw new UsageError(`${flag} path '${spec}' does not exist (looked in ${cwd})`);
