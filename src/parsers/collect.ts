@@ -42,6 +42,9 @@ export interface CollectOptions {
   parseInThisThread?: boolean;
 }
 
+/** Files at least this large are parsed largest first; smaller ones in file order. */
+const BALANCE_MIN_BYTES = 1024 * 1024;
+
 /** Below this total size, starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 /**
@@ -145,7 +148,10 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   const outcomes: (Outcome | 'merged' | undefined)[] = new Array<Outcome | 'merged' | undefined>(tasks.length);
   const merged = new SnapshotBuilder();
   let mergedUpTo = 0;
-  const order = tasks.map((t) => t.index).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+  // Large files first, largest first (the last to finish is then a small one); small files in file order, so that
+  // their results are folded in as they come instead of all being held to the end.
+  const weight = (i: number): number => ((sizes[i] as number) >= BALANCE_MIN_BYTES ? (sizes[i] as number) : 0);
+  const order = tasks.map((t) => t.index).sort((a, b) => weight(b) - weight(a) || a - b);
   let next = 0;
   /** Index of the first file (in file order) known to have failed. */
   let firstFailure = Infinity;
