@@ -7,7 +7,7 @@ import type { ActionInputs } from '../config.js';
 import { InputError, UsageError } from '../errors.js';
 import type { GateReport } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
-import { gitHubCall } from '../github/errors.js';
+import { gitHubCall, GitHubError } from '../github/errors.js';
 import { renderLimitsChanged, renderUntrustedReport, untrustedBaselineKeys } from '../report/limits-changed.js';
 import { chooseLimits, limitsAt } from './limits.js';
 import type { Octokit } from '../github/octokit.js';
@@ -72,7 +72,12 @@ async function trustPreface(
     octokit.rest.pulls.get({ ...repo, pull_number: issueNumber }),
   );
   const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
-  const head = await limitsAt(octokit, repo, inputs, pr.head.sha);
+  // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still checked.
+  const head = await limitsAt(octokit, repo, inputs, pr.head.sha).catch((error: unknown) => {
+    if (!(error instanceof GitHubError)) throw error;
+    core.warning(`Could not read the pull request's head commit to list the limits it changes: ${error.message}`);
+    return base;
+  });
   const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels: pr.labels.map((l) => l.name ?? '') });
   const { used } = limits;
   const untrusted = untrustedBaselineKeys(report.entries, limits.baseline);

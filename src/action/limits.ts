@@ -6,6 +6,7 @@ import { loadBaseline, parseBaseline, type Baseline } from '../gate/baseline.js'
 import { DEFAULT_CONFIG_PATH, loadGateConfig, parseGateConfig } from '../gate/thresholds.js';
 import type { GateConfig } from '../gate/types.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
+import { gitHubCall } from '../github/errors.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseJson } from '../json-schema.js';
 import { baselineLimitChanges, configLimitChanges, type LimitsUsed } from '../report/limits-changed.js';
@@ -38,9 +39,14 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
   return { number: pr.number, baseSha, labels };
 }
 
-/** Reads the baseline and config as they are at `sha` (absent config = defaults, absent baseline = null). */
+/**
+ * Reads the baseline and config as they are at `sha` (absent config = defaults, absent baseline = null). The commit is
+ * looked up first: GitHub answers 404 both for a missing file and for a commit the token cannot see, and the second
+ * must be an error, never "no baseline".
+ */
 export async function limitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, sha: string): Promise<Limits> {
   const { readFileAt } = await import('../github/baseline-pr.js');
+  await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
   const baselinePath = repositoryPath(inputs.baseline);
   const configPath = repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config');
   const [baselineText, configText] = await Promise.all([readFileAt(octokit, repo, baselinePath, sha), readFileAt(octokit, repo, configPath, sha)]);

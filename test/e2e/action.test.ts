@@ -1161,6 +1161,17 @@ describe('trust', () => {
     expect(fake.comments(PR)[0]!.body).toContain(`Limits: the baseline and config of the base commit \`${base.slice(0, 12)}\`; this pull request does not change them.`);
   });
 
+  it('a base commit the token cannot see is an error, never "no baseline"', async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(66, '6'.repeat(40), 'f'.repeat(40)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      '404 reading commit ffffffffffff: not found, or the token cannot see it (it needs `contents: read`) (GitHub said: Not Found)',
+    ]);
+    expect(fake.comments(66)).toEqual([]);
+  });
+
   it("another gate's comment naming our marker, and another bot's comment starting with it, are never taken over", async () => {
     const PR = 65;
     const other = fake.addComment({ issueNumber: PR, body: '<!-- ascend-memory-gate:other -->\n| `dev0/<!-- ascend-memory-gate:default -->` |' });
