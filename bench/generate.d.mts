@@ -49,3 +49,17 @@ export declare const LEGACY_CSV_NAMES: readonly string[];
 export declare function generate(opts: GenerateOptions): Promise<GenerateResult>;
 export declare function parseSize(value: number | string): number;
 export declare function stableStringify(value: unknown): string;
+
+export interface MemoryRecordResult {
+  path: string;
+  /** Data rows written (APP, PTA and PTA+GE). */
+  rows: number;
+  bytes: number;
+  /** What `parse --profiler` must find: the components section and meta.records. */
+  expected: { components: Record<string, { peak: number }>; records: number };
+}
+
+/** `<rank>_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv`, relative to a corpus directory. */
+export declare const MEMORY_RECORD_NAME: string;
+/** Writes a torch_npu memory_record.csv of about `bytes` bytes (at least 16 MiB) for one device. */
+export declare function generateMemoryRecord(opts: { path: string; bytes: number | string; seed?: number }): MemoryRecordResult;

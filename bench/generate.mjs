@@ -851,6 +851,94 @@ export async function generate(opts) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// torch_npu profiler memory_record.csv (A3 header): APP rows first, then the PTA / PTA+GE allocator stream
+
+export const MEMORY_RECORD_NAME = 'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv';
+const MEMORY_RECORD_HEADER = 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\r\n';
+
+/** k / 2048 MB as Python's float repr prints its fraction: `.0`, `.5`, `.00048828125` (k × 5^11 / 10^11, zeros trimmed). */
+const MB_FRACTIONS = Array.from({ length: 2048 }, (_, k) => {
+  if (k === 0) return '.0';
+  return `.${String(k * 48828125).padStart(11, '0').replace(/0+$/, '')}`;
+});
+
+/** Bytes (a multiple of 512) as torch_npu writes bytes / 1024.0**2: `4599.74072265625`, `8664.0`. */
+function mbText(bytes) {
+  return `${Math.floor(bytes / MiB)}${MB_FRACTIONS[(bytes % MiB) / 512]}`;
+}
+
+/**
+ * Writes a torch_npu memory_record.csv of about `bytes` bytes (CRLF, TAB after every timestamp, as the writer does)
+ * for one device over one simulated hour, and returns the peaks a correct parser must find. Allocated memory walks
+ * inside 1–9 GiB in 512-byte blocks, reserved follows it in 2 MiB segments, every PTA row is followed by its PTA+GE row.
+ */
+export function generateMemoryRecord({ path, bytes, seed = 42 }) {
+  const target = parseSize(bytes);
+  mkdirSync(join(path, '..'), { recursive: true });
+  const fd = openSync(path, 'w');
+  const r = new Rng(seed, 0x70a);
+  const hourUs = 3600 * 1e6;
+  const t0Us = 1_764_246_877_000_000;
+  let text = MEMORY_RECORD_HEADER;
+  let written = 0;
+  let rows = 0;
+  const flush = (force) => {
+    if (force || text.length >= BATCH_BYTES) {
+      writeSync(fd, text);
+      written += text.length;
+      text = '';
+    }
+  };
+  const stamp = (us, ns) => `${us}.${P3[ns]}\t`;
+  // APP: the driver's view, sampled every 20 ms, first in the file.
+  let appPeak = 0;
+  for (let us = 0; us < hourUs; us += 20_000) {
+    const app = 12 * GiB + r.int(64) * 2 * MiB;
+    if (app > appPeak) appPeak = app;
+    text += `APP,${stamp(t0Us + us, r.int(1000))},,${mbText(app)},,,NPU:0\r\n`;
+    rows++;
+    flush(false);
+  }
+  // The allocator stream: about 2 × 78 bytes per event.
+  const events = Math.max(1, Math.floor((target - 8 * MiB) / 156));
+  const stepUs = hourUs / events;
+  let allocated = 4 * GiB;
+  let reserved = 6 * GiB;
+  let allocatedPeak = 0;
+  let reservedPeak = 0;
+  for (let e = 0; e < events; e++) {
+    const delta = r.int(131_072) * 512 * (r.chance(0.5) ? 1 : -1);
+    allocated = Math.min(9 * GiB, Math.max(GiB, allocated + delta));
+    if (allocated > reserved) reserved = Math.ceil(allocated / (2 * MiB)) * 2 * MiB;
+    if (allocated > allocatedPeak) allocatedPeak = allocated;
+    if (reserved > reservedPeak) reservedPeak = reserved;
+    const t = stamp(t0Us + Math.floor(e * stepUs), r.int(1000));
+    const a = mbText(allocated);
+    const rest = `${a},${mbText(reserved)},${a},1431569360,NPU:0\r\n`;
+    text += `PTA,${t},${rest}PTA+GE,${t},${rest}`;
+    rows += 2;
+    if (text.length >= BATCH_BYTES) {
+      flush(true);
+      if (written >= target) break;
+    }
+  }
+  flush(true);
+  closeSync(fd);
+  const components = {};
+  for (const c of ['PTA', 'PTA+GE']) {
+    components[`dev0/${c}/active`] = { peak: allocatedPeak };
+    components[`dev0/${c}/allocated`] = { peak: allocatedPeak };
+    components[`dev0/${c}/reserved`] = { peak: reservedPeak };
+  }
+  components['dev0/APP/reserved'] = { peak: appPeak };
+  return { path, rows, bytes: written, expected: { components: sortedObject(components), records: rows } };
+}
+
+function sortedObject(o) {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+}
+
 function parseArgs(argv) {
   const names = { '--out': 'out', '--plog-bytes': 'plogBytes', '--ranks': 'ranks', '--csv-rows': 'csvRows', '--devices': 'devices', '--seed': 'seed', '--rotate-bytes': 'rotateBytes' };
   const opts = {};

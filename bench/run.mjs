@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CSV_NAME, generate, parseSize } from './generate.mjs';
+import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
@@ -30,6 +30,7 @@ const TARGETS = {
   /** "Flat": the largest input may use at most this much more memory than the smallest. */
   rssGrowth: 1.25,
   compareVsPython: 1.0,
+  profilerVsPython: 1.0,
   startupMs: 300,
 };
 
@@ -37,7 +38,7 @@ const TARGETS = {
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', csvRows: 1_000_000, runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
+  const o = { plogBytes: '1GiB', csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -49,6 +50,7 @@ function parseOptions(argv) {
     switch (flag) {
       case '--plog-bytes': o.plogBytes = value(); break;
       case '--csv-rows': o.csvRows = Number(value()); break;
+      case '--profiler-bytes': o.profilerBytes = value(); break;
       case '--runs': o.runs = Number(value()); break;
       case '--seed': o.seed = Number(value()); break;
       case '--quick': o.quick = true; break;
@@ -56,7 +58,7 @@ function parseOptions(argv) {
       case '--dist': o.dist = value(); break;
       case '--many-files': o.manyFiles = Number(value()); break;
       case '--help': case '-h':
-        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
+        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
         process.exit(0);
         break;
       default: fail(`unknown option ${flag}`);
@@ -66,9 +68,12 @@ function parseOptions(argv) {
   if (o.quick) {
     if (!given.has('--plog-bytes')) o.plogBytes = '16MiB';
     if (!given.has('--csv-rows')) o.csvRows = 50_000;
+    if (!given.has('--profiler-bytes')) o.profilerBytes = '32MiB';
     if (!given.has('--runs')) o.runs = 1;
   }
   o.plogBytes = parseSize(o.plogBytes);
+  o.profilerBytes = parseSize(o.profilerBytes);
+  if (!(o.profilerBytes >= 16 * 1024 * 1024)) fail('--profiler-bytes must be at least 16MiB');
   if (!(o.plogBytes >= 16 * 1024 * 16)) fail('--plog-bytes must be at least 256KiB');
   if (!Number.isSafeInteger(o.csvRows) || o.csvRows < 1) fail('--csv-rows must be a positive integer');
   if (!Number.isSafeInteger(o.runs) || o.runs < 1) fail('--runs must be a positive integer');
@@ -106,6 +111,42 @@ async function ensureCorpus(name, params) {
   log(`corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
     `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return dir;
+}
+
+/** The profiler corpus: one torch_npu memory_record.csv and the figures a correct parser must find in it. */
+function ensureProfilerCorpus(name, params) {
+  const dir = join(CORPUS, name);
+  const stampPath = join(dir, 'params.json');
+  const stamp = JSON.stringify({ ...params, generator: GENERATOR_HASH });
+  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp) {
+    log(`corpus ${name}: reusing`);
+    return dir;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t0 = performance.now();
+  const res = generateMemoryRecord({ path: join(dir, MEMORY_RECORD_NAME), bytes: params.bytes, seed: params.seed });
+  writeFileSync(join(dir, 'expected-profiler.json'), JSON.stringify(res.expected));
+  writeFileSync(stampPath, stamp);
+  log(`corpus ${name}: generated memory_record.csv, ${res.rows} rows (${(res.bytes / MiB).toFixed(0)} MiB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+/** Runs `parse --profiler FILE --json` once; fails the benchmark unless its components and record count are the generator's. */
+async function verifyProfiler(file, expectedFile) {
+  const run = await measure(['node', CLI, 'parse', '--profiler', file, '--json'], { keepStdout: true });
+  if (run.code !== 0) fail(`profiler: \`parse --profiler\` exited with ${run.code}\n${run.stderr}`);
+  const expected = JSON.parse(readFileSync(expectedFile, 'utf8'));
+  let actual;
+  try {
+    actual = JSON.parse(run.stdout);
+  } catch (e) {
+    fail(`profiler: output is not JSON (${e.message})`);
+  }
+  const got = { components: actual?.sections?.components, records: actual?.meta?.records };
+  if (!deepEqual(got, expected)) fail(`profiler: parse --json differs from ${relative(ROOT, expectedFile)}:\n  got      ${JSON.stringify(got)}\n  expected ${JSON.stringify(expected)}`);
+  log(`verified profiler: components and ${expected.records} records equal ${relative(ROOT, expectedFile)}`);
+  return run.stdout;
 }
 
 function filesUnder(dir) {
@@ -309,13 +350,17 @@ async function main() {
     scaleDirs.push(await ensureCorpus(`plog-${sizeLabel(bytes)}-${seedTag}`, { plogBytes: bytes, csvRows: 0, seed: o.seed }));
   }
   const tiny = await ensureCorpus(`tiny-${seedTag}`, { plogBytes: 64 * 1024, ranks: 1, csvRows: 0, seed: o.seed });
+  const profilerDir = ensureProfilerCorpus(`profiler-${sizeLabel(o.profilerBytes)}-${seedTag}`, { bytes: o.profilerBytes, seed: o.seed });
+  const memoryRecord = join(profilerDir, MEMORY_RECORD_NAME);
+  const profilerBytes = statSync(memoryRecord).size;
+  const profilerRows = JSON.parse(readFileSync(join(profilerDir, 'expected-profiler.json'), 'utf8')).records;
 
   const plogDir = join(main, 'plog');
   const csv = join(main, CSV_NAME);
   const plogBytes = bytesUnder(plogDir);
   const csvBytes = statSync(csv).size;
   const plogFiles = filesUnder(plogDir).length;
-  for (const d of [main, ...scaleDirs]) warm(d);
+  for (const d of [main, ...scaleDirs, profilerDir]) warm(d);
 
   // 2. Correctness before any time is reported.
   const plogOut = await verify('plog', ['--plog', plogDir], join(main, 'expected-plog.json'));
@@ -325,6 +370,7 @@ async function main() {
   const scaleOut = [];
   for (const d of scaleDirs) scaleOut.push(await verify(`plog ${relative(CORPUS, d)}`, ['--plog', join(d, 'plog')], join(d, 'expected-plog.json')));
   const tinyOut = await verify('plog tiny', ['--plog', join(tiny, 'plog')], join(tiny, 'expected-plog.json'));
+  const profilerOut = await verifyProfiler(memoryRecord, join(profilerDir, 'expected-profiler.json'));
 
   // 3. Timings: whole processes, medians of o.runs, ours and the reference interleaved.
   const loadBefore = loadavg()[0];
@@ -349,11 +395,14 @@ async function main() {
   await verifyCount('csv-parse alone', csvParseCount, o.csvRows + 1);
   const csvParse = await timeSideBySide('csv-parse alone (count only)', csvParseCount, python, o.runs);
 
+  const profilerPython = ['python3', '-c', "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))", memoryRecord];
+  const profiler = await timeSideBySide('profiler memory_record', ['node', CLI, 'parse', '--profiler', memoryRecord, '--json'], profilerPython, o.runs, profilerOut);
+
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
-  const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, startup, fixed, load });
+  const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load });
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -472,6 +521,7 @@ function render(o, r) {
   const plogRatio = r.plog.ms / r.plog.refMs;
   const compareRatio = r.compare.ms / r.compare.refMs;
   const csvParseRatio = r.csvParse.ms / r.csvParse.refMs;
+  const profilerRatio = r.profiler.ms / r.profiler.refMs;
   const rssMax = Math.max(...r.scaling.map((x) => x.maxRssMiB));
   const rssGrowth = r.scaling[r.scaling.length - 1].rssMiB / r.scaling[0].rssMiB;
   const rows = [
@@ -481,6 +531,7 @@ function render(o, r) {
     ['CLI fixed cost', 'plog, 64 KiB', `${s(r.fixed.ms)} s`, '', '', 'node start-up and bundle load', `${r.fixed.rssMiB.toFixed(0)} MiB`],
     ...r.scaling.map((x) => [`plog scaling`, `${(x.bytes / MiB).toFixed(0)} MiB`, `${s(x.ms)} s`, '', '', `${mb(x.bytes, x.ms)} MB/s; ${x.ms - r.fixed.ms >= 50 ? `${mb(x.bytes, x.ms - r.fixed.ms)} MB/s beyond the fixed cost` : 'within noise of the fixed cost'}`, `${x.rssMiB.toFixed(0)} MiB`]),
     ['memory_compare', `${o.csvRows.toLocaleString('en')} rows, ${(r.csvBytes / MiB).toFixed(0)} MiB`, `${s(r.compare.ms)} s`, `${s(r.compare.refMs)} s (python csv)`, `${compareRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.compare.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.compare.refMs / 1000)).toLocaleString('en')})`, `${r.compare.rssMiB.toFixed(0)} MiB`],
+    ['profiler memory_record.csv', `${r.profilerRows.toLocaleString('en')} rows, ${(r.profilerBytes / MiB).toFixed(0)} MiB`, `${s(r.profiler.ms)} s`, `${s(r.profiler.refMs)} s (python csv)`, `${profilerRatio.toFixed(2)}×`, `${Math.round(r.profilerRows / (r.profiler.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(r.profilerRows / (r.profiler.refMs / 1000)).toLocaleString('en')})`, `${r.profiler.rssMiB.toFixed(0)} MiB`],
     ['csv-parse alone (design reference)', 'the same CSV, records counted only', `${s(r.csvParse.ms)} s`, `${s(r.csvParse.refMs)} s (python csv)`, `${csvParseRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.csvParse.ms / 1000)).toLocaleString('en')} rows/s`, `${r.csvParse.rssMiB.toFixed(0)} MiB`],
     r.startup.missing
       ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
@@ -493,6 +544,8 @@ function render(o, r) {
     [`peak RSS ≤ ${TARGETS.rssMiB} MiB at every size`, `${rssMax.toFixed(0)} MiB max`, verdict(rssMax <= TARGETS.rssMiB)],
     [`peak RSS flat (largest ≤ ${TARGETS.rssGrowth}× smallest)`, `${rssGrowth.toFixed(2)}× from ${r.scaling[0].label} to ${r.scaling[r.scaling.length - 1].label}`, verdict(rssGrowth <= TARGETS.rssGrowth)],
     ['memory_compare time ≤ 1.0× python csv', `${compareRatio.toFixed(2)}×`, verdict(compareRatio <= TARGETS.compareVsPython)],
+    ['profiler memory_record time ≤ 1.0× python csv', `${profilerRatio.toFixed(2)}×`, verdict(profilerRatio <= TARGETS.profilerVsPython)],
+    [`profiler memory_record peak RSS ≤ ${TARGETS.rssMiB} MiB`, `${r.profiler.maxRssMiB.toFixed(0)} MiB`, verdict(r.profiler.maxRssMiB <= TARGETS.rssMiB)],
     r.startup.missing
       ? ['Action start-up ≤ 300 ms', 'not measured (dist/index.js missing)', '**miss**']
       : ['Action start-up ≤ 300 ms', `${r.startup.ms.toFixed(0)} ms`, verdict(r.startup.ms <= TARGETS.startupMs)],
@@ -509,7 +562,7 @@ function render(o, r) {
   const markdown = `# Benchmark results
 
 ${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}.
-Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); warm page cache.
+Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); the profiler file from \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
 Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.
 Peak RSS: ${RSS_METHOD}.
 Before any time was taken, every \`parse --json\` output below was checked to equal the generator's expected snapshot exactly.
@@ -521,6 +574,7 @@ node ${rel(CLI)} parse --plog ${rel(join(CORPUS, '<corpus>', 'plog'))} --json   
 grep -rc 'em stats' ${rel(join(CORPUS, '<corpus>', 'plog'))}                          # reference
 node ${rel(CLI)} parse --compare ${rel(join(CORPUS, '<corpus>', CSV_NAME))} --json     # ours
 python3 -c "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))" <csv>   # reference
+node ${rel(CLI)} parse --profiler ${rel(join(CORPUS, '<profiler corpus>', MEMORY_RECORD_NAME))} --json   # ours; the same python line is the reference
 INPUT_PLOG=<tiny>/plog INPUT_MODE=check INPUT_BASELINE=<tiny>/expected-plog.json GITHUB_STEP_SUMMARY=… GITHUB_OUTPUT=… node ${rel(ACTION)}
 \`\`\`
 
@@ -539,6 +593,11 @@ thread (\`min(2, os.availableParallelism())\` threads in all), whole files each,
 the one-thread output byte for byte (checked above: every timed run must print the verified snapshot). The worker
 starts in ~50 ms while the main thread is already parsing, and costs ~20 MiB of RSS (a second V8 heap), which is why
 the larger inputs sit above the one-thread figure; \`ASCEND_MEMORY_GATE_THREADS=0\` turns it off (row "plog, one thread").
+
+**profiler memory_record: one file, one thread.** The profiler parser splits quote-free rows on commas in place and
+converts each MB cell to exact integer bytes with integer arithmetic (no string per cell, no float fraction); a single
+file is never split between threads (the worker takes whole files), so this row is the one-thread rate. The check
+before timing compares the \`components\` section (every peak) and \`meta.records\` with the generator's figures.
 
 **memory_compare: why a hybrid parser.** The memory_compare parser splits quote-free rows (every row the tool writes)
 on commas itself and hands only rows with a double quote to csv-parse. csv-parse alone on the same file, tuned for

@@ -9,6 +9,7 @@ import { s as splitSections, v as verdictText, f as formatEntryValue, a as forma
 import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
 import 'node:os';
 import 'node:worker_threads';
+import './chunks/series.js';
 import 'node:path';
 import 'fs';
 import 'path';

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { a as SnapshotBuilder, b as serializeError } from './chunks/snapshot.js';
 import { p as parserOf } from './chunks/sources.js';
+import './chunks/series.js';
 
 // A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into
 // its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.

@@ -2,6 +2,7 @@ import { S as SECTIONS, v as valueOf$1 } from './snapshot.js';
 import { a as formatDelta, b as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './escape.js';
 import './sources.js';
+import './series.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';

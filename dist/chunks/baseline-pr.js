@@ -20,6 +20,7 @@ import 'node:fs';
 import './escape.js';
 import 'node:worker_threads';
 import './snapshot.js';
+import './series.js';
 
 // Proposes a new baseline through the Git Data API (no checkout needed): a branch + commit + pull request, or a commit.
 /** Reads a file at a branch through the contents API; null when it does not exist there. */

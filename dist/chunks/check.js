@@ -24,6 +24,7 @@ import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
 import './snapshot.js';
+import './series.js';
 import './units.js';
 import './entry-values.js';
 import './json.js';

@@ -22,6 +22,7 @@ import 'node:fs';
 import './escape.js';
 import 'node:worker_threads';
 import './snapshot.js';
+import './series.js';
 import './json-schema.js';
 import './entry-values.js';
 import './units.js';

@@ -12,6 +12,7 @@ const STATUSES = [
     'low-headroom',
     'above-reference',
     'imbalance',
+    'growing',
     'new',
     'missing',
     'improved',

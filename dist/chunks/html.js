@@ -4,6 +4,7 @@ import { v as verdictText, s as splitSections, b as formatCount, d as statusLabe
 import { e as escapeHtml, r as replaceControlCharacters } from './escape.js';
 import './sources.js';
 import './snapshot.js';
+import './series.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';

@@ -12,6 +12,7 @@ import 'module';
 import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
+import './series.js';
 import './units.js';
 
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.

@@ -4,6 +4,7 @@ import { a as renderMermaidChart } from './chart.js';
 import { s as splitSections, v as verdictText, j as deviceTotals, p as plural, b as formatCount, d as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
 import { a as escapeMarkdownText, t as tableCodeSpan } from './escape.js';
 import './snapshot.js';
+import './series.js';
 import 'node:fs/promises';
 import 'node:os';
 import 'node:worker_threads';

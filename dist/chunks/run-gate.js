@@ -8,6 +8,7 @@ import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { S as STATUSES } from './entry-values.js';
 import 'node:crypto';
+import './series.js';
 import 'fs';
 import 'path';
 import 'url';
@@ -168,6 +169,40 @@ const BASE = {
                 }
             }
         },
+        "growth": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "growing (warn) when a timeline keeps rising: after the warm-up, the Theil-Sen slope of its window peaks projects a rise across the rest of the run above the tolerance, the last half of the windows still rises and the troughs rise too (a saw-tooth within a band, or a rise that then stays flat, is not growth). Step series (one point per training step): at least perStep more per step after warmupSteps. Needs no baseline.",
+            "properties": {
+                "warmupPercent": {
+                    "title": "a percent from 0 to 90",
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 90,
+                    "description": "Default 20: the first 20% of a timeline's run is warm-up and not assessed."
+                },
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance",
+                    "description": "Default {\"percent\": 5, \"bytes\": \"64MiB\"}: the projected rise must exceed both; percent is of the series' peak. Replaces the default as a whole."
+                },
+                "warmupSteps": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Default 1: step series skip their first step (weights, optimizer state, caches)."
+                },
+                "perStep": {
+                    "$ref": "#/definitions/size",
+                    "description": "Default \"1MiB\": the smallest steady rise per step that counts as growing."
+                },
+                "minWindows": {
+                    "title": "an integer of at least 2",
+                    "type": "integer",
+                    "minimum": 2,
+                    "description": "Default 4: fewer window peaks (or steps) after warm-up give no verdict."
+                }
+            }
+        },
         "verdicts": {
             "type": "object",
             "additionalProperties": false,
@@ -196,6 +231,10 @@ const BASE = {
                 "imbalance": {
                     "$ref": "#/definitions/policy",
                     "description": "Default warn."
+                },
+                "growing": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Memory that keeps rising over a run or from step to step. Default warn; \"fail\" to stop such a run."
                 }
             }
         }
@@ -347,6 +386,8 @@ const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  *   HCCL only once its links and domains are configured;
  * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
  * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
+ * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
+ *   step series by less than 1 MiB per step after the first step (src/gate/growth.ts);
  * - over-capacity and alloc-failure fail, the other findings warn.
  */
 const DEFAULT_CONFIG = deepFreeze({
@@ -362,6 +403,7 @@ const DEFAULT_CONFIG = deepFreeze({
     reference: { factor: 2 },
     leaks: { count: 0, percent: 10 },
     imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
+    growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
     verdicts: {
         'over-capacity': 'fail',
         'low-headroom': 'warn',
@@ -369,6 +411,7 @@ const DEFAULT_CONFIG = deepFreeze({
         'leak-suspect': 'warn',
         'above-reference': 'warn',
         imbalance: 'warn',
+        growing: 'warn',
     },
 });
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
@@ -426,6 +469,13 @@ function parseGateConfig(json, file) {
                 ? defaults.imbalance.tolerance
                 : toTolerance(input.imbalance.tolerance, file, '/imbalance/tolerance'),
             minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
+        },
+        growth: {
+            warmupPercent: input.growth?.warmupPercent ?? defaults.growth.warmupPercent,
+            tolerance: input.growth?.tolerance === undefined ? defaults.growth.tolerance : toTolerance(input.growth.tolerance, file, '/growth/tolerance'),
+            warmupSteps: input.growth?.warmupSteps ?? defaults.growth.warmupSteps,
+            perStep: input.growth?.perStep === undefined ? defaults.growth.perStep : toBytes(input.growth.perStep, file, '/growth/perStep'),
+            minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
         },
         verdicts: { ...defaults.verdicts, ...input.verdicts },
     };
@@ -580,6 +630,7 @@ function cloneConfig(config) {
         reference: { ...config.reference },
         leaks: { ...config.leaks },
         imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
+        growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
         verdicts: { ...config.verdicts },
     };
 }
@@ -614,9 +665,12 @@ const FINDING_STATUSES = [
     'leak-suspect',
     'above-reference',
     'imbalance',
+    'growing',
 ];
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
+/** The profiler's view of the same driver modules (npu_module_mem.csv): a second reading of that memory, never added to the plog's. */
+const PROFILER_MODULES_ATTRIBUTE = 'NPU_MODULE_MEM';
 function assessDevices(baselineSide, currentSide, config) {
     const baseline = moduleEvidence(baselineSide);
     const current = moduleEvidence(currentSide);
@@ -650,11 +704,14 @@ function estimateDevicePeaks(modules) {
             continue;
         let estimate = estimates.get(parts.device);
         if (estimate === undefined) {
-            estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null };
+            estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null, profilerModuleSum: null };
             estimates.set(parts.device, estimate);
         }
         if (parts.attribute === PROCESS_TOTAL_ATTRIBUTE) {
             estimate.processTotal = (estimate.processTotal ?? 0) + metric.peak;
+        }
+        else if (parts.attribute === PROFILER_MODULES_ATTRIBUTE) {
+            estimate.profilerModuleSum = (estimate.profilerModuleSum ?? 0) + metric.peak;
         }
         else {
             estimate.moduleSum += metric.peak;
@@ -667,7 +724,7 @@ function estimateDevicePeaks(modules) {
     }
     for (const estimate of estimates.values()) {
         estimate.attributes.sort(compareKeys);
-        estimate.bytes = Math.max(estimate.moduleSum, estimate.processTotal ?? 0);
+        estimate.bytes = Math.max(estimate.moduleSum, estimate.processTotal ?? 0, estimate.profilerModuleSum ?? 0);
     }
     return estimates;
 }
@@ -734,6 +791,15 @@ function assessHeadroom(baseline, current, config) {
     return entries;
 }
 function describeEstimate(estimate) {
+    if (estimate.profilerModuleSum === null)
+        return describePlogEstimate(estimate);
+    const profiler = `the sum of the profiler's ${PROFILER_MODULES_ATTRIBUTE} module peaks (${formatBytes(estimate.profilerModuleSum)})`;
+    if (estimate.moduleCount === 0 && estimate.processTotal === null)
+        return `An upper bound: ${profiler}, which need not coincide`;
+    const larger = estimate.profilerModuleSum > Math.max(estimate.moduleSum, estimate.processTotal ?? 0);
+    return `${describePlogEstimate(estimate)}; ${profiler} is a second reading of the same memory, never added${larger ? ', and the larger: the estimate' : ''}`;
+}
+function describePlogEstimate(estimate) {
     const total = `the process total ${PROCESS_TOTAL_ATTRIBUTE} (${formatBytes(estimate.processTotal ?? 0)})`;
     if (estimate.moduleCount === 0)
         return `From ${total}`;
@@ -947,6 +1013,173 @@ function compared(kind, key, baseline, current) {
     return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
 }
 
+// The `growing` verdict: memory that keeps rising over a run (time axis) or from step to step (step axis), from one run alone.
+//
+// A series holds window peaks (src/series.ts). After a warm-up, the Theil–Sen slope (the median of the slopes between
+// every two window peaks) says how fast the level rises; it ignores a few outliers and reads a saw-tooth within a band
+// as flat. Time axis: the rise that slope gives across the run after warm-up must exceed the tolerance (every set
+// field: a share of the series' peak, and bytes), and the last half of those windows must still be rising (a rise that
+// then stays flat is a step up, e.g. optimizer state created at the first step, not growth), and the troughs must
+// rise too: the lowest window peak of the last quarter must exceed that of the first quarter by half the tolerance
+// (a saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put).
+// Step axis: at least `perStep` bytes more each step, still rising over the last half, troughs rising. Windows without
+// samples are absent from the series, never zeros, so a pause in sampling is no drop.
+/** 20% warm-up; a rise over 5% of the peak and 64 MiB; 1 MiB per step after the first step; at least 4 windows. */
+const DEFAULT_GROWTH = DEFAULT_CONFIG.growth;
+/**
+ * The `growing` finding over every series of this run (no baseline needed), in report order: section by section,
+ * keys sorted. A key that its section's rules ignore is not assessed; `verdicts.growing: ignore` assesses nothing.
+ */
+const assessGrowing = ({ current, config }) => {
+    const policy = config.verdicts.growing;
+    if (policy === 'ignore')
+        return [];
+    const entries = [];
+    for (const declaration of SECTIONS) {
+        const byKey = current.series?.[declaration.name];
+        if (byKey === undefined)
+            continue;
+        const rules = config.sections[declaration.name]?.rules ?? [];
+        for (const key of Object.keys(byKey).sort(compareKeys)) {
+            if (matchRule(rules, key)?.ignore === true)
+                continue;
+            const growth = assessGrowth(byKey[key], config.growth);
+            if (growth === null || !growth.growing)
+                continue;
+            entries.push({
+                kind: declaration.kind,
+                key,
+                baseline: null,
+                current: growth.rise,
+                delta: null,
+                percent: null,
+                status: 'growing',
+                severity: policy,
+                rule: null,
+                unit: 'bytes',
+                limit: growth.limit,
+                note: growth.note,
+            });
+        }
+    }
+    return entries;
+};
+const MICROS_PER_HOUR = 3.6e9;
+/** Assesses one series; null when it has too few windows after warm-up to say anything. */
+function assessGrowth(series, config = DEFAULT_GROWTH) {
+    const points = [...series.points].sort((a, b) => a[0] - b[0]);
+    if (points.length === 0)
+        return null;
+    const first = points[0];
+    const last = points[points.length - 1];
+    const runEnd = last[0] + series.width;
+    let after;
+    let span;
+    if (series.axis === 'time') {
+        const cut = first[0] + (config.warmupPercent / 100) * (runEnd - first[0]);
+        after = points.filter((p) => p[0] >= cut);
+        span = runEnd - cut;
+    }
+    else {
+        after = points.slice(config.warmupSteps);
+        span = after.length > 0 ? last[0] - after[0][0] : 0;
+    }
+    if (after.length < Math.max(2, config.minWindows) || span <= 0)
+        return null;
+    const slope = theilSen(after);
+    const tail = theilSen(after.slice(Math.floor(after.length / 2)));
+    const peak = Math.max(...points.map((p) => p[1]));
+    const from = after[0];
+    const to = after[after.length - 1];
+    const stillRising = tail >= slope / 2 && tail > 0;
+    // A saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put: growth lifts
+    // the lowest window peak of the last quarter above that of the first quarter.
+    const quarter = Math.max(1, Math.floor(after.length / 4));
+    const levelRise = Math.min(...after.slice(after.length - quarter).map((p) => p[1])) - Math.min(...after.slice(0, quarter).map((p) => p[1]));
+    let rise;
+    let limit;
+    let growing;
+    if (series.axis === 'time') {
+        rise = Math.round(slope * span);
+        const bounds = [config.tolerance.percent === undefined ? null : (peak * config.tolerance.percent) / 100, config.tolerance.bytes ?? null].filter((b) => b !== null);
+        limit = Math.round(Math.max(0, ...bounds));
+        growing = stillRising && bounds.every((b) => rise > b) && levelRise > limit / 2;
+    }
+    else {
+        rise = Math.round(slope * span);
+        limit = config.perStep * span;
+        growing = stillRising && slope >= config.perStep && levelRise > 0;
+    }
+    const shape = !stillRising && slope > 0 ? 'step' : levelRise <= 0 && slope > 0 ? 'band' : 'trend';
+    const noteLimit = series.axis === 'time' ? limit : config.perStep;
+    return { axis: series.axis, from, to, slope, rise, limit, growing, note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape) };
+}
+/** The median of the slopes between every two points (n ≤ 200 window peaks: at most 19,900 pairs). */
+function theilSen(points) {
+    const slopes = [];
+    for (let i = 0; i < points.length; i++) {
+        const [xi, yi] = points[i];
+        for (let j = i + 1; j < points.length; j++) {
+            const [xj, yj] = points[j];
+            if (xj !== xi)
+                slopes.push((yj - yi) / (xj - xi));
+        }
+    }
+    if (slopes.length === 0)
+        return 0;
+    slopes.sort((a, b) => a - b);
+    const mid = slopes.length >> 1;
+    return slopes.length % 2 === 1 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
+}
+const SPARKS = '▁▂▃▄▅▆▇█';
+/** Eight levels over at most 16 buckets of the points (each the max of its points): the shape at a glance. */
+function sparkline(points, width = 16) {
+    if (points.length === 0)
+        return '';
+    const n = Math.min(width, points.length);
+    const buckets = [];
+    for (let b = 0; b < n; b++) {
+        const from = Math.floor((b * points.length) / n);
+        const to = Math.floor(((b + 1) * points.length) / n);
+        let max = -Infinity;
+        for (let i = from; i < to; i++)
+            max = Math.max(max, points[i][1]);
+        buckets.push(max);
+    }
+    const lo = Math.min(...buckets);
+    const hi = Math.max(...buckets);
+    return buckets.map((v) => SPARKS[hi === lo ? 0 : Math.round(((v - lo) / (hi - lo)) * (SPARKS.length - 1))]).join('');
+}
+function growthNote(axis, after, slope, rise, limit, growing, shape) {
+    const from = after[0][1];
+    const to = after[after.length - 1][1];
+    const picture = `${sparkline(after)} ${formatBytes(from)} → ${formatBytes(to)}`;
+    if (axis === 'time') {
+        const perHour = `${signed(slope * MICROS_PER_HOUR)}/h`;
+        const verdict = growing
+            ? `rises ${formatBytes(rise)} across the run after warm-up, over the ${formatBytes(limit)} tolerated`
+            : shape === 'step'
+                ? 'rose, then stayed flat over the last half: a step up, not growth'
+                : shape === 'band'
+                    ? 'rises and falls within one band (its troughs do not rise): not growth'
+                    : `projected ${signed(rise)} across the run after warm-up, within the ${formatBytes(limit)} tolerated`;
+        return `${picture} after warm-up (${after.length} windows), Theil–Sen ${perHour}: ${verdict}`;
+    }
+    const perStep = `${signed(slope)}/step`;
+    const verdict = growing
+        ? `at least ${formatBytes(limit)} more every step`
+        : shape === 'step'
+            ? 'rose, then stayed flat over the last steps: a step up, not growth'
+            : shape === 'band'
+                ? 'rises and falls within one band: not growth'
+                : `under the ${formatBytes(limit)} per step tolerated`;
+    return `${picture} over steps ${after[0][0]}–${after[after.length - 1][0]}, Theil–Sen ${perStep}: ${verdict}`;
+}
+function signed(bytes) {
+    const rounded = Math.round(bytes);
+    return rounded > 0 ? `+${formatBytes(rounded)}` : formatBytes(rounded);
+}
+
 // The verdicts beyond the baseline comparison, as a list of assessors: a new verdict is one assessor here.
 /** Headroom, allocation failures, leak suspects, reference costs and imbalance (devices.ts). */
 const deviceFindings = ({ baseline, current, config }) => {
@@ -954,7 +1187,7 @@ const deviceFindings = ({ baseline, current, config }) => {
     return [...moduleFindings, ...deviceEntries];
 };
 /** Every assessor, in the order their entries are listed. */
-const FINDINGS = [deviceFindings];
+const FINDINGS = [deviceFindings, assessGrowing];
 
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 /**

@@ -1,4 +1,5 @@
 import { P as ParseError, a as SchemaError, I as InputError, U as UsageError } from './sources.js';
+import { S as SeriesBuilder } from './series.js';
 
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
 function serializeError(error) {
@@ -70,6 +71,38 @@ function deserializeError(e) {
     return error;
 }
 
+const components = {
+    name: 'components',
+    kind: 'component',
+    title: 'Components',
+    description: 'Peak memory per device, component and figure from the profilers, e.g. dev0/PTA/reserved (torch_npu memory_record: allocated, reserved, active) or dev0/APP/hbm (msprof npu_mem: hbm, ddr).',
+    keyShape: 'devN/<COMPONENT>/<figure>',
+    example: 'dev0/PTA/reserved',
+    value: 'peak',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 1024 ** 2 },
+    source: 'profiler memory_record.csv and npu_mem CSVs',
+    fields: {
+        peak: { type: 'bytes', description: 'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).' },
+    },
+};
+
+const graphs = {
+    name: 'graphs',
+    kind: 'graph',
+    title: 'Static graphs',
+    description: 'Memory of each static graph as the TOTAL row of static_op_mem says (never the sum of its rows), by key <device>/<Model Name>/<Graph ID>, e.g. host/0/1.',
+    keyShape: '<host|devN>/<model>/<graph>',
+    example: 'host/0/1',
+    value: 'size',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 1024 ** 2 },
+    source: 'profiler static_op_mem.csv',
+    fields: {
+        size: { type: 'bytes', description: 'Size(KB) of the TOTAL row, in bytes.' },
+    },
+};
+
 const kernels = {
     name: 'kernels',
     kind: 'kernel',
@@ -94,23 +127,41 @@ const modules = {
     name: 'modules',
     kind: 'module',
     title: 'Modules',
-    description: 'Module memory statistics by key, e.g. DEV_MEM/dev0/APP or SVM_MEM/RUNTIME.',
+    description: 'Module memory statistics by key, e.g. DEV_MEM/dev0/APP or SVM_MEM/RUNTIME; the profiler\'s npu_module_mem as NPU_MODULE_MEM/dev0/HCCL.',
     keyShape: '<ATTR>[/devN]/<MODULE>',
     example: 'DEV_MEM/dev0/APP',
     value: 'peak',
     unit: 'bytes',
     tolerance: { percent: 5, bytes: 1024 ** 2 },
-    source: 'plog memory statistics',
+    source: 'plog memory statistics; profiler npu_module_mem.csv (Total Reserved)',
     fields: {
-        peak: { type: 'bytes', description: 'alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED.' },
+        peak: { type: 'bytes', description: 'alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED; the largest Total Reserved for NPU_MODULE_MEM.' },
         current: { type: 'bytes', description: 'current_alloced_size, or the peak where the format has none.' },
         allocs: { type: 'countOrNull', description: 'alloc_cnt, when the record has it.' },
         frees: { type: 'countOrNull', description: 'free_cnt, when the record has it.' },
     },
 };
 
+const operators = {
+    name: 'operators',
+    kind: 'operator',
+    title: 'Operators',
+    description: 'The largest single allocation per device and operator from the profilers\' operator_memory CSVs, e.g. dev0/aten::empty_strided.',
+    keyShape: 'devN/<operator>',
+    example: 'dev0/aten::empty_strided',
+    value: 'largest',
+    unit: 'bytes',
+    tolerance: { percent: 10, bytes: 16 * 1024 ** 2 },
+    source: 'profiler operator_memory.csv',
+    fields: {
+        largest: { type: 'bytes', description: 'The largest Size(KB) of one allocation by this operator on this device, in bytes.' },
+        count: { type: 'count', description: 'Allocations by this operator in the file (rows with a size; releases without an allocation are not counted).' },
+        total: { type: 'bytes', description: 'The sum of those allocations, in bytes.' },
+    },
+};
+
 // The registry: every section, in report order. Adding a section is one file here and one line below.
-const SECTIONS = [modules, kernels];
+const SECTIONS = [modules, components, operators, graphs, kernels];
 const byName = new Map(SECTIONS.map((s) => [s.name, s]));
 new Map(SECTIONS.map((s) => [s.kind, s]));
 /** The section called `name`; throws for a name no declaration has (a programming error, not bad input). */
@@ -138,67 +189,6 @@ function combineMetrics(declaration, a, b) {
 }
 function canonical(metric) {
     return JSON.stringify(Object.keys(metric).sort().map((k) => [k, metric[k]]));
-}
-
-// Compact, mergeable timelines: window peaks of one figure over time or over training steps, at most MAX_POINTS points.
-//
-// A sample (x, y) falls in the bucket floor(x / width); a bucket keeps the largest y. Widths are powers of two, so a
-// series at width w coarsens to any larger width exactly (the max of two neighbours). Merging two series takes the
-// larger width of the two (and coarsens further while over MAX_POINTS): the result is the same whatever the order and
-// grouping of the merges, and the same as sampling every point into one series (merge(parse(A), parse(B)) == parse(A ∪ B)).
-/** At most this many buckets per series: small enough for a snapshot of thousands of devices. */
-const MAX_POINTS = 200;
-/** Accumulates samples for one series; `toSeries()` gives the compact form. */
-class SeriesBuilder {
-    axis;
-    width = 1;
-    buckets = new Map();
-    constructor(axis) {
-        this.axis = axis;
-    }
-    add(x, y) {
-        if (!Number.isFinite(x) || !Number.isFinite(y))
-            return;
-        const bucket = Math.floor(x / this.width);
-        const prev = this.buckets.get(bucket);
-        if (prev === undefined || y > prev) {
-            this.buckets.set(bucket, y);
-            if (prev === undefined && this.buckets.size > MAX_POINTS)
-                this.coarsen();
-        }
-    }
-    /** Folds a finished series in (same axis). */
-    addSeries(series) {
-        if (series.axis !== this.axis)
-            throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
-        while (this.width < series.width)
-            this.coarsenOnce();
-        for (const [x, y] of series.points)
-            this.add(x, y);
-    }
-    toSeries() {
-        const points = [...this.buckets]
-            .sort((a, b) => a[0] - b[0])
-            .map(([bucket, y]) => [bucket * this.width, y]);
-        return { axis: this.axis, width: this.width, points };
-    }
-    coarsen() {
-        while (this.buckets.size > MAX_POINTS)
-            this.coarsenOnce();
-    }
-    coarsenOnce() {
-        const next = new Map();
-        for (const [bucket, y] of this.buckets) {
-            const b = Math.floor(bucket / 2);
-            const prev = next.get(b);
-            if (prev === undefined || y > prev)
-                next.set(b, y);
-        }
-        this.width *= 2;
-        this.buckets.clear();
-        for (const [b, y] of next)
-            this.buckets.set(b, y);
-    }
 }
 
 // The metric model every parser fills and every later stage reads, and its stable JSON form.
@@ -445,4 +435,4 @@ function sectionValues(snapshot, declaration) {
     return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
 }
 
-export { MAX_POINTS as M, SECTIONS as S, SnapshotBuilder as a, serializeError as b, modulesOf as c, compareKeys as d, sectionValues as e, SNAPSHOT_VERSION as f, deserializeError as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { SECTIONS as S, SnapshotBuilder as a, serializeError as b, modulesOf as c, compareKeys as d, sectionValues as e, SNAPSHOT_VERSION as f, deserializeError as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

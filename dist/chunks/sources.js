@@ -40,6 +40,22 @@ class UsageError extends Error {
     }
 }
 
+// Where the profilers' memory CSVs are looked for in a directory; apart from the parser, so the source registry loads no parser.
+const TABLES = '{memory_record,operator_memory,npu_module_mem,static_op_mem,npu_mem}';
+// What a directory is searched for: torch_npu's (<worker>_ascend_pt) and MindSpore's (<worker>_ascend_ms) output,
+// msprof's merged output (PROF_<id>/mindstudio_profiler_output), and the tables directly in the directory given. The
+// msprof tree that torch_npu leaves inside its own folder is skipped (its ASCEND_PROFILER_OUTPUT already holds that
+// data), and so are msprof's per-device device_<n>/summary copies of the merged files.
+const DIRECTORY_PATTERNS = [
+    `**/*_ascend_pt/**/${TABLES}.csv`,
+    `**/*_ascend_ms/**/${TABLES}.csv`,
+    `**/PROF_*/mindstudio_profiler_output/${TABLES}_*.csv`,
+    `${TABLES}.csv`,
+    `${TABLES}_*.csv`,
+    '!**/*_ascend_pt/**/PROF_*/**',
+    '!**/*_ascend_ms/**/PROF_*/**',
+];
+
 const SOURCES = [
     {
         name: 'plog',
@@ -58,6 +74,15 @@ const SOURCES = [
         description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
         directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
         load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
+    },
+    {
+        name: 'profiler',
+        option: 'profiler',
+        input: 'profiler',
+        label: 'profiler',
+        description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
+        directoryPatterns: DIRECTORY_PATTERNS,
+        load: async () => ({ parseFile: (await import('./profiler.js')).parseFile }),
     },
 ];
 const byName = new Map(SOURCES.map((s) => [s.name, s]));
@@ -83,4 +108,4 @@ function noSpecs(specs) {
     return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
 }
 
-export { InputError as I, ParseError as P, SOURCES as S, UsageError as U, SchemaError as a, evidenceSource as e, noSpecs as n, parserOf as p };
+export { DIRECTORY_PATTERNS as D, InputError as I, ParseError as P, SOURCES as S, UsageError as U, SchemaError as a, evidenceSource as e, noSpecs as n, parserOf as p };

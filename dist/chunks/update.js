@@ -23,6 +23,7 @@ import './escape.js';
 import 'node:os';
 import 'node:worker_threads';
 import './snapshot.js';
+import './series.js';
 import 'node:fs';
 import './units.js';
 

@@ -160,6 +160,40 @@ const BASE = {
       "maxLength": 50,
       "description": "On a pull request, the check gates against the baseline and config of the PR's base commit; the PR's own are used only when it carries this label, which only maintainers (triage permission) can set. Update mode puts it on the PRs it opens. Read from the base commit's config. Default \"memory-baseline-update\"."
     },
+    "growth": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "growing (warn) when a timeline keeps rising: after the warm-up, the Theil-Sen slope of its window peaks projects a rise across the rest of the run above the tolerance, the last half of the windows still rises and the troughs rise too (a saw-tooth within a band, or a rise that then stays flat, is not growth). Step series (one point per training step): at least perStep more per step after warmupSteps. Needs no baseline.",
+      "properties": {
+        "warmupPercent": {
+          "title": "a percent from 0 to 90",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 90,
+          "description": "Default 20: the first 20% of a timeline's run is warm-up and not assessed."
+        },
+        "tolerance": {
+          "$ref": "#/definitions/tolerance",
+          "description": "Default {\"percent\": 5, \"bytes\": \"64MiB\"}: the projected rise must exceed both; percent is of the series' peak. Replaces the default as a whole."
+        },
+        "warmupSteps": {
+          "title": "a non-negative integer",
+          "type": "integer",
+          "minimum": 0,
+          "description": "Default 1: step series skip their first step (weights, optimizer state, caches)."
+        },
+        "perStep": {
+          "$ref": "#/definitions/size",
+          "description": "Default \"1MiB\": the smallest steady rise per step that counts as growing."
+        },
+        "minWindows": {
+          "title": "an integer of at least 2",
+          "type": "integer",
+          "minimum": 2,
+          "description": "Default 4: fewer window peaks (or steps) after warm-up give no verdict."
+        }
+      }
+    },
     "verdicts": {
       "type": "object",
       "additionalProperties": false,
@@ -188,6 +222,10 @@ const BASE = {
         "imbalance": {
           "$ref": "#/definitions/policy",
           "description": "Default warn."
+        },
+        "growing": {
+          "$ref": "#/definitions/policy",
+          "description": "Memory that keeps rising over a run or from step to step. Default warn; \"fail\" to stop such a run."
         }
       }
     }

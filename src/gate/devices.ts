@@ -32,10 +32,14 @@ export const FINDING_STATUSES: readonly FindingStatus[] = [
   'leak-suspect',
   'above-reference',
   'imbalance',
+  'growing',
 ];
 
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 export const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
+
+/** The profiler's view of the same driver modules (npu_module_mem.csv): a second reading of that memory, never added to the plog's. */
+export const PROFILER_MODULES_ATTRIBUTE = 'NPU_MODULE_MEM';
 
 export function assessDevices(baselineSide: DeviceEvidence, currentSide: DeviceEvidence, config: GateConfig): DeviceAssessment {
   const baseline = moduleEvidence(baselineSide);
@@ -84,7 +88,9 @@ export function parseModuleKey(key: string): ModuleKeyParts | null {
  *   reached at different times, so the sum is an UPPER BOUND of the device's peak;
  * - `processTotal` is DEV_PROC_MEM (`total_size`), already the process's total on the device: the same memory again,
  *   so it is never added to the modules;
- * - `bytes`, the estimate, is the larger of the two.
+ * - `profilerModuleSum` adds the profiler's NPU_MODULE_MEM module peaks (npu_module_mem.csv): the driver's modules read
+ *   by another tool, so never added to the plog's either;
+ * - `bytes`, the estimate, is the largest of the three.
  * Keys ignored by a rule still count: ignoring a key's changes does not free its memory.
  */
 export interface DeviceEstimate {
@@ -99,6 +105,8 @@ export interface DeviceEstimate {
   attributes: string[];
   /** Sum of DEV_PROC_MEM peaks on the device (one per process module), or null without such records. */
   processTotal: number | null;
+  /** Sum of the profiler's NPU_MODULE_MEM module peaks on the device, or null without them. */
+  profilerModuleSum: number | null;
 }
 
 export function estimateDevicePeaks(modules: Record<string, ModuleMetric>): Map<string, DeviceEstimate> {
@@ -108,11 +116,13 @@ export function estimateDevicePeaks(modules: Record<string, ModuleMetric>): Map<
     if (parts === null || parts.device === null) continue;
     let estimate = estimates.get(parts.device);
     if (estimate === undefined) {
-      estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null };
+      estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null, profilerModuleSum: null };
       estimates.set(parts.device, estimate);
     }
     if (parts.attribute === PROCESS_TOTAL_ATTRIBUTE) {
       estimate.processTotal = (estimate.processTotal ?? 0) + metric.peak;
+    } else if (parts.attribute === PROFILER_MODULES_ATTRIBUTE) {
+      estimate.profilerModuleSum = (estimate.profilerModuleSum ?? 0) + metric.peak;
     } else {
       estimate.moduleSum += metric.peak;
       estimate.moduleCount++;
@@ -122,7 +132,7 @@ export function estimateDevicePeaks(modules: Record<string, ModuleMetric>): Map<
   }
   for (const estimate of estimates.values()) {
     estimate.attributes.sort(compareKeys);
-    estimate.bytes = Math.max(estimate.moduleSum, estimate.processTotal ?? 0);
+    estimate.bytes = Math.max(estimate.moduleSum, estimate.processTotal ?? 0, estimate.profilerModuleSum ?? 0);
   }
   return estimates;
 }
@@ -187,6 +197,14 @@ function assessHeadroom(baseline: ModuleEvidence, current: ModuleEvidence, confi
 }
 
 function describeEstimate(estimate: DeviceEstimate): string {
+  if (estimate.profilerModuleSum === null) return describePlogEstimate(estimate);
+  const profiler = `the sum of the profiler's ${PROFILER_MODULES_ATTRIBUTE} module peaks (${formatBytes(estimate.profilerModuleSum)})`;
+  if (estimate.moduleCount === 0 && estimate.processTotal === null) return `An upper bound: ${profiler}, which need not coincide`;
+  const larger = estimate.profilerModuleSum > Math.max(estimate.moduleSum, estimate.processTotal ?? 0);
+  return `${describePlogEstimate(estimate)}; ${profiler} is a second reading of the same memory, never added${larger ? ', and the larger: the estimate' : ''}`;
+}
+
+function describePlogEstimate(estimate: DeviceEstimate): string {
   const total = `the process total ${PROCESS_TOTAL_ATTRIBUTE} (${formatBytes(estimate.processTotal ?? 0)})`;
   if (estimate.moduleCount === 0) return `From ${total}`;
   const cached = estimate.cached > 0 ? `, CACHED ${formatBytes(estimate.cached)} included` : '';

@@ -34,6 +34,8 @@ export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  *   HCCL only once its links and domains are configured;
  * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
  * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
+ * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
+ *   step series by less than 1 MiB per step after the first step (src/gate/growth.ts);
  * - over-capacity and alloc-failure fail, the other findings warn.
  */
 export const DEFAULT_CONFIG: GateConfig = deepFreeze({
@@ -49,6 +51,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   reference: { factor: 2 },
   leaks: { count: 0, percent: 10 },
   imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
+  growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
   verdicts: {
     'over-capacity': 'fail',
     'low-headroom': 'warn',
@@ -56,6 +59,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
     'leak-suspect': 'warn',
     'above-reference': 'warn',
     imbalance: 'warn',
+    growing: 'warn',
   },
   baselineUpdateLabel: 'memory-baseline-update',
 });
@@ -112,6 +116,7 @@ export interface GateConfigFile {
   reference?: { factor?: number };
   leaks?: CountTolerance;
   imbalance?: { tolerance?: ToleranceInput; minDevices?: number };
+  growth?: { warmupPercent?: number; tolerance?: ToleranceInput; warmupSteps?: number; perStep?: SizeInput; minWindows?: number };
   verdicts?: Partial<Record<FindingStatus, Policy>>;
   baselineUpdateLabel?: string;
 }
@@ -176,6 +181,13 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
           ? defaults.imbalance.tolerance
           : toTolerance(input.imbalance.tolerance, file, '/imbalance/tolerance'),
       minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
+    },
+    growth: {
+      warmupPercent: input.growth?.warmupPercent ?? defaults.growth.warmupPercent,
+      tolerance: input.growth?.tolerance === undefined ? defaults.growth.tolerance : toTolerance(input.growth.tolerance, file, '/growth/tolerance'),
+      warmupSteps: input.growth?.warmupSteps ?? defaults.growth.warmupSteps,
+      perStep: input.growth?.perStep === undefined ? defaults.growth.perStep : toBytes(input.growth.perStep, file, '/growth/perStep'),
+      minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
     },
     verdicts: { ...defaults.verdicts, ...input.verdicts },
     baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
@@ -335,6 +347,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     reference: { ...config.reference },
     leaks: { ...config.leaks },
     imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
+    growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
     verdicts: { ...config.verdicts },
     baselineUpdateLabel: config.baselineUpdateLabel,
   };

@@ -58,7 +58,21 @@ export interface CountTolerance {
 }
 
 /** The verdicts beyond the baseline comparison; each one's policy is set in `verdicts`. */
-export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'above-reference' | 'imbalance';
+export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'above-reference' | 'imbalance' | 'growing';
+
+/** When a timeline counts as `growing` (src/gate/growth.ts). */
+export interface GrowthConfig {
+  /** Time axis: the first share of the run skipped as warm-up, in percent (0 to 90). */
+  warmupPercent: number;
+  /** Time axis: how much the projected rise after warm-up may be; every set field must be exceeded. `percent` is of the series' peak. */
+  tolerance: Tolerance;
+  /** Step axis: steps skipped as warm-up (the first step allocates weights, optimizer state, caches). */
+  warmupSteps: number;
+  /** Step axis: the smallest steady rise per step that counts, bytes. */
+  perStep: number;
+  /** Fewest window peaks after warm-up for any verdict; fewer say nothing. */
+  minWindows: number;
+}
 
 /** The whole threshold config, sizes already in bytes. */
 export interface GateConfig {
@@ -80,6 +94,8 @@ export interface GateConfig {
   leaks: CountTolerance;
   /** A device's module peak deviating from the median of the same module on the other devices. */
   imbalance: { tolerance: Tolerance; minDevices: number };
+  /** Memory that keeps rising over a run (time series) or from step to step (step series). */
+  growth: GrowthConfig;
   /** warn, fail or ignore (not assessed) per finding. */
   verdicts: Record<FindingStatus, Policy>;
   /** The label (settable by maintainers only) that lets a pull request's own baseline and config be used on it. */
@@ -104,6 +120,7 @@ export const STATUSES = [
   'low-headroom',
   'above-reference',
   'imbalance',
+  'growing',
   'new',
   'missing',
   'improved',

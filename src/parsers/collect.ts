@@ -68,7 +68,7 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
   }
   builder ??= await parseHere(tasks);
   const snapshot = builder.build();
-  if (isEmptySnapshot(snapshot)) throw new InputError(noDataMessage(inputs, snapshot));
+  if (isEmptySnapshot(snapshot)) throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
   return { snapshot, skippedRecords: builder.skippedRecords };
 }
 
@@ -273,13 +273,16 @@ function defaultWorkerUrl(): URL {
   return new URL('./parse-worker.js', import.meta.url);
 }
 
-function noDataMessage(inputs: CollectInputs, snapshot: Snapshot): string {
+function noDataMessage(inputs: CollectInputs, snapshot: Snapshot, skippedRecords: readonly SkippedRecord[]): string {
   const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);
   const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
   if (total === 0) {
     return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
   }
-  const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed` : '';
+  // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
+  const first = skippedRecords[0];
+  const why = first === undefined ? '' : `, the first at ${first.file}:${first.line}: ${first.reason}`;
+  const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
   return (
     `no memory statistics found in ${total} file(s)${where}${skipped}: ` +
     'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), ' +

@@ -3,6 +3,7 @@
 // its parser module (which exports `parseFile`).
 import { fileSystemFailure, InputError } from '../errors.js';
 import type { SnapshotBuilder } from '../snapshot.js';
+import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS } from './profiler/search.js';
 import type { InputFile } from '../sources/types.js';
 
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
@@ -45,6 +46,15 @@ export const SOURCES: readonly EvidenceSource[] = [
     description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
     directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
     load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
+  },
+  {
+    name: 'profiler',
+    option: 'profiler',
+    input: 'profiler',
+    label: 'profiler',
+    description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
+    directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
+    load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
   },
 ];
 

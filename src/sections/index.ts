@@ -1,12 +1,15 @@
 // The registry: every section, in report order. Adding a section is one file here and one line below.
+import { components } from './components.js';
+import { graphs } from './graphs.js';
 import { kernels } from './kernels.js';
 import { modules } from './modules.js';
+import { operators } from './operators.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
 export type { DeviceSplit, FieldDeclaration, FieldType, Metric, SectionDeclaration } from './types.js';
 export { deviceName, splitDevice } from './keys.js';
 
-export const SECTIONS: readonly SectionDeclaration[] = [modules, kernels];
+export const SECTIONS: readonly SectionDeclaration[] = [modules, components, operators, graphs, kernels];
 
 const byName = new Map(SECTIONS.map((s) => [s.name, s]));
 const byKind = new Map(SECTIONS.map((s) => [s.kind, s]));

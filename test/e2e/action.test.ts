@@ -1303,3 +1303,29 @@ describe('trust', () => {
     }
   });
 });
+
+describe('profiler evidence in artifacts', () => {
+  it('with no path named, the profiler tables inside downloaded artifacts are found and read, next to the plog', async () => {
+    const RUN = 6464;
+    const fixtures = join(ROOT, 'test', 'fixtures', 'torch_npu', 'level0-2025-01', 'rank0_ascend_pt');
+    fake.addArtifact({
+      name: 'profiler-rank-0',
+      runId: RUN,
+      files: {
+        // msprof's own tree inside torch_npu's folder is skipped: only ASCEND_PROFILER_OUTPUT is read.
+        'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': readFileSync(join(fixtures, 'memory_record.csv'), 'latin1'),
+        'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/npu_module_mem.csv': readFileSync(join(fixtures, 'npu_module_mem.csv'), 'latin1'),
+        'rank0_ascend_pt/PROF_000001/mindstudio_profiler_output/npu_module_mem_20250109.csv': 'not read\n',
+      },
+    });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson({}) });
+    const r = await runAction({ dirs, inputs: { artifacts: 'profiler-*' }, event: 'push', runId: RUN });
+    expect(r.code, why(r)).toBe(0);
+    const entries = readReport(r).entries;
+    // 1452 MB = 1,522,532,352 bytes: the PTA reserved peak and the driver's APP module agree.
+    expect(entries.find((e) => e.key === 'dev0/PTA/reserved')).toMatchObject({ kind: 'component', status: 'new', current: 1452 * 2 ** 20 });
+    expect(entries.find((e) => e.key === 'NPU_MODULE_MEM/dev0/APP')).toMatchObject({ kind: 'module', status: 'new', current: 1452 * 2 ** 20 });
+    expect(entries.filter((e) => e.status === 'growing')).toEqual([]);
+  });
+});

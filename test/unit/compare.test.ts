@@ -39,6 +39,7 @@ const noCounts: Record<Status, number> = {
   'low-headroom': 0,
   'above-reference': 0,
   imbalance: 0,
+  growing: 0,
   improved: 0,
   new: 0,
   missing: 0,

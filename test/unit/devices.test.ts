@@ -148,6 +148,33 @@ describe('headroom against the device', () => {
     ]);
   });
 
+  it("never adds the profiler's NPU_MODULE_MEM modules to the plog's: the larger reading is the estimate", () => {
+    const current = run({
+      'DEV_MEM/dev0/APP': 10 * GiB,
+      'DEV_MEM/dev0/HCCL': GiB,
+      'NPU_MODULE_MEM/dev0/APP': 10 * GiB,
+      'NPU_MODULE_MEM/dev0/HCCL': 2 * GiB,
+      'NPU_MODULE_MEM/dev1/APP': 3 * GiB,
+    });
+    const estimates = [...estimateDevicePeaks(modulesOf(current)).values()];
+    // dev0: plog 10 + 1 = 11 GiB, profiler 10 + 2 = 12 GiB: 12, not 23. dev1: the profiler only.
+    expect(estimates.map((e) => [e.device, e.bytes, e.moduleSum, e.profilerModuleSum])).toEqual([
+      ['dev0', 12 * GiB, 11 * GiB, 12 * GiB],
+      ['dev1', 3 * GiB, 0, 3 * GiB],
+    ]);
+    const report = compareSnapshots(NO_BASELINE, current, config({ device: { capacity: '12.5GiB' } }));
+    expect(report.entries.filter((e) => e.kind === 'device').map((e) => [e.key, e.status, e.current, e.note])).toEqual([
+      [
+        'dev0',
+        'low-headroom',
+        12 * GiB,
+        'estimated peak 12.0 GiB leaves 512.0 MiB of the capacity 12.5 GiB, less than the minimum headroom (10% = 1.3 GiB). ' +
+          "An upper bound: the sum of 2 module peaks in DEV_MEM, which need not coincide; the sum of the profiler's NPU_MODULE_MEM module peaks (12.0 GiB) is a second reading of the same memory, never added, and the larger: the estimate",
+      ],
+      ['dev1', 'pass', 3 * GiB, expect.stringMatching(/An upper bound: the sum of the profiler's NPU_MODULE_MEM module peaks \(3\.0 GiB\), which need not coincide$/)],
+    ]);
+  });
+
   it('only devices with a capacity are judged; host and SVM memory belong to no device', () => {
     const settings = config({ devices: { dev1: { capacity: '1GiB' } } });
     const report = compareSnapshots(NO_BASELINE, run({ 'DEV_MEM/dev0/APP': 5 * GiB, 'DEV_MEM/dev1/APP': 2 * GiB, 'HOST_MEM/APP': 9 * GiB, 'SVM_MEM/RUNTIME': 9 * GiB }), settings);
@@ -167,8 +194,8 @@ describe('headroom against the device', () => {
     });
     const modules = modulesOf(current);
     expect([...estimateDevicePeaks(modules).values()]).toEqual([
-      { device: 'dev0', bytes: 14 * GiB, moduleSum: 14 * GiB, moduleCount: 4, cached: 2 * GiB, attributes: ['DEV_MEM', 'MEM_DEV_SMALL_HBM'], processTotal: 12 * GiB },
-      { device: 'dev1', bytes: 20 * GiB, moduleSum: 10 * GiB, moduleCount: 1, cached: 0, attributes: ['DEV_MEM'], processTotal: 20 * GiB },
+      { device: 'dev0', bytes: 14 * GiB, moduleSum: 14 * GiB, moduleCount: 4, cached: 2 * GiB, attributes: ['DEV_MEM', 'MEM_DEV_SMALL_HBM'], processTotal: 12 * GiB, profilerModuleSum: null },
+      { device: 'dev1', bytes: 20 * GiB, moduleSum: 10 * GiB, moduleCount: 1, cached: 0, attributes: ['DEV_MEM'], processTotal: 20 * GiB, profilerModuleSum: null },
     ]);
     const report = compareSnapshots(NO_BASELINE, current, config({ device: { capacity: '15GiB' } }));
     expect(report.entries.filter((e) => e.kind === 'device').map((e) => [e.key, e.status, e.current, e.note])).toEqual([
@@ -549,6 +576,7 @@ describe('several findings on one key, and the report', () => {
       'low-headroom': 0,
       'above-reference': 0,
       imbalance: 1,
+      growing: 0,
       new: 0,
       missing: 0,
       improved: 0,
@@ -643,7 +671,7 @@ describe('the config of the device verdicts', () => {
       'a verdict that does not exist',
       { verdicts: { leak: 'warn' } },
       '/verdicts/leak',
-      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, leak-suspect, above-reference, imbalance',
+      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, leak-suspect, above-reference, imbalance, growing',
     ],
   ])('rejects %s with the JSON pointer of the bad field', (_story, json, pointer, reason) => {
     let error: unknown;

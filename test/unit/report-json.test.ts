@@ -34,6 +34,7 @@ const seedReport: GateReport = {
     'low-headroom': 0,
     'above-reference': 0,
     imbalance: 0,
+    growing: 0,
     new: 1,
     missing: 0,
     improved: 0,
@@ -69,6 +70,7 @@ describe('renderJsonReport', () => {
   "counts": {
     "above-reference": 0,
     "alloc-failure": 0,
+    "growing": 0,
     "ignored": 0,
     "imbalance": 0,
     "improved": 0,
@@ -154,7 +156,7 @@ describe('parseReportJson', () => {
   it('refuses an unknown status at /entries/0/status and lists the known ones', () => {
     const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'exploded')));
     expect(error.pointer).toBe('/entries/0/status');
-    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "alloc-failure", "leak-suspect", "low-headroom", "above-reference", "imbalance", "new", "missing", "improved", "ignored", "pass", got "exploded"');
+    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "alloc-failure", "leak-suspect", "low-headroom", "above-reference", "imbalance", "growing", "new", "missing", "improved", "ignored", "pass", got "exploded"');
   });
 
   it('refuses an extra property, pointing at it', () => {
@@ -200,7 +202,7 @@ describe('parseReportJson', () => {
   it('refuses an empty key, a kind it does not know and a malformed time', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['key'] = ''))).pointer).toBe('/entries/0/key');
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['kind'] = 'rack'))).message).toBe(
-      'report.json: /entries/0/kind: must be one of "module", "kernel", "device", got "rack"',
+      'report.json: /entries/0/kind: must be one of "module", "component", "operator", "graph", "kernel", "device", got "rack"',
     );
     expect(schemaErrorOf(documentWith((doc) => (doc['generatedAt'] = 'yesterday'))).pointer).toBe('/generatedAt');
   });
@@ -291,6 +293,6 @@ describe('the published schema', () => {
   it('enumerates every status once, from the one REPORT_STATUSES list', () => {
     expect(publishedSchema.definitions.entry.properties.status.enum).toEqual([...REPORT_STATUSES]);
     expect(Object.keys(publishedSchema.properties.counts.properties)).toEqual([...REPORT_STATUSES]);
-    expect(new Set(REPORT_STATUSES).size).toBe(13);
+    expect(new Set(REPORT_STATUSES).size).toBe(14);
   });
 });

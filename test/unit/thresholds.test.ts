@@ -24,6 +24,9 @@ describe('defaults', () => {
     expect(DEFAULT_CONFIG).toEqual({
       sections: {
         modules: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        components: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        operators: { tolerance: { percent: 10, bytes: 16 * MiB }, rules: [] },
+        graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { bytes: 0 }, rules: [] },
       },
       onNew: 'warn',
@@ -36,6 +39,7 @@ describe('defaults', () => {
       reference: { factor: 2 },
       leaks: { count: 0, percent: 10 },
       imbalance: { tolerance: { percent: 20, bytes: MiB }, minDevices: 3 },
+      growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * MiB }, warmupSteps: 1, perStep: MiB, minWindows: 4 },
       verdicts: {
         'over-capacity': 'fail',
         'low-headroom': 'warn',
@@ -43,6 +47,7 @@ describe('defaults', () => {
         'leak-suspect': 'warn',
         'above-reference': 'warn',
         imbalance: 'warn',
+        growing: 'warn',
       },
       baselineUpdateLabel: 'memory-baseline-update',
     });
@@ -88,6 +93,9 @@ describe('parseGateConfig', () => {
             { match: 'HOST_MEM/**', ignore: true },
           ],
         },
+        components: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        operators: { tolerance: { percent: 10, bytes: 16 * MiB }, rules: [] },
+        graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { bytes: 0 }, rules: [] },
       },
       onNew: 'warn',
@@ -148,7 +156,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, kernels, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, onNew, onMissing, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, growth, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
@@ -276,6 +284,9 @@ describe('applyMaxIncrease', () => {
       ...config,
       sections: {
         modules: { tolerance: { percent: 5, bytes: MiB }, rules: config.sections.modules!.rules },
+        components: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        operators: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
       },
     });

@@ -1,0 +1,961 @@
+import { P as ParseError } from './sources.js';
+export { D as DIRECTORY_PATTERNS } from './sources.js';
+import { isAscii } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { p as parse, C as CsvError } from './sync.js';
+import { S as SeriesBuilder } from './series.js';
+
+/** Device names the same way in every parser: `03`, `dev03`, `NPU:3` → `dev3`; null when it is not a device number. */
+function deviceName(raw) {
+    const text = String(raw).trim();
+    const m = /^(?:dev|NPU:?|npu:?)?0*(\d+)$/.exec(text);
+    if (m === null)
+        return null;
+    return `dev${Number(m[1])}`;
+}
+
+// Streams a CSV file as rows of cell boundaries, in bounded memory: LF, CRLF (mixed too), BOM, quoted fields via csv-parse.
+//
+// The profilers never quote (Python's csv.writer quotes only a field with a comma, quote or newline, and operator
+// names have none), so a line without a double quote is split on commas in place, with no string per cell: that
+// is how a 1 GiB memory_record.csv streams faster than Python's C csv reader counts it. A line with a quote is
+// joined with the next lines until its quotes balance, then read by csv-parse.
+/** At most this many cells are located per row; a longer row is reported with its true count. */
+const MAX_CELLS = 32;
+/** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
+const MAX_RECORD_CHARS = 1 << 20;
+/** Bytes per read: per-chunk work vanishes, RSS stays flat. */
+const READ_CHUNK_BYTES = 256 * 1024;
+const CR = 13;
+/** One row: cell k is s[starts[k], ends[k]); valid until the next row is delivered. */
+class Row {
+    s = '';
+    count = 0;
+    /** 1-based line of the row's first physical line. */
+    line = 0;
+    starts = new Int32Array(MAX_CELLS);
+    ends = new Int32Array(MAX_CELLS);
+    /** Cell k as a string (for names and messages; number cells are read in place). */
+    cell(k) {
+        return this.s.slice(this.starts[k], this.ends[k]);
+    }
+    /** Whether cell k is exactly `text`, without slicing. */
+    cellIs(k, text) {
+        const from = this.starts[k];
+        return this.ends[k] - from === text.length && this.s.startsWith(text, from);
+    }
+    /** Splits s[from, to) on commas (no quotes in it). */
+    split(s, from, to, line) {
+        this.s = s;
+        this.line = line;
+        let n = 0;
+        let start = from;
+        for (;;) {
+            let comma = s.indexOf(',', start);
+            if (comma === -1 || comma > to)
+                comma = to;
+            if (n < MAX_CELLS) {
+                this.starts[n] = start;
+                this.ends[n] = comma;
+            }
+            n++;
+            if (comma === to)
+                break;
+            start = comma + 1;
+        }
+        this.count = n;
+    }
+    /** Takes cells already split (a quoted record). */
+    fromCells(cells, line) {
+        this.s = cells.join('');
+        this.line = line;
+        let at = 0;
+        for (let k = 0; k < cells.length && k < MAX_CELLS; k++) {
+            this.starts[k] = at;
+            at += cells[k].length;
+            this.ends[k] = at;
+        }
+        this.count = cells.length;
+    }
+}
+/** Thrown by a sink that has seen enough (a damaged file): reading stops, nothing else happens. */
+class StopReading extends Error {
+}
+/** Streams the file at `path` (shown as `name`) row by row. */
+async function readCsvRows(path, name, sink) {
+    const splitter = new RowSplitter(name, sink);
+    // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them ~3x faster than UTF-8.
+    let decoder = null;
+    const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+    try {
+        for await (const chunk of stream) {
+            const bytes = chunk;
+            if (decoder === null && isAscii(bytes)) {
+                splitter.push(bytes.toString('latin1'));
+            }
+            else {
+                decoder ??= new StringDecoder('utf8');
+                splitter.push(decoder.write(bytes));
+            }
+        }
+        if (decoder !== null)
+            splitter.push(decoder.end());
+        splitter.end();
+    }
+    catch (err) {
+        if (!(err instanceof StopReading))
+            throw err;
+    }
+    finally {
+        stream.destroy();
+    }
+}
+/** Cuts decoded text, in any slicing, into rows. */
+class RowSplitter {
+    file;
+    sink;
+    pending = '';
+    /** Physical lines consumed; the next line is consumedLines + 1. */
+    consumedLines = 0;
+    started = false;
+    row = new Row();
+    constructor(file, sink) {
+        this.file = file;
+        this.sink = sink;
+    }
+    push(text) {
+        if (text.length === 0)
+            return;
+        if (!this.started) {
+            this.started = true;
+            if (text.charCodeAt(0) === 0xfeff)
+                text = text.slice(1);
+        }
+        let from = 0;
+        if (this.pending.length > 0) {
+            // Finish the line split across chunks on its own, so the big chunk stays one flat string.
+            const nl = text.indexOf('\n');
+            if (nl === -1) {
+                this.pending += text;
+                this.checkPending();
+                return;
+            }
+            const rest = this.scan(this.pending + text.slice(0, nl + 1), 0, false);
+            if (rest.length > 0) {
+                // Inside a quoted record: rare, joining is fine.
+                this.pending = this.scan(rest + text.slice(nl + 1), 0, false);
+                this.checkPending();
+                return;
+            }
+            from = nl + 1;
+        }
+        this.pending = this.scan(text, from, false);
+        this.checkPending();
+    }
+    end() {
+        if (this.pending.length > 0)
+            this.scan(this.pending, 0, true);
+        this.pending = '';
+    }
+    checkPending() {
+        if (this.pending.length > MAX_RECORD_CHARS) {
+            throw new ParseError(this.file, this.consumedLines + 1, `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`);
+        }
+    }
+    /** Delivers every complete row of s from `from` on; returns the unconsumed rest. */
+    scan(s, from, atEnd) {
+        const len = s.length;
+        let pos = from;
+        let nextQuote = s.indexOf('"', from);
+        if (nextQuote === -1)
+            nextQuote = len;
+        while (pos < len) {
+            let nl = s.indexOf('\n', pos);
+            if (nl === -1) {
+                if (!atEnd)
+                    break;
+                nl = len;
+            }
+            const line = this.consumedLines + 1;
+            if (nextQuote < pos) {
+                nextQuote = s.indexOf('"', pos);
+                if (nextQuote === -1)
+                    nextQuote = len;
+            }
+            if (nextQuote < nl) {
+                // Quotes balance at the end of a record: extend it line by line until they do.
+                let quotes = countQuotes(s, pos, nl);
+                let lines = 1;
+                while (quotes % 2 === 1) {
+                    if (nl >= len)
+                        break;
+                    let next = s.indexOf('\n', nl + 1);
+                    if (next === -1) {
+                        if (!atEnd)
+                            return s.slice(pos);
+                        next = len;
+                    }
+                    quotes += countQuotes(s, nl + 1, next);
+                    lines++;
+                    nl = next;
+                }
+                this.quoted(s.slice(pos, trimCr(s, pos, nl)), line);
+                this.consumedLines += lines;
+            }
+            else {
+                const end = trimCr(s, pos, nl);
+                this.consumedLines++;
+                if (end > pos) {
+                    this.row.split(s, pos, end, line);
+                    this.sink(this.row);
+                }
+            }
+            pos = nl + 1;
+        }
+        return pos >= len ? '' : s.slice(pos);
+    }
+    quoted(text, line) {
+        let records;
+        try {
+            records = parse(text, { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+        }
+        catch (err) {
+            if (err instanceof CsvError) {
+                const reason = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
+                throw new ParseError(this.file, line, reason);
+            }
+            throw err;
+        }
+        const cells = records[0];
+        if (records.length !== 1 || cells === undefined)
+            throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
+        this.row.fromCells(cells, line);
+        this.sink(this.row);
+    }
+}
+function countQuotes(s, from, to) {
+    let n = 0;
+    for (let i = s.indexOf('"', from); i !== -1 && i < to; i = s.indexOf('"', i + 1))
+        n++;
+    return n;
+}
+/** The end of the line that ends at `nl`, without the CR of a CRLF. */
+function trimCr(s, pos, nl) {
+    return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+}
+
+// Exact decimal → integer bytes for the profilers' MB/KB cells, without binary floating-point error.
+//
+// A cell `W.F` (F of d digits) in a unit of 2^twos × 5^fives bytes is W × unit + F × 2^(twos-d) × 5^(fives-d) bytes:
+// integers and one ratio of integers, rounded half up. With up to 15 digits on each side of the dot and few decimals it
+// is done with integer-valued doubles, which are exact below 2^53; anything longer takes BigInt. No fraction is ever
+// held in a binary float.
+/** torch_npu's MB: bytes / 1024.0**2 (`Constant.B_TO_MB`). */
+const MIB = { label: 'MB', bytes: 2 ** 20, twos: 20, fives: 0 };
+/** msprof's KB and torch_npu's Size(KB): bytes / 1024.0. */
+const KIB = { label: 'KB', bytes: 2 ** 10, twos: 10, fives: 0 };
+/** MindSpore's "MB": bytes / 1024 / 1000 (`MemoryRecordBean.KB_TO_MB = 1000`) = 2^13 × 5^3 bytes. */
+const MINDSPORE_MB = { label: 'MB (MindSpore: KB/1000)', bytes: 1_024_000, twos: 13, fives: 3 };
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** More fraction digits than this go to BigInt (the tables below stop here). */
+const MAX_FAST_DECIMALS = 30;
+const scales = new Map();
+// The unit of the previous call: a file uses one or two units, so this skips the map on almost every cell.
+let lastUnit = null;
+let lastScale = null;
+function scaleOf(unit) {
+    if (unit === lastUnit)
+        return lastScale;
+    let scale = scales.get(unit);
+    if (scale === undefined) {
+        scale = { mult: [], den: [], fast: [] };
+        for (let d = 0; d <= MAX_FAST_DECIMALS; d++) {
+            const p2 = unit.twos - d;
+            const p5 = unit.fives - d;
+            const mult = 2 ** Math.max(p2, 0) * 5 ** Math.max(p5, 0);
+            const den = 2 ** Math.max(-p2, 0) * 5 ** Math.max(-p5, 0);
+            scale.mult.push(mult);
+            scale.den.push(den);
+            // Exact when every fraction of d digits times mult stays below 2^53 (see cellBytes).
+            scale.fast.push(Number.isSafeInteger(den) && 10 ** d * mult <= MAX_SAFE);
+        }
+        scales.set(unit, scale);
+    }
+    lastUnit = unit;
+    lastScale = scale;
+    return scale;
+}
+const ZERO = 48;
+const DOT = 46;
+const MINUS = 45;
+const PLUS = 43;
+const TAB = 9;
+const SPACE = 32;
+/**
+ * The exact bytes of the decimal in s[from, to) in `unit`, rounded half up; a trailing TAB or space is allowed
+ * (the writers put a TAB after time fields and a re-save may move it).
+ */
+function cellBytes(s, from, to, unit) {
+    while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE))
+        to--;
+    while (from < to && s.charCodeAt(from) === SPACE)
+        from++;
+    if (from === to)
+        return 'missing';
+    let i = from;
+    let c = s.charCodeAt(i);
+    let negative = false;
+    if (c === MINUS || c === PLUS) {
+        negative = c === MINUS;
+        i++;
+    }
+    // The integer part and the fraction as integers (exact while each has at most 15 digits), and the count of decimals.
+    let whole = 0;
+    let wholeDigits = 0;
+    for (; i < to; i++) {
+        c = s.charCodeAt(i) - ZERO;
+        if (c < 0 || c > 9)
+            break;
+        whole = whole * 10 + c;
+        wholeDigits++;
+    }
+    let frac = 0;
+    let decimals = 0;
+    if (i < to && s.charCodeAt(i) === DOT) {
+        for (i++; i < to; i++) {
+            c = s.charCodeAt(i) - ZERO;
+            if (c < 0 || c > 9)
+                break;
+            frac = frac * 10 + c;
+            decimals++;
+        }
+    }
+    if (i < to) {
+        c = s.charCodeAt(i);
+        if ((c === 69 || c === 101) && wholeDigits + decimals > 0)
+            return 'exponent';
+        return nonNumber(s.slice(from, to));
+    }
+    if (wholeDigits + decimals === 0)
+        return 'malformed';
+    if (whole === 0 && frac === 0)
+        return 0; // zero, however written (-0.0 included)
+    if (negative)
+        return 'negative';
+    const scale = scaleOf(unit);
+    if (wholeDigits > 15 || decimals > MAX_FAST_DECIMALS || scale.fast[decimals] !== true)
+        return slowBytes(s.slice(from, to), unit);
+    const bytes = whole * unit.bytes;
+    if (bytes > MAX_SAFE)
+        return 'too-large';
+    if (frac === 0)
+        return bytes;
+    // frac × mult / den in exact integers: num < 10^decimals × mult ≤ 2^53 (the `fast` condition), so num, q × den
+    // and r are exact; the float division only guesses q, corrected by one either way.
+    const mult = scale.mult[decimals];
+    const den = scale.den[decimals];
+    const num = frac * mult;
+    let q = Math.floor(num / den);
+    let r = num - q * den;
+    if (r < 0) {
+        q--;
+        r += den;
+    }
+    else if (r >= den) {
+        q++;
+        r -= den;
+    }
+    const total = bytes + q + (2 * r >= den ? 1 : 0);
+    return total > MAX_SAFE ? 'too-large' : total;
+}
+/** The BigInt path: any number of digits. */
+function slowBytes(text, unit) {
+    const dot = text.indexOf('.');
+    const digits = (dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1)).replace(/^\+/, '');
+    const decimals = dot === -1 ? 0 : text.length - dot - 1;
+    const num = BigInt(digits) * 2n ** BigInt(unit.twos) * 5n ** BigInt(unit.fives);
+    const den = 10n ** BigInt(decimals);
+    const bytes = (2n * num + den) / (2n * den);
+    return bytes > BigInt(MAX_SAFE) ? 'too-large' : Number(bytes);
+}
+function nonNumber(text) {
+    const t = text.trim().toUpperCase();
+    return t === 'N/A' || t === 'NA' || t === 'NULL' || t === 'NONE' ? 'missing' : 'malformed';
+}
+/**
+ * A timestamp cell (`1736405443756384.100\t`, or `1695115378653323.5` after a re-save) in whole microseconds: series
+ * windows are a power of two of whole microseconds wide, so the fraction never moves a sample to another window and is
+ * only checked to be digits. NaN when it is not a plain decimal; Infinity marks exponent notation (spreadsheet damage:
+ * `1.69512E+15`).
+ */
+function cellMicros(s, from, to) {
+    while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE))
+        to--;
+    let whole = 0;
+    let i = from;
+    for (; i < to; i++) {
+        const digit = s.charCodeAt(i) - ZERO;
+        if (digit < 0 || digit > 9)
+            break;
+        whole = whole * 10 + digit;
+    }
+    if (i === from)
+        return NaN;
+    if (i === to)
+        return whole;
+    if (s.charCodeAt(i) !== DOT)
+        return exponentAt(s, i, to) ? Infinity : NaN;
+    for (i++; i < to; i++) {
+        const digit = s.charCodeAt(i) - ZERO;
+        if (digit < 0 || digit > 9)
+            return exponentAt(s, i, to) ? Infinity : NaN;
+    }
+    return whole;
+}
+function exponentAt(s, i, to) {
+    const c = s.charCodeAt(i);
+    return (c === 69 || c === 101) && i + 1 < to;
+}
+
+// The header of every memory CSV the torch_npu profiler, msprof and MindSpore write: the only thing that says what a file is.
+//
+// File names are never trusted (MindSpore copies msprof's KB npu_module_mem under the torch_npu name). Each known
+// header names its table, its generation and the unit of its size columns; `(MB)` and `(KB)` in the header decide.
+// Merged msprof files (mindstudio_profiler_output/) prepend `Device_id`; every header is also known with it.
+const HEADERS = [
+    ['memory_record', 'torch_npu A1 (5.0.x)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type', MIB],
+    ['memory_record', 'torch_npu A2 (Jan 2024) or MindSpore', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Device Type', 'mindspore-or-torch_npu'],
+    ['memory_record', 'torch_npu A3 (6.0.rc1 on)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type', MIB],
+    ['memory_record', 'msprof (KB)', 'Component,Timestamp(us),Total Allocated(KB),Total Reserved(KB),Device', KIB],
+    ['npu_module_mem', 'torch_npu (MB)', 'Component,Timestamp(us),Total Reserved(MB),Device', MIB],
+    ['npu_module_mem', 'msprof or MindSpore copy (KB)', 'Component,Timestamp(us),Total Reserved(KB),Device', KIB],
+    [
+        'operator_memory',
+        'torch_npu A1 (5.0.x)',
+        'Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Release Total Allocated(MB),Release Total Reserved(MB),Device Type',
+        KIB,
+    ],
+    [
+        'operator_memory',
+        'torch_npu A2/A3 (6.0.rc1 on)',
+        'Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type',
+        KIB,
+    ],
+    [
+        'operator_memory',
+        'msprof (KB)',
+        'Name,Size(KB),Allocation Time(us),Duration(us),Allocation Total Allocated(KB),Allocation Total Reserved(KB),Release Total Allocated(KB),Release Total Reserved(KB),Device',
+        KIB,
+    ],
+    ['static_op_mem', 'msprof or torch_npu copy', 'Op Name,Model Name,Graph ID,Node Index Start,Node Index End,Size(KB)', KIB],
+    ['npu_mem', 'msprof', 'event,ddr(KB),hbm(KB),memory(KB),timestamp(us)', KIB],
+];
+const KNOWN = HEADERS.flatMap(([kind, generation, header, unit]) => [
+    { kind, generation, columns: header.split(','), unit },
+    { kind, generation: `${generation}, merged with Device_id`, columns: ['Device_id', ...header.split(',')], unit },
+]);
+const byText = new Map(KNOWN.map((h) => [h.columns.join(','), h]));
+/** The known header these cells spell (cells trimmed; a trailing empty cell from a trailing comma ignored), or null. */
+function recognizeHeader(cells) {
+    const trimmed = cells.map((c) => c.trim());
+    if (trimmed.length > 1 && trimmed[trimmed.length - 1] === '')
+        trimmed.pop();
+    return byText.get(trimmed.join(',')) ?? null;
+}
+/** The position of a column, or -1. */
+function columnOf(header, ...names) {
+    for (const name of names) {
+        const i = header.columns.indexOf(name);
+        if (i !== -1)
+            return i;
+    }
+    return -1;
+}
+/** For the error on an unknown header: what each table's first columns look like. */
+function knownHeadersHint() {
+    const kinds = [...new Set(KNOWN.map((h) => h.kind))];
+    return kinds.join(', ');
+}
+
+// One reader per memory table of the profilers: each folds rows into per-key peaks (and timelines) and hands them over at the end.
+//
+// Nothing here depends on row order: peaks are maxima, timelines keep window maxima. A file damaged by a spreadsheet
+// (exponent notation where the writer prints plain decimals) gives a warning naming the file and line, and none of
+// its figures, because the same re-save rounded its sizes to six digits.
+/** The section names these files fill (declared in src/sections/). */
+const COMPONENTS = 'components';
+const OPERATORS = 'operators';
+const GRAPHS = 'graphs';
+const MODULES = 'modules';
+/** Device segment for rows of the host (msprof `Device_id` = host, `CPU` device type). */
+const HOST = 'host';
+/** Components only MindSpore writes, and components only torch_npu writes: they decide the 6-column header's unit. */
+const MINDSPORE_COMPONENTS = new Set(['MindSpore', 'MindSpore+GE']);
+const TORCH_NPU_COMPONENTS = new Set(['PTA', 'PTA+GE', 'WORKSPACE']);
+/** Shared by every table: device names, size cells and their problems, damage. */
+class TableReader {
+    file;
+    header;
+    path;
+    warn;
+    rows = 0;
+    damage = null;
+    lastDeviceText = '';
+    lastDevice = null;
+    constructor(file, header, 
+    /** The path, for the device of files that name it only in a `device_<n>` folder. */
+    path, warn) {
+        this.file = file;
+        this.header = header;
+        this.path = path;
+        this.warn = warn;
+    }
+    finish(into) {
+        if (this.damage !== null) {
+            into.addSkipped(this.damage);
+            return;
+        }
+        this.emit(into);
+    }
+    skip(r, reason) {
+        this.warn({ file: this.file, line: r.line, reason });
+    }
+    /** The row has the header's width; otherwise it is skipped with a warning. */
+    widthOk(r) {
+        if (r.count === this.header.columns.length)
+            return true;
+        this.skip(r, `expected ${this.header.columns.length} cells (${this.header.generation} header), got ${r.count}: row skipped`);
+        return false;
+    }
+    /** Stops reading: the file was re-saved by a spreadsheet, so none of its numbers can be trusted. */
+    damaged(r, column) {
+        const name = this.header.columns[column] ?? `column ${column + 1}`;
+        this.damage = {
+            file: this.file,
+            line: r.line,
+            reason: `spreadsheet damage: ${name} is ${JSON.stringify(r.cell(column))} (exponent notation, which the profiler never writes); ` +
+                'the file was re-saved by a spreadsheet that rounds numbers to about six digits, so none of its figures are used. Use the file as the profiler wrote it.',
+        };
+        throw new StopReading();
+    }
+    /** The device of a row from the given columns (first non-empty wins): `devN`, `host`, or null after a warning. */
+    device(r, columns) {
+        for (const c of columns) {
+            if (c === -1)
+                continue;
+            if (this.lastDevice !== null && r.cellIs(c, this.lastDeviceText))
+                return this.lastDevice;
+            const text = r.cell(c).trim();
+            if (text === '')
+                continue;
+            const device = /^(host|cpu)$/i.test(text) ? HOST : deviceName(text);
+            if (device === null) {
+                this.skip(r, `unknown device ${JSON.stringify(text)} in ${this.header.columns[c]}: expected NPU:<n>, <n> or host; row skipped`);
+                return null;
+            }
+            this.lastDeviceText = r.cell(c);
+            this.lastDevice = device;
+            return device;
+        }
+        const fromPath = /(?:^|[\\/])device_(\d+)(?:[\\/]|$)/.exec(this.path);
+        if (fromPath !== null)
+            return `dev${Number(fromPath[1])}`;
+        this.skip(r, 'no device in this row (no Device column and no device_<n> folder in the path): row skipped');
+        return null;
+    }
+    /**
+     * A size cell in bytes; null when it has none (empty, N/A, negative = unknown, too large to be a size);
+     * undefined when the cell is not a number (the row is skipped with a warning).
+     */
+    bytes(r, column, unit) {
+        const v = cellBytes(r.s, r.starts[column], r.ends[column], unit);
+        if (typeof v === 'number')
+            return v;
+        switch (v) {
+            case 'missing':
+            case 'negative':
+                return null;
+            case 'exponent':
+                return this.damaged(r, column);
+            case 'too-large':
+                this.skip(r, `${this.header.columns[column]} ${r.cell(column)} is 2^53 bytes or more: not a memory size (an unsigned -1?); cell ignored`);
+                return null;
+            default:
+                this.skip(r, `${this.header.columns[column]} is not a number: ${JSON.stringify(r.cell(column))}; row skipped`);
+                return undefined;
+        }
+    }
+    /** The time of the row `timedRow` last accepted, in microseconds. */
+    rowTime = 0;
+    /**
+     * The device of a row with a timeline (its time goes to `rowTime`), or null when the row is skipped with a warning:
+     * wrong width, unknown device, or a time that is not a number.
+     */
+    timedRow(r, devices, timeColumn) {
+        if (!this.widthOk(r))
+            return null;
+        const device = this.device(r, devices);
+        if (device === null)
+            return null;
+        const t = this.micros(r, timeColumn);
+        if (Number.isNaN(t))
+            return null;
+        this.rowTime = t;
+        return device;
+    }
+    /** A time cell in microseconds, or NaN after a warning. */
+    micros(r, column) {
+        const t = cellMicros(r.s, r.starts[column], r.ends[column]);
+        if (t === Infinity)
+            this.damaged(r, column);
+        if (Number.isNaN(t))
+            this.skip(r, `${this.header.columns[column]} is not a time in microseconds: ${JSON.stringify(r.cell(column))}; row skipped`);
+        return t;
+    }
+}
+/** Peaks and a timeline for each of a few figures of one key. */
+class Timelines {
+    /** NaN: no value yet. A typed array, so storing a size allocates nothing. */
+    peaks;
+    series;
+    constructor(figures) {
+        this.peaks = new Float64Array(figures).fill(NaN);
+        this.series = new Array(figures).fill(null);
+    }
+    add(figure, t, bytes) {
+        const peak = this.peaks[figure];
+        if (!(bytes <= peak))
+            this.peaks[figure] = bytes;
+        let s = this.series[figure];
+        if (s === null || s === undefined) {
+            s = new SeriesBuilder('time');
+            this.series[figure] = s;
+        }
+        s.add(t, bytes);
+    }
+    /** Hands one figure over as a `components` key: its peak and its timeline, when it had a value. */
+    emitComponent(into, key, figure) {
+        const peak = this.peak(figure);
+        if (peak === null)
+            return;
+        into.addMetric(COMPONENTS, key, { peak });
+        const series = this.series[figure];
+        if (series)
+            into.addSeries(COMPONENTS, key, series.toSeries());
+    }
+    /** The peak of a figure, or null when it never had a value. */
+    peak(figure) {
+        const p = this.peaks[figure];
+        return Number.isNaN(p) ? null : p;
+    }
+}
+/** How many recent keys are tried before the map: PTA and PTA+GE rows alternate, GE and WORKSPACE come between. */
+const RECENT = 8;
+/** Tallies by `<device>/<name>`; the recent ones are found by comparing the name cell in place, with no string made. */
+class KeyedTallies {
+    byKey = new Map();
+    recentDevice = [];
+    recentName = [];
+    recent = [];
+    get(r, device, nameColumn, make) {
+        const n = this.recent.length;
+        for (let i = 0; i < n; i++) {
+            if (this.recentDevice[i] === device && r.cellIs(nameColumn, this.recentName[i]))
+                return this.recent[i];
+        }
+        // A fresh copy: a slice of the chunk would keep the whole 256 KiB chunk alive for as long as the key lives.
+        const name = r.cell(nameColumn).split('').join('');
+        const key = `${device}/${name}`;
+        let t = this.byKey.get(key);
+        if (t === undefined) {
+            t = make(name);
+            this.byKey.set(key, t);
+        }
+        if (n === RECENT) {
+            this.recentDevice.pop();
+            this.recentName.pop();
+            this.recent.pop();
+        }
+        this.recentDevice.unshift(device);
+        this.recentName.unshift(name);
+        this.recent.unshift(t);
+        return t;
+    }
+}
+const RECORD_FIGURES = ['allocated', 'reserved', 'active'];
+/** memory_record: per device and component, the peak and timeline of Total Allocated, Reserved and Active. */
+class MemoryRecordReader extends TableReader {
+    component = columnOf(this.header, 'Component');
+    time = columnOf(this.header, 'Timestamp(us)');
+    figures = [
+        columnOf(this.header, 'Total Allocated(MB)', 'Total Allocated(KB)'),
+        columnOf(this.header, 'Total Reserved(MB)', 'Total Reserved(KB)'),
+        columnOf(this.header, 'Total Active(MB)'),
+    ];
+    devices = [columnOf(this.header, 'Device Type', 'Device'), columnOf(this.header, 'Device_id')];
+    /** One unit, or for the 6-column header both candidates (torch_npu's MiB, MindSpore's KB×1000) until the rows tell. */
+    units = this.header.unit === 'mindspore-or-torch_npu' ? [MIB, MINDSPORE_MB] : [this.header.unit];
+    tallies = new KeyedTallies();
+    /** (figure index, bytes) pairs of the row being read: one buffer for every row. */
+    values = new Float64Array(12);
+    row(r) {
+        const device = this.timedRow(r, this.devices, this.time);
+        if (device === null)
+            return;
+        const t = this.rowTime;
+        const units = this.units;
+        const values = this.values;
+        // Read every cell before folding any: a malformed cell skips the whole row.
+        let count = 0;
+        for (let f = 0; f < 3; f++) {
+            const column = this.figures[f];
+            if (column === -1)
+                continue;
+            for (let u = 0; u < units.length; u++) {
+                const v = this.bytes(r, column, units[u]);
+                if (v === undefined)
+                    return;
+                if (v !== null) {
+                    values[count++] = f * units.length + u;
+                    values[count++] = v;
+                }
+            }
+        }
+        const tally = this.tallies.get(r, device, this.component, (component) => ({ device, component, timelines: new Timelines(3 * units.length) }));
+        for (let i = 0; i < count; i += 2)
+            tally.timelines.add(values[i], t, values[i + 1]);
+        this.rows++;
+    }
+    emit(into) {
+        let u = 0;
+        if (this.units.length > 1) {
+            const components = new Set([...this.tallies.byKey.values()].map((t) => t.component));
+            const mindspore = [...components].some((c) => MINDSPORE_COMPONENTS.has(c));
+            const torchNpu = [...components].some((c) => TORCH_NPU_COMPONENTS.has(c));
+            if (mindspore === torchNpu) {
+                into.addSkipped({
+                    file: this.file,
+                    line: 1,
+                    reason: 'this 6-column memory_record header is written both by torch_npu (MB = 1,048,576 bytes) and by MindSpore ("MB" = KB/1000 = 1,024,000 bytes), ' +
+                        `and the rows (${[...components].join(', ') || 'none'}) ${mindspore ? 'mix PTA and MindSpore components' : 'have neither PTA nor MindSpore components'}: the unit is unknown, so none of its figures are used`,
+                });
+                return;
+            }
+            u = mindspore ? 1 : 0;
+        }
+        for (const tally of this.tallies.byKey.values()) {
+            if (tally.device !== HOST)
+                into.noteDevice(tally.device);
+            for (let f = 0; f < 3; f++) {
+                const i = f * this.units.length + u;
+                tally.timelines.emitComponent(into, `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`, i);
+            }
+        }
+    }
+}
+/** npu_module_mem: per device and driver module, the peak (and timeline) of Total Reserved, as `NPU_MODULE_MEM/devN/<MODULE>`. */
+class ModuleMemReader extends TableReader {
+    component = columnOf(this.header, 'Component');
+    time = columnOf(this.header, 'Timestamp(us)');
+    reserved = columnOf(this.header, 'Total Reserved(MB)', 'Total Reserved(KB)');
+    devices = [columnOf(this.header, 'Device'), columnOf(this.header, 'Device_id')];
+    tallies = new KeyedTallies();
+    row(r) {
+        const device = this.timedRow(r, this.devices, this.time);
+        if (device === null)
+            return;
+        const t = this.rowTime;
+        const v = this.bytes(r, this.reserved, this.header.unit);
+        if (v === undefined)
+            return;
+        this.rows++;
+        if (v === null)
+            return;
+        this.tallies.get(r, device, this.component, (module) => ({ device, module, timelines: new Timelines(1) })).timelines.add(0, t, v);
+    }
+    emit(into) {
+        for (const tally of this.tallies.byKey.values()) {
+            const peak = tally.timelines.peak(0);
+            if (peak === null)
+                continue;
+            if (tally.device !== HOST)
+                into.noteDevice(tally.device);
+            const key = `NPU_MODULE_MEM/${tally.device}/${tally.module}`;
+            // The file samples every module on every tick and most stay 0: only modules that held memory get a timeline.
+            into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
+            const series = tally.timelines.series[0];
+            if (peak > 0 && series)
+                into.addSeries(MODULES, key, series.toSeries());
+        }
+    }
+}
+/** Name of an allocation no torch op was matched to (the writer leaves Name empty). */
+const UNNAMED_OPERATOR = '(no operator)';
+/** operator_memory: per device and operator, the largest single allocation, the allocations counted and their total. */
+class OperatorMemoryReader extends TableReader {
+    name = columnOf(this.header, 'Name');
+    size = columnOf(this.header, 'Size(KB)');
+    time = columnOf(this.header, 'Allocation Time(us)');
+    devices = [columnOf(this.header, 'Device Type', 'Device'), columnOf(this.header, 'Device_id')];
+    tallies = new KeyedTallies();
+    row(r) {
+        if (!this.widthOk(r))
+            return;
+        const device = this.device(r, this.devices);
+        if (device === null)
+            return;
+        // Only checked for spreadsheet damage: an empty Allocation Time (a release seen without its allocation) is fine.
+        if (cellMicros(r.s, r.starts[this.time], r.ends[this.time]) === Infinity)
+            this.damaged(r, this.time);
+        const v = this.bytes(r, this.size, this.header.unit);
+        if (v === undefined)
+            return;
+        this.rows++;
+        // No size, or a negative one (a release without its allocation): not an allocation of this operator.
+        if (v === null)
+            return;
+        const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
+        if (v > tally.largest)
+            tally.largest = v;
+        tally.count++;
+        tally.total += v;
+        if (!Number.isSafeInteger(tally.total))
+            this.skip(r, `the total of ${tally.name} leaves the exact range of 2^53 - 1 bytes`);
+    }
+    emit(into) {
+        for (const t of this.tallies.byKey.values()) {
+            if (t.device !== HOST)
+                into.noteDevice(t.device);
+            into.addMetric(OPERATORS, `${t.device}/${t.name}`, { largest: t.largest, count: t.count, total: t.total });
+        }
+    }
+}
+/** static_op_mem: per device (usually host), model and graph, the writer's TOTAL row (never added to the other rows). */
+class StaticOpMemReader extends TableReader {
+    op = columnOf(this.header, 'Op Name');
+    model = columnOf(this.header, 'Model Name');
+    graph = columnOf(this.header, 'Graph ID');
+    size = columnOf(this.header, 'Size(KB)');
+    deviceId = columnOf(this.header, 'Device_id');
+    totals = new Map();
+    row(r) {
+        if (!this.widthOk(r))
+            return;
+        this.rows++;
+        if (!r.cellIs(this.op, 'TOTAL'))
+            return;
+        // Static graphs are sized on the host at compile time: no Device_id column means the host too.
+        const device = this.deviceId === -1 || /^host$/i.test(r.cell(this.deviceId).trim()) ? HOST : this.device(r, [this.deviceId]);
+        if (device === null)
+            return;
+        const v = this.bytes(r, this.size, this.header.unit);
+        if (v === undefined || v === null)
+            return;
+        const key = `${device}/${r.cell(this.model).trim()}/${r.cell(this.graph).trim()}`;
+        const prev = this.totals.get(key);
+        if (prev === undefined || v > prev)
+            this.totals.set(key, v);
+    }
+    emit(into) {
+        for (const [key, size] of this.totals)
+            into.addMetric(GRAPHS, key, { size });
+    }
+}
+/** msprof npu_mem: per device, the peak (and timeline) of HBM and DDR for the APP (process) and Device events. */
+class NpuMemReader extends TableReader {
+    event = columnOf(this.header, 'event');
+    ddr = columnOf(this.header, 'ddr(KB)');
+    hbm = columnOf(this.header, 'hbm(KB)');
+    time = columnOf(this.header, 'timestamp(us)');
+    devices = [columnOf(this.header, 'Device_id')];
+    tallies = new KeyedTallies();
+    row(r) {
+        const device = this.timedRow(r, this.devices, this.time);
+        if (device === null)
+            return;
+        const t = this.rowTime;
+        const unit = this.header.unit;
+        const hbm = this.bytes(r, this.hbm, unit);
+        if (hbm === undefined)
+            return;
+        const ddr = this.bytes(r, this.ddr, unit);
+        if (ddr === undefined)
+            return;
+        this.rows++;
+        const tally = this.tallies.get(r, device, this.event, (event) => ({ device, event, timelines: new Timelines(2) }));
+        if (hbm !== null)
+            tally.timelines.add(0, t, hbm);
+        if (ddr !== null)
+            tally.timelines.add(1, t, ddr);
+    }
+    emit(into) {
+        for (const tally of this.tallies.byKey.values()) {
+            if (tally.device !== HOST)
+                into.noteDevice(tally.device);
+            tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/hbm`, 0);
+            tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/ddr`, 1);
+        }
+    }
+}
+
+// The profiler evidence source: torch_npu / msprof / MindSpore memory CSVs, each recognised by its header and streamed.
+/** Streams one profiler memory CSV into the snapshot. */
+async function parseFile(file, into) {
+    const reading = new FileReading(file.name, file.path, into);
+    await readCsvRows(file.path, file.name, (row) => reading.row(row));
+    reading.finish();
+}
+/** One file: the first row picks the table reader, every later row goes to it. */
+class FileReading {
+    name;
+    path;
+    into;
+    reader = null;
+    constructor(name, path, into) {
+        this.name = name;
+        this.path = path;
+        this.into = into;
+    }
+    row(r) {
+        if (this.reader !== null) {
+            this.reader.row(r);
+            return;
+        }
+        const cells = [];
+        for (let k = 0; k < r.count; k++)
+            cells.push(r.cell(k));
+        const header = recognizeHeader(cells);
+        if (header === null) {
+            const text = cells.join(',');
+            throw new ParseError(this.name, r.line, `not a profiler memory CSV: the header ${JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)} is none of the known ${knownHeadersHint()} headers`);
+        }
+        this.reader = readerFor(header, this.name, this.path, (record) => this.into.addSkipped(record));
+    }
+    finish() {
+        this.into.files += 1;
+        if (this.reader === null) {
+            // msprof leaves 0-byte slices behind; one is no evidence, but no reason to stop the run either.
+            this.into.addSkipped({ file: this.name, line: 1, reason: 'empty file: no header, nothing read' });
+            return;
+        }
+        this.reader.finish(this.into);
+        this.into.records += this.reader.rows;
+    }
+}
+function readerFor(header, name, path, warn) {
+    switch (header.kind) {
+        case 'memory_record':
+            return new MemoryRecordReader(name, header, path, warn);
+        case 'npu_module_mem':
+            return new ModuleMemReader(name, header, path, warn);
+        case 'operator_memory':
+            return new OperatorMemoryReader(name, header, path, warn);
+        case 'static_op_mem':
+            return new StaticOpMemReader(name, header, path, warn);
+        case 'npu_mem':
+            return new NpuMemReader(name, header, path, warn);
+    }
+}
+
+export { parseFile };

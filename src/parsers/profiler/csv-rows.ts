@@ -1,0 +1,248 @@
+// Streams a CSV file as rows of cell boundaries, in bounded memory: LF, CRLF (mixed too), BOM, quoted fields via csv-parse.
+//
+// The profilers never quote (Python's csv.writer quotes only a field with a comma, quote or newline, and operator
+// names have none), so a line without a double quote is split on commas in place, with no string per cell: that
+// is how a 1 GiB memory_record.csv streams faster than Python's C csv reader counts it. A line with a quote is
+// joined with the next lines until its quotes balance, then read by csv-parse.
+import { isAscii } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { CsvError, parse as parseCsv } from 'csv-parse/sync';
+import { ParseError } from '../../errors.js';
+
+/** At most this many cells are located per row; a longer row is reported with its true count. */
+export const MAX_CELLS = 32;
+/** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
+const MAX_RECORD_CHARS = 1 << 20;
+/** Bytes per read: per-chunk work vanishes, RSS stays flat. */
+export const READ_CHUNK_BYTES = 256 * 1024;
+const CR = 13;
+
+/** One row: cell k is s[starts[k], ends[k]); valid until the next row is delivered. */
+export class Row {
+  s = '';
+  count = 0;
+  /** 1-based line of the row's first physical line. */
+  line = 0;
+  readonly starts = new Int32Array(MAX_CELLS);
+  readonly ends = new Int32Array(MAX_CELLS);
+
+  /** Cell k as a string (for names and messages; number cells are read in place). */
+  cell(k: number): string {
+    return this.s.slice(this.starts[k], this.ends[k]);
+  }
+
+  /** Whether cell k is exactly `text`, without slicing. */
+  cellIs(k: number, text: string): boolean {
+    const from = this.starts[k] as number;
+    return (this.ends[k] as number) - from === text.length && this.s.startsWith(text, from);
+  }
+
+  /** Splits s[from, to) on commas (no quotes in it). */
+  split(s: string, from: number, to: number, line: number): void {
+    this.s = s;
+    this.line = line;
+    let n = 0;
+    let start = from;
+    for (;;) {
+      let comma = s.indexOf(',', start);
+      if (comma === -1 || comma > to) comma = to;
+      if (n < MAX_CELLS) {
+        this.starts[n] = start;
+        this.ends[n] = comma;
+      }
+      n++;
+      if (comma === to) break;
+      start = comma + 1;
+    }
+    this.count = n;
+  }
+
+  /** Takes cells already split (a quoted record). */
+  fromCells(cells: readonly string[], line: number): void {
+    this.s = cells.join('');
+    this.line = line;
+    let at = 0;
+    for (let k = 0; k < cells.length && k < MAX_CELLS; k++) {
+      this.starts[k] = at;
+      at += (cells[k] as string).length;
+      this.ends[k] = at;
+    }
+    this.count = cells.length;
+  }
+}
+
+/** Receives every non-blank row in file order; throwing StopReading ends the file early. */
+export type RowSink = (row: Row) => void;
+
+/** Thrown by a sink that has seen enough (a damaged file): reading stops, nothing else happens. */
+export class StopReading extends Error {}
+
+/** Streams the file at `path` (shown as `name`) row by row. */
+export async function readCsvRows(path: string, name: string, sink: RowSink): Promise<void> {
+  const splitter = new RowSplitter(name, sink);
+  // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them ~3x faster than UTF-8.
+  let decoder: StringDecoder | null = null;
+  const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+  try {
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer;
+      if (decoder === null && isAscii(bytes)) {
+        splitter.push(bytes.toString('latin1'));
+      } else {
+        decoder ??= new StringDecoder('utf8');
+        splitter.push(decoder.write(bytes));
+      }
+    }
+    if (decoder !== null) splitter.push(decoder.end());
+    splitter.end();
+  } catch (err) {
+    if (!(err instanceof StopReading)) throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The same over text in memory (tests, small inputs). */
+export function readCsvText(text: string, name: string, sink: RowSink): void {
+  readCsvChunks([text], name, sink);
+}
+
+/** The same over text already cut into chunks anywhere (how a stream delivers it). */
+export function readCsvChunks(chunks: readonly string[], name: string, sink: RowSink): void {
+  const splitter = new RowSplitter(name, sink);
+  try {
+    for (const chunk of chunks) splitter.push(chunk);
+    splitter.end();
+  } catch (err) {
+    if (!(err instanceof StopReading)) throw err;
+  }
+}
+
+/** Cuts decoded text, in any slicing, into rows. */
+class RowSplitter {
+  private pending = '';
+  /** Physical lines consumed; the next line is consumedLines + 1. */
+  private consumedLines = 0;
+  private started = false;
+  private readonly row = new Row();
+
+  constructor(
+    private readonly file: string,
+    private readonly sink: RowSink,
+  ) {}
+
+  push(text: string): void {
+    if (text.length === 0) return;
+    if (!this.started) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    let from = 0;
+    if (this.pending.length > 0) {
+      // Finish the line split across chunks on its own, so the big chunk stays one flat string.
+      const nl = text.indexOf('\n');
+      if (nl === -1) {
+        this.pending += text;
+        this.checkPending();
+        return;
+      }
+      const rest = this.scan(this.pending + text.slice(0, nl + 1), 0, false);
+      if (rest.length > 0) {
+        // Inside a quoted record: rare, joining is fine.
+        this.pending = this.scan(rest + text.slice(nl + 1), 0, false);
+        this.checkPending();
+        return;
+      }
+      from = nl + 1;
+    }
+    this.pending = this.scan(text, from, false);
+    this.checkPending();
+  }
+
+  end(): void {
+    if (this.pending.length > 0) this.scan(this.pending, 0, true);
+    this.pending = '';
+  }
+
+  private checkPending(): void {
+    if (this.pending.length > MAX_RECORD_CHARS) {
+      throw new ParseError(this.file, this.consumedLines + 1, `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`);
+    }
+  }
+
+  /** Delivers every complete row of s from `from` on; returns the unconsumed rest. */
+  private scan(s: string, from: number, atEnd: boolean): string {
+    const len = s.length;
+    let pos = from;
+    let nextQuote = s.indexOf('"', from);
+    if (nextQuote === -1) nextQuote = len;
+    while (pos < len) {
+      let nl = s.indexOf('\n', pos);
+      if (nl === -1) {
+        if (!atEnd) break;
+        nl = len;
+      }
+      const line = this.consumedLines + 1;
+      if (nextQuote < pos) {
+        nextQuote = s.indexOf('"', pos);
+        if (nextQuote === -1) nextQuote = len;
+      }
+      if (nextQuote < nl) {
+        // Quotes balance at the end of a record: extend it line by line until they do.
+        let quotes = countQuotes(s, pos, nl);
+        let lines = 1;
+        while (quotes % 2 === 1) {
+          if (nl >= len) break;
+          let next = s.indexOf('\n', nl + 1);
+          if (next === -1) {
+            if (!atEnd) return s.slice(pos);
+            next = len;
+          }
+          quotes += countQuotes(s, nl + 1, next);
+          lines++;
+          nl = next;
+        }
+        this.quoted(s.slice(pos, trimCr(s, pos, nl)), line);
+        this.consumedLines += lines;
+      } else {
+        const end = trimCr(s, pos, nl);
+        this.consumedLines++;
+        if (end > pos) {
+          this.row.split(s, pos, end, line);
+          this.sink(this.row);
+        }
+      }
+      pos = nl + 1;
+    }
+    return pos >= len ? '' : s.slice(pos);
+  }
+
+  private quoted(text: string, line: number): void {
+    let records: string[][];
+    try {
+      records = parseCsv(text, { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+    } catch (err) {
+      if (err instanceof CsvError) {
+        const reason = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
+        throw new ParseError(this.file, line, reason);
+      }
+      throw err;
+    }
+    const cells = records[0];
+    if (records.length !== 1 || cells === undefined) throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
+    this.row.fromCells(cells, line);
+    this.sink(this.row);
+  }
+}
+
+function countQuotes(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf('"', from); i !== -1 && i < to; i = s.indexOf('"', i + 1)) n++;
+  return n;
+}
+
+/** The end of the line that ends at `nl`, without the CR of a CRLF. */
+function trimCr(s: string, pos: number, nl: number): number {
+  return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+}

@@ -1,0 +1,17 @@
+// Where the profilers' memory CSVs are looked for in a directory; apart from the parser, so the source registry loads no parser.
+
+const TABLES = '{memory_record,operator_memory,npu_module_mem,static_op_mem,npu_mem}';
+
+// What a directory is searched for: torch_npu's (<worker>_ascend_pt) and MindSpore's (<worker>_ascend_ms) output,
+// msprof's merged output (PROF_<id>/mindstudio_profiler_output), and the tables directly in the directory given. The
+// msprof tree that torch_npu leaves inside its own folder is skipped (its ASCEND_PROFILER_OUTPUT already holds that
+// data), and so are msprof's per-device device_<n>/summary copies of the merged files.
+export const DIRECTORY_PATTERNS: readonly string[] = [
+  `**/*_ascend_pt/**/${TABLES}.csv`,
+  `**/*_ascend_ms/**/${TABLES}.csv`,
+  `**/PROF_*/mindstudio_profiler_output/${TABLES}_*.csv`,
+  `${TABLES}.csv`,
+  `${TABLES}_*.csv`,
+  '!**/*_ascend_pt/**/PROF_*/**',
+  '!**/*_ascend_ms/**/PROF_*/**',
+];
