@@ -1,20 +1,23 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises';
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, S as SOURCES, I as InputError, n as noSpecs } from './chunks/sources.js';
-import { r as replaceControlCharacters, c as collectSnapshot } from './chunks/escape.js';
+import { c as collectSnapshot } from './chunks/collect.js';
 import { S as SECTIONS, m as metricsOf, s as stableStringify } from './chunks/snapshot.js';
 import { f as formatPercent, a as formatDelta, b as formatBytes } from './chunks/units.js';
-import { s as splitSections, v as verdictText, f as formatEntryValue, a as formatEntryDelta, c as countByStatus, b as formatCount, p as plural, e as entryReason } from './chunks/entry-values.js';
+import { s as splitSections, v as verdictText, c as contextTerminal, f as formatEntryValue, a as formatEntryDelta, b as countByStatus, d as formatCount, p as plural, e as entryReason } from './chunks/entry-values.js';
+import { r as replaceControlCharacters } from './chunks/escape.js';
 import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
 import 'node:os';
 import 'node:worker_threads';
+import './chunks/parse-protocol.js';
 import './chunks/series.js';
-import 'node:path';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './chunks/_commonjsHelpers.js';
 
 // Command-line argument parsing: flags may take several values (`--plog a b --compare c`), as the usage lines promise.
 function parseCommandArgs(args, spec, command) {
@@ -96,7 +99,7 @@ function renderTerminal(report, options = {}) {
     const color = options.color === true;
     const paint = (code, text) => (color ? `${code}${text}${ANSI.reset}` : text);
     const { problems, improvements, unchanged } = splitSections(report);
-    const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate'))];
+    const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate')), ...contextTerminal(report, shown)];
     if (problems.length > 0) {
         const columns = [
             { header: 'SEVERITY', align: 'left' },
@@ -268,13 +271,20 @@ function fieldText(declaration, field, value) {
 const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
 
 Usage:
-  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
+  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--json] [--out FILE]
   ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
-                              [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
-                              [--html FILE.html]
-  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+                              [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--report FILE.json]
+                              [--markdown FILE.md] [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
+  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--prune]
+                              [--node-environment] [--env KEY=VALUE...]
+  ascend-memory-gate snapshot --out FILE.memory-snapshot.json [--plog PATH...] [--compare PATH...] [--snapshot PATH...]
+                              [--node NAME] [--env KEY=VALUE...]
 
-PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
+PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv; with --snapshot,
+*.memory-snapshot.json) or a glob.
+snapshot reduces this node's files to one small file, with its environment (always probed), for a gate job to merge.
+--node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
+--env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.`;
 const stdio = {
     out: (text) => process.stdout.write(text),
@@ -282,6 +292,17 @@ const stdio = {
 };
 /** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … */
 const INPUT_OPTIONS = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true }]));
+const ENVIRONMENT_OPTIONS = {
+    'node-environment': { type: 'boolean' },
+    env: { type: 'string', multiple: true },
+};
+/** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
+async function withNodeFromOptions(snapshot, opts, io, always = false) {
+    const { parseEnvironmentPairs, withThisNode } = await import('./chunks/environment.js');
+    const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
+    const node = optionalString(opts, 'node');
+    return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) => io.err(`${line}\n`));
+}
 /** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
 async function collectFromOptions(opts, io) {
     const specs = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
@@ -325,6 +346,7 @@ async function checkCommand(args, io) {
         report: { type: 'string' },
         markdown: { type: 'string' },
         html: { type: 'string' },
+        ...ENVIRONMENT_OPTIONS,
     }, 'check');
     const baselinePath = optionalString(opts, 'baseline');
     if (baselinePath === undefined)
@@ -332,7 +354,7 @@ async function checkCommand(args, io) {
     const { snapshot } = await collectFromOptions(opts, io);
     const { runGate } = await import('./chunks/run-gate.js');
     const { report } = await runGate({
-        snapshot,
+        snapshot: await withNodeFromOptions(snapshot, opts, io),
         baselinePath,
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
@@ -351,7 +373,7 @@ async function checkCommand(args, io) {
     return report.result === 'fail' ? 1 : 0;
 }
 async function baselineCommand(args, io) {
-    const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
+    const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, ...ENVIRONMENT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
     const out = optionalString(opts, 'out');
     if (out === undefined)
         throw new UsageError('baseline: --out FILE is required');
@@ -360,13 +382,36 @@ async function baselineCommand(args, io) {
     const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./chunks/baseline.js');
     const { renderBaselineChanges, summarizeBaselineChanges } = await import('./chunks/baseline-changes.js');
     const existing = await loadBaseline(out);
-    const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+    const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
     await writeBaselineAtomic(out, baseline);
     io.out(renderBaselineChanges(existing, baseline, changes));
     io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
     return 0;
 }
+/** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
+async function snapshotCommand(args, io) {
+    const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, env: ENVIRONMENT_OPTIONS.env, node: { type: 'string' }, out: { type: 'string' } }, 'snapshot');
+    const out = optionalString(opts, 'out');
+    if (out === undefined)
+        throw new UsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)');
+    const { snapshot } = await collectFromOptions(opts, io);
+    const { serializeSnapshotFile } = await import('./chunks/snapshot-file.js');
+    const node = await withNodeFromOptions(snapshot, opts, io, true);
+    const text = serializeSnapshotFile(node);
+    try {
+        await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+        await writeFile(out, text);
+    }
+    catch (error) {
+        throw new UsageError(`snapshot: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
+    io.out(`wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +
+        `${node.meta.files} file(s), ${node.meta.records} record(s), ${node.meta.skipped} skipped\n`);
+    return 0;
+}
 const COMMANDS = {
+    snapshot: snapshotCommand,
     parse: parseCommand,
     check: checkCommand,
     baseline: baselineCommand,

@@ -15,6 +15,7 @@ import 'node:fs/promises';
 import 'node:path';
 import 'url';
 import 'module';
+import './chunks/_commonjsHelpers.js';
 
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -532,38 +533,6 @@ var ExitCode;
     ExitCode[ExitCode["Failure"] = 1] = "Failure";
 })(ExitCode || (ExitCode = {}));
 /**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
-}
-/**
  * Gets the value of an input.
  * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
  * Returns an empty string if the value is not defined.
@@ -602,13 +571,6 @@ function setOutput(name, value) {
 function setFailed(message) {
     process.exitCode = ExitCode.Failure;
     error(message);
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function debug(message) {
-    issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -662,6 +624,12 @@ function parseRepository(value) {
         throw new UsageError(`'repository' must look like owner/name, got '${value}'`);
     return { owner: m[1], repo: m[2] };
 }
+function parseConcurrency(value) {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) {
+        throw new UsageError(`'download-concurrency' must be a whole number from 1 to 64, got '${value}'`);
+    }
+    return Number(value);
+}
 function parseHtmlReport(value) {
     const file = value.trim();
     if (file === '')
@@ -687,7 +655,7 @@ function readInputs(get = (name) => getInput(name)) {
         baseline: get('baseline') || 'baselines/memory-baseline.json',
         config: get('config') || undefined,
         maxIncrease: get('max-increase') || undefined,
-        mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment']),
+        mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment', 'snapshot']),
         comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never']),
         commentKey,
         failJob: bool('fail-job', get('fail-job') || 'true'),
@@ -695,10 +663,18 @@ function readInputs(get = (name) => getInput(name)) {
         prune: bool('prune', get('prune') || 'false'),
         reportArtifact: get('report-artifact') || 'memory-gate-report',
         htmlReport: parseHtmlReport(get('html-report')),
+        downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
+        missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn']),
+        collectEnvironment: bool('collect-environment', get('collect-environment') || 'false'),
+        // One item per line: a value may hold commas (PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6).
+        environment: get('environment')
+            .split(/\r?\n/)
+            .map((line) => line.trim())
+            .filter((line) => line !== ''),
     };
 }
 
-// The Action: reads the inputs and runs the mode they name (src/action/: check, update, comment); one error path.
+// The Action: reads the inputs and runs the mode they name (src/action/: check, update, comment, snapshot); one error path.
 async function run() {
     try {
         const inputs = readInputs();
@@ -706,6 +682,8 @@ async function run() {
             await (await import('./chunks/comment.js')).runCommentMode(inputs);
         else if (inputs.mode === 'update')
             await (await import('./chunks/update.js')).runUpdateMode(inputs);
+        else if (inputs.mode === 'snapshot')
+            await (await import('./chunks/snapshot2.js')).runSnapshotMode(inputs);
         else
             await (await import('./chunks/check.js')).runCheckMode(inputs);
     }
@@ -720,4 +698,4 @@ async function run() {
 // Entry of the Action: runs it, nothing else.
 void run();
 
-export { setOutput as a, setFailed as b, setSecret as c, debug as d, error as e, info as i, summary as s, warning as w };
+export { setOutput as a, setFailed as b, error as e, info as i, summary as s, warning as w };

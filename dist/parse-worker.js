@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { a as SnapshotBuilder, b as serializeError } from './chunks/snapshot.js';
+import { s as serializeError } from './chunks/parse-protocol.js';
 import { p as parserOf } from './chunks/sources.js';
+import { a as SnapshotBuilder } from './chunks/snapshot.js';
 import './chunks/series.js';
 
 // A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into

@@ -1,23 +1,31 @@
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { optionalString, parseCommandArgs, stringList, type OptionSpec, type ParsedOptions } from './cli-args.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { failureText, UsageError, visible } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
-import { stableStringify } from './snapshot.js';
+import { stableStringify, type Snapshot } from './snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { describeSearches, resolveAllInputs } from './sources/local.js';
 
 const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
 
 Usage:
-  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--json] [--out FILE]
+  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--json] [--out FILE]
   ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
-                              [--plog PATH...] [--compare PATH...] [--report FILE.json] [--markdown FILE.md]
-                              [--html FILE.html]
-  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--prune]
+                              [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--report FILE.json]
+                              [--markdown FILE.md] [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
+  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--prune]
+                              [--node-environment] [--env KEY=VALUE...]
+  ascend-memory-gate snapshot --out FILE.memory-snapshot.json [--plog PATH...] [--compare PATH...] [--snapshot PATH...]
+                              [--node NAME] [--env KEY=VALUE...]
 
-PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv) or a glob.
+PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv; with --snapshot,
+*.memory-snapshot.json) or a glob.
+snapshot reduces this node's files to one small file, with its environment (always probed), for a gate job to merge.
+--node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
+--env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
 Exit codes: 0 pass, 1 the gate failed, 2 usage or input error. --debug prints the stack of a failure.`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
@@ -29,6 +37,21 @@ const stdio: Output = {
 
 /** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … */
 const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true }]));
+
+const ENVIRONMENT_OPTIONS = {
+  'node-environment': { type: 'boolean' },
+  env: { type: 'string', multiple: true },
+} as const;
+
+/** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
+async function withNodeFromOptions(snapshot: Snapshot, opts: ParsedOptions, io: Output, always = false): Promise<Snapshot> {
+  const { parseEnvironmentPairs, withThisNode } = await import('./environment.js');
+  const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
+  const node = optionalString(opts, 'node');
+  return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) =>
+    io.err(`${line}\n`),
+  );
+}
 
 /** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
 export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
@@ -74,6 +97,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
       report: { type: 'string' },
       markdown: { type: 'string' },
       html: { type: 'string' },
+      ...ENVIRONMENT_OPTIONS,
     },
     'check',
   );
@@ -82,7 +106,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const { snapshot } = await collectFromOptions(opts, io);
   const { runGate } = await import('./gate/run-gate.js');
   const { report } = await runGate({
-    snapshot,
+    snapshot: await withNodeFromOptions(snapshot, opts, io),
     baselinePath,
     configPath: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
@@ -99,7 +123,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
 }
 
 async function baselineCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
+  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, ...ENVIRONMENT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
   const out = optionalString(opts, 'out');
   if (out === undefined) throw new UsageError('baseline: --out FILE is required');
   // An empty run fails here, before the file is touched.
@@ -107,14 +131,38 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./gate/baseline.js');
   const { renderBaselineChanges, summarizeBaselineChanges } = await import('./report/baseline-changes.js');
   const existing = await loadBaseline(out);
-  const { baseline, changes } = mergeBaseline(existing, snapshot, { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+  const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
   await writeBaselineAtomic(out, baseline);
   io.out(renderBaselineChanges(existing, baseline, changes));
   io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
   return 0;
 }
 
+/** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
+async function snapshotCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, env: ENVIRONMENT_OPTIONS.env, node: { type: 'string' }, out: { type: 'string' } }, 'snapshot');
+  const out = optionalString(opts, 'out');
+  if (out === undefined) throw new UsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)');
+  const { snapshot } = await collectFromOptions(opts, io);
+  const { serializeSnapshotFile } = await import('./parsers/snapshot-file.js');
+  const node = await withNodeFromOptions(snapshot, opts, io, true);
+  const text = serializeSnapshotFile(node);
+  try {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, text);
+  } catch (error) {
+    throw new UsageError(`snapshot: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
+  io.out(
+    `wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +
+      `${node.meta.files} file(s), ${node.meta.records} record(s), ${node.meta.skipped} skipped\n`,
+  );
+  return 0;
+}
+
 const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> = {
+  snapshot: snapshotCommand,
   parse: parseCommand,
   check: checkCommand,
   baseline: baselineCommand,

@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 import { SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { splitList } from './sources/local.js';
 
-export type Mode = 'check' | 'update' | 'comment';
+export type Mode = 'check' | 'update' | 'comment' | 'snapshot';
 export type CommentPolicy = 'on-change' | 'always' | 'never';
 export type UpdateStrategy = 'pull-request' | 'commit' | 'write';
 
@@ -31,6 +31,14 @@ export interface ActionInputs {
   htmlReport: string | undefined;
   /** Events besides workflow_dispatch, schedule and push on which update mode may write. */
   allowUpdateOn: string[];
+  /** Artifacts downloaded at a time. */
+  downloadConcurrency: number;
+  /** An artifact that still fails after its retries: stop (`fail`) or gate the rest and list it (`warn`). */
+  missingArtifacts: 'fail' | 'warn';
+  /** Probe this runner for CANN, driver, chip, torch and the memory variables. */
+  collectEnvironment: boolean;
+  /** `KEY=VALUE` items added to this run's environment. */
+  environment: string[];
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -55,6 +63,13 @@ function parseRepository(value: string): ActionInputs['repository'] {
   const m = /^([\w.-]+)\/([\w.-]+)$/.exec(value);
   if (!m) throw new UsageError(`'repository' must look like owner/name, got '${value}'`);
   return { owner: m[1] as string, repo: m[2] as string };
+}
+
+function parseConcurrency(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) {
+    throw new UsageError(`'download-concurrency' must be a whole number from 1 to 64, got '${value}'`);
+  }
+  return Number(value);
 }
 
 function parseHtmlReport(value: string): string | undefined {
@@ -90,7 +105,7 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     baseline: get('baseline') || 'baselines/memory-baseline.json',
     config: get('config') || undefined,
     maxIncrease: get('max-increase') || undefined,
-    mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment'] as const),
+    mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment', 'snapshot'] as const),
     comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never'] as const),
     commentKey,
     failJob: bool('fail-job', get('fail-job') || 'true'),
@@ -99,5 +114,13 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     reportArtifact: get('report-artifact') || 'memory-gate-report',
     htmlReport: parseHtmlReport(get('html-report')),
     allowUpdateOn: parseEvents(get('allow-update-on')),
+    downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
+    missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn'] as const),
+    collectEnvironment: bool('collect-environment', get('collect-environment') || 'false'),
+    // One item per line: a value may hold commas (PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6).
+    environment: get('environment')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
   };
 }

@@ -1,4 +1,4 @@
-// The Action: reads the inputs and runs the mode they name (src/action/: check, update, comment); one error path.
+// The Action: reads the inputs and runs the mode they name (src/action/: check, update, comment, snapshot); one error path.
 import * as core from '@actions/core';
 import { readInputs } from './config.js';
 import { failureText } from './errors.js';
@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
     const inputs = readInputs();
     if (inputs.mode === 'comment') await (await import('./action/comment.js')).runCommentMode(inputs);
     else if (inputs.mode === 'update') await (await import('./action/update.js')).runUpdateMode(inputs);
+    else if (inputs.mode === 'snapshot') await (await import('./action/snapshot.js')).runSnapshotMode(inputs);
     else await (await import('./action/check.js')).runCheckMode(inputs);
   } catch (error) {
     const [line, ...stack] = failureText(error, debugLogging()).split('\n');

@@ -52,6 +52,19 @@ export interface SnapshotMeta {
   allocFailures: Record<string, number>;
   /** The first failure lines per device (by file, then line), when any failure was seen. */
   allocFailureSites?: Record<string, AllocFailureSite[]>;
+  /** Per node name, where the numbers come from (`snapshot` on a training node, or --env / --node-environment). */
+  nodes?: Record<string, NodeProvenance>;
+}
+
+/** One node's part of a run: its devices, what it read, and the environment behind its numbers. */
+export interface NodeProvenance {
+  /** Devices seen in its records (`dev0`, …), sorted. */
+  devices: string[];
+  files: number;
+  records: number;
+  skipped: number;
+  /** Item (`cann`, `driver`, `PYTORCH_NPU_ALLOC_CONF`, …) → value. */
+  environment: Record<string, string>;
 }
 
 /** A section's metrics by key. */
@@ -79,6 +92,7 @@ export interface BuilderState {
   series: ReadonlyMap<string, ReadonlyMap<string, Series>>;
   allocFailures: ReadonlyMap<string, number>;
   allocFailureSites: ReadonlyMap<string, readonly AllocFailureSite[]>;
+  nodes: ReadonlyMap<string, NodeProvenance>;
   skippedRecords: readonly SkippedRecord[];
   files: number;
   records: number;
@@ -106,6 +120,7 @@ export class SnapshotBuilder {
   private readonly series = new Map<string, Map<string, SeriesBuilder>>();
   private readonly allocFailures = new Map<string, number>();
   private readonly allocFailureSites = new Map<string, AllocFailureSite[]>();
+  private readonly nodes = new Map<string, NodeProvenance>();
   readonly skippedRecords: SkippedRecord[] = [];
   files = 0;
   records = 0;
@@ -159,6 +174,12 @@ export class SnapshotBuilder {
     if (where !== undefined) this.addSite(device, where);
   }
 
+  /** A node's provenance; the same node twice (two snapshots of one machine) folds into one, whatever the order. */
+  addNode(name: string, node: NodeProvenance): void {
+    const prev = this.nodes.get(name);
+    this.nodes.set(name, prev === undefined ? cloneNode(node) : combineNodes(prev, node));
+  }
+
   addSkipped(record: SkippedRecord): void {
     this.skipped++;
     // Keep a bounded sample for warnings: a garbage file must not grow memory without bound.
@@ -175,6 +196,7 @@ export class SnapshotBuilder {
       this.addAllocFailure(d, n);
     }
     for (const [d, sites] of other.allocFailureSites) for (const site of sites) this.addSite(d, site);
+    for (const [name, node] of other.nodes) this.addNode(name, node);
     this.files += other.files;
     this.records += other.records;
     this.skipped += other.skipped;
@@ -190,6 +212,7 @@ export class SnapshotBuilder {
       this.addAllocFailure(d, n);
     }
     for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {})) for (const site of sites) this.addSite(d, site);
+    for (const [name, node] of Object.entries(snapshot.meta.nodes ?? {})) this.addNode(name, node);
     this.files += snapshot.meta.files;
     this.records += snapshot.meta.records;
     this.skipped += snapshot.meta.skipped;
@@ -207,6 +230,7 @@ export class SnapshotBuilder {
       series,
       allocFailures: this.allocFailures,
       allocFailureSites: this.allocFailureSites,
+      nodes: this.nodes,
       skippedRecords: this.skippedRecords,
       files: this.files,
       records: this.records,
@@ -232,6 +256,7 @@ export class SnapshotBuilder {
       allocFailures: sortedRecord(this.allocFailures),
     };
     if (this.allocFailureSites.size > 0) meta.allocFailureSites = sortedRecord(this.allocFailureSites);
+    if (this.nodes.size > 0) meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])));
     return { version: SNAPSHOT_VERSION, sections, series, meta };
   }
 
@@ -268,6 +293,27 @@ export class SnapshotBuilder {
     if (sites.length > MAX_SITES_PER_DEVICE) sites.length = MAX_SITES_PER_DEVICE;
     this.allocFailureSites.set(device, sites);
   }
+}
+
+function cloneNode(node: NodeProvenance): NodeProvenance {
+  const environment = Object.fromEntries(Object.keys(node.environment).sort().map((k) => [k, node.environment[k] as string]));
+  return { devices: [...node.devices].sort(compareKeys), files: node.files, records: node.records, skipped: node.skipped, environment };
+}
+
+/** Devices united, counts added, per item the larger value: associative and commutative. */
+function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
+  const environment = { ...a.environment };
+  for (const [item, value] of Object.entries(b.environment)) {
+    const prev = environment[item];
+    if (prev === undefined || value > prev) environment[item] = value;
+  }
+  return cloneNode({
+    devices: [...new Set([...a.devices, ...b.devices])],
+    files: a.files + b.files,
+    records: a.records + b.records,
+    skipped: a.skipped + b.skipped,
+    environment,
+  });
 }
 
 function sortedRecord<V>(map: Map<string, V>): Record<string, V> {

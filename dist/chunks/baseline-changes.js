@@ -1,11 +1,8 @@
 import { S as SECTIONS, v as valueOf$1 } from './snapshot.js';
 import { a as formatDelta, b as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './escape.js';
-import './sources.js';
 import './series.js';
-import 'node:fs/promises';
-import 'node:os';
-import 'node:worker_threads';
+import './sources.js';
 
 /** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */
 function valueOf(side, key) {

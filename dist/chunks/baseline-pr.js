@@ -15,10 +15,12 @@ import 'node:fs/promises';
 import 'node:path';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 import 'node:os';
 import 'node:fs';
-import './escape.js';
+import './collect.js';
 import 'node:worker_threads';
+import './parse-protocol.js';
 import './snapshot.js';
 import './series.js';
 

@@ -1,7 +1,7 @@
 import { d as compareKeys } from './snapshot.js';
 import { b as formatBytes } from './units.js';
-import { b as formatCount, p as plural, h as deviceOf, i as isCountEntry, k as growth } from './entry-values.js';
-import { b as codeSpan, e as escapeHtml, r as replaceControlCharacters } from './escape.js';
+import { d as formatCount, p as plural, j as deviceOf, k as isCountEntry, t as growth } from './entry-values.js';
+import { c as codeSpan, e as escapeHtml, r as replaceControlCharacters } from './escape.js';
 
 /**
  * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and

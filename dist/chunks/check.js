@@ -17,31 +17,37 @@ import 'node:fs/promises';
 import 'node:path';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 import './baseline.js';
 import 'node:crypto';
 import './json-schema.js';
 import './escape.js';
-import 'node:os';
-import 'node:worker_threads';
-import './snapshot.js';
+import './schema.js';
 import './series.js';
+import './snapshot.js';
 import './units.js';
 import './entry-values.js';
 import './json.js';
 import './markdown.js';
 import './chart.js';
+import 'node:os';
 import 'node:fs';
+import './collect.js';
+import 'node:worker_threads';
+import './parse-protocol.js';
 
 // Check mode: gate this run's evidence against the committed baseline and publish the verdict.
 async function runCheckMode(inputs) {
-    const { snapshot } = await collectInputs(inputs);
-    const { report, baseline } = await runGate({
+    const { snapshot, missingArtifacts } = await collectInputs(inputs);
+    const gated = await runGate({
         snapshot,
         baselinePath: inputs.baseline,
         configPath: inputs.config,
         maxIncrease: inputs.maxIncrease,
         allowMissingBaseline: true,
     });
+    const { baseline } = gated;
+    const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
     if (baseline === null) {
         warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }

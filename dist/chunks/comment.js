@@ -17,13 +17,16 @@ import 'assert';
 import 'timers';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 import 'node:os';
 import 'node:fs';
-import './escape.js';
+import './collect.js';
 import 'node:worker_threads';
+import './parse-protocol.js';
 import './snapshot.js';
 import './series.js';
 import './json-schema.js';
+import './escape.js';
 import './entry-values.js';
 import './units.js';
 import './markdown.js';
@@ -45,7 +48,7 @@ async function runCommentMode(inputs) {
     const octokit = (await import('./octokit.js')).createOctokit(inputs.token);
     const dir = path.join(workDir(), 'report-artifact');
     const { downloadArtifacts } = await import('./artifacts.js');
-    const [artifact] = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
+    const { downloaded: [artifact], } = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
     if (!artifact)
         throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
     const reportFile = await findReportFile(artifact.path);

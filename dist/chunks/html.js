@@ -1,13 +1,10 @@
 import { f as formatPercent } from './units.js';
 import { r as renderDeviceStacksSvg, d as devicePeaks } from './chart.js';
-import { v as verdictText, s as splitSections, b as formatCount, d as statusLabel, p as plural, g as entryNote, c as countByStatus, h as deviceOf, i as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './entry-values.js';
+import { v as verdictText, s as splitSections, g as contextHtml, d as formatCount, h as statusLabel, p as plural, i as entryNote, b as countByStatus, j as deviceOf, k as isCountEntry, a as formatEntryDelta, f as formatEntryValue } from './entry-values.js';
 import { e as escapeHtml, r as replaceControlCharacters } from './escape.js';
 import './sources.js';
 import './snapshot.js';
 import './series.js';
-import 'node:fs/promises';
-import 'node:os';
-import 'node:worker_threads';
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -53,6 +50,7 @@ function renderHtml(report, options = {}) {
     body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : 'pass'}">${icon} ${text(verdict)}</h1>`);
     if (options.generatedAt !== undefined)
         body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
+    body.push(...contextHtml(report));
     const verdicts = verdictCounts(report.entries);
     if (verdicts.length > 0) {
         body.push('<section id="verdicts">', '<h2>Verdicts</h2>', '<ul class="verdicts">');

@@ -1,4 +1,4 @@
-import { a as getDefaultExportFromCjs } from './local.js';
+import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
 import { I as InputError, a as SchemaError } from './sources.js';
 import { r as replaceControlCharacters } from './escape.js';
 

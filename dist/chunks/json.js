@@ -1,17 +1,9 @@
 import { a as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as stableStringify } from './snapshot.js';
-import { R as REPORT_STATUSES, r as reportSchema } from './entry-values.js';
-import './local.js';
-import 'node:fs/promises';
-import 'node:path';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
+import { R as REPORT_STATUSES, n as reportSchema } from './entry-values.js';
+import './_commonjsHelpers.js';
 import './escape.js';
-import 'node:os';
-import 'node:worker_threads';
 import './series.js';
 import './units.js';
 
@@ -39,6 +31,8 @@ function renderJsonReport(report, extra = {}) {
             ...(e.limit !== undefined ? { limit: e.limit } : {}),
             ...(e.note !== undefined ? { note: e.note } : {}),
         })),
+        ...(report.environment !== undefined ? { environment: report.environment } : {}),
+        ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
         ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
         ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
     };

@@ -5,6 +5,7 @@ import { statSync, stat, realpathSync, realpath, readdirSync, readdir } from 'fs
 import { sep, basename, dirname, resolve, normalize, relative, posix, isAbsolute } from 'path';
 import { fileURLToPath } from 'url';
 import { createRequire } from 'module';
+import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
 import { S as SOURCES, U as UsageError, e as evidenceSource } from './sources.js';
 
 //#region rolldown:runtime
@@ -570,41 +571,6 @@ var Builder = class {
 		return this;
 	}
 };
-
-var commonjsGlobal = typeof globalThis !== 'undefined' ? globalThis : typeof window !== 'undefined' ? window : typeof global !== 'undefined' ? global : typeof self !== 'undefined' ? self : {};
-
-function getDefaultExportFromCjs (x) {
-	return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, 'default') ? x['default'] : x;
-}
-
-function getAugmentedNamespace(n) {
-  if (Object.prototype.hasOwnProperty.call(n, '__esModule')) return n;
-  var f = n.default;
-	if (typeof f == "function") {
-		var a = function a () {
-			var isInstance = false;
-      try {
-        isInstance = this instanceof a;
-      } catch (e) {}
-			if (isInstance) {
-        return Reflect.construct(f, arguments, this.constructor);
-			}
-			return f.apply(this, arguments);
-		};
-		a.prototype = f.prototype;
-  } else a = {};
-  Object.defineProperty(a, '__esModule', {value: true});
-	Object.keys(n).forEach(function (k) {
-		var d = Object.getOwnPropertyDescriptor(n, k);
-		Object.defineProperty(a, k, d.get ? d : {
-			enumerable: true,
-			get: function () {
-				return n[k];
-			}
-		});
-	});
-	return a;
-}
 
 var utils = {};
 
@@ -3482,4 +3448,4 @@ async function resolveAllInputs(specs, cwd = process.cwd()) {
     return files;
 }
 
-export { getDefaultExportFromCjs as a, getAugmentedNamespace as b, commonjsGlobal as c, describeSearches as d, glob as g, picomatch as p, resolveAllInputs as r, splitList as s };
+export { describeSearches as d, glob as g, picomatch as p, resolveAllInputs as r, splitList as s };

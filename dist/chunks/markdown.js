@@ -1,13 +1,10 @@
 import { U as UsageError } from './sources.js';
 import { f as formatPercent, b as formatBytes, a as formatDelta } from './units.js';
 import { a as renderMermaidChart } from './chart.js';
-import { s as splitSections, v as verdictText, j as deviceTotals, p as plural, b as formatCount, d as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
+import { s as splitSections, v as verdictText, o as contextMarkdown, q as deviceTotals, p as plural, d as formatCount, h as statusLabel, a as formatEntryDelta, f as formatEntryValue, e as entryReason } from './entry-values.js';
 import { a as escapeMarkdownText, t as tableCodeSpan } from './escape.js';
 import './snapshot.js';
 import './series.js';
-import 'node:fs/promises';
-import 'node:os';
-import 'node:worker_threads';
 
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file), degraded section by section to fit a size.
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
@@ -77,6 +74,8 @@ function buildParts(report, options) {
     headLines.push(`### ${icon} ${verdictText(report, title)}`);
     if (options.runUrl !== undefined)
         headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
+    for (const block of contextMarkdown(report))
+        headLines.push('', block);
     const totals = deviceTotals(report.entries);
     return {
         head: headLines.join('\n'),

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { U as UsageError } from './sources.js';
 import { a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
-import { i as isCountEntry, a as formatEntryDelta, e as entryReason } from './entry-values.js';
+import { k as isCountEntry, a as formatEntryDelta, e as entryReason } from './entry-values.js';
 import { renderJsonReport } from './json.js';
 import { renderMarkdown } from './markdown.js';
 

@@ -6,16 +6,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { S as STATUSES } from './entry-values.js';
+import { D as DEFAULT_ENVIRONMENT_POLICY, S as STATUSES, l as applyEnvironment, m as compareEnvironments, r as runEnvironmentOf } from './entry-values.js';
 import 'node:crypto';
+import './schema.js';
 import './series.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 import './escape.js';
-import 'node:os';
-import 'node:worker_threads';
 
 // The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
 // (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
@@ -38,6 +38,22 @@ const BASE = {
         "onMissing": {
             "$ref": "#/definitions/policy",
             "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."
+        },
+        "environment": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "The environment behind the numbers (CANN, driver, firmware, chip, torch, torch_npu, memory variables): what a change since the baseline, or nodes that disagree within a run, do to the verdict.",
+            "properties": {
+                "onChange": {
+                    "$ref": "#/definitions/policy",
+                    "description": "warn (default: listed first in the report, the verdict unchanged), fail, or ignore (not compared)."
+                },
+                "ignore": {
+                    "type": "array",
+                    "items": { "type": "string", "minLength": 1 },
+                    "description": "Items never compared, by exact name, e.g. [\"ASCEND_RT_VISIBLE_DEVICES\"]."
+                }
+            }
         },
         "failOnImprovement": {
             "type": "boolean",
@@ -395,6 +411,7 @@ const DEFAULT_CONFIG = deepFreeze({
     sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
     onMissing: 'warn',
+    environment: { ...DEFAULT_ENVIRONMENT_POLICY },
     failOnImprovement: false,
     device: { minHeadroom: { percent: 10 } },
     devices: {},
@@ -455,6 +472,10 @@ function parseGateConfig(json, file) {
         SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+        environment: {
+            onChange: input.environment?.onChange ?? defaults.environment.onChange,
+            ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+        },
         failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
         // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
         device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
@@ -622,6 +643,7 @@ function cloneConfig(config) {
         sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
         onNew: config.onNew,
         onMissing: config.onMissing,
+        environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
         failOnImprovement: config.failOnImprovement,
         device: structuredClone(config.device),
         devices: structuredClone(config.devices),
@@ -1258,12 +1280,42 @@ function compareSection(declaration, baseline, current, config) {
     const before = sectionValues(baseline, declaration);
     const after = sectionValues(current, declaration);
     const thresholds = sectionThresholds(config, declaration);
-    const keys = [...new Set([...before.keys(), ...after.keys()])].sort(compareKeys);
+    const keys = sortedUnion([...before.keys()], [...after.keys()]);
     const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
     return keys.map((key) => {
         const entry = judge(declaration.kind, key, before.get(key) ?? null, after.get(key) ?? null, thresholds, config);
         return unit === undefined ? entry : { ...entry, unit };
     });
+}
+/**
+ * Every key of both sides, sorted by compareKeys, each once: the same list as sorting their union, in linear time when
+ * both sides come sorted (snapshots and baselines are written so) — 160,000 keys cost ~17 collator calls each to sort.
+ * On a tie the baseline's key comes first, as the stable sort of the union (baseline keys first) puts it.
+ */
+function sortedUnion(before, after) {
+    if (!isSorted(before) || !isSorted(after))
+        return [...new Set([...before, ...after])].sort(compareKeys);
+    const keys = [];
+    const seen = new Set(before);
+    let i = 0;
+    let j = 0;
+    while (i < before.length || j < after.length) {
+        if (j < after.length && seen.has(after[j])) {
+            j++;
+            continue;
+        }
+        if (j >= after.length || (i < before.length && compareKeys(before[i], after[j]) <= 0))
+            keys.push(before[i++]);
+        else
+            keys.push(after[j++]);
+    }
+    return keys;
+}
+function isSorted(keys) {
+    for (let i = 1; i < keys.length; i++)
+        if (compareKeys(keys[i - 1], keys[i]) > 0)
+            return false;
+    return true;
 }
 /** The verdict for one key; see compareSnapshots for the order of the checks. */
 function judge(kind, key, baseline, current, thresholds, config) {
@@ -1308,7 +1360,8 @@ async function runGate(request) {
     if (baseline === null && !request.allowMissingBaseline) {
         throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
     }
-    const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+    const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+    const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
     return { report, config, baseline };
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { n as noSpecs, S as SOURCES, U as UsageError } from './sources.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { c as collectSnapshot } from './escape.js';
+import { c as collectSnapshot } from './collect.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
 
 // The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub
@@ -74,6 +74,7 @@ async function collectInputs(inputs) {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     let root = workspace;
     let specs = inputs.evidence;
+    let missingArtifacts = [];
     if (inputs.artifacts.length > 0) {
         root = path.join(workDir(), 'artifacts');
         const repository = inputs.repository ?? thisRepo();
@@ -82,7 +83,8 @@ async function collectInputs(inputs) {
             : undefined;
         // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
         const { downloadArtifacts } = await import('./artifacts.js');
-        await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => info(m), (m) => warning(m));
+        const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
+        missingArtifacts = fanIn.failed.map((f) => f.name);
         // Nothing named: search everything that was downloaded, for every source.
         if (noSpecs(specs))
             specs = Object.fromEntries(SOURCES.map((source) => [source.name, ['.']]));
@@ -100,7 +102,10 @@ async function collectInputs(inputs) {
     const more = collected.snapshot.meta.skipped - examples.length;
     if (more > 0)
         warning(`${more} more malformed record(s) skipped`);
-    return collected;
+    // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
+    const { parseEnvironmentPairs, withThisNode } = await import('./environment.js');
+    const snapshot = await withThisNode(collected.snapshot, { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' }, (line) => info(line));
+    return { ...collected, snapshot, missingArtifacts };
 }
 /** A workflow run's page: this run's by default. */
 function runUrl(runId = workflowContext().runId, repo = thisRepo()) {

@@ -1,75 +1,4 @@
-import { P as ParseError, a as SchemaError, I as InputError, U as UsageError } from './sources.js';
 import { S as SeriesBuilder } from './series.js';
-
-// The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
-function serializeError(error) {
-    if (!(error instanceof Error))
-        return { name: 'Error', message: String(error) };
-    const out = { name: error.name, message: error.message };
-    if (error.stack !== undefined)
-        out.stack = error.stack;
-    if (error instanceof ParseError) {
-        out.name = 'ParseError';
-        out.file = error.file;
-        out.line = error.line;
-        out.reason = error.reason;
-    }
-    else if (error instanceof SchemaError) {
-        out.name = 'SchemaError';
-        out.file = error.file;
-        out.pointer = error.pointer;
-        out.reason = error.reason;
-    }
-    else if (error instanceof InputError) {
-        out.name = 'InputError';
-    }
-    else if (error instanceof UsageError) {
-        out.name = 'UsageError';
-    }
-    const sys = error;
-    if (typeof sys.code === 'string')
-        out.code = sys.code;
-    if (typeof sys.errno === 'number')
-        out.errno = sys.errno;
-    if (typeof sys.syscall === 'string')
-        out.syscall = sys.syscall;
-    if (typeof sys.path === 'string')
-        out.path = sys.path;
-    return out;
-}
-/** The same class and message as in the worker, so that the CLI and the Action report it exactly as in-process. */
-function deserializeError(e) {
-    let error;
-    if (e.name === 'ParseError' && e.file !== undefined && e.line !== undefined && e.reason !== undefined) {
-        error = new ParseError(e.file, e.line, e.reason);
-    }
-    else if (e.name === 'SchemaError' && e.file !== undefined && e.pointer !== undefined && e.reason !== undefined) {
-        error = new SchemaError(e.file, e.pointer, e.reason);
-    }
-    else if (e.name === 'InputError') {
-        error = new InputError(e.message);
-    }
-    else if (e.name === 'UsageError') {
-        error = new UsageError(e.message);
-    }
-    else {
-        error = new Error(e.message);
-        error.name = e.name;
-    }
-    const sys = error;
-    if (e.code !== undefined)
-        sys.code = e.code;
-    if (e.errno !== undefined)
-        sys.errno = e.errno;
-    if (e.syscall !== undefined)
-        sys.syscall = e.syscall;
-    if (e.path !== undefined)
-        sys.path = e.path;
-    // The worker's stack says where it failed; the main thread's would only show the message loop.
-    if (e.stack !== undefined)
-        error.stack = e.stack;
-    return error;
-}
 
 const components = {
     name: 'components',
@@ -215,6 +144,7 @@ class SnapshotBuilder {
     series = new Map();
     allocFailures = new Map();
     allocFailureSites = new Map();
+    nodes = new Map();
     skippedRecords = [];
     files = 0;
     records = 0;
@@ -264,6 +194,11 @@ class SnapshotBuilder {
         if (where !== undefined)
             this.addSite(device, where);
     }
+    /** A node's provenance; the same node twice (two snapshots of one machine) folds into one, whatever the order. */
+    addNode(name, node) {
+        const prev = this.nodes.get(name);
+        this.nodes.set(name, prev === undefined ? cloneNode(node) : combineNodes(prev, node));
+    }
     addSkipped(record) {
         this.skipped++;
         // Keep a bounded sample for warnings: a garbage file must not grow memory without bound.
@@ -286,6 +221,8 @@ class SnapshotBuilder {
         for (const [d, sites] of other.allocFailureSites)
             for (const site of sites)
                 this.addSite(d, site);
+        for (const [name, node] of other.nodes)
+            this.addNode(name, node);
         this.files += other.files;
         this.records += other.records;
         this.skipped += other.skipped;
@@ -308,6 +245,8 @@ class SnapshotBuilder {
         for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {}))
             for (const site of sites)
                 this.addSite(d, site);
+        for (const [name, node] of Object.entries(snapshot.meta.nodes ?? {}))
+            this.addNode(name, node);
         this.files += snapshot.meta.files;
         this.records += snapshot.meta.records;
         this.skipped += snapshot.meta.skipped;
@@ -325,6 +264,7 @@ class SnapshotBuilder {
             series,
             allocFailures: this.allocFailures,
             allocFailureSites: this.allocFailureSites,
+            nodes: this.nodes,
             skippedRecords: this.skippedRecords,
             files: this.files,
             records: this.records,
@@ -351,6 +291,8 @@ class SnapshotBuilder {
         };
         if (this.allocFailureSites.size > 0)
             meta.allocFailureSites = sortedRecord(this.allocFailureSites);
+        if (this.nodes.size > 0)
+            meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])));
         return { version: SNAPSHOT_VERSION, sections, series, meta };
     }
     declaration(name) {
@@ -388,6 +330,26 @@ class SnapshotBuilder {
             sites.length = MAX_SITES_PER_DEVICE;
         this.allocFailureSites.set(device, sites);
     }
+}
+function cloneNode(node) {
+    const environment = Object.fromEntries(Object.keys(node.environment).sort().map((k) => [k, node.environment[k]]));
+    return { devices: [...node.devices].sort(compareKeys), files: node.files, records: node.records, skipped: node.skipped, environment };
+}
+/** Devices united, counts added, per item the larger value: associative and commutative. */
+function combineNodes(a, b) {
+    const environment = { ...a.environment };
+    for (const [item, value] of Object.entries(b.environment)) {
+        const prev = environment[item];
+        if (prev === undefined || value > prev)
+            environment[item] = value;
+    }
+    return cloneNode({
+        devices: [...new Set([...a.devices, ...b.devices])],
+        files: a.files + b.files,
+        records: a.records + b.records,
+        skipped: a.skipped + b.skipped,
+        environment,
+    });
 }
 function sortedRecord(map) {
     // fromEntries, not assignment: a kernel named `__proto__` must stay a key.
@@ -435,4 +397,4 @@ function sectionValues(snapshot, declaration) {
     return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
 }
 
-export { SECTIONS as S, SnapshotBuilder as a, serializeError as b, modulesOf as c, compareKeys as d, sectionValues as e, SNAPSHOT_VERSION as f, deserializeError as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, compareKeys as d, sectionValues as e, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

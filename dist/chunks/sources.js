@@ -84,6 +84,15 @@ const SOURCES = [
         directoryPatterns: DIRECTORY_PATTERNS,
         load: async () => ({ parseFile: (await import('./profiler.js')).parseFile }),
     },
+    {
+        name: 'snapshot',
+        option: 'snapshot',
+        input: 'snapshot',
+        label: 'snapshot',
+        description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
+        directoryPatterns: ['**/*.memory-snapshot.json'],
+        load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+    },
 ];
 const byName = new Map(SOURCES.map((s) => [s.name, s]));
 /** The source called `name`; throws for a name no entry has (a programming error, not bad input). */

@@ -17,14 +17,18 @@ import './local.js';
 import 'node:fs/promises';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 import 'node:crypto';
 import './json-schema.js';
 import './escape.js';
-import 'node:os';
-import 'node:worker_threads';
-import './snapshot.js';
+import './schema.js';
 import './series.js';
+import './snapshot.js';
+import 'node:os';
 import 'node:fs';
+import './collect.js';
+import 'node:worker_threads';
+import './parse-protocol.js';
 import './units.js';
 
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.

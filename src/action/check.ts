@@ -14,8 +14,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const repo = thisRepo();
   // Limits first: a token or API problem fails before the (long) parse.
   const limits = await resolveGateLimits(inputs, repo, octokit, pr);
-  const { snapshot } = await collectInputs(inputs);
-  const { report, baseline } = await runGate({
+  const { snapshot, missingArtifacts } = await collectInputs(inputs);
+  const gated = await runGate({
     snapshot,
     baselinePath: inputs.baseline,
     configPath: inputs.config,
@@ -23,6 +23,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     allowMissingBaseline: true,
     limits,
   });
+  const { baseline } = gated;
+  const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
   if (baseline === null) {
     core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
   }

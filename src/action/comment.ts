@@ -30,7 +30,9 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
 
   const dir = path.join(workDir(), 'report-artifact');
   const { downloadArtifacts } = await import('../sources/artifacts.js');
-  const [artifact] = await downloadArtifacts(
+  const {
+    downloaded: [artifact],
+  } = await downloadArtifacts(
     { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT },
     (m) => core.info(m),
     (m) => core.warning(m),

@@ -21,11 +21,17 @@ export function thisRepo(): RepoRef {
   return { owner, repo };
 }
 
+/** What the inputs gave: the snapshot, and the artifacts that did not arrive (missing-artifacts: warn). */
+export interface CollectedInputs extends Collected {
+  missingArtifacts: string[];
+}
+
 /** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
-export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
+export async function collectInputs(inputs: ActionInputs): Promise<CollectedInputs> {
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   let root = workspace;
   let specs: SpecsBySource = inputs.evidence;
+  let missingArtifacts: string[] = [];
 
   if (inputs.artifacts.length > 0) {
     root = path.join(workDir(), 'artifacts');
@@ -36,7 +42,12 @@ export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
         : undefined;
     // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
     const { downloadArtifacts } = await import('../sources/artifacts.js');
-    await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root }, (m) => core.info(m), (m) => core.warning(m));
+    const fanIn = await downloadArtifacts(
+      { patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts },
+      (m) => core.info(m),
+      (m) => core.warning(m),
+    );
+    missingArtifacts = fanIn.failed.map((f) => f.name);
     // Nothing named: search everything that was downloaded, for every source.
     if (noSpecs(specs)) specs = Object.fromEntries(SOURCES.map((source) => [source.name, ['.']]));
   } else if (noSpecs(specs)) {
@@ -51,7 +62,14 @@ export async function collectInputs(inputs: ActionInputs): Promise<Collected> {
   for (const r of examples) core.warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
-  return collected;
+  // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
+  const { parseEnvironmentPairs, withThisNode } = await import('../environment.js');
+  const snapshot = await withThisNode(
+    collected.snapshot,
+    { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' },
+    (line) => core.info(line),
+  );
+  return { ...collected, snapshot, missingArtifacts };
 }
 
 /** A workflow run's page: this run's by default. */

@@ -11,7 +11,11 @@ import { renderBaselineChanges } from '../report/baseline-changes.js';
 import { collectInputs, isOtherRun, repositoryPath, sourceRun, thisRepo } from './shared.js';
 
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
-async function baselineSource(octokit: Octokit | undefined, inputs: ActionInputs, source: { runId: number; repo: RepoRef }): Promise<BaselineSource> {
+async function baselineSource(
+  octokit: Octokit | undefined,
+  inputs: ActionInputs,
+  source: { runId: number; repo: RepoRef },
+): Promise<BaselineSource> {
   const commit = await sourceCommit(octokit, inputs, source);
   return {
     runId: source.runId,

@@ -74,12 +74,39 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
   const before = sectionValues(baseline, declaration);
   const after = sectionValues(current, declaration);
   const thresholds = sectionThresholds(config, declaration);
-  const keys = [...new Set([...before.keys(), ...after.keys()])].sort(compareKeys);
+  const keys = sortedUnion([...before.keys()], [...after.keys()]);
   const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
   return keys.map((key) => {
     const entry = judge(declaration.kind, key, before.get(key) ?? null, after.get(key) ?? null, thresholds, config);
     return unit === undefined ? entry : { ...entry, unit };
   });
+}
+
+/**
+ * Every key of both sides, sorted by compareKeys, each once: the same list as sorting their union, in linear time when
+ * both sides come sorted (snapshots and baselines are written so) — 160,000 keys cost ~17 collator calls each to sort.
+ * On a tie the baseline's key comes first, as the stable sort of the union (baseline keys first) puts it.
+ */
+export function sortedUnion(before: readonly string[], after: readonly string[]): string[] {
+  if (!isSorted(before) || !isSorted(after)) return [...new Set([...before, ...after])].sort(compareKeys);
+  const keys: string[] = [];
+  const seen = new Set(before);
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    if (j < after.length && seen.has(after[j] as string)) {
+      j++;
+      continue;
+    }
+    if (j >= after.length || (i < before.length && compareKeys(before[i] as string, after[j] as string) <= 0)) keys.push(before[i++] as string);
+    else keys.push(after[j++] as string);
+  }
+  return keys;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (compareKeys(keys[i - 1] as string, keys[i] as string) > 0) return false;
+  return true;
 }
 
 /** The verdict for one key; see compareSnapshots for the order of the checks. */

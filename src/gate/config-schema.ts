@@ -23,6 +23,22 @@ const BASE = {
       "$ref": "#/definitions/policy",
       "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."
     },
+    "environment": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "The environment behind the numbers (CANN, driver, firmware, chip, torch, torch_npu, memory variables): what a change since the baseline, or nodes that disagree within a run, do to the verdict.",
+      "properties": {
+        "onChange": {
+          "$ref": "#/definitions/policy",
+          "description": "warn (default: listed first in the report, the verdict unchanged), fail, or ignore (not compared)."
+        },
+        "ignore": {
+          "type": "array",
+          "items": { "type": "string", "minLength": 1 },
+          "description": "Items never compared, by exact name, e.g. [\"ASCEND_RT_VISIBLE_DEVICES\"]."
+        }
+      }
+    },
     "failOnImprovement": {
       "type": "boolean",
       "description": "Fail when a value shrinks beyond its tolerance, so that the baseline gets updated. Default false: improvements pass and are listed."

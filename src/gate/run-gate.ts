@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import type { Snapshot } from '../snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
+import { applyEnvironment, compareEnvironments, runEnvironmentOf } from './environment.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
 import type { GateConfig, GateReport } from './types.js';
 
@@ -33,6 +34,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
     );
   }
-  const report = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+  const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+  const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
   return { report, config, baseline };
 }

@@ -6,6 +6,7 @@ import { InputError, SchemaError, UsageError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { SECTIONS } from '../sections/index.js';
 import { parseSize } from '../units.js';
+import { DEFAULT_ENVIRONMENT_POLICY, type EnvironmentPolicy } from './environment.js';
 import { buildConfigSchema } from './config-schema.js';
 import type {
   CountTolerance,
@@ -43,6 +44,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
   onMissing: 'warn',
+  environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
   device: { minHeadroom: { percent: 10 } },
   devices: {},
@@ -108,6 +110,7 @@ export interface GateConfigFile {
   [section: string]: unknown;
   onNew?: Policy;
   onMissing?: Policy;
+  environment?: Partial<EnvironmentPolicy>;
   failOnImprovement?: boolean;
   device?: DeviceLimitsInput;
   devices?: Record<string, DeviceLimitsInput>;
@@ -164,6 +167,10 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+    environment: {
+      onChange: input.environment?.onChange ?? defaults.environment.onChange,
+      ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+    },
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
     // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
     device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
@@ -339,6 +346,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
     onMissing: config.onMissing,
+    environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
     failOnImprovement: config.failOnImprovement,
     device: structuredClone(config.device),
     devices: structuredClone(config.devices),

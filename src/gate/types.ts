@@ -1,4 +1,5 @@
 // The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
+import type { EnvironmentFindings, EnvironmentPolicy } from './environment.js';
 
 /** How much a value may move before it counts. Every set field must be exceeded for a regression. */
 export interface Tolerance {
@@ -80,6 +81,8 @@ export interface GateConfig {
   sections: Record<string, KindThresholds>;
   onNew: Policy;
   onMissing: Policy;
+  /** What an environment change since the baseline, or nodes that disagree, do to the verdict. */
+  environment: EnvironmentPolicy;
   failOnImprovement: boolean;
   /** Limits of every device. */
   device: DeviceLimits;
@@ -164,4 +167,8 @@ export interface GateReport {
   result: 'pass' | 'fail';
   counts: Partial<Record<Status, number>>;
   entries: Entry[];
+  /** The environment changed since the baseline, or this run's nodes disagree (gate/environment.ts). */
+  environment?: EnvironmentFindings;
+  /** Artifacts that never arrived (`missing-artifacts: warn`): their ranks were gated as missing. */
+  missingArtifacts?: string[];
 }

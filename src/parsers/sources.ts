@@ -56,6 +56,15 @@ export const SOURCES: readonly EvidenceSource[] = [
     directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
     load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
   },
+  {
+    name: 'snapshot',
+    option: 'snapshot',
+    input: 'snapshot',
+    label: 'snapshot',
+    description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
+    directoryPatterns: ['**/*.memory-snapshot.json'],
+    load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+  },
 ];
 
 const byName = new Map(SOURCES.map((s) => [s.name, s]));

@@ -4,6 +4,7 @@ import { formatPercent } from '../units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
 import { entryNote, formatEntryDelta, formatEntryValue, isCountEntry } from './entry-values.js';
 import { escapeHtml, replaceControlCharacters } from './escape.js';
+import { contextHtml } from './run-context.js';
 import { countByStatus, deviceOf, formatCount, plural, splitSections, statusLabel, verdictText } from './sections.js';
 
 export interface HtmlOptions {
@@ -60,6 +61,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   const body: string[] = [];
   body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : 'pass'}">${icon} ${text(verdict)}</h1>`);
   if (options.generatedAt !== undefined) body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
+  body.push(...contextHtml(report));
 
   const verdicts = verdictCounts(report.entries);
   if (verdicts.length > 0) {

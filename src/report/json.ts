@@ -39,6 +39,8 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
       ...(e.limit !== undefined ? { limit: e.limit } : {}),
       ...(e.note !== undefined ? { note: e.note } : {}),
     })),
+    ...(report.environment !== undefined ? { environment: report.environment } : {}),
+    ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
     ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
     ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
   };

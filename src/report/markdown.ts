@@ -5,6 +5,7 @@ import { formatBytes, formatDelta, formatPercent } from '../units.js';
 import { renderMermaidChart } from './chart.js';
 import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
 import { escapeMarkdownText, tableCodeSpan } from './escape.js';
+import { contextMarkdown } from './run-context.js';
 import {
   deviceTotals,
   formatCount,
@@ -130,6 +131,7 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
   if (options.preface !== undefined) headLines.push(options.preface, '');
   headLines.push(`### ${icon} ${verdictText(report, title)}`);
   if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
+  for (const block of contextMarkdown(report)) headLines.push('', block);
 
   const totals = deviceTotals(report.entries);
   return {

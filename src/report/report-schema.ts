@@ -27,6 +27,9 @@ export const MAX_ENTRIES = 200_000;
 
 const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES } as const;
+/** Environment items and values, node and artifact names: short strings, a bounded number of them. */
+const text = { type: 'string', maxLength: MAX_KEY_LENGTH } as const;
+const MAX_LISTED = 10_000;
 
 export const reportSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -45,6 +48,8 @@ export const reportSchema = {
     },
     entries: { type: 'array', maxItems: MAX_ENTRIES, items: { $ref: '#/definitions/entry' } },
     baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
+    environment: { $ref: '#/definitions/environment' },
+    missingArtifacts: { type: 'array', maxItems: MAX_LISTED, items: text },
     generatedAt: {
       type: 'string',
       maxLength: 64,
@@ -52,6 +57,46 @@ export const reportSchema = {
     },
   },
   definitions: {
+    environment: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['changes', 'splits', 'severity'],
+      properties: {
+        changes: {
+          type: 'array',
+          maxItems: MAX_LISTED,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['item', 'baseline', 'current'],
+            properties: { item: text, baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH } },
+          },
+        },
+        splits: {
+          type: 'array',
+          maxItems: MAX_LISTED,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['item', 'values'],
+            properties: {
+              item: text,
+              values: {
+                type: 'array',
+                maxItems: MAX_LISTED,
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['value', 'nodes'],
+                  properties: { value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, nodes: { type: 'array', maxItems: MAX_LISTED, items: text } },
+                },
+              },
+            },
+          },
+        },
+        severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+      },
+    },
     entry: {
       type: 'object',
       additionalProperties: false,

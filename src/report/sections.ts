@@ -2,6 +2,7 @@
 import type { Entry, GateReport } from '../gate/types.js';
 import { compareKeys } from '../snapshot.js';
 import { REPORT_KINDS, REPORT_STATUSES } from './report-schema.js';
+import { contextFailure } from './run-context.js';
 
 /** The report's entries split into the renderers' sections, each already in display order. */
 export interface ReportSections {
@@ -78,9 +79,10 @@ export function verdictText(report: GateReport, title: string): string {
   const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail').length;
   const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
   if (report.result === 'fail') {
-    const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail'))
-      .map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`)
-      .join(', ');
+    const failing = [
+      ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`),
+      ...[contextFailure(report)].filter((why) => why !== null),
+    ].join(', ');
     return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
   }
   const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;

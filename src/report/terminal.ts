@@ -6,6 +6,7 @@ import { metricsOf, type Snapshot } from '../snapshot.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
 import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
 import { replaceControlCharacters } from './escape.js';
+import { contextTerminal } from './run-context.js';
 import { countByStatus, formatCount, plural, splitSections, verdictText } from './sections.js';
 
 export interface TerminalOptions {
@@ -36,7 +37,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
   const { problems, improvements, unchanged } = splitSections(report);
-  const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate'))];
+  const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate')), ...contextTerminal(report, shown)];
 
   if (problems.length > 0) {
     const columns: Column[] = [

@@ -66,6 +66,22 @@ const META = {
         },
       },
     },
+    nodes: {
+      description: 'Per node name, where the numbers come from: its devices, files read, records, skipped records, and the environment (CANN, driver, firmware, chip, torch, torch_npu, memory variables).',
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['devices', 'files', 'records', 'skipped', 'environment'],
+        properties: {
+          devices: { type: 'array', items: { $ref: '#/definitions/string' } },
+          files: { $ref: '#/definitions/count' },
+          records: { $ref: '#/definitions/count' },
+          skipped: { $ref: '#/definitions/count' },
+          environment: { type: 'object', additionalProperties: { $ref: '#/definitions/string' } },
+        },
+      },
+    },
   },
 };
 

@@ -1,10 +1,27 @@
-// Downloads workflow-run artifacts whose names match the patterns, so the local input search can run inside them.
-import { DefaultArtifactClient, type Artifact, type FindOptions } from '@actions/artifact';
-import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
+// Downloads the workflow-run artifacts whose names match the patterns, several at a time, so the local input search can run inside them.
+import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { InputError, isExpectedFailure } from '../errors.js';
+import { InputError } from '../errors.js';
+import { formatBytes } from '../units.js';
+import {
+  DEFAULT_RETRY,
+  latestOfEachName,
+  restService,
+  resultsService,
+  streamToFile,
+  withRetries,
+  type ArtifactService,
+  type ListedArtifact,
+  type RetryListener,
+  type RetryPolicy,
+} from './artifact-service.js';
 import { extractZipSafely } from './unzip.js';
+
+/** What to do when an artifact still fails after its retries: stop, or gate the rest and list it as missing. */
+export type MissingArtifactPolicy = 'fail' | 'warn';
+
+export const DEFAULT_DOWNLOAD_CONCURRENCY = 8;
 
 export interface ArtifactRequest {
   /** Name globs, e.g. `plog-rank-*`. */
@@ -15,6 +32,13 @@ export interface ArtifactRequest {
   dir: string;
   /** Refuse an artifact that expands to more than this (an untrusted report upload); default: no limit. */
   maxBytes?: number;
+  /** Downloads at a time; default 8. */
+  concurrency?: number;
+  /** Default 'fail'. */
+  missing?: MissingArtifactPolicy;
+  retry?: RetryPolicy;
+  /** Where the API addresses and tokens are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface DownloadedArtifact {
@@ -23,73 +47,139 @@ export interface DownloadedArtifact {
   path: string;
 }
 
+/** An artifact that could not be downloaded or extracted, and why. */
+export interface FailedArtifact {
+  name: string;
+  id: number;
+  reason: string;
+}
+
+export interface FanIn {
+  downloaded: DownloadedArtifact[];
+  /** Empty unless `missing: 'warn'` (with 'fail' the first failure list is thrown). */
+  failed: FailedArtifact[];
+  /** Retries over all requests. */
+  retries: number;
+  bytes: number;
+}
+
 export type Logger = (message: string) => void;
 
-/** Lists, filters and downloads; an empty match is an error that lists what the run does have. */
-export async function downloadArtifacts(
-  request: ArtifactRequest,
-  log: Logger = () => {},
-  warn: Logger = log,
-): Promise<DownloadedArtifact[]> {
-  const client = new DefaultArtifactClient();
-  const find: FindOptions = request.crossRun
-    ? {
-        findBy: {
-          token: request.crossRun.token,
-          workflowRunId: request.crossRun.runId,
-          repositoryOwner: request.crossRun.owner,
-          repositoryName: request.crossRun.repo,
-        },
-      }
-    : {};
-  const { artifacts } = await client.listArtifacts({ latest: true, ...find });
+/** Lists, filters and downloads `concurrency` at a time, each zip extracted as soon as it is on disk; an empty match is an error that lists what the run does have. */
+export async function downloadArtifacts(request: ArtifactRequest, log: Logger = () => {}, warn: Logger = log): Promise<FanIn> {
+  const env = request.env ?? process.env;
+  const policy = request.retry ?? DEFAULT_RETRY;
+  const service: ArtifactService = request.crossRun ? restService(request.crossRun, env, policy) : resultsService(env, policy);
+  let retries = 0;
+  const onRetry: RetryListener = (what, attempt, reason, delayMs) => {
+    retries++;
+    log(`${what}: attempt ${attempt} failed (${reason}); retrying in ${(delayMs / 1000).toFixed(1)} s`);
+  };
+
+  const started = Date.now();
+  const artifacts = await service.list(onRetry).catch((error: unknown) => {
+    throw new InputError(`cannot list the artifacts of ${service.where}: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const matchers = request.patterns.map((p) => picomatch(p, { dot: true }));
-  const selected = artifacts
-    .filter((a: Artifact) => matchers.some((m) => m(a.name)))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const where = request.crossRun ? `run ${request.crossRun.runId} of ${request.crossRun.owner}/${request.crossRun.repo}` : 'this run';
+  const selected = latestOfEachName(artifacts)
+    .filter((a) => matchers.some((m) => m(a.name)))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
   if (selected.length === 0) {
-    const names = artifacts.map((a) => a.name).sort();
+    const names = [...new Set(artifacts.map((a) => a.name))].sort();
     throw new InputError(
-      `no artifact of ${where} matches ${request.patterns.map((p) => `'${p}'`).join(', ')}; ` +
+      `no artifact of ${service.where} matches ${request.patterns.map((p) => `'${p}'`).join(', ')}; ` +
         (names.length ? `it has: ${names.join(', ')}` : 'it has no artifacts (did the training job upload them?)'),
     );
+  }
+  if (request.maxBytes !== undefined) {
+    const tooBig = selected.find((a) => a.size > request.maxBytes!);
+    if (tooBig) throw new InputError(`artifact '${tooBig.name}' is ${formatBytes(tooBig.size)}, more than the ${formatBytes(request.maxBytes)} allowed`);
   }
 
   await mkdir(request.dir, { recursive: true });
   const root = await realpath(request.dir);
   // Next to the folder, not in it: an artifact may be named `.zips`, and its folder must not be the one removed below.
   const staging = `${root}.zips`;
-  const downloaded: DownloadedArtifact[] = [];
-  const folders = new Set<string>();
-  for (const artifact of selected) {
-    // `a:b` and `a_b` clean to one folder name: the second gets its id, so two artifacts never merge.
-    let folder = safeDirName(artifact.name);
-    if (folders.has(folder)) folder = `${folder}-${artifact.id}`;
-    folders.add(folder);
-    const target = path.join(root, folder);
-    const zipDir = path.join(staging, String(artifact.id));
-    await mkdir(zipDir, { recursive: true });
-    log(`Downloading artifact '${artifact.name}' (${artifact.size} bytes) from ${where}`);
-    // The zip is extracted by us, not the client: its unzip trusts entry names (zip-slip).
-    await client.downloadArtifact(artifact.id, { path: zipDir, skipDecompress: true, ...find }).catch((error: unknown) => {
-      throw new InputError(`downloading artifact '${artifact.name}' failed: ${error instanceof Error ? error.message : String(error)}; re-run the job, or check that the token may read the run's artifacts (actions: read)`);
-    });
-    const [zipName] = await readdir(zipDir);
-    if (zipName === undefined) throw new InputError(`artifact '${artifact.name}' downloaded no file`);
-    const { files, refused, collided } = await extractZipSafely(path.join(zipDir, zipName), target, request.maxBytes).catch((error: unknown) => {
-      if (error instanceof InputError) throw new InputError(`artifact '${artifact.name}': ${error.message}`);
-      // A file-system error (ENOSPC, EACCES) is reported as one; anything else is the archive's fault.
-      if (isExpectedFailure(error)) throw error;
-      throw new InputError(`artifact '${artifact.name}' is not a readable zip archive: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
-    if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
-    log(`Extracted ${files} file(s) of '${artifact.name}'`);
-    downloaded.push({ name: artifact.name, id: artifact.id, path: target });
-  }
+  await mkdir(staging, { recursive: true });
+  const targets = folderNames(selected);
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY, selected.length));
+  log(`Downloading ${selected.length} artifact(s) (${formatBytes(sum(selected.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`);
+
+  const downloaded: (DownloadedArtifact | undefined)[] = [];
+  const failed: FailedArtifact[] = [];
+  let done = 0;
+  let bytes = 0;
+  await forEachBounded(selected, concurrency, async (artifact, index) => {
+    const target = path.join(root, targets[index]!);
+    const zip = path.join(staging, `${artifact.id}.zip`);
+    const what = `artifact '${artifact.name}'`;
+    try {
+      const size = await withRetries(what, policy, onRetry, async (signal) => {
+        // A signed URL is short-lived: ask again on every attempt.
+        const url = await service.zipUrl(artifact, onRetry);
+        return streamToFile(url, zip, signal, policy.timeoutMs, what);
+      });
+      // The zip is extracted by us: entry names are not trusted (zip-slip).
+      const { files, refused, collided } = await extractZipSafely(zip, target, request.maxBytes);
+      await rm(zip, { force: true });
+      if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
+      if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
+      bytes += size;
+      downloaded[index] = { name: artifact.name, id: artifact.id, path: target };
+      log(`[${++done}/${selected.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      failed.push({ name: artifact.name, id: artifact.id, reason });
+      log(`[${++done}/${selected.length}] ${artifact.name} FAILED: ${reason}`);
+    }
+  });
   await rm(staging, { recursive: true, force: true });
-  return downloaded;
+
+  const seconds = (Date.now() - started) / 1000;
+  const ok = downloaded.filter((a): a is DownloadedArtifact => a !== undefined);
+  log(
+    `Downloaded ${ok.length} of ${selected.length} artifact(s), ${formatBytes(bytes)} in ${seconds.toFixed(1)} s ` +
+      `(${concurrency} at a time, ${retries} retr${retries === 1 ? 'y' : 'ies'})`,
+  );
+  failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (failed.length > 0) {
+    const list = failed.map((f) => `'${f.name}' (${f.reason})`).join('; ');
+    if ((request.missing ?? 'fail') === 'fail') {
+      throw new InputError(
+        `${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}. ` +
+          "Set 'missing-artifacts: warn' to gate the others.",
+      );
+    }
+    warn(`${failed.length} of ${selected.length} artifact(s) missing, gated without them: ${list}`);
+  }
+  return { downloaded: ok, failed, retries, bytes };
+}
+
+/** Runs `work` over the items, at most `limit` at once, in list order. */
+async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+/** One folder per artifact; `a:b` and `a_b` clean to one name, so the second gets its id and two artifacts never merge. */
+function folderNames(artifacts: ListedArtifact[]): string[] {
+  const used = new Set<string>();
+  return artifacts.map((artifact) => {
+    let folder = safeDirName(artifact.name);
+    if (used.has(folder)) folder = `${folder}-${artifact.id}`;
+    used.add(folder);
+    return folder;
+  });
 }
 
 /** Most skipped entry names listed in a warning. */

@@ -1329,3 +1329,77 @@ describe('profiler evidence in artifacts', () => {
     expect(entries.filter((e) => e.status === 'growing')).toEqual([]);
   });
 });
+
+// ───────────────────────────── issue 13: an artifact that never arrives ─────────────────────────────
+
+describe('missing-artifacts', () => {
+  it('warn: the ranks that arrived are gated, the missing one is listed first in the report and its keys are missing', async () => {
+    const RUN = 7170;
+    const plogs = rankPlogs(BASE_MODULES, RANKS);
+    const ids = RANKS.map((r) => {
+      const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
+      return fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file]: plogs[file]! } }).id;
+    });
+    fake.forceResponse({ method: 'GET', path: new RegExp(`^/blob/artifacts/${ids[2]}/`), status: 404 });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    try {
+      const failed = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: RUN });
+      expect(failed.code, why(failed)).toBe(1);
+      expect(failed.errors.at(-1)?.message).toBe(
+        "1 of 4 artifact(s) of this run could not be downloaded: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404). Set 'missing-artifacts: warn' to gate the others.",
+      );
+
+      const warnDirs = newRunDirs();
+      writeFiles(warnDirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+      const r = await runAction({ dirs: warnDirs, inputs: { artifacts: 'plog-rank-*', 'missing-artifacts': 'warn', 'download-concurrency': '2' }, event: 'push', runId: RUN });
+      expect(r.code, why(r)).toBe(0);
+      expect(r.stdout).toMatch(/^Downloading 4 artifact\(s\) \(.*\) from this run, 2 at a time$/m);
+      expect(r.stdout).toMatch(/^\[\d\/4\] plog-rank-2 FAILED: artifact 'plog-rank-2': HTTP 404$/m);
+      expect(r.warnings.map((w) => w.message)).toContain("1 of 4 artifact(s) missing, gated without them: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404)");
+      const report = readReport(r) as ReportJson & { missingArtifacts?: string[] };
+      expect(report.missingArtifacts).toEqual(['plog-rank-2']);
+      expect(report.entries.filter((e) => e.status === 'missing').map((e) => e.key).sort()).toEqual(
+        Object.keys(BASE_MODULES).filter((k) => k.includes('/dev2/')).sort(),
+      );
+      expect(report.entries.filter((e) => e.status === 'pass')).toHaveLength(12);
+      // the summary opens with the missing artifact, right under the verdict
+      const lines = r.summary.split('\n');
+      expect(lines.slice(4, 9)).toEqual(['#### ⚠️ 1 artifact(s) never arrived: their keys are missing', '', '| Artifact |', '|---|', '| `plog-rank-2` |']);
+    } finally {
+      fake.state.forced.length = 0;
+    }
+  });
+});
+
+describe('mode: snapshot', () => {
+  it('writes this node’s snapshot with its environment; a gate job merges the downloaded snapshot artifacts', async () => {
+    const RUN = 7180;
+    const node = newRunDirs();
+    writeFiles(node.workspace, rankPlogs(BASE_MODULES, [0, 1]));
+    const r = await runAction({
+      dirs: node,
+      inputs: { mode: 'snapshot', plog: '.', environment: 'cann=9.0.RC1\nPYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6' },
+      event: 'push',
+      runId: RUN,
+    });
+    expect(r.code, why(r)).toBe(0);
+    const file = r.outputs['snapshot-file']!;
+    expect(file).toMatch(/\.memory-snapshot\.json$/);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    const [only] = Object.values(snapshot.meta.nodes);
+    expect(only!.devices).toEqual(['dev0', 'dev1']);
+    expect(only!.environment).toMatchObject({ cann: '9.0.RC1', PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True,garbage_collection_threshold:0.6' });
+    expect(r.stdout).toMatch(/^Wrote .*\.memory-snapshot\.json \(\d+\.\d KiB\): node .+, 2 device\(s\), 2 file\(s\), 8 record\(s\), 0 skipped$/m);
+
+    // The gate job: the snapshot uploaded as an artifact, downloaded by pattern and merged.
+    fake.addArtifact({ name: 'memory-snapshot-node-0', runId: RUN, files: { 'node-0.memory-snapshot.json': readFileSync(file, 'utf8') } });
+    const gate = newRunDirs();
+    writeFiles(gate.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const g = await runAction({ dirs: gate, inputs: { artifacts: 'memory-snapshot-*' }, event: 'push', runId: RUN });
+    expect(g.code, why(g)).toBe(0);
+    const report = readReport(g);
+    expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort());
+    expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
+  });
+});

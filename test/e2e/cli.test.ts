@@ -273,3 +273,75 @@ describe('the README commands', () => {
     expect(existsSync(join(ROOT, 'examples', 'regressed', 'plog'))).toBe(true);
   });
 });
+
+// ───────────────────────────── issue 13: the environment behind the numbers ─────────────────────────────
+
+describe('environment', () => {
+  it('baseline made under CANN 8.3; the run reports CANN 9.0 with PYTORCH_NPU_ALLOC_CONF changed: the report opens with both; onChange fail fails the run', async () => {
+    const dir = tempDir();
+    writeJob(dir, 2);
+    const made = await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog', '--env', 'cann=8.3.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:False'], dir);
+    expect(made.code, made.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    expect(Object.values(written.meta.nodes)).toEqual([
+      { devices: ['dev0', 'dev1'], files: 2, records: 6, skipped: 0, environment: { PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:False', cann: '8.3.RC1' } },
+    ]);
+
+    writeJob(dir, 2, { key: 'DEV_MEM/dev0/APP', factor: 1.44 });
+    const args = ['check', '--baseline', 'baseline.json', '--plog', 'plog', '--env', 'cann=9.0.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True', '--markdown', 'report.md'];
+    const warned = await cli(args, dir);
+    expect(warned.code, warned.stderr).toBe(1);
+    expect(warned.stdout.split('\n').slice(0, 5)).toEqual([
+      'Memory gate failed: 1 regressed',
+      '',
+      'WARN: Environment changed since the baseline',
+      '  PYTORCH_NPU_ALLOC_CONF: expandable_segments:False -> expandable_segments:True',
+      '  CANN toolkit: 8.3.RC1 -> 9.0.RC1',
+    ]);
+    expect(warned.stdout).toContain('Across the environment change since the baseline (PYTORCH_NPU_ALLOC_CONF expandable_segments:False → expandable_segments:True; CANN toolkit 8.3.RC1 → 9.0.RC1).');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n').slice(2, 4)).toEqual(['#### ⚠️ Environment changed since the baseline', '']);
+
+    // Without the regression, warn passes; onChange: fail fails on the change alone and says why.
+    writeJob(dir, 2);
+    expect((await cli(args, dir)).code).toBe(0);
+    writeFileSync(join(dir, 'gate.json'), JSON.stringify({ environment: { onChange: 'fail' } }));
+    const failed = await cli([...args, '--config', 'gate.json'], dir);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout.split('\n')[0]).toBe('Memory gate failed: environment changed since the baseline');
+    writeFileSync(join(dir, 'gate.json'), JSON.stringify({ environment: { onChange: 'fail', ignore: ['cann', 'PYTORCH_NPU_ALLOC_CONF'] } }));
+    expect((await cli([...args, '--config', 'gate.json'], dir)).code).toBe(0);
+  });
+});
+
+describe('snapshot', () => {
+  it('each node writes a few-KB snapshot; the gate merges them (by directory) into the same verdict as the raw files', async () => {
+    const dir = tempDir();
+    writeJob(dir, 4);
+    // Two "nodes", two ranks each.
+    for (const [node, ranks] of [['node-a', [0, 1]], ['node-b', [2, 3]]] as const) {
+      const plogs = ranks.map((r) => `plog/rank_${r}`);
+      const r = await cli(['snapshot', '--out', `snaps/${node}.memory-snapshot.json`, '--plog', ...plogs, '--node', node, '--env', 'cann=9.0.RC1'], dir).catch(() => null);
+      expect(r?.code, r?.stderr).toBe(0);
+      expect(r!.stdout).toMatch(new RegExp(`^wrote snaps/${node}\\.memory-snapshot\\.json \\(\\d+ bytes\\): node ${node}, 2 device\\(s\\), 2 file\\(s\\), 6 record\\(s\\), 0 skipped\\n$`));
+    }
+    const a = JSON.parse(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json'), 'utf8')) as { version: number; meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    expect(a.version).toBe(2);
+    expect(a.meta.nodes['node-a']!.devices).toEqual(['dev0', 'dev1']);
+    expect(a.meta.nodes['node-a']!.environment.cann).toBe('9.0.RC1');
+    expect(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json')).length).toBeLessThan(8 * 1024);
+
+    const fromRaw = await cli(['check', '--baseline', 'none.json', '--plog', 'plog'], dir);
+    expect(fromRaw.code).toBe(2);
+    expect((await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog'], dir)).code).toBe(0);
+    const raw = await cli(['check', '--baseline', 'baseline.json', '--plog', 'plog', '--report', 'raw.json'], dir);
+    const merged = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps', '--report', 'merged.json'], dir);
+    expect(merged.code, merged.stderr).toBe(raw.code);
+    expect(readFileSync(join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(join(dir, 'raw.json'), 'utf8'));
+
+    // A corrupt snapshot is an error naming the file (exit 2).
+    writeFileSync(join(dir, 'snaps/bad.memory-snapshot.json'), '{"version": 2, "sections": ');
+    const bad = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: snaps\/bad\.memory-snapshot\.json:1:\d+: not valid JSON/);
+  });
+});

@@ -54,6 +54,8 @@ export interface RequestLogEntry {
   unmatched: boolean;
   forced: boolean;
   status: number;
+  /** the fault injected instead of an answer (issue 13: see injectFaults) */
+  fault?: FaultKind;
 }
 
 export interface FakeArtifact {
@@ -251,6 +253,9 @@ export interface FakeGitHub {
   writes(): RequestLogEntry[];
   unmatched(): RequestLogEntry[];
   clearLog(): void;
+
+  /** issue 13: fail a share of matching requests once each (5xx, reset, cut-short body); see FaultOptions. */
+  injectFaults(f: FaultOptions): void;
 }
 
 // ───────────────────────────── helpers ─────────────────────────────
@@ -1195,11 +1200,20 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     false,
   );
 
+  const faults = faultInjector();
+
   // ───── dispatcher ─────
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      // issue 13: a round trip's latency before every answer (benchmarks of the fan-in); 'end' is emitted again after it
+      const delayed = req as { latencyServed?: boolean };
+      if (faults.latencyMs() > 0 && !delayed.latencyServed) {
+        delayed.latencyServed = true;
+        setTimeout(() => req.emit('end'), faults.latencyMs());
+        return;
+      }
       const url = new URL(req.url ?? '/', baseUrl);
       const method = (req.method ?? 'GET').toUpperCase();
       const headers: Record<string, string> = {};
@@ -1245,6 +1259,27 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         res.writeHead(reply.status, h);
         res.end(payload);
       };
+
+      // issue 13: an injected fault replaces the answer (or the connection) once per distinct request
+      const fault = faults.pick(method, url.pathname, Buffer.concat(chunks));
+      if (fault) {
+        log.fault = fault;
+        const route = routes.find((rt) => rt.method === method && rt.re.test(url.pathname));
+        if (route) log.route = route.name;
+        if (fault === '5xx') {
+          log.status = 503;
+          res.writeHead(503, { 'content-type': 'application/json', 'content-length': '2' });
+          res.end('{}');
+        } else if (fault === 'reset') {
+          req.socket.destroy();
+        } else {
+          // Headers and half the body, then the connection drops: the client sees a body cut short.
+          res.writeHead(200, { 'content-type': 'application/zip', 'content-length': '1000000' });
+          res.write(Buffer.alloc(1000));
+          setTimeout(() => req.socket.destroy(), 5);
+        }
+        return;
+      }
 
       try {
         // forced responses first
@@ -1457,9 +1492,55 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.path.startsWith(`${TWIRP}/ListArtifacts`) && !r.path.startsWith(`${TWIRP}/GetSignedArtifactURL`),
       ),
     unmatched: () => state.requests.filter((r) => r.unmatched),
+    injectFaults: (f) => faults.configure(f),
     clearLog: () => {
       state.requests.length = 0;
     },
   };
   return fake;
+}
+
+// ───────────────────────────── fault injection (issue 13: parallel fan-in) ─────────────────────────────
+
+/** 5xx: a 503 answer; reset: the socket is destroyed before any answer; truncate: 200 with half a body, then the socket drops. */
+export type FaultKind = '5xx' | 'reset' | 'truncate';
+
+export interface FaultOptions {
+  /** Share of distinct matching requests (method, path and body) that fail, the first time only; 0 turns faults off. */
+  rate: number;
+  /** Only requests whose pathname matches; default every request. */
+  path?: RegExp;
+  /** Kinds to choose from, by the request's hash; default all three ('truncate' applies to blob downloads only). */
+  kinds?: FaultKind[];
+  /** Changes which requests are hit; default 1. */
+  seed?: number;
+  /** Milliseconds every request waits before it is answered (a network round trip); default 0. */
+  latencyMs?: number;
+}
+
+/** Deterministic: whether and how a request fails depends on its hash and the seed, never on timing or order. */
+function faultInjector(): {
+  configure(f: FaultOptions): void;
+  pick(method: string, path: string, body: Buffer): FaultKind | undefined;
+  latencyMs(): number;
+} {
+  let options: FaultOptions = { rate: 0 };
+  const failed = new Set<string>();
+  return {
+    configure(f) {
+      options = f;
+      failed.clear();
+    },
+    latencyMs: () => options.latencyMs ?? 0,
+    pick(method, path, body) {
+      if (options.rate <= 0 || (options.path && !options.path.test(path))) return undefined;
+      const key = `${options.seed ?? 1}\u0000${method}\u0000${path}\u0000${body.toString('utf8')}`;
+      if (failed.has(key)) return undefined;
+      const digest = createHash('sha256').update(key).digest();
+      if (digest.readUInt32BE(0) / 2 ** 32 >= options.rate) return undefined;
+      failed.add(key);
+      const kinds = (options.kinds ?? ['5xx', 'reset', 'truncate']).filter((k) => k !== 'truncate' || path.startsWith('/blob/'));
+      return kinds.length === 0 ? undefined : kinds[digest.readUInt32BE(4) % kinds.length];
+    },
+  };
 }

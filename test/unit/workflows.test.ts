@@ -172,8 +172,10 @@ describe('workflows use the action as declared', () => {
 
   it('passes only declared inputs, with valid literal values for the enumerated ones', () => {
     const enums: Record<string, string[]> = {
-      mode: ['check', 'update', 'comment'],
+      mode: ['check', 'update', 'comment', 'snapshot'],
       comment: ['on-change', 'always', 'never'],
+      'missing-artifacts': ['fail', 'warn'],
+      'collect-environment': ['true', 'false'],
       'update-strategy': ['pull-request', 'commit', 'write'],
       'fail-job': ['true', 'false'],
       prune: ['true', 'false'],
@@ -185,6 +187,19 @@ describe('workflows use the action as declared', () => {
         if (enums[name] && !text.includes('${{')) expect(enums[name], `${file}#${job}: ${name}: ${text}`).toContain(text);
       }
     }
+  });
+
+  it('node snapshots: every node uploads its snapshot-file under a name the gate job downloads by pattern', () => {
+    const workflow = parseYaml(read('examples/workflows/node-snapshots.yml')) as Workflow;
+    const train = workflow.jobs.train!.steps ?? [];
+    const snapshotStep = train.find((s) => s.with?.mode === 'snapshot')!;
+    const upload = train.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(String(upload.with?.path)).toBe(`\${{ steps.${snapshotStep.id}.outputs.snapshot-file }}`);
+    const gate = (workflow.jobs['memory-gate']!.steps ?? []).find((s) => s.uses && OUR_ACTION.test(s.uses))!;
+    const pattern = String(gate.with?.artifacts);
+    const uploaded = String(upload.with?.name).replace('${{ matrix.node }}', '3');
+    expect(new RegExp(`^${pattern.replace('*', '.*')}$`).test(uploaded), `${uploaded} vs ${pattern}`).toBe(true);
+    expect(read('.github/actionlint.yaml')).toMatch(/labels:\n\s+- ascend\n/);
   });
 
   it('reads only declared outputs of its steps', () => {

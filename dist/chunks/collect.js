@@ -1,0 +1,215 @@
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { S as SOURCES, I as InputError, p as parserOf } from './sources.js';
+import { d as deserializeError } from './parse-protocol.js';
+import { i as isEmptySnapshot, a as SnapshotBuilder } from './snapshot.js';
+
+// Reads every input file through its parser into one snapshot: the middle of the pipeline shared by CLI and Action.
+//
+// Large inputs (two or more files, PARALLEL_MIN_BYTES or more together) are parsed on two threads: this one and a worker
+// thread (parse-worker.ts), whole files at a time, each file into its own builder; the results are merged here in the
+// sequential file order, so the snapshot, its tie-breaks ("on a tie the later record wins"), the skipped-record sample
+// and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
+/** Below this total size, starting workers costs more than it saves. */
+const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
+/**
+ * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
+ * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
+ */
+const MAX_THREADS = 2;
+/** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
+async function collectSnapshot(inputs, options = {}) {
+    const tasks = SOURCES.flatMap((source) => (inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
+    const threads = Math.min(threadCount(options), tasks.length);
+    let builder = null;
+    if (threads >= 2) {
+        const sizes = await Promise.all(tasks.map((t) => fileSize(t.file)));
+        const total = sizes.reduce((a, b) => a + b, 0);
+        if (total >= (options.minParallelBytes ?? PARALLEL_MIN_BYTES))
+            builder = await parseInWorkers(tasks, sizes, threads, options);
+    }
+    builder ??= await parseHere(tasks);
+    const snapshot = builder.build();
+    if (isEmptySnapshot(snapshot))
+        throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
+    return { snapshot, skippedRecords: builder.skippedRecords };
+}
+function threadCount(options) {
+    const fromEnv = process.env.ASCEND_MEMORY_GATE_THREADS;
+    const requested = options.threads ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
+    return requested ?? Math.min(MAX_THREADS, availableParallelism());
+}
+/** The size used to decide and to balance; a file that cannot be stat'ed fails later, in its parser, as it would in-thread. */
+async function fileSize(file) {
+    return stat(file.path).then((s) => s.size, () => 0);
+}
+async function parseHere(tasks) {
+    const builder = new SnapshotBuilder();
+    for (const task of tasks)
+        await parseTask(task, builder);
+    return builder;
+}
+async function parseTask(task, builder) {
+    // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
+    await (await parserOf(task.kind)).parseFile(task.file, builder);
+}
+/**
+ * Tasks a worker holds at once: the one it parses and the next. This thread hands out tasks only between its own
+ * chunks of work (every few MiB), so a worker that had to wait for its next task would idle about half the time.
+ */
+const WORKER_QUEUE = 2;
+/**
+ * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation
+ * with the allocation rate: by default a busy worker ended ~7 MiB larger on the 1 GiB corpus, with no time saved.
+ */
+const WORKER_YOUNG_GENERATION_MB = 2;
+/**
+ * Parses the files on this thread and `threads - 1` worker threads, largest file first (so the last to finish is a
+ * small one), each file into its own builder, and merges the per-file results in file order. This thread starts at
+ * once and workers join when they have started (~50 ms), so a worker never makes a run slower than the sequential one
+ * by more than its start-up on another core. As in the sequential path, the first failing file in file order decides
+ * the error, and files after a known failure are not started. A worker that dies while parsing a file fails the run,
+ * naming the file; one that cannot start only leaves its share to the others, with a process warning.
+ */
+async function parseInWorkers(tasks, sizes, threads, options) {
+    const outcomes = new Array(tasks.length);
+    const order = tasks.map((t) => t.index).sort((a, b) => sizes[b] - sizes[a] || a - b);
+    let next = 0;
+    /** Index of the first file (in file order) known to have failed. */
+    let firstFailure = Infinity;
+    /** Set when the run fails as a whole (a worker died mid-file): nothing more is started. */
+    let fatal = null;
+    const url = options.workerUrl ?? defaultWorkerUrl();
+    const pool = [];
+    const take = () => {
+        while (next < order.length && order[next] > firstFailure)
+            next++;
+        return fatal === null && next < order.length ? tasks[order[next++]] : null;
+    };
+    const record = (index, outcome) => {
+        outcomes[index] = outcome;
+        if (!outcome.ok)
+            firstFailure = Math.min(firstFailure, index);
+    };
+    let localRunning = false;
+    let wake = () => { };
+    const allDone = new Promise((resolve) => {
+        wake = () => {
+            const busy = localRunning || pool.some((p) => p.tasks.length > 0);
+            const more = fatal === null && next < order.length && (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
+            if (!busy && (!more || (pool.every((p) => p.dead) && !runLocal())))
+                resolve();
+        };
+    });
+    /** This thread parses until no task is left; returns false if it was already doing so. */
+    const runLocal = () => {
+        if (localRunning)
+            return false;
+        localRunning = true;
+        void (async () => {
+            for (let task = take(); task !== null; task = take()) {
+                const builder = new SnapshotBuilder();
+                try {
+                    await parseTask(task, builder);
+                    record(task.index, { ok: true, state: builder.toState() });
+                }
+                catch (error) {
+                    record(task.index, { ok: false, error: error instanceof Error ? error : new Error(String(error)) });
+                }
+                // A turn for the workers' messages (ready, results) between files, so that they get tasks while this thread
+                // still has some to give: awaiting a parse that needed no I/O wait only yields to microtasks.
+                await new Promise((resolve) => setImmediate(resolve));
+            }
+            localRunning = false;
+            wake();
+        })();
+        return true;
+    };
+    const dispatch = (p) => {
+        while (!p.dead && p.ready && p.tasks.length < WORKER_QUEUE) {
+            const task = take();
+            if (task === null)
+                break;
+            p.tasks.push(task);
+            p.worker.postMessage(task);
+        }
+        wake();
+    };
+    const died = (p, why) => {
+        if (p.dead)
+            return;
+        p.dead = true;
+        const task = p.tasks[0];
+        if (task !== undefined) {
+            fatal ??= new Error(`a parse worker thread ${why} while reading ${task.file.name}`);
+            p.tasks = [];
+        }
+        else {
+            const what = p.ready ? 'stopped' : 'could not start';
+            process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, { code: 'ASCEND_MEMORY_GATE_WORKER' });
+        }
+        wake();
+    };
+    for (let i = 0; i < threads - 1; i++) {
+        const worker = new Worker(url, { execArgv: options.workerExecArgv ?? [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+        const p = { worker, ready: false, dead: false, tasks: [] };
+        pool.push(p);
+        worker.on('message', (message) => {
+            if ('ready' in message) {
+                p.ready = true;
+            }
+            else {
+                record(message.index, message.ok ? { ok: true, state: message.state } : { ok: false, error: deserializeError(message.error) });
+                p.tasks = p.tasks.filter((t) => t.index !== message.index);
+            }
+            dispatch(p);
+        });
+        worker.on('error', (error) => died(p, `failed: ${error instanceof Error ? error.message : String(error)}`));
+        worker.on('messageerror', (error) => died(p, `sent an unreadable message: ${error.message}`));
+        worker.on('exit', (code) => died(p, `exited unexpectedly (exit code ${code})`));
+    }
+    if (options.parseInThisThread !== false)
+        runLocal();
+    wake();
+    await allDone;
+    // Every worker is idle (or still starting): stop them without waiting, since a worker that is still starting would
+    // make this wait for its start-up; unref() lets the process exit meanwhile.
+    for (const p of pool) {
+        p.dead = true;
+        p.worker.unref();
+        void p.worker.terminate();
+    }
+    if (fatal !== null)
+        throw fatal;
+    const builder = new SnapshotBuilder();
+    for (const outcome of outcomes) {
+        // Every file before the first failure has an outcome; nothing after it matters.
+        if (outcome === undefined)
+            break;
+        if (!outcome.ok)
+            throw outcome.error;
+        builder.merge(outcome.state);
+    }
+    return builder;
+}
+/** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
+function defaultWorkerUrl() {
+    return new URL(new URL('../parse-worker.js', import.meta.url).href);
+}
+function noDataMessage(inputs, snapshot, skippedRecords) {
+    const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);
+    const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
+    if (total === 0) {
+        return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
+    }
+    // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
+    const first = skippedRecords[0];
+    const why = first === undefined ? '' : `, the first at ${first.file}:${first.line}: ${first.reason}`;
+    const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
+    return (`no memory statistics found in ${total} file(s)${where}${skipped}: ` +
+        'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), ' +
+        'and did the processes exit normally so the driver could print its "Mem stats" lines?');
+}
+
+export { collectSnapshot as c };
