@@ -1291,7 +1291,7 @@ describe('trust', () => {
     expect(r.code, why(r)).toBe(1);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.message).toBe(
-      "artifact 'memory-gate-report' is not a readable zip archive: End of central directory record signature not found. Either not a zip file, or file is truncated.",
+      "1 of 1 artifact(s) of run 9301 of octo-org/octo-repo could not be downloaded: 'memory-gate-report' (End of central directory record signature not found. Either not a zip file, or file is truncated.). Set 'missing-artifacts: warn' to gate the others.",
     );
   });
 
