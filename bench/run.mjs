@@ -32,6 +32,10 @@ const TARGETS = {
   compareVsPython: 1.0,
   profilerVsPython: 1.0,
   startupMs: 300,
+  /** Report sizes at 4,096 devices × 15 modules + 100,000 kernels (issue 9). */
+  htmlBytes: 5 * 1000 * 1000,
+  commentChars: 65_536,
+  summaryBytes: 1024 * 1024,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -399,10 +403,11 @@ async function main() {
   const profiler = await timeSideBySide('profiler memory_record', ['node', CLI, 'parse', '--profiler', memoryRecord, '--json'], profilerPython, o.runs, profilerOut);
 
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
+  const reports = reportSizes();
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
-  const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load });
+  const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load, reports });
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -472,6 +477,18 @@ ${rows.join('\n')}
   if (o.results) writeFileSync(join(BENCH, 'RESULTS-many-files.md'), markdown);
 }
 
+/**
+ * Sizes of the summary, the comment and the HTML page for a generated 4,096-device × 15-module job plus 100,000
+ * kernels (bench/report-sizes.ts renders them from the sources, in one process).
+ */
+function reportSizes() {
+  const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', 'bench/report-sizes.ts'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (run.status !== 0) fail(`bench/report-sizes.ts exited with ${run.status}: ${run.stderr}`);
+  const sizes = JSON.parse(run.stdout);
+  log(`  report sizes: summary ${sizes.summary.bytes} B, comment ${sizes.comment.bytes} B, HTML ${sizes.html.bytes} B`);
+  return sizes;
+}
+
 /** The Action's fixed cost: `node dist/index.js` in check mode on a tiny plog and its own baseline, no token. */
 async function timeStartup(tiny, runs) {
   if (!existsSync(ACTION)) return { missing: true };
@@ -537,6 +554,17 @@ function render(o, r) {
       ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
       : ['Action start-up', `tiny plog, check mode (exit ${r.startup.code})`, `${r.startup.ms.toFixed(0)} ms`, '', '', '', `${r.startup.rssMiB.toFixed(0)} MiB`],
   ];
+  const kB = (bytes) => `${(bytes / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} kB`;
+  const rep = r.reports;
+  rows.push([
+    'report sizes',
+    `${rep.devices.toLocaleString('en')} devices × ${rep.modules} modules + ${rep.kernels.toLocaleString('en')} kernels (${rep.entries.toLocaleString('en')} entries)`,
+    `summary ${kB(rep.summary.bytes)} (${rep.summary.ms} ms), comment ${kB(rep.comment.bytes)} (${rep.comment.ms} ms), HTML ${kB(rep.html.bytes)} (${rep.html.ms} ms)`,
+    '',
+    '',
+    `JSON report ${kB(rep.json.bytes)}; terminal ${rep.terminal.lines} lines`,
+    '',
+  ]);
   const table = rows.map((row, i) => `| ${row.join(' | ')} |${i === 0 ? `\n|${row.map(() => '---').join('|')}|` : ''}`).join('\n');
   const targets = [
     ['plog time ≤ 1.5× grep', `${plogRatio.toFixed(2)}×`, verdict(plogRatio <= TARGETS.plogVsGrep)],
@@ -550,6 +578,11 @@ function render(o, r) {
       ? ['Action start-up ≤ 300 ms', 'not measured (dist/index.js missing)', '**miss**']
       : ['Action start-up ≤ 300 ms', `${r.startup.ms.toFixed(0)} ms`, verdict(r.startup.ms <= TARGETS.startupMs)],
   ];
+  targets.push(
+    ['HTML page ≤ 5 MB at 4,096 devices + 100,000 kernels', kB(rep.html.bytes), verdict(rep.html.bytes <= TARGETS.htmlBytes)],
+    ['PR comment < 65,536 characters', `${rep.comment.bytes.toLocaleString('en')} bytes`, verdict(rep.comment.bytes < TARGETS.commentChars)],
+    ['job summary < 1 MiB', kB(rep.summary.bytes), verdict(rep.summary.bytes < TARGETS.summaryBytes)],
+  );
   const targetTable = ['| target | measured | verdict |', '|---|---|---|', ...targets.map((t) => `| ${t.join(' | ')} |`)].join('\n');
   const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown').trim();
   const date = new Date().toISOString().slice(0, 10);

@@ -1,7 +1,22 @@
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { optionalString, parseCommandArgs, stringList, type OptionSpec, type ParsedOptions } from './cli-args.js';
+import packageJson from '../package.json' with { type: 'json' };
+import {
+  closest,
+  CommandUsageError,
+  commandHelp,
+  HELP_WIDTH,
+  helpLines,
+  HelpRequested,
+  wrapHelp,
+  optionalString,
+  parseCommandArgs,
+  stringList,
+  type CommandSpec,
+  type OptionSpec,
+  type ParsedOptions,
+} from './cli-args.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { failureText, UsageError, visible } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
@@ -9,39 +24,117 @@ import { stableStringify, type Snapshot } from './snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { describeSearches, resolveAllInputs } from './sources/local.js';
 
-const USAGE = `ascend-memory-gate: stop memory regressions in Ascend NPU jobs
+const PROGRAM = 'ascend-memory-gate';
 
-Usage:
-  ascend-memory-gate parse    [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--json] [--out FILE]
-  ascend-memory-gate check    --baseline FILE [--config FILE] [--max-increase SPEC]
-                              [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--report FILE.json]
-                              [--markdown FILE.md] [--html FILE.html] [--node-environment] [--env KEY=VALUE...]
-  ascend-memory-gate baseline --out FILE [--plog PATH...] [--compare PATH...] [--snapshot PATH...] [--prune]
-                              [--node-environment] [--env KEY=VALUE...]
-  ascend-memory-gate snapshot --out FILE.memory-snapshot.json [--plog PATH...] [--compare PATH...] [--snapshot PATH...]
-                              [--node NAME] [--env KEY=VALUE...]
+/** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … with its help line. */
+const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
+  SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
+);
 
-PATH is a file, a directory (searched for *.log, memory_compare_*.csv, stepintercompare_*.csv; with --snapshot,
-*.memory-snapshot.json) or a glob.
-snapshot reduces this node's files to one small file, with its environment (always probed), for a gate job to merge.
---node-environment records this machine's CANN, driver, firmware, chip, torch/torch_npu and memory variables;
---env adds or overrides items. The baseline keeps them; check compares them (config 'environment').
-Exit codes: 0 pass, 1 the gate failed, 2 usage or input error. --debug prints the stack of a failure.`;
+/** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
+const ENVIRONMENT_OPTIONS: Record<string, OptionSpec> = {
+  'node-environment': { type: 'boolean', description: "record this machine's CANN, driver, chip, torch and memory variables" },
+  env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
+};
 
-export type Output = { out: (text: string) => void; err: (text: string) => void };
+const PARSE: CommandSpec = {
+  name: 'parse',
+  summary: 'Read the inputs and print what was found: a table, or JSON.',
+  usage: 'INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
+    out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
+  },
+};
+
+const CHECK: CommandSpec = {
+  name: 'check',
+  summary: 'Compare a run with a baseline. Exit 0 pass, 1 gate failed, 2 bad usage/input.',
+  usage: '--baseline FILE INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    baseline: { type: 'string', value: 'FILE', description: 'baseline JSON; a missing file is a first run' },
+    config: { type: 'string', value: 'FILE', description: 'thresholds (default .github/memory-gate.json)' },
+    'max-increase': { type: 'string', value: 'SPEC', description: 'tolerance for every key, e.g. 5% or 64MiB' },
+    report: { type: 'string', value: 'FILE', description: 'write the JSON report (every entry)' },
+    markdown: { type: 'string', value: 'FILE', description: 'write the markdown report (job summary)' },
+    html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
+    all: { type: 'boolean', description: 'list every key, not one row per module' },
+    ...ENVIRONMENT_OPTIONS,
+  },
+};
+
+const BASELINE: CommandSpec = {
+  name: 'baseline',
+  summary: 'Record a run as the baseline (merged into FILE; keys absent from the run are kept).',
+  usage: '--out FILE INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    out: { type: 'string', value: 'FILE', description: 'the baseline JSON to create or update' },
+    prune: { type: 'boolean', description: 'drop keys absent from this run' },
+    ...ENVIRONMENT_OPTIONS,
+  },
+};
+
+const SNAPSHOT: CommandSpec = {
+  name: 'snapshot',
+  summary: "Reduce this node's evidence to one small file, with its environment, for a gate job to merge.",
+  usage: '--out FILE.memory-snapshot.json INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    out: { type: 'string', value: 'FILE', description: 'the snapshot to write (*.memory-snapshot.json)' },
+    node: { type: 'string', value: 'NAME', description: 'node name (default NODE_NAME, else the host name)' },
+    env: ENVIRONMENT_OPTIONS.env as OptionSpec,
+  },
+};
+
+const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE, SNAPSHOT];
+
+/** The program's usage, wrapped to the width (at most 80 columns). */
+function usage(width: number): string {
+  return [
+    `${PROGRAM}: stop memory regressions in Ascend NPU jobs`,
+    '',
+    'Usage:',
+    ...COMMAND_SPECS.map((c) => `  ${PROGRAM} ${c.name.padEnd(8)} ${c.usage}`),
+    `  ${PROGRAM} <command> --help   every flag of a command`,
+    `  ${PROGRAM} --version`,
+    '',
+    'INPUTS: one or more of these flags, each with files, directories or globs:',
+    ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
+    '',
+    `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+    'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
+  ]
+    .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
+    .join('\n');
+}
+
+/** Terminal columns: the TTY's width, else COLUMNS, else 80. */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+  if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
+  const columns = Number(env.COLUMNS);
+  return Number.isSafeInteger(columns) && columns > 0 ? columns : 80;
+}
+
+/** Colour on a TTY only; FORCE_COLOR (not 0) forces it, NO_COLOR (non-empty) turns it off. */
+export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return stream.isTTY === true;
+}
+
+/** Where the CLI writes; width and colour default to the real stdout's (tests pass their own). */
+export type Output = { out: (text: string) => void; err: (text: string) => void; width?: () => number; color?: () => boolean };
 
 const stdio: Output = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  width: () => terminalWidth(),
+  color: () => useColor(),
 };
-
-/** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … */
-const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true }]));
-
-const ENVIRONMENT_OPTIONS = {
-  'node-environment': { type: 'boolean' },
-  env: { type: 'string', multiple: true },
-} as const;
 
 /** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
 async function withNodeFromOptions(snapshot: Snapshot, opts: ParsedOptions, io: Output, always = false): Promise<Snapshot> {
@@ -79,7 +172,7 @@ async function emit(text: string, outFile: string | undefined, io: Output): Prom
 }
 
 async function parseCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, json: { type: 'boolean' }, out: { type: 'string' } }, 'parse');
+  const opts = parseCommandArgs(args, PARSE);
   const { snapshot } = await collectFromOptions(opts, io);
   const text = opts.json ? stableStringify(snapshot) : renderSnapshotTable(snapshot);
   await emit(text, optionalString(opts, 'out'), io);
@@ -87,22 +180,9 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
 }
 
 async function checkCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(
-    args,
-    {
-      ...INPUT_OPTIONS,
-      baseline: { type: 'string' },
-      config: { type: 'string' },
-      'max-increase': { type: 'string' },
-      report: { type: 'string' },
-      markdown: { type: 'string' },
-      html: { type: 'string' },
-      ...ENVIRONMENT_OPTIONS,
-    },
-    'check',
-  );
+  const opts = parseCommandArgs(args, CHECK);
   const baselinePath = optionalString(opts, 'baseline');
-  if (baselinePath === undefined) throw new UsageError('check: --baseline FILE is required');
+  if (baselinePath === undefined) throw new CommandUsageError('check: --baseline FILE is required', CHECK);
   const { snapshot } = await collectFromOptions(opts, io);
   const { runGate } = await import('./gate/run-gate.js');
   const { report } = await runGate({
@@ -110,22 +190,23 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     baselinePath,
     configPath: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
-    allowMissingBaseline: false,
+    // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
+    allowMissingBaseline: true,
   });
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await writeFile(reportFile, (await import('./report/json.js')).renderJsonReport(report));
-  if (markdownFile) await writeFile(markdownFile, (await import('./report/markdown.js')).renderMarkdown(report));
+  if (markdownFile) await writeFile(markdownFile, (await import('./report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
   if (htmlFile) await writeFile(htmlFile, (await import('./report/html.js')).renderHtml(report));
-  io.out(renderTerminal(report, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }));
+  io.out(renderTerminal(report, { color: (io.color ?? useColor)(), width: (io.width ?? terminalWidth)(), all: opts.all === true, baselineFile: baselinePath }));
   return report.result === 'fail' ? 1 : 0;
 }
 
 async function baselineCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, ...ENVIRONMENT_OPTIONS, out: { type: 'string' }, prune: { type: 'boolean' } }, 'baseline');
+  const opts = parseCommandArgs(args, BASELINE);
   const out = optionalString(opts, 'out');
-  if (out === undefined) throw new UsageError('baseline: --out FILE is required');
+  if (out === undefined) throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
   // An empty run fails here, before the file is touched.
   const { snapshot } = await collectFromOptions(opts, io);
   const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./gate/baseline.js');
@@ -140,9 +221,9 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
 
 /** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
 async function snapshotCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, { ...INPUT_OPTIONS, env: ENVIRONMENT_OPTIONS.env, node: { type: 'string' }, out: { type: 'string' } }, 'snapshot');
+  const opts = parseCommandArgs(args, SNAPSHOT);
   const out = optionalString(opts, 'out');
-  if (out === undefined) throw new UsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)');
+  if (out === undefined) throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
   const { snapshot } = await collectFromOptions(opts, io);
   const { serializeSnapshotFile } = await import('./parsers/snapshot-file.js');
   const node = await withNodeFromOptions(snapshot, opts, io, true);
@@ -173,18 +254,36 @@ export async function runCli(argvWithFlags: string[], io: Output = stdio): Promi
   const debug = argvWithFlags.includes('--debug');
   const argv = argvWithFlags.filter((a) => a !== '--debug');
   const [command, ...rest] = argv;
+  const helpWidth = Math.min(HELP_WIDTH, (io.width ?? terminalWidth)());
+  const USAGE = usage(helpWidth);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.out(`${USAGE}\n`);
+    const spec = command === 'help' ? COMMAND_SPECS.find((c) => c.name === rest[0]) : undefined;
+    if (command === undefined) io.err(`${USAGE}\n`);
+    else io.out(spec === undefined ? `${USAGE}\n` : commandHelp(PROGRAM, spec, helpWidth));
     return command === undefined ? 2 : 0;
   }
-  const handler = COMMANDS[command];
+  if (command === '--version' || command === '-V') {
+    io.out(`${PROGRAM} ${packageJson.version}\n`);
+    return 0;
+  }
+  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (handler === undefined) {
-    io.err(`error: unknown command '${command}'\n\n${USAGE}\n`);
+    const guess = closest(command.replace(/^-+/, ''), [...Object.keys(COMMANDS), 'version', 'help']);
+    const hint = guess === null ? '' : `: did you mean '${guess === 'version' || guess === 'help' ? `--${guess}` : guess}'?`;
+    io.err(`error: unknown command '${command}'${hint}\n\n${USAGE}\n`);
     return 2;
   }
   try {
     return await handler(rest, io);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.out(commandHelp(PROGRAM, error.command, helpWidth));
+      return 0;
+    }
+    if (error instanceof CommandUsageError) {
+      io.err(`error: ${error.message}\nusage: ${PROGRAM} ${error.command.name} ${error.command.usage}\n(${PROGRAM} ${error.command.name} --help lists every flag)\n`);
+      return 2;
+    }
     io.err(`error: ${failureText(error, debug)}\n`);
     return 2;
   }

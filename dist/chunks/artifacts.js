@@ -2,7 +2,7 @@ import { open, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { I as InputError } from './sources.js';
-import { b as formatBytes } from './units.js';
+import { a as formatBytes } from './units.js';
 import { pipeline } from 'node:stream/promises';
 import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
 import fs__default from 'fs';

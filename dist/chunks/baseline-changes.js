@@ -1,5 +1,5 @@
 import { S as SECTIONS, v as valueOf$1 } from './snapshot.js';
-import { a as formatDelta, b as formatBytes } from './units.js';
+import { f as formatDelta, a as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './escape.js';
 import './series.js';
 import './sources.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { I as InputError, a as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { a as buildBaselineV1Schema, c as buildBaselineSchema } from './schema.js';
-import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, d as compareKeys } from './snapshot.js';
+import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, e as compareKeys } from './snapshot.js';
 import './_commonjsHelpers.js';
 import './escape.js';
 import './series.js';

@@ -25,12 +25,13 @@ import 'node:worker_threads';
 import './parse-protocol.js';
 import './snapshot.js';
 import './series.js';
-import './json-schema.js';
-import './escape.js';
-import './entry-values.js';
+import './groups.js';
 import './units.js';
+import './escape.js';
+import './keys.js';
+import './json-schema.js';
 import './markdown.js';
-import './chart.js';
+import './device-table.js';
 
 // Comment mode (workflow_run, fork-safe): re-render from validated data the report an untrusted pull_request run uploaded.
 /** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */

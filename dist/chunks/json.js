@@ -1,11 +1,12 @@
 import { a as SchemaError } from './sources.js';
-import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as stableStringify } from './snapshot.js';
-import { R as REPORT_STATUSES, n as reportSchema } from './entry-values.js';
-import './_commonjsHelpers.js';
-import './escape.js';
+import { R as REPORT_STATUSES, C as growth, g as groupEntries, d as devicesPerPattern, b as isRollUp, n as medianGrowth, E as reportSchema } from './groups.js';
+import { p as parseJson, c as compileSchema } from './json-schema.js';
+import { s as splitDevice } from './keys.js';
 import './series.js';
 import './units.js';
+import './escape.js';
+import './_commonjsHelpers.js';
 
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
 /** The report as stable JSON; counts list every known status (0 when absent). Throws SchemaError if it could not be read back. */
@@ -14,6 +15,7 @@ function renderJsonReport(report, extra = {}) {
     for (const [status, n] of Object.entries(report.counts))
         if (n !== undefined)
             counts[status] = n;
+    const groups = groupsOf(report.entries);
     const document = {
         result: report.result,
         counts,
@@ -29,16 +31,35 @@ function renderJsonReport(report, extra = {}) {
             rule: e.rule,
             ...(e.unit !== undefined ? { unit: e.unit } : {}),
             ...(e.limit !== undefined ? { limit: e.limit } : {}),
+            ...(e.capacity !== undefined ? { capacity: e.capacity } : {}),
             ...(e.note !== undefined ? { note: e.note } : {}),
         })),
         ...(report.environment !== undefined ? { environment: report.environment } : {}),
         ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
+        ...(groups.length > 0 ? { groups } : {}),
         ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
         ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
     };
     // Refuse to write what the comment job would refuse to read: the error surfaces in the run that caused it.
     checkReport(document, 'report');
     return stableStringify(document);
+}
+/** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
+function groupsOf(entries) {
+    const index = new Map(entries.map((e, i) => [e, i]));
+    const ordered = [...entries].sort((a, b) => Math.abs(growth(b)) - Math.abs(growth(a)) || (index.get(a) ?? 0) - (index.get(b) ?? 0));
+    return groupEntries(ordered, devicesPerPattern(entries))
+        .filter(isRollUp)
+        .map((g) => ({
+        kind: g.kind,
+        status: g.status,
+        severity: g.severity,
+        pattern: g.pattern,
+        entries: g.entries.map((e) => index.get(e) ?? -1),
+        ofDevices: g.ofDevices,
+        medianDelta: Math.round(medianGrowth(g)),
+    }))
+        .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0));
 }
 /**
  * Reads a report that may come from an untrusted pull-request run: JSON, then the schema (no extra fields, bounded
@@ -68,7 +89,27 @@ function checkReport(untrusted, file) {
     if (data.result === 'pass' && firstFailing !== -1) {
         throw new SchemaError(file, '/result', `is 'pass' but /entries/${firstFailing} has severity 'fail'`);
     }
+    checkGroups(data, file);
     return data;
 }
+/** Each group's members exist, belong to no other group, and share its kind, status, severity and pattern. */
+function checkGroups(data, file) {
+    const taken = new Set();
+    (data.groups ?? []).forEach((group, g) => {
+        group.entries.forEach((i, j) => {
+            const where = `/groups/${g}/entries/${j}`;
+            const entry = data.entries[i];
+            if (entry === undefined)
+                throw new SchemaError(file, where, `is ${i}, but there are ${data.entries.length} entries`);
+            if (taken.has(i))
+                throw new SchemaError(file, where, `lists /entries/${i} a second time`);
+            taken.add(i);
+            const { group: pattern } = splitDevice(entry.key);
+            if (entry.kind !== group.kind || entry.status !== group.status || entry.severity !== group.severity || (pattern === '*' ? 'dev*' : pattern) !== group.pattern) {
+                throw new SchemaError(file, where, `is /entries/${i}, which is not a ${group.kind} ${group.status} key of ${group.pattern}`);
+            }
+        });
+    });
+}
 
-export { parseReportJson, renderJsonReport };
+export { groupsOf, parseReportJson, renderJsonReport };

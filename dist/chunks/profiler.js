@@ -4,16 +4,8 @@ import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { p as parse, C as CsvError } from './sync.js';
+import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
-
-/** Device names the same way in every parser: `03`, `dev03`, `NPU:3` → `dev3`; null when it is not a device number. */
-function deviceName(raw) {
-    const text = String(raw).trim();
-    const m = /^(?:dev|NPU:?|npu:?)?0*(\d+)$/.exec(text);
-    if (m === null)
-        return null;
-    return `dev${Number(m[1])}`;
-}
 
 // Streams a CSV file as rows of cell boundaries, in bounded memory: LF, CRLF (mixed too), BOM, quoted fields via csv-parse.
 //

@@ -3,19 +3,29 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { U as UsageError } from './sources.js';
 import { a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
-import { k as isCountEntry, a as formatEntryDelta, e as entryReason } from './entry-values.js';
+import { i as isFirstRun, v as verdictText, A as entrySentence, B as worstFirst, e as entryReason } from './groups.js';
 import { renderJsonReport } from './json.js';
 import { renderMarkdown } from './markdown.js';
 
-/** One line a reviewer can act on: exact values with their unit, the rule or the finding's explanation. */
+/** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
 function annotationText(e) {
-    const unit = isCountEntry(e) ? '' : ' bytes';
-    const values = e.baseline !== null && e.current !== null
-        ? `${e.baseline} → ${e.current}${unit} (${formatEntryDelta(e, e.current - e.baseline)})`
-        : `${e.current ?? e.baseline}${unit}${e.current === null ? ' in the baseline only' : e.baseline === null ? ', no baseline' : ''}`;
     const { rule, note } = entryReason(e);
     const why = [rule ? `rule ${rule}` : '', note ?? ''].filter(Boolean).join('; ');
-    return `${e.kind} ${e.key}: ${e.status}, ${values}${why ? ` [${why}]` : ''}`;
+    return `${entrySentence(e)}${why ? ` [${why}]` : ''}`;
+}
+/** The failing entries, worst first (by severity, then absolute change): the first annotation is the worst finding. */
+function failingWorstFirst(report) {
+    return report.entries.filter((e) => e.severity === 'fail').sort(worstFirst);
+}
+/** The job's one-line failure reason: the worst failing finding, and how many more there are. */
+function failureReason(report) {
+    const failing = failingWorstFirst(report);
+    const worst = failing[0];
+    // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
+    if (worst === undefined)
+        return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
+    const more = failing.length > 1 ? ` and ${(failing.length - 1).toLocaleString('en-US')} more failing` : '';
+    return `Memory gate failed: ${entrySentence(worst)}${more}`;
 }
 
 // The one publish step of check and comment modes: outputs, HTML report, job summary, annotations, sticky comment, verdict.
@@ -59,7 +69,8 @@ const ANNOTATIONS_PER_STEP = 10;
  * more there are. The summary has them all.
  */
 function annotate(report, reserved) {
-    const failing = report.entries.filter((e) => e.severity === 'fail');
+    // Worst first (severity, then absolute change): the first annotation names what matters most.
+    const failing = failingWorstFirst(report);
     const budget = ANNOTATIONS_PER_STEP - reserved;
     const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
     for (const e of shown)
@@ -67,15 +78,6 @@ function annotate(report, reserved) {
     if (failing.length > shown.length) {
         error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
     }
-}
-function failureReason(report) {
-    const failing = report.entries.filter((e) => e.severity === 'fail');
-    const counts = new Map();
-    for (const e of failing)
-        counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-    const parts = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
-    const first = failing[0];
-    return `Memory gate failed: ${parts}${first ? ` (first: ${first.key})` : ''}`;
 }
 /** Posts the sticky comment; any failure is a warning and never changes the verdict. */
 async function postComment(inputs, octokit, issueNumber, report, repo, sourceRunUrl) {

@@ -1,21 +1,22 @@
 import { U as UsageError, I as InputError, a as SchemaError } from './sources.js';
+import { S as SECTIONS, c as modulesOf, d as section, e as compareKeys, f as sectionValues, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
-import { S as SECTIONS, c as modulesOf, d as compareKeys, e as sectionValues } from './snapshot.js';
-import { c as parseSize, b as formatBytes } from './units.js';
+import { b as parseSize, a as formatBytes } from './units.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { D as DEFAULT_ENVIRONMENT_POLICY, S as STATUSES, l as applyEnvironment, m as compareEnvironments, r as runEnvironmentOf } from './entry-values.js';
+import { D as DEFAULT_ENVIRONMENT_POLICY, S as STATUSES, x as applyEnvironment, y as compareEnvironments, z as runEnvironmentOf } from './groups.js';
+import './series.js';
 import 'node:crypto';
 import './schema.js';
-import './series.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 import './escape.js';
+import './keys.js';
 
 // The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
 // (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
@@ -34,6 +35,13 @@ const BASE = {
         "onNew": {
             "$ref": "#/definitions/policy",
             "description": "A key in this run but not in the baseline: warn (default), fail, or ignore."
+        },
+        "onMissingBaseline": {
+            "enum": [
+                "warn",
+                "fail"
+            ],
+            "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
         },
         "onMissing": {
             "$ref": "#/definitions/policy",
@@ -410,6 +418,7 @@ const DEFAULT_CONFIG = deepFreeze({
     // Each section's declared default tolerance (src/sections/), no rules.
     sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
+    onMissingBaseline: 'warn',
     onMissing: 'warn',
     environment: { ...DEFAULT_ENVIRONMENT_POLICY },
     failOnImprovement: false,
@@ -471,6 +480,7 @@ function parseGateConfig(json, file) {
         // The schema has checked each section's property against its `kind` definition.
         SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+        onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
         environment: {
             onChange: input.environment?.onChange ?? defaults.environment.onChange,
@@ -642,6 +652,7 @@ function cloneConfig(config) {
     return {
         sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
         onNew: config.onNew,
+        onMissingBaseline: config.onMissingBaseline,
         onMissing: config.onMissing,
         environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
         failOnImprovement: config.failOnImprovement,
@@ -807,6 +818,7 @@ function assessHeadroom(baseline, current, config) {
             rule: null,
             unit: 'bytes',
             limit,
+            capacity,
             note: `${verdict}. ${describeEstimate(estimate)}`,
         });
     }
@@ -979,12 +991,10 @@ function median(values) {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-function assessImbalance(baseline, current, config) {
-    const policy = config.verdicts.imbalance;
-    if (policy === 'ignore')
-        return [];
+/** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
+function imbalanceGroups(modules, config) {
     const groups = new Map();
-    for (const [key, metric] of Object.entries(current.modules)) {
+    for (const [key, metric] of Object.entries(modules)) {
         const parts = parseModuleKey(key);
         if (parts === null || parts.device === null || isIgnored(key, config))
             continue;
@@ -994,13 +1004,42 @@ function assessImbalance(baseline, current, config) {
             groups.set(group, (members = []));
         members.push({ key, peak: metric.peak });
     }
+    return groups;
+}
+/** How far a peak may stray from its group's median: the larger of the set fields. */
+function allowedDeviation(middle, tolerance) {
+    return Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+}
+/**
+ * Keys off their group's median in the baseline run too (its own imbalance): an imbalance that is no news. Keys of
+ * groups with fewer than minDevices devices in the baseline count as balanced (nothing to compare with then).
+ */
+function imbalancedInBaseline(baseline, config) {
+    const { tolerance, minDevices } = config.imbalance;
+    const out = new Set();
+    for (const members of imbalanceGroups(baseline.modules, config).values()) {
+        if (members.length < minDevices)
+            continue;
+        const middle = median(members.map((m) => m.peak));
+        for (const { key, peak } of members)
+            if (exceedsTolerance(Math.abs(peak - middle), middle, tolerance))
+                out.add(key);
+    }
+    return out;
+}
+function assessImbalance(baseline, current, config) {
+    const policy = config.verdicts.imbalance;
+    if (policy === 'ignore')
+        return [];
+    const groups = imbalanceGroups(current.modules, config);
+    const known = imbalancedInBaseline(baseline, config);
     const { tolerance, minDevices } = config.imbalance;
     const entries = [];
     for (const [group, members] of groups) {
         if (members.length < minDevices)
             continue;
         const middle = median(members.map((m) => m.peak));
-        const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+        const allowed = allowedDeviation(middle, tolerance);
         const toleranceText = [tolerance.percent !== undefined ? `${tolerance.percent}%` : null, tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null]
             .filter((part) => part !== null)
             .join(' and ');
@@ -1011,16 +1050,21 @@ function assessImbalance(baseline, current, config) {
             const above = deviation > 0;
             const share = middle === 0 ? '' : `${((Math.abs(deviation) / middle) * 100).toFixed(1)}% `;
             const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
+            // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
+            // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
+            const keyTolerance = matchRule(config.sections.modules?.rules ?? [], key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
+            const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
             entries.push({
                 ...compared('module', key, old?.peak ?? null, peak),
                 status: 'imbalance',
-                severity: policy,
+                severity: news ? policy : 'ok',
                 rule: null,
                 unit: 'bytes',
                 // The bound crossed, as an integer: floor/ceil keep "current > limit" / "current < limit" exact.
                 limit: above ? Math.floor(middle + allowed) : Math.ceil(middle - allowed),
                 note: `${share}${above ? 'above' : 'below'} the median ${formatBytes(middle)} of ${group} on ${members.length} devices ` +
-                    `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking`,
+                    `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking` +
+                    (news ? '' : '; already so in the baseline, so not repeated as a warning'),
             });
         }
     }
@@ -1362,6 +1406,9 @@ async function runGate(request) {
     }
     const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
     const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+    // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
+    if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline)))
+        return { report: { ...report, result: 'fail' }, config, baseline };
     return { report, config, baseline };
 }
 

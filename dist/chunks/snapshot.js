@@ -92,13 +92,17 @@ const operators = {
 // The registry: every section, in report order. Adding a section is one file here and one line below.
 const SECTIONS = [modules, components, operators, graphs, kernels];
 const byName = new Map(SECTIONS.map((s) => [s.name, s]));
-new Map(SECTIONS.map((s) => [s.kind, s]));
+const byKind = new Map(SECTIONS.map((s) => [s.kind, s]));
 /** The section called `name`; throws for a name no declaration has (a programming error, not bad input). */
 function section(name) {
     const found = byName.get(name);
     if (found === undefined)
         throw new Error(`no section is declared with the name '${name}'`);
     return found;
+}
+/** The section whose entries have this kind, or undefined for kinds of no section (`device`). */
+function sectionOfKind(kind) {
+    return byKind.get(kind);
 }
 /** The compared value of a metric. */
 function valueOf(declaration, metric) {
@@ -397,4 +401,4 @@ function sectionValues(snapshot, declaration) {
     return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
 }
 
-export { SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, compareKeys as d, sectionValues as e, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionValues as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

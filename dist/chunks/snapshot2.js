@@ -2,7 +2,7 @@ import { a as setOutput, i as info } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serializeSnapshotFile, SNAPSHOT_FILE_SUFFIX } from './snapshot-file.js';
-import { b as formatBytes } from './units.js';
+import { a as formatBytes } from './units.js';
 import { c as collectInputs, a as workDir } from './shared.js';
 import 'os';
 import 'crypto';

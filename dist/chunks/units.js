@@ -61,12 +61,5 @@ function formatBytes(bytes) {
 function formatDelta(bytes) {
     return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
 }
-/** A percentage with an explicit sign and one decimal, or "n/a" when undefined (baseline 0 or absent). */
-function formatPercent(percent) {
-    if (percent === null || !Number.isFinite(percent))
-        return 'n/a';
-    const s = percent.toFixed(1);
-    return percent > 0 ? `+${s}%` : `${s}%`;
-}
 
-export { formatDelta as a, formatBytes as b, parseSize as c, formatPercent as f, parseExactInteger as p };
+export { formatBytes as a, parseSize as b, formatDelta as f, parseExactInteger as p };

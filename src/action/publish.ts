@@ -8,7 +8,7 @@ import { GitHubError } from '../github/errors.js';
 import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
-import { annotationText } from '../report/annotation.js';
+import { annotationText, failingWorstFirst, failureReason } from '../report/annotation.js';
 import { renderJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { workDir } from './shared.js';
@@ -55,22 +55,14 @@ const ANNOTATIONS_PER_STEP = 10;
  * more there are. The summary has them all.
  */
 function annotate(report: GateReport, reserved: number): void {
-  const failing = report.entries.filter((e) => e.severity === 'fail');
+  // Worst first (severity, then absolute change): the first annotation names what matters most.
+  const failing = failingWorstFirst(report);
   const budget = ANNOTATIONS_PER_STEP - reserved;
   const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
   for (const e of shown) core.error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
   if (failing.length > shown.length) {
     core.error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
   }
-}
-
-function failureReason(report: GateReport): string {
-  const failing = report.entries.filter((e) => e.severity === 'fail');
-  const counts = new Map<string, number>();
-  for (const e of failing) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-  const parts = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
-  const first = failing[0];
-  return `Memory gate failed: ${parts}${first ? ` (first: ${first.key})` : ''}`;
 }
 
 /** Posts the sticky comment; any failure is a warning and never changes the verdict. */

@@ -19,6 +19,13 @@ const BASE = {
       "$ref": "#/definitions/policy",
       "description": "A key in this run but not in the baseline: warn (default), fail, or ignore."
     },
+    "onMissingBaseline": {
+      "enum": [
+        "warn",
+        "fail"
+      ],
+      "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
+    },
     "onMissing": {
       "$ref": "#/definitions/policy",
       "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."

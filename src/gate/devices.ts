@@ -1,6 +1,7 @@
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
 import { compareKeys, modulesOf, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { formatBytes } from '../units.js';
+import { section } from '../sections/index.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import type { Entry, FindingStatus, GateConfig, Headroom, HcclReference, Profile, Severity, Status } from './types.js';
 
@@ -190,6 +191,7 @@ function assessHeadroom(baseline: ModuleEvidence, current: ModuleEvidence, confi
       rule: null,
       unit: 'bytes',
       limit,
+      capacity,
       note: `${verdict}. ${describeEstimate(estimate)}`,
     });
   }
@@ -371,11 +373,10 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
-  const policy = config.verdicts.imbalance;
-  if (policy === 'ignore') return [];
+/** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
+function imbalanceGroups(modules: ModuleEvidence['modules'], config: GateConfig): Map<string, { key: string; peak: number }[]> {
   const groups = new Map<string, { key: string; peak: number }[]>();
-  for (const [key, metric] of Object.entries(current.modules)) {
+  for (const [key, metric] of Object.entries(modules)) {
     const parts = parseModuleKey(key);
     if (parts === null || parts.device === null || isIgnored(key, config)) continue;
     const group = `${parts.attribute}/*/${parts.module}`;
@@ -383,12 +384,40 @@ function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, conf
     if (members === undefined) groups.set(group, (members = []));
     members.push({ key, peak: metric.peak });
   }
+  return groups;
+}
+
+/** How far a peak may stray from its group's median: the larger of the set fields. */
+function allowedDeviation(middle: number, tolerance: GateConfig['imbalance']['tolerance']): number {
+  return Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+}
+
+/**
+ * Keys off their group's median in the baseline run too (its own imbalance): an imbalance that is no news. Keys of
+ * groups with fewer than minDevices devices in the baseline count as balanced (nothing to compare with then).
+ */
+function imbalancedInBaseline(baseline: ModuleEvidence, config: GateConfig): Set<string> {
+  const { tolerance, minDevices } = config.imbalance;
+  const out = new Set<string>();
+  for (const members of imbalanceGroups(baseline.modules, config).values()) {
+    if (members.length < minDevices) continue;
+    const middle = median(members.map((m) => m.peak));
+    for (const { key, peak } of members) if (exceedsTolerance(Math.abs(peak - middle), middle, tolerance)) out.add(key);
+  }
+  return out;
+}
+
+function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
+  const policy = config.verdicts.imbalance;
+  if (policy === 'ignore') return [];
+  const groups = imbalanceGroups(current.modules, config);
+  const known = imbalancedInBaseline(baseline, config);
   const { tolerance, minDevices } = config.imbalance;
   const entries: Entry[] = [];
   for (const [group, members] of groups) {
     if (members.length < minDevices) continue;
     const middle = median(members.map((m) => m.peak));
-    const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
+    const allowed = allowedDeviation(middle, tolerance);
     const toleranceText = [tolerance.percent !== undefined ? `${tolerance.percent}%` : null, tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null]
       .filter((part) => part !== null)
       .join(' and ');
@@ -398,17 +427,22 @@ function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, conf
       const above = deviation > 0;
       const share = middle === 0 ? '' : `${((Math.abs(deviation) / middle) * 100).toFixed(1)}% `;
       const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
+      // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
+      // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
+      const keyTolerance = matchRule(config.sections.modules?.rules ?? [], key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
+      const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
       entries.push({
         ...compared('module', key, old?.peak ?? null, peak),
         status: 'imbalance',
-        severity: policy,
+        severity: news ? policy : 'ok',
         rule: null,
         unit: 'bytes',
         // The bound crossed, as an integer: floor/ceil keep "current > limit" / "current < limit" exact.
         limit: above ? Math.floor(middle + allowed) : Math.ceil(middle - allowed),
         note:
           `${share}${above ? 'above' : 'below'} the median ${formatBytes(middle)} of ${group} on ${members.length} devices ` +
-          `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking`,
+          `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking` +
+          (news ? '' : '; already so in the baseline, so not repeated as a warning'),
       });
     }
   }

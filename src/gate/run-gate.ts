@@ -1,6 +1,6 @@
 // The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
 import { InputError } from '../errors.js';
-import type { Snapshot } from '../snapshot.js';
+import { hasNoMetrics, type Snapshot } from '../snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
 import { applyEnvironment, compareEnvironments, runEnvironmentOf } from './environment.js';
@@ -13,7 +13,7 @@ export interface GateRequest {
   /** undefined = `.github/memory-gate.json` when it exists. */
   configPath: string | undefined;
   maxIncrease: string | undefined;
-  /** A missing baseline file is an error unless this is set (the Action's first run). */
+  /** A missing baseline file is an error unless this is set (the Action's and the CLI's first run). */
   allowMissingBaseline: boolean;
   /** Already read (a pull request's base commit): used instead of reading baselinePath and configPath. */
   limits?: { baseline: Baseline | null; config: GateConfig };
@@ -36,5 +36,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
   }
   const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
   const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+  // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
+  if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline))) return { report: { ...report, result: 'fail' }, config, baseline };
   return { report, config, baseline };
 }

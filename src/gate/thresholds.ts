@@ -43,6 +43,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   // Each section's declared default tolerance (src/sections/), no rules.
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
+  onMissingBaseline: 'warn',
   onMissing: 'warn',
   environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
@@ -109,6 +110,7 @@ export interface GateConfigFile {
   /** Each section's thresholds, under the section's name (`modules`, `kernels`, …): see SECTIONS. */
   [section: string]: unknown;
   onNew?: Policy;
+  onMissingBaseline?: 'warn' | 'fail';
   onMissing?: Policy;
   environment?: Partial<EnvironmentPolicy>;
   failOnImprovement?: boolean;
@@ -166,6 +168,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name] as KindInput | undefined, defaults.sections[s.name] as KindThresholds, file, `/${s.name}`)]),
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+    onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
     environment: {
       onChange: input.environment?.onChange ?? defaults.environment.onChange,
@@ -345,6 +348,7 @@ function cloneConfig(config: GateConfig): GateConfig {
   return {
     sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
+    onMissingBaseline: config.onMissingBaseline,
     onMissing: config.onMissing,
     environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
     failOnImprovement: config.failOnImprovement,

@@ -80,6 +80,8 @@ export interface GateConfig {
   /** Per section (src/sections/): its default tolerance and rules, under the section's name in the config file. */
   sections: Record<string, KindThresholds>;
   onNew: Policy;
+  /** A first run (no baseline file, or one without keys): warn passes with "No baseline yet", fail closes the gate until one is committed. */
+  onMissingBaseline: 'warn' | 'fail';
   onMissing: Policy;
   /** What an environment change since the baseline, or nodes that disagree, do to the verdict. */
   environment: EnvironmentPolicy;
@@ -159,6 +161,8 @@ export interface Entry {
   unit?: 'bytes' | 'count';
   /** The bound `current` was held against, in `unit`: capacity, capacity − headroom, reference × factor, tolerated count, median ± tolerance. */
   limit?: number;
+  /** A headroom verdict's device capacity in bytes, so reports can draw it and show the headroom left. */
+  capacity?: number;
   /** One sentence on how the values were derived and why the verdict, for people; plain text (escape it). */
   note?: string;
 }

@@ -1,15 +1,26 @@
-// The text of a failing key's workflow annotation: plain, exact values, since GitHub shows it beside the run.
-import type { Entry } from '../gate/types.js';
-import { entryReason, formatEntryDelta, isCountEntry } from './entry-values.js';
+// The text of workflow annotations and of the job's one-line failure reason: the same human units as the tables.
+import type { Entry, GateReport } from '../gate/types.js';
+import { entryReason, entrySentence } from './entry-values.js';
+import { isFirstRun, verdictText, worstFirst } from './sections.js';
 
-/** One line a reviewer can act on: exact values with their unit, the rule or the finding's explanation. */
+/** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
 export function annotationText(e: Entry): string {
-  const unit = isCountEntry(e) ? '' : ' bytes';
-  const values =
-    e.baseline !== null && e.current !== null
-      ? `${e.baseline} → ${e.current}${unit} (${formatEntryDelta(e, e.current - e.baseline)})`
-      : `${e.current ?? e.baseline}${unit}${e.current === null ? ' in the baseline only' : e.baseline === null ? ', no baseline' : ''}`;
   const { rule, note } = entryReason(e);
   const why = [rule ? `rule ${rule}` : '', note ?? ''].filter(Boolean).join('; ');
-  return `${e.kind} ${e.key}: ${e.status}, ${values}${why ? ` [${why}]` : ''}`;
+  return `${entrySentence(e)}${why ? ` [${why}]` : ''}`;
+}
+
+/** The failing entries, worst first (by severity, then absolute change): the first annotation is the worst finding. */
+export function failingWorstFirst(report: Pick<GateReport, 'entries'>): Entry[] {
+  return report.entries.filter((e) => e.severity === 'fail').sort(worstFirst);
+}
+
+/** The job's one-line failure reason: the worst failing finding, and how many more there are. */
+export function failureReason(report: Pick<GateReport, 'entries'>): string {
+  const failing = failingWorstFirst(report);
+  const worst = failing[0];
+  // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
+  if (worst === undefined) return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', counts: {}, entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
+  const more = failing.length > 1 ? ` and ${(failing.length - 1).toLocaleString('en-US')} more failing` : '';
+  return `Memory gate failed: ${entrySentence(worst)}${more}`;
 }

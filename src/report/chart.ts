@@ -1,10 +1,12 @@
 // Pictures of module peaks per device: the data, a Mermaid xychart for GitHub markdown, a stacked-bar SVG for the HTML report.
 import type { Entry } from '../gate/types.js';
+import { SECTIONS, sectionOfKind } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { isCountEntry } from './entry-values.js';
 import { codeSpan, escapeHtml, replaceControlCharacters } from './escape.js';
-import { deviceOf, formatCount, growth, plural } from './sections.js';
+import { splitOf } from './groups.js';
+import { formatCount, growth, plural } from './sections.js';
 
 
 export type ChartSeverity = 'fail' | 'warn' | 'ok';
@@ -37,13 +39,14 @@ export interface DevicePeaks {
  * SVM keys have no device, kernel diffs are not peaks, device-level verdicts are totals of their own. A key with several
  * entries (its verdict and findings such as leak-suspect) counts once; its worst severity counts.
  */
-export function devicePeaks(entries: readonly Entry[]): DevicePeaks {
-  const byKey = new Map<string, { device: string; peak: DevicePeak | null; severity: ChartSeverity }>();
+export function devicePeaks(entries: readonly Entry[], chartedKind: string = SECTIONS[0]?.kind ?? ''): DevicePeaks {
+  const byKey = new Map<string, { device: string; module: string; peak: DevicePeak | null; severity: ChartSeverity }>();
   for (const entry of entries) {
-    if (entry.kind !== 'module') continue;
-    const device = deviceOf(entry.key);
+    const declaration = sectionOfKind(entry.kind);
+    if (declaration === undefined || declaration.unit !== 'bytes' || chartedKind !== entry.kind) continue;
+    const { device, group } = splitOf(entry);
     if (device === null) continue;
-    const seen = byKey.get(entry.key) ?? { device, peak: null, severity: 'ok' as ChartSeverity };
+    const seen = byKey.get(entry.key) ?? { device, module: group, peak: null, severity: 'ok' as ChartSeverity };
     seen.severity = worse(seen.severity, chartSeverity(entry.severity));
     if (seen.peak === null && !isCountEntry(entry) && (entry.baseline !== null || entry.current !== null)) {
       seen.peak = { baseline: entry.baseline, current: entry.current, growth: growth(entry), severity: 'ok' };
@@ -53,9 +56,8 @@ export function devicePeaks(entries: readonly Entry[]): DevicePeaks {
 
   const modules = new Map<string, ModulePeaks>();
   const devices = new Set<string>();
-  for (const [key, { device, peak, severity }] of byKey) {
+  for (const { device, module, peak, severity } of byKey.values()) {
     if (peak === null) continue;
-    const module = moduleName(key, device);
     let series = modules.get(module);
     if (series === undefined) {
       series = { module, byDevice: new Map() };
@@ -77,11 +79,6 @@ export function devicePeaks(entries: readonly Entry[]): DevicePeaks {
   };
 }
 
-function moduleName(key: string, device: string): string {
-  const segments = key.split('/');
-  segments.splice(segments.indexOf(device), 1);
-  return segments.join('/') || key;
-}
 
 function addNullable(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : a + b;
@@ -145,12 +142,14 @@ export interface MermaidChartOptions {
 export const MERMAID_BASELINE_COLOR = '#9e9e9e';
 export const MERMAID_CURRENT_COLOR = '#4e79a7';
 
+/** Up to this many devices a chart shows every device; above, the devices that changed most, and a distribution table. */
+export const CHART_ALL_DEVICES_UP_TO = 16;
+
 /**
- * Markdown with one Mermaid `xychart-beta` per top module: bars per device, the baseline's (`base`, grey) beside this
- * run's (`now`, blue). xychart draws a chart's bar series on top of each other and has no legend, so each device gets
- * two x positions, each series is zero at the other's, and the x labels say which bar is which. Nothing read from a
- * file enters the Mermaid text: module names are markdown code spans above each fence. Null when there is nothing
- * per device to draw.
+ * Markdown with one Mermaid `xychart-beta` per top module: this run's peak per device as bars (blue), the baseline's
+ * as a line (grey), both real series of the same length: nothing is padded. One device: two bars, baseline and this
+ * run. Above 16 devices: the 16 that changed most, then a min / median / max table over every device. Nothing read
+ * from a file enters the Mermaid text: module names are code spans above each fence, device names match /^dev\d+$/.
  */
 export function renderMermaidChart(entries: readonly Entry[], options: MermaidChartOptions = {}): string | null {
   const charted = chartedModules(devicePeaks(entries), options.modules ?? 3);
@@ -158,36 +157,72 @@ export function renderMermaidChart(entries: readonly Entry[], options: MermaidCh
   const which = charted.length === 1 ? 'The module' : `The ${formatCount(charted.length)} modules`;
   const blocks = [
     '#### Module peaks per device',
-    `${which} that changed most. \`base\` (grey): the baseline's peak on the device; \`now\` (blue): this run's.`,
+    `${which} that changed most. Bars (blue): this run's peak on each device; line (grey): the baseline's.`,
   ];
   for (const series of charted) {
     const compared = hasBaseline(series);
+    const all = [...series.byDevice.keys()].sort(compareKeys);
+    const devices = all.length <= CHART_ALL_DEVICES_UP_TO ? all : mostChanged(series, CHART_ALL_DEVICES_UP_TO);
+    const scope = devices.length < all.length ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most` : '';
     // Never a line that starts with a backtick: a name's backticks widen the span's fence, and ``` opens a code block.
-    blocks.push(compared ? `Module ${codeSpan(series.module)}` : `Module ${codeSpan(series.module)}, no baseline: this run only`);
-    blocks.push(['```mermaid', ...mermaidLines(series, compared), '```'].join('\n'));
+    blocks.push(`Module ${codeSpan(series.module)}${compared ? '' : ', no baseline: this run only'}${scope}`);
+    blocks.push(['```mermaid', ...mermaidLines(series, devices, compared), '```'].join('\n'));
+    if (devices.length < all.length) blocks.push(distributionTable(series, all));
   }
   return blocks.join('\n\n');
 }
 
-function mermaidLines(series: ModulePeaks, compared: boolean): string[] {
-  const devices = [...series.byDevice.keys()].sort(compareKeys);
-  const scale = sizeScale(largestValue(series));
+/** The devices with the largest |growth|, in device order. */
+function mostChanged(series: ModulePeaks, limit: number): string[] {
+  return [...series.byDevice]
+    .sort(([da, a], [db, b]) => Math.abs(b.growth) - Math.abs(a.growth) || compareKeys(da, db))
+    .slice(0, limit)
+    .map(([d]) => d)
+    .sort(compareKeys);
+}
+
+/** Min, median and max of a module over every device, baseline and this run. */
+function distributionTable(series: ModulePeaks, devices: readonly string[]): string {
+  const stats = (pick: (p: DevicePeak) => number | null): string[] => {
+    const values = devices.map((d) => series.byDevice.get(d)).flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p) as number]));
+    if (values.length === 0) return ['—', '—', '—'];
+    values.sort((a, b) => a - b);
+    const mid = Math.floor(values.length / 2);
+    const median = values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+    return [values[0] as number, median, values[values.length - 1] as number].map((v) => formatBytes(Math.round(v)).replace(' ', '\u00a0'));
+  };
+  return [
+    `| Over ${formatCount(devices.length)} devices | min | median | max |`,
+    '|---|--:|--:|--:|',
+    `| baseline | ${stats((p) => p.baseline).join(' | ')} |`,
+    `| this run | ${stats((p) => p.current).join(' | ')} |`,
+  ].join('\n');
+}
+
+/** The chart's lines: only fixed text and numbers (device names match /^dev\d+$/). */
+function mermaidLines(series: ModulePeaks, devices: readonly string[], compared: boolean): string[] {
+  const scale = sizeScale(Math.max(...devices.map((d) => Math.max(series.byDevice.get(d)?.baseline ?? 0, series.byDevice.get(d)?.current ?? 0))));
   const value = (bytes: number | null): string => decimal((bytes ?? 0) / scale.unitBytes);
-  // Only fixed text and numbers below: device names match /^dev\d+$/, everything else is ours.
-  const colors = compared ? `${MERMAID_BASELINE_COLOR}, ${MERMAID_CURRENT_COLOR}` : MERMAID_CURRENT_COLOR;
-  const lines = [`%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${colors}"}}}}%%`, 'xychart-beta'];
-  if (compared) {
-    lines.push(`  x-axis [${devices.flatMap((d) => [`"${d} base"`, `"${d} now"`]).join(', ')}]`);
-  } else {
-    lines.push(`  x-axis [${devices.map((d) => `"${d}"`).join(', ')}]`);
+  const axis = `  y-axis "peak (${scale.unit})" 0 --> ${decimal(scale.top)}`;
+  const device = (d: string): string => (/^dev\d+$/.test(d) ? d : '?');
+  if (devices.length === 1 && compared) {
+    const only = series.byDevice.get(devices[0] as string);
+    return [
+      `%%{init: {"xyChart": {"height": 320}, "themeVariables": {"xyChart": {"plotColorPalette": "${MERMAID_CURRENT_COLOR}"}}}}%%`,
+      'xychart-beta',
+      `  x-axis ["${device(devices[0] as string)} baseline", "${device(devices[0] as string)} this run"]`,
+      axis,
+      `  bar [${value(only?.baseline ?? null)}, ${value(only?.current ?? null)}]`,
+    ];
   }
-  lines.push(`  y-axis "peak (${scale.unit})" 0 --> ${decimal(scale.top)}`);
-  if (compared) {
-    lines.push(`  bar [${devices.flatMap((d) => [value(series.byDevice.get(d)?.baseline ?? null), '0']).join(', ')}]`);
-    lines.push(`  bar [${devices.flatMap((d) => ['0', value(series.byDevice.get(d)?.current ?? null)]).join(', ')}]`);
-  } else {
-    lines.push(`  bar [${devices.map((d) => value(series.byDevice.get(d)?.current ?? null)).join(', ')}]`);
-  }
+  const lines = [
+    `%%{init: {"xyChart": {"height": 320}, "themeVariables": {"xyChart": {"plotColorPalette": "${compared ? `${MERMAID_CURRENT_COLOR}, ${MERMAID_BASELINE_COLOR}` : MERMAID_CURRENT_COLOR}"}}}}%%`,
+    'xychart-beta',
+    `  x-axis [${devices.map((d) => `"${device(d)}"`).join(', ')}]`,
+    axis,
+    `  bar [${devices.map((d) => value(series.byDevice.get(d)?.current ?? null)).join(', ')}]`,
+  ];
+  if (compared) lines.push(`  line [${devices.map((d) => value(series.byDevice.get(d)?.baseline ?? null)).join(', ')}]`);
   return lines;
 }
 
@@ -247,40 +282,49 @@ export const BASELINE_OUTLINE_COLOR = '#1f1f1f';
 export interface LegendItem {
   label: string;
   color: string;
-  kind: 'module' | 'other' | 'baseline';
+  kind: 'module' | 'other' | 'baseline' | 'capacity';
 }
 
 export interface StackedBars {
-  /** An inline `<svg>` element (no namespace attribute needed inside HTML): every text escaped. */
+  /** An inline `<svg>` element (no namespace attribute needed inside HTML): every text escaped; scales to its container. */
   svg: string;
   legend: LegendItem[];
+  /** Devices drawn, and devices in all (more than MAX_BARS: the failing and the most changed are drawn). */
+  drawn: number;
+  total: number;
 }
 
+export interface StackOptions {
+  /** Devices with a failing verdict: labelled in red, and always drawn. */
+  failingDevices?: ReadonlySet<string>;
+  /** Capacity per device (a headroom verdict's), drawn as a red line over its bar. */
+  capacities?: ReadonlyMap<string, number>;
+}
+
+/** Every device gets a bar up to this many; above, the failing ones and the most changed, up to MAX_BARS. */
+export const ALL_BARS_UP_TO = 64;
+export const MAX_BARS = 32;
+export const CAPACITY_COLOR = '#b3261e';
+
 const PLOT_HEIGHT = 280;
-const MARGIN = { top: 28, right: 24, bottom: 44, left: 84 } as const;
+const MARGIN = { top: 28, right: 16, bottom: 56, left: 84 } as const;
+
+/** The colour key of a module: its name without attribute or device (`DEV_MEM/{*}/APP` → `APP`), one colour across attributes. */
+function moduleColorKey(pattern: string): string {
+  return pattern.slice(pattern.lastIndexOf('/') + 1);
+}
 
 /**
- * One bar per device, stacked by module peak (this run), largest module at the bottom, each with its own colour and a
- * tooltip; the baseline's sum as a dashed outline; devices with a failing verdict labelled in red. Null without devices.
+ * One bar per device, stacked by module peak (this run), largest module at the bottom; one colour per module name
+ * across attributes, each block focusable with a tooltip; the baseline's sum as a dashed outline; the capacity as a
+ * red line; devices with a failing verdict labelled in red. Null without devices.
  */
-export function renderDeviceStacksSvg(peaks: DevicePeaks, failingDevices: ReadonlySet<string> = new Set()): StackedBars | null {
-  const { devices } = peaks;
-  if (devices.length === 0) return null;
+export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions = {}): StackedBars | null {
+  const failingDevices = options.failingDevices ?? new Set<string>();
+  const capacities = options.capacities ?? new Map<string, number>();
+  if (peaks.devices.length === 0) return null;
 
-  // Stack order and colours: the modules with the largest total peak get their own colour, the rest share grey.
-  const totals = peaks.modules.map((series) => ({
-    series,
-    total: [...series.byDevice.values()].reduce((sum, p) => sum + (p.current ?? 0), 0),
-  }));
-  // A module missing from this run has nothing to stack: it only counts in the baseline outline.
-  const stacked = totals.filter((t) => t.total > 0);
-  stacked.sort((a, b) => b.total - a.total || compareKeys(a.series.module, b.series.module));
-  const ownColor = stacked.length <= MODULE_COLORS.length ? stacked.length : MODULE_COLORS.length - 1;
-  const colored = stacked.slice(0, ownColor).map(({ series }, i) => ({ series, color: MODULE_COLORS[i] ?? OTHER_MODULES_COLOR }));
-  const others = stacked.slice(ownColor).map(({ series }) => series);
-
-  const stackTotal = (device: string): number =>
-    peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
+  const stackTotal = (device: string): number => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
   const baselineTotal = (device: string): number | null => {
     let sum: number | null = null;
     for (const series of peaks.modules) {
@@ -289,30 +333,49 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, failingDevices: Readon
     }
     return sum;
   };
-  const maxBytes = Math.max(...devices.map((d) => Math.max(stackTotal(d), baselineTotal(d) ?? 0)));
+  const devices = drawnDevices(peaks.devices, failingDevices, (d) => Math.abs(stackTotal(d) - (baselineTotal(d) ?? 0)));
+
+  // Colours by module name: the names with the largest total peak get their own colour, the rest share grey.
+  const byName = new Map<string, { total: number; series: ModulePeaks[] }>();
+  for (const series of peaks.modules) {
+    const total = [...series.byDevice.values()].reduce((sum, p) => sum + (p.current ?? 0), 0);
+    const name = moduleColorKey(series.module);
+    const entry = byName.get(name) ?? { total: 0, series: [] };
+    entry.total += total;
+    entry.series.push(series);
+    byName.set(name, entry);
+  }
+  // A module missing from this run has nothing to stack: it only counts in the baseline outline.
+  const names = [...byName].filter(([, v]) => v.total > 0).sort(([a, x], [b, y]) => y.total - x.total || compareKeys(a, b));
+  const ownColor = names.length <= MODULE_COLORS.length ? names.length : MODULE_COLORS.length - 1;
+  const colorOf = new Map<string, string>(names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]));
+  const stackOrder = names.flatMap(([, v]) => [...v.series].sort((a, b) => compareKeys(a.module, b.module)));
+
+  const maxBytes = Math.max(...devices.map((d) => Math.max(stackTotal(d), baselineTotal(d) ?? 0, capacities.get(d) ?? 0)));
   const scale = sizeScale(maxBytes);
   const topBytes = scale.top * scale.unitBytes;
 
-  const slot = Math.min(120, Math.max(24, 960 / devices.length));
-  const barWidth = Math.min(64, slot * 0.55);
+  const slot = Math.min(72, Math.max(18, 960 / devices.length));
+  const barWidth = Math.min(44, slot * 0.6);
   const plotWidth = slot * devices.length;
   const width = MARGIN.left + plotWidth + MARGIN.right;
   const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom;
   const y = (bytes: number): number => MARGIN.top + PLOT_HEIGHT - (bytes / topBytes) * PLOT_HEIGHT;
   const baseY = y(0);
+  const rotate = slot < 48;
 
   const out: string[] = [];
-  const label = `Module peaks per device, this run, stacked by module; dashed outline: the baseline's sum`;
-  out.push(`<svg class="device-stacks" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" role="img" aria-label="${escapeHtml(label)}">`);
-
-  // Grid and y-axis labels.
+  const label = `Module peaks per device, this run, stacked by module; dashed tick: the baseline's sum; red line: the device capacity`;
+  out.push(
+    `<svg class="device-stacks" viewBox="0 0 ${n(width)} ${n(height)}" style="width:100%;max-width:${n(width)}px;height:auto" role="img" aria-label="${escapeHtml(label)}">`,
+  );
   out.push('<g class="axis">');
   const steps = Math.round(scale.top / scale.step);
   for (let i = 0; i <= steps; i++) {
     const units = scale.step * i;
     const gy = y(units * scale.unitBytes);
     out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(MARGIN.left + plotWidth)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
-    out.push(`<text x="${n(MARGIN.left - 8)}" y="${n(gy + 4)}" text-anchor="end" font-size="12" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
+    out.push(`<text x="${n(MARGIN.left - 8)}" y="${n(gy + 5)}" text-anchor="end" font-size="14" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
   }
   out.push('</g>');
 
@@ -322,52 +385,71 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, failingDevices: Readon
     const shownDevice = escapeHtml(replaceControlCharacters(device));
     out.push(`<g class="device" data-device="${shownDevice}">`);
     let stackBytes = 0;
-    const segment = (bytes: number, color: string, module: string, title: string): void => {
-      if (bytes <= 0) return;
-      const top = y(stackBytes + bytes);
-      const bottom = y(stackBytes);
-      stackBytes += bytes;
-      // Too thin to see at this scale: its bytes still lift the blocks above.
-      if (n(bottom - top) === '0') return;
-      out.push(
-        `<rect class="segment" data-module="${escapeHtml(replaceControlCharacters(module))}" x="${n(x)}" y="${n(top)}" width="${n(barWidth)}" height="${n(bottom - top)}" fill="${color}"><title>${escapeHtml(replaceControlCharacters(title))}</title></rect>`,
-      );
-    };
-    for (const { series, color } of colored) {
+    for (const series of stackOrder) {
       const peak = series.byDevice.get(device);
-      if (peak === undefined || peak.current === null) continue;
+      if (peak === undefined || peak.current === null || peak.current <= 0) continue;
+      const top = y(stackBytes + peak.current);
+      const bottom = y(stackBytes);
+      stackBytes += peak.current;
+      // Too thin to draw at this scale: its bytes still lift the blocks above.
+      if (n(bottom - top) === '0') continue;
       const was = peak.baseline === null ? 'new' : `baseline ${formatBytes(peak.baseline)}`;
-      segment(peak.current, color, series.module, `${device} · ${series.module}: ${formatBytes(peak.current)} (${was})`);
+      const title = `${device} · ${series.module}: ${formatBytes(peak.current)} (${was})`;
+      const color = colorOf.get(moduleColorKey(series.module)) ?? OTHER_MODULES_COLOR;
+      out.push(
+        `<rect class="segment" tabindex="0" data-module="${escapeHtml(replaceControlCharacters(series.module))}" x="${n(x)}" y="${n(top)}" width="${n(barWidth)}" height="${n(bottom - top)}" fill="${color}"><title>${escapeHtml(replaceControlCharacters(title))}</title></rect>`,
+      );
     }
-    const otherBytes = others.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
-    if (others.length > 0) {
-      segment(otherBytes, OTHER_MODULES_COLOR, 'other modules', `${device} · ${plural(others.length, 'other module')}: ${formatBytes(otherBytes)}`);
-    }
-
     const baseline = baselineTotal(device);
     let labelTop = y(stackBytes);
     if (baseline !== null) {
+      // A dashed tick at the baseline's height: it never merges with the neighbours' when bars are narrow.
       const top = y(baseline);
       labelTop = Math.min(labelTop, top);
       out.push(
-        `<rect class="baseline" x="${n(x - 5)}" y="${n(top)}" width="${n(barWidth + 10)}" height="${n(baseY - top)}" fill="none" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="6 4"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></rect>`,
+        `<line class="baseline" x1="${n(x - 3)}" y1="${n(top)}" x2="${n(x + barWidth + 3)}" y2="${n(top)}" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="4 3"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></line>`,
       );
     }
-    out.push(`<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="11" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`);
+    const capacity = capacities.get(device);
+    if (capacity !== undefined) {
+      const cy = y(capacity);
+      labelTop = Math.min(labelTop, cy);
+      out.push(
+        `<line class="capacity" x1="${n(center - slot / 2 + 1)}" y1="${n(cy)}" x2="${n(center + slot / 2 - 1)}" y2="${n(cy)}" stroke="${CAPACITY_COLOR}" stroke-width="3" stroke-dasharray="${n(slot - 4)} 2"><title>${escapeHtml(`${device} · capacity ${formatBytes(capacity)}`)}</title></line>`,
+      );
+    }
+    if (!rotate) {
+      out.push(`<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`);
+    }
     const failing = failingDevices.has(device);
+    const place = rotate ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"` : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
     out.push(
-      `<text class="device-label${failing ? ' fail' : ''}" x="${n(center)}" y="${n(baseY + 18)}" text-anchor="middle" font-size="13"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`,
+      `<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`,
     );
     out.push('</g>');
   }
   out.push('</svg>');
 
-  const legend: LegendItem[] = colored.map(({ series, color }) => ({ label: series.module, color, kind: 'module' }));
+  const legend: LegendItem[] = [];
+  const others: string[] = [];
+  for (const [name, { series }] of names) {
+    const color = colorOf.get(name) ?? OTHER_MODULES_COLOR;
+    if (color === OTHER_MODULES_COLOR) others.push(name);
+    else legend.push({ label: series.length === 1 ? (series[0] as ModulePeaks).module : `${name} (${series.map((s) => s.module).join(', ')})`, color, kind: 'module' });
+  }
   if (others.length > 0) legend.push({ label: plural(others.length, 'other module'), color: OTHER_MODULES_COLOR, kind: 'other' });
   if (devices.some((d) => baselineTotal(d) !== null)) {
-    legend.push({ label: "baseline: sum of the device's module peaks", color: BASELINE_OUTLINE_COLOR, kind: 'baseline' });
+    legend.push({ label: "baseline (dashed): sum of the device's module peaks", color: BASELINE_OUTLINE_COLOR, kind: 'baseline' });
   }
-  return { svg: out.join('\n'), legend };
+  if (devices.some((d) => capacities.has(d))) legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
+  return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
+}
+
+/** Every device up to ALL_BARS_UP_TO; above, the failing devices, then the most changed, up to MAX_BARS, in device order. */
+function drawnDevices(devices: readonly string[], failing: ReadonlySet<string>, change: (device: string) => number): string[] {
+  if (devices.length <= ALL_BARS_UP_TO) return [...devices];
+  const ranked = [...devices].sort((a, b) => Number(failing.has(b)) - Number(failing.has(a)) || change(b) - change(a) || compareKeys(a, b));
+  return ranked.slice(0, MAX_BARS).sort(compareKeys);
 }
 
 /** A coordinate with at most one decimal: short, and the same on every machine. */

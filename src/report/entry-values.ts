@@ -33,3 +33,33 @@ export function entryReason(entry: Entry): { rule: string | null; note: string |
   }
   return { rule: entry.rule, note: null };
 }
+
+/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
+export function formatShortPercent(percent: number): string {
+  const digits = Math.abs(percent) >= 10 ? 0 : 1;
+  const s = percent.toFixed(digits);
+  return percent > 0 ? `+${s}%` : `${s}%`;
+}
+
+/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
+export function formatTransition(entry: Entry): string {
+  const side = (v: number | null): string => (v === null ? '—' : formatEntryValue(entry, v));
+  return `${side(entry.baseline)} → ${side(entry.current)}`;
+}
+
+/** "+19.7 GiB (+100%)"; a new or missing key grows or shrinks by its whole value: "+4.0 GiB (new)". */
+export function formatChange(entry: Entry): string {
+  if (entry.delta !== null) {
+    const delta = formatEntryDelta(entry, entry.delta);
+    return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+  }
+  if (entry.baseline === null && entry.current !== null) return `${formatEntryDelta(entry, entry.current)} (new)`;
+  if (entry.current === null && entry.baseline !== null) return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
+  return '—';
+}
+
+/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
+export function entrySentence(entry: Entry): string {
+  const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
+  return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
+}

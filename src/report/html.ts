@@ -1,17 +1,32 @@
-// The gate report as ONE self-contained HTML file (inline CSS and SVG, a CSP that forbids everything else), for an artifact.
+// The gate report as ONE self-contained HTML file (inline CSS and SVG, a CSP that forbids everything else): groups and top-N, readable from 400 px up; the JSON report holds every entry.
 import type { Entry, GateReport } from '../gate/types.js';
-import { formatPercent } from '../units.js';
+import { formatBytes, formatDelta } from '../units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
-import { entryNote, formatEntryDelta, formatEntryValue, isCountEntry } from './entry-values.js';
+import { deviceTable } from './device-table.js';
+import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition } from './entry-values.js';
 import { escapeHtml, replaceControlCharacters } from './escape.js';
 import { contextHtml } from './run-context.js';
-import { countByStatus, deviceOf, formatCount, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import {
+  deviceOfEntry,
+  devicesPerPattern,
+  devicesPhrase,
+  groupEntries,
+  isRollUp,
+  kindTitle,
+  medianGrowth,
+  medianPercent,
+  worstOf,
+  type EntryGroup,
+} from './groups.js';
+import { countByStatus, formatCount, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 
 export interface HtmlOptions {
   /** Subject of the verdict: "<title> failed: …". Default "Memory gate". */
   title?: string;
   /** Shown as given under the verdict, e.g. an ISO date. Default: none, so the same report gives the same bytes. */
   generatedAt?: string;
+  /** The baseline file, named in a first run's how-to. */
+  baselineFile?: string;
 }
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
@@ -20,13 +35,18 @@ export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 
 /** Symbols every common font has: colour emoji fonts are often missing (CI machines, print servers). */
 const SEVERITY_ICON: Record<string, string> = { fail: '✗', warn: '⚠', ok: '✓' };
 
+/** Devices listed under a rolled-up row; rows of the collapsed lists. The JSON report has the rest. */
+const DEVICES_PER_GROUP = 20;
+const COLLAPSED_ROWS = 500;
+
 const STYLE = `
 :root { color-scheme: light; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; color: #1f2328; background: #fff; margin: 0; }
-main { max-width: 1160px; margin: 0 auto; padding: 16px 20px 40px; }
-h1 { font-size: 22px; margin: 8px 0 12px; }
+main { max-width: 1160px; margin: 0 auto; padding: 16px 12px 40px; }
+h1 { font-size: 22px; margin: 8px 0 12px; overflow-wrap: anywhere; }
 h1.fail { color: #b3261e; }
 h1.pass { color: #1a7f37; }
+h1.first { color: #9a6700; }
 h2 { font-size: 17px; margin: 24px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
 .generated { color: #59636e; margin: -8px 0 12px; }
 ul.verdicts { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 6px 8px; }
@@ -35,7 +55,9 @@ ul.verdicts li.fail { border-color: #e5534b; background: #ffebe9; }
 ul.verdicts li.warn { border-color: #d4a72c; background: #fff8c5; }
 ul.verdicts li.ok { border-color: #4ac26b; background: #dafbe1; }
 figure { margin: 0; }
-.chart { overflow-x: auto; }
+.chart svg { display: block; }
+
+.chart .segment:hover, .chart .segment:focus { stroke: #000; stroke-width: 2; outline: none; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 ul.legend li { display: flex; align-items: center; gap: 6px; }
 ul.legend svg { flex: none; }
@@ -44,24 +66,44 @@ table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }
 th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.key code { word-break: break-all; }
+td.status { white-space: nowrap; }
+.key code { white-space: normal; word-break: keep-all; overflow-wrap: normal; }
+.key .seg { white-space: nowrap; }
+td.why { font-size: 12px; color: #3d444d; min-width: 12em; }
 tr.fail td.status { color: #b3261e; font-weight: 600; }
 tr.warn td.status { color: #9a6700; font-weight: 600; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
-details summary { cursor: pointer; margin: 12px 0 6px; font-weight: 600; }
+details summary { cursor: pointer; margin: 6px 0; }
+details.list summary { font-weight: 600; margin: 12px 0 6px; }
+@media (max-width: 640px) {
+  table.entries, table.entries tbody, table.entries tr, table.entries td { display: block; width: auto; }
+  table.entries thead { display: none; }
+  table.entries tr { border: 1px solid #d0d7de; margin: 0 0 8px; padding: 4px 0; }
+  table.entries td { border: none; padding: 1px 8px; text-align: left; white-space: normal; }
+  table.entries td[data-label]::before { content: attr(data-label) ": "; color: #59636e; }
+}
 `;
 
 /** Renders the report as a complete HTML document. Deterministic: the same report and options give the same string. */
 export function renderHtml(report: GateReport, options: HtmlOptions = {}): string {
   const verdict = verdictText(report, options.title ?? 'Memory gate');
-  const icon = report.result === 'fail' ? '✗' : '✓';
-  const { problems, improvements, unchanged } = splitSections(report);
-  const columns = tableColumns(report.entries);
+  const firstRun = isFirstRun(report);
+  const icon = report.result === 'fail' ? '✗' : firstRun ? '⚠' : '✓';
+  const sections = splitSections(report);
+  const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
+  const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
+  const perPattern = devicesPerPattern(report.entries);
 
   const body: string[] = [];
-  body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : 'pass'}">${icon} ${text(verdict)}</h1>`);
+  body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass'}">${icon} ${text(verdict)}</h1>`);
   if (options.generatedAt !== undefined) body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
   body.push(...contextHtml(report));
+  if (firstRun) {
+    const file = text(options.baselineFile ?? 'memory-baseline.json');
+    body.push(
+      `<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file} --plog …</code> and commit <code>${file}</code>.</p>`,
+    );
+  }
 
   const verdicts = verdictCounts(report.entries);
   if (verdicts.length > 0) {
@@ -72,23 +114,23 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     body.push('</ul>', '</section>');
   }
 
-  body.push(...deviceSection(report));
-
   if (problems.length > 0) {
-    body.push(`<section id="problems">`, `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(problems, columns), '</section>');
+    const groups = groupEntries(problems, perPattern);
+    body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
   }
-  if (improvements.length > 0) {
-    body.push(`<section id="improvements">`, `<h2>Improvements (${formatCount(improvements.length)})</h2>`, entryTable(improvements, columns), '</section>');
-  }
-  if (unchanged.length > 0) {
+  body.push(...deviceSection(report));
+  body.push(...totalsSection(report.entries));
+  if (sections.improvements.length > 0) {
     body.push(
-      '<section id="unchanged">',
-      '<details>',
-      `<summary>${text(plural(unchanged.length, 'key'))} within thresholds</summary>`,
-      entryTable(unchanged, columns),
-      '</details>',
+      '<section id="improvements">',
+      `<h2>Improvements (${formatCount(sections.improvements.length)})</h2>`,
+      entryTable(groupEntries(sections.improvements, perPattern)),
       '</section>',
     );
+  }
+  if (recorded.length > 0) body.push(...collapsed('recorded', `${plural(recorded.length, 'key')} recorded (no baseline to compare with)`, groupEntries(recorded, perPattern)));
+  if (sections.unchanged.length > 0) {
+    body.push(...collapsed('unchanged', `${plural(sections.unchanged.length, 'key')} within thresholds`, groupEntries(sections.unchanged, perPattern)));
   }
 
   return [
@@ -118,6 +160,12 @@ function text(value: string): string {
   return escapeHtml(replaceControlCharacters(value));
 }
 
+/** A key that wraps only after a `/`: each segment is unbreakable, a <wbr> follows each slash. */
+function keyHtml(key: string): string {
+  const segments = key.split('/');
+  return `<code>${segments.map((s, i) => `<span class="seg">${text(i < segments.length - 1 ? `${s}/` : s)}</span>`).join('<wbr>')}</code>`;
+}
+
 function severityClass(severity: string): 'fail' | 'warn' | 'ok' {
   return severity === 'fail' || severity === 'ok' ? severity : 'warn';
 }
@@ -134,21 +182,88 @@ function verdictCounts(entries: readonly Entry[]): { severity: 'fail' | 'warn' |
 
 function deviceSection(report: GateReport): string[] {
   const failingDevices = new Set<string>();
+  const capacities = new Map<string, number>();
   for (const entry of report.entries) {
-    const device = entry.severity === 'fail' ? deviceOf(entry.key) : null;
-    if (device !== null) failingDevices.add(device);
+    const device = deviceOfEntry(entry);
+    if (device === null) continue;
+    if (entry.severity === 'fail') failingDevices.add(device);
+    if (entry.capacity !== undefined) capacities.set(device, entry.capacity);
   }
-  const chart = renderDeviceStacksSvg(devicePeaks(report.entries), failingDevices);
+  const peaks = devicePeaks(report.entries);
+  const chart = renderDeviceStacksSvg(peaks, { failingDevices, capacities });
   if (chart === null) return [];
+  const scope =
+    chart.drawn < chart.total
+      ? `${formatCount(chart.drawn)} of ${formatCount(chart.total)} devices: those with a failing verdict, then those that changed most. `
+      : 'One bar per device. ';
   return [
     '<section id="devices">',
     '<h2>Module peaks per device</h2>',
     '<figure>',
     `<div class="chart">\n${chart.svg}\n</div>`,
-    `<figcaption>\n${legendList(chart.legend)}\n<p class="note">One bar per device, this run, stacked by module peak (largest at the bottom); hover a block for its values. ` +
+    `<figcaption>\n${legendList(chart.legend)}\n<p class="note">${scope}This run, stacked by module peak (largest at the bottom); hover or tab to a block for its values. ` +
       'The sum of module peaks is an upper bound of the device peak: modules and memory attributes peak at different times, and attributes overlap ' +
       '(DEV_PROC_MEM is a process total). Keys without a <code>devN</code> segment (host, SVM) are not drawn. Devices in red have a failing verdict.</p>\n</figcaption>',
     '</figure>',
+    ...(chart.drawn < chart.total ? [distribution(peaks.devices, peaks)] : []),
+    '</section>',
+  ];
+}
+
+/** Min, median and max of the device totals over every device, baseline and this run. */
+function distribution(devices: readonly string[], peaks: ReturnType<typeof devicePeaks>): string {
+  const totals = (pick: 'baseline' | 'current'): number[] =>
+    devices.map((d) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(d)?.[pick] ?? 0), 0)).sort((a, b) => a - b);
+  const stats = (values: number[]): string => {
+    const mid = Math.floor(values.length / 2);
+    const median = values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+    return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${text(formatBytes(Math.round(v)))}</td>`).join('');
+  };
+  return [
+    `<table class="distribution"><caption class="note">Sum of module peaks over all ${formatCount(devices.length)} devices</caption>`,
+    '<thead><tr><th></th><th>min</th><th>median</th><th>max</th></tr></thead>',
+    `<tbody><tr><th>baseline</th>${stats(totals('baseline'))}</tr><tr><th>this run</th>${stats(totals('current'))}</tr></tbody>`,
+    '</table>',
+  ].join('\n');
+}
+
+function totalsSection(entries: readonly Entry[]): string[] {
+  const limits = deviceTable(entries);
+  if (limits === null) return [];
+  const hasCapacity = limits.rows.some((r) => r.capacity !== null);
+  const [first, ...others] = limits.kinds;
+  const header = ['Device'];
+  if (first !== undefined) header.push(`${kindTitle(first)}: baseline → current`, 'Δ');
+  if (hasCapacity) header.push('Capacity', 'Headroom');
+  for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
+  const rows = limits.rows.map((r) => {
+    const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
+    const sum = first === undefined ? undefined : r.sums.get(first);
+    if (first !== undefined) {
+      cells.push(
+        `<td class="num" data-label="${text(header[1] ?? '')}">${sum === undefined ? '—' : text(`${formatBytes(sum.baseline)} → ${formatBytes(sum.current)}`)}</td>`,
+        `<td class="num" data-label="Δ">${sum === undefined ? '—' : text(formatDelta(sum.current - sum.baseline))}</td>`,
+      );
+    }
+    if (hasCapacity) {
+      cells.push(
+        `<td class="num" data-label="Capacity">${r.capacity === null ? '—' : text(formatBytes(r.capacity))}</td>`,
+        `<td class="num" data-label="Headroom">${r.headroom === null ? '—' : text(formatBytes(r.headroom))}</td>`,
+      );
+    }
+    for (const kind of others) {
+      const s = r.sums.get(kind);
+      cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : text(formatDelta(s.current - s.baseline))}</td>`);
+    }
+    return `<tr>${cells.join('')}</tr>`;
+  });
+  return [
+    '<section id="totals">',
+    '<h2>Per-device totals</h2>',
+    `<table class="entries"><thead><tr>${header.map((h) => `<th>${text(h)}</th>`).join('')}</tr></thead><tbody>`,
+    ...rows,
+    '</tbody></table>',
+    ...(limits.rest === null ? [] : [`<p class="note">${text(limits.rest)}</p>`]),
     '</section>',
   ];
 }
@@ -158,8 +273,10 @@ function legendList(items: readonly LegendItem[]): string {
   for (const item of items) {
     const swatch =
       item.kind === 'baseline'
-        ? `<rect x="1" y="1" width="12" height="12" fill="none" stroke="${item.color}" stroke-width="2" stroke-dasharray="4 2"/>`
-        : `<rect x="0" y="0" width="14" height="14" fill="${item.color}"/>`;
+        ? `<line x1="0" y1="7" x2="14" y2="7" stroke="${item.color}" stroke-width="2" stroke-dasharray="4 3"/>`
+        : item.kind === 'capacity'
+          ? `<line x1="0" y1="7" x2="14" y2="7" stroke="${item.color}" stroke-width="3"/>`
+          : `<rect x="0" y="0" width="14" height="14" fill="${item.color}"/>`;
     const label = item.kind === 'module' ? `<code>${text(item.label)}</code>` : text(item.label);
     lines.push(`<li class="${item.kind}"><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">${swatch}</svg>${label}</li>`);
   }
@@ -167,48 +284,81 @@ function legendList(items: readonly LegendItem[]): string {
   return lines.join('\n');
 }
 
-interface Columns {
-  limit: boolean;
-  note: boolean;
+const TABLE_HEAD = '<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>';
+
+/** One row per group; a rolled-up row lists its devices (largest change first) in a <details>. */
+function entryTable(groups: readonly EntryGroup[]): string {
+  return ['<table class="entries">', TABLE_HEAD, '<tbody>', ...groups.map(groupRow), '</tbody>', '</table>'].join('\n');
 }
 
-/** Limit and Note columns only when some entry carries them (device findings do; plain verdicts do not). */
-function tableColumns(entries: readonly Entry[]): Columns {
-  return {
-    limit: entries.some((e) => entryLimit(e) !== null),
-    note: entries.some((e) => entryNote(e) !== null),
-  };
+function groupRow(group: EntryGroup): string {
+  const worst = worstOf(group);
+  const severity = severityClass(group.severity);
+  const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(group.status))}</td>`;
+  const why = `<td class="why" data-label="Why">${whyHtml(worst, isRollUp(group))}</td>`;
+  if (!isRollUp(group)) {
+    return `<tr class="${severity}">${status}<td class="key" data-label="Key">${keyHtml(worst.key)}</td>${valueCells(worst)}${why}</tr>`;
+  }
+  const percent = medianPercent(group);
+  const median = `median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
+  const shown = group.entries.slice(0, DEVICES_PER_GROUP);
+  const more = group.entries.length - shown.length;
+  const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? e.key)}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
+  const key =
+    `<td class="key" data-label="Key">${keyHtml(group.pattern)}<br>${text(devicesPhrase(group))}, worst <code>${text(deviceOfEntry(worst) ?? '')}</code>` +
+    `<details><summary>devices</summary><ol>${list}</ol>${more > 0 ? `<p class="note">…and ${text(plural(more, 'more device'))}: see the JSON report</p>` : ''}</details></td>`;
+  return `<tr class="${severity}">${status}${key}${valueCells(worst, median)}${why}</tr>`;
 }
 
-function entryLimit(entry: Entry): number | null {
-  return entry.limit ?? null;
+function valueCells(entry: Entry, median?: string): string {
+  return (
+    `<td class="num" data-label="Baseline → current">${text(formatTransition(entry))}</td>` +
+    `<td class="num" data-label="Δ (Δ%)">${text(formatChange(entry))}${median === undefined ? '' : `<br>${text(median)}`}</td>`
+  );
 }
 
-function entryTable(entries: readonly Entry[], columns: Columns): string {
-  const header = ['Status', 'Kind', 'Key', 'Baseline', 'Current', 'Δ', 'Δ%'];
-  if (columns.limit) header.push('Limit');
-  header.push('Rule');
-  if (columns.note) header.push('Note');
-  const rows = entries.map((entry) => entryRow(entry, columns));
-  return ['<table>', `<thead><tr>${header.map((h) => `<th>${h}</th>`).join('')}</tr></thead>`, '<tbody>', ...rows, '</tbody>', '</table>'].join('\n');
+function whyHtml(entry: Entry, rolledUp: boolean): string {
+  const { rule, note } = entryReason(entry);
+  const parts: string[] = [];
+  if (rule !== null) parts.push(`rule <code>${text(rule)}</code>`);
+  if (note !== null) parts.push(`${rolledUp ? 'worst device: ' : ''}${text(note)}`);
+  return parts.length === 0 ? 'default tolerance' : parts.join('; ');
 }
 
-function entryRow(entry: Entry, columns: Columns): string {
-  const severity = severityClass(entry.severity);
-  const unit = isCountEntry(entry) ? '' : ' bytes';
-  const value = (n: number | null): string =>
-    n === null ? '<td class="num">—</td>' : `<td class="num" title="${n}${unit}">${text(formatEntryValue(entry, n))}</td>`;
-  const cells = [
-    `<td class="status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(entry.status))}</td>`,
-    `<td>${text(entry.kind)}</td>`,
-    `<td class="key"><code>${text(entry.key)}</code></td>`,
-    value(entry.baseline),
-    value(entry.current),
-    entry.delta === null ? '<td class="num">—</td>' : `<td class="num" title="${entry.delta}${unit}">${text(formatEntryDelta(entry, entry.delta))}</td>`,
-    `<td class="num">${entry.percent === null ? '—' : text(formatPercent(entry.percent))}</td>`,
+function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): string[] {
+  const shown = groups.slice(0, COLLAPSED_ROWS);
+  const rows = shown.map((g) => {
+    const worst = worstOf(g);
+    const severity = severityClass(g.severity);
+    const key = isRollUp(g) ? `${keyHtml(g.pattern)} (${text(devicesPhrase(g))})` : keyHtml(worst.key);
+    const value = isRollUp(g) ? valueRange(g) : formatTransition(worst);
+    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${text(value)}</td></tr>`;
+  });
+  const more = groups.length - shown.length;
+  return [
+    `<section id="${id}">`,
+    '<details class="list">',
+    `<summary>${text(summary)}</summary>`,
+    '<table class="entries"><thead><tr><th>Status</th><th>Key</th><th>Value</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table>',
+    ...(more > 0 ? [`<p class="note">…${text(plural(more, 'more row'))}: the JSON report has every key.</p>`] : []),
+    '</details>',
+    '</section>',
   ];
-  if (columns.limit) cells.push(value(entryLimit(entry)));
-  cells.push(entry.rule === null ? '<td>default</td>' : `<td><code>${text(entry.rule)}</code></td>`);
-  if (columns.note) cells.push(`<td>${text(entryNote(entry) ?? '')}</td>`);
-  return `<tr class="${severity}">${cells.join('')}</tr>`;
+}
+
+/** "1.0 GiB – 1.2 GiB" over the members' current values. */
+function valueRange(group: EntryGroup): string {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const e of group.entries) {
+    const v = e.current ?? e.baseline;
+    if (v === null) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (!Number.isFinite(lo)) return '—';
+  const worst = worstOf(group);
+  return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }

@@ -1,6 +1,9 @@
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
 import { SchemaError } from '../errors.js';
-import type { GateReport } from '../gate/types.js';
+import type { Entry, GateReport } from '../gate/types.js';
+import { splitDevice } from '../sections/index.js';
+import { devicesPerPattern, groupEntries, isRollUp, medianGrowth } from './groups.js';
+import { growth } from './sections.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { stableStringify } from '../snapshot.js';
 import { shortenName } from './names.js';
@@ -14,13 +17,32 @@ export interface ReportExtras {
   generatedAt?: string;
 }
 
-/** A parsed report: the gate's verdicts plus whatever extras the writer added. */
-export type ReportDocument = GateReport & ReportExtras;
+/**
+ * A roll-up across devices: entries of one kind, status and severity whose keys differ only in the device
+ * (`DEV_MEM/{*}/APP`). Only groups of two or more entries are written (no `groups` without one); every entry stays in `entries`.
+ */
+export interface GroupDocument {
+  kind: string;
+  status: string;
+  severity: string;
+  /** The key with its device segment replaced by `*` (`dev*` for whole-device keys). */
+  pattern: string;
+  /** Indices into `entries`, the largest absolute change first. */
+  entries: number[];
+  /** Devices that have a key of this kind and pattern anywhere in the report. */
+  ofDevices: number;
+  /** Median change of the members (delta, or the whole value of a new or missing key), rounded. */
+  medianDelta: number;
+}
+
+/** A parsed report: the gate's verdicts plus whatever extras the writer added, and the roll-ups. */
+export type ReportDocument = GateReport & ReportExtras & { groups?: GroupDocument[] };
 
 /** The report as stable JSON; counts list every known status (0 when absent). Throws SchemaError if it could not be read back. */
 export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): string {
   const counts: Record<string, number> = Object.fromEntries(REPORT_STATUSES.map((status) => [status, 0]));
   for (const [status, n] of Object.entries(report.counts)) if (n !== undefined) counts[status] = n;
+  const groups = groupsOf(report.entries);
   const document = {
     result: report.result,
     counts,
@@ -37,16 +59,36 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
       rule: e.rule === null ? null : shortenName(e.rule, MAX_KEY_LENGTH),
       ...(e.unit !== undefined ? { unit: e.unit } : {}),
       ...(e.limit !== undefined ? { limit: e.limit } : {}),
+      ...(e.capacity !== undefined ? { capacity: e.capacity } : {}),
       ...(e.note !== undefined ? { note: e.note } : {}),
     })),
     ...(report.environment !== undefined ? { environment: report.environment } : {}),
     ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
+    ...(groups.length > 0 ? { groups } : {}),
     ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
     ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
   };
   // Refuse to write what the comment job would refuse to read: the error surfaces in the run that caused it.
   checkReport(document, 'report');
   return stableStringify(document);
+}
+
+/** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
+export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
+  const index = new Map(entries.map((e, i) => [e, i]));
+  const ordered = [...entries].sort((a, b) => Math.abs(growth(b)) - Math.abs(growth(a)) || (index.get(a) ?? 0) - (index.get(b) ?? 0));
+  return groupEntries(ordered, devicesPerPattern(entries))
+    .filter(isRollUp)
+    .map((g) => ({
+      kind: g.kind,
+      status: g.status,
+      severity: g.severity,
+      pattern: g.pattern,
+      entries: g.entries.map((e) => index.get(e) ?? -1),
+      ofDevices: g.ofDevices,
+      medianDelta: Math.round(medianGrowth(g)),
+    }))
+    .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0));
 }
 
 /**
@@ -78,5 +120,24 @@ function checkReport(untrusted: unknown, file: string): ReportDocument {
   if (data.result === 'pass' && firstFailing !== -1) {
     throw new SchemaError(file, '/result', `is 'pass' but /entries/${firstFailing} has severity 'fail'`);
   }
+  checkGroups(data, file);
   return data;
+}
+
+/** Each group's members exist, belong to no other group, and share its kind, status, severity and pattern. */
+function checkGroups(data: ReportDocument, file: string): void {
+  const taken = new Set<number>();
+  (data.groups ?? []).forEach((group, g) => {
+    group.entries.forEach((i, j) => {
+      const where = `/groups/${g}/entries/${j}`;
+      const entry = data.entries[i];
+      if (entry === undefined) throw new SchemaError(file, where, `is ${i}, but there are ${data.entries.length} entries`);
+      if (taken.has(i)) throw new SchemaError(file, where, `lists /entries/${i} a second time`);
+      taken.add(i);
+      const { group: pattern } = splitDevice(entry.key);
+      if (entry.kind !== group.kind || entry.status !== group.status || entry.severity !== group.severity || (pattern === '*' ? 'dev*' : pattern) !== group.pattern) {
+        throw new SchemaError(file, where, `is /entries/${i}, which is not a ${group.kind} ${group.status} key of ${group.pattern}`);
+      }
+    });
+  });
 }

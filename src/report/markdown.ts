@@ -1,20 +1,26 @@
-// The gate report as GitHub markdown (job summary, PR comment, --markdown file), degraded section by section to fit a size.
+// The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
 import { UsageError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
-import { formatBytes, formatDelta, formatPercent } from '../units.js';
 import { renderMermaidChart } from './chart.js';
-import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
-import { escapeMarkdownText, tableCodeSpan } from './escape.js';
+import { entryReason, formatChange, formatEntryValue, formatTransition } from './entry-values.js';
+import { codeSpan, escapeHtml, escapeMarkdownText, replaceControlCharacters, tableCodeSpan } from './escape.js';
 import { contextMarkdown } from './run-context.js';
 import {
-  deviceTotals,
-  formatCount,
-  plural,
-  splitSections,
-  statusLabel,
-  verdictText,
-  type DeviceTotals,
-} from './sections.js';
+  deviceOfEntry,
+  devicesPerPattern,
+  devicesPhrase,
+  groupEntries,
+  isRollUp,
+  medianGrowth,
+  medianPercent,
+  worstOf,
+  kindTitle,
+  type EntryGroup,
+} from './groups.js';
+import { formatCount, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { deviceTable, type DeviceTableLimits } from './device-table.js';
+import { formatBytes, formatDelta } from '../units.js';
+import { formatShortPercent } from './entry-values.js';
 
 export interface MarkdownOptions {
   /** Subject of the verdict line, shown as plain text: "<title> failed: …". Default "Memory gate". */
@@ -30,21 +36,32 @@ export interface MarkdownOptions {
   runUrl?: string;
   /** A block rendered elsewhere (limits-changed.ts), shown first, under the marker; it is never dropped, so keep it bounded. */
   preface?: string;
-  /** Mermaid bar charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
+  /** Mermaid charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
   chartModules?: number;
+  /** The baseline file, named in a first run's how-to. Default `memory-baseline.json`. */
+  baselineFile?: string;
 }
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
 
 const SEVERITY_ICON: Record<string, string> = { fail: '❌', warn: '⚠️', ok: '✅' };
 
-const ENTRY_HEADER = ['| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |', '|---|---|---|--:|--:|--:|--:|---|'];
+/** Four short columns: fits a PR comment at 780 px. Explanations go to a numbered list under the table. */
+const ENTRY_HEADER = ['| Status | Key | Baseline → current | Δ (Δ%) |', '|---|---|--:|--:|'];
 
-const DEVICE_FOOTNOTE =
-  '¹ The sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
-  'peak at different times, and attributes overlap (DEV_PROC_MEM is a process total). Keys without a `devN` segment (host, SVM) are not counted.';
+/** Devices listed under a rolled-up row, largest change first; the rest are counted. */
+const DEVICES_PER_GROUP = 10;
+/** Rows of the collapsed lists (unchanged, recorded on a first run) before "N more". */
+const COLLAPSED_ROWS = 200;
 
-/** Renders the report; with maxBytes, drops the charts, then unchanged rows, then improvements, then device totals, then trailing rows. */
+const NBSP = '\u00a0';
+
+/** What a per-device sum means: it adds keys that peak at different times. */
+export const DEVICE_FOOTNOTE =
+  'Sums over the keys with a `devN` segment. A sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
+  'peak at different times, and attributes overlap (DEV\\_PROC\\_MEM is a process total). Keys without a device (host, SVM) are not counted.';
+
+/** Renders the report; with maxBytes, drops the charts, device lists, unchanged rows, improvements, device totals, then trailing rows. */
 export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}): string {
   const maxBytes = options.maxBytes;
   if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
@@ -55,18 +72,24 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
     throw new UsageError(`chartModules must be a non-negative integer, got ${String(chartModules)}`);
   }
   const parts = buildParts(report, options);
+  const all = parts.problemRows.length;
 
   for (const level of LEVELS) {
-    const text = compose(parts, level, parts.problemRows.length);
+    const text = compose(parts, level, all);
     if (maxBytes === undefined || utf8Length(text) <= maxBytes) return text;
   }
   const limit = maxBytes ?? Number.POSITIVE_INFINITY;
 
-  // Cut whole table rows from the end: the most rows that fit together with the "…N more rows" note.
-  const rowCount = fittingRowCount(parts, ALL_DROPPED, limit);
-  if (rowCount !== null) {
-    const text = compose(parts, ALL_DROPPED, rowCount);
-    if (utf8Length(text) <= limit) return text;
+  // Cut whole rows from the end: the most rows that fit together with the "…N more rows" note (binary search).
+  let lo = 0;
+  let hi = all;
+  if (utf8Length(compose(parts, ALL_DROPPED, 0)) <= limit) {
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (utf8Length(compose(parts, ALL_DROPPED, mid)) <= limit) lo = mid;
+      else hi = mid - 1;
+    }
+    return compose(parts, ALL_DROPPED, lo);
   }
   const verdictOnly = joinBlocks([parts.head]);
   if (utf8Length(verdictOnly) <= limit) return verdictOnly;
@@ -92,93 +115,160 @@ export function checkMarker(marker: string): string {
 
 interface Level {
   dropChart: boolean;
+  dropDeviceLists: boolean;
   dropUnchanged: boolean;
   dropImprovements: boolean;
   dropDevices: boolean;
 }
 
-const ALL_DROPPED: Level = { dropChart: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
+const ALL_DROPPED: Level = { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
 
-/** The degrade steps in order: everything, then without the charts (pictures of what the tables say), unchanged rows, improvements, device totals. */
+/** The degrade steps in order: pictures of what the tables say first, then the per-device lists, unchanged rows, improvements, device totals. */
 const LEVELS: readonly Level[] = [
-  { dropChart: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
+  { dropChart: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
   ALL_DROPPED,
 ];
 
-/** Every block pre-rendered once; compose() only picks and joins, so each degrade step costs one join. */
+/** One table row and what it refers to. */
+interface Row {
+  /** Status, key, values; the key cell gets the reference marks, numbered when composed. */
+  cells: string[];
+  /** Explanations (markdown) this row refers to. */
+  notes: string[];
+  /** The `<details>` device list under a rolled-up row, or null. */
+  devices: string | null;
+}
+
+/** Every block pre-rendered once; compose() only picks and joins. */
 interface Parts {
-  /** Marker, verdict heading and run link. */
+  /** Marker, verdict heading and run link, and a first run's how-to. */
   head: string;
   problemHeading: string | null;
-  problemRows: string[];
+  problemRows: Row[];
+  recorded: string | null;
   chart: string | null;
   devices: string | null;
-  improvements: string | null;
+  improvements: Row[];
   improvementCount: number;
   unchanged: string | null;
   unchangedCount: number;
 }
 
 function buildParts(report: GateReport, options: MarkdownOptions): Parts {
-  const { problems, improvements, unchanged } = splitSections(report);
+  const firstRun = isFirstRun(report);
+  const sections = splitSections(report);
+  // On a first run every key is new: the keys are recorded in one collapsed list, not one warning row each.
+  const recordedEntries = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
+  const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
+  const perPattern = devicesPerPattern(report.entries);
+  const problemGroups = groupEntries(problems, perPattern);
+  const improvementGroups = groupEntries(sections.improvements, perPattern);
+
   const title = escapeMarkdownText(options.title ?? 'Memory gate');
-  const icon = report.result === 'fail' ? '❌' : '✅';
+  const icon = firstRun ? (report.result === 'fail' ? '❌' : 'ℹ️') : report.result === 'fail' ? '❌' : '✅';
   const headLines: string[] = [];
   if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
   if (options.preface !== undefined) headLines.push(options.preface, '');
   headLines.push(`### ${icon} ${verdictText(report, title)}`);
   if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
   for (const block of contextMarkdown(report)) headLines.push('', block);
+  if (firstRun) headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
 
-  const totals = deviceTotals(report.entries);
+  const totals = deviceTable(report.entries);
   return {
     head: headLines.join('\n'),
-    problemHeading: problems.length > 0 ? `#### Failing and warning keys (${formatCount(problems.length)})` : null,
-    problemRows: problems.map(entryRow),
-    chart: options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
-    devices: totals.length > 0 ? renderDevices(totals) : null,
-    improvements:
-      improvements.length > 0
-        ? [`#### Improvements (${formatCount(improvements.length)})`, '', ...ENTRY_HEADER, ...improvements.map(entryRow)].join('\n')
+    problemHeading:
+      problems.length > 0
+        ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
         : null,
-    improvementCount: improvements.length,
-    unchanged:
-      unchanged.length > 0
-        ? [
-            '<details>',
-            `<summary>${plural(unchanged.length, 'key')} within thresholds</summary>`,
-            '',
-            ...ENTRY_HEADER,
-            ...unchanged.map(entryRow),
-            '',
-            '</details>',
-          ].join('\n')
-        : null,
-    unchangedCount: unchanged.length,
+    problemRows: problemGroups.map(groupRow),
+    recorded: recordedEntries.length > 0 ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length) : null,
+    chart: firstRun || options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
+    devices: totals === null ? null : renderDevices(totals),
+    improvements: improvementGroups.map(groupRow),
+    improvementCount: sections.improvements.length,
+    unchanged: sections.unchanged.length > 0 ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length) : null,
+    unchangedCount: sections.unchanged.length,
   };
+}
+
+function firstRunHowTo(baselineFile: string): string {
+  const file = tableCodeSpan(baselineFile);
+  return [
+    'Nothing was compared: there is no baseline yet. To start gating, commit one:',
+    `- **GitHub Actions**: run the workflow with \`mode: update\` (see \`examples/workflows/update-baseline.yml\`) and merge the pull request it opens;`,
+    `- **locally**: \`ascend-memory-gate baseline --out ${baselineFile.includes('`') ? 'FILE' : baselineFile} --plog …\`, then commit ${file}.`,
+  ].join('\n');
 }
 
 function compose(parts: Parts, level: Level, rowCount: number): string {
   const blocks: string[] = [parts.head];
   if (parts.problemHeading !== null) {
-    if (rowCount > 0) blocks.push(`${parts.problemHeading}\n\n${[...ENTRY_HEADER, ...parts.problemRows.slice(0, rowCount)].join('\n')}`);
-    else blocks.push(parts.problemHeading);
-    // A blank line before the note: a line right under a table would become one more table row.
+    const shown = parts.problemRows.slice(0, rowCount);
+    blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown)}` : parts.problemHeading);
+    // A blank line before each note: a line right under a table would become one more table row.
     const cut = parts.problemRows.length - rowCount;
     if (cut > 0) blocks.push(moreRowsNote(cut));
+    const notes = explanations(shown);
+    if (notes !== null) blocks.push(notes);
+    const lists = shown.map((r) => r.devices).filter((d): d is string => d !== null);
+    if (lists.length > 0) blocks.push(level.dropDeviceLists ? omittedNote('the per-device lists of rolled-up rows') : lists.join('\n\n'));
   }
+  if (parts.recorded !== null) blocks.push(level.dropUnchanged ? omittedNote('the list of recorded keys') : parts.recorded);
   if (parts.chart !== null) blocks.push(level.dropChart ? omittedNote('module peak charts') : parts.chart);
   if (parts.devices !== null) blocks.push(level.dropDevices ? omittedNote('per-device totals') : parts.devices);
-  if (parts.improvements !== null) {
-    blocks.push(level.dropImprovements ? omittedNote(plural(parts.improvementCount, 'improvement')) : parts.improvements);
+  if (parts.improvements.length > 0) {
+    if (level.dropImprovements) blocks.push(omittedNote(plural(parts.improvementCount, 'improvement')));
+    else {
+      blocks.push(`#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements)}`);
+      const notes = explanations(parts.improvements);
+      if (notes !== null) blocks.push(notes);
+    }
   }
   if (parts.unchanged !== null) {
     blocks.push(level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged);
   }
   return joinBlocks(blocks);
+}
+
+/** The rows as one table, each reference mark numbered in order of first use; the same explanation keeps one number. */
+function table(rows: readonly Row[]): string {
+  const numbers = new Map<string, number>();
+  const lines = rows.map((row) => {
+    const marks = row.notes.map((note) => {
+      let n = numbers.get(note);
+      if (n === undefined) numbers.set(note, (n = numbers.size + 1));
+      return superscript(n);
+    });
+    const [status = '', key = '', ...rest] = row.cells;
+    const withMarks = marks.length > 0 ? `${key}${NBSP}${marks.join('˒')}` : key;
+    return `| ${[status, withMarks, ...rest].join(' | ')} |`;
+  });
+  return [...ENTRY_HEADER, ...lines].join('\n');
+}
+
+/** The numbered explanations of the rows, in the numbering table() gives them. */
+function explanations(rows: readonly Row[]): string | null {
+  const seen = new Set<string>();
+  const list: string[] = [];
+  for (const row of rows) {
+    for (const note of row.notes) {
+      if (seen.has(note)) continue;
+      seen.add(note);
+      list.push(`${list.length + 1}. ${note}`);
+    }
+  }
+  return list.length === 0 ? null : list.join('\n');
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+function superscript(n: number): string {
+  return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
 }
 
 function joinBlocks(blocks: string[]): string {
@@ -193,66 +283,157 @@ function omittedNote(what: string): string {
   return `_${what} not shown to fit the size limit: ${SEE_ELSEWHERE}_`;
 }
 
-/** The most leading problem rows that fit in limit with the note; null when not even the table heading does. */
-function fittingRowCount(parts: Parts, level: Level, limit: number): number | null {
-  const total = parts.problemRows.length;
-  // The document with no rows: every later row adds its bytes plus a newline, the first also the table header.
-  const bare = utf8Length(compose(parts, level, 0));
-  const noteBytes = (rows: number): number => utf8Length(moreRowsNote(rows));
-  const headerBytes = utf8Length(`\n\n${ENTRY_HEADER.join('\n')}`);
-  let best: number | null = bare <= limit ? 0 : null;
-  let size = bare - noteBytes(total) + headerBytes;
-  for (let rows = 1; rows < total; rows++) {
-    size += utf8Length(parts.problemRows[rows - 1] ?? '') + 1;
-    if (size + noteBytes(total - rows) <= limit) best = rows;
-    else if (size > limit) break;
+/** A table row for a group: the entry itself for a group of one, else the pattern, device count, worst device and median. */
+function groupRow(group: EntryGroup): Row {
+  const worst = worstOf(group);
+  const icon = SEVERITY_ICON[group.severity] ?? '❔';
+  const status = `${icon}${NBSP}${statusText(group.status)}`;
+  if (!isRollUp(group)) {
+    return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes: entryNotes(worst, null), devices: null };
   }
-  return best;
+  const device = deviceOfEntry(worst) ?? '';
+  const median = medianGrowth(group);
+  const percent = medianPercent(group);
+  const medianText = `median ${formatDelta(median)}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
+  return {
+    cells: [
+      status,
+      `${keyCode(group.pattern)}<br>${devicesPhrase(group)}, worst ${tableCodeSpan(device)}`,
+      sizes(formatTransition(worst)),
+      `${sizes(formatChange(worst))}<br>${sizes(medianText)}`,
+    ],
+    notes: entryNotes(worst, device),
+    devices: deviceList(group),
+  };
 }
 
-function entryRow(entry: Entry): string {
-  const icon = SEVERITY_ICON[entry.severity] ?? '❔';
-  const cells = [
-    `${icon} ${escapeMarkdownText(statusLabel(entry.status))}`,
-    escapeMarkdownText(entry.kind),
-    tableCodeSpan(entry.key),
-    valueCell(entry, entry.baseline),
-    valueCell(entry, entry.current),
-    entry.delta === null ? '—' : formatEntryDelta(entry, entry.delta),
-    entry.percent === null ? '—' : formatPercent(entry.percent),
-    reasonCell(entry),
-  ];
-  return `| ${cells.join(' | ')} |`;
-}
-
-/** The rule's glob in a code span, and a finding's note as escaped text (it quotes keys from files). */
-function reasonCell(entry: Entry): string {
+/** The explanations of an entry: a rule other than the default, and a finding's note with its limit. */
+function entryNotes(entry: Entry, worstDevice: string | null): string[] {
   const { rule, note } = entryReason(entry);
-  const ruleText = rule === null ? (note === null ? 'default' : '') : tableCodeSpan(rule);
-  // escapeMarkdownText backslash-escapes every `|`, so the note cannot split the row.
-  return [ruleText, note === null ? '' : escapeMarkdownText(note)].filter(Boolean).join(' — ');
+  const notes: string[] = [];
+  // A list item, not a table cell: plain code spans (a `\|` would show its backslash here).
+  if (rule !== null) notes.push(`Held to the rule ${codeSpan(rule)} of the config.`);
+  if (note !== null) {
+    const subject = worstDevice === null ? codeSpan(entry.key) : `${codeSpan(entry.key)} (the worst device)`;
+    notes.push(`${subject}: ${escapeMarkdownText(note)}`);
+  }
+  return notes;
 }
 
-function valueCell(entry: Entry, value: number | null): string {
-  return value === null ? '—' : formatEntryValue(entry, value);
+/** The devices of a rolled-up row, largest change first, in a `<details>` under the table. */
+function deviceList(group: EntryGroup): string {
+  const shown = group.entries.slice(0, DEVICES_PER_GROUP);
+  const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${sizes(formatTransition(e))} | ${sizes(formatChange(e))} |`);
+  const more = group.entries.length - shown.length;
+  return [
+    '<details>',
+    `<summary><code>${escapeHtml(replaceControlCharacters(group.pattern))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+    '',
+    '| Device | Baseline → current | Δ (Δ%) |',
+    '|---|--:|--:|',
+    ...rows,
+    ...(more > 0 ? ['', `…and ${plural(more, 'more device')}: ${SEE_ELSEWHERE}`] : []),
+    '',
+    '</details>',
+  ].join('\n');
 }
 
-function renderDevices(totals: DeviceTotals[]): string {
-  const hasKernels = totals.some((t) => t.kernels !== null);
-  const header = hasKernels
-    ? ['| Device | Modules, baseline¹ | Modules, current¹ | Δ | Kernels, baseline | Kernels, current | Δ |', '|---|--:|--:|--:|--:|--:|--:|']
-    : ['| Device | Modules, baseline¹ | Modules, current¹ | Δ |', '|---|--:|--:|--:|'];
-  const rows = totals.map((t) => {
-    const cells = [t.device, ...sumCells(t.modules)];
-    if (hasKernels) cells.push(...sumCells(t.kernels));
+/** A first run's keys: one line per module (rolled up across devices), collapsed. */
+function recordedList(groups: readonly EntryGroup[], keys: number): string {
+  return collapsedTable(groups, `${plural(keys, 'key')} recorded (no baseline to compare with)`);
+}
+
+function unchangedList(groups: readonly EntryGroup[], keys: number): string {
+  return collapsedTable(groups, `${plural(keys, 'key')} within thresholds`);
+}
+
+function collapsedTable(groups: readonly EntryGroup[], summary: string): string {
+  const shown = groups.slice(0, COLLAPSED_ROWS);
+  const rows = shown.map((g) => {
+    const worst = worstOf(g);
+    const key = isRollUp(g) ? `${keyCode(g.pattern)} (${devicesPhrase(g)})` : keyCode(worst.key);
+    const value = isRollUp(g) ? sizes(valueRange(g)) : sizes(formatTransition(worst));
+    return `| ${SEVERITY_ICON[g.severity] ?? '❔'}${NBSP}${statusText(g.status)} | ${key} | ${value} |`;
+  });
+  const more = groups.length - shown.length;
+  return [
+    '<details>',
+    `<summary>${escapeHtml(summary)}</summary>`,
+    '',
+    '| Status | Key | Baseline → current |',
+    '|---|---|--:|',
+    ...rows,
+    ...(more > 0 ? ['', `…${plural(more, 'more row')}: ${SEE_ELSEWHERE}`] : []),
+    '',
+    '</details>',
+  ].join('\n');
+}
+
+/** "1.0 GiB – 1.2 GiB" over the members' current values (the smallest and largest). */
+function valueRange(group: EntryGroup): string {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const e of group.entries) {
+    const v = e.current ?? e.baseline;
+    if (v === null) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  const worst = worstOf(group);
+  if (!Number.isFinite(lo)) return '—';
+  return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
+}
+
+/** Keys up to this long are one code span; longer ones may wrap after a `/`. */
+const KEY_WRAP_FROM = 25;
+
+/**
+ * A key as a code span (literal: no markdown, HTML, mention or emoji inside; every pipe escaped for the table). A long
+ * key is one code span per segment joined by `<wbr>`, so it wraps only after a `/`, never inside a segment.
+ */
+function keyCode(key: string): string {
+  if ([...key].length < KEY_WRAP_FROM || !key.includes('/')) return tableCodeSpan(key);
+  const segments = key.split('/');
+  return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');
+}
+
+/** A status as written everywhere (`over-capacity`); one this build does not know is escaped like any text. */
+function statusText(status: string): string {
+  return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
+}
+
+/** Our own formatted numbers (no text from files): sizes never break between number and unit. */
+function sizes(text: string): string {
+  return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, `$1${NBSP}`);
+}
+
+function renderDevices(limits: DeviceTableLimits): string {
+  const hasCapacity = limits.rows.some((t) => t.capacity !== null);
+  const [first, ...others] = limits.kinds;
+  const header = ['Device'];
+  if (first !== undefined) header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
+  if (hasCapacity) header.push('Capacity', 'Headroom');
+  for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
+  const rows = limits.rows.map((t) => {
+    const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
+    const sum = (kind: string): { baseline: number; current: number } | undefined => t.sums.get(kind);
+    if (first !== undefined) {
+      const s = sum(first);
+      cells.push(s === undefined ? '—' : sizes(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`), s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
+    }
+    if (hasCapacity) cells.push(t.capacity === null ? '—' : sizes(formatBytes(t.capacity)), t.headroom === null ? '—' : sizes(formatBytes(t.headroom)));
+    for (const kind of others) {
+      const s = sum(kind);
+      cells.push(s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
+    }
     return `| ${cells.join(' | ')} |`;
   });
-  return ['#### Per-device totals', '', ...header, ...rows, '', DEVICE_FOOTNOTE].join('\n');
-}
-
-function sumCells(sum: { baseline: number; current: number } | null): string[] {
-  if (sum === null) return ['—', '—', '—'];
-  return [formatBytes(sum.baseline), formatBytes(sum.current), formatDelta(sum.current - sum.baseline)];
+  const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
+  const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
+  // Our own sentence of counts and sizes: nothing from a file.
+  if (limits.rest !== null) lines.push('', limits.rest);
+  lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+  return lines.join('\n');
 }
 
 /** An http(s) URL made safe as a link destination: the URL serializer encodes spaces and `<>"`, we add `()|`. */

@@ -30,10 +30,16 @@ export function splitSections(report: GateReport): ReportSections {
   }
   problems.sort((a, b) => severityRank(a) - severityRank(b) || growth(b) - growth(a) || byKindAndKey(a, b));
   improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
-  unchanged.sort(byKindAndKey);
+  // The gate already lists entries by kind then key: check in one pass (cheap) before a sort of ~10^5 collated keys.
+  if (!isSortedBy(unchanged, byKindAndKey)) unchanged.sort(byKindAndKey);
   return { problems, improvements, unchanged };
 }
 
+
+function isSortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1] as T, items[i] as T) > 0) return false;
+  return true;
+}
 
 function severityRank(entry: Entry): number {
   return entry.severity === 'fail' ? 0 : entry.severity === 'warn' ? 1 : 2;
@@ -49,9 +55,22 @@ function kindRank(kind: string): number {
   return i === -1 ? known.length : i;
 }
 
-/** "over-budget" → "over budget": works for statuses this build does not know yet. */
+/** A status as every report spells it: `over-capacity`, never "over capacity". */
 export function statusLabel(status: string): string {
-  return status.replaceAll('-', ' ');
+  return status;
+}
+
+/**
+ * A first run: no entry has a baseline value and none is missing (the baseline file is absent or empty). Derived
+ * from the entries, so a report read back from JSON says the same.
+ */
+export function isFirstRun(report: Pick<GateReport, 'entries'>): boolean {
+  return report.entries.length > 0 && report.entries.every((e) => e.baseline === null && e.status !== 'missing');
+}
+
+/** Worst first: failing before warning before the rest, then the largest absolute change, then kind and key. */
+export function worstFirst(a: Entry, b: Entry): number {
+  return severityRank(a) - severityRank(b) || Math.abs(growth(b)) - Math.abs(growth(a)) || byKindAndKey(a, b);
 }
 
 /** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
@@ -76,8 +95,15 @@ export function plural(n: number, one: string, many = `${one}s`): string {
  * "Memory gate passed: 140 keys within thresholds". `title` is inserted as given: escape it for the target first.
  */
 export function verdictText(report: GateReport, title: string): string {
-  const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail').length;
+  const firstRun = isFirstRun(report);
+  // On a first run every key is new by definition: those are not warnings, the recorded keys are the news.
+  const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new')).length;
   const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
+  if (firstRun) {
+    const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
+    const closed = report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
+    return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
+  }
   if (report.result === 'fail') {
     const failing = [
       ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`),
@@ -87,43 +113,4 @@ export function verdictText(report: GateReport, title: string): string {
   }
   const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
   return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
-}
-
-/** Sums per `devN` key segment: module peaks (an upper bound of the device peak) and kernel diffs. */
-export interface DeviceTotals {
-  device: string;
-  modules: { baseline: number; current: number } | null;
-  kernels: { baseline: number; current: number } | null;
-}
-
-const DEVICE_SEGMENT = /^dev\d+$/;
-
-/** The first `devN` segment of a key (`DEV_MEM/dev0/APP`, `dev3/matmul_v1`), or null for host and SVM keys. */
-export function deviceOf(key: string): string | null {
-  for (const segment of key.split('/')) if (DEVICE_SEGMENT.test(segment)) return segment;
-  return null;
-}
-
-export function deviceTotals(entries: readonly Entry[]): DeviceTotals[] {
-  const byDevice = new Map<string, DeviceTotals>();
-  // A key can carry several entries (its verdict, then findings such as imbalance with the same values): count it once.
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    if (entry.kind !== 'module' && entry.kind !== 'kernel') continue;
-    const id = `${entry.kind}\u0000${entry.key}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const device = deviceOf(entry.key);
-    if (device === null) continue;
-    let totals = byDevice.get(device);
-    if (totals === undefined) {
-      totals = { device, modules: null, kernels: null };
-      byDevice.set(device, totals);
-    }
-    const side = entry.kind === 'module' ? 'modules' : 'kernels';
-    const sum = (totals[side] ??= { baseline: 0, current: 0 });
-    sum.baseline += entry.baseline ?? 0;
-    sum.current += entry.current ?? 0;
-  }
-  return [...byDevice.values()].sort((a, b) => compareKeys(a.device, b.device));
 }

@@ -1,78 +1,221 @@
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
 import { UsageError } from '../errors.js';
-import type { Entry, GateReport } from '../gate/types.js';
+import type { GateReport } from '../gate/types.js';
 import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
 import { metricsOf, type Snapshot } from '../snapshot.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
-import { entryReason, formatEntryDelta, formatEntryValue } from './entry-values.js';
+import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
 import { replaceControlCharacters } from './escape.js';
 import { contextTerminal } from './run-context.js';
-import { countByStatus, formatCount, plural, splitSections, verdictText } from './sections.js';
+import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
+import { countByStatus, formatCount, isFirstRun, plural, splitSections, verdictText } from './sections.js';
 
 export interface TerminalOptions {
-  /** ANSI colors: red failures, yellow warnings, green pass. Default off. */
+  /** ANSI colours: red failures, yellow warnings, green pass. Default off. */
   color?: boolean;
-  /** Terminal columns: the key column shrinks to fit, and longer keys get a line of their own. Default: keys up to 60 columns. */
+  /** Terminal columns; no line is wider. Default 80. */
   width?: number;
+  /** List every key on its own row instead of one row per module across devices, with no row limit. */
+  all?: boolean;
+  /** The baseline file, named in a first run's how-to. */
+  baselineFile?: string;
 }
 
-/** Keys wider than this get their own line when no terminal width is known, so one long key cannot widen every row. */
+/** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
+const MAX_ROWS = 30;
+const MIN_KEY_WIDTH = 12;
+/** The `parse` table's key column without a known width: one long key cannot widen every row. */
 const DEFAULT_KEY_WIDTH = 60;
-const MIN_KEY_WIDTH = 16;
 const GAP = '  ';
 
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
+const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', dim: '\u001b[2m', reset: '\u001b[0m' } as const;
 
-function terminalReason(entry: Entry): string {
-  const { rule, note } = entryReason(entry);
-  if (note !== null) return shown(rule === null ? note : `${rule}: ${note}`);
-  return rule === null ? 'default' : shown(rule);
-}
+const SEVERITY_MARK: Record<string, string> = { fail: '✗', warn: '!', ok: '✓' };
 
-/** The verdict line, the failing and warning keys (failures first, largest growth first), then a count of the keys not listed. */
+/**
+ * The verdict line, the failing and warning rows (one per module across devices, worst first), their explanations as
+ * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
+ */
 export function renderTerminal(report: GateReport, options: TerminalOptions = {}): string {
-  if (options.width !== undefined && !(Number.isSafeInteger(options.width) && options.width > 0)) {
+  const width = options.width ?? 80;
+  if (!(Number.isSafeInteger(width) && width > 0)) {
     throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
   }
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
-  const { problems, improvements, unchanged } = splitSections(report);
-  const lines = [paint(`${ANSI.bold}${report.result === 'fail' ? ANSI.red : ANSI.green}`, verdictText(report, 'Memory gate')), ...contextTerminal(report, shown)];
-
-  if (problems.length > 0) {
-    const columns: Column[] = [
-      { header: 'SEVERITY', align: 'left' },
-      { header: 'STATUS', align: 'left' },
-      { header: 'KIND', align: 'left' },
-      { header: 'KEY', align: 'left' },
-      { header: 'BASELINE', align: 'right' },
-      { header: 'CURRENT', align: 'right' },
-      { header: 'DELTA', align: 'right' },
-      { header: 'DELTA%', align: 'right' },
-      { header: 'RULE / WHY', align: 'left' },
-    ];
-    const rows = problems.map((entry): Cell[] => [
-      { text: shown(entry.severity), paint: (s) => paint(severityColor(entry), s) },
-      { text: shown(entry.status) },
-      { text: shown(entry.kind) },
-      { text: shown(entry.key) },
-      { text: entry.baseline === null ? '-' : formatEntryValue(entry, entry.baseline) },
-      { text: entry.current === null ? '-' : formatEntryValue(entry, entry.current) },
-      { text: entry.delta === null ? '-' : formatEntryDelta(entry, entry.delta) },
-      { text: entry.percent === null ? '-' : formatPercent(entry.percent) },
-      { text: terminalReason(entry) },
-    ]);
-    lines.push('', ...alignedTable(columns, rows, { flexColumn: 3, width: options.width }));
+  const firstRun = isFirstRun(report);
+  const sections = splitSections(report);
+  const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
+  const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
+  const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
+  const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
+  // What the run's context says (environment changes, missing artifacts) comes before any row.
+  for (const line of contextTerminal(report, shown)) lines.push(...wrap(line, width));
+  if (firstRun) {
+    const file = options.baselineFile ?? 'FILE';
+    lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
   }
 
-  const rest = [...improvements, ...unchanged];
+  const perPattern = devicesPerPattern(report.entries);
+  const groups = options.all === true ? problems.map((e) => groupEntries([e], perPattern)[0] as EntryGroup) : groupEntries(problems, perPattern);
+  if (groups.length > 0) {
+    const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
+    const notes: string[] = [];
+    const rows = shownGroups.map((group) => tableRow(group, notes));
+    lines.push('', ...verdictTable(rows, width, paint));
+    if (shownGroups.length < groups.length) lines.push(...wrap(`…${plural(groups.length - shownGroups.length, 'more row')}: --all lists every key, --report FILE.json writes them all`, width));
+    if (notes.length > 0) {
+      lines.push('');
+      notes.forEach((note, i) => lines.push(...wrap(`${superscript(i + 1)} ${note}`, width, '  ')));
+    }
+  }
+
+  if (recorded.length > 0) {
+    const patterns = groupEntries(recorded, perPattern).length;
+    lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
+  }
+  const rest = [...sections.improvements, ...sections.unchanged];
   if (rest.length > 0) {
     const byStatus = countByStatus(rest)
       .map(([status, n]) => `${formatCount(n)} ${shown(status)}`)
       .join(', ');
-    lines.push('', `${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`);
+    lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
   }
   return `${lines.join('\n')}\n`;
+}
+
+interface TableRow {
+  severity: string;
+  status: string;
+  key: string;
+  transition: string;
+  change: string;
+  /** A rolled-up row's second line: device count, worst device, median. */
+  detail: string | null;
+}
+
+function tableRow(group: EntryGroup, notes: string[]): TableRow {
+  const worst = worstOf(group);
+  const marks: string[] = [];
+  const { rule, note } = entryReason(worst);
+  const refer = (text: string): void => {
+    let i = notes.indexOf(text);
+    if (i === -1) i = notes.push(text) - 1;
+    marks.push(superscript(i + 1));
+  };
+  if (rule !== null) refer(`held to the rule ${shown(rule)} of the config`);
+  if (note !== null) refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+  const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
+  if (!isRollUp(group)) {
+    return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null };
+  }
+  const percent = medianPercent(group);
+  const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
+  return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail };
+}
+
+/**
+ * STATUS, KEY, BASELINE → CURRENT, Δ (Δ%): the key column takes what the others leave of the width and keys are cut in
+ * the middle to fit; when even that is too narrow, the baseline → current column goes first.
+ */
+function verdictTable(rows: TableRow[], width: number, paint: (code: string, text: string) => string): string[] {
+  const headers = ['STATUS', 'KEY', 'BASELINE → CURRENT', 'Δ (Δ%)'];
+  const col = (get: (r: TableRow) => string, header: string): number => rows.reduce((w, r) => Math.max(w, displayWidth(get(r))), displayWidth(header));
+  const statusWidth = col((r) => r.status, headers[0] as string);
+  let transitionWidth = col((r) => r.transition, headers[2] as string);
+  const changeWidth = col((r) => r.change, headers[3] as string);
+  const keyNeed = col((r) => r.key, headers[1] as string);
+  let fixed = statusWidth + transitionWidth + changeWidth + GAP.length * 3;
+  if (width - fixed < MIN_KEY_WIDTH) {
+    transitionWidth = 0;
+    fixed = statusWidth + changeWidth + GAP.length * 2;
+  }
+  const keyWidth = Math.max(1, Math.min(keyNeed, width - fixed));
+  const line = (status: string, key: string, transition: string, change: string, paintStatus?: (s: string) => string): string => {
+    const s = padEnd(status, statusWidth);
+    const parts = [paintStatus ? paintStatus(s) : s, padEnd(truncateMiddle(key, keyWidth), keyWidth)];
+    if (transitionWidth > 0) parts.push(padStart(transition, transitionWidth));
+    parts.push(padStart(change, changeWidth));
+    return clip(parts.join(GAP).trimEnd(), width);
+  };
+  const out = [line(headers[0] as string, headers[1] as string, headers[2] as string, headers[3] as string)];
+  for (const r of rows) {
+    out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
+    if (r.detail !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
+  }
+  return out;
+}
+
+function padEnd(text: string, w: number): string {
+  return text + ' '.repeat(Math.max(0, w - displayWidth(text)));
+}
+
+function padStart(text: string, w: number): string {
+  return ' '.repeat(Math.max(0, w - displayWidth(text))) + text;
+}
+
+/** A line never wider than the width (a safety net: columns are sized to fit). */
+function clip(text: string, width: number): string {
+  return displayWidth(stripAnsi(text)) <= width ? text : truncateEnd(text, width);
+}
+
+function stripAnsi(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+/** `DEV_MEM/dev3/…/APP_LONG_NAME`: the start and the end of a key stay, the middle becomes `…`. */
+export function truncateMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 1) return '…'.slice(0, width);
+  const chars = [...text];
+  const keep = width - 1;
+  const headWidth = Math.ceil(keep / 2);
+  let head = '';
+  for (const ch of chars) {
+    if (displayWidth(head + ch) > headWidth) break;
+    head += ch;
+  }
+  let tail = '';
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const next = (chars[i] as string) + tail;
+    if (displayWidth(head) + displayWidth(next) + 1 > width) break;
+    tail = next;
+  }
+  return `${head}…${tail}`;
+}
+
+function truncateEnd(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (displayWidth(out + ch) + 1 > width) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** Words wrapped to the width, continuation lines indented; a word longer than a line is cut in the middle. */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const prefix = lines.length === 0 ? '' : indent;
+    const candidate = current === '' ? `${prefix}${word}` : `${current} ${word}`;
+    if (displayWidth(candidate) <= width) {
+      current = candidate;
+      continue;
+    }
+    if (current !== '') lines.push(current);
+    current = truncateMiddle(`${indent}${word}`, width);
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+function superscript(n: number): string {
+  return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
 }
 
 /** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
@@ -170,8 +313,8 @@ function alignedTable(columns: Column[], rows: Cell[][], layout: { flexColumn: n
   return out;
 }
 
-function severityColor(entry: Entry): string {
-  return entry.severity === 'fail' ? ANSI.red : entry.severity === 'ok' ? ANSI.green : ANSI.yellow;
+function severityColor(severity: string): string {
+  return severity === 'fail' ? ANSI.red : severity === 'ok' ? ANSI.green : ANSI.yellow;
 }
 
 /** A name from a file, with control characters (ESC above all) made visible so it cannot drive the terminal. */

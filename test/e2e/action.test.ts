@@ -435,8 +435,11 @@ describe('check mode on a pull request', () => {
     expect(readReport(failed).entries.find((e) => e.key === 'DEV_MEM/dev1/APP')).toMatchObject({ status: 'regressed', severity: 'fail' });
     expect(readFileSync(failed.outputs.markdown!, 'utf8')).toContain('DEV_MEM/dev1/APP');
     // one annotation for the regressed key, titled, plus the one-line reason of setFailed
-    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toMatch(/^module DEV_MEM\/dev1\/APP: regressed, /);
-    expect(failed.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed \(first: DEV_MEM\/dev1\/APP\)/);
+    expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toBe(
+      'DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)',
+    );
+    // The reason names the worst failing finding, in the same units as the tables.
+    expect(failed.errors.at(-1)?.message).toBe('Memory gate failed: DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)');
     expect(failed.errors).toHaveLength(2);
 
     let comments = fake.comments(PR);
@@ -505,9 +508,14 @@ describe('check mode on a pull request', () => {
     expect(summarizing).toHaveLength(1);
     expect(summarizing[0]!.message).toContain(`${15 - perKey.length} more failing key(s)`);
     // the job's one-line reason is an annotation too, and must not be the one GitHub drops
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 15 regressed/);
-    // every key of every rank is in the summary (the annotations are capped, the summary is not)
-    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) expect(r.summary).toContain(k);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/\w+ regressed: .* and 14 more failing$/);
+    // every key of every rank is in the summary (the annotations are capped, the summary is not): one row per module
+    // across devices, and each device in the list under it
+    for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) {
+      const [attribute, device, module] = k.split('/');
+      const list = r.summary.slice(r.summary.indexOf(`<summary><code>${attribute}/*/${module}</code> regressed`));
+      expect(list.slice(0, list.indexOf('</details>'))).toContain(`| \`${device}\` |`);
+    }
     expect(fake.writes()).toEqual([]);
   });
 
@@ -520,7 +528,7 @@ describe('check mode on a pull request', () => {
     const r = await runAction({ dirs, inputs: { plog: '.', 'fail-job': 'false' }, event: 'push' });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: 1 regressed .*advisory only/));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: DEV_MEM\/dev2\/HCCL regressed: .*advisory only/));
     // the per-key annotation still shows; only the job's failure is gone
     expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: DEV_MEM/dev2/HCCL regressed']);
     expect(r.summary).toContain('DEV_MEM/dev2/HCCL');
@@ -925,25 +933,24 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     expect(outside).not.toMatch(/@org/);
     expect(outside).not.toMatch(/onerror/);
 
-    // Every key is one table row of exactly 8 cells (no `|` of a key splits the row), whose key cell is one code span
-    // holding exactly the key.
+    // Every key is one table row of exactly 4 cells (no `|` of a key splits the row), whose key cell is code spans
+    // (one per segment of a long key, joined by <wbr>) holding exactly the key, and nothing else but reference marks.
     const rows = body.split('\n').filter((l) => l.startsWith('| '));
+    const onlyCode = (cell: string): boolean => codeSpans(cell).outside.replace(/<wbr>|\u00a0[⁰¹²³⁴⁵⁶⁷⁸⁹˒]+$/g, '').trim() === '';
     for (const key of HOSTILE_KEYS) {
       const row = rows.find((l) => {
         const cells = tableCells(l);
-        const span = cells[2] !== undefined ? codeSpans(cells[2]) : undefined;
-        return span?.spans.length === 1 && span.spans[0] === key;
+        return cells[1] !== undefined && codeSpans(cells[1]).spans.join('') === key && onlyCode(cells[1]);
       });
       expect(row, `row of ${JSON.stringify(key)}\n${body}`).toBeDefined();
-      expect(tableCells(row!)).toHaveLength(8);
-      expect(codeSpans(tableCells(row!)[2]!).outside.trim()).toBe('');
+      expect(tableCells(row!)).toHaveLength(4);
       // each `|` of the key appears escaped in the raw row
       const pipes = key.split('|').length - 1;
       expect(row!.split('\\|').length - 1).toBeGreaterThanOrEqual(pipes);
     }
-    // the rule cell is escaped the same way
-    const ruleRow = rows.find((l) => l.includes('onerror=alert(1)>\\|@org/team'))!;
-    expect(codeSpans(tableCells(ruleRow)[7]!).spans).toEqual(['@org/team|<img src=x>']);
+    // the rule, explained under the table, is one code span holding exactly the rule
+    const ruleLine = body.split('\n').find((l) => l.startsWith('1. Held to the rule '))!;
+    expect(codeSpans(ruleLine).spans).toEqual(['@org/team|<img src=x>']);
     // the same escaped rendering goes to the job summary
     expect(textOutsideCode(r.summary)).not.toMatch(/<img|@org/);
   });
@@ -1012,7 +1019,7 @@ describe('comment failures never change the verdict', () => {
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
     expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment: 403 commenting on #47: /));
     expect(r.summary).toContain('DEV_MEM/dev1/APP');
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: 1 regressed/);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev1\/APP regressed: /);
     expect(fake.comments(47)).toEqual([]);
   });
 });

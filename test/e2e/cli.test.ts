@@ -23,9 +23,9 @@ interface CliRun {
   stderr: string;
 }
 
-function cli(args: string[], cwd: string): Promise<CliRun> {
+function cli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 99) : 0;
       done({ code, stdout, stderr });
     });
@@ -163,7 +163,7 @@ describe('check against a baseline of the same job', () => {
     // The one rank that grew also stands out from the other three: a warning, not a second failure.
     const warnings = json.entries.filter((e) => e.severity === 'warn').map((e) => `${e.key} ${e.status}`);
     expect(warnings).toEqual(['DEV_MEM/dev2/HCCL imbalance']);
-    expect(r.stdout).toMatch(/regressed\s+module\s+DEV_MEM\/dev2\/HCCL/);
+    expect(r.stdout).toMatch(/✗ regressed\s+DEV_MEM\/dev2\/HCCL\s+400\.1 MiB → 600\.1 MiB\s+\+200\.0 MiB \(\+50%\)/);
   });
 
   it('passes when the same peak grows only 1.01x (inside 5% and above 1 MiB)', async () => {
@@ -205,15 +205,38 @@ describe('check against a baseline of the same job', () => {
     );
     const r = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'oom')], dir);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/alloc-failure\s+device\s+dev1\s/);
+    expect(r.stdout).toMatch(/✗ alloc-failure ¹\s+dev1\s/);
   });
 
-  it('gives exit 2 when the baseline file is missing, with how to create one', async () => {
+  it('takes a missing baseline file as a first run, like the Action: "No baseline" first, how to create one, exit 0', async () => {
     const dir = tempDir();
     writeJob(dir, 1);
-    const r = await cli(['check', '--baseline', 'baselines/none.json', '--plog', 'plog'], dir);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('ascend-memory-gate baseline --out baselines/none.json');
+    const r = await cli(['check', '--baseline', 'baselines/none.json', '--plog', 'plog', '--markdown', 'gate.md'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('No baseline yet: 3 keys recorded');
+    expect(r.stdout).not.toContain('passed');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain("'ascend-memory-gate baseline --out baselines/none.json --plog …'");
+    const markdown = readFileSync(join(dir, 'gate.md'), 'utf8').split('\n')[0] ?? '';
+    expect(markdown).toContain('No baseline');
+    expect(markdown).not.toContain('passed');
+  });
+
+  it('takes a baseline without keys as a first run too, and exits 1 with "onMissingBaseline": "fail"', async () => {
+    const dir = tempDir();
+    const baseline = await baselineOf(dir);
+    const json = JSON.parse(readFileSync(baseline, 'utf8')) as { sections: Record<string, object> };
+    for (const name of Object.keys(json.sections)) json.sections[name] = {};
+    writeFileSync(baseline, JSON.stringify(json));
+    writeJob(join(dir, 'run'), 4);
+    const open = await cli(['check', '--baseline', baseline, '--plog', join(dir, 'run', 'plog')], dir);
+    expect(open.code).toBe(0);
+    expect(open.stdout.split('\n')[0]).toBe('No baseline yet: 12 keys recorded');
+    writeFileSync(join(dir, 'gate.json'), JSON.stringify({ onMissingBaseline: 'fail' }));
+    for (const file of [baseline, join(dir, 'none.json')]) {
+      const closed = await cli(['check', '--baseline', file, '--config', 'gate.json', '--plog', join(dir, 'run', 'plog')], dir);
+      expect(closed.code).toBe(1);
+      expect(closed.stdout.split('\n')[0]).toBe('No baseline yet: 12 keys recorded, the gate stays closed until a baseline is');
+    }
   });
 });
 
@@ -260,7 +283,8 @@ describe('the README commands', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Memory gate passed');
-    expect(r.stdout).toMatch(/new\s+kernel\s+dev0\/aclnnFlashAttentionScore_0/);
+    // The new kernel on both devices is one row: its device-free name, 2 of 2 devices.
+    expect(r.stdout).toMatch(/! new\s+\*\/aclnnFlashAttentionScore_0\s+— → 8\.0 MiB\s+\+8\.0 MiB \(new\)\n {4}2 of 2 devices, worst dev0/);
   });
 
   it('the regressed example fails with APP on dev1 regressed 10x', async () => {
@@ -269,7 +293,7 @@ describe('the README commands', () => {
       ROOT,
     );
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/fail\s+regressed\s+module\s+DEV_MEM\/dev1\/APP\s+1\.9 GiB\s+19\.4 GiB/);
+    expect(r.stdout).toMatch(/✗ regressed\s+DEV_MEM\/dev1\/APP\s+1\.9 GiB → 19\.4 GiB\s+\+17\.4 GiB \(\+900%\)/);
     expect(existsSync(join(ROOT, 'examples', 'regressed', 'plog'))).toBe(true);
   });
 });
@@ -331,7 +355,7 @@ describe('snapshot', () => {
     expect(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json')).length).toBeLessThan(8 * 1024);
 
     const fromRaw = await cli(['check', '--baseline', 'none.json', '--plog', 'plog'], dir);
-    expect(fromRaw.code).toBe(2);
+    expect(fromRaw.stdout.split('\n')[0]).toContain('No baseline');
     expect((await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog'], dir)).code).toBe(0);
     const raw = await cli(['check', '--baseline', 'baseline.json', '--plog', 'plog', '--report', 'raw.json'], dir);
     const merged = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps', '--report', 'merged.json'], dir);
@@ -343,5 +367,73 @@ describe('snapshot', () => {
     const bad = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: snaps\/bad\.memory-snapshot\.json:1:\d+: not valid JSON/);
+  });
+});
+
+describe('the terminal program', () => {
+  /** A job whose table is wide: a long kernel name that regressed, on 8 ranks. */
+  function wideJob(dir: string, factor: number): void {
+    writeJob(dir, 8, { key: 'DEV_MEM/dev5/HCCL', factor });
+    const csv = [
+      ',,,Base,Compare',
+      'Event,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)',
+      `KERNEL_LAUNCH,aclnnFlashAttentionScoreGrad_fused_with_a_very_long_scope_name_0,3,124,${124 + 4096 * factor},${4096 * factor}`,
+    ];
+    writeFileSync(join(dir, 'memory_compare_20250901120000.csv'), `${csv.join('\n')}\n`);
+  }
+
+  it('with COLUMNS=80 no line of check output or of any --help is longer than 80 characters', async () => {
+    const dir = tempDir();
+    wideJob(join(dir, 'base'), 1);
+    wideJob(join(dir, 'run'), 3);
+    expect((await cli(['baseline', '--out', 'b.json', '--plog', 'base/plog', '--compare', 'base'], dir)).code).toBe(0);
+    const check = await cli(['check', '--baseline', 'b.json', '--plog', 'run/plog', '--compare', 'run'], dir, { COLUMNS: '80' });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('✗ regressed    dev3/aclnnFl…cope_name_0   4.0 KiB → 12.0 KiB    +8.0 KiB (+200%)');
+    const wide = await cli(['check', '--baseline', 'b.json', '--plog', 'run/plog', '--compare', 'run'], dir, { COLUMNS: '200' });
+    expect(Math.max(...wide.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(80);
+    const outputs = [check.stdout];
+    for (const args of [['--help'], ['check', '--help'], ['parse', '--help'], ['baseline', '-h'], ['help', 'check']]) {
+      const help = await cli(args, dir, { COLUMNS: '80' });
+      expect([args.join(' '), help.code]).toEqual([args.join(' '), 0]);
+      outputs.push(help.stdout);
+    }
+    const long = outputs.flatMap((o) => o.split('\n')).filter((l) => [...l].length > 80);
+    expect(long).toEqual([]);
+    // A narrower terminal gets narrower help.
+    for (const args of [['--help'], ['check', '--help']]) {
+      const narrow = await cli(args, dir, { COLUMNS: '50' });
+      expect(narrow.stdout.split('\n').filter((l) => [...l].length > 50)).toEqual([]);
+      expect(narrow.stdout).toContain('--plog PATH...');
+    }
+  });
+
+  it('prints one line per flag for check --help, and the version', async () => {
+    const help = await cli(['check', '--help'], tempDir());
+    expect(help.stdout.split('\n')[0]).toBe('Usage: ascend-memory-gate check --baseline FILE INPUTS [options]');
+    expect(help.stdout).toMatch(/^ {2}--plog PATH\.\.\. {2,}plog files of the driver/m);
+    expect(help.stdout).toMatch(/^ {2}--all {2,}list every key, not one row per module$/m);
+    const version = await cli(['--version'], tempDir());
+    expect([version.code, version.stdout]).toEqual([0, `ascend-memory-gate ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`]);
+  });
+
+  it('exits 2 on a mistyped flag with a suggestion and the usage line', async () => {
+    const r = await cli(['check', '--baseline', 'b.json', '--plgo', 'plog'], tempDir());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: check: unknown option --plgo: did you mean --plog?\n' +
+        'usage: ascend-memory-gate check --baseline FILE INPUTS [options]\n' +
+        '(ascend-memory-gate check --help lists every flag)\n',
+    );
+    const command = await cli(['chek'], tempDir());
+    expect([command.code, command.stderr.split('\n')[0]]).toEqual([2, "error: unknown command 'chek': did you mean 'check'?"]);
+  });
+
+  it('colours only when asked: FORCE_COLOR on a pipe, never with NO_COLOR alone', async () => {
+    const args = ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog'];
+    expect((await cli(args, ROOT)).stdout).not.toContain('\u001b[');
+    expect((await cli(args, ROOT, { NO_COLOR: '1' })).stdout).not.toContain('\u001b[');
+    expect((await cli(args, ROOT, { FORCE_COLOR: '1' })).stdout.startsWith('\u001b[1m\u001b[31mMemory gate failed')).toBe(true);
+    expect((await cli(args, ROOT, { FORCE_COLOR: '0' })).stdout).not.toContain('\u001b[');
   });
 });

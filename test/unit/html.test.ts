@@ -38,7 +38,8 @@ function tagNames(html: string): string[] {
 
 const ALLOWED_TAGS = new Set([
   'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'h1', 'h2', 'p', 'section', 'ul', 'li', 'figure', 'figcaption', 'div',
-  'svg', 'g', 'line', 'text', 'rect', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'code', 'details', 'summary',
+  'svg', 'g', 'line', 'text', 'rect', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'code', 'details', 'summary', 'span', 'wbr', 'br', 'ol',
+  'caption',
 ]);
 
 /** Well-formed start and end tags with double-quoted attributes: what the renderer writes. */
@@ -55,12 +56,12 @@ function attributeNames(html: string): { names: Set<string>; strayBrackets: numb
 const ALLOWED_ATTRIBUTES = new Set([
   'lang', 'charset', 'http-equiv', 'content', 'name', 'class', 'id', 'title', 'width', 'height', 'viewbox', 'role', 'aria-label',
   'aria-hidden', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'text-anchor', 'font-size',
-  'font-weight', 'data-device', 'data-module',
+  'font-weight', 'data-device', 'data-module', 'data-label', 'style', 'tabindex', 'transform',
 ]);
 
-/** The Key column of every table row, in document order. */
+/** The Key column of every table row, in document order, as text. */
 function keyColumn(html: string): string[] {
-  return [...html.matchAll(/<td class="key"><code>([^<]*)<\/code><\/td>/g)].map((m) => m[1] ?? '');
+  return [...html.matchAll(/<td class="key" data-label="Key"><code>(.*?)<\/code>/g)].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ''));
 }
 
 describe('renderHtml: one self-contained page', () => {
@@ -84,11 +85,11 @@ describe('renderHtml: one self-contained page', () => {
   });
 
   it('says the verdict in the title and heading, then counts each verdict, failures first', () => {
-    expect(html).toContain('<title>✗ Memory gate failed: 1 regressed, 1 over budget (1 warning)</title>');
-    expect(html).toContain('<h1 class="verdict fail">✗ Memory gate failed: 1 regressed, 1 over budget (1 warning)</h1>');
+    expect(html).toContain('<title>✗ Memory gate failed: 1 regressed, 1 over-budget (1 warning)</title>');
+    expect(html).toContain('<h1 class="verdict fail">✗ Memory gate failed: 1 regressed, 1 over-budget (1 warning)</h1>');
     expect([...html.matchAll(/<li class="(fail|warn|ok)">([^<]*)<\/li>/g)].map((m) => `${m[1]}: ${m[2]}`)).toEqual([
       'fail: ✗ 1 regressed',
-      'fail: ✗ 1 over budget',
+      'fail: ✗ 1 over-budget',
       'warn: ⚠ 1 new',
       'ok: ✓ 1 improved',
       'ok: ✓ 3 pass',
@@ -107,25 +108,24 @@ describe('renderHtml: one self-contained page', () => {
     ]);
     expect(html).toContain('<h2>Failing and warning keys (3)</h2>');
     expect(html).toContain('<h2>Improvements (1)</h2>');
-    expect(html).toContain('<details>\n<summary>3 keys within thresholds</summary>');
+    expect(html).toContain('<details class="list">\n<summary>3 keys within thresholds</summary>');
     expect(html).toContain(
-      '<tr class="fail"><td class="status">✗ regressed</td><td>module</td><td class="key"><code>DEV_MEM/dev1/APP</code></td>' +
-        '<td class="num" title="2078195712 bytes">1.9 GiB</td><td class="num" title="20781957120 bytes">19.4 GiB</td>' +
-        '<td class="num" title="18703761408 bytes">+17.4 GiB</td><td class="num">+900.0%</td><td>default</td></tr>',
+      '<tr class="fail"><td class="status" data-label="Status">✗ regressed</td><td class="key" data-label="Key"><code><span class="seg">DEV_MEM/</span><wbr><span class="seg">dev1/</span><wbr><span class="seg">APP</span></code></td>' +
+        '<td class="num" data-label="Baseline → current">1.9 GiB → 19.4 GiB</td><td class="num" data-label="Δ (Δ%)">+17.4 GiB (+900%)</td><td class="why" data-label="Why">default tolerance</td></tr>',
     );
-    expect(html).toContain('<td><code>DEV_MEM/*/HCCL</code></td></tr>');
+    expect(html).toContain('<td class="why" data-label="Why">rule <code>DEV_MEM/*/HCCL</code></td></tr>');
   });
 
-  it('draws the per-device stacked bars before the tables, with a legend and dev1 and dev0 marked failing', () => {
-    expect(html.indexOf('<svg class="device-stacks"')).toBeGreaterThan(html.indexOf('<h1'));
-    expect(html.indexOf('<svg class="device-stacks"')).toBeLessThan(html.indexOf('<table>'));
+  it('draws the per-device stacked bars after the failing keys and before the totals, with a labelled legend and dev1 and dev0 marked failing', () => {
+    expect(html.indexOf('<svg class="device-stacks"')).toBeGreaterThan(html.indexOf('<section id="problems">'));
+    expect(html.indexOf('<svg class="device-stacks"')).toBeLessThan(html.indexOf('<section id="totals">'));
     expect(html.match(/<rect class="segment"/g)).toHaveLength(4);
-    expect(html.match(/<rect class="baseline"/g)).toHaveLength(2);
+    expect(html.match(/<line class="baseline"/g)).toHaveLength(2);
     expect(html.match(/<text class="device-label fail"[^>]*>dev\d ✗<\/text>/g)).toHaveLength(2);
-    expect([...html.matchAll(/<li class="(module|baseline)"><svg[^>]*><rect [^>]*(?:fill|stroke)="(#[0-9a-f]{6})"[^>]*\/><\/svg>(.*?)<\/li>/g)].map((m) => `${m[2]} ${m[3]}`)).toEqual([
-      '#4e79a7 <code>DEV_MEM/APP</code>',
-      '#f28e2b <code>DEV_MEM/HCCL</code>',
-      "#1f1f1f baseline: sum of the device&#39;s module peaks",
+    expect([...html.matchAll(/<li class="(module|baseline)"><svg[^>]*><(?:rect|line) [^>]*(?:fill|stroke)="(#[0-9a-f]{6})"[^>]*\/><\/svg>(.*?)<\/li>/g)].map((m) => `${m[2]} ${m[3]}`)).toEqual([
+      '#4e79a7 <code>DEV_MEM/*/APP</code>',
+      '#f28e2b <code>DEV_MEM/*/HCCL</code>',
+      "#1f1f1f baseline (dashed): sum of the device&#39;s module peaks",
     ]);
   });
 
@@ -166,13 +166,14 @@ describe('renderHtml: names from files are text, never markup', () => {
   });
 
   it('shows each hostile name escaped, in the table, the legend and the chart tooltips', () => {
-    expect(html).toContain('<td class="key"><code>DEV_MEM/dev0/&lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt;</code></td>');
-    expect(html).toContain('<td class="key"><code>DEV_MEM/dev1/&quot;&gt;&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;</code></td>');
-    expect(html).toContain('<td><code>&lt;/svg&gt;&lt;svg onload=alert(1)&gt;</code></td>');
-    expect(html).toContain('<code>DEV_MEM/&lt;/title&gt;&lt;/style&gt;&lt;/code&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;script&gt;alert(1)&lt;/script&gt;</code></li>');
-    expect(html).toContain('data-module="DEV_MEM/&#39; onmouseover=&#39;alert(1)"');
+    expect(keyColumn(html)).toContain('DEV_MEM/dev0/&lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt;');
+    expect(keyColumn(html)).toContain('DEV_MEM/dev1/&quot;&gt;&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;');
+    expect(html).toContain('rule <code>&lt;/svg&gt;&lt;svg onload=alert(1)&gt;</code>');
+    // In the legend: a name's own slashes make its colour key the part after the last one.
+    expect(html).toContain('(DEV_MEM/*/&lt;/title&gt;&lt;/style&gt;&lt;/code&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('data-module="DEV_MEM/*/&#39; onmouseover=&#39;alert(1)"');
     // A terminal escape and a right-to-left override are shown, not passed on.
-    expect(html).toContain('<code>dev1/dev0/evil␛[2J⟨U+202E⟩name</code>');
+    expect(keyColumn(html)).toContain('dev1/dev0/evil␛[2J⟨U+202E⟩name');
     expect(html).not.toMatch(/[\u001b\u202e]/);
     expect(html).toContain('<title>✗ &lt;b&gt;Gate&lt;/b&gt; &quot;x&quot; failed: 6 regressed (6 warnings)</title>');
   });
@@ -185,15 +186,14 @@ describe('renderHtml: names from files are text, never markup', () => {
       severity: 'critical',
     });
     const page = renderHtml(report([allocFailures, unknown], 'fail'));
-    expect(page).toContain('<thead><tr><th>Status</th><th>Kind</th><th>Key</th><th>Baseline</th><th>Current</th><th>Δ</th><th>Δ%</th><th>Limit</th><th>Rule</th><th>Note</th></tr></thead>');
+    expect(page).toContain('<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>');
     expect(page).toContain(
-      '<tr class="fail"><td class="status">✗ pass</td><td>module</td><td class="key"><code>dev0</code></td><td class="num" title="0">0</td>' +
-        '<td class="num" title="5">5</td><td class="num" title="5">+5</td><td class="num">—</td><td class="num" title="0">0</td><td>default</td>' +
-        '<td>halMemAlloc failed &lt;5&gt; times</td></tr>',
+      '<tr class="fail"><td class="status" data-label="Status">✗ pass</td><td class="key" data-label="Key"><code><span class="seg">dev0</span></code></td>' +
+        '<td class="num" data-label="Baseline → current">0 → 5</td><td class="num" data-label="Δ (Δ%)">+5</td>' +
+        '<td class="why" data-label="Why">halMemAlloc failed &lt;5&gt; times (limit 0)</td></tr>',
     );
-    // An unknown severity is shown as a warning, never hidden; the status reads as words.
-    expect(page).toContain('<tr class="warn"><td class="status">⚠ over capacity</td><td>device</td><td class="key"><code>dev1</code></td>');
-    expect(page).toContain('<td class="num">—</td><td>default</td><td></td></tr>');
+    // An unknown severity is shown as a warning, never hidden; the status is spelled as the gate spells it.
+    expect(page).toContain('<tr class="warn"><td class="status" data-label="Status">⚠ over-capacity</td><td class="key" data-label="Key"><code><span class="seg">dev1</span></code></td>');
     // No module on a device: no chart.
     expect(page).not.toContain('<svg');
   });
@@ -220,7 +220,7 @@ describe('asking for the HTML report', () => {
       expect(code).toBe(1);
       const page = readFileSync(file, 'utf8');
       expect(page).toContain('<title>✗ Memory gate failed: 1 regressed (2 warnings)</title>');
-      expect(page).toContain('<td class="key"><code>DEV_MEM/dev1/APP</code></td>');
+      expect(keyColumn(page)).toContain('DEV_MEM/dev1/APP');
       expect(page.match(/<text class="device-label fail"[^>]*>dev1 ✗<\/text>/g)).toHaveLength(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,8 @@ import { UsageError } from '../../src/errors.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, replaceControlCharacters, tableCodeSpan } from '../../src/report/escape.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { eightDeviceStory, jobReport } from '../helpers/jobs.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
   return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
@@ -46,74 +48,81 @@ const svmSame = entry({ key: 'SVM_MEM/RUNTIME', baseline: 19_927_040, current: 1
 // Deliberately out of order: the renderer sorts.
 const seedReport = report([svmSame, newKernel, runtimeSame, hcclOverBudget, shrunkKernel, appRegressed]);
 
-/** The Mermaid charts of the seed story: APP on dev0 and HCCL on dev1 changed; RUNTIME (one device, unchanged) gets none. */
-const CHARTS = `#### Module peaks per device
+const NB = '\u00a0';
 
-The 2 modules that changed most. \`base\` (grey): the baseline's peak on the device; \`now\` (blue): this run's.
-
-Module \`DEV_MEM/APP\`
-
-\`\`\`mermaid
-%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#9e9e9e, #4e79a7"}}}}%%
-xychart-beta
-  x-axis ["dev0 base", "dev0 now"]
-  y-axis "peak (GiB)" 0 --> 20
-  bar [1.94, 0]
-  bar [0, 19.35]
-\`\`\`
-
-Module \`DEV_MEM/HCCL\`
-
-\`\`\`mermaid
-%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#9e9e9e, #4e79a7"}}}}%%
-xychart-beta
-  x-axis ["dev1 base", "dev1 now"]
-  y-axis "peak (MiB)" 0 --> 800
-  bar [400, 0]
-  bar [0, 620]
-\`\`\``;
-
-const FULL = `### ❌ Memory gate failed: 1 regressed, 1 over budget (1 warning)
+/** The seed story as a reviewer reads it, every block. */
+const FULL = `### ❌ Memory gate failed: 1 regressed, 1 over-budget (1 warning)
 
 #### Failing and warning keys (3)
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
-|---|---|---|--:|--:|--:|--:|---|
-| ❌ regressed | module | \`DEV_MEM/dev0/APP\` | 1.9 GiB | 19.4 GiB | +17.4 GiB | +900.0% | default |
-| ❌ over budget | module | \`DEV_MEM/dev1/HCCL\` | 400.0 MiB | 620.0 MiB | +220.0 MiB | +55.0% | \`DEV_MEM/*/HCCL\` |
-| ⚠️ new | kernel | \`dev0/matmul_v1\` | — | 6 B | — | — | default |
+| Status | Key | Baseline → current | Δ (Δ%) |
+|---|---|--:|--:|
+| ❌${NB}regressed | \`DEV_MEM/dev0/APP\` | 1.9${NB}GiB → 19.4${NB}GiB | +17.4${NB}GiB (+900%) |
+| ❌${NB}over-budget | \`DEV_MEM/dev1/HCCL\`${NB}¹ | 400.0${NB}MiB → 620.0${NB}MiB | +220.0${NB}MiB (+55%) |
+| ⚠️${NB}new | \`dev0/matmul_v1\` | — → 6${NB}B | +6${NB}B (new) |
 
-${CHARTS}
+1. Held to the rule \`DEV_MEM/*/HCCL\` of the config.
+
+#### Module peaks per device
+
+The 2 modules that changed most. Bars (blue): this run's peak on each device; line (grey): the baseline's.
+
+Module \`DEV_MEM/*/APP\`
+
+\`\`\`mermaid
+%%{init: {"xyChart": {"height": 320}, "themeVariables": {"xyChart": {"plotColorPalette": "#4e79a7"}}}}%%
+xychart-beta
+  x-axis ["dev0 baseline", "dev0 this run"]
+  y-axis "peak (GiB)" 0 --> 20
+  bar [1.94, 19.35]
+\`\`\`
+
+Module \`DEV_MEM/*/HCCL\`
+
+\`\`\`mermaid
+%%{init: {"xyChart": {"height": 320}, "themeVariables": {"xyChart": {"plotColorPalette": "#4e79a7"}}}}%%
+xychart-beta
+  x-axis ["dev1 baseline", "dev1 this run"]
+  y-axis "peak (MiB)" 0 --> 800
+  bar [400, 620]
+\`\`\`
 
 #### Per-device totals
 
-| Device | Modules, baseline¹ | Modules, current¹ | Δ | Kernels, baseline | Kernels, current | Δ |
-|---|--:|--:|--:|--:|--:|--:|
-| dev0 | 2.0 GiB | 19.4 GiB | +17.4 GiB | 0 B | 6 B | +6 B |
-| dev1 | 400.0 MiB | 620.0 MiB | +220.0 MiB | 4.0 KiB | 1.0 KiB | -3.0 KiB |
+| Device | Modules† baseline → current | Δ | Kernels Δ |
+|---|--:|--:|--:|
+| ⚠️${NB}\`dev0\` | 2.0${NB}GiB → 19.4${NB}GiB | +17.4${NB}GiB | +6${NB}B |
+| ⚠️${NB}\`dev1\` | 400.0${NB}MiB → 620.0${NB}MiB | +220.0${NB}MiB | -3.0${NB}KiB |
 
-¹ The sum of module peaks is an upper bound of the device peak: modules and memory attributes peak at different times, and attributes overlap (DEV_PROC_MEM is a process total). Keys without a \`devN\` segment (host, SVM) are not counted.
+† Sums over the keys with a \`devN\` segment. A sum of module peaks is an upper bound of the device peak: modules and memory attributes peak at different times, and attributes overlap (DEV\\_PROC\\_MEM is a process total). Keys without a device (host, SVM) are not counted.
 
 #### Improvements (1)
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
-|---|---|---|--:|--:|--:|--:|---|
-| ✅ improved | kernel | \`dev1/add_custom\` | 4.0 KiB | 1.0 KiB | -3.0 KiB | -75.0% | default |
+| Status | Key | Baseline → current | Δ (Δ%) |
+|---|---|--:|--:|
+| ✅${NB}improved | \`dev1/add_custom\` | 4.0${NB}KiB → 1.0${NB}KiB | -3.0${NB}KiB (-75%) |
 
 <details>
 <summary>2 keys within thresholds</summary>
 
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
-|---|---|---|--:|--:|--:|--:|---|
-| ✅ pass | module | \`DEV_MEM/dev0/RUNTIME\` | 42.1 MiB | 42.1 MiB | 0 B | 0.0% | default |
-| ✅ pass | module | \`SVM_MEM/RUNTIME\` | 19.0 MiB | 19.0 MiB | 0 B | 0.0% | default |
+| Status | Key | Baseline → current |
+|---|---|--:|
+| ✅${NB}pass | \`DEV_MEM/dev0/RUNTIME\` | 42.1${NB}MiB → 42.1${NB}MiB |
+| ✅${NB}pass | \`SVM_MEM/RUNTIME\` | 19.0${NB}MiB → 19.0${NB}MiB |
 
 </details>
 `;
 
-/** Entry rows of every table (not headers, delimiters or per-device rows), in order. */
+const CHARTS = FULL.slice(FULL.indexOf('#### Module peaks per device'), FULL.indexOf('\n\n#### Per-device totals'));
+
+/** Rows of the verdict tables (failing, improvements, collapsed lists): a status icon, then a status word. */
 function tableRows(markdown: string): string[] {
-  return markdown.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Status') && !line.startsWith('| Device') && !/^\| dev\d+ \|/.test(line));
+  return markdown.split('\n').filter((line) => /^\| (❌|⚠️|✅|❔)\u00a0[^`]/.test(line));
+}
+
+/** The key cell of a row, as text (tags and code-span fences dropped). */
+function keyOf(row: string): string {
+  return (row.split(' | ')[1] ?? '').replace(/<[^>]+>/g, '').replace(/\u00a0.*$/, '').replaceAll('`', '');
 }
 
 /** Cell delimiters GFM sees: pipes not preceded by a backslash. */
@@ -126,10 +135,9 @@ describe('renderMarkdown: the full report', () => {
     expect(renderMarkdown(seedReport)).toBe(FULL);
   });
 
-  it('lists the regressed APP peak on dev0 first with +17.4 GiB, then the HCCL budget breach, then the new kernel warning', () => {
-    const rows = tableRows(renderMarkdown(seedReport));
-    expect(rows.slice(0, 3).map((r) => r.split(' | ')[2])).toEqual(['`DEV_MEM/dev0/APP`', '`DEV_MEM/dev1/HCCL`', '`dev0/matmul_v1`']);
-    expect(rows[0]).toContain('| +17.4 GiB | +900.0% |');
+  it('fits a PR comment: four columns, sizes that never break, explanations numbered under the table', () => {
+    for (const line of FULL.split('\n').filter((l) => l.startsWith('| '))) expect(cellDelimiters(line)).toBeLessThanOrEqual(6);
+    expect(FULL).not.toMatch(/\d (KiB|MiB|GiB|B)\b/);
   });
 
   it('puts every failure above every warning, and within each the largest growth first', () => {
@@ -139,60 +147,28 @@ describe('renderMarkdown: the full report', () => {
     const added = entry({ key: 'DEV_MEM/dev0/AICPU', baseline: null, current: 1 << 20, delta: null, percent: null, status: 'new', severity: 'fail' });
     const rows = tableRows(renderMarkdown(report([missing, bigWarning, smallFailure, added])));
     // A new key grows by its whole size, a missing key shrinks by its whole baseline.
-    expect(rows.map((r) => r.split(' | ')[2])).toEqual([
-      '`DEV_MEM/dev0/AICPU`',
-      '`DEV_MEM/dev0/HCCP`',
-      '`DEV_MEM/dev0/DVPP`',
-      '`DEV_MEM/dev0/GE`',
-    ]);
+    expect(rows.map(keyOf)).toEqual(['DEV_MEM/dev0/AICPU', 'DEV_MEM/dev0/HCCP', 'DEV_MEM/dev0/DVPP', 'DEV_MEM/dev0/GE']);
+    expect(rows[2]).toContain(`| 1.0${NB}MiB → — | -1.0${NB}MiB (gone) |`);
   });
 
   it('lists improvements with the largest shrink first, and unchanged keys naturally (dev2 before dev10)', () => {
     const small = entry({ key: 'DEV_MEM/dev0/GE', baseline: 2000, current: 1500, delta: -500, percent: -25, status: 'improved' });
     const large = entry({ key: 'DEV_MEM/dev0/APP', baseline: 9000, current: 1000, delta: -8000, percent: -88.9, status: 'improved' });
-    const dev10 = entry({ key: 'DEV_MEM/dev10/APP' });
-    const dev2 = entry({ key: 'DEV_MEM/dev2/APP' });
-    const kernel = entry({ kind: 'kernel', key: 'dev0/add' });
+    const dev10 = entry({ key: 'HOST_MEM/x10/APP' });
+    const dev2 = entry({ key: 'HOST_MEM/x2/APP' });
+    const kernel = entry({ kind: 'kernel', key: 'add' });
     const rows = tableRows(renderMarkdown(report([small, dev10, kernel, large, dev2])));
-    expect(rows.map((r) => r.split(' | ')[2])).toEqual([
-      '`DEV_MEM/dev0/APP`',
-      '`DEV_MEM/dev0/GE`',
-      '`DEV_MEM/dev2/APP`',
-      '`DEV_MEM/dev10/APP`',
-      '`dev0/add`',
-    ]);
+    expect(rows.map(keyOf)).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev0/GE', 'HOST_MEM/x2/APP', 'HOST_MEM/x10/APP', 'add']);
   });
 
   it('says the gate passed with 140 keys within thresholds and 3 warnings', () => {
     const entries = Array.from({ length: 140 }, (_, i) =>
-      entry({ key: `DEV_MEM/dev0/M${i}`, ...(i < 3 ? { status: 'new', severity: 'warn', baseline: null, delta: null, percent: null } : {}) }),
+      entry({ key: `HOST_MEM/M${i}`, ...(i < 3 ? { status: 'new', severity: 'warn', baseline: null, delta: null, percent: null } : {}) }),
     );
     const lines = renderMarkdown(report(entries)).split('\n');
     expect(lines[0]).toBe('### ✅ Memory gate passed: 140 keys within thresholds (3 warnings)');
     expect(lines).toContain('#### Failing and warning keys (3)');
     expect(lines).toContain('<summary>137 keys within thresholds</summary>');
-  });
-
-  it('says "1 key" and leaves out the warning note when there is none', () => {
-    expect(renderMarkdown(report([runtimeSame]))).toBe(`### ✅ Memory gate passed: 1 key within thresholds
-
-#### Per-device totals
-
-| Device | Modules, baseline¹ | Modules, current¹ | Δ |
-|---|--:|--:|--:|
-| dev0 | 42.1 MiB | 42.1 MiB | 0 B |
-
-¹ The sum of module peaks is an upper bound of the device peak: modules and memory attributes peak at different times, and attributes overlap (DEV_PROC_MEM is a process total). Keys without a \`devN\` segment (host, SVM) are not counted.
-
-<details>
-<summary>1 key within thresholds</summary>
-
-| Status | Kind | Key | Baseline | Current | Δ | Δ% | Rule / why |
-|---|---|---|--:|--:|--:|--:|---|
-| ✅ pass | module | \`DEV_MEM/dev0/RUNTIME\` | 42.1 MiB | 42.1 MiB | 0 B | 0.0% | default |
-
-</details>
-`);
   });
 
   it('says the gate failed without a list when no entry fails (e.g. an empty snapshot)', () => {
@@ -206,29 +182,21 @@ describe('renderMarkdown: the full report', () => {
 
   it('sums module peaks per device and keeps host and SVM keys out of the device totals', () => {
     const md = renderMarkdown(report([svmSame, entry({ key: 'HOST_MEM/RUNTIME', baseline: 5 << 20, current: 5 << 20 }), runtimeSame]));
-    const deviceRows = md.split('\n').filter((l) => /^\| dev\d/.test(l));
-    expect(deviceRows).toEqual(['| dev0 | 42.1 MiB | 42.1 MiB | 0 B |']);
+    expect(md.split('\n').filter((l) => l.startsWith('| `dev'))).toEqual([`| \`dev0\` | 42.1${NB}MiB → 42.1${NB}MiB | 0${NB}B |`]);
   });
 
-  it('renders statuses and kinds this build does not know yet (per-device verdicts from a later issue)', () => {
-    // Object.assign keeps the Entry type while carrying a status string that gate/types.ts does not list yet.
-    const overCapacity = Object.assign(entry({ key: 'dev0', severity: 'fail', baseline: 60 * GiB, current: 66 * GiB, delta: 6 * GiB, percent: 10 }), {
-      kind: 'device',
-      status: 'over-capacity',
-    });
-    const md = renderMarkdown(report([overCapacity, appRegressed]));
-    expect(md.split('\n')[0]).toBe('### ❌ Memory gate failed: 1 regressed, 1 over capacity');
-    expect(tableRows(md)).toContain('| ❌ over capacity | device | `dev0` | 60.0 GiB | 66.0 GiB | +6.0 GiB | +10.0% | default |');
-    // A device verdict is not a module or kernel: it does not enter the per-device sums.
-    expect(md).toContain('| dev0 | 1.9 GiB | 19.4 GiB | +17.4 GiB |');
+  it('spells a verdict one way everywhere, and renders a status this build does not know', () => {
+    const overCapacity = entry({ kind: 'device', key: 'dev0', severity: 'fail', baseline: 60 * GiB, current: 66 * GiB, delta: 6 * GiB, percent: 10, status: 'over-capacity' });
+    const unknown = Object.assign(entry({ key: 'DEV_MEM/dev2/APP', severity: 'warn' }), { status: 'odd_one' as Entry['status'] });
+    const md = renderMarkdown(report([overCapacity, appRegressed, unknown]));
+    expect(md.split('\n')[0]).toBe('### ❌ Memory gate failed: 1 regressed, 1 over-capacity (1 warning)');
+    expect(tableRows(md)).toContain(`| ❌${NB}over-capacity | \`dev0\` | 60.0${NB}GiB → 66.0${NB}GiB | +6.0${NB}GiB (+10%) |`);
+    expect(tableRows(md)).toContain(`| ⚠️${NB}odd\\_one | \`DEV_MEM/dev2/APP\` | 1000${NB}B → 1000${NB}B | 0${NB}B (0.0%) |`);
   });
 
   it('shows counts of a count entry (alloc failures) as numbers, not bytes', () => {
-    const allocFailures = Object.assign(entry({ key: 'dev0', baseline: 0, current: 5, delta: 5, percent: null, status: 'regressed', severity: 'fail' }), {
-      kind: 'device' as const,
-      unit: 'count' as const,
-    });
-    expect(tableRows(renderMarkdown(report([allocFailures])))).toEqual(['| ❌ regressed | device | `dev0` | 0 | 5 | +5 | — | default |']);
+    const allocFailures = entry({ kind: 'device', key: 'dev0', baseline: 0, current: 5, delta: 5, percent: null, status: 'regressed', severity: 'fail', unit: 'count' });
+    expect(tableRows(renderMarkdown(report([allocFailures])))).toEqual([`| ❌${NB}regressed | \`dev0\` | 0 → 5 | +5 |`]);
   });
 
   it('leaves the charts out with chartModules 0, and refuses a negative or fractional count', () => {
@@ -266,72 +234,127 @@ describe('renderMarkdown: the full report', () => {
   });
 });
 
+describe('renderMarkdown: roll-up across devices', () => {
+  it('gives a 4,096-device job where APP grew 10% everywhere one group row, and fits a PR comment', () => {
+    const big = jobReport({ devices: 4096, change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1) });
+    const md = renderMarkdown(big, { maxBytes: 65_536 });
+    expect(bytes(md)).toBeLessThan(65_536);
+    const rows = tableRows(md).filter((r) => r.includes('regressed'));
+    expect(rows).toEqual([
+      `| ❌${NB}regressed | \`DEV_MEM/*/APP\`<br>4,096 of 4,096 devices, worst \`dev0\` | 19.7${NB}GiB → 21.7${NB}GiB | +2.0${NB}GiB (+10.0%)<br>median +2.0${NB}GiB (+10.0%) |`,
+    ]);
+    expect(md).toContain('<summary><code>DEV_MEM/*/APP</code> regressed on 4,096 of 4,096 devices</summary>');
+    expect(md).toContain('…and 4,086 more devices: see the JSON report / job summary');
+    // Per-device totals: 32 rows, the rest in one sentence.
+    expect(md.split('\n').filter((l) => l.startsWith('| ⚠️\u00a0`dev'))).toHaveLength(32);
+    expect(md).toContain('4,096 devices; not listed: 4,064 more changed or flagged (median Δ +2.0 GiB). The JSON report has every device.');
+    expect(bytes(renderMarkdown(big, { maxBytes: 1024 * 1024 }))).toBeLessThan(1024 * 1024);
+  });
+
+  it('names the worst device and the median, and lists the devices largest change first under the table', () => {
+    const md = renderMarkdown(jobReport({ devices: 4, change: (a, d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1 + d / 10 : 1) }));
+    expect(md).toContain('<br>3 of 4 devices, worst `dev3`');
+    expect(md).toContain(`median +3.9${NB}GiB (+20%)`);
+    const list = md.slice(md.indexOf('<summary><code>DEV_MEM/*/APP</code>'), md.indexOf('</details>'));
+    expect(list.split('\n').filter((l) => l.startsWith('| `dev')).map((l) => l.split(' | ')[0])).toEqual(['| `dev3`', '| `dev2`', '| `dev1`']);
+  });
+
+  it('rolls kernels up by their device-free name like modules', () => {
+    const kernels = [0, 1, 2].map((d) => entry({ kind: 'kernel', key: `dev${d}/aclnnMatmul`, baseline: 100, current: 300, delta: 200, percent: 200, status: 'regressed', severity: 'fail' }));
+    expect(tableRows(renderMarkdown(report(kernels)))[0]).toContain('`*/aclnnMatmul`<br>3 of 3 devices');
+  });
+});
+
+describe('renderMarkdown: a first run', () => {
+  it('says "No baseline yet", never "passed", gives the how-to, and lists the keys collapsed instead of as new rows', () => {
+    const md = renderMarkdown(jobReport({ devices: 2, firstRun: true }), { baselineFile: '.github/memory-baseline.json' });
+    const lines = md.split('\n');
+    expect(lines[0]).toBe('### ℹ️ No baseline yet: 30 keys recorded');
+    expect(md).not.toContain('passed');
+    expect(md).toContain('`ascend-memory-gate baseline --out .github/memory-baseline.json --plog …`');
+    expect(md).toContain('<summary>30 keys recorded (no baseline to compare with)</summary>');
+    expect(md).not.toContain('#### Failing and warning keys');
+    expect(md).not.toContain('mermaid');
+    expect(tableRows(md).filter((r) => r.includes('new'))).toHaveLength(15);
+  });
+
+  it('says the gate stays closed when onMissingBaseline fails the run', () => {
+    const closed = { ...jobReport({ devices: 1, firstRun: true }), result: 'fail' as const };
+    expect(renderMarkdown(closed).split('\n')[0]).toBe(
+      '### ❌ No baseline yet: 15 keys recorded, the gate stays closed until a baseline is committed (onMissingBaseline: fail)',
+    );
+  });
+});
+
 describe('renderMarkdown: names from files are escaped', () => {
   const hostile = (key: string, rule: string | null = null): string => {
     const rows = tableRows(renderMarkdown(report([entry({ kind: 'kernel', key, rule, status: 'regressed', severity: 'fail', current: 2000, delta: 1000, percent: 100 })])));
     expect(rows).toHaveLength(1);
     const row = rows[0] ?? '';
-    expect(cellDelimiters(row)).toBe(9);
+    expect(cellDelimiters(row)).toBe(5);
     return row;
   };
 
   it('escapes every pipe in a kernel name, not only the first', () => {
-    expect(hostile('a|b|c')).toBe('| ❌ regressed | kernel | `a\\|b\\|c` | 1000 B | 2.0 KiB | +1000 B | +100.0% | default |');
+    expect(hostile('a|b|c')).toBe(`| ❌${NB}regressed | \`a\\|b\\|c\` | 1000${NB}B → 2.0${NB}KiB | +1000${NB}B (+100%) |`);
   });
 
   it('keeps a backslash before a pipe, which GFM reads as a backslash and an escaped pipe', () => {
     expect(hostile('a\\|b')).toContain('| `a\\\\|b` |');
   });
 
-  it('fences a name holding a backtick with a longer run of backticks', () => {
+  it('fences a name holding a backtick with a longer run of backticks, and splits only long keys at /', () => {
     expect(hostile('x`y')).toContain('| ``x`y`` |');
-    expect(hostile('p``q`')).toContain('| ``` p``q` ``` |');
     expect(hostile('`start')).toContain('| `` `start `` |');
+    expect(hostile('dev0/aclnnFlashAttentionScoreGrad_0')).toContain('| `dev0/`<wbr>`aclnnFlashAttentionScoreGrad_0` |');
   });
 
   it('shows an HTML payload as code, never as a tag', () => {
     expect(hostile('<img src=x onerror=alert(1)>')).toContain('| `<img src=x onerror=alert(1)>` |');
   });
 
-  it('keeps @org/team inside a code span so that nobody is pinged', () => {
-    const row = hostile('dev0/@org/team_kernel', '@org/**');
-    expect(row).toContain('| `dev0/@org/team_kernel` |');
-    expect(row).toContain('| `@org/**` |');
-    // Outside code spans no @ is left.
-    expect(row.replace(/`[^`]*`/g, '')).not.toContain('@');
+  it('keeps @org/team inside a code span so that nobody is pinged, the rule too', () => {
+    const md = renderMarkdown(report([entry({ kind: 'kernel', key: 'dev0/@org/team_kernel', rule: '@org/**', status: 'regressed', severity: 'fail', current: 2000, delta: 1000, percent: 100 })]));
+    expect(md).toContain('`dev0/@org/team_kernel`');
+    expect(md).toContain('1. Held to the rule `@org/**` of the config.');
   });
 
   it('keeps a name with a newline on one table row, showing the line break as ␊', () => {
-    expect(hostile('dev0/evil\n| injected | row |\r\n')).toContain('| `dev0/evil␊\\| injected \\| row \\|␍␊` |');
+    expect(hostile('a\nb')).toContain('`a␊b`');
   });
 
   it('shows a terminal escape and a right-to-left override instead of passing them on', () => {
-    expect(hostile('dev0/\u001b[2Jmatmul\u202Eevil')).toContain('| `dev0/␛[2Jmatmul⟨U+202E⟩evil` |');
+    expect(hostile('k\u001b[2J\u202eevil')).toContain('`k␛[2J⟨U+202E⟩evil`');
   });
 
   it('escapes a markdown title as text: no HTML, no mention, no emphasis', () => {
     const md = renderMarkdown(seedReport, { title: '<b>Gate</b> for @org/team *now*' });
-    expect(md.split('\n')[0]).toBe('### ❌ \\<b\\>Gate\\<\\/b\\> for @&#8203;org\\/team \\*now\\* failed: 1 regressed, 1 over budget (1 warning)');
+    expect(md.split('\n')[0]).toBe('### ❌ \\<b\\>Gate\\<\\/b\\> for @&#8203;org\\/team \\*now\\* failed: 1 regressed, 1 over-budget (1 warning)');
+  });
+
+  it('escapes a finding note as text, every pipe of it', () => {
+    const note = entry({ kind: 'device', key: 'dev0', current: 5, baseline: null, delta: null, percent: null, status: 'over-capacity', severity: 'fail', limit: 4, note: 'a | b <i>' });
+    expect(renderMarkdown(report([note]))).toContain('1. `dev0`: a \\| b \\<i\\> \\(limit 4 B\\)');
   });
 });
 
 describe('escape helpers', () => {
   it('codeSpan pads only when a backtick or a space pair would be eaten', () => {
-    expect(codeSpan('plain')).toBe('`plain`');
-    expect(codeSpan('end`')).toBe('`` end` ``');
-    expect(codeSpan(' both ')).toBe('`  both  `');
-    expect(codeSpan(' lead')).toBe('` lead`');
-    expect(codeSpan('   ')).toBe('`   `');
+    expect(codeSpan('abc')).toBe('`abc`');
+    expect(codeSpan('a`b')).toBe('``a`b``');
+    expect(codeSpan('`a')).toBe('`` `a ``');
+    expect(codeSpan(' a ')).toBe('`  a  `');
+    expect(codeSpan('  ')).toBe('`  `');
     expect(codeSpan('')).toBe('` `');
   });
 
   it('tableCodeSpan escapes every pipe; codeSpan leaves pipes alone outside tables', () => {
-    expect(tableCodeSpan('|a|')).toBe('`\\|a\\|`');
-    expect(codeSpan('|a|')).toBe('`|a|`');
+    expect(tableCodeSpan('a|b|c')).toBe('`a\\|b\\|c`');
+    expect(codeSpan('a|b')).toBe('`a|b`');
   });
 
   it('escapeMarkdownText escapes all ASCII punctuation and breaks @mentions', () => {
-    expect(escapeMarkdownText('a_b [x](y) #1 @me & <i>')).toBe('a\\_b \\[x\\]\\(y\\) \\#1 @&#8203;me \\& \\<i\\>');
+    expect(escapeMarkdownText('*x* [y](z) @me #1')).toBe('\\*x\\* \\[y\\]\\(z\\) @&#8203;me \\#1');
   });
 
   it('escapeHtml escapes the five HTML specials', () => {
@@ -347,6 +370,7 @@ describe('escape helpers', () => {
 describe('renderMarkdown: degrade before truncating', () => {
   const full = renderMarkdown(seedReport);
   const render = (maxBytes: number): string => renderMarkdown(seedReport, { maxBytes });
+  const note = (what: string): string => `_${what} not shown to fit the size limit: see the JSON report / job summary_`;
 
   it('keeps everything when the report fits exactly', () => {
     expect(render(bytes(full))).toBe(full);
@@ -354,49 +378,34 @@ describe('renderMarkdown: degrade before truncating', () => {
 
   it('first drops the charts, with a note where they were, keeping every table', () => {
     const md = render(bytes(full) - 1);
-    expect(md).toBe(full.replace(CHARTS, '_module peak charts not shown to fit the size limit: see the JSON report / job summary_'));
-    expect(md).not.toContain('mermaid');
-    expect(bytes(full) - bytes(md)).toBe(bytes(CHARTS) - bytes('_module peak charts not shown to fit the size limit: see the JSON report / job summary_'));
+    expect(md).toBe(full.replace(CHARTS, note('module peak charts')));
     expect(render(bytes(md))).toBe(md);
   });
 
-  it('then drops the collapsed unchanged keys, with a note where they were', () => {
+  it('then drops the collapsed unchanged keys, then the improvements, then the per-device totals, each with a note', () => {
     const withoutCharts = render(bytes(full) - 1);
-    const md = render(bytes(withoutCharts) - 1);
-    expect(md).not.toContain('mermaid');
-    expect(md).not.toContain('<details>');
-    expect(md.endsWith('\n\n_2 keys within thresholds not shown to fit the size limit: see the JSON report / job summary_\n')).toBe(true);
-    expect(md).toContain('#### Improvements (1)');
-    expect(md).toContain('#### Per-device totals');
-    expect(bytes(md)).toBeLessThan(bytes(withoutCharts));
-    expect(render(bytes(md))).toBe(md);
-  });
-
-  it('then drops the improvements, then the per-device totals, each with a note', () => {
-    const withoutUnchanged = render(bytes(render(bytes(full) - 1)) - 1);
+    const withoutUnchanged = render(bytes(withoutCharts) - 1);
+    expect(withoutUnchanged).not.toContain('<details>');
+    expect(withoutUnchanged.endsWith(`\n\n${note('2 keys within thresholds')}\n`)).toBe(true);
     const withoutImprovements = render(bytes(withoutUnchanged) - 1);
-    expect(withoutImprovements).not.toContain('#### Improvements');
-    expect(withoutImprovements).toContain('_1 improvement not shown to fit the size limit: see the JSON report / job summary_');
+    expect(withoutImprovements).toContain(note('1 improvement'));
     expect(withoutImprovements).toContain('#### Per-device totals');
-    expect(render(bytes(withoutImprovements))).toBe(withoutImprovements);
-
     const withoutDevices = render(bytes(withoutImprovements) - 1);
-    expect(withoutDevices).not.toContain('#### Per-device totals');
-    expect(withoutDevices).toContain('_per-device totals not shown to fit the size limit: see the JSON report / job summary_');
-    // All three failing and warning rows are still there.
+    expect(withoutDevices).toContain(note('per-device totals'));
     expect(tableRows(withoutDevices)).toHaveLength(3);
-    expect(bytes(withoutDevices)).toBe(856);
+    expect(withoutDevices).toContain('1. Held to the rule');
   });
 
-  it('then cuts failing rows from the end, with "…N more rows", and never half a row', () => {
-    const md = render(855);
-    expect(bytes(md)).toBeLessThanOrEqual(855);
-    expect(tableRows(md).map((r) => r.split(' | ')[2])).toEqual(['`DEV_MEM/dev0/APP`', '`DEV_MEM/dev1/HCCL`']);
-    expect(md).toContain('|\n\n…1 more row: see the JSON report / job summary\n');
+  it('then cuts failing rows from the end, with "…N more rows", never half a row, and drops explanations of cut rows', () => {
+    const withoutDevices = render(bytes(render(bytes(render(bytes(render(bytes(full) - 1)) - 1)) - 1)) - 1);
+    const md = render(bytes(withoutDevices) - 1);
+    expect(bytes(md)).toBeLessThan(bytes(withoutDevices));
+    expect(tableRows(md).map(keyOf)).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/HCCL']);
+    expect(md).toContain('\n\n…1 more row: see the JSON report / job summary\n');
   });
 
   it('keeps only the verdict when not even the table heading fits, and refuses a limit below the verdict', () => {
-    const verdict = '### ❌ Memory gate failed: 1 regressed, 1 over budget (1 warning)\n';
+    const verdict = '### ❌ Memory gate failed: 1 regressed, 1 over-budget (1 warning)\n';
     expect(render(bytes(verdict))).toBe(verdict);
     expect(() => render(bytes(verdict) - 1)).toThrow(`maxBytes ${bytes(verdict) - 1} cannot hold even the verdict line (${bytes(verdict)} bytes)`);
     expect(() => render(0)).toThrow(UsageError);
@@ -415,10 +424,7 @@ describe('renderMarkdown: degrade before truncating', () => {
       const md = renderMarkdown(big, { maxBytes: limit });
       expect(bytes(md)).toBeLessThanOrEqual(limit);
       const rows = tableRows(md);
-      for (const row of rows) {
-        expect(row.endsWith(' |')).toBe(true);
-        expect(cellDelimiters(row)).toBe(9);
-      }
+      for (const row of rows) expect(row.endsWith(' |')).toBe(true);
       const more = /…(\d+) more rows?:/.exec(md);
       const problemRows = rows.filter((r) => r.startsWith('| ❌') || r.startsWith('| ⚠️')).length;
       if (more) expect(problemRows + Number(more[1])).toBe(33);
@@ -448,13 +454,13 @@ describe('renderMarkdown: 100,000 keys', () => {
   it('fits a PR comment (65,536) with the largest regressions first and a note for the rest', () => {
     const md = renderMarkdown(big, { maxBytes: 65_536 });
     expect(bytes(md)).toBeLessThanOrEqual(65_536);
-    expect(bytes(md)).toBeGreaterThan(65_536 - 200);
+    expect(bytes(md)).toBeGreaterThan(65_536 - 300);
     const rows = tableRows(md);
-    expect(rows[0]).toContain('`DEV_MEM/dev7/M29999`');
+    expect(keyOf(rows[0] ?? '')).toBe('DEV_MEM/dev7/M29999');
     const more = /\n\n…([\d,]+) more rows: see the JSON report \/ job summary\n/.exec(md);
     expect(Number(more?.[1]?.replaceAll(',', ''))).toBe(40_000 - rows.length);
-    expect(md).toContain('_50,000 keys within thresholds not shown to fit the size limit: see the JSON report / job summary_');
-    expect(md).toContain('_10,000 improvements not shown to fit the size limit: see the JSON report / job summary_');
+    expect(md).toContain(note('50,000 keys within thresholds'));
+    expect(md).toContain(note('10,000 improvements'));
   });
 
   it('fits a job summary (1 MiB) counting UTF-8 bytes of the multi-byte kernel names', () => {
@@ -462,15 +468,19 @@ describe('renderMarkdown: 100,000 keys', () => {
     expect(bytes(md)).toBeLessThanOrEqual(1024 * 1024);
     const rows = tableRows(md);
     expect(rows.length).toBeGreaterThan(7000);
-    expect(rows.every((r) => cellDelimiters(r) === 9)).toBe(true);
     expect(md).toContain(`…${(40_000 - rows.length).toLocaleString('en-US')} more rows: see the JSON report / job summary`);
   });
 
-  it('renders all 100,000 rows when there is no limit', () => {
+  it('renders every failing row when there is no limit, and at most 200 rows of the collapsed list', () => {
     const md = renderMarkdown(big);
-    expect(tableRows(md)).toHaveLength(100_000);
+    expect(tableRows(md).filter((r) => !r.startsWith('| ✅'))).toHaveLength(40_000);
     expect(md).toContain('<summary>50,000 keys within thresholds</summary>');
+    expect(md).toContain('…49,800 more rows: see the JSON report / job summary');
   });
+
+  function note(what: string): string {
+    return `_${what} not shown to fit the size limit: see the JSON report / job summary_`;
+  }
 });
 
 describe('renderMarkdown: device findings', () => {
@@ -484,6 +494,7 @@ describe('renderMarkdown: device findings', () => {
     status: 'over-capacity',
     severity: 'fail',
     limit: 16 * GiB,
+    capacity: 16 * GiB,
     note: 'dev0 needs up to 19.4 GiB | more than its 16.0 GiB',
   });
   const allocFailures = entry({
@@ -500,24 +511,37 @@ describe('renderMarkdown: device findings', () => {
     note: '2 allocation failures',
   });
 
-  it('explains a finding with its escaped note and its limit instead of a rule', () => {
+  it('explains a finding in the numbered list under the table, with its limit', () => {
     const md = renderMarkdown(report([overCapacity, allocFailures]));
-    const row = md.split('\n').find((l) => l.includes('`dev0`'));
-    expect(row).toBe(
-      '| ❌ over capacity | device | `dev0` | — | 19.4 GiB | — | — | dev0 needs up to 19\\.4 GiB \\| more than its 16\\.0 GiB \\(limit 16\\.0 GiB\\) |',
-    );
+    expect(tableRows(md)).toEqual([
+      `| ❌${NB}over-capacity | \`dev0\`${NB}¹ | — → 19.4${NB}GiB | +19.4${NB}GiB (new) |`,
+      `| ❌${NB}alloc-failure | \`dev1\`${NB}² | — → 2 | +2 (new) |`,
+    ]);
+    expect(md).toContain('1. `dev0`: dev0 needs up to 19\\.4 GiB \\| more than its 16\\.0 GiB \\(limit 16\\.0 GiB\\)\n2. `dev1`: 2 allocation failures \\(limit 0\\)');
   });
 
-  it('prints counts as plain numbers, not bytes', () => {
-    const md = renderMarkdown(report([allocFailures]));
-    expect(md).toContain('| ❌ alloc failure | device | `dev1` | — | 2 | — | — | 2 allocation failures \\(limit 0\\) |');
+  it('shows capacity and headroom per device when a capacity is configured', () => {
+    const app = entry({ key: 'DEV_MEM/dev0/APP', baseline: 2 * GiB, current: 20_826_095_616, delta: 20_826_095_616 - 2 * GiB, percent: 870 });
+    const md = renderMarkdown(report([app, overCapacity]), { chartModules: 0 });
+    expect(md).toContain('| Device | Modules† baseline → current | Δ | Capacity | Headroom |');
+    expect(md).toContain(`| ⚠️${NB}\`dev0\` | 2.0${NB}GiB → 19.4${NB}GiB | +17.4${NB}GiB | 16.0${NB}GiB | -3.4${NB}GiB |`);
   });
 
   it('counts a key with a verdict and a finding once in the per-device totals and the verdict', () => {
     const app = entry({ key: 'DEV_MEM/dev0/APP', baseline: 100 * GiB, current: 100 * GiB });
     const imbalance = { ...app, status: 'imbalance' as const, severity: 'warn' as const, note: 'far from the median' };
     const md = renderMarkdown(report([app, imbalance]), { chartModules: 0 });
-    expect(md).toContain('| dev0 | 100.0 GiB | 100.0 GiB | 0 B |');
+    expect(md).toContain(`| ⚠️${NB}\`dev0\` | 100.0${NB}GiB → 100.0${NB}GiB | 0${NB}B |`);
     expect(md).toContain('Memory gate passed: 1 key within thresholds (1 warning)');
+  });
+});
+
+describe('the 8-device story (the issue)', () => {
+  it('names over-capacity one way, in the verdict, the table and the terminal', () => {
+    const story = eightDeviceStory();
+    const md = renderMarkdown(story);
+    expect(md.split('\n')[0]).toBe('### ❌ Memory gate failed: 3 regressed, 1 over-capacity (3 warnings)');
+    expect(renderTerminal(story).split('\n')[0]).toBe('Memory gate failed: 3 regressed, 1 over-capacity (3 warnings)');
+    expect(md).not.toContain('over capacity');
   });
 });

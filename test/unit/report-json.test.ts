@@ -161,7 +161,7 @@ describe('parseReportJson', () => {
 
   it('refuses an extra property, pointing at it', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[1]!['owner'] = '@org/team'))).message).toBe(
-      'report.json: /entries/1/owner: unknown property; expected one of: kind, key, baseline, current, delta, percent, status, severity, rule, unit, limit, note',
+      'report.json: /entries/1/owner: unknown property; expected one of: kind, key, baseline, current, delta, percent, status, severity, rule, unit, limit, capacity, note',
     );
     expect(schemaErrorOf(documentWith((doc) => (doc['html'] = '<script>'))).pointer).toBe('/html');
     // A property name is escaped as a JSON pointer token and shown without control characters.
@@ -294,5 +294,35 @@ describe('the published schema', () => {
     expect(publishedSchema.definitions.entry.properties.status.enum).toEqual([...REPORT_STATUSES]);
     expect(Object.keys(publishedSchema.properties.counts.properties)).toEqual([...REPORT_STATUSES]);
     expect(new Set(REPORT_STATUSES).size).toBe(14);
+  });
+});
+
+describe('roll-ups in the JSON report', () => {
+  const app = (d: number, delta: number): Entry =>
+    entry({ key: `DEV_MEM/dev${d}/APP`, baseline: 1000, current: 1000 + delta, delta, percent: delta / 10, status: 'regressed', severity: 'fail' });
+  const report: GateReport = {
+    result: 'fail',
+    counts: { regressed: 3, pass: 1 },
+    entries: [app(0, 100), app(1, 300), entry({ key: 'DEV_MEM/dev2/APP' }), app(3, 200)],
+  };
+
+  it('keeps every entry and adds one group of DEV_MEM/*/APP on 3 of 4 devices, largest change first', () => {
+    const doc = JSON.parse(renderJsonReport(report)) as { entries: unknown[]; groups: unknown[] };
+    expect(doc.entries).toHaveLength(4);
+    expect(doc.groups).toEqual([
+      { kind: 'module', status: 'regressed', severity: 'fail', pattern: 'DEV_MEM/*/APP', entries: [1, 3, 0], ofDevices: 4, medianDelta: 200 },
+    ]);
+  });
+
+  it('refuses a group that points past the entries, twice at one entry, or at an entry of another status', () => {
+    const doc = JSON.parse(renderJsonReport(report)) as { groups: { entries: number[] }[] };
+    const broken = (entries: number[]): string => {
+      const copy = structuredClone(doc);
+      (copy.groups[0] as { entries: number[] }).entries = entries;
+      return schemaErrorOf(JSON.stringify(copy)).message;
+    };
+    expect(broken([1, 9])).toBe('report.json: /groups/0/entries/1: is 9, but there are 4 entries');
+    expect(broken([1, 1])).toBe('report.json: /groups/0/entries/1: lists /entries/1 a second time');
+    expect(broken([1, 2])).toBe('report.json: /groups/0/entries/1: is /entries/2, which is not a module regressed key of DEV_MEM/*/APP');
   });
 });

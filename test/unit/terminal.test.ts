@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import type { Snapshot } from '../../src/snapshot.js';
-import { displayWidth, renderSnapshotTable, renderTerminal } from '../../src/report/terminal.js';
+import { displayWidth, renderSnapshotTable, renderTerminal, truncateMiddle } from '../../src/report/terminal.js';
+import { jobReport } from '../helpers/jobs.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
   return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
@@ -29,24 +30,23 @@ const failing: GateReport = {
 };
 
 describe('renderTerminal', () => {
-  it('prints the verdict, the regressed APP peak on dev0 first with +17.4 GiB, and counts the keys not listed', () => {
+  it('prints the verdict, the regressed APP peak on dev0 first with +17.4 GiB, explanations, and counts the keys not listed', () => {
     expect(renderTerminal(failing)).toBe(`Memory gate failed: 1 regressed (2 warnings)
 
-SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE / WHY
-fail      regressed  module  DEV_MEM/dev0/APP   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default
-warn      regressed  kernel  dev1/算子_加法       100 B     300 B     +200 B  +200.0%  dev*/**
-warn      new        kernel  dev0/matmul_v1           -       6 B          -        -  default
+STATUS         KEY               BASELINE → CURRENT             Δ (Δ%)
+✗ regressed    DEV_MEM/dev0/APP  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)
+! regressed ¹  dev1/算子_加法         100 B → 300 B     +200 B (+200%)
+! new          dev0/matmul_v1               — → 6 B         +6 B (new)
+
+¹ held to the rule dev*/** of the config
 
 2 keys within thresholds not listed (1 improved, 1 pass)
 `);
   });
 
-  it('aligns columns by terminal width, counting a Chinese character as two columns', () => {
-    const [header = '', app = '', cjk = ''] = renderTerminal(failing).split('\n').slice(2, 5);
-    const baselineEnd = (line: string, cell: string): number => displayWidth(line.slice(0, line.indexOf(cell) + cell.length));
-    expect(baselineEnd(header, 'BASELINE')).toBe(55);
-    expect(baselineEnd(app, ' 1.9 GiB')).toBe(55);
-    expect(baselineEnd(cjk, ' 100 B')).toBe(55);
+  it('aligns columns by display width, counting a Chinese character as two columns', () => {
+    const lines = renderTerminal(failing).split('\n').slice(2, 6);
+    expect(lines.map((l) => displayWidth(l))).toEqual([70, 70, 70, 70]);
     expect(displayWidth('dev1/算子_加法')).toBe(14);
     expect(displayWidth('e\u0301')).toBe(1);
   });
@@ -56,51 +56,90 @@ warn      new        kernel  dev0/matmul_v1           -       6 B          -    
     expect(renderTerminal(passing)).toBe('Memory gate passed: 2 keys within thresholds\n\n2 keys within thresholds not listed (1 improved, 1 pass)\n');
   });
 
-  it('writes no escape codes unless color is asked for, and then colors the severity', () => {
+  it('writes no escape codes unless color is asked for, and then colors the verdict and each status', () => {
     expect(renderTerminal(failing)).not.toContain('\u001b');
     const colored = renderTerminal(failing, { color: true }).split('\n');
     expect(colored[0]).toBe('\u001b[1m\u001b[31mMemory gate failed: 1 regressed (2 warnings)\u001b[0m');
-    expect(colored[3]?.startsWith('\u001b[31mfail    \u001b[0m  regressed  module  DEV_MEM/dev0/APP')).toBe(true);
-    expect(colored[4]?.startsWith('\u001b[33mwarn    \u001b[0m  regressed')).toBe(true);
+    expect(colored[3]).toBe('\u001b[31m✗ regressed  \u001b[0m  DEV_MEM/dev0/APP  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)');
+    expect(colored[4]?.startsWith('\u001b[33m! regressed ¹\u001b[0m')).toBe(true);
   });
 
   it('shows an escape sequence in a kernel name instead of letting it clear the screen', () => {
     const hostile: GateReport = { result: 'fail', counts: { regressed: 1 }, entries: [{ ...appRegressed, kind: 'kernel', key: 'dev0/\u001b[2J\u001b]0;pwned\u0007' }] };
-    const text = renderTerminal(hostile);
+    const text = renderTerminal(hostile, { width: 120 });
     expect(text).not.toContain('\u001b');
     expect(text).toContain('dev0/␛[2J␛]0;pwned␇');
   });
 
-  it('gives a key longer than the terminal allows its own line and continues the values under their columns', () => {
+  it('cuts a key too long for the width in the middle with …, keeping its start and end', () => {
     const longKey = `dev0/${'fused_attention_'.repeat(5)}v2`;
     const report: GateReport = { result: 'fail', counts: { regressed: 2 }, entries: [appRegressed, { ...appRegressed, kind: 'kernel', key: longKey, delta: 1 }] };
-    const text = renderTerminal(report, { width: 100 });
-    expect(text).toBe(`Memory gate failed: 2 regressed
+    expect(renderTerminal(report, { width: 80 })).toBe(`Memory gate failed: 2 regressed
 
-SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE / WHY
-fail      regressed  module  DEV_MEM/dev0/APP   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default
-fail      regressed  kernel  ${longKey}
-                                                1.9 GiB  19.4 GiB       +1 B  +900.0%  default
+STATUS       KEY                           BASELINE → CURRENT             Δ (Δ%)
+✗ regressed  DEV_MEM/dev0/APP              1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)
+✗ regressed  dev0/fused_att…_attention_v2  1.9 GiB → 19.4 GiB       +1 B (+900%)
 `);
-    // Every line but the long key's own fits in 100 columns.
-    expect(text.split('\n').filter((line) => displayWidth(line) > 100)).toEqual([`fail      regressed  kernel  ${longKey}`]);
+    expect(truncateMiddle('DEV_MEM/dev0/RUNTIME', 12)).toBe('DEV_ME…NTIME');
+    expect(truncateMiddle('算子_加法_乘法', 9)).toBe('算子…乘法');
+    expect(truncateMiddle('short', 12)).toBe('short');
   });
 
-  it('narrows the key column to the terminal width, down to 16 columns', () => {
-    const longer = { ...appRegressed, key: 'DEV_MEM/dev0/APP_0123456789', delta: 1 };
-    const report: GateReport = { result: 'fail', counts: { regressed: 2 }, entries: [appRegressed, longer] };
-    // 78 columns go to the other columns and gaps: the key column gets the 16-column minimum, the 27-column key its own line.
-    expect(renderTerminal(report, { width: 80 }).split('\n').slice(2, 6)).toEqual([
-      'SEVERITY  STATUS     KIND    KEY               BASELINE   CURRENT      DELTA   DELTA%  RULE / WHY',
-      'fail      regressed  module  DEV_MEM/dev0/APP   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default',
-      'fail      regressed  module  DEV_MEM/dev0/APP_0123456789',
-      '                                                1.9 GiB  19.4 GiB       +1 B  +900.0%  default',
+  it('drops the baseline → current column before the key gets narrower than 12 columns', () => {
+    expect(renderTerminal(failing, { width: 60 }).split('\n').slice(2, 6)).toEqual([
+      'STATUS         KEY                          Δ (Δ%)',
+      '✗ regressed    DEV_MEM/dev0/APP  +17.4 GiB (+900%)',
+      '! regressed ¹  dev1/算子_加法       +200 B (+200%)',
+      '! new          dev0/matmul_v1           +6 B (new)',
     ]);
-    // With 108 columns both keys fit on their rows.
-    expect(renderTerminal(report, { width: 108 }).split('\n').slice(3, 5)).toEqual([
-      'fail      regressed  module  DEV_MEM/dev0/APP              1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default',
-      'fail      regressed  module  DEV_MEM/dev0/APP_0123456789   1.9 GiB  19.4 GiB       +1 B  +900.0%  default',
-    ]);
+  });
+
+  it('keeps every line within the width, from 40 to 200 columns, explanations wrapped', () => {
+    const story = jobReport({
+      devices: 8,
+      change: (a, d, m) => (m === 'APP' && d === 3 ? 2 : a === 'DEV_MEM' && m === 'HCCL' && d === 5 ? 1.3 : 1),
+      config: { device: { capacity: 32 * 1024 ** 3, minHeadroom: { percent: 10 } } },
+    });
+    for (const width of [40, 60, 80, 120, 200]) {
+      const lines = renderTerminal(story, { width }).trimEnd().split('\n');
+      expect(lines.filter((l) => displayWidth(l) > width)).toEqual([]);
+    }
+  });
+
+  it('rolls up a 4,096-device job where APP grew 10% on every device into one group row: under 60 lines', () => {
+    const big = jobReport({ devices: 4096, change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1) });
+    const text = renderTerminal(big, { width: 80 });
+    expect(text).toBe(`Memory gate failed: 4,096 regressed
+
+STATUS       KEY             BASELINE → CURRENT             Δ (Δ%)
+✗ regressed  DEV_MEM/*/APP  19.7 GiB → 21.7 GiB  +2.0 GiB (+10.0%)
+    4,096 of 4,096 devices, worst dev0; median +2.0 GiB (+10.0%)
+
+57,344 keys within thresholds not listed (57,344 pass)
+`);
+    // --all lists every key: 4,096 rows, no roll-up.
+    expect(renderTerminal(big, { width: 80, all: true }).split('\n').filter((l) => l.startsWith('✗ regressed  DEV_MEM/dev'))).toHaveLength(4096);
+  });
+
+  it('caps the rows at 30 and says how to see the rest', () => {
+    const many: GateReport = {
+      result: 'fail',
+      counts: { regressed: 40 },
+      entries: Array.from({ length: 40 }, (_, i) => ({ ...appRegressed, key: `HOST_MEM/M${i}`, delta: 1000 + i })),
+    };
+    const lines = renderTerminal(many, { width: 80 }).split('\n');
+    expect(lines.filter((l) => l.startsWith('✗ regressed'))).toHaveLength(30);
+    expect(lines).toContain('…10 more rows: --all lists every key, --report FILE.json writes them all');
+  });
+
+  it('says "No baseline yet" on the first line of a first run, with the how-to, and no per-key rows', () => {
+    const first = jobReport({ devices: 2, firstRun: true });
+    expect(renderTerminal(first, { width: 80, baselineFile: 'base.json' })).toBe(`No baseline yet: 30 keys recorded
+Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out
+base.json --plog …' (or the Action's mode: update) and commit it.
+
+30 keys recorded (15 modules across devices); --report FILE.json lists them
+`);
   });
 
   it('refuses a width that is not a positive number of columns', () => {
@@ -109,9 +148,9 @@ fail      regressed  kernel  ${longKey}
   });
 
   it('renders a status it does not know yet as given', () => {
-    const report: GateReport = { result: 'fail', counts: {}, entries: [Object.assign({ ...appRegressed }, { kind: 'device', key: 'dev0', status: 'low-headroom' })] };
-    expect(renderTerminal(report).split('\n')[0]).toBe('Memory gate failed: 1 low headroom');
-    expect(renderTerminal(report).split('\n')[3]).toBe('fail      low-headroom  device  dev0   1.9 GiB  19.4 GiB  +17.4 GiB  +900.0%  default');
+    const report: GateReport = { result: 'fail', counts: {}, entries: [Object.assign({ ...appRegressed }, { kind: 'device', key: 'dev0', status: 'low_headroom2' })] };
+    expect(renderTerminal(report).split('\n')[0]).toBe('Memory gate failed: 1 low_headroom2');
+    expect(renderTerminal(report).split('\n')[3]).toBe('✗ low_headroom2  dev0  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)');
   });
 });
 

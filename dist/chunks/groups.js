@@ -1,0 +1,587 @@
+import { a as formatBytes, f as formatDelta } from './units.js';
+import { S as SECTIONS, e as compareKeys, g as sectionOfKind } from './snapshot.js';
+import { e as escapeHtml, t as tableCodeSpan } from './escape.js';
+import { s as splitDevice } from './keys.js';
+
+/** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
+const STATUSES = [
+    'regressed',
+    'over-budget',
+    'over-capacity',
+    'alloc-failure',
+    'leak-suspect',
+    'low-headroom',
+    'above-reference',
+    'imbalance',
+    'growing',
+    'new',
+    'missing',
+    'improved',
+    'ignored',
+    'pass',
+];
+
+// The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
+/** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
+const REPORT_STATUSES = STATUSES;
+/** Entry kinds: every section's (registry order), then `device`. */
+const REPORT_KINDS = [...SECTIONS.map((s) => s.kind), 'device'];
+const REPORT_SEVERITIES = ['fail', 'warn', 'ok'];
+/** Entry units: absent means bytes. */
+const REPORT_UNITS = ['bytes', 'count'];
+/** Longest note accepted: ours are one sentence; a hostile upload must not make the comment huge. */
+const MAX_NOTE_LENGTH = 2000;
+/** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
+const MAX_KEY_LENGTH = 4096;
+/** Most entries accepted from a report: a bound on what an untrusted upload can make the comment job render. */
+const MAX_ENTRIES = 200_000;
+const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES };
+/** Environment items and values, node and artifact names: short strings, a bounded number of them. */
+const text = { type: 'string', maxLength: MAX_KEY_LENGTH };
+const MAX_LISTED = 10_000;
+const reportSchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'ascend-memory-gate --report',
+    description: "Every verdict of one memory gate run: one entry per module and kernel key, plus findings (same key, another status) and device entries. Values are exact byte counts, or counts of allocations where unit is 'count'.",
+    type: 'object',
+    additionalProperties: false,
+    required: ['result', 'counts', 'entries'],
+    properties: {
+        result: { type: 'string', enum: ['pass', 'fail'] },
+        counts: {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(REPORT_STATUSES.map((status) => [status, count])),
+        },
+        entries: { type: 'array', maxItems: MAX_ENTRIES, items: { $ref: '#/definitions/entry' } },
+        groups: {
+            type: 'array',
+            maxItems: MAX_ENTRIES,
+            description: 'Roll-ups across devices: entries of one kind, status and severity whose keys differ only in the device. Every entry is also in entries.',
+            items: { $ref: '#/definitions/group' },
+        },
+        baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
+        environment: { $ref: '#/definitions/environment' },
+        missingArtifacts: { type: 'array', maxItems: MAX_LISTED, items: text },
+        generatedAt: {
+            type: 'string',
+            maxLength: 64,
+            pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
+        },
+    },
+    definitions: {
+        environment: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['changes', 'splits', 'severity'],
+            properties: {
+                changes: {
+                    type: 'array',
+                    maxItems: MAX_LISTED,
+                    items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['item', 'baseline', 'current'],
+                        properties: { item: text, baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH } },
+                    },
+                },
+                splits: {
+                    type: 'array',
+                    maxItems: MAX_LISTED,
+                    items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['item', 'values'],
+                        properties: {
+                            item: text,
+                            values: {
+                                type: 'array',
+                                maxItems: MAX_LISTED,
+                                items: {
+                                    type: 'object',
+                                    additionalProperties: false,
+                                    required: ['value', 'nodes'],
+                                    properties: { value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, nodes: { type: 'array', maxItems: MAX_LISTED, items: text } },
+                                },
+                            },
+                        },
+                    },
+                },
+                severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+            },
+        },
+        group: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'status', 'severity', 'pattern', 'entries', 'ofDevices', 'medianDelta'],
+            properties: {
+                kind: { type: 'string', enum: [...REPORT_KINDS] },
+                status: { type: 'string', enum: [...REPORT_STATUSES] },
+                severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+                pattern: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.' },
+                entries: {
+                    type: 'array',
+                    minItems: 2,
+                    maxItems: MAX_ENTRIES,
+                    description: 'Indices into entries, the largest absolute change first.',
+                    items: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES },
+                },
+                ofDevices: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES, description: 'Devices with a key of this kind and pattern anywhere in the report.' },
+                medianDelta: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+            },
+        },
+        entry: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'key', 'baseline', 'current', 'delta', 'percent', 'status', 'severity', 'rule'],
+            properties: {
+                kind: { type: 'string', enum: [...REPORT_KINDS] },
+                key: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
+                baseline: bytes,
+                current: bytes,
+                delta: bytes,
+                percent: { type: ['number', 'null'] },
+                status: { type: 'string', enum: [...REPORT_STATUSES] },
+                severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
+                rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+                unit: { type: 'string', enum: [...REPORT_UNITS] },
+                limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+                capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
+                note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
+            },
+        },
+    },
+};
+
+/** A run's environment from its snapshot's (or baseline's) nodes; nodes that recorded none are left out. */
+function runEnvironmentOf(meta) {
+    const nodes = Object.entries(meta?.nodes ?? {}).filter(([, node]) => Object.keys(node.environment).length > 0);
+    return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
+}
+const DEFAULT_ENVIRONMENT_POLICY = { onChange: 'warn', ignore: [] };
+/** Labels people know the items by; any other item shows under its own name. */
+const LABELS = {
+    cann: 'CANN toolkit',
+    driver: 'driver',
+    firmware: 'firmware',
+    chip: 'chip',
+    torch: 'torch',
+    torch_npu: 'torch_npu',
+};
+function environmentLabel(item) {
+    return LABELS[item] ?? item;
+}
+const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** Every item any node reports, sorted; ignored items left out. */
+function itemsOf(environment, ignore) {
+    const items = new Set();
+    for (const node of Object.values(environment))
+        for (const item of Object.keys(node))
+            if (!ignore.has(item))
+                items.add(item);
+    return [...items].sort(byText);
+}
+/** The run's value of an item: the one value when every node agrees, else the distinct values joined with ` | `. */
+function runValue(environment, item) {
+    const values = new Set();
+    let unset = false;
+    for (const node of Object.values(environment)) {
+        const value = node[item];
+        if (value === undefined)
+            unset = true;
+        else
+            values.add(value);
+    }
+    if (values.size === 0)
+        return null;
+    const sorted = [...values].sort(byText);
+    return unset ? [...sorted, '(unset)'].join(' | ') : sorted.join(' | ');
+}
+/**
+ * Baseline vs this run, and this run's nodes against each other. A side that recorded no environment at all (an old
+ * baseline, raw files parsed on the gate's runner) is not compared: "everything changed" would say nothing.
+ */
+function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POLICY) {
+    const severity = policy.onChange === 'fail' ? 'fail' : policy.onChange === 'warn' ? 'warn' : 'ok';
+    if (policy.onChange === 'ignore' || current === undefined || Object.keys(current).length === 0)
+        return { changes: [], splits: [], severity };
+    const ignore = new Set(policy.ignore);
+    const changes = [];
+    if (baseline !== undefined && Object.keys(baseline).length > 0) {
+        const items = new Set([...itemsOf(baseline, ignore), ...itemsOf(current, ignore)]);
+        for (const item of [...items].sort(byText)) {
+            const before = runValue(baseline, item);
+            const after = runValue(current, item);
+            if (before !== after)
+                changes.push({ item, baseline: before, current: after });
+        }
+    }
+    const splits = [];
+    const nodes = Object.keys(current).sort(byText);
+    for (const item of itemsOf(current, ignore)) {
+        const groups = new Map();
+        for (const node of nodes) {
+            const value = current[node][item] ?? null;
+            groups.set(value, [...(groups.get(value) ?? []), node]);
+        }
+        if (groups.size > 1) {
+            const values = [...groups].map(([value, names]) => ({ value, nodes: names }));
+            values.sort((a, b) => b.nodes.length - a.nodes.length || byText(a.value ?? '', b.value ?? ''));
+            splits.push({ item, values });
+        }
+    }
+    return { changes, splits, severity };
+}
+/** Whether the findings say anything. */
+function hasEnvironmentFindings(findings) {
+    return findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0);
+}
+/** `CANN toolkit 8.3.RC1 → 9.0.RC1; torch_npu 2.5.1 → 2.6.0`: one line for notes and annotations. */
+function describeChanges(changes) {
+    return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
+}
+/** Statuses that say a value grew: each one's note says it happened across the environment change. */
+const GROWTH = new Set(['regressed', 'over-budget']);
+/**
+ * The report with the environment findings attached: regressions note the change they happened across, and with
+ * `onChange: fail` a change (or a split) fails the run. The entries' own verdicts are never altered.
+ */
+function applyEnvironment(report, findings) {
+    if (!hasEnvironmentFindings(findings))
+        return report;
+    const across = findings.changes.length > 0 ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).` : null;
+    const entries = across
+        ? report.entries.map((e) => (GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e))
+        : report.entries;
+    const result = findings.severity === 'fail' ? 'fail' : report.result;
+    return { ...report, entries, result, environment: findings };
+}
+
+// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
+/** Most nodes named per value; the rest are counted. */
+const NODES_SHOWN = 8;
+const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
+function nodeList(nodes) {
+    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
+    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
+}
+function splitRows(splits) {
+    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
+}
+/** The blocks, in order; empty when there is nothing to say. */
+function contextBlocks(report) {
+    const blocks = [];
+    const env = report.environment;
+    if (hasEnvironmentFindings(env)) {
+        if (env.changes.length > 0) {
+            blocks.push({
+                title: 'Environment changed since the baseline',
+                severity: env.severity,
+                header: ['Item', 'Baseline', 'This run'],
+                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
+            });
+        }
+        if (env.splits.length > 0) {
+            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
+        }
+    }
+    const missing = report.missingArtifacts ?? [];
+    if (missing.length > 0) {
+        blocks.push({
+            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
+            severity: 'warn',
+            header: ['Artifact'],
+            rows: missing.map((name) => [name]),
+        });
+    }
+    return blocks;
+}
+/** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
+function contextFailure(report) {
+    const env = report.environment;
+    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
+        return null;
+    if (env.changes.length > 0)
+        return 'environment changed since the baseline';
+    return "this run's nodes disagree on their environment";
+}
+/** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
+function contextMarkdown(report) {
+    return contextBlocks(report).map((block) => [
+        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
+        '',
+        `| ${block.header.join(' | ')} |`,
+        `|${block.header.map(() => '---').join('|')}|`,
+        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
+    ].join('\n'));
+}
+/** Terminal lines: one heading per block, one indented line per row. */
+function contextTerminal(report, shown) {
+    return contextBlocks(report).flatMap((block) => [
+        '',
+        `${block.severity.toUpperCase()}: ${block.title}`,
+        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
+            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
+            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
+    ]);
+}
+/** HTML sections, every value escaped. */
+function contextHtml(report) {
+    return contextBlocks(report).map((block) => [
+        `<section class="context ${block.severity}">`,
+        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
+        '<table>',
+        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
+        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
+        '</table>',
+        '</section>',
+    ].join('\n'));
+}
+
+/** Growth in bytes, also for a new key (its whole current) or a missing key (minus its baseline). */
+function growth(entry) {
+    return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
+}
+function splitSections(report) {
+    const problems = [];
+    const improvements = [];
+    const unchanged = [];
+    for (const entry of report.entries) {
+        if (entry.severity !== 'ok')
+            problems.push(entry);
+        else if (entry.status === 'improved')
+            improvements.push(entry);
+        else
+            unchanged.push(entry);
+    }
+    problems.sort((a, b) => severityRank(a) - severityRank(b) || growth(b) - growth(a) || byKindAndKey(a, b));
+    improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
+    // The gate already lists entries by kind then key: check in one pass (cheap) before a sort of ~10^5 collated keys.
+    if (!isSortedBy(unchanged, byKindAndKey))
+        unchanged.sort(byKindAndKey);
+    return { problems, improvements, unchanged };
+}
+function isSortedBy(items, compare) {
+    for (let i = 1; i < items.length; i++)
+        if (compare(items[i - 1], items[i]) > 0)
+            return false;
+    return true;
+}
+function severityRank(entry) {
+    return entry.severity === 'fail' ? 0 : entry.severity === 'warn' ? 1 : 2;
+}
+function byKindAndKey(a, b) {
+    return kindRank(a.kind) - kindRank(b.kind) || compareKeys(a.kind, b.kind) || compareKeys(a.key, b.key);
+}
+function kindRank(kind) {
+    const known = REPORT_KINDS;
+    const i = known.indexOf(kind);
+    return i === -1 ? known.length : i;
+}
+/** A status as every report spells it: `over-capacity`, never "over capacity". */
+function statusLabel(status) {
+    return status;
+}
+/**
+ * A first run: no entry has a baseline value and none is missing (the baseline file is absent or empty). Derived
+ * from the entries, so a report read back from JSON says the same.
+ */
+function isFirstRun(report) {
+    return report.entries.length > 0 && report.entries.every((e) => e.baseline === null && e.status !== 'missing');
+}
+/** Worst first: failing before warning before the rest, then the largest absolute change, then kind and key. */
+function worstFirst(a, b) {
+    return severityRank(a) - severityRank(b) || Math.abs(growth(b)) - Math.abs(growth(a)) || byKindAndKey(a, b);
+}
+/** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
+function countByStatus(entries) {
+    const counts = new Map();
+    for (const entry of entries)
+        counts.set(entry.status, (counts.get(entry.status) ?? 0) + 1);
+    const known = REPORT_STATUSES;
+    const rank = (s) => (known.includes(s) ? known.indexOf(s) : known.length);
+    return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
+}
+function formatCount(n) {
+    return n.toLocaleString('en-US');
+}
+function plural(n, one, many = `${one}s`) {
+    return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+/**
+ * The verdict without decoration: "Memory gate failed: 2 regressed, 1 over budget (3 warnings)" or
+ * "Memory gate passed: 140 keys within thresholds". `title` is inserted as given: escape it for the target first.
+ */
+function verdictText(report, title) {
+    const firstRun = isFirstRun(report);
+    // On a first run every key is new by definition: those are not warnings, the recorded keys are the news.
+    const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new')).length;
+    const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
+    if (firstRun) {
+        const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
+        const closed = report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
+        return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
+    }
+    if (report.result === 'fail') {
+        const failing = [
+            ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`),
+            ...[contextFailure(report)].filter((why) => why !== null),
+        ].join(', ');
+        return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
+    }
+    const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
+    return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
+}
+
+/** True for an entry whose values are counts, not bytes. */
+function isCountEntry(entry) {
+    return entry.unit === 'count';
+}
+/** The entry's optional free-text note, or null. */
+function entryNote(entry) {
+    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
+}
+/** A baseline or current value: "19.4 GiB", or "3" for a count. */
+function formatEntryValue(entry, value) {
+    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
+}
+/** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
+function formatEntryDelta(entry, delta) {
+    if (!isCountEntry(entry))
+        return formatDelta(delta);
+    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
+}
+/** What decided the entry, as plain text: a finding's note (with its limit), else the rule's glob, else "default". */
+function entryReason(entry) {
+    const note = entryNote(entry);
+    if (note !== null) {
+        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+        return { rule: entry.rule, note: `${note}${limit}` };
+    }
+    return { rule: entry.rule, note: null };
+}
+/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
+function formatShortPercent(percent) {
+    const digits = Math.abs(percent) >= 10 ? 0 : 1;
+    const s = percent.toFixed(digits);
+    return percent > 0 ? `+${s}%` : `${s}%`;
+}
+/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
+function formatTransition(entry) {
+    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
+    return `${side(entry.baseline)} → ${side(entry.current)}`;
+}
+/** "+19.7 GiB (+100%)"; a new or missing key grows or shrinks by its whole value: "+4.0 GiB (new)". */
+function formatChange(entry) {
+    if (entry.delta !== null) {
+        const delta = formatEntryDelta(entry, entry.delta);
+        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+    }
+    if (entry.baseline === null && entry.current !== null)
+        return `${formatEntryDelta(entry, entry.current)} (new)`;
+    if (entry.current === null && entry.baseline !== null)
+        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
+    return '—';
+}
+/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
+function entrySentence(entry) {
+    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
+    return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
+}
+
+// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once.
+const splits = new WeakMap();
+/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per entry. */
+function splitOf(entry) {
+    let split = splits.get(entry);
+    if (split === undefined)
+        splits.set(entry, (split = splitDevice(entry.key)));
+    return split;
+}
+/** A whole-device key rolls up to `*`: shown as `dev*`, any device. */
+function displayPattern(pattern) {
+    return pattern === '*' ? 'dev*' : pattern;
+}
+/** A group of several entries is shown as one row; a group of one is its entry's row. */
+function isRollUp(group) {
+    return group.entries.length > 1;
+}
+/** The first (worst) member. */
+function worstOf(group) {
+    return group.entries[0];
+}
+/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report. */
+function devicesPerPattern(all) {
+    const devices = new Map();
+    for (const entry of all) {
+        const { device, group } = splitOf(entry);
+        if (device === null)
+            continue;
+        const id = patternId(entry.kind, group);
+        let set = devices.get(id);
+        if (set === undefined)
+            devices.set(id, (set = new Set()));
+        set.add(device);
+    }
+    return new Map([...devices].map(([id, set]) => [id, set.size]));
+}
+function patternId(kind, pattern) {
+    return `${kind}\u0000${pattern}`;
+}
+/**
+ * Groups `entries` (already in display order, worst first) by kind, status, severity and device-free key. Groups come in
+ * the order of their first member, so the renderer's order is kept; members keep it too.
+ */
+function groupEntries(entries, perPattern) {
+    const groups = new Map();
+    for (const entry of entries) {
+        const { device, group: pattern } = splitOf(entry);
+        const id = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}\u0000${device === null ? `\u0001${entry.key}` : pattern}`;
+        let group = groups.get(id);
+        if (group === undefined) {
+            group = {
+                kind: entry.kind,
+                status: entry.status,
+                severity: entry.severity,
+                pattern: device === null ? entry.key : displayPattern(pattern),
+                entries: [],
+                ofDevices: device === null ? 0 : (perPattern.get(patternId(entry.kind, pattern)) ?? 1),
+            };
+            groups.set(id, group);
+        }
+        group.entries.push(entry);
+    }
+    return [...groups.values()];
+}
+/** The device of an entry (`dev3`), or null. */
+function deviceOfEntry(entry) {
+    return splitOf(entry).device;
+}
+/** The median of the members' growth (delta, or the whole value of a new/missing key). */
+function medianGrowth(group) {
+    const values = group.entries.map(growth).sort((a, b) => a - b);
+    const mid = Math.floor(values.length / 2);
+    return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+/** The median percent change of the members that have one, or null. */
+function medianPercent(group) {
+    const values = group.entries.map((e) => e.percent).filter((p) => p !== null && Number.isFinite(p));
+    if (values.length === 0)
+        return null;
+    values.sort((a, b) => a - b);
+    const mid = Math.floor(values.length / 2);
+    return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+/** "4,096 of 4,096 devices". */
+function devicesPhrase(group) {
+    const n = group.entries.length;
+    const of = Math.max(group.ofDevices, n);
+    return `${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} ${of === 1 ? 'device' : 'devices'}`;
+}
+/** Heading of a kind in reports: the section's title (`Modules`), or the kind itself for kinds of no section (`device`). */
+function kindTitle(kind) {
+    return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
+}
+
+export { entrySentence as A, worstFirst as B, growth as C, DEFAULT_ENVIRONMENT_POLICY as D, reportSchema as E, contextMarkdown as F, splitOf as G, isCountEntry as H, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, formatEntryValue as u, verdictText as v, worstOf as w, applyEnvironment as x, compareEnvironments as y, runEnvironmentOf as z };

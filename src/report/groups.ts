@@ -1,0 +1,125 @@
+// Roll-up across devices: entries of one kind, status and device-free key (`DEV_MEM/*/APP`) become one group, for every section alike.
+import type { Entry } from '../gate/types.js';
+import { sectionOfKind, splitDevice, type DeviceSplit } from '../sections/index.js';
+import { compareKeys } from '../snapshot.js';
+import { growth } from './sections.js';
+
+/** The entries of one (kind, status, severity, device-free key): one row in every renderer. */
+export interface EntryGroup {
+  kind: string;
+  status: string;
+  severity: string;
+  /** The key with its device segment replaced by `*` (`DEV_MEM/{*}/APP`); the key itself for a key of no device. */
+  pattern: string;
+  /** Members, worst first (the order the renderer asked for). */
+  entries: Entry[];
+  /** Devices that have a key of this kind and pattern anywhere in the report: the "of" in "12 of 4,096 devices". */
+  ofDevices: number;
+}
+
+// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once.
+const splits = new WeakMap<Entry, DeviceSplit>();
+
+/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per entry. */
+export function splitOf(entry: Entry): DeviceSplit {
+  let split = splits.get(entry);
+  if (split === undefined) splits.set(entry, (split = splitDevice(entry.key)));
+  return split;
+}
+
+/** A whole-device key rolls up to `*`: shown as `dev*`, any device. */
+function displayPattern(pattern: string): string {
+  return pattern === '*' ? 'dev*' : pattern;
+}
+
+/** A group of several entries is shown as one row; a group of one is its entry's row. */
+export function isRollUp(group: EntryGroup): boolean {
+  return group.entries.length > 1;
+}
+
+/** The first (worst) member. */
+export function worstOf(group: EntryGroup): Entry {
+  return group.entries[0] as Entry;
+}
+
+/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report. */
+export function devicesPerPattern(all: readonly Entry[]): Map<string, number> {
+  const devices = new Map<string, Set<string>>();
+  for (const entry of all) {
+    const { device, group } = splitOf(entry);
+    if (device === null) continue;
+    const id = patternId(entry.kind, group);
+    let set = devices.get(id);
+    if (set === undefined) devices.set(id, (set = new Set()));
+    set.add(device);
+  }
+  return new Map([...devices].map(([id, set]) => [id, set.size]));
+}
+
+function patternId(kind: string, pattern: string): string {
+  return `${kind}\u0000${pattern}`;
+}
+
+/**
+ * Groups `entries` (already in display order, worst first) by kind, status, severity and device-free key. Groups come in
+ * the order of their first member, so the renderer's order is kept; members keep it too.
+ */
+export function groupEntries(entries: readonly Entry[], perPattern: ReadonlyMap<string, number>): EntryGroup[] {
+  const groups = new Map<string, EntryGroup>();
+  for (const entry of entries) {
+    const { device, group: pattern } = splitOf(entry);
+    const id = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}\u0000${device === null ? `\u0001${entry.key}` : pattern}`;
+    let group = groups.get(id);
+    if (group === undefined) {
+      group = {
+        kind: entry.kind,
+        status: entry.status,
+        severity: entry.severity,
+        pattern: device === null ? entry.key : displayPattern(pattern),
+        entries: [],
+        ofDevices: device === null ? 0 : (perPattern.get(patternId(entry.kind, pattern)) ?? 1),
+      };
+      groups.set(id, group);
+    }
+    group.entries.push(entry);
+  }
+  return [...groups.values()];
+}
+
+/** The device of an entry (`dev3`), or null. */
+export function deviceOfEntry(entry: Entry): string | null {
+  return splitOf(entry).device;
+}
+
+/** The median of the members' growth (delta, or the whole value of a new/missing key). */
+export function medianGrowth(group: EntryGroup): number {
+  const values = group.entries.map(growth).sort((a, b) => a - b);
+  const mid = Math.floor(values.length / 2);
+  return values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+}
+
+/** The median percent change of the members that have one, or null. */
+export function medianPercent(group: EntryGroup): number | null {
+  const values = group.entries.map((e) => e.percent).filter((p): p is number => p !== null && Number.isFinite(p));
+  if (values.length === 0) return null;
+  values.sort((a, b) => a - b);
+  const mid = Math.floor(values.length / 2);
+  return values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+}
+
+/** "4,096 of 4,096 devices". */
+export function devicesPhrase(group: EntryGroup): string {
+  const n = group.entries.length;
+  const of = Math.max(group.ofDevices, n);
+  return `${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} ${of === 1 ? 'device' : 'devices'}`;
+}
+
+/** Heading of a kind in reports: the section's title (`Modules`), or the kind itself for kinds of no section (`device`). */
+export function kindTitle(kind: string): string {
+  return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
+}
+
+/** Groups in report order by kind then pattern (for lists that are not ranked by severity). */
+export function byKindAndPattern(a: EntryGroup, b: EntryGroup): number {
+  return compareKeys(a.kind, b.kind) || compareKeys(a.pattern, b.pattern);
+}
