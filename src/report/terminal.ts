@@ -50,7 +50,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
   const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
   // What the run's context says (environment changes, missing artifacts) comes before any row.
-  for (const line of contextTerminal(report, shown)) lines.push(...wrap(line, width));
+  // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
+  for (const line of contextTerminal(report, shown)) lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
   if (firstRun) {
     const file = options.baselineFile ?? 'FILE';
     lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
