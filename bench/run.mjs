@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
+import { writeMemscopeDump } from './memscope-generate.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
@@ -42,7 +43,7 @@ const TARGETS = {
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist' };
+  const o = { plogBytes: '1GiB', csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, only: null };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -61,6 +62,9 @@ function parseOptions(argv) {
       case '--no-results': o.results = false; break;
       case '--dist': o.dist = value(); break;
       case '--many-files': o.manyFiles = Number(value()); break;
+      case '--dump-bytes': o.dumpBytes = value(); break;
+      case '--launches': o.launches = Number(value()); break;
+      case '--only': o.only = value(); break;
       case '--help': case '-h':
         console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
         process.exit(0);
@@ -74,7 +78,12 @@ function parseOptions(argv) {
     if (!given.has('--csv-rows')) o.csvRows = 50_000;
     if (!given.has('--profiler-bytes')) o.profilerBytes = '32MiB';
     if (!given.has('--runs')) o.runs = 1;
+    if (!given.has('--dump-bytes')) o.dumpBytes = '16MiB';
+    if (!given.has('--launches')) o.launches = 20_000;
   }
+  o.dumpBytes = parseSize(o.dumpBytes);
+  if (o.only !== null && o.only !== 'memscope') fail('--only takes memscope');
+  if (!Number.isSafeInteger(o.launches) || o.launches < 1000) fail('--launches must be an integer of at least 1000');
   o.plogBytes = parseSize(o.plogBytes);
   o.profilerBytes = parseSize(o.profilerBytes);
   if (!(o.profilerBytes >= 16 * 1024 * 1024)) fail('--profiler-bytes must be at least 16MiB');
@@ -100,7 +109,7 @@ function sizeLabel(bytes) {
 
 const GENERATOR_HASH = createHash('sha256').update(readFileSync(join(BENCH, 'generate.mjs'))).digest('hex').slice(0, 16);
 
-async function ensureCorpus(name, params) {
+async function ensureCorpus(name, params, make = generate) {
   const dir = join(CORPUS, name);
   const stampPath = join(dir, 'params.json');
   const stamp = JSON.stringify({ ...params, generator: GENERATOR_HASH });
@@ -110,8 +119,12 @@ async function ensureCorpus(name, params) {
   }
   rmSync(dir, { recursive: true, force: true });
   const t0 = performance.now();
-  const res = await generate({ ...params, out: dir });
+  const res = await make({ ...params, out: dir });
   writeFileSync(stampPath, stamp);
+  if (make !== generate && res.log) {
+    log(`corpus ${name}: ${res.log} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return dir;
+  }
   log(`corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
     `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return dir;
@@ -344,6 +357,14 @@ async function main() {
   if (!existsSync(CLI)) fail(`${relative(ROOT, CLI)} is missing: run \`npm run build\` first`);
   mkdirSync(CORPUS, { recursive: true });
   if (o.manyFiles !== undefined) return manyFiles(o);
+  if (o.only === 'memscope') {
+    const section = await benchMemscope(o);
+    console.log(section);
+    const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
+    writeFileSync(target, withMemscopeSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    log(`wrote the msMemScope section of ${relative(ROOT, target)}`);
+    return;
+  }
 
   // 1. Corpora: the main one (plog tree + CSVs), two smaller plog trees for scaling, a tiny one for start-up.
   const seedTag = `seed-${o.seed}`;
@@ -405,9 +426,12 @@ async function main() {
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
   const reports = reportSizes();
 
+  const memscopeSection = await benchMemscope(o);
+
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
   const report = render(o, { plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load, reports });
+  report.markdown = withMemscopeSection(report.markdown, memscopeSection);
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -645,6 +669,90 @@ sorted JSON output), took ${s(r.compare.ms)} s, ${compareRatio.toFixed(2)}×. Th
 Regenerate with \`npm run build && npm run bench\` (\`--runs N\`, \`--plog-bytes\`, \`--csv-rows\`; \`--quick\` for a smoke run).
 `;
   return { table: `\n${table}\n\n${targetTable}\n${startupNote}`, markdown };
+}
+
+// ---------------------------------------------------------------------------------------------
+// msMemScope dumps: `parse --dump` against Python's csv reader, `compare-dumps` against reading both files
+
+const MEMSCOPE_BEGIN = '<!-- memscope -->';
+const MEMSCOPE_END = '<!-- /memscope -->';
+
+/** Puts the msMemScope section into a RESULTS.md text, replacing an earlier one. */
+function withMemscopeSection(markdown, section) {
+  const block = `${MEMSCOPE_BEGIN}\n${section}\n${MEMSCOPE_END}\n`;
+  const from = markdown.indexOf(MEMSCOPE_BEGIN);
+  const to = markdown.indexOf(MEMSCOPE_END);
+  if (from !== -1 && to > from) return markdown.slice(0, from) + block + markdown.slice(to + MEMSCOPE_END.length + 1);
+  return `${markdown.trimEnd()}\n\n${block}`;
+}
+
+const DUMP_OPS_PER_STEP = 1000;
+/** Bytes one generated step of DUMP_OPS_PER_STEP ops takes (measured once on the generator: 4 rows an op). */
+const DUMP_BYTES_PER_STEP = 502_000;
+
+async function benchMemscope(o) {
+  const seedTag = `seed-${o.seed}`;
+  const makeDump = (options) => async ({ out }) => {
+    mkdirSync(out, { recursive: true });
+    const stats = {};
+    const r = await writeMemscopeDump(join(out, 'memscope_dump.csv'), { ...options, stats });
+    writeFileSync(join(out, 'stats.json'), JSON.stringify({ ...stats, ...r }));
+    return { log: `generated ${(r.bytes / MiB).toFixed(0)} MiB, ${r.rows} rows, ${stats.launches} launches` };
+  };
+  const steps = Math.max(1, Math.round(o.dumpBytes / DUMP_BYTES_PER_STEP));
+  const big = await ensureCorpus(`memscope-${sizeLabel(o.dumpBytes)}-${seedTag}`, { steps, seed: o.seed }, makeDump({ steps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed, leakFromStep: 2, leakBytes: 4000256 }));
+  const launchSteps = Math.round(o.launches / DUMP_OPS_PER_STEP);
+  const base = await ensureCorpus(`memscope-base-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed }));
+  const current = await ensureCorpus(`memscope-current-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed + 1 }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, differences: 0.01 }));
+  const bigDump = join(big, 'memscope_dump.csv');
+  const baseDump = join(base, 'memscope_dump.csv');
+  const currentDump = join(current, 'memscope_dump.csv');
+  const bigStats = JSON.parse(readFileSync(join(big, 'stats.json'), 'utf8'));
+  const currentStats = JSON.parse(readFileSync(join(current, 'stats.json'), 'utf8'));
+  for (const d of [big, base, current]) warm(d);
+
+  // Correctness first: parse --dump must find every step and the leak; compare-dumps must align every base launch.
+  const parsed = await measure(['node', CLI, 'parse', '--dump', bigDump, '--json'], { keepStdout: true });
+  if (parsed.code !== 0) fail(`parse --dump exited with ${parsed.code}: ${parsed.stderr}`);
+  const snapshot = JSON.parse(parsed.stdout);
+  // Every step has a peak and an end key; the leak rule flags one block per step from step 2 to the second-to-last.
+  const stepKeys = Object.keys(snapshot.sections?.steps ?? {});
+  if (stepKeys.length !== 2 * steps) fail(`parse --dump: expected ${2 * steps} step keys, got ${stepKeys.length}`);
+  const leak = snapshot.sections?.stepLeaks?.['dev0/PTA'];
+  if (leak?.blocks !== steps - 2 || leak?.bytes !== (steps - 2) * 4000256) fail(`parse --dump: expected a step leak of ${steps - 2} blocks, got ${JSON.stringify(leak)}`);
+  log(`verified parse --dump: ${steps} steps, a step leak of ${steps - 2} blocks`);
+  const compared = await measure(['node', CLI, 'compare-dumps', baseDump, currentDump], { keepStdout: true });
+  if (compared.code !== 0) fail(`compare-dumps exited with ${compared.code}: ${compared.stderr}`);
+  const lines = compared.stdout.split('\n').slice(2, -1);
+  const added = lines.filter((l) => l.split(',')[3] === 'N/A').length;
+  if (lines.length !== currentStats.launches || added !== currentStats.extraLaunches) {
+    fail(`compare-dumps: expected ${currentStats.launches} rows with ${currentStats.extraLaunches} compare-only, got ${lines.length} with ${added}`);
+  }
+  log(`verified compare-dumps: ${lines.length} rows, ${added} compare-only`);
+
+  const pythonRead = (files) => ['python3', '-c', "import csv,sys\nfor f in sys.argv[1:]: n=sum(1 for _ in csv.reader(open(f,newline='')))", ...files];
+  const parseDump = await timeSideBySide('parse --dump', ['node', CLI, 'parse', '--dump', bigDump, '--json'], pythonRead([bigDump]), o.runs, parsed.stdout);
+  const compareDumps = await timeSideBySide('compare-dumps', ['node', CLI, 'compare-dumps', baseDump, currentDump], pythonRead([baseDump, currentDump]), o.runs, compared.stdout);
+  const s = (ms) => (ms / 1000).toFixed(2);
+  const bytes = (f) => statSync(f).size;
+  const parseRatio = parseDump.ms / parseDump.refMs;
+  const compareRatio = compareDumps.ms / compareDumps.refMs;
+  const verdict = (ok) => (ok ? 'pass' : '**miss**');
+  return `## msMemScope dumps
+
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Dumps from \`bench/memscope-generate.mjs\` (G5 header, rows written late as the tool does, ${DUMP_OPS_PER_STEP} ops a step, 4 rows an op);
+medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME ? '`/usr/bin/time -f %M`' : 'VmHWM polling'}; machine load ${loadavg()[0].toFixed(1)} (1-minute average) at the end.
+
+| figure | input | ours (median) | reference (median) | ratio | target | peak RSS |
+|---|---|---|---|---|---|---|
+| \`parse --dump\` | ${(bytes(bigDump) / MiB).toFixed(0)} MiB, ${bigStats.rows.toLocaleString('en')} rows, ${steps} steps | ${s(parseDump.ms)} s | ${s(parseDump.refMs)} s (python csv) | ${parseRatio.toFixed(2)}× | ≤ 1.5×: ${verdict(parseRatio <= 1.5)} | ${parseDump.rssMiB.toFixed(0)} MiB (max ${parseDump.maxRssMiB.toFixed(0)}) |
+| \`compare-dumps\` | 2 × ${o.launches.toLocaleString('en')} launches (${((bytes(baseDump) + bytes(currentDump)) / MiB).toFixed(0)} MiB), 1% differences (${currentStats.extraLaunches} inserted, ${currentStats.resized} resized) | ${s(compareDumps.ms)} s | ${s(compareDumps.refMs)} s (python csv, both files) | ${compareRatio.toFixed(2)}× | ≤ 2×: ${verdict(compareRatio <= 2)} | ${compareDumps.rssMiB.toFixed(0)} MiB |
+
+\`parse --dump\` holds what the analyses need after the stream has passed: 48 bytes per allocation block (times, size,
+ID, group, owner/call-site/inefficient ids) and 28 bytes per completed op window, plus the blocks still live; the rows
+themselves stream. \`compare-dumps\` holds, per device, the selected launches and the framework-pool rows of both dumps
+(21 bytes each), and (D+1)² integers of the Myers rounds for D edits (${currentStats.extraLaunches} here).
+`;
 }
 
 main().catch((e) => {

@@ -3,12 +3,17 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, S as SOURCES, I as InputError, n as noSpecs } from './chunks/sources.js';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { D as DEFAULT_MAX_EDITS, c as compareDumpFiles } from './chunks/compare-dumps.js';
 import { c as collectSnapshot } from './chunks/collect.js';
 import { S as SECTIONS, m as metricsOf, s as stableStringify } from './chunks/snapshot.js';
 import { f as formatDelta, a as formatBytes } from './chunks/units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, a as countByStatus, f as formatCount, w as worstOf, e as entryReason, b as isRollUp, h as formatChange, j as formatTransition, m as medianPercent, k as devicesPhrase, l as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './chunks/groups.js';
 import { r as replaceControlCharacters } from './chunks/escape.js';
 import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
+import 'node:buffer';
+import 'node:string_decoder';
 import 'node:os';
 import 'node:worker_threads';
 import './chunks/parse-protocol.js';
@@ -178,6 +183,55 @@ function optionalString(opts, name) {
     return typeof v === 'string' ? v : undefined;
 }
 
+// `ascend-memory-gate compare-dumps BASE CURRENT`: msMemScope's --compare without the tool (its memory_compare CSV, byte for byte).
+const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
+const LEVELS = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
+async function compareDumpsCommand(args, io) {
+    let parsed;
+    try {
+        parsed = parseArgs({
+            args,
+            options: { level: { type: 'string' }, out: { type: 'string' }, 'max-edits': { type: 'string' } },
+            allowPositionals: true,
+            strict: true,
+        });
+    }
+    catch (error) {
+        throw new UsageError(`compare-dumps: ${error.message}\nusage: ${COMPARE_DUMPS_USAGE}`);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 2)
+        throw new UsageError(`compare-dumps: give exactly two dumps, BASE and CURRENT (got ${positionals.length})\nusage: ${COMPARE_DUMPS_USAGE}`);
+    const level = LEVELS[values.level ?? 'op'];
+    if (level === undefined)
+        throw new UsageError(`compare-dumps: --level must be op, kernel or op,kernel (got '${values.level}')`);
+    const maxEdits = values['max-edits'] === undefined ? DEFAULT_MAX_EDITS : Number(values['max-edits']);
+    if (!Number.isSafeInteger(maxEdits) || maxEdits < 0)
+        throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
+    const [base, current] = positionals;
+    // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
+    let file = null;
+    const sink = (text) => {
+        if (values.out === undefined)
+            return io.out(text);
+        file ??= createWriteStream(values.out);
+        file.write(text);
+    };
+    const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {
+        level,
+        maxEdits,
+        sink,
+        onWarning: (w) => io.err(`warning: ${w.file}:${w.line}: ${w.reason}\n`),
+    });
+    if (file !== null) {
+        const stream = file;
+        stream.end();
+        await once(stream, 'finish');
+        io.err(`wrote ${values.out}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
+    }
+    return 0;
+}
+
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
 /** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
 const MAX_ROWS = 30;
@@ -205,8 +259,9 @@ function renderTerminal(report, options = {}) {
     const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
     const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
     // What the run's context says (environment changes, missing artifacts) comes before any row.
+    // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
     for (const line of contextTerminal(report, shown))
-        lines.push(...wrap(line, width));
+        lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
     if (firstRun) {
         const file = options.baselineFile ?? 'FILE';
         lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
@@ -554,7 +609,18 @@ const SNAPSHOT = {
         env: ENVIRONMENT_OPTIONS.env,
     },
 };
-const COMMAND_SPECS = [PARSE, CHECK, BASELINE, SNAPSHOT];
+/** Its flags are parsed by compare-dumps-command.ts; this spec gives it a usage line and --help like the others. */
+const COMPARE_DUMPS = {
+    name: 'compare-dumps',
+    summary: "msMemScope's --compare without the tool: the memory_compare CSV of two dumps, byte for byte.",
+    usage: 'BASE.csv CURRENT.csv [options]',
+    options: {
+        level: { type: 'string', value: 'LEVEL', description: 'op (default), kernel or op,kernel: the launches to align' },
+        out: { type: 'string', value: 'FILE', description: 'write the CSV to FILE instead of standard output' },
+        'max-edits': { type: 'string', value: 'N', description: 'refuse a pair needing more than N edits per device (10,000)' },
+    },
+};
+const COMMAND_SPECS = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS];
 /** The program's usage, wrapped to the width (at most 80 columns). */
 function usage(width) {
     return [
@@ -568,7 +634,7 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+        `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
         'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
     ]
         .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
@@ -707,6 +773,11 @@ const COMMANDS = {
     parse: parseCommand,
     check: checkCommand,
     baseline: baselineCommand,
+    'compare-dumps': async (args, io) => {
+        if (args.includes('--help') || args.includes('-h'))
+            throw new HelpRequested(COMPARE_DUMPS);
+        return compareDumpsCommand(args, io);
+    },
 };
 async function runCli(argv, io = stdio) {
     const [command, ...rest] = argv;

@@ -17,6 +17,7 @@ import {
   type OptionSpec,
   type ParsedOptions,
 } from './cli-args.js';
+import { compareDumpsCommand } from './compare-dumps-command.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { failureText, UsageError, visible } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
@@ -89,7 +90,19 @@ const SNAPSHOT: CommandSpec = {
   },
 };
 
-const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE, SNAPSHOT];
+/** Its flags are parsed by compare-dumps-command.ts; this spec gives it a usage line and --help like the others. */
+const COMPARE_DUMPS: CommandSpec = {
+  name: 'compare-dumps',
+  summary: "msMemScope's --compare without the tool: the memory_compare CSV of two dumps, byte for byte.",
+  usage: 'BASE.csv CURRENT.csv [options]',
+  options: {
+    level: { type: 'string', value: 'LEVEL', description: 'op (default), kernel or op,kernel: the launches to align' },
+    out: { type: 'string', value: 'FILE', description: 'write the CSV to FILE instead of standard output' },
+    'max-edits': { type: 'string', value: 'N', description: 'refuse a pair needing more than N edits per device (10,000)' },
+  },
+};
+
+const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS];
 
 /** The program's usage, wrapped to the width (at most 80 columns). */
 function usage(width: number): string {
@@ -104,7 +117,7 @@ function usage(width: number): string {
     'INPUTS: one or more of these flags, each with files, directories or globs:',
     ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
     '',
-    `A directory is searched for ${SOURCES.flatMap((s) => s.directoryPatterns.map((p) => p.replace(/^\*\*\//, ''))).join(', ')}.`,
+    `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
     'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
   ]
     .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
@@ -247,6 +260,7 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   parse: parseCommand,
   check: checkCommand,
   baseline: baselineCommand,
+  'compare-dumps': compareDumpsCommand,
 };
 
 export async function runCli(argvWithFlags: string[], io: Output = stdio): Promise<number> {

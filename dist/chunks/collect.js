@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { S as SOURCES, I as InputError, p as parserOf } from './sources.js';
+import { S as SOURCES, p as parserOf, I as InputError } from './sources.js';
 import { d as deserializeError } from './parse-protocol.js';
 import { i as isEmptySnapshot, a as SnapshotBuilder } from './snapshot.js';
 
@@ -30,6 +30,13 @@ async function collectSnapshot(inputs, options = {}) {
             builder = await parseInWorkers(tasks, sizes, threads, options);
     }
     builder ??= await parseHere(tasks);
+    for (const source of SOURCES) {
+        if ((inputs.files[source.name] ?? []).length === 0)
+            continue;
+        const parser = await parserOf(source.name);
+        if (parser.combine)
+            await parser.combine(inputs.files, builder);
+    }
     const snapshot = builder.build();
     if (isEmptySnapshot(snapshot))
         throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));

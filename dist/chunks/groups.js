@@ -10,6 +10,7 @@ const STATUSES = [
     'over-capacity',
     'alloc-failure',
     'leak-suspect',
+    'step-leak',
     'low-headroom',
     'above-reference',
     'imbalance',

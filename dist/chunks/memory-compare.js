@@ -68,6 +68,12 @@ async function parseMemoryCompareFile(file, into) {
         reader.push(decoder.end());
     reader.finish(into);
 }
+/** The same parser over text already in memory (tests, small inputs). */
+function parseMemoryCompareText(name, text, into) {
+    const reader = new MemoryCompareReader(name);
+    reader.push(typeof text === 'string' ? text : text.toString('utf8'));
+    reader.finish(into);
+}
 /**
  * The parser core: fed decoded text in any slicing, it validates the two header rows itself and
  * aggregates data rows. Rows without a double quote (everything the tool writes) are split on commas
@@ -480,4 +486,4 @@ function quote(text) {
     return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }
 
-export { READ_CHUNK_BYTES, parseMemoryCompareFile };
+export { READ_CHUNK_BYTES, parseMemoryCompareFile, parseMemoryCompareText };

@@ -1,5 +1,5 @@
 import { U as UsageError, I as InputError, a as SchemaError } from './sources.js';
-import { S as SECTIONS, c as modulesOf, d as section, e as compareKeys, f as sectionValues, h as hasNoMetrics } from './snapshot.js';
+import { S as SECTIONS, c as modulesOf, d as section, e as compareKeys, m as metricsOf, v as valueOf, f as sectionValues, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
 import { b as parseSize, a as formatBytes } from './units.js';
 import { readFile } from 'node:fs/promises';
@@ -248,6 +248,10 @@ const BASE = {
                     "$ref": "#/definitions/policy",
                     "description": "Default warn."
                 },
+                "step-leak": {
+                    "$ref": "#/definitions/policy",
+                    "description": "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn."
+                },
                 "above-reference": {
                     "$ref": "#/definitions/policy",
                     "description": "Default warn."
@@ -435,6 +439,7 @@ const DEFAULT_CONFIG = deepFreeze({
         'low-headroom': 'warn',
         'alloc-failure': 'fail',
         'leak-suspect': 'warn',
+        'step-leak': 'warn',
         'above-reference': 'warn',
         imbalance: 'warn',
         growing: 'warn',
@@ -1079,6 +1084,100 @@ function compared(kind, key, baseline, current) {
     return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
 }
 
+// Findings from msMemScope dumps: step-leak (msMemScope's own leak rule) and leak-suspect on memory unfreed at the end.
+/** step-leak on every device and pool whose dump showed blocks that msMemScope's rule calls leaked, whatever the baseline. */
+const stepLeakFindings = ({ baseline, current, config }) => {
+    const policy = config.verdicts['step-leak'];
+    if (policy === 'ignore')
+        return [];
+    const declaration = section('stepLeaks');
+    const before = metricsOf(baseline, declaration.name);
+    const entries = [];
+    for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+        const bytes = valueOf(declaration, metric);
+        if (bytes <= 0)
+            continue;
+        const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key]) : null;
+        entries.push({
+            kind: declaration.kind,
+            key,
+            baseline: old,
+            current: bytes,
+            delta: old === null ? null : bytes - old,
+            percent: percentChange(old, bytes),
+            status: 'step-leak',
+            severity: policy,
+            rule: null,
+            limit: 0,
+            note: `${metric.blocks} block(s), ${bytes} bytes allocated during a step k >= 2 were still live at the end of step k+1 ` +
+                `(msMemScope's leak rule)${metric.top ? `; most: ${metric.top}` : ''}`,
+        });
+    }
+    return entries;
+};
+/** leak-suspect where memory unfreed at the end of tracing grew from the baseline beyond the `unfreed` tolerance. */
+const unfreedFindings = ({ baseline, current, config }) => {
+    const policy = config.verdicts['leak-suspect'];
+    if (policy === 'ignore')
+        return [];
+    const declaration = section('unfreed');
+    const thresholds = sectionThresholds(config, declaration);
+    const before = metricsOf(baseline, declaration.name);
+    const after = metricsOf(current, declaration.name);
+    // Only a run with a dump baseline can say what grew: without one, every persistent allocation would look new.
+    if (Object.keys(before).length === 0)
+        return [];
+    const entries = [];
+    for (const [key, metric] of Object.entries(after).sort((a, b) => compareKeys(a[0], b[0]))) {
+        const rule = matchRule(thresholds.rules, key);
+        if (rule?.ignore === true)
+            continue;
+        const bytes = valueOf(declaration, metric);
+        const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key]) : 0;
+        const tolerance = rule?.tolerance ?? thresholds.tolerance;
+        if (!exceedsTolerance(bytes - old, old, tolerance))
+            continue;
+        const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? Math.floor((old * tolerance.percent) / 100) : 0);
+        entries.push({
+            kind: declaration.kind,
+            key,
+            baseline: Object.hasOwn(before, key) ? old : null,
+            current: bytes,
+            delta: bytes - old,
+            percent: percentChange(old, bytes),
+            status: 'leak-suspect',
+            severity: policy,
+            rule: rule?.match ?? null,
+            limit: old + allowed,
+            note: `memory never freed while tracing grew from ${old} to ${bytes} bytes (${metric.blocks} block(s)), more than the ${old + allowed} tolerated` +
+                newBlocksNote(Object.hasOwn(before, key) ? before[key]?.sizes : '', metric.sizes),
+        });
+    }
+    return entries;
+};
+/** `; new blocks: 4000256 B ×2` from two `sizes` fields (`4000256x2 1536`): the current sizes the baseline's do not account for. */
+function newBlocksNote(before, after) {
+    const parse = (text) => {
+        const counts = new Map();
+        if (typeof text !== 'string')
+            return counts;
+        for (const token of text.split(' ')) {
+            const m = /^(\d+)(?:x(\d+))?$/.exec(token);
+            if (m !== null)
+                counts.set(Number(m[1]), Number(m[2] ?? 1));
+        }
+        return counts;
+    };
+    const old = parse(before);
+    const added = [];
+    for (const [size, n] of parse(after)) {
+        const extra = n - (old.get(size) ?? 0);
+        if (extra > 0)
+            added.push(extra === 1 ? `${size} B` : `${size} B ×${extra}`);
+    }
+    return added.length === 0 ? '' : `; new blocks: ${added.join(', ')}`;
+}
+
 // The `growing` verdict: memory that keeps rising over a run (time axis) or from step to step (step axis), from one run alone.
 //
 // A series holds window peaks (src/series.ts). After a warm-up, the Theil–Sen slope (the median of the slopes between
@@ -1253,7 +1352,7 @@ const deviceFindings = ({ baseline, current, config }) => {
     return [...moduleFindings, ...deviceEntries];
 };
 /** Every assessor, in the order their entries are listed. */
-const FINDINGS = [deviceFindings, assessGrowing];
+const FINDINGS = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindings];
 
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 /**
@@ -1275,7 +1374,7 @@ const FINDINGS = [deviceFindings, assessGrowing];
  * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
 function compareSnapshots(baseline, current, config) {
-    const verdicts = SECTIONS.flatMap((declaration) => compareSection(declaration, baseline, current, config));
+    const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config));
     const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
     const entries = withFindings(verdicts, findings);
     const counts = {};

@@ -87,7 +87,7 @@ async function collectInputs(inputs) {
         missingArtifacts = fanIn.failed.map((f) => f.name);
         // Nothing named: search everything that was downloaded, for every source.
         if (noSpecs(specs))
-            specs = Object.fromEntries(SOURCES.map((source) => [source.name, ['.']]));
+            specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
     }
     else if (noSpecs(specs)) {
         throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);

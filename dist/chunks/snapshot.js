@@ -32,6 +32,23 @@ const graphs = {
     },
 };
 
+const inefficient = {
+    name: 'inefficient',
+    kind: 'inefficient',
+    title: 'Inefficient memory',
+    description: 'Blocks msMemScope marked with inefficient_type, per device and type, e.g. dev0/early_allocation.',
+    keyShape: 'devN/<type>',
+    example: 'dev0/early_allocation',
+    value: 'bytes',
+    unit: 'bytes',
+    tolerance: { percent: 10, bytes: 1024 ** 2 },
+    source: 'msMemScope event dump (inefficient analysis)',
+    fields: {
+        bytes: { type: 'bytes', description: 'Bytes of the marked blocks.' },
+        count: { type: 'count', description: 'How many blocks.' },
+    },
+};
+
 const kernels = {
     name: 'kernels',
     kind: 'kernel',
@@ -71,6 +88,24 @@ const modules = {
     },
 };
 
+const opFootprint = {
+    name: 'opFootprint',
+    kind: 'opFootprint',
+    title: 'Op footprint (ours, not msMemScope\'s)',
+    description: 'Per device and op, the largest net framework-pool allocation inside one START..END window of the op (ascend-memory-gate\'s metric, not msMemScope\'s), e.g. dev0/torch._ops.aten.mm.default.',
+    keyShape: 'devN/<op>',
+    example: 'dev0/torch._ops.aten.mm.default',
+    value: 'net',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 1024 ** 2 },
+    source: 'msMemScope event dump (OP_LAUNCH start/end rows)',
+    fields: {
+        net: { type: 'signedBytes', description: 'The largest MALLOC minus FREE bytes of the framework pools inside one window of the op.' },
+        peak: { type: 'bytes', description: 'The largest running sum inside one window.' },
+        launches: { type: 'count', description: 'Windows (launches) of the op.' },
+    },
+};
+
 const operators = {
     name: 'operators',
     kind: 'operator',
@@ -89,8 +124,83 @@ const operators = {
     },
 };
 
+const owners = {
+    name: 'owners',
+    kind: 'owner',
+    title: 'Owners',
+    description: 'Peak live bytes per owner bucket (weights, gradients, optimizer, activations, workspace, hccl, cann-other, kv-cache) and device, e.g. dev0/optimizer.',
+    keyShape: 'devN/<bucket>',
+    example: 'dev0/optimizer',
+    value: 'peak',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 1024 ** 2 },
+    source: 'msMemScope event dump with decompose owner labels',
+    fields: {
+        peak: { type: 'bytes', description: 'The largest live bytes of the bucket at any time of the trace.' },
+    },
+};
+
+const stepLeaks = {
+    name: 'stepLeaks',
+    kind: 'stepLeak',
+    title: 'Step leaks',
+    description: 'Framework-pool blocks allocated during step k >= 2 and still live at the end of step k+1 (msMemScope\'s rule), by device and pool, e.g. dev0/PTA.',
+    keyShape: 'devN/<POOL>',
+    example: 'dev0/PTA',
+    value: 'bytes',
+    unit: 'bytes',
+    tolerance: { bytes: 0 },
+    source: 'msMemScope event dump (mstx step ranges or SYSTEM/STEP rows)',
+    // A property of this run: reported by the step-leak finding, whatever the baseline had.
+    compared: false,
+    fields: {
+        bytes: { type: 'bytes', description: 'Bytes of the leaked blocks.' },
+        blocks: { type: 'count', description: 'How many blocks.' },
+        top: { type: 'string', description: 'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.' },
+    },
+};
+
+const steps = {
+    name: 'steps',
+    kind: 'step',
+    title: 'Training steps',
+    description: 'Allocated bytes of a framework pool (PTA, ATB, MindSpore) at the peak and at the end of each training step, by key, e.g. dev0/PTA/step3/peak.',
+    keyShape: 'devN/<POOL>/step<k>/peak|end',
+    example: 'dev0/PTA/step3/peak',
+    value: 'bytes',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 1024 ** 2 },
+    source: 'msMemScope event dump (mstx step ranges or SYSTEM/STEP rows)',
+    fields: {
+        bytes: { type: 'bytes', description: 'The pool\'s allocated bytes (MALLOC +size, FREE -size since tracing began) at the step\'s peak or end.' },
+        step: { type: 'count', description: 'The step number (per process, from 1).' },
+    },
+};
+
+const unfreed = {
+    name: 'unfreed',
+    kind: 'unfreed',
+    title: 'Unfreed at the end of tracing',
+    description: 'Blocks never freed while tracing, by device, pool and owner (or first call-stack line, or the pool), e.g. dev0/PTA/PTA@weight; growth beyond tolerance is leak-suspect.',
+    keyShape: 'devN/<POOL>/<owner>',
+    example: 'dev0/HAL/HAL',
+    value: 'bytes',
+    unit: 'bytes',
+    tolerance: { bytes: 1024 ** 2 },
+    source: 'msMemScope event dump',
+    // Persistent allocations (weights, pool segments) stay live by design: growth is judged by the leak-suspect finding.
+    compared: false,
+    fields: {
+        bytes: { type: 'bytes', description: 'Bytes of the blocks never freed while tracing (no FREE, or only a shadow:true FREE).' },
+        blocks: { type: 'count', description: 'How many blocks.' },
+        largest: { type: 'bytes', description: 'The largest block.' },
+        ids: { type: 'string', description: 'Dump IDs of the first (lowest) ten blocks, space-separated.' },
+        sizes: { type: 'string', description: 'The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`.' },
+    },
+};
+
 // The registry: every section, in report order. Adding a section is one file here and one line below.
-const SECTIONS = [modules, components, operators, graphs, kernels];
+const SECTIONS = [modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient];
 const byName = new Map(SECTIONS.map((s) => [s.name, s]));
 const byKind = new Map(SECTIONS.map((s) => [s.kind, s]));
 /** The section called `name`; throws for a name no declaration has (a programming error, not bad input). */

@@ -82,6 +82,7 @@ const SOURCES = [
         label: 'profiler',
         description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
         directoryPatterns: DIRECTORY_PATTERNS,
+        searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
         load: async () => ({ parseFile: (await import('./profiler.js')).parseFile }),
     },
     {
@@ -92,6 +93,28 @@ const SOURCES = [
         description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
         directoryPatterns: ['**/*.memory-snapshot.json'],
         load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+    },
+    {
+        name: 'dump',
+        option: 'dump',
+        input: 'memscope-dump',
+        label: 'msMemScope dump',
+        description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+        directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+        load: async () => ({ parseFile: (await import('./dump-source.js')).parseDumpFile }),
+    },
+    {
+        name: 'dumpBase',
+        option: 'dump-base',
+        input: 'memscope-dump-base',
+        label: 'msMemScope base dump',
+        searchedByDefault: false,
+        description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+        directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+        load: async () => {
+            const m = await import('./dump-source.js');
+            return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };
+        },
     },
 ];
 const byName = new Map(SOURCES.map((s) => [s.name, s]));

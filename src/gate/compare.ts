@@ -28,7 +28,7 @@ export type GateInput = Pick<Snapshot, 'sections'> &
  * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
 export function compareSnapshots(baseline: GateInput, current: GateInput, config: GateConfig): GateReport {
-  const verdicts = SECTIONS.flatMap((declaration) => compareSection(declaration, baseline, current, config));
+  const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config));
   const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
   const entries = withFindings(verdicts, findings);
   const counts: Partial<Record<Status, number>> = {};

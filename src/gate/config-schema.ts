@@ -238,6 +238,10 @@ const BASE = {
           "$ref": "#/definitions/policy",
           "description": "Default warn."
         },
+        "step-leak": {
+          "$ref": "#/definitions/policy",
+          "description": "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn."
+        },
         "above-reference": {
           "$ref": "#/definitions/policy",
           "description": "Default warn."

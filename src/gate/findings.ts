@@ -1,5 +1,6 @@
 // The verdicts beyond the baseline comparison, as a list of assessors: a new verdict is one assessor here.
 import { assessDevices } from './devices.js';
+import { stepLeakFindings, unfreedFindings } from './memscope-findings.js';
 import { assessGrowing } from './growth.js';
 import type { GateInput } from './compare.js';
 import type { Entry, GateConfig } from './types.js';
@@ -24,4 +25,4 @@ const deviceFindings: FindingAssessor = ({ baseline, current, config }) => {
 };
 
 /** Every assessor, in the order their entries are listed. */
-export const FINDINGS: readonly FindingAssessor[] = [deviceFindings, assessGrowing];
+export const FINDINGS: readonly FindingAssessor[] = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindings];

@@ -60,6 +60,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
     'low-headroom': 'warn',
     'alloc-failure': 'fail',
     'leak-suspect': 'warn',
+    'step-leak': 'warn',
     'above-reference': 'warn',
     imbalance: 'warn',
     growing: 'warn',

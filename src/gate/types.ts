@@ -59,7 +59,7 @@ export interface CountTolerance {
 }
 
 /** The verdicts beyond the baseline comparison; each one's policy is set in `verdicts`. */
-export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'above-reference' | 'imbalance' | 'growing';
+export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'step-leak' | 'above-reference' | 'imbalance' | 'growing';
 
 /** When a timeline counts as `growing` (src/gate/growth.ts). */
 export interface GrowthConfig {
@@ -122,6 +122,7 @@ export const STATUSES = [
   'over-capacity',
   'alloc-failure',
   'leak-suspect',
+  'step-leak',
   'low-headroom',
   'above-reference',
   'imbalance',

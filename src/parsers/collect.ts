@@ -67,6 +67,11 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
     builder = await parseInWorkers(tasks, sizes, threads, options);
   }
   builder ??= await parseHere(tasks);
+  for (const source of SOURCES) {
+    if ((inputs.files[source.name] ?? []).length === 0) continue;
+    const parser = await parserOf(source.name);
+    if (parser.combine) await parser.combine(inputs.files, builder);
+  }
   const snapshot = builder.build();
   if (isEmptySnapshot(snapshot)) throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
   return { snapshot, skippedRecords: builder.skippedRecords };

@@ -9,6 +9,8 @@ import type { InputFile } from '../sources/types.js';
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
 export interface SourceParser {
   parseFile(file: InputFile, into: SnapshotBuilder): Promise<void>;
+  /** Runs once after every file is parsed, in the main thread, with every source's files: for sources that pair files. */
+  combine?(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void>;
 }
 
 export interface EvidenceSource {
@@ -24,6 +26,10 @@ export interface EvidenceSource {
   description: string;
   /** What a directory given for this source is searched for (globs relative to it). */
   directoryPatterns: readonly string[];
+  /** The same for people, short enough for help text: `*.log`. Default: the patterns. */
+  searchHint?: string;
+  /** False for a source that must be named explicitly (a baseline run's files look like this run's): not searched when no input is given. */
+  searchedByDefault?: boolean;
   /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
   load(): Promise<SourceParser>;
 }
@@ -54,6 +60,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'profiler',
     description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
     directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
+    searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
     load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
   },
   {
@@ -64,6 +71,28 @@ export const SOURCES: readonly EvidenceSource[] = [
     description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
     directoryPatterns: ['**/*.memory-snapshot.json'],
     load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+  },
+  {
+    name: 'dump',
+    option: 'dump',
+    input: 'memscope-dump',
+    label: 'msMemScope dump',
+    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => ({ parseFile: (await import('./memscope/dump-source.js')).parseDumpFile }),
+  },
+  {
+    name: 'dumpBase',
+    option: 'dump-base',
+    input: 'memscope-dump-base',
+    label: 'msMemScope base dump',
+    searchedByDefault: false,
+    description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => {
+      const m = await import('./memscope/dump-source.js');
+      return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };
+    },
   },
 ];
 

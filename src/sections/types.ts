@@ -40,6 +40,11 @@ export interface SectionDeclaration {
   fields: Record<string, FieldDeclaration>;
   /** Which evidence fills it, for the README: `plog memory statistics`. */
   source: string;
+  /**
+   * false: the section is evidence for findings only (step-leak, leak-suspect) and gets no baseline verdict of its own.
+   * Default true.
+   */
+  compared?: boolean;
 }
 
 /** Where the device is in a key, for roll-ups across devices. */

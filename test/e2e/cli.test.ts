@@ -322,7 +322,8 @@ describe('environment', () => {
       '  PYTORCH_NPU_ALLOC_CONF: expandable_segments:False -> expandable_segments:True',
       '  CANN toolkit: 8.3.RC1 -> 9.0.RC1',
     ]);
-    expect(warned.stdout).toContain('Across the environment change since the baseline (PYTORCH_NPU_ALLOC_CONF expandable_segments:False → expandable_segments:True; CANN toolkit 8.3.RC1 → 9.0.RC1).');
+    // The regression's explanation says it happened across that change (wrapped to the terminal's width).
+    expect(warned.stdout.replace(/\s+/g, ' ')).toContain('Across the environment change since the baseline (PYTORCH_NPU_ALLOC_CONF expandable_segments:False → expandable_segments:True; CANN toolkit 8.3.RC1 → 9.0.RC1).');
     expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n').slice(2, 4)).toEqual(['#### ⚠️ Environment changed since the baseline', '']);
 
     // Without the regression, warn passes; onChange: fail fails on the change alone and says why.

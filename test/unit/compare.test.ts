@@ -35,6 +35,7 @@ const noCounts: Record<Status, number> = {
   'over-budget': 0,
   'over-capacity': 0,
   'alloc-failure': 0,
+  'step-leak': 0,
   'leak-suspect': 0,
   'low-headroom': 0,
   'above-reference': 0,

@@ -31,6 +31,7 @@ const seedReport: GateReport = {
     'over-capacity': 0,
     'alloc-failure': 0,
     'leak-suspect': 0,
+    'step-leak': 0,
     'low-headroom': 0,
     'above-reference': 0,
     imbalance: 0,
@@ -81,7 +82,8 @@ describe('renderJsonReport', () => {
     "over-budget": 0,
     "over-capacity": 0,
     "pass": 0,
-    "regressed": 1
+    "regressed": 1,
+    "step-leak": 0
   },
   "entries": [
     {
@@ -156,7 +158,7 @@ describe('parseReportJson', () => {
   it('refuses an unknown status at /entries/0/status and lists the known ones', () => {
     const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'exploded')));
     expect(error.pointer).toBe('/entries/0/status');
-    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "alloc-failure", "leak-suspect", "low-headroom", "above-reference", "imbalance", "growing", "new", "missing", "improved", "ignored", "pass", got "exploded"');
+    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "alloc-failure", "leak-suspect", "step-leak", "low-headroom", "above-reference", "imbalance", "growing", "new", "missing", "improved", "ignored", "pass", got "exploded"');
   });
 
   it('refuses an extra property, pointing at it', () => {
@@ -202,7 +204,7 @@ describe('parseReportJson', () => {
   it('refuses an empty key, a kind it does not know and a malformed time', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['key'] = ''))).pointer).toBe('/entries/0/key');
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['kind'] = 'rack'))).message).toBe(
-      'report.json: /entries/0/kind: must be one of "module", "component", "operator", "graph", "kernel", "device", got "rack"',
+      'report.json: /entries/0/kind: must be one of "module", "component", "operator", "graph", "kernel", "step", "stepLeak", "unfreed", "owner", "opFootprint", "inefficient", "device", got "rack"',
     );
     expect(schemaErrorOf(documentWith((doc) => (doc['generatedAt'] = 'yesterday'))).pointer).toBe('/generatedAt');
   });
@@ -293,7 +295,7 @@ describe('the published schema', () => {
   it('enumerates every status once, from the one REPORT_STATUSES list', () => {
     expect(publishedSchema.definitions.entry.properties.status.enum).toEqual([...REPORT_STATUSES]);
     expect(Object.keys(publishedSchema.properties.counts.properties)).toEqual([...REPORT_STATUSES]);
-    expect(new Set(REPORT_STATUSES).size).toBe(14);
+    expect(new Set(REPORT_STATUSES).size).toBe(15);
   });
 });
 

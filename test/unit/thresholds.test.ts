@@ -18,6 +18,15 @@ import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
+/** The default thresholds of the msMemScope dump sections (src/sections/steps.ts, …). */
+const DUMP_SECTIONS = {
+  steps: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+  stepLeaks: { tolerance: { bytes: 0 }, rules: [] },
+  unfreed: { tolerance: { bytes: MiB }, rules: [] },
+  owners: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+  opFootprint: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+  inefficient: { tolerance: { percent: 10, bytes: MiB }, rules: [] },
+};
 
 describe('defaults', () => {
   it('tolerates +5% and +1 MiB on modules, nothing on kernels, warns on new and missing keys', () => {
@@ -28,6 +37,7 @@ describe('defaults', () => {
         operators: { tolerance: { percent: 10, bytes: 16 * MiB }, rules: [] },
         graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { bytes: 0 }, rules: [] },
+        ...DUMP_SECTIONS,
       },
       onNew: 'warn',
       onMissingBaseline: 'warn',
@@ -47,6 +57,7 @@ describe('defaults', () => {
         'low-headroom': 'warn',
         'alloc-failure': 'fail',
         'leak-suspect': 'warn',
+        'step-leak': 'warn',
         'above-reference': 'warn',
         imbalance: 'warn',
         growing: 'warn',
@@ -99,6 +110,7 @@ describe('parseGateConfig', () => {
         operators: { tolerance: { percent: 10, bytes: 16 * MiB }, rules: [] },
         graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { bytes: 0 }, rules: [] },
+        ...DUMP_SECTIONS,
       },
       onNew: 'warn',
       onMissing: 'warn',
@@ -158,7 +170,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, growth, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, growth, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
@@ -290,6 +302,7 @@ describe('applyMaxIncrease', () => {
         operators: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
+        ...Object.fromEntries(Object.keys(DUMP_SECTIONS).map((name) => [name, { tolerance: { percent: 5, bytes: MiB }, rules: [] }])),
       },
     });
   });

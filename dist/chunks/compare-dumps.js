@@ -1,0 +1,862 @@
+import { P as ParseError, I as InputError } from './sources.js';
+import { isAscii } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+// Streams an msMemScope event dump (memscope_dump_*.csv / leaks_dump_*.csv, header generations G3–G5) row by row.
+//
+// Rows are split the way the tool writes them: Attr and MSTX names are wrapped in double quotes that are never
+// escaped, so a field starting with `"` runs to the next `"`; a MSTX message that itself holds a quote is recovered
+// by looking for the closing quote that is followed by a timestamp. Malformed rows become warnings with file:line.
+const BASE_COLUMNS = 'ID,Event,Event Type,Name,Timestamp(%),Process Id,Thread Id,Device Id,Ptr,Attr';
+const CALL_STACKS = ['Call Stack(Python)', 'Call Stack(C)'];
+/** Older header families: named with their generation and the msMemScope/msLeaks versions that wrote them. */
+const UNSUPPORTED = [
+    {
+        test: (h) => h.startsWith('Record Index,Timestamp(us),Event,Event Type'),
+        message: 'generation G2 (msLeaks, 2025-02-24 to 2025-05-05: "Record Index,Timestamp(us),Event,Event Type,...")',
+    },
+    {
+        test: (h) => h.startsWith('type,name,processID,threadID'),
+        message: 'generation G1 (msLeaks, 2025-01-21 to 2025-02-23: "type,name,processID,...")',
+    },
+    {
+        test: (h) => /^(aclItfRecord|kernelLaunch|torch_npu|malloc|free|mstx)\b/.test(h),
+        message: 'generation G0 (msLeaks prototype, before 2025-01-21: rows without a header)',
+    },
+];
+/** Recognises the header line; throws a ParseError naming the generation for G0–G2 and anything else. */
+function readHeader(file, rawLine) {
+    const header = rawLine.replace(/^\uFEFF/, '').replace(/[\r\n]/g, '').trim();
+    for (const unit of ['us', 'ns']) {
+        const base = BASE_COLUMNS.replace('%', unit);
+        for (let extra = 0; extra <= 2; extra++) {
+            if (header === [base, ...CALL_STACKS.slice(0, extra)].join(',')) {
+                const generation = unit === 'us' ? 'G3' : extra === 2 ? 'G5' : 'G4';
+                return { generation, headerUnit: unit, columns: 10 + extra };
+            }
+        }
+    }
+    for (const old of UNSUPPORTED) {
+        if (old.test(header)) {
+            throw new ParseError(file, 1, `an msLeaks dump of ${old.message} is not supported; dumps from msMemScope 2025-05-06 on (header "ID,Event,Event Type,Name,Timestamp(...),...") are`);
+        }
+    }
+    throw new ParseError(file, 1, `not an msMemScope event dump: the first line should be "${BASE_COLUMNS.replace('%', 'ns')},Call Stack(Python),Call Stack(C)"`);
+}
+/** Timestamps below this are microseconds whatever the header says (10^17 ns is 1973; 10^17 µs is year 5138). */
+const MICROSECONDS_BELOW = 1e17;
+const MAX_LINE_CHARS = 16 << 20;
+const READ_CHUNK_BYTES = 256 * 1024;
+/**
+ * The reader core: fed decoded text in any slicing, it checks the header and calls `onRow` for each data row.
+ * Warnings (bad rows, unit mismatches) go to `onWarning`; the header is thrown on (nothing else can be read).
+ */
+class DumpReader {
+    file;
+    onRow;
+    onWarning;
+    countToolFields;
+    header = null;
+    /** Decided from the first timestamp's magnitude: G3-era data under a G5 header is microseconds. */
+    timestampUnit = null;
+    rows = 0;
+    pending = '';
+    lineNo = 0;
+    row = {
+        line: 0, id: '', event: '', eventType: '', name: '', timestamp: '', pid: '', tid: '', device: '', ptr: '', attr: '', callStackPython: '', callStackC: '', toolFieldCount: 0,
+    };
+    splitter = new RowSplitter();
+    /** `countToolFields`: also count the fields msMemScope's own reader would see (compare-dumps warns when not 12). */
+    constructor(file, onRow, onWarning, countToolFields = false) {
+        this.file = file;
+        this.onRow = onRow;
+        this.onWarning = onWarning;
+        this.countToolFields = countToolFields;
+    }
+    push(text) {
+        let data = this.pending.length > 0 ? this.pending + text : text;
+        let from = 0;
+        for (;;) {
+            const nl = data.indexOf('\n', from);
+            if (nl === -1)
+                break;
+            this.line(data, from, nl);
+            from = nl + 1;
+        }
+        this.pending = from === 0 ? data : data.slice(from);
+        if (this.pending.length > MAX_LINE_CHARS) {
+            throw new ParseError(this.file, this.lineNo + 1, `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`);
+        }
+        data = '';
+    }
+    /** Ends the file: a last line without a newline is read (and reported if it was cut off). */
+    finish() {
+        if (this.pending.length > 0) {
+            const text = this.pending;
+            this.pending = '';
+            this.line(text, 0, text.length, true);
+        }
+        if (this.header === null)
+            throw new ParseError(this.file, 1, 'empty file: not an msMemScope event dump');
+    }
+    warn(line, reason) {
+        this.onWarning({ file: this.file, line, reason });
+    }
+    line(data, from, to, last = false) {
+        const lineNo = ++this.lineNo;
+        if (to > from && data.charCodeAt(to - 1) === 13)
+            to--;
+        if (this.header === null) {
+            this.header = readHeader(this.file, data.slice(from, to));
+            return;
+        }
+        if (to === from) {
+            this.warn(lineNo, 'blank line (skipped; msMemScope itself rejects the whole file here)');
+            return;
+        }
+        const row = this.row;
+        row.line = lineNo;
+        if (this.countToolFields)
+            row.toolFieldCount = toolFieldCount(data, from, to);
+        const reason = this.splitter.split(data, from, to, row, this.header.columns);
+        if (reason !== null) {
+            this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`);
+            return;
+        }
+        if (this.timestampUnit === null)
+            this.decideUnit(row);
+        this.rows++;
+        this.onRow(row);
+    }
+    decideUnit(row) {
+        if (!/^\d+$/.test(row.timestamp))
+            return;
+        const value = Number(row.timestamp);
+        this.timestampUnit = value < MICROSECONDS_BELOW ? 'us' : 'ns';
+        const header = this.header;
+        if (this.timestampUnit !== header.headerUnit) {
+            this.warn(row.line, `timestamps are ${this.timestampUnit === 'us' ? 'microseconds' : 'nanoseconds'} (${row.timestamp}) under a Timestamp(${header.headerUnit}) header: read as ${this.timestampUnit === 'us' ? 'µs' : 'ns'}`);
+        }
+    }
+}
+const QUOTE = 34;
+const COMMA = 44;
+/** Splits lines into a DumpRow: one instance reused for every line (no closures or arrays per row). */
+class RowSplitter {
+    data = '';
+    pos = 0;
+    to = 0;
+    /** Splits one line into `row`; returns why it cannot be a row, or null. */
+    split(data, from, to, row, columns) {
+        this.data = data;
+        this.pos = from;
+        this.to = to;
+        const id = this.next();
+        const event = this.next();
+        const eventType = this.next();
+        if (id === null || event === null || eventType === null)
+            return `${fieldsSeen(data, from, to)} field(s) where a row has ${columns}`;
+        row.id = id;
+        row.event = event;
+        row.eventType = eventType;
+        // Name: MSTX messages are quoted without escaping; the closing quote is the one followed by ",<timestamp>,".
+        if (this.pos <= to && data.charCodeAt(this.pos) === QUOTE) {
+            const re = /",(\d+|N\/A|),/g;
+            re.lastIndex = this.pos + 1;
+            const m = re.exec(data);
+            if (m === null || m.index >= to)
+                return 'a quoted Name with no closing quote';
+            row.name = data.slice(this.pos + 1, m.index);
+            this.pos = m.index + 2;
+        }
+        else {
+            const name = this.next();
+            if (name === null)
+                return 'a row cut off after Event Type';
+            row.name = name;
+        }
+        const timestamp = this.next();
+        const pid = this.next();
+        const tid = this.next();
+        const device = this.next();
+        const ptr = this.next();
+        if (timestamp === null || pid === null || tid === null || device === null || ptr === null)
+            return 'a row cut off before Attr';
+        row.timestamp = timestamp;
+        row.pid = pid;
+        row.tid = tid;
+        row.device = device;
+        row.ptr = ptr;
+        const attr = this.pos > to ? null : this.quoted();
+        if (attr === null)
+            return 'an Attr field with no closing quote';
+        if (attr.length > 0 && (attr.charCodeAt(0) !== 123 || attr.charCodeAt(attr.length - 1) !== 125))
+            return `an Attr that is not {…}: ${clip(attr)}`;
+        row.attr = attr;
+        if (this.pos <= to) {
+            const py = this.quoted();
+            const c = this.pos > to ? '' : data.charCodeAt(this.pos) === QUOTE ? this.quoted() : data.slice(this.pos, to);
+            if (py === null || c === null)
+                return 'a call-stack field with no closing quote';
+            row.callStackPython = py;
+            row.callStackC = c;
+        }
+        else {
+            row.callStackPython = '';
+            row.callStackC = '';
+        }
+        return null;
+    }
+    next() {
+        const { data, to } = this;
+        const c = this.pos;
+        if (c > to)
+            return null;
+        const comma = data.indexOf(',', c);
+        const end = comma === -1 || comma > to ? to : comma;
+        this.pos = end + 1;
+        return data.slice(c, end);
+    }
+    quoted() {
+        const { data, to } = this;
+        if (data.charCodeAt(this.pos) !== QUOTE)
+            return this.next();
+        const close = data.indexOf('"', this.pos + 1);
+        if (close === -1 || close >= to)
+            return null;
+        const value = data.slice(this.pos + 1, close);
+        this.pos = close + 1;
+        if (this.pos < to && data.charCodeAt(this.pos) !== COMMA)
+            return null;
+        this.pos++;
+        return value;
+    }
+}
+function fieldsSeen(data, from, to) {
+    let n = 1;
+    for (let i = data.indexOf(',', from); i !== -1 && i < to; i = data.indexOf(',', i + 1))
+        n++;
+    return n;
+}
+/** msMemScope's ReadQuotedField loop over one line: the number of fields it produces. */
+function toolFieldCount(data, from, to) {
+    let n = 0;
+    let pos = from;
+    for (;;) {
+        n++;
+        if (pos < to && data.charCodeAt(pos) === QUOTE) {
+            const close = data.indexOf('"', pos + 1);
+            if (close === -1 || close >= to)
+                return n;
+            pos = close + 1;
+            if (pos >= to)
+                return n;
+            if (data.charCodeAt(pos) === COMMA)
+                pos++;
+            continue;
+        }
+        const comma = data.indexOf(',', pos);
+        if (comma === -1 || comma >= to)
+            return n;
+        pos = comma + 1;
+    }
+}
+function clip(text) {
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+/** Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up. */
+async function streamDump(path, reader) {
+    try {
+        await streamChunks(path, reader);
+    }
+    catch (error) {
+        const code = error.code;
+        if (typeof code === 'string')
+            throw new InputError(`${reader.file}: cannot read the dump (${code})`);
+        throw error;
+    }
+    reader.finish();
+}
+async function streamChunks(path, reader) {
+    let decoder = null;
+    let first = true;
+    for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) {
+        let bytes = chunk;
+        if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+            bytes = bytes.subarray(3);
+        first = false;
+        if (decoder === null && isAscii(bytes)) {
+            reader.push(bytes.toString('latin1'));
+        }
+        else {
+            decoder ??= new StringDecoder('utf8');
+            reader.push(decoder.write(bytes));
+        }
+    }
+    if (decoder !== null)
+        reader.push(decoder.end());
+}
+/** attrValue with the `key:` needle built once by the caller (the hot path reads three keys per MALLOC). */
+function attrValueOf(attr, needle) {
+    let at = attr.indexOf(needle);
+    while (at !== -1) {
+        const before = at === 0 ? 123 : attr.charCodeAt(at - 1);
+        if (before === 123 || before === COMMA)
+            break;
+        at = attr.indexOf(needle, at + 1);
+    }
+    if (at === -1)
+        return null;
+    const start = at + needle.length;
+    let end = attr.indexOf(',', start);
+    if (end === -1)
+        end = attr.length - 1;
+    // A token without ':' continues the previous value (the unquoted `inefficient_type:a,b` list).
+    while (end < attr.length - 1 && attr.charCodeAt(end) === COMMA) {
+        const nextComma = attr.indexOf(',', end + 1);
+        const tokenEnd = nextComma === -1 ? attr.length - 1 : nextComma;
+        if (attr.slice(end + 1, tokenEnd).includes(':'))
+            break;
+        end = tokenEnd;
+    }
+    return attr.slice(start, end);
+}
+
+// Growable typed columns: what the dump analyses hold per row or block, at 4 or 8 bytes a value instead of a JS array's 8+.
+class Column {
+    data;
+    length = 0;
+    constructor(data) {
+        this.data = data;
+    }
+    push(value) {
+        if (this.length === this.data.length) {
+            const bigger = new this.data.constructor(this.data.length * 2);
+            bigger.set(this.data);
+            this.data = bigger;
+        }
+        this.data[this.length++] = value;
+    }
+    /** The filled part, copied to its own buffer (drops the growth slack). */
+    done() {
+        return this.data.slice(0, this.length);
+    }
+}
+const f64 = () => new Column(new Float64Array(1024));
+const i32 = () => new Column(new Int32Array(1024));
+const u8 = () => new Column(new Uint8Array(1024));
+
+// The iteration order of a libstdc++ std::unordered_map<uint64_t, …>: msMemScope writes its compare file in it.
+//
+// Identity hash, bucket = key mod bucket count, prime rehash policy (first table 13 buckets, then ×2 to the next listed
+// prime). A key into an empty bucket goes to the front of the node list; into a used bucket, to the front of that bucket.
+const FAST_BUCKETS = [2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13];
+/** libstdc++'s __prime_list around the sizes a table of up to MAX_KEYS keys reaches. */
+const PRIMES = [17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257];
+/** Beyond this the next table size (541) leaves the part of the prime list checked here. */
+const MAX_KEYS = 257;
+/** Records insertions and answers the order a libstdc++ unordered_map/unordered_set would iterate them in. */
+class StdUnorderedOrder {
+    beforeBegin = { key: -1n, next: null };
+    buckets = [null];
+    nextResize = 0;
+    keys = new Set();
+    get size() {
+        return this.keys.size;
+    }
+    insert(key) {
+        if (this.keys.has(key))
+            return;
+        if (this.keys.size >= MAX_KEYS)
+            throw new RangeError(`more than ${MAX_KEYS} devices`);
+        const grow = this.needRehash(this.buckets.length, this.keys.size, 1);
+        if (grow > 0)
+            this.rehash(grow);
+        this.keys.add(key);
+        const node = { key, next: null };
+        const bkt = this.bucketOf(key);
+        const before = this.buckets[bkt];
+        if (before) {
+            node.next = before.next;
+            before.next = node;
+        }
+        else {
+            node.next = this.beforeBegin.next;
+            this.beforeBegin.next = node;
+            if (node.next)
+                this.buckets[this.bucketOf(node.next.key)] = node;
+            this.buckets[bkt] = this.beforeBegin;
+        }
+    }
+    order() {
+        const out = [];
+        for (let n = this.beforeBegin.next; n; n = n.next)
+            out.push(n.key);
+        return out;
+    }
+    bucketOf(key) {
+        return Number(key % BigInt(this.buckets.length));
+    }
+    needRehash(nBkt, nElt, nIns) {
+        if (nElt + nIns <= this.nextResize)
+            return 0;
+        const minBkts = Math.max(nElt + nIns, this.nextResize ? 0 : 11);
+        if (minBkts >= nBkt)
+            return this.nextBucketCount(Math.max(Math.floor(minBkts) + 1, nBkt * 2));
+        this.nextResize = nBkt;
+        return 0;
+    }
+    nextBucketCount(n) {
+        if (n < FAST_BUCKETS.length) {
+            const b = FAST_BUCKETS[n];
+            this.nextResize = b;
+            return b;
+        }
+        const p = PRIMES.find((q) => q >= n);
+        if (p === undefined)
+            throw new RangeError(`more than ${MAX_KEYS} devices`);
+        this.nextResize = p;
+        return p;
+    }
+    rehash(count) {
+        const buckets = new Array(count).fill(null);
+        let p = this.beforeBegin.next;
+        this.beforeBegin.next = null;
+        this.buckets = buckets;
+        let bbeginBkt = 0;
+        while (p) {
+            const next = p.next;
+            const bkt = this.bucketOf(p.key);
+            const before = buckets[bkt];
+            if (!before) {
+                p.next = this.beforeBegin.next;
+                this.beforeBegin.next = p;
+                buckets[bkt] = this.beforeBegin;
+                if (p.next)
+                    buckets[bbeginBkt] = p;
+                bbeginBkt = bkt;
+            }
+            else {
+                p.next = before.next;
+                before.next = p;
+            }
+            p = next;
+        }
+    }
+}
+
+// msMemScope's `--compare` (csrc/analysis/memory_compare.cpp at f069acf) re-implemented: two event dumps in, the
+// memory_compare CSV out, byte for byte, without the tool.
+//
+// Per device, the op (ATEN_END/ATB_END) or kernel (KERNEL_LAUNCH) launches of each dump, in time order, are aligned
+// by Myers' greedy diff on their names; a launch's value is the Attr `size` of the first framework-pool row (PTA or
+// MINDSPORE) at or after it in time. Held in memory: per device, the selected launches and the framework-pool rows of
+// both dumps (two numbers and two small ints each), and the diff's frontier.
+const COMPARE_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+/** Default bound on the edit distance per device: past it the diff is refused instead of running for minutes. */
+const DEFAULT_MAX_EDITS = 10_000;
+const UINT64_MAX = (1n << 64n) - 1n;
+const INVALID_NAME_START = new Set(['=', '+', '-', '@']);
+/** Row kinds kept per device. */
+const LAUNCH = 0;
+const POOL_PTA = 1;
+const POOL_MINDSPORE = 2;
+const POOL_EMPTY = 3;
+/** `std::stoull(text, &pos, 0)` with Utility::StrToUint64's whole-string check; null where it returns false. */
+function stoull0(text) {
+    const m = /^[ \t\n\v\f\r]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
+    if (m === null)
+        return null;
+    const digits = m[2];
+    let value;
+    if (/^0[xX]/.test(digits))
+        value = BigInt(digits);
+    else if (digits.length > 1 && digits[0] === '0')
+        value = BigInt(`0o${digits.slice(1)}`);
+    else
+        value = BigInt(digits);
+    if (value > UINT64_MAX)
+        return null;
+    return m[1] === '-' ? (UINT64_MAX + 1n - value) % (UINT64_MAX + 1n) : value;
+}
+/** `std::stoll(text, &pos)` as Utility::StrToInt64 leaves its output: the numeric prefix, or 0 when it throws. */
+function stollPrefix(text) {
+    const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(text);
+    if (m === null)
+        return 0n;
+    const v = BigInt(m[1]);
+    if (v > (1n << 63n) - 1n || v < -(1n << 63n))
+        return 0n;
+    return v;
+}
+/** Utility::ExtractAttrValueByKey(attr, "size"): the first `size` followed by `:` (any preceding character), to `,` or `}`. */
+function toolAttrSize(attr) {
+    let at = attr.indexOf('size');
+    while (at !== -1 && (at + 4 >= attr.length || attr.charCodeAt(at + 4) !== 58))
+        at = attr.indexOf('size', at + 1);
+    if (at === -1)
+        return '';
+    const start = at + 5;
+    let end = attr.indexOf(',', start);
+    if (end === -1)
+        end = attr.indexOf('}', start);
+    return end === -1 ? '' : attr.slice(start, end);
+}
+const SAFE = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', '\v': '\\v', '\u007f': '\\u007F' };
+/** Utility::ToSafeString: control characters written as escapes. */
+function toSafeString(text) {
+    return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c]) : text;
+}
+/** Keeps one copy of each distinct string (op names repeat), detached from the chunk it was sliced from. */
+class Interner {
+    strings = [];
+    ids = new Map();
+    id(text) {
+        const found = this.ids.get(text);
+        if (found !== undefined)
+            return found;
+        const copy = Buffer.from(text, 'utf8').toString('utf8');
+        this.ids.set(copy, this.strings.length);
+        this.strings.push(copy);
+        return this.strings.length - 1;
+    }
+}
+/** The kept rows of one device of one dump, in file order: 21 bytes a row. */
+class DeviceRows {
+    /** Timestamp as an offset from the file's first one (exact while the trace spans under 104 days of ns). */
+    ts = f64();
+    kind = u8();
+    /** Name id for launches; the size for pool rows (sizes past 2^53 are in `bigSizes`). */
+    a = f64();
+    /** Event id for launches. */
+    b = i32();
+    bigSizes = new Map();
+    invalidName = null;
+}
+/** Reads one dump's rows for the compare. */
+class CompareSide {
+    file;
+    devices = new Map();
+    /** Valid devices in order of first appearance: the key order of msMemScope's per-file map. */
+    order = new StdUnorderedOrder();
+    deviceKeys = new Map();
+    warnedToolFields = false;
+    originHi = NaN;
+    originLo = 0;
+    constructor(file) {
+        this.file = file;
+    }
+}
+/** A timestamp cell as [seconds part, nanoseconds part] (the value / 1e9 and its remainder), exact for any uint64. */
+function splitTimestamp(text) {
+    if (/^(0|[1-9]\d{0,14})$/.test(text))
+        return [Math.floor(Number(text) / 1e9), Number(text) % 1e9];
+    if (/^[1-9]\d{15,18}$/.test(text))
+        return [Number(text.slice(0, -9)), Number(text.slice(-9))];
+    const v = stoull0(text) ?? UINT64_MAX;
+    return [Number(v / 1000000000n), Number(v % 1000000000n)];
+}
+function readRow(side, state, row, warn) {
+    if (row.toolFieldCount !== 12 && !side.warnedToolFields) {
+        side.warnedToolFields = true;
+        warn({ file: side.file, line: row.line, reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant` });
+    }
+    const type = row.eventType;
+    if (type === 'PTA' || type === 'MINDSPORE') {
+        if (state.framework === '') {
+            state.framework = type;
+            state.frameworkWhere = `${side.file}:${row.line}`;
+        }
+        else if (state.framework !== type) {
+            throw new InputError(`${side.file}:${row.line}: a ${type} pool row after ${state.framework} rows (${state.frameworkWhere}): msMemScope compares dumps of one framework and rejects this file`);
+        }
+    }
+    const dev = row.device;
+    if (dev === '9999' || dev === 'host' || dev === 'N/A')
+        return;
+    let key = side.deviceKeys.get(dev);
+    if (key === undefined) {
+        const parsed = stoull0(dev);
+        if (parsed === null)
+            return;
+        key = parsed;
+        side.deviceKeys.set(dev, key);
+    }
+    const name = key.toString();
+    let rows = side.devices.get(name);
+    if (rows === undefined) {
+        if (side.devices.size >= MAX_KEYS)
+            throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
+        rows = new DeviceRows();
+        side.devices.set(name, rows);
+        side.order.insert(key);
+    }
+    let kind;
+    if (state.selected.has(type))
+        kind = LAUNCH;
+    else if (type === 'PTA')
+        kind = POOL_PTA;
+    else if (type === 'MINDSPORE')
+        kind = POOL_MINDSPORE;
+    else if (type === '')
+        kind = POOL_EMPTY;
+    else
+        return;
+    const [hi, lo] = splitTimestamp(row.timestamp);
+    if (Number.isNaN(side.originHi)) {
+        side.originHi = hi;
+        side.originLo = lo;
+    }
+    rows.ts.push((hi - side.originHi) * 1e9 + (lo - side.originLo));
+    rows.kind.push(kind);
+    if (kind === LAUNCH) {
+        const launchName = toSafeString(row.name);
+        if (rows.invalidName === null && INVALID_NAME_START.has(launchName.charAt(0)))
+            rows.invalidName = `${side.file}:${row.line}: ${launchName}`;
+        rows.a.push(state.names.id(launchName));
+        rows.b.push(state.events.id(toSafeString(row.event)));
+    }
+    else {
+        const sizeText = toolAttrSize(row.attr);
+        const size = /^-?\d{1,15}$/.test(sizeText) ? Number(sizeText) : stollPrefix(toSafeString(sizeText));
+        if (typeof size === 'number' || (size >= -(2n ** 52n) && size <= 2n ** 52n)) {
+            rows.a.push(Number(size));
+        }
+        else {
+            rows.bigSizes.set(rows.a.length, size);
+            rows.a.push(0);
+        }
+        rows.b.push(0);
+    }
+}
+/** Time-sorts one device's rows and gives its launch sequence with each launch's value. */
+function sequenceOf(rows, framework, warn, file) {
+    const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map() };
+    if (rows === undefined)
+        return empty;
+    if (rows.invalidName !== null) {
+        const [, line, name] = /^.*?:(\d+): (.*)$/s.exec(rows.invalidName) ?? ['', '0', rows.invalidName];
+        warn({ file, line: Number(line), reason: `a launch name starting with = + - or @ (${name}): msMemScope drops this device's launches` });
+        return empty;
+    }
+    const n = rows.kind.length;
+    const ts = rows.ts.data;
+    const kinds = rows.kind.data;
+    const index = new Uint32Array(n);
+    for (let i = 0; i < n; i++)
+        index[i] = i;
+    // Stable: equal timestamps keep file order (msMemScope's std::sort is unstable only past 16 rows of one device).
+    index.sort((x, y) => ts[x] - ts[y] || x - y);
+    const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
+    let launches = 0;
+    for (let i = 0; i < n; i++)
+        if (kinds[i] === LAUNCH)
+            launches++;
+    const names = new Int32Array(launches);
+    const events = new Int32Array(launches);
+    const values = new Float64Array(launches);
+    const bigValues = new Map();
+    let next = 0;
+    let nextBig;
+    let k = launches;
+    for (let s = n - 1; s >= 0; s--) {
+        const r = index[s];
+        const kind = kinds[r];
+        if (kind === LAUNCH) {
+            k--;
+            names[k] = rows.a.data[r];
+            events[k] = rows.b.data[r];
+            values[k] = next;
+            if (nextBig !== undefined)
+                bigValues.set(k, nextBig);
+        }
+        else if (kind === frameworkKind) {
+            next = rows.a.data[r];
+            nextBig = rows.bigSizes.get(r);
+        }
+    }
+    return { names, events, values, bigValues };
+}
+/** MemoryCompare::BuildPath: Myers' greedy forward diff with msMemScope's tie rules, bounded to `maxEdits` edits. */
+function myersPath(a, b, maxEdits) {
+    const n = a.length;
+    const m = b.length;
+    if (n === 0 && m === 0)
+        return null;
+    const rounds = [];
+    let prev = new Int32Array(0);
+    for (let d = 0; d <= n + m; d++) {
+        if (d > maxEdits)
+            return null;
+        const v = new Int32Array(2 * d + 1);
+        for (let k = -d; k <= d; k += 2) {
+            let i;
+            // "Down" (a compare-only launch, i unchanged) from diagonal k+1, else "right" (a base-only launch) from k-1.
+            if (d === 0)
+                i = 0;
+            else if (k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]))
+                i = prev[k + 1 + d - 1];
+            else
+                i = prev[k - 1 + d - 1] + 1;
+            let j = i - k;
+            while (i < n && j < m && a[i] === b[j]) {
+                i++;
+                j++;
+            }
+            v[k + d] = i;
+            if (i >= n && j >= m) {
+                rounds.push(v);
+                return { rounds, d, k };
+            }
+        }
+        rounds.push(v);
+        prev = v;
+    }
+    return null;
+}
+/** MemoryCompare::BuildDiff: the aligned pairs in sequence order, as two index columns; -1 is the missing side. */
+function alignment(trace) {
+    const base = [];
+    const current = [];
+    if (trace !== null) {
+        const { rounds } = trace;
+        let { d, k } = trace;
+        let end = rounds[d][k + d];
+        for (;;) {
+            let start = 0;
+            let prevK = 0;
+            let down = false;
+            if (d > 0) {
+                const prev = rounds[d - 1];
+                down = k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]);
+                prevK = down ? k + 1 : k - 1;
+                start = down ? prev[k + 1 + d - 1] : prev[k - 1 + d - 1] + 1;
+            }
+            // The snake after the edit: matched pairs, last first.
+            for (let i = end - 1; i >= start; i--) {
+                base.push(i);
+                current.push(i - k);
+            }
+            if (d === 0)
+                break;
+            if (down) {
+                base.push(-1);
+                current.push(start - k - 1);
+            }
+            else {
+                base.push(start - 1);
+                current.push(-1);
+            }
+            end = rounds[d - 1][prevK + d - 1];
+            k = prevK;
+            d--;
+        }
+    }
+    return { base: Int32Array.from(base.reverse()), current: Int32Array.from(current.reverse()) };
+}
+/** GetSubResult on int64: Compare − Base, or Compare when that overflows. */
+function subResult(a, b) {
+    const d = a - b;
+    return d > (1n << 63n) - 1n || d < -(1n << 63n) ? a : d;
+}
+/** Compares two dump files; throws InputError for anything msMemScope would fail on, or a diff past the edit bound. */
+async function compareDumpFiles(base, current, options = {}) {
+    const warn = options.onWarning ?? (() => { });
+    const state = newState(options.level ?? 'op');
+    const sides = [];
+    for (const f of [base, current]) {
+        const side = new CompareSide(f.name);
+        const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
+        await streamDump(f.path, reader);
+        sides.push(side);
+    }
+    return finishCompare(sides[0], sides[1], state, options);
+}
+function newState(level) {
+    const selected = new Set();
+    if (level.includes('op'))
+        selected.add('ATEN_END').add('ATB_END');
+    if (level.includes('kernel'))
+        selected.add('KERNEL_LAUNCH');
+    return { framework: '', frameworkWhere: '', names: new Interner(), events: new Interner(), selected };
+}
+function finishCompare(base, current, state, options) {
+    const warn = options.onWarning ?? (() => { });
+    const maxEdits = options.maxEdits ?? DEFAULT_MAX_EDITS;
+    for (const side of [base, current]) {
+        if (side.devices.size === 0)
+            throw new InputError(`${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`);
+    }
+    if (state.framework === 'MINDSPORE' && state.selected.has('ATEN_END')) {
+        throw new InputError(`${state.frameworkWhere}: a MindSpore dump cannot be compared at op level (msMemScope refuses it too); use --level kernel`);
+    }
+    const deviceSet = new StdUnorderedOrder();
+    for (const side of [base, current])
+        for (const key of side.order.order())
+            deviceSet.insert(key);
+    const results = new StdUnorderedOrder();
+    const byDevice = new Map();
+    for (const key of deviceSet.order()) {
+        const dev = key.toString();
+        const a = sequenceOf(base.devices.get(dev), state.framework, warn, base.file);
+        const b = sequenceOf(current.devices.get(dev), state.framework, warn, current.file);
+        if (a.names.length === 0 && b.names.length === 0)
+            continue;
+        const path = myersPath(a.names, b.names, maxEdits);
+        if (path === null) {
+            throw new InputError(`device ${dev}: the ${a.names.length} and ${b.names.length} launches differ by more than ${maxEdits} edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)`);
+        }
+        const pairs = alignment(path);
+        if (pairs.base.length > 0) {
+            results.insert(key);
+            byDevice.set(key, { a, b, pairs });
+        }
+    }
+    if (byDevice.size === 0) {
+        throw new InputError(`no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`);
+    }
+    const pieces = [];
+    let piece = COMPARE_HEADER;
+    const flush = (force) => {
+        if (!force && piece.length < 1 << 20)
+            return;
+        if (options.sink)
+            options.sink(piece);
+        else
+            pieces.push(piece);
+        piece = '';
+    };
+    let rows = 0;
+    const devices = [];
+    const value = (seq, k) => seq.bigValues.get(k) ?? BigInt(seq.values[k]);
+    for (const key of results.order()) {
+        const { a, b, pairs } = byDevice.get(key);
+        const dev = key.toString();
+        for (let r = 0; r < pairs.base.length; r++) {
+            const i = pairs.base[r];
+            const j = pairs.current[r];
+            const nameId = j >= 0 ? b.names[j] : a.names[i];
+            const eventId = j >= 0 ? b.events[j] : a.events[i];
+            const va = i >= 0 ? a.values[i] : 0;
+            const vb = j >= 0 ? b.values[j] : 0;
+            let diff;
+            if ((i >= 0 && a.bigValues.has(i)) || (j >= 0 && b.bigValues.has(j))) {
+                diff = String(subResult(j >= 0 ? value(b, j) : 0n, i >= 0 ? value(a, i) : 0n));
+            }
+            else {
+                diff = String(vb - va);
+            }
+            const baseText = i >= 0 ? (a.bigValues.has(i) ? String(value(a, i)) : String(va)) : 'N/A';
+            const currentText = j >= 0 ? (b.bigValues.has(j) ? String(value(b, j)) : String(vb)) : 'N/A';
+            piece += `${state.events.strings[eventId]},${state.names.strings[nameId]},${dev},${baseText},${currentText},${diff}\n`;
+            flush(false);
+        }
+        rows += pairs.base.length;
+        devices.push(dev);
+    }
+    flush(true);
+    return { csv: pieces.join(''), rows, devices };
+}
+
+export { DEFAULT_MAX_EDITS as D, DumpReader as a, attrValueOf as b, compareDumpFiles as c, f64 as f, i32 as i, streamDump as s };

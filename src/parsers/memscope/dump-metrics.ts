@@ -1,0 +1,53 @@
+// One dump's analyses as snapshot figures: section keys and metrics, per-step samples, and the step-leak findings.
+import { findSteps, inefficientMemory, opFootprint, ownerPeaks, stepLeaks, stepTable, unfreedAtEnd, type StepLeak } from './dump-analysis.js';
+import type { DumpFacts } from './dump-facts.js';
+
+export type DumpMetric = Readonly<Record<string, number | string | null>>;
+
+export interface DumpFigures {
+  /** section → key → metric. */
+  metrics: Map<string, Map<string, DumpMetric>>;
+  /** Per-step samples for the `growing` verdict: section `steps`, key `devN/<POOL>/peak|end`, x = step. */
+  samples: { section: string; key: string; step: number; bytes: number }[];
+  stepLeaks: StepLeak[];
+  /** Steps that no Range_end closed (they end at the next step's start or the end of the dump). */
+  openSteps: number;
+}
+
+/** Everything a dump contributes to a snapshot. */
+export function dumpFigures(facts: DumpFacts): DumpFigures {
+  const metrics = new Map<string, Map<string, DumpMetric>>();
+  /** Several processes on one device and pool: the larger compared figure wins whole (as sections combine). */
+  const put = (section: string, key: string, metric: DumpMetric, field = 'bytes') => {
+    let m = metrics.get(section);
+    if (m === undefined) metrics.set(section, (m = new Map()));
+    const prev = m.get(key);
+    if (prev === undefined || (metric[field] as number) > (prev[field] as number)) m.set(key, metric);
+  };
+  const steps = findSteps(facts);
+  const samples: DumpFigures['samples'] = [];
+  for (const r of stepTable(facts, steps)) {
+    put('steps', `${r.device}/${r.pool}/step${r.step}/peak`, { bytes: r.peak, step: r.step });
+    put('steps', `${r.device}/${r.pool}/step${r.step}/end`, { bytes: r.end, step: r.step });
+    samples.push({ section: 'steps', key: `${r.device}/${r.pool}/peak`, step: r.step, bytes: r.peak });
+    samples.push({ section: 'steps', key: `${r.device}/${r.pool}/end`, step: r.step, bytes: r.end });
+  }
+  for (const u of unfreedAtEnd(facts)) {
+    put('unfreed', `${u.device}/${u.pool}/${u.label}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' '), sizes: sizeCounts(u.sizes) });
+  }
+  for (const o of ownerPeaks(facts)) put('owners', `${o.device}/${o.bucket}`, { peak: o.peak }, 'peak');
+  for (const f of opFootprint(facts)) put('opFootprint', `${f.device}/${f.name}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
+  for (const c of inefficientMemory(facts)) put('inefficient', `${c.device}/${c.type}`, { bytes: c.bytes, count: c.count });
+  return { metrics, samples, stepLeaks: stepLeaks(facts, steps), openSteps: steps.filter((s) => !s.closed).length };
+}
+
+/** The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`. */
+export function sizeCounts(sizes: readonly number[]): string {
+  const counts = new Map<number, number>();
+  for (const s of sizes) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 20)
+    .map(([size, n]) => (n === 1 ? `${size}` : `${size}x${n}`))
+    .join(' ');
+}

@@ -1,0 +1,56 @@
+// The evidence sources `dump` (--dump, memscope-dump) and `dumpBase` (memscope-dump-base): msMemScope dumps into a snapshot.
+import { InputError } from '../../errors.js';
+import type { SnapshotBuilder } from '../../snapshot.js';
+import type { InputFile } from '../../sources/types.js';
+import { parseMemoryCompareText } from '../memory-compare.js';
+import { compareDumpFiles } from './compare-dumps.js';
+import { readDumpFacts } from './dump-facts.js';
+import { dumpFigures } from './dump-metrics.js';
+import type { DumpWarning } from './dump-reader.js';
+
+/** Rows that were skipped become skipped records (file:line in the warnings); notes such as the µs unit do not. */
+function skippedInto(into: SnapshotBuilder): (w: DumpWarning) => void {
+  return (w) => {
+    const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
+    if (m !== null) into.addSkipped({ file: w.file, line: w.line, reason: m[1] as string });
+  };
+}
+
+/** One dump: steps (with per-step series), step leaks, unfreed, owners, op footprint and inefficient memory. */
+export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
+  const facts = await readDumpFacts(file.path, file.name, skippedInto(into));
+  into.files++;
+  into.records += facts.rows;
+  const figures = dumpFigures(facts);
+  for (const [sectionName, metrics] of figures.metrics) for (const [key, metric] of metrics) into.addMetric(sectionName, key, metric);
+  for (const s of figures.samples) into.addSample(s.section, s.key, 'step', s.step, s.bytes);
+  for (const leak of figures.stepLeaks) {
+    into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, { bytes: leak.bytes, blocks: leak.count, top: leak.top.join('; ') });
+  }
+  for (const g of facts.groups) if (/^dev\d+$/.test(g.device)) into.noteDevice(g.device);
+}
+
+/** A base dump is read only with its current dump, in `combine`. */
+export async function parseBaseDumpFile(): Promise<void> {}
+
+/**
+ * With base dumps (`memscope-dump-base`) and current dumps (`memscope-dump`): compare-dumps on each pair, in process,
+ * folded in exactly as the memory_compare CSV msMemScope would have written (section `kernels`). Pairs are made by
+ * sorted path: one base per current dump.
+ */
+export async function compareBaseDumps(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void> {
+  const bases = [...(files.dumpBase ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const currents = [...(files.dump ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (bases.length === 0) return;
+  // One search found the same files for both (the Action searching everything it downloaded): no base was given.
+  if (bases.length === currents.length && bases.every((b, i) => b.path === currents[i]?.path)) return;
+  if (bases.length !== currents.length) {
+    throw new InputError(`memscope-dump-base has ${bases.length} dump(s) but memscope-dump has ${currents.length}: give one base dump per dump (they are paired in sorted path order)`);
+  }
+  for (let i = 0; i < bases.length; i++) {
+    const base = bases[i] as InputFile;
+    const current = currents[i] as InputFile;
+    const result = await compareDumpFiles(base, current, { onWarning: skippedInto(into) });
+    parseMemoryCompareText(`compare-dumps ${base.name} ${current.name}`, result.csv, into);
+  }
+}
