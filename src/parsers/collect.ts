@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parseInputFile, SOURCES } from './sources.js';
+import { parseInputFile, parserOf, SOURCES } from './sources.js';
 import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
