@@ -3,6 +3,7 @@
 //
 //   npm run bench                       (node bench/run.mjs)
 //   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
+//   node bench/run.mjs --many-files 100000 [--runs N] [--dist DIR]   (only: peak RSS over many small files → RESULTS-many-files.md)
 //
 // Needs dist/cli.js (npm run build). Corpora go to bench/.corpus/ (gitignored) and are reused while their
 // parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
@@ -67,6 +68,7 @@ function parseOptions(argv) {
       case '--quick': o.quick = true; break;
       case '--no-results': o.results = false; break;
       case '--dist': o.dist = value(); break;
+      case '--many-files': o.manyFiles = Number(value()); break;
       case '--dump-bytes': o.dumpBytes = value(); break;
       case '--launches': o.launches = Number(value()); break;
       case '--only': o.only = value(); break;
@@ -368,6 +370,7 @@ async function main() {
   ACTION = resolve(ROOT, o.dist, 'index.js');
   if (!existsSync(CLI)) fail(`${relative(ROOT, CLI)} is missing: run \`npm run build\` first`);
   mkdirSync(CORPUS, { recursive: true });
+  if (o.manyFiles !== undefined) return manyFiles(o);
   if (o.only === 'memscope') {
     const section = await benchMemscope(o);
     console.log(section);
@@ -469,6 +472,65 @@ async function main() {
     writeFileSync(join(CORPUS, 'RESULTS-last.md'), report.markdown);
     log(`wrote ${relative(ROOT, join(CORPUS, 'RESULTS-last.md'))} (quick runs do not replace bench/RESULTS.md)`);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Many small files: the file search and the thread decision must not hold every file at once
+
+/** One small plog file: padding noise, then one statistics record whose peak is the file's number. */
+function smallPlog(i) {
+  const noise = `[INFO] RUNTIME(${i},python3):2024-07-08-22:27:01.354.856 [runtime.cc:1320]${i} Init: Runtime init success, device_id=0\n`;
+  const record =
+    `[INFO] DRV(${i},python3):2024-07-08-22:27:45.354.856 [ascend][curpid: ${i}, ${i}][drv][devmm][_svm_mem_stats_show 148]` +
+    `DEV_MEM dev0 Mem stats (Bytes). (module_name=MOD${i % 50}; module_id=7; current_alloced_size=${i}; alloced_peak_size=${i}; alloc_cnt=3; free_cnt=1)\n`;
+  return noise.repeat(2) + record;
+}
+
+/** `--many-files N`: N small plog files in 100 folders (~400 B each, so that N = 100,000 passes the 32 MiB thread threshold). */
+async function manyFiles(o) {
+  const n = o.manyFiles;
+  if (!Number.isSafeInteger(n) || n < 1) fail('--many-files must be a positive integer');
+  const dir = join(CORPUS, `many-files-${n}`);
+  if (!existsSync(join(dir, 'done'))) {
+    rmSync(dir, { recursive: true, force: true });
+    for (let i = 0; i < n; i++) {
+      const sub = join(dir, `d${String(i % 100).padStart(2, '0')}`);
+      if (i < 100) mkdirSync(sub, { recursive: true });
+      writeFileSync(join(sub, `plog-${i}.log`), smallPlog(i));
+    }
+    writeFileSync(join(dir, 'done'), '');
+    log(`corpus many-files-${n}: generated`);
+  }
+  const bytes = bytesUnder(dir);
+  warm(dir);
+  const argv = ['node', CLI, 'parse', '--plog', dir, '--json'];
+  const check = await measure(argv, { keepStdout: true });
+  const meta = check.code === 0 ? JSON.parse(check.stdout).meta : null;
+  if (meta?.files !== n || meta?.records !== n) fail(`many files: expected ${n} files and records, got ${JSON.stringify(meta)} (exit ${check.code}): ${check.stderr.slice(0, 300)}`);
+  const rows = [];
+  for (const [label, threads] of [['default threads', undefined], ['one thread', '0']]) {
+    const env = { ...process.env };
+    if (threads !== undefined) env.ASCEND_MEMORY_GATE_THREADS = threads;
+    else delete env.ASCEND_MEMORY_GATE_THREADS;
+    const runs = [];
+    for (let i = 0; i < o.runs; i++) runs.push(await measure(argv, { env }));
+    const rss = median(runs.map((r) => r.rssMiB));
+    const ms = median(runs.map((r) => r.ms));
+    log(`  many files, ${label}: ${(ms / 1000).toFixed(1)} s, ${rss.toFixed(0)} MiB`);
+    rows.push(`| ${n.toLocaleString('en')} files, ${(bytes / MiB).toFixed(0)} MiB | ${label} | ${(ms / 1000).toFixed(1)} s | ${rss.toFixed(0)} MiB |`);
+  }
+  const markdown = `# Many small files
+
+\`node ${relative(ROOT, CLI)} parse --plog <dir> --json\` over ${n.toLocaleString('en')} plog files of one record each in 100 folders
+(\`node bench/run.mjs --many-files ${n} --runs ${o.runs}\`; median of ${o.runs} run(s); ${cpus().length} cores, Node ${process.version},
+${new Date().toISOString().slice(0, 10)}; peak RSS: ${RSS_METHOD}). The output was checked first: ${n.toLocaleString('en')} files and records.
+
+| input | threads | time | peak RSS |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+  console.log(markdown);
+  if (o.results) writeFileSync(join(BENCH, 'RESULTS-many-files.md'), markdown);
 }
 
 /** Share of a plog tree's lines that hold a record head (`grep -c 'em stats'`, the reference's own count) or a Cached_size line. */

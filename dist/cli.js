@@ -2,7 +2,7 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { U as UsageError, S as SOURCES, I as InputError, n as noSpecs } from './chunks/sources.js';
+import { U as UsageError, r as replaceControlCharacters, S as SOURCES, f as failureText, n as noSpecs, v as visible } from './chunks/sources.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { D as DEFAULT_MAX_EDITS, c as compareDumpFiles } from './chunks/compare-dumps.js';
@@ -10,14 +10,15 @@ import { c as collectSnapshot } from './chunks/collect.js';
 import { S as SECTIONS, m as metricsOf, s as stableStringify } from './chunks/snapshot.js';
 import { f as formatDelta, a as formatBytes } from './chunks/units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, a as countByStatus, f as formatCount, w as worstOf, e as entryReason, b as isRollUp, h as formatChange, j as formatTransition, m as medianPercent, k as devicesPhrase, l as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './chunks/groups.js';
-import { r as replaceControlCharacters } from './chunks/escape.js';
 import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
+import 'node:crypto';
 import 'node:buffer';
 import 'node:string_decoder';
 import 'node:os';
 import 'node:worker_threads';
 import './chunks/parse-protocol.js';
 import './chunks/series.js';
+import './chunks/environment2.js';
 import './chunks/keys.js';
 import 'fs';
 import 'path';
@@ -686,7 +687,7 @@ function warnSkipped(collected, io) {
         return;
     const shown = collected.skippedRecords.slice(0, 10);
     for (const r of shown)
-        io.err(`warning: ${r.file}:${r.line}: ${r.reason} (skipped)\n`);
+        io.err(`warning: ${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)\n`);
     if (skipped > shown.length)
         io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
@@ -779,7 +780,10 @@ const COMMANDS = {
         return compareDumpsCommand(args, io);
     },
 };
-async function runCli(argv, io = stdio) {
+async function runCli(argvWithFlags, io = stdio) {
+    // --debug, anywhere: a failure prints its stack after the one-line message.
+    const debug = argvWithFlags.includes('--debug');
+    const argv = argvWithFlags.filter((a) => a !== '--debug');
     const [command, ...rest] = argv;
     const helpWidth = Math.min(HELP_WIDTH, (io.width ?? terminalWidth)());
     const USAGE = usage(helpWidth);
@@ -814,11 +818,8 @@ async function runCli(argv, io = stdio) {
             io.err(`error: ${error.message}\nusage: ${PROGRAM} ${error.command.name} ${error.command.usage}\n(${PROGRAM} ${error.command.name} --help lists every flag)\n`);
             return 2;
         }
-        if (error instanceof UsageError || error instanceof InputError) {
-            io.err(`error: ${error.message}\n`);
-            return 2;
-        }
-        throw error;
+        io.err(`error: ${failureText(error, debug)}\n`);
+        return 2;
     }
 }
 
@@ -826,6 +827,6 @@ async function runCli(argv, io = stdio) {
 runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
 }, (error) => {
-    process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`error: ${failureText(error, process.argv.includes('--debug'))}\n`);
     process.exitCode = 2;
 });

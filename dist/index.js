@@ -9,8 +9,10 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import { U as UsageError, S as SOURCES, I as InputError } from './chunks/sources.js';
+import { U as UsageError, S as SOURCES, f as failureText } from './chunks/sources.js';
 import { s as splitList } from './chunks/local.js';
+import 'node:crypto';
+import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
 import 'url';
@@ -533,6 +535,38 @@ var ExitCode;
     ExitCode[ExitCode["Failure"] = 1] = "Failure";
 })(ExitCode || (ExitCode = {}));
 /**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
+}
+/**
  * Gets the value of an input.
  * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
  * Returns an empty string if the value is not defined.
@@ -572,6 +606,15 @@ function setFailed(message) {
     process.exitCode = ExitCode.Failure;
     error(message);
 }
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
 /**
  * Adds an error issue
  * @param message error issue message. Errors will be converted to string via toString()
@@ -587,6 +630,14 @@ function error(message, properties = {}) {
  */
 function warning(message, properties = {}) {
     issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -639,6 +690,14 @@ function parseHtmlReport(value) {
     }
     return file;
 }
+/** GitHub event names, comma- or newline-separated. */
+function parseEvents(value) {
+    const events = splitList(value);
+    const bad = events.find((e) => !/^[a-z_]{1,50}$/.test(e));
+    if (bad !== undefined)
+        throw new UsageError(`'allow-update-on' must list event names such as issue_comment, got '${bad}'`);
+    return events;
+}
 /** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
 function readInputs(get = (name) => getInput(name)) {
     const commentKey = get('comment-key') || 'default';
@@ -663,6 +722,7 @@ function readInputs(get = (name) => getInput(name)) {
         prune: bool('prune', get('prune') || 'false'),
         reportArtifact: get('report-artifact') || 'memory-gate-report',
         htmlReport: parseHtmlReport(get('html-report')),
+        allowUpdateOn: parseEvents(get('allow-update-on')),
         downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
         missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn']),
         collectEnvironment: bool('collect-environment', get('collect-environment') || 'false'),
@@ -675,7 +735,15 @@ function readInputs(get = (name) => getInput(name)) {
 }
 
 // The Action: reads the inputs and runs the mode they name (src/action/: check, update, comment, snapshot); one error path.
+/** ACTIONS_STEP_DEBUG (the secret) or a re-run with debug logging (RUNNER_DEBUG): show stacks. */
+function debugLogging() {
+    return isDebug() || process.env.ACTIONS_STEP_DEBUG === 'true';
+}
 async function run() {
+    // First of all: an API error that echoes the token must print *** instead.
+    const token = getInput('github-token');
+    if (token)
+        setSecret(token);
     try {
         const inputs = readInputs();
         if (inputs.mode === 'comment')
@@ -688,14 +756,14 @@ async function run() {
             await (await import('./chunks/check.js')).runCheckMode(inputs);
     }
     catch (error) {
-        if (error instanceof UsageError || error instanceof InputError)
-            setFailed(error.message);
-        else
-            setFailed(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        const [line, ...stack] = failureText(error, debugLogging()).split('\n');
+        setFailed(line ?? '');
+        if (stack.length > 0)
+            info(stack.join('\n'));
     }
 }
 
 // Entry of the Action: runs it, nothing else.
 void run();
 
-export { setOutput as a, setFailed as b, error as e, info as i, summary as s, warning as w };
+export { setOutput as a, setFailed as b, error as e, info as i, notice as n, summary as s, warning as w };

@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { s as serializeError } from './chunks/parse-protocol.js';
-import { p as parserOf } from './chunks/sources.js';
+import { p as parseInputFile } from './chunks/sources.js';
 import { a as SnapshotBuilder } from './chunks/snapshot.js';
+import 'node:crypto';
 import './chunks/series.js';
 
 // A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into
@@ -10,7 +11,7 @@ async function parseOne(task) {
     const builder = new SnapshotBuilder();
     try {
         // Loaded only when a file of that source comes: a plog-only run never loads csv-parse.
-        await (await parserOf(task.kind)).parseFile(task.file, builder);
+        await parseInputFile(task.kind, task.file, builder);
         return { index: task.index, ok: true, state: builder.toState() };
     }
     catch (error) {

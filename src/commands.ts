@@ -19,7 +19,7 @@ import {
 } from './cli-args.js';
 import { compareDumpsCommand } from './compare-dumps-command.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
-import { InputError, UsageError } from './errors.js';
+import { failureText, UsageError, visible } from './errors.js';
 import { renderSnapshotTable, renderTerminal } from './report/terminal.js';
 import { stableStringify, type Snapshot } from './snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
@@ -175,7 +175,7 @@ function warnSkipped(collected: Collected, io: Output): void {
   const { skipped } = collected.snapshot.meta;
   if (skipped === 0) return;
   const shown = collected.skippedRecords.slice(0, 10);
-  for (const r of shown) io.err(`warning: ${r.file}:${r.line}: ${r.reason} (skipped)\n`);
+  for (const r of shown) io.err(`warning: ${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)\n`);
   if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
 
@@ -266,7 +266,10 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   },
 };
 
-export async function runCli(argv: string[], io: Output = stdio): Promise<number> {
+export async function runCli(argvWithFlags: string[], io: Output = stdio): Promise<number> {
+  // --debug, anywhere: a failure prints its stack after the one-line message.
+  const debug = argvWithFlags.includes('--debug');
+  const argv = argvWithFlags.filter((a) => a !== '--debug');
   const [command, ...rest] = argv;
   const helpWidth = Math.min(HELP_WIDTH, (io.width ?? terminalWidth)());
   const USAGE = usage(helpWidth);
@@ -298,11 +301,8 @@ export async function runCli(argv: string[], io: Output = stdio): Promise<number
       io.err(`error: ${error.message}\nusage: ${PROGRAM} ${error.command.name} ${error.command.usage}\n(${PROGRAM} ${error.command.name} --help lists every flag)\n`);
       return 2;
     }
-    if (error instanceof UsageError || error instanceof InputError) {
-      io.err(`error: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    io.err(`error: ${failureText(error, debug)}\n`);
+    return 2;
   }
 }
 

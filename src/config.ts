@@ -29,6 +29,8 @@ export interface ActionInputs {
   reportArtifact: string;
   /** Where to write the self-contained HTML report; undefined = none. */
   htmlReport: string | undefined;
+  /** Events besides workflow_dispatch, schedule and push on which update mode may write. */
+  allowUpdateOn: string[];
   /** Artifacts downloaded at a time. */
   downloadConcurrency: number;
   /** An artifact that still fails after its retries: stop (`fail`) or gate the rest and list it (`warn`). */
@@ -79,6 +81,14 @@ function parseHtmlReport(value: string): string | undefined {
   return file;
 }
 
+/** GitHub event names, comma- or newline-separated. */
+function parseEvents(value: string): string[] {
+  const events = splitList(value);
+  const bad = events.find((e) => !/^[a-z_]{1,50}$/.test(e));
+  if (bad !== undefined) throw new UsageError(`'allow-update-on' must list event names such as issue_comment, got '${bad}'`);
+  return events;
+}
+
 /** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
 export function readInputs(get: (name: string) => string = (name) => core.getInput(name)): ActionInputs {
   const commentKey = get('comment-key') || 'default';
@@ -103,6 +113,7 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     prune: bool('prune', get('prune') || 'false'),
     reportArtifact: get('report-artifact') || 'memory-gate-report',
     htmlReport: parseHtmlReport(get('html-report')),
+    allowUpdateOn: parseEvents(get('allow-update-on')),
     downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
     missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn'] as const),
     collectEnvironment: bool('collect-environment', get('collect-environment') || 'false'),

@@ -116,19 +116,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Objects and arrays may nest this deep in configs, baselines and reports; ours use fewer than 10 levels. */
+export const MAX_JSON_DEPTH = 100;
+
 /**
- * Parses JSON text; a syntax error becomes an InputError `file:line:column: not valid JSON: reason`.
+ * Parses JSON text strictly; every problem is an InputError naming the file and line:column: a syntax error, a key
+ * given twice in one object (JSON.parse keeps the last silently, so a merge that kept both halves of `"modules": {…}`
+ * would erase the first), or nesting deeper than MAX_JSON_DEPTH (which would overflow recursive code further on).
  * A UTF-8 BOM (files saved on Windows) is skipped, and columns count from after it.
  */
 export function parseJson(text: string, file: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const problem = scanJson(body, { strict: true });
+  if (problem !== null) {
+    const { line, column } = lineColumn(body, problem.offset);
+    throw new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
+  }
   try {
     return JSON.parse(body);
   } catch (err) {
-    const found = locateJsonSyntaxError(body);
-    if (found === null) throw new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-    const { line, column } = lineColumn(body, found.offset);
-    throw new InputError(`${file}:${line}:${column}: not valid JSON: ${found.reason}`);
+    // The scanner accepts what JSON.parse accepts (a property test pins it), so this names no position.
+    throw new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -143,145 +151,216 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column: offset - lineStart + 1 };
 }
 
-interface JsonSyntaxError {
+export interface JsonProblem {
+  kind: 'syntax' | 'duplicate' | 'depth';
   offset: number;
   reason: string;
 }
 
-/**
- * Finds the first JSON syntax error and says what was expected there. Node 20's JSON.parse does not always give a
- * position ("Unexpected token 'x', ... is not valid JSON"), so this scanner runs only after JSON.parse has failed.
- */
-export function locateJsonSyntaxError(text: string): JsonSyntaxError | null {
-  let pos = 0;
+/** The first syntax error, with what was expected there; null when JSON.parse accepts the text. */
+export function locateJsonSyntaxError(text: string): JsonProblem | null {
+  return scanJson(text, { strict: false });
+}
 
-  class Stop extends Error {
-    constructor(readonly syntax: JsonSyntaxError) {
-      super(syntax.reason);
-    }
-  }
-  const fail = (expected: string): never => {
+interface Container {
+  object: boolean;
+  /** Keys seen so far and where they start, for objects when strict. */
+  keys: Map<string, number> | null;
+  /** Elements seen so far, for arrays (the pointer segment of the next one). */
+  index: number;
+}
+
+const enum Next {
+  Value,
+  AfterValue,
+}
+
+/**
+ * One pass over JSON text, iterative (a stack of containers, no recursion: 100,000 `[` cannot overflow anything),
+ * finding the first syntax error and, when strict, the first duplicate key or nesting past MAX_JSON_DEPTH.
+ */
+export function scanJson(text: string, options: { strict: boolean }): JsonProblem | null {
+  const n = text.length;
+  let pos = 0;
+  const stack: Container[] = [];
+  /** The pointer segment of each open container's current member, for messages. */
+  const segments: string[] = [];
+  let problem: JsonProblem | null = null;
+
+  const fail = (expected: string): null => {
     // Show a whole bare word (warn, nope, NaN) rather than its first letter.
     const word = /^[A-Za-z0-9_$]{2,20}/.exec(text.slice(pos, pos + 20))?.[0];
-    const found = pos >= text.length ? 'end of file' : JSON.stringify(word ?? text[pos]);
-    throw new Stop({ offset: pos, reason: `expected ${expected}, found ${found}` });
+    const found = pos >= n ? 'end of file' : JSON.stringify(word ?? text[pos]);
+    problem = { kind: 'syntax', offset: pos, reason: `expected ${expected}, found ${found}` };
+    return null;
   };
   const skipWhitespace = (): void => {
-    while (pos < text.length && ' \t\n\r'.includes(text[pos] as string)) pos++;
-  };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, pos)) pos += word.length;
-    else fail('a JSON value');
-  };
-  const string = (): void => {
-    pos++; // opening quote
     for (;;) {
-      if (pos >= text.length) fail('a closing \'"\'');
-      const code = text.charCodeAt(pos);
-      if (code === 0x22) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else return;
+    }
+  };
+  const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+  const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+  /** Consumes a string at `pos` (on its opening quote); false after fail(). */
+  const string = (): boolean => {
+    pos++;
+    for (;;) {
+      if (pos >= n) return fail('a closing \'"\'') ?? false;
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) {
         pos++;
-        return;
+        return true;
       }
-      if (code < 0x20) fail('an escaped control character (\\n, \\t, ...) inside a string');
-      if (code === 0x5c) {
+      if (c < 0x20) return fail('an escaped control character (\\n, \\t, ...) inside a string') ?? false;
+      if (c === 0x5c) {
         pos++;
-        const esc = text[pos];
-        if (esc === 'u') {
+        const e = text.charCodeAt(pos);
+        if (e === 0x75) {
           pos++;
-          for (let i = 0; i < 4; i++, pos++) if (!/[0-9a-fA-F]/.test(text[pos] ?? '')) fail('4 hex digits after \\u');
+          for (let i = 0; i < 4; i++, pos++) if (!isHex(text.charCodeAt(pos))) return fail('4 hex digits after \\u') ?? false;
           continue;
         }
-        if (esc === undefined || !'"\\/bfnrt'.includes(esc)) fail('an escape such as \\" \\\\ \\n \\t or \\uXXXX');
+        // " \ / b f n r t
+        if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
+          return fail('an escape such as \\" \\\\ \\n \\t or \\uXXXX') ?? false;
+        }
       }
       pos++;
     }
   };
-  const digits = (what: string): void => {
-    if (!/[0-9]/.test(text[pos] ?? '')) fail(what);
-    while (/[0-9]/.test(text[pos] ?? '')) pos++;
+  const digits = (what: string): boolean => {
+    if (!isDigit(text.charCodeAt(pos))) return fail(what) ?? false;
+    while (isDigit(text.charCodeAt(pos))) pos++;
+    return true;
   };
-  const number = (): void => {
-    if (text[pos] === '-') pos++;
-    if (text[pos] === '0') pos++;
-    else digits('a digit');
-    if (text[pos] === '.') {
+  const number = (): boolean => {
+    if (text.charCodeAt(pos) === 0x2d) pos++;
+    if (text.charCodeAt(pos) === 0x30) pos++;
+    else if (!digits('a digit')) return false;
+    if (text.charCodeAt(pos) === 0x2e) {
       pos++;
-      digits('a digit after the decimal point');
+      if (!digits('a digit after the decimal point')) return false;
     }
-    if (text[pos] === 'e' || text[pos] === 'E') {
+    const e = text.charCodeAt(pos);
+    if (e === 0x65 || e === 0x45) {
       pos++;
-      if (text[pos] === '+' || text[pos] === '-') pos++;
-      digits('a digit in the exponent');
+      const sign = text.charCodeAt(pos);
+      if (sign === 0x2b || sign === 0x2d) pos++;
+      if (!digits('a digit in the exponent')) return false;
     }
+    return true;
   };
-  const value = (): void => {
+  const literal = (word: string): boolean => {
+    if (!text.startsWith(word, pos)) return fail('a JSON value') ?? false;
+    pos += word.length;
+    return true;
+  };
+  const open = (object: boolean): boolean => {
+    if (options.strict && stack.length >= MAX_JSON_DEPTH) {
+      problem = { kind: 'depth', offset: pos, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no configuration, baseline or report needs that many` };
+      return false;
+    }
+    stack.push({ object, keys: object && options.strict ? new Map() : null, index: 0 });
+    pos++;
+    return true;
+  };
+  /** After `{` or `,` in an object: a key, its colon; false after a problem. */
+  const key = (container: Container): boolean => {
     skipWhitespace();
-    const ch = text[pos];
-    if (ch === '{') {
-      pos++;
-      skipWhitespace();
-      if (text[pos] === '}') {
-        pos++;
-        return;
+    if (text.charCodeAt(pos) !== 0x22) return fail('a double-quoted property name') ?? false;
+    const start = pos;
+    if (!string()) return false;
+    if (container.keys !== null) {
+      const raw = text.slice(start + 1, pos - 1);
+      const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+      const first = container.keys.get(name);
+      if (first !== undefined) {
+        const at = lineColumn(text, first);
+        const where = `/${[...segments, name].map(escapePointerSegment).join('/')}`;
+        problem = {
+          kind: 'duplicate',
+          offset: start,
+          reason: `duplicate key ${JSON.stringify(name)} at ${where} (first at ${at.line}:${at.column}): JSON keeps only the last one, so keep one of them (a merge conflict resolved by keeping both halves?)`,
+        };
+        return false;
       }
-      for (;;) {
-        skipWhitespace();
-        if (text[pos] !== '"') fail('a double-quoted property name');
-        string();
-        skipWhitespace();
-        if (text[pos] !== ':') fail('":" after a property name');
-        pos++;
-        value();
-        skipWhitespace();
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        if (text[pos] === '}') {
-          pos++;
-          return;
-        }
-        fail('"," or "}" after a property value');
-      }
+      container.keys.set(name, start);
+      segments.push(name);
+    } else {
+      segments.push('');
     }
-    if (ch === '[') {
-      pos++;
-      skipWhitespace();
-      if (text[pos] === ']') {
-        pos++;
-        return;
-      }
-      for (;;) {
-        value();
-        skipWhitespace();
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        if (text[pos] === ']') {
-          pos++;
-          return;
-        }
-        fail('"," or "]" after an array element');
-      }
-    }
-    if (ch === '"') return string();
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
-    if (ch === 't') return literal('true');
-    if (ch === 'f') return literal('false');
-    if (ch === 'n') return literal('null');
-    fail('a JSON value');
+    skipWhitespace();
+    if (text.charCodeAt(pos) !== 0x3a) return fail('":" after a property name') ?? false;
+    pos++;
+    return true;
   };
 
-  try {
-    value();
+  let next = Next.Value;
+  while (problem === null) {
+    if (next === Next.Value) {
+      skipWhitespace();
+      const c = text.charCodeAt(pos);
+      if (c === 0x7b) {
+        if (!open(true)) break;
+        skipWhitespace();
+        if (text.charCodeAt(pos) === 0x7d) {
+          pos++;
+          stack.pop();
+          next = Next.AfterValue;
+        } else if (!key(stack[stack.length - 1] as Container)) break;
+        continue;
+      }
+      if (c === 0x5b) {
+        if (!open(false)) break;
+        skipWhitespace();
+        if (text.charCodeAt(pos) === 0x5d) {
+          pos++;
+          stack.pop();
+          next = Next.AfterValue;
+        } else segments.push('0');
+        continue;
+      }
+      let ok: boolean;
+      if (c === 0x22) ok = string();
+      else if (c === 0x2d || isDigit(c)) ok = number();
+      else if (c === 0x74) ok = literal('true');
+      else if (c === 0x66) ok = literal('false');
+      else if (c === 0x6e) ok = literal('null');
+      else ok = fail('a JSON value') ?? false;
+      if (!ok) break;
+      next = Next.AfterValue;
+      continue;
+    }
+    // After a value: the end of the document, or a separator or closer in the open container.
     skipWhitespace();
-    if (pos < text.length) fail('end of file after the JSON value');
-    return null;
-  } catch (err) {
-    if (err instanceof Stop) return err.syntax;
-    // Absurdly deep nesting overflows the stack: report no position rather than a wrong one.
-    if (err instanceof RangeError) return null;
-    throw err;
+    const container = stack[stack.length - 1];
+    if (container === undefined) {
+      if (pos < n) fail('end of file after the JSON value');
+      break;
+    }
+    const c = text.charCodeAt(pos);
+    if (container.object) {
+      if (c === 0x2c) {
+        pos++;
+        segments.pop();
+        if (!key(container)) break;
+        next = Next.Value;
+      } else if (c === 0x7d) {
+        pos++;
+        segments.pop();
+        stack.pop();
+      } else fail('"," or "}" after a property value');
+    } else if (c === 0x2c) {
+      pos++;
+      segments[segments.length - 1] = String(++container.index);
+      next = Next.Value;
+    } else if (c === 0x5d) {
+      pos++;
+      segments.pop();
+      stack.pop();
+    } else fail('"," or "]" after an array element');
   }
+  return problem;
 }

@@ -10,9 +10,11 @@ import require$$1 from 'zlib';
 import require$$6 from 'util';
 import require$$5 from 'stream';
 import require$$4 from 'events';
+import 'node:fs';
 import 'path';
 import 'url';
 import 'module';
+import 'node:crypto';
 
 // The two artifact APIs (this run's results service, another run's REST API) with retries, backoff and timeouts on every request.
 const DEFAULT_RETRY = { attempts: 5, baseDelayMs: 500, maxDelayMs: 8000, timeoutMs: 30_000 };

@@ -1,8 +1,8 @@
 import { S as SECTIONS, v as valueOf$1 } from './snapshot.js';
 import { f as formatDelta, a as formatBytes } from './units.js';
-import { t as tableCodeSpan } from './escape.js';
+import { t as tableCodeSpan } from './sources.js';
 import './series.js';
-import './sources.js';
+import 'node:crypto';
 
 /** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */
 function valueOf(side, key) {
@@ -58,4 +58,4 @@ function renderBaselineChanges(before, after, changes, maxChars = 60_000) {
     return `${lines.join('\n')}\n`;
 }
 
-export { renderBaselineChanges, summarizeBaselineChanges };
+export { renderBaselineChanges, summarizeBaselineChanges, valueOf };

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { I as InputError, a as SchemaError } from './sources.js';
+import { I as InputError, c as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { a as buildBaselineV1Schema, c as buildBaselineSchema } from './schema.js';
 import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, e as compareKeys } from './snapshot.js';
 import './_commonjsHelpers.js';
-import './escape.js';
 import './series.js';
 
 // Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.

@@ -1,7 +1,7 @@
-import { w as warning } from '../index.js';
+import { w as warning, n as notice } from '../index.js';
 import { runGate } from './run-gate.js';
-import { p as publish } from './publish.js';
-import { c as collectInputs, r as runUrl, t as thisRepo, p as pullRequestNumber } from './shared.js';
+import { b as pullRequestOfEvent, d as resolveGateLimits, r as renderLimitsChanged, p as publish } from './publish.js';
+import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -12,7 +12,9 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import './sources.js';
+import 'node:crypto';
 import './local.js';
+import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
 import 'url';
@@ -21,24 +23,31 @@ import './_commonjsHelpers.js';
 import './snapshot.js';
 import './series.js';
 import './baseline.js';
-import 'node:crypto';
 import './json-schema.js';
-import './escape.js';
 import './schema.js';
 import './units.js';
+import './thresholds.js';
+import './environment2.js';
 import './groups.js';
 import './keys.js';
+import './errors.js';
+import './baseline-changes.js';
 import './json.js';
 import './markdown.js';
 import './device-table.js';
 import 'node:os';
-import 'node:fs';
 import './collect.js';
 import 'node:worker_threads';
 import './parse-protocol.js';
 
-// Check mode: gate this run's evidence against the committed baseline and publish the verdict.
+// Check mode: gate this run's evidence against the committed baseline and publish the verdict. On a pull request, the
+// baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
 async function runCheckMode(inputs) {
+    const pr = pullRequestOfEvent();
+    const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
+    const repo = thisRepo();
+    // Limits first: a token or API problem fails before the (long) parse.
+    const limits = await resolveGateLimits(inputs, repo, octokit, pr);
     const { snapshot, missingArtifacts } = await collectInputs(inputs);
     const gated = await runGate({
         snapshot,
@@ -46,14 +55,22 @@ async function runCheckMode(inputs) {
         configPath: inputs.config,
         maxIncrease: inputs.maxIncrease,
         allowMissingBaseline: true,
+        limits,
     });
     const { baseline } = gated;
     const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
     if (baseline === null) {
-        warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
+        warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }
-    const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
-    await publish(inputs, report, { issueNumber: pullRequestNumber(), repo: thisRepo(), runUrl: runUrl(), enforce: true, octokit });
+    const preface = limits.used === undefined ? undefined : renderLimitsChanged(limits.used);
+    if (limits.used !== undefined && limits.used.changes.length > 0) {
+        const { changes, from, label } = limits.used;
+        if (from === 'base')
+            warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);
+        else
+            notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);
+    }
+    await publish(inputs, report, { issueNumber: pr?.number, repo, runUrl: runUrl(), enforce: true, octokit, preface, limitsChanged: (limits.used?.changes.length ?? 0) > 0 });
 }
 
 export { runCheckMode };

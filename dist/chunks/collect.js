@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { S as SOURCES, p as parserOf, I as InputError } from './sources.js';
+import { S as SOURCES, h as parserOf, I as InputError, p as parseInputFile } from './sources.js';
 import { d as deserializeError } from './parse-protocol.js';
 import { i as isEmptySnapshot, a as SnapshotBuilder } from './snapshot.js';
 
@@ -11,6 +11,8 @@ import { i as isEmptySnapshot, a as SnapshotBuilder } from './snapshot.js';
 // thread (parse-worker.ts), whole files at a time, each file into its own builder; the results are merged here in the
 // sequential file order, so the snapshot, its tie-breaks ("on a tie the later record wins"), the skipped-record sample
 // and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
+/** Files at least this large are parsed largest first; smaller ones in file order. */
+const BALANCE_MIN_BYTES = 1024 * 1024;
 /** Below this total size, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 /**
@@ -23,11 +25,12 @@ async function collectSnapshot(inputs, options = {}) {
     const tasks = SOURCES.flatMap((source) => (inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
     const threads = Math.min(threadCount(options), tasks.length);
     let builder = null;
-    if (threads >= 2) {
-        const sizes = await Promise.all(tasks.map((t) => fileSize(t.file)));
-        const total = sizes.reduce((a, b) => a + b, 0);
-        if (total >= (options.minParallelBytes ?? PARALLEL_MIN_BYTES))
-            builder = await parseInWorkers(tasks, sizes, threads, options);
+    if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
+        const sizes = [];
+        // One at a time: 100,000 stat calls at once held hundreds of MiB.
+        for (const task of tasks)
+            sizes.push(await fileSize(task.file));
+        builder = await parseInWorkers(tasks, sizes, threads, options);
     }
     builder ??= await parseHere(tasks);
     for (const source of SOURCES) {
@@ -47,8 +50,23 @@ function threadCount(options) {
     const requested = options.threads ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
     return requested ?? Math.min(MAX_THREADS, availableParallelism());
 }
-/** The size used to decide and to balance; a file that cannot be stat'ed fails later, in its parser, as it would in-thread. */
+/** Whether the files together hold at least `bytes`: sizes are read one at a time, and counting stops there. */
+async function reachesSize(tasks, bytes) {
+    let total = 0;
+    for (const task of tasks) {
+        total += await fileSize(task.file);
+        if (total >= bytes)
+            return true;
+    }
+    return false;
+}
+/**
+ * The size used to decide and to balance: the one the file search saw, else a stat; a file that cannot be stat'ed
+ * fails later, in its parser, as it would in-thread.
+ */
 async function fileSize(file) {
+    if (file.size !== undefined)
+        return file.size;
     return stat(file.path).then((s) => s.size, () => 0);
 }
 async function parseHere(tasks) {
@@ -59,7 +77,7 @@ async function parseHere(tasks) {
 }
 async function parseTask(task, builder) {
     // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-    await (await parserOf(task.kind)).parseFile(task.file, builder);
+    await parseInputFile(task.kind, task.file, builder);
 }
 /**
  * Tasks a worker holds at once: the one it parses and the next. This thread hands out tasks only between its own
@@ -80,8 +98,14 @@ const WORKER_YOUNG_GENERATION_MB = 2;
  * naming the file; one that cannot start only leaves its share to the others, with a process warning.
  */
 async function parseInWorkers(tasks, sizes, threads, options) {
+    /** Per file, in file order; 'merged' once folded into `merged`. */
     const outcomes = new Array(tasks.length);
-    const order = tasks.map((t) => t.index).sort((a, b) => sizes[b] - sizes[a] || a - b);
+    const merged = new SnapshotBuilder();
+    let mergedUpTo = 0;
+    // Large files first, largest first (the last to finish is then a small one); small files in file order, so that
+    // their results are folded in as they come instead of all being held to the end.
+    const weight = (i) => (sizes[i] >= BALANCE_MIN_BYTES ? sizes[i] : 0);
+    const order = tasks.map((t) => t.index).sort((a, b) => weight(b) - weight(a) || a - b);
     let next = 0;
     /** Index of the first file (in file order) known to have failed. */
     let firstFailure = Infinity;
@@ -98,6 +122,11 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         outcomes[index] = outcome;
         if (!outcome.ok)
             firstFailure = Math.min(firstFailure, index);
+        // Fold the finished prefix in now, in file order: holding 100,000 small files' results to the end cost ~300 MiB.
+        for (let o = outcomes[mergedUpTo]; o !== undefined && o !== 'merged' && o.ok; o = outcomes[mergedUpTo]) {
+            merged.merge(o.state);
+            outcomes[mergedUpTo++] = 'merged';
+        }
     };
     let localRunning = false;
     let wake = () => { };
@@ -189,16 +218,18 @@ async function parseInWorkers(tasks, sizes, threads, options) {
     }
     if (fatal !== null)
         throw fatal;
-    const builder = new SnapshotBuilder();
-    for (const outcome of outcomes) {
+    for (let i = mergedUpTo; i < outcomes.length; i++) {
+        const outcome = outcomes[i];
         // Every file before the first failure has an outcome; nothing after it matters.
         if (outcome === undefined)
             break;
+        if (outcome === 'merged')
+            continue;
         if (!outcome.ok)
             throw outcome.error;
-        builder.merge(outcome.state);
+        merged.merge(outcome.state);
     }
-    return builder;
+    return merged;
 }
 /** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
 function defaultWorkerUrl() {

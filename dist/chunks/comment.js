@@ -4,8 +4,9 @@ import path from 'node:path';
 import { g as glob } from './local.js';
 import { U as UsageError, I as InputError } from './sources.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
+import { g as gitHubCall, G as GitHubError } from './errors.js';
+import { p as publish, l as limitsAt, c as chooseLimits, u as untrustedBaselineKeys, r as renderLimitsChanged, a as renderUntrustedReport } from './publish.js';
 import { parseReportJson } from './json.js';
-import { p as publish } from './publish.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -15,27 +16,32 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
+import 'node:crypto';
+import 'node:fs';
 import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 import 'node:os';
-import 'node:fs';
 import './collect.js';
 import 'node:worker_threads';
 import './parse-protocol.js';
 import './snapshot.js';
 import './series.js';
-import './groups.js';
-import './units.js';
-import './escape.js';
-import './keys.js';
+import './baseline.js';
 import './json-schema.js';
+import './schema.js';
+import './thresholds.js';
+import './units.js';
+import './environment2.js';
+import './baseline-changes.js';
+import './groups.js';
+import './keys.js';
 import './markdown.js';
 import './device-table.js';
 
 // Comment mode (workflow_run, fork-safe): re-render from validated data the report an untrusted pull_request run uploaded.
-/** An untrusted report artifact larger than this is refused: the schema's 200,000 entries fit well under it. */
-const REPORT_ARTIFACT_LIMIT = 256 * 1024 * 1024;
+/** An untrusted report artifact larger than this is refused: the schema's 500,000 entries fit under it. */
+const REPORT_ARTIFACT_LIMIT = 512 * 1024 * 1024;
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
 async function runCommentMode(inputs) {
     const ctx = workflowContext();
@@ -60,8 +66,41 @@ async function runCommentMode(inputs) {
         issueNumber = fromEvent.number;
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
+    const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
     // The verdict is the pull_request run's: link that run, not this workflow_run job.
-    await publish(inputs, report, { issueNumber, repo, runUrl: runUrl(runId, repo), enforce: false, octokit });
+    await publish(inputs, report, {
+        issueNumber,
+        repo,
+        runUrl: runUrl(runId, repo),
+        enforce: false,
+        octokit,
+        ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
+    });
+}
+/**
+ * What the comment says first: which limits the PR changes (its base commit against its head, read through the API),
+ * and a warning when the uploaded report's baselines are not the ones the gate should have used. The artifact is
+ * untrusted: its numbers are shown, never believed.
+ */
+async function trustPreface(octokit, repo, inputs, issueNumber, report) {
+    const { data: pr } = await gitHubCall(`reading pull request #${issueNumber}`, 'pull-requests: read', () => octokit.rest.pulls.get({ ...repo, pull_number: issueNumber }));
+    const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
+    // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still checked.
+    const head = await limitsAt(octokit, repo, inputs, pr.head.sha).catch((error) => {
+        if (!(error instanceof GitHubError))
+            throw error;
+        warning(`Could not read the pull request's head commit to list the limits it changes: ${error.message}`);
+        return base;
+    });
+    const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels: pr.labels.map((l) => l.name ?? '') });
+    const { used } = limits;
+    const untrusted = untrustedBaselineKeys(report.entries, limits.baseline);
+    const blocks = [renderLimitsChanged(used)];
+    if (untrusted.length > 0) {
+        warning(`The report of run ${pr.head.sha.slice(0, 12)} used baselines that differ from the trusted ones for ${untrusted.length} key(s): its verdict is not trustworthy`);
+        blocks.unshift(renderUntrustedReport(untrusted, pr.base.sha));
+    }
+    return { text: blocks.join('\n\n'), attention: used.changes.length > 0 || untrusted.length > 0 };
 }
 async function findReportFile(dir) {
     const files = (await glob('**/*.json', { cwd: dir, absolute: true })).sort();

@@ -1,7 +1,7 @@
 import { S as SECTIONS, e as compareKeys, g as sectionOfKind } from './snapshot.js';
 import { a as formatBytes, f as formatDelta } from './units.js';
-import { f as formatCount, G as splitOf, H as isCountEntry, C as growth, p as plural } from './groups.js';
-import { c as codeSpan, e as escapeHtml, r as replaceControlCharacters } from './escape.js';
+import { f as formatCount, C as splitOf, D as isCountEntry, z as growth, p as plural } from './groups.js';
+import { d as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './sources.js';
 
 /**
  * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and

@@ -2,6 +2,7 @@ import { I as InputError } from './sources.js';
 import { parseMemoryCompareText } from './memory-compare.js';
 import { a as DumpReader, s as streamDump, i as i32, f as f64, b as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
+import 'node:crypto';
 import 'node:buffer';
 import 'node:fs';
 import './sync.js';

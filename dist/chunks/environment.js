@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { U as UsageError } from './sources.js';
 import { a as SnapshotBuilder } from './snapshot.js';
+import 'node:crypto';
 import './series.js';
 
 // Reads the environment behind a node's numbers: CANN, driver, firmware, chip, torch/torch_npu and the variables that move memory.

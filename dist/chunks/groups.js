@@ -1,6 +1,7 @@
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { S as SECTIONS, e as compareKeys, g as sectionOfKind } from './snapshot.js';
-import { e as escapeHtml, t as tableCodeSpan } from './escape.js';
+import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
+import { b as escapeHtml, t as tableCodeSpan } from './sources.js';
 import { s as splitDevice } from './keys.js';
 
 /** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
@@ -34,8 +35,11 @@ const REPORT_UNITS = ['bytes', 'count'];
 const MAX_NOTE_LENGTH = 2000;
 /** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
 const MAX_KEY_LENGTH = 4096;
-/** Most entries accepted from a report: a bound on what an untrusted upload can make the comment job render. */
-const MAX_ENTRIES = 200_000;
+/**
+ * Most entries a report holds: a bound on what an untrusted upload can make the comment job render, with room for the
+ * largest jobs (4,096 devices × 15 modules, each with its findings, + 100,000 kernels is about 350,000 entries).
+ */
+const MAX_ENTRIES = 500_000;
 const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES };
 /** Environment items and values, node and artifact names: short strings, a bounded number of them. */
@@ -154,110 +158,6 @@ const reportSchema = {
         },
     },
 };
-
-/** A run's environment from its snapshot's (or baseline's) nodes; nodes that recorded none are left out. */
-function runEnvironmentOf(meta) {
-    const nodes = Object.entries(meta?.nodes ?? {}).filter(([, node]) => Object.keys(node.environment).length > 0);
-    return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
-}
-const DEFAULT_ENVIRONMENT_POLICY = { onChange: 'warn', ignore: [] };
-/** Labels people know the items by; any other item shows under its own name. */
-const LABELS = {
-    cann: 'CANN toolkit',
-    driver: 'driver',
-    firmware: 'firmware',
-    chip: 'chip',
-    torch: 'torch',
-    torch_npu: 'torch_npu',
-};
-function environmentLabel(item) {
-    return LABELS[item] ?? item;
-}
-const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/** Every item any node reports, sorted; ignored items left out. */
-function itemsOf(environment, ignore) {
-    const items = new Set();
-    for (const node of Object.values(environment))
-        for (const item of Object.keys(node))
-            if (!ignore.has(item))
-                items.add(item);
-    return [...items].sort(byText);
-}
-/** The run's value of an item: the one value when every node agrees, else the distinct values joined with ` | `. */
-function runValue(environment, item) {
-    const values = new Set();
-    let unset = false;
-    for (const node of Object.values(environment)) {
-        const value = node[item];
-        if (value === undefined)
-            unset = true;
-        else
-            values.add(value);
-    }
-    if (values.size === 0)
-        return null;
-    const sorted = [...values].sort(byText);
-    return unset ? [...sorted, '(unset)'].join(' | ') : sorted.join(' | ');
-}
-/**
- * Baseline vs this run, and this run's nodes against each other. A side that recorded no environment at all (an old
- * baseline, raw files parsed on the gate's runner) is not compared: "everything changed" would say nothing.
- */
-function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POLICY) {
-    const severity = policy.onChange === 'fail' ? 'fail' : policy.onChange === 'warn' ? 'warn' : 'ok';
-    if (policy.onChange === 'ignore' || current === undefined || Object.keys(current).length === 0)
-        return { changes: [], splits: [], severity };
-    const ignore = new Set(policy.ignore);
-    const changes = [];
-    if (baseline !== undefined && Object.keys(baseline).length > 0) {
-        const items = new Set([...itemsOf(baseline, ignore), ...itemsOf(current, ignore)]);
-        for (const item of [...items].sort(byText)) {
-            const before = runValue(baseline, item);
-            const after = runValue(current, item);
-            if (before !== after)
-                changes.push({ item, baseline: before, current: after });
-        }
-    }
-    const splits = [];
-    const nodes = Object.keys(current).sort(byText);
-    for (const item of itemsOf(current, ignore)) {
-        const groups = new Map();
-        for (const node of nodes) {
-            const value = current[node][item] ?? null;
-            groups.set(value, [...(groups.get(value) ?? []), node]);
-        }
-        if (groups.size > 1) {
-            const values = [...groups].map(([value, names]) => ({ value, nodes: names }));
-            values.sort((a, b) => b.nodes.length - a.nodes.length || byText(a.value ?? '', b.value ?? ''));
-            splits.push({ item, values });
-        }
-    }
-    return { changes, splits, severity };
-}
-/** Whether the findings say anything. */
-function hasEnvironmentFindings(findings) {
-    return findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0);
-}
-/** `CANN toolkit 8.3.RC1 → 9.0.RC1; torch_npu 2.5.1 → 2.6.0`: one line for notes and annotations. */
-function describeChanges(changes) {
-    return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
-}
-/** Statuses that say a value grew: each one's note says it happened across the environment change. */
-const GROWTH = new Set(['regressed', 'over-budget']);
-/**
- * The report with the environment findings attached: regressions note the change they happened across, and with
- * `onChange: fail` a change (or a split) fails the run. The entries' own verdicts are never altered.
- */
-function applyEnvironment(report, findings) {
-    if (!hasEnvironmentFindings(findings))
-        return report;
-    const across = findings.changes.length > 0 ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).` : null;
-    const entries = across
-        ? report.entries.map((e) => (GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e))
-        : report.entries;
-    const result = findings.severity === 'fail' ? 'fail' : report.result;
-    return { ...report, entries, result, environment: findings };
-}
 
 // What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
 /** Most nodes named per value; the rest are counted. */
@@ -585,4 +485,4 @@ function kindTitle(kind) {
     return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
 }
 
-export { entrySentence as A, worstFirst as B, growth as C, DEFAULT_ENVIRONMENT_POLICY as D, reportSchema as E, contextMarkdown as F, splitOf as G, isCountEntry as H, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, formatEntryValue as u, verdictText as v, worstOf as w, applyEnvironment as x, compareEnvironments as y, runEnvironmentOf as z };
+export { reportSchema as A, contextMarkdown as B, splitOf as C, isCountEntry as D, MAX_KEY_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, formatEntryValue as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, growth as z };

@@ -1,11 +1,12 @@
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from './device-table.js';
 import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, q as contextHtml, f as formatCount, r as statusLabel, g as groupEntries, p as plural, a as countByStatus, l as deviceOfEntry, t as kindTitle, w as worstOf, b as isRollUp, k as devicesPhrase, j as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, h as formatChange, u as formatEntryValue, e as entryReason } from './groups.js';
-import { e as escapeHtml, r as replaceControlCharacters } from './escape.js';
-import './sources.js';
+import { b as escapeHtml, r as replaceControlCharacters } from './sources.js';
 import './snapshot.js';
 import './series.js';
+import './environment2.js';
 import './keys.js';
+import 'node:crypto';
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";

@@ -1,11 +1,12 @@
-import { a as SchemaError } from './sources.js';
+import { s as shortenName, c as SchemaError } from './sources.js';
 import { s as stableStringify } from './snapshot.js';
-import { R as REPORT_STATUSES, C as growth, g as groupEntries, d as devicesPerPattern, b as isRollUp, n as medianGrowth, E as reportSchema } from './groups.js';
+import { R as REPORT_STATUSES, z as growth, g as groupEntries, d as devicesPerPattern, b as isRollUp, n as medianGrowth, A as reportSchema, M as MAX_KEY_LENGTH } from './groups.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as splitDevice } from './keys.js';
+import 'node:crypto';
 import './series.js';
 import './units.js';
-import './escape.js';
+import './environment2.js';
 import './_commonjsHelpers.js';
 
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
@@ -21,14 +22,15 @@ function renderJsonReport(report, extra = {}) {
         counts,
         entries: report.entries.map((e) => ({
             kind: e.kind,
-            key: e.key,
+            // The schema bounds keys (an untrusted upload must not be unbounded): longer ones are written shortened, hashed.
+            key: shortenName(e.key, MAX_KEY_LENGTH),
             baseline: e.baseline,
             current: e.current,
             delta: e.delta,
             percent: e.percent,
             status: e.status,
             severity: e.severity,
-            rule: e.rule,
+            rule: e.rule === null ? null : shortenName(e.rule, MAX_KEY_LENGTH),
             ...(e.unit !== undefined ? { unit: e.unit } : {}),
             ...(e.limit !== undefined ? { limit: e.limit } : {}),
             ...(e.capacity !== undefined ? { capacity: e.capacity } : {}),

@@ -1,10 +1,11 @@
-import { U as UsageError } from './sources.js';
+import { U as UsageError, g as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, d as codeSpan, r as replaceControlCharacters } from './sources.js';
 import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, F as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, r as statusLabel, e as entryReason, u as formatEntryValue } from './groups.js';
-import { a as escapeMarkdownText, t as tableCodeSpan, e as escapeHtml, c as codeSpan, r as replaceControlCharacters } from './escape.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, B as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, r as statusLabel, e as entryReason, u as formatEntryValue } from './groups.js';
 import { f as formatDelta, a as formatBytes } from './units.js';
+import 'node:crypto';
 import './snapshot.js';
 import './series.js';
+import './environment2.js';
 import './keys.js';
 
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
@@ -94,6 +95,8 @@ function buildParts(report, options) {
     const headLines = [];
     if (options.marker !== undefined)
         headLines.push(checkMarker(options.marker));
+    if (options.preface !== undefined)
+        headLines.push(options.preface, '');
     headLines.push(`### ${icon} ${verdictText(report, title)}`);
     if (options.runUrl !== undefined)
         headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);

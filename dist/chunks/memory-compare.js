@@ -4,6 +4,7 @@ import { p as parse, C as CsvError } from './sync.js';
 import { P as ParseError, I as InputError } from './sources.js';
 import { d as deviceName } from './keys.js';
 import { p as parseExactInteger } from './units.js';
+import 'node:crypto';
 
 // Decodes file bytes as UTF-8 without merging invalid bytes into U+FFFD, and shows such bytes visibly in names.
 //

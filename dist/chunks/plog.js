@@ -3,6 +3,7 @@ import { I as InputError, P as ParseError } from './sources.js';
 import { d as deviceName } from './keys.js';
 import { M as MAX_SITES_PER_DEVICE } from './snapshot.js';
 import { p as parseExactInteger } from './units.js';
+import 'node:crypto';
 import './series.js';
 
 // Reads the driver's memory statistics (every known generation), allocation failures and their devices out of CANN plog files.

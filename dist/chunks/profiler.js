@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { p as parse, C as CsvError } from './sync.js';
 import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
+import 'node:crypto';
 
 // Streams a CSV file as rows of cell boundaries, in bounded memory: LF, CRLF (mixed too), BOM, quoted fields via csv-parse.
 //

@@ -1,7 +1,7 @@
 import { i as info, w as warning } from '../index.js';
 import os from 'node:os';
 import path from 'node:path';
-import { n as noSpecs, S as SOURCES, U as UsageError } from './sources.js';
+import { U as UsageError, n as noSpecs, S as SOURCES, v as visible } from './sources.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { c as collectSnapshot } from './collect.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
@@ -98,7 +98,7 @@ async function collectInputs(inputs) {
     // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
     const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
     for (const r of examples)
-        warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+        warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
     const more = collected.snapshot.meta.skipped - examples.length;
     if (more > 0)
         warning(`${more} more malformed record(s) skipped`);
@@ -111,11 +111,6 @@ async function collectInputs(inputs) {
 function runUrl(runId = workflowContext().runId, repo = thisRepo()) {
     return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
 }
-/** The PR this run belongs to, when it is a pull_request run. */
-function pullRequestNumber() {
-    const pr = workflowContext().payload.pull_request;
-    return typeof pr?.number === 'number' ? pr.number : undefined;
-}
 /** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
 function isOtherRun(inputs) {
     return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
@@ -124,5 +119,15 @@ function isOtherRun(inputs) {
 function sourceRun(inputs) {
     return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
 }
+/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
+function repositoryPath(file, input = 'baseline') {
+    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+    const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
+    const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
+    if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+        throw new UsageError(`'${input}' must be a file inside the repository, got '${file}'`);
+    }
+    return normalized;
+}
 
-export { workDir as a, collectInputs as c, errorMessage as e, httpStatus as h, isOtherRun as i, pullRequestNumber as p, runUrl as r, sourceRun as s, thisRepo as t, workflowContext as w };
+export { workDir as a, repositoryPath as b, collectInputs as c, errorMessage as e, httpStatus as h, isOtherRun as i, runUrl as r, sourceRun as s, thisRepo as t, workflowContext as w };

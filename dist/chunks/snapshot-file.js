@@ -1,10 +1,10 @@
 import { open } from 'node:fs/promises';
-import { I as InputError, a as SchemaError } from './sources.js';
+import { I as InputError, c as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { b as buildSnapshotSchema } from './schema.js';
 import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot.js';
+import 'node:crypto';
 import './_commonjsHelpers.js';
-import './escape.js';
 import './series.js';
 
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.

@@ -1,8 +1,9 @@
 import { w as warning, i as info, s as summary, a as setOutput } from '../index.js';
-import path from 'node:path';
+import 'node:path';
 import { U as UsageError } from './sources.js';
 import { loadBaseline, parseBaseline, mergeBaseline, serializeBaseline, writeBaselineAtomic } from './baseline.js';
-import { w as workflowContext, c as collectInputs, t as thisRepo, s as sourceRun, i as isOtherRun, e as errorMessage } from './shared.js';
+import { l as loadGateConfig } from './thresholds.js';
+import { w as workflowContext, b as repositoryPath, c as collectInputs, t as thisRepo, s as sourceRun, i as isOtherRun, e as errorMessage } from './shared.js';
 import { renderBaselineChanges } from './baseline-changes.js';
 import 'os';
 import 'crypto';
@@ -14,22 +15,22 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import './local.js';
+import 'node:fs';
 import 'node:fs/promises';
 import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 import 'node:crypto';
 import './json-schema.js';
-import './escape.js';
 import './schema.js';
 import './series.js';
 import './snapshot.js';
+import './units.js';
+import './environment2.js';
 import 'node:os';
-import 'node:fs';
 import './collect.js';
 import 'node:worker_threads';
 import './parse-protocol.js';
-import './units.js';
 
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
@@ -57,10 +58,13 @@ async function sourceCommit(octokit, inputs, source) {
         return undefined;
     }
 }
+/** Events on which update mode writes by default: each is started by someone who may push, never by a pull request. */
+const UPDATE_EVENTS = ['workflow_dispatch', 'schedule', 'push'];
 async function runUpdateMode(inputs) {
     const event = workflowContext().eventName;
-    if (event === 'pull_request' || event === 'pull_request_target') {
-        throw new UsageError(`mode 'update' is refused on ${event} events: a pull request must not rewrite its own baseline. Run it from workflow_dispatch (see the README)`);
+    const allowed = [...UPDATE_EVENTS, ...inputs.allowUpdateOn];
+    if (!allowed.includes(event)) {
+        throw new UsageError(`mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`);
     }
     // Checked before anything is downloaded: getOctokit('') would throw an internal error later.
     if (inputs.updateStrategy !== 'write' && !inputs.token) {
@@ -75,9 +79,9 @@ async function runUpdateMode(inputs) {
     const source = sourceRun(inputs);
     const { runId } = source;
     const branch = process.env.GITHUB_REF_NAME || 'main';
-    const { openBaselinePullRequest, commitBaseline, readFileAtBranch } = await import('./baseline-pr.js');
+    const { openBaselinePullRequest, commitBaseline, readFileAt } = await import('./baseline-pr.js');
     const octokit = inputs.updateStrategy === 'write' ? undefined : (await import('./octokit.js')).createOctokit(inputs.token);
-    const existingText = octokit === undefined ? null : await readFileAtBranch(octokit, repo, filePath, branch);
+    const existingText = octokit === undefined ? null : await readFileAt(octokit, repo, filePath, branch);
     const existing = octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
     const merged = mergeBaseline(existing, snapshot, {
         prune: inputs.prune,
@@ -106,10 +110,12 @@ async function runUpdateMode(inputs) {
         info(`Committed ${filePath} to ${branch}: ${sha}`);
         return;
     }
+    const { baselineUpdateLabel } = await loadGateConfig(inputs.config);
     const pr = await openBaselinePullRequest(octokit, {
         ...repo,
         baseBranch: branch,
-        branch: `memory-gate/baseline-${runId}`,
+        branch: baselineBranch(filePath, branch),
+        label: baselineUpdateLabel,
         filePath,
         content,
         message,
@@ -119,15 +125,14 @@ async function runUpdateMode(inputs) {
     setOutput('baseline-pull-request', pr.url);
     info(`${pr.created ? 'Opened' : 'Updated'} ${pr.url}`);
 }
-/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
-function repositoryPath(file) {
-    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-    const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
-    const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
-    if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
-        throw new UsageError(`'baseline' must be a file inside the repository, got '${file}'`);
-    }
-    return normalized;
+/**
+ * The one branch that proposes updates of a baseline file against a base branch: a later run moves it and updates its
+ * open pull request instead of opening another one that changes the same file. (`baselines/memory-baseline.json`,
+ * `main`) → `memory-gate/baseline-update/main/baselines-memory-baseline.json`.
+ */
+function baselineBranch(filePath, baseBranch) {
+    const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
+    return `memory-gate/baseline-update/${baseBranch}/${slug || 'baseline'}`;
 }
 function baselinePullRequestBody(changesMarkdown, runId) {
     return [
@@ -141,4 +146,4 @@ function baselinePullRequestBody(changesMarkdown, runId) {
     ].join('\n');
 }
 
-export { runUpdateMode };
+export { UPDATE_EVENTS, baselineBranch, runUpdateMode };

@@ -1,11 +1,19 @@
-// Check mode: gate this run's evidence against the committed baseline and publish the verdict.
+// Check mode: gate this run's evidence against the committed baseline and publish the verdict. On a pull request, the
+// baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
 import * as core from '@actions/core';
 import type { ActionInputs } from '../config.js';
 import { runGate } from '../gate/run-gate.js';
+import { renderLimitsChanged } from '../report/limits-changed.js';
+import { pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
-import { collectInputs, pullRequestNumber, runUrl, thisRepo } from './shared.js';
+import { collectInputs, runUrl, thisRepo } from './shared.js';
 
 export async function runCheckMode(inputs: ActionInputs): Promise<void> {
+  const pr = pullRequestOfEvent();
+  const octokit = inputs.token ? (await import('../github/octokit.js')).createOctokit(inputs.token) : undefined;
+  const repo = thisRepo();
+  // Limits first: a token or API problem fails before the (long) parse.
+  const limits = await resolveGateLimits(inputs, repo, octokit, pr);
   const { snapshot, missingArtifacts } = await collectInputs(inputs);
   const gated = await runGate({
     snapshot,
@@ -13,12 +21,18 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     configPath: inputs.config,
     maxIncrease: inputs.maxIncrease,
     allowMissingBaseline: true,
+    limits,
   });
   const { baseline } = gated;
   const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
   if (baseline === null) {
-    core.warning(`No baseline at ${inputs.baseline}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
+    core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
   }
-  const octokit = inputs.token ? (await import('../github/octokit.js')).createOctokit(inputs.token) : undefined;
-  await publish(inputs, report, { issueNumber: pullRequestNumber(), repo: thisRepo(), runUrl: runUrl(), enforce: true, octokit });
+  const preface = limits.used === undefined ? undefined : renderLimitsChanged(limits.used);
+  if (limits.used !== undefined && limits.used.changes.length > 0) {
+    const { changes, from, label } = limits.used;
+    if (from === 'base') core.warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);
+    else core.notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);
+  }
+  await publish(inputs, report, { issueNumber: pr?.number, repo, runUrl: runUrl(), enforce: true, octokit, preface, limitsChanged: (limits.used?.changes.length ?? 0) > 0 });
 }

@@ -5,7 +5,11 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ActionInputs } from '../config.js';
 import { InputError, UsageError } from '../errors.js';
+import type { GateReport } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
+import { gitHubCall, GitHubError } from '../github/errors.js';
+import { renderLimitsChanged, renderUntrustedReport, untrustedBaselineKeys } from '../report/limits-changed.js';
+import { chooseLimits, limitsAt } from './limits.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseReportJson } from '../report/json.js';
 import { publish } from './publish.js';
@@ -42,8 +46,49 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   if (fromEvent && typeof fromEvent.number === 'number') issueNumber = fromEvent.number;
   else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
+  const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
-  await publish(inputs, report, { issueNumber, repo, runUrl: runUrl(runId, repo), enforce: false, octokit });
+  await publish(inputs, report, {
+    issueNumber,
+    repo,
+    runUrl: runUrl(runId, repo),
+    enforce: false,
+    octokit,
+    ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
+  });
+}
+
+/**
+ * What the comment says first: which limits the PR changes (its base commit against its head, read through the API),
+ * and a warning when the uploaded report's baselines are not the ones the gate should have used. The artifact is
+ * untrusted: its numbers are shown, never believed.
+ */
+async function trustPreface(
+  octokit: Octokit,
+  repo: RepoRef,
+  inputs: ActionInputs,
+  issueNumber: number,
+  report: GateReport,
+): Promise<{ text: string; attention: boolean }> {
+  const { data: pr } = await gitHubCall(`reading pull request #${issueNumber}`, 'pull-requests: read', () =>
+    octokit.rest.pulls.get({ ...repo, pull_number: issueNumber }),
+  );
+  const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
+  // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still checked.
+  const head = await limitsAt(octokit, repo, inputs, pr.head.sha).catch((error: unknown) => {
+    if (!(error instanceof GitHubError)) throw error;
+    core.warning(`Could not read the pull request's head commit to list the limits it changes: ${error.message}`);
+    return base;
+  });
+  const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels: pr.labels.map((l) => l.name ?? '') });
+  const { used } = limits;
+  const untrusted = untrustedBaselineKeys(report.entries, limits.baseline);
+  const blocks = [renderLimitsChanged(used)];
+  if (untrusted.length > 0) {
+    core.warning(`The report of run ${pr.head.sha.slice(0, 12)} used baselines that differ from the trusted ones for ${untrusted.length} key(s): its verdict is not trustworthy`);
+    blocks.unshift(renderUntrustedReport(untrusted, pr.base.sha));
+  }
+  return { text: blocks.join('\n\n'), attention: used.changes.length > 0 || untrusted.length > 0 };
 }
 
 async function findReportFile(dir: string): Promise<string> {

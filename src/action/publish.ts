@@ -3,7 +3,8 @@ import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActionInputs } from '../config.js';
-import { UsageError } from '../errors.js';
+import { UsageError, visible } from '../errors.js';
+import { GitHubError } from '../github/errors.js';
 import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
@@ -65,14 +66,8 @@ function annotate(report: GateReport, reserved: number): void {
 }
 
 /** Posts the sticky comment; any failure is a warning and never changes the verdict. */
-async function postComment(
-  inputs: ActionInputs,
-  octokit: Octokit | undefined,
-  issueNumber: number | undefined,
-  report: GateReport,
-  repo: RepoRef,
-  sourceRunUrl: string,
-): Promise<void> {
+async function postComment(inputs: ActionInputs, where: Publication, report: GateReport): Promise<void> {
+  const { octokit, issueNumber, repo } = where;
   if (inputs.comment === 'never') return;
   if (issueNumber === undefined) {
     core.info('No pull request for this run: no comment posted');
@@ -84,7 +79,12 @@ async function postComment(
   }
   const { commentMarker, upsertStickyComment } = await import('../github/comment.js');
   const marker = commentMarker(inputs.commentKey);
-  const body = renderMarkdown(report, { marker, maxBytes: COMMENT_LIMIT, runUrl: sourceRunUrl });
+  const body = renderMarkdown(report, {
+    marker,
+    maxBytes: COMMENT_LIMIT,
+    runUrl: where.runUrl,
+    ...(where.preface !== undefined ? { preface: where.preface } : {}),
+  });
   try {
     const result = await upsertStickyComment(octokit, {
       ...repo,
@@ -92,14 +92,14 @@ async function postComment(
       body,
       marker,
       policy: inputs.comment,
-      hasFindings: report.entries.some((e) => e.severity !== 'ok'),
+      hasFindings: report.entries.some((e) => e.severity !== 'ok') || where.limitsChanged === true,
     });
     if (result.action === 'skipped') core.info(`PR comment not posted: ${result.reason}`);
     else core.info(`PR comment ${result.action}: ${result.url}`);
   } catch (error) {
-    const status = httpStatus(error);
-    const hint = status === 403 ? ' (a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job, see the README)' : '';
-    core.warning(`Could not post the PR comment${status ? ` (HTTP ${status})` : ''}: ${errorMessage(error)}${hint}`);
+    const status = error instanceof GitHubError ? error.status : httpStatus(error);
+    const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)' : '';
+    core.warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
   }
 }
 
@@ -111,17 +111,21 @@ export interface Publication {
   /** Check mode: annotate failing keys and fail the job. Comment mode only shows another run's verdict. */
   enforce: boolean;
   octokit: Octokit | undefined;
+  /** Shown first in the summary and the comment: which limits gated a pull request (limits-changed.ts). */
+  preface?: string;
+  /** The pull request moves limits: worth a comment (policy on-change) even when every key passes. */
+  limitsChanged?: boolean;
 }
 
 /** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
 export async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
-  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl });
+  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
   await writeOutputs(report, markdown);
   await writeHtmlReport(inputs, report);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
   if (where.enforce) annotate(report, failsJob ? 1 : 0);
-  await postComment(inputs, where.octokit, where.issueNumber, report, where.repo, where.runUrl);
+  await postComment(inputs, where, report);
   if (where.enforce && report.result === 'fail') {
     if (failsJob) core.setFailed(failureReason(report));
     else core.warning(`${failureReason(report)} — advisory only ('fail-job: false')`);

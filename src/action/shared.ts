@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionInputs } from '../config.js';
-import { UsageError } from '../errors.js';
+import { UsageError, visible } from '../errors.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
 import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/sources.js';
@@ -59,7 +59,7 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
   const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
   // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
   const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
-  for (const r of examples) core.warning(`${r.file}:${r.line}: ${r.reason} (skipped)`);
+  for (const r of examples) core.warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
   // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
@@ -77,12 +77,6 @@ export function runUrl(runId: number = workflowContext().runId, repo: RepoRef = 
   return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
 }
 
-/** The PR this run belongs to, when it is a pull_request run. */
-export function pullRequestNumber(): number | undefined {
-  const pr = workflowContext().payload.pull_request;
-  return typeof pr?.number === 'number' ? pr.number : undefined;
-}
-
 /** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
 export function isOtherRun(inputs: ActionInputs): boolean {
   return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
@@ -91,4 +85,15 @@ export function isOtherRun(inputs: ActionInputs): boolean {
 /** The run whose artifacts feed an update or a comment, and its repository. */
 export function sourceRun(inputs: ActionInputs): { runId: number; repo: RepoRef } {
   return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
+}
+
+/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
+export function repositoryPath(file: string, input = 'baseline'): string {
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
+  const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
+  if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+    throw new UsageError(`'${input}' must be a file inside the repository, got '${file}'`);
+  }
+  return normalized;
 }

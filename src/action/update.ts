@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { ActionInputs } from '../config.js';
 import { UsageError } from '../errors.js';
 import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic, type BaselineSource } from '../gate/baseline.js';
+import { loadGateConfig } from '../gate/thresholds.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import { renderBaselineChanges } from '../report/baseline-changes.js';
-import { collectInputs, isOtherRun, sourceRun, thisRepo } from './shared.js';
+import { collectInputs, isOtherRun, repositoryPath, sourceRun, thisRepo } from './shared.js';
 
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
 async function baselineSource(
@@ -37,11 +38,15 @@ async function sourceCommit(octokit: Octokit | undefined, inputs: ActionInputs, 
   }
 }
 
+/** Events on which update mode writes by default: each is started by someone who may push, never by a pull request. */
+export const UPDATE_EVENTS: readonly string[] = ['workflow_dispatch', 'schedule', 'push'];
+
 export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const event = workflowContext().eventName;
-  if (event === 'pull_request' || event === 'pull_request_target') {
+  const allowed = [...UPDATE_EVENTS, ...inputs.allowUpdateOn];
+  if (!allowed.includes(event)) {
     throw new UsageError(
-      `mode 'update' is refused on ${event} events: a pull request must not rewrite its own baseline. Run it from workflow_dispatch (see the README)`,
+      `mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`,
     );
   }
   // Checked before anything is downloaded: getOctokit('') would throw an internal error later.
@@ -56,10 +61,10 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const source = sourceRun(inputs);
   const { runId } = source;
   const branch = process.env.GITHUB_REF_NAME || 'main';
-  const { openBaselinePullRequest, commitBaseline, readFileAtBranch } = await import('../github/baseline-pr.js');
+  const { openBaselinePullRequest, commitBaseline, readFileAt } = await import('../github/baseline-pr.js');
   const octokit = inputs.updateStrategy === 'write' ? undefined : (await import('../github/octokit.js')).createOctokit(inputs.token);
 
-  const existingText = octokit === undefined ? null : await readFileAtBranch(octokit, repo, filePath, branch);
+  const existingText = octokit === undefined ? null : await readFileAt(octokit, repo, filePath, branch);
   const existing =
     octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
   const merged = mergeBaseline(existing, snapshot, {
@@ -88,10 +93,12 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
     core.info(`Committed ${filePath} to ${branch}: ${sha}`);
     return;
   }
+  const { baselineUpdateLabel } = await loadGateConfig(inputs.config);
   const pr = await openBaselinePullRequest(octokit, {
     ...repo,
     baseBranch: branch,
-    branch: `memory-gate/baseline-${runId}`,
+    branch: baselineBranch(filePath, branch),
+    label: baselineUpdateLabel,
     filePath,
     content,
     message,
@@ -102,15 +109,14 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   core.info(`${pr.created ? 'Opened' : 'Updated'} ${pr.url}`);
 }
 
-/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
-function repositoryPath(file: string): string {
-  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-  const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
-  const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
-  if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
-    throw new UsageError(`'baseline' must be a file inside the repository, got '${file}'`);
-  }
-  return normalized;
+/**
+ * The one branch that proposes updates of a baseline file against a base branch: a later run moves it and updates its
+ * open pull request instead of opening another one that changes the same file. (`baselines/memory-baseline.json`,
+ * `main`) → `memory-gate/baseline-update/main/baselines-memory-baseline.json`.
+ */
+export function baselineBranch(filePath: string, baseBranch: string): string {
+  const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
+  return `memory-gate/baseline-update/${baseBranch}/${slug || 'baseline'}`;
 }
 
 function baselinePullRequestBody(changesMarkdown: string, runId: number): string {

@@ -176,6 +176,13 @@ const BASE = {
         }
       }
     },
+    "baselineUpdateLabel": {
+      "type": "string",
+      "title": "a label name",
+      "minLength": 1,
+      "maxLength": 50,
+      "description": "On a pull request, the check gates against the baseline and config of the PR's base commit; the PR's own are used only when it carries this label, which only maintainers (triage permission) can set. Update mode puts it on the PRs it opens. Read from the base commit's config. Default \"memory-baseline-update\"."
+    },
     "growth": {
       "type": "object",
       "additionalProperties": false,

@@ -15,6 +15,8 @@ export interface GateRequest {
   maxIncrease: string | undefined;
   /** A missing baseline file is an error unless this is set (the Action's and the CLI's first run). */
   allowMissingBaseline: boolean;
+  /** Already read (a pull request's base commit): used instead of reading baselinePath and configPath. */
+  limits?: { baseline: Baseline | null; config: GateConfig };
 }
 
 export interface GateOutcome {
@@ -24,9 +26,9 @@ export interface GateOutcome {
 }
 
 export async function runGate(request: GateRequest): Promise<GateOutcome> {
-  let config = await loadGateConfig(request.configPath);
+  let config = request.limits?.config ?? (await loadGateConfig(request.configPath));
   if (request.maxIncrease !== undefined) config = applyMaxIncrease(config, parseMaxIncrease(request.maxIncrease));
-  const baseline = await loadBaseline(request.baselinePath);
+  const baseline = request.limits ? request.limits.baseline : await loadBaseline(request.baselinePath);
   if (baseline === null && !request.allowMissingBaseline) {
     throw new InputError(
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,

@@ -65,6 +65,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
     imbalance: 'warn',
     growing: 'warn',
   },
+  baselineUpdateLabel: 'memory-baseline-update',
 });
 
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
@@ -123,6 +124,7 @@ export interface GateConfigFile {
   imbalance?: { tolerance?: ToleranceInput; minDevices?: number };
   growth?: { warmupPercent?: number; tolerance?: ToleranceInput; warmupSteps?: number; perStep?: SizeInput; minWindows?: number };
   verdicts?: Partial<Record<FindingStatus, Policy>>;
+  baselineUpdateLabel?: string;
 }
 
 const validateConfigFile = compileSchema<GateConfigFile>(buildConfigSchema());
@@ -199,6 +201,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
     },
     verdicts: { ...defaults.verdicts, ...input.verdicts },
+    baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
   };
 }
 
@@ -359,6 +362,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
     growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
     verdicts: { ...config.verdicts },
+    baselineUpdateLabel: config.baselineUpdateLabel,
   };
 }
 

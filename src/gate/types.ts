@@ -103,6 +103,8 @@ export interface GateConfig {
   growth: GrowthConfig;
   /** warn, fail or ignore (not assessed) per finding. */
   verdicts: Record<FindingStatus, Policy>;
+  /** The label (settable by maintainers only) that lets a pull request's own baseline and config be used on it. */
+  baselineUpdateLabel: string;
 }
 
 /**

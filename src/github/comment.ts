@@ -1,5 +1,6 @@
 // The sticky PR comment: one per gate (comment-key), found by a hidden marker, updated in place instead of piling up.
-import type { RepoRef } from './context.js';
+import { httpStatus, type RepoRef } from './context.js';
+import { gitHubCall } from './errors.js';
 import type { Octokit } from './octokit.js';
 
 export type CommentPolicy = 'on-change' | 'always' | 'never';
@@ -28,45 +29,50 @@ export async function upsertStickyComment(octokit: Octokit, request: StickyComme
   const { owner, repo, issueNumber, body, marker, policy, hasFindings } = request;
   if (policy === 'never') return { action: 'skipped', reason: "comment is 'never'" };
 
-  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-    owner,
-    repo,
-    issue_number: issueNumber,
-    per_page: 100,
-  });
-  const existing = await ownComment(
-    octokit,
-    comments.filter((c) => typeof c.body === 'string' && c.body.includes(marker)),
+  const comments = await gitHubCall(`listing the comments of #${issueNumber}`, 'pull-requests: read', () =>
+    octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 }),
   );
+  const marked = comments.filter((c) => isMarkedBy(c.body, marker));
+  const login = marked.length === 0 ? undefined : await tokenLogin(octokit);
+  const existing = marked.find((c) => c.user?.login === login);
 
   if (existing) {
-    const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
+    const { data } = await gitHubCall(`updating comment ${existing.id}`, 'pull-requests: write', () =>
+      octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body }),
+    );
     return { action: 'updated', id: data.id, url: data.html_url };
   }
   if (policy === 'on-change' && !hasFindings) {
     return { action: 'skipped', reason: 'everything passed and there is no earlier comment to update' };
   }
-  const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+  const { data } = await gitHubCall(`commenting on #${issueNumber}`, 'pull-requests: write', () =>
+    octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body }),
+  );
   return { action: 'created', id: data.id, url: data.html_url };
 }
 
-interface CommentAuthor {
-  user?: { login?: string; type?: string } | null;
+/**
+ * A gate's comment starts with its marker on a line of its own. A marker anywhere else (a name in another gate's
+ * table, a quote of our comment) is text, never a claim on the comment.
+ */
+export function isMarkedBy(body: string | undefined | null, marker: string): boolean {
+  return typeof body === 'string' && body.startsWith(marker) && (body.length === marker.length || body[marker.length] === '\n' || body.startsWith('\r\n', marker.length));
 }
 
+/** The Actions bot: who GITHUB_TOKEN posts as. */
+export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+
 /**
- * The first of the marked comments that this token wrote. Anyone can paste the marker into a comment (or quote ours);
- * updating theirs would put our verdict under their name, for them to edit later. GITHUB_TOKEN and GitHub App tokens
- * post as a Bot; a personal access token posts as its user, whose login `GET /user` gives (it is refused to the others).
+ * Who this token posts as, so that only its own comments are taken over: anyone can paste the marker (or quote ours),
+ * and any other bot's comment is not ours either. A personal access token is its user (`GET /user`); GITHUB_TOKEN is
+ * refused that endpoint (403) and posts as the Actions bot. Other failures are errors: guessing could take over
+ * somebody else's comment.
  */
-async function ownComment<C extends CommentAuthor>(octokit: Octokit, marked: C[]): Promise<C | undefined> {
-  const byBot = marked.find((c) => c.user?.type === 'Bot');
-  if (byBot !== undefined || marked.length === 0) return byBot;
-  let login: string | undefined;
+async function tokenLogin(octokit: Octokit): Promise<string> {
   try {
-    login = (await octokit.rest.users.getAuthenticated()).data.login;
-  } catch {
-    return undefined;
+    return (await octokit.rest.users.getAuthenticated()).data.login;
+  } catch (error) {
+    if (httpStatus(error) === 403) return ACTIONS_BOT_LOGIN;
+    return gitHubCall("reading the token's identity (GET /user)", 'a valid token', () => Promise.reject(error));
   }
-  return marked.find((c) => c.user?.login === login);
 }

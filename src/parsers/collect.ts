@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parserOf, SOURCES } from './sources.js';
+import { parseInputFile, parserOf, SOURCES } from './sources.js';
 import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
@@ -42,6 +42,9 @@ export interface CollectOptions {
   parseInThisThread?: boolean;
 }
 
+/** Files at least this large are parsed largest first; smaller ones in file order. */
+const BALANCE_MIN_BYTES = 1024 * 1024;
+
 /** Below this total size, starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 /**
@@ -57,10 +60,11 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
   );
   const threads = Math.min(threadCount(options), tasks.length);
   let builder: SnapshotBuilder | null = null;
-  if (threads >= 2) {
-    const sizes = await Promise.all(tasks.map((t) => fileSize(t.file)));
-    const total = sizes.reduce((a, b) => a + b, 0);
-    if (total >= (options.minParallelBytes ?? PARALLEL_MIN_BYTES)) builder = await parseInWorkers(tasks, sizes, threads, options);
+  if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
+    const sizes: number[] = [];
+    // One at a time: 100,000 stat calls at once held hundreds of MiB.
+    for (const task of tasks) sizes.push(await fileSize(task.file));
+    builder = await parseInWorkers(tasks, sizes, threads, options);
   }
   builder ??= await parseHere(tasks);
   for (const source of SOURCES) {
@@ -79,8 +83,22 @@ function threadCount(options: CollectOptions): number {
   return requested ?? Math.min(MAX_THREADS, availableParallelism());
 }
 
-/** The size used to decide and to balance; a file that cannot be stat'ed fails later, in its parser, as it would in-thread. */
+/** Whether the files together hold at least `bytes`: sizes are read one at a time, and counting stops there. */
+async function reachesSize(tasks: readonly ParseTask[], bytes: number): Promise<boolean> {
+  let total = 0;
+  for (const task of tasks) {
+    total += await fileSize(task.file);
+    if (total >= bytes) return true;
+  }
+  return false;
+}
+
+/**
+ * The size used to decide and to balance: the one the file search saw, else a stat; a file that cannot be stat'ed
+ * fails later, in its parser, as it would in-thread.
+ */
 async function fileSize(file: InputFile): Promise<number> {
+  if (file.size !== undefined) return file.size;
   return stat(file.path).then(
     (s) => s.size,
     () => 0,
@@ -95,7 +113,7 @@ async function parseHere(tasks: readonly ParseTask[]): Promise<SnapshotBuilder> 
 
 async function parseTask(task: ParseTask, builder: SnapshotBuilder): Promise<void> {
   // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
-  await (await parserOf(task.kind)).parseFile(task.file, builder);
+  await parseInputFile(task.kind, task.file, builder);
 }
 
 type Outcome = { ok: true; state: BuilderState } | { ok: false; error: Error };
@@ -131,8 +149,14 @@ const WORKER_YOUNG_GENERATION_MB = 2;
  * naming the file; one that cannot start only leaves its share to the others, with a process warning.
  */
 async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly number[], threads: number, options: CollectOptions): Promise<SnapshotBuilder> {
-  const outcomes: (Outcome | undefined)[] = new Array<Outcome | undefined>(tasks.length);
-  const order = tasks.map((t) => t.index).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+  /** Per file, in file order; 'merged' once folded into `merged`. */
+  const outcomes: (Outcome | 'merged' | undefined)[] = new Array<Outcome | 'merged' | undefined>(tasks.length);
+  const merged = new SnapshotBuilder();
+  let mergedUpTo = 0;
+  // Large files first, largest first (the last to finish is then a small one); small files in file order, so that
+  // their results are folded in as they come instead of all being held to the end.
+  const weight = (i: number): number => ((sizes[i] as number) >= BALANCE_MIN_BYTES ? (sizes[i] as number) : 0);
+  const order = tasks.map((t) => t.index).sort((a, b) => weight(b) - weight(a) || a - b);
   let next = 0;
   /** Index of the first file (in file order) known to have failed. */
   let firstFailure = Infinity;
@@ -148,6 +172,11 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   const record = (index: number, outcome: Outcome): void => {
     outcomes[index] = outcome;
     if (!outcome.ok) firstFailure = Math.min(firstFailure, index);
+    // Fold the finished prefix in now, in file order: holding 100,000 small files' results to the end cost ~300 MiB.
+    for (let o = outcomes[mergedUpTo]; o !== undefined && o !== 'merged' && o.ok; o = outcomes[mergedUpTo]) {
+      merged.merge(o.state);
+      outcomes[mergedUpTo++] = 'merged';
+    }
   };
 
   let localRunning = false;
@@ -233,14 +262,15 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   }
   if (fatal !== null) throw fatal;
 
-  const builder = new SnapshotBuilder();
-  for (const outcome of outcomes) {
+  for (let i = mergedUpTo; i < outcomes.length; i++) {
+    const outcome = outcomes[i];
     // Every file before the first failure has an outcome; nothing after it matters.
     if (outcome === undefined) break;
+    if (outcome === 'merged') continue;
     if (!outcome.ok) throw outcome.error;
-    builder.merge(outcome.state);
+    merged.merge(outcome.state);
   }
-  return builder;
+  return merged;
 }
 
 /** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */

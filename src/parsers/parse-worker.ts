@@ -2,14 +2,14 @@
 // its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.
 import { parentPort } from 'node:worker_threads';
 import { serializeError, type ParseResult, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parserOf } from './sources.js';
+import { parseInputFile } from './sources.js';
 import { SnapshotBuilder } from '../snapshot.js';
 
 async function parseOne(task: ParseTask): Promise<ParseResult> {
   const builder = new SnapshotBuilder();
   try {
     // Loaded only when a file of that source comes: a plog-only run never loads csv-parse.
-    await (await parserOf(task.kind)).parseFile(task.file, builder);
+    await parseInputFile(task.kind, task.file, builder);
     return { index: task.index, ok: true, state: builder.toState() };
   } catch (error) {
     return { index: task.index, ok: false, error: serializeError(error) };

@@ -1,6 +1,7 @@
 // The registry of evidence sources: one entry per kind of input file. CLI flags, Action inputs, directory searches,
 // the parse workers' dispatch and the "what was searched" message all read it; a new source is one entry here and
 // its parser module (which exports `parseFile`).
+import { fileSystemFailure, InputError } from '../errors.js';
 import type { SnapshotBuilder } from '../snapshot.js';
 import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS } from './profiler/search.js';
 import type { InputFile } from '../sources/types.js';
@@ -122,4 +123,17 @@ export type SpecsBySource = Readonly<Record<string, readonly string[]>>;
 /** True when no source has any spec. */
 export function noSpecs(specs: SpecsBySource): boolean {
   return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
+}
+
+/**
+ * Parses one file with its source's parser. A read that fails (EACCES, EIO, a file gone meanwhile) becomes one
+ * InputError naming the file: Node's read errors carry no path.
+ */
+export async function parseInputFile(kind: string, file: InputFile, builder: SnapshotBuilder): Promise<void> {
+  try {
+    await (await parserOf(kind)).parseFile(file, builder);
+  } catch (error) {
+    const failure = fileSystemFailure(error, file.name);
+    throw failure === undefined ? error : new InputError(failure);
+  }
 }

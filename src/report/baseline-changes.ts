@@ -4,10 +4,10 @@ import { SECTIONS, valueOf as metricValue } from '../sections/index.js';
 import { formatBytes, formatDelta } from '../units.js';
 import { tableCodeSpan } from './escape.js';
 
-type Side = Pick<Baseline, 'sections'>;
+export type Side = Pick<Baseline, 'sections'>;
 
 /** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */
-function valueOf(side: Side | null, key: string): number | null {
+export function valueOf(side: Side | null, key: string): number | null {
   if (side === null) return null;
   for (const declaration of SECTIONS) {
     const metrics = side.sections[declaration.name];

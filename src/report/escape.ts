@@ -1,4 +1,5 @@
 // Makes names read from files (module and kernel keys, rules) safe to show in markdown, HTML and terminals.
+import { shortenName } from './names.js';
 
 /**
  * C0 controls, DEL, C1 controls, line/paragraph separators, zero-width and bidi-override characters, lone surrogates:
@@ -23,7 +24,8 @@ export function replaceControlCharacters(text: string): string {
  * Inside a code span `<`, `&`, `@`, `*` are literal: no HTML, no entity, no mention, no emphasis.
  */
 export function codeSpan(text: string): string {
-  const content = replaceControlCharacters(text);
+  // Shortened before escaping: the hash is of the name as written.
+  const content = replaceControlCharacters(shortenName(text));
   if (content === '') return '` `';
   let longestRun = 0;
   for (const run of content.match(/`+/g) ?? []) longestRun = Math.max(longestRun, run.length);

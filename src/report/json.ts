@@ -6,7 +6,8 @@ import { devicesPerPattern, groupEntries, isRollUp, medianGrowth } from './group
 import { growth } from './sections.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { stableStringify } from '../snapshot.js';
-import { REPORT_STATUSES, reportSchema } from './report-schema.js';
+import { shortenName } from './names.js';
+import { MAX_KEY_LENGTH, REPORT_STATUSES, reportSchema } from './report-schema.js';
 
 /** Optional context written next to the verdicts. */
 export interface ReportExtras {
@@ -47,14 +48,15 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
     counts,
     entries: report.entries.map((e) => ({
       kind: e.kind,
-      key: e.key,
+      // The schema bounds keys (an untrusted upload must not be unbounded): longer ones are written shortened, hashed.
+      key: shortenName(e.key, MAX_KEY_LENGTH),
       baseline: e.baseline,
       current: e.current,
       delta: e.delta,
       percent: e.percent,
       status: e.status,
       severity: e.severity,
-      rule: e.rule,
+      rule: e.rule === null ? null : shortenName(e.rule, MAX_KEY_LENGTH),
       ...(e.unit !== undefined ? { unit: e.unit } : {}),
       ...(e.limit !== undefined ? { limit: e.limit } : {}),
       ...(e.capacity !== undefined ? { capacity: e.capacity } : {}),

@@ -34,6 +34,8 @@ export interface MarkdownOptions {
   marker?: string;
   /** The workflow run's URL, linked under the verdict. http(s) only. */
   runUrl?: string;
+  /** A block rendered elsewhere (limits-changed.ts), shown first, under the marker; it is never dropped, so keep it bounded. */
+  preface?: string;
   /** Mermaid charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
   chartModules?: number;
   /** The baseline file, named in a first run's how-to. Default `memory-baseline.json`. */
@@ -170,6 +172,7 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
   const icon = firstRun ? (report.result === 'fail' ? '❌' : 'ℹ️') : report.result === 'fail' ? '❌' : '✅';
   const headLines: string[] = [];
   if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
+  if (options.preface !== undefined) headLines.push(options.preface, '');
   headLines.push(`### ${icon} ${verdictText(report, title)}`);
   if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
   for (const block of contextMarkdown(report)) headLines.push('', block);

@@ -5,4 +5,6 @@ export interface InputFile {
   path: string;
   /** Short name for messages and tables, relative to the search root: `rank_3/plog-123_2026.log`. */
   name: string;
+  /** Bytes, when the file search already knows it (saves a stat when deciding on threads). */
+  size?: number;
 }

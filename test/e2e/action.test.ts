@@ -10,6 +10,7 @@
  * Build first: `npm run build` (the tests run dist/index.js, not the sources).
  */
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -126,6 +127,8 @@ interface RunOptions {
   runId?: number;
   refName?: string;
   sha?: string;
+  /** Environment variables set last (e.g. GITHUB_API_URL of a closed port). */
+  env?: Record<string, string>;
 }
 
 async function runAction(o: RunOptions): Promise<ActionRun> {
@@ -158,6 +161,7 @@ async function runAction(o: RunOptions): Promise<ActionRun> {
         ...inputs,
       },
     }),
+    ...o.env,
   };
   const firstSeq = (fake.state.requests.at(-1)?.seq ?? 0) + 1;
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
@@ -247,13 +251,35 @@ function stable(value: unknown): string {
   return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
 }
 
-function prPayload(number: number, headSha: string): unknown {
+function prPayload(number: number, headSha: string, baseSha: string, labels: string[] = []): unknown {
   return {
     action: 'synchronize',
     number,
-    pull_request: { number, head: { ref: 'feature', sha: headSha }, base: { ref: 'main' } },
+    pull_request: {
+      number,
+      head: { ref: 'feature', sha: headSha },
+      base: { ref: 'main', sha: baseSha },
+      labels: labels.map((name) => ({ name })),
+    },
     repository: { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' } },
   };
+}
+
+let baseBranches = 0;
+
+/** The PR's base commit in the fake (on a branch of its own): `files`, or the workspace's baseline and config. */
+function baseCommit(files: Record<string, string>): string {
+  return fake.commitFiles({ branch: `pr-base-${++baseBranches}`, files, parent: null });
+}
+
+/** A base commit holding the same baseline and config as the workspace: a PR that does not touch its limits. */
+function baseOf(dirs: RunDirs): string {
+  const files: Record<string, string> = {};
+  for (const name of ['baselines/memory-baseline.json', '.github/memory-gate.json']) {
+    const file = join(dirs.workspace, name);
+    if (existsSync(file)) files[name] = readFileSync(file, 'utf8');
+  }
+  return baseCommit(files);
 }
 
 function walkFiles(dir: string): string[] {
@@ -398,7 +424,7 @@ describe('check mode on a pull request', () => {
     cpSync(join(ROOT, 'examples', 'memory_compare'), join(dirs.workspace, 'memory_compare'), { recursive: true });
     const inputs = { plog: 'plog', 'memory-compare': 'memory_compare' };
 
-    const failed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'a'.repeat(40)) });
+    const failed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'a'.repeat(40), baseOf(dirs)) });
     expect(failed.code, why(failed)).toBe(1);
     expect(failed.outputs).toMatchObject({ result: 'fail', regressions: '1' });
     expect(failed.summary).toContain('DEV_MEM/dev1/APP');
@@ -432,7 +458,7 @@ describe('check mode on a pull request', () => {
     fake.clearLog();
     rmSync(join(dirs.workspace, 'plog'), { recursive: true });
     cpSync(join(ROOT, 'examples', 'plog'), join(dirs.workspace, 'plog'), { recursive: true });
-    const fixed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'b'.repeat(40)) });
+    const fixed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'b'.repeat(40), baseOf(dirs)) });
     expect(fixed.code, why(fixed)).toBe(0);
     expect(fixed.outputs).toMatchObject({ result: 'pass', regressions: '0' });
     expect(fixed.errors).toEqual([]);
@@ -456,7 +482,7 @@ describe('check mode on a pull request', () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { plog: '.', 'github-token': pat }, event: 'pull_request', payload: prPayload(PR, '1'.repeat(40)) });
+    const r = await runAction({ dirs, inputs: { plog: '.', 'github-token': pat }, event: 'pull_request', payload: prPayload(PR, '1'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(0);
     expect(fake.writes().map((w) => `${w.route} ${w.path.split('/').pop()}`)).toEqual([`issues.updateComment ${ours.id}`]);
     expect(fake.state.comments.find((c) => c.id === pasted.id)?.body).toBe(pasted.body);
@@ -471,7 +497,7 @@ describe('check mode on a pull request', () => {
     const run = Object.fromEntries(keys.map((k) => [k, k === 'DEV_MEM/dev3/GE' ? BASE_MODULES[k]! : { peak: BASE_MODULES[k]!.peak * 2 }]));
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(run, RANKS) });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: prPayload(43, 'c'.repeat(40)) });
+    const r = await runAction({ dirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: prPayload(43, 'c'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '15' });
     expect(r.errors.length).toBeLessThanOrEqual(10);
@@ -515,7 +541,7 @@ describe('check mode on a pull request', () => {
       'plog/rank_0/plog-1_20240708.log': `${NOISE.join('\n')}\n`,
       'plog/rank_1/plog-2_20240708.log': `${NOISE.join('\n')}\n`,
     });
-    const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40)) });
+    const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors.at(-1)?.message).toMatch(/no memory statistics found in 2 file\(s\)/);
     expect(r.outputs.result).toBeUndefined();
@@ -674,7 +700,7 @@ describe('update mode', () => {
 
   const dispatch = { inputs: { 'run-id': '' }, ref: 'refs/heads/main' };
 
-  it('workflow_dispatch + pull-request: branch memory-gate/baseline-<run-id>, commit, PR with the changes table; a retry updates it', async () => {
+  it('workflow_dispatch + pull-request: one stable branch per baseline file, commit, labelled PR with the changes table; a later run updates it', async () => {
     const RUN = 7001;
     seedRun(RUN);
     const head = seedBranch('main');
@@ -683,7 +709,7 @@ describe('update mode', () => {
     const r = await runAction({ inputs, event: 'workflow_dispatch', payload: dispatch, refName: 'main' });
     expect(r.code, why(r)).toBe(0);
 
-    const branch = `memory-gate/baseline-${RUN}`;
+    const branch = 'memory-gate/baseline-update/main/baselines-memory-baseline.json';
     const tip = fake.getRef(branch);
     expect(tip).toBeDefined();
     const commit = fake.getObject(tip!);
@@ -718,7 +744,8 @@ describe('update mode', () => {
     expect(pr.body).toMatch(/do not trigger `pull_request` workflows/);
     expect(r.outputs['baseline-pull-request']).toBe(`https://github.com/${REPO}/pull/${pr.number}`);
     expect(r.summary).toContain('### Memory baseline update');
-    expect(fake.writes().map((w) => w.route)).toEqual(['git.createBlob', 'git.createTree', 'git.createCommit', 'git.createRef', 'pulls.create']);
+    expect(pr.labels).toEqual(['memory-baseline-update']);
+    expect(fake.writes().map((w) => w.route)).toEqual(['git.createBlob', 'git.createTree', 'git.createCommit', 'git.createRef', 'pulls.create', 'issues.addLabels']);
 
     // Re-running the job: the branch exists (422) and is ours, so it is moved; the open PR is updated, not duplicated.
     fake.clearLog();
@@ -732,6 +759,7 @@ describe('update mode', () => {
       'git.createRef 422',
       'git.updateRef 200',
       'pulls.update 200',
+      'issues.addLabels 200',
     ]);
     expect(again.outputs['baseline-pull-request']).toBe(r.outputs['baseline-pull-request']);
     expect(JSON.parse(fake.readFile(branch, BASELINE)!).sections.modules ?? {}).toEqual(expectedModules(false));
@@ -748,30 +776,36 @@ describe('update mode', () => {
       refName: 'prune-base',
     });
     expect(r.code, why(r)).toBe(0);
-    const written = JSON.parse(fake.readFile(`memory-gate/baseline-${RUN}`, BASELINE)!) as { sections: { modules?: unknown; kernels?: unknown } };
+    const written = JSON.parse(fake.readFile('memory-gate/baseline-update/prune-base/baselines-memory-baseline.json', BASELINE)!) as {
+      sections: { modules?: unknown; kernels?: unknown };
+    };
     expect(written.sections.modules).toEqual(expectedModules(true));
     expect(written.sections.kernels).toBeUndefined();
     expect(fake.getRef('prune-base')).toBe(head);
-    const pr = fake.state.pulls.find((p) => p.headRef === `memory-gate/baseline-${RUN}`);
+    const pr = fake.state.pulls.find((p) => p.headRef === 'memory-gate/baseline-update/prune-base/baselines-memory-baseline.json');
     expect(pr?.baseRef).toBe('prune-base');
     expect(pr?.body).toContain('| pruned | `DEV_MEM/dev9/HCCL` |');
   });
 
-  it('the same inputs on a pull_request event are refused and write nothing', async () => {
-    const RUN = 7003;
-    seedRun(RUN);
-    fake.clearLog();
-    const r = await runAction({
-      inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE },
-      event: 'pull_request',
-      payload: prPayload(45, 'e'.repeat(40)),
-    });
-    expect(r.code, why(r)).toBe(1);
-    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^mode 'update' is refused on pull_request events: a pull request must not rewrite its own baseline/)]);
-    expect(fake.writes()).toEqual([]);
-    expect(fake.getRef(`memory-gate/baseline-${RUN}`)).toBeUndefined();
-    expect(fake.state.pulls.some((p) => p.headRef === `memory-gate/baseline-${RUN}`)).toBe(false);
-  });
+  it.each(['pull_request', 'pull_request_target', 'issue_comment', 'workflow_run', 'pull_request_review'])(
+    'the same inputs on %s are refused with one line and write nothing',
+    async (event) => {
+      const RUN = 7003;
+      seedRun(RUN);
+      fake.clearLog();
+      const r = await runAction({
+        inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE },
+        event,
+        payload: prPayload(45, 'e'.repeat(40), '0'.repeat(40)),
+      });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.errors.map((e) => e.message)).toEqual([
+        `mode 'update' is refused on '${event}' events (it runs on workflow_dispatch, schedule, push): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`,
+      ]);
+      expect(fake.writes()).toEqual([]);
+      expect(fake.requests()).toEqual([]);
+    },
+  );
 
   it('update-strategy: commit fast-forwards the dispatch branch to a commit holding the merged baseline (./path accepted)', async () => {
     const RUN = 7004;
@@ -793,7 +827,7 @@ describe('update mode', () => {
     expect(JSON.parse(fake.readFile('release', BASELINE)!).sections.modules ?? {}).toEqual(expectedModules(false));
     expect(fake.readFile('release', 'README.md')).toBe('# models\n');
     expect(fake.state.pulls.length).toBe(before);
-    expect(fake.getRef(`memory-gate/baseline-${RUN}`)).toBeUndefined();
+    expect(fake.getRef('memory-gate/baseline-update/release/baselines-memory-baseline.json')).toBeUndefined();
     const update = fake.requests({ route: 'git.updateRef' });
     expect(update).toHaveLength(1);
     expect((update[0]!.body as { force?: boolean }).force).toBe(false);
@@ -964,11 +998,12 @@ describe('comment failures never change the verdict', () => {
 
   it('403 on create: a warning, the summary is written, a passing run still exits 0', async () => {
     forbidden();
-    const r = await runAction({ dirs: workspaceWith(BASE_MODULES), inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(46, 'f'.repeat(40)) });
+    const dirs = workspaceWith(BASE_MODULES);
+    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(46, 'f'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs.result).toBe('pass');
     expect(r.warnings.map((w) => w.message)).toContainEqual(
-      expect.stringMatching(/^Could not post the PR comment \(HTTP 403\): Resource not accessible by integration.*mode: comment/),
+      'Could not post the PR comment: 403 commenting on #46: the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration); a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)',
     );
     expect(r.summary).toContain('Memory gate passed');
     expect(r.errors).toEqual([]);
@@ -978,10 +1013,11 @@ describe('comment failures never change the verdict', () => {
   it('403 on create: a failing run still exits 1 with its reason', async () => {
     forbidden();
     const grown = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: BASE_MODULES['DEV_MEM/dev1/APP']!.peak * 4 } };
-    const r = await runAction({ dirs: workspaceWith(grown), inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(47, 'f'.repeat(40)) });
+    const dirs = workspaceWith(grown);
+    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(47, 'f'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment \(HTTP 403\)/));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment: 403 commenting on #47: /));
     expect(r.summary).toContain('DEV_MEM/dev1/APP');
     expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev1\/APP regressed: /);
     expect(fake.comments(47)).toEqual([]);
@@ -1044,6 +1080,234 @@ describe('artifact extraction', () => {
     // the good entry was parsed
     const report = readReport(r);
     expect(report.entries).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev0/APP', status: 'pass' })]);
+  });
+});
+
+// ───────────────────────────── 7. trust: limits a PR cannot raise, one line per failure ─────────────────────────────
+
+describe('trust', () => {
+  /** Every run of this block: none may print a stack frame. */
+  const runs: ActionRun[] = [];
+  const run = async (o: RunOptions): Promise<ActionRun> => {
+    const r = await runAction(o);
+    runs.push(r);
+    return r;
+  };
+  const RAISED = ['DEV_MEM/dev1/APP', 'DEV_MEM/dev2/HCCL'];
+  const scaled = (factor: number): Record<string, ModuleValue> =>
+    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, RAISED.includes(k) ? { ...v, peak: v.peak * factor } : v]));
+
+  it('a PR that doubles its own baseline and regresses by 50% fails against the base commit; the comment lists the raised keys', async () => {
+    const PR = 61;
+    const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(scaled(2)), ...rankPlogs(scaled(1.5), RANKS) });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.outputs).toMatchObject({ result: 'fail', regressions: '2' });
+    expect(readReport(r).entries.filter((e) => e.status === 'regressed').map((e) => [e.key, e.baseline])).toEqual([
+      ['DEV_MEM/dev1/APP', 65 * MiB],
+      ['DEV_MEM/dev2/HCCL', 82 * MiB],
+    ]);
+    expect(r.warnings.map((w) => w.message)).toContain(
+      "This pull request changes 2 limit(s) (baseline or config); they were not used: a maintainer adds the label 'memory-baseline-update' to use them",
+    );
+    const [comment] = fake.comments(PR);
+    expect(comment!.body.startsWith(`${MARKER}\n#### ⚠️ Limits changed by this PR (2)\n`)).toBe(true);
+    expect(comment!.body).toContain(`the gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\``);
+    expect(comment!.body).toContain('| baseline | `DEV_MEM/dev1/APP` | 65.0 MiB | 130.0 MiB | ×2.00 |');
+    expect(comment!.body).toContain('| baseline | `DEV_MEM/dev2/HCCL` | 82.0 MiB | 164.0 MiB | ×2.00 |');
+    expect(r.summary).toContain('Limits changed by this PR');
+    // the base commit was read through the contents API, raw
+    expect(fake.requests({ route: 'repos.getContent' }).filter((q) => q.query.ref === base).map((q) => q.headers.accept)).toEqual([
+      'application/vnd.github.v3.raw',
+      'application/vnd.github.v3.raw',
+    ]);
+  });
+
+  it('the same PR with the maintainer label passes and says it used its own limits', async () => {
+    const PR = 62;
+    const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(scaled(2)), ...rankPlogs(scaled(1.5), RANKS) });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base, ['memory-baseline-update']) });
+    expect(r.code, why(r)).toBe(0);
+    expect(r.outputs).toMatchObject({ result: 'pass', regressions: '0' });
+    const [comment] = fake.comments(PR);
+    expect(comment!.body).toContain("**This pull request's own limits were used**: it carries the label `memory-baseline-update`, which only maintainers can set.");
+    expect(comment!.body).toContain('| baseline | `DEV_MEM/dev1/APP` | 65.0 MiB | 130.0 MiB | ×2.00 |');
+  });
+
+  it('a PR that loosens the config tolerance is gated with the base config and the change is listed', async () => {
+    const PR = 63;
+    const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 80 } } }),
+      ...rankPlogs(scaled(1.5), RANKS),
+    });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    expect(r.code, why(r)).toBe(1);
+    const body = fake.comments(PR)[0]!.body;
+    expect(body).toContain('| config | `modules.tolerance.bytes` | `1048576` | absent |  |');
+    expect(body).toContain('| config | `modules.tolerance.percent` | `5` | `80` | ×16.00 |');
+  });
+
+  it('an unchanged PR says which limits gated it; a 1.5 MB baseline at the base commit is read whole', async () => {
+    const PR = 64;
+    const many: Record<string, ModuleValue> = { ...BASE_MODULES };
+    for (let i = 0; i < 13000; i++) many[`SVM_MEM/padding_module_${String(i).padStart(5, '0')}`] = { peak: 1000 + i };
+    const text = baselineJson(many);
+    expect(text.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': text, ...rankPlogs(BASE_MODULES, RANKS) });
+    const base = baseOf(dirs);
+    const r = await run({ dirs, inputs: { plog: '.', comment: 'always' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    expect(r.code, why(r)).toBe(0);
+    expect(fake.comments(PR)[0]!.body).toContain(`Limits: the baseline and config of the base commit \`${base.slice(0, 12)}\`; this pull request does not change them.`);
+  });
+
+  it('a base commit the token cannot see is an error, never "no baseline"', async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(66, '6'.repeat(40), 'f'.repeat(40)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      '404 reading commit ffffffffffff: not found, or the token cannot see it (it needs `contents: read`) (GitHub said: Not Found)',
+    ]);
+    expect(fake.comments(66)).toEqual([]);
+  });
+
+  it("another gate's comment naming our marker, and another bot's comment starting with it, are never taken over", async () => {
+    const PR = 65;
+    const other = fake.addComment({ issueNumber: PR, body: '<!-- ascend-memory-gate:other -->\n| `dev0/<!-- ascend-memory-gate:default -->` |' });
+    const otherBot = fake.addComment({ issueNumber: PR, body: `${MARKER}\nI am dependabot`, user: { login: 'dependabot[bot]', type: 'Bot', id: 49699333 } });
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
+    fake.clearLog();
+    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), baseOf(dirs)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.createComment']);
+    expect(fake.state.comments.find((c) => c.id === other.id)!.body).toBe(other.body);
+    expect(fake.state.comments.find((c) => c.id === otherBot.id)!.body).toBe(otherBot.body);
+  });
+
+  describe('GitHub failures in update mode: one line naming the step and the permission', () => {
+    const BASELINE = 'baselines/memory-baseline.json';
+    const dispatch = { inputs: {}, ref: 'refs/heads/main' };
+    let runId = 7100;
+    const update = async (branch: string, extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> => {
+      const RUN = ++runId;
+      const plogs = rankPlogs(BASE_MODULES, [0]);
+      fake.addArtifact({ name: 'plog-rank-0', runId: RUN, files: plogs });
+      return run({ inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE, ...inputs }, event: 'workflow_dispatch', payload: dispatch, refName: branch, ...extra });
+    };
+    const seed = (branch: string, files: Record<string, string> = { [BASELINE]: baselineJson({ 'DEV_MEM/dev0/APP': { peak: 1 } }) }): string =>
+      fake.commitFiles({ branch, files, parent: null });
+
+    it.each<[string, { method: string; path: RegExp; status: number; message: string }, string]>([
+      [
+        '403 creating the branch',
+        { method: 'POST', path: /\/git\/refs$/, status: 403, message: 'Resource not accessible by integration' },
+        "403 creating branch memory-gate/baseline-update/f403/baselines-memory-baseline.json: the token needs `contents: write` (GitHub said: Resource not accessible by integration)",
+      ],
+      [
+        '404 reading the base branch',
+        { method: 'GET', path: /\/git\/ref\/heads(\/|%2F)f404$/, status: 404, message: 'Not Found' },
+        '404 reading branch f404: not found, or the token cannot see it (it needs `contents: read`) (GitHub said: Not Found)',
+      ],
+      [
+        '500 creating the blob',
+        { method: 'POST', path: /\/git\/blobs$/, status: 500, message: 'Server Error' },
+        '500 creating a blob for baselines/memory-baseline.json: GitHub failed to answer: re-run the job later (GitHub said: Server Error)',
+      ],
+      [
+        '403 labelling the PR',
+        { method: 'POST', path: /\/issues\/\d+\/labels$/, status: 403, message: 'Resource not accessible by integration' },
+        "403 labelling pull request #1 'memory-baseline-update': the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration)",
+      ],
+    ])('%s', async (story, failure, message) => {
+      const branch = `f${failure.status}${story.includes('label') ? 'l' : ''}`;
+      seed(branch);
+      fake.forceResponse({ method: failure.method, path: failure.path, status: failure.status, body: { message: failure.message }, times: 1 });
+      const r = await update(branch);
+      expect(r.code, why(r)).toBe(1);
+      const expected = message.replace('/f403/', `/${branch}/`).replace('#1', `#${fake.state.pulls.at(-1)?.number ?? 0}`);
+      expect(r.errors.map((e) => e.message)).toEqual([expected]);
+    });
+
+    it('422 on a commit that is no longer a fast-forward says what happened and what to do', async () => {
+      seed('f422');
+      fake.forceResponse({ method: 'PATCH', path: /\/git\/refs\/heads(\/|%2F)f422$/, status: 422, body: { message: 'Update is not a fast forward' }, times: 1 });
+      const r = await update('f422', {}, { 'update-strategy': 'commit' });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.errors.map((e) => e.message)).toEqual([
+        '422 updating branch f422: not a fast-forward (the branch moved while this run worked, or it is protected): re-run the job, or use update-strategy: pull-request',
+      ]);
+    });
+
+    it('a refused connection is one line naming the API URL', async () => {
+      seed('refused');
+      // A port that was just free: nothing listens there.
+      const closed = createServer();
+      await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((done) => closed.close(() => done()));
+      const r = await run({
+        inputs: { mode: 'update', baseline: BASELINE, plog: '.' },
+        dirs: (() => {
+          const d = newRunDirs();
+          writeFiles(d.workspace, rankPlogs(BASE_MODULES, [0]));
+          return d;
+        })(),
+        event: 'workflow_dispatch',
+        payload: dispatch,
+        refName: 'refused',
+        env: { GITHUB_API_URL: `http://127.0.0.1:${port}` },
+      });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.errors.map((e) => e.message)).toEqual([
+        `cannot reach GitHub (http://127.0.0.1:${port}) reading baselines/memory-baseline.json at refused: connect ECONNREFUSED 127.0.0.1:${port}; check the runner's network and re-run the job`,
+      ]);
+    });
+
+    it('a 1.5 MB baseline on the branch is read whole (raw) and written back through the blob API', async () => {
+      const many: Record<string, ModuleValue> = {};
+      for (let i = 0; i < 13000; i++) many[`SVM_MEM/padding_module_${String(i).padStart(5, '0')}`] = { peak: 1000 + i };
+      const text = baselineJson(many);
+      expect(text.length).toBeGreaterThan(1.5 * 1024 * 1024);
+      seed('big', { [BASELINE]: text });
+      const r = await update('big');
+      expect(r.code, why(r)).toBe(0);
+      const written = JSON.parse(fake.readFile('memory-gate/baseline-update/big/baselines-memory-baseline.json', BASELINE)!) as {
+        sections: { modules: Record<string, unknown> };
+      };
+      expect(Object.keys(written.sections.modules)).toHaveLength(13000 + 4);
+    });
+  });
+
+  it('comment mode: a corrupt report zip is one error line', async () => {
+    const RUN = 9301;
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, zip: Buffer.from('PK\u0003\u0004 this is not a zip archive at all') });
+    const r = await run({
+      inputs: { mode: 'comment', 'run-id': String(RUN) },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: '5'.repeat(40), event: 'pull_request', pull_requests: [] }, repository: { full_name: REPO } },
+    });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toBe(
+      "1 of 1 artifact(s) of run 9301 of octo-org/octo-repo could not be downloaded: 'memory-gate-report' (End of central directory record signature not found. Either not a zip file, or file is truncated.). Set 'missing-artifacts: warn' to gate the others.",
+    );
+  });
+
+  it('no run of this block printed a stack frame or an internal error', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(13);
+    for (const r of runs) {
+      expect(`${r.stdout}\n${r.stderr}`, why(r)).not.toContain('    at ');
+      expect(`${r.stdout}\n${r.stderr}`, why(r)).not.toContain('internal error');
+    }
   });
 });
 

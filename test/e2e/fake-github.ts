@@ -124,6 +124,8 @@ export interface FakePull {
   headSha: string;
   /** every head sha this PR has had (for GET /commits/:sha/pulls) */
   headShas: string[];
+  /** label names (POST /issues/:n/labels adds) */
+  labels: string[];
   baseRef: string;
   user: FakeUser;
   createdAt: string;
@@ -223,6 +225,7 @@ export interface FakeGitHub {
     state?: 'open' | 'closed';
     merged?: boolean;
     repository?: string;
+    labels?: string[];
   }): FakePull;
   comments(issueNumber: number, repository?: string): FakeComment[];
   forceResponse(f: ForcedResponse): void;
@@ -256,6 +259,9 @@ export interface FakeGitHub {
 }
 
 // ───────────────────────────── helpers ─────────────────────────────
+
+/** GitHub's contents API returns a file's content in its JSON form up to 1 MB. */
+const CONTENTS_JSON_LIMIT = 1024 * 1024;
 
 const BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
 const DOCS = 'https://docs.github.com/rest';
@@ -570,6 +576,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         repo: repoJson(p.headOwner, p.repo),
       },
       base: { label: `${p.owner}:${p.baseRef}`, ref: p.baseRef, sha: baseSha, user: { login: p.owner }, repo: repoJson(p.owner, p.repo) },
+      labels: p.labels.map((name, i) => ({ id: 9000 + i, name, color: 'ededed', default: false })),
       created_at: p.createdAt,
       updated_at: p.updatedAt,
     };
@@ -949,6 +956,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       headOwner,
       headSha: headSha ?? '0'.repeat(40),
       headShas: headSha ? [headSha] : [],
+      labels: [],
       baseRef: base,
       user: actor(ctx),
       createdAt: t,
@@ -966,6 +974,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (typeof b.base === 'string') pr.baseRef = b.base;
     pr.updatedAt = now();
     return ok(pullJson(pr));
+  });
+  // Labels of a PR (as an issue): the label is created on first use, as GitHub does for a token with write access.
+  on('POST', '/repos/:o/:r/issues/:n/labels', 'issues.addLabels', (ctx) => {
+    const pr = findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2)));
+    const b = asObj(ctx.body);
+    const labels = Array.isArray(b.labels) ? b.labels.map(String) : [];
+    if (labels.length === 0) throw unprocessable('Invalid request.\n\n"labels" wasn\'t supplied.');
+    for (const l of labels) if (!pr.labels.includes(l)) pr.labels.push(l);
+    return ok(pr.labels.map((name, i) => ({ id: 9000 + i, name, color: 'ededed', default: false })));
   });
   on('GET', '/repos/:o/:r/commits/:sha/pulls', 'repos.listPullRequestsAssociatedWithCommit', (ctx) => {
     const [o, r, sha] = [p(ctx, 0), p(ctx, 1), p(ctx, 2)];
@@ -1125,6 +1142,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (e.type === 'tree') {
       const t = getObj(e.sha) as Extract<GitObject, { type: 'tree' }>;
       return ok(t.entries.map((x) => contentFileJson(o, r, path ? `${path}/${x.name}` : x.name, x, ref, false)));
+    }
+    const blob = getObj(e.sha);
+    // The raw media type serves the bytes (GitHub: up to 100 MB).
+    if (/raw/.test(ctx.log.headers.accept ?? '') && blob?.type === 'blob') {
+      return { status: 200, raw: blob.content, headers: { 'content-type': 'application/vnd.github.raw; charset=utf-8' } };
+    }
+    // Past 1 MB the JSON form carries no content, as on GitHub: `content: ""`, `encoding: "none"`.
+    if (blob?.type === 'blob' && blob.content.length > CONTENTS_JSON_LIMIT) {
+      return ok({ ...contentFileJson(o, r, path, e, ref, false), content: '', encoding: 'none' });
     }
     return ok(contentFileJson(o, r, path, e, ref, true));
   };
@@ -1396,6 +1422,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         headOwner: x.headOwner ?? owner,
         headSha,
         headShas: [headSha],
+        labels: x.labels ?? [],
         baseRef: x.baseRef ?? opts.defaultBranch,
         user: { login: 'octocat', id: 1, type: 'User' },
         createdAt: t,

@@ -130,8 +130,7 @@ describe('worker threads give the sequential result', () => {
     const input = await inputs(['vanished']);
     await rm(path.join(dir, 'b.log'));
     const [seq, par] = await both(input);
-    expect((seq as NodeJS.ErrnoException).code).toBe('ENOENT');
-    expect((par as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect((seq as Error).message).toBe(`${path.join(dir, 'b.log')}: cannot open it: no such file or folder (does its folder exist?) (ENOENT)`);
     expect((par as Error).message).toBe((seq as Error).message);
   });
 

@@ -1,0 +1,105 @@
+/** A run's environment from its snapshot's (or baseline's) nodes; nodes that recorded none are left out. */
+function runEnvironmentOf(meta) {
+    const nodes = Object.entries(meta?.nodes ?? {}).filter(([, node]) => Object.keys(node.environment).length > 0);
+    return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
+}
+const DEFAULT_ENVIRONMENT_POLICY = { onChange: 'warn', ignore: [] };
+/** Labels people know the items by; any other item shows under its own name. */
+const LABELS = {
+    cann: 'CANN toolkit',
+    driver: 'driver',
+    firmware: 'firmware',
+    chip: 'chip',
+    torch: 'torch',
+    torch_npu: 'torch_npu',
+};
+function environmentLabel(item) {
+    return LABELS[item] ?? item;
+}
+const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** Every item any node reports, sorted; ignored items left out. */
+function itemsOf(environment, ignore) {
+    const items = new Set();
+    for (const node of Object.values(environment))
+        for (const item of Object.keys(node))
+            if (!ignore.has(item))
+                items.add(item);
+    return [...items].sort(byText);
+}
+/** The run's value of an item: the one value when every node agrees, else the distinct values joined with ` | `. */
+function runValue(environment, item) {
+    const values = new Set();
+    let unset = false;
+    for (const node of Object.values(environment)) {
+        const value = node[item];
+        if (value === undefined)
+            unset = true;
+        else
+            values.add(value);
+    }
+    if (values.size === 0)
+        return null;
+    const sorted = [...values].sort(byText);
+    return unset ? [...sorted, '(unset)'].join(' | ') : sorted.join(' | ');
+}
+/**
+ * Baseline vs this run, and this run's nodes against each other. A side that recorded no environment at all (an old
+ * baseline, raw files parsed on the gate's runner) is not compared: "everything changed" would say nothing.
+ */
+function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POLICY) {
+    const severity = policy.onChange === 'fail' ? 'fail' : policy.onChange === 'warn' ? 'warn' : 'ok';
+    if (policy.onChange === 'ignore' || current === undefined || Object.keys(current).length === 0)
+        return { changes: [], splits: [], severity };
+    const ignore = new Set(policy.ignore);
+    const changes = [];
+    if (baseline !== undefined && Object.keys(baseline).length > 0) {
+        const items = new Set([...itemsOf(baseline, ignore), ...itemsOf(current, ignore)]);
+        for (const item of [...items].sort(byText)) {
+            const before = runValue(baseline, item);
+            const after = runValue(current, item);
+            if (before !== after)
+                changes.push({ item, baseline: before, current: after });
+        }
+    }
+    const splits = [];
+    const nodes = Object.keys(current).sort(byText);
+    for (const item of itemsOf(current, ignore)) {
+        const groups = new Map();
+        for (const node of nodes) {
+            const value = current[node][item] ?? null;
+            groups.set(value, [...(groups.get(value) ?? []), node]);
+        }
+        if (groups.size > 1) {
+            const values = [...groups].map(([value, names]) => ({ value, nodes: names }));
+            values.sort((a, b) => b.nodes.length - a.nodes.length || byText(a.value ?? '', b.value ?? ''));
+            splits.push({ item, values });
+        }
+    }
+    return { changes, splits, severity };
+}
+/** Whether the findings say anything. */
+function hasEnvironmentFindings(findings) {
+    return findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0);
+}
+/** `CANN toolkit 8.3.RC1 → 9.0.RC1; torch_npu 2.5.1 → 2.6.0`: one line for notes and annotations. */
+function describeChanges(changes) {
+    return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
+}
+/** Statuses that say a value grew: each one's note says it happened across the environment change. */
+const GROWTH = new Set(['regressed', 'over-budget']);
+/**
+ * The report with the environment findings attached: regressions note the change they happened across, and with
+ * `onChange: fail` a change (or a split) fails the run. The entries' own verdicts are never altered.
+ */
+function applyEnvironment(report, findings) {
+    if (!hasEnvironmentFindings(findings))
+        return report;
+    const across = findings.changes.length > 0 ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).` : null;
+    const entries = across
+        ? report.entries.map((e) => (GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e))
+        : report.entries;
+    const result = findings.severity === 'fail' ? 'fail' : report.result;
+    return { ...report, entries, result, environment: findings };
+}
+
+export { DEFAULT_ENVIRONMENT_POLICY as D, applyEnvironment as a, compareEnvironments as c, environmentLabel as e, hasEnvironmentFindings as h, runEnvironmentOf as r };

@@ -1,0 +1,692 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { p as picomatch } from './local.js';
+import { U as UsageError, I as InputError, c as SchemaError } from './sources.js';
+import { p as parseJson, c as compileSchema } from './json-schema.js';
+import { S as SECTIONS } from './snapshot.js';
+import { b as parseSize } from './units.js';
+import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment2.js';
+
+// The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
+// (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
+// rules) under its name; everything else is declared here.
+/** Every property of the config that is not a section's. */
+const BASE = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "description": "Threshold config of ascend-memory-gate. How much each memory metric may grow before the gate fails. Default location: .github/memory-gate.json. Every field is optional; omitted fields keep the defaults.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+        "$schema": {
+            "type": "string",
+            "description": "Path or URL of this schema, for editors."
+        },
+        "onNew": {
+            "$ref": "#/definitions/policy",
+            "description": "A key in this run but not in the baseline: warn (default), fail, or ignore."
+        },
+        "onMissingBaseline": {
+            "enum": [
+                "warn",
+                "fail"
+            ],
+            "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
+        },
+        "onMissing": {
+            "$ref": "#/definitions/policy",
+            "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."
+        },
+        "environment": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "The environment behind the numbers (CANN, driver, firmware, chip, torch, torch_npu, memory variables): what a change since the baseline, or nodes that disagree within a run, do to the verdict.",
+            "properties": {
+                "onChange": {
+                    "$ref": "#/definitions/policy",
+                    "description": "warn (default: listed first in the report, the verdict unchanged), fail, or ignore (not compared)."
+                },
+                "ignore": {
+                    "type": "array",
+                    "items": { "type": "string", "minLength": 1 },
+                    "description": "Items never compared, by exact name, e.g. [\"ASCEND_RT_VISIBLE_DEVICES\"]."
+                }
+            }
+        },
+        "failOnImprovement": {
+            "type": "boolean",
+            "description": "Fail when a value shrinks beyond its tolerance, so that the baseline gets updated. Default false: improvements pass and are listed."
+        },
+        "device": {
+            "$ref": "#/definitions/deviceLimits",
+            "description": "Physical memory of every device and the headroom it must keep. Each device's estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {\"capacity\": \"64GiB\", \"minHeadroom\": \"10%\"}. Default minHeadroom: 10%."
+        },
+        "devices": {
+            "type": "object",
+            "description": "Per-device overrides by device name, merged field by field over `device`. Example: {\"dev3\": {\"capacity\": \"32GiB\"}}.",
+            "propertyNames": {
+                "title": "a device name such as \"dev3\"",
+                "pattern": "^dev\\d+$"
+            },
+            "additionalProperties": {
+                "$ref": "#/definitions/deviceLimits"
+            }
+        },
+        "profile": {
+            "enum": [
+                "training",
+                "inference"
+            ],
+            "description": "Which reference costs of the CANN troubleshooting guide hold DEV_MEM GE and RUNTIME keys that have no baseline yet: training (PyTorch) GE 3 MiB, RUNTIME 26 MiB; inference (offline model) GE 86 MiB, RUNTIME 18 MiB. The guide's \"M\" is MiB. Unset: the larger of the two (GE 86 MiB, RUNTIME 26 MiB)."
+        },
+        "hccl": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+                "links"
+            ],
+            "description": "The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.",
+            "properties": {
+                "links": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Communication links of one rank."
+                },
+                "mode": {
+                    "enum": [
+                        "single-op",
+                        "graph"
+                    ],
+                    "description": "single-op (default) or graph."
+                },
+                "ops": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Operators in the graph; required in graph mode."
+                },
+                "domains": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Communication domains (default 1), each with a send and a receive buffer of buffSize."
+                },
+                "buffSize": {
+                    "$ref": "#/definitions/size",
+                    "description": "HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default \"200MiB\". A plain integer is bytes: write \"200MiB\", not 200."
+                }
+            },
+            "if": {
+                "properties": {
+                    "mode": {
+                        "const": "graph"
+                    }
+                },
+                "required": [
+                    "mode"
+                ]
+            },
+            "then": {
+                "properties": {
+                    "ops": true
+                },
+                "required": [
+                    "ops"
+                ]
+            }
+        },
+        "reference": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide's numbers are \"about\".",
+            "properties": {
+                "factor": {
+                    "title": "a positive number",
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "description": "Default 2."
+                }
+            }
+        },
+        "leaks": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "leak-suspect (warn) when a module's outstanding allocations at exit (alloc_cnt - free_cnt) grow from the baseline by more than EVERY field set: `count` and `percent` of the baseline's outstanding count (with 0 outstanding, any growth exceeds the percent). Keys whose records carry no counts are skipped. Replaces the default {\"count\": 0, \"percent\": 10} as a whole.",
+            "properties": {
+                "count": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "percent": {
+                    "title": "a non-negative number of percent",
+                    "type": "number",
+                    "minimum": 0
+                }
+            }
+        },
+        "imbalance": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
+            "properties": {
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance",
+                    "description": "Default {\"percent\": 20, \"bytes\": \"1MiB\"}: the deviation must exceed both; replaces the default as a whole."
+                },
+                "minDevices": {
+                    "title": "an integer of at least 2",
+                    "type": "integer",
+                    "minimum": 2,
+                    "description": "Default 3: with two devices the median cannot tell which one is off."
+                }
+            }
+        },
+        "baselineUpdateLabel": {
+            "type": "string",
+            "title": "a label name",
+            "minLength": 1,
+            "maxLength": 50,
+            "description": "On a pull request, the check gates against the baseline and config of the PR's base commit; the PR's own are used only when it carries this label, which only maintainers (triage permission) can set. Update mode puts it on the PRs it opens. Read from the base commit's config. Default \"memory-baseline-update\"."
+        },
+        "growth": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "growing (warn) when a timeline keeps rising: after the warm-up, the Theil-Sen slope of its window peaks projects a rise across the rest of the run above the tolerance, the last half of the windows still rises and the troughs rise too (a saw-tooth within a band, or a rise that then stays flat, is not growth). Step series (one point per training step): at least perStep more per step after warmupSteps. Needs no baseline.",
+            "properties": {
+                "warmupPercent": {
+                    "title": "a percent from 0 to 90",
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 90,
+                    "description": "Default 20: the first 20% of a timeline's run is warm-up and not assessed."
+                },
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance",
+                    "description": "Default {\"percent\": 5, \"bytes\": \"64MiB\"}: the projected rise must exceed both; percent is of the series' peak. Replaces the default as a whole."
+                },
+                "warmupSteps": {
+                    "title": "a non-negative integer",
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Default 1: step series skip their first step (weights, optimizer state, caches)."
+                },
+                "perStep": {
+                    "$ref": "#/definitions/size",
+                    "description": "Default \"1MiB\": the smallest steady rise per step that counts as growing."
+                },
+                "minWindows": {
+                    "title": "an integer of at least 2",
+                    "type": "integer",
+                    "minimum": 2,
+                    "description": "Default 4: fewer window peaks (or steps) after warm-up give no verdict."
+                }
+            }
+        },
+        "verdicts": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "What each finding does: warn, fail, or ignore (not assessed at all).",
+            "properties": {
+                "over-capacity": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default fail."
+                },
+                "low-headroom": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "alloc-failure": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
+                },
+                "leak-suspect": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "step-leak": {
+                    "$ref": "#/definitions/policy",
+                    "description": "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn."
+                },
+                "above-reference": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "imbalance": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Default warn."
+                },
+                "growing": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Memory that keeps rising over a run or from step to step. Default warn; \"fail\" to stop such a run."
+                }
+            }
+        }
+    },
+    "definitions": {
+        "policy": {
+            "enum": [
+                "warn",
+                "fail",
+                "ignore"
+            ]
+        },
+        "size": {
+            "title": "a byte size: an integer number of bytes, or a string such as \"64MiB\", \"1.5GiB\" or \"200MB\"",
+            "description": "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes.",
+            "type": [
+                "integer",
+                "string"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991,
+            "pattern": "^\\s*\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+        },
+        "tolerance": {
+            "description": "How much a value may move before it counts. A change must exceed EVERY field that is set: `bytes` (delta > bytes) and `percent` (delta > |baseline| x percent / 100; with a baseline of 0 any change exceeds it). An empty object {} means any growth regresses. A tolerance object REPLACES the default tolerance as a whole; fields are not merged.",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "percent": {
+                    "title": "a non-negative number of percent",
+                    "type": "number",
+                    "minimum": 0
+                },
+                "bytes": {
+                    "$ref": "#/definitions/size"
+                }
+            }
+        },
+        "rule": {
+            "description": "The first rule whose `match` glob matches a key decides for that key. `ignore` wins over everything; `budget` applies whatever the baseline (new keys too) and wins over the tolerance; `tolerance` replaces the default tolerance as a whole.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+                "match"
+            ],
+            "properties": {
+                "match": {
+                    "title": "a non-empty glob",
+                    "description": "Glob over key segments separated by `/`: `*` matches within one segment, `**` any number of segments, and dots are ordinary characters. Example: DEV_MEM/*/HCCL, HOST_MEM/**, dev*/aclnnMatmul*.",
+                    "type": "string",
+                    "minLength": 1
+                },
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance"
+                },
+                "budget": {
+                    "$ref": "#/definitions/size",
+                    "description": "Absolute ceiling: the key fails (over-budget) when its current value exceeds this, whatever the baseline."
+                },
+                "ignore": {
+                    "type": "boolean",
+                    "description": "true: never gate these keys."
+                }
+            }
+        },
+        "deviceLimits": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "capacity": {
+                    "$ref": "#/definitions/size",
+                    "description": "Physical memory of the device, e.g. \"64GiB\"."
+                },
+                "minHeadroom": {
+                    "title": "a share of the capacity such as \"10%\", or a byte size such as \"4GiB\"",
+                    "description": "Memory that must stay free below the capacity: a percent (at most 100%) or a size.",
+                    "type": [
+                        "integer",
+                        "string"
+                    ],
+                    "minimum": 0,
+                    "maximum": 9007199254740991,
+                    "pattern": "^\\s*\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+                }
+            }
+        },
+        "kind": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "tolerance": {
+                    "$ref": "#/definitions/tolerance"
+                },
+                "rules": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/rule"
+                    }
+                }
+            }
+        }
+    }
+};
+/** A tolerance as a person writes it in the config: sizes with units. */
+function toleranceAsWritten(tolerance) {
+    const out = {};
+    if (tolerance.percent !== undefined)
+        out.percent = tolerance.percent;
+    if (tolerance.bytes !== undefined)
+        out.bytes = sizeAsWritten(tolerance.bytes);
+    return out;
+}
+function sizeAsWritten(bytes) {
+    for (const [unit, size] of [['TiB', 1024 ** 4], ['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]]) {
+        if (bytes >= size && bytes % size === 0)
+            return `${bytes / size}${unit}`;
+    }
+    return bytes;
+}
+function sectionProperty(declaration) {
+    return {
+        $ref: '#/definitions/kind',
+        description: `${declaration.title}: ${declaration.description} Keys like ${declaration.example}; compares \`${declaration.value}\`. Default tolerance: ${JSON.stringify(toleranceAsWritten(declaration.tolerance))}.`,
+    };
+}
+/** The config schema: `$schema`, then one property per section in registry order, then the rest. */
+function buildConfigSchema() {
+    const { $schema: schemaProperty, ...rest } = BASE.properties;
+    return {
+        ...BASE,
+        properties: {
+            $schema: schemaProperty,
+            ...Object.fromEntries(SECTIONS.map((s) => [s.name, sectionProperty(s)])),
+            ...rest,
+        },
+    };
+}
+
+// The gate's thresholds: the defaults, the JSON config file (schema-checked, sizes converted to bytes), the --max-increase shorthand, rule matching and tolerance semantics.
+/** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
+const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
+/**
+ * The thresholds when there is no config file:
+ * - each section's declared tolerance: modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules'
+ *   small percentages both pass; kernels tolerate nothing: any growth of a kernel's memory diff regresses;
+ * - new and missing keys warn; improvements pass and are listed;
+ * - no device capacity (so no headroom verdict) until one is configured; then a device must keep 10% free;
+ * - GE and RUNTIME with no baseline are held against 2 × the larger of the docs' training and inference references;
+ *   HCCL only once its links and domains are configured;
+ * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
+ * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
+ * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
+ *   step series by less than 1 MiB per step after the first step (src/gate/growth.ts);
+ * - over-capacity and alloc-failure fail, the other findings warn.
+ */
+const DEFAULT_CONFIG = deepFreeze({
+    // Each section's declared default tolerance (src/sections/), no rules.
+    sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
+    onNew: 'warn',
+    onMissingBaseline: 'warn',
+    onMissing: 'warn',
+    environment: { ...DEFAULT_ENVIRONMENT_POLICY },
+    failOnImprovement: false,
+    device: { minHeadroom: { percent: 10 } },
+    devices: {},
+    profile: null,
+    hccl: null,
+    reference: { factor: 2 },
+    leaks: { count: 0, percent: 10 },
+    imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
+    growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
+    verdicts: {
+        'over-capacity': 'fail',
+        'low-headroom': 'warn',
+        'alloc-failure': 'fail',
+        'leak-suspect': 'warn',
+        'step-leak': 'warn',
+        'above-reference': 'warn',
+        imbalance: 'warn',
+        growing: 'warn',
+    },
+    baselineUpdateLabel: 'memory-baseline-update',
+});
+/** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
+const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 });
+const validateConfigFile = compileSchema(buildConfigSchema());
+/**
+ * Reads the threshold config.
+ * - `file` given: that file must exist (unless `required: false`).
+ * - `file` undefined: `.github/memory-gate.json` under `cwd` is used when present, else DEFAULT_CONFIG
+ *   (unless `required: true`).
+ * A file that exists but is not valid JSON or fails the schema is always an error, never "no config".
+ */
+async function loadGateConfig(file, options = {}) {
+    const name = file ?? DEFAULT_CONFIG_PATH;
+    const required = options.required ?? file !== undefined;
+    let text;
+    try {
+        text = await readFile(path.resolve(options.cwd ?? process.cwd(), name), 'utf8');
+    }
+    catch (err) {
+        if (errorCode(err) === 'ENOENT') {
+            if (required)
+                throw new UsageError(`config file ${name} does not exist`);
+            return cloneConfig(DEFAULT_CONFIG);
+        }
+        throw new InputError(`${name}: cannot read the config: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return parseGateConfig(parseJson(text, name), name);
+}
+/**
+ * Validates a parsed config document against schemas/config.schema.json and converts it to a GateConfig.
+ * Omitted fields keep DEFAULT_CONFIG. A `tolerance` object (per kind or per rule) REPLACES the default tolerance
+ * as a whole: `{ "percent": 10 }` means "10%, with no bytes allowance", not "10% and the default 1 MiB".
+ */
+function parseGateConfig(json, file) {
+    const input = validateConfigFile(json, file);
+    const defaults = cloneConfig(DEFAULT_CONFIG);
+    return {
+        sections: Object.fromEntries(
+        // The schema has checked each section's property against its `kind` definition.
+        SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
+        onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
+        onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
+        onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
+        environment: {
+            onChange: input.environment?.onChange ?? defaults.environment.onChange,
+            ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
+        },
+        failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
+        // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
+        device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
+        devices: Object.fromEntries(Object.entries(input.devices ?? {}).map(([name, limits]) => [name, toDeviceLimits(limits, file, `/devices/${name}`)])),
+        profile: input.profile ?? defaults.profile,
+        hccl: input.hccl === undefined ? defaults.hccl : toHccl(input.hccl, file),
+        reference: { factor: input.reference?.factor ?? defaults.reference.factor },
+        // Like every tolerance, `leaks` and `imbalance.tolerance` replace the default as a whole.
+        leaks: input.leaks === undefined ? defaults.leaks : { ...input.leaks },
+        imbalance: {
+            tolerance: input.imbalance?.tolerance === undefined
+                ? defaults.imbalance.tolerance
+                : toTolerance(input.imbalance.tolerance, file, '/imbalance/tolerance'),
+            minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
+        },
+        growth: {
+            warmupPercent: input.growth?.warmupPercent ?? defaults.growth.warmupPercent,
+            tolerance: input.growth?.tolerance === undefined ? defaults.growth.tolerance : toTolerance(input.growth.tolerance, file, '/growth/tolerance'),
+            warmupSteps: input.growth?.warmupSteps ?? defaults.growth.warmupSteps,
+            perStep: input.growth?.perStep === undefined ? defaults.growth.perStep : toBytes(input.growth.perStep, file, '/growth/perStep'),
+            minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
+        },
+        verdicts: { ...defaults.verdicts, ...input.verdicts },
+        baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
+    };
+}
+function toDeviceLimits(input, file, pointer) {
+    const limits = {};
+    if (input.capacity !== undefined)
+        limits.capacity = toBytes(input.capacity, file, `${pointer}/capacity`);
+    if (input.minHeadroom !== undefined)
+        limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);
+    return limits;
+}
+function toHeadroom(value, file, pointer) {
+    const percent = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value) : null;
+    if (percent === null)
+        return { bytes: toBytes(value, file, pointer) };
+    const share = Number(percent[1]);
+    if (share > 100)
+        throw new SchemaError(file, pointer, `must be at most 100% of the capacity, got ${JSON.stringify(value)}`);
+    return { percent: share };
+}
+function toHccl(input, file) {
+    return {
+        links: input.links,
+        mode: input.mode ?? HCCL_DEFAULTS.mode,
+        ops: input.ops ?? HCCL_DEFAULTS.ops,
+        domains: input.domains ?? HCCL_DEFAULTS.domains,
+        buffSize: input.buffSize === undefined ? HCCL_DEFAULTS.buffSize : toBytes(input.buffSize, file, '/hccl/buffSize'),
+    };
+}
+function toKindThresholds(input, defaults, file, pointer) {
+    return {
+        tolerance: input?.tolerance === undefined
+            ? { ...defaults.tolerance }
+            : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
+        rules: (input?.rules ?? []).map((rule, i) => toRule(rule, file, `${pointer}/rules/${i}`)),
+    };
+}
+function toRule(input, file, pointer) {
+    const rule = { match: input.match };
+    if (input.tolerance !== undefined)
+        rule.tolerance = toTolerance(input.tolerance, file, `${pointer}/tolerance`);
+    if (input.budget !== undefined)
+        rule.budget = toBytes(input.budget, file, `${pointer}/budget`);
+    if (input.ignore !== undefined)
+        rule.ignore = input.ignore;
+    return rule;
+}
+function toTolerance(input, file, pointer) {
+    const tolerance = {};
+    if (input.percent !== undefined)
+        tolerance.percent = input.percent;
+    if (input.bytes !== undefined)
+        tolerance.bytes = toBytes(input.bytes, file, `${pointer}/bytes`);
+    return tolerance;
+}
+function toBytes(value, file, pointer) {
+    const bytes = parseSize(value);
+    // The schema has checked the form already; what is left is a value too large to count exactly.
+    if (bytes === null)
+        throw new SchemaError(file, pointer, `must be at most 2^53 - 1 bytes, got ${JSON.stringify(value)}`);
+    return bytes;
+}
+const MAX_INCREASE_HINT = "'max-increase' must look like 5% or 64MiB or 5%,1MiB";
+/**
+ * Parses the CLI/Action shorthand for a tolerance: "5%", "64MiB", "5%,1MiB" (either order).
+ * Sizes take the same units as the config file; percent is a non-negative decimal.
+ */
+function parseMaxIncrease(spec) {
+    const fail = () => {
+        throw new UsageError(`${MAX_INCREASE_HINT}, got ${JSON.stringify(spec)}`);
+    };
+    const parts = spec.split(',').map((part) => part.trim());
+    if (parts.length > 2)
+        fail();
+    const tolerance = {};
+    for (const part of parts) {
+        const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(part);
+        if (percent) {
+            if (tolerance.percent !== undefined)
+                fail();
+            tolerance.percent = Number(percent[1]);
+            continue;
+        }
+        const bytes = part === '' ? null : parseSize(part);
+        if (bytes === null || tolerance.bytes !== undefined)
+            fail();
+        else
+            tolerance.bytes = bytes;
+    }
+    return tolerance;
+}
+/**
+ * Makes `tolerance` the default of every section (replacing each default as a whole).
+ * Rules keep their own tolerance: a rule is more specific than a command-line flag.
+ */
+function applyMaxIncrease(config, tolerance) {
+    return {
+        ...config,
+        sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }])),
+    };
+}
+// Keys are `/`-separated segments on every platform, and dots (aclnnMatmul_0.1) are ordinary characters.
+const GLOB_OPTIONS = { dot: true, windows: false };
+const matchers = new Map();
+/** True when the glob matches the key: `*` within one segment, `**` across any number of segments. */
+function globMatches(glob, key) {
+    let matcher = matchers.get(glob);
+    if (matcher === undefined) {
+        matcher = picomatch(glob, GLOB_OPTIONS);
+        matchers.set(glob, matcher);
+    }
+    return matcher(key);
+}
+/** The first rule whose glob matches the key, or undefined when the defaults apply. */
+function matchRule(rules, key) {
+    return rules.find((rule) => globMatches(rule.match, key));
+}
+/**
+ * True when a positive change exceeds EVERY field set on the tolerance:
+ * - `bytes`: change > bytes;
+ * - `percent`: change > |baseline| × percent / 100 (|baseline| because kernel diffs can be negative), and with a
+ *   baseline of 0 any positive change exceeds it.
+ * A change exactly at a limit does not exceed it; an empty tolerance {} is exceeded by any positive change.
+ */
+function exceedsTolerance(change, baseline, tolerance) {
+    if (change <= 0)
+        return false;
+    if (tolerance.bytes !== undefined && change <= tolerance.bytes)
+        return false;
+    // Multiplying instead of dividing keeps "exactly at the limit" exact for integer percents.
+    if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent)
+        return false;
+    return true;
+}
+/** delta / |baseline| × 100, or null when either side is absent or the baseline is 0. */
+function percentChange(baseline, current) {
+    if (baseline === null || current === null || baseline === 0)
+        return null;
+    return ((current - baseline) / Math.abs(baseline)) * 100;
+}
+function cloneConfig(config) {
+    return {
+        sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
+        onNew: config.onNew,
+        onMissingBaseline: config.onMissingBaseline,
+        onMissing: config.onMissing,
+        environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
+        failOnImprovement: config.failOnImprovement,
+        device: structuredClone(config.device),
+        devices: structuredClone(config.devices),
+        profile: config.profile,
+        hccl: config.hccl === null ? null : { ...config.hccl },
+        reference: { ...config.reference },
+        leaks: { ...config.leaks },
+        imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
+        growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
+        verdicts: { ...config.verdicts },
+        baselineUpdateLabel: config.baselineUpdateLabel,
+    };
+}
+function cloneKind(kind) {
+    return {
+        tolerance: { ...kind.tolerance },
+        rules: kind.rules.map((rule) => ({ ...rule, ...(rule.tolerance ? { tolerance: { ...rule.tolerance } } : {}) })),
+    };
+}
+function deepFreeze(value) {
+    if (value !== null && typeof value === 'object') {
+        for (const inner of Object.values(value))
+            deepFreeze(inner);
+        Object.freeze(value);
+    }
+    return value;
+}
+function errorCode(err) {
+    return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
+}
+
+export { DEFAULT_CONFIG as D, applyMaxIncrease as a, parseMaxIncrease as b, DEFAULT_CONFIG_PATH as c, parseGateConfig as d, exceedsTolerance as e, loadGateConfig as l, matchRule as m, percentChange as p };

@@ -1,0 +1,141 @@
+// "Limits changed by this PR": every baseline value and config threshold a pull request moves, old → new, and which
+// limits the gate used. Pure; the markdown report puts it first.
+import type { GateConfig } from '../gate/types.js';
+import { sectionOfKind } from '../sections/index.js';
+import { compareKeys } from '../snapshot.js';
+import { formatBytes } from '../units.js';
+import { valueOf, type Side } from './baseline-changes.js';
+import { codeSpan, tableCodeSpan } from './escape.js';
+
+export interface LimitChange {
+  /** Which file moved it. */
+  source: 'baseline' | 'config';
+  /** A baseline key (`DEV_MEM/dev0/APP`) or a config path (`modules.tolerance.percent`). */
+  key: string;
+  /** null: absent on that side. */
+  before: number | string | boolean | null;
+  after: number | string | boolean | null;
+}
+
+/** Which baseline and config the gate ran against on a pull request. */
+export interface LimitsUsed {
+  /** `base`: the base commit's; `pull-request`: the PR's own, allowed by the label. */
+  from: 'base' | 'pull-request';
+  /** The base commit's sha. */
+  baseSha: string;
+  /** The label that allows a PR's own limits (from the base commit's config). */
+  label: string;
+  changes: LimitChange[];
+}
+
+/** Every key whose compared baseline value moves (added, removed or changed), in report order. */
+export function baselineLimitChanges(base: Side | null, head: Side | null): LimitChange[] {
+  const keys = new Set<string>();
+  for (const side of [base, head]) if (side !== null) for (const metrics of Object.values(side.sections)) for (const key of Object.keys(metrics ?? {})) keys.add(key);
+  const changes: LimitChange[] = [];
+  for (const key of [...keys].sort(compareKeys)) {
+    const before = valueOf(base, key);
+    const after = valueOf(head, key);
+    if (before !== after) changes.push({ source: 'baseline', key, before, after });
+  }
+  return changes;
+}
+
+/** Every config value (after defaults) that differs, named as in the file: `modules.tolerance.percent: 5 → 50`. */
+export function configLimitChanges(base: GateConfig, head: GateConfig): LimitChange[] {
+  const { sections: baseSections, ...baseRest } = base;
+  const { sections: headSections, ...headRest } = head;
+  // Sections are top-level keys in the file (`"modules": {…}`).
+  const before = leaves({ ...baseSections, ...baseRest });
+  const after = leaves({ ...headSections, ...headRest });
+  const changes: LimitChange[] = [];
+  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const b = before.get(key) ?? null;
+    const a = after.get(key) ?? null;
+    if (b !== a) changes.push({ source: 'config', key, before: b, after: a });
+  }
+  return changes;
+}
+
+type Leaf = number | string | boolean | null;
+
+/** Path → scalar of a config object, iteratively (configs are small and shallow, but nothing here recurses). */
+function leaves(root: unknown): Map<string, Leaf> {
+  const out = new Map<string, Leaf>();
+  const stack: [string, unknown][] = [['', root]];
+  while (stack.length > 0) {
+    const [at, value] = stack.pop() as [string, unknown];
+    if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) stack.push([at === '' ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`, v]);
+    } else if (value !== undefined) {
+      out.set(at, value as Leaf);
+    }
+  }
+  return out;
+}
+
+/** Rows shown; the rest are counted (the comment has 65,536 characters for everything). */
+const MAX_ROWS = 40;
+
+/** The section: which limits were used, and, when the PR moves any, a table of them. */
+export function renderLimitsChanged(used: LimitsUsed): string {
+  const base = codeSpan(used.baseSha.slice(0, 12));
+  const label = codeSpan(used.label);
+  if (used.changes.length === 0) {
+    return `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
+  }
+  const lines = [`#### ⚠️ Limits changed by this PR (${used.changes.length})`, ''];
+  lines.push(
+    used.from === 'pull-request'
+      ? `**This pull request's own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
+      : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`,
+    '',
+    '| Limit | Key | Base | This PR | Change |',
+    '|---|---|--:|--:|--:|',
+  );
+  for (const change of used.changes.slice(0, MAX_ROWS)) {
+    lines.push(`| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`);
+  }
+  if (used.changes.length > MAX_ROWS) lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the pull request's diff of the baseline and config.`);
+  return lines.join('\n');
+}
+
+function shown(change: LimitChange, value: LimitChange['before']): string {
+  if (value === null) return 'absent';
+  if (change.source === 'baseline' && typeof value === 'number') return formatBytes(value);
+  return tableCodeSpan(JSON.stringify(value));
+}
+
+/** ×2.00 for a value that doubled; nothing when either side is absent, zero or not a number. */
+function ratio(change: LimitChange): string {
+  const { before, after } = change;
+  if (typeof before !== 'number' || typeof after !== 'number' || before === 0) return '';
+  return `×${(after / before).toFixed(2)}`;
+}
+
+/**
+ * Keys whose baseline in an uploaded report differs from the trusted baseline: the run that made the report gated
+ * against other limits (its workflow or files were changed). Entries of sections only; at most `max` keys.
+ */
+export function untrustedBaselineKeys(entries: readonly { kind: string; key: string; baseline: number | null }[], trusted: Side | null, max = 20): string[] {
+  const keys: string[] = [];
+  for (const entry of entries) {
+    // Entries of a section are compared against its baseline; device findings are not.
+    if (sectionOfKind(entry.kind) === undefined) continue;
+    if (entry.baseline !== valueOf(trusted, entry.key)) keys.push(entry.key);
+    if (keys.length >= max) break;
+  }
+  return keys;
+}
+
+/** The warning comment mode puts first when the report's baselines are not the trusted ones. */
+export function renderUntrustedReport(keys: readonly string[], baseSha: string): string {
+  return [
+    `#### ⛔ This report was not gated against the base commit's baseline`,
+    '',
+    `The pull request's run compared ${keys.length === 20 ? 'at least 20 keys' : `${keys.length} key(s)`} against baseline values that differ from those of the base commit ${codeSpan(baseSha.slice(0, 12))}, e.g. ${keys
+      .slice(0, 5)
+      .map(codeSpan)
+      .join(', ')}. Its verdict below is not trustworthy: review the pull request's changes to the workflow, baseline and config.`,
+  ].join('\n');
+}
