@@ -317,8 +317,15 @@ function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
 }
 
 function sortedRecord<V>(map: Map<string, V>): Record<string, V> {
-  // fromEntries, not assignment: a kernel named `__proto__` must stay a key.
-  return Object.fromEntries([...map.keys()].sort(compareKeys).map((key) => [key, map.get(key) as V]));
+  const record: Record<string, V> = {};
+  for (const key of [...map.keys()].sort(compareKeys)) setOwn(record, key, map.get(key) as V);
+  return record;
+}
+
+/** record[key] = value without a [key, value] pair per entry, and a key named `__proto__` stays a key (not the prototype). */
+function setOwn<V>(record: Record<string, V>, key: string, value: V): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /**
@@ -451,14 +458,21 @@ function sortDeep(value: unknown): unknown {
     const prototype: unknown = Object.getPrototypeOf(record);
     let inOrder = prototype === Object.prototype || prototype === null;
     for (let i = 1; inOrder && i < keys.length; i++) inOrder = (keys[i - 1] as string) < (keys[i] as string);
-    if (!inOrder) return Object.fromEntries(keys.sort().map((key) => [key, sortDeep(record[key])]));
+    if (!inOrder) {
+      const sorted: Record<string, unknown> = {};
+      for (const key of keys.sort()) setOwn(sorted, key, sortDeep(record[key]));
+      return sorted;
+    }
     let changed: unknown[] | undefined;
     for (let i = 0; i < keys.length; i++) {
       const item = record[keys[i] as string];
       const sorted = sortDeep(item);
       if (sorted !== item) (changed ??= keys.map((key) => record[key]))[i] = sorted;
     }
-    return changed === undefined ? record : Object.fromEntries(keys.map((key, i) => [key, (changed as unknown[])[i]]));
+    if (changed === undefined) return record;
+    const copy: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) setOwn(copy, keys[i] as string, changed[i]);
+    return copy;
   }
   return value;
 }

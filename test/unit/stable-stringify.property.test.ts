@@ -1,7 +1,7 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stableStringify } from '../../src/snapshot.js';
+import { SnapshotBuilder, stableStringify } from '../../src/snapshot.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {
@@ -64,5 +64,16 @@ describe('stableStringify', () => {
     stableStringify(input);
     expect(input).toEqual(copy);
     expect(Object.keys(input)).toEqual(['b', 'a']);
+  });
+
+  it('keeps a key named __proto__ as a key, in build() and when sorting', () => {
+    const builder = new SnapshotBuilder();
+    builder.addKernel('dev0/__proto__', { diff: 1, rows: 1, added: 0, removed: 0, event: null });
+    builder.addKernel('__proto__', { diff: 2, rows: 1, added: 0, removed: 0, event: null });
+    const kernels = builder.build().sections.kernels as Record<string, unknown>;
+    expect(Object.keys(kernels)).toEqual(['__proto__', 'dev0/__proto__']);
+    expect(Object.getPrototypeOf(kernels)).toBe(Object.prototype);
+    const text = stableStringify({ z: 1, ...JSON.parse('{"__proto__": {"b": 1, "a": 2}}') });
+    expect(text).toBe('{\n  "__proto__": {\n    "a": 2,\n    "b": 1\n  },\n  "z": 1\n}\n');
   });
 });
