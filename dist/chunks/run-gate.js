@@ -56,13 +56,17 @@ function assessDevices(baselineSide, currentSide, config) {
 }
 const DEVICE_NAME = /^dev\d+$/;
 function parseModuleKey(key) {
-    const parts = key.split('/');
-    if (parts.length === 3 && DEVICE_NAME.test(parts[1])) {
-        return { attribute: parts[0], device: parts[1], module: parts[2] };
-    }
-    if (parts.length === 2)
-        return { attribute: parts[0], device: null, module: parts[1] };
-    return null;
+    // Slashes found by indexOf, not split: the gate reads every module key of both sides several times.
+    const first = key.indexOf('/');
+    if (first === -1)
+        return null;
+    const second = key.indexOf('/', first + 1);
+    if (second === -1)
+        return { attribute: key.slice(0, first), device: null, module: key.slice(first + 1) };
+    if (key.includes('/', second + 1))
+        return null;
+    const device = key.slice(first + 1, second);
+    return DEVICE_NAME.test(device) ? { attribute: key.slice(0, first), device, module: key.slice(second + 1) } : null;
 }
 function estimateDevicePeaks(modules) {
     const estimates = new Map();

@@ -466,27 +466,179 @@ function combineNodes(a, b) {
     });
 }
 function sortedRecord(map) {
-    // fromEntries, not assignment: a kernel named `__proto__` must stay a key.
-    return Object.fromEntries([...map.keys()].sort(compareKeys).map((key) => [key, map.get(key)]));
+    const record = {};
+    for (const key of [...map.keys()].sort(compareKeys))
+        setOwn(record, key, map.get(key));
+    return record;
 }
-/** Orders keys so that dev2 sorts before dev10 and the table reads naturally. */
+/** record[key] = value without a [key, value] pair per entry, and a key named `__proto__` stays a key (not the prototype). */
+function setOwn(record, key, value) {
+    if (key === '__proto__')
+        Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+    else
+        record[key] = value;
+}
+/**
+ * Orders keys so that dev2 sorts before dev10 and the table reads naturally: exactly the order of
+ * `Intl.Collator('en', {numeric: true})`, which it falls back to whenever its fast path for printable ASCII cannot decide.
+ */
 function compareKeys(a, b) {
+    if (a === b)
+        return 0;
+    const fast = compareAsciiKeys(a, b);
+    if (fast !== undefined)
+        return fast;
     keyCollator ??= new Intl.Collator('en', { numeric: true });
     return keyCollator.compare(a, b);
 }
 // One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys. Built on first use: it costs
 // ~9 ms, which parse workers (they never sort) and runs that stop early should not pay at start-up.
 let keyCollator;
+// The collator's primary order of the printable ASCII characters (0x20-0x7e): a letter and its capital share a rank
+// (they differ only at the tertiary level, which the fast path leaves to the collator); digits rank as the number group.
+let asciiRanks;
+function primaryRanks() {
+    const base = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+    const chars = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).sort(base.compare);
+    const ranks = new Int16Array(0x80).fill(-1);
+    let rank = 0;
+    for (let i = 0; i < chars.length; i++) {
+        if (i > 0 && base.compare(chars[i - 1], chars[i]) !== 0)
+            rank++;
+        ranks[chars[i].charCodeAt(0)] = rank;
+    }
+    return ranks;
+}
+const isDigit = (c) => c >= 0x30 && c <= 0x39;
+const isPrintable = (c) => c >= 0x20 && c <= 0x7e;
+/**
+ * The collator's answer when a primary (base-letter or number) difference decides it, reading only printable ASCII up
+ * to that difference; undefined when it cannot tell (a case-only or leading-zero difference, another character, a
+ * control character), and the collator decides.
+ */
+function compareAsciiKeys(a, b) {
+    const ranks = (asciiRanks ??= primaryRanks());
+    const n = Math.min(a.length, b.length);
+    let i = 0;
+    for (; i < n; i++) {
+        const c = a.charCodeAt(i);
+        if (c !== b.charCodeAt(i))
+            break;
+        if (!isPrintable(c))
+            return undefined;
+    }
+    // In a number (the common prefix ends in a digit, or a digit differs), the whole digit runs compare by value.
+    const ca = i < a.length ? a.charCodeAt(i) : -1;
+    const cb = i < b.length ? b.charCodeAt(i) : -1;
+    if ((i > 0 && isDigit(a.charCodeAt(i - 1))) || isDigit(ca) || isDigit(cb)) {
+        let start = i;
+        while (start > 0 && isDigit(a.charCodeAt(start - 1)))
+            start--;
+        let endA = i;
+        while (endA < a.length && isDigit(a.charCodeAt(endA)))
+            endA++;
+        let endB = i;
+        while (endB < b.length && isDigit(b.charCodeAt(endB)))
+            endB++;
+        // A run that goes on in another script's digits (full-width, Arabic-Indic), or past an ignorable control
+        // character, may be one longer number to the collator.
+        if ((endA < a.length && !isPrintable(a.charCodeAt(endA))) || (endB < b.length && !isPrintable(b.charCodeAt(endB))))
+            return undefined;
+        if (endA > start && endB > start && (endA > i || endB > i))
+            return compareDigitRuns(a, start, endA, b, start, endB);
+        // One side has no digit here: a number against a character (or the end) ranks like its first digit.
+        if (endA === start && endB > start)
+            return rankAgainst(ca, ranks);
+        if (endB === start && endA > start) {
+            const flipped = rankAgainst(cb, ranks);
+            return flipped === undefined ? undefined : -flipped;
+        }
+        // Both runs end at i: the numbers are equal and identical, the characters after them decide.
+    }
+    if (ca === -1 || cb === -1) {
+        // One key is a prefix of the other: the shorter sorts first when the longer goes on with a printable character.
+        const next = ca === -1 ? cb : ca;
+        if (!isPrintable(next))
+            return undefined;
+        return ca === -1 ? -1 : 1;
+    }
+    if (!isPrintable(ca) || !isPrintable(cb))
+        return undefined;
+    const ra = ranks[ca];
+    const rb = ranks[cb];
+    return ra === rb ? undefined : ra < rb ? -1 : 1;
+}
+/** A non-digit character (or the end, -1) against a number, which ranks with the digits: the sign, or undefined. */
+function rankAgainst(c, ranks) {
+    if (c === -1)
+        return -1;
+    if (!isPrintable(c))
+        return undefined;
+    return ranks[c] < ranks[0x30] ? -1 : 1;
+}
+/** Two digit runs by value (leading zeros ignored); undefined when the values are equal (the collator breaks that tie). */
+function compareDigitRuns(a, startA, endA, b, startB, endB) {
+    while (startA < endA - 1 && a.charCodeAt(startA) === 0x30)
+        startA++;
+    while (startB < endB - 1 && b.charCodeAt(startB) === 0x30)
+        startB++;
+    const lengthA = endA - startA;
+    const lengthB = endB - startB;
+    if (lengthA !== lengthB)
+        return lengthA < lengthB ? -1 : 1;
+    for (let k = 0; k < lengthA; k++) {
+        const d = a.charCodeAt(startA + k) - b.charCodeAt(startB + k);
+        if (d !== 0)
+            return d < 0 ? -1 : 1;
+    }
+    return undefined;
+}
 /** JSON with object keys sorted at every level, 2-space indent and a trailing newline: diffs review well. */
 function stableStringify(value) {
     return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
 }
+/**
+ * The value with object keys sorted at every level. Parts already in order (what build() and the gate write) are
+ * returned as they are, not copied: the same JSON, without a second copy of 160,000 metrics.
+ */
 function sortDeep(value) {
-    if (Array.isArray(value))
-        return value.map(sortDeep);
+    if (Array.isArray(value)) {
+        let copy;
+        for (let i = 0; i < value.length; i++) {
+            const item = value[i];
+            const sorted = sortDeep(item);
+            if (sorted !== item)
+                (copy ??= value.slice())[i] = sorted;
+        }
+        return copy ?? value;
+    }
     if (value !== null && typeof value === 'object') {
         const record = value;
-        return Object.fromEntries(Object.keys(record).sort().map((key) => [key, sortDeep(record[key])]));
+        const keys = Object.keys(record);
+        // Only a plain object can stand for its sorted copy: a Date or class instance becomes a plain object of its fields.
+        const prototype = Object.getPrototypeOf(record);
+        let inOrder = prototype === Object.prototype || prototype === null;
+        for (let i = 1; inOrder && i < keys.length; i++)
+            inOrder = keys[i - 1] < keys[i];
+        if (!inOrder) {
+            const sorted = {};
+            for (const key of keys.sort())
+                setOwn(sorted, key, sortDeep(record[key]));
+            return sorted;
+        }
+        let changed;
+        for (let i = 0; i < keys.length; i++) {
+            const item = record[keys[i]];
+            const sorted = sortDeep(item);
+            if (sorted !== item)
+                (changed ??= keys.map((key) => record[key]))[i] = sorted;
+        }
+        if (changed === undefined)
+            return record;
+        const copy = {};
+        for (let i = 0; i < keys.length; i++)
+            setOwn(copy, keys[i], changed[i]);
+        return copy;
     }
     return value;
 }
@@ -508,7 +660,11 @@ function isEmptySnapshot(snapshot) {
 }
 /** The compared value of every key of a section. */
 function sectionValues(snapshot, declaration) {
-    return new Map(Object.entries(metricsOf(snapshot, declaration.name)).map(([key, metric]) => [key, valueOf(declaration, metric)]));
+    const metrics = metricsOf(snapshot, declaration.name);
+    const values = new Map();
+    for (const key of Object.keys(metrics))
+        values.set(key, valueOf(declaration, metrics[key]));
+    return values;
 }
 
 export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionValues as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

@@ -71,12 +71,14 @@ export interface ModuleKeyParts {
 const DEVICE_NAME = /^dev\d+$/;
 
 export function parseModuleKey(key: string): ModuleKeyParts | null {
-  const parts = key.split('/');
-  if (parts.length === 3 && DEVICE_NAME.test(parts[1] as string)) {
-    return { attribute: parts[0] as string, device: parts[1] as string, module: parts[2] as string };
-  }
-  if (parts.length === 2) return { attribute: parts[0] as string, device: null, module: parts[1] as string };
-  return null;
+  // Slashes found by indexOf, not split: the gate reads every module key of both sides several times.
+  const first = key.indexOf('/');
+  if (first === -1) return null;
+  const second = key.indexOf('/', first + 1);
+  if (second === -1) return { attribute: key.slice(0, first), device: null, module: key.slice(first + 1) };
+  if (key.includes('/', second + 1)) return null;
+  const device = key.slice(first + 1, second);
+  return DEVICE_NAME.test(device) ? { attribute: key.slice(0, first), device, module: key.slice(second + 1) } : null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SchemaError } from '../../src/errors.js';
 import { compareSnapshots, type GateInput } from '../../src/gate/compare.js';
@@ -635,6 +636,29 @@ describe('several findings on one key, and the report', () => {
     expect(parseModuleKey('MEM_DEV_SMALL_HBM/dev1/HCCL')).toEqual({ attribute: 'MEM_DEV_SMALL_HBM', device: 'dev1', module: 'HCCL' });
     expect(parseModuleKey('SVM_MEM/RUNTIME')).toEqual({ attribute: 'SVM_MEM', device: null, module: 'RUNTIME' });
     expect(parseModuleKey('a/b/c/d')).toBeNull();
+    expect(parseModuleKey('DEV_MEM/gpu1/APP')).toBeNull();
+    expect(parseModuleKey('DEV_MEM//APP')).toBeNull();
+    expect(parseModuleKey('APP')).toBeNull();
+    expect(parseModuleKey('/APP')).toEqual({ attribute: '', device: null, module: 'APP' });
+    expect(parseModuleKey('DEV_MEM/')).toEqual({ attribute: 'DEV_MEM', device: null, module: '' });
+    expect(parseModuleKey('DEV_MEM/dev12/')).toEqual({ attribute: 'DEV_MEM', device: 'dev12', module: '' });
+  });
+
+  it('splits any key as splitting it at every slash does', () => {
+    const bySplit = (key: string): ReturnType<typeof parseModuleKey> => {
+      const parts = key.split('/');
+      if (parts.length === 3 && /^dev\d+$/.test(parts[1] as string)) return { attribute: parts[0] as string, device: parts[1] as string, module: parts[2] as string };
+      if (parts.length === 2) return { attribute: parts[0] as string, device: null, module: parts[1] as string };
+      return null;
+    };
+    const segment = fc.oneof(fc.constantFrom('', 'dev', 'dev0', 'dev12', 'Dev1', 'dev1x', 'DEV_MEM', 'APP', '1'), fc.string({ maxLength: 3 }));
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (segments) => {
+        const key = segments.join('/');
+        expect(parseModuleKey(key)).toEqual(bySplit(key));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 
