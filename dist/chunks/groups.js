@@ -1,5 +1,5 @@
-import { a as formatBytes, f as formatDelta } from './units.js';
 import { S as SECTIONS, e as compareKeys, g as sectionOfKind } from './snapshot.js';
+import { a as formatBytes, f as formatDelta } from './units.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './sources.js';
 import { s as splitDevice } from './keys.js';
@@ -484,5 +484,21 @@ function devicesPhrase(group) {
 function kindTitle(kind) {
     return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
 }
+/** "1.0 GiB – 1.2 GiB" over the members' current values (the baseline where a member has none); "—" when none has either. */
+function valueRange(group) {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const e of group.entries) {
+        const v = e.current ?? e.baseline;
+        if (v === null)
+            continue;
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+    }
+    if (!Number.isFinite(lo))
+        return '—';
+    const worst = worstOf(group);
+    return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
+}
 
-export { reportSchema as A, contextMarkdown as B, splitOf as C, isCountEntry as D, MAX_KEY_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, formatEntryValue as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, growth as z };
+export { reportSchema as A, contextMarkdown as B, splitOf as C, isCountEntry as D, MAX_KEY_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, valueRange as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, growth as z };

@@ -1,6 +1,6 @@
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, q as contextHtml, f as formatCount, r as statusLabel, g as groupEntries, p as plural, a as countByStatus, l as deviceOfEntry, t as kindTitle, w as worstOf, b as isRollUp, k as devicesPhrase, j as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, h as formatChange, u as formatEntryValue, e as entryReason } from './groups.js';
+import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, q as contextHtml, f as formatCount, r as statusLabel, g as groupEntries, p as plural, a as countByStatus, l as deviceOfEntry, t as kindTitle, w as worstOf, b as isRollUp, k as devicesPhrase, u as valueRange, j as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, h as formatChange, e as entryReason } from './groups.js';
 import { b as escapeHtml, r as replaceControlCharacters } from './sources.js';
 import './snapshot.js';
 import './series.js';
@@ -297,22 +297,6 @@ function collapsed(id, summary, groups) {
         '</details>',
         '</section>',
     ];
-}
-/** "1.0 GiB – 1.2 GiB" over the members' current values. */
-function valueRange(group) {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const e of group.entries) {
-        const v = e.current ?? e.baseline;
-        if (v === null)
-            continue;
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
-    }
-    if (!Number.isFinite(lo))
-        return '—';
-    const worst = worstOf(group);
-    return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
 export { HTML_CSP, renderHtml };

@@ -1,6 +1,6 @@
 import { U as UsageError, g as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, d as codeSpan, r as replaceControlCharacters } from './sources.js';
 import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, B as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, r as statusLabel, e as entryReason, u as formatEntryValue } from './groups.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, B as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, u as valueRange, r as statusLabel, e as entryReason } from './groups.js';
 import { f as formatDelta, a as formatBytes } from './units.js';
 import 'node:crypto';
 import './snapshot.js';
@@ -288,22 +288,6 @@ function collapsedTable(groups, summary) {
         '',
         '</details>',
     ].join('\n');
-}
-/** "1.0 GiB – 1.2 GiB" over the members' current values (the smallest and largest). */
-function valueRange(group) {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const e of group.entries) {
-        const v = e.current ?? e.baseline;
-        if (v === null)
-            continue;
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
-    }
-    const worst = worstOf(group);
-    if (!Number.isFinite(lo))
-        return '—';
-    return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 /** Keys up to this long are one code span; longer ones may wrap after a `/`. */
 const KEY_WRAP_FROM = 25;

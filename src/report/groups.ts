@@ -2,6 +2,7 @@
 import type { Entry } from '../gate/types.js';
 import { sectionOfKind, splitDevice, type DeviceSplit } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
+import { formatEntryValue } from './entry-values.js';
 import { growth } from './sections.js';
 
 /** The entries of one (kind, status, severity, device-free key): one row in every renderer. */
@@ -122,4 +123,19 @@ export function kindTitle(kind: string): string {
 /** Groups in report order by kind then pattern (for lists that are not ranked by severity). */
 export function byKindAndPattern(a: EntryGroup, b: EntryGroup): number {
   return compareKeys(a.kind, b.kind) || compareKeys(a.pattern, b.pattern);
+}
+
+/** "1.0 GiB – 1.2 GiB" over the members' current values (the baseline where a member has none); "—" when none has either. */
+export function valueRange(group: EntryGroup): string {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const e of group.entries) {
+    const v = e.current ?? e.baseline;
+    if (v === null) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (!Number.isFinite(lo)) return '—';
+  const worst = worstOf(group);
+  return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }

@@ -16,6 +16,7 @@ import {
   medianGrowth,
   medianPercent,
   worstOf,
+  valueRange,
   type EntryGroup,
 } from './groups.js';
 import { countByStatus, formatCount, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
@@ -348,17 +349,3 @@ function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): 
   ];
 }
 
-/** "1.0 GiB – 1.2 GiB" over the members' current values. */
-function valueRange(group: EntryGroup): string {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const e of group.entries) {
-    const v = e.current ?? e.baseline;
-    if (v === null) continue;
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  if (!Number.isFinite(lo)) return '—';
-  const worst = worstOf(group);
-  return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
-}

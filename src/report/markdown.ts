@@ -14,6 +14,7 @@ import {
   medianGrowth,
   medianPercent,
   worstOf,
+  valueRange,
   kindTitle,
   type EntryGroup,
 } from './groups.js';
@@ -369,20 +370,6 @@ function collapsedTable(groups: readonly EntryGroup[], summary: string): string 
   ].join('\n');
 }
 
-/** "1.0 GiB – 1.2 GiB" over the members' current values (the smallest and largest). */
-function valueRange(group: EntryGroup): string {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const e of group.entries) {
-    const v = e.current ?? e.baseline;
-    if (v === null) continue;
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  const worst = worstOf(group);
-  if (!Number.isFinite(lo)) return '—';
-  return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
-}
 
 /** Keys up to this long are one code span; longer ones may wrap after a `/`. */
 const KEY_WRAP_FROM = 25;
