@@ -76,7 +76,15 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
   const index = new Map(entries.map((e, i) => [e, i]));
-  const ordered = [...entries].sort((a, b) => Math.abs(growth(b)) - Math.abs(growth(a)) || (index.get(a) ?? 0) - (index.get(b) ?? 0));
+  // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
+  const size = new Float64Array(entries.length);
+  const at = new Float64Array(entries.length);
+  entries.forEach((e, i) => {
+    size[i] = Math.abs(growth(e));
+    at[i] = index.get(e) ?? 0;
+  });
+  const order = Array.from(entries, (_, i) => i).sort((a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number));
+  const ordered = order.map((i) => entries[i] as Entry);
   return groupEntries(ordered, devicesPerPattern(entries))
     .filter(isRollUp)
     .map((g) => ({
