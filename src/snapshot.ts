@@ -495,11 +495,3 @@ export function totalAllocFailures(meta: Pick<SnapshotMeta, 'allocFailures'>): n
 export function isEmptySnapshot(snapshot: Pick<Snapshot, 'sections' | 'series' | 'meta'>): boolean {
   return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
-
-/** The compared value of every key of a section. */
-export function sectionValues(snapshot: Pick<Snapshot, 'sections'>, declaration: SectionDeclaration): Map<string, number> {
-  const metrics = metricsOf(snapshot, declaration.name);
-  const values = new Map<string, number>();
-  for (const key of Object.keys(metrics)) values.set(key, valueOf(declaration, metrics[key] as Metric));
-  return values;
-}
