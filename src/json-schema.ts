@@ -164,10 +164,41 @@ export function locateJsonSyntaxError(text: string): JsonProblem | null {
 
 interface Container {
   object: boolean;
-  /** Keys seen so far and where they start, for objects when strict. */
+  /**
+   * Keys seen so far and where they start, for objects when strict: in two parallel lists while the object is small
+   * (most are: a metric has ~5 keys), moved into a Map once it holds more than SMALL_OBJECT keys.
+   */
+  names: string[] | null;
+  starts: number[];
   keys: Map<string, number> | null;
   /** Elements seen so far, for arrays (the pointer segment of the next one). */
   index: number;
+}
+
+/** Objects up to this many keys are checked for duplicates by a linear search, larger ones through a Map. */
+const SMALL_OBJECT = 8;
+
+/** Where the key `name` first started in this object, or undefined when it is new. */
+function firstStart(container: Container, name: string): number | undefined {
+  if (container.keys !== null) return container.keys.get(name);
+  const names = container.names as string[];
+  const i = names.indexOf(name);
+  return i === -1 ? undefined : container.starts[i];
+}
+
+function addKey(container: Container, name: string, start: number): void {
+  if (container.keys !== null) {
+    container.keys.set(name, start);
+    return;
+  }
+  const names = container.names as string[];
+  names.push(name);
+  container.starts.push(start);
+  if (names.length > SMALL_OBJECT) {
+    container.keys = new Map(names.map((n, i) => [n, container.starts[i] as number]));
+    names.length = 0;
+    container.starts.length = 0;
+  }
 }
 
 const enum Next {
@@ -262,7 +293,7 @@ export function scanJson(text: string, options: { strict: boolean }): JsonProble
       problem = { kind: 'depth', offset: pos, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no configuration, baseline or report needs that many` };
       return false;
     }
-    stack.push({ object, keys: object && options.strict ? new Map() : null, index: 0 });
+    stack.push({ object, names: object && options.strict ? [] : null, starts: [], keys: null, index: 0 });
     pos++;
     return true;
   };
@@ -272,10 +303,10 @@ export function scanJson(text: string, options: { strict: boolean }): JsonProble
     if (text.charCodeAt(pos) !== 0x22) return fail('a double-quoted property name') ?? false;
     const start = pos;
     if (!string()) return false;
-    if (container.keys !== null) {
+    if (container.names !== null) {
       const raw = text.slice(start + 1, pos - 1);
       const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-      const first = container.keys.get(name);
+      const first = firstStart(container, name);
       if (first !== undefined) {
         const at = lineColumn(text, first);
         const where = `/${[...segments, name].map(escapePointerSegment).join('/')}`;
@@ -286,7 +317,7 @@ export function scanJson(text: string, options: { strict: boolean }): JsonProble
         };
         return false;
       }
-      container.keys.set(name, start);
+      addKey(container, name, start);
       segments.push(name);
     } else {
       segments.push('');

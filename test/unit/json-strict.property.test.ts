@@ -71,6 +71,28 @@ describe('duplicate keys', () => {
       { numRuns: 3000 },
     );
   });
+
+  it('objects small and large (the scanner keeps up to 8 keys in a list, more in a Map): the repeat and its first place', () => {
+    const keyArb = fc.integer({ min: 0, max: 29 }).map((n) => `k${n}`);
+    fc.assert(
+      fc.property(fc.array(keyArb, { maxLength: 30 }), (keys) => {
+        const text = `{${keys.map((k) => `"${k}":0`).join(',')}}`;
+        const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+        const r = outcome(text);
+        if (repeated === -1) {
+          expect(r).toEqual({ ok: true, value: JSON.parse(text) });
+          return;
+        }
+        const column = (i: number): number => 2 + keys.slice(0, i).reduce((sum, k) => sum + `"${k}":0,`.length, 0);
+        const key = keys[repeated] as string;
+        expect(r).toEqual({
+          ok: false,
+          message: `doc.json:1:${column(repeated)}: duplicate key "${key}" at /${key} (first at 1:${column(keys.indexOf(key))}): JSON keeps only the last one, so keep one of them (a merge conflict resolved by keeping both halves?)`,
+        });
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 describe('depth', () => {
