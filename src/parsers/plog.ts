@@ -405,9 +405,12 @@ export class PlogScanner {
     return (o === 0x4f || o === 0x30) && this.buf[i + 1] === 0x52 && this.buf[i + 2] === 0x5d;
   }
 
-  /** An ERROR record is read whole only if it holds the words of an allocation failure. */
+  /**
+   * An ERROR record is read whole only if it holds the words of an allocation failure. Its line breaks need no
+   * replacing: ALLOC_FAILURE's `\s` and `\b` treat CR and LF as they treat a space.
+   */
   private mayBeFailure(start: number, end: number): boolean {
-    return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' '));
+    return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart));
   }
 
   /** The common ERROR line, fast: no failure words after the hit, and the next line starts a new record. */
