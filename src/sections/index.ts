@@ -46,7 +46,20 @@ export function combineMetrics(declaration: SectionDeclaration, a: Metric, b: Me
   const va = valueOf(declaration, a);
   const vb = valueOf(declaration, b);
   if (va !== vb) return va > vb ? a : b;
+  // The same record again (common: a log repeats its statistics): `a`, as the content comparison would say, unserialized.
+  if (sameMetric(a, b)) return a;
   return canonical(a) >= canonical(b) ? a : b;
+}
+
+/** Whether two metrics hold the same fields with the same values (in any key order). */
+function sameMetric(a: Metric, b: Metric): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k] || !Object.prototype.hasOwnProperty.call(b, k)) return false;
+    n++;
+  }
+  for (const k in b) if (--n < 0) return false;
+  return n === 0;
 }
 
 function canonical(metric: Metric): string {

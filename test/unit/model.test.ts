@@ -58,6 +58,19 @@ describe('sections', () => {
     expect(combineMetrics(modules, a, b)).toBe(combineMetrics(modules, b, a));
   });
 
+  it('keep the first of two equal metrics (the same record again), whatever their key order; a missing field is a difference', () => {
+    const modules = section('modules');
+    const a = { peak: 10, current: 1, allocs: 1, frees: 0 };
+    const same = { frees: 0, allocs: 1, current: 1, peak: 10 };
+    expect(combineMetrics(modules, a, same)).toBe(a);
+    expect(combineMetrics(modules, same, a)).toBe(same);
+    // Same compared value, one field fewer or null instead of 0: decided by content, the same way in both orders.
+    const fewer = { peak: 10, current: 1, allocs: 1 };
+    const nulls = { peak: 10, current: 1, allocs: 1, frees: null };
+    expect(combineMetrics(modules, a, fewer)).toBe(combineMetrics(modules, fewer, a));
+    expect(combineMetrics(modules, a, nulls)).toBe(combineMetrics(modules, nulls, a));
+  });
+
   it('split the device out of any key, for roll-ups', () => {
     expect(splitDevice('DEV_MEM/dev3/APP')).toEqual({ device: 'dev3', group: 'DEV_MEM/*/APP' });
     expect(splitDevice('dev12/aclnnMatmul_0')).toEqual({ device: 'dev12', group: '*/aclnnMatmul_0' });
