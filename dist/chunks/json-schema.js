@@ -8234,6 +8234,30 @@ function lineColumn(text, offset) {
     }
     return { line, column: offset - lineStart + 1 };
 }
+/** Objects up to this many keys are checked for duplicates by a linear search, larger ones through a Map. */
+const SMALL_OBJECT = 8;
+/** Where the key `name` first started in this object, or undefined when it is new. */
+function firstStart(container, name) {
+    if (container.keys !== null)
+        return container.keys.get(name);
+    const names = container.names;
+    const i = names.indexOf(name);
+    return i === -1 ? undefined : container.starts[i];
+}
+function addKey(container, name, start) {
+    if (container.keys !== null) {
+        container.keys.set(name, start);
+        return;
+    }
+    const names = container.names;
+    names.push(name);
+    container.starts.push(start);
+    if (names.length > SMALL_OBJECT) {
+        container.keys = new Map(names.map((n, i) => [n, container.starts[i]]));
+        names.length = 0;
+        container.starts.length = 0;
+    }
+}
 var Next;
 (function (Next) {
     Next[Next["Value"] = 0] = "Value";
@@ -8340,7 +8364,7 @@ function scanJson(text, options) {
             problem = { kind: 'depth', offset: pos, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no configuration, baseline or report needs that many` };
             return false;
         }
-        stack.push({ object, keys: object && options.strict ? new Map() : null, index: 0 });
+        stack.push({ object, names: object && options.strict ? [] : null, starts: [], keys: null, index: 0 });
         pos++;
         return true;
     };
@@ -8352,10 +8376,10 @@ function scanJson(text, options) {
         const start = pos;
         if (!string())
             return false;
-        if (container.keys !== null) {
+        if (container.names !== null) {
             const raw = text.slice(start + 1, pos - 1);
             const name = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
-            const first = container.keys.get(name);
+            const first = firstStart(container, name);
             if (first !== undefined) {
                 const at = lineColumn(text, first);
                 const where = `/${[...segments, name].map(escapePointerSegment).join('/')}`;
@@ -8366,7 +8390,7 @@ function scanJson(text, options) {
                 };
                 return false;
             }
-            container.keys.set(name, start);
+            addKey(container, name, start);
             segments.push(name);
         }
         else {

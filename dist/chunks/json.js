@@ -49,7 +49,15 @@ function renderJsonReport(report, extra = {}) {
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 function groupsOf(entries) {
     const index = new Map(entries.map((e, i) => [e, i]));
-    const ordered = [...entries].sort((a, b) => Math.abs(growth(b)) - Math.abs(growth(a)) || (index.get(a) ?? 0) - (index.get(b) ?? 0));
+    // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
+    const size = new Float64Array(entries.length);
+    const at = new Float64Array(entries.length);
+    entries.forEach((e, i) => {
+        size[i] = Math.abs(growth(e));
+        at[i] = index.get(e) ?? 0;
+    });
+    const order = Array.from(entries, (_, i) => i).sort((a, b) => size[b] - size[a] || at[a] - at[b]);
+    const ordered = order.map((i) => entries[i]);
     return groupEntries(ordered, devicesPerPattern(entries))
         .filter(isRollUp)
         .map((g) => ({

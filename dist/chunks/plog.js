@@ -109,6 +109,8 @@ class PlogScanner {
     /** Failure lines per device in this file so far: the first MAX_SITES_PER_DEVICE get a site. */
     sitedFailures = new Map();
     keys = keyCache;
+    /** A file offset that fastRecord found to start a record (the line after its record), or -1. */
+    knownStart = -1;
     /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
     junctions = takeSpareJunctions();
     nextJunction = 0;
@@ -399,11 +401,14 @@ class PlogScanner {
             return false;
         // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
         const lineStart = this.lineStartOf(hit) - o;
-        if (b[lineStart] !== 0x5b || !this.startsRecord(lineStart + o, complete))
+        if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
             return false;
         const next = hitEnd + 1;
         if (next >= complete ? !closed : !this.startsRecord(next, complete))
             return false;
+        // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
+        if (next < complete)
+            this.knownStart = next;
         const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
         this.into.records++;
         this.into.addModule(key.key, metric);
@@ -419,9 +424,12 @@ class PlogScanner {
         const o = this.buf[i];
         return (o === 0x4f || o === 0x30) && this.buf[i + 1] === 0x52 && this.buf[i + 2] === 0x5d;
     }
-    /** An ERROR record is read whole only if it holds the words of an allocation failure. */
+    /**
+     * An ERROR record is read whole only if it holds the words of an allocation failure. Its line breaks need no
+     * replacing: ALLOC_FAILURE's `\s` and `\b` treat CR and LF as they treat a space.
+     */
     mayBeFailure(start, end) {
-        return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' '));
+        return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart));
     }
     /** The common ERROR line, fast: no failure words after the hit, and the next line starts a new record. */
     surelyNoFailure(hit, hitEnd, complete) {

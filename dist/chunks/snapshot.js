@@ -228,7 +228,23 @@ function combineMetrics(declaration, a, b) {
     const vb = valueOf(declaration, b);
     if (va !== vb)
         return va > vb ? a : b;
+    // The same record again (common: a log repeats its statistics): `a`, as the content comparison would say, unserialized.
+    if (sameMetric(a, b))
+        return a;
     return canonical(a) >= canonical(b) ? a : b;
+}
+/** Whether two metrics hold the same fields with the same values (in any key order). */
+function sameMetric(a, b) {
+    let n = 0;
+    for (const k in a) {
+        if (a[k] !== b[k] || !Object.prototype.hasOwnProperty.call(b, k))
+            return false;
+        n++;
+    }
+    for (const k in b)
+        if (--n < 0)
+            return false;
+    return n === 0;
 }
 function canonical(metric) {
     return JSON.stringify(Object.keys(metric).sort().map((k) => [k, metric[k]]));
@@ -658,13 +674,5 @@ function totalAllocFailures(meta) {
 function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
-/** The compared value of every key of a section. */
-function sectionValues(snapshot, declaration) {
-    const metrics = metricsOf(snapshot, declaration.name);
-    const values = new Map();
-    for (const key of Object.keys(metrics))
-        values.set(key, valueOf(declaration, metrics[key]));
-    return values;
-}
 
-export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionValues as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionOfKind as f, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
