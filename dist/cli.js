@@ -12,6 +12,7 @@ import { f as formatDelta, a as formatBytes } from './chunks/units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, a as countByStatus, f as formatCount, w as worstOf, e as entryReason, b as isRollUp, h as formatChange, j as formatTransition, m as medianPercent, k as devicesPhrase, l as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './chunks/groups.js';
 import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
 import 'node:crypto';
+import './chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
 import 'node:os';

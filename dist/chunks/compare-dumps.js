@@ -1,7 +1,5 @@
 import { P as ParseError, I as InputError } from './sources.js';
-import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { s as streamText } from './text-stream.js';
 
 // Streams an msMemScope event dump (memscope_dump_*.csv / leaks_dump_*.csv, header generations G3–G5) row by row.
 //
@@ -47,7 +45,6 @@ function readHeader(file, rawLine) {
 /** Timestamps below this are microseconds whatever the header says (10^17 ns is 1973; 10^17 µs is year 5138). */
 const MICROSECONDS_BELOW = 1e17;
 const MAX_LINE_CHARS = 16 << 20;
-const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * The reader core: fed decoded text in any slicing, it checks the header and calls `onRow` for each data row.
  * Warnings (bad rows, unit mismatches) go to `onWarning`; the header is thrown on (nothing else can be read).
@@ -268,7 +265,7 @@ function clip(text) {
 /** Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up. */
 async function streamDump(path, reader) {
     try {
-        await streamChunks(path, reader);
+        await streamText(path, (text) => reader.push(text));
     }
     catch (error) {
         const code = error.code;
@@ -277,25 +274,6 @@ async function streamDump(path, reader) {
         throw error;
     }
     reader.finish();
-}
-async function streamChunks(path, reader) {
-    let decoder = null;
-    let first = true;
-    for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) {
-        let bytes = chunk;
-        if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-            bytes = bytes.subarray(3);
-        first = false;
-        if (decoder === null && isAscii(bytes)) {
-            reader.push(bytes.toString('latin1'));
-        }
-        else {
-            decoder ??= new StringDecoder('utf8');
-            reader.push(decoder.write(bytes));
-        }
-    }
-    if (decoder !== null)
-        reader.push(decoder.end());
 }
 /** attrValue with the `key:` needle built once by the caller (the hot path reads three keys per MALLOC). */
 function attrValueOf(attr, needle) {

@@ -3,10 +3,11 @@ import { parseMemoryCompareText } from './memory-compare.js';
 import { a as DumpReader, s as streamDump, i as i32, f as f64, b as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
 import 'node:crypto';
-import 'node:buffer';
-import 'node:fs';
 import './sync.js';
 import './units.js';
+import 'node:buffer';
+import './text-stream.js';
+import 'node:fs';
 import 'node:string_decoder';
 
 // Reads one msMemScope dump into the facts every analysis needs: allocation blocks, step markers and op windows.

@@ -1,10 +1,12 @@
-import { isUtf8, isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import { p as parse, C as CsvError } from './sync.js';
 import { P as ParseError, I as InputError } from './sources.js';
 import { d as deviceName } from './keys.js';
 import { p as parseExactInteger } from './units.js';
+import { isUtf8 } from 'node:buffer';
+import { s as streamText } from './text-stream.js';
 import 'node:crypto';
+import 'node:fs';
+import 'node:string_decoder';
 
 // Decodes file bytes as UTF-8 without merging invalid bytes into U+FFFD, and shows such bytes visibly in names.
 //
@@ -205,8 +207,6 @@ const GENERATIONS = [
 ];
 /** A line (or a quoted record) longer than this is not a memory_compare row; the cap keeps memory bounded. */
 const MAX_RECORD_CHARS = 1 << 20;
-/** Bytes per read: large enough that per-chunk work vanishes, small enough to keep RSS flat (~80 MiB at 4M rows). */
-const READ_CHUNK_BYTES = 256 * 1024;
 const DQUOTE = 34;
 const CR = 13;
 const COMMA = 44;
@@ -228,26 +228,8 @@ const MAX_SKIPPED_KEPT = 1000;
  */
 async function parseMemoryCompareFile(file, into) {
     const reader = new MemoryCompareReader(file.name);
-    // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them 3x faster than UTF-8.
-    // After it, bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
-    let decoder = null;
-    let first = true;
-    for await (const chunk of createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES })) {
-        let bytes = chunk;
-        // A UTF-8 BOM would otherwise send a Windows-written file down the slower path.
-        if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-            bytes = bytes.subarray(3);
-        first = false;
-        if (decoder === null && isAscii(bytes)) {
-            reader.push(bytes.toString('latin1'));
-        }
-        else {
-            decoder ??= new EscapedUtf8Decoder();
-            reader.push(decoder.write(bytes));
-        }
-    }
-    if (decoder !== null)
-        reader.push(decoder.end());
+    // Bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
+    await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
     reader.finish(into);
 }
 /** The same parser over text already in memory (tests, small inputs). */
@@ -748,4 +730,4 @@ function quote(text) {
     return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }
 
-export { READ_CHUNK_BYTES, parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord };
+export { parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord };

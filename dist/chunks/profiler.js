@@ -1,12 +1,13 @@
 import { P as ParseError } from './sources.js';
 export { D as DIRECTORY_PATTERNS } from './sources.js';
-import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { s as streamText } from './text-stream.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
 import 'node:crypto';
+import 'node:buffer';
+import 'node:fs';
+import 'node:string_decoder';
 
 // Streams a CSV file as rows of cell boundaries, in bounded memory: LF, CRLF (mixed too), BOM, quoted fields via csv-parse.
 //
@@ -18,8 +19,6 @@ import 'node:crypto';
 const MAX_CELLS = 32;
 /** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
 const MAX_RECORD_CHARS = 1 << 20;
-/** Bytes per read: per-chunk work vanishes, RSS stays flat. */
-const READ_CHUNK_BYTES = 256 * 1024;
 const CR = 13;
 /** One row: cell k is s[starts[k], ends[k]); valid until the next row is delivered. */
 class Row {
@@ -78,30 +77,13 @@ class StopReading extends Error {
 /** Streams the file at `path` (shown as `name`) row by row. */
 async function readCsvRows(path, name, sink) {
     const splitter = new RowSplitter(name, sink);
-    // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them ~3x faster than UTF-8.
-    let decoder = null;
-    const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
     try {
-        for await (const chunk of stream) {
-            const bytes = chunk;
-            if (decoder === null && isAscii(bytes)) {
-                splitter.push(bytes.toString('latin1'));
-            }
-            else {
-                decoder ??= new StringDecoder('utf8');
-                splitter.push(decoder.write(bytes));
-            }
-        }
-        if (decoder !== null)
-            splitter.push(decoder.end());
+        await streamText(path, (text) => splitter.push(text));
         splitter.end();
     }
     catch (err) {
         if (!(err instanceof StopReading))
             throw err;
-    }
-    finally {
-        stream.destroy();
     }
 }
 /** Cuts decoded text, in any slicing, into rows. */

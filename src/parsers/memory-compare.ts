@@ -1,6 +1,4 @@
 // Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
-import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InputError, ParseError } from '../errors.js';
 import { deviceName } from '../sections/keys.js';
@@ -8,6 +6,7 @@ import type { SkippedRecord, SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../units.js';
 import { decodeEscaped, EscapedUtf8Decoder, protectEscapedBytes, restoreEscapedBytes, visibleName } from './escaped-utf8.js';
+import { streamText } from './text-stream.js';
 
 /** One shape of the two header rows; columns are addressed by position because two of them share a name. */
 interface HeaderGeneration {
@@ -41,8 +40,6 @@ const GENERATIONS: readonly HeaderGeneration[] = [
 
 /** A line (or a quoted record) longer than this is not a memory_compare row; the cap keeps memory bounded. */
 const MAX_RECORD_CHARS = 1 << 20;
-/** Bytes per read: large enough that per-chunk work vanishes, small enough to keep RSS flat (~80 MiB at 4M rows). */
-export const READ_CHUNK_BYTES = 256 * 1024;
 const DQUOTE = 34;
 const CR = 13;
 const COMMA = 44;
@@ -76,23 +73,8 @@ interface KernelTally {
  */
 export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
   const reader = new MemoryCompareReader(file.name);
-  // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them 3x faster than UTF-8.
-  // After it, bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
-  let decoder: EscapedUtf8Decoder | null = null;
-  let first = true;
-  for await (const chunk of createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES })) {
-    let bytes = chunk as Buffer;
-    // A UTF-8 BOM would otherwise send a Windows-written file down the slower path.
-    if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-    first = false;
-    if (decoder === null && isAscii(bytes)) {
-      reader.push(bytes.toString('latin1'));
-    } else {
-      decoder ??= new EscapedUtf8Decoder();
-      reader.push(decoder.write(bytes));
-    }
-  }
-  if (decoder !== null) reader.push(decoder.end());
+  // Bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
+  await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
   reader.finish(into);
 }
 

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/errors.js';
 import { parse as csvParse } from 'csv-parse/sync';
-import { parseMemoryCompareFile, parseMemoryCompareText, READ_CHUNK_BYTES, splitQuotedRecord } from '../../src/parsers/memory-compare.js';
+import { parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord } from '../../src/parsers/memory-compare.js';
+import { READ_CHUNK_BYTES } from '../../src/parsers/text-stream.js';
 import { SnapshotBuilder, type KernelMetric, type Snapshot } from '../../src/snapshot.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/memory-compare/', import.meta.url));

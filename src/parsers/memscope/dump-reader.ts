@@ -3,9 +3,7 @@
 // Rows are split the way the tool writes them: Attr and MSTX names are wrapped in double quotes that are never
 // escaped, so a field starting with `"` runs to the next `"`; a MSTX message that itself holds a quote is recovered
 // by looking for the closing quote that is followed by a timestamp. Malformed rows become warnings with file:line.
-import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { streamText } from '../text-stream.js';
 import { InputError, ParseError } from '../../errors.js';
 
 /** Which header the file carries (§1.1 of the format spec). */
@@ -86,7 +84,6 @@ export function readHeader(file: string, rawLine: string): DumpHeader {
 /** Timestamps below this are microseconds whatever the header says (10^17 ns is 1973; 10^17 µs is year 5138). */
 const MICROSECONDS_BELOW = 1e17;
 const MAX_LINE_CHARS = 16 << 20;
-export const READ_CHUNK_BYTES = 256 * 1024;
 
 /**
  * The reader core: fed decoded text in any slicing, it checks the header and calls `onRow` for each data row.
@@ -296,7 +293,7 @@ function clip(text: string): string {
 /** Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up. */
 export async function streamDump(path: string, reader: DumpReader): Promise<void> {
   try {
-    await streamChunks(path, reader);
+    await streamText(path, (text) => reader.push(text));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new InputError(`${reader.file}: cannot read the dump (${code})`);
@@ -305,22 +302,6 @@ export async function streamDump(path: string, reader: DumpReader): Promise<void
   reader.finish();
 }
 
-async function streamChunks(path: string, reader: DumpReader): Promise<void> {
-  let decoder: StringDecoder | null = null;
-  let first = true;
-  for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) {
-    let bytes = chunk as Buffer;
-    if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-    first = false;
-    if (decoder === null && isAscii(bytes)) {
-      reader.push(bytes.toString('latin1'));
-    } else {
-      decoder ??= new StringDecoder('utf8');
-      reader.push(decoder.write(bytes));
-    }
-  }
-  if (decoder !== null) reader.push(decoder.end());
-}
 
 /**
  * The value of `key` in an Attr `{k:v,k:v}`, or null. A key matches only at a token start (after `{` or `,`), and a

@@ -4,9 +4,7 @@
 // names have none), so a line without a double quote is split on commas in place, with no string per cell: that
 // is how a 1 GiB memory_record.csv streams faster than Python's C csv reader counts it. A line with a quote is
 // joined with the next lines until its quotes balance, then read by csv-parse.
-import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { streamText } from '../text-stream.js';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { ParseError } from '../../errors.js';
 
@@ -14,8 +12,6 @@ import { ParseError } from '../../errors.js';
 export const MAX_CELLS = 32;
 /** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
 const MAX_RECORD_CHARS = 1 << 20;
-/** Bytes per read: per-chunk work vanishes, RSS stays flat. */
-export const READ_CHUNK_BYTES = 256 * 1024;
 const CR = 13;
 
 /** One row: cell k is s[starts[k], ends[k]); valid until the next row is delivered. */
@@ -81,25 +77,11 @@ export class StopReading extends Error {}
 /** Streams the file at `path` (shown as `name`) row by row. */
 export async function readCsvRows(path: string, name: string, sink: RowSink): Promise<void> {
   const splitter = new RowSplitter(name, sink);
-  // Until the first non-ASCII chunk, chunks end on whole characters and latin1 decodes them ~3x faster than UTF-8.
-  let decoder: StringDecoder | null = null;
-  const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   try {
-    for await (const chunk of stream) {
-      const bytes = chunk as Buffer;
-      if (decoder === null && isAscii(bytes)) {
-        splitter.push(bytes.toString('latin1'));
-      } else {
-        decoder ??= new StringDecoder('utf8');
-        splitter.push(decoder.write(bytes));
-      }
-    }
-    if (decoder !== null) splitter.push(decoder.end());
+    await streamText(path, (text) => splitter.push(text));
     splitter.end();
   } catch (err) {
     if (!(err instanceof StopReading)) throw err;
-  } finally {
-    stream.destroy();
   }
 }
 
