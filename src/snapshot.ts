@@ -180,6 +180,11 @@ export class SnapshotBuilder {
     this.nodes.set(name, prev === undefined ? cloneNode(node) : combineNodes(prev, node));
   }
 
+  /** The failure sites kept so far for a device (the first by file, then line). */
+  allocFailureSitesOf(device: string): readonly AllocFailureSite[] | undefined {
+    return this.allocFailureSites.get(device);
+  }
+
   addSkipped(record: SkippedRecord): void {
     this.skipped++;
     // Keep a bounded sample for warnings: a garbage file must not grow memory without bound.

@@ -625,7 +625,7 @@ class PlogScanner {
      * every newline before it) is then not worth computing.
      */
     siteMayBeKept(device) {
-        const kept = this.into.toState().allocFailureSites.get(device);
+        const kept = this.into.allocFailureSitesOf(device);
         if (kept === undefined || kept.length < MAX_SITES_PER_DEVICE)
             return true;
         return kept[kept.length - 1].file > this.name;

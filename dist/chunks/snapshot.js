@@ -329,6 +329,10 @@ class SnapshotBuilder {
         const prev = this.nodes.get(name);
         this.nodes.set(name, prev === undefined ? cloneNode(node) : combineNodes(prev, node));
     }
+    /** The failure sites kept so far for a device (the first by file, then line). */
+    allocFailureSitesOf(device) {
+        return this.allocFailureSites.get(device);
+    }
     addSkipped(record) {
         this.skipped++;
         // Keep a bounded sample for warnings: a garbage file must not grow memory without bound.

@@ -8,7 +8,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError, ParseError } from '../errors.js';
 import { deviceName } from '../sections/keys.js';
-import { MAX_SITES_PER_DEVICE, type ModuleMetric, type SnapshotBuilder } from '../snapshot.js';
+import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type ModuleMetric, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../units.js';
 
@@ -593,9 +593,9 @@ export class PlogScanner {
    * every newline before it) is then not worth computing.
    */
   private siteMayBeKept(device: string): boolean {
-    const kept = this.into.toState().allocFailureSites.get(device);
+    const kept = this.into.allocFailureSitesOf(device);
     if (kept === undefined || kept.length < MAX_SITES_PER_DEVICE) return true;
-    return (kept[kept.length - 1] as { file: string }).file > this.name;
+    return (kept[kept.length - 1] as AllocFailureSite).file > this.name;
   }
 
   private readStats(text: string, from: number, at: number): { module: string; metric: ModuleMetric } | null {
