@@ -81,7 +81,7 @@ async function collectInputs(inputs) {
         const crossRun = inputs.runId !== undefined && isOtherRun(inputs)
             ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
             : undefined;
-        // Loaded only when needed: the artifact client is most of the bundle and of the start-up time.
+        // Loaded only when needed: a run that reads local files never loads the download code.
         const { downloadArtifacts } = await import('./artifacts.js');
         const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
         missingArtifacts = fanIn.failed.map((f) => f.name);
