@@ -12,6 +12,8 @@ const Ajv = AjvModule.default;
 // use (~8 ms): importing this module, as every entry does, must not cost a run that validates nothing.
 let ajv: InstanceType<typeof Ajv> | undefined;
 
+const newAjv = (): InstanceType<typeof Ajv> => new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false });
+
 /** A compiled schema: returns the document typed as T, or throws a SchemaError naming the file and JSON pointer. */
 export type SchemaValidator<T> = (data: unknown, file: string) => T;
 
@@ -22,11 +24,20 @@ export type SchemaValidator<T> = (data: unknown, file: string) => T;
 export function compileSchema<T>(schema: AnySchemaObject): SchemaValidator<T> {
   let validate: ValidateFunction<T> | undefined;
   return (data, file) => {
-    validate ??= (ajv ??= new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false })).compile<T>(schema);
+    validate ??= (ajv ??= newAjv()).compile<T>(schema);
     if (validate(data)) return data;
     const error = validate.errors?.[0];
     if (error === undefined) throw new SchemaError(file, '', 'does not match its schema');
     throw schemaErrorFrom(error, file);
+  };
+}
+
+/** A compiled schema as a yes/no check, compiled on first use (the fast path of validators that explain a "no" otherwise). */
+export function compileCheck(schema: AnySchemaObject): (data: unknown) => boolean {
+  let validate: ValidateFunction | undefined;
+  return (data) => {
+    validate ??= (ajv ??= newAjv()).compile(schema);
+    return validate(data);
   };
 }
 
@@ -127,17 +138,73 @@ export const MAX_JSON_DEPTH = 100;
  */
 export function parseJson(text: string, file: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const problem = scanJson(body, { strict: true });
-  if (problem !== null) {
-    const { line, column } = lineColumn(body, problem.offset);
-    throw new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
-  }
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch (err) {
-    // The scanner accepts what JSON.parse accepts (a property test pins it), so this names no position.
-    throw new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw strictProblem(body, file) ?? new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
+  // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
+  // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
+  // deep nesting pays for the scanner, which then names the line:column (or finds nothing wrong).
+  if (keyTokens(body) === keysIn(value)) return value;
+  const problem = strictProblem(body, file);
+  if (problem !== null) throw problem;
+  return value;
+}
+
+/** The strict scanner's first problem as an InputError naming file:line:column, or null. */
+function strictProblem(body: string, file: string): InputError | null {
+  const problem = scanJson(body, { strict: true });
+  if (problem === null) return null;
+  const { line, column } = lineColumn(body, problem.offset);
+  return new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
+}
+
+/**
+ * An upper bound of the object keys written in JSON text: every key is a string followed by optional whitespace and a
+ * colon, so it ends in `"` + whitespace + `:`; the same characters inside a string value only add to the count.
+ */
+function keyTokens(text: string): number {
+  const pattern = /"[ \t\r\n]*:/g;
+  let count = 0;
+  while (pattern.test(text)) count++;
+  return count;
+}
+
+/**
+ * Keys of every object in a parsed JSON value, counted without recursion; -1 when containers nest close to
+ * MAX_JSON_DEPTH (the scanner then decides, and says where).
+ */
+function keysIn(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  const depths: number[] = [0];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    const depth = depths.pop() as number;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH - 1) return -1;
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        const element: unknown = item[i];
+        if (element !== null && typeof element === 'object') {
+          stack.push(element);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in item) {
+      count++;
+      const member = (item as Record<string, unknown>)[key];
+      if (member !== null && typeof member === 'object') {
+        stack.push(member);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return count;
 }
 
 /** 1-based line and column of a character offset; CRLF counts as one line break. */

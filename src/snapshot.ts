@@ -323,7 +323,7 @@ function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
 
 function sortedRecord<V>(map: Map<string, V>): Record<string, V> {
   const record: Record<string, V> = {};
-  for (const key of [...map.keys()].sort(compareKeys)) setOwn(record, key, map.get(key) as V);
+  for (const key of sortKeys([...map.keys()])) setOwn(record, key, map.get(key) as V);
   return record;
 }
 
@@ -343,6 +343,67 @@ export function compareKeys(a: string, b: string): number {
   if (fast !== undefined) return fast;
   keyCollator ??= new Intl.Collator('en', { numeric: true });
   return keyCollator.compare(a, b);
+}
+
+/**
+ * `[...keys].sort(compareKeys)`, without a collator call per comparison: each printable-ASCII key is turned once into
+ * a primary key (each character's collation rank; each digit run as its length without leading zeros, then its digits)
+ * whose plain code-unit order is the collator's primary order, so one native sort does the work; keys whose primary
+ * keys tie (a case or leading-zero difference) are ordered by compareKeys. A key with any other character sends the whole
+ * list to the comparator. test/unit/compare-keys.property.test.ts checks it against the comparator.
+ */
+export function sortKeys(keys: readonly string[]): string[] {
+  if (keys.length < 2) return [...keys];
+  const ranks = (asciiRanks ??= primaryRanks());
+  const byPrimary = new Map<string, string | string[]>();
+  for (const key of keys) {
+    const primary = primaryKey(key, ranks);
+    if (primary === null) return [...keys].sort(compareKeys);
+    const tied = byPrimary.get(primary);
+    if (tied === undefined) byPrimary.set(primary, key);
+    else if (typeof tied === 'string') byPrimary.set(primary, [tied, key]);
+    else tied.push(key);
+  }
+  const out: string[] = [];
+  for (const primary of [...byPrimary.keys()].sort()) {
+    const tied = byPrimary.get(primary) as string | string[];
+    if (typeof tied === 'string') out.push(tied);
+    else for (const key of tied.sort(compareKeys)) out.push(key);
+  }
+  return out;
+}
+
+// Code units of a primary key being built: keys are short, one buffer serves them all.
+let primaryBuffer = new Uint16Array(256);
+
+/** The primary key of a printable-ASCII key; null for any other character (or a digit run too long to encode). */
+function primaryKey(key: string, ranks: Int16Array): string | null {
+  const n = key.length;
+  // At most 2 units per character (a one-digit run is marker, length, digit).
+  if (primaryBuffer.length < 2 * n + 2) primaryBuffer = new Uint16Array(2 * n + 2);
+  const out = primaryBuffer;
+  const digitRank = 0x21 + (ranks[0x30] as number);
+  let o = 0;
+  for (let i = 0; i < n; ) {
+    const c = key.charCodeAt(i);
+    if (!isPrintable(c)) return null;
+    if (!isDigit(c)) {
+      out[o++] = 0x21 + (ranks[c] as number);
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && isDigit(key.charCodeAt(end))) end++;
+    let start = i;
+    while (start < end - 1 && key.charCodeAt(start) === 0x30) start++;
+    if (end - start > 0x7000) return null;
+    // The run ranks like a digit against any other character; against another run, by length, then digit by digit.
+    out[o++] = digitRank;
+    out[o++] = 0x21 + (end - start);
+    for (let k = start; k < end; k++) out[o++] = key.charCodeAt(k);
+    i = end;
+  }
+  return String.fromCharCode.apply(null, out.subarray(0, o) as unknown as number[]);
 }
 
 // One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys. Built on first use: it costs

@@ -3,13 +3,13 @@ import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { I as InputError, c as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { a as buildBaselineV1Schema, c as buildBaselineSchema } from './schema.js';
+import { a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
 import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, e as compareKeys } from './snapshot.js';
 import './_commonjsHelpers.js';
 import './series.js';
 
 // Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
-const validateBaseline = compileSchema(buildBaselineSchema());
+const validateBaseline = compileSectionsDocument(buildBaselineSchema());
 const validateBaselineV1 = compileSchema(buildBaselineV1Schema());
 /**
  * Reads a baseline. Returns null only when the file does not exist, so the caller decides what a first run means;

@@ -29,7 +29,7 @@ import './snapshot.js';
 import './series.js';
 import './baseline.js';
 import './json-schema.js';
-import './schema.js';
+import './validate.js';
 import './thresholds.js';
 import './units.js';
 import './environment2.js';

@@ -1,4 +1,4 @@
-import { S as SECTIONS, e as compareKeys, f as sectionOfKind } from './snapshot.js';
+import { S as SECTIONS, e as compareKeys, g as sectionOfKind } from './snapshot.js';
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './sources.js';
@@ -391,13 +391,19 @@ function entrySentence(entry) {
     return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
 }
 
-// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once.
-const splits = new WeakMap();
-/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per entry. */
+// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once. By key, not
+// by entry: a key's findings share its split, and a plain Map costs the garbage collector less than a WeakMap of
+// 160,000 entries. Bounded: a long-lived process (tests, a watch loop) starts over past MAX_SPLITS keys.
+const splits = new Map();
+const MAX_SPLITS = 1 << 20;
+/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per key. */
 function splitOf(entry) {
-    let split = splits.get(entry);
-    if (split === undefined)
-        splits.set(entry, (split = splitDevice(entry.key)));
+    let split = splits.get(entry.key);
+    if (split === undefined) {
+        if (splits.size >= MAX_SPLITS)
+            splits.clear();
+        splits.set(entry.key, (split = splitDevice(entry.key)));
+    }
     return split;
 }
 /** A whole-device key rolls up to `*`: shown as `dev*`, any device. */
@@ -412,34 +418,47 @@ function isRollUp(group) {
 function worstOf(group) {
     return group.entries[0];
 }
-/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report. */
+// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
+const perPatternOf = new WeakMap();
+/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
 function devicesPerPattern(all) {
+    const known = perPatternOf.get(all);
+    if (known !== undefined)
+        return known;
     const devices = new Map();
     for (const entry of all) {
         const { device, group } = splitOf(entry);
         if (device === null)
             continue;
-        const id = patternId(entry.kind, group);
-        let set = devices.get(id);
+        let byPattern = devices.get(entry.kind);
+        if (byPattern === undefined)
+            devices.set(entry.kind, (byPattern = new Map()));
+        let set = byPattern.get(group);
         if (set === undefined)
-            devices.set(id, (set = new Set()));
+            byPattern.set(group, (set = new Set()));
         set.add(device);
     }
-    return new Map([...devices].map(([id, set]) => [id, set.size]));
-}
-function patternId(kind, pattern) {
-    return `${kind}\u0000${pattern}`;
+    const counts = new Map([...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, set]) => [pattern, set.size]))]));
+    perPatternOf.set(all, counts);
+    return counts;
 }
 /**
  * Groups `entries` (already in display order, worst first) by kind, status, severity and device-free key. Groups come in
  * the order of their first member, so the renderer's order is kept; members keep it too.
  */
 function groupEntries(entries, perPattern) {
-    const groups = new Map();
+    // kind + status + severity (a handful of classes), then the device-free key (or the whole key of a key of no device).
+    const classes = new Map();
+    const groups = [];
     for (const entry of entries) {
         const { device, group: pattern } = splitOf(entry);
-        const id = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}\u0000${device === null ? `\u0001${entry.key}` : pattern}`;
-        let group = groups.get(id);
+        const classId = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}`;
+        let byPattern = classes.get(classId);
+        if (byPattern === undefined)
+            classes.set(classId, (byPattern = { withDevice: new Map(), withoutDevice: new Map() }));
+        const map = device === null ? byPattern.withoutDevice : byPattern.withDevice;
+        const id = device === null ? entry.key : pattern;
+        let group = map.get(id);
         if (group === undefined) {
             group = {
                 kind: entry.kind,
@@ -447,13 +466,14 @@ function groupEntries(entries, perPattern) {
                 severity: entry.severity,
                 pattern: device === null ? entry.key : displayPattern(pattern),
                 entries: [],
-                ofDevices: device === null ? 0 : (perPattern.get(patternId(entry.kind, pattern)) ?? 1),
+                ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern) ?? 1),
             };
-            groups.set(id, group);
+            map.set(id, group);
+            groups.push(group);
         }
         group.entries.push(entry);
     }
-    return [...groups.values()];
+    return groups;
 }
 /** The device of an entry (`dev3`), or null. */
 function deviceOfEntry(entry) {
@@ -501,4 +521,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { reportSchema as A, contextMarkdown as B, splitOf as C, isCountEntry as D, MAX_KEY_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, valueRange as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, growth as z };
+export { reportSchema as A, MAX_ENTRIES as B, MAX_KEY_LENGTH as C, contextMarkdown as D, splitOf as E, isCountEntry as F, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, valueRange as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, growth as z };

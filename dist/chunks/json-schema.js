@@ -8099,6 +8099,7 @@ const Ajv = AjvModule.default;
 // One instance for every schema: verbose keeps the offending value and sub-schema for readable messages. Made on first
 // use (~8 ms): importing this module, as every entry does, must not cost a run that validates nothing.
 let ajv;
+const newAjv = () => new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false });
 /**
  * Compiles a JSON Schema once, on first use, and returns a validator for documents of type T.
  * The caller asserts that T describes the schema; tests pin that with valid and invalid documents.
@@ -8106,13 +8107,21 @@ let ajv;
 function compileSchema(schema) {
     let validate;
     return (data, file) => {
-        validate ??= (ajv ??= new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false })).compile(schema);
+        validate ??= (ajv ??= newAjv()).compile(schema);
         if (validate(data))
             return data;
         const error = validate.errors?.[0];
         if (error === undefined)
             throw new SchemaError(file, '', 'does not match its schema');
         throw schemaErrorFrom(error, file);
+    };
+}
+/** A compiled schema as a yes/no check, compiled on first use (the fast path of validators that explain a "no" otherwise). */
+function compileCheck(schema) {
+    let validate;
+    return (data) => {
+        validate ??= (ajv ??= newAjv()).compile(schema);
+        return validate(data);
     };
 }
 /**
@@ -8211,18 +8220,77 @@ const MAX_JSON_DEPTH = 100;
  */
 function parseJson(text, file) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    const problem = scanJson(body, { strict: true });
-    if (problem !== null) {
-        const { line, column } = lineColumn(body, problem.offset);
-        throw new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
-    }
+    let value;
     try {
-        return JSON.parse(body);
+        value = JSON.parse(body);
     }
     catch (err) {
-        // The scanner accepts what JSON.parse accepts (a property test pins it), so this names no position.
-        throw new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+        throw strictProblem(body, file) ?? new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
+    // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
+    // deep nesting pays for the scanner, which then names the line:column (or finds nothing wrong).
+    if (keyTokens(body) === keysIn(value))
+        return value;
+    const problem = strictProblem(body, file);
+    if (problem !== null)
+        throw problem;
+    return value;
+}
+/** The strict scanner's first problem as an InputError naming file:line:column, or null. */
+function strictProblem(body, file) {
+    const problem = scanJson(body, { strict: true });
+    if (problem === null)
+        return null;
+    const { line, column } = lineColumn(body, problem.offset);
+    return new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
+}
+/**
+ * An upper bound of the object keys written in JSON text: every key is a string followed by optional whitespace and a
+ * colon, so it ends in `"` + whitespace + `:`; the same characters inside a string value only add to the count.
+ */
+function keyTokens(text) {
+    const pattern = /"[ \t\r\n]*:/g;
+    let count = 0;
+    while (pattern.test(text))
+        count++;
+    return count;
+}
+/**
+ * Keys of every object in a parsed JSON value, counted without recursion; -1 when containers nest close to
+ * MAX_JSON_DEPTH (the scanner then decides, and says where).
+ */
+function keysIn(value) {
+    let count = 0;
+    const stack = [value];
+    const depths = [0];
+    while (stack.length > 0) {
+        const item = stack.pop();
+        const depth = depths.pop();
+        if (item === null || typeof item !== 'object')
+            continue;
+        if (depth >= MAX_JSON_DEPTH - 1)
+            return -1;
+        if (Array.isArray(item)) {
+            for (let i = 0; i < item.length; i++) {
+                const element = item[i];
+                if (element !== null && typeof element === 'object') {
+                    stack.push(element);
+                    depths.push(depth + 1);
+                }
+            }
+            continue;
+        }
+        for (const key in item) {
+            count++;
+            const member = item[key];
+            if (member !== null && typeof member === 'object') {
+                stack.push(member);
+                depths.push(depth + 1);
+            }
+        }
+    }
+    return count;
 }
 /** 1-based line and column of a character offset; CRLF counts as one line break. */
 function lineColumn(text, offset) {
@@ -8492,4 +8560,4 @@ function scanJson(text, options) {
     return problem;
 }
 
-export { compileSchema as c, parseJson as p };
+export { compileCheck as a, compileSchema as c, parseJson as p };

@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises';
+import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
 import { I as InputError, c as SchemaError } from './sources.js';
-import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { b as buildSnapshotSchema } from './schema.js';
+import { p as parseJson } from './json-schema.js';
+import { c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
 import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot.js';
 import 'node:crypto';
 import './_commonjsHelpers.js';
@@ -20,24 +20,32 @@ function parseSnapshotText(text, file) {
     if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
         throw new SchemaError(file, '/version', `is ${version}: this snapshot was written by a newer ascend-memory-gate (this one reads version ${SNAPSHOT_VERSION}); use the same version on the nodes and in the gate job`);
     }
-    validate ??= compileSchema(buildSnapshotSchema());
+    validate ??= compileSectionsDocument(buildSnapshotSchema());
     return validate(json, file);
 }
 /** The evidence source's parser: the whole snapshot (sections, series, devices, counts, nodes) into the builder. */
 async function parseSnapshotFile(file, into) {
-    // One open for the size check and the read: 4,096 node snapshots are 4,096 files.
-    const handle = await open(file.path, 'r');
+    into.addSnapshot(readSnapshotFile(file));
+}
+/**
+ * One snapshot file, read and checked. Synchronous on purpose: 4,096 node snapshots are 4,096 small files, and four
+ * awaited round trips each (open, stat, read, close) left the thread idle for ~2.5 s of a 5 s merge.
+ */
+function readSnapshotFile(file) {
+    const fd = openSync(file.path, 'r');
     let text;
     try {
-        const { size } = await handle.stat();
-        if (size > MAX_SNAPSHOT_BYTES)
-            throw new InputError(`${file.name}: ${size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
-        text = await handle.readFile('utf8');
+        const info = fstatSync(fd);
+        if (!info.isFile())
+            throw new InputError(`${file.name}: not a regular file, so not a memory snapshot`);
+        if (info.size > MAX_SNAPSHOT_BYTES)
+            throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
+        text = readFileSync(fd, 'utf8');
     }
     finally {
-        await handle.close();
+        closeSync(fd);
     }
-    into.addSnapshot(parseSnapshotText(text, file.name));
+    return parseSnapshotText(text, file.name);
 }
 /** The file `snapshot` writes: stable JSON, checked against the schema it will be read with. */
 function serializeSnapshotFile(snapshot) {
@@ -46,4 +54,4 @@ function serializeSnapshotFile(snapshot) {
     return text;
 }
 
-export { SNAPSHOT_FILE_SUFFIX, parseSnapshotFile, parseSnapshotText, serializeSnapshotFile };
+export { SNAPSHOT_FILE_SUFFIX, parseSnapshotFile, parseSnapshotText, readSnapshotFile, serializeSnapshotFile };

@@ -487,7 +487,7 @@ function combineNodes(a, b) {
 }
 function sortedRecord(map) {
     const record = {};
-    for (const key of [...map.keys()].sort(compareKeys))
+    for (const key of sortKeys([...map.keys()]))
         setOwn(record, key, map.get(key));
     return record;
 }
@@ -510,6 +510,78 @@ function compareKeys(a, b) {
         return fast;
     keyCollator ??= new Intl.Collator('en', { numeric: true });
     return keyCollator.compare(a, b);
+}
+/**
+ * `[...keys].sort(compareKeys)`, without a collator call per comparison: each printable-ASCII key is turned once into
+ * a primary key (each character's collation rank; each digit run as its length without leading zeros, then its digits)
+ * whose plain code-unit order is the collator's primary order, so one native sort does the work; keys whose primary
+ * keys tie (a case or leading-zero difference) are ordered by compareKeys. A key with any other character sends the whole
+ * list to the comparator. test/unit/compare-keys.property.test.ts checks it against the comparator.
+ */
+function sortKeys(keys) {
+    if (keys.length < 2)
+        return [...keys];
+    const ranks = (asciiRanks ??= primaryRanks());
+    const byPrimary = new Map();
+    for (const key of keys) {
+        const primary = primaryKey(key, ranks);
+        if (primary === null)
+            return [...keys].sort(compareKeys);
+        const tied = byPrimary.get(primary);
+        if (tied === undefined)
+            byPrimary.set(primary, key);
+        else if (typeof tied === 'string')
+            byPrimary.set(primary, [tied, key]);
+        else
+            tied.push(key);
+    }
+    const out = [];
+    for (const primary of [...byPrimary.keys()].sort()) {
+        const tied = byPrimary.get(primary);
+        if (typeof tied === 'string')
+            out.push(tied);
+        else
+            for (const key of tied.sort(compareKeys))
+                out.push(key);
+    }
+    return out;
+}
+// Code units of a primary key being built: keys are short, one buffer serves them all.
+let primaryBuffer = new Uint16Array(256);
+/** The primary key of a printable-ASCII key; null for any other character (or a digit run too long to encode). */
+function primaryKey(key, ranks) {
+    const n = key.length;
+    // At most 2 units per character (a one-digit run is marker, length, digit).
+    if (primaryBuffer.length < 2 * n + 2)
+        primaryBuffer = new Uint16Array(2 * n + 2);
+    const out = primaryBuffer;
+    const digitRank = 0x21 + ranks[0x30];
+    let o = 0;
+    for (let i = 0; i < n;) {
+        const c = key.charCodeAt(i);
+        if (!isPrintable(c))
+            return null;
+        if (!isDigit(c)) {
+            out[o++] = 0x21 + ranks[c];
+            i++;
+            continue;
+        }
+        let end = i;
+        while (end < n && isDigit(key.charCodeAt(end)))
+            end++;
+        let start = i;
+        while (start < end - 1 && key.charCodeAt(start) === 0x30)
+            start++;
+        if (end - start > 0x7000)
+            return null;
+        // The run ranks like a digit against any other character; against another run, by length, then digit by digit.
+        out[o++] = digitRank;
+        out[o++] = 0x21 + (end - start);
+        for (let k = start; k < end; k++)
+            out[o++] = key.charCodeAt(k);
+        i = end;
+    }
+    return String.fromCharCode.apply(null, out.subarray(0, o));
 }
 // One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys. Built on first use: it costs
 // ~9 ms, which parse workers (they never sort) and runs that stop early should not pay at start-up.
@@ -679,4 +751,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionOfKind as f, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sortKeys as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

@@ -21,7 +21,7 @@ import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 import './json-schema.js';
-import './schema.js';
+import './validate.js';
 import './series.js';
 import './snapshot.js';
 import 'node:os';

@@ -22,7 +22,7 @@ import 'module';
 import './_commonjsHelpers.js';
 import 'node:crypto';
 import './json-schema.js';
-import './schema.js';
+import './validate.js';
 import './series.js';
 import './snapshot.js';
 import './units.js';

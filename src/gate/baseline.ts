@@ -5,6 +5,7 @@ import path from 'node:path';
 import { InputError, SchemaError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.js';
+import { compileSectionsDocument } from '../sections/validate.js';
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
 import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
@@ -57,7 +58,7 @@ export interface BaselineChanges {
   unchanged: number;
 }
 
-const validateBaseline = compileSchema<Baseline>(buildBaselineSchema());
+const validateBaseline = compileSectionsDocument<Baseline>(buildBaselineSchema());
 const validateBaselineV1 = compileSchema<BaselineV1>(buildBaselineV1Schema());
 
 /**

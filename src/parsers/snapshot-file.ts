@@ -1,8 +1,9 @@
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { InputError, SchemaError } from '../errors.js';
-import { compileSchema, parseJson } from '../json-schema.js';
+import { parseJson } from '../json-schema.js';
 import { buildSnapshotSchema } from '../sections/schema.js';
+import { compileSectionsDocument } from '../sections/validate.js';
 import { SNAPSHOT_VERSION, stableStringify, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
@@ -25,23 +26,31 @@ export function parseSnapshotText(text: string, file: string): Snapshot {
       `is ${version}: this snapshot was written by a newer ascend-memory-gate (this one reads version ${SNAPSHOT_VERSION}); use the same version on the nodes and in the gate job`,
     );
   }
-  validate ??= compileSchema<Snapshot>(buildSnapshotSchema());
+  validate ??= compileSectionsDocument<Snapshot>(buildSnapshotSchema());
   return validate(json, file);
 }
 
 /** The evidence source's parser: the whole snapshot (sections, series, devices, counts, nodes) into the builder. */
 export async function parseSnapshotFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
-  // One open for the size check and the read: 4,096 node snapshots are 4,096 files.
-  const handle = await open(file.path, 'r');
+  into.addSnapshot(readSnapshotFile(file));
+}
+
+/**
+ * One snapshot file, read and checked. Synchronous on purpose: 4,096 node snapshots are 4,096 small files, and four
+ * awaited round trips each (open, stat, read, close) left the thread idle for ~2.5 s of a 5 s merge.
+ */
+export function readSnapshotFile(file: InputFile): Snapshot {
+  const fd = openSync(file.path, 'r');
   let text: string;
   try {
-    const { size } = await handle.stat();
-    if (size > MAX_SNAPSHOT_BYTES) throw new InputError(`${file.name}: ${size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
-    text = await handle.readFile('utf8');
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new InputError(`${file.name}: not a regular file, so not a memory snapshot`);
+    if (info.size > MAX_SNAPSHOT_BYTES) throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
+    text = readFileSync(fd, 'utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
-  into.addSnapshot(parseSnapshotText(text, file.name));
+  return parseSnapshotText(text, file.name);
 }
 
 /** The file `snapshot` writes: stable JSON, checked against the schema it will be read with. */

@@ -18,13 +18,19 @@ export interface EntryGroup {
   ofDevices: number;
 }
 
-// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once.
-const splits = new WeakMap<Entry, DeviceSplit>();
+// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once. By key, not
+// by entry: a key's findings share its split, and a plain Map costs the garbage collector less than a WeakMap of
+// 160,000 entries. Bounded: a long-lived process (tests, a watch loop) starts over past MAX_SPLITS keys.
+const splits = new Map<string, DeviceSplit>();
+const MAX_SPLITS = 1 << 20;
 
-/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per entry. */
+/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per key. */
 export function splitOf(entry: Entry): DeviceSplit {
-  let split = splits.get(entry);
-  if (split === undefined) splits.set(entry, (split = splitDevice(entry.key)));
+  let split = splits.get(entry.key);
+  if (split === undefined) {
+    if (splits.size >= MAX_SPLITS) splits.clear();
+    splits.set(entry.key, (split = splitDevice(entry.key)));
+  }
   return split;
 }
 
@@ -43,34 +49,47 @@ export function worstOf(group: EntryGroup): Entry {
   return group.entries[0] as Entry;
 }
 
-/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report. */
-export function devicesPerPattern(all: readonly Entry[]): Map<string, number> {
-  const devices = new Map<string, Set<string>>();
+/** Devices per (kind, device-free key), for "N of M devices". */
+export type DevicesPerPattern = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
+// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
+const perPatternOf = new WeakMap<readonly Entry[], DevicesPerPattern>();
+
+/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
+export function devicesPerPattern(all: readonly Entry[]): DevicesPerPattern {
+  const known = perPatternOf.get(all);
+  if (known !== undefined) return known;
+  const devices = new Map<string, Map<string, Set<string>>>();
   for (const entry of all) {
     const { device, group } = splitOf(entry);
     if (device === null) continue;
-    const id = patternId(entry.kind, group);
-    let set = devices.get(id);
-    if (set === undefined) devices.set(id, (set = new Set()));
+    let byPattern = devices.get(entry.kind);
+    if (byPattern === undefined) devices.set(entry.kind, (byPattern = new Map()));
+    let set = byPattern.get(group);
+    if (set === undefined) byPattern.set(group, (set = new Set()));
     set.add(device);
   }
-  return new Map([...devices].map(([id, set]) => [id, set.size]));
-}
-
-function patternId(kind: string, pattern: string): string {
-  return `${kind}\u0000${pattern}`;
+  const counts = new Map([...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, set]) => [pattern, set.size]))]));
+  perPatternOf.set(all, counts);
+  return counts;
 }
 
 /**
  * Groups `entries` (already in display order, worst first) by kind, status, severity and device-free key. Groups come in
  * the order of their first member, so the renderer's order is kept; members keep it too.
  */
-export function groupEntries(entries: readonly Entry[], perPattern: ReadonlyMap<string, number>): EntryGroup[] {
-  const groups = new Map<string, EntryGroup>();
+export function groupEntries(entries: readonly Entry[], perPattern: DevicesPerPattern): EntryGroup[] {
+  // kind + status + severity (a handful of classes), then the device-free key (or the whole key of a key of no device).
+  const classes = new Map<string, { withDevice: Map<string, EntryGroup>; withoutDevice: Map<string, EntryGroup> }>();
+  const groups: EntryGroup[] = [];
   for (const entry of entries) {
     const { device, group: pattern } = splitOf(entry);
-    const id = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}\u0000${device === null ? `\u0001${entry.key}` : pattern}`;
-    let group = groups.get(id);
+    const classId = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}`;
+    let byPattern = classes.get(classId);
+    if (byPattern === undefined) classes.set(classId, (byPattern = { withDevice: new Map(), withoutDevice: new Map() }));
+    const map = device === null ? byPattern.withoutDevice : byPattern.withDevice;
+    const id = device === null ? entry.key : pattern;
+    let group = map.get(id);
     if (group === undefined) {
       group = {
         kind: entry.kind,
@@ -78,13 +97,14 @@ export function groupEntries(entries: readonly Entry[], perPattern: ReadonlyMap<
         severity: entry.severity,
         pattern: device === null ? entry.key : displayPattern(pattern),
         entries: [],
-        ofDevices: device === null ? 0 : (perPattern.get(patternId(entry.kind, pattern)) ?? 1),
+        ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern) ?? 1),
       };
-      groups.set(id, group);
+      map.set(id, group);
+      groups.push(group);
     }
     group.entries.push(entry);
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** The device of an entry (`dev3`), or null. */

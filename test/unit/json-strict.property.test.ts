@@ -72,6 +72,25 @@ describe('duplicate keys', () => {
     );
   });
 
+  it('values that look like keys (\\":, " :) and spaced colons: the fast count never hides a repeat', () => {
+    // parseJson counts `"` + whitespace + `:` in the text against the keys JSON.parse kept; string values holding that
+    // pattern make the count larger, and only the scanner may then say whether a key repeats.
+    const keyArb = fc.constantFrom('a', 'b', 'a\\u0062', 'b\\":');
+    const valueArb = fc.constantFrom('1', '"x\\":"', '"\\" :"', '"::"', '{"a\\":": 2}', '["\\":"]', 'null');
+    const colonArb = fc.constantFrom(':', ' :', '\n\t:', ': ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(keyArb, colonArb, valueArb), { maxLength: 5 }), (members) => {
+        const text = `{${members.map(([k, c, v]) => `"${k}"${c}${v}`).join(',')}}`;
+        const decoded = members.map(([k]) => JSON.parse(`"${k}"`) as string);
+        const repeated = decoded.some((k, i) => decoded.indexOf(k) !== i);
+        const r = outcome(text);
+        if (repeated) expect(r.ok ? 'parsed' : r.message).toMatch(/^doc\.json:\d+:\d+: duplicate key /);
+        else expect(r).toEqual({ ok: true, value: JSON.parse(text) });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('objects small and large (the scanner keeps up to 8 keys in a list, more in a Map): the repeat and its first place', () => {
     const keyArb = fc.integer({ min: 0, max: 29 }).map((n) => `k${n}`);
     fc.assert(

@@ -1,0 +1,244 @@
+import { M as MAX_POINTS } from './series.js';
+import { S as SECTIONS } from './snapshot.js';
+import { a as compileCheck, c as compileSchema } from './json-schema.js';
+
+// The snapshot's and the baseline's JSON Schemas, built from the section registry: schemas/snapshot.schema.json and
+// schemas/baseline.schema.json are their published copies (`npm run schemas` writes them; a test checks they agree).
+const MAX$1 = Number.MAX_SAFE_INTEGER;
+/** Field types as schema definitions; each `title` reads in errors as "must be <title>". */
+const FIELD_DEFINITIONS = {
+    bytes: { title: 'a non-negative integer number of bytes (at most 2^53 - 1)', type: 'integer', minimum: 0, maximum: MAX$1 },
+    signedBytes: { title: 'an integer number of bytes, negative or not (at most 2^53 - 1 in size)', type: 'integer', minimum: -MAX$1, maximum: MAX$1 },
+    count: { title: 'a non-negative integer', type: 'integer', minimum: 0, maximum: MAX$1 },
+    countOrNull: { title: 'a non-negative integer or null', type: ['integer', 'null'], minimum: 0, maximum: MAX$1 },
+    bytesOrNull: { title: 'a non-negative integer number of bytes or null', type: ['integer', 'null'], minimum: 0, maximum: MAX$1 },
+    string: { title: 'a string', type: 'string' },
+    stringOrNull: { title: 'a string or null', type: ['string', 'null'] },
+};
+const SERIES = {
+    description: `A timeline of window peaks: [bucket start, largest value in the bucket], at most ${MAX_POINTS} points; buckets are \`width\` wide (a power of two) in microseconds (axis time) or steps (axis step). Empty buckets are absent.`,
+    type: 'object',
+    additionalProperties: false,
+    required: ['axis', 'width', 'points'],
+    properties: {
+        axis: { title: "'time' or 'step'", type: 'string', enum: ['time', 'step'] },
+        width: { title: 'a positive integer', type: 'integer', minimum: 1, maximum: MAX$1 },
+        points: {
+            type: 'array',
+            maxItems: MAX_POINTS,
+            items: {
+                title: 'a pair [x, peak] of integers',
+                type: 'array',
+                minItems: 2,
+                maxItems: 2,
+                additionalItems: false,
+                items: [
+                    { title: 'an integer', type: 'integer', minimum: -MAX$1, maximum: MAX$1 },
+                    { title: 'an integer', type: 'integer', minimum: -MAX$1, maximum: MAX$1 },
+                ],
+            },
+        },
+    },
+};
+const META = {
+    description: 'Parse statistics of the run: files read, records, skipped records, allocation failures per device.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['files', 'records', 'skipped', 'allocFailures'],
+    properties: {
+        files: { $ref: '#/definitions/count' },
+        records: { $ref: '#/definitions/count' },
+        skipped: { $ref: '#/definitions/count' },
+        allocFailures: { type: 'object', additionalProperties: { $ref: '#/definitions/count' } },
+        allocFailureSites: {
+            description: 'The first allocation-failure lines per device, by file and line.',
+            type: 'object',
+            additionalProperties: {
+                type: 'array',
+                items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['file', 'line', 'text'],
+                    properties: { file: { $ref: '#/definitions/string' }, line: { $ref: '#/definitions/count' }, text: { $ref: '#/definitions/string' } },
+                },
+            },
+        },
+        nodes: {
+            description: 'Per node name, where the numbers come from: its devices, files read, records, skipped records, and the environment (CANN, driver, firmware, chip, torch, torch_npu, memory variables).',
+            type: 'object',
+            additionalProperties: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['devices', 'files', 'records', 'skipped', 'environment'],
+                properties: {
+                    devices: { type: 'array', items: { $ref: '#/definitions/string' } },
+                    files: { $ref: '#/definitions/count' },
+                    records: { $ref: '#/definitions/count' },
+                    skipped: { $ref: '#/definitions/count' },
+                    environment: { type: 'object', additionalProperties: { $ref: '#/definitions/string' } },
+                },
+            },
+        },
+    },
+};
+const SOURCE = {
+    description: 'Where this baseline came from. Extra fields are allowed.',
+    type: 'object',
+    properties: {
+        commit: { title: 'a string', type: 'string' },
+        runId: { title: 'a string or an integer', type: ['string', 'integer'] },
+        date: { title: 'a string', type: 'string', description: 'ISO 8601 date-time, e.g. 2026-06-13T17:00:34Z.' },
+        repository: { title: 'a string', type: 'string', description: 'owner/name.' },
+    },
+};
+function metricSchema(declaration) {
+    return {
+        type: 'object',
+        additionalProperties: false,
+        required: Object.keys(declaration.fields),
+        properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, field]) => [name, { $ref: `#/definitions/${field.type}`, description: field.description }])),
+    };
+}
+function sectionsSchema() {
+    return {
+        description: 'Metrics by section, then by key. Sections: ' + SECTIONS.map((s) => `${s.name} (${s.keyShape}, compares ${s.value})`).join('; ') + '.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { description: `${s.description} Key: ${s.keyShape}.`, type: 'object', additionalProperties: metricSchema(s) }])),
+    };
+}
+function seriesSchema() {
+    return {
+        description: 'Timelines by section, then by key.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { type: 'object', additionalProperties: { $ref: '#/definitions/series' } }])),
+    };
+}
+const definitions = () => ({ ...FIELD_DEFINITIONS, series: SERIES, meta: META, source: SOURCE });
+/** `ascend-memory-gate parse --json` output. */
+function buildSnapshotSchema() {
+    return {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        description: 'The memory evidence of one run (or one node of it): what `ascend-memory-gate parse --json` prints.',
+        type: 'object',
+        additionalProperties: false,
+        required: ['version', 'sections', 'series', 'meta'],
+        properties: {
+            $schema: { type: 'string', description: 'Path or URL of this schema, for editors.' },
+            version: { const: 2 },
+            sections: sectionsSchema(),
+            series: seriesSchema(),
+            meta: { $ref: '#/definitions/meta' },
+        },
+        definitions: definitions(),
+    };
+}
+/** A committed baseline: a snapshot (meta and series optional) plus provenance. */
+function buildBaselineSchema() {
+    return {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        description: 'Baseline of ascend-memory-gate. A committed memory snapshot (the same shape as `ascend-memory-gate parse --json`) plus optional provenance. Written with sorted keys, 2-space indent and a trailing newline so that changes review well. Version 1 files (top-level `modules` and `kernels`) are still read.',
+        type: 'object',
+        additionalProperties: false,
+        required: ['version', 'sections'],
+        properties: {
+            $schema: { type: 'string', description: 'Path or URL of this schema, for editors.' },
+            version: { const: 2 },
+            sections: sectionsSchema(),
+            series: seriesSchema(),
+            meta: { $ref: '#/definitions/meta' },
+            source: { $ref: '#/definitions/source' },
+        },
+        definitions: definitions(),
+    };
+}
+/** Version 1 baselines (before sections): top-level `modules` and `kernels`, read and migrated to version 2. */
+function buildBaselineV1Schema() {
+    const modules = SECTIONS.find((s) => s.name === 'modules');
+    const kernels = SECTIONS.find((s) => s.name === 'kernels');
+    return {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        additionalProperties: false,
+        required: ['version', 'modules', 'kernels'],
+        properties: {
+            $schema: { type: 'string' },
+            version: { const: 1 },
+            modules: { type: 'object', additionalProperties: metricSchema(modules) },
+            kernels: { type: 'object', additionalProperties: metricSchema(kernels) },
+            meta: { $ref: '#/definitions/meta' },
+            source: { $ref: '#/definitions/source' },
+        },
+        definitions: definitions(),
+    };
+}
+
+// The snapshot's and the baseline's validators. ajv is the judge of every document, but the sections (160,000 metrics at
+// 4,096 devices) are first checked by a direct pass built from the same declarations as the schema: when that pass
+// accepts them, ajv checks the rest of the document with the sections left opaque (compiling and running the metric
+// schemas cost ~0.4 s per 15 MB file); when it does not, the full schema runs and its first error is the message.
+// A property test pins that the direct pass accepts exactly what the schema accepts.
+const MAX = Number.MAX_SAFE_INTEGER;
+const isInteger = (v) => typeof v === 'number' && Number.isInteger(v);
+/** Each field type's schema definition (sections/schema.ts FIELD_DEFINITIONS) as a predicate. */
+const FIELD_CHECKS = {
+    bytes: (v) => isInteger(v) && v >= 0 && v <= MAX,
+    signedBytes: (v) => isInteger(v) && v >= -MAX && v <= MAX,
+    count: (v) => isInteger(v) && v >= 0 && v <= MAX,
+    countOrNull: (v) => v === null || (isInteger(v) && v >= 0 && v <= MAX),
+    bytesOrNull: (v) => v === null || (isInteger(v) && v >= 0 && v <= MAX),
+    string: (v) => typeof v === 'string',
+    stringOrNull: (v) => v === null || typeof v === 'string',
+};
+const SECTION_CHECKS = new Map(SECTIONS.map((s) => {
+    const names = Object.keys(s.fields);
+    return [s.name, { names, checks: names.map((n) => FIELD_CHECKS[s.fields[n].type]) }];
+}));
+const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Whether `sections` matches the sections schema: declared sections only, each a map of metrics with exactly their declared fields. */
+function sectionsConform(sections) {
+    if (!isRecord(sections))
+        return false;
+    for (const name in sections) {
+        const check = SECTION_CHECKS.get(name);
+        const metrics = sections[name];
+        if (check === undefined || !Object.hasOwn(sections, name) || !isRecord(metrics))
+            return false;
+        const { names, checks } = check;
+        const n = names.length;
+        for (const key in metrics) {
+            const metric = metrics[key];
+            if (!isRecord(metric))
+                return false;
+            let fields = 0;
+            for (const field in metric) {
+                fields++;
+            }
+            if (fields !== n)
+                return false;
+            for (let i = 0; i < n; i++) {
+                const field = names[i];
+                if (!Object.hasOwn(metric, field) || !checks[i](metric[field]))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+/**
+ * A validator for a document whose `sections` property follows the sections schema (snapshot, baseline): the direct
+ * pass over the sections plus ajv on the rest, or the whole schema through ajv when either says no (for its message).
+ */
+function compileSectionsDocument(schema) {
+    const properties = schema.properties;
+    const rest = compileCheck({ ...schema, properties: { ...properties, sections: { type: 'object' } } });
+    const full = compileSchema(schema);
+    return (data, file) => {
+        if (isRecord(data) && sectionsConform(data.sections) && rest(data))
+            return data;
+        return full(data, file);
+    };
+}
+
+export { buildBaselineV1Schema as a, buildSnapshotSchema as b, compileSectionsDocument as c, buildBaselineSchema as d };

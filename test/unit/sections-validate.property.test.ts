@@ -1,0 +1,80 @@
+// The direct pass over the sections (src/sections/validate.ts) accepts exactly what the sections schema accepts: ajv,
+// compiled from the same declarations, is the judge on random and mutated sections of every declared section.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileCheck } from '../../src/json-schema.js';
+import { SECTIONS } from '../../src/sections/index.js';
+import { buildBaselineSchema, buildSnapshotSchema } from '../../src/sections/schema.js';
+import { compileSectionsDocument, sectionsConform } from '../../src/sections/validate.js';
+import { SchemaError } from '../../src/errors.js';
+
+const ajvSnapshot = compileCheck(buildSnapshotSchema());
+const meta = { files: 1, records: 1, skipped: 0, allocFailures: {} };
+const document = (sections: unknown): unknown => ({ version: 2, sections, series: {}, meta });
+
+const MAX = Number.MAX_SAFE_INTEGER;
+// Values every field type meets somewhere: valid ones of each type and the near misses.
+const value = fc.oneof(
+  fc.constantFrom(0, 1, 4096, MAX, -1, -MAX, MAX + 2, -MAX - 2, 0.5, -0, 1e300, null, '', 'x', '12', true, false, [], {}, [1], { a: 1 }),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 3 }),
+);
+
+/** A metric of the section: every field (a valid value), then maybe mutated (a field dropped, added, or given another value). */
+function metric(declaration: (typeof SECTIONS)[number]): fc.Arbitrary<unknown> {
+  const names = Object.keys(declaration.fields);
+  const valid: Record<string, unknown> = {};
+  for (const name of names) {
+    const type = declaration.fields[name]?.type;
+    valid[name] = type === 'string' || type === 'stringOrNull' ? 'KERNEL_LAUNCH' : type === 'signedBytes' ? -4096 : 4096;
+  }
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant(valid) },
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...names), value).map(([name, v]) => ({ ...valid, [name]: v })) },
+    { weight: 1, arbitrary: fc.constantFrom(...names).map((name) => Object.fromEntries(Object.entries(valid).filter(([n]) => n !== name))) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('extra', '__proto__', 'constructor', 'peak', 'diff'), value).map(([name, v]) => JSON.parse(JSON.stringify({ ...valid, [name]: v }))) },
+    { weight: 1, arbitrary: value },
+  );
+}
+
+const sectionEntries = fc.constantFrom(...SECTIONS).chain((declaration) =>
+  fc.tuple(fc.constant(declaration.name), fc.dictionary(fc.constantFrom('dev0/a', 'DEV_MEM/dev1/APP', '__proto__', 'k'), metric(declaration), { maxKeys: 3 })),
+);
+const sections = fc.oneof(
+  { weight: 6, arbitrary: fc.array(sectionEntries, { maxLength: 3 }).map((pairs) => Object.fromEntries(pairs)) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('unknown', 'Modules', '__proto__'), fc.constant({})).map(([name, v]) => JSON.parse(`{${JSON.stringify(name)}: ${JSON.stringify(v)}}`)) },
+  { weight: 1, arbitrary: value },
+);
+
+describe('sectionsConform', () => {
+  it('agrees with ajv on random and mutated sections of every declared section', () => {
+    fc.assert(
+      fc.property(sections, (s) => {
+        // Through JSON, as a document is read: no undefined, -0 kept as 0, keys like __proto__ own properties.
+        const parsed = JSON.parse(JSON.stringify(s) ?? 'null');
+        expect(sectionsConform(parsed)).toBe(ajvSnapshot(document(parsed)));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('a document with a bad metric gets ajv\'s own message, with the JSON pointer of the field', () => {
+    const validate = compileSectionsDocument(buildBaselineSchema());
+    const bad = { version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1.5, current: 1, allocs: 1, frees: 1 } } } };
+    let error: unknown;
+    try {
+      validate(bad, 'baseline.json');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as Error).message).toMatch(/^baseline\.json: \/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer number of bytes/);
+    expect(validate({ ...bad, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: 1, frees: 1 } } } }, 'baseline.json')).toBeTruthy();
+  });
+
+  it('a document whose sections pass but whose meta does not is refused by the full schema', () => {
+    const validate = compileSectionsDocument(buildSnapshotSchema());
+    expect(() => validate({ version: 2, sections: {}, series: {}, meta: { ...meta, files: -1 } }, 'run.json')).toThrow(/^run\.json: \/meta\/files: must be a non-negative integer, got -1$/);
+  });
+});
