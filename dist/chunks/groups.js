@@ -1,4 +1,4 @@
-import { S as SECTIONS, e as compareKeys, g as sectionOfKind } from './snapshot.js';
+import { S as SECTIONS, e as compareKeys, f as sectionOfKind } from './snapshot.js';
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './sources.js';
@@ -420,11 +420,12 @@ function worstOf(group) {
 }
 // Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
 const perPatternOf = new WeakMap();
-/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
+/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
 function devicesPerPattern(all) {
     const known = perPatternOf.get(all);
     if (known !== undefined)
         return known;
+    // A pattern's devices are kept as the first one's name until a second arrives: most kernel patterns have one.
     const devices = new Map();
     for (const entry of all) {
         const { device, group } = splitOf(entry);
@@ -433,12 +434,18 @@ function devicesPerPattern(all) {
         let byPattern = devices.get(entry.kind);
         if (byPattern === undefined)
             devices.set(entry.kind, (byPattern = new Map()));
-        let set = byPattern.get(group);
-        if (set === undefined)
-            byPattern.set(group, (set = new Set()));
-        set.add(device);
+        const seen = byPattern.get(group);
+        if (seen === undefined)
+            byPattern.set(group, { first: device, more: null, entries: 1 });
+        else {
+            seen.entries++;
+            if (seen.more !== null)
+                seen.more.add(device);
+            else if (device !== seen.first)
+                seen.more = new Set([seen.first, device]);
+        }
     }
-    const counts = new Map([...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, set]) => [pattern, set.size]))]));
+    const counts = new Map([...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, seen]) => [pattern, { devices: seen.more?.size ?? 1, entries: seen.entries }]))]));
     perPatternOf.set(all, counts);
     return counts;
 }
@@ -466,7 +473,7 @@ function groupEntries(entries, perPattern) {
                 severity: entry.severity,
                 pattern: device === null ? entry.key : displayPattern(pattern),
                 entries: [],
-                ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern) ?? 1),
+                ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern)?.devices ?? 1),
             };
             map.set(id, group);
             groups.push(group);
@@ -521,4 +528,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { reportSchema as A, MAX_ENTRIES as B, MAX_KEY_LENGTH as C, contextMarkdown as D, splitOf as E, isCountEntry as F, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, valueRange as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, growth as z };
+export { growth as A, reportSchema as B, MAX_ENTRIES as C, MAX_KEY_LENGTH as D, contextMarkdown as E, isCountEntry as F, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, valueRange as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, splitOf as z };

@@ -1,6 +1,6 @@
 import { s as shortenName, c as SchemaError } from './sources.js';
 import { s as stableStringify } from './snapshot.js';
-import { R as REPORT_STATUSES, z as growth, g as groupEntries, d as devicesPerPattern, b as isRollUp, n as medianGrowth, M as MAX_NOTE_LENGTH, A as reportSchema, B as MAX_ENTRIES, C as MAX_KEY_LENGTH } from './groups.js';
+import { R as REPORT_STATUSES, d as devicesPerPattern, z as splitOf, A as growth, g as groupEntries, b as isRollUp, n as medianGrowth, M as MAX_NOTE_LENGTH, B as reportSchema, C as MAX_ENTRIES, D as MAX_KEY_LENGTH } from './groups.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as splitDevice } from './keys.js';
 import 'node:crypto';
@@ -58,17 +58,26 @@ function renderJsonReport(report, extra = {}) {
 }
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 function groupsOf(entries) {
-    const index = new Map(entries.map((e, i) => [e, i]));
-    // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
-    const size = new Float64Array(entries.length);
-    const at = new Float64Array(entries.length);
+    const perPattern = devicesPerPattern(entries);
+    // Only entries that can share a group: a device-bearing key whose (kind, pattern) has one entry in the whole report
+    // (each of 100,000 kernels, say) is a group of one, never written.
+    const index = new Map();
     entries.forEach((e, i) => {
+        const { device, group } = splitOf(e);
+        if (device === null || (perPattern.get(e.kind)?.get(group)?.entries ?? 0) > 1)
+            index.set(e, i);
+    });
+    const candidates = [...index.keys()];
+    // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
+    const size = new Float64Array(candidates.length);
+    const at = new Float64Array(candidates.length);
+    candidates.forEach((e, i) => {
         size[i] = Math.abs(growth(e));
         at[i] = index.get(e) ?? 0;
     });
-    const order = Array.from(entries, (_, i) => i).sort((a, b) => size[b] - size[a] || at[a] - at[b]);
-    const ordered = order.map((i) => entries[i]);
-    return groupEntries(ordered, devicesPerPattern(entries))
+    const order = Array.from(candidates, (_, i) => i).sort((a, b) => size[b] - size[a] || at[a] - at[b]);
+    const ordered = order.map((i) => candidates[i]);
+    return groupEntries(ordered, perPattern)
         .filter(isRollUp)
         .map((g) => ({
         // Keys in code-unit order, as stableStringify writes them.

@@ -1,6 +1,6 @@
 import { U as UsageError, g as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, d as codeSpan, r as replaceControlCharacters } from './sources.js';
 import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, D as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, u as valueRange, r as statusLabel, e as entryReason } from './groups.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, u as valueRange, r as statusLabel, e as entryReason } from './groups.js';
 import { f as formatDelta, a as formatBytes } from './units.js';
 import 'node:crypto';
 import './snapshot.js';

@@ -271,6 +271,12 @@ function modulesOf(snapshot) {
 /** Builds a snapshot from many files; per key the metric with the larger compared value wins whole, never summed. */
 class SnapshotBuilder {
     sections = new Map();
+    /**
+     * Sections taken whole from a snapshot (addSnapshot) while no other metric of that section has arrived: a gate run on
+     * one node snapshot, or on a stored run, then hands its 160,000 metrics on without copying them into a Map and out
+     * again. They keep the file's key order; whoever needs an order sorts (the gate, the reports, stableStringify).
+     */
+    adopted = new Map();
     series = new Map();
     allocFailures = new Map();
     allocFailureSites = new Map();
@@ -283,11 +289,7 @@ class SnapshotBuilder {
     /** Several dumps, processes, files or ranks for one key: the larger compared value wins whole (src/sections/). */
     addMetric(sectionName, key, metric) {
         const declaration = this.declaration(sectionName);
-        let metrics = this.sections.get(sectionName);
-        if (metrics === undefined) {
-            metrics = new Map();
-            this.sections.set(sectionName, metrics);
-        }
+        const metrics = this.sections.get(sectionName) ?? this.sectionMap(sectionName);
         const prev = metrics.get(key);
         if (prev === undefined)
             metrics.set(key, { ...metric });
@@ -366,9 +368,15 @@ class SnapshotBuilder {
     }
     /** Folds a finished snapshot in (a node's snapshot, a stored run): the same result as parsing its files here. */
     addSnapshot(snapshot) {
-        for (const [name, metrics] of Object.entries(snapshot.sections))
+        for (const [name, metrics] of Object.entries(snapshot.sections)) {
+            if (!this.sections.has(name) && !this.adopted.has(name)) {
+                this.declaration(name);
+                this.adopted.set(name, metrics);
+                continue;
+            }
             for (const [k, v] of Object.entries(metrics))
                 this.addMetric(name, k, v);
+        }
         for (const [name, byKey] of Object.entries(snapshot.series))
             for (const [k, s] of Object.entries(byKey))
                 this.addSeries(name, k, s);
@@ -390,6 +398,8 @@ class SnapshotBuilder {
      * thread: Maps keep their insertion order there). `merge(state)` folds it in exactly as `merge(builder)` would.
      */
     toState() {
+        for (const name of [...this.adopted.keys()])
+            this.sectionMap(name);
         const series = new Map();
         for (const [name, byKey] of this.series)
             series.set(name, new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
@@ -407,7 +417,15 @@ class SnapshotBuilder {
     }
     build() {
         const sections = {};
-        for (const name of [...this.sections.keys()].sort()) {
+        for (const name of [...new Set([...this.sections.keys(), ...this.adopted.keys()])].sort()) {
+            const adopted = this.adopted.get(name);
+            if (adopted !== undefined) {
+                for (const key in adopted) {
+                    sections[name] = adopted;
+                    break;
+                }
+                continue;
+            }
             const metrics = this.sections.get(name);
             if (metrics.size > 0)
                 sections[name] = sortedRecord(metrics);
@@ -434,6 +452,18 @@ class SnapshotBuilder {
             return this.lastDeclaration;
         this.lastDeclaration = section(name);
         return this.lastDeclaration;
+    }
+    /** The section's Map, made on first use; an adopted section is copied into it first. */
+    sectionMap(name) {
+        const metrics = new Map();
+        const adopted = this.adopted.get(name);
+        if (adopted !== undefined) {
+            for (const key of Object.keys(adopted))
+                metrics.set(key, adopted[key]);
+            this.adopted.delete(name);
+        }
+        this.sections.set(name, metrics);
+        return metrics;
     }
     seriesBuilder(sectionName, key, axis) {
         this.declaration(sectionName);
@@ -487,7 +517,7 @@ function combineNodes(a, b) {
 }
 function sortedRecord(map) {
     const record = {};
-    for (const key of sortKeys([...map.keys()]))
+    for (const key of [...map.keys()].sort(compareKeys))
         setOwn(record, key, map.get(key));
     return record;
 }
@@ -510,78 +540,6 @@ function compareKeys(a, b) {
         return fast;
     keyCollator ??= new Intl.Collator('en', { numeric: true });
     return keyCollator.compare(a, b);
-}
-/**
- * `[...keys].sort(compareKeys)`, without a collator call per comparison: each printable-ASCII key is turned once into
- * a primary key (each character's collation rank; each digit run as its length without leading zeros, then its digits)
- * whose plain code-unit order is the collator's primary order, so one native sort does the work; keys whose primary
- * keys tie (a case or leading-zero difference) are ordered by compareKeys. A key with any other character sends the whole
- * list to the comparator. test/unit/compare-keys.property.test.ts checks it against the comparator.
- */
-function sortKeys(keys) {
-    if (keys.length < 2)
-        return [...keys];
-    const ranks = (asciiRanks ??= primaryRanks());
-    const byPrimary = new Map();
-    for (const key of keys) {
-        const primary = primaryKey(key, ranks);
-        if (primary === null)
-            return [...keys].sort(compareKeys);
-        const tied = byPrimary.get(primary);
-        if (tied === undefined)
-            byPrimary.set(primary, key);
-        else if (typeof tied === 'string')
-            byPrimary.set(primary, [tied, key]);
-        else
-            tied.push(key);
-    }
-    const out = [];
-    for (const primary of [...byPrimary.keys()].sort()) {
-        const tied = byPrimary.get(primary);
-        if (typeof tied === 'string')
-            out.push(tied);
-        else
-            for (const key of tied.sort(compareKeys))
-                out.push(key);
-    }
-    return out;
-}
-// Code units of a primary key being built: keys are short, one buffer serves them all.
-let primaryBuffer = new Uint16Array(256);
-/** The primary key of a printable-ASCII key; null for any other character (or a digit run too long to encode). */
-function primaryKey(key, ranks) {
-    const n = key.length;
-    // At most 2 units per character (a one-digit run is marker, length, digit).
-    if (primaryBuffer.length < 2 * n + 2)
-        primaryBuffer = new Uint16Array(2 * n + 2);
-    const out = primaryBuffer;
-    const digitRank = 0x21 + ranks[0x30];
-    let o = 0;
-    for (let i = 0; i < n;) {
-        const c = key.charCodeAt(i);
-        if (!isPrintable(c))
-            return null;
-        if (!isDigit(c)) {
-            out[o++] = 0x21 + ranks[c];
-            i++;
-            continue;
-        }
-        let end = i;
-        while (end < n && isDigit(key.charCodeAt(end)))
-            end++;
-        let start = i;
-        while (start < end - 1 && key.charCodeAt(start) === 0x30)
-            start++;
-        if (end - start > 0x7000)
-            return null;
-        // The run ranks like a digit against any other character; against another run, by length, then digit by digit.
-        out[o++] = digitRank;
-        out[o++] = 0x21 + (end - start);
-        for (let k = start; k < end; k++)
-            out[o++] = key.charCodeAt(k);
-        i = end;
-    }
-    return String.fromCharCode.apply(null, out.subarray(0, o));
 }
 // One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys. Built on first use: it costs
 // ~9 ms, which parse workers (they never sort) and runs that stop early should not pay at start-up.
@@ -751,4 +709,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sortKeys as f, sectionOfKind as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionOfKind as f, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

@@ -1,7 +1,7 @@
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 import { SECTIONS, valueOf, type SectionDeclaration } from '../sections/index.js';
 import type { Metric } from '../sections/types.js';
-import { compareKeys, metricsOf, sortKeys, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, metricsOf, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { FINDINGS } from './findings.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Severity, type Status } from './types.js';
@@ -86,12 +86,30 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
 }
 
 /**
- * Every key of both sides, sorted by compareKeys, each once (sortKeys: one native sort of primary keys, not ~17
- * collator-order comparisons per key). On a tie the baseline's key comes first, as the stable sort of the union
- * (baseline keys first) puts it.
+ * Every key of both sides, sorted by compareKeys, each once: the same list as sorting their union, in linear time when
+ * both sides come sorted (snapshots and baselines are written so) — 160,000 keys cost ~17 collator calls each to sort.
+ * On a tie the baseline's key comes first, as the stable sort of the union (baseline keys first) puts it.
  */
 export function sortedUnion(before: readonly string[], after: readonly string[]): string[] {
-  return sortKeys([...new Set([...before, ...after])]);
+  if (!isSorted(before) || !isSorted(after)) return [...new Set([...before, ...after])].sort(compareKeys);
+  const keys: string[] = [];
+  const seen = new Set(before);
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    if (j < after.length && seen.has(after[j] as string)) {
+      j++;
+      continue;
+    }
+    if (j >= after.length || (i < before.length && compareKeys(before[i] as string, after[j] as string) <= 0)) keys.push(before[i++] as string);
+    else keys.push(after[j++] as string);
+  }
+  return keys;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (compareKeys(keys[i - 1] as string, keys[i] as string) > 0) return false;
+  return true;
 }
 
 /** The verdict for one key; see compareSnapshots for the order of the checks. */

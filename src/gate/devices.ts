@@ -81,6 +81,25 @@ export function parseModuleKey(key: string): ModuleKeyParts | null {
   return DEVICE_NAME.test(device) ? { attribute: key.slice(0, first), device, module: key.slice(second + 1) } : null;
 }
 
+/** A module key with its parts, read once per modules object: every assessment below walks the same 60,000 keys. */
+interface IndexedModule {
+  key: string;
+  metric: ModuleMetric;
+  parts: ModuleKeyParts | null;
+}
+
+const moduleIndexes = new WeakMap<Record<string, ModuleMetric>, IndexedModule[]>();
+
+/** The modules of one side, keys split, in the side's key order; computed once per modules object. */
+function indexModules(modules: Record<string, ModuleMetric>): IndexedModule[] {
+  let index = moduleIndexes.get(modules);
+  if (index === undefined) {
+    index = Object.keys(modules).map((key) => ({ key, metric: modules[key] as ModuleMetric, parts: parseModuleKey(key) }));
+    moduleIndexes.set(modules, index);
+  }
+  return index;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Headroom against the device
 
@@ -114,8 +133,7 @@ export interface DeviceEstimate {
 
 export function estimateDevicePeaks(modules: Record<string, ModuleMetric>): Map<string, DeviceEstimate> {
   const estimates = new Map<string, DeviceEstimate>();
-  for (const [key, metric] of Object.entries(modules)) {
-    const parts = parseModuleKey(key);
+  for (const { metric, parts } of indexModules(modules)) {
     if (parts === null || parts.device === null) continue;
     let estimate = estimates.get(parts.device);
     if (estimate === undefined) {
@@ -154,6 +172,8 @@ export function requiredHeadroom(capacity: number, minHeadroom: Headroom | undef
 }
 
 function assessHeadroom(baseline: ModuleEvidence, current: ModuleEvidence, config: GateConfig): Entry[] {
+  // No capacity anywhere in the config: no device has a headroom verdict, so no estimate is needed.
+  if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined)) return [];
   const before = estimateDevicePeaks(baseline.modules);
   const entries: Entry[] = [];
   for (const estimate of estimateDevicePeaks(current.modules).values()) {
@@ -264,7 +284,7 @@ function assessLeaks(baseline: ModuleEvidence, current: ModuleEvidence, config: 
   if (policy === 'ignore') return [];
   const { count, percent } = config.leaks;
   const entries: Entry[] = [];
-  for (const [key, metric] of Object.entries(current.modules)) {
+  for (const { key, metric } of indexModules(current.modules)) {
     const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
     if (old === undefined || isIgnored(key, config)) continue;
     const before = outstandingAllocations(old);
@@ -343,10 +363,9 @@ function assessReferences(baseline: ModuleEvidence, current: ModuleEvidence, con
   const policy = config.verdicts['above-reference'];
   if (policy === 'ignore') return [];
   const entries: Entry[] = [];
-  for (const [key, metric] of Object.entries(current.modules)) {
+  for (const { key, metric, parts } of indexModules(current.modules)) {
     // Only a key with no baseline: once there is one, the baseline is the better reference.
     if (Object.hasOwn(baseline.modules, key) || isIgnored(key, config)) continue;
-    const parts = parseModuleKey(key);
     if (parts === null || parts.attribute !== REFERENCE_ATTRIBUTE || parts.device === null) continue;
     const reference = referenceCost(parts.module, config.profile, config.hccl);
     if (reference === null) continue;
@@ -378,12 +397,17 @@ export function median(values: readonly number[]): number {
 /** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
 function imbalanceGroups(modules: ModuleEvidence['modules'], config: GateConfig): Map<string, { key: string; peak: number }[]> {
   const groups = new Map<string, { key: string; peak: number }[]>();
-  for (const [key, metric] of Object.entries(modules)) {
-    const parts = parseModuleKey(key);
+  // By attribute, then module: no `${attribute}/*/${module}` string per key, only per group.
+  const byAttribute = new Map<string, Map<string, { key: string; peak: number }[]>>();
+  for (const { key, metric, parts } of indexModules(modules)) {
     if (parts === null || parts.device === null || isIgnored(key, config)) continue;
-    const group = `${parts.attribute}/*/${parts.module}`;
-    let members = groups.get(group);
-    if (members === undefined) groups.set(group, (members = []));
+    let byModule = byAttribute.get(parts.attribute);
+    if (byModule === undefined) byAttribute.set(parts.attribute, (byModule = new Map()));
+    let members = byModule.get(parts.module);
+    if (members === undefined) {
+      byModule.set(parts.module, (members = []));
+      groups.set(`${parts.attribute}/*/${parts.module}`, members);
+    }
     members.push({ key, peak: metric.peak });
   }
   return groups;

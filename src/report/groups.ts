@@ -49,27 +49,40 @@ export function worstOf(group: EntryGroup): Entry {
   return group.entries[0] as Entry;
 }
 
-/** Devices per (kind, device-free key), for "N of M devices". */
-export type DevicesPerPattern = ReadonlyMap<string, ReadonlyMap<string, number>>;
+/** Per (kind, device-free key): how many devices have such a key, and how many entries there are. */
+export interface PatternCount {
+  devices: number;
+  entries: number;
+}
+
+/** Devices and entries per (kind, device-free key), for "N of M devices". */
+export type DevicesPerPattern = ReadonlyMap<string, ReadonlyMap<string, PatternCount>>;
 
 // Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
 const perPatternOf = new WeakMap<readonly Entry[], DevicesPerPattern>();
 
-/** How many devices of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
+/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
 export function devicesPerPattern(all: readonly Entry[]): DevicesPerPattern {
   const known = perPatternOf.get(all);
   if (known !== undefined) return known;
-  const devices = new Map<string, Map<string, Set<string>>>();
+  // A pattern's devices are kept as the first one's name until a second arrives: most kernel patterns have one.
+  const devices = new Map<string, Map<string, { first: string; more: Set<string> | null; entries: number }>>();
   for (const entry of all) {
     const { device, group } = splitOf(entry);
     if (device === null) continue;
     let byPattern = devices.get(entry.kind);
     if (byPattern === undefined) devices.set(entry.kind, (byPattern = new Map()));
-    let set = byPattern.get(group);
-    if (set === undefined) byPattern.set(group, (set = new Set()));
-    set.add(device);
+    const seen = byPattern.get(group);
+    if (seen === undefined) byPattern.set(group, { first: device, more: null, entries: 1 });
+    else {
+      seen.entries++;
+      if (seen.more !== null) seen.more.add(device);
+      else if (device !== seen.first) seen.more = new Set([seen.first, device]);
+    }
   }
-  const counts = new Map([...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, set]) => [pattern, set.size]))]));
+  const counts = new Map(
+    [...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, seen]) => [pattern, { devices: seen.more?.size ?? 1, entries: seen.entries }]))]),
+  );
   perPatternOf.set(all, counts);
   return counts;
 }
@@ -97,7 +110,7 @@ export function groupEntries(entries: readonly Entry[], perPattern: DevicesPerPa
         severity: entry.severity,
         pattern: device === null ? entry.key : displayPattern(pattern),
         entries: [],
-        ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern) ?? 1),
+        ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern)?.devices ?? 1),
       };
       map.set(id, group);
       groups.push(group);

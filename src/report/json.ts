@@ -2,7 +2,7 @@
 import { SchemaError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { splitDevice } from '../sections/index.js';
-import { devicesPerPattern, groupEntries, isRollUp, medianGrowth } from './groups.js';
+import { devicesPerPattern, groupEntries, isRollUp, medianGrowth, splitOf } from './groups.js';
 import { growth } from './sections.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { stableStringify } from '../snapshot.js';
@@ -81,17 +81,25 @@ export function renderJsonReport(report: GateReport, extra: ReportExtras = {}): 
 
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
-  const index = new Map(entries.map((e, i) => [e, i]));
-  // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
-  const size = new Float64Array(entries.length);
-  const at = new Float64Array(entries.length);
+  const perPattern = devicesPerPattern(entries);
+  // Only entries that can share a group: a device-bearing key whose (kind, pattern) has one entry in the whole report
+  // (each of 100,000 kernels, say) is a group of one, never written.
+  const index = new Map<Entry, number>();
   entries.forEach((e, i) => {
+    const { device, group } = splitOf(e);
+    if (device === null || (perPattern.get(e.kind)?.get(group)?.entries ?? 0) > 1) index.set(e, i);
+  });
+  const candidates = [...index.keys()];
+  // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
+  const size = new Float64Array(candidates.length);
+  const at = new Float64Array(candidates.length);
+  candidates.forEach((e, i) => {
     size[i] = Math.abs(growth(e));
     at[i] = index.get(e) ?? 0;
   });
-  const order = Array.from(entries, (_, i) => i).sort((a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number));
-  const ordered = order.map((i) => entries[i] as Entry);
-  return groupEntries(ordered, devicesPerPattern(entries))
+  const order = Array.from(candidates, (_, i) => i).sort((a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number));
+  const ordered = order.map((i) => candidates[i] as Entry);
+  return groupEntries(ordered, perPattern)
     .filter(isRollUp)
     .map((g) => ({
       // Keys in code-unit order, as stableStringify writes them.

@@ -1,7 +1,7 @@
 // compareKeys: its fast path for printable ASCII gives exactly the numeric collator's order, on any string.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, sortKeys } from '../../src/snapshot.js';
+import { compareKeys } from '../../src/snapshot.js';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
@@ -61,41 +61,5 @@ describe('compareKeys', () => {
     // A number that goes on in full-width digits is one number to the collator: 10１ (101) after 99.
     expect(compareKeys('10１', '99')).toBe(sign(collator.compare('10１', '99')));
     expect(compareKeys('10１', '99')).toBe(1);
-  });
-
-  describe('sortKeys', () => {
-    // Printable ASCII only (the primary-key path), and lists sharing prefixes so that numbers, case and leading zeros decide.
-    const asciiPiece = fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom('0', '00', '1', '01', '2', '9', '10', '12', '007', '99', '100', '4096', '0000') },
-      { weight: 4, arbitrary: fc.constantFrom('a', 'A', 'b', 'B', 'dev', 'Dev', 'DEV', 'z', 'Z', 'app', 'APP', 'HCCL') },
-      { weight: 3, arbitrary: fc.constantFrom('/', '_', '-', '.', ':', ' ', '*', '#', '~', '(', ')') },
-      { weight: 2, arbitrary: fc.constantFrom(...printable) },
-    );
-    const asciiText = fc.array(asciiPiece, { maxLength: 8 }).map((pieces) => pieces.join(''));
-    const sharedPrefix = fc.tuple(fc.array(asciiPiece, { maxLength: 3 }), fc.array(asciiText, { maxLength: 40 })).map(([p, rest]) => rest.map((r) => p.join('') + r));
-
-    it('gives the comparator\'s order on printable-ASCII lists, duplicates and ties kept in input order', () => {
-      fc.assert(
-        fc.property(fc.oneof(fc.array(asciiText, { maxLength: 40 }), sharedPrefix), (keys) => {
-          expect(sortKeys(keys)).toEqual([...keys].sort(compareKeys));
-        }),
-        { numRuns: 5_000 },
-      );
-    });
-
-    it('gives the comparator\'s order on any strings (the comparator sorts those)', () => {
-      fc.assert(
-        fc.property(fc.array(fc.oneof(text, fc.string()), { maxLength: 30 }), (keys) => {
-          expect(sortKeys(keys)).toEqual([...keys].sort(compareKeys));
-        }),
-        { numRuns: 1_000 },
-      );
-    });
-
-    it('orders the keys of a 4,096-device run naturally, long digit runs included', () => {
-      const keys = ['DEV_MEM/dev10/APP', 'DEV_MEM/dev2/APP', 'DEV_MEM/dev2/app', 'dev1/op_0010', 'dev1/op_10', 'dev1/op_9', `n${'9'.repeat(300)}`, `n${'1'.concat('0'.repeat(300))}`];
-      expect(sortKeys(keys)).toEqual([...keys].sort(compareKeys));
-      expect(sortKeys(keys).slice(0, 3)).toEqual(['DEV_MEM/dev2/app', 'DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP']);
-    });
   });
 });
