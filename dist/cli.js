@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { D as DEFAULT_MAX_EDITS, c as compareDumpFiles } from './chunks/compare-dumps.js';
 import { c as collectSnapshot } from './chunks/collect.js';
-import { S as SECTIONS, m as metricsOf, s as stableStringify } from './chunks/snapshot.js';
+import { S as SECTIONS, m as metricsOf, c as compareKeys, s as stableStringify } from './chunks/snapshot.js';
 import { f as formatDelta, a as formatBytes } from './chunks/units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, a as countByStatus, f as formatCount, w as worstOf, e as entryReason, b as isRollUp, h as formatChange, j as formatTransition, m as medianPercent, k as devicesPhrase, l as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './chunks/groups.js';
 import { r as resolveAllInputs, d as describeSearches } from './chunks/local.js';
@@ -425,7 +425,8 @@ function superscript(n) {
 function renderSnapshotTable(snapshot) {
     const lines = [];
     for (const declaration of SECTIONS) {
-        const metrics = Object.entries(metricsOf(snapshot, declaration.name));
+        // Snapshots keep keys in code-unit order (dev10 before dev2); people read them in compareKeys order.
+        const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
         if (metrics.length === 0) {
             // The two historic sections always say so; others appear only when a run has them.
             if (declaration.name === 'modules' || declaration.name === 'kernels')

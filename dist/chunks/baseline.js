@@ -4,7 +4,7 @@ import path from 'node:path';
 import { I as InputError, c as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
-import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, e as compareKeys } from './snapshot.js';
+import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, c as compareKeys } from './snapshot.js';
 import './_commonjsHelpers.js';
 import './series.js';
 

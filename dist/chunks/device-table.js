@@ -1,4 +1,4 @@
-import { S as SECTIONS, e as compareKeys, f as sectionOfKind } from './snapshot.js';
+import { S as SECTIONS, c as compareKeys, f as sectionOfKind } from './snapshot.js';
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { f as formatCount, z as splitOf, F as isCountEntry, A as growth, p as plural } from './groups.js';
 import { d as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './sources.js';

@@ -1,4 +1,4 @@
-import { S as SECTIONS, e as compareKeys, f as sectionOfKind } from './snapshot.js';
+import { S as SECTIONS, c as compareKeys, f as sectionOfKind } from './snapshot.js';
 import { a as formatBytes, f as formatDelta } from './units.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './sources.js';

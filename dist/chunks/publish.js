@@ -4,7 +4,7 @@ import { l as loadGateConfig, c as DEFAULT_CONFIG_PATH, d as parseGateConfig } f
 import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
 import { p as parseJson } from './json-schema.js';
-import { f as sectionOfKind, e as compareKeys } from './snapshot.js';
+import { f as sectionOfKind, c as compareKeys } from './snapshot.js';
 import { a as formatBytes } from './units.js';
 import { valueOf } from './baseline-changes.js';
 import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';

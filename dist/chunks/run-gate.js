@@ -1,5 +1,5 @@
 import { I as InputError } from './sources.js';
-import { c as modulesOf, d as section, e as compareKeys, m as metricsOf, v as valueOf, S as SECTIONS, h as hasNoMetrics } from './snapshot.js';
+import { d as modulesOf, e as section, c as compareKeys, m as metricsOf, v as valueOf, S as SECTIONS, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
 import { a as formatBytes } from './units.js';
 import { e as exceedsTolerance, m as matchRule, p as percentChange, D as DEFAULT_CONFIG, l as loadGateConfig, a as applyMaxIncrease, b as parseMaxIncrease } from './thresholds.js';

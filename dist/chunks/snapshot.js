@@ -292,11 +292,11 @@ class SnapshotBuilder {
         const metrics = this.sections.get(sectionName) ?? this.sectionMap(sectionName);
         const prev = metrics.get(key);
         if (prev === undefined)
-            metrics.set(key, { ...metric });
+            metrics.set(key, sortedCopy(metric));
         else {
             const kept = combineMetrics(declaration, prev, metric);
             if (kept !== prev)
-                metrics.set(key, { ...kept });
+                metrics.set(key, sortedCopy(kept));
         }
     }
     /** A plog statistics record: section `modules`. */
@@ -428,7 +428,7 @@ class SnapshotBuilder {
             }
             const metrics = this.sections.get(name);
             if (metrics.size > 0)
-                sections[name] = sortedRecord(metrics);
+                sections[name] = codeUnitRecord(metrics);
         }
         const series = {};
         for (const name of [...this.series.keys()].sort()) {
@@ -514,6 +514,33 @@ function combineNodes(a, b) {
         skipped: a.skipped + b.skipped,
         environment,
     });
+}
+/**
+ * A copy of a metric with its fields in code-unit order, as stableStringify writes them: writing a built snapshot then
+ * copies none of its 160,000 metrics (parsers list fields in the declaration's order: peak, current, allocs, frees).
+ */
+function sortedCopy(metric) {
+    const keys = Object.keys(metric);
+    let inOrder = true;
+    for (let i = 1; inOrder && i < keys.length; i++)
+        inOrder = keys[i - 1] < keys[i];
+    if (inOrder)
+        return { ...metric };
+    const copy = {};
+    for (const key of keys.sort())
+        setOwn(copy, key, metric[key]);
+    return copy;
+}
+/**
+ * A section's metrics in code-unit key order: the order stableStringify writes and snapshot files are read back in, so
+ * writing 160,000 metrics copies nothing, and one native sort replaces a collator-order one. Whoever shows keys to people
+ * sorts them with compareKeys (the gate's union of keys, the tables).
+ */
+function codeUnitRecord(map) {
+    const record = {};
+    for (const key of [...map.keys()].sort())
+        setOwn(record, key, map.get(key));
+    return record;
 }
 function sortedRecord(map) {
     const record = {};
@@ -652,45 +679,49 @@ function stableStringify(value) {
  * returned as they are, not copied: the same JSON, without a second copy of 160,000 metrics.
  */
 function sortDeep(value) {
+    if (value === null || typeof value !== 'object')
+        return value;
     if (Array.isArray(value)) {
         let copy;
         for (let i = 0; i < value.length; i++) {
             const item = value[i];
+            if (item === null || typeof item !== 'object')
+                continue;
             const sorted = sortDeep(item);
             if (sorted !== item)
                 (copy ??= value.slice())[i] = sorted;
         }
         return copy ?? value;
     }
-    if (value !== null && typeof value === 'object') {
-        const record = value;
-        const keys = Object.keys(record);
-        // Only a plain object can stand for its sorted copy: a Date or class instance becomes a plain object of its fields.
-        const prototype = Object.getPrototypeOf(record);
-        let inOrder = prototype === Object.prototype || prototype === null;
-        for (let i = 1; inOrder && i < keys.length; i++)
-            inOrder = keys[i - 1] < keys[i];
-        if (!inOrder) {
-            const sorted = {};
-            for (const key of keys.sort())
-                setOwn(sorted, key, sortDeep(record[key]));
-            return sorted;
-        }
-        let changed;
-        for (let i = 0; i < keys.length; i++) {
-            const item = record[keys[i]];
-            const sorted = sortDeep(item);
-            if (sorted !== item)
-                (changed ??= keys.map((key) => record[key]))[i] = sorted;
-        }
-        if (changed === undefined)
-            return record;
-        const copy = {};
-        for (let i = 0; i < keys.length; i++)
-            setOwn(copy, keys[i], changed[i]);
-        return copy;
+    const record = value;
+    const keys = Object.keys(record);
+    // Only a plain object can stand for its sorted copy: a Date or class instance becomes a plain object of its fields.
+    const prototype = Object.getPrototypeOf(record);
+    let inOrder = prototype === Object.prototype || prototype === null;
+    for (let i = 1; inOrder && i < keys.length; i++)
+        inOrder = keys[i - 1] < keys[i];
+    if (!inOrder) {
+        const sorted = {};
+        for (const key of keys.sort())
+            setOwn(sorted, key, sortDeep(record[key]));
+        return sorted;
     }
-    return value;
+    let changed;
+    for (let i = 0; i < keys.length; i++) {
+        const item = record[keys[i]];
+        // Numbers and strings (most of a snapshot) need no call.
+        if (item === null || typeof item !== 'object')
+            continue;
+        const sorted = sortDeep(item);
+        if (sorted !== item)
+            (changed ??= keys.map((key) => record[key]))[i] = sorted;
+    }
+    if (changed === undefined)
+        return record;
+    const copy = {};
+    for (let i = 0; i < keys.length; i++)
+        setOwn(copy, keys[i], changed[i]);
+    return copy;
 }
 /** True when the snapshot holds no metric in any section: nothing to compare with a baseline. */
 function hasNoMetrics(snapshot) {
@@ -709,4 +740,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, modulesOf as c, section as d, compareKeys as e, sectionOfKind as f, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SECTIONS as S, SnapshotBuilder as a, SNAPSHOT_VERSION as b, compareKeys as c, modulesOf as d, section as e, sectionOfKind as f, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };

@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import type { GateReport } from '../gate/types.js';
 import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
-import { metricsOf, type Snapshot } from '../snapshot.js';
+import { compareKeys, metricsOf, type Snapshot } from '../snapshot.js';
 import { formatBytes, formatDelta, formatPercent } from '../units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
 import { replaceControlCharacters } from './escape.js';
@@ -223,7 +223,8 @@ function superscript(n: number): string {
 export function renderSnapshotTable(snapshot: Snapshot): string {
   const lines: string[] = [];
   for (const declaration of SECTIONS) {
-    const metrics = Object.entries(metricsOf(snapshot, declaration.name));
+    // Snapshots keep keys in code-unit order (dev10 before dev2); people read them in compareKeys order.
+    const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
     if (metrics.length === 0) {
       // The two historic sections always say so; others appear only when a run has them.
       if (declaration.name === 'modules' || declaration.name === 'kernels') lines.push(`${declaration.title}: none`, '');

@@ -192,14 +192,21 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
     const longKey = `dev0/${'x'.repeat(70)}`;
     const text = renderSnapshotTable({ ...snapshot, sections: { ...snapshot.sections, kernels: { ...snapshot.sections.kernels!, [longKey]: { diff: 1, rows: 1, added: 1, removed: 0, event: 'OP_LAUNCH' } } } });
     const kernelLines = text.split('\n').slice(text.split('\n').indexOf('Kernels (3)') + 1);
-    // Insertion order is the snapshot's (the builder sorts keys); the long key does not widen the column.
+    // Rows in compareKeys order whatever the snapshot's key order (the long key was added last); it does not widen the column.
     expect(kernelLines.slice(0, 5)).toEqual([
       'KEY                  DIFF  DIFF BYTES  ROWS  ADDED  REMOVED  EVENT',
       'dev0/matmul_v1       +6 B           6     1      0        0  KERNEL_LAUNCH',
-      'dev1/add_custom  -3.0 KiB       -3072     4      1        2  -',
       longKey,
       '                     +1 B           1     1      1        0  OP_LAUNCH',
+      'dev1/add_custom  -3.0 KiB       -3072     4      1        2  -',
     ]);
+  });
+
+  it('lists keys in natural order (dev2 before dev10) though snapshots hold them in code-unit order', () => {
+    const kernels = { 'dev10/op': { diff: 1, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' }, 'dev2/op': { diff: 2, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' } };
+    const text = renderSnapshotTable({ ...snapshot, sections: { kernels } });
+    expect(text.indexOf('dev2/op')).toBeGreaterThan(-1);
+    expect(text.indexOf('dev2/op')).toBeLessThan(text.indexOf('dev10/op'));
   });
 
   it('says so when nothing was read', () => {
