@@ -136,7 +136,7 @@ export const MAX_JSON_DEPTH = 100;
  * would erase the first), or nesting deeper than MAX_JSON_DEPTH (which would overflow recursive code further on).
  * A UTF-8 BOM (files saved on Windows) is skipped, and columns count from after it.
  */
-export function parseJson(text: string, file: string): unknown {
+export function parseJson(text: string, file: string, countKeys: (value: unknown) => number = countJsonKeys): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let value: unknown;
   try {
@@ -147,7 +147,7 @@ export function parseJson(text: string, file: string): unknown {
   // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
   // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
   // deep nesting pays for the scanner, which then names the line:column (or finds nothing wrong).
-  if (keyTokens(body) === keysIn(value)) return value;
+  if (keyTokens(body) === countKeys(value)) return value;
   const problem = strictProblem(body, file);
   if (problem !== null) throw problem;
   return value;
@@ -174,9 +174,10 @@ function keyTokens(text: string): number {
 
 /**
  * Keys of every object in a parsed JSON value, counted without recursion; -1 when containers nest close to
- * MAX_JSON_DEPTH (the scanner then decides, and says where).
+ * MAX_JSON_DEPTH (the scanner then decides, and says where). A caller that walks the document anyway may count instead
+ * (parseJson's `countKeys`), as long as it counts exactly these keys.
  */
-function keysIn(value: unknown): number {
+export function countJsonKeys(value: unknown): number {
   let count = 0;
   const stack: unknown[] = [value];
   const depths: number[] = [0];

@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { I as InputError, c as SchemaError } from './sources.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
+import { a as countDocumentKeys, d as buildBaselineV1Schema, c as compileSectionsDocument, e as buildBaselineSchema } from './validate.js';
 import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, c as compareKeys } from './snapshot.js';
 import './_commonjsHelpers.js';
 import './series.js';
@@ -29,7 +29,7 @@ async function loadBaseline(file) {
 }
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 function parseBaseline(text, file) {
-    const json = parseJson(text, file);
+    const json = parseJson(text, file, countDocumentKeys);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
     if (version === 1)
         return migrateV1(validateBaselineV1(json, file));

@@ -8218,7 +8218,7 @@ const MAX_JSON_DEPTH = 100;
  * would erase the first), or nesting deeper than MAX_JSON_DEPTH (which would overflow recursive code further on).
  * A UTF-8 BOM (files saved on Windows) is skipped, and columns count from after it.
  */
-function parseJson(text, file) {
+function parseJson(text, file, countKeys = countJsonKeys) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let value;
     try {
@@ -8230,7 +8230,7 @@ function parseJson(text, file) {
     // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
     // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
     // deep nesting pays for the scanner, which then names the line:column (or finds nothing wrong).
-    if (keyTokens(body) === keysIn(value))
+    if (keyTokens(body) === countKeys(value))
         return value;
     const problem = strictProblem(body, file);
     if (problem !== null)
@@ -8258,9 +8258,10 @@ function keyTokens(text) {
 }
 /**
  * Keys of every object in a parsed JSON value, counted without recursion; -1 when containers nest close to
- * MAX_JSON_DEPTH (the scanner then decides, and says where).
+ * MAX_JSON_DEPTH (the scanner then decides, and says where). A caller that walks the document anyway may count instead
+ * (parseJson's `countKeys`), as long as it counts exactly these keys.
  */
-function keysIn(value) {
+function countJsonKeys(value) {
     let count = 0;
     const stack = [value];
     const depths = [0];
@@ -8560,4 +8561,4 @@ function scanJson(text, options) {
     return problem;
 }
 
-export { compileCheck as a, compileSchema as c, parseJson as p };
+export { compileCheck as a, countJsonKeys as b, compileSchema as c, parseJson as p };

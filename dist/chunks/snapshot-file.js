@@ -1,7 +1,7 @@
 import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
 import { I as InputError, c as SchemaError } from './sources.js';
 import { p as parseJson } from './json-schema.js';
-import { c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
+import { c as compileSectionsDocument, b as buildSnapshotSchema, a as countDocumentKeys } from './validate.js';
 import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot.js';
 import 'node:crypto';
 import './_commonjsHelpers.js';
@@ -15,7 +15,7 @@ const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 let validate;
 /** Parses and checks one snapshot's text: JSON (line:column), then its version, then the schema (JSON pointer). */
 function parseSnapshotText(text, file) {
-    const json = parseJson(text, file);
+    const json = parseJson(text, file, countDocumentKeys);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
     if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
         throw new SchemaError(file, '/version', `is ${version}: this snapshot was written by a newer ascend-memory-gate (this one reads version ${SNAPSHOT_VERSION}); use the same version on the nodes and in the gate job`);

@@ -1,6 +1,6 @@
 import { M as MAX_POINTS } from './series.js';
 import { S as SECTIONS } from './snapshot.js';
-import { a as compileCheck, c as compileSchema } from './json-schema.js';
+import { a as compileCheck, b as countJsonKeys, c as compileSchema } from './json-schema.js';
 
 // The snapshot's and the baseline's JSON Schemas, built from the section registry: schemas/snapshot.schema.json and
 // schemas/baseline.schema.json are their published copies (`npm run schemas` writes them; a test checks they agree).
@@ -198,33 +198,65 @@ const SECTION_CHECKS = new Map(SECTIONS.map((s) => {
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Whether `sections` matches the sections schema: declared sections only, each a map of metrics with exactly their declared fields. */
 function sectionsConform(sections) {
+    return conforming.has(sections) || sectionKeys(sections) >= 0;
+}
+// Sections objects the direct pass has accepted (while parseJson counted their keys): the validator does not walk them again.
+const conforming = new WeakSet();
+/** The keys in `sections` (section names, metric keys, field names) when it matches the sections schema, else -1. */
+function sectionKeys(sections) {
     if (!isRecord(sections))
-        return false;
+        return -1;
+    let count = 0;
     for (const name in sections) {
         const check = SECTION_CHECKS.get(name);
         const metrics = sections[name];
         if (check === undefined || !Object.hasOwn(sections, name) || !isRecord(metrics))
-            return false;
+            return -1;
         const { names, checks } = check;
         const n = names.length;
+        count++;
         for (const key in metrics) {
             const metric = metrics[key];
             if (!isRecord(metric))
-                return false;
+                return -1;
             let fields = 0;
             for (const field in metric) {
                 fields++;
             }
             if (fields !== n)
-                return false;
+                return -1;
             for (let i = 0; i < n; i++) {
                 const field = names[i];
                 if (!Object.hasOwn(metric, field) || !checks[i](metric[field]))
-                    return false;
+                    return -1;
             }
+            count += 1 + n;
         }
     }
-    return true;
+    conforming.add(sections);
+    return count;
+}
+/**
+ * parseJson's key count for a snapshot or baseline: the sections counted by the direct pass (which also checks them,
+ * once), the rest of the document by the generic walk.
+ */
+function countDocumentKeys(document) {
+    if (!isRecord(document))
+        return countJsonKeys(document);
+    const inSections = sectionKeys(document.sections);
+    if (inSections < 0)
+        return countJsonKeys(document);
+    let count = inSections;
+    for (const key in document) {
+        count++;
+        if (key === 'sections')
+            continue;
+        const inside = countJsonKeys(document[key]);
+        if (inside < 0)
+            return -1;
+        count += inside;
+    }
+    return count;
 }
 /**
  * A validator for a document whose `sections` property follows the sections schema (snapshot, baseline): the direct
@@ -241,4 +273,4 @@ function compileSectionsDocument(schema) {
     };
 }
 
-export { buildBaselineV1Schema as a, buildSnapshotSchema as b, compileSectionsDocument as c, buildBaselineSchema as d };
+export { countDocumentKeys as a, buildSnapshotSchema as b, compileSectionsDocument as c, buildBaselineV1Schema as d, buildBaselineSchema as e };

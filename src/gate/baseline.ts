@@ -5,7 +5,7 @@ import path from 'node:path';
 import { InputError, SchemaError } from '../errors.js';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.js';
-import { compileSectionsDocument } from '../sections/validate.js';
+import { compileSectionsDocument, countDocumentKeys } from '../sections/validate.js';
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
 import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
@@ -78,7 +78,7 @@ export async function loadBaseline(file: string): Promise<Baseline | null> {
 
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 export function parseBaseline(text: string, file: string): Baseline {
-  const json = parseJson(text, file);
+  const json = parseJson(text, file, countDocumentKeys);
   const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
   if (version === 1) return migrateV1(validateBaselineV1(json, file));
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {

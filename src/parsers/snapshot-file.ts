@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { InputError, SchemaError } from '../errors.js';
 import { parseJson } from '../json-schema.js';
 import { buildSnapshotSchema } from '../sections/schema.js';
-import { compileSectionsDocument } from '../sections/validate.js';
+import { compileSectionsDocument, countDocumentKeys } from '../sections/validate.js';
 import { SNAPSHOT_VERSION, stableStringify, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
@@ -17,7 +17,7 @@ let validate: ((json: unknown, file: string) => Snapshot) | undefined;
 
 /** Parses and checks one snapshot's text: JSON (line:column), then its version, then the schema (JSON pointer). */
 export function parseSnapshotText(text: string, file: string): Snapshot {
-  const json = parseJson(text, file);
+  const json = parseJson(text, file, countDocumentKeys);
   const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
     throw new SchemaError(

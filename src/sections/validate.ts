@@ -3,7 +3,7 @@
 // accepts them, ajv checks the rest of the document with the sections left opaque (compiling and running the metric
 // schemas cost ~0.4 s per 15 MB file); when it does not, the full schema runs and its first error is the message.
 // A property test pins that the direct pass accepts exactly what the schema accepts.
-import { compileCheck, compileSchema, type SchemaValidator } from '../json-schema.js';
+import { compileCheck, compileSchema, countJsonKeys, type SchemaValidator } from '../json-schema.js';
 import { SECTIONS } from './index.js';
 import type { FieldType } from './types.js';
 
@@ -38,29 +38,60 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Whether `sections` matches the sections schema: declared sections only, each a map of metrics with exactly their declared fields. */
 export function sectionsConform(sections: unknown): boolean {
-  if (!isRecord(sections)) return false;
+  return conforming.has(sections as object) || sectionKeys(sections) >= 0;
+}
+
+// Sections objects the direct pass has accepted (while parseJson counted their keys): the validator does not walk them again.
+const conforming = new WeakSet<object>();
+
+/** The keys in `sections` (section names, metric keys, field names) when it matches the sections schema, else -1. */
+function sectionKeys(sections: unknown): number {
+  if (!isRecord(sections)) return -1;
+  let count = 0;
   for (const name in sections) {
     const check = SECTION_CHECKS.get(name);
     const metrics = sections[name];
-    if (check === undefined || !Object.hasOwn(sections, name) || !isRecord(metrics)) return false;
+    if (check === undefined || !Object.hasOwn(sections, name) || !isRecord(metrics)) return -1;
     const { names, checks } = check;
     const n = names.length;
+    count++;
     for (const key in metrics) {
       const metric = metrics[key];
-      if (!isRecord(metric)) return false;
+      if (!isRecord(metric)) return -1;
       let fields = 0;
       for (const field in metric) {
         void field;
         fields++;
       }
-      if (fields !== n) return false;
+      if (fields !== n) return -1;
       for (let i = 0; i < n; i++) {
         const field = names[i] as string;
-        if (!Object.hasOwn(metric, field) || !(checks[i] as (v: unknown) => boolean)(metric[field])) return false;
+        if (!Object.hasOwn(metric, field) || !(checks[i] as (v: unknown) => boolean)(metric[field])) return -1;
       }
+      count += 1 + n;
     }
   }
-  return true;
+  conforming.add(sections);
+  return count;
+}
+
+/**
+ * parseJson's key count for a snapshot or baseline: the sections counted by the direct pass (which also checks them,
+ * once), the rest of the document by the generic walk.
+ */
+export function countDocumentKeys(document: unknown): number {
+  if (!isRecord(document)) return countJsonKeys(document);
+  const inSections = sectionKeys(document.sections);
+  if (inSections < 0) return countJsonKeys(document);
+  let count = inSections;
+  for (const key in document) {
+    count++;
+    if (key === 'sections') continue;
+    const inside = countJsonKeys(document[key]);
+    if (inside < 0) return -1;
+    count += inside;
+  }
+  return count;
 }
 
 /**

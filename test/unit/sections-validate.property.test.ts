@@ -6,7 +6,8 @@ import { compileCheck } from '../../src/json-schema.js';
 import { SECTIONS } from '../../src/sections/index.js';
 import { buildBaselineSchema, buildSnapshotSchema } from '../../src/sections/schema.js';
 import { compileSectionsDocument, sectionsConform } from '../../src/sections/validate.js';
-import { SchemaError } from '../../src/errors.js';
+import { InputError, SchemaError } from '../../src/errors.js';
+import { parseBaseline } from '../../src/gate/baseline.js';
 
 const ajvSnapshot = compileCheck(buildSnapshotSchema());
 const meta = { files: 1, records: 1, skipped: 0, allocFailures: {} };
@@ -76,5 +77,44 @@ describe('sectionsConform', () => {
   it('a document whose sections pass but whose meta does not is refused by the full schema', () => {
     const validate = compileSectionsDocument(buildSnapshotSchema());
     expect(() => validate({ version: 2, sections: {}, series: {}, meta: { ...meta, files: -1 } }, 'run.json')).toThrow(/^run\.json: \/meta\/files: must be a non-negative integer, got -1$/);
+  });
+
+  it('counting keys during the direct pass still finds a key given twice anywhere in a baseline, with its line', () => {
+    // A valid baseline, written one key per line; then one line repeated: a field, a metric's first line, a section's.
+    const metric = (peak: number): string => `{\n"allocs": 1,\n"current": 2,\n"frees": 1,\n"peak": ${peak}\n}`;
+    const lines = [
+      '{',
+      '"sections": {',
+      '"kernels": {',
+      '"dev0/op": {\n"added": 0,\n"diff": 4,\n"event": "KERNEL_LAUNCH",\n"removed": 0,\n"rows": 1\n}',
+      '},',
+      '"modules": {',
+      `"DEV_MEM/dev0/APP": ${metric(10)},`,
+      `"DEV_MEM/dev1/APP": ${metric(20)}`,
+      '}',
+      '},',
+      '"source": { "commit": "abc" },',
+      '"version": 2',
+      '}',
+    ].join('\n');
+    expect(parseBaseline(lines, 'b.json').sections.modules?.['DEV_MEM/dev1/APP']?.peak).toBe(20);
+    const cases: [string, string][] = [
+      ['"peak": 20', '"peak": 20,\n"peak": 21'],
+      [`"DEV_MEM/dev1/APP": ${metric(20)}`, `"DEV_MEM/dev1/APP": ${metric(20)},\n"DEV_MEM/dev1/APP": ${metric(30)}`],
+      ['"rows": 1', '"rows": 1,\n"rows": 1'],
+      ['"version": 2', '"version": 2,\n"sections": {}'],
+      ['"source": { "commit": "abc" },', '"source": { "commit": "abc", "commit": "def" },'],
+    ];
+    for (const [from, to] of cases) {
+      const text = lines.replace(from, to);
+      let error: unknown;
+      try {
+        parseBaseline(text, 'b.json');
+      } catch (e) {
+        error = e;
+      }
+      expect(error, to).toBeInstanceOf(InputError);
+      expect((error as Error).message, to).toMatch(/^b\.json:\d+:\d+: duplicate key /);
+    }
   });
 });
