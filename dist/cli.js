@@ -725,7 +725,7 @@ async function checkCommand(args, io) {
     const markdownFile = optionalString(opts, 'markdown');
     const htmlFile = optionalString(opts, 'html');
     if (reportFile)
-        await writeFile(reportFile, (await import('./chunks/json.js')).renderJsonReport(report));
+        await (await import('./chunks/json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
         await writeFile(markdownFile, (await import('./chunks/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
     if (htmlFile)

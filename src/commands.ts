@@ -209,7 +209,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
-  if (reportFile) await writeFile(reportFile, (await import('./report/json.js')).renderJsonReport(report));
+  if (reportFile) await (await import('./report/json.js')).writeJsonReport(reportFile, report);
   if (markdownFile) await writeFile(markdownFile, (await import('./report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
   if (htmlFile) await writeFile(htmlFile, (await import('./report/html.js')).renderHtml(report));
   io.out(renderTerminal(report, { color: (io.color ?? useColor)(), width: (io.width ?? terminalWidth)(), all: opts.all === true, baselineFile: baselinePath }));

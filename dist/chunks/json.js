@@ -1,6 +1,7 @@
-import { s as shortenName, c as SchemaError } from './sources.js';
+import { c as SchemaError, s as shortenName } from './sources.js';
 import { s as stableStringify } from './snapshot.js';
-import { R as REPORT_STATUSES, d as devicesPerPattern, z as splitOf, A as growth, g as groupEntries, b as isRollUp, n as medianGrowth, M as MAX_NOTE_LENGTH, B as reportSchema, C as MAX_ENTRIES, D as MAX_KEY_LENGTH } from './groups.js';
+import { d as devicesPerPattern, z as splitOf, A as growth, g as groupEntries, b as isRollUp, n as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, B as reportSchema, C as MAX_ENTRIES, D as MAX_KEY_LENGTH } from './groups.js';
+import { open, rm, rename } from 'node:fs/promises';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as splitDevice } from './keys.js';
 import 'node:crypto';
@@ -12,49 +13,122 @@ import './_commonjsHelpers.js';
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
 /**
  * The report as stable JSON; counts list every known status (0 when absent). Throws SchemaError if it could not be read
- * back. Every object is built with its keys in sorted order, so stableStringify writes it without copying 160,000 entries.
+ * back. The same text writeJsonReport streams to a file.
  */
 function renderJsonReport(report, extra = {}) {
+    return [...jsonReportChunks(report, extra)].join('');
+}
+/**
+ * Writes the report to a file in pieces: at 4,096 devices the text is ~40 MB, and neither it nor a second copy of the
+ * entries is ever held whole (the file is written to a temporary name and renamed, so a failed write leaves no half report).
+ */
+async function writeJsonReport(file, report, extra = {}) {
+    const chunks = jsonReportChunks(report, extra);
+    // The checks run before the first byte is written: the first chunk comes after them.
+    const first = chunks.next();
+    const temporary = `${file}.${process.pid}.tmp`;
+    const handle = await open(temporary, 'w');
+    try {
+        let pending = first.done === true ? '' : first.value;
+        for (const chunk of { [Symbol.iterator]: () => chunks }) {
+            pending += chunk;
+            if (pending.length >= WRITE_BYTES) {
+                await handle.write(pending);
+                pending = '';
+            }
+        }
+        await handle.write(pending);
+    }
+    catch (error) {
+        await handle.close();
+        await rm(temporary, { force: true });
+        throw error;
+    }
+    await handle.close();
+    await rename(temporary, file);
+}
+/** About this much text is written at a time. */
+const WRITE_BYTES = 1 << 20;
+/** Entries serialized per JSON.stringify call. */
+const BATCH = 2048;
+/**
+ * stableStringify of the report document, in pieces. Every object is built with its keys in code-unit order (what
+ * stableStringify writes), and the entries and groups are written a batch at a time into the frame of the rest.
+ */
+function* jsonReportChunks(report, extra) {
     const counts = Object.fromEntries([...REPORT_STATUSES].sort().map((status) => [status, 0]));
     for (const [status, n] of Object.entries(report.counts))
         if (n !== undefined)
             counts[status] = n;
     const groups = groupsOf(report.entries);
-    // Keys in code-unit order (what stableStringify writes): baseline, capacity, current, delta, key, kind, limit, note, percent, rule, severity, status, unit.
-    const entries = report.entries.map((e) => {
-        const entry = { baseline: e.baseline };
-        if (e.capacity !== undefined)
-            entry.capacity = e.capacity;
-        entry.current = e.current;
-        entry.delta = e.delta;
-        // The schema bounds keys (an untrusted upload must not be unbounded): longer ones are written shortened, hashed.
-        entry.key = shortenName(e.key, MAX_KEY_LENGTH);
-        entry.kind = e.kind;
-        if (e.limit !== undefined)
-            entry.limit = e.limit;
-        if (e.note !== undefined)
-            entry.note = e.note;
-        entry.percent = e.percent;
-        entry.rule = e.rule === null ? null : shortenName(e.rule, MAX_KEY_LENGTH);
-        entry.severity = e.severity;
-        entry.status = e.status;
-        if (e.unit !== undefined)
-            entry.unit = e.unit;
-        return entry;
-    });
-    const document = {
+    const frame = {
         ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
         counts,
-        entries,
+        entries: [],
         ...(report.environment !== undefined ? { environment: report.environment } : {}),
         ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
-        ...(groups.length > 0 ? { groups } : {}),
+        ...(groups.length > 0 ? { groups: [] } : {}),
         ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
         result: report.result,
     };
     // Refuse to write what the comment job would refuse to read: the error surfaces in the run that caused it.
-    checkOwnReport(document);
-    return stableStringify(document);
+    checkOwnReport(frame, report.entries, groups);
+    // The frame with a marker where each list goes; a list is written as JSON.stringify(list, null, 2) would inside it.
+    const text = stableStringify({ ...frame, entries: MARK_ENTRIES, ...(groups.length > 0 ? { groups: MARK_GROUPS } : {}) });
+    const entriesAt = text.indexOf(JSON.stringify(MARK_ENTRIES));
+    const groupsAt = groups.length > 0 ? text.indexOf(JSON.stringify(MARK_GROUPS)) : -1;
+    yield text.slice(0, entriesAt);
+    yield* listChunks(report.entries, entryDocument);
+    if (groupsAt === -1) {
+        yield text.slice(entriesAt + JSON.stringify(MARK_ENTRIES).length);
+        return;
+    }
+    yield text.slice(entriesAt + JSON.stringify(MARK_ENTRIES).length, groupsAt);
+    yield* listChunks(groups, (g) => g);
+    yield text.slice(groupsAt + JSON.stringify(MARK_GROUPS).length);
+}
+// Strings that JSON-encode to themselves in the frame; the top-level lists sit at indent 2.
+const MARK_ENTRIES = '\u0000entries\u0000';
+const MARK_GROUPS = '\u0000groups\u0000';
+/** A top-level list as `JSON.stringify(document, null, 2)` writes it at indent 2, a batch at a time. */
+function* listChunks(items, document) {
+    if (items.length === 0) {
+        yield '[]';
+        return;
+    }
+    yield '[';
+    for (let start = 0; start < items.length; start += BATCH) {
+        const batch = items.slice(start, start + BATCH).map(document);
+        // "[\n  {…},\n  {…}\n]" at indent 0: drop the brackets, indent every line two more.
+        const json = stableStringify(batch);
+        const inner = json.slice(1, json.lastIndexOf(']')).replace(/\n/g, '\n  ');
+        // inner ends in the closing line's "\n  ": the next batch goes on after a comma, the last one before "\n  ]".
+        const written = inner.slice(0, inner.length - 3);
+        yield start === 0 ? written : `,${written}`;
+    }
+    yield '\n  ]';
+}
+/** One entry as the report writes it, keys in code-unit order: baseline, capacity, current, delta, key, kind, limit, note, percent, rule, severity, status, unit. */
+function entryDocument(e) {
+    const entry = { baseline: e.baseline };
+    if (e.capacity !== undefined)
+        entry.capacity = e.capacity;
+    entry.current = e.current;
+    entry.delta = e.delta;
+    // The schema bounds keys (an untrusted upload must not be unbounded): longer ones are written shortened, hashed.
+    entry.key = shortenName(e.key, MAX_KEY_LENGTH);
+    entry.kind = e.kind;
+    if (e.limit !== undefined)
+        entry.limit = e.limit;
+    if (e.note !== undefined)
+        entry.note = e.note;
+    entry.percent = e.percent;
+    entry.rule = e.rule === null ? null : shortenName(e.rule, MAX_KEY_LENGTH);
+    entry.severity = e.severity;
+    entry.status = e.status;
+    if (e.unit !== undefined)
+        entry.unit = e.unit;
+    return entry;
 }
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 function groupsOf(entries) {
@@ -110,18 +184,18 @@ function checkReport(untrusted, file) {
 /**
  * The writer's check of its own document: the schema on everything but entries and groups (ajv over 160,000 entries the
  * code just built took ~0.3 s), the bounds a built entry can break (how many, a note's length, an integer that is not
- * one), and the same consistency checks as a reader's. Tests read every written report back through parseReportJson.
+ * one), and the counts and result against the entries. Tests read every written report back through parseReportJson.
  */
-function checkOwnReport(document) {
-    const data = validateReportFrame(document, 'report');
+function checkOwnReport(frame, entries, groups) {
+    const data = validateReportFrame(frame, 'report');
     const bounded = (what, count) => {
         if (count > MAX_ENTRIES)
             throw new SchemaError('report', `/${what}`, `must have at most ${MAX_ENTRIES} items, got ${count}: the reader refuses larger reports`);
     };
-    bounded('entries', data.entries.length);
-    bounded('groups', data.groups?.length ?? 0);
+    bounded('entries', entries.length);
+    bounded('groups', groups.length);
     const integer = (v) => v === null || v === undefined || Number.isSafeInteger(v);
-    data.entries.forEach((e, i) => {
+    entries.forEach((e, i) => {
         if (e.note !== undefined && e.note.length > MAX_NOTE_LENGTH)
             throw new SchemaError('report', `/entries/${i}/note`, `must be at most ${MAX_NOTE_LENGTH} characters, got ${e.note.length}`);
         for (const field of ['baseline', 'current', 'delta', 'limit', 'capacity']) {
@@ -129,7 +203,7 @@ function checkOwnReport(document) {
                 throw new SchemaError('report', `/entries/${i}/${field}`, `must be an integer number of bytes, got ${String(e[field])}`);
         }
     });
-    checkConsistency(data, 'report', false);
+    checkConsistency({ ...data, entries: entries }, 'report', false);
 }
 /** Counts and result agree with the entries; with `groups`, each group's members are checked too (the writer built its groups from these entries). */
 function checkConsistency(data, file, groups = true) {
@@ -173,4 +247,4 @@ function checkGroups(data, file) {
     });
 }
 
-export { groupsOf, parseReportJson, renderJsonReport };
+export { groupsOf, parseReportJson, renderJsonReport, writeJsonReport };

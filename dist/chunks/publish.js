@@ -11,7 +11,7 @@ import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { i as isFirstRun, v as verdictText, x as entrySentence, y as worstFirst, e as entryReason } from './groups.js';
-import { renderJsonReport } from './json.js';
+import { writeJsonReport } from './json.js';
 import { renderMarkdown } from './markdown.js';
 
 /** Every key whose compared baseline value moves (added, removed or changed), in report order. */
@@ -208,7 +208,7 @@ async function writeOutputs(report, markdown) {
     await mkdir(dir, { recursive: true });
     const reportPath = path.join(dir, 'report.json');
     const markdownPath = path.join(dir, 'report.md');
-    await writeFile(reportPath, renderJsonReport(report));
+    await writeJsonReport(reportPath, report);
     await writeFile(markdownPath, markdown);
     const failing = report.entries.filter((e) => e.severity === 'fail').length;
     setOutput('result', report.result);

@@ -9,7 +9,7 @@ import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
 import { annotationText, failingWorstFirst, failureReason } from '../report/annotation.js';
-import { renderJsonReport } from '../report/json.js';
+import { writeJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { workDir } from './shared.js';
 
@@ -22,7 +22,7 @@ async function writeOutputs(report: GateReport, markdown: string): Promise<{ rep
   await mkdir(dir, { recursive: true });
   const reportPath = path.join(dir, 'report.json');
   const markdownPath = path.join(dir, 'report.md');
-  await writeFile(reportPath, renderJsonReport(report));
+  await writeJsonReport(reportPath, report);
   await writeFile(markdownPath, markdown);
   const failing = report.entries.filter((e) => e.severity === 'fail').length;
   core.setOutput('result', report.result);

@@ -4,7 +4,11 @@ import publishedSchema from '../../schemas/report.schema.json' with { type: 'jso
 import { InputError, SchemaError } from '../../src/errors.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { shortenName } from '../../src/report/names.js';
-import { parseReportJson, renderJsonReport } from '../../src/report/json.js';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseReportJson, renderJsonReport, writeJsonReport } from '../../src/report/json.js';
+import { stableStringify } from '../../src/snapshot.js';
 import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../src/report/report-schema.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
@@ -63,6 +67,57 @@ function schemaErrorOf(text: string): SchemaError {
   }
   throw new Error('the report was accepted');
 }
+
+describe('the report written in pieces', () => {
+  /** A report of `n` module keys over `devices` devices (APP regressed on every device: one roll-up), plus one kernel. */
+  function bigReport(n: number, devices: number): GateReport {
+    const entries: Entry[] = [];
+    for (let i = 0; i < n; i++) {
+      const device = i % devices;
+      const regressed = i % 3 === 0;
+      entries.push(
+        entry({
+          key: `DEV_MEM/dev${device}/M${Math.floor(i / devices)}`,
+          current: regressed ? 2000 : 1000,
+          delta: regressed ? 1000 : 0,
+          percent: regressed ? 100 : 0,
+          status: regressed ? 'regressed' : 'pass',
+          severity: regressed ? 'fail' : 'ok',
+          ...(i % 7 === 0 ? { note: `note ${i}`, unit: 'count' as const, limit: 5 } : {}),
+        }),
+      );
+    }
+    entries.push(newKernel);
+    const counts: GateReport['counts'] = { new: 1 };
+    for (const e of entries.slice(0, n)) counts[e.status] = (counts[e.status] ?? 0) + 1;
+    return { result: 'fail', counts, entries, environment: { changes: [{ item: 'CANN', baseline: '8.3', current: '9.0' }], splits: [], severity: 'warn' } };
+  }
+
+  it('is the stable JSON of its own content, byte for byte, across batches, with and without groups', () => {
+    for (const report of [bigReport(0, 1), bigReport(1, 1), bigReport(2049, 1), bigReport(5000, 64), { ...seedReport, entries: [] , counts: {}, result: 'pass' as const }]) {
+      const text = renderJsonReport(report, { baselineFile: 'baselines/b.json', generatedAt: '2026-12-01T00:00:00Z' });
+      expect(stableStringify(JSON.parse(text))).toBe(text);
+      const back = parseReportJson(text, 'report.json');
+      expect(back.entries.length).toBe(report.entries.length);
+      expect(back.entries.map((e) => e.key)).toEqual(report.entries.map((e) => e.key));
+    }
+    expect(JSON.parse(renderJsonReport(bigReport(5000, 64))).groups.length).toBeGreaterThan(0);
+  });
+
+  it('writes to a file exactly the text renderJsonReport gives, and leaves no temporary file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+    const report = bigReport(9000, 128);
+    await writeJsonReport(join(dir, 'report.json'), report);
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(renderJsonReport(report));
+    expect(readdirSync(dir)).toEqual(['report.json']);
+  });
+
+  it('writes nothing when the report would be refused on reading', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+    await expect(writeJsonReport(join(dir, 'report.json'), { ...seedReport, counts: { regressed: 2, new: 1 } })).rejects.toThrow(/\/counts\/regressed/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
 
 describe('renderJsonReport', () => {
   it('writes every key with exact byte counts, sorted object keys and a count for every status', () => {
