@@ -214,11 +214,14 @@ export class PlogScanner {
         this.search(needle, hit + 1);
         continue;
       }
-      const hitEnd = this.lineEndOf(hit, complete);
-      if (needle === STATS_NEEDLE && hitEnd < complete && this.fastRecord(hit, hitEnd, complete, closed)) {
-        this.floor = this.scanFrom = hitEnd + 1;
-        continue;
+      if (needle === STATS_NEEDLE) {
+        const lineEnd = this.fastRecord(hit, complete, closed);
+        if (lineEnd >= 0) {
+          this.floor = this.scanFrom = lineEnd + 1;
+          continue;
+        }
       }
+      const hitEnd = this.lineEndOf(hit, complete);
       if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
         this.search(needle, hit + 1);
         continue;
@@ -316,14 +319,13 @@ export class PlogScanner {
    * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
    * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
    * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, glued lines, odd
-   * spacing, pastes, values of 16+ digits) returns false and takes the general path, which reads the same records.
+   * spacing, pastes, values of 16+ digits) returns -1 and takes the general path, which reads the same records.
+   * Returns the offset of the newline that ends the record's line (found by the parse itself, not by a search).
    */
-  private fastRecord(hit: number, hitEnd: number, complete: number, closed: boolean): boolean {
+  private fastRecord(hit: number, complete: number, closed: boolean): number {
     const b = this.buf;
     const o = this.bufStart;
     const h = hit - o;
-    let lineEnd = hitEnd - o;
-    if (b[lineEnd - 1] === 0x0d) lineEnd--;
     const cur = this.cursor;
     cur.b = b;
     let head: number;
@@ -333,54 +335,59 @@ export class PlogScanner {
     if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
       head = h - 12;
       cur.i = h;
-      if (!cur.take(V1_BODY_START)) return false;
+      if (!cur.take(V1_BODY_START)) return -1;
       moduleFrom = cur.i;
       moduleTo = cur.word();
-      if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return false;
+      if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return -1;
       if (cur.take(V3_TOTAL)) {
         const total = cur.digits();
-        if (total < 0) return false;
+        if (total < 0) return -1;
         metric = { peak: total, current: total, allocs: null, frees: null };
       } else {
-        if (!cur.take(V1_CURRENT)) return false;
+        if (!cur.take(V1_CURRENT)) return -1;
         const current = cur.digits();
-        if (current < 0 || !cur.take(V1_ALLOC)) return false;
-        if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return false;
-        if (!cur.take(V1_PEAK)) return false;
+        if (current < 0 || !cur.take(V1_ALLOC)) return -1;
+        if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return -1;
+        if (!cur.take(V1_PEAK)) return -1;
         const peak = cur.digits();
-        if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return false;
+        if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return -1;
         const allocs = cur.digits();
-        if (allocs < 0 || !cur.take(V1_FREE_CNT)) return false;
+        if (allocs < 0 || !cur.take(V1_FREE_CNT)) return -1;
         const frees = cur.digits();
-        if (frees < 0) return false;
+        if (frees < 0) return -1;
         metric = { current, peak, allocs, frees };
       }
-      if (!cur.take(CLOSE_PAREN)) return false;
+      if (!cur.take(CLOSE_PAREN)) return -1;
     } else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
       head = h - 11;
       cur.i = h;
-      if (!cur.take(V0_BODY_START)) return false;
+      if (!cur.take(V0_BODY_START)) return -1;
       moduleFrom = cur.i;
       moduleTo = cur.word();
-      if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return false;
+      if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return -1;
       const current = cur.digits();
-      if (current < 0 || !cur.take(V0_PEAK)) return false;
+      if (current < 0 || !cur.take(V0_PEAK)) return -1;
       const peak = cur.digits();
-      if (peak < 0 || !cur.take(PERIOD)) return false;
+      if (peak < 0 || !cur.take(PERIOD)) return -1;
       metric = { current, peak, allocs: null, frees: null };
     } else {
       // `Cached_size:<digits>Bytes`
       let d = h;
       while (d > 0 && isDigit(b[d - 1] as number)) d--;
-      if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return false;
+      if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return -1;
       head = d - 13;
       cur.i = d;
       const size = cur.digits();
-      if (size < 0 || !cur.take(BYTES)) return false;
+      if (size < 0 || !cur.take(BYTES)) return -1;
       moduleFrom = moduleTo = -1;
       metric = { peak: size, current: size, allocs: null, frees: null };
     }
-    if (cur.i !== lineEnd) return false;
+    // The record ends its line: a newline (after a CR in CRLF files) right after it. The parsed bytes hold no newline,
+    // so this is the first newline after the hit, where the general path's line ends too.
+    let eol = cur.i;
+    if (b[eol] === 0x0d) eol++;
+    if (b[eol] !== NL) return -1;
+    const hitEnd = eol + o;
     // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
     let q = head;
     let d = q;
@@ -391,19 +398,19 @@ export class PlogScanner {
     let a = q;
     while (a > 0 && isWordByte(b[a - 1] as number)) a--;
     const first = b[a] as number;
-    if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return false;
+    if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return -1;
     // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
     const lineStart = this.lineStartOf(hit) - o;
-    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete))) return false;
+    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete))) return -1;
     const next = hitEnd + 1;
-    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return false;
+    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return -1;
     // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
     if (next < complete) this.knownStart = next;
     const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
     this.into.records++;
     this.into.addModule(key.key, metric);
     if (key.device !== null) this.into.noteDevice(key.device);
-    return true;
+    return hitEnd;
   }
 
   /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
