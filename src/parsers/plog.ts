@@ -318,9 +318,14 @@ export class PlogScanner {
   /**
    * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
    * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
-   * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, glued lines, odd
-   * spacing, pastes, values of 16+ digits) returns -1 and takes the general path, which reads the same records.
+   * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, odd spacing, pastes,
+   * values of 16+ digits) returns -1 and takes the general path, which reads the same records.
    * Returns the offset of the newline that ends the record's line (found by the parse itself, not by a search).
+   *
+   * A record followed on its line by another line's `[LEVEL] MODULE(` (lines glued by concurrent writers) is read here
+   * too, and the rest of the line, from that glue point on, by the general path: exactly the segments the general path
+   * would read after this record's own. This record's segment is then not read by regex, so it must hold no other
+   * head: no `Cached_size` before the record (a `Mem stats (Bytes)` head there would have been an earlier hit).
    */
   private fastRecord(hit: number, complete: number, closed: boolean): number {
     const b = this.buf;
@@ -386,7 +391,15 @@ export class PlogScanner {
     // so this is the first newline after the hit, where the general path's line ends too.
     let eol = cur.i;
     if (b[eol] === 0x0d) eol++;
-    if (b[eol] !== NL) return -1;
+    /** Where a glued line's next segment starts (an offset), or -1. */
+    let glued = -1;
+    if (b[eol] !== NL) {
+      if (!this.segmentStartsAt(cur.i, complete - o)) return -1;
+      glued = cur.i + o;
+      const end = this.lineEndOf(glued, complete);
+      if (end >= complete) return -1;
+      eol = end - o;
+    }
     const hitEnd = eol + o;
     // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
     let q = head;
@@ -405,12 +418,43 @@ export class PlogScanner {
     const next = hitEnd + 1;
     if (next >= complete ? !closed : !this.startsRecord(next, complete)) return -1;
     // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
+    if (glued >= 0 && this.mentionsCachedSize(lineStart, a)) return -1;
     if (next < complete) this.knownStart = next;
     const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
     this.into.records++;
     this.into.addModule(key.key, metric);
     if (key.device !== null) this.into.noteDevice(key.device);
+    // Unanchored, as the general path reads every segment after a line's first.
+    if (glued >= 0) this.readRecord(glued, hitEnd + 1, false);
     return hitEnd;
+  }
+
+  /**
+   * Whether buf[i] starts a segment in the strict form `[LEVEL] Name(` (spaces only after `]`): a match of SEGMENT, so
+   * the general path splits the line right there. `limit` is an index into buf.
+   */
+  private segmentStartsAt(i: number, limit: number): boolean {
+    const b = this.buf;
+    if (b[i] !== 0x5b || !this.tagAt(i + 1, limit, LEVEL_WORDS)) return false;
+    let k = i + 2;
+    while (b[k] !== 0x5d) k++;
+    k++;
+    while (k < limit && b[k] === 0x20) k++;
+    const first = b[k] as number;
+    if (!((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return false;
+    for (k++; k < limit; k++) {
+      const c = b[k] as number;
+      if (c === 0x28) return true;
+      const name = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+      if (!name) return false;
+    }
+    return false;
+  }
+
+  /** Whether buf[from, to) holds the word `Cached_size` (indices into buf). */
+  private mentionsCachedSize(from: number, to: number): boolean {
+    const at = this.buf.indexOf(CACHED_WORD, from);
+    return at >= 0 && at + CACHED_WORD.length <= to;
   }
 
   /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
@@ -701,6 +745,7 @@ export class PlogScanner {
 const MEM_STATS_OPEN = Buffer.from(' Mem stats (');
 const V0_MEM_STATS_OPEN = Buffer.from(' mem stats(');
 const CACHED_OPEN = Buffer.from(' Cached_size:');
+const CACHED_WORD = Buffer.from('Cached_size');
 const SPACE_DEV = Buffer.from(' dev');
 const V1_BODY_START = Buffer.from('Bytes). (module_name=');
 const V1_MODULE_ID = Buffer.from('; module_id=');
