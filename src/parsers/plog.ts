@@ -222,7 +222,9 @@ export class PlogScanner {
         }
       }
       const hitEnd = this.lineEndOf(hit, complete);
-      if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
+      // For an ERROR hit: 1 failure words follow it on its line (so the record holding that line has some), 0 none, -1 not looked.
+      const failureAhead = needle === ERROR_NEEDLE ? this.failureWordsAfter(hit, hitEnd, complete) : -1;
+      if (failureAhead === 0 && this.startsRecord(hitEnd + 1, complete)) {
         this.search(needle, hit + 1);
         continue;
       }
@@ -233,7 +235,7 @@ export class PlogScanner {
         this.pendingLine = hitLine;
         break;
       }
-      if (needle === ERROR_NEEDLE && !this.mayBeFailure(start, recordEnd)) {
+      if (needle === ERROR_NEEDLE && failureAhead !== 1 && !this.mayBeFailure(start, recordEnd)) {
         this.search(needle, hit + 1);
         continue;
       }
@@ -483,11 +485,15 @@ export class PlogScanner {
     return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart));
   }
 
-  /** The common ERROR line, fast: no failure words after the hit, and the next line starts a new record. */
-  private surelyNoFailure(hit: number, hitEnd: number, complete: number): boolean {
-    if (hitEnd + 1 >= complete) return false;
-    const rest = this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart);
-    return !ALLOC_FAILURE.test(rest) && this.startsRecord(hitEnd + 1, complete);
+  /**
+   * Whether the words of an allocation failure follow an ERROR hit on its line: 1 yes, 0 no, -1 not known yet (the
+   * next line is not here). With 0 and a next line that starts a record, the common ERROR line is done with; with 1,
+   * every record holding the line holds the words too (a match never starts at the hit's `E`, and the characters
+   * around the line are line breaks, which `\b` and `\s` read as spaces), so mayBeFailure need not look again.
+   */
+  private failureWordsAfter(hit: number, hitEnd: number, complete: number): number {
+    if (hitEnd + 1 >= complete) return -1;
+    return ALLOC_FAILURE.test(this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart)) ? 1 : 0;
   }
 
   /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
