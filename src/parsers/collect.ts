@@ -11,7 +11,15 @@ import { deserializeError, type ParseTask, type WorkerMessage } from './parse-pr
 import { parseInputFile, parserOf, SOURCES } from './sources.js';
 import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
-import { defaultWorkerUrl, startWorker, stopEarlyWorkers, takeEarlyWorkers, threadCount as defaultThreadCount, type EarlyWorker } from './worker-start.js';
+import {
+  defaultWorkerUrl,
+  PARALLEL_MIN_BYTES,
+  startWorker,
+  stopEarlyWorkers,
+  takeEarlyWorkers,
+  threadCount as defaultThreadCount,
+  type EarlyWorker,
+} from './worker-start.js';
 
 export interface CollectInputs {
   /** The files of each evidence source (src/parsers/sources.ts), by source name. */
@@ -45,8 +53,7 @@ export interface CollectOptions {
 /** Files at least this large are parsed largest first; smaller ones in file order. */
 const BALANCE_MIN_BYTES = 1024 * 1024;
 
-/** Below this total size, starting workers costs more than it saves. */
-export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
+export { PARALLEL_MIN_BYTES } from './worker-start.js';
 
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 export async function collectSnapshot(inputs: CollectInputs, options: CollectOptions = {}): Promise<Collected> {

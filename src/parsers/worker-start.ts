@@ -1,8 +1,13 @@
 // Starting parse worker threads (parse-worker.ts), apart from collect.ts: this module loads nothing else, so the command
 // line can start its worker before it loads the rest of its code, and the worker's own start-up (~50-150 ms, longer
 // while this thread is busy) overlaps this thread's module loading and file search instead of its parsing.
+import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+
+/** Below this total size, starting workers costs more than it saves. */
+export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 
 /**
  * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
@@ -98,4 +103,34 @@ export function stopEarlyWorkers(): void {
   // Their listeners stay: an 'error' event already on its way must not become an uncaught one.
   for (const entry of early) void entry.worker.terminate();
   early = [];
+}
+
+/** Entries mayBeLarge looks at before it answers yes without knowing. */
+const LOOK_ENTRIES = 2000;
+
+/**
+ * A quick guess, before the file search, whether `paths` (command-line values that may name input files or folders)
+ * hold PARALLEL_MIN_BYTES or more: their files' sizes are added up, folders walked, until that size is reached or
+ * LOOK_ENTRIES entries were seen (then yes). Values that name nothing (flags' other values, patterns) count nothing.
+ * A wrong guess costs little: a worker started for nothing, or one started later by collectSnapshot.
+ */
+export function mayBeLarge(paths: readonly string[]): boolean {
+  let total = 0;
+  let seen = 0;
+  const pending = [...paths];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (++seen > LOOK_ENTRIES) return true;
+    try {
+      const stats = statSync(next);
+      if (stats.isFile()) {
+        total += stats.size;
+        if (total >= PARALLEL_MIN_BYTES) return true;
+      } else if (stats.isDirectory()) {
+        for (const entry of readdirSync(next)) pending.push(path.join(next, entry));
+      }
+    } catch {
+      // Not there or not readable: the file search says so properly.
+    }
+  }
+  return false;
 }
