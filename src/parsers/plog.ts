@@ -23,10 +23,10 @@ const CHUNK_BYTES = 1024 * 1024;
 /**
  * Where in its read buffer a chunk is read to: half a page in, not at the start. The kernel copies a read from the page
  * cache with `rep movsb`, which on AMD EPYC cores ran ~5x slower when the destination lay a few bytes after the source
- * modulo 4 KiB (measured: 8 to 24 bytes slow, 0, 32 and more fast). File offsets here are page-aligned and glibc returns a large buffer 16 bytes into its mapped
- * pages, so reading at offset 0 hit exactly that case: on the 1 GiB corpus ~0.45 s of system time went to the copy
- * (0.1 s at this offset, as for grep). 2048 is far from the slow distances whatever the buffer's page offset is,
- * 0 (page-aligned allocators) or 16 (glibc).
+ * modulo 4 KiB (measured: 8 to 24 bytes slow; 0, 32 and more fast). File offsets here are page-aligned, and glibc
+ * returns a large buffer 16 bytes into its mapped pages (inferred: buffer offsets 0 and 8 were slow, 16 on fast), so
+ * reading to offset 0 hit exactly that case: on the 1 GiB corpus ~0.45 s of system time went to the copy (0.1 s at
+ * this offset, as for grep). 2048 is far from the slow distances whatever the buffer's page offset: 0 or 16.
  */
 const READ_OFFSET = 2048;
 /** parsePlogFile lets other async work run after this many chunks. */
@@ -222,7 +222,8 @@ export class PlogScanner {
         }
       }
       const hitEnd = this.lineEndOf(hit, complete);
-      // For an ERROR hit: 1 failure words follow it on its line (so the record holding that line has some), 0 none, -1 not looked.
+      // For an ERROR hit: 1 failure words follow it on its line (so the record holding the line has some), 0 none,
+      // -1 not known yet.
       const failureAhead = needle === ERROR_NEEDLE ? this.failureWordsAfter(hit, hitEnd, complete) : -1;
       if (failureAhead === 0 && this.startsRecord(hitEnd + 1, complete)) {
         this.search(needle, hit + 1);
