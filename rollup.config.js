@@ -9,10 +9,10 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
 
 /**
- * The parse worker is an entry of its own, dist/parse-worker.js. collect.ts finds it with
+ * The parse worker is an entry of its own, dist/parse-worker.js. worker-start.ts finds it with
  * `new URL('./parse-worker.js', import.meta.url)`, which is right next to the source (tests) but not in dist/, where
- * collect.ts lands in some chunk: this plugin emits the worker and rewrites that expression to rollup's file URL of the
- * emitted chunk, which rollup renders relative to the chunk that holds collect.ts (`new URL('../parse-worker.js',
+ * worker-start.ts lands in some chunk: this plugin emits the worker and rewrites that expression to rollup's file URL of
+ * the emitted chunk, which rollup renders relative to the chunk that holds worker-start.ts (`new URL('../parse-worker.js',
  * import.meta.url)` from dist/chunks/), so the bundle finds its worker wherever dist/ is installed.
  */
 function parseWorker() {
@@ -25,14 +25,14 @@ function parseWorker() {
       ref = this.emitFile({ type: 'chunk', id: source, fileName: 'parse-worker.js' });
     },
     transform(code, id) {
-      if (!id.endsWith(`${path.sep}collect.ts`) || !reference.test(code)) return null;
+      if (!id.endsWith(`${path.sep}worker-start.ts`) || !reference.test(code)) return null;
       reference.lastIndex = 0;
       // A function, not a replacement string: the reference id may hold `$$`, which a replacement string makes `$`.
       return { code: code.replace(reference, () => `new URL(import.meta.ROLLUP_FILE_URL_${ref})`), map: null };
     },
     generateBundle(_, bundle) {
       if (!Object.values(bundle).some((f) => f.type === 'chunk' && f.code.includes('parse-worker.js'))) {
-        this.error('collect.ts no longer references ./parse-worker.js: the parse worker would not be found at run time');
+        this.error('worker-start.ts no longer references ./parse-worker.js: the parse worker would not be found at run time');
       }
     },
   };

@@ -5,13 +5,21 @@
 // sequential file order, so the snapshot, its tie-breaks ("on a tie the later record wins"), the skipped-record sample
 // and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
 import { parseInputFile, parserOf, SOURCES } from './sources.js';
 import { isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
+import {
+  defaultWorkerUrl,
+  PARALLEL_MIN_BYTES,
+  startWorker,
+  stopEarlyWorkers,
+  takeEarlyWorkers,
+  threadCount as defaultThreadCount,
+  type EarlyWorker,
+} from './worker-start.js';
 
 export interface CollectInputs {
   /** The files of each evidence source (src/parsers/sources.ts), by source name. */
@@ -45,13 +53,7 @@ export interface CollectOptions {
 /** Files at least this large are parsed largest first; smaller ones in file order. */
 const BALANCE_MIN_BYTES = 1024 * 1024;
 
-/** Below this total size, starting workers costs more than it saves. */
-export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
- * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
- */
-const MAX_THREADS = 2;
+export { PARALLEL_MIN_BYTES } from './worker-start.js';
 
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 export async function collectSnapshot(inputs: CollectInputs, options: CollectOptions = {}): Promise<Collected> {
@@ -60,11 +62,16 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
   );
   const threads = Math.min(threadCount(options), tasks.length);
   let builder: SnapshotBuilder | null = null;
-  if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
-    const sizes: number[] = [];
-    // One at a time: 100,000 stat calls at once held hundreds of MiB.
-    for (const task of tasks) sizes.push(await fileSize(task.file));
-    builder = await parseInWorkers(tasks, sizes, threads, options);
+  try {
+    if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
+      const sizes: number[] = [];
+      // One at a time: 100,000 stat calls at once held hundreds of MiB.
+      for (const task of tasks) sizes.push(await fileSize(task.file));
+      builder = await parseInWorkers(tasks, sizes, threads, options);
+    }
+  } finally {
+    // Workers the command line started early (worker-start.ts) and this run did not take.
+    stopEarlyWorkers();
   }
   builder ??= await parseHere(tasks);
   for (const source of SOURCES) {
@@ -78,9 +85,7 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
 }
 
 function threadCount(options: CollectOptions): number {
-  const fromEnv = process.env.ASCEND_MEMORY_GATE_THREADS;
-  const requested = options.threads ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
-  return requested ?? Math.min(MAX_THREADS, availableParallelism());
+  return defaultThreadCount(options.threads);
 }
 
 /** Whether the files together hold at least `bytes`: sizes are read one at a time, and counting stops there. */
@@ -134,11 +139,6 @@ interface PoolWorker {
  */
 const WORKER_QUEUE = 2;
 
-/**
- * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation
- * with the allocation rate: by default a busy worker ended ~7 MiB larger on the 1 GiB corpus, with no time saved.
- */
-const WORKER_YOUNG_GENERATION_MB = 2;
 
 /**
  * Parses the files on this thread and `threads - 1` worker threads, largest file first (so the last to finish is a
@@ -233,9 +233,13 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
     wake();
   };
 
+  // Default workers the command line already started (worker-start.ts), possibly ready by now.
+  const early: EarlyWorker[] = options.workerUrl === undefined && options.workerExecArgv === undefined ? takeEarlyWorkers() : [];
   for (let i = 0; i < threads - 1; i++) {
-    const worker = new Worker(url, { execArgv: options.workerExecArgv ?? [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-    const p: PoolWorker = { worker, ready: false, dead: false, tasks: [] };
+    const adopted = early.shift();
+    const worker = adopted?.worker ?? startWorker(url, options.workerExecArgv ?? []);
+    worker.ref();
+    const p: PoolWorker = { worker, ready: adopted?.ready ?? false, dead: false, tasks: [] };
     pool.push(p);
     worker.on('message', (message: WorkerMessage) => {
       if ('ready' in message) {
@@ -249,7 +253,10 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
     worker.on('error', (error) => died(p, `failed: ${error instanceof Error ? error.message : String(error)}`));
     worker.on('messageerror', (error) => died(p, `sent an unreadable message: ${error.message}`));
     worker.on('exit', (code) => died(p, `exited unexpectedly (exit code ${code})`));
+    if (adopted?.failure != null) died(p, adopted.failure);
+    else if (p.ready) dispatch(p);
   }
+  for (const unused of early) void unused.worker.terminate();
   if (options.parseInThisThread !== false) runLocal();
   wake();
   await allDone;
@@ -271,11 +278,6 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
     merged.merge(outcome.state);
   }
   return merged;
-}
-
-/** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
-function defaultWorkerUrl(): URL {
-  return new URL('./parse-worker.js', import.meta.url);
 }
 
 function noDataMessage(inputs: CollectInputs, snapshot: Snapshot, skippedRecords: readonly SkippedRecord[]): string {

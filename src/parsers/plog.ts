@@ -20,6 +20,15 @@ export const MAX_RECORD_BYTES = 16 * 1024;
 export const MAX_LINE_BYTES = 1024 * 1024;
 /** Read size: large enough for few syscalls, small enough that the needle passes run on bytes still in cache. */
 const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Where in its read buffer a chunk is read to: half a page in, not at the start. The kernel copies a read from the page
+ * cache with `rep movsb`, which on AMD EPYC cores ran ~5x slower when the destination lay a few bytes after the source
+ * modulo 4 KiB (measured: 8 to 24 bytes slow; 0, 32 and more fast). File offsets here are page-aligned, and glibc
+ * returns a large buffer 16 bytes into its mapped pages (inferred: buffer offsets 0 and 8 were slow, 16 on fast), so
+ * reading to offset 0 hit exactly that case: on the 1 GiB corpus ~0.45 s of system time went to the copy (0.1 s at
+ * this offset, as for grep). 2048 is far from the slow distances whatever the buffer's page offset: 0 or 16.
+ */
+const READ_OFFSET = 2048;
 /** parsePlogFile lets other async work run after this many chunks. */
 const CHUNKS_PER_YIELD = 16;
 
@@ -205,12 +214,18 @@ export class PlogScanner {
         this.search(needle, hit + 1);
         continue;
       }
-      const hitEnd = this.lineEndOf(hit, complete);
-      if (needle === STATS_NEEDLE && hitEnd < complete && this.fastRecord(hit, hitEnd, complete, closed)) {
-        this.floor = this.scanFrom = hitEnd + 1;
-        continue;
+      if (needle === STATS_NEEDLE) {
+        const lineEnd = this.fastRecord(hit, complete, closed);
+        if (lineEnd >= 0) {
+          this.floor = this.scanFrom = lineEnd + 1;
+          continue;
+        }
       }
-      if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
+      const hitEnd = this.lineEndOf(hit, complete);
+      // For an ERROR hit: 1 failure words follow it on its line (so the record holding the line has some), 0 none,
+      // -1 not known yet.
+      const failureAhead = needle === ERROR_NEEDLE ? this.failureWordsAfter(hit, hitEnd, complete) : -1;
+      if (failureAhead === 0 && this.startsRecord(hitEnd + 1, complete)) {
         this.search(needle, hit + 1);
         continue;
       }
@@ -221,7 +236,7 @@ export class PlogScanner {
         this.pendingLine = hitLine;
         break;
       }
-      if (needle === ERROR_NEEDLE && !this.mayBeFailure(start, recordEnd)) {
+      if (needle === ERROR_NEEDLE && failureAhead !== 1 && !this.mayBeFailure(start, recordEnd)) {
         this.search(needle, hit + 1);
         continue;
       }
@@ -306,15 +321,19 @@ export class PlogScanner {
   /**
    * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
    * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
-   * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, glued lines, odd
-   * spacing, pastes, values of 16+ digits) returns false and takes the general path, which reads the same records.
+   * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, odd spacing, pastes,
+   * values of 16+ digits) returns -1 and takes the general path, which reads the same records.
+   * Returns the offset of the newline that ends the record's line (found by the parse itself, not by a search).
+   *
+   * A record followed on its line by another line's `[LEVEL] MODULE(` (lines glued by concurrent writers) is read here
+   * too, and the rest of the line, from that glue point on, by the general path: exactly the segments the general path
+   * would read after this record's own. This record's segment is then not read by regex, so it must hold no other
+   * head: no `Cached_size` before the record (a `Mem stats (Bytes)` head there would have been an earlier hit).
    */
-  private fastRecord(hit: number, hitEnd: number, complete: number, closed: boolean): boolean {
+  private fastRecord(hit: number, complete: number, closed: boolean): number {
     const b = this.buf;
     const o = this.bufStart;
     const h = hit - o;
-    let lineEnd = hitEnd - o;
-    if (b[lineEnd - 1] === 0x0d) lineEnd--;
     const cur = this.cursor;
     cur.b = b;
     let head: number;
@@ -324,54 +343,67 @@ export class PlogScanner {
     if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
       head = h - 12;
       cur.i = h;
-      if (!cur.take(V1_BODY_START)) return false;
+      if (!cur.take(V1_BODY_START)) return -1;
       moduleFrom = cur.i;
       moduleTo = cur.word();
-      if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return false;
+      if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return -1;
       if (cur.take(V3_TOTAL)) {
         const total = cur.digits();
-        if (total < 0) return false;
+        if (total < 0) return -1;
         metric = { peak: total, current: total, allocs: null, frees: null };
       } else {
-        if (!cur.take(V1_CURRENT)) return false;
+        if (!cur.take(V1_CURRENT)) return -1;
         const current = cur.digits();
-        if (current < 0 || !cur.take(V1_ALLOC)) return false;
-        if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return false;
-        if (!cur.take(V1_PEAK)) return false;
+        if (current < 0 || !cur.take(V1_ALLOC)) return -1;
+        if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return -1;
+        if (!cur.take(V1_PEAK)) return -1;
         const peak = cur.digits();
-        if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return false;
+        if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return -1;
         const allocs = cur.digits();
-        if (allocs < 0 || !cur.take(V1_FREE_CNT)) return false;
+        if (allocs < 0 || !cur.take(V1_FREE_CNT)) return -1;
         const frees = cur.digits();
-        if (frees < 0) return false;
+        if (frees < 0) return -1;
         metric = { current, peak, allocs, frees };
       }
-      if (!cur.take(CLOSE_PAREN)) return false;
+      if (!cur.take(CLOSE_PAREN)) return -1;
     } else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
       head = h - 11;
       cur.i = h;
-      if (!cur.take(V0_BODY_START)) return false;
+      if (!cur.take(V0_BODY_START)) return -1;
       moduleFrom = cur.i;
       moduleTo = cur.word();
-      if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return false;
+      if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return -1;
       const current = cur.digits();
-      if (current < 0 || !cur.take(V0_PEAK)) return false;
+      if (current < 0 || !cur.take(V0_PEAK)) return -1;
       const peak = cur.digits();
-      if (peak < 0 || !cur.take(PERIOD)) return false;
+      if (peak < 0 || !cur.take(PERIOD)) return -1;
       metric = { current, peak, allocs: null, frees: null };
     } else {
       // `Cached_size:<digits>Bytes`
       let d = h;
       while (d > 0 && isDigit(b[d - 1] as number)) d--;
-      if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return false;
+      if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return -1;
       head = d - 13;
       cur.i = d;
       const size = cur.digits();
-      if (size < 0 || !cur.take(BYTES)) return false;
+      if (size < 0 || !cur.take(BYTES)) return -1;
       moduleFrom = moduleTo = -1;
       metric = { peak: size, current: size, allocs: null, frees: null };
     }
-    if (cur.i !== lineEnd) return false;
+    // The record ends its line: a newline (after a CR in CRLF files) right after it. The parsed bytes hold no newline,
+    // so this is the first newline after the hit, where the general path's line ends too.
+    let eol = cur.i;
+    if (b[eol] === 0x0d) eol++;
+    /** Where a glued line's next segment starts (an offset), or -1. */
+    let glued = -1;
+    if (b[eol] !== NL) {
+      if (!this.segmentStartsAt(cur.i, complete - o)) return -1;
+      glued = cur.i + o;
+      const end = this.lineEndOf(glued, complete);
+      if (end >= complete) return -1;
+      eol = end - o;
+    }
+    const hitEnd = eol + o;
     // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
     let q = head;
     let d = q;
@@ -382,19 +414,60 @@ export class PlogScanner {
     let a = q;
     while (a > 0 && isWordByte(b[a - 1] as number)) a--;
     const first = b[a] as number;
-    if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return false;
+    if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return -1;
     // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
     const lineStart = this.lineStartOf(hit) - o;
-    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete))) return false;
+    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete))) return -1;
     const next = hitEnd + 1;
-    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return false;
+    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return -1;
     // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
+    if (glued >= 0 && this.mentionsCachedSize(lineStart, a)) return -1;
     if (next < complete) this.knownStart = next;
     const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
     this.into.records++;
     this.into.addModule(key.key, metric);
     if (key.device !== null) this.into.noteDevice(key.device);
-    return true;
+    // Unanchored, as the general path reads every segment after a line's first.
+    if (glued >= 0) this.readRecord(glued, hitEnd + 1, false);
+    return hitEnd;
+  }
+
+  /**
+   * Whether buf[i] starts a segment in the strict form `[LEVEL] Name(` (spaces only after `]`): a match of SEGMENT, so
+   * the general path splits the line right there. `limit` is an index into buf.
+   */
+  private segmentStartsAt(i: number, limit: number): boolean {
+    const b = this.buf;
+    if (b[i] !== 0x5b || !this.tagAt(i + 1, limit, LEVEL_WORDS)) return false;
+    let k = i + 2;
+    while (b[k] !== 0x5d) k++;
+    k++;
+    while (k < limit && b[k] === 0x20) k++;
+    const first = b[k] as number;
+    if (!((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return false;
+    for (k++; k < limit; k++) {
+      const c = b[k] as number;
+      if (c === 0x28) return true;
+      const name = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+      if (!name) return false;
+    }
+    return false;
+  }
+
+  /**
+   * Whether buf[from, to) holds the word `Cached_size` (indices into buf). A loop over these few bytes, not indexOf:
+   * that would search on past `to`, up to the next record of that kind (on the 1 GiB corpus, ~1 s in all).
+   */
+  private mentionsCachedSize(from: number, to: number): boolean {
+    const b = this.buf;
+    const first = CACHED_WORD[0] as number;
+    for (let k = from, last = to - CACHED_WORD.length; k <= last; k++) {
+      if (b[k] !== first) continue;
+      let n = 1;
+      while (n < CACHED_WORD.length && b[k + n] === CACHED_WORD[n]) n++;
+      if (n === CACHED_WORD.length) return true;
+    }
+    return false;
   }
 
   /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
@@ -413,11 +486,15 @@ export class PlogScanner {
     return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart));
   }
 
-  /** The common ERROR line, fast: no failure words after the hit, and the next line starts a new record. */
-  private surelyNoFailure(hit: number, hitEnd: number, complete: number): boolean {
-    if (hitEnd + 1 >= complete) return false;
-    const rest = this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart);
-    return !ALLOC_FAILURE.test(rest) && this.startsRecord(hitEnd + 1, complete);
+  /**
+   * Whether the words of an allocation failure follow an ERROR hit on its line: 1 yes, 0 no, -1 not known yet (the
+   * next line is not here). With 0 and a next line that starts a record, the common ERROR line is done with; with 1,
+   * every record holding the line holds the words too (a match never starts at the hit's `E`, and the characters
+   * around the line are line breaks, which `\b` and `\s` read as spaces), so mayBeFailure need not look again.
+   */
+  private failureWordsAfter(hit: number, hitEnd: number, complete: number): number {
+    if (hitEnd + 1 >= complete) return -1;
+    return ALLOC_FAILURE.test(this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart)) ? 1 : 0;
   }
 
   /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
@@ -685,6 +762,7 @@ export class PlogScanner {
 const MEM_STATS_OPEN = Buffer.from(' Mem stats (');
 const V0_MEM_STATS_OPEN = Buffer.from(' mem stats(');
 const CACHED_OPEN = Buffer.from(' Cached_size:');
+const CACHED_WORD = Buffer.from('Cached_size');
 const SPACE_DEV = Buffer.from(' dev');
 const V1_BODY_START = Buffer.from('Bytes). (module_name=');
 const V1_MODULE_ID = Buffer.from('; module_id=');
@@ -889,10 +967,10 @@ export async function parsePlogFile(file: InputFile, into: SnapshotBuilder, opti
     let position = 0;
     for (let n = 0; ; n++) {
       const buffer = buffers[n % 2] as Buffer;
-      const read = readSync(fd, buffer, 0, chunkBytes, position);
+      const read = readSync(fd, buffer, READ_OFFSET, chunkBytes, position);
       if (read === 0) break;
       position += read;
-      scanner.push(buffer.subarray(0, read));
+      scanner.push(buffer.subarray(READ_OFFSET, READ_OFFSET + read));
       if (n % CHUNKS_PER_YIELD === CHUNKS_PER_YIELD - 1) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     scanner.end();
@@ -912,8 +990,8 @@ let spareReadBuffers: Buffer[] | null = null;
 function takeReadBuffers(chunkBytes: number): Buffer[] {
   const spare = spareReadBuffers;
   spareReadBuffers = null;
-  if (spare !== null && (spare[0] as Buffer).length === chunkBytes) return spare;
-  return [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  if (spare !== null && (spare[0] as Buffer).length === READ_OFFSET + chunkBytes) return spare;
+  return [Buffer.allocUnsafe(READ_OFFSET + chunkBytes), Buffer.allocUnsafe(READ_OFFSET + chunkBytes)];
 }
 
 /** Newlines in a file's bytes [from, to): read again only when a record needs a line number for dropped bytes. */

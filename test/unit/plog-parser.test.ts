@@ -170,6 +170,104 @@ describe('driver generations (FORMATS.md samples)', () => {
     expect(s.meta.records).toBe(1);
   });
 
+  it('reads lines glued behind a record as the general path reads them: records, cut records, failures, in order', () => {
+    // The fast path reads a record that another line's `[LEVEL] NAME(` follows, then the rest of the line by regex.
+    // Expected: what the general path alone reads (main's parser before that fast path, on the same text).
+    const junkHead = V1_DEV.replace('[drv][devmm]', '[drv]]HOST_MEM Cached_size:12 [devmm]');
+    const text =
+      lines(
+        NOISE,
+        V1_DEV + V2_CACHED + V1_SVM,
+        V2_SMALL_HBM + ALLOC_FAILED,
+        junkHead + V1_SVM,
+        V3_PROC + V2_CACHED.replace('Bytes', ''),
+        V0_GE + NOISE + V2_HOST,
+      ) + `${V1_SVM + NOISE}\r\n${NOISE}\r\n`;
+    expect(outcome(parse(text))).toMatchInlineSnapshot(`
+      {
+        "skipped": [
+          {
+            "file": "rank_0/plog-1_2024.log",
+            "line": 4,
+            "reason": "truncated or malformed memory-statistics record: HOST_MEM Cached_size:12 [devmm][_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=…",
+          },
+          {
+            "file": "rank_0/plog-1_2024.log",
+            "line": 5,
+            "reason": "truncated or malformed memory-statistics record: HOST_MEM Cached_size:12582912",
+          },
+        ],
+        "snapshot": {
+          "meta": {
+            "allocFailureSites": {
+              "dev0": [
+                {
+                  "file": "rank_0/plog-1_2024.log",
+                  "line": 3,
+                  "text": "[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!",
+                },
+              ],
+            },
+            "allocFailures": {
+              "dev0": 1,
+            },
+            "files": 1,
+            "records": 10,
+            "skipped": 2,
+          },
+          "sections": {
+            "modules": {
+              "DEV_MEM/dev0/GE": {
+                "allocs": null,
+                "current": 0,
+                "frees": null,
+                "peak": 108003328,
+              },
+              "DEV_MEM/dev0/RUNTIME": {
+                "allocs": 18,
+                "current": 44138496,
+                "frees": 0,
+                "peak": 44138496,
+              },
+              "DEV_PROC_MEM/dev0/APP": {
+                "allocs": null,
+                "current": 2078195712,
+                "frees": null,
+                "peak": 2078195712,
+              },
+              "HOST_MEM/CACHED": {
+                "allocs": null,
+                "current": 12582912,
+                "frees": null,
+                "peak": 12582912,
+              },
+              "HOST_MEM/RUNTIME": {
+                "allocs": 3,
+                "current": 0,
+                "frees": 3,
+                "peak": 11341824,
+              },
+              "MEM_DEV_SMALL_HBM/dev0/APP": {
+                "allocs": 7,
+                "current": 126976,
+                "frees": 0,
+                "peak": 126976,
+              },
+              "SVM_MEM/RUNTIME": {
+                "allocs": 37,
+                "current": 19927040,
+                "frees": 0,
+                "peak": 19927040,
+              },
+            },
+          },
+          "series": {},
+          "version": 2,
+        },
+      }
+    `);
+  });
+
   it('ignores "Mem stats of graph 12: ..." decoys silently: no record, nothing skipped', () => {
     const s = parse(lines(NOISE, DECOY, DECOY.replace(' Bytes', ''), V1_DEV)).build();
     expect(Object.keys(s.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME']);
