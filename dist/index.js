@@ -9,7 +9,8 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import { U as UsageError, S as SOURCES, f as failureText } from './chunks/sources.js';
+import { U as UsageError, f as failureText } from './chunks/errors.js';
+import { S as SOURCES } from './chunks/sources.js';
 import { s as splitList } from './chunks/local.js';
 import 'node:crypto';
 import 'node:fs';
@@ -751,7 +752,7 @@ async function run() {
         else if (inputs.mode === 'update')
             await (await import('./chunks/update.js')).runUpdateMode(inputs);
         else if (inputs.mode === 'snapshot')
-            await (await import('./chunks/snapshot2.js')).runSnapshotMode(inputs);
+            await (await import('./chunks/snapshot.js')).runSnapshotMode(inputs);
         else
             await (await import('./chunks/check.js')).runCheckMode(inputs);
     }

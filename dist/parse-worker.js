@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { s as serializeError } from './chunks/parse-protocol.js';
 import { p as parseInputFile } from './chunks/sources.js';
-import { a as SnapshotBuilder } from './chunks/snapshot.js';
+import { S as SnapshotBuilder } from './chunks/snapshot2.js';
+import './chunks/errors.js';
 import 'node:crypto';
 import './chunks/series.js';
 

@@ -1,8 +1,8 @@
 import { open, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
-import { I as InputError } from './sources.js';
-import { a as formatBytes } from './units.js';
+import { I as InputError } from './errors.js';
+import { f as formatBytes } from './units.js';
 import { pipeline } from 'node:stream/promises';
 import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
 import fs__default from 'fs';
@@ -14,6 +14,7 @@ import 'node:fs';
 import 'path';
 import 'url';
 import 'module';
+import './sources.js';
 import 'node:crypto';
 
 // The two artifact APIs (this run's results service, another run's REST API) with retries, backoff and timeouts on every request.

@@ -1,6 +1,6 @@
-import { S as SECTIONS, v as valueOf$1 } from './snapshot.js';
-import { f as formatDelta, a as formatBytes } from './units.js';
-import { t as tableCodeSpan } from './sources.js';
+import { d as SECTIONS, v as valueOf$1 } from './snapshot2.js';
+import { a as formatDelta, f as formatBytes } from './units.js';
+import { t as tableCodeSpan } from './errors.js';
 import './series.js';
 import 'node:crypto';
 

@@ -1,5 +1,5 @@
 import { h as httpStatus } from './shared.js';
-import { g as gitHubCall, G as GitHubError } from './errors.js';
+import { g as gitHubCall, G as GitHubError } from './errors2.js';
 import '../index.js';
 import 'os';
 import 'crypto';
@@ -10,8 +10,9 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import './sources.js';
+import './errors.js';
 import 'node:crypto';
+import './sources.js';
 import './local.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -21,10 +22,11 @@ import 'module';
 import './_commonjsHelpers.js';
 import 'node:os';
 import './collect.js';
-import 'node:worker_threads';
 import './parse-protocol.js';
-import './snapshot.js';
+import './snapshot2.js';
 import './series.js';
+import './worker-start.js';
+import 'node:worker_threads';
 
 // Proposes a new baseline through the Git Data API (no checkout needed): a branch + commit + pull request, or a commit;
 // reads repository files at any commit, of any size. Every failure is one GitHubError naming the step and the permission.

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { I as InputError, c as SchemaError } from './sources.js';
+import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { a as countDocumentKeys, d as buildBaselineV1Schema, c as compileSectionsDocument, e as buildBaselineSchema } from './validate.js';
-import { h as hasNoMetrics, S as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, c as compareKeys } from './snapshot.js';
+import { h as hasNoMetrics, d as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, c as compareKeys } from './snapshot2.js';
 import './_commonjsHelpers.js';
 import './series.js';
 

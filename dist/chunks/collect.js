@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { S as SOURCES, h as parserOf, I as InputError, p as parseInputFile } from './sources.js';
+import { I as InputError } from './errors.js';
 import { d as deserializeError } from './parse-protocol.js';
-import { i as isEmptySnapshot, a as SnapshotBuilder } from './snapshot.js';
+import { S as SOURCES, a as parserOf, p as parseInputFile } from './sources.js';
+import { i as isEmptySnapshot, S as SnapshotBuilder } from './snapshot2.js';
+import { P as PARALLEL_MIN_BYTES, a as stopEarlyWorkers, t as threadCount$1, d as defaultWorkerUrl, b as takeEarlyWorkers, c as startWorker } from './worker-start.js';
 
 // Reads every input file through its parser into one snapshot: the middle of the pipeline shared by CLI and Action.
 //
@@ -13,24 +13,23 @@ import { i as isEmptySnapshot, a as SnapshotBuilder } from './snapshot.js';
 // and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
 /** Files at least this large are parsed largest first; smaller ones in file order. */
 const BALANCE_MIN_BYTES = 1024 * 1024;
-/** Below this total size, starting workers costs more than it saves. */
-const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
- * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
- */
-const MAX_THREADS = 2;
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 async function collectSnapshot(inputs, options = {}) {
     const tasks = SOURCES.flatMap((source) => (inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
     const threads = Math.min(threadCount(options), tasks.length);
     let builder = null;
-    if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
-        const sizes = [];
-        // One at a time: 100,000 stat calls at once held hundreds of MiB.
-        for (const task of tasks)
-            sizes.push(await fileSize(task.file));
-        builder = await parseInWorkers(tasks, sizes, threads, options);
+    try {
+        if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
+            const sizes = [];
+            // One at a time: 100,000 stat calls at once held hundreds of MiB.
+            for (const task of tasks)
+                sizes.push(await fileSize(task.file));
+            builder = await parseInWorkers(tasks, sizes, threads, options);
+        }
+    }
+    finally {
+        // Workers the command line started early (worker-start.ts) and this run did not take.
+        stopEarlyWorkers();
     }
     builder ??= await parseHere(tasks);
     for (const source of SOURCES) {
@@ -46,9 +45,7 @@ async function collectSnapshot(inputs, options = {}) {
     return { snapshot, skippedRecords: builder.skippedRecords };
 }
 function threadCount(options) {
-    const fromEnv = process.env.ASCEND_MEMORY_GATE_THREADS;
-    const requested = options.threads ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
-    return requested ?? Math.min(MAX_THREADS, availableParallelism());
+    return threadCount$1(options.threads);
 }
 /** Whether the files together hold at least `bytes`: sizes are read one at a time, and counting stops there. */
 async function reachesSize(tasks, bytes) {
@@ -84,11 +81,6 @@ async function parseTask(task, builder) {
  * chunks of work (every few MiB), so a worker that had to wait for its next task would idle about half the time.
  */
 const WORKER_QUEUE = 2;
-/**
- * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation
- * with the allocation rate: by default a busy worker ended ~7 MiB larger on the 1 GiB corpus, with no time saved.
- */
-const WORKER_YOUNG_GENERATION_MB = 2;
 /**
  * Parses the files on this thread and `threads - 1` worker threads, largest file first (so the last to finish is a
  * small one), each file into its own builder, and merges the per-file results in file order. This thread starts at
@@ -187,9 +179,13 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         }
         wake();
     };
+    // Default workers the command line already started (worker-start.ts), possibly ready by now.
+    const early = options.workerUrl === undefined && options.workerExecArgv === undefined ? takeEarlyWorkers() : [];
     for (let i = 0; i < threads - 1; i++) {
-        const worker = new Worker(url, { execArgv: options.workerExecArgv ?? [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-        const p = { worker, ready: false, dead: false, tasks: [] };
+        const adopted = early.shift();
+        const worker = adopted?.worker ?? startWorker(url, options.workerExecArgv ?? []);
+        worker.ref();
+        const p = { worker, ready: adopted?.ready ?? false, dead: false, tasks: [] };
         pool.push(p);
         worker.on('message', (message) => {
             if ('ready' in message) {
@@ -204,7 +200,13 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         worker.on('error', (error) => died(p, `failed: ${error instanceof Error ? error.message : String(error)}`));
         worker.on('messageerror', (error) => died(p, `sent an unreadable message: ${error.message}`));
         worker.on('exit', (code) => died(p, `exited unexpectedly (exit code ${code})`));
+        if (adopted?.failure != null)
+            died(p, adopted.failure);
+        else if (p.ready)
+            dispatch(p);
     }
+    for (const unused of early)
+        void unused.worker.terminate();
     if (options.parseInThisThread !== false)
         runLocal();
     wake();
@@ -230,10 +232,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         merged.merge(outcome.state);
     }
     return merged;
-}
-/** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
-function defaultWorkerUrl() {
-    return new URL(new URL('../parse-worker.js', import.meta.url).href);
 }
 function noDataMessage(inputs, snapshot, skippedRecords) {
     const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);

@@ -1,5 +1,5 @@
 import { h as httpStatus } from './shared.js';
-import { g as gitHubCall } from './errors.js';
+import { g as gitHubCall } from './errors2.js';
 import '../index.js';
 import 'os';
 import 'crypto';
@@ -10,8 +10,9 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import './sources.js';
+import './errors.js';
 import 'node:crypto';
+import './sources.js';
 import './local.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -21,10 +22,11 @@ import 'module';
 import './_commonjsHelpers.js';
 import 'node:os';
 import './collect.js';
-import 'node:worker_threads';
 import './parse-protocol.js';
-import './snapshot.js';
+import './snapshot2.js';
 import './series.js';
+import './worker-start.js';
+import 'node:worker_threads';
 
 // The sticky PR comment: one per gate (comment-key), found by a hidden marker, updated in place instead of piling up.
 /** The hidden marker that identifies this gate's comment; comment-key keeps several gates apart. */

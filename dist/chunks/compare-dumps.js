@@ -1,4 +1,4 @@
-import { P as ParseError, I as InputError } from './sources.js';
+import { I as InputError, P as ParseError } from './errors.js';
 import { s as streamText } from './text-stream.js';
 
 // Streams an msMemScope event dump (memscope_dump_*.csv / leaks_dump_*.csv, header generations G3–G5) row by row.
@@ -837,4 +837,4 @@ function finishCompare(base, current, state, options) {
     return { csv: pieces.join(''), rows, devices };
 }
 
-export { DEFAULT_MAX_EDITS as D, DumpReader as a, attrValueOf as b, compareDumpFiles as c, f64 as f, i32 as i, streamDump as s };
+export { DumpReader as D, attrValueOf as a, DEFAULT_MAX_EDITS as b, compareDumpFiles as c, f64 as f, i32 as i, streamDump as s };

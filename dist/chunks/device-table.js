@@ -1,7 +1,7 @@
-import { S as SECTIONS, c as compareKeys, f as sectionOfKind } from './snapshot.js';
-import { a as formatBytes, f as formatDelta } from './units.js';
-import { f as formatCount, z as splitOf, F as isCountEntry, A as growth, p as plural } from './groups.js';
-import { d as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './sources.js';
+import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
+import { f as formatBytes, a as formatDelta } from './units.js';
+import { f as formatCount, t as splitOf, F as isCountEntry, u as growth, p as plural } from './groups.js';
+import { c as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './errors.js';
 
 /**
  * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and
@@ -434,4 +434,4 @@ function median(values) {
     return sorted.length % 2 === 1 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 }
 
-export { deviceTable as a, renderMermaidChart as b, devicePeaks as d, renderDeviceStacksSvg as r };
+export { devicePeaks as a, renderDeviceStacksSvg as b, deviceTable as d, renderMermaidChart as r };

@@ -1,6 +1,6 @@
-import { I as InputError } from './sources.js';
+import { I as InputError } from './errors.js';
 import { parseMemoryCompareText } from './memory-compare.js';
-import { a as DumpReader, s as streamDump, i as i32, f as f64, b as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
+import { s as streamDump, D as DumpReader, i as i32, f as f64, a as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
 import 'node:crypto';
 import './sync.js';

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { U as UsageError } from './sources.js';
-import { a as SnapshotBuilder } from './snapshot.js';
+import { U as UsageError } from './errors.js';
+import { S as SnapshotBuilder } from './snapshot2.js';
 import 'node:crypto';
 import './series.js';
 

@@ -1,77 +1,182 @@
-import { I as InputError, r as replaceControlCharacters } from './sources.js';
+import { createHash } from 'node:crypto';
 
-// GitHub API failures as one line each: the HTTP status, what was being attempted, and what to do about it.
-/** An expected failure talking to GitHub: printed as one `::error::` line, never as a stack. */
-class GitHubError extends InputError {
-    status;
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-        this.name = 'GitHubError';
-    }
+// Long names (a MindSpore scope, a hostile file) shown shortened in the middle with a stable hash of the whole name,
+// so two long names that differ anywhere never look the same, and the same name always looks the same.
+/** Longest name shown whole in a report's displays (markdown tables, the limits table). */
+const DISPLAY_NAME_LENGTH = 256;
+/**
+ * `name` when it has at most `max` characters; else its head and tail around `…`, then `~` and 12 hex digits of the
+ * SHA-256 of the whole name, `max` characters in all. Never splits a surrogate pair.
+ */
+function shortenName(name, max = DISPLAY_NAME_LENGTH) {
+    if (name.length <= max)
+        return name;
+    const suffix = `~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 12)}`;
+    const room = Math.max(2, max - suffix.length - 1);
+    const headLength = Math.ceil(room / 2);
+    const head = cutAt(name, headLength);
+    const tail = name.slice(cutAt(name, name.length - (room - head.length)).length);
+    return `${head}…${tail}${suffix}`;
+}
+/** The first `n` UTF-16 units of `text`, one fewer when `n` would end inside a surrogate pair. */
+function cutAt(text, n) {
+    const code = text.charCodeAt(n - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}
+
+// Makes names read from files (module and kernel keys, rules) safe to show in markdown, HTML and terminals.
+/**
+ * C0 controls, DEL, C1 controls, line/paragraph separators, zero-width and bidi-override characters, lone surrogates:
+ * each would break a table row, drive a terminal (ESC) or make one key look like another (Trojan Source).
+ */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]/gu;
+/** Shows invisible and control characters: `\n` → `␊`, ESC → `␛`, U+202E → `⟨U+202E⟩`. */
+function replaceControlCharacters(text) {
+    return text.replace(INVISIBLE, (ch) => {
+        const code = ch.charCodeAt(0);
+        // C0 controls and DEL have one-column "control pictures" (U+2400…U+2421); the rest get their code point.
+        if (code < 0x20)
+            return String.fromCharCode(0x2400 + code);
+        if (code === 0x7f)
+            return '\u2421';
+        return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+    });
 }
 /**
- * What a failed call says to the user, e.g. "403 creating a branch: the token needs `contents: write` (GitHub said:
- * Resource not accessible by integration)". `permission` is the token permission the call needs.
+ * A CommonMark code span holding `text` literally: the fence is one backtick longer than the longest backtick run
+ * inside, and padded with a space when the content starts or ends with a backtick (a pad is stripped on render).
+ * Inside a code span `<`, `&`, `@`, `*` are literal: no HTML, no entity, no mention, no emphasis.
  */
-function describeGitHubFailure(attempt, error, permission) {
-    const e = (typeof error === 'object' && error !== null ? error : {});
-    const status = typeof e.status === 'number' ? e.status : undefined;
-    const said = gitHubSaid(e);
-    // Octokit reports a request that never got an answer (refused, reset, DNS) as a 500 without a response.
-    if (status === undefined || (status === 500 && e.response === undefined)) {
-        const api = process.env.GITHUB_API_URL || 'https://api.github.com';
-        return new GitHubError(`cannot reach GitHub (${api}) ${attempt}: ${said || 'no answer'}; check the runner's network and re-run the job`, undefined);
-    }
-    const saidPart = said ? ` (GitHub said: ${said})` : '';
-    let advice;
-    if (status === 401)
-        advice = "the token is missing, invalid or expired: check 'github-token'";
-    else if (status === 403 && /rate limit/i.test(said))
-        advice = 'the API rate limit is exhausted: re-run the job later';
-    else if (status === 403)
-        advice = `the token needs \`${permission}\``;
-    else if (status === 404)
-        advice = `not found, or the token cannot see it (it needs \`${permission}\`)`;
-    else if (status === 409)
-        advice = 'the repository changed meanwhile or is empty: re-run the job';
-    else if (status === 422)
-        advice = 'GitHub refused the change';
-    else if (status >= 500)
-        advice = 'GitHub failed to answer: re-run the job later';
-    else
-        advice = 'unexpected answer';
-    return new GitHubError(`${status} ${attempt}: ${advice}${saidPart}`, status);
+function codeSpan(text) {
+    // Shortened before escaping: the hash is of the name as written.
+    const content = replaceControlCharacters(shortenName(text));
+    if (content === '')
+        return '` `';
+    let longestRun = 0;
+    for (const run of content.match(/`+/g) ?? [])
+        longestRun = Math.max(longestRun, run.length);
+    const fence = '`'.repeat(longestRun + 1);
+    const pad = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
+    return pad ? `${fence} ${content} ${fence}` : `${fence}${content}${fence}`;
 }
-/** GitHub's own message, shown bounded and with control characters visible. */
-function gitHubSaid(e) {
-    const data = e.response?.data;
-    let text = '';
-    if (typeof data === 'object' && data !== null && typeof data.message === 'string') {
-        text = data.message;
-        const errors = data.errors;
-        if (Array.isArray(errors)) {
-            const details = errors.map((x) => (typeof x === 'object' && x !== null && typeof x.message === 'string' ? x.message : '')).filter(Boolean);
-            if (details.length > 0)
-                text += `: ${details.join('; ')}`;
-        }
-    }
-    else if (typeof e.message === 'string') {
-        text = e.message;
-    }
-    const shown = replaceControlCharacters(text.trim());
-    return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
+/**
+ * A code span for a GFM table cell: every `|` becomes `\|` (all of them), because the table splits cells before
+ * inline parsing. GFM removes the backslash again inside the code span, and a `\` already before a `|` stays intact
+ * (cmark-gfm's cell scanner takes the longest match, so `\\|` is `\` + escaped pipe, not a cell break).
+ */
+function tableCodeSpan(text) {
+    return codeSpan(text).replaceAll('|', '\\|');
 }
-/** Runs one GitHub call; its failure becomes a GitHubError naming `attempt` and the permission it needs. */
-async function gitHubCall(attempt, permission, call) {
-    try {
-        return await call();
+/**
+ * Plain markdown text (not in a code span): every ASCII punctuation character is backslash-escaped, which CommonMark
+ * allows for all of them, and `@` gets a zero-width space after it so that `@org/team` pings nobody.
+ */
+function escapeMarkdownText(text) {
+    return replaceControlCharacters(text).replace(/[!-/:-@[-`{-~]/g, (ch) => (ch === '@' ? '@&#8203;' : `\\${ch}`));
+}
+/** Text for an HTML element or a quoted attribute value. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+}
+const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+// Error types that carry where bad input came from, so every message names the file and line or JSON pointer.
+/** Bad input data: a file that cannot be parsed, a corrupt baseline. Exit code 2. */
+class InputError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InputError';
     }
-    catch (error) {
-        if (error instanceof GitHubError)
-            throw error;
-        throw describeGitHubFailure(attempt, error, permission);
+}
+/** A parse error at a known file and 1-based line. */
+class ParseError extends InputError {
+    file;
+    line;
+    reason;
+    constructor(file, line, reason) {
+        super(`${file}:${line}: ${reason}`);
+        this.file = file;
+        this.line = line;
+        this.reason = reason;
+        this.name = 'ParseError';
     }
+}
+/** A JSON document that failed its schema, with the JSON pointer of the bad field. */
+class SchemaError extends InputError {
+    file;
+    pointer;
+    reason;
+    constructor(file, pointer, reason) {
+        super(`${file}: ${pointer || '/'}: ${reason}`);
+        this.file = file;
+        this.pointer = pointer;
+        this.reason = reason;
+        this.name = 'SchemaError';
+    }
+}
+/** Wrong command-line arguments or Action inputs. Exit code 2. */
+class UsageError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'UsageError';
+    }
+}
+/** What file-system errors mean to the user, by code. */
+const ERRNO_ADVICE = {
+    ENOENT: 'no such file or folder (does its folder exist?)',
+    EACCES: 'permission denied (check its permissions)',
+    EPERM: 'operation not permitted (check its permissions)',
+    EISDIR: 'is a folder, not a file',
+    ENOTDIR: 'a part of the path is not a folder',
+    EIO: 'input/output error (a failing disk or network mount?)',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'read-only file system',
+    EMFILE: 'too many open files',
+    ELOOP: 'too many symbolic links (a loop?)',
+    ENAMETOOLONG: 'the path is too long',
+};
+/** A Node file-system error (it has a `code` and usually a `path`), as one line: `path: meaning (CODE)`. */
+function fileSystemFailure(error, file) {
+    if (!(error instanceof Error))
+        return undefined;
+    const { code, path, syscall } = error;
+    if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code))
+        return undefined;
+    const advice = ERRNO_ADVICE[code] ?? error.message;
+    return `${path ?? file ?? syscall ?? 'file system'}: cannot ${syscall ?? 'access'} it: ${advice} (${code})`;
+}
+/** An expected failure: bad input or usage, GitHub refusing, a file that cannot be read or written. */
+function isExpectedFailure(error) {
+    return error instanceof InputError || error instanceof UsageError || fileSystemFailure(error) !== undefined;
+}
+/**
+ * The one line every failure is reported as, CLI and Action alike: expected failures say what and where; anything
+ * else is an internal error. Control characters are made visible (a file name can hold ESC). The stack comes only
+ * when asked for (`--debug`, ACTIONS_STEP_DEBUG / RUNNER_DEBUG), after the line.
+ */
+function failureText(error, debug) {
+    const message = error instanceof Error ? error.message : String(error);
+    const line = fileSystemFailure(error) ?? (isExpectedFailure(error) ? message : `internal error: ${message}`);
+    const shown = visible(line);
+    if (!debug || !(error instanceof Error) || error.stack === undefined)
+        return shown;
+    return `${shown}\n${visible(error.stack, true)}`;
+}
+/** Control and invisible characters made visible, as the reports show them; newlines kept when asked (a stack). */
+function visible(text, keepNewlines = false) {
+    return keepNewlines ? text.split('\n').map(replaceControlCharacters).join('\n') : replaceControlCharacters(text);
 }
 
-export { GitHubError as G, gitHubCall as g };
+var errors = /*#__PURE__*/Object.freeze({
+    __proto__: null,
+    InputError: InputError,
+    ParseError: ParseError,
+    SchemaError: SchemaError,
+    UsageError: UsageError,
+    failureText: failureText,
+    fileSystemFailure: fileSystemFailure,
+    isExpectedFailure: isExpectedFailure,
+    visible: visible
+});
+
+export { InputError as I, ParseError as P, SchemaError as S, UsageError as U, fileSystemFailure as a, escapeHtml as b, codeSpan as c, errors as d, escapeMarkdownText as e, failureText as f, replaceControlCharacters as r, shortenName as s, tableCodeSpan as t, visible as v };

@@ -1,27 +1,9 @@
-import { S as SECTIONS, c as compareKeys, f as sectionOfKind } from './snapshot.js';
-import { a as formatBytes, f as formatDelta } from './units.js';
+import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
+import { f as formatBytes, a as formatDelta } from './units.js';
+import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
-import { b as escapeHtml, t as tableCodeSpan } from './sources.js';
+import { b as escapeHtml, t as tableCodeSpan } from './errors.js';
 import { s as splitDevice } from './keys.js';
-
-/** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
-const STATUSES = [
-    'regressed',
-    'over-budget',
-    'over-capacity',
-    'alloc-failure',
-    'leak-suspect',
-    'step-leak',
-    'low-headroom',
-    'above-reference',
-    'imbalance',
-    'growing',
-    'new',
-    'missing',
-    'improved',
-    'ignored',
-    'pass',
-];
 
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
@@ -528,4 +510,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { growth as A, reportSchema as B, MAX_ENTRIES as C, MAX_KEY_LENGTH as D, contextMarkdown as E, isCountEntry as F, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, STATUSES as S, countByStatus as a, isRollUp as b, contextTerminal as c, devicesPerPattern as d, entryReason as e, formatCount as f, groupEntries as g, formatChange as h, isFirstRun as i, formatTransition as j, devicesPhrase as k, deviceOfEntry as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, contextHtml as q, statusLabel as r, splitSections as s, kindTitle as t, valueRange as u, verdictText as v, worstOf as w, entrySentence as x, worstFirst as y, splitOf as z };
+export { contextMarkdown as A, kindTitle as B, valueRange as C, statusLabel as D, contextHtml as E, isCountEntry as F, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, formatCount as f, groupEntries as g, worstOf as h, isFirstRun as i, isRollUp as j, formatChange as k, formatTransition as l, medianPercent as m, devicesPhrase as n, deviceOfEntry as o, plural as p, medianGrowth as q, formatShortPercent as r, splitSections as s, splitOf as t, growth as u, verdictText as v, worstFirst as w, reportSchema as x, MAX_ENTRIES as y, MAX_KEY_LENGTH as z };

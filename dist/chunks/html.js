@@ -1,9 +1,10 @@
-import { a as formatBytes, f as formatDelta } from './units.js';
-import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, q as contextHtml, f as formatCount, r as statusLabel, g as groupEntries, p as plural, a as countByStatus, l as deviceOfEntry, t as kindTitle, w as worstOf, b as isRollUp, k as devicesPhrase, u as valueRange, j as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, h as formatChange, e as entryReason } from './groups.js';
-import { b as escapeHtml, r as replaceControlCharacters } from './sources.js';
-import './snapshot.js';
+import { f as formatBytes, a as formatDelta } from './units.js';
+import { a as devicePeaks, b as renderDeviceStacksSvg, d as deviceTable } from './device-table.js';
+import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, E as contextHtml, f as formatCount, D as statusLabel, g as groupEntries, p as plural, b as countByStatus, o as deviceOfEntry, B as kindTitle, h as worstOf, j as isRollUp, n as devicesPhrase, C as valueRange, l as formatTransition, m as medianPercent, q as medianGrowth, r as formatShortPercent, k as formatChange, a as entryReason } from './groups.js';
+import { b as escapeHtml, r as replaceControlCharacters } from './errors.js';
+import './snapshot2.js';
 import './series.js';
+import './types.js';
 import './environment2.js';
 import './keys.js';
 import 'node:crypto';

@@ -1,5 +1,5 @@
 import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
-import { I as InputError, c as SchemaError, r as replaceControlCharacters } from './sources.js';
+import { I as InputError, S as SchemaError, r as replaceControlCharacters } from './errors.js';
 
 var ajv$1 = {exports: {}};
 

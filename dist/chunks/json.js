@@ -1,12 +1,13 @@
-import { c as SchemaError, s as shortenName } from './sources.js';
-import { s as stableStringify } from './snapshot.js';
-import { d as devicesPerPattern, z as splitOf, A as growth, g as groupEntries, b as isRollUp, n as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, B as reportSchema, C as MAX_ENTRIES, D as MAX_KEY_LENGTH } from './groups.js';
+import { S as SchemaError, s as shortenName } from './errors.js';
+import { s as stableStringify } from './snapshot2.js';
+import { d as devicesPerPattern, t as splitOf, u as growth, g as groupEntries, j as isRollUp, q as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, x as reportSchema, y as MAX_ENTRIES, z as MAX_KEY_LENGTH } from './groups.js';
 import { open, rm, rename } from 'node:fs/promises';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as splitDevice } from './keys.js';
 import 'node:crypto';
 import './series.js';
 import './units.js';
+import './types.js';
 import './environment2.js';
 import './_commonjsHelpers.js';
 

@@ -7,7 +7,8 @@ import { sep, basename, dirname, resolve, normalize, relative, posix, isAbsolute
 import { fileURLToPath } from 'url';
 import { createRequire } from 'module';
 import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
-import { S as SOURCES, e as evidenceSource, U as UsageError, a as fileSystemFailure } from './sources.js';
+import { U as UsageError, a as fileSystemFailure } from './errors.js';
+import { S as SOURCES, e as evidenceSource } from './sources.js';
 
 //#region rolldown:runtime
 var __require = /* @__PURE__ */ createRequire(import.meta.url);

@@ -1,10 +1,11 @@
-import { U as UsageError, g as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, d as codeSpan, r as replaceControlCharacters } from './sources.js';
-import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, f as formatCount, p as plural, w as worstOf, b as isRollUp, j as formatTransition, h as formatChange, l as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, k as devicesPhrase, t as kindTitle, u as valueRange, r as statusLabel, e as entryReason } from './groups.js';
-import { f as formatDelta, a as formatBytes } from './units.js';
+import { U as UsageError, e as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, c as codeSpan, r as replaceControlCharacters } from './errors.js';
+import { d as deviceTable, r as renderMermaidChart } from './device-table.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, A as contextMarkdown, f as formatCount, p as plural, h as worstOf, j as isRollUp, l as formatTransition, k as formatChange, o as deviceOfEntry, q as medianGrowth, m as medianPercent, r as formatShortPercent, n as devicesPhrase, B as kindTitle, C as valueRange, D as statusLabel, a as entryReason } from './groups.js';
+import { a as formatDelta, f as formatBytes } from './units.js';
 import 'node:crypto';
-import './snapshot.js';
+import './snapshot2.js';
 import './series.js';
+import './types.js';
 import './environment2.js';
 import './keys.js';
 

@@ -1,5 +1,5 @@
 import { p as parse, C as CsvError } from './sync.js';
-import { P as ParseError, I as InputError } from './sources.js';
+import { P as ParseError, I as InputError } from './errors.js';
 import { d as deviceName } from './keys.js';
 import { p as parseExactInteger } from './units.js';
 import { isUtf8 } from 'node:buffer';

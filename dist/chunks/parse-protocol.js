@@ -1,4 +1,4 @@
-import { P as ParseError, c as SchemaError, I as InputError, U as UsageError } from './sources.js';
+import { P as ParseError, S as SchemaError, I as InputError, U as UsageError } from './errors.js';
 
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
 function serializeError(error) {

@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
-import { I as InputError, P as ParseError } from './sources.js';
+import { I as InputError, P as ParseError } from './errors.js';
 import { d as deviceName } from './keys.js';
-import { M as MAX_SITES_PER_DEVICE } from './snapshot.js';
+import { M as MAX_SITES_PER_DEVICE } from './snapshot2.js';
 import { p as parseExactInteger } from './units.js';
 import 'node:crypto';
 import './series.js';
@@ -21,6 +21,15 @@ const MAX_RECORD_BYTES = 16 * 1024;
 const MAX_LINE_BYTES = 1024 * 1024;
 /** Read size: large enough for few syscalls, small enough that the needle passes run on bytes still in cache. */
 const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Where in its read buffer a chunk is read to: half a page in, not at the start. The kernel copies a read from the page
+ * cache with `rep movsb`, which on AMD EPYC cores ran ~5x slower when the destination lay a few bytes after the source
+ * modulo 4 KiB (measured: 8 to 24 bytes slow; 0, 32 and more fast). File offsets here are page-aligned, and glibc
+ * returns a large buffer 16 bytes into its mapped pages (inferred: buffer offsets 0 and 8 were slow, 16 on fast), so
+ * reading to offset 0 hit exactly that case: on the 1 GiB corpus ~0.45 s of system time went to the copy (0.1 s at
+ * this offset, as for grep). 2048 is far from the slow distances whatever the buffer's page offset: 0 or 16.
+ */
+const READ_OFFSET = 2048;
 /** parsePlogFile lets other async work run after this many chunks. */
 const CHUNKS_PER_YIELD = 16;
 const NL = 0x0a;
@@ -192,12 +201,18 @@ class PlogScanner {
                 this.search(needle, hit + 1);
                 continue;
             }
-            const hitEnd = this.lineEndOf(hit, complete);
-            if (needle === STATS_NEEDLE && hitEnd < complete && this.fastRecord(hit, hitEnd, complete, closed)) {
-                this.floor = this.scanFrom = hitEnd + 1;
-                continue;
+            if (needle === STATS_NEEDLE) {
+                const lineEnd = this.fastRecord(hit, complete, closed);
+                if (lineEnd >= 0) {
+                    this.floor = this.scanFrom = lineEnd + 1;
+                    continue;
+                }
             }
-            if (needle === ERROR_NEEDLE && this.surelyNoFailure(hit, hitEnd, complete)) {
+            const hitEnd = this.lineEndOf(hit, complete);
+            // For an ERROR hit: 1 failure words follow it on its line (so the record holding the line has some), 0 none,
+            // -1 not known yet.
+            const failureAhead = needle === ERROR_NEEDLE ? this.failureWordsAfter(hit, hitEnd, complete) : -1;
+            if (failureAhead === 0 && this.startsRecord(hitEnd + 1, complete)) {
                 this.search(needle, hit + 1);
                 continue;
             }
@@ -208,7 +223,7 @@ class PlogScanner {
                 this.pendingLine = hitLine;
                 break;
             }
-            if (needle === ERROR_NEEDLE && !this.mayBeFailure(start, recordEnd)) {
+            if (needle === ERROR_NEEDLE && failureAhead !== 1 && !this.mayBeFailure(start, recordEnd)) {
                 this.search(needle, hit + 1);
                 continue;
             }
@@ -294,16 +309,19 @@ class PlogScanner {
     /**
      * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
      * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
-     * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, glued lines, odd
-     * spacing, pastes, values of 16+ digits) returns false and takes the general path, which reads the same records.
+     * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, odd spacing, pastes,
+     * values of 16+ digits) returns -1 and takes the general path, which reads the same records.
+     * Returns the offset of the newline that ends the record's line (found by the parse itself, not by a search).
+     *
+     * A record followed on its line by another line's `[LEVEL] MODULE(` (lines glued by concurrent writers) is read here
+     * too, and the rest of the line, from that glue point on, by the general path: exactly the segments the general path
+     * would read after this record's own. This record's segment is then not read by regex, so it must hold no other
+     * head: no `Cached_size` before the record (a `Mem stats (Bytes)` head there would have been an earlier hit).
      */
-    fastRecord(hit, hitEnd, complete, closed) {
+    fastRecord(hit, complete, closed) {
         const b = this.buf;
         const o = this.bufStart;
         const h = hit - o;
-        let lineEnd = hitEnd - o;
-        if (b[lineEnd - 1] === 0x0d)
-            lineEnd--;
         const cur = this.cursor;
         cur.b = b;
         let head;
@@ -314,56 +332,56 @@ class PlogScanner {
             head = h - 12;
             cur.i = h;
             if (!cur.take(V1_BODY_START))
-                return false;
+                return -1;
             moduleFrom = cur.i;
             moduleTo = cur.word();
             if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0)
-                return false;
+                return -1;
             if (cur.take(V3_TOTAL)) {
                 const total = cur.digits();
                 if (total < 0)
-                    return false;
+                    return -1;
                 metric = { peak: total, current: total, allocs: null, frees: null };
             }
             else {
                 if (!cur.take(V1_CURRENT))
-                    return false;
+                    return -1;
                 const current = cur.digits();
                 if (current < 0 || !cur.take(V1_ALLOC))
-                    return false;
+                    return -1;
                 if (!cur.take(V1_ED) && !cur.take(V2_ATED))
-                    return false;
+                    return -1;
                 if (!cur.take(V1_PEAK))
-                    return false;
+                    return -1;
                 const peak = cur.digits();
                 if (peak < 0 || !cur.take(V1_ALLOC_CNT))
-                    return false;
+                    return -1;
                 const allocs = cur.digits();
                 if (allocs < 0 || !cur.take(V1_FREE_CNT))
-                    return false;
+                    return -1;
                 const frees = cur.digits();
                 if (frees < 0)
-                    return false;
+                    return -1;
                 metric = { current, peak, allocs, frees };
             }
             if (!cur.take(CLOSE_PAREN))
-                return false;
+                return -1;
         }
         else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
             head = h - 11;
             cur.i = h;
             if (!cur.take(V0_BODY_START))
-                return false;
+                return -1;
             moduleFrom = cur.i;
             moduleTo = cur.word();
             if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT))
-                return false;
+                return -1;
             const current = cur.digits();
             if (current < 0 || !cur.take(V0_PEAK))
-                return false;
+                return -1;
             const peak = cur.digits();
             if (peak < 0 || !cur.take(PERIOD))
-                return false;
+                return -1;
             metric = { current, peak, allocs: null, frees: null };
         }
         else {
@@ -372,17 +390,32 @@ class PlogScanner {
             while (d > 0 && isDigit(b[d - 1]))
                 d--;
             if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN))
-                return false;
+                return -1;
             head = d - 13;
             cur.i = d;
             const size = cur.digits();
             if (size < 0 || !cur.take(BYTES))
-                return false;
+                return -1;
             moduleFrom = moduleTo = -1;
             metric = { peak: size, current: size, allocs: null, frees: null };
         }
-        if (cur.i !== lineEnd)
-            return false;
+        // The record ends its line: a newline (after a CR in CRLF files) right after it. The parsed bytes hold no newline,
+        // so this is the first newline after the hit, where the general path's line ends too.
+        let eol = cur.i;
+        if (b[eol] === 0x0d)
+            eol++;
+        /** Where a glued line's next segment starts (an offset), or -1. */
+        let glued = -1;
+        if (b[eol] !== NL) {
+            if (!this.segmentStartsAt(cur.i, complete - o))
+                return -1;
+            glued = cur.i + o;
+            const end = this.lineEndOf(glued, complete);
+            if (end >= complete)
+                return -1;
+            eol = end - o;
+        }
+        const hitEnd = eol + o;
         // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
         let q = head;
         let d = q;
@@ -398,15 +431,17 @@ class PlogScanner {
             a--;
         const first = b[a];
         if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d)
-            return false;
+            return -1;
         // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
         const lineStart = this.lineStartOf(hit) - o;
         if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
-            return false;
+            return -1;
         const next = hitEnd + 1;
         if (next >= complete ? !closed : !this.startsRecord(next, complete))
-            return false;
+            return -1;
         // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
+        if (glued >= 0 && this.mentionsCachedSize(lineStart, a))
+            return -1;
         if (next < complete)
             this.knownStart = next;
         const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
@@ -414,7 +449,55 @@ class PlogScanner {
         this.into.addModule(key.key, metric);
         if (key.device !== null)
             this.into.noteDevice(key.device);
-        return true;
+        // Unanchored, as the general path reads every segment after a line's first.
+        if (glued >= 0)
+            this.readRecord(glued, hitEnd + 1, false);
+        return hitEnd;
+    }
+    /**
+     * Whether buf[i] starts a segment in the strict form `[LEVEL] Name(` (spaces only after `]`): a match of SEGMENT, so
+     * the general path splits the line right there. `limit` is an index into buf.
+     */
+    segmentStartsAt(i, limit) {
+        const b = this.buf;
+        if (b[i] !== 0x5b || !this.tagAt(i + 1, limit, LEVEL_WORDS))
+            return false;
+        let k = i + 2;
+        while (b[k] !== 0x5d)
+            k++;
+        k++;
+        while (k < limit && b[k] === 0x20)
+            k++;
+        const first = b[k];
+        if (!((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)))
+            return false;
+        for (k++; k < limit; k++) {
+            const c = b[k];
+            if (c === 0x28)
+                return true;
+            const name = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+            if (!name)
+                return false;
+        }
+        return false;
+    }
+    /**
+     * Whether buf[from, to) holds the word `Cached_size` (indices into buf). A loop over these few bytes, not indexOf:
+     * that would search on past `to`, up to the next record of that kind (on the 1 GiB corpus, ~1 s in all).
+     */
+    mentionsCachedSize(from, to) {
+        const b = this.buf;
+        const first = CACHED_WORD[0];
+        for (let k = from, last = to - CACHED_WORD.length; k <= last; k++) {
+            if (b[k] !== first)
+                continue;
+            let n = 1;
+            while (n < CACHED_WORD.length && b[k + n] === CACHED_WORD[n])
+                n++;
+            if (n === CACHED_WORD.length)
+                return true;
+        }
+        return false;
     }
     /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
     mayBeLevel(at) {
@@ -431,12 +514,16 @@ class PlogScanner {
     mayBeFailure(start, end) {
         return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart));
     }
-    /** The common ERROR line, fast: no failure words after the hit, and the next line starts a new record. */
-    surelyNoFailure(hit, hitEnd, complete) {
+    /**
+     * Whether the words of an allocation failure follow an ERROR hit on its line: 1 yes, 0 no, -1 not known yet (the
+     * next line is not here). With 0 and a next line that starts a record, the common ERROR line is done with; with 1,
+     * every record holding the line holds the words too (a match never starts at the hit's `E`, and the characters
+     * around the line are line breaks, which `\b` and `\s` read as spaces), so mayBeFailure need not look again.
+     */
+    failureWordsAfter(hit, hitEnd, complete) {
         if (hitEnd + 1 >= complete)
-            return false;
-        const rest = this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart);
-        return !ALLOC_FAILURE.test(rest) && this.startsRecord(hitEnd + 1, complete);
+            return -1;
+        return ALLOC_FAILURE.test(this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart)) ? 1 : 0;
     }
     /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
     lineStartOf(at) {
@@ -718,6 +805,7 @@ class PlogScanner {
 const MEM_STATS_OPEN = Buffer.from(' Mem stats (');
 const V0_MEM_STATS_OPEN = Buffer.from(' mem stats(');
 const CACHED_OPEN = Buffer.from(' Cached_size:');
+const CACHED_WORD = Buffer.from('Cached_size');
 const SPACE_DEV = Buffer.from(' dev');
 const V1_BODY_START = Buffer.from('Bytes). (module_name=');
 const V1_MODULE_ID = Buffer.from('; module_id=');
@@ -900,11 +988,11 @@ async function parsePlogFile(file, into, options = {}) {
         let position = 0;
         for (let n = 0;; n++) {
             const buffer = buffers[n % 2];
-            const read = readSync(fd, buffer, 0, chunkBytes, position);
+            const read = readSync(fd, buffer, READ_OFFSET, chunkBytes, position);
             if (read === 0)
                 break;
             position += read;
-            scanner.push(buffer.subarray(0, read));
+            scanner.push(buffer.subarray(READ_OFFSET, READ_OFFSET + read));
             if (n % CHUNKS_PER_YIELD === CHUNKS_PER_YIELD - 1)
                 await new Promise((resolve) => setImmediate(resolve));
         }
@@ -924,9 +1012,9 @@ let spareReadBuffers = null;
 function takeReadBuffers(chunkBytes) {
     const spare = spareReadBuffers;
     spareReadBuffers = null;
-    if (spare !== null && spare[0].length === chunkBytes)
+    if (spare !== null && spare[0].length === READ_OFFSET + chunkBytes)
         return spare;
-    return [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+    return [Buffer.allocUnsafe(READ_OFFSET + chunkBytes), Buffer.allocUnsafe(READ_OFFSET + chunkBytes)];
 }
 /** Newlines in a file's bytes [from, to): read again only when a record needs a line number for dropped bytes. */
 function countFileNewlines(fd, from, to) {

@@ -1,9 +1,9 @@
-import { P as ParseError } from './sources.js';
-export { D as DIRECTORY_PATTERNS } from './sources.js';
+import { P as ParseError } from './errors.js';
 import { s as streamText } from './text-stream.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
+export { D as DIRECTORY_PATTERNS } from './sources.js';
 import 'node:crypto';
 import 'node:buffer';
 import 'node:fs';

@@ -1,16 +1,16 @@
-import { d as codeSpan, t as tableCodeSpan, U as UsageError, v as visible } from './sources.js';
+import { c as codeSpan, t as tableCodeSpan, U as UsageError, v as visible } from './errors.js';
 import { loadBaseline, parseBaseline } from './baseline.js';
-import { l as loadGateConfig, c as DEFAULT_CONFIG_PATH, d as parseGateConfig } from './thresholds.js';
+import { l as loadGateConfig, D as DEFAULT_CONFIG_PATH, p as parseGateConfig } from './thresholds.js';
 import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
-import { g as gitHubCall, G as GitHubError } from './errors.js';
+import { g as gitHubCall, G as GitHubError } from './errors2.js';
 import { p as parseJson } from './json-schema.js';
-import { f as sectionOfKind, c as compareKeys } from './snapshot.js';
-import { a as formatBytes } from './units.js';
+import { a as sectionOfKind, c as compareKeys } from './snapshot2.js';
+import { f as formatBytes } from './units.js';
 import { valueOf } from './baseline-changes.js';
 import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { i as isFirstRun, v as verdictText, x as entrySentence, y as worstFirst, e as entryReason } from './groups.js';
+import { i as isFirstRun, v as verdictText, e as entrySentence, w as worstFirst, a as entryReason } from './groups.js';
 import { writeJsonReport } from './json.js';
 import { renderMarkdown } from './markdown.js';
 

@@ -1,9 +1,9 @@
-import { I as InputError } from './sources.js';
-import { d as modulesOf, e as section, c as compareKeys, m as metricsOf, v as valueOf, S as SECTIONS, h as hasNoMetrics } from './snapshot.js';
+import { I as InputError } from './errors.js';
+import { e as modulesOf, f as section, c as compareKeys, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot2.js';
 import { loadBaseline } from './baseline.js';
-import { a as formatBytes } from './units.js';
-import { e as exceedsTolerance, m as matchRule, p as percentChange, D as DEFAULT_CONFIG, l as loadGateConfig, a as applyMaxIncrease, b as parseMaxIncrease } from './thresholds.js';
-import { S as STATUSES } from './groups.js';
+import { f as formatBytes } from './units.js';
+import { e as exceedsTolerance, m as matchRule, a as percentChange, b as DEFAULT_CONFIG, l as loadGateConfig, c as applyMaxIncrease, d as parseMaxIncrease } from './thresholds.js';
+import { S as STATUSES } from './types.js';
 import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment2.js';
 import 'node:crypto';
 import './series.js';
@@ -18,7 +18,7 @@ import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './keys.js';
+import './sources.js';
 
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
 function moduleEvidence(side) {

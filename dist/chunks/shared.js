@@ -1,9 +1,10 @@
 import { i as info, w as warning } from '../index.js';
 import os from 'node:os';
 import path from 'node:path';
-import { U as UsageError, n as noSpecs, S as SOURCES, v as visible } from './sources.js';
+import { U as UsageError, v as visible } from './errors.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { c as collectSnapshot } from './collect.js';
+import { n as noSpecs, S as SOURCES } from './sources.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
 
 // The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub

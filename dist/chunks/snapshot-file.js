@@ -1,8 +1,8 @@
 import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
-import { I as InputError, c as SchemaError } from './sources.js';
+import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseJson } from './json-schema.js';
 import { c as compileSectionsDocument, b as buildSnapshotSchema, a as countDocumentKeys } from './validate.js';
-import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot.js';
+import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot2.js';
 import 'node:crypto';
 import './_commonjsHelpers.js';
 import './series.js';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
-import { U as UsageError, I as InputError, c as SchemaError } from './sources.js';
+import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { S as SECTIONS } from './snapshot.js';
+import { d as SECTIONS } from './snapshot2.js';
 import { b as parseSize } from './units.js';
 import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment2.js';
 
@@ -689,4 +689,4 @@ function errorCode(err) {
     return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
 }
 
-export { DEFAULT_CONFIG as D, applyMaxIncrease as a, parseMaxIncrease as b, DEFAULT_CONFIG_PATH as c, parseGateConfig as d, exceedsTolerance as e, loadGateConfig as l, matchRule as m, percentChange as p };
+export { DEFAULT_CONFIG_PATH as D, percentChange as a, DEFAULT_CONFIG as b, applyMaxIncrease as c, parseMaxIncrease as d, exceedsTolerance as e, loadGateConfig as l, matchRule as m, parseGateConfig as p };

@@ -1,4 +1,4 @@
-import { I as InputError } from './sources.js';
+import { I as InputError } from './errors.js';
 
 // Byte sizes: exact parsing of driver integers and config strings, and human formatting for tables.
 const UNITS = {
@@ -62,4 +62,4 @@ function formatDelta(bytes) {
     return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
 }
 
-export { formatBytes as a, parseSize as b, formatDelta as f, parseExactInteger as p };
+export { formatDelta as a, parseSize as b, formatBytes as f, parseExactInteger as p };

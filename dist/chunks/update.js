@@ -1,6 +1,6 @@
 import { w as warning, i as info, s as summary, a as setOutput } from '../index.js';
 import 'node:path';
-import { U as UsageError } from './sources.js';
+import { U as UsageError } from './errors.js';
 import { loadBaseline, parseBaseline, mergeBaseline, serializeBaseline, writeBaselineAtomic } from './baseline.js';
 import { l as loadGateConfig } from './thresholds.js';
 import { w as workflowContext, b as repositoryPath, c as collectInputs, t as thisRepo, s as sourceRun, i as isOtherRun, e as errorMessage } from './shared.js';
@@ -14,6 +14,7 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
+import './sources.js';
 import './local.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -24,13 +25,14 @@ import 'node:crypto';
 import './json-schema.js';
 import './validate.js';
 import './series.js';
-import './snapshot.js';
+import './snapshot2.js';
 import './units.js';
 import './environment2.js';
 import 'node:os';
 import './collect.js';
-import 'node:worker_threads';
 import './parse-protocol.js';
+import './worker-start.js';
+import 'node:worker_threads';
 
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */

@@ -1,5 +1,5 @@
 import { M as MAX_POINTS } from './series.js';
-import { S as SECTIONS } from './snapshot.js';
+import { d as SECTIONS } from './snapshot2.js';
 import { a as compileCheck, b as countJsonKeys, c as compileSchema } from './json-schema.js';
 
 // The snapshot's and the baseline's JSON Schemas, built from the section registry: schemas/snapshot.schema.json and

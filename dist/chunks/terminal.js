@@ -1,0 +1,332 @@
+import { U as UsageError, r as replaceControlCharacters } from './errors.js';
+import { d as SECTIONS, m as metricsOf, c as compareKeys } from './snapshot2.js';
+import { a as formatDelta, f as formatBytes } from './units.js';
+import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, b as countByStatus, f as formatCount, h as worstOf, a as entryReason, j as isRollUp, k as formatChange, l as formatTransition, m as medianPercent, n as devicesPhrase, o as deviceOfEntry, q as medianGrowth, r as formatShortPercent } from './groups.js';
+import 'node:crypto';
+import './series.js';
+import './types.js';
+import './environment2.js';
+import './keys.js';
+
+// Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
+/** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
+const MAX_ROWS = 30;
+const MIN_KEY_WIDTH = 12;
+/** The `parse` table's key column without a known width: one long key cannot widen every row. */
+const DEFAULT_KEY_WIDTH = 60;
+const GAP = '  ';
+const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', reset: '\u001b[0m' };
+const SEVERITY_MARK = { fail: '✗', warn: '!', ok: '✓' };
+/**
+ * The verdict line, the failing and warning rows (one per module across devices, worst first), their explanations as
+ * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
+ */
+function renderTerminal(report, options = {}) {
+    const width = options.width ?? 80;
+    if (!(Number.isSafeInteger(width) && width > 0)) {
+        throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
+    }
+    const color = options.color === true;
+    const paint = (code, text) => (color ? `${code}${text}${ANSI.reset}` : text);
+    const firstRun = isFirstRun(report);
+    const sections = splitSections(report);
+    const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
+    const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
+    const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
+    const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
+    // What the run's context says (environment changes, missing artifacts) comes before any row.
+    // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
+    for (const line of contextTerminal(report, shown))
+        lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
+    if (firstRun) {
+        const file = options.baselineFile ?? 'FILE';
+        lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
+    }
+    const perPattern = devicesPerPattern(report.entries);
+    const groups = options.all === true ? problems.map((e) => groupEntries([e], perPattern)[0]) : groupEntries(problems, perPattern);
+    if (groups.length > 0) {
+        const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
+        const notes = [];
+        const rows = shownGroups.map((group) => tableRow(group, notes));
+        lines.push('', ...verdictTable(rows, width, paint));
+        if (shownGroups.length < groups.length)
+            lines.push(...wrap(`…${plural(groups.length - shownGroups.length, 'more row')}: --all lists every key, --report FILE.json writes them all`, width));
+        if (notes.length > 0) {
+            lines.push('');
+            notes.forEach((note, i) => lines.push(...wrap(`${superscript(i + 1)} ${note}`, width, '  ')));
+        }
+    }
+    if (recorded.length > 0) {
+        const patterns = groupEntries(recorded, perPattern).length;
+        lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
+    }
+    const rest = [...sections.improvements, ...sections.unchanged];
+    if (rest.length > 0) {
+        const byStatus = countByStatus(rest)
+            .map(([status, n]) => `${formatCount(n)} ${shown(status)}`)
+            .join(', ');
+        lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
+    }
+    return `${lines.join('\n')}\n`;
+}
+function tableRow(group, notes) {
+    const worst = worstOf(group);
+    const marks = [];
+    const { rule, note } = entryReason(worst);
+    const refer = (text) => {
+        let i = notes.indexOf(text);
+        if (i === -1)
+            i = notes.push(text) - 1;
+        marks.push(superscript(i + 1));
+    };
+    if (rule !== null)
+        refer(`held to the rule ${shown(rule)} of the config`);
+    if (note !== null)
+        refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+    const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
+    if (!isRollUp(group)) {
+        return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null };
+    }
+    const percent = medianPercent(group);
+    const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
+    return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail };
+}
+/**
+ * STATUS, KEY, BASELINE → CURRENT, Δ (Δ%): the key column takes what the others leave of the width and keys are cut in
+ * the middle to fit; when even that is too narrow, the baseline → current column goes first.
+ */
+function verdictTable(rows, width, paint) {
+    const headers = ['STATUS', 'KEY', 'BASELINE → CURRENT', 'Δ (Δ%)'];
+    const col = (get, header) => rows.reduce((w, r) => Math.max(w, displayWidth(get(r))), displayWidth(header));
+    const statusWidth = col((r) => r.status, headers[0]);
+    let transitionWidth = col((r) => r.transition, headers[2]);
+    const changeWidth = col((r) => r.change, headers[3]);
+    const keyNeed = col((r) => r.key, headers[1]);
+    let fixed = statusWidth + transitionWidth + changeWidth + GAP.length * 3;
+    if (width - fixed < MIN_KEY_WIDTH) {
+        transitionWidth = 0;
+        fixed = statusWidth + changeWidth + GAP.length * 2;
+    }
+    const keyWidth = Math.max(1, Math.min(keyNeed, width - fixed));
+    const line = (status, key, transition, change, paintStatus) => {
+        const s = padEnd(status, statusWidth);
+        const parts = [paintStatus ? paintStatus(s) : s, padEnd(truncateMiddle(key, keyWidth), keyWidth)];
+        if (transitionWidth > 0)
+            parts.push(padStart(transition, transitionWidth));
+        parts.push(padStart(change, changeWidth));
+        return clip(parts.join(GAP).trimEnd(), width);
+    };
+    const out = [line(headers[0], headers[1], headers[2], headers[3])];
+    for (const r of rows) {
+        out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
+        if (r.detail !== null)
+            out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
+    }
+    return out;
+}
+function padEnd(text, w) {
+    return text + ' '.repeat(Math.max(0, w - displayWidth(text)));
+}
+function padStart(text, w) {
+    return ' '.repeat(Math.max(0, w - displayWidth(text))) + text;
+}
+/** A line never wider than the width (a safety net: columns are sized to fit). */
+function clip(text, width) {
+    return displayWidth(stripAnsi(text)) <= width ? text : truncateEnd(text, width);
+}
+function stripAnsi(text) {
+    return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+/** `DEV_MEM/dev3/…/APP_LONG_NAME`: the start and the end of a key stay, the middle becomes `…`. */
+function truncateMiddle(text, width) {
+    if (displayWidth(text) <= width)
+        return text;
+    if (width <= 1)
+        return '…'.slice(0, width);
+    const chars = [...text];
+    const keep = width - 1;
+    const headWidth = Math.ceil(keep / 2);
+    let head = '';
+    for (const ch of chars) {
+        if (displayWidth(head + ch) > headWidth)
+            break;
+        head += ch;
+    }
+    let tail = '';
+    for (let i = chars.length - 1; i >= 0; i--) {
+        const next = chars[i] + tail;
+        if (displayWidth(head) + displayWidth(next) + 1 > width)
+            break;
+        tail = next;
+    }
+    return `${head}…${tail}`;
+}
+function truncateEnd(text, width) {
+    if (displayWidth(text) <= width)
+        return text;
+    let out = '';
+    for (const ch of text) {
+        if (displayWidth(out + ch) + 1 > width)
+            break;
+        out += ch;
+    }
+    return `${out}…`;
+}
+/** Words wrapped to the width, continuation lines indented; a word longer than a line is cut in the middle. */
+function wrap(text, width, indent = '') {
+    const lines = [];
+    let current = '';
+    for (const word of text.split(' ')) {
+        const prefix = lines.length === 0 ? '' : indent;
+        const candidate = current === '' ? `${prefix}${word}` : `${current} ${word}`;
+        if (displayWidth(candidate) <= width) {
+            current = candidate;
+            continue;
+        }
+        if (current !== '')
+            lines.push(current);
+        current = truncateMiddle(`${indent}${word}`, width);
+    }
+    if (current !== '')
+        lines.push(current);
+    return lines;
+}
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+function superscript(n) {
+    return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
+}
+/** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
+function renderSnapshotTable(snapshot) {
+    const lines = [];
+    for (const declaration of SECTIONS) {
+        // Snapshots keep keys in code-unit order (dev10 before dev2); people read them in compareKeys order.
+        const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
+        if (metrics.length === 0) {
+            // The two historic sections always say so; others appear only when a run has them.
+            if (declaration.name === 'modules' || declaration.name === 'kernels')
+                lines.push(`${declaration.title}: none`, '');
+            continue;
+        }
+        lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
+        const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
+        const columns = [
+            { header: 'KEY', align: 'left' },
+            { header: declaration.value.toUpperCase(), align: 'right' },
+            { header: `${declaration.value.toUpperCase()} ${declaration.unit === 'bytes' ? 'BYTES' : 'EXACT'}`, align: 'right' },
+            ...others.map((f) => ({ header: f.toUpperCase(), align: isText(declaration, f) ? 'left' : 'right' })),
+        ];
+        const rows = metrics.map(([key, metric]) => [
+            { text: shown(key) },
+            { text: fieldText(declaration, declaration.value, metric[declaration.value]) },
+            { text: String(metric[declaration.value]) },
+            ...others.map((f) => ({ text: fieldText(declaration, f, metric[f]) })),
+        ]);
+        lines.push(...alignedTable(columns, rows, { flexColumn: 0}), '');
+    }
+    if (lines.length > 0 && lines[lines.length - 1] === '')
+        lines.pop();
+    const { files, records, skipped, allocFailures } = snapshot.meta;
+    const devices = Object.entries(allocFailures);
+    const failures = devices.length === 0 ? 'none (no device seen)' : devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ');
+    lines.push('', `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`);
+    return `${lines.join('\n')}\n`;
+}
+/**
+ * Columns padded to their widest cell. The flex column (the key) is capped; a wider key is printed whole, ending its
+ * line, and the row's remaining cells continue on the next line under their columns.
+ */
+function alignedTable(columns, rows, layout) {
+    const widths = columns.map((column, i) => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(column.header)));
+    widths.reduce((sum, w, i) => (i === layout.flexColumn ? sum : sum + w), 0) + GAP.length * (columns.length - 1);
+    const cap = DEFAULT_KEY_WIDTH ;
+    // The column is as wide as the widest key that fits the cap: the keys that do not fit never widen it.
+    const flexWidth = rows.reduce((w, row) => {
+        const keyWidth = displayWidth(row[layout.flexColumn]?.text ?? '');
+        return keyWidth <= cap ? Math.max(w, keyWidth) : w;
+    }, displayWidth(columns[layout.flexColumn]?.header ?? ''));
+    widths[layout.flexColumn] = flexWidth;
+    const pad = (text, i) => {
+        const fill = ' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(text)));
+        return columns[i]?.align === 'right' ? fill + text : text + fill;
+    };
+    const line = (cells, from, to) => cells
+        .slice(from, to)
+        .map((cell, j) => {
+        const padded = pad(cell.text, from + j);
+        return cell.paint ? cell.paint(padded) : padded;
+    })
+        .join(GAP);
+    const out = [columns.map((c, i) => pad(c.header, i)).join(GAP).trimEnd()];
+    for (const cells of rows) {
+        const flexCell = cells[layout.flexColumn];
+        if (flexCell === undefined || displayWidth(flexCell.text) <= flexWidth) {
+            out.push(line(cells, 0, cells.length).trimEnd());
+            continue;
+        }
+        // The long key ends its line; the values continue below, each under its own column.
+        const before = line(cells, 0, layout.flexColumn);
+        out.push(`${before}${before ? GAP : ''}${flexCell.text}`);
+        const indent = widths.slice(0, layout.flexColumn + 1).reduce((sum, w) => sum + w + GAP.length, 0);
+        out.push(`${' '.repeat(indent)}${line(cells, layout.flexColumn + 1, cells.length)}`.trimEnd());
+    }
+    return out;
+}
+function severityColor(severity) {
+    return severity === 'fail' ? ANSI.red : severity === 'ok' ? ANSI.green : ANSI.yellow;
+}
+/** A name from a file, with control characters (ESC above all) made visible so it cannot drive the terminal. */
+function shown(text) {
+    return replaceControlCharacters(text);
+}
+/** Terminal columns of a string: East Asian wide characters and most emoji take two, combining marks none. */
+function displayWidth(text) {
+    let width = 0;
+    for (const ch of text) {
+        const cp = ch.codePointAt(0) ?? 0;
+        if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0xfe00 && cp <= 0xfe0f))
+            continue;
+        width += isWide(cp) ? 2 : 1;
+    }
+    return width;
+}
+const WIDE_RANGES = [
+    [0x1100, 0x115f],
+    [0x2e80, 0x303e],
+    [0x3041, 0x33ff],
+    [0x3400, 0x4dbf],
+    [0x4e00, 0x9fff],
+    [0xa000, 0xa4cf],
+    [0xac00, 0xd7a3],
+    [0xf900, 0xfaff],
+    [0xfe30, 0xfe4f],
+    [0xff00, 0xff60],
+    [0xffe0, 0xffe6],
+    [0x1f300, 0x1f64f],
+    [0x1f900, 0x1f9ff],
+    [0x20000, 0x3fffd],
+];
+function isWide(cp) {
+    return WIDE_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);
+}
+function isText(declaration, field) {
+    const type = declaration.fields[field]?.type;
+    return type === 'string' || type === 'stringOrNull';
+}
+/** A metric field as the parse table shows it: sizes human (signed sizes with their sign), counts as numbers, '-' for null. */
+function fieldText(declaration, field, value) {
+    if (value === null || value === undefined)
+        return '-';
+    if (typeof value === 'string')
+        return shown(value);
+    switch (declaration.fields[field]?.type) {
+        case 'bytes':
+        case 'bytesOrNull':
+            return formatBytes(value);
+        case 'signedBytes':
+            return formatDelta(value);
+        default:
+            return String(value);
+    }
+}
+
+export { displayWidth, renderSnapshotTable, renderTerminal, truncateMiddle, wrap };

@@ -1,0 +1,126 @@
+import { statSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+// Starting parse worker threads (parse-worker.ts), apart from collect.ts: this module loads nothing else, so the command
+// line can start its worker before it loads the rest of its code, and the worker's own start-up (~50-150 ms, longer
+// while this thread is busy) overlaps this thread's module loading and file search instead of its parsing.
+/** Below this total size, starting workers costs more than it saves. */
+const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
+/**
+ * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
+ * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
+ */
+const MAX_THREADS = 2;
+/**
+ * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation
+ * with the allocation rate: by default a busy worker ended ~7 MiB larger on the 1 GiB corpus, with no time saved.
+ */
+const WORKER_YOUNG_GENERATION_MB = 2;
+/**
+ * Threads to parse with: `requested` when given, else the environment variable ASCEND_MEMORY_GATE_THREADS when set,
+ * else min(MAX_THREADS, os.availableParallelism()).
+ */
+function threadCount(requested) {
+    const fromEnv = process.env.ASCEND_MEMORY_GATE_THREADS;
+    const resolved = requested ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
+    return resolved ?? Math.min(MAX_THREADS, availableParallelism());
+}
+/** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
+function defaultWorkerUrl() {
+    return new URL(new URL('../parse-worker.js', import.meta.url).href);
+}
+function startWorker(url, execArgv) {
+    return new Worker(url, { execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+}
+let early = [];
+/**
+ * Starts the default parse workers now (as many as collectSnapshot would start by default), for a run that will
+ * probably parse large inputs. They do not keep the process alive: collectSnapshot adopts them when it parses on
+ * several threads and stops them otherwise.
+ */
+function startWorkersEarly() {
+    if (early.length > 0)
+        return;
+    for (let i = 1; i < threadCount(); i++) {
+        let entry;
+        try {
+            entry = { worker: startWorker(defaultWorkerUrl(), []), ready: false, failure: null, release: () => { } };
+        }
+        catch {
+            // collectSnapshot starts (and reports) its own workers when these are missing.
+            return;
+        }
+        const { worker } = entry;
+        const onMessage = (message) => {
+            if (typeof message === 'object' && message !== null && 'ready' in message)
+                entry.ready = true;
+        };
+        const onError = (error) => {
+            entry.failure ??= `failed: ${error instanceof Error ? error.message : String(error)}`;
+        };
+        const onMessageError = (error) => {
+            entry.failure ??= `sent an unreadable message: ${error.message}`;
+        };
+        const onExit = (code) => {
+            entry.failure ??= `exited unexpectedly (exit code ${code})`;
+        };
+        worker.on('message', onMessage).on('error', onError).on('messageerror', onMessageError).on('exit', onExit);
+        // After the listeners: adding a 'message' listener references the worker's port again.
+        worker.unref();
+        // Not removeAllListeners(): Worker listens to itself to keep its port referenced while 'message' has listeners.
+        entry.release = () => worker.off('message', onMessage).off('error', onError).off('messageerror', onMessageError).off('exit', onExit);
+        early.push(entry);
+    }
+}
+/** The early workers, now the caller's (their listeners removed, still unref'd); none when none were started. */
+function takeEarlyWorkers() {
+    const taken = early;
+    early = [];
+    for (const entry of taken)
+        entry.release();
+    return taken;
+}
+/** Stops the early workers nobody took: a run whose inputs turned out small, or that failed before parsing. */
+function stopEarlyWorkers() {
+    // Their listeners stay: an 'error' event already on its way must not become an uncaught one.
+    for (const entry of early)
+        void entry.worker.terminate();
+    early = [];
+}
+/** Entries mayBeLarge looks at before it answers yes without knowing. */
+const LOOK_ENTRIES = 2000;
+/**
+ * A quick guess, before the file search, whether `paths` (command-line values that may name input files or folders)
+ * hold PARALLEL_MIN_BYTES or more: their files' sizes are added up, folders walked, until that size is reached or
+ * LOOK_ENTRIES entries were seen (then yes). Values that name nothing (flags' other values, patterns) count nothing.
+ * A wrong guess costs little: a worker started for nothing, or one started later by collectSnapshot.
+ */
+function mayBeLarge(paths) {
+    let total = 0;
+    let seen = 0;
+    const pending = [...paths];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+        if (++seen > LOOK_ENTRIES)
+            return true;
+        try {
+            const stats = statSync(next);
+            if (stats.isFile()) {
+                total += stats.size;
+                if (total >= PARALLEL_MIN_BYTES)
+                    return true;
+            }
+            else if (stats.isDirectory()) {
+                for (const entry of readdirSync(next))
+                    pending.push(path.join(next, entry));
+            }
+        }
+        catch {
+            // Not there or not readable: the file search says so properly.
+        }
+    }
+    return false;
+}
+
+export { PARALLEL_MIN_BYTES as P, stopEarlyWorkers as a, takeEarlyWorkers as b, startWorker as c, defaultWorkerUrl as d, mayBeLarge as m, startWorkersEarly as s, threadCount as t };
