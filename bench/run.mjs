@@ -16,6 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
 import { writeMemscopeDump } from './memscope-generate.mjs';
 
+// Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
+// ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
+// run without it; RESULTS.md says whether it was set.
+const EXTRA_CA_CERTS_WAS_SET = process.env.NODE_EXTRA_CA_CERTS !== undefined;
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
 const CORPUS = join(BENCH, '.corpus');
@@ -672,7 +678,7 @@ function render(o, r) {
       : `\nThe start-up run exited with ${r.startup.code}${r.startup.error ? ` (\`${r.startup.error.replace(/`/g, "'")}\`)` : ''}; its time is still the fixed cost up to that point.\n`;
   const markdown = `# Benchmark results
 
-${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}.
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}${EXTRA_CA_CERTS_WAS_SET ? '; NODE_EXTRA_CA_CERTS was set here and is unset for the timed processes (it costs every node start ~0.1 s)' : ''}.
 Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); the profiler file from \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
 Record-dense plog: \`--plog-bytes ${sizeLabel(o.denseBytes)} --csv-rows 0 --record-share ${DENSE_RECORD_SHARE}\` (records dumped throughout every process, every generation, glued and wrapped ones, allocation failures in every shape). Quoted CSV: \`--plog-bytes 256KiB --ranks 1 --csv-rows ${o.csvRows} --quoted-share ${QUOTED_SHARE} --no-legacy-csv\`.
 Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.

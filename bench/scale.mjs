@@ -7,6 +7,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
+// ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
+// run without it; RESULTS.md says whether it was set.
+const EXTRA_CA_CERTS_WAS_SET = process.env.NODE_EXTRA_CA_CERTS !== undefined;
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -126,7 +132,7 @@ const section = `<!-- scale-out:start -->
 
 ${quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}\`node bench/scale.mjs\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}); medians of ${RUNS} whole-process runs; peak RSS by \`/usr/bin/time -f %M\`.
 
-Load average before the runs: ${loadBefore.toFixed(1)} on ${cpus().length} cores${loadBefore > cpus().length / 2 ? ' (a busy machine: wall times are inflated; CPU time, user + system, is the steadier figure)' : ''}.
+Load average before the runs: ${loadBefore.toFixed(1)} on ${cpus().length} cores${EXTRA_CA_CERTS_WAS_SET ? '; NODE_EXTRA_CA_CERTS was set here and is unset for the timed processes (it costs every node start ~0.1 s)' : ''}${loadBefore > cpus().length / 2 ? ' (a busy machine: wall times are inflated; CPU time, user + system, is the steadier figure)' : ''}.
 
 | figure | input | wall (median) | CPU (median) | peak RSS | target |
 |---|---|---|---|---|---|

@@ -258,11 +258,7 @@ export class SnapshotBuilder {
     for (const name of [...new Set([...this.sections.keys(), ...this.adopted.keys()])].sort()) {
       const adopted = this.adopted.get(name);
       if (adopted !== undefined) {
-        for (const key in adopted) {
-          void key;
-          sections[name] = adopted;
-          break;
-        }
+        if (!isEmptyRecord(adopted)) sections[name] = adopted;
         continue;
       }
       const metrics = this.sections.get(name) as Map<string, Metric>;

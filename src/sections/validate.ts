@@ -58,12 +58,7 @@ function sectionKeys(sections: unknown): number {
     for (const key in metrics) {
       const metric = metrics[key];
       if (!isRecord(metric)) return -1;
-      let fields = 0;
-      for (const field in metric) {
-        void field;
-        fields++;
-      }
-      if (fields !== n) return -1;
+      if (fieldCount(metric) !== n) return -1;
       for (let i = 0; i < n; i++) {
         const field = names[i] as string;
         if (!Object.hasOwn(metric, field) || !(checks[i] as (v: unknown) => boolean)(metric[field])) return -1;
@@ -73,6 +68,13 @@ function sectionKeys(sections: unknown): number {
   }
   conforming.add(sections);
   return count;
+}
+
+/** The own enumerable keys of a parsed JSON object (for...in without an array of them). */
+function fieldCount(metric: Record<string, unknown>): number {
+  let fields = 0;
+  for (const field in metric) if (Object.hasOwn(metric, field)) fields++;
+  return fields;
 }
 
 /**
