@@ -28,7 +28,16 @@ async function writeJsonReport(file, report, extra = {}) {
     // The checks run before the first byte is written: the first chunk comes after them.
     const first = chunks.next();
     const temporary = `${file}.${process.pid}.tmp`;
-    const handle = await open(temporary, 'w');
+    // A failure names the report the user asked for, not the temporary file.
+    const named = (error) => {
+        const errno = error;
+        if (error instanceof Error && errno.path === temporary)
+            errno.path = file;
+        return error;
+    };
+    const handle = await open(temporary, 'w').catch((error) => {
+        throw named(error);
+    });
     try {
         let pending = first.done === true ? '' : first.value;
         for (const chunk of { [Symbol.iterator]: () => chunks }) {
@@ -43,10 +52,13 @@ async function writeJsonReport(file, report, extra = {}) {
     catch (error) {
         await handle.close();
         await rm(temporary, { force: true });
-        throw error;
+        throw named(error);
     }
     await handle.close();
-    await rename(temporary, file);
+    await rename(temporary, file).catch(async (error) => {
+        await rm(temporary, { force: true });
+        throw named(error);
+    });
 }
 /** About this much text is written at a time. */
 const WRITE_BYTES = 1 << 20;

@@ -3,8 +3,11 @@ import { I as InputError, P as ParseError } from './errors.js';
 import { d as deviceName } from './keys.js';
 import { M as MAX_SITES_PER_DEVICE } from './snapshot2.js';
 import { p as parseExactInteger } from './units.js';
+import { R as READ_OFFSET } from './text-stream.js';
 import 'node:crypto';
 import './series.js';
+import 'node:buffer';
+import 'node:string_decoder';
 
 // Reads the driver's memory statistics (every known generation), allocation failures and their devices out of CANN plog files.
 //
@@ -21,15 +24,6 @@ const MAX_RECORD_BYTES = 16 * 1024;
 const MAX_LINE_BYTES = 1024 * 1024;
 /** Read size: large enough for few syscalls, small enough that the needle passes run on bytes still in cache. */
 const CHUNK_BYTES = 1024 * 1024;
-/**
- * Where in its read buffer a chunk is read to: half a page in, not at the start. The kernel copies a read from the page
- * cache with `rep movsb`, which on AMD EPYC cores ran ~5x slower when the destination lay a few bytes after the source
- * modulo 4 KiB (measured: 8 to 24 bytes slow; 0, 32 and more fast). File offsets here are page-aligned, and glibc
- * returns a large buffer 16 bytes into its mapped pages (inferred: buffer offsets 0 and 8 were slow, 16 on fast), so
- * reading to offset 0 hit exactly that case: on the 1 GiB corpus ~0.45 s of system time went to the copy (0.1 s at
- * this offset, as for grep). 2048 is far from the slow distances whatever the buffer's page offset: 0 or 16.
- */
-const READ_OFFSET = 2048;
 /** parsePlogFile lets other async work run after this many chunks. */
 const CHUNKS_PER_YIELD = 16;
 const NL = 0x0a;

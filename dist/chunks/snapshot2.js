@@ -420,10 +420,8 @@ class SnapshotBuilder {
         for (const name of [...new Set([...this.sections.keys(), ...this.adopted.keys()])].sort()) {
             const adopted = this.adopted.get(name);
             if (adopted !== undefined) {
-                for (const key in adopted) {
+                if (!isEmptyRecord(adopted))
                     sections[name] = adopted;
-                    break;
-                }
                 continue;
             }
             const metrics = this.sections.get(name);

@@ -219,11 +219,7 @@ function sectionKeys(sections) {
             const metric = metrics[key];
             if (!isRecord(metric))
                 return -1;
-            let fields = 0;
-            for (const field in metric) {
-                fields++;
-            }
-            if (fields !== n)
+            if (fieldCount(metric) !== n)
                 return -1;
             for (let i = 0; i < n; i++) {
                 const field = names[i];
@@ -235,6 +231,14 @@ function sectionKeys(sections) {
     }
     conforming.add(sections);
     return count;
+}
+/** The own enumerable keys of a parsed JSON object (for...in without an array of them). */
+function fieldCount(metric) {
+    let fields = 0;
+    for (const field in metric)
+        if (Object.hasOwn(metric, field))
+            fields++;
+    return fields;
 }
 /**
  * parseJson's key count for a snapshot or baseline: the sections counted by the direct pass (which also checks them,

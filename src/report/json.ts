@@ -56,7 +56,15 @@ export async function writeJsonReport(file: string, report: GateReport, extra: R
   // The checks run before the first byte is written: the first chunk comes after them.
   const first = chunks.next();
   const temporary = `${file}.${process.pid}.tmp`;
-  const handle = await open(temporary, 'w');
+  // A failure names the report the user asked for, not the temporary file.
+  const named = (error: unknown): unknown => {
+    const errno = error as NodeJS.ErrnoException;
+    if (error instanceof Error && errno.path === temporary) errno.path = file;
+    return error;
+  };
+  const handle = await open(temporary, 'w').catch((error: unknown) => {
+    throw named(error);
+  });
   try {
     let pending = first.done === true ? '' : first.value;
     for (const chunk of { [Symbol.iterator]: () => chunks }) {
@@ -70,10 +78,13 @@ export async function writeJsonReport(file: string, report: GateReport, extra: R
   } catch (error) {
     await handle.close();
     await rm(temporary, { force: true });
-    throw error;
+    throw named(error);
   }
   await handle.close();
-  await rename(temporary, file);
+  await rename(temporary, file).catch(async (error: unknown) => {
+    await rm(temporary, { force: true });
+    throw named(error);
+  });
 }
 
 /** About this much text is written at a time. */

@@ -112,6 +112,18 @@ describe('the report written in pieces', () => {
     expect(readdirSync(dir)).toEqual(['report.json']);
   });
 
+  it('a report that cannot be written is named by the path asked for, not the temporary file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+    const target = join(dir, 'no-such-dir', 'report.json');
+    const error = await writeJsonReport(target, seedReport).then(
+      () => null,
+      (e: unknown) => e as NodeJS.ErrnoException,
+    );
+    expect(error?.code).toBe('ENOENT');
+    expect(error?.path).toBe(target);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('writes nothing when the report would be refused on reading', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
     await expect(writeJsonReport(join(dir, 'report.json'), { ...seedReport, counts: { regressed: 2, new: 1 } })).rejects.toThrow(/\/counts\/regressed/);
