@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { I as InputError, S as SchemaError } from './errors.js';
-import { p as parseJson, c as compileSchema } from './json-schema.js';
-import { a as countDocumentKeys, d as buildBaselineV1Schema, c as compileSectionsDocument, e as buildBaselineSchema } from './validate.js';
+import { c as compileSchema } from './json-schema.js';
+import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
 import { h as hasNoMetrics, d as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, c as compareKeys } from './snapshot2.js';
 import './_commonjsHelpers.js';
 import './series.js';
@@ -29,14 +29,14 @@ async function loadBaseline(file) {
 }
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 function parseBaseline(text, file) {
-    const json = parseJson(text, file, countDocumentKeys);
+    const { json, sectionsChecked } = parseSectionsJson(text, file);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
     if (version === 1)
         return migrateV1(validateBaselineV1(json, file));
     if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
         throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
     }
-    return validateBaseline(json, file);
+    return validateBaseline(json, file, sectionsChecked);
 }
 /** Version 1 → 2: `modules` and `kernels` move under `sections`; nothing else changes. */
 function migrateV1(v1) {

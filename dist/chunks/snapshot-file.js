@@ -1,11 +1,11 @@
 import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
 import { I as InputError, S as SchemaError } from './errors.js';
-import { p as parseJson } from './json-schema.js';
-import { c as compileSectionsDocument, b as buildSnapshotSchema, a as countDocumentKeys } from './validate.js';
+import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
 import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot2.js';
 import 'node:crypto';
-import './_commonjsHelpers.js';
 import './series.js';
+import './json-schema.js';
+import './_commonjsHelpers.js';
 
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
 /** What a snapshot file ends with: directories given to any source are searched for it. */
@@ -15,13 +15,13 @@ const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 let validate;
 /** Parses and checks one snapshot's text: JSON (line:column), then its version, then the schema (JSON pointer). */
 function parseSnapshotText(text, file) {
-    const json = parseJson(text, file, countDocumentKeys);
+    const { json, sectionsChecked } = parseSectionsJson(text, file);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
     if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
         throw new SchemaError(file, '/version', `is ${version}: this snapshot was written by a newer ascend-memory-gate (this one reads version ${SNAPSHOT_VERSION}); use the same version on the nodes and in the gate job`);
     }
     validate ??= compileSectionsDocument(buildSnapshotSchema());
-    return validate(json, file);
+    return validate(json, file, sectionsChecked);
 }
 /** The evidence source's parser: the whole snapshot (sections, series, devices, counts, nodes) into the builder. */
 async function parseSnapshotFile(file, into) {

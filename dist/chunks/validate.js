@@ -1,6 +1,6 @@
 import { M as MAX_POINTS } from './series.js';
 import { d as SECTIONS } from './snapshot2.js';
-import { a as compileCheck, b as countJsonKeys, c as compileSchema } from './json-schema.js';
+import { p as parseJson, a as compileCheck, b as countJsonKeys, c as compileSchema } from './json-schema.js';
 
 // The snapshot's and the baseline's JSON Schemas, built from the section registry: schemas/snapshot.schema.json and
 // schemas/baseline.schema.json are their published copies (`npm run schemas` writes them; a test checks they agree).
@@ -198,10 +198,8 @@ const SECTION_CHECKS = new Map(SECTIONS.map((s) => {
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Whether `sections` matches the sections schema: declared sections only, each a map of metrics with exactly their declared fields. */
 function sectionsConform(sections) {
-    return conforming.has(sections) || sectionKeys(sections) >= 0;
+    return sectionKeys(sections) >= 0;
 }
-// Sections objects the direct pass has accepted (while parseJson counted their keys): the validator does not walk them again.
-const conforming = new WeakSet();
 /** The keys in `sections` (section names, metric keys, field names) when it matches the sections schema, else -1. */
 function sectionKeys(sections) {
     if (!isRecord(sections))
@@ -229,7 +227,6 @@ function sectionKeys(sections) {
             count += 1 + n;
         }
     }
-    conforming.add(sections);
     return count;
 }
 /** The own enumerable keys of a parsed JSON object (for...in without an array of them). */
@@ -241,26 +238,32 @@ function fieldCount(metric) {
     return fields;
 }
 /**
- * parseJson's key count for a snapshot or baseline: the sections counted by the direct pass (which also checks them,
- * once), the rest of the document by the generic walk.
+ * A snapshot's or baseline's text parsed as strict JSON (parseJson), its keys counted in the same pass that checks its
+ * sections against their declarations (the sections counted by that pass, the rest of the document by the generic
+ * walk). `sectionsChecked` says the sections passed; the validator then does not walk them again.
  */
-function countDocumentKeys(document) {
-    if (!isRecord(document))
-        return countJsonKeys(document);
-    const inSections = sectionKeys(document.sections);
-    if (inSections < 0)
-        return countJsonKeys(document);
-    let count = inSections;
-    for (const key in document) {
-        count++;
-        if (key === 'sections')
-            continue;
-        const inside = countJsonKeys(document[key]);
-        if (inside < 0)
-            return -1;
-        count += inside;
-    }
-    return count;
+function parseSectionsJson(text, file) {
+    let sectionsChecked = false;
+    const json = parseJson(text, file, (document) => {
+        if (!isRecord(document))
+            return countJsonKeys(document);
+        const inSections = sectionKeys(document.sections);
+        if (inSections < 0)
+            return countJsonKeys(document);
+        sectionsChecked = true;
+        let count = inSections;
+        for (const key in document) {
+            count++;
+            if (key === 'sections')
+                continue;
+            const inside = countJsonKeys(document[key]);
+            if (inside < 0)
+                return -1;
+            count += inside;
+        }
+        return count;
+    });
+    return { json, sectionsChecked };
 }
 /**
  * A validator for a document whose `sections` property follows the sections schema (snapshot, baseline): the direct
@@ -270,11 +273,11 @@ function compileSectionsDocument(schema) {
     const properties = schema.properties;
     const rest = compileCheck({ ...schema, properties: { ...properties, sections: { type: 'object' } } });
     const full = compileSchema(schema);
-    return (data, file) => {
-        if (isRecord(data) && sectionsConform(data.sections) && rest(data))
+    return (data, file, sectionsChecked = false) => {
+        if (isRecord(data) && (sectionsChecked || sectionsConform(data.sections)) && rest(data))
             return data;
         return full(data, file);
     };
 }
 
-export { countDocumentKeys as a, buildSnapshotSchema as b, compileSectionsDocument as c, buildBaselineV1Schema as d, buildBaselineSchema as e };
+export { buildBaselineV1Schema as a, buildSnapshotSchema as b, compileSectionsDocument as c, buildBaselineSchema as d, parseSectionsJson as p };

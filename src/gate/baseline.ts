@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, SchemaError } from '../errors.js';
-import { compileSchema, parseJson } from '../json-schema.js';
+import { compileSchema } from '../json-schema.js';
 import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.js';
-import { compileSectionsDocument, countDocumentKeys } from '../sections/validate.js';
+import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
 import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
@@ -78,13 +78,13 @@ export async function loadBaseline(file: string): Promise<Baseline | null> {
 
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 export function parseBaseline(text: string, file: string): Baseline {
-  const json = parseJson(text, file, countDocumentKeys);
+  const { json, sectionsChecked } = parseSectionsJson(text, file);
   const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
   if (version === 1) return migrateV1(validateBaselineV1(json, file));
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
     throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
   }
-  return validateBaseline(json, file);
+  return validateBaseline(json, file, sectionsChecked);
 }
 
 /** Version 1 → 2: `modules` and `kernels` move under `sections`; nothing else changes. */

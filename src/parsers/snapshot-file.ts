@@ -1,9 +1,8 @@
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { InputError, SchemaError } from '../errors.js';
-import { parseJson } from '../json-schema.js';
 import { buildSnapshotSchema } from '../sections/schema.js';
-import { compileSectionsDocument, countDocumentKeys } from '../sections/validate.js';
+import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
 import { SNAPSHOT_VERSION, stableStringify, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
@@ -13,11 +12,11 @@ export const SNAPSHOT_FILE_SUFFIX = '.memory-snapshot.json';
 /** A node's snapshot is a few KB per device; anything this large is not one (and would be read whole). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
-let validate: ((json: unknown, file: string) => Snapshot) | undefined;
+let validate: ((json: unknown, file: string, sectionsChecked?: boolean) => Snapshot) | undefined;
 
 /** Parses and checks one snapshot's text: JSON (line:column), then its version, then the schema (JSON pointer). */
 export function parseSnapshotText(text: string, file: string): Snapshot {
-  const json = parseJson(text, file, countDocumentKeys);
+  const { json, sectionsChecked } = parseSectionsJson(text, file);
   const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
     throw new SchemaError(
@@ -27,7 +26,7 @@ export function parseSnapshotText(text: string, file: string): Snapshot {
     );
   }
   validate ??= compileSectionsDocument<Snapshot>(buildSnapshotSchema());
-  return validate(json, file);
+  return validate(json, file, sectionsChecked);
 }
 
 /** The evidence source's parser: the whole snapshot (sections, series, devices, counts, nodes) into the builder. */

@@ -3,7 +3,7 @@
 // accepts them, ajv checks the rest of the document with the sections left opaque (compiling and running the metric
 // schemas cost ~0.4 s per 15 MB file); when it does not, the full schema runs and its first error is the message.
 // A property test pins that the direct pass accepts exactly what the schema accepts.
-import { compileCheck, compileSchema, countJsonKeys, type SchemaValidator } from '../json-schema.js';
+import { compileCheck, compileSchema, countJsonKeys, parseJson } from '../json-schema.js';
 import { SECTIONS } from './index.js';
 import type { FieldType } from './types.js';
 
@@ -38,11 +38,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Whether `sections` matches the sections schema: declared sections only, each a map of metrics with exactly their declared fields. */
 export function sectionsConform(sections: unknown): boolean {
-  return conforming.has(sections as object) || sectionKeys(sections) >= 0;
+  return sectionKeys(sections) >= 0;
 }
-
-// Sections objects the direct pass has accepted (while parseJson counted their keys): the validator does not walk them again.
-const conforming = new WeakSet<object>();
 
 /** The keys in `sections` (section names, metric keys, field names) when it matches the sections schema, else -1. */
 function sectionKeys(sections: unknown): number {
@@ -66,7 +63,6 @@ function sectionKeys(sections: unknown): number {
       count += 1 + n;
     }
   }
-  conforming.add(sections);
   return count;
 }
 
@@ -78,34 +74,40 @@ function fieldCount(metric: Record<string, unknown>): number {
 }
 
 /**
- * parseJson's key count for a snapshot or baseline: the sections counted by the direct pass (which also checks them,
- * once), the rest of the document by the generic walk.
+ * A snapshot's or baseline's text parsed as strict JSON (parseJson), its keys counted in the same pass that checks its
+ * sections against their declarations (the sections counted by that pass, the rest of the document by the generic
+ * walk). `sectionsChecked` says the sections passed; the validator then does not walk them again.
  */
-export function countDocumentKeys(document: unknown): number {
-  if (!isRecord(document)) return countJsonKeys(document);
-  const inSections = sectionKeys(document.sections);
-  if (inSections < 0) return countJsonKeys(document);
-  let count = inSections;
-  for (const key in document) {
-    count++;
-    if (key === 'sections') continue;
-    const inside = countJsonKeys(document[key]);
-    if (inside < 0) return -1;
-    count += inside;
-  }
-  return count;
+export function parseSectionsJson(text: string, file: string): { json: unknown; sectionsChecked: boolean } {
+  let sectionsChecked = false;
+  const json = parseJson(text, file, (document) => {
+    if (!isRecord(document)) return countJsonKeys(document);
+    const inSections = sectionKeys(document.sections);
+    if (inSections < 0) return countJsonKeys(document);
+    sectionsChecked = true;
+    let count = inSections;
+    for (const key in document) {
+      count++;
+      if (key === 'sections') continue;
+      const inside = countJsonKeys(document[key]);
+      if (inside < 0) return -1;
+      count += inside;
+    }
+    return count;
+  });
+  return { json, sectionsChecked };
 }
 
 /**
  * A validator for a document whose `sections` property follows the sections schema (snapshot, baseline): the direct
  * pass over the sections plus ajv on the rest, or the whole schema through ajv when either says no (for its message).
  */
-export function compileSectionsDocument<T>(schema: Record<string, unknown>): SchemaValidator<T> {
+export function compileSectionsDocument<T>(schema: Record<string, unknown>): (data: unknown, file: string, sectionsChecked?: boolean) => T {
   const properties = schema.properties as Record<string, unknown>;
   const rest = compileCheck({ ...schema, properties: { ...properties, sections: { type: 'object' } } });
   const full = compileSchema<T>(schema);
-  return (data, file) => {
-    if (isRecord(data) && sectionsConform(data.sections) && rest(data)) return data as T;
+  return (data, file, sectionsChecked = false) => {
+    if (isRecord(data) && (sectionsChecked || sectionsConform(data.sections)) && rest(data)) return data as T;
     return full(data, file);
   };
 }

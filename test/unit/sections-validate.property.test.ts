@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileCheck } from '../../src/json-schema.js';
 import { SECTIONS } from '../../src/sections/index.js';
 import { buildBaselineSchema, buildSnapshotSchema } from '../../src/sections/schema.js';
-import { compileSectionsDocument, sectionsConform } from '../../src/sections/validate.js';
+import { compileSectionsDocument, parseSectionsJson, sectionsConform } from '../../src/sections/validate.js';
 import { InputError, SchemaError } from '../../src/errors.js';
 import { parseBaseline } from '../../src/gate/baseline.js';
 
@@ -72,6 +72,19 @@ describe('sectionsConform', () => {
     expect(error).toBeInstanceOf(SchemaError);
     expect((error as Error).message).toMatch(/^baseline\.json: \/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer number of bytes/);
     expect(validate({ ...bad, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: 1, frees: 1 } } } }, 'baseline.json')).toBeTruthy();
+  });
+
+  it('the validator trusts the sections only when told the parse checked them', () => {
+    const validate = compileSectionsDocument(buildBaselineSchema());
+    const text = JSON.stringify({ version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { allocs: 1, current: 1, frees: 1, peak: 1 } } } });
+    const { json, sectionsChecked } = parseSectionsJson(text, 'b.json');
+    expect(sectionsChecked).toBe(true);
+    // Changed after the parse: without the parse's word, the validator checks the sections itself.
+    (json as { sections: { modules: Record<string, Record<string, unknown>> } }).sections.modules['DEV_MEM/dev0/APP']!.peak = -5;
+    expect(() => validate(json, 'b.json')).toThrow(/\/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer/);
+    const bad = parseSectionsJson(text.replace('"peak":1', '"peak":-1'), 'b.json');
+    expect(bad.sectionsChecked).toBe(false);
+    expect(() => validate(bad.json, 'b.json', bad.sectionsChecked)).toThrow(/peak: must be a non-negative integer/);
   });
 
   it('a document whose sections pass but whose meta does not is refused by the full schema', () => {
