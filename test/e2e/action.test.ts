@@ -269,7 +269,10 @@ let baseBranches = 0;
 
 /** The PR's base commit in the fake (on a branch of its own): `files`, or the workspace's baseline and config. */
 function baseCommit(files: Record<string, string>): string {
-  return fake.commitFiles({ branch: `pr-base-${++baseBranches}`, files, parent: null });
+  // A message of its own: a commit's sha hashes its tree, parent, message and time in seconds, so two tests that make
+  // the same base files within one second would otherwise share a sha, and one test's requests would count in the other's.
+  const branch = `pr-base-${++baseBranches}`;
+  return fake.commitFiles({ branch, files, parent: null, message: `base of ${branch}` });
 }
 
 /** A base commit holding the same baseline and config as the workspace: a PR that does not touch its limits. */
