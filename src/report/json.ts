@@ -67,7 +67,7 @@ export async function writeJsonReport(file: string, report: GateReport, extra: R
   });
   try {
     let pending = first.done === true ? '' : first.value;
-    for (const chunk of { [Symbol.iterator]: () => chunks }) {
+    for (const chunk of chunks) {
       pending += chunk;
       if (pending.length >= WRITE_BYTES) {
         await handle.write(pending);

@@ -124,6 +124,13 @@ describe('the report written in pieces', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('refuses to write an entry the reader would refuse: a note too long, a byte count that is not an integer', () => {
+    const long = { ...seedReport, entries: [{ ...appRegressed, note: 'x'.repeat(2001) }, newKernel] };
+    expect(() => renderJsonReport(long)).toThrow(/^report: \/entries\/0\/note: must be at most 2000 characters, got 2001$/);
+    const fractional = { ...seedReport, entries: [appRegressed, { ...newKernel, current: 6.5 }] };
+    expect(() => renderJsonReport(fractional)).toThrow(/^report: \/entries\/1\/current: must be an integer number of bytes, got 6\.5$/);
+  });
+
   it('writes nothing when the report would be refused on reading', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
     await expect(writeJsonReport(join(dir, 'report.json'), { ...seedReport, counts: { regressed: 2, new: 1 } })).rejects.toThrow(/\/counts\/regressed/);
