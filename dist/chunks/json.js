@@ -40,7 +40,7 @@ async function writeJsonReport(file, report, extra = {}) {
     });
     try {
         let pending = first.done === true ? '' : first.value;
-        for (const chunk of { [Symbol.iterator]: () => chunks }) {
+        for (const chunk of chunks) {
             pending += chunk;
             if (pending.length >= WRITE_BYTES) {
                 await handle.write(pending);

@@ -36,8 +36,6 @@ function readSnapshotFile(file) {
     let text;
     try {
         const info = fstatSync(fd);
-        if (!info.isFile())
-            throw new InputError(`${file.name}: not a regular file, so not a memory snapshot`);
         if (info.size > MAX_SNAPSHOT_BYTES)
             throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
         text = readFileSync(fd, 'utf8');
@@ -54,4 +52,4 @@ function serializeSnapshotFile(snapshot) {
     return text;
 }
 
-export { SNAPSHOT_FILE_SUFFIX, parseSnapshotFile, parseSnapshotText, readSnapshotFile, serializeSnapshotFile };
+export { SNAPSHOT_FILE_SUFFIX, parseSnapshotFile, parseSnapshotText, serializeSnapshotFile };

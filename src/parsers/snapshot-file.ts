@@ -38,12 +38,11 @@ export async function parseSnapshotFile(file: InputFile, into: SnapshotBuilder):
  * One snapshot file, read and checked. Synchronous on purpose: 4,096 node snapshots are 4,096 small files, and four
  * awaited round trips each (open, stat, read, close) left the thread idle for ~2.5 s of a 5 s merge.
  */
-export function readSnapshotFile(file: InputFile): Snapshot {
+function readSnapshotFile(file: InputFile): Snapshot {
   const fd = openSync(file.path, 'r');
   let text: string;
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) throw new InputError(`${file.name}: not a regular file, so not a memory snapshot`);
     if (info.size > MAX_SNAPSHOT_BYTES) throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
     text = readFileSync(fd, 'utf8');
   } finally {
