@@ -69,9 +69,19 @@ async function timed(label, argv, cwd, expectCode) {
 }
 
 const module = (peak) => ({ peak, current: peak, allocs: 10, frees: 4 });
-/** JSON as the tool writes baselines and node snapshots (stableStringify): keys sorted at every level, 2-space indent. */
-const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
-const asWritten = (v) => `${JSON.stringify(sorted(v), null, 2)}\n`;
+/**
+ * JSON as the tool writes baselines and node snapshots (stringifyDocument): keys sorted at every level, 2-space indent,
+ * each section's keys in natural order (dev2 before dev10).
+ */
+const collator = new Intl.Collator('en', { numeric: true });
+const sorted = (v, order) => (Array.isArray(v) ? v.map((x) => sorted(x)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort(order).map((k) => [k, sorted(v[k])])) : v);
+const naturalSections = (byName) => Object.fromEntries(Object.keys(byName).sort().map((name) => [name, sorted(byName[name], collator.compare)]));
+const asWritten = (v) => {
+  const document = sorted(v);
+  document.sections = naturalSections(v.sections);
+  document.series = naturalSections(v.series);
+  return `${JSON.stringify(document, null, 2)}\n`;
+};
 const kernel = (diff) => ({ diff, rows: 3, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
 const meta = (devices) => ({ files: devices.length, records: devices.length * MODULES.length, skipped: 0, allocFailures: Object.fromEntries(devices.map((d) => [d, 0])) });
 

@@ -19,7 +19,7 @@ import {
 } from './cli-args.js';
 import { collectSnapshot, type Collected } from './parsers/collect.js';
 import { failureText, UsageError, visible } from './errors.js';
-import { stableStringify, type Snapshot } from './snapshot.js';
+import { stringifyDocument, type Snapshot } from './snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from './parsers/sources.js';
 import { describeSearches, resolveAllInputs } from './sources/local.js';
 
@@ -186,7 +186,7 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
   const opts = parseCommandArgs(args, PARSE);
   const { snapshot } = await collectFromOptions(opts, io);
   // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
-  const text = opts.json ? stableStringify(snapshot) : (await import('./report/terminal.js')).renderSnapshotTable(snapshot);
+  const text = opts.json ? stringifyDocument(snapshot) : (await import('./report/terminal.js')).renderSnapshotTable(snapshot);
   await emit(text, optionalString(opts, 'out'), io);
   return 0;
 }

@@ -262,23 +262,23 @@ export class SnapshotBuilder {
         continue;
       }
       const metrics = this.sections.get(name) as Map<string, Metric>;
-      // Code-unit order for keys and fields, the order stableStringify writes and snapshot files are read back in: writing
-      // 160,000 metrics then copies nothing. Whoever shows keys to people sorts them (the gate's union, the tables).
-      if (metrics.size > 0) sections[name] = sortedRecord(metrics, undefined, fieldsInOrder);
+      // Keys in compareKeys order and fields in code-unit order: the order stringifyDocument writes and snapshot files
+      // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
+      if (metrics.size > 0) sections[name] = sortedRecord(metrics, compareKeys, fieldsInOrder);
     }
     const series: Record<string, Record<string, Series>> = {};
     for (const name of [...this.series.keys()].sort()) {
       const byKey = this.series.get(name) as Map<string, SeriesBuilder>;
-      series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
+      series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), compareKeys);
     }
     const meta: SnapshotMeta = {
       files: this.files,
       records: this.records,
       skipped: this.skipped,
-      allocFailures: sortedRecord(this.allocFailures),
+      allocFailures: sortedRecord(this.allocFailures, compareKeys),
     };
-    if (this.allocFailureSites.size > 0) meta.allocFailureSites = sortedRecord(this.allocFailureSites);
-    if (this.nodes.size > 0) meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])));
+    if (this.allocFailureSites.size > 0) meta.allocFailureSites = sortedRecord(this.allocFailureSites, compareKeys);
+    if (this.nodes.size > 0) meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])), compareKeys);
     return { version: SNAPSHOT_VERSION, sections, series, meta };
   }
 
@@ -365,8 +365,8 @@ function fieldsInOrder(metric: Metric): Metric {
   return copy;
 }
 
-/** The map as a record, keys in compareKeys order (or code-unit order with `order` undefined), each value through `value`. */
-function sortedRecord<V>(map: Map<string, V>, order: ((a: string, b: string) => number) | undefined = compareKeys, value: (v: V) => V = (v) => v): Record<string, V> {
+/** The map as a record, keys in `order`, each value through `value`. */
+function sortedRecord<V>(map: Map<string, V>, order: (a: string, b: string) => number, value: (v: V) => V = (v) => v): Record<string, V> {
   const record: Record<string, V> = {};
   for (const key of [...map.keys()].sort(order)) setOwn(record, key, value(map.get(key) as V));
   return record;
@@ -488,6 +488,53 @@ export function stableStringify(value: unknown): string {
 }
 
 /**
+ * A snapshot or baseline as its file holds it: stableStringify, except that the keys of each section's and each
+ * timeline's record are in compareKeys order (DEV_MEM/dev2/APP before DEV_MEM/dev10/APP), the order people read a
+ * baseline's diff in and the gate walks both sides in. What build() and mergeBaseline() make is already in that
+ * order and is written without a copy. (A key that is a canonical array index, `7`, is held first by every JS object
+ * and so written first; reading the file back gives the same object.)
+ */
+export function stringifyDocument(document: object): string {
+  const record = document as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) {
+    const value = record[key];
+    const byName = key === 'sections' || key === 'series' ? (value as Record<string, Record<string, unknown>> | null) : null;
+    setOwn(out, key, byName !== null && typeof byName === 'object' && !Array.isArray(byName) ? naturalRecords(byName) : sortDeep(value));
+  }
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/** Section name (code-unit order) → its record, keys in compareKeys order and each value sortDeep'ed. */
+function naturalRecords(byName: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(byName).sort()) {
+    const record = byName[name];
+    setOwn(out, name, record !== null && typeof record === 'object' && !Array.isArray(record) ? naturalRecord(record) : sortDeep(record));
+  }
+  return out;
+}
+
+function naturalRecord(record: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(record);
+  let inOrder = true;
+  for (let i = 1; inOrder && i < keys.length; i++) inOrder = compareKeys(keys[i - 1] as string, keys[i] as string) < 0;
+  if (!inOrder) keys.sort(compareKeys);
+  let copy: Record<string, unknown> | undefined = inOrder ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const item = record[key];
+    const sorted = item === null || typeof item !== 'object' ? item : sortDeep(item);
+    if (copy === undefined && sorted !== item) {
+      copy = {};
+      for (let k = 0; k < i; k++) setOwn(copy, keys[k] as string, record[keys[k] as string]);
+    }
+    if (copy !== undefined) setOwn(copy, key, sorted);
+  }
+  return copy ?? record;
+}
+
+/**
  * The value with object keys sorted at every level. Parts already in order (what build() and the gate write) are
  * returned as they are, not copied: the same JSON, without a second copy of 160,000 metrics.
  */
@@ -533,11 +580,23 @@ export function hasNoMetrics(snapshot: Pick<Snapshot, 'sections'>): boolean {
   return Object.values(snapshot.sections).every(isEmptyRecord);
 }
 
-/** No own key at all, decided at the first one (a section of 160,000 metrics is not listed to learn that it has some). */
+/**
+ * No own key at all. A record of 100,000 keys is a dictionary, and for...in on one lists and orders every key before it
+ * yields the first (~30 ms), so a record once seen to hold a key is remembered: nothing in this program deletes a
+ * section's key.
+ */
 function isEmptyRecord(record: object): boolean {
-  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  if (holdsKeys.has(record)) return false;
+  for (const key in record) {
+    if (Object.hasOwn(record, key)) {
+      holdsKeys.add(record);
+      return false;
+    }
+  }
   return true;
 }
+
+const holdsKeys = new WeakSet<object>();
 
 /** Allocation failures over every device. */
 export function totalAllocFailures(meta: Pick<SnapshotMeta, 'allocFailures'>): number {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema } from './json-schema.js';
 import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
-import { h as hasNoMetrics, d as SECTIONS, s as stableStringify, b as SNAPSHOT_VERSION, c as compareKeys } from './snapshot2.js';
+import { h as hasNoMetrics, d as SECTIONS, s as stringifyDocument, b as SNAPSHOT_VERSION, c as compareKeys, g as stableStringify } from './snapshot2.js';
 import './_commonjsHelpers.js';
 import './series.js';
 
@@ -108,9 +108,12 @@ function mergeRecords(existing, run, prune, changes) {
     // fromEntries defines own properties, so even a kernel named __proto__ stays a key.
     return Object.fromEntries(merged);
 }
-/** The committed form: sorted keys at every level, 2-space indent, trailing newline. Same input, same bytes. */
+/**
+ * The committed form: sorted keys at every level (each section's keys in compareKeys order, dev2 before dev10), 2-space
+ * indent, trailing newline. Same input, same bytes.
+ */
 function serializeBaseline(baseline) {
-    return stableStringify(baseline);
+    return stringifyDocument(baseline);
 }
 /**
  * Writes a baseline so that readers see the old file or the new one, never half of one: creates the directory,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, f as failureText, v as visible } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
-import { s as stableStringify } from './snapshot2.js';
+import { s as stringifyDocument } from './snapshot2.js';
 import { S as SOURCES, n as noSpecs } from './sources.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
 import 'node:crypto';
@@ -325,7 +325,7 @@ async function parseCommand(args, io) {
     const opts = parseCommandArgs(args, PARSE);
     const { snapshot } = await collectFromOptions(opts, io);
     // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
-    const text = opts.json ? stableStringify(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot);
+    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot);
     await emit(text, optionalString(opts, 'out'), io);
     return 0;
 }

@@ -3,7 +3,7 @@ import { f as formatBytes, a as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './errors.js';
-import { s as splitDevice } from './keys.js';
+import { f as findDeviceSegment, s as splitDevice } from './keys.js';
 
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
@@ -404,32 +404,61 @@ function worstOf(group) {
 const perPatternOf = new WeakMap();
 /** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
 function devicesPerPattern(all) {
+    return countPatterns(all).counts;
+}
+/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's one pass. */
+function patternCountsOf(all) {
+    return countPatterns(all).perEntry;
+}
+function countPatterns(all) {
     const known = perPatternOf.get(all);
     if (known !== undefined)
         return known;
-    // A pattern's devices are kept as the first one's name until a second arrives: most kernel patterns have one.
-    const devices = new Map();
-    for (const entry of all) {
-        const { device, group } = splitOf(entry);
-        if (device === null)
+    // Every key of the report passes here once, so it is split in place (splitOf would keep two strings and an object per key).
+    const counts = new Map();
+    const perEntry = new Array(all.length).fill(null);
+    const at = { start: 0, end: 0 };
+    for (let i = 0; i < all.length; i++) {
+        const entry = all[i];
+        const key = entry.key;
+        if (!findDeviceSegment(key, at))
             continue;
-        let byPattern = devices.get(entry.kind);
+        const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+        const device = deviceId(key, at.start + 3, at.end);
+        let byPattern = counts.get(entry.kind);
         if (byPattern === undefined)
-            devices.set(entry.kind, (byPattern = new Map()));
-        const seen = byPattern.get(group);
+            counts.set(entry.kind, (byPattern = new Map()));
+        let seen = byPattern.get(group);
         if (seen === undefined)
-            byPattern.set(group, { first: device, more: null, entries: 1 });
+            byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
         else {
             seen.entries++;
             if (seen.more !== null)
                 seen.more.add(device);
             else if (device !== seen.first)
                 seen.more = new Set([seen.first, device]);
+            seen.devices = seen.more?.size ?? 1;
         }
+        perEntry[i] = seen;
     }
-    const counts = new Map([...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, seen]) => [pattern, { devices: seen.more?.size ?? 1, entries: seen.entries }]))]));
-    perPatternOf.set(all, counts);
-    return counts;
+    for (const byPattern of counts.values())
+        for (const seen of byPattern.values())
+            seen.more = null;
+    const result = { counts, perEntry };
+    perPatternOf.set(all, result);
+    return result;
+}
+/**
+ * A device segment's digits key[from, to) as one value per device name: the number itself when it is written without
+ * leading zeros and fits a double exactly, else the digits (`dev007` and `dev7` are two devices, as their names are).
+ */
+function deviceId(key, from, to) {
+    if (to - from > 15 || (to - from > 1 && key.charCodeAt(from) === 0x30))
+        return key.slice(from, to);
+    let n = 0;
+    for (let i = from; i < to; i++)
+        n = n * 10 + key.charCodeAt(i) - 0x30;
+    return n;
 }
 /**
  * Groups `entries` (already in display order, worst first) by kind, status, severity and device-free key. Groups come in
@@ -510,4 +539,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { contextMarkdown as A, kindTitle as B, valueRange as C, statusLabel as D, contextHtml as E, isCountEntry as F, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, formatCount as f, groupEntries as g, worstOf as h, isFirstRun as i, isRollUp as j, formatChange as k, formatTransition as l, medianPercent as m, devicesPhrase as n, deviceOfEntry as o, plural as p, medianGrowth as q, formatShortPercent as r, splitSections as s, splitOf as t, growth as u, verdictText as v, worstFirst as w, reportSchema as x, MAX_ENTRIES as y, MAX_KEY_LENGTH as z };
+export { contextMarkdown as A, kindTitle as B, valueRange as C, statusLabel as D, contextHtml as E, splitOf as F, isCountEntry as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, formatCount as f, groupEntries as g, worstOf as h, isFirstRun as i, isRollUp as j, formatChange as k, formatTransition as l, medianPercent as m, devicesPhrase as n, deviceOfEntry as o, plural as p, medianGrowth as q, formatShortPercent as r, splitSections as s, patternCountsOf as t, growth as u, verdictText as v, worstFirst as w, reportSchema as x, MAX_ENTRIES as y, MAX_KEY_LENGTH as z };

@@ -1,6 +1,6 @@
 import { S as SchemaError, s as shortenName } from './errors.js';
-import { s as stableStringify } from './snapshot2.js';
-import { d as devicesPerPattern, t as splitOf, u as growth, g as groupEntries, j as isRollUp, q as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, x as reportSchema, y as MAX_ENTRIES, z as MAX_KEY_LENGTH } from './groups.js';
+import { g as stableStringify } from './snapshot2.js';
+import { d as devicesPerPattern, t as patternCountsOf, u as growth, g as groupEntries, j as isRollUp, q as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, x as reportSchema, y as MAX_ENTRIES, z as MAX_KEY_LENGTH } from './groups.js';
 import { open, rm, rename } from 'node:fs/promises';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as splitDevice } from './keys.js';
@@ -146,12 +146,13 @@ function entryDocument(e) {
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 function groupsOf(entries) {
     const perPattern = devicesPerPattern(entries);
+    const perEntry = patternCountsOf(entries);
     // Only entries that can share a group: a device-bearing key whose (kind, pattern) has one entry in the whole report
     // (each of 100,000 kernels, say) is a group of one, never written.
     const index = new Map();
     entries.forEach((e, i) => {
-        const { device, group } = splitOf(e);
-        if (device === null || (perPattern.get(e.kind)?.get(group)?.entries ?? 0) > 1)
+        const counts = perEntry[i];
+        if (counts === null || (counts?.entries ?? 0) > 1)
             index.set(e, i);
     });
     const candidates = [...index.keys()];

@@ -2,16 +2,30 @@
 function splitDevice(key) {
     // One pass over the key, no split/join: /^dev\d+$/ per `/`-separated segment (4,096 devices × 15 modules + 100,000
     // kernels ask this ~160,000 times per report); test/unit/split-device.property.test.ts checks it against the regex.
+    if (!findDeviceSegment(key, bounds))
+        return { device: null, group: key };
+    const { start, end } = bounds;
+    return { device: key.slice(start, end), group: `${key.slice(0, start)}*${key.slice(end)}` };
+}
+const bounds = { start: 0, end: 0 };
+/**
+ * Where splitDevice finds the device segment, into `out`, without making its strings; false for a key of no device.
+ * For scans over every key of a report.
+ */
+function findDeviceSegment(key, out) {
     let start = 0;
     while (start <= key.length) {
         let end = key.indexOf('/', start);
         if (end === -1)
             end = key.length;
-        if (isDeviceSegment(key, start, end))
-            return { device: key.slice(start, end), group: `${key.slice(0, start)}*${key.slice(end)}` };
+        if (isDeviceSegment(key, start, end)) {
+            out.start = start;
+            out.end = end;
+            return true;
+        }
         start = end + 1;
     }
-    return { device: null, group: key };
+    return false;
 }
 /** key[start, end) matches /^dev\d+$/: `dev` then one or more ASCII digits. */
 function isDeviceSegment(key, start, end) {
@@ -34,4 +48,4 @@ function deviceName(raw) {
     return `dev${Number(m[1])}`;
 }
 
-export { deviceName as d, splitDevice as s };
+export { deviceName as d, findDeviceSegment as f, splitDevice as s };

@@ -1,7 +1,7 @@
 import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
-import { b as SNAPSHOT_VERSION, s as stableStringify } from './snapshot2.js';
+import { b as SNAPSHOT_VERSION, s as stringifyDocument } from './snapshot2.js';
 import 'node:crypto';
 import './series.js';
 import './json-schema.js';
@@ -45,9 +45,9 @@ function readSnapshotFile(file) {
     }
     return parseSnapshotText(text, file.name);
 }
-/** The file `snapshot` writes: stable JSON, checked against the schema it will be read with. */
+/** The file `snapshot` writes: stable JSON (stringifyDocument), checked against the schema it will be read with. */
 function serializeSnapshotFile(snapshot) {
-    const text = stableStringify(snapshot);
+    const text = stringifyDocument(snapshot);
     parseSnapshotText(text, 'snapshot');
     return text;
 }

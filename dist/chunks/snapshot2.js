@@ -425,26 +425,26 @@ class SnapshotBuilder {
                 continue;
             }
             const metrics = this.sections.get(name);
-            // Code-unit order for keys and fields, the order stableStringify writes and snapshot files are read back in: writing
-            // 160,000 metrics then copies nothing. Whoever shows keys to people sorts them (the gate's union, the tables).
+            // Keys in compareKeys order and fields in code-unit order: the order stringifyDocument writes and snapshot files
+            // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
             if (metrics.size > 0)
-                sections[name] = sortedRecord(metrics, undefined, fieldsInOrder);
+                sections[name] = sortedRecord(metrics, compareKeys, fieldsInOrder);
         }
         const series = {};
         for (const name of [...this.series.keys()].sort()) {
             const byKey = this.series.get(name);
-            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
+            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), compareKeys);
         }
         const meta = {
             files: this.files,
             records: this.records,
             skipped: this.skipped,
-            allocFailures: sortedRecord(this.allocFailures),
+            allocFailures: sortedRecord(this.allocFailures, compareKeys),
         };
         if (this.allocFailureSites.size > 0)
-            meta.allocFailureSites = sortedRecord(this.allocFailureSites);
+            meta.allocFailureSites = sortedRecord(this.allocFailureSites, compareKeys);
         if (this.nodes.size > 0)
-            meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])));
+            meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])), compareKeys);
         return { version: SNAPSHOT_VERSION, sections, series, meta };
     }
     declaration(name) {
@@ -532,8 +532,8 @@ function fieldsInOrder(metric) {
         setOwn(copy, key, metric[key]);
     return copy;
 }
-/** The map as a record, keys in compareKeys order (or code-unit order with `order` undefined), each value through `value`. */
-function sortedRecord(map, order = compareKeys, value = (v) => v) {
+/** The map as a record, keys in `order`, each value through `value`. */
+function sortedRecord(map, order, value = (v) => v) {
     const record = {};
     for (const key of [...map.keys()].sort(order))
         setOwn(record, key, value(map.get(key)));
@@ -666,6 +666,54 @@ function stableStringify(value) {
     return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
 }
 /**
+ * A snapshot or baseline as its file holds it: stableStringify, except that the keys of each section's and each
+ * timeline's record are in compareKeys order (DEV_MEM/dev2/APP before DEV_MEM/dev10/APP), the order people read a
+ * baseline's diff in and the gate walks both sides in. What build() and mergeBaseline() make is already in that
+ * order and is written without a copy. (A key that is a canonical array index, `7`, is held first by every JS object
+ * and so written first; reading the file back gives the same object.)
+ */
+function stringifyDocument(document) {
+    const record = document;
+    const out = {};
+    for (const key of Object.keys(record).sort()) {
+        const value = record[key];
+        const byName = key === 'sections' || key === 'series' ? value : null;
+        setOwn(out, key, byName !== null && typeof byName === 'object' && !Array.isArray(byName) ? naturalRecords(byName) : sortDeep(value));
+    }
+    return `${JSON.stringify(out, null, 2)}\n`;
+}
+/** Section name (code-unit order) → its record, keys in compareKeys order and each value sortDeep'ed. */
+function naturalRecords(byName) {
+    const out = {};
+    for (const name of Object.keys(byName).sort()) {
+        const record = byName[name];
+        setOwn(out, name, record !== null && typeof record === 'object' && !Array.isArray(record) ? naturalRecord(record) : sortDeep(record));
+    }
+    return out;
+}
+function naturalRecord(record) {
+    const keys = Object.keys(record);
+    let inOrder = true;
+    for (let i = 1; inOrder && i < keys.length; i++)
+        inOrder = compareKeys(keys[i - 1], keys[i]) < 0;
+    if (!inOrder)
+        keys.sort(compareKeys);
+    let copy = inOrder ? undefined : {};
+    for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        const item = record[key];
+        const sorted = item === null || typeof item !== 'object' ? item : sortDeep(item);
+        if (copy === undefined && sorted !== item) {
+            copy = {};
+            for (let k = 0; k < i; k++)
+                setOwn(copy, keys[k], record[keys[k]]);
+        }
+        if (copy !== undefined)
+            setOwn(copy, key, sorted);
+    }
+    return copy ?? record;
+}
+/**
  * The value with object keys sorted at every level. Parts already in order (what build() and the gate write) are
  * returned as they are, not copied: the same JSON, without a second copy of 160,000 metrics.
  */
@@ -718,13 +766,23 @@ function sortDeep(value) {
 function hasNoMetrics(snapshot) {
     return Object.values(snapshot.sections).every(isEmptyRecord);
 }
-/** No own key at all, decided at the first one (a section of 160,000 metrics is not listed to learn that it has some). */
+/**
+ * No own key at all. A record of 100,000 keys is a dictionary, and for...in on one lists and orders every key before it
+ * yields the first (~30 ms), so a record once seen to hold a key is remembered: nothing in this program deletes a
+ * section's key.
+ */
 function isEmptyRecord(record) {
-    for (const key in record)
-        if (Object.hasOwn(record, key))
+    if (holdsKeys.has(record))
+        return false;
+    for (const key in record) {
+        if (Object.hasOwn(record, key)) {
+            holdsKeys.add(record);
             return false;
+        }
+    }
     return true;
 }
+const holdsKeys = new WeakSet();
 /** Allocation failures over every device. */
 function totalAllocFailures(meta) {
     return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);
@@ -738,4 +796,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, section as f, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stableStringify as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, section as f, stableStringify as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stringifyDocument as s, valueOf as v };

@@ -8,7 +8,7 @@ import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.j
 import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
-import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -161,9 +161,12 @@ function mergeRecords<M extends object>(
   return Object.fromEntries(merged);
 }
 
-/** The committed form: sorted keys at every level, 2-space indent, trailing newline. Same input, same bytes. */
+/**
+ * The committed form: sorted keys at every level (each section's keys in compareKeys order, dev2 before dev10), 2-space
+ * indent, trailing newline. Same input, same bytes.
+ */
 export function serializeBaseline(baseline: Baseline): string {
-  return stableStringify(baseline);
+  return stringifyDocument(baseline);
 }
 
 /**

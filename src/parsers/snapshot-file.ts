@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { InputError, SchemaError } from '../errors.js';
 import { buildSnapshotSchema } from '../sections/schema.js';
 import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
-import { SNAPSHOT_VERSION, stableStringify, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
+import { SNAPSHOT_VERSION, stringifyDocument, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
 /** What a snapshot file ends with: directories given to any source are searched for it. */
@@ -51,9 +51,9 @@ function readSnapshotFile(file: InputFile): Snapshot {
   return parseSnapshotText(text, file.name);
 }
 
-/** The file `snapshot` writes: stable JSON, checked against the schema it will be read with. */
+/** The file `snapshot` writes: stable JSON (stringifyDocument), checked against the schema it will be read with. */
 export function serializeSnapshotFile(snapshot: Snapshot): string {
-  const text = stableStringify(snapshot);
+  const text = stringifyDocument(snapshot);
   parseSnapshotText(text, 'snapshot');
   return text;
 }

@@ -1,6 +1,6 @@
 // Roll-up across devices: entries of one kind, status and device-free key (`DEV_MEM/*/APP`) become one group, for every section alike.
 import type { Entry } from '../gate/types.js';
-import { sectionOfKind, splitDevice, type DeviceSplit } from '../sections/index.js';
+import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatEntryValue } from './entry-values.js';
 import { growth } from './sections.js';
@@ -59,32 +59,64 @@ export interface PatternCount {
 export type DevicesPerPattern = ReadonlyMap<string, ReadonlyMap<string, PatternCount>>;
 
 // Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
-const perPatternOf = new WeakMap<readonly Entry[], DevicesPerPattern>();
+const perPatternOf = new WeakMap<readonly Entry[], { counts: DevicesPerPattern; perEntry: readonly (PatternCount | null)[] }>();
 
 /** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
 export function devicesPerPattern(all: readonly Entry[]): DevicesPerPattern {
+  return countPatterns(all).counts;
+}
+
+/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's one pass. */
+export function patternCountsOf(all: readonly Entry[]): readonly (PatternCount | null)[] {
+  return countPatterns(all).perEntry;
+}
+
+/** A pattern's counts while they are being made: its devices are kept as the first one's id until a second arrives (most kernel patterns have one). */
+interface Counting extends PatternCount {
+  first: number | string;
+  more: Set<number | string> | null;
+}
+
+function countPatterns(all: readonly Entry[]): { counts: DevicesPerPattern; perEntry: readonly (PatternCount | null)[] } {
   const known = perPatternOf.get(all);
   if (known !== undefined) return known;
-  // A pattern's devices are kept as the first one's name until a second arrives: most kernel patterns have one.
-  const devices = new Map<string, Map<string, { first: string; more: Set<string> | null; entries: number }>>();
-  for (const entry of all) {
-    const { device, group } = splitOf(entry);
-    if (device === null) continue;
-    let byPattern = devices.get(entry.kind);
-    if (byPattern === undefined) devices.set(entry.kind, (byPattern = new Map()));
-    const seen = byPattern.get(group);
-    if (seen === undefined) byPattern.set(group, { first: device, more: null, entries: 1 });
+  // Every key of the report passes here once, so it is split in place (splitOf would keep two strings and an object per key).
+  const counts = new Map<string, Map<string, Counting>>();
+  const perEntry: (Counting | null)[] = new Array<Counting | null>(all.length).fill(null);
+  const at: SegmentBounds = { start: 0, end: 0 };
+  for (let i = 0; i < all.length; i++) {
+    const entry = all[i] as Entry;
+    const key = entry.key;
+    if (!findDeviceSegment(key, at)) continue;
+    const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+    const device = deviceId(key, at.start + 3, at.end);
+    let byPattern = counts.get(entry.kind);
+    if (byPattern === undefined) counts.set(entry.kind, (byPattern = new Map()));
+    let seen = byPattern.get(group);
+    if (seen === undefined) byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
     else {
       seen.entries++;
       if (seen.more !== null) seen.more.add(device);
       else if (device !== seen.first) seen.more = new Set([seen.first, device]);
+      seen.devices = seen.more?.size ?? 1;
     }
+    perEntry[i] = seen;
   }
-  const counts = new Map(
-    [...devices].map(([kind, byPattern]) => [kind, new Map([...byPattern].map(([pattern, seen]) => [pattern, { devices: seen.more?.size ?? 1, entries: seen.entries }]))]),
-  );
-  perPatternOf.set(all, counts);
-  return counts;
+  for (const byPattern of counts.values()) for (const seen of byPattern.values()) seen.more = null;
+  const result = { counts, perEntry };
+  perPatternOf.set(all, result);
+  return result;
+}
+
+/**
+ * A device segment's digits key[from, to) as one value per device name: the number itself when it is written without
+ * leading zeros and fits a double exactly, else the digits (`dev007` and `dev7` are two devices, as their names are).
+ */
+function deviceId(key: string, from: number, to: number): number | string {
+  if (to - from > 15 || (to - from > 1 && key.charCodeAt(from) === 0x30)) return key.slice(from, to);
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + key.charCodeAt(i) - 0x30;
+  return n;
 }
 
 /**

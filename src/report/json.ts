@@ -2,7 +2,7 @@
 import { SchemaError } from '../errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { splitDevice } from '../sections/index.js';
-import { devicesPerPattern, groupEntries, isRollUp, medianGrowth, splitOf } from './groups.js';
+import { devicesPerPattern, groupEntries, isRollUp, medianGrowth, patternCountsOf } from './groups.js';
 import { growth } from './sections.js';
 import { open, rename, rm } from 'node:fs/promises';
 import { compileSchema, parseJson } from '../json-schema.js';
@@ -172,12 +172,13 @@ function entryDocument(e: Entry): Record<string, unknown> {
 /** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
   const perPattern = devicesPerPattern(entries);
+  const perEntry = patternCountsOf(entries);
   // Only entries that can share a group: a device-bearing key whose (kind, pattern) has one entry in the whole report
   // (each of 100,000 kernels, say) is a group of one, never written.
   const index = new Map<Entry, number>();
   entries.forEach((e, i) => {
-    const { device, group } = splitOf(e);
-    if (device === null || (perPattern.get(e.kind)?.get(group)?.entries ?? 0) > 1) index.set(e, i);
+    const counts = perEntry[i];
+    if (counts === null || (counts?.entries ?? 0) > 1) index.set(e, i);
   });
   const candidates = [...index.keys()];
   // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.

@@ -223,7 +223,7 @@ function superscript(n: number): string {
 export function renderSnapshotTable(snapshot: Snapshot): string {
   const lines: string[] = [];
   for (const declaration of SECTIONS) {
-    // Snapshots keep keys in code-unit order (dev10 before dev2); people read them in compareKeys order.
+    // A snapshot read from a file of an older version keeps its code-unit order (dev10 before dev2); people read compareKeys order.
     const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
     if (metrics.length === 0) {
       // The two historic sections always say so; others appear only when a run has them.

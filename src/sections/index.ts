@@ -13,7 +13,7 @@ import { unfreed } from './unfreed.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
 export type { DeviceSplit, FieldDeclaration, FieldType, Metric, SectionDeclaration } from './types.js';
-export { deviceName, splitDevice } from './keys.js';
+export { deviceName, findDeviceSegment, splitDevice, type SegmentBounds } from './keys.js';
 
 export const SECTIONS: readonly SectionDeclaration[] = [modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient];
 

@@ -5,14 +5,36 @@ import type { DeviceSplit } from './types.js';
 export function splitDevice(key: string): DeviceSplit {
   // One pass over the key, no split/join: /^dev\d+$/ per `/`-separated segment (4,096 devices × 15 modules + 100,000
   // kernels ask this ~160,000 times per report); test/unit/split-device.property.test.ts checks it against the regex.
+  if (!findDeviceSegment(key, bounds)) return { device: null, group: key };
+  const { start, end } = bounds;
+  return { device: key.slice(start, end), group: `${key.slice(0, start)}*${key.slice(end)}` };
+}
+
+const bounds: SegmentBounds = { start: 0, end: 0 };
+
+/** Where a key's device segment is: key[start, end). */
+export interface SegmentBounds {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where splitDevice finds the device segment, into `out`, without making its strings; false for a key of no device.
+ * For scans over every key of a report.
+ */
+export function findDeviceSegment(key: string, out: SegmentBounds): boolean {
   let start = 0;
   while (start <= key.length) {
     let end = key.indexOf('/', start);
     if (end === -1) end = key.length;
-    if (isDeviceSegment(key, start, end)) return { device: key.slice(start, end), group: `${key.slice(0, start)}*${key.slice(end)}` };
+    if (isDeviceSegment(key, start, end)) {
+      out.start = start;
+      out.end = end;
+      return true;
+    }
     start = end + 1;
   }
-  return { device: null, group: key };
+  return false;
 }
 
 /** key[start, end) matches /^dev\d+$/: `dev` then one or more ASCII digits. */

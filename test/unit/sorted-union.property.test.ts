@@ -23,6 +23,18 @@ describe('sortedUnion', () => {
     );
   });
 
+  it('equals sorting the union when both sides hold the same keys in the same order (the usual run), sorted or not', () => {
+    fc.assert(
+      fc.property(keys, fc.boolean(), (before, sortFirst) => {
+        const a = sortFirst ? [...before].sort(compareKeys) : before;
+        const union = sortedUnion(a, [...a]);
+        expect(union).toEqual(reference(a, a));
+        expect(union).not.toBe(a);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('keeps the baseline key first on a collation tie', () => {
     expect(compareKeys('DEV_MEM/dev1/APP', 'DEV_MEM/dev01/APP')).toBe(0);
     expect(sortedUnion(['DEV_MEM/dev01/APP'], ['DEV_MEM/dev1/APP'])).toEqual(['DEV_MEM/dev01/APP', 'DEV_MEM/dev1/APP']);

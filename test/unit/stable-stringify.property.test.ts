@@ -1,7 +1,7 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SnapshotBuilder, stableStringify } from '../../src/snapshot.js';
+import { compareKeys, SnapshotBuilder, stableStringify, stringifyDocument } from '../../src/snapshot.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {
@@ -75,5 +75,62 @@ describe('stableStringify', () => {
     expect(Object.getPrototypeOf(kernels)).toBe(Object.prototype);
     const text = stableStringify({ z: 1, ...JSON.parse('{"__proto__": {"b": 1, "a": 2}}') });
     expect(text).toBe('{\n  "__proto__": {\n    "a": 2,\n    "b": 1\n  },\n  "z": 1\n}\n');
+  });
+});
+
+/** stringifyDocument's reference: reference() everywhere, except the records under sections.<name> and series.<name>, copied in compareKeys order. */
+function documentReference(document: Record<string, unknown>): string {
+  const sortDeep = (v: unknown): unknown => JSON.parse(reference(v === undefined ? null : v)) as unknown;
+  const natural = (byName: unknown): unknown => {
+    if (byName === null || typeof byName !== 'object' || Array.isArray(byName)) return sortDeep(byName);
+    const names = byName as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(names)
+        .sort()
+        .map((name) => {
+          const record = names[name];
+          if (record === null || typeof record !== 'object' || Array.isArray(record)) return [name, sortDeep(record)];
+          const r = record as Record<string, unknown>;
+          return [name, Object.fromEntries(Object.keys(r).sort(compareKeys).map((k) => [k, sortDeep(r[k])]))];
+        }),
+    );
+  };
+  const out = Object.fromEntries(Object.keys(document).sort().map((k) => [k, k === 'sections' || k === 'series' ? natural(document[k]) : sortDeep(document[k])]));
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+describe('stringifyDocument', () => {
+  it('writes section and timeline keys in compareKeys order (dev2 before dev10), everything else as stableStringify does', () => {
+    const builder = new SnapshotBuilder();
+    for (const d of [10, 2, 1, 100]) builder.addModule(`DEV_MEM/dev${d}/APP`, { peak: d, current: d, allocs: null, frees: null });
+    builder.addSample('modules', 'DEV_MEM/dev10/APP', 'step', 1, 5);
+    builder.addSample('modules', 'DEV_MEM/dev2/APP', 'step', 1, 5);
+    builder.noteDevice('dev10');
+    builder.noteDevice('dev2');
+    const snapshot = builder.build();
+    const text = stringifyDocument(snapshot);
+    const order = (record: object): string[] => Object.keys(record);
+    const back = JSON.parse(text) as typeof snapshot;
+    expect(order(back.sections.modules as object)).toEqual(['DEV_MEM/dev1/APP', 'DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP', 'DEV_MEM/dev100/APP']);
+    expect(order(back.series.modules as object)).toEqual(['DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP']);
+    // meta is not a section: code-unit order, as before.
+    expect(order(back.meta.allocFailures)).toEqual(['dev10', 'dev2']);
+    expect(text).toBe(documentReference(snapshot as unknown as Record<string, unknown>));
+    // What build() makes is already in that order: written without a copy, and the same bytes once read back.
+    expect(stringifyDocument(back)).toBe(text);
+  });
+
+  it('writes what copying in that order writes, for documents in any key order', () => {
+    const record = fc.array(fc.tuple(key, json), { maxLength: 6 }).map((entries) => Object.fromEntries(entries));
+    const byName = fc.oneof(fc.array(fc.tuple(key, fc.oneof(record, json)), { maxLength: 4 }).map((entries) => Object.fromEntries(entries)), json);
+    const document = fc.record({ sections: byName, series: byName, meta: json, version: fc.integer() }, { requiredKeys: ['sections'] });
+    fc.assert(
+      fc.property(document, (doc) => {
+        const expected = documentReference(doc);
+        expect(stringifyDocument(doc)).toBe(expected);
+        expect(stringifyDocument(JSON.parse(expected) as object)).toBe(expected);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
