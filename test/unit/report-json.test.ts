@@ -1,14 +1,25 @@
 // The --report JSON: written for machines, and read back by the fork-safe comment job from an untrusted upload.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import publishedSchema from '../../schemas/report.schema.json' with { type: 'json' };
 import { InputError, SchemaError } from '../../src/errors.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { shortenName } from '../../src/report/names.js';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportJson, renderJsonReport, writeJsonReport } from '../../src/report/json.js';
 import { stableStringify } from '../../src/snapshot.js';
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+/** A temporary folder, removed after the tests. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+  scratch.push(dir);
+  return dir;
+}
 import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../src/report/report-schema.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
@@ -105,7 +116,7 @@ describe('the report written in pieces', () => {
   });
 
   it('writes to a file exactly the text renderJsonReport gives, and leaves no temporary file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+    const dir = tempDir();
     const report = bigReport(9000, 128);
     await writeJsonReport(join(dir, 'report.json'), report);
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe(renderJsonReport(report));
@@ -113,7 +124,7 @@ describe('the report written in pieces', () => {
   });
 
   it('a report that cannot be written is named by the path asked for, not the temporary file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+    const dir = tempDir();
     const target = join(dir, 'no-such-dir', 'report.json');
     const error = await writeJsonReport(target, seedReport).then(
       () => null,
@@ -132,7 +143,7 @@ describe('the report written in pieces', () => {
   });
 
   it('writes nothing when the report would be refused on reading', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'amg-report-'));
+    const dir = tempDir();
     await expect(writeJsonReport(join(dir, 'report.json'), { ...seedReport, counts: { regressed: 2, new: 1 } })).rejects.toThrow(/\/counts\/regressed/);
     expect(readdirSync(dir)).toEqual([]);
   });
