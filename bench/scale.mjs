@@ -2,7 +2,7 @@
 // artifacts from the loopback fake GitHub, 8 at a time vs one after another. Writes the "Scale-out" section of
 // bench/RESULTS.md (between its markers). Run after `npm run build`: `npm run bench:scale` (`--runs N`, `--quick`).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,7 +110,10 @@ const checkDir = join(scratch, 'check');
 mkdirSync(checkDir);
 writeFileSync(join(checkDir, 'baseline.json'), asWritten(runSnapshot(DEVICES, KERNELS)));
 writeFileSync(join(checkDir, 'run.memory-snapshot.json'), asWritten(runSnapshot(DEVICES, KERNELS, 1.5)));
-const check = await timed(`check ${DEVICES} devices`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--report', 'report.json'], checkDir, 1);
+const check = await timed(`check ${DEVICES} devices`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json'], checkDir, 1);
+const checkReport = await timed(`check ${DEVICES} devices --report`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--report', 'report.json'], checkDir, 1);
+
+const checkReportBytes = statSync(join(checkDir, 'report.json')).size;
 
 // 2. merging DEVICES node snapshots (one device each: 15 modules, KERNELS / DEVICES kernels).
 log(`writing ${DEVICES} node snapshots`);
@@ -146,7 +149,8 @@ Load average before the runs: ${loadBefore.toFixed(1)} on ${cpus().length} cores
 
 | figure | input | wall (median) | CPU (median) | peak RSS | target |
 |---|---|---|---|---|---|
-| \`check\` | ${DEVICES.toLocaleString('en')} devices × 15 modules + ${KERNELS.toLocaleString('en')} kernels (one snapshot file vs a baseline; ~1% of modules regressed) | ${(check.ms / 1000).toFixed(2)} s | ${(check.cpuMs / 1000).toFixed(2)} s | ${check.rssMiB.toFixed(0)} MiB | ≤ 1.5 s and ≤ 250 MB: ${pass(Math.min(check.ms, check.cpuMs) <= TARGETS.checkMs && check.rssMiB <= TARGETS.checkRssMiB)} |
+| \`check\` | ${DEVICES.toLocaleString('en')} devices × 15 modules + ${KERNELS.toLocaleString('en')} kernels (one snapshot file vs a baseline; ~1% of modules regressed): verdict and terminal table | ${(check.ms / 1000).toFixed(2)} s | ${(check.cpuMs / 1000).toFixed(2)} s | ${check.rssMiB.toFixed(0)} MiB | ≤ 1.5 s and ≤ 250 MB: ${pass(Math.min(check.ms, check.cpuMs) <= TARGETS.checkMs && check.rssMiB <= TARGETS.checkRssMiB)} |
+| \`check --report report.json\` | the same, also writing every key's verdict and the roll-ups (~${(checkReportBytes / MiB).toFixed(0)} MiB of JSON) | ${(checkReport.ms / 1000).toFixed(2)} s | ${(checkReport.cpuMs / 1000).toFixed(2)} s | ${checkReport.rssMiB.toFixed(0)} MiB | |
 | merging node snapshots | ${DEVICES.toLocaleString('en')} \`*.memory-snapshot.json\` (15 modules, ${perNode} kernels each), \`parse --snapshot DIR --json\` | ${(merge.ms / 1000).toFixed(2)} s | ${(merge.cpuMs / 1000).toFixed(2)} s | ${merge.rssMiB.toFixed(0)} MiB | ≤ 1 s: ${pass(Math.min(merge.ms, merge.cpuMs) <= TARGETS.mergeMs)} |
 | fan-in, 8 at a time | ${ARTIFACTS} snapshot artifacts from the loopback fake GitHub (results service + blob), downloaded and extracted | ${(fan.parallelMs / 1000).toFixed(2)} s | | in-process | |
 | fan-in, one at a time | the same artifacts, \`download-concurrency: 1\` | ${(fan.sequentialMs / 1000).toFixed(2)} s | | in-process | one at a time / 8 at a time: ${(fan.sequentialMs / fan.parallelMs).toFixed(2)} |

@@ -14,7 +14,7 @@ import 'node:worker_threads';
 const argv = process.argv.slice(2);
 const args = argv.filter((a) => a !== '--debug');
 const command = args[0];
-if ((command === 'parse' || command === 'check' || command === 'baseline') && !args.includes('--help') && !args.includes('-h')) {
+if ((command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') && !args.includes('--help') && !args.includes('-h')) {
     // Every value that might be an input path (`--plog DIR`, `--plog=DIR`, a bare path): only large inputs use the worker.
     const values = args.slice(1).map((a) => (a.startsWith('--') && a.includes('=') ? a.slice(a.indexOf('=') + 1) : a));
     if (mayBeLarge(values.filter((v) => !v.startsWith('-'))))
