@@ -56,7 +56,7 @@ describe('devicesPerPattern and patternCountsOf', () => {
     }
     return out;
   }
-  const entry = (kind: string, key: string): Entry => ({ kind, key, baseline: 1, current: 1, delta: 0, percent: 0, status: 'ok', severity: 'info', rule: null });
+  const entry = (kind: string, key: string): Entry => ({ kind, key, baseline: 1, current: 1, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null });
   // Device numbers that must stay apart (dev7, dev07, dev007) and ones past 2^53 that a double would merge.
   const device = fc.constantFrom('dev0', 'dev7', 'dev07', 'dev007', 'dev10', 'dev9007199254740993', 'dev9007199254740992', 'dev99999999999999999999');
   const keyOf = fc.oneof(
