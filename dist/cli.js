@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { m as mayBeLarge, s as startWorkersEarly } from './chunks/worker-start.js';
+import { m as mayBeLarge, i as inputPathsOf, s as startWorkersEarly } from './chunks/worker-start.js';
 import 'node:fs';
 import 'node:os';
 import 'node:path';
@@ -15,9 +15,7 @@ const argv = process.argv.slice(2);
 const args = argv.filter((a) => a !== '--debug');
 const command = args[0];
 if ((command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') && !args.includes('--help') && !args.includes('-h')) {
-    // Every value that might be an input path (`--plog DIR`, `--plog=DIR`, a bare path): only large inputs use the worker.
-    const values = args.slice(1).map((a) => (a.startsWith('--') && a.includes('=') ? a.slice(a.indexOf('=') + 1) : a));
-    if (mayBeLarge(values.filter((v) => !v.startsWith('-'))))
+    if (mayBeLarge(inputPathsOf(args.slice(1))))
         startWorkersEarly();
 }
 const { runCli } = await import('./chunks/commands.js');

@@ -4,15 +4,13 @@
 // below, not statically): the worker's start-up then overlaps this thread's module loading and file search, and the
 // worker is ready when large inputs are handed out. Only when a quick look at the named paths finds them large: small
 // inputs never use the worker, and starting one for nothing cost a small run ~60 ms of CPU.
-import { mayBeLarge, startWorkersEarly } from './parsers/worker-start.js';
+import { inputPathsOf, mayBeLarge, startWorkersEarly } from './parsers/worker-start.js';
 
 const argv = process.argv.slice(2);
 const args = argv.filter((a) => a !== '--debug');
 const command = args[0];
 if ((command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') && !args.includes('--help') && !args.includes('-h')) {
-  // Every value that might be an input path (`--plog DIR`, `--plog=DIR`, a bare path): only large inputs use the worker.
-  const values = args.slice(1).map((a) => (a.startsWith('--') && a.includes('=') ? a.slice(a.indexOf('=') + 1) : a));
-  if (mayBeLarge(values.filter((v) => !v.startsWith('-')))) startWorkersEarly();
+  if (mayBeLarge(inputPathsOf(args.slice(1)))) startWorkersEarly();
 }
 
 const { runCli } = await import('./commands.js');

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mayBeLarge, PARALLEL_MIN_BYTES } from '../../src/parsers/worker-start.js';
+import { inputPathsOf, mayBeLarge, PARALLEL_MIN_BYTES } from '../../src/parsers/worker-start.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'worker-start-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -35,10 +35,22 @@ describe('mayBeLarge', () => {
     expect(mayBeLarge([])).toBe(false);
   });
 
-  it('says yes without knowing after a bounded look at a folder of many files', () => {
+  it('says no after a bounded look at a folder of many small files (collectSnapshot decides on their real sizes)', () => {
     const many = join(tmp, 'many');
     mkdirSync(many);
     for (let i = 0; i < 2100; i++) writeFileSync(join(many, `plog-${i}.log`), '');
-    expect(mayBeLarge([many])).toBe(true);
+    expect(mayBeLarge([many])).toBe(false);
+    // A large file looked at before the bound is reached still says yes (the last value is looked at first).
+    const big = sized(join(tmp, 'plog-big.log'), 40 * 1024 * 1024);
+    expect(mayBeLarge([many, big])).toBe(true);
+  });
+
+  it('looks only at the values that may name inputs, not at the baseline or the files written', () => {
+    expect(inputPathsOf(['--baseline', 'b.json', '--snapshot', 'run.memory-snapshot.json', '--report=r.json', '--plog=logs', 'extra', '--json'])).toEqual([
+      'run.memory-snapshot.json',
+      'logs',
+      'extra',
+    ]);
+    expect(inputPathsOf(['--out', 'node.memory-snapshot.json', '--plog', 'plog', '--config=c.json', '--html', 'r.html', '--markdown', 'r.md'])).toEqual(['plog']);
   });
 });
