@@ -3,7 +3,7 @@ import { f as formatBytes, a as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './errors.js';
-import { f as findDeviceSegment, s as splitDevice } from './keys.js';
+import { s as splitDevice, f as findDeviceSegment } from './keys.js';
 
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
@@ -400,53 +400,79 @@ function isRollUp(group) {
 function worstOf(group) {
     return group.entries[0];
 }
-// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
-const perPatternOf = new WeakMap();
-/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
-function devicesPerPattern(all) {
-    return countPatterns(all).counts;
-}
-/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's one pass. */
-function patternCountsOf(all) {
-    return countPatterns(all).perEntry;
-}
-function countPatterns(all) {
-    const known = perPatternOf.get(all);
-    if (known !== undefined)
-        return known;
-    // Every key of the report passes here once, so it is split in place (splitOf would keep two strings and an object per key).
-    const counts = new Map();
-    const perEntry = new Array(all.length).fill(null);
-    const at = { start: 0, end: 0 };
-    for (let i = 0; i < all.length; i++) {
-        const entry = all[i];
-        const key = entry.key;
-        if (!findDeviceSegment(key, at))
-            continue;
-        const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-        const device = deviceId(key, at.start + 3, at.end);
-        let byPattern = counts.get(entry.kind);
-        if (byPattern === undefined)
-            counts.set(entry.kind, (byPattern = new Map()));
-        let seen = byPattern.get(group);
-        if (seen === undefined)
-            byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
-        else {
-            seen.entries++;
-            if (seen.more !== null)
-                seen.more.add(device);
-            else if (device !== seen.first)
-                seen.more = new Set([seen.first, device]);
-            seen.devices = seen.more?.size ?? 1;
-        }
-        perEntry[i] = seen;
+/**
+ * The counts of one entry list, kind by kind on first use: the terminal asks only for the kinds it shows (the modules of
+ * 4,096 devices), not for 100,000 kernels that passed. Each key of the kind is split in place (splitOf would keep two
+ * strings and an object per key).
+ */
+class PatternCounts {
+    all;
+    byKind = new Map();
+    /** Per entry (by index): its (kind, pattern)'s counts, null for a key of no device; filled kind by kind. */
+    perEntry;
+    constructor(all) {
+        this.all = all;
+        this.perEntry = new Array(all.length).fill(null);
     }
-    for (const byPattern of counts.values())
+    get(kind) {
+        let counts = this.byKind.get(kind);
+        if (counts === undefined)
+            this.byKind.set(kind, (counts = this.count(kind)));
+        return counts.size > 0 ? counts : undefined;
+    }
+    /** Every kind's counts, and so every entry's. */
+    countAll() {
+        for (const entry of this.all)
+            this.get(entry.kind);
+    }
+    count(kind) {
+        const { all, perEntry } = this;
+        const byPattern = new Map();
+        const at = { start: 0, end: 0 };
+        for (let i = 0; i < all.length; i++) {
+            const entry = all[i];
+            if (entry.kind !== kind)
+                continue;
+            const key = entry.key;
+            if (!findDeviceSegment(key, at))
+                continue;
+            const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+            const device = deviceId(key, at.start + 3, at.end);
+            let seen = byPattern.get(group);
+            if (seen === undefined)
+                byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
+            else {
+                seen.entries++;
+                if (seen.more !== null)
+                    seen.more.add(device);
+                else if (device !== seen.first)
+                    seen.more = new Set([seen.first, device]);
+                seen.devices = seen.more?.size ?? 1;
+            }
+            perEntry[i] = seen;
+        }
         for (const seen of byPattern.values())
             seen.more = null;
-    const result = { counts, perEntry };
-    perPatternOf.set(all, result);
-    return result;
+        return byPattern;
+    }
+}
+// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
+const perPatternOf = new WeakMap();
+function patternCounts(all) {
+    let counts = perPatternOf.get(all);
+    if (counts === undefined)
+        perPatternOf.set(all, (counts = new PatternCounts(all)));
+    return counts;
+}
+/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; made once per entry list and kind. */
+function devicesPerPattern(all) {
+    return patternCounts(all);
+}
+/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's counts. */
+function patternCountsOf(all) {
+    const counts = patternCounts(all);
+    counts.countAll();
+    return counts.perEntry;
 }
 /**
  * A device segment's digits key[from, to) as one value per device name: the number itself when it is written without

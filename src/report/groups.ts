@@ -55,20 +55,9 @@ export interface PatternCount {
   entries: number;
 }
 
-/** Devices and entries per (kind, device-free key), for "N of M devices". */
-export type DevicesPerPattern = ReadonlyMap<string, ReadonlyMap<string, PatternCount>>;
-
-// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
-const perPatternOf = new WeakMap<readonly Entry[], { counts: DevicesPerPattern; perEntry: readonly (PatternCount | null)[] }>();
-
-/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; computed once per entry list. */
-export function devicesPerPattern(all: readonly Entry[]): DevicesPerPattern {
-  return countPatterns(all).counts;
-}
-
-/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's one pass. */
-export function patternCountsOf(all: readonly Entry[]): readonly (PatternCount | null)[] {
-  return countPatterns(all).perEntry;
+/** Devices and entries per (kind, device-free key), for "N of M devices": a kind's counts are made when first asked for. */
+export interface DevicesPerPattern {
+  get(kind: string): ReadonlyMap<string, PatternCount> | undefined;
 }
 
 /** A pattern's counts while they are being made: its devices are kept as the first one's id until a second arrives (most kernel patterns have one). */
@@ -77,35 +66,76 @@ interface Counting extends PatternCount {
   more: Set<number | string> | null;
 }
 
-function countPatterns(all: readonly Entry[]): { counts: DevicesPerPattern; perEntry: readonly (PatternCount | null)[] } {
-  const known = perPatternOf.get(all);
-  if (known !== undefined) return known;
-  // Every key of the report passes here once, so it is split in place (splitOf would keep two strings and an object per key).
-  const counts = new Map<string, Map<string, Counting>>();
-  const perEntry: (Counting | null)[] = new Array<Counting | null>(all.length).fill(null);
-  const at: SegmentBounds = { start: 0, end: 0 };
-  for (let i = 0; i < all.length; i++) {
-    const entry = all[i] as Entry;
-    const key = entry.key;
-    if (!findDeviceSegment(key, at)) continue;
-    const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-    const device = deviceId(key, at.start + 3, at.end);
-    let byPattern = counts.get(entry.kind);
-    if (byPattern === undefined) counts.set(entry.kind, (byPattern = new Map()));
-    let seen = byPattern.get(group);
-    if (seen === undefined) byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
-    else {
-      seen.entries++;
-      if (seen.more !== null) seen.more.add(device);
-      else if (device !== seen.first) seen.more = new Set([seen.first, device]);
-      seen.devices = seen.more?.size ?? 1;
-    }
-    perEntry[i] = seen;
+/**
+ * The counts of one entry list, kind by kind on first use: the terminal asks only for the kinds it shows (the modules of
+ * 4,096 devices), not for 100,000 kernels that passed. Each key of the kind is split in place (splitOf would keep two
+ * strings and an object per key).
+ */
+class PatternCounts implements DevicesPerPattern {
+  private readonly byKind = new Map<string, ReadonlyMap<string, PatternCount>>();
+  /** Per entry (by index): its (kind, pattern)'s counts, null for a key of no device; filled kind by kind. */
+  readonly perEntry: (PatternCount | null)[];
+
+  constructor(private readonly all: readonly Entry[]) {
+    this.perEntry = new Array<PatternCount | null>(all.length).fill(null);
   }
-  for (const byPattern of counts.values()) for (const seen of byPattern.values()) seen.more = null;
-  const result = { counts, perEntry };
-  perPatternOf.set(all, result);
-  return result;
+
+  get(kind: string): ReadonlyMap<string, PatternCount> | undefined {
+    let counts = this.byKind.get(kind);
+    if (counts === undefined) this.byKind.set(kind, (counts = this.count(kind)));
+    return counts.size > 0 ? counts : undefined;
+  }
+
+  /** Every kind's counts, and so every entry's. */
+  countAll(): void {
+    for (const entry of this.all) this.get(entry.kind);
+  }
+
+  private count(kind: string): ReadonlyMap<string, PatternCount> {
+    const { all, perEntry } = this;
+    const byPattern = new Map<string, Counting>();
+    const at: SegmentBounds = { start: 0, end: 0 };
+    for (let i = 0; i < all.length; i++) {
+      const entry = all[i] as Entry;
+      if (entry.kind !== kind) continue;
+      const key = entry.key;
+      if (!findDeviceSegment(key, at)) continue;
+      const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+      const device = deviceId(key, at.start + 3, at.end);
+      let seen = byPattern.get(group);
+      if (seen === undefined) byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
+      else {
+        seen.entries++;
+        if (seen.more !== null) seen.more.add(device);
+        else if (device !== seen.first) seen.more = new Set([seen.first, device]);
+        seen.devices = seen.more?.size ?? 1;
+      }
+      perEntry[i] = seen;
+    }
+    for (const seen of byPattern.values()) seen.more = null;
+    return byPattern;
+  }
+}
+
+// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
+const perPatternOf = new WeakMap<readonly Entry[], PatternCounts>();
+
+function patternCounts(all: readonly Entry[]): PatternCounts {
+  let counts = perPatternOf.get(all);
+  if (counts === undefined) perPatternOf.set(all, (counts = new PatternCounts(all)));
+  return counts;
+}
+
+/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; made once per entry list and kind. */
+export function devicesPerPattern(all: readonly Entry[]): DevicesPerPattern {
+  return patternCounts(all);
+}
+
+/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's counts. */
+export function patternCountsOf(all: readonly Entry[]): readonly (PatternCount | null)[] {
+  const counts = patternCounts(all);
+  counts.countAll();
+  return counts.perEntry;
 }
 
 /**
