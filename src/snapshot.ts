@@ -270,14 +270,14 @@ export class SnapshotBuilder {
         continue;
       }
       const metrics = this.sections.get(name) as Map<string, Metric>;
-      // Keys in compareKeys order and fields in code-unit order: the order stringifyDocument writes and snapshot files
+      // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
       // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
-      if (metrics.size > 0) sections[name] = sortedRecord(metrics, compareKeys, fieldsInOrder);
+      if (metrics.size > 0) sections[name] = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
     }
     const series: Record<string, Record<string, Series>> = {};
     for (const name of [...this.series.keys()].sort()) {
       const byKey = this.series.get(name) as Map<string, SeriesBuilder>;
-      series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), compareKeys);
+      series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), fileKeyOrder);
     }
     const meta: SnapshotMeta = {
       files: this.files,
@@ -497,7 +497,7 @@ export function stableStringify(value: unknown): string {
 
 /**
  * A snapshot or baseline as its file holds it: stableStringify, except that the keys of each section's and each
- * timeline's record are in compareKeys order (DEV_MEM/dev2/APP before DEV_MEM/dev10/APP), the order people read a
+ * timeline's record are in fileKeyOrder (DEV_MEM/dev2/APP before DEV_MEM/dev10/APP), the order people read a
  * baseline's diff in and the gate walks both sides in. What build() and mergeBaseline() make is already in that
  * order and is written without a copy. (A key that is a canonical array index, `7`, is held first by every JS object
  * and so written first; reading the file back gives the same object.)
@@ -513,7 +513,15 @@ export function stringifyDocument(document: object): string {
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-/** Section name (code-unit order) → its record, keys in compareKeys order and each value sortDeep'ed. */
+/**
+ * The order of a section's keys in files: compareKeys, and code-unit order where it sees a tie (`dev1` and `dev01` are
+ * the same number to it), so that the same keys are written in the same order whatever order they were merged in.
+ */
+export function fileKeyOrder(a: string, b: string): number {
+  return compareKeys(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Section name (code-unit order) → its record, keys in fileKeyOrder and each value sortDeep'ed. */
 function naturalRecords(byName: Record<string, Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(byName).sort()) {
@@ -526,8 +534,8 @@ function naturalRecords(byName: Record<string, Record<string, unknown>>): Record
 function naturalRecord(record: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(record);
   let inOrder = true;
-  for (let i = 1; inOrder && i < keys.length; i++) inOrder = compareKeys(keys[i - 1] as string, keys[i] as string) < 0;
-  if (!inOrder) keys.sort(compareKeys);
+  for (let i = 1; inOrder && i < keys.length; i++) inOrder = fileKeyOrder(keys[i - 1] as string, keys[i] as string) < 0;
+  if (!inOrder) keys.sort(fileKeyOrder);
   let copy: Record<string, unknown> | undefined = inOrder ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;

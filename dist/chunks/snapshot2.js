@@ -432,15 +432,15 @@ class SnapshotBuilder {
                 continue;
             }
             const metrics = this.sections.get(name);
-            // Keys in compareKeys order and fields in code-unit order: the order stringifyDocument writes and snapshot files
+            // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
             // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
             if (metrics.size > 0)
-                sections[name] = sortedRecord(metrics, compareKeys, fieldsInOrder);
+                sections[name] = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
         }
         const series = {};
         for (const name of [...this.series.keys()].sort()) {
             const byKey = this.series.get(name);
-            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), compareKeys);
+            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), fileKeyOrder);
         }
         const meta = {
             files: this.files,
@@ -674,7 +674,7 @@ function stableStringify(value) {
 }
 /**
  * A snapshot or baseline as its file holds it: stableStringify, except that the keys of each section's and each
- * timeline's record are in compareKeys order (DEV_MEM/dev2/APP before DEV_MEM/dev10/APP), the order people read a
+ * timeline's record are in fileKeyOrder (DEV_MEM/dev2/APP before DEV_MEM/dev10/APP), the order people read a
  * baseline's diff in and the gate walks both sides in. What build() and mergeBaseline() make is already in that
  * order and is written without a copy. (A key that is a canonical array index, `7`, is held first by every JS object
  * and so written first; reading the file back gives the same object.)
@@ -689,7 +689,14 @@ function stringifyDocument(document) {
     }
     return `${JSON.stringify(out, null, 2)}\n`;
 }
-/** Section name (code-unit order) → its record, keys in compareKeys order and each value sortDeep'ed. */
+/**
+ * The order of a section's keys in files: compareKeys, and code-unit order where it sees a tie (`dev1` and `dev01` are
+ * the same number to it), so that the same keys are written in the same order whatever order they were merged in.
+ */
+function fileKeyOrder(a, b) {
+    return compareKeys(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+/** Section name (code-unit order) → its record, keys in fileKeyOrder and each value sortDeep'ed. */
 function naturalRecords(byName) {
     const out = {};
     for (const name of Object.keys(byName).sort()) {
@@ -702,9 +709,9 @@ function naturalRecord(record) {
     const keys = Object.keys(record);
     let inOrder = true;
     for (let i = 1; inOrder && i < keys.length; i++)
-        inOrder = compareKeys(keys[i - 1], keys[i]) < 0;
+        inOrder = fileKeyOrder(keys[i - 1], keys[i]) < 0;
     if (!inOrder)
-        keys.sort(compareKeys);
+        keys.sort(fileKeyOrder);
     let copy = inOrder ? undefined : {};
     for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
@@ -803,4 +810,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, section as f, stableStringify as g, hasNoMetrics as h, isEmptySnapshot as i, metricsOf as m, stringifyDocument as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, section as f, stableStringify as g, hasNoMetrics as h, isEmptySnapshot as i, fileKeyOrder as j, metricsOf as m, stringifyDocument as s, valueOf as v };

@@ -8,7 +8,7 @@ import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.j
 import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
-import { compareKeys, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -138,7 +138,7 @@ function mergeRecords<M extends object>(
   prune: boolean,
   changes: BaselineChanges,
 ): Record<string, M> {
-  const keys = [...new Set([...Object.keys(existing), ...Object.keys(run)])].sort(compareKeys);
+  const keys = [...new Set([...Object.keys(existing), ...Object.keys(run)])].sort(fileKeyOrder);
   const merged: [string, M][] = [];
   for (const key of keys) {
     const before = Object.hasOwn(existing, key) ? existing[key] : undefined;

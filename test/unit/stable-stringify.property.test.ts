@@ -1,7 +1,7 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, SnapshotBuilder, stableStringify, stringifyDocument } from '../../src/snapshot.js';
+import { compareKeys, fileKeyOrder, SnapshotBuilder, stableStringify, stringifyDocument } from '../../src/snapshot.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {
@@ -78,7 +78,7 @@ describe('stableStringify', () => {
   });
 });
 
-/** stringifyDocument's reference: reference() everywhere, except the records under sections.<name> and series.<name>, copied in compareKeys order. */
+/** stringifyDocument's reference: reference() everywhere, except the records under sections.<name> and series.<name>, copied in fileKeyOrder (compareKeys, code units on a tie). */
 function documentReference(document: Record<string, unknown>): string {
   const sortDeep = (v: unknown): unknown => JSON.parse(reference(v === undefined ? null : v)) as unknown;
   const natural = (byName: unknown): unknown => {
@@ -91,7 +91,7 @@ function documentReference(document: Record<string, unknown>): string {
           const record = names[name];
           if (record === null || typeof record !== 'object' || Array.isArray(record)) return [name, sortDeep(record)];
           const r = record as Record<string, unknown>;
-          return [name, Object.fromEntries(Object.keys(r).sort(compareKeys).map((k) => [k, sortDeep(r[k])]))];
+          return [name, Object.fromEntries(Object.keys(r).sort(fileKeyOrder).map((k) => [k, sortDeep(r[k])]))];
         }),
     );
   };
@@ -118,6 +118,25 @@ describe('stringifyDocument', () => {
     expect(text).toBe(documentReference(snapshot as unknown as Record<string, unknown>));
     // What build() makes is already in that order: written without a copy, and the same bytes once read back.
     expect(stringifyDocument(back)).toBe(text);
+  });
+
+  it('writes keys that compareKeys ties (dev1, dev01) in one order, whatever order they came in', () => {
+    expect(compareKeys('DEV_MEM/dev1/APP', 'DEV_MEM/dev01/APP')).toBe(0);
+    const metric = { allocs: null, current: 1, frees: null, peak: 1 };
+    const texts = [
+      ['DEV_MEM/dev1/APP', 'DEV_MEM/dev01/APP', 'DEV_MEM/dev2/APP'],
+      ['DEV_MEM/dev2/APP', 'DEV_MEM/dev01/APP', 'DEV_MEM/dev1/APP'],
+    ].map((order) => {
+      const builder = new SnapshotBuilder();
+      for (const key of order) builder.addModule(key, metric);
+      return stringifyDocument(builder.build());
+    });
+    expect(texts[0]).toBe(texts[1]);
+    expect(Object.keys((JSON.parse(texts[0] as string) as { sections: { modules: object } }).sections.modules)).toEqual([
+      'DEV_MEM/dev01/APP',
+      'DEV_MEM/dev1/APP',
+      'DEV_MEM/dev2/APP',
+    ]);
   });
 
   it('writes what copying in that order writes, for documents in any key order', () => {
