@@ -82,6 +82,11 @@ const asWritten = (v) => {
   document.series = naturalSections(v.series);
   return `${JSON.stringify(document, null, 2)}\n`;
 };
+/** The inputs must be what the tool itself writes (key order decides whether the gate sorts): it rewrites one unchanged. */
+function sameAsTheTool(file) {
+  const rewritten = spawnSync('node', [CLI, 'parse', '--snapshot', file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (rewritten.status !== 0 || rewritten.stdout !== readFileSync(file, 'utf8')) throw new Error(`${file} is not written as the tool writes it: fix asWritten in bench/scale.mjs`);
+}
 const kernel = (diff) => ({ diff, rows: 3, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
 const meta = (devices) => ({ files: devices.length, records: devices.length * MODULES.length, skipped: 0, allocFailures: Object.fromEntries(devices.map((d) => [d, 0])) });
 
@@ -110,6 +115,7 @@ const checkDir = join(scratch, 'check');
 mkdirSync(checkDir);
 writeFileSync(join(checkDir, 'baseline.json'), asWritten(runSnapshot(DEVICES, KERNELS)));
 writeFileSync(join(checkDir, 'run.memory-snapshot.json'), asWritten(runSnapshot(DEVICES, KERNELS, 1.5)));
+sameAsTheTool(join(checkDir, 'run.memory-snapshot.json'));
 const check = await timed(`check ${DEVICES} devices`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json'], checkDir, 1);
 const checkReport = await timed(`check ${DEVICES} devices --report`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--report', 'report.json'], checkDir, 1);
 
@@ -126,6 +132,7 @@ for (let d = 0; d < DEVICES; d++) {
   const nodes = { [`node-${d >> 3}`]: { devices: [`dev${d}`], files: 1, records: MODULES.length, skipped: 0, environment: { cann: '8.3.RC1' } } };
   writeFileSync(join(mergeDir, `rank-${d}.memory-snapshot.json`), asWritten({ version: 2, sections: { kernels, modules }, series: {}, meta: { ...meta([`dev${d}`]), nodes } }));
 }
+sameAsTheTool(join(mergeDir, 'rank-0.memory-snapshot.json'));
 const merge = await timed(`merge ${DEVICES} snapshots`, ['node', CLI, 'parse', '--snapshot', '.', '--json', '--out', join(scratch, 'merged.json')], mergeDir, 0);
 const merged = JSON.parse(readFileSync(join(scratch, 'merged.json'), 'utf8'));
 if (Object.keys(merged.sections.modules).length !== DEVICES * MODULES.length) throw new Error('merge lost modules');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportJson, renderJsonReport, writeJsonReport } from '../../src/report/json.js';
 import { stableStringify } from '../../src/snapshot.js';
+import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../src/report/report-schema.js';
 
 const scratch: string[] = [];
 afterAll(() => {
@@ -20,7 +21,6 @@ function tempDir(): string {
   scratch.push(dir);
   return dir;
 }
-import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../src/report/report-schema.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
   return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
