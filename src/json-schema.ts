@@ -2,7 +2,9 @@
 import AjvModule from 'ajv';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { InputError, SchemaError } from './errors.js';
+import { SCHEMA_CHECKS } from './generated/schema-checks.js';
 import { replaceControlCharacters } from './report/escape.js';
+import { CHECK_OPTIONS, schemaHash } from './schema-hash.js';
 
 // ajv is CommonJS with `exports.default = Ajv`: Node's ESM loader gives module.exports, rollup's commonjs plugin gives
 // exports.default; both carry `.default`, so this resolves to the class either way.
@@ -15,34 +17,52 @@ let ajv: InstanceType<typeof Ajv> | undefined;
 // inlineRefs off and no code optimization: compiling a snapshot's or baseline's schema took ~90 ms with every $ref
 // inlined and optimized, ~15 ms without; the hot parts (160,000 metrics, report entries) are checked by direct passes,
 // so what ajv runs is small and the slower code costs nothing measurable.
-const newAjv = (): InstanceType<typeof Ajv> =>
-  new Ajv({ allErrors: false, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false, inlineRefs: false, code: { optimize: false } });
+const newAjv = (): InstanceType<typeof Ajv> => new Ajv({ ...CHECK_OPTIONS, verbose: true, inlineRefs: false, code: { optimize: false } });
 
 /** A compiled schema: returns the document typed as T, or throws a SchemaError naming the file and JSON pointer. */
 export type SchemaValidator<T> = (data: unknown, file: string) => T;
 
+
+
+/** Schemas a run had to compile for a yes/no answer because no precompiled check matched them (for the test that none does). */
+export const compiledAtRunTime: AnySchemaObject[] = [];
+
+/** The schema's check: precompiled when src/generated/schema-checks.js has it, else compiled by ajv on first use. */
+function checkOf(schema: AnySchemaObject): () => (data: unknown) => boolean {
+  const precompiled = SCHEMA_CHECKS[schemaHash(schema)];
+  if (precompiled !== undefined) return () => precompiled;
+  let validate: ValidateFunction | undefined;
+  return () => {
+    if (validate === undefined) {
+      compiledAtRunTime.push(schema);
+      validate = (ajv ??= newAjv()).compile(schema);
+    }
+    return validate;
+  };
+}
+
 /**
- * Compiles a JSON Schema once, on first use, and returns a validator for documents of type T.
+ * A validator for documents of type T: the schema's check (precompiled, or compiled on first use), and for a document
+ * it rejects, ajv compiled with verbose errors, whose first error becomes the message.
  * The caller asserts that T describes the schema; tests pin that with valid and invalid documents.
  */
 export function compileSchema<T>(schema: AnySchemaObject): SchemaValidator<T> {
-  let validate: ValidateFunction<T> | undefined;
+  const check = checkOf(schema);
+  let explain: ValidateFunction<T> | undefined;
   return (data, file) => {
-    validate ??= (ajv ??= newAjv()).compile<T>(schema);
-    if (validate(data)) return data;
-    const error = validate.errors?.[0];
+    if (check()(data)) return data as T;
+    explain ??= (ajv ??= newAjv()).compile<T>(schema);
+    if (explain(data)) return data;
+    const error = explain.errors?.[0];
     if (error === undefined) throw new SchemaError(file, '', 'does not match its schema');
     throw schemaErrorFrom(error, file);
   };
 }
 
-/** A compiled schema as a yes/no check, compiled on first use (the fast path of validators that explain a "no" otherwise). */
+/** A compiled schema as a yes/no check (the fast path of validators that explain a "no" otherwise). */
 export function compileCheck(schema: AnySchemaObject): (data: unknown) => boolean {
-  let validate: ValidateFunction | undefined;
-  return (data) => {
-    validate ??= (ajv ??= newAjv()).compile(schema);
-    return validate(data);
-  };
+  const check = checkOf(schema);
+  return (data) => check()(data);
 }
 
 /**
@@ -141,6 +161,15 @@ export const MAX_JSON_DEPTH = 100;
  * A UTF-8 BOM (files saved on Windows) is skipped, and columns count from after it.
  */
 export function parseJson(text: string, file: string, countKeys: (value: unknown) => number = countJsonKeys): unknown {
+  return parseJsonCounted(text, file, countKeys).value;
+}
+
+/**
+ * parseJson, also saying whether the text holds exactly as many keys as `countKeys` counted in the value. A caller
+ * whose count assumes something of the value (a metric has exactly its declared fields) learns from `keysCounted` that
+ * the assumption held: a key the count left out would be one more key token in the text.
+ */
+export function parseJsonCounted(text: string, file: string, countKeys: (value: unknown) => number): { value: unknown; keysCounted: boolean } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let value: unknown;
   try {
@@ -151,10 +180,10 @@ export function parseJson(text: string, file: string, countKeys: (value: unknown
   // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
   // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
   // deep nesting pays for the scanner, which then names the line:column (or finds nothing wrong).
-  if (keyTokens(body) === countKeys(value)) return value;
+  if (keyTokens(body) === countKeys(value)) return { value, keysCounted: true };
   const problem = strictProblem(body, file);
   if (problem !== null) throw problem;
-  return value;
+  return { value, keysCounted: false };
 }
 
 /** The strict scanner's first problem as an InputError naming file:line:column, or null. */

@@ -1,6 +1,6 @@
 import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
 import { f as formatBytes, a as formatDelta } from './units.js';
-import { f as formatCount, F as splitOf, G as isCountEntry, u as growth, p as plural } from './groups.js';
+import { f as formatCount, G as splitOf, H as isCountEntry, u as growth, p as plural } from './groups.js';
 import { c as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './errors.js';
 
 /**

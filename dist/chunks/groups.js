@@ -140,6 +140,8 @@ const reportSchema = {
         },
     },
 };
+/** What the writer checks with ajv: everything but the entries and groups, which its own loop checks (json.ts). */
+const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
 
 // What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
 /** Most nodes named per value; the rest are counted. */
@@ -565,4 +567,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { contextMarkdown as A, kindTitle as B, valueRange as C, statusLabel as D, contextHtml as E, splitOf as F, isCountEntry as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, formatCount as f, groupEntries as g, worstOf as h, isFirstRun as i, isRollUp as j, formatChange as k, formatTransition as l, medianPercent as m, devicesPhrase as n, deviceOfEntry as o, plural as p, medianGrowth as q, formatShortPercent as r, splitSections as s, patternCountsOf as t, growth as u, verdictText as v, worstFirst as w, reportSchema as x, MAX_ENTRIES as y, MAX_KEY_LENGTH as z };
+export { MAX_KEY_LENGTH as A, contextMarkdown as B, kindTitle as C, valueRange as D, statusLabel as E, contextHtml as F, splitOf as G, isCountEntry as H, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, formatCount as f, groupEntries as g, worstOf as h, isFirstRun as i, isRollUp as j, formatChange as k, formatTransition as l, medianPercent as m, devicesPhrase as n, deviceOfEntry as o, plural as p, medianGrowth as q, formatShortPercent as r, splitSections as s, patternCountsOf as t, growth as u, verdictText as v, worstFirst as w, reportSchema as x, reportFrameSchema as y, MAX_ENTRIES as z };

@@ -1,6 +1,6 @@
 import { f as formatBytes, a as formatDelta } from './units.js';
 import { a as devicePeaks, b as renderDeviceStacksSvg, d as deviceTable } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, E as contextHtml, f as formatCount, D as statusLabel, g as groupEntries, p as plural, b as countByStatus, o as deviceOfEntry, B as kindTitle, h as worstOf, j as isRollUp, n as devicesPhrase, C as valueRange, l as formatTransition, m as medianPercent, q as medianGrowth, r as formatShortPercent, k as formatChange, a as entryReason } from './groups.js';
+import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, F as contextHtml, f as formatCount, E as statusLabel, g as groupEntries, p as plural, b as countByStatus, o as deviceOfEntry, C as kindTitle, h as worstOf, j as isRollUp, n as devicesPhrase, D as valueRange, l as formatTransition, m as medianPercent, q as medianGrowth, r as formatShortPercent, k as formatChange, a as entryReason } from './groups.js';
 import { b as escapeHtml, r as replaceControlCharacters } from './errors.js';
 import './snapshot2.js';
 import './series.js';

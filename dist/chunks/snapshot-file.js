@@ -3,9 +3,9 @@ import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
 import { b as SNAPSHOT_VERSION, s as stringifyDocument } from './snapshot2.js';
 import 'node:crypto';
-import './series.js';
 import './json-schema.js';
 import './_commonjsHelpers.js';
+import './series.js';
 
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
 /** What a snapshot file ends with: directories given to any source are searched for it. */

@@ -8,7 +8,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { compileSchema, parseJson } from '../json-schema.js';
 import { stableStringify } from '../snapshot.js';
 import { shortenName } from './names.js';
-import { MAX_ENTRIES, MAX_KEY_LENGTH, MAX_NOTE_LENGTH, REPORT_STATUSES, reportSchema } from './report-schema.js';
+import { MAX_ENTRIES, MAX_KEY_LENGTH, MAX_NOTE_LENGTH, REPORT_STATUSES, reportFrameSchema, reportSchema } from './report-schema.js';
 
 /** Optional context written next to the verdicts. */
 export interface ReportExtras {
@@ -215,8 +215,7 @@ export function parseReportJson(text: string, file: string): ReportDocument {
 
 // The first error only: a hostile file must not make ajv collect millions.
 const validateReport = compileSchema<ReportDocument>(reportSchema);
-// What the writer checks with ajv: everything but the entries and groups, which its own loop checks (below).
-const validateReportFrame = compileSchema<ReportDocument>({ ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } });
+const validateReportFrame = compileSchema<ReportDocument>(reportFrameSchema);
 
 function checkReport(untrusted: unknown, file: string): ReportDocument {
   const data = validateReport(untrusted, file);

@@ -148,3 +148,6 @@ export const reportSchema = {
     },
   },
 };
+
+/** What the writer checks with ajv: everything but the entries and groups, which its own loop checks (json.ts). */
+export const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };

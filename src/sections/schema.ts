@@ -189,3 +189,8 @@ export function buildBaselineV1Schema(): Record<string, unknown> {
     definitions: definitions(),
   };
 }
+
+/** The document's schema with `sections` left opaque (any object): what ajv checks once the direct pass has accepted them. */
+export function withOpaqueSections(schema: Record<string, unknown>): Record<string, unknown> {
+  return { ...schema, properties: { ...(schema.properties as Record<string, unknown>), sections: { type: 'object' } } };
+}
