@@ -272,7 +272,11 @@ export class SnapshotBuilder {
       const metrics = this.sections.get(name) as Map<string, Metric>;
       // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
       // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
-      if (metrics.size > 0) sections[name] = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
+      if (metrics.size > 0) {
+        const record = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
+        asWritten.add(record);
+        sections[name] = record;
+      }
     }
     const series: Record<string, Record<string, Series>> = {};
     for (const name of [...this.series.keys()].sort()) {
@@ -372,6 +376,13 @@ function fieldsInOrder(metric: Metric): Metric {
   for (const key of keys.sort()) setOwn(copy, key, metric[key] as number | string | null);
   return copy;
 }
+
+/**
+ * Section records that build() made: keys in fileKeyOrder, each metric's fields in code-unit order, which is how
+ * stringifyDocument writes them, so it need not check 160,000 keys again (~0.2 s of merging 4,096 node snapshots).
+ * Nothing in this program adds a key to a section record or a field to a metric once it is built.
+ */
+const asWritten = new WeakSet<object>();
 
 /** The map as a record, keys in `order`, each value through `value`. */
 function sortedRecord<V>(map: Map<string, V>, order: (a: string, b: string) => number, value: (v: V) => V = (v) => v): Record<string, V> {
@@ -532,6 +543,7 @@ function naturalRecords(byName: Record<string, Record<string, unknown>>): Record
 }
 
 function naturalRecord(record: Record<string, unknown>): Record<string, unknown> {
+  if (asWritten.has(record)) return record;
   const keys = Object.keys(record);
   let inOrder = true;
   for (let i = 1; inOrder && i < keys.length; i++) inOrder = fileKeyOrder(keys[i - 1] as string, keys[i] as string) < 0;

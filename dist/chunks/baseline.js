@@ -4,7 +4,7 @@ import path from 'node:path';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema } from './json-schema.js';
 import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
-import { h as hasNoMetrics, d as SECTIONS, s as stringifyDocument, b as SNAPSHOT_VERSION, j as fileKeyOrder, g as stableStringify } from './snapshot2.js';
+import { h as hasNoMetrics, d as SECTIONS, s as stringifyDocument, b as SNAPSHOT_VERSION, f as fileKeyOrder, j as stableStringify } from './snapshot2.js';
 import './_commonjsHelpers.js';
 import './series.js';
 

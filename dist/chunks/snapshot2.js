@@ -434,8 +434,11 @@ class SnapshotBuilder {
             const metrics = this.sections.get(name);
             // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
             // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
-            if (metrics.size > 0)
-                sections[name] = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
+            if (metrics.size > 0) {
+                const record = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
+                asWritten.add(record);
+                sections[name] = record;
+            }
         }
         const series = {};
         for (const name of [...this.series.keys()].sort()) {
@@ -539,6 +542,12 @@ function fieldsInOrder(metric) {
         setOwn(copy, key, metric[key]);
     return copy;
 }
+/**
+ * Section records that build() made: keys in fileKeyOrder, each metric's fields in code-unit order, which is how
+ * stringifyDocument writes them, so it need not check 160,000 keys again (~0.2 s of merging 4,096 node snapshots).
+ * Nothing in this program adds a key to a section record or a field to a metric once it is built.
+ */
+const asWritten = new WeakSet();
 /** The map as a record, keys in `order`, each value through `value`. */
 function sortedRecord(map, order, value = (v) => v) {
     const record = {};
@@ -706,6 +715,8 @@ function naturalRecords(byName) {
     return out;
 }
 function naturalRecord(record) {
+    if (asWritten.has(record))
+        return record;
     const keys = Object.keys(record);
     let inOrder = true;
     for (let i = 1; inOrder && i < keys.length; i++)
@@ -810,4 +821,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, section as f, stableStringify as g, hasNoMetrics as h, isEmptySnapshot as i, fileKeyOrder as j, metricsOf as m, stringifyDocument as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, metricsOf as m, stringifyDocument as s, valueOf as v };

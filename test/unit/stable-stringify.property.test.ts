@@ -139,6 +139,22 @@ describe('stringifyDocument', () => {
     ]);
   });
 
+  it('writes what build() made as copying in that order writes, for modules added in any order (build marks it as written)', () => {
+    const moduleKey = fc.tuple(fc.constantFrom('DEV_MEM', 'SVM_MEM', 'dev'), fc.constantFrom('dev1', 'dev01', 'dev2', 'dev10', 'Dev3', 'dév4', ''), key).map((parts) => parts.join('/'));
+    const peak = fc.nat(1 << 30);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(moduleKey, peak), { maxLength: 40 }), (added) => {
+        const builder = new SnapshotBuilder();
+        for (const [k, p] of added) builder.addModule(k, { peak: p, current: p, allocs: null, frees: 1 });
+        const snapshot = builder.build();
+        const text = stringifyDocument(snapshot);
+        expect(text).toBe(documentReference(snapshot as unknown as Record<string, unknown>));
+        expect(stringifyDocument(JSON.parse(text) as object)).toBe(text);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('writes what copying in that order writes, for documents in any key order', () => {
     const record = fc.array(fc.tuple(key, json), { maxLength: 6 }).map((entries) => Object.fromEntries(entries));
     const byName = fc.oneof(fc.array(fc.tuple(key, fc.oneof(record, json)), { maxLength: 4 }).map((entries) => Object.fromEntries(entries)), json);
