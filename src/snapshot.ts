@@ -626,6 +626,11 @@ function isEmptyRecord(record: object): boolean {
 
 const holdsKeys = new WeakSet<object>();
 
+/** Tells isEmptyRecord that a record holds a key, seen by a pass that walked it anyway (the direct section check). */
+export function noteHoldsKeys(record: object): void {
+  holdsKeys.add(record);
+}
+
 /** Allocation failures over every device. */
 export function totalAllocFailures(meta: Pick<SnapshotMeta, 'allocFailures'>): number {
   return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);

@@ -828,31 +828,40 @@ function isSorted(keys) {
 function judge(kind, key, baseline, current, thresholds, config) {
     const rule = matchRule(thresholds.rules, key);
     const delta = baseline !== null && current !== null ? current - baseline : null;
-    const entry = (status, severity) => ({
-        kind,
-        key,
-        baseline,
-        current,
-        delta,
-        percent: percentChange(baseline, current),
-        status,
-        severity,
-        rule: rule?.match ?? null,
-    });
+    const status = statusOf(rule, baseline, current, delta, thresholds);
+    // One object per key (160,000 of them at 4,096 devices), its fields always in this order.
+    return { kind, key, baseline, current, delta, percent: percentChange(baseline, current), status, severity: severityOf(status, config), rule: rule?.match ?? null };
+}
+function statusOf(rule, baseline, current, delta, thresholds) {
     if (rule?.ignore === true)
-        return entry('ignored', 'ok');
+        return 'ignored';
     if (rule?.budget !== undefined && current !== null && current > rule.budget)
-        return entry('over-budget', 'fail');
+        return 'over-budget';
     if (baseline === null)
-        return entry('new', policySeverity(config.onNew));
+        return 'new';
     if (current === null || delta === null)
-        return entry('missing', policySeverity(config.onMissing));
+        return 'missing';
     const tolerance = rule?.tolerance ?? thresholds.tolerance;
     if (exceedsTolerance(delta, baseline, tolerance))
-        return entry('regressed', 'fail');
+        return 'regressed';
     if (exceedsTolerance(-delta, baseline, tolerance))
-        return entry('improved', config.failOnImprovement ? 'fail' : 'ok');
-    return entry('pass', 'ok');
+        return 'improved';
+    return 'pass';
+}
+function severityOf(status, config) {
+    switch (status) {
+        case 'new':
+            return policySeverity(config.onNew);
+        case 'missing':
+            return policySeverity(config.onMissing);
+        case 'over-budget':
+        case 'regressed':
+            return 'fail';
+        case 'improved':
+            return config.failOnImprovement ? 'fail' : 'ok';
+        default:
+            return 'ok';
+    }
 }
 function policySeverity(policy) {
     return policy === 'ignore' ? 'ok' : policy;

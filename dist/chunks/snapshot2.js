@@ -808,6 +808,10 @@ function isEmptyRecord(record) {
     return true;
 }
 const holdsKeys = new WeakSet();
+/** Tells isEmptyRecord that a record holds a key, seen by a pass that walked it anyway (the direct section check). */
+function noteHoldsKeys(record) {
+    holdsKeys.add(record);
+}
 /** Allocation failures over every device. */
 function totalAllocFailures(meta) {
     return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);
@@ -821,4 +825,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, metricsOf as m, stringifyDocument as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, metricsOf as m, noteHoldsKeys as n, stringifyDocument as s, valueOf as v };

@@ -4,7 +4,7 @@ import type { Metric } from '../sections/types.js';
 import { compareKeys, metricsOf, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { FINDINGS } from './findings.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
-import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Severity, type Status } from './types.js';
+import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Rule, type Severity, type Status } from './types.js';
 
 /** One side of the comparison: a snapshot, a baseline, or just its sections; `meta.allocFailures` feeds alloc-failure. */
 export type GateInput = Pick<Snapshot, 'sections'> &
@@ -132,26 +132,36 @@ export function judge(
 ): Entry {
   const rule = matchRule(thresholds.rules, key);
   const delta = baseline !== null && current !== null ? current - baseline : null;
-  const entry = (status: Status, severity: Severity): Entry => ({
-    kind,
-    key,
-    baseline,
-    current,
-    delta,
-    percent: percentChange(baseline, current),
-    status,
-    severity,
-    rule: rule?.match ?? null,
-  });
+  const status = statusOf(rule, baseline, current, delta, thresholds);
+  // One object per key (160,000 of them at 4,096 devices), its fields always in this order.
+  return { kind, key, baseline, current, delta, percent: percentChange(baseline, current), status, severity: severityOf(status, config), rule: rule?.match ?? null };
+}
 
-  if (rule?.ignore === true) return entry('ignored', 'ok');
-  if (rule?.budget !== undefined && current !== null && current > rule.budget) return entry('over-budget', 'fail');
-  if (baseline === null) return entry('new', policySeverity(config.onNew));
-  if (current === null || delta === null) return entry('missing', policySeverity(config.onMissing));
+function statusOf(rule: Rule | undefined, baseline: number | null, current: number | null, delta: number | null, thresholds: KindThresholds): Status {
+  if (rule?.ignore === true) return 'ignored';
+  if (rule?.budget !== undefined && current !== null && current > rule.budget) return 'over-budget';
+  if (baseline === null) return 'new';
+  if (current === null || delta === null) return 'missing';
   const tolerance = rule?.tolerance ?? thresholds.tolerance;
-  if (exceedsTolerance(delta, baseline, tolerance)) return entry('regressed', 'fail');
-  if (exceedsTolerance(-delta, baseline, tolerance)) return entry('improved', config.failOnImprovement ? 'fail' : 'ok');
-  return entry('pass', 'ok');
+  if (exceedsTolerance(delta, baseline, tolerance)) return 'regressed';
+  if (exceedsTolerance(-delta, baseline, tolerance)) return 'improved';
+  return 'pass';
+}
+
+function severityOf(status: Status, config: Pick<GateConfig, 'onNew' | 'onMissing' | 'failOnImprovement'>): Severity {
+  switch (status) {
+    case 'new':
+      return policySeverity(config.onNew);
+    case 'missing':
+      return policySeverity(config.onMissing);
+    case 'over-budget':
+    case 'regressed':
+      return 'fail';
+    case 'improved':
+      return config.failOnImprovement ? 'fail' : 'ok';
+    default:
+      return 'ok';
+  }
 }
 
 function policySeverity(policy: Policy): Severity {
