@@ -14,15 +14,13 @@ const Ajv = AjvModule.default;
 // use (~8 ms): importing this module, as every entry does, must not cost a run that validates nothing.
 let ajv: InstanceType<typeof Ajv> | undefined;
 
-// inlineRefs off and no code optimization: compiling a snapshot's or baseline's schema took ~90 ms with every $ref
-// inlined and optimized, ~15 ms without; the hot parts (160,000 metrics, report entries) are checked by direct passes,
-// so what ajv runs is small and the slower code costs nothing measurable.
+// At run time ajv compiles only to explain a document that a precompiled check (src/generated/schema-checks.js)
+// rejected, or a schema with no precompiled check: inlineRefs off and no code optimization, since compiling a
+// snapshot's or baseline's schema took ~90 ms with every $ref inlined and optimized, ~15 ms without.
 const newAjv = (): InstanceType<typeof Ajv> => new Ajv({ ...CHECK_OPTIONS, verbose: true, inlineRefs: false, code: { optimize: false } });
 
 /** A compiled schema: returns the document typed as T, or throws a SchemaError naming the file and JSON pointer. */
 export type SchemaValidator<T> = (data: unknown, file: string) => T;
-
-
 
 /** Schemas a run had to compile for a yes/no answer because no precompiled check matched them (for the test that none does). */
 export const compiledAtRunTime: AnySchemaObject[] = [];

@@ -8124,9 +8124,9 @@ const Ajv = AjvModule.default;
 // One instance for every schema: verbose keeps the offending value and sub-schema for readable messages. Made on first
 // use (~8 ms): importing this module, as every entry does, must not cost a run that validates nothing.
 let ajv;
-// inlineRefs off and no code optimization: compiling a snapshot's or baseline's schema took ~90 ms with every $ref
-// inlined and optimized, ~15 ms without; the hot parts (160,000 metrics, report entries) are checked by direct passes,
-// so what ajv runs is small and the slower code costs nothing measurable.
+// At run time ajv compiles only to explain a document that a precompiled check (src/generated/schema-checks.js)
+// rejected, or a schema with no precompiled check: inlineRefs off and no code optimization, since compiling a
+// snapshot's or baseline's schema took ~90 ms with every $ref inlined and optimized, ~15 ms without.
 const newAjv = () => new Ajv({ ...CHECK_OPTIONS, verbose: true, inlineRefs: false, code: { optimize: false } });
 /** The schema's check: precompiled when src/generated/schema-checks.js has it, else compiled by ajv on first use. */
 function checkOf(schema) {
