@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, readFile } from 'node:fs/promises';
+import { openSync, fstatSync, closeSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema } from './json-schema.js';
 import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
+import { r as readWholeText } from './text-stream.js';
 import { h as hasNoMetrics, d as SECTIONS, s as stringifyDocument, b as SNAPSHOT_VERSION, f as fileKeyOrder, j as stableStringify } from './snapshot2.js';
 import './_commonjsHelpers.js';
 import './series.js';
+import 'node:buffer';
+import 'node:string_decoder';
 
 // Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
 const validateBaseline = compileSectionsDocument(buildBaselineSchema());
@@ -18,7 +22,13 @@ const validateBaselineV1 = compileSchema(buildBaselineV1Schema());
 async function loadBaseline(file) {
     let text;
     try {
-        text = await readFile(file, 'utf8');
+        const fd = openSync(file, 'r');
+        try {
+            text = readWholeText(fd, fstatSync(fd).size);
+        }
+        finally {
+            closeSync(fd);
+        }
     }
     catch (err) {
         if (errorCode(err) === 'ENOENT')

@@ -1,11 +1,14 @@
-import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
+import { openSync, fstatSync, closeSync } from 'node:fs';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
 import { b as SNAPSHOT_VERSION, s as stringifyDocument } from './snapshot2.js';
+import { r as readWholeText } from './text-stream.js';
 import 'node:crypto';
 import './json-schema.js';
 import './_commonjsHelpers.js';
 import './series.js';
+import 'node:buffer';
+import 'node:string_decoder';
 
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
 /** What a snapshot file ends with: directories given to any source are searched for it. */
@@ -38,7 +41,7 @@ function readSnapshotFile(file) {
         const info = fstatSync(fd);
         if (info.size > MAX_SNAPSHOT_BYTES)
             throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
-        text = readFileSync(fd, 'utf8');
+        text = readWholeText(fd, info.size);
     }
     finally {
         closeSync(fd);

@@ -1,10 +1,12 @@
 // Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, SchemaError } from '../errors.js';
 import { compileSchema } from '../json-schema.js';
 import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.js';
+import { readWholeText } from '../parsers/text-stream.js';
 import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
 import { SECTIONS, type Metric } from '../sections/index.js';
 import type { Series } from '../series.js';
@@ -68,7 +70,12 @@ const validateBaselineV1 = compileSchema<BaselineV1>(buildBaselineV1Schema());
 export async function loadBaseline(file: string): Promise<Baseline | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const fd = openSync(file, 'r');
+    try {
+      text = readWholeText(fd, fstatSync(fd).size);
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return null;
     throw new InputError(`${file}: cannot read the baseline: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,10 +1,11 @@
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { InputError, SchemaError } from '../errors.js';
 import { buildSnapshotSchema } from '../sections/schema.js';
 import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
 import { SNAPSHOT_VERSION, stringifyDocument, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
+import { readWholeText } from './text-stream.js';
 
 /** What a snapshot file ends with: directories given to any source are searched for it. */
 export const SNAPSHOT_FILE_SUFFIX = '.memory-snapshot.json';
@@ -44,7 +45,7 @@ function readSnapshotFile(file: InputFile): Snapshot {
   try {
     const info = fstatSync(fd);
     if (info.size > MAX_SNAPSHOT_BYTES) throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
-    text = readFileSync(fd, 'utf8');
+    text = readWholeText(fd, info.size);
   } finally {
     closeSync(fd);
   }
