@@ -273,8 +273,11 @@ export class SnapshotBuilder {
       // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
       // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
       if (metrics.size > 0) {
-        const record = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
+        const keys = [...metrics.keys()].sort(fileKeyOrder);
+        const record: SectionMetrics = {};
+        for (const key of keys) setOwn(record, key, fieldsInOrder(metrics.get(key) as Metric));
         asWritten.add(record);
+        noteKeys(record, keys);
         sections[name] = record;
       }
     }
@@ -384,10 +387,10 @@ function fieldsInOrder(metric: Metric): Metric {
  */
 const asWritten = new WeakSet<object>();
 
-/** The map as a record, keys in `order`, each value through `value`. */
-function sortedRecord<V>(map: Map<string, V>, order: (a: string, b: string) => number, value: (v: V) => V = (v) => v): Record<string, V> {
+/** The map as a record, keys in `order`. */
+function sortedRecord<V>(map: Map<string, V>, order: (a: string, b: string) => number): Record<string, V> {
   const record: Record<string, V> = {};
-  for (const key of [...map.keys()].sort(order)) setOwn(record, key, value(map.get(key) as V));
+  for (const key of [...map.keys()].sort(order)) setOwn(record, key, map.get(key) as V);
   return record;
 }
 
@@ -611,9 +614,11 @@ export function hasNoMetrics(snapshot: Pick<Snapshot, 'sections'>): boolean {
 /**
  * No own key at all. A record of 100,000 keys is a dictionary, and for...in on one lists and orders every key before it
  * yields the first (~30 ms), so a record once seen to hold a key is remembered: nothing in this program deletes a
- * section's key.
+ * section's key. A record whose keys are known (keysOf) answers from them.
  */
 function isEmptyRecord(record: object): boolean {
+  const known = knownKeys.get(record);
+  if (known !== undefined) return known.length === 0;
   if (holdsKeys.has(record)) return false;
   for (const key in record) {
     if (Object.hasOwn(record, key)) {
@@ -626,9 +631,22 @@ function isEmptyRecord(record: object): boolean {
 
 const holdsKeys = new WeakSet<object>();
 
-/** Tells isEmptyRecord that a record holds a key, seen by a pass that walked it anyway (the direct section check). */
-export function noteHoldsKeys(record: object): void {
-  holdsKeys.add(record);
+/**
+ * Own keys of section records, listed once by a pass that had to list them anyway (the direct section check of a file,
+ * build()), for the gate and the device findings, which read each side's keys again: Object.keys on a 100,000-key
+ * dictionary costs ~25 ms, and a 4,096-device check asked for six of them. Nothing in this program adds a key to a
+ * section record or deletes one once it is read or built.
+ */
+const knownKeys = new WeakMap<object, readonly string[]>();
+
+/** Records `keys` as the own keys of `record` (read-only from now on, as the record is). */
+export function noteKeys(record: object, keys: readonly string[]): void {
+  knownKeys.set(record, keys);
+}
+
+/** The own keys of a section record, in its order: the list noted for it, else Object.keys. Callers must not change it. */
+export function keysOf(record: object): readonly string[] {
+  return knownKeys.get(record) ?? Object.keys(record);
 }
 
 /** Allocation failures over every device. */

@@ -1,5 +1,5 @@
 import { I as InputError } from './errors.js';
-import { e as modulesOf, g as section, c as compareKeys, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot2.js';
+import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot2.js';
 import { loadBaseline } from './baseline.js';
 import { f as formatBytes } from './units.js';
 import { e as exceedsTolerance, m as matchRule, a as percentChange, b as DEFAULT_CONFIG, l as loadGateConfig, c as applyMaxIncrease, d as parseMaxIncrease } from './thresholds.js';
@@ -76,7 +76,7 @@ const moduleIndexes = new WeakMap();
 function indexModules(modules) {
     let index = moduleIndexes.get(modules);
     if (index === undefined) {
-        index = Object.keys(modules).map((key) => ({ key, metric: modules[key], parts: parseModuleKey(key) }));
+        index = keysOf(modules).map((key) => ({ key, metric: modules[key], parts: parseModuleKey(key) }));
         moduleIndexes.set(modules, index);
     }
     return index;
@@ -778,7 +778,7 @@ function compareSection(declaration, baseline, current, config) {
     const after = metricsOf(current, declaration.name);
     const value = (metrics, key) => (Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key]) : null);
     const thresholds = sectionThresholds(config, declaration);
-    const keys = sortedUnion(Object.keys(before), Object.keys(after));
+    const keys = sortedUnion(keysOf(before), keysOf(after));
     const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
     return keys.map((key) => {
         const entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);

@@ -435,8 +435,12 @@ class SnapshotBuilder {
             // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
             // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
             if (metrics.size > 0) {
-                const record = sortedRecord(metrics, fileKeyOrder, fieldsInOrder);
+                const keys = [...metrics.keys()].sort(fileKeyOrder);
+                const record = {};
+                for (const key of keys)
+                    setOwn(record, key, fieldsInOrder(metrics.get(key)));
                 asWritten.add(record);
+                noteKeys(record, keys);
                 sections[name] = record;
             }
         }
@@ -548,11 +552,11 @@ function fieldsInOrder(metric) {
  * Nothing in this program adds a key to a section record or a field to a metric once it is built.
  */
 const asWritten = new WeakSet();
-/** The map as a record, keys in `order`, each value through `value`. */
-function sortedRecord(map, order, value = (v) => v) {
+/** The map as a record, keys in `order`. */
+function sortedRecord(map, order) {
     const record = {};
     for (const key of [...map.keys()].sort(order))
-        setOwn(record, key, value(map.get(key)));
+        setOwn(record, key, map.get(key));
     return record;
 }
 /** record[key] = value without a [key, value] pair per entry, and a key named `__proto__` stays a key (not the prototype). */
@@ -794,9 +798,12 @@ function hasNoMetrics(snapshot) {
 /**
  * No own key at all. A record of 100,000 keys is a dictionary, and for...in on one lists and orders every key before it
  * yields the first (~30 ms), so a record once seen to hold a key is remembered: nothing in this program deletes a
- * section's key.
+ * section's key. A record whose keys are known (keysOf) answers from them.
  */
 function isEmptyRecord(record) {
+    const known = knownKeys.get(record);
+    if (known !== undefined)
+        return known.length === 0;
     if (holdsKeys.has(record))
         return false;
     for (const key in record) {
@@ -808,9 +815,20 @@ function isEmptyRecord(record) {
     return true;
 }
 const holdsKeys = new WeakSet();
-/** Tells isEmptyRecord that a record holds a key, seen by a pass that walked it anyway (the direct section check). */
-function noteHoldsKeys(record) {
-    holdsKeys.add(record);
+/**
+ * Own keys of section records, listed once by a pass that had to list them anyway (the direct section check of a file,
+ * build()), for the gate and the device findings, which read each side's keys again: Object.keys on a 100,000-key
+ * dictionary costs ~25 ms, and a 4,096-device check asked for six of them. Nothing in this program adds a key to a
+ * section record or deletes one once it is read or built.
+ */
+const knownKeys = new WeakMap();
+/** Records `keys` as the own keys of `record` (read-only from now on, as the record is). */
+function noteKeys(record, keys) {
+    knownKeys.set(record, keys);
+}
+/** The own keys of a section record, in its order: the list noted for it, else Object.keys. Callers must not change it. */
+function keysOf(record) {
+    return knownKeys.get(record) ?? Object.keys(record);
 }
 /** Allocation failures over every device. */
 function totalAllocFailures(meta) {
@@ -825,4 +843,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, metricsOf as m, noteHoldsKeys as n, stringifyDocument as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, stringifyDocument as s, valueOf as v };

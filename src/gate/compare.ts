@@ -1,7 +1,7 @@
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 import { SECTIONS, valueOf, type SectionDeclaration } from '../sections/index.js';
 import type { Metric } from '../sections/types.js';
-import { compareKeys, metricsOf, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, keysOf, metricsOf, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { FINDINGS } from './findings.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
 import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Rule, type Severity, type Status } from './types.js';
@@ -77,7 +77,7 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
   const after = metricsOf(current, declaration.name);
   const value = (metrics: SectionMetrics, key: string): number | null => (Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key] as Metric) : null);
   const thresholds = sectionThresholds(config, declaration);
-  const keys = sortedUnion(Object.keys(before), Object.keys(after));
+  const keys = sortedUnion(keysOf(before), keysOf(after));
   const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
   return keys.map((key) => {
     const entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);

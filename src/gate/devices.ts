@@ -1,5 +1,5 @@
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
-import { compareKeys, modulesOf, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compareKeys, keysOf, modulesOf, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../snapshot.js';
 import { formatBytes } from '../units.js';
 import { section } from '../sections/index.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
@@ -94,7 +94,7 @@ const moduleIndexes = new WeakMap<Record<string, ModuleMetric>, IndexedModule[]>
 function indexModules(modules: Record<string, ModuleMetric>): IndexedModule[] {
   let index = moduleIndexes.get(modules);
   if (index === undefined) {
-    index = Object.keys(modules).map((key) => ({ key, metric: modules[key] as ModuleMetric, parts: parseModuleKey(key) }));
+    index = keysOf(modules).map((key) => ({ key, metric: modules[key] as ModuleMetric, parts: parseModuleKey(key) }));
     moduleIndexes.set(modules, index);
   }
   return index;
