@@ -44,7 +44,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
   const firstRun = isFirstRun(report);
-  const sections = splitSections(report);
+  // The unchanged keys are only counted here (the last line), so they need no order.
+  const sections = splitSections(report, { orderUnchanged: false });
   const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
   const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
   const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
