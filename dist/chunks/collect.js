@@ -14,16 +14,16 @@ import { P as PARALLEL_MIN_BYTES, a as stopEarlyWorkers, t as threadCount$1, d a
 /** Files at least this large are parsed largest first; smaller ones in file order. */
 const BALANCE_MIN_BYTES = 1024 * 1024;
 /**
- * Node snapshots in natural order of their paths (rank-2 before rank-10); every other source in the order given.
- * Merging snapshots gives the same result in any order (a property test pins it), but a node's keys then arrive in
- * the order build() sorts them to, so its sort of 160,000 keys is one pass over one run, not a merge of 4,096 runs.
+ * An order-free source's files in natural order of their paths, every other source's in the order given. For 4,096
+ * node snapshots, their keys then arrive in the order build() sorts them to: one pass over one run, not a merge of
+ * 4,096 runs.
  */
 function inParseOrder(source, files) {
-    return source === 'snapshot' ? [...files].sort((a, b) => fileKeyOrder(a.path, b.path)) : files;
+    return source.orderFree === true ? [...files].sort((a, b) => fileKeyOrder(a.path, b.path)) : files;
 }
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 async function collectSnapshot(inputs, options = {}) {
-    const tasks = SOURCES.flatMap((source) => inParseOrder(source.name, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
+    const tasks = SOURCES.flatMap((source) => inParseOrder(source, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
     const threads = Math.min(threadCount(options), tasks.length);
     let builder = null;
     try {

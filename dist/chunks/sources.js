@@ -55,6 +55,7 @@ const SOURCES = [
         label: 'snapshot',
         description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
         directoryPatterns: ['**/*.memory-snapshot.json'],
+        orderFree: true,
         load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
     },
     {

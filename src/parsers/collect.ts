@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parseInputFile, parserOf, SOURCES } from './sources.js';
+import { parseInputFile, parserOf, SOURCES, type EvidenceSource } from './sources.js';
 import { fileKeyOrder, isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import {
@@ -56,17 +56,17 @@ const BALANCE_MIN_BYTES = 1024 * 1024;
 export { PARALLEL_MIN_BYTES } from './worker-start.js';
 
 /**
- * Node snapshots in natural order of their paths (rank-2 before rank-10); every other source in the order given.
- * Merging snapshots gives the same result in any order (a property test pins it), but a node's keys then arrive in
- * the order build() sorts them to, so its sort of 160,000 keys is one pass over one run, not a merge of 4,096 runs.
+ * An order-free source's files in natural order of their paths, every other source's in the order given. For 4,096
+ * node snapshots, their keys then arrive in the order build() sorts them to: one pass over one run, not a merge of
+ * 4,096 runs.
  */
-function inParseOrder(source: string, files: readonly InputFile[]): readonly InputFile[] {
-  return source === 'snapshot' ? [...files].sort((a, b) => fileKeyOrder(a.path, b.path)) : files;
+function inParseOrder(source: EvidenceSource, files: readonly InputFile[]): readonly InputFile[] {
+  return source.orderFree === true ? [...files].sort((a, b) => fileKeyOrder(a.path, b.path)) : files;
 }
 
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 export async function collectSnapshot(inputs: CollectInputs, options: CollectOptions = {}): Promise<Collected> {
-  const tasks: ParseTask[] = SOURCES.flatMap((source) => inParseOrder(source.name, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map(
+  const tasks: ParseTask[] = SOURCES.flatMap((source) => inParseOrder(source, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map(
     (t, index) => ({ ...t, index }),
   );
   const threads = Math.min(threadCount(options), tasks.length);

@@ -30,6 +30,11 @@ export interface EvidenceSource {
   searchHint?: string;
   /** False for a source that must be named explicitly (a baseline run's files look like this run's): not searched when no input is given. */
   searchedByDefault?: boolean;
+  /**
+   * True when its files give the same snapshot in any order (node snapshots: the merge is commutative, property-tested).
+   * They are then parsed in natural order of their paths (rank-2 before rank-10), the order build() sorts keys into.
+   */
+  orderFree?: boolean;
   /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
   load(): Promise<SourceParser>;
 }
@@ -70,6 +75,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'snapshot',
     description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
     directoryPatterns: ['**/*.memory-snapshot.json'],
+    orderFree: true,
     load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
   },
   {
