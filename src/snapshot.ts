@@ -408,19 +408,43 @@ export function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
   const fast = compareAsciiKeys(a, b);
   if (fast !== undefined) return fast;
-  keyCollator ??= new Intl.Collator('en', { numeric: true });
-  return keyCollator.compare(a, b);
+  return (keyCollator ??= checkedCollator()).compare(a, b);
 }
 
-// One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys. Built on first use: it costs
-// ~9 ms, which parse workers (they never sort) and runs that stop early should not pay at start-up.
+// One collator for all comparisons: localeCompare builds one per call, 3 s for 100k keys. Built on first use, which
+// most runs never reach: the first collator of a process costs ~10 ms on Node 20 and ~50 ms on Node 24 (ICU's data).
 let keyCollator: Intl.Collator | undefined;
 
-// The collator's primary order of the printable ASCII characters (0x20-0x7e): a letter and its capital share a rank
-// (they differ only at the tertiary level, which the fast path leaves to the collator); digits rank as the number group.
-let asciiRanks: Int16Array | undefined;
+/**
+ * The collator's primary order of the printable ASCII characters 0x20-0x7e, as primaryRanks derives it from ICU (the
+ * same in ICU 78.2 of Node 20 and 78.3 of Node 24): a letter and its capital share a rank (they differ only at the
+ * tertiary level, which the fast path leaves to the collator); digits rank as the number group. Written out so that a
+ * run whose keys the fast path orders alone never builds a collator; a test and checkedCollator compare it with ICU's.
+ */
+export const ASCII_PRIMARY_RANKS: Int16Array = Int16Array.from(
+  [-1, ...new Array<number>(0x1f).fill(-1),
+    0, 6, 10, 22, 32, 23, 21, 9, 11, 12, 18, 26, 3, 2, 8, 19, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 5, 4, 27, 28, 29, 7,
+    17, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 13, 20, 14, 25, 1,
+    24, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 15, 30, 16, 31, -1],
+);
 
-function primaryRanks(): Int16Array {
+/**
+ * The numeric collator, after checking that this ICU ranks printable ASCII as ASCII_PRIMARY_RANKS says. If it does
+ * not, the fast path and the collator could disagree within one sort, so the run stops rather than write keys in an
+ * order that depends on how they arrived.
+ */
+function checkedCollator(): Intl.Collator {
+  const derived = primaryRanks();
+  if (derived.some((rank, c) => rank !== ASCII_PRIMARY_RANKS[c])) {
+    throw new Error(
+      `this Node.js's ICU ${process.versions.icu ?? '(unknown version)'} orders ASCII characters differently from ascend-memory-gate's built-in table; run the gate with the Node.js version its Action declares, and report this`,
+    );
+  }
+  return new Intl.Collator('en', { numeric: true });
+}
+
+/** The collator's primary ranks of printable ASCII, derived from ICU (what ASCII_PRIMARY_RANKS holds). */
+export function primaryRanks(): Int16Array {
   const base = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
   const chars = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).sort(base.compare);
   const ranks = new Int16Array(0x80).fill(-1);
@@ -441,7 +465,7 @@ const isPrintable = (c: number): boolean => c >= 0x20 && c <= 0x7e;
  * control character), and the collator decides.
  */
 function compareAsciiKeys(a: string, b: string): number | undefined {
-  const ranks = (asciiRanks ??= primaryRanks());
+  const ranks = ASCII_PRIMARY_RANKS;
   const n = Math.min(a.length, b.length);
   let i = 0;
   for (; i < n; i++) {

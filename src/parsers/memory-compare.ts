@@ -68,6 +68,89 @@ interface KernelTally {
 }
 
 /**
+ * One device's kernels by name, in order of first appearance. A row's name is looked up where it lies in the chunk,
+ * by a hash of its characters and a comparison in place: no string is cut per row (a Map would need one, and would
+ * hash it again), which was a third of the time on a million rows.
+ */
+class KernelTable {
+  readonly names: string[] = [];
+  readonly tallies: KernelTally[] = [];
+  private readonly hashes: number[] = [];
+  /** Every name's code units, one after another, and where each name's start: compared with a row's in place. */
+  private codes = new Uint16Array(4096);
+  private codesUsed = 0;
+  private readonly codesAt: number[] = [];
+  /** Open addressing: index + 1 into names, 0 for a free slot. */
+  private slots = new Int32Array(256);
+
+  /** The tally of the name s[from, to) whose hashOf is `hash`, or undefined. */
+  find(s: string, from: number, to: number, hash: number): KernelTally | undefined {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = (this.slots[slot] as number) - 1;
+      if (entry < 0) return undefined;
+      if (this.hashes[entry] === hash) {
+        if ((this.names[entry] as string).length === to - from && this.holdsAt(s, from, to, this.codesAt[entry] as number)) return this.tallies[entry];
+      }
+    }
+  }
+
+  /** Adds a name that find() did not hold. */
+  add(name: string, hash: number, tally: KernelTally): void {
+    if (2 * (this.names.length + 1) > this.slots.length) this.grow();
+    this.names.push(name);
+    this.hashes.push(hash);
+    if (this.codesUsed + name.length > this.codes.length) {
+      const larger = new Uint16Array(Math.max(2 * this.codes.length, this.codesUsed + name.length));
+      larger.set(this.codes.subarray(0, this.codesUsed));
+      this.codes = larger;
+    }
+    this.codesAt.push(this.codesUsed);
+    for (let k = 0; k < name.length; k++) this.codes[this.codesUsed++] = name.charCodeAt(k);
+    this.tallies.push(tally);
+    this.place(this.names.length - 1);
+  }
+
+  /** Whether s[from, to) holds the code units at codes[at…]: one string read per unit, the other a typed-array load. */
+  private holdsAt(s: string, from: number, to: number, at: number): boolean {
+    const codes = this.codes;
+    for (let i = from, k = at; i < to; i++, k++) if (s.charCodeAt(i) !== codes[k]) return false;
+    return true;
+  }
+
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = (this.hashes[entry] as number) & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry + 1;
+  }
+
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    for (let entry = 0; entry < this.names.length; entry++) this.place(entry);
+  }
+}
+
+/** Whether s[from, to) holds a CR (outside quotes, csv-parse decides what it means). */
+function holdsCr(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === CR) return true;
+  return false;
+}
+
+/** Whether `text` lies in s at `from`: a loop over code units, several times faster here than s.startsWith(text, from). */
+function holdsAt(s: string, from: number, text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (s.charCodeAt(from + k) !== text.charCodeAt(k)) return false;
+  return true;
+}
+
+/** FNV-1a over the UTF-16 code units of s[from, to). */
+function hashOf(s: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
  * Streams one memory_compare CSV and folds it into a snapshot.
  * The file is read as physical lines, so every error names the line where its record starts.
  */
@@ -105,10 +188,10 @@ class MemoryCompareReader {
   private quotedTexts: string[] = [];
   private quotedLines: number[] = [];
   /** Device Id → name → tally, in order of first appearance. */
-  private readonly byDeviceId = new Map<number, Map<string, KernelTally>>();
+  private readonly byDeviceId = new Map<number, KernelTable>();
   /** The device of the previous row and its kernels. */
   private lastDeviceId = -1;
-  private lastKernels: Map<string, KernelTally> | null = null;
+  private lastKernels: KernelTable | null = null;
   /** Inconsistent rows: the first MAX_SKIPPED_KEPT for warnings, and how many in all. */
   private readonly skippedKept: SkippedRecord[] = [];
   private skippedRows = 0;
@@ -158,7 +241,9 @@ class MemoryCompareReader {
     for (const [id, kernels] of this.byDeviceId) {
       const device = deviceName(id) as string;
       into.noteDevice(device);
-      for (const [name, t] of kernels) {
+      for (let k = 0; k < kernels.names.length; k++) {
+        const name = kernels.names[k] as string;
+        const t = kernels.tallies[k] as KernelTally;
         into.addKernel(`${device}/${visibleName(name)}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
       }
     }
@@ -195,7 +280,10 @@ class MemoryCompareReader {
       }
       const line = this.consumedLines + 1;
       if (nextQuote < pos) nextQuote = indexOrEnd(s, '"', pos);
-      if (this.generation !== null && nextQuote < nl) {
+      if (this.generation !== null && nextQuote < nl && this.quotedNameRow(s, pos, nextQuote, trimCr(s, pos, nl), line)) {
+        // The common quoted row, read in place: only its Name is quoted.
+        this.consumedLines++;
+      } else if (this.generation !== null && nextQuote < nl) {
         // A quoted field may hold newlines: extend the record until no quoted field is open.
         let open = endsInsideQuotes(s, pos, nl, false);
         let lines = 1;
@@ -268,25 +356,90 @@ class MemoryCompareReader {
       if (eventTo === -1 || eventTo >= end) throw this.widthError(s, pos, end, line);
       nameFrom = eventTo + 1;
     }
-    const nameTo = s.indexOf(',', nameFrom);
-    if (nameTo === -1 || nameTo >= end) throw this.widthError(s, pos, end, line);
-    const device = this.scanInteger(s, nameTo + 1, end);
+    // The name's end and its hash in one pass.
+    let hash = 0x811c9dc5;
+    let nameTo = nameFrom;
+    for (; nameTo < end; nameTo++) {
+      const c = s.charCodeAt(nameTo);
+      if (c === COMMA) break;
+      hash = Math.imul(hash ^ c, 0x01000193);
+    }
+    if (nameTo >= end) throw this.widthError(s, pos, end, line);
+    this.rowAfterName(s, pos, end, line, eventTo, s, nameFrom, nameTo, hash >>> 0, nameTo);
+  }
+
+  /**
+   * A row whose only double quotes are those of its Name, quoted as the tool's newer writers quote a name holding a
+   * comma or a quote (`KERNEL_LAUNCH,"Slice_""begin""",0,…`): the Name is unquoted here and the other cells are read in
+   * place, as plainRow reads them. `quote` is the row's first double quote. Returns false, having read nothing, for
+   * any other shape (a quote in another cell, text after the closing quote, a quote never closed on this line): the
+   * general path reads those.
+   */
+  private quotedNameRow(s: string, pos: number, quote: number, end: number, line: number): boolean {
+    let eventTo = NO_EVENT;
+    let nameFrom = pos;
+    if (this.width === 6) {
+      eventTo = s.indexOf(',', pos);
+      if (eventTo === -1 || eventTo >= quote) return false;
+      nameFrom = eventTo + 1;
+    }
+    if (nameFrom !== quote || holdsCr(s, pos, quote)) return false;
+    let name = '';
+    let from = quote + 1;
+    let close: number;
+    for (;;) {
+      const q = s.indexOf('"', from);
+      if (q === -1 || q >= end) return false;
+      if (q + 1 < end && s.charCodeAt(q + 1) === DQUOTE) {
+        name += s.slice(from, q + 1);
+        from = q + 2;
+        continue;
+      }
+      name += s.slice(from, q);
+      close = q + 1;
+      break;
+    }
+    if (close >= end || s.charCodeAt(close) !== COMMA) return false;
+    const after = s.indexOf('"', close);
+    if (after !== -1 && after < end) return false;
+    if (holdsCr(s, close, end)) return false;
+    this.rowAfterName(s, pos, end, line, eventTo, name, 0, name.length, hashOf(name, 0, name.length), close);
+    return true;
+  }
+
+  /** The cells after the Name (whose comma is at `nameEnd`), read in place, and the row folded in. */
+  private rowAfterName(
+    s: string,
+    pos: number,
+    end: number,
+    line: number,
+    eventTo: number,
+    nameText: string,
+    nameFrom: number,
+    nameTo: number,
+    hash: number,
+    nameEnd: number,
+  ): void {
+    const device = this.scanInteger(s, nameEnd + 1, end);
     const deviceTo = this.cellTo;
-    if (deviceTo === end) throw this.widthError(s, pos, end, line);
+    if (deviceTo === end) throw this.widthAfterName(s, eventTo, nameEnd, end, line);
     const base = this.scanInteger(s, deviceTo + 1, end);
     const baseTo = this.cellTo;
-    if (baseTo === end) throw this.widthError(s, pos, end, line);
+    if (baseTo === end) throw this.widthAfterName(s, eventTo, nameEnd, end, line);
     const compare = this.scanInteger(s, baseTo + 1, end);
     const compareTo = this.cellTo;
-    if (compareTo === end) throw this.widthError(s, pos, end, line);
+    if (compareTo === end) throw this.widthAfterName(s, eventTo, nameEnd, end, line);
     const diff = this.scanInteger(s, compareTo + 1, end);
-    if (this.cellTo !== end) throw this.widthError(s, pos, end, line);
+    if (this.cellTo !== end) throw this.widthAfterName(s, eventTo, nameEnd, end, line);
     this.addRow(
       s,
       pos,
       eventTo,
-      s.slice(nameFrom, nameTo),
-      device === device && s.charCodeAt(nameTo + 1) !== MINUS ? this.kernelsOfId(device) : this.kernelsOf(s.slice(nameTo + 1, deviceTo), line),
+      nameText,
+      nameFrom,
+      nameTo,
+      hash,
+      device === device && s.charCodeAt(nameEnd + 1) !== MINUS ? this.kernelsOfId(device) : this.kernelsOf(s.slice(nameEnd + 1, deviceTo), line),
       base === base ? base : this.bytesOrMissing(s.slice(deviceTo + 1, baseTo), 'Base', line),
       compare === compare ? compare : this.bytesOrMissing(s.slice(baseTo + 1, compareTo), 'Compare', line),
       diff === diff ? diff : this.bytesOrMissing(s.slice(compareTo + 1, end), 'Diff Memory', line),
@@ -366,11 +519,15 @@ class MemoryCompareReader {
     const o = this.width - 5;
     const cell = (k: number): string => record[o + k] as string;
     const event = o === 1 ? (record[0] as string) : '';
+    const name = cell(0);
     this.addRow(
       event,
       0,
       o === 1 ? event.length : NO_EVENT,
-      cell(0),
+      name,
+      0,
+      name.length,
+      hashOf(name, 0, name.length),
       this.kernelsOf(cell(1), line),
       this.bytesOrMissing(cell(2), 'Base', line),
       this.bytesOrMissing(cell(3), 'Compare', line),
@@ -381,20 +538,24 @@ class MemoryCompareReader {
 
   /**
    * Folds one row in. The Event cell is s[eventFrom, eventTo), sliced only for a new kernel (NO_EVENT: no
-   * such column); null bytes mean N/A (the kernel did not run on that side, which counts as 0).
+   * such column); the Name is nameText[nameFrom, nameTo) with `hash` its hashOf, also sliced only for a new kernel;
+   * null bytes mean N/A (the kernel did not run on that side, which counts as 0).
    */
   private addRow(
     s: string,
     eventFrom: number,
     eventTo: number,
-    name: string,
-    kernels: Map<string, KernelTally>,
+    nameText: string,
+    nameFrom: number,
+    nameTo: number,
+    hash: number,
+    kernels: KernelTable,
     base: number | null,
     compare: number | null,
     diff: number | null,
     line: number,
   ): void {
-    if (name === '') throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
+    if (nameFrom === nameTo) throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
     // Rows the tool cannot have written are skipped, each with a warning: a wrong number is worse than a missing one.
     if (eventTo !== NO_EVENT && !isKnownEvent(s, eventFrom, eventTo)) {
       return this.skipRow(line, `unknown Event ${quote(s.slice(eventFrom, eventTo))}: expected KERNEL_LAUNCH or OP_LAUNCH`);
@@ -409,11 +570,11 @@ class MemoryCompareReader {
       const shown = (v: number | null): string => (v === null ? 'N/A' : String(v));
       return this.skipRow(line, `Diff Memory ${shown(diff)} is not Compare − Base (${shown(compare)} − ${shown(base)} = ${expected})`);
     }
-    let tally = kernels.get(name);
+    let tally = kernels.find(nameText, nameFrom, nameTo, hash);
     if (tally === undefined) {
       const event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
       tally = { diff: 0, rows: 0, added: 0, removed: 0, event, line };
-      kernels.set(ownCopy(name), tally);
+      kernels.add(ownCopy(nameText.slice(nameFrom, nameTo)), hash, tally);
     } else if (line < tally.line) {
       // The earliest row's event labels the kernel; held-back quoted rows arrive after later plain rows.
       tally.event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
@@ -421,7 +582,7 @@ class MemoryCompareReader {
     }
     const sum = tally.diff + (diff ?? 0);
     if (!Number.isSafeInteger(sum)) {
-      throw new ParseError(this.file, line, `the sum of Diff Memory for ${quote(name)} leaves the exact range of 2^53 - 1 bytes`);
+      throw new ParseError(this.file, line, `the sum of Diff Memory for ${quote(nameText.slice(nameFrom, nameTo))} leaves the exact range of 2^53 - 1 bytes`);
     }
     tally.diff = sum;
     tally.rows++;
@@ -437,18 +598,18 @@ class MemoryCompareReader {
   }
 
   /** The kernels of the device in a Device Id cell: a plain integer, so `0` and `00` are one device. */
-  private kernelsOf(cell: string, line: number): Map<string, KernelTally> {
+  private kernelsOf(cell: string, line: number): KernelTable {
     const id = /^\d{1,15}$/.test(cell) ? Number(cell) : NaN;
     if (id !== id) throw new ParseError(this.file, line, `unknown Device Id ${quote(cell)}: expected a plain integer such as 0`);
     return this.kernelsOfId(id);
   }
 
-  private kernelsOfId(id: number): Map<string, KernelTally> {
+  private kernelsOfId(id: number): KernelTable {
     // Rows come in long runs of one device: skip the map lookup then.
-    if (id === this.lastDeviceId) return this.lastKernels as Map<string, KernelTally>;
+    if (id === this.lastDeviceId) return this.lastKernels as KernelTable;
     let kernels = this.byDeviceId.get(id);
     if (kernels === undefined) {
-      kernels = new Map<string, KernelTally>();
+      kernels = new KernelTable();
       this.byDeviceId.set(id, kernels);
     }
     this.lastDeviceId = id;
@@ -468,6 +629,11 @@ class MemoryCompareReader {
     }
     if (value === null) throw new ParseError(this.file, line, `${column} is not an integer byte count or N/A: ${quote(cell)}`);
     return value;
+  }
+
+  /** A width error found after the Name: the cells up to the Name, then one per comma after it (a quoted Name may hold commas). */
+  private widthAfterName(s: string, eventTo: number, nameEnd: number, rowEnd: number, line: number): ParseError {
+    return this.widthMismatch(line, (eventTo === NO_EVENT ? 1 : 2) + countCommas(s, nameEnd, rowEnd));
   }
 
   private widthError(s: string, rowStart: number, rowEnd: number, line: number): ParseError {
@@ -524,7 +690,7 @@ export function splitQuotedRecord(text: string): string[] | null {
 
 /** Whether s[from, to) is one of EVENTS, compared in place. */
 function isKnownEvent(s: string, from: number, to: number): boolean {
-  for (const event of EVENTS) if (to - from === event.length && s.startsWith(event, from)) return true;
+  for (const event of EVENTS) if (to - from === event.length && holdsAt(s, from, event)) return true;
   return false;
 }
 

@@ -1,7 +1,7 @@
 // compareKeys: its fast path for printable ASCII gives exactly the numeric collator's order, on any string.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareKeys } from '../../src/snapshot.js';
+import { ASCII_PRIMARY_RANKS, compareKeys, primaryRanks } from '../../src/snapshot.js';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
@@ -23,6 +23,15 @@ const text = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
 const pair = fc.tuple(text, text, text).map(([prefix, a, b]) => [prefix + a, prefix + b] as const);
 
 describe('compareKeys', () => {
+  it("writes out exactly the primary ranks this Node's ICU gives printable ASCII", () => {
+    const derived = primaryRanks();
+    expect(ASCII_PRIMARY_RANKS).toHaveLength(0x80);
+    expect(Array.from(ASCII_PRIMARY_RANKS)).toEqual(Array.from(derived));
+    // Letters share a rank with their capitals, and every printable character has a rank.
+    expect(ASCII_PRIMARY_RANKS[0x61]).toBe(ASCII_PRIMARY_RANKS[0x41]);
+    for (let c = 0x20; c <= 0x7e; c++) expect(ASCII_PRIMARY_RANKS[c]).toBeGreaterThanOrEqual(0);
+  });
+
   it('has the sign of the numeric collator on pairs with a shared prefix', () => {
     fc.assert(
       fc.property(pair, ([a, b]) => {

@@ -193,6 +193,26 @@ describe('CSV details', () => {
     expect(into.skippedRecords[999]?.line).toBe(1002);
   });
 
+  it('keeps names apart whose hashes collide, and thousands of names on one device', () => {
+    // op___zla and op_1lapa have the same 32-bit FNV-1a hash (the parser's table key) and the same length.
+    const text = current(
+      'KERNEL_LAUNCH,op___zla,0,0,5,5',
+      'OP_LAUNCH,op_1lapa,0,0,7,7',
+      'KERNEL_LAUNCH,"op___zla",0,0,11,11',
+      'KERNEL_LAUNCH,"op_1lapa",0,0,13,13',
+      'KERNEL_LAUNCH,op___zla,1,0,17,17',
+    );
+    const kernels = parse(text).sections.kernels!;
+    expect(kernels['dev0/op___zla']).toEqual(metric(16, 2, 0, 0, 'KERNEL_LAUNCH'));
+    expect(kernels['dev0/op_1lapa']).toEqual(metric(20, 2, 0, 0, 'OP_LAUNCH'));
+    expect(kernels['dev1/op___zla']).toEqual(metric(17, 1, 0, 0, 'KERNEL_LAUNCH'));
+    const many = Array.from({ length: 3000 }, (_, i) => `KERNEL_LAUNCH,${i % 2 ? `"k,${i % 1500}"` : `k${i % 1500}`},0,0,${i},${i}`);
+    const all = parse(current(...many)).sections.kernels!;
+    expect(Object.keys(all)).toHaveLength(1500);
+    expect(all['dev0/k0']).toEqual(metric(0 + 1500, 2, 0, 0, 'KERNEL_LAUNCH'));
+    expect(all['dev0/k,1']).toEqual(metric(1 + 1501, 2, 0, 0, 'KERNEL_LAUNCH'));
+  });
+
   it('sums exactly up to 2^53 - 1', () => {
     const half = 2 ** 52;
     const text = current(`KERNEL_LAUNCH,big,0,0,${half},${half}`, `KERNEL_LAUNCH,big,0,0,${half - 1},${half - 1}`);
@@ -236,6 +256,10 @@ describe('errors name the file and line', () => {
     );
     expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1,7')).message).toBe(`${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 7`);
     expect(parseError(current('KERNEL_LAUNCH,"a,b",0,1,2')).message).toBe(`${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 5`);
+    // A quoted Name's commas are no cells, whichever path reads the row.
+    expect(parseError(current('KERNEL_LAUNCH,"a,b",0,1,2,1,7')).message).toBe(`${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 7`);
+    expect(parseError(current('KERNEL_LAUNCH,"a,""b,",0,1,2,1', 'KERNEL_LAUNCH,"a,,",0')).message).toBe(`${NAME}:4: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 3`);
+    expect(parseError(`${MID_2025_HEADER}"a,""b",0,1\n`).message).toBe(`${NAME}:3: expected 5 cells (Name,Device Id,Base,Compare,Diff), got 3`);
     expect(parseError(`${MID_2025_HEADER}mm,0,1,2,1\nKERNEL_LAUNCH,mm,0,1,2,1\n`).message).toBe(`${NAME}:4: expected 5 cells (Name,Device Id,Base,Compare,Diff), got 6`);
   });
 
