@@ -8300,10 +8300,17 @@ function strictProblem(body, file) {
  * colon, so it ends in `"` + whitespace + `:`; the same characters inside a string value only add to the count.
  */
 function keyTokens(text) {
-    const pattern = /"[ \t\r\n]*:/g;
+    // Counted from each colon back over whitespace to a quote (the matches of /"[ \t\r\n]*:/g, one per colon): colons
+    // are about one per key, and indexOf finds them ~3x faster than that regex runs over a 24 MB baseline.
     let count = 0;
-    while (pattern.test(text))
-        count++;
+    for (let colon = text.indexOf(':'); colon !== -1; colon = text.indexOf(':', colon + 1)) {
+        let i = colon - 1;
+        let c = text.charCodeAt(i);
+        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+            c = text.charCodeAt(--i);
+        if (c === 0x22)
+            count++;
+    }
     return count;
 }
 /**

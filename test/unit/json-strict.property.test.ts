@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { MAX_JSON_DEPTH, parseJson } from '../../src/json-schema.js';
+import { keyTokens, MAX_JSON_DEPTH, parseJson } from '../../src/json-schema.js';
 import { parseBaseline } from '../../src/gate/baseline.js';
 import { parseGateConfig } from '../../src/gate/thresholds.js';
 import { thrown } from '../helpers/thrown.js';
@@ -19,6 +19,20 @@ function outcome(text: string): { ok: true; value: unknown } | { ok: false; mess
     return { ok: false, message: (error as Error).message };
   }
 }
+
+describe('key tokens', () => {
+  it('counts the matches of /"[ \\t\\r\\n]*:/g, in any text', () => {
+    const piece = fc.constantFrom('"', ':', ' ', '\t', '\n', '\r', 'a', '{', '}', ',', '\\', '""', '" :', '":', '::');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        expect(keyTokens(text)).toBe(text.match(/"[ \t\r\n]*:/g)?.length ?? 0);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(keyTokens('{"a" :\n 1, "b":{"c"\r\n\t: "x:y"}}')).toBe(3);
+  });
+});
 
 describe('duplicate keys', () => {
   it('a merge that kept both halves of "modules" is an error naming line:column and the pointer, not a silent loss', () => {
