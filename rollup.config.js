@@ -38,12 +38,31 @@ function parseWorker() {
   };
 }
 
+/**
+ * fdir (tinyglobby's directory crawler) loads picomatch with an optional require() of the installed package, for a
+ * glob() API of its own that tinyglobby never calls. In the Action, which has no node_modules, it finds nothing; in a
+ * checkout or an npm install it found node_modules/picomatch and loaded ~65 KB more into every run (~10 ms). The
+ * bundle never reaches outside dist/: that require is dropped, and the build fails if fdir stops looking like this.
+ */
+function noOptionalPicomatch() {
+  const optional = /try \{\s*__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);\s*\} catch \{\}/;
+  return {
+    name: 'no-optional-picomatch',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/.test(id)) return null;
+      if (!optional.test(code)) this.error('fdir no longer loads picomatch as noOptionalPicomatch (rollup.config.js) expects: look again');
+      return { code: code.replace(optional, '/* no optional picomatch: see rollup.config.js */'), map: null };
+    },
+  };
+}
+
 const plugins = () => [
   typescript({ tsconfig: './tsconfig.build.json', compilerOptions: { module: 'nodenext' } }),
   nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
   commonjs(),
   json(),
   parseWorker(),
+  noOptionalPicomatch(),
 ];
 
 // Third-party code that rollup warns about but that is harmless when bundled.

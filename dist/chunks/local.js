@@ -5,13 +5,10 @@ import * as fs from 'fs';
 import { statSync, stat, realpathSync, realpath, readdirSync, readdir } from 'fs';
 import { sep, basename, dirname, resolve, normalize, relative, posix, isAbsolute } from 'path';
 import { fileURLToPath } from 'url';
-import { createRequire } from 'module';
+import 'module';
 import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
 import { U as UsageError, a as fileSystemFailure } from './errors.js';
 import { S as SOURCES, e as evidenceSource } from './sources.js';
-
-//#region rolldown:runtime
-var __require = /* @__PURE__ */ createRequire(import.meta.url);
 
 //#endregion
 //#region src/utils.ts
@@ -447,10 +444,7 @@ var APIBuilder = class {
 //#region src/builder/index.ts
 let pm = null;
 /* c8 ignore next 6 */
-try {
-	__require.resolve("picomatch");
-	pm = __require("picomatch");
-} catch {}
+/* no optional picomatch: see rollup.config.js */
 var Builder = class {
 	globCache = {};
 	options = {
