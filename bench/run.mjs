@@ -732,10 +732,11 @@ driver generation, glued and wrapped records, allocation failures in every shape
 not the needle search, sets its speed. Records in the driver's exact one-line spelling are read in place from the
 bytes (no decoding, no regular expression; keys built once per spelling and cached); anything else (wraps, glued
 lines, pastes, odd spacing) takes the general path, which reads the same records: both are checked against the same
-expected snapshot above. In the quoted CSV, rows with a double quote are split by a hand-written RFC 4180 splitter
-(quoted fields closed before a comma or the end, \`""\` inside); csv-parse only reads rows that splitter declines (text
-after a closing quote, a quote never closed, a line break outside quotes). A property test checks the splitter against
-csv-parse on random records.
+expected snapshot above. In the quoted CSV, a row whose only double quotes are its Name's (the tool quotes a name that
+holds a comma or a quote) is read in place like a plain row, the Name unquoted; other rows with a double quote are split
+by a hand-written RFC 4180 splitter (quoted fields closed before a comma or the end, \`""\` inside); csv-parse only
+reads rows that splitter declines (text after a closing quote, a quote never closed, a line break outside quotes).
+Property tests check both against a reference model and the splitter against csv-parse, on random records.
 
 Regenerate with \`npm run build && npm run bench\` (\`--runs N\`, \`--plog-bytes\`, \`--csv-rows\`; \`--quick\` for a smoke run).
 `;
