@@ -69,14 +69,13 @@ interface KernelTally {
 
 /**
  * One device's kernels by name, in order of first appearance. A row's name is looked up where it lies in the chunk,
- * by a hash of its characters and a comparison in place: no string is cut per row (a Map would need one, and would
- * hash it again), which was a third of the time on a million rows.
+ * by a hash of its characters (hashOf) and a comparison in place: no string is cut per row, as a Map lookup needs.
  */
 class KernelTable {
   readonly names: string[] = [];
   readonly tallies: KernelTally[] = [];
   private readonly hashes: number[] = [];
-  /** Every name's code units, one after another, and where each name's start: compared with a row's in place. */
+  /** Every name's code units, one name after another, and where each name starts: compared with a row's in place. */
   private codes = new Uint16Array(4096);
   private codesUsed = 0;
   private readonly codesAt: number[] = [];
@@ -137,16 +136,13 @@ function holdsCr(s: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Whether `text` lies in s at `from`: a loop over code units, several times faster here than s.startsWith(text, from). */
-function holdsAt(s: string, from: number, text: string): boolean {
-  for (let k = 0; k < text.length; k++) if (s.charCodeAt(from + k) !== text.charCodeAt(k)) return false;
-  return true;
-}
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 
-/** FNV-1a over the UTF-16 code units of s[from, to). */
+/** FNV-1a (32 bits) over the UTF-16 code units of s[from, to); plainRow computes the same while it finds the Name's end. */
 function hashOf(s: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  let h = FNV_OFFSET;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
   return h >>> 0;
 }
 
@@ -356,22 +352,22 @@ class MemoryCompareReader {
       if (eventTo === -1 || eventTo >= end) throw this.widthError(s, pos, end, line);
       nameFrom = eventTo + 1;
     }
-    // The name's end and its hash in one pass.
-    let hash = 0x811c9dc5;
+    // The name's end and its hashOf in one pass.
+    let hash = FNV_OFFSET;
     let nameTo = nameFrom;
     for (; nameTo < end; nameTo++) {
       const c = s.charCodeAt(nameTo);
       if (c === COMMA) break;
-      hash = Math.imul(hash ^ c, 0x01000193);
+      hash = Math.imul(hash ^ c, FNV_PRIME);
     }
     if (nameTo >= end) throw this.widthError(s, pos, end, line);
     this.rowAfterName(s, pos, end, line, eventTo, s, nameFrom, nameTo, hash >>> 0, nameTo);
   }
 
   /**
-   * A row whose only double quotes are those of its Name, quoted as the tool's newer writers quote a name holding a
-   * comma or a quote (`KERNEL_LAUNCH,"Slice_""begin""",0,…`): the Name is unquoted here and the other cells are read in
-   * place, as plainRow reads them. `quote` is the row's first double quote. Returns false, having read nothing, for
+   * A row whose only double quotes are those of its Name, quoted because the name holds a comma or a quote
+   * (`KERNEL_LAUNCH,"Slice_""begin""",0,…`): the Name is unquoted here and the other cells are read in place, as
+   * plainRow reads them. `quote` is the row's first double quote. Returns false, having read nothing, for
    * any other shape (a quote in another cell, text after the closing quote, a quote never closed on this line): the
    * general path reads those.
    */
@@ -690,7 +686,7 @@ export function splitQuotedRecord(text: string): string[] | null {
 
 /** Whether s[from, to) is one of EVENTS, compared in place. */
 function isKnownEvent(s: string, from: number, to: number): boolean {
-  for (const event of EVENTS) if (to - from === event.length && holdsAt(s, from, event)) return true;
+  for (const event of EVENTS) if (to - from === event.length && s.startsWith(event, from)) return true;
   return false;
 }
 
