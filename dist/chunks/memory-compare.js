@@ -546,22 +546,10 @@ class MemoryCompareReader {
         }
         if (nameFrom !== quote || holdsCr(s, pos, quote))
             return false;
-        let name = '';
-        let from = quote + 1;
-        let close;
-        for (;;) {
-            const q = s.indexOf('"', from);
-            if (q === -1 || q >= end)
-                return false;
-            if (q + 1 < end && s.charCodeAt(q + 1) === DQUOTE) {
-                name += s.slice(from, q + 1);
-                from = q + 2;
-                continue;
-            }
-            name += s.slice(from, q);
-            close = q + 1;
-            break;
-        }
+        const field = quotedField(s, quote, end);
+        if (field === null)
+            return false;
+        const { value: name, close } = field;
         if (close >= end || s.charCodeAt(close) !== COMMA)
             return false;
         const after = s.indexOf('"', close);
@@ -784,22 +772,11 @@ function splitQuotedRecord(text) {
     const n = text.length;
     for (let i = 0;;) {
         if (text.charCodeAt(i) === DQUOTE) {
-            let value = '';
-            let from = i + 1;
-            for (;;) {
-                const q = text.indexOf('"', from);
-                if (q === -1)
-                    return null;
-                if (text.charCodeAt(q + 1) === DQUOTE) {
-                    value += text.slice(from, q + 1);
-                    from = q + 2;
-                    continue;
-                }
-                value += text.slice(from, q);
-                i = q + 1;
-                break;
-            }
-            fields.push(value);
+            const field = quotedField(text, i, n);
+            if (field === null)
+                return null;
+            i = field.close;
+            fields.push(field.value);
             if (i === n)
                 return fields;
             if (text.charCodeAt(i) !== COMMA)
@@ -818,6 +795,24 @@ function splitQuotedRecord(text) {
                 return fields;
             i = comma + 1;
         }
+    }
+}
+/**
+ * The quoted field whose opening quote is s[open]: its value (`""` inside read as one quote) and the index after its
+ * closing quote; null when it does not close before `end`.
+ */
+function quotedField(s, open, end) {
+    let value = '';
+    for (let from = open + 1;;) {
+        const q = s.indexOf('"', from);
+        if (q === -1 || q >= end)
+            return null;
+        if (q + 1 < end && s.charCodeAt(q + 1) === DQUOTE) {
+            value += s.slice(from, q + 1);
+            from = q + 2;
+            continue;
+        }
+        return { value: value + s.slice(from, q), close: q + 1 };
     }
 }
 /** Whether s[from, to) is one of EVENTS, compared in place. */

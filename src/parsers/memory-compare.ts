@@ -380,21 +380,9 @@ class MemoryCompareReader {
       nameFrom = eventTo + 1;
     }
     if (nameFrom !== quote || holdsCr(s, pos, quote)) return false;
-    let name = '';
-    let from = quote + 1;
-    let close: number;
-    for (;;) {
-      const q = s.indexOf('"', from);
-      if (q === -1 || q >= end) return false;
-      if (q + 1 < end && s.charCodeAt(q + 1) === DQUOTE) {
-        name += s.slice(from, q + 1);
-        from = q + 2;
-        continue;
-      }
-      name += s.slice(from, q);
-      close = q + 1;
-      break;
-    }
+    const field = quotedField(s, quote, end);
+    if (field === null) return false;
+    const { value: name, close } = field;
     if (close >= end || s.charCodeAt(close) !== COMMA) return false;
     const after = s.indexOf('"', close);
     if (after !== -1 && after < end) return false;
@@ -653,21 +641,10 @@ export function splitQuotedRecord(text: string): string[] | null {
   const n = text.length;
   for (let i = 0; ; ) {
     if (text.charCodeAt(i) === DQUOTE) {
-      let value = '';
-      let from = i + 1;
-      for (;;) {
-        const q = text.indexOf('"', from);
-        if (q === -1) return null;
-        if (text.charCodeAt(q + 1) === DQUOTE) {
-          value += text.slice(from, q + 1);
-          from = q + 2;
-          continue;
-        }
-        value += text.slice(from, q);
-        i = q + 1;
-        break;
-      }
-      fields.push(value);
+      const field = quotedField(text, i, n);
+      if (field === null) return null;
+      i = field.close;
+      fields.push(field.value);
       if (i === n) return fields;
       if (text.charCodeAt(i) !== COMMA) return null;
       i++;
@@ -681,6 +658,24 @@ export function splitQuotedRecord(text: string): string[] | null {
       if (comma === -1) return fields;
       i = comma + 1;
     }
+  }
+}
+
+/**
+ * The quoted field whose opening quote is s[open]: its value (`""` inside read as one quote) and the index after its
+ * closing quote; null when it does not close before `end`.
+ */
+function quotedField(s: string, open: number, end: number): { value: string; close: number } | null {
+  let value = '';
+  for (let from = open + 1; ; ) {
+    const q = s.indexOf('"', from);
+    if (q === -1 || q >= end) return null;
+    if (q + 1 < end && s.charCodeAt(q + 1) === DQUOTE) {
+      value += s.slice(from, q + 1);
+      from = q + 2;
+      continue;
+    }
+    return { value: value + s.slice(from, q), close: q + 1 };
   }
 }
 
