@@ -33,6 +33,8 @@ function jsFiles(dir: string): string[] {
 
 describe('dist/ on its own', () => {
   it('loads no package at run time: every require() the bundle makes names a Node built-in', () => {
+    // Rollup turns CommonJS requires into imports of bundled code; what an ES module still requires at run time goes
+    // through createRequire, which the bundle names __require.
     const required = new Set<string>();
     for (const file of jsFiles(DIST)) {
       for (const m of readFileSync(file, 'utf8').matchAll(/__require(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g)) required.add(m[1] as string);

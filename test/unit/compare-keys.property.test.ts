@@ -1,7 +1,8 @@
 // compareKeys: its fast path for printable ASCII gives exactly the numeric collator's order, on any string.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ASCII_PRIMARY_RANKS, compareKeys, primaryRanks } from '../../src/snapshot.js';
+import { failureText } from '../../src/errors.js';
+import { ASCII_PRIMARY_RANKS, checkedCollator, compareKeys, primaryRanks } from '../../src/snapshot.js';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
@@ -30,6 +31,19 @@ describe('compareKeys', () => {
     // Letters share a rank with their capitals, and every printable character has a rank.
     expect(ASCII_PRIMARY_RANKS[0x61]).toBe(ASCII_PRIMARY_RANKS[0x41]);
     for (let c = 0x20; c <= 0x7e; c++) expect(ASCII_PRIMARY_RANKS[c]).toBeGreaterThanOrEqual(0);
+  });
+
+  it('builds its collator only after checking the table against ICU, and stops with one line when they disagree', () => {
+    expect(checkedCollator().compare('dev2', 'dev10')).toBe(-1);
+    const wrong = Int16Array.from(ASCII_PRIMARY_RANKS);
+    wrong[0x5f] = (wrong[0x2d] as number) + 100; // `_` ranked after `-` by a made-up table
+    let error: unknown;
+    try {
+      checkedCollator(wrong);
+    } catch (e) {
+      error = e;
+    }
+    expect(failureText(error, false)).toMatch(/^internal error: this Node\.js's ICU \S+ orders ASCII characters differently from ascend-memory-gate's built-in table; run the gate with the Node\.js version its Action declares, and report this$/);
   });
 
   it('has the sign of the numeric collator on pairs with a shared prefix', () => {
