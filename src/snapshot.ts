@@ -118,11 +118,13 @@ export function kernelsOf(snapshot: Pick<Snapshot, 'sections'>): Record<string, 
 export class SnapshotBuilder {
   private readonly sections = new Map<string, Map<string, Metric>>();
   /**
-   * Sections taken whole from a snapshot (addSnapshot) while no other metric of that section has arrived: a gate run on
-   * one node snapshot, or on a stored run, then hands its 160,000 metrics on without copying them into a Map and out
-   * again. They keep the file's key order; whoever needs an order sorts (the gate, the reports, stableStringify).
+   * Sections taken whole from snapshots (addSnapshot), in arrival order, while no other metric of that section has
+   * arrived. One snapshot (a gate run on a stored run) hands its 160,000 metrics on without copying them into a Map and
+   * out again; it keeps the file's key order, and whoever needs an order sorts (the gate, the reports,
+   * stableStringify). Many snapshots whose keys arrive in fileKeyOrder with none twice (4,096 node snapshots read in
+   * natural order of their paths, one device each) are joined by build() without a Map and without a sort.
    */
-  private readonly adopted = new Map<string, SectionMetrics>();
+  private readonly parts = new Map<string, SectionMetrics[]>();
   private readonly series = new Map<string, Map<string, SeriesBuilder>>();
   private readonly allocFailures = new Map<string, number>();
   private readonly allocFailureSites = new Map<string, AllocFailureSite[]>();
@@ -221,9 +223,11 @@ export class SnapshotBuilder {
   /** Folds a finished snapshot in (a node's snapshot, a stored run): the same result as parsing its files here. */
   addSnapshot(snapshot: Snapshot): void {
     for (const [name, metrics] of Object.entries(snapshot.sections)) {
-      if (!this.sections.has(name) && !this.adopted.has(name)) {
+      if (!this.sections.has(name)) {
         this.declaration(name);
-        this.adopted.set(name, metrics);
+        const parts = this.parts.get(name);
+        if (parts === undefined) this.parts.set(name, [metrics]);
+        else parts.push(metrics);
         continue;
       }
       for (const k of Object.keys(metrics)) this.putMetric(name, k, metrics[k] as Metric, false);
@@ -245,7 +249,7 @@ export class SnapshotBuilder {
    * thread: Maps keep their insertion order there). `merge(state)` folds it in exactly as `merge(builder)` would.
    */
   toState(): BuilderState {
-    for (const name of [...this.adopted.keys()]) this.sectionMap(name);
+    for (const name of [...this.parts.keys()]) this.sectionMap(name);
     const series = new Map<string, Map<string, Series>>();
     for (const [name, byKey] of this.series) series.set(name, new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
     return {
@@ -263,13 +267,21 @@ export class SnapshotBuilder {
 
   build(): Snapshot {
     const sections: Record<string, SectionMetrics> = {};
-    for (const name of [...new Set([...this.sections.keys(), ...this.adopted.keys()])].sort()) {
-      const adopted = this.adopted.get(name);
-      if (adopted !== undefined) {
+    for (const name of [...new Set([...this.sections.keys(), ...this.parts.keys()])].sort()) {
+      const parts = this.parts.get(name);
+      if (parts?.length === 1) {
+        const adopted = parts[0] as SectionMetrics;
         if (!isEmptyRecord(adopted)) sections[name] = adopted;
         continue;
       }
-      const metrics = this.sections.get(name) as Map<string, Metric>;
+      if (parts !== undefined) {
+        const joined = joinInOrder(parts);
+        if (joined !== undefined) {
+          if (!isEmptyRecord(joined)) sections[name] = joined;
+          continue;
+        }
+      }
+      const metrics = this.sections.get(name) ?? this.sectionMap(name);
       // Keys in fileKeyOrder and fields in code-unit order: the order stringifyDocument writes and snapshot files
       // are read back in, so writing 160,000 metrics copies nothing and the gate's union of two sides is a linear merge.
       if (metrics.size > 0) {
@@ -303,15 +315,16 @@ export class SnapshotBuilder {
     return this.lastDeclaration;
   }
 
-  /** The section's Map, made on first use; an adopted section is copied into it first. */
+  /** The section's Map, made on first use; the sections taken whole are folded into it first, in arrival order. */
   private sectionMap(name: string): Map<string, Metric> {
     const metrics = new Map<string, Metric>();
-    const adopted = this.adopted.get(name);
-    if (adopted !== undefined) {
-      for (const key of Object.keys(adopted)) metrics.set(key, adopted[key] as Metric);
-      this.adopted.delete(name);
-    }
+    const parts = this.parts.get(name) ?? [];
+    this.parts.delete(name);
     this.sections.set(name, metrics);
+    for (const [i, part] of parts.entries()) {
+      if (i === 0) for (const key of Object.keys(part)) metrics.set(key, part[key] as Metric);
+      else for (const key of Object.keys(part)) this.putMetric(name, key, part[key] as Metric, false);
+    }
     return metrics;
   }
 
@@ -363,6 +376,30 @@ function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
     skipped: a.skipped + b.skipped,
     environment,
   });
+}
+
+/**
+ * Sections taken whole, joined into one record as build() would make it from a Map of them (keys in fileKeyOrder,
+ * fields in code-unit order), or undefined when their keys do not arrive in strictly increasing fileKeyOrder (a key
+ * twice, or out of order), and the Map must combine and sort them. Keys that arrive so are one ascending run, which
+ * the Map path's sort leaves as it is: the same record, without 160,000 Map entries (~0.1 s of merging 4,096 node
+ * snapshots).
+ */
+export function joinInOrder(parts: readonly SectionMetrics[]): SectionMetrics | undefined {
+  const keys: string[] = [];
+  let previous: string | undefined;
+  for (const part of parts) {
+    for (const key of Object.keys(part)) {
+      if (previous !== undefined && fileKeyOrder(previous, key) >= 0) return undefined;
+      keys.push(key);
+      previous = key;
+    }
+  }
+  const record: SectionMetrics = {};
+  for (const part of parts) for (const key of Object.keys(part)) setOwn(record, key, fieldsInOrder(part[key] as Metric));
+  asWritten.add(record);
+  noteKeys(record, keys);
+  return record;
 }
 
 /**

@@ -2,7 +2,7 @@
 // the fuzz reproducers of issue 12 (empty path, symlink loop, FIFO, unreadable input, missing output folder, deep and
 // duplicated JSON, control characters) as scenarios.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,18 @@ describe('inputs', () => {
     expect(r.code, r.err).toBe(0);
     const snapshot = JSON.parse(r.out) as { meta: { files: number; records: number } };
     expect(snapshot.meta).toMatchObject({ files: 1, records: 1 });
+  });
+
+  it('a file named twice and a symlink to it read it once; a hard link is a file of its own, as its own real path', async () => {
+    const dir = folder({ 'plog-1.log': `${RECORD('APP', 100)}\n` });
+    symlinkSync(join(dir, 'plog-1.log'), join(dir, 'soft.log'));
+    linkSync(join(dir, 'plog-1.log'), join(dir, 'hard.log'));
+    const once = await cli('parse', '--plog', join(dir, 'plog-1.log'), '--plog', join(dir, 'soft.log'), '--plog', join(dir, 'plog-1.log'), '--json');
+    expect(once.code, once.err).toBe(0);
+    expect((JSON.parse(once.out) as { meta: { files: number } }).meta.files).toBe(1);
+    const all = await cli('parse', '--plog', dir, '--json');
+    expect(all.code, all.err).toBe(0);
+    expect((JSON.parse(all.out) as { meta: { files: number } }).meta.files).toBe(2);
   });
 
   it('a FIFO given by name is refused at once; one inside a searched folder is skipped, never waited on', async () => {

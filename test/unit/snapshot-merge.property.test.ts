@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../src/parsers/collect.js';
 import { parseSnapshotText, serializeSnapshotFile } from '../../src/parsers/snapshot-file.js';
-import { SnapshotBuilder, type Snapshot } from '../../src/snapshot.js';
+import { fileKeyOrder, joinInOrder, SnapshotBuilder, stringifyDocument, type SectionMetrics, type Snapshot } from '../../src/snapshot.js';
 import type { InputFile } from '../../src/sources/types.js';
 import { thrown } from '../helpers/thrown.js';
 
@@ -97,6 +97,65 @@ describe('merging node snapshots', () => {
       n0: { devices: ['dev0', 'dev2'], files: 2, records: 2, skipped: 0, environment: { cann: '9.0.RC1' } },
       n1: { devices: ['dev1'], files: 1, records: 1, skipped: 0, environment: { cann: '9.0.RC1' } },
     });
+  });
+});
+
+describe('joining the sections of many snapshots', () => {
+  // Keys that exercise fileKeyOrder: numbers by value (dev2 before dev10), a leading zero (dev01 and dev1 tie, code
+  // units decide), a case-only difference (the collator decides), a non-ASCII module name.
+  const keyArb = fc.tuple(fc.constantFrom('dev', 'Dev', 'dev0'), fc.nat(12), fc.constantFrom('APP', 'app', 'HCCL', 'GE', 'Ä')).map(([d, n, m]) => `DEV_MEM/${d}${n}/${m}`);
+  const metric = (peak: number) => ({ peak, current: peak >> 1, allocs: 3, frees: 1 });
+  /** Node snapshots of one section: keys sorted and cut into runs (the common case), then maybe shuffled or repeated. */
+  const partsArb = fc
+    .record({
+      keys: fc.uniqueArray(keyArb, { minLength: 0, maxLength: 40 }),
+      cuts: fc.array(fc.nat(40), { maxLength: 6 }),
+      peaks: fc.array(fc.nat(1 << 20), { minLength: 40, maxLength: 40 }),
+      shuffle: fc.boolean(),
+      repeat: fc.boolean(),
+    })
+    .map(({ keys, cuts, peaks, shuffle, repeat }) => {
+      const sorted = [...keys].sort(fileKeyOrder);
+      const bounds = [...new Set([0, ...cuts.map((c) => c % (sorted.length + 1)), sorted.length])].sort((a, b) => a - b);
+      const parts = bounds.slice(1).map((end, i) => Object.fromEntries(sorted.slice(bounds[i], end).map((k, j) => [k, metric(peaks[(bounds[i]! + j) % 40]!)])) as SectionMetrics);
+      if (shuffle) parts.reverse();
+      if (repeat && parts.length > 0) parts.push({ ...parts[0], ...(sorted[0] !== undefined ? { [sorted[0]]: metric(7) } : {}) });
+      return parts;
+    });
+  const snapshotOf = (modules: SectionMetrics): Snapshot => ({ version: 2, sections: { modules }, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+
+  it('gives the record, key order included, that combining them in a Map and sorting gives', () => {
+    fc.assert(
+      fc.property(partsArb, (parts) => {
+        const joined = new SnapshotBuilder();
+        const mapped = new SnapshotBuilder();
+        for (const part of parts) {
+          joined.addSnapshot(snapshotOf(part));
+          mapped.addSnapshot(snapshotOf(part));
+        }
+        mapped.toState(); // folds the parts into the builder's Map: build() then combines and sorts them
+        const a = joined.build();
+        const b = mapped.build();
+        // One snapshot's section is handed on as it is (whoever needs an order sorts); what is written is the same.
+        if (parts.length !== 1) expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        expect(stringifyDocument(a)).toBe(stringifyDocument(b));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('joins keys that arrive in strictly increasing order, and leaves a key given twice or out of order to the Map', () => {
+    const m = metric(1);
+    expect(Object.keys(joinInOrder([{ 'DEV_MEM/dev2/APP': m }, {}, { 'DEV_MEM/dev10/APP': m, 'DEV_MEM/dev10/GE': m }]) ?? {})).toEqual([
+      'DEV_MEM/dev2/APP',
+      'DEV_MEM/dev10/APP',
+      'DEV_MEM/dev10/GE',
+    ]);
+    expect(joinInOrder([{ 'DEV_MEM/dev10/APP': m }, { 'DEV_MEM/dev2/APP': m }])).toBeUndefined();
+    expect(joinInOrder([{ 'DEV_MEM/dev2/APP': m }, { 'DEV_MEM/dev2/APP': metric(2) }])).toBeUndefined();
+    // dev01 and dev1 are the same number: code units break the tie, as the sort does
+    expect(joinInOrder([{ 'DEV_MEM/dev1/APP': m }, { 'DEV_MEM/dev01/APP': m }])).toBeUndefined();
+    expect(joinInOrder([{ 'DEV_MEM/dev01/APP': m }, { 'DEV_MEM/dev1/APP': m }])).toBeDefined();
   });
 });
 
