@@ -1,5 +1,5 @@
 import { d as SECTIONS, v as valueOf$1 } from './snapshot2.js';
-import { a as formatDelta, f as formatBytes } from './units.js';
+import { b as formatDelta, f as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './errors.js';
 import './series.js';
 import 'node:crypto';

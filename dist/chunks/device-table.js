@@ -1,6 +1,6 @@
 import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
-import { f as formatBytes, a as formatDelta } from './units.js';
-import { f as formatCount, G as splitOf, H as isCountEntry, u as growth, p as plural } from './groups.js';
+import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
+import { F as splitOf, G as isCountEntry, t as growth, p as plural } from './groups.js';
 import { c as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './errors.js';
 
 /**
@@ -419,14 +419,11 @@ function deviceTable(entries) {
     const parts = [];
     if (hiddenChanged > 0) {
         const deltas = worth.slice(MAX_DEVICE_ROWS).map((r) => [...r.sums.values()].reduce((s, v) => s + v.current - v.baseline, 0));
-        parts.push(`${count(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
+        parts.push(`${formatCount(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
     }
     if (unchanged > 0)
-        parts.push(`${count(unchanged)} unchanged and not flagged`);
-    return { kinds, rows, rest: `${count(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
-}
-function count(n) {
-    return n.toLocaleString('en-US');
+        parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
+    return { kinds, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
 }
 function median(values) {
     const sorted = [...values].sort((a, b) => a - b);

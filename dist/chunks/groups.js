@@ -1,6 +1,7 @@
 import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
-import { f as formatBytes, a as formatDelta } from './units.js';
+import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
+import 'node:crypto';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './errors.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
@@ -289,9 +290,6 @@ function countByStatus(entries) {
     const rank = (s) => (known.includes(s) ? known.indexOf(s) : known.length);
     return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
 }
-function formatCount(n) {
-    return n.toLocaleString('en-US');
-}
 function plural(n, one, many = `${one}s`) {
     return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
@@ -545,7 +543,7 @@ function medianPercent(group) {
 function devicesPhrase(group) {
     const n = group.entries.length;
     const of = Math.max(group.ofDevices, n);
-    return `${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} ${of === 1 ? 'device' : 'devices'}`;
+    return `${formatCount(n)} of ${formatCount(of)} ${of === 1 ? 'device' : 'devices'}`;
 }
 /** Heading of a kind in reports: the section's title (`Modules`), or the kind itself for kinds of no section (`device`). */
 function kindTitle(kind) {
@@ -568,4 +566,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { MAX_KEY_LENGTH as A, contextMarkdown as B, kindTitle as C, valueRange as D, statusLabel as E, contextHtml as F, splitOf as G, isCountEntry as H, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, formatCount as f, groupEntries as g, worstOf as h, isFirstRun as i, isRollUp as j, formatChange as k, formatTransition as l, medianPercent as m, devicesPhrase as n, deviceOfEntry as o, plural as p, medianGrowth as q, formatShortPercent as r, splitSections as s, patternCountsOf as t, growth as u, verdictText as v, worstFirst as w, reportSchema as x, reportFrameSchema as y, MAX_ENTRIES as z };
+export { contextMarkdown as A, kindTitle as B, valueRange as C, statusLabel as D, contextHtml as E, splitOf as F, isCountEntry as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, worstOf as f, groupEntries as g, isRollUp as h, isFirstRun as i, formatChange as j, formatTransition as k, devicesPhrase as l, medianPercent as m, deviceOfEntry as n, medianGrowth as o, plural as p, formatShortPercent as q, patternCountsOf as r, splitSections as s, growth as t, reportSchema as u, verdictText as v, worstFirst as w, reportFrameSchema as x, MAX_ENTRIES as y, MAX_KEY_LENGTH as z };

@@ -1,13 +1,13 @@
-import { f as formatBytes, a as formatDelta } from './units.js';
+import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { a as devicePeaks, b as renderDeviceStacksSvg, d as deviceTable } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, F as contextHtml, f as formatCount, E as statusLabel, g as groupEntries, p as plural, b as countByStatus, o as deviceOfEntry, C as kindTitle, h as worstOf, j as isRollUp, n as devicesPhrase, D as valueRange, l as formatTransition, m as medianPercent, q as medianGrowth, r as formatShortPercent, k as formatChange, a as entryReason } from './groups.js';
+import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, E as contextHtml, D as statusLabel, g as groupEntries, p as plural, b as countByStatus, n as deviceOfEntry, B as kindTitle, f as worstOf, h as isRollUp, l as devicesPhrase, C as valueRange, k as formatTransition, m as medianPercent, o as medianGrowth, q as formatShortPercent, j as formatChange, a as entryReason } from './groups.js';
 import { b as escapeHtml, r as replaceControlCharacters } from './errors.js';
 import './snapshot2.js';
 import './series.js';
 import './types.js';
+import 'node:crypto';
 import './environment2.js';
 import './keys.js';
-import 'node:crypto';
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";

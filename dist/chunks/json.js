@@ -1,6 +1,6 @@
 import { S as SchemaError, s as shortenName } from './errors.js';
 import { j as stableStringify } from './snapshot2.js';
-import { d as devicesPerPattern, t as patternCountsOf, u as growth, g as groupEntries, j as isRollUp, q as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, x as reportSchema, y as reportFrameSchema, z as MAX_ENTRIES, A as MAX_KEY_LENGTH } from './groups.js';
+import { d as devicesPerPattern, r as patternCountsOf, t as growth, g as groupEntries, h as isRollUp, o as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, u as reportSchema, x as reportFrameSchema, y as MAX_ENTRIES, z as MAX_KEY_LENGTH } from './groups.js';
 import { open, rm, rename } from 'node:fs/promises';
 import { p as parseJson, c as compileSchema } from './json-schema.js';
 import { s as splitDevice } from './keys.js';

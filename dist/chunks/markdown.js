@@ -1,7 +1,7 @@
 import { U as UsageError, e as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, c as codeSpan, r as replaceControlCharacters } from './errors.js';
 import { d as deviceTable, r as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, B as contextMarkdown, f as formatCount, p as plural, h as worstOf, j as isRollUp, l as formatTransition, k as formatChange, o as deviceOfEntry, q as medianGrowth, m as medianPercent, r as formatShortPercent, n as devicesPhrase, C as kindTitle, D as valueRange, E as statusLabel, a as entryReason } from './groups.js';
-import { a as formatDelta, f as formatBytes } from './units.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, A as contextMarkdown, p as plural, f as worstOf, h as isRollUp, k as formatTransition, j as formatChange, n as deviceOfEntry, o as medianGrowth, m as medianPercent, q as formatShortPercent, l as devicesPhrase, B as kindTitle, C as valueRange, D as statusLabel, a as entryReason } from './groups.js';
+import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
 import 'node:crypto';
 import './snapshot2.js';
 import './series.js';

@@ -5,7 +5,7 @@ import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatu
 import { g as gitHubCall, G as GitHubError } from './errors2.js';
 import { p as parseJson } from './json-schema.js';
 import { a as sectionOfKind, c as compareKeys } from './snapshot2.js';
-import { f as formatBytes } from './units.js';
+import { f as formatBytes, a as formatCount } from './units.js';
 import { valueOf } from './baseline-changes.js';
 import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -195,7 +195,7 @@ function failureReason(report) {
     // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
     if (worst === undefined)
         return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
-    const more = failing.length > 1 ? ` and ${(failing.length - 1).toLocaleString('en-US')} more failing` : '';
+    const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';
     return `Memory gate failed: ${entrySentence(worst)}${more}`;
 }
 

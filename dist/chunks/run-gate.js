@@ -411,7 +411,7 @@ function assessImbalance(baseline, current, config) {
             const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
             // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
             // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
-            const keyTolerance = matchRule(config.sections.modules?.rules ?? [], key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
+            const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
             const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
             entries.push({
                 ...compared('module', key, old?.peak ?? null, peak),
@@ -430,8 +430,9 @@ function assessImbalance(baseline, current, config) {
     return entries;
 }
 // ---------------------------------------------------------------------------------------------------------------
+const NO_RULES = [];
 function isIgnored(key, config) {
-    return matchRule((config.sections.modules?.rules ?? []), key)?.ignore === true;
+    return matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.ignore === true;
 }
 /** The comparison fields every entry carries: this run against the baseline run. */
 function compared(kind, key, baseline, current) {

@@ -1,7 +1,7 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { d as SECTIONS, m as metricsOf, c as compareKeys } from './snapshot2.js';
-import { a as formatDelta, f as formatBytes } from './units.js';
-import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, b as countByStatus, f as formatCount, h as worstOf, a as entryReason, j as isRollUp, k as formatChange, l as formatTransition, m as medianPercent, n as devicesPhrase, o as deviceOfEntry, q as medianGrowth, r as formatShortPercent } from './groups.js';
+import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
+import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, b as countByStatus, f as worstOf, a as entryReason, h as isRollUp, j as formatChange, k as formatTransition, m as medianPercent, l as devicesPhrase, n as deviceOfEntry, o as medianGrowth, q as formatShortPercent } from './groups.js';
 import 'node:crypto';
 import './series.js';
 import './types.js';

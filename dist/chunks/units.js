@@ -61,5 +61,18 @@ function formatBytes(bytes) {
 function formatDelta(bytes) {
     return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
 }
+/**
+ * A count with thousands separators, as `toLocaleString('en-US')` writes it ("4,096"). Integers are grouped here: the
+ * first toLocaleString of a process loads ICU's number formatting, ~16 ms of every run that prints a count.
+ */
+function formatCount(n) {
+    if (!Number.isSafeInteger(n) || Object.is(n, -0))
+        return n.toLocaleString('en-US');
+    const digits = String(Math.abs(n));
+    let out = digits.length % 3 === 0 ? '' : digits.slice(0, digits.length % 3);
+    for (let i = digits.length % 3; i < digits.length; i += 3)
+        out += `${out === '' ? '' : ','}${digits.slice(i, i + 3)}`;
+    return n < 0 ? `-${out}` : out;
+}
 
-export { formatDelta as a, parseSize as b, formatBytes as f, parseExactInteger as p };
+export { formatCount as a, formatDelta as b, parseSize as c, formatBytes as f, parseExactInteger as p };

@@ -3,7 +3,7 @@ import { compareKeys, keysOf, modulesOf, type ModuleMetric, type Snapshot, type 
 import { formatBytes } from '../units.js';
 import { section } from '../sections/index.js';
 import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
-import type { Entry, FindingStatus, GateConfig, Headroom, HcclReference, Profile, Severity, Status } from './types.js';
+import type { Entry, FindingStatus, GateConfig, Headroom, HcclReference, Profile, Rule, Severity, Status } from './types.js';
 
 /** What the device assessments get from each side: the snapshot's sections and, when known, allocation failures per device. */
 export type DeviceEvidence = Pick<Snapshot, 'sections'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
@@ -456,7 +456,7 @@ function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, conf
       const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
       // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
       // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
-      const keyTolerance = matchRule(config.sections.modules?.rules ?? [], key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
+      const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
       const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
       entries.push({
         ...compared('module', key, old?.peak ?? null, peak),
@@ -478,8 +478,10 @@ function assessImbalance(baseline: ModuleEvidence, current: ModuleEvidence, conf
 
 // ---------------------------------------------------------------------------------------------------------------
 
+const NO_RULES: readonly Rule[] = [];
+
 function isIgnored(key: string, config: GateConfig): boolean {
-  return matchRule((config.sections.modules?.rules ?? []), key)?.ignore === true;
+  return matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.ignore === true;
 }
 
 /** The comparison fields every entry carries: this run against the baseline run. */

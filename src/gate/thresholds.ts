@@ -321,7 +321,9 @@ export function globMatches(glob: string, key: string): boolean {
 
 /** The first rule whose glob matches the key, or undefined when the defaults apply. */
 export function matchRule(rules: readonly Rule[], key: string): Rule | undefined {
-  return rules.find((rule) => globMatches(rule.match, key));
+  // A loop, not rules.find(closure): the gate asks for each of 160,000 keys, most often with no rule at all.
+  for (let i = 0; i < rules.length; i++) if (globMatches((rules[i] as Rule).match, key)) return rules[i];
+  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The text of workflow annotations and of the job's one-line failure reason: the same human units as the tables.
 import type { Entry, GateReport } from '../gate/types.js';
 import { entryReason, entrySentence } from './entry-values.js';
-import { isFirstRun, verdictText, worstFirst } from './sections.js';
+import { formatCount, isFirstRun, verdictText, worstFirst } from './sections.js';
 
 /** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
 export function annotationText(e: Entry): string {
@@ -21,6 +21,6 @@ export function failureReason(report: Pick<GateReport, 'entries'>): string {
   const worst = failing[0];
   // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
   if (worst === undefined) return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', counts: {}, entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
-  const more = failing.length > 1 ? ` and ${(failing.length - 1).toLocaleString('en-US')} more failing` : '';
+  const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';
   return `Memory gate failed: ${entrySentence(worst)}${more}`;
 }

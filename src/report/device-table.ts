@@ -2,7 +2,7 @@
 import type { Entry } from '../gate/types.js';
 import { SECTIONS, sectionOfKind } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
-import { formatDelta } from '../units.js';
+import { formatCount, formatDelta } from '../units.js';
 import { splitOf } from './groups.js';
 
 /** One device: its keys' sums per section kind, and its capacity when one is configured. */
@@ -84,14 +84,10 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const parts: string[] = [];
   if (hiddenChanged > 0) {
     const deltas = worth.slice(MAX_DEVICE_ROWS).map((r) => [...r.sums.values()].reduce((s, v) => s + v.current - v.baseline, 0));
-    parts.push(`${count(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
+    parts.push(`${formatCount(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
   }
-  if (unchanged > 0) parts.push(`${count(unchanged)} unchanged and not flagged`);
-  return { kinds, rows, rest: `${count(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
+  if (unchanged > 0) parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
+  return { kinds, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
 }
 
 function median(values: number[]): number {

@@ -3,7 +3,7 @@ import type { Entry } from '../gate/types.js';
 import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatEntryValue } from './entry-values.js';
-import { growth } from './sections.js';
+import { formatCount, growth } from './sections.js';
 
 /** The entries of one (kind, status, severity, device-free key): one row in every renderer. */
 export interface EntryGroup {
@@ -207,7 +207,7 @@ export function medianPercent(group: EntryGroup): number | null {
 export function devicesPhrase(group: EntryGroup): string {
   const n = group.entries.length;
   const of = Math.max(group.ofDevices, n);
-  return `${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} ${of === 1 ? 'device' : 'devices'}`;
+  return `${formatCount(n)} of ${formatCount(of)} ${of === 1 ? 'device' : 'devices'}`;
 }
 
 /** Heading of a kind in reports: the section's title (`Modules`), or the kind itself for kinds of no section (`device`). */

@@ -1,6 +1,7 @@
 // What every renderer shows, in which order: the verdict, the failing/warning keys, improvements, the rest, device totals.
 import type { Entry, GateReport } from '../gate/types.js';
 import { compareKeys } from '../snapshot.js';
+import { formatCount } from '../units.js';
 import { REPORT_KINDS, REPORT_STATUSES } from './report-schema.js';
 import { contextFailure } from './run-context.js';
 
@@ -83,9 +84,7 @@ export function countByStatus(entries: readonly Entry[]): [status: string, count
   return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
 }
 
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
+export { formatCount };
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
