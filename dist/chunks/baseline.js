@@ -8,6 +8,8 @@ import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSection
 import { r as readWholeText } from './text-stream.js';
 import { h as hasNoMetrics, d as SECTIONS, s as stringifyDocument, b as SNAPSHOT_VERSION, f as fileKeyOrder, j as stableStringify } from './snapshot2.js';
 import './_commonjsHelpers.js';
+import 'node:v8';
+import 'node:vm';
 import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';

@@ -32,6 +32,8 @@ import 'node:worker_threads';
 import './baseline.js';
 import './json-schema.js';
 import './validate.js';
+import 'node:v8';
+import 'node:vm';
 import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';

@@ -1,4 +1,5 @@
 import { I as InputError } from './errors.js';
+import { r as releaseParsedTexts } from './validate.js';
 import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot2.js';
 import { loadBaseline } from './baseline.js';
 import { f as formatBytes } from './units.js';
@@ -6,13 +7,14 @@ import { e as exceedsTolerance, m as matchRule, a as percentChange, b as DEFAULT
 import { S as STATUSES } from './types.js';
 import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment2.js';
 import 'node:crypto';
+import './json-schema.js';
+import './_commonjsHelpers.js';
+import 'node:v8';
+import 'node:vm';
 import './series.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
-import './json-schema.js';
-import './_commonjsHelpers.js';
-import './validate.js';
 import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
@@ -881,6 +883,8 @@ async function runGate(request) {
     if (baseline === null && !request.allowMissingBaseline) {
         throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
     }
+    // Both documents are parsed and their texts dropped: free them before the entries are built (src/parsed-texts.ts).
+    releaseParsedTexts();
     const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
     const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
     // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.

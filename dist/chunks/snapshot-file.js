@@ -6,6 +6,8 @@ import { r as readWholeText } from './text-stream.js';
 import 'node:crypto';
 import './json-schema.js';
 import './_commonjsHelpers.js';
+import 'node:v8';
+import 'node:vm';
 import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';

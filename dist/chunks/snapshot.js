@@ -23,6 +23,8 @@ import 'module';
 import './_commonjsHelpers.js';
 import './validate.js';
 import './json-schema.js';
+import 'node:v8';
+import 'node:vm';
 import './snapshot2.js';
 import './series.js';
 import './text-stream.js';

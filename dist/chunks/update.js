@@ -24,6 +24,8 @@ import './_commonjsHelpers.js';
 import 'node:crypto';
 import './json-schema.js';
 import './validate.js';
+import 'node:v8';
+import 'node:vm';
 import './snapshot2.js';
 import './series.js';
 import './text-stream.js';

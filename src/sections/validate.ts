@@ -4,6 +4,7 @@
 // schemas cost ~0.4 s per 15 MB file); when it does not, the full schema runs and its first error is the message.
 // A property test pins that the direct pass accepts exactly what the schema accepts.
 import { compileCheck, compileSchema, countJsonKeys, parseJsonCounted } from '../json-schema.js';
+import { noteParsedText } from '../parsed-texts.js';
 import { noteKeys } from '../snapshot.js';
 import { SECTIONS } from './index.js';
 import { withOpaqueSections } from './schema.js';
@@ -107,6 +108,7 @@ function sectionKeys(sections: unknown, how: 'exact' | 'counted'): number {
  * `\":` inside a string), the exact check decides.
  */
 export function parseSectionsJson(text: string, file: string): { json: unknown; sectionsChecked: boolean } {
+  noteParsedText(text.length);
   let passed = false;
   const { value, keysCounted } = parseJsonCounted(text, file, (document) => {
     if (!isRecord(document)) return countJsonKeys(document);
