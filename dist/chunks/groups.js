@@ -233,7 +233,11 @@ function splitSections(report, options = {}) {
     const problems = [];
     const improvements = [];
     const unchanged = [];
-    for (const entry of report.entries) {
+    // Indexed: this runs once per report over every entry, before V8 optimizes it, and for...of would allocate an
+    // iterator result per entry (160,000 at 4,096 devices).
+    const entries = report.entries;
+    for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
         if (entry.severity !== 'ok')
             problems.push(entry);
         else if (entry.status === 'improved')
@@ -284,8 +288,10 @@ function worstFirst(a, b) {
 /** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
 function countByStatus(entries) {
     const counts = new Map();
-    for (const entry of entries)
-        counts.set(entry.status, (counts.get(entry.status) ?? 0) + 1);
+    for (let i = 0; i < entries.length; i++) {
+        const status = entries[i].status;
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+    }
     const known = REPORT_STATUSES;
     const rank = (s) => (known.includes(s) ? known.indexOf(s) : known.length);
     return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
@@ -423,8 +429,8 @@ class PatternCounts {
     }
     /** Every kind's counts, and so every entry's. */
     countAll() {
-        for (const entry of this.all)
-            this.get(entry.kind);
+        for (let i = 0; i < this.all.length; i++)
+            this.get(this.all[i].kind);
     }
     count(kind) {
         const { all, perEntry } = this;

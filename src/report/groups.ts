@@ -88,7 +88,7 @@ class PatternCounts implements DevicesPerPattern {
 
   /** Every kind's counts, and so every entry's. */
   countAll(): void {
-    for (const entry of this.all) this.get(entry.kind);
+    for (let i = 0; i < this.all.length; i++) this.get((this.all[i] as Entry).kind);
   }
 
   private count(kind: string): ReadonlyMap<string, PatternCount> {

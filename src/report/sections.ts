@@ -24,7 +24,11 @@ export function splitSections(report: GateReport, options: { orderUnchanged?: bo
   const problems: Entry[] = [];
   const improvements: Entry[] = [];
   const unchanged: Entry[] = [];
-  for (const entry of report.entries) {
+  // Indexed: this runs once per report over every entry, before V8 optimizes it, and for...of would allocate an
+  // iterator result per entry (160,000 at 4,096 devices).
+  const entries = report.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as Entry;
     if (entry.severity !== 'ok') problems.push(entry);
     else if (entry.status === 'improved') improvements.push(entry);
     else unchanged.push(entry);
@@ -78,7 +82,10 @@ export function worstFirst(a: Entry, b: Entry): number {
 /** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
 export function countByStatus(entries: readonly Entry[]): [status: string, count: number][] {
   const counts = new Map<string, number>();
-  for (const entry of entries) counts.set(entry.status, (counts.get(entry.status) ?? 0) + 1);
+  for (let i = 0; i < entries.length; i++) {
+    const status = (entries[i] as Entry).status;
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
   const known: readonly string[] = REPORT_STATUSES;
   const rank = (s: string): number => (known.includes(s) ? known.indexOf(s) : known.length);
   return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
