@@ -244,7 +244,9 @@ function assessLeaks(baseline, current, config) {
         return [];
     const { count, percent } = config.leaks;
     const entries = [];
-    for (const { key, metric } of indexModules(current.modules)) {
+    const index = indexModules(current.modules);
+    for (let i = 0; i < index.length; i++) {
+        const { key, metric } = index[i];
         const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
         if (old === undefined || isIgnored(key, config))
             continue;
@@ -314,7 +316,9 @@ function assessReferences(baseline, current, config) {
     if (policy === 'ignore')
         return [];
     const entries = [];
-    for (const { key, metric, parts } of indexModules(current.modules)) {
+    const index = indexModules(current.modules);
+    for (let i = 0; i < index.length; i++) {
+        const { key, metric, parts } = index[i];
         // Only a key with no baseline: once there is one, the baseline is the better reference.
         if (Object.hasOwn(baseline.modules, key) || isIgnored(key, config))
             continue;
@@ -352,7 +356,9 @@ function imbalanceGroups(modules, config) {
     const groups = new Map();
     // By attribute, then module: no `${attribute}/*/${module}` string per key, only per group.
     const byAttribute = new Map();
-    for (const { key, metric, parts } of indexModules(modules)) {
+    const index = indexModules(modules);
+    for (let i = 0; i < index.length; i++) {
+        const { key, metric, parts } = index[i];
         if (parts === null || parts.device === null || isIgnored(key, config))
             continue;
         let byModule = byAttribute.get(parts.attribute);
