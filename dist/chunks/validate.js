@@ -187,7 +187,7 @@ function withOpaqueSections(schema) {
 // collection frees it. V8 runs none on its own between reading the two documents and the end of a 4,096-device
 // `check`: the heap only grows after the one mark-compact it makes while the first document is parsed, and the peak
 // holds both texts (49 MB), the parse's garbage and a young generation grown to its maximum. One full collection
-// there, after both documents are parsed, took ~40-70 ms and lowered the peak RSS from ~293 to ~224 MiB.
+// there, after both documents are parsed, took ~40-70 ms and lowered the peak RSS from ~293 to ~216 MiB.
 //
 // Node offers no call for it without a flag on its command line, which an Action (`runs: using: node24`) cannot
 // pass: `--expose-gc` is set at run time, and only a new vm context gets its `gc` (this context's globals stay as
