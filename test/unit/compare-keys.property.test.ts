@@ -1,6 +1,6 @@
 // compareKeys: its fast path for printable ASCII gives exactly the numeric collator's order, on any string.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failureText } from '../../src/errors.js';
 import { ASCII_PRIMARY_RANKS, checkedCollator, compareKeys, primaryRanks } from '../../src/snapshot.js';
 
@@ -44,6 +44,26 @@ describe('compareKeys', () => {
       error = e;
     }
     expect(failureText(error, false)).toMatch(/^internal error: this Node\.js's ICU \S+ orders ASCII characters differently from ascend-memory-gate's built-in table; run the gate with the Node\.js version its Action declares, and report this$/);
+  });
+
+  it('orders names that differ in case and then in a letter without a collator (kernel names mix cases)', async () => {
+    vi.resetModules();
+    const Original = Intl.Collator;
+    const made = vi.spyOn(Intl, 'Collator').mockImplementation(function (this: unknown, ...args: ConstructorParameters<typeof Intl.Collator>) {
+      return new Original(...args);
+    } as unknown as typeof Intl.Collator);
+    try {
+      const fresh = await import('../../src/snapshot.js');
+      const names = ['dev0/aclnnForeachAddList', 'dev0/Add_735706_5', 'dev0/Transpose_b3a31f_12', 'dev0/torch._ops.aten.t.default', 'dev0/MatMul_1', 'dev0/matmul_2'];
+      const sorted = [...names].sort(fresh.compareKeys);
+      expect(sorted).toEqual([...names].sort(collator.compare));
+      expect(made).not.toHaveBeenCalled();
+      // A case-only difference is still the collator's to decide.
+      expect(fresh.compareKeys('dev0/Add', 'dev0/add')).toBe(collator.compare('dev0/Add', 'dev0/add'));
+      expect(made).toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('has the sign of the numeric collator on pairs with a shared prefix', () => {
