@@ -499,42 +499,55 @@ const isPrintable = (c: number): boolean => c >= 0x20 && c <= 0x7e;
 /**
  * The collator's answer when a primary (base-letter or number) difference decides it, reading only printable ASCII up
  * to that difference; undefined when it cannot tell (no primary difference: the keys differ only in case or leading
- * zeros; another character; a control character), and the collator decides.
+ * zeros; another character; a control character), and the collator decides. `i` and `j` walk `a` and `b`: they part
+ * after numbers that are equal but written with different leading zeros (`_07f` against `_7d`).
  */
 function compareAsciiKeys(a: string, b: string): number | undefined {
   const ranks = ASCII_PRIMARY_RANKS;
-  const n = Math.min(a.length, b.length);
   let i = 0;
+  let j = 0;
   for (;;) {
-    for (; i < n; i++) {
+    while (i < a.length && j < b.length) {
       const c = a.charCodeAt(i);
-      if (c !== b.charCodeAt(i)) break;
+      if (c !== b.charCodeAt(j)) break;
       if (!isPrintable(c)) return undefined;
+      i++;
+      j++;
     }
-    // In a number (the common prefix ends in a digit, or a digit differs), the whole digit runs compare by value.
+    // In a number (the common part ends in a digit, or a digit differs), the whole digit runs compare by value.
     const ca = i < a.length ? a.charCodeAt(i) : -1;
-    const cb = i < b.length ? b.charCodeAt(i) : -1;
+    const cb = j < b.length ? b.charCodeAt(j) : -1;
     if ((i > 0 && isDigit(a.charCodeAt(i - 1))) || isDigit(ca) || isDigit(cb)) {
-      let start = i;
-      while (start > 0 && isDigit(a.charCodeAt(start - 1))) start--;
+      // The digits right before i and j were read in step, so they are the same on both sides.
+      let back = 0;
+      while (i - back > 0 && isDigit(a.charCodeAt(i - back - 1))) back++;
+      const startA = i - back;
+      const startB = j - back;
       let endA = i;
       while (endA < a.length && isDigit(a.charCodeAt(endA))) endA++;
-      let endB = i;
+      let endB = j;
       while (endB < b.length && isDigit(b.charCodeAt(endB))) endB++;
       // A run that goes on in another script's digits (full-width, Arabic-Indic), or past an ignorable control
       // character, may be one longer number to the collator.
       if ((endA < a.length && !isPrintable(a.charCodeAt(endA))) || (endB < b.length && !isPrintable(b.charCodeAt(endB)))) return undefined;
-      if (endA > start && endB > start && (endA > i || endB > i)) return compareDigitRuns(a, start, endA, b, start, endB);
+      if (endA > startA && endB > startB && (endA > i || endB > j)) {
+        const order = compareDigitRuns(a, startA, endA, b, startB, endB);
+        if (order !== undefined) return order;
+        // The same number (leading zeros differ): the collator reads on after it, and so does this.
+        i = endA;
+        j = endB;
+        continue;
+      }
       // One side has no digit here: a number against a character (or the end) ranks like its first digit.
-      if (endA === start && endB > start) return rankAgainst(ca, ranks);
-      if (endB === start && endA > start) {
+      if (endA === startA && endB > startB) return rankAgainst(ca, ranks);
+      if (endB === startB && endA > startA) {
         const flipped = rankAgainst(cb, ranks);
         return flipped === undefined ? undefined : -flipped;
       }
-      // Both runs end at i: the numbers are equal and identical, the characters after them decide.
+      // Both runs end here: the numbers are equal and identical, the characters after them decide.
     }
     if (ca === -1 || cb === -1) {
-      // One key is a prefix of the other: the shorter sorts first when the longer goes on with a printable character.
+      // One key ends first: the shorter sorts first when the longer goes on with a printable character.
       const next = ca === -1 ? cb : ca;
       if (!isPrintable(next)) return undefined;
       return ca === -1 ? -1 : 1;
@@ -547,6 +560,7 @@ function compareAsciiKeys(a: string, b: string): number | undefined {
     // keys (`Add_7` sorts after `aclnnAdd`: c before d), so read on. Kernel names mix cases (aclnn…, Add_…, MatMul…);
     // stopping here built the collator, and ~1,300 of its comparisons, in every run that held such names.
     i++;
+    j++;
   }
 }
 

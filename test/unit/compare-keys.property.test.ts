@@ -46,7 +46,7 @@ describe('compareKeys', () => {
     expect(failureText(error, false)).toMatch(/^internal error: this Node\.js's ICU \S+ orders ASCII characters differently from ascend-memory-gate's built-in table; run the gate with the Node\.js version its Action declares, and report this$/);
   });
 
-  it('orders names that differ in case and then in a letter without a collator (kernel names mix cases)', async () => {
+  it("orders kernel names that differ in case, or in a number's leading zeros, and then in a letter, without a collator", async () => {
     vi.resetModules();
     const Original = Intl.Collator;
     const made = vi.spyOn(Intl, 'Collator').mockImplementation(function (this: unknown, ...args: ConstructorParameters<typeof Intl.Collator>) {
@@ -54,7 +54,19 @@ describe('compareKeys', () => {
     } as unknown as typeof Intl.Collator);
     try {
       const fresh = await import('../../src/snapshot.js');
-      const names = ['dev0/aclnnForeachAddList', 'dev0/Add_735706_5', 'dev0/Transpose_b3a31f_12', 'dev0/torch._ops.aten.t.default', 'dev0/MatMul_1', 'dev0/matmul_2'];
+      const names = [
+        'dev0/aclnnForeachAddList',
+        'dev0/Add_735706_5',
+        'dev0/Transpose_b3a31f_12',
+        'dev0/torch._ops.aten.t.default',
+        'dev0/MatMul_1',
+        'dev0/matmul_2',
+        // hash suffixes: 7d… and 07f… are the same number 7 to the collator, then d before f
+        'dev0/FlashAttentionScore_7d7728_5',
+        'dev0/FlashAttentionScore_07f11e_4',
+        'dev0/SoftmaxV2_08c337_0',
+        'dev0/SoftmaxV2_8ad44c_14',
+      ];
       const sorted = [...names].sort(fresh.compareKeys);
       expect(sorted).toEqual([...names].sort(collator.compare));
       expect(made).not.toHaveBeenCalled();
