@@ -1,10 +1,146 @@
 import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
-import 'node:crypto';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
 import { b as escapeHtml, t as tableCodeSpan } from './errors.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
+
+/** True for an entry whose values are counts, not bytes. */
+function isCountEntry(entry) {
+    return entry.unit === 'count';
+}
+/** The entry's optional free-text note, or null. */
+function entryNote(entry) {
+    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
+}
+/** A baseline or current value: "19.4 GiB", or "3" for a count. */
+function formatEntryValue(entry, value) {
+    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
+}
+/** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
+function formatEntryDelta(entry, delta) {
+    if (!isCountEntry(entry))
+        return formatDelta(delta);
+    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
+}
+/** What decided the entry, as plain text: a finding's note (with its limit), else the rule's glob, else "default". */
+function entryReason(entry) {
+    const note = entryNote(entry);
+    if (note !== null) {
+        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+        return { rule: entry.rule, note: `${note}${limit}` };
+    }
+    return { rule: entry.rule, note: null };
+}
+/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
+function formatShortPercent(percent) {
+    const digits = Math.abs(percent) >= 10 ? 0 : 1;
+    const s = percent.toFixed(digits);
+    return percent > 0 ? `+${s}%` : `${s}%`;
+}
+/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
+function formatTransition(entry) {
+    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
+    return `${side(entry.baseline)} → ${side(entry.current)}`;
+}
+/** "+19.7 GiB (+100%)"; a new or missing key grows or shrinks by its whole value: "+4.0 GiB (new)". */
+function formatChange(entry) {
+    if (entry.delta !== null) {
+        const delta = formatEntryDelta(entry, entry.delta);
+        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+    }
+    if (entry.baseline === null && entry.current !== null)
+        return `${formatEntryDelta(entry, entry.current)} (new)`;
+    if (entry.current === null && entry.baseline !== null)
+        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
+    return '—';
+}
+/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
+function entrySentence(entry) {
+    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
+    return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
+}
+
+// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
+/** Most nodes named per value; the rest are counted. */
+const NODES_SHOWN = 8;
+const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
+function nodeList(nodes) {
+    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
+    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
+}
+function splitRows(splits) {
+    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
+}
+/** The blocks, in order; empty when there is nothing to say. */
+function contextBlocks(report) {
+    const blocks = [];
+    const env = report.environment;
+    if (hasEnvironmentFindings(env)) {
+        if (env.changes.length > 0) {
+            blocks.push({
+                title: 'Environment changed since the baseline',
+                severity: env.severity,
+                header: ['Item', 'Baseline', 'This run'],
+                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
+            });
+        }
+        if (env.splits.length > 0) {
+            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
+        }
+    }
+    const missing = report.missingArtifacts ?? [];
+    if (missing.length > 0) {
+        blocks.push({
+            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
+            severity: 'warn',
+            header: ['Artifact'],
+            rows: missing.map((name) => [name]),
+        });
+    }
+    return blocks;
+}
+/** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
+function contextFailure(report) {
+    const env = report.environment;
+    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
+        return null;
+    if (env.changes.length > 0)
+        return 'environment changed since the baseline';
+    return "this run's nodes disagree on their environment";
+}
+/** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
+function contextMarkdown(report) {
+    return contextBlocks(report).map((block) => [
+        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
+        '',
+        `| ${block.header.join(' | ')} |`,
+        `|${block.header.map(() => '---').join('|')}|`,
+        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
+    ].join('\n'));
+}
+/** Terminal lines: one heading per block, one indented line per row. */
+function contextTerminal(report, shown) {
+    return contextBlocks(report).flatMap((block) => [
+        '',
+        `${block.severity.toUpperCase()}: ${block.title}`,
+        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
+            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
+            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
+    ]);
+}
+/** HTML sections, every value escaped. */
+function contextHtml(report) {
+    return contextBlocks(report).map((block) => [
+        `<section class="context ${block.severity}">`,
+        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
+        '<table>',
+        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
+        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
+        '</table>',
+        '</section>',
+    ].join('\n'));
+}
 
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
@@ -144,87 +280,6 @@ const reportSchema = {
 /** What the writer checks with ajv: everything but the entries and groups, which its own loop checks (json.ts). */
 const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
 
-// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
-/** Most nodes named per value; the rest are counted. */
-const NODES_SHOWN = 8;
-const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
-function nodeList(nodes) {
-    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
-    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
-}
-function splitRows(splits) {
-    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
-}
-/** The blocks, in order; empty when there is nothing to say. */
-function contextBlocks(report) {
-    const blocks = [];
-    const env = report.environment;
-    if (hasEnvironmentFindings(env)) {
-        if (env.changes.length > 0) {
-            blocks.push({
-                title: 'Environment changed since the baseline',
-                severity: env.severity,
-                header: ['Item', 'Baseline', 'This run'],
-                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
-            });
-        }
-        if (env.splits.length > 0) {
-            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
-        }
-    }
-    const missing = report.missingArtifacts ?? [];
-    if (missing.length > 0) {
-        blocks.push({
-            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
-            severity: 'warn',
-            header: ['Artifact'],
-            rows: missing.map((name) => [name]),
-        });
-    }
-    return blocks;
-}
-/** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
-function contextFailure(report) {
-    const env = report.environment;
-    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
-        return null;
-    if (env.changes.length > 0)
-        return 'environment changed since the baseline';
-    return "this run's nodes disagree on their environment";
-}
-/** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
-function contextMarkdown(report) {
-    return contextBlocks(report).map((block) => [
-        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
-        '',
-        `| ${block.header.join(' | ')} |`,
-        `|${block.header.map(() => '---').join('|')}|`,
-        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
-    ].join('\n'));
-}
-/** Terminal lines: one heading per block, one indented line per row. */
-function contextTerminal(report, shown) {
-    return contextBlocks(report).flatMap((block) => [
-        '',
-        `${block.severity.toUpperCase()}: ${block.title}`,
-        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
-            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
-            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
-    ]);
-}
-/** HTML sections, every value escaped. */
-function contextHtml(report) {
-    return contextBlocks(report).map((block) => [
-        `<section class="context ${block.severity}">`,
-        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
-        '<table>',
-        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
-        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
-        '</table>',
-        '</section>',
-    ].join('\n'));
-}
-
 /** Growth in bytes, also for a new key (its whole current) or a missing key (minus its baseline). */
 function growth(entry) {
     return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
@@ -322,62 +377,6 @@ function verdictText(report, title) {
     }
     const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
     return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
-}
-
-/** True for an entry whose values are counts, not bytes. */
-function isCountEntry(entry) {
-    return entry.unit === 'count';
-}
-/** The entry's optional free-text note, or null. */
-function entryNote(entry) {
-    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
-}
-/** A baseline or current value: "19.4 GiB", or "3" for a count. */
-function formatEntryValue(entry, value) {
-    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
-}
-/** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
-function formatEntryDelta(entry, delta) {
-    if (!isCountEntry(entry))
-        return formatDelta(delta);
-    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
-}
-/** What decided the entry, as plain text: a finding's note (with its limit), else the rule's glob, else "default". */
-function entryReason(entry) {
-    const note = entryNote(entry);
-    if (note !== null) {
-        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
-        return { rule: entry.rule, note: `${note}${limit}` };
-    }
-    return { rule: entry.rule, note: null };
-}
-/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
-function formatShortPercent(percent) {
-    const digits = Math.abs(percent) >= 10 ? 0 : 1;
-    const s = percent.toFixed(digits);
-    return percent > 0 ? `+${s}%` : `${s}%`;
-}
-/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
-function formatTransition(entry) {
-    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
-    return `${side(entry.baseline)} → ${side(entry.current)}`;
-}
-/** "+19.7 GiB (+100%)"; a new or missing key grows or shrinks by its whole value: "+4.0 GiB (new)". */
-function formatChange(entry) {
-    if (entry.delta !== null) {
-        const delta = formatEntryDelta(entry, entry.delta);
-        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
-    }
-    if (entry.baseline === null && entry.current !== null)
-        return `${formatEntryDelta(entry, entry.current)} (new)`;
-    if (entry.current === null && entry.baseline !== null)
-        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
-    return '—';
-}
-/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
-function entrySentence(entry) {
-    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
-    return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
 }
 
 // Every renderer asks each entry for its device several times (groups, totals, charts): split each key once. By key, not

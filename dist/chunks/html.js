@@ -5,9 +5,9 @@ import { b as escapeHtml, r as replaceControlCharacters } from './errors.js';
 import './snapshot2.js';
 import './series.js';
 import './types.js';
-import 'node:crypto';
 import './environment2.js';
 import './keys.js';
+import 'node:crypto';
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";

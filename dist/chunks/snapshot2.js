@@ -488,14 +488,9 @@ class SnapshotBuilder {
         const parts = this.parts.get(name) ?? [];
         this.parts.delete(name);
         this.sections.set(name, metrics);
-        for (const [i, part] of parts.entries()) {
-            if (i === 0)
-                for (const key of Object.keys(part))
-                    metrics.set(key, part[key]);
-            else
-                for (const key of Object.keys(part))
-                    this.putMetric(name, key, part[key], false);
-        }
+        for (const part of parts)
+            for (const key of keysOf(part))
+                this.putMetric(name, key, part[key], false);
         return metrics;
     }
     seriesBuilder(sectionName, key, axis) {
@@ -556,20 +551,18 @@ function combineNodes(a, b) {
  * 1.44 -> 1.27 s median in paired runs).
  */
 function joinInOrder(parts) {
+    const record = {};
     const keys = [];
     let previous;
     for (const part of parts) {
         for (const key of keysOf(part)) {
             if (previous !== undefined && fileKeyOrder(previous, key) >= 0)
                 return undefined;
+            setOwn(record, key, fieldsInOrder(part[key]));
             keys.push(key);
             previous = key;
         }
     }
-    const record = {};
-    for (const part of parts)
-        for (const key of keysOf(part))
-            setOwn(record, key, fieldsInOrder(part[key]));
     asWritten.add(record);
     noteKeys(record, keys);
     return record;

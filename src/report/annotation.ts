@@ -1,7 +1,8 @@
 // The text of workflow annotations and of the job's one-line failure reason: the same human units as the tables.
 import type { Entry, GateReport } from '../gate/types.js';
 import { entryReason, entrySentence } from './entry-values.js';
-import { formatCount, isFirstRun, verdictText, worstFirst } from './sections.js';
+import { isFirstRun, verdictText, worstFirst } from './sections.js';
+import { formatCount } from '../units.js';
 
 /** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
 export function annotationText(e: Entry): string {

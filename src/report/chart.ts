@@ -2,11 +2,11 @@
 import type { Entry } from '../gate/types.js';
 import { SECTIONS, sectionOfKind } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
-import { formatBytes } from '../units.js';
+import { formatBytes, formatCount } from '../units.js';
 import { isCountEntry } from './entry-values.js';
 import { codeSpan, escapeHtml, replaceControlCharacters } from './escape.js';
 import { splitOf } from './groups.js';
-import { formatCount, growth, plural } from './sections.js';
+import { growth, plural } from './sections.js';
 
 
 export type ChartSeverity = 'fail' | 'warn' | 'ok';

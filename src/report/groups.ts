@@ -3,7 +3,8 @@ import type { Entry } from '../gate/types.js';
 import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../sections/index.js';
 import { compareKeys } from '../snapshot.js';
 import { formatEntryValue } from './entry-values.js';
-import { formatCount, growth } from './sections.js';
+import { growth } from './sections.js';
+import { formatCount } from '../units.js';
 
 /** The entries of one (kind, status, severity, device-free key): one row in every renderer. */
 export interface EntryGroup {

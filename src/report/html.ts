@@ -1,6 +1,6 @@
 // The gate report as ONE self-contained HTML file (inline CSS and SVG, a CSP that forbids everything else): groups and top-N, readable from 400 px up; the JSON report holds every entry.
 import type { Entry, GateReport } from '../gate/types.js';
-import { formatBytes, formatDelta } from '../units.js';
+import { formatBytes, formatCount, formatDelta } from '../units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
 import { deviceTable } from './device-table.js';
 import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition } from './entry-values.js';
@@ -19,7 +19,7 @@ import {
   valueRange,
   type EntryGroup,
 } from './groups.js';
-import { countByStatus, formatCount, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { countByStatus, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 
 export interface HtmlOptions {
   /** Subject of the verdict: "<title> failed: …". Default "Memory gate". */

@@ -18,9 +18,9 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { formatCount, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 import { deviceTable, type DeviceTableLimits } from './device-table.js';
-import { formatBytes, formatDelta } from '../units.js';
+import { formatBytes, formatCount, formatDelta } from '../units.js';
 import { formatShortPercent } from './entry-values.js';
 
 export interface MarkdownOptions {

@@ -91,8 +91,6 @@ export function countByStatus(entries: readonly Entry[]): [status: string, count
   return [...counts].sort(([a], [b]) => rank(a) - rank(b) || compareKeys(a, b));
 }
 
-export { formatCount };
-
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }

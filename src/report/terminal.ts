@@ -3,12 +3,12 @@ import { UsageError } from '../errors.js';
 import type { GateReport } from '../gate/types.js';
 import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
 import { compareKeys, metricsOf, type Snapshot } from '../snapshot.js';
-import { formatBytes, formatDelta, formatPercent } from '../units.js';
+import { formatBytes, formatCount, formatDelta, formatPercent } from '../units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
 import { replaceControlCharacters } from './escape.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
-import { countByStatus, formatCount, isFirstRun, plural, splitSections, verdictText } from './sections.js';
+import { countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
 
 export interface TerminalOptions {
   /** ANSI colours: red failures, yellow warnings, green pass. Default off. */
