@@ -81,7 +81,7 @@ const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/](undici|tunnel|@actions[\\/]http
 
 export default [
   {
-    input: { index: 'src/index.ts', cli: 'src/cli.ts' },
+    input: { index: 'src/action/index.ts', cli: 'src/cli/index.ts' },
     output: {
       dir: 'dist',
       format: 'es',

@@ -1,5 +1,5 @@
 // Types of bench/generate.mjs, so the TypeScript tests can import the corpus generator.
-import type { Snapshot } from '../src/snapshot.js';
+import type { Snapshot } from '../src/model/snapshot.js';
 
 export interface GenerateOptions {
   /** Directory to write into (created if missing). */

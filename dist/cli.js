@@ -19,7 +19,7 @@ if ((command === 'parse' || command === 'check' || command === 'baseline' || com
         startWorkersEarly();
 }
 const { runCli } = await import('./chunks/commands.js');
-const { failureText } = await import('./chunks/errors.js').then(function (n) { return n.d; });
+const { failureText } = await import('./chunks/errors.js').then(function (n) { return n.e; });
 runCli(argv).then((code) => {
     process.exitCode = code;
 }, (error) => {

@@ -10,9 +10,8 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import { U as UsageError, f as failureText } from './chunks/errors.js';
-import { S as SOURCES } from './chunks/sources.js';
+import { S as SOURCES } from './chunks/evidence-sources.js';
 import { s as splitList } from './chunks/local.js';
-import 'node:crypto';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
@@ -706,7 +705,7 @@ function readInputs(get = (name) => getInput(name)) {
         throw new UsageError(`'comment-key' may hold letters, digits, '.', '_' and '-' (1 to 64), got '${commentKey}'`);
     }
     return {
-        // One input per evidence source (src/parsers/sources.ts), named there.
+        // One input per evidence source (src/parsers/evidence-sources.ts), named there.
         evidence: Object.fromEntries(SOURCES.map((source) => [source.name, splitList(get(source.input))])),
         artifacts: splitList(get('artifacts')),
         runId: parseRunId(get('run-id')),

@@ -1,9 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { s as serializeError } from './chunks/parse-protocol.js';
-import { p as parseInputFile } from './chunks/sources.js';
+import { p as parseInputFile } from './chunks/evidence-sources.js';
 import { S as SnapshotBuilder } from './chunks/snapshot2.js';
 import './chunks/errors.js';
-import 'node:crypto';
 import './chunks/series.js';
 
 // A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into

@@ -1,9 +1,9 @@
-// The source of src/generated/schema-checks.js: ajv's standalone code for every schema in PRECOMPILED_SCHEMAS, each
+// The source of src/json/generated/schema-checks.js: ajv's standalone code for every schema in PRECOMPILED_SCHEMAS, each
 // exported under its schema's hash. Used by `npm run schemas` to write the file and by its test to see it is current.
 import AjvModule from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { CHECK_OPTIONS, schemaHash } from '../src/schema-hash.js';
-import { PRECOMPILED_SCHEMAS } from '../src/precompiled-schemas.js';
+import { CHECK_OPTIONS, schemaHash } from '../src/json/schema-hash.js';
+import { PRECOMPILED_SCHEMAS } from '../src/json/precompiled-schemas.js';
 
 const Ajv = AjvModule.default;
 const standaloneCode = standaloneModule.default;
@@ -30,7 +30,7 @@ export function schemaChecksSource(): string {
   if (!code.startsWith('"use strict";')) throw new Error('ajv standalone code no longer starts with "use strict": check the rewrite in scripts/schema-checks-source.ts');
   if (code.includes('require(')) throw new Error('ajv standalone code still calls require(): extend the rewrite in scripts/schema-checks-source.ts');
   const table = hashes.map((hash) => `  '${hash}': check_${hash},`).join('\n');
-  return `// Written by \`npm run schemas\` (scripts/schema-checks-source.ts) from src/precompiled-schemas.ts: do not edit.
+  return `// Written by \`npm run schemas\` (scripts/schema-checks-source.ts) from src/json/precompiled-schemas.ts: do not edit.
 // ajv's standalone checks of the schemas a run validates with, by the hash of each schema (json-schema.ts schemaHash).
 ${imports.join('\n')}
 ${code.slice('"use strict";'.length)}

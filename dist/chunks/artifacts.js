@@ -14,8 +14,7 @@ import 'node:fs';
 import 'path';
 import 'url';
 import 'module';
-import './sources.js';
-import 'node:crypto';
+import './evidence-sources.js';
 
 // The two artifact APIs (this run's results service, another run's REST API) with retries, backoff and timeouts on every request.
 const DEFAULT_RETRY = { attempts: 5, baseDelayMs: 500, maxDelayMs: 8000, timeoutMs: 30_000 };

@@ -1,7 +1,8 @@
 import { d as SECTIONS, v as valueOf$1 } from './snapshot2.js';
 import { b as formatDelta, f as formatBytes } from './units.js';
-import { t as tableCodeSpan } from './errors.js';
+import { t as tableCodeSpan } from './escape.js';
 import './series.js';
+import './errors.js';
 import 'node:crypto';
 
 /** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */

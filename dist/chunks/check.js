@@ -12,8 +12,7 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import './errors.js';
-import 'node:crypto';
-import './sources.js';
+import './evidence-sources.js';
 import './local.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -22,7 +21,8 @@ import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 import './validate.js';
-import './json-schema.js';
+import './reader.js';
+import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
 import './snapshot2.js';
@@ -33,10 +33,11 @@ import 'node:buffer';
 import 'node:string_decoder';
 import './units.js';
 import './thresholds.js';
-import './environment2.js';
+import './environment.js';
 import './types.js';
 import './errors2.js';
 import './baseline-changes.js';
+import './escape.js';
 import './groups.js';
 import './keys.js';
 import './json.js';
@@ -62,7 +63,6 @@ async function runCheckMode(inputs) {
         baselinePath: inputs.baseline,
         configPath: inputs.config,
         maxIncrease: inputs.maxIncrease,
-        allowMissingBaseline: true,
         limits,
     });
     const { baseline } = gated;

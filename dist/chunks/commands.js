@@ -3,10 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, f as failureText, v as visible } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
-import { s as stringifyDocument } from './snapshot2.js';
-import { S as SOURCES, n as noSpecs } from './sources.js';
+import { b as stringifyDocument } from './snapshot2.js';
+import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
-import 'node:crypto';
 import './parse-protocol.js';
 import './worker-start.js';
 import 'node:fs';
@@ -179,7 +178,7 @@ function optionalString(opts, name) {
 
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 const PROGRAM = 'ascend-memory-gate';
-/** One multi-value flag per evidence source (src/parsers/sources.ts): --plog, --compare, … with its help line. */
+/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line. */
 const INPUT_OPTIONS = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]));
 /** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
 const ENVIRONMENT_OPTIONS = {
@@ -289,7 +288,7 @@ const stdio = {
 };
 /** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
 async function withNodeFromOptions(snapshot, opts, io, always = false) {
-    const { parseEnvironmentPairs, withThisNode } = await import('./environment.js');
+    const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
     const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
     const node = optionalString(opts, 'node');
     return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) => io.err(`${line}\n`));
@@ -403,7 +402,7 @@ const COMMANDS = {
     'compare-dumps': async (args, io) => {
         if (args.includes('--help') || args.includes('-h'))
             throw new HelpRequested(COMPARE_DUMPS);
-        return (await import('./compare-dumps-command.js')).compareDumpsCommand(args, io);
+        return (await import('./compare-dumps2.js')).compareDumpsCommand(args, io);
     },
 };
 async function runCli(argvWithFlags, io = stdio) {

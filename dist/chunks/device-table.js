@@ -1,7 +1,8 @@
-import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
+import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot2.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
-import { F as splitOf, G as isCountEntry, t as growth, p as plural } from './groups.js';
-import { c as codeSpan, b as escapeHtml, r as replaceControlCharacters } from './errors.js';
+import { F as splitOf, G as isCountEntry, A as growth, p as plural } from './groups.js';
+import { r as replaceControlCharacters } from './errors.js';
+import { c as codeSpan, e as escapeHtml } from './escape.js';
 
 /**
  * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and
@@ -431,4 +432,4 @@ function median(values) {
     return sorted.length % 2 === 1 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 }
 
-export { devicePeaks as a, renderDeviceStacksSvg as b, deviceTable as d, renderMermaidChart as r };
+export { deviceTable as a, renderMermaidChart as b, devicePeaks as d, renderDeviceStacksSvg as r };

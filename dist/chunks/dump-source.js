@@ -2,7 +2,6 @@ import { I as InputError } from './errors.js';
 import { parseMemoryCompareText } from './memory-compare.js';
 import { s as streamDump, D as DumpReader, i as i32, f as f64, a as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
-import 'node:crypto';
 import './sync.js';
 import './units.js';
 import 'node:buffer';

@@ -1,8 +1,8 @@
-import { d as SECTIONS, c as compareKeys, a as sectionOfKind } from './snapshot2.js';
+import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot2.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
-import { h as hasEnvironmentFindings, e as environmentLabel } from './environment2.js';
-import { b as escapeHtml, t as tableCodeSpan } from './errors.js';
+import { h as hasEnvironmentFindings, e as environmentLabel } from './environment.js';
+import { t as tableCodeSpan, e as escapeHtml } from './escape.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
 
 /** True for an entry whose values are counts, not bytes. */
@@ -59,87 +59,6 @@ function formatChange(entry) {
 function entrySentence(entry) {
     const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
     return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
-}
-
-// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
-/** Most nodes named per value; the rest are counted. */
-const NODES_SHOWN = 8;
-const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
-function nodeList(nodes) {
-    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
-    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
-}
-function splitRows(splits) {
-    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
-}
-/** The blocks, in order; empty when there is nothing to say. */
-function contextBlocks(report) {
-    const blocks = [];
-    const env = report.environment;
-    if (hasEnvironmentFindings(env)) {
-        if (env.changes.length > 0) {
-            blocks.push({
-                title: 'Environment changed since the baseline',
-                severity: env.severity,
-                header: ['Item', 'Baseline', 'This run'],
-                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
-            });
-        }
-        if (env.splits.length > 0) {
-            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
-        }
-    }
-    const missing = report.missingArtifacts ?? [];
-    if (missing.length > 0) {
-        blocks.push({
-            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
-            severity: 'warn',
-            header: ['Artifact'],
-            rows: missing.map((name) => [name]),
-        });
-    }
-    return blocks;
-}
-/** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
-function contextFailure(report) {
-    const env = report.environment;
-    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
-        return null;
-    if (env.changes.length > 0)
-        return 'environment changed since the baseline';
-    return "this run's nodes disagree on their environment";
-}
-/** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
-function contextMarkdown(report) {
-    return contextBlocks(report).map((block) => [
-        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
-        '',
-        `| ${block.header.join(' | ')} |`,
-        `|${block.header.map(() => '---').join('|')}|`,
-        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
-    ].join('\n'));
-}
-/** Terminal lines: one heading per block, one indented line per row. */
-function contextTerminal(report, shown) {
-    return contextBlocks(report).flatMap((block) => [
-        '',
-        `${block.severity.toUpperCase()}: ${block.title}`,
-        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
-            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
-            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
-    ]);
-}
-/** HTML sections, every value escaped. */
-function contextHtml(report) {
-    return contextBlocks(report).map((block) => [
-        `<section class="context ${block.severity}">`,
-        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
-        '<table>',
-        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
-        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
-        '</table>',
-        '</section>',
-    ].join('\n'));
 }
 
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
@@ -280,6 +199,87 @@ const reportSchema = {
 /** What the writer checks with ajv: everything but the entries and groups, which its own loop checks (json.ts). */
 const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
 
+// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
+/** Most nodes named per value; the rest are counted. */
+const NODES_SHOWN = 8;
+const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
+function nodeList(nodes) {
+    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
+    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
+}
+function splitRows(splits) {
+    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
+}
+/** The blocks, in order; empty when there is nothing to say. */
+function contextBlocks(report) {
+    const blocks = [];
+    const env = report.environment;
+    if (hasEnvironmentFindings(env)) {
+        if (env.changes.length > 0) {
+            blocks.push({
+                title: 'Environment changed since the baseline',
+                severity: env.severity,
+                header: ['Item', 'Baseline', 'This run'],
+                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
+            });
+        }
+        if (env.splits.length > 0) {
+            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
+        }
+    }
+    const missing = report.missingArtifacts ?? [];
+    if (missing.length > 0) {
+        blocks.push({
+            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
+            severity: 'warn',
+            header: ['Artifact'],
+            rows: missing.map((name) => [name]),
+        });
+    }
+    return blocks;
+}
+/** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
+function contextFailure(report) {
+    const env = report.environment;
+    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
+        return null;
+    if (env.changes.length > 0)
+        return 'environment changed since the baseline';
+    return "this run's nodes disagree on their environment";
+}
+/** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
+function contextMarkdown(report) {
+    return contextBlocks(report).map((block) => [
+        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
+        '',
+        `| ${block.header.join(' | ')} |`,
+        `|${block.header.map(() => '---').join('|')}|`,
+        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
+    ].join('\n'));
+}
+/** Terminal lines: one heading per block, one indented line per row. */
+function contextTerminal(report, shown) {
+    return contextBlocks(report).flatMap((block) => [
+        '',
+        `${block.severity.toUpperCase()}: ${block.title}`,
+        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
+            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
+            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
+    ]);
+}
+/** HTML sections, every value escaped. */
+function contextHtml(report) {
+    return contextBlocks(report).map((block) => [
+        `<section class="context ${block.severity}">`,
+        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
+        '<table>',
+        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
+        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
+        '</table>',
+        '</section>',
+    ].join('\n'));
+}
+
 /** Growth in bytes, also for a new key (its whole current) or a missing key (minus its baseline). */
 function growth(entry) {
     return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
@@ -384,7 +384,7 @@ function verdictText(report, title) {
 // 160,000 entries. Bounded: a long-lived process (tests, a watch loop) starts over past MAX_SPLITS keys.
 const splits = new Map();
 const MAX_SPLITS = 1 << 20;
-/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per key. */
+/** The entry's device and device-free key, as src/model/sections/keys.ts splitDevice says; computed once per key. */
 function splitOf(entry) {
     let split = splits.get(entry.key);
     if (split === undefined) {
@@ -571,4 +571,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { contextMarkdown as A, kindTitle as B, valueRange as C, statusLabel as D, contextHtml as E, splitOf as F, isCountEntry as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, countByStatus as b, contextTerminal as c, devicesPerPattern as d, entrySentence as e, worstOf as f, groupEntries as g, isRollUp as h, isFirstRun as i, formatChange as j, formatTransition as k, devicesPhrase as l, medianPercent as m, deviceOfEntry as n, medianGrowth as o, plural as p, formatShortPercent as q, patternCountsOf as r, splitSections as s, growth as t, reportSchema as u, verdictText as v, worstFirst as w, reportFrameSchema as x, MAX_ENTRIES as y, MAX_KEY_LENGTH as z };
+export { growth as A, reportFrameSchema as B, MAX_ENTRIES as C, MAX_KEY_LENGTH as D, contextMarkdown as E, splitOf as F, isCountEntry as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, statusLabel as b, contextHtml as c, devicesPerPattern as d, entrySentence as e, countByStatus as f, groupEntries as g, deviceOfEntry as h, isFirstRun as i, worstOf as j, kindTitle as k, isRollUp as l, devicesPhrase as m, valueRange as n, formatTransition as o, plural as p, medianPercent as q, medianGrowth as r, splitSections as s, formatShortPercent as t, formatChange as u, verdictText as v, worstFirst as w, contextTerminal as x, reportSchema as y, patternCountsOf as z };

@@ -1,11 +1,12 @@
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
-import { a as devicePeaks, b as renderDeviceStacksSvg, d as deviceTable } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, E as contextHtml, D as statusLabel, g as groupEntries, p as plural, b as countByStatus, n as deviceOfEntry, B as kindTitle, f as worstOf, h as isRollUp, l as devicesPhrase, C as valueRange, k as formatTransition, m as medianPercent, o as medianGrowth, q as formatShortPercent, j as formatChange, a as entryReason } from './groups.js';
-import { b as escapeHtml, r as replaceControlCharacters } from './errors.js';
+import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from './device-table.js';
+import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, b as statusLabel, g as groupEntries, p as plural, f as countByStatus, h as deviceOfEntry, k as kindTitle, j as worstOf, l as isRollUp, m as devicesPhrase, n as valueRange, o as formatTransition, q as medianPercent, r as medianGrowth, t as formatShortPercent, u as formatChange, a as entryReason } from './groups.js';
+import { r as replaceControlCharacters } from './errors.js';
+import { e as escapeHtml } from './escape.js';
 import './snapshot2.js';
 import './series.js';
 import './types.js';
-import './environment2.js';
+import './environment.js';
 import './keys.js';
 import 'node:crypto';
 

@@ -1,15 +1,16 @@
-import { S as SchemaError, s as shortenName } from './errors.js';
+import { S as SchemaError } from './errors.js';
 import { j as stableStringify } from './snapshot2.js';
-import { d as devicesPerPattern, r as patternCountsOf, t as growth, g as groupEntries, h as isRollUp, o as medianGrowth, R as REPORT_STATUSES, M as MAX_NOTE_LENGTH, u as reportSchema, x as reportFrameSchema, y as MAX_ENTRIES, z as MAX_KEY_LENGTH } from './groups.js';
+import { y as reportSchema, R as REPORT_STATUSES, d as devicesPerPattern, z as patternCountsOf, A as growth, g as groupEntries, l as isRollUp, r as medianGrowth, M as MAX_NOTE_LENGTH, B as reportFrameSchema, C as MAX_ENTRIES, D as MAX_KEY_LENGTH } from './groups.js';
 import { open, rm, rename } from 'node:fs/promises';
-import { p as parseJson, c as compileSchema } from './json-schema.js';
+import { p as parseJson, c as compileSchema } from './reader.js';
+import { s as shortenName } from './escape.js';
 import { s as splitDevice } from './keys.js';
-import 'node:crypto';
 import './series.js';
 import './units.js';
 import './types.js';
-import './environment2.js';
+import './environment.js';
 import './_commonjsHelpers.js';
+import 'node:crypto';
 
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
 /**

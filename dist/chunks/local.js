@@ -8,7 +8,7 @@ import { fileURLToPath } from 'url';
 import 'module';
 import { g as getDefaultExportFromCjs } from './_commonjsHelpers.js';
 import { U as UsageError, a as fileSystemFailure } from './errors.js';
-import { S as SOURCES, e as evidenceSource } from './sources.js';
+import { S as SOURCES, e as evidenceSource } from './evidence-sources.js';
 
 //#endregion
 //#region src/utils.ts

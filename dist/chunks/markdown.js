@@ -1,13 +1,14 @@
-import { U as UsageError, e as escapeMarkdownText, t as tableCodeSpan, b as escapeHtml, c as codeSpan, r as replaceControlCharacters } from './errors.js';
-import { d as deviceTable, r as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, A as contextMarkdown, p as plural, f as worstOf, h as isRollUp, k as formatTransition, j as formatChange, n as deviceOfEntry, o as medianGrowth, m as medianPercent, q as formatShortPercent, l as devicesPhrase, B as kindTitle, C as valueRange, D as statusLabel, a as entryReason } from './groups.js';
+import { U as UsageError, r as replaceControlCharacters } from './errors.js';
+import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, j as worstOf, l as isRollUp, o as formatTransition, u as formatChange, h as deviceOfEntry, r as medianGrowth, q as medianPercent, t as formatShortPercent, m as devicesPhrase, k as kindTitle, n as valueRange, b as statusLabel, a as entryReason } from './groups.js';
+import { a as escapeMarkdownText, t as tableCodeSpan, e as escapeHtml, c as codeSpan } from './escape.js';
 import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
-import 'node:crypto';
 import './snapshot2.js';
 import './series.js';
 import './types.js';
-import './environment2.js';
+import './environment.js';
 import './keys.js';
+import 'node:crypto';
 
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
 const SEE_ELSEWHERE = 'see the JSON report / job summary';

@@ -4,7 +4,6 @@ import { d as deviceName } from './keys.js';
 import { p as parseExactInteger } from './units.js';
 import { isUtf8 } from 'node:buffer';
 import { s as streamText } from './text-stream.js';
-import 'node:crypto';
 import 'node:fs';
 import 'node:string_decoder';
 

@@ -4,7 +4,6 @@ import { d as deviceName } from './keys.js';
 import { M as MAX_SITES_PER_DEVICE } from './snapshot2.js';
 import { p as parseExactInteger } from './units.js';
 import { R as READ_OFFSET } from './text-stream.js';
-import 'node:crypto';
 import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';

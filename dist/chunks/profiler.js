@@ -3,8 +3,7 @@ import { s as streamText } from './text-stream.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
-export { D as DIRECTORY_PATTERNS } from './sources.js';
-import 'node:crypto';
+export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
@@ -458,7 +457,7 @@ function knownHeadersHint() {
 // Nothing here depends on row order: peaks are maxima, timelines keep window maxima. A file damaged by a spreadsheet
 // (exponent notation where the writer prints plain decimals) gives a warning naming the file and line, and none of
 // its figures, because the same re-save rounded its sizes to six digits.
-/** The section names these files fill (declared in src/sections/). */
+/** The section names these files fill (declared in src/model/sections/). */
 const COMPONENTS = 'components';
 const OPERATORS = 'operators';
 const GRAPHS = 'graphs';

@@ -1,12 +1,13 @@
-import { c as codeSpan, t as tableCodeSpan, U as UsageError, v as visible } from './errors.js';
+import { U as UsageError, v as visible } from './errors.js';
 import { loadBaseline, parseBaseline } from './baseline.js';
 import { l as loadGateConfig, D as DEFAULT_CONFIG_PATH, p as parseGateConfig } from './thresholds.js';
 import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors2.js';
-import { p as parseJson } from './json-schema.js';
-import { a as sectionOfKind, c as compareKeys } from './snapshot2.js';
+import { p as parseJson } from './reader.js';
+import { s as sectionOfKind, c as compareKeys } from './snapshot2.js';
 import { f as formatBytes, a as formatCount } from './units.js';
 import { valueOf } from './baseline-changes.js';
+import { c as codeSpan, t as tableCodeSpan } from './escape.js';
 import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,14 +1,14 @@
-import { I as InputError } from './errors.js';
 import { r as releaseParsedTexts } from './validate.js';
 import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot2.js';
 import { loadBaseline } from './baseline.js';
 import { f as formatBytes } from './units.js';
-import { e as exceedsTolerance, m as matchRule, a as percentChange, b as DEFAULT_CONFIG, l as loadGateConfig, c as applyMaxIncrease, d as parseMaxIncrease } from './thresholds.js';
+import { e as exceedsTolerance, m as matchRule, a as percentChange, s as sectionThresholds, b as DEFAULT_CONFIG, l as loadGateConfig, c as applyMaxIncrease, d as parseMaxIncrease } from './thresholds.js';
 import { S as STATUSES } from './types.js';
-import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment2.js';
-import 'node:crypto';
-import './json-schema.js';
+import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment.js';
+import './reader.js';
 import './_commonjsHelpers.js';
+import './errors.js';
+import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
 import './series.js';
@@ -23,7 +23,7 @@ import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './sources.js';
+import './evidence-sources.js';
 
 // The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
 function moduleEvidence(side) {
@@ -543,7 +543,7 @@ function newBlocksNote(before, after) {
 
 // The `growing` verdict: memory that keeps rising over a run (time axis) or from step to step (step axis), from one run alone.
 //
-// A series holds window peaks (src/series.ts). After a warm-up, the Theil–Sen slope (the median of the slopes between
+// A series holds window peaks (src/model/series.ts). After a warm-up, the Theil–Sen slope (the median of the slopes between
 // every two window peaks) says how fast the level rises; it ignores a few outliers and reads a saw-tooth within a band
 // as flat. Time axis: the rise that slope gives across the run after warm-up must exceed the tolerance (every set
 // field: a share of the series' peak, and bytes), and the last half of those windows must still be rising (a rise that
@@ -719,7 +719,7 @@ const FINDINGS = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindin
 
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 /**
- * Compares this run with the baseline, section by section (src/sections/): each section compares its declared value
+ * Compares this run with the baseline, section by section (src/model/sections/): each section compares its declared value
  * (`peak` for modules, `diff` for kernels, …); delta = current − baseline.
  *
  * Per key, the first matching rule (else the section's defaults) decides, in this order:
@@ -730,7 +730,7 @@ const FINDINGS = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindin
  * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
  * 6. otherwise pass (ok).
  *
- * Then the findings (findings.ts), each a separate entry: a key may be followed by findings with the same kind and key
+ * Then the findings (findings/index.ts), each a separate entry: a key may be followed by findings with the same kind and key
  * (leak-suspect, above-reference, imbalance, growing, …); entries of no section's key (`device` entries) come last.
  *
  * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
@@ -799,10 +799,6 @@ function withFindings(verdicts, findings) {
         for (const finding of list)
             out.push(finding);
     return out;
-}
-/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
-function sectionThresholds(config, declaration) {
-    return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }
 function compareSection(declaration, baseline, current, config) {
     // Each side's value read straight from its metric object (no per-key Map of values, 160,000 keys at 4,096 devices).
@@ -908,10 +904,7 @@ async function runGate(request) {
     if (request.maxIncrease !== undefined)
         config = applyMaxIncrease(config, parseMaxIncrease(request.maxIncrease));
     const baseline = request.limits ? request.limits.baseline : await loadBaseline(request.baselinePath);
-    if (baseline === null && !request.allowMissingBaseline) {
-        throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
-    }
-    // Both documents are parsed and their texts dropped: free them before the entries are built (src/parsed-texts.ts).
+    // Both documents are parsed and their texts dropped: free them before the entries are built (src/json/parsed-texts.ts).
     releaseParsedTexts();
     const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
     const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { U as UsageError, v as visible } from './errors.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { c as collectSnapshot } from './collect.js';
-import { n as noSpecs, S as SOURCES } from './sources.js';
+import { n as noSpecs, S as SOURCES } from './evidence-sources.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
 
 // The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub
@@ -104,7 +104,7 @@ async function collectInputs(inputs) {
     if (more > 0)
         warning(`${more} more malformed record(s) skipped`);
     // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
-    const { parseEnvironmentPairs, withThisNode } = await import('./environment.js');
+    const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
     const snapshot = await withThisNode(collected.snapshot, { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' }, (line) => info(line));
     return { ...collected, snapshot, missingArtifacts };
 }

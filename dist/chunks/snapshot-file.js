@@ -1,11 +1,11 @@
 import { openSync, fstatSync, closeSync } from 'node:fs';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
-import { b as SNAPSHOT_VERSION, s as stringifyDocument } from './snapshot2.js';
+import { a as SNAPSHOT_VERSION, b as stringifyDocument } from './snapshot2.js';
 import { r as readWholeText } from './text-stream.js';
-import 'node:crypto';
-import './json-schema.js';
+import './reader.js';
 import './_commonjsHelpers.js';
+import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
 import './series.js';

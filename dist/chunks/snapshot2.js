@@ -252,7 +252,7 @@ function canonical(metric) {
 
 // The metric model every parser fills and every later stage reads, and its stable JSON form.
 //
-// A snapshot holds one map key → metric per declared section (src/sections/), timelines per section key, and parse
+// A snapshot holds one map key → metric per declared section (src/model/sections/), timelines per section key, and parse
 // statistics. Combining two metrics of one key, two series, or two whole snapshots never depends on the order: the same
 // files give the same snapshot however they are split between threads, nodes or runs.
 /** The snapshot format written by this version; older versions are read (migrated), newer ones refused. */
@@ -288,7 +288,7 @@ class SnapshotBuilder {
     records = 0;
     skipped = 0;
     lastDeclaration;
-    /** Several dumps, processes, files or ranks for one key: the larger compared value wins whole (src/sections/). */
+    /** Several dumps, processes, files or ranks for one key: the larger compared value wins whole (src/model/sections/). */
     addMetric(sectionName, key, metric) {
         this.putMetric(sectionName, key, metric, true);
     }
@@ -921,4 +921,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, sectionOfKind as a, SNAPSHOT_VERSION as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, stringifyDocument as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, SNAPSHOT_VERSION as a, stringifyDocument as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, sectionOfKind as s, valueOf as v };

@@ -1,11 +1,12 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { d as SECTIONS, m as metricsOf, c as compareKeys } from './snapshot2.js';
 import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
-import { i as isFirstRun, s as splitSections, v as verdictText, c as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, b as countByStatus, f as worstOf, a as entryReason, h as isRollUp, j as formatChange, k as formatTransition, m as medianPercent, l as devicesPhrase, n as deviceOfEntry, o as medianGrowth, q as formatShortPercent } from './groups.js';
-import 'node:crypto';
+import { i as isFirstRun, s as splitSections, v as verdictText, x as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, f as countByStatus, j as worstOf, a as entryReason, l as isRollUp, u as formatChange, o as formatTransition, q as medianPercent, m as devicesPhrase, h as deviceOfEntry, r as medianGrowth, t as formatShortPercent } from './groups.js';
 import './series.js';
 import './types.js';
-import './environment2.js';
+import './environment.js';
+import './escape.js';
+import 'node:crypto';
 import './keys.js';
 
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
-import { p as parseJson, c as compileSchema } from './json-schema.js';
+import { p as parseJson, c as compileSchema } from './reader.js';
 import { d as SECTIONS } from './snapshot2.js';
 import { c as parseSize } from './units.js';
-import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment2.js';
+import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
 
 // The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
 // (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
@@ -411,11 +411,11 @@ const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
  * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
  * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
- *   step series by less than 1 MiB per step after the first step (src/gate/growth.ts);
+ *   step series by less than 1 MiB per step after the first step (src/gate/findings/growth.ts);
  * - over-capacity and alloc-failure fail, the other findings warn.
  */
 const DEFAULT_CONFIG = deepFreeze({
-    // Each section's declared default tolerance (src/sections/), no rules.
+    // Each section's declared default tolerance (src/model/sections/), no rules.
     sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
     onMissingBaseline: 'warn',
@@ -692,5 +692,9 @@ function deepFreeze(value) {
 function errorCode(err) {
     return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
 }
+/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
+function sectionThresholds(config, declaration) {
+    return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
+}
 
-export { DEFAULT_CONFIG_PATH as D, percentChange as a, DEFAULT_CONFIG as b, applyMaxIncrease as c, parseMaxIncrease as d, exceedsTolerance as e, loadGateConfig as l, matchRule as m, parseGateConfig as p };
+export { DEFAULT_CONFIG_PATH as D, percentChange as a, DEFAULT_CONFIG as b, applyMaxIncrease as c, parseMaxIncrease as d, exceedsTolerance as e, loadGateConfig as l, matchRule as m, parseGateConfig as p, sectionThresholds as s };

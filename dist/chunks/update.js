@@ -14,7 +14,7 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import './sources.js';
+import './evidence-sources.js';
 import './local.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -22,7 +22,7 @@ import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 import 'node:crypto';
-import './json-schema.js';
+import './reader.js';
 import './validate.js';
 import 'node:v8';
 import 'node:vm';
@@ -32,12 +32,13 @@ import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
 import './units.js';
-import './environment2.js';
+import './environment.js';
 import 'node:os';
 import './collect.js';
 import './parse-protocol.js';
 import './worker-start.js';
 import 'node:worker_threads';
+import './escape.js';
 
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
 /** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */

@@ -1,4 +1,4 @@
-import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './json-schema.js';
+import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './reader.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { d as SECTIONS, n as noteKeys } from './snapshot2.js';

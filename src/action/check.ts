@@ -1,7 +1,7 @@
 // Check mode: gate this run's evidence against the committed baseline and publish the verdict. On a pull request, the
 // baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
 import * as core from '@actions/core';
-import type { ActionInputs } from '../config.js';
+import type { ActionInputs } from './inputs.js';
 import { runGate } from '../gate/run-gate.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import { pullRequestOfEvent, resolveGateLimits } from './limits.js';

@@ -1,14 +1,14 @@
 // Which baseline and config gate a pull request: those of its base commit, read through the API, never the PR's own
 // (a PR that raises its baseline must not pass because of it), unless a maintainer labelled the PR.
-import type { ActionInputs } from '../config.js';
-import { UsageError } from '../errors.js';
+import type { ActionInputs } from './inputs.js';
+import { UsageError } from '../common/errors.js';
 import { loadBaseline, parseBaseline, type Baseline } from '../gate/baseline.js';
 import { DEFAULT_CONFIG_PATH, loadGateConfig, parseGateConfig } from '../gate/thresholds.js';
 import type { GateConfig } from '../gate/types.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall } from '../github/errors.js';
 import type { Octokit } from '../github/octokit.js';
-import { parseJson } from '../json-schema.js';
+import { parseJson } from '../json/reader.js';
 import { baselineLimitChanges, configLimitChanges, type LimitsUsed } from '../report/limits-changed.js';
 import { repositoryPath } from './shared.js';
 

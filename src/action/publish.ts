@@ -2,8 +2,9 @@
 import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ActionInputs } from '../config.js';
-import { UsageError, visible } from '../errors.js';
+import type { ActionInputs } from './inputs.js';
+import { UsageError } from '../common/errors.js';
+import { visible } from '../common/visible.js';
 import { GitHubError } from '../github/errors.js';
 import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';

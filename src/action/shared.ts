@@ -2,11 +2,12 @@
 import * as core from '@actions/core';
 import os from 'node:os';
 import path from 'node:path';
-import type { ActionInputs } from '../config.js';
-import { UsageError, visible } from '../errors.js';
+import type { ActionInputs } from './inputs.js';
+import { UsageError } from '../common/errors.js';
+import { visible } from '../common/visible.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
-import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/sources.js';
+import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { describeSearches, resolveAllInputs } from '../sources/local.js';
 
 /** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
@@ -63,7 +64,7 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
   const more = collected.snapshot.meta.skipped - examples.length;
   if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
   // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
-  const { parseEnvironmentPairs, withThisNode } = await import('../environment.js');
+  const { parseEnvironmentPairs, withThisNode } = await import('../sources/node-environment.js');
   const snapshot = await withThisNode(
     collected.snapshot,
     { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' },

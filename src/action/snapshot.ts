@@ -2,9 +2,9 @@
 import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ActionInputs } from '../config.js';
+import type { ActionInputs } from './inputs.js';
 import { serializeSnapshotFile, SNAPSHOT_FILE_SUFFIX } from '../parsers/snapshot-file.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../model/units.js';
 import { collectInputs, workDir } from './shared.js';
 
 export async function runSnapshotMode(inputs: ActionInputs): Promise<void> {

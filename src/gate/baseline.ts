@@ -3,14 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, SchemaError } from '../errors.js';
-import { compileSchema } from '../json-schema.js';
-import { buildBaselineSchema, buildBaselineV1Schema } from '../sections/schema.js';
+import { InputError, SchemaError } from '../common/errors.js';
+import { compileSchema } from '../json/reader.js';
+import { buildBaselineSchema, buildBaselineV1Schema } from '../model/sections/schema.js';
 import { readWholeText } from '../parsers/text-stream.js';
-import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
-import { SECTIONS, type Metric } from '../sections/index.js';
-import type { Series } from '../series.js';
-import { compareKeys, fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
+import { compileSectionsDocument, parseSectionsJson } from '../model/sections/validate.js';
+import { SECTIONS, type Metric } from '../model/sections/index.js';
+import type { Series } from '../model/series.js';
+import { compareKeys, fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../model/snapshot.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -27,7 +27,7 @@ export interface BaselineSource {
 export interface Baseline {
   $schema?: string;
   version: 2;
-  /** Section name → key → metric (src/sections/). */
+  /** Section name → key → metric (src/model/sections/). */
   sections: Record<string, SectionMetrics>;
   /** Timelines of the run that last wrote this baseline, when it had any. */
   series?: Record<string, Record<string, Series>>;

@@ -1,17 +1,13 @@
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
-import { SECTIONS, valueOf, type SectionDeclaration } from '../sections/index.js';
-import type { Metric } from '../sections/types.js';
-import { compareKeys, keysOf, metricsOf, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../snapshot.js';
-import { FINDINGS } from './findings.js';
-import { exceedsTolerance, matchRule, percentChange } from './thresholds.js';
-import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateReport, type KindThresholds, type Policy, type Rule, type Severity, type Status } from './types.js';
-
-/** One side of the comparison: a snapshot, a baseline, or just its sections; `meta.allocFailures` feeds alloc-failure. */
-export type GateInput = Pick<Snapshot, 'sections'> &
-  Partial<Pick<Snapshot, 'series'>> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
+import { SECTIONS, valueOf, type SectionDeclaration } from '../model/sections/index.js';
+import type { Metric } from '../model/sections/types.js';
+import { compareKeys, keysOf, metricsOf, type SectionMetrics } from '../model/snapshot.js';
+import { FINDINGS } from './findings/index.js';
+import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from './thresholds.js';
+import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateInput, type GateReport, type KindThresholds, type Policy, type Rule, type Severity, type Status } from './types.js';
 
 /**
- * Compares this run with the baseline, section by section (src/sections/): each section compares its declared value
+ * Compares this run with the baseline, section by section (src/model/sections/): each section compares its declared value
  * (`peak` for modules, `diff` for kernels, …); delta = current − baseline.
  *
  * Per key, the first matching rule (else the section's defaults) decides, in this order:
@@ -22,7 +18,7 @@ export type GateInput = Pick<Snapshot, 'sections'> &
  * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
  * 6. otherwise pass (ok).
  *
- * Then the findings (findings.ts), each a separate entry: a key may be followed by findings with the same kind and key
+ * Then the findings (findings/index.ts), each a separate entry: a key may be followed by findings with the same kind and key
  * (leak-suspect, above-reference, imbalance, growing, …); entries of no section's key (`device` entries) come last.
  *
  * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
@@ -83,11 +79,6 @@ export function withFindings(verdicts: Entry[], findings: Entry[]): Entry[] {
   }
   for (const list of lists) for (const finding of list) out.push(finding);
   return out;
-}
-
-/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
-export function sectionThresholds(config: Pick<GateConfig, 'sections'>, declaration: SectionDeclaration): KindThresholds {
-  return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }
 
 function compareSection(declaration: SectionDeclaration, baseline: GateInput, current: GateInput, config: GateConfig): Entry[] {

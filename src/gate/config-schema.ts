@@ -1,7 +1,7 @@
 // The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
 // (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
 // rules) under its name; everything else is declared here.
-import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
+import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
 import type { Tolerance } from './types.js';
 
 /** Every property of the config that is not a section's. */

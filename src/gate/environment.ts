@@ -1,8 +1,6 @@
 // The environment behind the numbers, compared: baseline run vs this run, and the nodes of one run against each other. Pure.
-import type { Entry, GateReport, Policy, Severity } from './types.js';
-
-/** What one node's environment says: item (`cann`, `PYTORCH_NPU_ALLOC_CONF`, …) → value. */
-export type EnvironmentItems = Record<string, string>;
+import type { EnvironmentItems } from '../model/snapshot.js';
+import type { Entry, EnvironmentChange, EnvironmentFindings, EnvironmentPolicy, EnvironmentSplit, GateReport, Policy, Severity } from './types.js';
 
 /** A run's environment, per node name: merging two runs' maps is a union, whatever the order. */
 export type RunEnvironment = Record<string, EnvironmentItems>;
@@ -13,34 +11,7 @@ export function runEnvironmentOf(meta: { nodes?: Record<string, { environment: E
   return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
 }
 
-/** `environment` in the config: what a change does to the verdict, and items never compared. */
-export interface EnvironmentPolicy {
-  onChange: Policy;
-  /** Item names (exact) left out of both comparisons, e.g. `ASCEND_RT_VISIBLE_DEVICES`. */
-  ignore: string[];
-}
-
 export const DEFAULT_ENVIRONMENT_POLICY: EnvironmentPolicy = { onChange: 'warn', ignore: [] };
-
-/** One item whose value differs between the baseline run and this run; null = not recorded on that side. */
-export interface EnvironmentChange {
-  item: string;
-  baseline: string | null;
-  current: string | null;
-}
-
-/** One item on which the nodes of this run disagree: each value with the nodes that report it (null = not recorded). */
-export interface EnvironmentSplit {
-  item: string;
-  values: { value: string | null; nodes: string[] }[];
-}
-
-export interface EnvironmentFindings {
-  changes: EnvironmentChange[];
-  splits: EnvironmentSplit[];
-  /** From `onChange`: what these findings do to the verdict. */
-  severity: Severity;
-}
 
 /** Labels people know the items by; any other item shows under its own name. */
 const LABELS: Record<string, string> = {

@@ -1,7 +1,7 @@
 // The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
-import { InputError } from '../errors.js';
-import { releaseParsedTexts } from '../parsed-texts.js';
-import { hasNoMetrics, type Snapshot } from '../snapshot.js';
+import { InputError } from '../common/errors.js';
+import { releaseParsedTexts } from '../json/parsed-texts.js';
+import { hasNoMetrics, type Snapshot } from '../model/snapshot.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
 import { applyEnvironment, compareEnvironments, runEnvironmentOf } from './environment.js';
@@ -35,7 +35,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
       `baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`,
     );
   }
-  // Both documents are parsed and their texts dropped: free them before the entries are built (src/parsed-texts.ts).
+  // Both documents are parsed and their texts dropped: free them before the entries are built (src/json/parsed-texts.ts).
   releaseParsedTexts();
   const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
   const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));

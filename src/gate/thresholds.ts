@@ -2,15 +2,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { InputError, SchemaError, UsageError } from '../errors.js';
-import { compileSchema, parseJson } from '../json-schema.js';
-import { SECTIONS } from '../sections/index.js';
-import { parseSize } from '../units.js';
-import { DEFAULT_ENVIRONMENT_POLICY, type EnvironmentPolicy } from './environment.js';
+import { InputError, SchemaError, UsageError } from '../common/errors.js';
+import { compileSchema, parseJson } from '../json/reader.js';
+import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
+import { parseSize } from '../model/units.js';
+import { DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
 import { buildConfigSchema } from './config-schema.js';
 import type {
   CountTolerance,
   DeviceLimits,
+  EnvironmentPolicy,
   FindingStatus,
   GateConfig,
   Headroom,
@@ -36,11 +37,11 @@ export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
  * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
  * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
- *   step series by less than 1 MiB per step after the first step (src/gate/growth.ts);
+ *   step series by less than 1 MiB per step after the first step (src/gate/findings/growth.ts);
  * - over-capacity and alloc-failure fail, the other findings warn.
  */
 export const DEFAULT_CONFIG: GateConfig = deepFreeze({
-  // Each section's declared default tolerance (src/sections/), no rules.
+  // Each section's declared default tolerance (src/model/sections/), no rules.
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
   onMissingBaseline: 'warn',
@@ -385,4 +386,9 @@ function deepFreeze<T>(value: T): T {
 
 function errorCode(err: unknown): unknown {
   return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
+}
+
+/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
+export function sectionThresholds(config: Pick<GateConfig, 'sections'>, declaration: SectionDeclaration): KindThresholds {
+  return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }

@@ -1,13 +1,8 @@
 // The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
-import type { EnvironmentFindings, EnvironmentPolicy } from './environment.js';
+import type { Tolerance } from '../model/sections/types.js';
+import type { Snapshot, SnapshotMeta } from '../model/snapshot.js';
 
-/** How much a value may move before it counts. Every set field must be exceeded for a regression. */
-export interface Tolerance {
-  /** Relative to the baseline value: delta > baseline × percent / 100. */
-  percent?: number;
-  /** Absolute: delta > bytes. */
-  bytes?: number;
-}
+export type { Tolerance };
 
 /** A config rule: the first whose glob matches a key wins; its fields override the defaults. */
 export interface Rule {
@@ -61,7 +56,7 @@ export interface CountTolerance {
 /** The verdicts beyond the baseline comparison; each one's policy is set in `verdicts`. */
 export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'step-leak' | 'above-reference' | 'imbalance' | 'growing';
 
-/** When a timeline counts as `growing` (src/gate/growth.ts). */
+/** When a timeline counts as `growing` (src/gate/findings/growth.ts). */
 export interface GrowthConfig {
   /** Time axis: the first share of the run skipped as warm-up, in percent (0 to 90). */
   warmupPercent: number;
@@ -77,7 +72,7 @@ export interface GrowthConfig {
 
 /** The whole threshold config, sizes already in bytes. */
 export interface GateConfig {
-  /** Per section (src/sections/): its default tolerance and rules, under the section's name in the config file. */
+  /** Per section (src/model/sections/): its default tolerance and rules, under the section's name in the config file. */
   sections: Record<string, KindThresholds>;
   onNew: Policy;
   /** A first run (no baseline file, or one without keys): warn passes with "No baseline yet", fail closes the gate until one is committed. */
@@ -108,7 +103,7 @@ export interface GateConfig {
 }
 
 /**
- * A section's kind (`module`, `kernel`, … from src/sections/), or `device`: entries about a whole device (`dev0`),
+ * A section's kind (`module`, `kernel`, … from src/model/sections/), or `device`: entries about a whole device (`dev0`),
  * headroom and allocation failures.
  */
 export type EntryKind = string;
@@ -168,6 +163,23 @@ export interface Entry {
   note?: string;
 }
 
+/** One side of the comparison: a snapshot, a baseline, or just its sections; `meta.allocFailures` feeds alloc-failure. */
+export type GateInput = Pick<Snapshot, 'sections'> &
+  Partial<Pick<Snapshot, 'series'>> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
+
+/** What an assessor sees: both sides whole (sections, series, meta) and the config. */
+export interface FindingContext {
+  baseline: GateInput;
+  current: GateInput;
+  config: GateConfig;
+}
+
+/**
+ * Findings about this run. An entry whose kind and key are a section key's follows that key's verdict in the report;
+ * others (kind `device`) come after every key. An assessor returns its entries already in the order to show them.
+ */
+export type FindingAssessor = (context: FindingContext) => Entry[];
+
 export interface GateReport {
   result: 'pass' | 'fail';
   counts: Partial<Record<Status, number>>;
@@ -176,4 +188,31 @@ export interface GateReport {
   environment?: EnvironmentFindings;
   /** Artifacts that never arrived (`missing-artifacts: warn`): their ranks were gated as missing. */
   missingArtifacts?: string[];
+}
+
+/** `environment` in the config: what a change does to the verdict, and items never compared. */
+export interface EnvironmentPolicy {
+  onChange: Policy;
+  /** Item names (exact) left out of both comparisons, e.g. `ASCEND_RT_VISIBLE_DEVICES`. */
+  ignore: string[];
+}
+
+/** One item whose value differs between the baseline run and this run; null = not recorded on that side. */
+export interface EnvironmentChange {
+  item: string;
+  baseline: string | null;
+  current: string | null;
+}
+
+/** One item on which the nodes of this run disagree: each value with the nodes that report it (null = not recorded). */
+export interface EnvironmentSplit {
+  item: string;
+  values: { value: string | null; nodes: string[] }[];
+}
+
+export interface EnvironmentFindings {
+  changes: EnvironmentChange[];
+  splits: EnvironmentSplit[];
+  /** From `onChange`: what these findings do to the verdict. */
+  severity: Severity;
 }

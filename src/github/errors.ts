@@ -1,6 +1,6 @@
 // GitHub API failures as one line each: the HTTP status, what was being attempted, and what to do about it.
-import { InputError } from '../errors.js';
-import { replaceControlCharacters } from '../report/escape.js';
+import { InputError } from '../common/errors.js';
+import { replaceControlCharacters } from '../common/visible.js';
 
 /** An expected failure talking to GitHub: printed as one `::error::` line, never as a stack. */
 export class GitHubError extends InputError {

@@ -6,10 +6,10 @@
 // and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
 import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
-import { InputError } from '../errors.js';
+import { InputError } from '../common/errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parseInputFile, parserOf, SOURCES, type EvidenceSource } from './sources.js';
-import { fileKeyOrder, isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../snapshot.js';
+import { parseInputFile, parserOf, SOURCES, type EvidenceSource } from './evidence-sources.js';
+import { fileKeyOrder, isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import {
   defaultWorkerUrl,
@@ -22,7 +22,7 @@ import {
 } from './worker-start.js';
 
 export interface CollectInputs {
-  /** The files of each evidence source (src/parsers/sources.ts), by source name. */
+  /** The files of each evidence source (src/parsers/evidence-sources.ts), by source name. */
   files: Readonly<Record<string, readonly InputFile[]>>;
   /** What was searched, for the message when nothing is found. */
   searched?: string;

@@ -1,10 +1,10 @@
 // Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
-import { InputError, ParseError } from '../errors.js';
-import { deviceName } from '../sections/keys.js';
-import type { SkippedRecord, SnapshotBuilder } from '../snapshot.js';
+import { InputError, ParseError } from '../common/errors.js';
+import { deviceName } from '../model/sections/keys.js';
+import type { SkippedRecord, SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
-import { parseExactInteger } from '../units.js';
+import { parseExactInteger } from '../model/units.js';
 import { decodeEscaped, EscapedUtf8Decoder, protectEscapedBytes, restoreEscapedBytes, visibleName } from './escaped-utf8.js';
 import { streamText } from './text-stream.js';
 

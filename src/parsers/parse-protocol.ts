@@ -1,9 +1,9 @@
 // The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
-import { InputError, ParseError, SchemaError, UsageError } from '../errors.js';
-import type { BuilderState } from '../snapshot.js';
+import { InputError, ParseError, SchemaError, UsageError } from '../common/errors.js';
+import type { BuilderState } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
-/** An evidence source's name (src/parsers/sources.ts). */
+/** An evidence source's name (src/parsers/evidence-sources.ts). */
 export type InputKind = string;
 
 /** Main thread → worker: parse one whole file into a fresh SnapshotBuilder. */

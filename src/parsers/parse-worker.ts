@@ -2,8 +2,8 @@
 // its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.
 import { parentPort } from 'node:worker_threads';
 import { serializeError, type ParseResult, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parseInputFile } from './sources.js';
-import { SnapshotBuilder } from '../snapshot.js';
+import { parseInputFile } from './evidence-sources.js';
+import { SnapshotBuilder } from '../model/snapshot.js';
 
 async function parseOne(task: ParseTask): Promise<ParseResult> {
   const builder = new SnapshotBuilder();

@@ -6,11 +6,11 @@
 // the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
 // needs one. Known limit: a wrap that cuts the word "Bytes" (or "ERROR") itself hides that record from the search.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { InputError, ParseError } from '../errors.js';
-import { deviceName } from '../sections/keys.js';
-import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type ModuleMetric, type SnapshotBuilder } from '../snapshot.js';
+import { InputError, ParseError } from '../common/errors.js';
+import { deviceName } from '../model/sections/keys.js';
+import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type ModuleMetric, type SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
-import { parseExactInteger } from '../units.js';
+import { parseExactInteger } from '../model/units.js';
 import { READ_OFFSET } from './text-stream.js';
 
 /** A wrapped record is reassembled over at most this many physical lines... */

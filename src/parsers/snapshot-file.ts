@@ -1,9 +1,9 @@
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { InputError, SchemaError } from '../errors.js';
-import { buildSnapshotSchema } from '../sections/schema.js';
-import { compileSectionsDocument, parseSectionsJson } from '../sections/validate.js';
-import { SNAPSHOT_VERSION, stringifyDocument, type Snapshot, type SnapshotBuilder } from '../snapshot.js';
+import { InputError, SchemaError } from '../common/errors.js';
+import { buildSnapshotSchema } from '../model/sections/schema.js';
+import { compileSectionsDocument, parseSectionsJson } from '../model/sections/validate.js';
+import { SNAPSHOT_VERSION, stringifyDocument, type Snapshot, type SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { readWholeText } from './text-stream.js';
 

@@ -2,7 +2,7 @@
 import type { Entry, GateReport } from '../gate/types.js';
 import { entryReason, entrySentence } from './entry-values.js';
 import { isFirstRun, verdictText, worstFirst } from './sections.js';
-import { formatCount } from '../units.js';
+import { formatCount } from '../model/units.js';
 
 /** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
 export function annotationText(e: Entry): string {

@@ -1,7 +1,7 @@
 // What a baseline update changes, key by key: the body of the baseline pull request and the `baseline` command's output.
 import type { Baseline, BaselineChanges } from '../gate/baseline.js';
-import { SECTIONS, valueOf as metricValue } from '../sections/index.js';
-import { formatBytes, formatDelta } from '../units.js';
+import { SECTIONS, valueOf as metricValue } from '../model/sections/index.js';
+import { formatBytes, formatDelta } from '../model/units.js';
 import { tableCodeSpan } from './escape.js';
 
 export type Side = Pick<Baseline, 'sections'>;

@@ -1,10 +1,11 @@
 // Pictures of module peaks per device: the data, a Mermaid xychart for GitHub markdown, a stacked-bar SVG for the HTML report.
 import type { Entry } from '../gate/types.js';
-import { SECTIONS, sectionOfKind } from '../sections/index.js';
-import { compareKeys } from '../snapshot.js';
-import { formatBytes, formatCount } from '../units.js';
+import { SECTIONS, sectionOfKind } from '../model/sections/index.js';
+import { compareKeys } from '../model/snapshot.js';
+import { formatBytes, formatCount } from '../model/units.js';
 import { isCountEntry } from './entry-values.js';
-import { codeSpan, escapeHtml, replaceControlCharacters } from './escape.js';
+import { replaceControlCharacters } from '../common/visible.js';
+import { codeSpan, escapeHtml } from './escape.js';
 import { splitOf } from './groups.js';
 import { growth, plural } from './sections.js';
 

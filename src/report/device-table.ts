@@ -1,8 +1,8 @@
 // Per-device totals for every renderer: sums per section, capacity and headroom, and which devices are worth a row.
 import type { Entry } from '../gate/types.js';
-import { SECTIONS, sectionOfKind } from '../sections/index.js';
-import { compareKeys } from '../snapshot.js';
-import { formatCount, formatDelta } from '../units.js';
+import { SECTIONS, sectionOfKind } from '../model/sections/index.js';
+import { compareKeys } from '../model/snapshot.js';
+import { formatCount, formatDelta } from '../model/units.js';
 import { splitOf } from './groups.js';
 
 /** One device: its keys' sums per section kind, and its capacity when one is configured. */

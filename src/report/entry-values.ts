@@ -1,6 +1,6 @@
 // How an entry's numbers read: bytes by default, plain counts for entries that say `unit: 'count'` (e.g. alloc failures).
 import type { Entry } from '../gate/types.js';
-import { formatBytes, formatCount, formatDelta } from '../units.js';
+import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 
 /** True for an entry whose values are counts, not bytes. */
 export function isCountEntry(entry: Entry): boolean {

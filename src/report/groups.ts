@@ -1,10 +1,10 @@
 // Roll-up across devices: entries of one kind, status and device-free key (`DEV_MEM/*/APP`) become one group, for every section alike.
 import type { Entry } from '../gate/types.js';
-import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../sections/index.js';
-import { compareKeys } from '../snapshot.js';
+import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../model/sections/index.js';
+import { compareKeys } from '../model/snapshot.js';
 import { formatEntryValue } from './entry-values.js';
 import { growth } from './sections.js';
-import { formatCount } from '../units.js';
+import { formatCount } from '../model/units.js';
 
 /** The entries of one (kind, status, severity, device-free key): one row in every renderer. */
 export interface EntryGroup {
@@ -25,7 +25,7 @@ export interface EntryGroup {
 const splits = new Map<string, DeviceSplit>();
 const MAX_SPLITS = 1 << 20;
 
-/** The entry's device and device-free key, as src/sections/keys.ts splitDevice says; computed once per key. */
+/** The entry's device and device-free key, as src/model/sections/keys.ts splitDevice says; computed once per key. */
 export function splitOf(entry: Entry): DeviceSplit {
   let split = splits.get(entry.key);
   if (split === undefined) {

@@ -1,10 +1,11 @@
 // The gate report as ONE self-contained HTML file (inline CSS and SVG, a CSP that forbids everything else): groups and top-N, readable from 400 px up; the JSON report holds every entry.
 import type { Entry, GateReport } from '../gate/types.js';
-import { formatBytes, formatCount, formatDelta } from '../units.js';
+import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
 import { deviceTable } from './device-table.js';
 import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition } from './entry-values.js';
-import { escapeHtml, replaceControlCharacters } from './escape.js';
+import { replaceControlCharacters } from '../common/visible.js';
+import { escapeHtml } from './escape.js';
 import { contextHtml } from './run-context.js';
 import {
   deviceOfEntry,

@@ -1,12 +1,12 @@
 // The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
-import { SchemaError } from '../errors.js';
+import { SchemaError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
-import { splitDevice } from '../sections/index.js';
+import { splitDevice } from '../model/sections/index.js';
 import { devicesPerPattern, groupEntries, isRollUp, medianGrowth, patternCountsOf } from './groups.js';
 import { growth } from './sections.js';
 import { open, rename, rm } from 'node:fs/promises';
-import { compileSchema, parseJson } from '../json-schema.js';
-import { stableStringify } from '../snapshot.js';
+import { compileSchema, parseJson } from '../json/reader.js';
+import { stableStringify } from '../model/snapshot.js';
 import { shortenName } from './names.js';
 import { MAX_ENTRIES, MAX_KEY_LENGTH, MAX_NOTE_LENGTH, REPORT_STATUSES, reportFrameSchema, reportSchema } from './report-schema.js';
 

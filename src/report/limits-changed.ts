@@ -1,9 +1,9 @@
 // "Limits changed by this PR": every baseline value and config threshold a pull request moves, old → new, and which
 // limits the gate used. Pure; the markdown report puts it first.
 import type { GateConfig } from '../gate/types.js';
-import { sectionOfKind } from '../sections/index.js';
-import { compareKeys } from '../snapshot.js';
-import { formatBytes } from '../units.js';
+import { sectionOfKind } from '../model/sections/index.js';
+import { compareKeys } from '../model/snapshot.js';
+import { formatBytes } from '../model/units.js';
 import { valueOf, type Side } from './baseline-changes.js';
 import { codeSpan, tableCodeSpan } from './escape.js';
 

@@ -1,9 +1,10 @@
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
 import { entryReason, formatChange, formatEntryValue, formatTransition } from './entry-values.js';
-import { codeSpan, escapeHtml, escapeMarkdownText, replaceControlCharacters, tableCodeSpan } from './escape.js';
+import { replaceControlCharacters } from '../common/visible.js';
+import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from './escape.js';
 import { contextMarkdown } from './run-context.js';
 import {
   deviceOfEntry,
@@ -20,7 +21,7 @@ import {
 } from './groups.js';
 import { isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 import { deviceTable, type DeviceTableLimits } from './device-table.js';
-import { formatBytes, formatCount, formatDelta } from '../units.js';
+import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
 
 export interface MarkdownOptions {

@@ -1,6 +1,6 @@
 // The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
 import { STATUSES, type Entry, type Severity } from '../gate/types.js';
-import { SECTIONS } from '../sections/index.js';
+import { SECTIONS } from '../model/sections/index.js';
 
 /** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
 export const REPORT_STATUSES = STATUSES;

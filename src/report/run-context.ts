@@ -1,6 +1,6 @@
 // What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
-import { environmentLabel, hasEnvironmentFindings, type EnvironmentSplit } from '../gate/environment.js';
-import type { GateReport } from '../gate/types.js';
+import { environmentLabel, hasEnvironmentFindings } from '../gate/environment.js';
+import type { EnvironmentSplit, GateReport } from '../gate/types.js';
 import { escapeHtml, tableCodeSpan } from './escape.js';
 
 /** Most nodes named per value; the rest are counted. */

@@ -1,11 +1,11 @@
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../common/errors.js';
 import type { GateReport } from '../gate/types.js';
-import { SECTIONS, type SectionDeclaration } from '../sections/index.js';
-import { compareKeys, metricsOf, type Snapshot } from '../snapshot.js';
-import { formatBytes, formatCount, formatDelta, formatPercent } from '../units.js';
+import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
+import { compareKeys, metricsOf, type Snapshot } from '../model/snapshot.js';
+import { formatBytes, formatCount, formatDelta, formatPercent } from '../model/units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
-import { replaceControlCharacters } from './escape.js';
+import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
 import { countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';

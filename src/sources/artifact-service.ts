@@ -1,6 +1,6 @@
 // The two artifact APIs (this run's results service, another run's REST API) with retries, backoff and timeouts on every request.
 import { open } from 'node:fs/promises';
-import { InputError } from '../errors.js';
+import { InputError } from '../common/errors.js';
 
 /** One artifact of a run, as both APIs list it. */
 export interface ListedArtifact {

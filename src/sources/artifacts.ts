@@ -2,8 +2,8 @@
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { InputError } from '../errors.js';
-import { formatBytes } from '../units.js';
+import { InputError } from '../common/errors.js';
+import { formatBytes } from '../model/units.js';
 import {
   DEFAULT_RETRY,
   latestOfEachName,

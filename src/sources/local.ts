@@ -3,11 +3,11 @@ import { realpathSync, statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { fileSystemFailure, UsageError } from '../errors.js';
-import { evidenceSource, SOURCES, type SpecsBySource } from '../parsers/sources.js';
+import { fileSystemFailure, UsageError } from '../common/errors.js';
+import { evidenceSource, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import type { InputFile } from './types.js';
 
-/** An evidence source's name (src/parsers/sources.ts): what a directory is searched for. */
+/** An evidence source's name (src/parsers/evidence-sources.ts): what a directory is searched for. */
 export type InputKind = string;
 
 /** Splits an input list given as one string, newline- or comma-separated, as Action inputs are. */

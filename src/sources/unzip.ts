@@ -3,7 +3,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { InputError } from '../errors.js';
+import { InputError } from '../common/errors.js';
 
 export interface ExtractResult {
   files: number;

@@ -1,7 +1,7 @@
 // Generated jobs for report tests: N devices × 15 modules (+ kernels), a baseline and a run, compared by the real gate.
-import { compareSnapshots, type GateInput } from '../../src/gate/compare.js';
+import { compareSnapshots } from '../../src/gate/compare.js';
 import { DEFAULT_CONFIG } from '../../src/gate/thresholds.js';
-import type { GateConfig, GateReport } from '../../src/gate/types.js';
+import type { GateConfig, GateInput, GateReport } from '../../src/gate/types.js';
 
 export const MiB = 1024 ** 2;
 export const GiB = 1024 ** 3;

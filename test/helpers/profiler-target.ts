@@ -1,8 +1,8 @@
 // A ProfilerTarget that records what a profiler parser hands over, combining like the snapshot: larger compared value wins, series merge.
 import type { ProfilerTarget } from '../../src/parsers/profiler/index.js';
-import type { Metric } from '../../src/sections/types.js';
-import { mergeSeries, type Series } from '../../src/series.js';
-import type { SkippedRecord } from '../../src/snapshot.js';
+import type { Metric } from '../../src/model/sections/types.js';
+import { mergeSeries, type Series } from '../../src/model/series.js';
+import type { SkippedRecord } from '../../src/model/snapshot.js';
 
 /** The compared field of each section these files fill. */
 const VALUE: Record<string, string> = { components: 'peak', modules: 'peak', operators: 'largest', graphs: 'size' };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError, SchemaError } from '../../src/errors.js';
+import { InputError, SchemaError } from '../../src/common/errors.js';
 import {
   loadBaseline,
   mergeBaseline,
@@ -13,8 +13,8 @@ import {
   writeBaselineAtomic,
   type Baseline,
 } from '../../src/gate/baseline.js';
-import { locateJsonSyntaxError, parseJson } from '../../src/json-schema.js';
-import { SnapshotBuilder, stableStringify, type Snapshot } from '../../src/snapshot.js';
+import { locateJsonSyntaxError, parseJson } from '../../src/json/reader.js';
+import { SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
 import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 /** A run as the parsers build it: APP and RUNTIME on dev0, one kernel. */

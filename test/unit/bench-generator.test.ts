@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, stableStringify as generatorStringify, type GenerateOptions, type GenerateResult } from '../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
-import { kernelsOf, modulesOf, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/snapshot.js';
+import { kernelsOf, modulesOf, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
 import type { InputFile } from '../../src/sources/types.js';
 
 // A few MiB, rotated small so that every rank leaves several files.

@@ -13,10 +13,10 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_NAME, generate } from '../../bench/generate.mjs';
 import { collectSnapshot, PARALLEL_MIN_BYTES, type CollectInputs, type CollectOptions, type Collected } from '../../src/parsers/collect.js';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../src/common/errors.js';
 import type { ParseResult, ParseTask, WorkerMessage } from '../../src/parsers/parse-protocol.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
-import { SnapshotBuilder } from '../../src/snapshot.js';
+import { SnapshotBuilder } from '../../src/model/snapshot.js';
 import { resolveInputs } from '../../src/sources/local.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

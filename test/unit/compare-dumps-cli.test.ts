@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/commands.js';
+import { runCli } from '../../src/cli/commands.js';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'memscope');
 const dir = mkdtempSync(join(tmpdir(), 'amg-compare-dumps-'));

@@ -1,8 +1,8 @@
 // compareKeys: its fast path for printable ASCII gives exactly the numeric collator's order, on any string.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { failureText } from '../../src/errors.js';
-import { ASCII_PRIMARY_RANKS, checkedCollator, compareKeys, primaryRanks } from '../../src/snapshot.js';
+import { failureText } from '../../src/common/errors.js';
+import { ASCII_PRIMARY_RANKS, checkedCollator, compareKeys, primaryRanks } from '../../src/model/snapshot.js';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
@@ -53,7 +53,7 @@ describe('compareKeys', () => {
       return new Original(...args);
     } as unknown as typeof Intl.Collator);
     try {
-      const fresh = await import('../../src/snapshot.js');
+      const fresh = await import('../../src/model/snapshot.js');
       const names = [
         'dev0/aclnnForeachAddList',
         'dev0/Add_735706_5',

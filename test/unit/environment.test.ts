@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectEnvironment, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, withThisNode } from '../../src/environment.js';
-import { SnapshotBuilder } from '../../src/snapshot.js';
+import { collectEnvironment, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, withThisNode } from '../../src/sources/node-environment.js';
+import { SnapshotBuilder } from '../../src/model/snapshot.js';
 import { applyEnvironment, compareEnvironments, type RunEnvironment } from '../../src/gate/environment.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { renderHtml } from '../../src/report/html.js';

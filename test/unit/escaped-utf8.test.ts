@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeEscaped, EscapedUtf8Decoder, visibleName } from '../../src/parsers/escaped-utf8.js';
 import { parseMemoryCompareFile, parseMemoryCompareText } from '../../src/parsers/memory-compare.js';
-import { SnapshotBuilder } from '../../src/snapshot.js';
+import { SnapshotBuilder } from '../../src/model/snapshot.js';
 
 /** The inverse of visibleName ∘ decodeEscaped, written from the documented rule: `\xHH` a byte, `\\` a backslash, other `\` itself. */
 function bytesOf(visible: string): Buffer {

@@ -6,8 +6,8 @@ import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/commands.js';
-import { failureText } from '../../src/errors.js';
+import { runCli } from '../../src/cli/commands.js';
+import { failureText } from '../../src/common/errors.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'failures-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // formatCount groups thousands exactly as toLocaleString('en-US') does, without loading ICU's number formatting.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../../src/units.js';
+import { formatCount } from '../../src/model/units.js';
 
 describe('formatCount', () => {
   it("writes every safe integer as toLocaleString('en-US') does", () => {

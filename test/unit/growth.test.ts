@@ -2,11 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compareSnapshots, type GateInput } from '../../src/gate/compare.js';
-import { assessGrowth, DEFAULT_GROWTH, sparkline, theilSen } from '../../src/gate/growth.js';
+import { compareSnapshots } from '../../src/gate/compare.js';
+import type { GateInput } from '../../src/gate/types.js';
+import { assessGrowth, DEFAULT_GROWTH, sparkline, theilSen } from '../../src/gate/findings/growth.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
 import { parseProfilerText } from '../../src/parsers/profiler/index.js';
-import type { Series } from '../../src/series.js';
+import type { Series } from '../../src/model/series.js';
 import { memoryRecord, rng } from '../helpers/memory-record.js';
 import { CollectingTarget } from '../helpers/profiler-target.js';
 import { thrown } from '../helpers/thrown.js';

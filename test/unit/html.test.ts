@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/commands.js';
-import { readInputs } from '../../src/config.js';
+import { runCli } from '../../src/cli/commands.js';
+import { readInputs } from '../../src/action/inputs.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { HTML_CSP, renderHtml } from '../../src/report/html.js';
 

@@ -2,8 +2,8 @@
 // found without recursion; random documents never escape as an uncaught exception.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
-import { keyTokens, MAX_JSON_DEPTH, parseJson } from '../../src/json-schema.js';
+import { InputError } from '../../src/common/errors.js';
+import { keyTokens, MAX_JSON_DEPTH, parseJson } from '../../src/json/reader.js';
 import { parseBaseline } from '../../src/gate/baseline.js';
 import { parseGateConfig } from '../../src/gate/thresholds.js';
 import { thrown } from '../helpers/thrown.js';

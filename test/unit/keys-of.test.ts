@@ -1,8 +1,8 @@
-// keysOf (src/snapshot.ts): the own keys of a section record, listed once by the pass that reads or builds it and then
+// keysOf (src/model/snapshot.ts): the own keys of a section record, listed once by the pass that reads or builds it and then
 // reused by the gate; it must be exactly Object.keys of the record, in its order.
 import { describe, expect, it } from 'vitest';
 import { parseSnapshotText } from '../../src/parsers/snapshot-file.js';
-import { hasNoMetrics, keysOf, SnapshotBuilder, stringifyDocument } from '../../src/snapshot.js';
+import { hasNoMetrics, keysOf, SnapshotBuilder, stringifyDocument } from '../../src/model/snapshot.js';
 
 const modules = (devices: number): [string, number][] => Array.from({ length: devices * 2 }, (_, i) => [`DEV_MEM/dev${i >> 1}/${i % 2 ? 'HCCL' : 'APP'}`, 1000 + i]);
 

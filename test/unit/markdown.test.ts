@@ -1,8 +1,9 @@
 // The markdown report: what a reviewer reads in the job summary and the sticky PR comment, including when it is too big.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/common/errors.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
-import { codeSpan, escapeHtml, escapeMarkdownText, replaceControlCharacters, tableCodeSpan } from '../../src/report/escape.js';
+import { replaceControlCharacters } from '../../src/common/visible.js';
+import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from '../../src/report/escape.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { eightDeviceStory, jobReport } from '../helpers/jobs.js';

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../src/common/errors.js';
 import { parse as csvParse } from 'csv-parse/sync';
 import { parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord } from '../../src/parsers/memory-compare.js';
 import { READ_CHUNK_BYTES } from '../../src/parsers/text-stream.js';
-import { SnapshotBuilder, type KernelMetric, type Snapshot } from '../../src/snapshot.js';
+import { SnapshotBuilder, type KernelMetric, type Snapshot } from '../../src/model/snapshot.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/memory-compare/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memscopeDumpText } from '../../bench/memscope-generate.mjs';
-import { runCli } from '../../src/commands.js';
-import type { Snapshot } from '../../src/snapshot.js';
+import { runCli } from '../../src/cli/commands.js';
+import type { Snapshot } from '../../src/model/snapshot.js';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'memscope');
 const dir = mkdtempSync(join(tmpdir(), 'amg-memscope-'));
@@ -65,7 +65,7 @@ describe('--dump: training steps and the step-leak verdict', () => {
         note: "4 block(s), 16001024 bytes allocated during a step k >= 2 were still live at the end of step k+1 (msMemScope's leak rule); most: PTA 4000256×4",
       }),
     ]);
-    // The per-step series feed `growing` (src/gate/growth.ts): a steady rise of 4,000,256 B a step after the warm-up step.
+    // The per-step series feed `growing` (src/gate/findings/growth.ts): a steady rise of 4,000,256 B a step after the warm-up step.
     expect(entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([['step', 'dev0/PTA/end'], ['step', 'dev0/PTA/peak']]);
     // The step ends grew past the steps tolerance too: those are regressions, so the gate fails.
     expect(entries.filter((e) => e.status === 'regressed').map((e) => e.key)).toEqual([

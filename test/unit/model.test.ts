@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareSnapshots } from '../../src/gate/compare.js';
 import { DEFAULT_CONFIG } from '../../src/gate/thresholds.js';
-import { SOURCES } from '../../src/parsers/sources.js';
-import { combineMetrics, deviceName, section, SECTIONS, splitDevice } from '../../src/sections/index.js';
-import { MAX_POINTS, mergeSeries, SeriesBuilder, type Series } from '../../src/series.js';
-import { isEmptySnapshot, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/snapshot.js';
+import { SOURCES } from '../../src/parsers/evidence-sources.js';
+import { combineMetrics, deviceName, section, SECTIONS, splitDevice } from '../../src/model/sections/index.js';
+import { MAX_POINTS, mergeSeries, SeriesBuilder, type Series } from '../../src/model/series.js';
+import { isEmptySnapshot, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
 
 const seriesOf = (samples: readonly [number, number][], axis: 'time' | 'step' = 'time'): Series => {
   const b = new SeriesBuilder(axis);

@@ -1,6 +1,6 @@
 // Large parsed texts are freed by one full collection before the gate builds its entries; small runs make none.
 import { describe, expect, it } from 'vitest';
-import { noteParsedText, releaseParsedTexts, RELEASE_MIN_CHARS } from '../../src/parsed-texts.js';
+import { noteParsedText, releaseParsedTexts, RELEASE_MIN_CHARS } from '../../src/json/parsed-texts.js';
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

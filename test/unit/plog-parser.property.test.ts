@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countNewlines, parsePlogText, scanPlogChunks } from '../../src/parsers/plog.js';
-import { modulesOf, type ModuleMetric, type Snapshot, SnapshotBuilder } from '../../src/snapshot.js';
+import { modulesOf, type ModuleMetric, type Snapshot, SnapshotBuilder } from '../../src/model/snapshot.js';
 
 /** The snapshot without failure sites: the generated logs' expectations count failures; plog-parser.test.ts checks sites. */
 function withoutSites(s: Snapshot): Snapshot {

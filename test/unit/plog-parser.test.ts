@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../src/common/errors.js';
 import {
   countNewlines,
   MAX_LINE_BYTES,
@@ -13,7 +13,7 @@ import {
   parsePlogText,
   scanPlogChunks,
 } from '../../src/parsers/plog.js';
-import { MAX_SITES_PER_DEVICE, SnapshotBuilder, type Snapshot, type SkippedRecord } from '../../src/snapshot.js';
+import { MAX_SITES_PER_DEVICE, SnapshotBuilder, type Snapshot, type SkippedRecord } from '../../src/model/snapshot.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/plog/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));

@@ -1,7 +1,7 @@
 // The row splitter under the profiler parser: any chunking gives the same rows and lines; quoted fields may hold commas and newlines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../src/common/errors.js';
 import { readCsvChunks, readCsvText, type Row } from '../../src/parsers/profiler/csv-rows.js';
 import { thrown } from '../helpers/thrown.js';
 

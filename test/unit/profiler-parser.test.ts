@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/errors.js';
+import { ParseError } from '../../src/common/errors.js';
 import { parseFile, parseProfilerText } from '../../src/parsers/profiler/index.js';
 import { CollectingTarget } from '../helpers/profiler-target.js';
 import { thrownAsync } from '../helpers/thrown.js';

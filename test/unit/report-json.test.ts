@@ -1,14 +1,14 @@
 // The --report JSON: written for machines, and read back by the fork-safe comment job from an untrusted upload.
 import { afterAll, describe, expect, it } from 'vitest';
 import publishedSchema from '../../schemas/report.schema.json' with { type: 'json' };
-import { InputError, SchemaError } from '../../src/errors.js';
+import { InputError, SchemaError } from '../../src/common/errors.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { shortenName } from '../../src/report/names.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportJson, renderJsonReport, writeJsonReport } from '../../src/report/json.js';
-import { stableStringify } from '../../src/snapshot.js';
+import { stableStringify } from '../../src/model/snapshot.js';
 import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../src/report/report-schema.js';
 
 const scratch: string[] = [];

@@ -1,4 +1,4 @@
-// The precompiled schema checks (src/generated/schema-checks.js): current with the schemas, complete for what a run
+// The precompiled schema checks (src/json/generated/schema-checks.js): current with the schemas, complete for what a run
 // validates with, and in agreement with ajv compiling the same schema at run time on valid and broken documents.
 import AjvModule from 'ajv';
 import fc from 'fast-check';
@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { schemaChecksSource } from '../../scripts/schema-checks-source.js';
-import { SCHEMA_CHECKS } from '../../src/generated/schema-checks.js';
+import { SCHEMA_CHECKS } from '../../src/json/generated/schema-checks.js';
 import { loadGateConfig, parseGateConfig } from '../../src/gate/thresholds.js';
 import { parseBaseline, serializeBaseline } from '../../src/gate/baseline.js';
 import { compareSnapshots } from '../../src/gate/compare.js';
-import { compiledAtRunTime } from '../../src/json-schema.js';
+import { compiledAtRunTime } from '../../src/json/reader.js';
 import { collectSnapshot } from '../../src/parsers/collect.js';
 import { parseSnapshotText, serializeSnapshotFile } from '../../src/parsers/snapshot-file.js';
-import { PRECOMPILED_SCHEMAS } from '../../src/precompiled-schemas.js';
+import { PRECOMPILED_SCHEMAS } from '../../src/json/precompiled-schemas.js';
 import { parseReportJson, renderJsonReport } from '../../src/report/json.js';
-import { CHECK_OPTIONS, schemaHash } from '../../src/schema-hash.js';
+import { CHECK_OPTIONS, schemaHash } from '../../src/json/schema-hash.js';
 import { resolveInputs } from '../../src/sources/local.js';
 
 const Ajv = AjvModule.default;
@@ -74,8 +74,8 @@ function mutate(document: unknown, path: (string | number)[], how: number, repla
 }
 
 describe('precompiled schema checks', () => {
-  it('src/generated/schema-checks.js is what `npm run schemas` writes now', () => {
-    expect(readFileSync(join(ROOT, 'src/generated/schema-checks.js'), 'utf8') === schemaChecksSource(), 'run `npm run schemas` and commit the file').toBe(true);
+  it('src/json/generated/schema-checks.js is what `npm run schemas` writes now', () => {
+    expect(readFileSync(join(ROOT, 'src/json/generated/schema-checks.js'), 'utf8') === schemaChecksSource(), 'run `npm run schemas` and commit the file').toBe(true);
   });
 
   it('has a check for every schema in the list, and no other', () => {

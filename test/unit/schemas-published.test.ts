@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SECTIONS } from '../../src/sections/index.js';
-import { PUBLISHED_SCHEMAS } from '../../src/schemas.js';
+import { SECTIONS } from '../../src/model/sections/index.js';
+import { PUBLISHED_SCHEMAS } from '../../src/json/schemas.js';
 
 const DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 

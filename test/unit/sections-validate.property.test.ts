@@ -1,12 +1,12 @@
-// The direct pass over the sections (src/sections/validate.ts) accepts exactly what the sections schema accepts: ajv,
+// The direct pass over the sections (src/model/sections/validate.ts) accepts exactly what the sections schema accepts: ajv,
 // compiled from the same declarations, is the judge on random and mutated sections of every declared section.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCheck } from '../../src/json-schema.js';
-import { SECTIONS } from '../../src/sections/index.js';
-import { buildBaselineSchema, buildSnapshotSchema } from '../../src/sections/schema.js';
-import { compileSectionsDocument, parseSectionsJson, sectionsConform } from '../../src/sections/validate.js';
-import { InputError, SchemaError } from '../../src/errors.js';
+import { compileCheck } from '../../src/json/reader.js';
+import { SECTIONS } from '../../src/model/sections/index.js';
+import { buildBaselineSchema, buildSnapshotSchema } from '../../src/model/sections/schema.js';
+import { compileSectionsDocument, parseSectionsJson, sectionsConform } from '../../src/model/sections/validate.js';
+import { InputError, SchemaError } from '../../src/common/errors.js';
 import { parseBaseline } from '../../src/gate/baseline.js';
 
 const ajvSnapshot = compileCheck(buildSnapshotSchema());

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortedUnion } from '../../src/gate/compare.js';
-import { compareKeys } from '../../src/snapshot.js';
+import { compareKeys } from '../../src/model/snapshot.js';
 
 // Keys that collide under the numeric collation (dev1 / dev01) and differ only in case, to exercise ties.
 const key = fc.tuple(fc.constantFrom('DEV_MEM', 'dev_mem', 'SVM_MEM'), fc.constantFrom('dev1', 'dev01', 'dev2', 'dev10', 'Dev2'), fc.constantFrom('APP', 'app', 'HCCL'))

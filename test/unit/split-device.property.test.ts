@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/gate/types.js';
 import { devicesPerPattern, patternCountsOf } from '../../src/report/groups.js';
-import { splitDevice } from '../../src/sections/keys.js';
+import { splitDevice } from '../../src/model/sections/keys.js';
 
 /** The definition the scan replaced: the first segment matching /^dev\d+$/ becomes `*`. */
 function reference(key: string): { device: string | null; group: string } {

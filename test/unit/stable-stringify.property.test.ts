@@ -1,7 +1,7 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, fileKeyOrder, SnapshotBuilder, stableStringify, stringifyDocument } from '../../src/snapshot.js';
+import { compareKeys, fileKeyOrder, SnapshotBuilder, stableStringify, stringifyDocument } from '../../src/model/snapshot.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {

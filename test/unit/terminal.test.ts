@@ -1,7 +1,7 @@
 // The terminal tables: `check` prints the verdict and the keys that matter, `parse` prints every metric it read.
 import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
-import type { Snapshot } from '../../src/snapshot.js';
+import type { Snapshot } from '../../src/model/snapshot.js';
 import { displayWidth, renderSnapshotTable, renderTerminal, truncateMiddle } from '../../src/report/terminal.js';
 import { jobReport } from '../helpers/jobs.js';
 

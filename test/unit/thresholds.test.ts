@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError, SchemaError, UsageError } from '../../src/errors.js';
+import { InputError, SchemaError, UsageError } from '../../src/common/errors.js';
 import {
   DEFAULT_CONFIG,
   applyMaxIncrease,
@@ -18,7 +18,7 @@ import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
-/** The default thresholds of the msMemScope dump sections (src/sections/steps.ts, …). */
+/** The default thresholds of the msMemScope dump sections (src/model/sections/steps.ts, …). */
 const DUMP_SECTIONS = {
   steps: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
   stepLeaks: { tolerance: { bytes: 0 }, rules: [] },

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SOURCES } from '../../src/parsers/sources.js';
+import { SOURCES } from '../../src/parsers/evidence-sources.js';
 import { parse as parseYaml } from 'yaml';
 
 type WorkflowParser = typeof import('@actions/workflow-parser');
@@ -170,8 +170,8 @@ describe('action.yml', () => {
     expect(broken.context.errors.getErrors()).not.toEqual([]);
   });
 
-  it("declares exactly the inputs src/config.ts reads with get('…'), plus one per evidence source", () => {
-    const read_ = [...read('src/config.ts').matchAll(/\bget\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!).concat(SOURCES.map((s) => s.input));
+  it("declares exactly the inputs src/action/inputs.ts reads with get('…'), plus one per evidence source", () => {
+    const read_ = [...read('src/action/inputs.ts').matchAll(/\bget\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!).concat(SOURCES.map((s) => s.input));
     expect(read_.length).toBeGreaterThan(10);
     expect([...new Set(read_)].sort()).toEqual([...inputNames].sort());
   });

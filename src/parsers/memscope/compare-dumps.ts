@@ -5,7 +5,7 @@
 // by Myers' greedy diff on their names; a launch's value is the Attr `size` of the first framework-pool row (PTA or
 // MINDSPORE) at or after it in time. Held in memory: per device, the selected launches and the framework-pool rows of
 // both dumps (two numbers and two small ints each), and the diff's frontier.
-import { InputError } from '../../errors.js';
+import { InputError } from '../../common/errors.js';
 import { DumpReader, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
 import { f64, i32, u8 } from './columns.js';
 import { MAX_KEYS, StdUnorderedOrder } from './std-order.js';

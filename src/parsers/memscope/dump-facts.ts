@@ -4,7 +4,7 @@
 // owner/call-site/inefficient ids: about 60 bytes), the live-block table (blocks not yet freed), step markers, and
 // one record per completed op window (about 40 bytes). A block is matched MALLOC → FREE in file order, by
 // (pid, pool, Ptr): the tool writes a block's MALLOC and FREE rows together, when it is freed.
-import { deviceName } from '../../sections/keys.js';
+import { deviceName } from '../../model/sections/keys.js';
 import { f64, i32 } from './columns.js';
 import { DumpReader, attrValueOf, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
 

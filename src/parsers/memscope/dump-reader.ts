@@ -4,7 +4,7 @@
 // escaped, so a field starting with `"` runs to the next `"`; a MSTX message that itself holds a quote is recovered
 // by looking for the closing quote that is followed by a timestamp. Malformed rows become warnings with file:line.
 import { streamText } from '../text-stream.js';
-import { InputError, ParseError } from '../../errors.js';
+import { InputError, ParseError } from '../../common/errors.js';
 
 /** Which header the file carries (§1.1 of the format spec). */
 export type DumpGeneration = 'G3' | 'G4' | 'G5';

@@ -1,6 +1,6 @@
 // The evidence sources `dump` (--dump, memscope-dump) and `dumpBase` (memscope-dump-base): msMemScope dumps into a snapshot.
-import { InputError } from '../../errors.js';
-import type { SnapshotBuilder } from '../../snapshot.js';
+import { InputError } from '../../common/errors.js';
+import type { SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
 import { parseMemoryCompareText } from '../memory-compare.js';
 import { compareDumpFiles } from './compare-dumps.js';

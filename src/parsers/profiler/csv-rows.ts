@@ -6,7 +6,7 @@
 // joined with the next lines until its quotes balance, then read by csv-parse.
 import { streamText } from '../text-stream.js';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
-import { ParseError } from '../../errors.js';
+import { ParseError } from '../../common/errors.js';
 
 /** At most this many cells are located per row; a longer row is reported with its true count. */
 export const MAX_CELLS = 32;

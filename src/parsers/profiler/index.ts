@@ -1,5 +1,5 @@
 // The profiler evidence source: torch_npu / msprof / MindSpore memory CSVs, each recognised by its header and streamed.
-import { ParseError } from '../../errors.js';
+import { ParseError } from '../../common/errors.js';
 import type { InputFile } from '../../sources/types.js';
 import { readCsvRows, readCsvText, type Row } from './csv-rows.js';
 import { knownHeadersHint, recognizeHeader, type KnownHeader } from './headers.js';

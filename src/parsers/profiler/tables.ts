@@ -3,10 +3,10 @@
 // Nothing here depends on row order: peaks are maxima, timelines keep window maxima. A file damaged by a spreadsheet
 // (exponent notation where the writer prints plain decimals) gives a warning naming the file and line, and none of
 // its figures, because the same re-save rounded its sizes to six digits.
-import { deviceName } from '../../sections/keys.js';
-import type { Metric } from '../../sections/types.js';
-import { SeriesBuilder, type Series } from '../../series.js';
-import type { SkippedRecord } from '../../snapshot.js';
+import { deviceName } from '../../model/sections/keys.js';
+import type { Metric } from '../../model/sections/types.js';
+import { SeriesBuilder, type Series } from '../../model/series.js';
+import type { SkippedRecord } from '../../model/snapshot.js';
 import { StopReading, type Row } from './csv-rows.js';
 import { cellBytes, cellMicros, MINDSPORE_MB, MIB, type ByteUnit } from './decimal.js';
 import { columnOf, type KnownHeader } from './headers.js';
@@ -21,7 +21,7 @@ export interface ProfilerTarget {
   records: number;
 }
 
-/** The section names these files fill (declared in src/sections/). */
+/** The section names these files fill (declared in src/model/sections/). */
 export const COMPONENTS = 'components';
 export const OPERATORS = 'operators';
 export const GRAPHS = 'graphs';

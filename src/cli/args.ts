@@ -1,0 +1,170 @@
+// Command-line flags: declared once with their help text; parsed with multi-value flags (`--plog a b`), `--help`, and a suggestion for a mistyped flag.
+import { parseArgs } from 'node:util';
+import { UsageError } from '../common/errors.js';
+
+export interface OptionSpec {
+  /** Takes a value; with `multiple`, every following bare word until the next flag belongs to it. */
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  /** The value's placeholder in help: `FILE`, `PATH`. */
+  value?: string;
+  /** One short line for `--help`. */
+  description: string;
+}
+
+/** A command: its name, one-line summary, usage line and flags. */
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  /** What follows `ascend-memory-gate <name>` in the usage line: the required flags, then `[options]`. */
+  usage: string;
+  options: Record<string, OptionSpec>;
+}
+
+export type ParsedOptions = Record<string, string | string[] | boolean | undefined>;
+
+/** Asked for `<command> --help`: the caller prints the help and exits 0. */
+export class HelpRequested extends Error {
+  constructor(readonly command: CommandSpec) {
+    super(`${command.name} --help`);
+  }
+}
+
+/** A usage error with the command's usage line, printed under the message. */
+export class CommandUsageError extends UsageError {
+  constructor(
+    message: string,
+    readonly command: CommandSpec,
+  ) {
+    super(message);
+  }
+}
+
+export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptions {
+  const command = spec.name;
+  const fail = (message: string): never => {
+    throw new CommandUsageError(`${command}: ${message}`, spec);
+  };
+  if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(spec);
+  const { tokens } = parseArgs({
+    args,
+    options: Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type, multiple: v.multiple ?? false }])),
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const out: ParsedOptions = {};
+  let last: string | undefined;
+  for (const token of tokens) {
+    if (token.kind === 'option') {
+      const opt = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
+      if (opt === undefined) {
+        const guess = closest(token.name, Object.keys(spec.options));
+        fail(`unknown option ${token.rawName}${guess === null ? '' : `: did you mean --${guess}?`}`);
+        return out;
+      }
+      if (token.rawName !== `--${token.name}`) fail(`unknown option ${token.rawName}: write --${token.name}`);
+      if (opt.type === 'boolean') {
+        if (token.value !== undefined) fail(`--${token.name} takes no value`);
+        out[token.name] = true;
+        last = undefined;
+      } else if (opt.multiple) {
+        const list = (out[token.name] as string[] | undefined) ?? [];
+        if (token.value !== undefined) list.push(token.value);
+        out[token.name] = list;
+        last = token.name;
+      } else {
+        if (token.value === undefined) fail(`--${token.name} needs a value (${opt.value ?? 'VALUE'})`);
+        if (out[token.name] !== undefined) fail(`--${token.name} given twice`);
+        out[token.name] = token.value;
+        last = undefined;
+      }
+    } else if (token.kind === 'positional') {
+      if (last === undefined) fail(`unexpected argument '${token.value}'`);
+      else (out[last] as string[]).push(token.value);
+    } else {
+      last = undefined;
+    }
+  }
+  for (const [name, opt] of Object.entries(spec.options)) {
+    if (opt.multiple && Array.isArray(out[name]) && (out[name] as string[]).length === 0) fail(`--${name} needs at least one ${opt.value ?? 'value'}`);
+  }
+  return out;
+}
+
+/** Help is written for 80 columns, or a narrower terminal: no line is wider. */
+export const HELP_WIDTH = 80;
+
+/** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
+export function commandHelp(program: string, spec: CommandSpec, width = HELP_WIDTH): string {
+  const flags: [string, string][] = Object.entries(spec.options).map(([name, opt]) => {
+    const value = opt.type === 'string' ? ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}` : '';
+    return [`--${name}${value}`, opt.description];
+  });
+  flags.push(['-h, --help', 'show this help']);
+  const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width), '', ...wrapHelp(spec.summary, '', width), '', 'Options:', ...helpLines(flags, width)];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Two columns, flag and description, within HELP_WIDTH; a long description continues under its column. */
+export function helpLines(rows: readonly (readonly [string, string])[], width = HELP_WIDTH): string[] {
+  const column = Math.max(...rows.map(([f]) => f.length)) + 4;
+  // Too narrow for two columns: each description on its own lines under its flag.
+  if (width - column < 24) return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
+  return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
+}
+
+/** A line wrapped at spaces to the width, continuation lines indented; a word longer than a line stays whole. */
+export function wrapHelp(line: string, indent = '    ', width = HELP_WIDTH): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(/(?<=\S) (?=\S)/)) {
+    const next = current === '' ? word : `${current} ${word}`;
+    if (next.length <= width || current === '') current = next;
+    else {
+      out.push(current);
+      current = `${indent}${word}`;
+    }
+  }
+  out.push(current);
+  return out;
+}
+
+/** The closest name by edit distance (at most 2 edits, or a prefix), for "did you mean --plog?". */
+export function closest(name: string, candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const d = candidate.startsWith(name) && name.length >= 2 ? 1 : editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
+}
+
+/** Damerau–Levenshtein distance (optimal string alignment): a swapped pair (`plgo`) is one edit. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const prev = d[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+export function stringList(opts: ParsedOptions, name: string): string[] {
+  const v = opts[name];
+  return Array.isArray(v) ? v : [];
+}
+
+export function optionalString(opts: ParsedOptions, name: string): string | undefined {
+  const v = opts[name];
+  return typeof v === 'string' ? v : undefined;
+}

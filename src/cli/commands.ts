@@ -1,0 +1,309 @@
+// The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import packageJson from '../../package.json' with { type: 'json' };
+import {
+  closest,
+  CommandUsageError,
+  commandHelp,
+  HELP_WIDTH,
+  helpLines,
+  HelpRequested,
+  wrapHelp,
+  optionalString,
+  parseCommandArgs,
+  stringList,
+  type CommandSpec,
+  type OptionSpec,
+  type ParsedOptions,
+} from './args.js';
+import { collectSnapshot, type Collected } from '../parsers/collect.js';
+import { failureText, UsageError } from '../common/errors.js';
+import { visible } from '../common/visible.js';
+import { stringifyDocument, type Snapshot } from '../model/snapshot.js';
+import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
+import { describeSearches, resolveAllInputs } from '../sources/local.js';
+
+const PROGRAM = 'ascend-memory-gate';
+
+/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line. */
+const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
+  SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
+);
+
+/** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
+const ENVIRONMENT_OPTIONS: Record<string, OptionSpec> = {
+  'node-environment': { type: 'boolean', description: "record this machine's CANN, driver, chip, torch and memory variables" },
+  env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
+};
+
+const PARSE: CommandSpec = {
+  name: 'parse',
+  summary: 'Read the inputs and print what was found: a table, or JSON.',
+  usage: 'INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
+    out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
+  },
+};
+
+const CHECK: CommandSpec = {
+  name: 'check',
+  summary: 'Compare a run with a baseline. Exit 0 pass, 1 gate failed, 2 bad usage/input.',
+  usage: '--baseline FILE INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    baseline: { type: 'string', value: 'FILE', description: 'baseline JSON; a missing file is a first run' },
+    config: { type: 'string', value: 'FILE', description: 'thresholds (default .github/memory-gate.json)' },
+    'max-increase': { type: 'string', value: 'SPEC', description: 'tolerance for every key, e.g. 5% or 64MiB' },
+    report: { type: 'string', value: 'FILE', description: 'write the JSON report (every entry)' },
+    markdown: { type: 'string', value: 'FILE', description: 'write the markdown report (job summary)' },
+    html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
+    all: { type: 'boolean', description: 'list every key, not one row per module' },
+    ...ENVIRONMENT_OPTIONS,
+  },
+};
+
+const BASELINE: CommandSpec = {
+  name: 'baseline',
+  summary: 'Record a run as the baseline (merged into FILE; keys absent from the run are kept).',
+  usage: '--out FILE INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    out: { type: 'string', value: 'FILE', description: 'the baseline JSON to create or update' },
+    prune: { type: 'boolean', description: 'drop keys absent from this run' },
+    ...ENVIRONMENT_OPTIONS,
+  },
+};
+
+const SNAPSHOT: CommandSpec = {
+  name: 'snapshot',
+  summary: "Reduce this node's evidence to one small file, with its environment, for a gate job to merge.",
+  usage: '--out FILE.memory-snapshot.json INPUTS [options]',
+  options: {
+    ...INPUT_OPTIONS,
+    out: { type: 'string', value: 'FILE', description: 'the snapshot to write (*.memory-snapshot.json)' },
+    node: { type: 'string', value: 'NAME', description: 'node name (default NODE_NAME, else the host name)' },
+    env: ENVIRONMENT_OPTIONS.env as OptionSpec,
+  },
+};
+
+/** Its flags are parsed by compare-dumps-command.ts; this spec gives it a usage line and --help like the others. */
+const COMPARE_DUMPS: CommandSpec = {
+  name: 'compare-dumps',
+  summary: "msMemScope's --compare without the tool: the memory_compare CSV of two dumps, byte for byte.",
+  usage: 'BASE.csv CURRENT.csv [options]',
+  options: {
+    level: { type: 'string', value: 'LEVEL', description: 'op (default), kernel or op,kernel: the launches to align' },
+    out: { type: 'string', value: 'FILE', description: 'write the CSV to FILE instead of standard output' },
+    'max-edits': { type: 'string', value: 'N', description: 'refuse a pair needing more than N edits per device (10,000)' },
+  },
+};
+
+const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS];
+
+/** The program's usage, wrapped to the width (at most 80 columns). */
+function usage(width: number): string {
+  return [
+    `${PROGRAM}: stop memory regressions in Ascend NPU jobs`,
+    '',
+    'Usage:',
+    ...COMMAND_SPECS.map((c) => `  ${PROGRAM} ${c.name.padEnd(8)} ${c.usage}`),
+    `  ${PROGRAM} <command> --help   every flag of a command`,
+    `  ${PROGRAM} --version`,
+    '',
+    'INPUTS: one or more of these flags, each with files, directories or globs:',
+    ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
+    '',
+    `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
+    'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
+  ]
+    .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
+    .join('\n');
+}
+
+/** Terminal columns: the TTY's width, else COLUMNS, else 80. */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+  if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
+  const columns = Number(env.COLUMNS);
+  return Number.isSafeInteger(columns) && columns > 0 ? columns : 80;
+}
+
+/** Colour on a TTY only; FORCE_COLOR (not 0) forces it, NO_COLOR (non-empty) turns it off. */
+export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return stream.isTTY === true;
+}
+
+/** Where the CLI writes; width and colour default to the real stdout's (tests pass their own). */
+export type Output = { out: (text: string) => void; err: (text: string) => void; width?: () => number; color?: () => boolean };
+
+const stdio: Output = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  width: () => terminalWidth(),
+  color: () => useColor(),
+};
+
+/** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
+async function withNodeFromOptions(snapshot: Snapshot, opts: ParsedOptions, io: Output, always = false): Promise<Snapshot> {
+  const { parseEnvironmentPairs, withThisNode } = await import('../sources/node-environment.js');
+  const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
+  const node = optionalString(opts, 'node');
+  return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) =>
+    io.err(`${line}\n`),
+  );
+}
+
+/** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
+export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
+  const specs: SpecsBySource = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
+  if (noSpecs(specs)) {
+    throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
+  }
+  const files = await resolveAllInputs(specs);
+  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
+  warnSkipped(collected, io);
+  return collected;
+}
+
+function warnSkipped(collected: Collected, io: Output): void {
+  const { skipped } = collected.snapshot.meta;
+  if (skipped === 0) return;
+  const shown = collected.skippedRecords.slice(0, 10);
+  for (const r of shown) io.err(`warning: ${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)\n`);
+  if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
+}
+
+async function emit(text: string, outFile: string | undefined, io: Output): Promise<void> {
+  if (outFile) await writeFile(outFile, text);
+  else io.out(text);
+}
+
+async function parseCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, PARSE);
+  const { snapshot } = await collectFromOptions(opts, io);
+  // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
+  const text = opts.json ? stringifyDocument(snapshot) : (await import('../report/terminal.js')).renderSnapshotTable(snapshot);
+  await emit(text, optionalString(opts, 'out'), io);
+  return 0;
+}
+
+async function checkCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, CHECK);
+  const baselinePath = optionalString(opts, 'baseline');
+  if (baselinePath === undefined) throw new CommandUsageError('check: --baseline FILE is required', CHECK);
+  const { snapshot } = await collectFromOptions(opts, io);
+  const { runGate } = await import('../gate/run-gate.js');
+  const { report } = await runGate({
+    snapshot: await withNodeFromOptions(snapshot, opts, io),
+    baselinePath,
+    configPath: optionalString(opts, 'config'),
+    maxIncrease: optionalString(opts, 'max-increase'),
+    // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
+    allowMissingBaseline: true,
+  });
+  const reportFile = optionalString(opts, 'report');
+  const markdownFile = optionalString(opts, 'markdown');
+  const htmlFile = optionalString(opts, 'html');
+  if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
+  if (markdownFile) await writeFile(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
+  if (htmlFile) await writeFile(htmlFile, (await import('../report/html.js')).renderHtml(report));
+  const { renderTerminal } = await import('../report/terminal.js');
+  io.out(renderTerminal(report, { color: (io.color ?? useColor)(), width: (io.width ?? terminalWidth)(), all: opts.all === true, baselineFile: baselinePath }));
+  return report.result === 'fail' ? 1 : 0;
+}
+
+async function baselineCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, BASELINE);
+  const out = optionalString(opts, 'out');
+  if (out === undefined) throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
+  // An empty run fails here, before the file is touched.
+  const { snapshot } = await collectFromOptions(opts, io);
+  const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
+  const { renderBaselineChanges, summarizeBaselineChanges } = await import('../report/baseline-changes.js');
+  const existing = await loadBaseline(out);
+  const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+  await writeBaselineAtomic(out, baseline);
+  io.out(renderBaselineChanges(existing, baseline, changes));
+  io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
+  return 0;
+}
+
+/** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
+async function snapshotCommand(args: string[], io: Output): Promise<number> {
+  const opts = parseCommandArgs(args, SNAPSHOT);
+  const out = optionalString(opts, 'out');
+  if (out === undefined) throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
+  const { snapshot } = await collectFromOptions(opts, io);
+  const { serializeSnapshotFile } = await import('../parsers/snapshot-file.js');
+  const node = await withNodeFromOptions(snapshot, opts, io, true);
+  const text = serializeSnapshotFile(node);
+  try {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, text);
+  } catch (error) {
+    throw new UsageError(`snapshot: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
+  io.out(
+    `wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +
+      `${node.meta.files} file(s), ${node.meta.records} record(s), ${node.meta.skipped} skipped\n`,
+  );
+  return 0;
+}
+
+const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> = {
+  snapshot: snapshotCommand,
+  parse: parseCommand,
+  check: checkCommand,
+  baseline: baselineCommand,
+  'compare-dumps': async (args, io) => {
+    if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(COMPARE_DUMPS);
+    return (await import('./compare-dumps.js')).compareDumpsCommand(args, io);
+  },
+};
+
+export async function runCli(argvWithFlags: string[], io: Output = stdio): Promise<number> {
+  // --debug, anywhere: a failure prints its stack after the one-line message.
+  const debug = argvWithFlags.includes('--debug');
+  const argv = argvWithFlags.filter((a) => a !== '--debug');
+  const [command, ...rest] = argv;
+  const helpWidth = Math.min(HELP_WIDTH, (io.width ?? terminalWidth)());
+  const USAGE = usage(helpWidth);
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    const spec = command === 'help' ? COMMAND_SPECS.find((c) => c.name === rest[0]) : undefined;
+    if (command === undefined) io.err(`${USAGE}\n`);
+    else io.out(spec === undefined ? `${USAGE}\n` : commandHelp(PROGRAM, spec, helpWidth));
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-V') {
+    io.out(`${PROGRAM} ${packageJson.version}\n`);
+    return 0;
+  }
+  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (handler === undefined) {
+    const guess = closest(command.replace(/^-+/, ''), [...Object.keys(COMMANDS), 'version', 'help']);
+    const hint = guess === null ? '' : `: did you mean '${guess === 'version' || guess === 'help' ? `--${guess}` : guess}'?`;
+    io.err(`error: unknown command '${command}'${hint}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.out(commandHelp(PROGRAM, error.command, helpWidth));
+      return 0;
+    }
+    if (error instanceof CommandUsageError) {
+      io.err(`error: ${error.message}\nusage: ${PROGRAM} ${error.command.name} ${error.command.usage}\n(${PROGRAM} ${error.command.name} --help lists every flag)\n`);
+      return 2;
+    }
+    io.err(`error: ${failureText(error, debug)}\n`);
+    return 2;
+  }
+}
+

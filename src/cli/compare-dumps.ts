@@ -1,0 +1,51 @@
+// `ascend-memory-gate compare-dumps BASE CURRENT`: msMemScope's --compare without the tool (its memory_compare CSV, byte for byte).
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../common/errors.js';
+import { DEFAULT_MAX_EDITS, compareDumpFiles, type CompareLevel } from '../parsers/memscope/compare-dumps.js';
+
+export const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
+
+const LEVELS: Record<string, CompareLevel> = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
+
+export async function compareDumpsCommand(args: string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: { level: { type: 'string' }, out: { type: 'string' }, 'max-edits': { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`compare-dumps: ${(error as Error).message}\nusage: ${COMPARE_DUMPS_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 2) throw new UsageError(`compare-dumps: give exactly two dumps, BASE and CURRENT (got ${positionals.length})\nusage: ${COMPARE_DUMPS_USAGE}`);
+  const level = LEVELS[values.level ?? 'op'];
+  if (level === undefined) throw new UsageError(`compare-dumps: --level must be op, kernel or op,kernel (got '${values.level}')`);
+  const maxEdits = values['max-edits'] === undefined ? DEFAULT_MAX_EDITS : Number(values['max-edits']);
+  if (!Number.isSafeInteger(maxEdits) || maxEdits < 0) throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
+  const [base, current] = positionals as [string, string];
+  // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
+  let file: ReturnType<typeof createWriteStream> | null = null;
+  const sink = (text: string) => {
+    if (values.out === undefined) return io.out(text);
+    file ??= createWriteStream(values.out);
+    file.write(text);
+  };
+  const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {
+    level,
+    maxEdits,
+    sink,
+    onWarning: (w) => io.err(`warning: ${w.file}:${w.line}: ${w.reason}\n`),
+  });
+  if (file !== null) {
+    const stream = file as ReturnType<typeof createWriteStream>;
+    stream.end();
+    await once(stream, 'finish');
+    io.err(`wrote ${values.out}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,93 @@
+// Findings from msMemScope dumps: step-leak (msMemScope's own leak rule) and leak-suspect on memory unfreed at the end.
+import { section, valueOf } from '../../model/sections/index.js';
+import { compareKeys, metricsOf } from '../../model/snapshot.js';
+import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from '../thresholds.js';
+import type { Entry, FindingAssessor } from '../types.js';
+
+/** step-leak on every device and pool whose dump showed blocks that msMemScope's rule calls leaked, whatever the baseline. */
+export const stepLeakFindings: FindingAssessor = ({ baseline, current, config }) => {
+  const policy = config.verdicts['step-leak'];
+  if (policy === 'ignore') return [];
+  const declaration = section('stepLeaks');
+  const before = metricsOf(baseline, declaration.name);
+  const entries: Entry[] = [];
+  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+    const bytes = valueOf(declaration, metric);
+    if (bytes <= 0) continue;
+    const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : null;
+    entries.push({
+      kind: declaration.kind,
+      key,
+      baseline: old,
+      current: bytes,
+      delta: old === null ? null : bytes - old,
+      percent: percentChange(old, bytes),
+      status: 'step-leak',
+      severity: policy,
+      rule: null,
+      limit: 0,
+      note:
+        `${metric.blocks} block(s), ${bytes} bytes allocated during a step k >= 2 were still live at the end of step k+1 ` +
+        `(msMemScope's leak rule)${metric.top ? `; most: ${metric.top}` : ''}`,
+    });
+  }
+  return entries;
+};
+
+/** leak-suspect where memory unfreed at the end of tracing grew from the baseline beyond the `unfreed` tolerance. */
+export const unfreedFindings: FindingAssessor = ({ baseline, current, config }) => {
+  const policy = config.verdicts['leak-suspect'];
+  if (policy === 'ignore') return [];
+  const declaration = section('unfreed');
+  const thresholds = sectionThresholds(config, declaration);
+  const before = metricsOf(baseline, declaration.name);
+  const after = metricsOf(current, declaration.name);
+  // Only a run with a dump baseline can say what grew: without one, every persistent allocation would look new.
+  if (Object.keys(before).length === 0) return [];
+  const entries: Entry[] = [];
+  for (const [key, metric] of Object.entries(after).sort((a, b) => compareKeys(a[0], b[0]))) {
+    const rule = matchRule(thresholds.rules, key);
+    if (rule?.ignore === true) continue;
+    const bytes = valueOf(declaration, metric);
+    const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : 0;
+    const tolerance = rule?.tolerance ?? thresholds.tolerance;
+    if (!exceedsTolerance(bytes - old, old, tolerance)) continue;
+    const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? Math.floor((old * tolerance.percent) / 100) : 0);
+    entries.push({
+      kind: declaration.kind,
+      key,
+      baseline: Object.hasOwn(before, key) ? old : null,
+      current: bytes,
+      delta: bytes - old,
+      percent: percentChange(old, bytes),
+      status: 'leak-suspect',
+      severity: policy,
+      rule: rule?.match ?? null,
+      limit: old + allowed,
+      note:
+        `memory never freed while tracing grew from ${old} to ${bytes} bytes (${metric.blocks} block(s)), more than the ${old + allowed} tolerated` +
+        newBlocksNote(Object.hasOwn(before, key) ? before[key]?.sizes : '', metric.sizes),
+    });
+  }
+  return entries;
+};
+
+/** `; new blocks: 4000256 B ×2` from two `sizes` fields (`4000256x2 1536`): the current sizes the baseline's do not account for. */
+function newBlocksNote(before: unknown, after: unknown): string {
+  const parse = (text: unknown) => {
+    const counts = new Map<number, number>();
+    if (typeof text !== 'string') return counts;
+    for (const token of text.split(' ')) {
+      const m = /^(\d+)(?:x(\d+))?$/.exec(token);
+      if (m !== null) counts.set(Number(m[1]), Number(m[2] ?? 1));
+    }
+    return counts;
+  };
+  const old = parse(before);
+  const added: string[] = [];
+  for (const [size, n] of parse(after)) {
+    const extra = n - (old.get(size) ?? 0);
+    if (extra > 0) added.push(extra === 1 ? `${size} B` : `${size} B ×${extra}`);
+  }
+  return added.length === 0 ? '' : `; new blocks: ${added.join(', ')}`;
+}

@@ -1,0 +1,63 @@
+// What a section of the snapshot is: one declaration per kind of figure, read by the snapshot, the gate, the schemas and the reports.
+//
+// A section is a map key → metric in the snapshot and the baseline (`modules`, `kernels`, …). Its declaration says
+// what a key looks like, which field of the metric is compared with the baseline, the default tolerance, the unit,
+// how two metrics of one key combine, and how keys roll up across devices. Nothing outside src/model/sections/ names a
+// section, except the parser that fills it and checks that are about that section's meaning (devices.ts on modules).
+
+/** How much a value may move before it counts. Every set field must be exceeded for a regression. */
+export interface Tolerance {
+  /** Relative to the baseline value: delta > baseline × percent / 100. */
+  percent?: number;
+  /** Absolute: delta > bytes. */
+  bytes?: number;
+}
+
+/** A metric as stored: flat, JSON-safe. Each section's fields are declared in its `fields`. */
+export type Metric = Readonly<Record<string, number | string | null>>;
+
+/** JSON-schema kinds of a metric field; `bytes` are non-negative integers, `signedBytes` any safe integer. */
+export type FieldType = 'bytes' | 'signedBytes' | 'count' | 'countOrNull' | 'bytesOrNull' | 'stringOrNull' | 'string';
+
+export interface FieldDeclaration {
+  type: FieldType;
+  description: string;
+}
+
+export interface SectionDeclaration {
+  /** Property of the snapshot, baseline and config: `modules`. Lower camel case. */
+  name: string;
+  /** Entry.kind of its verdicts, singular: `module`. */
+  kind: string;
+  /** Heading in reports: `Modules`. */
+  title: string;
+  /** One sentence for the schemas and the README. */
+  description: string;
+  /** Key shape for people: `<ATTR>[/devN]/<MODULE>`. */
+  keyShape: string;
+  /** An example key: `DEV_MEM/dev0/APP`. */
+  example: string;
+  /** The metric field compared with the baseline: `peak`. */
+  value: string;
+  /** What `value` counts; bytes unless said. */
+  unit: 'bytes' | 'count';
+  /** Default tolerance of this section's keys (config `<name>.tolerance` replaces it). */
+  tolerance: Tolerance;
+  /** The metric's fields (the baseline schema is built from them); `value` must be one of them. */
+  fields: Record<string, FieldDeclaration>;
+  /** Which evidence fills it, for the README: `plog memory statistics`. */
+  source: string;
+  /**
+   * false: the section is evidence for findings only (step-leak, leak-suspect) and gets no baseline verdict of its own.
+   * Default true.
+   */
+  compared?: boolean;
+}
+
+/** Where the device is in a key, for roll-ups across devices. */
+export interface DeviceSplit {
+  /** `dev3`, or null for keys of no device (host, SVM, graphs). */
+  device: string | null;
+  /** The key with its device segment replaced by `*` (DEV_MEM/{*}/APP reads as DEV_MEM, any device, APP); the key itself when it has no device. */
+  group: string;
+}

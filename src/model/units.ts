@@ -1,0 +1,81 @@
+// Byte sizes: exact parsing of driver integers and config strings, and human formatting for tables.
+import { InputError } from '../common/errors.js';
+
+const UNITS: Record<string, number> = {
+  B: 1,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+  KIB: 1024,
+  MIB: 1024 ** 2,
+  GIB: 1024 ** 3,
+  TIB: 1024 ** 4,
+};
+
+/**
+ * Parses a decimal byte count as printed by the driver (unsigned, up to 64 bits).
+ * Returns null when the text is not a plain decimal integer; throws when it is one
+ * but exceeds 2^53 - 1, because rounding a byte count silently would be worse than failing.
+ */
+export function parseExactInteger(text: string, where: string): number | null {
+  if (!/^-?\d+$/.test(text)) return null;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) {
+    throw new InputError(`${where}: ${text} is larger than 2^53 - 1 bytes and cannot be compared exactly`);
+  }
+  return value;
+}
+
+/**
+ * Parses a size from a config or input: an integer number of bytes, or a string such as
+ * "64MiB", "1.5 GiB", "200MB". Binary units (KiB, MiB, GiB, TiB) and decimal units (KB, MB, GB, TB).
+ * Returns null when the text is not a size.
+ */
+export function parseSize(value: string | number): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$/i.exec(value);
+  if (!m) return null;
+  const unit = UNITS[(m[2] ?? 'B').toUpperCase()];
+  if (unit === undefined) return null;
+  const bytes = Math.round(Number(m[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+/** "19.4 GiB", "420.0 MiB", "512 B": binary units, one decimal. */
+export function formatBytes(bytes: number): string {
+  const sign = bytes < 0 ? '-' : '';
+  let n = Math.abs(bytes);
+  if (n < 1024) return `${sign}${n} B`;
+  const names = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let i = -1;
+  while (n >= 1024 && i < names.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${sign}${n.toFixed(1)} ${names[i]}`;
+}
+
+/** A delta with an explicit sign: "+1.5 GiB", "-4.0 KiB", "0 B". */
+export function formatDelta(bytes: number): string {
+  return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
+}
+
+/** A percentage with an explicit sign and one decimal, or "n/a" when undefined (baseline 0 or absent). */
+export function formatPercent(percent: number | null): string {
+  if (percent === null || !Number.isFinite(percent)) return 'n/a';
+  const s = percent.toFixed(1);
+  return percent > 0 ? `+${s}%` : `${s}%`;
+}
+
+/**
+ * A count with thousands separators, as `toLocaleString('en-US')` writes it ("4,096"). Integers are grouped here: the
+ * first toLocaleString of a process loads ICU's number formatting, ~16 ms of every run that prints a count.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let out = digits.length % 3 === 0 ? '' : digits.slice(0, digits.length % 3);
+  for (let i = digits.length % 3; i < digits.length; i += 3) out += `${out === '' ? '' : ','}${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}

@@ -1,0 +1,145 @@
+// The registry of evidence sources: one entry per kind of input file. CLI flags, Action inputs, directory searches,
+// the parse workers' dispatch and the "what was searched" message all read it; a new source is one entry here and
+// its parser module (which exports `parseFile`).
+import { fileSystemFailure, InputError } from '../common/errors.js';
+import type { SnapshotBuilder } from '../model/snapshot.js';
+import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS } from './profiler/search.js';
+import type { InputFile } from '../sources/types.js';
+
+/** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
+export interface SourceParser {
+  parseFile(file: InputFile, into: SnapshotBuilder): Promise<void>;
+  /** Runs once after every file is parsed, in the main thread, with every source's files: for sources that pair files. */
+  combine?(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void>;
+}
+
+export interface EvidenceSource {
+  /** The source's id, also the task kind sent to parse workers: `plog`. */
+  name: string;
+  /** Its CLI flag, without `--`: `plog`, `compare`. */
+  option: string;
+  /** Its Action input: `plog`, `memory-compare`. */
+  input: string;
+  /** How messages name its files: `plog`, `memory_compare`. */
+  label: string;
+  /** One line for `--help` and the README. */
+  description: string;
+  /** What a directory given for this source is searched for (globs relative to it). */
+  directoryPatterns: readonly string[];
+  /** The same for people, short enough for help text: `*.log`. Default: the patterns. */
+  searchHint?: string;
+  /** False for a source that must be named explicitly (a baseline run's files look like this run's): not searched when no input is given. */
+  searchedByDefault?: boolean;
+  /**
+   * True when its files give the same snapshot in any order (node snapshots: the merge is commutative, property-tested).
+   * They are then parsed in natural order of their paths (rank-2 before rank-10), the order build() sorts keys into.
+   */
+  orderFree?: boolean;
+  /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
+  load(): Promise<SourceParser>;
+}
+
+export const SOURCES: readonly EvidenceSource[] = [
+  {
+    name: 'plog',
+    option: 'plog',
+    input: 'plog',
+    label: 'plog',
+    description: 'plog files of the driver (memory statistics, allocation failures)',
+    directoryPatterns: ['**/*.log'],
+    load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
+  },
+  {
+    name: 'compare',
+    option: 'compare',
+    input: 'memory-compare',
+    label: 'memory_compare',
+    description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
+    directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
+    load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
+  },
+  {
+    name: 'profiler',
+    option: 'profiler',
+    input: 'profiler',
+    label: 'profiler',
+    description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
+    directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
+    searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
+    load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
+  },
+  {
+    name: 'snapshot',
+    option: 'snapshot',
+    input: 'snapshot',
+    label: 'snapshot',
+    description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
+    directoryPatterns: ['**/*.memory-snapshot.json'],
+    orderFree: true,
+    load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+  },
+  {
+    name: 'dump',
+    option: 'dump',
+    input: 'memscope-dump',
+    label: 'msMemScope dump',
+    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => ({ parseFile: (await import('./memscope/dump-source.js')).parseDumpFile }),
+  },
+  {
+    name: 'dumpBase',
+    option: 'dump-base',
+    input: 'memscope-dump-base',
+    label: 'msMemScope base dump',
+    searchedByDefault: false,
+    description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+    directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    load: async () => {
+      const m = await import('./memscope/dump-source.js');
+      return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };
+    },
+  },
+];
+
+const byName = new Map(SOURCES.map((s) => [s.name, s]));
+
+/** The source called `name`; throws for a name no entry has (a programming error, not bad input). */
+export function evidenceSource(name: string): EvidenceSource {
+  const found = byName.get(name);
+  if (found === undefined) throw new Error(`no evidence source is registered with the name '${name}'`);
+  return found;
+}
+
+const loaded = new Map<string, Promise<SourceParser>>();
+
+/** The source's parser, loaded once per thread. */
+export function parserOf(name: string): Promise<SourceParser> {
+  let parser = loaded.get(name);
+  if (parser === undefined) {
+    parser = evidenceSource(name).load();
+    loaded.set(name, parser);
+  }
+  return parser;
+}
+
+/** Input specs (paths, directories, globs) per source name, as given on the command line or in the Action's inputs. */
+export type SpecsBySource = Readonly<Record<string, readonly string[]>>;
+
+/** True when no source has any spec. */
+export function noSpecs(specs: SpecsBySource): boolean {
+  return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
+}
+
+/**
+ * Parses one file with its source's parser. A read that fails (EACCES, EIO, a file gone meanwhile) becomes one
+ * InputError naming the file: Node's read errors carry no path.
+ */
+export async function parseInputFile(kind: string, file: InputFile, builder: SnapshotBuilder): Promise<void> {
+  try {
+    await (await parserOf(kind)).parseFile(file, builder);
+  } catch (error) {
+    const failure = fileSystemFailure(error, file.name);
+    throw failure === undefined ? error : new InputError(failure);
+  }
+}
