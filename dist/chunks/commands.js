@@ -18,7 +18,7 @@ import 'url';
 import 'module';
 import './_commonjsHelpers.js';
 
-var version = "0.1.0";
+var version = "1.0.0";
 var packageJson = {
 	version: version};
 

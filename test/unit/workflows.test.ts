@@ -96,6 +96,7 @@ describe('workflow files (GitHub workflow parser)', () => {
     expect(WORKFLOWS).toEqual(
       expect.arrayContaining([
         '.github/workflows/ci.yml',
+        '.github/workflows/release.yml',
         'examples/workflows/comment-on-fork-pr.yml',
         'examples/workflows/train-and-gate.yml',
         'examples/workflows/update-baseline.yml',

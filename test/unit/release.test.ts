@@ -1,0 +1,154 @@
+/**
+ * A release can be cut: CHANGELOG.md has a dated section for package.json's version (the release notes), the notes
+ * script refuses a tag that disagrees with them, and the release workflow does its steps in the order that makes a
+ * broken or stale release impossible: rebuild dist/ and compare, test, draft with the asset, publish, move vX.
+ * (actionlint and GitHub's workflow parser check release.yml with every workflow in workflows.test.ts.)
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { releaseNotes, tagVersion } from '../../scripts/release-notes.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
+const version = (JSON.parse(read('package.json')) as { version: string }).version;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const CHANGELOG = `# Changelog
+
+## [Unreleased]
+
+### Fixed
+- not yet released
+
+## [1.1.0] - 2027-01-15
+
+### Added
+- \`--junit FILE\`
+
+## [1.0.0] - 2026-12-02
+
+### Added
+- the first release
+
+[Unreleased]: https://example.com/compare/v1.1.0...HEAD
+[1.1.0]: https://example.com/releases/tag/v1.1.0
+`;
+
+describe('CHANGELOG.md', () => {
+  it("has a dated section for package.json's version, in Keep a Changelog form", () => {
+    const changelog = read('CHANGELOG.md');
+    expect(changelog).toMatch(/^# Changelog\n/);
+    expect(changelog).toContain('[Keep a Changelog](https://keepachangelog.com/en/1.1.0/)');
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
+    expect(changelog).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    // every version heading has its link reference at the end
+    for (const m of changelog.matchAll(/^## \[([^\]]+)\]/gm)) expect(changelog).toMatch(new RegExp(`^\\[${m[1]!.replace(/\./g, '\\.')}\\]: https://`, 'm'));
+    expect(releaseNotes(changelog, version)).toMatch(/^The first release|^### /);
+  });
+});
+
+describe('release notes of a tag (scripts/release-notes.mjs)', () => {
+  it('are the lines of that version, up to the next version', () => {
+    expect(releaseNotes(CHANGELOG, '1.1.0')).toBe('### Added\n- `--junit FILE`');
+    expect(releaseNotes(CHANGELOG, '1.0.0')).toBe('### Added\n- the first release');
+    expect(releaseNotes(CHANGELOG.replace(/\n/g, '\r\n'), '1.0.0')).toBe('### Added\n- the first release');
+  });
+
+  it('refuse a version with no section, an undated section and an empty one', () => {
+    expect(() => releaseNotes(CHANGELOG, '2.0.0')).toThrow('CHANGELOG.md has no "## [2.0.0] - YYYY-MM-DD" section: add one (move the Unreleased entries under it)');
+    expect(() => releaseNotes(CHANGELOG.replace('## [1.1.0] - 2027-01-15', '## [1.1.0]'), '1.1.0')).toThrow(
+      'CHANGELOG.md:8: "## [1.1.0]" must be "## [1.1.0] - YYYY-MM-DD" (the release date)',
+    );
+    expect(() => releaseNotes('## [3.0.0] - 2027-02-01\n\n## [2.0.0] - 2027-01-01\n- x\n', '3.0.0')).toThrow('CHANGELOG.md:1: the section of 3.0.0 is empty');
+  });
+
+  it('take release tags only', () => {
+    expect(tagVersion('v1.2.3')).toBe('1.2.3');
+    for (const tag of ['1.2.3', 'v1', 'v1.2', 'v1.2.3-rc.1', 'release-1.2.3']) {
+      expect(() => tagVersion(tag), tag).toThrow(`tag '${tag}' is not a release tag: releases are tagged vX.Y.Z (e.g. v1.2.3)`);
+    }
+  });
+
+  it('from the command line: the notes on stdout, or one `release:` line and exit 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amg-release-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'CHANGELOG.md'), CHANGELOG);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '1.1.0' }));
+    const script = join(ROOT, 'scripts/release-notes.mjs');
+    expect(execFileSync(process.execPath, [script, 'v1.1.0', 'CHANGELOG.md', 'package.json'], { cwd: dir, encoding: 'utf8' })).toBe('### Added\n- `--junit FILE`\n');
+    const mismatch = spawnSync(process.execPath, [script, 'v1.0.0', 'CHANGELOG.md', 'package.json'], { cwd: dir, encoding: 'utf8' });
+    expect([mismatch.status, mismatch.stdout, mismatch.stderr]).toEqual([1, '', 'release: tag v1.0.0 names 1.0.0 but package.json says 1.1.0: set "version" and tag again\n']);
+    // this repository's own tag for its version
+    expect(execFileSync(process.execPath, [script, `v${version}`], { cwd: ROOT, encoding: 'utf8' })).toBe(`${releaseNotes(read('CHANGELOG.md'), version)}\n`);
+  });
+});
+
+describe('the release workflow (.github/workflows/release.yml)', () => {
+  interface Step {
+    name?: string;
+    uses?: string;
+    run?: string;
+  }
+  const workflow = parseYaml(read('.github/workflows/release.yml')) as {
+    on: { push: { tags: string[] } };
+    permissions: Record<string, string>;
+    jobs: Record<string, { permissions: Record<string, string>; steps: Step[] }>;
+  };
+  const job = workflow.jobs.release!;
+  const steps = job.steps;
+  /** The position of the first step whose run script contains `text`. */
+  const at = (text: string): number => {
+    const i = steps.findIndex((s) => s.run?.includes(text));
+    expect(i, `no step runs ${text}`).toBeGreaterThan(-1);
+    return i;
+  };
+
+  it('runs on release tags only, with write access for this job alone', () => {
+    expect(workflow.on).toEqual({ push: { tags: ['v[0-9]+.[0-9]+.[0-9]+'] } });
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    expect(job.permissions).toEqual({ contents: 'write' });
+  });
+
+  it('checks the version, rebuilds and compares dist/, tests, then drafts, publishes and moves the major tag', () => {
+    const order = [
+      at('node scripts/release-notes.mjs "$TAG"'),
+      at('npm ci'),
+      at('npm run build'),
+      at('git diff --quiet -- dist/'),
+      at('npm test'),
+      at('npm pack'),
+      at('gh release create "$TAG" --draft'),
+      at('gh release edit "$TAG" --draft=false'),
+      at('git push --force origin "refs/tags/$major"'),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // the rebuild and the comparison are one step, so a stale dist/ stops the job before any test
+    expect(at('npm run build')).toBe(at('git diff --quiet -- dist/'));
+    // the package is attached while the release is a draft (immutable releases refuse assets after publishing)
+    expect(steps[at('gh release create')]!.run).toMatch(/--draft --verify-tag [^\n]*--notes-file "\$RUNNER_TEMP\/release-notes\.md" \\\n\s+"\$RUNNER_TEMP\/ascend-memory-gate-\$version\.tgz"/);
+  });
+
+  it('moves vX only for the newest release of that major version', () => {
+    const script = steps[at('refs/tags/$major')]!.run!;
+    const dir = mkdtempSync(join(tmpdir(), 'amg-tags-'));
+    dirs.push(dir);
+    // the step's script against a repository with tags v1.0.0, v1.1.0, v1.0.1 and v2.0.0, with git push replaced by an echo
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '--allow-empty', '-m', 'first');
+    for (const tag of ['v1.0.0', 'v1.1.0', 'v1.0.1', 'v2.0.0']) git('tag', tag);
+    const dry = script.replace('git push --force origin', 'echo push');
+    const run = (tag: string): string => execFileSync('bash', ['-euo', 'pipefail', '-c', dry], { cwd: dir, encoding: 'utf8', env: { ...process.env, TAG: tag } });
+    expect(run('v1.1.0')).toMatch(/^push refs\/tags\/v1\nv1 now points at v1\.1\.0 \([0-9a-f]+\)\n$/);
+    expect(run('v1.0.1')).toBe('v1 stays on v1.1.0: v1.0.1 is a fix of an older v1 release\n');
+    expect(run('v2.0.0')).toMatch(/^push refs\/tags\/v2\n/);
+    expect(git('tag', '--list', 'v1', 'v2').split('\n').filter(Boolean)).toEqual(['v1', 'v2']);
+  });
+});
