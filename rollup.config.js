@@ -1,7 +1,8 @@
 // Bundles the Action (dist/index.js), the command line (dist/cli.js) and their parse worker thread (dist/parse-worker.js)
 // as ESM, with every dependency inlined. Code shared by entries goes to dist/chunks/; code behind a dynamic import()
 // (the artifact client, the GitHub client, the memory_compare parser with csv-parse) gets chunks of its own, loaded
-// only by the runs that need it. dist/ holds no native module: everything is plain JavaScript.
+// only by the runs that need it; chunks only the Action can load go to dist/action/ (see cliReach). dist/ holds no
+// native module: everything is plain JavaScript.
 import path from 'node:path';
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
@@ -56,6 +57,33 @@ function noOptionalPicomatch() {
   };
 }
 
+/**
+ * The npm package is the command line: it ships dist/cli.js, dist/parse-worker.js and dist/chunks/, never the Action's
+ * GitHub and artifact clients (~1.3 MB). So a chunk that holds no module the command line or its worker can reach
+ * (statically or by import()) is written to dist/action/ instead of dist/chunks/; package.json's `files` leaves
+ * dist/action/ and dist/index.js out, and test/e2e/package.test.ts checks the installed package runs.
+ */
+const CLI_ROOTS = ['src/cli/index.ts', 'src/parsers/parse-worker.ts'].map((file) => path.resolve(file));
+const reachedByCli = new Set();
+function cliReach() {
+  return {
+    name: 'cli-reach',
+    buildEnd() {
+      reachedByCli.clear();
+      const stack = [...CLI_ROOTS];
+      while (stack.length > 0) {
+        const id = stack.pop();
+        if (reachedByCli.has(id)) continue;
+        reachedByCli.add(id);
+        const info = this.getModuleInfo(id);
+        if (info === null) this.error(`the command line's module ${id} is not in the build`);
+        stack.push(...info.importedIds, ...info.dynamicallyImportedIds);
+      }
+    },
+  };
+}
+const chunkFileName = (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => !reachedByCli.has(id)) ? 'action/[name].js' : 'chunks/[name].js');
+
 const plugins = () => [
   typescript({ tsconfig: './tsconfig.build.json', compilerOptions: { module: 'nodenext' } }),
   nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
@@ -63,6 +91,7 @@ const plugins = () => [
   json(),
   parseWorker(),
   noOptionalPicomatch(),
+  cliReach(),
 ];
 
 // Third-party code that rollup warns about but that is harmless when bundled.
@@ -87,7 +116,7 @@ export default [
       format: 'es',
       sourcemap: false,
       entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name].js',
+      chunkFileNames: chunkFileName,
       banner: (chunk) => (chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
     },
     treeshake: { moduleSideEffects: (id) => !SIDE_EFFECT_FREE.test(id) },

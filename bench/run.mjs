@@ -4,6 +4,7 @@
 //   npm run bench                       (node bench/run.mjs)
 //   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
 //   node bench/run.mjs --many-files 100000 [--runs N] [--dist DIR]   (only: peak RSS over many small files → RESULTS-many-files.md)
+//   node bench/run.mjs --only package                                 (only: the npm package's packed and unpacked size)
 //
 // Needs dist/cli.js (npm run build). Corpora go to bench/.corpus/ (gitignored) and are reused while their
 // parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
@@ -45,6 +46,8 @@ const TARGETS = {
   htmlBytes: 5 * 1000 * 1000,
   commentChars: 65_536,
   summaryBytes: 1024 * 1024,
+  /** The npm package (`npm pack`): what a training node downloads to run the command line (issue 24). */
+  packageUnpackedBytes: 1.5 * 1000 * 1000,
 };
 /** The record-dense plog corpus: about this share of its lines are records (a log-heavy, failure-heavy run). */
 const DENSE_RECORD_SHARE = 0.1;
@@ -95,7 +98,7 @@ function parseOptions(argv) {
     if (!given.has('--launches')) o.launches = 20_000;
   }
   o.dumpBytes = parseSize(o.dumpBytes);
-  if (o.only !== null && o.only !== 'memscope') fail('--only takes memscope');
+  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package') fail('--only takes memscope or package');
   if (!Number.isSafeInteger(o.launches) || o.launches < 1000) fail('--launches must be an integer of at least 1000');
   o.plogBytes = parseSize(o.plogBytes);
   o.profilerBytes = parseSize(o.profilerBytes);
@@ -377,6 +380,11 @@ async function main() {
   if (!existsSync(CLI)) fail(`${relative(ROOT, CLI)} is missing: run \`npm run build\` first`);
   mkdirSync(CORPUS, { recursive: true });
   if (o.manyFiles !== undefined) return manyFiles(o);
+  if (o.only === 'package') {
+    const size = packageSize();
+    console.log(`npm package ${size.filename}: ${size.files} files, ${kB(size.size)} packed, ${kB(size.unpackedSize)} unpacked (target ≤ ${kB(TARGETS.packageUnpackedBytes)} unpacked: ${size.unpackedSize <= TARGETS.packageUnpackedBytes ? 'pass' : 'miss'})`);
+    return;
+  }
   if (o.only === 'memscope') {
     const section = await benchMemscope(o);
     console.log(section);
@@ -459,13 +467,14 @@ async function main() {
 
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
   const reports = reportSizes();
+  const npmPackage = packageSize();
 
   const memscopeSection = await benchMemscope(o);
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
   const report = render(o, {
-    plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load, reports,
+    plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load, reports, npmPackage,
     dense: { bytes: denseBytes, files: denseFiles, share: denseShare, ...densePlog },
     quoted: { bytes: quotedBytes, share: quotedShare, ...quotedCompare },
   });
@@ -557,6 +566,18 @@ function quotedRowShare(csv) {
   return rows.filter((l) => l.includes('"')).length / rows.length;
 }
 
+/** Decimal kilobytes, as npm prints package sizes. */
+const kB = (bytes) => `${(bytes / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} kB`;
+
+/** What `npm pack` would write for the checkout as it is (its \`files\` whitelist), without writing it. */
+function packageSize() {
+  const run = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20 });
+  if (run.status !== 0) fail(`npm pack --dry-run exited with ${run.status}: ${run.stderr}`);
+  const [pack] = JSON.parse(run.stdout);
+  log(`  npm package: ${pack.entryCount} files, ${pack.size} B packed, ${pack.unpackedSize} B unpacked`);
+  return { filename: pack.filename, files: pack.entryCount, size: pack.size, unpackedSize: pack.unpackedSize };
+}
+
 /**
  * Sizes of the summary, the comment and the HTML page for a generated 4,096-device × 15-module job plus 100,000
  * kernels (bench/report-sizes.ts renders them from the sources, in one process).
@@ -636,8 +657,8 @@ function render(o, r) {
       ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
       : ['Action start-up', `tiny plog, check mode (exit ${r.startup.code})`, `${r.startup.ms.toFixed(0)} ms`, '', '', '', `${r.startup.rssMiB.toFixed(0)} MiB`],
   ];
-  const kB = (bytes) => `${(bytes / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} kB`;
   const rep = r.reports;
+  const pkg = r.npmPackage;
   rows.push([
     'report sizes',
     `${rep.devices.toLocaleString('en')} devices × ${rep.modules} modules + ${rep.kernels.toLocaleString('en')} kernels (${rep.entries.toLocaleString('en')} entries)`,
@@ -647,6 +668,7 @@ function render(o, r) {
     `JSON report ${kB(rep.json.bytes)}; terminal ${rep.terminal.lines} lines`,
     '',
   ]);
+  rows.push(['npm package', `\`npm pack\`: ${pkg.files} files (the command line, schemas, README, LICENSE, CHANGELOG)`, `${kB(pkg.unpackedSize)} unpacked, ${kB(pkg.size)} packed`, '', '', '', '']);
   const table = rows.map((row, i) => `| ${row.join(' | ')} |${i === 0 ? `\n|${row.map(() => '---').join('|')}|` : ''}`).join('\n');
   const targets = [
     ['plog time ≤ 1.5× grep', `${plogRatio.toFixed(2)}×`, verdict(plogRatio <= TARGETS.plogVsGrep)],
@@ -666,6 +688,7 @@ function render(o, r) {
     ['HTML page ≤ 5 MB at 4,096 devices + 100,000 kernels', kB(rep.html.bytes), verdict(rep.html.bytes <= TARGETS.htmlBytes)],
     ['PR comment < 65,536 characters', `${rep.comment.bytes.toLocaleString('en')} bytes`, verdict(rep.comment.bytes < TARGETS.commentChars)],
     ['job summary < 1 MiB', kB(rep.summary.bytes), verdict(rep.summary.bytes < TARGETS.summaryBytes)],
+    [`npm package ≤ ${kB(TARGETS.packageUnpackedBytes)} unpacked`, kB(pkg.unpackedSize), verdict(pkg.unpackedSize <= TARGETS.packageUnpackedBytes)],
   );
   const targetTable = ['| target | measured | verdict |', '|---|---|---|', ...targets.map((t) => `| ${t.join(' | ')} |`)].join('\n');
   const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown').trim();

@@ -747,13 +747,13 @@ async function run() {
     try {
         const inputs = readInputs();
         if (inputs.mode === 'comment')
-            await (await import('./chunks/comment.js')).runCommentMode(inputs);
+            await (await import('./action/comment.js')).runCommentMode(inputs);
         else if (inputs.mode === 'update')
-            await (await import('./chunks/update.js')).runUpdateMode(inputs);
+            await (await import('./action/update.js')).runUpdateMode(inputs);
         else if (inputs.mode === 'snapshot')
-            await (await import('./chunks/snapshot.js')).runSnapshotMode(inputs);
+            await (await import('./action/snapshot.js')).runSnapshotMode(inputs);
         else
-            await (await import('./chunks/check.js')).runCheckMode(inputs);
+            await (await import('./action/check.js')).runCheckMode(inputs);
     }
     catch (error) {
         const [line, ...stack] = failureText(error, debugLogging()).split('\n');

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { s as serializeError } from './chunks/parse-protocol.js';
 import { p as parseInputFile } from './chunks/evidence-sources.js';
-import { S as SnapshotBuilder } from './chunks/snapshot2.js';
+import { S as SnapshotBuilder } from './chunks/snapshot.js';
 import './chunks/errors.js';
 import './chunks/series.js';
 

@@ -1,4 +1,4 @@
-import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot2.js';
+import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment.js';

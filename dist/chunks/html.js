@@ -3,7 +3,7 @@ import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from '
 import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, b as statusLabel, g as groupEntries, p as plural, f as countByStatus, h as deviceOfEntry, k as kindTitle, j as worstOf, l as isRollUp, m as devicesPhrase, n as valueRange, o as formatTransition, q as medianPercent, r as medianGrowth, t as formatShortPercent, u as formatChange, a as entryReason } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { e as escapeHtml } from './escape.js';
-import './snapshot2.js';
+import './snapshot.js';
 import './series.js';
 import './types.js';
 import './environment.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { U as UsageError } from './errors.js';
-import { S as SnapshotBuilder } from './snapshot2.js';
+import { S as SnapshotBuilder } from './snapshot.js';
 import './series.js';
 
 // Reads the environment behind a node's numbers: CANN, driver, firmware, chip, torch/torch_npu and the variables that move memory.

@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { I as InputError, P as ParseError } from './errors.js';
 import { d as deviceName } from './keys.js';
-import { M as MAX_SITES_PER_DEVICE } from './snapshot2.js';
+import { M as MAX_SITES_PER_DEVICE } from './snapshot.js';
 import { p as parseExactInteger } from './units.js';
 import { R as READ_OFFSET } from './text-stream.js';
 import './series.js';

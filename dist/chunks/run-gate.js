@@ -1,5 +1,5 @@
 import { r as releaseParsedTexts } from './validate.js';
-import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot2.js';
+import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
 import { f as formatBytes } from './units.js';
 import { e as exceedsTolerance, m as matchRule, a as percentChange, s as sectionThresholds, b as DEFAULT_CONFIG, l as loadGateConfig, c as applyMaxIncrease, d as parseMaxIncrease } from './thresholds.js';

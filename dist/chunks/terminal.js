@@ -1,5 +1,5 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
-import { d as SECTIONS, m as metricsOf, c as compareKeys } from './snapshot2.js';
+import { d as SECTIONS, m as metricsOf, c as compareKeys } from './snapshot.js';
 import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, x as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, f as countByStatus, j as worstOf, a as entryReason, l as isRollUp, u as formatChange, o as formatTransition, q as medianPercent, m as devicesPhrase, h as deviceOfEntry, r as medianGrowth, t as formatShortPercent } from './groups.js';
 import './series.js';

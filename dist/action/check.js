@@ -1,0 +1,84 @@
+import { w as warning, n as notice } from '../index.js';
+import { runGate } from '../chunks/run-gate.js';
+import { b as pullRequestOfEvent, d as resolveGateLimits, r as renderLimitsChanged, p as publish } from './publish.js';
+import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
+import 'os';
+import 'crypto';
+import 'fs';
+import 'path';
+import 'string_decoder';
+import 'events';
+import 'child_process';
+import 'assert';
+import 'timers';
+import '../chunks/errors.js';
+import '../chunks/evidence-sources.js';
+import '../chunks/local.js';
+import 'node:fs';
+import 'node:fs/promises';
+import 'node:path';
+import 'url';
+import 'module';
+import '../chunks/_commonjsHelpers.js';
+import '../chunks/validate.js';
+import '../chunks/reader.js';
+import 'node:crypto';
+import 'node:v8';
+import 'node:vm';
+import '../chunks/snapshot.js';
+import '../chunks/series.js';
+import '../chunks/baseline.js';
+import '../chunks/text-stream.js';
+import 'node:buffer';
+import 'node:string_decoder';
+import '../chunks/units.js';
+import '../chunks/thresholds.js';
+import '../chunks/environment.js';
+import '../chunks/types.js';
+import './errors.js';
+import '../chunks/baseline-changes.js';
+import '../chunks/escape.js';
+import '../chunks/groups.js';
+import '../chunks/keys.js';
+import '../chunks/json.js';
+import '../chunks/markdown.js';
+import '../chunks/device-table.js';
+import 'node:os';
+import '../chunks/collect.js';
+import '../chunks/parse-protocol.js';
+import '../chunks/worker-start.js';
+import 'node:worker_threads';
+
+// Check mode: gate this run's evidence against the committed baseline and publish the verdict. On a pull request, the
+// baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
+async function runCheckMode(inputs) {
+    const pr = pullRequestOfEvent();
+    const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
+    const repo = thisRepo();
+    // Limits first: a token or API problem fails before the (long) parse.
+    const limits = await resolveGateLimits(inputs, repo, octokit, pr);
+    const { snapshot, missingArtifacts } = await collectInputs(inputs);
+    const gated = await runGate({
+        snapshot,
+        baselinePath: inputs.baseline,
+        configPath: inputs.config,
+        maxIncrease: inputs.maxIncrease,
+        limits,
+    });
+    const { baseline } = gated;
+    const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
+    if (baseline === null) {
+        warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
+    }
+    const preface = limits.used === undefined ? undefined : renderLimitsChanged(limits.used);
+    if (limits.used !== undefined && limits.used.changes.length > 0) {
+        const { changes, from, label } = limits.used;
+        if (from === 'base')
+            warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);
+        else
+            notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);
+    }
+    await publish(inputs, report, { issueNumber: pr?.number, repo, runUrl: runUrl(), enforce: true, octokit, preface, limitsChanged: (limits.used?.changes.length ?? 0) > 0 });
+}
+
+export { runCheckMode };

@@ -1,0 +1,314 @@
+import { U as UsageError, v as visible } from '../chunks/errors.js';
+import { loadBaseline, parseBaseline } from '../chunks/baseline.js';
+import { l as loadGateConfig, D as DEFAULT_CONFIG_PATH, p as parseGateConfig } from '../chunks/thresholds.js';
+import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
+import { g as gitHubCall, G as GitHubError } from './errors.js';
+import { p as parseJson } from '../chunks/reader.js';
+import { s as sectionOfKind, c as compareKeys } from '../chunks/snapshot.js';
+import { f as formatBytes, a as formatCount } from '../chunks/units.js';
+import { valueOf } from '../chunks/baseline-changes.js';
+import { c as codeSpan, t as tableCodeSpan } from '../chunks/escape.js';
+import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { i as isFirstRun, v as verdictText, e as entrySentence, w as worstFirst, a as entryReason } from '../chunks/groups.js';
+import { writeJsonReport } from '../chunks/json.js';
+import { renderMarkdown } from '../chunks/markdown.js';
+
+/** Every key whose compared baseline value moves (added, removed or changed), in report order. */
+function baselineLimitChanges(base, head) {
+    const keys = new Set();
+    for (const side of [base, head])
+        if (side !== null)
+            for (const metrics of Object.values(side.sections))
+                for (const key of Object.keys(metrics ?? {}))
+                    keys.add(key);
+    const changes = [];
+    for (const key of [...keys].sort(compareKeys)) {
+        const before = valueOf(base, key);
+        const after = valueOf(head, key);
+        if (before !== after)
+            changes.push({ source: 'baseline', key, before, after });
+    }
+    return changes;
+}
+/** Every config value (after defaults) that differs, named as in the file: `modules.tolerance.percent: 5 → 50`. */
+function configLimitChanges(base, head) {
+    const { sections: baseSections, ...baseRest } = base;
+    const { sections: headSections, ...headRest } = head;
+    // Sections are top-level keys in the file (`"modules": {…}`).
+    const before = leaves({ ...baseSections, ...baseRest });
+    const after = leaves({ ...headSections, ...headRest });
+    const changes = [];
+    for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+        const b = before.get(key) ?? null;
+        const a = after.get(key) ?? null;
+        if (b !== a)
+            changes.push({ source: 'config', key, before: b, after: a });
+    }
+    return changes;
+}
+/** Path → scalar of a config object, iteratively (configs are small and shallow, but nothing here recurses). */
+function leaves(root) {
+    const out = new Map();
+    const stack = [['', root]];
+    while (stack.length > 0) {
+        const [at, value] = stack.pop();
+        if (value !== null && typeof value === 'object') {
+            for (const [k, v] of Object.entries(value))
+                stack.push([at === '' ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`, v]);
+        }
+        else if (value !== undefined) {
+            out.set(at, value);
+        }
+    }
+    return out;
+}
+/** Rows shown; the rest are counted (the comment has 65,536 characters for everything). */
+const MAX_ROWS = 40;
+/** The section: which limits were used, and, when the PR moves any, a table of them. */
+function renderLimitsChanged(used) {
+    const base = codeSpan(used.baseSha.slice(0, 12));
+    const label = codeSpan(used.label);
+    if (used.changes.length === 0) {
+        return `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
+    }
+    const lines = [`#### ⚠️ Limits changed by this PR (${used.changes.length})`, ''];
+    lines.push(used.from === 'pull-request'
+        ? `**This pull request's own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
+        : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`, '', '| Limit | Key | Base | This PR | Change |', '|---|---|--:|--:|--:|');
+    for (const change of used.changes.slice(0, MAX_ROWS)) {
+        lines.push(`| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`);
+    }
+    if (used.changes.length > MAX_ROWS)
+        lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the pull request's diff of the baseline and config.`);
+    return lines.join('\n');
+}
+function shown(change, value) {
+    if (value === null)
+        return 'absent';
+    if (change.source === 'baseline' && typeof value === 'number')
+        return formatBytes(value);
+    return tableCodeSpan(JSON.stringify(value));
+}
+/** ×2.00 for a value that doubled; nothing when either side is absent, zero or not a number. */
+function ratio(change) {
+    const { before, after } = change;
+    if (typeof before !== 'number' || typeof after !== 'number' || before === 0)
+        return '';
+    return `×${(after / before).toFixed(2)}`;
+}
+/**
+ * Keys whose baseline in an uploaded report differs from the trusted baseline: the run that made the report gated
+ * against other limits (its workflow or files were changed). Entries of sections only; at most `max` keys.
+ */
+function untrustedBaselineKeys(entries, trusted, max = 20) {
+    const keys = [];
+    for (const entry of entries) {
+        // Entries of a section are compared against its baseline; device findings are not.
+        if (sectionOfKind(entry.kind) === undefined)
+            continue;
+        if (entry.baseline !== valueOf(trusted, entry.key))
+            keys.push(entry.key);
+        if (keys.length >= max)
+            break;
+    }
+    return keys;
+}
+/** The warning comment mode puts first when the report's baselines are not the trusted ones. */
+function renderUntrustedReport(keys, baseSha) {
+    return [
+        `#### ⛔ This report was not gated against the base commit's baseline`,
+        '',
+        `The pull request's run compared ${keys.length === 20 ? 'at least 20 keys' : `${keys.length} key(s)`} against baseline values that differ from those of the base commit ${codeSpan(baseSha.slice(0, 12))}, e.g. ${keys
+            .slice(0, 5)
+            .map(codeSpan)
+            .join(', ')}. Its verdict below is not trustworthy: review the pull request's changes to the workflow, baseline and config.`,
+    ].join('\n');
+}
+
+/** pull_request and pull_request_target events carry the PR; other events gate against the checked-out files. */
+function pullRequestOfEvent() {
+    const { eventName, payload } = workflowContext();
+    if (eventName !== 'pull_request' && eventName !== 'pull_request_target')
+        return undefined;
+    const pr = payload.pull_request;
+    const baseSha = pr?.base?.sha;
+    if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !/^[0-9a-f]{40}$/.test(baseSha)) {
+        throw new UsageError(`the ${eventName} event names no pull request with a base commit (pull_request.base.sha): cannot tell which limits to trust`);
+    }
+    const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n) => typeof n === 'string') : [];
+    return { number: pr.number, baseSha, labels };
+}
+/**
+ * Reads the baseline and config as they are at `sha` (absent config = defaults, absent baseline = null). The commit is
+ * looked up first: GitHub answers 404 both for a missing file and for a commit the token cannot see, and the second
+ * must be an error, never "no baseline".
+ */
+async function limitsAt(octokit, repo, inputs, sha) {
+    const { readFileAt } = await import('./baseline-pr.js');
+    await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
+    const baselinePath = repositoryPath(inputs.baseline);
+    const configPath = repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config');
+    const [baselineText, configText] = await Promise.all([readFileAt(octokit, repo, baselinePath, sha), readFileAt(octokit, repo, configPath, sha)]);
+    const at = `@${sha.slice(0, 12)}`;
+    return {
+        baseline: baselineText === null ? null : parseBaseline(baselineText, `${baselinePath}${at}`),
+        config: configText === null ? parseGateConfig({}, `${configPath}${at}`) : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
+    };
+}
+/**
+ * Check mode's limits. On a pull request: the base commit's baseline and config, compared with the checked-out ones
+ * (the PR's) to list what the PR moves; the PR's own only with the base config's `baselineUpdateLabel` on the PR.
+ */
+async function resolveGateLimits(inputs, repo, octokit, pr) {
+    const head = { baseline: await loadBaseline(inputs.baseline), config: await loadGateConfig(inputs.config) };
+    if (pr === undefined)
+        return { ...head, used: undefined };
+    if (octokit === undefined) {
+        throw new UsageError("on a pull request the gate reads the baseline and config of the base commit through the API: set 'github-token' (default github.token; it needs contents: read)");
+    }
+    return chooseLimits(await limitsAt(octokit, repo, inputs, pr.baseSha), head, pr);
+}
+/** The base commit's limits, or the PR's own when they differ and the PR carries the base config's label. */
+function chooseLimits(base, head, pr) {
+    const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
+    const label = base.config.baselineUpdateLabel;
+    const fromPullRequest = changes.length > 0 && pr.labels.includes(label);
+    const chosen = fromPullRequest ? head : base;
+    return { ...chosen, used: { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes } };
+}
+
+/** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
+function annotationText(e) {
+    const { rule, note } = entryReason(e);
+    const why = [rule ? `rule ${rule}` : '', note ?? ''].filter(Boolean).join('; ');
+    return `${entrySentence(e)}${why ? ` [${why}]` : ''}`;
+}
+/** The failing entries, worst first (by severity, then absolute change): the first annotation is the worst finding. */
+function failingWorstFirst(report) {
+    return report.entries.filter((e) => e.severity === 'fail').sort(worstFirst);
+}
+/** The job's one-line failure reason: the worst failing finding, and how many more there are. */
+function failureReason(report) {
+    const failing = failingWorstFirst(report);
+    const worst = failing[0];
+    // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
+    if (worst === undefined)
+        return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
+    const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';
+    return `Memory gate failed: ${entrySentence(worst)}${more}`;
+}
+
+// The one publish step of check and comment modes: outputs, HTML report, job summary, annotations, sticky comment, verdict.
+/** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
+const COMMENT_LIMIT = 65_536;
+const SUMMARY_LIMIT = 1024 * 1024;
+async function writeOutputs(report, markdown) {
+    const dir = workDir();
+    await mkdir(dir, { recursive: true });
+    const reportPath = path.join(dir, 'report.json');
+    const markdownPath = path.join(dir, 'report.md');
+    await writeJsonReport(reportPath, report);
+    await writeFile(markdownPath, markdown);
+    const failing = report.entries.filter((e) => e.severity === 'fail').length;
+    setOutput('result', report.result);
+    setOutput('regressions', String(failing));
+    setOutput('report', reportPath);
+    setOutput('markdown', markdownPath);
+    return { reportPath, markdownPath };
+}
+/** Writes the self-contained HTML report where 'html-report' says (relative to the workspace), creating its folder. */
+async function writeHtmlReport(inputs, report) {
+    if (inputs.htmlReport === undefined)
+        return;
+    const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), inputs.htmlReport);
+    try {
+        await mkdir(path.dirname(file), { recursive: true });
+        const { renderHtml } = await import('../chunks/html.js');
+        await writeFile(file, renderHtml(report));
+    }
+    catch (error) {
+        throw new UsageError(`'html-report': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    info(`Wrote the HTML report to ${file}`);
+}
+/** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
+const ANNOTATIONS_PER_STEP = 10;
+/**
+ * One annotation per failing key, within GitHub's 10 error annotations per step. `reserved` of them are kept for
+ * what comes after (the job's one-line failure reason); when the keys do not fit, the last one left says how many
+ * more there are. The summary has them all.
+ */
+function annotate(report, reserved) {
+    // Worst first (severity, then absolute change): the first annotation names what matters most.
+    const failing = failingWorstFirst(report);
+    const budget = ANNOTATIONS_PER_STEP - reserved;
+    const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
+    for (const e of shown)
+        error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
+    if (failing.length > shown.length) {
+        error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
+    }
+}
+/** Posts the sticky comment; any failure is a warning and never changes the verdict. */
+async function postComment(inputs, where, report) {
+    const { octokit, issueNumber, repo } = where;
+    if (inputs.comment === 'never')
+        return;
+    if (issueNumber === undefined) {
+        info('No pull request for this run: no comment posted');
+        return;
+    }
+    if (!octokit) {
+        warning("No 'github-token': the PR comment was not posted");
+        return;
+    }
+    const { commentMarker, upsertStickyComment } = await import('./comment2.js');
+    const marker = commentMarker(inputs.commentKey);
+    const body = renderMarkdown(report, {
+        marker,
+        maxBytes: COMMENT_LIMIT,
+        runUrl: where.runUrl,
+        ...(where.preface !== undefined ? { preface: where.preface } : {}),
+    });
+    try {
+        const result = await upsertStickyComment(octokit, {
+            ...repo,
+            issueNumber,
+            body,
+            marker,
+            policy: inputs.comment,
+            hasFindings: report.entries.some((e) => e.severity !== 'ok') || where.limitsChanged === true,
+        });
+        if (result.action === 'skipped')
+            info(`PR comment not posted: ${result.reason}`);
+        else
+            info(`PR comment ${result.action}: ${result.url}`);
+    }
+    catch (error) {
+        const status = error instanceof GitHubError ? error.status : httpStatus(error);
+        const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)' : '';
+        warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
+    }
+}
+/** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
+async function publish(inputs, report, where) {
+    const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
+    await writeOutputs(report, markdown);
+    await writeHtmlReport(inputs, report);
+    if (process.env.GITHUB_STEP_SUMMARY)
+        await summary.addRaw(markdown).write();
+    const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
+    if (where.enforce)
+        annotate(report, failsJob ? 1 : 0);
+    await postComment(inputs, where, report);
+    if (where.enforce && report.result === 'fail') {
+        if (failsJob)
+            setFailed(failureReason(report));
+        else
+            warning(`${failureReason(report)} — advisory only ('fail-job: false')`);
+    }
+}
+
+export { renderUntrustedReport as a, pullRequestOfEvent as b, chooseLimits as c, resolveGateLimits as d, limitsAt as l, publish as p, renderLimitsChanged as r, untrustedBaselineKeys as u };

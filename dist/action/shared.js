@@ -1,0 +1,134 @@
+import { i as info, w as warning } from '../index.js';
+import os from 'node:os';
+import path from 'node:path';
+import { U as UsageError, v as visible } from '../chunks/errors.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { c as collectSnapshot } from '../chunks/collect.js';
+import { n as noSpecs, S as SOURCES } from '../chunks/evidence-sources.js';
+import { r as resolveAllInputs, d as describeSearches } from '../chunks/local.js';
+
+// The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub
+// client: check mode with no token must not pay for undici and Octokit at start-up.
+let cached;
+function workflowContext() {
+    if (cached)
+        return cached;
+    let payload = {};
+    const eventPath = process.env.GITHUB_EVENT_PATH;
+    if (eventPath) {
+        if (existsSync(eventPath)) {
+            const parsed = JSON.parse(readFileSync(eventPath, 'utf8'));
+            if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+                payload = parsed;
+        }
+        else {
+            process.stdout.write(`GITHUB_EVENT_PATH ${eventPath} does not exist\n`);
+        }
+    }
+    cached = {
+        payload,
+        eventName: process.env.GITHUB_EVENT_NAME ?? '',
+        sha: process.env.GITHUB_SHA ?? '',
+        ref: process.env.GITHUB_REF ?? '',
+        runId: Number.parseInt(process.env.GITHUB_RUN_ID ?? '', 10),
+        serverUrl: process.env.GITHUB_SERVER_URL ?? 'https://github.com',
+        apiUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com',
+        get repo() {
+            if (process.env.GITHUB_REPOSITORY) {
+                const [owner, repo] = process.env.GITHUB_REPOSITORY.split('/');
+                return { owner: owner, repo: repo };
+            }
+            const { repository } = payload;
+            if (typeof repository?.owner?.login === 'string' && typeof repository.name === 'string') {
+                return { owner: repository.owner.login, repo: repository.name };
+            }
+            throw new Error("context.repo requires a GITHUB_REPOSITORY environment variable like 'owner/repo'");
+        },
+    };
+    return cached;
+}
+/** Status of an Octokit RequestError, without trusting its shape. */
+function httpStatus(error) {
+    if (typeof error === 'object' && error !== null && 'status' in error) {
+        const status = error.status;
+        if (typeof status === 'number')
+            return status;
+    }
+    return undefined;
+}
+function errorMessage(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+// What every Action mode shares: the work folder, this run and repository, and reading the inputs' evidence into a snapshot.
+/** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
+const SKIPPED_RECORD_WARNINGS = 5;
+function workDir() {
+    return path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'ascend-memory-gate');
+}
+function thisRepo() {
+    const { owner, repo } = workflowContext().repo;
+    return { owner, repo };
+}
+/** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
+async function collectInputs(inputs) {
+    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+    let root = workspace;
+    let specs = inputs.evidence;
+    let missingArtifacts = [];
+    if (inputs.artifacts.length > 0) {
+        root = path.join(workDir(), 'artifacts');
+        const repository = inputs.repository ?? thisRepo();
+        const crossRun = inputs.runId !== undefined && isOtherRun(inputs)
+            ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
+            : undefined;
+        // Loaded only when needed: a run that reads local files never loads the download code.
+        const { downloadArtifacts } = await import('./artifacts.js');
+        const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
+        missingArtifacts = fanIn.failed.map((f) => f.name);
+        // Nothing named: search everything that was downloaded, for every source.
+        if (noSpecs(specs))
+            specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
+    }
+    else if (noSpecs(specs)) {
+        throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
+    }
+    const files = await resolveAllInputs(specs, root);
+    info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
+    const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
+    // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
+    const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
+    for (const r of examples)
+        warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
+    const more = collected.snapshot.meta.skipped - examples.length;
+    if (more > 0)
+        warning(`${more} more malformed record(s) skipped`);
+    // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
+    const { parseEnvironmentPairs, withThisNode } = await import('../chunks/node-environment.js');
+    const snapshot = await withThisNode(collected.snapshot, { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' }, (line) => info(line));
+    return { ...collected, snapshot, missingArtifacts };
+}
+/** A workflow run's page: this run's by default. */
+function runUrl(runId = workflowContext().runId, repo = thisRepo()) {
+    return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
+}
+/** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
+function isOtherRun(inputs) {
+    return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
+}
+/** The run whose artifacts feed an update or a comment, and its repository. */
+function sourceRun(inputs) {
+    return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
+}
+/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
+function repositoryPath(file, input = 'baseline') {
+    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+    const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
+    const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
+    if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+        throw new UsageError(`'${input}' must be a file inside the repository, got '${file}'`);
+    }
+    return normalized;
+}
+
+export { workDir as a, repositoryPath as b, collectInputs as c, errorMessage as e, httpStatus as h, isOtherRun as i, runUrl as r, sourceRun as s, thisRepo as t, workflowContext as w };

@@ -1,0 +1,54 @@
+import { a as setOutput, i as info } from '../index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serializeSnapshotFile, SNAPSHOT_FILE_SUFFIX } from '../chunks/snapshot-file.js';
+import { f as formatBytes } from '../chunks/units.js';
+import { c as collectInputs, a as workDir } from './shared.js';
+import 'os';
+import 'crypto';
+import 'fs';
+import 'path';
+import 'string_decoder';
+import 'events';
+import 'child_process';
+import 'assert';
+import 'timers';
+import '../chunks/errors.js';
+import '../chunks/evidence-sources.js';
+import '../chunks/local.js';
+import 'node:fs';
+import 'url';
+import 'module';
+import '../chunks/_commonjsHelpers.js';
+import '../chunks/validate.js';
+import '../chunks/reader.js';
+import 'node:crypto';
+import 'node:v8';
+import 'node:vm';
+import '../chunks/snapshot.js';
+import '../chunks/series.js';
+import '../chunks/text-stream.js';
+import 'node:buffer';
+import 'node:string_decoder';
+import 'node:os';
+import '../chunks/collect.js';
+import '../chunks/parse-protocol.js';
+import '../chunks/worker-start.js';
+import 'node:worker_threads';
+
+// Snapshot mode: on a training node, reduce this node's evidence to one small snapshot file for the gate job to merge.
+async function runSnapshotMode(inputs) {
+    const { snapshot } = await collectInputs(inputs);
+    const [node, provenance] = Object.entries(snapshot.meta.nodes ?? {})[0] ?? ['node', undefined];
+    const text = serializeSnapshotFile(snapshot);
+    const file = path.join(workDir(), `${node.replace(/[^\w.-]/g, '_')}${SNAPSHOT_FILE_SUFFIX}`);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+    setOutput('snapshot-file', file);
+    const environment = Object.entries(provenance?.environment ?? {}).map(([item, value]) => `${item}=${value}`);
+    info(`Wrote ${file} (${formatBytes(Buffer.byteLength(text))}): node ${node}, ${provenance?.devices.length ?? 0} device(s), ` +
+        `${snapshot.meta.files} file(s), ${snapshot.meta.records} record(s), ${snapshot.meta.skipped} skipped`);
+    info(`Environment: ${environment.length > 0 ? environment.join(', ') : 'nothing found'}`);
+}
+
+export { runSnapshotMode };
