@@ -1,7 +1,8 @@
 /**
  * The GitHub Marketplace's rules for action.yml, which otherwise show only on the publishing form: a name, a
  * description under 125 characters that names every kind of evidence the Action reads, a branding icon and colour from
- * the lists GitHub accepts, and every input in the README's inputs table (the Marketplace page is the README).
+ * the lists GitHub accepts, and every input in the README's inputs table (the Marketplace page is the README), which
+ * `npm run docs` (scripts/write-docs.mjs) writes from action.yml.
  *
  * The accepted icons and colours are read from GitHub's own action schema (@actions/workflow-parser's
  * action-v1.0.min.json, `branding-icon` and `branding-color`), not copied here. GitHub's publishing page also says a
@@ -13,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { SOURCES } from '../../src/parsers/evidence-sources.js';
+import { actionTables, withActionTables } from '../../scripts/write-docs.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
@@ -84,5 +86,28 @@ describe('action.yml meets the Marketplace rules', () => {
     const table = rows.slice(0, rows.findIndex((line) => !line.startsWith('|')));
     const documented = new Set(table.map((line) => /^\|\s*`([\w-]+)`/.exec(line)?.[1]));
     expect(Object.keys(action.inputs).filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it("has the README's inputs and outputs tables as `npm run docs` writes them from action.yml", () => {
+    const readme = read('README.md');
+    expect(withActionTables(readme, read('action.yml')), "README.md's tables differ from action.yml: run 'npm run docs'").toBe(readme);
+    const { inputs, outputs } = actionTables(read('action.yml'));
+    expect(readme).toContain(inputs);
+    expect(readme).toContain(outputs);
+  });
+
+  it('has descriptions that render as written in the README: every `*` (a glob) inside a code span', () => {
+    const described = parseYaml(read('action.yml')) as { inputs: Record<string, { description: string }>; outputs: Record<string, { description: string }> };
+    const bare = [...Object.entries(described.inputs), ...Object.entries(described.outputs)].filter(([, d]) => d.description.replace(/`[^`]*`/g, '').includes('*'));
+    expect(bare.map(([name]) => name)).toEqual([]);
+  });
+
+  it('the table writer: one row per input with its default as the runner passes it, pipes escaped', () => {
+    const yml = "inputs:\n  a:\n    description: 'x | y\n      z'\n    default: ''\n  b:\n    description: 'b'\n    default: '8'\noutputs:\n  r:\n    description: 'the result'\n";
+    expect(actionTables(yml)).toEqual({
+      inputs: "| input | default | what it does |\n|---|---|---|\n| `a` | `''` | x \\| y z |\n| `b` | `8` | b |",
+      outputs: '| output | what it holds |\n|---|---|\n| `r` | the result |',
+    });
+    expect(() => withActionTables('# no markers\n', yml)).toThrow('README.md has no <!-- action-inputs:start --> … <!-- action-inputs:end --> span');
   });
 });

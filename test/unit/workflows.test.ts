@@ -1,7 +1,8 @@
 /**
  * Static checks that keep a typo from shipping: every workflow (ours and the examples users copy) validates with
  * GitHub's own parser (@actions/workflow-parser), action.yml matches what the code reads and writes, the workflows
- * only pass inputs that exist and read outputs that are set, and README documents every input with its default.
+ * only pass inputs that exist and read outputs that are set, and docs/inputs-and-outputs.md documents every input with
+ * its default (the README's own tables are generated from action.yml: test/unit/marketplace.test.ts).
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
@@ -98,6 +99,7 @@ describe('workflow files (GitHub workflow parser)', () => {
         '.github/workflows/ci.yml',
         '.github/workflows/release.yml',
         'examples/workflows/comment-on-fork-pr.yml',
+        'examples/workflows/gate-pull-requests.yml',
         'examples/workflows/train-and-gate.yml',
         'examples/workflows/update-baseline.yml',
       ]),
@@ -204,6 +206,7 @@ describe('workflows use the action as declared', () => {
       expect.arrayContaining([
         '.github/workflows/ci.yml#self-run',
         'examples/workflows/comment-on-fork-pr.yml#comment',
+        'examples/workflows/gate-pull-requests.yml#memory-gate',
         'examples/workflows/train-and-gate.yml#memory-gate',
         'examples/workflows/update-baseline.yml#update',
       ]),
@@ -289,8 +292,8 @@ describe('workflows use the action as declared', () => {
   });
 });
 
-describe('README documents the Action', () => {
-  const readme = read('README.md');
+describe('docs/inputs-and-outputs.md documents the Action', () => {
+  const readme = read('docs/inputs-and-outputs.md');
 
   /** The rows of the markdown table whose header starts with `| <first> |`. */
   function tableRows(first: string): string[][] {
@@ -312,7 +315,7 @@ describe('README documents the Action', () => {
 
   it('has an inputs table with one row per input and its default', () => {
     const rows = tableRows('input');
-    expect(rows.length, 'README.md needs a `| input | default | what it does |` table').toBeGreaterThan(0);
+    expect(rows.length, 'docs/inputs-and-outputs.md needs a `| input | default | what it does |` table').toBeGreaterThan(0);
     const byName = new Map(rows.map((r) => [r[0]!.replace(/^`|`$/g, ''), r]));
     expect([...byName.keys()].sort()).toEqual([...inputNames].sort());
     for (const [name, def] of Object.entries(action.inputs)) {
