@@ -288,7 +288,7 @@ async function postComment(inputs, where, report) {
     }
     catch (error) {
         const status = error instanceof GitHubError ? error.status : httpStatus(error);
-        const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)' : '';
+        const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)' : '';
         warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
     }
 }

@@ -72,7 +72,7 @@ async function runUpdateMode(inputs) {
     const event = workflowContext().eventName;
     const allowed = [...UPDATE_EVENTS, ...inputs.allowUpdateOn];
     if (!allowed.includes(event)) {
-        throw new UsageError(`mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`);
+        throw new UsageError(`mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see docs/security-model.md of ascend-memory-gate)`);
     }
     // Checked before anything is downloaded: getOctokit('') would throw an internal error later.
     if (inputs.updateStrategy !== 'write' && !inputs.token) {

@@ -46,7 +46,7 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const allowed = [...UPDATE_EVENTS, ...inputs.allowUpdateOn];
   if (!allowed.includes(event)) {
     throw new UsageError(
-      `mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`,
+      `mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see docs/security-model.md of ascend-memory-gate)`,
     );
   }
   // Checked before anything is downloaded: getOctokit('') would throw an internal error later.

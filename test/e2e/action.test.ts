@@ -803,7 +803,7 @@ describe('update mode', () => {
       });
       expect(r.code, why(r)).toBe(1);
       expect(r.errors.map((e) => e.message)).toEqual([
-        `mode 'update' is refused on '${event}' events (it runs on workflow_dispatch, schedule, push): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see the README's security model)`,
+        `mode 'update' is refused on '${event}' events (it runs on workflow_dispatch, schedule, push): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see docs/security-model.md of ascend-memory-gate)`,
       ]);
       expect(fake.writes()).toEqual([]);
       expect(fake.requests()).toEqual([]);
@@ -1006,7 +1006,7 @@ describe('comment failures never change the verdict', () => {
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs.result).toBe('pass');
     expect(r.warnings.map((w) => w.message)).toContainEqual(
-      'Could not post the PR comment: 403 commenting on #46: the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration); a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see the README)',
+      'Could not post the PR comment: 403 commenting on #46: the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration); a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)',
     );
     expect(r.summary).toContain('Memory gate passed');
     expect(r.errors).toEqual([]);
