@@ -43,11 +43,11 @@ export function withActionTables(readme, actionYml) {
 }
 
 /** The commands whose `--help` docs/cli.md shows, after the program's own (''). */
-export const HELP_COMMANDS = ['', 'parse', 'check', 'baseline', 'snapshot', 'compare-dumps'];
+export const HELP_COMMANDS = ['', 'parse', 'check', 'baseline', 'snapshot', 'compare-dumps', 'history append', 'history show'];
 
 /** What `ascend-memory-gate [COMMAND] --help` prints at 80 columns, from the given dist/cli.js. */
 export function helpText(cli, command) {
-  const args = command === '' ? ['--help'] : [command, '--help'];
+  const args = command === '' ? ['--help'] : [...command.split(' '), '--help'];
   return execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', COLUMNS: '80' } });
 }
 

@@ -23,6 +23,7 @@ import { visible } from '../common/visible.js';
 import { stringifyDocument, type Snapshot } from '../model/snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { describeSearches, resolveAllInputs } from '../sources/local.js';
+import { HISTORY } from './history-command.js';
 
 const PROGRAM = 'ascend-memory-gate';
 
@@ -61,6 +62,7 @@ const CHECK: CommandSpec = {
     markdown: { type: 'string', value: 'FILE', description: 'write the markdown report (job summary)' },
     html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
     all: { type: 'boolean', description: 'list every key, not one row per module' },
+    history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
     ...ENVIRONMENT_OPTIONS,
   },
 };
@@ -101,7 +103,7 @@ const COMPARE_DUMPS: CommandSpec = {
   },
 };
 
-const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS];
+const COMMAND_SPECS: readonly CommandSpec[] = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS, HISTORY];
 
 /** The program's usage, wrapped to the width (at most 80 columns). */
 function usage(width: number): string {
@@ -196,16 +198,22 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const opts = parseCommandArgs(args, CHECK);
   const baselinePath = optionalString(opts, 'baseline');
   if (baselinePath === undefined) throw new CommandUsageError('check: --baseline FILE is required', CHECK);
+  // The history is read first: a corrupt one stops the run before the (long) parse.
+  const historyFile = optionalString(opts, 'history');
+  const history = historyFile === undefined ? null : await readHistory(historyFile, io);
   const { snapshot } = await collectFromOptions(opts, io);
   const { runGate } = await import('../gate/run-gate.js');
-  const { report } = await runGate({
+  const trendsModule = history === null ? undefined : await import('../history/trends.js');
+  const { report, config } = await runGate({
     snapshot: await withNodeFromOptions(snapshot, opts, io),
     baselinePath,
     configPath: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
     // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
     allowMissingBaseline: true,
+    ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
   });
+  const trends = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history, config) : undefined;
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
@@ -213,8 +221,24 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   if (markdownFile) await writeFile(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
   if (htmlFile) await writeFile(htmlFile, (await import('../report/html.js')).renderHtml(report));
   const { renderTerminal } = await import('../report/terminal.js');
-  io.out(renderTerminal(report, { color: (io.color ?? useColor)(), width: (io.width ?? terminalWidth)(), all: opts.all === true, baselineFile: baselinePath }));
+  io.out(
+    renderTerminal(report, {
+      color: (io.color ?? useColor)(),
+      width: (io.width ?? terminalWidth)(),
+      all: opts.all === true,
+      baselineFile: baselinePath,
+      ...(trends !== undefined ? { trends } : {}),
+    }),
+  );
   return report.result === 'fail' ? 1 : 0;
+}
+
+/** `check --history FILE`: the file as it is (never written); a missing one is no history yet, said on stderr. */
+async function readHistory(file: string, io: Output): Promise<import('../history/format.js').History | null> {
+  const { readHistoryFile } = await import('../history/store.js');
+  const history = await readHistoryFile(file);
+  if (history === null) io.err(`note: ${file} does not exist yet: no trends ('ascend-memory-gate history append' records the default branch's runs in it)\n`);
+  return history;
 }
 
 async function baselineCommand(args: string[], io: Output): Promise<number> {
@@ -261,6 +285,13 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   parse: parseCommand,
   check: checkCommand,
   baseline: baselineCommand,
+  history: async (args, io) =>
+    (await import('./history-command.js')).historyCommand(args, io, {
+      inputOptions: INPUT_OPTIONS,
+      environmentOptions: ENVIRONMENT_OPTIONS,
+      collect: async (opts) => withNodeFromOptions((await collectFromOptions(opts, io)).snapshot, opts, io),
+      width: () => (io.width ?? terminalWidth)(),
+    }),
   'compare-dumps': async (args, io) => {
     if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(COMPARE_DUMPS);
     return (await import('./compare-dumps.js')).compareDumpsCommand(args, io);

@@ -1,8 +1,6 @@
 // Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { writeFileAtomic } from '../common/atomic-write.js';
 import { InputError, SchemaError } from '../common/errors.js';
 import { compileSchema } from '../json/reader.js';
 import { buildBaselineSchema, buildBaselineV1Schema } from '../model/sections/schema.js';
@@ -176,49 +174,9 @@ export function serializeBaseline(baseline: Baseline): string {
   return stringifyDocument(baseline);
 }
 
-/**
- * Writes a baseline so that readers see the old file or the new one, never half of one: creates the directory,
- * writes a temporary file next to the target, fsyncs it and renames it over the target.
- */
+/** Writes a baseline so that readers see the old file or the new one, never half of one (common/atomic-write.ts). */
 export async function writeBaselineAtomic(file: string, baseline: Baseline): Promise<void> {
-  const text = serializeBaseline(baseline);
-  const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let renamed = false;
-  try {
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-    renamed = true;
-  } finally {
-    if (!renamed) await rm(temp, { force: true });
-  }
-  await syncDirectory(dir);
-}
-
-/** Makes the rename itself durable. Windows cannot open a directory for fsync; there the rename is all we get. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-  } catch (err) {
-    if (['EISDIR', 'EPERM', 'EACCES'].includes(String(errorCode(err)))) return;
-    throw err;
-  }
-  try {
-    await handle.sync();
-  } catch (err) {
-    // Some file systems (and Windows) refuse fsync on a directory; the data itself is already synced.
-    if (!['EINVAL', 'EPERM', 'EBADF', 'EISDIR'].includes(String(errorCode(err)))) throw err;
-  } finally {
-    await handle.close();
-  }
+  await writeFileAtomic(file, serializeBaseline(baseline));
 }
 
 function errorCode(err: unknown): unknown {

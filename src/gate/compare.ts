@@ -4,7 +4,23 @@ import type { Metric } from '../model/sections/types.js';
 import { compareKeys, keysOf, metricsOf, type SectionMetrics } from '../model/snapshot.js';
 import { FINDINGS } from './findings/index.js';
 import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from './thresholds.js';
-import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateInput, type GateReport, type KindThresholds, type Policy, type Rule, type Severity, type Status } from './types.js';
+import { formatBytes, formatCount } from '../model/units.js';
+import {
+  STATUSES,
+  type Entry,
+  type EntryKind,
+  type GateConfig,
+  type GateInput,
+  type GateReport,
+  type KindThresholds,
+  type NoiseBandConfig,
+  type NoiseLookup,
+  type Policy,
+  type Rule,
+  type Severity,
+  type Status,
+  type Tolerance,
+} from './types.js';
 
 /**
  * Compares this run with the baseline, section by section (src/model/sections/): each section compares its declared value
@@ -24,8 +40,9 @@ import { STATUSES, type Entry, type EntryKind, type GateConfig, type GateInput, 
  * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
  * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
-export function compareSnapshots(baseline: GateInput, current: GateInput, config: GateConfig): GateReport {
-  const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config));
+export function compareSnapshots(baseline: GateInput, current: GateInput, config: GateConfig, noise?: NoiseLookup): GateReport {
+  const band = config.history !== null && noise !== undefined ? { config: config.history, noise } : undefined;
+  const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config, band));
   const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
   const entries = withFindings(verdicts, findings);
   // One indexed pass over 160,000 entries (a for...of in code that runs once is not optimized yet, and allocates an
@@ -81,7 +98,12 @@ export function withFindings(verdicts: Entry[], findings: Entry[]): Entry[] {
   return out;
 }
 
-function compareSection(declaration: SectionDeclaration, baseline: GateInput, current: GateInput, config: GateConfig): Entry[] {
+interface Band {
+  config: NoiseBandConfig;
+  noise: NoiseLookup;
+}
+
+function compareSection(declaration: SectionDeclaration, baseline: GateInput, current: GateInput, config: GateConfig, band: Band | undefined): Entry[] {
   // Each side's value read straight from its metric object (no per-key Map of values, 160,000 keys at 4,096 devices).
   const before = metricsOf(baseline, declaration.name);
   const after = metricsOf(current, declaration.name);
@@ -90,9 +112,59 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
   const keys = sortedUnion(keysOf(before), keysOf(after));
   const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
   return keys.map((key) => {
-    const entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
+    let entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
+    if (band !== undefined && (entry.status === 'regressed' || entry.status === 'improved')) entry = withNoiseBand(entry, thresholds, band, config, unit);
     return unit === undefined ? entry : { ...entry, unit };
   });
+}
+
+/**
+ * The noise band on a key that its tolerance alone would call regressed (or improved): it stays so only when its change
+ * also exceeds the spread of its last `window` values on the default branch, capped at the ceiling. The note says which
+ * bound applied, or that the history had too few values and the tolerance applied.
+ */
+export function withNoiseBand(entry: Entry, thresholds: KindThresholds, band: Band, config: Pick<GateConfig, 'onNew' | 'onMissing' | 'failOnImprovement'>, unit?: 'count'): Entry {
+  const { window, minPoints, ceiling } = band.config;
+  const baseline = entry.baseline as number;
+  const change = Math.abs(entry.delta as number);
+  const sample = band.noise(entry.kind, entry.key, window);
+  const amount = (v: number): string => (unit === 'count' ? formatCount(v) : formatBytes(v));
+  const share = (v: number): string => (baseline === 0 ? '' : ` (${((v / Math.abs(baseline)) * 100).toFixed(1)}% of the baseline)`);
+  if (sample === undefined || sample.points < minPoints) {
+    const points = sample?.points ?? 0;
+    return {
+      ...entry,
+      note: `The noise band needs ${minPoints} values of this key on the default branch and the history has ${points}: the configured tolerance applied.`,
+      noise: { applied: 'tolerance', points, spread: sample?.spread ?? null },
+    };
+  }
+  const cap = allowance(ceiling, baseline);
+  const width = Math.min(sample.spread, cap);
+  const capped = sample.spread > cap ? `, capped at the ceiling ${amount(cap)}` : '';
+  const spread = `the last ${sample.points} values on the default branch spread ${amount(sample.spread)}${share(sample.spread)}${capped}`;
+  const rule = matchRule(thresholds.rules, entry.key);
+  if (change <= width) {
+    const status: Status = 'pass';
+    return {
+      ...entry,
+      status,
+      severity: severityOf(status, config),
+      note: `Within the noise band: ${spread}, wider than the tolerance; a change of ${amount(change)} is no news.`,
+      noise: { applied: 'band', points: sample.points, spread: sample.spread },
+    };
+  }
+  const tolerance = rule?.tolerance ?? thresholds.tolerance;
+  if (width > allowance(tolerance, baseline)) {
+    return { ...entry, note: `Beyond the noise band: ${spread}, and the change is ${amount(change)}.`, noise: { applied: 'band', points: sample.points, spread: sample.spread } };
+  }
+  return { ...entry, note: `The configured tolerance applied: ${spread}, less than it allows.`, noise: { applied: 'tolerance', points: sample.points, spread: sample.spread } };
+}
+
+/** What a tolerance lets a value grow by at a baseline: its largest set field (a change must exceed every one). */
+function allowance(tolerance: Tolerance, baseline: number): number {
+  const bytes = tolerance.bytes ?? 0;
+  const percent = tolerance.percent !== undefined && baseline !== 0 ? (Math.abs(baseline) * tolerance.percent) / 100 : 0;
+  return Math.max(bytes, percent);
 }
 
 /**

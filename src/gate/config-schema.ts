@@ -183,6 +183,31 @@ const BASE = {
       "maxLength": 50,
       "description": "On a pull request, the check gates against the baseline and config of the PR's base commit; the PR's own are used only when it carries this label, which only maintainers (triage permission) can set. Update mode puts it on the PRs it opens. Read from the base commit's config. Default \"memory-baseline-update\"."
     },
+    "history": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "The noise band (opt-in; needs the history: the Action's `history` input, or `check --history FILE`). A key regresses (or improves) only when its change exceeds the larger of its configured tolerance and the spread (max - min) of its last `window` values on the default branch, capped at `ceiling`; the row's note says which applied. With fewer than `minPoints` values the configured tolerance applies, and the note says so. Example: {\"window\": 20, \"minPoints\": 5}.",
+      "properties": {
+        "window": {
+          "title": "an integer from 2 to 1000",
+          "type": "integer",
+          "minimum": 2,
+          "maximum": 1000,
+          "description": "Default 20: the last 20 values of the key on the default branch."
+        },
+        "minPoints": {
+          "title": "an integer from 2 to 1000",
+          "type": "integer",
+          "minimum": 2,
+          "maximum": 1000,
+          "description": "Default 5: with fewer values, the configured tolerance applies."
+        },
+        "ceiling": {
+          "$ref": "#/definitions/tolerance",
+          "description": "Default {\"percent\": 10}: the band is never wider than the larger field's allowance at the baseline value, so a noisy key cannot hide a real regression."
+        }
+      }
+    },
     "growth": {
       "type": "object",
       "additionalProperties": false,

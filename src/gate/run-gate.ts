@@ -6,7 +6,7 @@ import { loadBaseline, type Baseline } from './baseline.js';
 import { compareSnapshots } from './compare.js';
 import { applyEnvironment, compareEnvironments, runEnvironmentOf } from './environment.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from './thresholds.js';
-import type { GateConfig, GateReport } from './types.js';
+import type { GateConfig, GateReport, NoiseLookup } from './types.js';
 
 export interface GateRequest {
   snapshot: Snapshot;
@@ -18,6 +18,8 @@ export interface GateRequest {
   allowMissingBaseline: boolean;
   /** Already read (a pull request's base commit): used instead of reading baselinePath and configPath. */
   limits?: { baseline: Baseline | null; config: GateConfig };
+  /** The default branch's history, for the noise band when the config asks for one (`history`). */
+  noise?: NoiseLookup;
 }
 
 export interface GateOutcome {
@@ -37,7 +39,7 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
   }
   // Both documents are parsed and their texts dropped: free them before the entries are built (src/json/parsed-texts.ts).
   releaseParsedTexts();
-  const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+  const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config, request.noise);
   const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
   // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
   if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline))) return { report: { ...report, result: 'fail' }, config, baseline };

@@ -67,7 +67,11 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
     growing: 'warn',
   },
   baselineUpdateLabel: 'memory-baseline-update',
+  history: null,
 });
+
+/** The noise band's defaults, for the fields a config's `history` leaves out. */
+export const NOISE_BAND_DEFAULTS = deepFreeze({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
 
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
 export const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 } as const);
@@ -126,6 +130,7 @@ export interface GateConfigFile {
   growth?: { warmupPercent?: number; tolerance?: ToleranceInput; warmupSteps?: number; perStep?: SizeInput; minWindows?: number };
   verdicts?: Partial<Record<FindingStatus, Policy>>;
   baselineUpdateLabel?: string;
+  history?: { window?: number; minPoints?: number; ceiling?: ToleranceInput };
 }
 
 const validateConfigFile = compileSchema<GateConfigFile>(buildConfigSchema());
@@ -203,6 +208,14 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
     },
     verdicts: { ...defaults.verdicts, ...input.verdicts },
     baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
+    history:
+      input.history === undefined
+        ? null
+        : {
+            window: input.history.window ?? NOISE_BAND_DEFAULTS.window,
+            minPoints: input.history.minPoints ?? NOISE_BAND_DEFAULTS.minPoints,
+            ceiling: input.history.ceiling === undefined ? { ...NOISE_BAND_DEFAULTS.ceiling } : toTolerance(input.history.ceiling, file, '/history/ceiling'),
+          },
   };
 }
 
@@ -366,6 +379,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
     verdicts: { ...config.verdicts },
     baselineUpdateLabel: config.baselineUpdateLabel,
+    history: config.history === null ? null : { ...config.history, ceiling: { ...config.history.ceiling } },
   };
 }
 

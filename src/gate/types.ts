@@ -100,6 +100,38 @@ export interface GateConfig {
   verdicts: Record<FindingStatus, Policy>;
   /** The label (settable by maintainers only) that lets a pull request's own baseline and config be used on it. */
   baselineUpdateLabel: string;
+  /** The noise band (opt-in): null gates with the configured tolerances alone. */
+  history: NoiseBandConfig | null;
+}
+
+/**
+ * `history` in the config: a key regresses only when it exceeds the baseline by more than the larger of its tolerance
+ * and the spread (max - min) of its last `window` values on the default branch, never by more than `ceiling` allows.
+ */
+export interface NoiseBandConfig {
+  window: number;
+  /** Fewer values than this: the configured tolerance applies. */
+  minPoints: number;
+  /** The widest the band may be, as a tolerance: its larger field's allowance at the baseline value. */
+  ceiling: Tolerance;
+}
+
+/** What the history says of a key for the noise band: the spread of its last `window` values and how many there were. */
+export interface NoiseSample {
+  spread: number;
+  points: number;
+}
+
+/** The noise band's source (the history): a key's sample, or undefined when the history has no value of it. */
+export type NoiseLookup = (kind: string, key: string, window: number) => NoiseSample | undefined;
+
+/** Which bound held a key, when the noise band was asked: the band (the spread was wider), or the configured tolerance. */
+export interface NoiseVerdict {
+  applied: 'band' | 'tolerance';
+  /** The points of history that were read (fewer than minPoints: the tolerance applied). */
+  points: number;
+  /** Their spread, max - min; null when there were none. */
+  spread: number | null;
 }
 
 /**
@@ -161,6 +193,8 @@ export interface Entry {
   capacity?: number;
   /** One sentence on how the values were derived and why the verdict, for people; plain text (escape it). */
   note?: string;
+  /** Set when the noise band was asked about this key's change (config `history`). */
+  noise?: NoiseVerdict;
 }
 
 /** One side of the comparison: a snapshot, a baseline, or just its sections; `meta.allocFailures` feeds alloc-failure. */

@@ -4,6 +4,7 @@
 // list; the run looks its checks up by the schema's hash (json-schema.ts), so a schema changed without regenerating is
 // compiled at run time as before, and test/unit/schema-checks.test.ts fails until the file is written again.
 import { buildConfigSchema } from '../gate/config-schema.js';
+import { historyHeaderSchema, historyKeysSchema, historyPointSchema } from '../history/schema.js';
 import { reportFrameSchema, reportSchema } from '../report/report-schema.js';
 import { buildBaselineSchema, buildBaselineV1Schema, buildSnapshotSchema, withOpaqueSections } from '../model/sections/schema.js';
 
@@ -15,4 +16,8 @@ export const PRECOMPILED_SCHEMAS: readonly Record<string, unknown>[] = [
   buildConfigSchema(),
   reportSchema,
   reportFrameSchema,
+  // The three kinds of line of a history file.
+  historyHeaderSchema,
+  historyKeysSchema,
+  historyPointSchema,
 ];

@@ -1,6 +1,7 @@
 // Roll-up across devices: entries of one kind, status and device-free key (`DEV_MEM/*/APP`) become one group, for every section alike.
 import type { Entry } from '../gate/types.js';
 import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../model/sections/index.js';
+import { median } from '../model/roll-up.js';
 import { compareKeys } from '../model/snapshot.js';
 import { formatEntryValue } from './entry-values.js';
 import { growth } from './sections.js';
@@ -190,18 +191,13 @@ export function deviceOfEntry(entry: Entry): string | null {
 
 /** The median of the members' growth (delta, or the whole value of a new/missing key). */
 export function medianGrowth(group: EntryGroup): number {
-  const values = group.entries.map(growth).sort((a, b) => a - b);
-  const mid = Math.floor(values.length / 2);
-  return values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+  return median(group.entries.map(growth));
 }
 
 /** The median percent change of the members that have one, or null. */
 export function medianPercent(group: EntryGroup): number | null {
   const values = group.entries.map((e) => e.percent).filter((p): p is number => p !== null && Number.isFinite(p));
-  if (values.length === 0) return null;
-  values.sort((a, b) => a - b);
-  const mid = Math.floor(values.length / 2);
-  return values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+  return values.length === 0 ? null : median(values);
 }
 
 /** "4,096 of 4,096 devices". */

@@ -150,7 +150,7 @@ function* listChunks<T, D>(items: readonly T[], document: (item: T) => D): Gener
   yield '\n  ]';
 }
 
-/** One entry as the report writes it, keys in code-unit order: baseline, capacity, current, delta, key, kind, limit, note, percent, rule, severity, status, unit. */
+/** One entry as the report writes it, keys in code-unit order: baseline, capacity, current, delta, key, kind, limit, noise, note, percent, rule, severity, status, unit. */
 function entryDocument(e: Entry): Record<string, unknown> {
   const entry: Record<string, unknown> = { baseline: e.baseline };
   if (e.capacity !== undefined) entry.capacity = e.capacity;
@@ -160,6 +160,7 @@ function entryDocument(e: Entry): Record<string, unknown> {
   entry.key = shortenName(e.key, MAX_KEY_LENGTH);
   entry.kind = e.kind;
   if (e.limit !== undefined) entry.limit = e.limit;
+  if (e.noise !== undefined) entry.noise = { applied: e.noise.applied, points: e.noise.points, spread: e.noise.spread };
   if (e.note !== undefined) entry.note = e.note;
   entry.percent = e.percent;
   entry.rule = e.rule === null ? null : shortenName(e.rule, MAX_KEY_LENGTH);

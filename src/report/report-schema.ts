@@ -144,6 +144,17 @@ export const reportSchema = {
         limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
         capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
         note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
+        noise: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['applied', 'points', 'spread'],
+          description: "Set when the noise band (config `history`) was asked about this key's change: which bound applied, and the default branch's values it read.",
+          properties: {
+            applied: { type: 'string', enum: ['band', 'tolerance'] },
+            points: { type: 'integer', minimum: 0, maximum: 1000 },
+            spread: { type: ['integer', 'null'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          },
+        },
       },
     },
   },

@@ -1,7 +1,8 @@
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
 import { UsageError } from '../common/errors.js';
 import type { GateReport } from '../gate/types.js';
-import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
+import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
+import { SECTIONS, sectionOfKind, splitDevice, type SectionDeclaration } from '../model/sections/index.js';
 import { compareKeys, metricsOf, type Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta, formatPercent } from '../model/units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
@@ -9,6 +10,7 @@ import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
 import { countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
+import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 
 export interface TerminalOptions {
   /** ANSI colours: red failures, yellow warnings, green pass. Default off. */
@@ -19,6 +21,8 @@ export interface TerminalOptions {
   all?: boolean;
   /** The baseline file, named in a first run's how-to. */
   baselineFile?: string;
+  /** The default branch's history: a sparkline under each row that has one, and where figures stepped. */
+  trends?: Trends;
 }
 
 /** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
@@ -63,7 +67,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   if (groups.length > 0) {
     const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
     const notes: string[] = [];
-    const rows = shownGroups.map((group) => tableRow(group, notes));
+    const rows = shownGroups.map((group) => tableRow(group, notes, options.trends));
     lines.push('', ...verdictTable(rows, width, paint));
     if (shownGroups.length < groups.length) lines.push(...wrap(`…${plural(groups.length - shownGroups.length, 'more row')}: --all lists every key, --report FILE.json writes them all`, width));
     if (notes.length > 0) {
@@ -76,6 +80,13 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     const patterns = groupEntries(recorded, perPattern).length;
     lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
   }
+  const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
+  if (banded.length > 0) {
+    lines.push('', ...wrap(`${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`, width));
+    for (const e of banded.slice(0, MAX_ROWS)) lines.push(...indented(`${shown(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
+    if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
+  }
+  if (options.trends !== undefined) lines.push(...movedLines(options.trends, groups, width));
   const rest = [...sections.improvements, ...sections.unchanged];
   if (rest.length > 0) {
     const byStatus = countByStatus(rest)
@@ -94,9 +105,57 @@ interface TableRow {
   change: string;
   /** A rolled-up row's second line: device count, worst device, median. */
   detail: string | null;
+  /** The row's sparkline and range on the default branch, when the history has it. */
+  trend: string | null;
 }
 
-function tableRow(group: EntryGroup, notes: string[]): TableRow {
+/** Steps listed after the rows, besides those the rows' notes name. */
+const MOVED_SHOWN = 10;
+
+/** A row's trend: the group's largest device (or the key) on the default branch; its step becomes a note. */
+function rowTrend(group: EntryGroup, trends: Trends | undefined, refer: (text: string) => void): string | null {
+  if (trends === undefined) return null;
+  const trend = isRollUp(group) ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, worstOf(group).key);
+  if (trend === undefined) return null;
+  const unit = unitOfKind(group.kind);
+  const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
+  if (trend.step !== null) refer(stepSentence(subject, trend, unit, trends));
+  const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shown(patternOfKey(subject))}`}` : '';
+  return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
+}
+
+function onBranch(trends: Trends): string {
+  return trends.branch === undefined ? '' : ` on ${shown(trends.branch)}`;
+}
+
+function patternOfKey(key: string): string {
+  return splitDevice(key).group;
+}
+
+function unitOfKind(kind: string): 'bytes' | 'count' {
+  return sectionOfKind(kind)?.unit ?? 'bytes';
+}
+
+/** `DEV_MEM/{*}/HCCL: 400.0 MiB → 800.0 MiB since a1b2c3d (14 runs ago); CANN toolkit 8.3 → 9.0 at the same run`. */
+function stepSentence(subject: string, trend: Trend, unit: 'bytes' | 'count', trends: Trends): string {
+  const step = trend.step as StepNote;
+  const context = stepContext(step);
+  const largest = trend.of === 'largest' ? ' (largest device)' : '';
+  return `${shown(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
+}
+
+/** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
+function movedLines(trends: Trends, groups: readonly EntryGroup[], width: number): string[] {
+  const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
+  const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
+  if (moved.length === 0) return [];
+  const lines = ['', ...wrap(`Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`, width)];
+  for (const m of moved.slice(0, MOVED_SHOWN)) lines.push(...indented(stepSentence(m.subject, m.trend, unitOfKind(m.kind), trends), width, '  ', '    '));
+  if (moved.length > MOVED_SHOWN) lines.push(...indented(`…${plural(moved.length - MOVED_SHOWN, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '));
+  return lines;
+}
+
+function tableRow(group: EntryGroup, notes: string[], trends: Trends | undefined): TableRow {
   const worst = worstOf(group);
   const marks: string[] = [];
   const { rule, note } = entryReason(worst);
@@ -107,13 +166,14 @@ function tableRow(group: EntryGroup, notes: string[]): TableRow {
   };
   if (rule !== null) refer(`held to the rule ${shown(rule)} of the config`);
   if (note !== null) refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+  const trend = rowTrend(group, trends, refer);
   const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
   if (!isRollUp(group)) {
-    return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null };
+    return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
   }
   const percent = medianPercent(group);
   const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-  return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail };
+  return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
 }
 
 /**
@@ -144,6 +204,7 @@ function verdictTable(rows: TableRow[], width: number, paint: (code: string, tex
   for (const r of rows) {
     out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
     if (r.detail !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
+    if (r.trend !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
   }
   return out;
 }
@@ -194,6 +255,11 @@ function truncateEnd(text: string, width: number): string {
     out += ch;
   }
   return `${out}…`;
+}
+
+/** Words wrapped to the width, the first line indented by `first`, the others by `rest`. */
+export function indented(text: string, width: number, first: string, rest: string): string[] {
+  return wrap(text, Math.max(1, width - first.length), ' '.repeat(Math.max(0, rest.length - first.length))).map((line) => `${first}${line}`);
 }
 
 /** Words wrapped to the width, continuation lines indented; a word longer than a line is cut in the middle. */

@@ -248,7 +248,7 @@ describe('parseReportJson', () => {
 
   it('refuses an extra property, pointing at it', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[1]!['owner'] = '@org/team'))).message).toBe(
-      'report.json: /entries/1/owner: unknown property; expected one of: kind, key, baseline, current, delta, percent, status, severity, rule, unit, limit, capacity, note',
+      'report.json: /entries/1/owner: unknown property; expected one of: kind, key, baseline, current, delta, percent, status, severity, rule, unit, limit, capacity, note, noise',
     );
     expect(schemaErrorOf(documentWith((doc) => (doc['html'] = '<script>'))).pointer).toBe('/html');
     // A property name is escaped as a JSON pointer token and shown without control characters.

@@ -63,6 +63,8 @@ describe('defaults', () => {
         growing: 'warn',
       },
       baselineUpdateLabel: 'memory-baseline-update',
+      // The noise band is opt-in.
+      history: null,
     });
   });
 
@@ -77,6 +79,13 @@ describe('defaults', () => {
 });
 
 describe('parseGateConfig', () => {
+  it("reads the noise band: `history: {}` opts in with window 20, minPoints 5 and a 10% ceiling; a ceiling's size in bytes", () => {
+    expect(parseGateConfig({ history: {} }, 'c.json').history).toEqual({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
+    expect(parseGateConfig({ history: { window: 30, minPoints: 8, ceiling: { bytes: '256MiB' } } }, 'c.json').history).toEqual({ window: 30, minPoints: 8, ceiling: { bytes: 256 * MiB } });
+    expect(thrown(() => parseGateConfig({ history: { window: 1 } }, 'c.json')).message).toBe('c.json: /history/window: must be an integer from 2 to 1000, got 1');
+    expect(thrown(() => parseGateConfig({ history: { spread: 3 } }, 'c.json')).message).toBe('c.json: /history/spread: unknown property; expected one of: window, minPoints, ceiling');
+  });
+
   it('reads the example from the issue, sizes in bytes', () => {
     const config = parseGateConfig(
       {
@@ -170,7 +179,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, growth, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, history, growth, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],

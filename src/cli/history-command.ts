@@ -1,0 +1,171 @@
+// `ascend-memory-gate history append|show|html`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
+import { readFile } from 'node:fs/promises';
+import { InputError } from '../common/errors.js';
+import type { Snapshot } from '../model/snapshot.js';
+import { CommandUsageError, HelpRequested, optionalString, parseCommandArgs, type CommandSpec, type OptionSpec, type ParsedOptions } from './args.js';
+
+/** What the history command borrows from the other commands: their evidence flags and how they collect a run. */
+export interface HistoryTools {
+  inputOptions: Record<string, OptionSpec>;
+  environmentOptions: Record<string, OptionSpec>;
+  /** This run's snapshot from the evidence flags, with this machine's environment items (--env, --node-environment). */
+  collect(opts: ParsedOptions): Promise<Snapshot>;
+  width(): number;
+}
+
+const HISTORY_FILE: OptionSpec = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
+const CONFIG: OptionSpec = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
+
+export const HISTORY: CommandSpec = {
+  name: 'history',
+  summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard.',
+  usage: 'append|show|html --history FILE …',
+  options: {},
+};
+
+function appendSpec(tools: HistoryTools): CommandSpec {
+  return {
+    name: 'history append',
+    summary: "Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.",
+    usage: '--history FILE --commit SHA INPUTS [options]',
+    options: {
+      ...tools.inputOptions,
+      history: HISTORY_FILE,
+      commit: { type: 'string', value: 'SHA', description: 'the commit of this run (hex)' },
+      time: { type: 'string', value: 'ISO-8601', description: 'when it ran (default now)' },
+      run: { type: 'string', value: 'ID', description: "the CI run (GitLab's CI_PIPELINE_ID, Jenkins' BUILD_NUMBER)" },
+      attempt: { type: 'string', value: 'N', description: 'the run attempt, 1 or more' },
+      baseline: { type: 'string', value: 'FILE', description: 'the baseline this run is gated against: its updates are marked' },
+      branch: { type: 'string', value: 'NAME', description: 'the branch the history is of, shown in reports' },
+      gate: { type: 'string', value: 'NAME', description: "the gate's name, when one repository has several" },
+      'commit-url': { type: 'string', value: 'URL', description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}" },
+      size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
+      ...tools.environmentOptions,
+    },
+  };
+}
+
+const SHOW: CommandSpec = {
+  name: 'history show',
+  summary: 'Print the trends: per key group a sparkline of its last 30 points, range, latest value, and the commit where it stepped.',
+  usage: '--history FILE [--key PATTERN] [options]',
+  options: {
+    history: HISTORY_FILE,
+    key: { type: 'string', value: 'PATTERN', description: 'only key groups or keys this glob matches (DEV_MEM/*/HCCL)' },
+    config: CONFIG,
+  },
+};
+
+export async function historyCommand(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'append') return append(rest, io, tools);
+  if (sub === 'show') return show(rest, io, tools);
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    if (sub === undefined) throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
+    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help'.` });
+  }
+  throw new CommandUsageError(`history: unknown '${sub}': append, show or html`, HISTORY);
+}
+
+function required(opts: ParsedOptions, name: string, spec: CommandSpec): string {
+  const value = optionalString(opts, name);
+  if (value === undefined) throw new CommandUsageError(`${spec.name}: --${name} ${spec.options[name]?.value ?? 'VALUE'} is required`, spec);
+  return value;
+}
+
+async function append(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
+  const spec = appendSpec(tools);
+  const opts = parseCommandArgs(args, spec);
+  const file = required(opts, 'history', spec);
+  const commit = required(opts, 'commit', spec).toLowerCase();
+  if (!/^[0-9a-f]{4,64}$/.test(commit)) throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
+  const time = optionalString(opts, 'time') ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) || Number.isNaN(Date.parse(time))) {
+    throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
+  }
+  const attempt = optionalString(opts, 'attempt');
+  if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt)) throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
+  const size = parseSize(optionalString(opts, 'size'), spec);
+  const run = optionalString(opts, 'run');
+  if (run !== undefined && (run === '' || run.length > 100)) throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
+  const header = headerOptions(opts, spec);
+
+  const { readHistoryFile, writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('../history/store.js');
+  const { emptyHistory } = await import('../history/format.js');
+  const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
+  // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
+  const existing = await readHistoryFile(file);
+  const baselineFile = optionalString(opts, 'baseline');
+  const baseline = baselineFile === undefined ? null : await hashOfFile(baselineFile, baselineHash);
+  const snapshot = await tools.collect(opts);
+  const history = existing ?? emptyHistory(header);
+  Object.assign(history.header, header);
+  const result = recordPoint(
+    history,
+    { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) },
+    pointValues(snapshot),
+    { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES },
+  );
+  await writeHistoryFile(file, result.text);
+  const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
+  const how = result.replaced ? 'replaced the point of run' : 'recorded';
+  io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)\n`);
+  return 0;
+}
+
+function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: string; gate?: string; commitUrl?: string } {
+  const out: { branch?: string; gate?: string; commitUrl?: string } = {};
+  const branch = optionalString(opts, 'branch');
+  if (branch !== undefined) {
+    if (branch === '' || branch.length > 255 || /[\u0000-\u001f\u007f]/.test(branch)) throw new CommandUsageError('history append: --branch must be a branch name', spec);
+    out.branch = branch;
+  }
+  const gate = optionalString(opts, 'gate');
+  if (gate !== undefined) {
+    if (!/^[\w.-]{1,64}$/.test(gate)) throw new CommandUsageError(`history append: --gate may hold letters, digits, '.', '_' and '-' (1 to 64), got '${gate}'`, spec);
+    out.gate = gate;
+  }
+  const url = optionalString(opts, 'commit-url');
+  if (url !== undefined) {
+    if (!/^https?:\/\/[^\s"<>]*\{sha\}[^\s"<>]*$/.test(url) || url.length > 2048) {
+      throw new CommandUsageError(`history append: --commit-url must be an http(s) URL holding {sha}, e.g. https://github.com/o/r/commit/{sha}, got '${url}'`, spec);
+    }
+    out.commitUrl = url;
+  }
+  return out;
+}
+
+function parseSize(value: string | undefined, spec: CommandSpec): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new CommandUsageError(`history append: --size must be a whole number from 1 to 1000, got '${value}'`, spec);
+  return Number(value);
+}
+
+async function hashOfFile(file: string, hash: (bytes: Uint8Array) => string): Promise<string | null> {
+  try {
+    return hash(await readFile(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function loadHistory(file: string): Promise<import('../history/format.js').History> {
+  const { readHistoryFile } = await import('../history/store.js');
+  const history = await readHistoryFile(file);
+  if (history === null) throw new InputError(`${file} does not exist: 'ascend-memory-gate history append --history ${file} …' records the first point`);
+  return history;
+}
+
+async function show(args: string[], io: { out: (text: string) => void }, tools: HistoryTools): Promise<number> {
+  const opts = parseCommandArgs(args, SHOW);
+  const file = required(opts, 'history', SHOW);
+  const history = await loadHistory(file);
+  const { loadGateConfig } = await import('../gate/thresholds.js');
+  const config = await loadGateConfig(optionalString(opts, 'config'));
+  const { trendsOf } = await import('../history/trends.js');
+  const { renderHistoryTerminal } = await import('../report/history-terminal.js');
+  const key = optionalString(opts, 'key');
+  io.out(renderHistoryTerminal(history, trendsOf(history, config), { width: tools.width(), ...(key !== undefined ? { key } : {}) }));
+  return 0;
+}

@@ -1,0 +1,400 @@
+// The history file: JSON Lines, a header, the key table, then one line per point, oldest first, each point's values
+// written as changes from the point before it. An append adds a line at the end and dropping the oldest point rewrites
+// the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
+import { InputError, SchemaError } from '../common/errors.js';
+import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson } from '../json/reader.js';
+import { HISTORY_FORMAT, HISTORY_VERSION, historyHeaderSchema, historyKeysSchema, historyPointSchema } from './schema.js';
+
+export { HISTORY_FORMAT, HISTORY_VERSION };
+
+/** The history's first line: what it is, and where its points come from. */
+export interface HistoryHeader {
+  format: typeof HISTORY_FORMAT;
+  version: typeof HISTORY_VERSION;
+  /** The gate these points belong to (the Action's `comment-key`). */
+  gate?: string;
+  /** The branch that records them (the default branch). */
+  branch?: string;
+  /** A commit's page, `{sha}` standing for the commit: `https://github.com/o/r/commit/{sha}`. */
+  commitUrl?: string;
+}
+
+/** What a point says about its run, besides the values. */
+export interface PointMeta {
+  commit: string;
+  /** The CI run (GitHub's run id, a pipeline or build number). */
+  run?: string;
+  attempt?: number;
+  /** ISO 8601. */
+  time: string;
+  /** `sha256:<hex>` of the baseline file the run was gated against; null when there was none. */
+  baseline: string | null;
+  /** The run's environment, item → value (`cann` → `8.3.RC1`); {} when none was recorded. */
+  environment: Record<string, string>;
+}
+
+/**
+ * One figure over the points: at point `at[i]` its value becomes `values[i]` (null: the point does not have it), and
+ * stays until the next change. Before the first change it is absent.
+ */
+export interface Column {
+  at: number[];
+  values: (number | null)[];
+}
+
+/** A roll-up across devices takes five columns, in this order. */
+export const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'] as const;
+export const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
+
+/** One section's figures: its keys (one column each) and its roll-ups across devices (ROLLUP_WIDTH columns each). */
+export interface SectionHistory {
+  keys: string[];
+  keyColumns: Column[];
+  keyIndex: Map<string, number>;
+  /** Device-free patterns (`DEV_MEM/{*}/APP`) kept as a roll-up, for points of more than 64 devices. */
+  rollups: string[];
+  rollupColumns: Column[];
+  rollupIndex: Map<string, number>;
+}
+
+export interface History {
+  header: HistoryHeader;
+  points: PointMeta[];
+  /** By section name, in the order the file lists them. */
+  sections: Map<string, SectionHistory>;
+  /** Each point's line as written: an unchanged point is written back byte for byte. */
+  lines: string[];
+}
+
+export function emptyHistory(header: Omit<HistoryHeader, 'format' | 'version'> = {}): History {
+  return { header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header }, points: [], sections: new Map(), lines: [] };
+}
+
+export function emptySection(): SectionHistory {
+  return { keys: [], keyColumns: [], keyIndex: new Map(), rollups: [], rollupColumns: [], rollupIndex: new Map() };
+}
+
+/** The column's value at a point (null when absent there). */
+export function valueAt(column: Column, point: number): number | null {
+  const { at } = column;
+  let lo = 0;
+  let hi = at.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((at[mid] as number) <= point) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found === -1 ? null : (column.values[found] as number | null);
+}
+
+/** The column's value at its last change (the latest point's value). */
+export function lastValue(column: Column): number | null {
+  return column.values.length === 0 ? null : (column.values[column.values.length - 1] as number | null);
+}
+
+// ───────────────────────────── writing ─────────────────────────────
+
+/** The whole file: header, key table, point lines; a trailing newline. */
+export function serializeHistory(history: History): string {
+  return `${[headerLine(history.header), keysLine(history), ...history.lines].join('\n')}\n`;
+}
+
+/** The bytes of the file if it held only its latest point. */
+export function latestAloneBytes(history: History): number {
+  const last = history.points.length - 1;
+  return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + Buffer.byteLength(pointLine(history, last, true)) + 3;
+}
+
+function headerLine(header: HistoryHeader): string {
+  // Fields in a fixed order, absent ones left out.
+  const { format, version, gate, branch, commitUrl } = header;
+  return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
+}
+
+function keysLine(history: History): string {
+  const keys: Record<string, string[]> = {};
+  const rollups: Record<string, string[]> = {};
+  for (const [name, section] of history.sections) {
+    keys[name] = section.keys;
+    if (section.rollups.length > 0) rollups[name] = section.rollups;
+  }
+  return JSON.stringify(Object.keys(rollups).length > 0 ? { keys, rollups } : { keys });
+}
+
+/**
+ * The line of point `p`: its meta, its environment when it differs from the point before (always on the first), and
+ * its values: every one on the first point, the changes since the point before on the others.
+ */
+export function pointLine(history: History, p: number, whole = p === 0): string {
+  const meta = history.points[p] as PointMeta;
+  const line: Record<string, unknown> = { commit: meta.commit };
+  if (meta.run !== undefined) line.run = meta.run;
+  if (meta.attempt !== undefined) line.attempt = meta.attempt;
+  line.time = meta.time;
+  line.baseline = meta.baseline;
+  const previous = p === 0 ? undefined : history.points[p - 1];
+  if (whole || previous === undefined || !sameEnvironment(previous.environment, meta.environment)) line.environment = sortedItems(meta.environment);
+  if (whole) {
+    const values = denseOf(history, p, (s) => s.keyColumns);
+    const rollups = denseOf(history, p, (s) => s.rollupColumns);
+    if (Object.keys(values).length > 0) line.values = values;
+    if (Object.keys(rollups).length > 0) line.rollups = rollups;
+  } else {
+    const changes = changesOf(history, p, (s) => s.keyColumns);
+    const rollupChanges = changesOf(history, p, (s) => s.rollupColumns);
+    if (Object.keys(changes).length > 0) line.changes = changes;
+    if (Object.keys(rollupChanges).length > 0) line.rollupChanges = rollupChanges;
+  }
+  return JSON.stringify(line);
+}
+
+/** Point p's values, one per column, trailing absent ones left out; sections with none left out. */
+function denseOf(history: History, p: number, columnsOf: (s: SectionHistory) => Column[]): Record<string, (number | null)[]> {
+  const out: Record<string, (number | null)[]> = {};
+  for (const [name, section] of history.sections) {
+    const columns = columnsOf(section);
+    const dense = columns.map((c) => (p === 0 ? (c.at[0] === 0 ? (c.values[0] as number | null) : null) : valueAt(c, p)));
+    let end = dense.length;
+    while (end > 0 && dense[end - 1] === null) end--;
+    if (end > 0) out[name] = dense.slice(0, end);
+  }
+  return out;
+}
+
+/** Pairs (positions skipped since the last pair, difference or null) of the columns that change at point p. */
+function changesOf(history: History, p: number, columnsOf: (s: SectionHistory) => Column[]): Record<string, (number | null)[]> {
+  const out: Record<string, (number | null)[]> = {};
+  for (const [name, section] of history.sections) {
+    const columns = columnsOf(section);
+    const pairs: (number | null)[] = [];
+    let next = 0;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i] as Column;
+      const j = changeIndex(column, p);
+      if (j === -1) continue;
+      const now = column.values[j] as number | null;
+      const before = j === 0 ? null : (column.values[j - 1] as number | null);
+      pairs.push(i - next, now === null ? null : now - (before ?? 0));
+      next = i + 1;
+    }
+    if (pairs.length > 0) out[name] = pairs;
+  }
+  return out;
+}
+
+/** The index in `column.at` of a change at exactly point p, or -1. */
+function changeIndex(column: Column, p: number): number {
+  const { at } = column;
+  // Appends look at the last change; a rewrite (compaction) at any.
+  const last = at.length - 1;
+  if (last >= 0 && at[last] === p) return last;
+  let lo = 0;
+  let hi = last;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = at[mid] as number;
+    if (v === p) return mid;
+    if (v < p) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+export function sameEnvironment(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+function sortedItems(items: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(items).sort()) Object.defineProperty(out, k, { value: items[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+// ───────────────────────────── reading ─────────────────────────────
+
+interface HeaderLine {
+  format: typeof HISTORY_FORMAT;
+  version: typeof HISTORY_VERSION;
+  gate?: string;
+  branch?: string;
+  commitUrl?: string;
+}
+interface KeysLine {
+  keys: Record<string, string[]>;
+  rollups?: Record<string, string[]>;
+}
+interface PointLineJson {
+  commit: string;
+  run?: string;
+  attempt?: number;
+  time: string;
+  baseline: string | null;
+  environment?: Record<string, string>;
+  values?: Record<string, (number | null)[]>;
+  rollups?: Record<string, (number | null)[]>;
+  changes?: Record<string, (number | null)[]>;
+  rollupChanges?: Record<string, (number | null)[]>;
+}
+
+const validateHeader = compileSchema<HeaderLine>(historyHeaderSchema);
+const validateKeys = compileSchema<KeysLine>(historyKeysSchema);
+const validatePoint = compileSchema<PointLineJson>(historyPointSchema);
+
+/**
+ * Reads a history file. Every problem is an InputError naming the file, the line and the JSON pointer (or column) of
+ * what is wrong: a history is never half read, and a corrupt one is never taken for an empty one.
+ */
+export function parseHistory(text: string, file: string): History {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body === '') throw new InputError(`${file}: empty, not a history file (its first line is the header {"format":"${HISTORY_FORMAT}",…})`);
+  const rawLines = body.split('\n');
+  if (rawLines[rawLines.length - 1] !== '') throw new InputError(`${file}:${rawLines.length}: the last line has no line break: the file was cut short`);
+  rawLines.pop();
+  const lines = rawLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const header = readHeader(lines[0] as string, file);
+  const history: History = { header, points: [], sections: new Map(), lines: [] };
+  if (lines.length < 2) throw new InputError(`${file}:2: the key table line is missing`);
+  const at2 = `${file}:2`;
+  const table = validateKeys(parseLine(lines[1] as string, file, 2), at2);
+  for (const [name, keys] of Object.entries(table.keys)) history.sections.set(name, sectionOf(keys, [], at2, `/keys/${name}`));
+  for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
+    const section = history.sections.get(name) ?? emptySection();
+    if (!history.sections.has(name)) history.sections.set(name, section);
+    addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
+    for (let i = 0; i < patterns.length * ROLLUP_WIDTH; i++) section.rollupColumns.push({ at: [], values: [] });
+  }
+  for (let n = 2; n < lines.length; n++) readPoint(history, lines[n] as string, file, n + 1);
+  return history;
+}
+
+function readHeader(line: string, file: string): HistoryHeader {
+  const at = `${file}:1`;
+  const json = parseLine(line, file, 1);
+  const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
+  if (typeof version === 'number' && Number.isInteger(version) && version > HISTORY_VERSION) {
+    throw new SchemaError(at, '/version', `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`);
+  }
+  const header = validateHeader(json, at);
+  return { ...header };
+}
+
+function sectionOf(keys: string[], rollups: string[], at: string, pointer: string): SectionHistory {
+  const section = emptySection();
+  addNames(section.keys, section.keyIndex, keys, at, pointer);
+  for (let i = 0; i < keys.length; i++) section.keyColumns.push({ at: [], values: [] });
+  addNames(section.rollups, section.rollupIndex, rollups, at, pointer);
+  return section;
+}
+
+function addNames(list: string[], index: Map<string, number>, names: string[], at: string, pointer: string): void {
+  for (const name of names) {
+    if (index.has(name)) throw new SchemaError(at, `${pointer}/${list.length}`, `${JSON.stringify(name.slice(0, 200))} is listed twice`);
+    index.set(name, list.length);
+    list.push(name);
+  }
+}
+
+function readPoint(history: History, line: string, file: string, n: number): void {
+  const at = `${file}:${n}`;
+  const json = validatePoint(parseLine(line, file, n), at);
+  const p = history.points.length;
+  const first = p === 0;
+  if (first && (json.changes !== undefined || json.rollupChanges !== undefined)) {
+    throw new SchemaError(at, json.changes !== undefined ? '/changes' : '/rollupChanges', 'the first point writes its values whole (values, rollups), not changes');
+  }
+  if (!first && (json.values !== undefined || json.rollups !== undefined)) {
+    throw new SchemaError(at, json.values !== undefined ? '/values' : '/rollups', 'only the first point writes its values whole; later points write changes');
+  }
+  if (first && json.environment === undefined) throw new SchemaError(at, '/environment', 'the first point must say its environment ({} for none)');
+  const environment = json.environment ?? (history.points[p - 1] as PointMeta).environment;
+  const meta: PointMeta = { commit: json.commit, time: json.time, baseline: json.baseline, environment: { ...environment } };
+  if (json.run !== undefined) meta.run = json.run;
+  if (json.attempt !== undefined) meta.attempt = json.attempt;
+  if (Number.isNaN(Date.parse(json.time))) throw new SchemaError(at, '/time', `is not a date: ${JSON.stringify(json.time)}`);
+  history.points.push(meta);
+  history.lines.push(line);
+  if (first) {
+    applyDense(history, json.values ?? {}, (s) => s.keyColumns, at, '/values');
+    applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, at, '/rollups');
+  } else {
+    applyChanges(history, p, json.changes ?? {}, (s) => s.keyColumns, at, '/changes');
+    applyChanges(history, p, json.rollupChanges ?? {}, (s) => s.rollupColumns, at, '/rollupChanges');
+  }
+}
+
+function sectionNamed(history: History, name: string, at: string, pointer: string): SectionHistory {
+  const section = history.sections.get(name);
+  if (section === undefined) throw new SchemaError(at, pointer, `names section '${name}', which the key table (line 2) does not list`);
+  return section;
+}
+
+function applyDense(history: History, dense: Record<string, (number | null)[]>, columnsOf: (s: SectionHistory) => Column[], at: string, pointer: string): void {
+  for (const [name, values] of Object.entries(dense)) {
+    const columns = columnsOf(sectionNamed(history, name, at, `${pointer}/${name}`));
+    if (values.length > columns.length) throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${columns.length} positions`);
+    values.forEach((v, i) => {
+      if (v === null) return;
+      const column = columns[i] as Column;
+      column.at.push(0);
+      column.values.push(v);
+    });
+  }
+}
+
+function applyChanges(history: History, p: number, changes: Record<string, (number | null)[]>, columnsOf: (s: SectionHistory) => Column[], at: string, pointer: string): void {
+  for (const [name, pairs] of Object.entries(changes)) {
+    const where = `${pointer}/${name}`;
+    const columns = columnsOf(sectionNamed(history, name, at, where));
+    if (pairs.length % 2 !== 0) throw new SchemaError(at, where, `must hold pairs (positions skipped, change), got ${pairs.length} numbers`);
+    let i = 0;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const skip = pairs[k];
+      if (skip === null || skip === undefined || skip < 0) throw new SchemaError(at, `${where}/${k}`, `must be a number of positions skipped (0 or more), got ${String(skip)}`);
+      i += skip;
+      const column = columns[i];
+      if (column === undefined) throw new SchemaError(at, `${where}/${k}`, `reaches position ${i}, but the key table (line 2) has ${columns.length}`);
+      if (column.at[column.at.length - 1] === p) throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
+      const change = pairs[k + 1] as number | null;
+      let value: number | null = null;
+      if (change !== null) {
+        value = (lastValue(column) ?? 0) + change;
+        if (!Number.isSafeInteger(value)) throw new SchemaError(at, `${where}/${k + 1}`, `makes a value past 2^53 - 1, which cannot be exact`);
+      } else if (lastValue(column) === null) {
+        throw new SchemaError(at, `${where}/${k + 1}`, `removes position ${i}, which the point before does not have`);
+      }
+      if (change === 0 && lastValue(column) !== null) throw new SchemaError(at, `${where}/${k + 1}`, `is a change of 0 at position ${i}: unchanged values are not written`);
+      column.at.push(p);
+      column.values.push(value);
+      i++;
+    }
+  }
+}
+
+/**
+ * One line's JSON, strict as every JSON this tool reads (a key given twice, nesting past 100 levels): errors name
+ * `file:line:column`.
+ */
+function parseLine(line: string, file: string, n: number): unknown {
+  let value: unknown;
+  let parsed = true;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    parsed = false;
+  }
+  if (parsed && keyTokens(line) === countJsonKeys(value)) return value;
+  const problem = scanJson(line, { strict: true });
+  if (problem === null) {
+    if (parsed) return value;
+    throw new InputError(`${file}:${n}: not valid JSON`);
+  }
+  const { column } = lineColumn(line, problem.offset);
+  // The scanner places an earlier key as line:column of the text it read, which is this one line.
+  const reason = problem.reason.replace(/\(first at 1:(\d+)\)/, '(first at column $1)');
+  throw new InputError(`${file}:${n}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${reason}`);
+}

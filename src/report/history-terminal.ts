@@ -1,0 +1,132 @@
+// `history show`: the default branch's trends in a terminal, one row per key group (or key), its sparkline, range and latest value, and where it stepped.
+import { globMatches } from '../gate/thresholds.js';
+import type { History } from '../history/format.js';
+import { RECENT_POINTS, type Trend, type Trends } from '../history/trends.js';
+import { findDeviceSegment, section as sectionNamed, type SegmentBounds } from '../model/sections/index.js';
+import { formatCount } from '../model/units.js';
+import { replaceControlCharacters } from '../common/visible.js';
+import { plural } from './sections.js';
+import { displayWidth, indented, truncateMiddle, wrap } from './terminal.js';
+import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendValue } from './trend-text.js';
+
+export interface HistoryTerminalOptions {
+  /** Terminal columns; no line is wider. Default 80. */
+  width?: number;
+  /** A glob over keys (`DEV_MEM/{*}/HCCL`, `dev3/{**}`): only the key groups and keys it matches. */
+  key?: string;
+}
+
+/** Rows shown without --key: the ones that moved first. */
+const MAX_ROWS = 60;
+const GAP = '  ';
+
+interface Row {
+  subject: string;
+  unit: 'bytes' | 'count';
+  trend: Trend;
+}
+
+/** The trends of every key group (keys of no device on their own), those that moved first; with `key`, those it matches. */
+export function renderHistoryTerminal(history: History, trends: Trends, options: HistoryTerminalOptions = {}): string {
+  const width = options.width ?? 80;
+  const lines: string[] = [];
+  const n = history.points.length;
+  const branch = history.header.branch === undefined ? '' : ` on ${shown(history.header.branch)}`;
+  const gate = history.header.gate === undefined ? '' : ` of gate ${shown(history.header.gate)}`;
+  if (n === 0) return `History${gate}${branch}: no points yet\n`;
+  const first = history.points[0]!;
+  const last = history.points[n - 1]!;
+  lines.push(...wrap(`History${gate}${branch}: ${plural(n, 'point')}, ${shortSha(first.commit)} (${first.time}) to ${shortSha(last.commit)} (${last.time})`, width));
+  const recent = history.points.slice(-RECENT_POINTS);
+  const baselineUpdates = recent.filter((p, i) => i > 0 && p.baseline !== recent[i - 1]!.baseline).map((p) => shortSha(p.commit));
+  const environmentChanges = recent.filter((p, i) => i > 0 && JSON.stringify(p.environment) !== JSON.stringify(recent[i - 1]!.environment)).map((p) => shortSha(p.commit));
+  const marks: string[] = [];
+  if (baselineUpdates.length > 0) marks.push(`baseline updated at ${baselineUpdates.join(', ')}`);
+  if (environmentChanges.length > 0) marks.push(`environment changed at ${environmentChanges.join(', ')}`);
+  if (marks.length > 0) lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
+
+  const rows = rowsOf(history, trends, options.key);
+  if (rows.length === 0) {
+    lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
+    return `${lines.join('\n')}\n`;
+  }
+  const ordered = options.key === undefined ? [...rows].sort(movedFirst) : rows;
+  const shownRows = options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered;
+  const cells = shownRows.map((r) => ({ subject: shown(r.subject), spark: sparkline(r.trend.recent, r.trend.min, r.trend.max), range: trendRange(r.trend, r.unit), latest: latestOf(r) }));
+  const sparkWidth = Math.max(5, ...cells.map((c) => displayWidth(c.spark)));
+  const rangeWidth = Math.max(5, ...cells.map((c) => displayWidth(c.range)));
+  const latestWidth = Math.max(6, ...cells.map((c) => displayWidth(c.latest)));
+  const keyWidth = Math.max(12, Math.min(Math.max(3, ...cells.map((c) => displayWidth(c.subject))), width - sparkWidth - rangeWidth - latestWidth - GAP.length * 3));
+  const pad = (text: string, w: number, right = false): string => (right ? ' '.repeat(Math.max(0, w - displayWidth(text))) + text : text + ' '.repeat(Math.max(0, w - displayWidth(text))));
+  lines.push('', [pad('KEY', keyWidth), pad(`LAST ${Math.min(RECENT_POINTS, n)}`, sparkWidth), pad('RANGE', rangeWidth, true), pad('LATEST', latestWidth, true)].join(GAP).trimEnd());
+  shownRows.forEach((row, i) => {
+    const c = cells[i]!;
+    lines.push(clip([pad(truncateMiddle(c.subject, keyWidth), keyWidth), pad(c.spark, sparkWidth), pad(c.range, rangeWidth, true), pad(c.latest, latestWidth, true)].join(GAP).trimEnd(), width));
+    const step = row.trend.step;
+    if (step !== null) {
+      const context = stepContext(step);
+      lines.push(...indented(`stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`, width, '    ', '      '));
+    }
+  });
+  if (shownRows.length < ordered.length) lines.push('', ...wrap(`…${plural(ordered.length - shownRows.length, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
+  lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
+  return `${lines.join('\n')}\n`;
+}
+
+function latestOf(row: Row): string {
+  const last = row.trend.values[row.trend.values.length - 1];
+  return last === null || last === undefined ? 'absent' : trendValue(last, row.unit);
+}
+
+function movedFirst(a: Row, b: Row): number {
+  const ra = a.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
+  const rb = b.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
+  return ra - rb;
+}
+
+/** Per section, the key groups (a key of no device on its own); with a glob, the groups it matches and, apart, keys it matches in other groups. */
+function rowsOf(history: History, trends: Trends, glob: string | undefined): Row[] {
+  const rows: Row[] = [];
+  const at: SegmentBounds = { start: 0, end: 0 };
+  for (const [name, section] of history.sections) {
+    const declaration = sectionNamed(name);
+    const subjects: { subject: string; pattern: boolean }[] = [];
+    const seen = new Set<string>();
+    const add = (subject: string, pattern: boolean): void => {
+      const id = `${pattern ? 'p' : 'k'}${subject}`;
+      if (seen.has(id)) return;
+      seen.add(id);
+      subjects.push({ subject, pattern });
+    };
+    for (const key of section.keys) {
+      if (!findDeviceSegment(key, at)) {
+        if (glob === undefined || globMatches(glob, key)) add(key, false);
+        continue;
+      }
+      const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+      if (glob === undefined || globMatches(glob, pattern)) add(pattern, true);
+      else if (globMatches(glob, key)) add(key, false);
+    }
+    for (const pattern of section.rollups) if (glob === undefined || globMatches(glob, pattern)) add(pattern, true);
+    for (const { subject, pattern } of subjects) {
+      const shownSubject = pattern && subject === '*' ? 'dev*' : subject;
+      const trend = pattern ? trends.forPattern(declaration.kind, shownSubject) : trends.forKey(declaration.kind, subject);
+      if (trend !== undefined) rows.push({ subject: shownSubject, unit: declaration.unit, trend });
+    }
+  }
+  return rows;
+}
+
+function clip(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (displayWidth(out + ch) + 1 > width) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+function shown(text: string): string {
+  return replaceControlCharacters(text);
+}
