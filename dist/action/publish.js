@@ -1,6 +1,6 @@
 import { U as UsageError, v as visible } from '../chunks/errors.js';
 import { loadBaseline, parseBaseline } from '../chunks/baseline.js';
-import { l as loadGateConfig, D as DEFAULT_CONFIG_PATH, p as parseGateConfig } from '../chunks/thresholds.js';
+import { loadGateConfig, DEFAULT_CONFIG_PATH, parseGateConfig } from '../chunks/thresholds.js';
 import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
 import { p as parseJson } from '../chunks/reader.js';

@@ -2,7 +2,7 @@ import { w as warning, i as info, s as summary, a as setOutput } from '../index.
 import 'node:path';
 import { U as UsageError } from '../chunks/errors.js';
 import { loadBaseline, parseBaseline, mergeBaseline, serializeBaseline, writeBaselineAtomic } from '../chunks/baseline.js';
-import { l as loadGateConfig } from '../chunks/thresholds.js';
+import { loadGateConfig } from '../chunks/thresholds.js';
 import { w as workflowContext, b as repositoryPath, c as collectInputs, t as thisRepo, s as sourceRun, i as isOtherRun, e as errorMessage } from './shared.js';
 import { renderBaselineChanges } from '../chunks/baseline-changes.js';
 import 'os';
@@ -21,6 +21,7 @@ import 'node:fs/promises';
 import 'url';
 import 'module';
 import '../chunks/_commonjsHelpers.js';
+import '../chunks/atomic-write.js';
 import 'node:crypto';
 import '../chunks/reader.js';
 import '../chunks/validate.js';

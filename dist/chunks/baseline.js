@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { openSync, fstatSync, closeSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema } from './reader.js';
 import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
 import { r as readWholeText } from './text-stream.js';
-import { a as SNAPSHOT_VERSION, h as hasNoMetrics, d as SECTIONS, b as stringifyDocument, f as fileKeyOrder, j as stableStringify } from './snapshot.js';
+import { a as SNAPSHOT_VERSION, h as hasNoMetrics, g as SECTIONS, b as stringifyDocument, f as fileKeyOrder, j as stableStringify } from './snapshot.js';
+import 'node:crypto';
+import 'node:fs/promises';
+import 'node:path';
 import './_commonjsHelpers.js';
 import 'node:v8';
 import 'node:vm';
@@ -127,56 +128,9 @@ function mergeRecords(existing, run, prune, changes) {
 function serializeBaseline(baseline) {
     return stringifyDocument(baseline);
 }
-/**
- * Writes a baseline so that readers see the old file or the new one, never half of one: creates the directory,
- * writes a temporary file next to the target, fsyncs it and renames it over the target.
- */
+/** Writes a baseline so that readers see the old file or the new one, never half of one (common/atomic-write.ts). */
 async function writeBaselineAtomic(file, baseline) {
-    const text = serializeBaseline(baseline);
-    const dir = path.dirname(file);
-    await mkdir(dir, { recursive: true });
-    const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    let renamed = false;
-    try {
-        const handle = await open(temp, 'wx');
-        try {
-            await handle.writeFile(text, 'utf8');
-            await handle.sync();
-        }
-        finally {
-            await handle.close();
-        }
-        await rename(temp, file);
-        renamed = true;
-    }
-    finally {
-        if (!renamed)
-            await rm(temp, { force: true });
-    }
-    await syncDirectory(dir);
-}
-/** Makes the rename itself durable. Windows cannot open a directory for fsync; there the rename is all we get. */
-async function syncDirectory(dir) {
-    let handle;
-    try {
-        handle = await open(dir, 'r');
-    }
-    catch (err) {
-        if (['EISDIR', 'EPERM', 'EACCES'].includes(String(errorCode(err))))
-            return;
-        throw err;
-    }
-    try {
-        await handle.sync();
-    }
-    catch (err) {
-        // Some file systems (and Windows) refuse fsync on a directory; the data itself is already synced.
-        if (!['EINVAL', 'EPERM', 'EBADF', 'EISDIR'].includes(String(errorCode(err))))
-            throw err;
-    }
-    finally {
-        await handle.close();
-    }
+    await writeFileAtomic(file, serializeBaseline(baseline));
 }
 function errorCode(err) {
     return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;

@@ -1,7 +1,7 @@
-import { writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { U as UsageError, f as failureText, v as visible } from './errors.js';
+import { U as UsageError, I as InputError, f as failureText, v as visible } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
 import { b as stringifyDocument } from './snapshot.js';
 import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
@@ -176,6 +176,167 @@ function optionalString(opts, name) {
     return typeof v === 'string' ? v : undefined;
 }
 
+// `ascend-memory-gate history append|show`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
+const HISTORY_FILE = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
+const CONFIG = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
+const HISTORY = {
+    name: 'history',
+    summary: 'The default branch history as a local file: append records a run, show prints its trends.',
+    usage: 'append|show --history FILE …',
+    options: {},
+};
+function appendSpec(tools) {
+    return {
+        name: 'history append',
+        summary: "Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.",
+        usage: '--history FILE --commit SHA INPUTS [options]',
+        options: {
+            ...tools.inputOptions,
+            history: HISTORY_FILE,
+            commit: { type: 'string', value: 'SHA', description: 'the commit of this run (hex)' },
+            time: { type: 'string', value: 'ISO-8601', description: 'when it ran (default now)' },
+            run: { type: 'string', value: 'ID', description: "the CI run (GitLab's CI_PIPELINE_ID, Jenkins' BUILD_NUMBER)" },
+            attempt: { type: 'string', value: 'N', description: 'the run attempt, 1 or more' },
+            baseline: { type: 'string', value: 'FILE', description: 'the baseline this run is gated against: its updates are marked' },
+            branch: { type: 'string', value: 'NAME', description: 'the branch the history is of, shown in reports' },
+            gate: { type: 'string', value: 'NAME', description: "the gate's name, when one repository has several" },
+            'commit-url': { type: 'string', value: 'URL', description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}" },
+            size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
+            ...tools.environmentOptions,
+        },
+    };
+}
+const SHOW = {
+    name: 'history show',
+    summary: 'Print the trends: per key group a sparkline of its last 30 points, range, latest value, and the commit where it stepped.',
+    usage: '--history FILE [--key PATTERN] [options]',
+    options: {
+        history: HISTORY_FILE,
+        key: { type: 'string', value: 'PATTERN', description: 'only key groups or keys this glob matches (DEV_MEM/*/HCCL)' },
+        config: CONFIG,
+    },
+};
+async function historyCommand(args, io, tools) {
+    const [sub, ...rest] = args;
+    if (sub === 'append')
+        return append(rest, io, tools);
+    if (sub === 'show')
+        return show(rest, io, tools);
+    if (sub === undefined || sub === '--help' || sub === '-h') {
+        if (sub === undefined)
+            throw new CommandUsageError('history: name what to do: append or show', HISTORY);
+        throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help' and 'history show --help'.` });
+    }
+    throw new CommandUsageError(`history: unknown '${sub}': append or show`, HISTORY);
+}
+function required(opts, name, spec) {
+    const value = optionalString(opts, name);
+    if (value === undefined)
+        throw new CommandUsageError(`${spec.name}: --${name} ${spec.options[name]?.value ?? 'VALUE'} is required`, spec);
+    return value;
+}
+async function append(args, io, tools) {
+    const spec = appendSpec(tools);
+    const opts = parseCommandArgs(args, spec);
+    const file = required(opts, 'history', spec);
+    const commit = required(opts, 'commit', spec).toLowerCase();
+    if (!/^[0-9a-f]{4,64}$/.test(commit))
+        throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
+    const time = optionalString(opts, 'time') ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) || Number.isNaN(Date.parse(time))) {
+        throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
+    }
+    const attempt = optionalString(opts, 'attempt');
+    if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
+        throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
+    const size = parseSize(optionalString(opts, 'size'), spec);
+    const run = optionalString(opts, 'run');
+    if (run !== undefined && (run === '' || run.length > 100))
+        throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
+    const header = headerOptions(opts, spec);
+    const { readHistoryFile, writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('./store.js');
+    const { emptyHistory } = await import('./format.js');
+    const { baselineHash, pointEnvironment, pointValues } = await import('./point.js');
+    // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
+    const existing = await readHistoryFile(file);
+    const baselineFile = optionalString(opts, 'baseline');
+    const baseline = baselineFile === undefined ? null : await hashOfFile(baselineFile, baselineHash);
+    const snapshot = await tools.collect(opts);
+    const history = existing ?? emptyHistory(header);
+    Object.assign(history.header, header);
+    const result = recordPoint(history, { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) }, pointValues(snapshot), { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES });
+    await writeHistoryFile(file, result.text);
+    const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
+    const how = result.replaced ? 'replaced the point of run' : 'recorded';
+    io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)\n`);
+    return 0;
+}
+function headerOptions(opts, spec) {
+    const out = {};
+    const branch = optionalString(opts, 'branch');
+    if (branch !== undefined) {
+        if (branch === '' || branch.length > 255 || /[\u0000-\u001f\u007f]/.test(branch))
+            throw new CommandUsageError('history append: --branch must be a branch name', spec);
+        out.branch = branch;
+    }
+    const gate = optionalString(opts, 'gate');
+    if (gate !== undefined) {
+        if (!/^[\w.-]{1,64}$/.test(gate))
+            throw new CommandUsageError(`history append: --gate may hold letters, digits, '.', '_' and '-' (1 to 64), got '${gate}'`, spec);
+        out.gate = gate;
+    }
+    const url = optionalString(opts, 'commit-url');
+    if (url !== undefined) {
+        if (!/^https?:\/\/[^\s"<>]*\{sha\}[^\s"<>]*$/.test(url) || url.length > 2048) {
+            throw new CommandUsageError(`history append: --commit-url must be an http(s) URL holding {sha}, e.g. https://github.com/o/r/commit/{sha}, got '${url}'`, spec);
+        }
+        out.commitUrl = url;
+    }
+    return out;
+}
+function parseSize(value, spec) {
+    if (value === undefined)
+        return undefined;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+        throw new CommandUsageError(`history append: --size must be a whole number from 1 to 1000, got '${value}'`, spec);
+    return Number(value);
+}
+async function hashOfFile(file, hash) {
+    try {
+        return hash(await readFile(file));
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return null;
+        throw error;
+    }
+}
+async function loadHistory(file) {
+    const { readHistoryFile } = await import('./store.js');
+    const history = await readHistoryFile(file);
+    if (history === null)
+        throw new InputError(`${file} does not exist: 'ascend-memory-gate history append --history ${file} …' records the first point`);
+    return history;
+}
+async function show(args, io, tools) {
+    const opts = parseCommandArgs(args, SHOW);
+    const file = required(opts, 'history', SHOW);
+    const history = await loadHistory(file);
+    const { loadGateConfig } = await import('./thresholds.js');
+    const config = await loadGateConfig(optionalString(opts, 'config'));
+    const { trendsOf } = await import('./trends.js');
+    const { renderHistoryTerminal } = await import('./history-terminal.js');
+    const key = optionalString(opts, 'key');
+    io.out(renderHistoryTerminal(history, trendsOf(history, config), { width: tools.width(), ...(key !== undefined ? { key } : {}) }));
+    return 0;
+}
+
+var historyCommand$1 = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  HISTORY: HISTORY,
+  historyCommand: historyCommand
+});
+
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 const PROGRAM = 'ascend-memory-gate';
 /** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line. */
@@ -208,6 +369,7 @@ const CHECK = {
         markdown: { type: 'string', value: 'FILE', description: 'write the markdown report (job summary)' },
         html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
         all: { type: 'boolean', description: 'list every key, not one row per module' },
+        history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
         ...ENVIRONMENT_OPTIONS,
     },
 };
@@ -244,7 +406,7 @@ const COMPARE_DUMPS = {
         'max-edits': { type: 'string', value: 'N', description: 'refuse a pair needing more than N edits per device (10,000)' },
     },
 };
-const COMMAND_SPECS = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS];
+const COMMAND_SPECS = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS, HISTORY];
 /** The program's usage, wrapped to the width (at most 80 columns). */
 function usage(width) {
     return [
@@ -324,7 +486,7 @@ async function parseCommand(args, io) {
     const opts = parseCommandArgs(args, PARSE);
     const { snapshot } = await collectFromOptions(opts, io);
     // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
-    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot);
+    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js').then(function (n) { return n.g; })).renderSnapshotTable(snapshot);
     await emit(text, optionalString(opts, 'out'), io);
     return 0;
 }
@@ -333,16 +495,22 @@ async function checkCommand(args, io) {
     const baselinePath = optionalString(opts, 'baseline');
     if (baselinePath === undefined)
         throw new CommandUsageError('check: --baseline FILE is required', CHECK);
+    // The history is read first: a corrupt one stops the run before the (long) parse.
+    const historyFile = optionalString(opts, 'history');
+    const history = historyFile === undefined ? null : await readHistory(historyFile, io);
     const { snapshot } = await collectFromOptions(opts, io);
     const { runGate } = await import('./run-gate.js');
-    const { report } = await runGate({
+    const trendsModule = history === null ? undefined : await import('./trends.js');
+    const { report, config } = await runGate({
         snapshot: await withNodeFromOptions(snapshot, opts, io),
         baselinePath,
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
         // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
         allowMissingBaseline: true,
+        ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
     });
+    const trends = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history, config) : undefined;
     const reportFile = optionalString(opts, 'report');
     const markdownFile = optionalString(opts, 'markdown');
     const htmlFile = optionalString(opts, 'html');
@@ -352,9 +520,23 @@ async function checkCommand(args, io) {
         await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
     if (htmlFile)
         await writeFile(htmlFile, (await import('./html.js')).renderHtml(report));
-    const { renderTerminal } = await import('./terminal.js');
-    io.out(renderTerminal(report, { color: (io.color ?? useColor)(), width: (io.width ?? terminalWidth)(), all: opts.all === true, baselineFile: baselinePath }));
+    const { renderTerminal } = await import('./terminal.js').then(function (n) { return n.g; });
+    io.out(renderTerminal(report, {
+        color: (io.color ?? useColor)(),
+        width: (io.width ?? terminalWidth)(),
+        all: opts.all === true,
+        baselineFile: baselinePath,
+        ...(trends !== undefined ? { trends } : {}),
+    }));
     return report.result === 'fail' ? 1 : 0;
+}
+/** `check --history FILE`: the file as it is (never written); a missing one is no history yet, said on stderr. */
+async function readHistory(file, io) {
+    const { readHistoryFile } = await import('./store.js');
+    const history = await readHistoryFile(file);
+    if (history === null)
+        io.err(`note: ${file} does not exist yet: no trends ('ascend-memory-gate history append' records the default branch's runs in it)\n`);
+    return history;
 }
 async function baselineCommand(args, io) {
     const opts = parseCommandArgs(args, BASELINE);
@@ -399,6 +581,12 @@ const COMMANDS = {
     parse: parseCommand,
     check: checkCommand,
     baseline: baselineCommand,
+    history: async (args, io) => (await Promise.resolve().then(function () { return historyCommand$1; })).historyCommand(args, io, {
+        inputOptions: INPUT_OPTIONS,
+        environmentOptions: ENVIRONMENT_OPTIONS,
+        collect: async (opts) => withNodeFromOptions((await collectFromOptions(opts, io)).snapshot, opts, io),
+        width: () => (io.width ?? terminalWidth)(),
+    }),
     'compare-dumps': async (args, io) => {
         if (args.includes('--help') || args.includes('-h'))
             throw new HelpRequested(COMPARE_DUMPS);

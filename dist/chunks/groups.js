@@ -1,4 +1,5 @@
-import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { g as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { m as median } from './roll-up.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment.js';
@@ -192,6 +193,17 @@ const reportSchema = {
                 limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
                 capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
                 note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
+                noise: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['applied', 'points', 'spread'],
+                    description: "Set when the noise band (config `history`) was asked about this key's change: which bound applied, and the default branch's values it read.",
+                    properties: {
+                        applied: { type: 'string', enum: ['band', 'tolerance'] },
+                        points: { type: 'integer', minimum: 0, maximum: 1000 },
+                        spread: { type: ['integer', 'null'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+                    },
+                },
             },
         },
     },
@@ -531,18 +543,12 @@ function deviceOfEntry(entry) {
 }
 /** The median of the members' growth (delta, or the whole value of a new/missing key). */
 function medianGrowth(group) {
-    const values = group.entries.map(growth).sort((a, b) => a - b);
-    const mid = Math.floor(values.length / 2);
-    return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    return median(group.entries.map(growth));
 }
 /** The median percent change of the members that have one, or null. */
 function medianPercent(group) {
     const values = group.entries.map((e) => e.percent).filter((p) => p !== null && Number.isFinite(p));
-    if (values.length === 0)
-        return null;
-    values.sort((a, b) => a - b);
-    const mid = Math.floor(values.length / 2);
-    return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    return values.length === 0 ? null : median(values);
 }
 /** "4,096 of 4,096 devices". */
 function devicesPhrase(group) {
@@ -571,4 +577,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { growth as A, reportFrameSchema as B, MAX_ENTRIES as C, MAX_KEY_LENGTH as D, contextMarkdown as E, splitOf as F, isCountEntry as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, statusLabel as b, contextHtml as c, devicesPerPattern as d, entrySentence as e, countByStatus as f, groupEntries as g, deviceOfEntry as h, isFirstRun as i, worstOf as j, kindTitle as k, isRollUp as l, devicesPhrase as m, valueRange as n, formatTransition as o, plural as p, medianPercent as q, medianGrowth as r, splitSections as s, formatShortPercent as t, formatChange as u, verdictText as v, worstFirst as w, contextTerminal as x, reportSchema as y, patternCountsOf as z };
+export { reportFrameSchema as A, MAX_ENTRIES as B, MAX_KEY_LENGTH as C, contextMarkdown as D, splitOf as E, isCountEntry as F, contextTerminal as G, MAX_NOTE_LENGTH as M, REPORT_STATUSES as R, entryReason as a, statusLabel as b, contextHtml as c, devicesPerPattern as d, entrySentence as e, countByStatus as f, groupEntries as g, deviceOfEntry as h, isFirstRun as i, worstOf as j, kindTitle as k, isRollUp as l, devicesPhrase as m, valueRange as n, formatTransition as o, plural as p, medianPercent as q, medianGrowth as r, splitSections as s, formatShortPercent as t, formatChange as u, verdictText as v, worstFirst as w, reportSchema as x, patternCountsOf as y, growth as z };

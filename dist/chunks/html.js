@@ -5,6 +5,7 @@ import { r as replaceControlCharacters } from './errors.js';
 import { e as escapeHtml } from './escape.js';
 import './snapshot.js';
 import './series.js';
+import './roll-up.js';
 import './types.js';
 import './environment.js';
 import './keys.js';

@@ -1,11 +1,12 @@
 import { S as SchemaError } from './errors.js';
 import { j as stableStringify } from './snapshot.js';
-import { y as reportSchema, R as REPORT_STATUSES, d as devicesPerPattern, z as patternCountsOf, A as growth, g as groupEntries, l as isRollUp, r as medianGrowth, M as MAX_NOTE_LENGTH, B as reportFrameSchema, C as MAX_ENTRIES, D as MAX_KEY_LENGTH } from './groups.js';
+import { x as reportSchema, R as REPORT_STATUSES, d as devicesPerPattern, y as patternCountsOf, z as growth, g as groupEntries, l as isRollUp, r as medianGrowth, M as MAX_NOTE_LENGTH, A as reportFrameSchema, B as MAX_ENTRIES, C as MAX_KEY_LENGTH } from './groups.js';
 import { open, rm, rename } from 'node:fs/promises';
 import { p as parseJson, c as compileSchema } from './reader.js';
 import { s as shortenName } from './escape.js';
 import { s as splitDevice } from './keys.js';
 import './series.js';
+import './roll-up.js';
 import './units.js';
 import './types.js';
 import './environment.js';
@@ -122,7 +123,7 @@ function* listChunks(items, document) {
     }
     yield '\n  ]';
 }
-/** One entry as the report writes it, keys in code-unit order: baseline, capacity, current, delta, key, kind, limit, note, percent, rule, severity, status, unit. */
+/** One entry as the report writes it, keys in code-unit order: baseline, capacity, current, delta, key, kind, limit, noise, note, percent, rule, severity, status, unit. */
 function entryDocument(e) {
     const entry = { baseline: e.baseline };
     if (e.capacity !== undefined)
@@ -134,6 +135,8 @@ function entryDocument(e) {
     entry.kind = e.kind;
     if (e.limit !== undefined)
         entry.limit = e.limit;
+    if (e.noise !== undefined)
+        entry.noise = { applied: e.noise.applied, points: e.noise.points, spread: e.noise.spread };
     if (e.note !== undefined)
         entry.note = e.note;
     entry.percent = e.percent;

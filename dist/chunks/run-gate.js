@@ -1,8 +1,9 @@
 import { r as releaseParsedTexts } from './validate.js';
-import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot.js';
+import { m as modulesOf, d as section, c as compareKeys, k as keysOf, e as metricsOf, v as valueOf, g as SECTIONS, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
-import { f as formatBytes } from './units.js';
-import { e as exceedsTolerance, m as matchRule, a as percentChange, s as sectionThresholds, b as DEFAULT_CONFIG, l as loadGateConfig, c as applyMaxIncrease, d as parseMaxIncrease } from './thresholds.js';
+import { m as median } from './roll-up.js';
+import { f as formatBytes, a as formatCount } from './units.js';
+import { exceedsTolerance, matchRule, percentChange, sectionThresholds, DEFAULT_CONFIG, loadGateConfig, applyMaxIncrease, parseMaxIncrease } from './thresholds.js';
 import { S as STATUSES } from './types.js';
 import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment.js';
 import './reader.js';
@@ -13,6 +14,7 @@ import 'node:v8';
 import 'node:vm';
 import './series.js';
 import 'node:fs';
+import './atomic-write.js';
 import 'node:fs/promises';
 import 'node:path';
 import './text-stream.js';
@@ -344,13 +346,6 @@ function assessReferences(baseline, current, config) {
 }
 // ---------------------------------------------------------------------------------------------------------------
 // 5. Rank imbalance
-/** The median of the values (the mean of the two middle ones for an even count). */
-function median(values) {
-    // A typed array sorts numerically in native code: ~10x faster than sort((a, b) => a - b) on 4,096 peaks per group.
-    const sorted = Float64Array.from(values).sort();
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 /** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
 function imbalanceGroups(modules, config) {
     const groups = new Map();
@@ -736,8 +731,9 @@ const FINDINGS = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindin
  * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
  * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
-function compareSnapshots(baseline, current, config) {
-    const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config));
+function compareSnapshots(baseline, current, config, noise) {
+    const band = config.history !== null && noise !== undefined ? { config: config.history, noise } : undefined;
+    const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config, band));
     const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
     const entries = withFindings(verdicts, findings);
     // One indexed pass over 160,000 entries (a for...of in code that runs once is not optimized yet, and allocates an
@@ -800,7 +796,7 @@ function withFindings(verdicts, findings) {
             out.push(finding);
     return out;
 }
-function compareSection(declaration, baseline, current, config) {
+function compareSection(declaration, baseline, current, config, band) {
     // Each side's value read straight from its metric object (no per-key Map of values, 160,000 keys at 4,096 devices).
     const before = metricsOf(baseline, declaration.name);
     const after = metricsOf(current, declaration.name);
@@ -809,9 +805,58 @@ function compareSection(declaration, baseline, current, config) {
     const keys = sortedUnion(keysOf(before), keysOf(after));
     const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
     return keys.map((key) => {
-        const entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
+        let entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
+        if (band !== undefined && (entry.status === 'regressed' || entry.status === 'improved'))
+            entry = withNoiseBand(entry, thresholds, band, config, unit);
         return unit === undefined ? entry : { ...entry, unit };
     });
+}
+/**
+ * The noise band on a key that its tolerance alone would call regressed (or improved): it stays so only when its change
+ * also exceeds the spread of its last `window` values on the default branch, capped at the ceiling. The note says which
+ * bound applied, or that the history had too few values and the tolerance applied.
+ */
+function withNoiseBand(entry, thresholds, band, config, unit) {
+    const { window, minPoints, ceiling } = band.config;
+    const baseline = entry.baseline;
+    const change = Math.abs(entry.delta);
+    const sample = band.noise(entry.kind, entry.key, window);
+    const amount = (v) => (unit === 'count' ? formatCount(v) : formatBytes(v));
+    const share = (v) => (baseline === 0 ? '' : ` (${((v / Math.abs(baseline)) * 100).toFixed(1)}% of the baseline)`);
+    if (sample === undefined || sample.points < minPoints) {
+        const points = sample?.points ?? 0;
+        return {
+            ...entry,
+            note: `The noise band needs ${minPoints} values of this key on the default branch and the history has ${points}: the configured tolerance applied.`,
+            noise: { applied: 'tolerance', points, spread: sample?.spread ?? null },
+        };
+    }
+    const cap = allowance(ceiling, baseline);
+    const width = Math.min(sample.spread, cap);
+    const capped = sample.spread > cap ? `, capped at the ceiling ${amount(cap)}` : '';
+    const spread = `the last ${sample.points} values on the default branch spread ${amount(sample.spread)}${share(sample.spread)}${capped}`;
+    const rule = matchRule(thresholds.rules, entry.key);
+    if (change <= width) {
+        const status = 'pass';
+        return {
+            ...entry,
+            status,
+            severity: severityOf(status, config),
+            note: `Within the noise band: ${spread}, wider than the tolerance; a change of ${amount(change)} is no news.`,
+            noise: { applied: 'band', points: sample.points, spread: sample.spread },
+        };
+    }
+    const tolerance = rule?.tolerance ?? thresholds.tolerance;
+    if (width > allowance(tolerance, baseline)) {
+        return { ...entry, note: `Beyond the noise band: ${spread}, and the change is ${amount(change)}.`, noise: { applied: 'band', points: sample.points, spread: sample.spread } };
+    }
+    return { ...entry, note: `The configured tolerance applied: ${spread}, less than it allows.`, noise: { applied: 'tolerance', points: sample.points, spread: sample.spread } };
+}
+/** What a tolerance lets a value grow by at a baseline: its largest set field (a change must exceed every one). */
+function allowance(tolerance, baseline) {
+    const bytes = tolerance.bytes ?? 0;
+    const percent = tolerance.percent !== undefined && baseline !== 0 ? (Math.abs(baseline) * tolerance.percent) / 100 : 0;
+    return Math.max(bytes, percent);
 }
 /**
  * Every key of both sides, sorted by compareKeys, each once: the same list as sorting their union, in linear time when
@@ -906,7 +951,7 @@ async function runGate(request) {
     const baseline = request.limits ? request.limits.baseline : await loadBaseline(request.baselinePath);
     // Both documents are parsed and their texts dropped: free them before the entries are built (src/json/parsed-texts.ts).
     releaseParsedTexts();
-    const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config);
+    const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config, request.noise);
     const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
     // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
     if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline)))

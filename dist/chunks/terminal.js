@@ -1,13 +1,63 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
-import { d as SECTIONS, m as metricsOf, c as compareKeys } from './snapshot.js';
-import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
-import { i as isFirstRun, s as splitSections, v as verdictText, x as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, f as countByStatus, j as worstOf, a as entryReason, l as isRollUp, u as formatChange, o as formatTransition, q as medianPercent, m as devicesPhrase, h as deviceOfEntry, r as medianGrowth, t as formatShortPercent } from './groups.js';
-import './series.js';
-import './types.js';
-import './environment.js';
-import './escape.js';
-import 'node:crypto';
-import './keys.js';
+import { RECENT_POINTS } from './trends.js';
+import { g as SECTIONS, e as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
+import { i as isFirstRun, s as splitSections, v as verdictText, G as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, o as formatTransition, u as formatChange, f as countByStatus, j as worstOf, a as entryReason, l as isRollUp, q as medianPercent, m as devicesPhrase, h as deviceOfEntry, r as medianGrowth, t as formatShortPercent } from './groups.js';
+import { d as describeChanges } from './environment.js';
+import { s as splitDevice } from './keys.js';
+
+// What every renderer says of a trend: the sparkline of its last 30 points, its range, and where it stepped (the commit, how long ago, what changed with it).
+/** Eight heights: they render in a PR comment, a job summary and a terminal, with no image and no hosting. */
+const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
+/** A point without the figure (the key was absent from that run). */
+const SPARK_GAP = '·';
+/** One character per point, lowest to highest of the shown points; a flat series sits at mid height. */
+function sparkline(values, min, max) {
+    let out = '';
+    for (const v of values) {
+        if (v === null)
+            out += SPARK_GAP;
+        else if (max === min)
+            out += SPARK_BLOCKS[3];
+        else
+            out += SPARK_BLOCKS[Math.min(7, Math.floor(((v - min) / (max - min)) * 8))];
+    }
+    return out;
+}
+/** A trend's value in its unit: bytes, or a plain count. */
+function trendValue(value, unit) {
+    return unit === 'count' ? formatCount(value) : formatBytes(value);
+}
+/** "1.2 GiB – 1.4 GiB", or the one value of a flat series. */
+function trendRange(trend, unit) {
+    return trend.min === trend.max ? trendValue(trend.min, unit) : `${trendValue(trend.min, unit)} – ${trendValue(trend.max, unit)}`;
+}
+/** The points a sparkline stands for: "30 runs" (fewer when the history is shorter). */
+function trendSpan(trend) {
+    const n = trend.recent.length;
+    return `${formatCount(n)} ${n === 1 ? 'run' : 'runs'}`;
+}
+/** The first seven characters of a commit, as Git and GitHub shorten it. */
+function shortSha(sha) {
+    return sha.slice(0, 7);
+}
+/** "14 runs ago", "the latest run". */
+function runsAgo(step) {
+    return step.runsAgo === 0 ? 'the latest run' : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
+}
+/** What else happened at the step's run, as plain text: "CANN toolkit 8.3 → 9.0 at the same run; the baseline changed there too". */
+function stepContext(step) {
+    const parts = [];
+    if (step.environment.length > 0)
+        parts.push(`${describeChanges(step.environment)} at the same run`);
+    if (step.baselineChanged)
+        parts.push('the baseline changed at the same run');
+    return parts.length === 0 ? null : parts.join('; ');
+}
+/** "400.0 MiB → 800.0 MiB": the levels before and after a step. */
+function stepLevels(step, unit) {
+    return `${trendValue(step.before, unit)} → ${trendValue(step.after, unit)}`;
+}
 
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
 /** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
@@ -49,7 +99,7 @@ function renderTerminal(report, options = {}) {
     if (groups.length > 0) {
         const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
         const notes = [];
-        const rows = shownGroups.map((group) => tableRow(group, notes));
+        const rows = shownGroups.map((group) => tableRow(group, notes, options.trends));
         lines.push('', ...verdictTable(rows, width, paint));
         if (shownGroups.length < groups.length)
             lines.push(...wrap(`…${plural(groups.length - shownGroups.length, 'more row')}: --all lists every key, --report FILE.json writes them all`, width));
@@ -62,6 +112,16 @@ function renderTerminal(report, options = {}) {
         const patterns = groupEntries(recorded, perPattern).length;
         lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
     }
+    const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
+    if (banded.length > 0) {
+        lines.push('', ...wrap(`${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`, width));
+        for (const e of banded.slice(0, MAX_ROWS))
+            lines.push(...indented(`${shown(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
+        if (banded.length > MAX_ROWS)
+            lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
+    }
+    if (options.trends !== undefined)
+        lines.push(...movedLines(options.trends, groups, width));
     const rest = [...sections.improvements, ...sections.unchanged];
     if (rest.length > 0) {
         const byStatus = countByStatus(rest)
@@ -71,7 +131,52 @@ function renderTerminal(report, options = {}) {
     }
     return `${lines.join('\n')}\n`;
 }
-function tableRow(group, notes) {
+/** Steps listed after the rows, besides those the rows' notes name. */
+const MOVED_SHOWN = 10;
+/** A row's trend: the group's largest device (or the key) on the default branch; its step becomes a note. */
+function rowTrend(group, trends, refer) {
+    if (trends === undefined)
+        return null;
+    const trend = isRollUp(group) ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, worstOf(group).key);
+    if (trend === undefined)
+        return null;
+    const unit = unitOfKind(group.kind);
+    const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
+    if (trend.step !== null)
+        refer(stepSentence(subject, trend, unit, trends));
+    const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shown(patternOfKey(subject))}`}` : '';
+    return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
+}
+function onBranch(trends) {
+    return trends.branch === undefined ? '' : ` on ${shown(trends.branch)}`;
+}
+function patternOfKey(key) {
+    return splitDevice(key).group;
+}
+function unitOfKind(kind) {
+    return sectionOfKind(kind)?.unit ?? 'bytes';
+}
+/** `DEV_MEM/{*}/HCCL: 400.0 MiB → 800.0 MiB since a1b2c3d (14 runs ago); CANN toolkit 8.3 → 9.0 at the same run`. */
+function stepSentence(subject, trend, unit, trends) {
+    const step = trend.step;
+    const context = stepContext(step);
+    const largest = trend.of === 'largest' ? ' (largest device)' : '';
+    return `${shown(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
+}
+/** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
+function movedLines(trends, groups, width) {
+    const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
+    const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
+    if (moved.length === 0)
+        return [];
+    const lines = ['', ...wrap(`Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`, width)];
+    for (const m of moved.slice(0, MOVED_SHOWN))
+        lines.push(...indented(stepSentence(m.subject, m.trend, unitOfKind(m.kind), trends), width, '  ', '    '));
+    if (moved.length > MOVED_SHOWN)
+        lines.push(...indented(`…${plural(moved.length - MOVED_SHOWN, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '));
+    return lines;
+}
+function tableRow(group, notes, trends) {
     const worst = worstOf(group);
     const marks = [];
     const { rule, note } = entryReason(worst);
@@ -85,13 +190,14 @@ function tableRow(group, notes) {
         refer(`held to the rule ${shown(rule)} of the config`);
     if (note !== null)
         refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+    const trend = rowTrend(group, trends, refer);
     const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
     if (!isRollUp(group)) {
-        return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null };
+        return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
     }
     const percent = medianPercent(group);
     const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-    return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail };
+    return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
 }
 /**
  * STATUS, KEY, BASELINE → CURRENT, Δ (Δ%): the key column takes what the others leave of the width and keys are cut in
@@ -123,6 +229,8 @@ function verdictTable(rows, width, paint) {
         out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
         if (r.detail !== null)
             out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
+        if (r.trend !== null)
+            out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
     }
     return out;
 }
@@ -173,6 +281,10 @@ function truncateEnd(text, width) {
         out += ch;
     }
     return `${out}…`;
+}
+/** Words wrapped to the width, the first line indented by `first`, the others by `rest`. */
+function indented(text, width, first, rest) {
+    return wrap(text, Math.max(1, width - first.length), ' '.repeat(Math.max(0, rest.length - first.length))).map((line) => `${first}${line}`);
 }
 /** Words wrapped to the width, continuation lines indented; a word longer than a line is cut in the middle. */
 function wrap(text, width, indent = '') {
@@ -331,4 +443,14 @@ function fieldText(declaration, field, value) {
     }
 }
 
-export { displayWidth, renderSnapshotTable, renderTerminal, truncateMiddle, wrap };
+var terminal = /*#__PURE__*/Object.freeze({
+    __proto__: null,
+    displayWidth: displayWidth,
+    indented: indented,
+    renderSnapshotTable: renderSnapshotTable,
+    renderTerminal: renderTerminal,
+    truncateMiddle: truncateMiddle,
+    wrap: wrap
+});
+
+export { sparkline as a, truncateMiddle as b, stepContext as c, displayWidth as d, stepLevels as e, trendValue as f, terminal as g, indented as i, runsAgo as r, shortSha as s, trendRange as t, wrap as w };

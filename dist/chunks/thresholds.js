@@ -3,9 +3,18 @@ import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
 import { p as parseJson, c as compileSchema } from './reader.js';
-import { d as SECTIONS } from './snapshot.js';
+import { g as SECTIONS } from './snapshot.js';
 import { c as parseSize } from './units.js';
 import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
+import 'node:fs';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './_commonjsHelpers.js';
+import './evidence-sources.js';
+import 'node:crypto';
+import './series.js';
 
 // The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
 // (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
@@ -188,6 +197,31 @@ const BASE = {
             "minLength": 1,
             "maxLength": 50,
             "description": "On a pull request, the check gates against the baseline and config of the PR's base commit; the PR's own are used only when it carries this label, which only maintainers (triage permission) can set. Update mode puts it on the PRs it opens. Read from the base commit's config. Default \"memory-baseline-update\"."
+        },
+        "history": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "The noise band (opt-in; needs the history: the Action's `history` input, or `check --history FILE`). A key regresses (or improves) only when its change exceeds the larger of its configured tolerance and the spread (max - min) of its last `window` values on the default branch, capped at `ceiling`; the row's note says which applied. With fewer than `minPoints` values the configured tolerance applies, and the note says so. Example: {\"window\": 20, \"minPoints\": 5}.",
+            "properties": {
+                "window": {
+                    "title": "an integer from 2 to 1000",
+                    "type": "integer",
+                    "minimum": 2,
+                    "maximum": 1000,
+                    "description": "Default 20: the last 20 values of the key on the default branch."
+                },
+                "minPoints": {
+                    "title": "an integer from 2 to 1000",
+                    "type": "integer",
+                    "minimum": 2,
+                    "maximum": 1000,
+                    "description": "Default 5: with fewer values, the configured tolerance applies."
+                },
+                "ceiling": {
+                    "$ref": "#/definitions/tolerance",
+                    "description": "Default {\"percent\": 10}: the band is never wider than the larger field's allowance at the baseline value, so a noisy key cannot hide a real regression."
+                }
+            }
         },
         "growth": {
             "type": "object",
@@ -441,7 +475,10 @@ const DEFAULT_CONFIG = deepFreeze({
         growing: 'warn',
     },
     baselineUpdateLabel: 'memory-baseline-update',
+    history: null,
 });
+/** The noise band's defaults, for the fields a config's `history` leaves out. */
+const NOISE_BAND_DEFAULTS = deepFreeze({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
 const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 });
 const validateConfigFile = compileSchema(buildConfigSchema());
@@ -512,6 +549,13 @@ function parseGateConfig(json, file) {
         },
         verdicts: { ...defaults.verdicts, ...input.verdicts },
         baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
+        history: input.history === undefined
+            ? null
+            : {
+                window: input.history.window ?? NOISE_BAND_DEFAULTS.window,
+                minPoints: input.history.minPoints ?? NOISE_BAND_DEFAULTS.minPoints,
+                ceiling: input.history.ceiling === undefined ? { ...NOISE_BAND_DEFAULTS.ceiling } : toTolerance(input.history.ceiling, file, '/history/ceiling'),
+            },
     };
 }
 function toDeviceLimits(input, file, pointer) {
@@ -673,6 +717,7 @@ function cloneConfig(config) {
         growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
         verdicts: { ...config.verdicts },
         baselineUpdateLabel: config.baselineUpdateLabel,
+        history: config.history === null ? null : { ...config.history, ceiling: { ...config.history.ceiling } },
     };
 }
 function cloneKind(kind) {
@@ -697,4 +742,4 @@ function sectionThresholds(config, declaration) {
     return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }
 
-export { DEFAULT_CONFIG_PATH as D, percentChange as a, DEFAULT_CONFIG as b, applyMaxIncrease as c, parseMaxIncrease as d, exceedsTolerance as e, loadGateConfig as l, matchRule as m, parseGateConfig as p, sectionThresholds as s };
+export { DEFAULT_CONFIG, DEFAULT_CONFIG_PATH, HCCL_DEFAULTS, NOISE_BAND_DEFAULTS, applyMaxIncrease, exceedsTolerance, globMatches, loadGateConfig, matchRule, parseGateConfig, parseMaxIncrease, percentChange, sectionThresholds };

@@ -1,7 +1,7 @@
 import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './reader.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { d as SECTIONS, n as noteKeys } from './snapshot.js';
+import { g as SECTIONS, n as noteKeys } from './snapshot.js';
 import { M as MAX_POINTS } from './series.js';
 
 // The snapshot's and the baseline's JSON Schemas, built from the section registry: schemas/snapshot.schema.json and

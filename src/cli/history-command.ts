@@ -1,4 +1,4 @@
-// `ascend-memory-gate history append|show|html`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
+// `ascend-memory-gate history append|show`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../common/errors.js';
 import type { Snapshot } from '../model/snapshot.js';
@@ -18,8 +18,8 @@ const CONFIG: OptionSpec = { type: 'string', value: 'FILE', description: 'thresh
 
 export const HISTORY: CommandSpec = {
   name: 'history',
-  summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard.',
-  usage: 'append|show|html --history FILE …',
+  summary: 'The default branch history as a local file: append records a run, show prints its trends.',
+  usage: 'append|show --history FILE …',
   options: {},
 };
 
@@ -61,10 +61,10 @@ export async function historyCommand(args: string[], io: { out: (text: string) =
   if (sub === 'append') return append(rest, io, tools);
   if (sub === 'show') return show(rest, io, tools);
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    if (sub === undefined) throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
-    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help'.` });
+    if (sub === undefined) throw new CommandUsageError('history: name what to do: append or show', HISTORY);
+    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help' and 'history show --help'.` });
   }
-  throw new CommandUsageError(`history: unknown '${sub}': append, show or html`, HISTORY);
+  throw new CommandUsageError(`history: unknown '${sub}': append or show`, HISTORY);
 }
 
 function required(opts: ParsedOptions, name: string, spec: CommandSpec): string {

@@ -1,0 +1,415 @@
+import { I as InputError, S as SchemaError } from './errors.js';
+import { c as compileSchema, k as keyTokens, d as countJsonKeys, s as scanJson, l as lineColumn } from './reader.js';
+import './_commonjsHelpers.js';
+import 'node:crypto';
+
+// The JSON Schemas of the history file's three kinds of line (header, key table, point); schemas/history.schema.json is
+// their published copy. A line is checked against the schema of its place in the file.
+/** The `format` of a history file's header line. */
+const HISTORY_FORMAT = 'ascend-memory-gate history';
+/** The history format this version writes; older ones are read, newer ones refused. */
+const HISTORY_VERSION = 1;
+const MAX_NAME = 4096;
+/** Values and the changes between them: exact integers (bytes or counts), or null for a figure the point does not have. */
+const value = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+const sectionName = { title: 'a section name such as "modules"', type: 'string', pattern: '^[a-z][A-Za-z0-9]{0,63}$' };
+const values = {
+    type: 'object',
+    propertyNames: sectionName,
+    additionalProperties: { type: 'array', items: value },
+};
+const historyHeaderSchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'ascend-memory-gate history: header (line 1)',
+    type: 'object',
+    additionalProperties: false,
+    required: ['format', 'version'],
+    properties: {
+        format: { const: HISTORY_FORMAT },
+        version: { const: HISTORY_VERSION },
+        gate: { title: "a gate name (the Action's comment-key)", type: 'string', pattern: '^[\\w.-]{1,64}$' },
+        branch: { title: 'a branch name', type: 'string', minLength: 1, maxLength: 255 },
+        commitUrl: {
+            title: 'an http(s) URL holding {sha}, such as https://github.com/o/r/commit/{sha}',
+            type: 'string',
+            maxLength: 2048,
+            pattern: '^https?://[^\\s"<>]*\\{sha\\}[^\\s"<>]*$',
+        },
+    },
+};
+const historyKeysSchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'ascend-memory-gate history: key table (line 2)',
+    description: 'Per section, the keys (one value each) and the roll-ups across devices (five values each: min, median, max, devices, the worst device number), in the order they first appeared. Point lines address them by position.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['keys'],
+    properties: {
+        keys: { type: 'object', propertyNames: sectionName, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } } },
+        rollups: { type: 'object', propertyNames: sectionName, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } } },
+    },
+};
+const historyPointSchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'ascend-memory-gate history: one point (lines 3 and on, oldest first)',
+    description: 'The first point writes every value (`values`, `rollups`: one item per key of the table, null for none); each later point writes only what changed since the point before it (`changes`, `rollupChanges`: pairs of the number of positions skipped and the difference, or null when the figure is gone). `environment` is written when it changed.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['commit', 'time', 'baseline'],
+    properties: {
+        commit: { title: 'a commit SHA (4 to 64 hex digits)', type: 'string', pattern: '^[0-9a-f]{4,64}$' },
+        run: { title: 'a run id', type: 'string', minLength: 1, maxLength: 100 },
+        attempt: { title: 'a run attempt (1 or more)', type: 'integer', minimum: 1, maximum: 1000000 },
+        time: {
+            title: 'an ISO 8601 date-time such as 2026-06-13T17:00:34Z',
+            type: 'string',
+            maxLength: 64,
+            pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
+        },
+        baseline: { title: 'sha256: and 64 hex digits, or null', type: ['string', 'null'], pattern: '^sha256:[0-9a-f]{64}$' },
+        environment: { type: 'object', additionalProperties: { type: 'string', maxLength: MAX_NAME } },
+        values,
+        rollups: values,
+        changes: values,
+        rollupChanges: values,
+    },
+};
+
+// The history file: JSON Lines, a header, the key table, then one line per point, oldest first, each point's values
+// written as changes from the point before it. An append adds a line at the end and dropping the oldest point rewrites
+// the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
+/** A roll-up across devices takes five columns, in this order. */
+const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'];
+const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
+function emptyHistory(header = {}) {
+    return { header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header }, points: [], sections: new Map(), lines: [] };
+}
+function emptySection() {
+    return { keys: [], keyColumns: [], keyIndex: new Map(), rollups: [], rollupColumns: [], rollupIndex: new Map() };
+}
+/** The column's value at a point (null when absent there). */
+function valueAt(column, point) {
+    const { at } = column;
+    let lo = 0;
+    let hi = at.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (at[mid] <= point) {
+            found = mid;
+            lo = mid + 1;
+        }
+        else
+            hi = mid - 1;
+    }
+    return found === -1 ? null : column.values[found];
+}
+/** The column's value at its last change (the latest point's value). */
+function lastValue(column) {
+    return column.values.length === 0 ? null : column.values[column.values.length - 1];
+}
+// ───────────────────────────── writing ─────────────────────────────
+/** The whole file: header, key table, point lines; a trailing newline. */
+function serializeHistory(history) {
+    return `${[headerLine(history.header), keysLine(history), ...history.lines].join('\n')}\n`;
+}
+/** The bytes of the file if it held only its latest point. */
+function latestAloneBytes(history) {
+    const last = history.points.length - 1;
+    return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + Buffer.byteLength(pointLine(history, last, true)) + 3;
+}
+function headerLine(header) {
+    // Fields in a fixed order, absent ones left out.
+    const { format, version, gate, branch, commitUrl } = header;
+    return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
+}
+function keysLine(history) {
+    const keys = {};
+    const rollups = {};
+    for (const [name, section] of history.sections) {
+        keys[name] = section.keys;
+        if (section.rollups.length > 0)
+            rollups[name] = section.rollups;
+    }
+    return JSON.stringify(Object.keys(rollups).length > 0 ? { keys, rollups } : { keys });
+}
+/**
+ * The line of point `p`: its meta, its environment when it differs from the point before (always on the first), and
+ * its values: every one on the first point, the changes since the point before on the others.
+ */
+function pointLine(history, p, whole = p === 0) {
+    const meta = history.points[p];
+    const line = { commit: meta.commit };
+    if (meta.run !== undefined)
+        line.run = meta.run;
+    if (meta.attempt !== undefined)
+        line.attempt = meta.attempt;
+    line.time = meta.time;
+    line.baseline = meta.baseline;
+    const previous = p === 0 ? undefined : history.points[p - 1];
+    if (whole || previous === undefined || !sameEnvironment(previous.environment, meta.environment))
+        line.environment = sortedItems(meta.environment);
+    if (whole) {
+        const values = denseOf(history, p, (s) => s.keyColumns);
+        const rollups = denseOf(history, p, (s) => s.rollupColumns);
+        if (Object.keys(values).length > 0)
+            line.values = values;
+        if (Object.keys(rollups).length > 0)
+            line.rollups = rollups;
+    }
+    else {
+        const changes = changesOf(history, p, (s) => s.keyColumns);
+        const rollupChanges = changesOf(history, p, (s) => s.rollupColumns);
+        if (Object.keys(changes).length > 0)
+            line.changes = changes;
+        if (Object.keys(rollupChanges).length > 0)
+            line.rollupChanges = rollupChanges;
+    }
+    return JSON.stringify(line);
+}
+/** Point p's values, one per column, trailing absent ones left out; sections with none left out. */
+function denseOf(history, p, columnsOf) {
+    const out = {};
+    for (const [name, section] of history.sections) {
+        const columns = columnsOf(section);
+        const dense = columns.map((c) => (p === 0 ? (c.at[0] === 0 ? c.values[0] : null) : valueAt(c, p)));
+        let end = dense.length;
+        while (end > 0 && dense[end - 1] === null)
+            end--;
+        if (end > 0)
+            out[name] = dense.slice(0, end);
+    }
+    return out;
+}
+/** Pairs (positions skipped since the last pair, difference or null) of the columns that change at point p. */
+function changesOf(history, p, columnsOf) {
+    const out = {};
+    for (const [name, section] of history.sections) {
+        const columns = columnsOf(section);
+        const pairs = [];
+        let next = 0;
+        for (let i = 0; i < columns.length; i++) {
+            const column = columns[i];
+            const j = changeIndex(column, p);
+            if (j === -1)
+                continue;
+            const now = column.values[j];
+            const before = j === 0 ? null : column.values[j - 1];
+            pairs.push(i - next, now === null ? null : now - (before ?? 0));
+            next = i + 1;
+        }
+        if (pairs.length > 0)
+            out[name] = pairs;
+    }
+    return out;
+}
+/** The index in `column.at` of a change at exactly point p, or -1. */
+function changeIndex(column, p) {
+    const { at } = column;
+    // Appends look at the last change; a rewrite (compaction) at any.
+    const last = at.length - 1;
+    if (last >= 0 && at[last] === p)
+        return last;
+    let lo = 0;
+    let hi = last;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const v = at[mid];
+        if (v === p)
+            return mid;
+        if (v < p)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+function sameEnvironment(a, b) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length)
+        return false;
+    return ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+function sortedItems(items) {
+    const out = {};
+    for (const k of Object.keys(items).sort())
+        Object.defineProperty(out, k, { value: items[k], enumerable: true, writable: true, configurable: true });
+    return out;
+}
+const validateHeader = compileSchema(historyHeaderSchema);
+const validateKeys = compileSchema(historyKeysSchema);
+const validatePoint = compileSchema(historyPointSchema);
+/**
+ * Reads a history file. Every problem is an InputError naming the file, the line and the JSON pointer (or column) of
+ * what is wrong: a history is never half read, and a corrupt one is never taken for an empty one.
+ */
+function parseHistory(text, file) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    if (body === '')
+        throw new InputError(`${file}: empty, not a history file (its first line is the header {"format":"${HISTORY_FORMAT}",…})`);
+    const rawLines = body.split('\n');
+    if (rawLines[rawLines.length - 1] !== '')
+        throw new InputError(`${file}:${rawLines.length}: the last line has no line break: the file was cut short`);
+    rawLines.pop();
+    const lines = rawLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    const header = readHeader(lines[0], file);
+    const history = { header, points: [], sections: new Map(), lines: [] };
+    if (lines.length < 2)
+        throw new InputError(`${file}:2: the key table line is missing`);
+    const at2 = `${file}:2`;
+    const table = validateKeys(parseLine(lines[1], file, 2), at2);
+    for (const [name, keys] of Object.entries(table.keys))
+        history.sections.set(name, sectionOf(keys, [], at2, `/keys/${name}`));
+    for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
+        const section = history.sections.get(name) ?? emptySection();
+        if (!history.sections.has(name))
+            history.sections.set(name, section);
+        addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
+        for (let i = 0; i < patterns.length * ROLLUP_WIDTH; i++)
+            section.rollupColumns.push({ at: [], values: [] });
+    }
+    for (let n = 2; n < lines.length; n++)
+        readPoint(history, lines[n], file, n + 1);
+    return history;
+}
+function readHeader(line, file) {
+    const at = `${file}:1`;
+    const json = parseLine(line, file, 1);
+    const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
+    if (typeof version === 'number' && Number.isInteger(version) && version > HISTORY_VERSION) {
+        throw new SchemaError(at, '/version', `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`);
+    }
+    const header = validateHeader(json, at);
+    return { ...header };
+}
+function sectionOf(keys, rollups, at, pointer) {
+    const section = emptySection();
+    addNames(section.keys, section.keyIndex, keys, at, pointer);
+    for (let i = 0; i < keys.length; i++)
+        section.keyColumns.push({ at: [], values: [] });
+    addNames(section.rollups, section.rollupIndex, rollups, at, pointer);
+    return section;
+}
+function addNames(list, index, names, at, pointer) {
+    for (const name of names) {
+        if (index.has(name))
+            throw new SchemaError(at, `${pointer}/${list.length}`, `${JSON.stringify(name.slice(0, 200))} is listed twice`);
+        index.set(name, list.length);
+        list.push(name);
+    }
+}
+function readPoint(history, line, file, n) {
+    const at = `${file}:${n}`;
+    const json = validatePoint(parseLine(line, file, n), at);
+    const p = history.points.length;
+    const first = p === 0;
+    if (first && (json.changes !== undefined || json.rollupChanges !== undefined)) {
+        throw new SchemaError(at, json.changes !== undefined ? '/changes' : '/rollupChanges', 'the first point writes its values whole (values, rollups), not changes');
+    }
+    if (!first && (json.values !== undefined || json.rollups !== undefined)) {
+        throw new SchemaError(at, json.values !== undefined ? '/values' : '/rollups', 'only the first point writes its values whole; later points write changes');
+    }
+    if (first && json.environment === undefined)
+        throw new SchemaError(at, '/environment', 'the first point must say its environment ({} for none)');
+    const environment = json.environment ?? history.points[p - 1].environment;
+    const meta = { commit: json.commit, time: json.time, baseline: json.baseline, environment: { ...environment } };
+    if (json.run !== undefined)
+        meta.run = json.run;
+    if (json.attempt !== undefined)
+        meta.attempt = json.attempt;
+    if (Number.isNaN(Date.parse(json.time)))
+        throw new SchemaError(at, '/time', `is not a date: ${JSON.stringify(json.time)}`);
+    history.points.push(meta);
+    history.lines.push(line);
+    if (first) {
+        applyDense(history, json.values ?? {}, (s) => s.keyColumns, at, '/values');
+        applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, at, '/rollups');
+    }
+    else {
+        applyChanges(history, p, json.changes ?? {}, (s) => s.keyColumns, at, '/changes');
+        applyChanges(history, p, json.rollupChanges ?? {}, (s) => s.rollupColumns, at, '/rollupChanges');
+    }
+}
+function sectionNamed(history, name, at, pointer) {
+    const section = history.sections.get(name);
+    if (section === undefined)
+        throw new SchemaError(at, pointer, `names section '${name}', which the key table (line 2) does not list`);
+    return section;
+}
+function applyDense(history, dense, columnsOf, at, pointer) {
+    for (const [name, values] of Object.entries(dense)) {
+        const columns = columnsOf(sectionNamed(history, name, at, `${pointer}/${name}`));
+        if (values.length > columns.length)
+            throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${columns.length} positions`);
+        values.forEach((v, i) => {
+            if (v === null)
+                return;
+            const column = columns[i];
+            column.at.push(0);
+            column.values.push(v);
+        });
+    }
+}
+function applyChanges(history, p, changes, columnsOf, at, pointer) {
+    for (const [name, pairs] of Object.entries(changes)) {
+        const where = `${pointer}/${name}`;
+        const columns = columnsOf(sectionNamed(history, name, at, where));
+        if (pairs.length % 2 !== 0)
+            throw new SchemaError(at, where, `must hold pairs (positions skipped, change), got ${pairs.length} numbers`);
+        let i = 0;
+        for (let k = 0; k < pairs.length; k += 2) {
+            const skip = pairs[k];
+            if (skip === null || skip === undefined || skip < 0)
+                throw new SchemaError(at, `${where}/${k}`, `must be a number of positions skipped (0 or more), got ${String(skip)}`);
+            i += skip;
+            const column = columns[i];
+            if (column === undefined)
+                throw new SchemaError(at, `${where}/${k}`, `reaches position ${i}, but the key table (line 2) has ${columns.length}`);
+            if (column.at[column.at.length - 1] === p)
+                throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
+            const change = pairs[k + 1];
+            let value = null;
+            if (change !== null) {
+                value = (lastValue(column) ?? 0) + change;
+                if (!Number.isSafeInteger(value))
+                    throw new SchemaError(at, `${where}/${k + 1}`, `makes a value past 2^53 - 1, which cannot be exact`);
+            }
+            else if (lastValue(column) === null) {
+                throw new SchemaError(at, `${where}/${k + 1}`, `removes position ${i}, which the point before does not have`);
+            }
+            if (change === 0 && lastValue(column) !== null)
+                throw new SchemaError(at, `${where}/${k + 1}`, `is a change of 0 at position ${i}: unchanged values are not written`);
+            column.at.push(p);
+            column.values.push(value);
+            i++;
+        }
+    }
+}
+/**
+ * One line's JSON, strict as every JSON this tool reads (a key given twice, nesting past 100 levels): errors name
+ * `file:line:column`.
+ */
+function parseLine(line, file, n) {
+    let value;
+    let parsed = true;
+    try {
+        value = JSON.parse(line);
+    }
+    catch {
+        parsed = false;
+    }
+    if (parsed && keyTokens(line) === countJsonKeys(value))
+        return value;
+    const problem = scanJson(line, { strict: true });
+    if (problem === null) {
+        if (parsed)
+            return value;
+        throw new InputError(`${file}:${n}: not valid JSON`);
+    }
+    const { column } = lineColumn(line, problem.offset);
+    // The scanner places an earlier key as line:column of the text it read, which is this one line.
+    const reason = problem.reason.replace(/\(first at 1:(\d+)\)/, '(first at column $1)');
+    throw new InputError(`${file}:${n}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${reason}`);
+}
+
+export { HISTORY_FORMAT, HISTORY_VERSION, ROLLUP_FIELDS, ROLLUP_WIDTH, emptyHistory, emptySection, lastValue, latestAloneBytes, parseHistory, pointLine, sameEnvironment, serializeHistory, valueAt };

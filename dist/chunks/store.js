@@ -1,0 +1,279 @@
+import { readFile } from 'node:fs/promises';
+import { w as writeFileAtomic } from './atomic-write.js';
+import { I as InputError } from './errors.js';
+import { parseHistory, pointLine, latestAloneBytes, serializeHistory, emptySection, ROLLUP_WIDTH, lastValue } from './format.js';
+import 'node:crypto';
+import 'node:path';
+import './reader.js';
+import './_commonjsHelpers.js';
+
+// Appending a point to a history, bounded by a number of points and a size (oldest first out), and the history as a
+// local file (the CLI's store: a CI cache on GitLab or Jenkins). The Action keeps the same text on a branch.
+/** Points kept by default (input `history-size`, `--size`). */
+const DEFAULT_HISTORY_SIZE = 200;
+/** A history file never grows past this: GitHub's contents and blob APIs serve far more, but every run reads it whole. */
+const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
+const DEFAULT_LIMITS = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
+/**
+ * Appends one point (changing `history` in place) and returns the file's new text. Oldest points go first while the
+ * history holds more than `maxPoints` or its text is larger than `maxBytes`; a point larger than `maxBytes` on its own
+ * is refused with an InputError, and the history is left as it was.
+ */
+function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
+    if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1))
+        throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
+    const p = history.points.length;
+    const table = tableOf(history);
+    history.points.push({ ...meta, environment: { ...meta.environment } });
+    try {
+        for (const [name, byKey] of values.keys)
+            record(history, name, byKey, (s) => s.keyColumns, keyPosition, p, (v) => [v]);
+        for (const [name, byPattern] of values.rollups)
+            record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, p, rollupSlots);
+        // A figure this run does not have is gone from this point on.
+        for (const [name, section] of history.sections) {
+            if (!values.keys.has(name))
+                endAll(section.keyColumns, p);
+            if (!values.rollups.has(name))
+                endAll(section.rollupColumns, p);
+        }
+        history.lines.push(pointLine(history, p));
+        const alone = latestAloneBytes(history);
+        if (alone > limits.maxBytes) {
+            throw new InputError(`this run's point alone takes ${alone} bytes, more than the history's limit of ${limits.maxBytes}: it was not recorded (too many keys that do not roll up across devices?)`);
+        }
+    }
+    catch (error) {
+        undoPoint(history, p);
+        restoreTable(history, table);
+        throw error;
+    }
+    let dropped = 0;
+    while (history.points.length > limits.maxPoints) {
+        dropOldest(history);
+        dropped++;
+    }
+    let text = serializeHistory(history);
+    while (Buffer.byteLength(text) > limits.maxBytes && history.points.length > 1) {
+        dropOldest(history);
+        dropped++;
+        text = serializeHistory(history);
+    }
+    if (compact(history))
+        text = serializeHistory(history);
+    return { text, dropped, points: history.points.length };
+}
+/**
+ * Records a run: appended, or when the latest point is the same run of the same commit (a re-run attempt, or a write
+ * retried after an answer that never came), in its place.
+ */
+function recordPoint(history, meta, values, limits = DEFAULT_LIMITS) {
+    const last = history.points[history.points.length - 1];
+    const replaced = last !== undefined && meta.run !== undefined && last.run === meta.run && last.commit === meta.commit;
+    if (replaced)
+        undoPoint(history, history.points.length - 1);
+    return { ...appendPoint(history, meta, values, limits), replaced };
+}
+function keyPosition(section, key) {
+    let i = section.keyIndex.get(key);
+    if (i === undefined) {
+        i = section.keys.length;
+        section.keyIndex.set(key, i);
+        section.keys.push(key);
+        section.keyColumns.push({ at: [], values: [] });
+    }
+    return i;
+}
+function rollupPosition(section, pattern) {
+    let i = section.rollupIndex.get(pattern);
+    if (i === undefined) {
+        i = section.rollups.length;
+        section.rollupIndex.set(pattern, i);
+        section.rollups.push(pattern);
+        for (let k = 0; k < ROLLUP_WIDTH; k++)
+            section.rollupColumns.push({ at: [], values: [] });
+    }
+    return i * ROLLUP_WIDTH;
+}
+/** A roll-up's five values; the worst device by its number (`dev12` → 12), as every device name this tool writes is. */
+function rollupSlots(r) {
+    const device = /^dev(\d{1,9})$/.exec(r.worst);
+    if (device === null)
+        throw new InputError(`roll-up worst device '${r.worst}' is not a device name (devN)`);
+    return [r.min, r.median, r.max, r.devices, Number(device[1])];
+}
+function record(history, name, byName, columnsOf, position, p, slots) {
+    let section = history.sections.get(name);
+    if (section === undefined)
+        history.sections.set(name, (section = emptySection()));
+    const columns = columnsOf(section);
+    const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
+    for (const [key, value] of byName) {
+        const at = position(section, key);
+        const figures = slots(value);
+        for (let k = 0; k < figures.length; k++) {
+            const column = columns[at + k];
+            const now = figures[k];
+            if (!Number.isSafeInteger(now))
+                throw new InputError(`${name} ${key}: ${now} is not an exact integer`);
+            seen[at + k] = 1;
+            const before = lastValue(column);
+            if (before === now)
+                continue;
+            if (!Number.isSafeInteger(now - (before ?? 0)))
+                throw new InputError(`${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`);
+            column.at.push(p);
+            column.values.push(now);
+        }
+    }
+    for (let i = 0; i < columns.length; i++)
+        if (seen[i] !== 1)
+            end(columns[i], p);
+}
+function endAll(columns, p) {
+    for (const column of columns)
+        end(column, p);
+}
+/** The figure is absent from point p on. */
+function end(column, p) {
+    if (lastValue(column) === null)
+        return;
+    column.at.push(p);
+    column.values.push(null);
+}
+/** How long each section's key and roll-up lists are, to take back what a failed append added. */
+function tableOf(history) {
+    return new Map([...history.sections].map(([name, s]) => [name, { keys: s.keys.length, rollups: s.rollups.length }]));
+}
+function restoreTable(history, table) {
+    for (const [name, section] of [...history.sections]) {
+        const was = table.get(name);
+        if (was === undefined) {
+            history.sections.delete(name);
+            continue;
+        }
+        for (const key of section.keys.splice(was.keys))
+            section.keyIndex.delete(key);
+        section.keyColumns.length = was.keys;
+        for (const pattern of section.rollups.splice(was.rollups))
+            section.rollupIndex.delete(pattern);
+        section.rollupColumns.length = was.rollups * ROLLUP_WIDTH;
+    }
+}
+/** Takes back a point whose values could not be recorded. */
+function undoPoint(history, p) {
+    history.points.length = p;
+    history.lines.length = Math.min(history.lines.length, p);
+    for (const section of history.sections.values()) {
+        for (const column of [...section.keyColumns, ...section.rollupColumns]) {
+            while (column.at.length > 0 && column.at[column.at.length - 1] >= p) {
+                column.at.pop();
+                column.values.pop();
+            }
+        }
+    }
+}
+/** Drops the oldest point: the next one becomes the first and is written whole; every other line stays as it is. */
+function dropOldest(history) {
+    history.points.shift();
+    history.lines.shift();
+    for (const section of history.sections.values()) {
+        for (const column of section.keyColumns)
+            shiftColumn(column);
+        for (const column of section.rollupColumns)
+            shiftColumn(column);
+    }
+    if (history.points.length > 0)
+        history.lines[0] = pointLine(history, 0);
+}
+function shiftColumn(column) {
+    const { at, values } = column;
+    if (at.length === 0)
+        return;
+    // The value at the old point 0 holds at the old point 1 unless it changed there.
+    if (at[0] === 0 && at.length > 1 && at[1] === 1) {
+        at.shift();
+        values.shift();
+    }
+    else if (at[0] === 0)
+        at[0] = 1;
+    // Absent before the first change: a leading "gone" says nothing.
+    while (values.length > 0 && values[0] === null) {
+        at.shift();
+        values.shift();
+    }
+    for (let i = 0; i < at.length; i++)
+        at[i] = at[i] - 1;
+}
+/** Keys no kept point has, once they are a quarter of the table (and at least this many), are dropped from it. */
+const COMPACT_FROM = 16;
+/**
+ * Drops the keys and roll-ups that no kept point has from the table, rewriting every line (their positions move): only
+ * when they are many, since a rewrite makes the next version of the file differ everywhere.
+ */
+function compact(history) {
+    let dead = 0;
+    let all = 0;
+    for (const section of history.sections.values()) {
+        for (const column of section.keyColumns) {
+            all++;
+            if (isDead(column))
+                dead++;
+        }
+        for (let i = 0; i < section.rollupColumns.length; i += ROLLUP_WIDTH) {
+            all++;
+            if (section.rollupColumns.slice(i, i + ROLLUP_WIDTH).every(isDead))
+                dead++;
+        }
+    }
+    if (dead < COMPACT_FROM || dead * 4 < all)
+        return false;
+    for (const [name, section] of [...history.sections]) {
+        const kept = emptySection();
+        section.keys.forEach((key, i) => {
+            const column = section.keyColumns[i];
+            if (isDead(column))
+                return;
+            kept.keyIndex.set(key, kept.keys.length);
+            kept.keys.push(key);
+            kept.keyColumns.push(column);
+        });
+        section.rollups.forEach((pattern, i) => {
+            const columns = section.rollupColumns.slice(i * ROLLUP_WIDTH, (i + 1) * ROLLUP_WIDTH);
+            if (columns.every(isDead))
+                return;
+            kept.rollupIndex.set(pattern, kept.rollups.length);
+            kept.rollups.push(pattern);
+            kept.rollupColumns.push(...columns);
+        });
+        if (kept.keys.length === 0 && kept.rollups.length === 0)
+            history.sections.delete(name);
+        else
+            history.sections.set(name, kept);
+    }
+    history.lines = history.points.map((_, p) => pointLine(history, p));
+    return true;
+}
+function isDead(column) {
+    return column.values.every((v) => v === null);
+}
+// ───────────────────────────── the local file (CLI) ─────────────────────────────
+/** Reads a history file; null when it does not exist (a first append creates it). Any other problem is an error. */
+async function readHistoryFile(file) {
+    let text;
+    try {
+        text = await readFile(file, 'utf8');
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return null;
+        throw error;
+    }
+    return parseHistory(text, file);
+}
+/** Writes the history's text atomically: a reader (a concurrent job's cache restore) never sees half a file. */
+async function writeHistoryFile(file, text) {
+    await writeFileAtomic(file, text);
+}
+
+export { DEFAULT_HISTORY_SIZE, DEFAULT_LIMITS, HISTORY_MAX_BYTES, appendPoint, dropOldest, readHistoryFile, recordPoint, writeHistoryFile };

@@ -1,0 +1,299 @@
+import { exceedsTolerance, sectionThresholds, matchRule } from './thresholds.js';
+import { d as section, s as sectionOfKind } from './snapshot.js';
+import { ROLLUP_WIDTH } from './format.js';
+import { m as median } from './roll-up.js';
+import { f as findDeviceSegment } from './keys.js';
+import 'node:fs/promises';
+import 'node:path';
+import './local.js';
+import 'node:fs';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './_commonjsHelpers.js';
+import './errors.js';
+import './evidence-sources.js';
+import './reader.js';
+import 'node:crypto';
+import './units.js';
+import './environment.js';
+import './series.js';
+
+// Where a figure moved: the latest step in a series whose new level holds to the end, found with medians so that a
+// near-deterministic series with rare jitter reports nothing, a clean step its exact first point, two steps the later.
+/** Points the old level needs before a step, and the new level after it (a last-run spike is not a step). */
+const MIN_BEFORE = 2;
+const MIN_AFTER = 2;
+/** The old level is the median of at most this many points before the step: the level just before, not the first one. */
+const LEFT_WINDOW = 5;
+/**
+ * The latest point `c` where the series steps by more than the tolerance and stays there:
+ * - the median of the points from `c` to the end differs from the median of the LEFT_WINDOW points before `c` by more
+ *   than `tolerance` (every set field exceeded, relative to the old level, as the gate's tolerance is to the baseline);
+ * - point `c` is nearer the new level than the old, and point `c - 1` nearer the old than the new: `c` is the first
+ *   point of the new level;
+ * - at most one in five points from `c` on strays nearer the old level (rare jitter does not undo a step).
+ * With values spread less than the tolerance, the two medians cannot differ by more: no step is ever found.
+ */
+function detectStep(values, tolerance) {
+    const n = values.length;
+    for (let c = n - MIN_AFTER; c >= MIN_BEFORE; c--) {
+        const after = median(values.slice(c));
+        const before = median(values.slice(Math.max(0, c - LEFT_WINDOW), c));
+        if (!exceedsTolerance(Math.abs(after - before), before, tolerance))
+            continue;
+        const nearer = (v) => {
+            const toBefore = Math.abs(v - before);
+            const toAfter = Math.abs(v - after);
+            return toAfter < toBefore ? 'after' : toBefore < toAfter ? 'before' : 'tie';
+        };
+        if (nearer(values[c]) !== 'after' || nearer(values[c - 1]) !== 'before')
+            continue;
+        let strays = 0;
+        for (let i = c + 1; i < n; i++)
+            if (nearer(values[i]) !== 'after')
+                strays++;
+        if (strays * 5 > n - c)
+            continue;
+        return { index: c, before, after };
+    }
+    return null;
+}
+
+// The history as the reports read it: a key's or key group's value over the points, its last 30 points, the step where
+// it moved (with the commit, and what else changed at that run), and the spread the noise band needs.
+/** Points a sparkline shows. */
+const RECENT_POINTS = 30;
+/** The noise band's source: each key's spread on the default branch (needs no config). */
+function noiseLookup(history) {
+    return trendsOf(history).noise;
+}
+/**
+ * Trends of a history; step tolerances come from the config (each key's rule, else its section's tolerance; without a
+ * config, each section's declared default).
+ */
+function trendsOf(history, config = { sections: {} }) {
+    const cache = new Map();
+    const patterns = new Map();
+    const n = history.points.length;
+    /** Key indices of each device-free pattern of a section, made on first use. */
+    const membersOf = (name, section) => {
+        let byPattern = patterns.get(name);
+        if (byPattern !== undefined)
+            return byPattern;
+        byPattern = new Map();
+        const at = { start: 0, end: 0 };
+        section.keys.forEach((key, i) => {
+            if (!findDeviceSegment(key, at))
+                return;
+            const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+            const list = byPattern.get(pattern);
+            if (list === undefined)
+                byPattern.set(pattern, [i]);
+            else
+                list.push(i);
+        });
+        patterns.set(name, byPattern);
+        return byPattern;
+    };
+    const toleranceOf = (kind, key) => {
+        const declaration = sectionOfKind(kind);
+        if (declaration === undefined)
+            return {};
+        const thresholds = sectionThresholds(config, declaration);
+        return matchRule(thresholds.rules, key)?.tolerance ?? thresholds.tolerance;
+    };
+    const trend = (of, values, tolerance) => {
+        const recent = values.slice(-RECENT_POINTS);
+        let min = Number.POSITIVE_INFINITY;
+        let max = Number.NEGATIVE_INFINITY;
+        for (const v of recent) {
+            if (v === null)
+                continue;
+            if (v < min)
+                min = v;
+            if (v > max)
+                max = v;
+        }
+        if (!Number.isFinite(min))
+            return null;
+        return { of, values, recent, min, max, step: stepNote(history, values, tolerance) };
+    };
+    const keyValues = (column) => {
+        const out = new Array(n).fill(null);
+        for (let i = 0; i < column.at.length; i++) {
+            const from = column.at[i];
+            const to = i + 1 < column.at.length ? column.at[i + 1] : n;
+            out.fill(column.values[i], from, to);
+        }
+        return out;
+    };
+    /** The largest over the pattern's devices at each point: from its keys where points kept every key, its roll-up's max elsewhere. */
+    const largestValues = (name, section, pattern) => {
+        const members = membersOf(name, section).get(pattern) ?? [];
+        const rollup = section.rollupIndex.get(pattern);
+        if (members.length === 0 && rollup === undefined)
+            return null;
+        const out = new Array(n).fill(null);
+        const fold = (values) => {
+            for (let p = 0; p < n; p++) {
+                const v = values[p];
+                if (v !== null && (out[p] === null || v > out[p]))
+                    out[p] = v;
+            }
+        };
+        for (const i of members)
+            fold(keyValues(section.keyColumns[i]));
+        if (rollup !== undefined)
+            fold(keyValues(section.rollupColumns[rollup * ROLLUP_WIDTH + 2]));
+        return out;
+    };
+    const sectionOf = (kind) => {
+        const declaration = sectionOfKind(kind);
+        if (declaration === undefined)
+            return undefined;
+        const section = history.sections.get(declaration.name);
+        return section === undefined ? undefined : { name: declaration.name, section };
+    };
+    const forPattern = (kind, pattern) => {
+        const id = `p\u0000${kind}\u0000${pattern}`;
+        if (cache.has(id))
+            return cache.get(id) ?? undefined;
+        const found = sectionOf(kind);
+        // Reports show whole-device keys' pattern `*` as `dev*`.
+        const inHistory = pattern === 'dev*' ? '*' : pattern;
+        const values = found === undefined ? null : largestValues(found.name, found.section, inHistory);
+        const made = values === null ? null : trend('largest', values, toleranceOf(kind, inHistory));
+        cache.set(id, made);
+        return made ?? undefined;
+    };
+    const forKey = (kind, key) => {
+        const id = `k\u0000${kind}\u0000${key}`;
+        if (cache.has(id))
+            return cache.get(id) ?? undefined;
+        const found = sectionOf(kind);
+        let made = null;
+        if (found !== undefined) {
+            const i = found.section.keyIndex.get(key);
+            if (i !== undefined)
+                made = trend('key', keyValues(found.section.keyColumns[i]), toleranceOf(kind, key));
+            else {
+                // Points of more than 64 devices kept the key's group, not the key: its largest device stands for it.
+                const at = { start: 0, end: 0 };
+                if (findDeviceSegment(key, at))
+                    made = forPattern(kind, `${key.slice(0, at.start)}*${key.slice(at.end)}`) ?? null;
+            }
+        }
+        cache.set(id, made);
+        return made ?? undefined;
+    };
+    /** A key's values: its own, or its group's largest where the points kept only the group's roll-up. */
+    const valuesOfKey = (kind, key) => {
+        const found = sectionOf(kind);
+        if (found === undefined)
+            return null;
+        const i = found.section.keyIndex.get(key);
+        if (i !== undefined)
+            return keyValues(found.section.keyColumns[i]);
+        const at = { start: 0, end: 0 };
+        return findDeviceSegment(key, at) ? largestValues(found.name, found.section, `${key.slice(0, at.start)}*${key.slice(at.end)}`) : null;
+    };
+    const noise = (kind, key, window) => {
+        const values = valuesOfKey(kind, key);
+        if (values === null)
+            return undefined;
+        const last = values.filter((v) => v !== null).slice(-window);
+        if (last.length === 0)
+            return undefined;
+        return { spread: Math.max(...last) - Math.min(...last), points: last.length };
+    };
+    const moved = () => {
+        const out = [];
+        for (const [name, section$1] of history.sections) {
+            const kind = section(name).kind;
+            const seen = new Set();
+            const at = { start: 0, end: 0 };
+            section$1.keys.forEach((key, i) => {
+                const column = section$1.keyColumns[i];
+                if (findDeviceSegment(key, at)) {
+                    const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
+                    seen.add(pattern);
+                    return;
+                }
+                if (column.at.length < 2)
+                    return;
+                const t = forKey(kind, key);
+                if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
+                    out.push({ kind, subject: key, trend: t });
+            });
+            for (const pattern of section$1.rollups)
+                seen.add(pattern);
+            for (const pattern of seen) {
+                // A group whose every figure never changed has no step: skip building its values.
+                const members = membersOf(name, section$1).get(pattern) ?? [];
+                const rollup = section$1.rollupIndex.get(pattern);
+                const columns = [...members.map((i) => section$1.keyColumns[i]), ...(rollup === undefined ? [] : [section$1.rollupColumns[rollup * ROLLUP_WIDTH + 2]])];
+                if (columns.every((c) => c.at.length < 2))
+                    continue;
+                const shown = pattern === '*' ? 'dev*' : pattern;
+                const t = forPattern(kind, shown);
+                if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
+                    out.push({ kind, subject: shown, trend: t });
+            }
+        }
+        const change = (m) => Math.abs(m.trend.step.after - m.trend.step.before);
+        return out.sort((a, b) => a.trend.step.runsAgo - b.trend.step.runsAgo || change(b) - change(a) || (a.subject < b.subject ? -1 : 1));
+    };
+    const template = history.header.commitUrl;
+    return {
+        branch: history.header.branch,
+        points: history.points,
+        commitUrl: (sha) => (template === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : template.replaceAll('{sha}', sha)),
+        forKey,
+        forPattern,
+        moved,
+        noise,
+    };
+}
+/** The step of a figure's values over the points, with the run's commit, what changed with it, and how long ago. */
+function stepNote(history, values, tolerance) {
+    const points = [];
+    const present = [];
+    values.forEach((v, p) => {
+        if (v !== null) {
+            points.push(p);
+            present.push(v);
+        }
+    });
+    const step = detectStep(present, tolerance);
+    if (step === null)
+        return null;
+    const point = points[step.index];
+    const meta = history.points[point];
+    // What changed at that run: against the point just before it (whether or not the figure was there).
+    const previous = history.points[point - 1];
+    return {
+        before: Math.round(step.before),
+        after: Math.round(step.after),
+        point,
+        commit: meta.commit,
+        runsAgo: history.points.length - 1 - point,
+        environment: environmentChanges(previous.environment, meta.environment),
+        baselineChanged: previous.baseline !== meta.baseline,
+    };
+}
+/** Items whose value differs between two points' environments, by item name. */
+function environmentChanges(before, after) {
+    const items = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    const changes = [];
+    for (const item of items) {
+        const b = Object.hasOwn(before, item) ? before[item] : null;
+        const a = Object.hasOwn(after, item) ? after[item] : null;
+        if (b !== a)
+            changes.push({ item, baseline: b, current: a });
+    }
+    return changes;
+}
+
+export { RECENT_POINTS, environmentChanges, noiseLookup, trendsOf };
