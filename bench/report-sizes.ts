@@ -1,11 +1,12 @@
 // Report sizes at scale: a generated 4,096-device × 15-module job plus 100,000 kernels, APP grown 10% on every device,
-// rendered as the job summary (1 MiB limit), the PR comment (65,536) and the HTML page (target ≤ 5 MB), with the time
-// each render takes. Prints one JSON line; bench/run.mjs turns it into a row of bench/RESULTS.md.
+// rendered as the job summary (1 MiB limit), the PR comment (65,536), the HTML page (target ≤ 5 MB) and the JUnit XML
+// file, with the time each render takes. Prints one JSON line; bench/run.mjs turns it into a row of bench/RESULTS.md.
 //
 //   node --import ./test/helpers/ts-loader.mjs bench/report-sizes.ts [--devices 4096] [--kernels 100000]
 import { parseArgs } from 'node:util';
 import { renderHtml } from '../src/report/html.js';
 import { renderJsonReport } from '../src/report/json.js';
+import { renderJunit } from '../src/report/junit.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderTerminal } from '../src/report/terminal.js';
 import { jobReport } from '../test/helpers/jobs.js';
@@ -35,5 +36,6 @@ const result = {
   html: timed(() => renderHtml(report)),
   json: timed(() => renderJsonReport(report)),
   terminal: timed(() => renderTerminal(report, { width: 80 })),
+  junit: timed(() => renderJunit(report, { timestamp: new Date(0), hostname: 'bench' })),
 };
 console.log(JSON.stringify(result));

@@ -665,7 +665,7 @@ function render(o, r) {
     `summary ${kB(rep.summary.bytes)} (${rep.summary.ms} ms), comment ${kB(rep.comment.bytes)} (${rep.comment.ms} ms), HTML ${kB(rep.html.bytes)} (${rep.html.ms} ms)`,
     '',
     '',
-    `JSON report ${kB(rep.json.bytes)}; terminal ${rep.terminal.lines} lines`,
+    `JSON report ${kB(rep.json.bytes)}; terminal ${rep.terminal.lines} lines; JUnit ${kB(rep.junit.bytes)} (${rep.junit.ms} ms, ${(rep.junit.lines).toLocaleString('en')} lines)`,
     '',
   ]);
   rows.push(['npm package', `\`npm pack\`: ${pkg.files} files (the command line, schemas, README, LICENSE, CHANGELOG)`, `${kB(pkg.unpackedSize)} unpacked, ${kB(pkg.size)} packed`, '', '', '', '']);

@@ -681,12 +681,13 @@ function parseConcurrency(value) {
     }
     return Number(value);
 }
-function parseHtmlReport(value) {
+/** A report file input (`html-report`, `junit-report`): one path, or undefined when empty. */
+function parseReportPath(input, example, value) {
     const file = value.trim();
     if (file === '')
         return undefined;
     if (/[\r\n]/.test(file) || /[\\/]$/.test(file)) {
-        throw new UsageError(`'html-report' must be one file path such as memory-gate.html, got '${value}'`);
+        throw new UsageError(`'${input}' must be one file path such as ${example}, got '${value}'`);
     }
     return file;
 }
@@ -721,7 +722,8 @@ function readInputs(get = (name) => getInput(name)) {
         updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', ['pull-request', 'commit', 'write']),
         prune: bool('prune', get('prune') || 'false'),
         reportArtifact: get('report-artifact') || 'memory-gate-report',
-        htmlReport: parseHtmlReport(get('html-report')),
+        htmlReport: parseReportPath('html-report', 'memory-gate.html', get('html-report')),
+        junitReport: parseReportPath('junit-report', 'memory-gate.junit.xml', get('junit-report')),
         allowUpdateOn: parseEvents(get('allow-update-on')),
         downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
         missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn']),

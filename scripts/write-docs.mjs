@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Writes the parts of the documents that other files say first: the README's inputs and outputs tables from
-// action.yml (the README is the Marketplace page), and docs/cli.md's help texts from the built dist/cli.js, each
-// between its `<!-- … -->` markers. `npm run docs` writes (after `npm run build`); `--check` only says whether they are
+// action.yml (the README is the Marketplace page), docs/cli.md's help texts from the built dist/cli.js, each between
+// its `<!-- … -->` markers, and the sample JUnit report of the regressed example (examples/regressed/). `npm run docs` writes (after `npm run build`); `--check` only says whether they are
 // current (exit 1 if not). test/unit/marketplace.test.ts and test/unit/docs.test.ts fail while they differ.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -64,6 +65,31 @@ export function withHelpTexts(page, help) {
   return out;
 }
 
+/** The regressed example as `check` gates it (the config's 16 GiB capacity too), with the sample's JUnit file. */
+export const SAMPLE_JUNIT = 'examples/regressed/memory-gate.junit.xml';
+export const SAMPLE_CHECK = ['check', '--baseline', 'baselines/memory-baseline.json', '--config', 'examples/memory-gate.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare'];
+/** The sample's time (SOURCE_DATE_EPOCH): 2026-12-02T00:00:00Z, the date of 1.0.0. */
+export const SAMPLE_EPOCH = '1796169600';
+
+/**
+ * The sample JUnit file as `check --junit` writes it from the given dist/cli.js, at SAMPLE_EPOCH, with its hostname
+ * written as `localhost` (the one attribute that names the machine that made it).
+ */
+export function sampleJunit(cli) {
+  const dir = mkdtempSync(join(tmpdir(), 'amg-sample-junit-'));
+  try {
+    const file = join(dir, 'memory-gate.junit.xml');
+    const run = spawnSync(process.execPath, [cli, ...SAMPLE_CHECK, '--junit', file], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', SOURCE_DATE_EPOCH: SAMPLE_EPOCH, ASCEND_MEMORY_GATE_THREADS: '0' } });
+    if (run.status !== 1) throw new Error(`the regressed example should fail the gate (exit 1), got exit ${run.status}: ${run.stderr}`);
+    return withLocalhost(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A JUnit file with every hostname attribute written as `localhost`. */
+export const withLocalhost = (xml) => xml.replace(/ hostname="[^"]*"/g, ' hostname="localhost"');
+
 /** Each document and what it should hold now. */
 function expectedDocuments() {
   const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
@@ -71,8 +97,9 @@ function expectedDocuments() {
   return [
     ['README.md', (text) => withActionTables(text, action)],
     ['docs/cli.md', (text) => withHelpTexts(text, (command) => helpText(cli, command))],
+    [SAMPLE_JUNIT, () => sampleJunit(cli)],
   ].map(([file, write]) => {
-    const before = readFileSync(join(ROOT, file), 'utf8');
+    const before = existsSync(join(ROOT, file)) ? readFileSync(join(ROOT, file), 'utf8') : '';
     return { file, before, after: write(before) };
   });
 }

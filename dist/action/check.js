@@ -40,6 +40,7 @@ import '../chunks/types.js';
 import './errors.js';
 import '../chunks/baseline-changes.js';
 import '../chunks/escape.js';
+import '../chunks/annotation.js';
 import '../chunks/groups.js';
 import '../chunks/keys.js';
 import '../chunks/json.js';

@@ -43,6 +43,7 @@ import '../chunks/units.js';
 import '../chunks/environment.js';
 import '../chunks/baseline-changes.js';
 import '../chunks/escape.js';
+import '../chunks/annotation.js';
 import '../chunks/groups.js';
 import '../chunks/roll-up.js';
 import '../chunks/types.js';

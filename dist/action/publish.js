@@ -5,13 +5,13 @@ import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatu
 import { g as gitHubCall, G as GitHubError } from './errors.js';
 import { p as parseJson } from '../chunks/reader.js';
 import { s as sectionOfKind, c as compareKeys } from '../chunks/snapshot.js';
-import { f as formatBytes, a as formatCount } from '../chunks/units.js';
+import { f as formatBytes } from '../chunks/units.js';
 import { valueOf } from '../chunks/baseline-changes.js';
 import { c as codeSpan, t as tableCodeSpan } from '../chunks/escape.js';
-import { s as summary, b as setFailed, w as warning, a as setOutput, i as info, e as error } from '../index.js';
+import { s as summary, b as setFailed, w as warning, a as setOutput, e as error, i as info } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { i as isFirstRun, v as verdictText, e as entrySentence, w as worstFirst, a as entryReason } from '../chunks/groups.js';
+import { f as failureReason, a as failingWorstFirst, b as annotationText } from '../chunks/annotation.js';
 import { writeJsonReport } from '../chunks/json.js';
 import { renderMarkdown } from '../chunks/markdown.js';
 
@@ -179,27 +179,6 @@ function chooseLimits(base, head, pr) {
     return { ...chosen, used: { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes } };
 }
 
-/** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
-function annotationText(e) {
-    const { rule, note } = entryReason(e);
-    const why = [rule ? `rule ${rule}` : '', note ?? ''].filter(Boolean).join('; ');
-    return `${entrySentence(e)}${why ? ` [${why}]` : ''}`;
-}
-/** The failing entries, worst first (by severity, then absolute change): the first annotation is the worst finding. */
-function failingWorstFirst(report) {
-    return report.entries.filter((e) => e.severity === 'fail').sort(worstFirst);
-}
-/** The job's one-line failure reason: the worst failing finding, and how many more there are. */
-function failureReason(report) {
-    const failing = failingWorstFirst(report);
-    const worst = failing[0];
-    // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
-    if (worst === undefined)
-        return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
-    const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';
-    return `Memory gate failed: ${entrySentence(worst)}${more}`;
-}
-
 // The one publish step of check and comment modes: outputs, HTML report, job summary, annotations, sticky comment, verdict.
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
 const COMMENT_LIMIT = 65_536;
@@ -218,20 +197,30 @@ async function writeOutputs(report, markdown) {
     setOutput('markdown', markdownPath);
     return { reportPath, markdownPath };
 }
-/** Writes the self-contained HTML report where 'html-report' says (relative to the workspace), creating its folder. */
-async function writeHtmlReport(inputs, report) {
-    if (inputs.htmlReport === undefined)
+/** Writes a report file where its input says (relative to the workspace), creating its folder. */
+async function writeReportFile(input, what, where, render) {
+    if (where === undefined)
         return;
-    const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), inputs.htmlReport);
+    const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
     try {
+        const text = await render();
         await mkdir(path.dirname(file), { recursive: true });
-        const { renderHtml } = await import('../chunks/html.js');
-        await writeFile(file, renderHtml(report));
+        await writeFile(file, text);
     }
     catch (error) {
-        throw new UsageError(`'html-report': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof UsageError)
+            throw error;
+        throw new UsageError(`'${input}': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    info(`Wrote the HTML report to ${file}`);
+    info(`Wrote the ${what} to ${file}`);
+}
+/** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
+async function writeReportFiles(inputs, report) {
+    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report));
+    await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
+        const { runStamp } = await import('../chunks/node-environment.js');
+        return (await import('../chunks/junit.js')).renderJunit(report, runStamp());
+    });
 }
 /** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
 const ANNOTATIONS_PER_STEP = 10;
@@ -296,7 +285,7 @@ async function postComment(inputs, where, report) {
 async function publish(inputs, report, where) {
     const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
     await writeOutputs(report, markdown);
-    await writeHtmlReport(inputs, report);
+    await writeReportFiles(inputs, report);
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown).write();
     const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;

@@ -81,6 +81,8 @@ async function runUpdateMode(inputs) {
     }
     if (inputs.htmlReport !== undefined)
         warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
+    if (inputs.junitReport !== undefined)
+        warning(`'junit-report' is ignored in mode 'update': there is no gate verdict to show`);
     // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
     const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
     const { snapshot } = await collectInputs(inputs);

@@ -368,6 +368,7 @@ const CHECK = {
         report: { type: 'string', value: 'FILE', description: 'write the JSON report (every entry)' },
         markdown: { type: 'string', value: 'FILE', description: 'write the markdown report (job summary)' },
         html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
+        junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report (GitLab, Jenkins)' },
         all: { type: 'boolean', description: 'list every key, not one row per module' },
         history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
         ...ENVIRONMENT_OPTIONS,
@@ -498,6 +499,9 @@ async function checkCommand(args, io) {
     // The history is read first: a corrupt one stops the run before the (long) parse.
     const historyFile = optionalString(opts, 'history');
     const history = historyFile === undefined ? null : await readHistory(historyFile, io);
+    const junitFile = optionalString(opts, 'junit');
+    // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
+    const stamp = junitFile === undefined ? undefined : (await import('./node-environment.js')).runStamp();
     const { snapshot } = await collectFromOptions(opts, io);
     const { runGate } = await import('./run-gate.js');
     const trendsModule = history === null ? undefined : await import('./trends.js');
@@ -520,6 +524,8 @@ async function checkCommand(args, io) {
         await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
     if (htmlFile)
         await writeFile(htmlFile, (await import('./html.js')).renderHtml(report));
+    if (junitFile !== undefined && stamp !== undefined)
+        await writeFile(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js').then(function (n) { return n.g; });
     io.out(renderTerminal(report, {
         color: (io.color ?? useColor)(),

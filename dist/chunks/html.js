@@ -1,6 +1,6 @@
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, b as statusLabel, g as groupEntries, p as plural, f as countByStatus, h as deviceOfEntry, k as kindTitle, j as worstOf, l as isRollUp, m as devicesPhrase, n as valueRange, o as formatTransition, q as medianPercent, r as medianGrowth, t as formatShortPercent, u as formatChange, a as entryReason } from './groups.js';
+import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, a as statusLabel, g as groupEntries, p as plural, b as countByStatus, e as deviceOfEntry, k as kindTitle, w as worstOf, f as isRollUp, h as devicesPhrase, j as valueRange, l as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, q as formatChange, r as entryReason } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { e as escapeHtml } from './escape.js';
 import './snapshot.js';

@@ -1,6 +1,6 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, D as contextMarkdown, p as plural, j as worstOf, l as isRollUp, o as formatTransition, u as formatChange, h as deviceOfEntry, r as medianGrowth, q as medianPercent, t as formatShortPercent, m as devicesPhrase, k as kindTitle, n as valueRange, b as statusLabel, a as entryReason } from './groups.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, w as worstOf, f as isRollUp, l as formatTransition, q as formatChange, e as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, h as devicesPhrase, k as kindTitle, j as valueRange, a as statusLabel, r as entryReason } from './groups.js';
 import { a as escapeMarkdownText, t as tableCodeSpan, e as escapeHtml, c as codeSpan } from './escape.js';
 import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
 import './snapshot.js';

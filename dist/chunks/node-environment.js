@@ -18,6 +18,19 @@ const MEMORY_VARIABLES = [
 ];
 /** Where CANN installs by default (root, then a user install). */
 const DEFAULT_ASCEND_ROOTS = ['/usr/local/Ascend', path.join(os.homedir(), 'Ascend')];
+/**
+ * When and where this gate runs, for a report that must say so (JUnit's timestamp and hostname): the time from
+ * SOURCE_DATE_EPOCH when it is set (the reproducible-builds convention, so a committed sample can be made again), else
+ * now; this machine's host name.
+ */
+function runStamp(env = process.env, now = () => new Date()) {
+    const epoch = env.SOURCE_DATE_EPOCH;
+    if (epoch !== undefined && epoch !== '' && !/^\d{1,12}$/.test(epoch.trim())) {
+        throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got '${epoch}'`);
+    }
+    const timestamp = epoch !== undefined && epoch.trim() !== '' ? new Date(Number(epoch.trim()) * 1000) : now();
+    return { timestamp, hostname: os.hostname() || 'localhost' };
+}
 /** `KEY=VALUE` pairs (newline- or comma-separated for the Action input) into items; a bad pair is a usage error naming it. */
 function parseEnvironmentPairs(pairs, where) {
     const items = {};
@@ -174,4 +187,4 @@ async function withThisNode(snapshot, options, log = () => { }) {
     return builder.build();
 }
 
-export { MEMORY_VARIABLES, collectEnvironment, nodeName, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, withThisNode };
+export { MEMORY_VARIABLES, collectEnvironment, nodeName, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, runStamp, withThisNode };

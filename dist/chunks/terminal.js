@@ -2,7 +2,7 @@ import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { RECENT_POINTS } from './trends.js';
 import { g as SECTIONS, e as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
-import { i as isFirstRun, s as splitSections, v as verdictText, G as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, o as formatTransition, u as formatChange, f as countByStatus, j as worstOf, a as entryReason, l as isRollUp, q as medianPercent, m as devicesPhrase, h as deviceOfEntry, r as medianGrowth, t as formatShortPercent } from './groups.js';
+import { i as isFirstRun, s as splitSections, v as verdictText, H as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, l as formatTransition, q as formatChange, b as countByStatus, w as worstOf, r as entryReason, f as isRollUp, m as medianPercent, h as devicesPhrase, e as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './groups.js';
 import { d as describeChanges } from './environment.js';
 import { s as splitDevice } from './keys.js';
 

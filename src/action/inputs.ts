@@ -29,6 +29,8 @@ export interface ActionInputs {
   reportArtifact: string;
   /** Where to write the self-contained HTML report; undefined = none. */
   htmlReport: string | undefined;
+  /** Where to write the JUnit XML report (GitLab, Jenkins); undefined = none. */
+  junitReport: string | undefined;
   /** Events besides workflow_dispatch, schedule and push on which update mode may write. */
   allowUpdateOn: string[];
   /** Artifacts downloaded at a time. */
@@ -72,11 +74,12 @@ function parseConcurrency(value: string): number {
   return Number(value);
 }
 
-function parseHtmlReport(value: string): string | undefined {
+/** A report file input (`html-report`, `junit-report`): one path, or undefined when empty. */
+function parseReportPath(input: string, example: string, value: string): string | undefined {
   const file = value.trim();
   if (file === '') return undefined;
   if (/[\r\n]/.test(file) || /[\\/]$/.test(file)) {
-    throw new UsageError(`'html-report' must be one file path such as memory-gate.html, got '${value}'`);
+    throw new UsageError(`'${input}' must be one file path such as ${example}, got '${value}'`);
   }
   return file;
 }
@@ -112,7 +115,8 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', ['pull-request', 'commit', 'write'] as const),
     prune: bool('prune', get('prune') || 'false'),
     reportArtifact: get('report-artifact') || 'memory-gate-report',
-    htmlReport: parseHtmlReport(get('html-report')),
+    htmlReport: parseReportPath('html-report', 'memory-gate.html', get('html-report')),
+    junitReport: parseReportPath('junit-report', 'memory-gate.junit.xml', get('junit-report')),
     allowUpdateOn: parseEvents(get('allow-update-on')),
     downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
     missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn'] as const),

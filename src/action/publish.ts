@@ -33,18 +33,28 @@ async function writeOutputs(report: GateReport, markdown: string): Promise<{ rep
   return { reportPath, markdownPath };
 }
 
-/** Writes the self-contained HTML report where 'html-report' says (relative to the workspace), creating its folder. */
-async function writeHtmlReport(inputs: ActionInputs, report: GateReport): Promise<void> {
-  if (inputs.htmlReport === undefined) return;
-  const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), inputs.htmlReport);
+/** Writes a report file where its input says (relative to the workspace), creating its folder. */
+async function writeReportFile(input: string, what: string, where: string | undefined, render: () => Promise<string>): Promise<void> {
+  if (where === undefined) return;
+  const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
   try {
+    const text = await render();
     await mkdir(path.dirname(file), { recursive: true });
-    const { renderHtml } = await import('../report/html.js');
-    await writeFile(file, renderHtml(report));
+    await writeFile(file, text);
   } catch (error) {
-    throw new UsageError(`'html-report': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`'${input}': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  core.info(`Wrote the HTML report to ${file}`);
+  core.info(`Wrote the ${what} to ${file}`);
+}
+
+/** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
+async function writeReportFiles(inputs: ActionInputs, report: GateReport): Promise<void> {
+  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../report/html.js')).renderHtml(report));
+  await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
+    const { runStamp } = await import('../sources/node-environment.js');
+    return (await import('../report/junit.js')).renderJunit(report, runStamp());
+  });
 }
 
 /** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
@@ -122,7 +132,7 @@ export interface Publication {
 export async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
   const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
   await writeOutputs(report, markdown);
-  await writeHtmlReport(inputs, report);
+  await writeReportFiles(inputs, report);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
   if (where.enforce) annotate(report, failsJob ? 1 : 0);

@@ -54,6 +54,7 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
     throw new UsageError(`'github-token' is required for update-strategy ${inputs.updateStrategy}`);
   }
   if (inputs.htmlReport !== undefined) core.warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
+  if (inputs.junitReport !== undefined) core.warning(`'junit-report' is ignored in mode 'update': there is no gate verdict to show`);
   // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
   const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
   const { snapshot } = await collectInputs(inputs);

@@ -61,6 +61,7 @@ const CHECK: CommandSpec = {
     report: { type: 'string', value: 'FILE', description: 'write the JSON report (every entry)' },
     markdown: { type: 'string', value: 'FILE', description: 'write the markdown report (job summary)' },
     html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
+    junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report (GitLab, Jenkins)' },
     all: { type: 'boolean', description: 'list every key, not one row per module' },
     history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
     ...ENVIRONMENT_OPTIONS,
@@ -201,6 +202,9 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   // The history is read first: a corrupt one stops the run before the (long) parse.
   const historyFile = optionalString(opts, 'history');
   const history = historyFile === undefined ? null : await readHistory(historyFile, io);
+  const junitFile = optionalString(opts, 'junit');
+  // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
+  const stamp = junitFile === undefined ? undefined : (await import('../sources/node-environment.js')).runStamp();
   const { snapshot } = await collectFromOptions(opts, io);
   const { runGate } = await import('../gate/run-gate.js');
   const trendsModule = history === null ? undefined : await import('../history/trends.js');
@@ -220,6 +224,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
   if (markdownFile) await writeFile(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
   if (htmlFile) await writeFile(htmlFile, (await import('../report/html.js')).renderHtml(report));
+  if (junitFile !== undefined && stamp !== undefined) await writeFile(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(
     renderTerminal(report, {

@@ -37,6 +37,20 @@ export interface CollectedEnvironment {
   notes: string[];
 }
 
+/**
+ * When and where this gate runs, for a report that must say so (JUnit's timestamp and hostname): the time from
+ * SOURCE_DATE_EPOCH when it is set (the reproducible-builds convention, so a committed sample can be made again), else
+ * now; this machine's host name.
+ */
+export function runStamp(env: NodeJS.ProcessEnv = process.env, now: () => Date = () => new Date()): { timestamp: Date; hostname: string } {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch !== undefined && epoch !== '' && !/^\d{1,12}$/.test(epoch.trim())) {
+    throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got '${epoch}'`);
+  }
+  const timestamp = epoch !== undefined && epoch.trim() !== '' ? new Date(Number(epoch.trim()) * 1000) : now();
+  return { timestamp, hostname: os.hostname() || 'localhost' };
+}
+
 /** `KEY=VALUE` pairs (newline- or comma-separated for the Action input) into items; a bad pair is a usage error naming it. */
 export function parseEnvironmentPairs(pairs: readonly string[], where: string): EnvironmentItems {
   const items: EnvironmentItems = {};

@@ -9,7 +9,7 @@
  *
  * Build first: `npm run build` (the tests run dist/index.js, not the sources).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -537,6 +537,29 @@ describe('check mode on a pull request', () => {
     expect(r.summary).toContain('DEV_MEM/dev2/HCCL');
   });
 
+  it('junit-report: the JUnit file lands in the workspace, with the same verdict, valid against the schemas GitLab and Jenkins read', async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs({ ...BASE_MODULES, 'DEV_MEM/dev2/HCCL': { peak: BASE_MODULES['DEV_MEM/dev2/HCCL']!.peak * 3 } }, RANKS),
+    });
+    const r = await runAction({ dirs, inputs: { plog: '.', 'junit-report': 'reports/memory-gate.junit.xml' }, event: 'push', env: { SOURCE_DATE_EPOCH: '1796169600' } });
+    expect(r.code, why(r)).toBe(1);
+    const file = join(dirs.workspace, 'reports', 'memory-gate.junit.xml');
+    expect(r.stdout).toContain(`Wrote the JUnit report to ${file}`);
+    const xml = readFileSync(file, 'utf8');
+    expect([...xml.matchAll(/<testsuite name="([^"]+)"[^>]* failures="(\d+)"[^>]* timestamp="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)).toEqual([
+      'Memory gate 1 2026-12-02T00:00:00',
+      'Modules 1 2026-12-02T00:00:00',
+    ]);
+    expect(xml).toContain(`<failure message="${r.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev2/HCCL regressed')!.message}" type="regressed">`);
+    for (const schema of ['JUnit.xsd', 'jenkins-junit-10.xsd']) {
+      const lint = spawnSync('xmllint', ['--noout', '--schema', join(ROOT, 'test', 'fixtures', 'junit', schema), file], { encoding: 'utf8' });
+      expect(lint.error, 'xmllint is not installed: apt-get install libxml2-utils').toBeUndefined();
+      expect([schema, lint.status, lint.stderr.trim()]).toEqual([schema, 0, `${file} validates`]);
+    }
+  });
+
   it('a run with no memory statistics fails loudly, never passes', async () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, {
@@ -854,11 +877,13 @@ describe('update mode', () => {
     fake.clearLog();
     const r = await runAction({
       dirs,
-      inputs: { mode: 'update', plog: 'rank_*', baseline: BASELINE, 'update-strategy': 'write', 'github-token': '' },
+      inputs: { mode: 'update', plog: 'rank_*', baseline: BASELINE, 'update-strategy': 'write', 'github-token': '', 'junit-report': 'memory-gate.junit.xml' },
       event: 'workflow_dispatch',
       payload: dispatch,
     });
     expect(r.code, why(r)).toBe(0);
+    expect(r.warnings.map((w) => w.message)).toContain("'junit-report' is ignored in mode 'update': there is no gate verdict to show");
+    expect(existsSync(join(dirs.workspace, 'memory-gate.junit.xml'))).toBe(false);
     const text = readFileSync(join(dirs.workspace, BASELINE), 'utf8');
     const written = JSON.parse(text) as { sections: { modules?: unknown; kernels?: unknown }; source: Record<string, unknown> };
     expect(text).toBe(stable(written));
