@@ -84,6 +84,8 @@ function cliReach() {
 }
 const chunkFileName = (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => !reachedByCli.has(id)) ? 'action/[name].js' : 'chunks/[name].js');
 
+// tsconfig.build.json sets removeComments: src/ is where the comments are read; in dist/ they were ~146 kB of the
+// npm package (1,525 → 1,379 kB unpacked, bench/run.mjs --only package) and of what every run parses.
 const plugins = () => [
   typescript({ tsconfig: './tsconfig.build.json', compilerOptions: { module: 'nodenext' } }),
   nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),

@@ -647,7 +647,6 @@ function info(message) {
     process.stdout.write(message + os.EOL);
 }
 
-// Every Action input, read in one place into one typed object; errors name the input.
 function oneOf(name, value, allowed) {
     if (allowed.includes(value))
         return value;
@@ -681,7 +680,6 @@ function parseConcurrency(value) {
     }
     return Number(value);
 }
-/** A report file input (`html-report`, `junit-report`): one path, or undefined when empty. */
 function parseReportPath(input, example, value) {
     const file = value.trim();
     if (file === '')
@@ -691,7 +689,6 @@ function parseReportPath(input, example, value) {
     }
     return file;
 }
-/** GitHub event names, comma- or newline-separated. */
 function parseEvents(value) {
     const events = splitList(value);
     const bad = events.find((e) => !/^[a-z_]{1,50}$/.test(e));
@@ -699,14 +696,12 @@ function parseEvents(value) {
         throw new UsageError(`'allow-update-on' must list event names such as issue_comment, got '${bad}'`);
     return events;
 }
-/** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
 function readInputs(get = (name) => getInput(name)) {
     const commentKey = get('comment-key') || 'default';
     if (!/^[\w.-]{1,64}$/.test(commentKey)) {
         throw new UsageError(`'comment-key' may hold letters, digits, '.', '_' and '-' (1 to 64), got '${commentKey}'`);
     }
     return {
-        // One input per evidence source (src/parsers/evidence-sources.ts), named there.
         evidence: Object.fromEntries(SOURCES.map((source) => [source.name, splitList(get(source.input))])),
         artifacts: splitList(get('artifacts')),
         runId: parseRunId(get('run-id')),
@@ -728,7 +723,6 @@ function readInputs(get = (name) => getInput(name)) {
         downloadConcurrency: parseConcurrency(get('download-concurrency') || '8'),
         missingArtifacts: oneOf('missing-artifacts', get('missing-artifacts') || 'fail', ['fail', 'warn']),
         collectEnvironment: bool('collect-environment', get('collect-environment') || 'false'),
-        // One item per line: a value may hold commas (PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6).
         environment: get('environment')
             .split(/\r?\n/)
             .map((line) => line.trim())
@@ -736,13 +730,10 @@ function readInputs(get = (name) => getInput(name)) {
     };
 }
 
-// The Action: reads the inputs and runs the mode they name (src/action/: check, update, comment, snapshot); one error path.
-/** ACTIONS_STEP_DEBUG (the secret) or a re-run with debug logging (RUNNER_DEBUG): show stacks. */
 function debugLogging() {
     return isDebug() || process.env.ACTIONS_STEP_DEBUG === 'true';
 }
 async function run() {
-    // First of all: an API error that echoes the token must print *** instead.
     const token = getInput('github-token');
     if (token)
         setSecret(token);
@@ -765,7 +756,6 @@ async function run() {
     }
 }
 
-// Entry of the Action: runs it, nothing else.
 void run();
 
 export { setOutput as a, setFailed as b, error as e, info as i, notice as n, summary as s, warning as w };

@@ -5,12 +5,9 @@ import { S as SnapshotBuilder } from './chunks/snapshot.js';
 import './chunks/errors.js';
 import './chunks/series.js';
 
-// A parse worker thread (started by collect.ts for large inputs): parses whole files, one task at a time, each into
-// its own SnapshotBuilder, and posts back the builder's plain state or the error; the main thread merges in file order.
 async function parseOne(task) {
     const builder = new SnapshotBuilder();
     try {
-        // Loaded only when a file of that source comes: a plog-only run never loads csv-parse.
         await parseInputFile(task.kind, task.file, builder);
         return { index: task.index, ok: true, state: builder.toState() };
     }
@@ -24,5 +21,4 @@ if (port === null)
 port.on('message', (task) => {
     void parseOne(task).then((result) => port.postMessage(result));
 });
-// Tasks come only after this: until then the main thread parses them itself instead of waiting for this thread's start-up.
 port.postMessage({ ready: true });

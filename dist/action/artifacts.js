@@ -16,9 +16,7 @@ import 'url';
 import 'module';
 import '../chunks/evidence-sources.js';
 
-// The two artifact APIs (this run's results service, another run's REST API) with retries, backoff and timeouts on every request.
 const DEFAULT_RETRY = { attempts: 5, baseDelayMs: 500, maxDelayMs: 8000, timeoutMs: 30_000 };
-/** An HTTP answer that is not the one expected; 5xx, 408 and 429 are worth another try. */
 class HttpStatusError extends Error {
     status;
     constructor(status, what) {
@@ -27,14 +25,12 @@ class HttpStatusError extends Error {
         this.name = 'HttpStatusError';
     }
 }
-/** A request that failed for good (retried, or not worth retrying): its message is final, and nobody retries it again. */
 class RequestFailed extends Error {
     constructor(message, cause) {
         super(message, { cause });
         this.name = 'RequestFailed';
     }
 }
-/** Network causes that a second try may not meet: resets, refusals, closed sockets, timeouts. */
 const TRANSIENT_CODES = new Set([
     'ECONNRESET',
     'ECONNREFUSED',
@@ -48,7 +44,6 @@ const TRANSIENT_CODES = new Set([
     'UND_ERR_HEADERS_TIMEOUT',
     'UND_ERR_BODY_TIMEOUT',
 ]);
-/** Whether another attempt may succeed: server errors, throttling, dropped connections and timeouts; not 4xx or a bad zip. */
 function isTransient(error) {
     if (error instanceof RequestFailed)
         return false;
@@ -60,13 +55,11 @@ function isTransient(error) {
         const code = e.code;
         if (typeof code === 'string' && TRANSIENT_CODES.has(code))
             return true;
-        // undici: `fetch failed` (connect) and `terminated` (body cut short) are network failures.
         if (e instanceof TypeError && /^(fetch failed|terminated)$/.test(e.message))
             return true;
     }
     return false;
 }
-/** The innermost message: undici hides the socket's reason under `fetch failed`. */
 function describeError(error) {
     if (error instanceof RequestFailed)
         return error.message;
@@ -76,12 +69,10 @@ function describeError(error) {
     }
     return message;
 }
-/** Delay before attempt `attempt + 1`: base × 2^(attempt−1), capped, with jitter so parallel retries do not stampede. */
 function backoffDelay(policy, attempt, random = Math.random) {
     const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
     return Math.round(ceiling * (0.5 + random() / 2));
 }
-/** Runs `operation` until it succeeds, a non-transient error, or the last attempt. */
 async function withRetries(what, policy, onRetry, operation) {
     for (let attempt = 1;; attempt++) {
         const controller = new AbortController();
@@ -119,7 +110,6 @@ async function fetchJson(url, init, what, signal) {
 function record(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
 }
-/** Streams `url` to `file`, restarting the idle timer on every chunk; returns the bytes written. Each write is awaited: a failed attempt leaves nothing in flight to land in the next one's file. */
 async function streamToFile(url, file, signal, idleMs, what) {
     const idle = new AbortController();
     const stalled = () => idle.abort(new DOMException(`no data for ${idleMs} ms`, 'TimeoutError'));
@@ -145,7 +135,6 @@ async function streamToFile(url, file, signal, idleMs, what) {
         await out.close();
     }
 }
-/** The run and job ids the runtime token grants (`Actions.Results:<run>:<job>` in its `scp` claim). */
 function backendIdsFromToken(token) {
     let scp = '';
     try {
@@ -161,7 +150,6 @@ function backendIdsFromToken(token) {
     }
     throw new InputError('ACTIONS_RUNTIME_TOKEN grants no workflow run (no Actions.Results scope)');
 }
-/** This run's artifacts through the results service (Twirp, JSON with proto field names). */
 function resultsService(env, policy) {
     const base = env.ACTIONS_RESULTS_URL;
     const token = env.ACTIONS_RUNTIME_TOKEN;
@@ -191,9 +179,7 @@ function resultsService(env, policy) {
         },
     };
 }
-/** REST pages of this size: the API's maximum. */
 const PAGE_SIZE = 100;
-/** Another run's artifacts through the REST API: listed page by page, each zip through its 302 to blob storage. */
 function restService(run, env, policy) {
     const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
     const headers = {
@@ -233,7 +219,6 @@ function restService(run, env, policy) {
         },
     };
 }
-/** Keeps the newest artifact of each name (a re-run job uploads its artifact again). */
 function latestOfEachName(artifacts) {
     const newest = new Map();
     for (const a of artifacts) {
@@ -1667,13 +1652,10 @@ function requireYauzl () {
 var yauzlExports = requireYauzl();
 var yauzl = /*@__PURE__*/getDefaultExportFromCjs(yauzlExports);
 
-// Extracts an artifact zip entry by entry, refusing any name that would land outside the destination (zip-slip).
-/** Errors that make one entry unwritable (a name that collides with an earlier entry), not the whole archive. */
 const ENTRY_CONFLICTS = new Set(['EISDIR', 'ENOTDIR', 'EEXIST']);
 function isEntryConflict(error) {
     return typeof error === 'object' && error !== null && 'code' in error && ENTRY_CONFLICTS.has(String(error.code));
 }
-/** Opens the entry's file, creating its folders; null when the name collides with an earlier entry. */
 async function openTarget(target) {
     try {
         await mkdir(path.dirname(target), { recursive: true });
@@ -1685,7 +1667,6 @@ async function openTarget(target) {
         throw error;
     }
 }
-/** Why an entry name may not be written, or null when it is a plain relative path. */
 function unsafeEntryReason(name) {
     if (name.length === 0)
         return 'empty name';
@@ -1701,15 +1682,9 @@ function unsafeEntryReason(name) {
 }
 function openZip(zipPath) {
     return new Promise((resolve, reject) => {
-        // decodeStrings off: yauzl would abort the whole archive on the first bad name; we skip that entry instead.
         yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => (err ? reject(err) : resolve(zip)));
     });
 }
-/**
- * Extracts every safe entry. With `maxBytes`, an archive whose entries add up to more is refused before that much is
- * written (a zip bomb in an untrusted upload must not fill the runner's disk); yauzl checks each entry's real size
- * against the size its header declares.
- */
 async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE_INFINITY) {
     const root = path.resolve(destination);
     await mkdir(root, { recursive: true });
@@ -1729,7 +1704,6 @@ async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE
             const reason = unsafeEntryReason(name);
             const target = path.resolve(root, name);
             const isDirectory = name.endsWith('/');
-            // A file must land strictly inside (an entry named `.` would be the folder itself); a folder entry may be it.
             const inside = target.startsWith(root + path.sep) || (isDirectory && target === root);
             const skip = (list) => {
                 list.push(name);
@@ -1766,9 +1740,7 @@ async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE
     return result;
 }
 
-// Downloads the workflow-run artifacts whose names match the patterns, several at a time, so the local input search can run inside them.
 const DEFAULT_DOWNLOAD_CONCURRENCY = 8;
-/** Lists, filters and downloads `concurrency` at a time, each zip extracted as soon as it is on disk; an empty match is an error that lists what the run does have. */
 async function downloadArtifacts(request, log = () => { }, warn = log) {
     const env = request.env ?? process.env;
     const policy = request.retry ?? DEFAULT_RETRY;
@@ -1798,7 +1770,6 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
     }
     await mkdir(request.dir, { recursive: true });
     const root = await realpath(request.dir);
-    // Next to the folder, not in it: an artifact may be named `.zips`, and its folder must not be the one removed below.
     const staging = `${root}.zips`;
     await mkdir(staging, { recursive: true });
     const targets = folderNames(selected);
@@ -1814,11 +1785,9 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
         const what = `artifact '${artifact.name}'`;
         try {
             const size = await withRetries(what, policy, onRetry, async (signal) => {
-                // A signed URL is short-lived: ask again on every attempt.
                 const url = await service.zipUrl(artifact, onRetry);
                 return streamToFile(url, zip, signal, policy.timeoutMs, what);
             });
-            // The zip is extracted by us: entry names are not trusted (zip-slip).
             const { files, refused, collided } = await extractZipSafely(zip, target, request.maxBytes);
             await rm(zip, { force: true });
             if (refused.length > 0)
@@ -1851,7 +1820,6 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
     }
     return { downloaded: ok, failed, retries, bytes };
 }
-/** Runs `work` over the items, at most `limit` at once, in list order. */
 async function forEachBounded(items, limit, work) {
     let next = 0;
     const worker = async () => {
@@ -1865,7 +1833,6 @@ async function forEachBounded(items, limit, work) {
 function sum(values) {
     return values.reduce((a, b) => a + b, 0);
 }
-/** One folder per artifact; `a:b` and `a_b` clean to one name, so the second gets its id and two artifacts never merge. */
 function folderNames(artifacts) {
     const used = new Set();
     return artifacts.map((artifact) => {
@@ -1876,9 +1843,7 @@ function folderNames(artifacts) {
         return folder;
     });
 }
-/** Most skipped entry names listed in a warning. */
 const SKIPPED_NAMES_SHOWN = 20;
-/** One warning per artifact and cause, however many entries: GitHub keeps 10 warning annotations per step. */
 function skippedMessage(artifactName, names, why) {
     const shown = names.slice(0, SKIPPED_NAMES_SHOWN).map((name) => `'${name}'`);
     const more = names.length - shown.length;
@@ -1886,7 +1851,6 @@ function skippedMessage(artifactName, names, why) {
     const list = names.length === 1 ? '' : `: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
     return `artifact '${artifactName}': ${what} ${why}; skipped${list}`;
 }
-/** Artifact names become folder names: keep them one path segment. */
 function safeDirName(name) {
     const cleaned = name.replace(/[\\/:*?"<>|\0]/g, '_').replace(/^\.+$/, '_');
     return cleaned || '_';

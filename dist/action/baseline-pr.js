@@ -27,15 +27,8 @@ import '../chunks/series.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
 
-// Proposes a new baseline through the Git Data API (no checkout needed): a branch + commit + pull request, or a commit;
-// reads repository files at any commit, of any size. Every failure is one GitHubError naming the step and the permission.
 const READ = 'contents: read';
 const WRITE = 'contents: write';
-/**
- * Reads a file at a branch or commit; null when it does not exist there. Asks for the raw media type, which
- * GitHub serves up to 100 MB (the JSON form carries no content past 1 MB: `content: ""`, `encoding: "none"`),
- * and falls back to the blob API when a proxy answers with the JSON form anyway.
- */
 async function readFileAt(octokit, repo, filePath, ref) {
     const attempt = `reading ${filePath} at ${ref}`;
     let data;
@@ -64,7 +57,6 @@ async function readFileAt(octokit, repo, filePath, ref) {
     const { data: blob } = await gitHubCall(attempt, READ, () => octokit.rest.git.getBlob({ ...repo, file_sha: sha }));
     return Buffer.from(blob.content, blob.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
 }
-/** Creates blob → tree (on top of the branch head) → commit; returns the new commit's sha and the parent's. */
 async function commitOnTopOf(octokit, request) {
     const { owner, repo, baseBranch } = request;
     const { data: ref } = await gitHubCall(`reading branch ${baseBranch}`, READ, () => octokit.rest.git.getRef({ owner, repo, ref: `heads/${baseBranch}` }));
@@ -80,7 +72,6 @@ async function commitOnTopOf(octokit, request) {
     const { data: commit } = await gitHubCall('creating a commit', WRITE, () => octokit.rest.git.createCommit({ owner, repo, message: request.message, tree: tree.sha, parents: [parentSha] }));
     return { commitSha: commit.sha, parentSha };
 }
-/** `commit` strategy: fast-forwards the base branch to a commit holding the new baseline. */
 async function commitBaseline(octokit, request) {
     const { commitSha } = await commitOnTopOf(octokit, request);
     try {
@@ -94,11 +85,6 @@ async function commitBaseline(octokit, request) {
     }
     return commitSha;
 }
-/**
- * `pull-request` strategy: puts the commit on `branch` (one stable branch per baseline file: created, or moved when a
- * later run proposes newer numbers) and opens a PR, or updates the one already open for that branch, so there is
- * never more than one open PR changing the file. The PR gets `label`.
- */
 async function openBaselinePullRequest(octokit, request) {
     const { owner, repo, branch } = request;
     const { commitSha } = await commitOnTopOf(octokit, request);
@@ -106,7 +92,6 @@ async function openBaselinePullRequest(octokit, request) {
         await octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: commitSha });
     }
     catch (error) {
-        // 422: the branch exists from an earlier run; it is this Action's, so move it.
         if (httpStatus(error) !== 422)
             return gitHubCall(`creating branch ${branch}`, WRITE, () => Promise.reject(error));
         await gitHubCall(`moving branch ${branch}`, WRITE, () => octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: commitSha, force: true }));

@@ -52,13 +52,10 @@ import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
 
-// Check mode: gate this run's evidence against the committed baseline and publish the verdict. On a pull request, the
-// baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
 async function runCheckMode(inputs) {
     const pr = pullRequestOfEvent();
     const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
     const repo = thisRepo();
-    // Limits first: a token or API problem fails before the (long) parse.
     const limits = await resolveGateLimits(inputs, repo, octokit, pr);
     const { snapshot, missingArtifacts } = await collectInputs(inputs);
     const gated = await runGate({

@@ -51,10 +51,7 @@ import '../chunks/keys.js';
 import '../chunks/markdown.js';
 import '../chunks/device-table.js';
 
-// Comment mode (workflow_run, fork-safe): re-render from validated data the report an untrusted pull_request run uploaded.
-/** An untrusted report artifact larger than this is refused: the schema's 500,000 entries fit under it. */
 const REPORT_ARTIFACT_LIMIT = 512 * 1024 * 1024;
-/** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
 async function runCommentMode(inputs) {
     const ctx = workflowContext();
     const workflowRun = ctx.payload.workflow_run;
@@ -79,7 +76,6 @@ async function runCommentMode(inputs) {
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
     const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
-    // The verdict is the pull_request run's: link that run, not this workflow_run job.
     await publish(inputs, report, {
         issueNumber,
         repo,
@@ -89,15 +85,9 @@ async function runCommentMode(inputs) {
         ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
     });
 }
-/**
- * What the comment says first: which limits the PR changes (its base commit against its head, read through the API),
- * and a warning when the uploaded report's baselines are not the ones the gate should have used. The artifact is
- * untrusted: its numbers are shown, never believed.
- */
 async function trustPreface(octokit, repo, inputs, issueNumber, report) {
     const { data: pr } = await gitHubCall(`reading pull request #${issueNumber}`, 'pull-requests: read', () => octokit.rest.pulls.get({ ...repo, pull_number: issueNumber }));
     const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
-    // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still checked.
     const head = await limitsAt(octokit, repo, inputs, pr.head.sha).catch((error) => {
         if (!(error instanceof GitHubError))
             throw error;
@@ -121,14 +111,12 @@ async function findReportFile(dir) {
         throw new InputError(`the report artifact holds no .json file`);
     return preferred;
 }
-/** Forks' PRs are missing from workflow_run.pull_requests: find the PR by its head commit. */
 async function pullRequestForSha(octokit, repo, sha) {
     try {
         const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha });
         const associated = data.find((p) => p.state === 'open')?.number ?? data[0]?.number;
         if (associated !== undefined)
             return associated;
-        // A fork's commit is not associated with the base repository: match open PRs by head sha.
         const open = await octokit.paginate(octokit.rest.pulls.list, { ...repo, state: 'open', per_page: 100 });
         return open.find((p) => p.head.sha === sha)?.number;
     }

@@ -27,12 +27,9 @@ import '../chunks/series.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
 
-// The sticky PR comment: one per gate (comment-key), found by a hidden marker, updated in place instead of piling up.
-/** The hidden marker that identifies this gate's comment; comment-key keeps several gates apart. */
 function commentMarker(commentKey) {
     return `<!-- ascend-memory-gate:${commentKey} -->`;
 }
-/** Finds this gate's comment among all of the PR's comments (every page) and creates or updates it per policy. */
 async function upsertStickyComment(octokit, request) {
     const { owner, repo, issueNumber, body, marker, policy, hasFindings } = request;
     if (policy === 'never')
@@ -51,21 +48,10 @@ async function upsertStickyComment(octokit, request) {
     const { data } = await gitHubCall(`commenting on #${issueNumber}`, 'pull-requests: write', () => octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body }));
     return { action: 'created', id: data.id, url: data.html_url };
 }
-/**
- * A gate's comment starts with its marker on a line of its own. A marker anywhere else (a name in another gate's
- * table, a quote of our comment) is text, never a claim on the comment.
- */
 function isMarkedBy(body, marker) {
     return typeof body === 'string' && body.startsWith(marker) && (body.length === marker.length || body[marker.length] === '\n' || body.startsWith('\r\n', marker.length));
 }
-/** The Actions bot: who GITHUB_TOKEN posts as. */
 const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
-/**
- * Who this token posts as, so that only its own comments are taken over: anyone can paste the marker (or quote ours),
- * and any other bot's comment is not ours either. A personal access token is its user (`GET /user`); GITHUB_TOKEN is
- * refused that endpoint (403) and posts as the Actions bot. Other failures are errors: guessing could take over
- * somebody else's comment.
- */
 async function tokenLogin(octokit) {
     try {
         return (await octokit.rest.users.getAuthenticated()).data.login;

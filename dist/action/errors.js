@@ -1,7 +1,5 @@
 import { I as InputError, r as replaceControlCharacters } from '../chunks/errors.js';
 
-// GitHub API failures as one line each: the HTTP status, what was being attempted, and what to do about it.
-/** An expected failure talking to GitHub: printed as one `::error::` line, never as a stack. */
 class GitHubError extends InputError {
     status;
     constructor(message, status) {
@@ -10,15 +8,10 @@ class GitHubError extends InputError {
         this.name = 'GitHubError';
     }
 }
-/**
- * What a failed call says to the user, e.g. "403 creating a branch: the token needs `contents: write` (GitHub said:
- * Resource not accessible by integration)". `permission` is the token permission the call needs.
- */
 function describeGitHubFailure(attempt, error, permission) {
     const e = (typeof error === 'object' && error !== null ? error : {});
     const status = typeof e.status === 'number' ? e.status : undefined;
     const said = gitHubSaid(e);
-    // Octokit reports a request that never got an answer (refused, reset, DNS) as a 500 without a response.
     if (status === undefined || (status === 500 && e.response === undefined)) {
         const api = process.env.GITHUB_API_URL || 'https://api.github.com';
         return new GitHubError(`cannot reach GitHub (${api}) ${attempt}: ${said || 'no answer'}; check the runner's network and re-run the job`, undefined);
@@ -43,7 +36,6 @@ function describeGitHubFailure(attempt, error, permission) {
         advice = 'unexpected answer';
     return new GitHubError(`${status} ${attempt}: ${advice}${saidPart}`, status);
 }
-/** GitHub's own message, shown bounded and with control characters visible. */
 function gitHubSaid(e) {
     const data = e.response?.data;
     let text = '';
@@ -62,7 +54,6 @@ function gitHubSaid(e) {
     const shown = replaceControlCharacters(text.trim());
     return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
 }
-/** Runs one GitHub call; its failure becomes a GitHubError naming `attempt` and the permission it needs. */
 async function gitHubCall(attempt, permission, call) {
     try {
         return await call();

@@ -33738,8 +33738,6 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token));
 }
 
-// The one place that builds the GitHub client, loaded only by the runs that talk to GitHub (it bundles undici and
-// Octokit, most of the Action's code); the workflow context and the error helpers live in context.ts.
 function createOctokit(token) {
     return getOctokit(token);
 }

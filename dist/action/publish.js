@@ -15,7 +15,6 @@ import { f as failureReason, a as failingWorstFirst, b as annotationText } from 
 import { writeJsonReport } from '../chunks/json.js';
 import { renderMarkdown } from '../chunks/markdown.js';
 
-/** Every key whose compared baseline value moves (added, removed or changed), in report order. */
 function baselineLimitChanges(base, head) {
     const keys = new Set();
     for (const side of [base, head])
@@ -32,11 +31,9 @@ function baselineLimitChanges(base, head) {
     }
     return changes;
 }
-/** Every config value (after defaults) that differs, named as in the file: `modules.tolerance.percent: 5 → 50`. */
 function configLimitChanges(base, head) {
     const { sections: baseSections, ...baseRest } = base;
     const { sections: headSections, ...headRest } = head;
-    // Sections are top-level keys in the file (`"modules": {…}`).
     const before = leaves({ ...baseSections, ...baseRest });
     const after = leaves({ ...headSections, ...headRest });
     const changes = [];
@@ -48,7 +45,6 @@ function configLimitChanges(base, head) {
     }
     return changes;
 }
-/** Path → scalar of a config object, iteratively (configs are small and shallow, but nothing here recurses). */
 function leaves(root) {
     const out = new Map();
     const stack = [['', root]];
@@ -64,9 +60,7 @@ function leaves(root) {
     }
     return out;
 }
-/** Rows shown; the rest are counted (the comment has 65,536 characters for everything). */
 const MAX_ROWS = 40;
-/** The section: which limits were used, and, when the PR moves any, a table of them. */
 function renderLimitsChanged(used) {
     const base = codeSpan(used.baseSha.slice(0, 12));
     const label = codeSpan(used.label);
@@ -91,21 +85,15 @@ function shown(change, value) {
         return formatBytes(value);
     return tableCodeSpan(JSON.stringify(value));
 }
-/** ×2.00 for a value that doubled; nothing when either side is absent, zero or not a number. */
 function ratio(change) {
     const { before, after } = change;
     if (typeof before !== 'number' || typeof after !== 'number' || before === 0)
         return '';
     return `×${(after / before).toFixed(2)}`;
 }
-/**
- * Keys whose baseline in an uploaded report differs from the trusted baseline: the run that made the report gated
- * against other limits (its workflow or files were changed). Entries of sections only; at most `max` keys.
- */
 function untrustedBaselineKeys(entries, trusted, max = 20) {
     const keys = [];
     for (const entry of entries) {
-        // Entries of a section are compared against its baseline; device findings are not.
         if (sectionOfKind(entry.kind) === undefined)
             continue;
         if (entry.baseline !== valueOf(trusted, entry.key))
@@ -115,7 +103,6 @@ function untrustedBaselineKeys(entries, trusted, max = 20) {
     }
     return keys;
 }
-/** The warning comment mode puts first when the report's baselines are not the trusted ones. */
 function renderUntrustedReport(keys, baseSha) {
     return [
         `#### ⛔ This report was not gated against the base commit's baseline`,
@@ -127,7 +114,6 @@ function renderUntrustedReport(keys, baseSha) {
     ].join('\n');
 }
 
-/** pull_request and pull_request_target events carry the PR; other events gate against the checked-out files. */
 function pullRequestOfEvent() {
     const { eventName, payload } = workflowContext();
     if (eventName !== 'pull_request' && eventName !== 'pull_request_target')
@@ -140,11 +126,6 @@ function pullRequestOfEvent() {
     const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n) => typeof n === 'string') : [];
     return { number: pr.number, baseSha, labels };
 }
-/**
- * Reads the baseline and config as they are at `sha` (absent config = defaults, absent baseline = null). The commit is
- * looked up first: GitHub answers 404 both for a missing file and for a commit the token cannot see, and the second
- * must be an error, never "no baseline".
- */
 async function limitsAt(octokit, repo, inputs, sha) {
     const { readFileAt } = await import('./baseline-pr.js');
     await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
@@ -157,10 +138,6 @@ async function limitsAt(octokit, repo, inputs, sha) {
         config: configText === null ? parseGateConfig({}, `${configPath}${at}`) : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
     };
 }
-/**
- * Check mode's limits. On a pull request: the base commit's baseline and config, compared with the checked-out ones
- * (the PR's) to list what the PR moves; the PR's own only with the base config's `baselineUpdateLabel` on the PR.
- */
 async function resolveGateLimits(inputs, repo, octokit, pr) {
     const head = { baseline: await loadBaseline(inputs.baseline), config: await loadGateConfig(inputs.config) };
     if (pr === undefined)
@@ -170,7 +147,6 @@ async function resolveGateLimits(inputs, repo, octokit, pr) {
     }
     return chooseLimits(await limitsAt(octokit, repo, inputs, pr.baseSha), head, pr);
 }
-/** The base commit's limits, or the PR's own when they differ and the PR carries the base config's label. */
 function chooseLimits(base, head, pr) {
     const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
     const label = base.config.baselineUpdateLabel;
@@ -179,8 +155,6 @@ function chooseLimits(base, head, pr) {
     return { ...chosen, used: { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes } };
 }
 
-// The one publish step of check and comment modes: outputs, HTML report, job summary, annotations, sticky comment, verdict.
-/** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
 async function writeOutputs(report, markdown) {
@@ -197,7 +171,6 @@ async function writeOutputs(report, markdown) {
     setOutput('markdown', markdownPath);
     return { reportPath, markdownPath };
 }
-/** Writes a report file where its input says (relative to the workspace), creating its folder. */
 async function writeReportFile(input, what, where, render) {
     if (where === undefined)
         return;
@@ -214,7 +187,6 @@ async function writeReportFile(input, what, where, render) {
     }
     info(`Wrote the ${what} to ${file}`);
 }
-/** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
 async function writeReportFiles(inputs, report) {
     await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
@@ -222,15 +194,8 @@ async function writeReportFiles(inputs, report) {
         return (await import('../chunks/junit.js')).renderJunit(report, runStamp());
     });
 }
-/** GitHub keeps at most 10 error (and 10 warning) annotations per step and silently drops the rest. */
 const ANNOTATIONS_PER_STEP = 10;
-/**
- * One annotation per failing key, within GitHub's 10 error annotations per step. `reserved` of them are kept for
- * what comes after (the job's one-line failure reason); when the keys do not fit, the last one left says how many
- * more there are. The summary has them all.
- */
 function annotate(report, reserved) {
-    // Worst first (severity, then absolute change): the first annotation names what matters most.
     const failing = failingWorstFirst(report);
     const budget = ANNOTATIONS_PER_STEP - reserved;
     const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
@@ -240,7 +205,6 @@ function annotate(report, reserved) {
         error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
     }
 }
-/** Posts the sticky comment; any failure is a warning and never changes the verdict. */
 async function postComment(inputs, where, report) {
     const { octokit, issueNumber, repo } = where;
     if (inputs.comment === 'never')
@@ -281,7 +245,6 @@ async function postComment(inputs, where, report) {
         warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
     }
 }
-/** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
 async function publish(inputs, report, where) {
     const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
     await writeOutputs(report, markdown);

@@ -7,8 +7,6 @@ import { c as collectSnapshot } from '../chunks/collect.js';
 import { n as noSpecs, S as SOURCES } from '../chunks/evidence-sources.js';
 import { r as resolveAllInputs, d as describeSearches } from '../chunks/local.js';
 
-// The workflow run's context, read from the environment as @actions/github's `context` does, without loading the GitHub
-// client: check mode with no token must not pay for undici and Octokit at start-up.
 let cached;
 function workflowContext() {
     if (cached)
@@ -47,7 +45,6 @@ function workflowContext() {
     };
     return cached;
 }
-/** Status of an Octokit RequestError, without trusting its shape. */
 function httpStatus(error) {
     if (typeof error === 'object' && error !== null && 'status' in error) {
         const status = error.status;
@@ -60,8 +57,6 @@ function errorMessage(error) {
     return error instanceof Error ? error.message : String(error);
 }
 
-// What every Action mode shares: the work folder, this run and repository, and reading the inputs' evidence into a snapshot.
-/** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
 const SKIPPED_RECORD_WARNINGS = 5;
 function workDir() {
     return path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'ascend-memory-gate');
@@ -70,7 +65,6 @@ function thisRepo() {
     const { owner, repo } = workflowContext().repo;
     return { owner, repo };
 }
-/** Downloads the artifacts when asked, then resolves every evidence source's inputs into one snapshot. */
 async function collectInputs(inputs) {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     let root = workspace;
@@ -82,11 +76,9 @@ async function collectInputs(inputs) {
         const crossRun = inputs.runId !== undefined && isOtherRun(inputs)
             ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
             : undefined;
-        // Loaded only when needed: a run that reads local files never loads the download code.
         const { downloadArtifacts } = await import('./artifacts.js');
         const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
         missingArtifacts = fanIn.failed.map((f) => f.name);
-        // Nothing named: search everything that was downloaded, for every source.
         if (noSpecs(specs))
             specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
     }
@@ -96,31 +88,25 @@ async function collectInputs(inputs) {
     const files = await resolveAllInputs(specs, root);
     info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
     const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
-    // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
     const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
     for (const r of examples)
         warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
     const more = collected.snapshot.meta.skipped - examples.length;
     if (more > 0)
         warning(`${more} more malformed record(s) skipped`);
-    // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
     const { parseEnvironmentPairs, withThisNode } = await import('../chunks/node-environment.js');
     const snapshot = await withThisNode(collected.snapshot, { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' }, (line) => info(line));
     return { ...collected, snapshot, missingArtifacts };
 }
-/** A workflow run's page: this run's by default. */
 function runUrl(runId = workflowContext().runId, repo = thisRepo()) {
     return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;
 }
-/** 'run-id' or 'repository' names a run other than this one: its artifacts come through the REST API. */
 function isOtherRun(inputs) {
     return inputs.runId !== undefined && (inputs.runId !== workflowContext().runId || inputs.repository !== undefined);
 }
-/** The run whose artifacts feed an update or a comment, and its repository. */
 function sourceRun(inputs) {
     return { runId: inputs.runId ?? workflowContext().runId, repo: inputs.repository ?? thisRepo() };
 }
-/** A workspace path as a repository path: relative, `/`-separated, normalized, never outside the repository. */
 function repositoryPath(file, input = 'baseline') {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;

@@ -36,7 +36,6 @@ import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
 
-// Snapshot mode: on a training node, reduce this node's evidence to one small snapshot file for the gate job to merge.
 async function runSnapshotMode(inputs) {
     const { snapshot } = await collectInputs(inputs);
     const [node, provenance] = Object.entries(snapshot.meta.nodes ?? {})[0] ?? ['node', undefined];

@@ -41,8 +41,6 @@ import '../chunks/worker-start.js';
 import 'node:worker_threads';
 import '../chunks/escape.js';
 
-// Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
-/** Provenance written into the baseline: which run, repository and commit its numbers come from, and when. */
 async function baselineSource(octokit, inputs, source) {
     const commit = await sourceCommit(octokit, inputs, source);
     return {
@@ -52,7 +50,6 @@ async function baselineSource(octokit, inputs, source) {
         date: new Date().toISOString(),
     };
 }
-/** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
 async function sourceCommit(octokit, inputs, source) {
     if (!isOtherRun(inputs))
         return workflowContext().sha || undefined;
@@ -67,7 +64,6 @@ async function sourceCommit(octokit, inputs, source) {
         return undefined;
     }
 }
-/** Events on which update mode writes by default: each is started by someone who may push, never by a pull request. */
 const UPDATE_EVENTS = ['workflow_dispatch', 'schedule', 'push'];
 async function runUpdateMode(inputs) {
     const event = workflowContext().eventName;
@@ -75,7 +71,6 @@ async function runUpdateMode(inputs) {
     if (!allowed.includes(event)) {
         throw new UsageError(`mode 'update' is refused on ${event ? `'${event}'` : 'an unknown'} events (it runs on ${allowed.join(', ')}): a pull request or a comment must not rewrite the baseline. Run it from workflow_dispatch, or list the event in 'allow-update-on' (see docs/security-model.md of ascend-memory-gate)`);
     }
-    // Checked before anything is downloaded: getOctokit('') would throw an internal error later.
     if (inputs.updateStrategy !== 'write' && !inputs.token) {
         throw new UsageError(`'github-token' is required for update-strategy ${inputs.updateStrategy}`);
     }
@@ -83,7 +78,6 @@ async function runUpdateMode(inputs) {
         warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
     if (inputs.junitReport !== undefined)
         warning(`'junit-report' is ignored in mode 'update': there is no gate verdict to show`);
-    // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
     const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
     const { snapshot } = await collectInputs(inputs);
     const repo = thisRepo();
@@ -136,11 +130,6 @@ async function runUpdateMode(inputs) {
     setOutput('baseline-pull-request', pr.url);
     info(`${pr.created ? 'Opened' : 'Updated'} ${pr.url}`);
 }
-/**
- * The one branch that proposes updates of a baseline file against a base branch: a later run moves it and updates its
- * open pull request instead of opening another one that changes the same file. (`baselines/memory-baseline.json`,
- * `main`) → `memory-gate/baseline-update/main/baselines-memory-baseline.json`.
- */
 function baselineBranch(filePath, baseBranch) {
     const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
     return `memory-gate/baseline-update/${baseBranch}/${slug || 'baseline'}`;

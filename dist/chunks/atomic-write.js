@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-// Writes a file so that readers see the old content or the new, never half of it: a temporary file next to the target, fsynced, renamed over it.
-/** Creates the directory, writes a temporary file next to the target, fsyncs it and renames it over the target. */
 async function writeFileAtomic(file, text) {
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true });
@@ -27,7 +25,6 @@ async function writeFileAtomic(file, text) {
     }
     await syncDirectory(dir);
 }
-/** Makes the rename itself durable. Windows cannot open a directory for fsync; there the rename is all we get. */
 async function syncDirectory(dir) {
     let handle;
     try {
@@ -42,7 +39,6 @@ async function syncDirectory(dir) {
         await handle.sync();
     }
     catch (err) {
-        // Some file systems (and Windows) refuse fsync on a directory; the data itself is already synced.
         if (!['EINVAL', 'EPERM', 'EBADF', 'EISDIR'].includes(String(errorCode(err))))
             throw err;
     }

@@ -5,7 +5,6 @@ import './series.js';
 import './errors.js';
 import 'node:crypto';
 
-/** The compared value of a key (a module's peak, a kernel's diff, …), from the first section that has it; null when none does. */
 function valueOf(side, key) {
     if (side === null)
         return null;
@@ -16,15 +15,10 @@ function valueOf(side, key) {
     }
     return null;
 }
-/** One line: "3 added, 1 changed, 2 kept (absent from this run), 0 pruned, 40 unchanged". */
 function summarizeBaselineChanges(changes) {
     return (`${changes.added.length} added, ${changes.changed.length} changed, ` +
         `${changes.kept.length} kept (absent from this run), ${changes.pruned.length} pruned, ${changes.unchanged} unchanged`);
 }
-/**
- * A markdown table of every added, changed, kept and pruned key with before, after and Δ in human sizes.
- * Whole rows are dropped, never cut, to stay under `maxChars` (a PR body takes 65,536).
- */
 function renderBaselineChanges(before, after, changes, maxChars = 60_000) {
     const lines = [`### Memory baseline update`, '', summarizeBaselineChanges(changes), ''];
     const rows = [
@@ -39,7 +33,6 @@ function renderBaselineChanges(before, after, changes, maxChars = 60_000) {
     const footer = changes.kept.length > 0
         ? ['', '_Kept_ keys were not produced by this run (a rank that failed to upload, say) and keep their old values; update with `prune` to drop them.']
         : [];
-    // Room for the header, the footer and the "more keys" note.
     let budget = maxChars - lines.join('\n').length - footer.join('\n').length - 100;
     let shown = 0;
     for (const [change, key] of rows) {

@@ -15,13 +15,8 @@ import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';
 
-// Committed baselines: read and validate (a corrupt one is an error, never "no baseline"), merge a run in, write deterministically and atomically.
 const validateBaseline = compileSectionsDocument(buildBaselineSchema());
 const validateBaselineV1 = compileSchema(buildBaselineV1Schema());
-/**
- * Reads a baseline. Returns null only when the file does not exist, so the caller decides what a first run means;
- * any other read error, invalid JSON or a schema violation throws an error naming the file.
- */
 async function loadBaseline(file) {
     let text;
     try {
@@ -40,7 +35,6 @@ async function loadBaseline(file) {
     }
     return parseBaseline(text, file);
 }
-/** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 function parseBaseline(text, file) {
     const { json, sectionsChecked } = parseSectionsJson(text, file);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
@@ -51,7 +45,6 @@ function parseBaseline(text, file) {
     }
     return validateBaseline(json, file, sectionsChecked);
 }
-/** Version 1 → 2: `modules` and `kernels` move under `sections`; nothing else changes. */
 function migrateV1(v1) {
     const sections = {};
     if (Object.keys(v1.modules).length > 0)
@@ -66,11 +59,6 @@ function migrateV1(v1) {
         ...(v1.source !== undefined ? { source: v1.source } : {}),
     };
 }
-/**
- * Folds a run into a baseline. Keys of this run replace or add; keys absent from this run are KEPT unless `prune`
- * (a rank that failed to upload must not erase its baseline). `meta` becomes this run's; `source` becomes the one
- * given (omitted when none is). An empty run is refused with an InputError, so the file is never touched.
- */
 function mergeBaseline(existing, run, options = {}) {
     if (hasNoMetrics(run)) {
         throw new InputError('this run has no memory statistics: refusing to update the baseline from it (the baseline was left untouched)');
@@ -118,17 +106,11 @@ function mergeRecords(existing, run, prune, changes) {
             }
         }
     }
-    // fromEntries defines own properties, so even a kernel named __proto__ stays a key.
     return Object.fromEntries(merged);
 }
-/**
- * The committed form: sorted keys at every level (each section's keys in compareKeys order, dev2 before dev10), 2-space
- * indent, trailing newline. Same input, same bytes.
- */
 function serializeBaseline(baseline) {
     return stringifyDocument(baseline);
 }
-/** Writes a baseline so that readers see the old file or the new one, never half of one (common/atomic-write.ts). */
 async function writeBaselineAtomic(file, baseline) {
     await writeFileAtomic(file, serializeBaseline(baseline));
 }

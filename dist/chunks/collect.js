@@ -5,23 +5,10 @@ import { S as SOURCES, a as parserOf, p as parseInputFile } from './evidence-sou
 import { i as isEmptySnapshot, f as fileKeyOrder, S as SnapshotBuilder } from './snapshot.js';
 import { P as PARALLEL_MIN_BYTES, a as stopEarlyWorkers, t as threadCount$1, d as defaultWorkerUrl, b as takeEarlyWorkers, c as startWorker } from './worker-start.js';
 
-// Reads every input file through its parser into one snapshot: the middle of the pipeline shared by CLI and Action.
-//
-// Large inputs (two or more files, PARALLEL_MIN_BYTES or more together) are parsed on two threads: this one and a worker
-// thread (parse-worker.ts), whole files at a time, each file into its own builder; the results are merged here in the
-// sequential file order, so the snapshot, its tie-breaks ("on a tie the later record wins"), the skipped-record sample
-// and the first error are exactly those of the single-threaded path. Small inputs stay in this thread.
-/** Files at least this large are parsed largest first; smaller ones in file order. */
 const BALANCE_MIN_BYTES = 1024 * 1024;
-/**
- * An order-free source's files in natural order of their paths, every other source's in the order given. For 4,096
- * node snapshots, their keys then arrive in the order build() sorts them to: one pass over one run, not a merge of
- * 4,096 runs.
- */
 function inParseOrder(source, files) {
     return source.orderFree === true ? [...files].sort((a, b) => fileKeyOrder(a.path, b.path)) : files;
 }
-/** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 async function collectSnapshot(inputs, options = {}) {
     const tasks = SOURCES.flatMap((source) => inParseOrder(source, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
     const threads = Math.min(threadCount(options), tasks.length);
@@ -29,14 +16,12 @@ async function collectSnapshot(inputs, options = {}) {
     try {
         if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
             const sizes = [];
-            // One at a time: 100,000 stat calls at once held hundreds of MiB.
             for (const task of tasks)
                 sizes.push(await fileSize(task.file));
             builder = await parseInWorkers(tasks, sizes, threads, options);
         }
     }
     finally {
-        // Workers the command line started early (worker-start.ts) and this run did not take.
         stopEarlyWorkers();
     }
     builder ??= await parseHere(tasks);
@@ -55,7 +40,6 @@ async function collectSnapshot(inputs, options = {}) {
 function threadCount(options) {
     return threadCount$1(options.threads);
 }
-/** Whether the files together hold at least `bytes`: sizes are read one at a time, and counting stops there. */
 async function reachesSize(tasks, bytes) {
     let total = 0;
     for (const task of tasks) {
@@ -65,10 +49,6 @@ async function reachesSize(tasks, bytes) {
     }
     return false;
 }
-/**
- * The size used to decide and to balance: the one the file search saw, else a stat; a file that cannot be stat'ed
- * fails later, in its parser, as it would in-thread.
- */
 async function fileSize(file) {
     if (file.size !== undefined)
         return file.size;
@@ -81,35 +61,17 @@ async function parseHere(tasks) {
     return builder;
 }
 async function parseTask(task, builder) {
-    // Each source's parser is loaded on first use: a plog-only run (the Action's usual case) never loads csv-parse.
     await parseInputFile(task.kind, task.file, builder);
 }
-/**
- * Tasks a worker holds at once: the one it parses and the next. This thread hands out tasks only between its own
- * chunks of work (every few MiB), so a worker that had to wait for its next task would idle about half the time.
- */
 const WORKER_QUEUE = 2;
-/**
- * Parses the files on this thread and `threads - 1` worker threads, largest file first (so the last to finish is a
- * small one), each file into its own builder, and merges the per-file results in file order. This thread starts at
- * once and workers join when they have started (~50 ms), so a worker never makes a run slower than the sequential one
- * by more than its start-up on another core. As in the sequential path, the first failing file in file order decides
- * the error, and files after a known failure are not started. A worker that dies while parsing a file fails the run,
- * naming the file; one that cannot start only leaves its share to the others, with a process warning.
- */
 async function parseInWorkers(tasks, sizes, threads, options) {
-    /** Per file, in file order; 'merged' once folded into `merged`. */
     const outcomes = new Array(tasks.length);
     const merged = new SnapshotBuilder();
     let mergedUpTo = 0;
-    // Large files first, largest first (the last to finish is then a small one); small files in file order, so that
-    // their results are folded in as they come instead of all being held to the end.
     const weight = (i) => (sizes[i] >= BALANCE_MIN_BYTES ? sizes[i] : 0);
     const order = tasks.map((t) => t.index).sort((a, b) => weight(b) - weight(a) || a - b);
     let next = 0;
-    /** Index of the first file (in file order) known to have failed. */
     let firstFailure = Infinity;
-    /** Set when the run fails as a whole (a worker died mid-file): nothing more is started. */
     let fatal = null;
     const url = options.workerUrl ?? defaultWorkerUrl();
     const pool = [];
@@ -122,7 +84,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         outcomes[index] = outcome;
         if (!outcome.ok)
             firstFailure = Math.min(firstFailure, index);
-        // Fold the finished prefix in now, in file order: holding 100,000 small files' results to the end cost ~300 MiB.
         for (let o = outcomes[mergedUpTo]; o !== undefined && o !== 'merged' && o.ok; o = outcomes[mergedUpTo]) {
             merged.merge(o.state);
             outcomes[mergedUpTo++] = 'merged';
@@ -138,7 +99,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
                 resolve();
         };
     });
-    /** This thread parses until no task is left; returns false if it was already doing so. */
     const runLocal = () => {
         if (localRunning)
             return false;
@@ -153,8 +113,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
                 catch (error) {
                     record(task.index, { ok: false, error: error instanceof Error ? error : new Error(String(error)) });
                 }
-                // A turn for the workers' messages (ready, results) between files, so that they get tasks while this thread
-                // still has some to give: awaiting a parse that needed no I/O wait only yields to microtasks.
                 await new Promise((resolve) => setImmediate(resolve));
             }
             localRunning = false;
@@ -187,7 +145,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         }
         wake();
     };
-    // Default workers the command line already started (worker-start.ts), possibly ready by now.
     const early = options.workerUrl === undefined && options.workerExecArgv === undefined ? takeEarlyWorkers() : [];
     for (let i = 0; i < threads - 1; i++) {
         const adopted = early.shift();
@@ -219,8 +176,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         runLocal();
     wake();
     await allDone;
-    // Every worker is idle (or still starting): stop them without waiting, since a worker that is still starting would
-    // make this wait for its start-up; unref() lets the process exit meanwhile.
     for (const p of pool) {
         p.dead = true;
         p.worker.unref();
@@ -230,7 +185,6 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         throw fatal;
     for (let i = mergedUpTo; i < outcomes.length; i++) {
         const outcome = outcomes[i];
-        // Every file before the first failure has an outcome; nothing after it matters.
         if (outcome === undefined)
             break;
         if (outcome === 'merged')
@@ -247,7 +201,6 @@ function noDataMessage(inputs, snapshot, skippedRecords) {
     if (total === 0) {
         return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
     }
-    // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
     const first = skippedRecords[0];
     const why = first === undefined ? '' : `, the first at ${first.file}:${first.line}: ${first.reason}`;
     const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';

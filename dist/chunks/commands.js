@@ -22,8 +22,6 @@ var version = "1.0.0";
 var packageJson = {
 	version: version};
 
-// Command-line flags: declared once with their help text; parsed with multi-value flags (`--plog a b`), `--help`, and a suggestion for a mistyped flag.
-/** Asked for `<command> --help`: the caller prints the help and exits 0. */
 class HelpRequested extends Error {
     command;
     constructor(command) {
@@ -31,7 +29,6 @@ class HelpRequested extends Error {
         this.command = command;
     }
 }
-/** A usage error with the command's usage line, printed under the message. */
 class CommandUsageError extends UsageError {
     command;
     constructor(message, command) {
@@ -103,9 +100,7 @@ function parseCommandArgs(args, spec) {
     }
     return out;
 }
-/** Help is written for 80 columns, or a narrower terminal: no line is wider. */
 const HELP_WIDTH = 80;
-/** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
 function commandHelp(program, spec, width = HELP_WIDTH) {
     const flags = Object.entries(spec.options).map(([name, opt]) => {
         const value = opt.type === 'string' ? ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}` : '';
@@ -115,15 +110,12 @@ function commandHelp(program, spec, width = HELP_WIDTH) {
     const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width), '', ...wrapHelp(spec.summary, '', width), '', 'Options:', ...helpLines(flags, width)];
     return `${lines.join('\n')}\n`;
 }
-/** Two columns, flag and description, within HELP_WIDTH; a long description continues under its column. */
 function helpLines(rows, width = HELP_WIDTH) {
     const column = Math.max(...rows.map(([f]) => f.length)) + 4;
-    // Too narrow for two columns: each description on its own lines under its flag.
     if (width - column < 24)
         return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
     return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
 }
-/** A line wrapped at spaces to the width, continuation lines indented; a word longer than a line stays whole. */
 function wrapHelp(line, indent = '    ', width = HELP_WIDTH) {
     const out = [];
     let current = '';
@@ -139,7 +131,6 @@ function wrapHelp(line, indent = '    ', width = HELP_WIDTH) {
     out.push(current);
     return out;
 }
-/** The closest name by edit distance (at most 2 edits, or a prefix), for "did you mean --plog?". */
 function closest(name, candidates) {
     let best = null;
     let bestDistance = Number.POSITIVE_INFINITY;
@@ -152,7 +143,6 @@ function closest(name, candidates) {
     }
     return bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
 }
-/** Damerau–Levenshtein distance (optimal string alignment): a swapped pair (`plgo`) is one edit. */
 function editDistance(a, b) {
     const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
     for (let i = 1; i <= a.length; i++) {
@@ -176,7 +166,6 @@ function optionalString(opts, name) {
     return typeof v === 'string' ? v : undefined;
 }
 
-// `ascend-memory-gate history append|show`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
 const HISTORY_FILE = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
 const CONFIG = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
 const HISTORY = {
@@ -257,7 +246,6 @@ async function append(args, io, tools) {
     const { readHistoryFile, writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('./store.js');
     const { emptyHistory } = await import('./format.js');
     const { baselineHash, pointEnvironment, pointValues } = await import('./point.js');
-    // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
     const existing = await readHistoryFile(file);
     const baselineFile = optionalString(opts, 'baseline');
     const baseline = baselineFile === undefined ? null : await hashOfFile(baselineFile, baselineHash);
@@ -337,11 +325,8 @@ var historyCommand$1 = /*#__PURE__*/Object.freeze({
   historyCommand: historyCommand
 });
 
-// The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
 const PROGRAM = 'ascend-memory-gate';
-/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line. */
 const INPUT_OPTIONS = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]));
-/** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
 const ENVIRONMENT_OPTIONS = {
     'node-environment': { type: 'boolean', description: "record this machine's CANN, driver, chip, torch and memory variables" },
     env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
@@ -396,7 +381,6 @@ const SNAPSHOT = {
         env: ENVIRONMENT_OPTIONS.env,
     },
 };
-/** Its flags are parsed by compare-dumps-command.ts; this spec gives it a usage line and --help like the others. */
 const COMPARE_DUMPS = {
     name: 'compare-dumps',
     summary: "msMemScope's --compare without the tool: the memory_compare CSV of two dumps, byte for byte.",
@@ -408,7 +392,6 @@ const COMPARE_DUMPS = {
     },
 };
 const COMMAND_SPECS = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS, HISTORY];
-/** The program's usage, wrapped to the width (at most 80 columns). */
 function usage(width) {
     return [
         `${PROGRAM}: stop memory regressions in Ascend NPU jobs`,
@@ -427,14 +410,12 @@ function usage(width) {
         .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
         .join('\n');
 }
-/** Terminal columns: the TTY's width, else COLUMNS, else 80. */
 function terminalWidth(stream = process.stdout, env = process.env) {
     if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0)
         return stream.columns;
     const columns = Number(env.COLUMNS);
     return Number.isSafeInteger(columns) && columns > 0 ? columns : 80;
 }
-/** Colour on a TTY only; FORCE_COLOR (not 0) forces it, NO_COLOR (non-empty) turns it off. */
 function useColor(stream = process.stdout, env = process.env) {
     const force = env.FORCE_COLOR;
     if (force !== undefined && force !== '')
@@ -449,14 +430,12 @@ const stdio = {
     width: () => terminalWidth(),
     color: () => useColor(),
 };
-/** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
 async function withNodeFromOptions(snapshot, opts, io, always = false) {
     const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
     const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
     const node = optionalString(opts, 'node');
     return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) => io.err(`${line}\n`));
 }
-/** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
 async function collectFromOptions(opts, io) {
     const specs = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
     if (noSpecs(specs)) {
@@ -486,7 +465,6 @@ async function emit(text, outFile, io) {
 async function parseCommand(args, io) {
     const opts = parseCommandArgs(args, PARSE);
     const { snapshot } = await collectFromOptions(opts, io);
-    // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
     const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js').then(function (n) { return n.g; })).renderSnapshotTable(snapshot);
     await emit(text, optionalString(opts, 'out'), io);
     return 0;
@@ -496,11 +474,9 @@ async function checkCommand(args, io) {
     const baselinePath = optionalString(opts, 'baseline');
     if (baselinePath === undefined)
         throw new CommandUsageError('check: --baseline FILE is required', CHECK);
-    // The history is read first: a corrupt one stops the run before the (long) parse.
     const historyFile = optionalString(opts, 'history');
     const history = historyFile === undefined ? null : await readHistory(historyFile, io);
     const junitFile = optionalString(opts, 'junit');
-    // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
     const stamp = junitFile === undefined ? undefined : (await import('./node-environment.js')).runStamp();
     const { snapshot } = await collectFromOptions(opts, io);
     const { runGate } = await import('./run-gate.js');
@@ -510,7 +486,6 @@ async function checkCommand(args, io) {
         baselinePath,
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
-        // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
         allowMissingBaseline: true,
         ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
     });
@@ -536,7 +511,6 @@ async function checkCommand(args, io) {
     }));
     return report.result === 'fail' ? 1 : 0;
 }
-/** `check --history FILE`: the file as it is (never written); a missing one is no history yet, said on stderr. */
 async function readHistory(file, io) {
     const { readHistoryFile } = await import('./store.js');
     const history = await readHistoryFile(file);
@@ -549,7 +523,6 @@ async function baselineCommand(args, io) {
     const out = optionalString(opts, 'out');
     if (out === undefined)
         throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
-    // An empty run fails here, before the file is touched.
     const { snapshot } = await collectFromOptions(opts, io);
     const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./baseline.js');
     const { renderBaselineChanges, summarizeBaselineChanges } = await import('./baseline-changes.js');
@@ -560,7 +533,6 @@ async function baselineCommand(args, io) {
     io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
     return 0;
 }
-/** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
 async function snapshotCommand(args, io) {
     const opts = parseCommandArgs(args, SNAPSHOT);
     const out = optionalString(opts, 'out');
@@ -600,7 +572,6 @@ const COMMANDS = {
     },
 };
 async function runCli(argvWithFlags, io = stdio) {
-    // --debug, anywhere: a failure prints its stack after the one-line message.
     const debug = argvWithFlags.includes('--debug');
     const argv = argvWithFlags.filter((a) => a !== '--debug');
     const [command, ...rest] = argv;

@@ -1,14 +1,8 @@
 import { I as InputError, P as ParseError } from './errors.js';
 import { s as streamText } from './text-stream.js';
 
-// Streams an msMemScope event dump (memscope_dump_*.csv / leaks_dump_*.csv, header generations G3–G5) row by row.
-//
-// Rows are split the way the tool writes them: Attr and MSTX names are wrapped in double quotes that are never
-// escaped, so a field starting with `"` runs to the next `"`; a MSTX message that itself holds a quote is recovered
-// by looking for the closing quote that is followed by a timestamp. Malformed rows become warnings with file:line.
 const BASE_COLUMNS = 'ID,Event,Event Type,Name,Timestamp(%),Process Id,Thread Id,Device Id,Ptr,Attr';
 const CALL_STACKS = ['Call Stack(Python)', 'Call Stack(C)'];
-/** Older header families: named with their generation and the msMemScope/msLeaks versions that wrote them. */
 const UNSUPPORTED = [
     {
         test: (h) => h.startsWith('Record Index,Timestamp(us),Event,Event Type'),
@@ -23,7 +17,6 @@ const UNSUPPORTED = [
         message: 'generation G0 (msLeaks prototype, before 2025-01-21: rows without a header)',
     },
 ];
-/** Recognises the header line; throws a ParseError naming the generation for G0–G2 and anything else. */
 function readHeader(file, rawLine) {
     const header = rawLine.replace(/^\uFEFF/, '').replace(/[\r\n]/g, '').trim();
     for (const unit of ['us', 'ns']) {
@@ -42,20 +35,14 @@ function readHeader(file, rawLine) {
     }
     throw new ParseError(file, 1, `not an msMemScope event dump: the first line should be "${BASE_COLUMNS.replace('%', 'ns')},Call Stack(Python),Call Stack(C)"`);
 }
-/** Timestamps below this are microseconds whatever the header says (10^17 ns is 1973; 10^17 µs is year 5138). */
 const MICROSECONDS_BELOW = 1e17;
 const MAX_LINE_CHARS = 16 << 20;
-/**
- * The reader core: fed decoded text in any slicing, it checks the header and calls `onRow` for each data row.
- * Warnings (bad rows, unit mismatches) go to `onWarning`; the header is thrown on (nothing else can be read).
- */
 class DumpReader {
     file;
     onRow;
     onWarning;
     countToolFields;
     header = null;
-    /** Decided from the first timestamp's magnitude: G3-era data under a G5 header is microseconds. */
     timestampUnit = null;
     rows = 0;
     pending = '';
@@ -64,7 +51,6 @@ class DumpReader {
         line: 0, id: '', event: '', eventType: '', name: '', timestamp: '', pid: '', tid: '', device: '', ptr: '', attr: '', callStackPython: '', callStackC: '', toolFieldCount: 0,
     };
     splitter = new RowSplitter();
-    /** `countToolFields`: also count the fields msMemScope's own reader would see (compare-dumps warns when not 12). */
     constructor(file, onRow, onWarning, countToolFields = false) {
         this.file = file;
         this.onRow = onRow;
@@ -87,7 +73,6 @@ class DumpReader {
         }
         data = '';
     }
-    /** Ends the file: a last line without a newline is read (and reported if it was cut off). */
     finish() {
         if (this.pending.length > 0) {
             const text = this.pending;
@@ -139,12 +124,10 @@ class DumpReader {
 }
 const QUOTE = 34;
 const COMMA = 44;
-/** Splits lines into a DumpRow: one instance reused for every line (no closures or arrays per row). */
 class RowSplitter {
     data = '';
     pos = 0;
     to = 0;
-    /** Splits one line into `row`; returns why it cannot be a row, or null. */
     split(data, from, to, row, columns) {
         this.data = data;
         this.pos = from;
@@ -157,7 +140,6 @@ class RowSplitter {
         row.id = id;
         row.event = event;
         row.eventType = eventType;
-        // Name: MSTX messages are quoted without escaping; the closing quote is the one followed by ",<timestamp>,".
         if (this.pos <= to && data.charCodeAt(this.pos) === QUOTE) {
             const re = /",(\d+|N\/A|),/g;
             re.lastIndex = this.pos + 1;
@@ -236,7 +218,6 @@ function fieldsSeen(data, from, to) {
         n++;
     return n;
 }
-/** msMemScope's ReadQuotedField loop over one line: the number of fields it produces. */
 function toolFieldCount(data, from, to) {
     let n = 0;
     let pos = from;
@@ -262,7 +243,6 @@ function toolFieldCount(data, from, to) {
 function clip(text) {
     return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
-/** Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up. */
 async function streamDump(path, reader) {
     try {
         await streamText(path, (text) => reader.push(text));
@@ -275,7 +255,6 @@ async function streamDump(path, reader) {
     }
     reader.finish();
 }
-/** attrValue with the `key:` needle built once by the caller (the hot path reads three keys per MALLOC). */
 function attrValueOf(attr, needle) {
     let at = attr.indexOf(needle);
     while (at !== -1) {
@@ -290,7 +269,6 @@ function attrValueOf(attr, needle) {
     let end = attr.indexOf(',', start);
     if (end === -1)
         end = attr.length - 1;
-    // A token without ':' continues the previous value (the unquoted `inefficient_type:a,b` list).
     while (end < attr.length - 1 && attr.charCodeAt(end) === COMMA) {
         const nextComma = attr.indexOf(',', end + 1);
         const tokenEnd = nextComma === -1 ? attr.length - 1 : nextComma;
@@ -301,7 +279,6 @@ function attrValueOf(attr, needle) {
     return attr.slice(start, end);
 }
 
-// Growable typed columns: what the dump analyses hold per row or block, at 4 or 8 bytes a value instead of a JS array's 8+.
 class Column {
     data;
     length = 0;
@@ -316,7 +293,6 @@ class Column {
         }
         this.data[this.length++] = value;
     }
-    /** The filled part, copied to its own buffer (drops the growth slack). */
     done() {
         return this.data.slice(0, this.length);
     }
@@ -325,16 +301,9 @@ const f64 = () => new Column(new Float64Array(1024));
 const i32 = () => new Column(new Int32Array(1024));
 const u8 = () => new Column(new Uint8Array(1024));
 
-// The iteration order of a libstdc++ std::unordered_map<uint64_t, …>: msMemScope writes its compare file in it.
-//
-// Identity hash, bucket = key mod bucket count, prime rehash policy (first table 13 buckets, then ×2 to the next listed
-// prime). A key into an empty bucket goes to the front of the node list; into a used bucket, to the front of that bucket.
 const FAST_BUCKETS = [2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13];
-/** libstdc++'s __prime_list around the sizes a table of up to MAX_KEYS keys reaches. */
 const PRIMES = [17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257];
-/** Beyond this the next table size (541) leaves the part of the prime list checked here. */
 const MAX_KEYS = 257;
-/** Records insertions and answers the order a libstdc++ unordered_map/unordered_set would iterate them in. */
 class StdUnorderedOrder {
     beforeBegin = { key: -1n, next: null };
     buckets = [null];
@@ -424,24 +393,14 @@ class StdUnorderedOrder {
     }
 }
 
-// msMemScope's `--compare` (csrc/analysis/memory_compare.cpp at f069acf) re-implemented: two event dumps in, the
-// memory_compare CSV out, byte for byte, without the tool.
-//
-// Per device, the op (ATEN_END/ATB_END) or kernel (KERNEL_LAUNCH) launches of each dump, in time order, are aligned
-// by Myers' greedy diff on their names; a launch's value is the Attr `size` of the first framework-pool row (PTA or
-// MINDSPORE) at or after it in time. Held in memory: per device, the selected launches and the framework-pool rows of
-// both dumps (two numbers and two small ints each), and the diff's frontier.
 const COMPARE_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
-/** Default bound on the edit distance per device: past it the diff is refused instead of running for minutes. */
 const DEFAULT_MAX_EDITS = 10_000;
 const UINT64_MAX = (1n << 64n) - 1n;
 const INVALID_NAME_START = new Set(['=', '+', '-', '@']);
-/** Row kinds kept per device. */
 const LAUNCH = 0;
 const POOL_PTA = 1;
 const POOL_MINDSPORE = 2;
 const POOL_EMPTY = 3;
-/** `std::stoull(text, &pos, 0)` with Utility::StrToUint64's whole-string check; null where it returns false. */
 function stoull0(text) {
     const m = /^[ \t\n\v\f\r]*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
     if (m === null)
@@ -458,7 +417,6 @@ function stoull0(text) {
         return null;
     return m[1] === '-' ? (UINT64_MAX + 1n - value) % (UINT64_MAX + 1n) : value;
 }
-/** `std::stoll(text, &pos)` as Utility::StrToInt64 leaves its output: the numeric prefix, or 0 when it throws. */
 function stollPrefix(text) {
     const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(text);
     if (m === null)
@@ -468,7 +426,6 @@ function stollPrefix(text) {
         return 0n;
     return v;
 }
-/** Utility::ExtractAttrValueByKey(attr, "size"): the first `size` followed by `:` (any preceding character), to `,` or `}`. */
 function toolAttrSize(attr) {
     let at = attr.indexOf('size');
     while (at !== -1 && (at + 4 >= attr.length || attr.charCodeAt(at + 4) !== 58))
@@ -482,11 +439,9 @@ function toolAttrSize(attr) {
     return end === -1 ? '' : attr.slice(start, end);
 }
 const SAFE = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', '\v': '\\v', '\u007f': '\\u007F' };
-/** Utility::ToSafeString: control characters written as escapes. */
 function toSafeString(text) {
     return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c]) : text;
 }
-/** Keeps one copy of each distinct string (op names repeat), detached from the chunk it was sliced from. */
 class Interner {
     strings = [];
     ids = new Map();
@@ -500,23 +455,17 @@ class Interner {
         return this.strings.length - 1;
     }
 }
-/** The kept rows of one device of one dump, in file order: 21 bytes a row. */
 class DeviceRows {
-    /** Timestamp as an offset from the file's first one (exact while the trace spans under 104 days of ns). */
     ts = f64();
     kind = u8();
-    /** Name id for launches; the size for pool rows (sizes past 2^53 are in `bigSizes`). */
     a = f64();
-    /** Event id for launches. */
     b = i32();
     bigSizes = new Map();
     invalidName = null;
 }
-/** Reads one dump's rows for the compare. */
 class CompareSide {
     file;
     devices = new Map();
-    /** Valid devices in order of first appearance: the key order of msMemScope's per-file map. */
     order = new StdUnorderedOrder();
     deviceKeys = new Map();
     warnedToolFields = false;
@@ -526,7 +475,6 @@ class CompareSide {
         this.file = file;
     }
 }
-/** A timestamp cell as [seconds part, nanoseconds part] (the value / 1e9 and its remainder), exact for any uint64. */
 function splitTimestamp(text) {
     if (/^(0|[1-9]\d{0,14})$/.test(text))
         return [Math.floor(Number(text) / 1e9), Number(text) % 1e9];
@@ -608,7 +556,6 @@ function readRow(side, state, row, warn) {
         rows.b.push(0);
     }
 }
-/** Time-sorts one device's rows and gives its launch sequence with each launch's value. */
 function sequenceOf(rows, framework, warn, file) {
     const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map() };
     if (rows === undefined)
@@ -624,7 +571,6 @@ function sequenceOf(rows, framework, warn, file) {
     const index = new Uint32Array(n);
     for (let i = 0; i < n; i++)
         index[i] = i;
-    // Stable: equal timestamps keep file order (msMemScope's std::sort is unstable only past 16 rows of one device).
     index.sort((x, y) => ts[x] - ts[y] || x - y);
     const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
     let launches = 0;
@@ -656,7 +602,6 @@ function sequenceOf(rows, framework, warn, file) {
     }
     return { names, events, values, bigValues };
 }
-/** MemoryCompare::BuildPath: Myers' greedy forward diff with msMemScope's tie rules, bounded to `maxEdits` edits. */
 function myersPath(a, b, maxEdits) {
     const n = a.length;
     const m = b.length;
@@ -670,7 +615,6 @@ function myersPath(a, b, maxEdits) {
         const v = new Int32Array(2 * d + 1);
         for (let k = -d; k <= d; k += 2) {
             let i;
-            // "Down" (a compare-only launch, i unchanged) from diagonal k+1, else "right" (a base-only launch) from k-1.
             if (d === 0)
                 i = 0;
             else if (k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]))
@@ -693,7 +637,6 @@ function myersPath(a, b, maxEdits) {
     }
     return null;
 }
-/** MemoryCompare::BuildDiff: the aligned pairs in sequence order, as two index columns; -1 is the missing side. */
 function alignment(trace) {
     const base = [];
     const current = [];
@@ -711,7 +654,6 @@ function alignment(trace) {
                 prevK = down ? k + 1 : k - 1;
                 start = down ? prev[k + 1 + d - 1] : prev[k - 1 + d - 1] + 1;
             }
-            // The snake after the edit: matched pairs, last first.
             for (let i = end - 1; i >= start; i--) {
                 base.push(i);
                 current.push(i - k);
@@ -733,12 +675,10 @@ function alignment(trace) {
     }
     return { base: Int32Array.from(base.reverse()), current: Int32Array.from(current.reverse()) };
 }
-/** GetSubResult on int64: Compare − Base, or Compare when that overflows. */
 function subResult(a, b) {
     const d = a - b;
     return d > (1n << 63n) - 1n || d < -(1n << 63n) ? a : d;
 }
-/** Compares two dump files; throws InputError for anything msMemScope would fail on, or a diff past the edit bound. */
 async function compareDumpFiles(base, current, options = {}) {
     const warn = options.onWarning ?? (() => { });
     const state = newState(options.level ?? 'op');

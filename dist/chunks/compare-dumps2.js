@@ -7,7 +7,6 @@ import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
 
-// `ascend-memory-gate compare-dumps BASE CURRENT`: msMemScope's --compare without the tool (its memory_compare CSV, byte for byte).
 const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
 const LEVELS = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
 async function compareDumpsCommand(args, io) {
@@ -33,7 +32,6 @@ async function compareDumpsCommand(args, io) {
     if (!Number.isSafeInteger(maxEdits) || maxEdits < 0)
         throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
     const [base, current] = positionals;
-    // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
     let file = null;
     const sink = (text) => {
         if (values.out === undefined)

@@ -4,11 +4,6 @@ import { F as splitOf, G as isCountEntry, A as growth, p as plural } from './gro
 import { r as replaceControlCharacters } from './errors.js';
 import { c as codeSpan, e as escapeHtml } from './escape.js';
 
-/**
- * Module peaks grouped by module and device. Only module entries with a `devN` segment and byte values count: host and
- * SVM keys have no device, kernel diffs are not peaks, device-level verdicts are totals of their own. A key with several
- * entries (its verdict and findings such as leak-suspect) counts once; its worst severity counts.
- */
 function devicePeaks(entries, chartedKind = SECTIONS[0]?.kind ?? '') {
     const byKey = new Map();
     for (const entry of entries) {
@@ -37,7 +32,6 @@ function devicePeaks(entries, chartedKind = SECTIONS[0]?.kind ?? '') {
         }
         devices.add(device);
         const previous = series.byDevice.get(device);
-        // Two keys naming one module on one device (`A/dev0/X`, `dev0/A/X`) are summed, like the per-device totals.
         series.byDevice.set(device, {
             baseline: addNullable(previous?.baseline ?? null, peak.baseline),
             current: addNullable(previous?.current ?? null, peak.current),
@@ -69,12 +63,6 @@ function largestValue(series) {
         max = Math.max(max, p.baseline ?? 0, p.current ?? 0);
     return max;
 }
-/**
- * The modules worth a chart: those that changed (grew, shrank, or got a warning or failure), most interesting first:
- * failing, then warning, then the largest |growth| on any device, then the largest peak. Left out: unchanged modules
- * (the table says "within thresholds"), modules of zeros, and a module on one device without a baseline (one bar
- * compares nothing).
- */
 function chartedModules(peaks, limit) {
     const score = (series) => {
         let severity = SEVERITY_RANK.ok;
@@ -93,14 +81,7 @@ function chartedModules(peaks, limit) {
 }
 const MERMAID_BASELINE_COLOR = '#9e9e9e';
 const MERMAID_CURRENT_COLOR = '#4e79a7';
-/** Up to this many devices a chart shows every device; above, the devices that changed most, and a distribution table. */
 const CHART_ALL_DEVICES_UP_TO = 16;
-/**
- * Markdown with one Mermaid `xychart-beta` per top module: this run's peak per device as bars (blue), the baseline's
- * as a line (grey), both real series of the same length: nothing is padded. One device: two bars, baseline and this
- * run. Above 16 devices: the 16 that changed most, then a min / median / max table over every device. Nothing read
- * from a file enters the Mermaid text: module names are code spans above each fence, device names match /^dev\d+$/.
- */
 function renderMermaidChart(entries, options = {}) {
     const charted = chartedModules(devicePeaks(entries), options.modules ?? 3);
     if (charted.length === 0)
@@ -115,7 +96,6 @@ function renderMermaidChart(entries, options = {}) {
         const all = [...series.byDevice.keys()].sort(compareKeys);
         const devices = all.length <= CHART_ALL_DEVICES_UP_TO ? all : mostChanged(series, CHART_ALL_DEVICES_UP_TO);
         const scope = devices.length < all.length ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most` : '';
-        // Never a line that starts with a backtick: a name's backticks widen the span's fence, and ``` opens a code block.
         blocks.push(`Module ${codeSpan(series.module)}${compared ? '' : ', no baseline: this run only'}${scope}`);
         blocks.push(['```mermaid', ...mermaidLines(series, devices, compared), '```'].join('\n'));
         if (devices.length < all.length)
@@ -123,7 +103,6 @@ function renderMermaidChart(entries, options = {}) {
     }
     return blocks.join('\n\n');
 }
-/** The devices with the largest |growth|, in device order. */
 function mostChanged(series, limit) {
     return [...series.byDevice]
         .sort(([da, a], [db, b]) => Math.abs(b.growth) - Math.abs(a.growth) || compareKeys(da, db))
@@ -131,7 +110,6 @@ function mostChanged(series, limit) {
         .map(([d]) => d)
         .sort(compareKeys);
 }
-/** Min, median and max of a module over every device, baseline and this run. */
 function distributionTable(series, devices) {
     const stats = (pick) => {
         const values = devices.map((d) => series.byDevice.get(d)).flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p)]));
@@ -149,7 +127,6 @@ function distributionTable(series, devices) {
         `| this run | ${stats((p) => p.current).join(' | ')} |`,
     ].join('\n');
 }
-/** The chart's lines: only fixed text and numbers (device names match /^dev\d+$/). */
 function mermaidLines(series, devices, compared) {
     const scale = sizeScale(Math.max(...devices.map((d) => Math.max(series.byDevice.get(d)?.baseline ?? 0, series.byDevice.get(d)?.current ?? 0))));
     const value = (bytes) => decimal((bytes ?? 0) / scale.unitBytes);
@@ -176,7 +153,6 @@ function mermaidLines(series, devices, compared) {
         lines.push(`  line [${devices.map((d) => value(series.byDevice.get(d)?.baseline ?? null)).join(', ')}]`);
     return lines;
 }
-// ───────────────────────────── scale ─────────────────────────────
 const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 function sizeScale(maxBytes) {
     let i = 0;
@@ -191,7 +167,6 @@ function sizeScale(maxBytes) {
     const top = mantissa * power;
     return { unit: BINARY_UNITS[i] ?? 'B', unitBytes, top, step: top / steps };
 }
-/** Axis tops (× 10^k) with the number of grid steps that makes each step round: 1.2 → 4 × 0.3, 3 → 6 × 0.5. */
 const ROUND_TOPS = [
     [1, 5],
     [1.2, 4],
@@ -205,30 +180,20 @@ const ROUND_TOPS = [
     [8, 4],
     [10, 5],
 ];
-/** Up to two decimals, no trailing zeros, never an exponent: Mermaid's number token is `[+-]?\d+(\.\d+)?`. */
 function decimal(x) {
     return String(Number(x.toFixed(2)));
 }
-// ───────────────────────────── SVG (HTML report) ─────────────────────────────
-/** Tableau 10 without its grey: distinct, colour-blind-aware; the grey stands for the modules beyond these. */
 const MODULE_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
 const OTHER_MODULES_COLOR = '#bab0ac';
 const BASELINE_OUTLINE_COLOR = '#1f1f1f';
-/** Every device gets a bar up to this many; above, the failing ones and the most changed, up to MAX_BARS. */
 const ALL_BARS_UP_TO = 64;
 const MAX_BARS = 32;
 const CAPACITY_COLOR = '#b3261e';
 const PLOT_HEIGHT = 280;
 const MARGIN = { top: 28, right: 16, bottom: 56, left: 84 };
-/** The colour key of a module: its name without attribute or device (`DEV_MEM/{*}/APP` → `APP`), one colour across attributes. */
 function moduleColorKey(pattern) {
     return pattern.slice(pattern.lastIndexOf('/') + 1);
 }
-/**
- * One bar per device, stacked by module peak (this run), largest module at the bottom; one colour per module name
- * across attributes, each block focusable with a tooltip; the baseline's sum as a dashed outline; the capacity as a
- * red line; devices with a failing verdict labelled in red. Null without devices.
- */
 function renderDeviceStacksSvg(peaks, options = {}) {
     const failingDevices = options.failingDevices ?? new Set();
     const capacities = options.capacities ?? new Map();
@@ -245,7 +210,6 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         return sum;
     };
     const devices = drawnDevices(peaks.devices, failingDevices, (d) => Math.abs(stackTotal(d) - (baselineTotal(d) ?? 0)));
-    // Colours by module name: the names with the largest total peak get their own colour, the rest share grey.
     const byName = new Map();
     for (const series of peaks.modules) {
         const total = [...series.byDevice.values()].reduce((sum, p) => sum + (p.current ?? 0), 0);
@@ -255,7 +219,6 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         entry.series.push(series);
         byName.set(name, entry);
     }
-    // A module missing from this run has nothing to stack: it only counts in the baseline outline.
     const names = [...byName].filter(([, v]) => v.total > 0).sort(([a, x], [b, y]) => y.total - x.total || compareKeys(a, b));
     const ownColor = names.length <= MODULE_COLORS.length ? names.length : MODULE_COLORS.length - 1;
     const colorOf = new Map(names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]));
@@ -296,7 +259,6 @@ function renderDeviceStacksSvg(peaks, options = {}) {
             const top = y(stackBytes + peak.current);
             const bottom = y(stackBytes);
             stackBytes += peak.current;
-            // Too thin to draw at this scale: its bytes still lift the blocks above.
             if (n(bottom - top) === '0')
                 continue;
             const was = peak.baseline === null ? 'new' : `baseline ${formatBytes(peak.baseline)}`;
@@ -307,7 +269,6 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         const baseline = baselineTotal(device);
         let labelTop = y(stackBytes);
         if (baseline !== null) {
-            // A dashed tick at the baseline's height: it never merges with the neighbours' when bars are narrow.
             const top = y(baseline);
             labelTop = Math.min(labelTop, top);
             out.push(`<line class="baseline" x1="${n(x - 3)}" y1="${n(top)}" x2="${n(x + barWidth + 3)}" y2="${n(top)}" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="4 3"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></line>`);
@@ -345,23 +306,18 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
     return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
 }
-/** Every device up to ALL_BARS_UP_TO; above, the failing devices, then the most changed, up to MAX_BARS, in device order. */
 function drawnDevices(devices, failing, change) {
     if (devices.length <= ALL_BARS_UP_TO)
         return [...devices];
     const ranked = [...devices].sort((a, b) => Number(failing.has(b)) - Number(failing.has(a)) || change(b) - change(a) || compareKeys(a, b));
     return ranked.slice(0, MAX_BARS).sort(compareKeys);
 }
-/** A coordinate with at most one decimal: short, and the same on every machine. */
 function n(x) {
     return String(Math.round(x * 10) / 10);
 }
 
-/** Up to this many devices, every one gets a row; above it, only devices that changed or are flagged. */
 const ALL_DEVICES_UP_TO = 16;
-/** Most rows above ALL_DEVICES_UP_TO: flagged first, then the largest changes. */
 const MAX_DEVICE_ROWS = 32;
-/** Per-device totals of the report, or null without a device. */
 function deviceTable(entries) {
     const byDevice = new Map();
     const row = (device) => {
@@ -370,7 +326,6 @@ function deviceTable(entries) {
             byDevice.set(device, (r = { device, sums: new Map(), capacity: null, headroom: null, flagged: false, changed: false }));
         return r;
     };
-    // A key can carry several entries (its verdict, then findings with the same values): count it once.
     const seen = new Set();
     for (const entry of entries) {
         const { device } = splitOf(entry);

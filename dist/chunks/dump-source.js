@@ -9,13 +9,6 @@ import './text-stream.js';
 import 'node:fs';
 import 'node:string_decoder';
 
-// Reads one msMemScope dump into the facts every analysis needs: allocation blocks, step markers and op windows.
-//
-// Held in memory (all else streams past): one record per allocation block of any pool (times, size, id, group,
-// owner/call-site/inefficient ids: about 60 bytes), the live-block table (blocks not yet freed), step markers, and
-// one record per completed op window (about 40 bytes). A block is matched MALLOC → FREE in file order, by
-// (pid, pool, Ptr): the tool writes a block's MALLOC and FREE rows together, when it is freed.
-/** Pools msMemScope's step analysis and leak rule look at (§3.2). */
 const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
 const KNOWN_EVENTS = new Set(['MALLOC', 'FREE', 'ACCESS', 'MSTX', 'OP_LAUNCH', 'KERNEL_LAUNCH', 'SYSTEM', 'CLEAN_UP', 'SNAPSHOT', 'OOM_DETAIL', 'N/A']);
 const SHADOW_RE = /[{,]shadow:true[,}]/;
@@ -28,7 +21,6 @@ function intern(map, list, text) {
     list.push(copy);
     return list.length - 1;
 }
-/** `0x000012c041400000` or `20615843020800` → a number (exact below 2^53), or NaN. */
 function ptrValue(ptr) {
     if (ptr.startsWith('0x') || ptr.startsWith('0X'))
         return parseInt(ptr.slice(2), 16);
@@ -36,7 +28,6 @@ function ptrValue(ptr) {
         return Number(ptr);
     return NaN;
 }
-/** Builds DumpFacts from the rows of one dump. */
 class DumpFactsCollector {
     file;
     warn;
@@ -45,7 +36,6 @@ class DumpFactsCollector {
     groups = [];
     groupIds = new Map();
     blocks = { count: 0, mallocTs: f64(), freeTs: f64(), size: f64(), id: f64(), group: i32(), owner: i32(), callSite: i32(), inefficient: i32() };
-    /** pid|pool → ptr → open block index. */
     live = new Map();
     markers = [];
     ops = { count: 0, device: i32(), pid: i32(), name: i32(), startTs: f64(), endTs: f64() };
@@ -53,7 +43,6 @@ class DumpFactsCollector {
     deviceIds = new Map();
     pids = [];
     pidIds = new Map();
-    /** pid|tid|family → stack of [name, startTs]. */
     openOps = new Map();
     originHi = NaN;
     originLo = 0;
@@ -66,7 +55,6 @@ class DumpFactsCollector {
         this.file = file;
         this.warn = warn;
     }
-    /** Offset of a timestamp cell from the file's first timestamp (NaN when it is not a number). */
     ts(text) {
         const len = text.length;
         if (len === 0 || len > 20)
@@ -117,11 +105,9 @@ class DumpFactsCollector {
         const text = attrValueOf(row.attr, 'size:');
         if (text === null || !/^-?\d+$/.test(text))
             return NaN;
-        // FREE sizes are negative in 2025-H1 PTA/ATB dumps: the direction comes from Event, the magnitude from abs().
         return Math.abs(Number(text));
     }
     lastGroup = { pid: '', device: '', pool: '', id: -1 };
-    /** The group of a row's raw pid, device and pool cells (consecutive rows mostly share it). */
     groupOfRow(pid, rawDevice, pool) {
         const last = this.lastGroup;
         if (last.id !== -1 && last.pid === pid && last.device === rawDevice && last.pool === pool)
@@ -166,7 +152,6 @@ class DumpFactsCollector {
             this.hasInefficient = true;
         b.inefficient.push(inefficient === '' ? 0 : intern(this.stringIds, this.strings, inefficient));
         const open = this.liveOf(row.pid, row.eventType, true);
-        // A MALLOC at an address still open: the earlier block's FREE is missing (a RESIDUAL_BLOCK); it stays unfreed.
         open.set(ptr, index);
     }
     lastLive = null;
@@ -194,7 +179,6 @@ class DumpFactsCollector {
             return;
         }
         open.delete(ptr);
-        // A shadow FREE is synthesised for a block still live at exit: not freed while tracing.
         if (SHADOW_RE.test(row.attr))
             return;
         const ts = this.ts(row.timestamp);
@@ -250,7 +234,6 @@ class DumpFactsCollector {
         }
         if (stack === undefined)
             return;
-        // Ends pair with the innermost open start of the same name (ops nest: an aten op calls others).
         for (let i = stack.length - 1; i >= 0; i--) {
             const open = stack[i];
             if (open[0] !== row.name)
@@ -297,14 +280,12 @@ class DumpFactsCollector {
         };
     }
 }
-/** The first line of a call stack cell (frames are separated by `;` or newlines escaped as `\n`). */
 function firstCallSite(stack) {
     if (stack === '' || stack === 'N/A')
         return '';
     const cut = stack.search(/;|\\n|\n/);
     return (cut === -1 ? stack : stack.slice(0, cut)).trim().slice(0, 200);
 }
-/** Reads a dump file into facts; warnings go to `onWarning`. */
 async function readDumpFacts(path, name, onWarning) {
     const collector = new DumpFactsCollector(name, onWarning);
     const reader = new DumpReader(name, (row) => collector.row(row), onWarning);
@@ -312,12 +293,6 @@ async function readDumpFacts(path, name, onWarning) {
     return collector.finish(reader.timestampUnit ?? reader.header?.headerUnit ?? 'ns', reader.rows);
 }
 
-// Analyses of one msMemScope dump, as pure functions over its DumpFacts: training steps, msMemScope's step-leak rule,
-// memory unfreed at the end of tracing, owner buckets, per-op footprint (ours), inefficient-memory findings.
-/**
- * Steps per process (§3.2): mstx `Range_start` "step start" … its `Range_end` (range ids count every Range_start of
- * the pid), or SYSTEM/STEP rows (STEP n ends step n, starts n+1). Whichever kind comes first in a pid wins.
- */
 function findSteps(facts) {
     const byPid = new Map();
     for (const m of facts.markers) {
@@ -384,7 +359,6 @@ function maxOf(values) {
             m = values[i];
     return [m];
 }
-/** Time-ordered allocation changes of some blocks: frees before mallocs at one timestamp. */
 function events(facts, take) {
     const b = facts.blocks;
     const list = [];
@@ -405,7 +379,6 @@ function events(facts, take) {
     });
     return { ts, delta };
 }
-/** First index whose ts is > t (or ≥ t with `inclusive` false → first ≥ t). */
 function upper(ts, t, strict) {
     let lo = 0;
     let hi = ts.length;
@@ -418,7 +391,6 @@ function upper(ts, t, strict) {
     }
     return lo;
 }
-/** Per step, device and framework pool (PTA, ATB, MindSpore): start, peak and end allocated bytes. */
 function stepTable(facts, steps) {
     const rows = [];
     facts.groups.forEach((g, gi) => {
@@ -447,10 +419,6 @@ function stepTable(facts, steps) {
 function cmp(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
-/**
- * msMemScope's leak rule (§3.2, CheckNpuLeak with skipSteps 1, durationThreshold 1): a framework-pool block allocated
- * during step k ≥ 2 and still live at the end of the first step that started after it and was closed.
- */
 function stepLeaks(facts, steps) {
     const b = facts.blocks;
     const byPid = new Map();
@@ -471,7 +439,6 @@ function stepLeaks(facts, steps) {
         if (list === undefined)
             continue;
         const born = b.mallocTs[i];
-        // The birth step: the last step started before the block (steps are sorted by start).
         let lo = 0;
         let hi = list.length;
         while (lo < hi) {
@@ -531,7 +498,6 @@ function topLabels(items) {
         .slice(0, 3)
         .map(([label, t]) => (Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`));
 }
-/** Blocks never freed while tracing (no FREE, or only a shadow FREE), by device, pool and owner (§3.4). */
 function unfreedAtEnd(facts) {
     const b = facts.blocks;
     const out = new Map();
@@ -558,7 +524,6 @@ function unfreedAtEnd(facts) {
     }
     return [...out.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.pool, y.pool) || cmp(x.label, y.label));
 }
-/** Maps an owner string (`PTA@weight`, `CANN@HCCL`, `PTA_WORKSPACE`…) and the block's pool to a bucket. */
 function ownerBucket(owner, pool) {
     const tokens = owner.split('@');
     if (tokens[0] === 'CANN')
@@ -581,7 +546,6 @@ function ownerBucket(owner, pool) {
         return 'cann-other';
     return 'unlabelled';
 }
-/** Peak live bytes per owner bucket and device; empty when the dump has no decompose labels. */
 function ownerPeaks(facts) {
     if (!facts.hasOwners)
         return [];
@@ -614,14 +578,12 @@ function ownerPeaks(facts) {
     }
     return out;
 }
-/** Per device and op name, the largest net and peak allocation inside one op window (our metric, not msMemScope's). */
 function opFootprint(facts) {
     const ops = facts.ops;
     if (ops.count === 0)
         return [];
     const b = facts.blocks;
     const out = new Map();
-    // The op windows of each (device, process), by index.
     const byPair = new Map();
     for (let o = 0; o < ops.count; o++) {
         const pair = ops.device[o] * 0x100000 + ops.pid[o];
@@ -666,7 +628,6 @@ function opFootprint(facts) {
     }
     return [...out.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.name, y.name));
 }
-/** Blocks msMemScope marked `inefficient_type` (early_allocation, late_deallocation, temporary_idleness), per device and type. */
 function inefficientMemory(facts) {
     if (!facts.hasInefficient)
         return [];
@@ -691,11 +652,8 @@ function inefficientMemory(facts) {
     return [...out.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.type, y.type));
 }
 
-// One dump's analyses as snapshot figures: section keys and metrics, per-step samples, and the step-leak findings.
-/** Everything a dump contributes to a snapshot. */
 function dumpFigures(facts) {
     const metrics = new Map();
-    /** Several processes on one device and pool: the larger compared figure wins whole (as sections combine). */
     const put = (section, key, metric, field = 'bytes') => {
         let m = metrics.get(section);
         if (m === undefined)
@@ -723,7 +681,6 @@ function dumpFigures(facts) {
         put('inefficient', `${c.device}/${c.type}`, { bytes: c.bytes, count: c.count });
     return { metrics, samples, stepLeaks: stepLeaks(facts, steps), openSteps: steps.filter((s) => !s.closed).length };
 }
-/** The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`. */
 function sizeCounts(sizes) {
     const counts = new Map();
     for (const s of sizes)
@@ -735,8 +692,6 @@ function sizeCounts(sizes) {
         .join(' ');
 }
 
-// The evidence sources `dump` (--dump, memscope-dump) and `dumpBase` (memscope-dump-base): msMemScope dumps into a snapshot.
-/** Rows that were skipped become skipped records (file:line in the warnings); notes such as the µs unit do not. */
 function skippedInto(into) {
     return (w) => {
         const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
@@ -744,7 +699,6 @@ function skippedInto(into) {
             into.addSkipped({ file: w.file, line: w.line, reason: m[1] });
     };
 }
-/** One dump: steps (with per-step series), step leaks, unfreed, owners, op footprint and inefficient memory. */
 async function parseDumpFile(file, into) {
     const facts = await readDumpFacts(file.path, file.name, skippedInto(into));
     into.files++;
@@ -762,19 +716,12 @@ async function parseDumpFile(file, into) {
         if (/^dev\d+$/.test(g.device))
             into.noteDevice(g.device);
 }
-/** A base dump is read only with its current dump, in `combine`. */
 async function parseBaseDumpFile() { }
-/**
- * With base dumps (`memscope-dump-base`) and current dumps (`memscope-dump`): compare-dumps on each pair, in process,
- * folded in exactly as the memory_compare CSV msMemScope would have written (section `kernels`). Pairs are made by
- * sorted path: one base per current dump.
- */
 async function compareBaseDumps(files, into) {
     const bases = [...(files.dumpBase ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const currents = [...(files.dump ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (bases.length === 0)
         return;
-    // One search found the same files for both (the Action searching everything it downloaded): no base was given.
     if (bases.length === currents.length && bases.every((b, i) => b.path === currents[i]?.path))
         return;
     if (bases.length !== currents.length) {

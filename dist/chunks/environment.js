@@ -1,10 +1,8 @@
-/** A run's environment from its snapshot's (or baseline's) nodes; nodes that recorded none are left out. */
 function runEnvironmentOf(meta) {
     const nodes = Object.entries(meta?.nodes ?? {}).filter(([, node]) => Object.keys(node.environment).length > 0);
     return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
 }
 const DEFAULT_ENVIRONMENT_POLICY = { onChange: 'warn', ignore: [] };
-/** Labels people know the items by; any other item shows under its own name. */
 const LABELS = {
     cann: 'CANN toolkit',
     driver: 'driver',
@@ -17,7 +15,6 @@ function environmentLabel(item) {
     return LABELS[item] ?? item;
 }
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/** Every item any node reports, sorted; ignored items left out. */
 function itemsOf(environment, ignore) {
     const items = new Set();
     for (const node of Object.values(environment))
@@ -26,7 +23,6 @@ function itemsOf(environment, ignore) {
                 items.add(item);
     return [...items].sort(byText);
 }
-/** The run's value of an item: the one value when every node agrees, else the distinct values joined with ` | `. */
 function runValue(environment, item) {
     const values = new Set();
     let unset = false;
@@ -42,10 +38,6 @@ function runValue(environment, item) {
     const sorted = [...values].sort(byText);
     return unset ? [...sorted, '(unset)'].join(' | ') : sorted.join(' | ');
 }
-/**
- * Baseline vs this run, and this run's nodes against each other. A side that recorded no environment at all (an old
- * baseline, raw files parsed on the gate's runner) is not compared: "everything changed" would say nothing.
- */
 function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POLICY) {
     const severity = policy.onChange === 'fail' ? 'fail' : policy.onChange === 'warn' ? 'warn' : 'ok';
     if (policy.onChange === 'ignore' || current === undefined || Object.keys(current).length === 0)
@@ -77,20 +69,13 @@ function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POL
     }
     return { changes, splits, severity };
 }
-/** Whether the findings say anything. */
 function hasEnvironmentFindings(findings) {
     return findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0);
 }
-/** `CANN toolkit 8.3.RC1 → 9.0.RC1; torch_npu 2.5.1 → 2.6.0`: one line for notes and annotations. */
 function describeChanges(changes) {
     return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
 }
-/** Statuses that say a value grew: each one's note says it happened across the environment change. */
 const GROWTH = new Set(['regressed', 'over-budget']);
-/**
- * The report with the environment findings attached: regressions note the change they happened across, and with
- * `onChange: fail` a change (or a split) fails the run. The entries' own verdicts are never altered.
- */
 function applyEnvironment(report, findings) {
     if (!hasEnvironmentFindings(findings))
         return report;

@@ -1,11 +1,6 @@
 import { a as fileSystemFailure, I as InputError } from './errors.js';
 
-// Where the profilers' memory CSVs are looked for in a directory; apart from the parser, so the source registry loads no parser.
 const TABLES = '{memory_record,operator_memory,npu_module_mem,static_op_mem,npu_mem}';
-// What a directory is searched for: torch_npu's (<worker>_ascend_pt) and MindSpore's (<worker>_ascend_ms) output,
-// msprof's merged output (PROF_<id>/mindstudio_profiler_output), and the tables directly in the directory given. The
-// msprof tree that torch_npu leaves inside its own folder is skipped (its ASCEND_PROFILER_OUTPUT already holds that
-// data), and so are msprof's per-device device_<n>/summary copies of the merged files.
 const DIRECTORY_PATTERNS = [
     `**/*_ascend_pt/**/${TABLES}.csv`,
     `**/*_ascend_ms/**/${TABLES}.csv`,
@@ -16,9 +11,6 @@ const DIRECTORY_PATTERNS = [
     '!**/*_ascend_ms/**/PROF_*/**',
 ];
 
-// The registry of evidence sources: one entry per kind of input file. CLI flags, Action inputs, directory searches,
-// the parse workers' dispatch and the "what was searched" message all read it; a new source is one entry here and
-// its parser module (which exports `parseFile`).
 const SOURCES = [
     {
         name: 'plog',
@@ -82,7 +74,6 @@ const SOURCES = [
     },
 ];
 const byName = new Map(SOURCES.map((s) => [s.name, s]));
-/** The source called `name`; throws for a name no entry has (a programming error, not bad input). */
 function evidenceSource(name) {
     const found = byName.get(name);
     if (found === undefined)
@@ -90,7 +81,6 @@ function evidenceSource(name) {
     return found;
 }
 const loaded = new Map();
-/** The source's parser, loaded once per thread. */
 function parserOf(name) {
     let parser = loaded.get(name);
     if (parser === undefined) {
@@ -99,14 +89,9 @@ function parserOf(name) {
     }
     return parser;
 }
-/** True when no source has any spec. */
 function noSpecs(specs) {
     return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
 }
-/**
- * Parses one file with its source's parser. A read that fails (EACCES, EIO, a file gone meanwhile) becomes one
- * InputError naming the file: Node's read errors carry no path.
- */
 async function parseInputFile(kind, file, builder) {
     try {
         await (await parserOf(kind)).parseFile(file, builder);

@@ -3,14 +3,9 @@ import { c as compileSchema, k as keyTokens, d as countJsonKeys, s as scanJson, 
 import './_commonjsHelpers.js';
 import 'node:crypto';
 
-// The JSON Schemas of the history file's three kinds of line (header, key table, point); schemas/history.schema.json is
-// their published copy. A line is checked against the schema of its place in the file.
-/** The `format` of a history file's header line. */
 const HISTORY_FORMAT = 'ascend-memory-gate history';
-/** The history format this version writes; older ones are read, newer ones refused. */
 const HISTORY_VERSION = 1;
 const MAX_NAME = 4096;
-/** Values and the changes between them: exact integers (bytes or counts), or null for a figure the point does not have. */
 const value = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 const sectionName = { title: 'a section name such as "modules"', type: 'string', pattern: '^[a-z][A-Za-z0-9]{0,63}$' };
 const values = {
@@ -75,10 +70,6 @@ const historyPointSchema = {
     },
 };
 
-// The history file: JSON Lines, a header, the key table, then one line per point, oldest first, each point's values
-// written as changes from the point before it. An append adds a line at the end and dropping the oldest point rewrites
-// the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
-/** A roll-up across devices takes five columns, in this order. */
 const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'];
 const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
 function emptyHistory(header = {}) {
@@ -87,7 +78,6 @@ function emptyHistory(header = {}) {
 function emptySection() {
     return { keys: [], keyColumns: [], keyIndex: new Map(), rollups: [], rollupColumns: [], rollupIndex: new Map() };
 }
-/** The column's value at a point (null when absent there). */
 function valueAt(column, point) {
     const { at } = column;
     let lo = 0;
@@ -104,22 +94,17 @@ function valueAt(column, point) {
     }
     return found === -1 ? null : column.values[found];
 }
-/** The column's value at its last change (the latest point's value). */
 function lastValue(column) {
     return column.values.length === 0 ? null : column.values[column.values.length - 1];
 }
-// ───────────────────────────── writing ─────────────────────────────
-/** The whole file: header, key table, point lines; a trailing newline. */
 function serializeHistory(history) {
     return `${[headerLine(history.header), keysLine(history), ...history.lines].join('\n')}\n`;
 }
-/** The bytes of the file if it held only its latest point. */
 function latestAloneBytes(history) {
     const last = history.points.length - 1;
     return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + Buffer.byteLength(pointLine(history, last, true)) + 3;
 }
 function headerLine(header) {
-    // Fields in a fixed order, absent ones left out.
     const { format, version, gate, branch, commitUrl } = header;
     return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
 }
@@ -133,10 +118,6 @@ function keysLine(history) {
     }
     return JSON.stringify(Object.keys(rollups).length > 0 ? { keys, rollups } : { keys });
 }
-/**
- * The line of point `p`: its meta, its environment when it differs from the point before (always on the first), and
- * its values: every one on the first point, the changes since the point before on the others.
- */
 function pointLine(history, p, whole = p === 0) {
     const meta = history.points[p];
     const line = { commit: meta.commit };
@@ -167,7 +148,6 @@ function pointLine(history, p, whole = p === 0) {
     }
     return JSON.stringify(line);
 }
-/** Point p's values, one per column, trailing absent ones left out; sections with none left out. */
 function denseOf(history, p, columnsOf) {
     const out = {};
     for (const [name, section] of history.sections) {
@@ -181,7 +161,6 @@ function denseOf(history, p, columnsOf) {
     }
     return out;
 }
-/** Pairs (positions skipped since the last pair, difference or null) of the columns that change at point p. */
 function changesOf(history, p, columnsOf) {
     const out = {};
     for (const [name, section] of history.sections) {
@@ -203,10 +182,8 @@ function changesOf(history, p, columnsOf) {
     }
     return out;
 }
-/** The index in `column.at` of a change at exactly point p, or -1. */
 function changeIndex(column, p) {
     const { at } = column;
-    // Appends look at the last change; a rewrite (compaction) at any.
     const last = at.length - 1;
     if (last >= 0 && at[last] === p)
         return last;
@@ -239,10 +216,6 @@ function sortedItems(items) {
 const validateHeader = compileSchema(historyHeaderSchema);
 const validateKeys = compileSchema(historyKeysSchema);
 const validatePoint = compileSchema(historyPointSchema);
-/**
- * Reads a history file. Every problem is an InputError naming the file, the line and the JSON pointer (or column) of
- * what is wrong: a history is never half read, and a corrupt one is never taken for an empty one.
- */
 function parseHistory(text, file) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     if (body === '')
@@ -385,10 +358,6 @@ function applyChanges(history, p, changes, columnsOf, at, pointer) {
         }
     }
 }
-/**
- * One line's JSON, strict as every JSON this tool reads (a key given twice, nesting past 100 levels): errors name
- * `file:line:column`.
- */
 function parseLine(line, file, n) {
     let value;
     let parsed = true;
@@ -407,7 +376,6 @@ function parseLine(line, file, n) {
         throw new InputError(`${file}:${n}: not valid JSON`);
     }
     const { column } = lineColumn(line, problem.offset);
-    // The scanner places an earlier key as line:column of the text it read, which is this one line.
     const reason = problem.reason.replace(/\(first at 1:(\d+)\)/, '(first at column $1)');
     throw new InputError(`${file}:${n}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${reason}`);
 }

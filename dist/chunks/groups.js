@@ -6,25 +6,20 @@ import { h as hasEnvironmentFindings, e as environmentLabel } from './environmen
 import { t as tableCodeSpan, e as escapeHtml } from './escape.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
 
-/** True for an entry whose values are counts, not bytes. */
 function isCountEntry(entry) {
     return entry.unit === 'count';
 }
-/** The entry's optional free-text note, or null. */
 function entryNote(entry) {
     return entry.note !== undefined && entry.note !== '' ? entry.note : null;
 }
-/** A baseline or current value: "19.4 GiB", or "3" for a count. */
 function formatEntryValue(entry, value) {
     return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
 }
-/** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
 function formatEntryDelta(entry, delta) {
     if (!isCountEntry(entry))
         return formatDelta(delta);
     return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
 }
-/** What decided the entry, as plain text: a finding's note (with its limit), else the rule's glob, else "default". */
 function entryReason(entry) {
     const note = entryNote(entry);
     if (note !== null) {
@@ -33,18 +28,15 @@ function entryReason(entry) {
     }
     return { rule: entry.rule, note: null };
 }
-/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
 function formatShortPercent(percent) {
     const digits = Math.abs(percent) >= 10 ? 0 : 1;
     const s = percent.toFixed(digits);
     return percent > 0 ? `+${s}%` : `${s}%`;
 }
-/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
 function formatTransition(entry) {
     const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
     return `${side(entry.baseline)} → ${side(entry.current)}`;
 }
-/** "+19.7 GiB (+100%)"; a new or missing key grows or shrinks by its whole value: "+4.0 GiB (new)". */
 function formatChange(entry) {
     if (entry.delta !== null) {
         const delta = formatEntryDelta(entry, entry.delta);
@@ -56,32 +48,20 @@ function formatChange(entry) {
         return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
     return '—';
 }
-/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
 function entrySentence(entry) {
     const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
     return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
 }
 
-// The `--report` JSON's schema, built from the one list of statuses; schemas/report.schema.json is its published copy.
-/** Every status a report may hold, in the order verdicts list them: gate/types.ts STATUSES. */
 const REPORT_STATUSES = STATUSES;
-/** Entry kinds: every section's (registry order), then `device`. */
 const REPORT_KINDS = [...SECTIONS.map((s) => s.kind), 'device'];
 const REPORT_SEVERITIES = ['fail', 'warn', 'ok'];
-/** Entry units: absent means bytes. */
 const REPORT_UNITS = ['bytes', 'count'];
-/** Longest note accepted: ours are one sentence; a hostile upload must not make the comment huge. */
 const MAX_NOTE_LENGTH = 2000;
-/** Longest key or rule accepted: MindSpore scope names reach hundreds of characters, a hostile file reaches any. */
 const MAX_KEY_LENGTH = 4096;
-/**
- * Most entries a report holds: a bound on what an untrusted upload can make the comment job render, with room for the
- * largest jobs (4,096 devices × 15 modules, each with its findings, + 100,000 kernels is about 350,000 entries).
- */
 const MAX_ENTRIES = 500_000;
 const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES };
-/** Environment items and values, node and artifact names: short strings, a bounded number of them. */
 const text = { type: 'string', maxLength: MAX_KEY_LENGTH };
 const MAX_LISTED = 10_000;
 const reportSchema = {
@@ -208,11 +188,8 @@ const reportSchema = {
         },
     },
 };
-/** What the writer checks with ajv: everything but the entries and groups, which its own loop checks (json.ts). */
 const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
 
-// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
-/** Most nodes named per value; the rest are counted. */
 const NODES_SHOWN = 8;
 const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
 function nodeList(nodes) {
@@ -222,7 +199,6 @@ function nodeList(nodes) {
 function splitRows(splits) {
     return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
 }
-/** The blocks, in order; empty when there is nothing to say. */
 function contextBlocks(report) {
     const blocks = [];
     const env = report.environment;
@@ -250,7 +226,6 @@ function contextBlocks(report) {
     }
     return blocks;
 }
-/** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
 function contextFailure(report) {
     const env = report.environment;
     if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
@@ -259,7 +234,6 @@ function contextFailure(report) {
         return 'environment changed since the baseline';
     return "this run's nodes disagree on their environment";
 }
-/** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
 function contextMarkdown(report) {
     return contextBlocks(report).map((block) => [
         `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
@@ -269,7 +243,6 @@ function contextMarkdown(report) {
         ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
     ].join('\n'));
 }
-/** Terminal lines: one heading per block, one indented line per row. */
 function contextTerminal(report, shown) {
     return contextBlocks(report).flatMap((block) => [
         '',
@@ -279,7 +252,6 @@ function contextTerminal(report, shown) {
             : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
     ]);
 }
-/** HTML sections, every value escaped. */
 function contextHtml(report) {
     return contextBlocks(report).map((block) => [
         `<section class="context ${block.severity}">`,
@@ -292,7 +264,6 @@ function contextHtml(report) {
     ].join('\n'));
 }
 
-/** Growth in bytes, also for a new key (its whole current) or a missing key (minus its baseline). */
 function growth(entry) {
     return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
 }
@@ -300,8 +271,6 @@ function splitSections(report, options = {}) {
     const problems = [];
     const improvements = [];
     const unchanged = [];
-    // Indexed: this runs once per report over every entry, before V8 optimizes it, and for...of would allocate an
-    // iterator result per entry (160,000 at 4,096 devices).
     const entries = report.entries;
     for (let i = 0; i < entries.length; i++) {
         const entry = entries[i];
@@ -314,8 +283,6 @@ function splitSections(report, options = {}) {
     }
     problems.sort((a, b) => severityRank(a) - severityRank(b) || growth(b) - growth(a) || byKindAndKey(a, b));
     improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
-    // The gate already lists entries by kind then key: check in one pass (cheap) before a sort of ~10^5 collated keys.
-    // A caller that only counts them (the terminal) skips even that pass: ~40 ms at 160,000 keys.
     if (options.orderUnchanged !== false && !isSortedBy(unchanged, byKindAndKey))
         unchanged.sort(byKindAndKey);
     return { problems, improvements, unchanged };
@@ -337,22 +304,15 @@ function kindRank(kind) {
     const i = known.indexOf(kind);
     return i === -1 ? known.length : i;
 }
-/** A status as every report spells it: `over-capacity`, never "over capacity". */
 function statusLabel(status) {
     return status;
 }
-/**
- * A first run: no entry has a baseline value and none is missing (the baseline file is absent or empty). Derived
- * from the entries, so a report read back from JSON says the same.
- */
 function isFirstRun(report) {
     return report.entries.length > 0 && report.entries.every((e) => e.baseline === null && e.status !== 'missing');
 }
-/** Worst first: failing before warning before the rest, then the largest absolute change, then kind and key. */
 function worstFirst(a, b) {
     return severityRank(a) - severityRank(b) || Math.abs(growth(b)) - Math.abs(growth(a)) || byKindAndKey(a, b);
 }
-/** Statuses of the given entries with their counts, in REPORT_STATUSES order, unknown statuses after, by name. */
 function countByStatus(entries) {
     const counts = new Map();
     for (let i = 0; i < entries.length; i++) {
@@ -366,13 +326,8 @@ function countByStatus(entries) {
 function plural(n, one, many = `${one}s`) {
     return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
-/**
- * The verdict without decoration: "Memory gate failed: 2 regressed, 1 over budget (3 warnings)" or
- * "Memory gate passed: 140 keys within thresholds". `title` is inserted as given: escape it for the target first.
- */
 function verdictText(report, title) {
     const firstRun = isFirstRun(report);
-    // On a first run every key is new by definition: those are not warnings, the recorded keys are the news.
     const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new')).length;
     const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
     if (firstRun) {
@@ -391,12 +346,8 @@ function verdictText(report, title) {
     return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
 }
 
-// Every renderer asks each entry for its device several times (groups, totals, charts): split each key once. By key, not
-// by entry: a key's findings share its split, and a plain Map costs the garbage collector less than a WeakMap of
-// 160,000 entries. Bounded: a long-lived process (tests, a watch loop) starts over past MAX_SPLITS keys.
 const splits = new Map();
 const MAX_SPLITS = 1 << 20;
-/** The entry's device and device-free key, as src/model/sections/keys.ts splitDevice says; computed once per key. */
 function splitOf(entry) {
     let split = splits.get(entry.key);
     if (split === undefined) {
@@ -406,27 +357,18 @@ function splitOf(entry) {
     }
     return split;
 }
-/** A whole-device key rolls up to `*`: shown as `dev*`, any device. */
 function displayPattern(pattern) {
     return pattern === '*' ? 'dev*' : pattern;
 }
-/** A group of several entries is shown as one row; a group of one is its entry's row. */
 function isRollUp(group) {
     return group.entries.length > 1;
 }
-/** The first (worst) member. */
 function worstOf(group) {
     return group.entries[0];
 }
-/**
- * The counts of one entry list, kind by kind on first use: the terminal asks only for the kinds it shows (the modules of
- * 4,096 devices), not for 100,000 kernels that passed. Each key of the kind is split in place (splitOf would keep two
- * strings and an object per key).
- */
 class PatternCounts {
     all;
     byKind = new Map();
-    /** Per entry (by index): its (kind, pattern)'s counts, null for a key of no device; filled kind by kind. */
     perEntry;
     constructor(all) {
         this.all = all;
@@ -438,7 +380,6 @@ class PatternCounts {
             this.byKind.set(kind, (counts = this.count(kind)));
         return counts.size > 0 ? counts : undefined;
     }
-    /** Every kind's counts, and so every entry's. */
     countAll() {
         for (let i = 0; i < this.all.length; i++)
             this.get(this.all[i].kind);
@@ -474,7 +415,6 @@ class PatternCounts {
         return byPattern;
     }
 }
-// Every renderer of one report (summary, comment, terminal, HTML, JSON) asks for the same counts over the same entries.
 const perPatternOf = new WeakMap();
 function patternCounts(all) {
     let counts = perPatternOf.get(all);
@@ -482,20 +422,14 @@ function patternCounts(all) {
         perPatternOf.set(all, (counts = new PatternCounts(all)));
     return counts;
 }
-/** How many devices (and entries) of the kind and pattern each (kind, pattern) has, over every entry of the report; made once per entry list and kind. */
 function devicesPerPattern(all) {
     return patternCounts(all);
 }
-/** Per entry of `all` (by index): its (kind, pattern)'s counts, or null for a key of no device. Shares devicesPerPattern's counts. */
 function patternCountsOf(all) {
     const counts = patternCounts(all);
     counts.countAll();
     return counts.perEntry;
 }
-/**
- * A device segment's digits key[from, to) as one value per device name: the number itself when it is written without
- * leading zeros and fits a double exactly, else the digits (`dev007` and `dev7` are two devices, as their names are).
- */
 function deviceId(key, from, to) {
     if (to - from > 15 || (to - from > 1 && key.charCodeAt(from) === 0x30))
         return key.slice(from, to);
@@ -504,12 +438,7 @@ function deviceId(key, from, to) {
         n = n * 10 + key.charCodeAt(i) - 0x30;
     return n;
 }
-/**
- * Groups `entries` (already in display order, worst first) by kind, status, severity and device-free key. Groups come in
- * the order of their first member, so the renderer's order is kept; members keep it too.
- */
 function groupEntries(entries, perPattern) {
-    // kind + status + severity (a handful of classes), then the device-free key (or the whole key of a key of no device).
     const classes = new Map();
     const groups = [];
     for (const entry of entries) {
@@ -537,30 +466,24 @@ function groupEntries(entries, perPattern) {
     }
     return groups;
 }
-/** The device of an entry (`dev3`), or null. */
 function deviceOfEntry(entry) {
     return splitOf(entry).device;
 }
-/** The median of the members' growth (delta, or the whole value of a new/missing key). */
 function medianGrowth(group) {
     return median(group.entries.map(growth));
 }
-/** The median percent change of the members that have one, or null. */
 function medianPercent(group) {
     const values = group.entries.map((e) => e.percent).filter((p) => p !== null && Number.isFinite(p));
     return values.length === 0 ? null : median(values);
 }
-/** "4,096 of 4,096 devices". */
 function devicesPhrase(group) {
     const n = group.entries.length;
     const of = Math.max(group.ofDevices, n);
     return `${formatCount(n)} of ${formatCount(of)} ${of === 1 ? 'device' : 'devices'}`;
 }
-/** Heading of a kind in reports: the section's title (`Modules`), or the kind itself for kinds of no section (`device`). */
 function kindTitle(kind) {
     return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
 }
-/** "1.0 GiB – 1.2 GiB" over the members' current values (the baseline where a member has none); "—" when none has either. */
 function valueRange(group) {
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;

@@ -25,11 +25,8 @@ import './roll-up.js';
 import './types.js';
 import './escape.js';
 
-// `history show`: the default branch's trends in a terminal, one row per key group (or key), its sparkline, range and latest value, and where it stepped.
-/** Rows shown without --key: the ones that moved first. */
 const MAX_ROWS = 60;
 const GAP = '  ';
-/** The trends of every key group (keys of no device on their own), those that moved first; with `key`, those it matches. */
 function renderHistoryTerminal(history, trends, options = {}) {
     const width = options.width ?? 80;
     const lines = [];
@@ -88,7 +85,6 @@ function movedFirst(a, b) {
     const rb = b.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
     return ra - rb;
 }
-/** Per section, the key groups (a key of no device on its own); with a glob, the groups it matches and, apart, keys it matches in other groups. */
 function rowsOf(history, trends, glob) {
     const rows = [];
     const at = { start: 0, end: 0 };

@@ -11,11 +11,8 @@ import './environment.js';
 import './keys.js';
 import 'node:crypto';
 
-/** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
-/** Symbols every common font has: colour emoji fonts are often missing (CI machines, print servers). */
 const SEVERITY_ICON = { fail: '✗', warn: '⚠', ok: '✓' };
-/** Devices listed under a rolled-up row; rows of the collapsed lists. The JSON report has the rest. */
 const DEVICES_PER_GROUP = 20;
 const COLLAPSED_ROWS = 500;
 const STYLE = `
@@ -62,7 +59,6 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
   table.entries td[data-label]::before { content: attr(data-label) ": "; color: #59636e; }
 }
 `;
-/** Renders the report as a complete HTML document. Deterministic: the same report and options give the same string. */
 function renderHtml(report, options = {}) {
     const verdict = verdictText(report, options.title ?? 'Memory gate');
     const firstRun = isFirstRun(report);
@@ -107,7 +103,6 @@ function renderHtml(report, options = {}) {
         '<html lang="en">',
         '<head>',
         '<meta charset="utf-8">',
-        // A constant without `"` or `<`: safe in a double-quoted attribute as it is.
         `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -123,11 +118,9 @@ function renderHtml(report, options = {}) {
         '',
     ].join('\n');
 }
-/** A name from a file as HTML text: invisible characters shown, the five specials escaped. */
 function text(value) {
     return escapeHtml(replaceControlCharacters(value));
 }
-/** A key that wraps only after a `/`: each segment is unbreakable, a <wbr> follows each slash. */
 function keyHtml(key) {
     const segments = key.split('/');
     return `<code>${segments.map((s, i) => `<span class="seg">${text(i < segments.length - 1 ? `${s}/` : s)}</span>`).join('<wbr>')}</code>`;
@@ -135,7 +128,6 @@ function keyHtml(key) {
 function severityClass(severity) {
     return severity === 'fail' || severity === 'ok' ? severity : 'warn';
 }
-/** Counts per severity and status: failing first, then warnings, then the rest, each in the report's status order. */
 function verdictCounts(entries) {
     const out = [];
     for (const severity of ['fail', 'warn', 'ok']) {
@@ -177,7 +169,6 @@ function deviceSection(report) {
         '</section>',
     ];
 }
-/** Min, median and max of the device totals over every device, baseline and this run. */
 function distribution(devices, peaks) {
     const totals = (pick) => devices.map((d) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(d)?.[pick] ?? 0), 0)).sort((a, b) => a - b);
     const stats = (values) => {
@@ -245,7 +236,6 @@ function legendList(items) {
     return lines.join('\n');
 }
 const TABLE_HEAD = '<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>';
-/** One row per group; a rolled-up row lists its devices (largest change first) in a <details>. */
 function entryTable(groups) {
     return ['<table class="entries">', TABLE_HEAD, '<tbody>', ...groups.map(groupRow), '</tbody>', '</table>'].join('\n');
 }

@@ -13,24 +13,13 @@ import './environment.js';
 import './_commonjsHelpers.js';
 import 'node:crypto';
 
-// The `--report` JSON: written with every status counted, and read back from untrusted uploads only through the schema.
-/**
- * The report as stable JSON; counts list every known status (0 when absent). Throws SchemaError if it could not be read
- * back. The same text writeJsonReport streams to a file.
- */
 function renderJsonReport(report, extra = {}) {
     return [...jsonReportChunks(report, extra)].join('');
 }
-/**
- * Writes the report to a file in pieces: at 4,096 devices the text is ~40 MB, and neither it nor a second copy of the
- * entries is ever held whole (the file is written to a temporary name and renamed, so a failed write leaves no half report).
- */
 async function writeJsonReport(file, report, extra = {}) {
     const chunks = jsonReportChunks(report, extra);
-    // The checks run before the first byte is written: the first chunk comes after them.
     const first = chunks.next();
     const temporary = `${file}.${process.pid}.tmp`;
-    // A failure names the report the user asked for, not the temporary file.
     const named = (error) => {
         const errno = error;
         if (error instanceof Error && errno.path === temporary)
@@ -62,14 +51,8 @@ async function writeJsonReport(file, report, extra = {}) {
         throw named(error);
     });
 }
-/** About this much text is written at a time. */
 const WRITE_BYTES = 1 << 20;
-/** Entries serialized per JSON.stringify call. */
 const BATCH = 2048;
-/**
- * stableStringify of the report document, in pieces. Every object is built with its keys in code-unit order (what
- * stableStringify writes), and the entries and groups are written a batch at a time into the frame of the rest.
- */
 function* jsonReportChunks(report, extra) {
     const counts = Object.fromEntries([...REPORT_STATUSES].sort().map((status) => [status, 0]));
     for (const [status, n] of Object.entries(report.counts))
@@ -86,9 +69,7 @@ function* jsonReportChunks(report, extra) {
         ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
         result: report.result,
     };
-    // Refuse to write what the comment job would refuse to read: the error surfaces in the run that caused it.
     checkOwnReport(frame, report.entries, groups);
-    // The frame with a marker where each list goes; a list is written as JSON.stringify(list, null, 2) would inside it.
     const text = stableStringify({ ...frame, entries: MARK_ENTRIES, ...(groups.length > 0 ? { groups: MARK_GROUPS } : {}) });
     const entriesAt = text.indexOf(JSON.stringify(MARK_ENTRIES));
     const groupsAt = groups.length > 0 ? text.indexOf(JSON.stringify(MARK_GROUPS)) : -1;
@@ -102,13 +83,8 @@ function* jsonReportChunks(report, extra) {
     yield* listChunks(groups, (g) => g);
     yield text.slice(groupsAt + JSON.stringify(MARK_GROUPS).length);
 }
-// Strings that JSON-encode to themselves in the frame; the top-level lists sit at indent 2.
 const MARK_ENTRIES = '\u0000entries\u0000';
 const MARK_GROUPS = '\u0000groups\u0000';
-/**
- * A top-level list as `JSON.stringify(document, null, 2)` writes it at indent 2, a batch at a time. The items' keys are
- * already in code-unit order (entryDocument, groupsOf), so plain JSON.stringify writes what stableStringify would.
- */
 function* listChunks(items, document) {
     if (items.length === 0) {
         yield '[]';
@@ -116,21 +92,18 @@ function* listChunks(items, document) {
     }
     yield '[';
     for (let start = 0; start < items.length; start += BATCH) {
-        // Wrapped in an object, the batch's items come out at the list's indent: {\n  "l": [\n    {…},\n    {…}\n  ]\n}.
         const json = JSON.stringify({ l: items.slice(start, start + BATCH).map(document) }, null, 2);
         const written = json.slice(json.indexOf('[') + 1, json.lastIndexOf('\n  ]'));
         yield start === 0 ? written : `,${written}`;
     }
     yield '\n  ]';
 }
-/** One entry as the report writes it, keys in code-unit order: baseline, capacity, current, delta, key, kind, limit, noise, note, percent, rule, severity, status, unit. */
 function entryDocument(e) {
     const entry = { baseline: e.baseline };
     if (e.capacity !== undefined)
         entry.capacity = e.capacity;
     entry.current = e.current;
     entry.delta = e.delta;
-    // The schema bounds keys (an untrusted upload must not be unbounded): longer ones are written shortened, hashed.
     entry.key = shortenName(e.key, MAX_KEY_LENGTH);
     entry.kind = e.kind;
     if (e.limit !== undefined)
@@ -147,12 +120,9 @@ function entryDocument(e) {
         entry.unit = e.unit;
     return entry;
 }
-/** The roll-ups of the entries, with indices into them; members ordered by absolute change, largest first. */
 function groupsOf(entries) {
     const perPattern = devicesPerPattern(entries);
     const perEntry = patternCountsOf(entries);
-    // Only entries that can share a group: a device-bearing key whose (kind, pattern) has one entry in the whole report
-    // (each of 100,000 kernels, say) is a group of one, never written.
     const index = new Map();
     entries.forEach((e, i) => {
         const counts = perEntry[i];
@@ -160,7 +130,6 @@ function groupsOf(entries) {
             index.set(e, i);
     });
     const candidates = [...index.keys()];
-    // Worst growth first, then report order: each entry's |growth| and index computed once, not per comparison.
     const size = new Float64Array(candidates.length);
     const at = new Float64Array(candidates.length);
     candidates.forEach((e, i) => {
@@ -172,7 +141,6 @@ function groupsOf(entries) {
     return groupEntries(ordered, perPattern)
         .filter(isRollUp)
         .map((g) => ({
-        // Keys in code-unit order, as stableStringify writes them.
         entries: g.entries.map((e) => index.get(e) ?? -1),
         kind: g.kind,
         medianDelta: Math.round(medianGrowth(g)),
@@ -183,14 +151,9 @@ function groupsOf(entries) {
     }))
         .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0));
 }
-/**
- * Reads a report that may come from an untrusted pull-request run: JSON, then the schema (no extra fields, bounded
- * strings and entry count, integer byte counts, known statuses), then counts and result agreeing with the entries.
- */
 function parseReportJson(text, file) {
     return checkReport(parseJson(text, file), file);
 }
-// The first error only: a hostile file must not make ajv collect millions.
 const validateReport = compileSchema(reportSchema);
 const validateReportFrame = compileSchema(reportFrameSchema);
 function checkReport(untrusted, file) {
@@ -198,11 +161,6 @@ function checkReport(untrusted, file) {
     checkConsistency(data, file);
     return data;
 }
-/**
- * The writer's check of its own document: the schema on everything but entries and groups (ajv over 160,000 entries the
- * code just built took ~0.3 s), the bounds a built entry can break (how many, a note's length, an integer that is not
- * one), and the counts and result against the entries. Tests read every written report back through parseReportJson.
- */
 function checkOwnReport(frame, entries, groups) {
     const data = validateReportFrame(frame, 'report');
     const bounded = (what, count) => {
@@ -222,7 +180,6 @@ function checkOwnReport(frame, entries, groups) {
     });
     checkConsistency({ ...data, entries: entries }, 'report', false);
 }
-/** Counts and result agree with the entries; with `groups`, each group's members are checked too (the writer built its groups from these entries). */
 function checkConsistency(data, file, groups = true) {
     const seen = new Map();
     let firstFailing = -1;
@@ -244,7 +201,6 @@ function checkConsistency(data, file, groups = true) {
     if (groups)
         checkGroups(data, file);
 }
-/** Each group's members exist, belong to no other group, and share its kind, status, severity and pattern. */
 function checkGroups(data, file) {
     const taken = new Set();
     (data.groups ?? []).forEach((group, g) => {

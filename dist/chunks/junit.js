@@ -11,14 +11,8 @@ import './keys.js';
 import 'node:crypto';
 import './series.js';
 
-/** Members listed in a group's failure text before "…N more": as many as the report's device lists show. */
 const MEMBERS_LISTED = 10;
-/** Statuses that judged no pair of values: no baseline (new), nothing this run (missing), or a rule's `ignore`. */
 const NOT_JUDGED = new Set(['new', 'missing', 'ignored']);
-/**
- * Text for an XML 1.0 attribute or element: what XML cannot carry (controls, lone surrogates, U+FFFE/U+FFFF) made
- * visible as the other reports show it, then the five markup characters escaped; newlines kept in element text.
- */
 function xml(text, keepNewlines = false) {
     return visible(text, keepNewlines)
         .replace(/[\ufffe\uffff]/g, (ch) => `⟨U+${ch.charCodeAt(0).toString(16).toUpperCase()}⟩`)
@@ -28,22 +22,18 @@ function xml(text, keepNewlines = false) {
         .replace(/"/g, '&quot;')
         .replace(/'/g, '&apos;');
 }
-/** `2026-12-02T08:15:00`: UTC, whole seconds, no zone (xs:dateTime restricted by the Ant schema's pattern). */
 function timestampText(date) {
     if (Number.isNaN(date.getTime()))
         throw new RangeError('the JUnit timestamp is not a valid date');
     return date.toISOString().slice(0, 19);
 }
-/** The section name a kind belongs to (`modules`), or the kind made plural for kinds of no section (`devices`). */
 function sectionName(kind) {
     return sectionOfKind(kind)?.name ?? `${kind}s`;
 }
-/** A group's one line: the worst member's sentence, its rule and note, and for a roll-up how many devices it stands for. */
 function groupMessage(group) {
     const line = annotationText(worstOf(group));
     return isRollUp(group) ? `${devicesPhrase(group)}, worst ${line}` : line;
 }
-/** The failure's text: the entry's line, or a roll-up's members worst first (the first MEMBERS_LISTED, then how many more). */
 function failureText(group) {
     if (!isRollUp(group))
         return annotationText(worstOf(group));
@@ -51,7 +41,6 @@ function failureText(group) {
     const more = group.entries.length - shown.length;
     return [...shown, ...(more > 0 ? [`…${formatCount(more)} more`] : [])].join('\n');
 }
-/** `DEV_MEM/{*}/APP regressed` for a roll-up, `DEV_MEM/dev1/APP regressed` for one key: the row's name, and its verdict. */
 function caseName(group) {
     return `${shortenName(isRollUp(group) ? group.pattern : worstOf(group).key)} ${group.status}`;
 }
@@ -64,7 +53,6 @@ function testCase(group) {
         return { name, outcome: 'skipped', status: group.status, message, text: '' };
     return { name, outcome: 'passed', status: group.status, message, text: '' };
 }
-/** The verdict of the whole gate as one test case: failing exactly when the job fails, whatever failed it. */
 function verdictSuite(report) {
     const verdict = verdictText(report, 'Memory gate');
     const failed = report.result === 'fail';
@@ -75,7 +63,6 @@ function verdictSuite(report) {
         out: [verdict],
     };
 }
-/** One suite per kind in the report, in report order; in each, groups worst first as every renderer lists them. */
 function sectionSuites(report) {
     const { problems, improvements, unchanged } = splitSections(report);
     const perPattern = devicesPerPattern(report.entries);
@@ -120,14 +107,6 @@ function renderSuite(suite, id, context) {
         '  </testsuite>',
     ].join('\n');
 }
-/**
- * The report as a JUnit XML document, valid against both the Apache Ant schema (windyroad JUnit.xsd: a bare
- * `testsuites` root, `properties`, `system-out` and `system-err` in every suite, `package`, `id`, `timestamp`,
- * `hostname`) and Jenkins' junit-10.xsd. The first suite holds the gate's own verdict, so the file fails exactly when
- * the job does (a first run under `onMissingBaseline: fail`, an environment change under `onChange: fail`).
- * A testcase fails for a failing verdict (its message: the key's sentence and the verdict's note), is skipped for a key
- * not judged (no baseline, not in this run, ignored), and passes otherwise; warnings go to the suite's system-out.
- */
 function renderJunit(report, context) {
     const suites = [verdictSuite(report), ...sectionSuites(report)];
     return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites.map((s, i) => renderSuite(s, i, context)), '</testsuites>', ''].join('\n');

@@ -1,17 +1,10 @@
-/** The first `devN` segment of a key (`DEV_MEM/dev0/APP`, `dev3/matmul_v1`), and the key with it replaced by `*`. */
 function splitDevice(key) {
-    // One pass over the key, no split/join: /^dev\d+$/ per `/`-separated segment (4,096 devices × 15 modules + 100,000
-    // kernels ask this ~160,000 times per report); test/unit/split-device.property.test.ts checks it against the regex.
     if (!findDeviceSegment(key, bounds))
         return { device: null, group: key };
     const { start, end } = bounds;
     return { device: key.slice(start, end), group: `${key.slice(0, start)}*${key.slice(end)}` };
 }
 const bounds = { start: 0, end: 0 };
-/**
- * Where splitDevice finds the device segment, into `out`, without making its strings; false for a key of no device.
- * For scans over every key of a report.
- */
 function findDeviceSegment(key, out) {
     let start = 0;
     while (start <= key.length) {
@@ -27,7 +20,6 @@ function findDeviceSegment(key, out) {
     }
     return false;
 }
-/** key[start, end) matches /^dev\d+$/: `dev` then one or more ASCII digits. */
 function isDeviceSegment(key, start, end) {
     if (end - start < 4 || !key.startsWith('dev', start))
         return false;
@@ -38,10 +30,8 @@ function isDeviceSegment(key, start, end) {
     }
     return true;
 }
-/** Device names the same way in every parser: `03`, `dev03`, `NPU:3` → `dev3`; null when it is not a device number. */
 function deviceName(raw) {
     const text = String(raw).trim();
-    // At most 9 digits: a longer run is no device number (and would print as dev1e+20).
     const m = /^(?:dev|NPU:?|npu:?)?0*(\d{1,9})$/.exec(text);
     if (m === null)
         return null;

@@ -3367,41 +3367,23 @@ async function glob(globInput, options) {
 	return crawler ? formatPaths(await crawler.withPromise(), relative) : [];
 }
 
-// Finds input files on disk from paths, directories and glob patterns, the same way for the CLI and the Action.
-/** Splits an input list given as one string, newline- or comma-separated, as Action inputs are. */
 function splitList(value) {
     return value
         .split(/[\n,]/)
         .map((s) => s.trim())
         .filter((s) => s.length > 0);
 }
-/**
- * Resolves files, directories (searched recursively for the kind's file names) and glob patterns
- * to a sorted, de-duplicated list: each physical file once, by its real path (a symlink loop or two links to one
- * file must not count it twice). A path that does not exist, an empty path (an unset variable), a pattern that
- * matches nothing, or a FIFO, socket or device given by name is a usage error: a typo must not turn into an empty,
- * passing run, nor into a run that reads everything or waits forever.
- */
 async function resolveInputs(specs, kind, cwd = process.cwd()) {
     const flag = `--${evidenceSource(kind).option}`;
     const found = [];
-    /** Files listed so far by device and inode, their real paths looked up only when a second path reaches the inode. */
     const byInode = new Map();
-    /** Files that could not be stat'ed, by real path (or as given): listed once, their parser says why they cannot be read. */
     const unreadable = new Set();
-    /**
-     * Adds a regular file once per real path; anything else found by a search is skipped (a FIFO would block the parse).
-     * One stat per file: a file is looked up by its inode, and only a second path to the same inode costs the real
-     * paths (a symlink, or a hard link, which is a file of its own). realpath on every file was ~30 ms of reading 4,096
-     * node snapshots. Synchronous calls: awaiting two promise round trips per file made 100,000 files take 20 s instead of 1.
-     */
     const add = (abs, named) => {
         let info = null;
         try {
             info = statSync$1(abs, { throwIfNoEntry: false }) ?? null;
         }
         catch {
-            // Listed: its parser reports why it cannot be read.
         }
         if (info === null) {
             const real = realPathOr(abs);
@@ -3469,7 +3451,6 @@ async function resolveInputs(specs, kind, cwd = process.cwd()) {
     }
     return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
-/** The path with every symlink resolved, or the path as given when that fails (its parser then says why). */
 function realPathOr(abs) {
     try {
         return realpathSync$1.native(abs);
@@ -3496,24 +3477,20 @@ async function searchDirectory(dir, kind) {
     const files = await glob([...evidenceSource(kind).directoryPatterns], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
     return files.map((f) => path.resolve(f));
 }
-/** Paths under the working directory are shown relative to it, with forward slashes. */
 function displayName(abs, cwd) {
     const rel = path.relative(cwd, abs);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
         return abs;
     return rel.split(path.sep).join('/');
 }
-/** What was searched, for the "no record found" message. */
 function describeSearch(specs, kind) {
     return `${specs.map((s) => `'${s}'`).join(', ')} (${evidenceSource(kind).directoryPatterns.join(', ')} in directories)`;
 }
-/** Every source's inputs, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
 function describeSearches(specs) {
     return SOURCES.filter((source) => (specs[source.name] ?? []).length > 0)
         .map((source) => `${source.label} ${describeSearch(specs[source.name] ?? [], source.name)}`)
         .join(' and ');
 }
-/** Resolves every source's specs (see resolveInputs) into its files. */
 async function resolveAllInputs(specs, cwd = process.cwd()) {
     const files = {};
     for (const source of SOURCES)

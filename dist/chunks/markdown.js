@@ -11,20 +11,14 @@ import './environment.js';
 import './keys.js';
 import 'node:crypto';
 
-// The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
 const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: '✅' };
-/** Four short columns: fits a PR comment at 780 px. Explanations go to a numbered list under the table. */
 const ENTRY_HEADER = ['| Status | Key | Baseline → current | Δ (Δ%) |', '|---|---|--:|--:|'];
-/** Devices listed under a rolled-up row, largest change first; the rest are counted. */
 const DEVICES_PER_GROUP = 10;
-/** Rows of the collapsed lists (unchanged, recorded on a first run) before "N more". */
 const COLLAPSED_ROWS = 200;
 const NBSP = '\u00a0';
-/** What a per-device sum means: it adds keys that peak at different times. */
 const DEVICE_FOOTNOTE = 'Sums over the keys with a `devN` segment. A sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
     'peak at different times, and attributes overlap (DEV\\_PROC\\_MEM is a process total). Keys without a device (host, SVM) are not counted.';
-/** Renders the report; with maxBytes, drops the charts, device lists, unchanged rows, improvements, device totals, then trailing rows. */
 function renderMarkdown(report, options = {}) {
     const maxBytes = options.maxBytes;
     if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
@@ -42,7 +36,6 @@ function renderMarkdown(report, options = {}) {
             return text;
     }
     const limit = maxBytes ?? Number.POSITIVE_INFINITY;
-    // Cut whole rows from the end: the most rows that fit together with the "…N more rows" note (binary search).
     let lo = 0;
     let hi = all;
     if (utf8Length(compose(parts, ALL_DROPPED, 0)) <= limit) {
@@ -60,7 +53,6 @@ function renderMarkdown(report, options = {}) {
         return verdictOnly;
     throw new UsageError(`maxBytes ${limit} cannot hold even the verdict line (${utf8Length(verdictOnly)} bytes)`);
 }
-/** Validates a sticky-comment marker: one HTML comment that cannot end early or hide anything after it. */
 function checkMarker(marker) {
     const inner = marker.startsWith('<!--') && marker.endsWith('-->') ? marker.slice(4, -3) : null;
     if (inner === null ||
@@ -75,7 +67,6 @@ function checkMarker(marker) {
     return marker;
 }
 const ALL_DROPPED = { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
-/** The degrade steps in order: pictures of what the tables say first, then the per-device lists, unchanged rows, improvements, device totals. */
 const LEVELS = [
     { dropChart: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
     { dropChart: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
@@ -87,7 +78,6 @@ const LEVELS = [
 function buildParts(report, options) {
     const firstRun = isFirstRun(report);
     const sections = splitSections(report);
-    // On a first run every key is new: the keys are recorded in one collapsed list, not one warning row each.
     const recordedEntries = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
     const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
     const perPattern = devicesPerPattern(report.entries);
@@ -136,7 +126,6 @@ function compose(parts, level, rowCount) {
     if (parts.problemHeading !== null) {
         const shown = parts.problemRows.slice(0, rowCount);
         blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown)}` : parts.problemHeading);
-        // A blank line before each note: a line right under a table would become one more table row.
         const cut = parts.problemRows.length - rowCount;
         if (cut > 0)
             blocks.push(moreRowsNote(cut));
@@ -168,7 +157,6 @@ function compose(parts, level, rowCount) {
     }
     return joinBlocks(blocks);
 }
-/** The rows as one table, each reference mark numbered in order of first use; the same explanation keeps one number. */
 function table(rows) {
     const numbers = new Map();
     const lines = rows.map((row) => {
@@ -184,7 +172,6 @@ function table(rows) {
     });
     return [...ENTRY_HEADER, ...lines].join('\n');
 }
-/** The numbered explanations of the rows, in the numbering table() gives them. */
 function explanations(rows) {
     const seen = new Set();
     const list = [];
@@ -211,7 +198,6 @@ function moreRowsNote(rows) {
 function omittedNote(what) {
     return `_${what} not shown to fit the size limit: ${SEE_ELSEWHERE}_`;
 }
-/** A table row for a group: the entry itself for a group of one, else the pattern, device count, worst device and median. */
 function groupRow(group) {
     const worst = worstOf(group);
     const icon = SEVERITY_ICON[group.severity] ?? '❔';
@@ -234,11 +220,9 @@ function groupRow(group) {
         devices: deviceList(group),
     };
 }
-/** The explanations of an entry: a rule other than the default, and a finding's note with its limit. */
 function entryNotes(entry, worstDevice) {
     const { rule, note } = entryReason(entry);
     const notes = [];
-    // A list item, not a table cell: plain code spans (a `\|` would show its backslash here).
     if (rule !== null)
         notes.push(`Held to the rule ${codeSpan(rule)} of the config.`);
     if (note !== null) {
@@ -247,7 +231,6 @@ function entryNotes(entry, worstDevice) {
     }
     return notes;
 }
-/** The devices of a rolled-up row, largest change first, in a `<details>` under the table. */
 function deviceList(group) {
     const shown = group.entries.slice(0, DEVICES_PER_GROUP);
     const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${sizes(formatTransition(e))} | ${sizes(formatChange(e))} |`);
@@ -264,7 +247,6 @@ function deviceList(group) {
         '</details>',
     ].join('\n');
 }
-/** A first run's keys: one line per module (rolled up across devices), collapsed. */
 function recordedList(groups, keys) {
     return collapsedTable(groups, `${plural(keys, 'key')} recorded (no baseline to compare with)`);
 }
@@ -292,23 +274,16 @@ function collapsedTable(groups, summary) {
         '</details>',
     ].join('\n');
 }
-/** Keys up to this long are one code span; longer ones may wrap after a `/`. */
 const KEY_WRAP_FROM = 25;
-/**
- * A key as a code span (literal: no markdown, HTML, mention or emoji inside; every pipe escaped for the table). A long
- * key is one code span per segment joined by `<wbr>`, so it wraps only after a `/`, never inside a segment.
- */
 function keyCode(key) {
     if ([...key].length < KEY_WRAP_FROM || !key.includes('/'))
         return tableCodeSpan(key);
     const segments = key.split('/');
     return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');
 }
-/** A status as written everywhere (`over-capacity`); one this build does not know is escaped like any text. */
 function statusText(status) {
     return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
 }
-/** Our own formatted numbers (no text from files): sizes never break between number and unit. */
 function sizes(text) {
     return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, `$1${NBSP}`);
 }
@@ -339,13 +314,11 @@ function renderDevices(limits) {
     });
     const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
     const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
-    // Our own sentence of counts and sizes: nothing from a file.
     if (limits.rest !== null)
         lines.push('', limits.rest);
     lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
     return lines.join('\n');
 }
-/** An http(s) URL made safe as a link destination: the URL serializer encodes spaces and `<>"`, we add `()|`. */
 function linkDestination(url) {
     let parsed;
     try {

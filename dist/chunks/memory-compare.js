@@ -7,12 +7,6 @@ import { s as streamText } from './text-stream.js';
 import 'node:fs';
 import 'node:string_decoder';
 
-// Decodes file bytes as UTF-8 without merging invalid bytes into U+FFFD, and shows such bytes visibly in names.
-//
-// Invalid bytes decode to lone low surrogates U+DC80–U+DCFF (Python's "surrogateescape"): valid UTF-8 never yields a
-// lone surrogate, so two names that differ only in their invalid bytes stay two names. visibleName() then writes each
-// such byte as `\xHH`, and doubles a real backslash only where it would otherwise read as an escape.
-/** Streaming decoder: chunks may cut a character anywhere; write() holds back an incomplete one for the next chunk. */
 class EscapedUtf8Decoder {
     carry = null;
     write(chunk) {
@@ -25,14 +19,12 @@ class EscapedUtf8Decoder {
         }
         return decodeEscaped(bytes);
     }
-    /** What is still held back: bytes of a character the file never finished, each escaped. */
     end() {
         const rest = this.carry;
         this.carry = null;
         return rest === null ? '' : decodeEscaped(rest);
     }
 }
-/** Length of `bytes` without a trailing, incomplete (so far valid) multi-byte sequence. */
 function completeLength(bytes) {
     const n = bytes.length;
     for (let k = 1; k <= 3 && k <= n; k++) {
@@ -44,7 +36,6 @@ function completeLength(bytes) {
     }
     return n;
 }
-/** The length a lead byte announces (2–4), or 0 for a byte that cannot start a sequence. */
 function sequenceLength(lead) {
     if (lead >= 0xc2 && lead <= 0xdf)
         return 2;
@@ -54,13 +45,11 @@ function sequenceLength(lead) {
         return 4;
     return 0;
 }
-/** Whether bytes[i..i+len) is one well-formed UTF-8 sequence (no overlong form, no surrogate, at most U+10FFFF). */
 function wellFormedAt(bytes, i, len) {
     if (i + len > bytes.length)
         return false;
     const lead = bytes[i];
     const second = bytes[i + 1];
-    // The second byte's range depends on the lead (Unicode Table 3-7); later bytes are plain continuations.
     let lo = 0x80;
     let hi = 0xbf;
     if (lead === 0xe0)
@@ -80,7 +69,6 @@ function wellFormedAt(bytes, i, len) {
     }
     return true;
 }
-/** Decodes `bytes` as UTF-8, each byte that is not part of a well-formed sequence becoming U+DC00 + byte. */
 function decodeEscaped(bytes) {
     if (isUtf8(bytes))
         return bytes.toString('utf8');
@@ -104,11 +92,6 @@ function decodeEscaped(bytes) {
     return out + bytes.toString('utf8', runStart);
 }
 const NEEDS_ESCAPING = /[\\\udc80-\udcff]/;
-/**
- * A decoded name as it is shown and keyed: an invalid byte as `\xHH`; a real backslash as `\\` only where it is
- * followed by a backslash or by `x` and two hex digits (so every other name, `a\b` included, is unchanged). Distinct
- * byte strings give distinct names: `\xHH` is an invalid byte, `\\` a backslash, any other `\` itself.
- */
 function visibleName(name) {
     if (!NEEDS_ESCAPING.test(name))
         return name;
@@ -130,7 +113,6 @@ function visibleName(name) {
 function isHighSurrogate(c) {
     return c >= 0xd800 && c <= 0xdbff;
 }
-/** Whether what is written for name[i..] starts with `\` or `xHH`, so that a single backslash before it would read as an escape. */
 function readsAsEscape(name, i) {
     const c = name.charCodeAt(i);
     if (c === 0x5c)
@@ -142,15 +124,10 @@ function readsAsEscape(name, i) {
 function isHex(c) {
     return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
-// Libraries that encode strings to UTF-8 (csv-parse does) turn a lone surrogate into U+FFFD. Before such a call, each
-// escaped byte is written as MARK + a char of its own, and MARK itself doubled; restore() undoes it. Neither holds a
-// CSV delimiter, quote or line break, so the library splits the text exactly as it would split the original.
 const MARK = '\ufdd0';
 const MARK_CODE = 0xfdd0;
-/** Escaped byte 0xHH is protected as MARK + U+0100+HH. */
 const PROTECTED_BASE = 0x0100;
 const LONE_OR_MARK = /[\udc80-\udcff\ufdd0]/;
-/** `text` with every escaped byte (lone U+DC80–U+DCFF) and every MARK written as plain characters. */
 function protectEscapedBytes(text) {
     if (!LONE_OR_MARK.test(text))
         return text;
@@ -166,7 +143,6 @@ function protectEscapedBytes(text) {
     }
     return out;
 }
-/** The inverse of protectEscapedBytes, on any piece of its output that does not cut a MARK pair. */
 function restoreEscapedBytes(text) {
     if (!text.includes(MARK))
         return text;
@@ -183,7 +159,6 @@ function restoreEscapedBytes(text) {
     return out;
 }
 
-// Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
 const GENERATIONS = [
     {
         label: 'current, Aug 2025 on',
@@ -204,38 +179,23 @@ const GENERATIONS = [
         hasEvent: false,
     },
 ];
-/** A line (or a quoted record) longer than this is not a memory_compare row; the cap keeps memory bounded. */
 const MAX_RECORD_CHARS = 1 << 20;
 const DQUOTE = 34;
 const CR = 13;
 const COMMA = 44;
 const MINUS = 45;
-/**
- * For rows with quotes. The row's own line ending is already cut off, so any newline left is inside quotes.
- * A quote inside an unquoted field is kept literally: the tool never escapes names, so `a"b` is a name.
- */
 const CSV_OPTIONS = { record_delimiter: '\n', bom: false, cast: false, columns: false, relax_quotes: true };
-/** An Event end position meaning "this header generation has no Event column". */
 const NO_EVENT = -1;
-/** The events memory_compare rows carry; a row with another one is skipped. */
 const EVENTS = ['KERNEL_LAUNCH', 'OP_LAUNCH'];
-/** Skipped rows kept per file for warnings; the rest are only counted. */
 const MAX_SKIPPED_KEPT = 1000;
-/**
- * One device's kernels by name, in order of first appearance. A row's name is looked up where it lies in the chunk,
- * by a hash of its characters (hashOf) and a comparison in place: no string is cut per row, as a Map lookup needs.
- */
 class KernelTable {
     names = [];
     tallies = [];
     hashes = [];
-    /** Every name's code units, one name after another, and where each name starts: compared with a row's in place. */
     codes = new Uint16Array(4096);
     codesUsed = 0;
     codesAt = [];
-    /** Open addressing: index + 1 into names, 0 for a free slot. */
     slots = new Int32Array(256);
-    /** The tally of the name s[from, to) whose hashOf is `hash`, or undefined. */
     find(s, from, to, hash) {
         const mask = this.slots.length - 1;
         for (let slot = hash & mask;; slot = (slot + 1) & mask) {
@@ -248,7 +208,6 @@ class KernelTable {
             }
         }
     }
-    /** Adds a name that find() did not hold. */
     add(name, hash, tally) {
         if (2 * (this.names.length + 1) > this.slots.length)
             this.grow();
@@ -265,7 +224,6 @@ class KernelTable {
         this.tallies.push(tally);
         this.place(this.names.length - 1);
     }
-    /** Whether s[from, to) holds the code units at codes[at…]: one string read per unit, the other a typed-array load. */
     holdsAt(s, from, to, at) {
         const codes = this.codes;
         for (let i = from, k = at; i < to; i++, k++)
@@ -286,7 +244,6 @@ class KernelTable {
             this.place(entry);
     }
 }
-/** Whether s[from, to) holds a CR (outside quotes, csv-parse decides what it means). */
 function holdsCr(s, from, to) {
     for (let i = from; i < to; i++)
         if (s.charCodeAt(i) === CR)
@@ -295,55 +252,37 @@ function holdsCr(s, from, to) {
 }
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
-/** FNV-1a (32 bits) over the UTF-16 code units of s[from, to); plainRow computes the same while it finds the Name's end. */
 function hashOf(s, from, to) {
     let h = FNV_OFFSET;
     for (let i = from; i < to; i++)
         h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
     return h >>> 0;
 }
-/**
- * Streams one memory_compare CSV and folds it into a snapshot.
- * The file is read as physical lines, so every error names the line where its record starts.
- */
 async function parseMemoryCompareFile(file, into) {
     const reader = new MemoryCompareReader(file.name);
-    // Bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
     await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
     reader.finish(into);
 }
-/** The same parser over text already in memory (tests, small inputs). */
 function parseMemoryCompareText(name, text, into) {
     const reader = new MemoryCompareReader(name);
     reader.push(typeof text === 'string' ? text : decodeEscaped(text));
     reader.finish(into);
 }
-/**
- * The parser core: fed decoded text in any slicing, it validates the two header rows itself and
- * aggregates data rows. Rows without a double quote (everything the tool writes) are split on commas
- * directly, which is exact under RFC 4180; rows with a quote go to csv-parse, one call per chunk.
- */
 class MemoryCompareReader {
     file;
     pending = '';
-    /** Physical lines fully consumed so far; the next line is `consumedLines + 1`. */
     consumedLines = 0;
     started = false;
     headerRow1 = null;
     generation = null;
     width = 0;
     rows = 0;
-    /** Where the cell read by scanInteger ends: its comma, or the row's end. */
     cellTo = 0;
-    /** Rows with a double quote, held back for one csv-parse call per chunk, and their first lines. */
     quotedTexts = [];
     quotedLines = [];
-    /** Device Id → name → tally, in order of first appearance. */
     byDeviceId = new Map();
-    /** The device of the previous row and its kernels. */
     lastDeviceId = -1;
     lastKernels = null;
-    /** Inconsistent rows: the first MAX_SKIPPED_KEPT for warnings, and how many in all. */
     skippedKept = [];
     skippedRows = 0;
     constructor(file) {
@@ -354,17 +293,14 @@ class MemoryCompareReader {
             return;
         if (!this.started) {
             this.started = true;
-            // Files written on Windows may start with a UTF-8 BOM.
             if (text.charCodeAt(0) === 0xfeff)
                 text = text.slice(1);
         }
         let from = 0;
         if (this.pending.length > 0) {
-            // Finish the split line on its own, so the big chunk stays one flat string: V8 reads those fastest.
             const nl = text.indexOf('\n');
             const rest = nl === -1 ? this.pending + text : this.consume(this.pending + text.slice(0, nl + 1), 0, false);
             if (rest.length > 0) {
-                // Still inside a quoted record (or no newline yet): rare, so joining the strings is fine.
                 this.pending = this.consume(nl === -1 ? rest : rest + text.slice(nl + 1), 0, false);
                 this.checkPending();
                 return;
@@ -405,14 +341,12 @@ class MemoryCompareReader {
         into.files += 1;
         into.records += this.rows;
     }
-    /** Consumes every complete line (or quoted record) of `s` from `from` on and returns the unconsumed rest. */
     consume(s, from, atEnd) {
         let rest;
         try {
             rest = this.scan(s, from, atEnd);
         }
         catch (err) {
-            // Held-back quoted rows all precede the failing row, so an error among them is the one to report.
             this.flushQuoted();
             throw err;
         }
@@ -422,7 +356,6 @@ class MemoryCompareReader {
     scan(s, from, atEnd) {
         const len = s.length;
         let pos = from;
-        // The next double quote: searched once per chunk, not per line, because the tool never writes one.
         let nextQuote = indexOrEnd(s, '"', from);
         while (pos < len) {
             let nl = s.indexOf('\n', pos);
@@ -435,11 +368,9 @@ class MemoryCompareReader {
             if (nextQuote < pos)
                 nextQuote = indexOrEnd(s, '"', pos);
             if (this.generation !== null && nextQuote < nl && this.quotedNameRow(s, pos, nextQuote, trimCr(s, pos, nl), line)) {
-                // The common quoted row, read in place: only its Name is quoted.
                 this.consumedLines++;
             }
             else if (this.generation !== null && nextQuote < nl) {
-                // A quoted field may hold newlines: extend the record until no quoted field is open.
                 let open = endsInsideQuotes(s, pos, nl, false);
                 let lines = 1;
                 while (open && nl < len) {
@@ -459,7 +390,6 @@ class MemoryCompareReader {
                     this.quotedFields(fields, line);
                 }
                 else {
-                    // One csv-parse call per record costs ~15 us in setup alone: hold such rows back and parse them together.
                     this.quotedTexts.push(text);
                     this.quotedLines.push(line);
                 }
@@ -471,7 +401,6 @@ class MemoryCompareReader {
                     this.headerLine(s.slice(pos, end), line);
                 else if (end > pos)
                     this.plainRow(s, pos, end, line);
-                // else: a blank line carries no row; csv readers commonly skip it, so do we.
                 this.consumedLines++;
             }
             pos = nl + 1;
@@ -479,7 +408,6 @@ class MemoryCompareReader {
         return pos >= len ? '' : s.slice(pos);
     }
     headerLine(text, line) {
-        // Header labels are compared without case: the tool's docs spell "(Byte)" where the writer prints "(byte)".
         const lower = text.toLowerCase();
         if (this.headerRow1 === null) {
             if (!GENERATIONS.some((g) => g.row1.toLowerCase() === lower)) {
@@ -501,10 +429,6 @@ class MemoryCompareReader {
             .map((g) => `${quote(g.row2)} (${g.label})`)
             .join(' or ');
     }
-    /**
-     * A row with no double quote: RFC 4180 makes it a plain comma split. Cells are read in place, unsliced;
-     * the four number cells are parsed in the same pass that finds their commas.
-     */
     plainRow(s, pos, end, line) {
         let eventTo = NO_EVENT;
         let nameFrom = pos;
@@ -514,7 +438,6 @@ class MemoryCompareReader {
                 throw this.widthError(s, pos, end, line);
             nameFrom = eventTo + 1;
         }
-        // The name's end and its hashOf in one pass.
         let hash = FNV_OFFSET;
         let nameTo = nameFrom;
         for (; nameTo < end; nameTo++) {
@@ -527,13 +450,6 @@ class MemoryCompareReader {
             throw this.widthError(s, pos, end, line);
         this.rowAfterName(s, pos, end, line, eventTo, s, nameFrom, nameTo, hash >>> 0, nameTo);
     }
-    /**
-     * A row whose only double quotes are those of its Name, quoted because the name holds a comma or a quote
-     * (`KERNEL_LAUNCH,"Slice_""begin""",0,…`): the Name is unquoted here and the other cells are read in place, as
-     * plainRow reads them. `quote` is the row's first double quote. Returns false, having read nothing, for
-     * any other shape (a quote in another cell, text after the closing quote, a quote never closed on this line): the
-     * general path reads those.
-     */
     quotedNameRow(s, pos, quote, end, line) {
         let eventTo = NO_EVENT;
         let nameFrom = pos;
@@ -559,7 +475,6 @@ class MemoryCompareReader {
         this.rowAfterName(s, pos, end, line, eventTo, name, 0, name.length, hashOf(name, 0, name.length), close);
         return true;
     }
-    /** The cells after the Name (whose comma is at `nameEnd`), read in place, and the row folded in. */
     rowAfterName(s, pos, end, line, eventTo, nameText, nameFrom, nameTo, hash, nameEnd) {
         const device = this.scanInteger(s, nameEnd + 1, end);
         const deviceTo = this.cellTo;
@@ -578,10 +493,6 @@ class MemoryCompareReader {
             throw this.widthAfterName(s, eventTo, nameEnd, end, line);
         this.addRow(s, pos, eventTo, nameText, nameFrom, nameTo, hash, device === device && s.charCodeAt(nameEnd + 1) !== MINUS ? this.kernelsOfId(device) : this.kernelsOf(s.slice(nameEnd + 1, deviceTo), line), base === base ? base : this.bytesOrMissing(s.slice(deviceTo + 1, baseTo), 'Base', line), compare === compare ? compare : this.bytesOrMissing(s.slice(baseTo + 1, compareTo), 'Compare', line), diff === diff ? diff : this.bytesOrMissing(s.slice(compareTo + 1, end), 'Diff Memory', line), line);
     }
-    /**
-     * Reads the cell at `from` as a decimal integer of at most 15 digits, which a double always holds exactly,
-     * and leaves the cell's end (its comma, or `end`) in `cellTo`. Anything else is NaN and takes the careful path.
-     */
     scanInteger(s, from, end) {
         let i = from;
         const negative = i < end && s.charCodeAt(i) === MINUS;
@@ -605,7 +516,6 @@ class MemoryCompareReader {
             return NaN;
         return negative ? -value : value;
     }
-    /** Parses the held-back quoted rows in one csv-parse call; if that fails, row by row to name the bad one. */
     flushQuoted() {
         const texts = this.quotedTexts;
         if (texts.length === 0)
@@ -615,7 +525,6 @@ class MemoryCompareReader {
         this.quotedLines = [];
         let records = null;
         try {
-            // Each text is one whole record whose own newlines are inside quotes, so '\n' separates them again.
             records = parse(protectEscapedBytes(texts.join('\n')), CSV_OPTIONS);
         }
         catch (err) {
@@ -630,7 +539,6 @@ class MemoryCompareReader {
         for (let i = 0; i < records.length; i++)
             this.quotedFields(records[i].map(restoreEscapedBytes), lines[i]);
     }
-    /** One record with quotes, possibly over several lines: csv-parse reads it. */
     quotedRecord(text, line) {
         let records;
         try {
@@ -660,15 +568,9 @@ class MemoryCompareReader {
         const name = cell(0);
         this.addRow(event, 0, o === 1 ? event.length : NO_EVENT, name, 0, name.length, hashOf(name, 0, name.length), this.kernelsOf(cell(1), line), this.bytesOrMissing(cell(2), 'Base', line), this.bytesOrMissing(cell(3), 'Compare', line), this.bytesOrMissing(cell(4), 'Diff Memory', line), line);
     }
-    /**
-     * Folds one row in. The Event cell is s[eventFrom, eventTo), sliced only for a new kernel (NO_EVENT: no
-     * such column); the Name is nameText[nameFrom, nameTo) with `hash` its hashOf, also sliced only for a new kernel;
-     * null bytes mean N/A (the kernel did not run on that side, which counts as 0).
-     */
     addRow(s, eventFrom, eventTo, nameText, nameFrom, nameTo, hash, kernels, base, compare, diff, line) {
         if (nameFrom === nameTo)
             throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
-        // Rows the tool cannot have written are skipped, each with a warning: a wrong number is worse than a missing one.
         if (eventTo !== NO_EVENT && !isKnownEvent(s, eventFrom, eventTo)) {
             return this.skipRow(line, `unknown Event ${quote(s.slice(eventFrom, eventTo))}: expected KERNEL_LAUNCH or OP_LAUNCH`);
         }
@@ -676,7 +578,6 @@ class MemoryCompareReader {
             const [column, value] = base !== null && base < 0 ? ['Base', base] : ['Compare', compare];
             return this.skipRow(line, `negative ${column} ${value}: a byte count cannot be negative`);
         }
-        // The writer always prints Compare − Base (a missing side counts as 0); N/A only when both sides are missing.
         const expected = (compare ?? 0) - (base ?? 0);
         if (diff === null ? base !== null || compare !== null : diff !== expected) {
             const shown = (v) => (v === null ? 'N/A' : String(v));
@@ -689,7 +590,6 @@ class MemoryCompareReader {
             kernels.add(ownCopy(nameText.slice(nameFrom, nameTo)), hash, tally);
         }
         else if (line < tally.line) {
-            // The earliest row's event labels the kernel; held-back quoted rows arrive after later plain rows.
             tally.event = eventTo === NO_EVENT ? null : ownCopy(s.slice(eventFrom, eventTo));
             tally.line = line;
         }
@@ -699,7 +599,6 @@ class MemoryCompareReader {
         }
         tally.diff = sum;
         tally.rows++;
-        // Base N/A: the launch exists only in the compare run; Compare N/A: only in the base run.
         if (base === null)
             tally.added++;
         if (compare === null)
@@ -711,7 +610,6 @@ class MemoryCompareReader {
         if (this.skippedKept.length < MAX_SKIPPED_KEPT)
             this.skippedKept.push({ file: this.file, line, reason: `inconsistent row skipped: ${reason}` });
     }
-    /** The kernels of the device in a Device Id cell: a plain integer, so `0` and `00` are one device. */
     kernelsOf(cell, line) {
         const id = /^\d{1,15}$/.test(cell) ? Number(cell) : NaN;
         if (id !== id)
@@ -719,7 +617,6 @@ class MemoryCompareReader {
         return this.kernelsOfId(id);
     }
     kernelsOfId(id) {
-        // Rows come in long runs of one device: skip the map lookup then.
         if (id === this.lastDeviceId)
             return this.lastKernels;
         let kernels = this.byDeviceId.get(id);
@@ -731,7 +628,6 @@ class MemoryCompareReader {
         this.lastKernels = kernels;
         return kernels;
     }
-    /** A byte count, or null for N/A. */
     bytesOrMissing(cell, column, line) {
         if (cell === 'N/A')
             return null;
@@ -748,7 +644,6 @@ class MemoryCompareReader {
             throw new ParseError(this.file, line, `${column} is not an integer byte count or N/A: ${quote(cell)}`);
         return value;
     }
-    /** A width error found after the Name: the cells up to the Name, then one per comma after it (a quoted Name may hold commas). */
     widthAfterName(s, eventTo, nameEnd, rowEnd, line) {
         return this.widthMismatch(line, (eventTo === NO_EVENT ? 1 : 2) + countCommas(s, nameEnd, rowEnd));
     }
@@ -760,12 +655,6 @@ class MemoryCompareReader {
         return new ParseError(this.file, line, `expected ${this.width} cells (${columns}), got ${cells}`);
     }
 }
-/**
- * The RFC 4180 fields of one record that holds a double quote (its own line ending cut off), for the common shapes:
- * quoted fields closed right before a comma or the end (`""` inside is a quote), unquoted fields (a quote inside is
- * literal, as with csv-parse's relax_quotes). Null for anything csv-parse must decide: text after a closing quote, a
- * quote never closed, a CR or LF outside quotes.
- */
 function splitQuotedRecord(text) {
     const fields = [];
     const n = text.length;
@@ -796,10 +685,6 @@ function splitQuotedRecord(text) {
         }
     }
 }
-/**
- * The quoted field whose opening quote is s[open]: its value (`""` inside read as one quote) and the index after its
- * closing quote; null when it does not close before `end`.
- */
 function quotedField(s, open, end) {
     let value = '';
     for (let from = open + 1;;) {
@@ -814,7 +699,6 @@ function quotedField(s, open, end) {
         return { value: value + s.slice(from, q), close: q + 1 };
     }
 }
-/** Whether s[from, to) is one of EVENTS, compared in place. */
 function isKnownEvent(s, from, to) {
     for (const event of EVENTS)
         if (to - from === event.length && s.startsWith(event, from))
@@ -825,14 +709,9 @@ function indexOrEnd(s, needle, from) {
     const i = s.indexOf(needle, from);
     return i === -1 ? s.length : i;
 }
-/** The end of the line that ends at `nl`, without the CR of a CRLF. */
 function trimCr(s, pos, nl) {
     return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }
-/**
- * Whether a quoted field is still open at `to`. A quote opens a field only at its start (a quote inside
- * an unquoted field is literal, as with csv-parse's relax_quotes and Python's csv); `""` inside is escaped.
- */
 function endsInsideQuotes(s, from, to, inQuotes) {
     let fieldStart = !inQuotes;
     for (let i = from; i < to; i++) {
@@ -855,7 +734,6 @@ function endsInsideQuotes(s, from, to, inQuotes) {
     }
     return inQuotes;
 }
-/** A fresh copy of text cut from a chunk: V8 slices share their parent, and a kept name must not pin 1 MiB. */
 function ownCopy(text) {
     return text.split('').join('');
 }
@@ -868,7 +746,6 @@ function countCommas(s, from, to) {
 function unique(values) {
     return [...new Set(values)];
 }
-/** Quotes text from the file for a message, cut short so a binary file cannot flood the log. */
 function quote(text) {
     return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }

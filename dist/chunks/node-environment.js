@@ -6,8 +6,6 @@ import { U as UsageError } from './errors.js';
 import { S as SnapshotBuilder } from './snapshot.js';
 import './series.js';
 
-// Reads the environment behind a node's numbers: CANN, driver, firmware, chip, torch/torch_npu and the variables that move memory.
-/** Variables that move peaks: allocator, HCCL buffers, visible devices, stream memory reuse, job size. */
 const MEMORY_VARIABLES = [
     'PYTORCH_NPU_ALLOC_CONF',
     'HCCL_BUFFSIZE',
@@ -16,13 +14,7 @@ const MEMORY_VARIABLES = [
     'WORLD_SIZE',
     'RANK_SIZE',
 ];
-/** Where CANN installs by default (root, then a user install). */
 const DEFAULT_ASCEND_ROOTS = ['/usr/local/Ascend', path.join(os.homedir(), 'Ascend')];
-/**
- * When and where this gate runs, for a report that must say so (JUnit's timestamp and hostname): the time from
- * SOURCE_DATE_EPOCH when it is set (the reproducible-builds convention, so a committed sample can be made again), else
- * now; this machine's host name.
- */
 function runStamp(env = process.env, now = () => new Date()) {
     const epoch = env.SOURCE_DATE_EPOCH;
     if (epoch !== undefined && epoch !== '' && !/^\d{1,12}$/.test(epoch.trim())) {
@@ -31,7 +23,6 @@ function runStamp(env = process.env, now = () => new Date()) {
     const timestamp = epoch !== undefined && epoch.trim() !== '' ? new Date(Number(epoch.trim()) * 1000) : now();
     return { timestamp, hostname: os.hostname() || 'localhost' };
 }
-/** `KEY=VALUE` pairs (newline- or comma-separated for the Action input) into items; a bad pair is a usage error naming it. */
 function parseEnvironmentPairs(pairs, where) {
     const items = {};
     for (const pair of pairs) {
@@ -42,14 +33,12 @@ function parseEnvironmentPairs(pairs, where) {
     }
     return items;
 }
-/** `Version=8.0.RC3` (version.info), `version=8.0.RC3` (install.info) or `toolkit_running_version=[8.0.RC3.10:8.0.RC3]` (version.cfg). */
 function parseVersionFile(text) {
     for (const line of text.split(/\r?\n/)) {
         const plain = /^\s*version\s*=\s*(\S+)\s*$/i.exec(line);
         if (plain)
             return plain[1];
     }
-    // The toolkit's own line first; the release name is after the colon: `[7.0.0.5.242:7.0.RC1]`.
     for (const prefix of ['toolkit_', '']) {
         for (const line of text.split(/\r?\n/)) {
             const running = new RegExp(`^\\s*${prefix}\\w*running_version\\s*=\\s*\\[([^\\]:]*)(?::([^\\]]*))?\\]`).exec(line);
@@ -70,7 +59,6 @@ async function firstVersion(files) {
     }
     return null;
 }
-/** npu-smi's table: `Version: 24.1.rc2` in the title row; each NPU's first row names its chip and health (`| 0  910B3 | OK | …`). */
 function parseNpuSmi(text) {
     const driver = /Version:\s*([\w.-]+)/.exec(text)?.[1] ?? null;
     const chips = new Map();
@@ -109,7 +97,6 @@ function reason(error, timeoutMs) {
         return 'not installed';
     return error instanceof Error ? error.message.split('\n')[0] : String(error);
 }
-/** What this node says about itself. Missing tools and files are noted, never errors: a gate runner has no CANN. */
 async function collectEnvironment(options) {
     const { env } = options;
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -160,14 +147,9 @@ async function collectEnvironment(options) {
     Object.assign(items, options.extra ?? {});
     return { items, notes };
 }
-/** The node name a snapshot is filed under: `--node`, else NODE_NAME (Kubernetes, Slurm wrappers), else the host name. */
 function nodeName(env, given) {
     return given || env.NODE_NAME || os.hostname();
 }
-/**
- * Records this machine as a node of the snapshot: its devices, counts and environment (probed when `collect`, plus the
- * given items). Unchanged when neither is asked, so a gate runner that only reads other nodes' files adds nothing.
- */
 async function withThisNode(snapshot, options, log = () => { }) {
     const extra = options.extra ?? {};
     if (!options.collect && Object.keys(extra).length === 0)

@@ -1,6 +1,5 @@
 import { P as ParseError, S as SchemaError, I as InputError, U as UsageError } from './errors.js';
 
-// The messages between collect.ts and its parse workers (parse-worker.ts), and errors as plain data across threads.
 function serializeError(error) {
     if (!(error instanceof Error))
         return { name: 'Error', message: String(error) };
@@ -36,7 +35,6 @@ function serializeError(error) {
         out.path = sys.path;
     return out;
 }
-/** The same class and message as in the worker, so that the CLI and the Action report it exactly as in-process. */
 function deserializeError(e) {
     let error;
     if (e.name === 'ParseError' && e.file !== undefined && e.line !== undefined && e.reason !== undefined) {
@@ -64,7 +62,6 @@ function deserializeError(e) {
         sys.syscall = e.syscall;
     if (e.path !== undefined)
         sys.path = e.path;
-    // The worker's stack says where it failed; the main thread's would only show the message loop.
     if (e.stack !== undefined)
         error.stack = e.stack;
     return error;

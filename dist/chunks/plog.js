@@ -8,115 +8,56 @@ import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';
 
-// Reads the driver's memory statistics (every known generation), allocation failures and their devices out of CANN plog files.
-//
-// How it stays fast and bounded: chunks stay Buffers; two short byte needles ("Bytes", "ERR") found with
-// Buffer.indexOf mark the few interesting spots, and only the logical record around a hit (its physical line plus
-// wrapped continuation lines, at most MAX_RECORD_LINES / MAX_RECORD_BYTES) is decoded and matched. Between chunks only
-// the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
-// needs one. Known limit: a wrap that cuts the word "Bytes" (or "ERROR") itself hides that record from the search.
-/** A wrapped record is reassembled over at most this many physical lines... */
 const MAX_RECORD_LINES = 64;
-/** ...and this many bytes, so that garbage without `[LEVEL]` prefixes cannot grow a record without bound. */
 const MAX_RECORD_BYTES = 16 * 1024;
-/** A physical line longer than this is cut where the buffer ends: no newline for megabytes is garbage, not a log. */
 const MAX_LINE_BYTES = 1024 * 1024;
-/** Read size: large enough for few syscalls, small enough that the needle passes run on bytes still in cache. */
 const CHUNK_BYTES = 1024 * 1024;
-/** parsePlogFile lets other async work run after this many chunks. */
 const CHUNKS_PER_YIELD = 16;
 const NL = 0x0a;
-// Needles shorter than 8 bytes that start with a rare upper-case byte: Node then searches with memchr on that byte,
-// several times faster than its Boyer-Moore path for 8+ byte needles such as "Mem stats" (measured on 1 GiB).
-/** "(Bytes)" in every record head, "<n>Bytes" in Cached_size lines. */
 const STATS_NEEDLE = 0;
-/** Allocation failures are only counted on ERROR lines (`ERROR]`, or `ERR0R]` in damaged pastes): one needle finds them all. */
 const ERROR_NEEDLE = 1;
 const NEEDLES = [Buffer.from('Bytes'), Buffer.from('ERR')];
-/**
- * What indexOf actually looks for, per needle: its tail from SEARCH_SKIP bytes on, whose first byte is rarer in logs
- * than the needle's own ('R' is three quarters as frequent as 'E' in plog text, so memchr stops less often). A tail
- * hit counts only when the skipped head precedes it, so the hits are the same.
- */
 const SEARCH_SKIP = [0, 1];
 const SEARCH_TAILS = NEEDLES.map((n, i) => n.subarray(SEARCH_SKIP[i]));
-/** Bytes of a new chunk copied behind the kept bytes; the rest of the chunk is scanned where it lies, uncopied. */
 const JUNCTION_BYTES = 4 * MAX_RECORD_BYTES;
-/** Level words as they start a line, `ERR0R` being a damaged paste's `ERROR`; each is followed by `]`. */
 const LEVEL_WORDS = ['ERROR', 'ERR0R', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`${level}]`));
-/** Tags that start a record pasted with its level and `DRV(...)` prefix cut off. */
 const CUT_PREFIX_TAGS = ['[devmm]', '[drv]', '[ascend]'].map((tag) => Buffer.from(tag));
-/** A line that starts at the attribute word, its prefix cut off: `DEV_MEM dev0 Mem stats`, `HOST_MEM Cached_size:`. */
 const ATTRIBUTE_START = /^[A-Z][A-Z0-9_]*[ \t]+(?:dev\d+[ \t]+)?(?:[Mm]em[ \t]+stats|Cached_size\b)/;
-/** `grep -n` output: `<path>:<line>:` (or `<line>:` for one file) before the line itself. */
 const GREP_PREFIX = /:\d+:/g;
-/** How far into a line a `grep -n` prefix (a path) may reach. */
 const MAX_GREP_PREFIX_BYTES = 1024;
-/** `[LEVEL] MODULE(`: where a plog line, or a line glued onto another one, begins; damaged pastes lose the `[`. */
 const SEGMENT = /\[?(ERROR|ERR0R|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s*[A-Za-z][A-Za-z0-9_-]*\(/g;
-// The driver prints the attribute right after its `[function]` tag; anchoring on `]` (or on the start of a record whose
-// prefix was cut, or on a `grep -n` prefix's `:`) keeps a word cut by a wrap ("DEV_" + "MEM") from passing as an attribute.
 const HEAD = /[\]:]\s*([A-Z][A-Z0-9_]*)\s+(?:dev(\d+)\s+)?(?:([Mm]em\s+stats\s*\(Bytes\))|Cached_size\b)/g;
-/** HEAD, also at the start of a record whose prefix was cut off (only where a record surely starts). */
 const HEAD_AT_START = new RegExp(HEAD.source.replace('[\\]:]', '(?:^|[\\]:])'), 'g');
-/** v1/v2/v3 body: `. (module_name=X; module_id=N; current…; alloc(ated)_peak_size…; alloc_cnt…; free_cnt…)` or `total_size=N)`. */
 const BODY_V1 = /\.\s*\(\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*;\s*module_id\s*=\s*\d+\s*;\s*(?:current_alloced_size\s*=\s*(\d+)\s*;\s*(alloced|allocated)_peak_size\s*=\s*(\d+)\s*;\s*alloc_cnt\s*=\s*(\d+)\s*;\s*free_cnt\s*=\s*(\d+)|total_size\s*=\s*(\d+))\s*\)/y;
-/** v0 body: `: module_name=X, module_id=N current_alloced_size=N, alloced_peak_size=N.` (no comma after module_id). */
 const BODY_V0 = /\s*:\s*module_name\s*=\s*([A-Z][A-Z0-9_]*)\s*,\s*module_id\s*=\s*\d+\s*,?\s*current_alloced_size\s*=\s*(\d+)\s*,\s*alloced_peak_size\s*=\s*(\d+)\s*\./y;
-/** v2 `HOST_MEM Cached_size:12582912Bytes`: the unit is required, so a line cut inside the number never passes. */
 const BODY_CACHED = /\s*:\s*(\d+)\s*Bytes\b/y;
-// Conservative on purpose: only ERROR lines, and only the driver's own failure, an explicit "out of memory", or the
-// framework's error code for a failed allocation (EL0004).
 const ALLOC_FAILURE = /\bhalMemAlloc\s+failed\b|\bout\s+of\s+memory\b|\bMemory_Allocation_Failure\b|\bEL0004\b/i;
-/**
- * device_id=N (or `device_id N` in a damaged paste), deviceId=N, drvDevId=N, devId=N, dev_id=N, device N / device(N) /
- * device[N], devN / dev N: the first one wins.
- */
 const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d+)|\bdevice\s*[=:([]?\s*(\d+)|\bdev\s?(\d+)\b/i;
-/** A failure site's text is cut to this many characters and an ellipsis: the 300 the snapshot keeps. */
 const FAILURE_TEXT_CHARS = 299;
-/** An allocation failure that names no device is still an out-of-memory signal: it is counted under this name. */
 const UNKNOWN_DEVICE = 'unknown';
-/** Junction buffers handed from one finished scanner to the next (see PlogScanner.junction); one scanner owns them at a time. */
 let spareJunctions = null;
 function takeSpareJunctions() {
     const spare = spareJunctions ?? [undefined, undefined];
     spareJunctions = null;
     return spare;
 }
-/**
- * The streaming core shared by parsePlogText and parsePlogFile: push(chunk)… end().
- *
- * Line numbers are counted only when a record needs one (a skipped record, a fatal value). If the bytes before the
- * kept window were already dropped, `newlinesBefore` counts them once, from the source; from then on the scanner
- * counts newlines as bytes pass, since a file with one bad record often has more.
- */
 class PlogScanner {
     name;
     into;
     newlinesBefore;
     buf = Buffer.alloc(0);
-    /** File offset of buf[0]; always the start of a line. */
     bufStart = 0;
-    /** Hits before this offset have been read. */
     scanFrom = 0;
-    /** End of the last record read: a walk back to find where a record starts stops here. */
     floor = 0;
-    /** Start of the line of a hit whose record may continue into data not read yet. */
     pendingLine = null;
-    /** Per needle: offset of its next occurrence, or -1 for none before `searched`. */
     nextAt = NEEDLES.map(() => -1);
     searched = NEEDLES.map(() => 0);
     cursor = new ByteCursor();
-    /** Failure lines per device in this file so far: the first MAX_SITES_PER_DEVICE get a site. */
     sitedFailures = new Map();
     keys = keyCache;
-    /** A file offset that fastRecord found to start a record (the line after its record), or -1. */
     knownStart = -1;
-    /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
     junctions = takeSpareJunctions();
     nextJunction = 0;
-    /** Newlines before countedTo; counting starts with the first record that needs a line number. */
     countedTo = 0;
     newlinesCounted = 0;
     counting = false;
@@ -125,13 +66,11 @@ class PlogScanner {
         this.into = into;
         this.newlinesBefore = newlinesBefore;
     }
-    /** Scans the next bytes of the file. The scanner may keep a view of `chunk` until the next push, never longer. */
     push(chunk) {
         if (chunk.length === 0)
             return;
         const chunkStart = this.bufStart + this.buf.length;
         if (this.buf.length > 0) {
-            // Only the junction is copied: the kept bytes plus the chunk's first bytes, enough to finish every record there.
             const head = chunk.length <= JUNCTION_BYTES ? chunk : chunk.subarray(0, JUNCTION_BYTES);
             this.buf = this.junction(this.buf, head);
             this.scan(false);
@@ -148,11 +87,6 @@ class PlogScanner {
         }
         this.scan(false);
     }
-    /**
-     * `kept` followed by `head`, in one of two junction buffers used in turn. A fresh buffer per chunk would be garbage
-     * that V8 only returns when external memory forces a GC: ~80 KiB per MiB read, tens of MiB of RSS on a large input.
-     * Two suffice: `kept` is a view into the chunk, a buffer of its own, or the junction used last, never the other one.
-     */
     junction(kept, head) {
         const length = kept.length + head.length;
         let target = this.junctions[this.nextJunction];
@@ -165,17 +99,14 @@ class PlogScanner {
         head.copy(target, kept.length);
         return target.subarray(0, length);
     }
-    /** End of file: the last line counts even without a newline. */
     end() {
         this.scan(true);
-        // The next scanner (the next file) reuses the junction buffers; this one keeps no view into them after end().
         this.buf = Buffer.alloc(0);
         spareJunctions = this.junctions;
         this.junctions = [undefined, undefined];
     }
     scan(final) {
         const end = this.bufStart + this.buf.length;
-        // Bytes before `complete` are whole lines; `closed` says nothing can continue the line that ends there.
         let complete = final ? end : this.bufStart + this.buf.lastIndexOf(NL) + 1;
         let closed = final;
         if (!closed && end - complete > MAX_LINE_BYTES) {
@@ -202,8 +133,6 @@ class PlogScanner {
                 }
             }
             const hitEnd = this.lineEndOf(hit, complete);
-            // For an ERROR hit: 1 failure words follow it on its line (so the record holding the line has some), 0 none,
-            // -1 not known yet.
             const failureAhead = needle === ERROR_NEEDLE ? this.failureWordsAfter(hit, hitEnd, complete) : -1;
             if (failureAhead === 0 && this.startsRecord(hitEnd + 1, complete)) {
                 this.search(needle, hit + 1);
@@ -224,7 +153,6 @@ class PlogScanner {
             this.floor = this.scanFrom = recordEnd;
         }
         if (final && end > this.scanFrom && this.buf[this.buf.length - 1] !== NL) {
-            // A process killed mid-write leaves a last line without newline; read it even if the cut came before "Bytes".
             const lastLine = this.lineStartOf(end);
             if (lastLine >= this.scanFrom) {
                 const [start, , anchored] = this.walkBack(lastLine, end);
@@ -233,11 +161,9 @@ class PlogScanner {
         }
         if (closed)
             this.floor = this.scanFrom = Math.max(this.scanFrom, complete);
-        // Keep what a later walk back may reach: MAX_RECORD_BYTES before the first line not read yet.
         const unread = this.pendingLine ?? complete;
         this.keep(closed ? end : Math.max(this.floor, this.lineStartOf(Math.max(this.bufStart, unread - MAX_RECORD_BYTES))));
     }
-    /** Drops the bytes before `from` (a line start), counting their newlines first when line numbers are in use. */
     keep(from) {
         if (this.counting && this.countedTo < from) {
             this.newlinesCounted += countNewlines(this.buf, this.countedTo - this.bufStart, from - this.bufStart);
@@ -248,7 +174,6 @@ class PlogScanner {
         this.floor = Math.max(this.floor, from);
         this.scanFrom = Math.max(this.scanFrom, from);
     }
-    /** The needle whose next occurrence at or after scanFrom comes first, or -1. */
     nextNeedle() {
         const end = this.bufStart + this.buf.length;
         let best = -1;
@@ -258,7 +183,6 @@ class PlogScanner {
             if (at >= 0 && at < this.scanFrom)
                 at = this.search(i, this.scanFrom);
             else if (at < 0 && this.searched[i] < end) {
-                // Back up by the needle's length: it may straddle the end of the data searched before.
                 at = this.search(i, Math.max(this.scanFrom, this.searched[i] - NEEDLES[i].length + 1));
             }
             if (at >= 0 && at < bestAt) {
@@ -284,14 +208,12 @@ class PlogScanner {
         this.searched[needle] = this.bufStart + this.buf.length;
         return this.nextAt[needle];
     }
-    /** Whether the first `skip` bytes of `needle` end right before buf[at]. */
     headBefore(at, needle, skip) {
         for (let k = 1; k <= skip; k++)
             if (this.buf[at - k] !== needle[skip - k])
                 return false;
         return true;
     }
-    /** A cheap look at the byte before "Bytes": `(` for a record head, a digit or a space for a Cached_size value. */
     mayBeStats(at) {
         if (at === this.bufStart)
             return true;
@@ -299,18 +221,6 @@ class PlogScanner {
         const digit = before >= 0x30 && before <= 0x39;
         return before === 0x28 || digit || before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d;
     }
-    /**
-     * The common case, read in place without decoding: one record on one physical line that starts with `[` and is
-     * followed by a line that starts a record, in the driver's exact spelling (`]ATTR[ devN] Mem stats (Bytes). (…)`,
-     * v0's `mem stats(Bytes): …`, `Cached_size:NBytes`) and ending the line. Anything else (wraps, odd spacing, pastes,
-     * values of 16+ digits) returns -1 and takes the general path, which reads the same records.
-     * Returns the offset of the newline that ends the record's line (found by the parse itself, not by a search).
-     *
-     * A record followed on its line by another line's `[LEVEL] MODULE(` (lines glued by concurrent writers) is read here
-     * too, and the rest of the line, from that glue point on, by the general path: exactly the segments the general path
-     * would read after this record's own. This record's segment is then not read by regex, so it must hold no other
-     * head: no `Cached_size` before the record (a `Mem stats (Bytes)` head there would have been an earlier hit).
-     */
     fastRecord(hit, complete, closed) {
         const b = this.buf;
         const o = this.bufStart;
@@ -378,7 +288,6 @@ class PlogScanner {
             metric = { current, peak, allocs: null, frees: null };
         }
         else {
-            // `Cached_size:<digits>Bytes`
             let d = h;
             while (d > 0 && isDigit(b[d - 1]))
                 d--;
@@ -392,12 +301,9 @@ class PlogScanner {
             moduleFrom = moduleTo = -1;
             metric = { peak: size, current: size, allocs: null, frees: null };
         }
-        // The record ends its line: a newline (after a CR in CRLF files) right after it. The parsed bytes hold no newline,
-        // so this is the first newline after the hit, where the general path's line ends too.
         let eol = cur.i;
         if (b[eol] === 0x0d)
             eol++;
-        /** Where a glued line's next segment starts (an offset), or -1. */
         let glued = -1;
         if (b[eol] !== NL) {
             if (!this.segmentStartsAt(cur.i, complete - o))
@@ -409,7 +315,6 @@ class PlogScanner {
             eol = end - o;
         }
         const hitEnd = eol + o;
-        // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
         let q = head;
         let d = q;
         while (d > 0 && isDigit(b[d - 1]))
@@ -425,14 +330,12 @@ class PlogScanner {
         const first = b[a];
         if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d)
             return -1;
-        // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
         const lineStart = this.lineStartOf(hit) - o;
         if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
             return -1;
         const next = hitEnd + 1;
         if (next >= complete ? !closed : !this.startsRecord(next, complete))
             return -1;
-        // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
         if (glued >= 0 && this.mentionsCachedSize(lineStart, a))
             return -1;
         if (next < complete)
@@ -442,15 +345,10 @@ class PlogScanner {
         this.into.addModule(key.key, metric);
         if (key.device !== null)
             this.into.noteDevice(key.device);
-        // Unanchored, as the general path reads every segment after a line's first.
         if (glued >= 0)
             this.readRecord(glued, hitEnd + 1, false);
         return hitEnd;
     }
-    /**
-     * Whether buf[i] starts a segment in the strict form `[LEVEL] Name(` (spaces only after `]`): a match of SEGMENT, so
-     * the general path splits the line right there. `limit` is an index into buf.
-     */
     segmentStartsAt(i, limit) {
         const b = this.buf;
         if (b[i] !== 0x5b || !this.tagAt(i + 1, limit, LEVEL_WORDS))
@@ -474,10 +372,6 @@ class PlogScanner {
         }
         return false;
     }
-    /**
-     * Whether buf[from, to) holds the word `Cached_size` (indices into buf). A loop over these few bytes, not indexOf:
-     * that would search on past `to`, up to the next record of that kind (on the 1 GiB corpus, ~1 s in all).
-     */
     mentionsCachedSize(from, to) {
         const b = this.buf;
         const first = CACHED_WORD[0];
@@ -492,7 +386,6 @@ class PlogScanner {
         }
         return false;
     }
-    /** A cheap look after "ERR": `OR]` (or `0R]`, a damaged paste's zero) makes it a level tag. */
     mayBeLevel(at) {
         const i = at - this.bufStart + 3;
         if (i + 2 >= this.buf.length)
@@ -500,52 +393,32 @@ class PlogScanner {
         const o = this.buf[i];
         return (o === 0x4f || o === 0x30) && this.buf[i + 1] === 0x52 && this.buf[i + 2] === 0x5d;
     }
-    /**
-     * An ERROR record is read whole only if it holds the words of an allocation failure. Its line breaks need no
-     * replacing: ALLOC_FAILURE's `\s` and `\b` treat CR and LF as they treat a space.
-     */
     mayBeFailure(start, end) {
         return ALLOC_FAILURE.test(this.buf.toString('latin1', start - this.bufStart, end - this.bufStart));
     }
-    /**
-     * Whether the words of an allocation failure follow an ERROR hit on its line: 1 yes, 0 no, -1 not known yet (the
-     * next line is not here). With 0 and a next line that starts a record, the common ERROR line is done with; with 1,
-     * every record holding the line holds the words too (a match never starts at the hit's `E`, and the characters
-     * around the line are line breaks, which `\b` and `\s` read as spaces), so mayBeFailure need not look again.
-     */
     failureWordsAfter(hit, hitEnd, complete) {
         if (hitEnd + 1 >= complete)
             return -1;
         return ALLOC_FAILURE.test(this.buf.toString('latin1', hit - this.bufStart, hitEnd - this.bufStart)) ? 1 : 0;
     }
-    /** Start of the line that holds `at` (never before the floor, which is itself a line start). */
     lineStartOf(at) {
         if (at <= this.bufStart)
             return this.bufStart;
         const nl = this.buf.lastIndexOf(NL, at - 1 - this.bufStart);
         return Math.max(this.bufStart + nl + 1, this.floor);
     }
-    /** Offset of the newline that ends the line holding `at` (< complete), or `complete` when the data ends first. */
     lineEndOf(at, complete) {
-        // No newline lies at or after `complete`: it is the end of the data or just after the last newline.
         const nl = this.buf.indexOf(NL, at - this.bufStart);
         return nl < 0 ? complete : this.bufStart + nl;
     }
-    /**
-     * Whether the line at `at` starts a record of its own (so it is no wrapped continuation): a `[LEVEL]` prefix, or
-     * as pasted into reports, a level that lost its `[` (`ERROR]`, `ERR0R]`), a prefix cut at `[devmm]` or at the
-     * attribute word, any of these behind a `grep -n` `<path>:<line>:` prefix.
-     */
     startsRecord(at, complete) {
         let i = at - this.bufStart;
-        // A UTF-8 byte order mark (files saved on Windows) may precede the first line's prefix.
         if (at === 0 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf)
             i += 3;
         const limit = complete - this.bufStart;
         if (this.startsRecordAt(i, limit) && !this.wrapInsideWord(i))
             return true;
         const first = this.buf[i];
-        // Lines of a normal log start with `[`; an upper-case start was looked at above: neither has a grep prefix.
         if (first === 0x5b || first === undefined || i >= limit)
             return false;
         const lineEnd = this.buf.indexOf(NL, i);
@@ -559,14 +432,9 @@ class PlogScanner {
         }
         return false;
     }
-    /**
-     * Whether the line at buf[i] continues a word cut by a wrap: the lines before end in `]` and a bare upper-case word
-     * (`…_show 148]MEM_DEV_` + `HBM dev0 Mem stats`), so this line's first word is no attribute of its own.
-     */
     wrapInsideWord(i) {
         if (i === 0 || this.buf[i - 1] !== NL)
             return false;
-        // Back over the word's earlier pieces (a wrap may cut it more than once) to what precedes the word.
         for (let k = i - 2, stop = Math.max(0, i - 130); k >= stop; k--) {
             const b = this.buf[k];
             if (b === 0x5d)
@@ -577,7 +445,6 @@ class PlogScanner {
         }
         return false;
     }
-    /** startsRecord without the grep prefix; `i` is an index into buf. */
     startsRecordAt(i, limit) {
         const first = this.buf[i];
         if (first === 0x5b)
@@ -590,7 +457,6 @@ class PlogScanner {
         const end = Math.min(lineEnd < 0 || lineEnd > limit ? limit : lineEnd, i + 128);
         return ATTRIBUTE_START.test(this.buf.toString('latin1', i, end));
     }
-    /** Whether one of `tags` starts at buf[i]. Byte by byte in JS: the tags are short, a native call costs more. */
     tagAt(i, limit, tags) {
         for (const tag of tags) {
             if (i + tag.length > limit || this.buf[i] !== tag[0] || this.buf[i + 1] !== tag[1])
@@ -603,10 +469,6 @@ class PlogScanner {
         }
         return false;
     }
-    /**
-     * Where the logical record holding the hit line starts, how many lines that makes up to the hit line, and whether
-     * that start is a record's own (false: no record start within reach, the hit line is read alone).
-     */
     walkBack(hitLine, hitEnd) {
         if (this.startsRecord(hitLine, hitEnd + 1))
             return [hitLine, 1, true];
@@ -621,10 +483,8 @@ class PlogScanner {
                 return [prev, lines, true];
             at = prev;
         }
-        // No record start within reach: the hit line is read on its own, but its first word is no attribute for sure.
         return [hitLine, 1, false];
     }
-    /** End of the logical record (after its last newline), or -1 when the next line is not here yet. Same bounds as walkBack. */
     walkForward(start, lines, hitEnd, complete, closed) {
         let lineEnd = hitEnd;
         for (;;) {
@@ -642,10 +502,6 @@ class PlogScanner {
             lineEnd = nextEnd;
         }
     }
-    /**
-     * Joins the record's lines with spaces (keeping offsets) and reads each `[LEVEL] X(` segment on its own. `anchored`:
-     * the record starts where a record starts, so an attribute word right at its start is one (a prefix cut off).
-     */
     readRecord(start, end, anchored) {
         const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
         let segmentStart = 0;
@@ -689,8 +545,6 @@ class PlogScanner {
             const d = FAILURE_DEVICE.exec(text);
             const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? null);
             const device = (digits === null ? null : deviceOf(digits)) ?? UNKNOWN_DEVICE;
-            // Where: for the first failures per device of each file (the builder keeps the first by file and line, whatever
-            // order files come in, and those are among them). A one-off line count, not a count of every later newline.
             const sited = this.sitedFailures.get(device) ?? 0;
             this.sitedFailures.set(device, sited + 1);
             const where = sited < MAX_SITES_PER_DEVICE && this.siteMayBeKept(device)
@@ -699,11 +553,6 @@ class PlogScanner {
             this.into.addAllocFailure(device, 1, where);
         }
     }
-    /**
-     * Whether a failure site from this file could still be among the builder's first MAX_SITES_PER_DEVICE by file and
-     * line: not when it already holds that many, all from this file or files before it. Its line number (a count of
-     * every newline before it) is then not worth computing.
-     */
     siteMayBeKept(device) {
         const kept = this.into.allocFailureSitesOf(device);
         if (kept === undefined || kept.length < MAX_SITES_PER_DEVICE)
@@ -751,7 +600,6 @@ class PlogScanner {
         const size = this.exact(m[1], 'Cached_size', at);
         return { module: 'CACHED', metric: { peak: size, current: size, allocs: null, frees: null } };
     }
-    /** The one case that stops the run: a byte count above 2^53 - 1 cannot be compared exactly, and rounding would lie. */
     exact(digits, field, at) {
         let value;
         try {
@@ -762,7 +610,6 @@ class PlogScanner {
                 throw err;
             this.fail(at, `${field}=${digits} is larger than 2^53 - 1 and cannot be compared exactly; no result is better than a rounded one`);
         }
-        // The body regexes only capture digits, so parseExactInteger cannot return null here.
         return value;
     }
     skip(at, reason) {
@@ -771,15 +618,9 @@ class PlogScanner {
     fail(at, reason) {
         throw new ParseError(this.name, this.lineAt(at), reason);
     }
-    /**
-     * The 1-based physical line holding `at` (which is always inside the kept window). `persist`: go on counting the
-     * newlines of bytes as they pass (a file with one bad record often has more); false for a one-off (a failure site),
-     * so that one early line number does not make the scanner count every newline of the rest of the file.
-     */
     lineAt(at, persist = true) {
         const wasCounting = this.counting;
         if (!this.counting || this.countedTo < this.bufStart) {
-            // The bytes before the window are gone (or were never counted): count them once, from the source.
             this.countedTo = this.bufStart;
             this.newlinesCounted = this.newlinesBefore(this.bufStart);
             this.counting = true;
@@ -794,7 +635,6 @@ class PlogScanner {
         return this.newlinesCounted + 1;
     }
 }
-// The driver's exact spelling, for PlogScanner.fastRecord.
 const MEM_STATS_OPEN = Buffer.from(' Mem stats (');
 const V0_MEM_STATS_OPEN = Buffer.from(' mem stats(');
 const CACHED_OPEN = Buffer.from(' Cached_size:');
@@ -820,15 +660,12 @@ const BYTES = Buffer.from('Bytes');
 function isDigit(c) {
     return c >= 0x30 && c <= 0x39;
 }
-/** A byte of an attribute or module word: A-Z, 0-9, `_`. */
 function isWordByte(c) {
     return (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 }
-/** Reads a Buffer forward from `i`: exact byte strings, upper-case words, decimal integers. */
 class ByteCursor {
     i = 0;
     b = Buffer.alloc(0);
-    /** Whether `bytes` lie at `at` (without moving). */
     at(at, bytes) {
         if (at < 0 || at + bytes.length > this.b.length)
             return false;
@@ -837,14 +674,12 @@ class ByteCursor {
                 return false;
         return true;
     }
-    /** Moves past `bytes` if they come next. */
     take(bytes) {
         if (!this.at(this.i, bytes))
             return false;
         this.i += bytes.length;
         return true;
     }
-    /** Moves past `[A-Z][A-Z0-9_]*` and returns where it ends, or -1 (not moved). */
     word() {
         const from = this.i;
         const first = this.b[from];
@@ -856,7 +691,6 @@ class ByteCursor {
         this.i = k;
         return k;
     }
-    /** 1 to 15 decimal digits (exact in a double), or -1 (16+ digits are left to the general path's exact check). */
     digits() {
         let k = this.i;
         let value = 0;
@@ -873,14 +707,9 @@ class ByteCursor {
         return value;
     }
 }
-/**
- * Keys by the bytes that spell them, so that the few hundred keys of a log are decoded and joined once, not once per
- * record, and the Map lookups in the builder hash a string they have seen (V8 caches a string's hash).
- */
 class KeyCache {
     byHash = new Map();
     size = 0;
-    /** Attribute b[a,q), device digits b[d,deviceTo) (empty: none), module b[moduleFrom,moduleTo) (moduleFrom -1: CACHED). */
     keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo) {
         let h = 0x811c9dc5;
         for (let k = a; k < q; k++)
@@ -905,7 +734,6 @@ class KeyCache {
             key: device === null ? `${attr}/${module}` : `${attr}/${device}/${module}`,
             device,
         };
-        // Bounded: a log of garbage keys must not grow this without end; the cache is only a shortcut.
         if (this.size >= 4096) {
             this.byHash.clear();
             this.size = 0;
@@ -937,38 +765,26 @@ function spells(s, b, a, q, d, deviceTo, moduleFrom, moduleTo) {
             return false;
     return true;
 }
-/** Shared by all scanners of a thread: keys repeat across the files of one run. */
 const keyCache = new KeyCache();
-/** Newlines in buf[from, to). */
 function countNewlines(buf, from, to) {
     let n = 0;
     for (let i = from < to ? buf.indexOf(NL, from) : -1; i !== -1 && i < to; i = buf.indexOf(NL, i + 1))
         n++;
     return n;
 }
-/** The start of a record for a message: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
 function excerpt(text, from, chars = 120) {
     const s = Buffer.from(text.slice(from, from + chars), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
     return from + chars < text.length ? `${s}…` : s;
 }
-/** A device number as every parser names it (`03` → `dev3`), or null when it is too long to be one. */
 function deviceOf(digits) {
     return digits.replace(/^0+(?=\d)/, '').length > 9 ? null : deviceName(digits);
 }
-/**
- * Streams one plog file through the scanner with bounded memory (two chunk buffers plus the scanner's window).
- *
- * Synchronous reads into two alternating buffers, not createReadStream: on a 1 GiB corpus they were ~1.7x faster,
- * because the needle passes then run on bytes this core has just copied and still holds in cache. Two buffers suffice
- * because the scanner keeps a view of the last pushed chunk only. The event loop gets a turn every few chunks.
- */
 async function parsePlogFile(file, into, options = {}) {
     const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
     const fd = openSync(file.path, 'r');
     const buffers = takeReadBuffers(chunkBytes);
     try {
         into.files++;
-        // Counted from where the last count stopped: one-off line numbers further on cost one pass over the file in all.
         let countedTo = 0;
         let newlines = 0;
         const scanner = new PlogScanner(file.name, into, (offset) => {
@@ -996,11 +812,6 @@ async function parsePlogFile(file, into, options = {}) {
         spareReadBuffers = buffers;
     }
 }
-/**
- * Read buffers are reused from one file to the next: fresh ones per file would be garbage that only a full GC returns
- * (64 files = 128 MiB of external memory, RSS growing with the file count). A call that runs while another one holds
- * the spare pair (concurrent parses in one thread) gets its own.
- */
 let spareReadBuffers = null;
 function takeReadBuffers(chunkBytes) {
     const spare = spareReadBuffers;
@@ -1009,7 +820,6 @@ function takeReadBuffers(chunkBytes) {
         return spare;
     return [Buffer.allocUnsafe(READ_OFFSET + chunkBytes), Buffer.allocUnsafe(READ_OFFSET + chunkBytes)];
 }
-/** Newlines in a file's bytes [from, to): read again only when a record needs a line number for dropped bytes. */
 function countFileNewlines(fd, from, to) {
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, to - from)));
     let n = 0;

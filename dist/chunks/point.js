@@ -5,15 +5,7 @@ import { g as SECTIONS, k as keysOf, e as metricsOf, v as valueOf } from './snap
 import { f as findDeviceSegment } from './keys.js';
 import './series.js';
 
-// What one point of the history records of a run: the compared value of every key, or above 64 devices each key
-// group's roll-up across devices; and the run's environment and baseline as one line each.
-/** Up to this many devices a point keeps every key; above, the roll-up of each key group across devices. */
 const ROLL_UP_ABOVE_DEVICES = 64;
-/**
- * The compared value of every key of every compared section. Above ROLL_UP_ABOVE_DEVICES devices, a key group of two or
- * more devices is kept as its roll-up (min, median, max, devices, worst device); a key of no device, and a group that
- * only one device has (a kernel name only one rank runs), stay as they are: the roll-up of one value is that value.
- */
 function pointValues(snapshot) {
     const compared = SECTIONS.filter((s) => s.compared !== false && Object.hasOwn(snapshot.sections, s.name));
     const at = { start: 0, end: 0 };
@@ -62,7 +54,6 @@ function pointValues(snapshot) {
     }
     return { keys, rollups, devices: devices.size };
 }
-/** A run's environment as one value per item (`runValue`: nodes that disagree are joined with ` | `); {} when none was recorded. */
 function pointEnvironment(snapshot) {
     const environment = runEnvironmentOf(snapshot.meta);
     const out = {};
@@ -79,7 +70,6 @@ function pointEnvironment(snapshot) {
     }
     return out;
 }
-/** How a point names the baseline file it was gated against: `sha256:` and the hash of its bytes. */
 function baselineHash(bytes) {
     return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }

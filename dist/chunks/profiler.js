@@ -8,35 +8,22 @@ import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
 
-// Streams a CSV file as rows of cell boundaries, in bounded memory: LF, CRLF (mixed too), BOM, quoted fields via csv-parse.
-//
-// The profilers never quote (Python's csv.writer quotes only a field with a comma, quote or newline, and operator
-// names have none), so a line without a double quote is split on commas in place, with no string per cell: that
-// is how a 1 GiB memory_record.csv streams faster than Python's C csv reader counts it. A line with a quote is
-// joined with the next lines until its quotes balance, then read by csv-parse.
-/** At most this many cells are located per row; a longer row is reported with its true count. */
 const MAX_CELLS = 32;
-/** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
 const MAX_RECORD_CHARS = 1 << 20;
 const CR = 13;
-/** One row: cell k is s[starts[k], ends[k]); valid until the next row is delivered. */
 class Row {
     s = '';
     count = 0;
-    /** 1-based line of the row's first physical line. */
     line = 0;
     starts = new Int32Array(MAX_CELLS);
     ends = new Int32Array(MAX_CELLS);
-    /** Cell k as a string (for names and messages; number cells are read in place). */
     cell(k) {
         return this.s.slice(this.starts[k], this.ends[k]);
     }
-    /** Whether cell k is exactly `text`, without slicing. */
     cellIs(k, text) {
         const from = this.starts[k];
         return this.ends[k] - from === text.length && this.s.startsWith(text, from);
     }
-    /** Splits s[from, to) on commas (no quotes in it). */
     split(s, from, to, line) {
         this.s = s;
         this.line = line;
@@ -57,7 +44,6 @@ class Row {
         }
         this.count = n;
     }
-    /** Takes cells already split (a quoted record). */
     fromCells(cells, line) {
         this.s = cells.join('');
         this.line = line;
@@ -70,10 +56,8 @@ class Row {
         this.count = cells.length;
     }
 }
-/** Thrown by a sink that has seen enough (a damaged file): reading stops, nothing else happens. */
 class StopReading extends Error {
 }
-/** Streams the file at `path` (shown as `name`) row by row. */
 async function readCsvRows(path, name, sink) {
     const splitter = new RowSplitter(name, sink);
     try {
@@ -85,12 +69,10 @@ async function readCsvRows(path, name, sink) {
             throw err;
     }
 }
-/** Cuts decoded text, in any slicing, into rows. */
 class RowSplitter {
     file;
     sink;
     pending = '';
-    /** Physical lines consumed; the next line is consumedLines + 1. */
     consumedLines = 0;
     started = false;
     row = new Row();
@@ -108,7 +90,6 @@ class RowSplitter {
         }
         let from = 0;
         if (this.pending.length > 0) {
-            // Finish the line split across chunks on its own, so the big chunk stays one flat string.
             const nl = text.indexOf('\n');
             if (nl === -1) {
                 this.pending += text;
@@ -117,7 +98,6 @@ class RowSplitter {
             }
             const rest = this.scan(this.pending + text.slice(0, nl + 1), 0, false);
             if (rest.length > 0) {
-                // Inside a quoted record: rare, joining is fine.
                 this.pending = this.scan(rest + text.slice(nl + 1), 0, false);
                 this.checkPending();
                 return;
@@ -137,7 +117,6 @@ class RowSplitter {
             throw new ParseError(this.file, this.consumedLines + 1, `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`);
         }
     }
-    /** Delivers every complete row of s from `from` on; returns the unconsumed rest. */
     scan(s, from, atEnd) {
         const len = s.length;
         let pos = from;
@@ -158,7 +137,6 @@ class RowSplitter {
                     nextQuote = len;
             }
             if (nextQuote < nl) {
-                // Quotes balance at the end of a record: extend it line by line until they do.
                 let quotes = countQuotes(s, pos, nl);
                 let lines = 1;
                 while (quotes % 2 === 1) {
@@ -214,28 +192,16 @@ function countQuotes(s, from, to) {
         n++;
     return n;
 }
-/** The end of the line that ends at `nl`, without the CR of a CRLF. */
 function trimCr(s, pos, nl) {
     return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }
 
-// Exact decimal → integer bytes for the profilers' MB/KB cells, without binary floating-point error.
-//
-// A cell `W.F` (F of d digits) in a unit of 2^twos × 5^fives bytes is W × unit + F × 2^(twos-d) × 5^(fives-d) bytes:
-// integers and one ratio of integers, rounded half up. With up to 15 digits on each side of the dot and few decimals it
-// is done with integer-valued doubles, which are exact below 2^53; anything longer takes BigInt. No fraction is ever
-// held in a binary float.
-/** torch_npu's MB: bytes / 1024.0**2 (`Constant.B_TO_MB`). */
 const MIB = { label: 'MB', bytes: 2 ** 20, twos: 20, fives: 0 };
-/** msprof's KB and torch_npu's Size(KB): bytes / 1024.0. */
 const KIB = { label: 'KB', bytes: 2 ** 10, twos: 10, fives: 0 };
-/** MindSpore's "MB": bytes / 1024 / 1000 (`MemoryRecordBean.KB_TO_MB = 1000`) = 2^13 × 5^3 bytes. */
 const MINDSPORE_MB = { label: 'MB (MindSpore: KB/1000)', bytes: 1_024_000, twos: 13, fives: 3 };
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-/** More fraction digits than this go to BigInt (the tables below stop here). */
 const MAX_FAST_DECIMALS = 30;
 const scales = new Map();
-// The unit of the previous call: a file uses one or two units, so this skips the map on almost every cell.
 let lastUnit = null;
 let lastScale = null;
 function scaleOf(unit) {
@@ -251,7 +217,6 @@ function scaleOf(unit) {
             const den = 2 ** Math.max(-p2, 0) * 5 ** Math.max(-p5, 0);
             scale.mult.push(mult);
             scale.den.push(den);
-            // Exact when every fraction of d digits times mult stays below 2^53 (see cellBytes).
             scale.fast.push(Number.isSafeInteger(den) && 10 ** d * mult <= MAX_SAFE);
         }
         scales.set(unit, scale);
@@ -266,10 +231,6 @@ const MINUS = 45;
 const PLUS = 43;
 const TAB = 9;
 const SPACE = 32;
-/**
- * The exact bytes of the decimal in s[from, to) in `unit`, rounded half up; a trailing TAB or space is allowed
- * (the writers put a TAB after time fields and a re-save may move it).
- */
 function cellBytes(s, from, to, unit) {
     while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE))
         to--;
@@ -284,7 +245,6 @@ function cellBytes(s, from, to, unit) {
         negative = c === MINUS;
         i++;
     }
-    // The integer part and the fraction as integers (exact while each has at most 15 digits), and the count of decimals.
     let whole = 0;
     let wholeDigits = 0;
     for (; i < to; i++) {
@@ -314,7 +274,7 @@ function cellBytes(s, from, to, unit) {
     if (wholeDigits + decimals === 0)
         return 'malformed';
     if (whole === 0 && frac === 0)
-        return 0; // zero, however written (-0.0 included)
+        return 0;
     if (negative)
         return 'negative';
     const scale = scaleOf(unit);
@@ -325,8 +285,6 @@ function cellBytes(s, from, to, unit) {
         return 'too-large';
     if (frac === 0)
         return bytes;
-    // frac × mult / den in exact integers: num < 10^decimals × mult ≤ 2^53 (the `fast` condition), so num, q × den
-    // and r are exact; the float division only guesses q, corrected by one either way.
     const mult = scale.mult[decimals];
     const den = scale.den[decimals];
     const num = frac * mult;
@@ -343,7 +301,6 @@ function cellBytes(s, from, to, unit) {
     const total = bytes + q + (2 * r >= den ? 1 : 0);
     return total > MAX_SAFE ? 'too-large' : total;
 }
-/** The BigInt path: any number of digits. */
 function slowBytes(text, unit) {
     const dot = text.indexOf('.');
     const digits = (dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1)).replace(/^\+/, '');
@@ -357,12 +314,6 @@ function nonNumber(text) {
     const t = text.trim().toUpperCase();
     return t === 'N/A' || t === 'NA' || t === 'NULL' || t === 'NONE' ? 'missing' : 'malformed';
 }
-/**
- * A timestamp cell (`1736405443756384.100\t`, or `1695115378653323.5` after a re-save) in whole microseconds: series
- * windows are a power of two of whole microseconds wide, so the fraction never moves a sample to another window and is
- * only checked to be digits. NaN when it is not a plain decimal; Infinity marks exponent notation (spreadsheet damage:
- * `1.69512E+15`).
- */
 function cellMicros(s, from, to) {
     while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE))
         to--;
@@ -392,11 +343,6 @@ function exponentAt(s, i, to) {
     return (c === 69 || c === 101) && i + 1 < to;
 }
 
-// The header of every memory CSV the torch_npu profiler, msprof and MindSpore write: the only thing that says what a file is.
-//
-// File names are never trusted (MindSpore copies msprof's KB npu_module_mem under the torch_npu name). Each known
-// header names its table, its generation and the unit of its size columns; `(MB)` and `(KB)` in the header decide.
-// Merged msprof files (mindstudio_profiler_output/) prepend `Device_id`; every header is also known with it.
 const HEADERS = [
     ['memory_record', 'torch_npu A1 (5.0.x)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type', MIB],
     ['memory_record', 'torch_npu A2 (Jan 2024) or MindSpore', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Device Type', 'mindspore-or-torch_npu'],
@@ -430,14 +376,12 @@ const KNOWN = HEADERS.flatMap(([kind, generation, header, unit]) => [
     { kind, generation: `${generation}, merged with Device_id`, columns: ['Device_id', ...header.split(',')], unit },
 ]);
 const byText = new Map(KNOWN.map((h) => [h.columns.join(','), h]));
-/** The known header these cells spell (cells trimmed; a trailing empty cell from a trailing comma ignored), or null. */
 function recognizeHeader(cells) {
     const trimmed = cells.map((c) => c.trim());
     if (trimmed.length > 1 && trimmed[trimmed.length - 1] === '')
         trimmed.pop();
     return byText.get(trimmed.join(',')) ?? null;
 }
-/** The position of a column, or -1. */
 function columnOf(header, ...names) {
     for (const name of names) {
         const i = header.columns.indexOf(name);
@@ -446,28 +390,18 @@ function columnOf(header, ...names) {
     }
     return -1;
 }
-/** For the error on an unknown header: what each table's first columns look like. */
 function knownHeadersHint() {
     const kinds = [...new Set(KNOWN.map((h) => h.kind))];
     return kinds.join(', ');
 }
 
-// One reader per memory table of the profilers: each folds rows into per-key peaks (and timelines) and hands them over at the end.
-//
-// Nothing here depends on row order: peaks are maxima, timelines keep window maxima. A file damaged by a spreadsheet
-// (exponent notation where the writer prints plain decimals) gives a warning naming the file and line, and none of
-// its figures, because the same re-save rounded its sizes to six digits.
-/** The section names these files fill (declared in src/model/sections/). */
 const COMPONENTS = 'components';
 const OPERATORS = 'operators';
 const GRAPHS = 'graphs';
 const MODULES = 'modules';
-/** Device segment for rows of the host (msprof `Device_id` = host, `CPU` device type). */
 const HOST = 'host';
-/** Components only MindSpore writes, and components only torch_npu writes: they decide the 6-column header's unit. */
 const MINDSPORE_COMPONENTS = new Set(['MindSpore', 'MindSpore+GE']);
 const TORCH_NPU_COMPONENTS = new Set(['PTA', 'PTA+GE', 'WORKSPACE']);
-/** Shared by every table: device names, size cells and their problems, damage. */
 class TableReader {
     file;
     header;
@@ -477,9 +411,7 @@ class TableReader {
     damage = null;
     lastDeviceText = '';
     lastDevice = null;
-    constructor(file, header, 
-    /** The path, for the device of files that name it only in a `device_<n>` folder. */
-    path, warn) {
+    constructor(file, header, path, warn) {
         this.file = file;
         this.header = header;
         this.path = path;
@@ -495,14 +427,12 @@ class TableReader {
     skip(r, reason) {
         this.warn({ file: this.file, line: r.line, reason });
     }
-    /** The row has the header's width; otherwise it is skipped with a warning. */
     widthOk(r) {
         if (r.count === this.header.columns.length)
             return true;
         this.skip(r, `expected ${this.header.columns.length} cells (${this.header.generation} header), got ${r.count}: row skipped`);
         return false;
     }
-    /** Stops reading: the file was re-saved by a spreadsheet, so none of its numbers can be trusted. */
     damaged(r, column) {
         const name = this.header.columns[column] ?? `column ${column + 1}`;
         this.damage = {
@@ -513,7 +443,6 @@ class TableReader {
         };
         throw new StopReading();
     }
-    /** The device of a row from the given columns (first non-empty wins): `devN`, `host`, or null after a warning. */
     device(r, columns) {
         for (const c of columns) {
             if (c === -1)
@@ -538,10 +467,6 @@ class TableReader {
         this.skip(r, 'no device in this row (no Device column and no device_<n> folder in the path): row skipped');
         return null;
     }
-    /**
-     * A size cell in bytes; null when it has none (empty, N/A, negative = unknown, too large to be a size);
-     * undefined when the cell is not a number (the row is skipped with a warning).
-     */
     bytes(r, column, unit) {
         const v = cellBytes(r.s, r.starts[column], r.ends[column], unit);
         if (typeof v === 'number')
@@ -560,12 +485,7 @@ class TableReader {
                 return undefined;
         }
     }
-    /** The time of the row `timedRow` last accepted, in microseconds. */
     rowTime = 0;
-    /**
-     * The device of a row with a timeline (its time goes to `rowTime`), or null when the row is skipped with a warning:
-     * wrong width, unknown device, or a time that is not a number.
-     */
     timedRow(r, devices, timeColumn) {
         if (!this.widthOk(r))
             return null;
@@ -578,7 +498,6 @@ class TableReader {
         this.rowTime = t;
         return device;
     }
-    /** A time cell in microseconds, or NaN after a warning. */
     micros(r, column) {
         const t = cellMicros(r.s, r.starts[column], r.ends[column]);
         if (t === Infinity)
@@ -588,9 +507,7 @@ class TableReader {
         return t;
     }
 }
-/** Peaks and a timeline for each of a few figures of one key. */
 class Timelines {
-    /** NaN: no value yet. A typed array, so storing a size allocates nothing. */
     peaks;
     series;
     constructor(figures) {
@@ -608,7 +525,6 @@ class Timelines {
         }
         s.add(t, bytes);
     }
-    /** Hands one figure over as a `components` key: its peak and its timeline, when it had a value. */
     emitComponent(into, key, figure) {
         const peak = this.peak(figure);
         if (peak === null)
@@ -618,15 +534,12 @@ class Timelines {
         if (series)
             into.addSeries(COMPONENTS, key, series.toSeries());
     }
-    /** The peak of a figure, or null when it never had a value. */
     peak(figure) {
         const p = this.peaks[figure];
         return Number.isNaN(p) ? null : p;
     }
 }
-/** How many recent keys are tried before the map: PTA and PTA+GE rows alternate, GE and WORKSPACE come between. */
 const RECENT = 8;
-/** Tallies by `<device>/<name>`; the recent ones are found by comparing the name cell in place, with no string made. */
 class KeyedTallies {
     byKey = new Map();
     recentDevice = [];
@@ -638,7 +551,6 @@ class KeyedTallies {
             if (this.recentDevice[i] === device && r.cellIs(nameColumn, this.recentName[i]))
                 return this.recent[i];
         }
-        // A fresh copy: a slice of the chunk would keep the whole 256 KiB chunk alive for as long as the key lives.
         const name = r.cell(nameColumn).split('').join('');
         const key = `${device}/${name}`;
         let t = this.byKey.get(key);
@@ -658,7 +570,6 @@ class KeyedTallies {
     }
 }
 const RECORD_FIGURES = ['allocated', 'reserved', 'active'];
-/** memory_record: per device and component, the peak and timeline of Total Allocated, Reserved and Active. */
 class MemoryRecordReader extends TableReader {
     component = columnOf(this.header, 'Component');
     time = columnOf(this.header, 'Timestamp(us)');
@@ -668,10 +579,8 @@ class MemoryRecordReader extends TableReader {
         columnOf(this.header, 'Total Active(MB)'),
     ];
     devices = [columnOf(this.header, 'Device Type', 'Device'), columnOf(this.header, 'Device_id')];
-    /** One unit, or for the 6-column header both candidates (torch_npu's MiB, MindSpore's KB×1000) until the rows tell. */
     units = this.header.unit === 'mindspore-or-torch_npu' ? [MIB, MINDSPORE_MB] : [this.header.unit];
     tallies = new KeyedTallies();
-    /** (figure index, bytes) pairs of the row being read: one buffer for every row. */
     values = new Float64Array(12);
     row(r) {
         const device = this.timedRow(r, this.devices, this.time);
@@ -680,7 +589,6 @@ class MemoryRecordReader extends TableReader {
         const t = this.rowTime;
         const units = this.units;
         const values = this.values;
-        // Read every cell before folding any: a malformed cell skips the whole row.
         let count = 0;
         for (let f = 0; f < 3; f++) {
             const column = this.figures[f];
@@ -728,7 +636,6 @@ class MemoryRecordReader extends TableReader {
         }
     }
 }
-/** npu_module_mem: per device and driver module, the peak (and timeline) of Total Reserved, as `NPU_MODULE_MEM/devN/<MODULE>`. */
 class ModuleMemReader extends TableReader {
     component = columnOf(this.header, 'Component');
     time = columnOf(this.header, 'Timestamp(us)');
@@ -756,7 +663,6 @@ class ModuleMemReader extends TableReader {
             if (tally.device !== HOST)
                 into.noteDevice(tally.device);
             const key = `NPU_MODULE_MEM/${tally.device}/${tally.module}`;
-            // The file samples every module on every tick and most stay 0: only modules that held memory get a timeline.
             into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
             const series = tally.timelines.series[0];
             if (peak > 0 && series)
@@ -764,9 +670,7 @@ class ModuleMemReader extends TableReader {
         }
     }
 }
-/** Name of an allocation no torch op was matched to (the writer leaves Name empty). */
 const UNNAMED_OPERATOR = '(no operator)';
-/** operator_memory: per device and operator, the largest single allocation, the allocations counted and their total. */
 class OperatorMemoryReader extends TableReader {
     name = columnOf(this.header, 'Name');
     size = columnOf(this.header, 'Size(KB)');
@@ -779,14 +683,12 @@ class OperatorMemoryReader extends TableReader {
         const device = this.device(r, this.devices);
         if (device === null)
             return;
-        // Only checked for spreadsheet damage: an empty Allocation Time (a release seen without its allocation) is fine.
         if (cellMicros(r.s, r.starts[this.time], r.ends[this.time]) === Infinity)
             this.damaged(r, this.time);
         const v = this.bytes(r, this.size, this.header.unit);
         if (v === undefined)
             return;
         this.rows++;
-        // No size, or a negative one (a release without its allocation): not an allocation of this operator.
         if (v === null)
             return;
         const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
@@ -805,7 +707,6 @@ class OperatorMemoryReader extends TableReader {
         }
     }
 }
-/** static_op_mem: per device (usually host), model and graph, the writer's TOTAL row (never added to the other rows). */
 class StaticOpMemReader extends TableReader {
     op = columnOf(this.header, 'Op Name');
     model = columnOf(this.header, 'Model Name');
@@ -819,7 +720,6 @@ class StaticOpMemReader extends TableReader {
         this.rows++;
         if (!r.cellIs(this.op, 'TOTAL'))
             return;
-        // Static graphs are sized on the host at compile time: no Device_id column means the host too.
         const device = this.deviceId === -1 || /^host$/i.test(r.cell(this.deviceId).trim()) ? HOST : this.device(r, [this.deviceId]);
         if (device === null)
             return;
@@ -836,7 +736,6 @@ class StaticOpMemReader extends TableReader {
             into.addMetric(GRAPHS, key, { size });
     }
 }
-/** msprof npu_mem: per device, the peak (and timeline) of HBM and DDR for the APP (process) and Device events. */
 class NpuMemReader extends TableReader {
     event = columnOf(this.header, 'event');
     ddr = columnOf(this.header, 'ddr(KB)');
@@ -873,14 +772,11 @@ class NpuMemReader extends TableReader {
     }
 }
 
-// The profiler evidence source: torch_npu / msprof / MindSpore memory CSVs, each recognised by its header and streamed.
-/** Streams one profiler memory CSV into the snapshot. */
 async function parseFile(file, into) {
     const reading = new FileReading(file.name, file.path, into);
     await readCsvRows(file.path, file.name, (row) => reading.row(row));
     reading.finish();
 }
-/** One file: the first row picks the table reader, every later row goes to it. */
 class FileReading {
     name;
     path;
@@ -909,7 +805,6 @@ class FileReading {
     finish() {
         this.into.files += 1;
         if (this.reader === null) {
-            // msprof leaves 0-byte slices behind; one is no evidence, but no reason to stop the run either.
             this.into.addSkipped({ file: this.name, line: 1, reason: 'empty file: no header, nothing read' });
             return;
         }

@@ -8111,27 +8111,14 @@ const SCHEMA_CHECKS = {
   '608cf862871584f88415bab41fe765ac': check_608cf862871584f88415bab41fe765ac,
 };
 
-// The key of a schema's precompiled check (src/json/generated/schema-checks.js) and the ajv options that decide what passes:
-// shared by the run (json-schema.ts) and the script that writes the checks, which must not import that file.
-/** What decides whether a document passes; the precompiled checks (scripts/schema-checks-source.ts) use the same. */
 const CHECK_OPTIONS = { allErrors: false, strict: true, allowUnionTypes: true, validateSchema: false };
-/** A schema's hash: of its JSON, which is stable because schemas are built by code, in a fixed key order. */
 function schemaHash(schema) {
     return createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 32);
 }
 
-// JSON input for configs and baselines: parse with line:column on syntax errors, validate with ajv, report the first bad field by JSON pointer.
-// ajv is CommonJS with `exports.default = Ajv`: Node's ESM loader gives module.exports, rollup's commonjs plugin gives
-// exports.default; both carry `.default`, so this resolves to the class either way.
 const Ajv = AjvModule.default;
-// One instance for every schema: verbose keeps the offending value and sub-schema for readable messages. Made on first
-// use (~8 ms): importing this module, as every entry does, must not cost a run that validates nothing.
 let ajv;
-// At run time ajv compiles only to explain a document that a precompiled check (src/json/generated/schema-checks.js)
-// rejected, or a schema with no precompiled check: inlineRefs off and no code optimization, since compiling a
-// snapshot's or baseline's schema took ~90 ms with every $ref inlined and optimized, ~15 ms without.
 const newAjv = () => new Ajv({ ...CHECK_OPTIONS, verbose: true, inlineRefs: false, code: { optimize: false } });
-/** The schema's check: precompiled when src/json/generated/schema-checks.js has it, else compiled by ajv on first use. */
 function checkOf(schema) {
     const precompiled = SCHEMA_CHECKS[schemaHash(schema)];
     if (precompiled !== undefined)
@@ -8144,11 +8131,6 @@ function checkOf(schema) {
         return validate;
     };
 }
-/**
- * A validator for documents of type T: the schema's check (precompiled, or compiled on first use), and for a document
- * it rejects, ajv compiled with verbose errors, whose first error becomes the message.
- * The caller asserts that T describes the schema; tests pin that with valid and invalid documents.
- */
 function compileSchema(schema) {
     const check = checkOf(schema);
     let explain;
@@ -8164,15 +8146,10 @@ function compileSchema(schema) {
         throw schemaErrorFrom(error, file);
     };
 }
-/** A compiled schema as a yes/no check (the fast path of validators that explain a "no" otherwise). */
 function compileCheck(schema) {
     const check = checkOf(schema);
     return (data) => check()(data);
 }
-/**
- * Turns ajv's first error into a SchemaError whose pointer names the bad field itself, and whose reason reads as English.
- * Convention for our schemas: a sub-schema's `title` is a noun phrase ("a byte size: …") used as "must be <title>, got …".
- */
 function schemaErrorFrom(error, file) {
     let pointer = error.instancePath;
     let reason;
@@ -8205,30 +8182,25 @@ function schemaErrorFrom(error, file) {
         case 'exclusiveMinimum':
         case 'exclusiveMaximum':
         case 'minLength':
-            // Our schemas write `title` as a noun phrase ("a byte size: …"), which says more than "must match pattern ^\s*\d+…".
             reason = `${title !== undefined ? `must be ${title}` : (error.message ?? 'is invalid')}, got ${describeValue(error.data)}`;
             break;
         default:
             reason = error.message ?? `fails "${error.keyword}"`;
     }
-    // Escaped keys (DEV_MEM~1dev0~1APP) are hard to read: add the plain path too.
     if (pointer.includes('~'))
         reason += ` (at ${readablePath(pointer)})`;
     return new SchemaError(file, shownPointer(pointer), reason);
 }
-/** Keys in a pointer may come from an untrusted upload: control characters made visible, the length bounded. */
 function shownPointer(pointer) {
     const shown = replaceControlCharacters(pointer);
     return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
 }
-/** RFC 6901: `~` becomes `~0` and `/` becomes `~1`, so `DEV_MEM/dev0/APP` is one segment. */
 function escapePointerSegment(segment) {
     return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 function unescapePointerSegment(segment) {
     return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
-/** `/modules/DEV_MEM~1dev0~1APP/peak` → `modules["DEV_MEM/dev0/APP"].peak`. */
 function readablePath(pointer) {
     let out = '';
     for (const raw of pointer.split('/').slice(1)) {
@@ -8255,22 +8227,10 @@ function describeValue(value) {
 function isRecord(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
-/** Objects and arrays may nest this deep in configs, baselines and reports; ours use fewer than 10 levels. */
 const MAX_JSON_DEPTH = 100;
-/**
- * Parses JSON text strictly; every problem is an InputError naming the file and line:column: a syntax error, a key
- * given twice in one object (JSON.parse keeps the last silently, so a merge that kept both halves of `"modules": {…}`
- * would erase the first), or nesting deeper than MAX_JSON_DEPTH (which would overflow recursive code further on).
- * A UTF-8 BOM (files saved on Windows) is skipped, and columns count from after it.
- */
 function parseJson(text, file, countKeys = countJsonKeys) {
     return parseJsonCounted(text, file, countKeys).value;
 }
-/**
- * parseJson, also saying whether the text holds exactly as many keys as `countKeys` counted in the value. A caller
- * whose count assumes something of the value (a metric has exactly its declared fields) learns from `keysCounted` that
- * the assumption held: a key the count left out would be one more key token in the text.
- */
 function parseJsonCounted(text, file, countKeys) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let value;
@@ -8280,9 +8240,6 @@ function parseJsonCounted(text, file, countKeys) {
     catch (err) {
         throw strictProblem(body, file) ?? new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
-    // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
-    // deep nesting pays for the scanner, which then names the line:column (or finds nothing wrong).
     if (keyTokens(body) === countKeys(value))
         return { value, keysCounted: true };
     const problem = strictProblem(body, file);
@@ -8290,7 +8247,6 @@ function parseJsonCounted(text, file, countKeys) {
         throw problem;
     return { value, keysCounted: false };
 }
-/** The strict scanner's first problem as an InputError naming file:line:column, or null. */
 function strictProblem(body, file) {
     const problem = scanJson(body, { strict: true });
     if (problem === null)
@@ -8298,13 +8254,7 @@ function strictProblem(body, file) {
     const { line, column } = lineColumn(body, problem.offset);
     return new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
 }
-/**
- * An upper bound of the object keys written in JSON text: every key is a string followed by optional whitespace and a
- * colon, so it ends in `"` + whitespace + `:`; the same characters inside a string value only add to the count.
- */
 function keyTokens(text) {
-    // Counted from each colon back over whitespace to a quote (the matches of /"[ \t\r\n]*:/g, one per colon): colons
-    // are about one per key, and indexOf finds them ~3x faster than that regex runs over a 24 MB baseline.
     let count = 0;
     for (let colon = text.indexOf(':'); colon !== -1; colon = text.indexOf(':', colon + 1)) {
         let i = colon - 1;
@@ -8316,11 +8266,6 @@ function keyTokens(text) {
     }
     return count;
 }
-/**
- * Keys of every object in a parsed JSON value, counted without recursion; -1 when containers nest close to
- * MAX_JSON_DEPTH (the scanner then decides, and says where). A caller that walks the document anyway may count instead
- * (parseJson's `countKeys`), as long as it counts exactly these keys.
- */
 function countJsonKeys(value) {
     let count = 0;
     const stack = [value];
@@ -8353,7 +8298,6 @@ function countJsonKeys(value) {
     }
     return count;
 }
-/** 1-based line and column of a character offset; CRLF counts as one line break. */
 function lineColumn(text, offset) {
     let line = 1;
     let lineStart = 0;
@@ -8363,9 +8307,7 @@ function lineColumn(text, offset) {
     }
     return { line, column: offset - lineStart + 1 };
 }
-/** Objects up to this many keys are checked for duplicates by a linear search, larger ones through a Map. */
 const SMALL_OBJECT = 8;
-/** Where the key `name` first started in this object, or undefined when it is new. */
 function firstStart(container, name) {
     if (container.keys !== null)
         return container.keys.get(name);
@@ -8392,19 +8334,13 @@ var Next;
     Next[Next["Value"] = 0] = "Value";
     Next[Next["AfterValue"] = 1] = "AfterValue";
 })(Next || (Next = {}));
-/**
- * One pass over JSON text, iterative (a stack of containers, no recursion: 100,000 `[` cannot overflow anything),
- * finding the first syntax error and, when strict, the first duplicate key or nesting past MAX_JSON_DEPTH.
- */
 function scanJson(text, options) {
     const n = text.length;
     let pos = 0;
     const stack = [];
-    /** The pointer segment of each open container's current member, for messages. */
     const segments = [];
     let problem = null;
     const fail = (expected) => {
-        // Show a whole bare word (warn, nope, NaN) rather than its first letter.
         const word = /^[A-Za-z0-9_$]{2,20}/.exec(text.slice(pos, pos + 20))?.[0];
         const found = pos >= n ? 'end of file' : JSON.stringify(word ?? text[pos]);
         problem = { kind: 'syntax', offset: pos, reason: `expected ${expected}, found ${found}` };
@@ -8421,7 +8357,6 @@ function scanJson(text, options) {
     };
     const isDigit = (c) => c >= 0x30 && c <= 0x39;
     const isHex = (c) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-    /** Consumes a string at `pos` (on its opening quote); false after fail(). */
     const string = () => {
         pos++;
         for (;;) {
@@ -8444,7 +8379,6 @@ function scanJson(text, options) {
                             return fail('4 hex digits after \\u') ?? false;
                     continue;
                 }
-                // " \ / b f n r t
                 if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
                     return fail('an escape such as \\" \\\\ \\n \\t or \\uXXXX') ?? false;
                 }
@@ -8497,7 +8431,6 @@ function scanJson(text, options) {
         pos++;
         return true;
     };
-    /** After `{` or `,` in an object: a key, its colon; false after a problem. */
     const key = (container) => {
         skipWhitespace();
         if (text.charCodeAt(pos) !== 0x22)
@@ -8580,7 +8513,6 @@ function scanJson(text, options) {
             next = Next.AfterValue;
             continue;
         }
-        // After a value: the end of the document, or a separator or closer in the open container.
         skipWhitespace();
         const container = stack[stack.length - 1];
         if (container === undefined) {

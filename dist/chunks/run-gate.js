@@ -27,12 +27,10 @@ import 'url';
 import 'module';
 import './evidence-sources.js';
 
-// The reading an engineer does by hand beyond "what grew": headroom against the card, allocation failures, leak suspects, CANN reference costs on a first run, and rank imbalance. Pure, no I/O.
 function moduleEvidence(side) {
     return side.meta === undefined ? { modules: modulesOf(side) } : { modules: modulesOf(side), meta: side.meta };
 }
 const MiB = 1024 ** 2;
-/** The statuses of findings in the order a key lists them. */
 const FINDING_STATUSES = [
     'over-capacity',
     'low-headroom',
@@ -42,9 +40,7 @@ const FINDING_STATUSES = [
     'imbalance',
     'growing',
 ];
-/** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';
-/** The profiler's view of the same driver modules (npu_module_mem.csv): a second reading of that memory, never added to the plog's. */
 const PROFILER_MODULES_ATTRIBUTE = 'NPU_MODULE_MEM';
 function assessDevices(baselineSide, currentSide, config) {
     const baseline = moduleEvidence(baselineSide);
@@ -56,14 +52,12 @@ function assessDevices(baselineSide, currentSide, config) {
     ];
     const deviceEntries = [...assessHeadroom(baseline, current, config), ...assessAllocFailures(baseline, current, config)];
     const statusOrder = FINDING_STATUSES;
-    // On one device the headroom verdict comes before alloc-failure; pass (a headroom verdict too) is no finding and ranks first.
     const rank = (status) => (statusOrder.includes(status) ? statusOrder.indexOf(status) : -1);
     const order = (a, b) => compareKeys(a.key, b.key) || rank(a.status) - rank(b.status);
     return { moduleFindings: moduleFindings.sort(order), deviceEntries: deviceEntries.sort(order) };
 }
 const DEVICE_NAME = /^dev\d+$/;
 function parseModuleKey(key) {
-    // Slashes found by indexOf, not split: the gate reads every module key of both sides several times.
     const first = key.indexOf('/');
     if (first === -1)
         return null;
@@ -76,7 +70,6 @@ function parseModuleKey(key) {
     return DEVICE_NAME.test(device) ? { attribute: key.slice(0, first), device, module: key.slice(second + 1) } : null;
 }
 const moduleIndexes = new WeakMap();
-/** The modules of one side, keys split, in the side's key order; computed once per modules object. */
 function indexModules(modules) {
     let index = moduleIndexes.get(modules);
     if (index === undefined) {
@@ -116,12 +109,10 @@ function estimateDevicePeaks(modules) {
     }
     return estimates;
 }
-/** A device's limits: `devices.devN` over `device`, field by field. */
 function deviceLimits(device, config) {
     const override = Object.hasOwn(config.devices, device) ? config.devices[device] : undefined;
     return { ...config.device, ...override };
 }
-/** The headroom a device must keep, in bytes: a percent of the capacity rounds up. */
 function requiredHeadroom(capacity, minHeadroom) {
     if (minHeadroom === undefined)
         return 0;
@@ -130,7 +121,6 @@ function requiredHeadroom(capacity, minHeadroom) {
     return Math.ceil((capacity * minHeadroom.percent) / 100);
 }
 function assessHeadroom(baseline, current, config) {
-    // No capacity anywhere in the config: no device has a headroom verdict, so no estimate is needed.
     if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined))
         return [];
     const before = estimateDevicePeaks(baseline.modules);
@@ -206,8 +196,6 @@ function describePlogEstimate(estimate) {
 function plural(n, one) {
     return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
-// ---------------------------------------------------------------------------------------------------------------
-// 2. Allocation failures
 function assessAllocFailures(baseline, current, config) {
     const policy = config.verdicts['alloc-failure'];
     if (policy === 'ignore')
@@ -219,7 +207,6 @@ function assessAllocFailures(baseline, current, config) {
         if (count <= 0)
             continue;
         const where = DEVICE_NAME.test(device) ? `on ${device}` : 'on a device the failure line does not name';
-        // Where to look in the logs: the first failure line the parser kept for this device.
         const site = current.meta?.allocFailureSites?.[device]?.[0];
         const first = site === undefined ? '' : `; first at ${site.file}:${site.line}`;
         entries.push({
@@ -234,9 +221,6 @@ function assessAllocFailures(baseline, current, config) {
     }
     return entries;
 }
-// ---------------------------------------------------------------------------------------------------------------
-// 3. Leak suspects
-/** Outstanding allocations at exit (alloc_cnt − free_cnt), or null when the record has no counts (v0, v3, CACHED). */
 function outstandingAllocations(metric) {
     return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
 }
@@ -259,7 +243,6 @@ function assessLeaks(baseline, current, config) {
         const growth = after - before;
         if (!exceedsTolerance(growth, before, { bytes: count, percent }))
             continue;
-        // Growth must exceed every set field, so the tolerated growth is the largest of them; floor keeps "> limit" exact.
         const allowed = Math.max(count ?? 0, percent !== undefined ? Math.floor((Math.abs(before) * percent) / 100) : 0);
         const share = percent !== undefined ? `${percent}% of ${before}` : null;
         const tolerance = count !== undefined && share !== null ? `the larger of ${count} and ${share}` : (share ?? (count !== undefined ? `${count}` : 'none'));
@@ -276,17 +259,10 @@ function assessLeaks(baseline, current, config) {
     }
     return entries;
 }
-// ---------------------------------------------------------------------------------------------------------------
-// 4. CANN reference costs on a first run
-/**
- * Reference peaks of CANN components from the CANN troubleshooting guide ("查看CANN各组件内存统计信息"), PyTorch.
- * The guide writes "M"; the driver counts bytes and CANN's sizes (HCCL_BUFFSIZE) are MiB, so M = MiB.
- */
 const REFERENCE_COSTS = {
     training: { GE: 3 * MiB, RUNTIME: 26 * MiB },
     inference: { GE: 86 * MiB, RUNTIME: 18 * MiB },
 };
-/** HCCL link costs from the same guide: 4 MiB per link in single-op mode, 0.3 MiB per link and operator in graph mode. */
 const HCCL_LINK_COST = { singleOp: 4 * MiB, graphPerOp: 0.3 * MiB };
 function referenceCost(module, profile, hccl) {
     if (module === 'GE' || module === 'RUNTIME') {
@@ -311,7 +287,6 @@ function referenceCost(module, profile, hccl) {
     }
     return null;
 }
-/** The attribute the guide's references are about. */
 const REFERENCE_ATTRIBUTE = 'DEV_MEM';
 function assessReferences(baseline, current, config) {
     const policy = config.verdicts['above-reference'];
@@ -321,7 +296,6 @@ function assessReferences(baseline, current, config) {
     const index = indexModules(current.modules);
     for (let i = 0; i < index.length; i++) {
         const { key, metric, parts } = index[i];
-        // Only a key with no baseline: once there is one, the baseline is the better reference.
         if (Object.hasOwn(baseline.modules, key) || isIgnored(key, config))
             continue;
         if (parts === null || parts.attribute !== REFERENCE_ATTRIBUTE || parts.device === null)
@@ -344,12 +318,8 @@ function assessReferences(baseline, current, config) {
     }
     return entries;
 }
-// ---------------------------------------------------------------------------------------------------------------
-// 5. Rank imbalance
-/** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
 function imbalanceGroups(modules, config) {
     const groups = new Map();
-    // By attribute, then module: no `${attribute}/*/${module}` string per key, only per group.
     const byAttribute = new Map();
     const index = indexModules(modules);
     for (let i = 0; i < index.length; i++) {
@@ -368,14 +338,9 @@ function imbalanceGroups(modules, config) {
     }
     return groups;
 }
-/** How far a peak may stray from its group's median: the larger of the set fields. */
 function allowedDeviation(middle, tolerance) {
     return Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? (middle * tolerance.percent) / 100 : 0);
 }
-/**
- * Keys off their group's median in the baseline run too (its own imbalance): an imbalance that is no news. Keys of
- * groups with fewer than minDevices devices in the baseline count as balanced (nothing to compare with then).
- */
 function imbalancedInBaseline(baseline, config) {
     const { tolerance, minDevices } = config.imbalance;
     const out = new Set();
@@ -412,8 +377,6 @@ function assessImbalance(baseline, current, config) {
             const above = deviation > 0;
             const share = middle === 0 ? '' : `${((Math.abs(deviation) / middle) * 100).toFixed(1)}% `;
             const old = Object.hasOwn(baseline.modules, key) ? baseline.modules[key] : undefined;
-            // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
-            // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
             const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
             const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
             entries.push({
@@ -422,7 +385,6 @@ function assessImbalance(baseline, current, config) {
                 severity: news ? policy : 'ok',
                 rule: null,
                 unit: 'bytes',
-                // The bound crossed, as an integer: floor/ceil keep "current > limit" / "current < limit" exact.
                 limit: above ? Math.floor(middle + allowed) : Math.ceil(middle - allowed),
                 note: `${share}${above ? 'above' : 'below'} the median ${formatBytes(middle)} of ${group} on ${members.length} devices ` +
                     `(tolerated: ${toleranceText === '' ? 'nothing' : toleranceText}): a pipeline stage, or one rank leaking` +
@@ -432,18 +394,14 @@ function assessImbalance(baseline, current, config) {
     }
     return entries;
 }
-// ---------------------------------------------------------------------------------------------------------------
 const NO_RULES = [];
 function isIgnored(key, config) {
     return matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.ignore === true;
 }
-/** The comparison fields every entry carries: this run against the baseline run. */
 function compared(kind, key, baseline, current) {
     return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
 }
 
-// Findings from msMemScope dumps: step-leak (msMemScope's own leak rule) and leak-suspect on memory unfreed at the end.
-/** step-leak on every device and pool whose dump showed blocks that msMemScope's rule calls leaked, whatever the baseline. */
 const stepLeakFindings = ({ baseline, current, config }) => {
     const policy = config.verdicts['step-leak'];
     if (policy === 'ignore')
@@ -473,7 +431,6 @@ const stepLeakFindings = ({ baseline, current, config }) => {
     }
     return entries;
 };
-/** leak-suspect where memory unfreed at the end of tracing grew from the baseline beyond the `unfreed` tolerance. */
 const unfreedFindings = ({ baseline, current, config }) => {
     const policy = config.verdicts['leak-suspect'];
     if (policy === 'ignore')
@@ -482,7 +439,6 @@ const unfreedFindings = ({ baseline, current, config }) => {
     const thresholds = sectionThresholds(config, declaration);
     const before = metricsOf(baseline, declaration.name);
     const after = metricsOf(current, declaration.name);
-    // Only a run with a dump baseline can say what grew: without one, every persistent allocation would look new.
     if (Object.keys(before).length === 0)
         return [];
     const entries = [];
@@ -513,7 +469,6 @@ const unfreedFindings = ({ baseline, current, config }) => {
     }
     return entries;
 };
-/** `; new blocks: 4000256 B ×2` from two `sizes` fields (`4000256x2 1536`): the current sizes the baseline's do not account for. */
 function newBlocksNote(before, after) {
     const parse = (text) => {
         const counts = new Map();
@@ -536,23 +491,7 @@ function newBlocksNote(before, after) {
     return added.length === 0 ? '' : `; new blocks: ${added.join(', ')}`;
 }
 
-// The `growing` verdict: memory that keeps rising over a run (time axis) or from step to step (step axis), from one run alone.
-//
-// A series holds window peaks (src/model/series.ts). After a warm-up, the Theil–Sen slope (the median of the slopes between
-// every two window peaks) says how fast the level rises; it ignores a few outliers and reads a saw-tooth within a band
-// as flat. Time axis: the rise that slope gives across the run after warm-up must exceed the tolerance (every set
-// field: a share of the series' peak, and bytes), and the last half of those windows must still be rising (a rise that
-// then stays flat is a step up, e.g. optimizer state created at the first step, not growth), and the troughs must
-// rise too: the lowest window peak of the last quarter must exceed that of the first quarter by half the tolerance
-// (a saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put).
-// Step axis: at least `perStep` bytes more each step, still rising over the last half, troughs rising. Windows without
-// samples are absent from the series, never zeros, so a pause in sampling is no drop.
-/** 20% warm-up; a rise over 5% of the peak and 64 MiB; 1 MiB per step after the first step; at least 4 windows. */
 const DEFAULT_GROWTH = DEFAULT_CONFIG.growth;
-/**
- * The `growing` finding over every series of this run (no baseline needed), in report order: section by section,
- * keys sorted. A key that its section's rules ignore is not assessed; `verdicts.growing: ignore` assesses nothing.
- */
 const assessGrowing = ({ current, config }) => {
     const policy = config.verdicts.growing;
     if (policy === 'ignore')
@@ -588,7 +527,6 @@ const assessGrowing = ({ current, config }) => {
     return entries;
 };
 const MICROS_PER_HOUR = 3.6e9;
-/** Assesses one series; null when it has too few windows after warm-up to say anything. */
 function assessGrowth(series, config = DEFAULT_GROWTH) {
     const points = [...series.points].sort((a, b) => a[0] - b[0]);
     if (points.length === 0)
@@ -615,8 +553,6 @@ function assessGrowth(series, config = DEFAULT_GROWTH) {
     const from = after[0];
     const to = after[after.length - 1];
     const stillRising = tail >= slope / 2 && tail > 0;
-    // A saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put: growth lifts
-    // the lowest window peak of the last quarter above that of the first quarter.
     const quarter = Math.max(1, Math.floor(after.length / 4));
     const levelRise = Math.min(...after.slice(after.length - quarter).map((p) => p[1])) - Math.min(...after.slice(0, quarter).map((p) => p[1]));
     let rise;
@@ -637,7 +573,6 @@ function assessGrowth(series, config = DEFAULT_GROWTH) {
     const noteLimit = series.axis === 'time' ? limit : config.perStep;
     return { axis: series.axis, from, to, slope, rise, limit, growing, note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape) };
 }
-/** The median of the slopes between every two points (n ≤ 200 window peaks: at most 19,900 pairs). */
 function theilSen(points) {
     const slopes = [];
     for (let i = 0; i < points.length; i++) {
@@ -655,7 +590,6 @@ function theilSen(points) {
     return slopes.length % 2 === 1 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
 }
 const SPARKS = '▁▂▃▄▅▆▇█';
-/** Eight levels over at most 16 buckets of the points (each the max of its points): the shape at a glance. */
 function sparkline(points, width = 16) {
     if (points.length === 0)
         return '';
@@ -703,41 +637,17 @@ function signed(bytes) {
     return rounded > 0 ? `+${formatBytes(rounded)}` : formatBytes(rounded);
 }
 
-// The verdicts beyond the baseline comparison, as a list of assessors: a new verdict is one assessor here.
-/** Headroom, allocation failures, leak suspects, reference costs and imbalance (devices.ts). */
 const deviceFindings = ({ baseline, current, config }) => {
     const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
     return [...moduleFindings, ...deviceEntries];
 };
-/** Every assessor, in the order their entries are listed. */
 const FINDINGS = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindings];
 
-// The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
-/**
- * Compares this run with the baseline, section by section (src/model/sections/): each section compares its declared value
- * (`peak` for modules, `diff` for kernels, …); delta = current − baseline.
- *
- * Per key, the first matching rule (else the section's defaults) decides, in this order:
- * 1. `ignore` → ignored (ok).
- * 2. `budget` set and current > budget → over-budget (fail), whatever the baseline, also for new keys.
- * 3. only in this run → new; only in the baseline → missing; severity from onNew / onMissing (ignore → ok).
- * 4. delta exceeds every field of the tolerance → regressed (fail).
- * 5. −delta exceeds it the same way → improved: ok (listed as an improvement), or fail with failOnImprovement.
- * 6. otherwise pass (ok).
- *
- * Then the findings (findings/index.ts), each a separate entry: a key may be followed by findings with the same kind and key
- * (leak-suspect, above-reference, imbalance, growing, …); entries of no section's key (`device` entries) come last.
- *
- * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
- * status; the result is 'fail' iff some entry's severity is 'fail'.
- */
 function compareSnapshots(baseline, current, config, noise) {
     const band = config.history !== null && noise !== undefined ? { config: config.history, noise } : undefined;
     const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config, band));
     const findings = FINDINGS.flatMap((assess) => assess({ baseline, current, config }));
     const entries = withFindings(verdicts, findings);
-    // One indexed pass over 160,000 entries (a for...of in code that runs once is not optimized yet, and allocates an
-    // iterator result per entry): the statuses counted in a Map, the object made from it.
     const byStatus = new Map();
     let failed = false;
     for (let i = 0; i < entries.length; i++) {
@@ -753,13 +663,10 @@ function compareSnapshots(baseline, current, config, noise) {
         counts[status] = n;
     return { result: failed ? 'fail' : 'pass', counts, entries };
 }
-/** Each key's verdict followed by its findings (in the order the assessors gave them); the rest last, in that order. */
 function withFindings(verdicts, findings) {
     if (findings.length === 0)
         return verdicts;
-    // By kind, then key: a verdict's key is looked up as it is (no kind + key string made per verdict, 160,000 of them).
     const byKind = new Map();
-    /** The lists in the order their first finding came; a list taken by its verdict is emptied. */
     const lists = [];
     for (const finding of findings) {
         let byKey = byKind.get(finding.kind);
@@ -797,7 +704,6 @@ function withFindings(verdicts, findings) {
     return out;
 }
 function compareSection(declaration, baseline, current, config, band) {
-    // Each side's value read straight from its metric object (no per-key Map of values, 160,000 keys at 4,096 devices).
     const before = metricsOf(baseline, declaration.name);
     const after = metricsOf(current, declaration.name);
     const value = (metrics, key) => (Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key]) : null);
@@ -811,11 +717,6 @@ function compareSection(declaration, baseline, current, config, band) {
         return unit === undefined ? entry : { ...entry, unit };
     });
 }
-/**
- * The noise band on a key that its tolerance alone would call regressed (or improved): it stays so only when its change
- * also exceeds the spread of its last `window` values on the default branch, capped at the ceiling. The note says which
- * bound applied, or that the history had too few values and the tolerance applied.
- */
 function withNoiseBand(entry, thresholds, band, config, unit) {
     const { window, minPoints, ceiling } = band.config;
     const baseline = entry.baseline;
@@ -852,20 +753,12 @@ function withNoiseBand(entry, thresholds, band, config, unit) {
     }
     return { ...entry, note: `The configured tolerance applied: ${spread}, less than it allows.`, noise: { applied: 'tolerance', points: sample.points, spread: sample.spread } };
 }
-/** What a tolerance lets a value grow by at a baseline: its largest set field (a change must exceed every one). */
 function allowance(tolerance, baseline) {
     const bytes = tolerance.bytes ?? 0;
     const percent = tolerance.percent !== undefined && baseline !== 0 ? (Math.abs(baseline) * tolerance.percent) / 100 : 0;
     return Math.max(bytes, percent);
 }
-/**
- * Every key of both sides, sorted by compareKeys, each once: the same list as sorting their union, in linear time when
- * both sides come sorted (build() makes sections so, and stringifyDocument writes snapshot and baseline files so):
- * sorting 160,000 keys costs ~17 comparisons each, ~0.2 s.
- * On a tie the baseline's key comes first, as the stable sort of the union (baseline keys first) puts it.
- */
 function sortedUnion(before, after) {
-    // The usual case, a run with the baseline's keys: one side to check, nothing to merge.
     if (sameKeys(before, after) && isSorted(before))
         return [...before];
     if (!isSorted(before) || !isSorted(after))
@@ -900,12 +793,10 @@ function isSorted(keys) {
             return false;
     return true;
 }
-/** The verdict for one key; see compareSnapshots for the order of the checks. */
 function judge(kind, key, baseline, current, thresholds, config) {
     const rule = matchRule(thresholds.rules, key);
     const delta = baseline !== null && current !== null ? current - baseline : null;
     const status = statusOf(rule, baseline, current, delta, thresholds);
-    // One object per key (160,000 of them at 4,096 devices), its fields always in this order.
     return { kind, key, baseline, current, delta, percent: percentChange(baseline, current), status, severity: severityOf(status, config), rule: rule?.match ?? null };
 }
 function statusOf(rule, baseline, current, delta, thresholds) {
@@ -943,17 +834,14 @@ function policySeverity(policy) {
     return policy === 'ignore' ? 'ok' : policy;
 }
 
-// The gate from snapshot to report: loads baseline and thresholds, compares. Shared by the CLI and the Action.
 async function runGate(request) {
     let config = request.limits?.config ?? (await loadGateConfig(request.configPath));
     if (request.maxIncrease !== undefined)
         config = applyMaxIncrease(config, parseMaxIncrease(request.maxIncrease));
     const baseline = request.limits ? request.limits.baseline : await loadBaseline(request.baselinePath);
-    // Both documents are parsed and their texts dropped: free them before the entries are built (src/json/parsed-texts.ts).
     releaseParsedTexts();
     const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config, request.noise);
     const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
-    // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
     if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline)))
         return { report: { ...report, result: 'fail' }, config, baseline };
     return { report, config, baseline };

@@ -1,12 +1,4 @@
-// Compact, mergeable timelines: window peaks of one figure over time or over training steps, at most MAX_POINTS points.
-//
-// A sample (x, y) falls in the bucket floor(x / width); a bucket keeps the largest y. Widths are powers of two, so a
-// series at width w coarsens to any larger width exactly (the max of two neighbours). Merging two series takes the
-// larger width of the two (and coarsens further while over MAX_POINTS): the result is the same whatever the order and
-// grouping of the merges, and the same as sampling every point into one series (merge(parse(A), parse(B)) == parse(A ∪ B)).
-/** At most this many buckets per series: small enough for a snapshot of thousands of devices. */
 const MAX_POINTS = 200;
-/** Accumulates samples for one series; `toSeries()` gives the compact form. */
 class SeriesBuilder {
     axis;
     width = 1;
@@ -25,7 +17,6 @@ class SeriesBuilder {
                 this.coarsen();
         }
     }
-    /** Folds a finished series in (same axis). */
     addSeries(series) {
         if (series.axis !== this.axis)
             throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);

@@ -12,13 +12,9 @@ import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';
 
-// The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
-/** What a snapshot file ends with: directories given to any source are searched for it. */
 const SNAPSHOT_FILE_SUFFIX = '.memory-snapshot.json';
-/** A node's snapshot is a few KB per device; anything this large is not one (and would be read whole). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 let validate;
-/** Parses and checks one snapshot's text: JSON (line:column), then its version, then the schema (JSON pointer). */
 function parseSnapshotText(text, file) {
     const { json, sectionsChecked } = parseSectionsJson(text, file);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
@@ -28,14 +24,9 @@ function parseSnapshotText(text, file) {
     validate ??= compileSectionsDocument(buildSnapshotSchema());
     return validate(json, file, sectionsChecked);
 }
-/** The evidence source's parser: the whole snapshot (sections, series, devices, counts, nodes) into the builder. */
 async function parseSnapshotFile(file, into) {
     into.addSnapshot(readSnapshotFile(file));
 }
-/**
- * One snapshot file, read and checked. Synchronous on purpose: 4,096 node snapshots are 4,096 small files, and four
- * awaited round trips each (open, stat, read, close) left the thread idle for ~2.5 s of a 5 s merge.
- */
 function readSnapshotFile(file) {
     const fd = openSync(file.path, 'r');
     let text;
@@ -50,7 +41,6 @@ function readSnapshotFile(file) {
     }
     return parseSnapshotText(text, file.name);
 }
-/** The file `snapshot` writes: stable JSON (stringifyDocument), checked against the schema it will be read with. */
 function serializeSnapshotFile(snapshot) {
     const text = stringifyDocument(snapshot);
     parseSnapshotText(text, 'snapshot');

@@ -7,18 +7,9 @@ import 'node:path';
 import './reader.js';
 import './_commonjsHelpers.js';
 
-// Appending a point to a history, bounded by a number of points and a size (oldest first out), and the history as a
-// local file (the CLI's store: a CI cache on GitLab or Jenkins). The Action keeps the same text on a branch.
-/** Points kept by default (input `history-size`, `--size`). */
 const DEFAULT_HISTORY_SIZE = 200;
-/** A history file never grows past this: GitHub's contents and blob APIs serve far more, but every run reads it whole. */
 const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
 const DEFAULT_LIMITS = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
-/**
- * Appends one point (changing `history` in place) and returns the file's new text. Oldest points go first while the
- * history holds more than `maxPoints` or its text is larger than `maxBytes`; a point larger than `maxBytes` on its own
- * is refused with an InputError, and the history is left as it was.
- */
 function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
     if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1))
         throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
@@ -30,7 +21,6 @@ function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
             record(history, name, byKey, (s) => s.keyColumns, keyPosition, p, (v) => [v]);
         for (const [name, byPattern] of values.rollups)
             record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, p, rollupSlots);
-        // A figure this run does not have is gone from this point on.
         for (const [name, section] of history.sections) {
             if (!values.keys.has(name))
                 endAll(section.keyColumns, p);
@@ -63,10 +53,6 @@ function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
         text = serializeHistory(history);
     return { text, dropped, points: history.points.length };
 }
-/**
- * Records a run: appended, or when the latest point is the same run of the same commit (a re-run attempt, or a write
- * retried after an answer that never came), in its place.
- */
 function recordPoint(history, meta, values, limits = DEFAULT_LIMITS) {
     const last = history.points[history.points.length - 1];
     const replaced = last !== undefined && meta.run !== undefined && last.run === meta.run && last.commit === meta.commit;
@@ -95,7 +81,6 @@ function rollupPosition(section, pattern) {
     }
     return i * ROLLUP_WIDTH;
 }
-/** A roll-up's five values; the worst device by its number (`dev12` → 12), as every device name this tool writes is. */
 function rollupSlots(r) {
     const device = /^dev(\d{1,9})$/.exec(r.worst);
     if (device === null)
@@ -134,14 +119,12 @@ function endAll(columns, p) {
     for (const column of columns)
         end(column, p);
 }
-/** The figure is absent from point p on. */
 function end(column, p) {
     if (lastValue(column) === null)
         return;
     column.at.push(p);
     column.values.push(null);
 }
-/** How long each section's key and roll-up lists are, to take back what a failed append added. */
 function tableOf(history) {
     return new Map([...history.sections].map(([name, s]) => [name, { keys: s.keys.length, rollups: s.rollups.length }]));
 }
@@ -160,7 +143,6 @@ function restoreTable(history, table) {
         section.rollupColumns.length = was.rollups * ROLLUP_WIDTH;
     }
 }
-/** Takes back a point whose values could not be recorded. */
 function undoPoint(history, p) {
     history.points.length = p;
     history.lines.length = Math.min(history.lines.length, p);
@@ -173,7 +155,6 @@ function undoPoint(history, p) {
         }
     }
 }
-/** Drops the oldest point: the next one becomes the first and is written whole; every other line stays as it is. */
 function dropOldest(history) {
     history.points.shift();
     history.lines.shift();
@@ -190,14 +171,12 @@ function shiftColumn(column) {
     const { at, values } = column;
     if (at.length === 0)
         return;
-    // The value at the old point 0 holds at the old point 1 unless it changed there.
     if (at[0] === 0 && at.length > 1 && at[1] === 1) {
         at.shift();
         values.shift();
     }
     else if (at[0] === 0)
         at[0] = 1;
-    // Absent before the first change: a leading "gone" says nothing.
     while (values.length > 0 && values[0] === null) {
         at.shift();
         values.shift();
@@ -205,12 +184,7 @@ function shiftColumn(column) {
     for (let i = 0; i < at.length; i++)
         at[i] = at[i] - 1;
 }
-/** Keys no kept point has, once they are a quarter of the table (and at least this many), are dropped from it. */
 const COMPACT_FROM = 16;
-/**
- * Drops the keys and roll-ups that no kept point has from the table, rewriting every line (their positions move): only
- * when they are many, since a rewrite makes the next version of the file differ everywhere.
- */
 function compact(history) {
     let dead = 0;
     let all = 0;
@@ -257,8 +231,6 @@ function compact(history) {
 function isDead(column) {
     return column.values.every((v) => v === null);
 }
-// ───────────────────────────── the local file (CLI) ─────────────────────────────
-/** Reads a history file; null when it does not exist (a first append creates it). Any other problem is an error. */
 async function readHistoryFile(file) {
     let text;
     try {
@@ -271,7 +243,6 @@ async function readHistoryFile(file) {
     }
     return parseHistory(text, file);
 }
-/** Writes the history's text atomically: a reader (a concurrent job's cache restore) never sees half a file. */
 async function writeHistoryFile(file, text) {
     await writeFileAtomic(file, text);
 }

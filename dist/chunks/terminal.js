@@ -6,12 +6,8 @@ import { i as isFirstRun, s as splitSections, v as verdictText, H as contextTerm
 import { d as describeChanges } from './environment.js';
 import { s as splitDevice } from './keys.js';
 
-// What every renderer says of a trend: the sparkline of its last 30 points, its range, and where it stepped (the commit, how long ago, what changed with it).
-/** Eight heights: they render in a PR comment, a job summary and a terminal, with no image and no hosting. */
 const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
-/** A point without the figure (the key was absent from that run). */
 const SPARK_GAP = '·';
-/** One character per point, lowest to highest of the shown points; a flat series sits at mid height. */
 function sparkline(values, min, max) {
     let out = '';
     for (const v of values) {
@@ -24,28 +20,22 @@ function sparkline(values, min, max) {
     }
     return out;
 }
-/** A trend's value in its unit: bytes, or a plain count. */
 function trendValue(value, unit) {
     return unit === 'count' ? formatCount(value) : formatBytes(value);
 }
-/** "1.2 GiB – 1.4 GiB", or the one value of a flat series. */
 function trendRange(trend, unit) {
     return trend.min === trend.max ? trendValue(trend.min, unit) : `${trendValue(trend.min, unit)} – ${trendValue(trend.max, unit)}`;
 }
-/** The points a sparkline stands for: "30 runs" (fewer when the history is shorter). */
 function trendSpan(trend) {
     const n = trend.recent.length;
     return `${formatCount(n)} ${n === 1 ? 'run' : 'runs'}`;
 }
-/** The first seven characters of a commit, as Git and GitHub shorten it. */
 function shortSha(sha) {
     return sha.slice(0, 7);
 }
-/** "14 runs ago", "the latest run". */
 function runsAgo(step) {
     return step.runsAgo === 0 ? 'the latest run' : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
 }
-/** What else happened at the step's run, as plain text: "CANN toolkit 8.3 → 9.0 at the same run; the baseline changed there too". */
 function stepContext(step) {
     const parts = [];
     if (step.environment.length > 0)
@@ -54,24 +44,16 @@ function stepContext(step) {
         parts.push('the baseline changed at the same run');
     return parts.length === 0 ? null : parts.join('; ');
 }
-/** "400.0 MiB → 800.0 MiB": the levels before and after a step. */
 function stepLevels(step, unit) {
     return `${trendValue(step.before, unit)} → ${trendValue(step.after, unit)}`;
 }
 
-// Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
-/** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
 const MAX_ROWS = 30;
 const MIN_KEY_WIDTH = 12;
-/** The `parse` table's key column without a known width: one long key cannot widen every row. */
 const DEFAULT_KEY_WIDTH = 60;
 const GAP = '  ';
 const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', reset: '\u001b[0m' };
 const SEVERITY_MARK = { fail: '✗', warn: '!', ok: '✓' };
-/**
- * The verdict line, the failing and warning rows (one per module across devices, worst first), their explanations as
- * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
- */
 function renderTerminal(report, options = {}) {
     const width = options.width ?? 80;
     if (!(Number.isSafeInteger(width) && width > 0)) {
@@ -80,14 +62,11 @@ function renderTerminal(report, options = {}) {
     const color = options.color === true;
     const paint = (code, text) => (color ? `${code}${text}${ANSI.reset}` : text);
     const firstRun = isFirstRun(report);
-    // The unchanged keys are only counted here (the last line), so they need no order.
     const sections = splitSections(report, { orderUnchanged: false });
     const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
     const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
     const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
     const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
-    // What the run's context says (environment changes, missing artifacts) comes before any row.
-    // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
     for (const line of contextTerminal(report, shown))
         lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
     if (firstRun) {
@@ -131,9 +110,7 @@ function renderTerminal(report, options = {}) {
     }
     return `${lines.join('\n')}\n`;
 }
-/** Steps listed after the rows, besides those the rows' notes name. */
 const MOVED_SHOWN = 10;
-/** A row's trend: the group's largest device (or the key) on the default branch; its step becomes a note. */
 function rowTrend(group, trends, refer) {
     if (trends === undefined)
         return null;
@@ -156,14 +133,12 @@ function patternOfKey(key) {
 function unitOfKind(kind) {
     return sectionOfKind(kind)?.unit ?? 'bytes';
 }
-/** `DEV_MEM/{*}/HCCL: 400.0 MiB → 800.0 MiB since a1b2c3d (14 runs ago); CANN toolkit 8.3 → 9.0 at the same run`. */
 function stepSentence(subject, trend, unit, trends) {
     const step = trend.step;
     const context = stepContext(step);
     const largest = trend.of === 'largest' ? ' (largest device)' : '';
     return `${shown(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
 }
-/** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
 function movedLines(trends, groups, width) {
     const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
     const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
@@ -199,10 +174,6 @@ function tableRow(group, notes, trends) {
     const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
     return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
 }
-/**
- * STATUS, KEY, BASELINE → CURRENT, Δ (Δ%): the key column takes what the others leave of the width and keys are cut in
- * the middle to fit; when even that is too narrow, the baseline → current column goes first.
- */
 function verdictTable(rows, width, paint) {
     const headers = ['STATUS', 'KEY', 'BASELINE → CURRENT', 'Δ (Δ%)'];
     const col = (get, header) => rows.reduce((w, r) => Math.max(w, displayWidth(get(r))), displayWidth(header));
@@ -240,14 +211,12 @@ function padEnd(text, w) {
 function padStart(text, w) {
     return ' '.repeat(Math.max(0, w - displayWidth(text))) + text;
 }
-/** A line never wider than the width (a safety net: columns are sized to fit). */
 function clip(text, width) {
     return displayWidth(stripAnsi(text)) <= width ? text : truncateEnd(text, width);
 }
 function stripAnsi(text) {
     return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
-/** `DEV_MEM/dev3/…/APP_LONG_NAME`: the start and the end of a key stay, the middle becomes `…`. */
 function truncateMiddle(text, width) {
     if (displayWidth(text) <= width)
         return text;
@@ -282,11 +251,9 @@ function truncateEnd(text, width) {
     }
     return `${out}…`;
 }
-/** Words wrapped to the width, the first line indented by `first`, the others by `rest`. */
 function indented(text, width, first, rest) {
     return wrap(text, Math.max(1, width - first.length), ' '.repeat(Math.max(0, rest.length - first.length))).map((line) => `${first}${line}`);
 }
-/** Words wrapped to the width, continuation lines indented; a word longer than a line is cut in the middle. */
 function wrap(text, width, indent = '') {
     const lines = [];
     let current = '';
@@ -309,14 +276,11 @@ const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 function superscript(n) {
     return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
 }
-/** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
 function renderSnapshotTable(snapshot) {
     const lines = [];
     for (const declaration of SECTIONS) {
-        // A snapshot read from a file of an older version keeps its code-unit order (dev10 before dev2); people read compareKeys order.
         const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
         if (metrics.length === 0) {
-            // The two historic sections always say so; others appear only when a run has them.
             if (declaration.name === 'modules' || declaration.name === 'kernels')
                 lines.push(`${declaration.title}: none`, '');
             continue;
@@ -345,15 +309,10 @@ function renderSnapshotTable(snapshot) {
     lines.push('', `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`);
     return `${lines.join('\n')}\n`;
 }
-/**
- * Columns padded to their widest cell. The flex column (the key) is capped; a wider key is printed whole, ending its
- * line, and the row's remaining cells continue on the next line under their columns.
- */
 function alignedTable(columns, rows, layout) {
     const widths = columns.map((column, i) => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(column.header)));
     widths.reduce((sum, w, i) => (i === layout.flexColumn ? sum : sum + w), 0) + GAP.length * (columns.length - 1);
     const cap = DEFAULT_KEY_WIDTH ;
-    // The column is as wide as the widest key that fits the cap: the keys that do not fit never widen it.
     const flexWidth = rows.reduce((w, row) => {
         const keyWidth = displayWidth(row[layout.flexColumn]?.text ?? '');
         return keyWidth <= cap ? Math.max(w, keyWidth) : w;
@@ -377,7 +336,6 @@ function alignedTable(columns, rows, layout) {
             out.push(line(cells, 0, cells.length).trimEnd());
             continue;
         }
-        // The long key ends its line; the values continue below, each under its own column.
         const before = line(cells, 0, layout.flexColumn);
         out.push(`${before}${before ? GAP : ''}${flexCell.text}`);
         const indent = widths.slice(0, layout.flexColumn + 1).reduce((sum, w) => sum + w + GAP.length, 0);
@@ -388,11 +346,9 @@ function alignedTable(columns, rows, layout) {
 function severityColor(severity) {
     return severity === 'fail' ? ANSI.red : severity === 'ok' ? ANSI.green : ANSI.yellow;
 }
-/** A name from a file, with control characters (ESC above all) made visible so it cannot drive the terminal. */
 function shown(text) {
     return replaceControlCharacters(text);
 }
-/** Terminal columns of a string: East Asian wide characters and most emoji take two, combining marks none. */
 function displayWidth(text) {
     let width = 0;
     for (const ch of text) {
@@ -426,7 +382,6 @@ function isText(declaration, field) {
     const type = declaration.fields[field]?.type;
     return type === 'string' || type === 'stringOrNull';
 }
-/** A metric field as the parse table shows it: sizes human (signed sizes with their sign), counts as numbers, '-' for null. */
 function fieldText(declaration, field, value) {
     if (value === null || value === undefined)
         return '-';

@@ -16,10 +16,6 @@ import './evidence-sources.js';
 import 'node:crypto';
 import './series.js';
 
-// The config file's JSON Schema, built from the section registry: schemas/config.schema.json is its published copy
-// (`npm run schemas` writes it; a test checks that they agree). Each section adds its property (its tolerance and
-// rules) under its name; everything else is declared here.
-/** Every property of the config that is not a section's. */
 const BASE = {
     "$schema": "http://json-schema.org/draft-07/schema#",
     "description": "Threshold config of ascend-memory-gate. How much each memory metric may grow before the gate fails. Default location: .github/memory-gate.json. Every field is optional; omitted fields keep the defaults.",
@@ -396,7 +392,6 @@ const BASE = {
         }
     }
 };
-/** A tolerance as a person writes it in the config: sizes with units. */
 function toleranceAsWritten(tolerance) {
     const out = {};
     if (tolerance.percent !== undefined)
@@ -418,7 +413,6 @@ function sectionProperty(declaration) {
         description: `${declaration.title}: ${declaration.description} Keys like ${declaration.example}; compares \`${declaration.value}\`. Default tolerance: ${JSON.stringify(toleranceAsWritten(declaration.tolerance))}.`,
     };
 }
-/** The config schema: `$schema`, then one property per section in registry order, then the rest. */
 function buildConfigSchema() {
     const { $schema: schemaProperty, ...rest } = BASE.properties;
     return {
@@ -431,25 +425,8 @@ function buildConfigSchema() {
     };
 }
 
-// The gate's thresholds: the defaults, the JSON config file (schema-checked, sizes converted to bytes), the --max-increase shorthand, rule matching and tolerance semantics.
-/** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
 const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
-/**
- * The thresholds when there is no config file:
- * - each section's declared tolerance: modules tolerate +5% AND +1 MiB, so small modules' jitter and big modules'
- *   small percentages both pass; kernels tolerate nothing: any growth of a kernel's memory diff regresses;
- * - new and missing keys warn; improvements pass and are listed;
- * - no device capacity (so no headroom verdict) until one is configured; then a device must keep 10% free;
- * - GE and RUNTIME with no baseline are held against 2 × the larger of the docs' training and inference references;
- *   HCCL only once its links and domains are configured;
- * - a module's outstanding allocations may not grow by more than 0 AND more than 10%;
- * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
- * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
- *   step series by less than 1 MiB per step after the first step (src/gate/findings/growth.ts);
- * - over-capacity and alloc-failure fail, the other findings warn.
- */
 const DEFAULT_CONFIG = deepFreeze({
-    // Each section's declared default tolerance (src/model/sections/), no rules.
     sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
     onMissingBaseline: 'warn',
@@ -477,18 +454,9 @@ const DEFAULT_CONFIG = deepFreeze({
     baselineUpdateLabel: 'memory-baseline-update',
     history: null,
 });
-/** The noise band's defaults, for the fields a config's `history` leaves out. */
 const NOISE_BAND_DEFAULTS = deepFreeze({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
-/** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
 const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 });
 const validateConfigFile = compileSchema(buildConfigSchema());
-/**
- * Reads the threshold config.
- * - `file` given: that file must exist (unless `required: false`).
- * - `file` undefined: `.github/memory-gate.json` under `cwd` is used when present, else DEFAULT_CONFIG
- *   (unless `required: true`).
- * A file that exists but is not valid JSON or fails the schema is always an error, never "no config".
- */
 async function loadGateConfig(file, options = {}) {
     const name = file ?? DEFAULT_CONFIG_PATH;
     const required = options.required ?? file !== undefined;
@@ -506,18 +474,11 @@ async function loadGateConfig(file, options = {}) {
     }
     return parseGateConfig(parseJson(text, name), name);
 }
-/**
- * Validates a parsed config document against schemas/config.schema.json and converts it to a GateConfig.
- * Omitted fields keep DEFAULT_CONFIG. A `tolerance` object (per kind or per rule) REPLACES the default tolerance
- * as a whole: `{ "percent": 10 }` means "10%, with no bytes allowance", not "10% and the default 1 MiB".
- */
 function parseGateConfig(json, file) {
     const input = validateConfigFile(json, file);
     const defaults = cloneConfig(DEFAULT_CONFIG);
     return {
-        sections: Object.fromEntries(
-        // The schema has checked each section's property against its `kind` definition.
-        SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
+        sections: Object.fromEntries(SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
         onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
@@ -526,13 +487,11 @@ function parseGateConfig(json, file) {
             ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
         },
         failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
-        // `device` merges field by field over the defaults, and each `devices.devN` over `device` when judged.
         device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
         devices: Object.fromEntries(Object.entries(input.devices ?? {}).map(([name, limits]) => [name, toDeviceLimits(limits, file, `/devices/${name}`)])),
         profile: input.profile ?? defaults.profile,
         hccl: input.hccl === undefined ? defaults.hccl : toHccl(input.hccl, file),
         reference: { factor: input.reference?.factor ?? defaults.reference.factor },
-        // Like every tolerance, `leaks` and `imbalance.tolerance` replace the default as a whole.
         leaks: input.leaks === undefined ? defaults.leaks : { ...input.leaks },
         imbalance: {
             tolerance: input.imbalance?.tolerance === undefined
@@ -612,16 +571,11 @@ function toTolerance(input, file, pointer) {
 }
 function toBytes(value, file, pointer) {
     const bytes = parseSize(value);
-    // The schema has checked the form already; what is left is a value too large to count exactly.
     if (bytes === null)
         throw new SchemaError(file, pointer, `must be at most 2^53 - 1 bytes, got ${JSON.stringify(value)}`);
     return bytes;
 }
 const MAX_INCREASE_HINT = "'max-increase' must look like 5% or 64MiB or 5%,1MiB";
-/**
- * Parses the CLI/Action shorthand for a tolerance: "5%", "64MiB", "5%,1MiB" (either order).
- * Sizes take the same units as the config file; percent is a non-negative decimal.
- */
 function parseMaxIncrease(spec) {
     const fail = () => {
         throw new UsageError(`${MAX_INCREASE_HINT}, got ${JSON.stringify(spec)}`);
@@ -646,20 +600,14 @@ function parseMaxIncrease(spec) {
     }
     return tolerance;
 }
-/**
- * Makes `tolerance` the default of every section (replacing each default as a whole).
- * Rules keep their own tolerance: a rule is more specific than a command-line flag.
- */
 function applyMaxIncrease(config, tolerance) {
     return {
         ...config,
         sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }])),
     };
 }
-// Keys are `/`-separated segments on every platform, and dots (aclnnMatmul_0.1) are ordinary characters.
 const GLOB_OPTIONS = { dot: true, windows: false };
 const matchers = new Map();
-/** True when the glob matches the key: `*` within one segment, `**` across any number of segments. */
 function globMatches(glob, key) {
     let matcher = matchers.get(glob);
     if (matcher === undefined) {
@@ -668,32 +616,21 @@ function globMatches(glob, key) {
     }
     return matcher(key);
 }
-/** The first rule whose glob matches the key, or undefined when the defaults apply. */
 function matchRule(rules, key) {
-    // A loop, not rules.find(closure): the gate asks for each of 160,000 keys, most often with no rule at all.
     for (let i = 0; i < rules.length; i++)
         if (globMatches(rules[i].match, key))
             return rules[i];
     return undefined;
 }
-/**
- * True when a positive change exceeds EVERY field set on the tolerance:
- * - `bytes`: change > bytes;
- * - `percent`: change > |baseline| × percent / 100 (|baseline| because kernel diffs can be negative), and with a
- *   baseline of 0 any positive change exceeds it.
- * A change exactly at a limit does not exceed it; an empty tolerance {} is exceeded by any positive change.
- */
 function exceedsTolerance(change, baseline, tolerance) {
     if (change <= 0)
         return false;
     if (tolerance.bytes !== undefined && change <= tolerance.bytes)
         return false;
-    // Multiplying instead of dividing keeps "exactly at the limit" exact for integer percents.
     if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent)
         return false;
     return true;
 }
-/** delta / |baseline| × 100, or null when either side is absent or the baseline is 0. */
 function percentChange(baseline, current) {
     if (baseline === null || current === null || baseline === 0)
         return null;
@@ -737,7 +674,6 @@ function deepFreeze(value) {
 function errorCode(err) {
     return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
 }
-/** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
 function sectionThresholds(config, declaration) {
     return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }

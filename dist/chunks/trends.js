@@ -20,22 +20,9 @@ import './units.js';
 import './environment.js';
 import './series.js';
 
-// Where a figure moved: the latest step in a series whose new level holds to the end, found with medians so that a
-// near-deterministic series with rare jitter reports nothing, a clean step its exact first point, two steps the later.
-/** Points the old level needs before a step, and the new level after it (a last-run spike is not a step). */
 const MIN_BEFORE = 2;
 const MIN_AFTER = 2;
-/** The old level is the median of at most this many points before the step: the level just before, not the first one. */
 const LEFT_WINDOW = 5;
-/**
- * The latest point `c` where the series steps by more than the tolerance and stays there:
- * - the median of the points from `c` to the end differs from the median of the LEFT_WINDOW points before `c` by more
- *   than `tolerance` (every set field exceeded, relative to the old level, as the gate's tolerance is to the baseline);
- * - point `c` is nearer the new level than the old, and point `c - 1` nearer the old than the new: `c` is the first
- *   point of the new level;
- * - at most one in five points from `c` on strays nearer the old level (rare jitter does not undo a step).
- * With values spread less than the tolerance, the two medians cannot differ by more: no step is ever found.
- */
 function detectStep(values, tolerance) {
     const n = values.length;
     for (let c = n - MIN_AFTER; c >= MIN_BEFORE; c--) {
@@ -61,23 +48,14 @@ function detectStep(values, tolerance) {
     return null;
 }
 
-// The history as the reports read it: a key's or key group's value over the points, its last 30 points, the step where
-// it moved (with the commit, and what else changed at that run), and the spread the noise band needs.
-/** Points a sparkline shows. */
 const RECENT_POINTS = 30;
-/** The noise band's source: each key's spread on the default branch (needs no config). */
 function noiseLookup(history) {
     return trendsOf(history).noise;
 }
-/**
- * Trends of a history; step tolerances come from the config (each key's rule, else its section's tolerance; without a
- * config, each section's declared default).
- */
 function trendsOf(history, config = { sections: {} }) {
     const cache = new Map();
     const patterns = new Map();
     const n = history.points.length;
-    /** Key indices of each device-free pattern of a section, made on first use. */
     const membersOf = (name, section) => {
         let byPattern = patterns.get(name);
         if (byPattern !== undefined)
@@ -129,7 +107,6 @@ function trendsOf(history, config = { sections: {} }) {
         }
         return out;
     };
-    /** The largest over the pattern's devices at each point: from its keys where points kept every key, its roll-up's max elsewhere. */
     const largestValues = (name, section, pattern) => {
         const members = membersOf(name, section).get(pattern) ?? [];
         const rollup = section.rollupIndex.get(pattern);
@@ -161,7 +138,6 @@ function trendsOf(history, config = { sections: {} }) {
         if (cache.has(id))
             return cache.get(id) ?? undefined;
         const found = sectionOf(kind);
-        // Reports show whole-device keys' pattern `*` as `dev*`.
         const inHistory = pattern === 'dev*' ? '*' : pattern;
         const values = found === undefined ? null : largestValues(found.name, found.section, inHistory);
         const made = values === null ? null : trend('largest', values, toleranceOf(kind, inHistory));
@@ -179,7 +155,6 @@ function trendsOf(history, config = { sections: {} }) {
             if (i !== undefined)
                 made = trend('key', keyValues(found.section.keyColumns[i]), toleranceOf(kind, key));
             else {
-                // Points of more than 64 devices kept the key's group, not the key: its largest device stands for it.
                 const at = { start: 0, end: 0 };
                 if (findDeviceSegment(key, at))
                     made = forPattern(kind, `${key.slice(0, at.start)}*${key.slice(at.end)}`) ?? null;
@@ -188,7 +163,6 @@ function trendsOf(history, config = { sections: {} }) {
         cache.set(id, made);
         return made ?? undefined;
     };
-    /** A key's values: its own, or its group's largest where the points kept only the group's roll-up. */
     const valuesOfKey = (kind, key) => {
         const found = sectionOf(kind);
         if (found === undefined)
@@ -230,7 +204,6 @@ function trendsOf(history, config = { sections: {} }) {
             for (const pattern of section$1.rollups)
                 seen.add(pattern);
             for (const pattern of seen) {
-                // A group whose every figure never changed has no step: skip building its values.
                 const members = membersOf(name, section$1).get(pattern) ?? [];
                 const rollup = section$1.rollupIndex.get(pattern);
                 const columns = [...members.map((i) => section$1.keyColumns[i]), ...(rollup === undefined ? [] : [section$1.rollupColumns[rollup * ROLLUP_WIDTH + 2]])];
@@ -256,7 +229,6 @@ function trendsOf(history, config = { sections: {} }) {
         noise,
     };
 }
-/** The step of a figure's values over the points, with the run's commit, what changed with it, and how long ago. */
 function stepNote(history, values, tolerance) {
     const points = [];
     const present = [];
@@ -271,7 +243,6 @@ function stepNote(history, values, tolerance) {
         return null;
     const point = points[step.index];
     const meta = history.points[point];
-    // What changed at that run: against the point just before it (whether or not the figure was there).
     const previous = history.points[point - 1];
     return {
         before: Math.round(step.before),
@@ -283,7 +254,6 @@ function stepNote(history, values, tolerance) {
         baselineChanged: previous.baseline !== meta.baseline,
     };
 }
-/** Items whose value differs between two points' environments, by item name. */
 function environmentChanges(before, after) {
     const items = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     const changes = [];

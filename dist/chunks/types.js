@@ -1,4 +1,3 @@
-/** Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). */
 const STATUSES = [
     'regressed',
     'over-budget',

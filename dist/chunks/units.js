@@ -1,6 +1,5 @@
 import { I as InputError } from './errors.js';
 
-// Byte sizes: exact parsing of driver integers and config strings, and human formatting for tables.
 const UNITS = {
     B: 1,
     KB: 1e3,
@@ -12,11 +11,6 @@ const UNITS = {
     GIB: 1024 ** 3,
     TIB: 1024 ** 4,
 };
-/**
- * Parses a decimal byte count as printed by the driver (unsigned, up to 64 bits).
- * Returns null when the text is not a plain decimal integer; throws when it is one
- * but exceeds 2^53 - 1, because rounding a byte count silently would be worse than failing.
- */
 function parseExactInteger(text, where) {
     if (!/^-?\d+$/.test(text))
         return null;
@@ -26,11 +20,6 @@ function parseExactInteger(text, where) {
     }
     return value;
 }
-/**
- * Parses a size from a config or input: an integer number of bytes, or a string such as
- * "64MiB", "1.5 GiB", "200MB". Binary units (KiB, MiB, GiB, TiB) and decimal units (KB, MB, GB, TB).
- * Returns null when the text is not a size.
- */
 function parseSize(value) {
     if (typeof value === 'number')
         return Number.isSafeInteger(value) && value >= 0 ? value : null;
@@ -43,7 +32,6 @@ function parseSize(value) {
     const bytes = Math.round(Number(m[1]) * unit);
     return Number.isSafeInteger(bytes) ? bytes : null;
 }
-/** "19.4 GiB", "420.0 MiB", "512 B": binary units, one decimal. */
 function formatBytes(bytes) {
     const sign = bytes < 0 ? '-' : '';
     let n = Math.abs(bytes);
@@ -57,14 +45,9 @@ function formatBytes(bytes) {
     }
     return `${sign}${n.toFixed(1)} ${names[i]}`;
 }
-/** A delta with an explicit sign: "+1.5 GiB", "-4.0 KiB", "0 B". */
 function formatDelta(bytes) {
     return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
 }
-/**
- * A count with thousands separators, as `toLocaleString('en-US')` writes it ("4,096"). Integers are grouped here: the
- * first toLocaleString of a process loads ICU's number formatting, ~16 ms of every run that prints a count.
- */
 function formatCount(n) {
     if (!Number.isSafeInteger(n) || Object.is(n, -0))
         return n.toLocaleString('en-US');

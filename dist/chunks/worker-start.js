@@ -3,31 +3,14 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-// Starting parse worker threads (parse-worker.ts), apart from collect.ts: this module loads nothing else, so the command
-// line can start its worker before it loads the rest of its code, and the worker's own start-up (~50-150 ms, longer
-// while this thread is busy) overlaps this thread's module loading and file search instead of its parsing.
-/** Below this total size, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
- * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
- */
 const MAX_THREADS = 2;
-/**
- * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation
- * with the allocation rate: by default a busy worker ended ~7 MiB larger on the 1 GiB corpus, with no time saved.
- */
 const WORKER_YOUNG_GENERATION_MB = 2;
-/**
- * Threads to parse with: `requested` when given, else the environment variable ASCEND_MEMORY_GATE_THREADS when set,
- * else min(MAX_THREADS, os.availableParallelism()).
- */
 function threadCount(requested) {
     const fromEnv = process.env.ASCEND_MEMORY_GATE_THREADS;
     const resolved = requested ?? (fromEnv !== undefined && /^\d+$/.test(fromEnv.trim()) ? Number(fromEnv) : undefined);
     return resolved ?? Math.min(MAX_THREADS, availableParallelism());
 }
-/** parse-worker.js beside this module; the bundler rewrites this expression to the bundled worker's URL. */
 function defaultWorkerUrl() {
     return new URL(new URL('../parse-worker.js', import.meta.url).href);
 }
@@ -35,11 +18,6 @@ function startWorker(url, execArgv) {
     return new Worker(url, { execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
 }
 let early = [];
-/**
- * Starts the default parse workers now (as many as collectSnapshot would start by default), for a run that will
- * probably parse large inputs. They do not keep the process alive: collectSnapshot adopts them when it parses on
- * several threads and stops them otherwise.
- */
 function startWorkersEarly() {
     if (early.length > 0)
         return;
@@ -49,7 +27,6 @@ function startWorkersEarly() {
             entry = { worker: startWorker(defaultWorkerUrl(), []), ready: false, failure: null, release: () => { } };
         }
         catch {
-            // collectSnapshot starts (and reports) its own workers when these are missing.
             return;
         }
         const { worker } = entry;
@@ -67,14 +44,11 @@ function startWorkersEarly() {
             entry.failure ??= `exited unexpectedly (exit code ${code})`;
         };
         worker.on('message', onMessage).on('error', onError).on('messageerror', onMessageError).on('exit', onExit);
-        // After the listeners: adding a 'message' listener references the worker's port again.
         worker.unref();
-        // Not removeAllListeners(): Worker listens to itself to keep its port referenced while 'message' has listeners.
         entry.release = () => worker.off('message', onMessage).off('error', onError).off('messageerror', onMessageError).off('exit', onExit);
         early.push(entry);
     }
 }
-/** The early workers, now the caller's (their listeners removed, still unref'd); none when none were started. */
 function takeEarlyWorkers() {
     const taken = early;
     early = [];
@@ -82,19 +56,12 @@ function takeEarlyWorkers() {
         entry.release();
     return taken;
 }
-/** Stops the early workers nobody took: a run whose inputs turned out small, or that failed before parsing. */
 function stopEarlyWorkers() {
-    // Their listeners stay: an 'error' event already on its way must not become an uncaught one.
     for (const entry of early)
         void entry.worker.terminate();
     early = [];
 }
-/** Flags whose value names a file that is read or written whole, never parsed by a parse worker. */
 const NOT_INPUTS = new Set(['--baseline', '--out', '--report', '--markdown', '--html', '--config']);
-/**
- * The command-line values (after the command) that may name inputs: every flag's value (`--plog DIR`, `--plog=DIR`)
- * and bare value, except those of NOT_INPUTS: a 25 MB baseline must not start a worker for one small snapshot.
- */
 function inputPathsOf(args) {
     const values = [];
     for (let i = 0; i < args.length; i++) {
@@ -112,15 +79,7 @@ function inputPathsOf(args) {
     }
     return values;
 }
-/** Entries mayBeLarge looks at before it gives up and answers no. */
 const LOOK_ENTRIES = 2000;
-/**
- * A quick guess, before the file search, whether `paths` (command-line values that may name input files or folders)
- * hold PARALLEL_MIN_BYTES or more: their files' sizes are added up, folders walked, until that size is reached (yes)
- * or LOOK_ENTRIES entries were seen without reaching it (no: a folder of 4,096 node snapshots of 8 KB each started a
- * worker that was never used, ~0.1 s of a 2.3 s merge). Values that name nothing (flags' other values, patterns)
- * count nothing. A wrong guess costs little: a worker started for nothing, or one started later by collectSnapshot.
- */
 function mayBeLarge(paths) {
     let total = 0;
     let seen = 0;
@@ -141,7 +100,6 @@ function mayBeLarge(paths) {
             }
         }
         catch {
-            // Not there or not readable: the file search says so properly.
         }
     }
     return false;
