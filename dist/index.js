@@ -696,6 +696,25 @@ function parseEvents(value) {
         throw new UsageError(`'allow-update-on' must list event names such as issue_comment, got '${bad}'`);
     return events;
 }
+function parseBranch(value) {
+    const ok = /^[A-Za-z0-9._/-]{1,200}$/.test(value) &&
+        !value.startsWith('-') &&
+        !value.startsWith('/') &&
+        !value.endsWith('/') &&
+        !value.endsWith('.') &&
+        !value.endsWith('.lock') &&
+        !value.includes('..') &&
+        !value.includes('//') &&
+        !value.split('/').some((part) => part.startsWith('.'));
+    if (!ok)
+        throw new UsageError(`'history-branch' must be a branch name such as memory-gate-history, got '${value}'`);
+    return value;
+}
+function parseHistorySize(value) {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+        throw new UsageError(`'history-size' must be a whole number from 1 to 1000, got '${value}'`);
+    return Number(value);
+}
 function readInputs(get = (name) => getInput(name)) {
     const commentKey = get('comment-key') || 'default';
     if (!/^[\w.-]{1,64}$/.test(commentKey)) {
@@ -727,6 +746,9 @@ function readInputs(get = (name) => getInput(name)) {
             .split(/\r?\n/)
             .map((line) => line.trim())
             .filter((line) => line !== ''),
+        history: bool('history', get('history') || 'true'),
+        historyBranch: parseBranch(get('history-branch') || 'memory-gate-history'),
+        historySize: parseHistorySize(get('history-size') || '200'),
     };
 }
 

@@ -1,6 +1,6 @@
-import { w as warning, n as notice } from '../index.js';
+import { i as info, w as warning, n as notice } from '../index.js';
 import { runGate } from '../chunks/run-gate.js';
-import { b as pullRequestOfEvent, d as resolveGateLimits, r as renderLimitsChanged, p as publish } from './publish.js';
+import { d as pullRequestOfEvent, e as resolveGateLimits, h as historyPlan, r as readBranchHistory, f as recordRunOnBranch, a as renderLimitsChanged, p as publish } from './publish.js';
 import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
 import 'os';
 import 'crypto';
@@ -46,6 +46,9 @@ import '../chunks/keys.js';
 import '../chunks/json.js';
 import '../chunks/markdown.js';
 import '../chunks/device-table.js';
+import '../chunks/trends.js';
+import '../chunks/format.js';
+import '../chunks/trend-text.js';
 import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
@@ -57,14 +60,24 @@ async function runCheckMode(inputs) {
     const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
     const repo = thisRepo();
     const limits = await resolveGateLimits(inputs, repo, octokit, pr);
+    const plan = historyPlan(inputs);
+    if (plan.role !== 'off')
+        info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
+    let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
     const { snapshot, missingArtifacts } = await collectInputs(inputs);
+    const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../chunks/trends.js');
     const gated = await runGate({
         snapshot,
         baselinePath: inputs.baseline,
         configPath: inputs.config,
         maxIncrease: inputs.maxIncrease,
+        allowMissingBaseline: true,
         limits,
+        ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
     });
+    if (plan.role === 'write')
+        history = (await recordRunOnBranch(inputs, octokit, repo, snapshot, plan)) ?? history;
+    const trends = history === null || trendsModule === undefined ? undefined : trendsModule.trendsOf(history, gated.config);
     const { baseline } = gated;
     const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
     if (baseline === null) {
@@ -78,7 +91,16 @@ async function runCheckMode(inputs) {
         else
             notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);
     }
-    await publish(inputs, report, { issueNumber: pr?.number, repo, runUrl: runUrl(), enforce: true, octokit, preface, limitsChanged: (limits.used?.changes.length ?? 0) > 0 });
+    await publish(inputs, report, {
+        issueNumber: pr?.number,
+        repo,
+        runUrl: runUrl(),
+        enforce: true,
+        octokit,
+        preface,
+        limitsChanged: (limits.used?.changes.length ?? 0) > 0,
+        ...(trends !== undefined ? { trends } : {}),
+    });
 }
 
 export { runCheckMode };

@@ -5,7 +5,8 @@ import { g as glob } from '../chunks/local.js';
 import { U as UsageError, I as InputError } from '../chunks/errors.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
-import { p as publish, l as limitsAt, c as chooseLimits, u as untrustedBaselineKeys, r as renderLimitsChanged, a as renderUntrustedReport } from './publish.js';
+import { r as readBranchHistory, p as publish, l as limitsAt, c as chooseLimits, u as untrustedBaselineKeys, a as renderLimitsChanged, b as renderUntrustedReport } from './publish.js';
+import { loadGateConfig } from '../chunks/thresholds.js';
 import { parseReportJson } from '../chunks/json.js';
 import 'os';
 import 'crypto';
@@ -38,18 +39,20 @@ import 'node:vm';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
-import '../chunks/thresholds.js';
 import '../chunks/units.js';
-import '../chunks/environment.js';
 import '../chunks/baseline-changes.js';
 import '../chunks/escape.js';
 import '../chunks/annotation.js';
 import '../chunks/groups.js';
 import '../chunks/roll-up.js';
 import '../chunks/types.js';
+import '../chunks/environment.js';
 import '../chunks/keys.js';
 import '../chunks/markdown.js';
 import '../chunks/device-table.js';
+import '../chunks/trends.js';
+import '../chunks/format.js';
+import '../chunks/trend-text.js';
 
 const REPORT_ARTIFACT_LIMIT = 512 * 1024 * 1024;
 async function runCommentMode(inputs) {
@@ -76,6 +79,8 @@ async function runCommentMode(inputs) {
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
     const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
+    const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
+    const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
     await publish(inputs, report, {
         issueNumber,
         repo,
@@ -83,6 +88,7 @@ async function runCommentMode(inputs) {
         enforce: false,
         octokit,
         ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
+        ...(trends !== undefined ? { trends } : {}),
     });
 }
 async function trustPreface(octokit, repo, inputs, issueNumber, report) {

@@ -1,15 +1,15 @@
-import { U as UsageError, v as visible } from '../chunks/errors.js';
+import { i as info, w as warning, s as summary, b as setFailed, a as setOutput, e as error } from '../index.js';
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { v as visible, I as InputError, U as UsageError } from '../chunks/errors.js';
+import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
+import { G as GitHubError, g as gitHubCall } from './errors.js';
 import { loadBaseline, parseBaseline } from '../chunks/baseline.js';
 import { loadGateConfig, DEFAULT_CONFIG_PATH, parseGateConfig } from '../chunks/thresholds.js';
-import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
-import { g as gitHubCall, G as GitHubError } from './errors.js';
 import { p as parseJson } from '../chunks/reader.js';
 import { s as sectionOfKind, c as compareKeys } from '../chunks/snapshot.js';
 import { f as formatBytes } from '../chunks/units.js';
 import { valueOf } from '../chunks/baseline-changes.js';
 import { c as codeSpan, t as tableCodeSpan } from '../chunks/escape.js';
-import { s as summary, b as setFailed, w as warning, a as setOutput, e as error, i as info } from '../index.js';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { f as failureReason, a as failingWorstFirst, b as annotationText } from '../chunks/annotation.js';
 import { writeJsonReport } from '../chunks/json.js';
@@ -112,6 +112,138 @@ function renderUntrustedReport(keys, baseSha) {
             .map(codeSpan)
             .join(', ')}. Its verdict below is not trustworthy: review the pull request's changes to the workflow, baseline and config.`,
     ].join('\n');
+}
+
+const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+function historyPlan(inputs) {
+    const { eventName, payload, ref } = workflowContext();
+    const repository = payload.repository;
+    const defaultBranch = typeof repository?.default_branch === 'string' ? repository.default_branch : undefined;
+    if (!inputs.history)
+        return { role: 'off', why: "'history: false'", defaultBranch };
+    if (inputs.mode !== 'check' || !WRITING_EVENTS.has(eventName))
+        return { role: 'read', why: `a ${inputs.mode} run on ${eventName || 'an unknown event'} only reads it`, defaultBranch };
+    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+    if (eventName === 'schedule' && branch !== undefined && (defaultBranch === undefined || branch === defaultBranch)) {
+        return { role: 'write', why: `a scheduled run of ${branch}`, defaultBranch: defaultBranch ?? branch };
+    }
+    if (defaultBranch === undefined)
+        return { role: 'read', why: `the ${eventName} event does not name the default branch (repository.default_branch)`, defaultBranch };
+    if (branch !== defaultBranch)
+        return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
+    return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
+}
+function historyPath(commentKey) {
+    return `${commentKey}.history.jsonl`;
+}
+function fileRef(inputs, repo) {
+    return { ...repo, branch: inputs.historyBranch, path: historyPath(inputs.commentKey) };
+}
+async function readBranchHistory(inputs, octokit, repo) {
+    const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
+    if (octokit === undefined) {
+        info(`History not read: no 'github-token'`);
+        return null;
+    }
+    const { readHistoryText } = await import('./history-branch.js');
+    const { parseHistory } = await import('../chunks/format.js');
+    let text;
+    try {
+        text = await readHistoryText(octokit, fileRef(inputs, repo));
+    }
+    catch (error) {
+        if (!(error instanceof GitHubError))
+            throw error;
+        warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+        return null;
+    }
+    if (text === null) {
+        info(`No history yet at ${where}: the default branch's next check run starts it`);
+        return null;
+    }
+    try {
+        const history = parseHistory(text, where);
+        info(`History read from ${where}: ${history.points.length} point(s)`);
+        return history;
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+        return null;
+    }
+}
+async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan) {
+    const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
+    if (octokit === undefined) {
+        warning(`History not recorded: no 'github-token' to write ${where} with`);
+        return null;
+    }
+    const ctx = workflowContext();
+    const { writeHistoryText } = await import('./history-branch.js');
+    const { emptyHistory, parseHistory } = await import('../chunks/format.js');
+    const { baselineHash, pointEnvironment, pointValues } = await import('../chunks/point.js');
+    const { HISTORY_MAX_BYTES, recordPoint } = await import('../chunks/store.js');
+    const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
+    const meta = {
+        commit: ctx.sha.toLowerCase(),
+        run: String(ctx.runId),
+        ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
+        time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        baseline: await baselineBytes(inputs.baseline).then((bytes) => (bytes === null ? null : baselineHash(bytes))),
+        environment: pointEnvironment(snapshot),
+    };
+    if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
+        warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
+        return null;
+    }
+    const values = pointValues(snapshot);
+    const header = {
+        gate: inputs.commentKey,
+        ...(plan.defaultBranch !== undefined ? { branch: plan.defaultBranch } : {}),
+        commitUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`,
+    };
+    const written = {};
+    try {
+        const result = await writeHistoryText(octokit, fileRef(inputs, repo), (text) => {
+            const history = text === null ? emptyHistory(header) : parseHistory(text, where);
+            Object.assign(history.header, header);
+            const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
+            written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
+            return appended.text;
+        }, `Record run ${meta.run} (${meta.commit.slice(0, 12)}) of gate ${inputs.commentKey}`);
+        const done = written.last;
+        if (done === undefined)
+            throw new Error('the history was written without a point');
+        const retries = result.attempts > 1 ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)` : '';
+        info(`History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): point ${done.points} of at most ${inputs.historySize}${done.dropped > 0 ? `, ${done.dropped} oldest dropped` : ''}${retries}`);
+        return done.history;
+    }
+    catch (error) {
+        if (error instanceof GitHubError && error.status === 403) {
+            warning(`History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`);
+            return null;
+        }
+        if (error instanceof GitHubError) {
+            warning(`History not recorded: ${visible(error.message)}`);
+            return null;
+        }
+        if (error instanceof InputError) {
+            warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
+            return null;
+        }
+        throw error;
+    }
+}
+async function baselineBytes(file) {
+    try {
+        return await readFile(file);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return null;
+        throw error;
+    }
 }
 
 function pullRequestOfEvent() {
@@ -224,6 +356,7 @@ async function postComment(inputs, where, report) {
         maxBytes: COMMENT_LIMIT,
         runUrl: where.runUrl,
         ...(where.preface !== undefined ? { preface: where.preface } : {}),
+        ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
     try {
         const result = await upsertStickyComment(octokit, {
@@ -246,7 +379,12 @@ async function postComment(inputs, where, report) {
     }
 }
 async function publish(inputs, report, where) {
-    const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
+    const markdown = renderMarkdown(report, {
+        maxBytes: SUMMARY_LIMIT,
+        runUrl: where.runUrl,
+        ...(where.preface !== undefined ? { preface: where.preface } : {}),
+        ...(where.trends !== undefined ? { trends: where.trends } : {}),
+    });
     await writeOutputs(report, markdown);
     await writeReportFiles(inputs, report);
     if (process.env.GITHUB_STEP_SUMMARY)
@@ -263,4 +401,4 @@ async function publish(inputs, report, where) {
     }
 }
 
-export { renderUntrustedReport as a, pullRequestOfEvent as b, chooseLimits as c, resolveGateLimits as d, limitsAt as l, publish as p, renderLimitsChanged as r, untrustedBaselineKeys as u };
+export { renderLimitsChanged as a, renderUntrustedReport as b, chooseLimits as c, pullRequestOfEvent as d, resolveGateLimits as e, recordRunOnBranch as f, historyPlan as h, limitsAt as l, publish as p, readBranchHistory as r, untrustedBaselineKeys as u };

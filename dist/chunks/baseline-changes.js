@@ -1,4 +1,4 @@
-import { g as SECTIONS, v as valueOf$1 } from './snapshot.js';
+import { d as SECTIONS, v as valueOf$1 } from './snapshot.js';
 import { b as formatDelta, f as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './escape.js';
 import './series.js';

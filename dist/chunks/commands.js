@@ -465,7 +465,7 @@ async function emit(text, outFile, io) {
 async function parseCommand(args, io) {
     const opts = parseCommandArgs(args, PARSE);
     const { snapshot } = await collectFromOptions(opts, io);
-    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js').then(function (n) { return n.g; })).renderSnapshotTable(snapshot);
+    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot);
     await emit(text, optionalString(opts, 'out'), io);
     return 0;
 }
@@ -496,12 +496,12 @@ async function checkCommand(args, io) {
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
+        await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
     if (htmlFile)
         await writeFile(htmlFile, (await import('./html.js')).renderHtml(report));
     if (junitFile !== undefined && stamp !== undefined)
         await writeFile(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
-    const { renderTerminal } = await import('./terminal.js').then(function (n) { return n.g; });
+    const { renderTerminal } = await import('./terminal.js');
     io.out(renderTerminal(report, {
         color: (io.color ?? useColor)(),
         width: (io.width ?? terminalWidth)(),

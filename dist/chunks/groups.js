@@ -1,4 +1,4 @@
-import { g as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { m as median } from './roll-up.js';
 import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';

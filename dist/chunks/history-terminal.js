@@ -1,10 +1,11 @@
 import { globMatches } from './thresholds.js';
 import { RECENT_POINTS } from './trends.js';
-import { d as section } from './snapshot.js';
+import { g as section } from './snapshot.js';
 import { a as formatCount } from './units.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { p as plural } from './groups.js';
-import { w as wrap, s as shortSha, t as trendRange, a as sparkline, d as displayWidth, b as truncateMiddle, c as stepContext, i as indented, e as stepLevels, r as runsAgo, f as trendValue } from './terminal.js';
+import { wrap, displayWidth, truncateMiddle, indented } from './terminal.js';
+import { a as shortSha, t as trendRange, s as sparkline, b as stepContext, c as stepLevels, r as runsAgo, e as trendValue } from './trend-text.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:fs/promises';
 import 'node:path';

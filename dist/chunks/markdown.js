@@ -1,15 +1,30 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, w as worstOf, f as isRollUp, l as formatTransition, q as formatChange, e as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, h as devicesPhrase, k as kindTitle, j as valueRange, a as statusLabel, r as entryReason } from './groups.js';
-import { a as escapeMarkdownText, t as tableCodeSpan, e as escapeHtml, c as codeSpan } from './escape.js';
+import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, w as worstOf, f as isRollUp, l as formatTransition, q as formatChange, e as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, h as devicesPhrase, k as kindTitle, a as statusLabel, r as entryReason, j as valueRange } from './groups.js';
+import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
 import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
-import './snapshot.js';
-import './series.js';
+import { RECENT_POINTS } from './trends.js';
+import { s as sectionOfKind } from './snapshot.js';
+import { s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';
+import { s as splitDevice } from './keys.js';
 import './roll-up.js';
 import './types.js';
 import './environment.js';
-import './keys.js';
 import 'node:crypto';
+import './thresholds.js';
+import 'node:fs/promises';
+import 'node:path';
+import './local.js';
+import 'node:fs';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './_commonjsHelpers.js';
+import './evidence-sources.js';
+import './reader.js';
+import './format.js';
+import './series.js';
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
 const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: '✅' };
@@ -66,13 +81,14 @@ function checkMarker(marker) {
     }
     return marker;
 }
-const ALL_DROPPED = { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
+const ALL_DROPPED = { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
 const LEVELS = [
-    { dropChart: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
+    { dropChart: false, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+    { dropChart: true, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+    { dropChart: true, dropTrends: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+    { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+    { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
+    { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
     ALL_DROPPED,
 ];
 function buildParts(report, options) {
@@ -98,20 +114,71 @@ function buildParts(report, options) {
     if (firstRun)
         headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
     const totals = deviceTable(report.entries);
+    const trends = options.trends;
+    const problemRows = problemGroups.map((g) => groupRow(g, trends));
+    const bandedEntries = sections.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band');
     return {
         head: headLines.join('\n'),
         problemHeading: problems.length > 0
             ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
             : null,
-        problemRows: problemGroups.map(groupRow),
+        problemRows,
         recorded: recordedEntries.length > 0 ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length) : null,
         chart: firstRun || options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
         devices: totals === null ? null : renderDevices(totals),
-        improvements: improvementGroups.map(groupRow),
+        improvements: improvementGroups.map((g) => groupRow(g, trends)),
         improvementCount: sections.improvements.length,
         unchanged: sections.unchanged.length > 0 ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length) : null,
         unchangedCount: sections.unchanged.length,
+        trendLegend: trends !== undefined && problemRows.some((r) => r.trend !== null) ? trendLegend(trends) : null,
+        moved: trends === undefined ? null : movedList(trends, problemGroups),
+        banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
+        bandedCount: bandedEntries.length,
     };
+}
+function trendLegend(trends) {
+    return `Under each key: its last ${formatCount(RECENT_POINTS)} runs on ${branchName(trends)}, lowest ▁ to highest █ (a key group: its largest device at each run).`;
+}
+function branchName(trends) {
+    return trends.branch === undefined ? 'the default branch' : codeSpan(trends.branch);
+}
+const MOVED_SHOWN = 10;
+function movedList(trends, groups) {
+    const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
+    const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
+    if (moved.length === 0)
+        return null;
+    const lines = [`#### Moved on ${branchName(trends)} in the last ${formatCount(RECENT_POINTS)} runs`, ''];
+    for (const m of moved.slice(0, MOVED_SHOWN))
+        lines.push(`- ${stepMarkdown(m.subject, m.trend, unitOf(m.kind), trends)}`);
+    if (moved.length > MOVED_SHOWN)
+        lines.push(`- …and ${plural(moved.length - MOVED_SHOWN, 'more')}: \`ascend-memory-gate history show\` lists them`);
+    return lines.join('\n');
+}
+function unitOf(kind) {
+    return sectionOfKind(kind)?.unit ?? 'bytes';
+}
+function stepMarkdown(subject, trend, unit, trends) {
+    const step = trend.step;
+    const url = trends.commitUrl(step.commit);
+    const commit = url === undefined ? codeSpan(shortSha(step.commit)) : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
+    const context = stepContext(step, codeSpan, escapeMarkdownText);
+    const largest = trend.of === 'largest' ? ' (largest device)' : '';
+    return `${codeSpan(subject)}${largest}: ${sizes(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
+}
+function rowTrend(group, trends, notes) {
+    if (trends === undefined)
+        return null;
+    const rolled = isRollUp(group);
+    const subject = rolled ? group.pattern : worstOf(group).key;
+    const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
+    if (trend === undefined)
+        return null;
+    const unit = unitOf(group.kind);
+    if (trend.step !== null)
+        notes.push(stepMarkdown(subject, trend, unit, trends));
+    const of = trend.of === 'largest' && !rolled ? ` (largest of ${tableCodeSpan(splitDevice(subject).group)})` : '';
+    return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${sizes(trendRange(trend, unit))}${of}`;
 }
 function firstRunHowTo(baselineFile) {
     const file = tableCodeSpan(baselineFile);
@@ -125,7 +192,9 @@ function compose(parts, level, rowCount) {
     const blocks = [parts.head];
     if (parts.problemHeading !== null) {
         const shown = parts.problemRows.slice(0, rowCount);
-        blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown)}` : parts.problemHeading);
+        blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown, level.dropTrends)}` : parts.problemHeading);
+        if (parts.trendLegend !== null && !level.dropTrends && shown.some((r) => r.trend !== null))
+            blocks.push(parts.trendLegend);
         const cut = parts.problemRows.length - rowCount;
         if (cut > 0)
             blocks.push(moreRowsNote(cut));
@@ -135,6 +204,14 @@ function compose(parts, level, rowCount) {
         const lists = shown.map((r) => r.devices).filter((d) => d !== null);
         if (lists.length > 0)
             blocks.push(level.dropDeviceLists ? omittedNote('the per-device lists of rolled-up rows') : lists.join('\n\n'));
+    }
+    if (parts.moved !== null)
+        blocks.push(level.dropTrends ? omittedNote('what moved on the default branch') : parts.moved);
+    if (parts.banded.length > 0) {
+        blocks.push(`#### Within the noise band (${formatCount(parts.bandedCount)})\n\nPast the tolerance, within the spread of the default branch: these pass.\n\n${table(parts.banded, level.dropTrends)}`);
+        const notes = explanations(parts.banded);
+        if (notes !== null)
+            blocks.push(notes);
     }
     if (parts.recorded !== null)
         blocks.push(level.dropUnchanged ? omittedNote('the list of recorded keys') : parts.recorded);
@@ -146,7 +223,7 @@ function compose(parts, level, rowCount) {
         if (level.dropImprovements)
             blocks.push(omittedNote(plural(parts.improvementCount, 'improvement')));
         else {
-            blocks.push(`#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements)}`);
+            blocks.push(`#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements, level.dropTrends)}`);
             const notes = explanations(parts.improvements);
             if (notes !== null)
                 blocks.push(notes);
@@ -157,7 +234,7 @@ function compose(parts, level, rowCount) {
     }
     return joinBlocks(blocks);
 }
-function table(rows) {
+function table(rows, dropTrends = true) {
     const numbers = new Map();
     const lines = rows.map((row) => {
         const marks = row.notes.map((note) => {
@@ -168,7 +245,8 @@ function table(rows) {
         });
         const [status = '', key = '', ...rest] = row.cells;
         const withMarks = marks.length > 0 ? `${key}${NBSP}${marks.join('˒')}` : key;
-        return `| ${[status, withMarks, ...rest].join(' | ')} |`;
+        const withTrend = row.trend !== null && !dropTrends ? `${withMarks}<br>${row.trend}` : withMarks;
+        return `| ${[status, withTrend, ...rest].join(' | ')} |`;
     });
     return [...ENTRY_HEADER, ...lines].join('\n');
 }
@@ -198,17 +276,21 @@ function moreRowsNote(rows) {
 function omittedNote(what) {
     return `_${what} not shown to fit the size limit: ${SEE_ELSEWHERE}_`;
 }
-function groupRow(group) {
+function groupRow(group, trends) {
     const worst = worstOf(group);
     const icon = SEVERITY_ICON[group.severity] ?? '❔';
     const status = `${icon}${NBSP}${statusText(group.status)}`;
     if (!isRollUp(group)) {
-        return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes: entryNotes(worst, null), devices: null };
+        const notes = entryNotes(worst, null);
+        const trend = rowTrend(group, trends, notes);
+        return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes, devices: null, trend };
     }
     const device = deviceOfEntry(worst) ?? '';
     const median = medianGrowth(group);
     const percent = medianPercent(group);
     const medianText = `median ${formatDelta(median)}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
+    const notes = entryNotes(worst, device);
+    const trend = rowTrend(group, trends, notes);
     return {
         cells: [
             status,
@@ -216,8 +298,9 @@ function groupRow(group) {
             sizes(formatTransition(worst)),
             `${sizes(formatChange(worst))}<br>${sizes(medianText)}`,
         ],
-        notes: entryNotes(worst, device),
+        notes,
         devices: deviceList(group),
+        trend,
     };
 }
 function entryNotes(entry, worstDevice) {

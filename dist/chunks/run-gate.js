@@ -1,14 +1,14 @@
+import { I as InputError } from './errors.js';
 import { r as releaseParsedTexts } from './validate.js';
-import { m as modulesOf, d as section, c as compareKeys, k as keysOf, e as metricsOf, v as valueOf, g as SECTIONS, h as hasNoMetrics } from './snapshot.js';
+import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, d as SECTIONS, h as hasNoMetrics } from './snapshot.js';
 import { loadBaseline } from './baseline.js';
 import { m as median } from './roll-up.js';
 import { f as formatBytes, a as formatCount } from './units.js';
 import { exceedsTolerance, matchRule, percentChange, sectionThresholds, DEFAULT_CONFIG, loadGateConfig, applyMaxIncrease, parseMaxIncrease } from './thresholds.js';
 import { S as STATUSES } from './types.js';
-import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment.js';
+import { b as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment.js';
 import './reader.js';
 import './_commonjsHelpers.js';
-import './errors.js';
 import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
@@ -839,6 +839,9 @@ async function runGate(request) {
     if (request.maxIncrease !== undefined)
         config = applyMaxIncrease(config, parseMaxIncrease(request.maxIncrease));
     const baseline = request.limits ? request.limits.baseline : await loadBaseline(request.baselinePath);
+    if (baseline === null && !request.allowMissingBaseline) {
+        throw new InputError(`baseline ${request.baselinePath} does not exist: create it with 'ascend-memory-gate baseline --out ${request.baselinePath}' (or the Action's mode: update) and commit it`);
+    }
     releaseParsedTexts();
     const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config, request.noise);
     const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));

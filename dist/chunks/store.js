@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
-import { parseHistory, pointLine, latestAloneBytes, serializeHistory, emptySection, ROLLUP_WIDTH, lastValue } from './format.js';
+import { pointLine, latestAloneBytes, serializeHistory, emptySection, ROLLUP_WIDTH, lastValue, parseHistory } from './format.js';
 import 'node:crypto';
 import 'node:path';
 import './reader.js';

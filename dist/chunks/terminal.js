@@ -1,52 +1,29 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { RECENT_POINTS } from './trends.js';
-import { g as SECTIONS, e as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
-import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
+import { d as SECTIONS, m as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, H as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, l as formatTransition, q as formatChange, b as countByStatus, w as worstOf, r as entryReason, f as isRollUp, m as medianPercent, h as devicesPhrase, e as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './groups.js';
-import { d as describeChanges } from './environment.js';
+import { s as sparkline, t as trendRange, d as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './trend-text.js';
 import { s as splitDevice } from './keys.js';
-
-const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
-const SPARK_GAP = '·';
-function sparkline(values, min, max) {
-    let out = '';
-    for (const v of values) {
-        if (v === null)
-            out += SPARK_GAP;
-        else if (max === min)
-            out += SPARK_BLOCKS[3];
-        else
-            out += SPARK_BLOCKS[Math.min(7, Math.floor(((v - min) / (max - min)) * 8))];
-    }
-    return out;
-}
-function trendValue(value, unit) {
-    return unit === 'count' ? formatCount(value) : formatBytes(value);
-}
-function trendRange(trend, unit) {
-    return trend.min === trend.max ? trendValue(trend.min, unit) : `${trendValue(trend.min, unit)} – ${trendValue(trend.max, unit)}`;
-}
-function trendSpan(trend) {
-    const n = trend.recent.length;
-    return `${formatCount(n)} ${n === 1 ? 'run' : 'runs'}`;
-}
-function shortSha(sha) {
-    return sha.slice(0, 7);
-}
-function runsAgo(step) {
-    return step.runsAgo === 0 ? 'the latest run' : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
-}
-function stepContext(step) {
-    const parts = [];
-    if (step.environment.length > 0)
-        parts.push(`${describeChanges(step.environment)} at the same run`);
-    if (step.baselineChanged)
-        parts.push('the baseline changed at the same run');
-    return parts.length === 0 ? null : parts.join('; ');
-}
-function stepLevels(step, unit) {
-    return `${trendValue(step.before, unit)} → ${trendValue(step.after, unit)}`;
-}
+import './thresholds.js';
+import 'node:fs/promises';
+import 'node:path';
+import './local.js';
+import 'node:fs';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './_commonjsHelpers.js';
+import './evidence-sources.js';
+import './reader.js';
+import 'node:crypto';
+import './environment.js';
+import './series.js';
+import './format.js';
+import './roll-up.js';
+import './types.js';
+import './escape.js';
 
 const MAX_ROWS = 30;
 const MIN_KEY_WIDTH = 12;
@@ -398,14 +375,4 @@ function fieldText(declaration, field, value) {
     }
 }
 
-var terminal = /*#__PURE__*/Object.freeze({
-    __proto__: null,
-    displayWidth: displayWidth,
-    indented: indented,
-    renderSnapshotTable: renderSnapshotTable,
-    renderTerminal: renderTerminal,
-    truncateMiddle: truncateMiddle,
-    wrap: wrap
-});
-
-export { sparkline as a, truncateMiddle as b, stepContext as c, displayWidth as d, stepLevels as e, trendValue as f, terminal as g, indented as i, runsAgo as r, shortSha as s, trendRange as t, wrap as w };
+export { displayWidth, indented, renderSnapshotTable, renderTerminal, truncateMiddle, wrap };

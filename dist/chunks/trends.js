@@ -1,5 +1,5 @@
 import { exceedsTolerance, sectionThresholds, matchRule } from './thresholds.js';
-import { d as section, s as sectionOfKind } from './snapshot.js';
+import { g as section, s as sectionOfKind } from './snapshot.js';
 import { ROLLUP_WIDTH } from './format.js';
 import { m as median } from './roll-up.js';
 import { f as findDeviceSegment } from './keys.js';

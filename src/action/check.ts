@@ -4,6 +4,7 @@ import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { runGate } from '../gate/run-gate.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
+import { historyPlan, readBranchHistory, recordRunOnBranch } from './history.js';
 import { pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
 import { collectInputs, runUrl, thisRepo } from './shared.js';
@@ -14,7 +15,12 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const repo = thisRepo();
   // Limits first: a token or API problem fails before the (long) parse.
   const limits = await resolveGateLimits(inputs, repo, octokit, pr);
+  // The default branch's history: read by every run (trends, the noise band), written only by the default branch's.
+  const plan = historyPlan(inputs);
+  if (plan.role !== 'off') core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
+  let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
   const { snapshot, missingArtifacts } = await collectInputs(inputs);
+  const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../history/trends.js');
   const gated = await runGate({
     snapshot,
     baselinePath: inputs.baseline,
@@ -22,7 +28,11 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     maxIncrease: inputs.maxIncrease,
     allowMissingBaseline: true,
     limits,
+    ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
   });
+  // Recorded whether the gate passed or failed: a failing default branch is history too.
+  if (plan.role === 'write') history = (await recordRunOnBranch(inputs, octokit, repo, snapshot, plan)) ?? history;
+  const trends = history === null || trendsModule === undefined ? undefined : trendsModule.trendsOf(history, gated.config);
   const { baseline } = gated;
   const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
   if (baseline === null) {
@@ -34,5 +44,14 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     if (from === 'base') core.warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);
     else core.notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);
   }
-  await publish(inputs, report, { issueNumber: pr?.number, repo, runUrl: runUrl(), enforce: true, octokit, preface, limitsChanged: (limits.used?.changes.length ?? 0) > 0 });
+  await publish(inputs, report, {
+    issueNumber: pr?.number,
+    repo,
+    runUrl: runUrl(),
+    enforce: true,
+    octokit,
+    preface,
+    limitsChanged: (limits.used?.changes.length ?? 0) > 0,
+    ...(trends !== undefined ? { trends } : {}),
+  });
 }

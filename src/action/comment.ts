@@ -9,6 +9,8 @@ import type { GateReport } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
 import { renderLimitsChanged, renderUntrustedReport, untrustedBaselineKeys } from '../report/limits-changed.js';
+import { loadGateConfig } from '../gate/thresholds.js';
+import { readBranchHistory } from './history.js';
 import { chooseLimits, limitsAt } from './limits.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseReportJson } from '../report/json.js';
@@ -47,6 +49,9 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
   const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
+  // The trends come from the history branch (trusted: only the default branch's runs write it), never from the artifact.
+  const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
+  const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
   await publish(inputs, report, {
     issueNumber,
@@ -55,6 +60,7 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
     enforce: false,
     octokit,
     ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
+    ...(trends !== undefined ? { trends } : {}),
   });
 }
 

@@ -41,6 +41,12 @@ export interface ActionInputs {
   collectEnvironment: boolean;
   /** `KEY=VALUE` items added to this run's environment. */
   environment: string[];
+  /** Keep and read the default branch's history (check and comment modes). */
+  history: boolean;
+  /** The branch that holds it. */
+  historyBranch: string;
+  /** Points it keeps. */
+  historySize: number;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -92,6 +98,27 @@ function parseEvents(value: string): string[] {
   return events;
 }
 
+/** A branch name git and GitHub accept (git check-ref-format's rules for one branch). */
+function parseBranch(value: string): string {
+  const ok =
+    /^[A-Za-z0-9._/-]{1,200}$/.test(value) &&
+    !value.startsWith('-') &&
+    !value.startsWith('/') &&
+    !value.endsWith('/') &&
+    !value.endsWith('.') &&
+    !value.endsWith('.lock') &&
+    !value.includes('..') &&
+    !value.includes('//') &&
+    !value.split('/').some((part) => part.startsWith('.'));
+  if (!ok) throw new UsageError(`'history-branch' must be a branch name such as memory-gate-history, got '${value}'`);
+  return value;
+}
+
+function parseHistorySize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new UsageError(`'history-size' must be a whole number from 1 to 1000, got '${value}'`);
+  return Number(value);
+}
+
 /** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
 export function readInputs(get: (name: string) => string = (name) => core.getInput(name)): ActionInputs {
   const commentKey = get('comment-key') || 'default';
@@ -126,5 +153,8 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
       .split(/\r?\n/)
       .map((line) => line.trim())
       .filter((line) => line !== ''),
+    history: bool('history', get('history') || 'true'),
+    historyBranch: parseBranch(get('history-branch') || 'memory-gate-history'),
+    historySize: parseHistorySize(get('history-size') || '200'),
   };
 }

@@ -9,6 +9,7 @@ import { GitHubError } from '../github/errors.js';
 import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
+import type { Trends } from '../history/trends.js';
 import { annotationText, failingWorstFirst, failureReason } from '../report/annotation.js';
 import { writeJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -95,6 +96,7 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
     maxBytes: COMMENT_LIMIT,
     runUrl: where.runUrl,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
+    ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
   try {
     const result = await upsertStickyComment(octokit, {
@@ -126,11 +128,18 @@ export interface Publication {
   preface?: string;
   /** The pull request moves limits: worth a comment (policy on-change) even when every key passes. */
   limitsChanged?: boolean;
+  /** The default branch's history: sparklines and steps in the summary, the comment and the HTML report. */
+  trends?: Trends;
 }
 
 /** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
 export async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
-  const markdown = renderMarkdown(report, { maxBytes: SUMMARY_LIMIT, runUrl: where.runUrl, ...(where.preface !== undefined ? { preface: where.preface } : {}) });
+  const markdown = renderMarkdown(report, {
+    maxBytes: SUMMARY_LIMIT,
+    runUrl: where.runUrl,
+    ...(where.preface !== undefined ? { preface: where.preface } : {}),
+    ...(where.trends !== undefined ? { trends: where.trends } : {}),
+  });
   await writeOutputs(report, markdown);
   await writeReportFiles(inputs, report);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();

@@ -222,7 +222,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile) await writeFile(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath }));
+  if (markdownFile) await writeFile(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
   if (htmlFile) await writeFile(htmlFile, (await import('../report/html.js')).renderHtml(report));
   if (junitFile !== undefined && stamp !== undefined) await writeFile(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');

@@ -23,6 +23,9 @@ import { isFirstRun, plural, splitSections, statusLabel, verdictText } from './s
 import { deviceTable, type DeviceTableLimits } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
+import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
+import { sectionOfKind, splitDevice } from '../model/sections/index.js';
+import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange } from './trend-text.js';
 
 export interface MarkdownOptions {
   /** Subject of the verdict line, shown as plain text: "<title> failed: …". Default "Memory gate". */
@@ -42,6 +45,8 @@ export interface MarkdownOptions {
   chartModules?: number;
   /** The baseline file, named in a first run's how-to. Default `memory-baseline.json`. */
   baselineFile?: string;
+  /** The default branch's history: a sparkline under each row that has one, where figures stepped, what moved. */
+  trends?: Trends;
 }
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
@@ -117,21 +122,27 @@ export function checkMarker(marker: string): string {
 
 interface Level {
   dropChart: boolean;
+  /** The sparklines under the rows and the list of what moved on the default branch. */
+  dropTrends: boolean;
   dropDeviceLists: boolean;
   dropUnchanged: boolean;
   dropImprovements: boolean;
   dropDevices: boolean;
 }
 
-const ALL_DROPPED: Level = { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
+const ALL_DROPPED: Level = { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
 
-/** The degrade steps in order: pictures of what the tables say first, then the per-device lists, unchanged rows, improvements, device totals. */
+/**
+ * The degrade steps in order: pictures of what the tables say first (charts, then sparklines and what moved), then the
+ * per-device lists, unchanged rows, improvements, device totals.
+ */
 const LEVELS: readonly Level[] = [
-  { dropChart: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
+  { dropChart: false, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropTrends: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
+  { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
   ALL_DROPPED,
 ];
 
@@ -143,6 +154,8 @@ interface Row {
   notes: string[];
   /** The `<details>` device list under a rolled-up row, or null. */
   devices: string | null;
+  /** The row's sparkline and range on the default branch, shown under its key; null without history. */
+  trend: string | null;
 }
 
 /** Every block pre-rendered once; compose() only picks and joins. */
@@ -158,6 +171,13 @@ interface Parts {
   improvementCount: number;
   unchanged: string | null;
   unchangedCount: number;
+  /** What the sparklines under the rows show, said once under the table; null when no row has one. */
+  trendLegend: string | null;
+  /** What moved on the default branch besides the rows, or null. */
+  moved: string | null;
+  /** Keys past their tolerance that the noise band let pass. */
+  banded: Row[];
+  bandedCount: number;
 }
 
 function buildParts(report: GateReport, options: MarkdownOptions): Parts {
@@ -181,21 +201,78 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
   if (firstRun) headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
 
   const totals = deviceTable(report.entries);
+  const trends = options.trends;
+  const problemRows = problemGroups.map((g) => groupRow(g, trends));
+  const bandedEntries = sections.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band');
   return {
     head: headLines.join('\n'),
     problemHeading:
       problems.length > 0
         ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
         : null,
-    problemRows: problemGroups.map(groupRow),
+    problemRows,
     recorded: recordedEntries.length > 0 ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length) : null,
     chart: firstRun || options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
     devices: totals === null ? null : renderDevices(totals),
-    improvements: improvementGroups.map(groupRow),
+    improvements: improvementGroups.map((g) => groupRow(g, trends)),
     improvementCount: sections.improvements.length,
     unchanged: sections.unchanged.length > 0 ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length) : null,
     unchangedCount: sections.unchanged.length,
+    trendLegend: trends !== undefined && problemRows.some((r) => r.trend !== null) ? trendLegend(trends) : null,
+    moved: trends === undefined ? null : movedList(trends, problemGroups),
+    banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
+    bandedCount: bandedEntries.length,
   };
+}
+
+/** The legend of the sparklines, once under the table. */
+function trendLegend(trends: Trends): string {
+  return `Under each key: its last ${formatCount(RECENT_POINTS)} runs on ${branchName(trends)}, lowest ▁ to highest █ (a key group: its largest device at each run).`;
+}
+
+function branchName(trends: Trends): string {
+  return trends.branch === undefined ? 'the default branch' : codeSpan(trends.branch);
+}
+
+/** Steps listed besides the rows' own. */
+const MOVED_SHOWN = 10;
+
+/** What moved on the default branch in its last 30 runs, for figures the rows do not show. */
+function movedList(trends: Trends, groups: readonly EntryGroup[]): string | null {
+  const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
+  const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
+  if (moved.length === 0) return null;
+  const lines = [`#### Moved on ${branchName(trends)} in the last ${formatCount(RECENT_POINTS)} runs`, ''];
+  for (const m of moved.slice(0, MOVED_SHOWN)) lines.push(`- ${stepMarkdown(m.subject, m.trend, unitOf(m.kind), trends)}`);
+  if (moved.length > MOVED_SHOWN) lines.push(`- …and ${plural(moved.length - MOVED_SHOWN, 'more')}: \`ascend-memory-gate history show\` lists them`);
+  return lines.join('\n');
+}
+
+function unitOf(kind: string): 'bytes' | 'count' {
+  return sectionOfKind(kind)?.unit ?? 'bytes';
+}
+
+/** `DEV_MEM/{*}/HCCL` (largest device): 400.0 MiB → 800.0 MiB since [`a1b2c3d`](…) (14 runs ago on `main`); CANN toolkit 8.3.RC1 → 9.0.RC1 at the same run. */
+function stepMarkdown(subject: string, trend: Trend, unit: 'bytes' | 'count', trends: Trends): string {
+  const step = trend.step as StepNote;
+  const url = trends.commitUrl(step.commit);
+  const commit = url === undefined ? codeSpan(shortSha(step.commit)) : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
+  const context = stepContext(step, codeSpan, escapeMarkdownText);
+  const largest = trend.of === 'largest' ? ' (largest device)' : '';
+  return `${codeSpan(subject)}${largest}: ${sizes(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
+}
+
+/** A row's sparkline and range, and its step as one of the row's notes. */
+function rowTrend(group: EntryGroup, trends: Trends | undefined, notes: string[]): string | null {
+  if (trends === undefined) return null;
+  const rolled = isRollUp(group);
+  const subject = rolled ? group.pattern : worstOf(group).key;
+  const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
+  if (trend === undefined) return null;
+  const unit = unitOf(group.kind);
+  if (trend.step !== null) notes.push(stepMarkdown(subject, trend, unit, trends));
+  const of = trend.of === 'largest' && !rolled ? ` (largest of ${tableCodeSpan(splitDevice(subject).group)})` : '';
+  return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${sizes(trendRange(trend, unit))}${of}`;
 }
 
 function firstRunHowTo(baselineFile: string): string {
@@ -211,7 +288,8 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
   const blocks: string[] = [parts.head];
   if (parts.problemHeading !== null) {
     const shown = parts.problemRows.slice(0, rowCount);
-    blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown)}` : parts.problemHeading);
+    blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown, level.dropTrends)}` : parts.problemHeading);
+    if (parts.trendLegend !== null && !level.dropTrends && shown.some((r) => r.trend !== null)) blocks.push(parts.trendLegend);
     // A blank line before each note: a line right under a table would become one more table row.
     const cut = parts.problemRows.length - rowCount;
     if (cut > 0) blocks.push(moreRowsNote(cut));
@@ -220,13 +298,19 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
     const lists = shown.map((r) => r.devices).filter((d): d is string => d !== null);
     if (lists.length > 0) blocks.push(level.dropDeviceLists ? omittedNote('the per-device lists of rolled-up rows') : lists.join('\n\n'));
   }
+  if (parts.moved !== null) blocks.push(level.dropTrends ? omittedNote('what moved on the default branch') : parts.moved);
+  if (parts.banded.length > 0) {
+    blocks.push(`#### Within the noise band (${formatCount(parts.bandedCount)})\n\nPast the tolerance, within the spread of the default branch: these pass.\n\n${table(parts.banded, level.dropTrends)}`);
+    const notes = explanations(parts.banded);
+    if (notes !== null) blocks.push(notes);
+  }
   if (parts.recorded !== null) blocks.push(level.dropUnchanged ? omittedNote('the list of recorded keys') : parts.recorded);
   if (parts.chart !== null) blocks.push(level.dropChart ? omittedNote('module peak charts') : parts.chart);
   if (parts.devices !== null) blocks.push(level.dropDevices ? omittedNote('per-device totals') : parts.devices);
   if (parts.improvements.length > 0) {
     if (level.dropImprovements) blocks.push(omittedNote(plural(parts.improvementCount, 'improvement')));
     else {
-      blocks.push(`#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements)}`);
+      blocks.push(`#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements, level.dropTrends)}`);
       const notes = explanations(parts.improvements);
       if (notes !== null) blocks.push(notes);
     }
@@ -238,7 +322,7 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
 }
 
 /** The rows as one table, each reference mark numbered in order of first use; the same explanation keeps one number. */
-function table(rows: readonly Row[]): string {
+function table(rows: readonly Row[], dropTrends = true): string {
   const numbers = new Map<string, number>();
   const lines = rows.map((row) => {
     const marks = row.notes.map((note) => {
@@ -248,7 +332,8 @@ function table(rows: readonly Row[]): string {
     });
     const [status = '', key = '', ...rest] = row.cells;
     const withMarks = marks.length > 0 ? `${key}${NBSP}${marks.join('˒')}` : key;
-    return `| ${[status, withMarks, ...rest].join(' | ')} |`;
+    const withTrend = row.trend !== null && !dropTrends ? `${withMarks}<br>${row.trend}` : withMarks;
+    return `| ${[status, withTrend, ...rest].join(' | ')} |`;
   });
   return [...ENTRY_HEADER, ...lines].join('\n');
 }
@@ -286,17 +371,21 @@ function omittedNote(what: string): string {
 }
 
 /** A table row for a group: the entry itself for a group of one, else the pattern, device count, worst device and median. */
-function groupRow(group: EntryGroup): Row {
+function groupRow(group: EntryGroup, trends?: Trends): Row {
   const worst = worstOf(group);
   const icon = SEVERITY_ICON[group.severity] ?? '❔';
   const status = `${icon}${NBSP}${statusText(group.status)}`;
   if (!isRollUp(group)) {
-    return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes: entryNotes(worst, null), devices: null };
+    const notes = entryNotes(worst, null);
+    const trend = rowTrend(group, trends, notes);
+    return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes, devices: null, trend };
   }
   const device = deviceOfEntry(worst) ?? '';
   const median = medianGrowth(group);
   const percent = medianPercent(group);
   const medianText = `median ${formatDelta(median)}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
+  const notes = entryNotes(worst, device);
+  const trend = rowTrend(group, trends, notes);
   return {
     cells: [
       status,
@@ -304,8 +393,9 @@ function groupRow(group: EntryGroup): Row {
       sizes(formatTransition(worst)),
       `${sizes(formatChange(worst))}<br>${sizes(medianText)}`,
     ],
-    notes: entryNotes(worst, device),
+    notes,
     devices: deviceList(group),
+    trend,
   };
 }
 

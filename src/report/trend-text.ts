@@ -1,5 +1,5 @@
 // What every renderer says of a trend: the sparkline of its last 30 points, its range, and where it stepped (the commit, how long ago, what changed with it).
-import { describeChanges } from '../gate/environment.js';
+import { environmentLabel } from '../gate/environment.js';
 import type { StepNote, Trend } from '../history/trends.js';
 import { formatBytes, formatCount } from '../model/units.js';
 
@@ -45,10 +45,16 @@ export function runsAgo(step: StepNote): string {
   return step.runsAgo === 0 ? 'the latest run' : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
 }
 
-/** What else happened at the step's run, as plain text: "CANN toolkit 8.3 → 9.0 at the same run; the baseline changed there too". */
-export function stepContext(step: StepNote): string | null {
+/**
+ * What else happened at the step's run: "CANN toolkit 8.3 → 9.0 at the same run; the baseline changed at the same run".
+ * Plain text by default; `value` and `label` format the environment's values and item names for another medium.
+ */
+export function stepContext(step: StepNote, value: (text: string) => string = (t) => t, label: (text: string) => string = (t) => t): string | null {
   const parts: string[] = [];
-  if (step.environment.length > 0) parts.push(`${describeChanges(step.environment)} at the same run`);
+  if (step.environment.length > 0) {
+    const changes = step.environment.map((c) => `${label(environmentLabel(c.item))} ${c.baseline === null ? '(unset)' : value(c.baseline)} → ${c.current === null ? '(unset)' : value(c.current)}`);
+    parts.push(`${changes.join('; ')} at the same run`);
+  }
   if (step.baselineChanged) parts.push('the baseline changed at the same run');
   return parts.length === 0 ? null : parts.join('; ');
 }

@@ -643,7 +643,8 @@ describe('artifacts', () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*', plog: '.' }, event: 'push', runId: RUN });
+    // history: false, so that nothing but the artifacts goes to GitHub (the history is read through REST).
+    const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*', plog: '.', history: 'false' }, event: 'push', runId: RUN });
     expect(r.code, why(r)).toBe(0);
     const report = readReport(r);
     expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(
@@ -1436,5 +1437,139 @@ describe('mode: snapshot', () => {
     const report = readReport(g);
     expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort());
     expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
+  });
+});
+
+// ───────────────────────────── history on the default branch (issue 23) ─────────────────────────────
+
+describe('history on the default branch', () => {
+  const BRANCH = 'memory-gate-history';
+  const FILE = 'default.history.jsonl';
+  const pushSha = (n: number): string => `5a${String(n).padStart(38, '0')}`;
+  const pushPayload = { ref: 'refs/heads/main', repository: { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' }, default_branch: 'main' } };
+  /** Main's runs: HCCL doubles on every device from run 16 on, with CANN 9.0 (the step the report must name). */
+  const mainModules = (n: number): Record<string, ModuleValue> =>
+    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, k.endsWith('/HCCL') && n >= 16 ? { ...v, peak: v.peak * 2 } : v]));
+
+  function pushRun(n: number, extra: Partial<RunOptions> = {}): Promise<ActionRun> {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(mainModules(n), RANKS) });
+    return runAction({
+      dirs,
+      inputs: { plog: 'rank_*', environment: `cann=${n >= 16 ? '9.0.RC1' : '8.3.RC1'}` },
+      event: 'push',
+      payload: pushPayload,
+      runId: 7000 + n,
+      sha: pushSha(n),
+      ...extra,
+    });
+  }
+
+  const historyPoints = (): { commit: string; run: string }[] =>
+    (fake.readFile(BRANCH, FILE) ?? '')
+      .split('\n')
+      .slice(2)
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { commit: string; run: string });
+
+  it('30 push runs append to the history branch, two of them racing (both kept); a PR run shows sparklines and names the commit where HCCL stepped; the PR, a fork, pull_request_target and workflow_run write nothing', async () => {
+    for (let n = 1; n <= 28; n++) {
+      const r = await pushRun(n);
+      // From run 16 on, main itself regresses against the committed baseline: its runs are recorded all the same.
+      expect(r.code, why(r)).toBe(n >= 16 ? 1 : 0);
+      expect(r.stdout).toContain(`History: recorded run ${7000 + n} in ${BRANCH}:${FILE}`);
+    }
+    // Runs 29 and 30 read the branch before either moves it: one is refused (not a fast-forward) and lands after a fresh read.
+    const held = fake.holdRequests({ method: 'PATCH', path: new RegExp(`/git/refs/heads/${BRANCH}$`), count: 2 });
+    const [r29, r30] = await Promise.all([pushRun(29), pushRun(30)]);
+    expect(await held).toBe(2);
+    expect([r29, r30].map((r) => /after 1 retry \(the branch moved meanwhile\)/.test(r.stdout)).sort()).toEqual([false, true]);
+    const points = historyPoints();
+    expect(points).toHaveLength(30);
+    expect(points.map((p) => p.run).sort()).toEqual(Array.from({ length: 30 }, (_, i) => String(7001 + i)));
+    // One commit per run on the branch, each on top of the one before.
+    let commits = 0;
+    for (let sha = fake.getRef(BRANCH); sha !== undefined; commits++) sha = (fake.getObject(sha) as { parents: string[] }).parents[0];
+    expect(commits).toBe(30);
+
+    // A pull request that keeps HCCL doubled: regressed against the baseline, with main's trend and the commit where it moved.
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(mainModules(30), RANKS) });
+    fake.clearLog();
+    const pr = await runAction({ dirs, inputs: { plog: 'rank_*' }, event: 'pull_request', payload: { ...(prPayload(71, 'e'.repeat(40), baseOf(dirs)) as object), repository: pushPayload.repository } });
+    expect(pr.code, why(pr)).toBe(1);
+    const step = `\`DEV_MEM/*/HCCL\` (largest device): 83.0\u00a0MiB → 166.0\u00a0MiB since [\`${pushSha(16).slice(0, 7)}\`](https://github.com/${REPO}/commit/${pushSha(16)}) (14 runs ago on \`main\`); CANN toolkit \`8.3.RC1\` → \`9.0.RC1\` at the same run.`;
+    const row = pr.summary.split('\n').find((l) => l.includes('`DEV_MEM/*/HCCL`<br>'));
+    expect(row).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\` 83.0\u00a0MiB – 166.0\u00a0MiB |`);
+    expect(pr.summary).toContain(`1. ${step}`);
+    expect(pr.summary).toContain('Under each key: its last 30 runs on `main`, lowest ▁ to highest █ (a key group: its largest device at each run).');
+    const comment = fake.comments(71).at(-1)?.body ?? '';
+    expect(comment).toContain(`1. ${step}`);
+    expect(comment).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\``);
+    // The PR run read the history and wrote only its comment.
+    expect(fake.requests({ route: 'git.getRef' }).some((q) => decodeURIComponent(q.path).endsWith(`/heads/${BRANCH}`))).toBe(true);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.createComment']);
+    expect(historyPoints()).toHaveLength(30);
+
+    // A fork's run (read-only token: no comment) and a pull_request_target run: no write request at all.
+    fake.clearLog();
+    const forkDirs = newRunDirs();
+    writeFiles(forkDirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(mainModules(30), RANKS) });
+    const forkPayload = prPayload(72, 'f'.repeat(40), baseOf(forkDirs)) as { pull_request: { head: Record<string, unknown> } };
+    forkPayload.pull_request.head.repo = { full_name: 'forker/octo-repo', fork: true };
+    const fork = await runAction({ dirs: forkDirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: { ...forkPayload, repository: pushPayload.repository } });
+    expect(fork.code, why(fork)).toBe(1);
+    expect(fork.summary).toContain(step);
+    const target = await runAction({ dirs: forkDirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request_target', payload: { ...forkPayload, repository: pushPayload.repository } });
+    expect(target.code, why(target)).toBe(1);
+    expect(target.stdout).toContain('History: read only (a check run on pull_request_target only reads it)');
+    expect(fake.writes()).toEqual([]);
+
+    // workflow_run (comment mode) re-renders the PR run's report with the trends of the history branch, and writes only the comment.
+    const RUN = 9300;
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') } });
+    // The pull request as the API shows it: its base is main, which holds the same limits.
+    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) }, message: 'main for the comment job' });
+    fake.addPull({ number: 71, headRef: 'feature', headSha: 'e'.repeat(40) });
+    fake.clearLog();
+    const commented = await runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: 'e'.repeat(40), event: 'pull_request', pull_requests: [{ number: 71 }] }, repository: pushPayload.repository },
+      runId: 9301,
+    });
+    expect(commented.code, why(commented)).toBe(0);
+    expect(fake.comments(71).at(-1)?.body).toContain(`1. ${step}`);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.updateComment']);
+    expect(historyPoints()).toHaveLength(30);
+  });
+
+  it('a token without contents: write is one warning naming it, and the verdict stands', async () => {
+    fake.forceResponse({ method: 'POST', path: /\/git\/blobs$/, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+    const r = await pushRun(31);
+    expect(r.code, why(r)).toBe(1);
+    const history = r.warnings.filter((w) => w.message.startsWith('History'));
+    expect(history.map((w) => w.message)).toEqual([
+      `History not recorded: 403 creating a blob for ${FILE} on branch ${BRANCH}: the token needs \`contents: write\` (GitHub said: Resource not accessible by integration). Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`,
+    ]);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/HCCL regressed/);
+    expect(historyPoints()).toHaveLength(30);
+  });
+
+  it('a corrupt history on the branch is a warning naming its line, never overwritten; a push to another branch only reads', async () => {
+    const text = fake.readFile(BRANCH, FILE)!;
+    const broken = text.replace(/"run":"7005"/, '"run":7005');
+    fake.commitFiles({ branch: BRANCH, files: { [FILE]: broken }, message: 'hand edit' });
+    const r = await pushRun(32);
+    expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
+      `History not read, so the report has no trends: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005`,
+      `History not recorded: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005; the file was left as it is`,
+    ]);
+    expect(fake.readFile(BRANCH, FILE)).toBe(broken);
+    fake.commitFiles({ branch: BRANCH, files: { [FILE]: text }, message: 'fixed' });
+    fake.clearLog();
+    const other = await pushRun(33, { refName: 'release/1.0', payload: { ...pushPayload, ref: 'refs/heads/release/1.0' } });
+    expect(other.stdout).toContain('History: read only (refs/heads/release/1.0 is not the default branch main)');
+    expect(fake.writes()).toEqual([]);
   });
 });

@@ -190,6 +190,50 @@ describe('@actions/github (real getOctokit) against the fake', () => {
   });
 });
 
+describe('concurrent writers (issue 23)', () => {
+  it('two writers that both read the branch before either moves it: the first fast-forwards, the second gets 422 and lands after a fresh read', async () => {
+    const head = fake.commitFiles({ branch: 'memory-gate-history', files: { 'default.history.jsonl': 'v0\n' }, parent: null, message: 'history' });
+    fake.clearLog();
+    const held = fake.holdRequests({ method: 'PATCH', path: /\/git\/refs\/heads\/memory-gate-history$/, count: 2 });
+    const writer = (label: string): Promise<{ result: any; stderr: string }> =>
+      runChild(
+        `
+        import { getOctokit, context } from '@actions/github';
+        const gh = getOctokit(process.env.GITHUB_TOKEN);
+        const r = context.repo;
+        const write = async () => {
+          const head = (await gh.rest.git.getRef({ ...r, ref: 'heads/memory-gate-history' })).data.object.sha;
+          const commit = await gh.rest.git.getCommit({ ...r, commit_sha: head });
+          const tree = await gh.rest.git.createTree({ ...r, base_tree: commit.data.tree.sha, tree: [{ path: ARGS.label + '.txt', mode: '100644', type: 'blob', content: ARGS.label }] });
+          const c = await gh.rest.git.createCommit({ ...r, message: ARGS.label, tree: tree.data.sha, parents: [head] });
+          await gh.rest.git.updateRef({ ...r, ref: 'heads/memory-gate-history', sha: c.data.sha, force: false });
+        };
+        const statuses = [];
+        for (let i = 0; i < 3; i++) {
+          try { await write(); statuses.push(200); break; } catch (e) { statuses.push(e.status); }
+        }
+        out({ statuses });
+        `,
+        fake.env(),
+        { label },
+      );
+    const [a, b] = await Promise.all([writer('a'), writer('b')]);
+    expect(await held).toBe(2);
+    // One of them landed at once, the other was refused once (not a fast-forward) and landed on its second try.
+    expect([a.result?.statuses, b.result?.statuses].map((x) => JSON.stringify(x)).sort()).toEqual(['[200]', '[422,200]']);
+    expect(Object.keys(fake.listFiles('memory-gate-history')).sort()).toEqual(['a.txt', 'b.txt', 'default.history.jsonl']);
+    const updates = fake.requests({ route: 'git.updateRef' });
+    expect(updates.map((u) => [u.held, u.status])).toEqual([
+      [true, 200],
+      [true, 422],
+      [undefined, 200],
+    ]);
+    const tip = fake.getRef('memory-gate-history')!;
+    const parent = (fake.getObject(tip) as { parents: string[] }).parents[0]!;
+    expect((fake.getObject(parent) as { parents: string[] }).parents).toEqual([head]);
+  });
+});
+
 describe('@actions/artifact (real DefaultArtifactClient) against the fake', () => {
   it('same run: Twirp ListArtifacts + GetSignedArtifactURL, blob download, files land', async () => {
     const a = fake.addArtifact({ name: 'memory-report', files: { 'plog/run.log': 'plog line\n', 'compare/memory_compare.csv': 'a,b\n1,2\n' } });

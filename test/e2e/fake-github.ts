@@ -56,6 +56,8 @@ export interface RequestLogEntry {
   status: number;
   /** the fault injected instead of an answer (issue 13: see injectFaults) */
   fault?: FaultKind;
+  /** held by holdRequests until enough concurrent ones arrived (issue 23) */
+  held?: boolean;
 }
 
 export interface FakeArtifact {
@@ -256,6 +258,13 @@ export interface FakeGitHub {
 
   /** issue 13: fail a share of matching requests once each (5xx, reset, cut-short body); see FaultOptions. */
   injectFaults(f: FaultOptions): void;
+
+  /**
+   * issue 23: concurrent writers. The next `count` requests matching `method` and `path` (tested on the decoded path) are held until all `count` have
+   * arrived, then answered in arrival order: two runs that both read a branch before either moves it. After `timeoutMs`
+   * (default 20 s) whatever arrived is answered. Returns a promise that resolves when they were released.
+   */
+  holdRequests(h: { method?: string; path: RegExp; count: number; timeoutMs?: number }): Promise<number>;
 }
 
 // ───────────────────────────── helpers ─────────────────────────────
@@ -345,6 +354,14 @@ function parseBody(raw: Buffer, contentType: string | undefined): unknown {
     }
   }
   return text;
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 type Obj = Record<string, unknown>;
@@ -1202,6 +1219,16 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 
   const faults = faultInjector();
 
+  interface Hold {
+    method?: string;
+    path: RegExp;
+    count: number;
+    active: boolean;
+    waiting: (() => void)[];
+    release(): void;
+  }
+  const holds: Hold[] = [];
+
   // ───── dispatcher ─────
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -1281,43 +1308,57 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         return;
       }
 
-      try {
-        // forced responses first
-        const f = state.forced.find(
-          (x) =>
-            (x.method === undefined || x.method.toUpperCase() === method) &&
-            (typeof x.path === 'string' ? x.path === url.pathname : x.path.test(url.pathname)) &&
-            (x.times === undefined || x.times > 0),
-        );
-        const route = routes.find((rt) => rt.method === method && rt.re.test(url.pathname));
-        if (route) log.route = route.name;
-        if (f) {
-          if (f.times !== undefined) f.times--;
-          log.forced = true;
-          send({
-            status: f.status,
-            json: f.body ?? { message: http.STATUS_CODES[f.status] ?? 'Error', documentation_url: DOCS, status: String(f.status) },
-            ...(f.headers ? { headers: f.headers } : {}),
-          });
-          return;
+      // issue 23: concurrent writers. A held request waits until `count` matching ones wait, then all are answered in
+      // the order they arrived (or after timeoutMs, whatever has come).
+      const answer = (): void => {
+        try {
+          // forced responses first
+          const f = state.forced.find(
+            (x) =>
+              (x.method === undefined || x.method.toUpperCase() === method) &&
+              (typeof x.path === 'string' ? x.path === url.pathname : x.path.test(url.pathname)) &&
+              (x.times === undefined || x.times > 0),
+          );
+          const route = routes.find((rt) => rt.method === method && rt.re.test(url.pathname));
+          if (route) log.route = route.name;
+          if (f) {
+            if (f.times !== undefined) f.times--;
+            log.forced = true;
+            send({
+              status: f.status,
+              json: f.body ?? { message: http.STATUS_CODES[f.status] ?? 'Error', documentation_url: DOCS, status: String(f.status) },
+              ...(f.headers ? { headers: f.headers } : {}),
+            });
+            return;
+          }
+          if (!route) {
+            log.unmatched = true;
+            send({ status: 404, json: { message: 'Not Found', documentation_url: DOCS, status: '404', fake: 'no such route in fake-github' } });
+            return;
+          }
+          const token = authParts.length >= 2 ? authParts.slice(1).join(' ') : undefined;
+          if (route.auth && opts.requireAuth && !token) {
+            send({ status: 401, json: { message: 'Requires authentication', documentation_url: DOCS, status: '401' } });
+            return;
+          }
+          const m = route.re.exec(url.pathname)!;
+          const ctx: Ctx = { method, url, params: m.slice(1), body, log, ...(token ? { token } : {}) };
+          send(route.handler(ctx));
+        } catch (err) {
+          if (err instanceof HttpError) send({ status: err.status, json: err.body, headers: err.headers });
+          else send({ status: 500, json: { message: `fake-github internal error: ${(err as Error).stack ?? String(err)}` } });
         }
-        if (!route) {
-          log.unmatched = true;
-          send({ status: 404, json: { message: 'Not Found', documentation_url: DOCS, status: '404', fake: 'no such route in fake-github' } });
-          return;
-        }
-        const token = authParts.length >= 2 ? authParts.slice(1).join(' ') : undefined;
-        if (route.auth && opts.requireAuth && !token) {
-          send({ status: 401, json: { message: 'Requires authentication', documentation_url: DOCS, status: '401' } });
-          return;
-        }
-        const m = route.re.exec(url.pathname)!;
-        const ctx: Ctx = { method, url, params: m.slice(1), body, log, ...(token ? { token } : {}) };
-        send(route.handler(ctx));
-      } catch (err) {
-        if (err instanceof HttpError) send({ status: err.status, json: err.body, headers: err.headers });
-        else send({ status: 500, json: { message: `fake-github internal error: ${(err as Error).stack ?? String(err)}` } });
+      };
+      // Matched on the decoded path: clients encode a ref's slashes (heads%2Fmain).
+      const decoded = safeDecode(url.pathname);
+      const hold = holds.find((h) => h.active && (h.method === undefined || h.method === method) && h.path.test(decoded));
+      if (hold) {
+        log.held = true;
+        hold.waiting.push(answer);
+        if (hold.waiting.length >= hold.count) hold.release();
+        return;
       }
+      answer();
     });
   });
 
@@ -1493,6 +1534,26 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       ),
     unmatched: () => state.requests.filter((r) => r.unmatched),
     injectFaults: (f) => faults.configure(f),
+    holdRequests: (h) =>
+      new Promise<number>((resolve) => {
+        const hold: Hold = {
+          ...(h.method !== undefined ? { method: h.method.toUpperCase() } : {}),
+          path: h.path,
+          count: h.count,
+          active: true,
+          waiting: [],
+          release: () => {
+            if (!hold.active) return;
+            hold.active = false;
+            clearTimeout(timer);
+            const released = hold.waiting.splice(0);
+            for (const go of released) go();
+            resolve(released.length);
+          },
+        };
+        const timer = setTimeout(() => hold.release(), h.timeoutMs ?? 20_000);
+        holds.push(hold);
+      }),
     clearLog: () => {
       state.requests.length = 0;
     },

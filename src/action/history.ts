@@ -1,0 +1,172 @@
+// The Action's side of the history: which runs write it (check mode on the default branch's push, schedule and
+// workflow_dispatch) and which only read it (everything else), reading it from its branch, and recording a run there.
+// A history that cannot be read or written is a warning: it never changes the verdict.
+import * as core from '@actions/core';
+import { readFile } from 'node:fs/promises';
+import type { ActionInputs } from './inputs.js';
+import { InputError } from '../common/errors.js';
+import { visible } from '../common/visible.js';
+import { workflowContext, type RepoRef } from '../github/context.js';
+import { GitHubError } from '../github/errors.js';
+import type { Octokit } from '../github/octokit.js';
+import type { History } from '../history/format.js';
+import type { Snapshot } from '../model/snapshot.js';
+
+/** What this run does with the history, and why (said in the log). */
+export interface HistoryPlan {
+  role: 'write' | 'read' | 'off';
+  why: string;
+  /** The default branch, when the event says. */
+  defaultBranch: string | undefined;
+}
+
+/** Events on which a check of the default branch records its run. */
+const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
+
+/**
+ * The run's role. Only `mode: check` on the default branch writes, on push, schedule (GitHub runs schedules on the default
+ * branch) and workflow_dispatch; pull requests (forks included), pull_request_target, workflow_run and any other event
+ * only read, so nothing a pull request runs can add a point.
+ */
+export function historyPlan(inputs: Pick<ActionInputs, 'history' | 'mode'>): HistoryPlan {
+  const { eventName, payload, ref } = workflowContext();
+  const repository = payload.repository as { default_branch?: unknown } | undefined;
+  const defaultBranch = typeof repository?.default_branch === 'string' ? repository.default_branch : undefined;
+  if (!inputs.history) return { role: 'off', why: "'history: false'", defaultBranch };
+  if (inputs.mode !== 'check' || !WRITING_EVENTS.has(eventName)) return { role: 'read', why: `a ${inputs.mode} run on ${eventName || 'an unknown event'} only reads it`, defaultBranch };
+  const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+  if (eventName === 'schedule' && branch !== undefined && (defaultBranch === undefined || branch === defaultBranch)) {
+    return { role: 'write', why: `a scheduled run of ${branch}`, defaultBranch: defaultBranch ?? branch };
+  }
+  if (defaultBranch === undefined) return { role: 'read', why: `the ${eventName} event does not name the default branch (repository.default_branch)`, defaultBranch };
+  if (branch !== defaultBranch) return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
+  return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
+}
+
+/** The file of this gate on the history branch. */
+export function historyPath(commentKey: string): string {
+  return `${commentKey}.history.jsonl`;
+}
+
+function fileRef(inputs: ActionInputs, repo: RepoRef): { owner: string; repo: string; branch: string; path: string } {
+  return { ...repo, branch: inputs.historyBranch, path: historyPath(inputs.commentKey) };
+}
+
+/** The history as its branch holds it; null (said in the log) when there is none, no token, or it cannot be read. */
+export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef): Promise<History | null> {
+  const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
+  if (octokit === undefined) {
+    core.info(`History not read: no 'github-token'`);
+    return null;
+  }
+  const { readHistoryText } = await import('../github/history-branch.js');
+  const { parseHistory } = await import('../history/format.js');
+  let text: string | null;
+  try {
+    text = await readHistoryText(octokit, fileRef(inputs, repo));
+  } catch (error) {
+    if (!(error instanceof GitHubError)) throw error;
+    core.warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+    return null;
+  }
+  if (text === null) {
+    core.info(`No history yet at ${where}: the default branch's next check run starts it`);
+    return null;
+  }
+  try {
+    const history = parseHistory(text, where);
+    core.info(`History read from ${where}: ${history.points.length} point(s)`);
+    return history;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    core.warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+    return null;
+  }
+}
+
+/**
+ * Records this run on the history branch (retrying from a fresh read when another run moved it first) and returns the
+ * history as written; null when it could not be written, with one warning: a 403 names the permission, a corrupt file
+ * is left as it is.
+ */
+export async function recordRunOnBranch(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef, snapshot: Snapshot, plan: HistoryPlan): Promise<History | null> {
+  const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
+  if (octokit === undefined) {
+    core.warning(`History not recorded: no 'github-token' to write ${where} with`);
+    return null;
+  }
+  const ctx = workflowContext();
+  const { writeHistoryText } = await import('../github/history-branch.js');
+  const { emptyHistory, parseHistory } = await import('../history/format.js');
+  const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
+  const { HISTORY_MAX_BYTES, recordPoint } = await import('../history/store.js');
+  const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
+  const meta = {
+    commit: ctx.sha.toLowerCase(),
+    run: String(ctx.runId),
+    ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
+    time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    baseline: await baselineBytes(inputs.baseline).then((bytes) => (bytes === null ? null : baselineHash(bytes))),
+    environment: pointEnvironment(snapshot),
+  };
+  if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
+    core.warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
+    return null;
+  }
+  const values = pointValues(snapshot);
+  const header = {
+    gate: inputs.commentKey,
+    ...(plan.defaultBranch !== undefined ? { branch: plan.defaultBranch } : {}),
+    commitUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`,
+  };
+  // What the last attempt wrote (a retry starts again from the branch's new head).
+  const written: { last?: { history: History; points: number; dropped: number; replaced: boolean } } = {};
+  try {
+    const result = await writeHistoryText(
+      octokit,
+      fileRef(inputs, repo),
+      (text) => {
+        const history = text === null ? emptyHistory(header) : parseHistory(text, where);
+        Object.assign(history.header, header);
+        const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
+        written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
+        return appended.text;
+      },
+      `Record run ${meta.run} (${meta.commit.slice(0, 12)}) of gate ${inputs.commentKey}`,
+    );
+    const done = written.last;
+    if (done === undefined) throw new Error('the history was written without a point');
+    const retries = result.attempts > 1 ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)` : '';
+    core.info(
+      `History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): point ${done.points} of at most ${inputs.historySize}${done.dropped > 0 ? `, ${done.dropped} oldest dropped` : ''}${retries}`,
+    );
+    return done.history;
+  } catch (error) {
+    if (error instanceof GitHubError && error.status === 403) {
+      core.warning(
+        `History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`,
+      );
+      return null;
+    }
+    if (error instanceof GitHubError) {
+      core.warning(`History not recorded: ${visible(error.message)}`);
+      return null;
+    }
+    // A corrupt history on the branch (or a point too large for it): never overwritten.
+    if (error instanceof InputError) {
+      core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** The baseline file's bytes, whose hash marks baseline updates in the history; null when there is none. */
+async function baselineBytes(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
