@@ -41,8 +41,17 @@ function failureText(group) {
     const more = group.entries.length - shown.length;
     return [...shown, ...(more > 0 ? [`…${formatCount(more)} more`] : [])].join('\n');
 }
+const BASELINE_VERDICTS = new Set(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
 function caseName(group) {
-    return `${shortenName(isRollUp(group) ? group.pattern : worstOf(group).key)} ${group.status}`;
+    const name = shortenName(isRollUp(group) ? group.pattern : worstOf(group).key);
+    return BASELINE_VERDICTS.has(group.status) ? name : `${name} ${group.status}`;
+}
+function namedCases(groups) {
+    const cases = groups.map(testCase);
+    const seen = new Map();
+    for (const c of cases)
+        seen.set(c.name, (seen.get(c.name) ?? 0) + 1);
+    return cases.map((c) => ((seen.get(c.name) ?? 0) > 1 && BASELINE_VERDICTS.has(c.status) ? { ...c, name: `${c.name} ${c.status}` } : c));
 }
 function testCase(group) {
     const name = caseName(group);
@@ -83,7 +92,7 @@ function sectionSuites(report) {
         .map(([kind, entries]) => {
         const groups = groupEntries(entries, perPattern);
         const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
-        return { name: kindTitle(kind), package: sectionName(kind), cases: groups.map(testCase), out };
+        return { name: kindTitle(kind), package: sectionName(kind), cases: namedCases(groups), out };
     });
 }
 function renderCase(c, classname) {

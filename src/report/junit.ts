@@ -1,6 +1,6 @@
 // The report as JUnit XML, for the CI systems that show test reports with no setup (GitLab's merge-request test widget,
 // Jenkins' `junit` step): one testsuite per section, one testcase per key or device group. Pure: the caller writes it.
-import type { Entry, GateReport } from '../gate/types.js';
+import type { Entry, GateReport, Status } from '../gate/types.js';
 import { visible } from '../common/visible.js';
 import { annotationText, failureReason } from './annotation.js';
 import { entrySentence } from './entry-values.js';
@@ -72,9 +72,24 @@ function failureText(group: EntryGroup): string {
   return [...shown, ...(more > 0 ? [`…${formatCount(more)} more`] : [])].join('\n');
 }
 
-/** `DEV_MEM/{*}/APP regressed` for a roll-up, `DEV_MEM/dev1/APP regressed` for one key: the row's name, and its verdict. */
+/** The statuses of a key's comparison with the baseline; every other status is a finding, a test of its own. */
+const BASELINE_VERDICTS: ReadonlySet<string> = new Set<Status>(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+
+/**
+ * The row's key (`DEV_MEM/dev1/APP`) or roll-up pattern (`DEV_MEM/{*}/APP`), with the status only for a finding
+ * (`DEV_MEM/dev1/HCCL imbalance`): CI systems track a test by its name, so a key that regresses stays the same test.
+ */
 function caseName(group: EntryGroup): string {
-  return `${shortenName(isRollUp(group) ? group.pattern : worstOf(group).key)} ${group.status}`;
+  const name = shortenName(isRollUp(group) ? group.pattern : worstOf(group).key);
+  return BASELINE_VERDICTS.has(group.status) ? name : `${name} ${group.status}`;
+}
+
+/** A suite's cases, with the status added to names two roll-ups of one pattern share (`DEV_MEM/{*}/GE pass`, `… improved`). */
+function namedCases(groups: readonly EntryGroup[]): TestCase[] {
+  const cases = groups.map(testCase);
+  const seen = new Map<string, number>();
+  for (const c of cases) seen.set(c.name, (seen.get(c.name) ?? 0) + 1);
+  return cases.map((c) => ((seen.get(c.name) ?? 0) > 1 && BASELINE_VERDICTS.has(c.status) ? { ...c, name: `${c.name} ${c.status}` } : c));
 }
 
 function testCase(group: EntryGroup): TestCase {
@@ -125,7 +140,7 @@ function sectionSuites(report: GateReport): Suite[] {
     .map(([kind, entries]) => {
       const groups = groupEntries(entries, perPattern);
       const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
-      return { name: kindTitle(kind), package: sectionName(kind), cases: groups.map(testCase), out };
+      return { name: kindTitle(kind), package: sectionName(kind), cases: namedCases(groups), out };
     });
 }
 
