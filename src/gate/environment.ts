@@ -24,7 +24,13 @@ const LABELS: Record<string, string> = {
 };
 
 export function environmentLabel(item: string): string {
-  return LABELS[item] ?? item;
+  // An item is any name a run gives (`constructor` too): only own entries are labels.
+  return Object.hasOwn(LABELS, item) ? (LABELS[item] as string) : item;
+}
+
+/** A node's value of an item, or undefined: own properties only, so `toString` is unset until a run sets it. */
+export function itemValue(node: EnvironmentItems, item: string): string | undefined {
+  return Object.hasOwn(node, item) ? node[item] : undefined;
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -41,7 +47,7 @@ export function runValue(environment: RunEnvironment, item: string): string | nu
   const values = new Set<string>();
   let unset = false;
   for (const node of Object.values(environment)) {
-    const value = node[item];
+    const value = itemValue(node, item);
     if (value === undefined) unset = true;
     else values.add(value);
   }
@@ -76,7 +82,7 @@ export function compareEnvironments(
   for (const item of itemsOf(current, ignore)) {
     const groups = new Map<string | null, string[]>();
     for (const node of nodes) {
-      const value = current[node]![item] ?? null;
+      const value = itemValue(current[node]!, item) ?? null;
       groups.set(value, [...(groups.get(value) ?? []), node]);
     }
     if (groups.size > 1) {

@@ -366,8 +366,9 @@ function cloneNode(node: NodeProvenance): NodeProvenance {
 function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
   const environment = { ...a.environment };
   for (const [item, value] of Object.entries(b.environment)) {
-    const prev = environment[item];
-    if (prev === undefined || value > prev) environment[item] = value;
+    // Own properties only, defined rather than assigned: an item may be called `constructor` or `__proto__`.
+    const prev = Object.hasOwn(environment, item) ? environment[item] : undefined;
+    if (prev === undefined || value > prev) Object.defineProperty(environment, item, { value, enumerable: true, writable: true, configurable: true });
   }
   return cloneNode({
     devices: [...new Set([...a.devices, ...b.devices])],

@@ -53,13 +53,14 @@ export function runStamp(env: NodeJS.ProcessEnv = process.env, now: () => Date =
 
 /** `KEY=VALUE` pairs (newline- or comma-separated for the Action input) into items; a bad pair is a usage error naming it. */
 export function parseEnvironmentPairs(pairs: readonly string[], where: string): EnvironmentItems {
-  const items: EnvironmentItems = {};
+  const entries: [string, string][] = [];
   for (const pair of pairs) {
     const m = /^([A-Za-z_][\w.-]*)=(.*)$/s.exec(pair.trim());
     if (!m) throw new UsageError(`${where}: '${pair}' is not KEY=VALUE`);
-    items[m[1]!] = m[2]!.trim();
+    entries.push([m[1]!, m[2]!.trim()]);
   }
-  return items;
+  // fromEntries defines own properties: `items.__proto__ = v` would set the prototype and drop the item.
+  return Object.fromEntries(entries);
 }
 
 /** `Version=8.0.RC3` (version.info), `version=8.0.RC3` (install.info) or `toolkit_running_version=[8.0.RC3.10:8.0.RC3]` (version.cfg). */
@@ -169,8 +170,8 @@ export async function collectEnvironment(options: EnvironmentOptions): Promise<C
     const value = env[name];
     if (value !== undefined && value !== '') items[name] = value;
   }
-  Object.assign(items, options.extra ?? {});
-  return { items, notes };
+  // Spread defines own properties (Object.assign would send `__proto__` to the prototype setter).
+  return { items: { ...items, ...(options.extra ?? {}) }, notes };
 }
 
 /** The node name a snapshot is filed under: `--node`, else NODE_NAME (Kubernetes, Slurm wrappers), else the host name. */
