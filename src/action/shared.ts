@@ -57,7 +57,12 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
 
   const files = await resolveAllInputs(specs, root);
   core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
-  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
+  const collected = await collectSnapshot({
+    files,
+    searched: describeSearches(specs, (source) => `'${source.input}'`),
+    searchHelp: "the README's Inputs section lists what a folder is searched for",
+  });
+  for (const n of collected.notes) core.warning(visible(`${n.file}:${n.line}: ${n.reason}`));
   // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
   const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
   for (const r of examples) core.warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);

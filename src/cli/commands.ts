@@ -18,7 +18,7 @@ import {
   type ParsedOptions,
 } from './args.js';
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
-import { failureText, UsageError } from '../common/errors.js';
+import { failureText, fileSystemFailure, InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
 import { stringifyDocument, type Snapshot } from '../model/snapshot.js';
 import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
@@ -119,7 +119,9 @@ function usage(width: number): string {
     'INPUTS: one or more of these flags, each with files, directories or globs:',
     ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
     '',
-    `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
+    'A folder is searched for (globs below the folder; ! excludes):',
+    ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+    '',
     'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
   ]
     .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
@@ -174,6 +176,7 @@ export async function collectFromOptions(opts: ParsedOptions, io: Output): Promi
 }
 
 function warnSkipped(collected: Collected, io: Output): void {
+  for (const n of collected.notes) io.err(`warning: ${visible(`${n.file}:${n.line}: ${n.reason}`)}\n`);
   const { skipped } = collected.snapshot.meta;
   if (skipped === 0) return;
   const shown = collected.skippedRecords.slice(0, 10);
@@ -181,8 +184,18 @@ function warnSkipped(collected: Collected, io: Output): void {
   if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
 
+/** Writes an output file; a failure names the file (Node's write errors carry no path: `write: cannot write it`). */
+async function writeOutput(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text);
+  } catch (error) {
+    const failure = fileSystemFailure(error, file);
+    throw failure === undefined ? error : new InputError(failure);
+  }
+}
+
 async function emit(text: string, outFile: string | undefined, io: Output): Promise<void> {
-  if (outFile) await writeFile(outFile, text);
+  if (outFile) await writeOutput(outFile, text);
   else io.out(text);
 }
 
@@ -222,9 +235,9 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile) await writeFile(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
-  if (htmlFile) await writeFile(htmlFile, (await import('../report/html.js')).renderHtml(report));
-  if (junitFile !== undefined && stamp !== undefined) await writeFile(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
+  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+  if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report));
+  if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(
     renderTerminal(report, {

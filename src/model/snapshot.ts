@@ -97,6 +97,7 @@ export interface BuilderState {
   allocFailureSites: ReadonlyMap<string, readonly AllocFailureSite[]>;
   nodes: ReadonlyMap<string, NodeProvenance>;
   skippedRecords: readonly SkippedRecord[];
+  notes: readonly SkippedRecord[];
   files: number;
   records: number;
   skipped: number;
@@ -118,6 +119,9 @@ export function kernelsOf(snapshot: Pick<Snapshot, 'sections'>): Record<string, 
 }
 
 /** Builds a snapshot from many files; per key the metric with the larger compared value wins whole, never summed. */
+/** Notes kept per run: one per file and kind is the usual case. */
+const MAX_NOTES = 100;
+
 export class SnapshotBuilder {
   private readonly sections = new Map<string, Map<string, Metric>>();
   /**
@@ -133,6 +137,8 @@ export class SnapshotBuilder {
   private readonly allocFailureSites = new Map<string, AllocFailureSite[]>();
   private readonly nodes = new Map<string, NodeProvenance>();
   readonly skippedRecords: SkippedRecord[] = [];
+  /** What a reader noticed and worked around without skipping anything (µs under a Timestamp(ns) header): warnings. */
+  readonly notes: SkippedRecord[] = [];
   files = 0;
   records = 0;
   skipped = 0;
@@ -206,6 +212,11 @@ export class SnapshotBuilder {
     if (this.skippedRecords.length < 1000) this.skippedRecords.push(record);
   }
 
+  /** A warning about a file that loses nothing (the reader decided how to read it): a bounded sample is kept. */
+  addNote(note: SkippedRecord): void {
+    if (this.notes.length < MAX_NOTES) this.notes.push(note);
+  }
+
   /** Folds another builder's results in, as if its files had been read after this one's. */
   merge(from: SnapshotBuilder | BuilderState): void {
     const other = from instanceof SnapshotBuilder ? from.toState() : from;
@@ -221,6 +232,7 @@ export class SnapshotBuilder {
     this.records += other.records;
     this.skipped += other.skipped;
     for (const r of other.skippedRecords) if (this.skippedRecords.length < 1000) this.skippedRecords.push(r);
+    for (const n of other.notes) this.addNote(n);
   }
 
   /** Folds a finished snapshot in (a node's snapshot, a stored run): the same result as parsing its files here. */
@@ -262,6 +274,7 @@ export class SnapshotBuilder {
       allocFailureSites: this.allocFailureSites,
       nodes: this.nodes,
       skippedRecords: this.skippedRecords,
+      notes: this.notes,
       files: this.files,
       records: this.records,
       skipped: this.skipped,

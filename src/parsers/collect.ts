@@ -24,14 +24,18 @@ import {
 export interface CollectInputs {
   /** The files of each evidence source (src/parsers/evidence-sources.ts), by source name. */
   files: Readonly<Record<string, readonly InputFile[]>>;
-  /** What was searched, for the message when nothing is found. */
+  /** What was searched, for the message when nothing is found: paths and the sources they were given for. */
   searched?: string;
+  /** Where the user reads what a folder is searched for (default: the CLI's --help). */
+  searchHelp?: string;
 }
 
 export interface Collected {
   snapshot: Snapshot;
   /** A bounded sample of malformed records, for warnings. */
   skippedRecords: SkippedRecord[];
+  /** What the readers worked around without skipping anything (addNote), for warnings. */
+  notes: SkippedRecord[];
 }
 
 export interface CollectOptions {
@@ -90,7 +94,7 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
   }
   const snapshot = builder.build();
   if (isEmptySnapshot(snapshot)) throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
-  return { snapshot, skippedRecords: builder.skippedRecords };
+  return { snapshot, skippedRecords: builder.skippedRecords, notes: builder.notes };
 }
 
 function threadCount(options: CollectOptions): number {
@@ -289,20 +293,27 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   return merged;
 }
 
-function noDataMessage(inputs: CollectInputs, snapshot: Snapshot, skippedRecords: readonly SkippedRecord[]): string {
-  const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);
-  const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
-  if (total === 0) {
-    return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
-  }
-  // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
-  const first = skippedRecords[0];
-  const why = first === undefined ? '' : `, the first at ${first.file}:${first.line}: ${first.reason}`;
-  const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
-  return (
-    `no memory statistics found in ${total} file(s)${where}${skipped}: ` +
-    'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), ' +
-    'and did the processes exit normally so the driver could print its "Mem stats" lines?'
-  );
+/** A reason from a file, clipped so that the message stays one readable line. */
+function clipped(text: string, chars: number): string {
+  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
 }
 
+/**
+ * Why a run has no figures, in one line under 300 characters: no file found (what was searched; the globs are in
+ * --help), or files that held none, with advice for the sources that were given (a dump-only run gets none about plog).
+ */
+function noDataMessage(inputs: CollectInputs, snapshot: Snapshot, skippedRecords: readonly SkippedRecord[]): string {
+  const given = SOURCES.filter((source) => (inputs.files[source.name]?.length ?? 0) > 0);
+  if (given.length === 0) {
+    const where = inputs.searched ? ` in ${inputs.searched}` : '';
+    return `no input files found${where}: ${inputs.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}`;
+  }
+  const counts = given.map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`).join(' and ');
+  // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
+  const first = skippedRecords[0];
+  const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 110)}`;
+  const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
+  const what = given.every((source) => source.name === 'plog') ? 'memory statistics' : 'memory figures';
+  const advice = given.length === 1 ? `: ${(given[0] as EvidenceSource).noFigures}` : '';
+  return `no ${what} found in ${counts}${skipped}${advice}`;
+}

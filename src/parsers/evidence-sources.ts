@@ -3,7 +3,7 @@
 // its parser module (which exports `parseFile`).
 import { fileSystemFailure, InputError } from '../common/errors.js';
 import type { SnapshotBuilder } from '../model/snapshot.js';
-import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS } from './profiler/search.js';
+import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS, SEARCH_HINT as PROFILER_SEARCH_HINT } from './profiler/search.js';
 import type { InputFile } from '../sources/types.js';
 
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
@@ -26,8 +26,10 @@ export interface EvidenceSource {
   description: string;
   /** What a directory given for this source is searched for (globs relative to it). */
   directoryPatterns: readonly string[];
-  /** The same for people, short enough for help text: `*.log`. Default: the patterns. */
+  /** The patterns as --help shows them, when they are too long to read as they are. Default: the patterns. */
   searchHint?: string;
+  /** What to check when its files held no figure, for the one-line message that says so (under ~170 characters). */
+  noFigures: string;
   /** False for a source that must be named explicitly (a baseline run's files look like this run's): not searched when no input is given. */
   searchedByDefault?: boolean;
   /**
@@ -47,6 +49,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'plog',
     description: 'plog files of the driver (memory statistics, allocation failures)',
     directoryPatterns: ['**/*.log'],
+    noFigures: 'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), and did the processes exit normally so the driver could print its "Mem stats" lines?',
     load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
   },
   {
@@ -56,6 +59,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'memory_compare',
     description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
     directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
+    noFigures: 'do they have rows after their two header lines? (msMemScope --compare writes a row per aligned launch)',
     load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
   },
   {
@@ -65,7 +69,8 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'profiler',
     description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
     directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
-    searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
+    searchHint: PROFILER_SEARCH_HINT,
+    noFigures: 'was the profiler run with profile_memory=True (torch_npu) or with memory data collected (msprof, MindSpore), and do the CSVs have rows after the header?',
     load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
   },
   {
@@ -76,6 +81,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
     directoryPatterns: ['**/*.memory-snapshot.json'],
     orderFree: true,
+    noFigures: 'were the snapshots written on nodes that had evidence (their inputs found files)?',
     load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
   },
   {
@@ -85,6 +91,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'msMemScope dump',
     description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
     directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    noFigures: 'do the dumps hold MALLOC/FREE, OP_LAUNCH or MSTX rows after the header (was msMemScope tracing memory events)?',
     load: async () => ({ parseFile: (await import('./memscope/dump-source.js')).parseDumpFile }),
   },
   {
@@ -95,6 +102,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     searchedByDefault: false,
     description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
     directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+    noFigures: 'base dumps are compared only with memscope-dump (--dump) dumps: give both',
     load: async () => {
       const m = await import('./memscope/dump-source.js');
       return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };

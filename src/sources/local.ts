@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { fileSystemFailure, UsageError } from '../common/errors.js';
-import { evidenceSource, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
+import { evidenceSource, SOURCES, type EvidenceSource, type SpecsBySource } from '../parsers/evidence-sources.js';
 import type { InputFile } from './types.js';
 
 /** An evidence source's name (src/parsers/evidence-sources.ts): what a directory is searched for. */
@@ -131,16 +131,36 @@ function displayName(abs: string, cwd: string): string {
   return rel.split(path.sep).join('/');
 }
 
-/** What was searched, for the "no record found" message. */
-export function describeSearch(specs: readonly string[], kind: InputKind): string {
-  return `${specs.map((s) => `'${s}'`).join(', ')} (${evidenceSource(kind).directoryPatterns.join(', ')} in directories)`;
-}
+/** At most this many characters of paths in the "no input files found" message (each line stays under 300). */
+const SEARCHED_CHARS = 160;
 
-/** Every source's inputs, as one phrase: "plog 'a' (…) and memory_compare 'b' (…)". */
-export function describeSearches(specs: SpecsBySource): string {
-  return SOURCES.filter((source) => (specs[source.name] ?? []).length > 0)
-    .map((source) => `${source.label} ${describeSearch(specs[source.name] ?? [], source.name)}`)
-    .join(' and ');
+/**
+ * What was searched, for the "no input files found" message: each path once, with the sources it was given for
+ * (`'run' (--plog, --dump)`), cut after SEARCHED_CHARS with a count of the rest. The globs a folder is searched for
+ * are in --help, not here: they made this one line ~900 characters.
+ */
+export function describeSearches(specs: SpecsBySource, nameOf: (source: EvidenceSource) => string = (s) => `--${s.option}`): string {
+  const byPath = new Map<string, string[]>();
+  for (const source of SOURCES) {
+    for (const spec of specs[source.name] ?? []) {
+      const names = byPath.get(spec) ?? [];
+      if (!names.includes(nameOf(source))) names.push(nameOf(source));
+      byPath.set(spec, names);
+    }
+  }
+  const parts: string[] = [];
+  let chars = 0;
+  for (const [spec, names] of byPath) {
+    const shown = spec.length > 80 ? `${spec.slice(0, 39)}…${spec.slice(-40)}` : spec;
+    const part = `'${shown}' (${names.join(', ')})`;
+    if (parts.length > 0 && chars + part.length > SEARCHED_CHARS) {
+      parts.push(`${byPath.size - parts.length} more`);
+      break;
+    }
+    parts.push(part);
+    chars += part.length + 2;
+  }
+  return parts.join(', ');
 }
 
 /** Resolves every source's specs (see resolveInputs) into its files. */

@@ -569,7 +569,7 @@ describe('check mode on a pull request', () => {
     });
     const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40), baseOf(dirs)) });
     expect(r.code, why(r)).toBe(1);
-    expect(r.errors.at(-1)?.message).toMatch(/no memory statistics found in 2 file\(s\)/);
+    expect(r.errors.at(-1)?.message).toMatch(/no memory statistics found in 2 plog file\(s\)/);
     expect(r.outputs.result).toBeUndefined();
     expect(fake.comments(44)).toEqual([]);
   });

@@ -125,7 +125,7 @@ describe('parse', () => {
     writeFileSync(join(dir, 'logs', 'plog-1_20250101000000000.log'), `${NOISE}\n`);
     const r = await cli(['parse', '--plog', 'logs'], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no memory statistics found in 1 file(s)');
+    expect(r.stderr).toContain('no memory statistics found in 1 plog file(s)');
     expect(r.stderr).toContain('run logs enabled');
   });
 

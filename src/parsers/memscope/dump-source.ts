@@ -8,11 +8,12 @@ import { readDumpFacts } from './dump-facts.js';
 import { dumpFigures } from './dump-metrics.js';
 import type { DumpWarning } from './dump-reader.js';
 
-/** Rows that were skipped become skipped records (file:line in the warnings); notes such as the µs unit do not. */
+/** Rows that were skipped become skipped records; anything else (the µs unit, a row msMemScope would reject) a note: both warn with file:line. */
 function skippedInto(into: SnapshotBuilder): (w: DumpWarning) => void {
   return (w) => {
     const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
     if (m !== null) into.addSkipped({ file: w.file, line: w.line, reason: m[1] as string });
+    else into.addNote({ file: w.file, line: w.line, reason: w.reason });
   };
 }
 

@@ -15,3 +15,8 @@ export const DIRECTORY_PATTERNS: readonly string[] = [
   '!**/*_ascend_pt/**/PROF_*/**',
   '!**/*_ascend_ms/**/PROF_*/**',
 ];
+
+/** The patterns for --help: `<table>` stands for the five table names. */
+export const SEARCH_HINT =
+  '**/*_ascend_pt/**/<table>.csv **/*_ascend_ms/**/<table>.csv **/PROF_*/mindstudio_profiler_output/<table>_*.csv <table>.csv <table>_*.csv, ' +
+  'where <table> is memory_record, operator_memory, npu_module_mem, static_op_mem or npu_mem (not the PROF_* copies inside *_ascend_pt or *_ascend_ms)';
