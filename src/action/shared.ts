@@ -55,7 +55,7 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
     throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
   }
 
-  const files = await resolveAllInputs(specs, root);
+  const files = await resolveAllInputs(specs, root, (message) => core.warning(visible(message)), (source) => `'${source.input}'`);
   core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
   const collected = await collectSnapshot({
     files,

@@ -169,7 +169,7 @@ export async function collectFromOptions(opts: ParsedOptions, io: Output): Promi
   if (noSpecs(specs)) {
     throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
-  const files = await resolveAllInputs(specs);
+  const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
   const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
   warnSkipped(collected, io);
   return collected;

@@ -3,7 +3,7 @@
 // its parser module (which exports `parseFile`).
 import { fileSystemFailure, InputError } from '../common/errors.js';
 import type { SnapshotBuilder } from '../model/snapshot.js';
-import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS, SEARCH_HINT as PROFILER_SEARCH_HINT } from './profiler/search.js';
+import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS, FOLDER_PATTERNS as PROFILER_FOLDER_PATTERNS, SEARCH_HINT as PROFILER_SEARCH_HINT } from './profiler/search.js';
 import type { InputFile } from '../sources/types.js';
 
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
@@ -26,6 +26,8 @@ export interface EvidenceSource {
   description: string;
   /** What a directory given for this source is searched for (globs relative to it). */
   directoryPatterns: readonly string[];
+  /** A folder given itself whose name matches `folder` (a glob) is searched for `patterns` instead (a PROF_* folder). */
+  folderPatterns?: readonly { folder: string; patterns: readonly string[] }[];
   /** The patterns as --help shows them, when they are too long to read as they are. Default: the patterns. */
   searchHint?: string;
   /** What to check when its files held no figure, for the one-line message that says so (under ~170 characters). */
@@ -69,6 +71,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'profiler',
     description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
     directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
+    folderPatterns: PROFILER_FOLDER_PATTERNS,
     searchHint: PROFILER_SEARCH_HINT,
     noFigures: 'was the profiler run with profile_memory=True (torch_npu) or with memory data collected (msprof, MindSpore), and do the CSVs have rows after the header?',
     load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),

@@ -1,8 +1,9 @@
 // Finds input files on disk from paths, directories and glob patterns, the same way for the CLI and the Action.
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import fs, { realpathSync, statSync, type Dirent, type PathLike, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import picomatch from 'picomatch';
+import { glob, isDynamicPattern, type GlobOptions } from 'tinyglobby';
 import { fileSystemFailure, UsageError } from '../common/errors.js';
 import { evidenceSource, SOURCES, type EvidenceSource, type SpecsBySource } from '../parsers/evidence-sources.js';
 import type { InputFile } from './types.js';
@@ -25,8 +26,14 @@ export function splitList(value: string): string[] {
  * matches nothing, or a FIFO, socket or device given by name is a usage error: a typo must not turn into an empty,
  * passing run, nor into a run that reads everything or waits forever.
  */
-export async function resolveInputs(specs: readonly string[], kind: InputKind, cwd = process.cwd()): Promise<InputFile[]> {
-  const flag = `--${evidenceSource(kind).option}`;
+export async function resolveInputs(
+  specs: readonly string[],
+  kind: InputKind,
+  cwd = process.cwd(),
+  onWarning: (message: string) => void = (message) => process.emitWarning(message),
+  flag = `--${evidenceSource(kind).option}`,
+): Promise<InputFile[]> {
+  const failed: UnreadableFolder[] = [];
   const found: InputFile[] = [];
   /** Files listed so far by device and inode, their real paths looked up only when a second path reaches the inode. */
   const byInode = new Map<string, { abs: string; real?: string }[]>();
@@ -80,20 +87,24 @@ export async function resolveInputs(specs: readonly string[], kind: InputKind, c
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError(`${flag} ${fileSystemFailure(error) ?? String(error)}`);
     }
     if (info?.isDirectory()) {
-      for (const file of await searchDirectory(abs, kind)) add(file, false);
+      for (const file of await searchDirectory(abs, kind, failed)) add(file, false);
     } else if (info !== null) {
       add(abs, true);
     } else if (isDynamicPattern(spec)) {
-      const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true });
+      const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true, fs: recordingFs(failed) });
       if (matches.length === 0) throw new UsageError(`${flag} pattern '${spec}' matches no file`);
       for (const match of matches.sort()) {
         const m = await stat(match).catch(() => null);
-        if (m?.isDirectory()) for (const file of await searchDirectory(match, kind)) add(file, false);
+        if (m?.isDirectory()) for (const file of await searchDirectory(match, kind, failed)) add(file, false);
         else if (m?.isFile()) add(path.resolve(match), false);
       }
     } else {
       throw new UsageError(`${flag} path '${spec}' does not exist (looked in ${cwd})`);
     }
+  }
+  for (const folder of failed) {
+    const why = fileSystemFailure(folder.error)?.replace(/^.*?: cannot \w+ it: /, '') ?? folder.error.message;
+    onWarning(`${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`);
   }
   return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -119,8 +130,35 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
 }
 
-async function searchDirectory(dir: string, kind: InputKind): Promise<string[]> {
-  const files = await glob([...evidenceSource(kind).directoryPatterns], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true });
+/** A folder that could not be listed during a search: its files are not read. */
+export interface UnreadableFolder {
+  path: string;
+  error: NodeJS.ErrnoException;
+}
+
+/**
+ * node:fs for the glob walker, with every folder it fails to list recorded: the walker itself skips such a folder in
+ * silence, and a rank whose logs folder is unreadable would vanish from the gate.
+ */
+function recordingFs(failed: UnreadableFolder[]): NonNullable<GlobOptions['fs']> {
+  const readdir = ((dir: PathLike, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) =>
+    fs.readdir(dir, options as { withFileTypes: true }, (error, entries) => {
+      if (error) failed.push({ path: String(dir), error });
+      callback(error, entries);
+    })) as unknown as typeof fs.readdir;
+  return { readdir };
+}
+
+/** The patterns a folder is searched for: those of what it is when given itself (a PROF_* folder), else the source's. */
+function patternsFor(dir: string, kind: InputKind): readonly string[] {
+  const source = evidenceSource(kind);
+  const name = path.basename(dir);
+  const own = source.folderPatterns?.find((p) => picomatch.isMatch(name, p.folder, { dot: true }));
+  return own?.patterns ?? source.directoryPatterns;
+}
+
+async function searchDirectory(dir: string, kind: InputKind, failed: UnreadableFolder[]): Promise<string[]> {
+  const files = await glob([...patternsFor(dir, kind)], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true, fs: recordingFs(failed) });
   return files.map((f) => path.resolve(f));
 }
 
@@ -164,8 +202,13 @@ export function describeSearches(specs: SpecsBySource, nameOf: (source: Evidence
 }
 
 /** Resolves every source's specs (see resolveInputs) into its files. */
-export async function resolveAllInputs(specs: SpecsBySource, cwd = process.cwd()): Promise<Record<string, InputFile[]>> {
+export async function resolveAllInputs(
+  specs: SpecsBySource,
+  cwd = process.cwd(),
+  onWarning?: (message: string) => void,
+  flagOf: (source: EvidenceSource) => string = (source) => `--${source.option}`,
+): Promise<Record<string, InputFile[]>> {
   const files: Record<string, InputFile[]> = {};
-  for (const source of SOURCES) files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd);
+  for (const source of SOURCES) files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd, onWarning, flagOf(source));
   return files;
 }

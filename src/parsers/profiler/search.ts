@@ -16,7 +16,18 @@ export const DIRECTORY_PATTERNS: readonly string[] = [
   '!**/*_ascend_ms/**/PROF_*/**',
 ];
 
+/**
+ * A folder given itself is searched as what it is: a torch_npu or MindSpore output folder for its tables (its
+ * ASCEND_PROFILER_OUTPUT), without msprof's tree inside it; an msprof PROF_* folder for its merged output.
+ */
+export const FOLDER_PATTERNS: readonly { folder: string; patterns: readonly string[] }[] = [
+  { folder: '*_ascend_pt', patterns: [`**/${TABLES}.csv`, '!**/PROF_*/**'] },
+  { folder: '*_ascend_ms', patterns: [`**/${TABLES}.csv`, '!**/PROF_*/**'] },
+  { folder: 'PROF_*', patterns: [`mindstudio_profiler_output/${TABLES}_*.csv`] },
+];
+
 /** The patterns for --help: `<table>` stands for the five table names. */
 export const SEARCH_HINT =
   '**/*_ascend_pt/**/<table>.csv **/*_ascend_ms/**/<table>.csv **/PROF_*/mindstudio_profiler_output/<table>_*.csv <table>.csv <table>_*.csv, ' +
-  'where <table> is memory_record, operator_memory, npu_module_mem, static_op_mem or npu_mem (not the PROF_* copies inside *_ascend_pt or *_ascend_ms)';
+  'where <table> is memory_record, operator_memory, npu_module_mem, static_op_mem or npu_mem (not the PROF_* copies inside *_ascend_pt or *_ascend_ms); ' +
+  'a *_ascend_pt, *_ascend_ms or PROF_* folder given itself is searched the same way';
