@@ -171,7 +171,16 @@ function mergeRecords<M extends object>(
  * indent, trailing newline. Same input, same bytes.
  */
 export function serializeBaseline(baseline: Baseline): string {
-  return stringifyDocument(baseline);
+  const text = stringifyDocument(baseline);
+  // The one check before any baseline is written (baseline --out, update mode's file, commit and pull request): the
+  // text is read back as `check` reads it, so a figure past 2^53 - 1 or any other schema violation is refused here.
+  try {
+    parseBaseline(text, '(baseline to write)');
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`refusing to write a baseline the next check would refuse: ${error.message}`);
+    throw error;
+  }
+  return text;
 }
 
 /** Writes a baseline so that readers see the old file or the new one, never half of one (common/atomic-write.ts). */

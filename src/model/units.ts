@@ -13,6 +13,29 @@ const UNITS: Record<string, number> = {
   TIB: 1024 ** 4,
 };
 
+/** The largest magnitude a byte figure holds exactly: 2^53 - 1 (9,007,199,254,740,991 bytes, 8 PiB). */
+export const MAX_EXACT_BYTES = Number.MAX_SAFE_INTEGER;
+
+/** How every message says that a figure would leave the exact range. */
+export const BEYOND_EXACT = '2^53 - 1 bytes';
+
+/**
+ * The one reading of an integer cell that every parser shares: decimal digits with an optional sign, exact or refused.
+ * The number when its magnitude is at most 2^53 - 1; `too-large` past it (never rounded: 9007199254740993 must not
+ * become ...992, nor 2^64 - 1 a float); null when the text is not a decimal integer.
+ */
+export function readExactInteger(text: string): number | 'too-large' | null {
+  if (!/^[+-]?\d+$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : 'too-large';
+}
+
+/** a + b when the sum is exact, else null: the caller names the line that would have taken it out of range. */
+export function exactSum(a: number, b: number): number | null {
+  const sum = a + b;
+  return Number.isSafeInteger(sum) ? sum : null;
+}
+
 /**
  * Parses a decimal byte count as printed by the driver (unsigned, up to 64 bits).
  * Returns null when the text is not a plain decimal integer; throws when it is one
@@ -20,10 +43,8 @@ const UNITS: Record<string, number> = {
  */
 export function parseExactInteger(text: string, where: string): number | null {
   if (!/^-?\d+$/.test(text)) return null;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) {
-    throw new InputError(`${where}: ${text} is larger than 2^53 - 1 bytes and cannot be compared exactly`);
-  }
+  const value = readExactInteger(text);
+  if (value === 'too-large') throw new InputError(`${where}: ${text} is larger than ${BEYOND_EXACT} and cannot be compared exactly`);
   return value;
 }
 

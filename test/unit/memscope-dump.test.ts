@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MEMSCOPE_HEADER, memscopeDumpText } from '../../bench/memscope-generate.mjs';
-import { findSteps, inefficientMemory, newUnfreed, opFootprint, ownerBucket, ownerPeaks, stepLeaks, stepTable, unfreedAtEnd } from '../../src/parsers/memscope/dump-analysis.js';
+import { newUnfreed, ownerBucket } from '../../src/parsers/memscope/dump-analysis.js';
 import { dumpFactsFromText, readDumpFacts, type DumpFacts } from '../../src/parsers/memscope/dump-facts.js';
 import { attrValue, type DumpWarning } from '../../src/parsers/memscope/dump-reader.js';
 import { thrown } from '../helpers/thrown.js';
@@ -14,7 +14,7 @@ const said = (warnings: DumpWarning[]) => warnings.map((w) => `${w.file}:${w.lin
 
 describe('unfreed at the end of tracing (corpus example pair)', () => {
   it('finds the baseline\'s 4 PTA blocks (3,072 B) and 3 HAL blocks (7,009,972 B)', async () => {
-    const u = unfreedAtEnd(await read('baseline_dump.csv'));
+    const u = (await read('baseline_dump.csv')).unfreed;
     expect(u.map((g) => [g.device, g.pool, g.blocks, g.bytes, g.ids])).toEqual([
       ['dev0', 'HAL', 3, 7_009_972, [11, 28, 35]],
       ['dev0', 'PTA', 4, 3_072, [64, 68, 89, 94]],
@@ -22,8 +22,8 @@ describe('unfreed at the end of tracing (corpus example pair)', () => {
   });
 
   it('reports the two 4,000,256-byte PTA blocks and the 18,874,368-byte HAL segment as new unfreed memory', async () => {
-    const base = unfreedAtEnd(await read('baseline_dump.csv'));
-    const current = unfreedAtEnd(await read('leaks_dump.csv'));
+    const base = (await read('baseline_dump.csv')).unfreed;
+    const current = (await read('leaks_dump.csv')).unfreed;
     expect(current.map((g) => [g.pool, g.blocks, g.bytes, g.ids])).toEqual([
       ['HAL', 4, 25_884_340, [9, 11, 28, 35]],
       ['PTA', 6, 8_003_584, [63, 68, 72, 93, 98, 127]],
@@ -42,35 +42,35 @@ describe('the old smoke dump (G3 rows under a G5 header)', () => {
     const f = await read('memscope_dump_20250428113810.csv', warnings);
     expect(said(warnings)).toEqual(['memscope_dump_20250428113810.csv:2: timestamps are microseconds (1746006014162153) under a Timestamp(ns) header: read as µs']);
     expect(f.unit).toBe('us');
-    const pta = unfreedAtEnd(f).filter((g) => g.pool === 'PTA').map((g) => [g.device, g.blocks, g.bytes]);
+    const pta = f.unfreed.filter((g) => g.pool === 'PTA').map((g) => [g.device, g.blocks, g.bytes]);
     expect(pta).toEqual([['dev0', 219, 3_649_536], ['dev1', 12, 110_080]]);
     // One "step start" per pid and no Range_end: one open step per device; PTA grows 72,704 B in it on each.
-    const steps = findSteps(f);
+    const steps = f.steps;
     expect(steps.map((s) => [s.pid, s.step, s.closed])).toEqual([['2523738', 1, false], ['2523740', 1, false]]);
-    expect(stepTable(f, steps).map((r) => [r.device, r.step, r.end - r.start])).toEqual([['dev0', 1, 72_704], ['dev1', 1, 72_704]]);
-    expect(stepLeaks(f, steps)).toEqual([]);
+    expect(f.stepRows.map((r) => [r.device, r.step, r.end - r.start])).toEqual([['dev0', 1, 72_704], ['dev1', 1, 72_704]]);
+    expect(f.stepLeaks).toEqual([]);
   });
 });
 
 describe('training steps and msMemScope\'s step-leak rule (generated dumps)', () => {
   it('a 4,000,256-byte PTA block per step from step 2 that is never freed: step-leak of 4 blocks, 16,001,024 B', () => {
     const f = dumpFactsFromText('leak.csv', memscopeDumpText({ steps: 6, opsPerStep: 5, leakFromStep: 2 }));
-    const steps = findSteps(f);
+    const steps = f.steps;
     expect(steps.map((s) => s.step)).toEqual([1, 2, 3, 4, 5, 6]);
     // Blocks born in steps 2..5 are live at the end of the next step; step 6's has no next step to be checked at.
-    const leaks = stepLeaks(f, steps);
+    const leaks = f.stepLeaks;
     expect(leaks.map((l) => [l.device, l.pool, l.count, l.bytes])).toEqual([['dev0', 'PTA', 4, 16_001_024]]);
-    expect(leaks[0]?.blocks.map((b) => [b.birthStep, b.seenAtEndOf])).toEqual([[2, 3], [3, 4], [4, 5], [5, 6]]);
+    expect(leaks[0]?.examples.map((b) => [b.birthStep, b.seenAtEndOf])).toEqual([[2, 3], [3, 4], [4, 5], [5, 6]]);
     expect(leaks[0]?.top).toEqual(['PTA 4000256×4']);
     // End-of-step bytes climb by the leak each step from step 2.
-    expect(stepTable(f, steps).map((r) => r.end)).toEqual([0, 4_000_256, 8_000_512, 12_000_768, 16_001_024, 20_001_280]);
+    expect(f.stepRows.map((r) => r.end)).toEqual([0, 4_000_256, 8_000_512, 12_000_768, 16_001_024, 20_001_280]);
   });
 
   it('the same dump without the leak: no step-leak, flat end-of-step bytes', () => {
     const f = dumpFactsFromText('clean.csv', memscopeDumpText({ steps: 6, opsPerStep: 5 }));
-    const steps = findSteps(f);
-    expect(stepLeaks(f, steps)).toEqual([]);
-    expect(stepTable(f, steps).map((r) => r.end)).toEqual([0, 0, 0, 0, 0, 0]);
+    const steps = f.steps;
+    expect(f.stepLeaks).toEqual([]);
+    expect(f.stepRows.map((r) => r.end)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('takes steps from SYSTEM/STEP rows (msmemscope.step()): STEP n ends step n and starts n+1', () => {
@@ -82,10 +82,10 @@ describe('training steps and msMemScope\'s step-leak rule (generated dumps)', ()
       '5,MALLOC,PTA,N/A,500,7,7,0,0x30,"{size:30}",,',
       '6,SYSTEM,STEP,3,600,7,7,N/A,N/A,,,',
     ]);
-    const steps = findSteps(f);
+    const steps = f.steps;
     expect(steps.map((s) => [s.step, s.closed])).toEqual([[1, true], [2, true], [3, true], [4, false]]);
     // 0x20 (born in step 2) is live at the end of step 3: a leak; 0x30 (step 3) has no closed step 4.
-    expect(stepLeaks(f, steps).map((l) => [l.count, l.bytes, l.blocks.map((b) => b.id)])).toEqual([[1, 20, [3]]]);
+    expect(f.stepLeaks.map((l) => [l.count, l.bytes, l.examples.map((b) => b.id)])).toEqual([[1, 20, [3]]]);
   });
 });
 
@@ -100,16 +100,16 @@ describe('reader traps: a warning with file:line or a correct result, never a cr
 
   it('reads G3 (µs, 10 columns) and G4 (ns, optional call stacks) headers', () => {
     const g3 = dumpFactsFromText('g3.csv', 'ID,Event,Event Type,Name,Timestamp(us),Process Id,Thread Id,Device Id,Ptr,Attr\n1,MALLOC,PTA,N/A,1746006014162153,1,1,0,123,"{addr:123,size:512,owner:,total:2,used:512}"\n');
-    expect(unfreedAtEnd(g3).map((u) => [u.device, u.bytes])).toEqual([['dev0', 512]]);
+    expect(g3.unfreed.map((u) => [u.device, u.bytes])).toEqual([['dev0', 512]]);
     const g4 = dumpFactsFromText('g4.csv', 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python)\n1,MALLOC,PTA,N/A,1746006014162153000,1,1,0,123,"{size:512}","train.py:10 step"\n');
-    expect(unfreedAtEnd(g4).map((u) => u.label)).toEqual(['train.py:10 step']);
+    expect(g4.unfreed.map((u) => u.label)).toEqual(['train.py:10 step']);
   });
 
   it('warns about a truncated last row and keeps the rows before it', () => {
     const w: DumpWarning[] = [];
     const f = facts(['1,MALLOC,PTA,N/A,1764753084425691000,1,1,0,0x10,"{allocation_id:4,addr:0x10,size:512}",,', '2,MALLOC,PTA,N/A,1764753084425691100,1,1,0,0x20,"{allocation_id:5,addr:0x2'], w);
     expect(said(w)).toEqual(['t.csv:3: truncated last row: an Attr field with no closing quote (skipped; the file may have been cut off)']);
-    expect(unfreedAtEnd(f).map((u) => u.bytes)).toEqual([512]);
+    expect(f.unfreed.map((u) => u.bytes)).toEqual([512]);
   });
 
   it('reads an unquoted comma list in Attr (inefficient_type:a,b) as one value', () => {
@@ -120,7 +120,7 @@ describe('reader traps: a warning with file:line or a correct result, never a cr
       '2,MALLOC,PTA,N/A,200,1,1,0,0x20,"{size:64,inefficient_type:temporary_idleness}",,',
       '3,MALLOC,PTA,N/A,300,1,1,0,0x30,"{size:8,inefficient_type:late_deallocation}",,',
     ]);
-    expect(inefficientMemory(f)).toEqual([
+    expect(f.inefficient).toEqual([
       { device: 'dev0', type: 'early_allocation', count: 1, bytes: 512 },
       { device: 'dev0', type: 'late_deallocation', count: 2, bytes: 520 },
       { device: 'dev0', type: 'temporary_idleness', count: 1, bytes: 64 },
@@ -142,7 +142,7 @@ describe('reader traps: a warning with file:line or a correct result, never a cr
       "t.csv:5: unknown Event 'BOGUS' (rows of it are skipped)",
     ]);
     // The quoted message's range is id 1; "step start" is range 2, closed by row 6.
-    expect(findSteps(f).map((s) => [s.step, s.startTs, s.endTs, s.closed])).toEqual([[1, 50, 200, true]]);
+    expect(f.steps.map((s) => [s.step, s.closed])).toEqual([[1, true]]);
   });
 
   it('matches hex and decimal Ptr, negative FREE sizes, and shadow FREEs as not freed', () => {
@@ -153,7 +153,7 @@ describe('reader traps: a warning with file:line or a correct result, never a cr
       '4,FREE,PTA,N/A,400,1,1,0,0x0000000000002000,"{size:64,shadow:true}",,',
       '5,MALLOC,HAL,N/A,500,1,1,cpu,0x3000,"{size:8}",,',
     ]);
-    expect(unfreedAtEnd(f).map((u) => [u.device, u.pool, u.bytes, u.ids])).toEqual([['cpu', 'HAL', 8, [5]], ['dev0', 'PTA', 64, [3]]]);
+    expect(f.unfreed.map((u) => [u.device, u.pool, u.bytes, u.ids])).toEqual([['cpu', 'HAL', 8, [5]], ['dev0', 'PTA', 64, [3]]]);
   });
 });
 
@@ -175,17 +175,17 @@ describe('owners and per-op footprint', () => {
     // Op o of step s allocates 512 × (1 + (o + s) % 8) B, labelled PTA (even o) or PTA@weight (odd o), freed by the
     // next op: one block per bucket is live at a time, so each peak is the bucket's largest block (step 3: o2 3072 B,
     // o3 3584 B). The leaked blocks of steps 2 and 3 are PTA@optimizer_state and stay live: 2 × 4,000,256 B.
-    expect(ownerPeaks(f)).toEqual([
+    expect(f.owners).toEqual([
       { device: 'dev0', bucket: 'activations', peak: 3072 },
       { device: 'dev0', bucket: 'optimizer', peak: 8_000_512 },
       { device: 'dev0', bucket: 'weights', peak: 3584 },
     ]);
-    expect(ownerPeaks(dumpFactsFromText('plain.csv', memscopeDumpText({ steps: 3, opsPerStep: 4 })))).toEqual([]);
+    expect((dumpFactsFromText('plain.csv', memscopeDumpText({ steps: 3, opsPerStep: 4 }))).owners).toEqual([]);
   });
 
   it('measures the largest net allocation inside an op window (corpus: the .to(npu) copy, not randn, holds 4,000,256 B)', async () => {
     const f = await read('leaks_dump.csv');
-    const byName = new Map(opFootprint(f).map((o) => [o.name.replace('torch._ops.', ''), o]));
+    const byName = new Map(f.ops.map((o) => [o.name.replace('torch._ops.', ''), o]));
     // randn runs on the host; its NPU block (ID 63, ts …288595790) is allocated inside _to_copy (…288318910-…289298650).
     expect(byName.get('aten.randn.default')).toEqual({ device: 'dev0', name: 'torch._ops.aten.randn.default', launches: 2, net: 0, peak: 0 });
     expect(byName.get('aten._to_copy.default')).toEqual({ device: 'dev0', name: 'torch._ops.aten._to_copy.default', launches: 2, net: 4_000_256, peak: 4_000_256 });

@@ -3,12 +3,15 @@
 //
 // Per device, the op (ATEN_END/ATB_END) or kernel (KERNEL_LAUNCH) launches of each dump, in time order, are aligned
 // by Myers' greedy diff on their names; a launch's value is the Attr `size` of the first framework-pool row (PTA or
-// MINDSPORE) at or after it in time. Held in memory: per device, the selected launches and the framework-pool rows of
-// both dumps (two numbers and two small ints each), and the diff's frontier.
+// MINDSPORE) at or after it in time. The kept rows go through time-order.ts (sorted in chunks, spilled to a temporary
+// file past one chunk); replaying them gives each device's launch sequence with its values directly, so memory holds
+// one chunk while reading, then 16 bytes per launch, and the diff's rounds. Names keep the dump's own bytes (bytes
+// that are not UTF-8 are written back as they were) and pass through msMemScope's ToSafeString.
 import { InputError } from '../../common/errors.js';
+import { decodeEscaped } from '../escaped-utf8.js';
 import { DumpReader, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
-import { f64, i32, u8 } from './columns.js';
 import { MAX_KEYS, StdUnorderedOrder } from './std-order.js';
+import { EventSpool } from './time-order.js';
 
 export type CompareLevel = 'op' | 'kernel' | 'op,kernel';
 
@@ -23,6 +26,8 @@ export interface CompareOptions {
   onWarning?: (warning: DumpWarning) => void;
   /** Receives the CSV in pieces of about 1 MiB instead of `csv` (large outputs). */
   sink?: (text: string) => void;
+  /** Events per sorted chunk (tests: a small one sends a small dump through the temporary file). */
+  chunkEvents?: number;
 }
 
 const UINT64_MAX = (1n << 64n) - 1n;
@@ -72,6 +77,18 @@ export function toSafeString(text: string): string {
   return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c] as string) : text;
 }
 
+/**
+ * The CSV as it may go to a terminal: what ToSafeString leaves (ESC, other C0 and C1 controls) written in its own
+ * `\uXXXX` style, and bytes that are not UTF-8 as `\xHH`. Row breaks stay. A file or a pipe gets msMemScope's bytes.
+ */
+export function terminalSafe(csv: string): string {
+  return csv.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\udc80-\udcff]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (code >= 0xdc80) return `\\x${(code - 0xdc00).toString(16).toUpperCase()}`;
+    return `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  });
+}
+
 /** Keeps one copy of each distinct string (op names repeat), detached from the chunk it was sliced from. */
 class Interner {
   readonly strings: string[] = [];
@@ -79,24 +96,11 @@ class Interner {
   id(text: string): number {
     const found = this.ids.get(text);
     if (found !== undefined) return found;
-    const copy = Buffer.from(text, 'utf8').toString('utf8');
+    const copy = text.split('').join('');
     this.ids.set(copy, this.strings.length);
     this.strings.push(copy);
     return this.strings.length - 1;
   }
-}
-
-/** The kept rows of one device of one dump, in file order: 21 bytes a row. */
-class DeviceRows {
-  /** Timestamp as an offset from the file's first one (exact while the trace spans under 104 days of ns). */
-  ts = f64();
-  kind = u8();
-  /** Name id for launches; the size for pool rows (sizes past 2^53 are in `bigSizes`). */
-  a = f64();
-  /** Event id for launches. */
-  b = i32();
-  bigSizes = new Map<number, bigint>();
-  invalidName: string | null = null;
 }
 
 /** A launch sequence ready to diff: names, events, values (values past 2^53 in `bigValues`). */
@@ -107,16 +111,48 @@ interface Sequence {
   bigValues: Map<number, bigint>;
 }
 
-/** Reads one dump's rows for the compare. */
+/** One device's sequence while the replay builds it: sized by the launches counted while reading. */
+class SequenceBuilder {
+  readonly names: Int32Array;
+  readonly events: Int32Array;
+  readonly values: Float64Array;
+  readonly bigValues = new Map<number, bigint>();
+  length = 0;
+  /** Launches since the last framework-pool row: their value is the next such row's size. */
+  waiting = 0;
+
+  constructor(launches: number) {
+    this.names = new Int32Array(launches);
+    this.events = new Int32Array(launches);
+    this.values = new Float64Array(launches);
+  }
+
+  done(): Sequence {
+    return { names: this.names, events: this.events, values: this.values, bigValues: this.bigValues };
+  }
+}
+
+/** Reads one dump's rows for the compare: the kept rows into a spool, devices in order of first appearance. */
 class CompareSide {
-  readonly devices = new Map<string, DeviceRows>();
-  /** Valid devices in order of first appearance: the key order of msMemScope's per-file map. */
+  readonly spool: EventSpool;
+  /** Device keys (uint64) by index, in order of first appearance: the key order of msMemScope's per-file map. */
+  readonly deviceKeys: bigint[] = [];
+  readonly deviceIndex = new Map<string, number>();
   readonly order = new StdUnorderedOrder();
-  readonly deviceKeys = new Map<string, bigint>();
+  readonly deviceOfText = new Map<string, number>();
+  /** Per device: the first launch name starting with = + - @ (msMemScope then drops the device's launches). */
+  readonly invalidName = new Map<number, { line: number; name: string }>();
+  /** Sizes past what a double holds exactly, by index + 1 in u3. */
+  readonly bigSizes: bigint[] = [];
+  /** Launches per device, so that each sequence is allocated once, at its size. */
+  readonly launches: number[] = [];
   warnedToolFields = false;
-  originHi = NaN;
-  originLo = 0;
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    chunkEvents?: number,
+  ) {
+    this.spool = new EventSpool(chunkEvents);
+  }
 }
 
 interface SharedState {
@@ -127,7 +163,7 @@ interface SharedState {
   selected: Set<string>;
 }
 
-/** A timestamp cell as [seconds part, nanoseconds part] (the value / 1e9 and its remainder), exact for any uint64. */
+/** A timestamp cell as [value / 1e9, value % 1e9], exact for any uint64; unparsable sorts last, as UINT64_MAX (stoull). */
 function splitTimestamp(text: string): [number, number] {
   if (/^(0|[1-9]\d{0,14})$/.test(text)) return [Math.floor(Number(text) / 1e9), Number(text) % 1e9];
   if (/^[1-9]\d{15,18}$/.test(text)) return [Number(text.slice(0, -9)), Number(text.slice(-9))];
@@ -151,20 +187,21 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
   }
   const dev = row.device;
   if (dev === '9999' || dev === 'host' || dev === 'N/A') return;
-  let key = side.deviceKeys.get(dev);
-  if (key === undefined) {
-    const parsed = stoull0(dev);
-    if (parsed === null) return;
-    key = parsed;
-    side.deviceKeys.set(dev, key);
-  }
-  const name = key.toString();
-  let rows = side.devices.get(name);
-  if (rows === undefined) {
-    if (side.devices.size >= MAX_KEYS) throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
-    rows = new DeviceRows();
-    side.devices.set(name, rows);
-    side.order.insert(key);
+  let device = side.deviceOfText.get(dev);
+  if (device === undefined) {
+    const key = stoull0(dev);
+    if (key === null) return;
+    const name = key.toString();
+    device = side.deviceIndex.get(name);
+    if (device === undefined) {
+      if (side.deviceKeys.length >= MAX_KEYS) throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
+      device = side.deviceKeys.length;
+      side.deviceKeys.push(key);
+      side.launches.push(0);
+      side.deviceIndex.set(name, device);
+      side.order.insert(key);
+    }
+    side.deviceOfText.set(dev.split('').join(''), device);
   }
   let kind: number;
   if (state.selected.has(type)) kind = LAUNCH;
@@ -173,83 +210,122 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
   else if (type === '') kind = POOL_EMPTY;
   else return;
   const [hi, lo] = splitTimestamp(row.timestamp);
-  if (Number.isNaN(side.originHi)) {
-    side.originHi = hi;
-    side.originLo = lo;
-  }
-  rows.ts.push((hi - side.originHi) * 1e9 + (lo - side.originLo));
-  rows.kind.push(kind);
   if (kind === LAUNCH) {
     const launchName = toSafeString(row.name);
-    if (rows.invalidName === null && INVALID_NAME_START.has(launchName.charAt(0))) rows.invalidName = `${side.file}:${row.line}: ${launchName}`;
-    rows.a.push(state.names.id(launchName));
-    rows.b.push(state.events.id(toSafeString(row.event)));
+    if (!side.invalidName.has(device) && INVALID_NAME_START.has(launchName.charAt(0))) side.invalidName.set(device, { line: row.line, name: launchName });
+    side.launches[device] = (side.launches[device] as number) + 1;
+    side.spool.add(hi, lo, kind, row.line, 0, 0, 0, device, state.names.id(launchName), state.events.id(toSafeString(row.event)), 0);
+    return;
+  }
+  const sizeText = toolAttrSize(row.attr);
+  const size = /^-?\d{1,15}$/.test(sizeText) ? Number(sizeText) : stollPrefix(toSafeString(sizeText));
+  if (typeof size === 'number' || (size >= -(2n ** 52n) && size <= 2n ** 52n)) {
+    side.spool.add(hi, lo, kind, row.line, Number(size), 0, 0, device, 0, 0, 0);
   } else {
-    const sizeText = toolAttrSize(row.attr);
-    const size = /^-?\d{1,15}$/.test(sizeText) ? Number(sizeText) : stollPrefix(toSafeString(sizeText));
-    if (typeof size === 'number' || (size >= -(2n ** 52n) && size <= 2n ** 52n)) {
-      rows.a.push(Number(size));
-    } else {
-      rows.bigSizes.set(rows.a.length, size);
-      rows.a.push(0);
-    }
-    rows.b.push(0);
+    side.bigSizes.push(size);
+    side.spool.add(hi, lo, kind, row.line, 0, 0, 0, device, 0, 0, side.bigSizes.length);
   }
 }
 
-/** Time-sorts one device's rows and gives its launch sequence with each launch's value. */
-function sequenceOf(rows: DeviceRows | undefined, framework: string, warn: (w: DumpWarning) => void, file: string): Sequence {
+/** Replays one side's kept rows in time order into each device's launch sequence with each launch's value. */
+function sequencesOf(side: CompareSide, framework: string): SequenceBuilder[] {
+  const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
+  const builders = side.launches.map((n) => new SequenceBuilder(n));
+  side.spool.replay((e) => {
+    const b = builders[e.u0] as SequenceBuilder;
+    if (e.kind === LAUNCH) {
+      b.names[b.length] = e.u1;
+      b.events[b.length] = e.u2;
+      b.length++;
+      b.waiting++;
+      return;
+    }
+    if (e.kind !== frameworkKind || b.waiting === 0) return;
+    // The launches since the last framework-pool row take this row's size: the first such row at or after them.
+    const big = e.u3 === 0 ? undefined : side.bigSizes[e.u3 - 1];
+    for (let k = b.length - b.waiting; k < b.length; k++) {
+      b.values[k] = e.f0;
+      if (big !== undefined) b.bigValues.set(k, big);
+    }
+    b.waiting = 0;
+  });
+  return builders;
+}
+
+/** A device's sequence, or an empty one when the device has none or msMemScope drops it (a name starting with = + - @). */
+function sequenceOf(side: CompareSide, builders: SequenceBuilder[], dev: string, warn: (w: DumpWarning) => void): Sequence {
   const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map<number, bigint>() };
-  if (rows === undefined) return empty;
-  if (rows.invalidName !== null) {
-    const [, line, name] = /^.*?:(\d+): (.*)$/s.exec(rows.invalidName) ?? ['', '0', rows.invalidName];
-    warn({ file, line: Number(line), reason: `a launch name starting with = + - or @ (${name}): msMemScope drops this device's launches` });
+  const device = side.deviceIndex.get(dev);
+  if (device === undefined) return empty;
+  const invalid = side.invalidName.get(device);
+  if (invalid !== undefined) {
+    warn({ file: side.file, line: invalid.line, reason: `a launch name starting with = + - or @ (${invalid.name}): msMemScope drops this device's launches` });
     return empty;
   }
-  const n = rows.kind.length;
-  const ts = rows.ts.data;
-  const kinds = rows.kind.data;
-  const index = new Uint32Array(n);
-  for (let i = 0; i < n; i++) index[i] = i;
-  // Stable: equal timestamps keep file order (msMemScope's std::sort is unstable only past 16 rows of one device).
-  index.sort((x, y) => (ts[x] as number) - (ts[y] as number) || x - y);
-  const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
-  let launches = 0;
-  for (let i = 0; i < n; i++) if (kinds[i] === LAUNCH) launches++;
-  const names = new Int32Array(launches);
-  const events = new Int32Array(launches);
-  const values = new Float64Array(launches);
-  const bigValues = new Map<number, bigint>();
-  let next = 0;
-  let nextBig: bigint | undefined;
-  let k = launches;
-  for (let s = n - 1; s >= 0; s--) {
-    const r = index[s] as number;
-    const kind = kinds[r];
-    if (kind === LAUNCH) {
-      k--;
-      names[k] = rows.a.data[r] as number;
-      events[k] = rows.b.data[r] as number;
-      values[k] = next;
-      if (nextBig !== undefined) bigValues.set(k, nextBig);
-    } else if (kind === frameworkKind) {
-      next = rows.a.data[r] as number;
-      nextBig = rows.bigSizes.get(r);
-    }
-  }
-  return { names, events, values, bigValues };
+  return (builders[device] as SequenceBuilder).done();
 }
 
+/** Rounds of the diff kept whole: every CHECKPOINT_EVERY-th; the others are recomputed from them, a block at a time. */
+const CHECKPOINT_EVERY = 64;
+
 /**
- * The furthest-reaching points of every round of Myers' greedy diff: `rounds[d][k + d]` is the base index reached on
- * diagonal k (= base index − current index) after d edits. (D+1)² integers: 107 MB at D = 5,000; the path is rebuilt
- * from them with the same tie rule, so no node objects are kept (msMemScope's shared_ptr nodes cost ~40× that).
+ * The furthest-reaching points of Myers' greedy diff: round d holds, for each diagonal k (= base index − current
+ * index) from −d to d, the base index reached after d edits. Keeping every round costs (D+1)² integers (107 MB at
+ * D = 5,000); every CHECKPOINT_EVERY-th round is kept instead (D²/64 integers) and round(d) recomputes the others
+ * from the checkpoint below, one block of rounds at a time, exactly as the forward pass made them.
  */
-export interface MyersTrace {
-  rounds: Int32Array[];
-  /** The round and diagonal that reached (n, m). */
-  d: number;
-  k: number;
+export class MyersTrace {
+  private blockStart = -1;
+  private block: Int32Array[] = [];
+
+  readonly n: number;
+  readonly m: number;
+
+  constructor(
+    private readonly a: Int32Array,
+    private readonly b: Int32Array,
+    private readonly checkpoints: Map<number, Int32Array>,
+    /** The round and diagonal that reached (n, m). */
+    readonly d: number,
+    readonly k: number,
+  ) {
+    this.n = a.length;
+    this.m = b.length;
+  }
+
+  /** Round d (0 ≤ d ≤ this.d). */
+  round(d: number): Int32Array {
+    const start = d - (d % CHECKPOINT_EVERY);
+    if (start !== this.blockStart) {
+      const block: Int32Array[] = [this.checkpoints.get(start) as Int32Array];
+      for (let r = start + 1; r < start + CHECKPOINT_EVERY && r <= this.d; r++) block.push(nextRound(this.a, this.b, block[block.length - 1] as Int32Array, r).v);
+      this.block = block;
+      this.blockStart = start;
+    }
+    return this.block[d - start] as Int32Array;
+  }
+}
+
+/** Round d from round d − 1 (d = 0: from nothing), with msMemScope's tie rule; `reached` is the k that got to (n, m), or null. */
+function nextRound(a: Int32Array, b: Int32Array, prev: Int32Array, d: number): { v: Int32Array; reached: number | null } {
+  const n = a.length;
+  const m = b.length;
+  const v = new Int32Array(2 * d + 1);
+  for (let k = -d; k <= d; k += 2) {
+    let i: number;
+    // "Down" (a compare-only launch, i unchanged) from diagonal k+1, else "right" (a base-only launch) from k-1.
+    if (d === 0) i = 0;
+    else if (k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number))) i = prev[k + 1 + d - 1] as number;
+    else i = (prev[k - 1 + d - 1] as number) + 1;
+    let j = i - k;
+    while (i < n && j < m && a[i] === b[j]) {
+      i++;
+      j++;
+    }
+    v[k + d] = i;
+    if (i >= n && j >= m) return { v, reached: k };
+  }
+  return { v, reached: null };
 }
 
 /** MemoryCompare::BuildPath: Myers' greedy forward diff with msMemScope's tie rules, bounded to `maxEdits` edits. */
@@ -257,29 +333,13 @@ export function myersPath(a: Int32Array, b: Int32Array, maxEdits: number): Myers
   const n = a.length;
   const m = b.length;
   if (n === 0 && m === 0) return null;
-  const rounds: Int32Array[] = [];
-  let prev = new Int32Array(0);
+  const checkpoints = new Map<number, Int32Array>();
+  let prev: Int32Array = new Int32Array(0);
   for (let d = 0; d <= n + m; d++) {
     if (d > maxEdits) return null;
-    const v = new Int32Array(2 * d + 1);
-    for (let k = -d; k <= d; k += 2) {
-      let i: number;
-      // "Down" (a compare-only launch, i unchanged) from diagonal k+1, else "right" (a base-only launch) from k-1.
-      if (d === 0) i = 0;
-      else if (k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number))) i = prev[k + 1 + d - 1] as number;
-      else i = (prev[k - 1 + d - 1] as number) + 1;
-      let j = i - k;
-      while (i < n && j < m && a[i] === b[j]) {
-        i++;
-        j++;
-      }
-      v[k + d] = i;
-      if (i >= n && j >= m) {
-        rounds.push(v);
-        return { rounds, d, k };
-      }
-    }
-    rounds.push(v);
+    const { v, reached } = nextRound(a, b, prev, d);
+    if (d % CHECKPOINT_EVERY === 0) checkpoints.set(d, v);
+    if (reached !== null) return new MyersTrace(a, b, checkpoints, d, reached);
     prev = v;
   }
   return null;
@@ -287,41 +347,46 @@ export function myersPath(a: Int32Array, b: Int32Array, maxEdits: number): Myers
 
 /** MemoryCompare::BuildDiff: the aligned pairs in sequence order, as two index columns; -1 is the missing side. */
 export function alignment(trace: MyersTrace | null): { base: Int32Array; current: Int32Array } {
-  const base: number[] = [];
-  const current: number[] = [];
-  if (trace !== null) {
-    const { rounds } = trace;
-    let { d, k } = trace;
-    let end = (rounds[d] as Int32Array)[k + d] as number;
-    for (;;) {
-      let start = 0;
-      let prevK = 0;
-      let down = false;
-      if (d > 0) {
-        const prev = rounds[d - 1] as Int32Array;
-        down = k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number));
-        prevK = down ? k + 1 : k - 1;
-        start = down ? (prev[k + 1 + d - 1] as number) : (prev[k - 1 + d - 1] as number) + 1;
-      }
-      // The snake after the edit: matched pairs, last first.
-      for (let i = end - 1; i >= start; i--) {
-        base.push(i);
-        current.push(i - k);
-      }
-      if (d === 0) break;
-      if (down) {
-        base.push(-1);
-        current.push(start - k - 1);
-      } else {
-        base.push(start - 1);
-        current.push(-1);
-      }
-      end = (rounds[d - 1] as Int32Array)[prevK + d - 1] as number;
-      k = prevK;
-      d--;
+  if (trace === null) return { base: new Int32Array(0), current: new Int32Array(0) };
+  // (n + m + D) / 2 pairs: the matches and one per edit. Filled from the end, as the walk back finds them.
+  const size = (trace.n + trace.m + trace.d) / 2;
+  const base = new Int32Array(size);
+  const current = new Int32Array(size);
+  let at = size;
+  let { d, k } = trace;
+  let end = trace.round(d)[k + d] as number;
+  for (;;) {
+    let start = 0;
+    let prevK = 0;
+    let down = false;
+    let prev: Int32Array | null = null;
+    if (d > 0) {
+      prev = trace.round(d - 1);
+      down = k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number));
+      prevK = down ? k + 1 : k - 1;
+      start = down ? (prev[k + 1 + d - 1] as number) : (prev[k - 1 + d - 1] as number) + 1;
     }
+    // The snake after the edit: matched pairs, last first.
+    for (let i = end - 1; i >= start; i--) {
+      at--;
+      base[at] = i;
+      current[at] = i - k;
+    }
+    if (d === 0 || prev === null) break;
+    at--;
+    if (down) {
+      base[at] = -1;
+      current[at] = start - k - 1;
+    } else {
+      base[at] = start - 1;
+      current[at] = -1;
+    }
+    end = prev[prevK + d - 1] as number;
+    k = prevK;
+    d--;
   }
-  return { base: Int32Array.from(base.reverse()), current: Int32Array.from(current.reverse()) };
+  if (at !== 0) throw new Error(`internal error: the diff's walk back found ${size - at} pairs, not ${size}`);
+  return { base, current };
 }
 
 /** GetSubResult on int64: Compare − Base, or Compare when that overflows. */
@@ -346,27 +411,37 @@ export async function compareDumpFiles(
   const warn = options.onWarning ?? (() => {});
   const state = newState(options.level ?? 'op');
   const sides: CompareSide[] = [];
-  for (const f of [base, current]) {
-    const side = new CompareSide(f.name);
-    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
-    await streamDump(f.path, reader);
-    sides.push(side);
+  try {
+    for (const f of [base, current]) {
+      const side = new CompareSide(f.name, options.chunkEvents);
+      sides.push(side);
+      const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
+      await streamDump(f.path, reader);
+      side.spool.seal();
+    }
+    return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+  } finally {
+    for (const side of sides) side.spool.close();
   }
-  return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
 }
 
-/** The same over dump texts in memory (tests). */
-export function compareDumpTexts(base: { name: string; text: string }, current: { name: string; text: string }, options: CompareOptions = {}): CompareResult {
+/** The same over dump texts (or bytes) in memory (tests). */
+export function compareDumpTexts(base: { name: string; text: string | Buffer }, current: { name: string; text: string | Buffer }, options: CompareOptions = {}): CompareResult {
   const warn = options.onWarning ?? (() => {});
   const state = newState(options.level ?? 'op');
-  const sides = [base, current].map((f) => {
-    const side = new CompareSide(f.name);
-    const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
-    reader.push(f.text);
-    reader.finish();
-    return side;
-  });
-  return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+  const sides: CompareSide[] = [];
+  try {
+    for (const f of [base, current]) {
+      const side = new CompareSide(f.name, options.chunkEvents);
+      sides.push(side);
+      const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
+      reader.push(typeof f.text === 'string' ? f.text : decodeEscaped(f.text));
+      reader.finish();
+    }
+    return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+  } finally {
+    for (const side of sides) side.spool.close();
+  }
 }
 
 function newState(level: CompareLevel): SharedState {
@@ -380,19 +455,21 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
   const warn = options.onWarning ?? (() => {});
   const maxEdits = options.maxEdits ?? DEFAULT_MAX_EDITS;
   for (const side of [base, current]) {
-    if (side.devices.size === 0) throw new InputError(`${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`);
+    if (side.deviceKeys.length === 0) throw new InputError(`${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`);
   }
   if (state.framework === 'MINDSPORE' && state.selected.has('ATEN_END')) {
     throw new InputError(`${state.frameworkWhere}: a MindSpore dump cannot be compared at op level (msMemScope refuses it too); use --level kernel`);
   }
+  const baseBuilders = sequencesOf(base, state.framework);
+  const currentBuilders = sequencesOf(current, state.framework);
   const deviceSet = new StdUnorderedOrder();
   for (const side of [base, current]) for (const key of side.order.order()) deviceSet.insert(key);
   const results = new StdUnorderedOrder();
   const byDevice = new Map<bigint, { a: Sequence; b: Sequence; pairs: { base: Int32Array; current: Int32Array } }>();
   for (const key of deviceSet.order()) {
     const dev = key.toString();
-    const a = sequenceOf(base.devices.get(dev), state.framework, warn, base.file);
-    const b = sequenceOf(current.devices.get(dev), state.framework, warn, current.file);
+    const a = sequenceOf(base, baseBuilders, dev, warn);
+    const b = sequenceOf(current, currentBuilders, dev, warn);
     if (a.names.length === 0 && b.names.length === 0) continue;
     const path = myersPath(a.names, b.names, maxEdits);
     if (path === null) {

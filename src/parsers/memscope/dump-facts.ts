@@ -1,152 +1,214 @@
-// Reads one msMemScope dump into the facts every analysis needs: allocation blocks, step markers and op windows.
+// Reads one msMemScope dump into the figures of every analysis: training steps, msMemScope's step-leak rule, memory
+// unfreed at the end of tracing, owner buckets, per-op footprint (ours) and inefficient memory.
 //
-// Held in memory (all else streams past): one record per allocation block of any pool (times, size, id, group,
-// owner/call-site/inefficient ids: about 60 bytes), the live-block table (blocks not yet freed), step markers, and
-// one record per completed op window (about 40 bytes). A block is matched MALLOC → FREE in file order, by
-// (pid, pool, Ptr): the tool writes a block's MALLOC and FREE rows together, when it is freed.
+// Rows become compact events that time-order.ts hands back in time order (equal timestamps in file order), in bounded
+// memory; the replay then holds only what is live at that moment: a block from its MALLOC until its FREE matches it
+// (then it is released), the open op windows, each process's open step. Blocks are matched MALLOC → FREE by (pid,
+// pool, Ptr) in time order, so the tool's late MALLOC rows (written when the block is freed) and any other row order
+// give the same figures. Every byte figure is an exact integer: a size of 2^53 or more skips its row with a warning,
+// and a sum that would pass 2^53 - 1 stops the read naming the line that would have taken it there.
+import { ParseError } from '../../common/errors.js';
 import { deviceName } from '../../model/sections/keys.js';
-import { f64, i32 } from './columns.js';
+import { BEYOND_EXACT, exactSum, MAX_EXACT_BYTES, readExactInteger } from '../../model/units.js';
+import { EscapedUtf8Decoder } from '../escaped-utf8.js';
+import { ownerBucket, topLabels, type InefficientCount, type LeakBlock, type OpFootprint, type OwnerPeak, type StepLeak, type StepRange, type StepRow, type UnfreedGroup } from './dump-analysis.js';
 import { DumpReader, attrValueOf, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
+import { EventSpool, type TimedEvent } from './time-order.js';
 
-export const POOLS = ['PTA', 'ATB', 'MINDSPORE', 'HAL', 'HOST', 'HOST_PINNED', 'PTA_WORKSPACE'] as const;
 /** Pools msMemScope's step analysis and leak rule look at (§3.2). */
 export const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
 const KNOWN_EVENTS = new Set(['MALLOC', 'FREE', 'ACCESS', 'MSTX', 'OP_LAUNCH', 'KERNEL_LAUNCH', 'SYSTEM', 'CLEAN_UP', 'SNAPSHOT', 'OOM_DETAIL', 'N/A']);
 
-/** (pid, device, pool) of a block. */
-export interface BlockGroup {
-  pid: string;
-  /** `dev0`, or the raw cell for host memory and rows of no device (`cpu`, `host`, `N/A`). */
-  device: string;
-  pool: string;
-}
+/** Event kinds in the spool. */
+const MALLOC = 0;
+const FREE = 1;
+const SHADOW_FREE = 2;
+const RANGE_START = 3;
+const STEP_RANGE_START = 4;
+const RANGE_END = 5;
+const STEP_MARK = 6;
+const OP_START = 7;
+const OP_END = 8;
 
-/** Columnar allocation blocks: index b is one MALLOC and its FREE (if any). 48 bytes a block. */
-export interface Blocks {
-  count: number;
-  mallocTs: Float64Array;
-  /** NaN: never freed while tracing (no FREE, or only a `shadow:true` one). */
-  freeTs: Float64Array;
-  size: Float64Array;
-  id: Float64Array;
-  group: Int32Array;
-  owner: Int32Array;
-  callSite: Int32Array;
-  inefficient: Int32Array;
-}
-
-
-export interface StepMarker {
-  pid: string;
-  ts: number;
-  kind: 'range-start' | 'range-end' | 'step';
-  /** range-start: is the message `step start`; range-end: the range id it closes; step: the step number. */
-  isStep: boolean;
-  value: number;
-  line: number;
-}
-
-/** Completed op windows, columnar: 28 bytes an op. */
-export interface OpWindows {
-  count: number;
-  device: Int32Array;
-  pid: Int32Array;
-  name: Int32Array;
-  startTs: Float64Array;
-  endTs: Float64Array;
-}
-
+/** Everything a dump gives, each list sorted by its key. */
 export interface DumpFacts {
   file: string;
-  /** `us` or `ns`: the unit of every ts below (decided from the values). */
+  /** `us` or `ns`: decided from the timestamps' magnitude (µs values under a Timestamp(ns) header are µs). */
   unit: 'us' | 'ns';
-  /** Timestamps are offsets from this first timestamp of the file, in `unit`. */
-  origin: string;
-  groups: BlockGroup[];
-  /** Interned strings for owner, call site, inefficient type, op names; index 0 is ''. */
-  strings: string[];
-  blocks: Blocks;
-  markers: StepMarker[];
-  ops: OpWindows;
-  /** Device names of op windows. */
-  devices: string[];
-  pids: string[];
-  /** FREE rows whose MALLOC is not in the dump (allocated before tracing): ignored. */
-  orphanFrees: number;
   rows: number;
-  /** Any MALLOC carried a non-empty `owner` (decompose labels). */
-  hasOwners: boolean;
-  hasInefficient: boolean;
+  steps: StepRange[];
+  stepRows: StepRow[];
+  stepLeaks: StepLeak[];
+  unfreed: UnfreedGroup[];
+  /** Empty when no MALLOC carries an owner (no decompose labels). */
+  owners: OwnerPeak[];
+  ops: OpFootprint[];
+  inefficient: InefficientCount[];
+  /** `devN` devices of the dump's blocks. */
+  devices: string[];
+  /** FREE rows whose block was not live at that time (allocated before tracing): ignored. */
+  orphanFrees: number;
 }
 
 const SHADOW_RE = /[{,]shadow:true[,}]/;
 
-function intern(map: Map<string, number>, list: string[], text: string): number {
-  const found = map.get(text);
-  if (found !== undefined) return found;
-  const copy = Buffer.from(text, 'utf8').toString('utf8');
-  map.set(copy, list.length);
-  list.push(copy);
-  return list.length - 1;
+/** Interned strings: one copy of each (a slice of a chunk would keep the whole chunk alive). */
+class Strings {
+  readonly list: string[] = [''];
+  private readonly ids = new Map<string, number>([['', 0]]);
+
+  id(text: string): number {
+    const found = this.ids.get(text);
+    if (found !== undefined) return found;
+    const copy = text.split('').join('');
+    this.ids.set(copy, this.list.length);
+    this.list.push(copy);
+    return this.list.length - 1;
+  }
 }
 
-/** `0x000012c041400000` or `20615843020800` → a number (exact below 2^53), or NaN. */
-export function ptrValue(ptr: string): number {
-  if (ptr.startsWith('0x') || ptr.startsWith('0X')) return parseInt(ptr.slice(2), 16);
-  if (/^\d+$/.test(ptr)) return Number(ptr);
-  return NaN;
+/** (pid, device, pool) of a block, with what the replay keys by. */
+interface Group {
+  pid: number;
+  /** `dev0`, or the raw cell for host memory and rows of no device (`cpu`, `host`, `N/A`). */
+  device: string;
+  pool: string;
+  /** (pid, pool): where a FREE looks for its block (HAL FREEs carry device N/A). */
+  liveKey: number;
+  /** (device, pid) of a framework pool, whose sum the op windows measure; -1 for other pools. */
+  opLevel: number;
 }
 
-/** Builds DumpFacts from the rows of one dump. */
-export class DumpFactsCollector {
-  private readonly strings: string[] = [''];
-  private readonly stringIds = new Map<string, number>([['', 0]]);
-  private readonly groups: BlockGroup[] = [];
+/** Turns rows into time-ordered events: parses and checks every cell an analysis reads, interns the strings. */
+class DumpRecorder {
+  readonly spool: EventSpool;
+  readonly strings = new Strings();
+  readonly pids = new Strings();
+  readonly groups: Group[] = [];
   private readonly groupIds = new Map<string, number>();
-  private readonly blocks = { count: 0, mallocTs: f64(), freeTs: f64(), size: f64(), id: f64(), group: i32(), owner: i32(), callSite: i32(), inefficient: i32() };
-  /** pid|pool → ptr → open block index. */
-  private readonly live = new Map<string, Map<number, number>>();
-  private readonly markers: StepMarker[] = [];
-  private readonly ops = { count: 0, device: i32(), pid: i32(), name: i32(), startTs: f64(), endTs: f64() };
-  private readonly devices: string[] = [];
-  private readonly deviceIds = new Map<string, number>();
-  private readonly pids: string[] = [];
-  private readonly pidIds = new Map<string, number>();
-  /** pid|tid|family → stack of [name, startTs]. */
-  private readonly openOps = new Map<string, [string, number][]>();
-  private originHi = NaN;
-  private originLo = 0;
-  private origin = '';
-  private orphanFrees = 0;
-  private hasOwners = false;
-  private hasInefficient = false;
+  readonly liveKeys = new Strings();
+  readonly opLevels: { device: string; pid: number }[] = [];
+  private readonly opLevelIds = new Map<string, number>();
+  readonly stacks = new Strings();
+  /** Ptr values past 2^53 - 1, by their decimal text: their key is -(index + 1). */
+  private readonly bigPtrs = new Map<string, number>();
+  hasOwners = false;
   private readonly unknownEvents = new Set<string>();
+  private lastGroup = { pid: '', device: '', pool: '', id: -1 };
+  private tsHi = 0;
+  private tsLo = 0;
 
   constructor(
     readonly file: string,
     private readonly warn: (warning: DumpWarning) => void,
-  ) {}
-
-  /** Offset of a timestamp cell from the file's first timestamp (NaN when it is not a number). */
-  private ts(text: string): number {
-    const len = text.length;
-    if (len === 0 || len > 20) return NaN;
-    for (let i = 0; i < len; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 48 || c > 57) return NaN;
-    }
-    const hi = len > 9 ? Number(text.slice(0, len - 9)) : 0;
-    const lo = len > 9 ? Number(text.slice(len - 9)) : Number(text);
-    if (Number.isNaN(this.originHi)) {
-      this.originHi = hi;
-      this.originLo = lo;
-      this.origin = text;
-    }
-    return (hi - this.originHi) * 1e9 + (lo - this.originLo);
+    chunkEvents?: number,
+  ) {
+    this.spool = new EventSpool(chunkEvents);
   }
 
-  private device(raw: string): string {
-    return deviceName(raw) ?? raw;
+  private skip(row: DumpRow, reason: string): void {
+    this.warn({ file: this.file, line: row.line, reason: `${reason} (skipped)` });
+  }
+
+  /** Splits a timestamp cell into tsHi/tsLo (value / 10^9 and the rest, exact for any 20 digits); false when it is no number. */
+  private time(text: string): boolean {
+    const len = text.length;
+    if (len === 0 || len > 20) return false;
+    const split = len > 9 ? len - 9 : 0;
+    let hi = 0;
+    let lo = 0;
+    for (let i = 0; i < len; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return false;
+      if (i < split) hi = hi * 10 + d;
+      else lo = lo * 10 + d;
+    }
+    this.tsHi = hi;
+    this.tsLo = lo;
+    return true;
+  }
+
+  /** `0x000012c041400000` or `20615843020800` → a key: the value when exact, else a negative id of its decimal text; NaN when no number. */
+  private ptrKey(text: string): number {
+    const len = text.length;
+    const hex = len > 2 && text.charCodeAt(0) === 48 && (text.charCodeAt(1) | 32) === 120;
+    if (hex ? len > 18 : len === 0 || len > 20) return NaN;
+    let value = 0;
+    for (let i = hex ? 2 : 0; i < len; i++) {
+      const c = text.charCodeAt(i);
+      let d: number;
+      if (c >= 48 && c <= 57) d = c - 48;
+      else if (hex && (c | 32) >= 97 && (c | 32) <= 102) d = (c | 32) - 87;
+      else return NaN;
+      value = value * (hex ? 16 : 10) + d;
+    }
+    // Exact while below 2^53 (each step of the sum is then exact); past it, the text is the key.
+    if (value <= MAX_EXACT_BYTES) return value;
+    const digits = BigInt(text).toString();
+    let id = this.bigPtrs.get(digits);
+    if (id === undefined) this.bigPtrs.set(digits, (id = this.bigPtrs.size));
+    return -(id + 1);
+  }
+
+  /** The id of `${pid}|${pool}`, remembered for the last pair (FREE rows come in runs of one process and pool). */
+  private liveKeyOf(pid: string, pool: string): number {
+    const last = this.lastLive;
+    if (last.id !== -1 && last.pid === pid && last.pool === pool) return last.id;
+    const id = this.liveKeys.id(`${pid}|${pool}`);
+    this.lastLive = { pid, pool, id };
+    return id;
+  }
+
+  private lastLive = { pid: '', pool: '', id: -1 };
+  private lastStack = { pid: '', tid: '', device: '', family: -1, id: -1, level: -1 };
+  /** Op names seen last: START and END rows of one op, and a few ops, repeat. */
+  private readonly recentNames: string[] = [];
+  private readonly recentNameIds: number[] = [];
+
+  private nameId(name: string): number {
+    const names = this.recentNames;
+    for (let i = 0; i < names.length; i++) if (names[i] === name) return this.recentNameIds[i] as number;
+    const id = this.strings.id(name);
+    if (names.length === 8) {
+      names.pop();
+      this.recentNameIds.pop();
+    }
+    names.unshift(this.strings.list[id] as string);
+    this.recentNameIds.unshift(id);
+    return id;
+  }
+
+  private groupOfRow(pid: string, rawDevice: string, pool: string): number {
+    const last = this.lastGroup;
+    if (last.id !== -1 && last.pid === pid && last.device === rawDevice && last.pool === pool) return last.id;
+    const device = deviceName(rawDevice) ?? rawDevice;
+    const key = `${pid}|${device}|${pool}`;
+    let g = this.groupIds.get(key);
+    if (g === undefined) {
+      g = this.groups.length;
+      this.groupIds.set(key, g);
+      const pidId = this.pids.id(pid);
+      this.groups.push({
+        pid: pidId,
+        device: this.strings.list[this.strings.id(device)] as string,
+        pool: this.strings.list[this.strings.id(pool)] as string,
+        liveKey: this.liveKeyOf(pid, pool),
+        opLevel: FRAMEWORK_POOLS.has(pool) ? this.opLevelOf(device, pidId) : -1,
+      });
+    }
+    this.lastGroup = { pid, device: rawDevice, pool, id: g };
+    return g;
+  }
+
+  private opLevelOf(device: string, pid: number): number {
+    const key = `${device}|${pid}`;
+    let id = this.opLevelIds.get(key);
+    if (id === undefined) {
+      id = this.opLevels.length;
+      this.opLevelIds.set(key, id);
+      this.opLevels.push({ device, pid });
+    }
+    return id;
   }
 
   row(row: DumpRow): void {
@@ -174,183 +236,77 @@ export class DumpFactsCollector {
     }
   }
 
-  private size(row: DumpRow): number {
-    const text = attrValueOf(row.attr, 'size:');
-    if (text === null || !/^-?\d+$/.test(text)) return NaN;
-    // FREE sizes are negative in 2025-H1 PTA/ATB dumps: the direction comes from Event, the magnitude from abs().
-    return Math.abs(Number(text));
-  }
-
-  private lastGroup = { pid: '', device: '', pool: '', id: -1 };
-
-  /** The group of a row's raw pid, device and pool cells (consecutive rows mostly share it). */
-  private groupOfRow(pid: string, rawDevice: string, pool: string): number {
-    const last = this.lastGroup;
-    if (last.id !== -1 && last.pid === pid && last.device === rawDevice && last.pool === pool) return last.id;
-    const id = this.groupOf(pid, this.device(rawDevice), pool);
-    this.lastGroup = { pid, device: rawDevice, pool, id };
-    return id;
-  }
-
-  private groupOf(pid: string, device: string, pool: string): number {
-    const key = `${pid}|${device}|${pool}`;
-    let g = this.groupIds.get(key);
-    if (g === undefined) {
-      g = this.groups.length;
-      this.groupIds.set(key, g);
-      this.groups.push({ pid: Buffer.from(pid).toString(), device: Buffer.from(device).toString(), pool: Buffer.from(pool).toString() });
-    }
-    return g;
-  }
-
   private malloc(row: DumpRow): void {
-    const ts = this.ts(row.timestamp);
-    const size = this.size(row);
-    const ptr = ptrValue(row.ptr);
-    if (Number.isNaN(ts) || Number.isNaN(size) || Number.isNaN(ptr)) {
-      this.warn({ file: this.file, line: row.line, reason: `a MALLOC without a numeric timestamp, Ptr and Attr size (skipped)` });
-      return;
+    const sizeText = attrValueOf(row.attr, 'size:');
+    const size = sizeText === null ? null : readExactInteger(sizeText);
+    if (size === 'too-large') return this.skip(row, `a MALLOC whose size ${sizeText} is 2^53 bytes or more: not a size that can be compared exactly`);
+    const id = readExactInteger(row.id);
+    const ptr = this.ptrKey(row.ptr);
+    if (!this.time(row.timestamp) || size === null || Number.isNaN(ptr) || typeof id !== 'number' || id < 0) {
+      return this.skip(row, 'a MALLOC without a numeric timestamp, ID, Ptr and Attr size');
     }
-    const b = this.blocks;
-    const index = b.count++;
-    b.mallocTs.push(ts);
-    b.freeTs.push(NaN);
-    b.size.push(size);
-    b.id.push(Number(row.id));
-    b.group.push(this.groupOfRow(row.pid, row.device, row.eventType));
     const owner = row.attr.includes('owner:') ? (attrValueOf(row.attr, 'owner:') ?? '') : '';
     if (owner !== '') this.hasOwners = true;
-    b.owner.push(owner === '' ? 0 : intern(this.stringIds, this.strings, owner));
     const firstFrame = firstCallSite(row.callStackPython) || firstCallSite(row.callStackC);
-    b.callSite.push(firstFrame === '' ? 0 : intern(this.stringIds, this.strings, firstFrame));
     const inefficient = row.attr.includes('inefficient_type:') ? (attrValueOf(row.attr, 'inefficient_type:') ?? '') : '';
-    if (inefficient !== '') this.hasInefficient = true;
-    b.inefficient.push(inefficient === '' ? 0 : intern(this.stringIds, this.strings, inefficient));
-    const open = this.liveOf(row.pid, row.eventType, true) as Map<number, number>;
-    // A MALLOC at an address still open: the earlier block's FREE is missing (a RESIDUAL_BLOCK); it stays unfreed.
-    open.set(ptr, index);
-  }
-
-  private lastLive: { pid: string; pool: string; open: Map<number, number> } | null = null;
-
-  private liveOf(pid: string, pool: string, create: boolean): Map<number, number> | undefined {
-    const last = this.lastLive;
-    if (last !== null && last.pid === pid && last.pool === pool) return last.open;
-    const key = `${pid}|${pool}`;
-    let open = this.live.get(key);
-    if (open === undefined) {
-      if (!create) return undefined;
-      open = new Map();
-      this.live.set(key, open);
-    }
-    this.lastLive = { pid, pool, open };
-    return open;
+    // FREE sizes are negative in 2025-H1 PTA/ATB dumps: the direction comes from Event, the magnitude from abs().
+    this.spool.add(
+      this.tsHi,
+      this.tsLo,
+      MALLOC,
+      row.line,
+      ptr,
+      Math.abs(size),
+      id,
+      this.groupOfRow(row.pid, row.device, row.eventType),
+      owner === '' ? 0 : this.strings.id(owner),
+      firstFrame === '' ? 0 : this.strings.id(firstFrame),
+      inefficient === '' ? 0 : this.strings.id(inefficient),
+    );
   }
 
   private free(row: DumpRow): void {
-    const ptr = ptrValue(row.ptr);
-    const open = this.liveOf(row.pid, row.eventType, false);
-    const index = open?.get(ptr);
-    if (index === undefined || open === undefined) {
-      this.orphanFrees++;
-      return;
-    }
-    open.delete(ptr);
+    const ptr = this.ptrKey(row.ptr);
+    if (!this.time(row.timestamp) || Number.isNaN(ptr)) return this.skip(row, 'a FREE without a numeric timestamp and Ptr');
     // A shadow FREE is synthesised for a block still live at exit: not freed while tracing.
-    if (SHADOW_RE.test(row.attr)) return;
-    const ts = this.ts(row.timestamp);
-    this.blocks.freeTs.data[index] = Number.isNaN(ts) ? (this.blocks.mallocTs.data[index] as number) : ts;
+    const kind = SHADOW_RE.test(row.attr) ? SHADOW_FREE : FREE;
+    this.spool.add(this.tsHi, this.tsLo, kind, row.line, ptr, 0, 0, this.liveKeyOf(row.pid, row.eventType), 0, 0, 0);
   }
 
   private mstx(row: DumpRow): void {
-    const ts = this.ts(row.timestamp);
-    if (Number.isNaN(ts)) return;
-    if (row.eventType === 'Range_start') {
-      this.markers.push({ pid: row.pid, ts, kind: 'range-start', isStep: row.name === 'step start', value: 0, line: row.line });
-    } else if (row.eventType === 'Range_end') {
-      const m = /Range end from id (\d+)/.exec(row.name);
-      if (m !== null) this.markers.push({ pid: row.pid, ts, kind: 'range-end', isStep: false, value: Number(m[1]), line: row.line });
+    const start = row.eventType === 'Range_start';
+    if (!start && row.eventType !== 'Range_end') return;
+    let range = 0;
+    if (!start) {
+      const m = /^Range end from id (\d+)$/.exec(row.name);
+      const value = m === null ? null : readExactInteger(m[1] as string);
+      if (typeof value !== 'number') return;
+      range = value;
     }
+    if (!this.time(row.timestamp)) return this.skip(row, `an MSTX ${row.eventType} without a numeric timestamp`);
+    const kind = start ? (row.name === 'step start' ? STEP_RANGE_START : RANGE_START) : RANGE_END;
+    this.spool.add(this.tsHi, this.tsLo, kind, row.line, range, 0, 0, this.pids.id(row.pid), 0, 0, 0);
   }
 
   private systemStep(row: DumpRow): void {
-    const ts = this.ts(row.timestamp);
-    const n = Number(row.name.replace(/"/g, ''));
-    if (Number.isNaN(ts) || !Number.isInteger(n)) {
-      this.warn({ file: this.file, line: row.line, reason: `a SYSTEM/STEP row without a step number (skipped)` });
-      return;
-    }
-    this.markers.push({ pid: row.pid, ts, kind: 'step', isStep: true, value: n, line: row.line });
+    const n = readExactInteger(row.name.replace(/"/g, ''));
+    if (!this.time(row.timestamp) || typeof n !== 'number') return this.skip(row, 'a SYSTEM/STEP row without a step number');
+    this.spool.add(this.tsHi, this.tsLo, STEP_MARK, row.line, n, 0, 0, this.pids.id(row.pid), 0, 0, 0);
   }
-
-  private lastOps: { pid: string; tid: string; device: string; family: number; stack: [string, number][] } | null = null;
 
   private op(row: DumpRow): void {
     const type = row.eventType;
     const start = type === 'ATEN_START' || type === 'ATB_START';
     if (!start && type !== 'ATEN_END' && type !== 'ATB_END') return;
-    const ts = this.ts(row.timestamp);
-    if (Number.isNaN(ts)) return;
-    let stack: [string, number][] | undefined;
-    const last = this.lastOps;
-    if (last !== null && last.pid === row.pid && last.tid === row.tid && last.device === row.device && last.family === type.charCodeAt(2)) {
-      stack = last.stack;
-    } else {
-      const key = `${row.pid}|${row.tid}|${row.device}|${type.slice(0, 3)}`;
-      stack = this.openOps.get(key);
-      if (stack === undefined && start) this.openOps.set(key, (stack = []));
-      if (stack !== undefined) this.lastOps = { pid: row.pid, tid: row.tid, device: row.device, family: type.charCodeAt(2), stack };
+    if (!this.time(row.timestamp)) return this.skip(row, `an ${type} without a numeric timestamp`);
+    const family = type.charCodeAt(2) === 69 ? 0 : 1;
+    let last = this.lastStack;
+    if (last.id === -1 || last.pid !== row.pid || last.tid !== row.tid || last.device !== row.device || last.family !== family) {
+      const device = deviceName(row.device) ?? row.device;
+      const id = this.stacks.id(`${row.pid}|${row.tid}|${row.device}|${family}`);
+      last = this.lastStack = { pid: row.pid, tid: row.tid, device: row.device, family, id, level: this.opLevelOf(device, this.pids.id(row.pid)) };
     }
-    if (start) {
-      (stack as [string, number][]).push([row.name, ts]);
-      return;
-    }
-    if (stack === undefined) return;
-    // Ends pair with the innermost open start of the same name (ops nest: an aten op calls others).
-    for (let i = stack.length - 1; i >= 0; i--) {
-      const open = stack[i] as [string, number];
-      if (open[0] !== row.name) continue;
-      stack.length = i;
-      const o = this.ops;
-      o.count++;
-      o.device.push(intern(this.deviceIds, this.devices, this.device(row.device)));
-      o.pid.push(intern(this.pidIds, this.pids, row.pid));
-      o.name.push(intern(this.stringIds, this.strings, row.name));
-      o.startTs.push(open[1]);
-      o.endTs.push(ts);
-      return;
-    }
-  }
-
-  finish(unit: 'us' | 'ns', rows: number): DumpFacts {
-    const b = this.blocks;
-    const o = this.ops;
-    return {
-      file: this.file,
-      unit,
-      origin: this.origin,
-      groups: this.groups,
-      strings: this.strings,
-      blocks: {
-        count: b.count,
-        mallocTs: b.mallocTs.done(),
-        freeTs: b.freeTs.done(),
-        size: b.size.done(),
-        id: b.id.done(),
-        group: b.group.done(),
-        owner: b.owner.done(),
-        callSite: b.callSite.done(),
-        inefficient: b.inefficient.done(),
-      },
-      markers: this.markers,
-      ops: { count: o.count, device: o.device.done(), pid: o.pid.done(), name: o.name.done(), startTs: o.startTs.done(), endTs: o.endTs.done() },
-      devices: this.devices,
-      pids: this.pids,
-      orphanFrees: this.orphanFrees,
-      rows,
-      hasOwners: this.hasOwners,
-      hasInefficient: this.hasInefficient,
-    };
+    this.spool.add(this.tsHi, this.tsLo, start ? OP_START : OP_END, row.line, 0, 0, 0, last.id, this.nameId(row.name), last.level, family);
   }
 }
 
@@ -361,19 +317,574 @@ function firstCallSite(stack: string): string {
   return (cut === -1 ? stack : stack.slice(0, cut)).trim().slice(0, 200);
 }
 
-/** Reads a dump file into facts; warnings go to `onWarning`. */
-export async function readDumpFacts(path: string, name: string, onWarning: (w: DumpWarning) => void): Promise<DumpFacts> {
-  const collector = new DumpFactsCollector(name, onWarning);
-  const reader = new DumpReader(name, (row) => collector.row(row), onWarning);
-  await streamDump(path, reader);
-  return collector.finish(reader.timestampUnit ?? reader.header?.headerUnit ?? 'ns', reader.rows);
+/** One process's steps as the replay meets their markers. */
+interface PidSteps {
+  /** Which marker kind defines the steps: the first seen wins (§3.2). */
+  kind: 'none' | 'range' | 'step';
+  /** Every Range_start counts, whatever its message: a Range_end names its range by this count. */
+  ranges: number;
+  /** range id → ordinal of the step it started. */
+  stepOfRange: Map<number, number>;
+  steps: StepRange[];
+  /** Ordinal of the step in progress, or -1. */
+  open: number;
+  /** Framework groups of the process. */
+  groups: number[];
+  /** Blocks born in a step, not yet checked: [slot, serial, ordinal of the birth step] in birth order. */
+  pending: number[];
+  pendingFrom: number;
 }
 
-/** The same over text in memory (tests). */
-export function dumpFactsFromText(name: string, text: string, onWarning: (w: DumpWarning) => void = () => {}): DumpFacts {
-  const collector = new DumpFactsCollector(name, onWarning);
-  const reader = new DumpReader(name, (row) => collector.row(row), onWarning);
-  reader.push(text);
-  reader.finish();
-  return collector.finish(reader.timestampUnit ?? reader.header?.headerUnit ?? 'ns', reader.rows);
+/** A live (or never really freed) block: slot arrays, reused once a block is freed. */
+class Blocks {
+  capacity = 1024;
+  group = new Int32Array(this.capacity);
+  size = new Float64Array(this.capacity);
+  id = new Float64Array(this.capacity);
+  owner = new Int32Array(this.capacity);
+  callSite = new Int32Array(this.capacity);
+  line = new Float64Array(this.capacity);
+  ownerKey = new Int32Array(this.capacity);
+  /** 0 free slot, 1 live, 2 retained (a shadow FREE, or overwritten by a MALLOC at its address: never freed). */
+  state = new Uint8Array(this.capacity);
+  serial = new Float64Array(this.capacity);
+  private readonly freeSlots: number[] = [];
+  private used = 0;
+  alive = 0;
+
+  take(): number {
+    const slot = this.freeSlots.pop() ?? this.used++;
+    if (slot >= this.capacity) this.grow();
+    this.alive++;
+    return slot;
+  }
+
+  release(slot: number): void {
+    this.state[slot] = 0;
+    this.serial[slot] = (this.serial[slot] as number) + 1;
+    this.freeSlots.push(slot);
+    this.alive--;
+  }
+
+  /** Slots in use, for the end of the replay. */
+  get highWater(): number {
+    return this.used;
+  }
+
+  private grow(): void {
+    const n = this.capacity * 2;
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(n);
+      b.set(a);
+      return b;
+    };
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.group = i32(this.group);
+    this.size = f64(this.size);
+    this.id = f64(this.id);
+    this.owner = i32(this.owner);
+    this.callSite = i32(this.callSite);
+    this.line = f64(this.line);
+    this.ownerKey = i32(this.ownerKey);
+    const state = new Uint8Array(n);
+    state.set(this.state);
+    this.state = state;
+    this.serial = f64(this.serial);
+    this.capacity = n;
+  }
+}
+
+/** Per step ordinal of a group: start, peak and end bytes; NaN where the step has no row yet. */
+interface GroupSteps {
+  start: number[];
+  peak: number[];
+  end: number[];
+}
+
+/** An op window in progress: its name, the framework bytes at its start, the most seen since, its line. */
+interface OpenOp {
+  name: number;
+  base: number;
+  max: number;
+}
+
+/** Replays the events in time order into the figures. */
+class DumpReplay {
+  private readonly blocks = new Blocks();
+  private readonly live: Map<number, number>[];
+  private readonly groupLevel: Float64Array;
+  private readonly groupMax: Float64Array;
+  private readonly groupSteps: GroupSteps[];
+  private readonly pidSteps: PidSteps[];
+  private readonly opLevel: Float64Array;
+  private readonly stacksOfLevel: number[][];
+  private readonly stacks: OpenOp[][];
+  private readonly stackLevel: Int32Array;
+  private readonly ownerKeys = new Strings();
+  private ownerLevel: number[] = [];
+  private ownerPeak: number[] = [];
+  /** owner id × groups + group id → owner key. */
+  private readonly bucketMemo = new Map<number, number>();
+  /** Per (device, pid) op level: name id → footprint. */
+  private readonly ops: Map<number, OpFootprint>[];
+  private readonly inefficient = new Map<string, InefficientCount>();
+  private readonly leaks = new Map<string, { leak: StepLeak; labels: [string, number][] }>();
+  orphanFrees = 0;
+
+  constructor(
+    private readonly r: DumpRecorder,
+    private readonly warn: (warning: DumpWarning) => void,
+  ) {
+    const groups = r.groups.length;
+    this.live = Array.from({ length: r.liveKeys.list.length }, () => new Map<number, number>());
+    this.groupLevel = new Float64Array(groups);
+    this.groupMax = new Float64Array(groups);
+    this.groupSteps = Array.from({ length: groups }, () => ({ start: [], peak: [], end: [] }));
+    this.pidSteps = Array.from({ length: r.pids.list.length }, () => ({ kind: 'none', ranges: 0, stepOfRange: new Map(), steps: [], open: -1, groups: [], pending: [], pendingFrom: 0 }));
+    r.groups.forEach((g, i) => {
+      if (FRAMEWORK_POOLS.has(g.pool)) (this.pidSteps[g.pid] as PidSteps).groups.push(i);
+    });
+    this.opLevel = new Float64Array(r.opLevels.length);
+    this.stacksOfLevel = Array.from({ length: r.opLevels.length }, () => []);
+    this.stacks = Array.from({ length: r.stacks.list.length }, () => []);
+    this.stackLevel = new Int32Array(r.stacks.list.length).fill(-1);
+    this.ops = Array.from({ length: r.opLevels.length }, () => new Map<number, OpFootprint>());
+  }
+
+  private fail(line: number, what: string): never {
+    throw new ParseError(this.r.file, line, `${what} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
+  }
+
+  event(e: TimedEvent): void {
+    switch (e.kind) {
+      case MALLOC:
+        return this.malloc(e);
+      case FREE:
+      case SHADOW_FREE:
+        return this.free(e);
+      case RANGE_START:
+      case STEP_RANGE_START:
+        return this.rangeStart(e);
+      case RANGE_END:
+        return this.rangeEnd(e);
+      case STEP_MARK:
+        return this.stepMark(e);
+      case OP_START:
+        return this.opStart(e);
+      case OP_END:
+        return this.opEnd(e);
+    }
+  }
+
+  /** A group's allocated bytes change: its level and peak, the open step's peak, the owner bucket, the op windows. */
+  private change(group: number, ownerKey: number, delta: number, line: number): void {
+    const g = this.r.groups[group] as Group;
+    const level = exactSum(this.groupLevel[group] as number, delta);
+    if (level === null) this.fail(line, `the allocated bytes of ${g.device}/${g.pool}`);
+    this.groupLevel[group] = level;
+    if (level > (this.groupMax[group] as number)) this.groupMax[group] = level;
+    const pid = this.pidSteps[g.pid] as PidSteps;
+    if (pid.open !== -1 && g.opLevel !== -1) {
+      const peaks = (this.groupSteps[group] as GroupSteps).peak;
+      if (level > (peaks[pid.open] as number)) peaks[pid.open] = level;
+    }
+    const owned = exactSum(this.ownerLevel[ownerKey] as number, delta);
+    if (owned === null) this.fail(line, `the live bytes of ${this.ownerKeys.list[ownerKey]}`);
+    this.ownerLevel[ownerKey] = owned;
+    if (owned > (this.ownerPeak[ownerKey] as number)) this.ownerPeak[ownerKey] = owned;
+    if (g.opLevel !== -1) {
+      const op = exactSum(this.opLevel[g.opLevel] as number, delta);
+      if (op === null) this.fail(line, `the framework bytes of ${g.device}`);
+      this.opLevel[g.opLevel] = op;
+      for (const s of this.stacksOfLevel[g.opLevel] as number[]) {
+        const frames = this.stacks[s] as OpenOp[];
+        const top = frames[frames.length - 1];
+        if (top !== undefined && op > top.max) top.max = op;
+      }
+    }
+  }
+
+  private ownerKeyOf(group: Group, groupId: number, owner: number): number {
+    const memo = owner * this.r.groups.length + groupId;
+    let key = this.bucketMemo.get(memo);
+    if (key === undefined) {
+      key = this.ownerKeys.id(`${group.device}|${ownerBucket(this.r.strings.list[owner] as string, group.pool)}`);
+      this.bucketMemo.set(memo, key);
+      while (this.ownerLevel.length <= key) {
+        this.ownerLevel.push(0);
+        this.ownerPeak.push(0);
+      }
+    }
+    return key;
+  }
+
+  private malloc(e: TimedEvent): void {
+    const b = this.blocks;
+    const groupId = e.u0;
+    const group = this.r.groups[groupId] as Group;
+    const open = this.live[group.liveKey] as Map<number, number>;
+    // A MALLOC at an address still open: the earlier block's FREE is missing (a RESIDUAL_BLOCK); it stays unfreed.
+    const earlier = open.get(e.f0);
+    if (earlier !== undefined) b.state[earlier] = 2;
+    const slot = b.take();
+    b.group[slot] = groupId;
+    b.size[slot] = e.f1;
+    b.id[slot] = e.f2;
+    b.owner[slot] = e.u1;
+    b.callSite[slot] = e.u2;
+    b.line[slot] = e.line;
+    b.state[slot] = 1;
+    b.ownerKey[slot] = this.ownerKeyOf(group, groupId, e.u1);
+    open.set(e.f0, slot);
+    this.change(groupId, b.ownerKey[slot] as number, e.f1, e.line);
+    if (e.u3 !== 0) this.countInefficient(group, this.r.strings.list[e.u3] as string, e.f1, e.line);
+    // A framework block born once steps began (in the last step started) waits for the check at the end of a later step.
+    const pid = this.pidSteps[group.pid] as PidSteps;
+    if (pid.steps.length > 0 && group.opLevel !== -1) pid.pending.push(slot, b.serial[slot] as number, pid.steps.length - 1);
+    if (pid.pending.length - pid.pendingFrom > 3 * (2 * b.alive + 1024)) this.compactPending(pid);
+  }
+
+  private free(e: TimedEvent): void {
+    const open = this.live[e.u0] as Map<number, number>;
+    const slot = open.get(e.f0);
+    if (slot === undefined) {
+      this.orphanFrees++;
+      return;
+    }
+    open.delete(e.f0);
+    const b = this.blocks;
+    if (e.kind === SHADOW_FREE) {
+      // Not freed while tracing: counted as unfreed, and live for the leak rule.
+      b.state[slot] = 2;
+      return;
+    }
+    this.change(b.group[slot] as number, b.ownerKey[slot] as number, -(b.size[slot] as number), e.line);
+    b.release(slot);
+  }
+
+  private countInefficient(group: Group, text: string, bytes: number, line: number): void {
+    for (const type of new Set(text.split(',').map((t) => t.trim()).filter((t) => t !== ''))) {
+      const key = `${group.device}|${type}`;
+      let c = this.inefficient.get(key);
+      if (c === undefined) this.inefficient.set(key, (c = { device: group.device, type, count: 0, bytes: 0 }));
+      const sum = exactSum(c.bytes, bytes);
+      if (sum === null) this.fail(line, `the ${type} bytes of ${group.device}`);
+      c.count++;
+      c.bytes = sum;
+    }
+  }
+
+  /** Drops pending entries of freed blocks (the queue would otherwise grow with every block while no step closes). */
+  private compactPending(pid: PidSteps): void {
+    const b = this.blocks;
+    const kept: number[] = [];
+    for (let i = pid.pendingFrom; i < pid.pending.length; i += 3) {
+      const slot = pid.pending[i] as number;
+      if (b.serial[slot] === pid.pending[i + 1] && b.state[slot] !== 0) kept.push(slot, pid.pending[i + 1] as number, pid.pending[i + 2] as number);
+    }
+    pid.pending = kept;
+    pid.pendingFrom = 0;
+  }
+
+  /** Starts a step of a process: each framework group's start (and peak so far) is its bytes now. */
+  private startStep(pid: PidSteps, pidId: number, step: number): void {
+    const ordinal = pid.steps.length;
+    pid.steps.push({ pid: this.r.pids.list[pidId] as string, step, closed: false });
+    for (const g of pid.groups) {
+      const s = this.groupSteps[g] as GroupSteps;
+      const level = this.groupLevel[g] as number;
+      s.start[ordinal] = level;
+      s.peak[ordinal] = level;
+    }
+    pid.open = ordinal;
+  }
+
+  /** Ends the step in progress: each framework group's end is its bytes now; a closed step runs the leak check. */
+  private endStep(pid: PidSteps, closed: boolean): void {
+    const ordinal = pid.open;
+    if (ordinal === -1) return;
+    for (const g of pid.groups) (this.groupSteps[g] as GroupSteps).end[ordinal] = this.groupLevel[g] as number;
+    (pid.steps[ordinal] as StepRange).closed = closed;
+    pid.open = -1;
+    if (closed) this.checkLeaks(pid, ordinal);
+  }
+
+  /**
+   * msMemScope's leak rule (§3.2, CheckNpuLeak with skipSteps 1, durationThreshold 1), at the end of step `ordinal`:
+   * a framework block born in a step k ≥ 2 before this step started, and still live now, is a leak.
+   */
+  private checkLeaks(pid: PidSteps, ordinal: number): void {
+    const b = this.blocks;
+    const q = pid.pending;
+    let i = pid.pendingFrom;
+    for (; i < q.length && (q[i + 2] as number) < ordinal; i += 3) {
+      const slot = q[i] as number;
+      if (b.serial[slot] !== q[i + 1] || b.state[slot] === 0) continue;
+      const birth = pid.steps[q[i + 2] as number] as StepRange;
+      if (birth.step < 2) continue;
+      this.recordLeak(slot, birth.step, (pid.steps[ordinal] as StepRange).step);
+    }
+    pid.pendingFrom = i;
+    if (i > 4096 && i * 2 > q.length) {
+      pid.pending = q.slice(i);
+      pid.pendingFrom = 0;
+    }
+  }
+
+  private recordLeak(slot: number, birthStep: number, seenAtEndOf: number): void {
+    const b = this.blocks;
+    const g = this.r.groups[b.group[slot] as number] as Group;
+    const key = `${g.device}|${g.pool}`;
+    let entry = this.leaks.get(key);
+    if (entry === undefined) this.leaks.set(key, (entry = { leak: { device: g.device, pool: g.pool, count: 0, bytes: 0, examples: [], top: [] }, labels: [] }));
+    const bytes = b.size[slot] as number;
+    const sum = exactSum(entry.leak.bytes, bytes);
+    if (sum === null) this.fail(b.line[slot] as number, `the step-leak bytes of ${g.device}/${g.pool}`);
+    entry.leak.bytes = sum;
+    entry.leak.count++;
+    const label = this.labelOf(slot, g.pool);
+    entry.labels.push([label, bytes]);
+    keepSmallest(entry.leak.examples, { id: b.id[slot] as number, bytes, birthStep, seenAtEndOf, owner: label }, 20);
+  }
+
+  private labelOf(slot: number, pool: string): string {
+    const b = this.blocks;
+    const owner = b.owner[slot] as number;
+    if (owner !== 0) return this.r.strings.list[owner] as string;
+    const site = b.callSite[slot] as number;
+    if (site !== 0) return this.r.strings.list[site] as string;
+    return pool;
+  }
+
+  private rangeStart(e: TimedEvent): void {
+    const pid = this.pidSteps[e.u0] as PidSteps;
+    pid.ranges++;
+    if (e.kind !== STEP_RANGE_START) return;
+    if (pid.kind === 'none') pid.kind = 'range';
+    if (pid.kind !== 'range') return;
+    // A step that no Range_end closed ends where the next one starts.
+    this.endStep(pid, false);
+    pid.stepOfRange.set(pid.ranges, pid.steps.length);
+    this.startStep(pid, e.u0, pid.steps.length + 1);
+  }
+
+  private rangeEnd(e: TimedEvent): void {
+    const pid = this.pidSteps[e.u0] as PidSteps;
+    if (pid.kind !== 'range') return;
+    const ordinal = pid.stepOfRange.get(e.f0);
+    if (ordinal === undefined || (pid.steps[ordinal] as StepRange).closed) return;
+    if (ordinal !== pid.open) {
+      this.warn({ file: this.r.file, line: e.line, reason: `the Range_end of step ${(pid.steps[ordinal] as StepRange).step} comes after the next step started: that step ended at the next one's start, unclosed` });
+      return;
+    }
+    this.endStep(pid, true);
+  }
+
+  /** SYSTEM/STEP n (msmemscope.step()): ends step n, starts step n + 1; the first step began with the trace. */
+  private stepMark(e: TimedEvent): void {
+    const pid = this.pidSteps[e.u0] as PidSteps;
+    if (pid.kind === 'none') {
+      pid.kind = 'step';
+      // Step 1 began with the trace: it starts at 0 bytes and peaked at each group's most so far.
+      pid.steps.push({ pid: this.r.pids.list[e.u0] as string, step: e.f0, closed: false });
+      for (const g of pid.groups) {
+        const s = this.groupSteps[g] as GroupSteps;
+        s.start[0] = 0;
+        s.peak[0] = this.groupMax[g] as number;
+      }
+      pid.open = 0;
+    }
+    if (pid.kind !== 'step') return;
+    if (pid.open !== -1) (pid.steps[pid.open] as StepRange).step = e.f0;
+    this.endStep(pid, true);
+    this.startStep(pid, e.u0, e.f0 + 1);
+  }
+
+  private opStart(e: TimedEvent): void {
+    const stack = e.u0;
+    if (this.stackLevel[stack] === -1) {
+      this.stackLevel[stack] = e.u2;
+      (this.stacksOfLevel[e.u2] as number[]).push(stack);
+    }
+    (this.stacks[stack] as OpenOp[]).push({ name: e.u1, base: this.opLevel[e.u2] as number, max: -Infinity });
+  }
+
+  /** Ends pair with the innermost open start of the same name (ops nest: an aten op calls others). */
+  private opEnd(e: TimedEvent): void {
+    const frames = this.stacks[e.u0] as OpenOp[];
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const open = frames[i] as OpenOp;
+      if (open.name !== e.u1) continue;
+      // Frames above it ended without their END row: their bytes were seen inside this window too.
+      let max = open.max;
+      for (let k = i + 1; k < frames.length; k++) if ((frames[k] as OpenOp).max > max) max = (frames[k] as OpenOp).max;
+      frames.length = i;
+      const parent = frames[i - 1];
+      if (parent !== undefined && max > parent.max) parent.max = max;
+      const level = this.opLevel[e.u2] as number;
+      const net = level - open.base;
+      const peak = Math.max(0, max - open.base);
+      const ops = this.ops[e.u2] as Map<number, OpFootprint>;
+      const f = ops.get(e.u1);
+      if (f === undefined) ops.set(e.u1, { device: (this.r.opLevels[e.u2] as { device: string }).device, name: this.r.strings.list[e.u1] as string, launches: 1, net, peak });
+      else {
+        f.launches++;
+        if (net > f.net) f.net = net;
+        if (peak > f.peak) f.peak = peak;
+      }
+      return;
+    }
+    const name = this.r.strings.list[e.u1] as string;
+    this.warn({ file: this.r.file, line: e.line, reason: `an op end of ${name.slice(0, 80)} with no start of it earlier in time on its thread (skipped)` });
+  }
+
+  finish(unit: 'us' | 'ns', rows: number): DumpFacts {
+    for (const pid of this.pidSteps) this.endStep(pid, false);
+    const r = this.r;
+    const steps: StepRange[] = [];
+    const stepRows: StepRow[] = [];
+    for (const pid of this.pidSteps) {
+      steps.push(...pid.steps);
+      for (const g of pid.groups) {
+        const group = r.groups[g] as Group;
+        const s = this.groupSteps[g] as GroupSteps;
+        pid.steps.forEach((step, ordinal) => {
+          // A group that first allocated after this step had 0 bytes all through it.
+          const start = s.start[ordinal] ?? 0;
+          stepRows.push({ device: group.device, pool: group.pool, pid: step.pid, step: step.step, start, peak: s.peak[ordinal] ?? 0, end: s.end[ordinal] ?? 0, closed: step.closed });
+        });
+      }
+    }
+    steps.sort((a, b) => cmp(a.pid, b.pid) || a.step - b.step);
+    stepRows.sort((a, b) => cmp(a.device, b.device) || cmp(a.pool, b.pool) || cmp(a.pid, b.pid) || a.step - b.step);
+    const stepLeaks = [...this.leaks.values()].map(({ leak, labels }) => ({ ...leak, top: topLabels(labels) }));
+    stepLeaks.sort((x, y) => cmp(x.device, y.device) || cmp(x.pool, y.pool));
+    const owners: OwnerPeak[] = [];
+    if (r.hasOwners) {
+      this.ownerKeys.list.forEach((key, i) => {
+        if (i === 0) return;
+        const [device, bucket] = key.split('|') as [string, OwnerPeak['bucket']];
+        owners.push({ device, bucket, peak: this.ownerPeak[i] as number });
+      });
+      owners.sort((x, y) => cmp(x.device, y.device) || cmp(x.bucket, y.bucket));
+    }
+    const devices = [...new Set(r.groups.map((g) => g.device).filter((d) => /^dev\d+$/.test(d)))];
+    return {
+      file: r.file,
+      unit,
+      rows,
+      steps,
+      stepRows,
+      stepLeaks,
+      unfreed: this.unfreed(),
+      owners,
+      ops: this.opFootprints(),
+      inefficient: [...this.inefficient.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.type, y.type)),
+      devices,
+      orphanFrees: this.orphanFrees,
+    };
+  }
+
+  /** Per device and op name, the largest net and peak of one window over every process of the device. */
+  private opFootprints(): OpFootprint[] {
+    const byKey = new Map<string, OpFootprint>();
+    for (const ops of this.ops) {
+      for (const f of ops.values()) {
+        const key = `${f.device}|${f.name}`;
+        const prev = byKey.get(key);
+        if (prev === undefined) byKey.set(key, { ...f });
+        else {
+          prev.launches += f.launches;
+          if (f.net > prev.net) prev.net = f.net;
+          if (f.peak > prev.peak) prev.peak = f.peak;
+        }
+      }
+    }
+    return [...byKey.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.name, y.name));
+  }
+
+  /** Blocks never freed while tracing (no FREE, or only a shadow FREE), by device, pool and owner (§3.4). */
+  private unfreed(): UnfreedGroup[] {
+    const b = this.blocks;
+    const out = new Map<string, UnfreedGroup>();
+    for (let slot = 0; slot < b.highWater; slot++) {
+      if (b.state[slot] === 0) continue;
+      const g = this.r.groups[b.group[slot] as number] as Group;
+      const label = this.labelOf(slot, g.pool);
+      const key = `${g.device}|${g.pool}|${label}`;
+      let u = out.get(key);
+      if (u === undefined) out.set(key, (u = { device: g.device, pool: g.pool, label, blocks: 0, bytes: 0, ids: [], sizes: [] }));
+      const sum = exactSum(u.bytes, b.size[slot] as number);
+      if (sum === null) this.fail(b.line[slot] as number, `the unfreed bytes of ${g.device}/${g.pool}/${label}`);
+      u.bytes = sum;
+      u.blocks++;
+      u.sizes.push(b.size[slot] as number);
+      u.ids.push(b.id[slot] as number);
+    }
+    for (const u of out.values()) {
+      // The smallest IDs, whatever order the rows came in.
+      u.ids.sort((x, y) => x - y);
+      u.ids.length = Math.min(u.ids.length, 20);
+      u.sizes.sort((x, y) => y - x);
+    }
+    return [...out.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.pool, y.pool) || cmp(x.label, y.label));
+  }
+}
+
+/** Keeps the `n` blocks of smallest ID in `list`, in ID order. */
+function keepSmallest(list: LeakBlock[], block: LeakBlock, n: number): void {
+  if (list.length === n && block.id >= (list[n - 1] as LeakBlock).id) return;
+  let at = list.length;
+  while (at > 0 && (list[at - 1] as LeakBlock).id > block.id) at--;
+  list.splice(at, 0, block);
+  if (list.length > n) list.length = n;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Options for tests: a small chunk makes a small dump go through the temporary file. */
+export interface DumpReadOptions {
+  chunkEvents?: number;
+}
+
+/** Reads a dump file into its figures; warnings go to `onWarning`. */
+export async function readDumpFacts(path: string, name: string, onWarning: (w: DumpWarning) => void, options: DumpReadOptions = {}): Promise<DumpFacts> {
+  const recorder = new DumpRecorder(name, onWarning, options.chunkEvents);
+  try {
+    const reader = new DumpReader(name, (row) => recorder.row(row), onWarning);
+    await streamDump(path, reader);
+    return replay(recorder, reader, onWarning);
+  } finally {
+    recorder.spool.close();
+  }
+}
+
+/** The same over text (or bytes) in memory (tests). */
+export function dumpFactsFromText(name: string, text: string | Buffer, onWarning: (w: DumpWarning) => void = () => {}, options: DumpReadOptions = {}): DumpFacts {
+  const recorder = new DumpRecorder(name, onWarning, options.chunkEvents);
+  try {
+    const reader = new DumpReader(name, (row) => recorder.row(row), onWarning);
+    if (typeof text === 'string') reader.push(text);
+    else {
+      const decoder = new EscapedUtf8Decoder();
+      reader.push(decoder.write(text));
+      reader.push(decoder.end());
+    }
+    reader.finish();
+    return replay(recorder, reader, onWarning);
+  } finally {
+    recorder.spool.close();
+  }
+}
+
+function replay(recorder: DumpRecorder, reader: DumpReader, onWarning: (w: DumpWarning) => void): DumpFacts {
+  const replay = new DumpReplay(recorder, onWarning);
+  recorder.spool.replay((e) => replay.event(e));
+  return replay.finish(reader.timestampUnit ?? reader.header?.headerUnit ?? 'ns', reader.rows);
 }

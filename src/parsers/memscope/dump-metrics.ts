@@ -1,5 +1,6 @@
 // One dump's analyses as snapshot figures: section keys and metrics, per-step samples, and the step-leak findings.
-import { findSteps, inefficientMemory, opFootprint, ownerPeaks, stepLeaks, stepTable, unfreedAtEnd, type StepLeak } from './dump-analysis.js';
+import { visibleName } from '../escaped-utf8.js';
+import type { StepLeak } from './dump-analysis.js';
 import type { DumpFacts } from './dump-facts.js';
 
 export type DumpMetric = Readonly<Record<string, number | string | null>>;
@@ -24,21 +25,23 @@ export function dumpFigures(facts: DumpFacts): DumpFigures {
     const prev = m.get(key);
     if (prev === undefined || (metric[field] as number) > (prev[field] as number)) m.set(key, metric);
   };
-  const steps = findSteps(facts);
   const samples: DumpFigures['samples'] = [];
-  for (const r of stepTable(facts, steps)) {
-    put('steps', `${r.device}/${r.pool}/step${r.step}/peak`, { bytes: r.peak, step: r.step });
-    put('steps', `${r.device}/${r.pool}/step${r.step}/end`, { bytes: r.end, step: r.step });
-    samples.push({ section: 'steps', key: `${r.device}/${r.pool}/peak`, step: r.step, bytes: r.peak });
-    samples.push({ section: 'steps', key: `${r.device}/${r.pool}/end`, step: r.step, bytes: r.end });
+  // Names from the file (owners, call sites, op names) keep bytes that are not UTF-8 apart: `\xHH` in keys.
+  const v = visibleName;
+  for (const r of facts.stepRows) {
+    put('steps', `${v(r.device)}/${v(r.pool)}/step${r.step}/peak`, { bytes: r.peak, step: r.step });
+    put('steps', `${v(r.device)}/${v(r.pool)}/step${r.step}/end`, { bytes: r.end, step: r.step });
+    samples.push({ section: 'steps', key: `${v(r.device)}/${v(r.pool)}/peak`, step: r.step, bytes: r.peak });
+    samples.push({ section: 'steps', key: `${v(r.device)}/${v(r.pool)}/end`, step: r.step, bytes: r.end });
   }
-  for (const u of unfreedAtEnd(facts)) {
-    put('unfreed', `${u.device}/${u.pool}/${u.label}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' '), sizes: sizeCounts(u.sizes) });
+  for (const u of facts.unfreed) {
+    put('unfreed', `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' '), sizes: sizeCounts(u.sizes) });
   }
-  for (const o of ownerPeaks(facts)) put('owners', `${o.device}/${o.bucket}`, { peak: o.peak }, 'peak');
-  for (const f of opFootprint(facts)) put('opFootprint', `${f.device}/${f.name}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
-  for (const c of inefficientMemory(facts)) put('inefficient', `${c.device}/${c.type}`, { bytes: c.bytes, count: c.count });
-  return { metrics, samples, stepLeaks: stepLeaks(facts, steps), openSteps: steps.filter((s) => !s.closed).length };
+  for (const o of facts.owners) put('owners', `${v(o.device)}/${o.bucket}`, { peak: o.peak }, 'peak');
+  for (const f of facts.ops) put('opFootprint', `${v(f.device)}/${v(f.name)}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
+  for (const c of facts.inefficient) put('inefficient', `${v(c.device)}/${v(c.type)}`, { bytes: c.bytes, count: c.count });
+  const stepLeaks = facts.stepLeaks.map((l) => ({ ...l, device: v(l.device), pool: v(l.pool), top: l.top.map(v) }));
+  return { metrics, samples, stepLeaks, openSteps: facts.steps.filter((s) => !s.closed).length };
 }
 
 /** The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`. */

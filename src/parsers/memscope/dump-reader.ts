@@ -3,6 +3,7 @@
 // Rows are split the way the tool writes them: Attr and MSTX names are wrapped in double quotes that are never
 // escaped, so a field starting with `"` runs to the next `"`; a MSTX message that itself holds a quote is recovered
 // by looking for the closing quote that is followed by a timestamp. Malformed rows become warnings with file:line.
+import { EscapedUtf8Decoder } from '../escaped-utf8.js';
 import { streamText } from '../text-stream.js';
 import { InputError, ParseError } from '../../common/errors.js';
 
@@ -290,10 +291,13 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up. */
+/**
+ * Streams a dump file through `reader`, decoding ASCII chunks as latin1 (3× faster) until a non-ASCII byte shows up;
+ * bytes that are not UTF-8 stay apart (escaped-utf8.ts): `op\xC0` and `op\xFF` are two names, not one U+FFFD.
+ */
 export async function streamDump(path: string, reader: DumpReader): Promise<void> {
   try {
-    await streamText(path, (text) => reader.push(text));
+    await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new InputError(`${reader.file}: cannot read the dump (${code})`);

@@ -28,7 +28,7 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
   for (const leak of figures.stepLeaks) {
     into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, { bytes: leak.bytes, blocks: leak.count, top: leak.top.join('; ') });
   }
-  for (const g of facts.groups) if (/^dev\d+$/.test(g.device)) into.noteDevice(g.device);
+  for (const device of facts.devices) into.noteDevice(device);
 }
 
 /** A base dump is read only with its current dump, in `combine`. */

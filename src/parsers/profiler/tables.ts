@@ -7,6 +7,9 @@ import { deviceName } from '../../model/sections/keys.js';
 import type { Metric } from '../../model/sections/types.js';
 import { SeriesBuilder, type Series } from '../../model/series.js';
 import type { SkippedRecord } from '../../model/snapshot.js';
+import { ParseError } from '../../common/errors.js';
+import { visibleName } from '../escaped-utf8.js';
+import { BEYOND_EXACT, exactSum } from '../../model/units.js';
 import { StopReading, type Row } from './csv-rows.js';
 import { cellBytes, cellMicros, MINDSPORE_MB, MIB, type ByteUnit } from './decimal.js';
 import { columnOf, type KnownHeader } from './headers.js';
@@ -295,7 +298,7 @@ export class MemoryRecordReader extends TableReader {
       if (tally.device !== HOST) into.noteDevice(tally.device);
       for (let f = 0; f < 3; f++) {
         const i = f * this.units.length + u;
-        tally.timelines.emitComponent(into, `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`, i);
+        tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.component)}/${RECORD_FIGURES[f]}`, i);
       }
     }
   }
@@ -325,7 +328,7 @@ export class ModuleMemReader extends TableReader {
       const peak = tally.timelines.peak(0);
       if (peak === null) continue;
       if (tally.device !== HOST) into.noteDevice(tally.device);
-      const key = `NPU_MODULE_MEM/${tally.device}/${tally.module}`;
+      const key = `NPU_MODULE_MEM/${tally.device}/${visibleName(tally.module)}`;
       // The file samples every module on every tick and most stay 0: only modules that held memory get a timeline.
       into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
       const series = tally.timelines.series[0];
@@ -357,16 +360,18 @@ export class OperatorMemoryReader extends TableReader {
     // No size, or a negative one (a release without its allocation): not an allocation of this operator.
     if (v === null) return;
     const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
+    const total = exactSum(tally.total, v);
+    // Every cell is below 2^53 bytes, but a sum may not be: no figure is better than a rounded one.
+    if (total === null) throw new ParseError(this.file, r.line, `the total of ${tally.name} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
     if (v > tally.largest) tally.largest = v;
     tally.count++;
-    tally.total += v;
-    if (!Number.isSafeInteger(tally.total)) this.skip(r, `the total of ${tally.name} leaves the exact range of 2^53 - 1 bytes`);
+    tally.total = total;
   }
 
   protected emit(into: ProfilerTarget): void {
     for (const t of this.tallies.byKey.values()) {
       if (t.device !== HOST) into.noteDevice(t.device);
-      into.addMetric(OPERATORS, `${t.device}/${t.name}`, { largest: t.largest, count: t.count, total: t.total });
+      into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, { largest: t.largest, count: t.count, total: t.total });
     }
   }
 }
@@ -389,7 +394,7 @@ export class StaticOpMemReader extends TableReader {
     if (device === null) return;
     const v = this.bytes(r, this.size, this.header.unit as ByteUnit);
     if (v === undefined || v === null) return;
-    const key = `${device}/${r.cell(this.model).trim()}/${r.cell(this.graph).trim()}`;
+    const key = `${device}/${visibleName(r.cell(this.model).trim())}/${visibleName(r.cell(this.graph).trim())}`;
     const prev = this.totals.get(key);
     if (prev === undefined || v > prev) this.totals.set(key, v);
   }
@@ -426,8 +431,8 @@ export class NpuMemReader extends TableReader {
   protected emit(into: ProfilerTarget): void {
     for (const tally of this.tallies.byKey.values()) {
       if (tally.device !== HOST) into.noteDevice(tally.device);
-      tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/hbm`, 0);
-      tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/ddr`, 1);
+      tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.event)}/hbm`, 0);
+      tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.event)}/ddr`, 1);
     }
   }
 }
