@@ -143,14 +143,26 @@ export function useColor(stream: { isTTY?: boolean } = process.stdout, env: Node
   return stream.isTTY === true;
 }
 
-/** Where the CLI writes; width and colour default to the real stdout's (tests pass their own). */
-export type Output = { out: (text: string) => void; err: (text: string) => void; width?: () => number; color?: () => boolean };
+/**
+ * Where the CLI writes; width, colour and whether stdout is a terminal default to the real stdout's (tests pass their
+ * own). `outBytes` writes bytes as they are (compare-dumps writes a dump's names back byte for byte).
+ */
+export type Output = {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  outBytes?: (bytes: Buffer) => void;
+  width?: () => number;
+  color?: () => boolean;
+  isTerminal?: () => boolean;
+};
 
 const stdio: Output = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  outBytes: (bytes) => process.stdout.write(bytes),
   width: () => terminalWidth(),
   color: () => useColor(),
+  isTerminal: () => process.stdout.isTTY === true,
 };
 
 /** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */

@@ -3,13 +3,23 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
-import { DEFAULT_MAX_EDITS, compareDumpFiles, type CompareLevel } from '../parsers/memscope/compare-dumps.js';
+import { visible } from '../common/visible.js';
+import { encodeEscaped } from '../parsers/escaped-utf8.js';
+import { DEFAULT_MAX_EDITS, compareDumpFiles, terminalSafe, type CompareLevel } from '../parsers/memscope/compare-dumps.js';
 
 export const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
 
 const LEVELS: Record<string, CompareLevel> = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
 
-export async function compareDumpsCommand(args: string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
+/** Where compare-dumps writes: text, bytes when the CSV holds bytes that are not UTF-8, and whether stdout is a terminal. */
+export interface CompareDumpsOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  outBytes?: (bytes: Buffer) => void;
+  isTerminal?: () => boolean;
+}
+
+export async function compareDumpsCommand(args: string[], io: CompareDumpsOutput): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -29,23 +39,28 @@ export async function compareDumpsCommand(args: string[], io: { out: (text: stri
   if (!Number.isSafeInteger(maxEdits) || maxEdits < 0) throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
   const [base, current] = positionals as [string, string];
   // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
+  // The dump's own bytes go out (escaped bytes written back); a terminal gets no control character raw.
   let file: ReturnType<typeof createWriteStream> | null = null;
+  const terminal = values.out === undefined && io.isTerminal?.() === true;
   const sink = (text: string) => {
-    if (values.out === undefined) return io.out(text);
-    file ??= createWriteStream(values.out);
-    file.write(text);
+    if (values.out !== undefined) {
+      file ??= createWriteStream(values.out);
+      file.write(encodeEscaped(text));
+    } else if (terminal) io.out(terminalSafe(text));
+    else if (io.outBytes !== undefined) io.outBytes(encodeEscaped(text));
+    else io.out(text);
   };
   const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {
     level,
     maxEdits,
     sink,
-    onWarning: (w) => io.err(`warning: ${w.file}:${w.line}: ${w.reason}\n`),
+    onWarning: (w) => io.err(`warning: ${visible(`${w.file}:${w.line}: ${w.reason}`)}\n`),
   });
   if (file !== null) {
     const stream = file as ReturnType<typeof createWriteStream>;
     stream.end();
     await once(stream, 'finish');
-    io.err(`wrote ${values.out}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
+    io.err(`wrote ${visible(values.out ?? '')}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
   }
   return 0;
 }

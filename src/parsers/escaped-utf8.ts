@@ -90,6 +90,23 @@ export function decodeEscaped(bytes: Buffer): string {
   return out + bytes.toString('utf8', runStart);
 }
 
+const LONE_BYTE = /[\udc80-\udcff]/;
+
+/** The inverse of decodeEscaped: UTF-8, each escaped byte (a lone U+DC80–U+DCFF) written back as the byte it was. */
+export function encodeEscaped(text: string): Buffer {
+  if (!LONE_BYTE.test(text)) return Buffer.from(text, 'utf8');
+  const parts: Buffer[] = [];
+  let runStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xdc80 || c > 0xdcff || isHighSurrogate(text.charCodeAt(i - 1))) continue;
+    parts.push(Buffer.from(text.slice(runStart, i), 'utf8'), Buffer.from([c - 0xdc00]));
+    runStart = i + 1;
+  }
+  parts.push(Buffer.from(text.slice(runStart), 'utf8'));
+  return Buffer.concat(parts);
+}
+
 const NEEDS_ESCAPING = /[\\\udc80-\udcff]/;
 
 /**

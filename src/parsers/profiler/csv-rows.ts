@@ -4,6 +4,7 @@
 // names have none), so a line without a double quote is split on commas in place, with no string per cell: that
 // is how a 1 GiB memory_record.csv streams faster than Python's C csv reader counts it. A line with a quote is
 // joined with the next lines until its quotes balance, then read by csv-parse.
+import { EscapedUtf8Decoder, protectEscapedBytes, restoreEscapedBytes } from '../escaped-utf8.js';
 import { streamText } from '../text-stream.js';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { ParseError } from '../../common/errors.js';
@@ -78,7 +79,8 @@ export class StopReading extends Error {}
 export async function readCsvRows(path: string, name: string, sink: RowSink): Promise<void> {
   const splitter = new RowSplitter(name, sink);
   try {
-    await streamText(path, (text) => splitter.push(text));
+    // Bytes that are not UTF-8 stay apart (escaped-utf8.ts): `op\xC0` and `op\xFF` must not become one U+FFFD name.
+    await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder());
     splitter.end();
   } catch (err) {
     if (!(err instanceof StopReading)) throw err;
@@ -203,7 +205,8 @@ class RowSplitter {
   private quoted(text: string, line: number): void {
     let records: string[][];
     try {
-      records = parseCsv(text, { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+      // csv-parse re-encodes text as UTF-8, which would turn an escaped byte into U+FFFD: protect them through it.
+      records = parseCsv(protectEscapedBytes(text), { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
     } catch (err) {
       if (err instanceof CsvError) {
         const reason = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
@@ -213,7 +216,7 @@ class RowSplitter {
     }
     const cells = records[0];
     if (records.length !== 1 || cells === undefined) throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
-    this.row.fromCells(cells, line);
+    this.row.fromCells(cells.map(restoreEscapedBytes), line);
     this.sink(this.row);
   }
 }
