@@ -51,6 +51,10 @@ export interface DumpFacts {
 }
 
 const SHADOW_RE = /[{,]shadow:true[,}]/;
+/** Process and thread ids as the tool writes them (§1.2): decimal, or N/A when invalid. */
+const ID_CELL = /^(\d{1,20}|N\/A)$/;
+/** Device ids: decimal (9999 the invalid one), N/A (no device), cpu (host memory, 2026 on) or host (G3-era rows). */
+const DEVICE_CELL = /^(\d{1,20}|N\/A|cpu|host)$/;
 
 /** Interned strings: one copy of each (a slice of a chunk would keep the whole chunk alive). */
 class Strings {
@@ -211,6 +215,14 @@ class DumpRecorder {
     return id;
   }
 
+  /** Whether the process (and, for op rows, thread and device) cells read as the tool writes them; else a warning. */
+  private idsOk(row: DumpRow, op: boolean): boolean {
+    if (!ID_CELL.test(row.pid)) return this.skip(row, `a ${row.event} row whose Process Id is not a number or N/A`), false;
+    if (op && !ID_CELL.test(row.tid)) return this.skip(row, `a ${row.event} row whose Thread Id is not a number or N/A`), false;
+    if ((op || row.event === 'MALLOC') && !DEVICE_CELL.test(row.device)) return this.skip(row, `a ${row.event} row whose Device Id is not a number, N/A, cpu or host`), false;
+    return true;
+  }
+
   row(row: DumpRow): void {
     switch (row.event) {
       case 'MALLOC':
@@ -237,6 +249,7 @@ class DumpRecorder {
   }
 
   private malloc(row: DumpRow): void {
+    if (!this.idsOk(row, false)) return;
     const sizeText = attrValueOf(row.attr, 'size:');
     const size = sizeText === null ? null : readExactInteger(sizeText);
     if (size === 'too-large') return this.skip(row, `a MALLOC whose size ${sizeText} is 2^53 bytes or more: not a size that can be compared exactly`);
@@ -266,6 +279,7 @@ class DumpRecorder {
   }
 
   private free(row: DumpRow): void {
+    if (!this.idsOk(row, false)) return;
     const ptr = this.ptrKey(row.ptr);
     if (!this.time(row.timestamp) || Number.isNaN(ptr)) return this.skip(row, 'a FREE without a numeric timestamp and Ptr');
     // A shadow FREE is synthesised for a block still live at exit: not freed while tracing.
@@ -284,11 +298,13 @@ class DumpRecorder {
       range = value;
     }
     if (!this.time(row.timestamp)) return this.skip(row, `an MSTX ${row.eventType} without a numeric timestamp`);
+    if (!this.idsOk(row, false)) return;
     const kind = start ? (row.name === 'step start' ? STEP_RANGE_START : RANGE_START) : RANGE_END;
     this.spool.add(this.tsHi, this.tsLo, kind, row.line, range, 0, 0, this.pids.id(row.pid), 0, 0, 0);
   }
 
   private systemStep(row: DumpRow): void {
+    if (!this.idsOk(row, false)) return;
     const n = readExactInteger(row.name.replace(/"/g, ''));
     if (!this.time(row.timestamp) || typeof n !== 'number') return this.skip(row, 'a SYSTEM/STEP row without a step number');
     this.spool.add(this.tsHi, this.tsLo, STEP_MARK, row.line, n, 0, 0, this.pids.id(row.pid), 0, 0, 0);
@@ -299,6 +315,7 @@ class DumpRecorder {
     const start = type === 'ATEN_START' || type === 'ATB_START';
     if (!start && type !== 'ATEN_END' && type !== 'ATB_END') return;
     if (!this.time(row.timestamp)) return this.skip(row, `an ${type} without a numeric timestamp`);
+    if (!this.idsOk(row, true)) return;
     const family = type.charCodeAt(2) === 69 ? 0 : 1;
     let last = this.lastStack;
     if (last.id === -1 || last.pid !== row.pid || last.tid !== row.tid || last.device !== row.device || last.family !== family) {

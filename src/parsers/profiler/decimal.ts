@@ -173,8 +173,8 @@ function nonNumber(text: string): CellIssue {
 /**
  * A timestamp cell (`1736405443756384.100\t`, or `1695115378653323.5` after a re-save) in whole microseconds: series
  * windows are a power of two of whole microseconds wide, so the fraction never moves a sample to another window and is
- * only checked to be digits. NaN when it is not a plain decimal; Infinity marks exponent notation (spreadsheet damage:
- * `1.69512E+15`).
+ * only checked to be digits. NaN when it is not a plain decimal, or past 2^53 - 1 µs (year 2255: no exact time, and a
+ * timeline point must be an exact integer); Infinity marks exponent notation (spreadsheet damage: `1.69512E+15`).
  */
 export function cellMicros(s: string, from: number, to: number): number {
   while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE)) to--;
@@ -186,13 +186,14 @@ export function cellMicros(s: string, from: number, to: number): number {
     whole = whole * 10 + digit;
   }
   if (i === from) return NaN;
-  if (i === to) return whole;
-  if (s.charCodeAt(i) !== DOT) return exponentAt(s, i, to) ? Infinity : NaN;
-  for (i++; i < to; i++) {
-    const digit = s.charCodeAt(i) - ZERO;
-    if (digit < 0 || digit > 9) return exponentAt(s, i, to) ? Infinity : NaN;
+  if (i < to) {
+    if (s.charCodeAt(i) !== DOT) return exponentAt(s, i, to) ? Infinity : NaN;
+    for (i++; i < to; i++) {
+      const digit = s.charCodeAt(i) - ZERO;
+      if (digit < 0 || digit > 9) return exponentAt(s, i, to) ? Infinity : NaN;
+    }
   }
-  return whole;
+  return whole <= MAX_SAFE ? whole : NaN;
 }
 
 function exponentAt(s: string, i: number, to: number): boolean {
