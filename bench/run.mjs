@@ -2,7 +2,7 @@
 // Throughput benchmark: times the built CLI against grep and Python's csv on a generated corpus, after checking its output is exact.
 //
 //   npm run bench                       (node bench/run.mjs)
-//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]
+//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR]
 //   node bench/run.mjs --many-files 100000 [--runs N] [--dist DIR]   (only: peak RSS over many small files → RESULTS-many-files.md)
 //   node bench/run.mjs --only package                                 (only: the npm package's packed and unpacked size)
 //
@@ -25,7 +25,8 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
-const CORPUS = join(BENCH, '.corpus');
+// --corpus DIR (or BENCH_CORPUS) puts the generated corpora elsewhere, e.g. under /tmp: a 1 GiB dump and its variant.
+let CORPUS = process.env.BENCH_CORPUS ? resolve(process.env.BENCH_CORPUS) : join(BENCH, '.corpus');
 // Set from --dist (default dist/): the bundle under test.
 let CLI = join(ROOT, 'dist', 'cli.js');
 let ACTION = join(ROOT, 'dist', 'index.js');
@@ -42,6 +43,8 @@ const TARGETS = {
   quotedVsPython: 1.0,
   profilerVsPython: 1.0,
   startupMs: 300,
+  /** Peak RSS of `parse --dump` of a 1 GiB dump and of `compare-dumps` of two (issue 25). */
+  dumpRssMiB: 300,
   /** Report sizes at 4,096 devices × 15 modules + 100,000 kernels (issue 9). */
   htmlBytes: 5 * 1000 * 1000,
   commentChars: 65_536,
@@ -81,8 +84,9 @@ function parseOptions(argv) {
       case '--dump-bytes': o.dumpBytes = value(); break;
       case '--launches': o.launches = Number(value()); break;
       case '--only': o.only = value(); break;
+      case '--corpus': CORPUS = resolve(value()); break;
       case '--help': case '-h':
-        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR]');
+        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR] [--only memscope|package]');
         process.exit(0);
         break;
       default: fail(`unknown option ${flag}`);
@@ -799,12 +803,16 @@ async function benchMemscope(o) {
   const launchSteps = Math.round(o.launches / DUMP_OPS_PER_STEP);
   const base = await ensureCorpus(`memscope-base-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed }));
   const current = await ensureCorpus(`memscope-current-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed + 1 }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, differences: 0.01 }));
+  // The second 1 GiB dump: the same run with 0.4% of its launches altered (half resized, half an extra op after).
+  const bigVariant = await ensureCorpus(`memscope-${sizeLabel(o.dumpBytes)}-variant-${seedTag}`, { steps, seed: o.seed + 1 }, makeDump({ steps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, leakFromStep: 2, leakBytes: 4000256, differences: 0.004 }));
   const bigDump = join(big, 'memscope_dump.csv');
+  const bigVariantDump = join(bigVariant, 'memscope_dump.csv');
   const baseDump = join(base, 'memscope_dump.csv');
   const currentDump = join(current, 'memscope_dump.csv');
   const bigStats = JSON.parse(readFileSync(join(big, 'stats.json'), 'utf8'));
+  const variantStats = JSON.parse(readFileSync(join(bigVariant, 'stats.json'), 'utf8'));
   const currentStats = JSON.parse(readFileSync(join(current, 'stats.json'), 'utf8'));
-  for (const d of [big, base, current]) warm(d);
+  for (const d of [big, bigVariant, base, current]) warm(d);
 
   // Correctness first: parse --dump must find every step and the leak; compare-dumps must align every base launch.
   const parsed = await measure(['node', CLI, 'parse', '--dump', bigDump, '--json'], { keepStdout: true });
@@ -816,23 +824,31 @@ async function benchMemscope(o) {
   const leak = snapshot.sections?.stepLeaks?.['dev0/PTA'];
   if (leak?.blocks !== steps - 2 || leak?.bytes !== (steps - 2) * 4000256) fail(`parse --dump: expected a step leak of ${steps - 2} blocks, got ${JSON.stringify(leak)}`);
   log(`verified parse --dump: ${steps} steps, a step leak of ${steps - 2} blocks`);
-  const compared = await measure(['node', CLI, 'compare-dumps', baseDump, currentDump], { keepStdout: true });
-  if (compared.code !== 0) fail(`compare-dumps exited with ${compared.code}: ${compared.stderr}`);
-  const lines = compared.stdout.split('\n').slice(2, -1);
-  const added = lines.filter((l) => l.split(',')[3] === 'N/A').length;
-  if (lines.length !== currentStats.launches || added !== currentStats.extraLaunches) {
-    fail(`compare-dumps: expected ${currentStats.launches} rows with ${currentStats.extraLaunches} compare-only, got ${lines.length} with ${added}`);
-  }
-  log(`verified compare-dumps: ${lines.length} rows, ${added} compare-only`);
+  const verifyCompare = async (baseFile, currentFile, stats) => {
+    const r = await measure(['node', CLI, 'compare-dumps', baseFile, currentFile], { keepStdout: true });
+    if (r.code !== 0) fail(`compare-dumps exited with ${r.code}: ${r.stderr}`);
+    const lines = r.stdout.split('\n').slice(2, -1);
+    const added = lines.filter((l) => l.split(',')[3] === 'N/A').length;
+    if (lines.length !== stats.launches || added !== stats.extraLaunches) {
+      fail(`compare-dumps: expected ${stats.launches} rows with ${stats.extraLaunches} compare-only, got ${lines.length} with ${added}`);
+    }
+    log(`verified compare-dumps: ${lines.length} rows, ${added} compare-only`);
+    return r;
+  };
+  const compared = await verifyCompare(baseDump, currentDump, currentStats);
+  const comparedBig = await verifyCompare(bigDump, bigVariantDump, variantStats);
 
   const pythonRead = (files) => ['python3', '-c', "import csv,sys\nfor f in sys.argv[1:]: n=sum(1 for _ in csv.reader(open(f,newline='')))", ...files];
   const parseDump = await timeSideBySide('parse --dump', ['node', CLI, 'parse', '--dump', bigDump, '--json'], pythonRead([bigDump]), o.runs, parsed.stdout);
   const compareDumps = await timeSideBySide('compare-dumps', ['node', CLI, 'compare-dumps', baseDump, currentDump], pythonRead([baseDump, currentDump]), o.runs, compared.stdout);
+  const compareBig = await timeSideBySide('compare-dumps 2 x 1 GiB', ['node', CLI, 'compare-dumps', bigDump, bigVariantDump], pythonRead([bigDump, bigVariantDump]), o.runs, comparedBig.stdout);
   const s = (ms) => (ms / 1000).toFixed(2);
   const bytes = (f) => statSync(f).size;
   const parseRatio = parseDump.ms / parseDump.refMs;
   const compareRatio = compareDumps.ms / compareDumps.refMs;
+  const compareBigRatio = compareBig.ms / compareBig.refMs;
   const verdict = (ok) => (ok ? 'pass' : '**miss**');
+  const rss = (r) => `${r.rssMiB.toFixed(0)} MiB (max ${r.maxRssMiB.toFixed(0)}): ≤ ${TARGETS.dumpRssMiB} MiB ${verdict(r.maxRssMiB <= TARGETS.dumpRssMiB)}`;
   return `## msMemScope dumps
 
 ${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Dumps from \`bench/memscope-generate.mjs\` (G5 header, rows written late as the tool does, ${DUMP_OPS_PER_STEP} ops a step, 4 rows an op);
@@ -840,13 +856,15 @@ medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME
 
 | figure | input | ours (median) | reference (median) | ratio | target | peak RSS |
 |---|---|---|---|---|---|---|
-| \`parse --dump\` | ${(bytes(bigDump) / MiB).toFixed(0)} MiB, ${bigStats.rows.toLocaleString('en')} rows, ${steps} steps | ${s(parseDump.ms)} s | ${s(parseDump.refMs)} s (python csv) | ${parseRatio.toFixed(2)}× | ≤ 1.5×: ${verdict(parseRatio <= 1.5)} | ${parseDump.rssMiB.toFixed(0)} MiB (max ${parseDump.maxRssMiB.toFixed(0)}) |
-| \`compare-dumps\` | 2 × ${o.launches.toLocaleString('en')} launches (${((bytes(baseDump) + bytes(currentDump)) / MiB).toFixed(0)} MiB), 1% differences (${currentStats.extraLaunches} inserted, ${currentStats.resized} resized) | ${s(compareDumps.ms)} s | ${s(compareDumps.refMs)} s (python csv, both files) | ${compareRatio.toFixed(2)}× | ≤ 2×: ${verdict(compareRatio <= 2)} | ${compareDumps.rssMiB.toFixed(0)} MiB |
+| \`parse --dump\` | ${(bytes(bigDump) / MiB).toFixed(0)} MiB, ${bigStats.rows.toLocaleString('en')} rows, ${steps} steps | ${s(parseDump.ms)} s | ${s(parseDump.refMs)} s (python csv) | ${parseRatio.toFixed(2)}× | ≤ 1.5×: ${verdict(parseRatio <= 1.5)} | ${rss(parseDump)} |
+| \`compare-dumps\` | 2 × ${o.launches.toLocaleString('en')} launches (${((bytes(baseDump) + bytes(currentDump)) / MiB).toFixed(0)} MiB), 1% differences (${currentStats.extraLaunches} inserted, ${currentStats.resized} resized) | ${s(compareDumps.ms)} s | ${s(compareDumps.refMs)} s (python csv, both files) | ${compareRatio.toFixed(2)}× | ≤ 2×: ${verdict(compareRatio <= 2)} | ${rss(compareDumps)} |
+| \`compare-dumps\`, two of the large dumps | ${(bytes(bigDump) / MiB).toFixed(0)} + ${(bytes(bigVariantDump) / MiB).toFixed(0)} MiB, ${variantStats.launches.toLocaleString('en')} launches, 0.4% differences (${variantStats.extraLaunches} inserted, ${variantStats.resized} resized) | ${s(compareBig.ms)} s | ${s(compareBig.refMs)} s (python csv, both files) | ${compareBigRatio.toFixed(2)}× | ≤ 2×: ${verdict(compareBigRatio <= 2)} | ${rss(compareBig)} |
 
-\`parse --dump\` holds what the analyses need after the stream has passed: 48 bytes per allocation block (times, size,
-ID, group, owner/call-site/inefficient ids) and 28 bytes per completed op window, plus the blocks still live; the rows
-themselves stream. \`compare-dumps\` holds, per device, the selected launches and the framework-pool rows of both dumps
-(21 bytes each), and (D+1)² integers of the Myers rounds for D edits (${currentStats.extraLaunches} here).
+Both commands put a dump's events in time order through \`src/parsers/memscope/time-order.ts\`: chunks of 2^19
+events (~32 MiB of columns) sorted by timestamp (file order on a tie) and, past one chunk, written to a temporary file
+as sorted runs (64 bytes an event) that a merge replays. \`parse --dump\` then holds what is live at each moment (a block
+from its MALLOC until its FREE matches it, the open op windows, each process's open step); \`compare-dumps\` holds 16
+bytes a launch and every 64th round of the Myers diff (the others recomputed when walking back).
 `;
 }
 
