@@ -1197,13 +1197,14 @@ describe('trust', () => {
     expect(fake.comments(PR)[0]!.body).toContain(`Limits: the baseline and config of the base commit \`${base.slice(0, 12)}\`; this pull request does not change them.`);
   });
 
-  it('a base commit the token cannot see is an error, never "no baseline"', async () => {
+  it('a base commit the token cannot see is an error, never "no baseline", saying it is the base commit and why it is read', async () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
     const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(66, '6'.repeat(40), 'f'.repeat(40)) });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors.map((e) => e.message)).toEqual([
-      '404 reading commit ffffffffffff: not found, or the token cannot see it (it needs `contents: read`) (GitHub said: Not Found)',
+      "cannot read the pull request's base commit ffffffffffff, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): " +
+        '404 reading commit ffffffffffff: not found, or the token cannot see it (it needs `contents: read`) (GitHub said: Not Found)',
     ]);
     expect(fake.comments(66)).toEqual([]);
   });
