@@ -15,9 +15,9 @@ import { s as splitList } from './chunks/local.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
+import './chunks/_commonjsHelpers.js';
 import 'url';
 import 'module';
-import './chunks/_commonjsHelpers.js';
 
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,5 +1,6 @@
 import { i as info, w as warning, n as notice } from '../index.js';
 import { runGate } from '../chunks/run-gate.js';
+import { G as GitHubError } from './errors.js';
 import { d as pullRequestOfEvent, e as resolveGateLimits, h as historyPlan, r as readBranchHistory, f as recordRunOnBranch, a as renderLimitsChanged, p as publish } from './publish.js';
 import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
 import 'os';
@@ -17,9 +18,9 @@ import '../chunks/local.js';
 import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
+import '../chunks/_commonjsHelpers.js';
 import 'url';
 import 'module';
-import '../chunks/_commonjsHelpers.js';
 import '../chunks/validate.js';
 import '../chunks/reader.js';
 import 'node:crypto';
@@ -37,7 +38,6 @@ import '../chunks/units.js';
 import '../chunks/thresholds.js';
 import '../chunks/environment.js';
 import '../chunks/types.js';
-import './errors.js';
 import '../chunks/baseline-changes.js';
 import '../chunks/escape.js';
 import '../chunks/annotation.js';
@@ -59,7 +59,11 @@ async function runCheckMode(inputs) {
     const pr = pullRequestOfEvent();
     const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
     const repo = thisRepo();
-    const limits = await resolveGateLimits(inputs, repo, octokit, pr);
+    const limits = await resolveGateLimits(inputs, repo, octokit, pr).catch((error) => {
+        if (pr === undefined || !(error instanceof GitHubError))
+            throw error;
+        throw new GitHubError(`cannot read the pull request's base commit ${pr.baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ${error.message}`, error.status);
+    });
     const plan = historyPlan(inputs);
     if (plan.role !== 'off')
         info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);

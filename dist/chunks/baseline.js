@@ -109,7 +109,16 @@ function mergeRecords(existing, run, prune, changes) {
     return Object.fromEntries(merged);
 }
 function serializeBaseline(baseline) {
-    return stringifyDocument(baseline);
+    const text = stringifyDocument(baseline);
+    try {
+        parseBaseline(text, '(baseline to write)');
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw new InputError(`refusing to write a baseline the next check would refuse: ${error.message}`);
+        throw error;
+    }
+    return text;
 }
 async function writeBaselineAtomic(file, baseline) {
     await writeFileAtomic(file, serializeBaseline(baseline));

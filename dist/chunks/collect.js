@@ -35,7 +35,7 @@ async function collectSnapshot(inputs, options = {}) {
     const snapshot = builder.build();
     if (isEmptySnapshot(snapshot))
         throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
-    return { snapshot, skippedRecords: builder.skippedRecords };
+    return { snapshot, skippedRecords: builder.skippedRecords, notes: builder.notes };
 }
 function threadCount(options) {
     return threadCount$1(options.threads);
@@ -195,18 +195,22 @@ async function parseInWorkers(tasks, sizes, threads, options) {
     }
     return merged;
 }
+function clipped(text, chars) {
+    return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
+}
 function noDataMessage(inputs, snapshot, skippedRecords) {
-    const total = SOURCES.reduce((n, source) => n + (inputs.files[source.name]?.length ?? 0), 0);
-    const where = inputs.searched ? ` (searched ${inputs.searched})` : '';
-    if (total === 0) {
-        return `no input files found${where}: pass ${SOURCES.map((s) => `--${s.option}`).join(', ')} with the folders of the job's evidence (e.g. --plog with the run/plog folder)`;
+    const given = SOURCES.filter((source) => (inputs.files[source.name]?.length ?? 0) > 0);
+    if (given.length === 0) {
+        const where = inputs.searched ? ` in ${inputs.searched}` : '';
+        return `no input files found${where}: ${inputs.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}`;
     }
+    const counts = given.map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`).join(' and ');
     const first = skippedRecords[0];
-    const why = first === undefined ? '' : `, the first at ${first.file}:${first.line}: ${first.reason}`;
+    const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 110)}`;
     const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
-    return (`no memory statistics found in ${total} file(s)${where}${skipped}: ` +
-        'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), ' +
-        'and did the processes exit normally so the driver could print its "Mem stats" lines?');
+    const what = given.every((source) => source.name === 'plog') ? 'memory statistics' : 'memory figures';
+    const advice = given.length === 1 ? `: ${given[0].noFigures}` : '';
+    return `no ${what} found in ${counts}${skipped}${advice}`;
 }
 
 export { collectSnapshot as c };

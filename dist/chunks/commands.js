@@ -1,7 +1,7 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { U as UsageError, I as InputError, f as failureText, v as visible } from './errors.js';
+import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
 import { b as stringifyDocument } from './snapshot.js';
 import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
@@ -12,11 +12,11 @@ import 'node:fs';
 import 'node:os';
 import 'node:worker_threads';
 import './series.js';
+import './_commonjsHelpers.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './_commonjsHelpers.js';
 
 var version = "1.0.0";
 var packageJson = {
@@ -404,7 +404,9 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
+        'A folder is searched for (globs below the folder; ! excludes):',
+        ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+        '',
         'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
     ]
         .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
@@ -427,8 +429,10 @@ function useColor(stream = process.stdout, env = process.env) {
 const stdio = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
+    outBytes: (bytes) => process.stdout.write(bytes),
     width: () => terminalWidth(),
     color: () => useColor(),
+    isTerminal: () => process.stdout.isTTY === true,
 };
 async function withNodeFromOptions(snapshot, opts, io, always = false) {
     const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
@@ -441,12 +445,14 @@ async function collectFromOptions(opts, io) {
     if (noSpecs(specs)) {
         throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
     }
-    const files = await resolveAllInputs(specs);
+    const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
     const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
     warnSkipped(collected, io);
     return collected;
 }
 function warnSkipped(collected, io) {
+    for (const n of collected.notes)
+        io.err(`warning: ${visible(`${n.file}:${n.line}: ${n.reason}`)}\n`);
     const { skipped } = collected.snapshot.meta;
     if (skipped === 0)
         return;
@@ -456,9 +462,18 @@ function warnSkipped(collected, io) {
     if (skipped > shown.length)
         io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
+async function writeOutput(file, text) {
+    try {
+        await writeFile(file, text);
+    }
+    catch (error) {
+        const failure = fileSystemFailure(error, file);
+        throw failure === undefined ? error : new InputError(failure);
+    }
+}
 async function emit(text, outFile, io) {
     if (outFile)
-        await writeFile(outFile, text);
+        await writeOutput(outFile, text);
     else
         io.out(text);
 }
@@ -496,11 +511,11 @@ async function checkCommand(args, io) {
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
     if (htmlFile)
-        await writeFile(htmlFile, (await import('./html.js')).renderHtml(report));
+        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(report));
     if (junitFile !== undefined && stamp !== undefined)
-        await writeFile(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
+        await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js');
     io.out(renderTerminal(report, {
         color: (io.color ?? useColor)(),

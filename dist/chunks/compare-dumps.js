@@ -1,5 +1,10 @@
-import { I as InputError, P as ParseError } from './errors.js';
+import { P as ParseError, I as InputError } from './errors.js';
+import 'node:buffer';
+import { E as EscapedUtf8Decoder } from './escaped-utf8.js';
 import { s as streamText } from './text-stream.js';
+import { mkdtempSync, openSync, writeSync, closeSync, rmSync, readSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const BASE_COLUMNS = 'ID,Event,Event Type,Name,Timestamp(%),Process Id,Thread Id,Device Id,Ptr,Attr';
 const CALL_STACKS = ['Call Stack(Python)', 'Call Stack(C)'];
@@ -245,7 +250,7 @@ function clip(text) {
 }
 async function streamDump(path, reader) {
     try {
-        await streamText(path, (text) => reader.push(text));
+        await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
     }
     catch (error) {
         const code = error.code;
@@ -278,28 +283,6 @@ function attrValueOf(attr, needle) {
     }
     return attr.slice(start, end);
 }
-
-class Column {
-    data;
-    length = 0;
-    constructor(data) {
-        this.data = data;
-    }
-    push(value) {
-        if (this.length === this.data.length) {
-            const bigger = new this.data.constructor(this.data.length * 2);
-            bigger.set(this.data);
-            this.data = bigger;
-        }
-        this.data[this.length++] = value;
-    }
-    done() {
-        return this.data.slice(0, this.length);
-    }
-}
-const f64 = () => new Column(new Float64Array(1024));
-const i32 = () => new Column(new Int32Array(1024));
-const u8 = () => new Column(new Uint8Array(1024));
 
 const FAST_BUCKETS = [2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13];
 const PRIMES = [17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257];
@@ -393,6 +376,270 @@ class StdUnorderedOrder {
     }
 }
 
+const CHUNK_EVENTS = 1 << 19;
+const RECORD_BYTES = 64;
+const READ_EVENTS = 4096;
+class Chunk {
+    capacity;
+    tsHi;
+    tsLo;
+    kind;
+    line;
+    f0;
+    f1;
+    f2;
+    u0;
+    u1;
+    u2;
+    u3;
+    count = 0;
+    constructor(capacity) {
+        this.capacity = capacity;
+        this.tsHi = new Float64Array(capacity);
+        this.tsLo = new Uint32Array(capacity);
+        this.kind = new Uint8Array(capacity);
+        this.line = new Float64Array(capacity);
+        this.f0 = new Float64Array(capacity);
+        this.f1 = new Float64Array(capacity);
+        this.f2 = new Float64Array(capacity);
+        this.u0 = new Uint32Array(capacity);
+        this.u1 = new Uint32Array(capacity);
+        this.u2 = new Uint32Array(capacity);
+        this.u3 = new Uint32Array(capacity);
+    }
+    order() {
+        const { tsHi, tsLo } = this;
+        const index = new Array(this.count);
+        let sorted = true;
+        for (let i = 0; i < this.count; i++) {
+            index[i] = i;
+            if (i > 0 && (tsHi[i] < tsHi[i - 1] || (tsHi[i] === tsHi[i - 1] && tsLo[i] < tsLo[i - 1])))
+                sorted = false;
+        }
+        if (!sorted)
+            index.sort((a, b) => tsHi[a] - tsHi[b] || tsLo[a] - tsLo[b] || a - b);
+        return index;
+    }
+}
+class EventSpool {
+    chunkEvents;
+    chunk;
+    runs = [];
+    dir = null;
+    fd = null;
+    written = 0;
+    events = 0;
+    constructor(chunkEvents = CHUNK_EVENTS) {
+        this.chunkEvents = chunkEvents;
+        this.chunk = new Chunk(Math.min(chunkEvents, 4096));
+    }
+    add(tsHi, tsLo, kind, line, f0, f1, f2, u0, u1, u2, u3) {
+        let c = this.chunk;
+        if (c.count === c.capacity)
+            c = this.grow();
+        const i = c.count++;
+        c.tsHi[i] = tsHi;
+        c.tsLo[i] = tsLo;
+        c.kind[i] = kind;
+        c.line[i] = line;
+        c.f0[i] = f0;
+        c.f1[i] = f1;
+        c.f2[i] = f2;
+        c.u0[i] = u0;
+        c.u1[i] = u1;
+        c.u2[i] = u2;
+        c.u3[i] = u3;
+        this.events++;
+    }
+    grow() {
+        const c = this.chunk;
+        if (c.capacity >= this.chunkEvents) {
+            this.spill();
+            return this.chunk;
+        }
+        const bigger = new Chunk(Math.min(c.capacity * 2, this.chunkEvents));
+        bigger.tsHi.set(c.tsHi);
+        bigger.tsLo.set(c.tsLo);
+        bigger.kind.set(c.kind);
+        bigger.line.set(c.line);
+        bigger.f0.set(c.f0);
+        bigger.f1.set(c.f1);
+        bigger.f2.set(c.f2);
+        bigger.u0.set(c.u0);
+        bigger.u1.set(c.u1);
+        bigger.u2.set(c.u2);
+        bigger.u3.set(c.u3);
+        bigger.count = c.count;
+        this.chunk = bigger;
+        return bigger;
+    }
+    spill() {
+        const c = this.chunk;
+        if (c.count === 0)
+            return;
+        if (this.fd === null) {
+            this.dir = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'ascend-memory-gate-dump-'));
+            this.fd = openSync(join(this.dir, 'runs.bin'), 'w+');
+        }
+        const order = c.order();
+        const buffer = Buffer.allocUnsafeSlow(READ_EVENTS * RECORD_BYTES);
+        const f = new Float64Array(buffer.buffer, buffer.byteOffset, READ_EVENTS * 8);
+        const u = new Uint32Array(buffer.buffer, buffer.byteOffset, READ_EVENTS * 16);
+        const run = { offset: this.written, count: c.count };
+        for (let from = 0; from < order.length; from += READ_EVENTS) {
+            const to = Math.min(order.length, from + READ_EVENTS);
+            for (let k = from; k < to; k++) {
+                const i = order[k];
+                const d = (k - from) * 8;
+                f[d] = c.tsHi[i];
+                f[d + 1] = c.line[i];
+                f[d + 2] = c.f0[i];
+                f[d + 3] = c.f1[i];
+                f[d + 4] = c.f2[i];
+                const w = d * 2;
+                u[w + 10] = c.tsLo[i];
+                u[w + 11] = c.u0[i];
+                u[w + 12] = c.u1[i];
+                u[w + 13] = c.u2[i];
+                u[w + 14] = c.u3[i];
+                u[w + 15] = c.kind[i];
+            }
+            const bytes = (to - from) * RECORD_BYTES;
+            let done = 0;
+            while (done < bytes)
+                done += writeSync(this.fd, buffer, done, bytes - done, this.written + done);
+            this.written += bytes;
+        }
+        this.runs.push(run);
+        c.count = 0;
+    }
+    seal() {
+        if (this.runs.length === 0)
+            return;
+        this.spill();
+        this.chunk = new Chunk(1);
+    }
+    replay(visit) {
+        const event = { kind: 0, line: 0, f0: 0, f1: 0, f2: 0, u0: 0, u1: 0, u2: 0, u3: 0 };
+        if (this.runs.length === 0) {
+            const c = this.chunk;
+            for (const i of c.order()) {
+                event.kind = c.kind[i];
+                event.line = c.line[i];
+                event.f0 = c.f0[i];
+                event.f1 = c.f1[i];
+                event.f2 = c.f2[i];
+                event.u0 = c.u0[i];
+                event.u1 = c.u1[i];
+                event.u2 = c.u2[i];
+                event.u3 = c.u3[i];
+                visit(event);
+            }
+            return;
+        }
+        this.seal();
+        this.merge(visit, event);
+    }
+    merge(visit, event) {
+        const fd = this.fd;
+        const readers = this.runs.map((run, index) => new RunReader(fd, run, index));
+        const heap = readers.filter((r) => r.next());
+        const before = (a, b) => a.tsHi < b.tsHi || (a.tsHi === b.tsHi && (a.tsLo < b.tsLo || (a.tsLo === b.tsLo && a.index < b.index)));
+        const siftDown = (from) => {
+            let i = from;
+            for (;;) {
+                const l = 2 * i + 1;
+                if (l >= heap.length)
+                    return;
+                const r = l + 1;
+                const m = r < heap.length && before(heap[r], heap[l]) ? r : l;
+                if (!before(heap[m], heap[i]))
+                    return;
+                const t = heap[i];
+                heap[i] = heap[m];
+                heap[m] = t;
+                i = m;
+            }
+        };
+        for (let i = (heap.length >> 1) - 1; i >= 0; i--)
+            siftDown(i);
+        while (heap.length > 0) {
+            const top = heap[0];
+            top.read(event);
+            visit(event);
+            if (!top.next()) {
+                const last = heap.pop();
+                if (heap.length === 0)
+                    break;
+                heap[0] = last;
+            }
+            siftDown(0);
+        }
+    }
+    close() {
+        if (this.fd !== null)
+            closeSync(this.fd);
+        this.fd = null;
+        if (this.dir !== null)
+            rmSync(this.dir, { recursive: true, force: true });
+        this.dir = null;
+    }
+}
+class RunReader {
+    fd;
+    run;
+    index;
+    buffer = Buffer.allocUnsafeSlow(READ_EVENTS * RECORD_BYTES);
+    f = new Float64Array(this.buffer.buffer, this.buffer.byteOffset, READ_EVENTS * 8);
+    u = new Uint32Array(this.buffer.buffer, this.buffer.byteOffset, READ_EVENTS * 16);
+    loaded = 0;
+    at = -1;
+    consumed = 0;
+    tsHi = 0;
+    tsLo = 0;
+    constructor(fd, run, index) {
+        this.fd = fd;
+        this.run = run;
+        this.index = index;
+    }
+    next() {
+        if (this.consumed === this.run.count)
+            return false;
+        this.at++;
+        if (this.at >= this.loaded) {
+            const events = Math.min(READ_EVENTS, this.run.count - this.consumed);
+            const bytes = events * RECORD_BYTES;
+            let done = 0;
+            while (done < bytes) {
+                const n = readSync(this.fd, this.buffer, done, bytes - done, this.run.offset + this.consumed * RECORD_BYTES + done);
+                if (n === 0)
+                    throw new Error('the temporary file of a dump replay was cut short');
+                done += n;
+            }
+            this.loaded = events;
+            this.at = 0;
+        }
+        this.consumed++;
+        this.tsHi = this.f[this.at * 8];
+        this.tsLo = this.u[this.at * 16 + 10];
+        return true;
+    }
+    read(event) {
+        const d = this.at * 8;
+        const w = d * 2;
+        const { f, u } = this;
+        event.line = f[d + 1];
+        event.f0 = f[d + 2];
+        event.f1 = f[d + 3];
+        event.f2 = f[d + 4];
+        event.u0 = u[w + 11];
+        event.u1 = u[w + 12];
+        event.u2 = u[w + 13];
+        event.u3 = u[w + 14];
+        event.kind = u[w + 15];
+    }
+}
+
 const COMPARE_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
 const DEFAULT_MAX_EDITS = 10_000;
 const UINT64_MAX = (1n << 64n) - 1n;
@@ -442,6 +689,14 @@ const SAFE = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', 
 function toSafeString(text) {
     return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c]) : text;
 }
+function terminalSafe(csv) {
+    return csv.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\udc80-\udcff]/g, (c) => {
+        const code = c.charCodeAt(0);
+        if (code >= 0xdc80)
+            return `\\x${(code - 0xdc00).toString(16).toUpperCase()}`;
+        return `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    });
+}
 class Interner {
     strings = [];
     ids = new Map();
@@ -449,30 +704,42 @@ class Interner {
         const found = this.ids.get(text);
         if (found !== undefined)
             return found;
-        const copy = Buffer.from(text, 'utf8').toString('utf8');
+        const copy = text.split('').join('');
         this.ids.set(copy, this.strings.length);
         this.strings.push(copy);
         return this.strings.length - 1;
     }
 }
-class DeviceRows {
-    ts = f64();
-    kind = u8();
-    a = f64();
-    b = i32();
-    bigSizes = new Map();
-    invalidName = null;
+class SequenceBuilder {
+    names;
+    events;
+    values;
+    bigValues = new Map();
+    length = 0;
+    waiting = 0;
+    constructor(launches) {
+        this.names = new Int32Array(launches);
+        this.events = new Int32Array(launches);
+        this.values = new Float64Array(launches);
+    }
+    done() {
+        return { names: this.names, events: this.events, values: this.values, bigValues: this.bigValues };
+    }
 }
 class CompareSide {
     file;
-    devices = new Map();
+    spool;
+    deviceKeys = [];
+    deviceIndex = new Map();
     order = new StdUnorderedOrder();
-    deviceKeys = new Map();
+    deviceOfText = new Map();
+    invalidName = new Map();
+    bigSizes = [];
+    launches = [];
     warnedToolFields = false;
-    originHi = NaN;
-    originLo = 0;
-    constructor(file) {
+    constructor(file, chunkEvents) {
         this.file = file;
+        this.spool = new EventSpool(chunkEvents);
     }
 }
 function splitTimestamp(text) {
@@ -501,22 +768,23 @@ function readRow(side, state, row, warn) {
     const dev = row.device;
     if (dev === '9999' || dev === 'host' || dev === 'N/A')
         return;
-    let key = side.deviceKeys.get(dev);
-    if (key === undefined) {
-        const parsed = stoull0(dev);
-        if (parsed === null)
+    let device = side.deviceOfText.get(dev);
+    if (device === undefined) {
+        const key = stoull0(dev);
+        if (key === null)
             return;
-        key = parsed;
-        side.deviceKeys.set(dev, key);
-    }
-    const name = key.toString();
-    let rows = side.devices.get(name);
-    if (rows === undefined) {
-        if (side.devices.size >= MAX_KEYS)
-            throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
-        rows = new DeviceRows();
-        side.devices.set(name, rows);
-        side.order.insert(key);
+        const name = key.toString();
+        device = side.deviceIndex.get(name);
+        if (device === undefined) {
+            if (side.deviceKeys.length >= MAX_KEYS)
+                throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
+            device = side.deviceKeys.length;
+            side.deviceKeys.push(key);
+            side.launches.push(0);
+            side.deviceIndex.set(name, device);
+            side.order.insert(key);
+        }
+        side.deviceOfText.set(dev.split('').join(''), device);
     }
     let kind;
     if (state.selected.has(type))
@@ -530,150 +798,177 @@ function readRow(side, state, row, warn) {
     else
         return;
     const [hi, lo] = splitTimestamp(row.timestamp);
-    if (Number.isNaN(side.originHi)) {
-        side.originHi = hi;
-        side.originLo = lo;
-    }
-    rows.ts.push((hi - side.originHi) * 1e9 + (lo - side.originLo));
-    rows.kind.push(kind);
     if (kind === LAUNCH) {
         const launchName = toSafeString(row.name);
-        if (rows.invalidName === null && INVALID_NAME_START.has(launchName.charAt(0)))
-            rows.invalidName = `${side.file}:${row.line}: ${launchName}`;
-        rows.a.push(state.names.id(launchName));
-        rows.b.push(state.events.id(toSafeString(row.event)));
+        if (!side.invalidName.has(device) && INVALID_NAME_START.has(launchName.charAt(0)))
+            side.invalidName.set(device, { line: row.line, name: launchName });
+        side.launches[device] = side.launches[device] + 1;
+        side.spool.add(hi, lo, kind, row.line, 0, 0, 0, device, state.names.id(launchName), state.events.id(toSafeString(row.event)), 0);
+        return;
+    }
+    const sizeText = toolAttrSize(row.attr);
+    const size = /^-?\d{1,15}$/.test(sizeText) ? Number(sizeText) : stollPrefix(toSafeString(sizeText));
+    if (typeof size === 'number' || (size >= -(2n ** 52n) && size <= 2n ** 52n)) {
+        side.spool.add(hi, lo, kind, row.line, Number(size), 0, 0, device, 0, 0, 0);
     }
     else {
-        const sizeText = toolAttrSize(row.attr);
-        const size = /^-?\d{1,15}$/.test(sizeText) ? Number(sizeText) : stollPrefix(toSafeString(sizeText));
-        if (typeof size === 'number' || (size >= -(2n ** 52n) && size <= 2n ** 52n)) {
-            rows.a.push(Number(size));
-        }
-        else {
-            rows.bigSizes.set(rows.a.length, size);
-            rows.a.push(0);
-        }
-        rows.b.push(0);
+        side.bigSizes.push(size);
+        side.spool.add(hi, lo, kind, row.line, 0, 0, 0, device, 0, 0, side.bigSizes.length);
     }
 }
-function sequenceOf(rows, framework, warn, file) {
-    const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map() };
-    if (rows === undefined)
-        return empty;
-    if (rows.invalidName !== null) {
-        const [, line, name] = /^.*?:(\d+): (.*)$/s.exec(rows.invalidName) ?? ['', '0', rows.invalidName];
-        warn({ file, line: Number(line), reason: `a launch name starting with = + - or @ (${name}): msMemScope drops this device's launches` });
-        return empty;
-    }
-    const n = rows.kind.length;
-    const ts = rows.ts.data;
-    const kinds = rows.kind.data;
-    const index = new Uint32Array(n);
-    for (let i = 0; i < n; i++)
-        index[i] = i;
-    index.sort((x, y) => ts[x] - ts[y] || x - y);
+function sequencesOf(side, framework) {
     const frameworkKind = framework === 'PTA' ? POOL_PTA : framework === 'MINDSPORE' ? POOL_MINDSPORE : POOL_EMPTY;
-    let launches = 0;
-    for (let i = 0; i < n; i++)
-        if (kinds[i] === LAUNCH)
-            launches++;
-    const names = new Int32Array(launches);
-    const events = new Int32Array(launches);
-    const values = new Float64Array(launches);
-    const bigValues = new Map();
-    let next = 0;
-    let nextBig;
-    let k = launches;
-    for (let s = n - 1; s >= 0; s--) {
-        const r = index[s];
-        const kind = kinds[r];
-        if (kind === LAUNCH) {
-            k--;
-            names[k] = rows.a.data[r];
-            events[k] = rows.b.data[r];
-            values[k] = next;
-            if (nextBig !== undefined)
-                bigValues.set(k, nextBig);
+    const builders = side.launches.map((n) => new SequenceBuilder(n));
+    side.spool.replay((e) => {
+        const b = builders[e.u0];
+        if (e.kind === LAUNCH) {
+            b.names[b.length] = e.u1;
+            b.events[b.length] = e.u2;
+            b.length++;
+            b.waiting++;
+            return;
         }
-        else if (kind === frameworkKind) {
-            next = rows.a.data[r];
-            nextBig = rows.bigSizes.get(r);
+        if (e.kind !== frameworkKind || b.waiting === 0)
+            return;
+        const big = e.u3 === 0 ? undefined : side.bigSizes[e.u3 - 1];
+        for (let k = b.length - b.waiting; k < b.length; k++) {
+            b.values[k] = e.f0;
+            if (big !== undefined)
+                b.bigValues.set(k, big);
         }
+        b.waiting = 0;
+    });
+    return builders;
+}
+function sequenceOf(side, builders, dev, warn) {
+    const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map() };
+    const device = side.deviceIndex.get(dev);
+    if (device === undefined)
+        return empty;
+    const invalid = side.invalidName.get(device);
+    if (invalid !== undefined) {
+        warn({ file: side.file, line: invalid.line, reason: `a launch name starting with = + - or @ (${invalid.name}): msMemScope drops this device's launches` });
+        return empty;
     }
-    return { names, events, values, bigValues };
+    return builders[device].done();
+}
+const CHECKPOINT_EVERY = 64;
+class MyersTrace {
+    a;
+    b;
+    checkpoints;
+    d;
+    k;
+    blockStart = -1;
+    block = [];
+    n;
+    m;
+    constructor(a, b, checkpoints, d, k) {
+        this.a = a;
+        this.b = b;
+        this.checkpoints = checkpoints;
+        this.d = d;
+        this.k = k;
+        this.n = a.length;
+        this.m = b.length;
+    }
+    round(d) {
+        const start = d - (d % CHECKPOINT_EVERY);
+        if (start !== this.blockStart) {
+            const block = [this.checkpoints.get(start)];
+            for (let r = start + 1; r < start + CHECKPOINT_EVERY && r <= this.d; r++)
+                block.push(nextRound(this.a, this.b, block[block.length - 1], r).v);
+            this.block = block;
+            this.blockStart = start;
+        }
+        return this.block[d - start];
+    }
+}
+function nextRound(a, b, prev, d) {
+    const n = a.length;
+    const m = b.length;
+    const v = new Int32Array(2 * d + 1);
+    for (let k = -d; k <= d; k += 2) {
+        let i;
+        if (d === 0)
+            i = 0;
+        else if (k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]))
+            i = prev[k + 1 + d - 1];
+        else
+            i = prev[k - 1 + d - 1] + 1;
+        let j = i - k;
+        while (i < n && j < m && a[i] === b[j]) {
+            i++;
+            j++;
+        }
+        v[k + d] = i;
+        if (i >= n && j >= m)
+            return { v, reached: k };
+    }
+    return { v, reached: null };
 }
 function myersPath(a, b, maxEdits) {
     const n = a.length;
     const m = b.length;
     if (n === 0 && m === 0)
         return null;
-    const rounds = [];
+    const checkpoints = new Map();
     let prev = new Int32Array(0);
     for (let d = 0; d <= n + m; d++) {
         if (d > maxEdits)
             return null;
-        const v = new Int32Array(2 * d + 1);
-        for (let k = -d; k <= d; k += 2) {
-            let i;
-            if (d === 0)
-                i = 0;
-            else if (k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]))
-                i = prev[k + 1 + d - 1];
-            else
-                i = prev[k - 1 + d - 1] + 1;
-            let j = i - k;
-            while (i < n && j < m && a[i] === b[j]) {
-                i++;
-                j++;
-            }
-            v[k + d] = i;
-            if (i >= n && j >= m) {
-                rounds.push(v);
-                return { rounds, d, k };
-            }
-        }
-        rounds.push(v);
+        const { v, reached } = nextRound(a, b, prev, d);
+        if (d % CHECKPOINT_EVERY === 0)
+            checkpoints.set(d, v);
+        if (reached !== null)
+            return new MyersTrace(a, b, checkpoints, d, reached);
         prev = v;
     }
     return null;
 }
 function alignment(trace) {
-    const base = [];
-    const current = [];
-    if (trace !== null) {
-        const { rounds } = trace;
-        let { d, k } = trace;
-        let end = rounds[d][k + d];
-        for (;;) {
-            let start = 0;
-            let prevK = 0;
-            let down = false;
-            if (d > 0) {
-                const prev = rounds[d - 1];
-                down = k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]);
-                prevK = down ? k + 1 : k - 1;
-                start = down ? prev[k + 1 + d - 1] : prev[k - 1 + d - 1] + 1;
-            }
-            for (let i = end - 1; i >= start; i--) {
-                base.push(i);
-                current.push(i - k);
-            }
-            if (d === 0)
-                break;
-            if (down) {
-                base.push(-1);
-                current.push(start - k - 1);
-            }
-            else {
-                base.push(start - 1);
-                current.push(-1);
-            }
-            end = rounds[d - 1][prevK + d - 1];
-            k = prevK;
-            d--;
+    if (trace === null)
+        return { base: new Int32Array(0), current: new Int32Array(0) };
+    const size = (trace.n + trace.m + trace.d) / 2;
+    const base = new Int32Array(size);
+    const current = new Int32Array(size);
+    let at = size;
+    let { d, k } = trace;
+    let end = trace.round(d)[k + d];
+    for (;;) {
+        let start = 0;
+        let prevK = 0;
+        let down = false;
+        let prev = null;
+        if (d > 0) {
+            prev = trace.round(d - 1);
+            down = k === -d || (k !== d && prev[k - 1 + d - 1] < prev[k + 1 + d - 1]);
+            prevK = down ? k + 1 : k - 1;
+            start = down ? prev[k + 1 + d - 1] : prev[k - 1 + d - 1] + 1;
         }
+        for (let i = end - 1; i >= start; i--) {
+            at--;
+            base[at] = i;
+            current[at] = i - k;
+        }
+        if (d === 0 || prev === null)
+            break;
+        at--;
+        if (down) {
+            base[at] = -1;
+            current[at] = start - k - 1;
+        }
+        else {
+            base[at] = start - 1;
+            current[at] = -1;
+        }
+        end = prev[prevK + d - 1];
+        k = prevK;
+        d--;
     }
-    return { base: Int32Array.from(base.reverse()), current: Int32Array.from(current.reverse()) };
+    if (at !== 0)
+        throw new Error(`internal error: the diff's walk back found ${size - at} pairs, not ${size}`);
+    return { base, current };
 }
 function subResult(a, b) {
     const d = a - b;
@@ -683,13 +978,20 @@ async function compareDumpFiles(base, current, options = {}) {
     const warn = options.onWarning ?? (() => { });
     const state = newState(options.level ?? 'op');
     const sides = [];
-    for (const f of [base, current]) {
-        const side = new CompareSide(f.name);
-        const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
-        await streamDump(f.path, reader);
-        sides.push(side);
+    try {
+        for (const f of [base, current]) {
+            const side = new CompareSide(f.name, options.chunkEvents);
+            sides.push(side);
+            const reader = new DumpReader(f.name, (row) => readRow(side, state, row, warn), warn, true);
+            await streamDump(f.path, reader);
+            side.spool.seal();
+        }
+        return finishCompare(sides[0], sides[1], state, options);
     }
-    return finishCompare(sides[0], sides[1], state, options);
+    finally {
+        for (const side of sides)
+            side.spool.close();
+    }
 }
 function newState(level) {
     const selected = new Set();
@@ -703,12 +1005,14 @@ function finishCompare(base, current, state, options) {
     const warn = options.onWarning ?? (() => { });
     const maxEdits = options.maxEdits ?? DEFAULT_MAX_EDITS;
     for (const side of [base, current]) {
-        if (side.devices.size === 0)
+        if (side.deviceKeys.length === 0)
             throw new InputError(`${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`);
     }
     if (state.framework === 'MINDSPORE' && state.selected.has('ATEN_END')) {
         throw new InputError(`${state.frameworkWhere}: a MindSpore dump cannot be compared at op level (msMemScope refuses it too); use --level kernel`);
     }
+    const baseBuilders = sequencesOf(base, state.framework);
+    const currentBuilders = sequencesOf(current, state.framework);
     const deviceSet = new StdUnorderedOrder();
     for (const side of [base, current])
         for (const key of side.order.order())
@@ -717,8 +1021,8 @@ function finishCompare(base, current, state, options) {
     const byDevice = new Map();
     for (const key of deviceSet.order()) {
         const dev = key.toString();
-        const a = sequenceOf(base.devices.get(dev), state.framework, warn, base.file);
-        const b = sequenceOf(current.devices.get(dev), state.framework, warn, current.file);
+        const a = sequenceOf(base, baseBuilders, dev, warn);
+        const b = sequenceOf(current, currentBuilders, dev, warn);
         if (a.names.length === 0 && b.names.length === 0)
             continue;
         const path = myersPath(a.names, b.names, maxEdits);
@@ -777,4 +1081,4 @@ function finishCompare(base, current, state, options) {
     return { csv: pieces.join(''), rows, devices };
 }
 
-export { DumpReader as D, attrValueOf as a, DEFAULT_MAX_EDITS as b, compareDumpFiles as c, f64 as f, i32 as i, streamDump as s };
+export { DumpReader as D, EventSpool as E, attrValueOf as a, DEFAULT_MAX_EDITS as b, compareDumpFiles as c, streamDump as s, terminalSafe as t };

@@ -1,11 +1,14 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { U as UsageError } from './errors.js';
-import { b as DEFAULT_MAX_EDITS, c as compareDumpFiles } from './compare-dumps.js';
-import './text-stream.js';
+import { U as UsageError, v as visible } from './errors.js';
+import { e as encodeEscaped } from './escaped-utf8.js';
+import { b as DEFAULT_MAX_EDITS, c as compareDumpFiles, t as terminalSafe } from './compare-dumps.js';
 import 'node:buffer';
+import './text-stream.js';
 import 'node:string_decoder';
+import 'node:os';
+import 'node:path';
 
 const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
 const LEVELS = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
@@ -33,23 +36,30 @@ async function compareDumpsCommand(args, io) {
         throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
     const [base, current] = positionals;
     let file = null;
+    const terminal = values.out === undefined && io.isTerminal?.() === true;
     const sink = (text) => {
-        if (values.out === undefined)
-            return io.out(text);
-        file ??= createWriteStream(values.out);
-        file.write(text);
+        if (values.out !== undefined) {
+            file ??= createWriteStream(values.out);
+            file.write(encodeEscaped(text));
+        }
+        else if (terminal)
+            io.out(terminalSafe(text));
+        else if (io.outBytes !== undefined)
+            io.outBytes(encodeEscaped(text));
+        else
+            io.out(text);
     };
     const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {
         level,
         maxEdits,
         sink,
-        onWarning: (w) => io.err(`warning: ${w.file}:${w.line}: ${w.reason}\n`),
+        onWarning: (w) => io.err(`warning: ${visible(`${w.file}:${w.line}: ${w.reason}`)}\n`),
     });
     if (file !== null) {
         const stream = file;
         stream.end();
         await once(stream, 'finish');
-        io.err(`wrote ${values.out}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
+        io.err(`wrote ${visible(values.out ?? '')}: ${result.rows} rows on ${result.devices.length} device(s)\n`);
     }
     return 0;
 }

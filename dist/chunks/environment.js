@@ -12,7 +12,10 @@ const LABELS = {
     torch_npu: 'torch_npu',
 };
 function environmentLabel(item) {
-    return LABELS[item] ?? item;
+    return Object.hasOwn(LABELS, item) ? LABELS[item] : item;
+}
+function itemValue(node, item) {
+    return Object.hasOwn(node, item) ? node[item] : undefined;
 }
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 function itemsOf(environment, ignore) {
@@ -27,7 +30,7 @@ function runValue(environment, item) {
     const values = new Set();
     let unset = false;
     for (const node of Object.values(environment)) {
-        const value = node[item];
+        const value = itemValue(node, item);
         if (value === undefined)
             unset = true;
         else
@@ -58,7 +61,7 @@ function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POL
     for (const item of itemsOf(current, ignore)) {
         const groups = new Map();
         for (const node of nodes) {
-            const value = current[node][item] ?? null;
+            const value = itemValue(current[node], item) ?? null;
             groups.set(value, [...(groups.get(value) ?? []), node]);
         }
         if (groups.size > 1) {

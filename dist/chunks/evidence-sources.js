@@ -10,6 +10,14 @@ const DIRECTORY_PATTERNS = [
     '!**/*_ascend_pt/**/PROF_*/**',
     '!**/*_ascend_ms/**/PROF_*/**',
 ];
+const FOLDER_PATTERNS = [
+    { folder: '*_ascend_pt', patterns: [`**/${TABLES}.csv`, '!**/PROF_*/**'] },
+    { folder: '*_ascend_ms', patterns: [`**/${TABLES}.csv`, '!**/PROF_*/**'] },
+    { folder: 'PROF_*', patterns: [`mindstudio_profiler_output/${TABLES}_*.csv`] },
+];
+const SEARCH_HINT = '**/*_ascend_pt/**/<table>.csv **/*_ascend_ms/**/<table>.csv **/PROF_*/mindstudio_profiler_output/<table>_*.csv <table>.csv <table>_*.csv, ' +
+    'where <table> is memory_record, operator_memory, npu_module_mem, static_op_mem or npu_mem (not the PROF_* copies inside *_ascend_pt or *_ascend_ms); ' +
+    'a PROF_*, *_ascend_pt or *_ascend_ms folder given itself is searched as what it is';
 
 const SOURCES = [
     {
@@ -19,6 +27,7 @@ const SOURCES = [
         label: 'plog',
         description: 'plog files of the driver (memory statistics, allocation failures)',
         directoryPatterns: ['**/*.log'],
+        noFigures: 'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), and did the processes exit normally so the driver could print its "Mem stats" lines?',
         load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
     },
     {
@@ -28,6 +37,7 @@ const SOURCES = [
         label: 'memory_compare',
         description: 'memory_compare CSVs of msLeaks/msMemScope --compare',
         directoryPatterns: ['**/memory_compare_*.csv', '**/stepintercompare_*.csv'],
+        noFigures: 'do they have rows after their two header lines? (msMemScope --compare writes a row per aligned launch)',
         load: async () => ({ parseFile: (await import('./memory-compare.js')).parseMemoryCompareFile }),
     },
     {
@@ -37,7 +47,9 @@ const SOURCES = [
         label: 'profiler',
         description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
         directoryPatterns: DIRECTORY_PATTERNS,
-        searchHint: 'the memory CSVs in *_ascend_pt, *_ascend_ms and PROF_* trees',
+        folderPatterns: FOLDER_PATTERNS,
+        searchHint: SEARCH_HINT,
+        noFigures: 'was the profiler run with profile_memory=True (torch_npu) or with memory data collected (msprof, MindSpore), and do the CSVs have rows after the header?',
         load: async () => ({ parseFile: (await import('./profiler.js')).parseFile }),
     },
     {
@@ -48,6 +60,7 @@ const SOURCES = [
         description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
         directoryPatterns: ['**/*.memory-snapshot.json'],
         orderFree: true,
+        noFigures: 'were the snapshots written on nodes that had evidence (their inputs found files)?',
         load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
     },
     {
@@ -57,6 +70,7 @@ const SOURCES = [
         label: 'msMemScope dump',
         description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
         directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+        noFigures: 'do the dumps hold MALLOC/FREE, OP_LAUNCH or MSTX rows after the header (was msMemScope tracing memory events)?',
         load: async () => ({ parseFile: (await import('./dump-source.js')).parseDumpFile }),
     },
     {
@@ -67,6 +81,7 @@ const SOURCES = [
         searchedByDefault: false,
         description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
         directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
+        noFigures: 'base dumps are compared only with memscope-dump (--dump) dumps: give both',
         load: async () => {
             const m = await import('./dump-source.js');
             return { parseFile: m.parseBaseDumpFile, combine: m.compareBaseDumps };

@@ -24,14 +24,14 @@ function runStamp(env = process.env, now = () => new Date()) {
     return { timestamp, hostname: os.hostname() || 'localhost' };
 }
 function parseEnvironmentPairs(pairs, where) {
-    const items = {};
+    const entries = [];
     for (const pair of pairs) {
         const m = /^([A-Za-z_][\w.-]*)=(.*)$/s.exec(pair.trim());
         if (!m)
             throw new UsageError(`${where}: '${pair}' is not KEY=VALUE`);
-        items[m[1]] = m[2].trim();
+        entries.push([m[1], m[2].trim()]);
     }
-    return items;
+    return Object.fromEntries(entries);
 }
 function parseVersionFile(text) {
     for (const line of text.split(/\r?\n/)) {
@@ -144,8 +144,7 @@ async function collectEnvironment(options) {
         if (value !== undefined && value !== '')
             items[name] = value;
     }
-    Object.assign(items, options.extra ?? {});
-    return { items, notes };
+    return { items: { ...items, ...(options.extra ?? {}) }, notes };
 }
 function nodeName(env, given) {
     return given || env.NODE_NAME || os.hostname();

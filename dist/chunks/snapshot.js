@@ -247,6 +247,7 @@ function metricsOf(snapshot, name) {
 function modulesOf(snapshot) {
     return metricsOf(snapshot, 'modules');
 }
+const MAX_NOTES = 100;
 class SnapshotBuilder {
     sections = new Map();
     parts = new Map();
@@ -255,6 +256,7 @@ class SnapshotBuilder {
     allocFailureSites = new Map();
     nodes = new Map();
     skippedRecords = [];
+    notes = [];
     files = 0;
     records = 0;
     skipped = 0;
@@ -307,6 +309,10 @@ class SnapshotBuilder {
         if (this.skippedRecords.length < 1000)
             this.skippedRecords.push(record);
     }
+    addNote(note) {
+        if (this.notes.length < MAX_NOTES)
+            this.notes.push(note);
+    }
     merge(from) {
         const other = from instanceof SnapshotBuilder ? from.toState() : from;
         for (const [name, metrics] of other.sections)
@@ -330,6 +336,8 @@ class SnapshotBuilder {
         for (const r of other.skippedRecords)
             if (this.skippedRecords.length < 1000)
                 this.skippedRecords.push(r);
+        for (const n of other.notes)
+            this.addNote(n);
     }
     addSnapshot(snapshot) {
         for (const [name, metrics] of Object.entries(snapshot.sections)) {
@@ -374,6 +382,7 @@ class SnapshotBuilder {
             allocFailureSites: this.allocFailureSites,
             nodes: this.nodes,
             skippedRecords: this.skippedRecords,
+            notes: this.notes,
             files: this.files,
             records: this.records,
             skipped: this.skipped,
@@ -477,9 +486,9 @@ function cloneNode(node) {
 function combineNodes(a, b) {
     const environment = { ...a.environment };
     for (const [item, value] of Object.entries(b.environment)) {
-        const prev = environment[item];
+        const prev = Object.hasOwn(environment, item) ? environment[item] : undefined;
         if (prev === undefined || value > prev)
-            environment[item] = value;
+            Object.defineProperty(environment, item, { value, enumerable: true, writable: true, configurable: true });
     }
     return cloneNode({
         devices: [...new Set([...a.devices, ...b.devices])],

@@ -11,13 +11,24 @@ const UNITS = {
     GIB: 1024 ** 3,
     TIB: 1024 ** 4,
 };
+const MAX_EXACT_BYTES = Number.MAX_SAFE_INTEGER;
+const BEYOND_EXACT = '2^53 - 1 bytes';
+function readExactInteger(text) {
+    if (!/^[+-]?\d+$/.test(text))
+        return null;
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : 'too-large';
+}
+function exactSum(a, b) {
+    const sum = a + b;
+    return Number.isSafeInteger(sum) ? sum : null;
+}
 function parseExactInteger(text, where) {
     if (!/^-?\d+$/.test(text))
         return null;
-    const value = Number(text);
-    if (!Number.isSafeInteger(value)) {
-        throw new InputError(`${where}: ${text} is larger than 2^53 - 1 bytes and cannot be compared exactly`);
-    }
+    const value = readExactInteger(text);
+    if (value === 'too-large')
+        throw new InputError(`${where}: ${text} is larger than ${BEYOND_EXACT} and cannot be compared exactly`);
     return value;
 }
 function parseSize(value) {
@@ -58,4 +69,4 @@ function formatCount(n) {
     return n < 0 ? `-${out}` : out;
 }
 
-export { formatCount as a, formatDelta as b, parseSize as c, formatBytes as f, parseExactInteger as p };
+export { BEYOND_EXACT as B, MAX_EXACT_BYTES as M, formatCount as a, formatDelta as b, parseSize as c, exactSum as e, formatBytes as f, parseExactInteger as p, readExactInteger as r };
