@@ -206,10 +206,10 @@ function noDataMessage(inputs, snapshot, skippedRecords) {
     }
     const counts = given.map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`).join(' and ');
     const first = skippedRecords[0];
-    const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 110)}`;
+    const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 190)}`;
     const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
     const what = given.every((source) => source.name === 'plog') ? 'memory statistics' : 'memory figures';
-    const advice = given.length === 1 ? `: ${given[0].noFigures}` : '';
+    const advice = skipped === '' && given.length === 1 ? `: ${given[0].noFigures}` : '';
     return `no ${what} found in ${counts}${skipped}${advice}`;
 }
 

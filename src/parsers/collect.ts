@@ -311,9 +311,10 @@ function noDataMessage(inputs: CollectInputs, snapshot: Snapshot, skippedRecords
   const counts = given.map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`).join(' and ');
   // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
   const first = skippedRecords[0];
-  const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 110)}`;
+  const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 190)}`;
   const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
   const what = given.every((source) => source.name === 'plog') ? 'memory statistics' : 'memory figures';
-  const advice = given.length === 1 ? `: ${(given[0] as EvidenceSource).noFigures}` : '';
+  // Malformed records say why themselves; otherwise, what to check for the one kind of file given.
+  const advice = skipped === '' && given.length === 1 ? `: ${(given[0] as EvidenceSource).noFigures}` : '';
   return `no ${what} found in ${counts}${skipped}${advice}`;
 }

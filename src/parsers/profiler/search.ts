@@ -28,6 +28,7 @@ export const FOLDER_PATTERNS: readonly { folder: string; patterns: readonly stri
 
 /** The patterns for --help: `<table>` stands for the five table names. */
 export const SEARCH_HINT =
-  '**/*_ascend_pt/**/<table>.csv **/*_ascend_ms/**/<table>.csv **/PROF_*/mindstudio_profiler_output/<table>_*.csv <table>.csv <table>_*.csv, ' +
-  'where <table> is memory_record, operator_memory, npu_module_mem, static_op_mem or npu_mem (not the PROF_* copies inside *_ascend_pt or *_ascend_ms); ' +
+  '**/*_ascend_pt/**/<table>.csv **/*_ascend_ms/**/<table>.csv **/PROF_*/<merged>/<table>_*.csv <table>.csv <table>_*.csv, ' +
+  'where <table> is memory_record, operator_memory, npu_module_mem, static_op_mem or npu_mem and <merged> is ' +
+  'mindstudio_profiler_output (not the PROF_* copies inside *_ascend_pt or *_ascend_ms); ' +
   'a PROF_*, *_ascend_pt or *_ascend_ms folder given itself is searched as what it is';
