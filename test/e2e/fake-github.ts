@@ -126,12 +126,40 @@ export interface FakePull {
   headSha: string;
   /** every head sha this PR has had (for GET /commits/:sha/pulls) */
   headShas: string[];
-  /** label names (POST /issues/:n/labels adds) */
+  /** label names (POST /issues/:n/labels adds, DELETE /issues/:n/labels/:name removes) */
   labels: string[];
+  /** what GET /issues/:n/events lists: every label added or removed, with GitHub's (server) time */
+  labelEvents: FakeLabelEvent[];
   baseRef: string;
   user: FakeUser;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface FakeLabelEvent {
+  event: 'labeled' | 'unlabeled';
+  label: string;
+  /** ISO 8601, GitHub's clock */
+  createdAt: string;
+  actor: FakeUser;
+}
+
+/** A workflow run as GET /actions/runs/:id and GET /actions/workflows/:id/runs list it. */
+export interface FakeRun {
+  id: number;
+  owner: string;
+  repo: string;
+  workflowId: number;
+  runNumber: number;
+  event: string;
+  headSha: string;
+  headBranch: string;
+  /** `owner/repo` of the head repository (a fork's for fork PRs) */
+  headRepository: string;
+  /** ISO 8601, GitHub's clock */
+  createdAt: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: string | null;
 }
 
 export type GitObject =
@@ -175,6 +203,8 @@ export interface FakeState {
   artifacts: FakeArtifact[];
   comments: FakeComment[];
   pulls: FakePull[];
+  /** workflow runs seeded with addRun (runs that only have artifacts are answered from their id, see runHeadSha) */
+  runs: FakeRun[];
   /** key `${owner}/${repo}` → (full ref name 'refs/heads/x' → sha) */
   refs: Map<string, Map<string, string>>;
   /** content-addressed (real git sha1) object store shared by all repos */
@@ -228,7 +258,12 @@ export interface FakeGitHub {
     merged?: boolean;
     repository?: string;
     labels?: string[];
+    /** when the PR was opened (default now); its labels count as added then unless `labeledAt` says otherwise */
+    createdAt?: string;
+    labeledAt?: string;
   }): FakePull;
+  /** seed a workflow run (ids, head, branch and time as GitHub records them) */
+  addRun(r: Partial<Omit<FakeRun, 'owner' | 'repo'>> & { id: number; headSha: string; repository?: string }): FakeRun;
   comments(issueNumber: number, repository?: string): FakeComment[];
   forceResponse(f: ForcedResponse): void;
 
@@ -383,6 +418,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     artifacts: [],
     comments: [],
     pulls: [],
+    runs: [],
     refs: new Map(),
     objects: new Map(),
     requests: [],
@@ -732,11 +768,50 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const { page, link } = paginate(filtered, ctx.url);
     return ok({ total_count: filtered.length, artifacts: page.map(artifactJson) }, 200, link ? { link } : undefined);
   };
+  const runJson = (x: FakeRun): Obj => {
+    const [headOwner, headRepo] = splitRepo(x.headRepository);
+    return {
+      id: x.id,
+      name: 'Train and gate memory',
+      node_id: `WFR_${x.id}`,
+      workflow_id: x.workflowId,
+      run_number: x.runNumber,
+      run_attempt: 1,
+      event: x.event,
+      status: x.status,
+      conclusion: x.conclusion,
+      head_sha: x.headSha,
+      head_branch: x.headBranch,
+      head_repository: repoJson(headOwner, headRepo),
+      repository: repoJson(x.owner, x.repo),
+      pull_requests: [],
+      created_at: x.createdAt,
+      updated_at: x.createdAt,
+      run_started_at: x.createdAt,
+      url: api(x.owner, x.repo, `/actions/runs/${x.id}`),
+      html_url: html(x.owner, x.repo, `/actions/runs/${x.id}`),
+    };
+  };
   on('GET', '/repos/:o/:r/actions/runs/:run', 'actions.getWorkflowRun', (ctx) => {
     const [o, r, run] = [p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))];
-    // A run is known when it has artifacts; its head commit is derived from its id, see runHeadSha().
+    const seeded = state.runs.find((x) => x.owner === o && x.repo === r && x.id === run);
+    if (seeded) return ok(runJson(seeded));
+    // Otherwise a run is known when it has artifacts; its head commit is derived from its id, see runHeadSha().
     if (!state.artifacts.some((a) => a.owner === o && a.repo === r && a.runId === run)) throw notFound();
     return ok({ id: run, head_sha: runHeadSha(run), status: 'completed', repository: { full_name: `${o}/${r}` } });
+  });
+  // A workflow's runs, newest first (GitHub orders them by creation), filtered as GitHub does by event, branch and status.
+  on('GET', '/repos/:o/:r/actions/workflows/:id/runs', 'actions.listWorkflowRuns', (ctx) => {
+    const [o, r, id] = [p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))];
+    const event = ctx.url.searchParams.get('event');
+    const branch = ctx.url.searchParams.get('branch');
+    const status = ctx.url.searchParams.get('status');
+    const list = state.runs
+      .filter((x) => x.owner === o && x.repo === r && x.workflowId === id)
+      .filter((x) => (event === null || x.event === event) && (branch === null || x.headBranch === branch) && (status === null || x.status === status))
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
+    const { page, link } = paginate(list, ctx.url);
+    return ok({ total_count: list.length, workflow_runs: page.map(runJson) }, 200, link ? { link } : undefined);
   });
   on('GET', '/repos/:o/:r/actions/runs/:run/artifacts', 'actions.listWorkflowRunArtifacts', (ctx) => {
     const [o, r, run] = [p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))];
@@ -974,6 +1049,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       headSha: headSha ?? '0'.repeat(40),
       headShas: headSha ? [headSha] : [],
       labels: [],
+      labelEvents: [],
       baseRef: base,
       user: actor(ctx),
       createdAt: t,
@@ -998,8 +1074,36 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const b = asObj(ctx.body);
     const labels = Array.isArray(b.labels) ? b.labels.map(String) : [];
     if (labels.length === 0) throw unprocessable('Invalid request.\n\n"labels" wasn\'t supplied.');
-    for (const l of labels) if (!pr.labels.includes(l)) pr.labels.push(l);
+    for (const l of labels) {
+      if (pr.labels.includes(l)) continue;
+      pr.labels.push(l);
+      pr.labelEvents.push({ event: 'labeled', label: l, createdAt: now(), actor: actor(ctx) });
+    }
     return ok(pr.labels.map((name, i) => ({ id: 9000 + i, name, color: 'ededed', default: false })));
+  });
+  // Removing a label: 404 when the PR does not carry it, as GitHub answers.
+  on('DELETE', '/repos/:o/:r/issues/:n/labels/:name', 'issues.removeLabel', (ctx) => {
+    const pr = findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2)));
+    const name = p(ctx, 3);
+    if (!pr.labels.includes(name)) throw new HttpError(404, { message: 'Label does not exist', documentation_url: DOCS, status: '404' });
+    pr.labels = pr.labels.filter((l) => l !== name);
+    pr.labelEvents.push({ event: 'unlabeled', label: name, createdAt: now(), actor: actor(ctx) });
+    return ok(pr.labels.map((l, i) => ({ id: 9000 + i, name: l, color: 'ededed', default: false })));
+  });
+  // The issue's events, oldest first: here only label changes (GitHub lists more kinds; readers pick theirs).
+  on('GET', '/repos/:o/:r/issues/:n/events', 'issues.listEvents', (ctx) => {
+    const pr = findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2)));
+    const events = pr.labelEvents.map((e, i) => ({
+      id: 70000 + i,
+      node_id: `LE_${i}`,
+      event: e.event,
+      actor: userJson(e.actor),
+      label: { name: e.label, color: 'ededed' },
+      created_at: e.createdAt,
+      commit_id: null,
+    }));
+    const { page, link } = paginate(events, ctx.url);
+    return ok(page, 200, link ? { link } : undefined);
   });
   on('GET', '/repos/:o/:r/commits/:sha/pulls', 'repos.listPullRequestsAssociatedWithCommit', (ctx) => {
     const [o, r, sha] = [p(ctx, 0), p(ctx, 1), p(ctx, 2)];
@@ -1448,7 +1552,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     addPull: (x) => {
       const [owner, repo] = repoOf(x.repository);
-      const t = now();
+      const t = x.createdAt ?? now();
       const headSha = x.headSha ?? repoRefs(owner, repo).get(`refs/heads/${x.headRef}`) ?? '0'.repeat(40);
       const pr: FakePull = {
         number: x.number ?? nextPullNumber(owner, repo),
@@ -1464,6 +1568,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         headSha,
         headShas: [headSha],
         labels: x.labels ?? [],
+        labelEvents: (x.labels ?? []).map((label) => ({ event: 'labeled' as const, label, createdAt: x.labeledAt ?? t, actor: { login: 'maintainer', id: 7, type: 'User' as const } })),
         baseRef: x.baseRef ?? opts.defaultBranch,
         user: { login: 'octocat', id: 1, type: 'User' },
         createdAt: t,
@@ -1471,6 +1576,25 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       };
       state.pulls.push(pr);
       return pr;
+    },
+    addRun: (x) => {
+      const [owner, repo] = repoOf(x.repository);
+      const run: FakeRun = {
+        id: x.id,
+        owner,
+        repo,
+        workflowId: x.workflowId ?? 501,
+        runNumber: x.runNumber ?? x.id,
+        event: x.event ?? 'pull_request',
+        headSha: x.headSha,
+        headBranch: x.headBranch ?? 'feature',
+        headRepository: x.headRepository ?? `${owner}/${repo}`,
+        createdAt: x.createdAt ?? now(),
+        status: x.status ?? 'completed',
+        conclusion: x.conclusion === undefined ? 'success' : x.conclusion,
+      };
+      state.runs.push(run);
+      return run;
     },
     comments: (n, repository) => {
       const [owner, repo] = repoOf(repository);
