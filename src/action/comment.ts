@@ -5,6 +5,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ActionInputs } from './inputs.js';
 import { InputError, UsageError } from '../common/errors.js';
+import { visible } from '../common/visible.js';
 import type { GateReport } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
@@ -15,10 +16,13 @@ import { chooseLimits, limitsAt } from './limits.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseReportJson } from '../report/json.js';
 import { publish } from './publish.js';
+import { ArtifactsFailed, downloadArtifacts } from '../sources/artifacts.js';
 import { runUrl, thisRepo, workDir } from './shared.js';
 
 /** An untrusted report artifact larger than this is refused: the schema's 500,000 entries fit under it. */
 const REPORT_ARTIFACT_LIMIT = 512 * 1024 * 1024;
+/** Nor may an entry inflate past 100x its compressed size: generated reports of 8 to 4,096 devices compress 23-47x. */
+const REPORT_INFLATION_LIMIT = 100;
 
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
 export async function runCommentMode(inputs: ActionInputs): Promise<void> {
@@ -31,14 +35,21 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const octokit = (await import('../github/octokit.js')).createOctokit(inputs.token);
 
   const dir = path.join(workDir(), 'report-artifact');
-  const { downloadArtifacts } = await import('../sources/artifacts.js');
   const {
     downloaded: [artifact],
   } = await downloadArtifacts(
-    { patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT },
+    {
+      patterns: [inputs.reportArtifact],
+      crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token },
+      dir,
+      maxBytes: REPORT_ARTIFACT_LIMIT,
+      maxInflation: REPORT_INFLATION_LIMIT,
+    },
     (m) => core.info(m),
     (m) => core.warning(m),
-  );
+  ).catch((error: unknown) => {
+    throw nothingPosted(error);
+  });
   if (!artifact) throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
   const reportFile = await findReportFile(artifact.path);
   const report = parseReportJson(await readFile(reportFile, 'utf8'), `${inputs.reportArtifact}/${path.relative(artifact.path, reportFile)}`);
@@ -95,6 +106,22 @@ async function trustPreface(
     blocks.unshift(renderUntrustedReport(untrusted, pr.base.sha));
   }
   return { text: blocks.join('\n\n'), attention: used.changes.length > 0 || untrusted.length > 0 };
+}
+
+/**
+ * A report that could not be had, in this mode's words: which artifact, refused (and why) or not downloaded, and that
+ * nothing was posted. Comment mode has one artifact and no 'missing-artifacts' to fall back on.
+ */
+function nothingPosted(error: unknown): unknown {
+  if (error instanceof ArtifactsFailed) {
+    const failures = error.failed.map((f) => {
+      const what = `the report artifact '${visible(f.name)}' of ${error.where}`;
+      return f.refused ? `${what} was refused: ${f.reason}` : `${what} could not be downloaded: ${f.reason}`;
+    });
+    return new InputError(`${failures.join('; ')}; nothing was posted`);
+  }
+  if (error instanceof InputError) return new InputError(`${error.message}; nothing was posted`);
+  return error;
 }
 
 async function findReportFile(dir: string): Promise<string> {

@@ -16,7 +16,7 @@ import {
   type RetryListener,
   type RetryPolicy,
 } from './artifact-service.js';
-import { extractZipSafely } from './unzip.js';
+import { ArchiveRefused, extractZipSafely } from './unzip.js';
 
 /** What to do when an artifact still fails after its retries: stop, or gate the rest and list it as missing. */
 export type MissingArtifactPolicy = 'fail' | 'warn';
@@ -30,8 +30,10 @@ export interface ArtifactRequest {
   crossRun?: { runId: number; owner: string; repo: string; token: string };
   /** Every artifact goes to `<dir>/<artifact name>/`. */
   dir: string;
-  /** Refuse an artifact that expands to more than this (an untrusted report upload); default: no limit. */
+  /** Refuse an artifact listed as larger, or whose entries declare more, than this (an untrusted report upload); default: no limit. */
   maxBytes?: number;
+  /** Refuse an artifact with an entry that inflates past this many times its compressed size (after its first MiB); default: no limit. */
+  maxInflation?: number;
   /** Downloads at a time; default 8. */
   concurrency?: number;
   /** Default 'fail'. */
@@ -52,6 +54,21 @@ export interface FailedArtifact {
   name: string;
   id: number;
   reason: string;
+  /** The artifact arrived (or was listed) but was refused as untrusted input: `reason` follows "was refused: ". */
+  refused: boolean;
+}
+
+/** Artifacts that still failed with `missing: 'fail'`: the message lists them; callers may word it for their mode. */
+export class ArtifactsFailed extends InputError {
+  constructor(
+    message: string,
+    readonly failed: readonly FailedArtifact[],
+    /** Where they were listed: `this run`, `run 9301 of owner/repo`. */
+    readonly where: string,
+  ) {
+    super(message);
+    this.name = 'ArtifactsFailed';
+  }
 }
 
 export interface FanIn {
@@ -91,25 +108,27 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
         (names.length ? `it has: ${names.join(', ')}` : 'it has no artifacts (did the training job upload them?)'),
     );
   }
-  if (request.maxBytes !== undefined) {
-    const tooBig = selected.find((a) => a.size > request.maxBytes!);
-    if (tooBig) throw new InputError(`artifact '${tooBig.name}' is ${formatBytes(tooBig.size)}, more than the ${formatBytes(request.maxBytes)} allowed`);
+  const failed: FailedArtifact[] = [];
+  // An artifact listed as larger than allowed is not downloaded at all.
+  const tooBig = (a: ListedArtifact): boolean => request.maxBytes !== undefined && a.size > request.maxBytes;
+  for (const a of selected.filter(tooBig)) {
+    failed.push({ name: a.name, id: a.id, refused: true, reason: `it is ${formatBytes(a.size)}, more than the ${formatBytes(request.maxBytes ?? 0)} allowed` });
   }
+  const wanted = selected.filter((a) => !tooBig(a));
 
   await mkdir(request.dir, { recursive: true });
   const root = await realpath(request.dir);
   // Next to the folder, not in it: an artifact may be named `.zips`, and its folder must not be the one removed below.
   const staging = `${root}.zips`;
   await mkdir(staging, { recursive: true });
-  const targets = folderNames(selected);
-  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY, selected.length));
-  log(`Downloading ${selected.length} artifact(s) (${formatBytes(sum(selected.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`);
+  const targets = folderNames(wanted);
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY, wanted.length));
+  if (wanted.length > 0) log(`Downloading ${wanted.length} artifact(s) (${formatBytes(sum(wanted.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`);
 
   const downloaded: (DownloadedArtifact | undefined)[] = [];
-  const failed: FailedArtifact[] = [];
   let done = 0;
   let bytes = 0;
-  await forEachBounded(selected, concurrency, async (artifact, index) => {
+  await forEachBounded(wanted, concurrency, async (artifact, index) => {
     const target = path.join(root, targets[index]!);
     const zip = path.join(staging, `${artifact.id}.zip`);
     const what = `artifact '${artifact.name}'`;
@@ -120,17 +139,18 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
         return streamToFile(url, zip, signal, policy.timeoutMs, what);
       });
       // The zip is extracted by us: entry names are not trusted (zip-slip).
-      const { files, refused, collided } = await extractZipSafely(zip, target, request.maxBytes);
+      const { files, refused, collided } = await extractZipSafely(zip, target, { maxBytes: request.maxBytes, maxInflation: request.maxInflation });
       await rm(zip, { force: true });
       if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
       if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
       bytes += size;
       downloaded[index] = { name: artifact.name, id: artifact.id, path: target };
-      log(`[${++done}/${selected.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
+      log(`[${++done}/${wanted.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      failed.push({ name: artifact.name, id: artifact.id, reason });
-      log(`[${++done}/${selected.length}] ${artifact.name} FAILED: ${reason}`);
+      const refused = error instanceof ArchiveRefused;
+      const reason = refused ? error.reason : error instanceof Error ? error.message : String(error);
+      failed.push({ name: artifact.name, id: artifact.id, reason, refused });
+      log(`[${++done}/${wanted.length}] ${artifact.name} FAILED: ${refused ? `refused: ${reason}` : reason}`);
     }
   });
   await rm(staging, { recursive: true, force: true });
@@ -143,12 +163,11 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
   );
   failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (failed.length > 0) {
-    const list = failed.map((f) => `'${f.name}' (${f.reason})`).join('; ');
+    const list = failed.map((f) => `'${f.name}' (${f.refused ? `refused: ${f.reason}` : f.reason})`).join('; ');
     if ((request.missing ?? 'fail') === 'fail') {
-      throw new InputError(
-        `${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}. ` +
-          "Set 'missing-artifacts: warn' to gate the others.",
-      );
+      // The advice only where there are others to gate.
+      const advice = failed.length < selected.length ? " Set 'missing-artifacts: warn' to gate the others." : '';
+      throw new ArtifactsFailed(`${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}.${advice}`, failed, service.where);
     }
     warn(`${failed.length} of ${selected.length} artifact(s) missing, gated without them: ${list}`);
   }

@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { buildZip } from './zip.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'index.js');
@@ -1328,7 +1329,7 @@ describe('trust', () => {
     expect(r.code, why(r)).toBe(1);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.message).toBe(
-      "1 of 1 artifact(s) of run 9301 of octo-org/octo-repo could not be downloaded: 'memory-gate-report' (End of central directory record signature not found. Either not a zip file, or file is truncated.). Set 'missing-artifacts: warn' to gate the others.",
+      "the report artifact 'memory-gate-report' of run 9301 of octo-org/octo-repo was refused: it is not a zip archive, or it was cut short; nothing was posted",
     );
   });
 
@@ -1572,5 +1573,52 @@ describe('history on the default branch', () => {
     const other = await pushRun(33, { refName: 'release/1.0', payload: { ...pushPayload, ref: 'refs/heads/release/1.0' } });
     expect(other.stdout).toContain('History: read only (refs/heads/release/1.0 is not the default branch main)');
     expect(fake.writes()).toEqual([]);
+  });
+});
+
+// ───────────────────────────── 9. refused report artifacts (issue 25) ─────────────────────────────
+
+describe('refused report artifacts', () => {
+  function commentRun(run: number, headSha: string): Promise<ActionRun> {
+    return runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: 'success', pull_requests: [] }, repository: { full_name: REPO } },
+      runId: run + 100,
+    });
+  }
+
+  /** A zip whose central directory says its one entry is `declared` bytes (the local header and data stay honest). */
+  function withDeclaredSize(zip: Buffer, declared: number): Buffer {
+    const out = Buffer.from(zip);
+    const central = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    out.writeUInt32LE(declared, central + 24);
+    return out;
+  }
+  const report = JSON.stringify({ result: 'pass', counts: {}, entries: [] });
+  let refusedRun = 9600;
+
+  it.each<[string, () => Buffer, string]>([
+    ['not a zip', () => Buffer.from('PK\u0003\u0004 this is not a zip archive at all'), 'it is not a zip archive, or it was cut short'],
+    ['a bomb over the cap', () => withDeclaredSize(buildZip([{ name: 'report.json', data: report }]), 600 * MiB), 'its entries declare more than 512.0 MiB, the most allowed'],
+    ['sizes that lie', () => withDeclaredSize(buildZip([{ name: 'report.json', data: 'x'.repeat(4096) }]), 100), "its entry 'report.json' holds more bytes than its header declares (100)"],
+    [
+      'an entry inflating over 100x',
+      () => buildZip([{ name: 'report.json', data: Buffer.alloc(64 * MiB, 0x20) }]),
+      "its entry 'report.json' inflates to more than 100 times its compressed size (63.7 KiB), stopped at 6.2 MiB",
+    ],
+  ])('%s: one error naming the artifact, why it was refused and that nothing was posted', async (_story, zip, why_) => {
+    const RUN = ++refusedRun;
+    const headSha = `${RUN}`.padEnd(40, 'c');
+    fake.addPull({ number: RUN, headRef: `refused-${RUN}`, headOwner: 'forker', headSha });
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, zip: zip() });
+    fake.clearLog();
+    const r = await commentRun(RUN, headSha);
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.map((e) => e.message)).toEqual([`the report artifact 'memory-gate-report' of run ${RUN} of octo-org/octo-repo was refused: ${why_}; nothing was posted`]);
+    expect(r.stdout).not.toContain('missing-artifacts');
+    expect(fake.comments(RUN)).toEqual([]);
+    expect(fake.writes()).toEqual([]);
+    expect(r.summary).toBe('');
   });
 });

@@ -121,7 +121,7 @@ describe('parallel fan-in of 256 rank artifacts', () => {
     try {
       const warned = await fanIn({ env: fake.env({ runId: 7001 }), missing: 'warn' });
       expect(warned.result.downloaded).toHaveLength(RANKS - 1);
-      expect(warned.result.failed).toEqual([{ name: 'plog-rank-36', id: broken.id, reason: "artifact 'plog-rank-36': HTTP 503 (after 5 attempts)" }]);
+      expect(warned.result.failed).toEqual([{ name: 'plog-rank-36', id: broken.id, reason: "artifact 'plog-rank-36': HTTP 503 (after 5 attempts)", refused: false }]);
       expect(warned.lines.filter((l) => /^\[\d+\/256\] plog-rank-36 FAILED: artifact 'plog-rank-36': HTTP 503 \(after 5 attempts\)$/.test(l))).toHaveLength(1);
       expect(warned.warnings).toEqual(["1 of 256 artifact(s) missing, gated without them: 'plog-rank-36' (artifact 'plog-rank-36': HTTP 503 (after 5 attempts))"]);
       const snapshot = await parse(warned.dir);
@@ -141,7 +141,7 @@ describe('parallel fan-in of 256 rank artifacts', () => {
     const artifact = fake.addArtifact({ name: 'plog-rank-expired', runId: 7003, files: { 'a.log': 'x' }, expired: true });
     fake.clearLog();
     const { result } = await fanIn({ crossRun: { runId: 7003, owner: 'octo-org', repo: 'octo-repo', token: fake.opts.token }, env: fake.env({ runId: 1 }), missing: 'warn' });
-    expect(result.failed).toEqual([{ name: 'plog-rank-expired', id: artifact.id, reason: "artifact 'plog-rank-expired': HTTP 410" }]);
+    expect(result.failed).toEqual([{ name: 'plog-rank-expired', id: artifact.id, reason: "artifact 'plog-rank-expired': HTTP 410", refused: false }]);
     expect(fake.requests({ route: 'actions.downloadArtifact' })).toHaveLength(1);
   });
 });
