@@ -9,10 +9,15 @@ import { visible } from '../common/visible.js';
 import type { GateReport } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
-import { renderLimitsChanged, renderUntrustedReport, untrustedBaselineKeys } from '../report/limits-changed.js';
-import { loadGateConfig } from '../gate/thresholds.js';
+import { renderLimitsChanged } from '../report/limits-changed.js';
 import { readBranchHistory } from './history.js';
 import { chooseLimits, limitsAt } from './limits.js';
+import { rejudgeReport } from '../gate/rejudge.js';
+import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from '../gate/thresholds.js';
+import { codeSpan } from '../report/escape.js';
+import { shortenName } from '../report/names.js';
+import { describeDiscrepancy, renderNotTrustworthy } from '../report/rejudged.js';
+import { MAX_KEY_LENGTH } from '../report/report-schema.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseReportJson } from '../report/json.js';
 import { publish } from './publish.js';
@@ -59,53 +64,72 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   if (fromEvent && typeof fromEvent.number === 'number') issueNumber = fromEvent.number;
   else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
-  const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
+  const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
+  const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report);
   // The trends come from the history branch (trusted: only the default branch's runs write it), never from the artifact.
   const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
   const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
-  await publish(inputs, report, {
+  await publish(inputs, judged?.report ?? report, {
     issueNumber,
     repo,
     runUrl: runUrl(runId, repo),
     enforce: false,
     octokit,
-    ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
+    ...(judged !== undefined ? { preface: judged.preface, limitsChanged: judged.attention } : {}),
     ...(trends !== undefined ? { trends } : {}),
   });
 }
 
+interface JudgedReport {
+  /** The uploaded report re-judged against the trusted limits (src/gate/rejudge.ts). */
+  report: GateReport;
+  /** What the comment says first: whether the report is trustworthy, which limits the PR changes and which gated it. */
+  preface: string;
+  /** Worth a comment (policy on-change) even when every key passes. */
+  attention: boolean;
+}
+
 /**
- * What the comment says first: which limits the PR changes (its base commit against its head, read through the API),
- * and a warning when the uploaded report's baselines are not the ones the gate should have used. The artifact is
- * untrusted: its numbers are shown, never believed.
+ * The uploaded report judged again with the limits the pull request's run should have used: the base commit's, or
+ * the PR's own at the run's head when it carries the maintainer label. The artifact is untrusted: its verdicts are
+ * derived again, never believed.
  */
-async function trustPreface(
+async function judgeAgainstTrustedLimits(
   octokit: Octokit,
   repo: RepoRef,
   inputs: ActionInputs,
-  issueNumber: number,
-  report: GateReport,
-): Promise<{ text: string; attention: boolean }> {
-  const { data: pr } = await gitHubCall(`reading pull request #${issueNumber}`, 'pull-requests: read', () =>
-    octokit.rest.pulls.get({ ...repo, pull_number: issueNumber }),
+  run: { issueNumber: number; runId: number; headSha: string | undefined },
+  claimed: GateReport,
+): Promise<JudgedReport> {
+  const { data: pr } = await gitHubCall(`reading pull request #${run.issueNumber}`, 'pull-requests: read', () =>
+    octokit.rest.pulls.get({ ...repo, pull_number: run.issueNumber }),
   );
+  const runHead = run.headSha ?? pr.head.sha;
   const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
-  // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still checked.
-  const head = await limitsAt(octokit, repo, inputs, pr.head.sha).catch((error: unknown) => {
+  // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still re-judged.
+  const head = await limitsAt(octokit, repo, inputs, runHead).catch((error: unknown) => {
     if (!(error instanceof GitHubError)) throw error;
-    core.warning(`Could not read the pull request's head commit to list the limits it changes: ${error.message}`);
+    core.warning(`Could not read the head commit of run ${run.runId} to list the limits it changes: ${error.message}`);
     return base;
   });
   const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels: pr.labels.map((l) => l.name ?? '') });
+  // The gate job's 'max-increase' is the PR's workflow's to set: the comment job holds the reports to its own.
+  const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+  const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config }, (key) => shortenName(key, MAX_KEY_LENGTH));
   const { used } = limits;
-  const untrusted = untrustedBaselineKeys(report.entries, limits.baseline);
   const blocks = [renderLimitsChanged(used)];
-  if (untrusted.length > 0) {
-    core.warning(`The report of run ${pr.head.sha.slice(0, 12)} used baselines that differ from the trusted ones for ${untrusted.length} key(s): its verdict is not trustworthy`);
-    blocks.unshift(renderUntrustedReport(untrusted, pr.base.sha));
+  if (discrepancies.length > 0) {
+    const from =
+      used.from === 'pull-request'
+        ? { text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`, markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})` }
+        : { text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`, markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}` };
+    core.warning(
+      `The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from.text} (first: ${visible(describeDiscrepancy(discrepancies[0]!))}); the comment shows the verdicts re-judged here`,
+    );
+    blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
   }
-  return { text: blocks.join('\n\n'), attention: used.changes.length > 0 || untrusted.length > 0 };
+  return { report, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 };
 }
 
 /**

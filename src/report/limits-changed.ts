@@ -1,7 +1,6 @@
 // "Limits changed by this PR": every baseline value and config threshold a pull request moves, old → new, and which
 // limits the gate used. Pure; the markdown report puts it first.
 import type { GateConfig } from '../gate/types.js';
-import { sectionOfKind } from '../model/sections/index.js';
 import { compareKeys } from '../model/snapshot.js';
 import { formatBytes } from '../model/units.js';
 import { valueOf, type Side } from './baseline-changes.js';
@@ -111,31 +110,4 @@ function ratio(change: LimitChange): string {
   const { before, after } = change;
   if (typeof before !== 'number' || typeof after !== 'number' || before === 0) return '';
   return `×${(after / before).toFixed(2)}`;
-}
-
-/**
- * Keys whose baseline in an uploaded report differs from the trusted baseline: the run that made the report gated
- * against other limits (its workflow or files were changed). Entries of sections only; at most `max` keys.
- */
-export function untrustedBaselineKeys(entries: readonly { kind: string; key: string; baseline: number | null }[], trusted: Side | null, max = 20): string[] {
-  const keys: string[] = [];
-  for (const entry of entries) {
-    // Entries of a section are compared against its baseline; device findings are not.
-    if (sectionOfKind(entry.kind) === undefined) continue;
-    if (entry.baseline !== valueOf(trusted, entry.key)) keys.push(entry.key);
-    if (keys.length >= max) break;
-  }
-  return keys;
-}
-
-/** The warning comment mode puts first when the report's baselines are not the trusted ones. */
-export function renderUntrustedReport(keys: readonly string[], baseSha: string): string {
-  return [
-    `#### ⛔ This report was not gated against the base commit's baseline`,
-    '',
-    `The pull request's run compared ${keys.length === 20 ? 'at least 20 keys' : `${keys.length} key(s)`} against baseline values that differ from those of the base commit ${codeSpan(baseSha.slice(0, 12))}, e.g. ${keys
-      .slice(0, 5)
-      .map(codeSpan)
-      .join(', ')}. Its verdict below is not trustworthy: review the pull request's changes to the workflow, baseline and config.`,
-  ].join('\n');
 }

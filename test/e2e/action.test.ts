@@ -909,17 +909,21 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     '`|<img src=x onerror=alert(1)>|@org/team`',
   ];
 
+  /** A rule whose glob is the last hostile key itself: it matches that key, and its text must be shown escaped too. */
+  const HOSTILE_RULE = HOSTILE_KEYS[4]!;
+
   function hostileReport(): string {
+    const current = (i: number): number => (i === 0 ? 1024 + 8 * MiB : 2048 * (i + 1));
     const entries = HOSTILE_KEYS.map((key, i) => ({
       kind: i === 0 ? 'module' : 'kernel',
       key,
       baseline: 1024,
-      current: 2048 * (i + 1),
-      delta: 2048 * (i + 1) - 1024,
-      percent: ((2048 * (i + 1) - 1024) / 1024) * 100,
+      current: current(i),
+      delta: current(i) - 1024,
+      percent: ((current(i) - 1024) / 1024) * 100,
       status: 'regressed',
       severity: 'fail',
-      rule: i === 4 ? '@org/team|<img src=x>' : null,
+      rule: i === 4 ? HOSTILE_RULE : null,
     }));
     const counts = { regressed: entries.length, 'over-budget': 0, new: 0, missing: 0, improved: 0, ignored: 0, pass: 0 };
     return JSON.stringify({ result: 'fail', counts, entries });
@@ -933,10 +937,26 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     };
   }
 
+  /** The fork PR's base branch: a baseline holding the hostile keys at 1024 bytes, and a config with the hostile rule. */
+  function hostileBase(branch: string): void {
+    const kernels = Object.fromEntries(HOSTILE_KEYS.slice(1).map((key) => [key, { diff: 1024, rows: 1, added: 0, removed: 0, event: null }]));
+    const modules = { [HOSTILE_KEYS[0]!]: { peak: 1024, current: 1024, allocs: 3, frees: 1 } };
+    fake.commitFiles({
+      branch,
+      parent: null,
+      message: `base of ${branch}`,
+      files: {
+        'baselines/memory-baseline.json': JSON.stringify({ version: 2, sections: { modules, kernels } }),
+        '.github/memory-gate.json': JSON.stringify({ kernels: { rules: [{ match: HOSTILE_RULE, tolerance: { bytes: 0 } }] } }),
+      },
+    });
+  }
+
   it('renders a hostile report escaped, on the fork PR found by head SHA; markdown from the artifact is never posted', async () => {
     const RUN = 9001;
     const headSha = '9'.repeat(40);
-    const pr = fake.addPull({ number: 77, headRef: 'patch-1', headOwner: 'forker', headSha });
+    hostileBase('hostile-base');
+    const pr = fake.addPull({ number: 77, headRef: 'patch-1', headOwner: 'forker', headSha, baseRef: 'hostile-base' });
     fake.addArtifact({
       name: 'memory-gate-report',
       runId: RUN,
@@ -980,7 +1000,9 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     }
     // the rule, explained under the table, is one code span holding exactly the rule
     const ruleLine = body.split('\n').find((l) => l.startsWith('1. Held to the rule '))!;
-    expect(codeSpans(ruleLine).spans).toEqual(['@org/team|<img src=x>']);
+    expect(codeSpans(ruleLine).spans).toEqual([HOSTILE_RULE]);
+    // every verdict of the report follows from the trusted limits: nothing is marked
+    expect(body).not.toContain('⛔');
     // the same escaped rendering goes to the job summary
     expect(textOutsideCode(r.summary)).not.toMatch(/<img|@org/);
   });
@@ -1573,6 +1595,138 @@ describe('history on the default branch', () => {
     const other = await pushRun(33, { refName: 'release/1.0', payload: { ...pushPayload, ref: 'refs/heads/release/1.0' } });
     expect(other.stdout).toContain('History: read only (refs/heads/release/1.0 is not the default branch main)');
     expect(fake.writes()).toEqual([]);
+  });
+});
+
+// ───────────────────────────── 8. integrity of the posted verdict (issue 25) ─────────────────────────────
+
+describe('integrity of the posted verdict', () => {
+  const BASELINE_FILE = 'baselines/memory-baseline.json';
+  /** The issue's example: DEV_MEM/dev1/APP at 2,078,195,712 bytes in the baseline, ten times that in the run. */
+  const TRUSTED: Record<string, ModuleValue> = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: 2078195712, current: 2078195712 } };
+  const GROWN: Record<string, ModuleValue> = { ...TRUSTED, 'DEV_MEM/dev1/APP': { peak: 20781957120, current: 20781957120 } };
+  let branches = 0;
+
+  /** This run's honest report: check mode on a push, the workspace's baseline against these plogs. */
+  async function honestReport(baseline: Record<string, ModuleValue>, measured: Record<string, ModuleValue>): Promise<ReportJson & { groups?: unknown }> {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(baseline), ...rankPlogs(measured, RANKS) });
+    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'push' });
+    expect([0, 1], why(r)).toContain(r.code);
+    return readReport(r) as ReportJson & { groups?: unknown };
+  }
+
+  /** The failing entry relabelled pass, counts and result made to agree: what the issue's forger uploaded. */
+  function forge(report: ReportJson & { groups?: unknown }): ReportJson {
+    const forged = structuredClone(report);
+    delete forged.groups;
+    for (const e of forged.entries) {
+      if (e.severity !== 'fail') continue;
+      forged.counts[e.status] = (forged.counts[e.status] ?? 0) - 1;
+      forged.counts.pass = (forged.counts.pass ?? 0) + 1;
+      e.status = 'pass';
+      e.severity = 'ok';
+    }
+    forged.result = 'pass';
+    return forged;
+  }
+
+  /** A fork's PR whose base branch holds `files`; its head is `headSha`. */
+  function forkPull(number: number, headSha: string, files: Record<string, string>, extra: { labels?: string[]; createdAt?: string; labeledAt?: string } = {}): { baseSha: string } {
+    const baseRef = `integrity-base-${++branches}`;
+    const baseSha = fake.commitFiles({ branch: baseRef, files, parent: null, message: `base of ${baseRef}` });
+    fake.addPull({ number, headRef: `patch-${number}`, headOwner: 'forker', headSha, baseRef, ...extra });
+    return { baseSha };
+  }
+
+  function commentRun(run: number, headSha: string): Promise<ActionRun> {
+    return runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: 'success', pull_requests: [] }, repository: { full_name: REPO } },
+      runId: run + 100,
+    });
+  }
+
+  describe('comment mode re-judges a forwarded report', () => {
+    it('a report whose failing entry is relabelled pass is posted as failed, marked not trustworthy, with the claim and the re-judged verdict', async () => {
+      const RUN = 9401;
+      const headSha = 'a1'.repeat(20);
+      const { baseSha } = forkPull(91, headSha, { [BASELINE_FILE]: baselineJson(TRUSTED) });
+      const forged = forge(await honestReport(TRUSTED, GROWN));
+      const at = forged.entries.findIndex((e) => e.key === 'DEV_MEM/dev1/APP');
+      expect(forged.entries[at]).toMatchObject({ status: 'pass', baseline: 2078195712, current: 20781957120 });
+      expect(forged.result).toBe('pass');
+      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(forged) } });
+
+      const r = await commentRun(RUN, headSha);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
+      expect(r.warnings.map((w) => w.message)).toContain(
+        `The report of run ${RUN} is not trustworthy: 4 of its claims do not follow from the baseline and config of the base commit ${baseSha.slice(0, 12)} (first: /entries/${at}/status of DEV_MEM/dev1/APP says 'pass', re-judged 'regressed'); the comment shows the verdicts re-judged here`,
+      );
+      const [comment] = fake.comments(91);
+      const body = comment!.body;
+      expect(body).not.toContain('Memory gate passed');
+      expect(body.startsWith(`${MARKER}\n#### ⛔ This report is not trustworthy: 4 of its claims do not follow from the trusted limits\n`)).toBe(true);
+      expect(body).toContain(`| \`/entries/${at}/status\` | \`DEV_MEM/dev1/APP\` | \`pass\` | \`regressed\` |`);
+      expect(body).toContain('| `/counts/regressed` |  | 0 | 1 |');
+      expect(body).toContain('| `/counts/pass` |  | 16 | 15 |');
+      expect(body).toContain('| `/result` |  | `pass` | `fail` |');
+      expect(body).toMatch(/### ❌ Memory gate failed: 1 regressed/);
+      expect(body).toContain('`DEV_MEM/dev1/APP`');
+      expect(r.summary).toContain('This report is not trustworthy');
+      const posted = readReport(r);
+      expect(posted.result).toBe('fail');
+      expect(posted.entries[at]).toMatchObject({ key: 'DEV_MEM/dev1/APP', status: 'regressed', severity: 'fail', baseline: 2078195712, current: 20781957120 });
+    });
+
+    it('an honest report is posted as it is, with no mark', async () => {
+      const RUN = 9402;
+      const headSha = 'a2'.repeat(20);
+      forkPull(92, headSha, { [BASELINE_FILE]: baselineJson(TRUSTED) });
+      const honest = await honestReport(TRUSTED, GROWN);
+      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(honest) } });
+      const r = await commentRun(RUN, headSha);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.warnings.map((w) => w.message).filter((m) => m.includes('trustworthy'))).toEqual([]);
+      const body = fake.comments(92)[0]!.body;
+      expect(body).not.toContain('⛔');
+      expect(body).toMatch(/### ❌ Memory gate failed: 1 regressed/);
+      expect(readReport(r).entries).toEqual(honest.entries);
+    });
+
+    it('a renamed key and another baseline: the trusted key is judged missing, the renamed one new, each claim listed', async () => {
+      const RUN = 9403;
+      const headSha = 'a3'.repeat(20);
+      const { baseSha } = forkPull(93, headSha, { [BASELINE_FILE]: baselineJson(TRUSTED) });
+      const forged = forge(await honestReport(TRUSTED, GROWN));
+      // The failing key renamed, and another key compared against a raised baseline.
+      const app = forged.entries.find((e) => e.key === 'DEV_MEM/dev1/APP')!;
+      app.key = 'DEV_MEM/dev1/APP_renamed';
+      const hccl = forged.entries.find((e) => e.key === 'DEV_MEM/dev2/HCCL')!;
+      hccl.baseline = hccl.current! * 2;
+      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(forged) } });
+
+      const r = await commentRun(RUN, headSha);
+      expect(r.code, why(r)).toBe(0);
+      const body = fake.comments(93)[0]!.body;
+      expect(body).toContain('#### ⛔ This report is not trustworthy');
+      expect(body).toContain(`the baseline and config of the base commit \`${baseSha.slice(0, 12)}\``);
+      expect(body).toContain('| `/entries` | `DEV_MEM/dev1/APP` | no entry | `missing` (fail) |');
+      expect(body).toMatch(/\| `\/entries\/\d+\/baseline` \| `DEV_MEM\/dev1\/APP_renamed` \| 1\.9 GiB \| absent \|/);
+      expect(body).toMatch(/\| `\/entries\/\d+\/status` \| `DEV_MEM\/dev1\/APP_renamed` \| `pass` \| `new` \|/);
+      expect(body).toMatch(/\| `\/entries\/\d+\/baseline` \| `DEV_MEM\/dev2\/HCCL` \| 164\.0 MiB \| 82\.0 MiB \|/);
+      // A baseline key the report has no entry for: its figure is unknown, and that fails, whatever onMissing says.
+      const posted = readReport(r);
+      expect(posted.result).toBe('fail');
+      expect(posted.entries.filter((e) => e.key.startsWith('DEV_MEM/dev1/APP') && e.status !== 'imbalance').map((e) => [e.key, e.status, e.severity, e.baseline, e.current])).toEqual([
+        ['DEV_MEM/dev1/APP', 'missing', 'fail', 2078195712, null],
+        ['DEV_MEM/dev1/APP_renamed', 'new', 'warn', null, 20781957120],
+      ]);
+      expect(body).toMatch(/### ❌ Memory gate failed/);
+      expect(posted.entries.find((e) => e.key === 'DEV_MEM/dev2/HCCL')).toMatchObject({ baseline: 82 * MiB, status: 'pass' });
+    });
   });
 });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMarkedBy } from '../../src/github/comment.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
-import { baselineLimitChanges, configLimitChanges, renderLimitsChanged, untrustedBaselineKeys } from '../../src/report/limits-changed.js';
+import { baselineLimitChanges, configLimitChanges, renderLimitsChanged } from '../../src/report/limits-changed.js';
 
 const MiB = 1024 * 1024;
 const module = (peak: number) => ({ peak, current: peak, allocs: 3, frees: 1 });
@@ -55,17 +55,6 @@ describe('renderLimitsChanged', () => {
     expect(renderLimitsChanged({ from: 'base', baseSha: 'b'.repeat(40), label: 'x', changes: [] })).toBe(
       'Limits: the baseline and config of the base commit `bbbbbbbbbbbb`; this pull request does not change them.',
     );
-  });
-});
-
-describe('untrustedBaselineKeys', () => {
-  it("names the report's keys whose baseline is not the trusted one; device findings are not compared", () => {
-    const entries = [
-      { kind: 'module', key: 'DEV_MEM/dev0/APP', baseline: 64 * MiB },
-      { kind: 'module', key: 'DEV_MEM/dev1/APP', baseline: 128 * MiB },
-      { kind: 'device', key: 'dev0', baseline: 1 },
-    ];
-    expect(untrustedBaselineKeys(entries, BASE)).toEqual(['DEV_MEM/dev1/APP']);
   });
 });
 

@@ -1,0 +1,343 @@
+// Re-judges a report uploaded by an untrusted run against the trusted baseline and config: every verdict, count and the
+// result are derived again from the report's own figures, and each claim that does not follow is named. Pure, no I/O.
+import { SECTIONS, sectionOfKind, valueOf, type SectionDeclaration } from '../model/sections/index.js';
+import type { Metric } from '../model/sections/types.js';
+import { compareKeys, hasNoMetrics, keysOf, metricsOf, type ModuleMetric } from '../model/snapshot.js';
+import { judge, withFindings } from './compare.js';
+import { applyEnvironment } from './environment.js';
+import { assessDevices, FINDING_STATUSES } from './findings/devices.js';
+import { sectionThresholds } from './thresholds.js';
+import { STATUSES, type Entry, type FindingStatus, type GateConfig, type GateInput, type GateReport, type Policy, type Severity, type Status } from './types.js';
+
+/** One claim of the report that the trusted limits do not give. */
+export interface Discrepancy {
+  /** JSON pointer into the uploaded report: `/entries/5/status`, `/counts/pass`, `/result`; `/entries` for an entry it lacks. */
+  pointer: string;
+  /** The entry's key, or null for counts and the result. */
+  key: string | null;
+  /** What the claim is about; `entry` is an entry that should not be there (claimed) or is missing (re-judged). */
+  field: 'entry' | 'status' | 'severity' | 'baseline' | 'current' | 'delta' | 'percent' | 'rule' | 'unit' | 'limit' | 'capacity' | 'environment' | 'count' | 'result';
+  claimed: ClaimedValue;
+  rejudged: ClaimedValue;
+  /** For figures: what they count (absent = bytes). */
+  unit?: 'bytes' | 'count';
+}
+
+/** A figure, a status, rule or result, or (for `entry`) a whole verdict; null = absent. */
+export type ClaimedValue = string | number | null | Verdict;
+
+/** An entry's verdict, as `entry` discrepancies show it. */
+export interface Verdict {
+  status: Status;
+  severity: Severity;
+}
+
+export interface Rejudged {
+  /** The report as the trusted limits judge the uploaded figures. */
+  report: GateReport;
+  /** Every claim that does not follow, in the report's order (entries, then the entries it lacks, counts, result). */
+  discrepancies: Discrepancy[];
+}
+
+export interface TrustedLimits {
+  /** The trusted baseline; null when there is none (a first run). */
+  baseline: GateInput | null;
+  config: GateConfig;
+}
+
+/** Statuses of the baseline comparison (compare.ts); every other status is a finding's. */
+const VERDICT_STATUSES: ReadonlySet<Status> = new Set(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+
+/** What a finding says when the report holds no verdict for its key: the verdict was taken away, and that fails. */
+export const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
+
+/** What an entry no gate writes says. */
+export const UNKNOWN_ENTRY_NOTE = 'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
+
+/** What a second verdict for one key says: honest reports have one per key. */
+export const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this key (relabelled or forged): it fails.';
+
+/** What a report says of a baseline key it has no entry for: its figure is unknown, and that fails. */
+export const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
+
+/**
+ * Derives again, from the trusted baseline and config, everything in `claimed` that follows from its figures (each
+ * entry's `current`, which only the run that measured it knows):
+ * - per key of every compared section: baseline value, delta, percent, rule, status and severity (compare.ts's judge);
+ *   a trusted baseline key with no entry is `missing` and fails, and so does a second verdict for one key;
+ * - the findings that follow from the module peaks the report holds: each device's headroom, CANN reference costs on a
+ *   first run, imbalance between devices (devices.ts, over the trusted baseline and the report's module figures);
+ * - for the other findings (leak suspects, allocation failures, growth, step leaks), whose evidence the report does not
+ *   hold: the severity the trusted `verdicts` give their status; one whose key lost its verdict fails;
+ * - the environment findings' severity, the counts and the result.
+ * Keys are matched in the form the report writes them (`keyAsWritten`: the report shortens keys past its limit).
+ */
+export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAsWritten: (key: string) => string = (key) => key): Rejudged {
+  const { config } = trusted;
+  const baseline = trusted.baseline ?? { sections: {} };
+  const discrepancies: Discrepancy[] = [];
+  const compared = SECTIONS.filter((d) => d.compared !== false);
+  const trustedKeys = new Map(compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]));
+  const seen = new Map(compared.map((declaration) => [declaration.kind, new Set<string>()]));
+  const verdicts: Entry[] = [];
+  /** The report's module figures under their whole keys: what the device findings are derived from. */
+  const modulePeaks: Record<string, ModuleMetric> = {};
+  /** Claimed findings that are derived here, by kind, key and status, with where they stand in the report. */
+  const derivable = new Map<string, { entry: Entry; index: number }[]>();
+  const kept: { entry: Entry; index: number }[] = [];
+  const others: Entry[] = [];
+
+  claimed.entries.forEach((entry, i) => {
+    const at = `/entries/${i}`;
+    const declaration = sectionOfKind(entry.kind);
+    const keys = seen.get(entry.kind);
+    const finding = findingClass(entry);
+    if (declaration !== undefined && keys !== undefined && VERDICT_STATUSES.has(entry.status)) {
+      const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
+      const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies);
+      if (keys.has(entry.key)) {
+        // A second verdict for one key: a finding relabelled (whose own status is lost), or a forged entry. It fails.
+        discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: described({ ...rejudged, severity: 'fail' }) });
+        others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
+        return;
+      }
+      keys.add(entry.key);
+      verdicts.push(rejudged);
+      if (declaration.name === 'modules' && entry.current !== null) {
+        modulePeaks[trustedKey?.key ?? entry.key] = { peak: entry.current, current: entry.current, allocs: null, frees: null };
+      }
+    } else if (finding === 'derived') {
+      const id = findingId(entry);
+      derivable.set(id, [...(derivable.get(id) ?? []), { entry, index: i }]);
+    } else if (finding === 'kept') {
+      kept.push({ entry, index: i });
+    } else {
+      // No gate writes such an entry (a status on a kind it is never written for): a relabelled verdict, so it fails.
+      discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+      others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
+    }
+  });
+
+  const findings: Entry[] = [];
+  // Headroom, reference costs and imbalance, as the gate would write them for these figures.
+  const { moduleFindings, deviceEntries } = assessDevices(baseline, { sections: { modules: modulePeaks } }, config);
+  for (const derived of [...moduleFindings, ...deviceEntries]) {
+    // Leak suspects and allocation failures need counts the report does not hold: not derived here.
+    if (!isDerivedStatus(derived)) continue;
+    const entry: Entry = { ...derived, key: keyAsWritten(derived.key) };
+    const matches = derivable.get(findingId(entry));
+    const match = matches?.shift();
+    if (match === undefined) discrepancies.push({ pointer: '/entries', key: entry.key, field: 'entry', claimed: null, rejudged: described(entry) });
+    else compareFinding(match.entry, entry, `/entries/${match.index}`, discrepancies);
+    findings.push(entry);
+  }
+  // Claimed findings of those kinds that these figures do not give: not shown, unless the key's verdict is gone too
+  // (relabelled as this finding), which fails.
+  for (const rest of derivable.values()) {
+    for (const { entry, index } of rest) {
+      if (entry.kind === 'module' && !seen.get('module')?.has(entry.key)) {
+        discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+        findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
+      } else {
+        discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
+      }
+    }
+  }
+  for (const { entry, index } of kept) {
+    const finding = rejudgeKeptFinding(entry, `/entries/${index}`, config, discrepancies);
+    if (finding === null) continue;
+    // A finding read from a key's own metric comes with that key's verdict: one without it had its verdict taken away.
+    const sections = FINDINGS_WITH_VERDICT[finding.status];
+    const declaration = sectionOfKind(finding.kind);
+    if (sections !== undefined && declaration !== undefined && sections.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
+      discrepancies.push({ pointer: `/entries/${index}/severity`, key: finding.key, field: 'severity', claimed: finding.severity, rejudged: 'fail' });
+      finding.severity = 'fail';
+      finding.note = ORPHAN_FINDING_NOTE;
+    }
+    findings.push(finding);
+  }
+
+  // Every trusted baseline key has a verdict in an honest report, even when the run did not produce it (missing).
+  for (const declaration of compared) {
+    const keys = seen.get(declaration.kind) as Set<string>;
+    for (const [written, { key, value }] of trustedKeys.get(declaration.kind) ?? []) {
+      if (keys.has(written)) continue;
+      const judged = unitOf(judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config), declaration);
+      const entry: Entry = judged.status === 'ignored' ? { ...judged, key: written } : { ...judged, key: written, severity: 'fail', note: DROPPED_ENTRY_NOTE };
+      discrepancies.push({ pointer: '/entries', key: written, field: 'entry', claimed: null, rejudged: described(entry) });
+      verdicts.push(entry);
+    }
+  }
+
+  const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
+  verdicts.sort((a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key));
+  findings.sort(findingOrder(sectionOrder));
+  const entries = [...withFindings(verdicts, findings), ...others];
+  let report: GateReport = { result: 'pass', counts: countsOf(entries), entries };
+  if (claimed.missingArtifacts !== undefined) report.missingArtifacts = claimed.missingArtifacts;
+  if (claimed.environment !== undefined) {
+    // What changed is the run's to say; what a change does to the verdict is the trusted config's.
+    const severity = policySeverity(config.environment.onChange);
+    if (severity !== claimed.environment.severity) discrepancies.push({ pointer: '/environment/severity', key: null, field: 'environment', claimed: claimed.environment.severity, rejudged: severity });
+    report = applyEnvironment(report, { ...claimed.environment, severity });
+  }
+  const failed =
+    entries.some((e) => e.severity === 'fail') ||
+    report.environment?.severity === 'fail' ||
+    (config.onMissingBaseline === 'fail' && (trusted.baseline === null || hasNoMetrics(trusted.baseline)));
+  report = { ...report, result: failed ? 'fail' : 'pass' };
+
+  // The entries' claims in the report's order (those it lacks last), then the counts and the result.
+  const position = (d: Discrepancy): number => {
+    const index = /^\/entries\/(\d+)/.exec(d.pointer);
+    return index ? Number(index[1]) : d.pointer === '/entries' ? Number.MAX_SAFE_INTEGER : Number.POSITIVE_INFINITY;
+  };
+  discrepancies.sort((a, b) => position(a) - position(b) || 0);
+  for (const status of STATUSES) {
+    const before = claimed.counts[status] ?? 0;
+    const after = report.counts[status] ?? 0;
+    if (before !== after) discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
+  }
+  if (claimed.result !== report.result) discrepancies.push({ pointer: '/result', key: null, field: 'result', claimed: claimed.result, rejudged: report.result });
+  return { report, discrepancies };
+}
+
+/** A section's trusted baseline keys, by the form the report writes them, with the key itself and its compared value. */
+function trustedKeysOf(declaration: SectionDeclaration, baseline: GateInput, keyAsWritten: (key: string) => string): Map<string, { key: string; value: number }> {
+  const metrics = metricsOf(baseline, declaration.name);
+  const out = new Map<string, { key: string; value: number }>();
+  for (const key of keysOf(metrics)) out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key] as Metric) });
+  return out;
+}
+
+/** One key's verdict judged again: the trusted baseline value against the report's current. */
+function rejudgeVerdict(
+  entry: Entry,
+  at: string,
+  declaration: SectionDeclaration,
+  trusted: { key: string; value: number } | undefined,
+  config: GateConfig,
+  keyAsWritten: (key: string) => string,
+  discrepancies: Discrepancy[],
+): Entry {
+  const baseline = trusted?.value ?? null;
+  // The rule is matched against the whole key when the baseline knows it (the report may hold it shortened).
+  const judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, sectionThresholds(config, declaration), config), declaration);
+  const rejudged: Entry = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
+  const unit = rejudged.unit ?? 'bytes';
+  const differ = (field: 'baseline' | 'delta' | 'percent' | 'rule' | 'unit', claimed: string | number | null, value: string | number | null): void => {
+    if (claimed !== value) discrepancies.push({ pointer: `${at}/${field}`, key: entry.key, field, claimed, rejudged: value, ...(field === 'rule' || field === 'unit' ? {} : { unit }) });
+  };
+  differ('baseline', entry.baseline, rejudged.baseline);
+  if (entry.status !== rejudged.status) discrepancies.push({ pointer: `${at}/status`, key: entry.key, field: 'status', claimed: entry.status, rejudged: rejudged.status });
+  else if (entry.severity !== rejudged.severity) discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: rejudged.severity });
+  // delta and percent follow from the baseline: listed only when they are wrong on their own.
+  if (entry.baseline === rejudged.baseline) {
+    differ('delta', entry.delta, rejudged.delta);
+    differ('percent', entry.percent, rejudged.percent);
+  }
+  differ('rule', entry.rule, rejudged.rule);
+  differ('unit', entry.unit ?? null, rejudged.unit ?? null);
+  return rejudged;
+}
+
+/** Findings derived here from the module figures: a device's headroom, reference costs and imbalance of modules. */
+const DERIVED_DEVICE: ReadonlySet<Status> = new Set(['over-capacity', 'low-headroom', 'pass']);
+const DERIVED_MODULE: ReadonlySet<Status> = new Set(['above-reference', 'imbalance']);
+
+function isDerivedStatus(entry: Pick<Entry, 'kind' | 'status'>): boolean {
+  return entry.kind === 'device' ? DERIVED_DEVICE.has(entry.status) : entry.kind === 'module' && DERIVED_MODULE.has(entry.status);
+}
+
+/** The sections each finding that is not derived is written for (src/gate/findings/). */
+const KEPT_SECTIONS: Partial<Record<Status, readonly string[]>> = {
+  'leak-suspect': ['modules', 'unfreed'],
+  'step-leak': ['stepLeaks'],
+  growing: ['modules', 'components', 'steps'],
+};
+
+/**
+ * Findings read from a key's own metric (and timelines that only come with one: the profiler's modules and components),
+ * per section: the run has that key, so an honest report has its verdict too. Steps' timelines have keys of their own.
+ */
+const FINDINGS_WITH_VERDICT: Partial<Record<Status, readonly string[]>> = {
+  'leak-suspect': ['modules'],
+  growing: ['modules', 'components'],
+};
+
+/** `derived` here from the module figures, `kept` as claimed (their evidence is not in the report), or neither: no gate writes it. */
+function findingClass(entry: Entry): 'derived' | 'kept' | null {
+  if (isDerivedStatus(entry)) return 'derived';
+  if (entry.kind === 'device') return entry.status === 'alloc-failure' ? 'kept' : null;
+  const declaration = sectionOfKind(entry.kind);
+  const sections = KEPT_SECTIONS[entry.status];
+  return declaration !== undefined && sections !== undefined && sections.includes(declaration.name) ? 'kept' : null;
+}
+
+/** Which derived finding an entry claims to be: a device has one headroom verdict, a module one of each status. */
+function findingId(entry: Pick<Entry, 'kind' | 'key' | 'status'>): string {
+  return `${entry.kind}\0${entry.key}\0${entry.kind === 'device' ? 'headroom' : entry.status}`;
+}
+
+/** A claimed derived finding against the one derived here: status, severity and the figures it was held to. */
+function compareFinding(claimed: Entry, derived: Entry, at: string, discrepancies: Discrepancy[]): void {
+  if (claimed.status !== derived.status) discrepancies.push({ pointer: `${at}/status`, key: claimed.key, field: 'status', claimed: claimed.status, rejudged: derived.status });
+  else if (claimed.severity !== derived.severity) discrepancies.push({ pointer: `${at}/severity`, key: claimed.key, field: 'severity', claimed: claimed.severity, rejudged: derived.severity });
+  const unit = derived.unit ?? 'bytes';
+  for (const field of ['baseline', 'current', 'limit', 'capacity'] as const) {
+    const before = claimed[field] ?? null;
+    const after = derived[field] ?? null;
+    if (before !== after) discrepancies.push({ pointer: `${at}/${field}`, key: claimed.key, field, claimed: before, rejudged: after, unit });
+  }
+}
+
+/** A finding whose evidence the report does not hold: its severity from the trusted `verdicts`; null when they ignore it. */
+function rejudgeKeptFinding(entry: Entry, at: string, config: GateConfig, discrepancies: Discrepancy[]): Entry | null {
+  const policy = config.verdicts[entry.status as FindingStatus];
+  if (policy === 'ignore') {
+    discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
+    return null;
+  }
+  if (entry.severity !== policy) discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: policy });
+  return { ...entry, severity: policy };
+}
+
+/**
+ * The order the gate lists findings in (compare.ts, FINDINGS): the device assessments (module findings, then device
+ * entries, each by key then status), then growth by section and key, step leaks, unfreed memory.
+ */
+function findingOrder(sectionOrder: ReadonlyMap<string, number>): (a: Entry, b: Entry) => number {
+  const statusRank = (status: Status): number => (FINDING_STATUSES as readonly Status[]).indexOf(status);
+  const group = (e: Entry): number => {
+    if (e.status === 'growing') return 2;
+    if (e.status === 'step-leak') return 3;
+    if (e.status === 'leak-suspect' && e.kind !== 'module') return 4;
+    return e.kind === 'device' ? 1 : 0;
+  };
+  return (a, b) =>
+    group(a) - group(b) ||
+    (group(a) === 2 ? (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) : 0) ||
+    compareKeys(a.key, b.key) ||
+    statusRank(a.status) - statusRank(b.status);
+}
+
+/** A non-byte section's entries carry its unit, as compare.ts writes them. */
+function unitOf(entry: Entry, declaration: SectionDeclaration): Entry {
+  return declaration.unit === 'bytes' ? entry : { ...entry, unit: declaration.unit };
+}
+
+/** An entry's verdict, for an `entry` discrepancy. */
+function described(entry: Pick<Entry, 'status' | 'severity'>): Verdict {
+  return { status: entry.status, severity: entry.severity };
+}
+
+function countsOf(entries: readonly Entry[]): Partial<Record<Status, number>> {
+  const counts: Partial<Record<Status, number>> = {};
+  for (const status of STATUSES) counts[status] = 0;
+  for (const entry of entries) counts[entry.status] = (counts[entry.status] ?? 0) + 1;
+  return counts;
+}
+
+function policySeverity(policy: Policy): Severity {
+  return policy === 'ignore' ? 'ok' : policy;
+}
