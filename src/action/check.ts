@@ -6,7 +6,7 @@ import { runGate } from '../gate/run-gate.js';
 import { GitHubError } from '../github/errors.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import { historyPlan, readBranchHistory, recordRunOnBranch } from './history.js';
-import { pullRequestOfEvent, resolveGateLimits } from './limits.js';
+import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
 import { collectInputs, runUrl, thisRepo } from './shared.js';
 
@@ -47,7 +47,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
   }
   const preface = limits.used === undefined ? undefined : renderLimitsChanged(limits.used);
-  if (limits.used !== undefined && limits.used.changes.length > 0) {
+  if (limits.used?.labelNotCounted !== undefined) core.warning(labelWarning(limits.used.label, limits.used.labelNotCounted));
+  else if (limits.used !== undefined && limits.used.changes.length > 0) {
     const { changes, from, label } = limits.used;
     if (from === 'base') core.warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);
     else core.notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);

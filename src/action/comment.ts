@@ -9,11 +9,12 @@ import { visible } from '../common/visible.js';
 import type { GateReport } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
-import { renderLimitsChanged } from '../report/limits-changed.js';
+import { renderLimitsChanged, type LabelNotCounted } from '../report/limits-changed.js';
 import { readBranchHistory } from './history.js';
-import { chooseLimits, limitsAt } from './limits.js';
+import { chooseLimits, labelWarning, limitPaths, limitsAt, takeLabelOff } from './limits.js';
 import { rejudgeReport } from '../gate/rejudge.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from '../gate/thresholds.js';
+import { filesChangedBetween, labelAddedAt, runsOfHead, workflowRun } from '../github/pull-request-history.js';
 import { codeSpan } from '../report/escape.js';
 import { shortenName } from '../report/names.js';
 import { describeDiscrepancy, renderNotTrustworthy } from '../report/rejudged.js';
@@ -92,8 +93,8 @@ interface JudgedReport {
 
 /**
  * The uploaded report judged again with the limits the pull request's run should have used: the base commit's, or
- * the PR's own at the run's head when it carries the maintainer label. The artifact is untrusted: its verdicts are
- * derived again, never believed.
+ * the PR's own at the run's head when the maintainer label counts for them (the label counts only for the limits at
+ * the head it was set on). The artifact is untrusted: its verdicts are derived again, never believed.
  */
 async function judgeAgainstTrustedLimits(
   octokit: Octokit,
@@ -113,7 +114,11 @@ async function judgeAgainstTrustedLimits(
     core.warning(`Could not read the head commit of run ${run.runId} to list the limits it changes: ${error.message}`);
     return base;
   });
-  const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels: pr.labels.map((l) => l.name ?? '') });
+  const labels = pr.labels.map((l) => l.name ?? '');
+  const label = base.config.baselineUpdateLabel;
+  const notCounted = labels.includes(label) ? await labelForRun(octokit, repo, inputs, { number: pr.number, createdAt: Date.parse(pr.created_at) }, run.runId, label) : undefined;
+  if (notCounted !== undefined) core.warning(labelWarning(label, notCounted));
+  const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
   // The gate job's 'max-increase' is the PR's workflow's to set: the comment job holds the reports to its own.
   const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
   const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config }, (key) => shortenName(key, MAX_KEY_LENGTH));
@@ -129,7 +134,33 @@ async function judgeAgainstTrustedLimits(
     );
     blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
   }
-  return { report, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 };
+  return { report, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+}
+
+/**
+ * Whether the maintainer label on the PR counts for run `runId`: the limits at the run's head must be those at the head
+ * the PR had when the label was set (by GitHub's clock: the label's event, and the runs of the workflow, which record
+ * the heads). Undefined when it counts; else why not, the label taken off.
+ */
+async function labelForRun(
+  octokit: Octokit,
+  repo: RepoRef,
+  inputs: ActionInputs,
+  pr: { number: number; createdAt: number },
+  runId: number,
+  label: string,
+): Promise<LabelNotCounted | undefined> {
+  const run = await workflowRun(octokit, repo, runId);
+  const voided = (why: Omit<LabelNotCounted, 'removed' | 'runId'>): Promise<LabelNotCounted> => takeLabelOff(octokit, repo, pr.number, label, { ...why, runId });
+  const labelledAt = await labelAddedAt(octokit, repo, pr.number, label);
+  if (labelledAt === null) return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: 'no event of the pull request records when the label was set' });
+  const runs = await runsOfHead(octokit, repo, run, pr.createdAt);
+  // The head when the label was set: that of the last run created before it; a PR opened with the label, its first run's.
+  const seen = runs.filter((r) => r.createdAt <= labelledAt).at(-1) ?? runs[0];
+  if (seen === undefined) return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: "no run of this workflow records the pull request's head" });
+  const changed = await filesChangedBetween(octokit, repo, limitPaths(inputs), seen.headSha, run.headSha);
+  if ('unknown' in changed) return voided({ how: 'unknown', since: seen.headSha, at: run.headSha, files: [], unknown: changed.unknown });
+  return changed.files.length === 0 ? undefined : voided({ how: 'label', since: seen.headSha, at: run.headSha, files: changed.files });
 }
 
 /**

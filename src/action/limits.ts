@@ -1,5 +1,6 @@
 // Which baseline and config gate a pull request: those of its base commit, read through the API, never the PR's own
 // (a PR that raises its baseline must not pass because of it), unless a maintainer labelled the PR.
+import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { UsageError } from '../common/errors.js';
 import { loadBaseline, parseBaseline, type Baseline } from '../gate/baseline.js';
@@ -7,9 +8,10 @@ import { DEFAULT_CONFIG_PATH, loadGateConfig, parseGateConfig } from '../gate/th
 import type { GateConfig } from '../gate/types.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall } from '../github/errors.js';
+import { filesChangedBetween, removeLabel } from '../github/pull-request-history.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseJson } from '../json/reader.js';
-import { baselineLimitChanges, configLimitChanges, type LimitsUsed } from '../report/limits-changed.js';
+import { baselineLimitChanges, configLimitChanges, type LabelNotCounted, type LimitsUsed } from '../report/limits-changed.js';
 import { repositoryPath } from './shared.js';
 
 export interface GateLimits {
@@ -24,7 +26,11 @@ export interface PullRequestRef {
   number: number;
   baseSha: string;
   labels: string[];
+  /** A synchronize event's push: the PR's head before and after it. */
+  push?: { before: string; after: string };
 }
+
+const SHA = /^[0-9a-f]{40}$/;
 
 /** pull_request and pull_request_target events carry the PR; other events gate against the checked-out files. */
 export function pullRequestOfEvent(): PullRequestRef | undefined {
@@ -32,11 +38,15 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
   if (eventName !== 'pull_request' && eventName !== 'pull_request_target') return undefined;
   const pr = payload.pull_request as { number?: unknown; base?: { sha?: unknown }; labels?: { name?: unknown }[] } | undefined;
   const baseSha = pr?.base?.sha;
-  if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !/^[0-9a-f]{40}$/.test(baseSha)) {
+  if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !SHA.test(baseSha)) {
     throw new UsageError(`the ${eventName} event names no pull request with a base commit (pull_request.base.sha): cannot tell which limits to trust`);
   }
   const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n): n is string => typeof n === 'string') : [];
-  return { number: pr.number, baseSha, labels };
+  const { before, after } = payload;
+  if (payload.action !== 'synchronize') return { number: pr.number, baseSha, labels };
+  // A synchronize event without its push cannot show that the label still covers the limits: compare from nothing.
+  const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after) ? { before, after } : { before: '', after: '' };
+  return { number: pr.number, baseSha, labels, push };
 }
 
 /**
@@ -47,8 +57,7 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
 export async function limitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, sha: string): Promise<Limits> {
   const { readFileAt } = await import('../github/baseline-pr.js');
   await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
-  const baselinePath = repositoryPath(inputs.baseline);
-  const configPath = repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config');
+  const [baselinePath, configPath] = limitPaths(inputs) as [string, string];
   const [baselineText, configText] = await Promise.all([readFileAt(octokit, repo, baselinePath, sha), readFileAt(octokit, repo, configPath, sha)]);
   const at = `@${sha.slice(0, 12)}`;
   return {
@@ -69,16 +78,66 @@ export async function resolveGateLimits(inputs: ActionInputs, repo: RepoRef, oct
       "on a pull request the gate reads the baseline and config of the base commit through the API: set 'github-token' (default github.token; it needs contents: read)",
     );
   }
-  return chooseLimits(await limitsAt(octokit, repo, inputs, pr.baseSha), head, pr);
+  const base = await limitsAt(octokit, repo, inputs, pr.baseSha);
+  const label = base.config.baselineUpdateLabel;
+  // The label counts for the limits a maintainer saw: a push that changes them after it was set voids it.
+  let notCounted: LabelNotCounted | undefined;
+  if (pr.push !== undefined && pr.labels.includes(label)) {
+    const { before, after } = pr.push;
+    const changed = before === '' ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" } : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);
+    if ('unknown' in changed || changed.files.length > 0) {
+      notCounted = await takeLabelOff(octokit, repo, pr.number, label, {
+        how: 'unknown' in changed ? 'unknown' : 'push',
+        since: before,
+        at: after,
+        files: 'files' in changed ? changed.files : [],
+        ...('unknown' in changed ? { unknown: changed.unknown } : {}),
+      });
+    }
+  }
+  return chooseLimits(base, head, pr, notCounted);
+}
+
+/** The repository paths of the baseline and the config, as the limits are read from them. */
+export function limitPaths(inputs: ActionInputs): string[] {
+  return [repositoryPath(inputs.baseline), repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config')];
+}
+
+/** Removes a label that did not count; what it says records whether that worked (a fork's token may not). */
+export async function takeLabelOff(octokit: Octokit, repo: RepoRef, issueNumber: number, label: string, why: Omit<LabelNotCounted, 'removed'>): Promise<LabelNotCounted> {
+  const removal = await removeLabel(octokit, repo, issueNumber, label);
+  if (!removal.removed) core.info(`Could not remove the label '${label}': ${removal.reason}`);
+  return { ...why, removed: removal.removed };
+}
+
+/** The job's warning when the label did not count: what changed, and what happens to the label. */
+export function labelWarning(label: string, why: LabelNotCounted): string {
+  const files = why.files.join(' and ');
+  const short = (sha: string): string => sha.slice(0, 12);
+  const reason =
+    why.how === 'push'
+      ? `the push ${short(why.since)} → ${short(why.at)} changes ${files}, which no maintainer has reviewed`
+      : why.how === 'label'
+        ? `${files} changed between ${short(why.since)} (the pull request's head when the label was set) and ${short(why.at)} (the head of run ${why.runId ?? '?'}), which no maintainer has reviewed`
+        : `which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'})`;
+  const removal = why.removed
+    ? 'the label was removed: a maintainer sets it again after reviewing the change'
+    : 'the token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the change';
+  return `The label '${label}' did not count: ${reason}; ${removal}`;
 }
 
 type Limits = { baseline: Baseline | null; config: GateConfig };
 
-/** The base commit's limits, or the PR's own when they differ and the PR carries the base config's label. */
-export function chooseLimits(base: Limits, head: Limits, pr: Pick<PullRequestRef, 'baseSha' | 'labels'>): Limits & { used: LimitsUsed } {
+/**
+ * The base commit's limits, or the PR's own when they differ and the PR carries the base config's label, unless the
+ * label did not count (`notCounted`: the limits changed after it was set).
+ */
+export function chooseLimits(base: Limits, head: Limits, pr: Pick<PullRequestRef, 'baseSha' | 'labels'>, notCounted?: LabelNotCounted): Limits & { used: LimitsUsed } {
   const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
   const label = base.config.baselineUpdateLabel;
-  const fromPullRequest = changes.length > 0 && pr.labels.includes(label);
+  const fromPullRequest = changes.length > 0 && pr.labels.includes(label) && notCounted === undefined;
   const chosen = fromPullRequest ? head : base;
-  return { ...chosen, used: { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes } };
+  const used: LimitsUsed = { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes };
+  if (notCounted !== undefined) used.labelNotCounted = notCounted;
+  return { ...chosen, used };
 }

@@ -25,6 +25,25 @@ export interface LimitsUsed {
   /** The label that allows a PR's own limits (from the base commit's config). */
   label: string;
   changes: LimitChange[];
+  /** The label is on the pull request but did not count: the limits changed after it was set (or that cannot be told). */
+  labelNotCounted?: LabelNotCounted;
+}
+
+/** Why a maintainer's label did not count for the limits gated here, and whether it was taken off. */
+export interface LabelNotCounted {
+  /**
+   * `push`: the push `since` → `at` of a synchronize event changes `files`. `label`: `files` changed between `since`, the
+   * head when the label was set, and `at`, the head of run `runId`. `unknown`: which limits a maintainer saw cannot be told.
+   */
+  how: 'push' | 'label' | 'unknown';
+  since: string;
+  at: string;
+  files: string[];
+  runId?: number;
+  /** With `how: 'unknown'`: why, as a clause ("commit 1234abcd5678 cannot be read"). */
+  unknown?: string;
+  /** The label was taken off; false when the token may not (pull-requests: write). */
+  removed: boolean;
 }
 
 /** Every key whose compared baseline value moves (added, removed or changed), in report order. */
@@ -81,13 +100,16 @@ export function renderLimitsChanged(used: LimitsUsed): string {
   const base = codeSpan(used.baseSha.slice(0, 12));
   const label = codeSpan(used.label);
   if (used.changes.length === 0) {
-    return `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
+    const limits = `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
+    return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label)}`;
   }
   const lines = [`#### ⚠️ Limits changed by this PR (${used.changes.length})`, ''];
   lines.push(
     used.from === 'pull-request'
       ? `**This pull request's own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
-      : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`,
+      : used.labelNotCounted !== undefined
+        ? `**These changes were not used**: ${labelNotCountedText(used.labelNotCounted, used.label)} The gate ran against the baseline and config of the base commit ${base}.`
+        : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`,
     '',
     '| Limit | Key | Base | This PR | Change |',
     '|---|---|--:|--:|--:|',
@@ -97,6 +119,24 @@ export function renderLimitsChanged(used: LimitsUsed): string {
   }
   if (used.changes.length > MAX_ROWS) lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the pull request's diff of the baseline and config.`);
   return lines.join('\n');
+}
+
+/** Why the label did not count and what happens to it, in sentences. */
+function labelNotCountedText(why: LabelNotCounted, labelName: string): string {
+  const label = codeSpan(labelName);
+  const files = why.files.map(codeSpan).join(' and ');
+  const since = codeSpan(why.since.slice(0, 12));
+  const at = codeSpan(why.at.slice(0, 12));
+  const reason =
+    why.how === 'push'
+      ? `the label ${label} was set before the push ${since} → ${at}, which changes ${files}, so no maintainer has reviewed these limits.`
+      : why.how === 'label'
+        ? `the label ${label} was set when the pull request's head was ${since}; ${at} (the head of run ${why.runId ?? '?'}) changes ${files} since, so no maintainer has reviewed these limits.`
+        : `the label ${label} is on this pull request, but which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'}), so it does not count.`;
+  const removal = why.removed
+    ? 'The label was removed: a maintainer reviews the changes and sets it again.'
+    : 'The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.';
+  return `${reason} ${removal}`;
 }
 
 function shown(change: LimitChange, value: LimitChange['before']): string {

@@ -254,7 +254,8 @@ function stable(value: unknown): string {
 
 function prPayload(number: number, headSha: string, baseSha: string, labels: string[] = []): unknown {
   return {
-    action: 'synchronize',
+    // A synchronize event carries its push (before, after): the tests of the label after a push build their own.
+    action: labels.length > 0 ? 'labeled' : 'opened',
     number,
     pull_request: {
       number,
@@ -1601,10 +1602,12 @@ describe('history on the default branch', () => {
 // ───────────────────────────── 8. integrity of the posted verdict (issue 25) ─────────────────────────────
 
 describe('integrity of the posted verdict', () => {
+  const LABEL = 'memory-baseline-update';
   const BASELINE_FILE = 'baselines/memory-baseline.json';
   /** The issue's example: DEV_MEM/dev1/APP at 2,078,195,712 bytes in the baseline, ten times that in the run. */
   const TRUSTED: Record<string, ModuleValue> = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: 2078195712, current: 2078195712 } };
   const GROWN: Record<string, ModuleValue> = { ...TRUSTED, 'DEV_MEM/dev1/APP': { peak: 20781957120, current: 20781957120 } };
+  const times = (minute: number): string => `2026-01-10T10:${String(minute).padStart(2, '0')}:00Z`;
   let branches = 0;
 
   /** This run's honest report: check mode on a push, the workspace's baseline against these plogs. */
@@ -1726,6 +1729,136 @@ describe('integrity of the posted verdict', () => {
       ]);
       expect(body).toMatch(/### ❌ Memory gate failed/);
       expect(posted.entries.find((e) => e.key === 'DEV_MEM/dev2/HCCL')).toMatchObject({ baseline: 82 * MiB, status: 'pass' });
+    });
+  });
+
+  describe('the maintainer label only counts for the limits a maintainer saw', () => {
+    /** Base commit with the trusted baseline; H1 raises it 2x (what the maintainer labelled); H2 pushes it to 4x or changes only code. */
+    function labelledPull(number: number): { base: string; h1: string; branch: string } {
+      const baseRef = `label-base-${++branches}`;
+      const base = fake.commitFiles({ branch: baseRef, files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) }, parent: null, message: `base ${baseRef}` });
+      const branch = `label-head-${number}`;
+      const h1 = fake.commitFiles({ branch, files: { [BASELINE_FILE]: baselineJson(scaledAll(2)), 'train.py': 'v1' }, parent: base, message: 'raise the baseline' });
+      fake.addPull({ number, headRef: branch, baseRef, labels: [LABEL] });
+      return { base, h1, branch };
+    }
+    const scaledAll = (factor: number): Record<string, ModuleValue> =>
+      Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, { ...v, peak: v.peak * factor, current: (v.current ?? v.peak) * factor }]));
+
+    function synchronize(number: number, before: string, after: string, base: string): unknown {
+      const payload = prPayload(number, after, base, [LABEL]) as Record<string, unknown>;
+      return { ...payload, action: 'synchronize', before, after };
+    }
+
+    it('check mode: a push that raises the baseline after the label was set is gated against the base commit, and the label is removed', async () => {
+      const PR = 95;
+      const { base, h1, branch } = labelledPull(PR);
+      const h2 = fake.commitFiles({ branch, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, message: 'raise it again' });
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(scaledAll(4)), ...rankPlogs(scaledAll(3), RANKS) });
+      fake.clearLog();
+      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: synchronize(PR, h1, h2, base) });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.outputs.result).toBe('fail');
+      expect(r.warnings.map((w) => w.message)).toContain(
+        `The label '${LABEL}' did not count: the push ${h1.slice(0, 12)} → ${h2.slice(0, 12)} changes ${BASELINE_FILE}, which no maintainer has reviewed; the label was removed: a maintainer sets it again after reviewing the change`,
+      );
+      expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([]);
+      expect(fake.requests({ route: 'issues.removeLabel' }).map((q) => q.path)).toEqual([`/repos/${REPO}/issues/${PR}/labels/${LABEL}`]);
+      const body = fake.comments(PR)[0]!.body;
+      expect(body).toContain(
+        `**These changes were not used**: the label \`${LABEL}\` was set before the push \`${h1.slice(0, 12)}\` → \`${h2.slice(0, 12)}\`, which changes \`${BASELINE_FILE}\`, so no maintainer has reviewed these limits. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\`.`,
+      );
+    });
+
+    it('check mode: a push that changes neither the baseline nor the config keeps the label, and the PR’s own limits gate it', async () => {
+      const PR = 96;
+      const { base, h1, branch } = labelledPull(PR);
+      const h2 = fake.commitFiles({ branch, files: { 'train.py': 'v2' }, message: 'code only' });
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(scaledAll(2)), ...rankPlogs(scaledAll(2), RANKS) });
+      fake.clearLog();
+      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: synchronize(PR, h1, h2, base) });
+      expect(r.code, why(r)).toBe(0);
+      expect(r.outputs.result).toBe('pass');
+      expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([LABEL]);
+      expect(fake.requests({ route: 'issues.removeLabel' })).toEqual([]);
+      expect(fake.comments(PR)[0]!.body).toContain("**This pull request's own limits were used**");
+    });
+
+    it('check mode without pull-requests: write: the label does not count, and the report says it must be set again', async () => {
+      const PR = 97;
+      const { base, h1, branch } = labelledPull(PR);
+      const h2 = fake.commitFiles({ branch, files: { '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 300 } } }) }, message: 'loosen' });
+      fake.forceResponse({ method: 'DELETE', path: /\/labels\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, {
+        [BASELINE_FILE]: baselineJson(scaledAll(2)),
+        '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 300 } } }),
+        ...rankPlogs(scaledAll(3), RANKS),
+      });
+      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: synchronize(PR, h1, h2, base) });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.warnings.map((w) => w.message)).toContain(
+        `The label '${LABEL}' did not count: the push ${h1.slice(0, 12)} → ${h2.slice(0, 12)} changes .github/memory-gate.json, which no maintainer has reviewed; the token cannot remove the label (it needs \`pull-requests: write\`): a maintainer removes it and sets it again after reviewing the change`,
+      );
+      expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([LABEL]);
+      expect(r.summary).toContain('The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.');
+    });
+
+    it('comment mode: a run whose head changed the baseline since the label was set is re-judged against the base commit; the label is removed', async () => {
+      const PR = 98;
+      const RUN = 9501;
+      const baseRef = `label-base-${++branches}`;
+      const base = fake.commitFiles({ branch: baseRef, files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) }, parent: null, message: `base ${baseRef}` });
+      const forkBranch = `fork-head-${PR}`;
+      const h1 = fake.commitFiles({ branch: forkBranch, files: { [BASELINE_FILE]: baselineJson(scaledAll(2)) }, parent: base, message: 'raise' });
+      const h2 = fake.commitFiles({ branch: forkBranch, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, message: 'raise again' });
+      // Opened at :00 with H1 (run 9500), labelled at :05, H2 pushed and run at :10.
+      fake.addPull({ number: PR, headRef: 'patch-98', headOwner: 'forker', headSha: h2, baseRef, createdAt: times(0) });
+      fake.state.pulls.find((p) => p.number === PR)!.labels.push(LABEL);
+      fake.state.pulls.find((p) => p.number === PR)!.labelEvents.push({ event: 'labeled', label: LABEL, createdAt: times(5), actor: { login: 'maintainer', id: 7, type: 'User' } });
+      fake.addRun({ id: RUN - 1, headSha: h1, headBranch: 'patch-98', headRepository: 'forker/octo-repo', createdAt: times(1) });
+      fake.addRun({ id: RUN, headSha: h2, headBranch: 'patch-98', headRepository: 'forker/octo-repo', createdAt: times(10) });
+      // The fork's run gated itself with its own 4x baseline and passed.
+      const report = await honestReport(scaledAll(4), scaledAll(3));
+      expect(report.result).toBe('pass');
+      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(report) } });
+
+      const r = await commentRun(RUN, h2);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.outputs.result).toBe('fail');
+      expect(r.warnings.map((w) => w.message)).toContain(
+        `The label '${LABEL}' did not count: ${BASELINE_FILE} changed between ${h1.slice(0, 12)} (the pull request's head when the label was set) and ${h2.slice(0, 12)} (the head of run ${RUN}), which no maintainer has reviewed; the label was removed: a maintainer sets it again after reviewing the change`,
+      );
+      expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([]);
+      const body = fake.comments(PR)[0]!.body;
+      expect(body).not.toContain('Memory gate passed');
+      expect(body).toContain('#### ⛔ This report is not trustworthy');
+      expect(body).toContain(
+        `**These changes were not used**: the label \`${LABEL}\` was set when the pull request's head was \`${h1.slice(0, 12)}\`; \`${h2.slice(0, 12)}\` (the head of run ${RUN}) changes \`${BASELINE_FILE}\` since, so no maintainer has reviewed these limits. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\`.`,
+      );
+    });
+
+    it('comment mode: a label set after the run’s head was pushed counts, and the PR’s own limits re-judge it', async () => {
+      const PR = 99;
+      const RUN = 9511;
+      const baseRef = `label-base-${++branches}`;
+      const base = fake.commitFiles({ branch: baseRef, files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) }, parent: null, message: `base ${baseRef}` });
+      const h2 = fake.commitFiles({ branch: `fork-head-${PR}`, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, parent: base, message: 'raise' });
+      fake.addPull({ number: PR, headRef: 'patch-99', headOwner: 'forker', headSha: h2, baseRef, createdAt: times(0), labels: [LABEL], labeledAt: times(20) });
+      fake.addRun({ id: RUN, headSha: h2, headBranch: 'patch-99', headRepository: 'forker/octo-repo', createdAt: times(10) });
+      const report = await honestReport(scaledAll(4), scaledAll(3));
+      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(report) } });
+      fake.clearLog();
+      const r = await commentRun(RUN, h2);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.outputs.result).toBe('pass');
+      expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([LABEL]);
+      expect(fake.requests({ route: 'issues.removeLabel' })).toEqual([]);
+      const body = fake.comments(PR)[0]!.body;
+      expect(body).not.toContain('⛔');
+      expect(body).toContain("**This pull request's own limits were used**");
     });
   });
 });

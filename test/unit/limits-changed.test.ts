@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMarkedBy } from '../../src/github/comment.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
-import { baselineLimitChanges, configLimitChanges, renderLimitsChanged } from '../../src/report/limits-changed.js';
+import { baselineLimitChanges, configLimitChanges, renderLimitsChanged, type LabelNotCounted } from '../../src/report/limits-changed.js';
 
 const MiB = 1024 * 1024;
 const module = (peak: number) => ({ peak, current: peak, allocs: 3, frees: 1 });
@@ -54,6 +54,29 @@ describe('renderLimitsChanged', () => {
   it('says which limits gated a PR that changes none', () => {
     expect(renderLimitsChanged({ from: 'base', baseSha: 'b'.repeat(40), label: 'x', changes: [] })).toBe(
       'Limits: the baseline and config of the base commit `bbbbbbbbbbbb`; this pull request does not change them.',
+    );
+  });
+});
+
+describe('renderLimitsChanged: a label that did not count', () => {
+  const changes = baselineLimitChanges(BASE, { sections: { ...BASE.sections, modules: { ...BASE.sections.modules, 'DEV_MEM/dev1/APP': module(128 * MiB) } } });
+  const used = (labelNotCounted: LabelNotCounted) => renderLimitsChanged({ from: 'base', baseSha: 'c'.repeat(40), label: 'memory-baseline-update', changes, labelNotCounted }).split('\n')[2];
+
+  it('a push after the label: names the push and the files, and that the label was removed', () => {
+    expect(used({ how: 'push', since: '1'.repeat(40), at: '2'.repeat(40), files: ['baselines/memory-baseline.json', '.github/memory-gate.json'], removed: true })).toBe(
+      '**These changes were not used**: the label `memory-baseline-update` was set before the push `111111111111` → `222222222222`, which changes `baselines/memory-baseline.json` and `.github/memory-gate.json`, so no maintainer has reviewed these limits. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit `cccccccccccc`.',
+    );
+  });
+
+  it("comment mode: names the head the label was set on and the run's head; a token that cannot remove it says so", () => {
+    expect(used({ how: 'label', since: '1'.repeat(40), at: '2'.repeat(40), files: ['baselines/memory-baseline.json'], runId: 42, removed: false })).toBe(
+      "**These changes were not used**: the label `memory-baseline-update` was set when the pull request's head was `111111111111`; `222222222222` (the head of run 42) changes `baselines/memory-baseline.json` since, so no maintainer has reviewed these limits. The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes. The gate ran against the baseline and config of the base commit `cccccccccccc`.",
+    );
+  });
+
+  it('when it cannot be told which limits a maintainer saw, the label does not count either', () => {
+    expect(used({ how: 'unknown', since: '1'.repeat(40), at: '2'.repeat(40), files: [], unknown: 'commit 111111111111 cannot be read', removed: true })).toBe(
+      '**These changes were not used**: the label `memory-baseline-update` is on this pull request, but which limits a maintainer saw cannot be told (commit 111111111111 cannot be read), so it does not count. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit `cccccccccccc`.',
     );
   });
 });
