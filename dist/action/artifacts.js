@@ -1,8 +1,9 @@
-import { open, mkdir, realpath, rm } from 'node:fs/promises';
+import { open, mkdir, rm, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { p as picomatch } from '../chunks/local.js';
-import { I as InputError } from '../chunks/errors.js';
-import { f as formatBytes } from '../chunks/units.js';
+import { I as InputError, v as visible } from '../chunks/errors.js';
+import { a as formatBytes } from '../chunks/units.js';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { g as getDefaultExportFromCjs } from '../chunks/_commonjsHelpers.js';
 import fs__default from 'fs';
@@ -1652,6 +1653,15 @@ function requireYauzl () {
 var yauzlExports = requireYauzl();
 var yauzl = /*@__PURE__*/getDefaultExportFromCjs(yauzlExports);
 
+class ArchiveRefused extends InputError {
+    reason;
+    constructor(reason) {
+        super(`refused: ${reason}`);
+        this.reason = reason;
+        this.name = 'ArchiveRefused';
+    }
+}
+const INFLATION_ALLOWANCE = 1024 * 1024;
 const ENTRY_CONFLICTS = new Set(['EISDIR', 'ENOTDIR', 'EEXIST']);
 function isEntryConflict(error) {
     return typeof error === 'object' && error !== null && 'code' in error && ENTRY_CONFLICTS.has(String(error.code));
@@ -1682,10 +1692,48 @@ function unsafeEntryReason(name) {
 }
 function openZip(zipPath) {
     return new Promise((resolve, reject) => {
-        yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => (err ? reject(err) : resolve(zip)));
+        yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => (err ? reject(archiveError(err)) : resolve(zip)));
     });
 }
-async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE_INFINITY) {
+function shownName(name) {
+    return `'${visible(name.length > 200 ? `${name.slice(0, 200)}…` : name)}'`;
+}
+function isSystemError(error) {
+    const code = error?.code;
+    return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+}
+function archiveError(error) {
+    if (isSystemError(error))
+        return error;
+    if (/^End of central directory record signature not found/.test(error.message))
+        return new ArchiveRefused('it is not a zip archive, or it was cut short');
+    return new ArchiveRefused(`it is not a valid zip archive (${visible(error.message)})`);
+}
+function entryError(error, name) {
+    if (error instanceof ArchiveRefused || !(error instanceof Error) || isSystemError(error))
+        return error instanceof Error ? error : new Error(String(error));
+    const more = /^too many bytes in the stream\. expected (\d+)/.exec(error.message);
+    if (more)
+        return new ArchiveRefused(`its entry ${shownName(name)} holds more bytes than its header declares (${more[1]})`);
+    const fewer = /^not enough bytes in the stream\. expected (\d+)/.exec(error.message);
+    if (fewer)
+        return new ArchiveRefused(`its entry ${shownName(name)} holds fewer bytes than its header declares (${fewer[1]})`);
+    return new ArchiveRefused(`its entry ${shownName(name)} cannot be read (${visible(error.message)})`);
+}
+function inflationGuard(name, compressedSize, ratio) {
+    const limit = Math.max(INFLATION_ALLOWANCE, ratio * compressedSize);
+    let inflated = 0;
+    return new Transform({
+        transform(chunk, _encoding, done) {
+            inflated += chunk.length;
+            if (inflated <= limit)
+                return done(null, chunk);
+            done(new ArchiveRefused(`its entry ${shownName(name)} inflates to more than ${ratio} times its compressed size (${formatBytes(compressedSize)}), stopped at ${formatBytes(limit)}`));
+        },
+    });
+}
+async function extractZipSafely(zipPath, destination, limits = {}) {
+    const { maxBytes = Number.POSITIVE_INFINITY, maxInflation } = limits;
     const root = path.resolve(destination);
     await mkdir(root, { recursive: true });
     const zip = await openZip(zipPath);
@@ -1696,7 +1744,7 @@ async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE
             zip.close();
             reject(error instanceof Error ? error : new Error(String(error)));
         };
-        zip.on('error', fail);
+        zip.on('error', (error) => fail(archiveError(error)));
         zip.on('end', () => resolve());
         zip.on('entry', (entry) => {
             const raw = entry.fileName;
@@ -1717,7 +1765,7 @@ async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE
             }
             declaredBytes += entry.uncompressedSize;
             if (declaredBytes > maxBytes) {
-                return fail(new InputError(`${path.basename(zipPath)} expands to more than ${maxBytes} bytes: refused`));
+                return fail(new ArchiveRefused(`its entries declare more than ${formatBytes(maxBytes)}, the most allowed`));
             }
             openTarget(target).then((handle) => {
                 if (handle === null)
@@ -1725,13 +1773,15 @@ async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE
                 zip.openReadStream(entry, (err, stream) => {
                     if (err) {
                         void handle.close();
-                        return fail(err);
+                        return fail(entryError(err, name));
                     }
-                    pipeline(stream, handle.createWriteStream())
-                        .then(() => {
+                    const written = maxInflation === undefined
+                        ? pipeline(stream, handle.createWriteStream())
+                        : pipeline(stream, inflationGuard(name, entry.compressedSize, maxInflation), handle.createWriteStream());
+                    written.then(() => {
                         result.files++;
                         zip.readEntry();
-                    }, fail);
+                    }, (error) => void rm(target, { force: true }).finally(() => fail(entryError(error, name))));
                 });
             }, fail);
         });
@@ -1741,6 +1791,16 @@ async function extractZipSafely(zipPath, destination, maxBytes = Number.POSITIVE
 }
 
 const DEFAULT_DOWNLOAD_CONCURRENCY = 8;
+class ArtifactsFailed extends InputError {
+    failed;
+    where;
+    constructor(message, failed, where) {
+        super(message);
+        this.failed = failed;
+        this.where = where;
+        this.name = 'ArtifactsFailed';
+    }
+}
 async function downloadArtifacts(request, log = () => { }, warn = log) {
     const env = request.env ?? process.env;
     const policy = request.retry ?? DEFAULT_RETRY;
@@ -1763,23 +1823,24 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
         throw new InputError(`no artifact of ${service.where} matches ${request.patterns.map((p) => `'${p}'`).join(', ')}; ` +
             (names.length ? `it has: ${names.join(', ')}` : 'it has no artifacts (did the training job upload them?)'));
     }
-    if (request.maxBytes !== undefined) {
-        const tooBig = selected.find((a) => a.size > request.maxBytes);
-        if (tooBig)
-            throw new InputError(`artifact '${tooBig.name}' is ${formatBytes(tooBig.size)}, more than the ${formatBytes(request.maxBytes)} allowed`);
+    const failed = [];
+    const tooBig = (a) => request.maxBytes !== undefined && a.size > request.maxBytes;
+    for (const a of selected.filter(tooBig)) {
+        failed.push({ name: a.name, id: a.id, refused: true, reason: `it is ${formatBytes(a.size)}, more than the ${formatBytes(request.maxBytes ?? 0)} allowed` });
     }
+    const wanted = selected.filter((a) => !tooBig(a));
     await mkdir(request.dir, { recursive: true });
     const root = await realpath(request.dir);
     const staging = `${root}.zips`;
     await mkdir(staging, { recursive: true });
-    const targets = folderNames(selected);
-    const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY, selected.length));
-    log(`Downloading ${selected.length} artifact(s) (${formatBytes(sum(selected.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`);
+    const targets = folderNames(wanted);
+    const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY, wanted.length));
+    if (wanted.length > 0)
+        log(`Downloading ${wanted.length} artifact(s) (${formatBytes(sum(wanted.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`);
     const downloaded = [];
-    const failed = [];
     let done = 0;
     let bytes = 0;
-    await forEachBounded(selected, concurrency, async (artifact, index) => {
+    await forEachBounded(wanted, concurrency, async (artifact, index) => {
         const target = path.join(root, targets[index]);
         const zip = path.join(staging, `${artifact.id}.zip`);
         const what = `artifact '${artifact.name}'`;
@@ -1788,7 +1849,7 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
                 const url = await service.zipUrl(artifact, onRetry);
                 return streamToFile(url, zip, signal, policy.timeoutMs, what);
             });
-            const { files, refused, collided } = await extractZipSafely(zip, target, request.maxBytes);
+            const { files, refused, collided } = await extractZipSafely(zip, target, { maxBytes: request.maxBytes, maxInflation: request.maxInflation });
             await rm(zip, { force: true });
             if (refused.length > 0)
                 warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
@@ -1796,12 +1857,13 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
                 warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
             bytes += size;
             downloaded[index] = { name: artifact.name, id: artifact.id, path: target };
-            log(`[${++done}/${selected.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
+            log(`[${++done}/${wanted.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
         }
         catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
-            failed.push({ name: artifact.name, id: artifact.id, reason });
-            log(`[${++done}/${selected.length}] ${artifact.name} FAILED: ${reason}`);
+            const refused = error instanceof ArchiveRefused;
+            const reason = refused ? error.reason : error instanceof Error ? error.message : String(error);
+            failed.push({ name: artifact.name, id: artifact.id, reason, refused });
+            log(`[${++done}/${wanted.length}] ${artifact.name} FAILED: ${refused ? `refused: ${reason}` : reason}`);
         }
     });
     await rm(staging, { recursive: true, force: true });
@@ -1811,10 +1873,10 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
         `(${concurrency} at a time, ${retries} retr${retries === 1 ? 'y' : 'ies'})`);
     failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (failed.length > 0) {
-        const list = failed.map((f) => `'${f.name}' (${f.reason})`).join('; ');
+        const list = failed.map((f) => `'${f.name}' (${f.refused ? `refused: ${f.reason}` : f.reason})`).join('; ');
         if ((request.missing ?? 'fail') === 'fail') {
-            throw new InputError(`${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}. ` +
-                "Set 'missing-artifacts: warn' to gate the others.");
+            const advice = failed.length < selected.length ? " Set 'missing-artifacts: warn' to gate the others." : '';
+            throw new ArtifactsFailed(`${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}.${advice}`, failed, service.where);
         }
         warn(`${failed.length} of ${selected.length} artifact(s) missing, gated without them: ${list}`);
     }
@@ -1856,4 +1918,4 @@ function safeDirName(name) {
     return cleaned || '_';
 }
 
-export { DEFAULT_DOWNLOAD_CONCURRENCY, downloadArtifacts };
+export { ArtifactsFailed, DEFAULT_DOWNLOAD_CONCURRENCY, downloadArtifacts };

@@ -1,7 +1,7 @@
 import { i as info, w as warning, n as notice } from '../index.js';
 import { runGate } from '../chunks/run-gate.js';
 import { G as GitHubError } from './errors.js';
-import { d as pullRequestOfEvent, e as resolveGateLimits, h as historyPlan, r as readBranchHistory, f as recordRunOnBranch, a as renderLimitsChanged, p as publish } from './publish.js';
+import { h as pullRequestOfEvent, i as resolveGateLimits, j as historyPlan, r as readBranchHistory, k as recordRunOnBranch, b as renderLimitsChanged, a as labelWarning, p as publish } from './publish.js';
 import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
 import 'os';
 import 'crypto';
@@ -33,6 +33,7 @@ import '../chunks/atomic-write.js';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import '../chunks/compare.js';
 import '../chunks/roll-up.js';
 import '../chunks/units.js';
 import '../chunks/thresholds.js';
@@ -88,7 +89,9 @@ async function runCheckMode(inputs) {
         warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }
     const preface = limits.used === undefined ? undefined : renderLimitsChanged(limits.used);
-    if (limits.used !== undefined && limits.used.changes.length > 0) {
+    if (limits.used?.labelNotCounted !== undefined)
+        warning(labelWarning(limits.used.label, limits.used.labelNotCounted));
+    else if (limits.used !== undefined && limits.used.changes.length > 0) {
         const { changes, from, label } = limits.used;
         if (from === 'base')
             warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);

@@ -65,4 +65,4 @@ async function gitHubCall(attempt, permission, call) {
     }
 }
 
-export { GitHubError as G, gitHubCall as g };
+export { GitHubError as G, describeGitHubFailure as d, gitHubCall as g };

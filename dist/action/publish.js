@@ -1,13 +1,13 @@
 import { i as info, w as warning, s as summary, b as setFailed, a as setOutput, e as error } from '../index.js';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { v as visible, I as InputError, U as UsageError } from '../chunks/errors.js';
-import { w as workflowContext, b as repositoryPath, a as workDir, h as httpStatus, e as errorMessage } from './shared.js';
-import { G as GitHubError, g as gitHubCall } from './errors.js';
+import { w as workflowContext, h as httpStatus, b as repositoryPath, a as workDir, e as errorMessage } from './shared.js';
+import { G as GitHubError, g as gitHubCall, d as describeGitHubFailure } from './errors.js';
 import { loadBaseline, parseBaseline } from '../chunks/baseline.js';
-import { loadGateConfig, DEFAULT_CONFIG_PATH, parseGateConfig } from '../chunks/thresholds.js';
+import { loadGateConfig, parseGateConfig, DEFAULT_CONFIG_PATH } from '../chunks/thresholds.js';
 import { p as parseJson } from '../chunks/reader.js';
-import { s as sectionOfKind, c as compareKeys } from '../chunks/snapshot.js';
-import { f as formatBytes } from '../chunks/units.js';
+import { c as compareKeys } from '../chunks/snapshot.js';
+import { a as formatBytes } from '../chunks/units.js';
 import { valueOf } from '../chunks/baseline-changes.js';
 import { c as codeSpan, t as tableCodeSpan } from '../chunks/escape.js';
 import path from 'node:path';
@@ -65,18 +65,36 @@ function renderLimitsChanged(used) {
     const base = codeSpan(used.baseSha.slice(0, 12));
     const label = codeSpan(used.label);
     if (used.changes.length === 0) {
-        return `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
+        const limits = `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
+        return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label)}`;
     }
     const lines = [`#### ⚠️ Limits changed by this PR (${used.changes.length})`, ''];
     lines.push(used.from === 'pull-request'
         ? `**This pull request's own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
-        : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`, '', '| Limit | Key | Base | This PR | Change |', '|---|---|--:|--:|--:|');
+        : used.labelNotCounted !== undefined
+            ? `**These changes were not used**: ${labelNotCountedText(used.labelNotCounted, used.label)} The gate ran against the baseline and config of the base commit ${base}.`
+            : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`, '', '| Limit | Key | Base | This PR | Change |', '|---|---|--:|--:|--:|');
     for (const change of used.changes.slice(0, MAX_ROWS)) {
         lines.push(`| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`);
     }
     if (used.changes.length > MAX_ROWS)
         lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the pull request's diff of the baseline and config.`);
     return lines.join('\n');
+}
+function labelNotCountedText(why, labelName) {
+    const label = codeSpan(labelName);
+    const files = why.files.map(codeSpan).join(' and ');
+    const since = codeSpan(why.since.slice(0, 12));
+    const at = codeSpan(why.at.slice(0, 12));
+    const reason = why.how === 'push'
+        ? `the label ${label} was set before the push ${since} → ${at}, which changes ${files}, so no maintainer has reviewed these limits.`
+        : why.how === 'label'
+            ? `the label ${label} was set when the pull request's head was ${since}; ${at} (the head of run ${why.runId ?? '?'}) changes ${files} since, so no maintainer has reviewed these limits.`
+            : `the label ${label} is on this pull request, but which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'}), so it does not count.`;
+    const removal = why.removed
+        ? 'The label was removed: a maintainer reviews the changes and sets it again.'
+        : 'The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.';
+    return `${reason} ${removal}`;
 }
 function shown(change, value) {
     if (value === null)
@@ -90,28 +108,6 @@ function ratio(change) {
     if (typeof before !== 'number' || typeof after !== 'number' || before === 0)
         return '';
     return `×${(after / before).toFixed(2)}`;
-}
-function untrustedBaselineKeys(entries, trusted, max = 20) {
-    const keys = [];
-    for (const entry of entries) {
-        if (sectionOfKind(entry.kind) === undefined)
-            continue;
-        if (entry.baseline !== valueOf(trusted, entry.key))
-            keys.push(entry.key);
-        if (keys.length >= max)
-            break;
-    }
-    return keys;
-}
-function renderUntrustedReport(keys, baseSha) {
-    return [
-        `#### ⛔ This report was not gated against the base commit's baseline`,
-        '',
-        `The pull request's run compared ${keys.length === 20 ? 'at least 20 keys' : `${keys.length} key(s)`} against baseline values that differ from those of the base commit ${codeSpan(baseSha.slice(0, 12))}, e.g. ${keys
-            .slice(0, 5)
-            .map(codeSpan)
-            .join(', ')}. Its verdict below is not trustworthy: review the pull request's changes to the workflow, baseline and config.`,
-    ].join('\n');
 }
 
 const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
@@ -246,23 +242,137 @@ async function baselineBytes(file) {
     }
 }
 
+const MAX_PAGES = 10;
+async function blobShaAt(octokit, repo, path, ref) {
+    try {
+        const { data } = await octokit.rest.repos.getContent({ ...repo, path, ref });
+        if (Array.isArray(data))
+            return 'tree';
+        return typeof data.sha === 'string' ? data.sha : null;
+    }
+    catch (error) {
+        if (httpStatus(error) === 404)
+            return null;
+        throw describeGitHubFailure(`reading ${path} at ${ref.slice(0, 12)}`, error, 'contents: read');
+    }
+}
+async function commitExists(octokit, repo, sha) {
+    try {
+        await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+        return true;
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        if (status === 404 || status === 422)
+            return false;
+        throw describeGitHubFailure(`reading commit ${sha.slice(0, 12)}`, error, 'contents: read');
+    }
+}
+async function filesChangedBetween(octokit, repo, paths, from, to) {
+    if (from === to)
+        return { files: [] };
+    for (const sha of [from, to])
+        if (!(await commitExists(octokit, repo, sha)))
+            return { unknown: `commit ${sha.slice(0, 12)} cannot be read` };
+    const files = [];
+    for (const path of paths) {
+        const [before, after] = await Promise.all([blobShaAt(octokit, repo, path, from), blobShaAt(octokit, repo, path, to)]);
+        if (before !== after)
+            files.push(path);
+    }
+    return { files };
+}
+async function removeLabel(octokit, repo, issueNumber, label) {
+    try {
+        await octokit.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: label });
+        return { removed: true };
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        if (status === 404)
+            return { removed: true };
+        return { removed: false, status, reason: describeGitHubFailure(`removing the label '${label}' from #${issueNumber}`, error, 'pull-requests: write').message };
+    }
+}
+async function labelAddedAt(octokit, repo, issueNumber, label) {
+    let added = null;
+    let pages = 0;
+    const events = octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...repo, issue_number: issueNumber, per_page: 100 });
+    await gitHubCall(`listing the events of #${issueNumber}`, 'pull-requests: read', async () => {
+        for await (const { data } of events) {
+            for (const event of data) {
+                const name = 'label' in event ? event.label?.name : undefined;
+                if (event.event === 'labeled' && name === label)
+                    added = Date.parse(event.created_at);
+            }
+            if (++pages >= MAX_PAGES)
+                break;
+        }
+    });
+    return added;
+}
+function runRecord(run) {
+    return {
+        id: run.id,
+        workflowId: run.workflow_id,
+        headSha: run.head_sha,
+        headBranch: run.head_branch ?? '',
+        headRepository: run.head_repository?.full_name ?? '',
+        createdAt: Date.parse(run.created_at),
+    };
+}
+async function workflowRun(octokit, repo, runId) {
+    const { data } = await gitHubCall(`reading workflow run ${runId}`, 'actions: read', () => octokit.rest.actions.getWorkflowRun({ ...repo, run_id: runId }));
+    return runRecord(data);
+}
+async function runsOfHead(octokit, repo, run, since) {
+    const runs = [];
+    let pages = 0;
+    const listed = octokit.paginate.iterator(octokit.rest.actions.listWorkflowRuns, {
+        ...repo,
+        workflow_id: run.workflowId,
+        event: 'pull_request',
+        branch: run.headBranch,
+        per_page: 100,
+    });
+    await gitHubCall(`listing the runs of workflow ${run.workflowId}`, 'actions: read', async () => {
+        for await (const { data } of listed) {
+            let older = false;
+            for (const raw of data) {
+                const record = runRecord(raw);
+                if (record.createdAt < since)
+                    older = true;
+                else if (record.headRepository === run.headRepository)
+                    runs.push(record);
+            }
+            if (older || ++pages >= MAX_PAGES)
+                break;
+        }
+    });
+    return runs.sort((a, b) => a.createdAt - b.createdAt || a.id - b.id);
+}
+
+const SHA = /^[0-9a-f]{40}$/;
 function pullRequestOfEvent() {
     const { eventName, payload } = workflowContext();
     if (eventName !== 'pull_request' && eventName !== 'pull_request_target')
         return undefined;
     const pr = payload.pull_request;
     const baseSha = pr?.base?.sha;
-    if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !/^[0-9a-f]{40}$/.test(baseSha)) {
+    if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !SHA.test(baseSha)) {
         throw new UsageError(`the ${eventName} event names no pull request with a base commit (pull_request.base.sha): cannot tell which limits to trust`);
     }
     const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n) => typeof n === 'string') : [];
-    return { number: pr.number, baseSha, labels };
+    const { before, after } = payload;
+    if (payload.action !== 'synchronize')
+        return { number: pr.number, baseSha, labels };
+    const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after) ? { before, after } : { before: '', after: '' };
+    return { number: pr.number, baseSha, labels, push };
 }
 async function limitsAt(octokit, repo, inputs, sha) {
     const { readFileAt } = await import('./baseline-pr.js');
     await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
-    const baselinePath = repositoryPath(inputs.baseline);
-    const configPath = repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config');
+    const [baselinePath, configPath] = limitPaths(inputs);
     const [baselineText, configText] = await Promise.all([readFileAt(octokit, repo, baselinePath, sha), readFileAt(octokit, repo, configPath, sha)]);
     const at = `@${sha.slice(0, 12)}`;
     return {
@@ -277,14 +387,55 @@ async function resolveGateLimits(inputs, repo, octokit, pr) {
     if (octokit === undefined) {
         throw new UsageError("on a pull request the gate reads the baseline and config of the base commit through the API: set 'github-token' (default github.token; it needs contents: read)");
     }
-    return chooseLimits(await limitsAt(octokit, repo, inputs, pr.baseSha), head, pr);
+    const base = await limitsAt(octokit, repo, inputs, pr.baseSha);
+    const label = base.config.baselineUpdateLabel;
+    let notCounted;
+    if (pr.push !== undefined && pr.labels.includes(label)) {
+        const { before, after } = pr.push;
+        const changed = before === '' ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" } : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);
+        if ('unknown' in changed || changed.files.length > 0) {
+            notCounted = await takeLabelOff(octokit, repo, pr.number, label, {
+                how: 'unknown' in changed ? 'unknown' : 'push',
+                since: before,
+                at: after,
+                files: 'files' in changed ? changed.files : [],
+                ...('unknown' in changed ? { unknown: changed.unknown } : {}),
+            });
+        }
+    }
+    return chooseLimits(base, head, pr, notCounted);
 }
-function chooseLimits(base, head, pr) {
+function limitPaths(inputs) {
+    return [repositoryPath(inputs.baseline), repositoryPath(inputs.config ?? DEFAULT_CONFIG_PATH, 'config')];
+}
+async function takeLabelOff(octokit, repo, issueNumber, label, why) {
+    const removal = await removeLabel(octokit, repo, issueNumber, label);
+    if (!removal.removed)
+        info(`Could not remove the label '${label}': ${removal.reason}`);
+    return { ...why, removed: removal.removed };
+}
+function labelWarning(label, why) {
+    const files = why.files.join(' and ');
+    const short = (sha) => sha.slice(0, 12);
+    const reason = why.how === 'push'
+        ? `the push ${short(why.since)} → ${short(why.at)} changes ${files}, which no maintainer has reviewed`
+        : why.how === 'label'
+            ? `${files} changed between ${short(why.since)} (the pull request's head when the label was set) and ${short(why.at)} (the head of run ${why.runId ?? '?'}), which no maintainer has reviewed`
+            : `which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'})`;
+    const removal = why.removed
+        ? 'the label was removed: a maintainer sets it again after reviewing the change'
+        : 'the token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the change';
+    return `The label '${label}' did not count: ${reason}; ${removal}`;
+}
+function chooseLimits(base, head, pr, notCounted) {
     const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
     const label = base.config.baselineUpdateLabel;
-    const fromPullRequest = changes.length > 0 && pr.labels.includes(label);
+    const fromPullRequest = changes.length > 0 && pr.labels.includes(label) && notCounted === undefined;
     const chosen = fromPullRequest ? head : base;
-    return { ...chosen, used: { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes } };
+    const used = { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes };
+    if (notCounted !== undefined)
+        used.labelNotCounted = notCounted;
+    return { ...chosen, used };
 }
 
 const COMMENT_LIMIT = 65_536;
@@ -401,4 +552,4 @@ async function publish(inputs, report, where) {
     }
 }
 
-export { renderLimitsChanged as a, renderUntrustedReport as b, chooseLimits as c, pullRequestOfEvent as d, resolveGateLimits as e, recordRunOnBranch as f, historyPlan as h, limitsAt as l, publish as p, readBranchHistory as r, untrustedBaselineKeys as u };
+export { labelWarning as a, renderLimitsChanged as b, chooseLimits as c, labelAddedAt as d, runsOfHead as e, filesChangedBetween as f, limitPaths as g, pullRequestOfEvent as h, resolveGateLimits as i, historyPlan as j, recordRunOnBranch as k, limitsAt as l, publish as p, readBranchHistory as r, takeLabelOff as t, workflowRun as w };

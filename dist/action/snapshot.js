@@ -2,7 +2,7 @@ import { a as setOutput, i as info } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serializeSnapshotFile, SNAPSHOT_FILE_SUFFIX } from '../chunks/snapshot-file.js';
-import { f as formatBytes } from '../chunks/units.js';
+import { a as formatBytes } from '../chunks/units.js';
 import { c as collectInputs, a as workDir } from './shared.js';
 import 'os';
 import 'crypto';

@@ -1,5 +1,5 @@
 import { i as isFirstRun, v as verdictText, t as entrySentence, u as worstFirst, r as entryReason } from './groups.js';
-import { a as formatCount } from './units.js';
+import { f as formatCount } from './units.js';
 
 function annotationText(e) {
     const { rule, note } = entryReason(e);

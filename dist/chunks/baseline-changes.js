@@ -1,5 +1,5 @@
-import { d as SECTIONS, v as valueOf$1 } from './snapshot.js';
-import { b as formatDelta, f as formatBytes } from './units.js';
+import { a as SECTIONS, v as valueOf$1 } from './snapshot.js';
+import { b as formatDelta, a as formatBytes } from './units.js';
 import { t as tableCodeSpan } from './escape.js';
 import './series.js';
 import './errors.js';

@@ -4,7 +4,7 @@ import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema } from './reader.js';
 import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
 import { r as readWholeText } from './text-stream.js';
-import { a as SNAPSHOT_VERSION, h as hasNoMetrics, d as SECTIONS, b as stringifyDocument, f as fileKeyOrder, j as stableStringify } from './snapshot.js';
+import { b as SNAPSHOT_VERSION, h as hasNoMetrics, a as SECTIONS, d as stringifyDocument, f as fileKeyOrder, j as stableStringify } from './snapshot.js';
 import 'node:crypto';
 import 'node:fs/promises';
 import 'node:path';

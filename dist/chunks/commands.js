@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
-import { b as stringifyDocument } from './snapshot.js';
+import { d as stringifyDocument } from './snapshot.js';
 import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
 import { r as resolveAllInputs, d as describeSearches } from './local.js';
 import './parse-protocol.js';

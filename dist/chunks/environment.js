@@ -90,4 +90,4 @@ function applyEnvironment(report, findings) {
     return { ...report, entries, result, environment: findings };
 }
 
-export { DEFAULT_ENVIRONMENT_POLICY as D, runValue as a, applyEnvironment as b, compareEnvironments as c, environmentLabel as e, hasEnvironmentFindings as h, runEnvironmentOf as r };
+export { DEFAULT_ENVIRONMENT_POLICY as D, applyEnvironment as a, runValue as b, compareEnvironments as c, environmentLabel as e, hasEnvironmentFindings as h, runEnvironmentOf as r };

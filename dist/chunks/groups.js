@@ -1,57 +1,10 @@
-import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { m as median } from './roll-up.js';
-import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
+import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment.js';
 import { t as tableCodeSpan, e as escapeHtml } from './escape.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
-
-function isCountEntry(entry) {
-    return entry.unit === 'count';
-}
-function entryNote(entry) {
-    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
-}
-function formatEntryValue(entry, value) {
-    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
-}
-function formatEntryDelta(entry, delta) {
-    if (!isCountEntry(entry))
-        return formatDelta(delta);
-    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
-}
-function entryReason(entry) {
-    const note = entryNote(entry);
-    if (note !== null) {
-        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
-        return { rule: entry.rule, note: `${note}${limit}` };
-    }
-    return { rule: entry.rule, note: null };
-}
-function formatShortPercent(percent) {
-    const digits = Math.abs(percent) >= 10 ? 0 : 1;
-    const s = percent.toFixed(digits);
-    return percent > 0 ? `+${s}%` : `${s}%`;
-}
-function formatTransition(entry) {
-    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
-    return `${side(entry.baseline)} → ${side(entry.current)}`;
-}
-function formatChange(entry) {
-    if (entry.delta !== null) {
-        const delta = formatEntryDelta(entry, entry.delta);
-        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
-    }
-    if (entry.baseline === null && entry.current !== null)
-        return `${formatEntryDelta(entry, entry.current)} (new)`;
-    if (entry.current === null && entry.baseline !== null)
-        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
-    return '—';
-}
-function entrySentence(entry) {
-    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
-    return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
-}
 
 const REPORT_STATUSES = STATUSES;
 const REPORT_KINDS = [...SECTIONS.map((s) => s.kind), 'device'];
@@ -189,6 +142,53 @@ const reportSchema = {
     },
 };
 const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
+
+function isCountEntry(entry) {
+    return entry.unit === 'count';
+}
+function entryNote(entry) {
+    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
+}
+function formatEntryValue(entry, value) {
+    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
+}
+function formatEntryDelta(entry, delta) {
+    if (!isCountEntry(entry))
+        return formatDelta(delta);
+    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
+}
+function entryReason(entry) {
+    const note = entryNote(entry);
+    if (note !== null) {
+        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+        return { rule: entry.rule, note: `${note}${limit}` };
+    }
+    return { rule: entry.rule, note: null };
+}
+function formatShortPercent(percent) {
+    const digits = Math.abs(percent) >= 10 ? 0 : 1;
+    const s = percent.toFixed(digits);
+    return percent > 0 ? `+${s}%` : `${s}%`;
+}
+function formatTransition(entry) {
+    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
+    return `${side(entry.baseline)} → ${side(entry.current)}`;
+}
+function formatChange(entry) {
+    if (entry.delta !== null) {
+        const delta = formatEntryDelta(entry, entry.delta);
+        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+    }
+    if (entry.baseline === null && entry.current !== null)
+        return `${formatEntryDelta(entry, entry.current)} (new)`;
+    if (entry.current === null && entry.baseline !== null)
+        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
+    return '—';
+}
+function entrySentence(entry) {
+    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
+    return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
+}
 
 const NODES_SHOWN = 8;
 const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
@@ -500,4 +500,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { growth as A, reportFrameSchema as B, MAX_ENTRIES as C, MAX_KEY_LENGTH as D, contextMarkdown as E, splitOf as F, isCountEntry as G, contextTerminal as H, MAX_NOTE_LENGTH as M, REPORT_KINDS as R, statusLabel as a, countByStatus as b, contextHtml as c, devicesPerPattern as d, deviceOfEntry as e, isRollUp as f, groupEntries as g, devicesPhrase as h, isFirstRun as i, valueRange as j, kindTitle as k, formatTransition as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, formatChange as q, entryReason as r, splitSections as s, entrySentence as t, worstFirst as u, verdictText as v, worstOf as w, reportSchema as x, REPORT_STATUSES as y, patternCountsOf as z };
+export { growth as A, MAX_NOTE_LENGTH as B, reportFrameSchema as C, MAX_ENTRIES as D, contextMarkdown as E, splitOf as F, isCountEntry as G, contextTerminal as H, MAX_KEY_LENGTH as M, REPORT_KINDS as R, statusLabel as a, countByStatus as b, contextHtml as c, devicesPerPattern as d, deviceOfEntry as e, isRollUp as f, groupEntries as g, devicesPhrase as h, isFirstRun as i, valueRange as j, kindTitle as k, formatTransition as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, formatChange as q, entryReason as r, splitSections as s, entrySentence as t, worstFirst as u, verdictText as v, worstOf as w, reportSchema as x, REPORT_STATUSES as y, patternCountsOf as z };

@@ -1,7 +1,7 @@
 import { globMatches } from './thresholds.js';
 import { RECENT_POINTS } from './trends.js';
 import { g as section } from './snapshot.js';
-import { a as formatCount } from './units.js';
+import { f as formatCount } from './units.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { p as plural } from './groups.js';
 import { wrap, displayWidth, truncateMiddle, indented } from './terminal.js';

@@ -3,7 +3,7 @@ import { f as failureReason, b as annotationText } from './annotation.js';
 import { v as verdictText, s as splitSections, d as devicesPerPattern, g as groupEntries, k as kindTitle, R as REPORT_KINDS, w as worstOf, f as isRollUp, h as devicesPhrase, t as entrySentence } from './groups.js';
 import { s as shortenName } from './escape.js';
 import { s as sectionOfKind } from './snapshot.js';
-import { a as formatCount } from './units.js';
+import { f as formatCount } from './units.js';
 import './roll-up.js';
 import './types.js';
 import './environment.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { r as runEnvironmentOf, a as runValue } from './environment.js';
+import { r as runEnvironmentOf, b as runValue } from './environment.js';
 import { r as rollUp } from './roll-up.js';
-import { d as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './snapshot.js';
+import { a as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './snapshot.js';
 import { f as findDeviceSegment } from './keys.js';
 import './series.js';
 

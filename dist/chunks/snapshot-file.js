@@ -1,7 +1,7 @@
 import { openSync, fstatSync, closeSync } from 'node:fs';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
-import { a as SNAPSHOT_VERSION, b as stringifyDocument } from './snapshot.js';
+import { b as SNAPSHOT_VERSION, d as stringifyDocument } from './snapshot.js';
 import { r as readWholeText } from './text-stream.js';
 import './reader.js';
 import './_commonjsHelpers.js';

@@ -1,7 +1,7 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { RECENT_POINTS } from './trends.js';
-import { d as SECTIONS, m as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
-import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
+import { a as SECTIONS, m as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, H as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, l as formatTransition, q as formatChange, b as countByStatus, w as worstOf, r as entryReason, f as isRollUp, m as medianPercent, h as devicesPhrase, e as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './groups.js';
 import { s as sparkline, t as trendRange, d as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './trend-text.js';
 import { s as splitDevice } from './keys.js';

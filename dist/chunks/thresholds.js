@@ -3,7 +3,7 @@ import path from 'node:path';
 import { p as picomatch } from './local.js';
 import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
 import { p as parseJson, c as compileSchema } from './reader.js';
-import { d as SECTIONS } from './snapshot.js';
+import { a as SECTIONS } from './snapshot.js';
 import { c as parseSize } from './units.js';
 import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
 import 'node:fs';

@@ -1,5 +1,5 @@
 import { e as environmentLabel } from './environment.js';
-import { a as formatCount, f as formatBytes } from './units.js';
+import { f as formatCount, a as formatBytes } from './units.js';
 
 const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
 const SPARK_GAP = '·';

@@ -69,4 +69,4 @@ function formatCount(n) {
     return n < 0 ? `-${out}` : out;
 }
 
-export { BEYOND_EXACT as B, MAX_EXACT_BYTES as M, formatCount as a, formatDelta as b, parseSize as c, exactSum as e, formatBytes as f, parseExactInteger as p, readExactInteger as r };
+export { BEYOND_EXACT as B, MAX_EXACT_BYTES as M, formatBytes as a, formatDelta as b, parseSize as c, exactSum as e, formatCount as f, parseExactInteger as p, readExactInteger as r };

@@ -1,7 +1,7 @@
 import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './reader.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { d as SECTIONS, n as noteKeys } from './snapshot.js';
+import { a as SECTIONS, n as noteKeys } from './snapshot.js';
 import { M as MAX_POINTS } from './series.js';
 
 const MAX$1 = Number.MAX_SAFE_INTEGER;
