@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -429,7 +430,7 @@ function useColor(stream = process.stdout, env = process.env) {
 const stdio = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
-    outBytes: (bytes) => process.stdout.write(bytes),
+    outBytes: (bytes) => (process.stdout.write(bytes) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
     width: () => terminalWidth(),
     color: () => useColor(),
     isTerminal: () => process.stdout.isTTY === true,

@@ -986,7 +986,15 @@ async function compareDumpFiles(base, current, options = {}) {
             await streamDump(f.path, reader);
             side.spool.seal();
         }
-        return finishCompare(sides[0], sides[1], state, options);
+        const { rows, devices, pieces } = finishCompare(sides[0], sides[1], state, options);
+        const kept = [];
+        for (const piece of pieces) {
+            if (options.sink === undefined)
+                kept.push(piece);
+            else
+                await options.sink(piece);
+        }
+        return { csv: kept.join(''), rows, devices };
     }
     finally {
         for (const side of sides)
@@ -1038,21 +1046,16 @@ function finishCompare(base, current, state, options) {
     if (byDevice.size === 0) {
         throw new InputError(`no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`);
     }
-    const pieces = [];
-    let piece = COMPARE_HEADER;
-    const flush = (force) => {
-        if (!force && piece.length < 1 << 20)
-            return;
-        if (options.sink)
-            options.sink(piece);
-        else
-            pieces.push(piece);
-        piece = '';
-    };
+    const devices = results.order().map((key) => key.toString());
     let rows = 0;
-    const devices = [];
+    for (const { pairs } of byDevice.values())
+        rows += pairs.base.length;
+    return { rows, devices, pieces: renderRows(results.order(), byDevice, state) };
+}
+function* renderRows(order, byDevice, state) {
+    let piece = COMPARE_HEADER;
     const value = (seq, k) => seq.bigValues.get(k) ?? BigInt(seq.values[k]);
-    for (const key of results.order()) {
+    for (const key of order) {
         const { a, b, pairs } = byDevice.get(key);
         const dev = key.toString();
         for (let r = 0; r < pairs.base.length; r++) {
@@ -1072,13 +1075,13 @@ function finishCompare(base, current, state, options) {
             const baseText = i >= 0 ? (a.bigValues.has(i) ? String(value(a, i)) : String(va)) : 'N/A';
             const currentText = j >= 0 ? (b.bigValues.has(j) ? String(value(b, j)) : String(vb)) : 'N/A';
             piece += `${state.events.strings[eventId]},${state.names.strings[nameId]},${dev},${baseText},${currentText},${diff}\n`;
-            flush(false);
+            if (piece.length >= 1 << 20) {
+                yield piece;
+                piece = '';
+            }
         }
-        rows += pairs.base.length;
-        devices.push(dev);
     }
-    flush(true);
-    return { csv: pieces.join(''), rows, devices };
+    yield piece;
 }
 
 export { DumpReader as D, EventSpool as E, attrValueOf as a, DEFAULT_MAX_EDITS as b, compareDumpFiles as c, streamDump as s, terminalSafe as t };

@@ -37,15 +37,16 @@ async function compareDumpsCommand(args, io) {
     const [base, current] = positionals;
     let file = null;
     const terminal = values.out === undefined && io.isTerminal?.() === true;
-    const sink = (text) => {
+    const sink = async (text) => {
         if (values.out !== undefined) {
             file ??= createWriteStream(values.out);
-            file.write(encodeEscaped(text));
+            if (!file.write(encodeEscaped(text)))
+                await once(file, 'drain');
         }
         else if (terminal)
             io.out(terminalSafe(text));
         else if (io.outBytes !== undefined)
-            io.outBytes(encodeEscaped(text));
+            await io.outBytes(encodeEscaped(text));
         else
             io.out(text);
     };

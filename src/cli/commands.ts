@@ -1,4 +1,5 @@
 // The command line's commands: the same pipeline as the Action, from a terminal. Exit 0 pass, 1 gate failed, 2 usage or input error.
+import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -150,7 +151,7 @@ export function useColor(stream: { isTTY?: boolean } = process.stdout, env: Node
 export type Output = {
   out: (text: string) => void;
   err: (text: string) => void;
-  outBytes?: (bytes: Buffer) => void;
+  outBytes?: (bytes: Buffer) => void | Promise<void>;
   width?: () => number;
   color?: () => boolean;
   isTerminal?: () => boolean;
@@ -159,7 +160,8 @@ export type Output = {
 const stdio: Output = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
-  outBytes: (bytes) => process.stdout.write(bytes),
+  // A full pipe: the caller waits for it to drain instead of growing the stream's buffer.
+  outBytes: (bytes) => (process.stdout.write(bytes) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
   width: () => terminalWidth(),
   color: () => useColor(),
   isTerminal: () => process.stdout.isTTY === true,

@@ -15,7 +15,8 @@ const LEVELS: Record<string, CompareLevel> = { op: 'op', '0': 'op', kernel: 'ker
 export interface CompareDumpsOutput {
   out: (text: string) => void;
   err: (text: string) => void;
-  outBytes?: (bytes: Buffer) => void;
+  /** Writes bytes as they are; a promise returned says to wait (a full pipe) before the next piece. */
+  outBytes?: (bytes: Buffer) => void | Promise<void>;
   isTerminal?: () => boolean;
 }
 
@@ -39,15 +40,16 @@ export async function compareDumpsCommand(args: string[], io: CompareDumpsOutput
   if (!Number.isSafeInteger(maxEdits) || maxEdits < 0) throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
   const [base, current] = positionals as [string, string];
   // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
-  // The dump's own bytes go out (escaped bytes written back); a terminal gets no control character raw.
+  // The dump's own bytes go out (escaped bytes written back); a terminal gets no control character raw. A full pipe or
+  // a slow disk holds the rendering back (the CSV of two 1 GiB dumps is ~130 MB: never buffered whole).
   let file: ReturnType<typeof createWriteStream> | null = null;
   const terminal = values.out === undefined && io.isTerminal?.() === true;
-  const sink = (text: string) => {
+  const sink = async (text: string): Promise<void> => {
     if (values.out !== undefined) {
       file ??= createWriteStream(values.out);
-      file.write(encodeEscaped(text));
+      if (!file.write(encodeEscaped(text))) await once(file, 'drain');
     } else if (terminal) io.out(terminalSafe(text));
-    else if (io.outBytes !== undefined) io.outBytes(encodeEscaped(text));
+    else if (io.outBytes !== undefined) await io.outBytes(encodeEscaped(text));
     else io.out(text);
   };
   const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {

@@ -245,3 +245,32 @@ describe('compare-dumps reads the fixtures it ships', () => {
     expect(readFileSync(join(FIX, 'SOURCES.md'), 'utf8')).toContain('memscope_dump_20250428113810.csv');
   });
 });
+
+describe('compare-dumps output under a slow reader', () => {
+  it('renders the next ~1 MiB piece only once the sink has taken the last one, and through the temporary file gives the same CSV', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { memscopeDumpText } = await import('../../bench/memscope-generate.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'slow-reader-'));
+    try {
+      const path = join(dir, 'memscope_dump_1.csv');
+      writeFileSync(path, memscopeDumpText({ steps: 30, opsPerStep: 1000 }));
+      const whole = await compareDumpFiles({ path, name: 'a.csv' }, { path, name: 'b.csv' });
+      const pieces: string[] = [];
+      let waiting = false;
+      const sink = (text: string): Promise<void> => {
+        expect(waiting).toBe(false);
+        pieces.push(text);
+        waiting = true;
+        return new Promise((resolve) => setTimeout(() => ((waiting = false), resolve()), 5));
+      };
+      const slow = await compareDumpFiles({ path, name: 'a.csv' }, { path, name: 'b.csv' }, { sink, chunkEvents: 4096 });
+      expect(pieces.length).toBeGreaterThan(1);
+      expect(pieces.join('')).toBe(whole.csv);
+      expect([slow.rows, slow.devices]).toEqual([whole.rows, whole.devices]);
+      expect(whole.rows).toBe(30_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

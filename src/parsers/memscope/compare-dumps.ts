@@ -24,8 +24,8 @@ export interface CompareOptions {
   level?: CompareLevel;
   maxEdits?: number;
   onWarning?: (warning: DumpWarning) => void;
-  /** Receives the CSV in pieces of about 1 MiB instead of `csv` (large outputs). */
-  sink?: (text: string) => void;
+  /** Receives the CSV in pieces of about 1 MiB instead of `csv` (large outputs); a promise returned holds the next piece back. */
+  sink?: (text: string) => void | Promise<void>;
   /** Events per sorted chunk (tests: a small one sends a small dump through the temporary file). */
   chunkEvents?: number;
 }
@@ -419,7 +419,14 @@ export async function compareDumpFiles(
       await streamDump(f.path, reader);
       side.spool.seal();
     }
-    return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+    const { rows, devices, pieces } = finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+    const kept: string[] = [];
+    for (const piece of pieces) {
+      // A sink that returns a promise (a full pipe) holds the rendering back until it settles: memory stays bounded.
+      if (options.sink === undefined) kept.push(piece);
+      else await options.sink(piece);
+    }
+    return { csv: kept.join(''), rows, devices };
   } finally {
     for (const side of sides) side.spool.close();
   }
@@ -438,7 +445,8 @@ export function compareDumpTexts(base: { name: string; text: string | Buffer }, 
       reader.push(typeof f.text === 'string' ? f.text : decodeEscaped(f.text));
       reader.finish();
     }
-    return finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+    const { rows, devices, pieces } = finishCompare(sides[0] as CompareSide, sides[1] as CompareSide, state, options);
+    return { csv: [...pieces].join(''), rows, devices };
   } finally {
     for (const side of sides) side.spool.close();
   }
@@ -451,7 +459,14 @@ function newState(level: CompareLevel): SharedState {
   return { framework: '', frameworkWhere: '', names: new Interner(), events: new Interner(), selected };
 }
 
-function finishCompare(base: CompareSide, current: CompareSide, state: SharedState, options: CompareOptions): CompareResult {
+/** The aligned rows of the two sides: how many, on which devices, and the CSV pieces (rendered when taken). */
+interface Compared {
+  rows: number;
+  devices: string[];
+  pieces: Generator<string>;
+}
+
+function finishCompare(base: CompareSide, current: CompareSide, state: SharedState, options: CompareOptions): Compared {
   const warn = options.onWarning ?? (() => {});
   const maxEdits = options.maxEdits ?? DEFAULT_MAX_EDITS;
   for (const side of [base, current]) {
@@ -484,18 +499,21 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
   if (byDevice.size === 0) {
     throw new InputError(`no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`);
   }
-  const pieces: string[] = [];
-  let piece = COMPARE_HEADER;
-  const flush = (force: boolean) => {
-    if (!force && piece.length < 1 << 20) return;
-    if (options.sink) options.sink(piece);
-    else pieces.push(piece);
-    piece = '';
-  };
+  const devices = results.order().map((key) => key.toString());
   let rows = 0;
-  const devices: string[] = [];
+  for (const { pairs } of byDevice.values()) rows += pairs.base.length;
+  return { rows, devices, pieces: renderRows(results.order(), byDevice, state) };
+}
+
+/** The CSV in pieces of about 1 MiB, rendered as they are taken: a slow reader of the output holds back the rendering. */
+function* renderRows(
+  order: readonly bigint[],
+  byDevice: Map<bigint, { a: Sequence; b: Sequence; pairs: { base: Int32Array; current: Int32Array } }>,
+  state: SharedState,
+): Generator<string> {
+  let piece = COMPARE_HEADER;
   const value = (seq: Sequence, k: number): bigint => seq.bigValues.get(k) ?? BigInt(seq.values[k] as number);
-  for (const key of results.order()) {
+  for (const key of order) {
     const { a, b, pairs } = byDevice.get(key) as { a: Sequence; b: Sequence; pairs: { base: Int32Array; current: Int32Array } };
     const dev = key.toString();
     for (let r = 0; r < pairs.base.length; r++) {
@@ -514,11 +532,11 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
       const baseText = i >= 0 ? (a.bigValues.has(i) ? String(value(a, i)) : String(va)) : 'N/A';
       const currentText = j >= 0 ? (b.bigValues.has(j) ? String(value(b, j)) : String(vb)) : 'N/A';
       piece += `${state.events.strings[eventId]},${state.names.strings[nameId]},${dev},${baseText},${currentText},${diff}\n`;
-      flush(false);
+      if (piece.length >= 1 << 20) {
+        yield piece;
+        piece = '';
+      }
     }
-    rows += pairs.base.length;
-    devices.push(dev);
   }
-  flush(true);
-  return { csv: pieces.join(''), rows, devices };
+  yield piece;
 }
