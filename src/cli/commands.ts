@@ -28,10 +28,15 @@ import { HISTORY } from './history-command.js';
 
 const PROGRAM = 'ascend-memory-gate';
 
-/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line. */
-const INPUT_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
-  SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
-);
+/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line; and where the sources' code lives. */
+const INPUT_OPTIONS: Record<string, OptionSpec> = {
+  ...Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }])),
+  'source-root': {
+    type: 'string',
+    value: 'DIR',
+    description: "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
+  },
+};
 
 /** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
 const ENVIRONMENT_OPTIONS: Record<string, OptionSpec> = {
@@ -184,7 +189,9 @@ export async function collectFromOptions(opts: ParsedOptions, io: Output): Promi
     throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
   const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
-  const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
+  const root = optionalString(opts, 'source-root');
+  const run = root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } };
+  const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
   warnSkipped(collected, io);
   return collected;
 }

@@ -111,10 +111,15 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
   const thresholds = sectionThresholds(config, declaration);
   const keys = sortedUnion(keysOf(before), keysOf(after));
   const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
+  const describe = declaration.describe;
   return keys.map((key) => {
     let entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
     if (band !== undefined && (entry.status === 'regressed' || entry.status === 'improved')) entry = withNoiseBand(entry, thresholds, band, config, unit);
-    return unit === undefined ? entry : { ...entry, unit };
+    const withUnit = unit === undefined ? entry : { ...entry, unit };
+    // The declaration's sentence on this run's metric (the baseline's for a missing key), unless the noise band said why.
+    if (describe === undefined || withUnit.note !== undefined) return withUnit;
+    const metric = Object.hasOwn(after, key) ? after[key] : before[key];
+    return metric === undefined ? withUnit : { ...withUnit, note: describe(key, metric) };
   });
 }
 

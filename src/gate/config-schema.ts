@@ -242,6 +242,24 @@ const BASE = {
         }
       }
     },
+    "fragmentation": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "fragmented (warn) when, at a memory snapshot's allocated peak, the reserved memory the program could not use exceeds both fields: (reserved - allocated) / reserved over `percent`, and reserved - allocated over `bytes`. Allocated counts requested bytes, so the allocator's rounding counts as fragmentation.",
+      "properties": {
+        "percent": {
+          "title": "a percent from 0 to 100",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 100,
+          "description": "Default 30."
+        },
+        "bytes": {
+          "$ref": "#/definitions/size",
+          "description": "Default \"1GiB\"."
+        }
+      }
+    },
     "verdicts": {
       "type": "object",
       "additionalProperties": false,
@@ -258,6 +276,14 @@ const BASE = {
         "alloc-failure": {
           "$ref": "#/definitions/policy",
           "description": "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
+        },
+        "oom": {
+          "$ref": "#/definitions/policy",
+          "description": "An `oom` entry in a memory snapshot's trace (torch_npu's caching allocator could not serve a request), explained as fragmentation or capacity. Default fail."
+        },
+        "fragmented": {
+          "$ref": "#/definitions/policy",
+          "description": "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn."
         },
         "leak-suspect": {
           "$ref": "#/definitions/policy",

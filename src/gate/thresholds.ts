@@ -38,7 +38,8 @@ export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
  * - a device's module peak may deviate from the median over ≥3 devices by 20% or 1 MiB, whichever is larger;
  * - a timeline may rise by 5% of its peak or 64 MiB (whichever is larger) after the first 20% of the run, and a
  *   step series by less than 1 MiB per step after the first step (src/gate/findings/growth.ts);
- * - over-capacity and alloc-failure fail, the other findings warn.
+ * - a memory snapshot whose allocated peak leaves over 30% and over 1 GiB of reserved memory unused is fragmented;
+ * - over-capacity, alloc-failure and oom fail, the other findings warn.
  */
 export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   // Each section's declared default tolerance (src/model/sections/), no rules.
@@ -56,10 +57,13 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   leaks: { count: 0, percent: 10 },
   imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
   growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
+  fragmentation: { percent: 30, bytes: 1024 ** 3 },
   verdicts: {
     'over-capacity': 'fail',
     'low-headroom': 'warn',
     'alloc-failure': 'fail',
+    oom: 'fail',
+    fragmented: 'warn',
     'leak-suspect': 'warn',
     'step-leak': 'warn',
     'above-reference': 'warn',
@@ -128,6 +132,7 @@ export interface GateConfigFile {
   leaks?: CountTolerance;
   imbalance?: { tolerance?: ToleranceInput; minDevices?: number };
   growth?: { warmupPercent?: number; tolerance?: ToleranceInput; warmupSteps?: number; perStep?: SizeInput; minWindows?: number };
+  fragmentation?: { percent?: number; bytes?: SizeInput };
   verdicts?: Partial<Record<FindingStatus, Policy>>;
   baselineUpdateLabel?: string;
   history?: { window?: number; minPoints?: number; ceiling?: ToleranceInput };
@@ -205,6 +210,10 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       warmupSteps: input.growth?.warmupSteps ?? defaults.growth.warmupSteps,
       perStep: input.growth?.perStep === undefined ? defaults.growth.perStep : toBytes(input.growth.perStep, file, '/growth/perStep'),
       minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
+    },
+    fragmentation: {
+      percent: input.fragmentation?.percent ?? defaults.fragmentation.percent,
+      bytes: input.fragmentation?.bytes === undefined ? defaults.fragmentation.bytes : toBytes(input.fragmentation.bytes, file, '/fragmentation/bytes'),
     },
     verdicts: { ...defaults.verdicts, ...input.verdicts },
     baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
@@ -377,6 +386,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     leaks: { ...config.leaks },
     imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
     growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
+    fragmentation: { ...config.fragmentation },
     verdicts: { ...config.verdicts },
     baselineUpdateLabel: config.baselineUpdateLabel,
     history: config.history === null ? null : { ...config.history, ceiling: { ...config.history.ceiling } },

@@ -54,7 +54,17 @@ export interface CountTolerance {
 }
 
 /** The verdicts beyond the baseline comparison; each one's policy is set in `verdicts`. */
-export type FindingStatus = 'over-capacity' | 'low-headroom' | 'alloc-failure' | 'leak-suspect' | 'step-leak' | 'above-reference' | 'imbalance' | 'growing';
+export type FindingStatus =
+  | 'over-capacity'
+  | 'low-headroom'
+  | 'alloc-failure'
+  | 'oom'
+  | 'leak-suspect'
+  | 'step-leak'
+  | 'fragmented'
+  | 'above-reference'
+  | 'imbalance'
+  | 'growing';
 
 /** When a timeline counts as `growing` (src/gate/findings/growth.ts). */
 export interface GrowthConfig {
@@ -96,6 +106,11 @@ export interface GateConfig {
   imbalance: { tolerance: Tolerance; minDevices: number };
   /** Memory that keeps rising over a run (time series) or from step to step (step series). */
   growth: GrowthConfig;
+  /**
+   * `fragmented` when, at a memory snapshot's allocated peak, (reserved − allocated) / reserved exceeds `percent` and
+   * reserved − allocated exceeds `bytes` (both must be exceeded).
+   */
+  fragmentation: { percent: number; bytes: number };
   /** warn, fail or ignore (not assessed) per finding. */
   verdicts: Record<FindingStatus, Policy>;
   /** The label (settable by maintainers only) that lets a pull request's own baseline and config be used on it. */
@@ -148,9 +163,11 @@ export const STATUSES = [
   'over-budget',
   'over-capacity',
   'alloc-failure',
+  'oom',
   'leak-suspect',
   'step-leak',
   'low-headroom',
+  'fragmented',
   'above-reference',
   'imbalance',
   'growing',

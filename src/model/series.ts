@@ -5,8 +5,11 @@
 // larger width of the two (and coarsens further while over MAX_POINTS): the result is the same whatever the order and
 // grouping of the merges, and the same as sampling every point into one series (merge(parse(A), parse(B)) == parse(A ∪ B)).
 
-/** `time`: microseconds (the profilers' and dumps' timestamps); `step`: a training step number. */
-export type SeriesAxis = 'time' | 'step';
+/**
+ * `time`: microseconds (the profilers' and dumps' timestamps); `step`: a training step number; `trace`: a point of an
+ * allocator trace (entries applied: an order of events, not a clock).
+ */
+export type SeriesAxis = 'time' | 'step' | 'trace';
 
 /** At most this many buckets per series: small enough for a snapshot of thousands of devices. */
 export const MAX_POINTS = 200;

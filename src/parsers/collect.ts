@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { InputError } from '../common/errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
-import { parseInputFile, parserOf, SOURCES, type EvidenceSource } from './evidence-sources.js';
+import { parseInputFile, parserOf, SOURCES, type EvidenceSource, type RunSettings } from './evidence-sources.js';
 import { fileKeyOrder, isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import {
@@ -28,6 +28,8 @@ export interface CollectInputs {
   searched?: string;
   /** Where the user reads what a folder is searched for (default: the CLI's --help). */
   searchHelp?: string;
+  /** What the run says beyond its files (sources' `finish` read it). */
+  run?: RunSettings;
 }
 
 export interface Collected {
@@ -92,7 +94,12 @@ export async function collectSnapshot(inputs: CollectInputs, options: CollectOpt
     const parser = await parserOf(source.name);
     if (parser.combine) await parser.combine(inputs.files, builder);
   }
-  const snapshot = builder.build();
+  let snapshot = builder.build();
+  for (const source of SOURCES) {
+    if ((inputs.files[source.name] ?? []).length === 0) continue;
+    const parser = await parserOf(source.name);
+    if (parser.finish) snapshot = parser.finish(snapshot, inputs.run ?? {});
+  }
   if (isEmptySnapshot(snapshot)) throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
   return { snapshot, skippedRecords: builder.skippedRecords, notes: builder.notes };
 }

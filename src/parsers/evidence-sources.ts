@@ -2,15 +2,20 @@
 // the parse workers' dispatch and the "what was searched" message all read it; a new source is one entry here and
 // its parser module (which exports `parseFile`).
 import { fileSystemFailure, InputError } from '../common/errors.js';
-import type { SnapshotBuilder } from '../model/snapshot.js';
+import type { Snapshot, SnapshotBuilder } from '../model/snapshot.js';
 import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS, FOLDER_PATTERNS as PROFILER_FOLDER_PATTERNS, SEARCH_HINT as PROFILER_SEARCH_HINT } from './profiler/search.js';
 import type { InputFile } from '../sources/types.js';
+import type { RunSettings } from './run-settings.js';
+
+export type { RunSettings } from './run-settings.js';
 
 /** What a source's module exports: reads one whole file into the builder (streaming, bounded memory). */
 export interface SourceParser {
   parseFile(file: InputFile, into: SnapshotBuilder): Promise<void>;
   /** Runs once after every file is parsed, in the main thread, with every source's files: for sources that pair files. */
   combine?(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void>;
+  /** Runs once on the built snapshot, in the main thread: for figures that depend on the whole run (site paths' common root). */
+  finish?(snapshot: Snapshot, run: RunSettings): Snapshot;
 }
 
 export interface EvidenceSource {
@@ -86,6 +91,21 @@ export const SOURCES: readonly EvidenceSource[] = [
     orderFree: true,
     noFigures: 'were the snapshots written on nodes that had evidence (their inputs found files)?',
     load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+  },
+  {
+    name: 'memorySnapshot',
+    option: 'memory-snapshot',
+    input: 'memory-snapshot',
+    label: 'memory snapshot',
+    description:
+      "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
+    directoryPatterns: ['**/*.pickle', '**/*.pkl'],
+    searchHint: '*.pickle, *.pkl',
+    noFigures: 'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
+    load: async () => {
+      const m = await import('./memory-snapshot/source.js');
+      return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
+    },
   },
   {
     name: 'dump',

@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../common/errors.js';
+import { mapLogicalDevices } from '../model/logical-devices.js';
+import { findDeviceSegment, SECTIONS, type SegmentBounds } from '../model/sections/index.js';
 import { SnapshotBuilder, type EnvironmentItems, type Snapshot } from '../model/snapshot.js';
 
 /** Variables that move peaks: allocator, HCCL buffers, visible devices, stream memory reuse, job size. */
@@ -179,6 +181,17 @@ export function nodeName(env: NodeJS.ProcessEnv, given?: string): string {
   return given || env.NODE_NAME || os.hostname();
 }
 
+/** Devices seen: those of allocation-failure counts and those of sections of a process's devices (memory snapshots). */
+function devicesOf(snapshot: Snapshot): string[] {
+  const devices = new Set(Object.keys(snapshot.meta.allocFailures).filter((device) => device !== 'unknown'));
+  const bounds: SegmentBounds = { start: 0, end: 0 };
+  for (const declaration of SECTIONS) {
+    if (declaration.logicalDevices !== true) continue;
+    for (const key of Object.keys(snapshot.sections[declaration.name] ?? {})) if (findDeviceSegment(key, bounds)) devices.add(key.slice(bounds.start, bounds.end));
+  }
+  return [...devices];
+}
+
 /**
  * Records this machine as a node of the snapshot: its devices, counts and environment (probed when `collect`, plus the
  * given items). Unchanged when neither is asked, so a gate runner that only reads other nodes' files adds nothing.
@@ -192,10 +205,13 @@ export async function withThisNode(
   if (!options.collect && Object.keys(extra).length === 0) return snapshot;
   const { items, notes } = options.collect ? await collectEnvironment(options) : { items: { ...extra }, notes: [] };
   for (const note of notes) log(`environment: ${note}`);
+  // The evidence is this node's: its processes' logical devices (memory snapshots) are the visible devices it names.
+  const visible = items.ASCEND_RT_VISIBLE_DEVICES;
+  const mapped = visible === undefined ? snapshot : mapLogicalDevices(snapshot, visible);
   const builder = new SnapshotBuilder();
-  builder.addSnapshot(snapshot);
+  builder.addSnapshot(mapped);
   builder.addNode(nodeName(options.env, options.node), {
-    devices: Object.keys(snapshot.meta.allocFailures).filter((device) => device !== 'unknown'),
+    devices: devicesOf(mapped),
     files: snapshot.meta.files,
     records: snapshot.meta.records,
     skipped: snapshot.meta.skipped,

@@ -107,7 +107,7 @@ describe('parseBaseline', () => {
       '/sections/modules/DEV_MEM~1dev0~1APP/peak',
       `${BYTES}, got "1" (at sections.modules["DEV_MEM/dev0/APP"].peak)`,
     ],
-    ['an unknown section', { version: 2, sections: { moduels: {} } }, '/sections/moduels', 'unknown property; expected one of: modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient'],
+    ['an unknown section', { version: 2, sections: { moduels: {} } }, '/sections/moduels', 'unknown property; expected one of: modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules'],
     ['no version', { modules: {}, kernels: {} }, '/version', 'required property is missing'],
     ['no kernels', { version: 1, modules: {} }, '/kernels', 'required property is missing'],
     ['an unknown top-level field', { ...V1, moduels: {} }, '/moduels', 'unknown property; expected one of: $schema, version, modules, kernels, meta, source'],

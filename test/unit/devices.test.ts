@@ -599,9 +599,11 @@ describe('several findings on one key, and the report', () => {
       'over-budget': 0,
       'over-capacity': 1,
       'alloc-failure': 1,
+      oom: 0,
       'leak-suspect': 1,
       'step-leak': 0,
       'low-headroom': 0,
+      fragmented: 0,
       'above-reference': 0,
       imbalance: 1,
       growing: 0,
@@ -722,7 +724,7 @@ describe('the config of the device verdicts', () => {
       'a verdict that does not exist',
       { verdicts: { leak: 'warn' } },
       '/verdicts/leak',
-      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, leak-suspect, step-leak, above-reference, imbalance, growing',
+      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, oom, fragmented, leak-suspect, step-leak, above-reference, imbalance, growing',
     ],
   ])('rejects %s with the JSON pointer of the bad field', (_story, json, pointer, reason) => {
     let error: unknown;

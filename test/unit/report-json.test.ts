@@ -45,9 +45,11 @@ const seedReport: GateReport = {
     'over-budget': 0,
     'over-capacity': 0,
     'alloc-failure': 0,
+    oom: 0,
     'leak-suspect': 0,
     'step-leak': 0,
     'low-headroom': 0,
+    fragmented: 0,
     'above-reference': 0,
     imbalance: 0,
     growing: 0,
@@ -156,6 +158,7 @@ describe('renderJsonReport', () => {
   "counts": {
     "above-reference": 0,
     "alloc-failure": 0,
+    "fragmented": 0,
     "growing": 0,
     "ignored": 0,
     "imbalance": 0,
@@ -164,6 +167,7 @@ describe('renderJsonReport', () => {
     "low-headroom": 0,
     "missing": 0,
     "new": 1,
+    "oom": 0,
     "over-budget": 0,
     "over-capacity": 0,
     "pass": 0,
@@ -243,7 +247,7 @@ describe('parseReportJson', () => {
   it('refuses an unknown status at /entries/0/status and lists the known ones', () => {
     const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'exploded')));
     expect(error.pointer).toBe('/entries/0/status');
-    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "alloc-failure", "leak-suspect", "step-leak", "low-headroom", "above-reference", "imbalance", "growing", "new", "missing", "improved", "ignored", "pass", got "exploded"');
+    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "alloc-failure", "oom", "leak-suspect", "step-leak", "low-headroom", "fragmented", "above-reference", "imbalance", "growing", "new", "missing", "improved", "ignored", "pass", got "exploded"');
   });
 
   it('refuses an extra property, pointing at it', () => {
@@ -289,7 +293,7 @@ describe('parseReportJson', () => {
   it('refuses an empty key, a kind it does not know and a malformed time', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['key'] = ''))).pointer).toBe('/entries/0/key');
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['kind'] = 'rack'))).message).toBe(
-      'report.json: /entries/0/kind: must be one of "module", "component", "operator", "graph", "kernel", "step", "stepLeak", "unfreed", "owner", "opFootprint", "inefficient", "device", got "rack"',
+      'report.json: /entries/0/kind: must be one of "module", "component", "operator", "graph", "kernel", "step", "stepLeak", "unfreed", "owner", "opFootprint", "inefficient", "allocator", "allocationSite", "oom", "oomModule", "device", got "rack"',
     );
     expect(schemaErrorOf(documentWith((doc) => (doc['generatedAt'] = 'yesterday'))).pointer).toBe('/generatedAt');
   });
@@ -380,7 +384,7 @@ describe('the published schema', () => {
   it('enumerates every status once, from the one REPORT_STATUSES list', () => {
     expect(publishedSchema.definitions.entry.properties.status.enum).toEqual([...REPORT_STATUSES]);
     expect(Object.keys(publishedSchema.properties.counts.properties)).toEqual([...REPORT_STATUSES]);
-    expect(new Set(REPORT_STATUSES).size).toBe(15);
+    expect(new Set(REPORT_STATUSES).size).toBe(17);
   });
 });
 

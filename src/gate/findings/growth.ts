@@ -35,7 +35,10 @@ export const assessGrowing: FindingAssessor = ({ current, config }) => {
     const rules = config.sections[declaration.name]?.rules ?? [];
     for (const key of Object.keys(byKey).sort(compareKeys)) {
       if (matchRule(rules, key)?.ignore === true) continue;
-      const growth = assessGrowth(byKey[key] as Series, config.growth);
+      const series = byKey[key] as Series;
+      // An allocator trace is an order of events within part of a run, not a clock or steps: nothing to project.
+      if (series.axis === 'trace') continue;
+      const growth = assessGrowth(series, config.growth);
       if (growth === null || !growth.growing) continue;
       entries.push({
         kind: declaration.kind,

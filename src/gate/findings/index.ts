@@ -2,6 +2,7 @@
 import { assessDevices } from './devices.js';
 import { stepLeakFindings, unfreedFindings } from './memscope.js';
 import { assessGrowing } from './growth.js';
+import { fragmentedFindings, oomFindings } from './memory-snapshot.js';
 import type { FindingAssessor } from '../types.js';
 
 /** Headroom, allocation failures, leak suspects, reference costs and imbalance (devices.ts). */
@@ -11,4 +12,4 @@ const deviceFindings: FindingAssessor = ({ baseline, current, config }) => {
 };
 
 /** Every assessor, in the order their entries are listed. */
-export const FINDINGS: readonly FindingAssessor[] = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindings];
+export const FINDINGS: readonly FindingAssessor[] = [deviceFindings, oomFindings, fragmentedFindings, assessGrowing, stepLeakFindings, unfreedFindings];

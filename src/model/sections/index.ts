@@ -1,10 +1,14 @@
 // The registry: every section, in report order. Adding a section is one file here and one line below.
+import { allocationSites } from './allocation-sites.js';
+import { allocator } from './allocator.js';
 import { components } from './components.js';
 import { graphs } from './graphs.js';
 import { inefficient } from './inefficient.js';
 import { kernels } from './kernels.js';
 import { modules } from './modules.js';
 import { opFootprint } from './op-footprint.js';
+import { oomModules } from './oom-modules.js';
+import { ooms } from './ooms.js';
 import { operators } from './operators.js';
 import { owners } from './owners.js';
 import { stepLeaks } from './step-leaks.js';
@@ -12,10 +16,26 @@ import { steps } from './steps.js';
 import { unfreed } from './unfreed.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
-export type { DeviceSplit, FieldDeclaration, FieldType, Metric, SectionDeclaration } from './types.js';
+export type { DeviceFigure, DeviceSplit, FieldDeclaration, FieldType, Metric, SectionDeclaration } from './types.js';
 export { deviceName, findDeviceSegment, splitDevice, type SegmentBounds } from './keys.js';
 
-export const SECTIONS: readonly SectionDeclaration[] = [modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient];
+export const SECTIONS: readonly SectionDeclaration[] = [
+  modules,
+  components,
+  operators,
+  graphs,
+  kernels,
+  steps,
+  stepLeaks,
+  unfreed,
+  owners,
+  opFootprint,
+  inefficient,
+  allocator,
+  allocationSites,
+  ooms,
+  oomModules,
+];
 
 const byName = new Map(SECTIONS.map((s) => [s.name, s]));
 const byKind = new Map(SECTIONS.map((s) => [s.kind, s]));

@@ -52,6 +52,29 @@ export interface SectionDeclaration {
    * Default true.
    */
   compared?: boolean;
+  /**
+   * One sentence on a key's metric for its baseline verdict (the gate sets it as the entry's note): what the figure
+   * means where it came from. Absent: compared entries have no note.
+   */
+  describe?(key: string, metric: Metric): string;
+  /**
+   * true: the key's device is a process's logical index (torch_npu's `npu:0` is the first of ASCEND_RT_VISIBLE_DEVICES),
+   * to be mapped to the physical device where the node's environment says which (src/model/logical-devices.ts). Every
+   * metric then has the fields `logicalDevice` (count) and `visibleDevices` (stringOrNull: null until mapped).
+   */
+  logicalDevices?: boolean;
+  /**
+   * How the per-device table shows the section. Default: one column, the sum of the device's keys. `figures`: each key
+   * is `devN/<figure>` and each named figure gets its own column (never summed with the others), then `gap`, the last
+   * figure minus the first (reserved − allocated).
+   */
+  deviceRow?: { figures: readonly DeviceFigure[]; gap?: string };
+}
+
+/** One figure of a device row: the key's last segment, and its column title. */
+export interface DeviceFigure {
+  figure: string;
+  title: string;
 }
 
 /** Where the device is in a key, for roll-ups across devices. */

@@ -1,0 +1,315 @@
+// Generates a torch_npu memory snapshot of any size with a long trace, written as Python's pickle protocol 4 writes it.
+//
+// The object is what torch_npu's _dump_snapshot pickles: {segments, device_traces}, Module.cpp's key order, one str
+// per key and per action, frame dicts shared, each allocation's frames list shared by its alloc and free entries.
+// The bytes are the ones CPython's pickler writes for such an object: MEMOIZE after every str, dict, list and tuple,
+// BINGET/LONG_BINGET for an object met again, MARK … SETITEMS/APPENDS in batches of 1000, a FRAME before each ~64 KiB.
+// A seeded allocator simulation runs twice, the same both times: first to learn the dump-time state (the segments come
+// first in the file), then to write the trace. It returns the figures the gate must find (exact peaks).
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+const MiB = 1024 * 1024;
+const FRAME_TARGET = 64 * 1024;
+const BATCH = 1000;
+
+/** xorshift32: the same sequence for the same seed on every machine. */
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+/** Protocol-4 opcodes into frames of ~64 KiB, flushed to the file as they fill. */
+class PickleWriter {
+  constructor(fd) {
+    this.fd = fd;
+    this.frame = Buffer.allocUnsafe(FRAME_TARGET + 64 * 1024);
+    this.at = 0;
+    this.out = Buffer.allocUnsafe(8 * MiB);
+    this.outAt = 0;
+    this.memo = 0;
+    this.bytes = 0;
+  }
+
+  /** Ends a frame at an object boundary once it is big enough, as CPython's framer commits. */
+  commit(force = false) {
+    if (this.at === 0 || (!force && this.at < FRAME_TARGET)) return;
+    this.flushOut(9 + this.at);
+    this.out[this.outAt] = 0x95;
+    this.out.writeBigUInt64LE(BigInt(this.at), this.outAt + 1);
+    this.frame.copy(this.out, this.outAt + 9, 0, this.at);
+    this.outAt += 9 + this.at;
+    this.at = 0;
+  }
+
+  flushOut(need) {
+    if (this.outAt + need <= this.out.length) return;
+    writeSync(this.fd, this.out, 0, this.outAt);
+    this.bytes += this.outAt;
+    this.outAt = 0;
+  }
+
+  /** PROTO, before the first frame. */
+  header(protocol) {
+    this.out[this.outAt++] = 0x80;
+    this.out[this.outAt++] = protocol;
+  }
+
+  op(b) {
+    this.frame[this.at++] = b;
+  }
+
+  memoize() {
+    this.frame[this.at++] = 0x94;
+    return this.memo++;
+  }
+
+  get(index) {
+    if (index < 256) {
+      this.frame[this.at++] = 0x68;
+      this.frame[this.at++] = index;
+    } else {
+      this.frame[this.at++] = 0x6a;
+      this.frame.writeUInt32LE(index, this.at);
+      this.at += 4;
+    }
+  }
+
+  str(s) {
+    const b = Buffer.from(s, 'utf8');
+    this.frame[this.at++] = 0x8c;
+    this.frame[this.at++] = b.length;
+    b.copy(this.frame, this.at);
+    this.at += b.length;
+    return this.memoize();
+  }
+
+  int(v) {
+    if (v >= 0 && v < 256) {
+      this.frame[this.at++] = 0x4b;
+      this.frame[this.at++] = v;
+    } else if (v >= 0 && v < 65536) {
+      this.frame[this.at++] = 0x4d;
+      this.frame.writeUInt16LE(v, this.at);
+      this.at += 2;
+    } else if (v >= -(2 ** 31) && v < 2 ** 31) {
+      this.frame[this.at++] = 0x4a;
+      this.frame.writeInt32LE(v, this.at);
+      this.at += 4;
+    } else {
+      // The shortest little-endian two's complement, as CPython's encode_long.
+      let n = 1;
+      while (n < 8 && !(v >= -(2 ** (8 * n - 1)) && v < 2 ** (8 * n - 1))) n++;
+      this.frame[this.at++] = 0x8a;
+      this.frame[this.at++] = n;
+      let x = BigInt.asUintN(8 * n, BigInt(v));
+      for (let i = 0; i < n; i++) {
+        this.frame[this.at++] = Number(x & 0xffn);
+        x >>= 8n;
+      }
+    }
+  }
+
+  end() {
+    this.commit(true);
+    this.flushOut(1);
+    this.out[this.outAt++] = 0x2e;
+    writeSync(this.fd, this.out, 0, this.outAt);
+    this.bytes += this.outAt;
+    this.outAt = 0;
+  }
+}
+
+/**
+ * The allocator simulation: `segments` fixed segments of `blocksPerSegment` blocks, allocated and freed at random;
+ * calls `emit(entry)` for each trace entry and returns the final block states and the exact figures.
+ */
+function simulate({ seed, segments, blocksPerSegment, blockBytes, entries }, emit) {
+  const random = rng(seed);
+  const base = 0x12c000000000;
+  const segmentBytes = blocksPerSegment * blockBytes;
+  const blocks = [];
+  for (let s = 0; s < segments; s++) {
+    for (let b = 0; b < blocksPerSegment; b++) blocks.push({ address: base + s * segmentBytes + b * blockBytes, requested: 0, live: false, context: -1 });
+  }
+  let allocated = 0;
+  let peak = 0;
+  let reserved = 0;
+  let n = 0;
+  let contexts = 0;
+  const point = () => {
+    n++;
+    if (allocated > peak) peak = allocated;
+  };
+  for (let s = 0; s < segments; s++) {
+    emit({ action: 'segment_alloc', addr: base + s * segmentBytes, size: segmentBytes, context: -1, stack: 0 });
+    reserved += segmentBytes;
+    point();
+  }
+  while (n < entries) {
+    const block = blocks[Math.floor(random() * blocks.length)];
+    if (!block.live) {
+      block.requested = blockBytes - 64 * Math.floor(random() * 16);
+      block.live = true;
+      block.context = contexts++;
+      block.stack = Math.floor(random() * 8);
+      emit({ action: 'alloc', addr: block.address, size: block.requested, context: block.context, stack: block.stack });
+      allocated += block.requested;
+      point();
+    } else {
+      emit({ action: 'free_requested', addr: block.address, size: block.requested, context: block.context, stack: block.stack });
+      point();
+      emit({ action: 'free_completed', addr: block.address, size: block.requested, context: block.context, stack: block.stack });
+      allocated -= block.requested;
+      block.live = false;
+      point();
+    }
+  }
+  return { blocks, entries: n, peakAllocated: peak, reserved, allocatedAtDump: allocated };
+}
+
+/** About how many trace entries make `bytes` of file. */
+const BYTES_PER_ENTRY = 62;
+
+/**
+ * Writes a snapshot of about `bytes` to `path`: one device, a trace of ~bytes / 62 entries. Returns what the gate must
+ * find: `peakAllocated` (requested bytes), `peakReserved`, the trace length, and the file's size.
+ */
+export function writeMemorySnapshot(path, { bytes, seed = 42 }) {
+  const options = { seed, segments: 64, blocksPerSegment: 256, blockBytes: 2 * MiB, entries: Math.max(1000, Math.round(bytes / BYTES_PER_ENTRY)) };
+  const final = simulate(options, () => {});
+  const fd = openSync(path, 'w');
+  try {
+    const w = new PickleWriter(fd);
+    w.header(4);
+    w.op(0x7d);
+    w.memoize();
+    w.op(0x28);
+    const keys = new Map();
+    const key = (s) => {
+      const known = keys.get(s);
+      if (known !== undefined) w.get(known);
+      else keys.set(s, w.str(s));
+    };
+    key('segments');
+    w.op(0x5d);
+    w.memoize();
+    const segmentBytes = options.blocksPerSegment * options.blockBytes;
+    let noFrames = -1;
+    const emptyFrames = () => {
+      if (noFrames >= 0) w.get(noFrames);
+      else {
+        w.op(0x5d);
+        noFrames = w.memoize();
+      }
+    };
+    for (let s = 0; s < options.segments; s++) {
+      if (s % BATCH === 0) w.op(0x28);
+      const blocks = final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment);
+      const live = blocks.filter((b) => b.live);
+      w.op(0x7d);
+      w.memoize();
+      w.op(0x28);
+      key('device'); w.int(0);
+      key('address'); w.int(blocks[0].address);
+      key('total_size'); w.int(segmentBytes);
+      key('allocated_size'); w.int(live.length * options.blockBytes);
+      key('active_size'); w.int(live.length * options.blockBytes);
+      key('requested_size'); w.int(live.reduce((sum, b) => sum + b.requested, 0));
+      key('stream'); w.int(1276474240);
+      key('segment_pool_id'); w.int(0); w.int(0); w.op(0x86); w.memoize();
+      key('segment_type'); key('large');
+      key('is_expandable'); w.op(0x89);
+      key('frames'); emptyFrames();
+      key('blocks'); w.op(0x5d); w.memoize(); w.op(0x28);
+      for (const b of blocks) {
+        w.op(0x7d); w.memoize(); w.op(0x28);
+        key('address'); w.int(b.address);
+        key('size'); w.int(options.blockBytes);
+        key('requested_size'); w.int(b.requested);
+        key('state'); key(b.live ? 'active_allocated' : 'inactive');
+        key('frames'); emptyFrames();
+        w.op(0x75);
+        w.commit();
+      }
+      w.op(0x65);
+      w.op(0x75);
+      if (s % BATCH === BATCH - 1 || s === options.segments - 1) w.op(0x65);
+      w.commit();
+    }
+    key('device_traces');
+    w.op(0x5d); w.memoize();
+    // One trace list (a single-device job): a list of one item is pickled with APPEND.
+    w.op(0x5d); w.memoize();
+    const frameDicts = new Map();
+    const frameDict = (name, filename, line) => {
+      const id = `${name}\u0000${filename}\u0000${line}`;
+      const known = frameDicts.get(id);
+      if (known !== undefined) return w.get(known);
+      w.op(0x7d);
+      const index = w.memoize();
+      w.op(0x28);
+      key('name'); key(name);
+      key('filename'); key(filename);
+      key('line'); w.int(line);
+      w.op(0x75);
+      frameDicts.set(id, index);
+    };
+    const torch = '/usr/local/lib/python3.10/site-packages/torch/nn/modules/module.py';
+    const stacks = Array.from({ length: 8 }, (_, i) => [
+      ['linear', '/usr/local/lib/python3.10/site-packages/torch/nn/functional.py', 2822],
+      ['_call_impl', torch, 1750],
+      ['_wrapped_call_impl', torch, 1739],
+      ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i],
+      ['_call_impl', torch, 1750],
+      ['forward', '/workspace/proj/model/net.py', 88],
+      ['train_step', '/workspace/proj/train.py', 40],
+      ['main', '/workspace/proj/train.py', 120],
+    ]);
+    const framesLists = new Map();
+    let inBatch = 0;
+    simulate(options, (e) => {
+      if (inBatch === 0) w.op(0x28);
+      w.op(0x7d); w.memoize(); w.op(0x28);
+      key('action'); key(e.action);
+      key('addr'); w.int(e.addr);
+      key('size'); w.int(e.size);
+      key('stream'); w.int(1276474240);
+      key('frames');
+      if (e.context < 0) emptyFrames();
+      else {
+        const known = framesLists.get(e.context);
+        if (known !== undefined) {
+          w.get(known);
+          if (e.action === 'free_completed') framesLists.delete(e.context);
+        } else {
+          w.op(0x5d);
+          framesLists.set(e.context, w.memoize());
+          w.op(0x28);
+          for (const [name, filename, line] of stacks[e.stack]) frameDict(name, filename, line);
+          w.op(0x65);
+        }
+      }
+      w.op(0x75);
+      w.commit();
+      if (++inBatch === BATCH) {
+        w.op(0x65);
+        inBatch = 0;
+      }
+    });
+    // A last batch of one: MARK item APPENDS (CPython would write the item and APPEND; both read the same).
+    if (inBatch > 0) w.op(0x65);
+    w.op(0x61); // the trace list into device_traces
+    w.op(0x75); // the top-level dict's two items
+    w.end();
+    return { bytes: w.bytes, entries: final.entries, peakAllocated: final.peakAllocated, peakReserved: final.reserved, allocatedAtDump: final.allocatedAtDump };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,35 @@
+// A snapshot with the keys of some sections rewritten (paths made relative, logical devices mapped): keys that become one combine.
+import type { Metric } from './sections/index.js';
+import { SnapshotBuilder, type Snapshot } from './snapshot.js';
+
+/** For one key and its metric: the new key and metric, or the same ones. */
+export type KeyRewrite = (key: string, metric: Metric) => { key: string; metric: Metric };
+
+/**
+ * The snapshot with each named section's keys and metrics rewritten, and the section's timelines moved with their
+ * keys. Two keys that become one combine as two metrics of one key always do (the larger compared value wins, whole),
+ * and two timelines merge: the result is the same whatever order the keys came in. Other sections are taken as they are.
+ */
+export function rewriteKeys(snapshot: Snapshot, rewrites: Readonly<Record<string, KeyRewrite>>): Snapshot {
+  const names = Object.keys(rewrites).filter((name) => Object.hasOwn(snapshot.sections, name) || Object.hasOwn(snapshot.series, name));
+  if (names.length === 0) return snapshot;
+  const kept: Snapshot = { ...snapshot, sections: { ...snapshot.sections }, series: { ...snapshot.series } };
+  for (const name of names) {
+    delete kept.sections[name];
+    delete kept.series[name];
+  }
+  const builder = new SnapshotBuilder();
+  builder.addSnapshot(kept);
+  for (const name of names) {
+    const rewrite = rewrites[name] as KeyRewrite;
+    const moved = new Map<string, string>();
+    const metrics = snapshot.sections[name] ?? {};
+    for (const key of Object.keys(metrics)) {
+      const out = rewrite(key, metrics[key] as Metric);
+      moved.set(key, out.key);
+      builder.addMetric(name, out.key, out.metric);
+    }
+    for (const [key, series] of Object.entries(snapshot.series[name] ?? {})) builder.addSeries(name, moved.get(key) ?? key, series);
+  }
+  return builder.build();
+}

@@ -1,0 +1,74 @@
+// torch_npu's caching allocator per device, from its memory snapshots: peak allocated and peak reserved over the trace.
+import { formatBytes, formatCount } from '../units.js';
+import type { FieldDeclaration, Metric, SectionDeclaration } from './types.js';
+
+/** The fields of every section filled from a process's memory snapshot, whose device numbers are logical. */
+export const PROCESS_DEVICE_FIELDS: Record<string, FieldDeclaration> = {
+  file: { type: 'string', description: 'The snapshot file this device came from (the larger peak wins when several files name one device).' },
+  logicalDevice: { type: 'count', description: 'The device index the file gave (the process\'s logical index).' },
+  visibleDevices: { type: 'stringOrNull', description: 'ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key\'s physical device, or null when the key keeps the logical index.' },
+};
+
+/** Where a device's figures came from: the file, and the logical index when it was mapped. */
+export function originText(metric: Metric): string {
+  const mapped = typeof metric.visibleDevices === 'string' ? ` (its npu:${String(metric.logicalDevice)}, ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices})` : '';
+  return `from ${String(metric.file)}${mapped}`;
+}
+
+function share(part: number, whole: number): string {
+  return whole === 0 ? '0.0%' : `${((part / whole) * 100).toFixed(1)}%`;
+}
+
+function describeAllocator(key: string, m: Metric): string {
+  const n = (field: string): number => (typeof m[field] === 'number' ? (m[field] as number) : 0);
+  const origin = originText(m);
+  if (n('traceEntries') === 0) {
+    const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
+    return `no trace was recorded (_record_memory_history was off): only dump-time figures, ${what}; ${origin}`;
+  }
+  const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
+  if (key.endsWith('/reserved')) {
+    return `peak at ${at}, ${formatBytes(n('allocated'))} allocated there; at dump time ${formatBytes(n('atDump'))} in ${formatCount(n('segments'))} segment(s), the largest free block ${formatBytes(n('largestFreeBlock'))}; ${origin}`;
+  }
+  const gap = n('reserved') - n('peak');
+  return `peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding); ${origin}`;
+}
+
+export const allocator: SectionDeclaration = {
+  name: 'allocator',
+  kind: 'allocator',
+  title: 'Caching allocator',
+  description:
+    "Peak allocated (requested) and peak reserved bytes of torch_npu's caching allocator per device, over the memory snapshot's trace (at dump time without one), e.g. dev0/allocated, dev0/reserved.",
+  keyShape: 'devN/allocated|reserved',
+  example: 'dev0/reserved',
+  value: 'peak',
+  unit: 'bytes',
+  tolerance: { percent: 5, bytes: 64 * 1024 ** 2 },
+  source: 'torch_npu memory snapshot (pickle)',
+  describe: describeAllocator,
+  logicalDevices: true,
+  deviceRow: {
+    figures: [
+      { figure: 'allocated', title: 'Allocated peak' },
+      { figure: 'reserved', title: 'Reserved peak' },
+    ],
+    gap: 'Reserved − allocated',
+  },
+  fields: {
+    peak: {
+      type: 'bytes',
+      description:
+        'allocated: the most live requested bytes at any point of the trace; reserved: the most segment bytes. The latest such point is the peak point. Without a trace: the dump-time value.',
+    },
+    atDump: { type: 'bytes', description: 'At dump time: the sum of allocated_size (allocated, block-rounded) or of total_size (reserved) of the device\'s segments.' },
+    allocated: { type: 'bytes', description: 'Live requested bytes at this key\'s peak point.' },
+    reserved: { type: 'bytes', description: 'Reserved (segment) bytes at this key\'s peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.' },
+    point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },
+    traceEntries: { type: 'count', description: 'Entries in the device\'s trace; 0: no trace was recorded, only dump-time figures exist.' },
+    segments: { type: 'count', description: 'Segments at dump time.' },
+    largestSegment: { type: 'bytes', description: 'The largest segment at dump time.' },
+    largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
+    ...PROCESS_DEVICE_FIELDS,
+  },
+};

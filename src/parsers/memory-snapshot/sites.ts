@@ -1,0 +1,83 @@
+// Allocation sites: which frame of a stack is the user's code, and how a site is written (`file:line function`).
+import type { PickleValue } from './pickle-reader.js';
+
+/** The site of blocks with no frame of user code: allocated before recording started, on the autograd thread, or by torch alone. */
+export const UNKNOWN_SITE = '<unknown>';
+
+const STDLIB = /\/lib\/python\d+\.\d+\//;
+
+/**
+ * Not user code: no file (`??`, missing), a pseudo-file (`<frozen runpy>`, `<eval_with_key>.3`), not Python (a C++
+ * frame of stacks="all"), the torch or torch_npu package, or Python's standard library. Other installed packages
+ * (torchvision, torchair, megatron) are user code: they are what the user chose to run.
+ */
+export function isInternalFrame(filename: string): boolean {
+  if (filename === '' || filename === '??' || filename.startsWith('<') || !filename.endsWith('.py')) return true;
+  if (filename.includes('/torch/') || filename.includes('/torch_npu/')) return true;
+  return STDLIB.test(filename) && !filename.includes('site-packages/');
+}
+
+/** Adds the files of every user-code frame of a frames list to `into` (for the common directory of a file's user code). */
+export function addUserFiles(frames: PickleValue | undefined, into: Set<string>): void {
+  if (!Array.isArray(frames)) return;
+  for (const frame of frames) {
+    if (!(frame instanceof Map)) continue;
+    const filename = frame.get('filename');
+    if (typeof filename === 'string' && !isInternalFrame(filename)) into.add(filename);
+  }
+}
+
+/** An installed package's path is written from the package on: its site-packages folder differs between machines. */
+const PACKAGES = /^.*\/(?:site|dist)-packages\//s;
+
+/**
+ * Site paths as keys hold them: a package's from the package on (`torchvision/models/resnet.py`), others relative to
+ * `root` (a folder ending in `/`), or absolute when outside it. Returns the folder the path is now relative to ('' for
+ * an absolute path and for `<unknown>`).
+ */
+export function relativeSite(site: string, root: string | null): { site: string; codeRoot: string } {
+  const m = SITE.exec(site);
+  if (m === null || site === UNKNOWN_SITE) return { site, codeRoot: '' };
+  const file = m[1] as string;
+  const rest = site.slice(file.length);
+  const pkg = PACKAGES.exec(file);
+  if (pkg !== null) return { site: file.slice(pkg[0].length) + rest, codeRoot: pkg[0] };
+  if (root !== null && file.startsWith(root)) return { site: file.slice(root.length) + rest, codeRoot: root };
+  return { site, codeRoot: '' };
+}
+
+/** `<filename>:<line> <function>`, as siteOf writes it. */
+export const SITE = /^(.*):(-?\d+) (.*)$/s;
+
+/** The longest folder (ending in `/`) that holds every file, packages left out; null when they share none but `/`. */
+export function commonFolder(files: Iterable<string>): string | null {
+  let common: string | null = null;
+  for (const file of files) {
+    if (!file.startsWith('/') || PACKAGES.test(file)) continue;
+    if (common === null) common = file.slice(0, file.lastIndexOf('/') + 1);
+    while (common !== '' && !file.startsWith(common)) common = common.slice(0, common.lastIndexOf('/', common.length - 2) + 1);
+  }
+  return common === null || common === '' || common === '/' ? null : common;
+}
+
+/** Sites of the frames lists seen: torch_npu shares one list between a block's alloc and free entries, and frame dicts everywhere. */
+const siteCache = new WeakMap<object, string>();
+
+/** The site of a frames list (innermost call first): its first frame of user code, `<filename>:<line> <name>`. */
+export function siteOf(frames: PickleValue | undefined): string {
+  if (!Array.isArray(frames)) return UNKNOWN_SITE;
+  const cached = siteCache.get(frames);
+  if (cached !== undefined) return cached;
+  let site = UNKNOWN_SITE;
+  for (const frame of frames) {
+    if (!(frame instanceof Map)) continue;
+    const filename = frame.get('filename');
+    if (typeof filename !== 'string' || isInternalFrame(filename)) continue;
+    const line = frame.get('line');
+    const name = frame.get('name');
+    site = `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${typeof name === 'string' ? name : ''}`;
+    break;
+  }
+  siteCache.set(frames, site);
+  return site;
+}

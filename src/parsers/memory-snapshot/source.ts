@@ -1,0 +1,105 @@
+// The evidence source `memorySnapshot` (--memory-snapshot, memory-snapshot): torch_npu allocator snapshots into the snapshot's sections.
+import { statSync } from 'node:fs';
+import { InputError } from '../../common/errors.js';
+import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
+import type { InputFile } from '../../sources/types.js';
+import type { RunSettings } from '../run-settings.js';
+import type { SiteBytes } from './allocator-walk.js';
+import { isMemUsageFile, memUsageBeside, parseMemUsageFile } from './mem-usage.js';
+import { commonFolder, relativeSite } from './sites.js';
+import { snapshotFigures } from './snapshot-figures.js';
+import { relativeToSourceRoot } from './source-root.js';
+
+/** Sites named in an OOM's note. */
+const OOM_SITES = 5;
+
+/**
+ * One file: a snapshot pickle (its devices' allocator figures, timelines, allocation sites and OOMs, and the
+ * memUsageInfo tables torch_npu wrote beside an OOM dump), or such a table named on its own.
+ */
+export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
+  if (isMemUsageFile(file.name)) {
+    readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
+    return;
+  }
+  const figures = readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+  into.files++;
+  into.records += figures.segments;
+  // Site paths relative to the folder common to every user frame of the counted blocks' stacks (the script's folder
+  // and below): a baseline made on another machine, or under another user, gets the same keys.
+  const userFiles = new Set<string>();
+  for (const d of figures.devices) {
+    for (const file of d.sites.userFiles) userFiles.add(file);
+    for (const o of d.ooms) for (const file of o.sites?.userFiles ?? []) userFiles.add(file);
+  }
+  const root = commonFolder(userFiles);
+  const oomDevices = new Set<number>();
+  for (const d of figures.devices) {
+    into.records += d.traceEntries;
+    const dev = `dev${d.device}`;
+    const origin = { file: file.name, logicalDevice: d.device, visibleDevices: null };
+    const dump = { traceEntries: d.traceEntries, segments: d.dump.segments, largestSegment: d.dump.largestSegment, largestFreeBlock: d.dump.largestFreeBlock };
+    const a = d.peakAllocated;
+    const r = d.peakReserved;
+    into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.allocated, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
+    into.addMetric('allocator', `${dev}/reserved`, { peak: r.bytes, atDump: d.dump.reserved, allocated: r.allocated, reserved: r.bytes, point: r.point, ...dump, ...origin });
+    if (d.timeline !== null) {
+      into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
+      into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
+    }
+    for (const [recorded, { bytes, blocks }] of d.sites.sites) {
+      const { site, codeRoot } = relativeSite(recorded, root);
+      into.addMetric('allocationSites', `${dev}/${site}`, { bytes, blocks, codeRoot, ...origin });
+    }
+    d.ooms.forEach((o, i) => {
+      oomDevices.add(d.device);
+      const largest = d.dump.largestFreeBlock;
+      into.addMetric('ooms', `${dev}/oom${i + 1}`, {
+        requested: o.size,
+        deviceFree: o.deviceFree,
+        allocated: o.allocated,
+        reserved: o.reserved,
+        largestFreeBlock: largest,
+        entriesAfter: o.entriesAfter,
+        kind: o.reserved - o.allocated >= o.size && largest < o.size ? 'fragmentation' : 'capacity',
+        sites: JSON.stringify(
+          o.sites === null
+            ? []
+            : topSites(o.sites.sites).map(([recorded, bytes]) => {
+                const { site, codeRoot } = relativeSite(recorded, root);
+                return [site, bytes, codeRoot];
+              }),
+        ),
+        ...origin,
+      });
+    });
+  }
+  // torch_npu writes its module table into OOM_SNAPSHOT_PATH, beside OOM dumps only.
+  if (oomDevices.size > 0) for (const table of memUsageBeside(file.path, file.name, oomDevices)) readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
+}
+
+/** Once per run, on the built snapshot: site paths moved to the source root, when the run names one. */
+export function finishMemorySnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
+  return run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot);
+}
+
+function topSites(sites: SiteBytes): [string, number][] {
+  return [...sites]
+    .map(([site, { bytes }]): [string, number] => [site, bytes])
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, OOM_SITES);
+}
+
+/** A read that the file's mode forbids gets the reason torch_npu's snapshots have it, and the fix. */
+function readable<T>(read: () => T, name: string): T {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EACCES') {
+      throw new InputError(
+        `${name}: permission denied: torch_npu's release branches write memory snapshots with mode 0200 (not even their owner may read them); add \`chmod u+r ${name}\` (or \`chmod -R u+r\` on its folder) to the training step after the dump`,
+      );
+    }
+    throw error;
+  }
+}

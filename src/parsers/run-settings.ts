@@ -1,0 +1,7 @@
+// What a run says beyond its files, for the sources whose figures depend on the whole run (evidence-sources.ts `finish`).
+import type { SourceRoot } from './memory-snapshot/source-root.js';
+
+export interface RunSettings {
+  /** Where the user's code is, for memory snapshots' allocation sites (`--source-root`, or the Action's workspace). */
+  sourceRoot?: SourceRoot;
+}
