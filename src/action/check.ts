@@ -62,5 +62,6 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     preface,
     limitsChanged: (limits.used?.changes.length ?? 0) > 0,
     ...(trends !== undefined ? { trends } : {}),
+    series: snapshot.series,
   });
 }

@@ -10,6 +10,7 @@ import { errorMessage, httpStatus, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
 import type { Trends } from '../history/trends.js';
+import type { Snapshot } from '../model/snapshot.js';
 import { annotationText, failingWorstFirst, failureReason } from '../report/annotation.js';
 import { writeJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -50,8 +51,8 @@ async function writeReportFile(input: string, what: string, where: string | unde
 }
 
 /** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
-async function writeReportFiles(inputs: ActionInputs, report: GateReport): Promise<void> {
-  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../report/html.js')).renderHtml(report));
+async function writeReportFiles(inputs: ActionInputs, report: GateReport, series: Publication['series']): Promise<void> {
+  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../report/html.js')).renderHtml(report, series === undefined ? {} : { series }));
   await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
     const { runStamp } = await import('../sources/node-environment.js');
     return (await import('../report/junit.js')).renderJunit(report, runStamp());
@@ -130,6 +131,8 @@ export interface Publication {
   limitsChanged?: boolean;
   /** The default branch's history: sparklines and steps in the summary, the comment and the HTML report. */
   trends?: Trends;
+  /** This run's timelines (check mode), for the HTML report's allocator traces. */
+  series?: Snapshot['series'];
 }
 
 /** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
@@ -141,7 +144,7 @@ export async function publish(inputs: ActionInputs, report: GateReport, where: P
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
   await writeOutputs(report, markdown);
-  await writeReportFiles(inputs, report);
+  await writeReportFiles(inputs, report, where.series);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
   if (where.enforce) annotate(report, failsJob ? 1 : 0);

@@ -239,11 +239,12 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const junitFile = optionalString(opts, 'junit');
   // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
   const stamp = junitFile === undefined ? undefined : (await import('../sources/node-environment.js')).runStamp();
-  const { snapshot } = await collectFromOptions(opts, io);
+  const { snapshot: collected } = await collectFromOptions(opts, io);
   const { runGate } = await import('../gate/run-gate.js');
   const trendsModule = history === null ? undefined : await import('../history/trends.js');
+  const snapshot = await withNodeFromOptions(collected, opts, io);
   const { report, config } = await runGate({
-    snapshot: await withNodeFromOptions(snapshot, opts, io),
+    snapshot,
     baselinePath,
     configPath: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
@@ -257,7 +258,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
   if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
-  if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report));
+  if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series }));
   if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(

@@ -4,6 +4,8 @@
 // series at width w coarsens to any larger width exactly (the max of two neighbours). Merging two series takes the
 // larger width of the two (and coarsens further while over MAX_POINTS): the result is the same whatever the order and
 // grouping of the merges, and the same as sampling every point into one series (merge(parse(A), parse(B)) == parse(A ∪ B)).
+// Trace series are the exception: a trace is one process's order of events, and two processes' traces share no x, so
+// two of one key are never merged point by point: the one with the larger peak wins whole, as metrics do.
 
 /**
  * `time`: microseconds (the profilers' and dumps' timestamps); `step`: a training step number; `trace`: a point of an
@@ -26,6 +28,8 @@ export interface Series {
 export class SeriesBuilder {
   private width = 1;
   private readonly buckets = new Map<number, number>();
+  /** A trace series taken whole (the winner so far). */
+  private whole: Series | null = null;
 
   constructor(readonly axis: SeriesAxis) {}
 
@@ -39,14 +43,19 @@ export class SeriesBuilder {
     }
   }
 
-  /** Folds a finished series in (same axis). */
+  /** Folds a finished series in (same axis); a trace series replaces this one when its peak is larger. */
   addSeries(series: Series): void {
     if (series.axis !== this.axis) throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
+    if (series.axis === 'trace') {
+      if (this.whole === null || wholeOrder(series, this.whole) > 0) this.whole = { axis: series.axis, width: series.width, points: series.points.map(([x, y]) => [x, y]) };
+      return;
+    }
     while (this.width < series.width) this.coarsenOnce();
     for (const [x, y] of series.points) this.add(x, y);
   }
 
   toSeries(): Series {
+    if (this.whole !== null) return { axis: this.whole.axis, width: this.whole.width, points: this.whole.points.map(([x, y]) => [x, y]) };
     const points: [number, number][] = [...this.buckets]
       .sort((a, b) => a[0] - b[0])
       .map(([bucket, y]) => [bucket * this.width, y]);
@@ -68,6 +77,15 @@ export class SeriesBuilder {
     this.buckets.clear();
     for (const [b, y] of next) this.buckets.set(b, y);
   }
+}
+
+/** Which of two trace series wins: the larger peak, then the longer, then the larger content (so the order never matters). */
+function wholeOrder(a: Series, b: Series): number {
+  const peak = (s: Series): number => s.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
+  const last = (s: Series): number => (s.points.length === 0 ? 0 : (s.points[s.points.length - 1] as [number, number])[0] + s.width);
+  const ta = JSON.stringify(a.points);
+  const tb = JSON.stringify(b.points);
+  return peak(a) - peak(b) || last(a) - last(b) || a.width - b.width || (ta < tb ? -1 : ta > tb ? 1 : 0);
 }
 
 /** Merges two series of one key: associative and commutative. */

@@ -231,7 +231,7 @@ function mermaidLines(series: ModulePeaks, devices: readonly string[], compared:
 
 const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
-interface SizeScale {
+export interface SizeScale {
   /** The largest binary unit the maximum reaches: "GiB". */
   unit: string;
   unitBytes: number;
@@ -241,7 +241,7 @@ interface SizeScale {
   step: number;
 }
 
-function sizeScale(maxBytes: number): SizeScale {
+export function sizeScale(maxBytes: number): SizeScale {
   let i = 0;
   while (i < BINARY_UNITS.length - 1 && maxBytes >= 1024 ** (i + 1)) i++;
   const unitBytes = 1024 ** i;
@@ -269,7 +269,7 @@ const ROUND_TOPS: readonly (readonly [mantissa: number, steps: number])[] = [
 ];
 
 /** Up to two decimals, no trailing zeros, never an exponent: Mermaid's number token is `[+-]?\d+(\.\d+)?`. */
-function decimal(x: number): string {
+export function decimal(x: number): string {
   return String(Number(x.toFixed(2)));
 }
 

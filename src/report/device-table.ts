@@ -1,8 +1,8 @@
-// Per-device totals for every renderer: sums per section, capacity and headroom, and which devices are worth a row.
+// Per-device totals for every renderer: sums per section, a section's named figures (allocated, reserved), capacity and headroom, and which devices are worth a row.
 import type { Entry } from '../gate/types.js';
-import { SECTIONS, sectionOfKind } from '../model/sections/index.js';
+import { SECTIONS, sectionOfKind, type SectionDeclaration } from '../model/sections/index.js';
 import { compareKeys } from '../model/snapshot.js';
-import { formatCount, formatDelta } from '../model/units.js';
+import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { splitOf } from './groups.js';
 
 /** One device: its keys' sums per section kind, and its capacity when one is configured. */
@@ -10,6 +10,8 @@ export interface DeviceRow {
   device: string;
   /** Sums of baseline and current values per entry kind (of a section whose unit is bytes), in SECTIONS order. */
   sums: Map<string, { baseline: number; current: number }>;
+  /** Figures of sections that declare them (`deviceRow.figures`), by column id (`allocator/reserved`); null: that side has none. */
+  figures: Map<string, { baseline: number | null; current: number | null }>;
   /** From the headroom verdict's device entry; null without a configured capacity. */
   capacity: number | null;
   /** capacity − the device estimate; null without a capacity. */
@@ -20,9 +22,22 @@ export interface DeviceRow {
   changed: boolean;
 }
 
+/** A column of one figure of a section (`deviceRow.figures`), or of its gap (the last figure minus the first). */
+export interface FigureColumn {
+  /** `allocator/reserved`; a gap's is `allocator/gap`. */
+  id: string;
+  title: string;
+  /** For a gap: the ids it is `to` − `from` of. */
+  gap?: { from: string; to: string };
+}
+
 export interface DeviceTableLimits {
   /** Kinds summed, in SECTIONS order. */
   kinds: string[];
+  /** Figure and gap columns present in some row, in SECTIONS order. */
+  figureColumns: FigureColumn[];
+  /** What the figure columns mean (the sections' `deviceRow.note`s), one sentence each. */
+  figureNotes: string[];
   rows: DeviceRow[];
   /** What the rows leave out, in one sentence; null when every device has a row. */
   rest: string | null;
@@ -40,7 +55,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const byDevice = new Map<string, DeviceRow>();
   const row = (device: string): DeviceRow => {
     let r = byDevice.get(device);
-    if (r === undefined) byDevice.set(device, (r = { device, sums: new Map(), capacity: null, headroom: null, flagged: false, changed: false }));
+    if (r === undefined) byDevice.set(device, (r = { device, sums: new Map(), figures: new Map(), capacity: null, headroom: null, flagged: false, changed: false }));
     return r;
   };
   // A key can carry several entries (its verdict, then findings with the same values): count it once.
@@ -59,6 +74,11 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
     const id = `${entry.kind}\u0000${entry.key}`;
     if (seen.has(id)) continue;
     seen.add(id);
+    if (declaration.deviceRow !== undefined) {
+      const figure = figureOf(declaration, entry.key);
+      if (figure !== null) r.figures.set(`${declaration.name}/${figure}`, { baseline: entry.baseline, current: entry.current });
+      continue;
+    }
     let sum = r.sums.get(entry.kind);
     if (sum === undefined) r.sums.set(entry.kind, (sum = { baseline: 0, current: 0 }));
     sum.baseline += entry.baseline ?? 0;
@@ -66,19 +86,21 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   }
   if (byDevice.size === 0) return null;
   const all = [...byDevice.values()];
-  for (const r of all) r.changed = [...r.sums.values()].some((s) => s.current !== s.baseline);
+  for (const r of all) r.changed = [...r.sums.values()].some((s) => s.current !== s.baseline) || [...r.figures.values()].some((f) => f.current !== f.baseline);
   const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
   const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
-  if (kinds.length === 0 && all.every((r) => r.capacity === null)) return null;
+  const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
+  if (kinds.length === 0 && figureColumns.length === 0 && all.every((r) => r.capacity === null)) return null;
   all.sort((a, b) => compareKeys(a.device, b.device));
-  if (all.length <= ALL_DEVICES_UP_TO) return { kinds, rows: all, rest: null, total: all.length };
+  const columns = { kinds, figureColumns, figureNotes };
+  if (all.length <= ALL_DEVICES_UP_TO) return { ...columns, rows: all, rest: null, total: all.length };
 
   const change = (r: DeviceRow): number => [...r.sums.values()].reduce((s, v) => s + Math.abs(v.current - v.baseline), 0);
   const worth = all.filter((r) => r.flagged || r.changed);
   worth.sort((a, b) => Number(b.flagged) - Number(a.flagged) || change(b) - change(a) || compareKeys(a.device, b.device));
   const rows = worth.slice(0, MAX_DEVICE_ROWS).sort((a, b) => compareKeys(a.device, b.device));
   const hidden = all.length - rows.length;
-  if (hidden === 0) return { kinds, rows, rest: null, total: all.length };
+  if (hidden === 0) return { ...columns, rows, rest: null, total: all.length };
   const hiddenChanged = worth.length - rows.length;
   const unchanged = all.length - worth.length;
   const parts: string[] = [];
@@ -87,11 +109,64 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
     parts.push(`${formatCount(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
   }
   if (unchanged > 0) parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
-  return { kinds, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
+  return { ...columns, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
+}
+
+/** The figure a key of a section with `deviceRow` holds (`dev0/reserved` → `reserved`), or null for a key that is no figure. */
+function figureOf(declaration: SectionDeclaration, key: string): string | null {
+  const figure = key.slice(key.lastIndexOf('/') + 1);
+  return declaration.deviceRow?.figures.some((f) => f.figure === figure) === true ? figure : null;
+}
+
+/** The columns of the figures some row has, section by section, each section's gap after its figures. */
+function figureColumnsOf(present: ReadonlySet<string>): { figureColumns: FigureColumn[]; figureNotes: string[] } {
+  const figureColumns: FigureColumn[] = [];
+  const figureNotes: string[] = [];
+  for (const declaration of SECTIONS) {
+    const row = declaration.deviceRow;
+    if (row === undefined || row.figures.length === 0) continue;
+    const ids = row.figures.map((f) => `${declaration.name}/${f.figure}`);
+    if (!ids.some((id) => present.has(id))) continue;
+    row.figures.forEach((f, i) => figureColumns.push({ id: ids[i] as string, title: f.title }));
+    if (row.gap !== undefined && ids.length >= 2) {
+      figureColumns.push({ id: `${declaration.name}/gap`, title: row.gap, gap: { from: ids[0] as string, to: ids[ids.length - 1] as string } });
+    }
+    if (row.note !== undefined) figureNotes.push(row.note);
+  }
+  return { figureColumns, figureNotes };
+}
+
+/** A figure column's value in a row: the figure's current value, or for a gap `to − from` (null when either is absent). */
+export function figureValue(row: DeviceRow, column: FigureColumn): { baseline: number | null; current: number | null } | undefined {
+  if (column.gap === undefined) return row.figures.get(column.id);
+  const from = row.figures.get(column.gap.from);
+  const to = row.figures.get(column.gap.to);
+  if (from === undefined || to === undefined) return undefined;
+  const minus = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a - b);
+  return { baseline: minus(to.baseline, from.baseline), current: minus(to.current, from.current) };
+}
+
+/** A gap as a share of the column it is taken from (`reserved`): `31.2%`; null without both values. */
+export function gapShare(row: DeviceRow, column: FigureColumn): string | null {
+  if (column.gap === undefined) return null;
+  const to = row.figures.get(column.gap.to)?.current ?? null;
+  const gap = figureValue(row, column)?.current ?? null;
+  if (to === null || gap === null || to <= 0) return null;
+  return `${((gap / to) * 100).toFixed(1)}%`;
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+}
+
+/** A figure's `baseline → current`, or a gap's current value with its share: `10.8 GiB (31.2%)`; `—` without one. */
+export function figureCell(row: DeviceRow, column: FigureColumn): string {
+  const value = figureValue(row, column);
+  if (value === undefined) return '—';
+  const side = (v: number | null): string => (v === null ? '—' : formatBytes(v));
+  if (column.gap === undefined) return `${side(value.baseline)} → ${side(value.current)}`;
+  const share = gapShare(row, column);
+  return value.current === null ? '—' : `${formatBytes(value.current)}${share === null ? '' : ` (${share})`}`;
 }

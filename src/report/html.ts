@@ -1,8 +1,9 @@
 // The gate report as ONE self-contained HTML file (inline CSS and SVG, a CSP that forbids everything else): groups and top-N, readable from 400 px up; the JSON report holds every entry.
 import type { Entry, GateReport } from '../gate/types.js';
+import type { Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
-import { deviceTable } from './device-table.js';
+import { deviceTable, figureCell } from './device-table.js';
 import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition } from './entry-values.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { escapeHtml } from './escape.js';
@@ -21,6 +22,7 @@ import {
   type EntryGroup,
 } from './groups.js';
 import { countByStatus, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { traceTimelinesHtml } from './trace-timeline.js';
 
 export interface HtmlOptions {
   /** Subject of the verdict: "<title> failed: …". Default "Memory gate". */
@@ -29,6 +31,8 @@ export interface HtmlOptions {
   generatedAt?: string;
   /** The baseline file, named in a first run's how-to. */
   baselineFile?: string;
+  /** The run's timelines (the snapshot's `series`): allocator traces are drawn per device. */
+  series?: Snapshot['series'];
 }
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
@@ -58,6 +62,7 @@ ul.verdicts li.warn { border-color: #d4a72c; background: #fff8c5; }
 ul.verdicts li.ok { border-color: #4ac26b; background: #dafbe1; }
 figure { margin: 0; }
 .chart svg { display: block; }
+figure.chart { margin: 0 0 14px; }
 
 .chart .segment:hover, .chart .segment:focus { stroke: #000; stroke-width: 2; outline: none; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
@@ -71,7 +76,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 td.status { white-space: nowrap; }
 .key code { white-space: normal; word-break: keep-all; overflow-wrap: normal; }
 .key .seg { white-space: nowrap; }
-td.why { font-size: 12px; color: #3d444d; min-width: 12em; }
+td.why { font-size: 12px; color: #3d444d; min-width: 12em; overflow-wrap: anywhere; }
+figcaption.note { overflow-wrap: anywhere; }
 tr.fail td.status { color: #b3261e; font-weight: 600; }
 tr.warn td.status { color: #9a6700; font-weight: 600; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
@@ -122,6 +128,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   }
   body.push(...deviceSection(report));
   body.push(...totalsSection(report.entries));
+  body.push(...traceTimelinesHtml(options.series, report.entries));
   if (sections.improvements.length > 0) {
     body.push(
       '<section id="improvements">',
@@ -238,6 +245,7 @@ function totalsSection(entries: readonly Entry[]): string[] {
   if (first !== undefined) header.push(`${kindTitle(first)}: baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
+  for (const column of limits.figureColumns) header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
   const rows = limits.rows.map((r) => {
     const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
     const sum = first === undefined ? undefined : r.sums.get(first);
@@ -257,6 +265,7 @@ function totalsSection(entries: readonly Entry[]): string[] {
       const s = r.sums.get(kind);
       cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : text(formatDelta(s.current - s.baseline))}</td>`);
     }
+    for (const column of limits.figureColumns) cells.push(`<td class="num" data-label="${text(column.title)}">${text(figureCell(r, column))}</td>`);
     return `<tr>${cells.join('')}</tr>`;
   });
   return [
@@ -266,6 +275,7 @@ function totalsSection(entries: readonly Entry[]): string[] {
     ...rows,
     '</tbody></table>',
     ...(limits.rest === null ? [] : [`<p class="note">${text(limits.rest)}</p>`]),
+    ...limits.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
     '</section>',
   ];
 }

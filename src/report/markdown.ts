@@ -20,7 +20,7 @@ import {
   type EntryGroup,
 } from './groups.js';
 import { isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
-import { deviceTable, type DeviceTableLimits } from './device-table.js';
+import { deviceTable, figureCell, type DeviceTableLimits } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
 import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
@@ -492,6 +492,7 @@ function renderDevices(limits: DeviceTableLimits): string {
   if (first !== undefined) header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
+  for (const column of limits.figureColumns) header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
   const rows = limits.rows.map((t) => {
     const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
     const sum = (kind: string): { baseline: number; current: number } | undefined => t.sums.get(kind);
@@ -504,13 +505,15 @@ function renderDevices(limits: DeviceTableLimits): string {
       const s = sum(kind);
       cells.push(s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
     }
+    for (const column of limits.figureColumns) cells.push(sizes(figureCell(t, column)));
     return `| ${cells.join(' | ')} |`;
   });
   const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
   const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
   // Our own sentence of counts and sizes: nothing from a file.
   if (limits.rest !== null) lines.push('', limits.rest);
-  lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+  if (first !== undefined || limits.figureColumns.length === 0) lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+  for (const note of limits.figureNotes) lines.push('', escapeMarkdownText(note));
   return lines.join('\n');
 }
 

@@ -11,6 +11,7 @@ import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
 import { countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
+import { deviceTable, figureCell } from './device-table.js';
 
 export interface TerminalOptions {
   /** ANSI colours: red failures, yellow warnings, green pass. Default off. */
@@ -76,6 +77,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     }
   }
 
+  lines.push(...deviceFigures(report, width));
+
   if (recorded.length > 0) {
     const patterns = groupEntries(recorded, perPattern).length;
     lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
@@ -95,6 +98,23 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The figures sections declare per device (memory snapshots: allocated and reserved peaks and their gap), one row per
+ * device as the other reports pick them; nothing when no section's figures are in the report.
+ */
+function deviceFigures(report: GateReport, width: number): string[] {
+  const limits = deviceTable(report.entries);
+  if (limits === null || limits.figureColumns.length === 0) return [];
+  const columns: Column[] = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' }))];
+  const rows = limits.rows
+    .filter((r) => r.figures.size > 0)
+    .map((r): Cell[] => [{ text: `${r.flagged ? '! ' : ''}${shown(r.device)}` }, ...limits.figureColumns.map((c): Cell => ({ text: figureCell(r, c) }))]);
+  const out = ['', ...alignedTable(columns, rows, { flexColumn: 0, width })];
+  if (limits.rest !== null) out.push(...wrap(limits.rest, width));
+  for (const note of limits.figureNotes) out.push(...wrap(note, width));
+  return out.map((line) => clip(line, width));
 }
 
 interface TableRow {

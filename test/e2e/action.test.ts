@@ -1909,3 +1909,50 @@ describe('refused report artifacts', () => {
     expect(r.summary).toBe('');
   });
 });
+
+// ───────────────────────────── issue 22: a torch_npu OOM snapshot as the only evidence ─────────────────────────────
+
+describe('memory snapshots', () => {
+  it("a training job's OOM snapshot alone fails the PR, and the comment says fragmentation with the numbers", async () => {
+    const dirs = newRunDirs();
+    // What OOM_SNAPSHOT_ENABLE=1 leaves in OOM_SNAPSHOT_PATH: the pickle and torch_npu's module table beside it.
+    const fixtures = join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'constructed');
+    mkdirSync(join(dirs.workspace, 'oom', 'rank0'), { recursive: true });
+    for (const name of ['oom_snapshot_4242_20261201101500.pickle', 'device_0_memUsageInfo_20261201101500.csv']) {
+      cpSync(join(fixtures, name), join(dirs.workspace, 'oom', 'rank0', name));
+    }
+    const PR = 2201;
+    const r = await runAction({
+      dirs,
+      inputs: { 'memory-snapshot': 'oom', 'html-report': 'memory-report.html' },
+      event: 'pull_request',
+      payload: prPayload(PR, 'e'.repeat(40), baseOf(dirs)),
+    });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.outputs.result).toBe('fail');
+    // One annotation for the failing key, then the job's one-line reason.
+    expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: dev0/oom1 oom', undefined]);
+    expect(r.errors[1]?.message).toMatch(/^Memory gate failed: dev0\/oom1 oom/);
+    const report = readReport(r);
+    expect(report.entries.filter((e) => e.severity === 'fail').map((e) => [e.kind, e.key, e.status, e.current])).toEqual([['oom', 'dev0/oom1', 'oom', 1536 * MiB]]);
+    const comments = fake.comments(PR);
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body.replaceAll('\u00a0', ' ');
+    expect(body).toContain('\n### ❌ Memory gate failed: 1 oom (no baseline yet: 7 keys recorded) (1 warning)\n');
+    // The explanation, escaped as markdown text: the numbers a memory engineer reads first.
+    const note = body.split('\n').find((line) => line.startsWith('1. `dev0/oom1`: '));
+    expect(note).toBeDefined();
+    const plain = note!.replace(/\\(.)/g, '$1');
+    expect(plain).toContain(
+      'Fragmentation: a request of 1.5 GiB failed with 1000.0 MiB free on the device; the allocator held 34.6 GiB reserved, 23.8 GiB of it allocated, so 10.8 GiB were cached, ' +
+        'more than the request, but no free block was that large (the largest: 1.2 GiB, at dump time, which the OOM triggered). Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True',
+    );
+    expect(plain).toContain('Largest holders at the OOM: model/mlp.py:88 forward 12.5 GiB, model/attention.py:212 forward 7.2 GiB');
+    expect(plain).toContain('From oom/rank0/oom_snapshot_4242_20261201101500.pickle.');
+    expect(body).toContain('| ⚠️ `dev0` | — → 23.8 GiB | — → 34.6 GiB | 10.8 GiB (31.2%) |');
+    // The HTML report draws reserved and allocated over the trace, with no script.
+    const html = readFileSync(join(dirs.workspace, 'memory-report.html'), 'utf8');
+    expect(html).toContain('<svg class="trace-timeline"');
+    expect(html).not.toMatch(/<script/i);
+  });
+});

@@ -54,7 +54,7 @@ export function explainOom(key: string, m: Metric, modules: Readonly<Record<stri
     `the allocator held ${formatBytes(reserved)} reserved, ${formatBytes(allocated)} of it allocated, so ${formatBytes(Math.max(0, cached))} were cached`;
   const holders = holdersText(m.sites);
   const table = modulesText(key, modules);
-  const tail = `${holders === '' ? '' : ` Largest holders at the OOM: ${holders}.`}${table === '' ? '' : ` torch_npu's module table at the OOM: ${table}.`} (${originText(m)})`;
+  const tail = `${holders === '' ? '' : ` Largest holders at the OOM: ${holders}.`}${table === '' ? '' : ` torch_npu's module table at the OOM: ${table}.`} ${originText(m)}`;
   if (m.kind === 'fragmentation') {
     return (
       `Fragmentation: ${head}, more than the request, but no free block was that large (the largest: ${formatBytes(largest)}, ${largestWhen}). ` +
@@ -62,15 +62,15 @@ export function explainOom(key: string, m: Metric, modules: Readonly<Record<stri
       tail
     );
   }
-  const unusable =
-    largest >= requested
-      ? ` A free block of ${formatBytes(largest)} (${largestWhen}) was as large as the request, yet unusable for it: it belongs to another stream or memory pool, or a memory-fraction limit (set_per_process_memory_fraction) stopped the allocator.`
-      : '';
-  return (
-    `Capacity: ${head}${cached < requested ? ', less than the request' : ''}: the device is full.${unusable} ` +
-    'Hold less at that point (smaller micro-batch, activation recomputation, optimizer state sharded or offloaded) or run on more devices.' +
-    tail
-  );
+  const remedy = 'Hold less at that point (smaller micro-batch, activation recomputation, optimizer state sharded or offloaded) or run on more devices.';
+  if (largest >= requested) {
+    return (
+      `Capacity: ${head}, and a free block of ${formatBytes(largest)} (${largestWhen}) was as large as the request, yet could not serve it: ` +
+      'it belongs to another stream or memory pool, or a memory-fraction limit (set_per_process_memory_fraction) stopped the allocator. ' +
+      `What this request could use was full. ${remedy}${tail}`
+    );
+  }
+  return `Capacity: ${head}, ${cached < requested ? 'less than the request' : 'in blocks smaller than the request'}: the device is full. ${remedy}${tail}`;
 }
 
 function holdersText(sites: Metric[string] | undefined): string {
@@ -136,9 +136,9 @@ export const fragmentedFindings: FindingAssessor = ({ baseline, current, config 
       rule: null,
       unit: 'bytes',
       note:
-        `${where} ${formatBytes(gap)} of the ${formatBytes(reserved)} reserved were not allocated (${((gap / reserved) * 100).toFixed(1)}%, over ${percent}% and ${formatBytes(bytes)}): ` +
-        'cached blocks the program could not use, and rounding. PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lets segments grow instead of caching holes; ' +
-        `a baseline run with less shows where it came from (${originText(metric)})`,
+        `${where[0]?.toUpperCase() ?? ''}${where.slice(1)} ${formatBytes(gap)} of the ${formatBytes(reserved)} reserved were not allocated (${((gap / reserved) * 100).toFixed(1)}%, over ${percent}% and ${formatBytes(bytes)}): ` +
+        'cached blocks the program could not use, and rounding. PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lets segments grow instead of caching holes. ' +
+        originText(metric),
     });
   }
   return entries;

@@ -15,8 +15,10 @@ export const allocationSites: SectionDeclaration = {
   unit: 'bytes',
   tolerance: { percent: 5, bytes: 64 * 1024 ** 2 },
   source: 'torch_npu memory snapshot (pickle) with stacks recorded',
-  describe: (_key, m) => `${formatCount(typeof m.blocks === 'number' ? m.blocks : 0)} block(s) live at the allocated peak; ${originText(m)}`,
+  describe: (_key, m) => `${formatCount(typeof m.blocks === 'number' ? m.blocks : 0)} block(s) live at the allocated peak. ${originText(m)}`,
   logicalDevices: true,
+  // No column of its own in the per-device table: its bytes add up to the allocated peak.
+  deviceRow: { figures: [] },
   fields: {
     bytes: { type: 'bytes', description: 'Requested bytes of the blocks live at the allocated peak (at dump time without a trace).' },
     blocks: { type: 'count', description: 'How many blocks.' },

@@ -9,10 +9,10 @@ export const PROCESS_DEVICE_FIELDS: Record<string, FieldDeclaration> = {
   visibleDevices: { type: 'stringOrNull', description: 'ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key\'s physical device, or null when the key keeps the logical index.' },
 };
 
-/** Where a device's figures came from: the file, and the logical index when it was mapped. */
+/** Where a device's figures came from, as a sentence: the file, and the process's device when it was mapped. */
 export function originText(metric: Metric): string {
-  const mapped = typeof metric.visibleDevices === 'string' ? ` (its npu:${String(metric.logicalDevice)}, ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices})` : '';
-  return `from ${String(metric.file)}${mapped}`;
+  const mapped = typeof metric.visibleDevices === 'string' ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}` : '';
+  return `From ${String(metric.file)}${mapped}.`;
 }
 
 function share(part: number, whole: number): string {
@@ -24,14 +24,14 @@ function describeAllocator(key: string, m: Metric): string {
   const origin = originText(m);
   if (n('traceEntries') === 0) {
     const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
-    return `no trace was recorded (_record_memory_history was off): only dump-time figures, ${what}; ${origin}`;
+    return `No trace was recorded (_record_memory_history was off): only dump-time figures, ${what}. ${origin}`;
   }
   const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
   if (key.endsWith('/reserved')) {
-    return `peak at ${at}, ${formatBytes(n('allocated'))} allocated there; at dump time ${formatBytes(n('atDump'))} in ${formatCount(n('segments'))} segment(s), the largest free block ${formatBytes(n('largestFreeBlock'))}; ${origin}`;
+    return `Peak at ${at}, ${formatBytes(n('allocated'))} allocated there; at dump time ${formatBytes(n('atDump'))} in ${formatCount(n('segments'))} segment(s), the largest free block ${formatBytes(n('largestFreeBlock'))}. ${origin}`;
   }
   const gap = n('reserved') - n('peak');
-  return `peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding); ${origin}`;
+  return `Peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding). ${origin}`;
 }
 
 export const allocator: SectionDeclaration = {
@@ -54,6 +54,7 @@ export const allocator: SectionDeclaration = {
       { figure: 'reserved', title: 'Reserved peak' },
     ],
     gap: 'Reserved − allocated',
+    note: 'Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key\'s note gives the fragmentation at the allocated peak exactly.',
   },
   fields: {
     peak: {

@@ -16,6 +16,8 @@ export const oomModules: SectionDeclaration = {
   // Evidence for the oom finding's note: a run without an OOM has no such table to compare with.
   compared: false,
   logicalDevices: true,
+  // No column of its own in the per-device table: events, not memory held.
+  deviceRow: { figures: [] },
   fields: {
     peak: { type: 'bytes', description: 'memPeakSize(MB) in bytes (the CSV has 4 decimals of MiB: within 53 bytes).' },
     current: { type: 'bytes', description: 'curMemSize(MB) in bytes, at the OOM.' },

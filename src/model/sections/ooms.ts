@@ -16,6 +16,8 @@ export const ooms: SectionDeclaration = {
   // A property of this run: every one fails the gate (oom), whatever the baseline had.
   compared: false,
   logicalDevices: true,
+  // No column of its own in the per-device table: events, not memory held.
+  deviceRow: { figures: [] },
   fields: {
     requested: { type: 'bytes', description: 'The request, rounded as the allocator rounds it.' },
     deviceFree: { type: 'bytes', description: 'Free device memory the driver reported (aclrtGetMemInfo).' },

@@ -66,9 +66,16 @@ export interface SectionDeclaration {
   /**
    * How the per-device table shows the section. Default: one column, the sum of the device's keys. `figures`: each key
    * is `devN/<figure>` and each named figure gets its own column (never summed with the others), then `gap`, the last
-   * figure minus the first (reserved − allocated).
+   * figure minus the first (reserved − allocated), as a share of the last.
    */
-  deviceRow?: { figures: readonly DeviceFigure[]; gap?: string };
+  deviceRow?: {
+    /** Empty: the section has no column (its keys add up to another section's figure, or are events). */
+    figures: readonly DeviceFigure[];
+    /** The gap column's title. */
+    gap?: string;
+    /** One sentence under the table on what the columns mean. */
+    note?: string;
+  };
 }
 
 /** One figure of a device row: the key's last segment, and its column title. */
