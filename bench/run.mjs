@@ -2,7 +2,7 @@
 // Throughput benchmark: times the built CLI against grep and Python's csv on a generated corpus, after checking its output is exact.
 //
 //   npm run bench                       (node bench/run.mjs)
-//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR]
+//   node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR] [--snapshot-bytes 1GiB] [--only memscope|snapshot|package]
 //   node bench/run.mjs --many-files 100000 [--runs N] [--dist DIR]   (only: peak RSS over many small files → RESULTS-many-files.md)
 //   node bench/run.mjs --only package                                 (only: the npm package's packed and unpacked size)
 //
@@ -16,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
 import { writeMemscopeDump } from './memscope-generate.mjs';
+import { writeMemorySnapshot } from './snapshot-generate.mjs';
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -61,7 +62,7 @@ const QUOTED_SHARE = 0.07;
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, only: null };
+  const o = { plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, snapshotBytes: '1GiB', only: null };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -83,10 +84,11 @@ function parseOptions(argv) {
       case '--many-files': o.manyFiles = Number(value()); break;
       case '--dump-bytes': o.dumpBytes = value(); break;
       case '--launches': o.launches = Number(value()); break;
+      case '--snapshot-bytes': o.snapshotBytes = value(); break;
       case '--only': o.only = value(); break;
       case '--corpus': CORPUS = resolve(value()); break;
       case '--help': case '-h':
-        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR] [--only memscope|package]');
+        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR] [--dump-bytes 1GiB] [--launches 1000000] [--snapshot-bytes 1GiB] [--only memscope|snapshot|package]');
         process.exit(0);
         break;
       default: fail(`unknown option ${flag}`);
@@ -100,9 +102,12 @@ function parseOptions(argv) {
     if (!given.has('--runs')) o.runs = 1;
     if (!given.has('--dump-bytes')) o.dumpBytes = '16MiB';
     if (!given.has('--launches')) o.launches = 20_000;
+    if (!given.has('--snapshot-bytes')) o.snapshotBytes = '16MiB';
   }
   o.dumpBytes = parseSize(o.dumpBytes);
-  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package') fail('--only takes memscope or package');
+  o.snapshotBytes = parseSize(o.snapshotBytes);
+  if (!(o.snapshotBytes >= 1024 * 1024)) fail('--snapshot-bytes must be at least 1MiB');
+  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package' && o.only !== 'snapshot') fail('--only takes memscope, snapshot or package');
   if (!Number.isSafeInteger(o.launches) || o.launches < 1000) fail('--launches must be an integer of at least 1000');
   o.plogBytes = parseSize(o.plogBytes);
   o.profilerBytes = parseSize(o.profilerBytes);
@@ -397,6 +402,14 @@ async function main() {
     log(`wrote the msMemScope section of ${relative(ROOT, target)}`);
     return;
   }
+  if (o.only === 'snapshot') {
+    const section = await benchSnapshot(o);
+    console.log(section);
+    const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
+    writeFileSync(target, withSnapshotSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    log(`wrote the memory-snapshot section of ${relative(ROOT, target)}`);
+    return;
+  }
 
   // 1. Corpora: the main one (plog tree + CSVs), two smaller plog trees for scaling, a tiny one for start-up.
   const seedTag = `seed-${o.seed}`;
@@ -474,6 +487,7 @@ async function main() {
   const npmPackage = packageSize();
 
   const memscopeSection = await benchMemscope(o);
+  const snapshotSection = await benchSnapshot(o);
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
@@ -482,7 +496,7 @@ async function main() {
     dense: { bytes: denseBytes, files: denseFiles, share: denseShare, ...densePlog },
     quoted: { bytes: quotedBytes, share: quotedShare, ...quotedCompare },
   });
-  report.markdown = withMemscopeSection(report.markdown, memscopeSection);
+  report.markdown = withSnapshotSection(withMemscopeSection(report.markdown, memscopeSection), snapshotSection);
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -866,6 +880,67 @@ as sorted runs (64 bytes an event) that a merge replays. \`parse --dump\` then h
 from its MALLOC until its FREE matches it, the open op windows, each process's open step); \`compare-dumps\` holds 16
 bytes a launch and every 64th round of the Myers diff (the others recomputed when walking back).
 `;
+}
+
+// ---------------------------------------------------------------------------------------------
+// torch_npu memory snapshots: decode + analysis of a generated pickle against Python's pickle.load of the same file
+
+const SNAPSHOT_BEGIN = '<!-- memory-snapshot -->';
+const SNAPSHOT_END = '<!-- /memory-snapshot -->';
+
+/** Puts the memory-snapshot section into a RESULTS.md text, replacing an earlier one. */
+function withSnapshotSection(markdown, section) {
+  const block = `${SNAPSHOT_BEGIN}\n${section}\n${SNAPSHOT_END}\n`;
+  const from = markdown.indexOf(SNAPSHOT_BEGIN);
+  const to = markdown.indexOf(SNAPSHOT_END);
+  if (from !== -1 && to > from) return markdown.slice(0, from) + block + markdown.slice(to + SNAPSHOT_END.length + 1);
+  return `${markdown.trimEnd()}\n\n${block}`;
+}
+
+/**
+ * A snapshot of --snapshot-bytes (default 1 GiB) with a long trace, generated on the fly in a temporary folder (never
+ * kept: ~40 s to write, and as large as it is), checked against the figures the generator knows, then timed against
+ * Python's `pickle.load` of the same file: decoding alone is Python's side, decoding and every analysis ours.
+ */
+async function benchSnapshot(o) {
+  const file = join(scratch, 'memory_snapshot.pickle');
+  const t0 = Date.now();
+  const expected = writeMemorySnapshot(file, { bytes: o.snapshotBytes, seed: o.seed });
+  log(`generated ${(expected.bytes / MiB).toFixed(0)} MiB, ${expected.entries.toLocaleString('en')} trace entries in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  warm(scratch);
+  try {
+    const parsed = await measure(['node', CLI, 'parse', '--memory-snapshot', file, '--json'], { keepStdout: true });
+    if (parsed.code !== 0) fail(`parse --memory-snapshot exited with ${parsed.code}: ${parsed.stderr}`);
+    const allocator = JSON.parse(parsed.stdout).sections?.allocator ?? {};
+    const allocated = allocator['dev0/allocated'];
+    const reserved = allocator['dev0/reserved'];
+    if (allocated?.peak !== expected.peakAllocated || reserved?.peak !== expected.peakReserved || allocated?.traceEntries !== expected.entries) {
+      fail(`parse --memory-snapshot: expected peaks ${expected.peakAllocated} / ${expected.peakReserved} over ${expected.entries} entries, got ${JSON.stringify({ allocated, reserved })}`);
+    }
+    log(`verified parse --memory-snapshot: peak allocated ${expected.peakAllocated}, peak reserved ${expected.peakReserved}, ${expected.entries} entries`);
+    const python = ['python3', '-c', "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file];
+    const t = await timeSideBySide('parse --memory-snapshot', ['node', CLI, 'parse', '--memory-snapshot', file, '--json'], python, o.runs, parsed.stdout);
+    const pythonRss = await measure(python);
+    const ratio = t.ms / t.refMs;
+    const s = (ms) => (ms / 1000).toFixed(2);
+    const verdict = (ok) => (ok ? 'pass' : '**miss**');
+    return `## torch_npu memory snapshots
+
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}A snapshot from \`bench/snapshot-generate.mjs\` (protocol 4 as CPython writes it, torch_npu's layout and sharing: one str per key, shared frame dicts, one frames list per allocation shared by its free entries; 64 segments of 256 × 2 MiB blocks allocated and freed at random), generated in a temporary folder and deleted after;
+medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME ? '\`/usr/bin/time -f %M\`' : 'VmHWM polling'}; machine load ${loadavg()[0].toFixed(1)} (1-minute average) at the end.
+Ours is \`parse --memory-snapshot FILE --json\` (both decoding passes, every figure, the JSON); the reference is \`python3 -c "import pickle; pickle.load(open(F,'rb'))"\` (decoding alone).
+
+| figure | input | ours (median) | python pickle.load (median) | ratio | target | peak RSS ours | peak RSS python |
+|---|---|---|---|---|---|---|---|
+| \`parse --memory-snapshot\` | ${(expected.bytes / MiB).toFixed(0)} MiB, ${expected.entries.toLocaleString('en')} trace entries | ${s(t.ms)} s | ${s(t.refMs)} s | ${ratio.toFixed(2)}× | ≤ 1.5×: ${verdict(ratio <= 1.5)} | ${t.rssMiB.toFixed(0)} MiB (max ${t.maxRssMiB.toFixed(0)}; ≤ 1 GiB: ${verdict(t.maxRssMiB <= 1024)}) | ${pythonRss.rssMiB.toFixed(0)} MiB |
+
+The decoder holds a 1 MiB window of the file, a byte per memo index (how often it is fetched), the memo entries that
+will be fetched again (until their last fetch), and per address of the trace one slot (its latest entry and, once
+touched after the allocated peak, its first entry after it); the trace itself streams.
+`;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 main().catch((e) => {

@@ -3,6 +3,7 @@ import { s as serializeError } from './chunks/parse-protocol.js';
 import { p as parseInputFile } from './chunks/evidence-sources.js';
 import { S as SnapshotBuilder } from './chunks/snapshot.js';
 import './chunks/errors.js';
+import './chunks/units.js';
 import './chunks/series.js';
 
 async function parseOne(task) {

@@ -27,6 +27,7 @@ import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
 import '../chunks/snapshot.js';
+import '../chunks/units.js';
 import '../chunks/series.js';
 import '../chunks/baseline.js';
 import '../chunks/atomic-write.js';
@@ -35,17 +36,17 @@ import 'node:buffer';
 import 'node:string_decoder';
 import '../chunks/compare.js';
 import '../chunks/roll-up.js';
-import '../chunks/units.js';
 import '../chunks/thresholds.js';
 import '../chunks/environment.js';
+import '../chunks/keys.js';
 import '../chunks/types.js';
 import '../chunks/baseline-changes.js';
 import '../chunks/escape.js';
 import '../chunks/annotation.js';
 import '../chunks/groups.js';
-import '../chunks/keys.js';
 import '../chunks/json.js';
 import '../chunks/markdown.js';
+import '../chunks/chart.js';
 import '../chunks/device-table.js';
 import '../chunks/trends.js';
 import '../chunks/format.js';
@@ -107,6 +108,7 @@ async function runCheckMode(inputs) {
         preface,
         limitsChanged: (limits.used?.changes.length ?? 0) > 0,
         ...(trends !== undefined ? { trends } : {}),
+        series: snapshot.series,
     });
 }
 

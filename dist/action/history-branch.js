@@ -25,6 +25,7 @@ import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
 import '../chunks/snapshot.js';
+import '../chunks/units.js';
 import '../chunks/series.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';

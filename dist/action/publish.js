@@ -470,8 +470,8 @@ async function writeReportFile(input, what, where, render) {
     }
     info(`Wrote the ${what} to ${file}`);
 }
-async function writeReportFiles(inputs, report) {
-    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report));
+async function writeReportFiles(inputs, report, series) {
+    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report, series === undefined ? {} : { series }));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
         const { runStamp } = await import('../chunks/node-environment.js');
         return (await import('../chunks/junit.js')).renderJunit(report, runStamp());
@@ -537,7 +537,7 @@ async function publish(inputs, report, where) {
         ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
     await writeOutputs(report, markdown);
-    await writeReportFiles(inputs, report);
+    await writeReportFiles(inputs, report, where.series);
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown).write();
     const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;

@@ -14,6 +14,7 @@ import 'node:vm';
 import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import './units.js';
 
 const validateBaseline = compileSectionsDocument(buildBaselineSchema());
 const validateBaselineV1 = compileSchema(buildBaselineV1Schema());

@@ -32,7 +32,14 @@ async function collectSnapshot(inputs, options = {}) {
         if (parser.combine)
             await parser.combine(inputs.files, builder);
     }
-    const snapshot = builder.build();
+    let snapshot = builder.build();
+    for (const source of SOURCES) {
+        if ((inputs.files[source.name] ?? []).length === 0)
+            continue;
+        const parser = await parserOf(source.name);
+        if (parser.finish)
+            snapshot = parser.finish(snapshot, inputs.run ?? {});
+    }
     if (isEmptySnapshot(snapshot))
         throw new InputError(noDataMessage(inputs, snapshot, builder.skippedRecords));
     return { snapshot, skippedRecords: builder.skippedRecords, notes: builder.notes };

@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
+import { U as UsageError, I as InputError, f as failureText, v as visible } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
 import { d as stringifyDocument } from './snapshot.js';
 import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
@@ -12,12 +11,13 @@ import './worker-start.js';
 import 'node:fs';
 import 'node:os';
 import 'node:worker_threads';
+import './units.js';
 import './series.js';
-import './_commonjsHelpers.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
+import './_commonjsHelpers.js';
 
 var version = "1.0.0";
 var packageJson = {
@@ -327,7 +327,14 @@ var historyCommand$1 = /*#__PURE__*/Object.freeze({
 });
 
 const PROGRAM = 'ascend-memory-gate';
-const INPUT_OPTIONS = Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]));
+const INPUT_OPTIONS = {
+    ...Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }])),
+    'source-root': {
+        type: 'string',
+        value: 'DIR',
+        description: "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
+    },
+};
 const ENVIRONMENT_OPTIONS = {
     'node-environment': { type: 'boolean', description: "record this machine's CANN, driver, chip, torch and memory variables" },
     env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
@@ -405,9 +412,7 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        'A folder is searched for (globs below the folder; ! excludes):',
-        ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
-        '',
+        `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
         'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
     ]
         .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
@@ -430,10 +435,8 @@ function useColor(stream = process.stdout, env = process.env) {
 const stdio = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
-    outBytes: (bytes) => (process.stdout.write(bytes) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
     width: () => terminalWidth(),
     color: () => useColor(),
-    isTerminal: () => process.stdout.isTTY === true,
 };
 async function withNodeFromOptions(snapshot, opts, io, always = false) {
     const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
@@ -446,14 +449,14 @@ async function collectFromOptions(opts, io) {
     if (noSpecs(specs)) {
         throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
     }
-    const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
-    const collected = await collectSnapshot({ files, searched: describeSearches(specs) });
+    const files = await resolveAllInputs(specs);
+    const root = optionalString(opts, 'source-root');
+    const run = root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } };
+    const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
     warnSkipped(collected, io);
     return collected;
 }
 function warnSkipped(collected, io) {
-    for (const n of collected.notes)
-        io.err(`warning: ${visible(`${n.file}:${n.line}: ${n.reason}`)}\n`);
     const { skipped } = collected.snapshot.meta;
     if (skipped === 0)
         return;
@@ -463,18 +466,9 @@ function warnSkipped(collected, io) {
     if (skipped > shown.length)
         io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
-async function writeOutput(file, text) {
-    try {
-        await writeFile(file, text);
-    }
-    catch (error) {
-        const failure = fileSystemFailure(error, file);
-        throw failure === undefined ? error : new InputError(failure);
-    }
-}
 async function emit(text, outFile, io) {
     if (outFile)
-        await writeOutput(outFile, text);
+        await writeFile(outFile, text);
     else
         io.out(text);
 }
@@ -494,11 +488,12 @@ async function checkCommand(args, io) {
     const history = historyFile === undefined ? null : await readHistory(historyFile, io);
     const junitFile = optionalString(opts, 'junit');
     const stamp = junitFile === undefined ? undefined : (await import('./node-environment.js')).runStamp();
-    const { snapshot } = await collectFromOptions(opts, io);
+    const { snapshot: collected } = await collectFromOptions(opts, io);
     const { runGate } = await import('./run-gate.js');
     const trendsModule = history === null ? undefined : await import('./trends.js');
+    const snapshot = await withNodeFromOptions(collected, opts, io);
     const { report, config } = await runGate({
-        snapshot: await withNodeFromOptions(snapshot, opts, io),
+        snapshot,
         baselinePath,
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
@@ -512,11 +507,11 @@ async function checkCommand(args, io) {
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+        await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
     if (htmlFile)
-        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(report));
+        await writeFile(htmlFile, (await import('./html.js')).renderHtml(report, { series: snapshot.series }));
     if (junitFile !== undefined && stamp !== undefined)
-        await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
+        await writeFile(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js');
     io.out(renderTerminal(report, {
         color: (io.color ?? useColor)(),

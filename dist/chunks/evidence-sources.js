@@ -65,6 +65,19 @@ const SOURCES = [
         load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
     },
     {
+        name: 'memorySnapshot',
+        option: 'memory-snapshot',
+        input: 'memory-snapshot',
+        label: 'memory snapshot',
+        description: "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
+        directoryPatterns: ['**/*.pickle', '**/*.pkl'],
+        searchHint: '*.pickle, *.pkl',
+        load: async () => {
+            const m = await import('./source.js');
+            return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
+        },
+    },
+    {
         name: 'dump',
         option: 'dump',
         input: 'memscope-dump',

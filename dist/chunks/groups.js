@@ -332,6 +332,11 @@ function verdictText(report, title) {
     const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
     if (firstRun) {
         const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
+        const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail' && e.status !== 'new'));
+        if (failing.length > 0) {
+            const why = failing.map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`).join(', ');
+            return `${title} failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}`;
+        }
         const closed = report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
         return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
     }

@@ -25,6 +25,7 @@ import './format.js';
 import './roll-up.js';
 import './types.js';
 import './escape.js';
+import './device-table.js';
 
 const MAX_ROWS = 60;
 const GAP = '  ';

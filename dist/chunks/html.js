@@ -1,15 +1,145 @@
-import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
-import { d as devicePeaks, r as renderDeviceStacksSvg, a as deviceTable } from './device-table.js';
+import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
+import { s as sizeScale, d as decimal, a as devicePeaks, r as renderDeviceStacksSvg } from './chart.js';
+import { d as deviceTable, f as figureCell } from './device-table.js';
 import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, a as statusLabel, g as groupEntries, p as plural, b as countByStatus, e as deviceOfEntry, k as kindTitle, w as worstOf, f as isRollUp, h as devicesPhrase, j as valueRange, l as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, q as formatChange, r as entryReason } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { e as escapeHtml } from './escape.js';
-import './snapshot.js';
-import './series.js';
+import { d as SECTIONS, c as compareKeys } from './snapshot.js';
+import { s as splitDevice } from './keys.js';
 import './roll-up.js';
 import './types.js';
 import './environment.js';
-import './keys.js';
 import 'node:crypto';
+import './series.js';
+
+const MAX_TIMELINES = 16;
+const FIGURE_COLORS = [
+    { line: '#0969da', fill: '#b6d4fb' },
+    { line: '#6e7781', fill: '#e6e9ec' },
+    { line: '#bf8700', fill: '#f6e1a6' },
+];
+const WIDTH = 560;
+const HEIGHT = 170;
+const MARGIN = { top: 14, right: 14, bottom: 30, left: 74 };
+function traceTimelinesHtml(series, entries) {
+    if (series === undefined)
+        return [];
+    const out = [];
+    for (const declaration of SECTIONS) {
+        const figures = declaration.deviceRow?.figures ?? [];
+        const byKey = series[declaration.name];
+        if (figures.length === 0 || byKey === undefined)
+            continue;
+        const devices = new Map();
+        for (const key of Object.keys(byKey)) {
+            const s = byKey[key];
+            const { device } = splitDevice(key);
+            const figure = key.slice(key.lastIndexOf('/') + 1);
+            const index = figures.findIndex((f) => f.figure === figure);
+            if (s.axis !== 'trace' || device === null || index === -1 || s.points.length === 0)
+                continue;
+            let lines = devices.get(device);
+            if (lines === undefined)
+                devices.set(device, (lines = { device, lines: [], caption: null, flagged: false }));
+            lines.lines.push({ figure, title: figures[index].title, series: s, color: FIGURE_COLORS[index % FIGURE_COLORS.length] });
+        }
+        if (devices.size === 0)
+            continue;
+        const firstFigure = figures[0].figure;
+        for (const entry of entries) {
+            if (entry.kind !== declaration.kind)
+                continue;
+            const lines = devices.get(splitDevice(entry.key).device ?? '');
+            if (lines === undefined)
+                continue;
+            if (entry.severity !== 'ok')
+                lines.flagged = true;
+            if (lines.caption === null && entry.key.endsWith(`/${firstFigure}`) && entry.note !== undefined && entry.status !== 'fragmented')
+                lines.caption = entry.note;
+        }
+        const all = [...devices.values()].sort((a, b) => compareKeys(a.device, b.device));
+        const drawn = all.length <= MAX_TIMELINES ? all : [...all].sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device)).slice(0, MAX_TIMELINES).sort((a, b) => compareKeys(a.device, b.device));
+        out.push('<section id="timelines">', `<h2>${text$1(declaration.title)} over the trace</h2>`);
+        out.push(legend(drawn));
+        for (const lines of drawn)
+            out.push(deviceFigure(lines));
+        const scope = drawn.length < all.length ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. ` : '';
+        out.push(`<p class="note">${text$1(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`, '</section>');
+    }
+    return out;
+}
+function legend(drawn) {
+    const seen = new Map();
+    for (const d of drawn)
+        for (const l of d.lines)
+            if (!seen.has(l.title))
+                seen.set(l.title, l.color);
+    const items = [...seen].map(([title, color]) => `<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true"><rect x="0" y="0" width="14" height="14" fill="${color.fill}" stroke="${color.line}" stroke-width="2"/></svg>${text$1(title)}</li>`);
+    return `<ul class="legend">\n${items.join('\n')}\n</ul>`;
+}
+function deviceFigure(d) {
+    const maxX = Math.max(...d.lines.map((l) => lastX(l.series)));
+    const maxY = Math.max(...d.lines.flatMap((l) => l.series.points.map((p) => p[1])));
+    const scale = sizeScale(Math.max(maxY, 1));
+    const topBytes = scale.top * scale.unitBytes;
+    const plotW = WIDTH - MARGIN.left - MARGIN.right;
+    const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const x = (v) => MARGIN.left + (maxX === 0 ? 0 : (v / maxX) * plotW);
+    const y = (v) => MARGIN.top + plotH - (Math.max(0, v) / topBytes) * plotH;
+    const shown = text$1(d.device);
+    const out = [];
+    const labels = d.lines.map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`).join(', ');
+    out.push(`<svg class="trace-timeline" viewBox="0 0 ${WIDTH} ${HEIGHT}" style="width:100%;max-width:${WIDTH}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`);
+    const steps = Math.round(scale.top / scale.step);
+    for (let i = 0; i <= steps; i++) {
+        const units = scale.step * i;
+        const gy = y(units * scale.unitBytes);
+        out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
+        if (i % 2 === 0 || steps <= 4)
+            out.push(`<text x="${n(MARGIN.left - 6)}" y="${n(gy + 4)}" text-anchor="end" font-size="12" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
+    }
+    const order = [...d.lines].sort((a, b) => Math.max(...b.series.points.map((p) => p[1])) - Math.max(...a.series.points.map((p) => p[1])));
+    for (const l of order) {
+        const path = stepPath(l.series, x, y);
+        out.push(`<path d="${path} L${n(x(lastX(l.series)))},${n(y(0))} L${n(x(0))},${n(y(0))} Z" fill="${l.color.fill}" stroke="none"/>`);
+        out.push(`<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text$1(`${d.device} · ${l.title}`)}</title></path>`);
+    }
+    const first = d.lines.find((l) => l.color === FIGURE_COLORS[0]) ?? d.lines[0];
+    if (first !== undefined) {
+        const peak = first.series.points.reduce((best, p) => (p[1] >= best[1] ? p : best));
+        const px = x(peak[0] + first.series.width / 2);
+        const py = y(peak[1]);
+        const label = `peak ${formatBytes(peak[1])}`;
+        const anchor = px > WIDTH - 120 ? 'end' : 'start';
+        out.push(`<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text$1(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`);
+        out.push(`<text x="${n(anchor === 'end' ? px - 6 : px + 6)}" y="${n(Math.max(MARGIN.top + 10, py - 5))}" text-anchor="${anchor}" font-size="12" fill="#1f2328">${escapeHtml(label)}</text>`);
+    }
+    out.push(`<text x="${n(MARGIN.left)}" y="${HEIGHT - 8}" font-size="12" fill="#444">0</text>`);
+    out.push(`<text x="${n(WIDTH - MARGIN.right)}" y="${HEIGHT - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`);
+    out.push(`<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`);
+    out.push('</svg>');
+    const caption = d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text$1(d.caption)}</figcaption>`;
+    return `<figure class="chart">\n${out.join('\n')}${caption}\n</figure>`;
+}
+function lastX(s) {
+    const last = s.points[s.points.length - 1];
+    return last === undefined ? 0 : last[0] + s.width;
+}
+function stepPath(s, x, y) {
+    const parts = [];
+    for (const [bx, by] of s.points) {
+        const x0 = x(bx);
+        const x1 = x(bx + s.width);
+        parts.push(`${parts.length === 0 ? 'M' : 'L'}${n(x0)},${n(y(by))} L${n(x1)},${n(y(by))}`);
+    }
+    return parts.join(' ');
+}
+function text$1(value) {
+    return escapeHtml(replaceControlCharacters(value));
+}
+function n(v) {
+    return String(Math.round(v * 10) / 10);
+}
 
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const SEVERITY_ICON = { fail: '✗', warn: '⚠', ok: '✓' };
@@ -32,6 +162,7 @@ ul.verdicts li.warn { border-color: #d4a72c; background: #fff8c5; }
 ul.verdicts li.ok { border-color: #4ac26b; background: #dafbe1; }
 figure { margin: 0; }
 .chart svg { display: block; }
+figure.chart { margin: 0 0 14px; }
 
 .chart .segment:hover, .chart .segment:focus { stroke: #000; stroke-width: 2; outline: none; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
@@ -45,7 +176,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 td.status { white-space: nowrap; }
 .key code { white-space: normal; word-break: keep-all; overflow-wrap: normal; }
 .key .seg { white-space: nowrap; }
-td.why { font-size: 12px; color: #3d444d; min-width: 12em; }
+td.why { font-size: 12px; color: #3d444d; min-width: 12em; overflow-wrap: anywhere; }
+figcaption.note { overflow-wrap: anywhere; }
 tr.fail td.status { color: #b3261e; font-weight: 600; }
 tr.warn td.status { color: #9a6700; font-weight: 600; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
@@ -90,6 +222,7 @@ function renderHtml(report, options = {}) {
     }
     body.push(...deviceSection(report));
     body.push(...totalsSection(report.entries));
+    body.push(...traceTimelinesHtml(options.series, report.entries));
     if (sections.improvements.length > 0) {
         body.push('<section id="improvements">', `<h2>Improvements (${formatCount(sections.improvements.length)})</h2>`, entryTable(groupEntries(sections.improvements, perPattern)), '</section>');
     }
@@ -196,6 +329,8 @@ function totalsSection(entries) {
         header.push('Capacity', 'Headroom');
     for (const kind of others)
         header.push(`${kindTitle(kind)} Δ`);
+    for (const column of limits.figureColumns)
+        header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
     const rows = limits.rows.map((r) => {
         const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
         const sum = first === undefined ? undefined : r.sums.get(first);
@@ -209,6 +344,8 @@ function totalsSection(entries) {
             const s = r.sums.get(kind);
             cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : text(formatDelta(s.current - s.baseline))}</td>`);
         }
+        for (const column of limits.figureColumns)
+            cells.push(`<td class="num" data-label="${text(column.title)}">${text(figureCell(r, column))}</td>`);
         return `<tr>${cells.join('')}</tr>`;
     });
     return [
@@ -218,6 +355,7 @@ function totalsSection(entries) {
         ...rows,
         '</tbody></table>',
         ...(limits.rest === null ? [] : [`<p class="note">${text(limits.rest)}</p>`]),
+        ...limits.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
         '</section>',
     ];
 }

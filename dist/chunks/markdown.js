@@ -1,8 +1,9 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
-import { a as deviceTable, b as renderMermaidChart } from './device-table.js';
+import { b as renderMermaidChart } from './chart.js';
 import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, w as worstOf, f as isRollUp, l as formatTransition, q as formatChange, e as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, h as devicesPhrase, k as kindTitle, a as statusLabel, r as entryReason, j as valueRange } from './groups.js';
 import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
-import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
+import { d as deviceTable, f as figureCell } from './device-table.js';
+import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
 import { RECENT_POINTS } from './trends.js';
 import { s as sectionOfKind } from './snapshot.js';
 import { s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';
@@ -380,6 +381,8 @@ function renderDevices(limits) {
         header.push('Capacity', 'Headroom');
     for (const kind of others)
         header.push(`${kindTitle(kind)} Δ`);
+    for (const column of limits.figureColumns)
+        header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
     const rows = limits.rows.map((t) => {
         const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
         const sum = (kind) => t.sums.get(kind);
@@ -393,13 +396,18 @@ function renderDevices(limits) {
             const s = sum(kind);
             cells.push(s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
         }
+        for (const column of limits.figureColumns)
+            cells.push(sizes(figureCell(t, column)));
         return `| ${cells.join(' | ')} |`;
     });
     const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
     const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
     if (limits.rest !== null)
         lines.push('', limits.rest);
-    lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+    if (first !== undefined || limits.figureColumns.length === 0)
+        lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+    for (const note of limits.figureNotes)
+        lines.push('', escapeMarkdownText(note));
     return lines.join('\n');
 }
 function linkDestination(url) {

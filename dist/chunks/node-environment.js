@@ -3,8 +3,35 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { U as UsageError } from './errors.js';
-import { S as SnapshotBuilder } from './snapshot.js';
+import { d as SECTIONS, S as SnapshotBuilder } from './snapshot.js';
+import { r as rewriteKeys } from './rewrite-keys.js';
+import { f as findDeviceSegment } from './keys.js';
+import './units.js';
 import './series.js';
+
+function parseVisibleDevices(value) {
+    const parts = value.split(',').map((p) => p.trim());
+    if (parts.length === 0 || parts.some((p) => !/^\d{1,9}$/.test(p)))
+        return null;
+    return parts.map(Number);
+}
+function mapLogicalDevices(snapshot, visibleDevices) {
+    const physical = parseVisibleDevices(visibleDevices);
+    if (physical === null)
+        return snapshot;
+    const bounds = { start: 0, end: 0 };
+    const rewrite = (key, metric) => {
+        const logical = metric.logicalDevice;
+        if (metric.visibleDevices !== null || typeof logical !== 'number' || !findDeviceSegment(key, bounds))
+            return { key, metric };
+        const device = physical[logical];
+        if (device === undefined)
+            return { key, metric };
+        const moved = { ...metric, visibleDevices };
+        return { key: `${key.slice(0, bounds.start)}dev${device}${key.slice(bounds.end)}`, metric: moved };
+    };
+    return rewriteKeys(snapshot, Object.fromEntries(SECTIONS.filter((s) => s.logicalDevices === true).map((s) => [s.name, rewrite])));
+}
 
 const MEMORY_VARIABLES = [
     'PYTORCH_NPU_ALLOC_CONF',
@@ -149,6 +176,18 @@ async function collectEnvironment(options) {
 function nodeName(env, given) {
     return given || env.NODE_NAME || os.hostname();
 }
+function devicesOf(snapshot) {
+    const devices = new Set(Object.keys(snapshot.meta.allocFailures).filter((device) => device !== 'unknown'));
+    const bounds = { start: 0, end: 0 };
+    for (const declaration of SECTIONS) {
+        if (declaration.logicalDevices !== true)
+            continue;
+        for (const key of Object.keys(snapshot.sections[declaration.name] ?? {}))
+            if (findDeviceSegment(key, bounds))
+                devices.add(key.slice(bounds.start, bounds.end));
+    }
+    return [...devices];
+}
 async function withThisNode(snapshot, options, log = () => { }) {
     const extra = options.extra ?? {};
     if (!options.collect && Object.keys(extra).length === 0)
@@ -156,10 +195,12 @@ async function withThisNode(snapshot, options, log = () => { }) {
     const { items, notes } = options.collect ? await collectEnvironment(options) : { items: { ...extra }, notes: [] };
     for (const note of notes)
         log(`environment: ${note}`);
+    const visible = items.ASCEND_RT_VISIBLE_DEVICES;
+    const mapped = visible === undefined ? snapshot : mapLogicalDevices(snapshot, visible);
     const builder = new SnapshotBuilder();
-    builder.addSnapshot(snapshot);
+    builder.addSnapshot(mapped);
     builder.addNode(nodeName(options.env, options.node), {
-        devices: Object.keys(snapshot.meta.allocFailures).filter((device) => device !== 'unknown'),
+        devices: devicesOf(mapped),
         files: snapshot.meta.files,
         records: snapshot.meta.records,
         skipped: snapshot.meta.skipped,

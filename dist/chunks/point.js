@@ -3,6 +3,8 @@ import { r as runEnvironmentOf, b as runValue } from './environment.js';
 import { r as rollUp } from './roll-up.js';
 import { a as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './snapshot.js';
 import { f as findDeviceSegment } from './keys.js';
+import './units.js';
+import './errors.js';
 import './series.js';
 
 const ROLL_UP_ABOVE_DEVICES = 64;

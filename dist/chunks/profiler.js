@@ -1,10 +1,9 @@
 import { P as ParseError } from './errors.js';
-import { E as EscapedUtf8Decoder, p as protectEscapedBytes, r as restoreEscapedBytes, v as visibleName } from './escaped-utf8.js';
 import { s as streamText } from './text-stream.js';
 import { p as parse, C as CsvError } from './sync.js';
+import { M as MIB, K as KIB, c as cellMicros, a as MINDSPORE_MB, b as cellBytes } from './decimal.js';
 import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
-import { e as exactSum, B as BEYOND_EXACT } from './units.js';
 export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:fs';
@@ -63,7 +62,7 @@ class StopReading extends Error {
 async function readCsvRows(path, name, sink) {
     const splitter = new RowSplitter(name, sink);
     try {
-        await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder());
+        await streamText(path, (text) => splitter.push(text));
         splitter.end();
     }
     catch (err) {
@@ -172,7 +171,7 @@ class RowSplitter {
     quoted(text, line) {
         let records;
         try {
-            records = parse(protectEscapedBytes(text), { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+            records = parse(text, { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
         }
         catch (err) {
             if (err instanceof CsvError) {
@@ -184,7 +183,7 @@ class RowSplitter {
         const cells = records[0];
         if (records.length !== 1 || cells === undefined)
             throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
-        this.row.fromCells(cells.map(restoreEscapedBytes), line);
+        this.row.fromCells(cells, line);
         this.sink(this.row);
     }
 }
@@ -196,153 +195,6 @@ function countQuotes(s, from, to) {
 }
 function trimCr(s, pos, nl) {
     return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
-}
-
-const MIB = { label: 'MB', bytes: 2 ** 20, twos: 20, fives: 0 };
-const KIB = { label: 'KB', bytes: 2 ** 10, twos: 10, fives: 0 };
-const MINDSPORE_MB = { label: 'MB (MindSpore: KB/1000)', bytes: 1_024_000, twos: 13, fives: 3 };
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const MAX_FAST_DECIMALS = 30;
-const scales = new Map();
-let lastUnit = null;
-let lastScale = null;
-function scaleOf(unit) {
-    if (unit === lastUnit)
-        return lastScale;
-    let scale = scales.get(unit);
-    if (scale === undefined) {
-        scale = { mult: [], den: [], fast: [] };
-        for (let d = 0; d <= MAX_FAST_DECIMALS; d++) {
-            const p2 = unit.twos - d;
-            const p5 = unit.fives - d;
-            const mult = 2 ** Math.max(p2, 0) * 5 ** Math.max(p5, 0);
-            const den = 2 ** Math.max(-p2, 0) * 5 ** Math.max(-p5, 0);
-            scale.mult.push(mult);
-            scale.den.push(den);
-            scale.fast.push(Number.isSafeInteger(den) && 10 ** d * mult <= MAX_SAFE);
-        }
-        scales.set(unit, scale);
-    }
-    lastUnit = unit;
-    lastScale = scale;
-    return scale;
-}
-const ZERO = 48;
-const DOT = 46;
-const MINUS = 45;
-const PLUS = 43;
-const TAB = 9;
-const SPACE = 32;
-function cellBytes(s, from, to, unit) {
-    while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE))
-        to--;
-    while (from < to && s.charCodeAt(from) === SPACE)
-        from++;
-    if (from === to)
-        return 'missing';
-    let i = from;
-    let c = s.charCodeAt(i);
-    let negative = false;
-    if (c === MINUS || c === PLUS) {
-        negative = c === MINUS;
-        i++;
-    }
-    let whole = 0;
-    let wholeDigits = 0;
-    for (; i < to; i++) {
-        c = s.charCodeAt(i) - ZERO;
-        if (c < 0 || c > 9)
-            break;
-        whole = whole * 10 + c;
-        wholeDigits++;
-    }
-    let frac = 0;
-    let decimals = 0;
-    if (i < to && s.charCodeAt(i) === DOT) {
-        for (i++; i < to; i++) {
-            c = s.charCodeAt(i) - ZERO;
-            if (c < 0 || c > 9)
-                break;
-            frac = frac * 10 + c;
-            decimals++;
-        }
-    }
-    if (i < to) {
-        c = s.charCodeAt(i);
-        if ((c === 69 || c === 101) && wholeDigits + decimals > 0)
-            return 'exponent';
-        return nonNumber(s.slice(from, to));
-    }
-    if (wholeDigits + decimals === 0)
-        return 'malformed';
-    if (whole === 0 && frac === 0)
-        return 0;
-    if (negative)
-        return 'negative';
-    const scale = scaleOf(unit);
-    if (wholeDigits > 15 || decimals > MAX_FAST_DECIMALS || scale.fast[decimals] !== true)
-        return slowBytes(s.slice(from, to), unit);
-    const bytes = whole * unit.bytes;
-    if (bytes > MAX_SAFE)
-        return 'too-large';
-    if (frac === 0)
-        return bytes;
-    const mult = scale.mult[decimals];
-    const den = scale.den[decimals];
-    const num = frac * mult;
-    let q = Math.floor(num / den);
-    let r = num - q * den;
-    if (r < 0) {
-        q--;
-        r += den;
-    }
-    else if (r >= den) {
-        q++;
-        r -= den;
-    }
-    const total = bytes + q + (2 * r >= den ? 1 : 0);
-    return total > MAX_SAFE ? 'too-large' : total;
-}
-function slowBytes(text, unit) {
-    const dot = text.indexOf('.');
-    const digits = (dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1)).replace(/^\+/, '');
-    const decimals = dot === -1 ? 0 : text.length - dot - 1;
-    const num = BigInt(digits) * 2n ** BigInt(unit.twos) * 5n ** BigInt(unit.fives);
-    const den = 10n ** BigInt(decimals);
-    const bytes = (2n * num + den) / (2n * den);
-    return bytes > BigInt(MAX_SAFE) ? 'too-large' : Number(bytes);
-}
-function nonNumber(text) {
-    const t = text.trim().toUpperCase();
-    return t === 'N/A' || t === 'NA' || t === 'NULL' || t === 'NONE' ? 'missing' : 'malformed';
-}
-function cellMicros(s, from, to) {
-    while (to > from && (s.charCodeAt(to - 1) === TAB || s.charCodeAt(to - 1) === SPACE))
-        to--;
-    let whole = 0;
-    let i = from;
-    for (; i < to; i++) {
-        const digit = s.charCodeAt(i) - ZERO;
-        if (digit < 0 || digit > 9)
-            break;
-        whole = whole * 10 + digit;
-    }
-    if (i === from)
-        return NaN;
-    if (i < to) {
-        if (s.charCodeAt(i) !== DOT)
-            return exponentAt(s, i, to) ? Infinity : NaN;
-        for (i++; i < to; i++) {
-            const digit = s.charCodeAt(i) - ZERO;
-            if (digit < 0 || digit > 9)
-                return exponentAt(s, i, to) ? Infinity : NaN;
-        }
-    }
-    return whole <= MAX_SAFE ? whole : NaN;
-}
-function exponentAt(s, i, to) {
-    const c = s.charCodeAt(i);
-    return (c === 69 || c === 101) && i + 1 < to;
 }
 
 const HEADERS = [
@@ -633,7 +485,7 @@ class MemoryRecordReader extends TableReader {
                 into.noteDevice(tally.device);
             for (let f = 0; f < 3; f++) {
                 const i = f * this.units.length + u;
-                tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.component)}/${RECORD_FIGURES[f]}`, i);
+                tally.timelines.emitComponent(into, `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`, i);
             }
         }
     }
@@ -664,7 +516,7 @@ class ModuleMemReader extends TableReader {
                 continue;
             if (tally.device !== HOST)
                 into.noteDevice(tally.device);
-            const key = `NPU_MODULE_MEM/${tally.device}/${visibleName(tally.module)}`;
+            const key = `NPU_MODULE_MEM/${tally.device}/${tally.module}`;
             into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
             const series = tally.timelines.series[0];
             if (peak > 0 && series)
@@ -694,19 +546,18 @@ class OperatorMemoryReader extends TableReader {
         if (v === null)
             return;
         const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
-        const total = exactSum(tally.total, v);
-        if (total === null)
-            throw new ParseError(this.file, r.line, `the total of ${tally.name} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
         if (v > tally.largest)
             tally.largest = v;
         tally.count++;
-        tally.total = total;
+        tally.total += v;
+        if (!Number.isSafeInteger(tally.total))
+            this.skip(r, `the total of ${tally.name} leaves the exact range of 2^53 - 1 bytes`);
     }
     emit(into) {
         for (const t of this.tallies.byKey.values()) {
             if (t.device !== HOST)
                 into.noteDevice(t.device);
-            into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, { largest: t.largest, count: t.count, total: t.total });
+            into.addMetric(OPERATORS, `${t.device}/${t.name}`, { largest: t.largest, count: t.count, total: t.total });
         }
     }
 }
@@ -729,7 +580,7 @@ class StaticOpMemReader extends TableReader {
         const v = this.bytes(r, this.size, this.header.unit);
         if (v === undefined || v === null)
             return;
-        const key = `${device}/${visibleName(r.cell(this.model).trim())}/${visibleName(r.cell(this.graph).trim())}`;
+        const key = `${device}/${r.cell(this.model).trim()}/${r.cell(this.graph).trim()}`;
         const prev = this.totals.get(key);
         if (prev === undefined || v > prev)
             this.totals.set(key, v);
@@ -769,8 +620,8 @@ class NpuMemReader extends TableReader {
         for (const tally of this.tallies.byKey.values()) {
             if (tally.device !== HOST)
                 into.noteDevice(tally.device);
-            tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.event)}/hbm`, 0);
-            tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.event)}/ddr`, 1);
+            tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/hbm`, 0);
+            tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/ddr`, 1);
         }
     }
 }

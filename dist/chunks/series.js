@@ -3,6 +3,7 @@ class SeriesBuilder {
     axis;
     width = 1;
     buckets = new Map();
+    whole = null;
     constructor(axis) {
         this.axis = axis;
     }
@@ -20,12 +21,19 @@ class SeriesBuilder {
     addSeries(series) {
         if (series.axis !== this.axis)
             throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
+        if (series.axis === 'trace') {
+            if (this.whole === null || wholeOrder(series, this.whole) > 0)
+                this.whole = { axis: series.axis, width: series.width, points: series.points.map(([x, y]) => [x, y]) };
+            return;
+        }
         while (this.width < series.width)
             this.coarsenOnce();
         for (const [x, y] of series.points)
             this.add(x, y);
     }
     toSeries() {
+        if (this.whole !== null)
+            return { axis: this.whole.axis, width: this.whole.width, points: this.whole.points.map(([x, y]) => [x, y]) };
         const points = [...this.buckets]
             .sort((a, b) => a[0] - b[0])
             .map(([bucket, y]) => [bucket * this.width, y]);
@@ -48,6 +56,13 @@ class SeriesBuilder {
         for (const [b, y] of next)
             this.buckets.set(b, y);
     }
+}
+function wholeOrder(a, b) {
+    const peak = (s) => s.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
+    const last = (s) => (s.points.length === 0 ? 0 : s.points[s.points.length - 1][0] + s.width);
+    const ta = JSON.stringify(a.points);
+    const tb = JSON.stringify(b.points);
+    return peak(a) - peak(b) || last(a) - last(b) || a.width - b.width || (ta < tb ? -1 : ta > tb ? 1 : 0);
 }
 
 export { MAX_POINTS as M, SeriesBuilder as S };

@@ -9,6 +9,7 @@ import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
 import './series.js';
+import './units.js';
 import 'node:buffer';
 import 'node:string_decoder';
 

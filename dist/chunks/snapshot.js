@@ -1,4 +1,91 @@
+import { a as formatCount, f as formatBytes } from './units.js';
 import { S as SeriesBuilder } from './series.js';
+
+const PROCESS_DEVICE_FIELDS = {
+    file: { type: 'string', description: 'The snapshot file this device came from (the larger peak wins when several files name one device).' },
+    logicalDevice: { type: 'count', description: 'The device index the file gave (the process\'s logical index).' },
+    visibleDevices: { type: 'stringOrNull', description: 'ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key\'s physical device, or null when the key keeps the logical index.' },
+};
+function originText(metric) {
+    const mapped = typeof metric.visibleDevices === 'string' ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}` : '';
+    return `From ${String(metric.file)}${mapped}.`;
+}
+function share(part, whole) {
+    return whole === 0 ? '0.0%' : `${((part / whole) * 100).toFixed(1)}%`;
+}
+function describeAllocator(key, m) {
+    const n = (field) => (typeof m[field] === 'number' ? m[field] : 0);
+    const origin = originText(m);
+    if (n('traceEntries') === 0) {
+        const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
+        return `No trace was recorded (_record_memory_history was off): only dump-time figures, ${what}. ${origin}`;
+    }
+    const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
+    if (key.endsWith('/reserved')) {
+        return `Peak at ${at}, ${formatBytes(n('allocated'))} allocated there; at dump time ${formatBytes(n('atDump'))} in ${formatCount(n('segments'))} segment(s), the largest free block ${formatBytes(n('largestFreeBlock'))}. ${origin}`;
+    }
+    const gap = n('reserved') - n('peak');
+    return `Peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding). ${origin}`;
+}
+const allocator = {
+    name: 'allocator',
+    kind: 'allocator',
+    title: 'Caching allocator',
+    description: "Peak allocated (requested) and peak reserved bytes of torch_npu's caching allocator per device, over the memory snapshot's trace (at dump time without one), e.g. dev0/allocated, dev0/reserved.",
+    keyShape: 'devN/allocated|reserved',
+    example: 'dev0/reserved',
+    value: 'peak',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 64 * 1024 ** 2 },
+    source: 'torch_npu memory snapshot (pickle)',
+    describe: describeAllocator,
+    logicalDevices: true,
+    deviceRow: {
+        figures: [
+            { figure: 'allocated', title: 'Allocated peak' },
+            { figure: 'reserved', title: 'Reserved peak' },
+        ],
+        gap: 'Reserved − allocated',
+        note: 'Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key\'s note gives the fragmentation at the allocated peak exactly.',
+    },
+    fields: {
+        peak: {
+            type: 'bytes',
+            description: 'allocated: the most live requested bytes at any point of the trace; reserved: the most segment bytes. The latest such point is the peak point. Without a trace: the dump-time value.',
+        },
+        atDump: { type: 'bytes', description: 'At dump time: the sum of allocated_size (allocated, block-rounded) or of total_size (reserved) of the device\'s segments.' },
+        allocated: { type: 'bytes', description: 'Live requested bytes at this key\'s peak point.' },
+        reserved: { type: 'bytes', description: 'Reserved (segment) bytes at this key\'s peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.' },
+        point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },
+        traceEntries: { type: 'count', description: 'Entries in the device\'s trace; 0: no trace was recorded, only dump-time figures exist.' },
+        segments: { type: 'count', description: 'Segments at dump time.' },
+        largestSegment: { type: 'bytes', description: 'The largest segment at dump time.' },
+        largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
+        ...PROCESS_DEVICE_FIELDS,
+    },
+};
+
+const allocationSites = {
+    name: 'allocationSites',
+    kind: 'allocationSite',
+    title: 'Allocation sites',
+    description: 'Live requested bytes at the allocated peak of a memory snapshot, by device and the first frame of user code of each block (not torch, torch_npu, the standard library or C++; <unknown> without one), its path relative to the source root, e.g. dev0/model/attention.py:212 forward.',
+    keyShape: 'devN/<file>:<line> <function>',
+    example: 'dev0/model/attention.py:212 forward',
+    value: 'bytes',
+    unit: 'bytes',
+    tolerance: { percent: 5, bytes: 64 * 1024 ** 2 },
+    source: 'torch_npu memory snapshot (pickle) with stacks recorded',
+    describe: (_key, m) => `${formatCount(typeof m.blocks === 'number' ? m.blocks : 0)} block(s) live at the allocated peak. ${originText(m)}`,
+    logicalDevices: true,
+    deviceRow: { figures: [] },
+    fields: {
+        bytes: { type: 'bytes', description: 'Requested bytes of the blocks live at the allocated peak (at dump time without a trace).' },
+        blocks: { type: 'count', description: 'How many blocks.' },
+        codeRoot: { type: 'string', description: "The folder the site paths are relative to: the source root, the common folder of the file's user frames, or a package's site-packages; '' for absolute paths." },
+        ...PROCESS_DEVICE_FIELDS,
+    },
+};
 
 const components = {
     name: 'components',
@@ -106,6 +193,57 @@ const opFootprint = {
     },
 };
 
+const oomModules = {
+    name: 'oomModules',
+    kind: 'oomModule',
+    title: 'Modules at the OOM',
+    description: "torch_npu's per-module device memory at an OOM (device_<N>_memUsageInfo_<ts>.csv beside the OOM snapshot), e.g. dev0/PTA.",
+    keyShape: 'devN/<module>',
+    example: 'dev0/PTA',
+    value: 'peak',
+    unit: 'bytes',
+    tolerance: { bytes: 0 },
+    source: 'torch_npu memUsageInfo CSV (HDK ≥ 25.5.0, CANN ≥ 8.5.0)',
+    compared: false,
+    logicalDevices: true,
+    deviceRow: { figures: [] },
+    fields: {
+        peak: { type: 'bytes', description: 'memPeakSize(MB) in bytes (the CSV has 4 decimals of MiB: within 53 bytes).' },
+        current: { type: 'bytes', description: 'curMemSize(MB) in bytes, at the OOM.' },
+        ...PROCESS_DEVICE_FIELDS,
+    },
+};
+
+const ooms = {
+    name: 'ooms',
+    kind: 'oom',
+    title: 'Out-of-memory events',
+    description: "Each `oom` entry of a memory snapshot's trace by device and order, e.g. dev0/oom1, with the allocator's state at that moment.",
+    keyShape: 'devN/oom<k>',
+    example: 'dev0/oom1',
+    value: 'requested',
+    unit: 'bytes',
+    tolerance: { bytes: 0 },
+    source: 'torch_npu memory snapshot (pickle): OOM_SNAPSHOT_ENABLE dumps, or a trace recorded through an OOM',
+    compared: false,
+    logicalDevices: true,
+    deviceRow: { figures: [] },
+    fields: {
+        requested: { type: 'bytes', description: 'The request, rounded as the allocator rounds it.' },
+        deviceFree: { type: 'bytes', description: 'Free device memory the driver reported (aclrtGetMemInfo).' },
+        allocated: { type: 'bytes', description: 'Live requested bytes at the OOM (from the trace).' },
+        reserved: { type: 'bytes', description: 'Reserved (segment) bytes at the OOM.' },
+        largestFreeBlock: { type: 'bytes', description: 'The largest free cached block at dump time (exact at the OOM when entriesAfter is 0).' },
+        entriesAfter: { type: 'count', description: 'Trace entries after the OOM; 0 when the OOM triggered the dump, as torch_npu\'s OOM observer does.' },
+        kind: { type: 'string', description: '`fragmentation` (reserved − allocated ≥ the request, no free block that large) or `capacity`.' },
+        sites: {
+            type: 'string',
+            description: "The largest allocation sites live at the OOM, as JSON: [[site, bytes, codeRoot], …], at most five; codeRoot as allocationSites' field.",
+        },
+        ...PROCESS_DEVICE_FIELDS,
+    },
+};
+
 const operators = {
     name: 'operators',
     kind: 'operator',
@@ -197,7 +335,23 @@ const unfreed = {
     },
 };
 
-const SECTIONS = [modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient];
+const SECTIONS = [
+    modules,
+    components,
+    operators,
+    graphs,
+    kernels,
+    steps,
+    stepLeaks,
+    unfreed,
+    owners,
+    opFootprint,
+    inefficient,
+    allocator,
+    allocationSites,
+    ooms,
+    oomModules,
+];
 const byName = new Map(SECTIONS.map((s) => [s.name, s]));
 const byKind = new Map(SECTIONS.map((s) => [s.kind, s]));
 function section(name) {
@@ -781,4 +935,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, SECTIONS as a, SNAPSHOT_VERSION as b, compareKeys as c, stringifyDocument as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, sectionOfKind as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, SNAPSHOT_VERSION as a, stringifyDocument as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, originText as o, sectionOfKind as s, valueOf as v };

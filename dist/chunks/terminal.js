@@ -4,6 +4,7 @@ import { a as SECTIONS, m as metricsOf, c as compareKeys, s as sectionOfKind } f
 import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
 import { i as isFirstRun, s as splitSections, v as verdictText, H as contextTerminal, d as devicesPerPattern, g as groupEntries, p as plural, l as formatTransition, q as formatChange, b as countByStatus, w as worstOf, r as entryReason, f as isRollUp, m as medianPercent, h as devicesPhrase, e as deviceOfEntry, n as medianGrowth, o as formatShortPercent } from './groups.js';
 import { s as sparkline, t as trendRange, d as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './trend-text.js';
+import { d as deviceTable, f as figureCell } from './device-table.js';
 import { s as splitDevice } from './keys.js';
 import './thresholds.js';
 import 'node:fs/promises';
@@ -64,6 +65,7 @@ function renderTerminal(report, options = {}) {
             notes.forEach((note, i) => lines.push(...wrap(`${superscript(i + 1)} ${note}`, width, '  ')));
         }
     }
+    lines.push(...deviceFigures(report, width));
     if (recorded.length > 0) {
         const patterns = groupEntries(recorded, perPattern).length;
         lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
@@ -86,6 +88,21 @@ function renderTerminal(report, options = {}) {
         lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
     }
     return `${lines.join('\n')}\n`;
+}
+function deviceFigures(report, width) {
+    const limits = deviceTable(report.entries);
+    if (limits === null || limits.figureColumns.length === 0)
+        return [];
+    const columns = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c) => ({ header: c.title.toUpperCase(), align: 'right' }))];
+    const rows = limits.rows
+        .filter((r) => r.figures.size > 0)
+        .map((r) => [{ text: `${r.flagged ? '! ' : ''}${shown(r.device)}` }, ...limits.figureColumns.map((c) => ({ text: figureCell(r, c) }))]);
+    const out = ['', ...alignedTable(columns, rows, { flexColumn: 0, width })];
+    if (limits.rest !== null)
+        out.push(...wrap(limits.rest, width));
+    for (const note of limits.figureNotes)
+        out.push(...wrap(note, width));
+    return out.map((line) => clip(line, width));
 }
 const MOVED_SHOWN = 10;
 function rowTrend(group, trends, refer) {
@@ -276,7 +293,7 @@ function renderSnapshotTable(snapshot) {
             { text: String(metric[declaration.value]) },
             ...others.map((f) => ({ text: fieldText(declaration, f, metric[f]) })),
         ]);
-        lines.push(...alignedTable(columns, rows, { flexColumn: 0}), '');
+        lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }), '');
     }
     if (lines.length > 0 && lines[lines.length - 1] === '')
         lines.pop();
@@ -288,8 +305,8 @@ function renderSnapshotTable(snapshot) {
 }
 function alignedTable(columns, rows, layout) {
     const widths = columns.map((column, i) => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(column.header)));
-    widths.reduce((sum, w, i) => (i === layout.flexColumn ? sum : sum + w), 0) + GAP.length * (columns.length - 1);
-    const cap = DEFAULT_KEY_WIDTH ;
+    const others = widths.reduce((sum, w, i) => (i === layout.flexColumn ? sum : sum + w), 0) + GAP.length * (columns.length - 1);
+    const cap = layout.width === undefined ? DEFAULT_KEY_WIDTH : Math.max(MIN_KEY_WIDTH, layout.width - others);
     const flexWidth = rows.reduce((w, row) => {
         const keyWidth = displayWidth(row[layout.flexColumn]?.text ?? '');
         return keyWidth <= cap ? Math.max(w, keyWidth) : w;

@@ -253,6 +253,24 @@ const BASE = {
                 }
             }
         },
+        "fragmentation": {
+            "type": "object",
+            "additionalProperties": false,
+            "description": "fragmented (warn) when, at a memory snapshot's allocated peak, the reserved memory the program could not use exceeds both fields: (reserved - allocated) / reserved over `percent`, and reserved - allocated over `bytes`. Allocated counts requested bytes, so the allocator's rounding counts as fragmentation.",
+            "properties": {
+                "percent": {
+                    "title": "a percent from 0 to 100",
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 100,
+                    "description": "Default 30."
+                },
+                "bytes": {
+                    "$ref": "#/definitions/size",
+                    "description": "Default \"1GiB\"."
+                }
+            }
+        },
         "verdicts": {
             "type": "object",
             "additionalProperties": false,
@@ -269,6 +287,14 @@ const BASE = {
                 "alloc-failure": {
                     "$ref": "#/definitions/policy",
                     "description": "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
+                },
+                "oom": {
+                    "$ref": "#/definitions/policy",
+                    "description": "An `oom` entry in a memory snapshot's trace (torch_npu's caching allocator could not serve a request), explained as fragmentation or capacity. Default fail."
+                },
+                "fragmented": {
+                    "$ref": "#/definitions/policy",
+                    "description": "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn."
                 },
                 "leak-suspect": {
                     "$ref": "#/definitions/policy",
@@ -441,10 +467,13 @@ const DEFAULT_CONFIG = deepFreeze({
     leaks: { count: 0, percent: 10 },
     imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
     growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
+    fragmentation: { percent: 30, bytes: 1024 ** 3 },
     verdicts: {
         'over-capacity': 'fail',
         'low-headroom': 'warn',
         'alloc-failure': 'fail',
+        oom: 'fail',
+        fragmented: 'warn',
         'leak-suspect': 'warn',
         'step-leak': 'warn',
         'above-reference': 'warn',
@@ -505,6 +534,10 @@ function parseGateConfig(json, file) {
             warmupSteps: input.growth?.warmupSteps ?? defaults.growth.warmupSteps,
             perStep: input.growth?.perStep === undefined ? defaults.growth.perStep : toBytes(input.growth.perStep, file, '/growth/perStep'),
             minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
+        },
+        fragmentation: {
+            percent: input.fragmentation?.percent ?? defaults.fragmentation.percent,
+            bytes: input.fragmentation?.bytes === undefined ? defaults.fragmentation.bytes : toBytes(input.fragmentation.bytes, file, '/fragmentation/bytes'),
         },
         verdicts: { ...defaults.verdicts, ...input.verdicts },
         baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
@@ -652,6 +685,7 @@ function cloneConfig(config) {
         leaks: { ...config.leaks },
         imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
         growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
+        fragmentation: { ...config.fragmentation },
         verdicts: { ...config.verdicts },
         baselineUpdateLabel: config.baselineUpdateLabel,
         history: config.history === null ? null : { ...config.history, ceiling: { ...config.history.ceiling } },

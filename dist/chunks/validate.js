@@ -15,12 +15,12 @@ const FIELD_DEFINITIONS = {
     stringOrNull: { title: 'a string or null', type: ['string', 'null'] },
 };
 const SERIES = {
-    description: `A timeline of window peaks: [bucket start, largest value in the bucket], at most ${MAX_POINTS} points; buckets are \`width\` wide (a power of two) in microseconds (axis time) or steps (axis step). Empty buckets are absent.`,
+    description: `A timeline of window peaks: [bucket start, largest value in the bucket], at most ${MAX_POINTS} points; buckets are \`width\` wide (a power of two) in microseconds (axis time), steps (axis step) or allocator trace entries (axis trace). Empty buckets are absent.`,
     type: 'object',
     additionalProperties: false,
     required: ['axis', 'width', 'points'],
     properties: {
-        axis: { title: "'time' or 'step'", type: 'string', enum: ['time', 'step'] },
+        axis: { title: "'time', 'step' or 'trace'", type: 'string', enum: ['time', 'step', 'trace'] },
         width: { title: 'a positive integer', type: 'integer', minimum: 1, maximum: MAX$1 },
         points: {
             type: 'array',

@@ -43,6 +43,7 @@ const NAMED_IN_DESCRIPTION: Record<string, RegExp> = {
   snapshot: /\bnode snapshots\b/,
   dump: /\bmsMemScope dumps\b/,
   dumpBase: /\bmsMemScope dumps\b/,
+  memorySnapshot: /\ballocator and node snapshots\b/,
 };
 
 describe('action.yml meets the Marketplace rules', () => {
