@@ -2,12 +2,20 @@ import { i as info, w as warning } from '../index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { g as glob } from '../chunks/local.js';
-import { U as UsageError, I as InputError } from '../chunks/errors.js';
+import { U as UsageError, I as InputError, v as visible } from '../chunks/errors.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
-import { r as readBranchHistory, p as publish, l as limitsAt, c as chooseLimits, u as untrustedBaselineKeys, a as renderLimitsChanged, b as renderUntrustedReport } from './publish.js';
-import { loadGateConfig } from '../chunks/thresholds.js';
+import { r as readBranchHistory, p as publish, l as limitsAt, a as labelWarning, c as chooseLimits, b as renderLimitsChanged, w as workflowRun, d as labelAddedAt, e as runsOfHead, f as filesChangedBetween, g as limitPaths, t as takeLabelOff } from './publish.js';
+import { a as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf } from '../chunks/snapshot.js';
+import { a as assessDevices, j as judge, w as withFindings, F as FINDING_STATUSES } from '../chunks/compare.js';
+import { a as applyEnvironment } from '../chunks/environment.js';
+import { sectionThresholds, loadGateConfig, applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
+import { S as STATUSES } from '../chunks/types.js';
+import { c as codeSpan, t as tableCodeSpan, s as shortenName } from '../chunks/escape.js';
+import { f as formatCount, a as formatBytes } from '../chunks/units.js';
+import { M as MAX_KEY_LENGTH } from '../chunks/groups.js';
 import { parseReportJson } from '../chunks/json.js';
+import { downloadArtifacts, ArtifactsFailed } from './artifacts.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -25,9 +33,6 @@ import 'module';
 import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
-import '../chunks/snapshot.js';
-import '../chunks/units.js';
-import '../chunks/series.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
 import '../chunks/baseline.js';
@@ -37,25 +42,324 @@ import '../chunks/reader.js';
 import '../chunks/validate.js';
 import 'node:v8';
 import 'node:vm';
+import '../chunks/series.js';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
 import '../chunks/baseline-changes.js';
-import '../chunks/escape.js';
 import '../chunks/annotation.js';
-import '../chunks/groups.js';
-import '../chunks/roll-up.js';
-import '../chunks/types.js';
-import '../chunks/environment.js';
-import '../chunks/keys.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
 import '../chunks/device-table.js';
 import '../chunks/trends.js';
 import '../chunks/format.js';
+import '../chunks/roll-up.js';
+import '../chunks/keys.js';
 import '../chunks/trend-text.js';
+import 'node:stream';
+import 'node:stream/promises';
+import 'zlib';
+import 'util';
+import 'stream';
+
+const VERDICT_STATUSES = new Set(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
+const UNKNOWN_ENTRY_NOTE = 'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
+const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this key (relabelled or forged): it fails.';
+const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
+function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
+    const { config } = trusted;
+    const baseline = trusted.baseline ?? { sections: {} };
+    const discrepancies = [];
+    const compared = SECTIONS.filter((d) => d.compared !== false);
+    const trustedKeys = new Map(compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]));
+    const seen = new Map(compared.map((declaration) => [declaration.kind, new Set()]));
+    const verdicts = [];
+    const modulePeaks = {};
+    const derivable = new Map();
+    const kept = [];
+    const others = [];
+    claimed.entries.forEach((entry, i) => {
+        const at = `/entries/${i}`;
+        const declaration = sectionOfKind(entry.kind);
+        const keys = seen.get(entry.kind);
+        const finding = findingClass(entry);
+        if (declaration !== undefined && keys !== undefined && VERDICT_STATUSES.has(entry.status)) {
+            const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
+            const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies);
+            if (keys.has(entry.key)) {
+                discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: described({ ...rejudged, severity: 'fail' }) });
+                others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
+                return;
+            }
+            keys.add(entry.key);
+            verdicts.push(rejudged);
+            if (declaration.name === 'modules' && entry.current !== null) {
+                modulePeaks[trustedKey?.key ?? entry.key] = { peak: entry.current, current: entry.current, allocs: null, frees: null };
+            }
+        }
+        else if (finding === 'derived') {
+            const id = findingId(entry);
+            derivable.set(id, [...(derivable.get(id) ?? []), { entry, index: i }]);
+        }
+        else if (finding === 'kept') {
+            kept.push({ entry, index: i });
+        }
+        else {
+            discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+            others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
+        }
+    });
+    const findings = [];
+    const { moduleFindings, deviceEntries } = assessDevices(baseline, { sections: { modules: modulePeaks } }, config);
+    for (const derived of [...moduleFindings, ...deviceEntries]) {
+        if (!isDerivedStatus(derived))
+            continue;
+        const entry = { ...derived, key: keyAsWritten(derived.key) };
+        const matches = derivable.get(findingId(entry));
+        const match = matches?.shift();
+        if (match === undefined)
+            discrepancies.push({ pointer: '/entries', key: entry.key, field: 'entry', claimed: null, rejudged: described(entry) });
+        else
+            compareFinding(match.entry, entry, `/entries/${match.index}`, discrepancies);
+        findings.push(entry);
+    }
+    for (const rest of derivable.values()) {
+        for (const { entry, index } of rest) {
+            if (entry.kind === 'module' && !seen.get('module')?.has(entry.key)) {
+                discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+                findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
+            }
+            else {
+                discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
+            }
+        }
+    }
+    for (const { entry, index } of kept) {
+        const finding = rejudgeKeptFinding(entry, `/entries/${index}`, config, discrepancies);
+        if (finding === null)
+            continue;
+        const sections = FINDINGS_WITH_VERDICT[finding.status];
+        const declaration = sectionOfKind(finding.kind);
+        if (sections !== undefined && declaration !== undefined && sections.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
+            discrepancies.push({ pointer: `/entries/${index}/severity`, key: finding.key, field: 'severity', claimed: finding.severity, rejudged: 'fail' });
+            finding.severity = 'fail';
+            finding.note = ORPHAN_FINDING_NOTE;
+        }
+        findings.push(finding);
+    }
+    for (const declaration of compared) {
+        const keys = seen.get(declaration.kind);
+        for (const [written, { key, value }] of trustedKeys.get(declaration.kind) ?? []) {
+            if (keys.has(written))
+                continue;
+            const judged = unitOf(judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config), declaration);
+            const entry = judged.status === 'ignored' ? { ...judged, key: written } : { ...judged, key: written, severity: 'fail', note: DROPPED_ENTRY_NOTE };
+            discrepancies.push({ pointer: '/entries', key: written, field: 'entry', claimed: null, rejudged: described(entry) });
+            verdicts.push(entry);
+        }
+    }
+    const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
+    verdicts.sort((a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key));
+    findings.sort(findingOrder(sectionOrder));
+    const entries = [...withFindings(verdicts, findings), ...others];
+    let report = { result: 'pass', counts: countsOf(entries), entries };
+    if (claimed.missingArtifacts !== undefined)
+        report.missingArtifacts = claimed.missingArtifacts;
+    if (claimed.environment !== undefined) {
+        const severity = policySeverity(config.environment.onChange);
+        if (severity !== claimed.environment.severity)
+            discrepancies.push({ pointer: '/environment/severity', key: null, field: 'environment', claimed: claimed.environment.severity, rejudged: severity });
+        report = applyEnvironment(report, { ...claimed.environment, severity });
+    }
+    const failed = entries.some((e) => e.severity === 'fail') ||
+        report.environment?.severity === 'fail' ||
+        (config.onMissingBaseline === 'fail' && (trusted.baseline === null || hasNoMetrics(trusted.baseline)));
+    report = { ...report, result: failed ? 'fail' : 'pass' };
+    const position = (d) => {
+        const index = /^\/entries\/(\d+)/.exec(d.pointer);
+        return index ? Number(index[1]) : d.pointer === '/entries' ? Number.MAX_SAFE_INTEGER : Number.POSITIVE_INFINITY;
+    };
+    discrepancies.sort((a, b) => position(a) - position(b) || 0);
+    for (const status of STATUSES) {
+        const before = claimed.counts[status] ?? 0;
+        const after = report.counts[status] ?? 0;
+        if (before !== after)
+            discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
+    }
+    if (claimed.result !== report.result)
+        discrepancies.push({ pointer: '/result', key: null, field: 'result', claimed: claimed.result, rejudged: report.result });
+    return { report, discrepancies };
+}
+function trustedKeysOf(declaration, baseline, keyAsWritten) {
+    const metrics = metricsOf(baseline, declaration.name);
+    const out = new Map();
+    for (const key of keysOf(metrics))
+        out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key]) });
+    return out;
+}
+function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, discrepancies) {
+    const baseline = trusted?.value ?? null;
+    const judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, sectionThresholds(config, declaration), config), declaration);
+    const rejudged = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
+    const unit = rejudged.unit ?? 'bytes';
+    const differ = (field, claimed, value) => {
+        if (claimed !== value)
+            discrepancies.push({ pointer: `${at}/${field}`, key: entry.key, field, claimed, rejudged: value, ...(field === 'rule' || field === 'unit' ? {} : { unit }) });
+    };
+    differ('baseline', entry.baseline, rejudged.baseline);
+    if (entry.status !== rejudged.status)
+        discrepancies.push({ pointer: `${at}/status`, key: entry.key, field: 'status', claimed: entry.status, rejudged: rejudged.status });
+    else if (entry.severity !== rejudged.severity)
+        discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: rejudged.severity });
+    if (entry.baseline === rejudged.baseline) {
+        differ('delta', entry.delta, rejudged.delta);
+        differ('percent', entry.percent, rejudged.percent);
+    }
+    differ('rule', entry.rule, rejudged.rule);
+    differ('unit', entry.unit ?? null, rejudged.unit ?? null);
+    return rejudged;
+}
+const DERIVED_DEVICE = new Set(['over-capacity', 'low-headroom', 'pass']);
+const DERIVED_MODULE = new Set(['above-reference', 'imbalance']);
+function isDerivedStatus(entry) {
+    return entry.kind === 'device' ? DERIVED_DEVICE.has(entry.status) : entry.kind === 'module' && DERIVED_MODULE.has(entry.status);
+}
+const KEPT_SECTIONS = {
+    'leak-suspect': ['modules', 'unfreed'],
+    'step-leak': ['stepLeaks'],
+    growing: ['modules', 'components', 'steps'],
+};
+const FINDINGS_WITH_VERDICT = {
+    'leak-suspect': ['modules'],
+    growing: ['modules', 'components'],
+};
+function findingClass(entry) {
+    if (isDerivedStatus(entry))
+        return 'derived';
+    if (entry.kind === 'device')
+        return entry.status === 'alloc-failure' ? 'kept' : null;
+    const declaration = sectionOfKind(entry.kind);
+    const sections = KEPT_SECTIONS[entry.status];
+    return declaration !== undefined && sections !== undefined && sections.includes(declaration.name) ? 'kept' : null;
+}
+function findingId(entry) {
+    return `${entry.kind}\0${entry.key}\0${entry.kind === 'device' ? 'headroom' : entry.status}`;
+}
+function compareFinding(claimed, derived, at, discrepancies) {
+    if (claimed.status !== derived.status)
+        discrepancies.push({ pointer: `${at}/status`, key: claimed.key, field: 'status', claimed: claimed.status, rejudged: derived.status });
+    else if (claimed.severity !== derived.severity)
+        discrepancies.push({ pointer: `${at}/severity`, key: claimed.key, field: 'severity', claimed: claimed.severity, rejudged: derived.severity });
+    const unit = derived.unit ?? 'bytes';
+    for (const field of ['baseline', 'current', 'limit', 'capacity']) {
+        const before = claimed[field] ?? null;
+        const after = derived[field] ?? null;
+        if (before !== after)
+            discrepancies.push({ pointer: `${at}/${field}`, key: claimed.key, field, claimed: before, rejudged: after, unit });
+    }
+}
+function rejudgeKeptFinding(entry, at, config, discrepancies) {
+    const policy = config.verdicts[entry.status];
+    if (policy === 'ignore') {
+        discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
+        return null;
+    }
+    if (entry.severity !== policy)
+        discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: policy });
+    return { ...entry, severity: policy };
+}
+function findingOrder(sectionOrder) {
+    const statusRank = (status) => FINDING_STATUSES.indexOf(status);
+    const group = (e) => {
+        if (e.status === 'growing')
+            return 2;
+        if (e.status === 'step-leak')
+            return 3;
+        if (e.status === 'leak-suspect' && e.kind !== 'module')
+            return 4;
+        return e.kind === 'device' ? 1 : 0;
+    };
+    return (a, b) => group(a) - group(b) ||
+        (group(a) === 2 ? (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) : 0) ||
+        compareKeys(a.key, b.key) ||
+        statusRank(a.status) - statusRank(b.status);
+}
+function unitOf(entry, declaration) {
+    return declaration.unit === 'bytes' ? entry : { ...entry, unit: declaration.unit };
+}
+function described(entry) {
+    return { status: entry.status, severity: entry.severity };
+}
+function countsOf(entries) {
+    const counts = {};
+    for (const status of STATUSES)
+        counts[status] = 0;
+    for (const entry of entries)
+        counts[entry.status] = (counts[entry.status] ?? 0) + 1;
+    return counts;
+}
+function policySeverity(policy) {
+    return policy === 'ignore' ? 'ok' : policy;
+}
+
+const MAX_ROWS = 20;
+function describeDiscrepancy(d) {
+    const plain = (value, side) => {
+        if (value === null)
+            return d.field === 'entry' ? 'no entry' : 'absent';
+        if (typeof value === 'object')
+            return `${value.status} (${value.severity})`;
+        if (typeof value === 'number')
+            return isFigure(d) ? figure(d, value, side === 'claimed' ? d.rejudged : d.claimed) : String(value);
+        return `'${value}'`;
+    };
+    return `${d.pointer}${d.key === null ? '' : ` of ${d.key}`} says ${plain(d.claimed, 'claimed')}, re-judged ${plain(d.rejudged, 'rejudged')}`;
+}
+function renderNotTrustworthy(discrepancies, limits) {
+    const lines = [
+        `#### ⛔ This report is not trustworthy: ${discrepancies.length} of its claims do not follow from the trusted limits`,
+        '',
+        `The pull request's run uploaded a report whose claims differ from what ${limits} give for the figures it reports. ` +
+            "The verdict below is re-judged here from those limits and the run's figures; the figures themselves (what the run measured) " +
+            "cannot be checked here: review the pull request's changes to the workflow, baseline and config.",
+        '',
+        '| Where | Key | The report says | Re-judged |',
+        '|---|---|---|---|',
+    ];
+    for (const d of discrepancies.slice(0, MAX_ROWS)) {
+        lines.push(`| ${codeSpan(d.pointer)} | ${d.key === null ? '' : tableCodeSpan(d.key)} | ${cell(d, d.claimed, d.rejudged)} | ${cell(d, d.rejudged, d.claimed)} |`);
+    }
+    if (discrepancies.length > MAX_ROWS)
+        lines.push('', `…and ${formatCount(discrepancies.length - MAX_ROWS)} more: the job's report.json holds the re-judged entries.`);
+    return lines.join('\n');
+}
+function isFigure(d) {
+    return d.field === 'baseline' || d.field === 'delta' || d.field === 'limit' || d.field === 'capacity';
+}
+function cell(d, value, other) {
+    if (value === null)
+        return d.field === 'entry' ? 'no entry' : 'absent';
+    if (typeof value === 'object')
+        return `${codeSpan(value.status)} (${value.severity})`;
+    if (typeof value === 'number') {
+        if (isFigure(d))
+            return figure(d, value, other);
+        if (d.field === 'percent')
+            return `${value}%`;
+        return formatCount(value);
+    }
+    return tableCodeSpan(value);
+}
+function figure(d, value, other) {
+    if (d.unit === 'count')
+        return formatCount(value);
+    const shown = formatBytes(value);
+    return typeof other === 'number' && formatBytes(other) === shown ? `${formatCount(value)} B` : shown;
+}
 
 const REPORT_ARTIFACT_LIMIT = 512 * 1024 * 1024;
+const REPORT_INFLATION_LIMIT = 100;
 async function runCommentMode(inputs) {
     const ctx = workflowContext();
     const workflowRun = ctx.payload.workflow_run;
@@ -67,8 +371,15 @@ async function runCommentMode(inputs) {
         throw new UsageError("mode 'comment' needs 'github-token'");
     const octokit = (await import('./octokit.js')).createOctokit(inputs.token);
     const dir = path.join(workDir(), 'report-artifact');
-    const { downloadArtifacts } = await import('./artifacts.js');
-    const { downloaded: [artifact], } = await downloadArtifacts({ patterns: [inputs.reportArtifact], crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token }, dir, maxBytes: REPORT_ARTIFACT_LIMIT }, (m) => info(m), (m) => warning(m));
+    const { downloaded: [artifact], } = await downloadArtifacts({
+        patterns: [inputs.reportArtifact],
+        crossRun: { runId, owner: repo.owner, repo: repo.repo, token: inputs.token },
+        dir,
+        maxBytes: REPORT_ARTIFACT_LIMIT,
+        maxInflation: REPORT_INFLATION_LIMIT,
+    }, (m) => info(m), (m) => warning(m)).catch((error) => {
+        throw nothingPosted(error);
+    });
     if (!artifact)
         throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
     const reportFile = await findReportFile(artifact.path);
@@ -79,37 +390,75 @@ async function runCommentMode(inputs) {
         issueNumber = fromEvent.number;
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
-    const preface = issueNumber === undefined ? undefined : await trustPreface(octokit, repo, inputs, issueNumber, report);
+    const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
+    const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report);
     const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
     const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
-    await publish(inputs, report, {
+    await publish(inputs, judged?.report ?? report, {
         issueNumber,
         repo,
         runUrl: runUrl(runId, repo),
         enforce: false,
         octokit,
-        ...(preface !== undefined ? { preface: preface.text, limitsChanged: preface.attention } : {}),
+        ...(judged !== undefined ? { preface: judged.preface, limitsChanged: judged.attention } : {}),
         ...(trends !== undefined ? { trends } : {}),
     });
 }
-async function trustPreface(octokit, repo, inputs, issueNumber, report) {
-    const { data: pr } = await gitHubCall(`reading pull request #${issueNumber}`, 'pull-requests: read', () => octokit.rest.pulls.get({ ...repo, pull_number: issueNumber }));
+async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed) {
+    const { data: pr } = await gitHubCall(`reading pull request #${run.issueNumber}`, 'pull-requests: read', () => octokit.rest.pulls.get({ ...repo, pull_number: run.issueNumber }));
+    const runHead = run.headSha ?? pr.head.sha;
     const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
-    const head = await limitsAt(octokit, repo, inputs, pr.head.sha).catch((error) => {
+    const head = await limitsAt(octokit, repo, inputs, runHead).catch((error) => {
         if (!(error instanceof GitHubError))
             throw error;
-        warning(`Could not read the pull request's head commit to list the limits it changes: ${error.message}`);
+        warning(`Could not read the head commit of run ${run.runId} to list the limits it changes: ${error.message}`);
         return base;
     });
-    const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels: pr.labels.map((l) => l.name ?? '') });
+    const labels = pr.labels.map((l) => l.name ?? '');
+    const label = base.config.baselineUpdateLabel;
+    const notCounted = labels.includes(label) ? await labelForRun(octokit, repo, inputs, { number: pr.number, createdAt: Date.parse(pr.created_at) }, run.runId, label) : undefined;
+    if (notCounted !== undefined)
+        warning(labelWarning(label, notCounted));
+    const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
+    const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+    const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config }, (key) => shortenName(key, MAX_KEY_LENGTH));
     const { used } = limits;
-    const untrusted = untrustedBaselineKeys(report.entries, limits.baseline);
     const blocks = [renderLimitsChanged(used)];
-    if (untrusted.length > 0) {
-        warning(`The report of run ${pr.head.sha.slice(0, 12)} used baselines that differ from the trusted ones for ${untrusted.length} key(s): its verdict is not trustworthy`);
-        blocks.unshift(renderUntrustedReport(untrusted, pr.base.sha));
+    if (discrepancies.length > 0) {
+        const from = used.from === 'pull-request'
+            ? { text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`, markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})` }
+            : { text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`, markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}` };
+        warning(`The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from.text} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the comment shows the verdicts re-judged here`);
+        blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
     }
-    return { text: blocks.join('\n\n'), attention: used.changes.length > 0 || untrusted.length > 0 };
+    return { report, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+}
+async function labelForRun(octokit, repo, inputs, pr, runId, label) {
+    const run = await workflowRun(octokit, repo, runId);
+    const voided = (why) => takeLabelOff(octokit, repo, pr.number, label, { ...why, runId });
+    const labelledAt = await labelAddedAt(octokit, repo, pr.number, label);
+    if (labelledAt === null)
+        return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: 'no event of the pull request records when the label was set' });
+    const runs = await runsOfHead(octokit, repo, run, pr.createdAt);
+    const seen = runs.filter((r) => r.createdAt <= labelledAt).at(-1) ?? runs[0];
+    if (seen === undefined)
+        return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: "no run of this workflow records the pull request's head" });
+    const changed = await filesChangedBetween(octokit, repo, limitPaths(inputs), seen.headSha, run.headSha);
+    if ('unknown' in changed)
+        return voided({ how: 'unknown', since: seen.headSha, at: run.headSha, files: [], unknown: changed.unknown });
+    return changed.files.length === 0 ? undefined : voided({ how: 'label', since: seen.headSha, at: run.headSha, files: changed.files });
+}
+function nothingPosted(error) {
+    if (error instanceof ArtifactsFailed) {
+        const failures = error.failed.map((f) => {
+            const what = `the report artifact '${visible(f.name)}' of ${error.where}`;
+            return f.refused ? `${what} was refused: ${f.reason}` : `${what} could not be downloaded: ${f.reason}`;
+        });
+        return new InputError(`${failures.join('; ')}; nothing was posted`);
+    }
+    if (error instanceof InputError)
+        return new InputError(`${error.message}; nothing was posted`);
+    return error;
 }
 async function findReportFile(dir) {
     const files = (await glob('**/*.json', { cwd: dir, absolute: true })).sort();

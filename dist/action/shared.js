@@ -85,9 +85,16 @@ async function collectInputs(inputs) {
     else if (noSpecs(specs)) {
         throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
     }
-    const files = await resolveAllInputs(specs, root);
+    const files = await resolveAllInputs(specs, root, (message) => warning(visible(message)), (source) => `'${source.input}'`);
     info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
-    const collected = await collectSnapshot({ files, searched: describeSearches(specs), run: { sourceRoot: { path: workspace, strict: false } } });
+    const collected = await collectSnapshot({
+        files,
+        searched: describeSearches(specs, (source) => `'${source.input}'`),
+        searchHelp: "the README's Inputs section lists what a folder is searched for",
+        run: { sourceRoot: { path: workspace, strict: false } },
+    });
+    for (const n of collected.notes)
+        warning(visible(`${n.file}:${n.line}: ${n.reason}`));
     const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
     for (const r of examples)
         warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);

@@ -1,5 +1,5 @@
-import { d as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
-import { a as formatCount, f as formatBytes } from './units.js';
+import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { f as formatCount, a as formatBytes } from './units.js';
 import { F as splitOf, G as isCountEntry, A as growth, p as plural } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { c as codeSpan, e as escapeHtml } from './escape.js';

@@ -1,7 +1,8 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { once } from 'node:events';
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { U as UsageError, I as InputError, f as failureText, v as visible } from './errors.js';
+import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
 import { d as stringifyDocument } from './snapshot.js';
 import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
@@ -13,11 +14,11 @@ import 'node:os';
 import 'node:worker_threads';
 import './units.js';
 import './series.js';
+import './_commonjsHelpers.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './_commonjsHelpers.js';
 
 var version = "1.0.0";
 var packageJson = {
@@ -113,7 +114,8 @@ function commandHelp(program, spec, width = HELP_WIDTH) {
 }
 function helpLines(rows, width = HELP_WIDTH) {
     const column = Math.max(...rows.map(([f]) => f.length)) + 4;
-    if (width - column < 24)
+    const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => w.length)));
+    if (width - column < Math.max(24, longestWord))
         return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
     return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
 }
@@ -412,7 +414,9 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        `A directory is searched for ${SOURCES.map((s) => `${s.searchHint ?? s.directoryPatterns.map((p) => p.replace(/^\*\*\//, '')).join(', ')} (--${s.option})`).join('; ')}.`,
+        'A folder is searched for (globs below the folder; ! excludes):',
+        ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+        '',
         'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
     ]
         .flatMap((line) => (line.startsWith('  --') ? [line] : wrapHelp(line, '    ', width)))
@@ -435,8 +439,10 @@ function useColor(stream = process.stdout, env = process.env) {
 const stdio = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
+    outBytes: (bytes) => (process.stdout.write(bytes) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
     width: () => terminalWidth(),
     color: () => useColor(),
+    isTerminal: () => process.stdout.isTTY === true,
 };
 async function withNodeFromOptions(snapshot, opts, io, always = false) {
     const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
@@ -449,7 +455,7 @@ async function collectFromOptions(opts, io) {
     if (noSpecs(specs)) {
         throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
     }
-    const files = await resolveAllInputs(specs);
+    const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
     const root = optionalString(opts, 'source-root');
     const run = root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } };
     const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
@@ -457,6 +463,8 @@ async function collectFromOptions(opts, io) {
     return collected;
 }
 function warnSkipped(collected, io) {
+    for (const n of collected.notes)
+        io.err(`warning: ${visible(`${n.file}:${n.line}: ${n.reason}`)}\n`);
     const { skipped } = collected.snapshot.meta;
     if (skipped === 0)
         return;
@@ -466,9 +474,18 @@ function warnSkipped(collected, io) {
     if (skipped > shown.length)
         io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
+async function writeOutput(file, text) {
+    try {
+        await writeFile(file, text);
+    }
+    catch (error) {
+        const failure = fileSystemFailure(error, file);
+        throw failure === undefined ? error : new InputError(failure);
+    }
+}
 async function emit(text, outFile, io) {
     if (outFile)
-        await writeFile(outFile, text);
+        await writeOutput(outFile, text);
     else
         io.out(text);
 }
@@ -507,11 +524,11 @@ async function checkCommand(args, io) {
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeFile(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
     if (htmlFile)
-        await writeFile(htmlFile, (await import('./html.js')).renderHtml(report, { series: snapshot.series }));
+        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(report, { series: snapshot.series }));
     if (junitFile !== undefined && stamp !== undefined)
-        await writeFile(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
+        await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js');
     io.out(renderTerminal(report, {
         color: (io.color ?? useColor)(),

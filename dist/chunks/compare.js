@@ -1,7 +1,8 @@
-import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, a as SECTIONS } from './snapshot.js';
+import { e as modulesOf, g as section, c as compareKeys, k as keysOf, m as metricsOf, v as valueOf, a as SECTIONS, o as originText } from './snapshot.js';
 import { m as median } from './roll-up.js';
 import { a as formatBytes, f as formatCount } from './units.js';
 import { exceedsTolerance, matchRule, percentChange, sectionThresholds, DEFAULT_CONFIG } from './thresholds.js';
+import { f as findDeviceSegment } from './keys.js';
 import { S as STATUSES } from './types.js';
 
 function moduleEvidence(side) {
@@ -482,7 +483,10 @@ const assessGrowing = ({ current, config }) => {
         for (const key of Object.keys(byKey).sort(compareKeys)) {
             if (matchRule(rules, key)?.ignore === true)
                 continue;
-            const growth = assessGrowth(byKey[key], config.growth);
+            const series = byKey[key];
+            if (series.axis === 'trace')
+                continue;
+            const growth = assessGrowth(series, config.growth);
             if (growth === null || !growth.growing)
                 continue;
             entries.push({
@@ -614,11 +618,130 @@ function signed(bytes) {
     return rounded > 0 ? `+${formatBytes(rounded)}` : formatBytes(rounded);
 }
 
+const NAMED = 3;
+const number = (m, field) => (typeof m[field] === 'number' ? m[field] : 0);
+const oomFindings = ({ current, config }) => {
+    const policy = config.verdicts.oom;
+    if (policy === 'ignore')
+        return [];
+    const declaration = section('ooms');
+    const modules = metricsOf(current, 'oomModules');
+    const entries = [];
+    for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+        entries.push({
+            kind: declaration.kind,
+            key,
+            baseline: null,
+            current: number(metric, 'requested'),
+            delta: null,
+            percent: null,
+            status: 'oom',
+            severity: policy,
+            rule: null,
+            unit: 'bytes',
+            note: explainOom(key, metric, modules),
+        });
+    }
+    return entries;
+};
+function explainOom(key, m, modules) {
+    const requested = number(m, 'requested');
+    const allocated = number(m, 'allocated');
+    const reserved = number(m, 'reserved');
+    const largest = number(m, 'largestFreeBlock');
+    const cached = reserved - allocated;
+    const after = number(m, 'entriesAfter');
+    const largestWhen = after === 0 ? 'at dump time, which the OOM triggered' : `at dump time, ${after} trace entries after the OOM: the block layout at the OOM itself is not recorded`;
+    const head = `a request of ${formatBytes(requested)} failed with ${formatBytes(number(m, 'deviceFree'))} free on the device; ` +
+        `the allocator held ${formatBytes(reserved)} reserved, ${formatBytes(allocated)} of it allocated, so ${formatBytes(Math.max(0, cached))} were cached`;
+    const holders = holdersText(m.sites);
+    const table = modulesText(key, modules);
+    const tail = `${holders === '' ? '' : ` Largest holders at the OOM: ${holders}.`}${table === '' ? '' : ` torch_npu's module table at the OOM: ${table}.`} ${originText(m)}`;
+    if (m.kind === 'fragmentation') {
+        return (`Fragmentation: ${head}, more than the request, but no free block was that large (the largest: ${formatBytes(largest)}, ${largestWhen}). ` +
+            'Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True so segments grow in place instead of leaving holes (or free the large blocks earlier).' +
+            tail);
+    }
+    const remedy = 'Hold less at that point (smaller micro-batch, activation recomputation, optimizer state sharded or offloaded) or run on more devices.';
+    if (largest >= requested) {
+        return (`Capacity: ${head}, and a free block of ${formatBytes(largest)} (${largestWhen}) was as large as the request, yet could not serve it: ` +
+            'it belongs to another stream or memory pool, or a memory-fraction limit (set_per_process_memory_fraction) stopped the allocator. ' +
+            `What this request could use was full. ${remedy}${tail}`);
+    }
+    return `Capacity: ${head}, ${cached < requested ? 'less than the request' : 'in blocks smaller than the request'}: the device is full. ${remedy}${tail}`;
+}
+function holdersText(sites) {
+    let parsed;
+    try {
+        parsed = JSON.parse(String(sites));
+    }
+    catch {
+        return '';
+    }
+    if (!Array.isArray(parsed))
+        return '';
+    return parsed
+        .filter((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number')
+        .slice(0, NAMED)
+        .map(([site, bytes]) => `${site} ${formatBytes(bytes)}`)
+        .join(', ');
+}
+function modulesText(key, modules) {
+    const bounds = { start: 0, end: 0 };
+    if (!findDeviceSegment(key, bounds))
+        return '';
+    const prefix = `${key.slice(0, bounds.end)}/`;
+    return Object.entries(modules)
+        .filter(([k]) => k.startsWith(prefix))
+        .sort((a, b) => number(b[1], 'current') - number(a[1], 'current') || compareKeys(a[0], b[0]))
+        .slice(0, NAMED)
+        .map(([k, m]) => `${k.slice(prefix.length)} ${formatBytes(number(m, 'current'))} (peak ${formatBytes(number(m, 'peak'))})`)
+        .join(', ');
+}
+const fragmentedFindings = ({ baseline, current, config }) => {
+    const policy = config.verdicts.fragmented;
+    if (policy === 'ignore')
+        return [];
+    const declaration = section('allocator');
+    const { percent, bytes } = config.fragmentation;
+    const before = metricsOf(baseline, declaration.name);
+    const gapOf = (m) => number(m, 'reserved') - number(m, 'allocated');
+    const entries = [];
+    for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+        if (!key.endsWith('/allocated'))
+            continue;
+        const reserved = number(metric, 'reserved');
+        const gap = gapOf(metric);
+        if (reserved <= 0 || gap <= bytes || gap * 100 <= reserved * percent)
+            continue;
+        const old = Object.hasOwn(before, key) ? gapOf(before[key]) : null;
+        const where = number(metric, 'traceEntries') === 0
+            ? 'at dump time (no trace was recorded)'
+            : `at the allocated peak (trace point ${number(metric, 'point')} of ${number(metric, 'traceEntries')})`;
+        entries.push({
+            kind: declaration.kind,
+            key,
+            baseline: old,
+            current: gap,
+            delta: old === null ? null : gap - old,
+            percent: percentChange(old, gap),
+            status: 'fragmented',
+            severity: policy,
+            rule: null,
+            unit: 'bytes',
+            note: `${where[0]?.toUpperCase() ?? ''}${where.slice(1)} ${formatBytes(gap)} of the ${formatBytes(reserved)} reserved were not allocated (${((gap / reserved) * 100).toFixed(1)}%, over ${percent}% and ${formatBytes(bytes)}): ` +
+                'cached blocks the program could not use, and rounding. PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lets segments grow instead of caching holes. ' +
+                originText(metric),
+        });
+    }
+    return entries;
+};
+
 const deviceFindings = ({ baseline, current, config }) => {
     const { moduleFindings, deviceEntries } = assessDevices(baseline, current, config);
     return [...moduleFindings, ...deviceEntries];
 };
-const FINDINGS = [deviceFindings, assessGrowing, stepLeakFindings, unfreedFindings];
+const FINDINGS = [deviceFindings, oomFindings, fragmentedFindings, assessGrowing, stepLeakFindings, unfreedFindings];
 
 function compareSnapshots(baseline, current, config, noise) {
     const band = config.history !== null && noise !== undefined ? { config: config.history, noise } : undefined;
@@ -687,11 +810,16 @@ function compareSection(declaration, baseline, current, config, band) {
     const thresholds = sectionThresholds(config, declaration);
     const keys = sortedUnion(keysOf(before), keysOf(after));
     const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
+    const describe = declaration.describe;
     return keys.map((key) => {
         let entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
         if (band !== undefined && (entry.status === 'regressed' || entry.status === 'improved'))
             entry = withNoiseBand(entry, thresholds, band, config, unit);
-        return unit === undefined ? entry : { ...entry, unit };
+        const withUnit = unit === undefined ? entry : { ...entry, unit };
+        if (describe === undefined || withUnit.note !== undefined)
+            return withUnit;
+        const metric = Object.hasOwn(after, key) ? after[key] : before[key];
+        return metric === undefined ? withUnit : { ...withUnit, note: describe(key, metric) };
     });
 }
 function withNoiseBand(entry, thresholds, band, config, unit) {

@@ -132,16 +132,16 @@ function cellMicros(s, from, to) {
     }
     if (i === from)
         return NaN;
-    if (i === to)
-        return whole;
-    if (s.charCodeAt(i) !== DOT)
-        return exponentAt(s, i, to) ? Infinity : NaN;
-    for (i++; i < to; i++) {
-        const digit = s.charCodeAt(i) - ZERO;
-        if (digit < 0 || digit > 9)
+    if (i < to) {
+        if (s.charCodeAt(i) !== DOT)
             return exponentAt(s, i, to) ? Infinity : NaN;
+        for (i++; i < to; i++) {
+            const digit = s.charCodeAt(i) - ZERO;
+            if (digit < 0 || digit > 9)
+                return exponentAt(s, i, to) ? Infinity : NaN;
+        }
     }
-    return whole;
+    return whole <= MAX_SAFE ? whole : NaN;
 }
 function exponentAt(s, i, to) {
     const c = s.charCodeAt(i);

@@ -1,5 +1,5 @@
-import { s as sectionOfKind, d as SECTIONS, c as compareKeys } from './snapshot.js';
-import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
+import { s as sectionOfKind, a as SECTIONS, c as compareKeys } from './snapshot.js';
+import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
 import { F as splitOf } from './groups.js';
 
 const ALL_DEVICES_UP_TO = 16;

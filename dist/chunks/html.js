@@ -1,10 +1,10 @@
-import { a as formatCount, f as formatBytes, b as formatDelta } from './units.js';
+import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
 import { s as sizeScale, d as decimal, a as devicePeaks, r as renderDeviceStacksSvg } from './chart.js';
 import { d as deviceTable, f as figureCell } from './device-table.js';
 import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, a as statusLabel, g as groupEntries, p as plural, b as countByStatus, e as deviceOfEntry, k as kindTitle, w as worstOf, f as isRollUp, h as devicesPhrase, j as valueRange, l as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, q as formatChange, r as entryReason } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { e as escapeHtml } from './escape.js';
-import { d as SECTIONS, c as compareKeys } from './snapshot.js';
+import { a as SECTIONS, c as compareKeys } from './snapshot.js';
 import { s as splitDevice } from './keys.js';
 import './roll-up.js';
 import './types.js';

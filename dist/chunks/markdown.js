@@ -3,7 +3,7 @@ import { b as renderMermaidChart } from './chart.js';
 import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, w as worstOf, f as isRollUp, l as formatTransition, q as formatChange, e as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, h as devicesPhrase, k as kindTitle, a as statusLabel, r as entryReason, j as valueRange } from './groups.js';
 import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
 import { d as deviceTable, f as figureCell } from './device-table.js';
-import { a as formatCount, b as formatDelta, f as formatBytes } from './units.js';
+import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
 import { RECENT_POINTS } from './trends.js';
 import { s as sectionOfKind } from './snapshot.js';
 import { s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';

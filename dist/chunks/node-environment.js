@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { U as UsageError } from './errors.js';
-import { d as SECTIONS, S as SnapshotBuilder } from './snapshot.js';
+import { a as SECTIONS, S as SnapshotBuilder } from './snapshot.js';
 import { r as rewriteKeys } from './rewrite-keys.js';
 import { f as findDeviceSegment } from './keys.js';
 import './units.js';

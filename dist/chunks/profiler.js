@@ -1,9 +1,11 @@
 import { P as ParseError } from './errors.js';
+import { E as EscapedUtf8Decoder, p as protectEscapedBytes, r as restoreEscapedBytes, v as visibleName } from './escaped-utf8.js';
 import { s as streamText } from './text-stream.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { M as MIB, K as KIB, c as cellMicros, a as MINDSPORE_MB, b as cellBytes } from './decimal.js';
 import { d as deviceName } from './keys.js';
 import { S as SeriesBuilder } from './series.js';
+import { e as exactSum, B as BEYOND_EXACT } from './units.js';
 export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:fs';
@@ -62,7 +64,7 @@ class StopReading extends Error {
 async function readCsvRows(path, name, sink) {
     const splitter = new RowSplitter(name, sink);
     try {
-        await streamText(path, (text) => splitter.push(text));
+        await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder());
         splitter.end();
     }
     catch (err) {
@@ -171,7 +173,7 @@ class RowSplitter {
     quoted(text, line) {
         let records;
         try {
-            records = parse(text, { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+            records = parse(protectEscapedBytes(text), { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
         }
         catch (err) {
             if (err instanceof CsvError) {
@@ -183,7 +185,7 @@ class RowSplitter {
         const cells = records[0];
         if (records.length !== 1 || cells === undefined)
             throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
-        this.row.fromCells(cells, line);
+        this.row.fromCells(cells.map(restoreEscapedBytes), line);
         this.sink(this.row);
     }
 }
@@ -485,7 +487,7 @@ class MemoryRecordReader extends TableReader {
                 into.noteDevice(tally.device);
             for (let f = 0; f < 3; f++) {
                 const i = f * this.units.length + u;
-                tally.timelines.emitComponent(into, `${tally.device}/${tally.component}/${RECORD_FIGURES[f]}`, i);
+                tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.component)}/${RECORD_FIGURES[f]}`, i);
             }
         }
     }
@@ -516,7 +518,7 @@ class ModuleMemReader extends TableReader {
                 continue;
             if (tally.device !== HOST)
                 into.noteDevice(tally.device);
-            const key = `NPU_MODULE_MEM/${tally.device}/${tally.module}`;
+            const key = `NPU_MODULE_MEM/${tally.device}/${visibleName(tally.module)}`;
             into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
             const series = tally.timelines.series[0];
             if (peak > 0 && series)
@@ -546,18 +548,19 @@ class OperatorMemoryReader extends TableReader {
         if (v === null)
             return;
         const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
+        const total = exactSum(tally.total, v);
+        if (total === null)
+            throw new ParseError(this.file, r.line, `the total of ${tally.name} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
         if (v > tally.largest)
             tally.largest = v;
         tally.count++;
-        tally.total += v;
-        if (!Number.isSafeInteger(tally.total))
-            this.skip(r, `the total of ${tally.name} leaves the exact range of 2^53 - 1 bytes`);
+        tally.total = total;
     }
     emit(into) {
         for (const t of this.tallies.byKey.values()) {
             if (t.device !== HOST)
                 into.noteDevice(t.device);
-            into.addMetric(OPERATORS, `${t.device}/${t.name}`, { largest: t.largest, count: t.count, total: t.total });
+            into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, { largest: t.largest, count: t.count, total: t.total });
         }
     }
 }
@@ -580,7 +583,7 @@ class StaticOpMemReader extends TableReader {
         const v = this.bytes(r, this.size, this.header.unit);
         if (v === undefined || v === null)
             return;
-        const key = `${device}/${r.cell(this.model).trim()}/${r.cell(this.graph).trim()}`;
+        const key = `${device}/${visibleName(r.cell(this.model).trim())}/${visibleName(r.cell(this.graph).trim())}`;
         const prev = this.totals.get(key);
         if (prev === undefined || v > prev)
             this.totals.set(key, v);
@@ -620,8 +623,8 @@ class NpuMemReader extends TableReader {
         for (const tally of this.tallies.byKey.values()) {
             if (tally.device !== HOST)
                 into.noteDevice(tally.device);
-            tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/hbm`, 0);
-            tally.timelines.emitComponent(into, `${tally.device}/${tally.event}/ddr`, 1);
+            tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.event)}/hbm`, 0);
+            tally.timelines.emitComponent(into, `${tally.device}/${visibleName(tally.event)}/ddr`, 1);
         }
     }
 }

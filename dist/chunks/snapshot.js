@@ -1,4 +1,4 @@
-import { a as formatCount, f as formatBytes } from './units.js';
+import { f as formatCount, a as formatBytes } from './units.js';
 import { S as SeriesBuilder } from './series.js';
 
 const PROCESS_DEVICE_FIELDS = {
@@ -935,4 +935,4 @@ function isEmptySnapshot(snapshot) {
     return hasNoMetrics(snapshot) && Object.keys(snapshot.series).length === 0 && totalAllocFailures(snapshot.meta) === 0;
 }
 
-export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, SNAPSHOT_VERSION as a, stringifyDocument as b, compareKeys as c, SECTIONS as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, originText as o, sectionOfKind as s, valueOf as v };
+export { MAX_SITES_PER_DEVICE as M, SnapshotBuilder as S, SECTIONS as a, SNAPSHOT_VERSION as b, compareKeys as c, stringifyDocument as d, modulesOf as e, fileKeyOrder as f, section as g, hasNoMetrics as h, isEmptySnapshot as i, stableStringify as j, keysOf as k, metricsOf as m, noteKeys as n, originText as o, sectionOfKind as s, valueOf as v };

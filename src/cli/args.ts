@@ -109,8 +109,10 @@ export function commandHelp(program: string, spec: CommandSpec, width = HELP_WID
 /** Two columns, flag and description, within HELP_WIDTH; a long description continues under its column. */
 export function helpLines(rows: readonly (readonly [string, string])[], width = HELP_WIDTH): string[] {
   const column = Math.max(...rows.map(([f]) => f.length)) + 4;
+  // A word the description column cannot hold (a long glob) would stick out of the width: take the narrow layout then.
+  const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => w.length)));
   // Too narrow for two columns: each description on its own lines under its flag.
-  if (width - column < 24) return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
+  if (width - column < Math.max(24, longestWord)) return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
   return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
 }
 
