@@ -1,7 +1,6 @@
 import { i as info, w as warning, n as notice } from '../index.js';
 import { runGate } from '../chunks/run-gate.js';
-import { G as GitHubError } from './errors.js';
-import { h as pullRequestOfEvent, i as resolveGateLimits, j as historyPlan, r as readBranchHistory, k as recordRunOnBranch, b as renderLimitsChanged, a as labelWarning, p as publish } from './publish.js';
+import { i as pullRequestOfEvent, j as resolveGateLimits, k as historyPlan, r as readBranchHistory, m as recordRunOnBranch, d as renderLimitsChanged, a as labelWarning, p as publish } from './publish.js';
 import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
 import 'os';
 import 'crypto';
@@ -40,6 +39,7 @@ import '../chunks/thresholds.js';
 import '../chunks/environment.js';
 import '../chunks/keys.js';
 import '../chunks/types.js';
+import './errors.js';
 import '../chunks/baseline-changes.js';
 import '../chunks/escape.js';
 import '../chunks/annotation.js';
@@ -61,11 +61,7 @@ async function runCheckMode(inputs) {
     const pr = pullRequestOfEvent();
     const octokit = inputs.token ? (await import('./octokit.js')).createOctokit(inputs.token) : undefined;
     const repo = thisRepo();
-    const limits = await resolveGateLimits(inputs, repo, octokit, pr).catch((error) => {
-        if (pr === undefined || !(error instanceof GitHubError))
-            throw error;
-        throw new GitHubError(`cannot read the pull request's base commit ${pr.baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ${error.message}`, error.status);
-    });
+    const limits = await resolveGateLimits(inputs, repo, octokit, pr);
     const plan = historyPlan(inputs);
     if (plan.role !== 'off')
         info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);

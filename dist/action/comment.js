@@ -5,7 +5,7 @@ import { g as glob } from '../chunks/local.js';
 import { U as UsageError, I as InputError, v as visible } from '../chunks/errors.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
-import { r as readBranchHistory, p as publish, l as limitsAt, a as labelWarning, c as chooseLimits, b as renderLimitsChanged, w as workflowRun, d as labelAddedAt, e as runsOfHead, f as filesChangedBetween, g as limitPaths, t as takeLabelOff } from './publish.js';
+import { r as readBranchHistory, p as publish, b as baseLimitsAt, l as limitsAt, a as labelWarning, c as chooseLimits, d as renderLimitsChanged, w as workflowRun, e as labelAddedAt, f as runsOfHead, g as filesChangedBetween, h as limitPaths, t as takeLabelOff } from './publish.js';
 import { a as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf } from '../chunks/snapshot.js';
 import { a as assessDevices, j as judge, w as withFindings, F as FINDING_STATUSES } from '../chunks/compare.js';
 import { a as applyEnvironment } from '../chunks/environment.js';
@@ -407,7 +407,7 @@ async function runCommentMode(inputs) {
 async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed) {
     const { data: pr } = await gitHubCall(`reading pull request #${run.issueNumber}`, 'pull-requests: read', () => octokit.rest.pulls.get({ ...repo, pull_number: run.issueNumber }));
     const runHead = run.headSha ?? pr.head.sha;
-    const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
+    const base = await baseLimitsAt(octokit, repo, inputs, pr.base.sha);
     const head = await limitsAt(octokit, repo, inputs, runHead).catch((error) => {
         if (!(error instanceof GitHubError))
             throw error;

@@ -380,6 +380,13 @@ async function limitsAt(octokit, repo, inputs, sha) {
         config: configText === null ? parseGateConfig({}, `${configPath}${at}`) : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
     };
 }
+async function baseLimitsAt(octokit, repo, inputs, baseSha) {
+    return limitsAt(octokit, repo, inputs, baseSha).catch((error) => {
+        if (!(error instanceof GitHubError))
+            throw error;
+        throw new GitHubError(`cannot read the pull request's base commit ${baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ${error.message}`, error.status);
+    });
+}
 async function resolveGateLimits(inputs, repo, octokit, pr) {
     const head = { baseline: await loadBaseline(inputs.baseline), config: await loadGateConfig(inputs.config) };
     if (pr === undefined)
@@ -387,7 +394,7 @@ async function resolveGateLimits(inputs, repo, octokit, pr) {
     if (octokit === undefined) {
         throw new UsageError("on a pull request the gate reads the baseline and config of the base commit through the API: set 'github-token' (default github.token; it needs contents: read)");
     }
-    const base = await limitsAt(octokit, repo, inputs, pr.baseSha);
+    const base = await baseLimitsAt(octokit, repo, inputs, pr.baseSha);
     const label = base.config.baselineUpdateLabel;
     let notCounted;
     if (pr.push !== undefined && pr.labels.includes(label)) {
@@ -552,4 +559,4 @@ async function publish(inputs, report, where) {
     }
 }
 
-export { labelWarning as a, renderLimitsChanged as b, chooseLimits as c, labelAddedAt as d, runsOfHead as e, filesChangedBetween as f, limitPaths as g, pullRequestOfEvent as h, resolveGateLimits as i, historyPlan as j, recordRunOnBranch as k, limitsAt as l, publish as p, readBranchHistory as r, takeLabelOff as t, workflowRun as w };
+export { labelWarning as a, baseLimitsAt as b, chooseLimits as c, renderLimitsChanged as d, labelAddedAt as e, runsOfHead as f, filesChangedBetween as g, limitPaths as h, pullRequestOfEvent as i, resolveGateLimits as j, historyPlan as k, limitsAt as l, recordRunOnBranch as m, publish as p, readBranchHistory as r, takeLabelOff as t, workflowRun as w };

@@ -3,7 +3,6 @@
 import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { runGate } from '../gate/run-gate.js';
-import { GitHubError } from '../github/errors.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import { historyPlan, readBranchHistory, recordRunOnBranch } from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
@@ -15,14 +14,7 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const octokit = inputs.token ? (await import('../github/octokit.js')).createOctokit(inputs.token) : undefined;
   const repo = thisRepo();
   // Limits first: a token or API problem fails before the (long) parse.
-  const limits = await resolveGateLimits(inputs, repo, octokit, pr).catch((error: unknown) => {
-    // Say which commit and why it is read: a 404 on a sha alone reads like a bug of the Action.
-    if (pr === undefined || !(error instanceof GitHubError)) throw error;
-    throw new GitHubError(
-      `cannot read the pull request's base commit ${pr.baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ${error.message}`,
-      error.status,
-    );
-  });
+  const limits = await resolveGateLimits(inputs, repo, octokit, pr);
   // The default branch's history: read by every run (trends, the noise band), written only by the default branch's.
   const plan = historyPlan(inputs);
   if (plan.role !== 'off') core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);

@@ -11,7 +11,7 @@ import { errorMessage, workflowContext, type RepoRef } from '../github/context.j
 import { gitHubCall, GitHubError } from '../github/errors.js';
 import { renderLimitsChanged, type LabelNotCounted } from '../report/limits-changed.js';
 import { readBranchHistory } from './history.js';
-import { chooseLimits, labelWarning, limitPaths, limitsAt, takeLabelOff } from './limits.js';
+import { baseLimitsAt, chooseLimits, labelWarning, limitPaths, limitsAt, takeLabelOff } from './limits.js';
 import { rejudgeReport } from '../gate/rejudge.js';
 import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from '../gate/thresholds.js';
 import { filesChangedBetween, labelAddedAt, runsOfHead, workflowRun } from '../github/pull-request-history.js';
@@ -107,7 +107,7 @@ async function judgeAgainstTrustedLimits(
     octokit.rest.pulls.get({ ...repo, pull_number: run.issueNumber }),
   );
   const runHead = run.headSha ?? pr.head.sha;
-  const base = await limitsAt(octokit, repo, inputs, pr.base.sha);
+  const base = await baseLimitsAt(octokit, repo, inputs, pr.base.sha);
   // A fork's head commit may not be readable here: then nothing is listed as changed, and the report is still re-judged.
   const head = await limitsAt(octokit, repo, inputs, runHead).catch((error: unknown) => {
     if (!(error instanceof GitHubError)) throw error;

@@ -7,7 +7,7 @@ import { loadBaseline, parseBaseline, type Baseline } from '../gate/baseline.js'
 import { DEFAULT_CONFIG_PATH, loadGateConfig, parseGateConfig } from '../gate/thresholds.js';
 import type { GateConfig } from '../gate/types.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
-import { gitHubCall } from '../github/errors.js';
+import { gitHubCall, GitHubError } from '../github/errors.js';
 import { filesChangedBetween, removeLabel } from '../github/pull-request-history.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseJson } from '../json/reader.js';
@@ -66,6 +66,17 @@ export async function limitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionIn
   };
 }
 
+/** The base commit's limits; a failing read says which commit it is and why the gate reads it (a 404 on a sha alone reads like a bug of the Action). */
+export async function baseLimitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, baseSha: string): Promise<Limits> {
+  return limitsAt(octokit, repo, inputs, baseSha).catch((error: unknown) => {
+    if (!(error instanceof GitHubError)) throw error;
+    throw new GitHubError(
+      `cannot read the pull request's base commit ${baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ${error.message}`,
+      error.status,
+    );
+  });
+}
+
 /**
  * Check mode's limits. On a pull request: the base commit's baseline and config, compared with the checked-out ones
  * (the PR's) to list what the PR moves; the PR's own only with the base config's `baselineUpdateLabel` on the PR.
@@ -78,7 +89,7 @@ export async function resolveGateLimits(inputs: ActionInputs, repo: RepoRef, oct
       "on a pull request the gate reads the baseline and config of the base commit through the API: set 'github-token' (default github.token; it needs contents: read)",
     );
   }
-  const base = await limitsAt(octokit, repo, inputs, pr.baseSha);
+  const base = await baseLimitsAt(octokit, repo, inputs, pr.baseSha);
   const label = base.config.baselineUpdateLabel;
   // The label counts for the limits a maintainer saw: a push that changes them after it was set voids it.
   let notCounted: LabelNotCounted | undefined;

@@ -939,10 +939,10 @@ describe('comment mode (workflow_run, fork-safe)', () => {
   }
 
   /** The fork PR's base branch: a baseline holding the hostile keys at 1024 bytes, and a config with the hostile rule. */
-  function hostileBase(branch: string): void {
+  function hostileBase(branch: string): string {
     const kernels = Object.fromEntries(HOSTILE_KEYS.slice(1).map((key) => [key, { diff: 1024, rows: 1, added: 0, removed: 0, event: null }]));
     const modules = { [HOSTILE_KEYS[0]!]: { peak: 1024, current: 1024, allocs: 3, frees: 1 } };
-    fake.commitFiles({
+    return fake.commitFiles({
       branch,
       parent: null,
       message: `base of ${branch}`,
@@ -1024,6 +1024,24 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     expect(fake.comments(pr.number)).toEqual([]);
     expect(fake.writes()).toEqual([]);
     expect(r.summary).toBe('');
+  });
+
+  it('a base commit the token cannot read is one error saying it is the base commit and why it is read; nothing is posted', async () => {
+    const RUN = 9003;
+    const headSha = '7'.repeat(40);
+    const baseSha = hostileBase('unreadable-base');
+    const pr = fake.addPull({ number: 79, headRef: 'patch-3', headOwner: 'forker', headSha, baseRef: 'unreadable-base' });
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': hostileReport() } });
+    fake.forceResponse({ method: 'GET', path: `/repos/${REPO}/git/commits/${baseSha}`, status: 404, body: { message: 'Not Found' }, times: 1 });
+    fake.clearLog();
+    const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9102 });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      `cannot read the pull request's base commit ${baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ` +
+        `404 reading commit ${baseSha.slice(0, 12)}: not found, or the token cannot see it (it needs \`contents: read\`) (GitHub said: Not Found)`,
+    ]);
+    expect(fake.comments(pr.number)).toEqual([]);
+    expect(fake.writes()).toEqual([]);
   });
 });
 
