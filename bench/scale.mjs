@@ -121,6 +121,23 @@ const checkReport = await timed(`check ${DEVICES} devices --report`, ['node', CL
 
 const checkReportBytes = statSync(join(checkDir, 'report.json')).size;
 
+// 1b. the history at this size (issue 23): main's 200 earlier runs of this job, then the same check with it read,
+// the noise band on and the trends drawn, against the same check without; and the history's own parts in one process.
+log('writing a 200-point history of the baseline run');
+const tsRun = (args) => {
+  const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (run.status !== 0) throw new Error(`${args[0]}: ${run.stderr}`);
+  return run.stdout;
+};
+tsRun([join(BENCH, 'history.ts'), '--write-history', join(checkDir, 'history.jsonl'), '--snapshot', join(checkDir, 'baseline.json')]);
+const historyBytes = statSync(join(checkDir, 'history.jsonl')).size;
+writeFileSync(join(checkDir, 'band.json'), `${JSON.stringify({ history: { window: 20, minPoints: 5 } })}\n`);
+const checkMarkdown = await timed(`check ${DEVICES} devices --markdown`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--markdown', 'summary.md'], checkDir, 1);
+const checkHistory = await timed(`check ${DEVICES} devices --markdown --history (200 points, noise band)`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--markdown', 'summary.md', '--config', 'band.json', '--history', 'history.jsonl'], checkDir, 1);
+const show = await timed('history show (200 points)', ['node', CLI, 'history', 'show', '--history', 'history.jsonl'], checkDir, 0);
+const parts = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--snapshot', join(checkDir, 'baseline.json'), '--run', join(checkDir, 'run.memory-snapshot.json'), '--runs', String(RUNS)]).trim());
+log(`history in one process: read ${parts.read} ms, band ${parts.band} ms, append ${parts.append} ms, trends ${parts.trends} ms (CPU)`);
+
 // 2. merging DEVICES node snapshots (one device each: 15 modules, KERNELS / DEVICES kernels).
 log(`writing ${DEVICES} node snapshots`);
 const mergeDir = join(scratch, 'merge');
@@ -158,6 +175,10 @@ Load average before the runs: ${loadBefore.toFixed(1)} on ${cpus().length} cores
 |---|---|---|---|---|---|
 | \`check\` | ${DEVICES.toLocaleString('en')} devices × 15 modules + ${KERNELS.toLocaleString('en')} kernels (one snapshot file vs a baseline; ~1% of modules regressed): verdict and terminal table | ${(check.ms / 1000).toFixed(2)} s | ${(check.cpuMs / 1000).toFixed(2)} s | ${check.rssMiB.toFixed(0)} MiB | ≤ 1.5 s and ≤ 250 MB: ${pass(Math.min(check.ms, check.cpuMs) <= TARGETS.checkMs && check.rssMiB <= TARGETS.checkRssMiB)} |
 | \`check --report report.json\` | the same, also writing every key's verdict and the roll-ups (~${(checkReportBytes / MiB).toFixed(0)} MiB of JSON) | ${(checkReport.ms / 1000).toFixed(2)} s | ${(checkReport.cpuMs / 1000).toFixed(2)} s | ${checkReport.rssMiB.toFixed(0)} MiB | |
+| \`check --markdown\` | the same, also rendering the job summary | ${(checkMarkdown.ms / 1000).toFixed(2)} s | ${(checkMarkdown.cpuMs / 1000).toFixed(2)} s | ${checkMarkdown.rssMiB.toFixed(0)} MiB | |
+| \`check --markdown --history\` | the same, reading main's 200-point history (${(historyBytes / 1024).toFixed(0)} KB), the noise band on, sparklines and steps in the summary and the terminal | ${(checkHistory.ms / 1000).toFixed(2)} s | ${(checkHistory.cpuMs / 1000).toFixed(2)} s | ${checkHistory.rssMiB.toFixed(0)} MiB | added: ${((checkHistory.cpuMs - checkMarkdown.cpuMs) / 1000).toFixed(2)} s CPU |
+| history: what the default branch's check adds | in one process (CPU, median of ${RUNS} after a warm-up): read 200 points ${parts.read} ms, noise band ${parts.band} ms, this run's point recorded ${parts.append} ms, trends in summary, comment and terminal ${parts.trends} ms | | ${parts.added} ms | | ≤ 300 ms: ${pass(parts.added <= 300)} |
+| history: reading 200 points | \`history show\` (whole process) on this job's history; in one process, ${parts.read} ms here and ${parts.small.readMs} ms for 64 devices × 15 modules + 2,000 kernels (${(parts.small.bytes / 1024).toFixed(0)} KB) | ${(show.ms / 1000).toFixed(2)} s | ${(show.cpuMs / 1000).toFixed(2)} s | ${show.rssMiB.toFixed(0)} MiB | |
 | merging node snapshots | ${DEVICES.toLocaleString('en')} \`*.memory-snapshot.json\` (15 modules, ${perNode} kernels each), \`parse --snapshot DIR --json\` | ${(merge.ms / 1000).toFixed(2)} s | ${(merge.cpuMs / 1000).toFixed(2)} s | ${merge.rssMiB.toFixed(0)} MiB | ≤ 1 s: ${pass(Math.min(merge.ms, merge.cpuMs) <= TARGETS.mergeMs)} |
 | fan-in, 8 at a time | ${ARTIFACTS} snapshot artifacts from the loopback fake GitHub (results service + blob), downloaded and extracted | ${(fan.parallelMs / 1000).toFixed(2)} s | | in-process | |
 | fan-in, one at a time | the same artifacts, \`download-concurrency: 1\` | ${(fan.sequentialMs / 1000).toFixed(2)} s | | in-process | one at a time / 8 at a time: ${(fan.sequentialMs / fan.parallelMs).toFixed(2)} |

@@ -44,7 +44,7 @@ export function withActionTables(readme, actionYml) {
 }
 
 /** The commands whose `--help` docs/cli.md shows, after the program's own (''). */
-export const HELP_COMMANDS = ['', 'parse', 'check', 'baseline', 'snapshot', 'compare-dumps', 'history append', 'history show'];
+export const HELP_COMMANDS = ['', 'parse', 'check', 'baseline', 'snapshot', 'compare-dumps', 'history append', 'history show', 'history html'];
 
 /** What `ascend-memory-gate [COMMAND] --help` prints at 80 columns, from the given dist/cli.js. */
 export function helpText(cli, command) {

@@ -7,7 +7,7 @@ import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as er
 import { g as gitHubCall, G as GitHubError } from './errors.js';
 import { r as readBranchHistory, p as publish, b as baseLimitsAt, l as limitsAt, a as labelWarning, c as chooseLimits, d as renderLimitsChanged, w as workflowRun, e as labelAddedAt, f as runsOfHead, g as filesChangedBetween, h as limitPaths, t as takeLabelOff } from './publish.js';
 import { a as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf } from '../chunks/snapshot.js';
-import { a as assessDevices, j as judge, w as withFindings, F as FINDING_STATUSES } from '../chunks/compare.js';
+import { a as assessDevices, j as judge, w as withFindings, b as withNoiseBand, F as FINDING_STATUSES } from '../chunks/compare.js';
 import { a as applyEnvironment } from '../chunks/environment.js';
 import { sectionThresholds, loadGateConfig, applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
 import { S as STATUSES } from '../chunks/types.js';
@@ -50,12 +50,11 @@ import '../chunks/baseline-changes.js';
 import '../chunks/annotation.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
-import '../chunks/device-table.js';
+import '../chunks/trend-text.js';
 import '../chunks/trends.js';
 import '../chunks/format.js';
-import '../chunks/roll-up.js';
 import '../chunks/keys.js';
-import '../chunks/trend-text.js';
+import '../chunks/roll-up.js';
 import 'node:stream';
 import 'node:stream/promises';
 import 'zlib';
@@ -69,6 +68,7 @@ const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this k
 const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
 function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     const { config } = trusted;
+    const band = config.history !== null && trusted.noise !== undefined ? { config: config.history, noise: trusted.noise } : undefined;
     const baseline = trusted.baseline ?? { sections: {} };
     const discrepancies = [];
     const compared = SECTIONS.filter((d) => d.compared !== false);
@@ -86,7 +86,7 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         const finding = findingClass(entry);
         if (declaration !== undefined && keys !== undefined && VERDICT_STATUSES.has(entry.status)) {
             const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
-            const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies);
+            const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies, band);
             if (keys.has(entry.key)) {
                 discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: described({ ...rejudged, severity: 'fail' }) });
                 others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
@@ -198,9 +198,13 @@ function trustedKeysOf(declaration, baseline, keyAsWritten) {
         out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key]) });
     return out;
 }
-function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, discrepancies) {
+function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, discrepancies, band) {
     const baseline = trusted?.value ?? null;
-    const judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, sectionThresholds(config, declaration), config), declaration);
+    const thresholds = sectionThresholds(config, declaration);
+    let judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, thresholds, config), declaration);
+    if (band !== undefined && (judged.status === 'regressed' || judged.status === 'improved')) {
+        judged = unitOf(withNoiseBand(judged, thresholds, band, config, declaration.unit === 'count' ? 'count' : undefined), declaration);
+    }
     const rejudged = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
     const unit = rejudged.unit ?? 'bytes';
     const differ = (field, claimed, value) => {
@@ -391,8 +395,9 @@ async function runCommentMode(inputs) {
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
     const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
-    const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report);
     const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
+    const noise = history === null ? undefined : (await import('../chunks/trends.js')).noiseLookup(history);
+    const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
     const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
     await publish(inputs, judged?.report ?? report, {
         issueNumber,
@@ -404,7 +409,7 @@ async function runCommentMode(inputs) {
         ...(trends !== undefined ? { trends } : {}),
     });
 }
-async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed) {
+async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed, noise) {
     const { data: pr } = await gitHubCall(`reading pull request #${run.issueNumber}`, 'pull-requests: read', () => octokit.rest.pulls.get({ ...repo, pull_number: run.issueNumber }));
     const runHead = run.headSha ?? pr.head.sha;
     const base = await baseLimitsAt(octokit, repo, inputs, pr.base.sha);
@@ -421,7 +426,7 @@ async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed) {
         warning(labelWarning(label, notCounted));
     const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
     const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-    const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config }, (key) => shortenName(key, MAX_KEY_LENGTH));
+    const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
     const { used } = limits;
     const blocks = [renderLimitsChanged(used)];
     if (discrepancies.length > 0) {

@@ -477,8 +477,9 @@ async function writeReportFile(input, what, where, render) {
     }
     info(`Wrote the ${what} to ${file}`);
 }
-async function writeReportFiles(inputs, report, series) {
-    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report, series === undefined ? {} : { series }));
+async function writeReportFiles(inputs, report, where) {
+    const options = { ...(where.series !== undefined ? { series: where.series } : {}), ...(where.trends !== undefined ? { trends: where.trends } : {}) };
+    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js').then(function (n) { return n.h; })).renderHtml(report, options));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
         const { runStamp } = await import('../chunks/node-environment.js');
         return (await import('../chunks/junit.js')).renderJunit(report, runStamp());
@@ -544,7 +545,7 @@ async function publish(inputs, report, where) {
         ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
     await writeOutputs(report, markdown);
-    await writeReportFiles(inputs, report, where.series);
+    await writeReportFiles(inputs, report, where);
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown).write();
     const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;

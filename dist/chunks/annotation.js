@@ -1,4 +1,4 @@
-import { i as isFirstRun, v as verdictText, t as entrySentence, u as worstFirst, r as entryReason } from './groups.js';
+import { b as isFirstRun, v as verdictText, e as entrySentence, c as worstFirst, f as entryReason } from './groups.js';
 import { f as formatCount } from './units.js';
 
 function annotationText(e) {

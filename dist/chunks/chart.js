@@ -1,8 +1,8 @@
 import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { f as formatCount, a as formatBytes } from './units.js';
-import { F as splitOf, G as isCountEntry, A as growth, p as plural } from './groups.js';
+import { D as splitOf, E as isCountEntry, j as growth, t as plural } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { c as codeSpan, e as escapeHtml } from './escape.js';
+import { c as codeSpan, a as escapeHtml } from './escape.js';
 
 function devicePeaks(entries, chartedKind = SECTIONS[0]?.kind ?? '') {
     const byKey = new Map();
@@ -316,4 +316,4 @@ function n(x) {
     return String(Math.round(x * 10) / 10);
 }
 
-export { devicePeaks as a, renderMermaidChart as b, decimal as d, renderDeviceStacksSvg as r, sizeScale as s };
+export { devicePeaks as a, renderDeviceStacksSvg as b, decimal as d, renderMermaidChart as r, sizeScale as s };

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
@@ -173,8 +173,8 @@ const HISTORY_FILE = { type: 'string', value: 'FILE', description: 'the history 
 const CONFIG = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
 const HISTORY = {
     name: 'history',
-    summary: 'The default branch history as a local file: append records a run, show prints its trends.',
-    usage: 'append|show --history FILE …',
+    summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard.',
+    usage: 'append|show|html --history FILE …',
     options: {},
 };
 function appendSpec(tools) {
@@ -208,18 +208,31 @@ const SHOW = {
         config: CONFIG,
     },
 };
+const HTML = {
+    name: 'history html',
+    summary: 'Write the dashboard: one self-contained HTML page, a chart per key group, baseline updates and environment changes marked.',
+    usage: '--history FILE --out PAGE [options]',
+    options: {
+        history: HISTORY_FILE,
+        out: { type: 'string', value: 'PAGE', description: 'the HTML page to write' },
+        config: CONFIG,
+        title: { type: 'string', value: 'TEXT', description: 'the page title (default "Memory history")' },
+    },
+};
 async function historyCommand(args, io, tools) {
     const [sub, ...rest] = args;
     if (sub === 'append')
         return append(rest, io, tools);
     if (sub === 'show')
         return show(rest, io, tools);
+    if (sub === 'html')
+        return html(rest, io);
     if (sub === undefined || sub === '--help' || sub === '-h') {
         if (sub === undefined)
-            throw new CommandUsageError('history: name what to do: append or show', HISTORY);
-        throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help' and 'history show --help'.` });
+            throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
+        throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help'.` });
     }
-    throw new CommandUsageError(`history: unknown '${sub}': append or show`, HISTORY);
+    throw new CommandUsageError(`history: unknown '${sub}': append, show or html`, HISTORY);
 }
 function required(opts, name, spec) {
     const value = optionalString(opts, name);
@@ -319,6 +332,27 @@ async function show(args, io, tools) {
     const { renderHistoryTerminal } = await import('./history-terminal.js');
     const key = optionalString(opts, 'key');
     io.out(renderHistoryTerminal(history, trendsOf(history, config), { width: tools.width(), ...(key !== undefined ? { key } : {}) }));
+    return 0;
+}
+async function html(args, io) {
+    const opts = parseCommandArgs(args, HTML);
+    const file = required(opts, 'history', HTML);
+    const out = required(opts, 'out', HTML);
+    const history = await loadHistory(file);
+    const { loadGateConfig } = await import('./thresholds.js');
+    const config = await loadGateConfig(optionalString(opts, 'config'));
+    const { trendsOf } = await import('./trends.js');
+    const { renderDashboard } = await import('./dashboard.js');
+    const title = optionalString(opts, 'title');
+    const page = renderDashboard(history, trendsOf(history, config), { ...(title !== undefined ? { title } : {}) });
+    try {
+        await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+        await writeFile(out, page);
+    }
+    catch (error) {
+        throw new UsageError(`history html: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    io.out(`wrote ${out} (${Buffer.byteLength(page)} bytes): ${history.points.length} points\n`);
     return 0;
 }
 
@@ -526,7 +560,7 @@ async function checkCommand(args, io) {
     if (markdownFile)
         await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
     if (htmlFile)
-        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(report, { series: snapshot.series }));
+        await writeOutput(htmlFile, (await import('./html.js').then(function (n) { return n.h; })).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
     if (junitFile !== undefined && stamp !== undefined)
         await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js');

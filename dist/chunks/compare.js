@@ -939,4 +939,4 @@ function policySeverity(policy) {
     return policy === 'ignore' ? 'ok' : policy;
 }
 
-export { FINDING_STATUSES as F, assessDevices as a, compareSnapshots as c, judge as j, withFindings as w };
+export { FINDING_STATUSES as F, assessDevices as a, withNoiseBand as b, compareSnapshots as c, judge as j, withFindings as w };

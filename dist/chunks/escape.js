@@ -39,4 +39,4 @@ function escapeHtml(text) {
 }
 const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export { escapeMarkdownText as a, codeSpan as c, escapeHtml as e, shortenName as s, tableCodeSpan as t };
+export { escapeHtml as a, codeSpan as c, escapeMarkdownText as e, shortenName as s, tableCodeSpan as t };

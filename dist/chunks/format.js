@@ -101,14 +101,28 @@ function serializeHistory(history) {
     return `${[headerLine(history.header), keysLine(history), ...history.lines].join('\n')}\n`;
 }
 function latestAloneBytes(history) {
-    const last = history.points.length - 1;
-    return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + Buffer.byteLength(pointLine(history, last, true)) + 3;
+    return tableBytes(history) + Buffer.byteLength(pointLine(history, history.points.length - 1, true)) + 1;
+}
+function tableBytes(history) {
+    return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + 2;
 }
 function headerLine(header) {
     const { format, version, gate, branch, commitUrl } = header;
     return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
 }
+const keysLines = new WeakMap();
 function keysLine(history) {
+    let size = `${history.sections.size}`;
+    for (const [name, section] of history.sections)
+        size += `,${name}:${section.keys.length}:${section.rollups.length}`;
+    const cached = keysLines.get(history);
+    if (cached !== undefined && cached.size === size && cached.sections === history.sections)
+        return cached.text;
+    const text = keysLineOf(history);
+    keysLines.set(history, { size, text, sections: history.sections });
+    return text;
+}
+function keysLineOf(history) {
     const keys = {};
     const rollups = {};
     for (const [name, section] of history.sections) {
@@ -380,4 +394,4 @@ function parseLine(line, file, n) {
     throw new InputError(`${file}:${n}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${reason}`);
 }
 
-export { HISTORY_FORMAT, HISTORY_VERSION, ROLLUP_FIELDS, ROLLUP_WIDTH, emptyHistory, emptySection, lastValue, latestAloneBytes, parseHistory, pointLine, sameEnvironment, serializeHistory, valueAt };
+export { HISTORY_FORMAT, HISTORY_VERSION, ROLLUP_FIELDS, ROLLUP_WIDTH, emptyHistory, emptySection, lastValue, latestAloneBytes, parseHistory, pointLine, sameEnvironment, serializeHistory, tableBytes, valueAt };

@@ -3,7 +3,7 @@ import { m as median } from './roll-up.js';
 import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
 import { S as STATUSES } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './environment.js';
-import { t as tableCodeSpan, e as escapeHtml } from './escape.js';
+import { t as tableCodeSpan, a as escapeHtml } from './escape.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
 
 const REPORT_STATUSES = STATUSES;
@@ -505,4 +505,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { growth as A, MAX_NOTE_LENGTH as B, reportFrameSchema as C, MAX_ENTRIES as D, contextMarkdown as E, splitOf as F, isCountEntry as G, contextTerminal as H, MAX_KEY_LENGTH as M, REPORT_KINDS as R, statusLabel as a, countByStatus as b, contextHtml as c, devicesPerPattern as d, deviceOfEntry as e, isRollUp as f, groupEntries as g, devicesPhrase as h, isFirstRun as i, valueRange as j, kindTitle as k, formatTransition as l, medianPercent as m, medianGrowth as n, formatShortPercent as o, plural as p, formatChange as q, entryReason as r, splitSections as s, entrySentence as t, worstFirst as u, verdictText as v, worstOf as w, reportSchema as x, REPORT_STATUSES as y, patternCountsOf as z };
+export { formatShortPercent as A, statusLabel as B, valueRange as C, splitOf as D, isCountEntry as E, contextHtml as F, countByStatus as G, contextTerminal as H, MAX_KEY_LENGTH as M, REPORT_KINDS as R, devicesPhrase as a, isFirstRun as b, worstFirst as c, devicesPerPattern as d, entrySentence as e, entryReason as f, groupEntries as g, REPORT_STATUSES as h, isRollUp as i, growth as j, kindTitle as k, MAX_NOTE_LENGTH as l, medianGrowth as m, reportFrameSchema as n, MAX_ENTRIES as o, patternCountsOf as p, contextMarkdown as q, reportSchema as r, splitSections as s, plural as t, formatTransition as u, verdictText as v, worstOf as w, formatChange as x, deviceOfEntry as y, medianPercent as z };

@@ -1,12 +1,11 @@
-import { globMatches } from './thresholds.js';
 import { RECENT_POINTS } from './trends.js';
-import { g as section } from './snapshot.js';
 import { f as formatCount } from './units.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { p as plural } from './groups.js';
+import { h as historySubjects, m as movedFirst, r as rowsOf } from './history-rows.js';
+import { t as plural } from './groups.js';
 import { wrap, displayWidth, truncateMiddle, indented } from './terminal.js';
 import { a as shortSha, t as trendRange, s as sparkline, b as stepContext, c as stepLevels, r as runsAgo, e as trendValue } from './trend-text.js';
-import { f as findDeviceSegment } from './keys.js';
+import './thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
 import './local.js';
@@ -19,13 +18,14 @@ import 'module';
 import './evidence-sources.js';
 import './reader.js';
 import 'node:crypto';
-import './environment.js';
+import './snapshot.js';
 import './series.js';
+import './environment.js';
 import './format.js';
+import './keys.js';
 import './roll-up.js';
 import './types.js';
 import './escape.js';
-import './device-table.js';
 
 const MAX_ROWS = 60;
 const GAP = '  ';
@@ -50,13 +50,13 @@ function renderHistoryTerminal(history, trends, options = {}) {
         marks.push(`environment changed at ${environmentChanges.join(', ')}`);
     if (marks.length > 0)
         lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
-    const rows = rowsOf(history, trends, options.key);
-    if (rows.length === 0) {
+    const subjects = historySubjects(history, options.key);
+    const ordered = options.key === undefined ? movedFirst(subjects, trends) : subjects;
+    const shownRows = rowsOf(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered, trends);
+    if (shownRows.length === 0) {
         lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
         return `${lines.join('\n')}\n`;
     }
-    const ordered = options.key === undefined ? [...rows].sort(movedFirst) : rows;
-    const shownRows = options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered;
     const cells = shownRows.map((r) => ({ subject: shown(r.subject), spark: sparkline(r.trend.recent, r.trend.min, r.trend.max), range: trendRange(r.trend, r.unit), latest: latestOf(r) }));
     const sparkWidth = Math.max(5, ...cells.map((c) => displayWidth(c.spark)));
     const rangeWidth = Math.max(5, ...cells.map((c) => displayWidth(c.range)));
@@ -73,57 +73,14 @@ function renderHistoryTerminal(history, trends, options = {}) {
             lines.push(...indented(`stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`, width, '    ', '      '));
         }
     });
-    if (shownRows.length < ordered.length)
-        lines.push('', ...wrap(`…${plural(ordered.length - shownRows.length, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
+    if (options.key === undefined && ordered.length > MAX_ROWS)
+        lines.push('', ...wrap(`…${plural(ordered.length - MAX_ROWS, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
     lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
     return `${lines.join('\n')}\n`;
 }
 function latestOf(row) {
     const last = row.trend.values[row.trend.values.length - 1];
     return last === null || last === undefined ? 'absent' : trendValue(last, row.unit);
-}
-function movedFirst(a, b) {
-    const ra = a.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
-    const rb = b.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
-    return ra - rb;
-}
-function rowsOf(history, trends, glob) {
-    const rows = [];
-    const at = { start: 0, end: 0 };
-    for (const [name, section$1] of history.sections) {
-        const declaration = section(name);
-        const subjects = [];
-        const seen = new Set();
-        const add = (subject, pattern) => {
-            const id = `${pattern ? 'p' : 'k'}${subject}`;
-            if (seen.has(id))
-                return;
-            seen.add(id);
-            subjects.push({ subject, pattern });
-        };
-        for (const key of section$1.keys) {
-            if (!findDeviceSegment(key, at)) {
-                if (glob === undefined || globMatches(glob, key))
-                    add(key, false);
-                continue;
-            }
-            const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-            if (glob === undefined || globMatches(glob, pattern))
-                add(pattern, true);
-            else if (globMatches(glob, key))
-                add(key, false);
-        }
-        for (const pattern of section$1.rollups)
-            if (glob === undefined || globMatches(glob, pattern))
-                add(pattern, true);
-        for (const { subject, pattern } of subjects) {
-            const shownSubject = pattern && subject === '*' ? 'dev*' : subject;
-            const trend = pattern ? trends.forPattern(declaration.kind, shownSubject) : trends.forKey(declaration.kind, subject);
-            if (trend !== undefined)
-                rows.push({ subject: shownSubject, unit: declaration.unit, trend });
-        }
-    }
-    return rows;
 }
 function clip(text, width) {
     if (displayWidth(text) <= width)

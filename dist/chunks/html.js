@@ -1,16 +1,12 @@
 import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
-import { s as sizeScale, d as decimal, a as devicePeaks, r as renderDeviceStacksSvg } from './chart.js';
-import { d as deviceTable, f as figureCell } from './device-table.js';
-import { v as verdictText, i as isFirstRun, s as splitSections, d as devicesPerPattern, c as contextHtml, a as statusLabel, g as groupEntries, p as plural, b as countByStatus, e as deviceOfEntry, k as kindTitle, w as worstOf, f as isRollUp, h as devicesPhrase, j as valueRange, l as formatTransition, m as medianPercent, n as medianGrowth, o as formatShortPercent, q as formatChange, r as entryReason } from './groups.js';
+import { s as sizeScale, d as decimal, a as devicePeaks, b as renderDeviceStacksSvg } from './chart.js';
+import { e as trendValue, a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo, d as deviceTable, f as figureCell } from './trend-text.js';
+import { v as verdictText, b as isFirstRun, s as splitSections, d as devicesPerPattern, F as contextHtml, B as statusLabel, g as groupEntries, t as plural, G as countByStatus, i as isRollUp, w as worstOf, y as deviceOfEntry, k as kindTitle, a as devicesPhrase, C as valueRange, u as formatTransition, z as medianPercent, m as medianGrowth, A as formatShortPercent, x as formatChange, f as entryReason } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { e as escapeHtml } from './escape.js';
-import { a as SECTIONS, c as compareKeys } from './snapshot.js';
+import { a as escapeHtml } from './escape.js';
+import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { s as splitDevice } from './keys.js';
-import './roll-up.js';
-import './types.js';
-import './environment.js';
-import 'node:crypto';
-import './series.js';
+import { environmentChanges } from './trends.js';
 
 const MAX_TIMELINES = 16;
 const FIGURE_COLORS = [
@@ -18,8 +14,8 @@ const FIGURE_COLORS = [
     { line: '#6e7781', fill: '#e6e9ec' },
     { line: '#bf8700', fill: '#f6e1a6' },
 ];
-const WIDTH = 560;
-const HEIGHT = 170;
+const WIDTH$1 = 560;
+const HEIGHT$1 = 170;
 const MARGIN = { top: 14, right: 14, bottom: 30, left: 74 };
 function traceTimelinesHtml(series, entries) {
     if (series === undefined)
@@ -59,12 +55,12 @@ function traceTimelinesHtml(series, entries) {
         }
         const all = [...devices.values()].sort((a, b) => compareKeys(a.device, b.device));
         const drawn = all.length <= MAX_TIMELINES ? all : [...all].sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device)).slice(0, MAX_TIMELINES).sort((a, b) => compareKeys(a.device, b.device));
-        out.push('<section id="timelines">', `<h2>${text$1(declaration.title)} over the trace</h2>`);
+        out.push('<section id="timelines">', `<h2>${text$2(declaration.title)} over the trace</h2>`);
         out.push(legend(drawn));
         for (const lines of drawn)
             out.push(deviceFigure(lines));
         const scope = drawn.length < all.length ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. ` : '';
-        out.push(`<p class="note">${text$1(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`, '</section>');
+        out.push(`<p class="note">${text$2(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`, '</section>');
     }
     return out;
 }
@@ -74,7 +70,7 @@ function legend(drawn) {
         for (const l of d.lines)
             if (!seen.has(l.title))
                 seen.set(l.title, l.color);
-    const items = [...seen].map(([title, color]) => `<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true"><rect x="0" y="0" width="14" height="14" fill="${color.fill}" stroke="${color.line}" stroke-width="2"/></svg>${text$1(title)}</li>`);
+    const items = [...seen].map(([title, color]) => `<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true"><rect x="0" y="0" width="14" height="14" fill="${color.fill}" stroke="${color.line}" stroke-width="2"/></svg>${text$2(title)}</li>`);
     return `<ul class="legend">\n${items.join('\n')}\n</ul>`;
 }
 function deviceFigure(d) {
@@ -82,19 +78,19 @@ function deviceFigure(d) {
     const maxY = Math.max(...d.lines.flatMap((l) => l.series.points.map((p) => p[1])));
     const scale = sizeScale(Math.max(maxY, 1));
     const topBytes = scale.top * scale.unitBytes;
-    const plotW = WIDTH - MARGIN.left - MARGIN.right;
-    const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const plotW = WIDTH$1 - MARGIN.left - MARGIN.right;
+    const plotH = HEIGHT$1 - MARGIN.top - MARGIN.bottom;
     const x = (v) => MARGIN.left + (maxX === 0 ? 0 : (v / maxX) * plotW);
     const y = (v) => MARGIN.top + plotH - (Math.max(0, v) / topBytes) * plotH;
-    const shown = text$1(d.device);
+    const shown = text$2(d.device);
     const out = [];
     const labels = d.lines.map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`).join(', ');
-    out.push(`<svg class="trace-timeline" viewBox="0 0 ${WIDTH} ${HEIGHT}" style="width:100%;max-width:${WIDTH}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`);
+    out.push(`<svg class="trace-timeline" viewBox="0 0 ${WIDTH$1} ${HEIGHT$1}" style="width:100%;max-width:${WIDTH$1}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`);
     const steps = Math.round(scale.top / scale.step);
     for (let i = 0; i <= steps; i++) {
         const units = scale.step * i;
         const gy = y(units * scale.unitBytes);
-        out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
+        out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH$1 - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
         if (i % 2 === 0 || steps <= 4)
             out.push(`<text x="${n(MARGIN.left - 6)}" y="${n(gy + 4)}" text-anchor="end" font-size="12" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
     }
@@ -102,7 +98,7 @@ function deviceFigure(d) {
     for (const l of order) {
         const path = stepPath(l.series, x, y);
         out.push(`<path d="${path} L${n(x(lastX(l.series)))},${n(y(0))} L${n(x(0))},${n(y(0))} Z" fill="${l.color.fill}" stroke="none"/>`);
-        out.push(`<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text$1(`${d.device} · ${l.title}`)}</title></path>`);
+        out.push(`<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text$2(`${d.device} · ${l.title}`)}</title></path>`);
     }
     const first = d.lines.find((l) => l.color === FIGURE_COLORS[0]) ?? d.lines[0];
     if (first !== undefined) {
@@ -110,15 +106,15 @@ function deviceFigure(d) {
         const px = x(peak[0] + first.series.width / 2);
         const py = y(peak[1]);
         const label = `peak ${formatBytes(peak[1])}`;
-        const anchor = px > WIDTH - 120 ? 'end' : 'start';
-        out.push(`<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text$1(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`);
+        const anchor = px > WIDTH$1 - 120 ? 'end' : 'start';
+        out.push(`<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text$2(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`);
         out.push(`<text x="${n(anchor === 'end' ? px - 6 : px + 6)}" y="${n(Math.max(MARGIN.top + 10, py - 5))}" text-anchor="${anchor}" font-size="12" fill="#1f2328">${escapeHtml(label)}</text>`);
     }
-    out.push(`<text x="${n(MARGIN.left)}" y="${HEIGHT - 8}" font-size="12" fill="#444">0</text>`);
-    out.push(`<text x="${n(WIDTH - MARGIN.right)}" y="${HEIGHT - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`);
-    out.push(`<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`);
+    out.push(`<text x="${n(MARGIN.left)}" y="${HEIGHT$1 - 8}" font-size="12" fill="#444">0</text>`);
+    out.push(`<text x="${n(WIDTH$1 - MARGIN.right)}" y="${HEIGHT$1 - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`);
+    out.push(`<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT$1 - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`);
     out.push('</svg>');
-    const caption = d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text$1(d.caption)}</figcaption>`;
+    const caption = d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text$2(d.caption)}</figcaption>`;
     return `<figure class="chart">\n${out.join('\n')}${caption}\n</figure>`;
 }
 function lastX(s) {
@@ -134,13 +130,93 @@ function stepPath(s, x, y) {
     }
     return parts.join(' ');
 }
-function text$1(value) {
+function text$2(value) {
     return escapeHtml(replaceControlCharacters(value));
 }
 function n(v) {
     return String(Math.round(v * 10) / 10);
 }
 
+const TREND_COLOR = '#0969da';
+const BASELINE_COLOR = '#6e7781';
+const BASELINE_UPDATE_COLOR = '#8250df';
+const ENVIRONMENT_COLOR = '#bc4c00';
+const WIDTH = 640;
+const HEIGHT = 170;
+const LEFT = 74;
+const RIGHT = 12;
+const TOP = 12;
+const BOTTOM = 30;
+function renderTrendSvg(chart) {
+    const { trend, points, unit } = chart;
+    const n = trend.values.length;
+    const present = trend.values.filter((v) => v !== null);
+    let lo = Math.min(...present, chart.baseline ?? Number.POSITIVE_INFINITY);
+    let hi = Math.max(...present, chart.baseline ?? Number.NEGATIVE_INFINITY);
+    if (lo === hi) {
+        const pad = Math.max(1, Math.abs(lo) / 10);
+        lo -= pad;
+        hi += pad;
+    }
+    const plotW = WIDTH - LEFT - RIGHT;
+    const plotH = HEIGHT - TOP - BOTTOM;
+    const x = (p) => LEFT + (n <= 1 ? plotW / 2 : (p / (n - 1)) * plotW);
+    const y = (v) => TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
+    const f = (v) => v.toFixed(1);
+    const parts = [];
+    parts.push(`<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-label="${text$1(`${chart.label}: ${n} runs`)}" xmlns="http://www.w3.org/2000/svg">`);
+    parts.push(`<rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="#f6f8fa"/>`);
+    const bottom = trendValue(Math.round(lo), unit);
+    const top = trendValue(Math.round(hi), unit);
+    parts.push(`<text x="${LEFT - 6}" y="${f(TOP + 10)}" text-anchor="end" class="axis">${text$1(top === bottom ? `+${trendValue(Math.round(hi - lo), unit)}` : top)}</text>`);
+    parts.push(`<text x="${LEFT - 6}" y="${f(TOP + plotH)}" text-anchor="end" class="axis">${text$1(bottom)}</text>`);
+    if (n > 0) {
+        parts.push(`<text x="${LEFT}" y="${HEIGHT - 8}" class="axis">${text$1(shortSha(points[0]?.commit ?? ''))}</text>`);
+        if (n > 1)
+            parts.push(`<text x="${LEFT + plotW}" y="${HEIGHT - 8}" text-anchor="end" class="axis">${text$1(shortSha(points[n - 1]?.commit ?? ''))}</text>`);
+    }
+    for (let p = 1; p < n; p++) {
+        const before = points[p - 1];
+        const now = points[p];
+        if (before.baseline !== now.baseline) {
+            parts.push(`<line class="marker baseline-update" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="1.5" stroke-dasharray="4 3"><title>${text$1(`baseline updated at ${shortSha(now.commit)}`)}</title></line>`);
+        }
+        const changes = environmentChanges(before.environment, now.environment);
+        if (changes.length > 0) {
+            const what = changes.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
+            parts.push(`<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text$1(`environment changed at ${shortSha(now.commit)}: ${what}`)}</title></line>`);
+        }
+    }
+    if (chart.baseline !== undefined) {
+        const by = f(y(chart.baseline));
+        parts.push(`<line class="baseline" x1="${LEFT}" x2="${LEFT + plotW}" y1="${by}" y2="${by}" stroke="${BASELINE_COLOR}" stroke-width="1.5" stroke-dasharray="6 4"><title>${text$1(`baseline ${trendValue(chart.baseline, unit)}`)}</title></line>`);
+    }
+    let path = '';
+    trend.values.forEach((v, p) => {
+        if (v === null)
+            return;
+        path += `${p > 0 && trend.values[p - 1] !== null ? 'L' : 'M'}${f(x(p))} ${f(y(v))} `;
+    });
+    if (path !== '')
+        parts.push(`<path d="${path.trim()}" fill="none" stroke="${TREND_COLOR}" stroke-width="1.5"/>`);
+    const step = trend.step?.point;
+    trend.values.forEach((v, p) => {
+        if (v === null)
+            return;
+        const meta = points[p];
+        const what = `${shortSha(meta.commit)}${meta.run === undefined ? '' : ` · run ${meta.run}`} · ${meta.time}: ${trendValue(v, unit)}${p === step ? ' (first run of the new level)' : ''}`;
+        const dot = `<circle class="point${p === step ? ' step' : ''}" cx="${f(x(p))}" cy="${f(y(v))}" r="${p === step ? 5 : 3}" fill="${p === step ? '#cf222e' : TREND_COLOR}"><title>${text$1(what)}</title></circle>`;
+        const url = chart.commitUrl(meta.commit);
+        parts.push(url === undefined ? dot : `<a href="${text$1(url)}">${dot}</a>`);
+    });
+    parts.push('</svg>');
+    return parts.join('');
+}
+function text$1(value) {
+    return escapeHtml(replaceControlCharacters(value));
+}
+
+const TREND_CHARTS = 12;
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const SEVERITY_ICON = { fail: '✗', warn: '⚠', ok: '✓' };
 const DEVICES_PER_GROUP = 20;
@@ -165,6 +241,10 @@ figure { margin: 0; }
 figure.chart { margin: 0 0 14px; }
 
 .chart .segment:hover, .chart .segment:focus { stroke: #000; stroke-width: 2; outline: none; }
+figure.trend { margin: 12px 0; max-width: 760px; }
+figure.trend figcaption { margin-bottom: 4px; overflow-wrap: anywhere; }
+svg.trend .axis { font-size: 13px; fill: #59636e; }
+svg.trend .point:hover, svg.trend a:focus .point { stroke: #000; stroke-width: 2; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 ul.legend li { display: flex; align-items: center; gap: 6px; }
 ul.legend svg { flex: none; }
@@ -220,6 +300,10 @@ function renderHtml(report, options = {}) {
         const groups = groupEntries(problems, perPattern);
         body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
     }
+    if (options.trends !== undefined) {
+        const changed = [...groupEntries(problems, perPattern), ...groupEntries(sections.improvements, perPattern)];
+        body.push(...trendSection(changed, options.trends));
+    }
     body.push(...deviceSection(report));
     body.push(...totalsSection(report.entries));
     body.push(...traceTimelinesHtml(options.series, report.entries));
@@ -250,6 +334,44 @@ function renderHtml(report, options = {}) {
         '</html>',
         '',
     ].join('\n');
+}
+function trendSection(groups, trends) {
+    const charts = [];
+    let more = 0;
+    for (const group of groups) {
+        const rolled = isRollUp(group);
+        const subject = rolled ? group.pattern : worstOf(group).key;
+        const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
+        if (trend === undefined)
+            continue;
+        if (charts.length >= TREND_CHARTS) {
+            more++;
+            continue;
+        }
+        const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
+        const baselines = group.entries.map((e) => e.baseline).filter((b) => b !== null);
+        const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
+        const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: subject });
+        const step = trend.step;
+        const context = step === null ? null : stepContext(step);
+        const url = step === null ? undefined : trends.commitUrl(step.commit);
+        const commit = step === null ? '' : url === undefined ? `<code>${text(shortSha(step.commit))}</code>` : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
+        const note = step === null
+            ? `${text(trendRange(trend, unit))} over ${text(plural(trend.values.length, 'run'))}`
+            : `${text(stepLevels(step, unit))} since ${commit} (${text(runsAgo(step))})${context === null ? '' : `; ${text(context)}`}`;
+        charts.push(`<figure class="trend"><figcaption>${keyHtml(subject)}${trend.of === 'largest' ? ' <span class="note">(largest device)</span>' : ''}: ${note}</figcaption>\n<div class="chart">${svg}</div></figure>`);
+    }
+    if (charts.length === 0)
+        return [];
+    const branch = trends.branch === undefined ? 'the default branch' : `<code>${text(trends.branch)}</code>`;
+    return [
+        '<section id="trends">',
+        `<h2>Trends on ${branch}</h2>`,
+        `<p class="note">Each run of ${branch} as a point (hover for its commit, run and value; a point links to its commit); the dashed grey line is the baseline; purple dashes mark a baseline update, orange dots an environment change; a red point is the first run of a new level.</p>`,
+        ...charts,
+        ...(more > 0 ? [`<p class="note">…and ${text(plural(more, 'more chart'))}: <code>ascend-memory-gate history html</code> draws every key.</p>`] : []),
+        '</section>',
+    ];
 }
 function text(value) {
     return escapeHtml(replaceControlCharacters(value));
@@ -430,4 +552,10 @@ function collapsed(id, summary, groups) {
     ];
 }
 
-export { HTML_CSP, renderHtml };
+var html = /*#__PURE__*/Object.freeze({
+    __proto__: null,
+    HTML_CSP: HTML_CSP,
+    renderHtml: renderHtml
+});
+
+export { BASELINE_UPDATE_COLOR as B, ENVIRONMENT_COLOR as E, HTML_CSP as H, TREND_COLOR as T, html as h, renderTrendSvg as r };

@@ -1,6 +1,6 @@
 import { S as SchemaError } from './errors.js';
 import { j as stableStringify } from './snapshot.js';
-import { x as reportSchema, y as REPORT_STATUSES, d as devicesPerPattern, z as patternCountsOf, A as growth, g as groupEntries, f as isRollUp, n as medianGrowth, B as MAX_NOTE_LENGTH, C as reportFrameSchema, D as MAX_ENTRIES, M as MAX_KEY_LENGTH } from './groups.js';
+import { r as reportSchema, h as REPORT_STATUSES, d as devicesPerPattern, p as patternCountsOf, j as growth, g as groupEntries, i as isRollUp, m as medianGrowth, l as MAX_NOTE_LENGTH, n as reportFrameSchema, o as MAX_ENTRIES, M as MAX_KEY_LENGTH } from './groups.js';
 import { open, rm, rename } from 'node:fs/promises';
 import { p as parseJson, c as compileSchema } from './reader.js';
 import { s as shortenName } from './escape.js';

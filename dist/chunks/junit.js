@@ -1,6 +1,6 @@
 import { v as visible } from './errors.js';
 import { f as failureReason, b as annotationText } from './annotation.js';
-import { v as verdictText, s as splitSections, d as devicesPerPattern, g as groupEntries, k as kindTitle, R as REPORT_KINDS, w as worstOf, f as isRollUp, h as devicesPhrase, t as entrySentence } from './groups.js';
+import { v as verdictText, s as splitSections, d as devicesPerPattern, g as groupEntries, k as kindTitle, R as REPORT_KINDS, w as worstOf, i as isRollUp, a as devicesPhrase, e as entrySentence } from './groups.js';
 import { s as shortenName } from './escape.js';
 import { s as sectionOfKind } from './snapshot.js';
 import { f as formatCount } from './units.js';

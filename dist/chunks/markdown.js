@@ -1,12 +1,11 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
-import { b as renderMermaidChart } from './chart.js';
-import { i as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, E as contextMarkdown, p as plural, w as worstOf, f as isRollUp, l as formatTransition, q as formatChange, e as deviceOfEntry, n as medianGrowth, m as medianPercent, o as formatShortPercent, h as devicesPhrase, k as kindTitle, a as statusLabel, r as entryReason, j as valueRange } from './groups.js';
-import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
-import { d as deviceTable, f as figureCell } from './device-table.js';
+import { r as renderMermaidChart } from './chart.js';
+import { b as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, q as contextMarkdown, t as plural, w as worstOf, i as isRollUp, u as formatTransition, x as formatChange, y as deviceOfEntry, m as medianGrowth, z as medianPercent, A as formatShortPercent, a as devicesPhrase, k as kindTitle, B as statusLabel, f as entryReason, C as valueRange } from './groups.js';
+import { e as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, a as escapeHtml } from './escape.js';
+import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';
 import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
 import { RECENT_POINTS } from './trends.js';
 import { s as sectionOfKind } from './snapshot.js';
-import { s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';
 import { s as splitDevice } from './keys.js';
 import './roll-up.js';
 import './types.js';

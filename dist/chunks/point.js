@@ -9,52 +9,74 @@ import './series.js';
 
 const ROLL_UP_ABOVE_DEVICES = 64;
 function pointValues(snapshot) {
-    const compared = SECTIONS.filter((s) => s.compared !== false && Object.hasOwn(snapshot.sections, s.name));
     const at = { start: 0, end: 0 };
+    const compared = SECTIONS.filter((d) => d.compared !== false && Object.hasOwn(snapshot.sections, d.name));
+    const lists = new Map(compared.map((d) => [d.name, keysOf(metricsOf(snapshot, d.name))]));
     const devices = new Set();
     for (const declaration of compared) {
-        for (const key of keysOf(metricsOf(snapshot, declaration.name)))
+        const list = lists.get(declaration.name);
+        for (let i = 0; i < list.length; i++) {
+            const key = list[i];
             if (findDeviceSegment(key, at))
-                devices.add(key.slice(at.start, at.end));
+                devices.add(deviceId(key, at.start + 3, at.end));
+        }
     }
     const keys = new Map();
     const rollups = new Map();
     const rolled = devices.size > ROLL_UP_ABOVE_DEVICES;
     for (const declaration of compared) {
         const metrics = metricsOf(snapshot, declaration.name);
+        const list = lists.get(declaration.name);
         const values = new Map();
         keys.set(declaration.name, values);
         if (!rolled) {
-            for (const key of keysOf(metrics))
-                values.set(key, valueOf(declaration, metrics[key]));
+            for (let i = 0; i < list.length; i++)
+                values.set(list[i], valueOf(declaration, metrics[list[i]]));
             continue;
         }
-        const groups = new Map();
-        for (const key of keysOf(metrics)) {
+        const byPrefix = new Map();
+        for (let i = 0; i < list.length; i++) {
+            const key = list[i];
             const value = valueOf(declaration, metrics[key]);
             if (!findDeviceSegment(key, at)) {
                 values.set(key, value);
                 continue;
             }
-            const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-            let group = groups.get(pattern);
+            const prefix = key.slice(0, at.start);
+            let bySuffix = byPrefix.get(prefix);
+            if (bySuffix === undefined)
+                byPrefix.set(prefix, (bySuffix = new Map()));
+            const suffix = key.slice(at.end);
+            let group = bySuffix.get(suffix);
             if (group === undefined)
-                groups.set(pattern, (group = { keys: [], devices: [], values: [] }));
-            group.keys.push(key);
-            group.devices.push(key.slice(at.start, at.end));
+                bySuffix.set(suffix, (group = { first: key, devices: [], values: [] }));
+            group.devices.push(deviceId(key, at.start + 3, at.end));
             group.values.push(value);
         }
         const byPattern = new Map();
-        for (const [pattern, group] of groups) {
-            if (group.keys.length === 1)
-                values.set(group.keys[0], group.values[0]);
-            else
-                byPattern.set(pattern, rollUp(group.devices, group.values));
+        for (const [prefix, bySuffix] of byPrefix) {
+            for (const [suffix, group] of bySuffix) {
+                if (group.values.length === 1)
+                    values.set(group.first, group.values[0]);
+                else
+                    byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values));
+            }
         }
         if (byPattern.size > 0)
             rollups.set(declaration.name, byPattern);
     }
     return { keys, rollups, devices: devices.size };
+}
+function deviceId(key, from, to) {
+    if (to - from > 15 || (to - from > 1 && key.charCodeAt(from) === 0x30))
+        return key.slice(from, to);
+    let n = 0;
+    for (let i = from; i < to; i++)
+        n = n * 10 + key.charCodeAt(i) - 0x30;
+    return n;
+}
+function deviceName(id) {
+    return `dev${id}`;
 }
 function pointEnvironment(snapshot) {
     const environment = runEnvironmentOf(snapshot.meta);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
-import { pointLine, latestAloneBytes, serializeHistory, emptySection, ROLLUP_WIDTH, lastValue, parseHistory } from './format.js';
+import { pointLine, latestAloneBytes, serializeHistory, emptySection, ROLLUP_WIDTH, lastValue, tableBytes, parseHistory } from './format.js';
 import 'node:crypto';
 import 'node:path';
 import './reader.js';
@@ -28,7 +28,7 @@ function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
                 endAll(section.rollupColumns, p);
         }
         history.lines.push(pointLine(history, p));
-        const alone = latestAloneBytes(history);
+        const alone = serializedBytes(history) > limits.maxBytes ? latestAloneBytes(history) : 0;
         if (alone > limits.maxBytes) {
             throw new InputError(`this run's point alone takes ${alone} bytes, more than the history's limit of ${limits.maxBytes}: it was not recorded (too many keys that do not roll up across devices?)`);
         }
@@ -49,7 +49,7 @@ function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
         dropped++;
         text = serializeHistory(history);
     }
-    if (compact(history))
+    if (dropped > 0 && compact(history))
         text = serializeHistory(history);
     return { text, dropped, points: history.points.length };
 }
@@ -124,6 +124,12 @@ function end(column, p) {
         return;
     column.at.push(p);
     column.values.push(null);
+}
+function serializedBytes(history) {
+    let bytes = 0;
+    for (const line of history.lines)
+        bytes += Buffer.byteLength(line) + 1;
+    return bytes + tableBytes(history);
 }
 function tableOf(history) {
     return new Map([...history.sections].map(([name, s]) => [name, { keys: s.keys.length, rollups: s.rollups.length }]));

@@ -1,7 +1,6 @@
 import { exceedsTolerance, sectionThresholds, matchRule } from './thresholds.js';
 import { g as section, s as sectionOfKind } from './snapshot.js';
-import { ROLLUP_WIDTH } from './format.js';
-import { m as median } from './roll-up.js';
+import { ROLLUP_WIDTH, valueAt } from './format.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:fs/promises';
 import 'node:path';
@@ -25,9 +24,27 @@ const MIN_AFTER = 2;
 const LEFT_WINDOW = 5;
 function detectStep(values, tolerance) {
     const n = values.length;
+    if (n < MIN_BEFORE + MIN_AFTER)
+        return null;
+    let min = values[0];
+    let max = min;
+    for (let i = 1; i < n; i++) {
+        const v = values[i];
+        if (v < min)
+            min = v;
+        else if (v > max)
+            max = v;
+    }
+    const nearestZero = min <= 0 && max >= 0 ? 0 : Math.abs(min) < Math.abs(max) ? min : max;
+    if (!exceedsTolerance(max - min, nearestZero, tolerance))
+        return null;
+    let suffixMedians;
     for (let c = n - MIN_AFTER; c >= MIN_BEFORE; c--) {
-        const after = median(values.slice(c));
-        const before = median(values.slice(Math.max(0, c - LEFT_WINDOW), c));
+        if (values[c] === values[c - 1])
+            continue;
+        suffixMedians ??= mediansFromTheEnd(values);
+        const after = suffixMedians[c];
+        const before = windowMedian(values, Math.max(0, c - LEFT_WINDOW), c);
         if (!exceedsTolerance(Math.abs(after - before), before, tolerance))
             continue;
         const nearer = (v) => {
@@ -47,8 +64,92 @@ function detectStep(values, tolerance) {
     }
     return null;
 }
+const window = new Float64Array(LEFT_WINDOW);
+function windowMedian(values, from, to) {
+    const k = to - from;
+    for (let i = 0; i < k; i++) {
+        const v = values[from + i];
+        let j = i;
+        while (j > 0 && window[j - 1] > v) {
+            window[j] = window[j - 1];
+            j--;
+        }
+        window[j] = v;
+    }
+    const mid = k >> 1;
+    return k % 2 === 1 ? window[mid] : (window[mid - 1] + window[mid]) / 2;
+}
+function mediansFromTheEnd(values) {
+    const out = new Float64Array(values.length);
+    const lower = new Heap((a, b) => a > b);
+    const upper = new Heap((a, b) => a < b);
+    for (let c = values.length - 1; c >= 0; c--) {
+        const v = values[c];
+        if (lower.size === 0 || v <= lower.top())
+            lower.push(v);
+        else
+            upper.push(v);
+        if (lower.size > upper.size + 1)
+            upper.push(lower.pop());
+        else if (upper.size > lower.size)
+            lower.push(upper.pop());
+        out[c] = lower.size > upper.size ? lower.top() : (lower.top() + upper.top()) / 2;
+    }
+    return out;
+}
+class Heap {
+    above;
+    items = new Float64Array(16);
+    size = 0;
+    constructor(above) {
+        this.above = above;
+    }
+    top() {
+        return this.items[0];
+    }
+    push(value) {
+        if (this.size === this.items.length) {
+            const grown = new Float64Array(this.size * 2);
+            grown.set(this.items);
+            this.items = grown;
+        }
+        const items = this.items;
+        let i = this.size++;
+        while (i > 0) {
+            const parent = (i - 1) >> 1;
+            const p = items[parent];
+            if (!this.above(value, p))
+                break;
+            items[i] = p;
+            i = parent;
+        }
+        items[i] = value;
+    }
+    pop() {
+        const items = this.items;
+        const top = items[0];
+        const last = items[--this.size];
+        const n = this.size;
+        let i = 0;
+        for (;;) {
+            const l = 2 * i + 1;
+            if (l >= n)
+                break;
+            const r = l + 1;
+            const child = r < n && this.above(items[r], items[l]) ? r : l;
+            if (!this.above(items[child], last))
+                break;
+            items[i] = items[child];
+            i = child;
+        }
+        if (n > 0)
+            items[i] = last;
+        return top;
+    }
+}
 
 const RECENT_POINTS = 30;
+const MOVED_CANDIDATES = 100;
 function noiseLookup(history) {
     return trendsOf(history).noise;
 }
@@ -107,7 +208,15 @@ function trendsOf(history, config = { sections: {} }) {
         }
         return out;
     };
+    const largest = new Map();
     const largestValues = (name, section, pattern) => {
+        const id = `${name}\u0000${pattern}`;
+        let values = largest.get(id);
+        if (values === undefined)
+            largest.set(id, (values = foldLargest(name, section, pattern)));
+        return values;
+    };
+    const foldLargest = (name, section, pattern) => {
         const members = membersOf(name, section).get(pattern) ?? [];
         const rollup = section.rollupIndex.get(pattern);
         if (members.length === 0 && rollup === undefined)
@@ -173,47 +282,69 @@ function trendsOf(history, config = { sections: {} }) {
         const at = { start: 0, end: 0 };
         return findDeviceSegment(key, at) ? largestValues(found.name, found.section, `${key.slice(0, at.start)}*${key.slice(at.end)}`) : null;
     };
+    const samples = new WeakMap();
     const noise = (kind, key, window) => {
         const values = valuesOfKey(kind, key);
         if (values === null)
             return undefined;
-        const last = values.filter((v) => v !== null).slice(-window);
-        if (last.length === 0)
-            return undefined;
-        return { spread: Math.max(...last) - Math.min(...last), points: last.length };
+        let sample = samples.get(values)?.window === window ? samples.get(values)?.sample : undefined;
+        if (sample === undefined) {
+            let lo = Number.POSITIVE_INFINITY;
+            let hi = Number.NEGATIVE_INFINITY;
+            let points = 0;
+            for (let p = values.length - 1; p >= 0 && points < window; p--) {
+                const v = values[p];
+                if (v === null)
+                    continue;
+                points++;
+                if (v < lo)
+                    lo = v;
+                if (v > hi)
+                    hi = v;
+            }
+            sample = points === 0 ? null : { spread: hi - lo, points };
+            samples.set(values, { window, sample });
+        }
+        return sample ?? undefined;
     };
-    const moved = () => {
-        const out = [];
+    const recentlyChanged = (columns) => columns.some((c) => c.at.length >= 2 && c.at[c.at.length - 1] >= n - RECENT_POINTS);
+    let movedList;
+    const moved = () => (movedList ??= findMoved());
+    const findMoved = () => {
+        const then = n - 1 - RECENT_POINTS;
+        const at = (column, p) => (p < 0 ? 0 : (valueAt(column, p) ?? 0));
+        const candidates = [];
+        const bounds = { start: 0, end: 0 };
         for (const [name, section$1] of history.sections) {
             const kind = section(name).kind;
-            const seen = new Set();
-            const at = { start: 0, end: 0 };
+            const patterns = new Set();
             section$1.keys.forEach((key, i) => {
                 const column = section$1.keyColumns[i];
-                if (findDeviceSegment(key, at)) {
-                    const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-                    seen.add(pattern);
+                if (!recentlyChanged([column]))
                     return;
-                }
-                if (column.at.length < 2)
-                    return;
-                const t = forKey(kind, key);
-                if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
-                    out.push({ kind, subject: key, trend: t });
+                if (findDeviceSegment(key, bounds))
+                    patterns.add(`${key.slice(0, bounds.start)}*${key.slice(bounds.end)}`);
+                else
+                    candidates.push({ kind, subject: key, pattern: false, moved: Math.abs(at(column, n - 1) - at(column, then)) });
             });
             for (const pattern of section$1.rollups)
-                seen.add(pattern);
-            for (const pattern of seen) {
+                patterns.add(pattern);
+            for (const pattern of patterns) {
                 const members = membersOf(name, section$1).get(pattern) ?? [];
                 const rollup = section$1.rollupIndex.get(pattern);
                 const columns = [...members.map((i) => section$1.keyColumns[i]), ...(rollup === undefined ? [] : [section$1.rollupColumns[rollup * ROLLUP_WIDTH + 2]])];
-                if (columns.every((c) => c.at.length < 2))
+                if (!recentlyChanged(columns))
                     continue;
-                const shown = pattern === '*' ? 'dev*' : pattern;
-                const t = forPattern(kind, shown);
-                if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
-                    out.push({ kind, subject: shown, trend: t });
+                const largestAt = (p) => columns.reduce((m, c) => Math.max(m, at(c, p)), Number.NEGATIVE_INFINITY);
+                candidates.push({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved: Math.abs(largestAt(n - 1) - largestAt(then)) });
             }
+        }
+        candidates.sort((a, b) => b.moved - a.moved || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+        const out = [];
+        for (const c of candidates.slice(0, MOVED_CANDIDATES)) {
+            const t = c.pattern ? forPattern(c.kind, c.subject) : forKey(c.kind, c.subject);
+            if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
+                out.push({ kind: c.kind, subject: c.subject, trend: t });
         }
         const change = (m) => Math.abs(m.trend.step.after - m.trend.step.before);
         return out.sort((a, b) => a.trend.step.runsAgo - b.trend.step.runsAgo || change(b) - change(a) || (a.subject < b.subject ? -1 : 1));
@@ -266,4 +397,4 @@ function environmentChanges(before, after) {
     return changes;
 }
 
-export { RECENT_POINTS, environmentChanges, noiseLookup, trendsOf };
+export { MOVED_CANDIDATES, RECENT_POINTS, environmentChanges, noiseLookup, trendsOf };

@@ -6,7 +6,7 @@ import { glob } from 'tinyglobby';
 import type { ActionInputs } from './inputs.js';
 import { InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
-import type { GateReport } from '../gate/types.js';
+import type { GateReport, NoiseLookup } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
 import { renderLimitsChanged, type LabelNotCounted } from '../report/limits-changed.js';
@@ -66,9 +66,11 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
   const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
-  const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report);
-  // The trends come from the history branch (trusted: only the default branch's runs write it), never from the artifact.
+  // The history comes from its branch (trusted: only the default branch's runs write it), never from the artifact: the
+  // noise band of the re-judged verdicts and the trends.
   const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
+  const noise = history === null ? undefined : (await import('../history/trends.js')).noiseLookup(history);
+  const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
   const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
   await publish(inputs, judged?.report ?? report, {
@@ -102,6 +104,7 @@ async function judgeAgainstTrustedLimits(
   inputs: ActionInputs,
   run: { issueNumber: number; runId: number; headSha: string | undefined },
   claimed: GateReport,
+  noise: NoiseLookup | undefined,
 ): Promise<JudgedReport> {
   const { data: pr } = await gitHubCall(`reading pull request #${run.issueNumber}`, 'pull-requests: read', () =>
     octokit.rest.pulls.get({ ...repo, pull_number: run.issueNumber }),
@@ -121,7 +124,7 @@ async function judgeAgainstTrustedLimits(
   const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
   // The gate job's 'max-increase' is the PR's workflow's to set: the comment job holds the reports to its own.
   const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-  const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config }, (key) => shortenName(key, MAX_KEY_LENGTH));
+  const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
   const { used } = limits;
   const blocks = [renderLimitsChanged(used)];
   if (discrepancies.length > 0) {

@@ -51,8 +51,9 @@ async function writeReportFile(input: string, what: string, where: string | unde
 }
 
 /** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
-async function writeReportFiles(inputs: ActionInputs, report: GateReport, series: Publication['series']): Promise<void> {
-  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../report/html.js')).renderHtml(report, series === undefined ? {} : { series }));
+async function writeReportFiles(inputs: ActionInputs, report: GateReport, where: Pick<Publication, 'series' | 'trends'>): Promise<void> {
+  const options = { ...(where.series !== undefined ? { series: where.series } : {}), ...(where.trends !== undefined ? { trends: where.trends } : {}) };
+  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../report/html.js')).renderHtml(report, options));
   await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
     const { runStamp } = await import('../sources/node-environment.js');
     return (await import('../report/junit.js')).renderJunit(report, runStamp());
@@ -144,7 +145,7 @@ export async function publish(inputs: ActionInputs, report: GateReport, where: P
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
   await writeOutputs(report, markdown);
-  await writeReportFiles(inputs, report, where.series);
+  await writeReportFiles(inputs, report, where);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
   if (where.enforce) annotate(report, failsJob ? 1 : 0);

@@ -258,7 +258,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
   if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
-  if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series }));
+  if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
   if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(

@@ -1,6 +1,7 @@
-// `ascend-memory-gate history append|show`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
-import { readFile } from 'node:fs/promises';
-import { InputError } from '../common/errors.js';
+// `ascend-memory-gate history append|show|html`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError, UsageError } from '../common/errors.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { CommandUsageError, HelpRequested, optionalString, parseCommandArgs, type CommandSpec, type OptionSpec, type ParsedOptions } from './args.js';
 
@@ -18,8 +19,8 @@ const CONFIG: OptionSpec = { type: 'string', value: 'FILE', description: 'thresh
 
 export const HISTORY: CommandSpec = {
   name: 'history',
-  summary: 'The default branch history as a local file: append records a run, show prints its trends.',
-  usage: 'append|show --history FILE …',
+  summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard.',
+  usage: 'append|show|html --history FILE …',
   options: {},
 };
 
@@ -56,15 +57,28 @@ const SHOW: CommandSpec = {
   },
 };
 
+const HTML: CommandSpec = {
+  name: 'history html',
+  summary: 'Write the dashboard: one self-contained HTML page, a chart per key group, baseline updates and environment changes marked.',
+  usage: '--history FILE --out PAGE [options]',
+  options: {
+    history: HISTORY_FILE,
+    out: { type: 'string', value: 'PAGE', description: 'the HTML page to write' },
+    config: CONFIG,
+    title: { type: 'string', value: 'TEXT', description: 'the page title (default "Memory history")' },
+  },
+};
+
 export async function historyCommand(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'append') return append(rest, io, tools);
   if (sub === 'show') return show(rest, io, tools);
+  if (sub === 'html') return html(rest, io);
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    if (sub === undefined) throw new CommandUsageError('history: name what to do: append or show', HISTORY);
-    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help' and 'history show --help'.` });
+    if (sub === undefined) throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
+    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help'.` });
   }
-  throw new CommandUsageError(`history: unknown '${sub}': append or show`, HISTORY);
+  throw new CommandUsageError(`history: unknown '${sub}': append, show or html`, HISTORY);
 }
 
 function required(opts: ParsedOptions, name: string, spec: CommandSpec): string {
@@ -167,5 +181,26 @@ async function show(args: string[], io: { out: (text: string) => void }, tools: 
   const { renderHistoryTerminal } = await import('../report/history-terminal.js');
   const key = optionalString(opts, 'key');
   io.out(renderHistoryTerminal(history, trendsOf(history, config), { width: tools.width(), ...(key !== undefined ? { key } : {}) }));
+  return 0;
+}
+
+async function html(args: string[], io: { out: (text: string) => void }): Promise<number> {
+  const opts = parseCommandArgs(args, HTML);
+  const file = required(opts, 'history', HTML);
+  const out = required(opts, 'out', HTML);
+  const history = await loadHistory(file);
+  const { loadGateConfig } = await import('../gate/thresholds.js');
+  const config = await loadGateConfig(optionalString(opts, 'config'));
+  const { trendsOf } = await import('../history/trends.js');
+  const { renderDashboard } = await import('../report/dashboard.js');
+  const title = optionalString(opts, 'title');
+  const page = renderDashboard(history, trendsOf(history, config), { ...(title !== undefined ? { title } : {}) });
+  try {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, page);
+  } catch (error) {
+    throw new UsageError(`history html: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  io.out(`wrote ${out} (${Buffer.byteLength(page)} bytes): ${history.points.length} points\n`);
   return 0;
 }

@@ -98,7 +98,8 @@ export function withFindings(verdicts: Entry[], findings: Entry[]): Entry[] {
   return out;
 }
 
-interface Band {
+/** The noise band as the gate applies it: the config's `history` and the default branch's spreads. */
+export interface Band {
   config: NoiseBandConfig;
   noise: NoiseLookup;
 }

@@ -3,11 +3,11 @@
 import { SECTIONS, sectionOfKind, valueOf, type SectionDeclaration } from '../model/sections/index.js';
 import type { Metric } from '../model/sections/types.js';
 import { compareKeys, hasNoMetrics, keysOf, metricsOf, type ModuleMetric } from '../model/snapshot.js';
-import { judge, withFindings } from './compare.js';
+import { judge, withFindings, withNoiseBand, type Band } from './compare.js';
 import { applyEnvironment } from './environment.js';
 import { assessDevices, FINDING_STATUSES } from './findings/devices.js';
 import { sectionThresholds } from './thresholds.js';
-import { STATUSES, type Entry, type FindingStatus, type GateConfig, type GateInput, type GateReport, type Policy, type Severity, type Status } from './types.js';
+import { STATUSES, type Entry, type FindingStatus, type GateConfig, type GateInput, type GateReport, type NoiseLookup, type Policy, type Severity, type Status } from './types.js';
 
 /** One claim of the report that the trusted limits do not give. */
 export interface Discrepancy {
@@ -43,6 +43,8 @@ export interface TrustedLimits {
   /** The trusted baseline; null when there is none (a first run). */
   baseline: GateInput | null;
   config: GateConfig;
+  /** The default branch's history (trusted: only its runs write it), for the noise band of a config with `history`. */
+  noise?: NoiseLookup;
 }
 
 /** Statuses of the baseline comparison (compare.ts); every other status is a finding's. */
@@ -63,7 +65,8 @@ export const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this bas
 /**
  * Derives again, from the trusted baseline and config, everything in `claimed` that follows from its figures (each
  * entry's `current`, which only the run that measured it knows):
- * - per key of every compared section: baseline value, delta, percent, rule, status and severity (compare.ts's judge);
+ * - per key of every compared section: baseline value, delta, percent, rule, status and severity (compare.ts's judge,
+ *   and the noise band from the trusted history when the config has one);
  *   a trusted baseline key with no entry is `missing` and fails, and so does a second verdict for one key;
  * - the findings that follow from the module peaks the report holds: each device's headroom, CANN reference costs on a
  *   first run, imbalance between devices (devices.ts, over the trusted baseline and the report's module figures);
@@ -74,6 +77,7 @@ export const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this bas
  */
 export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAsWritten: (key: string) => string = (key) => key): Rejudged {
   const { config } = trusted;
+  const band: Band | undefined = config.history !== null && trusted.noise !== undefined ? { config: config.history, noise: trusted.noise } : undefined;
   const baseline = trusted.baseline ?? { sections: {} };
   const discrepancies: Discrepancy[] = [];
   const compared = SECTIONS.filter((d) => d.compared !== false);
@@ -94,7 +98,7 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
     const finding = findingClass(entry);
     if (declaration !== undefined && keys !== undefined && VERDICT_STATUSES.has(entry.status)) {
       const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
-      const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies);
+      const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies, band);
       if (keys.has(entry.key)) {
         // A second verdict for one key: a finding relabelled (whose own status is lost), or a forged entry. It fails.
         discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: described({ ...rejudged, severity: 'fail' }) });
@@ -219,10 +223,16 @@ function rejudgeVerdict(
   config: GateConfig,
   keyAsWritten: (key: string) => string,
   discrepancies: Discrepancy[],
+  band: Band | undefined,
 ): Entry {
   const baseline = trusted?.value ?? null;
   // The rule is matched against the whole key when the baseline knows it (the report may hold it shortened).
-  const judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, sectionThresholds(config, declaration), config), declaration);
+  const thresholds = sectionThresholds(config, declaration);
+  let judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, thresholds, config), declaration);
+  // The noise band, as the gate applies it: from the trusted history, never from the report's own claim.
+  if (band !== undefined && (judged.status === 'regressed' || judged.status === 'improved')) {
+    judged = unitOf(withNoiseBand(judged, thresholds, band, config, declaration.unit === 'count' ? 'count' : undefined), declaration);
+  }
   const rejudged: Entry = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
   const unit = rejudged.unit ?? 'bytes';
   const differ = (field: 'baseline' | 'delta' | 'percent' | 'rule' | 'unit', claimed: string | number | null, value: string | number | null): void => {

@@ -104,8 +104,12 @@ export function serializeHistory(history: History): string {
 
 /** The bytes of the file if it held only its latest point. */
 export function latestAloneBytes(history: History): number {
-  const last = history.points.length - 1;
-  return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + Buffer.byteLength(pointLine(history, last, true)) + 3;
+  return tableBytes(history) + Buffer.byteLength(pointLine(history, history.points.length - 1, true)) + 1;
+}
+
+/** The bytes of the header and key table lines, with their line breaks. */
+export function tableBytes(history: History): number {
+  return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + 2;
 }
 
 function headerLine(header: HistoryHeader): string {
@@ -114,7 +118,20 @@ function headerLine(header: HistoryHeader): string {
   return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
 }
 
+/** The key table's line, made again only when the table grew (keys are only ever appended, or the table rebuilt). */
+const keysLines = new WeakMap<History, { size: string; text: string; sections: Map<string, SectionHistory> }>();
+
 function keysLine(history: History): string {
+  let size = `${history.sections.size}`;
+  for (const [name, section] of history.sections) size += `,${name}:${section.keys.length}:${section.rollups.length}`;
+  const cached = keysLines.get(history);
+  if (cached !== undefined && cached.size === size && cached.sections === history.sections) return cached.text;
+  const text = keysLineOf(history);
+  keysLines.set(history, { size, text, sections: history.sections });
+  return text;
+}
+
+function keysLineOf(history: History): string {
   const keys: Record<string, string[]> = {};
   const rollups: Record<string, string[]> = {};
   for (const [name, section] of history.sections) {

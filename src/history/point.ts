@@ -25,45 +25,81 @@ export interface PointValues {
  * only one device has (a kernel name only one rank runs), stay as they are: the roll-up of one value is that value.
  */
 export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
-  const compared = SECTIONS.filter((s) => s.compared !== false && Object.hasOwn(snapshot.sections, s.name));
   const at: SegmentBounds = { start: 0, end: 0 };
-  const devices = new Set<string>();
+  const compared = SECTIONS.filter((d) => d.compared !== false && Object.hasOwn(snapshot.sections, d.name));
+  // Each section's keys listed once (a record of 100,000 keys not listed before costs ~30 ms to list).
+  const lists = new Map(compared.map((d) => [d.name, keysOf(metricsOf(snapshot, d.name))]));
+  // Devices first (no string made per key): whether this point keeps keys or roll-ups.
+  const devices = new Set<number | string>();
   for (const declaration of compared) {
-    for (const key of keysOf(metricsOf(snapshot, declaration.name))) if (findDeviceSegment(key, at)) devices.add(key.slice(at.start, at.end));
+    const list = lists.get(declaration.name) as readonly string[];
+    for (let i = 0; i < list.length; i++) {
+      const key = list[i] as string;
+      if (findDeviceSegment(key, at)) devices.add(deviceId(key, at.start + 3, at.end));
+    }
   }
   const keys = new Map<string, Map<string, number>>();
   const rollups = new Map<string, Map<string, RollUp>>();
   const rolled = devices.size > ROLL_UP_ABOVE_DEVICES;
   for (const declaration of compared) {
     const metrics = metricsOf(snapshot, declaration.name);
+    const list = lists.get(declaration.name) as readonly string[];
     const values = new Map<string, number>();
     keys.set(declaration.name, values);
     if (!rolled) {
-      for (const key of keysOf(metrics)) values.set(key, valueOf(declaration, metrics[key] as Metric));
+      for (let i = 0; i < list.length; i++) values.set(list[i] as string, valueOf(declaration, metrics[list[i] as string] as Metric));
       continue;
     }
-    const groups = new Map<string, { keys: string[]; devices: string[]; values: number[] }>();
-    for (const key of keysOf(metrics)) {
+    // Each key's group by the text before and after its device segment: one pattern string per group, not per key.
+    const byPrefix = new Map<string, Map<string, Group>>();
+    for (let i = 0; i < list.length; i++) {
+      const key = list[i] as string;
       const value = valueOf(declaration, metrics[key] as Metric);
       if (!findDeviceSegment(key, at)) {
         values.set(key, value);
         continue;
       }
-      const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-      let group = groups.get(pattern);
-      if (group === undefined) groups.set(pattern, (group = { keys: [], devices: [], values: [] }));
-      group.keys.push(key);
-      group.devices.push(key.slice(at.start, at.end));
+      const prefix = key.slice(0, at.start);
+      let bySuffix = byPrefix.get(prefix);
+      if (bySuffix === undefined) byPrefix.set(prefix, (bySuffix = new Map()));
+      const suffix = key.slice(at.end);
+      let group = bySuffix.get(suffix);
+      if (group === undefined) bySuffix.set(suffix, (group = { first: key, devices: [], values: [] }));
+      group.devices.push(deviceId(key, at.start + 3, at.end));
       group.values.push(value);
     }
     const byPattern = new Map<string, RollUp>();
-    for (const [pattern, group] of groups) {
-      if (group.keys.length === 1) values.set(group.keys[0] as string, group.values[0] as number);
-      else byPattern.set(pattern, rollUp(group.devices, group.values) as RollUp);
+    for (const [prefix, bySuffix] of byPrefix) {
+      for (const [suffix, group] of bySuffix) {
+        if (group.values.length === 1) values.set(group.first, group.values[0] as number);
+        else byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values) as RollUp);
+      }
     }
     if (byPattern.size > 0) rollups.set(declaration.name, byPattern);
   }
   return { keys, rollups, devices: devices.size };
+}
+
+/** A key group's members while a point is made: the first key (the group's only one, for a group of one device), devices and values. */
+interface Group {
+  first: string;
+  devices: (number | string)[];
+  values: number[];
+}
+
+/**
+ * A device segment's digits key[from, to) as one value per device name: the number when written without leading
+ * zeros and short enough to be exact, else the digits (`dev007` and `dev7` are two devices, as their names are).
+ */
+function deviceId(key: string, from: number, to: number): number | string {
+  if (to - from > 15 || (to - from > 1 && key.charCodeAt(from) === 0x30)) return key.slice(from, to);
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + key.charCodeAt(i) - 0x30;
+  return n;
+}
+
+function deviceName(id: number | string): string {
+  return `dev${id}`;
 }
 
 /** A run's environment as one value per item (`runValue`: nodes that disagree are joined with ` | `); {} when none was recorded. */

@@ -8,6 +8,7 @@ import {
   emptySection,
   lastValue,
   latestAloneBytes,
+  tableBytes,
   parseHistory,
   pointLine,
   ROLLUP_WIDTH,
@@ -63,7 +64,8 @@ export function appendPoint(history: History, meta: PointMeta, values: PointValu
       if (!values.rollups.has(name)) endAll(section.rollupColumns, p);
     }
     history.lines.push(pointLine(history, p));
-    const alone = latestAloneBytes(history);
+    // The point alone is checked only when the whole file would not fit (it never does when the file does).
+    const alone = serializedBytes(history) > limits.maxBytes ? latestAloneBytes(history) : 0;
     if (alone > limits.maxBytes) {
       throw new InputError(
         `this run's point alone takes ${alone} bytes, more than the history's limit of ${limits.maxBytes}: it was not recorded (too many keys that do not roll up across devices?)`,
@@ -85,7 +87,8 @@ export function appendPoint(history: History, meta: PointMeta, values: PointValu
     dropped++;
     text = serializeHistory(history);
   }
-  if (compact(history)) text = serializeHistory(history);
+  // Keys only die when points go: a history that dropped none has nothing to compact.
+  if (dropped > 0 && compact(history)) text = serializeHistory(history);
   return { text, dropped, points: history.points.length };
 }
 
@@ -171,6 +174,13 @@ function end(column: Column, p: number): void {
   if (lastValue(column) === null) return;
   column.at.push(p);
   column.values.push(null);
+}
+
+/** The file's bytes without making its text. */
+function serializedBytes(history: History): number {
+  let bytes = 0;
+  for (const line of history.lines) bytes += Buffer.byteLength(line) + 1;
+  return bytes + tableBytes(history);
 }
 
 /** How long each section's key and roll-up lists are, to take back what a failed append added. */

@@ -3,11 +3,14 @@
 import { matchRule, sectionThresholds } from '../gate/thresholds.js';
 import type { EnvironmentChange, GateConfig, NoiseLookup, NoiseSample, Tolerance } from '../gate/types.js';
 import { findDeviceSegment, section as sectionNamed, sectionOfKind, type SegmentBounds } from '../model/sections/index.js';
-import { ROLLUP_WIDTH, type Column, type History, type PointMeta, type SectionHistory } from './format.js';
+import { ROLLUP_WIDTH, valueAt, type Column, type History, type PointMeta, type SectionHistory } from './format.js';
 import { detectStep, type Step } from './steps.js';
 
 /** Points a sparkline shows. */
 export const RECENT_POINTS = 30;
+
+/** Figures, those that moved most lately, searched for a step for the list of what moved. */
+export const MOVED_CANDIDATES = 100;
 
 /** Where a figure moved, as a report says it: `400 MiB → 800 MiB since a1b2c3d (14 runs ago)`. */
 export interface StepNote {
@@ -58,7 +61,7 @@ export interface Trends {
   forKey(kind: string, key: string): Trend | undefined;
   /** A key group's trend (`DEV_MEM/{*}/APP`, `dev*` for whole-device keys): the largest over its devices at each point. */
   forPattern(kind: string, pattern: string): Trend | undefined;
-  /** Steps whose new level started within the last RECENT_POINTS points, the latest first, then the largest. */
+  /** Steps whose new level started within the last RECENT_POINTS points (among the 100 figures that moved most), the latest first, then the largest. */
   moved(): Moved[];
   /** The key's last `window` values' spread, for the noise band; undefined when the history has no value of it. */
   noise(kind: string, key: string, window: number): NoiseSample | undefined;
@@ -125,8 +128,17 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
     return out;
   };
 
-  /** The largest over the pattern's devices at each point: from its keys where points kept every key, its roll-up's max elsewhere. */
+  const largest = new Map<string, (number | null)[] | null>();
+  /** The largest over the pattern's devices at each point (made once per pattern). */
   const largestValues = (name: string, section: SectionHistory, pattern: string): (number | null)[] | null => {
+    const id = `${name}\u0000${pattern}`;
+    let values = largest.get(id);
+    if (values === undefined) largest.set(id, (values = foldLargest(name, section, pattern)));
+    return values;
+  };
+
+  /** From its keys where points kept every key, its roll-up's max elsewhere. */
+  const foldLargest = (name: string, section: SectionHistory, pattern: string): (number | null)[] | null => {
     const members = membersOf(name, section).get(pattern) ?? [];
     const rollup = section.rollupIndex.get(pattern);
     if (members.length === 0 && rollup === undefined) return null;
@@ -189,42 +201,71 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
     return findDeviceSegment(key, at) ? largestValues(found.name, found.section, `${key.slice(0, at.start)}*${key.slice(at.end)}`) : null;
   };
 
+  // Per series: the keys of one group share their group's series where the points kept only its roll-up.
+  const samples = new WeakMap<(number | null)[], { window: number; sample: NoiseSample | null }>();
   const noise = (kind: string, key: string, window: number): NoiseSample | undefined => {
     const values = valuesOfKey(kind, key);
     if (values === null) return undefined;
-    const last = values.filter((v): v is number => v !== null).slice(-window);
-    if (last.length === 0) return undefined;
-    return { spread: Math.max(...last) - Math.min(...last), points: last.length };
+    let sample = samples.get(values)?.window === window ? samples.get(values)?.sample : undefined;
+    if (sample === undefined) {
+      let lo = Number.POSITIVE_INFINITY;
+      let hi = Number.NEGATIVE_INFINITY;
+      let points = 0;
+      for (let p = values.length - 1; p >= 0 && points < window; p--) {
+        const v = values[p] as number | null;
+        if (v === null) continue;
+        points++;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      sample = points === 0 ? null : { spread: hi - lo, points };
+      samples.set(values, { window, sample });
+    }
+    return sample ?? undefined;
   };
 
-  const moved = (): Moved[] => {
-    const out: Moved[] = [];
+  /** A step that started within the last RECENT_POINTS points needs a change there (and one before it). */
+  const recentlyChanged = (columns: readonly Column[]): boolean =>
+    columns.some((c) => c.at.length >= 2 && (c.at[c.at.length - 1] as number) >= n - RECENT_POINTS);
+
+  let movedList: Moved[] | undefined;
+  const moved = (): Moved[] => (movedList ??= findMoved());
+  /**
+   * The figures that moved most in the last RECENT_POINTS points (by how far their latest value is from their value
+   * just before that span, read from the change lists, no series made), and of those, the ones that stepped: steps
+   * are looked for in MOVED_CANDIDATES figures at most, so 100,000 kernels cost a sort, not 100,000 step searches.
+   */
+  const findMoved = (): Moved[] => {
+    const then = n - 1 - RECENT_POINTS;
+    const at = (column: Column, p: number): number => (p < 0 ? 0 : (valueAt(column, p) ?? 0));
+    const candidates: { kind: string; subject: string; pattern: boolean; moved: number }[] = [];
+    const bounds: SegmentBounds = { start: 0, end: 0 };
     for (const [name, section] of history.sections) {
       const kind = sectionNamed(name).kind;
-      const seen = new Set<string>();
-      const at: SegmentBounds = { start: 0, end: 0 };
+      const patterns = new Set<string>();
       section.keys.forEach((key, i) => {
+        // Only a figure that changed lately can have stepped lately: the rest cost one look at their last change.
         const column = section.keyColumns[i] as Column;
-        if (findDeviceSegment(key, at)) {
-          const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-          seen.add(pattern);
-          return;
-        }
-        if (column.at.length < 2) return;
-        const t = forKey(kind, key);
-        if (t?.step != null && t.step.runsAgo < RECENT_POINTS) out.push({ kind, subject: key, trend: t });
+        if (!recentlyChanged([column])) return;
+        if (findDeviceSegment(key, bounds)) patterns.add(`${key.slice(0, bounds.start)}*${key.slice(bounds.end)}`);
+        else candidates.push({ kind, subject: key, pattern: false, moved: Math.abs(at(column, n - 1) - at(column, then)) });
       });
-      for (const pattern of section.rollups) seen.add(pattern);
-      for (const pattern of seen) {
-        // A group whose every figure never changed has no step: skip building its values.
+      for (const pattern of section.rollups) patterns.add(pattern);
+      for (const pattern of patterns) {
         const members = membersOf(name, section).get(pattern) ?? [];
         const rollup = section.rollupIndex.get(pattern);
         const columns = [...members.map((i) => section.keyColumns[i] as Column), ...(rollup === undefined ? [] : [section.rollupColumns[rollup * ROLLUP_WIDTH + 2] as Column])];
-        if (columns.every((c) => c.at.length < 2)) continue;
-        const shown = pattern === '*' ? 'dev*' : pattern;
-        const t = forPattern(kind, shown);
-        if (t?.step != null && t.step.runsAgo < RECENT_POINTS) out.push({ kind, subject: shown, trend: t });
+        if (!recentlyChanged(columns)) continue;
+        // The group's largest now and then.
+        const largestAt = (p: number): number => columns.reduce((m, c) => Math.max(m, at(c, p)), Number.NEGATIVE_INFINITY);
+        candidates.push({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved: Math.abs(largestAt(n - 1) - largestAt(then)) });
       }
+    }
+    candidates.sort((a, b) => b.moved - a.moved || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+    const out: Moved[] = [];
+    for (const c of candidates.slice(0, MOVED_CANDIDATES)) {
+      const t = c.pattern ? forPattern(c.kind, c.subject) : forKey(c.kind, c.subject);
+      if (t?.step != null && t.step.runsAgo < RECENT_POINTS) out.push({ kind: c.kind, subject: c.subject, trend: t });
     }
     const change = (m: Moved): number => Math.abs((m.trend.step as StepNote).after - (m.trend.step as StepNote).before);
     return out.sort((a, b) => (a.trend.step as StepNote).runsAgo - (b.trend.step as StepNote).runsAgo || change(b) - change(a) || (a.subject < b.subject ? -1 : 1));

@@ -1,10 +1,9 @@
 // `history show`: the default branch's trends in a terminal, one row per key group (or key), its sparkline, range and latest value, and where it stepped.
-import { globMatches } from '../gate/thresholds.js';
 import type { History } from '../history/format.js';
-import { RECENT_POINTS, type Trend, type Trends } from '../history/trends.js';
-import { findDeviceSegment, section as sectionNamed, type SegmentBounds } from '../model/sections/index.js';
+import { RECENT_POINTS, type Trends } from '../history/trends.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
+import { historySubjects, movedFirst, rowsOf, type HistoryRow } from './history-rows.js';
 import { plural } from './sections.js';
 import { displayWidth, indented, truncateMiddle, wrap } from './terminal.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendValue } from './trend-text.js';
@@ -19,12 +18,6 @@ export interface HistoryTerminalOptions {
 /** Rows shown without --key: the ones that moved first. */
 const MAX_ROWS = 60;
 const GAP = '  ';
-
-interface Row {
-  subject: string;
-  unit: 'bytes' | 'count';
-  trend: Trend;
-}
 
 /** The trends of every key group (keys of no device on their own), those that moved first; with `key`, those it matches. */
 export function renderHistoryTerminal(history: History, trends: Trends, options: HistoryTerminalOptions = {}): string {
@@ -45,13 +38,13 @@ export function renderHistoryTerminal(history: History, trends: Trends, options:
   if (environmentChanges.length > 0) marks.push(`environment changed at ${environmentChanges.join(', ')}`);
   if (marks.length > 0) lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
 
-  const rows = rowsOf(history, trends, options.key);
-  if (rows.length === 0) {
+  const subjects = historySubjects(history, options.key);
+  const ordered = options.key === undefined ? movedFirst(subjects, trends) : subjects;
+  const shownRows = rowsOf(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered, trends);
+  if (shownRows.length === 0) {
     lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
     return `${lines.join('\n')}\n`;
   }
-  const ordered = options.key === undefined ? [...rows].sort(movedFirst) : rows;
-  const shownRows = options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered;
   const cells = shownRows.map((r) => ({ subject: shown(r.subject), spark: sparkline(r.trend.recent, r.trend.min, r.trend.max), range: trendRange(r.trend, r.unit), latest: latestOf(r) }));
   const sparkWidth = Math.max(5, ...cells.map((c) => displayWidth(c.spark)));
   const rangeWidth = Math.max(5, ...cells.map((c) => displayWidth(c.range)));
@@ -68,53 +61,14 @@ export function renderHistoryTerminal(history: History, trends: Trends, options:
       lines.push(...indented(`stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`, width, '    ', '      '));
     }
   });
-  if (shownRows.length < ordered.length) lines.push('', ...wrap(`…${plural(ordered.length - shownRows.length, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
+  if (options.key === undefined && ordered.length > MAX_ROWS) lines.push('', ...wrap(`…${plural(ordered.length - MAX_ROWS, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
   lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
   return `${lines.join('\n')}\n`;
 }
 
-function latestOf(row: Row): string {
+function latestOf(row: HistoryRow): string {
   const last = row.trend.values[row.trend.values.length - 1];
   return last === null || last === undefined ? 'absent' : trendValue(last, row.unit);
-}
-
-function movedFirst(a: Row, b: Row): number {
-  const ra = a.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
-  const rb = b.trend.step?.runsAgo ?? Number.POSITIVE_INFINITY;
-  return ra - rb;
-}
-
-/** Per section, the key groups (a key of no device on its own); with a glob, the groups it matches and, apart, keys it matches in other groups. */
-function rowsOf(history: History, trends: Trends, glob: string | undefined): Row[] {
-  const rows: Row[] = [];
-  const at: SegmentBounds = { start: 0, end: 0 };
-  for (const [name, section] of history.sections) {
-    const declaration = sectionNamed(name);
-    const subjects: { subject: string; pattern: boolean }[] = [];
-    const seen = new Set<string>();
-    const add = (subject: string, pattern: boolean): void => {
-      const id = `${pattern ? 'p' : 'k'}${subject}`;
-      if (seen.has(id)) return;
-      seen.add(id);
-      subjects.push({ subject, pattern });
-    };
-    for (const key of section.keys) {
-      if (!findDeviceSegment(key, at)) {
-        if (glob === undefined || globMatches(glob, key)) add(key, false);
-        continue;
-      }
-      const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-      if (glob === undefined || globMatches(glob, pattern)) add(pattern, true);
-      else if (globMatches(glob, key)) add(key, false);
-    }
-    for (const pattern of section.rollups) if (glob === undefined || globMatches(glob, pattern)) add(pattern, true);
-    for (const { subject, pattern } of subjects) {
-      const shownSubject = pattern && subject === '*' ? 'dev*' : subject;
-      const trend = pattern ? trends.forPattern(declaration.kind, shownSubject) : trends.forKey(declaration.kind, subject);
-      if (trend !== undefined) rows.push({ subject: shownSubject, unit: declaration.unit, trend });
-    }
-  }
-  return rows;
 }
 
 function clip(text: string, width: number): string {

@@ -23,6 +23,10 @@ import {
 } from './groups.js';
 import { countByStatus, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
+import type { Trends } from '../history/trends.js';
+import { sectionOfKind } from '../model/sections/index.js';
+import { renderTrendSvg } from './trend-chart.js';
+import { runsAgo, shortSha, stepContext, stepLevels, trendRange } from './trend-text.js';
 
 export interface HtmlOptions {
   /** Subject of the verdict: "<title> failed: …". Default "Memory gate". */
@@ -33,7 +37,12 @@ export interface HtmlOptions {
   baselineFile?: string;
   /** The run's timelines (the snapshot's `series`): allocator traces are drawn per device. */
   series?: Snapshot['series'];
+  /** The default branch's history: a trend chart per changed key. */
+  trends?: Trends;
 }
+
+/** Trend charts drawn, failing rows first: the JSON report and `history html` have the rest. */
+const TREND_CHARTS = 12;
 
 /** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -65,6 +74,10 @@ figure { margin: 0; }
 figure.chart { margin: 0 0 14px; }
 
 .chart .segment:hover, .chart .segment:focus { stroke: #000; stroke-width: 2; outline: none; }
+figure.trend { margin: 12px 0; max-width: 760px; }
+figure.trend figcaption { margin-bottom: 4px; overflow-wrap: anywhere; }
+svg.trend .axis { font-size: 13px; fill: #59636e; }
+svg.trend .point:hover, svg.trend a:focus .point { stroke: #000; stroke-width: 2; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 ul.legend li { display: flex; align-items: center; gap: 6px; }
 ul.legend svg { flex: none; }
@@ -126,6 +139,10 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     const groups = groupEntries(problems, perPattern);
     body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
   }
+  if (options.trends !== undefined) {
+    const changed = [...groupEntries(problems, perPattern), ...groupEntries(sections.improvements, perPattern)];
+    body.push(...trendSection(changed, options.trends));
+  }
   body.push(...deviceSection(report));
   body.push(...totalsSection(report.entries));
   body.push(...traceTimelinesHtml(options.series, report.entries));
@@ -162,6 +179,47 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     '</html>',
     '',
   ].join('\n');
+}
+
+/** A chart per changed key (or key group) the history has: its runs on the default branch, the baseline, where it stepped. */
+function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
+  const charts: string[] = [];
+  let more = 0;
+  for (const group of groups) {
+    const rolled = isRollUp(group);
+    const subject = rolled ? group.pattern : worstOf(group).key;
+    const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
+    if (trend === undefined) continue;
+    if (charts.length >= TREND_CHARTS) {
+      more++;
+      continue;
+    }
+    const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
+    const baselines = group.entries.map((e) => e.baseline).filter((b): b is number => b !== null);
+    const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
+    const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: subject });
+    const step = trend.step;
+    const context = step === null ? null : stepContext(step);
+    const url = step === null ? undefined : trends.commitUrl(step.commit);
+    const commit = step === null ? '' : url === undefined ? `<code>${text(shortSha(step.commit))}</code>` : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
+    const note =
+      step === null
+        ? `${text(trendRange(trend, unit))} over ${text(plural(trend.values.length, 'run'))}`
+        : `${text(stepLevels(step, unit))} since ${commit} (${text(runsAgo(step))})${context === null ? '' : `; ${text(context)}`}`;
+    charts.push(
+      `<figure class="trend"><figcaption>${keyHtml(subject)}${trend.of === 'largest' ? ' <span class="note">(largest device)</span>' : ''}: ${note}</figcaption>\n<div class="chart">${svg}</div></figure>`,
+    );
+  }
+  if (charts.length === 0) return [];
+  const branch = trends.branch === undefined ? 'the default branch' : `<code>${text(trends.branch)}</code>`;
+  return [
+    '<section id="trends">',
+    `<h2>Trends on ${branch}</h2>`,
+    `<p class="note">Each run of ${branch} as a point (hover for its commit, run and value; a point links to its commit); the dashed grey line is the baseline; purple dashes mark a baseline update, orange dots an environment change; a red point is the first run of a new level.</p>`,
+    ...charts,
+    ...(more > 0 ? [`<p class="note">…and ${text(plural(more, 'more chart'))}: <code>ascend-memory-gate history html</code> draws every key.</p>`] : []),
+    '</section>',
+  ];
 }
 
 /** A name from a file as HTML text: invisible characters shown, the five specials escaped. */

@@ -24,9 +24,15 @@ export function trendValue(value: number, unit: 'bytes' | 'count'): string {
   return unit === 'count' ? formatCount(value) : formatBytes(value);
 }
 
-/** "1.2 GiB – 1.4 GiB", or the one value of a flat series. */
-export function trendRange(trend: Trend, unit: 'bytes' | 'count'): string {
-  return trend.min === trend.max ? trendValue(trend.min, unit) : `${trendValue(trend.min, unit)} – ${trendValue(trend.max, unit)}`;
+/**
+ * "1.2 GiB – 1.4 GiB"; the one value of a flat series; "1.9 GiB, spread 6.0 MiB" when the ends read the same at one
+ * decimal (a 6 MiB jitter on 1.9 GiB).
+ */
+export function trendRange(trend: Pick<Trend, 'min' | 'max'>, unit: 'bytes' | 'count'): string {
+  if (trend.min === trend.max) return trendValue(trend.min, unit);
+  const lo = trendValue(trend.min, unit);
+  const hi = trendValue(trend.max, unit);
+  return lo === hi ? `${lo}, spread ${trendValue(trend.max - trend.min, unit)}` : `${lo} – ${hi}`;
 }
 
 /** The points a sparkline stands for: "30 runs" (fewer when the history is shorter). */

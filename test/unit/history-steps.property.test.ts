@@ -2,7 +2,8 @@
 // tolerance is found at exactly its first point, and of two steps the later one is named.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectStep, MIN_AFTER, MIN_BEFORE } from '../../src/history/steps.js';
+import { median } from '../../src/model/roll-up.js';
+import { detectStep, mediansFromTheEnd, MIN_AFTER, MIN_BEFORE } from '../../src/history/steps.js';
 
 const MiB = 1024 * 1024;
 /** Modules' default tolerance: +5% and +1 MiB, both to be exceeded. */
@@ -85,5 +86,16 @@ describe('detectStep', () => {
   it('with an empty tolerance (kernels) any lasting change is a step, and a constant series none', () => {
     expect(detectStep([0, 0, 0, 4096, 4096], {})).toEqual({ index: 3, before: 0, after: 4096 });
     expect(detectStep([4096, 4096, 4096, 4096], {})).toBeNull();
+  });
+});
+
+describe('mediansFromTheEnd', () => {
+  it('is the median of every suffix, as sorting each would give (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { maxLength: 60 }), (xs) => {
+        expect([...mediansFromTheEnd(xs)]).toEqual(xs.map((_, c) => median(xs.slice(c))));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -2,6 +2,7 @@
 // values showed on the default branch, capped at the ceiling; the row's note says which bound applied.
 import { describe, expect, it } from 'vitest';
 import { compareSnapshots } from '../../src/gate/compare.js';
+import { rejudgeReport } from '../../src/gate/rejudge.js';
 import { parseGateConfig } from '../../src/gate/thresholds.js';
 import { emptyHistory } from '../../src/history/format.js';
 import { appendPoint } from '../../src/history/store.js';
@@ -59,5 +60,23 @@ describe('the noise band', () => {
     expect(entry).toMatchObject({ status: 'regressed' });
     expect(entry?.noise).toBeUndefined();
     expect(compareSnapshots(baseline, side({ 'DEV_MEM/dev0/APP': 1040 * MiB }), config).entries[0]).toMatchObject({ status: 'regressed' });
+  });
+});
+
+describe('the noise band in a re-judged report (comment mode)', () => {
+  const config = parseGateConfig({ modules: { tolerance: { percent: 2 } }, history: { window: 20, minPoints: 5 } }, 'c.json');
+  const baseline = side({ 'DEV_MEM/dev0/APP': 1000 * MiB });
+  const claimed = compareSnapshots(baseline, side({ 'DEV_MEM/dev0/APP': 1040 * MiB }), config, main(20, 60));
+
+  it("follows from the trusted history: a pass the band gave is no discrepancy; without the history it is one", () => {
+    expect(claimed.entries[0]?.status).toBe('pass');
+    expect(rejudgeReport(claimed, { baseline, config, noise: main(20, 60) }).discrepancies).toEqual([]);
+    const without = rejudgeReport(claimed, { baseline, config });
+    expect(without.discrepancies.map((d) => `${d.pointer} ${String(d.claimed)} → ${String(d.rejudged)}`)).toEqual([
+      '/entries/0/status pass → regressed',
+      '/counts/regressed 0 → 1',
+      '/counts/pass 1 → 0',
+      '/result pass → fail',
+    ]);
   });
 });

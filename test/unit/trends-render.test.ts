@@ -6,6 +6,7 @@ import { parseGateConfig } from '../../src/gate/thresholds.js';
 import { emptyHistory } from '../../src/history/format.js';
 import { appendPoint } from '../../src/history/store.js';
 import { trendsOf } from '../../src/history/trends.js';
+import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 
 const MiB = 1024 * 1024;
@@ -74,3 +75,18 @@ describe('trends in the markdown report', () => {
     expect(fitted).toContain('1. `DEV_MEM/*/HCCL` (largest device): 400.0\u00a0MiB → 800.0\u00a0MiB since');
   });
 });
+
+describe('trends in the HTML report', () => {
+  it('a chart per changed key: a point per run linking its commit, the baseline as a line, the environment change marked, the step in red', () => {
+    const html = renderHtml(report, { trends: trendsOf(history(), config) });
+    const section = html.slice(html.indexOf('<section id="trends">'), html.indexOf('</section>', html.indexOf('<section id="trends">')));
+    expect(section).toContain('<h2>Trends on <code>main</code></h2>');
+    expect(section).toContain(`since <a href="https://github.com/o/r/commit/${sha(11)}"><code>ccccccc</code></a> (9 runs ago); CANN toolkit 8.3.RC1 → 9.0.RC1 at the same run`);
+    expect(section.match(/<circle class="point/g)).toHaveLength(20);
+    expect(section.match(/<circle class="point step"/g)).toHaveLength(1);
+    expect(section).toContain('<title>baseline 400.0 MiB</title>');
+    expect(section).toMatch(/<line class="marker environment"[^>]*><title>environment changed at ccccccc: cann 8\.3\.RC1 → 9\.0\.RC1<\/title>/);
+    expect(renderHtml(report)).not.toContain('id="trends"');
+  });
+});
+

@@ -100,6 +100,7 @@ describe('workflow files (GitHub workflow parser)', () => {
         '.github/workflows/release.yml',
         'examples/workflows/comment-on-fork-pr.yml',
         'examples/workflows/gate-pull-requests.yml',
+        'examples/workflows/history-dashboard.yml',
         'examples/workflows/train-and-gate.yml',
         'examples/workflows/update-baseline.yml',
       ]),
@@ -207,6 +208,7 @@ describe('workflows use the action as declared', () => {
         '.github/workflows/ci.yml#self-run',
         'examples/workflows/comment-on-fork-pr.yml#comment',
         'examples/workflows/gate-pull-requests.yml#memory-gate',
+        'examples/workflows/history-dashboard.yml#memory-gate',
         'examples/workflows/train-and-gate.yml#memory-gate',
         'examples/workflows/update-baseline.yml#update',
       ]),
@@ -222,6 +224,7 @@ describe('workflows use the action as declared', () => {
       'update-strategy': ['pull-request', 'commit', 'write'],
       'fail-job': ['true', 'false'],
       prune: ['true', 'false'],
+      history: ['true', 'false'],
     };
     for (const { file, job, step } of steps) {
       for (const [name, value] of Object.entries(step.with ?? {})) {
@@ -273,6 +276,10 @@ describe('workflows use the action as declared', () => {
       const need: [string, 'read' | 'write'][] = [];
       if (w['run-id'] !== undefined || mode === 'comment') need.push(['actions', 'read']);
       if (mode === 'comment' || (mode === 'check' && w.comment !== 'never')) need.push(['pull-requests', 'write']);
+      // The history: a check on the default branch's push, schedule or workflow_dispatch records its run.
+      const on = workflow.on;
+      const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : Object.keys(on as object);
+      if (mode === 'check' && String(w.history ?? 'true') !== 'false' && events.some((e) => ['push', 'schedule', 'workflow_dispatch'].includes(String(e)))) need.push(['contents', 'write']);
       if (mode === 'update') {
         const strategy = String(w['update-strategy'] ?? 'pull-request');
         if (strategy !== 'write') need.push(['contents', 'write']);

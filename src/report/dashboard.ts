@@ -1,0 +1,196 @@
+// `history html`: the default branch's history as ONE self-contained page (the HTML report's CSP: no script, no network):
+// a tab per section (radio buttons and CSS), a chart per key group with baseline updates and environment changes
+// marked and each run's commit and run on hover, the figures that moved first, and the last runs as a table.
+import type { History, PointMeta } from '../history/format.js';
+import { environmentChanges, RECENT_POINTS, type Trends } from '../history/trends.js';
+import { section as sectionNamed } from '../model/sections/index.js';
+import { formatCount } from '../model/units.js';
+import { replaceControlCharacters } from '../common/visible.js';
+import { escapeHtml } from './escape.js';
+import { HTML_CSP } from './html.js';
+import { historySubjects, movedFirst, rowsOf, type HistoryRow, type HistorySubject } from './history-rows.js';
+import { plural } from './sections.js';
+import { BASELINE_UPDATE_COLOR, ENVIRONMENT_COLOR, renderTrendSvg, TREND_COLOR } from './trend-chart.js';
+import { runsAgo, shortSha, stepContext, stepLevels, trendRange } from './trend-text.js';
+
+export interface DashboardOptions {
+  /** The page's heading. Default "Memory history". */
+  title?: string;
+}
+
+/** Charts per section; `history show --key` lists the rest. */
+const CHARTS_PER_SECTION = 60;
+
+const STYLE = `
+:root { color-scheme: light; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; color: #1f2328; background: #fff; margin: 0; }
+main { max-width: 1160px; margin: 0 auto; padding: 16px 12px 40px; }
+h1 { font-size: 22px; margin: 8px 0 4px; }
+h2 { font-size: 17px; margin: 20px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+.meta, .note { color: #59636e; }
+.note { font-size: 12px; }
+code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; overflow-wrap: anywhere; }
+a { color: #0969da; }
+ul.legend { list-style: none; padding: 0; margin: 8px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 12px; }
+ul.legend li { display: flex; align-items: center; gap: 6px; }
+input.tab { position: absolute; opacity: 0; pointer-events: none; }
+label.tab { display: inline-block; padding: 4px 12px; margin: 8px 4px 0 0; border: 1px solid #d0d7de; border-radius: 6px 6px 0 0; cursor: pointer; background: #f6f8fa; }
+input.tab:checked + label.tab { background: #fff; border-bottom-color: #fff; font-weight: 600; }
+input.tab:focus-visible + label.tab { outline: 2px solid #0969da; }
+.panel { display: none; border-top: 1px solid #d0d7de; padding-top: 4px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 440px), 1fr)); gap: 4px 20px; }
+figure.trend { margin: 10px 0; min-width: 0; }
+figure.trend figcaption { margin-bottom: 2px; overflow-wrap: anywhere; }
+figure.trend .moved { color: #cf222e; }
+svg.trend { display: block; }
+svg.trend .axis { font-size: 13px; fill: #59636e; }
+svg.trend .point:hover, svg.trend a:focus .point { stroke: #000; stroke-width: 2; }
+table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }
+th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+@media (max-width: 640px) {
+  table.runs, table.runs tbody, table.runs tr, table.runs td { display: block; width: auto; }
+  table.runs thead { display: none; }
+  table.runs tr { border: 1px solid #d0d7de; margin: 0 0 8px; }
+  table.runs td { border: none; padding: 1px 8px; }
+  table.runs td[data-label]::before { content: attr(data-label) ": "; color: #59636e; }
+}
+`;
+
+/** The whole page; deterministic: the same history gives the same bytes. */
+export function renderDashboard(history: History, trends: Trends, options: DashboardOptions = {}): string {
+  const title = options.title ?? 'Memory history';
+  const body: string[] = [`<h1>${text(title)}</h1>`];
+  const n = history.points.length;
+  const branch = history.header.branch === undefined ? 'the default branch' : `<code>${text(history.header.branch)}</code>`;
+  const subject = history.header.gate === undefined ? `Runs of ${branch}` : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
+  if (n === 0) {
+    body.push(`<p class="meta">${subject}: none recorded yet.</p>`);
+    return page(title, body, '');
+  }
+  const first = history.points[0] as PointMeta;
+  const last = history.points[n - 1] as PointMeta;
+  body.push(`<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(trends, first)} (${text(first.time)}) to ${commitLink(trends, last)} (${text(last.time)}).</p>`);
+  body.push(legend());
+
+  // Tabs in the history's section order; within each, what moved lately first.
+  const bySection = new Map<string, HistorySubject[]>([...history.sections.keys()].map((name) => [name, []]));
+  for (const subject of movedFirst(historySubjects(history), trends)) {
+    const list = bySection.get(subject.section);
+    if (list === undefined) bySection.set(subject.section, [subject]);
+    else list.push(subject);
+  }
+  const sections = [...bySection.keys()].filter((name) => (bySection.get(name) as HistorySubject[]).length > 0);
+  const tabs: string[] = [];
+  const panels: string[] = [];
+  let css = '';
+  sections.forEach((name, i) => {
+    const declaration = sectionNamed(name);
+    const list = bySection.get(name) as HistorySubject[];
+    // Section names are lower camel case (the schema says so): safe as ids.
+    tabs.push(`<input class="tab" type="radio" name="section" id="tab-${name}"${i === 0 ? ' checked' : ''}><label class="tab" for="tab-${name}">${text(declaration.title)} (${formatCount(list.length)})</label>`);
+    css += `#tab-${name}:checked ~ .panels #panel-${name} { display: block; }\n`;
+    const shown = rowsOf(list.slice(0, CHARTS_PER_SECTION), trends);
+    const moved = shown.filter((r) => r.trend.step !== null && r.trend.step.runsAgo < RECENT_POINTS).length;
+    panels.push(
+      [
+        `<section class="panel" id="panel-${name}">`,
+        `<h2>${text(declaration.title)}</h2>`,
+        `<p class="note">${text(plural(list.length, 'figure'))}${moved > 0 ? `, ${text(formatCount(moved))} moved in the last ${RECENT_POINTS} runs (first)` : ''}; a key group (<code>*</code> for the device) is drawn as its largest device at each run.</p>`,
+        '<div class="charts">',
+        ...shown.map((row) => chart(row, history, trends)),
+        '</div>',
+        ...(list.length > CHARTS_PER_SECTION ? [`<p class="note">…and ${text(plural(list.length - CHARTS_PER_SECTION, 'more'))}: <code>ascend-memory-gate history show --history FILE --key PATTERN</code> lists them.</p>`] : []),
+        '</section>',
+      ].join('\n'),
+    );
+  });
+  body.push(...tabs, '<div class="panels">', ...panels, '</div>');
+  body.push(...runsTable(history, trends));
+  return page(title, body, css);
+}
+
+function page(title: string, body: string[], css: string): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    // A constant without `"` or `<`: safe in a double-quoted attribute as it is.
+    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${text(title)}</title>`,
+    `<style>${STYLE}${css}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    ...body,
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function legend(): string {
+  const swatch = (svg: string): string => `<svg width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">${svg}</svg>`;
+  return [
+    '<ul class="legend">',
+    `<li>${swatch(`<circle cx="9" cy="6" r="3" fill="${TREND_COLOR}"/>`)}a run (hover: commit, run, value; click: the commit)</li>`,
+    `<li>${swatch('<circle cx="9" cy="6" r="4" fill="#cf222e"/>')}the first run of a new level</li>`,
+    `<li>${swatch(`<line x1="9" y1="0" x2="9" y2="12" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="2" stroke-dasharray="4 3"/>`)}baseline updated</li>`,
+    `<li>${swatch(`<line x1="9" y1="0" x2="9" y2="12" stroke="${ENVIRONMENT_COLOR}" stroke-width="2" stroke-dasharray="1 3"/>`)}environment changed</li>`,
+    '</ul>',
+  ].join('');
+}
+
+function chart(row: HistoryRow, history: History, trends: Trends): string {
+  const { trend, unit } = row;
+  const step = trend.step;
+  const context = step === null ? null : stepContext(step);
+  const caption =
+    step === null
+      ? text(trendRange(trend, unit))
+      : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(trends, history.points[step.point] as PointMeta)} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
+  const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: row.subject });
+  return `<figure class="trend"><figcaption><code>${text(row.subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
+}
+
+/** The last runs: commit, run, time, and what changed at each. */
+function runsTable(history: History, trends: Trends): string[] {
+  const n = history.points.length;
+  const from = Math.max(0, n - RECENT_POINTS);
+  const rows: string[] = [];
+  for (let p = n - 1; p >= from; p--) {
+    const meta = history.points[p] as PointMeta;
+    const before = p === 0 ? undefined : history.points[p - 1];
+    const changed: string[] = [];
+    if (before !== undefined && before.baseline !== meta.baseline) changed.push('baseline updated');
+    if (before !== undefined) {
+      const env = environmentChanges(before.environment, meta.environment);
+      if (env.length > 0) changed.push(env.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; '));
+    }
+    rows.push(
+      `<tr><td data-label="Commit">${commitLink(trends, meta)}</td><td data-label="Run">${text(meta.run ?? '—')}${meta.attempt !== undefined && meta.attempt > 1 ? text(` (attempt ${meta.attempt})`) : ''}</td><td data-label="Time">${text(meta.time)}</td><td data-label="Changed">${text(changed.join('; ') || '—')}</td></tr>`,
+    );
+  }
+  return [
+    '<section id="runs">',
+    `<h2>The last ${text(plural(n - from, 'run'))}</h2>`,
+    '<table class="runs"><thead><tr><th>Commit</th><th>Run</th><th>Time</th><th>Changed at that run</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table>',
+    '</section>',
+  ];
+}
+
+function commitLink(trends: Trends, meta: PointMeta): string {
+  const url = trends.commitUrl(meta.commit);
+  const code = `<code>${text(shortSha(meta.commit))}</code>`;
+  return url === undefined ? code : `<a href="${text(url)}">${code}</a>`;
+}
+
+function text(value: string): string {
+  return escapeHtml(replaceControlCharacters(value));
+}
