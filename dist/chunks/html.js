@@ -286,7 +286,7 @@ function renderHtml(report, options = {}) {
     body.push(...contextHtml(report));
     if (firstRun) {
         const file = text(options.baselineFile ?? 'memory-baseline.json');
-        body.push(`<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file} --plog …</code> and commit <code>${file}</code>.</p>`);
+        body.push(`<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file}</code> with the input flags of the check and commit <code>${file}</code>.</p>`);
     }
     const verdicts = verdictCounts(report.entries);
     if (verdicts.length > 0) {

@@ -185,7 +185,7 @@ function firstRunHowTo(baselineFile) {
     return [
         'Nothing was compared: there is no baseline yet. To start gating, commit one:',
         `- **GitHub Actions**: run the workflow with \`mode: update\` (see \`examples/workflows/update-baseline.yml\`) and merge the pull request it opens;`,
-        `- **locally**: \`ascend-memory-gate baseline --out ${baselineFile.includes('`') ? 'FILE' : baselineFile} --plog …\`, then commit ${file}.`,
+        `- **locally**: \`ascend-memory-gate baseline --out ${baselineFile.includes('`') ? 'FILE' : baselineFile}\` with the input flags of the check, then commit ${file}.`,
     ].join('\n');
 }
 function compose(parts, level, rowCount) {

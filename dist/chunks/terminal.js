@@ -1,6 +1,6 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { RECENT_POINTS } from './trends.js';
-import { a as SECTIONS, m as metricsOf, c as compareKeys, s as sectionOfKind } from './snapshot.js';
+import { a as SECTIONS, m as metricsOf, c as compareKeys, h as hasNoMetrics, s as sectionOfKind } from './snapshot.js';
 import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
 import { b as isFirstRun, s as splitSections, v as verdictText, H as contextTerminal, d as devicesPerPattern, g as groupEntries, t as plural, u as formatTransition, x as formatChange, G as countByStatus, w as worstOf, f as entryReason, i as isRollUp, z as medianPercent, a as devicesPhrase, y as deviceOfEntry, m as medianGrowth, A as formatShortPercent } from './groups.js';
 import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, g as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './trend-text.js';
@@ -48,7 +48,7 @@ function renderTerminal(report, options = {}) {
         lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
     if (firstRun) {
         const file = options.baselineFile ?? 'FILE';
-        lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
+        lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
     }
     const perPattern = devicesPerPattern(report.entries);
     const groups = options.all === true ? problems.map((e) => groupEntries([e], perPattern)[0]) : groupEntries(problems, perPattern);
@@ -67,7 +67,9 @@ function renderTerminal(report, options = {}) {
     lines.push(...deviceFigures(report, width));
     if (recorded.length > 0) {
         const patterns = groupEntries(recorded, perPattern).length;
-        lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
+        const kinds = new Set(recorded.map((e) => e.kind));
+        const noun = kinds.size === 1 ? recorded[0].kind : 'row';
+        lines.push('', ...wrap(`${plural(recorded.length, groups.length > 0 ? 'more key' : 'key')} recorded (${plural(patterns, noun)} across devices); --report FILE.json lists them`, width));
     }
     const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
     if (banded.length > 0) {
@@ -298,7 +300,7 @@ function renderSnapshotTable(snapshot) {
         lines.pop();
     const { files, records, skipped, allocFailures } = snapshot.meta;
     const devices = Object.entries(allocFailures);
-    const failures = devices.length === 0 ? 'none (no device seen)' : devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ');
+    const failures = devices.length > 0 ? devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ') : hasNoMetrics(snapshot) ? 'none (no device seen)' : 'none';
     lines.push('', `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`);
     return `${lines.join('\n')}\n`;
 }

@@ -122,7 +122,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   if (firstRun) {
     const file = text(options.baselineFile ?? 'memory-baseline.json');
     body.push(
-      `<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file} --plog …</code> and commit <code>${file}</code>.</p>`,
+      `<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file}</code> with the input flags of the check and commit <code>${file}</code>.</p>`,
     );
   }
 

@@ -1,9 +1,9 @@
 // Plain-text tables for a terminal: the gate verdict (check) and a snapshot's metrics (parse), aligned, no color unless asked.
 import { UsageError } from '../common/errors.js';
-import type { GateReport } from '../gate/types.js';
+import type { Entry, GateReport } from '../gate/types.js';
 import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
 import { SECTIONS, sectionOfKind, splitDevice, type SectionDeclaration } from '../model/sections/index.js';
-import { compareKeys, metricsOf, type Snapshot } from '../model/snapshot.js';
+import { compareKeys, hasNoMetrics, metricsOf, type Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta, formatPercent } from '../model/units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
 import { replaceControlCharacters } from '../common/visible.js';
@@ -60,7 +60,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   for (const line of contextTerminal(report, shown)) lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
   if (firstRun) {
     const file = options.baselineFile ?? 'FILE';
-    lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)} --plog …' (or the Action's mode: update) and commit it.`, width));
+    lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
   }
 
   const perPattern = devicesPerPattern(report.entries);
@@ -81,7 +81,10 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
 
   if (recorded.length > 0) {
     const patterns = groupEntries(recorded, perPattern).length;
-    lines.push('', ...wrap(`${plural(recorded.length, 'key')} recorded (${plural(patterns, 'module')} across devices); --report FILE.json lists them`, width));
+    // Named by their section when they are all of one (`15 modules`), else as rows: an OOM snapshot's keys are no modules.
+    const kinds = new Set(recorded.map((e) => e.kind));
+    const noun = kinds.size === 1 ? (recorded[0] as Entry).kind : 'row';
+    lines.push('', ...wrap(`${plural(recorded.length, groups.length > 0 ? 'more key' : 'key')} recorded (${plural(patterns, noun)} across devices); --report FILE.json lists them`, width));
   }
   const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
   if (banded.length > 0) {
@@ -337,7 +340,8 @@ export function renderSnapshotTable(snapshot: Snapshot): string {
 
   const { files, records, skipped, allocFailures } = snapshot.meta;
   const devices = Object.entries(allocFailures);
-  const failures = devices.length === 0 ? 'none (no device seen)' : devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ');
+  // allocFailures lists the devices plog saw; a run of other evidence has devices all the same (a snapshot's dev0).
+  const failures = devices.length > 0 ? devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ') : hasNoMetrics(snapshot) ? 'none (no device seen)' : 'none';
   lines.push(
     '',
     `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`,

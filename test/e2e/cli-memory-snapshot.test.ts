@@ -59,3 +59,31 @@ describe('a memory snapshot with mode 0200', () => {
     );
   });
 });
+
+/** `node dist/cli.js ARGS` at 80 columns, no colour: its exit code and output. */
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', COLUMNS: '80', NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+describe('an OOM snapshot as the only evidence, from a terminal', () => {
+  it('a first run fails on the OOM and tells how to record a baseline from the same inputs, counting the other keys as rows, not modules', async () => {
+    const r = await cli(['check', '--baseline', join(tmpdir(), 'amg-no-baseline-yet.json'), '--memory-snapshot', FIXTURE]);
+    expect(r.code).toBe(1);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain("Record a baseline with 'ascend-memory-gate baseline --out");
+    expect(text).toContain("and the input flags of this check (or the Action's mode: update)");
+    expect(text).not.toContain('--plog');
+    expect(text).toContain('6 more keys recorded (6 rows across devices); --report FILE.json lists them');
+    expect(r.stdout.split('\n').every((line) => line.length <= 80)).toBe(true);
+  });
+
+  it('parse counts no allocation failure and does not claim that no device was seen', async () => {
+    const r = await cli(['parse', '--memory-snapshot', FIXTURE]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/alloc failures: none\n$/);
+  });
+});

@@ -242,7 +242,7 @@ describe('check against a baseline of the same job', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('No baseline yet: 3 keys recorded');
     expect(r.stdout).not.toContain('passed');
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain("'ascend-memory-gate baseline --out baselines/none.json --plog …'");
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain("'ascend-memory-gate baseline --out baselines/none.json' and the input flags of this check");
     const markdown = readFileSync(join(dir, 'gate.md'), 'utf8').split('\n')[0] ?? '';
     expect(markdown).toContain('No baseline');
     expect(markdown).not.toContain('passed');

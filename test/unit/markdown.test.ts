@@ -272,7 +272,7 @@ describe('renderMarkdown: a first run', () => {
     const lines = md.split('\n');
     expect(lines[0]).toBe('### ℹ️ No baseline yet: 30 keys recorded');
     expect(md).not.toContain('passed');
-    expect(md).toContain('`ascend-memory-gate baseline --out .github/memory-baseline.json --plog …`');
+    expect(md).toContain('`ascend-memory-gate baseline --out .github/memory-baseline.json` with the input flags of the check');
     expect(md).toContain('<summary>30 keys recorded (no baseline to compare with)</summary>');
     expect(md).not.toContain('#### Failing and warning keys');
     expect(md).not.toContain('mermaid');

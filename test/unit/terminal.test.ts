@@ -136,7 +136,8 @@ STATUS       KEY             BASELINE → CURRENT             Δ (Δ%)
     const first = jobReport({ devices: 2, firstRun: true });
     expect(renderTerminal(first, { width: 80, baselineFile: 'base.json' })).toBe(`No baseline yet: 30 keys recorded
 Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out
-base.json --plog …' (or the Action's mode: update) and commit it.
+base.json' and the input flags of this check (or the Action's mode: update), and
+commit it.
 
 30 keys recorded (15 modules across devices); --report FILE.json lists them
 `);
