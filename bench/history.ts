@@ -99,13 +99,19 @@ function once(): Record<string, number> {
   lap('append', () =>
     recordPoint(read, { commit: sha(201), run: '201', time: '2026-01-02T00:00:00Z', baseline: null, environment: { cann: '8.3.RC1' } }, pointValues(current as Parameters<typeof pointValues>[0])).text,
   );
-  // What the renderers ask of the history: every failing or warning row's trend (its key's and its group's) and what moved.
+  // What the renderers ask of the history: one trend per failing or warning row (a key group, or a key of no device)
+  // and what moved.
   const trends = lap('trends', () => {
     const made = trendsOf(read, config);
+    const rows = new Set<string>();
     for (const e of banded.entries) {
       if (e.severity === 'ok') continue;
-      made.forKey(e.kind, e.key);
-      made.forPattern(e.kind, splitDevice(e.key).group);
+      const { device, group } = splitDevice(e.key);
+      const id = `${e.kind}\u0000${group}`;
+      if (rows.has(id)) continue;
+      rows.add(id);
+      if (device === null) made.forKey(e.kind, e.key);
+      else made.forPattern(e.kind, group);
     }
     made.moved();
     return made;

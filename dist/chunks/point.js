@@ -47,17 +47,24 @@ function pointValues(snapshot) {
             if (bySuffix === undefined)
                 byPrefix.set(prefix, (bySuffix = new Map()));
             const suffix = key.slice(at.end);
-            let group = bySuffix.get(suffix);
+            const device = deviceId(key, at.start + 3, at.end);
+            const group = bySuffix.get(suffix);
             if (group === undefined)
-                bySuffix.set(suffix, (group = { first: key, devices: [], values: [] }));
-            group.devices.push(deviceId(key, at.start + 3, at.end));
-            group.values.push(value);
+                bySuffix.set(suffix, { first: key, device, value, devices: null, values: null });
+            else if (group.devices === null) {
+                group.devices = [group.device, device];
+                group.values = [group.value, value];
+            }
+            else {
+                group.devices.push(device);
+                group.values.push(value);
+            }
         }
         const byPattern = new Map();
         for (const [prefix, bySuffix] of byPrefix) {
             for (const [suffix, group] of bySuffix) {
-                if (group.values.length === 1)
-                    values.set(group.first, group.values[0]);
+                if (group.devices === null)
+                    values.set(group.first, group.value);
                 else
                     byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values));
             }

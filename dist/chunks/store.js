@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
-import { pointLine, latestAloneBytes, serializeHistory, emptySection, ROLLUP_WIDTH, lastValue, tableBytes, parseHistory } from './format.js';
+import { ROLLUP_WIDTH, pointLine, latestAloneBytes, serializeHistory, emptySection, lastValue, tableBytes, parseHistory } from './format.js';
 import 'node:crypto';
 import 'node:path';
 import './reader.js';
@@ -18,9 +18,9 @@ function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
     history.points.push({ ...meta, environment: { ...meta.environment } });
     try {
         for (const [name, byKey] of values.keys)
-            record(history, name, byKey, (s) => s.keyColumns, keyPosition, p, (v) => [v]);
+            record(history, name, byKey, (s) => s.keyColumns, keyPosition, 1, p, (v) => [v]);
         for (const [name, byPattern] of values.rollups)
-            record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, p, rollupSlots);
+            record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
         for (const [name, section] of history.sections) {
             if (!values.keys.has(name))
                 endAll(section.keyColumns, p);
@@ -60,7 +60,9 @@ function recordPoint(history, meta, values, limits = DEFAULT_LIMITS) {
         undoPoint(history, history.points.length - 1);
     return { ...appendPoint(history, meta, values, limits), replaced };
 }
-function keyPosition(section, key) {
+function keyPosition(section, key, hint) {
+    if (section.keys[hint] === key)
+        return hint;
     let i = section.keyIndex.get(key);
     if (i === undefined) {
         i = section.keys.length;
@@ -70,7 +72,9 @@ function keyPosition(section, key) {
     }
     return i;
 }
-function rollupPosition(section, pattern) {
+function rollupPosition(section, pattern, hint) {
+    if (section.rollups[hint] === pattern)
+        return hint;
     let i = section.rollupIndex.get(pattern);
     if (i === undefined) {
         i = section.rollups.length;
@@ -79,7 +83,7 @@ function rollupPosition(section, pattern) {
         for (let k = 0; k < ROLLUP_WIDTH; k++)
             section.rollupColumns.push({ at: [], values: [] });
     }
-    return i * ROLLUP_WIDTH;
+    return i;
 }
 function rollupSlots(r) {
     const device = /^dev(\d{1,9})$/.exec(r.worst);
@@ -87,14 +91,17 @@ function rollupSlots(r) {
         throw new InputError(`roll-up worst device '${r.worst}' is not a device name (devN)`);
     return [r.min, r.median, r.max, r.devices, Number(device[1])];
 }
-function record(history, name, byName, columnsOf, position, p, slots) {
+function record(history, name, byName, columnsOf, position, width, p, slots) {
     let section = history.sections.get(name);
     if (section === undefined)
         history.sections.set(name, (section = emptySection()));
     const columns = columnsOf(section);
     const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
+    let hint = 0;
     for (const [key, value] of byName) {
-        const at = position(section, key);
+        const index = position(section, key, hint);
+        hint = index + 1;
+        const at = index * width;
         const figures = slots(value);
         for (let k = 0; k < figures.length; k++) {
             const column = columns[at + k];

@@ -63,16 +63,22 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
       let bySuffix = byPrefix.get(prefix);
       if (bySuffix === undefined) byPrefix.set(prefix, (bySuffix = new Map()));
       const suffix = key.slice(at.end);
-      let group = bySuffix.get(suffix);
-      if (group === undefined) bySuffix.set(suffix, (group = { first: key, devices: [], values: [] }));
-      group.devices.push(deviceId(key, at.start + 3, at.end));
-      group.values.push(value);
+      const device = deviceId(key, at.start + 3, at.end);
+      const group = bySuffix.get(suffix);
+      if (group === undefined) bySuffix.set(suffix, { first: key, device, value, devices: null, values: null });
+      else if (group.devices === null) {
+        group.devices = [group.device, device];
+        group.values = [group.value, value];
+      } else {
+        group.devices.push(device);
+        (group.values as number[]).push(value);
+      }
     }
     const byPattern = new Map<string, RollUp>();
     for (const [prefix, bySuffix] of byPrefix) {
       for (const [suffix, group] of bySuffix) {
-        if (group.values.length === 1) values.set(group.first, group.values[0] as number);
-        else byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values) as RollUp);
+        if (group.devices === null) values.set(group.first, group.value);
+        else byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values as number[]) as RollUp);
       }
     }
     if (byPattern.size > 0) rollups.set(declaration.name, byPattern);
@@ -80,11 +86,16 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
   return { keys, rollups, devices: devices.size };
 }
 
-/** A key group's members while a point is made: the first key (the group's only one, for a group of one device), devices and values. */
+/**
+ * A key group's members while a point is made: the first one's key, device and value, and lists only once a second
+ * member comes (100,000 kernel names on one device each make 100,000 groups of one).
+ */
 interface Group {
   first: string;
-  devices: (number | string)[];
-  values: number[];
+  device: number | string;
+  value: number;
+  devices: (number | string)[] | null;
+  values: number[] | null;
 }
 
 /**

@@ -56,8 +56,8 @@ export function appendPoint(history: History, meta: PointMeta, values: PointValu
   const table = tableOf(history);
   history.points.push({ ...meta, environment: { ...meta.environment } });
   try {
-    for (const [name, byKey] of values.keys) record(history, name, byKey, (s) => s.keyColumns, keyPosition, p, (v) => [v]);
-    for (const [name, byPattern] of values.rollups) record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, p, rollupSlots);
+    for (const [name, byKey] of values.keys) record(history, name, byKey, (s) => s.keyColumns, keyPosition, 1, p, (v) => [v]);
+    for (const [name, byPattern] of values.rollups) record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
     // A figure this run does not have is gone from this point on.
     for (const [name, section] of history.sections) {
       if (!values.keys.has(name)) endAll(section.keyColumns, p);
@@ -103,9 +103,12 @@ export function recordPoint(history: History, meta: PointMeta, values: PointValu
   return { ...appendPoint(history, meta, values, limits), replaced };
 }
 
-type Position = (section: SectionHistory, name: string) => number;
+/** A name's place in its section's list (added at the end when new); `hint` is tried first, with no hashing. */
+type Position = (section: SectionHistory, name: string, hint: number) => number;
 
-function keyPosition(section: SectionHistory, key: string): number {
+function keyPosition(section: SectionHistory, key: string, hint: number): number {
+  // A run lists its keys in the order the last one did, which is the table's: the next place is usually the one.
+  if (section.keys[hint] === key) return hint;
   let i = section.keyIndex.get(key);
   if (i === undefined) {
     i = section.keys.length;
@@ -116,7 +119,8 @@ function keyPosition(section: SectionHistory, key: string): number {
   return i;
 }
 
-function rollupPosition(section: SectionHistory, pattern: string): number {
+function rollupPosition(section: SectionHistory, pattern: string, hint: number): number {
+  if (section.rollups[hint] === pattern) return hint;
   let i = section.rollupIndex.get(pattern);
   if (i === undefined) {
     i = section.rollups.length;
@@ -124,7 +128,7 @@ function rollupPosition(section: SectionHistory, pattern: string): number {
     section.rollups.push(pattern);
     for (let k = 0; k < ROLLUP_WIDTH; k++) section.rollupColumns.push({ at: [], values: [] });
   }
-  return i * ROLLUP_WIDTH;
+  return i;
 }
 
 /** A roll-up's five values; the worst device by its number (`dev12` → 12), as every device name this tool writes is. */
@@ -140,6 +144,7 @@ function record<T>(
   byName: ReadonlyMap<string, T>,
   columnsOf: (s: SectionHistory) => Column[],
   position: Position,
+  width: number,
   p: number,
   slots: (value: T) => number[],
 ): void {
@@ -147,8 +152,11 @@ function record<T>(
   if (section === undefined) history.sections.set(name, (section = emptySection()));
   const columns = columnsOf(section);
   const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
+  let hint = 0;
   for (const [key, value] of byName) {
-    const at = position(section, key);
+    const index = position(section, key, hint);
+    hint = index + 1;
+    const at = index * width;
     const figures = slots(value);
     for (let k = 0; k < figures.length; k++) {
       const column = columns[at + k] as Column;
