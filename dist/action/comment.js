@@ -9,7 +9,7 @@ import { r as readBranchHistory, p as publish, b as baseLimitsAt, l as limitsAt,
 import { a as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf } from '../chunks/snapshot.js';
 import { a as assessDevices, j as judge, w as withFindings, b as withNoiseBand, F as FINDING_STATUSES } from '../chunks/compare.js';
 import { a as applyEnvironment } from '../chunks/environment.js';
-import { sectionThresholds, loadGateConfig, applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
+import { sectionThresholds, applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
 import { S as STATUSES } from '../chunks/types.js';
 import { c as codeSpan, t as tableCodeSpan, s as shortenName } from '../chunks/escape.js';
 import { f as formatCount, a as formatBytes } from '../chunks/units.js';
@@ -398,7 +398,7 @@ async function runCommentMode(inputs) {
     const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
     const noise = history === null ? undefined : (await import('../chunks/trends.js')).noiseLookup(history);
     const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
-    const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
+    const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, judged?.config);
     await publish(inputs, judged?.report ?? report, {
         issueNumber,
         repo,
@@ -436,7 +436,7 @@ async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed, no
         warning(`The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from.text} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the comment shows the verdicts re-judged here`);
         blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
     }
-    return { report, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+    return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
 }
 async function labelForRun(octokit, repo, inputs, pr, runId, label) {
     const run = await workflowRun(octokit, repo, runId);

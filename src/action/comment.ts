@@ -6,14 +6,14 @@ import { glob } from 'tinyglobby';
 import type { ActionInputs } from './inputs.js';
 import { InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
-import type { GateReport, NoiseLookup } from '../gate/types.js';
+import type { GateConfig, GateReport, NoiseLookup } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
 import { renderLimitsChanged, type LabelNotCounted } from '../report/limits-changed.js';
 import { readBranchHistory } from './history.js';
 import { baseLimitsAt, chooseLimits, labelWarning, limitPaths, limitsAt, takeLabelOff } from './limits.js';
 import { rejudgeReport } from '../gate/rejudge.js';
-import { applyMaxIncrease, loadGateConfig, parseMaxIncrease } from '../gate/thresholds.js';
+import { applyMaxIncrease, parseMaxIncrease } from '../gate/thresholds.js';
 import { filesChangedBetween, labelAddedAt, runsOfHead, workflowRun } from '../github/pull-request-history.js';
 import { codeSpan } from '../report/escape.js';
 import { shortenName } from '../report/names.js';
@@ -71,7 +71,10 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
   const noise = history === null ? undefined : (await import('../history/trends.js')).noiseLookup(history);
   const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
-  const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, await loadGateConfig(inputs.config));
+  // Step tolerances come from the config the verdicts were re-judged with (read from the repository, like the
+  // baseline): the comment job need not check anything out. Without a pull request nothing was re-judged, and each
+  // section's declared tolerance applies.
+  const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, judged?.config);
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
   await publish(inputs, judged?.report ?? report, {
     issueNumber,
@@ -91,6 +94,8 @@ interface JudgedReport {
   preface: string;
   /** Worth a comment (policy on-change) even when every key passes. */
   attention: boolean;
+  /** The trusted config the report was re-judged with ('max-increase' applied). */
+  config: GateConfig;
 }
 
 /**
@@ -137,7 +142,7 @@ async function judgeAgainstTrustedLimits(
     );
     blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
   }
-  return { report, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+  return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
 }
 
 /**

@@ -1615,6 +1615,25 @@ describe('history on the default branch', () => {
     expect(other.stdout).toContain('History: read only (refs/heads/release/1.0 is not the default branch main)');
     expect(fake.writes()).toEqual([]);
   });
+
+  it("comment mode reads the config it is given from the repository, not from a checkout it does not have", async () => {
+    // The gate's config lives at ci/gate.json on main; the comment job names it and checks nothing out (its workspace is
+    // empty), as the example workflow does. Step tolerances and the re-judged verdicts both come from that file.
+    fake.commitFiles({ branch: 'main', files: { 'ci/gate.json': JSON.stringify({ modules: { tolerance: { percent: 5, bytes: '1MiB' } } }) }, message: 'gate config' });
+    fake.clearLog();
+    const commented = await runAction({
+      inputs: { mode: 'comment', config: 'ci/gate.json' },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: 9300, head_sha: 'e'.repeat(40), event: 'pull_request', pull_requests: [{ number: 71 }] }, repository: pushPayload.repository },
+      runId: 9302,
+    });
+    expect(commented.code, why(commented)).toBe(0);
+    const body = fake.comments(71).at(-1)?.body ?? '';
+    expect(body).not.toContain('not trustworthy');
+    expect(body).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\``);
+    expect(body).toContain(`\`DEV_MEM/*/HCCL\` (largest device): 83.0\u00a0MiB → 166.0\u00a0MiB since [\`${pushSha(16).slice(0, 7)}\`]`);
+    expect(fake.writes().map((w) => w.route)).toEqual(['issues.updateComment']);
+  });
 });
 
 // ───────────────────────────── 8. integrity of the posted verdict (issue 25) ─────────────────────────────
