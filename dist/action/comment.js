@@ -5,7 +5,7 @@ import { g as glob } from '../chunks/local.js';
 import { U as UsageError, I as InputError, v as visible } from '../chunks/errors.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
-import { r as readBranchHistory, p as publish, b as baseLimitsAt, l as limitsAt, a as labelWarning, c as chooseLimits, d as renderLimitsChanged, w as workflowRun, e as labelAddedAt, f as runsOfHead, g as filesChangedBetween, h as limitPaths, t as takeLabelOff } from './publish.js';
+import { r as readBranchHistory, p as publish, l as limitsAt, b as baseLimitsAt, a as labelWarning, c as chooseLimits, d as renderLimitsChanged, w as workflowRun, e as labelAddedAt, f as runsOfHead, g as filesChangedBetween, h as limitPaths, t as takeLabelOff } from './publish.js';
 import { a as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf } from '../chunks/snapshot.js';
 import { a as assessDevices, j as judge, w as withFindings, b as withNoiseBand, F as FINDING_STATUSES } from '../chunks/compare.js';
 import { a as applyEnvironment } from '../chunks/environment.js';
@@ -320,13 +320,14 @@ function describeDiscrepancy(d) {
     };
     return `${d.pointer}${d.key === null ? '' : ` of ${d.key}`} says ${plain(d.claimed, 'claimed')}, re-judged ${plain(d.rejudged, 'rejudged')}`;
 }
-function renderNotTrustworthy(discrepancies, limits) {
+function renderNotTrustworthy(discrepancies, limits, uploader = 'pull-request') {
+    const review = uploader === 'pull-request' ? "review the pull request's changes to the workflow, baseline and config" : "review the changes of the run's commit to the workflow, baseline and config";
     const lines = [
         `#### ⛔ This report is not trustworthy: ${discrepancies.length} of its claims do not follow from the trusted limits`,
         '',
-        `The pull request's run uploaded a report whose claims differ from what ${limits} give for the figures it reports. ` +
+        `${uploader === 'pull-request' ? "The pull request's run" : 'The run'} uploaded a report whose claims differ from what ${limits} give for the figures it reports. ` +
             "The verdict below is re-judged here from those limits and the run's figures; the figures themselves (what the run measured) " +
-            "cannot be checked here: review the pull request's changes to the workflow, baseline and config.",
+            `cannot be checked here: ${review}.`,
         '',
         '| Where | Key | The report says | Re-judged |',
         '|---|---|---|---|',
@@ -397,15 +398,18 @@ async function runCommentMode(inputs) {
     const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
     const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
     const noise = history === null ? undefined : (await import('../chunks/trends.js')).noiseLookup(history);
-    const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
-    const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, judged?.config);
-    await publish(inputs, judged?.report ?? report, {
+    const judged = issueNumber === undefined
+        ? await judgeAgainstDefaultBranch(octokit, repo, inputs, { runId, defaultBranch: ctx.payload.repository?.default_branch }, report, noise)
+        : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
+    const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, judged.config);
+    await publish(inputs, judged.report, {
         issueNumber,
         repo,
         runUrl: runUrl(runId, repo),
         enforce: false,
         octokit,
-        ...(judged !== undefined ? { preface: judged.preface, limitsChanged: judged.attention } : {}),
+        ...(judged.preface !== '' ? { preface: judged.preface } : {}),
+        limitsChanged: judged.attention,
         ...(trends !== undefined ? { trends } : {}),
     });
 }
@@ -437,6 +441,20 @@ async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed, no
         blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
     }
     return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+}
+async function judgeAgainstDefaultBranch(octokit, repo, inputs, run, claimed, noise) {
+    const branch = typeof run.defaultBranch === 'string'
+        ? run.defaultBranch
+        : (await gitHubCall(`reading repository ${repo.owner}/${repo.repo}`, 'contents: read', () => octokit.rest.repos.get({ ...repo }))).data.default_branch;
+    const { data: ref } = await gitHubCall(`reading branch ${branch}`, 'contents: read', () => octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }));
+    const limits = await limitsAt(octokit, repo, inputs, ref.object.sha);
+    const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+    const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
+    if (discrepancies.length === 0)
+        return { report, config, preface: '', attention: false };
+    const at = ref.object.sha.slice(0, 12);
+    warning(`The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from the baseline and config of ${branch} at ${at} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the summary shows the verdicts re-judged here`);
+    return { report, config, preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'), attention: true };
 }
 async function labelForRun(octokit, repo, inputs, pr, runId, label) {
     const run = await workflowRun(octokit, repo, runId);

@@ -70,19 +70,22 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   // noise band of the re-judged verdicts and the trends.
   const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
   const noise = history === null ? undefined : (await import('../history/trends.js')).noiseLookup(history);
-  const judged = issueNumber === undefined ? undefined : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
+  const judged =
+    issueNumber === undefined
+      ? await judgeAgainstDefaultBranch(octokit, repo, inputs, { runId, defaultBranch: (ctx.payload.repository as { default_branch?: unknown } | undefined)?.default_branch }, report, noise)
+      : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
   // Step tolerances come from the config the verdicts were re-judged with (read from the repository, like the
-  // baseline): the comment job need not check anything out. Without a pull request nothing was re-judged, and each
-  // section's declared tolerance applies.
-  const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, judged?.config);
+  // baseline): the comment job need not check anything out.
+  const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, judged.config);
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
-  await publish(inputs, judged?.report ?? report, {
+  await publish(inputs, judged.report, {
     issueNumber,
     repo,
     runUrl: runUrl(runId, repo),
     enforce: false,
     octokit,
-    ...(judged !== undefined ? { preface: judged.preface, limitsChanged: judged.attention } : {}),
+    ...(judged.preface !== '' ? { preface: judged.preface } : {}),
+    limitsChanged: judged.attention,
     ...(trends !== undefined ? { trends } : {}),
   });
 }
@@ -143,6 +146,34 @@ async function judgeAgainstTrustedLimits(
     blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
   }
   return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+}
+
+/**
+ * A run with no pull request (a push, or a PR that could not be found): nothing is posted but the job summary, and
+ * the report is re-judged all the same, against the default branch's baseline and config (no label can apply).
+ */
+async function judgeAgainstDefaultBranch(
+  octokit: Octokit,
+  repo: RepoRef,
+  inputs: ActionInputs,
+  run: { runId: number; defaultBranch: unknown },
+  claimed: GateReport,
+  noise: NoiseLookup | undefined,
+): Promise<JudgedReport> {
+  const branch =
+    typeof run.defaultBranch === 'string'
+      ? run.defaultBranch
+      : (await gitHubCall(`reading repository ${repo.owner}/${repo.repo}`, 'contents: read', () => octokit.rest.repos.get({ ...repo }))).data.default_branch;
+  const { data: ref } = await gitHubCall(`reading branch ${branch}`, 'contents: read', () => octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }));
+  const limits = await limitsAt(octokit, repo, inputs, ref.object.sha);
+  const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+  const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
+  if (discrepancies.length === 0) return { report, config, preface: '', attention: false };
+  const at = ref.object.sha.slice(0, 12);
+  core.warning(
+    `The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from the baseline and config of ${branch} at ${at} (first: ${visible(describeDiscrepancy(discrepancies[0]!))}); the summary shows the verdicts re-judged here`,
+  );
+  return { report, config, preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'), attention: true };
 }
 
 /**

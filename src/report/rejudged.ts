@@ -22,13 +22,14 @@ export function describeDiscrepancy(d: Discrepancy): string {
  * The warning comment mode puts first: how many claims do not follow, from which limits (`limits`: markdown naming
  * them, e.g. "the baseline and config of the base commit `abc`"), and a table of them.
  */
-export function renderNotTrustworthy(discrepancies: readonly Discrepancy[], limits: string): string {
+export function renderNotTrustworthy(discrepancies: readonly Discrepancy[], limits: string, uploader: 'pull-request' | 'run' = 'pull-request'): string {
+  const review = uploader === 'pull-request' ? "review the pull request's changes to the workflow, baseline and config" : "review the changes of the run's commit to the workflow, baseline and config";
   const lines = [
     `#### ⛔ This report is not trustworthy: ${discrepancies.length} of its claims do not follow from the trusted limits`,
     '',
-    `The pull request's run uploaded a report whose claims differ from what ${limits} give for the figures it reports. ` +
+    `${uploader === 'pull-request' ? "The pull request's run" : 'The run'} uploaded a report whose claims differ from what ${limits} give for the figures it reports. ` +
       "The verdict below is re-judged here from those limits and the run's figures; the figures themselves (what the run measured) " +
-      "cannot be checked here: review the pull request's changes to the workflow, baseline and config.",
+      `cannot be checked here: ${review}.`,
     '',
     '| Where | Key | The report says | Re-judged |',
     '|---|---|---|---|',

@@ -1736,6 +1736,24 @@ describe('integrity of the posted verdict', () => {
       expect(readReport(r).entries).toEqual(honest.entries);
     });
 
+    it('with no pull request to post on, the forged report is re-judged against the default branch, and the summary says so', async () => {
+      const RUN = 9409;
+      // A head no pull request has (a push run, or a PR closed meanwhile): only the job summary and the outputs remain.
+      const headSha = 'a9'.repeat(20);
+      const mainSha = fake.commitFiles({ branch: 'main', files: { [BASELINE_FILE]: baselineJson(TRUSTED) }, message: 'trusted baseline on main' });
+      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(forge(await honestReport(TRUSTED, GROWN))) } });
+      fake.clearLog();
+      const r = await commentRun(RUN, headSha);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
+      expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(new RegExp(`^The report of run ${RUN} is not trustworthy: 4 of its claims do not follow from the baseline and config of main at ${mainSha.slice(0, 12)} \\(first: /entries/\\d+/status of DEV_MEM/dev1/APP says 'pass', re-judged 'regressed'\\); the summary shows the verdicts re-judged here$`)));
+      expect(r.summary).toContain('#### ⛔ This report is not trustworthy: 4 of its claims do not follow from the trusted limits');
+      expect(r.summary).toContain(`The run uploaded a report whose claims differ from what the baseline and config of \`main\` at \`${mainSha.slice(0, 12)}\` give`);
+      expect(r.summary).toMatch(/### ❌ Memory gate failed: 1 regressed/);
+      expect(r.summary).not.toContain('Memory gate passed');
+      expect(fake.writes()).toEqual([]);
+    });
+
     it('a renamed key and another baseline: the trusted key is judged missing, the renamed one new, each claim listed', async () => {
       const RUN = 9403;
       const headSha = 'a3'.repeat(20);
