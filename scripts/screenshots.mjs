@@ -25,6 +25,8 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const out = resolve(values.out ?? join(ROOT, 'docs', 'screenshots'));
 const chromium = process.env.CHROMIUM ?? 'chromium';
 const work = mkdtempSync(join(tmpdir(), 'amg-screenshots-'));
+/** Headless Chromium never lays a window out narrower than this, whatever --window-size asks for. */
+const NARROWEST_WINDOW = 500;
 
 try {
   mkdirSync(out, { recursive: true });
@@ -153,12 +155,26 @@ function chrome(args, file, width, height) {
   ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
 }
 
+/**
+ * The page laid out `width` px wide: below NARROWEST_WINDOW, in an iframe of that width (its media queries see the
+ * iframe), `height` px high, whose title is copied out; the screenshot of a window `width` px wide then shows just it.
+ */
+function atWidth(html, width, height) {
+  if (width >= NARROWEST_WINDOW) return html;
+  const srcdoc = html.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body { margin: 0; }</style></head><body><iframe id="narrow" style="display: block; width: ${width}px; height: ${height}px; border: 0" srcdoc="${srcdoc}"></iframe>
+<script>const frame = document.getElementById('narrow'); frame.addEventListener('load', () => { setTimeout(() => { document.title = frame.contentDocument.title; }, 3500); });</script></body></html>`;
+}
+
 /** A whole-page screenshot: the page's height is measured first (in a copy that may run a script), capped at 4,000 px. */
 function shoot(file, png, width) {
   const probe = join(work, 'probe.html');
-  const html = readFileSync(file, 'utf8').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
-  writeFileSync(probe, html.replace('</body>', '<script>setTimeout(() => { document.title = "h=" + document.documentElement.scrollHeight; }, 3000);</script></body>'));
+  const html = readFileSync(file, 'utf8');
+  const probed = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', '<script>setTimeout(() => { document.title = "h=" + document.documentElement.scrollHeight; }, 3000);</script></body>');
+  writeFileSync(probe, atWidth(probed, width, 800));
   const dom = chrome(['--dump-dom'], probe, width, 800);
   const height = Math.min(4000, Number(/<title>h=(\d+)<\/title>/.exec(dom)?.[1] ?? 1600));
-  chrome([`--screenshot=${png}`], file, width, height);
+  const page = join(work, 'shot.html');
+  writeFileSync(page, atWidth(html, width, height));
+  chrome([`--screenshot=${png}`], width >= NARROWEST_WINDOW ? file : page, width, height);
 }

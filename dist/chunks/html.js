@@ -263,6 +263,8 @@ tr.warn td.status { color: #9a6700; font-weight: 600; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 details summary { cursor: pointer; margin: 6px 0; }
 details.list summary { font-weight: 600; margin: 12px 0 6px; }
+/* Below this, a figure may wrap at its arrow or before its percentage (never inside "34.6 GiB") rather than widen the page. */
+@media (max-width: 960px) { td.num { white-space: normal; } }
 @media (max-width: 640px) {
   table.entries, table.entries tbody, table.entries tr, table.entries td { display: block; width: auto; }
   table.entries thead { display: none; }
@@ -373,6 +375,9 @@ function trendSection(groups, trends) {
         '</section>',
     ];
 }
+function figure(value) {
+    return text(value).replace(/(\d) (B|KiB|MiB|GiB|TiB|PiB)\b/g, '$1\u00a0$2');
+}
 function text(value) {
     return escapeHtml(replaceControlCharacters(value));
 }
@@ -429,7 +434,7 @@ function distribution(devices, peaks) {
     const stats = (values) => {
         const mid = Math.floor(values.length / 2);
         const median = values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-        return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${text(formatBytes(Math.round(v)))}</td>`).join('');
+        return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${figure(formatBytes(Math.round(v)))}</td>`).join('');
     };
     return [
         `<table class="distribution"><caption class="note">Sum of module peaks over all ${formatCount(devices.length)} devices</caption>`,
@@ -457,17 +462,17 @@ function totalsSection(entries) {
         const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
         const sum = first === undefined ? undefined : r.sums.get(first);
         if (first !== undefined) {
-            cells.push(`<td class="num" data-label="${text(header[1] ?? '')}">${sum === undefined ? '—' : text(`${formatBytes(sum.baseline)} → ${formatBytes(sum.current)}`)}</td>`, `<td class="num" data-label="Δ">${sum === undefined ? '—' : text(formatDelta(sum.current - sum.baseline))}</td>`);
+            cells.push(`<td class="num" data-label="${text(header[1] ?? '')}">${sum === undefined ? '—' : figure(`${formatBytes(sum.baseline)} → ${formatBytes(sum.current)}`)}</td>`, `<td class="num" data-label="Δ">${sum === undefined ? '—' : figure(formatDelta(sum.current - sum.baseline))}</td>`);
         }
         if (hasCapacity) {
-            cells.push(`<td class="num" data-label="Capacity">${r.capacity === null ? '—' : text(formatBytes(r.capacity))}</td>`, `<td class="num" data-label="Headroom">${r.headroom === null ? '—' : text(formatBytes(r.headroom))}</td>`);
+            cells.push(`<td class="num" data-label="Capacity">${r.capacity === null ? '—' : figure(formatBytes(r.capacity))}</td>`, `<td class="num" data-label="Headroom">${r.headroom === null ? '—' : figure(formatBytes(r.headroom))}</td>`);
         }
         for (const kind of others) {
             const s = r.sums.get(kind);
-            cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : text(formatDelta(s.current - s.baseline))}</td>`);
+            cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`);
         }
         for (const column of limits.figureColumns)
-            cells.push(`<td class="num" data-label="${text(column.title)}">${text(figureCell(r, column))}</td>`);
+            cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
         return `<tr>${cells.join('')}</tr>`;
     });
     return [
@@ -517,8 +522,8 @@ function groupRow(group) {
     return `<tr class="${severity}">${status}${key}${valueCells(worst, median)}${why}</tr>`;
 }
 function valueCells(entry, median) {
-    return (`<td class="num" data-label="Baseline → current">${text(formatTransition(entry))}</td>` +
-        `<td class="num" data-label="Δ (Δ%)">${text(formatChange(entry))}${median === undefined ? '' : `<br>${text(median)}`}</td>`);
+    return (`<td class="num" data-label="Baseline → current">${figure(formatTransition(entry))}</td>` +
+        `<td class="num" data-label="Δ (Δ%)">${figure(formatChange(entry))}${median === undefined ? '' : `<br>${figure(median)}`}</td>`);
 }
 function whyHtml(entry, rolledUp) {
     const { rule, note } = entryReason(entry);
@@ -536,7 +541,7 @@ function collapsed(id, summary, groups) {
         const severity = severityClass(g.severity);
         const key = isRollUp(g) ? `${keyHtml(g.pattern)} (${text(devicesPhrase(g))})` : keyHtml(worst.key);
         const value = isRollUp(g) ? valueRange(g) : formatTransition(worst);
-        return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${text(value)}</td></tr>`;
+        return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
     });
     const more = groups.length - shown.length;
     return [

@@ -96,6 +96,8 @@ tr.warn td.status { color: #9a6700; font-weight: 600; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 details summary { cursor: pointer; margin: 6px 0; }
 details.list summary { font-weight: 600; margin: 12px 0 6px; }
+/* Below this, a figure may wrap at its arrow or before its percentage (never inside "34.6 GiB") rather than widen the page. */
+@media (max-width: 960px) { td.num { white-space: normal; } }
 @media (max-width: 640px) {
   table.entries, table.entries tbody, table.entries tr, table.entries td { display: block; width: auto; }
   table.entries thead { display: none; }
@@ -223,6 +225,11 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
 }
 
 /** A name from a file as HTML text: invisible characters shown, the five specials escaped. */
+/** A figure cell's text: escaped, each number kept with its unit (a cell may wrap at the arrow or before the percentage, never inside "34.6 GiB"). */
+function figure(value: string): string {
+  return text(value).replace(/(\d) (B|KiB|MiB|GiB|TiB|PiB)\b/g, '$1\u00a0$2');
+}
+
 function text(value: string): string {
   return escapeHtml(replaceControlCharacters(value));
 }
@@ -284,7 +291,7 @@ function distribution(devices: readonly string[], peaks: ReturnType<typeof devic
   const stats = (values: number[]): string => {
     const mid = Math.floor(values.length / 2);
     const median = values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
-    return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${text(formatBytes(Math.round(v)))}</td>`).join('');
+    return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${figure(formatBytes(Math.round(v)))}</td>`).join('');
   };
   return [
     `<table class="distribution"><caption class="note">Sum of module peaks over all ${formatCount(devices.length)} devices</caption>`,
@@ -309,21 +316,21 @@ function totalsSection(entries: readonly Entry[]): string[] {
     const sum = first === undefined ? undefined : r.sums.get(first);
     if (first !== undefined) {
       cells.push(
-        `<td class="num" data-label="${text(header[1] ?? '')}">${sum === undefined ? '—' : text(`${formatBytes(sum.baseline)} → ${formatBytes(sum.current)}`)}</td>`,
-        `<td class="num" data-label="Δ">${sum === undefined ? '—' : text(formatDelta(sum.current - sum.baseline))}</td>`,
+        `<td class="num" data-label="${text(header[1] ?? '')}">${sum === undefined ? '—' : figure(`${formatBytes(sum.baseline)} → ${formatBytes(sum.current)}`)}</td>`,
+        `<td class="num" data-label="Δ">${sum === undefined ? '—' : figure(formatDelta(sum.current - sum.baseline))}</td>`,
       );
     }
     if (hasCapacity) {
       cells.push(
-        `<td class="num" data-label="Capacity">${r.capacity === null ? '—' : text(formatBytes(r.capacity))}</td>`,
-        `<td class="num" data-label="Headroom">${r.headroom === null ? '—' : text(formatBytes(r.headroom))}</td>`,
+        `<td class="num" data-label="Capacity">${r.capacity === null ? '—' : figure(formatBytes(r.capacity))}</td>`,
+        `<td class="num" data-label="Headroom">${r.headroom === null ? '—' : figure(formatBytes(r.headroom))}</td>`,
       );
     }
     for (const kind of others) {
       const s = r.sums.get(kind);
-      cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : text(formatDelta(s.current - s.baseline))}</td>`);
+      cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`);
     }
-    for (const column of limits.figureColumns) cells.push(`<td class="num" data-label="${text(column.title)}">${text(figureCell(r, column))}</td>`);
+    for (const column of limits.figureColumns) cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
     return `<tr>${cells.join('')}</tr>`;
   });
   return [
@@ -382,8 +389,8 @@ function groupRow(group: EntryGroup): string {
 
 function valueCells(entry: Entry, median?: string): string {
   return (
-    `<td class="num" data-label="Baseline → current">${text(formatTransition(entry))}</td>` +
-    `<td class="num" data-label="Δ (Δ%)">${text(formatChange(entry))}${median === undefined ? '' : `<br>${text(median)}`}</td>`
+    `<td class="num" data-label="Baseline → current">${figure(formatTransition(entry))}</td>` +
+    `<td class="num" data-label="Δ (Δ%)">${figure(formatChange(entry))}${median === undefined ? '' : `<br>${figure(median)}`}</td>`
   );
 }
 
@@ -402,7 +409,7 @@ function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): 
     const severity = severityClass(g.severity);
     const key = isRollUp(g) ? `${keyHtml(g.pattern)} (${text(devicesPhrase(g))})` : keyHtml(worst.key);
     const value = isRollUp(g) ? valueRange(g) : formatTransition(worst);
-    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${text(value)}</td></tr>`;
+    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
   });
   const more = groups.length - shown.length;
   return [

@@ -1,7 +1,8 @@
 /**
  * The reports as people see them, in headless Chromium: every Mermaid chart parses and renders in the current
  * `mermaid` release; the PR comment, rendered as GFM with GitHub's CSS in a 780 px comment box, has no table wider
- * than the box; the HTML page at 400 px has no horizontal scroll and breaks keys only at `/`.
+ * than the box; the HTML page at 400 px (in an iframe that wide: headless Chromium lays windows out at least 500 px
+ * wide) has no horizontal scroll and breaks keys only at `/`; a memory snapshot's page fits 780 and 400 px.
  *
  * Skipped, with the reason printed, only where Chromium is not installed or cannot start.
  */
@@ -12,9 +13,10 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { marked } from 'marked';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/commands.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { chromium, runChromium } from '../helpers/chromium.js';
+import { atWidth, chromium, runChromium } from '../helpers/chromium.js';
 import { eightDeviceStory, GiB, jobReport } from '../helpers/jobs.js';
 
 if (chromium.path === null) console.warn(`report-browser.test.ts: skipping the browser tests: ${chromium.reason}`);
@@ -31,7 +33,7 @@ let pages = 0;
 /** Runs a page whose script writes JSON into <pre id="result"> and returns it parsed. */
 async function measure(html: string, windowSize: string): Promise<unknown> {
   const file = join(work, `page-${++pages}.html`);
-  writeFileSync(file, html);
+  writeFileSync(file, atWidth(html, Number(windowSize.split(',')[0])));
   const dom = await runChromium(['--dump-dom', '--allow-file-access-from-files', '--virtual-time-budget=15000'], file, windowSize);
   const m = /<pre id="result">([\s\S]*?)<\/pre>/.exec(dom);
   if (m === null) throw new Error(`the page wrote no result: ${dom.slice(0, 500)}`);
@@ -153,6 +155,7 @@ describe('the HTML page at 400 px', () => {
     // The page forbids scripts; the copy under test gets the measuring script instead of the CSP.
     const html = renderHtml(eight).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `<pre id="result"></pre><script>${KEY_BREAKS}</script></body>`);
     const result = (await measure(html, '400,900')) as { scroll: number; width: number; keys: number; broken: string[] };
+    expect(result.width).toBe(400);
     expect(result.keys).toBeGreaterThan(5);
     expect(result.broken).toEqual([]);
     expect(result.scroll).toBeLessThanOrEqual(result.width);
@@ -163,4 +166,36 @@ describe('the HTML page at 400 px', () => {
     expect(Buffer.byteLength(renderHtml(big))).toBeLessThan(5 * 1024 * 1024);
     expect(GiB).toBe(1024 ** 3);
   });
+});
+
+describe('the HTML page of a memory snapshot with an OOM', () => {
+  const FIX = join(import.meta.dirname, '..', 'fixtures', 'memory-snapshot');
+  const quiet = { out: () => undefined, err: () => undefined, width: () => 80, color: () => false };
+  /**
+   * The report a user gets from an OOM dump against the baseline of an earlier snapshot of the same device, the paths
+   * absolute as the Action names them: the widest figures (+34.1 GiB (+6633%)) and the longest notes.
+   */
+  async function oomPage(): Promise<string> {
+    const earlier = join(FIX, 'corpus', 'snapshot_1768383987920985470.pkl');
+    const baseline = join(work, 'snapshot-baseline.json');
+    expect(await runCli(['baseline', '--out', baseline, '--memory-snapshot', earlier], quiet)).toBe(0);
+    const html = join(work, 'oom.html');
+    expect(await runCli(['check', '--baseline', baseline, '--memory-snapshot', join(FIX, 'constructed', 'oom_snapshot_4242_20261201101500.pickle'), earlier, '--html', html], quiet)).toBe(1);
+    return readFileSync(html, 'utf8');
+  }
+  const PROBE = `
+const timelines = [...document.querySelectorAll('svg.trace-timeline')].map((s) => Math.round(s.getBoundingClientRect().right));
+document.getElementById('result').textContent = JSON.stringify({ scroll: document.documentElement.scrollWidth, width: window.innerWidth, timelines });`;
+
+  for (const width of [780, 400]) {
+    it.skipIf(chromium.path === null)(`at ${width} px has no horizontal scroll, and each device's allocator timeline fits`, async () => {
+      const html = (await oomPage()).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `<pre id="result"></pre><script>${PROBE}</script></body>`);
+      const result = (await measure(html, `${width},900`)) as { scroll: number; width: number; timelines: number[] };
+      expect(result.width).toBe(width);
+      // Device 0, from both files (the larger peak wins, whole): one timeline.
+      expect(result.timelines).toHaveLength(1);
+      for (const right of result.timelines) expect(right).toBeLessThanOrEqual(result.width);
+      expect(result.scroll).toBeLessThanOrEqual(result.width);
+    });
+  }
 });

@@ -111,7 +111,7 @@ describe('renderHtml: one self-contained page', () => {
     expect(html).toContain('<details class="list">\n<summary>3 keys within thresholds</summary>');
     expect(html).toContain(
       '<tr class="fail"><td class="status" data-label="Status">✗ regressed</td><td class="key" data-label="Key"><code><span class="seg">DEV_MEM/</span><wbr><span class="seg">dev1/</span><wbr><span class="seg">APP</span></code></td>' +
-        '<td class="num" data-label="Baseline → current">1.9 GiB → 19.4 GiB</td><td class="num" data-label="Δ (Δ%)">+17.4 GiB (+900%)</td><td class="why" data-label="Why">default tolerance</td></tr>',
+        '<td class="num" data-label="Baseline → current">1.9\u00a0GiB → 19.4\u00a0GiB</td><td class="num" data-label="Δ (Δ%)">+17.4\u00a0GiB (+900%)</td><td class="why" data-label="Why">default tolerance</td></tr>',
     );
     expect(html).toContain('<td class="why" data-label="Why">rule <code>DEV_MEM/*/HCCL</code></td></tr>');
   });
