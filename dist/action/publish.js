@@ -364,6 +364,10 @@ function pullRequestOfEvent() {
     }
     const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n) => typeof n === 'string') : [];
     const { before, after } = payload;
+    if (payload.action === 'reopened') {
+        const head = pr.head?.sha;
+        return { number: pr.number, baseSha, labels, reopenedAt: typeof head === 'string' ? head : '' };
+    }
     if (payload.action !== 'synchronize')
         return { number: pr.number, baseSha, labels };
     const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after) ? { before, after } : { before: '', after: '' };
@@ -397,6 +401,15 @@ async function resolveGateLimits(inputs, repo, octokit, pr) {
     const base = await baseLimitsAt(octokit, repo, inputs, pr.baseSha);
     const label = base.config.baselineUpdateLabel;
     let notCounted;
+    if (pr.reopenedAt !== undefined && pr.labels.includes(label)) {
+        notCounted = await takeLabelOff(octokit, repo, pr.number, label, {
+            how: 'unknown',
+            since: pr.reopenedAt,
+            at: pr.reopenedAt,
+            files: [],
+            unknown: 'the pull request was reopened, and GitHub reports no push made while it was closed',
+        });
+    }
     if (pr.push !== undefined && pr.labels.includes(label)) {
         const { before, after } = pr.push;
         const changed = before === '' ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" } : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);

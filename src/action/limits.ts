@@ -28,6 +28,11 @@ export interface PullRequestRef {
   labels: string[];
   /** A synchronize event's push: the PR's head before and after it. */
   push?: { before: string; after: string };
+  /**
+   * A reopened event: its head (GitHub sends no synchronize for pushes made while the PR was closed, so what changed
+   * since a maintainer saw it cannot be told).
+   */
+  reopenedAt?: string;
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -43,6 +48,10 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
   }
   const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n): n is string => typeof n === 'string') : [];
   const { before, after } = payload;
+  if (payload.action === 'reopened') {
+    const head = (pr as { head?: { sha?: unknown } }).head?.sha;
+    return { number: pr.number, baseSha, labels, reopenedAt: typeof head === 'string' ? head : '' };
+  }
   if (payload.action !== 'synchronize') return { number: pr.number, baseSha, labels };
   // A synchronize event without its push cannot show that the label still covers the limits: compare from nothing.
   const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after) ? { before, after } : { before: '', after: '' };
@@ -93,6 +102,15 @@ export async function resolveGateLimits(inputs: ActionInputs, repo: RepoRef, oct
   const label = base.config.baselineUpdateLabel;
   // The label counts for the limits a maintainer saw: a push that changes them after it was set voids it.
   let notCounted: LabelNotCounted | undefined;
+  if (pr.reopenedAt !== undefined && pr.labels.includes(label)) {
+    notCounted = await takeLabelOff(octokit, repo, pr.number, label, {
+      how: 'unknown',
+      since: pr.reopenedAt,
+      at: pr.reopenedAt,
+      files: [],
+      unknown: 'the pull request was reopened, and GitHub reports no push made while it was closed',
+    });
+  }
   if (pr.push !== undefined && pr.labels.includes(label)) {
     const { before, after } = pr.push;
     const changed = before === '' ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" } : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);

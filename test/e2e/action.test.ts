@@ -1841,6 +1841,27 @@ describe('integrity of the posted verdict', () => {
       expect(fake.comments(PR)[0]!.body).toContain("**This pull request's own limits were used**");
     });
 
+    it('check mode: a reopened pull request (pushes while closed send no synchronize) is gated against the base commit until the label is set again', async () => {
+      const PR = 94;
+      const { base, branch } = labelledPull(PR);
+      // Pushed while closed: GitHub sends no synchronize for it, only 'reopened' with the new head.
+      const h2 = fake.commitFiles({ branch, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, message: 'raised while closed' });
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(scaledAll(4)), ...rankPlogs(scaledAll(3), RANKS) });
+      fake.clearLog();
+      const reopened = { ...(prPayload(PR, h2, base, [LABEL]) as Record<string, unknown>), action: 'reopened' };
+      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: reopened });
+      expect(r.code, why(r)).toBe(1);
+      expect(r.warnings.map((w) => w.message)).toContain(
+        `The label '${LABEL}' did not count: which limits a maintainer saw cannot be told (the pull request was reopened, and GitHub reports no push made while it was closed); the label was removed: a maintainer sets it again after reviewing the change`,
+      );
+      expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([]);
+      // Set again (a 'labeled' event): the PR's own limits count.
+      const labelled = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: { ...(prPayload(PR, h2, base, [LABEL]) as Record<string, unknown>), action: 'labeled' } });
+      expect(labelled.code, why(labelled)).toBe(0);
+      expect(labelled.outputs.result).toBe('pass');
+    });
+
     it('check mode without pull-requests: write: the label does not count, and the report says it must be set again', async () => {
       const PR = 97;
       const { base, h1, branch } = labelledPull(PR);
