@@ -12,7 +12,10 @@ import { emptyHistory, parseHistory, serializeHistory } from '../src/history/for
 import { pointValues, type PointValues } from '../src/history/point.js';
 import { appendPoint, recordPoint } from '../src/history/store.js';
 import { noiseLookup, trendsOf } from '../src/history/trends.js';
+import { parseBaseline } from '../src/gate/baseline.js';
 import { splitDevice } from '../src/model/sections/index.js';
+import { noteKeys } from '../src/model/snapshot.js';
+import { parseSnapshotText } from '../src/parsers/snapshot-file.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderTerminal } from '../src/report/terminal.js';
 import { Branch, SIZE_SHAPE } from '../test/helpers/history-runs.js';
@@ -67,12 +70,19 @@ if (values['write-history'] !== undefined) {
 }
 
 // The job: APP grown 10% on every device (the report's usual 4,096-device story), and main's 200 earlier runs.
+// Read as `check` reads them (the baseline by parseBaseline, the run's snapshot by the snapshot parser), which list
+// each large section's keys once (noteKeys): the gate and the point read those lists, as in a real check.
 type Side = ReturnType<typeof jobSnapshots>['baseline'];
-const fromFile = (file: string): Side => JSON.parse(readFileSync(file, 'utf8')) as Side;
 const { baseline, current } =
   values.snapshot !== undefined && values.run !== undefined
-    ? { baseline: fromFile(values.snapshot), current: fromFile(values.run) }
-    : jobSnapshots({ devices, kernels, change: (attribute, _d, module) => (attribute === 'DEV_MEM' && module === 'APP' ? 1.1 : 1) });
+    ? { baseline: parseBaseline(readFileSync(values.snapshot, 'utf8'), values.snapshot) as Side, current: parseSnapshotText(readFileSync(values.run, 'utf8'), values.run) as Side }
+    : noted(jobSnapshots({ devices, kernels, change: (attribute, _d, module) => (attribute === 'DEV_MEM' && module === 'APP' ? 1.1 : 1) }));
+
+/** A generated job's sections with their keys listed, as reading them from files (or merging a run) leaves them. */
+function noted<T extends { baseline: Side; current: Side }>(job: T): T {
+  for (const side of [job.baseline, job.current]) for (const metrics of Object.values(side.sections)) noteKeys(metrics, Object.keys(metrics));
+  return job;
+}
 const config: GateConfig = { ...DEFAULT_CONFIG, history: { window: 20, minPoints: 5, ceiling: { percent: 10 } } };
 let started = performance.now();
 const baseValues = pointValues(baseline as Parameters<typeof pointValues>[0]);

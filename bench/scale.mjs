@@ -1,6 +1,7 @@
 // Scale-out benchmark (issue 13): `check` on 4,096 devices, merging 4,096 node snapshots, and the fan-in of 256
 // artifacts from the loopback fake GitHub, 8 at a time vs one after another. Writes the "Scale-out" section of
-// bench/RESULTS.md (between its markers). Run after `npm run build`: `npm run bench:scale` (`--runs N`, `--quick`).
+// bench/RESULTS.md (between its markers). Run after `npm run build`: `npm run bench:scale` (`--runs N`, `--quick`;
+// `--history-only`: only the history's in-process rows, printed, RESULTS.md left as it is).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ const TARGETS = { checkMs: 1500, checkRssMiB: 250, mergeMs: 1000 };
 const MODULES = ['APP', 'HCCL', 'RUNTIME', 'GE', 'AICPU_SCHEDULE', 'HCCP_SCHEDULE', 'ASCENDCL', 'DVPP', 'TSDAEMON', 'FMK', 'AICPU', 'DRV', 'PROFILING', 'DEBUG', 'DMP'];
 
 const quick = process.argv.includes('--quick');
+const historyOnly = process.argv.includes('--history-only');
 const runsAt = process.argv.indexOf('--runs');
 const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : quick ? 1 : 5;
 const DEVICES = quick ? 256 : 4096;
@@ -116,30 +118,39 @@ mkdirSync(checkDir);
 writeFileSync(join(checkDir, 'baseline.json'), asWritten(runSnapshot(DEVICES, KERNELS)));
 writeFileSync(join(checkDir, 'run.memory-snapshot.json'), asWritten(runSnapshot(DEVICES, KERNELS, 1.5)));
 sameAsTheTool(join(checkDir, 'run.memory-snapshot.json'));
-const check = await timed(`check ${DEVICES} devices`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json'], checkDir, 1);
-const checkReport = await timed(`check ${DEVICES} devices --report`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--report', 'report.json'], checkDir, 1);
-
-const checkReportBytes = statSync(join(checkDir, 'report.json')).size;
-
-// 1b. the history at this size (issue 23): main's 200 earlier runs of this job, then the same check with it read,
-// the noise band on and the trends drawn, against the same check without; and the history's own parts in one process.
-log('writing a 200-point history of the baseline run');
 const tsRun = (args) => {
   const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (run.status !== 0) throw new Error(`${args[0]}: ${run.stderr}`);
   return run.stdout;
 };
+/** The history's parts in one process (bench/history.ts): this job's, then the job whose kernels run on every device. */
+function historyParts() {
+  const parts = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--snapshot', join(checkDir, 'baseline.json'), '--run', join(checkDir, 'run.memory-snapshot.json'), '--runs', String(RUNS)]).trim());
+  log(`history in one process: read ${parts.read} ms, band ${parts.band} ms, append ${parts.append} ms, trends ${parts.trends} ms: added ${parts.added} ms (CPU)`);
+  const rolled = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--devices', String(DEVICES), '--kernels', String(KERNELS), '--runs', String(RUNS)]).trim());
+  log(`history in one process, kernels on every device: read ${rolled.read} ms, band ${rolled.band} ms, append ${rolled.append} ms, trends ${rolled.trends} ms: added ${rolled.added} ms (CPU)`);
+  return { parts, rolled };
+}
+const check = historyOnly ? undefined : await timed(`check ${DEVICES} devices`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json'], checkDir, 1);
+const checkReport = historyOnly ? undefined : await timed(`check ${DEVICES} devices --report`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--report', 'report.json'], checkDir, 1);
+const checkReportBytes = historyOnly ? 0 : statSync(join(checkDir, 'report.json')).size;
+
+// 1b. the history at this size (issue 23): main's 200 earlier runs of this job, then the same check with it read,
+// the noise band on and the trends drawn, against the same check without; and the history's own parts in one process.
+log('writing a 200-point history of the baseline run');
 tsRun([join(BENCH, 'history.ts'), '--write-history', join(checkDir, 'history.jsonl'), '--snapshot', join(checkDir, 'baseline.json')]);
 const historyBytes = statSync(join(checkDir, 'history.jsonl')).size;
 writeFileSync(join(checkDir, 'band.json'), `${JSON.stringify({ history: { window: 20, minPoints: 5 } })}\n`);
 const checkMarkdown = await timed(`check ${DEVICES} devices --markdown`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--markdown', 'summary.md'], checkDir, 1);
 const checkHistory = await timed(`check ${DEVICES} devices --markdown --history (200 points, noise band)`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--markdown', 'summary.md', '--config', 'band.json', '--history', 'history.jsonl'], checkDir, 1);
 const show = await timed('history show (200 points)', ['node', CLI, 'history', 'show', '--history', 'history.jsonl'], checkDir, 0);
-const parts = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--snapshot', join(checkDir, 'baseline.json'), '--run', join(checkDir, 'run.memory-snapshot.json'), '--runs', String(RUNS)]).trim());
-log(`history in one process: read ${parts.read} ms, band ${parts.band} ms, append ${parts.append} ms, trends ${parts.trends} ms (CPU)`);
 // The same at this size when the kernels' names run on every device (they roll up into key groups).
-const rolled = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--devices', String(DEVICES), '--kernels', String(KERNELS), '--runs', String(RUNS)]).trim());
-log(`history in one process, kernels on every device: read ${rolled.read} ms, band ${rolled.band} ms, append ${rolled.append} ms, trends ${rolled.trends} ms (CPU)`);
+const { parts, rolled } = historyParts();
+if (historyOnly) {
+  // The history's rows as the full run writes them, printed (RESULTS.md is left as it is).
+  console.log(JSON.stringify({ loadBefore, historyBytes, checkMarkdown, checkHistory, addedCpuMs: checkHistory.cpuMs - checkMarkdown.cpuMs, show, parts, rolled }));
+  process.exit(0);
+}
 
 // 2. merging DEVICES node snapshots (one device each: 15 modules, KERNELS / DEVICES kernels).
 log(`writing ${DEVICES} node snapshots`);

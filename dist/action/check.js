@@ -49,6 +49,7 @@ import '../chunks/markdown.js';
 import '../chunks/chart.js';
 import '../chunks/trend-text.js';
 import '../chunks/trends.js';
+import '../chunks/groups2.js';
 import '../chunks/format.js';
 import 'node:os';
 import '../chunks/collect.js';
@@ -67,6 +68,7 @@ async function runCheckMode(inputs) {
     let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
     const { snapshot, missingArtifacts } = await collectInputs(inputs);
     const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../chunks/trends.js');
+    const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
     const gated = await runGate({
         snapshot,
         baselinePath: inputs.baseline,
@@ -74,11 +76,11 @@ async function runCheckMode(inputs) {
         maxIncrease: inputs.maxIncrease,
         allowMissingBaseline: true,
         limits,
-        ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
+        ...(read !== undefined ? { noise: read.noise } : {}),
     });
     if (plan.role === 'write')
-        history = (await recordRunOnBranch(inputs, octokit, repo, snapshot, plan)) ?? history;
-    const trends = history === null || trendsModule === undefined ? undefined : trendsModule.trendsOf(history, gated.config);
+        history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
+    const trends = history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
     const { baseline } = gated;
     const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
     if (baseline === null) {

@@ -135,6 +135,7 @@ function historyPath(commentKey) {
 function fileRef(inputs, repo) {
     return { ...repo, branch: inputs.historyBranch, path: historyPath(inputs.commentKey) };
 }
+const readTexts = new WeakMap();
 async function readBranchHistory(inputs, octokit, repo) {
     const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
     if (octokit === undefined) {
@@ -159,6 +160,7 @@ async function readBranchHistory(inputs, octokit, repo) {
     }
     try {
         const history = parseHistory(text, where);
+        readTexts.set(history, text);
         info(`History read from ${where}: ${history.points.length} point(s)`);
         return history;
     }
@@ -169,11 +171,11 @@ async function readBranchHistory(inputs, octokit, repo) {
         return null;
     }
 }
-async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan) {
+async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = null) {
     const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
     if (octokit === undefined) {
         warning(`History not recorded: no 'github-token' to write ${where} with`);
-        return null;
+        return read;
     }
     const ctx = workflowContext();
     const { writeHistoryText } = await import('./history-branch.js');
@@ -191,7 +193,7 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan) {
     };
     if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
         warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
-        return null;
+        return read;
     }
     const values = pointValues(snapshot);
     const header = {
@@ -200,9 +202,17 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan) {
         commitUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`,
     };
     const written = {};
+    const readText = read === null ? undefined : readTexts.get(read);
+    let reuse = readText !== undefined;
+    let changedRead = false;
+    const asRead = () => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
     try {
         const result = await writeHistoryText(octokit, fileRef(inputs, repo), (text) => {
-            const history = text === null ? emptyHistory(header) : parseHistory(text, where);
+            const same = reuse && read !== null && text !== null && text === readText;
+            reuse = false;
+            if (same)
+                changedRead = true;
+            const history = same ? read : text === null ? emptyHistory(header) : parseHistory(text, where);
             Object.assign(history.header, header);
             const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
             written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
@@ -218,15 +228,15 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan) {
     catch (error) {
         if (error instanceof GitHubError && error.status === 403) {
             warning(`History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`);
-            return null;
+            return asRead();
         }
         if (error instanceof GitHubError) {
             warning(`History not recorded: ${visible(error.message)}`);
-            return null;
+            return asRead();
         }
         if (error instanceof InputError) {
             warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
-            return null;
+            return asRead();
         }
         throw error;
     }

@@ -543,15 +543,16 @@ async function checkCommand(args, io) {
     const { runGate } = await import('./run-gate.js');
     const trendsModule = history === null ? undefined : await import('./trends.js');
     const snapshot = await withNodeFromOptions(collected, opts, io);
+    const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
     const { report, config } = await runGate({
         snapshot,
         baselinePath,
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
         allowMissingBaseline: true,
-        ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
+        ...(read !== undefined ? { noise: read.noise } : {}),
     });
-    const trends = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history, config) : undefined;
+    const trends = read?.withConfig(config);
     const reportFile = optionalString(opts, 'report');
     const markdownFile = optionalString(opts, 'markdown');
     const htmlFile = optionalString(opts, 'html');

@@ -76,7 +76,29 @@ function emptyHistory(header = {}) {
     return { header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header }, points: [], sections: new Map(), lines: [] };
 }
 function emptySection() {
-    return { keys: [], keyColumns: [], keyIndex: new Map(), rollups: [], rollupColumns: [], rollupIndex: new Map() };
+    return sectionOfKeys([]);
+}
+function sectionOfKeys(keys, columns = true) {
+    const keyColumns = [];
+    if (columns)
+        for (let i = 0; i < keys.length; i++)
+            keyColumns.push({ at: [], values: [] });
+    let keyIndex;
+    return {
+        keys,
+        keyColumns,
+        get keyIndex() {
+            if (keyIndex === undefined) {
+                keyIndex = new Map();
+                for (let i = 0; i < this.keys.length; i++)
+                    keyIndex.set(this.keys[i], i);
+            }
+            return keyIndex;
+        },
+        rollups: [],
+        rollupColumns: [],
+        rollupIndex: new Map(),
+    };
 }
 function valueAt(column, point) {
     const { at } = column;
@@ -246,15 +268,15 @@ function parseHistory(text, file) {
     const at2 = `${file}:2`;
     const table = validateKeys(parseLine(lines[1], file, 2), at2);
     for (const [name, keys] of Object.entries(table.keys))
-        history.sections.set(name, sectionOf(keys, [], at2, `/keys/${name}`));
+        history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
     for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
         const section = history.sections.get(name) ?? emptySection();
         if (!history.sections.has(name))
             history.sections.set(name, section);
         addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
-        for (let i = 0; i < patterns.length * ROLLUP_WIDTH; i++)
-            section.rollupColumns.push({ at: [], values: [] });
     }
+    if (lines.length === 2)
+        completeColumns(history);
     for (let n = 2; n < lines.length; n++)
         readPoint(history, lines[n], file, n + 1);
     return history;
@@ -269,13 +291,38 @@ function readHeader(line, file) {
     const header = validateHeader(json, at);
     return { ...header };
 }
-function sectionOf(keys, rollups, at, pointer) {
-    const section = emptySection();
-    addNames(section.keys, section.keyIndex, keys, at, pointer);
-    for (let i = 0; i < keys.length; i++)
-        section.keyColumns.push({ at: [], values: [] });
-    addNames(section.rollups, section.rollupIndex, rollups, at, pointer);
-    return section;
+function sectionOf(keys, at, pointer) {
+    const twice = firstRepeat(keys);
+    if (twice !== -1)
+        throw new SchemaError(at, `${pointer}/${twice}`, `${JSON.stringify(keys[twice].slice(0, 200))} is listed twice`);
+    return sectionOfKeys(keys, false);
+}
+function completeColumns(history) {
+    for (const section of history.sections.values()) {
+        for (let i = section.keyColumns.length; i < section.keys.length; i++)
+            section.keyColumns.push({ at: [], values: [] });
+        for (let i = section.rollupColumns.length; i < section.rollups.length * ROLLUP_WIDTH; i++)
+            section.rollupColumns.push({ at: [], values: [] });
+    }
+}
+function firstRepeat(names) {
+    let size = 64;
+    while (size < names.length * 2)
+        size *= 2;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        let h = 0x811c9dc5;
+        for (let k = 0; k < name.length; k++)
+            h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
+        let slot = h & mask;
+        for (let found = slots[slot]; found !== 0; found = slots[(slot = (slot + 1) & mask)])
+            if (names[found - 1] === name)
+                return i;
+        slots[slot] = i + 1;
+    }
+    return -1;
 }
 function addNames(list, index, names, at, pointer) {
     for (const name of names) {
@@ -309,8 +356,9 @@ function readPoint(history, line, file, n) {
     history.points.push(meta);
     history.lines.push(line);
     if (first) {
-        applyDense(history, json.values ?? {}, (s) => s.keyColumns, at, '/values');
-        applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, at, '/rollups');
+        applyDense(history, json.values ?? {}, (s) => s.keyColumns, (s) => s.keys.length, at, '/values');
+        applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, (s) => s.rollups.length * ROLLUP_WIDTH, at, '/rollups');
+        completeColumns(history);
     }
     else {
         applyChanges(history, p, json.changes ?? {}, (s) => s.keyColumns, at, '/changes');
@@ -323,18 +371,17 @@ function sectionNamed(history, name, at, pointer) {
         throw new SchemaError(at, pointer, `names section '${name}', which the key table (line 2) does not list`);
     return section;
 }
-function applyDense(history, dense, columnsOf, at, pointer) {
+function applyDense(history, dense, columnsOf, positionsOf, at, pointer) {
     for (const [name, values] of Object.entries(dense)) {
-        const columns = columnsOf(sectionNamed(history, name, at, `${pointer}/${name}`));
-        if (values.length > columns.length)
-            throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${columns.length} positions`);
-        values.forEach((v, i) => {
-            if (v === null)
-                return;
-            const column = columns[i];
-            column.at.push(0);
-            column.values.push(v);
-        });
+        const section = sectionNamed(history, name, at, `${pointer}/${name}`);
+        const columns = columnsOf(section);
+        const positions = positionsOf(section);
+        if (values.length > positions)
+            throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
+        for (let i = 0; i < values.length; i++) {
+            const v = values[i];
+            columns.push(v === null ? { at: [], values: [] } : { at: [0], values: [v] });
+        }
     }
 }
 function applyChanges(history, p, changes, columnsOf, at, pointer) {

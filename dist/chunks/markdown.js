@@ -23,6 +23,7 @@ import 'url';
 import 'module';
 import './evidence-sources.js';
 import './reader.js';
+import './groups2.js';
 import './format.js';
 import './series.js';
 

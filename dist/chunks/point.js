@@ -1,32 +1,31 @@
 import { createHash } from 'node:crypto';
 import { r as runEnvironmentOf, b as runValue } from './environment.js';
-import { r as rollUp } from './roll-up.js';
+import { m as median } from './roll-up.js';
 import { a as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './snapshot.js';
-import { f as findDeviceSegment } from './keys.js';
+import { K as KeyGroups } from './groups2.js';
 import './units.js';
 import './errors.js';
 import './series.js';
+import './keys.js';
 
 const ROLL_UP_ABOVE_DEVICES = 64;
 function pointValues(snapshot) {
-    const at = { start: 0, end: 0 };
     const compared = SECTIONS.filter((d) => d.compared !== false && Object.hasOwn(snapshot.sections, d.name));
-    const lists = new Map(compared.map((d) => [d.name, keysOf(metricsOf(snapshot, d.name))]));
+    const grouped = new Map(compared.map((d) => [d.name, new KeyGroups(keysOf(metricsOf(snapshot, d.name)))]));
     const devices = new Set();
-    for (const declaration of compared) {
-        const list = lists.get(declaration.name);
-        for (let i = 0; i < list.length; i++) {
-            const key = list[i];
-            if (findDeviceSegment(key, at))
-                devices.add(deviceId(key, at.start + 3, at.end));
-        }
+    for (const groups of grouped.values()) {
+        const { keys, groupOf } = groups;
+        for (let i = 0; i < keys.length; i++)
+            if (groupOf[i] !== -1)
+                devices.add(deviceId(keys[i], groups.deviceStart(i) + 3, groups.deviceEnd(i)));
     }
     const keys = new Map();
     const rollups = new Map();
     const rolled = devices.size > ROLL_UP_ABOVE_DEVICES;
     for (const declaration of compared) {
         const metrics = metricsOf(snapshot, declaration.name);
-        const list = lists.get(declaration.name);
+        const groups = grouped.get(declaration.name);
+        const list = groups.keys;
         const values = new Map();
         keys.set(declaration.name, values);
         if (!rolled) {
@@ -34,40 +33,40 @@ function pointValues(snapshot) {
                 values.set(list[i], valueOf(declaration, metrics[list[i]]));
             continue;
         }
-        const byPrefix = new Map();
+        const figures = new Float64Array(list.length);
         for (let i = 0; i < list.length; i++) {
             const key = list[i];
             const value = valueOf(declaration, metrics[key]);
-            if (!findDeviceSegment(key, at)) {
+            if (groups.groupOf[i] === -1)
                 values.set(key, value);
-                continue;
-            }
-            const prefix = key.slice(0, at.start);
-            let bySuffix = byPrefix.get(prefix);
-            if (bySuffix === undefined)
-                byPrefix.set(prefix, (bySuffix = new Map()));
-            const suffix = key.slice(at.end);
-            const device = deviceId(key, at.start + 3, at.end);
-            const group = bySuffix.get(suffix);
-            if (group === undefined)
-                bySuffix.set(suffix, { first: key, device, value, devices: null, values: null });
-            else if (group.devices === null) {
-                group.devices = [group.device, device];
-                group.values = [group.value, value];
-            }
-            else {
-                group.devices.push(device);
-                group.values.push(value);
-            }
+            else
+                figures[i] = value;
         }
         const byPattern = new Map();
-        for (const [prefix, bySuffix] of byPrefix) {
-            for (const [suffix, group] of bySuffix) {
-                if (group.devices === null)
-                    values.set(group.first, group.value);
-                else
-                    byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values));
+        for (const g of groups.byPrefix()) {
+            const first = groups.first(g);
+            if (groups.nextOf(first) === -1) {
+                values.set(list[first], figures[first]);
+                continue;
             }
+            const members = groups.memberList(g);
+            const figuresOf = new Float64Array(members.length);
+            let worst = 0;
+            let min = Number.POSITIVE_INFINITY;
+            let max = Number.NEGATIVE_INFINITY;
+            for (let m = 0; m < members.length; m++) {
+                const v = figures[members[m]];
+                figuresOf[m] = v;
+                if (v < min)
+                    min = v;
+                if (v > max) {
+                    max = v;
+                    worst = m;
+                }
+            }
+            const w = members[worst];
+            const worstDevice = deviceName(deviceId(list[w], groups.deviceStart(w) + 3, groups.deviceEnd(w)));
+            byPattern.set(groups.pattern(g), { min, median: Math.round(median(figuresOf)), max, devices: members.length, worst: worstDevice });
         }
         if (byPattern.size > 0)
             rollups.set(declaration.name, byPattern);

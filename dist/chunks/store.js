@@ -2,10 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
 import { ROLLUP_WIDTH, pointLine, latestAloneBytes, serializeHistory, emptySection, lastValue, tableBytes, parseHistory } from './format.js';
+import { f as forgetGroups } from './groups2.js';
 import 'node:crypto';
 import 'node:path';
 import './reader.js';
 import './_commonjsHelpers.js';
+import './snapshot.js';
+import './units.js';
+import './series.js';
+import './keys.js';
 
 const DEFAULT_HISTORY_SIZE = 200;
 const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
@@ -148,6 +153,8 @@ function restoreTable(history, table) {
             history.sections.delete(name);
             continue;
         }
+        if (section.keys.length > was.keys)
+            forgetGroups(section.keys);
         for (const key of section.keys.splice(was.keys))
             section.keyIndex.delete(key);
         section.keyColumns.length = was.keys;

@@ -20,6 +20,7 @@ import './reader.js';
 import 'node:crypto';
 import './environment.js';
 import './series.js';
+import './groups2.js';
 import './format.js';
 import './roll-up.js';
 import './types.js';

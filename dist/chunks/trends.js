@@ -1,5 +1,6 @@
 import { exceedsTolerance, sectionThresholds, matchRule } from './thresholds.js';
 import { g as section, s as sectionOfKind } from './snapshot.js';
+import { B as ByPattern, g as groupsOf } from './groups2.js';
 import { ROLLUP_WIDTH, valueAt } from './format.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:fs/promises';
@@ -153,29 +154,16 @@ const MOVED_CANDIDATES = 100;
 function noiseLookup(history) {
     return trendsOf(history).noise;
 }
+function sharedSeries(history) {
+    return { points: history.points.length, lastLine: history.lines[history.lines.length - 1], largest: new Map(), samples: new WeakMap() };
+}
 function trendsOf(history, config = { sections: {} }) {
+    return trendsSharing(history, config, sharedSeries(history));
+}
+function trendsSharing(history, config, shared) {
     const cache = new Map();
-    const patterns = new Map();
     const n = history.points.length;
-    const membersOf = (name, section) => {
-        let byPattern = patterns.get(name);
-        if (byPattern !== undefined)
-            return byPattern;
-        byPattern = new Map();
-        const at = { start: 0, end: 0 };
-        section.keys.forEach((key, i) => {
-            if (!findDeviceSegment(key, at))
-                return;
-            const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-            const list = byPattern.get(pattern);
-            if (list === undefined)
-                byPattern.set(pattern, [i]);
-            else
-                list.push(i);
-        });
-        patterns.set(name, byPattern);
-        return byPattern;
-    };
+    const groupsOfSection = (section) => groupsOf(section.keys);
     const toleranceOf = (kind, key) => {
         const declaration = sectionOfKind(kind);
         if (declaration === undefined)
@@ -208,7 +196,7 @@ function trendsOf(history, config = { sections: {} }) {
         }
         return out;
     };
-    const largest = new Map();
+    const { largest, samples } = shared;
     const largestValues = (name, section, pattern) => {
         const id = `${name}\u0000${pattern}`;
         let values = largest.get(id);
@@ -216,23 +204,17 @@ function trendsOf(history, config = { sections: {} }) {
             largest.set(id, (values = foldLargest(name, section, pattern)));
         return values;
     };
-    const foldLargest = (name, section, pattern) => {
-        const members = membersOf(name, section).get(pattern) ?? [];
+    const foldLargest = (_name, section, pattern) => {
+        const groups = groupsOfSection(section);
+        const group = groups.find(pattern);
         const rollup = section.rollupIndex.get(pattern);
-        if (members.length === 0 && rollup === undefined)
+        if (group === undefined && rollup === undefined)
             return null;
         const out = new Array(n).fill(null);
-        const fold = (values) => {
-            for (let p = 0; p < n; p++) {
-                const v = values[p];
-                if (v !== null && (out[p] === null || v > out[p]))
-                    out[p] = v;
-            }
-        };
-        for (const i of members)
-            fold(keyValues(section.keyColumns[i]));
+        if (group !== undefined)
+            groups.members(group, (i) => foldColumn(out, section.keyColumns[i], n));
         if (rollup !== undefined)
-            fold(keyValues(section.rollupColumns[rollup * ROLLUP_WIDTH + 2]));
+            foldColumn(out, section.rollupColumns[rollup * ROLLUP_WIDTH + 2], n);
         return out;
     };
     const sectionOf = (kind) => {
@@ -279,15 +261,27 @@ function trendsOf(history, config = { sections: {} }) {
         const i = found.section.keyIndex.get(key);
         if (i !== undefined)
             return keyValues(found.section.keyColumns[i]);
-        const at = { start: 0, end: 0 };
-        return findDeviceSegment(key, at) ? largestValues(found.name, found.section, `${key.slice(0, at.start)}*${key.slice(at.end)}`) : null;
+        if (!findDeviceSegment(key, bounds))
+            return null;
+        const { start, end } = bounds;
+        let byPattern = groupSeries.get(found.name);
+        if (byPattern === undefined)
+            groupSeries.set(found.name, (byPattern = new ByPattern()));
+        let values = byPattern.get(key, start, end);
+        if (values === undefined) {
+            values = largestValues(found.name, found.section, `${key.slice(0, start)}*${key.slice(end)}`);
+            byPattern.set(key, start, end, values);
+        }
+        return values;
     };
-    const samples = new WeakMap();
+    const bounds = { start: 0, end: 0 };
+    const groupSeries = new Map();
     const noise = (kind, key, window) => {
         const values = valuesOfKey(kind, key);
         if (values === null)
             return undefined;
-        let sample = samples.get(values)?.window === window ? samples.get(values)?.sample : undefined;
+        const kept = samples.get(values);
+        let sample = kept?.window === window ? kept.sample : undefined;
         if (sample === undefined) {
             let lo = Number.POSITIVE_INFINITY;
             let hi = Number.NEGATIVE_INFINITY;
@@ -307,41 +301,105 @@ function trendsOf(history, config = { sections: {} }) {
         }
         return sample ?? undefined;
     };
-    const recentlyChanged = (columns) => columns.some((c) => c.at.length >= 2 && c.at[c.at.length - 1] >= n - RECENT_POINTS);
     let movedList;
     const moved = () => (movedList ??= findMoved());
     const findMoved = () => {
         const then = n - 1 - RECENT_POINTS;
-        const at = (column, p) => (p < 0 ? 0 : (valueAt(column, p) ?? 0));
-        const candidates = [];
-        const bounds = { start: 0, end: 0 };
+        const recent = n - RECENT_POINTS;
+        const top = new TopMoved(MOVED_CANDIDATES);
+        let order = 0;
         for (const [name, section$1] of history.sections) {
             const kind = section(name).kind;
-            const patterns = new Set();
-            section$1.keys.forEach((key, i) => {
-                const column = section$1.keyColumns[i];
-                if (!recentlyChanged([column]))
-                    return;
-                if (findDeviceSegment(key, bounds))
-                    patterns.add(`${key.slice(0, bounds.start)}*${key.slice(bounds.end)}`);
-                else
-                    candidates.push({ kind, subject: key, pattern: false, moved: Math.abs(at(column, n - 1) - at(column, then)) });
-            });
-            for (const pattern of section$1.rollups)
-                patterns.add(pattern);
-            for (const pattern of patterns) {
-                const members = membersOf(name, section$1).get(pattern) ?? [];
-                const rollup = section$1.rollupIndex.get(pattern);
-                const columns = [...members.map((i) => section$1.keyColumns[i]), ...(rollup === undefined ? [] : [section$1.rollupColumns[rollup * ROLLUP_WIDTH + 2]])];
-                if (!recentlyChanged(columns))
+            const groups = groupsOfSection(section$1);
+            const { keys, keyColumns, rollups, rollupColumns } = section$1;
+            const groupOfRollup = new Int32Array(rollups.length).fill(-1);
+            const rollupOfGroup = new Int32Array(groups.groups).fill(-1);
+            for (let r = 0; r < rollups.length; r++) {
+                const g = groups.find(rollups[r]);
+                if (g === undefined)
                     continue;
-                const largestAt = (p) => columns.reduce((m, c) => Math.max(m, at(c, p)), Number.NEGATIVE_INFINITY);
-                candidates.push({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved: Math.abs(largestAt(n - 1) - largestAt(then)) });
+                groupOfRollup[r] = g;
+                rollupOfGroup[g] = r;
+            }
+            const lately = [];
+            const seen = new Uint8Array(groups.groups);
+            for (let i = 0; i < keys.length; i++) {
+                const column = keyColumns[i];
+                if (!changedSince(column, recent))
+                    continue;
+                const g = groups.groupOf[i];
+                if (g !== -1) {
+                    if (seen[g] === 0) {
+                        seen[g] = 1;
+                        lately.push(g);
+                    }
+                    continue;
+                }
+                const key = keys[i];
+                const moved = Math.abs(latest(column) - at(column, then));
+                const worst = top.worst();
+                if (worst === undefined || moved > worst.moved || (moved === worst.moved && key < worst.subject))
+                    top.offer({ kind, subject: key, pattern: false, moved, order });
+                order++;
+            }
+            const largestMove = (g, r) => {
+                let now = Number.NEGATIVE_INFINITY;
+                let before = Number.NEGATIVE_INFINITY;
+                if (g !== -1) {
+                    for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) {
+                        const column = keyColumns[i];
+                        const a = latest(column);
+                        const b = at(column, then);
+                        if (a > now)
+                            now = a;
+                        if (b > before)
+                            before = b;
+                    }
+                }
+                if (r !== -1) {
+                    const column = rollupColumns[r * ROLLUP_WIDTH + 2];
+                    const a = latest(column);
+                    const b = at(column, then);
+                    if (a > now)
+                        now = a;
+                    if (b > before)
+                        before = b;
+                }
+                return Math.abs(now - before);
+            };
+            const offerGroup = (g, r, moved) => {
+                const worst = top.worst();
+                if (worst === undefined || moved > worst.moved || (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)) {
+                    const pattern = groups.pattern(g);
+                    top.offer({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved, order });
+                }
+                order++;
+            };
+            for (const g of lately)
+                offerGroup(g, rollupOfGroup[g], largestMove(g, rollupOfGroup[g]));
+            for (let r = 0; r < rollups.length; r++) {
+                const g = groupOfRollup[r];
+                if (g !== -1 && seen[g] === 1)
+                    continue;
+                const rollup = rollupColumns[r * ROLLUP_WIDTH + 2];
+                if (!changedSince(rollup, recent))
+                    continue;
+                const moved = largestMove(g, r);
+                if (g !== -1)
+                    offerGroup(g, r, moved);
+                else {
+                    const pattern = rollups[r];
+                    const subject = pattern === '*' ? 'dev*' : pattern;
+                    const worst = top.worst();
+                    if (worst === undefined || moved > worst.moved || (moved === worst.moved && subject < worst.subject))
+                        top.offer({ kind, subject, pattern: true, moved, order });
+                    order++;
+                }
             }
         }
-        candidates.sort((a, b) => b.moved - a.moved || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+        const candidates = top.sorted();
         const out = [];
-        for (const c of candidates.slice(0, MOVED_CANDIDATES)) {
+        for (const c of candidates) {
             const t = c.pattern ? forPattern(c.kind, c.subject) : forKey(c.kind, c.subject);
             if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
                 out.push({ kind: c.kind, subject: c.subject, trend: t });
@@ -358,7 +416,84 @@ function trendsOf(history, config = { sections: {} }) {
         forPattern,
         moved,
         noise,
+        withConfig: (other) => trendsSharing(history, other, shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1] ? shared : sharedSeries(history)),
     };
+}
+function changedSince(column, from) {
+    const { at } = column;
+    return at.length >= 2 && at[at.length - 1] >= from;
+}
+function at(column, p) {
+    return p < 0 ? 0 : (valueAt(column, p) ?? 0);
+}
+function latest(column) {
+    return column.values.length === 0 ? 0 : (column.values[column.values.length - 1] ?? 0);
+}
+function foldColumn(out, column, n) {
+    const { at, values } = column;
+    for (let c = 0; c < at.length; c++) {
+        const v = values[c];
+        if (v === null)
+            continue;
+        const to = c + 1 < at.length ? at[c + 1] : n;
+        for (let p = at[c]; p < to; p++) {
+            const was = out[p];
+            if (was === null || v > was)
+                out[p] = v;
+        }
+    }
+}
+function before(a, b) {
+    if (a.moved !== b.moved)
+        return a.moved > b.moved;
+    if (a.subject !== b.subject)
+        return a.subject < b.subject;
+    return a.order < b.order;
+}
+class TopMoved {
+    size;
+    heap = [];
+    constructor(size) {
+        this.size = size;
+    }
+    worst() {
+        return this.heap.length < this.size ? undefined : this.heap[0];
+    }
+    offer(c) {
+        const heap = this.heap;
+        if (heap.length < this.size) {
+            heap.push(c);
+            let i = heap.length - 1;
+            while (i > 0) {
+                const parent = (i - 1) >> 1;
+                if (!before(heap[parent], c))
+                    break;
+                heap[i] = heap[parent];
+                i = parent;
+            }
+            heap[i] = c;
+            return;
+        }
+        if (this.size === 0 || !before(c, heap[0]))
+            return;
+        let i = 0;
+        const n = heap.length;
+        for (;;) {
+            const l = 2 * i + 1;
+            if (l >= n)
+                break;
+            const r = l + 1;
+            const later = r < n && before(heap[l], heap[r]) ? r : l;
+            if (!before(c, heap[later]))
+                break;
+            heap[i] = heap[later];
+            i = later;
+        }
+        heap[i] = c;
+    }
+    sorted() {
+        return [...this.heap].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    }
 }
 function stepNote(history, values, tolerance) {
     const points = [];

@@ -21,6 +21,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
   const { snapshot, missingArtifacts } = await collectInputs(inputs);
   const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../history/trends.js');
+  // One set of series for the noise band and, unless this run records a point, the report's trends.
+  const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
   const gated = await runGate({
     snapshot,
     baselinePath: inputs.baseline,
@@ -28,11 +30,13 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     maxIncrease: inputs.maxIncrease,
     allowMissingBaseline: true,
     limits,
-    ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
+    ...(read !== undefined ? { noise: read.noise } : {}),
   });
-  // Recorded whether the gate passed or failed: a failing default branch is history too.
-  if (plan.role === 'write') history = (await recordRunOnBranch(inputs, octokit, repo, snapshot, plan)) ?? history;
-  const trends = history === null || trendsModule === undefined ? undefined : trendsModule.trendsOf(history, gated.config);
+  // Recorded whether the gate passed or failed: a failing default branch is history too. The point goes onto the
+  // history read above when the branch has not moved since (no second parse); the trends are then of it afresh.
+  if (plan.role === 'write') history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
+  const trends =
+    history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
   const { baseline } = gated;
   const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
   if (baseline === null) {

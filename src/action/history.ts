@@ -52,6 +52,12 @@ function fileRef(inputs: ActionInputs, repo: RepoRef): { owner: string; repo: st
   return { ...repo, branch: inputs.historyBranch, path: historyPath(inputs.commentKey) };
 }
 
+/**
+ * The text each history was read from: the default branch's run records its point on the history it read, without
+ * parsing the file a second time, when the branch still holds that text (a 3.7 MB history took ~0.14 s to read).
+ */
+const readTexts = new WeakMap<History, string>();
+
 /** The history as its branch holds it; null (said in the log) when there is none, no token, or it cannot be read. */
 export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef): Promise<History | null> {
   const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
@@ -75,6 +81,7 @@ export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit |
   }
   try {
     const history = parseHistory(text, where);
+    readTexts.set(history, text);
     core.info(`History read from ${where}: ${history.points.length} point(s)`);
     return history;
   } catch (error) {
@@ -86,14 +93,22 @@ export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit |
 
 /**
  * Records this run on the history branch (retrying from a fresh read when another run moved it first) and returns the
- * history as written; null when it could not be written, with one warning: a 403 names the permission, a corrupt file
- * is left as it is.
+ * history as written. When it could not be written (one warning: a 403 names the permission, a corrupt file is left as
+ * it is), the history as read (`read`, made again from its text if the attempt changed it), or null when none was.
+ * The first attempt records on `read` itself when the branch still holds the text it was read from.
  */
-export async function recordRunOnBranch(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef, snapshot: Snapshot, plan: HistoryPlan): Promise<History | null> {
+export async function recordRunOnBranch(
+  inputs: ActionInputs,
+  octokit: Octokit | undefined,
+  repo: RepoRef,
+  snapshot: Snapshot,
+  plan: HistoryPlan,
+  read: History | null = null,
+): Promise<History | null> {
   const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
   if (octokit === undefined) {
     core.warning(`History not recorded: no 'github-token' to write ${where} with`);
-    return null;
+    return read;
   }
   const ctx = workflowContext();
   const { writeHistoryText } = await import('../github/history-branch.js');
@@ -111,7 +126,7 @@ export async function recordRunOnBranch(inputs: ActionInputs, octokit: Octokit |
   };
   if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
     core.warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
-    return null;
+    return read;
   }
   const values = pointValues(snapshot);
   const header = {
@@ -121,12 +136,21 @@ export async function recordRunOnBranch(inputs: ActionInputs, octokit: Octokit |
   };
   // What the last attempt wrote (a retry starts again from the branch's new head).
   const written: { last?: { history: History; points: number; dropped: number; replaced: boolean } } = {};
+  const readText = read === null ? undefined : readTexts.get(read);
+  let reuse = readText !== undefined;
+  let changedRead = false;
+  /** On a failure: the history as read, as it was. */
+  const asRead = (): History | null => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
   try {
     const result = await writeHistoryText(
       octokit,
       fileRef(inputs, repo),
       (text) => {
-        const history = text === null ? emptyHistory(header) : parseHistory(text, where);
+        // A retry starts from the branch's new head: parsed.
+        const same = reuse && read !== null && text !== null && text === readText;
+        reuse = false;
+        if (same) changedRead = true;
+        const history = same ? (read as History) : text === null ? emptyHistory(header) : parseHistory(text, where);
         Object.assign(history.header, header);
         const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
         written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
@@ -146,16 +170,16 @@ export async function recordRunOnBranch(inputs: ActionInputs, octokit: Octokit |
       core.warning(
         `History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`,
       );
-      return null;
+      return asRead();
     }
     if (error instanceof GitHubError) {
       core.warning(`History not recorded: ${visible(error.message)}`);
-      return null;
+      return asRead();
     }
     // A corrupt history on the branch (or a point too large for it): never overwritten.
     if (error instanceof InputError) {
       core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
-      return null;
+      return asRead();
     }
     throw error;
   }

@@ -243,6 +243,8 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const { runGate } = await import('../gate/run-gate.js');
   const trendsModule = history === null ? undefined : await import('../history/trends.js');
   const snapshot = await withNodeFromOptions(collected, opts, io);
+  // One set of series for the noise band and the report's trends (this command never writes the history).
+  const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
   const { report, config } = await runGate({
     snapshot,
     baselinePath,
@@ -250,9 +252,9 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     maxIncrease: optionalString(opts, 'max-increase'),
     // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
     allowMissingBaseline: true,
-    ...(history !== null && trendsModule !== undefined ? { noise: trendsModule.noiseLookup(history) } : {}),
+    ...(read !== undefined ? { noise: read.noise } : {}),
   });
-  const trends = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history, config) : undefined;
+  const trends = read?.withConfig(config);
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');

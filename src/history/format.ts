@@ -71,7 +71,32 @@ export function emptyHistory(header: Omit<HistoryHeader, 'format' | 'version'> =
 }
 
 export function emptySection(): SectionHistory {
-  return { keys: [], keyColumns: [], keyIndex: new Map(), rollups: [], rollupColumns: [], rollupIndex: new Map() };
+  return sectionOfKeys([]);
+}
+
+/**
+ * A section of these keys (the list is the section's own from now on), a column each and no roll-ups. Its key index is
+ * made on first use: a check that records a run listing its keys in the table's order, and reads trends of key groups,
+ * never asks a 100,000-key table for a key by name, and that Map cost more than the rest of reading the file.
+ */
+function sectionOfKeys(keys: string[], columns = true): SectionHistory {
+  const keyColumns: Column[] = [];
+  if (columns) for (let i = 0; i < keys.length; i++) keyColumns.push({ at: [], values: [] });
+  let keyIndex: Map<string, number> | undefined;
+  return {
+    keys,
+    keyColumns,
+    get keyIndex(): Map<string, number> {
+      if (keyIndex === undefined) {
+        keyIndex = new Map();
+        for (let i = 0; i < this.keys.length; i++) keyIndex.set(this.keys[i] as string, i);
+      }
+      return keyIndex;
+    },
+    rollups: [],
+    rollupColumns: [],
+    rollupIndex: new Map(),
+  };
 }
 
 /** The column's value at a point (null when absent there). */
@@ -278,13 +303,14 @@ export function parseHistory(text: string, file: string): History {
   if (lines.length < 2) throw new InputError(`${file}:2: the key table line is missing`);
   const at2 = `${file}:2`;
   const table = validateKeys(parseLine(lines[1] as string, file, 2), at2);
-  for (const [name, keys] of Object.entries(table.keys)) history.sections.set(name, sectionOf(keys, [], at2, `/keys/${name}`));
+  for (const [name, keys] of Object.entries(table.keys)) history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
   for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
     const section = history.sections.get(name) ?? emptySection();
     if (!history.sections.has(name)) history.sections.set(name, section);
     addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
-    for (let i = 0; i < patterns.length * ROLLUP_WIDTH; i++) section.rollupColumns.push({ at: [], values: [] });
   }
+  // Columns are made by the first point, each with its first value (see applyDense), the rest empty.
+  if (lines.length === 2) completeColumns(history);
   for (let n = 2; n < lines.length; n++) readPoint(history, lines[n] as string, file, n + 1);
   return history;
 }
@@ -300,12 +326,38 @@ function readHeader(line: string, file: string): HistoryHeader {
   return { ...header };
 }
 
-function sectionOf(keys: string[], rollups: string[], at: string, pointer: string): SectionHistory {
-  const section = emptySection();
-  addNames(section.keys, section.keyIndex, keys, at, pointer);
-  for (let i = 0; i < keys.length; i++) section.keyColumns.push({ at: [], values: [] });
-  addNames(section.rollups, section.rollupIndex, rollups, at, pointer);
-  return section;
+function sectionOf(keys: string[], at: string, pointer: string): SectionHistory {
+  const twice = firstRepeat(keys);
+  if (twice !== -1) throw new SchemaError(at, `${pointer}/${twice}`, `${JSON.stringify((keys[twice] as string).slice(0, 200))} is listed twice`);
+  return sectionOfKeys(keys, false);
+}
+
+/** Every section's columns made up to its table's length (empty: absent so far). */
+function completeColumns(history: History): void {
+  for (const section of history.sections.values()) {
+    for (let i = section.keyColumns.length; i < section.keys.length; i++) section.keyColumns.push({ at: [], values: [] });
+    for (let i = section.rollupColumns.length; i < section.rollups.length * ROLLUP_WIDTH; i++) section.rollupColumns.push({ at: [], values: [] });
+  }
+}
+
+/**
+ * The position of the first name that an earlier one repeats, -1 for none: names hashed in place into an open-addressing
+ * table (a Map of 100,000 names, only to find none twice, cost ~20-50 ms).
+ */
+function firstRepeat(names: readonly string[]): number {
+  let size = 64;
+  while (size < names.length * 2) size *= 2;
+  const slots = new Int32Array(size);
+  const mask = size - 1;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    let h = 0x811c9dc5;
+    for (let k = 0; k < name.length; k++) h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
+    let slot = h & mask;
+    for (let found = slots[slot] as number; found !== 0; found = slots[(slot = (slot + 1) & mask)] as number) if (names[found - 1] === name) return i;
+    slots[slot] = i + 1;
+  }
+  return -1;
 }
 
 function addNames(list: string[], index: Map<string, number>, names: string[], at: string, pointer: string): void {
@@ -336,8 +388,9 @@ function readPoint(history: History, line: string, file: string, n: number): voi
   history.points.push(meta);
   history.lines.push(line);
   if (first) {
-    applyDense(history, json.values ?? {}, (s) => s.keyColumns, at, '/values');
-    applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, at, '/rollups');
+    applyDense(history, json.values ?? {}, (s) => s.keyColumns, (s) => s.keys.length, at, '/values');
+    applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, (s) => s.rollups.length * ROLLUP_WIDTH, at, '/rollups');
+    completeColumns(history);
   } else {
     applyChanges(history, p, json.changes ?? {}, (s) => s.keyColumns, at, '/changes');
     applyChanges(history, p, json.rollupChanges ?? {}, (s) => s.rollupColumns, at, '/rollupChanges');
@@ -350,16 +403,27 @@ function sectionNamed(history: History, name: string, at: string, pointer: strin
   return section;
 }
 
-function applyDense(history: History, dense: Record<string, (number | null)[]>, columnsOf: (s: SectionHistory) => Column[], at: string, pointer: string): void {
+/**
+ * The first point's values: each column made with its first value (a push onto an empty array reserves 17 places,
+ * ~30 MB over 100,000 columns of which most never change again), in position order.
+ */
+function applyDense(
+  history: History,
+  dense: Record<string, (number | null)[]>,
+  columnsOf: (s: SectionHistory) => Column[],
+  positionsOf: (s: SectionHistory) => number,
+  at: string,
+  pointer: string,
+): void {
   for (const [name, values] of Object.entries(dense)) {
-    const columns = columnsOf(sectionNamed(history, name, at, `${pointer}/${name}`));
-    if (values.length > columns.length) throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${columns.length} positions`);
-    values.forEach((v, i) => {
-      if (v === null) return;
-      const column = columns[i] as Column;
-      column.at.push(0);
-      column.values.push(v);
-    });
+    const section = sectionNamed(history, name, at, `${pointer}/${name}`);
+    const columns = columnsOf(section);
+    const positions = positionsOf(section);
+    if (values.length > positions) throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number | null;
+      columns.push(v === null ? { at: [], values: [] } : { at: [0], values: [v] });
+    }
   }
 }
 

@@ -2,9 +2,10 @@
 // group's roll-up across devices; and the run's environment and baseline as one line each.
 import { createHash } from 'node:crypto';
 import { runEnvironmentOf, runValue } from '../gate/environment.js';
-import { rollUp, type RollUp } from '../model/roll-up.js';
-import { findDeviceSegment, SECTIONS, valueOf, type Metric, type SegmentBounds } from '../model/sections/index.js';
+import { median, type RollUp } from '../model/roll-up.js';
+import { SECTIONS, valueOf, type Metric } from '../model/sections/index.js';
 import { keysOf, metricsOf, type Snapshot } from '../model/snapshot.js';
+import { KeyGroups } from './groups.js';
 
 /** Up to this many devices a point keeps every key; above, the roll-up of each key group across devices. */
 export const ROLL_UP_ABOVE_DEVICES = 64;
@@ -25,77 +26,67 @@ export interface PointValues {
  * only one device has (a kernel name only one rank runs), stay as they are: the roll-up of one value is that value.
  */
 export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
-  const at: SegmentBounds = { start: 0, end: 0 };
   const compared = SECTIONS.filter((d) => d.compared !== false && Object.hasOwn(snapshot.sections, d.name));
-  // Each section's keys listed once (a record of 100,000 keys not listed before costs ~30 ms to list).
-  const lists = new Map(compared.map((d) => [d.name, keysOf(metricsOf(snapshot, d.name))]));
-  // Devices first (no string made per key): whether this point keeps keys or roll-ups.
+  // Each section's keys listed once (a record of 100,000 keys not listed before costs ~30 ms to list) and grouped by
+  // device-free pattern once, with no string made per key.
+  const grouped = new Map(compared.map((d) => [d.name, new KeyGroups(keysOf(metricsOf(snapshot, d.name)))]));
+  // Devices first: whether this point keeps keys or roll-ups.
   const devices = new Set<number | string>();
-  for (const declaration of compared) {
-    const list = lists.get(declaration.name) as readonly string[];
-    for (let i = 0; i < list.length; i++) {
-      const key = list[i] as string;
-      if (findDeviceSegment(key, at)) devices.add(deviceId(key, at.start + 3, at.end));
-    }
+  for (const groups of grouped.values()) {
+    const { keys, groupOf } = groups;
+    for (let i = 0; i < keys.length; i++) if (groupOf[i] !== -1) devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
   }
   const keys = new Map<string, Map<string, number>>();
   const rollups = new Map<string, Map<string, RollUp>>();
   const rolled = devices.size > ROLL_UP_ABOVE_DEVICES;
   for (const declaration of compared) {
     const metrics = metricsOf(snapshot, declaration.name);
-    const list = lists.get(declaration.name) as readonly string[];
+    const groups = grouped.get(declaration.name) as KeyGroups;
+    const list = groups.keys;
     const values = new Map<string, number>();
     keys.set(declaration.name, values);
     if (!rolled) {
       for (let i = 0; i < list.length; i++) values.set(list[i] as string, valueOf(declaration, metrics[list[i] as string] as Metric));
       continue;
     }
-    // Each key's group by the text before and after its device segment: one pattern string per group, not per key.
-    const byPrefix = new Map<string, Map<string, Group>>();
+    // Keys of no device as they come; then the groups, those whose text before the device segment comes first first,
+    // and of one such text in the order they first come (a group of one device stays its key).
+    const figures = new Float64Array(list.length);
     for (let i = 0; i < list.length; i++) {
       const key = list[i] as string;
       const value = valueOf(declaration, metrics[key] as Metric);
-      if (!findDeviceSegment(key, at)) {
-        values.set(key, value);
-        continue;
-      }
-      const prefix = key.slice(0, at.start);
-      let bySuffix = byPrefix.get(prefix);
-      if (bySuffix === undefined) byPrefix.set(prefix, (bySuffix = new Map()));
-      const suffix = key.slice(at.end);
-      const device = deviceId(key, at.start + 3, at.end);
-      const group = bySuffix.get(suffix);
-      if (group === undefined) bySuffix.set(suffix, { first: key, device, value, devices: null, values: null });
-      else if (group.devices === null) {
-        group.devices = [group.device, device];
-        group.values = [group.value, value];
-      } else {
-        group.devices.push(device);
-        (group.values as number[]).push(value);
-      }
+      if (groups.groupOf[i] === -1) values.set(key, value);
+      else figures[i] = value;
     }
     const byPattern = new Map<string, RollUp>();
-    for (const [prefix, bySuffix] of byPrefix) {
-      for (const [suffix, group] of bySuffix) {
-        if (group.devices === null) values.set(group.first, group.value);
-        else byPattern.set(`${prefix}*${suffix}`, rollUp(group.devices.map(deviceName), group.values as number[]) as RollUp);
+    for (const g of groups.byPrefix()) {
+      const first = groups.first(g);
+      if (groups.nextOf(first) === -1) {
+        values.set(list[first] as string, figures[first] as number);
+        continue;
       }
+      const members = groups.memberList(g);
+      const figuresOf = new Float64Array(members.length);
+      let worst = 0;
+      let min = Number.POSITIVE_INFINITY;
+      let max = Number.NEGATIVE_INFINITY;
+      for (let m = 0; m < members.length; m++) {
+        const v = figures[members[m] as number] as number;
+        figuresOf[m] = v;
+        if (v < min) min = v;
+        // The first device of the largest value, as rollUp names it.
+        if (v > max) {
+          max = v;
+          worst = m;
+        }
+      }
+      const w = members[worst] as number;
+      const worstDevice = deviceName(deviceId(list[w] as string, groups.deviceStart(w) + 3, groups.deviceEnd(w)));
+      byPattern.set(groups.pattern(g), { min, median: Math.round(median(figuresOf)), max, devices: members.length, worst: worstDevice });
     }
     if (byPattern.size > 0) rollups.set(declaration.name, byPattern);
   }
   return { keys, rollups, devices: devices.size };
-}
-
-/**
- * A key group's members while a point is made: the first one's key, device and value, and lists only once a second
- * member comes (100,000 kernel names on one device each make 100,000 groups of one).
- */
-interface Group {
-  first: string;
-  device: number | string;
-  value: number;
-  devices: (number | string)[] | null;
-  values: number[] | null;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type PointMeta,
   type SectionHistory,
 } from './format.js';
+import { forgetGroups } from './groups.js';
 import type { PointValues } from './point.js';
 
 /** Points kept by default (input `history-size`, `--size`). */
@@ -203,6 +204,7 @@ function restoreTable(history: History, table: Map<string, { keys: number; rollu
       history.sections.delete(name);
       continue;
     }
+    if (section.keys.length > was.keys) forgetGroups(section.keys);
     for (const key of section.keys.splice(was.keys)) section.keyIndex.delete(key);
     section.keyColumns.length = was.keys;
     for (const pattern of section.rollups.splice(was.rollups)) section.rollupIndex.delete(pattern);

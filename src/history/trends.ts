@@ -3,6 +3,7 @@
 import { matchRule, sectionThresholds } from '../gate/thresholds.js';
 import type { EnvironmentChange, GateConfig, NoiseLookup, NoiseSample, Tolerance } from '../gate/types.js';
 import { findDeviceSegment, section as sectionNamed, sectionOfKind, type SegmentBounds } from '../model/sections/index.js';
+import { ByPattern, groupsOf, type KeyGroups } from './groups.js';
 import { ROLLUP_WIDTH, valueAt, type Column, type History, type PointMeta, type SectionHistory } from './format.js';
 import { detectStep, type Step } from './steps.js';
 
@@ -63,13 +64,38 @@ export interface Trends {
   forPattern(kind: string, pattern: string): Trend | undefined;
   /** Steps whose new level started within the last RECENT_POINTS points (among the 100 figures that moved most), the latest first, then the largest. */
   moved(): Moved[];
-  /** The key's last `window` values' spread, for the noise band; undefined when the history has no value of it. */
-  noise(kind: string, key: string, window: number): NoiseSample | undefined;
+  /**
+   * The key's last `window` values' spread, for the noise band; undefined when the history has no value of it. It needs
+   * no config: pass it to the gate (runGate's `noise`) and make the report's trends with `withConfig` once the gate's
+   * config is known, so that both read one set of series.
+   */
+  noise: NoiseLookup;
+  /**
+   * These trends with the step tolerances of `config`, sharing the series made so far (the largest of each key group,
+   * the noise band's samples) while the history is unchanged; after a point was recorded, the trends of it afresh.
+   */
+  withConfig(config: Pick<GateConfig, 'sections'>): Trends;
 }
 
-/** The noise band's source: each key's spread on the default branch (needs no config). */
+/**
+ * The noise band's source: each key's spread on the default branch (needs no config). A caller that also renders trends
+ * of the same history should make them once (`trendsOf(history)`), pass their `noise` to the gate and render
+ * `withConfig(gateConfig)`, which reuses the series the band made.
+ */
 export function noiseLookup(history: History): NoiseLookup {
   return trendsOf(history).noise;
+}
+
+/** What the trends of one history share whatever their config: the series made from it, and the history as it was. */
+interface SharedSeries {
+  points: number;
+  lastLine: string | undefined;
+  largest: Map<string, (number | null)[] | null>;
+  samples: WeakMap<(number | null)[], { window: number; sample: NoiseSample | null }>;
+}
+
+function sharedSeries(history: History): SharedSeries {
+  return { points: history.points.length, lastLine: history.lines[history.lines.length - 1], largest: new Map(), samples: new WeakMap() };
 }
 
 /**
@@ -77,26 +103,15 @@ export function noiseLookup(history: History): NoiseLookup {
  * config, each section's declared default).
  */
 export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> = { sections: {} }): Trends {
+  return trendsSharing(history, config, sharedSeries(history));
+}
+
+function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, shared: SharedSeries): Trends {
   const cache = new Map<string, Trend | null>();
-  const patterns = new Map<string, Map<string, number[]>>();
   const n = history.points.length;
 
-  /** Key indices of each device-free pattern of a section, made on first use. */
-  const membersOf = (name: string, section: SectionHistory): Map<string, number[]> => {
-    let byPattern = patterns.get(name);
-    if (byPattern !== undefined) return byPattern;
-    byPattern = new Map();
-    const at: SegmentBounds = { start: 0, end: 0 };
-    section.keys.forEach((key, i) => {
-      if (!findDeviceSegment(key, at)) return;
-      const pattern = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-      const list = byPattern!.get(pattern);
-      if (list === undefined) byPattern!.set(pattern, [i]);
-      else list.push(i);
-    });
-    patterns.set(name, byPattern);
-    return byPattern;
-  };
+  /** The section's keys by device-free pattern (shared by every Trends of this history while its key table only grows). */
+  const groupsOfSection = (section: SectionHistory): KeyGroups => groupsOf(section.keys);
 
   const toleranceOf = (kind: string, key: string): Tolerance => {
     const declaration = sectionOfKind(kind);
@@ -128,7 +143,7 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
     return out;
   };
 
-  const largest = new Map<string, (number | null)[] | null>();
+  const { largest, samples } = shared;
   /** The largest over the pattern's devices at each point (made once per pattern). */
   const largestValues = (name: string, section: SectionHistory, pattern: string): (number | null)[] | null => {
     const id = `${name}\u0000${pattern}`;
@@ -138,19 +153,14 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
   };
 
   /** From its keys where points kept every key, its roll-up's max elsewhere. */
-  const foldLargest = (name: string, section: SectionHistory, pattern: string): (number | null)[] | null => {
-    const members = membersOf(name, section).get(pattern) ?? [];
+  const foldLargest = (_name: string, section: SectionHistory, pattern: string): (number | null)[] | null => {
+    const groups = groupsOfSection(section);
+    const group = groups.find(pattern);
     const rollup = section.rollupIndex.get(pattern);
-    if (members.length === 0 && rollup === undefined) return null;
+    if (group === undefined && rollup === undefined) return null;
     const out = new Array<number | null>(n).fill(null);
-    const fold = (values: (number | null)[]): void => {
-      for (let p = 0; p < n; p++) {
-        const v = values[p] as number | null;
-        if (v !== null && (out[p] === null || v > (out[p] as number))) out[p] = v;
-      }
-    };
-    for (const i of members) fold(keyValues(section.keyColumns[i] as Column));
-    if (rollup !== undefined) fold(keyValues(section.rollupColumns[rollup * ROLLUP_WIDTH + 2] as Column));
+    if (group !== undefined) groups.members(group, (i) => foldColumn(out, section.keyColumns[i] as Column, n));
+    if (rollup !== undefined) foldColumn(out, section.rollupColumns[rollup * ROLLUP_WIDTH + 2] as Column, n);
     return out;
   };
 
@@ -197,16 +207,28 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
     if (found === undefined) return null;
     const i = found.section.keyIndex.get(key);
     if (i !== undefined) return keyValues(found.section.keyColumns[i] as Column);
-    const at: SegmentBounds = { start: 0, end: 0 };
-    return findDeviceSegment(key, at) ? largestValues(found.name, found.section, `${key.slice(0, at.start)}*${key.slice(at.end)}`) : null;
+    if (!findDeviceSegment(key, bounds)) return null;
+    // The keys of one group share their group's series: found by the text around the device segment, its pattern
+    // made once per group.
+    const { start, end } = bounds;
+    let byPattern = groupSeries.get(found.name);
+    if (byPattern === undefined) groupSeries.set(found.name, (byPattern = new ByPattern()));
+    let values = byPattern.get(key, start, end);
+    if (values === undefined) {
+      values = largestValues(found.name, found.section, `${key.slice(0, start)}*${key.slice(end)}`);
+      byPattern.set(key, start, end, values);
+    }
+    return values;
   };
+  const bounds: SegmentBounds = { start: 0, end: 0 };
+  const groupSeries = new Map<string, ByPattern<(number | null)[] | null>>();
 
   // Per series: the keys of one group share their group's series where the points kept only its roll-up.
-  const samples = new WeakMap<(number | null)[], { window: number; sample: NoiseSample | null }>();
   const noise = (kind: string, key: string, window: number): NoiseSample | undefined => {
     const values = valuesOfKey(kind, key);
     if (values === null) return undefined;
-    let sample = samples.get(values)?.window === window ? samples.get(values)?.sample : undefined;
+    const kept = samples.get(values);
+    let sample = kept?.window === window ? kept.sample : undefined;
     if (sample === undefined) {
       let lo = Number.POSITIVE_INFINITY;
       let hi = Number.NEGATIVE_INFINITY;
@@ -224,46 +246,106 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
     return sample ?? undefined;
   };
 
-  /** A step that started within the last RECENT_POINTS points needs a change there (and one before it). */
-  const recentlyChanged = (columns: readonly Column[]): boolean =>
-    columns.some((c) => c.at.length >= 2 && (c.at[c.at.length - 1] as number) >= n - RECENT_POINTS);
-
   let movedList: Moved[] | undefined;
   const moved = (): Moved[] => (movedList ??= findMoved());
   /**
    * The figures that moved most in the last RECENT_POINTS points (by how far their latest value is from their value
    * just before that span, read from the change lists, no series made), and of those, the ones that stepped: steps
-   * are looked for in MOVED_CANDIDATES figures at most, so 100,000 kernels cost a sort, not 100,000 step searches.
+   * are looked for in MOVED_CANDIDATES figures at most, so 100,000 kernels cost one pass over their change lists and
+   * a selection of the top ones, not 100,000 step searches (nor a sort of them all).
    */
   const findMoved = (): Moved[] => {
     const then = n - 1 - RECENT_POINTS;
-    const at = (column: Column, p: number): number => (p < 0 ? 0 : (valueAt(column, p) ?? 0));
-    const candidates: { kind: string; subject: string; pattern: boolean; moved: number }[] = [];
-    const bounds: SegmentBounds = { start: 0, end: 0 };
+    const recent = n - RECENT_POINTS;
+    const top = new TopMoved(MOVED_CANDIDATES);
+    let order = 0;
     for (const [name, section] of history.sections) {
       const kind = sectionNamed(name).kind;
-      const patterns = new Set<string>();
-      section.keys.forEach((key, i) => {
+      const groups = groupsOfSection(section);
+      const { keys, keyColumns, rollups, rollupColumns } = section;
+      // Each roll-up's group of keys (when keys of it were kept too), and each group's roll-up.
+      const groupOfRollup = new Int32Array(rollups.length).fill(-1);
+      const rollupOfGroup = new Int32Array(groups.groups).fill(-1);
+      for (let r = 0; r < rollups.length; r++) {
+        const g = groups.find(rollups[r] as string);
+        if (g === undefined) continue;
+        groupOfRollup[r] = g;
+        rollupOfGroup[g] = r;
+      }
+      // Groups with a member that changed lately, in the order their first such member comes.
+      const lately: number[] = [];
+      const seen = new Uint8Array(groups.groups);
+      for (let i = 0; i < keys.length; i++) {
         // Only a figure that changed lately can have stepped lately: the rest cost one look at their last change.
-        const column = section.keyColumns[i] as Column;
-        if (!recentlyChanged([column])) return;
-        if (findDeviceSegment(key, bounds)) patterns.add(`${key.slice(0, bounds.start)}*${key.slice(bounds.end)}`);
-        else candidates.push({ kind, subject: key, pattern: false, moved: Math.abs(at(column, n - 1) - at(column, then)) });
-      });
-      for (const pattern of section.rollups) patterns.add(pattern);
-      for (const pattern of patterns) {
-        const members = membersOf(name, section).get(pattern) ?? [];
-        const rollup = section.rollupIndex.get(pattern);
-        const columns = [...members.map((i) => section.keyColumns[i] as Column), ...(rollup === undefined ? [] : [section.rollupColumns[rollup * ROLLUP_WIDTH + 2] as Column])];
-        if (!recentlyChanged(columns)) continue;
-        // The group's largest now and then.
-        const largestAt = (p: number): number => columns.reduce((m, c) => Math.max(m, at(c, p)), Number.NEGATIVE_INFINITY);
-        candidates.push({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved: Math.abs(largestAt(n - 1) - largestAt(then)) });
+        const column = keyColumns[i] as Column;
+        if (!changedSince(column, recent)) continue;
+        const g = groups.groupOf[i] as number;
+        if (g !== -1) {
+          if (seen[g] === 0) {
+            seen[g] = 1;
+            lately.push(g);
+          }
+          continue;
+        }
+        const key = keys[i] as string;
+        const moved = Math.abs(latest(column) - at(column, then));
+        const worst = top.worst();
+        if (worst === undefined || moved > worst.moved || (moved === worst.moved && key < worst.subject)) top.offer({ kind, subject: key, pattern: false, moved, order });
+        order++;
+      }
+      /** The group's largest now and then, over its members and its roll-up's max. */
+      const largestMove = (g: number, r: number): number => {
+        let now = Number.NEGATIVE_INFINITY;
+        let before = Number.NEGATIVE_INFINITY;
+        if (g !== -1) {
+          for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) {
+            const column = keyColumns[i] as Column;
+            const a = latest(column);
+            const b = at(column, then);
+            if (a > now) now = a;
+            if (b > before) before = b;
+          }
+        }
+        if (r !== -1) {
+          const column = rollupColumns[r * ROLLUP_WIDTH + 2] as Column;
+          const a = latest(column);
+          const b = at(column, then);
+          if (a > now) now = a;
+          if (b > before) before = b;
+        }
+        return Math.abs(now - before);
+      };
+      // A group's subject is made only when it is among the top ones so far: 60,000 kernels that moved alike are
+      // told apart by comparing their patterns in place.
+      const offerGroup = (g: number, r: number, moved: number): void => {
+        const worst = top.worst();
+        if (worst === undefined || moved > worst.moved || (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)) {
+          const pattern = groups.pattern(g);
+          top.offer({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved, order });
+        }
+        order++;
+      };
+      for (const g of lately) offerGroup(g, rollupOfGroup[g] as number, largestMove(g, rollupOfGroup[g] as number));
+      // Roll-ups whose group no key of which changed lately: listed when their own max did.
+      for (let r = 0; r < rollups.length; r++) {
+        const g = groupOfRollup[r] as number;
+        if (g !== -1 && seen[g] === 1) continue;
+        const rollup = rollupColumns[r * ROLLUP_WIDTH + 2] as Column;
+        if (!changedSince(rollup, recent)) continue;
+        const moved = largestMove(g, r);
+        if (g !== -1) offerGroup(g, r, moved);
+        else {
+          const pattern = rollups[r] as string;
+          const subject = pattern === '*' ? 'dev*' : pattern;
+          const worst = top.worst();
+          if (worst === undefined || moved > worst.moved || (moved === worst.moved && subject < worst.subject)) top.offer({ kind, subject, pattern: true, moved, order });
+          order++;
+        }
       }
     }
-    candidates.sort((a, b) => b.moved - a.moved || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+    const candidates = top.sorted();
     const out: Moved[] = [];
-    for (const c of candidates.slice(0, MOVED_CANDIDATES)) {
+    for (const c of candidates) {
       const t = c.pattern ? forPattern(c.kind, c.subject) : forKey(c.kind, c.subject);
       if (t?.step != null && t.step.runsAgo < RECENT_POINTS) out.push({ kind: c.kind, subject: c.subject, trend: t });
     }
@@ -280,7 +362,103 @@ export function trendsOf(history: History, config: Pick<GateConfig, 'sections'> 
     forPattern,
     moved,
     noise,
+    withConfig: (other) =>
+      trendsSharing(history, other, shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1] ? shared : sharedSeries(history)),
   };
+}
+
+/** A step that started at point `from` or later needs a change there (and one before it). */
+function changedSince(column: Column, from: number): boolean {
+  const { at } = column;
+  return at.length >= 2 && (at[at.length - 1] as number) >= from;
+}
+
+/** The column's value at point p, 0 when absent there (or before the first point). */
+function at(column: Column, p: number): number {
+  return p < 0 ? 0 : (valueAt(column, p) ?? 0);
+}
+
+/** The column's value at the latest point, 0 when absent. */
+function latest(column: Column): number {
+  return column.values.length === 0 ? 0 : ((column.values[column.values.length - 1] as number | null) ?? 0);
+}
+
+/** Folds a column into `out`: at each point where it has a value, the larger of that and what `out` holds. */
+function foldColumn(out: (number | null)[], column: Column, n: number): void {
+  const { at, values } = column;
+  for (let c = 0; c < at.length; c++) {
+    const v = values[c] as number | null;
+    if (v === null) continue;
+    const to = c + 1 < at.length ? (at[c + 1] as number) : n;
+    for (let p = at[c] as number; p < to; p++) {
+      const was = out[p] as number | null;
+      if (was === null || v > was) out[p] = v;
+    }
+  }
+}
+
+interface Candidate {
+  kind: string;
+  subject: string;
+  pattern: boolean;
+  moved: number;
+  /** The order figures were looked at in: the last tie-break, as a stable sort of them all would keep. */
+  order: number;
+}
+
+/** a comes before b: moved further, then by subject (code units), then looked at first. */
+function before(a: Candidate, b: Candidate): boolean {
+  if (a.moved !== b.moved) return a.moved > b.moved;
+  if (a.subject !== b.subject) return a.subject < b.subject;
+  return a.order < b.order;
+}
+
+/** The first `size` candidates in `before` order, kept in a heap whose top is the last of them: one pass, no sort of them all. */
+class TopMoved {
+  private readonly heap: Candidate[] = [];
+  constructor(private readonly size: number) {}
+
+  /**
+   * The last of the kept candidates once `size` are kept (undefined before): a later one is kept only when it comes
+   * before it, which on a tie of move and subject it does not (it was looked at later).
+   */
+  worst(): Candidate | undefined {
+    return this.heap.length < this.size ? undefined : this.heap[0];
+  }
+
+  offer(c: Candidate): void {
+    const heap = this.heap;
+    if (heap.length < this.size) {
+      heap.push(c);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!before(heap[parent] as Candidate, c)) break;
+        heap[i] = heap[parent] as Candidate;
+        i = parent;
+      }
+      heap[i] = c;
+      return;
+    }
+    if (this.size === 0 || !before(c, heap[0] as Candidate)) return;
+    // Replace the last of the kept ones and sift down.
+    let i = 0;
+    const n = heap.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const later = r < n && before(heap[l] as Candidate, heap[r] as Candidate) ? r : l;
+      if (!before(c, heap[later] as Candidate)) break;
+      heap[i] = heap[later] as Candidate;
+      i = later;
+    }
+    heap[i] = c;
+  }
+
+  sorted(): Candidate[] {
+    return [...this.heap].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  }
 }
 
 /** The step of a figure's values over the points, with the run's commit, what changed with it, and how long ago. */
