@@ -398,11 +398,12 @@ async function runCommentMode(inputs) {
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
     const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
     const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
-    const noise = history === null ? undefined : (await import('../chunks/trends.js')).noiseLookup(history);
+    const read = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history);
+    const noise = read?.noise;
     const judged = issueNumber === undefined
         ? await judgeAgainstDefaultBranch(octokit, repo, inputs, { runId, defaultBranch: ctx.payload.repository?.default_branch }, report, noise)
         : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
-    const trends = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history, judged.config);
+    const trends = read?.withConfig(judged.config);
     await publish(inputs, judged.report, {
         issueNumber,
         repo,

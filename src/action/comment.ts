@@ -69,14 +69,16 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   // The history comes from its branch (trusted: only the default branch's runs write it), never from the artifact: the
   // noise band of the re-judged verdicts and the trends.
   const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
-  const noise = history === null ? undefined : (await import('../history/trends.js')).noiseLookup(history);
+  // One set of series serves the noise band and the trends (src/history/trends.ts).
+  const read = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history);
+  const noise = read?.noise;
   const judged =
     issueNumber === undefined
       ? await judgeAgainstDefaultBranch(octokit, repo, inputs, { runId, defaultBranch: (ctx.payload.repository as { default_branch?: unknown } | undefined)?.default_branch }, report, noise)
       : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
   // Step tolerances come from the config the verdicts were re-judged with (read from the repository, like the
   // baseline): the comment job need not check anything out.
-  const trends = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history, judged.config);
+  const trends = read?.withConfig(judged.config);
   // The verdict is the pull_request run's: link that run, not this workflow_run job.
   await publish(inputs, judged.report, {
     issueNumber,
