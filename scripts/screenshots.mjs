@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { marked } from 'marked';
+import { atWidth, NARROWEST_WINDOW } from './narrow-page.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -25,8 +26,6 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const out = resolve(values.out ?? join(ROOT, 'docs', 'screenshots'));
 const chromium = process.env.CHROMIUM ?? 'chromium';
 const work = mkdtempSync(join(tmpdir(), 'amg-screenshots-'));
-/** Headless Chromium never lays a window out narrower than this, whatever --window-size asks for. */
-const NARROWEST_WINDOW = 500;
 
 try {
   mkdirSync(out, { recursive: true });
@@ -153,17 +152,6 @@ function chrome(args, file, width, height) {
     '--force-color-profile=srgb', '--allow-file-access-from-files', '--virtual-time-budget=10000',
     `--user-data-dir=${join(work, 'profile')}`, `--window-size=${width},${height}`, ...args, pathToFileURL(file).href,
   ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
-}
-
-/**
- * The page laid out `width` px wide: below NARROWEST_WINDOW, in an iframe of that width (its media queries see the
- * iframe), `height` px high, whose title is copied out; the screenshot of a window `width` px wide then shows just it.
- */
-function atWidth(html, width, height) {
-  if (width >= NARROWEST_WINDOW) return html;
-  const srcdoc = html.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body { margin: 0; }</style></head><body><iframe id="narrow" style="display: block; width: ${width}px; height: ${height}px; border: 0" srcdoc="${srcdoc}"></iframe>
-<script>const frame = document.getElementById('narrow'); frame.addEventListener('load', () => { setTimeout(() => { document.title = frame.contentDocument.title; }, 3500); });</script></body></html>`;
 }
 
 /** A whole-page screenshot: the page's height is measured first (in a copy that may run a script), capped at 4,000 px. */

@@ -431,15 +431,14 @@ async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed, no
     if (notCounted !== undefined)
         warning(labelWarning(label, notCounted));
     const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
-    const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-    const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
+    const { report, discrepancies, config } = rejudgeWith(inputs, limits, claimed, noise);
     const { used } = limits;
     const blocks = [renderLimitsChanged(used)];
     if (discrepancies.length > 0) {
         const from = used.from === 'pull-request'
             ? { text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`, markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})` }
             : { text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`, markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}` };
-        warning(`The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from.text} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the comment shows the verdicts re-judged here`);
+        warnNotTrustworthy(run.runId, discrepancies, from.text, 'comment');
         blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
     }
     return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
@@ -450,13 +449,19 @@ async function judgeAgainstDefaultBranch(octokit, repo, inputs, run, claimed, no
         : (await gitHubCall(`reading repository ${repo.owner}/${repo.repo}`, 'contents: read', () => octokit.rest.repos.get({ ...repo }))).data.default_branch;
     const { data: ref } = await gitHubCall(`reading branch ${branch}`, 'contents: read', () => octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }));
     const limits = await limitsAt(octokit, repo, inputs, ref.object.sha);
-    const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-    const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
+    const { report, discrepancies, config } = rejudgeWith(inputs, limits, claimed, noise);
     if (discrepancies.length === 0)
         return { report, config, preface: '', attention: false };
     const at = ref.object.sha.slice(0, 12);
-    warning(`The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from the baseline and config of ${branch} at ${at} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the summary shows the verdicts re-judged here`);
+    warnNotTrustworthy(run.runId, discrepancies, `the baseline and config of ${branch} at ${at}`, 'summary');
     return { report, config, preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'), attention: true };
+}
+function rejudgeWith(inputs, limits, claimed, noise) {
+    const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+    return { ...rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH)), config };
+}
+function warnNotTrustworthy(runId, discrepancies, from, shownIn) {
+    warning(`The report of run ${runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the ${shownIn} shows the verdicts re-judged here`);
 }
 async function labelForRun(octokit, repo, inputs, pr, runId, label) {
     const run = await workflowRun(octokit, repo, runId);

@@ -1,6 +1,6 @@
 import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { f as formatCount, a as formatBytes } from './units.js';
-import { D as splitOf, E as isCountEntry, j as growth, t as plural } from './groups.js';
+import { E as splitOf, F as isCountEntry, j as growth, t as plural } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { c as codeSpan, a as escapeHtml } from './escape.js';
 

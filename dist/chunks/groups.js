@@ -170,6 +170,9 @@ function formatShortPercent(percent) {
     const s = percent.toFixed(digits);
     return percent > 0 ? `+${s}%` : `${s}%`;
 }
+function keepUnits(text) {
+    return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, '$1\u00a0');
+}
 function formatTransition(entry) {
     const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
     return `${side(entry.baseline)} → ${side(entry.current)}`;
@@ -505,4 +508,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { formatShortPercent as A, statusLabel as B, valueRange as C, splitOf as D, isCountEntry as E, contextHtml as F, countByStatus as G, contextTerminal as H, MAX_KEY_LENGTH as M, REPORT_KINDS as R, devicesPhrase as a, isFirstRun as b, worstFirst as c, devicesPerPattern as d, entrySentence as e, entryReason as f, groupEntries as g, REPORT_STATUSES as h, isRollUp as i, growth as j, kindTitle as k, MAX_NOTE_LENGTH as l, medianGrowth as m, reportFrameSchema as n, MAX_ENTRIES as o, patternCountsOf as p, contextMarkdown as q, reportSchema as r, splitSections as s, plural as t, formatTransition as u, verdictText as v, worstOf as w, formatChange as x, deviceOfEntry as y, medianPercent as z };
+export { medianPercent as A, formatShortPercent as B, statusLabel as C, valueRange as D, splitOf as E, isCountEntry as F, contextHtml as G, countByStatus as H, contextTerminal as I, MAX_KEY_LENGTH as M, REPORT_KINDS as R, devicesPhrase as a, isFirstRun as b, worstFirst as c, devicesPerPattern as d, entrySentence as e, entryReason as f, groupEntries as g, REPORT_STATUSES as h, isRollUp as i, growth as j, kindTitle as k, MAX_NOTE_LENGTH as l, medianGrowth as m, reportFrameSchema as n, MAX_ENTRIES as o, patternCountsOf as p, contextMarkdown as q, reportSchema as r, splitSections as s, plural as t, keepUnits as u, verdictText as v, worstOf as w, formatTransition as x, formatChange as y, deviceOfEntry as z };

@@ -1,7 +1,7 @@
 import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
 import { s as sizeScale, d as decimal, a as devicePeaks, b as renderDeviceStacksSvg } from './chart.js';
 import { e as trendValue, a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo, d as deviceTable, f as figureCell } from './trend-text.js';
-import { v as verdictText, b as isFirstRun, s as splitSections, d as devicesPerPattern, F as contextHtml, B as statusLabel, g as groupEntries, t as plural, G as countByStatus, i as isRollUp, w as worstOf, y as deviceOfEntry, k as kindTitle, a as devicesPhrase, C as valueRange, u as formatTransition, z as medianPercent, m as medianGrowth, A as formatShortPercent, x as formatChange, f as entryReason } from './groups.js';
+import { v as verdictText, b as isFirstRun, s as splitSections, d as devicesPerPattern, G as contextHtml, C as statusLabel, g as groupEntries, t as plural, H as countByStatus, i as isRollUp, w as worstOf, z as deviceOfEntry, k as kindTitle, a as devicesPhrase, D as valueRange, x as formatTransition, A as medianPercent, m as medianGrowth, B as formatShortPercent, y as formatChange, u as keepUnits, f as entryReason } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { a as escapeHtml } from './escape.js';
 import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
@@ -376,7 +376,7 @@ function trendSection(groups, trends) {
     ];
 }
 function figure(value) {
-    return text(value).replace(/(\d) (B|KiB|MiB|GiB|TiB|PiB)\b/g, '$1\u00a0$2');
+    return keepUnits(text(value));
 }
 function text(value) {
     return escapeHtml(replaceControlCharacters(value));

@@ -1,6 +1,6 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { r as renderMermaidChart } from './chart.js';
-import { b as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, q as contextMarkdown, t as plural, w as worstOf, i as isRollUp, u as formatTransition, x as formatChange, y as deviceOfEntry, m as medianGrowth, z as medianPercent, A as formatShortPercent, a as devicesPhrase, k as kindTitle, B as statusLabel, f as entryReason, C as valueRange } from './groups.js';
+import { b as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, q as contextMarkdown, t as plural, w as worstOf, i as isRollUp, u as keepUnits, x as formatTransition, y as formatChange, z as deviceOfEntry, m as medianGrowth, A as medianPercent, B as formatShortPercent, a as devicesPhrase, k as kindTitle, C as statusLabel, f as entryReason, D as valueRange } from './groups.js';
 import { e as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, a as escapeHtml } from './escape.js';
 import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';
 import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
@@ -165,7 +165,7 @@ function stepMarkdown(subject, trend, unit, trends) {
     const commit = url === undefined ? codeSpan(shortSha(step.commit)) : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
     const context = stepContext(step, codeSpan, escapeMarkdownText);
     const largest = trend.of === 'largest' ? ' (largest device)' : '';
-    return `${codeSpan(subject)}${largest}: ${sizes(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
+    return `${codeSpan(subject)}${largest}: ${keepUnits(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
 }
 function rowTrend(group, trends, notes) {
     if (trends === undefined)
@@ -179,7 +179,7 @@ function rowTrend(group, trends, notes) {
     if (trend.step !== null)
         notes.push(stepMarkdown(subject, trend, unit, trends));
     const of = trend.of === 'largest' && !rolled ? ` (largest of ${tableCodeSpan(splitDevice(subject).group)})` : '';
-    return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${sizes(trendRange(trend, unit))}${of}`;
+    return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${keepUnits(trendRange(trend, unit))}${of}`;
 }
 function firstRunHowTo(baselineFile) {
     const file = tableCodeSpan(baselineFile);
@@ -284,7 +284,7 @@ function groupRow(group, trends) {
     if (!isRollUp(group)) {
         const notes = entryNotes(worst, null);
         const trend = rowTrend(group, trends, notes);
-        return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes, devices: null, trend };
+        return { cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))], notes, devices: null, trend };
     }
     const device = deviceOfEntry(worst) ?? '';
     const median = medianGrowth(group);
@@ -296,8 +296,8 @@ function groupRow(group, trends) {
         cells: [
             status,
             `${keyCode(group.pattern)}<br>${devicesPhrase(group)}, worst ${tableCodeSpan(device)}`,
-            sizes(formatTransition(worst)),
-            `${sizes(formatChange(worst))}<br>${sizes(medianText)}`,
+            keepUnits(formatTransition(worst)),
+            `${keepUnits(formatChange(worst))}<br>${keepUnits(medianText)}`,
         ],
         notes,
         devices: deviceList(group),
@@ -317,7 +317,7 @@ function entryNotes(entry, worstDevice) {
 }
 function deviceList(group) {
     const shown = group.entries.slice(0, DEVICES_PER_GROUP);
-    const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${sizes(formatTransition(e))} | ${sizes(formatChange(e))} |`);
+    const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${keepUnits(formatTransition(e))} | ${keepUnits(formatChange(e))} |`);
     const more = group.entries.length - shown.length;
     return [
         '<details>',
@@ -342,7 +342,7 @@ function collapsedTable(groups, summary) {
     const rows = shown.map((g) => {
         const worst = worstOf(g);
         const key = isRollUp(g) ? `${keyCode(g.pattern)} (${devicesPhrase(g)})` : keyCode(worst.key);
-        const value = isRollUp(g) ? sizes(valueRange(g)) : sizes(formatTransition(worst));
+        const value = isRollUp(g) ? keepUnits(valueRange(g)) : keepUnits(formatTransition(worst));
         return `| ${SEVERITY_ICON[g.severity] ?? '❔'}${NBSP}${statusText(g.status)} | ${key} | ${value} |`;
     });
     const more = groups.length - shown.length;
@@ -368,9 +368,6 @@ function keyCode(key) {
 function statusText(status) {
     return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
 }
-function sizes(text) {
-    return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, `$1${NBSP}`);
-}
 function renderDevices(limits) {
     const hasCapacity = limits.rows.some((t) => t.capacity !== null);
     const [first, ...others] = limits.kinds;
@@ -388,16 +385,16 @@ function renderDevices(limits) {
         const sum = (kind) => t.sums.get(kind);
         if (first !== undefined) {
             const s = sum(first);
-            cells.push(s === undefined ? '—' : sizes(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`), s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
+            cells.push(s === undefined ? '—' : keepUnits(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`), s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
         }
         if (hasCapacity)
-            cells.push(t.capacity === null ? '—' : sizes(formatBytes(t.capacity)), t.headroom === null ? '—' : sizes(formatBytes(t.headroom)));
+            cells.push(t.capacity === null ? '—' : keepUnits(formatBytes(t.capacity)), t.headroom === null ? '—' : keepUnits(formatBytes(t.headroom)));
         for (const kind of others) {
             const s = sum(kind);
-            cells.push(s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
+            cells.push(s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
         }
         for (const column of limits.figureColumns)
-            cells.push(sizes(figureCell(t, column)));
+            cells.push(keepUnits(figureCell(t, column)));
         return `| ${cells.join(' | ')} |`;
     });
     const align = header.map((_, i) => (i === 0 ? '---' : '--:'));

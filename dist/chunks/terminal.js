@@ -2,7 +2,7 @@ import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { RECENT_POINTS } from './trends.js';
 import { a as SECTIONS, m as metricsOf, c as compareKeys, h as hasNoMetrics, s as sectionOfKind } from './snapshot.js';
 import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
-import { b as isFirstRun, s as splitSections, v as verdictText, H as contextTerminal, d as devicesPerPattern, g as groupEntries, t as plural, u as formatTransition, x as formatChange, G as countByStatus, w as worstOf, f as entryReason, i as isRollUp, z as medianPercent, a as devicesPhrase, y as deviceOfEntry, m as medianGrowth, A as formatShortPercent } from './groups.js';
+import { b as isFirstRun, s as splitSections, v as verdictText, I as contextTerminal, d as devicesPerPattern, g as groupEntries, t as plural, x as formatTransition, y as formatChange, H as countByStatus, w as worstOf, f as entryReason, i as isRollUp, A as medianPercent, a as devicesPhrase, z as deviceOfEntry, m as medianGrowth, B as formatShortPercent } from './groups.js';
 import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, g as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './trend-text.js';
 import { s as splitDevice } from './keys.js';
 import './thresholds.js';

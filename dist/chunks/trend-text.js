@@ -1,6 +1,6 @@
 import { s as sectionOfKind, a as SECTIONS, c as compareKeys } from './snapshot.js';
 import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
-import { D as splitOf } from './groups.js';
+import { E as splitOf } from './groups.js';
 import { e as environmentLabel } from './environment.js';
 
 const ALL_DEVICES_UP_TO = 16;

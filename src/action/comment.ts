@@ -6,6 +6,7 @@ import { glob } from 'tinyglobby';
 import type { ActionInputs } from './inputs.js';
 import { InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
+import type { Baseline } from '../gate/baseline.js';
 import type { GateConfig, GateReport, NoiseLookup } from '../gate/types.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import { gitHubCall, GitHubError } from '../github/errors.js';
@@ -132,9 +133,7 @@ async function judgeAgainstTrustedLimits(
   const notCounted = labels.includes(label) ? await labelForRun(octokit, repo, inputs, { number: pr.number, createdAt: Date.parse(pr.created_at) }, run.runId, label) : undefined;
   if (notCounted !== undefined) core.warning(labelWarning(label, notCounted));
   const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
-  // The gate job's 'max-increase' is the PR's workflow's to set: the comment job holds the reports to its own.
-  const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-  const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
+  const { report, discrepancies, config } = rejudgeWith(inputs, limits, claimed, noise);
   const { used } = limits;
   const blocks = [renderLimitsChanged(used)];
   if (discrepancies.length > 0) {
@@ -142,9 +141,7 @@ async function judgeAgainstTrustedLimits(
       used.from === 'pull-request'
         ? { text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`, markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})` }
         : { text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`, markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}` };
-    core.warning(
-      `The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from.text} (first: ${visible(describeDiscrepancy(discrepancies[0]!))}); the comment shows the verdicts re-judged here`,
-    );
+    warnNotTrustworthy(run.runId, discrepancies, from.text, 'comment');
     blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
   }
   return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
@@ -168,14 +165,25 @@ async function judgeAgainstDefaultBranch(
       : (await gitHubCall(`reading repository ${repo.owner}/${repo.repo}`, 'contents: read', () => octokit.rest.repos.get({ ...repo }))).data.default_branch;
   const { data: ref } = await gitHubCall(`reading branch ${branch}`, 'contents: read', () => octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }));
   const limits = await limitsAt(octokit, repo, inputs, ref.object.sha);
-  const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-  const { report, discrepancies } = rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH));
+  const { report, discrepancies, config } = rejudgeWith(inputs, limits, claimed, noise);
   if (discrepancies.length === 0) return { report, config, preface: '', attention: false };
   const at = ref.object.sha.slice(0, 12);
-  core.warning(
-    `The report of run ${run.runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from the baseline and config of ${branch} at ${at} (first: ${visible(describeDiscrepancy(discrepancies[0]!))}); the summary shows the verdicts re-judged here`,
-  );
+  warnNotTrustworthy(run.runId, discrepancies, `the baseline and config of ${branch} at ${at}`, 'summary');
   return { report, config, preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'), attention: true };
+}
+
+/** The claimed report judged again with trusted limits, and the config that judged it. */
+function rejudgeWith(inputs: ActionInputs, limits: { baseline: Baseline | null; config: GateConfig }, claimed: GateReport, noise: NoiseLookup | undefined): ReturnType<typeof rejudgeReport> & { config: GateConfig } {
+  // The gate job's 'max-increase' is the PR's workflow's to set: the comment job holds the reports to its own.
+  const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+  return { ...rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH)), config };
+}
+
+/** One warning for a report whose claims do not follow from the limits `from` names. */
+function warnNotTrustworthy(runId: number, discrepancies: ReturnType<typeof rejudgeReport>['discrepancies'], from: string, shownIn: 'comment' | 'summary'): void {
+  core.warning(
+    `The report of run ${runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from} (first: ${visible(describeDiscrepancy(discrepancies[0]!))}); the ${shownIn} shows the verdicts re-judged here`,
+  );
 }
 
 /**

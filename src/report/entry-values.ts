@@ -40,6 +40,14 @@ export function formatShortPercent(percent: number): string {
   return percent > 0 ? `+${s}%` : `${s}%`;
 }
 
+/**
+ * Our own formatted figures (no text from files) with each number kept with its unit by a no-break space: a table
+ * cell may wrap at the arrow or before the percentage, never inside "34.6 GiB".
+ */
+export function keepUnits(text: string): string {
+  return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, '$1\u00a0');
+}
+
 /** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
 export function formatTransition(entry: Entry): string {
   const side = (v: number | null): string => (v === null ? '—' : formatEntryValue(entry, v));

@@ -4,7 +4,7 @@ import type { Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
 import { deviceTable, figureCell } from './device-table.js';
-import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition } from './entry-values.js';
+import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition, keepUnits } from './entry-values.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { escapeHtml } from './escape.js';
 import { contextHtml } from './run-context.js';
@@ -225,9 +225,9 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
 }
 
 /** A name from a file as HTML text: invisible characters shown, the five specials escaped. */
-/** A figure cell's text: escaped, each number kept with its unit (a cell may wrap at the arrow or before the percentage, never inside "34.6 GiB"). */
+/** A figure cell's text: escaped, each number kept with its unit. */
 function figure(value: string): string {
-  return text(value).replace(/(\d) (B|KiB|MiB|GiB|TiB|PiB)\b/g, '$1\u00a0$2');
+  return keepUnits(text(value));
 }
 
 function text(value: string): string {

@@ -2,7 +2,7 @@
 import { UsageError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
-import { entryReason, formatChange, formatEntryValue, formatTransition } from './entry-values.js';
+import { entryReason, formatChange, formatEntryValue, formatTransition, keepUnits } from './entry-values.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from './escape.js';
 import { contextMarkdown } from './run-context.js';
@@ -259,7 +259,7 @@ function stepMarkdown(subject: string, trend: Trend, unit: 'bytes' | 'count', tr
   const commit = url === undefined ? codeSpan(shortSha(step.commit)) : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
   const context = stepContext(step, codeSpan, escapeMarkdownText);
   const largest = trend.of === 'largest' ? ' (largest device)' : '';
-  return `${codeSpan(subject)}${largest}: ${sizes(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
+  return `${codeSpan(subject)}${largest}: ${keepUnits(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
 }
 
 /** A row's sparkline and range, and its step as one of the row's notes. */
@@ -272,7 +272,7 @@ function rowTrend(group: EntryGroup, trends: Trends | undefined, notes: string[]
   const unit = unitOf(group.kind);
   if (trend.step !== null) notes.push(stepMarkdown(subject, trend, unit, trends));
   const of = trend.of === 'largest' && !rolled ? ` (largest of ${tableCodeSpan(splitDevice(subject).group)})` : '';
-  return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${sizes(trendRange(trend, unit))}${of}`;
+  return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${keepUnits(trendRange(trend, unit))}${of}`;
 }
 
 function firstRunHowTo(baselineFile: string): string {
@@ -378,7 +378,7 @@ function groupRow(group: EntryGroup, trends?: Trends): Row {
   if (!isRollUp(group)) {
     const notes = entryNotes(worst, null);
     const trend = rowTrend(group, trends, notes);
-    return { cells: [status, keyCode(worst.key), sizes(formatTransition(worst)), sizes(formatChange(worst))], notes, devices: null, trend };
+    return { cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))], notes, devices: null, trend };
   }
   const device = deviceOfEntry(worst) ?? '';
   const median = medianGrowth(group);
@@ -390,8 +390,8 @@ function groupRow(group: EntryGroup, trends?: Trends): Row {
     cells: [
       status,
       `${keyCode(group.pattern)}<br>${devicesPhrase(group)}, worst ${tableCodeSpan(device)}`,
-      sizes(formatTransition(worst)),
-      `${sizes(formatChange(worst))}<br>${sizes(medianText)}`,
+      keepUnits(formatTransition(worst)),
+      `${keepUnits(formatChange(worst))}<br>${keepUnits(medianText)}`,
     ],
     notes,
     devices: deviceList(group),
@@ -415,7 +415,7 @@ function entryNotes(entry: Entry, worstDevice: string | null): string[] {
 /** The devices of a rolled-up row, largest change first, in a `<details>` under the table. */
 function deviceList(group: EntryGroup): string {
   const shown = group.entries.slice(0, DEVICES_PER_GROUP);
-  const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${sizes(formatTransition(e))} | ${sizes(formatChange(e))} |`);
+  const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${keepUnits(formatTransition(e))} | ${keepUnits(formatChange(e))} |`);
   const more = group.entries.length - shown.length;
   return [
     '<details>',
@@ -444,7 +444,7 @@ function collapsedTable(groups: readonly EntryGroup[], summary: string): string 
   const rows = shown.map((g) => {
     const worst = worstOf(g);
     const key = isRollUp(g) ? `${keyCode(g.pattern)} (${devicesPhrase(g)})` : keyCode(worst.key);
-    const value = isRollUp(g) ? sizes(valueRange(g)) : sizes(formatTransition(worst));
+    const value = isRollUp(g) ? keepUnits(valueRange(g)) : keepUnits(formatTransition(worst));
     return `| ${SEVERITY_ICON[g.severity] ?? '❔'}${NBSP}${statusText(g.status)} | ${key} | ${value} |`;
   });
   const more = groups.length - shown.length;
@@ -480,11 +480,6 @@ function statusText(status: string): string {
   return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
 }
 
-/** Our own formatted numbers (no text from files): sizes never break between number and unit. */
-function sizes(text: string): string {
-  return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, `$1${NBSP}`);
-}
-
 function renderDevices(limits: DeviceTableLimits): string {
   const hasCapacity = limits.rows.some((t) => t.capacity !== null);
   const [first, ...others] = limits.kinds;
@@ -498,14 +493,14 @@ function renderDevices(limits: DeviceTableLimits): string {
     const sum = (kind: string): { baseline: number; current: number } | undefined => t.sums.get(kind);
     if (first !== undefined) {
       const s = sum(first);
-      cells.push(s === undefined ? '—' : sizes(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`), s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
+      cells.push(s === undefined ? '—' : keepUnits(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`), s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
     }
-    if (hasCapacity) cells.push(t.capacity === null ? '—' : sizes(formatBytes(t.capacity)), t.headroom === null ? '—' : sizes(formatBytes(t.headroom)));
+    if (hasCapacity) cells.push(t.capacity === null ? '—' : keepUnits(formatBytes(t.capacity)), t.headroom === null ? '—' : keepUnits(formatBytes(t.headroom)));
     for (const kind of others) {
       const s = sum(kind);
-      cells.push(s === undefined ? '—' : sizes(formatDelta(s.current - s.baseline)));
+      cells.push(s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
     }
-    for (const column of limits.figureColumns) cells.push(sizes(figureCell(t, column)));
+    for (const column of limits.figureColumns) cells.push(keepUnits(figureCell(t, column)));
     return `| ${cells.join(' | ')} |`;
   });
   const align = header.map((_, i) => (i === 0 ? '---' : '--:'));

@@ -1597,6 +1597,8 @@ describe('history on the default branch', () => {
     ]);
     expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/HCCL regressed/);
     expect(historyPoints()).toHaveLength(30);
+    // The report's trends are of the history as the branch holds it: not of the point this run failed to write.
+    expect(r.summary).toContain(`since [\`${pushSha(16).slice(0, 7)}\`](https://github.com/${REPO}/commit/${pushSha(16)}) (14 runs ago on \`main\`)`);
   });
 
   it('a corrupt history on the branch is a warning naming its line, never overwritten; a push to another branch only reads', async () => {

@@ -89,27 +89,5 @@ export function runChromium(args: string[], file: string, windowSize = '1200,900
   });
 }
 
-
-// ───────────────────────────── narrow pages ─────────────────────────────
-
-/** Headless Chromium never lays a window out narrower than this, whatever `--window-size` asks for. */
-export const NARROWEST_WINDOW = 500;
-
-/**
- * A page to load instead of `html` so that it is laid out `width` px wide: below NARROWEST_WINDOW, `html` goes into an
- * iframe of that width (its media queries and `innerWidth` see the iframe), and what the inner page's probe wrote
- * (`<pre id="result">`, the title) is copied out where --dump-dom shows it first. At NARROWEST_WINDOW or wider, `html`.
- */
-export function atWidth(html: string, width: number): string {
-  if (width >= NARROWEST_WINDOW) return html;
-  const srcdoc = html.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
-  return `<!doctype html><html><head><meta charset="utf-8"><style>body { margin: 0; }</style></head><body><pre id="result"></pre><iframe id="narrow" style="display: block; width: ${width}px; height: 900px; border: 0" srcdoc="${srcdoc}"></iframe><script>
-const frame = document.getElementById('narrow');
-frame.addEventListener('load', () => {
-  const inner = frame.contentDocument;
-  const result = inner.getElementById('result');
-  if (result !== null) document.getElementById('result').textContent = result.textContent;
-  document.title = inner.title;
-});
-</script></body></html>`;
-}
+/** Pages narrower than Chromium lays a window out (scripts/narrow-page.mjs, shared with screenshots.mjs). */
+export { atWidth } from '../../scripts/narrow-page.mjs';
