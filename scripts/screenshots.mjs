@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // README screenshots from the bundled examples: runs dist/cli.js on examples/regressed, renders the markdown as GitHub
 // does (GFM, GitHub's CSS, a 780 px comment box; and 400 px) and the HTML report (1,000 px and 400 px) in headless
-// Chromium, and writes docs/screenshots/*.png. Needs `npm run build` and Debian's chromium (or CHROMIUM=path).
+// Chromium (scripts/browser.mjs: the build from npm, or CHROMIUM=path), and writes docs/screenshots/*.png. Needs
+// `npm run build`.
 //
 //   node scripts/screenshots.mjs [--out DIR] [--markdown FILE.md --html FILE.html --name PREFIX]
 //   node scripts/screenshots.mjs --history [--out DIR]   the history's: 40 runs of main made from the bundled example
@@ -15,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { marked } from 'marked';
-import { atWidth, NARROWEST_WINDOW } from './narrow-page.mjs';
+import { findChromium, launch, openPage, settled } from './browser.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -24,19 +25,25 @@ const { values } = parseArgs({
 });
 const CLI = join(ROOT, 'dist', 'cli.js');
 const out = resolve(values.out ?? join(ROOT, 'docs', 'screenshots'));
-const chromium = process.env.CHROMIUM ?? 'chromium';
 const work = mkdtempSync(join(tmpdir(), 'amg-screenshots-'));
+const chromium = await findChromium();
+if (chromium.path === null) {
+  console.error(`screenshots: no browser: ${chromium.reason}`);
+  process.exit(1);
+}
+const browser = await launch(chromium);
 
 try {
   mkdirSync(out, { recursive: true });
-  if (values.history) historyScreenshots();
-  else exampleScreenshots();
+  if (values.history) await historyScreenshots();
+  else await exampleScreenshots();
 } finally {
+  await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
 
 /** The bundled regressed example (or the given markdown and HTML): comment at 780 and 400 px, HTML report at 1,000 and 400 px. */
-function exampleScreenshots() {
+async function exampleScreenshots() {
   let markdownFile = values.markdown;
   let htmlFile = values.html;
   if (markdownFile === undefined || htmlFile === undefined) {
@@ -58,13 +65,13 @@ function exampleScreenshots() {
   }
   const name = values.name ?? 'example';
   const markdown = readFileSync(markdownFile, 'utf8');
-  commentShots(markdown, name);
-  for (const width of [1000, 400]) shoot(htmlFile, join(out, `${name}-html-${width}.png`), width);
+  await commentShots(markdown, name);
+  for (const width of [1000, 400]) await shoot(htmlFile, join(out, `${name}-html-${width}.png`), width);
   console.log(`wrote ${name}-comment-780.png, ${name}-comment-400.png, ${name}-html-1000.png, ${name}-html-400.png to ${out}`);
 }
 
 /** The markdown as GitHub renders a comment (GFM, GitHub's CSS, Mermaid drawn), at 780 and 400 px. */
-function commentShots(markdown, name) {
+async function commentShots(markdown, name) {
   const mermaid = pathToFileURL(join(dirname(require.resolve('mermaid/package.json')), 'dist', 'mermaid.min.js')).href;
   const css = readFileSync(require.resolve('github-markdown-css/github-markdown-light.css'), 'utf8');
   for (const width of [780, 400]) {
@@ -73,7 +80,7 @@ function commentShots(markdown, name) {
 body { margin: 0; background: #fff; } .markdown-body { box-sizing: border-box; width: ${width}px; padding: 16px; }</style></head>
 <body><article class="markdown-body">${githubMermaid(marked.parse(markdown, { gfm: true }))}</article>
 <script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`);
-    shoot(page, join(out, `${name}-comment-${width}.png`), width);
+    await shoot(page, join(out, `${name}-comment-${width}.png`), width);
   }
 }
 
@@ -113,7 +120,7 @@ function cli(args, allowed = [0]) {
 }
 
 /** 40 runs of main recorded with `history append`, then a PR's check against them, its HTML report and the dashboard. */
-function historyScreenshots() {
+async function historyScreenshots() {
   const history = join(work, 'memory-history.jsonl');
   const baseline = join(ROOT, 'baselines', 'memory-baseline.json');
   const updated = join(work, 'baseline-after-33.json');
@@ -133,11 +140,11 @@ function historyScreenshots() {
   const markdown = join(work, 'pr.md');
   const html = join(work, 'pr.html');
   cli(['check', '--baseline', baseline, '--plog', demoPlog(40), '--compare', join(ROOT, 'examples', 'memory_compare'), '--history', history, '--markdown', markdown, '--html', html, '--env', 'cann=9.0.RC1'], [1]);
-  commentShots(readFileSync(markdown, 'utf8'), 'history');
-  shoot(html, join(out, 'history-html-1000.png'), 1000);
+  await commentShots(readFileSync(markdown, 'utf8'), 'history');
+  await shoot(html, join(out, 'history-html-1000.png'), 1000);
   const dashboard = join(work, 'dashboard.html');
   cli(['history', 'html', '--history', history, '--out', dashboard]);
-  for (const width of [1000, 400]) shoot(dashboard, join(out, `history-dashboard-${width}.png`), width);
+  for (const width of [1000, 400]) await shoot(dashboard, join(out, `history-dashboard-${width}.png`), width);
   console.log(`wrote history-comment-780.png, history-comment-400.png, history-html-1000.png, history-dashboard-1000.png, history-dashboard-400.png to ${out}`);
 }
 
@@ -146,23 +153,20 @@ function githubMermaid(html) {
   return html.replace(/<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g, '<pre class="mermaid">$1</pre>');
 }
 
-function chrome(args, file, width, height) {
-  return execFileSync(chromium, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--hide-scrollbars', '--force-device-scale-factor=1',
-    '--force-color-profile=srgb', '--allow-file-access-from-files', '--virtual-time-budget=10000',
-    `--user-data-dir=${join(work, 'profile')}`, `--window-size=${width},${height}`, ...args, pathToFileURL(file).href,
-  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
-}
-
-/** A whole-page screenshot: the page's height is measured first (in a copy that may run a script), capped at 4,000 px. */
-function shoot(file, png, width) {
-  const probe = join(work, 'probe.html');
-  const html = readFileSync(file, 'utf8');
-  const probed = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', '<script>setTimeout(() => { document.title = "h=" + document.documentElement.scrollHeight; }, 3000);</script></body>');
-  writeFileSync(probe, atWidth(probed, width, 800));
-  const dom = chrome(['--dump-dom'], probe, width, 800);
-  const height = Math.min(4000, Number(/<title>h=(\d+)<\/title>/.exec(dom)?.[1] ?? 1600));
-  const page = join(work, 'shot.html');
-  writeFileSync(page, atWidth(html, width, height));
-  chrome([`--screenshot=${png}`], width >= NARROWEST_WINDOW ? file : page, width, height);
+/**
+ * A whole-page screenshot `width` px wide (a viewport that wide, set over CDP), as tall as the page, capped at 4,000
+ * px; Mermaid charts drawn first.
+ */
+async function shoot(file, png, width) {
+  const page = await openPage(browser, file, width, 800);
+  try {
+    await page.waitForFunction(() => document.querySelectorAll('pre.mermaid:not([data-processed])').length === 0, { timeout: 15_000, polling: 100 });
+    await settled(page);
+    const height = Math.min(4000, await page.evaluate(() => document.documentElement.scrollHeight));
+    await page.setViewport({ width, height, deviceScaleFactor: 1 });
+    await settled(page);
+    writeFileSync(png, await page.screenshot({ type: 'png' }));
+  } finally {
+    await page.close();
+  }
 }

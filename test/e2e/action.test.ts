@@ -9,7 +9,7 @@
  *
  * Build first: `npm run build` (the tests run dist/index.js, not the sources).
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { buildZip } from './zip.js';
+import { schemaErrors } from '../helpers/xsd.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'index.js');
@@ -555,11 +556,7 @@ describe('check mode on a pull request', () => {
       'Modules 1 2026-12-02T00:00:00',
     ]);
     expect(xml).toContain(`<failure message="${r.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev2/HCCL regressed')!.message}" type="regressed">`);
-    for (const schema of ['JUnit.xsd', 'jenkins-junit-10.xsd']) {
-      const lint = spawnSync('xmllint', ['--noout', '--schema', join(ROOT, 'test', 'fixtures', 'junit', schema), file], { encoding: 'utf8' });
-      expect(lint.error, 'xmllint is not installed: apt-get install libxml2-utils').toBeUndefined();
-      expect([schema, lint.status, lint.stderr.trim()]).toEqual([schema, 0, `${file} validates`]);
-    }
+    expect(await schemaErrors(xml)).toEqual([]);
   });
 
   it('a run with no memory statistics fails loudly, never passes', async () => {

@@ -4,7 +4,7 @@
  * copy with a script of its own clicks them and reads the computed style), each run's point says its commit and run on
  * hover, and at 400 px the page has no horizontal scroll.
  *
- * Skipped, with the reason printed, only where Chromium is not installed or cannot start.
+ * Skipped, with the reason printed, only where no Chromium can be had (none packaged for this machine, none installed).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { appendPoint } from '../../src/history/store.js';
 import { trendsOf } from '../../src/history/trends.js';
 import { renderDashboard } from '../../src/report/dashboard.js';
 import { HTML_CSP } from '../../src/report/html.js';
-import { atWidth, chromium, runChromium } from '../helpers/chromium.js';
+import { chromium, dumpDom } from '../helpers/chromium.js';
 
 if (chromium.path === null) console.warn(`dashboard-browser.test.ts: skipping the browser tests: ${chromium.reason}`);
 
@@ -52,7 +52,7 @@ describe.skipIf(chromium.path === null)('the dashboard in Chromium', () => {
   it('runs nothing and loads nothing: no script, the CSP of the HTML report, a hostile name stays text', async () => {
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`);
     expect(html).not.toMatch(/<script|javascript:/i);
-    const dom = await runChromium(['--dump-dom'], file);
+    const dom = await dumpDom(file);
     expect(titleOf(dom)).toBe('Memory history');
     expect(dom).not.toContain('<img');
     // A kernel on one device is drawn as its key group.
@@ -60,7 +60,7 @@ describe.skipIf(chromium.path === null)('the dashboard in Chromium', () => {
   });
 
   it('each point says its commit, run, time and value on hover and links to its commit; markers say what changed', async () => {
-    const dom = await runChromium(['--dump-dom'], file);
+    const dom = await dumpDom(file);
     expect(dom).toContain(`<a href="https://github.com/o/r/commit/${(0xa1b2c3 * 13).toString(16).padStart(40, '0')}"><circle class="point step"`);
     expect(dom).toMatch(/<title>[0-9a-f]{7} · run 513 · 2026-04-13T10:00:00Z: 800\.0 MiB \(first run of the new level\)<\/title>/);
     expect(dom).toMatch(/<title>environment changed at [0-9a-f]{7}: cann 8\.3\.RC1 → 9\.0\.RC1<\/title>/);
@@ -76,15 +76,15 @@ describe.skipIf(chromium.path === null)('the dashboard in Chromium', () => {
       document.title = before + ' then ' + shown();
     </script>`;
     writeFileSync(harness, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`));
-    expect(titleOf(await runChromium(['--dump-dom'], harness))).toBe('block,none then none,block');
+    expect(titleOf(await dumpDom(harness))).toBe('block,none then none,block');
   });
 
   it('at 400 px the page has no horizontal scroll', async () => {
     const harness = join(work, 'narrow.html');
-    // Headless Chromium lays a window out at least 500 px wide: the page is measured in an iframe 400 px wide.
+    // A viewport 400 px wide, set over CDP: the page itself is laid out at 400 px (innerWidth says so).
     const probe = '<script>document.title = document.documentElement.scrollWidth + " " + window.innerWidth;</script>';
-    writeFileSync(harness, atWidth(html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`), 400));
-    const [scroll, inner] = (titleOf(await runChromium(['--dump-dom', '--virtual-time-budget=5000'], harness, '500,900')) ?? '').split(' ').map(Number);
+    writeFileSync(harness, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`));
+    const [scroll, inner] = (titleOf(await dumpDom(harness, 400, 900)) ?? '').split(' ').map(Number);
     expect(inner).toBe(400);
     expect(scroll).toBeLessThanOrEqual(inner as number);
   });

@@ -1,23 +1,22 @@
 /**
- * The HTML report in a real browser: headless Chromium (Debian's `chromium` package, installed by .ci/run) opens the
- * file from disk, and we check what a reviewer would see and that nothing ran.
+ * The HTML report in a real browser: headless Chromium (from npm: test/helpers/chromium.ts) opens the file from disk,
+ * and we check what a reviewer would see and that nothing ran.
  *
- * - `--dump-dom`: the parsed DOM has the chart's SVG rects, no element from a hostile module name, and an unchanged
+ * - the DOM after load has the chart's SVG rects, no element from a hostile module name, and an unchanged
  *   <title> (a name's `onerror` would set it to "pwned"); a control page proves the check would see a script run.
- * - `--screenshot`: the PNG (decoded here with node:zlib) shows the bars in the module colours, each as tall in pixels
+ * - a screenshot: the PNG (decoded here with node:zlib) shows the bars in the module colours, each as tall in pixels
  *   as the SVG says, standing on one axis in the top part of the page.
  *
- * Skipped, with the reason printed, only where Chromium is not installed or cannot start.
+ * Skipped, with the reason printed, only where no Chromium can be had (none packaged for this machine, none installed).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { HTML_CSP, renderHtml } from '../../src/report/html.js';
-import { chromium, runChromium } from '../helpers/chromium.js';
+import { chromium, dumpDom, screenshot } from '../helpers/chromium.js';
 
 // ───────────────────────────── Chromium ─────────────────────────────
 
@@ -197,11 +196,11 @@ describe('the HTML report in headless Chromium', () => {
   it.skipIf(chromium.path === null)('would notice a script that ran: a control page without the CSP gets its title changed', async () => {
     const control = join(work, 'control.html');
     writeFileSync(control, `<!DOCTYPE html><html><head><title>original</title></head><body>${HOSTILE}</body></html>`);
-    expect(titleOf(await runChromium(['--dump-dom'], control))).toBe('pwned');
+    expect(titleOf(await dumpDom(control))).toBe('pwned');
     // The same page with the report's CSP: the inline handler is refused.
     const guarded = join(work, 'guarded.html');
     writeFileSync(guarded, `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${HTML_CSP}"><title>original</title></head><body>${HOSTILE}</body></html>`);
-    expect(titleOf(await runChromium(['--dump-dom'], guarded))).toBe('original');
+    expect(titleOf(await dumpDom(guarded))).toBe('original');
   });
 
   it.skipIf(chromium.path === null)('parses hostile names as text, with and without the CSP: no element added, title unchanged', async () => {
@@ -210,7 +209,7 @@ describe('the HTML report in headless Chromium', () => {
     writeFileSync(unguarded, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, ''));
     expect(readFileSync(unguarded, 'utf8')).not.toContain('Content-Security-Policy');
     for (const file of [page, unguarded]) {
-      const dom = await runChromium(['--dump-dom'], file);
+      const dom = await dumpDom(file);
       expect(titleOf(dom)).toBe(TITLE);
       expect(dom).not.toMatch(/<img|<script/i);
       expect(dom.match(/<svg class="device-stacks"/g)).toHaveLength(1);
@@ -224,9 +223,7 @@ describe('the HTML report in headless Chromium', () => {
 
   it.skipIf(chromium.path === null)('draws the stacked bars: module colours, heights as the SVG says, on one axis at the top of the page', async () => {
     const png = join(work, 'report.png');
-    // Every tile rastered before the frame is taken: on a loaded machine the screenshot once caught a frame with one
-    // of the bars' tiles not drawn yet (1 APP bar of 2).
-    await runChromium([`--screenshot=${png}`, '--run-all-compositor-stages-before-draw', '--virtual-time-budget=5000'], page);
+    await screenshot(page, png, 1200, 900);
     const image = decodePng(readFileSync(png));
     expect([image.width, image.height]).toEqual([1200, 900]);
 

@@ -1,10 +1,9 @@
 /**
  * The reports as people see them, in headless Chromium: every Mermaid chart parses and renders in the current
  * `mermaid` release; the PR comment, rendered as GFM with GitHub's CSS in a 780 px comment box, has no table wider
- * than the box; the HTML page at 400 px (in an iframe that wide: headless Chromium lays windows out at least 500 px
- * wide) has no horizontal scroll and breaks keys only at `/`; a memory snapshot's page fits 780 and 400 px.
+ * than the box; the HTML page at 400 px (a viewport that wide, set over CDP) has no horizontal scroll and breaks keys only at `/`; a memory snapshot's page fits 780 and 400 px.
  *
- * Skipped, with the reason printed, only where Chromium is not installed or cannot start.
+ * Skipped, with the reason printed, only where no Chromium can be had (none packaged for this machine, none installed).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/commands.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { atWidth, chromium, runChromium } from '../helpers/chromium.js';
+import { chromium, pageResult } from '../helpers/chromium.js';
 import { eightDeviceStory, GiB, jobReport } from '../helpers/jobs.js';
 
 if (chromium.path === null) console.warn(`report-browser.test.ts: skipping the browser tests: ${chromium.reason}`);
@@ -33,11 +32,9 @@ let pages = 0;
 /** Runs a page whose script writes JSON into <pre id="result"> and returns it parsed. */
 async function measure(html: string, windowSize: string): Promise<unknown> {
   const file = join(work, `page-${++pages}.html`);
-  writeFileSync(file, atWidth(html, Number(windowSize.split(',')[0])));
-  const dom = await runChromium(['--dump-dom', '--allow-file-access-from-files', '--virtual-time-budget=15000'], file, windowSize);
-  const m = /<pre id="result">([\s\S]*?)<\/pre>/.exec(dom);
-  if (m === null) throw new Error(`the page wrote no result: ${dom.slice(0, 500)}`);
-  return JSON.parse((m[1] ?? '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
+  writeFileSync(file, html);
+  const [width, height] = windowSize.split(',').map(Number);
+  return JSON.parse(await pageResult(file, width, height));
 }
 
 /** The Mermaid fences of a markdown report. */

@@ -1,38 +1,15 @@
 // The JUnit report: what GitLab's test widget and Jenkins' junit step show, valid against the schemas both read, safe
-// whatever the logs held. Validated with xmllint (Debian's libxml2-utils, installed by .ci/run) against
+// whatever the logs held. Validated with xmllint compiled to WebAssembly (test/helpers/xsd.ts, from npm) against
 // test/fixtures/junit/JUnit.xsd (Apache Ant, windyroad) and jenkins-junit-10.xsd (Jenkins' xUnit plugin).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { renderJunit, type JunitContext } from '../../src/report/junit.js';
 import { runStamp } from '../../src/sources/node-environment.js';
 import { readInputs } from '../../src/action/inputs.js';
+import { schemaErrors, xpath } from '../helpers/xsd.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const SCHEMAS = ['JUnit.xsd', 'jenkins-junit-10.xsd'].map((f) => join(ROOT, 'test', 'fixtures', 'junit', f));
-const work = mkdtempSync(join(tmpdir(), 'amg-junit-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const CONTEXT: JunitContext = { timestamp: new Date(Date.UTC(2026, 11, 2, 8, 15, 30, 250)), hostname: 'gate-runner-1' };
-
-function xmllint(): string {
-  const found = spawnSync('xmllint', ['--version'], { encoding: 'utf8' });
-  if (found.error !== undefined) throw new Error('xmllint is not installed: apt-get install libxml2-utils (.ci/run installs it)');
-  return 'xmllint';
-}
-
-/** xmllint's complaints about `xml` under each schema; [] when it validates under both. */
-function schemaErrors(xml: string, name = 'report'): string[] {
-  const file = join(work, `${name}.junit.xml`);
-  writeFileSync(file, xml);
-  return SCHEMAS.flatMap((schema) => {
-    const r = spawnSync(xmllint(), ['--noout', '--schema', schema, file], { encoding: 'utf8' });
-    return r.status === 0 ? [] : [`${schema.split('/').at(-1)}: ${r.stderr.trim()}`];
-  });
-}
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
   return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
@@ -47,7 +24,7 @@ function report(entries: Entry[], result: GateReport['result'] = entries.some((e
 const GiB = 1024 ** 3;
 
 describe('the JUnit report', () => {
-  it('one suite for the verdict, one per section; a regressed key fails, a new one is skipped, a warning goes to system-out', () => {
+  it('one suite for the verdict, one per section; a regressed key fails, a new one is skipped, a warning goes to system-out', async () => {
     const xml = renderJunit(
       report([
         entry({ key: 'DEV_MEM/dev0/APP', baseline: 2 * GiB, current: 2 * GiB }),
@@ -87,10 +64,10 @@ describe('the JUnit report', () => {
   </testsuite>
 </testsuites>
 `);
-    expect(schemaErrors(xml)).toEqual([]);
+    expect(await schemaErrors(xml)).toEqual([]);
   });
 
-  it('rolls one module up across devices: one testcase, its message the devices and the worst one, its text the members', () => {
+  it('rolls one module up across devices: one testcase, its message the devices and the worst one, its text the members', async () => {
     const devices = Array.from({ length: 14 }, (_, d) =>
       entry({ key: `DEV_MEM/dev${d}/APP`, baseline: 2 * GiB, current: 2 * GiB + (d + 1) * 64 * 1024 * 1024, delta: (d + 1) * 64 * 1024 * 1024, percent: ((d + 1) * 100) / 32, status: 'regressed', severity: 'fail' }),
     );
@@ -101,10 +78,10 @@ describe('the JUnit report', () => {
       '<failure message="14 of 14 devices, worst DEV_MEM/dev13/APP regressed: 2.0 GiB → 2.9 GiB (+896.0 MiB, +44%)" type="regressed">DEV_MEM/dev13/APP regressed: 2.0 GiB → 2.9 GiB (+896.0 MiB, +44%)\n',
     );
     expect(xml).toContain('DEV_MEM/dev4/APP regressed: 2.0 GiB → 2.3 GiB (+320.0 MiB, +16%)\n…4 more</failure>');
-    expect(schemaErrors(xml)).toEqual([]);
+    expect(await schemaErrors(xml)).toEqual([]);
   });
 
-  it("skips keys that were not judged (no baseline, not in this run, ignored by a rule) and fails a new key under onNew: fail", () => {
+  it("skips keys that were not judged (no baseline, not in this run, ignored by a rule) and fails a new key under onNew: fail", async () => {
     const xml = renderJunit(
       report([
         entry({ key: 'DEV_MEM/dev0/GE', baseline: 1000, current: null, delta: null, percent: null, status: 'missing', severity: 'warn' }),
@@ -119,10 +96,10 @@ describe('the JUnit report', () => {
       'HOST_MEM/APP: skipped',
       'dev0/k: failure',
     ]);
-    expect(schemaErrors(xml)).toEqual([]);
+    expect(await schemaErrors(xml)).toEqual([]);
   });
 
-  it('fails the verdict case whenever the job fails, also with no failing key (a first run under onMissingBaseline: fail)', () => {
+  it('fails the verdict case whenever the job fails, also with no failing key (a first run under onMissingBaseline: fail)', async () => {
     const firstRun = report([entry({ key: 'DEV_MEM/dev0/APP', baseline: null, current: GiB, delta: null, percent: null, status: 'new', severity: 'warn' })], 'fail');
     const xml = renderJunit(firstRun, CONTEXT);
     expect(xml).toContain(
@@ -132,8 +109,8 @@ describe('the JUnit report', () => {
     const passed = renderJunit(report([entry({ key: 'DEV_MEM/dev0/APP' })]), CONTEXT);
     expect(passed).toContain('<testcase name="verdict" classname="ascend-memory-gate.gate" time="0"/>');
     expect(passed).toMatch(/<testsuite name="Memory gate" [^>]* tests="1" failures="0" /);
-    expect(schemaErrors(xml)).toEqual([]);
-    expect(schemaErrors(passed)).toEqual([]);
+    expect(await schemaErrors(xml)).toEqual([]);
+    expect(await schemaErrors(passed)).toEqual([]);
   });
 
   it('keeps a key the same test whatever its verdict, so CI systems follow it from run to run; findings and shared roll-ups say which', () => {
@@ -155,7 +132,7 @@ describe('the JUnit report', () => {
     expect(names(split)).toEqual(['verdict', 'DEV_MEM/*/GE improved', 'DEV_MEM/*/GE pass']);
   });
 
-  it('escapes names from the logs: markup, quotes, controls, lone surrogates and U+FFFF stay text and the file stays valid', () => {
+  it('escapes names from the logs: markup, quotes, controls, lone surrogates and U+FFFF stay text and the file stays valid', async () => {
     const hostile = 'dev0/<x a="1">&amp;\'\u001b[31m\ud800\uffff\u202e';
     const xml = renderJunit(report([entry({ kind: 'kernel', key: hostile, baseline: 0, current: 64, delta: 64, percent: null, status: 'regressed', severity: 'fail', note: 'a "note" <b>&' })]), {
       ...CONTEXT,
@@ -165,18 +142,17 @@ describe('the JUnit report', () => {
     expect(xml).toContain('hostname="h&lt;&amp;&gt;&quot;"');
     expect(xml).toContain('[a &quot;note&quot; &lt;b&gt;&amp;]');
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/);
-    expect(schemaErrors(xml, 'hostile')).toEqual([]);
+    expect(await schemaErrors(xml, 'hostile')).toEqual([]);
     // the parser agrees: xmllint reads back the very name the log held, made visible
-    const file = join(work, 'hostile.junit.xml');
-    const names = execFileSync(xmllint(), ['--xpath', 'string(//testsuite[@package="kernels"]/testcase/@name)', file], { encoding: 'utf8' });
+    const names = await xpath(xml, 'string(//testsuite[@package="kernels"]/testcase/@name)');
     expect(names).toBe('dev0/<x a="1">&amp;\'␛[31m⟨U+D800⟩⟨U+FFFF⟩⟨U+202E⟩\n');
   });
 
-  it('the schema check is live: a file without hostname, or with a zone in its timestamp, is refused', () => {
+  it('the schema check is live: a file without hostname, or with a zone in its timestamp, is refused', async () => {
     const xml = renderJunit(report([entry({ key: 'DEV_MEM/dev0/APP' })]), CONTEXT);
-    expect(schemaErrors(xml.replace(/ hostname="[^"]*"/g, ''), 'no-hostname').join('\n')).toMatch(/JUnit\.xsd: .*The attribute 'hostname' is required/);
-    expect(schemaErrors(xml.replace(/timestamp="([^"]+)"/g, 'timestamp="$1Z"'), 'zoned').join('\n')).toMatch(/JUnit\.xsd: .*timestamp/);
-    expect(schemaErrors(xml.replace('<testcase name="verdict"', '<testcase'), 'no-name')).toHaveLength(2);
+    expect((await schemaErrors(xml.replace(/ hostname="[^"]*"/g, ''), 'no-hostname')).join('\n')).toMatch(/JUnit\.xsd: .*The attribute 'hostname' is required/);
+    expect((await schemaErrors(xml.replace(/timestamp="([^"]+)"/g, 'timestamp="$1Z"'), 'zoned')).join('\n')).toMatch(/JUnit\.xsd: .*timestamp/);
+    expect(await schemaErrors(xml.replace('<testcase name="verdict"', '<testcase'), 'no-name')).toHaveLength(2);
   });
 });
 

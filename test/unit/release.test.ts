@@ -41,16 +41,28 @@ const CHANGELOG = `# Changelog
 [1.1.0]: https://example.com/releases/tag/v1.1.0
 `;
 
-describe('CHANGELOG.md', () => {
-  it("has a dated section for package.json's version, in Keep a Changelog form", () => {
+describe('CHANGELOG.md and the version of HEAD', () => {
+  it('are in Keep a Changelog form, every dated version with its notes and link reference', () => {
     const changelog = read('CHANGELOG.md');
     expect(changelog).toMatch(/^# Changelog\n/);
     expect(changelog).toContain('[Keep a Changelog](https://keepachangelog.com/en/1.1.0/)');
     expect(changelog).toMatch(/^## \[Unreleased\]$/m);
-    expect(changelog).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
     // every version heading has its link reference at the end
     for (const m of changelog.matchAll(/^## \[([^\]]+)\]/gm)) expect(changelog).toMatch(new RegExp(`^\\[${m[1]!.replace(/\./g, '\\.')}\\]: https://`, 'm'));
-    expect(releaseNotes(changelog, version)).toMatch(/^The first release|^### /);
+    for (const m of changelog.matchAll(/^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$/gm)) expect(releaseNotes(changelog, m[1]!)).toMatch(/^The first release|^### /);
+  });
+
+  it('HEAD is a pre-release of the next version (X.Y.Z-dev.N above the newest release), so a tarball of it is never taken for a release', () => {
+    const changelog = read('CHANGELOG.md');
+    const m = /^(\d+)\.(\d+)\.(\d+)-dev\.\d+$/.exec(version);
+    expect(m, `package.json's version ${version} is not X.Y.Z-dev.N`).not.toBeNull();
+    const released = [...changelog.matchAll(/^## \[(\d+)\.(\d+)\.(\d+)\] - /gm)].map((r) => [Number(r[1]), Number(r[2]), Number(r[3])]);
+    const newest = released.sort((a, b) => b[0]! - a[0]! || b[1]! - a[1]! || b[2]! - a[2]!)[0]!;
+    const next = [Number(m![1]), Number(m![2]), Number(m![3])];
+    expect(next[0]! - newest[0]! || next[1]! - newest[1]! || next[2]! - newest[2]!, `${version} is not above the newest release ${newest.join('.')}`).toBeGreaterThan(0);
+    // and the release script refuses to release it
+    const tagged = spawnSync(process.execPath, [join(ROOT, 'scripts/release-notes.mjs'), `v${version}`], { cwd: ROOT, encoding: 'utf8' });
+    expect([tagged.status, tagged.stderr]).toEqual([1, `release: tag 'v${version}' is not a release tag: releases are tagged vX.Y.Z (e.g. v1.2.3)\n`]);
   });
 });
 
@@ -85,8 +97,6 @@ describe('release notes of a tag (scripts/release-notes.mjs)', () => {
     expect(execFileSync(process.execPath, [script, 'v1.1.0', 'CHANGELOG.md', 'package.json'], { cwd: dir, encoding: 'utf8' })).toBe('### Added\n- `--junit FILE`\n');
     const mismatch = spawnSync(process.execPath, [script, 'v1.0.0', 'CHANGELOG.md', 'package.json'], { cwd: dir, encoding: 'utf8' });
     expect([mismatch.status, mismatch.stdout, mismatch.stderr]).toEqual([1, '', 'release: tag v1.0.0 names 1.0.0 but package.json says 1.1.0: set "version" and tag again\n']);
-    // this repository's own tag for its version
-    expect(execFileSync(process.execPath, [script, `v${version}`], { cwd: ROOT, encoding: 'utf8' })).toBe(`${releaseNotes(read('CHANGELOG.md'), version)}\n`);
   });
 });
 
