@@ -52,9 +52,11 @@ interface GitlabJob {
 const gitlab = parseYaml(read('examples/gitlab-ci.yml')) as { stages: string[] } & Record<string, GitlabJob>;
 const jenkinsfile = read('examples/Jenkinsfile');
 /** The gate's command line in the GitLab job: `npx --yes ascend-memory-gate@1 check …`, one line, no shell syntax. */
-const gitlabCommand = gitlab['memory-gate']!.script[0]!;
-const jenkinsCommand = /sh '(npx --yes ascend-memory-gate@1 [^']+)'/.exec(jenkinsfile)?.[1];
-const argsOf = (command: string): string[] => command.replace(/^npx --yes ascend-memory-gate@1 /, '').split(' ');
+const gitlabCommand = gitlab['memory-gate']!.script.find((line) => line.startsWith('ascend-memory-gate check '))!;
+/** The Jenkins step runs the same command from the folder it installed the release into. */
+const jenkinsStep = /sh '"\$WORKSPACE\/\.memory-gate\/bin\/ascend-memory-gate" (check [^']+)'/.exec(jenkinsfile);
+const jenkinsCommand = jenkinsStep === null ? undefined : `ascend-memory-gate ${jenkinsStep[1]}`;
+const argsOf = (command: string): string[] => command.replace(/^ascend-memory-gate /, '').split(' ');
 
 describe('examples/gitlab-ci.yml and examples/Jenkinsfile', () => {
   it('GitLab: a train job on an Ascend runner, then a gate job that keeps its reports and publishes the JUnit file', () => {
@@ -62,15 +64,17 @@ describe('examples/gitlab-ci.yml and examples/Jenkinsfile', () => {
     expect(gitlab.train).toMatchObject({ stage: 'train', tags: ['ascend'], artifacts: { when: 'always', paths: ['ascend-log/run/plog/'] } });
     const gate = gitlab['memory-gate']!;
     expect(gate).toMatchObject({ stage: 'gate', needs: [{ job: 'train', artifacts: true }] });
-    expect(gate.script).toHaveLength(1);
+    // the release installed, then the gate (test/e2e/recipes.test.ts runs both as the runner does)
+    expect(gate.script).toEqual(['npm install --global --no-audit --no-fund "$MEMORY_GATE_PACKAGE"', gitlabCommand]);
     expect(gate.artifacts).toMatchObject({ when: 'always', reports: { junit: 'memory-gate.junit.xml' } });
     expect(gate.artifacts.paths).toEqual(['memory-gate.json', 'memory-gate.html', 'memory-gate.junit.xml']);
-    expect(gitlabCommand).toMatch(/^npx --yes ascend-memory-gate@1 check [\w ./-]+$/);
+    expect(gitlabCommand).toMatch(/^ascend-memory-gate check [\w ./-]+$/);
   });
 
   it("Jenkins: the same command, then the junit step on its file and the reports archived, whatever the gate's exit", () => {
-    expect(jenkinsCommand).toBe(gitlabCommand);
-    const post = jenkinsfile.slice(jenkinsfile.indexOf(jenkinsCommand!));
+    // the same command, without GitLab's history (Jenkins keeps none in this example)
+    expect(jenkinsCommand).toBe(gitlabCommand.replace(' --history memory-history.jsonl', ''));
+    const post = jenkinsfile.slice(jenkinsStep!.index);
     expect(post).toMatch(/post \{\s*always \{[^}]*junit testResults: 'memory-gate\.junit\.xml'/);
     expect(post).toContain("archiveArtifacts artifacts: 'memory-gate.json, memory-gate.html, memory-gate.junit.xml'");
     expect(jenkinsfile).toContain("agent { label 'ascend' }");

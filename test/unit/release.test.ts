@@ -123,7 +123,7 @@ describe('the release workflow (.github/workflows/release.yml)', () => {
   it('runs on release tags only, with write access for this job alone', () => {
     expect(workflow.on).toEqual({ push: { tags: ['v[0-9]+.[0-9]+.[0-9]+'] } });
     expect(workflow.permissions).toEqual({ contents: 'read' });
-    expect(job.permissions).toEqual({ contents: 'write' });
+    expect(job.permissions).toEqual({ contents: 'write', 'id-token': 'write' });
   });
 
   it('checks the version, rebuilds and compares dist/, tests, then drafts, publishes and moves the major tag', () => {
@@ -136,6 +136,7 @@ describe('the release workflow (.github/workflows/release.yml)', () => {
       at('npm pack'),
       at('gh release create "$TAG" --draft'),
       at('gh release edit "$TAG" --draft=false'),
+      at('npm publish'),
       at('git push --force origin "refs/tags/$major"'),
     ];
     expect(order).toEqual([...order].sort((a, b) => a - b));
@@ -143,6 +144,22 @@ describe('the release workflow (.github/workflows/release.yml)', () => {
     expect(at('npm run build')).toBe(at('git diff --quiet -- dist/'));
     // the package is attached while the release is a draft (immutable releases refuse assets after publishing)
     expect(steps[at('gh release create')]!.run).toMatch(/--draft --verify-tag [^\n]*--notes-file "\$RUNNER_TEMP\/release-notes\.md" \\\n\s+"\$RUNNER_TEMP\/ascend-memory-gate-\$version\.tgz"/);
+  });
+
+  it('publishes the attached package to npm with provenance when NPM_TOKEN is set, and skips saying so when it is not', () => {
+    const step = steps[at('npm publish')]!;
+    expect((step as Step & { env?: Record<string, string> }).env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
+    const setup = steps.find((s) => s.uses?.startsWith('actions/setup-node@')) as Step & { with: Record<string, unknown> };
+    expect(setup.with['registry-url']).toBe('https://registry.npmjs.org');
+    // the step's script with npm replaced by a function that prints what it was asked
+    const run = (token: string, published: string): string =>
+      execFileSync('bash', ['-euo', 'pipefail', '-c', `npm() { if [ "$1" = view ]; then echo "${published}"; else echo "npm $*"; fi; }\n${step.run!}`], {
+        encoding: 'utf8',
+        env: { ...process.env, TAG: 'v1.2.3', RUNNER_TEMP: '/tmp/rt', NODE_AUTH_TOKEN: token },
+      });
+    expect(run('', '')).toBe("::notice::npm publish skipped: this repository has no NPM_TOKEN secret. The release's ascend-memory-gate-1.2.3.tgz is the package: npm install <its URL>.\n");
+    expect(run('secret', '')).toBe('npm publish /tmp/rt/ascend-memory-gate-1.2.3.tgz --provenance --access public\n');
+    expect(run('secret', '1.2.3')).toBe('ascend-memory-gate@1.2.3 is already on npm: a published version is never replaced\n');
   });
 
   it('moves vX only for the newest release of that major version', () => {
