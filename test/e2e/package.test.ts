@@ -104,7 +104,6 @@ function reachable(root: string, entries: string[]): string[] {
 describe('the npm package', () => {
   it('holds the command line, its schemas and documents, and nothing else', () => {
     const expected = [
-      'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'dist/cli.js',
@@ -118,6 +117,26 @@ describe('the npm package', () => {
     expect(existsSync(join(ROOT, 'dist', 'index.js'))).toBe(true);
     expect(readdirSync(join(ROOT, 'dist', 'action')).length).toBeGreaterThan(0);
     expect(packed.unpackedSize).toBeGreaterThan(0);
+  });
+
+  it("has a README whose links resolve from the package: each is a URL, an anchor of the README, or a file the package holds", () => {
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+    const anchors = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    const targets = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(targets.length).toBeGreaterThan(25);
+    const broken = targets.filter((t) => {
+      if (/^https:\/\//.test(t)) return false;
+      if (t.startsWith('#')) return !anchors.has(t.slice(1));
+      return !existsSync(join(installed, t.split('#')[0]!));
+    });
+    // a link to a file the package does not hold: make it absolute (https://github.com/ascend-memory-gate/ascend-memory-gate/blob/main/PATH)
+    expect(broken).toEqual([]);
+    // the repository's own links name files that exist, on the default branch
+    for (const t of targets.filter((t) => t.startsWith('https://github.com/ascend-memory-gate/ascend-memory-gate/'))) {
+      const path = /\/(?:blob|raw)\/main\/([^#]+)/.exec(t)?.[1];
+      expect(path, t).toBeDefined();
+      expect(existsSync(join(ROOT, path!)), t).toBe(true);
+    }
   });
 
   it('installs from the tarball alone: no registry, no cache, no dependencies', () => {
