@@ -9,11 +9,12 @@
  * run. Build first: `npm run build`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { ruleMatches, ruleOf, runGitlabJob, type Gitlab, type Variables } from '../helpers/gitlab-runner.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
@@ -169,66 +170,11 @@ describe('the shell commands of README.md, CONTRIBUTING.md and docs/', () => {
 
 // ───────────────────────────── GitLab ─────────────────────────────
 
-interface GitlabRule {
-  if?: string;
-  when?: string;
-  variables?: Record<string, string>;
-}
-interface GitlabJob {
-  stage: string;
-  when?: string;
-  needs?: { job: string; artifacts: boolean }[];
-  rules?: GitlabRule[];
-  variables?: Record<string, string>;
-  cache?: { key: string; unprotect?: boolean; policy?: string; paths: string[]; when?: string };
-  before_script?: string[];
-  script: string[];
-  after_script?: string[];
-  artifacts?: { when?: string; paths: string[]; reports?: { junit?: string } };
-}
-type Gitlab = { variables?: Record<string, string>; stages: string[] } & Record<string, GitlabJob>;
-
-/** The rule of a job that applies, evaluated as GitLab does for the two forms the recipes use. */
-function ruleOf(job: GitlabJob, env: Record<string, string | undefined>): GitlabRule | undefined {
-  for (const rule of job.rules ?? []) {
-    if (rule.if === undefined) return rule;
-    const m = /^\$(\w+) == \$(\w+)$/.exec(rule.if);
-    if (m === null) throw new Error(`this test cannot evaluate the rule 'if: ${rule.if}'`);
-    if (env[m[1]!] !== undefined && env[m[1]!] === env[m[2]!]) return rule;
-  }
-  return undefined;
-}
-
-/** `$NAME` in a cache setting, from the job's variables. */
-const expand = (value: string, vars: Record<string, string | undefined>): string => value.replace(/\$(\w+)/g, (_, name: string) => vars[name] ?? '');
-
-interface JobRun {
-  script: Run;
-  afterScript: Run | null;
-  policy: string;
-}
-
-/**
- * Runs one GitLab job as gitlab-runner's bash shell does: the cache restored (policy pull or pull-push), before_script
- * and script as one shell script with errexit and pipefail (each list entry as it is, a multi-line entry too), then
- * after_script the same way in a shell of its own, whatever script did; then the cache saved (push or pull-push, when
- * the job passed or `when: always`).
- */
-async function runJob(pipeline: Gitlab, name: string, dir: string, cache: string, ci: Record<string, string | undefined>): Promise<JobRun> {
-  const job = pipeline[name]!;
-  const rule = ruleOf(job, ci);
-  const vars: Record<string, string | undefined> = { ...pipeline.variables, ...job.variables, ...rule?.variables, ...ci, CI_PROJECT_DIR: dir };
-  for (const [k, v] of Object.entries(vars)) if (v !== undefined) vars[k] = withLocalPackage(v);
-  const policy = job.cache ? expand(job.cache.policy ?? 'pull-push', vars) : 'none';
-  if (job.cache && policy.includes('pull')) for (const p of job.cache.paths) if (existsSync(join(cache, p))) cpSync(join(cache, p), join(dir, p));
-  const join_ = (lines: string[] | undefined): string => ['set -eo pipefail', ...(lines ?? []).map(withLocalPackage)].join('\n');
-  const script = await shell(join_([...(job.before_script ?? []), ...job.script]), dir, { ...vars, CI_JOB_STATUS: undefined });
-  const afterScript = job.after_script ? await shell(join_(job.after_script), dir, { ...vars, CI_JOB_STATUS: script.code === 0 ? 'success' : 'failed' }) : null;
-  if (job.cache && policy.includes('push') && (script.code === 0 || job.cache.when === 'always')) {
-    mkdirSync(cache, { recursive: true });
-    for (const p of job.cache.paths) if (existsSync(join(dir, p))) cpSync(join(dir, p), join(cache, p));
-  }
-  return { script, afterScript, policy };
+/** A job of a pipeline run here as the runner would (test/helpers/gitlab-runner.ts), the release URL replaced. */
+async function runJob(pipeline: Gitlab, name: string, dir: string, cache: string, ci: Variables): Promise<{ script: Run; afterScript: Run | null; policy: string }> {
+  const r = await runGitlabJob(pipeline, name, { dir, cache, ci, shell: (script, cwd, env) => shell(script, cwd, env), rewrite: withLocalPackage });
+  if (r.script === null) throw new Error(`the rules leave ${name} out of this pipeline`);
+  return { script: r.script, afterScript: r.afterScript, policy: r.policy };
 }
 
 const DEFAULT_BRANCH = { CI_DEFAULT_BRANCH: 'main', CI_PROJECT_URL: 'https://gitlab.example.com/group/project' };
@@ -303,6 +249,13 @@ describe('the GitLab recipes', () => {
     const shown = await shell('ascend-memory-gate history show --history memory-history.jsonl', mr);
     expect(shown.out).toMatch(/^History on main: 2 points, 1111111 \(.*\) to 2222222/);
   }, 180_000);
+
+  it('choose the rule GitLab would: variables compared with each other, with text, with a pattern, joined with && and ||', () => {
+    const env = { CI_COMMIT_BRANCH: 'main', CI_DEFAULT_BRANCH: 'main', CI_PIPELINE_SOURCE: 'merge_request_event', EMPTY: '' };
+    expect(['$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH', '$CI_PIPELINE_SOURCE == "merge_request_event"', "$CI_PIPELINE_SOURCE != 'push'", '$CI_COMMIT_BRANCH =~ /^ma/', '$CI_COMMIT_BRANCH', '$NOPE == null', '($EMPTY || $CI_COMMIT_BRANCH) && $CI_DEFAULT_BRANCH !~ /dev/'].map((e) => ruleMatches(e, env))).toEqual([true, true, true, true, true, true, true]);
+    expect(['$CI_COMMIT_BRANCH != $CI_DEFAULT_BRANCH', '$EMPTY', '$NOPE', '$CI_PIPELINE_SOURCE == "push" || $EMPTY'].map((e) => ruleMatches(e, env))).toEqual([false, false, false, false]);
+    expect(() => ruleMatches('$A === $B', env)).toThrow("cannot evaluate the rule 'if: $A === $B' at '='");
+  });
 
   it("catch a folded block whose more-indented lines keep their line breaks (the history recipe's old `- >` after_script)", async () => {
     const folded = parseYaml(`job:
