@@ -106,7 +106,7 @@ function systemChromium() {
       if (existsSync(path)) return { path, env: {}, source: path };
     }
   }
-  return { path: null, reason: `no ${names.join(', ')} on PATH` };
+  return { path: null, reason: process.env.CHROMIUM ? `CHROMIUM=${process.env.CHROMIUM} is not a file` : `no ${names.join(', ')} on PATH` };
 }
 
 /** Does this browser start and answer over CDP? null when it does, else why not. */
