@@ -34,9 +34,17 @@ function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
-/** Relative link targets of a document: `[text](target)` and `![alt](target)`, without their optional title. */
+/** This repository's files on its default branch, as the README links them (so they resolve from the npm package too). */
+const REPOSITORY_FILE = /^https:\/\/github\.com\/ascend-memory-gate\/ascend-memory-gate\/(?:blob|raw)\/main\//;
+
+/**
+ * Relative link targets of a document: `[text](target)` and `![alt](target)`, without their optional title; a link to
+ * a file of this repository on GitHub counts as one too, as `/PATH` (from the repository's root).
+ */
 function linksOf(markdown: string): string[] {
-  return [...prose(markdown).matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
+  return [...prose(markdown).matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
+    .map((m) => m[1]!.replace(REPOSITORY_FILE, '/'))
+    .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
 }
 
 describe('links between the documents', () => {
@@ -49,7 +57,7 @@ describe('links between the documents', () => {
     const broken: string[] = [];
     for (const link of linksOf(read(doc))) {
       const [path, anchor] = link.split('#', 2) as [string, string | undefined];
-      const target = path === '' ? join(ROOT, doc) : resolve(dirname(join(ROOT, doc)), decodeURI(path));
+      const target = path === '' ? join(ROOT, doc) : path.startsWith('/') ? join(ROOT, decodeURI(path)) : resolve(dirname(join(ROOT, doc)), decodeURI(path));
       if (!target.startsWith(ROOT) || !existsSync(target)) {
         broken.push(`${link}: no file ${relative(ROOT, target)}`);
         continue;
@@ -62,11 +70,12 @@ describe('links between the documents', () => {
   });
 
   it('the checker is live: a missing file and a missing heading are found', () => {
-    expect(linksOf('see [a](docs/nope.md), [b](#x "t"), ![c](docs/screenshots/example-comment-780.png), [d](https://example.com), `[e](f)`')).toEqual([
+    expect(linksOf('see [a](docs/nope.md), [b](#x "t"), ![c](docs/screenshots/example-comment-780.png), [d](https://example.com), `[e](f)`, [g](https://github.com/ascend-memory-gate/ascend-memory-gate/blob/main/docs/nope.md#y)')).toEqual([
       'docs/nope.md',
       '#x',
       'docs/screenshots/example-comment-780.png',
       'f',
+      '/docs/nope.md#y',
     ]);
     expect([...anchorsOf("# The profiler's memory files (torch_npu, msprof, MindSpore)\n## `check` flags\n## Inputs & outputs\n## Inputs & outputs\n```sh\n# not a heading\n```")]).toEqual([
       'the-profilers-memory-files-torch_npu-msprof-mindspore',
@@ -97,7 +106,7 @@ describe('the README starts where users start', () => {
   });
 
   it('links every page of docs/', () => {
-    const links = new Set(linksOf(readme).map((l) => l.split('#')[0]));
+    const links = new Set(linksOf(readme).map((l) => l.split('#')[0]!.replace(/^\//, '')));
     expect(DOCS.filter((page) => !links.has(page))).toEqual([]);
   });
 
