@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { deviceName } from '../../model/sections/index.js';
-import { OOM_FIELD_DEFAULTS, withOomCauses } from '../../model/oom-cause.js';
+import { OOM_FIELD_DEFAULTS, oomCause, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
 import type { RunSettings } from '../run-settings.js';
@@ -128,6 +128,8 @@ function addOom(name: string, event: FoundOom, line: number | null, into: Snapsh
     allowed: m.allowed,
     processTotal: m.processTotal,
     processes: m.processes.length === 0 ? null : JSON.stringify(m.processes),
+    // The message's own figures and the default share; finish decides again with the run's config, the gate with its own.
+    cause: oomCause(m).cause,
     source: 'job log',
     precision: 'printed',
     line,
