@@ -6,7 +6,9 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/commands.js';
 import { SnapshotBuilder, type Snapshot } from '../../src/model/snapshot.js';
+import fc from 'fast-check';
 import { parseJobLogFile } from '../../src/parsers/job-log/index.js';
+import { countNewlines, MAX_LINE_BYTES } from '../../src/parsers/job-log/scan.js';
 import { readOomMessage } from '../../src/parsers/job-log/oom-message.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amg-joblog-'));
@@ -157,5 +159,26 @@ describe('--job-log: every OOM of a log, once per device and figures, with its c
         "Find what holds it: `npu-smi info` for other processes on the device (from a container that sees every device), HCCL_BUFFSIZE for HCCL's buffers, and the framework's own memory-utilisation setting (a serving engine's pool). " +
         `Figures as the message printed them (rounded to 0.01 of their unit). From ${file}:4.`,
     );
+  });
+});
+
+describe('the scanner\'s bounds', () => {
+  it('counts newlines four bytes at a time exactly as one at a time, at any offset and length', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(8), fc.nat(8), (bytes, cutStart, cutEnd) => {
+        const buf = Buffer.from(bytes.map((b) => (b % 3 === 0 ? 10 : b)));
+        const from = Math.min(cutStart, buf.length);
+        const to = Math.max(from, buf.length - cutEnd);
+        let naive = 0;
+        for (let i = from; i < to; i++) if (buf[i] === 10) naive++;
+        expect(countNewlines(buf, from, to)).toBe(naive);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads a line longer than its bound in parts: an OOM at its end is found, on its line', async () => {
+    const file = write('long-line.log', [...progress(2), `${'x'.repeat(MAX_LINE_BYTES + 5000)} ${CAPACITY}`, ...progress(2)]);
+    expect(events(await parsed(file, 64 * 1024)).map((e) => [e.device, e.line])).toEqual([['dev2', 3]]);
   });
 });

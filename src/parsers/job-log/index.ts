@@ -54,36 +54,6 @@ async function* chunksOf(path: string, gzip: boolean, chunkBytes: number): Async
   }
 }
 
-/** Line numbers (1-based) of byte offsets: one more pass over the log up to the last of them, only for logs that had a hit. */
-async function linesAt(path: string, gzip: boolean, offsets: readonly number[], chunkBytes: number): Promise<Map<number, number>> {
-  const sorted = [...new Set(offsets)].sort((a, b) => a - b);
-  const lines = new Map<number, number>();
-  if (sorted.length === 0) return lines;
-  let i = 0;
-  let newlines = 0;
-  let start = 0;
-  for await (const chunk of chunksOf(path, gzip, chunkBytes)) {
-    let from = 0;
-    while (i < sorted.length && (sorted[i] as number) < start + chunk.length) {
-      const at = (sorted[i] as number) - start;
-      newlines += countNewlines(chunk, from, at);
-      from = at;
-      lines.set(sorted[i] as number, newlines + 1);
-      i++;
-    }
-    if (i >= sorted.length) break;
-    newlines += countNewlines(chunk, from, chunk.length);
-    start += chunk.length;
-  }
-  return lines;
-}
-
-function countNewlines(buf: Buffer, from: number, to: number): number {
-  let n = 0;
-  for (let i = from < to ? buf.indexOf(0x0a, from) : -1; i !== -1 && i < to; i = buf.indexOf(0x0a, i + 1)) n++;
-  return n;
-}
-
 /** Reads one job log into the builder: its OOM events (one per device and figures) and its CANN allocation-failure lines. */
 export async function parseJobLogFile(file: InputFile, into: SnapshotBuilder, options: JobLogReadOptions = {}): Promise<void> {
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
@@ -93,13 +63,10 @@ export async function parseJobLogFile(file: InputFile, into: SnapshotBuilder, op
   for await (const chunk of chunksOf(file.path, gzip, chunkBytes)) scanner.push(chunk);
   scanner.end();
   const events = [...scanner.ooms.values()];
-  if (events.length === 0 && scanner.failures.length === 0) return;
-  const lines = await linesAt(file.path, gzip, [...events.map((e) => e.lineOffset), ...scanner.failures.filter((f) => f.text !== null).map((f) => f.lineOffset)], chunkBytes);
-  for (const event of events) addOom(file.name, event, lines.get(event.lineOffset) ?? null, into);
+  for (const event of events) addOom(file.name, event, into);
   for (const failure of scanner.failures) {
     const device = failure.device === null ? UNKNOWN_DEVICE : (deviceName(failure.device) ?? UNKNOWN_DEVICE);
-    const line = lines.get(failure.lineOffset);
-    into.addAllocFailure(device, 1, failure.text === null || line === undefined ? undefined : { file: file.name, line, text: failure.text });
+    into.addAllocFailure(device, 1, failure.text === null ? undefined : { file: file.name, line: failure.line, text: failure.text });
   }
   into.records += events.length + scanner.failures.length;
   if (scanner.droppedOoms > 0) {
@@ -108,12 +75,12 @@ export async function parseJobLogFile(file: InputFile, into: SnapshotBuilder, op
 }
 
 /** One OOM event as an `ooms` entry: `devN/log-<hash of the log's name and the figures>`, so one event is one key whatever the order. */
-function addOom(name: string, event: FoundOom, line: number | null, into: SnapshotBuilder): void {
-  const m = event.message;
+function addOom(name: string, event: FoundOom, into: SnapshotBuilder): void {
+  const { message: m, line } = event;
   const device = m.device === null ? null : deviceName(String(m.device));
   // An OOM whose device the line lost still fails the gate, as an allocation failure of no known device.
   if (device === null) {
-    into.addAllocFailure(UNKNOWN_DEVICE, 1, line === null ? undefined : { file: name, line, text: `out of memory: a request of ${m.requested} bytes (the line names no device)` });
+    into.addAllocFailure(UNKNOWN_DEVICE, 1, { file: name, line, text: `out of memory: a request of ${m.requested} bytes (the line names no device)` });
     return;
   }
   const id = createHash('sha256').update(name).update('\0').update(JSON.stringify(m)).digest('hex').slice(0, 8);

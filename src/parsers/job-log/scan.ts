@@ -8,11 +8,12 @@ import { readOomMessage, type OomMessage } from './oom-message.js';
 const NL = 0x0a;
 const OOM_NEEDLE = Buffer.from('out of memory', 'latin1');
 /** CANN-level allocation failures, as plogs print them (plog.ts ALLOC_FAILURE) and as job logs echo them. */
-const FAILURE_NEEDLES = [Buffer.from('EL0004', 'latin1'), Buffer.from('halMemAlloc', 'latin1'), Buffer.from('207001', 'latin1')];
-const FAILURE_LINE = /\bhalMemAlloc\s+failed\b|\bEL0004\b|\b(?:ACL_ERROR_RT_MEMORY_ALLOCATION|error\s*code\s*(?:is|=|:)?\s*207001|ret(?:Code)?\s*[=:]\s*207001)\b/i;
+// Needles whose first bytes are rare in logs: `207001` alone (digits of every timestamp) cost 5x a pass of `out of memory`.
+const FAILURE_NEEDLES = [Buffer.from('EL0004', 'latin1'), Buffer.from('halMemAlloc', 'latin1'), Buffer.from('code is 207001', 'latin1'), Buffer.from('MEMORY_ALLOCATION', 'latin1')];
+const FAILURE_LINE = /\bhalMemAlloc\s+failed\b|\bEL0004\b|\bACL_ERROR_RT_MEMORY_ALLOCATION\b|\berror code is 207001\b/;
 /** The same device spellings plog.ts reads on failure lines: the first one wins. */
 const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d{1,9})\b|\bdevice\s*[=:([]?\s*(\d{1,9})\b|\bdev\s?(\d{1,9})\b|\b(?:NPU|GPU)\s?(\d{1,9})\b/i;
-const LONGEST_NEEDLE = 13;
+const LONGEST_NEEDLE = Math.max(OOM_NEEDLE.length, ...FAILURE_NEEDLES.map((n) => n.length));
 
 /** Bytes of one line that are looked at, at most; a longer line is read in parts. */
 export const MAX_LINE_BYTES = 256 * 1024;
@@ -27,8 +28,8 @@ const FAILURE_TEXT_CHARS = 299;
 /** One OOM event: the first place its (device, figures) was printed. */
 export interface FoundOom {
   message: OomMessage;
-  /** Byte offset of its line's start in the (decompressed) log. */
-  lineOffset: number;
+  /** Its line in the (decompressed) log, from 1. */
+  line: number;
   /** How many times these figures were printed in this log (re-raised, two loggers, several ranks' copies). */
   printed: number;
 }
@@ -36,7 +37,8 @@ export interface FoundOom {
 export interface FoundFailure {
   /** `devN` digits, or null when the line names no device. */
   device: string | null;
-  lineOffset: number;
+  /** Its line in the log, from 1. */
+  line: number;
   /** The line, shortened; null past the per-device sample. */
   text: string | null;
 }
@@ -48,76 +50,71 @@ export class JobLogScanner {
   droppedOoms = 0;
   readonly failures: FoundFailure[] = [];
   private readonly sitesPerDevice = new Map<string | null, number>();
-  /** The unfinished last line of what was pushed (a copy), and its offset in the log. */
+  /** The unfinished last line of what was pushed (a copy). */
   private carry: Buffer = Buffer.alloc(0);
-  private carryOffset = 0;
-  /** Where the carry's line starts, when it was cut (a line longer than MAX_LINE_BYTES): its first part was read already. */
-  private carryCut = false;
+  /** Newlines in everything pushed before the carry: the carry holds none, so these are all before it. */
+  private newlines = 0;
 
   /** One chunk of the log, in order; the scanner copies what it keeps. */
   push(chunk: Buffer): void {
     const window = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
-    const base = this.carryOffset;
     const last = window.lastIndexOf(NL);
     const complete = last + 1;
-    if (complete > 0) this.scan(window, base, 0, complete, this.carryCut);
+    if (complete > 0) this.scan(window, 0, complete, this.newlines);
+    // Every newline of the window is in the chunk (the carry has none) and before the new carry.
+    this.newlines += countNewlines(chunk);
     let rest = window.subarray(complete);
-    let restOffset = base + complete;
-    let cut = complete === 0 && this.carryCut;
     if (rest.length > MAX_LINE_BYTES) {
       // A very long line: read what arrived, keep only a tail in which a needle may continue.
-      this.scan(rest, restOffset, 0, rest.length, cut);
-      const keep = LONGEST_NEEDLE - 1;
-      restOffset += rest.length - keep;
-      rest = rest.subarray(rest.length - keep);
-      cut = true;
+      this.scan(rest, 0, rest.length, this.newlines);
+      rest = rest.subarray(rest.length - (LONGEST_NEEDLE - 1));
     }
     this.carry = Buffer.from(rest);
-    this.carryOffset = restOffset;
-    this.carryCut = cut;
   }
 
   /** The last line, when the log does not end with a newline (a crash cut it). */
   end(): void {
-    if (this.carry.length > 0) this.scan(this.carry, this.carryOffset, 0, this.carry.length, this.carryCut);
+    if (this.carry.length > 0) this.scan(this.carry, 0, this.carry.length, this.newlines);
     this.carry = Buffer.alloc(0);
   }
 
-  /** Every hit in window[from, to), a run of whole lines (the first one cut when `cut`). */
-  private scan(window: Buffer, base: number, from: number, to: number, cut: boolean): void {
+  /** Every hit in window[from, to), a run of whole lines (the first may be the rest of a line read in parts), after `linesBefore` newlines of the log. */
+  private scan(window: Buffer, from: number, to: number, linesBefore: number): void {
     const part = window.subarray(from, to);
-    for (let hit = part.indexOf(OOM_NEEDLE); hit !== -1; hit = part.indexOf(OOM_NEEDLE, hit + OOM_NEEDLE.length)) {
-      const lineStart = part.lastIndexOf(NL, hit) + 1;
-      const lineEnd = endOfLine(part, hit);
-      const message = readOomMessage(part.toString('latin1', hit + OOM_NEEDLE.length, Math.min(lineEnd, hit + OOM_NEEDLE.length + MESSAGE_CHARS)));
-      if (message === null) continue;
-      this.addOom(message, base + from + (lineStart === 0 && cut ? 0 : lineStart));
-    }
-    let lastLine = -1;
-    const failureLines: number[] = [];
+    // Hits by line start: an OOM message's hit, or -1 for a line with a CANN needle; in order, so lines count forward once.
+    const hits: [number, number][] = [];
+    for (let hit = part.indexOf(OOM_NEEDLE); hit !== -1; hit = part.indexOf(OOM_NEEDLE, hit + OOM_NEEDLE.length)) hits.push([part.lastIndexOf(NL, hit) + 1, hit]);
     for (const needle of FAILURE_NEEDLES) {
-      for (let hit = part.indexOf(needle); hit !== -1; hit = part.indexOf(needle, hit + needle.length)) {
-        const lineStart = part.lastIndexOf(NL, hit) + 1;
-        if (lineStart === lastLine || failureLines.includes(lineStart)) continue;
-        lastLine = lineStart;
-        failureLines.push(lineStart);
-      }
+      for (let hit = part.indexOf(needle); hit !== -1; hit = part.indexOf(needle, hit + needle.length)) hits.push([part.lastIndexOf(NL, hit) + 1, -1]);
     }
-    failureLines.sort((a, b) => a - b);
-    for (const lineStart of failureLines) {
-      const line = part.toString('utf8', lineStart, Math.min(endOfLine(part, lineStart), lineStart + MESSAGE_CHARS));
-      if (!FAILURE_LINE.test(line)) continue;
-      const d = FAILURE_DEVICE.exec(line);
+    if (hits.length === 0) return;
+    hits.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    let counted = 0;
+    let line = linesBefore + 1;
+    let failureLine = -1;
+    for (const [lineStart, hit] of hits) {
+      line += countNewlines(part, counted, lineStart);
+      counted = lineStart;
+      if (hit >= 0) {
+        const lineEnd = endOfLine(part, hit);
+        const message = readOomMessage(part.toString('latin1', hit + OOM_NEEDLE.length, Math.min(lineEnd, hit + OOM_NEEDLE.length + MESSAGE_CHARS)));
+        if (message !== null) this.addOom(message, line);
+        continue;
+      }
+      if (lineStart === failureLine) continue;
+      failureLine = lineStart;
+      const text = part.toString('utf8', lineStart, Math.min(endOfLine(part, lineStart), lineStart + MESSAGE_CHARS));
+      if (!FAILURE_LINE.test(text)) continue;
+      const d = FAILURE_DEVICE.exec(text);
       const digits = d === null ? null : (d[1] ?? d[2] ?? d[3] ?? d[4] ?? null);
       const device = digits === null ? null : String(Number(digits));
       const sited = this.sitesPerDevice.get(device) ?? 0;
       this.sitesPerDevice.set(device, sited + 1);
-      const text = sited < FAILURE_SITES_PER_DEVICE ? shorten(line) : null;
-      this.failures.push({ device, lineOffset: base + from + lineStart, text });
+      this.failures.push({ device, line, text: sited < FAILURE_SITES_PER_DEVICE ? shorten(text) : null });
     }
   }
 
-  private addOom(message: OomMessage, lineOffset: number): void {
+  private addOom(message: OomMessage, line: number): void {
     const id = figuresId(message);
     const known = this.ooms.get(id);
     if (known !== undefined) {
@@ -128,13 +125,37 @@ export class JobLogScanner {
       this.droppedOoms++;
       return;
     }
-    this.ooms.set(id, { message, lineOffset, printed: 1 });
+    this.ooms.set(id, { message, line, printed: 1 });
   }
 }
 
 /** One event per (device, figures): what a re-raised or twice-logged message prints again. */
 export function figuresId(m: OomMessage): string {
   return JSON.stringify([m.device, m.requested, m.total, m.allocated, m.active, m.deviceFree, m.allowed, m.reserved, m.processTotal, m.processes]);
+}
+
+/**
+ * Newlines in buf[from, to): four bytes at a time where the bytes are 4-aligned (a word has a zero byte where it
+ * matched 0x0a; the sum below sets exactly those bytes' high bits, with no borrow between bytes), ~2x faster than one
+ * indexOf call per newline on a training log's ~120-byte lines.
+ */
+export function countNewlines(buf: Buffer, from = 0, to = buf.length): number {
+  let n = 0;
+  let i = from;
+  const head = Math.min(to, from + ((4 - ((buf.byteOffset + from) & 3)) & 3));
+  for (; i < head; i++) if (buf[i] === NL) n++;
+  const words = (to - i) >> 2;
+  if (words > 0) {
+    const view = new Int32Array(buf.buffer, buf.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const x = (view[k] as number) ^ 0x0a0a0a0a;
+      const t = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+      if (t !== 0) n += Math.imul((t >>> 7) & 0x01010101, 0x01010101) >>> 24;
+    }
+    i += words << 2;
+  }
+  for (; i < to; i++) if (buf[i] === NL) n++;
+  return n;
 }
 
 function endOfLine(buf: Buffer, from: number): number {
