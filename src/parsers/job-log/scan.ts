@@ -55,17 +55,35 @@ export class JobLogScanner {
   /** Newlines in everything pushed before the carry: the carry holds none, so these are all before it. */
   private newlines = 0;
 
-  /** One chunk of the log, in order; the scanner copies what it keeps. */
+  /**
+   * One chunk of the log, in order; the scanner copies what it keeps. The chunk is searched where it lies: only the line
+   * that began in the previous chunk is copied (joining 1 MiB chunks to their carry cost ~1 s per GiB of memcpy).
+   */
   push(chunk: Buffer): void {
-    const window = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
-    const last = window.lastIndexOf(NL);
-    const complete = last + 1;
-    if (complete > 0) this.scan(window, 0, complete, this.newlines);
-    // Every newline of the window is in the chunk (the carry has none) and before the new carry.
+    const first = chunk.indexOf(NL);
+    if (first === -1) {
+      this.keep(this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]));
+      return;
+    }
+    let lines = this.newlines;
+    if (this.carry.length > 0) {
+      // The line the previous chunk left unfinished, now whole.
+      this.scan(Buffer.concat([this.carry, chunk.subarray(0, first + 1)]), 0, this.carry.length + first + 1, lines);
+      lines += 1;
+    } else {
+      this.scan(chunk, 0, first + 1, lines);
+      lines += 1;
+    }
+    const complete = chunk.lastIndexOf(NL) + 1;
+    if (complete > first + 1) this.scan(chunk, first + 1, complete, lines);
     this.newlines += countNewlines(chunk);
-    let rest = window.subarray(complete);
+    this.carry = Buffer.alloc(0);
+    this.keep(chunk.subarray(complete));
+  }
+
+  /** Keeps an unfinished line (a copy); one longer than MAX_LINE_BYTES is read now, and only a tail a needle may continue in is kept. */
+  private keep(rest: Buffer): void {
     if (rest.length > MAX_LINE_BYTES) {
-      // A very long line: read what arrived, keep only a tail in which a needle may continue.
       this.scan(rest, 0, rest.length, this.newlines);
       rest = rest.subarray(rest.length - (LONGEST_NEEDLE - 1));
     }
