@@ -10,7 +10,7 @@
 // parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,9 @@ const TARGETS = {
   summaryBytes: 1024 * 1024,
   /** The npm package (`npm pack`): what a training node downloads to run the command line (issue 24). */
   packageUnpackedBytes: 1.5 * 1000 * 1000,
+  /** `parse --job-log` of a log with one OOM at its end, against a bare Node read-and-indexOf of the same file (issue 32). */
+  jobLogVsIndexOf: 2,
+  jobLogRssMiB: 200,
 };
 /** The record-dense plog corpus: about this share of its lines are records (a log-heavy, failure-heavy run). */
 const DENSE_RECORD_SHARE = 0.1;
@@ -62,7 +65,7 @@ const QUOTED_SHARE = 0.07;
 // Options
 
 function parseOptions(argv) {
-  const o = { plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, snapshotBytes: '1GiB', only: null };
+  const o = { jobLogBytes: '512MiB', plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, snapshotBytes: '1GiB', only: null };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -73,6 +76,7 @@ function parseOptions(argv) {
     };
     switch (flag) {
       case '--plog-bytes': o.plogBytes = value(); break;
+      case '--job-log-bytes': o.jobLogBytes = value(); break;
       case '--dense-bytes': o.denseBytes = value(); break;
       case '--csv-rows': o.csvRows = Number(value()); break;
       case '--profiler-bytes': o.profilerBytes = value(); break;
@@ -103,11 +107,14 @@ function parseOptions(argv) {
     if (!given.has('--dump-bytes')) o.dumpBytes = '16MiB';
     if (!given.has('--launches')) o.launches = 20_000;
     if (!given.has('--snapshot-bytes')) o.snapshotBytes = '16MiB';
+    if (!given.has('--job-log-bytes')) o.jobLogBytes = '16MiB';
   }
+  o.jobLogBytes = parseSize(o.jobLogBytes);
+  if (!(o.jobLogBytes >= 1024 * 1024)) fail('--job-log-bytes must be at least 1MiB');
   o.dumpBytes = parseSize(o.dumpBytes);
   o.snapshotBytes = parseSize(o.snapshotBytes);
   if (!(o.snapshotBytes >= 1024 * 1024)) fail('--snapshot-bytes must be at least 1MiB');
-  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package' && o.only !== 'snapshot') fail('--only takes memscope, snapshot or package');
+  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package' && o.only !== 'snapshot' && o.only !== 'job-log') fail('--only takes memscope, snapshot, job-log or package');
   if (!Number.isSafeInteger(o.launches) || o.launches < 1000) fail('--launches must be an integer of at least 1000');
   o.plogBytes = parseSize(o.plogBytes);
   o.profilerBytes = parseSize(o.profilerBytes);
@@ -402,6 +409,14 @@ async function main() {
     log(`wrote the msMemScope section of ${relative(ROOT, target)}`);
     return;
   }
+  if (o.only === 'job-log') {
+    const section = await benchJobLog(o);
+    console.log(section);
+    const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
+    writeFileSync(target, withJobLogSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    log(`wrote the job-log section of ${relative(ROOT, target)}`);
+    return;
+  }
   if (o.only === 'snapshot') {
     const section = await benchSnapshot(o);
     console.log(section);
@@ -488,6 +503,7 @@ async function main() {
 
   const memscopeSection = await benchMemscope(o);
   const snapshotSection = await benchSnapshot(o);
+  const jobLogSection = await benchJobLog(o);
 
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
@@ -496,7 +512,7 @@ async function main() {
     dense: { bytes: denseBytes, files: denseFiles, share: denseShare, ...densePlog },
     quoted: { bytes: quotedBytes, share: quotedShare, ...quotedCompare },
   });
-  report.markdown = withSnapshotSection(withMemscopeSection(report.markdown, memscopeSection), snapshotSection);
+  report.markdown = withJobLogSection(withSnapshotSection(withMemscopeSection(report.markdown, memscopeSection), snapshotSection), jobLogSection);
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -937,6 +953,105 @@ Ours is \`parse --memory-snapshot FILE --json\` (both decoding passes, every fig
 The decoder holds a 1 MiB window of the file, a byte per memo index (how often it is fetched), the memo entries that
 will be fetched again (until their last fetch), and per address of the trace one slot (its latest entry and, once
 touched after the allocated peak, its first entry after it); the trace itself streams.
+`;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Job logs: a training log of progress lines with one OOM at its end, against a bare read-and-indexOf in Node
+
+const JOB_LOG_BEGIN = '<!-- job-log -->';
+const JOB_LOG_END = '<!-- /job-log -->';
+
+/** Puts the job-log section into a RESULTS.md text, replacing an earlier one. */
+function withJobLogSection(markdown, section) {
+  const block = `${JOB_LOG_BEGIN}\n${section}\n${JOB_LOG_END}\n`;
+  const from = markdown.indexOf(JOB_LOG_BEGIN);
+  const to = markdown.indexOf(JOB_LOG_END);
+  if (from !== -1 && to > from) return markdown.slice(0, from) + block + markdown.slice(to + JOB_LOG_END.length + 1);
+  return `${markdown.trimEnd()}\n\n${block}`;
+}
+
+/** The OOM the generated log ends with (torch_npu's parenthesised form behind a torchrun prefix). */
+const JOB_LOG_OOM =
+  '[rank3]: RuntimeError: NPU out of memory. Tried to allocate 1.50 GiB (NPU 3; 60.97 GiB total capacity; 41.20 GiB already allocated; 41.20 GiB current active; 1.10 GiB free; 44.31 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.\n';
+
+/** Writes a log of about `bytes`: progress lines (CI timestamps, a rank prefix, loss and throughput), then the OOM. Returns its size and line count. */
+function writeJobLog(file, bytes) {
+  const fd = openSync(file, 'w');
+  let written = 0;
+  let lines = 0;
+  try {
+    const batch = [];
+    let batchBytes = 0;
+    for (let step = 0; written + batchBytes < bytes; step++) {
+      const line = `2026-12-04T10:${String((step >> 6) % 60).padStart(2, '0')}:${String(step % 60).padStart(2, '0')}.${String(step % 1000).padStart(3, '0')}Z [rank${step % 8}]: step ${step} | loss ${(2 + ((step * 7919) % 1000) / 1000).toFixed(4)} | lr 1.0e-04 | grad_norm ${((step * 104729) % 1000 / 1000).toFixed(3)} | tokens/s ${50000 + (step % 4096)} | mem 48.21 GiB\n`;
+      batch.push(line);
+      batchBytes += line.length;
+      lines++;
+      if (batchBytes >= 4 * MiB) {
+        written += writeSync(fd, batch.join(''));
+        batch.length = 0;
+        batchBytes = 0;
+      }
+    }
+    written += writeSync(fd, batch.join('') + JOB_LOG_OOM);
+    lines++;
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes: written, lines };
+}
+
+/** The reference: what reading the file and finding the needle costs in Node with nothing else (1 MiB reads, Buffer.indexOf). */
+const READ_AND_INDEXOF = `import { openSync, readSync } from 'node:fs';
+const fd = openSync(process.argv[1], 'r'); const buf = Buffer.allocUnsafe(1 << 20); const needle = Buffer.from('out of memory');
+let hits = 0; for (;;) { const n = readSync(fd, buf, 0, buf.length, null); if (n === 0) break; const view = buf.subarray(0, n);
+for (let i = view.indexOf(needle); i !== -1; i = view.indexOf(needle, i + 1)) hits++; } console.log(hits);`;
+
+async function benchJobLog(o) {
+  const file = join(scratch, 'train.log');
+  const t0 = Date.now();
+  const log_ = writeJobLog(file, o.jobLogBytes);
+  log(`generated a ${(log_.bytes / MiB).toFixed(0)} MiB job log, ${log_.lines.toLocaleString('en')} lines, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  warm(scratch);
+  try {
+    const parsed = await measure(['node', CLI, 'parse', '--job-log', file, '--json'], { keepStdout: true });
+    if (parsed.code !== 0) fail(`parse --job-log exited with ${parsed.code}: ${parsed.stderr}`);
+    const ooms = Object.values(JSON.parse(parsed.stdout).sections?.ooms ?? {});
+    if (ooms.length !== 1 || ooms[0].requested !== 1.5 * 1024 * MiB || ooms[0].line !== log_.lines || ooms[0].cause !== 'fragmentation') {
+      fail(`parse --job-log: expected one fragmentation OOM of 1.5 GiB at line ${log_.lines}, got ${JSON.stringify(ooms)}`);
+    }
+    log(`verified parse --job-log: one OOM at line ${log_.lines}, fragmentation`);
+    const reference = ['node', '--input-type=module', '-e', READ_AND_INDEXOF, file];
+    const ours = ['node', CLI, 'parse', '--job-log', file, '--json'];
+    const t = await timeSideBySide('parse --job-log', ours, reference, o.runs, parsed.stdout);
+    const ratio = t.ms / t.refMs;
+    // CPU seconds (user + sys) too: on a shared, loaded machine wall time measures the queue as much as the work.
+    const cpu = (argv) => {
+      if (GNU_TIME === null) return null;
+      const timeFile = join(scratch, 'cpu.txt');
+      const r = spawnSync(GNU_TIME, ['-f', '%U %S', '-o', timeFile, ...argv], { stdio: 'ignore' });
+      if (r.status !== 0) return null;
+      const [user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+      return user + sys;
+    };
+    const cpuOurs = median(Array.from({ length: o.runs }, () => cpu(ours) ?? Number.NaN));
+    const cpuRef = median(Array.from({ length: o.runs }, () => cpu(reference) ?? Number.NaN));
+    log(`  parse --job-log CPU: ${cpuOurs.toFixed(2)} s; reference ${cpuRef.toFixed(2)} s`);
+    const s = (ms) => (ms / 1000).toFixed(2);
+    const verdict = (ok) => (ok ? 'pass' : '**miss**');
+    return `## Job logs
+
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}A training log of progress lines (CI timestamp, \`[rankN]:\` prefix, loss, throughput; ~150 bytes each) ending in one torch_npu OOM message, generated in a temporary folder and deleted after;
+medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME ? '\`/usr/bin/time -f %M\`' : 'VmHWM polling'}; machine load ${loadavg()[0].toFixed(1)} (1-minute average) at the end.
+Ours is \`parse --job-log FILE --json\` (node start-up and the bundle, the needle search, newlines counted for line numbers, the OOM read and explained, the JSON); the reference is a bare Node script reading the same file in 1 MiB chunks and counting \`out of memory\` with \`Buffer.indexOf\`.
+
+| figure | input | ours (median) | node read + indexOf (median) | ratio | target | CPU ours / reference (user + sys, median) | peak RSS ours |
+|---|---|---|---|---|---|---|---|
+| \`parse --job-log\` | ${(log_.bytes / MiB).toFixed(0)} MiB, ${log_.lines.toLocaleString('en')} lines, one OOM at the end | ${s(t.ms)} s | ${s(t.refMs)} s | ${ratio.toFixed(2)}× | ≤ ${TARGETS.jobLogVsIndexOf}×: ${verdict(ratio <= TARGETS.jobLogVsIndexOf)} | ${cpuOurs.toFixed(2)} s / ${cpuRef.toFixed(2)} s (${(cpuOurs / cpuRef).toFixed(2)}×) | ${t.rssMiB.toFixed(0)} MiB (max ${t.maxRssMiB.toFixed(0)}; ≤ ${TARGETS.jobLogRssMiB} MB: ${verdict(t.maxRssMiB * MiB <= TARGETS.jobLogRssMiB * 1e6)}) |
 `;
   } finally {
     rmSync(file, { force: true });

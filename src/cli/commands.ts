@@ -51,6 +51,8 @@ const PARSE: CommandSpec = {
   options: {
     ...INPUT_OPTIONS,
     json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
+    config: { type: 'string', value: 'FILE', description: "thresholds: the device capacity and fragmentation share that decide OOMs' causes" },
+    capacity: { type: 'string', value: 'SIZE', description: "every device's memory (e.g. 64GiB), to decide OOMs' causes when the evidence does not say" },
     out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
   },
 };
@@ -190,7 +192,9 @@ export async function collectFromOptions(opts: ParsedOptions, io: Output): Promi
   }
   const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
   const root = optionalString(opts, 'source-root');
-  const run = root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } };
+  // Loaded only when asked for: most runs never read a config before the gate.
+  const oom = opts.config === undefined && opts.capacity === undefined ? undefined : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
+  const run = { ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }), ...(oom === undefined ? {} : { oom }) };
   const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
   warnSkipped(collected, io);
   return collected;

@@ -260,6 +260,20 @@ const BASE = {
         }
       }
     },
+    "oom": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "How an out-of-memory's cause is decided (job logs, memory snapshots): fragmentation when the memory PyTorch cached but had not allocated is at least the request and at least `fragmentationPercent` of the device.",
+      "properties": {
+        "fragmentationPercent": {
+          "title": "a percent from 0 to 100",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 100,
+          "description": "Default 5."
+        }
+      }
+    },
     "verdicts": {
       "type": "object",
       "additionalProperties": false,
@@ -279,7 +293,7 @@ const BASE = {
         },
         "oom": {
           "$ref": "#/definitions/policy",
-          "description": "An `oom` entry in a memory snapshot's trace (torch_npu's caching allocator could not serve a request), explained as fragmentation or capacity. Default fail."
+          "description": "An out-of-memory of the caching allocator: a job log's OOM message or a memory snapshot trace's `oom` entry, explained as one of five causes (request larger than the device, refused with free memory, held outside the allocator, fragmentation, capacity). Default fail."
         },
         "fragmented": {
           "$ref": "#/definitions/policy",

@@ -264,6 +264,8 @@ const KEPT_SECTIONS: Partial<Record<Status, readonly string[]>> = {
   'leak-suspect': ['modules', 'unfreed'],
   'step-leak': ['stepLeaks'],
   growing: ['modules', 'components', 'steps'],
+  // OOMs (job logs, memory snapshots): their figures are in the run's snapshot, not the report; kept, severity as trusted.
+  oom: ['ooms'],
 };
 
 /**

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { DEFAULT_FRAGMENTATION_PERCENT } from '../model/oom-cause.js';
 import { InputError, SchemaError, UsageError } from '../common/errors.js';
 import { compileSchema, parseJson } from '../json/reader.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
@@ -58,6 +59,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
   growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
   fragmentation: { percent: 30, bytes: 1024 ** 3 },
+  oom: { fragmentationPercent: DEFAULT_FRAGMENTATION_PERCENT },
   verdicts: {
     'over-capacity': 'fail',
     'low-headroom': 'warn',
@@ -133,6 +135,7 @@ export interface GateConfigFile {
   imbalance?: { tolerance?: ToleranceInput; minDevices?: number };
   growth?: { warmupPercent?: number; tolerance?: ToleranceInput; warmupSteps?: number; perStep?: SizeInput; minWindows?: number };
   fragmentation?: { percent?: number; bytes?: SizeInput };
+  oom?: { fragmentationPercent?: number };
   verdicts?: Partial<Record<FindingStatus, Policy>>;
   baselineUpdateLabel?: string;
   history?: { window?: number; minPoints?: number; ceiling?: ToleranceInput };
@@ -215,6 +218,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
       percent: input.fragmentation?.percent ?? defaults.fragmentation.percent,
       bytes: input.fragmentation?.bytes === undefined ? defaults.fragmentation.bytes : toBytes(input.fragmentation.bytes, file, '/fragmentation/bytes'),
     },
+    oom: { fragmentationPercent: input.oom?.fragmentationPercent ?? defaults.oom.fragmentationPercent },
     verdicts: { ...defaults.verdicts, ...input.verdicts },
     baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
     history:
@@ -387,6 +391,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
     growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
     fragmentation: { ...config.fragmentation },
+    oom: { ...config.oom },
     verdicts: { ...config.verdicts },
     baselineUpdateLabel: config.baselineUpdateLabel,
     history: config.history === null ? null : { ...config.history, ceiling: { ...config.history.ceiling } },

@@ -111,6 +111,8 @@ export interface GateConfig {
    * reserved − allocated exceeds `bytes` (both must be exceeded).
    */
   fragmentation: { percent: number; bytes: number };
+  /** OOM causes: fragmentation needs cached ≥ the request and ≥ this share of the device (src/model/oom-cause.ts). */
+  oom: { fragmentationPercent: number };
   /** warn, fail or ignore (not assessed) per finding. */
   verdicts: Record<FindingStatus, Policy>;
   /** The label (settable by maintainers only) that lets a pull request's own baseline and config be used on it. */

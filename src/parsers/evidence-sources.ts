@@ -107,6 +107,21 @@ export const SOURCES: readonly EvidenceSource[] = [
     },
   },
   {
+    name: 'jobLog',
+    option: 'job-log',
+    input: 'job-log',
+    label: 'job log',
+    description: "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz): its OOM messages, each explained, and CANN allocation failures",
+    directoryPatterns: ['**/*.log', '**/*.txt', '**/*.out', '**/*.log.gz', '**/*.txt.gz', '**/*.out.gz'],
+    // A folder of plogs and CSVs also holds *.log and *.txt: job logs are read only where named.
+    searchedByDefault: false,
+    noFigures: 'did the job run out of device memory? Only "NPU/CUDA out of memory. Tried to allocate …" messages and CANN allocation failures (EL0004, halMemAlloc failed) are read',
+    load: async () => {
+      const m = await import('./job-log/index.js');
+      return { parseFile: m.parseJobLogFile, finish: m.finishJobLogs };
+    },
+  },
+  {
     name: 'dump',
     option: 'dump',
     input: 'memscope-dump',

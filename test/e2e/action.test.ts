@@ -2006,21 +2006,22 @@ describe('memory snapshots', () => {
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs.result).toBe('fail');
     // One annotation for the failing key, then the job's one-line reason.
-    expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: dev0/oom1 oom', undefined]);
-    expect(r.errors[1]?.message).toMatch(/^Memory gate failed: dev0\/oom1 oom/);
+    expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: dev0/fragmentation oom', undefined]);
+    expect(r.errors[1]?.message).toMatch(/^Memory gate failed: dev0\/fragmentation oom/);
     const report = readReport(r);
-    expect(report.entries.filter((e) => e.severity === 'fail').map((e) => [e.kind, e.key, e.status, e.current])).toEqual([['oom', 'dev0/oom1', 'oom', 1536 * MiB]]);
+    expect(report.entries.filter((e) => e.severity === 'fail').map((e) => [e.kind, e.key, e.status, e.current])).toEqual([['oom', 'dev0/fragmentation', 'oom', 1536 * MiB]]);
     const comments = fake.comments(PR);
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body.replaceAll('\u00a0', ' ');
     expect(body).toContain('\n### ❌ Memory gate failed: 1 oom (no baseline yet: 7 keys recorded) (1 warning)\n');
     // The explanation, escaped as markdown text: the numbers a memory engineer reads first.
-    const note = body.split('\n').find((line) => line.startsWith('1. `dev0/oom1`: '));
+    const note = body.split('\n').find((line) => line.startsWith('1. `dev0/fragmentation`: '));
     expect(note).toBeDefined();
     const plain = note!.replace(/\\(.)/g, '$1');
     expect(plain).toContain(
-      'Fragmentation: a request of 1.5 GiB failed with 1000.0 MiB free on the device; the allocator held 34.6 GiB reserved, 23.8 GiB of it allocated, so 10.8 GiB were cached, ' +
-        'more than the request, but no free block was that large (the largest: 1.2 GiB, at dump time, which the OOM triggered). Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True',
+      'Fragmentation: PyTorch held 10.8 GiB reserved but unallocated (34.6 GiB reserved, 23.8 GiB allocated), more than the 1.5 GiB requested, ' +
+        'but in no block that large (the largest free block: 1.2 GiB, at dump time, which the OOM triggered); 1000.0 MiB were free on the 26.0 GiB device ' +
+        "(torch_npu's module table plus the free memory). Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True",
     );
     expect(plain).toContain('Largest holders at the OOM: model/mlp.py:88 forward 12.5 GiB, model/attention.py:212 forward 7.2 GiB');
     expect(plain).toContain('From oom/rank0/oom_snapshot_4242_20261201101500.pickle.');
@@ -2029,5 +2030,57 @@ describe('memory snapshots', () => {
     const html = readFileSync(join(dirs.workspace, 'memory-report.html'), 'utf8');
     expect(html).toContain('<svg class="trace-timeline"');
     expect(html).not.toMatch(/<script/i);
+  });
+});
+
+// ───────────────────────────── issue 32: a job log's OOM as the only evidence ─────────────────────────────
+
+describe('job logs', () => {
+  const OOM =
+    '[rank0]: RuntimeError: NPU out of memory. Tried to allocate 4.00 GiB (NPU 0; 32.00 GiB total capacity; 2.00 GiB already allocated; 2.00 GiB current active; 1.00 GiB free; 2.50 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.';
+  const NOTE =
+    "Held outside the allocator: of the 32.0 GiB device, PyTorch reserved 2.5 GiB and 1.0 GiB were free, so 28.5 GiB were held outside PyTorch's allocator (more than inside it) when 4.0 GiB were requested. " +
+    'Find what holds it: `npu-smi info` for other processes on the device (from a container that sees every device), HCCL_BUFFSIZE for';
+
+  it("a training job's log alone fails the PR, the comment names the cause with its numbers and the next step, and comment mode re-judges it clean", async () => {
+    const dirs = newRunDirs();
+    mkdirSync(join(dirs.workspace, 'logs'), { recursive: true });
+    const progress = Array.from({ length: 200 }, (_, i) => `2026-12-04T10:00:${String(i % 60).padStart(2, '0')}.0000000Z step ${i} loss=2.31`);
+    writeFileSync(join(dirs.workspace, 'logs', 'train.log'), [...progress, OOM, OOM, ''].join('\n'));
+    const PR = 3201;
+    const r = await runAction({ dirs, inputs: { 'job-log': 'logs' }, event: 'pull_request', payload: prPayload(PR, 'f'.repeat(40), baseOf(dirs)) });
+    expect(r.code, why(r)).toBe(1);
+    expect(r.outputs.result).toBe('fail');
+    expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: dev0/outside-allocator oom', undefined]);
+    const report = readReport(r);
+    expect(report.entries.map((e) => [e.kind, e.key, e.status, e.severity, e.current])).toEqual([['oom', 'dev0/outside-allocator', 'oom', 'fail', 4 * 1024 * MiB]]);
+    const body = fake.comments(PR)[0]!.body.replaceAll('\u00a0', ' ');
+    expect(body).toContain('\n### ❌ Memory gate failed: 1 oom');
+    const note = body.split('\n').find((line) => line.startsWith('1. `dev0/outside-allocator`: '));
+    expect(note, body).toBeDefined();
+    const plain = note!.replace(/\\(.)/g, '$1');
+    expect(plain).toContain(NOTE);
+    expect(plain).toContain('From logs/train.log:201 (printed 2 times).');
+
+    // The fork-safe path: the same report as the pull_request run's artifact, re-judged by a workflow_run job.
+    const RUN = 9321;
+    const headSha = '3'.repeat(40);
+    // The base branch: no baseline, the default config (an OOM fails whatever the baseline).
+    fake.commitFiles({ branch: 'oom-base', parent: null, message: 'base of oom-base', files: { '.github/memory-gate.json': '{}' } });
+    const pr = fake.addPull({ number: 3202, headRef: 'oom', headOwner: 'forker', headSha, baseRef: 'oom-base' });
+    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': readFileSync(r.outputs.report!, 'utf8') } });
+    const c = await runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: headSha, event: 'pull_request', conclusion: 'failure', pull_requests: [] }, repository: { full_name: REPO } },
+      runId: 9322,
+    });
+    expect(c.code, why(c)).toBe(0);
+    expect(c.outputs.result).toBe('fail');
+    const posted = fake.comments(pr.number)[0]!.body.replaceAll('\u00a0', ' ');
+    // Re-judged clean: no claim of the report differs from what the trusted limits give.
+    expect(posted).toContain('### ❌ Memory gate failed: 1 oom');
+    expect(posted).not.toContain('This report is not trustworthy');
+    expect(posted.split('\n').find((line) => line.startsWith('1. `dev0/outside-allocator`: '))!.replace(/\\(.)/g, '$1')).toContain(NOTE);
   });
 });

@@ -44,6 +44,7 @@ const NAMED_IN_DESCRIPTION: Record<string, RegExp> = {
   dump: /\bmsMemScope dumps\b/,
   dumpBase: /\bmsMemScope dumps\b/,
   memorySnapshot: /\ballocator and node snapshots\b/,
+  jobLog: /\bjob logs\b/,
 };
 
 describe('action.yml meets the Marketplace rules', () => {

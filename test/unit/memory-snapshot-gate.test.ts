@@ -92,7 +92,17 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
       reserved: 37_134_270_464,
       largestFreeBlock: 1228 * 1024 ** 2,
       entriesAfter: 0,
-      kind: 'fragmentation',
+      // T from the module table beside the dump: Σ current (25,589.0125 MiB) + the 1,000 MiB free.
+      cause: 'fragmentation',
+      total: null,
+      active: null,
+      allowed: null,
+      processTotal: null,
+      processes: null,
+      source: 'memory snapshot',
+      precision: 'exact',
+      line: null,
+      printed: 1,
       sites: JSON.stringify([
         ['model/mlp.py:88 forward', 13_432_257_264, '/workspace/proj/'],
         ['model/attention.py:212 forward', 7_738_490_304, '/workspace/proj/'],
@@ -147,11 +157,12 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
     expect(result).toBe('fail');
     expect(out.split('\n')[0]).toBe('Memory gate failed: 1 oom (no baseline yet: 7 keys recorded) (1 warning)');
     const oom = entries.find((e) => e.status === 'oom');
-    expect(oom).toMatchObject({ kind: 'oom', key: 'dev0/oom1', severity: 'fail', current: 1536 * 1024 ** 2 });
+    expect(oom).toMatchObject({ kind: 'oom', key: 'dev0/fragmentation', severity: 'fail', current: 1536 * 1024 ** 2 });
     expect(oom?.note).toBe(
-      'Fragmentation: a request of 1.5 GiB failed with 1000.0 MiB free on the device; the allocator held 34.6 GiB reserved, 23.8 GiB of it allocated, ' +
-        'so 10.8 GiB were cached, more than the request, but no free block was that large (the largest: 1.2 GiB, at dump time, which the OOM triggered). ' +
-        'Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True so segments grow in place instead of leaving holes (or free the large blocks earlier). ' +
+      'Fragmentation: PyTorch held 10.8 GiB reserved but unallocated (34.6 GiB reserved, 23.8 GiB allocated), more than the 1.5 GiB requested, ' +
+        'but in no block that large (the largest free block: 1.2 GiB, at dump time, which the OOM triggered); ' +
+        "1000.0 MiB were free on the 26.0 GiB device (torch_npu's module table plus the free memory). " +
+        'Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True so segments grow in place instead of leaving holes (or max_split_size_mb below the request). ' +
         'Largest holders at the OOM: model/mlp.py:88 forward 12.5 GiB, model/attention.py:212 forward 7.2 GiB, <unknown> 4.1 GiB. ' +
         "torch_npu's module table at the OOM: PTA 24.6 GiB (peak 36.6 GiB), HCCL 400.0 MiB (peak 400.0 MiB), RUNTIME 26.0 MiB (peak 26.0 MiB). " +
         `From ${named(FRAGMENTED)}.`,
@@ -160,27 +171,64 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
     expect(entries.find((e) => e.status === 'fragmented')).toMatchObject({ kind: 'allocator', key: 'dev0/allocated', severity: 'warn', current: 11_601_445_748 });
     // The markdown keeps sizes and marks on one line with no-break spaces.
     const md = markdown.replaceAll('\u00a0', ' ');
-    expect(md).toContain('| ❌ oom | `dev0/oom1` ¹ | — → 1.5 GiB | +1.5 GiB (new) |');
+    expect(md).toContain('| ❌ oom | `dev0/fragmentation` ¹ | — → 1.5 GiB | +1.5 GiB (new) |');
     expect(md).toContain('| ⚠️ `dev0` | — → 23.8 GiB | — → 34.6 GiB | 10.8 GiB (31.2%) |');
     expect(out).toContain('! dev0    — → 23.8 GiB   — → 34.6 GiB      10.8 GiB (31.2%)');
   });
 
-  it('explains an OOM at capacity, and one whose free block was on another stream', async () => {
-    const { code, entries } = await check(['--memory-snapshot', CAPACITY]);
+  it('explains an OOM at capacity, and one whose free block was on another stream, on a device of the configured capacity', async () => {
+    const config = join(dir, 'capacity-32.json');
+    writeFileSync(config, JSON.stringify({ device: { capacity: '32GiB' } }));
+    const { code, entries } = await check(['--memory-snapshot', CAPACITY, '--config', config]);
     expect(code).toBe(1);
     const notes = Object.fromEntries(entries.filter((e) => e.status === 'oom').map((e) => [e.key, e.note]));
-    expect(notes['dev0/oom1']).toBe(
-      'Capacity: a request of 2.0 GiB failed with 100.0 MiB free on the device; the allocator held 28.0 GiB reserved, 28.0 GiB of it allocated, so 28.0 KiB were cached, ' +
-        'less than the request: the device is full. Hold less at that point (smaller micro-batch, activation recomputation, optimizer state sharded or offloaded) or run on more devices. ' +
+    expect(Object.keys(notes)).toEqual(['dev0/capacity', 'dev1/capacity']);
+    expect(notes['dev0/capacity']).toBe(
+      "Capacity: the program's own tensors filled the device: 28.0 GiB allocated and 28.0 GiB reserved of 32.0 GiB (the configured capacity), 100.0 MiB free, " +
+        '28.0 KiB cached (less than the 2.0 GiB requested). Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload. ' +
         `Largest holders at the OOM: model/attention.py:212 forward 14.0 GiB, model/embedding.py:30 forward 14.0 GiB. From ${named(CAPACITY)}.`,
     );
-    expect(notes['dev1/oom1']).toBe(
-      'Capacity: a request of 3.0 GiB failed with 50.0 MiB free on the device; the allocator held 16.0 GiB reserved, 12.0 GiB of it allocated, so 4.0 GiB were cached, ' +
-        'and a free block of 4.0 GiB (at dump time, which the OOM triggered) was as large as the request, yet could not serve it: it belongs to another stream or memory pool, ' +
-        'or a memory-fraction limit (set_per_process_memory_fraction) stopped the allocator. What this request could use was full. ' +
-        'Hold less at that point (smaller micro-batch, activation recomputation, optimizer state sharded or offloaded) or run on more devices. ' +
+    expect(notes['dev1/capacity']).toBe(
+      "Capacity: the program's own tensors filled the device: 12.0 GiB allocated and 16.0 GiB reserved of 32.0 GiB (the configured capacity), 50.0 MiB free, " +
+        '4.0 GiB cached (a free block of 4.0 GiB at dump time was as large as the request, yet could not serve it: it belongs to another stream or memory pool). ' +
+        'Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload. ' +
         `Largest holders at the OOM: model/embedding.py:30 forward 12.0 GiB. From ${named(CAPACITY)}.`,
     );
+  });
+
+  it('says the cause is unknown when nothing tells the device total (no module table, no capacity configured), and what would tell', async () => {
+    const { code, entries } = await check(['--memory-snapshot', CAPACITY]);
+    expect(code).toBe(1);
+    expect(entries.filter((e) => e.status === 'oom').map((e) => [e.key, e.note])).toEqual([
+      [
+        'dev0/unknown',
+        "Cause unknown: 2.0 GiB were requested with 100.0 MiB free, but the device's total memory is not known: set `device.capacity` in the config " +
+          `(or keep torch_npu's memUsageInfo CSV beside the OOM dump). From ${named(CAPACITY)}.`,
+      ],
+      [
+        'dev1/unknown',
+        "Cause unknown: 3.0 GiB were requested with 50.0 MiB free, but the device's total memory is not known: set `device.capacity` in the config " +
+          `(or keep torch_npu's memUsageInfo CSV beside the OOM dump). From ${named(CAPACITY)}.`,
+      ],
+    ]);
+  });
+
+  it('explains a 5 GiB request refused with 4 GiB free while 26 GiB of a 32 GiB card were held elsewhere as outside the allocator, not capacity', async () => {
+    const outside = join(FIX, 'constructed', 'oom_snapshot_4244_20261201103000.pickle');
+    const s = await snapshotOf(['--memory-snapshot', outside, '--capacity', '32GiB']);
+    expect(s.sections.ooms?.['dev0/oom1']).toMatchObject({ requested: 5 * GiB, deviceFree: 4 * GiB, allocated: 2 * GiB - 1024, reserved: 2 * GiB, cause: 'outside-allocator' });
+    const config = join(dir, 'capacity-32.json');
+    writeFileSync(config, JSON.stringify({ device: { capacity: '32GiB' } }));
+    const { entries } = await check(['--memory-snapshot', outside, '--config', config]);
+    expect(entries.filter((e) => e.status === 'oom').map((e) => [e.key, e.note])).toEqual([
+      [
+        'dev0/outside-allocator',
+        "Held outside the allocator: of the 32.0 GiB device (the configured capacity), PyTorch reserved 2.0 GiB and 4.0 GiB were free, so 26.0 GiB were held outside PyTorch's allocator " +
+          '(more than inside it) when 5.0 GiB were requested. Find what holds it: `npu-smi info` for other processes on the device (from a container that sees every device), ' +
+          "HCCL_BUFFSIZE for HCCL's buffers, and the framework's own memory-utilisation setting (a serving engine's pool). " +
+          `From ${named(outside)}.`,
+      ],
+    ]);
   });
 
   it('says when a device has no trace: only the dump-time figures exist', async () => {
@@ -213,6 +261,6 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
     const again = await snapshotOf(['--snapshot', node]);
     const gate = await run(['check', '--baseline', join(dir, 'absent.json'), '--snapshot', node, '--env', 'ASCEND_RT_VISIBLE_DEVICES=1']);
     expect(Object.keys(again.sections.allocator ?? {})).toEqual(['dev4/allocated', 'dev4/reserved']);
-    expect(gate.out).toContain('dev4/oom1');
+    expect(gate.out).toContain('dev4/fragmentation');
   });
 });

@@ -57,6 +57,7 @@ describe('defaults', () => {
       imbalance: { tolerance: { percent: 20, bytes: MiB }, minDevices: 3 },
       growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * MiB }, warmupSteps: 1, perStep: MiB, minWindows: 4 },
       fragmentation: { percent: 30, bytes: 1024 * MiB },
+      oom: { fragmentationPercent: 5 },
       verdicts: {
         'over-capacity': 'fail',
         'low-headroom': 'warn',
@@ -186,7 +187,7 @@ describe('parseGateConfig', () => {
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, history, growth, fragmentation, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, history, growth, fragmentation, oom, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],

@@ -100,7 +100,7 @@ function metricSchema(declaration: SectionDeclaration): Record<string, unknown> 
   return {
     type: 'object',
     additionalProperties: false,
-    required: Object.keys(declaration.fields),
+    required: Object.keys(declaration.fields).filter((name) => declaration.fields[name]?.optional !== true),
     properties: Object.fromEntries(
       Object.entries(declaration.fields).map(([name, field]) => [name, { $ref: `#/definitions/${field.type}`, description: field.description }]),
     ),

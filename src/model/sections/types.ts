@@ -22,6 +22,8 @@ export type FieldType = 'bytes' | 'signedBytes' | 'count' | 'countOrNull' | 'byt
 export interface FieldDeclaration {
   type: FieldType;
   description: string;
+  /** True for a field that files written before it existed lack: checked when present, never required. */
+  optional?: boolean;
 }
 
 export interface SectionDeclaration {

@@ -35,32 +35,36 @@ type MetricsCheck = (metrics: Record<string, unknown>, keys: readonly string[]) 
  * declared fields as the metric's keys, and only a key count of the whole text can prove there was no other
  * (parseSectionsJson): that skips a second walk over every metric's keys.
  */
-function compileMetricsCheck(fields: readonly (readonly [string, FieldType])[], exact: boolean): MetricsCheck {
+function compileMetricsCheck(fields: readonly (readonly [string, FieldType, boolean?])[], exact: boolean): MetricsCheck {
   const each = fields
-    .map(([name, type]) => {
+    .map(([name, type, optional]) => {
       const field = JSON.stringify(name);
+      // A field newer than files that may still be read (`optional`): checked when present, counted then.
+      if (optional === true) return `v = hasOwn(m, ${field}) ? m[${field}] : undefined;\n    if (v !== undefined) { if (!(${FIELD_CONDITIONS[type]})) return -1; present++; }`;
       return `${exact ? `if (!hasOwn(m, ${field})) return -1;\n    ` : ''}v = m[${field}];\n    if (!(${FIELD_CONDITIONS[type]})) return -1;`;
     })
     .join('\n    ');
+  const required = fields.filter(([, , optional]) => optional !== true).length;
   const ownKeys = `let own = 0;
     for (const field in m) if (hasOwn(m, field)) own++;
-    if (own !== ${fields.length}) return -1;`;
+    if (own !== ${required} + present) return -1;`;
   const body = `return function checkMetrics(metrics, keys) {
   let count = 0;
   for (let i = 0; i < keys.length; i++) {
     const m = metrics[keys[i]];
     if (m === null || typeof m !== "object" || Array.isArray(m)) return -1;
-    ${exact ? ownKeys : ''}
     let v;
+    let present = 0;
     ${each}
-    count += ${1 + fields.length};
+    ${exact ? ownKeys : ''}
+    count += ${1 + required} + present;
   }
   return count;
 };`;
   return new Function('hasOwn', 'MAX', body)(Object.hasOwn, MAX) as MetricsCheck;
 }
 
-const fieldsOf = (s: SectionDeclaration): (readonly [string, FieldType])[] => Object.entries(s.fields).map(([name, field]) => [name, field.type] as const);
+const fieldsOf = (s: SectionDeclaration): (readonly [string, FieldType, boolean])[] => Object.entries(s.fields).map(([name, field]) => [name, field.type, field.optional === true] as const);
 /** Per section: the exact check, and the one whose count parseSectionsJson proves against the text. */
 const SECTION_CHECKS = new Map<string, { exact: MetricsCheck; counted: MetricsCheck }>(
   SECTIONS.map((s) => [s.name, { exact: compileMetricsCheck(fieldsOf(s), true), counted: compileMetricsCheck(fieldsOf(s), false) }]),

@@ -1,6 +1,7 @@
 // The evidence source `memorySnapshot` (--memory-snapshot, memory-snapshot): torch_npu allocator snapshots into the snapshot's sections.
 import { statSync } from 'node:fs';
 import { InputError } from '../../common/errors.js';
+import { OOM_FIELD_DEFAULTS, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
 import type { RunSettings } from '../run-settings.js';
@@ -55,13 +56,13 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
       oomDevices.add(d.device);
       const largest = d.dump.largestFreeBlock;
       into.addMetric('ooms', `${dev}/oom${i + 1}`, {
+        ...OOM_FIELD_DEFAULTS,
         requested: o.size,
         deviceFree: o.deviceFree,
         allocated: o.allocated,
         reserved: o.reserved,
         largestFreeBlock: largest,
         entriesAfter: o.entriesAfter,
-        kind: o.reserved - o.allocated >= o.size && largest < o.size ? 'fragmentation' : 'capacity',
         sites: JSON.stringify(
           o.sites === null
             ? []
@@ -78,9 +79,9 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
   if (oomDevices.size > 0) for (const table of memUsageBeside(file.path, file.name, oomDevices)) readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
 }
 
-/** Once per run, on the built snapshot: site paths moved to the source root, when the run names one. */
+/** Once per run, on the built snapshot: site paths moved to the source root, when the run names one; every OOM's cause. */
 export function finishMemorySnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
-  return run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot);
+  return withOomCauses(run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot), run.oom);
 }
 
 function topSites(sites: SiteBytes): [string, number][] {
