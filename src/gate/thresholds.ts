@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
 import { InputError, SchemaError, UsageError } from '../common/errors.js';
 import { compileSchema, parseJson } from '../json/reader.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
-import { parseSize } from '../model/units.js';
+import { bareNumber, parseSize } from '../model/units.js';
 import { DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
 import { buildConfigSchema } from './config-schema.js';
 import type {
@@ -304,6 +304,9 @@ export function parseMaxIncrease(spec: string): Tolerance {
   if (parts.length > 2) fail();
   const tolerance: Tolerance = {};
   for (const part of parts) {
+    // "5" used to mean 5 bytes where 5% was meant: a number other than 0 says which.
+    const bare = bareNumber(part);
+    if (bare !== null) throw new UsageError(`'max-increase' "${bare}" has no unit: write ${bare}% for a share of the baseline or ${bare}B for bytes`);
     const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(part);
     if (percent) {
       if (tolerance.percent !== undefined) fail();

@@ -161,8 +161,8 @@ describe('parseGateConfig', () => {
     ['1.5 GiB', 1.5 * GiB],
     ['2GB', 2_000_000_000],
     ['1TiB', 1024 ** 4],
-    ['512', 512],
     ['512B', 512],
+    ['0', 0],
   ])('reads the size %j as %d bytes', (size, bytes) => {
     expect(parseGateConfig({ modules: { rules: [{ match: 'x', budget: size }] } }, 'cfg.json').sections.modules!.rules[0]).toEqual({
       match: 'x',
@@ -180,6 +180,10 @@ describe('parseGateConfig', () => {
     ['a size with a percent sign', { kernels: { tolerance: { bytes: '5%' } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got "5%"`],
     ['an integer beyond 2^53 - 1', { kernels: { tolerance: { bytes: 2 ** 53 } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got 9007199254740992`],
     ['a unit the gate does not know (PiB)', { modules: { rules: [{ match: 'a', budget: '9999 PiB' }] } }, '/modules/rules/0/budget', `${SIZE_REASON}, got "9999 PiB"`],
+    ['a bare number as a string (issue 29)', { modules: { rules: [{ match: 'a', budget: '512' }] } }, '/modules/rules/0/budget', '"512" has no unit: write "512B" for bytes, or a unit such as "512MiB"'],
+    ['a bare decimal as a string', { kernels: { tolerance: { bytes: ' 1.5 ' } } }, '/kernels/tolerance/bytes', '" 1.5 " has no unit: write "1.5B" for bytes, or a unit such as "1.5MiB"'],
+    ['a headroom that is a bare number string', { device: { minHeadroom: '10' } }, '/device/minHeadroom', '"10" has no unit: write "10%" for a share of the capacity or "10B" for bytes'],
+    ['a headroom that is a bare integer', { devices: { dev3: { minHeadroom: 10 } } }, '/devices/dev3/minHeadroom', '10 has no unit: write "10%" for a share of the capacity or "10B" for bytes'],
     ['a huge size with a known unit', { modules: { rules: [{ match: 'a', budget: '99999TiB' }] } }, '/modules/rules/0/budget', 'must be at most 2^53 - 1 bytes, got "99999TiB"'],
     ['an unknown policy', { onNew: 'maybe' }, '/onNew', 'must be one of "warn", "fail", "ignore", got "maybe"'],
     ['a policy of the wrong type', { onMissing: 1 }, '/onMissing', 'must be one of "warn", "fail", "ignore", got 1'],
@@ -281,7 +285,7 @@ describe('parseMaxIncrease', () => {
     ['64MiB', { bytes: 64 * MiB }],
     ['64KB', { bytes: 64_000 }],
     ['1.5GiB', { bytes: 1.5 * GiB }],
-    ['4096', { bytes: 4096 }],
+    ['4096B', { bytes: 4096 }],
     ['0', { bytes: 0 }],
     ['5%,1MiB', { percent: 5, bytes: MiB }],
     ['1MiB,5%', { percent: 5, bytes: MiB }],
@@ -298,6 +302,17 @@ describe('parseMaxIncrease', () => {
       expect(err.message).toBe(`'max-increase' must look like 5% or 64MiB or 5%,1MiB, got ${JSON.stringify(spec)}`);
     },
   );
+
+  it.each<[string, string]>([
+    ['5', `'max-increase' "5" has no unit: write 5% for a share of the baseline or 5B for bytes`],
+    ['4096', `'max-increase' "4096" has no unit: write 4096% for a share of the baseline or 4096B for bytes`],
+    ['5%,1', `'max-increase' "1" has no unit: write 1% for a share of the baseline or 1B for bytes`],
+    [' 2.5 ', `'max-increase' "2.5" has no unit: write 2.5% for a share of the baseline or 2.5B for bytes`],
+  ])('refuses the bare number %j, which used to mean bytes, naming both readings (issue 29)', (spec, message) => {
+    const err = thrown(() => parseMaxIncrease(spec));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(message);
+  });
 });
 
 describe('applyMaxIncrease', () => {
