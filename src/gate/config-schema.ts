@@ -26,6 +26,13 @@ const BASE = {
       ],
       "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
     },
+    "onDisjointBaseline": {
+      "enum": [
+        "warn",
+        "fail"
+      ],
+      "description": "A baseline that shares no key with this run (another input, or keys renamed), so nothing is compared: fail (default) fails the run with one line naming both sides' first keys; warn passes it with that line, for the first run of a new input."
+    },
     "onMissing": {
       "$ref": "#/definitions/policy",
       "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."

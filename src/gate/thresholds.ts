@@ -46,6 +46,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
   onMissingBaseline: 'warn',
+  onDisjointBaseline: 'fail',
   onMissing: 'warn',
   environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
@@ -121,6 +122,7 @@ export interface GateConfigFile {
   [section: string]: unknown;
   onNew?: Policy;
   onMissingBaseline?: 'warn' | 'fail';
+  onDisjointBaseline?: 'warn' | 'fail';
   onMissing?: Policy;
   environment?: Partial<EnvironmentPolicy>;
   failOnImprovement?: boolean;
@@ -181,6 +183,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
+    onDisjointBaseline: input.onDisjointBaseline ?? DEFAULT_CONFIG.onDisjointBaseline,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
     environment: {
       onChange: input.environment?.onChange ?? defaults.environment.onChange,
@@ -378,6 +381,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
     onMissingBaseline: config.onMissingBaseline,
+    onDisjointBaseline: config.onDisjointBaseline,
     onMissing: config.onMissing,
     environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
     failOnImprovement: config.failOnImprovement,

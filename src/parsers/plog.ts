@@ -123,6 +123,10 @@ export class PlogScanner {
   private readonly keys = keyCache;
   /** A file offset that fastRecord found to start a record (the line after its record), or -1. */
   private knownStart = -1;
+  /** The file's end when its last line has no newline (a writer killed mid-record), else -1. */
+  private cutEnd = -1;
+  /** The record being read ends at cutEnd: a record skipped now was cut off, not malformed. */
+  private readingCut = false;
 
   /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
   private junctions: (Buffer | undefined)[] = takeSpareJunctions();
@@ -192,6 +196,7 @@ export class PlogScanner {
     // Bytes before `complete` are whole lines; `closed` says nothing can continue the line that ends there.
     let complete = final ? end : this.bufStart + this.buf.lastIndexOf(NL) + 1;
     let closed = final;
+    if (final && this.buf.length > 0 && this.buf[this.buf.length - 1] !== NL) this.cutEnd = end;
     if (!closed && end - complete > MAX_LINE_BYTES) {
       complete = end;
       closed = true;
@@ -605,6 +610,7 @@ export class PlogScanner {
    * the record starts where a record starts, so an attribute word right at its start is one (a prefix cut off).
    */
   private readRecord(start: number, end: number, anchored: boolean): void {
+    this.readingCut = end === this.cutEnd;
     const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
     let segmentStart = 0;
     let level: string | null = null;
@@ -722,7 +728,7 @@ export class PlogScanner {
   }
 
   private skip(at: number, reason: string): void {
-    this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason });
+    this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason, ...(this.readingCut ? { cut: true as const } : {}) });
   }
 
   private fail(at: number, reason: string): never {
