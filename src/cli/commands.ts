@@ -125,8 +125,10 @@ function usage(width: number): string {
     'INPUTS: one or more of these flags, each with files, directories or globs:',
     ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
     '',
-    'A folder is searched for (globs below the folder; ! excludes):',
+    'A folder is searched for (globs below the folder):',
     ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+    '',
+    "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",
     '',
     'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
   ]
