@@ -185,7 +185,12 @@ function patternsFor(dir: string, kind: InputKind): readonly string[] {
   const source = evidenceSource(kind);
   const name = path.basename(dir);
   const own = source.folderPatterns?.find((p) => picomatch.isMatch(name, p.folder, { dot: true }));
-  return own?.patterns ?? source.directoryPatterns;
+  return withCompressed(own?.patterns ?? source.directoryPatterns);
+}
+
+/** Each file pattern also as `.gz` (`**` + `/*.log.gz`): a compressed input is read like a plain one. Exclusions stay as they are. */
+function withCompressed(patterns: readonly string[]): string[] {
+  return [...patterns.filter((p) => !p.startsWith('!')), ...patterns.filter((p) => !p.startsWith('!')).map((p) => `${p}.gz`), ...patterns.filter((p) => p.startsWith('!'))];
 }
 
 async function searchDirectory(dir: string, kind: InputKind, failed: UnreadableFolder[]): Promise<string[]> {

@@ -299,7 +299,7 @@ function clip(text: string): string {
  */
 export async function streamDump(path: string, reader: DumpReader): Promise<void> {
   try {
-    await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
+    await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), reader.file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new InputError(`${reader.file}: cannot read the dump (${code})`);
