@@ -2,7 +2,7 @@
 // baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
 import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
-import { runGate } from '../gate/run-gate.js';
+import { notReadOf, runGate } from '../gate/run-gate.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import { historyPlan, readBranchHistory, recordRunOnBranch } from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
@@ -19,7 +19,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const plan = historyPlan(inputs);
   if (plan.role !== 'off') core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
   let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
-  const { snapshot, missingArtifacts } = await collectInputs(inputs);
+  const { snapshot, missingArtifacts, skippedRecords } = await collectInputs(inputs);
+  const notRead = notReadOf(snapshot.meta.skipped, skippedRecords);
   const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../history/trends.js');
   // One set of series for the noise band and, unless this run records a point, the report's trends.
   const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
@@ -31,6 +32,7 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     allowMissingBaseline: true,
     limits,
     ...(read !== undefined ? { noise: read.noise } : {}),
+    ...(notRead !== undefined ? { notRead } : {}),
   });
   // Recorded whether the gate passed or failed: a failing default branch is history too. The point goes onto the
   // history read above when the branch has not moved since (no second parse); the trends are then of it afresh.

@@ -1,6 +1,7 @@
 // Every Action input, read in one place into one typed object; errors name the input.
 import * as core from '@actions/core';
 import { UsageError } from '../common/errors.js';
+import { parseMaxIncrease } from '../gate/thresholds.js';
 import { SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { splitList } from '../sources/local.js';
 
@@ -119,6 +120,13 @@ function parseHistorySize(value: string): number {
   return Number(value);
 }
 
+/** 'max-increase' as given, checked now: a bad one ("5": 5% or 5 bytes?) stops the run before any download or parse. */
+function checkedMaxIncrease(value: string): string | undefined {
+  if (value === '') return undefined;
+  parseMaxIncrease(value);
+  return value;
+}
+
 /** Reads and validates every input. `get` is injectable so tests can feed inputs without the environment. */
 export function readInputs(get: (name: string) => string = (name) => core.getInput(name)): ActionInputs {
   const commentKey = get('comment-key') || 'default';
@@ -134,7 +142,7 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     token: get('github-token'),
     baseline: get('baseline') || 'baselines/memory-baseline.json',
     config: get('config') || undefined,
-    maxIncrease: get('max-increase') || undefined,
+    maxIncrease: checkedMaxIncrease(get('max-increase')),
     mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment', 'snapshot'] as const),
     comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never'] as const),
     commentKey,

@@ -33,6 +33,7 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
   let root = workspace;
   let specs: SpecsBySource = inputs.evidence;
   let missingArtifacts: string[] = [];
+  let searchedByDefault = false;
 
   if (inputs.artifacts.length > 0) {
     root = path.join(workDir(), 'artifacts');
@@ -50,17 +51,25 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
     );
     missingArtifacts = fanIn.failed.map((f) => f.name);
     // Nothing named: search everything that was downloaded, for every source.
-    if (noSpecs(specs)) specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
+    if (noSpecs(specs)) {
+      specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
+      searchedByDefault = true;
+    }
   } else if (noSpecs(specs)) {
     throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
   }
 
-  const files = await resolveAllInputs(specs, root, (message) => core.warning(visible(message)), (source) => `'${source.input}'`);
+  const searchHelp = "the README's Inputs section lists what a folder is searched for";
+  // An input whose paths match nothing, while others found files, stops the run (or warns, with 'missing-artifacts: warn').
+  const files = await resolveAllInputs(specs, root, (message) => core.warning(visible(message)), (source) => `'${source.input}'`, {
+    unmatched: searchedByDefault ? 'ignore' : inputs.missingArtifacts,
+    searchHelp,
+  });
   core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
   const collected = await collectSnapshot({
     files,
     searched: describeSearches(specs, (source) => `'${source.input}'`),
-    searchHelp: "the README's Inputs section lists what a folder is searched for",
+    searchHelp,
     // Allocation sites of memory snapshots are written relative to the checkout, when the frames lie in it.
     run: { sourceRoot: { path: workspace, strict: false } },
   });

@@ -127,8 +127,10 @@ function usage(width: number): string {
     'INPUTS: one or more of these flags, each with files, directories or globs:',
     ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
     '',
-    'A folder is searched for (globs below the folder; ! excludes):',
+    'A folder is searched for (globs below the folder; each also compressed, as .gz):',
     ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+    '',
+    "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",
     '',
     'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
   ]
@@ -243,8 +245,9 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const junitFile = optionalString(opts, 'junit');
   // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
   const stamp = junitFile === undefined ? undefined : (await import('../sources/node-environment.js')).runStamp();
-  const { snapshot: collected } = await collectFromOptions(opts, io);
-  const { runGate } = await import('../gate/run-gate.js');
+  const { snapshot: collected, skippedRecords } = await collectFromOptions(opts, io);
+  const { notReadOf, runGate } = await import('../gate/run-gate.js');
+  const notRead = notReadOf(collected.meta.skipped, skippedRecords);
   const trendsModule = history === null ? undefined : await import('../history/trends.js');
   const snapshot = await withNodeFromOptions(collected, opts, io);
   // One set of series for the noise band and the report's trends (this command never writes the history).
@@ -257,6 +260,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
     allowMissingBaseline: true,
     ...(read !== undefined ? { noise: read.noise } : {}),
+    ...(notRead !== undefined ? { notRead } : {}),
   });
   const trends = read?.withConfig(config);
   const reportFile = optionalString(opts, 'report');

@@ -2,6 +2,7 @@
 import { SECTIONS, valueOf, type SectionDeclaration } from '../model/sections/index.js';
 import type { Metric } from '../model/sections/types.js';
 import { compareKeys, keysOf, metricsOf, type SectionMetrics } from '../model/snapshot.js';
+import { disjointOf } from './disjoint.js';
 import { FINDINGS } from './findings/index.js';
 import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from './thresholds.js';
 import { formatBytes, formatCount } from '../model/units.js';
@@ -57,7 +58,10 @@ export function compareSnapshots(baseline: GateInput, current: GateInput, config
   const counts: Partial<Record<Status, number>> = {};
   for (const status of STATUSES) counts[status] = 0;
   for (const [status, n] of byStatus) counts[status] = n;
-  return { result: failed ? 'fail' : 'pass', counts, entries };
+  // Nothing compared is no pass earned: a baseline of another input shares no key with the run.
+  const disjoint = disjointOf(verdicts, config);
+  if (disjoint === null) return { result: failed ? 'fail' : 'pass', counts, entries };
+  return { result: failed || disjoint.severity === 'fail' ? 'fail' : 'pass', counts, entries, disjointBaseline: disjoint };
 }
 
 /** Each key's verdict followed by its findings (in the order the assessors gave them); the rest last, in that order. */

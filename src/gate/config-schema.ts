@@ -26,6 +26,13 @@ const BASE = {
       ],
       "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
     },
+    "onDisjointBaseline": {
+      "enum": [
+        "warn",
+        "fail"
+      ],
+      "description": "A baseline that shares no key with this run (another input, or keys renamed), so nothing is compared: fail (default) fails the run with one line naming both sides' first keys; warn passes it with that line, for the first run of a new input."
+    },
     "onMissing": {
       "$ref": "#/definitions/policy",
       "description": "A key in the baseline but not in this run: warn (default), fail, or ignore."
@@ -332,14 +339,14 @@ const BASE = {
     },
     "size": {
       "title": "a byte size: an integer number of bytes, or a string such as \"64MiB\", \"1.5GiB\" or \"200MB\"",
-      "description": "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes.",
+      "description": "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes. A string carries its unit (\"512B\" for bytes): \"512\" is refused, since 512 bytes and 512 MiB read alike; \"0\" needs none.",
       "type": [
         "integer",
         "string"
       ],
       "minimum": 0,
       "maximum": 9007199254740991,
-      "pattern": "^\\s*\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+      "pattern": "^\\s*(0+(\\.0+)?|\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb]))\\s*$"
     },
     "tolerance": {
       "description": "How much a value may move before it counts. A change must exceed EVERY field that is set: `bytes` (delta > bytes) and `percent` (delta > |baseline| x percent / 100; with a baseline of 0 any change exceeds it). An empty object {} means any growth regresses. A tolerance object REPLACES the default tolerance as a whole; fields are not merged.",
@@ -393,14 +400,14 @@ const BASE = {
         },
         "minHeadroom": {
           "title": "a share of the capacity such as \"10%\", or a byte size such as \"4GiB\"",
-          "description": "Memory that must stay free below the capacity: a percent (at most 100%) or a size.",
+          "description": "Memory that must stay free below the capacity: a percent (at most 100%) or a size with its unit. A bare number other than 0 (10, \"10\") is refused: write \"10%\" or \"10B\".",
           "type": [
             "integer",
             "string"
           ],
           "minimum": 0,
-          "maximum": 9007199254740991,
-          "pattern": "^\\s*\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+          "maximum": 0,
+          "pattern": "^\\s*(0+(\\.0+)?|\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb]))\\s*$"
         }
       }
     },

@@ -1,5 +1,6 @@
 // Re-judges a report uploaded by an untrusted run against the trusted baseline and config: every verdict, count and the
 // result are derived again from the report's own figures, and each claim that does not follow is named. Pure, no I/O.
+import { disjointOf } from './disjoint.js';
 import { SECTIONS, sectionOfKind, valueOf, type SectionDeclaration } from '../model/sections/index.js';
 import type { Metric } from '../model/sections/types.js';
 import { compareKeys, hasNoMetrics, keysOf, metricsOf, type ModuleMetric } from '../model/snapshot.js';
@@ -185,7 +186,12 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
     if (severity !== claimed.environment.severity) discrepancies.push({ pointer: '/environment/severity', key: null, field: 'environment', claimed: claimed.environment.severity, rejudged: severity });
     report = applyEnvironment(report, { ...claimed.environment, severity });
   }
+  // Recomputed from the trusted baseline's verdicts: what a disjoint baseline does is the trusted config's.
+  const disjoint = disjointOf(verdicts, config);
+  if (disjoint !== null) report.disjointBaseline = disjoint;
+  if (claimed.notRead !== undefined) report.notRead = claimed.notRead;
   const failed =
+    disjoint?.severity === 'fail' ||
     entries.some((e) => e.severity === 'fail') ||
     report.environment?.severity === 'fail' ||
     (config.onMissingBaseline === 'fail' && (trusted.baseline === null || hasNoMetrics(trusted.baseline)));

@@ -6,7 +6,7 @@ import { DEFAULT_FRAGMENTATION_PERCENT } from '../model/oom-cause.js';
 import { InputError, SchemaError, UsageError } from '../common/errors.js';
 import { compileSchema, parseJson } from '../json/reader.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
-import { parseSize } from '../model/units.js';
+import { bareNumber, parseSize } from '../model/units.js';
 import { DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
 import { buildConfigSchema } from './config-schema.js';
 import type {
@@ -47,6 +47,7 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
   onNew: 'warn',
   onMissingBaseline: 'warn',
+  onDisjointBaseline: 'fail',
   onMissing: 'warn',
   environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
@@ -123,6 +124,7 @@ export interface GateConfigFile {
   [section: string]: unknown;
   onNew?: Policy;
   onMissingBaseline?: 'warn' | 'fail';
+  onDisjointBaseline?: 'warn' | 'fail';
   onMissing?: Policy;
   environment?: Partial<EnvironmentPolicy>;
   failOnImprovement?: boolean;
@@ -184,6 +186,7 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
+    onDisjointBaseline: input.onDisjointBaseline ?? DEFAULT_CONFIG.onDisjointBaseline,
     onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
     environment: {
       onChange: input.environment?.onChange ?? defaults.environment.onChange,
@@ -308,6 +311,9 @@ export function parseMaxIncrease(spec: string): Tolerance {
   if (parts.length > 2) fail();
   const tolerance: Tolerance = {};
   for (const part of parts) {
+    // "5" used to mean 5 bytes where 5% was meant: a number other than 0 says which.
+    const bare = bareNumber(part);
+    if (bare !== null) throw new UsageError(`'max-increase' "${bare}" has no unit: write ${bare}% for a share of the baseline or ${bare}B for bytes`);
     const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(part);
     if (percent) {
       if (tolerance.percent !== undefined) fail();
@@ -379,6 +385,7 @@ function cloneConfig(config: GateConfig): GateConfig {
     sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
     onNew: config.onNew,
     onMissingBaseline: config.onMissingBaseline,
+    onDisjointBaseline: config.onDisjointBaseline,
     onMissing: config.onMissing,
     environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
     failOnImprovement: config.failOnImprovement,

@@ -87,6 +87,8 @@ export interface GateConfig {
   onNew: Policy;
   /** A first run (no baseline file, or one without keys): warn passes with "No baseline yet", fail closes the gate until one is committed. */
   onMissingBaseline: 'warn' | 'fail';
+  /** A baseline that shares no key with this run (another input, renamed keys): fail (default), or warn for a new input's first run. */
+  onDisjointBaseline: 'warn' | 'fail';
   onMissing: Policy;
   /** What an environment change since the baseline, or nodes that disagree, do to the verdict. */
   environment: EnvironmentPolicy;
@@ -241,6 +243,33 @@ export interface GateReport {
   environment?: EnvironmentFindings;
   /** Artifacts that never arrived (`missing-artifacts: warn`): their ranks were gated as missing. */
   missingArtifacts?: string[];
+  /** The baseline and this run share no key: nothing was compared (config `onDisjointBaseline`). */
+  disjointBaseline?: DisjointBaseline;
+  /** Records the readers skipped or found cut off: counted, a sample named by file and line. */
+  notRead?: NotRead;
+}
+
+/** Each side's key count and first key (`modules DEV_MEM/dev0/APP`), when they have none in common. */
+export interface DisjointBaseline {
+  severity: 'fail' | 'warn';
+  baseline: { keys: number; first: string };
+  run: { keys: number; first: string };
+}
+
+/** A record not read: where, and why. */
+export interface RecordNotRead {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface NotRead {
+  /** Every record skipped, over every file (the sample below is bounded). */
+  count: number;
+  /** The first few, in file order. */
+  sample: RecordNotRead[];
+  /** Files whose last record was cut off (the process probably died while writing it), first few. */
+  cut: RecordNotRead[];
 }
 
 /** `environment` in the config: what a change does to the verdict, and items never compared. */

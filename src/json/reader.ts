@@ -99,6 +99,16 @@ export function schemaErrorFrom(error: ErrorObject, file: string): SchemaError {
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
     case 'minLength':
+      // A size without its unit ("5": 5 bytes or 5%?) says how to write either.
+      if (title !== undefined && /byte size/.test(title) && (error.keyword === 'pattern' || error.keyword === 'maximum')) {
+        const digits = typeof error.data === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*$/.exec(error.data)?.[1] : undefined;
+        const bare = typeof error.data === 'number' ? (error.data > 0 && Number.isSafeInteger(error.data) ? String(error.data) : null) : digits !== undefined && Number(digits) !== 0 ? digits : null;
+        if (bare !== null) {
+          const share = /share/.test(title);
+          reason = `${describeValue(error.data)} has no unit: write ${share ? `"${bare}%" for a share of the capacity or "${bare}B" for bytes` : `"${bare}B" for bytes, or a unit such as "${bare}MiB"`}`;
+          break;
+        }
+      }
       // Our schemas write `title` as a noun phrase ("a byte size: …"), which says more than "must match pattern ^\s*\d+…".
       reason = `${title !== undefined ? `must be ${title}` : (error.message ?? 'is invalid')}, got ${describeValue(error.data)}`;
       break;

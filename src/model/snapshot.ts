@@ -87,6 +87,8 @@ export interface SkippedRecord {
   file: string;
   line: number;
   reason: string;
+  /** The file ends inside this record (no line end after it): the writer probably died while writing it. */
+  cut?: true;
 }
 
 /** A SnapshotBuilder's content as plain, structured-clonable data: what a parse worker posts back per file. */
@@ -208,8 +210,9 @@ export class SnapshotBuilder {
 
   addSkipped(record: SkippedRecord): void {
     this.skipped++;
-    // Keep a bounded sample for warnings: a garbage file must not grow memory without bound.
-    if (this.skippedRecords.length < 1000) this.skippedRecords.push(record);
+    // Keep a bounded sample for warnings: a garbage file must not grow memory without bound. A file's cut-off last
+    // record is kept past the sample (at most one per file, bounded too): it says where the job died.
+    if (this.skippedRecords.length < 1000 || (record.cut === true && this.skippedRecords.length < 2000)) this.skippedRecords.push(record);
   }
 
   /** A warning about a file that loses nothing (the reader decided how to read it): a bounded sample is kept. */
@@ -231,7 +234,7 @@ export class SnapshotBuilder {
     this.files += other.files;
     this.records += other.records;
     this.skipped += other.skipped;
-    for (const r of other.skippedRecords) if (this.skippedRecords.length < 1000) this.skippedRecords.push(r);
+    for (const r of other.skippedRecords) if (this.skippedRecords.length < 1000 || (r.cut === true && this.skippedRecords.length < 2000)) this.skippedRecords.push(r);
     for (const n of other.notes) this.addNote(n);
   }
 

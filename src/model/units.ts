@@ -50,17 +50,23 @@ export function parseExactInteger(text: string, where: string): number | null {
 
 /**
  * Parses a size from a config or input: an integer number of bytes, or a string such as
- * "64MiB", "1.5 GiB", "200MB". Binary units (KiB, MiB, GiB, TiB) and decimal units (KB, MB, GB, TB).
- * Returns null when the text is not a size.
+ * "64MiB", "1.5 GiB", "200MB", "512B". Binary units (KiB, MiB, GiB, TiB) and decimal units (KB, MB, GB, TB).
+ * Returns null when the text is not a size, and for a string without a unit other than 0 ("5": 5% or 5 bytes?).
  */
 export function parseSize(value: string | number): number | null {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
   const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$/i.exec(value);
-  if (!m) return null;
+  if (!m || (m[2] === undefined && Number(m[1]) !== 0)) return null;
   const unit = UNITS[(m[2] ?? 'B').toUpperCase()];
   if (unit === undefined) return null;
   const bytes = Math.round(Number(m[1]) * unit);
   return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+/** The number when the text is a bare number other than 0 (no unit, no %), which no size or tolerance accepts: else null. */
+export function bareNumber(text: string): string | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  return m === null || Number(m[1]) === 0 ? null : (m[1] as string);
 }
 
 /** "19.4 GiB", "420.0 MiB", "512 B": binary units, one decimal. */

@@ -153,7 +153,7 @@ function hashOf(s: string, from: number, to: number): number {
 export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
   const reader = new MemoryCompareReader(file.name);
   // Bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
-  await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
+  await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), file.name);
   reader.finish(into);
 }
 

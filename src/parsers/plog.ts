@@ -6,6 +6,7 @@
 // the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
 // needs one. Known limit: a wrap that cuts the word "Bytes" (or "ERROR") itself hides that record from the search.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { gunzipChunks, isGzip } from './compressed.js';
 import { InputError, ParseError } from '../common/errors.js';
 import { deviceName } from '../model/sections/keys.js';
 import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type ModuleMetric, type SnapshotBuilder } from '../model/snapshot.js';
@@ -123,6 +124,10 @@ export class PlogScanner {
   private readonly keys = keyCache;
   /** A file offset that fastRecord found to start a record (the line after its record), or -1. */
   private knownStart = -1;
+  /** The file's end when its last line has no newline (a writer killed mid-record), else -1. */
+  private cutEnd = -1;
+  /** The record being read ends at cutEnd: a record skipped now was cut off, not malformed. */
+  private readingCut = false;
 
   /** The two junction buffers (allocated on first use, or the last scanner's), and which one the next junction goes to. */
   private junctions: (Buffer | undefined)[] = takeSpareJunctions();
@@ -192,6 +197,7 @@ export class PlogScanner {
     // Bytes before `complete` are whole lines; `closed` says nothing can continue the line that ends there.
     let complete = final ? end : this.bufStart + this.buf.lastIndexOf(NL) + 1;
     let closed = final;
+    if (final && this.buf.length > 0 && this.buf[this.buf.length - 1] !== NL) this.cutEnd = end;
     if (!closed && end - complete > MAX_LINE_BYTES) {
       complete = end;
       closed = true;
@@ -605,6 +611,7 @@ export class PlogScanner {
    * the record starts where a record starts, so an attribute word right at its start is one (a prefix cut off).
    */
   private readRecord(start: number, end: number, anchored: boolean): void {
+    this.readingCut = end === this.cutEnd;
     const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
     let segmentStart = 0;
     let level: string | null = null;
@@ -722,7 +729,7 @@ export class PlogScanner {
   }
 
   private skip(at: number, reason: string): void {
-    this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason });
+    this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason, ...(this.readingCut ? { cut: true as const } : {}) });
   }
 
   private fail(at: number, reason: string): never {
@@ -943,6 +950,7 @@ export interface PlogReadOptions {
  */
 export async function parsePlogFile(file: InputFile, into: SnapshotBuilder, options: PlogReadOptions = {}): Promise<void> {
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
+  if (isGzip(file.path)) return parseGzipPlog(file, into, chunkBytes);
   const fd = openSync(file.path, 'r');
   const buffers = takeReadBuffers(chunkBytes);
   try {
@@ -970,6 +978,52 @@ export async function parsePlogFile(file: InputFile, into: SnapshotBuilder, opti
     closeSync(fd);
     spareReadBuffers = buffers;
   }
+}
+
+/** Inflated bytes a compressed plog keeps for line numbers: more than the scanner's window can hold (a long line, a junction, a record). */
+const GZIP_KEPT_BYTES = MAX_LINE_BYTES + 2 * JUNCTION_BYTES + MAX_RECORD_BYTES;
+
+/**
+ * A `.gz` plog: its inflated bytes through the same scanner, in chunks of the usual size. Its bytes cannot be read again
+ * for a line number, so each chunk's start and newlines before it are noted as it passes (two numbers a chunk), and the
+ * bytes of the last GZIP_KEPT_BYTES are kept to count within.
+ */
+async function parseGzipPlog(file: InputFile, into: SnapshotBuilder, chunkBytes: number): Promise<void> {
+  into.files++;
+  const chunks: { start: number; before: number; bytes: Buffer | null }[] = [];
+  let total = 0;
+  let newlines = 0;
+  let firstKept = 0;
+  const scanner = new PlogScanner(file.name, into, (offset) => {
+    // The last chunk that starts at or before the offset.
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((chunks[mid] as { start: number }).start <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const chunk = chunks[lo];
+    if (chunk === undefined || offset === chunk.start) return chunk?.before ?? 0;
+    // The scanner asks within its window only, which the kept bytes cover: this would be a bug, not bad input.
+    if (chunk.bytes === null) throw new Error(`${file.name}: line number asked for byte ${offset}, before the inflated bytes kept`);
+    return chunk.before + countNewlines(chunk.bytes, 0, offset - chunk.start);
+  });
+  let n = 0;
+  for await (const chunk of gunzipChunks(file.path, file.name, chunkBytes)) {
+    chunks.push({ start: total, before: newlines, bytes: chunk });
+    total += chunk.length;
+    newlines += countNewlines(chunk, 0, chunk.length);
+    while (firstKept < chunks.length - 1) {
+      const old = chunks[firstKept] as { start: number; bytes: Buffer | null };
+      if (old.start + (old.bytes?.length ?? 0) >= total - GZIP_KEPT_BYTES) break;
+      old.bytes = null;
+      firstKept++;
+    }
+    scanner.push(chunk);
+    if (++n % CHUNKS_PER_YIELD === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  scanner.end();
 }
 
 /**

@@ -3,6 +3,7 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { gunzipChunks, isGzip } from './compressed.js';
 
 /**
  * Bytes per read: large enough that per-chunk work vanishes, and under V8's 128 KiB limit for ordinary heap objects, so
@@ -37,9 +38,23 @@ const CHUNKS_PER_YIELD = 64;
  * closes the file. One buffer serves the whole file (a fresh 256 KiB buffer per chunk, as a read stream allocates,
  * cost a 1 GiB dump ~260,000 page faults); `push` and the decoders copy what they keep.
  */
-export async function streamText(path: string, push: (text: string) => void, decoder: () => ChunkDecoder = () => new StringDecoder('utf8')): Promise<void> {
+export async function streamText(path: string, push: (text: string) => void, decoder: () => ChunkDecoder = () => new StringDecoder('utf8'), name = path): Promise<void> {
   let active: ChunkDecoder | null = null;
   let first = true;
+  if (isGzip(path)) {
+    // A `.gz` file's inflated bytes take the same path as a plain file's reads.
+    for await (let bytes of gunzipChunks(path, name, READ_CHUNK_BYTES)) {
+      if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      first = false;
+      if (active === null && isAscii(bytes)) push(bytes.toString('latin1'));
+      else {
+        active ??= decoder();
+        push(active.write(bytes));
+      }
+    }
+    if (active !== null) push(active.end());
+    return;
+  }
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafeSlow(READ_OFFSET + READ_CHUNK_BYTES);

@@ -1,4 +1,5 @@
 // The text of workflow annotations and of the job's one-line failure reason: the same human units as the tables.
+import { disjointText } from '../gate/disjoint.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { entryReason, entrySentence } from './entry-values.js';
 import { isFirstRun, verdictText, worstFirst } from './sections.js';
@@ -17,9 +18,11 @@ export function failingWorstFirst(report: Pick<GateReport, 'entries'>): Entry[] 
 }
 
 /** The job's one-line failure reason: the worst failing finding, and how many more there are. */
-export function failureReason(report: Pick<GateReport, 'entries'>): string {
+export function failureReason(report: Pick<GateReport, 'entries' | 'disjointBaseline'>): string {
   const failing = failingWorstFirst(report);
   const worst = failing[0];
+  // Nothing compared fails on its own, failing entries or not: that is the news.
+  if (report.disjointBaseline?.severity === 'fail') return `Memory gate failed: ${disjointText(report.disjointBaseline)}`;
   // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
   if (worst === undefined) return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', counts: {}, entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
   const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';

@@ -103,11 +103,13 @@ function* jsonReportChunks(report: GateReport, extra: ReportExtras): Generator<s
   const frame = {
     ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
     counts,
+    ...(report.disjointBaseline !== undefined ? { disjointBaseline: report.disjointBaseline } : {}),
     entries: [] as ReturnType<typeof entryDocument>[],
     ...(report.environment !== undefined ? { environment: report.environment } : {}),
     ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
     ...(groups.length > 0 ? { groups: [] as GroupDocument[] } : {}),
     ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
+    ...(report.notRead !== undefined ? { notRead: report.notRead } : {}),
     result: report.result,
   };
   // Refuse to write what the comment job would refuse to read: the error surfaces in the run that caused it.
@@ -263,6 +265,9 @@ function checkConsistency(data: ReportDocument, file: string, groups = true): vo
   }
   if (data.result === 'pass' && firstFailing !== -1) {
     throw new SchemaError(file, '/result', `is 'pass' but /entries/${firstFailing} has severity 'fail'`);
+  }
+  if (data.result === 'pass' && data.disjointBaseline?.severity === 'fail') {
+    throw new SchemaError(file, '/result', "is 'pass' but /disjointBaseline has severity 'fail'");
   }
   if (groups) checkGroups(data, file);
 }

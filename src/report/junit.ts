@@ -7,6 +7,7 @@ import { entrySentence } from './entry-values.js';
 import { devicesPerPattern, devicesPhrase, groupEntries, isRollUp, kindTitle, worstOf, type EntryGroup } from './groups.js';
 import { shortenName } from './names.js';
 import { REPORT_KINDS } from './report-schema.js';
+import { contextTerminal } from './run-context.js';
 import { splitSections, verdictText } from './sections.js';
 import { sectionOfKind } from '../model/sections/index.js';
 import { formatCount } from '../model/units.js';
@@ -116,7 +117,8 @@ function verdictSuite(report: GateReport): Suite {
     name: 'Memory gate',
     package: 'gate',
     cases: [{ name: 'verdict', outcome: failed ? 'failure' : 'passed', status: 'memory-gate', message: failed ? failureReason(report) : verdict, text: failed ? verdict : '' }],
-    out: [verdict],
+    // What surrounds the verdict (a disjoint baseline, records not read, …), as the terminal says it.
+    out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
   };
 }
 

@@ -59,6 +59,28 @@ export const reportSchema = {
     baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
     environment: { $ref: '#/definitions/environment' },
     missingArtifacts: { type: 'array', maxItems: MAX_LISTED, items: text },
+    disjointBaseline: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['severity', 'baseline', 'run'],
+      description: 'The baseline shares no key with this run, so nothing was compared: each side\'s key count and first key (config onDisjointBaseline decides the severity).',
+      properties: {
+        severity: { type: 'string', enum: ['fail', 'warn'] },
+        baseline: { $ref: '#/definitions/side' },
+        run: { $ref: '#/definitions/side' },
+      },
+    },
+    notRead: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count', 'sample', 'cut'],
+      description: 'Records the readers skipped (malformed) or found cut off: how many, the first few by file and line, and the files whose last record was cut off (the job probably died while writing it).',
+      properties: {
+        count: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        sample: { type: 'array', maxItems: MAX_LISTED, items: { $ref: '#/definitions/recordNotRead' } },
+        cut: { type: 'array', maxItems: MAX_LISTED, items: { $ref: '#/definitions/recordNotRead' } },
+      },
+    },
     generatedAt: {
       type: 'string',
       maxLength: 64,
@@ -66,6 +88,18 @@ export const reportSchema = {
     },
   },
   definitions: {
+    side: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['keys', 'first'],
+      properties: { keys: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, first: text },
+    },
+    recordNotRead: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['file', 'line', 'reason'],
+      properties: { file: text, line: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, reason: { type: 'string', maxLength: MAX_NOTE_LENGTH } },
+    },
     environment: {
       type: 'object',
       additionalProperties: false,

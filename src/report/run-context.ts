@@ -1,6 +1,9 @@
-// What surrounds the verdicts, shown first by every renderer: environment changes since the baseline, nodes that disagree, artifacts that never arrived.
+// What surrounds the verdicts, shown first by every renderer: a baseline that shares no key with the run, environment
+// changes since the baseline, nodes that disagree, artifacts that never arrived, records not read.
+import { disjointText } from '../gate/disjoint.js';
 import { environmentLabel, hasEnvironmentFindings } from '../gate/environment.js';
-import type { EnvironmentSplit, GateReport } from '../gate/types.js';
+import type { EnvironmentSplit, GateReport, NotRead } from '../gate/types.js';
+import { formatCount } from '../model/units.js';
 import { escapeHtml, tableCodeSpan } from './escape.js';
 
 /** Most nodes named per value; the rest are counted. */
@@ -11,6 +14,8 @@ interface ContextBlock {
   severity: 'fail' | 'warn' | 'ok';
   header: string[];
   rows: string[][];
+  /** What to do, one sentence after the table. */
+  advice?: string;
 }
 
 const SEVERITY_ICON: Record<string, string> = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
@@ -27,6 +32,22 @@ function splitRows(splits: EnvironmentSplit[]): string[][] {
 /** The blocks, in order; empty when there is nothing to say. */
 function contextBlocks(report: GateReport): ContextBlock[] {
   const blocks: ContextBlock[] = [];
+  const disjoint = report.disjointBaseline;
+  if (disjoint !== undefined) {
+    blocks.push({
+      title: 'The baseline shares no key with this run: nothing was compared',
+      severity: disjoint.severity,
+      header: ['Side', 'Keys', 'First key'],
+      rows: [
+        ['baseline', formatCount(disjoint.baseline.keys), disjoint.baseline.first],
+        ['this run', formatCount(disjoint.run.keys), disjoint.run.first],
+      ],
+      advice:
+        disjoint.severity === 'fail'
+          ? 'Is this the baseline of this input? Record one for it, or set "onDisjointBaseline": "warn" in the config for the first run of a new input.'
+          : 'Passed under "onDisjointBaseline": "warn": record a baseline for this input.',
+    });
+  }
   const env = report.environment;
   if (hasEnvironmentFindings(env)) {
     if (env.changes.length > 0) {
@@ -50,11 +71,37 @@ function contextBlocks(report: GateReport): ContextBlock[] {
       rows: missing.map((name) => [name]),
     });
   }
+  if (report.notRead !== undefined) blocks.push(...notReadBlocks(report.notRead));
+  return blocks;
+}
+
+/** Records not read: the files cut off at their end first (the job probably died there), then the count and a sample. */
+function notReadBlocks(notRead: NotRead): ContextBlock[] {
+  const blocks: ContextBlock[] = [];
+  if (notRead.cut.length > 0) {
+    blocks.push({
+      title: `${notRead.cut.length === 1 ? 'A file ends' : `${formatCount(notRead.cut.length)} files end`} in a cut-off record: the job probably died there`,
+      severity: 'warn',
+      header: ['Not read'],
+      rows: notRead.cut.map((r) => [`${r.file}:${r.line}: ${r.reason}`]),
+    });
+  }
+  const shown = notRead.sample.filter((r) => !notRead.cut.some((c) => c.file === r.file && c.line === r.line));
+  const more = notRead.count - notRead.cut.length - shown.length;
+  if (shown.length > 0 || more > 0) {
+    blocks.push({
+      title: `${formatCount(notRead.count)} record(s) not read`,
+      severity: 'warn',
+      header: ['Not read'],
+      rows: [...shown.map((r) => [`${r.file}:${r.line}: ${r.reason}`]), ...(more > 0 ? [[`${formatCount(more)} more not listed`]] : [])],
+    });
+  }
   return blocks;
 }
 
 /** Why the context alone fails the run (`environment.onChange: fail`), for the verdict line; null when it does not. */
 export function contextFailure(report: GateReport): string | null {
+  if (report.disjointBaseline?.severity === 'fail') return disjointText(report.disjointBaseline);
   const env = report.environment;
   if (!hasEnvironmentFindings(env) || env.severity !== 'fail') return null;
   if (env.changes.length > 0) return 'environment changed since the baseline';
@@ -70,6 +117,7 @@ export function contextMarkdown(report: GateReport): string[] {
       `| ${block.header.join(' | ')} |`,
       `|${block.header.map(() => '---').join('|')}|`,
       ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
+      ...(block.advice !== undefined ? ['', block.advice] : []),
     ].join('\n'),
   );
 }
@@ -84,6 +132,7 @@ export function contextTerminal(report: GateReport, shown: (text: string) => str
         ? `  ${shown(row[0]!)}: ${shown(row[1]!)} -> ${shown(row[2]!)}`
         : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`,
     ),
+    ...(block.advice !== undefined ? [`  ${block.advice}`] : []),
   ]);
 }
 
@@ -97,6 +146,7 @@ export function contextHtml(report: GateReport): string[] {
       `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
       `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
       '</table>',
+      ...(block.advice !== undefined ? [`<p>${escapeHtml(block.advice)}</p>`] : []),
       '</section>',
     ].join('\n'),
   );

@@ -74,7 +74,13 @@ export async function resolveInputs(
     found.push({ path: abs, name: displayName(abs, cwd), size: info.size });
   };
 
-  for (const spec of specs) {
+  // `!GLOB` leaves out what the other paths find (relative to the working folder, or absolute).
+  const exclusions = specs.filter((spec) => spec.startsWith('!'));
+  const included = specs.filter((spec) => !spec.startsWith('!'));
+  if (exclusions.length > 0 && included.length === 0) {
+    throw new UsageError(`${flag} '${exclusions[0]}' only excludes: give the files, folders or globs to read too`);
+  }
+  for (const spec of included) {
     if (spec.trim() === '') {
       throw new UsageError(`${flag} was given an empty path (an unset variable?): name a file, a folder or a glob ('.' for the working folder)`);
     }
@@ -106,9 +112,34 @@ export async function resolveInputs(
     const why = fileSystemFailure(folder.error)?.replace(/^.*?: cannot \w+ it: /, '') ?? folder.error.message;
     onWarning(`${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`);
   }
-  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const kept = exclusions.length === 0 ? found : leaveOut(found, exclusions, cwd);
+  const sorted = kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (exclusions.length > 0) excludedCounts.set(sorted, { count: found.length - kept.length, by: exclusions });
+  return sorted;
 }
 
+/** How many files a list's `!` exclusions left out, for the message when none is left. */
+const excludedCounts = new WeakMap<InputFile[], { count: number; by: readonly string[] }>();
+
+/**
+ * The files no exclusion matches. `!ex/old/**` and `!**\/old/**` are globs over the path relative to the working
+ * folder (`./` dropped), `!/abs/path/**` over the absolute path; a pattern that names a folder leaves out all below it.
+ */
+function leaveOut(files: InputFile[], exclusions: readonly string[], cwd: string): InputFile[] {
+  const matchers = exclusions.map((spec) => {
+    const pattern = spec.slice(1).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    const absolute = path.isAbsolute(pattern);
+    const glob = absolute ? pattern.split(path.sep).join('/') : pattern;
+    const matches = picomatch([glob, `${glob}/**`], { dot: true, windows: false });
+    return (file: InputFile): boolean => {
+      const abs = file.path.split(path.sep).join('/');
+      const rel = path.relative(cwd, file.path).split(path.sep).join('/');
+      // A file outside the working folder is matched by its absolute path, so that `!**/old/**` still reaches it.
+      return matches(absolute ? abs : rel.startsWith('../') || path.isAbsolute(rel) ? abs.replace(/^\/+/, '') : rel);
+    };
+  });
+  return files.filter((file) => !matchers.some((m) => m(file)));
+}
 /** The path with every symlink resolved, or the path as given when that fails (its parser then says why). */
 function realPathOr(abs: string): string {
   try {
@@ -154,7 +185,12 @@ function patternsFor(dir: string, kind: InputKind): readonly string[] {
   const source = evidenceSource(kind);
   const name = path.basename(dir);
   const own = source.folderPatterns?.find((p) => picomatch.isMatch(name, p.folder, { dot: true }));
-  return own?.patterns ?? source.directoryPatterns;
+  return withCompressed(own?.patterns ?? source.directoryPatterns);
+}
+
+/** Each file pattern also as `.gz` (`**` + `/*.log.gz`): a compressed input is read like a plain one. Exclusions stay as they are. */
+function withCompressed(patterns: readonly string[]): string[] {
+  return [...patterns.filter((p) => !p.startsWith('!')), ...patterns.filter((p) => !p.startsWith('!')).map((p) => `${p}.gz`), ...patterns.filter((p) => p.startsWith('!'))];
 }
 
 async function searchDirectory(dir: string, kind: InputKind, failed: UnreadableFolder[]): Promise<string[]> {
@@ -207,8 +243,22 @@ export async function resolveAllInputs(
   cwd = process.cwd(),
   onWarning?: (message: string) => void,
   flagOf: (source: EvidenceSource) => string = (source) => `--${source.option}`,
+  options: { unmatched?: 'fail' | 'warn' | 'ignore'; searchHelp?: string } = {},
 ): Promise<Record<string, InputFile[]>> {
   const files: Record<string, InputFile[]> = {};
   for (const source of SOURCES) files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd, onWarning, flagOf(source));
+  // A flag that found nothing while another found files would be gated as if it had not been given: say so. (When none
+  // found anything, collect says so with what was searched.)
+  const found = SOURCES.some((source) => (files[source.name] ?? []).length > 0);
+  for (const source of SOURCES) {
+    const given = (specs[source.name] ?? []).filter((spec) => !spec.startsWith('!'));
+    const list = files[source.name] ?? [];
+    if (!found || given.length === 0 || list.length > 0 || options.unmatched === 'ignore') continue;
+    const excluded = excludedCounts.get(list);
+    const left = excluded === undefined || excluded.count === 0 ? '' : ` (${excluded.count} left out by ${excluded.by.map((e) => `'${e}'`).join(', ')})`;
+    const message = `${flagOf(source)} ${given.map((spec) => `'${spec}'`).join(' ')} matched no ${source.label} file${left}: check the path (${options.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}), or leave the flag out`;
+    if (options.unmatched === 'warn') onWarning?.(message);
+    else throw new UsageError(message);
+  }
   return files;
 }

@@ -84,3 +84,70 @@ describe('a profiler folder given itself', () => {
     expect(snapshot.sections.modules['NPU_MODULE_MEM/dev0/APP']?.peak).toBe(2 * 1024 * 1024);
   });
 });
+
+// The help says a path given as !GLOB leaves out the files it matches, relative to the working folder (issue 29).
+describe('! exclusions, one test per form', () => {
+  it('are described in --help with the example the first form runs', async () => {
+    const r = await cli('--help');
+    expect(r.out.replace(/\n +/g, ' ')).toContain("A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.");
+  });
+
+  const files = {
+    'ex/rank_0/plog-1.log': RECORD(0, 100),
+    'ex/rank_1/plog-2.log': RECORD(1, 200),
+    'ex/old/plog-3.log': RECORD(2, 300),
+    'ex/old/deep/plog-4.log': RECORD(3, 400),
+  };
+  const keys = (out: string): string[] => Object.keys((JSON.parse(out) as { sections: { modules: Record<string, unknown> } }).sections.modules);
+
+  it.each<[string, string[], string[]]>([
+    ['a folder and a glob below it', ['ex', '!ex/old/**'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']],
+    ['a folder and a glob at any depth', ['ex', '!**/old/**'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']],
+    ['a folder and a folder inside it', ['ex', '!ex/old'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']],
+    ['a folder and one file', ['ex', '!ex/old/plog-3.log'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev3/APP']],
+    ['a folder and a ./ path', ['ex', '!./ex/rank_1/**'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev2/APP', 'DEV_MEM/dev3/APP']],
+    ['a glob and a glob', ['ex/**/*.log', '!**/deep/*.log'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev2/APP']],
+    ['the exclusion first', ['!ex/rank_*/**', 'ex'], ['DEV_MEM/dev2/APP', 'DEV_MEM/dev3/APP']],
+  ])('%s', async (_form, specs, expected) => {
+    write(files);
+    const cwd = process.cwd();
+    process.chdir(tmp);
+    try {
+      const r = await cli('parse', '--plog', ...specs, '--json');
+      expect(r.err).toBe('');
+      expect(keys(r.out)).toEqual(expected);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('an absolute path', async () => {
+    write(files);
+    const r = await cli('parse', '--plog', join(tmp, 'ex'), `!${join(tmp, 'ex', 'old')}/**`, '--json');
+    expect(r.err).toBe('');
+    expect(keys(r.out)).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']);
+  });
+
+  it('an exclusion alone is an error: there is nothing to exclude from', async () => {
+    const r = await cli('parse', '--plog', '!ex/old/**');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("error: --plog '!ex/old/**' only excludes: give the files, folders or globs to read too\n");
+  });
+});
+
+// An input flag whose paths match nothing stops the run, even when another flag found files (issue 29).
+describe('a flag whose paths match nothing', () => {
+  it('is an error naming the flag and its paths, though --compare found a file', async () => {
+    write({ 'mixed/plog/plog-1.log': RECORD(0, 100), 'mixed/csv/memory_compare_1.csv': 'x' });
+    const r = await cli('parse', '--plog', join(tmp, 'mixed', 'csv'), '--compare', join(tmp, 'mixed', 'csv'));
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`error: --plog '${join(tmp, 'mixed', 'csv')}' matched no plog file: check the path ('ascend-memory-gate --help' lists what a folder is searched for), or leave the flag out\n`);
+  });
+
+  it('every file excluded says so', async () => {
+    write({ 'mixed/plog/plog-1.log': RECORD(0, 100), 'mixed/csv/memory_compare_1.csv': 'x' });
+    const r = await cli('parse', '--plog', join(tmp, 'mixed', 'plog'), '!**/plog-1.log', '--compare', join(tmp, 'mixed', 'csv'));
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`error: --plog '${join(tmp, 'mixed', 'plog')}' matched no plog file (1 left out by '!**/plog-1.log'): check the path ('ascend-memory-gate --help' lists what a folder is searched for), or leave the flag out\n`);
+  });
+});

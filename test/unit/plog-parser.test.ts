@@ -336,6 +336,7 @@ describe('truncated and malformed records', () => {
         file: 'rank_3/plog-77_2024.log',
         line: 4,
         reason: 'truncated or malformed memory-statistics record: DEV_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=20',
+        cut: true,
       },
     ]);
   });

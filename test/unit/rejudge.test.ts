@@ -320,3 +320,23 @@ describe('rejudgeReport, properties', () => {
     );
   });
 });
+
+// Comment mode decides a baseline that shares no key with the run as check mode does (issue 29).
+describe('a baseline that shares no key with the run, re-judged', () => {
+  const OTHER = modules({ 'DEV_MEM/dev7/APP': 100 });
+
+  it('fails under the trusted config though the upload claims a pass, naming both sides', () => {
+    const claimed = honest(config({ onDisjointBaseline: 'warn' }), TRUSTED, OTHER);
+    expect(claimed.result).toBe('pass');
+    const { report, discrepancies } = rejudgeReport(claimed, { baseline: TRUSTED, config: config() }, written);
+    expect(report.result).toBe('fail');
+    expect(report.disjointBaseline).toEqual({ severity: 'fail', baseline: { keys: 3, first: 'module DEV_MEM/dev0/APP' }, run: { keys: 1, first: 'module DEV_MEM/dev7/APP' } });
+    expect(discrepancies.map((d) => d.pointer)).toEqual(['/result']);
+  });
+
+  it('passes with the line under a trusted "onDisjointBaseline": "warn"', () => {
+    const { report } = rejudgeReport(honest(config(), TRUSTED, OTHER), { baseline: TRUSTED, config: config({ onDisjointBaseline: 'warn' }) }, written);
+    expect(report.result).toBe('pass');
+    expect(report.disjointBaseline?.severity).toBe('warn');
+  });
+});

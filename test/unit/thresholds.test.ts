@@ -45,6 +45,7 @@ describe('defaults', () => {
       },
       onNew: 'warn',
       onMissingBaseline: 'warn',
+      onDisjointBaseline: 'fail',
       onMissing: 'warn',
       environment: { onChange: 'warn', ignore: [] },
       failOnImprovement: false,
@@ -162,8 +163,8 @@ describe('parseGateConfig', () => {
     ['1.5 GiB', 1.5 * GiB],
     ['2GB', 2_000_000_000],
     ['1TiB', 1024 ** 4],
-    ['512', 512],
     ['512B', 512],
+    ['0', 0],
   ])('reads the size %j as %d bytes', (size, bytes) => {
     expect(parseGateConfig({ modules: { rules: [{ match: 'x', budget: size }] } }, 'cfg.json').sections.modules!.rules[0]).toEqual({
       match: 'x',
@@ -181,13 +182,17 @@ describe('parseGateConfig', () => {
     ['a size with a percent sign', { kernels: { tolerance: { bytes: '5%' } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got "5%"`],
     ['an integer beyond 2^53 - 1', { kernels: { tolerance: { bytes: 2 ** 53 } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got 9007199254740992`],
     ['a unit the gate does not know (PiB)', { modules: { rules: [{ match: 'a', budget: '9999 PiB' }] } }, '/modules/rules/0/budget', `${SIZE_REASON}, got "9999 PiB"`],
+    ['a bare number as a string (issue 29)', { modules: { rules: [{ match: 'a', budget: '512' }] } }, '/modules/rules/0/budget', '"512" has no unit: write "512B" for bytes, or a unit such as "512MiB"'],
+    ['a bare decimal as a string', { kernels: { tolerance: { bytes: ' 1.5 ' } } }, '/kernels/tolerance/bytes', '" 1.5 " has no unit: write "1.5B" for bytes, or a unit such as "1.5MiB"'],
+    ['a headroom that is a bare number string', { device: { minHeadroom: '10' } }, '/device/minHeadroom', '"10" has no unit: write "10%" for a share of the capacity or "10B" for bytes'],
+    ['a headroom that is a bare integer', { devices: { dev3: { minHeadroom: 10 } } }, '/devices/dev3/minHeadroom', '10 has no unit: write "10%" for a share of the capacity or "10B" for bytes'],
     ['a huge size with a known unit', { modules: { rules: [{ match: 'a', budget: '99999TiB' }] } }, '/modules/rules/0/budget', 'must be at most 2^53 - 1 bytes, got "99999TiB"'],
     ['an unknown policy', { onNew: 'maybe' }, '/onNew', 'must be one of "warn", "fail", "ignore", got "maybe"'],
     ['a policy of the wrong type', { onMissing: 1 }, '/onMissing', 'must be one of "warn", "fail", "ignore", got 1'],
     ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
     ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
     ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules, onNew, onMissingBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, history, growth, fragmentation, oom, verdicts'],
+    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules, onNew, onMissingBaseline, onDisjointBaseline, onMissing, environment, failOnImprovement, device, devices, profile, hccl, reference, leaks, imbalance, baselineUpdateLabel, history, growth, fragmentation, oom, verdicts'],
     ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
     ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
     ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
@@ -282,7 +287,7 @@ describe('parseMaxIncrease', () => {
     ['64MiB', { bytes: 64 * MiB }],
     ['64KB', { bytes: 64_000 }],
     ['1.5GiB', { bytes: 1.5 * GiB }],
-    ['4096', { bytes: 4096 }],
+    ['4096B', { bytes: 4096 }],
     ['0', { bytes: 0 }],
     ['5%,1MiB', { percent: 5, bytes: MiB }],
     ['1MiB,5%', { percent: 5, bytes: MiB }],
@@ -299,6 +304,17 @@ describe('parseMaxIncrease', () => {
       expect(err.message).toBe(`'max-increase' must look like 5% or 64MiB or 5%,1MiB, got ${JSON.stringify(spec)}`);
     },
   );
+
+  it.each<[string, string]>([
+    ['5', `'max-increase' "5" has no unit: write 5% for a share of the baseline or 5B for bytes`],
+    ['4096', `'max-increase' "4096" has no unit: write 4096% for a share of the baseline or 4096B for bytes`],
+    ['5%,1', `'max-increase' "1" has no unit: write 1% for a share of the baseline or 1B for bytes`],
+    [' 2.5 ', `'max-increase' "2.5" has no unit: write 2.5% for a share of the baseline or 2.5B for bytes`],
+  ])('refuses the bare number %j, which used to mean bytes, naming both readings (issue 29)', (spec, message) => {
+    const err = thrown(() => parseMaxIncrease(spec));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(message);
+  });
 });
 
 describe('applyMaxIncrease', () => {

@@ -34,6 +34,8 @@ export interface DumpWarning {
   file: string;
   line: number;
   reason: string;
+  /** The file's last row, without its line end, could not be read: the file was cut off there. */
+  cut?: true;
 }
 
 export interface DumpHeader {
@@ -137,8 +139,8 @@ export class DumpReader {
     if (this.header === null) throw new ParseError(this.file, 1, 'empty file: not an msMemScope event dump');
   }
 
-  private warn(line: number, reason: string): void {
-    this.onWarning({ file: this.file, line, reason });
+  private warn(line: number, reason: string, cut = false): void {
+    this.onWarning({ file: this.file, line, reason, ...(cut ? { cut: true as const } : {}) });
   }
 
   private line(data: string, from: number, to: number, last = false): void {
@@ -157,7 +159,7 @@ export class DumpReader {
     if (this.countToolFields) row.toolFieldCount = toolFieldCount(data, from, to);
     const reason = this.splitter.split(data, from, to, row, this.header.columns);
     if (reason !== null) {
-      this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`);
+      this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`, last);
       return;
     }
     if (this.timestampUnit === null) this.decideUnit(row);
@@ -297,7 +299,7 @@ function clip(text: string): string {
  */
 export async function streamDump(path: string, reader: DumpReader): Promise<void> {
   try {
-    await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
+    await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), reader.file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new InputError(`${reader.file}: cannot read the dump (${code})`);

@@ -12,7 +12,7 @@ import type { DumpWarning } from './dump-reader.js';
 function skippedInto(into: SnapshotBuilder): (w: DumpWarning) => void {
   return (w) => {
     const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
-    if (m !== null) into.addSkipped({ file: w.file, line: w.line, reason: m[1] as string });
+    if (m !== null) into.addSkipped({ file: w.file, line: w.line, reason: m[1] as string, ...(w.cut === true ? { cut: true as const } : {}) });
     else into.addNote({ file: w.file, line: w.line, reason: w.reason });
   };
 }

@@ -80,7 +80,7 @@ export async function readCsvRows(path: string, name: string, sink: RowSink): Pr
   const splitter = new RowSplitter(name, sink);
   try {
     // Bytes that are not UTF-8 stay apart (escaped-utf8.ts): `op\xC0` and `op\xFF` must not become one U+FFFD name.
-    await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder());
+    await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder(), name);
     splitter.end();
   } catch (err) {
     if (!(err instanceof StopReading)) throw err;

@@ -1,0 +1,69 @@
+// Compressed inputs (`*.gz`, gzip as Node's zlib reads it): inflated as a stream, chunk by chunk, wherever a plain file is read.
+import { createReadStream } from 'node:fs';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { InputError } from '../common/errors.js';
+
+/** True for a name that ends in `.gz` (any case): its bytes are inflated before any reader sees them. */
+export function isGzip(name: string): boolean {
+  return /\.gz$/i.test(name);
+}
+
+/** One line for a gzip stream that cannot be inflated: damaged, cut short (the job died while compressing), or not gzip. */
+function gzipFailure(name: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'Z_BUF_ERROR' || /unexpected end/i.test(String((error as Error | undefined)?.message))
+      ? 'the gzip stream ends early (cut short while it was written or copied)'
+      : `not a readable gzip file (${error instanceof Error ? error.message : String(error)})`;
+  return new InputError(`${name}: ${why}: compress it again, or give the file uncompressed`);
+}
+
+/**
+ * The inflated bytes of `path`, in chunks of `chunkBytes` (the last may be shorter): the reader's usual read size, so
+ * that per-chunk work stays as it is for plain files. Memory: one chunk being filled and zlib's own window.
+ */
+export async function* gunzipChunks(path: string, name: string, chunkBytes: number): AsyncGenerator<Buffer, void, undefined> {
+  const source = createReadStream(path);
+  const stream = createGunzip({ chunkSize: Math.min(64 * 1024, Math.max(64, chunkBytes)) });
+  // pipe() does not pass a read error on: without this, an unreadable file would leave the inflater waiting forever.
+  source.on('error', (error) => stream.destroy(error));
+  source.pipe(stream);
+  let parts: Buffer[] = [];
+  let held = 0;
+  try {
+    for await (const piece of stream as AsyncIterable<Buffer>) {
+      let rest = piece;
+      while (held + rest.length >= chunkBytes) {
+        const take = chunkBytes - held;
+        parts.push(rest.subarray(0, take));
+        yield parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, chunkBytes);
+        parts = [];
+        held = 0;
+        rest = rest.subarray(take);
+      }
+      if (rest.length > 0) {
+        // zlib may reuse its output buffer: keep a copy of what waits for the next chunk.
+        parts.push(Buffer.from(rest));
+        held += rest.length;
+      }
+    }
+  } catch (error) {
+    // The read stream's own failures (EACCES, ENOENT) keep their code: the caller names the file.
+    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw error;
+    throw gzipFailure(name, error);
+  } finally {
+    source.destroy();
+    stream.destroy();
+  }
+  if (held > 0) yield Buffer.concat(parts, held);
+}
+
+/** A small compressed file's whole inflated bytes, at most `maxBytes` (a node snapshot): more is refused, never held. */
+export function gunzipWhole(bytes: Buffer, name: string, maxBytes: number): Buffer {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new InputError(`${name}: inflates to more than ${maxBytes} bytes, too large for a memory snapshot`);
+    throw gzipFailure(name, error);
+  }
+}
