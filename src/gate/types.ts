@@ -134,6 +134,8 @@ export interface NoiseBandConfig {
 /** What the history says of a key for the noise band: the spread of its last `window` values and how many there were. */
 export interface NoiseSample {
   spread: number;
+  /** The spread was past 2^53 - 1 (a signed figure at both ends of its range): `spread` is 2^53 - 1, a lower bound. */
+  clamped?: boolean;
   points: number;
 }
 
