@@ -82,13 +82,38 @@ export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit |
   try {
     const history = parseHistory(text, where);
     readTexts.set(history, text);
+    for (const warning of history.warnings ?? []) core.warning(`History: ${visible(warning)}`);
+    foreignCommitUrl(history, repo, where);
     core.info(`History read from ${where}: ${history.points.length} point(s)`);
     return history;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    core.warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+    core.warning(`History not read, so the report has no trends: ${visible(error.message)}. ${startOver(inputs)}`);
     return null;
   }
+}
+
+/** How to start a history again when the one on the branch cannot be read. */
+function startOver(inputs: ActionInputs): string {
+  return `To start over, delete ${historyPath(inputs.commentKey)} from branch ${inputs.historyBranch} (or the branch): the default branch's next check run records a new one`;
+}
+
+/**
+ * The commit links of a history on this repository's branch must be this repository's: a header naming any other
+ * page (`https://evil.example/{sha}`) loses its links, with a warning. The next run that records writes the right one.
+ */
+function foreignCommitUrl(history: History, repo: RepoRef, where: string): void {
+  const url = history.header.commitUrl;
+  if (url === undefined) return;
+  const own = ownCommitUrl(repo);
+  if (url.toLowerCase() === own.toLowerCase()) return;
+  core.warning(`History ${where}: its commitUrl ${JSON.stringify(visible(url.slice(0, 200)))} is not this repository's (${own}): commits are shown without links`);
+  delete history.header.commitUrl;
+}
+
+/** This repository's commit page, `{sha}` standing for the commit. */
+function ownCommitUrl(repo: RepoRef): string {
+  return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`;
 }
 
 /**
@@ -132,13 +157,15 @@ export async function recordRunOnBranch(
   const header = {
     gate: inputs.commentKey,
     ...(plan.defaultBranch !== undefined ? { branch: plan.defaultBranch } : {}),
-    commitUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`,
+    commitUrl: ownCommitUrl(repo),
   };
   // What the last attempt wrote (a retry starts again from the branch's new head).
   const written: { last?: { history: History; points: number; dropped: number; replaced: boolean } } = {};
   const readText = read === null ? undefined : readTexts.get(read);
   let reuse = readText !== undefined;
   let changedRead = false;
+  /** The branch's file could not be read (not: this run's point could not be added to it). */
+  let unreadable = false;
   /** On a failure: the history as read, as it was. */
   const asRead = (): History | null => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
   try {
@@ -150,7 +177,9 @@ export async function recordRunOnBranch(
         const same = reuse && read !== null && text !== null && text === readText;
         reuse = false;
         if (same) changedRead = true;
+        unreadable = true;
         const history = same ? (read as History) : text === null ? emptyHistory(header) : parseHistory(text, where);
+        unreadable = false;
         Object.assign(history.header, header);
         const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
         written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
@@ -178,7 +207,7 @@ export async function recordRunOnBranch(
     }
     // A corrupt history on the branch (or a point too large for it): never overwritten.
     if (error instanceof InputError) {
-      core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
+      core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
       return asRead();
     }
     throw error;

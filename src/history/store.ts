@@ -328,6 +328,11 @@ export async function readHistoryFile(file: string): Promise<History | null> {
   return parseHistory(text, file);
 }
 
+/** What a warning or an error about a history file that cannot be read adds: how to start over. */
+export function startOverHint(file: string): string {
+  return `To start over, delete ${file} (or clear the CI cache that holds it): the default branch's next 'history append' creates it again`;
+}
+
 /** Writes the history's text atomically: a reader (a concurrent job's cache restore) never sees half a file. */
 export async function writeHistoryFile(file: string, text: string): Promise<void> {
   await writeFileAtomic(file, text);
