@@ -9,6 +9,7 @@ import { visible } from '../common/visible.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
 import { GitHubError } from '../github/errors.js';
 import type { Octokit } from '../github/octokit.js';
+import type { HistoryRead } from '../gate/types.js';
 import type { History } from '../history/format.js';
 import type { Snapshot } from '../model/snapshot.js';
 
@@ -58,8 +59,22 @@ function fileRef(inputs: ActionInputs, repo: RepoRef): { owner: string; repo: st
  */
 const readTexts = new WeakMap<History, string>();
 
-/** The history as its branch holds it; null (said in the log) when there is none, no token, or it cannot be read. */
-export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef): Promise<History | null> {
+/** The commit of the history branch each history was read at: the report records it (comment mode reads it there). */
+const readCommits = new WeakMap<History, string>();
+
+/** Which version of the history branch a history was read from, for the report; undefined for one not read from it. */
+export function historyReadOf(inputs: ActionInputs, history: History | null): HistoryRead | undefined {
+  const commit = history === null ? undefined : readCommits.get(history);
+  return commit === undefined ? undefined : { branch: inputs.historyBranch, commit };
+}
+
+/**
+ * The history as its branch holds it, or at commit `at` of the branch (comment mode: the commit the gated run read, so
+ * that a later push to the default branch does not change the verdict re-judged; a commit that is not on the branch is
+ * refused with a warning and the head read instead); null (said in the log) when there is none, no token, or it
+ * cannot be read.
+ */
+export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef, at?: string): Promise<History | null> {
   const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
   if (octokit === undefined) {
     core.info(`History not read: no 'github-token'`);
@@ -67,24 +82,27 @@ export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit |
   }
   const { readHistoryText } = await import('../github/history-branch.js');
   const { parseHistory } = await import('../history/format.js');
-  let text: string | null;
+  let read: Awaited<ReturnType<typeof readHistoryText>>;
   try {
-    text = await readHistoryText(octokit, fileRef(inputs, repo));
+    read = await readHistoryText(octokit, fileRef(inputs, repo), at);
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
     core.warning(`History not read, so the report has no trends: ${visible(error.message)}`);
     return null;
   }
-  if (text === null) {
+  if (read === null) {
     core.info(`No history yet at ${where}: the default branch's next check run starts it`);
     return null;
   }
+  const { text, commit } = read;
+  if (read.refused !== undefined) core.warning(`History: the report says its run read ${where} at a commit that cannot be trusted (${visible(read.refused)}): the branch's head ${commit.slice(0, 12)} is read instead`);
   try {
     const history = parseHistory(text, where);
     readTexts.set(history, text);
+    readCommits.set(history, commit);
     for (const warning of history.warnings ?? []) core.warning(`History: ${visible(warning)}`);
     foreignCommitUrl(history, repo, where);
-    core.info(`History read from ${where}: ${history.points.length} point(s)`);
+    core.info(`History read from ${where} at ${commit.slice(0, 12)}: ${history.points.length} point(s)`);
     return history;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;

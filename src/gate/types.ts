@@ -241,6 +241,15 @@ export interface GateReport {
   environment?: EnvironmentFindings;
   /** Artifacts that never arrived (`missing-artifacts: warn`): their ranks were gated as missing. */
   missingArtifacts?: string[];
+  /** The history the run read (the Action): its branch and that branch's commit, which comment mode reads it at. */
+  history?: HistoryRead;
+}
+
+/** Which version of the default branch's history a run read. */
+export interface HistoryRead {
+  branch: string;
+  /** The history branch's commit (40 or 64 hex digits). */
+  commit: string;
 }
 
 /** `environment` in the config: what a change does to the verdict, and items never compared. */
