@@ -4,7 +4,7 @@ import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { runGate } from '../gate/run-gate.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
-import { historyPlan, historyReadOf, readBranchHistory, recordRunOnBranch } from './history.js';
+import { historyPlan, historyReadOf, readBranchHistory, recordRunOnBranch, warnIfPullRequestCanWrite } from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
 import { collectInputs, runUrl, thisRepo } from './shared.js';
@@ -19,6 +19,7 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const plan = historyPlan(inputs);
   if (plan.role !== 'off') core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
   let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
+  if (plan.role === 'read') await warnIfPullRequestCanWrite(inputs, octokit, repo);
   const { snapshot, missingArtifacts } = await collectInputs(inputs);
   const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../history/trends.js');
   // One set of series for the noise band and, unless this run records a point, the report's trends.

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { ActionInputs } from './inputs.js';
 import { InputError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
-import { workflowContext, type RepoRef } from '../github/context.js';
+import { httpStatus, workflowContext, type RepoRef } from '../github/context.js';
 import { GitHubError } from '../github/errors.js';
 import type { Octokit } from '../github/octokit.js';
 import type { HistoryRead } from '../gate/types.js';
@@ -42,6 +42,33 @@ export function historyPlan(inputs: Pick<ActionInputs, 'history' | 'mode'>): His
   if (defaultBranch === undefined) return { role: 'read', why: `the ${eventName} event does not name the default branch (repository.default_branch)`, defaultBranch };
   if (branch !== defaultBranch) return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
   return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
+}
+
+/** No ref can point at the all-zero object: a request to create one never writes anything. */
+const NO_OBJECT = '0'.repeat(40);
+
+/**
+ * On a `pull_request` run, one warning when the token can write the repository's contents: the pull request's code runs
+ * in this job and could push to the history branch. Told by a probe that cannot write: creating a ref to the all-zero
+ * object, which GitHub refuses with 403 to a token without `contents: write` (before it looks at the object) and with
+ * 422 (no such object) to one with it. The permission headers cannot tell: `x-oauth-scopes` comes with OAuth and
+ * classic personal tokens only, never with GITHUB_TOKEN, and `x-accepted-github-permissions` names what an endpoint
+ * needs, not what the token holds.
+ */
+export async function warnIfPullRequestCanWrite(inputs: Pick<ActionInputs, 'historyBranch'>, octokit: Octokit | undefined, repo: RepoRef): Promise<void> {
+  if (octokit === undefined || workflowContext().eventName !== 'pull_request') return;
+  try {
+    await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${inputs.historyBranch}-write-probe`, sha: NO_OBJECT });
+  } catch (error) {
+    const status = httpStatus(error);
+    if (status !== 422) {
+      core.debug(`Write-scope probe: ${status ?? 'no answer'} (no write access, or it could not be told)`);
+      return;
+    }
+  }
+  core.warning(
+    `This pull_request run's token can write the repository's contents, so the pull request's code could push to the history branch ${inputs.historyBranch}: give pull_request jobs \`permissions: contents: read\`, and \`contents: write\` only to the default branch's job that records (docs/security-model.md, "The history branch")`,
+  );
 }
 
 /** The file of this gate on the history branch. */

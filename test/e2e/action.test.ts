@@ -1607,8 +1607,8 @@ describe('history on the default branch', () => {
     fake.commitFiles({ branch: BRANCH, files: { [FILE]: broken }, message: 'hand edit' });
     const r = await pushRun(32);
     expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
-      `History not read, so the report has no trends: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005`,
-      `History not recorded: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005; the file was left as it is`,
+      `History not read, so the report has no trends: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005. To start over, delete ${FILE} from branch ${BRANCH} (or the branch): the default branch's next check run records a new one`,
+      `History not recorded: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005; the file was left as it is. To start over, delete ${FILE} from branch ${BRANCH} (or the branch): the default branch's next check run records a new one`,
     ]);
     expect(fake.readFile(BRANCH, FILE)).toBe(broken);
     fake.commitFiles({ branch: BRANCH, files: { [FILE]: text }, message: 'fixed' });
@@ -1702,6 +1702,24 @@ describe('the history cannot be turned against the gate', () => {
     ]);
     expect(r.summary).not.toContain('evil.example');
     expect(fake.comments(300 + prs).at(-1)?.body ?? '').not.toContain('evil.example');
+  });
+
+  it('a pull_request run whose token can write contents warns, by a probe that writes nothing; a read-only token is silent', async () => {
+    const branch = 'history-probe';
+    fake.clearLog();
+    const writable = await prRun(branch, BASE_MODULES);
+    expect(writable.code, why(writable)).toBe(0);
+    expect(writable.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token"))).toEqual([
+      `This pull_request run's token can write the repository's contents, so the pull request's code could push to the history branch ${branch}: give pull_request jobs \`permissions: contents: read\`, and \`contents: write\` only to the default branch's job that records (docs/security-model.md, "The history branch")`,
+    ]);
+    const probes = fake.requests({ route: 'git.createRef' });
+    expect(probes.map((q) => (q.body as { sha?: string }).sha)).toEqual(['0'.repeat(40)]);
+    expect(fake.getRef(`${branch}-write-probe`)).toBeUndefined();
+    // A read-only token (a fork's, or `contents: read`): GitHub answers 403 before it looks at the object.
+    fake.forceResponse({ method: 'POST', path: /\/git\/refs$/, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+    const readOnly = await prRun(branch, BASE_MODULES);
+    expect(readOnly.code, why(readOnly)).toBe(0);
+    expect(readOnly.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token"))).toEqual([]);
   });
 
   it('comment mode re-judges with the history at the commit the run read: a push to main since does not brand an honest report; a commit not on the branch is refused', async () => {

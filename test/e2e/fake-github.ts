@@ -1662,7 +1662,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       ),
     writes: () =>
       state.requests.filter(
-        (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.path.startsWith(`${TWIRP}/ListArtifacts`) && !r.path.startsWith(`${TWIRP}/GetSignedArtifactURL`),
+        (r) =>
+          ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) &&
+          !r.path.startsWith(`${TWIRP}/ListArtifacts`) &&
+          !r.path.startsWith(`${TWIRP}/GetSignedArtifactURL`) &&
+          // The Action's write-scope probe writes nothing: no ref can point at the all-zero object.
+          !(r.route === 'git.createRef' && (r.body as { sha?: unknown } | undefined)?.sha === '0'.repeat(40)),
       ),
     unmatched: () => state.requests.filter((r) => r.unmatched),
     injectFaults: (f) => faults.configure(f),
