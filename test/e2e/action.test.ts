@@ -1704,6 +1704,20 @@ describe('the history cannot be turned against the gate', () => {
     expect(fake.comments(300 + prs).at(-1)?.body ?? '').not.toContain('evil.example');
   });
 
+  it('a history holding a module figure of −1 TiB is refused with one warning naming line and field and how to start over; the verdict stands', async () => {
+    const branch = 'history-implausible';
+    const text = historyText('https://github.com/octo-org/octo-repo/commit/{sha}').replace(/"values":\{"modules":\[\d+/, `"values":{"modules":[${-(1024 ** 4)}`)
+      // Without the newer release's section: only the implausible value is wrong with it.
+      .replace(/,"zzz":\[("dev0\/x"|7)\]/g, '')
+      .replace(/,"changes":\{"zzz":\[0,-?1\]\}/g, '');
+    fake.commitFiles({ branch, files: { [FILE]: text }, parent: null, message: 'implausible' });
+    const r = await prRun(branch, BASE_MODULES);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
+      `History not read, so the report has no trends: ${branch}:${FILE}:3: /values/modules/0: makes "${Object.keys(BASE_MODULES)[0]}" -1099511627776, but a module figure (peak) is never negative: this is not a history ascend-memory-gate wrote. To start over, delete ${FILE} from branch ${branch} (or the branch): the default branch's next check run records a new one`,
+    ]);
+  });
+
   it('a pull_request run whose token can write contents warns, by a probe that writes nothing; a read-only token is silent', async () => {
     const branch = 'history-probe';
     fake.clearLog();
