@@ -1718,6 +1718,22 @@ describe('the history cannot be turned against the gate', () => {
     ]);
   });
 
+  it('an environment value past 4,096 characters is recorded shortened as report.json shortens keys, and the next run reads the history', async () => {
+    const branch = 'history-long';
+    const cann = `9.0.${'x'.repeat(5000)}`;
+    for (const n of [1, 2]) {
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
+      const r = await runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch, environment: `cann=${cann}` }, event: 'push', payload: { ref: 'refs/heads/main', repository }, runId: 7800 + n, sha: `7c${String(n).padStart(38, '0')}` });
+      expect(r.code, why(r)).toBe(0);
+      expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([]);
+      expect(r.stdout).toContain(`History: recorded run ${7800 + n} in ${branch}:${FILE}`);
+    }
+    const first = JSON.parse(fake.readFile(branch, FILE)!.split('\n')[2]!) as { environment: Record<string, string> };
+    expect(first.environment.cann).toHaveLength(4096);
+    expect(first.environment.cann).toMatch(/^9\.0\.x+…x+~[0-9a-f]{12}$/);
+  });
+
   it('a pull_request run whose token can write contents warns, by a probe that writes nothing; a read-only token is silent', async () => {
     const branch = 'history-probe';
     fake.clearLog();
