@@ -1734,6 +1734,49 @@ describe('the history cannot be turned against the gate', () => {
     expect(first.environment.cann).toMatch(/^9\.0\.x+…x+~[0-9a-f]{12}$/);
   });
 
+  it("main's values −(2^53−1), 0, 2^53−1 of a kernel: the noise band's spread is clamped at 2^53−1 and said, and comment mode takes the report", async () => {
+    const branch = 'history-extremes';
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const point = (n: number): Record<string, unknown> => ({ commit: `7d${String(n).padStart(38, '0')}`, run: String(n), time: '2026-02-01T00:00:00Z', baseline: null });
+    const text = [
+      JSON.stringify({ format: 'ascend-memory-gate history', version: 1 }),
+      JSON.stringify({ keys: { kernels: ['dev0/k'] } }),
+      JSON.stringify({ ...point(1), environment: {}, values: { kernels: [-MAX] } }),
+      JSON.stringify({ ...point(2), changes: { kernels: [0, MAX] } }),
+      JSON.stringify({ ...point(3), changes: { kernels: [0, MAX] } }),
+      '',
+    ].join('\n');
+    fake.commitFiles({ branch, files: { [FILE]: text }, parent: null, message: 'extremes' });
+    const config = { history: { window: 20, minPoints: 3 } };
+    const kernel = { diff: 100 * MiB, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES, { 'dev0/k': kernel }),
+      '.github/memory-gate.json': JSON.stringify(config),
+      'mc/memory_compare_20250901120000.csv': `,,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\nKERNEL_LAUNCH,k,0,0,${200 * MiB},${200 * MiB}\n`,
+      ...rankPlogs(BASE_MODULES, RANKS),
+    });
+    const number = 300 + ++prs;
+    const pr = await runAction({ dirs, inputs: { plog: 'rank_*', 'memory-compare': 'mc', 'history-branch': branch }, event: 'pull_request', payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository } });
+    expect(pr.code, why(pr)).toBe(1);
+    const entry = readReport(pr).entries.find((e) => e.key === 'dev0/k') as { noise?: unknown; note?: string } | undefined;
+    expect(entry?.noise).toEqual({ applied: 'band', points: 3, spread: MAX });
+    expect(entry?.note).toBe('Beyond the noise band: the last 3 values on the default branch spread more than 8.0 PiB (2^53 − 1, where the figure is clamped), capped at the ceiling 10.0 MiB, and the change is 100.0 MiB.');
+
+    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES, { 'dev0/k': kernel }), '.github/memory-gate.json': JSON.stringify(config) }, message: 'main with a kernel' });
+    fake.addPull({ number, headRef: `feature-${number}`, headSha: runHeadSha(number) });
+    fake.addArtifact({ name: 'memory-gate-report', runId: 9530, files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') } });
+    const commented = await runAction({
+      inputs: { mode: 'comment', 'history-branch': branch },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: 9530, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] }, repository },
+      runId: 9531,
+    });
+    expect(commented.code, why(commented)).toBe(0);
+    expect(commented.summary).not.toContain('not trustworthy');
+    expect(commented.summary).toContain('Memory gate failed');
+  });
+
   it('a pull_request run whose token can write contents warns, by a probe that writes nothing; a read-only token is silent', async () => {
     const branch = 'history-probe';
     fake.clearLog();
