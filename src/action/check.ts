@@ -4,7 +4,7 @@ import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { notReadOf, runGate } from '../gate/run-gate.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
-import { historyPlan, readBranchHistory, recordRunOnBranch } from './history.js';
+import { historyPlan, historyReadOf, readBranchHistory, recordRunOnBranch, warnIfPullRequestCanWrite } from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
 import { collectInputs, runUrl, thisRepo } from './shared.js';
@@ -19,6 +19,7 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const plan = historyPlan(inputs);
   if (plan.role !== 'off') core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
   let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
+  if (plan.role === 'read') await warnIfPullRequestCanWrite(inputs, octokit, repo);
   const { snapshot, missingArtifacts, skippedRecords } = await collectInputs(inputs);
   const notRead = notReadOf(snapshot.meta.skipped, skippedRecords);
   const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../history/trends.js');
@@ -34,13 +35,15 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     ...(read !== undefined ? { noise: read.noise } : {}),
     ...(notRead !== undefined ? { notRead } : {}),
   });
+  // Which history the noise band read: comment mode re-judges with the history at that commit.
+  const historyRead = historyReadOf(inputs, history);
   // Recorded whether the gate passed or failed: a failing default branch is history too. The point goes onto the
   // history read above when the branch has not moved since (no second parse); the trends are then of it afresh.
   if (plan.role === 'write') history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
   const trends =
     history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
   const { baseline } = gated;
-  const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
+  const report = { ...gated.report, ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}), ...(historyRead !== undefined ? { history: historyRead } : {}) };
   if (baseline === null) {
     core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
   }

@@ -69,7 +69,9 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
   // The history comes from its branch (trusted: only the default branch's runs write it), never from the artifact: the
   // noise band of the re-judged verdicts and the trends.
-  const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
+  // At the commit the gated run read (when it is on the branch): a push to the default branch since then, which moves
+  // the noise band's window, does not change the verdict re-judged.
+  const history = inputs.history ? await readBranchHistory(inputs, octokit, repo, report.history?.commit) : null;
   // One set of series serves the noise band and the trends (src/history/trends.ts).
   const read = history === null ? undefined : (await import('../history/trends.js')).trendsOf(history);
   const noise = read?.noise;

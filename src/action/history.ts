@@ -6,9 +6,10 @@ import { readFile } from 'node:fs/promises';
 import type { ActionInputs } from './inputs.js';
 import { InputError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
-import { workflowContext, type RepoRef } from '../github/context.js';
+import { httpStatus, workflowContext, type RepoRef } from '../github/context.js';
 import { GitHubError } from '../github/errors.js';
 import type { Octokit } from '../github/octokit.js';
+import type { HistoryRead } from '../gate/types.js';
 import type { History } from '../history/format.js';
 import type { Snapshot } from '../model/snapshot.js';
 
@@ -43,6 +44,33 @@ export function historyPlan(inputs: Pick<ActionInputs, 'history' | 'mode'>): His
   return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
 }
 
+/** No ref can point at the all-zero object: a request to create one never writes anything. */
+const NO_OBJECT = '0'.repeat(40);
+
+/**
+ * On a `pull_request` run, one warning when the token can write the repository's contents: the pull request's code runs
+ * in this job and could push to the history branch. Told by a probe that cannot write: creating a ref to the all-zero
+ * object, which GitHub refuses with 403 to a token without `contents: write` (before it looks at the object) and with
+ * 422 (no such object) to one with it. The permission headers cannot tell: `x-oauth-scopes` comes with OAuth and
+ * classic personal tokens only, never with GITHUB_TOKEN, and `x-accepted-github-permissions` names what an endpoint
+ * needs, not what the token holds.
+ */
+export async function warnIfPullRequestCanWrite(inputs: Pick<ActionInputs, 'historyBranch'>, octokit: Octokit | undefined, repo: RepoRef): Promise<void> {
+  if (octokit === undefined || workflowContext().eventName !== 'pull_request') return;
+  try {
+    await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${inputs.historyBranch}-write-probe`, sha: NO_OBJECT });
+  } catch (error) {
+    const status = httpStatus(error);
+    if (status !== 422) {
+      core.debug(`Write-scope probe: ${status ?? 'no answer'} (no write access, or it could not be told)`);
+      return;
+    }
+  }
+  core.warning(
+    `This pull_request run's token can write the repository's contents, so the pull request's code could push to the history branch ${inputs.historyBranch}: give pull_request jobs \`permissions: contents: read\`, and \`contents: write\` only to the default branch's job that records (docs/security-model.md, "The history branch")`,
+  );
+}
+
 /** The file of this gate on the history branch. */
 export function historyPath(commentKey: string): string {
   return `${commentKey}.history.jsonl`;
@@ -58,8 +86,22 @@ function fileRef(inputs: ActionInputs, repo: RepoRef): { owner: string; repo: st
  */
 const readTexts = new WeakMap<History, string>();
 
-/** The history as its branch holds it; null (said in the log) when there is none, no token, or it cannot be read. */
-export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef): Promise<History | null> {
+/** The commit of the history branch each history was read at: the report records it (comment mode reads it there). */
+const readCommits = new WeakMap<History, string>();
+
+/** Which version of the history branch a history was read from, for the report; undefined for one not read from it. */
+export function historyReadOf(inputs: ActionInputs, history: History | null): HistoryRead | undefined {
+  const commit = history === null ? undefined : readCommits.get(history);
+  return commit === undefined ? undefined : { branch: inputs.historyBranch, commit };
+}
+
+/**
+ * The history as its branch holds it, or at commit `at` of the branch (comment mode: the commit the gated run read, so
+ * that a later push to the default branch does not change the verdict re-judged; a commit that is not on the branch is
+ * refused with a warning and the head read instead); null (said in the log) when there is none, no token, or it
+ * cannot be read.
+ */
+export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef, at?: string): Promise<History | null> {
   const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
   if (octokit === undefined) {
     core.info(`History not read: no 'github-token'`);
@@ -67,28 +109,56 @@ export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit |
   }
   const { readHistoryText } = await import('../github/history-branch.js');
   const { parseHistory } = await import('../history/format.js');
-  let text: string | null;
+  let read: Awaited<ReturnType<typeof readHistoryText>>;
   try {
-    text = await readHistoryText(octokit, fileRef(inputs, repo));
+    read = await readHistoryText(octokit, fileRef(inputs, repo), at);
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
     core.warning(`History not read, so the report has no trends: ${visible(error.message)}`);
     return null;
   }
-  if (text === null) {
+  if (read === null) {
     core.info(`No history yet at ${where}: the default branch's next check run starts it`);
     return null;
   }
+  const { text, commit } = read;
+  if (read.refused !== undefined) core.warning(`History: the report says its run read ${where} at a commit that cannot be trusted (${visible(read.refused)}): the branch's head ${commit.slice(0, 12)} is read instead`);
   try {
     const history = parseHistory(text, where);
     readTexts.set(history, text);
-    core.info(`History read from ${where}: ${history.points.length} point(s)`);
+    readCommits.set(history, commit);
+    for (const warning of history.warnings ?? []) core.warning(`History: ${visible(warning)}`);
+    foreignCommitUrl(history, repo, where);
+    core.info(`History read from ${where} at ${commit.slice(0, 12)}: ${history.points.length} point(s)`);
     return history;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    core.warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+    core.warning(`History not read, so the report has no trends: ${visible(error.message)}. ${startOver(inputs)}`);
     return null;
   }
+}
+
+/** How to start a history again when the one on the branch cannot be read. */
+function startOver(inputs: ActionInputs): string {
+  return `To start over, delete ${historyPath(inputs.commentKey)} from branch ${inputs.historyBranch} (or the branch): the default branch's next check run records a new one`;
+}
+
+/**
+ * The commit links of a history on this repository's branch must be this repository's: a header naming any other
+ * page (`https://evil.example/{sha}`) loses its links, with a warning. The next run that records writes the right one.
+ */
+function foreignCommitUrl(history: History, repo: RepoRef, where: string): void {
+  const url = history.header.commitUrl;
+  if (url === undefined) return;
+  const own = ownCommitUrl(repo);
+  if (url.toLowerCase() === own.toLowerCase()) return;
+  core.warning(`History ${where}: its commitUrl ${JSON.stringify(visible(url.slice(0, 200)))} is not this repository's (${own}): commits are shown without links`);
+  delete history.header.commitUrl;
+}
+
+/** This repository's commit page, `{sha}` standing for the commit. */
+function ownCommitUrl(repo: RepoRef): string {
+  return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`;
 }
 
 /**
@@ -132,13 +202,15 @@ export async function recordRunOnBranch(
   const header = {
     gate: inputs.commentKey,
     ...(plan.defaultBranch !== undefined ? { branch: plan.defaultBranch } : {}),
-    commitUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`,
+    commitUrl: ownCommitUrl(repo),
   };
   // What the last attempt wrote (a retry starts again from the branch's new head).
   const written: { last?: { history: History; points: number; dropped: number; replaced: boolean } } = {};
   const readText = read === null ? undefined : readTexts.get(read);
   let reuse = readText !== undefined;
   let changedRead = false;
+  /** The branch's file could not be read (not: this run's point could not be added to it). */
+  let unreadable = false;
   /** On a failure: the history as read, as it was. */
   const asRead = (): History | null => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
   try {
@@ -150,7 +222,9 @@ export async function recordRunOnBranch(
         const same = reuse && read !== null && text !== null && text === readText;
         reuse = false;
         if (same) changedRead = true;
+        unreadable = true;
         const history = same ? (read as History) : text === null ? emptyHistory(header) : parseHistory(text, where);
+        unreadable = false;
         Object.assign(history.header, header);
         const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
         written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
@@ -178,7 +252,7 @@ export async function recordRunOnBranch(
     }
     // A corrupt history on the branch (or a point too large for it): never overwritten.
     if (error instanceof InputError) {
-      core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
+      core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
       return asRead();
     }
     throw error;

@@ -239,7 +239,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const opts = parseCommandArgs(args, CHECK);
   const baselinePath = optionalString(opts, 'baseline');
   if (baselinePath === undefined) throw new CommandUsageError('check: --baseline FILE is required', CHECK);
-  // The history is read first: a corrupt one stops the run before the (long) parse.
+  // The history is read first (a damaged one is a warning: the check goes on without it).
   const historyFile = optionalString(opts, 'history');
   const history = historyFile === undefined ? null : await readHistory(historyFile, io);
   const junitFile = optionalString(opts, 'junit');
@@ -283,11 +283,22 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   return report.result === 'fail' ? 1 : 0;
 }
 
-/** `check --history FILE`: the file as it is (never written); a missing one is no history yet, said on stderr. */
+/**
+ * `check --history FILE`: the file as it is (never written); a missing one is no history yet, said on stderr. A file
+ * that cannot be read is a warning that says how to start over, and the check goes on without it, as the Action's does.
+ */
 async function readHistory(file: string, io: Output): Promise<import('../history/format.js').History | null> {
-  const { readHistoryFile } = await import('../history/store.js');
-  const history = await readHistoryFile(file);
+  const { readHistoryFile, startOverHint } = await import('../history/store.js');
+  let history: import('../history/format.js').History | null;
+  try {
+    history = await readHistoryFile(file);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    io.err(`warning: history not read, so the check has no trends and no noise band: ${visible(error.message)}. ${startOverHint(file)}\n`);
+    return null;
+  }
   if (history === null) io.err(`note: ${file} does not exist yet: no trends ('ascend-memory-gate history append' records the default branch's runs in it)\n`);
+  for (const warning of history?.warnings ?? []) io.err(`warning: ${visible(warning)}\n`);
   return history;
 }
 

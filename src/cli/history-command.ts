@@ -104,13 +104,14 @@ async function append(args: string[], io: { out: (text: string) => void; err: (t
   if (run !== undefined && (run === '' || run.length > 100)) throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
   const header = headerOptions(opts, spec);
 
-  const { readHistoryFile, writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('../history/store.js');
+  const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('../history/store.js');
   const { emptyHistory } = await import('../history/format.js');
   const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
   // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
-  const existing = await readHistoryFile(file);
+  const existing = await readHistory(file, io);
   const baselineFile = optionalString(opts, 'baseline');
-  const baseline = baselineFile === undefined ? null : await hashOfFile(baselineFile, baselineHash);
+  // Without --baseline the point says nothing new of the baseline: it keeps the last point's, so no update is marked.
+  const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await hashOfFile(baselineFile, baselineHash);
   const snapshot = await tools.collect(opts);
   const history = existing ?? emptyHistory(header);
   Object.assign(history.header, header);
@@ -164,17 +165,31 @@ async function hashOfFile(file: string, hash: (bytes: Uint8Array) => string): Pr
   }
 }
 
-async function loadHistory(file: string): Promise<import('../history/format.js').History> {
-  const { readHistoryFile } = await import('../history/store.js');
-  const history = await readHistoryFile(file);
+/** The history file, null when missing; one that cannot be read is an error saying how to start over; warnings on stderr. */
+async function readHistory(file: string, io: { err: (text: string) => void }): Promise<import('../history/format.js').History | null> {
+  const { readHistoryFile, startOverHint } = await import('../history/store.js');
+  let history: import('../history/format.js').History | null;
+  try {
+    history = await readHistoryFile(file);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(`${error.message}. ${startOverHint(file)}`);
+  }
+  const { visible } = await import('../common/visible.js');
+  for (const warning of history?.warnings ?? []) io.err(`warning: ${visible(warning)}\n`);
+  return history;
+}
+
+async function loadHistory(file: string, io: { err: (text: string) => void }): Promise<import('../history/format.js').History> {
+  const history = await readHistory(file, io);
   if (history === null) throw new InputError(`${file} does not exist: 'ascend-memory-gate history append --history ${file} …' records the first point`);
   return history;
 }
 
-async function show(args: string[], io: { out: (text: string) => void }, tools: HistoryTools): Promise<number> {
+async function show(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
   const opts = parseCommandArgs(args, SHOW);
   const file = required(opts, 'history', SHOW);
-  const history = await loadHistory(file);
+  const history = await loadHistory(file, io);
   const { loadGateConfig } = await import('../gate/thresholds.js');
   const config = await loadGateConfig(optionalString(opts, 'config'));
   const { trendsOf } = await import('../history/trends.js');
@@ -184,11 +199,11 @@ async function show(args: string[], io: { out: (text: string) => void }, tools: 
   return 0;
 }
 
-async function html(args: string[], io: { out: (text: string) => void }): Promise<number> {
+async function html(args: string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
   const opts = parseCommandArgs(args, HTML);
   const file = required(opts, 'history', HTML);
   const out = required(opts, 'out', HTML);
-  const history = await loadHistory(file);
+  const history = await loadHistory(file, io);
   const { loadGateConfig } = await import('../gate/thresholds.js');
   const config = await loadGateConfig(optionalString(opts, 'config'));
   const { trendsOf } = await import('../history/trends.js');

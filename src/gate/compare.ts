@@ -151,7 +151,7 @@ export function withNoiseBand(entry: Entry, thresholds: KindThresholds, band: Ba
   const cap = allowance(ceiling, baseline);
   const width = Math.min(sample.spread, cap);
   const capped = sample.spread > cap ? `, capped at the ceiling ${amount(cap)}` : '';
-  const spread = `the last ${sample.points} values on the default branch spread ${amount(sample.spread)}${share(sample.spread)}${capped}`;
+  const spread = `the last ${sample.points} values on the default branch spread ${sample.clamped === true ? `more than ${amount(sample.spread)} (2^53 − 1, where the figure is clamped)` : `${amount(sample.spread)}${share(sample.spread)}`}${capped}`;
   const rule = matchRule(thresholds.rules, entry.key);
   if (change <= width) {
     const status: Status = 'pass';

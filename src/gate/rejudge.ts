@@ -180,6 +180,8 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
   const entries = [...withFindings(verdicts, findings), ...others];
   let report: GateReport = { result: 'pass', counts: countsOf(entries), entries };
   if (claimed.missingArtifacts !== undefined) report.missingArtifacts = claimed.missingArtifacts;
+  // Which history the run read: comment mode has read it there (when that commit is on the branch) for the noise band.
+  if (claimed.history !== undefined) report.history = claimed.history;
   if (claimed.environment !== undefined) {
     // What changed is the run's to say; what a change does to the verdict is the trusted config's.
     const severity = policySeverity(config.environment.onChange);

@@ -138,6 +138,8 @@ export interface NoiseBandConfig {
 /** What the history says of a key for the noise band: the spread of its last `window` values and how many there were. */
 export interface NoiseSample {
   spread: number;
+  /** The spread was past 2^53 - 1 (a signed figure at both ends of its range): `spread` is 2^53 - 1, a lower bound. */
+  clamped?: boolean;
   points: number;
 }
 
@@ -247,6 +249,8 @@ export interface GateReport {
   disjointBaseline?: DisjointBaseline;
   /** Records the readers skipped or found cut off: counted, a sample named by file and line. */
   notRead?: NotRead;
+  /** The history the run read (the Action): its branch and that branch's commit, which comment mode reads it at. */
+  history?: HistoryRead;
 }
 
 /** Each side's key count and first key (`modules DEV_MEM/dev0/APP`), when they have none in common. */
@@ -270,6 +274,13 @@ export interface NotRead {
   sample: RecordNotRead[];
   /** Files whose last record was cut off (the process probably died while writing it), first few. */
   cut: RecordNotRead[];
+}
+
+/** Which version of the default branch's history a run read. */
+export interface HistoryRead {
+  branch: string;
+  /** The history branch's commit (40 or 64 hex digits). */
+  commit: string;
 }
 
 /** `environment` in the config: what a change does to the verdict, and items never compared. */

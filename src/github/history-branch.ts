@@ -15,10 +15,43 @@ export interface HistoryFileRef extends RepoRef {
   path: string;
 }
 
-/** The file at the branch's head; null when the branch or the file does not exist yet. */
-export async function readHistoryText(octokit: Octokit, file: HistoryFileRef): Promise<string | null> {
+/** The file at a commit of the branch, and that commit. */
+export interface HistoryText {
+  text: string;
+  commit: string;
+}
+
+/**
+ * The file at the branch's head, or at `at` when that commit is the head or one of its ancestors (comment mode reads the
+ * history the gated run read); null when the branch or the file does not exist yet. `refused` says why `at` was not
+ * used (then the head's file is read).
+ */
+export async function readHistoryText(octokit: Octokit, file: HistoryFileRef, at?: string): Promise<(HistoryText & { refused?: string }) | null> {
   const head = await branchHead(octokit, file);
-  return head === null ? null : readFileAt(octokit, file, file.path, head);
+  if (head === null) return null;
+  let commit = head;
+  let refused: string | undefined;
+  if (at !== undefined && at !== head) {
+    const status = await ancestry(octokit, file, at, head);
+    if (status === 'ahead' || status === 'identical') commit = at;
+    else refused = status === 'unknown' ? `commit ${at.slice(0, 12)} is not in the repository` : `commit ${at.slice(0, 12)} is not on branch ${file.branch} (GitHub compares it with the head ${head.slice(0, 12)}: ${status})`;
+  }
+  const text = await readFileAt(octokit, file, file.path, commit);
+  return text === null ? null : { text, commit, ...(refused !== undefined ? { refused } : {}) };
+}
+
+/**
+ * How `head` stands to `base` (GitHub's compare API): `ahead` when base is one of head's ancestors, else `behind`,
+ * `diverged` or `identical`, or `unknown` when GitHub knows no such commit.
+ */
+async function ancestry(octokit: Octokit, repo: RepoRef, base: string, head: string): Promise<string> {
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner: repo.owner, repo: repo.repo, basehead: `${base}...${head}`, per_page: 1 });
+    return data.status;
+  } catch (error) {
+    if (httpStatus(error) === 404 || httpStatus(error) === 422) return 'unknown';
+    return gitHubCall(`comparing ${base.slice(0, 12)} with ${head.slice(0, 12)}`, READ, () => Promise.reject(error));
+  }
 }
 
 /** What a write did: the commit it made, and how many attempts it took. */

@@ -3,9 +3,25 @@
 // the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
 import { InputError, SchemaError } from '../common/errors.js';
 import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson } from '../json/reader.js';
+import { shortenName } from '../model/names.js';
+import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
 import { HISTORY_FORMAT, HISTORY_VERSION, historyHeaderSchema, historyKeysSchema, historyPointSchema } from './schema.js';
 
 export { HISTORY_FORMAT, HISTORY_VERSION };
+
+/** A history file never grows past this: GitHub's contents and blob APIs serve far more, but every run reads it whole. */
+export const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The longest name (key, roll-up pattern, environment value) a history holds: longer ones are written as the JSON report
+ * writes its keys, shortened in the middle with a hash of the whole name (src/model/names.ts), which the reader accepts.
+ */
+export const HISTORY_NAME_LENGTH = 4096;
+
+/** A name as the history writes it. */
+export function historyName(name: string): string {
+  return name.length > HISTORY_NAME_LENGTH ? shortenName(name, HISTORY_NAME_LENGTH) : name;
+}
 
 /** The history's first line: what it is, and where its points come from. */
 export interface HistoryHeader {
@@ -64,6 +80,8 @@ export interface History {
   sections: Map<string, SectionHistory>;
   /** Each point's line as written: an unchanged point is written back byte for byte. */
   lines: string[];
+  /** What reading it left out, one line each (sections this version does not know, a commit URL that is no URL). */
+  warnings?: string[];
 }
 
 export function emptyHistory(header: Omit<HistoryHeader, 'format' | 'version'> = {}): History {
@@ -289,41 +307,81 @@ const validatePoint = compileSchema<PointLineJson>(historyPointSchema);
 
 /**
  * Reads a history file. Every problem is an InputError naming the file, the line and the JSON pointer (or column) of
- * what is wrong: a history is never half read, and a corrupt one is never taken for an empty one.
+ * what is wrong: a history is never half read, and a corrupt one is never taken for an empty one. Values no evidence
+ * can produce (a negative module figure, a roll-up whose min is above its max) are problems too, and so is a file past
+ * HISTORY_MAX_BYTES. What can be left out without lying is left out and said in `warnings`: sections this version does
+ * not declare (a newer release wrote them) and a commit URL that is no http(s) URL.
  */
 export function parseHistory(text: string, file: string): History {
+  // Counted in UTF-16 units first: only a text near the cap is measured in bytes.
+  if (text.length * 3 > HISTORY_MAX_BYTES && Buffer.byteLength(text) > HISTORY_MAX_BYTES) {
+    throw new InputError(`${file}: ${Buffer.byteLength(text)} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
+  }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body === '') throw new InputError(`${file}: empty, not a history file (its first line is the header {"format":"${HISTORY_FORMAT}",…})`);
   const rawLines = body.split('\n');
   if (rawLines[rawLines.length - 1] !== '') throw new InputError(`${file}:${rawLines.length}: the last line has no line break: the file was cut short`);
   rawLines.pop();
   const lines = rawLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  const header = readHeader(lines[0] as string, file);
+  const warnings: string[] = [];
+  const header = readHeader(lines[0] as string, file, warnings);
   const history: History = { header, points: [], sections: new Map(), lines: [] };
   if (lines.length < 2) throw new InputError(`${file}:2: the key table line is missing`);
   const at2 = `${file}:2`;
   const table = validateKeys(parseLine(lines[1] as string, file, 2), at2);
-  for (const [name, keys] of Object.entries(table.keys)) history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
+  // A section this version does not declare is skipped whole (a newer release writes sections an older one lacks).
+  const unknown = new Set<string>();
+  for (const name of [...Object.keys(table.keys), ...Object.keys(table.rollups ?? {})]) if (!DECLARED.has(name)) unknown.add(name);
+  for (const [name, keys] of Object.entries(table.keys)) if (!unknown.has(name)) history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
   for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
+    if (unknown.has(name)) continue;
     const section = history.sections.get(name) ?? emptySection();
     if (!history.sections.has(name)) history.sections.set(name, section);
     addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
   }
   // Columns are made by the first point, each with its first value (see applyDense), the rest empty.
   if (lines.length === 2) completeColumns(history);
-  for (let n = 2; n < lines.length; n++) readPoint(history, lines[n] as string, file, n + 1);
+  for (let n = 2; n < lines.length; n++) readPoint(history, lines[n] as string, file, n + 1, unknown);
+  if (unknown.size > 0) {
+    const names = [...unknown].map((n) => `'${n}'`).join(', ');
+    warnings.push(
+      `${at2}: section${unknown.size === 1 ? '' : 's'} ${names} ${unknown.size === 1 ? 'is' : 'are'} not known to this version (a newer ascend-memory-gate wrote ${unknown.size === 1 ? 'it' : 'them'}): skipped; a run this version records drops ${unknown.size === 1 ? 'it' : 'them'} from the file, upgrade to keep ${unknown.size === 1 ? 'it' : 'them'}`,
+    );
+    // The lines as read name the skipped sections' positions: written again from what was kept.
+    history.lines = history.points.map((_, p) => pointLine(history, p));
+  }
+  if (warnings.length > 0) history.warnings = warnings;
   return history;
 }
 
-function readHeader(line: string, file: string): HistoryHeader {
+/** Section names this version declares. */
+const DECLARED = new Map<string, SectionDeclaration>(SECTIONS.map((d) => [d.name, d]));
+
+function readHeader(line: string, file: string, warnings: string[]): HistoryHeader {
   const at = `${file}:1`;
   const json = parseLine(line, file, 1);
   const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
   if (typeof version === 'number' && Number.isInteger(version) && version > HISTORY_VERSION) {
     throw new SchemaError(at, '/version', `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`);
   }
-  const header = validateHeader(json, at);
-  return { ...header };
+  const header: HistoryHeader = { ...validateHeader(json, at) };
+  // The schema's pattern lets through what no URL parser takes (`https://[{sha}`): the links are left out, not the history.
+  if (header.commitUrl !== undefined && !isCommitUrl(header.commitUrl)) {
+    warnings.push(`${at}: /commitUrl: ${JSON.stringify(header.commitUrl.slice(0, 200))} is not an http(s) URL once {sha} is filled in: commits are shown without links`);
+    delete header.commitUrl;
+  }
+  return header;
+}
+
+/** Whether a commit URL template gives an http(s) URL for a commit SHA. */
+export function isCommitUrl(template: string): boolean {
+  if (!template.includes('{sha}')) return false;
+  try {
+    const url = new URL(template.replaceAll('{sha}', '0123456789abcdef0123456789abcdef01234567'));
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }
 
 function sectionOf(keys: string[], at: string, pointer: string): SectionHistory {
@@ -368,7 +426,7 @@ function addNames(list: string[], index: Map<string, number>, names: string[], a
   }
 }
 
-function readPoint(history: History, line: string, file: string, n: number): void {
+function readPoint(history: History, line: string, file: string, n: number, unknown: ReadonlySet<string>): void {
   const at = `${file}:${n}`;
   const json = validatePoint(parseLine(line, file, n), at);
   const p = history.points.length;
@@ -387,51 +445,95 @@ function readPoint(history: History, line: string, file: string, n: number): voi
   if (Number.isNaN(Date.parse(json.time))) throw new SchemaError(at, '/time', `is not a date: ${JSON.stringify(json.time)}`);
   history.points.push(meta);
   history.lines.push(line);
+  const read = { history, at, unknown };
   if (first) {
-    applyDense(history, json.values ?? {}, (s) => s.keyColumns, (s) => s.keys.length, at, '/values');
-    applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, (s) => s.rollups.length * ROLLUP_WIDTH, at, '/rollups');
+    applyDense(read, json.values ?? {}, false, '/values');
+    applyDense(read, json.rollups ?? {}, true, '/rollups');
     completeColumns(history);
   } else {
-    applyChanges(history, p, json.changes ?? {}, (s) => s.keyColumns, at, '/changes');
-    applyChanges(history, p, json.rollupChanges ?? {}, (s) => s.rollupColumns, at, '/rollupChanges');
+    applyChanges(read, p, json.changes ?? {}, false, '/changes');
+    applyChanges(read, p, json.rollupChanges ?? {}, true, '/rollupChanges');
   }
 }
 
-function sectionNamed(history: History, name: string, at: string, pointer: string): SectionHistory {
-  const section = history.sections.get(name);
-  if (section === undefined) throw new SchemaError(at, pointer, `names section '${name}', which the key table (line 2) does not list`);
-  return section;
+/** What reading one point line needs: the history so far, where the line is, the sections skipped. */
+interface PointRead {
+  history: History;
+  at: string;
+  unknown: ReadonlySet<string>;
+}
+
+/** The section a point names; undefined for one skipped (not declared by this version). */
+function sectionNamed(read: PointRead, name: string, pointer: string): SectionHistory | undefined {
+  const section = read.history.sections.get(name);
+  if (section !== undefined) return section;
+  if (read.unknown.has(name)) return undefined;
+  throw new SchemaError(read.at, pointer, `names section '${name}', which the key table (line 2) does not list`);
+}
+
+/**
+ * A value the evidence cannot produce: a negative figure of a section whose compared field is never negative (only
+ * `signedBytes` fields are, such as a kernel's Diff Memory), a roll-up of no device, a worst device below 0.
+ */
+function checkValue(read: PointRead, name: string, section: SectionHistory, rollup: boolean, position: number, value: number | null, pointer: string): void {
+  if (value === null || value >= 0) return;
+  const declaration = DECLARED.get(name) as SectionDeclaration;
+  const slot = rollup ? position % ROLLUP_WIDTH : -1;
+  const subject = rollup ? `the roll-up ${JSON.stringify(section.rollups[Math.floor(position / ROLLUP_WIDTH)] ?? '')} ${ROLLUP_FIELDS[slot]}` : JSON.stringify(section.keys[position] ?? '');
+  if (slot >= 3) throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, which is never negative: this is not a history ascend-memory-gate wrote`);
+  if (declaration.fields[declaration.value]?.type === 'signedBytes') return;
+  throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, but a ${declaration.kind} figure (${declaration.value}) is never negative: this is not a history ascend-memory-gate wrote`);
+}
+
+/** A roll-up's five values at its latest point must be all there or all gone, with min ≤ median ≤ max over at least one device. */
+function checkRollup(read: PointRead, section: SectionHistory, r: number, pointer: string): void {
+  const values = ROLLUP_FIELDS.map((_, k) => lastValue(section.rollupColumns[r * ROLLUP_WIDTH + k] as Column));
+  if (values.every((v) => v === null)) return;
+  const pattern = JSON.stringify(section.rollups[r] ?? '');
+  if (values.some((v) => v === null)) throw new SchemaError(read.at, pointer, `leaves the roll-up ${pattern} with some of its five values and not others`);
+  const [min, median, max, devices] = values as number[];
+  if (!((min as number) <= (median as number) && (median as number) <= (max as number))) {
+    throw new SchemaError(read.at, pointer, `makes the roll-up ${pattern} min ${min}, median ${median}, max ${max}: min ≤ median ≤ max always holds for what ascend-memory-gate writes`);
+  }
+  if ((devices as number) < 1) throw new SchemaError(read.at, pointer, `makes the roll-up ${pattern} of ${devices} devices: a roll-up is of at least one`);
 }
 
 /**
  * The first point's values: each column made with its first value (a push onto an empty array reserves 17 places,
  * ~30 MB over 100,000 columns of which most never change again), in position order.
  */
-function applyDense(
-  history: History,
-  dense: Record<string, (number | null)[]>,
-  columnsOf: (s: SectionHistory) => Column[],
-  positionsOf: (s: SectionHistory) => number,
-  at: string,
-  pointer: string,
-): void {
+function applyDense(read: PointRead, dense: Record<string, (number | null)[]>, rollup: boolean, pointer: string): void {
   for (const [name, values] of Object.entries(dense)) {
-    const section = sectionNamed(history, name, at, `${pointer}/${name}`);
-    const columns = columnsOf(section);
-    const positions = positionsOf(section);
-    if (values.length > positions) throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
+    const section = sectionNamed(read, name, `${pointer}/${name}`);
+    if (section === undefined) continue;
+    const columns = rollup ? section.rollupColumns : section.keyColumns;
+    const positions = rollup ? section.rollups.length * ROLLUP_WIDTH : section.keys.length;
+    if (values.length > positions) throw new SchemaError(read.at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number | null;
+      checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
       columns.push(v === null ? { at: [], values: [] } : { at: [0], values: [v] });
+    }
+    if (rollup) {
+      for (let r = 0; r * ROLLUP_WIDTH < values.length; r++) {
+        // Columns past the list are made empty later: a roll-up cut short is checked with its missing values as gone.
+        if ((r + 1) * ROLLUP_WIDTH > values.length) throw new SchemaError(read.at, `${pointer}/${name}`, `ends inside the roll-up ${JSON.stringify(section.rollups[r] ?? '')}: a roll-up has ${ROLLUP_WIDTH} values`);
+        checkRollup(read, section, r, `${pointer}/${name}/${r * ROLLUP_WIDTH}`);
+      }
     }
   }
 }
 
-function applyChanges(history: History, p: number, changes: Record<string, (number | null)[]>, columnsOf: (s: SectionHistory) => Column[], at: string, pointer: string): void {
+function applyChanges(read: PointRead, p: number, changes: Record<string, (number | null)[]>, rollup: boolean, pointer: string): void {
+  const { at } = read;
   for (const [name, pairs] of Object.entries(changes)) {
     const where = `${pointer}/${name}`;
-    const columns = columnsOf(sectionNamed(history, name, at, where));
+    const section = sectionNamed(read, name, where);
+    if (section === undefined) continue;
+    const columns = rollup ? section.rollupColumns : section.keyColumns;
     if (pairs.length % 2 !== 0) throw new SchemaError(at, where, `must hold pairs (positions skipped, change), got ${pairs.length} numbers`);
+    // Each roll-up this point changes, with the pointer of its first change.
+    const touched = new Map<number, string>();
     let i = 0;
     for (let k = 0; k < pairs.length; k += 2) {
       const skip = pairs[k];
@@ -449,10 +551,13 @@ function applyChanges(history: History, p: number, changes: Record<string, (numb
         throw new SchemaError(at, `${where}/${k + 1}`, `removes position ${i}, which the point before does not have`);
       }
       if (change === 0 && lastValue(column) !== null) throw new SchemaError(at, `${where}/${k + 1}`, `is a change of 0 at position ${i}: unchanged values are not written`);
+      checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
       column.at.push(p);
       column.values.push(value);
+      if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH))) touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);
       i++;
     }
+    for (const [r, first] of touched) checkRollup(read, section, r, first);
   }
 }
 

@@ -1,11 +1,13 @@
 // Appending a point to a history, bounded by a number of points and a size (oldest first out), and the history as a
 // local file (the CLI's store: a CI cache on GitLab or Jenkins). The Action keeps the same text on a branch.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../common/atomic-write.js';
 import { InputError } from '../common/errors.js';
 import type { RollUp } from '../model/roll-up.js';
 import {
   emptySection,
+  HISTORY_MAX_BYTES,
+  historyName,
   lastValue,
   latestAloneBytes,
   tableBytes,
@@ -25,8 +27,8 @@ import type { PointValues } from './point.js';
 export const DEFAULT_HISTORY_SIZE = 200;
 /** The most points a history may be asked to keep. */
 export const MAX_HISTORY_SIZE = 1000;
-/** A history file never grows past this: GitHub's contents and blob APIs serve far more, but every run reads it whole. */
-export const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
+export { HISTORY_MAX_BYTES };
+
 
 export interface HistoryLimits {
   /** At most this many points (1 or more). */
@@ -55,7 +57,7 @@ export function appendPoint(history: History, meta: PointMeta, values: PointValu
   if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1)) throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
   const p = history.points.length;
   const table = tableOf(history);
-  history.points.push({ ...meta, environment: { ...meta.environment } });
+  history.points.push({ ...meta, environment: shortenedValues(meta.environment) });
   try {
     for (const [name, byKey] of values.keys) record(history, name, byKey, (s) => s.keyColumns, keyPosition, 1, p, (v) => [v]);
     for (const [name, byPattern] of values.rollups) record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
@@ -154,7 +156,8 @@ function record<T>(
   const columns = columnsOf(section);
   const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
   let hint = 0;
-  for (const [key, value] of byName) {
+  for (const [full, value] of byName) {
+    const key = historyName(full);
     const index = position(section, key, hint);
     hint = index + 1;
     const at = index * width;
@@ -172,6 +175,13 @@ function record<T>(
     }
   }
   for (let i = 0; i < columns.length; i++) if (seen[i] !== 1) end(columns[i] as Column, p);
+}
+
+/** An environment with every value as the history writes it. */
+function shortenedValues(environment: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [item, value] of Object.entries(environment)) Object.defineProperty(out, item, { value: historyName(value), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function endAll(columns: Column[], p: number): void {
@@ -307,12 +317,20 @@ function isDead(column: Column): boolean {
 export async function readHistoryFile(file: string): Promise<History | null> {
   let text: string;
   try {
+    // A file past the cap is refused before it is read: it could be any size.
+    const { size } = await stat(file);
+    if (size > HISTORY_MAX_BYTES) throw new InputError(`${file}: ${size} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
   return parseHistory(text, file);
+}
+
+/** What a warning or an error about a history file that cannot be read adds: how to start over. */
+export function startOverHint(file: string): string {
+  return `To start over, delete ${file} (or clear the CI cache that holds it): the default branch's next 'history append' creates it again`;
 }
 
 /** Writes the history's text atomically: a reader (a concurrent job's cache restore) never sees half a file. */

@@ -4,7 +4,7 @@ import { matchRule, sectionThresholds } from '../gate/thresholds.js';
 import type { EnvironmentChange, GateConfig, NoiseLookup, NoiseSample, Tolerance } from '../gate/types.js';
 import { findDeviceSegment, section as sectionNamed, sectionOfKind, type SegmentBounds } from '../model/sections/index.js';
 import { ByPattern, groupsOf, type KeyGroups } from './groups.js';
-import { ROLLUP_WIDTH, valueAt, type Column, type History, type PointMeta, type SectionHistory } from './format.js';
+import { historyName, ROLLUP_WIDTH, valueAt, type Column, type History, type PointMeta, type SectionHistory } from './format.js';
 import { detectStep, type Step } from './steps.js';
 
 /** Points a sparkline shows. */
@@ -156,7 +156,7 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
   const foldLargest = (_name: string, section: SectionHistory, pattern: string): (number | null)[] | null => {
     const groups = groupsOfSection(section);
     const group = groups.find(pattern);
-    const rollup = section.rollupIndex.get(pattern);
+    const rollup = section.rollupIndex.get(historyName(pattern));
     if (group === undefined && rollup === undefined) return null;
     const out = new Array<number | null>(n).fill(null);
     if (group !== undefined) groups.members(group, (i) => foldColumn(out, section.keyColumns[i] as Column, n));
@@ -189,7 +189,8 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
     const found = sectionOf(kind);
     let made: Trend | null = null;
     if (found !== undefined) {
-      const i = found.section.keyIndex.get(key);
+      // A name past the history's length is found as the history wrote it.
+      const i = found.section.keyIndex.get(historyName(key));
       if (i !== undefined) made = trend('key', keyValues(found.section.keyColumns[i] as Column), toleranceOf(kind, key));
       else {
         // Points of more than 64 devices kept the key's group, not the key: its largest device stands for it.
@@ -205,7 +206,7 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
   const valuesOfKey = (kind: string, key: string): (number | null)[] | null => {
     const found = sectionOf(kind);
     if (found === undefined) return null;
-    const i = found.section.keyIndex.get(key);
+    const i = found.section.keyIndex.get(historyName(key));
     if (i !== undefined) return keyValues(found.section.keyColumns[i] as Column);
     if (!findDeviceSegment(key, bounds)) return null;
     // The keys of one group share their group's series: found by the text around the device segment, its pattern
@@ -240,7 +241,9 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
-      sample = points === 0 ? null : { spread: hi - lo, points };
+      // Values of a signed figure may lie 2^54 apart: the spread is clamped to what a report can hold exactly, and says so.
+      const spread = hi - lo;
+      sample = points === 0 ? null : spread > Number.MAX_SAFE_INTEGER ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true } : { spread, points };
       samples.set(values, { window, sample });
     }
     return sample ?? undefined;

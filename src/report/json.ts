@@ -108,6 +108,7 @@ function* jsonReportChunks(report: GateReport, extra: ReportExtras): Generator<s
     ...(report.environment !== undefined ? { environment: report.environment } : {}),
     ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
     ...(groups.length > 0 ? { groups: [] as GroupDocument[] } : {}),
+    ...(report.history !== undefined ? { history: { branch: report.history.branch, commit: report.history.commit } } : {}),
     ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
     ...(report.notRead !== undefined ? { notRead: report.notRead } : {}),
     result: report.result,

@@ -81,6 +81,16 @@ export const reportSchema = {
         cut: { type: 'array', maxItems: MAX_LISTED, items: { $ref: '#/definitions/recordNotRead' } },
       },
     },
+    history: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['branch', 'commit'],
+      description: "The default branch's history the run read (the Action): its branch and that branch's commit. Comment mode reads the history at that commit, when it is on the branch, so that a later run of the default branch does not change the verdict it re-judges.",
+      properties: {
+        branch: { type: 'string', minLength: 1, maxLength: 255 },
+        commit: { type: 'string', pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$' },
+      },
+    },
     generatedAt: {
       type: 'string',
       maxLength: 64,

@@ -1604,8 +1604,8 @@ describe('history on the default branch', () => {
     fake.commitFiles({ branch: BRANCH, files: { [FILE]: broken }, message: 'hand edit' });
     const r = await pushRun(32);
     expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
-      `History not read, so the report has no trends: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005`,
-      `History not recorded: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005; the file was left as it is`,
+      `History not read, so the report has no trends: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005. To start over, delete ${FILE} from branch ${BRANCH} (or the branch): the default branch's next check run records a new one`,
+      `History not recorded: ${BRANCH}:${FILE}:7: /run: must be a run id, got 7005; the file was left as it is. To start over, delete ${FILE} from branch ${BRANCH} (or the branch): the default branch's next check run records a new one`,
     ]);
     expect(fake.readFile(BRANCH, FILE)).toBe(broken);
     fake.commitFiles({ branch: BRANCH, files: { [FILE]: text }, message: 'fixed' });
@@ -1632,6 +1632,218 @@ describe('history on the default branch', () => {
     expect(body).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\``);
     expect(body).toContain(`\`DEV_MEM/*/HCCL\` (largest device): 83.0\u00a0MiB → 166.0\u00a0MiB since [\`${pushSha(16).slice(0, 7)}\`]`);
     expect(fake.writes().map((w) => w.route)).toEqual(['issues.updateComment']);
+  });
+});
+
+// ───────────────────────────── the history cannot be turned against the gate (issue 30) ─────────────────────────────
+
+describe('the history cannot be turned against the gate', () => {
+  const FILE = 'default.history.jsonl';
+  const repository = { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' }, default_branch: 'main' };
+  const scaled = (percent: number, only = 'APP'): Record<string, ModuleValue> =>
+    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, k.endsWith(`/${only}`) ? { ...v, peak: Math.round(v.peak * (1 + percent / 100)) } : v]));
+  let prs = 0;
+
+  /** A pull request's check run against main's limits (the workspace's baseline and config), reading history branch `branch`. */
+  function prRun(branch: string, modules: Record<string, ModuleValue>, config?: unknown): Promise<ActionRun> {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...(config !== undefined ? { '.github/memory-gate.json': JSON.stringify(config) } : {}), ...rankPlogs(modules, RANKS) });
+    const number = 300 + ++prs;
+    return runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch }, event: 'pull_request', payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository } });
+  }
+
+  /** Twelve points of main, HCCL doubled from point 6 on, with a section 'zzz' a newer release wrote, and this header commitUrl. */
+  function historyText(commitUrl: string): string {
+    const names = Object.keys(BASE_MODULES);
+    const lines = [JSON.stringify({ format: 'ascend-memory-gate history', version: 1, branch: 'main', gate: 'default', commitUrl }), JSON.stringify({ keys: { modules: names, zzz: ['dev0/x'] } })];
+    for (let n = 1; n <= 12; n++) {
+      const point = { commit: `7a${String(n).padStart(38, '0')}`, run: String(600 + n), time: `2026-02-${String(n).padStart(2, '0')}T00:00:00Z`, baseline: null };
+      if (n === 1) lines.push(JSON.stringify({ ...point, environment: {}, values: { modules: names.map((k) => BASE_MODULES[k]!.peak), zzz: [7] } }));
+      else if (n === 6) {
+        // Pairs of (positions skipped since the last pair, difference): each HCCL doubles.
+        const pairs: number[] = [];
+        let next = 0;
+        names.forEach((k, i) => {
+          if (!k.endsWith('/HCCL')) return;
+          pairs.push(i - next, BASE_MODULES[k]!.peak);
+          next = i + 1;
+        });
+        lines.push(JSON.stringify({ ...point, changes: { modules: pairs } }));
+      }
+      else lines.push(JSON.stringify({ ...point, changes: { zzz: [0, n % 2 === 0 ? 1 : -1] } }));
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  it("a section this version does not know, and a commitUrl that is no URL: one warning each, the trends shown without links, the PR's verdict given", async () => {
+    const branch = 'history-newer';
+    fake.commitFiles({ branch, files: { [FILE]: historyText('https://[{sha}') }, parent: null, message: 'a newer release and a hand edit' });
+    const r = await prRun(branch, scaled(100, 'HCCL'));
+    expect(r.errors.map((e) => e.message).filter((m) => m.includes('internal error'))).toEqual([]);
+    expect(r.code, why(r)).toBe(1);
+    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/HCCL regressed/);
+    expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
+      `History: ${branch}:${FILE}:1: /commitUrl: "https://[{sha}" is not an http(s) URL once {sha} is filled in: commits are shown without links`,
+      `History: ${branch}:${FILE}:2: section 'zzz' is not known to this version (a newer ascend-memory-gate wrote it): skipped; a run this version records drops it from the file, upgrade to keep it`,
+    ]);
+    expect(r.summary).toContain(`since \`${'7a'}${'0'.repeat(5)}\` (6 runs ago on \`main\`)`);
+  });
+
+  it("a commitUrl of another site: one warning, and no link goes there", async () => {
+    const branch = 'history-foreign';
+    fake.commitFiles({ branch, files: { [FILE]: historyText('https://evil.example/{sha}') }, parent: null, message: 'a foreign link' });
+    const r = await prRun(branch, scaled(100, 'HCCL'));
+    expect(r.code, why(r)).toBe(1);
+    expect(r.warnings.map((w) => w.message).filter((m) => m.includes('commitUrl'))).toEqual([
+      `History ${branch}:${FILE}: its commitUrl "https://evil.example/{sha}" is not this repository's (https://github.com/${REPO}/commit/{sha}): commits are shown without links`,
+    ]);
+    expect(r.summary).not.toContain('evil.example');
+    expect(fake.comments(300 + prs).at(-1)?.body ?? '').not.toContain('evil.example');
+  });
+
+  it('a history holding a module figure of −1 TiB is refused with one warning naming line and field and how to start over; the verdict stands', async () => {
+    const branch = 'history-implausible';
+    const text = historyText('https://github.com/octo-org/octo-repo/commit/{sha}').replace(/"values":\{"modules":\[\d+/, `"values":{"modules":[${-(1024 ** 4)}`)
+      // Without the newer release's section: only the implausible value is wrong with it.
+      .replace(/,"zzz":\[("dev0\/x"|7)\]/g, '')
+      .replace(/,"changes":\{"zzz":\[0,-?1\]\}/g, '');
+    fake.commitFiles({ branch, files: { [FILE]: text }, parent: null, message: 'implausible' });
+    const r = await prRun(branch, BASE_MODULES);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
+      `History not read, so the report has no trends: ${branch}:${FILE}:3: /values/modules/0: makes "${Object.keys(BASE_MODULES)[0]}" -1099511627776, but a module figure (peak) is never negative: this is not a history ascend-memory-gate wrote. To start over, delete ${FILE} from branch ${branch} (or the branch): the default branch's next check run records a new one`,
+    ]);
+  });
+
+  it('an environment value past 4,096 characters is recorded shortened as report.json shortens keys, and the next run reads the history', async () => {
+    const branch = 'history-long';
+    const cann = `9.0.${'x'.repeat(5000)}`;
+    for (const n of [1, 2]) {
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
+      const r = await runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch, environment: `cann=${cann}` }, event: 'push', payload: { ref: 'refs/heads/main', repository }, runId: 7800 + n, sha: `7c${String(n).padStart(38, '0')}` });
+      expect(r.code, why(r)).toBe(0);
+      expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([]);
+      expect(r.stdout).toContain(`History: recorded run ${7800 + n} in ${branch}:${FILE}`);
+    }
+    const first = JSON.parse(fake.readFile(branch, FILE)!.split('\n')[2]!) as { environment: Record<string, string> };
+    expect(first.environment.cann).toHaveLength(4096);
+    expect(first.environment.cann).toMatch(/^9\.0\.x+…x+~[0-9a-f]{12}$/);
+  });
+
+  it("main's values −(2^53−1), 0, 2^53−1 of a kernel: the noise band's spread is clamped at 2^53−1 and said, and comment mode takes the report", async () => {
+    const branch = 'history-extremes';
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const point = (n: number): Record<string, unknown> => ({ commit: `7d${String(n).padStart(38, '0')}`, run: String(n), time: '2026-02-01T00:00:00Z', baseline: null });
+    const text = [
+      JSON.stringify({ format: 'ascend-memory-gate history', version: 1 }),
+      JSON.stringify({ keys: { kernels: ['dev0/k'] } }),
+      JSON.stringify({ ...point(1), environment: {}, values: { kernels: [-MAX] } }),
+      JSON.stringify({ ...point(2), changes: { kernels: [0, MAX] } }),
+      JSON.stringify({ ...point(3), changes: { kernels: [0, MAX] } }),
+      '',
+    ].join('\n');
+    fake.commitFiles({ branch, files: { [FILE]: text }, parent: null, message: 'extremes' });
+    const config = { history: { window: 20, minPoints: 3 } };
+    const kernel = { diff: 100 * MiB, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES, { 'dev0/k': kernel }),
+      '.github/memory-gate.json': JSON.stringify(config),
+      'mc/memory_compare_20250901120000.csv': `,,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\nKERNEL_LAUNCH,k,0,0,${200 * MiB},${200 * MiB}\n`,
+      ...rankPlogs(BASE_MODULES, RANKS),
+    });
+    const number = 300 + ++prs;
+    const pr = await runAction({ dirs, inputs: { plog: 'rank_*', 'memory-compare': 'mc', 'history-branch': branch }, event: 'pull_request', payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository } });
+    expect(pr.code, why(pr)).toBe(1);
+    const entry = readReport(pr).entries.find((e) => e.key === 'dev0/k') as { noise?: unknown; note?: string } | undefined;
+    expect(entry?.noise).toEqual({ applied: 'band', points: 3, spread: MAX });
+    expect(entry?.note).toBe('Beyond the noise band: the last 3 values on the default branch spread more than 8.0 PiB (2^53 − 1, where the figure is clamped), capped at the ceiling 10.0 MiB, and the change is 100.0 MiB.');
+
+    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES, { 'dev0/k': kernel }), '.github/memory-gate.json': JSON.stringify(config) }, message: 'main with a kernel' });
+    fake.addPull({ number, headRef: `feature-${number}`, headSha: runHeadSha(number) });
+    fake.addArtifact({ name: 'memory-gate-report', runId: 9530, files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') } });
+    const commented = await runAction({
+      inputs: { mode: 'comment', 'history-branch': branch },
+      event: 'workflow_run',
+      payload: { action: 'completed', workflow_run: { id: 9530, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] }, repository },
+      runId: 9531,
+    });
+    expect(commented.code, why(commented)).toBe(0);
+    expect(commented.summary).not.toContain('not trustworthy');
+    expect(commented.summary).toContain('Memory gate failed');
+  });
+
+  it('a pull_request run whose token can write contents warns, by a probe that writes nothing; a read-only token is silent', async () => {
+    const branch = 'history-probe';
+    fake.clearLog();
+    const writable = await prRun(branch, BASE_MODULES);
+    expect(writable.code, why(writable)).toBe(0);
+    expect(writable.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token"))).toEqual([
+      `This pull_request run's token can write the repository's contents, so the pull request's code could push to the history branch ${branch}: give pull_request jobs \`permissions: contents: read\`, and \`contents: write\` only to the default branch's job that records (docs/security-model.md, "The history branch")`,
+    ]);
+    const probes = fake.requests({ route: 'git.createRef' });
+    expect(probes.map((q) => (q.body as { sha?: string }).sha)).toEqual(['0'.repeat(40)]);
+    expect(fake.getRef(`${branch}-write-probe`)).toBeUndefined();
+    // A read-only token (a fork's, or `contents: read`): GitHub answers 403 before it looks at the object.
+    fake.forceResponse({ method: 'POST', path: /\/git\/refs$/, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+    const readOnly = await prRun(branch, BASE_MODULES);
+    expect(readOnly.code, why(readOnly)).toBe(0);
+    expect(readOnly.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token"))).toEqual([]);
+  });
+
+  it('comment mode re-judges with the history at the commit the run read: a push to main since does not brand an honest report; a commit not on the branch is refused', async () => {
+    const branch = 'history-window';
+    const config = { modules: { tolerance: { percent: 2 } }, history: { window: 5, minPoints: 5 } };
+    // Main's APP: +5% at run 1, then the baseline's four times: a spread of 5% over the window of 5.
+    const push = async (n: number, percent: number): Promise<void> => {
+      const dirs = newRunDirs();
+      writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), '.github/memory-gate.json': JSON.stringify(config), ...rankPlogs(scaled(percent), RANKS) });
+      const r = await runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch }, event: 'push', payload: { ref: 'refs/heads/main', repository }, runId: 7700 + n, sha: `7b${String(n).padStart(38, '0')}` });
+      expect(r.stdout, why(r)).toContain(`History: recorded run ${7700 + n} in ${branch}:${FILE}`);
+    };
+    for (const [n, percent] of [5, 0, 0, 0, 0].entries()) await push(n + 1, percent);
+    const read = fake.getRef(branch)!;
+    // The PR at +4%: past the 2% tolerance, within main's 5% spread: it passes, and its report names the history it read.
+    const pr = await prRun(branch, scaled(4), config);
+    expect(pr.code, why(pr)).toBe(0);
+    const report = readReport(pr) as ReportJson & { history?: unknown };
+    expect(report.history).toEqual({ branch, commit: read });
+    expect(report.entries.find((e) => e.key === 'DEV_MEM/dev0/APP')).toMatchObject({ status: 'pass', noise: { applied: 'band', points: 5 } });
+    // One ordinary push to main: the +5% run leaves the window, whose spread is now 0.
+    await push(6, 0);
+    expect(fake.getRef(branch)).not.toBe(read);
+
+    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), '.github/memory-gate.json': JSON.stringify(config) }, message: 'main with the noise band' });
+    const number = 300 + prs;
+    fake.addPull({ number, headRef: `feature-${number}`, headSha: runHeadSha(number) });
+    const comment = (run: number, text: string): Promise<ActionRun> => {
+      fake.addArtifact({ name: 'memory-gate-report', runId: run, files: { 'report.json': text } });
+      return runAction({
+        inputs: { mode: 'comment', 'history-branch': branch },
+        event: 'workflow_run',
+        payload: { action: 'completed', workflow_run: { id: run, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] }, repository },
+        runId: run + 1,
+      });
+    };
+    const honest = await comment(9510, readFileSync(pr.outputs.report!, 'utf8'));
+    expect(honest.code, why(honest)).toBe(0);
+    expect(honest.warnings.map((w) => w.message).filter((m) => m.startsWith('History') || m.includes('trustworthy'))).toEqual([]);
+    expect(honest.stdout).toContain(`History read from ${branch}:${FILE} at ${read.slice(0, 12)}: 5 point(s)`);
+    expect(honest.summary).not.toContain('not trustworthy');
+    expect(honest.summary).toContain('Memory gate passed');
+
+    // A report naming a commit off the branch (a history of its own making, with a wide band) is read at the head instead.
+    const forged = fake.commitFiles({ branch: 'forged-history', files: { [FILE]: fake.readFile(branch, FILE)! }, parent: null, message: 'a history of my own' });
+    const claimed = JSON.parse(readFileSync(pr.outputs.report!, 'utf8')) as { history: { commit: string } };
+    claimed.history.commit = forged;
+    const refused = await comment(9520, JSON.stringify(claimed, null, 2));
+    expect(refused.code, why(refused)).toBe(0);
+    const head = fake.getRef(branch)!;
+    expect(refused.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([
+      `History: the report says its run read ${branch}:${FILE} at a commit that cannot be trusted (commit ${forged.slice(0, 12)} is not on branch ${branch} (GitHub compares it with the head ${head.slice(0, 12)}: diverged)): the branch's head ${head.slice(0, 12)} is read instead`,
+    ]);
+    expect(refused.summary).toContain('This report is not trustworthy');
   });
 });
 

@@ -1112,6 +1112,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return ok(page.map(pullJson), 200, link ? { link } : undefined);
   });
 
+  // GitHub's compare: how `head` stands to `base` (ahead: base is one of head's ancestors).
+  on('GET', '/repos/:o/:r/compare/:basehead', 'repos.compareCommitsWithBasehead', (ctx) => {
+    const [base, head] = p(ctx, 2).split('...');
+    if (base === undefined || head === undefined || getObj(base)?.type !== 'commit' || getObj(head)?.type !== 'commit') throw notFound();
+    const status = base === head ? 'identical' : isAncestor(base, head) ? 'ahead' : isAncestor(head, base) ? 'behind' : 'diverged';
+    return ok({ status, ahead_by: status === 'ahead' ? 1 : 0, behind_by: status === 'behind' ? 1 : 0, total_commits: 0, commits: [], files: [] });
+  });
+
   // ───── git data: refs ─────
   const getRefReply = (ctx: Ctx): Reply => {
     const [o, r, ref] = [p(ctx, 0), p(ctx, 1), p(ctx, 2)];
@@ -1654,7 +1662,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       ),
     writes: () =>
       state.requests.filter(
-        (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.path.startsWith(`${TWIRP}/ListArtifacts`) && !r.path.startsWith(`${TWIRP}/GetSignedArtifactURL`),
+        (r) =>
+          ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) &&
+          !r.path.startsWith(`${TWIRP}/ListArtifacts`) &&
+          !r.path.startsWith(`${TWIRP}/GetSignedArtifactURL`) &&
+          // The Action's write-scope probe writes nothing: no ref can point at the all-zero object.
+          !(r.route === 'git.createRef' && (r.body as { sha?: unknown } | undefined)?.sha === '0'.repeat(40)),
       ),
     unmatched: () => state.requests.filter((r) => r.unmatched),
     injectFaults: (f) => faults.configure(f),

@@ -91,15 +91,29 @@ describe('history append, show and check --history', () => {
     expect(readFileSync(history, 'utf8')).toBe(before);
   });
 
-  it('a corrupt history stops append and check with its line and field, and is left as it was', async () => {
+  it('a corrupt history stops append with its line and field and how to start over; check warns the same and gates without it; the file is left as it was', async () => {
     const broken = join(tmp, 'broken.jsonl');
     const text = readFileSync(history, 'utf8').replace('"run":"503"', '"run":503');
     writeFileSync(broken, text);
+    const startOver = `To start over, delete ${broken} (or clear the CI cache that holds it): the default branch's next 'history append' creates it again`;
     const append = await cli('history', 'append', '--history', broken, '--commit', sha(21), '--plog', plog(1, 1));
-    expect(append).toEqual({ code: 2, out: '', err: `error: ${broken}:5: /run: must be a run id, got 503\n` });
+    expect(append).toEqual({ code: 2, out: '', err: `error: ${broken}:5: /run: must be a run id, got 503. ${startOver}\n` });
     expect(readFileSync(broken, 'utf8')).toBe(text);
-    const check = await cli('check', '--baseline', baseline, '--plog', plog(1, 1), '--history', broken);
-    expect(check).toEqual({ code: 2, out: '', err: `error: ${broken}:5: /run: must be a run id, got 503\n` });
+    const check = await cli('check', '--baseline', baseline, '--plog', plog(2048 * MiB, 800 * MiB), '--history', broken);
+    expect(check.err).toBe(`warning: history not read, so the check has no trends and no noise band: ${broken}:5: /run: must be a run id, got 503. ${startOver}\n`);
+    expect(check.code).toBe(1);
+    expect(check.out).toMatch(/^Memory gate failed: 2 regressed\n/);
+    expect(readFileSync(broken, 'utf8')).toBe(text);
+  });
+
+  it('history append without --baseline records no baseline change: the point keeps the last one', async () => {
+    const file = join(tmp, 'kept-baseline.jsonl');
+    await cli('history', 'append', '--history', file, '--commit', sha(30), '--baseline', baseline, '--plog', plog(1, 1));
+    const r = await cli('history', 'append', '--history', file, '--commit', sha(31), '--plog', plog(1, 1));
+    expect(r.code, r.err).toBe(0);
+    const [first, second] = readFileSync(file, 'utf8').split('\n').slice(2, 4).map((l) => (JSON.parse(l) as { baseline: string | null }).baseline);
+    expect(first).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(second).toBe(first);
   });
 
   it('usage errors name the flag', async () => {
