@@ -3,6 +3,7 @@
 import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { runGate } from '../gate/run-gate.js';
+import { foldedSitesNotice } from '../gate/baseline.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import { historyPlan, readBranchHistory, recordRunOnBranch } from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
@@ -38,6 +39,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const trends =
     history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
   const { baseline } = gated;
+  const folded = foldedSitesNotice(baseline, inputs.baseline);
+  if (folded !== null) core.notice(folded);
   const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
   if (baseline === null) {
     core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);

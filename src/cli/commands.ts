@@ -245,7 +245,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const snapshot = await withNodeFromOptions(collected, opts, io);
   // One set of series for the noise band and the report's trends (this command never writes the history).
   const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-  const { report, config } = await runGate({
+  const { report, config, baseline } = await runGate({
     snapshot,
     baselinePath,
     configPath: optionalString(opts, 'config'),
@@ -255,6 +255,8 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     ...(read !== undefined ? { noise: read.noise } : {}),
   });
   const trends = read?.withConfig(config);
+  const folded = (await import('../gate/baseline.js')).foldedSitesNotice(baseline, baselinePath);
+  if (folded !== null) io.err(`note: ${visible(folded)}\n`);
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
@@ -289,9 +291,11 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   if (out === undefined) throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
   // An empty run fails here, before the file is touched.
   const { snapshot } = await collectFromOptions(opts, io);
-  const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
+  const { foldedSitesNotice, loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
   const { renderBaselineChanges, summarizeBaselineChanges } = await import('../report/baseline-changes.js');
   const existing = await loadBaseline(out);
+  const folded = foldedSitesNotice(existing, out);
+  if (folded !== null) io.err(`note: ${visible(folded)}\n`);
   const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
   await writeBaselineAtomic(out, baseline);
   io.out(renderBaselineChanges(existing, baseline, changes));

@@ -216,20 +216,78 @@ function verdictTable(rows: TableRow[], width: number, paint: (code: string, tex
     fixed = statusWidth + changeWidth + GAP.length * 2;
   }
   const keyWidth = Math.max(1, Math.min(keyNeed, width - fixed));
-  const line = (status: string, key: string, transition: string, change: string, paintStatus?: (s: string) => string): string => {
+  const distinct = distinctFrom(rows.map((r) => r.key));
+  const line = (status: string, key: string, transition: string, change: string, paintStatus?: (s: string) => string, index?: number): string => {
     const s = padEnd(status, statusWidth);
-    const parts = [paintStatus ? paintStatus(s) : s, padEnd(truncateMiddle(key, keyWidth), keyWidth)];
+    const cut = index === undefined ? truncateMiddle(key, keyWidth) : truncateDistinct(key, keyWidth, distinct[index] ?? 0);
+    const parts = [paintStatus ? paintStatus(s) : s, padEnd(cut, keyWidth)];
     if (transitionWidth > 0) parts.push(padStart(transition, transitionWidth));
     parts.push(padStart(change, changeWidth));
     return clip(parts.join(GAP).trimEnd(), width);
   };
   const out = [line(headers[0] as string, headers[1] as string, headers[2] as string, headers[3] as string)];
-  for (const r of rows) {
-    out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
+  rows.forEach((r, index) => {
+    out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s), index));
     if (r.detail !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
     if (r.trend !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
-  }
+  });
   return out;
+}
+
+/**
+ * Per key, where it starts to differ from the other keys: the longest prefix (in code points) it shares with any of
+ * them. 0 for a key that shares none, or the only key.
+ */
+export function distinctFrom(keys: readonly string[]): number[] {
+  const chars = keys.map((k) => [...k]);
+  return chars.map((a, i) => {
+    let longest = 0;
+    chars.forEach((b, j) => {
+      if (i === j || keys[i] === keys[j]) return;
+      let n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      if (n > longest) longest = n;
+    });
+    return longest;
+  });
+}
+
+/** Where a word of a key starts: after a path, line or name separator. */
+const WORD_BREAK = new Set(['/', ':', ' ', '.']);
+
+/**
+ * A key cut to the width so that the part where it differs from the other rows shows (`dev0/…:14 train_one_step`, not
+ * five rows of `dev0/mem…ne_step`): the shared prefix gives way first, keeping the key's start; when what follows it
+ * is too long too, its end is cut. A key that shares no prefix is cut in the middle.
+ */
+export function truncateDistinct(text: string, width: number, from: number): string {
+  if (displayWidth(text) <= width) return text;
+  const chars = [...text];
+  if (from <= 0 || from >= chars.length || width < 3) return truncateMiddle(text, width);
+  // Back to the start of the word the difference is in (`layer0.py`, not `0.py`; `:10`, not `0`), when that still fits.
+  let start = from;
+  let word = from;
+  while (word > 0 && !WORD_BREAK.has(chars[word - 1] as string)) word--;
+  const fits = (at: number): boolean => displayWidth(chars.slice(at).join('')) + 2 <= width;
+  // From the word when it fits, else from the difference when that fits, else from the word with the end cut.
+  if (fits(word) || !fits(from)) start = word;
+  const tail = chars.slice(start).join('');
+  if (displayWidth(tail) + 1 <= width) {
+    // As much of the start as fits before the `…`.
+    let head = '';
+    for (const ch of chars.slice(0, start)) {
+      if (displayWidth(head + ch) + 1 + displayWidth(tail) > width) break;
+      head += ch;
+    }
+    return `${head}…${tail}`;
+  }
+  // What follows the shared part does not fit either: a short start, then as much of it as fits, cut at its end.
+  let head = '';
+  for (const ch of chars.slice(0, Math.min(start, Math.max(1, Math.floor(width / 4))))) {
+    if (displayWidth(head + ch) + 2 > width) break;
+    head += ch;
+  }
+  return `${head}${truncateEnd(`…${tail}`, width - displayWidth(head))}`;
 }
 
 function padEnd(text: string, w: number): string {

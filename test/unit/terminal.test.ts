@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import { displayWidth, renderSnapshotTable, renderTerminal, truncateMiddle } from '../../src/report/terminal.js';
+import { displayWidth, renderSnapshotTable, renderTerminal, truncateDistinct, truncateMiddle } from '../../src/report/terminal.js';
 import { jobReport } from '../helpers/jobs.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
@@ -213,5 +213,28 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
   it('says so when nothing was read', () => {
     const empty: Snapshot = { version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } };
     expect(renderSnapshotTable(empty)).toBe('Modules: none\n\nKernels: none\n\n1 file, 0 records, 0 skipped; alloc failures: none (no device seen)\n');
+  });
+});
+
+describe('rows whose keys share a long prefix', () => {
+  it('cuts each key where it differs from the others, not five rows of `dev0/mem…ne_step`', () => {
+    const sites = ['10 data_loader_step_one', '11 data_loader_step_two', '14 train_one_step', '20 train_two_step', '31 evaluate_step'].map((tail, i) =>
+      entry({ kind: 'allocationSite', key: `dev0/memory_leaks_demo_with_a_long_folder/scripts/memory_leaks_demo.py:${tail}`, baseline: 100, current: 1000 - i, delta: 900 - i, percent: 900 - i, status: 'regressed', severity: 'fail' }),
+    );
+    const out = renderTerminal({ result: 'fail', counts: { regressed: 5 }, entries: sites }, { width: 80 });
+    expect(out.split('\n').slice(2, 8)).toEqual([
+      'STATUS       KEY                              BASELINE → CURRENT          Δ (Δ%)',
+      '✗ regressed  dev0/me…10 data_loader_step_one      100 B → 1000 B  +900 B (+900%)',
+      '✗ regressed  dev0/me…11 data_loader_step_two       100 B → 999 B  +899 B (+899%)',
+      '✗ regressed  dev0/memory_l…14 train_one_step       100 B → 998 B  +898 B (+898%)',
+      '✗ regressed  dev0/memory_l…20 train_two_step       100 B → 997 B  +897 B (+897%)',
+      '✗ regressed  dev0/memory_le…31 evaluate_step       100 B → 996 B  +896 B (+896%)',
+    ]);
+  });
+
+  it('keeps the start and the differing part, cutting the end when the rest is too long', () => {
+    expect(truncateDistinct('dev0/a/b/c/model/layer0.py forward', 20, 'dev0/a/b/c/model/layer'.length)).toBe('de…layer0.py forward');
+    expect(truncateDistinct('dev0/model/x.py:14 a_very_long_function_name_indeed', 20, 'dev0/model/x.py:1'.length)).toBe('dev0/…14 a_very_lon…');
+    expect(truncateDistinct('DEV_MEM/dev0/RUNTIME', 12, 0)).toBe('DEV_ME…NTIME');
   });
 });
