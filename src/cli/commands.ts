@@ -205,9 +205,10 @@ function warnSkipped(collected: Collected, io: Output): void {
   if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
 
-/** Writes an output file; a failure names the file (Node's write errors carry no path: `write: cannot write it`). */
+/** Writes an output file, making its folder when missing; a failure names the file (Node's write errors carry no path: `write: cannot write it`). */
 async function writeOutput(file: string, text: string): Promise<void> {
   try {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
     await writeFile(file, text);
   } catch (error) {
     const failure = fileSystemFailure(error, file);
@@ -261,7 +262,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(trends !== undefined ? { trends } : {}) }));
   if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
   if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
@@ -271,6 +272,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
       width: (io.width ?? terminalWidth)(),
       all: opts.all === true,
       baselineFile: baselinePath,
+      baselineUpdateLabel: config.baselineUpdateLabel,
       ...(trends !== undefined ? { trends } : {}),
     }),
   );

@@ -1,6 +1,6 @@
 // How an entry's numbers read: bytes by default, plain counts for entries that say `unit: 'count'` (e.g. alloc failures).
 import type { Entry } from '../gate/types.js';
-import { formatBytes, formatCount, formatDelta } from '../model/units.js';
+import { formatBytes, formatCount, formatDelta, formatFactor } from '../model/units.js';
 
 /** True for an entry whose values are counts, not bytes. */
 export function isCountEntry(entry: Entry): boolean {
@@ -33,8 +33,10 @@ export function entryReason(entry: Entry): { rule: string | null; note: string |
   return { rule: entry.rule, note: null };
 }
 
-/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
+/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%; past ×100 the factor, "×3,145,728". */
 export function formatShortPercent(percent: number): string {
+  const factor = formatFactor(percent);
+  if (factor !== null) return factor;
   const digits = Math.abs(percent) >= 10 ? 0 : 1;
   const s = percent.toFixed(digits);
   return percent > 0 ? `+${s}%` : `${s}%`;

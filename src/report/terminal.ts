@@ -9,7 +9,7 @@ import { entryReason, formatChange, formatShortPercent, formatTransition } from 
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
-import { countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
+import { acceptChangeText, countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 import { deviceTable, figureCell } from './device-table.js';
 
@@ -20,8 +20,10 @@ export interface TerminalOptions {
   width?: number;
   /** List every key on its own row instead of one row per module across devices, with no row limit. */
   all?: boolean;
-  /** The baseline file, named in a first run's how-to. */
+  /** The baseline file, named in a first run's how-to and in how to accept an intended change. */
   baselineFile?: string;
+  /** The config's baselineUpdateLabel, named in how to accept an intended change. */
+  baselineUpdateLabel?: string;
   /** The default branch's history: a sparkline under each row that has one, and where figures stepped. */
   trends?: Trends;
 }
@@ -100,6 +102,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       .join(', ');
     lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
   }
+  const accept = acceptChangeText(report, shown(options.baselineFile ?? 'FILE'), options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel), (t) => `'${t}'`);
+  if (accept !== null) lines.push('', ...wrap(accept, width));
   return `${lines.join('\n')}\n`;
 }
 

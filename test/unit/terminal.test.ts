@@ -41,6 +41,11 @@ STATUS         KEY               BASELINE → CURRENT             Δ (Δ%)
 ¹ held to the rule dev*/** of the config
 
 2 keys within thresholds not listed (1 improved, 1 pass)
+
+To accept an intended change: 'ascend-memory-gate baseline --out FILE' with this
+check's inputs, then commit 'FILE' (the Action: 'mode: update'); on a pull
+request, the baseline update label (config 'baselineUpdateLabel') set by a
+maintainer lets its own baseline count.
 `);
   });
 
@@ -79,6 +84,11 @@ STATUS         KEY               BASELINE → CURRENT             Δ (Δ%)
 STATUS       KEY                           BASELINE → CURRENT             Δ (Δ%)
 ✗ regressed  DEV_MEM/dev0/APP              1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)
 ✗ regressed  dev0/fused_att…_attention_v2  1.9 GiB → 19.4 GiB       +1 B (+900%)
+
+To accept an intended change: 'ascend-memory-gate baseline --out FILE' with this
+check's inputs, then commit 'FILE' (the Action: 'mode: update'); on a pull
+request, the baseline update label (config 'baselineUpdateLabel') set by a
+maintainer lets its own baseline count.
 `);
     expect(truncateMiddle('DEV_MEM/dev0/RUNTIME', 12)).toBe('DEV_ME…NTIME');
     expect(truncateMiddle('算子_加法_乘法', 9)).toBe('算子…乘法');
@@ -116,6 +126,11 @@ STATUS       KEY             BASELINE → CURRENT             Δ (Δ%)
     4,096 of 4,096 devices, worst dev0; median +2.0 GiB (+10.0%)
 
 57,344 keys within thresholds not listed (57,344 pass)
+
+To accept an intended change: 'ascend-memory-gate baseline --out FILE' with this
+check's inputs, then commit 'FILE' (the Action: 'mode: update'); on a pull
+request, the baseline update label (config 'baselineUpdateLabel') set by a
+maintainer lets its own baseline count.
 `);
     // --all lists every key: 4,096 rows, no roll-up.
     expect(renderTerminal(big, { width: 80, all: true }).split('\n').filter((l) => l.startsWith('✗ regressed  DEV_MEM/dev'))).toHaveLength(4096);
