@@ -294,14 +294,14 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   // An empty run fails here, before the file is touched.
   const { snapshot } = await collectFromOptions(opts, io);
   const { foldedSitesNotice, loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
-  const { renderBaselineChanges, summarizeBaselineChanges } = await import('../report/baseline-changes.js');
+  const { renderBaselineChangesTerminal } = await import('../report/baseline-changes.js');
   const existing = await loadBaseline(out);
   const folded = foldedSitesNotice(existing, out);
   if (folded !== null) io.err(`note: ${visible(folded)}\n`);
   const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
   await writeBaselineAtomic(out, baseline);
-  io.out(renderBaselineChanges(existing, baseline, changes));
-  io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
+  // A short summary: the Markdown table of every key is the baseline pull request's body, not a terminal's.
+  io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
   return 0;
 }
 

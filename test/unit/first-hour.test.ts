@@ -119,3 +119,23 @@ describe('report folders', () => {
     expect(readFileSync(join(out, 'm', 'x.md'), 'utf8')).toContain('No baseline yet: 4 keys recorded');
   });
 });
+
+describe('baseline prints a short terminal summary', () => {
+  it('the counts and the ten largest changes within 80 columns, not a Markdown table of every key', async () => {
+    const examples = join(import.meta.dirname, '..', '..', 'examples');
+    const file = join(dir, 'examples-baseline.json');
+    const r = await run(['baseline', '--out', file, '--plog', join(examples, 'plog'), '--compare', join(examples, 'memory_compare')]);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      `wrote ${file}:`,
+      '18 added, 0 changed, 0 kept (absent from this run), 0 pruned, 0 unchanged',
+      'Largest changes (10 of 18):',
+      '  added    DEV_MEM/dev1/APP  1.9 GiB',
+      '  added    DEV_MEM/dev0/APP  1.9 GiB',
+    ]);
+    expect(lines.at(-1)).toBe(`…and 8 more: git diff ${file} lists every key`);
+    expect(lines).toHaveLength(14);
+    expect(r.out).not.toContain('|');
+  });
+});
