@@ -15,6 +15,9 @@ export function originText(metric: Metric): string {
   return `From ${String(metric.file)}${mapped}.`;
 }
 
+/** How the note of a device without a trace begins: reports label its figures "dump-time" by it (read back from JSON too). */
+export const UNTRACED_NOTE = 'No trace was recorded (_record_memory_history was off)';
+
 function share(part: number, whole: number): string {
   return whole === 0 ? '0.0%' : `${((part / whole) * 100).toFixed(1)}%`;
 }
@@ -24,7 +27,7 @@ function describeAllocator(key: string, m: Metric): string {
   const origin = originText(m);
   if (n('traceEntries') === 0) {
     const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
-    return `No trace was recorded (_record_memory_history was off): only dump-time figures, ${what}. ${origin}`;
+    return `${UNTRACED_NOTE}: only dump-time figures, ${what}. ${origin}`;
   }
   const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
   if (key.endsWith('/reserved')) {
