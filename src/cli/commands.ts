@@ -225,8 +225,11 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
   const opts = parseCommandArgs(args, PARSE);
   const { snapshot } = await collectFromOptions(opts, io);
   // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
-  const text = opts.json ? stringifyDocument(snapshot) : (await import('../report/terminal.js')).renderSnapshotTable(snapshot);
-  await emit(text, optionalString(opts, 'out'), io);
+  const outFile = optionalString(opts, 'out');
+  // Fitted to the terminal's width; a file gets every column.
+  const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
+  const text = opts.json ? stringifyDocument(snapshot) : (await import('../report/terminal.js')).renderSnapshotTable(snapshot, width);
+  await emit(text, outFile, io);
   return 0;
 }
 

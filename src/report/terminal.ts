@@ -371,8 +371,12 @@ function superscript(n: number): string {
   return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
 }
 
-/** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
-export function renderSnapshotTable(snapshot: Snapshot): string {
+/**
+ * The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then
+ * the meta line. With a `width` (a terminal), a section's last columns are left out until its table fits, and a line
+ * says which (`parse --json` has every field); without one (a file), every column is kept.
+ */
+export function renderSnapshotTable(snapshot: Snapshot, width?: number): string {
   const lines: string[] = [];
   for (const declaration of SECTIONS) {
     // A snapshot read from a file of an older version keeps its code-unit order (dev10 before dev2); people read compareKeys order.
@@ -383,11 +387,13 @@ export function renderSnapshotTable(snapshot: Snapshot): string {
       continue;
     }
     lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
+    if (declaration.tableNote !== undefined) lines.push(...(width === undefined ? [declaration.tableNote] : wrap(declaration.tableNote, width)));
     const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
     const columns: Column[] = [
       { header: 'KEY', align: 'left' },
       { header: declaration.value.toUpperCase(), align: 'right' },
-      { header: `${declaration.value.toUpperCase()} ${declaration.unit === 'bytes' ? 'BYTES' : 'EXACT'}`, align: 'right' },
+      // The exact figure of the compared value, in its unit: "PEAK  EXACT", not "BYTES  BYTES BYTES".
+      { header: 'EXACT', align: 'right' },
       ...others.map((f): Column => ({ header: f.toUpperCase(), align: isText(declaration, f) ? 'left' : 'right' })),
     ];
     const rows = metrics.map(([key, metric]): Cell[] => [
@@ -396,18 +402,37 @@ export function renderSnapshotTable(snapshot: Snapshot): string {
       { text: String(metric[declaration.value]) },
       ...others.map((f): Cell => ({ text: fieldText(declaration, f, metric[f]) })),
     ]);
-    lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }), '');
+    let kept = columns.length;
+    if (width !== undefined) {
+      // Columns after the key, from the last, until the rest leaves the key at least MIN_KEY_WIDTH columns.
+      const cellWidth = (i: number): number => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(columns[i]?.header ?? ''));
+      const need = (n: number): number => Array.from({ length: n - 1 }, (_, i) => cellWidth(i + 1) + GAP.length).reduce((a, b) => a + b, 0);
+      while (kept > 2 && need(kept) + MIN_KEY_WIDTH > width) kept--;
+    }
+    const table = alignedTable(columns.slice(0, kept), rows.map((r) => r.slice(0, kept)), { flexColumn: 0, width });
+    lines.push(...(width === undefined ? table : table.map((line) => clip(line, width))));
+    if (kept < columns.length) {
+      const left = columns.slice(kept).map((c) => c.header).join(', ');
+      lines.push(...wrap(`Left out to fit ${width} columns: ${left} (parse --json has every field).`, width ?? 80));
+    }
+    lines.push('');
   }
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
 
   const { files, records, skipped, allocFailures } = snapshot.meta;
   const devices = Object.entries(allocFailures);
-  // allocFailures lists the devices plog saw; a run of other evidence has devices all the same (a snapshot's dev0).
-  const failures = devices.length > 0 ? devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ') : hasNoMetrics(snapshot) ? 'none (no device seen)' : 'none';
-  lines.push(
-    '',
-    `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`,
-  );
+  // allocFailures lists the devices plog saw (4,096 zeros on a large job): only the devices that had failures are named.
+  const failing = devices.filter(([, n]) => n > 0);
+  const failures =
+    failing.length > 0
+      ? `${failing.slice(0, 8).map(([d, n]) => `${shown(d)} ${formatCount(n)}`).join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
+      : devices.length > 0
+        ? `none on ${plural(devices.length, 'device')}`
+        : hasNoMetrics(snapshot)
+          ? 'none (no device seen)'
+          : 'none';
+  const meta = `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`;
+  lines.push('', ...(width === undefined ? [meta] : wrap(meta, width)));
   return `${lines.join('\n')}\n`;
 }
 

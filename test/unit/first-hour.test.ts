@@ -153,3 +153,17 @@ describe('a snapshot without a trace says its figures are dump-time ones', () =>
     expect(readFileSync(join(out, 'r.xml'), 'utf8')).toContain('dump-time: dev0/allocated: no trace was recorded on this device, so this is its state at dump time, not a peak');
   });
 });
+
+describe('parse uses one definition of allocated bytes, named in its header', () => {
+  it('gives an untraced device the same allocated figure at dump time as its peak (requested bytes), and says so', async () => {
+    const bare = join(import.meta.dirname, '..', 'fixtures', 'memory-snapshot', 'constructed', 'bare_segments.pkl');
+    const json = await run(['parse', '--memory-snapshot', bare, '--json']);
+    const allocated = (JSON.parse(json.out) as { sections: { allocator: Record<string, { peak: number; atDump: number }> } }).sections.allocator['dev0/allocated'];
+    expect(allocated?.atDump).toBe(allocated?.peak);
+    const table = await run(['parse', '--memory-snapshot', bare]);
+    expect(table.out).toContain(
+      'Caching allocator (2)\nallocated: requested bytes (what the program asked for, before the allocator\nrounds blocks up); reserved: segment bytes.',
+    );
+    for (const line of table.out.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});

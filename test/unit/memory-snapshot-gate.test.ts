@@ -54,7 +54,7 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
     expect(s.sections.allocator).toEqual({
       'dev0/allocated': {
         peak: fragmentedReference?.peakAllocated.bytes,
-        atDump: fragmentedReference?.dump.allocated,
+        atDump: fragmentedReference?.dump.liveRequested,
         allocated: 25_532_824_716,
         reserved: 37_134_270_464,
         point: 86,

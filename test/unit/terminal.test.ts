@@ -190,17 +190,17 @@ describe('renderSnapshotTable', () => {
 
   it('lists modules with human and exact peaks, kernels with human and exact diffs, and the meta line', () => {
     expect(renderSnapshotTable(snapshot)).toBe(`Modules (3)
-KEY                        PEAK   PEAK BYTES   CURRENT  ALLOCS  FREES
+KEY                        PEAK        EXACT   CURRENT  ALLOCS  FREES
 DEV_MEM/dev0/APP       19.4 GiB  20781957120  19.4 GiB      18      0
 DEV_PROC_MEM/dev0/APP   1.9 GiB   2078195712   1.9 GiB       -      -
 SVM_MEM/RUNTIME        19.0 MiB     19927040  19.0 MiB      37      0
 
 Kernels (2)
-KEY                  DIFF  DIFF BYTES  ROWS  ADDED  REMOVED  EVENT
-dev0/matmul_v1       +6 B           6     1      0        0  KERNEL_LAUNCH
-dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
+KEY                  DIFF  EXACT  ROWS  ADDED  REMOVED  EVENT
+dev0/matmul_v1       +6 B      6     1      0        0  KERNEL_LAUNCH
+dev1/add_custom  -3.0 KiB  -3072     4      1        2  -
 
-3 files, 12 records, 1 skipped; alloc failures: dev0 0, dev1 2
+3 files, 12 records, 1 skipped; alloc failures: dev1 2
 `);
   });
 
@@ -210,11 +210,11 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
     const kernelLines = text.split('\n').slice(text.split('\n').indexOf('Kernels (3)') + 1);
     // Rows in compareKeys order whatever the snapshot's key order (the long key was added last); it does not widen the column.
     expect(kernelLines.slice(0, 5)).toEqual([
-      'KEY                  DIFF  DIFF BYTES  ROWS  ADDED  REMOVED  EVENT',
-      'dev0/matmul_v1       +6 B           6     1      0        0  KERNEL_LAUNCH',
+      'KEY                  DIFF  EXACT  ROWS  ADDED  REMOVED  EVENT',
+      'dev0/matmul_v1       +6 B      6     1      0        0  KERNEL_LAUNCH',
       longKey,
-      '                     +1 B           1     1      1        0  OP_LAUNCH',
-      'dev1/add_custom  -3.0 KiB       -3072     4      1        2  -',
+      '                     +1 B      1     1      1        0  OP_LAUNCH',
+      'dev1/add_custom  -3.0 KiB  -3072     4      1        2  -',
     ]);
   });
 
@@ -223,6 +223,34 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
     const text = renderSnapshotTable({ ...snapshot, sections: { kernels } });
     expect(text.indexOf('dev2/op')).toBeGreaterThan(-1);
     expect(text.indexOf('dev2/op')).toBeLessThan(text.indexOf('dev10/op'));
+  });
+
+  it('fits the terminal: the last columns are left out and named, the meta line names only devices with failures', () => {
+    const devices = Object.fromEntries(Array.from({ length: 4096 }, (_, i) => [`dev${i}`, 0]));
+    const text = renderSnapshotTable({ ...snapshot, meta: { ...snapshot.meta, allocFailures: devices } }, 40);
+    // A key wider than the room left ends its line; its figures continue under their columns.
+    expect(text).toBe(`Modules (3)
+KEY                   PEAK        EXACT
+DEV_MEM/dev0/APP  19.4 GiB  20781957120
+DEV_PROC_MEM/dev0/APP
+                   1.9 GiB   2078195712
+SVM_MEM/RUNTIME   19.0 MiB     19927040
+Left out to fit 40 columns: CURRENT,
+ALLOCS, FREES (parse --json has every
+field).
+
+Kernels (2)
+KEY                  DIFF  EXACT  ROWS
+dev0/matmul_v1       +6 B      6     1
+dev1/add_custom  -3.0 KiB  -3072     4
+Left out to fit 40 columns: ADDED,
+REMOVED, EVENT (parse --json has every
+field).
+
+3 files, 12 records, 1 skipped; alloc
+failures: none on 4,096 devices
+`);
+    for (const line of text.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
   });
 
   it('says so when nothing was read', () => {

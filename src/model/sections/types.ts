@@ -64,6 +64,8 @@ export interface SectionDeclaration {
    * metric then has the fields `logicalDevice` (count) and `visibleDevices` (stringOrNull: null until mapped).
    */
   logicalDevices?: boolean;
+  /** One sentence under the `parse` table's title: what its figures count, when a field could be read two ways. */
+  tableNote?: string;
   /**
    * How the per-device table shows the section. Default: one column, the sum of the device's keys. `figures`: each key
    * is `devN/<figure>` and each named figure gets its own column (never summed with the others), then `gap`, the last

@@ -42,7 +42,8 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
     const dump = { traceEntries: d.traceEntries, segments: d.dump.segments, largestSegment: d.dump.largestSegment, largestFreeBlock: d.dump.largestFreeBlock };
     const a = d.peakAllocated;
     const r = d.peakReserved;
-    into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.allocated, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
+    // One definition of allocated bytes throughout: requested bytes (the walk's); allocated_size is block-rounded.
+    into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.liveRequested, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
     into.addMetric('allocator', `${dev}/reserved`, { peak: r.bytes, atDump: d.dump.reserved, allocated: r.allocated, reserved: r.bytes, point: r.point, ...dump, ...origin });
     if (d.timeline !== null) {
       into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
