@@ -170,12 +170,12 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
 }
 
-/** A figure's `baseline → current`, or a gap's current value with its share: `10.8 GiB (31.2%)`; `—` without one. */
-export function figureCell(row: DeviceRow, column: FigureColumn): string {
+/** A figure's `baseline → current` (`(dump-time)` after it for an untraced device, unless the caller labels the row), or a gap's current value with its share: `10.8 GiB (31.2%)`; `—` without one. */
+export function figureCell(row: DeviceRow, column: FigureColumn, labelDumpTime = true): string {
   const value = figureValue(row, column);
   if (value === undefined) return '—';
   const side = (v: number | null): string => (v === null ? '—' : formatBytes(v));
-  if (column.gap === undefined) return `${side(value.baseline)} → ${side(value.current)}${row.dumpTime ? ' (dump-time)' : ''}`;
+  if (column.gap === undefined) return `${side(value.baseline)} → ${side(value.current)}${row.dumpTime && labelDumpTime ? ' (dump-time)' : ''}`;
   const share = gapShare(row, column);
   return value.current === null ? '—' : `${formatBytes(value.current)}${share === null ? '' : ` (${share})`}`;
 }

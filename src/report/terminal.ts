@@ -117,7 +117,11 @@ function deviceFigures(report: GateReport, width: number): string[] {
   const columns: Column[] = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' }))];
   const rows = limits.rows
     .filter((r) => r.figures.size > 0)
-    .map((r): Cell[] => [{ text: `${r.flagged ? '! ' : ''}${shown(r.device)}` }, ...limits.figureColumns.map((c): Cell => ({ text: figureCell(r, c) }))]);
+    .map((r): Cell[] => [
+      // 80 columns: the row says dump-time once, by its device, not after each figure.
+      { text: `${r.flagged ? '! ' : ''}${shown(r.device)}${r.dumpTime ? ' (dump-time)' : ''}` },
+      ...limits.figureColumns.map((c): Cell => ({ text: figureCell(r, c, false) })),
+    ]);
   const out = ['', ...alignedTable(columns, rows, { flexColumn: 0, width })];
   if (limits.rest !== null) out.push(...wrap(limits.rest, width));
   for (const note of limits.figureNotes) out.push(...wrap(note, width));

@@ -146,11 +146,25 @@ describe('a snapshot without a trace says its figures are dump-time ones', () =>
     const out = join(dir, 'bare');
     const r = await run(['check', '--baseline', join(dir, 'absent.json'), '--memory-snapshot', bare, '--markdown', join(out, 'r.md'), '--html', join(out, 'r.html'), '--junit', join(out, 'r.xml')]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('! dev0  — → 65.0 MiB (dump-time)  — → 66.0 MiB (dump-time)        1.0 MiB (1.5%)');
+    expect(r.out).toContain('! dev0 (dump-time)    — → 65.0 MiB   — → 66.0 MiB        1.0 MiB (1.5%)');
     expect(r.out.replace(/\n/g, ' ')).toContain('dump-time: the device had no trace (the snapshot was taken without _record_memory_history), so its figures are the state at dump time, not peaks');
     expect(readFileSync(join(out, 'r.md'), 'utf8')).toContain('| ⚠️\u00a0`dev0` | — → 65.0\u00a0MiB (dump-time) | — → 66.0\u00a0MiB (dump-time) |');
     expect(readFileSync(join(out, 'r.html'), 'utf8')).toContain('<td class="num" data-label="Allocated peak">— → 65.0\u00a0MiB (dump-time)</td>');
     expect(readFileSync(join(out, 'r.xml'), 'utf8')).toContain('dump-time: dev0/allocated: no trace was recorded on this device, so this is its state at dump time, not a peak');
+  });
+
+  it('labels the figures of its keys too, in the lists of keys within thresholds', async () => {
+    const bare = join(import.meta.dirname, '..', 'fixtures', 'memory-snapshot', 'constructed', 'bare_segments.pkl');
+    const base = join(dir, 'bare-baseline.json');
+    expect((await run(['baseline', '--out', base, '--memory-snapshot', bare])).code).toBe(0);
+    const md = join(dir, 'bare-again.md');
+    const r = await run(['check', '--baseline', base, '--memory-snapshot', bare, '--markdown', md]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.split('\n').slice(2, 4)).toEqual([
+      'DEVICE                 ALLOCATED PEAK        RESERVED PEAK  RESERVED − ALLOCATED',
+      'dev0 (dump-time)  65.0 MiB → 65.0 MiB  66.0 MiB → 66.0 MiB        1.0 MiB (1.5%)',
+    ]);
+    expect(readFileSync(md, 'utf8')).toContain('| ✅\u00a0pass | `dev0/allocated` | 65.0\u00a0MiB → 65.0\u00a0MiB (dump-time) |');
   });
 });
 
