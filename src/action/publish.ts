@@ -97,6 +97,7 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
     marker,
     maxBytes: COMMENT_LIMIT,
     runUrl: where.runUrl,
+    baselineFile: inputs.baseline,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
@@ -141,6 +142,7 @@ export async function publish(inputs: ActionInputs, report: GateReport, where: P
   const markdown = renderMarkdown(report, {
     maxBytes: SUMMARY_LIMIT,
     runUrl: where.runUrl,
+    baselineFile: inputs.baseline,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });

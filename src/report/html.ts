@@ -399,7 +399,15 @@ function whyHtml(entry: Entry, rolledUp: boolean): string {
   const parts: string[] = [];
   if (rule !== null) parts.push(`rule <code>${text(rule)}</code>`);
   if (note !== null) parts.push(`${rolledUp ? 'worst device: ' : ''}${text(note)}`);
-  return parts.length === 0 ? 'default tolerance' : parts.join('; ');
+  return parts.length === 0 ? text(defaultReason(entry)) : parts.join('; ');
+}
+
+/** What decided an entry no rule or note explains: the tolerance for a compared value, the policy for a key on one side only. */
+function defaultReason(entry: Entry): string {
+  const policy = entry.severity === 'ok' ? 'ignore' : entry.severity;
+  if (entry.status === 'new') return `not in the baseline (onNew: ${policy})`;
+  if (entry.status === 'missing') return `not in this run (onMissing: ${policy})`;
+  return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass' ? 'default tolerance' : statusLabel(entry.status);
 }
 
 function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): string[] {

@@ -19,7 +19,7 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { acceptChangeText, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 import { deviceTable, figureCell, type DeviceTableLimits } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
@@ -43,8 +43,10 @@ export interface MarkdownOptions {
   preface?: string;
   /** Mermaid charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
   chartModules?: number;
-  /** The baseline file, named in a first run's how-to. Default `memory-baseline.json`. */
+  /** The baseline file, named in a first run's how-to and in how to accept an intended change. Default `memory-baseline.json`. */
   baselineFile?: string;
+  /** The config's baselineUpdateLabel, named in how to accept an intended change. */
+  baselineUpdateLabel?: string;
   /** The default branch's history: a sparkline under each row that has one, where figures stepped, what moved. */
   trends?: Trends;
 }
@@ -178,6 +180,8 @@ interface Parts {
   /** Keys past their tolerance that the noise band let pass. */
   banded: Row[];
   bandedCount: number;
+  /** How to accept an intended change, last; never dropped (one paragraph). */
+  accept: string | null;
 }
 
 function buildParts(report: GateReport, options: MarkdownOptions): Parts {
@@ -222,6 +226,7 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
     moved: trends === undefined ? null : movedList(trends, problemGroups),
     banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
     bandedCount: bandedEntries.length,
+    accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t)),
   };
 }
 
@@ -318,6 +323,7 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
   if (parts.unchanged !== null) {
     blocks.push(level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged);
   }
+  if (parts.accept !== null) blocks.push(parts.accept);
   return joinBlocks(blocks);
 }
 
