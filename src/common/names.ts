@@ -1,0 +1,47 @@
+// Long names (a MindSpore scope, a kernel name, a hostile file) shortened in the middle with a stable hash of the whole
+// name: the ONE shortening every display uses (markdown, HTML, JUnit, annotations, the failure reason, the terminal,
+// the dashboard, report.json at its own length, the history), so the `~hash` seen in one can be found in the others.
+import { createHash } from 'node:crypto';
+
+/** Longest name shown whole in a report's displays. */
+export const DISPLAY_NAME_LENGTH = 256;
+
+/** `~` and 12 hex digits: what ends a shortened name. */
+const HASH_LENGTH = 12;
+const SUFFIX_LENGTH = HASH_LENGTH + 1;
+const SUFFIX = /~[0-9a-f]{12}$/;
+
+/**
+ * `name` when it has at most `max` characters; else its head and tail around `…`, then `~` and 12 hex digits of the
+ * SHA-256 of the whole name, `max` characters in all. Never splits a surrogate pair. A name this function already
+ * shortened (report.json's keys, at 4,096) keeps its hash when shortened again, so a display made from report.json
+ * shows what a display made from the whole key shows.
+ */
+export function shortenName(name: string, max: number = DISPLAY_NAME_LENGTH): string {
+  if (name.length <= max) return name;
+  const again = isShortened(name);
+  const suffix = again ? name.slice(-SUFFIX_LENGTH) : `~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, HASH_LENGTH)}`;
+  const body = again ? name.slice(0, -SUFFIX_LENGTH) : name;
+  const room = Math.max(2, max - suffix.length - 1);
+  const headLength = Math.ceil(room / 2);
+  const head = cutAt(body, headLength);
+  const tail = body.slice(cutAt(body, body.length - (room - head.length)).length);
+  return `${head}…${tail}${suffix}`;
+}
+
+/** True for text shaped as shortenName's output at its own length: `…` where the head ends, the hash at the end. */
+function isShortened(name: string): boolean {
+  if (!SUFFIX.test(name)) return false;
+  // The head is ceil(room / 2) units, one fewer before a surrogate pair; the output may be a unit or two short of max.
+  for (const length of [name.length, name.length + 1, name.length + 2]) {
+    const headLength = Math.ceil(Math.max(2, length - SUFFIX_LENGTH - 1) / 2);
+    if (name[headLength] === '…' || name[headLength - 1] === '…') return true;
+  }
+  return false;
+}
+
+/** The first `n` UTF-16 units of `text`, one fewer when `n` would end inside a surrogate pair. */
+function cutAt(text: string, n: number): string {
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}
