@@ -25,7 +25,11 @@ export function shortenName(name: string, max: number = DISPLAY_NAME_LENGTH): st
   const room = Math.max(2, max - suffix.length - 1);
   const headLength = Math.ceil(room / 2);
   const head = cutAt(body, headLength);
-  const tail = body.slice(cutAt(body, body.length - (room - head.length)).length);
+  // The tail starts after a whole pair, never at its second half: the name stays within max.
+  let from = body.length - (room - head.length);
+  const first = body.charCodeAt(from);
+  if (first >= 0xdc00 && first <= 0xdfff) from++;
+  const tail = body.slice(from);
   return `${head}…${tail}${suffix}`;
 }
 

@@ -47,20 +47,22 @@ export interface PickleDocument {
   streamed: { segments: PickleValue[] | null; traces: Map<number, PickleValue[]> };
 }
 
+/** The byte of a dict's, list's or tuple's first memo fetch, kept on the object itself (a WeakMap of every fetched frames list cost ~50 MiB at 1 GiB). */
+const FETCHED_AT = Symbol('fetched at');
+type Fetched = { [FETCHED_AT]?: number };
+
 /**
  * Where each dict, list or tuple of the file is first placed again by a memo fetch (BINGET/LONG_BINGET): the byte
- * offset of that fetch. A value met only once is not in it. Weak: values the caller dropped are not kept.
+ * offset of that fetch. A value met only once has none.
  */
 export class MemoFetches {
-  private readonly at = new WeakMap<object, number>();
-
   /** The byte of the first memo fetch of `value`; undefined when the file places it once (or it is a string or number). */
   of(value: PickleValue | undefined): number | undefined {
-    return typeof value === 'object' && value !== null ? this.at.get(value) : undefined;
+    return typeof value === 'object' && value !== null ? (value as Fetched)[FETCHED_AT] : undefined;
   }
 
   note(value: PickleValue, offset: number): void {
-    if (typeof value === 'object' && value !== null && !this.at.has(value)) this.at.set(value, offset);
+    if (typeof value === 'object' && value !== null && (value as Fetched)[FETCHED_AT] === undefined) (value as Fetched)[FETCHED_AT] = offset;
   }
 }
 
