@@ -202,6 +202,21 @@ describe('work bounded by the file: a segment, block or trace entry placed twice
   });
 });
 
+describe('work bounded by the file: a frame shared by many frames lists is looked at once', () => {
+  it('reads 20,000 live blocks whose distinct frames lists share one frame with a 1 MiB filename (each list cost a 1 MiB scan and copy)', () => {
+    const filename = `/home/u/${'d'.repeat(1024 * 1024)}/train.py`;
+    const frame = dict({ filename, line: 7, name: 'step' });
+    const base = 2 ** 30;
+    const blocks = Array.from({ length: 20_000 }, (_, i) => dict({ address: base + i * 512, size: 512, requested_size: 500, state: 'active_allocated', frames: [frame] }));
+    const seg = dict({ device: 0, address: base, total_size: 20_000 * 512, allocated_size: 20_000 * 512, active_size: 20_000 * 512, requested_size: 20_000 * 500, stream: 0, segment_pool_id: new PickleTuple([0, 0]), segment_type: 'large', is_expandable: false, frames: [], blocks });
+    const bytes = pickle(dict({ segments: [seg], device_traces: [] }));
+    const path = join(tmp, 'shared-frame.pickle');
+    writeFileSync(path, bytes);
+    const d = snapshotFigures(path, 'shared-frame.pickle', bytes.length).devices[0];
+    expect([...(d?.sites.sites ?? [])]).toEqual([[`${filename}:7 step`, { bytes: 10_000_000, blocks: 20_000 }]]);
+  });
+});
+
 describe('work bounded by the file: no opcode costs more than its bytes', () => {
   it('reads a LONG4 of 1 MiB in one linear pass (bit by bit it would take hours)', () => {
     const n = 1024 * 1024;
