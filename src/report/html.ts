@@ -200,7 +200,7 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
     const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
     const baselines = group.entries.map((e) => e.baseline).filter((b): b is number => b !== null);
     const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
-    const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: subject });
+    const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: shortenName(subject) });
     const step = trend.step;
     const context = step === null ? null : stepContext(step);
     const url = step === null ? undefined : trends.commitUrl(step.commit);

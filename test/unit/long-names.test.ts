@@ -77,6 +77,10 @@ describe('a long name in every display', () => {
     const page = renderDashboard(h, trendsOf(h));
     expect(page).not.toContain(RUN);
     expect(page).toContain(`<figcaption><code>${shorten(`*/${NAME}`, PATTERN_HASH)}</code>`);
+    // The HTML report's trend chart of the key (its figure caption and the chart's label).
+    const html = renderHtml(report, { trends: trendsOf(h) });
+    expect(html).toContain('<figure class="trend">');
+    expect(html).not.toContain(RUN);
   });
 });
 
