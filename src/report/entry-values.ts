@@ -1,5 +1,6 @@
 // How an entry's numbers read: bytes by default, plain counts for entries that say `unit: 'count'` (e.g. alloc failures).
 import type { Entry } from '../gate/types.js';
+import { shortenName } from '../common/names.js';
 import { formatBytes, formatCount, formatDelta, formatFactor } from '../model/units.js';
 import { UNTRACED_NOTE } from '../model/sections/allocator.js';
 
@@ -68,8 +69,8 @@ export function formatChange(entry: Entry): string {
   return '—';
 }
 
-/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
+/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`; a long key shortened. */
 export function entrySentence(entry: Entry): string {
   const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
-  return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
+  return `${shortenName(entry.key)} ${entry.status}: ${formatTransition(entry)} (${change})`;
 }

@@ -201,7 +201,8 @@ export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
   const order = Array.from(candidates, (_, i) => i).sort((a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number));
   const ordered = order.map((i) => candidates[i] as Entry);
   return groupEntries(ordered, perPattern)
-    .filter(isRollUp)
+    // Keys past MAX_KEY_LENGTH are written shortened, each with its own hash: they share no pattern the reader could check.
+    .filter((g) => isRollUp(g) && g.entries.every((e) => e.key.length <= MAX_KEY_LENGTH))
     .map((g) => ({
       // Keys in code-unit order, as stableStringify writes them.
       entries: g.entries.map((e) => index.get(e) ?? -1),

@@ -3,6 +3,7 @@ import { UsageError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
 import { entryReason, formatChange, formatEntryValue, formatTransition, keepUnits } from './entry-values.js';
+import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from './escape.js';
 import { contextMarkdown } from './run-context.js';
@@ -425,7 +426,7 @@ function deviceList(group: EntryGroup): string {
   const more = group.entries.length - shown.length;
   return [
     '<details>',
-    `<summary><code>${escapeHtml(replaceControlCharacters(group.pattern))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+    `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
     '',
     '| Device | Baseline → current | Δ (Δ%) |',
     '|---|--:|--:|',
@@ -475,7 +476,9 @@ const KEY_WRAP_FROM = 25;
  * A key as a code span (literal: no markdown, HTML, mention or emoji inside; every pipe escaped for the table). A long
  * key is one code span per segment joined by `<wbr>`, so it wraps only after a `/`, never inside a segment.
  */
-function keyCode(key: string): string {
+function keyCode(whole: string): string {
+  // Shortened whole first: the hash is the whole key's, as in report.json and JUnit (not a segment's).
+  const key = shortenName(whole);
   if ([...key].length < KEY_WRAP_FROM || !key.includes('/')) return tableCodeSpan(key);
   const segments = key.split('/');
   return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');

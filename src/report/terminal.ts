@@ -6,6 +6,7 @@ import { SECTIONS, sectionOfKind, splitDevice, type SectionDeclaration } from '.
 import { compareKeys, hasNoMetrics, metricsOf, type Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta, formatPercent } from '../model/units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
+import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
@@ -91,7 +92,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
   if (banded.length > 0) {
     lines.push('', ...wrap(`${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`, width));
-    for (const e of banded.slice(0, MAX_ROWS)) lines.push(...indented(`${shown(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
+    for (const e of banded.slice(0, MAX_ROWS)) lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
   if (options.trends !== undefined) lines.push(...movedLines(options.trends, groups, width));
@@ -151,7 +152,7 @@ function rowTrend(group: EntryGroup, trends: Trends | undefined, refer: (text: s
   const unit = unitOfKind(group.kind);
   const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
   if (trend.step !== null) refer(stepSentence(subject, trend, unit, trends));
-  const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shown(patternOfKey(subject))}`}` : '';
+  const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shownKey(patternOfKey(subject))}`}` : '';
   return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
 }
 
@@ -172,7 +173,7 @@ function stepSentence(subject: string, trend: Trend, unit: 'bytes' | 'count', tr
   const step = trend.step as StepNote;
   const context = stepContext(step);
   const largest = trend.of === 'largest' ? ' (largest device)' : '';
-  return `${shown(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
+  return `${shownKey(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
 }
 
 /** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
@@ -196,15 +197,15 @@ function tableRow(group: EntryGroup, notes: string[], trends: Trends | undefined
     marks.push(superscript(i + 1));
   };
   if (rule !== null) refer(`held to the rule ${shown(rule)} of the config`);
-  if (note !== null) refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+  if (note !== null) refer(`${shownKey(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
   const trend = rowTrend(group, trends, refer);
   const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
   if (!isRollUp(group)) {
-    return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
+    return { severity: group.severity, status, key: shownKey(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
   }
   const percent = medianPercent(group);
   const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-  return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
+  return { severity: group.severity, status, key: shownKey(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
 }
 
 /**
@@ -319,6 +320,9 @@ function stripAnsi(text: string): string {
 export function truncateMiddle(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 1) return '…'.slice(0, width);
+  // A shortened name keeps its hash, the one that finds it in report.json and JUnit.
+  const suffix = SHORTENED_SUFFIX.exec(text)?.[1];
+  if (suffix !== undefined && width >= 2 * suffix.length) return `${truncateMiddle(text.slice(0, -suffix.length), width - suffix.length)}${suffix}`;
   const chars = [...text];
   const keep = width - 1;
   const headWidth = Math.ceil(keep / 2);
@@ -505,6 +509,14 @@ function severityColor(severity: string): string {
 function shown(text: string): string {
   return replaceControlCharacters(text);
 }
+
+/** A key or pattern: shortened as every display shortens it (past 256 characters, the whole key's hash), then shown. */
+function shownKey(key: string): string {
+  return shown(shortenName(key));
+}
+
+/** The `~hash` ending a shortened name (and the punctuation after it in a sentence): kept when the name is cut to a width. */
+const SHORTENED_SUFFIX = /…[^]*(~[0-9a-f]{12}[:;,.)]?)$/;
 
 /** Terminal columns of a string: East Asian wide characters and most emoji take two, combining marks none. */
 export function displayWidth(text: string): number {

@@ -17,13 +17,43 @@ export function isInternalFrame(filename: string): boolean {
   return STDLIB.test(filename) && !filename.includes('site-packages/');
 }
 
+/** A frame of user code: its file and its site; null for an internal frame. */
+type UserFrame = { filename: string; site: { site: string; frame: SiteFrame | null } } | null;
+
+/**
+ * Per frame dict, worked out once: torch_npu shares frame dicts between many frames lists, and a hostile file can share
+ * one with a long filename between thousands of them (2 bytes each), which would cost the filename's length each time.
+ */
+const userFrames = new WeakMap<object, UserFrame>();
+
+function userFrame(frame: PickleValue): UserFrame {
+  if (!(frame instanceof Map)) return null;
+  let known = userFrames.get(frame);
+  if (known !== undefined) return known;
+  const filename = frame.get('filename');
+  if (typeof filename !== 'string' || isInternalFrame(filename)) known = null;
+  else {
+    const line = frame.get('line');
+    const name = frame.get('name');
+    const fn = typeof name === 'string' ? name : '';
+    known = {
+      filename,
+      site: {
+        site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${fn}`,
+        frame: { file: filename, line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0, name: fn.replaceAll(' ', '_') },
+      },
+    };
+  }
+  userFrames.set(frame, known);
+  return known;
+}
+
 /** Adds the files of every user-code frame of a frames list to `into` (for the common directory of a file's user code). */
 export function addUserFiles(frames: PickleValue | undefined, into: Set<string>): void {
   if (!Array.isArray(frames)) return;
   for (const frame of frames) {
-    if (!(frame instanceof Map)) continue;
-    const filename = frame.get('filename');
-    if (typeof filename === 'string' && !isInternalFrame(filename)) into.add(filename);
+    const user = userFrame(frame);
+    if (user !== null) into.add(user.filename);
   }
 }
 
@@ -92,15 +122,10 @@ export function siteOf(frames: PickleValue | undefined): { site: string; frame: 
   if (cached !== undefined) return cached;
   let site: { site: string; frame: SiteFrame | null } = UNKNOWN;
   for (const frame of frames) {
-    if (!(frame instanceof Map)) continue;
-    const filename = frame.get('filename');
-    if (typeof filename !== 'string' || isInternalFrame(filename)) continue;
-    const line = frame.get('line');
-    const name = typeof frame.get('name') === 'string' ? (frame.get('name') as string) : '';
-    site = {
-      site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${name}`,
-      frame: { file: filename, line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0, name: name.replaceAll(' ', '_') },
-    };
+    const user = userFrame(frame);
+    if (user === null) continue;
+    // The frame's own string: every list sharing the frame gives the same site object (one hash, no copy).
+    site = user.site;
     break;
   }
   siteCache.set(frames, site);
