@@ -55,6 +55,7 @@ async function checkout(raised: boolean): Promise<{ dir: string; baseText: strin
   cpSync(join(ROOT, 'examples', 'plog'), join(dir, 'base-plog'), { recursive: true });
   cpSync(join(ROOT, 'examples', 'regressed', 'plog'), join(dir, 'plog'), { recursive: true });
   mkdirSync(join(dir, 'baselines'));
+  mkdirSync(join(dir, 'out'));
   const env = { SOURCE_DATE_EPOCH: '1700000000' };
   expect((await cli(['baseline', '--out', BASELINE, '--plog', 'base-plog'], dir, env)).code).toBe(0);
   const baseText = readFileSync(join(dir, BASELINE), 'utf8');
@@ -134,7 +135,8 @@ describe('GitLab merge request notes', () => {
     const { dir } = await checkout(false);
     gitlab.requests.length = 0;
     const run = await cli(CHECK, dir, { ...env(''), CI_MERGE_REQUEST_IID: '' });
-    expect(run.code).toBe(0);
+    // The regressed run fails against the working tree's baseline (a push gates what it pushes).
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain('not a change request');
     expect(gitlab.writes()).toEqual([]);
   });
@@ -150,7 +152,7 @@ describe('GitLab merge request notes', () => {
       expect(lines).toEqual([
         'warning: could not post the merge request note: 403 posting a note on !9: GITLAB_TOKEN needs the `api` scope (a project or personal access token; CI_JOB_TOKEN cannot post notes) (GitLab said: 403 Forbidden - insufficient_scope); the verdict stands',
       ]);
-      expect(run.stdout).toContain('FAIL');
+      expect(run.stdout).toContain('Memory gate failed: 1 regressed');
     } finally {
       gitlab.denyWrites = undefined;
     }
@@ -223,7 +225,8 @@ describe('GitCode pull request comments', () => {
     const { dir } = await checkout(false);
     gitcode.requests.length = 0;
     const run = await cli(args(''), dir, env());
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('note: --host gitcode: not a change request, the working tree\'s baseline and config gate it and nothing is posted');
     expect(gitcode.writes()).toEqual([]);
   });
 
