@@ -105,7 +105,7 @@ export async function writeBranchFile(
     const commit = await commitOnTop(file, head, text, message);
     const pushed = await git(['push', '--quiet', '--porcelain', file.remote, `${commit}:refs/heads/${file.branch}`], file.cwd);
     if (pushed.code === 0) return { text, commit, attempts: attempt };
-    const moved = /non-fast-forward|fetch first|rejected|stale info|already exists/i.test(`${pushed.stdout}\n${pushed.stderr}`);
+    const moved = /non-fast-forward|fetch first|stale info|\(already exists\)/i.test(`${pushed.stdout}\n${pushed.stderr}`);
     if (!moved) throw new InputError(`git cannot push branch ${file.branch} to ${file.remote}: ${said(pushed.stderr)}; the job needs write access to the repository (a token or deploy key that may push)`);
     if (attempt >= PUSH_ATTEMPTS) throw new InputError(`could not push ${file.path} to branch ${file.branch} in ${PUSH_ATTEMPTS} attempts: other runs kept moving it; re-run the job`);
     await pause(attempt);
