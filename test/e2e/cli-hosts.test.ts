@@ -131,6 +131,29 @@ describe('GitLab merge request notes', () => {
     expect((await cli(['check', '--baseline', BASELINE, '--plog', 'plog'], dir, {})).code).toBe(0);
   });
 
+  it("uses the merge request's own limits with the maintainer label, until a later push changes them", async () => {
+    const { dir, baseText } = await checkout(true);
+    const raised = readFileSync(join(dir, BASELINE), 'utf8');
+    const EARLIER = 'e'.repeat(40);
+    gitlab.files.set(BASE, new Map([[BASELINE, baseText]]));
+    gitlab.files.set(HEAD, new Map([[BASELINE, raised]]));
+    const mr = { iid: 11, baseSha: BASE, headSha: HEAD, targetBranch: 'main', labels: ['memory-baseline-update'], notes: [], labelEvents: [{ action: 'add' as const, label: 'memory-baseline-update', created_at: '2026-12-01T10:00:00Z' }], versions: [{ head_commit_sha: HEAD, created_at: '2026-12-01T09:00:00Z' }] };
+    gitlab.mergeRequests.set(11, mr);
+    // Labelled at the head it runs on: its own (raised) baseline gates it, and it passes.
+    const counted = await cli(CHECK, dir, env('11'));
+    expect(counted.code).toBe(0);
+    expect(counted.stderr).toContain("merge request 11 is gated against the baseline and config of its own head (label 'memory-baseline-update')");
+    // Labelled at an earlier head whose baseline differs: a later push changed the limits, the label is voided and removed.
+    gitlab.files.set(EARLIER, new Map([[BASELINE, baseText]]));
+    mr.versions = [{ head_commit_sha: EARLIER, created_at: '2026-12-01T09:00:00Z' }, { head_commit_sha: HEAD, created_at: '2026-12-01T11:00:00Z' }];
+    gitlab.requests.length = 0;
+    const voided = await cli(CHECK, dir, env('11'));
+    expect(voided.code).toBe(1);
+    expect(voided.stderr).toContain(`warning: the label 'memory-baseline-update' did not count: ${BASELINE} changed after it was set (${EARLIER.slice(0, 12)} → ${HEAD.slice(0, 12)}); it was removed: a maintainer sets it again after reviewing the change`);
+    expect(mr.labels).toEqual([]);
+    expect(gitlab.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['PUT mr.update', 'PUT notes.edit']);
+  });
+
   it('posts nothing from a push pipeline', async () => {
     const { dir } = await checkout(false);
     gitlab.requests.length = 0;

@@ -70,7 +70,7 @@ async function gitlabJob(job: { script: string[]; after_script?: string[] }, var
 }
 
 describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
-  it('records the default branch on the history branch, then gates a merge request against its base and posts one note with the trends', async () => {
+  it('records the default branch on the history branch, then gates a merge request against its base with that history and posts one note', async () => {
     const recipe = parse(readFileSync(join(ROOT, 'examples', 'gitlab', 'merge-request.gitlab-ci.yml'), 'utf8')) as {
       variables: Record<string, string>;
       'memory-gate': { script: string[]; after_script: string[]; variables: Record<string, string> };
