@@ -71,7 +71,7 @@ const CHECK: CommandSpec = {
     all: { type: 'boolean', description: 'list every key, not one row per module' },
     history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
     ...ENVIRONMENT_OPTIONS,
-    comment: { type: 'string', value: 'on-change|always', implicit: 'on-change', description: "post the verdict on the merge/pull request (host from the CI's environment, or --host); default: post nothing" },
+    comment: { type: 'string', value: 'WHEN', implicit: 'on-change', description: "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted" },
     host: { type: 'string', value: 'NAME', description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr' },
     repo: { type: 'string', value: 'OWNER/NAME', description: "the repository (GitLab: the project's path or id)" },
     pr: { type: 'string', value: 'N', description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted" },

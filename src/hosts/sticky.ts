@@ -14,11 +14,16 @@ export interface StickyRequest {
 }
 
 export type StickyResult =
-  | { action: 'created' | 'updated'; id: number }
-  | { action: 'replaced'; id: number; old: number; leftover?: string }
+  | { action: 'created' | 'updated'; id: number; url?: string }
+  | { action: 'replaced'; id: number; url?: string; old: number; leftover?: string }
   | { action: 'skipped'; reason: string };
 
-export async function upsertSticky(host: Host, request: StickyRequest): Promise<StickyResult> {
+/** What the sticky comment needs of a host. */
+export type StickyHost = Pick<Host, 'commentNoun' | 'tokenLogin' | 'listComments' | 'createComment' | 'editComment' | 'deleteComment'>;
+
+const made = (c: { id: number; url?: string }): { id: number; url?: string } => ({ id: c.id, ...(c.url !== undefined ? { url: c.url } : {}) });
+
+export async function upsertSticky(host: StickyHost, request: StickyRequest): Promise<StickyResult> {
   const { number, body, marker, policy, hasFindings } = request;
   if (policy === 'never') return { action: 'skipped', reason: "comment is 'never'" };
   const comments = await host.listComments(number);
@@ -27,18 +32,18 @@ export async function upsertSticky(host: Host, request: StickyRequest): Promise<
   const login = marked.length === 0 ? undefined : await host.tokenLogin();
   const existing = marked.find((c) => c.author !== '' && c.author === login);
   if (existing !== undefined) {
-    if (host.editComment !== undefined) return { action: 'updated', id: (await host.editComment(number, existing.id, body)).id };
+    if (host.editComment !== undefined) return { action: 'updated', ...made(await host.editComment(number, existing.id, body)) };
     // Created first, deleted second: a refused delete leaves two comments, never none.
     const created = await host.createComment(number, body);
-    if (host.deleteComment === undefined) return { action: 'replaced', id: created.id, old: existing.id, leftover: `the ${host.commentNoun} ${existing.id} stays: this host has no delete` };
+    if (host.deleteComment === undefined) return { action: 'replaced', ...made(created), old: existing.id, leftover: `the ${host.commentNoun} ${existing.id} stays: this host has no delete` };
     try {
       await host.deleteComment(number, existing.id);
-      return { action: 'replaced', id: created.id, old: existing.id };
+      return { action: 'replaced', ...made(created), old: existing.id };
     } catch (error) {
       if (!(error instanceof HostError)) throw error;
-      return { action: 'replaced', id: created.id, old: existing.id, leftover: `the earlier ${host.commentNoun} ${existing.id} could not be deleted (${error.message})` };
+      return { action: 'replaced', ...made(created), old: existing.id, leftover: `the earlier ${host.commentNoun} ${existing.id} could not be deleted (${error.message})` };
     }
   }
   if (policy === 'on-change' && !hasFindings) return { action: 'skipped', reason: 'everything passed and there is no earlier comment to update' };
-  return { action: 'created', id: (await host.createComment(number, body)).id };
+  return { action: 'created', ...made(await host.createComment(number, body)) };
 }

@@ -18,6 +18,8 @@ export interface HostComment {
   body: string;
   /** The author's login (username); '' when the host does not say. */
   author: string;
+  /** Its page, where the host says (GitHub's html_url). */
+  url?: string;
 }
 
 /** The token a host's calls use: the variable it came from and what it needs, for one-line messages (never its value). */
