@@ -269,7 +269,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     ...(read !== undefined ? { noise: read.noise } : {}),
   });
   const trends = read?.withConfig(config);
-  const preface = review?.limits === undefined ? undefined : (await import('../report/limits-changed.js')).renderLimitsChanged(review.limits.used);
+  const preface = review?.limits === undefined ? undefined : (await import('../report/limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab' ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' } : undefined);
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');

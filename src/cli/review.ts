@@ -55,7 +55,14 @@ export async function prepareReview(flags: ReviewFlags & { comment: boolean }, f
     return { target, host, limits: undefined };
   }
   const noun = target.host === 'gitlab' ? 'merge request' : 'pull request';
-  const cr: ChangeRequest | undefined = host === undefined ? undefined : await host.changeRequest(target.number);
+  let cr: ChangeRequest | undefined;
+  try {
+    cr = host === undefined ? undefined : await host.changeRequest(target.number);
+  } catch (error) {
+    // The CI named the base commit: a token that cannot read the change request costs its labels, not the gate.
+    if (!(error instanceof Error) || error.name !== 'HostError' || target.baseSha === undefined) throw error;
+    say(`warning: cannot read ${noun} ${target.number} (${visible(error.message)}): its labels are not read, and its base commit's limits gate it`);
+  }
   const baseSha = target.baseSha ?? cr?.baseSha;
   if (baseSha === undefined) throw new UsageError(`cannot tell the base commit of ${noun} ${target.number}, whose baseline and config gate it: set ${target.tokenVariable} or pass --base-sha`);
   const paths = { baseline: repositoryPath(files.baseline, '--baseline'), config: repositoryPath(files.config ?? DEFAULT_CONFIG_PATH, '--config') };

@@ -125,7 +125,7 @@ describe('GitLab merge request notes', () => {
     expect(run.stderr).toContain(`note: GitLab CI (CI_MERGE_REQUEST_IID): merge request 8 is gated against the baseline and config of its base commit ${BASE.slice(0, 12)} (read through the API)`);
     expect(run.stderr).toMatch(/warning: this merge request changes \d+ limit\(s\) \(baseline or config\); they were not used: a maintainer adds the label 'memory-baseline-update' to use them/);
     const body = gitlab.mergeRequests.get(8)!.notes[0]!.body;
-    expect(body.split('\n').slice(0, 2)).toEqual([MARKER, expect.stringMatching(/^#### ⚠️ Limits changed by this PR \(\d+\)$/)]);
+    expect(body.split('\n').slice(0, 2)).toEqual([MARKER, expect.stringMatching(/^#### ⚠️ Limits changed by this MR \(\d+\)$/)]);
     expect(body).toContain('DEV_MEM/dev0/APP');
     // The same checkout against its own (raised) baseline passes: the base commit's is what failed it.
     expect((await cli(['check', '--baseline', BASELINE, '--plog', 'plog'], dir, {})).code).toBe(0);
@@ -285,5 +285,19 @@ describe('the base commit through git', () => {
     const run = await cli(['check', '--baseline', BASELINE, '--plog', 'plog', '--host', 'gitlab', '--repo', 'g/p', '--pr', '12', '--base-sha', base], dir, {});
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`merge request 12 is gated against the baseline and config of its base commit ${base.slice(0, 12)} (read through git)`);
+    // A token that cannot read the merge request costs its labels, not the gate: the CI named the base commit.
+    const unreachable = await cli(['check', '--baseline', BASELINE, '--plog', 'plog', '--comment'], dir, {
+      GITLAB_CI: 'true',
+      CI_API_V4_URL: 'http://127.0.0.1:1/api/v4',
+      CI_PROJECT_ID: '42',
+      CI_MERGE_REQUEST_IID: '12',
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+      GITLAB_TOKEN: SECRET,
+    });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^warning: cannot read merge request 12 \(cannot reach GitLab \(http:\/\/127\.0\.0\.1:1\/api\/v4\) reading merge request !12: .*\): its labels are not read, and its base commit's limits gate it$/m);
+    expect(unreachable.stderr).toContain('(read through git)');
+    expect(unreachable.stderr).toMatch(/^warning: could not post the merge request note: cannot reach GitLab/m);
+    expect(`${unreachable.stdout}${unreachable.stderr}`).not.toContain(SECRET);
   });
 });

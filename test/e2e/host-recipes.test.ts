@@ -107,7 +107,7 @@ describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
       expect(git(bare, 'rev-list', '--count', 'memory-gate-history')).toBe('1');
       const notes = gitlab.mergeRequests.get(7)!.notes;
       expect(notes.map((n) => n.author.username)).toEqual(['project_42_bot']);
-      expect(notes[0]!.body.split('\n').slice(0, 2)).toEqual([MARKER, expect.stringMatching(/^#### ⚠️ Limits changed by this PR/)]);
+      expect(notes[0]!.body.split('\n').slice(0, 2)).toEqual([MARKER, expect.stringMatching(/^#### ⚠️ Limits changed by this MR/)]);
       expect(existsSync(join(clone, 'memory-gate.junit.xml'))).toBe(true);
       expect(`${main.script.out}${main.after?.out}${mr.script.out}${mr.after?.out}`).not.toContain(token);
     } finally {
