@@ -154,6 +154,20 @@ describe('GitLab merge request notes', () => {
     expect(gitlab.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['PUT mr.update', 'PUT notes.edit']);
   });
 
+  it('finds its note past the first page of 100 and edits it there', async () => {
+    const { dir, baseText } = await checkout(false);
+    seed(13, baseText);
+    const mr = gitlab.mergeRequests.get(13)!;
+    for (let i = 1; i <= 150; i++) mr.notes.push({ id: i, body: `review note ${i}`, author: { username: 'alice' }, system: false });
+    mr.notes.push({ id: 151, body: `${MARKER}\nan earlier verdict`, author: { username: 'project_42_bot' }, system: false });
+    gitlab.requests.length = 0;
+    const run = await cli(CHECK, dir, env('13'));
+    expect(run.stderr).toContain('note: the merge request note was updated (151)');
+    expect(gitlab.requests.filter((r) => r.route === 'notes.list').map((r) => r.query.page)).toEqual(['1', '2']);
+    expect(mr.notes).toHaveLength(151);
+    expect(gitlab.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['PUT notes.edit']);
+  });
+
   it('posts nothing from a push pipeline', async () => {
     const { dir } = await checkout(false);
     gitlab.requests.length = 0;
