@@ -91,7 +91,7 @@ export async function prepareReview(flags: ReviewFlags & { comment: boolean }, f
   say(`note: ${target.from}: ${noun} ${target.number} is gated against the baseline and config of ${used.from === 'base' ? `its base commit ${baseSha.slice(0, 12)} (read through ${'via' in reader ? 'git' : 'the API'})` : `its own head (label '${label}')`}`);
   if (used.labelNotCounted !== undefined) {
     const why = used.labelNotCounted;
-    const reason = why.how === 'label' ? `${why.files.join(' and ')} changed after it was set (${why.since.slice(0, 12)} → ${why.at.slice(0, 12)})` : (why.unknown ?? 'which limits a maintainer saw cannot be told');
+    const reason = why.how === 'label' ? `${why.files.join(' and ')} changed after it was set (${why.since.slice(0, 12)} → ${why.at.slice(0, 12)})` : `which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'})`;
     say(`warning: the label '${label}' did not count: ${reason}; ${why.removed ? 'it was removed' : `${target.tokenVariable} cannot remove it`}: a maintainer sets it again after reviewing the change`);
   } else if (used.changes.length > 0 && used.from === 'base') {
     say(`warning: this ${noun} changes ${used.changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);

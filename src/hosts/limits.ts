@@ -11,6 +11,8 @@ import { HostError, type ChangeRequest, type Host } from './types.js';
 
 export type Limits = { baseline: Baseline | null; config: GateConfig };
 
+const HOST_NAMES = { github: 'GitHub', gitlab: 'GitLab', gitcode: 'GitCode' } as const;
+
 /** Reads repository files at a commit: through git or a host's API. */
 export interface CommitReader {
   /** 'git' for a clone; a host (which has no `via`) reads through its API. */
@@ -95,7 +97,7 @@ export async function labelForHead(host: Host, reader: CommitReader, cr: ChangeR
     return { ...why, removed };
   };
   if (host.headWhenLabelled === undefined) {
-    return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `${host.name} records no time for a label, so which limits a maintainer saw cannot be told` });
+    return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `${HOST_NAMES[host.name]} records no time for a label` });
   }
   const seen = await host.headWhenLabelled(cr.number, label);
   if (seen === null) return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `no event of the ${host.noun} records when the label was set` });

@@ -258,6 +258,18 @@ describe('GitCode pull request comments', () => {
     expect(body).not.toContain('```mermaid');
   });
 
+  it('does not count the maintainer label on GitCode (no label event with a time): removed, and the comment says why', async () => {
+    const { dir, baseText } = await checkout(true);
+    seed(6, baseText);
+    const pr = gitcode.pulls.get(6)!;
+    pr.labels = ['memory-baseline-update'];
+    const run = await cli(args('6'), dir, env());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("warning: the label 'memory-baseline-update' did not count: which limits a maintainer saw cannot be told (GitCode records no time for a label); it was removed: a maintainer sets it again after reviewing the change");
+    expect(pr.labels).toEqual([]);
+    expect(pr.comments[0]!.body).toContain('which limits a maintainer saw cannot be told (GitCode records no time for a label), so it does not count. The label was removed');
+  });
+
   it('posts nothing for a branch build (an empty --pr, as Jenkins leaves CHANGE_ID)', async () => {
     const { dir } = await checkout(false);
     gitcode.requests.length = 0;

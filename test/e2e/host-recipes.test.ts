@@ -89,7 +89,7 @@ describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
       // The default branch's pipeline: the gate passes nothing to post, and its run is recorded on the history branch.
       const main = await gitlabJob(job, variables, clone, { ...ci, CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: base });
       expect(main.script.out).toContain("has no default.history.jsonl on branch memory-gate-history yet");
-      expect(main.after?.code).toBe(0);
+      expect(main.after?.code, main.after?.out).toBe(0);
       expect(main.after?.out).toMatch(/recorded [0-9a-f]{7} in memory-history\.jsonl: point 1 of at most 200 .*; pushed to origin memory-gate-history as [0-9a-f]{12}/);
       expect(git(bare, 'rev-list', '--count', 'memory-gate-history')).toBe('1');
       expect(gitlab.writes()).toEqual([]);
@@ -100,10 +100,10 @@ describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
       gitlab.files.set(base, new Map());
       gitlab.mergeRequests.set(7, { iid: 7, baseSha: base, headSha: base, targetBranch: 'main', labels: [], notes: [], labelEvents: [], versions: [] });
       const mr = await gitlabJob(job, variables, clone, { ...ci, CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: base, CI_JOB_URL: 'https://gitlab.test/g/p/-/jobs/9' });
-      expect(mr.script.code).toBe(1);
+      expect(mr.script.code, mr.script.out).toBe(1);
       expect(mr.script.out).toContain('fetched memory-history.jsonl from origin memory-gate-history: 1 points');
       expect(mr.script.out).toContain(`merge request 7 is gated against the baseline and config of its base commit ${base.slice(0, 12)} (read through git)`);
-      expect(mr.after?.code).toBe(0);
+      expect(mr.after?.code, mr.after?.out).toBe(0);
       expect(git(bare, 'rev-list', '--count', 'memory-gate-history')).toBe('1');
       const notes = gitlab.mergeRequests.get(7)!.notes;
       expect(notes.map((n) => n.author.username)).toEqual(['project_42_bot']);
