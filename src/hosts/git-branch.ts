@@ -41,6 +41,8 @@ function git(args: string[], cwd: string, options: { input?: string; env?: Recor
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', (error) => resolve({ code: 127, stdout: '', stderr: error.message }));
     child.on('close', (code) => resolve({ code: size > MAX_BYTES ? 125 : (code ?? 1), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    // A git that exits before reading its stdin (EPIPE) must not crash the gate: its exit code says how it went.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

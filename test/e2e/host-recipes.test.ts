@@ -76,7 +76,10 @@ describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
       'memory-gate': { script: string[]; after_script: string[]; variables: Record<string, string> };
     };
     const job = recipe['memory-gate'];
-    expect(recipe.variables.GATE).toBe('npx --yes ascend-memory-gate@1');
+    expect(recipe.variables.GATE).toBe('ascend-memory-gate');
+    // The release's install (run by test/e2e/recipes.test.ts with the packed tarball) is left out: GATE is this build.
+    expect(job.script[0]).toBe('npm install --global --no-audit --no-fund "$MEMORY_GATE_PACKAGE"');
+    job.script = job.script.slice(1);
     const variables = { ...recipe.variables, GATE: CLI };
     const token = 'glpat-RECIPE-9f8e7d';
     const gitlab = await startFakeGitLab({ tokens: { [token]: 'project_42_bot' } });
@@ -119,7 +122,8 @@ describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
 describe('examples/Jenkinsfile', () => {
   it("posts a merge request build's verdict on GitLab, and nothing for a branch build", async () => {
     const jenkinsfile = readFileSync(join(ROOT, 'examples', 'Jenkinsfile'), 'utf8');
-    const line = /sh '(npx --yes ascend-memory-gate@1 check [^']*)'/.exec(jenkinsfile)?.[1];
+    // the release main's recipes install, run from the prefix they install it in
+    const line = /sh '("\$WORKSPACE\/\.memory-gate\/bin\/ascend-memory-gate" check [^']*)'/.exec(jenkinsfile)?.[1];
     expect(line).toContain('--comment --host gitlab --repo "$GITLAB_PROJECT" --pr "${CHANGE_ID:-}"');
     const project = /GITLAB_PROJECT = '([^']+)'/.exec(jenkinsfile)?.[1] ?? '';
     const token = 'glpat-JENKINS-1a2b3c';
@@ -130,7 +134,7 @@ describe('examples/Jenkinsfile', () => {
       expect(existsSync(plog)).toBe(true);
       gitlab.files.set(base, new Map());
       gitlab.mergeRequests.set(12, { iid: 12, baseSha: base, headSha: base, targetBranch: 'main', labels: [], notes: [], labelEvents: [], versions: [] });
-      const command = line!.replace('npx --yes ascend-memory-gate@1', CLI);
+      const command = line!.replace('"$WORKSPACE/.memory-gate/bin/ascend-memory-gate"', CLI);
       const env = { CI_API_V4_URL: gitlab.api, GITLAB_PROJECT: project, GITLAB_TOKEN: token, BUILD_URL: 'https://jenkins.test/job/p/12/' };
       const branch = await bash(command, clone, env);
       expect(branch.code).toBe(1);
