@@ -1,6 +1,6 @@
 // The layers of src/, as rules dependency-cruiser checks (`npm run lint:deps`, and a test in test/unit/layers.test.ts).
 //
-// Data flows   sources/ → parsers/ → gate/ → history/ → report/ → github/
+// Data flows   sources/ → parsers/ → gate/ → history/ → report/ → github/ → hosts/ (GitHub, GitLab, GitCode)
 // over         model/ (the snapshot, its sections, series, units) and json/ (strict JSON reader, schemas),
 // on           common/ (errors, visible text); the entries action/ and cli/ put a pipeline together.
 // A folder may import the folders before it in that row and below it; never one after it. Each rule names what it keeps.
@@ -50,35 +50,35 @@ module.exports = {
       severity: 'error',
       comment: 'sources/ finds and fetches files (and this node\'s environment); it knows the evidence-source registry, not what is done with the files.',
       from: { path: '^src/sources/' },
-      to: { path: folders('gate', 'history', 'report', 'github', 'action', 'cli') },
+      to: { path: folders('gate', 'history', 'report', 'github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'parsers-do-not-judge-or-render',
       severity: 'error',
       comment: 'A parser only produces the model: it never knows how a figure is judged or shown.',
       from: { path: '^src/parsers/' },
-      to: { path: folders('gate', 'history', 'report', 'github', 'action', 'cli') },
+      to: { path: folders('gate', 'history', 'report', 'github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'gate-does-not-render',
       severity: 'error',
       comment: 'The gate judges (pure): what a verdict looks like is the report\'s business.',
       from: { path: '^src/gate/' },
-      to: { path: folders('history', 'report', 'github', 'action', 'cli') },
+      to: { path: folders('history', 'report', 'github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'history-does-not-render',
       severity: 'error',
       comment: 'History reads and bounds the default branch\'s points; reports draw them.',
       from: { path: '^src/history/' },
-      to: { path: folders('report', 'github', 'action', 'cli') },
+      to: { path: folders('report', 'github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'report-does-not-publish',
       severity: 'error',
       comment: 'Renderers are pure (no I/O to GitHub): publishing is github/\'s and the Action\'s.',
       from: { path: '^src/report/' },
-      to: { path: folders('github', 'action', 'cli') },
+      to: { path: folders('github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'github-is-not-an-entry',
@@ -86,6 +86,20 @@ module.exports = {
       comment: 'github/ talks to GitHub for the Action\'s modes; it does not run them.',
       from: { path: '^src/github/' },
       to: { path: folders('action', 'cli') },
+    },
+    {
+      name: 'hosts-are-not-entries',
+      comment: 'hosts/ answers the same questions on GitHub, GitLab and GitCode for the entries; it does not run them, and github/ (the Action\'s Octokit code) does not reach it.',
+      severity: 'error',
+      from: { path: '^src/hosts/' },
+      to: { path: folders('action', 'cli') },
+    },
+    {
+      name: 'github-below-hosts',
+      severity: 'error',
+      comment: 'The Action\'s GitHub code is one of the things hosts/ wraps: it never imports hosts/.',
+      from: { path: '^src/github/' },
+      to: { path: '^src/hosts/' },
     },
     {
       name: 'entries-apart',

@@ -11,7 +11,8 @@ import { gitHubCall, GitHubError } from '../github/errors.js';
 import { filesChangedBetween, removeLabel } from '../github/pull-request-history.js';
 import type { Octokit } from '../github/octokit.js';
 import { parseJson } from '../json/reader.js';
-import { baselineLimitChanges, configLimitChanges, type LabelNotCounted, type LimitsUsed } from '../report/limits-changed.js';
+import { chooseLimits } from '../hosts/limits.js';
+import type { LabelNotCounted, LimitsUsed } from '../report/limits-changed.js';
 import { repositoryPath } from './shared.js';
 
 export interface GateLimits {
@@ -157,16 +158,5 @@ export function labelWarning(label: string, why: LabelNotCounted): string {
 
 type Limits = { baseline: Baseline | null; config: GateConfig };
 
-/**
- * The base commit's limits, or the PR's own when they differ and the PR carries the base config's label, unless the
- * label did not count (`notCounted`: the limits changed after it was set).
- */
-export function chooseLimits(base: Limits, head: Limits, pr: Pick<PullRequestRef, 'baseSha' | 'labels'>, notCounted?: LabelNotCounted): Limits & { used: LimitsUsed } {
-  const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
-  const label = base.config.baselineUpdateLabel;
-  const fromPullRequest = changes.length > 0 && pr.labels.includes(label) && notCounted === undefined;
-  const chosen = fromPullRequest ? head : base;
-  const used: LimitsUsed = { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes };
-  if (notCounted !== undefined) used.labelNotCounted = notCounted;
-  return { ...chosen, used };
-}
+/** The rule every host shares, in src/hosts/limits.ts. */
+export { chooseLimits };

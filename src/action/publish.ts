@@ -91,7 +91,9 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
     core.warning("No 'github-token': the PR comment was not posted");
     return;
   }
-  const { commentMarker, upsertStickyComment } = await import('../github/comment.js');
+  const { commentMarker } = await import('../github/comment.js');
+  const { octokitHost } = await import('../hosts/github-octokit.js');
+  const { upsertSticky } = await import('../hosts/sticky.js');
   const marker = commentMarker(inputs.commentKey);
   const body = renderMarkdown(report, {
     marker,
@@ -102,16 +104,15 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
   try {
-    const result = await upsertStickyComment(octokit, {
-      ...repo,
-      issueNumber,
+    const result = await upsertSticky(octokitHost(octokit, repo), {
+      number: issueNumber,
       body,
       marker,
       policy: inputs.comment,
       hasFindings: report.entries.some((e) => e.severity !== 'ok') || where.limitsChanged === true,
     });
     if (result.action === 'skipped') core.info(`PR comment not posted: ${result.reason}`);
-    else core.info(`PR comment ${result.action}: ${result.url}`);
+    else core.info(`PR comment ${result.action}: ${result.url ?? result.id}`);
   } catch (error) {
     const status = error instanceof GitHubError ? error.status : httpStatus(error);
     const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)' : '';

@@ -10,6 +10,8 @@ export interface OptionSpec {
   value?: string;
   /** One short line for `--help`. */
   description: string;
+  /** A string flag given without a value takes this one (`--comment` = `--comment on-change`). */
+  implicit?: string;
 }
 
 /** A command: its name, one-line summary, usage line and flags. */
@@ -46,8 +48,15 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
     throw new CommandUsageError(`${command}: ${message}`, spec);
   };
   if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(spec);
+  // A flag with an implicit value takes the next word only when it is not a flag (`--comment --plog x`).
+  const expanded = args.map((a, i) => {
+    const name = a.startsWith('--') ? a.slice(2) : undefined;
+    const opt = name !== undefined && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
+    const next = args[i + 1];
+    return opt?.implicit !== undefined && (next === undefined || next.startsWith('-')) ? `${a}=${opt.implicit}` : a;
+  });
   const { tokens } = parseArgs({
-    args,
+    args: expanded,
     options: Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type, multiple: v.multiple ?? false }])),
     allowPositionals: true,
     strict: false,
@@ -74,9 +83,9 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
         out[token.name] = list;
         last = token.name;
       } else {
-        if (token.value === undefined) fail(`--${token.name} needs a value (${opt.value ?? 'VALUE'})`);
+        if (token.value === undefined && opt.implicit === undefined) fail(`--${token.name} needs a value (${opt.value ?? 'VALUE'})`);
         if (out[token.name] !== undefined) fail(`--${token.name} given twice`);
-        out[token.name] = token.value;
+        out[token.name] = token.value ?? opt.implicit;
         last = undefined;
       }
     } else if (token.kind === 'positional') {
@@ -98,7 +107,7 @@ export const HELP_WIDTH = 80;
 /** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
 export function commandHelp(program: string, spec: CommandSpec, width = HELP_WIDTH): string {
   const flags: [string, string][] = Object.entries(spec.options).map(([name, opt]) => {
-    const value = opt.type === 'string' ? ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}` : '';
+    const value = opt.type === 'string' ? (opt.implicit !== undefined ? ` [${opt.value ?? 'VALUE'}]` : ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}`) : '';
     return [`--${name}${value}`, opt.description];
   });
   flags.push(['-h, --help', 'show this help']);

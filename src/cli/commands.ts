@@ -73,6 +73,11 @@ const CHECK: CommandSpec = {
     all: { type: 'boolean', description: 'list every key, not one row per module' },
     history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
     ...ENVIRONMENT_OPTIONS,
+    comment: { type: 'string', value: 'WHEN', implicit: 'on-change', description: "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted" },
+    host: { type: 'string', value: 'NAME', description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr' },
+    repo: { type: 'string', value: 'OWNER/NAME', description: "the repository (GitLab: the project's path or id)" },
+    pr: { type: 'string', value: 'N', description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted" },
+    'base-sha': { type: 'string', value: 'SHA', description: "the change request's base commit, whose baseline and config gate it (default: the host's)" },
   },
 };
 
@@ -249,6 +254,14 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const junitFile = optionalString(opts, 'junit');
   // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
   const stamp = junitFile === undefined ? undefined : (await import('../sources/node-environment.js')).runStamp();
+  const comment = optionalString(opts, 'comment');
+  if (comment !== undefined && comment !== 'on-change' && comment !== 'always') throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
+  // Before the (long) parse: which change request this is, and the limits that gate it (its base commit's).
+  const review = await (await import('./review.js')).prepareReview(
+    { comment: comment !== undefined, host: optionalString(opts, 'host'), repo: optionalString(opts, 'repo'), pr: optionalString(opts, 'pr'), baseSha: optionalString(opts, 'base-sha') },
+    { baseline: baselinePath, config: optionalString(opts, 'config') },
+    (line) => io.err(`${line}\n`),
+  );
   const { snapshot: collected, skippedRecords } = await collectFromOptions(opts, io);
   const { notReadOf, runGate } = await import('../gate/run-gate.js');
   const notRead = notReadOf(collected.meta.skipped, skippedRecords);
@@ -263,17 +276,19 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     maxIncrease: optionalString(opts, 'max-increase'),
     // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
     allowMissingBaseline: true,
+    ...(review?.limits !== undefined ? { limits: review.limits } : {}),
     ...(read !== undefined ? { noise: read.noise } : {}),
     ...(notRead !== undefined ? { notRead } : {}),
   });
   const trends = read?.withConfig(config);
   const folded = (await import('../gate/baseline.js')).foldedSitesNotice(baseline, baselinePath);
   if (folded !== null) io.err(`note: ${visible(folded)}\n`);
+  const preface = review?.limits === undefined ? undefined : (await import('../report/limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab' ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' } : undefined);
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(trends !== undefined ? { trends } : {}) }));
+  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(preface !== undefined ? { preface } : {}), ...(trends !== undefined ? { trends } : {}) }));
   if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
   if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
@@ -287,6 +302,9 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
       ...(trends !== undefined ? { trends } : {}),
     }),
   );
+  if (review !== null && comment !== undefined) {
+    await (await import('./review.js')).postReview(review, report, comment, { ...(trends !== undefined ? { trends } : {}), ...(preface !== undefined ? { preface } : {}) }, (line) => io.err(`${line}\n`));
+  }
   return report.result === 'fail' ? 1 : 0;
 }
 

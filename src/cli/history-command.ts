@@ -19,8 +19,8 @@ const CONFIG: OptionSpec = { type: 'string', value: 'FILE', description: 'thresh
 
 export const HISTORY: CommandSpec = {
   name: 'history',
-  summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard.',
-  usage: 'append|show|html --history FILE …',
+  summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard, fetch reads it from its git branch.',
+  usage: 'append|show|html|fetch --history FILE …',
   options: {},
 };
 
@@ -41,10 +41,25 @@ function appendSpec(tools: HistoryTools): CommandSpec {
       gate: { type: 'string', value: 'NAME', description: "the gate's name, when one repository has several" },
       'commit-url': { type: 'string', value: 'URL', description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}" },
       size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
+      ...GIT_OPTIONS,
       ...tools.environmentOptions,
     },
   };
 }
+
+/** The history's home on a branch, written and read with plain git (src/hosts/git-branch.ts). */
+const GIT_OPTIONS: Record<string, OptionSpec> = {
+  'git-branch': { type: 'string', value: 'NAME', description: 'keep the file on this branch of the remote (e.g. memory-gate-history): fetched, appended, pushed' },
+  'git-remote': { type: 'string', value: 'NAME', description: "the remote of --git-branch (default origin)" },
+  'git-path': { type: 'string', value: 'PATH', description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)' },
+};
+
+const FETCH: CommandSpec = {
+  name: 'history fetch',
+  summary: "Copy the history file from its branch (history append --git-branch writes it) for a merge request's check --history.",
+  usage: '--git-branch NAME --history FILE [options]',
+  options: { history: HISTORY_FILE, ...GIT_OPTIONS },
+};
 
 const SHOW: CommandSpec = {
   name: 'history show',
@@ -74,11 +89,12 @@ export async function historyCommand(args: string[], io: { out: (text: string) =
   if (sub === 'append') return append(rest, io, tools);
   if (sub === 'show') return show(rest, io, tools);
   if (sub === 'html') return html(rest, io);
+  if (sub === 'fetch') return fetchHistory(rest, io);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     if (sub === undefined) throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
-    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help'.` });
+    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help', 'history fetch --help'.` });
   }
-  throw new CommandUsageError(`history: unknown '${sub}': append, show or html`, HISTORY);
+  throw new CommandUsageError(`history: unknown '${sub}': append, show, html or fetch`, HISTORY);
 }
 
 function required(opts: ParsedOptions, name: string, spec: CommandSpec): string {
@@ -105,26 +121,51 @@ async function append(args: string[], io: { out: (text: string) => void; err: (t
   const header = headerOptions(opts, spec);
 
   const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('../history/store.js');
-  const { emptyHistory } = await import('../history/format.js');
+  const { emptyHistory, parseHistory } = await import('../history/format.js');
   const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
+  const branch = gitBranchOf(opts, spec);
   // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
-  const existing = await readHistory(file, io);
+  let existing = branch === undefined ? await readHistory(file, io) : null;
+  if (branch !== undefined) {
+    const { readBranchFile } = await import('../hosts/git-branch.js');
+    const text = await readBranchFile(branch);
+    if (text !== null) existing = parseHistory(text, `${branch.branch}:${branch.path}`);
+  }
   const baselineFile = optionalString(opts, 'baseline');
   // Without --baseline the point says nothing new of the baseline: it keeps the last point's, so no update is marked.
   const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await hashOfFile(baselineFile, baselineHash);
   const snapshot = await tools.collect(opts);
-  const history = existing ?? emptyHistory(header);
-  Object.assign(history.header, header);
-  const result = recordPoint(
-    history,
-    { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) },
-    pointValues(snapshot),
-    { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES },
-  );
+  const record = (history: import('../history/format.js').History): ReturnType<typeof recordPoint> => {
+    Object.assign(history.header, header);
+    return recordPoint(
+      history,
+      { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) },
+      pointValues(snapshot),
+      { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES },
+    );
+  };
+  let result: ReturnType<typeof recordPoint>;
+  let pushed = '';
+  if (branch === undefined) result = record(existing ?? emptyHistory(header));
+  else {
+    // Recorded again on the branch's new head when another run pushed first.
+    const { writeBranchFile } = await import('../hosts/git-branch.js');
+    let last: ReturnType<typeof recordPoint> | undefined;
+    const written = await writeBranchFile(
+      branch,
+      (text) => {
+        last = record(text === null ? emptyHistory(header) : parseHistory(text, `${branch.branch}:${branch.path}`));
+        return last.text;
+      },
+      `memory history: ${commit.slice(0, 12)}${run !== undefined ? ` (run ${run})` : ''}`,
+    );
+    result = last as ReturnType<typeof recordPoint>;
+    pushed = `; pushed to ${branch.remote} ${branch.branch} as ${written.commit.slice(0, 12)}${written.attempts > 1 ? ` (attempt ${written.attempts})` : ''}`;
+  }
   await writeHistoryFile(file, result.text);
   const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
   const how = result.replaced ? 'replaced the point of run' : 'recorded';
-  io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)\n`);
+  io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
   return 0;
 }
 
@@ -217,5 +258,45 @@ async function html(args: string[], io: { out: (text: string) => void; err: (tex
     throw new UsageError(`history html: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
   }
   io.out(`wrote ${out} (${Buffer.byteLength(page)} bytes): ${history.points.length} points\n`);
+  return 0;
+}
+
+/** --git-branch and its remote and path; undefined without --git-branch. */
+function gitBranchOf(opts: ParsedOptions, spec: CommandSpec): import('../hosts/git-branch.js').BranchFile | undefined {
+  const branch = optionalString(opts, 'git-branch');
+  const remote = optionalString(opts, 'git-remote');
+  const file = optionalString(opts, 'git-path');
+  if (branch === undefined) {
+    if (remote !== undefined || file !== undefined) throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
+    return undefined;
+  }
+  // git's own rules, roughly: no option-like, control, space or ref-syntax characters, no '..'.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(branch) || branch.includes('..') || branch.endsWith('.lock') || branch.endsWith('/')) {
+    throw new CommandUsageError(`${spec.name}: --git-branch must be a branch name such as memory-gate-history, got '${branch}'`, spec);
+  }
+  if (remote !== undefined && !/^[A-Za-z0-9][\w.-]{0,99}$/.test(remote)) throw new CommandUsageError(`${spec.name}: --git-remote must be a remote's name such as origin, got '${remote}'`, spec);
+  const at = file ?? 'default.history.jsonl';
+  if (!/^[\w.-][\w./-]{0,254}$/.test(at) || at.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    throw new CommandUsageError(`${spec.name}: --git-path must be a relative path on the branch, got '${at}'`, spec);
+  }
+  return { cwd: process.cwd(), remote: remote ?? 'origin', branch, path: at };
+}
+
+async function fetchHistory(args: string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
+  const opts = parseCommandArgs(args, FETCH);
+  const file = required(opts, 'history', FETCH);
+  const branch = gitBranchOf(opts, FETCH);
+  if (branch === undefined) throw new CommandUsageError('history fetch: --git-branch NAME is required', FETCH);
+  const { readBranchFile } = await import('../hosts/git-branch.js');
+  const text = await readBranchFile(branch);
+  if (text === null) {
+    io.err(`note: ${branch.remote} has no ${branch.path} on branch ${branch.branch} yet: no history (the default branch's 'history append --git-branch ${branch.branch}' records it)\n`);
+    return 0;
+  }
+  const { parseHistory } = await import('../history/format.js');
+  const history = parseHistory(text, `${branch.branch}:${branch.path}`);
+  const { writeHistoryFile } = await import('../history/store.js');
+  await writeHistoryFile(file, text);
+  io.out(`fetched ${file} from ${branch.remote} ${branch.branch}: ${history.points.length} points (${Buffer.byteLength(text)} bytes)\n`);
   return 0;
 }

@@ -1,54 +1,9 @@
-// The sticky PR comment: one per gate (comment-key), found by a hidden marker, updated in place instead of piling up.
-import { httpStatus, type RepoRef } from './context.js';
-import { gitHubCall } from './errors.js';
-import type { Octokit } from './octokit.js';
-
+// The sticky comment's marker: one per gate (comment-key), hidden, first line; src/hosts/sticky.ts finds and updates it on every host.
 export type CommentPolicy = 'on-change' | 'always' | 'never';
-
-export interface StickyCommentRequest extends RepoRef {
-  issueNumber: number;
-  /** The full body; it must already contain `marker`. */
-  body: string;
-  marker: string;
-  policy: CommentPolicy;
-  /** Something is not pass: on-change creates a comment only then. */
-  hasFindings: boolean;
-}
-
-export type StickyCommentResult =
-  | { action: 'created' | 'updated'; id: number; url: string }
-  | { action: 'skipped'; reason: string };
 
 /** The hidden marker that identifies this gate's comment; comment-key keeps several gates apart. */
 export function commentMarker(commentKey: string): string {
   return `<!-- ascend-memory-gate:${commentKey} -->`;
-}
-
-/** Finds this gate's comment among all of the PR's comments (every page) and creates or updates it per policy. */
-export async function upsertStickyComment(octokit: Octokit, request: StickyCommentRequest): Promise<StickyCommentResult> {
-  const { owner, repo, issueNumber, body, marker, policy, hasFindings } = request;
-  if (policy === 'never') return { action: 'skipped', reason: "comment is 'never'" };
-
-  const comments = await gitHubCall(`listing the comments of #${issueNumber}`, 'pull-requests: read', () =>
-    octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 }),
-  );
-  const marked = comments.filter((c) => isMarkedBy(c.body, marker));
-  const login = marked.length === 0 ? undefined : await tokenLogin(octokit);
-  const existing = marked.find((c) => c.user?.login === login);
-
-  if (existing) {
-    const { data } = await gitHubCall(`updating comment ${existing.id}`, 'pull-requests: write', () =>
-      octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body }),
-    );
-    return { action: 'updated', id: data.id, url: data.html_url };
-  }
-  if (policy === 'on-change' && !hasFindings) {
-    return { action: 'skipped', reason: 'everything passed and there is no earlier comment to update' };
-  }
-  const { data } = await gitHubCall(`commenting on #${issueNumber}`, 'pull-requests: write', () =>
-    octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body }),
-  );
-  return { action: 'created', id: data.id, url: data.html_url };
 }
 
 /**
@@ -61,18 +16,3 @@ export function isMarkedBy(body: string | undefined | null, marker: string): boo
 
 /** The Actions bot: who GITHUB_TOKEN posts as. */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
-
-/**
- * Who this token posts as, so that only its own comments are taken over: anyone can paste the marker (or quote ours),
- * and any other bot's comment is not ours either. A personal access token is its user (`GET /user`); GITHUB_TOKEN is
- * refused that endpoint (403) and posts as the Actions bot. Other failures are errors: guessing could take over
- * somebody else's comment.
- */
-async function tokenLogin(octokit: Octokit): Promise<string> {
-  try {
-    return (await octokit.rest.users.getAuthenticated()).data.login;
-  } catch (error) {
-    if (httpStatus(error) === 403) return ACTIONS_BOT_LOGIN;
-    return gitHubCall("reading the token's identity (GET /user)", 'a valid token', () => Promise.reject(error));
-  }
-}

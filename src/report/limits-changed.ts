@@ -95,34 +95,46 @@ function leaves(root: unknown): Map<string, Leaf> {
 /** Rows shown; the rest are counted (the comment has 65,536 characters for everything). */
 const MAX_ROWS = 40;
 
+/** How the host calls a change request: GitHub's and GitCode's pull request (PR), GitLab's merge request (MR). */
+export interface ChangeWords {
+  short: string;
+  long: string;
+  /** What removing a label needs of the token. */
+  labelPermission: string;
+}
+
+export const PULL_REQUEST: ChangeWords = { short: 'PR', long: 'pull request', labelPermission: '`pull-requests: write`' };
+
 /** The section: which limits were used, and, when the PR moves any, a table of them. */
-export function renderLimitsChanged(used: LimitsUsed): string {
+export function renderLimitsChanged(used: LimitsUsed, words: ChangeWords = PULL_REQUEST): string {
+  const { short, long } = words;
   const base = codeSpan(used.baseSha.slice(0, 12));
   const label = codeSpan(used.label);
   if (used.changes.length === 0) {
-    const limits = `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
-    return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label)}`;
+    const limits = `Limits: the baseline and config of the base commit ${base}; this ${long} does not change them.`;
+    return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label, words)}`;
   }
-  const lines = [`#### ⚠️ Limits changed by this PR (${used.changes.length})`, ''];
+  const lines = [`#### ⚠️ Limits changed by this ${short} (${used.changes.length})`, ''];
   lines.push(
     used.from === 'pull-request'
-      ? `**This pull request's own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
+      ? `**This ${long}'s own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
       : used.labelNotCounted !== undefined
-        ? `**These changes were not used**: ${labelNotCountedText(used.labelNotCounted, used.label)} The gate ran against the baseline and config of the base commit ${base}.`
+        ? `**These changes were not used**: ${labelNotCountedText(used.labelNotCounted, used.label, words)} The gate ran against the baseline and config of the base commit ${base}.`
         : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`,
     '',
-    '| Limit | Key | Base | This PR | Change |',
+    `| Limit | Key | Base | This ${short} | Change |`,
     '|---|---|--:|--:|--:|',
   );
   for (const change of used.changes.slice(0, MAX_ROWS)) {
     lines.push(`| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`);
   }
-  if (used.changes.length > MAX_ROWS) lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the pull request's diff of the baseline and config.`);
+  if (used.changes.length > MAX_ROWS) lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the ${long}'s diff of the baseline and config.`);
   return lines.join('\n');
 }
 
 /** Why the label did not count and what happens to it, in sentences. */
-function labelNotCountedText(why: LabelNotCounted, labelName: string): string {
+function labelNotCountedText(why: LabelNotCounted, labelName: string, words: ChangeWords = PULL_REQUEST): string {
+  const { long } = words;
   const label = codeSpan(labelName);
   const files = why.files.map(codeSpan).join(' and ');
   const since = codeSpan(why.since.slice(0, 12));
@@ -131,11 +143,11 @@ function labelNotCountedText(why: LabelNotCounted, labelName: string): string {
     why.how === 'push'
       ? `the label ${label} was set before the push ${since} → ${at}, which changes ${files}, so no maintainer has reviewed these limits.`
       : why.how === 'label'
-        ? `the label ${label} was set when the pull request's head was ${since}; ${at} (the head of run ${why.runId ?? '?'}) changes ${files} since, so no maintainer has reviewed these limits.`
-        : `the label ${label} is on this pull request, but which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'}), so it does not count.`;
+        ? `the label ${label} was set when the ${long}'s head was ${since}; ${at}${why.runId !== undefined ? ` (the head of run ${why.runId})` : ''} changes ${files} since, so no maintainer has reviewed these limits.`
+        : `the label ${label} is on this ${long}, but which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'}), so it does not count.`;
   const removal = why.removed
     ? 'The label was removed: a maintainer reviews the changes and sets it again.'
-    : 'The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.';
+    : `The token cannot remove the label (it needs ${words.labelPermission}): a maintainer removes it and sets it again after reviewing the changes.`;
   return `${reason} ${removal}`;
 }
 

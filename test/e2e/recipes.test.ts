@@ -9,12 +9,14 @@
  * run. Build first: `npm run build`.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { startFakeGitCode } from './fake-gitcode.js';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ruleMatches, ruleOf, runGitlabJob, type Gitlab, type Variables } from '../helpers/gitlab-runner.js';
+import { startFakeGitLab } from './fake-gitlab.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
@@ -104,11 +106,19 @@ function blocks(file: string): Block[] {
   return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ file, line: text.slice(0, m.index).split('\n').length, lang: m[1] ?? '', text: m[2] ?? '' }));
 }
 
-const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+  ...readdirSync(join(ROOT, 'docs', 'hosts')).filter((f) => f.endsWith('.md')).map((f) => `docs/hosts/${f}`),
+];
+/** The host pages' commands post to a host: run against a loopback fake below, not in the install test. */
+const onHost = (b: Block): boolean => b.file.startsWith('docs/hosts/');
 
 /** The commands of a shell block: one per line, comments dropped, `a && b` as two. */
 function commands(text: string): string[] {
   return text
+    .replace(/\\\n\s*/g, ' ') // a line continued with a backslash is one command
     .split('\n')
     .map((line) => line.replace(/\s+#\s.*$/, '').trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
@@ -119,13 +129,14 @@ function commands(text: string): string[] {
 const CI_RUNS = ['npm ci', 'npm run build', 'npx tsc --noEmit -p .', 'npm test', 'npm run typecheck', 'bash .ci/run'];
 
 describe('the shell commands of README.md, CONTRIBUTING.md and docs/', () => {
-  const sh = DOCS.flatMap(blocks).filter((b) => b.lang === 'sh');
+  const all = DOCS.flatMap(blocks).filter((b) => b.lang === 'sh');
+  const sh = all.filter((b) => !onHost(b));
 
   it('are the ones this test knows: every block is a shell block, a GitLab or GitHub YAML, or not a command', () => {
     const kinds = new Set(DOCS.flatMap(blocks).map((b) => b.lang));
     expect([...kinds].sort()).toEqual(['json', 'mermaid', 'python', 'sh', 'text', 'yaml']);
     // README: the opening commands, the regressed sample, the install, Development; CONTRIBUTING: set up, before a push
-    expect(sh.map((b) => b.file)).toEqual(['README.md', 'README.md', 'README.md', 'README.md', 'CONTRIBUTING.md', 'CONTRIBUTING.md', 'docs/cli.md']);
+    expect(all.map((b) => b.file)).toEqual(['README.md', 'README.md', 'README.md', 'README.md', 'CONTRIBUTING.md', 'CONTRIBUTING.md', 'docs/cli.md', 'docs/hosts/jenkins.md']);
   });
 
   it("the development ones are what .ci/run runs, which is what CI's 'N passed' counts", () => {
@@ -168,6 +179,31 @@ describe('the shell commands of README.md, CONTRIBUTING.md and docs/', () => {
   }, 120_000);
 });
 
+describe('the shell commands of docs/hosts/', () => {
+  it("docs/hosts/jenkins.md's command, on GitLab's loopback fake: a branch build posts nothing, a change request's build posts one note", async () => {
+    const lines = DOCS.flatMap(blocks).filter((b) => b.lang === 'sh' && onHost(b)).flatMap((b) => commands(b.text));
+    expect(lines).toEqual([expect.stringMatching(/^ascend-memory-gate check .* --comment --host gitlab --repo group\/project --pr "\$\{CHANGE_ID:-\}"$/)]);
+    const install = await shell(`npm install --global ${tarball}`, work);
+    expect(install.code, install.out).toBe(0);
+    const token = 'glpat-DOCS-3c4d5e';
+    const gitlab = await startFakeGitLab({ project: 'group/project', tokens: { [token]: 'jenkins-bot' } });
+    try {
+      gitlab.files.set(MR_BASE, new Map([['baselines/memory-baseline.json', read('baselines/memory-baseline.json')]]));
+      gitlab.mergeRequests.set(12, { iid: 12, baseSha: MR_BASE, headSha: 'f'.repeat(40), targetBranch: 'main', labels: [], notes: [], labelEvents: [], versions: [] });
+      const env = { CI_API_V4_URL: gitlab.api, GITLAB_TOKEN: token };
+      const branch = await shell(lines[0]!, project('examples/plog'), env);
+      expect([branch.code, gitlab.writes()], branch.out).toEqual([0, []]);
+      const change = await shell(lines[0]!, project('examples/plog'), { ...env, CHANGE_ID: '12' });
+      expect(change.code, change.out).toBe(0);
+      expect(change.out).toMatch(/^note: the merge request note was created \(1000\)$/m);
+      expect(gitlab.mergeRequests.get(12)!.notes.map((n) => [n.author.username, n.body.split('\n')[0]])).toEqual([['jenkins-bot', MARKER]]);
+      expect(branch.out + change.out).not.toContain(token);
+    } finally {
+      await gitlab.close();
+    }
+  }, 120_000);
+});
+
 // ───────────────────────────── GitLab ─────────────────────────────
 
 /** A job of a pipeline run here as the runner would (test/helpers/gitlab-runner.ts), the release URL replaced. */
@@ -177,9 +213,12 @@ async function runJob(pipeline: Gitlab, name: string, dir: string, cache: string
   return { script: r.script, afterScript: r.afterScript, policy: r.policy };
 }
 
-const DEFAULT_BRANCH = { CI_DEFAULT_BRANCH: 'main', CI_PROJECT_URL: 'https://gitlab.example.com/group/project' };
+/** What GitLab sets in every pipeline of project 42 (group/project); a merge request pipeline's API is the loopback fake. */
+const DEFAULT_BRANCH = { CI_DEFAULT_BRANCH: 'main', CI_PROJECT_URL: 'https://gitlab.example.com/group/project', CI_PROJECT_ID: '42', CI_PROJECT_PATH: 'group/project', CI_SERVER_HOST: 'gitlab.example.com', CI_API_V4_URL: 'https://gitlab.example.com/api/v4' };
 const onMain = (n: number): Record<string, string> => ({ ...DEFAULT_BRANCH, CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: String(n).repeat(40).slice(0, 40), CI_PIPELINE_ID: String(1000 + n), CI_PIPELINE_SOURCE: 'push' });
-const mergeRequest = { ...DEFAULT_BRANCH, CI_COMMIT_SHA: 'f'.repeat(40), CI_PIPELINE_ID: '2001', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7' };
+const MR_BASE = 'e'.repeat(40);
+const mergeRequest = { ...DEFAULT_BRANCH, CI_COMMIT_SHA: 'f'.repeat(40), CI_PIPELINE_ID: '2001', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_DIFF_BASE_SHA: MR_BASE, CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' };
+const MARKER = '<!-- ascend-memory-gate:default -->';
 
 /** The GitLab pipelines of the documentation: examples/gitlab-ci.yml and every YAML block with a `script:`. */
 const gitlabRecipes: [string, string][] = [
@@ -239,11 +278,28 @@ describe('the GitLab recipes', () => {
     expect(two.afterScript?.out).toMatch(/^recorded 2{7} in memory-history\.jsonl: point 2 of at most 200/m);
     expect(points(join(cache, 'memory-history.jsonl'))).toBe(2);
 
-    // 3: a merge request: reads main's two points (its sparklines), records nothing, pushes nothing
+    // 3: a merge request: reads main's two points (its sparklines), records nothing, pushes nothing, and posts its
+    // verdict as one note on the merge request (GitLab's API: the loopback fake; the base commit's baseline read through it)
     const mr = project('examples/regressed/plog');
-    const three = await runJob(pipeline, 'memory-gate', mr, cache, mergeRequest);
+    const token = 'glpat-RECIPES-0a1b2c';
+    const gitlab = await startFakeGitLab({ tokens: { [token]: 'project_42_bot' } });
+    let three: Awaited<ReturnType<typeof runJob>>;
+    try {
+      gitlab.files.set(MR_BASE, new Map([['baselines/memory-baseline.json', read('baselines/memory-baseline.json')]]));
+      gitlab.mergeRequests.set(7, { iid: 7, baseSha: MR_BASE, headSha: mergeRequest.CI_COMMIT_SHA, targetBranch: 'main', labels: [], notes: [], labelEvents: [], versions: [] });
+      three = await runJob(pipeline, 'memory-gate', mr, cache, { ...mergeRequest, CI_API_V4_URL: gitlab.api, GITLAB_TOKEN: token });
+      const notes = gitlab.mergeRequests.get(7)!.notes;
+      expect(notes.map((n) => [n.author.username, n.body.split('\n')[0]]), three.script.out).toEqual([['project_42_bot', MARKER]]);
+      expect(notes[0]!.body).toMatch(/Memory gate failed/);
+    } finally {
+      await gitlab.close();
+    }
     expect([three.policy, three.script.code, three.afterScript?.code]).toEqual(['pull', 1, 0]);
     expect(three.script.out).toMatch(/Memory gate failed/);
+    expect(three.script.out).toMatch(/^note: the merge request note was created \(1000\)$/m);
+    expect(three.script.out).not.toContain(token);
+    // the default branch's pipelines are not about a merge request: they posted nothing
+    expect(one.script.out).toMatch(/not a change request, the working tree's baseline and config gate it and nothing is posted/);
     expect(points(history(mr))).toBe(2);
     expect(points(join(cache, 'memory-history.jsonl'))).toBe(2);
     const shown = await shell('ascend-memory-gate history show --history memory-history.jsonl', mr);
@@ -275,6 +331,86 @@ describe('the GitLab recipes', () => {
   });
 });
 
+describe('examples/gitlab/merge-request.gitlab-ci.yml', () => {
+  const ID = { GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@example.com', GIT_COMMITTER_NAME: 'ci', GIT_COMMITTER_EMAIL: 'ci@example.com' };
+  const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...ID } }).trim();
+
+  it("the default branch records its run on the history branch; a merge request reads it, is gated on its base's baseline, and posts one note", async () => {
+    const pipeline = parseYaml(read('examples/gitlab/merge-request.gitlab-ci.yml')) as Gitlab;
+    // origin: main holds the committed baseline; the job's clone holds the training job's plog (the regressed sample)
+    const bare = join(mkdtempSync(join(work, 'origin-')), 'origin.git');
+    git(work, 'init', '-q', '--bare', '--initial-branch=main', bare);
+    const seed = project('examples/plog');
+    git(seed, 'init', '-q', '--initial-branch=main');
+    git(seed, 'add', 'baselines');
+    git(seed, 'commit', '-qm', 'baseline');
+    git(seed, 'push', '-q', bare, 'HEAD:main');
+    const base = git(seed, 'rev-parse', 'HEAD');
+    const clone = (plog: 'examples/plog' | 'examples/regressed/plog'): string => {
+      const dir = join(mkdtempSync(join(work, 'clone-')), 'p');
+      git(work, 'clone', '-q', bare, dir);
+      cpSync(join(ROOT, plog), join(dir, 'ascend-log', 'run', 'plog'), { recursive: true });
+      // the recipe's push URL (https://oauth2:$GITLAB_TOKEN@host/path.git) is the bare repository here
+      git(dir, 'config', `url.${bare}.insteadOf`, 'https://oauth2:glpat-MR-6f7a8b@gitlab.example.com/group/project.git');
+      return dir;
+    };
+    const token = 'glpat-MR-6f7a8b';
+    const gitlab = await startFakeGitLab({ tokens: { [token]: 'project_42_bot' } });
+    try {
+      const ci = { ...DEFAULT_BRANCH, ...ID, CI_API_V4_URL: gitlab.api, GITLAB_TOKEN: token };
+      const main = clone('examples/plog');
+      const one = await runJob(pipeline, 'memory-gate', main, join(work, 'no-cache'), { ...ci, CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: base, CI_PIPELINE_ID: '3001', CI_PIPELINE_SOURCE: 'push' });
+      expect([one.script.code, one.afterScript?.code], one.script.out + (one.afterScript?.out ?? '')).toEqual([0, 0]);
+      expect(one.afterScript?.out).toMatch(/; pushed to origin memory-gate-history as [0-9a-f]{12}/);
+      expect(git(bare, 'rev-list', '--count', 'memory-gate-history')).toBe('1');
+      expect(gitlab.writes()).toEqual([]);
+
+      const mr = clone('examples/regressed/plog');
+      gitlab.mergeRequests.set(7, { iid: 7, baseSha: base, headSha: base, targetBranch: 'main', labels: [], notes: [], labelEvents: [], versions: [] });
+      const two = await runJob(pipeline, 'memory-gate', mr, join(work, 'no-cache'), { ...ci, CI_COMMIT_SHA: base, CI_PIPELINE_ID: '3002', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_DIFF_BASE_SHA: base });
+      expect([two.script.code, two.afterScript?.code], two.script.out).toEqual([1, 0]);
+      expect(two.script.out).toContain('fetched memory-history.jsonl from origin memory-gate-history: 1 points');
+      expect(two.script.out).toMatch(/^note: the merge request note was created \(1000\)$/m);
+      expect(gitlab.mergeRequests.get(7)!.notes.map((n) => [n.author.username, n.body.split('\n')[0]])).toEqual([['project_42_bot', MARKER]]);
+      expect(git(bare, 'rev-list', '--count', 'memory-gate-history')).toBe('1');
+      expect(one.script.out + (one.afterScript?.out ?? '') + two.script.out).not.toContain(token);
+    } finally {
+      await gitlab.close();
+    }
+  }, 180_000);
+});
+
+// ───────────────────────────── AtomGit ─────────────────────────────
+
+describe('examples/atomgit/memory-gate.yml', () => {
+  it("its steps but the training, on a pull request: the release installed, the verdict posted on GitCode's loopback fake", async () => {
+    const pipeline = parseYaml(read('examples/atomgit/memory-gate.yml')) as { env: Record<string, string>; jobs: { gate: { steps: { name: string; run: string; env?: Record<string, string> }[] } } };
+    const steps = pipeline.jobs.gate.steps;
+    expect(steps.map((s) => s.name)).toEqual(['Train', 'Install the gate', 'Memory gate']);
+    expect(pipeline.env.GATE_TARBALL).toBe(RELEASE_URL);
+    const token = 'gc-RECIPES-9d8c7b';
+    const gitcode = await startFakeGitCode({ tokens: { [token]: 'gate-bot' } });
+    try {
+      gitcode.files.set(MR_BASE, new Map([['baselines/memory-baseline.json', read('baselines/memory-baseline.json')]]));
+      gitcode.pulls.set(3, { number: 3, baseSha: MR_BASE, headSha: 'f'.repeat(40), baseRef: 'main', labels: [], comments: [] });
+      const dir = project('examples/regressed/plog');
+      // the expressions AtomGit fills in for pull request 3 of ascend/demo; curl reads the packed tarball as a file URL
+      const env = { ...pipeline.env, GATE_TARBALL: `file://${tarball}`, GITCODE_API_URL: gitcode.api };
+      const runs: Run[] = [];
+      for (const step of steps.slice(1)) {
+        const script = step.run.replaceAll('${{ atomgit.repository }}', 'ascend/demo').replaceAll('${{ atomgit.event.pull_request.number }}', '3');
+        runs.push(await shell(`set -eo pipefail\n${script}`, dir, { ...env, ...step.env, GITCODE_TOKEN: token, npm_config_prefix: join(work, 'atomgit-global') }));
+      }
+      expect(runs.map((r) => r.code), runs.map((r) => r.out).join('\n')).toEqual([0, 1]);
+      expect(runs[1]!.out).toMatch(/^note: the pull request comment was created \(5000\)$/m);
+      expect(gitcode.pulls.get(3)!.comments.map((c) => c.body.split('\n')[0])).toEqual([MARKER]);
+      expect(runs.map((r) => r.out).join('')).not.toContain(token);
+    } finally {
+      await gitcode.close();
+    }
+  }, 120_000);
+});
+
 // ───────────────────────────── Jenkins ─────────────────────────────
 
 describe('the Jenkinsfile', () => {
@@ -302,7 +438,7 @@ describe('the Jenkinsfile', () => {
   ] as const)('its gate stage, run as sh steps on the %s sample, installs the release and writes the JUnit file', async (_, plog, exit) => {
     const workspace = project(plog);
     const env: Record<string, string> = { ...environment(jenkinsfile.slice(0, jenkinsfile.indexOf('stages {')), workspace), ...environment(stage('Memory gate'), workspace), WORKSPACE: workspace };
-    expect(Object.keys(env).sort()).toEqual(['MEMORY_GATE_PACKAGE', 'WORKSPACE', 'npm_config_cache']);
+    expect(Object.keys(env).sort()).toEqual(['CI_API_V4_URL', 'GITLAB_PROJECT', 'MEMORY_GATE_PACKAGE', 'WORKSPACE', 'npm_config_cache']);
     const steps = shSteps(stage('Memory gate'));
     expect(steps).toHaveLength(2);
     const runs: Run[] = [];

@@ -123,7 +123,8 @@ export async function runGitlabJob(
   const job = pipeline[name];
   if (job === undefined) throw new Error(`the pipeline has no job '${name}'`);
   const rule = job.rules === undefined ? undefined : ruleOf(job, ci);
-  const vars: Variables = { ...pipeline.variables, ...job.variables, ...rule?.variables, ...ci, CI_PROJECT_DIR: dir, CI_JOB_NAME: name };
+  // The predefined variables every job gets (GITLAB_CI is how a program, the gate's --comment too, tells it runs in GitLab CI).
+  const vars: Variables = { ...pipeline.variables, ...job.variables, ...rule?.variables, CI: 'true', GITLAB_CI: 'true', ...ci, CI_PROJECT_DIR: dir, CI_JOB_NAME: name };
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) vars[k] = rewrite(v);
   const policy = job.cache ? expand(job.cache.policy ?? 'pull-push', vars) : 'none';
   if (job.rules !== undefined && (rule === undefined || rule.when === 'never')) return { script: null, afterScript: null, policy, vars };

@@ -123,7 +123,7 @@ describe('history append, show and check --history', () => {
     expect((await cli('history', 'append', '--history', history, '--commit', 'HEAD', '--plog', plog(1, 1))).err).toMatch(/^error: history append: --commit must be a commit SHA \(4 to 64 hex digits\), got 'head'\n/);
     expect((await cli('history', 'append', '--history', history, '--commit', sha(1), '--size', '0', '--plog', plog(1, 1))).err).toMatch(/^error: history append: --size must be a whole number from 1 to 1000, got '0'\n/);
     expect((await cli('history', 'show', '--history', join(tmp, 'none.jsonl'))).err).toBe(`error: ${join(tmp, 'none.jsonl')} does not exist: 'ascend-memory-gate history append --history ${join(tmp, 'none.jsonl')} …' records the first point\n`);
-    expect((await cli('history', 'frobnicate')).err).toMatch(/^error: history: unknown 'frobnicate': append, show or html\n/);
+    expect((await cli('history', 'frobnicate')).err).toMatch(/^error: history: unknown 'frobnicate': append, show, html or fetch\n/);
   });
 });
 

@@ -1,0 +1,148 @@
+// The history's home on any host: one file on its own branch, read and written with plain git (fetch, a commit made
+// with plumbing on top of the branch head, push without force, again from a fresh fetch when another run pushed first).
+// The working tree, the index and HEAD are never touched.
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InputError } from '../common/errors.js';
+import { replaceControlCharacters } from '../common/visible.js';
+
+export interface BranchFile {
+  /** The clone (any folder inside it). */
+  cwd: string;
+  remote: string;
+  branch: string;
+  /** The file's path on the branch. */
+  path: string;
+}
+
+interface Git {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A branch file larger than this is refused (the history is bounded at 8 MiB). */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+function git(args: string[], cwd: string, options: { input?: string; env?: Record<string, string> } = {}): Promise<Git> {
+  return new Promise((resolve) => {
+    // No terminal prompt for credentials: a CI job that cannot push must fail, not hang.
+    const child = spawn('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    child.stdout.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BYTES) out.push(c);
+    });
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (error) => resolve({ code: 127, stdout: '', stderr: error.message }));
+    child.on('close', (code) => resolve({ code: size > MAX_BYTES ? 125 : (code ?? 1), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    // A git that exits before reading its stdin (EPIPE) must not crash the gate: its exit code says how it went.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** git's own words, one line, bounded; a URL's credentials (https://user:token@host) never shown. */
+function said(stderr: string): string {
+  const line = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('hint:')).slice(-1)[0] ?? 'no message';
+  const shown = replaceControlCharacters(line.replace(/(https?:\/\/)[^/@\s]+@/g, '$1***@'));
+  return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
+}
+
+/** Where a fetched branch is kept: a ref of our own, never a branch of the clone. */
+const localRef = (branch: string): string => `refs/ascend-memory-gate/${branch}`;
+
+/** Fetches the branch; its head, or null when the remote has no such branch yet. */
+async function fetchHead(file: BranchFile): Promise<string | null> {
+  const fetched = await git(['fetch', '--quiet', '--no-tags', '--depth=1', file.remote, `+refs/heads/${file.branch}:${localRef(file.branch)}`], file.cwd);
+  if (fetched.code !== 0) {
+    if (/couldn't find remote ref|no such ref|not found/i.test(fetched.stderr)) return null;
+    throw new InputError(`git cannot fetch branch ${file.branch} from ${file.remote}: ${said(fetched.stderr)}; check the remote and the job's credentials`);
+  }
+  const head = await git(['rev-parse', '--verify', `${localRef(file.branch)}^{commit}`], file.cwd);
+  return head.code === 0 ? head.stdout.trim() : null;
+}
+
+async function fileAt(file: BranchFile, commit: string): Promise<string | null> {
+  const spec = `${commit}:${file.path}`;
+  const type = await git(['cat-file', '-t', spec], file.cwd);
+  if (type.code !== 0) return null;
+  if (type.stdout.trim() !== 'blob') throw new InputError(`${file.path} on branch ${file.branch} is a ${type.stdout.trim()}, not a file`);
+  const blob = await git(['cat-file', 'blob', spec], file.cwd);
+  if (blob.code === 125) throw new InputError(`${file.path} on branch ${file.branch} is larger than ${MAX_BYTES} bytes: not a history file`);
+  if (blob.code !== 0) throw new InputError(`git cannot read ${file.path} on branch ${file.branch}: ${said(blob.stderr)}`);
+  return blob.stdout;
+}
+
+/** The file as the branch's head has it; null when the branch or the file does not exist yet. */
+export async function readBranchFile(file: BranchFile): Promise<string | null> {
+  const head = await fetchHead(file);
+  return head === null ? null : fileAt(file, head);
+}
+
+export const PUSH_ATTEMPTS = 5;
+
+/** The identity of the history's commits when the job has none configured (CI runners often do not). */
+const IDENTITY = { GIT_AUTHOR_NAME: 'ascend-memory-gate', GIT_AUTHOR_EMAIL: 'ascend-memory-gate@users.noreply.invalid', GIT_COMMITTER_NAME: 'ascend-memory-gate', GIT_COMMITTER_EMAIL: 'ascend-memory-gate@users.noreply.invalid' };
+
+/**
+ * Writes the file as `update` makes it from the branch head's text (null: none yet) and pushes the commit without
+ * force; a push refused because the branch moved is redone from a fresh fetch, up to PUSH_ATTEMPTS times. Returns
+ * the text pushed and the attempts it took. `update` may throw (a corrupt history): nothing is pushed then.
+ */
+export async function writeBranchFile(
+  file: BranchFile,
+  update: (text: string | null) => string,
+  message: string,
+  pause: (attempt: number) => Promise<void> = defaultPause,
+): Promise<{ text: string; commit: string; attempts: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const head = await fetchHead(file);
+    const text = update(head === null ? null : await fileAt(file, head));
+    const commit = await commitOnTop(file, head, text, message);
+    const pushed = await git(['push', '--quiet', '--porcelain', file.remote, `${commit}:refs/heads/${file.branch}`], file.cwd);
+    if (pushed.code === 0) return { text, commit, attempts: attempt };
+    const moved = /non-fast-forward|fetch first|stale info|\(already exists\)/i.test(`${pushed.stdout}\n${pushed.stderr}`);
+    if (!moved) throw new InputError(`git cannot push branch ${file.branch} to ${file.remote}: ${said(pushed.stderr)}; the job needs write access to the repository (a token or deploy key that may push)`);
+    if (attempt >= PUSH_ATTEMPTS) throw new InputError(`could not push ${file.path} to branch ${file.branch} in ${PUSH_ATTEMPTS} attempts: other runs kept moving it; re-run the job`);
+    await pause(attempt);
+  }
+}
+
+/** blob → tree (the head's, with the file replaced) → commit, in a scratch index: the clone's own index is untouched. */
+async function commitOnTop(file: BranchFile, head: string | null, text: string, message: string): Promise<string> {
+  const index = path.join(os.tmpdir(), `amg-index-${process.pid}-${Date.now()}`);
+  const env = { GIT_INDEX_FILE: index };
+  const step = async (args: string[], input?: string): Promise<string> => {
+    const r = await git(args, file.cwd, { env: { ...env, ...(await identityMissing(file.cwd) ? IDENTITY : {}) }, ...(input !== undefined ? { input } : {}) });
+    if (r.code !== 0) throw new InputError(`git ${args[0]} failed writing ${file.path} for branch ${file.branch}: ${said(r.stderr)}`);
+    return r.stdout.trim();
+  };
+  try {
+    if (head !== null) await step(['read-tree', head]);
+    else await step(['read-tree', '--empty']);
+    const blob = await step(['hash-object', '-w', '--stdin'], text);
+    await step(['update-index', '--add', '--cacheinfo', `100644,${blob},${file.path}`]);
+    const tree = await step(['write-tree']);
+    return await step(['commit-tree', tree, ...(head !== null ? ['-p', head] : []), '-m', message]);
+  } finally {
+    await rm(index, { force: true });
+  }
+}
+
+let identity: boolean | undefined;
+async function identityMissing(cwd: string): Promise<boolean> {
+  identity ??= (await git(['var', 'GIT_COMMITTER_IDENT'], cwd)).code !== 0;
+  return identity;
+}
+
+async function defaultPause(attempt: number): Promise<void> {
+  // 0.25 s, 0.5 s, 1 s, 2 s, each with up to half of it again at random: racing jobs do not meet again in lockstep.
+  const base = 250 * 2 ** (attempt - 1);
+  await sleep(base + Math.floor(Math.random() * (base / 2)));
+}
