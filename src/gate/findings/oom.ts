@@ -1,26 +1,42 @@
-// Findings from torch_npu memory snapshots: every OOM explained (fragmentation or capacity), and fragmentation at the allocated peak.
+// The oom finding: every `oom` entry of a memory snapshot's trace, explained as fragmentation or capacity.
 import { originText } from '../../model/sections/allocator.js';
 import { findDeviceSegment, section, type Metric, type SegmentBounds } from '../../model/sections/index.js';
 import { compareKeys, metricsOf } from '../../model/snapshot.js';
 import { formatBytes } from '../../model/units.js';
-import { percentChange } from '../thresholds.js';
-import type { Entry, FindingAssessor } from '../types.js';
+import type { EntryOf } from '../basics.js';
+import { defineFinding, type FindingContext } from './declaration.js';
 
 /** Holders named in an OOM's note, and torch_npu modules. */
 const NAMED = 3;
 
 const number = (m: Metric, field: string): number => (typeof m[field] === 'number' ? (m[field] as number) : 0);
 
+export const oom = defineFinding({
+  name: 'oom',
+  statuses: [
+    {
+      status: 'oom',
+      policy: 'fail',
+      description:
+        "An `oom` entry in a memory snapshot's trace (torch_npu's caching allocator could not serve a request), explained as fragmentation or capacity. Default fail.",
+    },
+  ],
+  config: {},
+  writtenFor: ['ooms'],
+  rejudge: { kept: "the memory snapshot's trace", withVerdict: [] },
+  assess: assessOoms,
+});
+
 /**
  * `oom` for every `oom` entry of a memory snapshot's trace, whatever the baseline (like alloc-failure): its note says
  * what failed, the allocator's state at that moment, and which case it is.
  */
-export const oomFindings: FindingAssessor = ({ current, config }) => {
+function assessOoms({ current, config }: FindingContext<'oom', object>): EntryOf<'oom'>[] {
   const policy = config.verdicts.oom;
   if (policy === 'ignore') return [];
   const declaration = section('ooms');
   const modules = metricsOf(current, 'oomModules');
-  const entries: Entry[] = [];
+  const entries: EntryOf<'oom'>[] = [];
   for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
     entries.push({
       kind: declaration.kind,
@@ -37,7 +53,7 @@ export const oomFindings: FindingAssessor = ({ current, config }) => {
     });
   }
   return entries;
-};
+}
 
 /** What a memory engineer says about one OOM. */
 export function explainOom(key: string, m: Metric, modules: Readonly<Record<string, Metric>>): string {
@@ -101,45 +117,3 @@ function modulesText(key: string, modules: Readonly<Record<string, Metric>>): st
     .join(', ');
 }
 
-/**
- * `fragmented` where a memory snapshot's allocated peak left more than `fragmentation.percent` of the reserved memory
- * unallocated, and more than `fragmentation.bytes`. The entry's values are that gap (reserved − allocated), this run's
- * against the baseline's.
- */
-export const fragmentedFindings: FindingAssessor = ({ baseline, current, config }) => {
-  const policy = config.verdicts.fragmented;
-  if (policy === 'ignore') return [];
-  const declaration = section('allocator');
-  const { percent, bytes } = config.fragmentation;
-  const before = metricsOf(baseline, declaration.name);
-  const gapOf = (m: Metric): number => number(m, 'reserved') - number(m, 'allocated');
-  const entries: Entry[] = [];
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
-    if (!key.endsWith('/allocated')) continue;
-    const reserved = number(metric, 'reserved');
-    const gap = gapOf(metric);
-    if (reserved <= 0 || gap <= bytes || gap * 100 <= reserved * percent) continue;
-    const old = Object.hasOwn(before, key) ? gapOf(before[key] as Metric) : null;
-    const where =
-      number(metric, 'traceEntries') === 0
-        ? 'at dump time (no trace was recorded)'
-        : `at the allocated peak (trace point ${number(metric, 'point')} of ${number(metric, 'traceEntries')})`;
-    entries.push({
-      kind: declaration.kind,
-      key,
-      baseline: old,
-      current: gap,
-      delta: old === null ? null : gap - old,
-      percent: percentChange(old, gap),
-      status: 'fragmented',
-      severity: policy,
-      rule: null,
-      unit: 'bytes',
-      note:
-        `${where[0]?.toUpperCase() ?? ''}${where.slice(1)} ${formatBytes(gap)} of the ${formatBytes(reserved)} reserved were not allocated (${((gap / reserved) * 100).toFixed(1)}%, over ${percent}% and ${formatBytes(bytes)}): ` +
-        'cached blocks the program could not use, and rounding. PYTORCH_NPU_ALLOC_CONF=expandable_segments:True lets segments grow instead of caching holes. ' +
-        originText(metric),
-    });
-  }
-  return entries;
-};
