@@ -1,10 +1,7 @@
 // What the device findings share: module keys split into attribute, device and module, read once per side, and each device's estimated peak. Pure, no I/O.
-import { compareKeys, keysOf, type ModuleMetric, type Snapshot, type SnapshotMeta } from '../../model/snapshot.js';
+import { compareKeys, keysOf, type ModuleMetric } from '../../model/snapshot.js';
 import type { EntryOf, KindThresholds, Rule } from '../basics.js';
 import { matchRule, percentChange } from '../tolerance.js';
-
-/** What the device findings get from each side: the snapshot's sections and, when known, allocation failures per device. */
-export type DeviceEvidence = Pick<Snapshot, 'sections'> & { meta?: Partial<Pick<SnapshotMeta, 'allocFailures' | 'allocFailureSites'>> };
 
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 export const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';

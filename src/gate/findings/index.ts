@@ -1,7 +1,7 @@
 // The findings: verdicts beyond the baseline comparison, one declaration per file (declaration.ts says what each declares).
 // Adding a finding is its file and one line in FINDINGS; the status type, the config's options, schema, defaults and
 // `verdicts`, the order of entries and comment mode's re-judging are all read from this list.
-import { section, sectionOfKind } from '../../model/sections/index.js';
+import { section } from '../../model/sections/index.js';
 import { compareKeys } from '../../model/snapshot.js';
 import type { EntryOf, Policy } from '../basics.js';
 import { aboveReference } from './above-reference.js';
@@ -18,7 +18,7 @@ import { unfreed } from './unfreed.js';
 
 /**
  * Every finding, in the order their entries are listed: after a key's verdict, that key's findings in this order; after
- * every key, the entries of no key's (devices first) in this order. Their statuses, in this order, are the order in which
+ * every key, the entries that follow no key's verdict (devices first), in this order. Their statuses, in this order, are the order in which
  * `verdicts`, the config schema and reports list them.
  */
 export const FINDINGS = [headroom, allocFailure, oom, fragmented, leakSuspect, aboveReference, imbalance, growing, stepLeak, unfreed] as const;
@@ -42,6 +42,12 @@ const declared: readonly AnyFinding[] = FINDINGS;
 /** Every finding status, in registry order, once (a status another finding also writes is listed where it is declared). */
 export const FINDING_STATUSES: readonly FindingStatus[] = declared.flatMap((d) => d.statuses.map((s) => s.status as FindingStatus));
 
+// A status is declared by one finding, and one that another finding writes too must be declared (its policy is that one's).
+for (const status of declared.flatMap((d) => d.alsoWrites ?? [])) {
+  if (!FINDING_STATUSES.includes(status as FindingStatus)) throw new Error(`no finding declares the status '${status}' that another writes`);
+}
+if (new Set(FINDING_STATUSES).size !== FINDING_STATUSES.length) throw new Error(`a finding status is declared twice: ${FINDING_STATUSES.join(', ')}`);
+
 /** What `verdicts` holds when the config leaves it out. */
 export const DEFAULT_VERDICTS = Object.fromEntries(declared.flatMap((d) => d.statuses.map((s) => [s.status, s.policy]))) as Record<FindingStatus, Policy>;
 
@@ -61,11 +67,6 @@ export function verdictsSchema(): Record<string, unknown> {
 /** The definitions the findings' option schemas `$ref`. */
 export const FINDING_DEFINITIONS: Record<string, unknown> = Object.assign({}, ...declared.map((d) => d.definitions ?? {}));
 
-/** Where a kind's entries are written from: its section's name, or `device`. */
-function writtenForName(kind: string): string | undefined {
-  return kind === DEVICE ? DEVICE : sectionOfKind(kind)?.name;
-}
-
 /** `kind\0status` → the finding that writes such entries, and its place in FINDINGS. */
 const writers = new Map<string, { finding: AnyFinding; index: number }>();
 declared.forEach((finding, index) => {
@@ -84,12 +85,6 @@ declared.forEach((finding, index) => {
 /** The finding that writes an entry of this kind and status, or undefined when no finding does (`pass` only on devices). */
 export function writerOf(entry: Pick<EntryOf<string>, 'kind' | 'status'>): { finding: AnyFinding; index: number } | undefined {
   return writers.get(`${entry.kind}\0${entry.status}`);
-}
-
-/** Whether entries of this kind come from a section the finding is written for. */
-export function writtenFor(finding: AnyFinding, kind: string): boolean {
-  const name = writtenForName(kind);
-  return name !== undefined && finding.writtenFor.includes(name);
 }
 
 /** The order the gate lists findings in before placing them after their keys: by finding, then section, then key. */
