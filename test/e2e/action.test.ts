@@ -2041,7 +2041,7 @@ describe('memory snapshots', () => {
 
 describe('comment mode on honest reports of each kind of evidence (the findings re-judged from their declarations)', () => {
   const CLI = join(ROOT, 'dist', 'cli.js');
-  let nextRun = 9300;
+  let nextRun = 9700;
 
   /** `node dist/cli.js baseline --out baselines/memory-baseline.json ARGS` in the workspace: the baseline a user commits. */
   function recordBaseline(dirs: RunDirs, args: string[]): void {
