@@ -15,11 +15,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memscopeDumpText } from '../../bench/memscope-generate.mjs';
+import { memoryRecord } from '../helpers/memory-record.js';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { buildZip } from './zip.js';
-import { memscopeDumpText } from '../../bench/memscope-generate.mjs';
-import { memoryRecord } from '../helpers/memory-record.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'index.js');
@@ -2044,9 +2044,11 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
   let nextRun = 9700;
 
   /** `node dist/cli.js baseline --out baselines/memory-baseline.json ARGS` in the workspace: the baseline a user commits. */
-  function recordBaseline(dirs: RunDirs, args: string[]): void {
-    const r = spawnSync(process.execPath, [CLI, 'baseline', '--out', 'baselines/memory-baseline.json', ...args], { cwd: dirs.workspace, encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
+  async function recordBaseline(dirs: RunDirs, args: string[]): Promise<void> {
+    const stderr = await new Promise<string>((done) => {
+      execFile(process.execPath, [CLI, 'baseline', '--out', 'baselines/memory-baseline.json', ...args], { cwd: dirs.workspace }, (err, _stdout, stderr) => done(err ? `${err.message}\n${stderr}` : ''));
+    });
+    expect(stderr).toBe('');
   }
 
   /**
@@ -2100,7 +2102,7 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
     mkdirSync(join(dirs.workspace, 'snap'), { recursive: true });
     cpSync(join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'corpus', 'snapshot_1768383987920985470.pkl'), join(dirs.workspace, 'snap', 'snapshot_1768383987920985470.pkl'));
     writeFiles(dirs.workspace, { '.github/memory-gate.json': JSON.stringify({ fragmentation: { percent: 5, bytes: '1MiB' } }) });
-    recordBaseline(dirs, ['--memory-snapshot', 'snap']);
+    await recordBaseline(dirs, ['--memory-snapshot', 'snap']);
     const r = await gateThenComment(dirs, { 'memory-snapshot': 'snap' }, 3002);
     expect(readReport(r.check).entries.filter((e) => e.status === 'fragmented').map((e) => [e.key, e.severity])).toEqual([['dev0/allocated', 'warn']]);
     trusted(r);
@@ -2112,7 +2114,7 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
   it("msMemScope dumps with a step leak (msMemScope's rule), against a clean run's dump", async () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'clean/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5 }) });
-    recordBaseline(dirs, ['--dump', 'clean']);
+    await recordBaseline(dirs, ['--dump', 'clean']);
     writeFiles(dirs.workspace, { 'leak/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5, leakFromStep: 2 }) });
     const r = await gateThenComment(dirs, { 'memscope-dump': 'leak' }, 3003);
     const statuses = readReport(r.check).entries.map((e) => e.status);
@@ -2126,7 +2128,7 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
     const dirs = newRunDirs();
     const rising = (w: number): number => (w < 20 ? 4000 : 4000 + (w - 20) * 80);
     writeFiles(dirs.workspace, { 'prof/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': memoryRecord(100, (w) => rising(w)) });
-    recordBaseline(dirs, ['--profiler', 'prof']);
+    await recordBaseline(dirs, ['--profiler', 'prof']);
     const r = await gateThenComment(dirs, { profiler: 'prof' }, 3004);
     expect(readReport(r.check).entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([
       ['component', 'dev0/PTA/active'],
