@@ -2400,4 +2400,23 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
     expect(r.body).toContain('growing');
     expect(r.comment.outputs.result).toBe('pass');
   });
+
+  it('a job log with one OOM of each cause on six devices, the only evidence of a first run', async () => {
+    const dirs = newRunDirs();
+    mkdirSync(join(dirs.workspace, 'logs'), { recursive: true });
+    cpSync(join(ROOT, 'test', 'fixtures', 'job-log', 'train.log'), join(dirs.workspace, 'logs', 'train.log'));
+    const r = await gateThenComment(dirs, { 'job-log': 'logs' }, 3005);
+    expect(r.check.outputs.result).toBe('fail');
+    expect(readReport(r.check).entries.map((e) => [e.key, e.status, e.severity])).toEqual([
+      ['dev0/outside-allocator', 'oom', 'fail'],
+      ['dev1/fragmentation', 'oom', 'fail'],
+      ['dev2/capacity', 'oom', 'fail'],
+      ['dev3/request-exceeds-device', 'oom', 'fail'],
+      ['dev4/free-but-refused', 'oom', 'fail'],
+      ['dev5/unknown', 'oom', 'fail'],
+    ]);
+    trusted(r);
+    expect(r.body).toContain('### ❌ Memory gate failed: 6 oom');
+    expect(r.comment.outputs.result).toBe('fail');
+  });
 });

@@ -1,5 +1,5 @@
 // Comment mode's re-judging over every finding and section: reports the gate itself wrote, from real files of each kind
-// of evidence (plog, memory_compare, msMemScope dumps, profiler CSVs, allocator snapshots), re-judge to themselves.
+// of evidence (plog, memory_compare, msMemScope dumps, profiler CSVs, allocator snapshots, job logs), re-judge to themselves.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +50,7 @@ describe('re-judging honest memory-snapshot reports (issue 30: branded "not trus
   it('an OOM snapshot as the only evidence, on a first run: the oom and fragmented findings follow, whole', async () => {
     const current = await parsed(['--memory-snapshot', join(SNAPSHOTS, 'constructed', 'oom_snapshot_4242_20261201101500.pickle')]);
     const report = uploaded(compareSnapshots(NO_BASELINE, current, config()));
-    expect(report.entries.filter((e) => e.status === 'oom').map((e) => [e.key, e.severity])).toEqual([['dev0/oom1', 'fail']]);
+    expect(report.entries.filter((e) => e.status === 'oom').map((e) => [e.key, e.severity])).toEqual([['dev0/fragmentation', 'fail']]);
     const { report: rejudged, discrepancies } = rejudgeReport(report, { baseline: null, config: config() }, written);
     expect(discrepancies).toEqual([]);
     expect(rejudged).toEqual(report);
@@ -123,6 +123,7 @@ describe('re-judging, properties over every declared section and finding', () =>
       ['allocator snapshot: OOM under fragmentation', ['--memory-snapshot', join(SNAPSHOTS, 'constructed', 'oom_snapshot_4242_20261201101500.pickle')]],
       ['allocator snapshot: two OOMs at capacity', ['--memory-snapshot', join(SNAPSHOTS, 'constructed', 'oom_snapshot_4243_20261201102000.pickle')]],
       ['allocator snapshot: two devices (corpus)', ['--memory-snapshot', join(SNAPSHOTS, 'corpus', 'snapshot_with_multi_devices.pkl')]],
+      ['job log: one OOM of each cause on six devices (constructed)', ['--job-log', join(FIX, 'job-log', 'train.log')]],
     ];
     for (const [name, args] of sources) pieces.push({ name, snapshot: await parsed(args) });
   }, 120_000);
@@ -175,6 +176,7 @@ describe('re-judging, properties over every declared section and finding', () =>
       imbalance: fc.record({ tolerance, minDevices: fc.integer({ min: 2, max: 4 }) }, { requiredKeys: [] }),
       growth: fc.record({ warmupPercent: fc.integer({ min: 0, max: 50 }), tolerance, warmupSteps: fc.integer({ min: 0, max: 2 }), perStep: size, minWindows: fc.integer({ min: 2, max: 6 }) }, { requiredKeys: [] }),
       fragmentation: fc.record({ percent: fc.integer({ min: 0, max: 60 }), bytes: size }, { requiredKeys: [] }),
+      oom: fc.record({ fragmentationPercent: fc.constantFrom(0, 5, 50, 100) }, { requiredKeys: [] }),
       verdicts: fc.record(Object.fromEntries(findingStatuses.map((s) => [s, policy])), { requiredKeys: [] }),
     },
     { requiredKeys: [] },
