@@ -130,7 +130,7 @@ class PickleWriter {
  * The allocator simulation: `segments` fixed segments of `blocksPerSegment` blocks, allocated and freed at random;
  * calls `emit(entry)` for each trace entry and returns the final block states and the exact figures.
  */
-function simulate({ seed, segments, blocksPerSegment, blockBytes, entries }, emit) {
+function simulate({ seed, segments, blocksPerSegment, blockBytes, entries, extraBytes }, emit) {
   const random = rng(seed);
   const base = 0x12c000000000;
   const segmentBytes = blocksPerSegment * blockBytes;
@@ -152,7 +152,19 @@ function simulate({ seed, segments, blocksPerSegment, blockBytes, entries }, emi
     reserved += segmentBytes;
     point();
   }
-  while (n < entries) {
+  // The extra block: its own segment past the others, allocated once from stack EXTRA_STACK and live to the end.
+  let extra = 0;
+  if (extraBytes > 0) {
+    const addr = base + segments * segmentBytes;
+    emit({ action: 'segment_alloc', addr, size: extraBytes, context: -1, stack: 0 });
+    reserved += extraBytes;
+    point();
+    emit({ action: 'alloc', addr, size: extraBytes, context: contexts++, stack: EXTRA_STACK });
+    allocated += extraBytes;
+    point();
+    extra = 2;
+  }
+  while (n - extra < entries) {
     const block = blocks[Math.floor(random() * blocks.length)];
     if (!block.live) {
       block.requested = blockBytes - 64 * Math.floor(random() * 16);
@@ -174,15 +186,21 @@ function simulate({ seed, segments, blocksPerSegment, blockBytes, entries }, emi
   return { blocks, entries: n, peakAllocated: peak, reserved, allocatedAtDump: allocated };
 }
 
+/** The stack of the extra block: a line of its own in model/layer0.py's forward. */
+const EXTRA_STACK = 8;
+
 /** About how many trace entries make `bytes` of file. */
 const BYTES_PER_ENTRY = 62;
 
 /**
  * Writes a snapshot of about `bytes` to `path`: one device, a trace of ~bytes / 62 entries. Returns what the gate must
  * find: `peakAllocated` (requested bytes), `peakReserved`, the trace length, and the file's size.
+ * `lineShift` moves every line of the model/layer<i>.py frames down (lines added above the allocations); `extraBytes`
+ * adds one block of that size, live from the start of the trace to the dump, allocated at line 45 (+ lineShift) of
+ * model/layer0.py's forward. The same seed gives the same allocations whatever these two are.
  */
-export function writeMemorySnapshot(path, { bytes, seed = 42 }) {
-  const options = { seed, segments: 64, blocksPerSegment: 256, blockBytes: 2 * MiB, entries: Math.max(1000, Math.round(bytes / BYTES_PER_ENTRY)) };
+export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, extraBytes = 0 }) {
+  const options = { seed, segments: 64, blocksPerSegment: 256, blockBytes: 2 * MiB, entries: Math.max(1000, Math.round(bytes / BYTES_PER_ENTRY)), extraBytes };
   const final = simulate(options, () => {});
   const fd = openSync(path, 'w');
   try {
@@ -209,18 +227,22 @@ export function writeMemorySnapshot(path, { bytes, seed = 42 }) {
         noFrames = w.memoize();
       }
     };
-    for (let s = 0; s < options.segments; s++) {
+    const segmentList = Array.from({ length: options.segments }, (_, s) => final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment));
+    if (extraBytes > 0) segmentList.push([{ address: 0x12c000000000 + options.segments * segmentBytes, requested: extraBytes, live: true, size: extraBytes }]);
+    for (let s = 0; s < segmentList.length; s++) {
       if (s % BATCH === 0) w.op(0x28);
-      const blocks = final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment);
+      const blocks = segmentList[s];
       const live = blocks.filter((b) => b.live);
+      const blockSize = (b) => b.size ?? options.blockBytes;
+      const total = blocks.reduce((sum, b) => sum + blockSize(b), 0);
       w.op(0x7d);
       w.memoize();
       w.op(0x28);
       key('device'); w.int(0);
       key('address'); w.int(blocks[0].address);
-      key('total_size'); w.int(segmentBytes);
-      key('allocated_size'); w.int(live.length * options.blockBytes);
-      key('active_size'); w.int(live.length * options.blockBytes);
+      key('total_size'); w.int(total);
+      key('allocated_size'); w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
+      key('active_size'); w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
       key('requested_size'); w.int(live.reduce((sum, b) => sum + b.requested, 0));
       key('stream'); w.int(1276474240);
       key('segment_pool_id'); w.int(0); w.int(0); w.op(0x86); w.memoize();
@@ -231,7 +253,7 @@ export function writeMemorySnapshot(path, { bytes, seed = 42 }) {
       for (const b of blocks) {
         w.op(0x7d); w.memoize(); w.op(0x28);
         key('address'); w.int(b.address);
-        key('size'); w.int(options.blockBytes);
+        key('size'); w.int(blockSize(b));
         key('requested_size'); w.int(b.requested);
         key('state'); key(b.live ? 'active_allocated' : 'inactive');
         key('frames'); emptyFrames();
@@ -240,7 +262,7 @@ export function writeMemorySnapshot(path, { bytes, seed = 42 }) {
       }
       w.op(0x65);
       w.op(0x75);
-      if (s % BATCH === BATCH - 1 || s === options.segments - 1) w.op(0x65);
+      if (s % BATCH === BATCH - 1 || s === segmentList.length - 1) w.op(0x65);
       w.commit();
     }
     key('device_traces');
@@ -262,11 +284,11 @@ export function writeMemorySnapshot(path, { bytes, seed = 42 }) {
       frameDicts.set(id, index);
     };
     const torch = '/usr/local/lib/python3.10/site-packages/torch/nn/modules/module.py';
-    const stacks = Array.from({ length: 8 }, (_, i) => [
+    const stacks = Array.from({ length: EXTRA_STACK + 1 }, (_, i) => [
       ['linear', '/usr/local/lib/python3.10/site-packages/torch/nn/functional.py', 2822],
       ['_call_impl', torch, 1750],
       ['_wrapped_call_impl', torch, 1739],
-      ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i],
+      i === EXTRA_STACK ? ['forward', '/workspace/proj/model/layer0.py', 45 + lineShift] : ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i + lineShift],
       ['_call_impl', torch, 1750],
       ['forward', '/workspace/proj/model/net.py', 88],
       ['train_step', '/workspace/proj/train.py', 40],

@@ -3,6 +3,7 @@
 import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { notReadOf, runGate } from '../gate/run-gate.js';
+import { foldedSitesNotice } from '../gate/baseline.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import { historyPlan, historyReadOf, readBranchHistory, recordRunOnBranch, warnIfPullRequestCanWrite } from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
@@ -43,6 +44,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const trends =
     history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
   const { baseline } = gated;
+  const folded = foldedSitesNotice(baseline, inputs.baseline);
+  if (folded !== null) core.notice(folded);
   const report = { ...gated.report, ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}), ...(historyRead !== undefined ? { history: historyRead } : {}) };
   if (baseline === null) {
     core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);

@@ -11,7 +11,7 @@ import type { Octokit } from '../github/octokit.js';
 import type { GateReport } from '../gate/types.js';
 import type { Trends } from '../history/trends.js';
 import type { Snapshot } from '../model/snapshot.js';
-import { annotationText, failingWorstFirst, failureReason } from '../report/annotation.js';
+import { annotationText, annotationTitle, failingWorstFirst, failureReason } from '../report/annotation.js';
 import { writeJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { workDir } from './shared.js';
@@ -73,7 +73,7 @@ function annotate(report: GateReport, reserved: number): void {
   const failing = failingWorstFirst(report);
   const budget = ANNOTATIONS_PER_STEP - reserved;
   const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
-  for (const e of shown) core.error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
+  for (const e of shown) core.error(annotationText(e), { title: annotationTitle(e) });
   if (failing.length > shown.length) {
     core.error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
   }
@@ -97,6 +97,7 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
     marker,
     maxBytes: COMMENT_LIMIT,
     runUrl: where.runUrl,
+    baselineFile: inputs.baseline,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
@@ -141,6 +142,7 @@ export async function publish(inputs: ActionInputs, report: GateReport, where: P
   const markdown = renderMarkdown(report, {
     maxBytes: SUMMARY_LIMIT,
     runUrl: where.runUrl,
+    baselineFile: inputs.baseline,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
     ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });

@@ -211,9 +211,10 @@ function warnSkipped(collected: Collected, io: Output): void {
   if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
 }
 
-/** Writes an output file; a failure names the file (Node's write errors carry no path: `write: cannot write it`). */
+/** Writes an output file, making its folder when missing; a failure names the file (Node's write errors carry no path: `write: cannot write it`). */
 async function writeOutput(file: string, text: string): Promise<void> {
   try {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
     await writeFile(file, text);
   } catch (error) {
     const failure = fileSystemFailure(error, file);
@@ -230,8 +231,11 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
   const opts = parseCommandArgs(args, PARSE);
   const { snapshot } = await collectFromOptions(opts, io);
   // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
-  const text = opts.json ? stringifyDocument(snapshot) : (await import('../report/terminal.js')).renderSnapshotTable(snapshot);
-  await emit(text, optionalString(opts, 'out'), io);
+  const outFile = optionalString(opts, 'out');
+  // Fitted to the terminal's width; a file gets every column.
+  const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
+  const text = opts.json ? stringifyDocument(snapshot) : (await import('../report/terminal.js')).renderSnapshotTable(snapshot, width);
+  await emit(text, outFile, io);
   return 0;
 }
 
@@ -252,7 +256,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const snapshot = await withNodeFromOptions(collected, opts, io);
   // One set of series for the noise band and the report's trends (this command never writes the history).
   const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-  const { report, config } = await runGate({
+  const { report, config, baseline } = await runGate({
     snapshot,
     baselinePath,
     configPath: optionalString(opts, 'config'),
@@ -263,11 +267,13 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     ...(notRead !== undefined ? { notRead } : {}),
   });
   const trends = read?.withConfig(config);
+  const folded = (await import('../gate/baseline.js')).foldedSitesNotice(baseline, baselinePath);
+  if (folded !== null) io.err(`note: ${visible(folded)}\n`);
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(trends !== undefined ? { trends } : {}) }));
   if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
   if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
@@ -277,6 +283,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
       width: (io.width ?? terminalWidth)(),
       all: opts.all === true,
       baselineFile: baselinePath,
+      baselineUpdateLabel: config.baselineUpdateLabel,
       ...(trends !== undefined ? { trends } : {}),
     }),
   );
@@ -308,13 +315,15 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   if (out === undefined) throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
   // An empty run fails here, before the file is touched.
   const { snapshot } = await collectFromOptions(opts, io);
-  const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
-  const { renderBaselineChanges, summarizeBaselineChanges } = await import('../report/baseline-changes.js');
+  const { foldedSitesNotice, loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
+  const { renderBaselineChangesTerminal } = await import('../report/baseline-changes.js');
   const existing = await loadBaseline(out);
+  const folded = foldedSitesNotice(existing, out);
+  if (folded !== null) io.err(`note: ${visible(folded)}\n`);
   const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
   await writeBaselineAtomic(out, baseline);
-  io.out(renderBaselineChanges(existing, baseline, changes));
-  io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
+  // A short summary: the Markdown table of every key is the baseline pull request's body, not a terminal's.
+  io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { buildBaselineSchema, buildBaselineV1Schema } from '../model/sections/sc
 import { readWholeText } from '../parsers/text-stream.js';
 import { compileSectionsDocument, parseSectionsJson } from '../model/sections/validate.js';
 import { SECTIONS, type Metric } from '../model/sections/index.js';
+import { foldLineSites, type FoldedSites } from '../model/sections/allocation-sites.js';
 import type { Series } from '../model/series.js';
 import { compareKeys, fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../model/snapshot.js';
 
@@ -89,7 +90,23 @@ export function parseBaseline(text: string, file: string): Baseline {
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
     throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
   }
-  return validateBaseline(json, file, sectionsChecked);
+  // Allocation sites keyed by line (before 1.1) are read as the sites by function this version writes.
+  const folded = json !== null && typeof json === 'object' ? foldLineSites((json as { sections?: unknown }).sections) : null;
+  const baseline = validateBaseline(json, file, sectionsChecked && folded === null);
+  if (folded !== null) foldedBaselines.set(baseline, folded);
+  return baseline;
+}
+
+const foldedBaselines = new WeakMap<Baseline, FoldedSites>();
+
+/**
+ * What reading `baseline` folded, as one sentence naming `file` (null when nothing was keyed by line): said once per
+ * run, by the caller, so the user knows why the next baseline update changes the file.
+ */
+export function foldedSitesNotice(baseline: Baseline | null, file: string): string | null {
+  const folded = baseline === null ? undefined : foldedBaselines.get(baseline);
+  if (folded === undefined) return null;
+  return `${file}: ${folded.from} allocation site(s) keyed by line (as earlier versions wrote them) were read as ${folded.to} site(s) keyed by file and function, so a line that moves changes no key; the next baseline update writes them so`;
 }
 
 /** Version 1 → 2: `modules` and `kernels` move under `sections`; nothing else changes. */

@@ -124,7 +124,8 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
     // The declaration's sentence on this run's metric (the baseline's for a missing key), unless the noise band said why.
     if (describe === undefined || withUnit.note !== undefined) return withUnit;
     const metric = Object.hasOwn(after, key) ? after[key] : before[key];
-    return metric === undefined ? withUnit : { ...withUnit, note: describe(key, metric) };
+    const was = Object.hasOwn(after, key) && Object.hasOwn(before, key) ? before[key] : undefined;
+    return metric === undefined ? withUnit : { ...withUnit, note: describe(key, metric, was) };
   });
 }
 

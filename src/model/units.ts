@@ -88,9 +88,20 @@ export function formatDelta(bytes: number): string {
   return bytes > 0 ? `+${formatBytes(bytes)}` : formatBytes(bytes);
 }
 
-/** A percentage with an explicit sign and one decimal, or "n/a" when undefined (baseline 0 or absent). */
+/** Above this factor (current / baseline) a change reads as the factor: `×3,145,728`, not `+314572700%`. */
+const FACTOR_FROM = 100;
+
+/** A growth past ×100 as its factor, rounded to a whole number (`×3,145,728`); null for smaller changes. */
+export function formatFactor(percent: number): string | null {
+  const factor = 1 + percent / 100;
+  return factor > FACTOR_FROM && Number.isFinite(factor) ? `×${formatCount(Math.round(factor))}` : null;
+}
+
+/** A percentage with an explicit sign and one decimal (a factor past ×100), or "n/a" when undefined (baseline 0 or absent). */
 export function formatPercent(percent: number | null): string {
   if (percent === null || !Number.isFinite(percent)) return 'n/a';
+  const factor = formatFactor(percent);
+  if (factor !== null) return factor;
   const s = percent.toFixed(1);
   return percent > 0 ? `+${s}%` : `${s}%`;
 }

@@ -4,12 +4,18 @@ import type { Entry, GateReport } from '../gate/types.js';
 import { entryReason, entrySentence } from './entry-values.js';
 import { isFirstRun, verdictText, worstFirst } from './sections.js';
 import { formatCount } from '../model/units.js';
+import { shortenName } from '../common/names.js';
 
 /** One line a reviewer can act on: the key, its verdict, values in human units, and the rule or the finding's note. */
 export function annotationText(e: Entry): string {
   const { rule, note } = entryReason(e);
   const why = [rule ? `rule ${rule}` : '', note ?? ''].filter(Boolean).join('; ');
   return `${entrySentence(e)}${why ? ` [${why}]` : ''}`;
+}
+
+/** An annotation's title: the key (shortened as everywhere) and its verdict. */
+export function annotationTitle(e: Entry): string {
+  return `Memory gate: ${shortenName(e.key)} ${e.status}`;
 }
 
 /** The failing entries, worst first (by severity, then absolute change): the first annotation is the worst finding. */

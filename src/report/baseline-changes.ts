@@ -3,6 +3,8 @@ import type { Baseline, BaselineChanges } from '../gate/baseline.js';
 import { SECTIONS, valueOf as metricValue } from '../model/sections/index.js';
 import { formatBytes, formatDelta } from '../model/units.js';
 import { tableCodeSpan } from './escape.js';
+import { replaceControlCharacters as shown } from '../common/visible.js';
+import { displayWidth, truncateMiddle, wrap } from './terminal.js';
 
 export type Side = Pick<Baseline, 'sections'>;
 
@@ -58,5 +60,35 @@ export function renderBaselineChanges(before: Side | null, after: Side, changes:
   }
   if (shown < rows.length) lines.push('', `…and ${rows.length - shown} more keys: see the baseline file's diff.`);
   lines.push(...footer);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Keys the `baseline` command lists in a terminal: the largest changes. */
+const TERMINAL_ROWS = 10;
+
+/**
+ * The `baseline` command's terminal output: the summary line, then the largest changes (added, changed, pruned), one
+ * line each within `width` (keys cut in the middle), and how many more the file's diff holds. Kept keys are counted.
+ */
+export function renderBaselineChangesTerminal(file: string, before: Side | null, after: Side, changes: BaselineChanges, width: number): string {
+  const rows = [
+    ...changes.added.map((key) => ({ change: 'added', key, old: null, now: valueOf(after, key) })),
+    ...changes.changed.map((key) => ({ change: 'changed', key, old: valueOf(before, key), now: valueOf(after, key) })),
+    ...changes.pruned.map((key) => ({ change: 'pruned', key, old: valueOf(before, key), now: null })),
+  ].map((r) => ({ ...r, size: Math.abs((r.now ?? 0) - (r.old ?? 0)) }));
+  rows.sort((a, b) => b.size - a.size || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const lines = [...wrap(`wrote ${shown(file)}:`, width), ...wrap(summarizeBaselineChanges(changes), width)];
+  const listed = rows.slice(0, TERMINAL_ROWS);
+  if (listed.length > 0) {
+    lines.push(rows.length > listed.length ? `Largest changes (${listed.length} of ${rows.length}):` : 'Changes:');
+    for (const r of listed) {
+      const values =
+        r.change === 'added' ? formatBytes(r.now ?? 0) : r.change === 'pruned' ? `${formatBytes(r.old ?? 0)} dropped` : `${formatBytes(r.old ?? 0)} → ${formatBytes(r.now ?? 0)} (${formatDelta((r.now ?? 0) - (r.old ?? 0))})`;
+      const head = `  ${r.change.padEnd(9)}`;
+      const room = Math.max(8, width - displayWidth(head) - displayWidth(values) - 2);
+      lines.push(`${head}${truncateMiddle(shown(r.key), room)}  ${values}`);
+    }
+    if (rows.length > listed.length) lines.push(`…and ${rows.length - listed.length} more: git diff ${shown(file)} lists every key`);
+  }
   return `${lines.join('\n')}\n`;
 }

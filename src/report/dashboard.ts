@@ -6,6 +6,7 @@ import { environmentChanges, RECENT_POINTS, type Trends } from '../history/trend
 import { section as sectionNamed } from '../model/sections/index.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
+import { shortenName } from '../common/names.js';
 import { escapeHtml } from './escape.js';
 import { HTML_CSP } from './html.js';
 import { historySubjects, movedFirst, rowsOf, type HistoryRow, type HistorySubject } from './history-rows.js';
@@ -153,8 +154,9 @@ function chart(row: HistoryRow, history: History, trends: Trends): string {
     step === null
       ? text(trendRange(trend, unit))
       : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(trends, history.points[step.point] as PointMeta)} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
-  const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: row.subject });
-  return `<figure class="trend"><figcaption><code>${text(row.subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
+  const subject = shortenName(row.subject);
+  const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: subject });
+  return `<figure class="trend"><figcaption><code>${text(subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
 }
 
 /** The last runs: commit, run, time, and what changed at each. */

@@ -4,6 +4,7 @@ import { SECTIONS, sectionOfKind, type SectionDeclaration } from '../model/secti
 import { compareKeys } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { splitOf } from './groups.js';
+import { UNTRACED_NOTE } from '../model/sections/allocator.js';
 
 /** One device: its keys' sums per section kind, and its capacity when one is configured. */
 export interface DeviceRow {
@@ -20,6 +21,8 @@ export interface DeviceRow {
   flagged: boolean;
   /** Some sum moved. */
   changed: boolean;
+  /** Its figures are dump-time ones: the device had no trace (a memory snapshot taken without _record_memory_history). */
+  dumpTime: boolean;
 }
 
 /** A column of one figure of a section (`deviceRow.figures`), or of its gap (the last figure minus the first). */
@@ -55,7 +58,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const byDevice = new Map<string, DeviceRow>();
   const row = (device: string): DeviceRow => {
     let r = byDevice.get(device);
-    if (r === undefined) byDevice.set(device, (r = { device, sums: new Map(), figures: new Map(), capacity: null, headroom: null, flagged: false, changed: false }));
+    if (r === undefined) byDevice.set(device, (r = { device, sums: new Map(), figures: new Map(), capacity: null, headroom: null, flagged: false, changed: false, dumpTime: false }));
     return r;
   };
   // A key can carry several entries (its verdict, then findings with the same values): count it once.
@@ -77,6 +80,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
     if (declaration.deviceRow !== undefined) {
       const figure = figureOf(declaration, entry.key);
       if (figure !== null) r.figures.set(`${declaration.name}/${figure}`, { baseline: entry.baseline, current: entry.current });
+      if (figure !== null && entry.note?.startsWith(UNTRACED_NOTE) === true) r.dumpTime = true;
       continue;
     }
     let sum = r.sums.get(entry.kind);
@@ -90,6 +94,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
   const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
   const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
+  if (all.some((r) => r.dumpTime)) figureNotes.push(DUMP_TIME_NOTE);
   if (kinds.length === 0 && figureColumns.length === 0 && all.every((r) => r.capacity === null)) return null;
   all.sort((a, b) => compareKeys(a.device, b.device));
   const columns = { kinds, figureColumns, figureNotes };
@@ -111,6 +116,10 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   if (unchanged > 0) parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
   return { ...columns, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
 }
+
+/** Under a table with a dump-time row. */
+export const DUMP_TIME_NOTE =
+  'dump-time: the device had no trace (the snapshot was taken without _record_memory_history), so its figures are the state at dump time, not peaks: allocated is the live requested bytes then.';
 
 /** The figure a key of a section with `deviceRow` holds (`dev0/reserved` → `reserved`), or null for a key that is no figure. */
 function figureOf(declaration: SectionDeclaration, key: string): string | null {
@@ -161,12 +170,12 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
 }
 
-/** A figure's `baseline → current`, or a gap's current value with its share: `10.8 GiB (31.2%)`; `—` without one. */
-export function figureCell(row: DeviceRow, column: FigureColumn): string {
+/** A figure's `baseline → current` (`(dump-time)` after it for an untraced device, unless the caller labels the row), or a gap's current value with its share: `10.8 GiB (31.2%)`; `—` without one. */
+export function figureCell(row: DeviceRow, column: FigureColumn, labelDumpTime = true): string {
   const value = figureValue(row, column);
   if (value === undefined) return '—';
   const side = (v: number | null): string => (v === null ? '—' : formatBytes(v));
-  if (column.gap === undefined) return `${side(value.baseline)} → ${side(value.current)}`;
+  if (column.gap === undefined) return `${side(value.baseline)} → ${side(value.current)}${row.dumpTime && labelDumpTime ? ' (dump-time)' : ''}`;
   const share = gapShare(row, column);
   return value.current === null ? '—' : `${formatBytes(value.current)}${share === null ? '' : ` (${share})`}`;
 }

@@ -1,6 +1,8 @@
 // How an entry's numbers read: bytes by default, plain counts for entries that say `unit: 'count'` (e.g. alloc failures).
 import type { Entry } from '../gate/types.js';
-import { formatBytes, formatCount, formatDelta } from '../model/units.js';
+import { shortenName } from '../common/names.js';
+import { formatBytes, formatCount, formatDelta, formatFactor } from '../model/units.js';
+import { UNTRACED_NOTE } from '../model/sections/allocator.js';
 
 /** True for an entry whose values are counts, not bytes. */
 export function isCountEntry(entry: Entry): boolean {
@@ -33,8 +35,10 @@ export function entryReason(entry: Entry): { rule: string | null; note: string |
   return { rule: entry.rule, note: null };
 }
 
-/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%. */
+/** A percent change as the tables show it: "+100%", "+9.7%", "-0.4%"; one decimal below 10%; past ×100 the factor, "×3,145,728". */
 export function formatShortPercent(percent: number): string {
+  const factor = formatFactor(percent);
+  if (factor !== null) return factor;
   const digits = Math.abs(percent) >= 10 ? 0 : 1;
   const s = percent.toFixed(digits);
   return percent > 0 ? `+${s}%` : `${s}%`;
@@ -48,10 +52,10 @@ export function keepUnits(text: string): string {
   return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, '$1\u00a0');
 }
 
-/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—". */
+/** "19.7 GiB → 39.4 GiB"; a side the entry lacks is "—"; a figure of a snapshot without a trace says "(dump-time)". */
 export function formatTransition(entry: Entry): string {
   const side = (v: number | null): string => (v === null ? '—' : formatEntryValue(entry, v));
-  return `${side(entry.baseline)} → ${side(entry.current)}`;
+  return `${side(entry.baseline)} → ${side(entry.current)}${entry.note?.startsWith(UNTRACED_NOTE) === true ? ' (dump-time)' : ''}`;
 }
 
 /** "+19.7 GiB (+100%)"; a new or missing key grows or shrinks by its whole value: "+4.0 GiB (new)". */
@@ -65,8 +69,8 @@ export function formatChange(entry: Entry): string {
   return '—';
 }
 
-/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`. */
+/** The sentence a reviewer needs: `DEV_MEM/dev3/APP regressed: 19.7 GiB → 39.4 GiB (+19.7 GiB, +100%)`; a long key shortened. */
 export function entrySentence(entry: Entry): string {
   const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
-  return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
+  return `${shortenName(entry.key)} ${entry.status}: ${formatTransition(entry)} (${change})`;
 }

@@ -5,6 +5,7 @@ import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
 import { deviceTable, figureCell } from './device-table.js';
 import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition, keepUnits } from './entry-values.js';
+import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { escapeHtml } from './escape.js';
 import { contextHtml } from './run-context.js';
@@ -199,7 +200,7 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
     const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
     const baselines = group.entries.map((e) => e.baseline).filter((b): b is number => b !== null);
     const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
-    const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: subject });
+    const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: shortenName(subject) });
     const step = trend.step;
     const context = step === null ? null : stepContext(step);
     const url = step === null ? undefined : trends.commitUrl(step.commit);
@@ -236,7 +237,7 @@ function text(value: string): string {
 
 /** A key that wraps only after a `/`: each segment is unbreakable, a <wbr> follows each slash. */
 function keyHtml(key: string): string {
-  const segments = key.split('/');
+  const segments = shortenName(key).split('/');
   return `<code>${segments.map((s, i) => `<span class="seg">${text(i < segments.length - 1 ? `${s}/` : s)}</span>`).join('<wbr>')}</code>`;
 }
 
@@ -380,7 +381,7 @@ function groupRow(group: EntryGroup): string {
   const median = `median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
   const shown = group.entries.slice(0, DEVICES_PER_GROUP);
   const more = group.entries.length - shown.length;
-  const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? e.key)}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
+  const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? shortenName(e.key))}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
   const key =
     `<td class="key" data-label="Key">${keyHtml(group.pattern)}<br>${text(devicesPhrase(group))}, worst <code>${text(deviceOfEntry(worst) ?? '')}</code>` +
     `<details><summary>devices</summary><ol>${list}</ol>${more > 0 ? `<p class="note">…and ${text(plural(more, 'more device'))}: see the JSON report</p>` : ''}</details></td>`;
@@ -399,7 +400,15 @@ function whyHtml(entry: Entry, rolledUp: boolean): string {
   const parts: string[] = [];
   if (rule !== null) parts.push(`rule <code>${text(rule)}</code>`);
   if (note !== null) parts.push(`${rolledUp ? 'worst device: ' : ''}${text(note)}`);
-  return parts.length === 0 ? 'default tolerance' : parts.join('; ');
+  return parts.length === 0 ? text(defaultReason(entry)) : parts.join('; ');
+}
+
+/** What decided an entry no rule or note explains: the tolerance for a compared value, the policy for a key on one side only. */
+function defaultReason(entry: Entry): string {
+  const policy = entry.severity === 'ok' ? 'ignore' : entry.severity;
+  if (entry.status === 'new') return `not in the baseline (onNew: ${policy})`;
+  if (entry.status === 'missing') return `not in this run (onMissing: ${policy})`;
+  return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass' ? 'default tolerance' : statusLabel(entry.status);
 }
 
 function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): string[] {

@@ -4,7 +4,8 @@ import type { Entry, GateReport } from '../gate/types.js';
 import { splitDevice } from '../model/sections/index.js';
 import { devicesPerPattern, groupEntries, isRollUp, medianGrowth, patternCountsOf } from './groups.js';
 import { growth } from './sections.js';
-import { open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { compileSchema, parseJson } from '../json/reader.js';
 import { stableStringify } from '../model/snapshot.js';
 import { shortenName } from './names.js';
@@ -62,6 +63,11 @@ export async function writeJsonReport(file: string, report: GateReport, extra: R
     if (error instanceof Error && errno.path === temporary) errno.path = file;
     return error;
   };
+  // A report folder that does not exist yet (`--report out/report.json`) is made, as for the other reports.
+  await mkdir(dirname(resolve(file)), { recursive: true }).catch((error: unknown) => {
+    if (error instanceof Error) (error as NodeJS.ErrnoException).path = file;
+    throw error;
+  });
   const handle = await open(temporary, 'w').catch((error: unknown) => {
     throw named(error);
   });
@@ -195,7 +201,8 @@ export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
   const order = Array.from(candidates, (_, i) => i).sort((a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number));
   const ordered = order.map((i) => candidates[i] as Entry);
   return groupEntries(ordered, perPattern)
-    .filter(isRollUp)
+    // Keys past MAX_KEY_LENGTH are written shortened, each with its own hash: they share no pattern the reader could check.
+    .filter((g) => isRollUp(g) && g.entries.every((e) => e.key.length <= MAX_KEY_LENGTH))
     .map((g) => ({
       // Keys in code-unit order, as stableStringify writes them.
       entries: g.entries.map((e) => index.get(e) ?? -1),

@@ -10,6 +10,7 @@ import { REPORT_KINDS } from './report-schema.js';
 import { contextTerminal } from './run-context.js';
 import { splitSections, verdictText } from './sections.js';
 import { sectionOfKind } from '../model/sections/index.js';
+import { UNTRACED_NOTE } from '../model/sections/allocator.js';
 import { formatCount } from '../model/units.js';
 
 /** What the schema requires that a report does not hold: when and where the gate ran. */
@@ -142,6 +143,9 @@ function sectionSuites(report: GateReport): Suite[] {
     .map(([kind, entries]) => {
       const groups = groupEntries(entries, perPattern);
       const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
+      // A passing testcase shows no note: say which figures are dump-time ones (a snapshot without a trace).
+      const dumpTime = [...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key))];
+      for (const key of dumpTime) out.push(`dump-time: ${key}: no trace was recorded on this device, so this is its state at dump time, not a peak`);
       return { name: kindTitle(kind), package: sectionName(kind), cases: namedCases(groups), out };
     });
 }

@@ -3,6 +3,7 @@ import { UsageError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
 import { entryReason, formatChange, formatEntryValue, formatTransition, keepUnits } from './entry-values.js';
+import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from './escape.js';
 import { contextMarkdown } from './run-context.js';
@@ -19,7 +20,7 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { acceptChangeText, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
 import { deviceTable, figureCell, type DeviceTableLimits } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
@@ -43,8 +44,10 @@ export interface MarkdownOptions {
   preface?: string;
   /** Mermaid charts of per-device peaks, baseline vs current, for this many modules (those that changed most). Default 3; 0 = none. */
   chartModules?: number;
-  /** The baseline file, named in a first run's how-to. Default `memory-baseline.json`. */
+  /** The baseline file, named in a first run's how-to and in how to accept an intended change. Default `memory-baseline.json`. */
   baselineFile?: string;
+  /** The config's baselineUpdateLabel, named in how to accept an intended change. */
+  baselineUpdateLabel?: string;
   /** The default branch's history: a sparkline under each row that has one, where figures stepped, what moved. */
   trends?: Trends;
 }
@@ -178,6 +181,8 @@ interface Parts {
   /** Keys past their tolerance that the noise band let pass. */
   banded: Row[];
   bandedCount: number;
+  /** How to accept an intended change, last; never dropped (one paragraph). */
+  accept: string | null;
 }
 
 function buildParts(report: GateReport, options: MarkdownOptions): Parts {
@@ -222,6 +227,7 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
     moved: trends === undefined ? null : movedList(trends, problemGroups),
     banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
     bandedCount: bandedEntries.length,
+    accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t)),
   };
 }
 
@@ -318,6 +324,7 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
   if (parts.unchanged !== null) {
     blocks.push(level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged);
   }
+  if (parts.accept !== null) blocks.push(parts.accept);
   return joinBlocks(blocks);
 }
 
@@ -419,7 +426,7 @@ function deviceList(group: EntryGroup): string {
   const more = group.entries.length - shown.length;
   return [
     '<details>',
-    `<summary><code>${escapeHtml(replaceControlCharacters(group.pattern))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+    `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
     '',
     '| Device | Baseline → current | Δ (Δ%) |',
     '|---|--:|--:|',
@@ -469,7 +476,9 @@ const KEY_WRAP_FROM = 25;
  * A key as a code span (literal: no markdown, HTML, mention or emoji inside; every pipe escaped for the table). A long
  * key is one code span per segment joined by `<wbr>`, so it wraps only after a `/`, never inside a segment.
  */
-function keyCode(key: string): string {
+function keyCode(whole: string): string {
+  // Shortened whole first: the hash is the whole key's, as in report.json and JUnit (not a segment's).
+  const key = shortenName(whole);
   if ([...key].length < KEY_WRAP_FROM || !key.includes('/')) return tableCodeSpan(key);
   const segments = key.split('/');
   return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');

@@ -122,6 +122,25 @@ export function verdictText(report: GateReport, title: string): string {
     ].join(', ');
     return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
   }
-  const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
-  return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
+  // Keys compared with the baseline and within its thresholds (passed or improved): a new or missing key was not
+  // compared, and a warning is counted as one, not as a key within thresholds.
+  const within = new Set<string>();
+  for (const e of report.entries) if (e.severity === 'ok' && (e.status === 'pass' || e.status === 'improved')) within.add(`${e.kind}\u0000${e.key}`);
+  return `${title} passed: ${plural(within.size, 'key')} within thresholds${warningNote}`;
+}
+
+/** Statuses a new baseline settles: the figures moved (or came or went) and the change may be intended. */
+const BASELINE_STATUSES: ReadonlySet<string> = new Set(['regressed', 'improved', 'new', 'missing']);
+
+/**
+ * How to accept an intended change, for the end of a failed report: null when the gate passed or nothing that failed
+ * is settled by a new baseline (an OOM, a budget). `code` formats a command or name for the target.
+ */
+export function acceptChangeText(report: GateReport, baselineFile: string, label: string | undefined, code: (text: string) => string): string | null {
+  if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status))) return null;
+  const labelText = label === undefined ? `the baseline update label (config ${code('baselineUpdateLabel')})` : `the label ${code(label)}`;
+  return (
+    `To accept an intended change: ${code(`ascend-memory-gate baseline --out ${baselineFile}`)} with this check's inputs, then commit ${code(baselineFile)} ` +
+    `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`
+  );
 }

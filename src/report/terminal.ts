@@ -6,10 +6,11 @@ import { SECTIONS, sectionOfKind, splitDevice, type SectionDeclaration } from '.
 import { compareKeys, hasNoMetrics, metricsOf, type Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta, formatPercent } from '../model/units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
+import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
-import { countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
+import { acceptChangeText, countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 import { deviceTable, figureCell } from './device-table.js';
 
@@ -20,8 +21,10 @@ export interface TerminalOptions {
   width?: number;
   /** List every key on its own row instead of one row per module across devices, with no row limit. */
   all?: boolean;
-  /** The baseline file, named in a first run's how-to. */
+  /** The baseline file, named in a first run's how-to and in how to accept an intended change. */
   baselineFile?: string;
+  /** The config's baselineUpdateLabel, named in how to accept an intended change. */
+  baselineUpdateLabel?: string;
   /** The default branch's history: a sparkline under each row that has one, and where figures stepped. */
   trends?: Trends;
 }
@@ -89,7 +92,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
   if (banded.length > 0) {
     lines.push('', ...wrap(`${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`, width));
-    for (const e of banded.slice(0, MAX_ROWS)) lines.push(...indented(`${shown(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
+    for (const e of banded.slice(0, MAX_ROWS)) lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
   if (options.trends !== undefined) lines.push(...movedLines(options.trends, groups, width));
@@ -100,6 +103,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       .join(', ');
     lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
   }
+  const accept = acceptChangeText(report, shown(options.baselineFile ?? 'FILE'), options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel), (t) => `'${t}'`);
+  if (accept !== null) lines.push('', ...wrap(accept, width));
   return `${lines.join('\n')}\n`;
 }
 
@@ -113,7 +118,11 @@ function deviceFigures(report: GateReport, width: number): string[] {
   const columns: Column[] = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' }))];
   const rows = limits.rows
     .filter((r) => r.figures.size > 0)
-    .map((r): Cell[] => [{ text: `${r.flagged ? '! ' : ''}${shown(r.device)}` }, ...limits.figureColumns.map((c): Cell => ({ text: figureCell(r, c) }))]);
+    .map((r): Cell[] => [
+      // 80 columns: the row says dump-time once, by its device, not after each figure.
+      { text: `${r.flagged ? '! ' : ''}${shown(r.device)}${r.dumpTime ? ' (dump-time)' : ''}` },
+      ...limits.figureColumns.map((c): Cell => ({ text: figureCell(r, c, false) })),
+    ]);
   const out = ['', ...alignedTable(columns, rows, { flexColumn: 0, width })];
   if (limits.rest !== null) out.push(...wrap(limits.rest, width));
   for (const note of limits.figureNotes) out.push(...wrap(note, width));
@@ -143,7 +152,7 @@ function rowTrend(group: EntryGroup, trends: Trends | undefined, refer: (text: s
   const unit = unitOfKind(group.kind);
   const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
   if (trend.step !== null) refer(stepSentence(subject, trend, unit, trends));
-  const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shown(patternOfKey(subject))}`}` : '';
+  const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shownKey(patternOfKey(subject))}`}` : '';
   return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
 }
 
@@ -164,7 +173,7 @@ function stepSentence(subject: string, trend: Trend, unit: 'bytes' | 'count', tr
   const step = trend.step as StepNote;
   const context = stepContext(step);
   const largest = trend.of === 'largest' ? ' (largest device)' : '';
-  return `${shown(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
+  return `${shownKey(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
 }
 
 /** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
@@ -188,15 +197,15 @@ function tableRow(group: EntryGroup, notes: string[], trends: Trends | undefined
     marks.push(superscript(i + 1));
   };
   if (rule !== null) refer(`held to the rule ${shown(rule)} of the config`);
-  if (note !== null) refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+  if (note !== null) refer(`${shownKey(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
   const trend = rowTrend(group, trends, refer);
   const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
   if (!isRollUp(group)) {
-    return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
+    return { severity: group.severity, status, key: shownKey(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
   }
   const percent = medianPercent(group);
   const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-  return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
+  return { severity: group.severity, status, key: shownKey(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
 }
 
 /**
@@ -216,20 +225,78 @@ function verdictTable(rows: TableRow[], width: number, paint: (code: string, tex
     fixed = statusWidth + changeWidth + GAP.length * 2;
   }
   const keyWidth = Math.max(1, Math.min(keyNeed, width - fixed));
-  const line = (status: string, key: string, transition: string, change: string, paintStatus?: (s: string) => string): string => {
+  const distinct = distinctFrom(rows.map((r) => r.key));
+  const line = (status: string, key: string, transition: string, change: string, paintStatus?: (s: string) => string, index?: number): string => {
     const s = padEnd(status, statusWidth);
-    const parts = [paintStatus ? paintStatus(s) : s, padEnd(truncateMiddle(key, keyWidth), keyWidth)];
+    const cut = index === undefined ? truncateMiddle(key, keyWidth) : truncateDistinct(key, keyWidth, distinct[index] ?? 0);
+    const parts = [paintStatus ? paintStatus(s) : s, padEnd(cut, keyWidth)];
     if (transitionWidth > 0) parts.push(padStart(transition, transitionWidth));
     parts.push(padStart(change, changeWidth));
     return clip(parts.join(GAP).trimEnd(), width);
   };
   const out = [line(headers[0] as string, headers[1] as string, headers[2] as string, headers[3] as string)];
-  for (const r of rows) {
-    out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
+  rows.forEach((r, index) => {
+    out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s), index));
     if (r.detail !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
     if (r.trend !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
-  }
+  });
   return out;
+}
+
+/**
+ * Per key, where it starts to differ from the other keys: the longest prefix (in code points) it shares with any of
+ * them. 0 for a key that shares none, or the only key.
+ */
+export function distinctFrom(keys: readonly string[]): number[] {
+  const chars = keys.map((k) => [...k]);
+  return chars.map((a, i) => {
+    let longest = 0;
+    chars.forEach((b, j) => {
+      if (i === j || keys[i] === keys[j]) return;
+      let n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      if (n > longest) longest = n;
+    });
+    return longest;
+  });
+}
+
+/** Where a word of a key starts: after a path, line or name separator. */
+const WORD_BREAK = new Set(['/', ':', ' ', '.']);
+
+/**
+ * A key cut to the width so that the part where it differs from the other rows shows (`dev0/…:14 train_one_step`, not
+ * five rows of `dev0/mem…ne_step`): the shared prefix gives way first, keeping the key's start; when what follows it
+ * is too long too, its end is cut. A key that shares no prefix is cut in the middle.
+ */
+export function truncateDistinct(text: string, width: number, from: number): string {
+  if (displayWidth(text) <= width) return text;
+  const chars = [...text];
+  if (from <= 0 || from >= chars.length || width < 3) return truncateMiddle(text, width);
+  // Back to the start of the word the difference is in (`layer0.py`, not `0.py`; `:10`, not `0`), when that still fits.
+  let start = from;
+  let word = from;
+  while (word > 0 && !WORD_BREAK.has(chars[word - 1] as string)) word--;
+  const fits = (at: number): boolean => displayWidth(chars.slice(at).join('')) + 2 <= width;
+  // From the word when it fits, else from the difference when that fits, else from the word with the end cut.
+  if (fits(word) || !fits(from)) start = word;
+  const tail = chars.slice(start).join('');
+  if (displayWidth(tail) + 1 <= width) {
+    // As much of the start as fits before the `…`.
+    let head = '';
+    for (const ch of chars.slice(0, start)) {
+      if (displayWidth(head + ch) + 1 + displayWidth(tail) > width) break;
+      head += ch;
+    }
+    return `${head}…${tail}`;
+  }
+  // What follows the shared part does not fit either: a short start, then as much of it as fits, cut at its end.
+  let head = '';
+  for (const ch of chars.slice(0, Math.min(start, Math.max(1, Math.floor(width / 4))))) {
+    if (displayWidth(head + ch) + 2 > width) break;
+    head += ch;
+  }
+  return `${head}${truncateEnd(`…${tail}`, width - displayWidth(head))}`;
 }
 
 function padEnd(text: string, w: number): string {
@@ -253,6 +320,9 @@ function stripAnsi(text: string): string {
 export function truncateMiddle(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 1) return '…'.slice(0, width);
+  // A shortened name keeps its hash, the one that finds it in report.json and JUnit.
+  const suffix = SHORTENED_SUFFIX.exec(text)?.[1];
+  if (suffix !== undefined && width >= 2 * suffix.length) return `${truncateMiddle(text.slice(0, -suffix.length), width - suffix.length)}${suffix}`;
   const chars = [...text];
   const keep = width - 1;
   const headWidth = Math.ceil(keep / 2);
@@ -309,8 +379,12 @@ function superscript(n: number): string {
   return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
 }
 
-/** The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then the meta line. */
-export function renderSnapshotTable(snapshot: Snapshot): string {
+/**
+ * The `parse` command's table: every section's metrics (compared value human and exact, then the other fields), then
+ * the meta line. With a `width` (a terminal), a section's last columns are left out until its table fits, and a line
+ * says which (`parse --json` has every field); without one (a file), every column is kept.
+ */
+export function renderSnapshotTable(snapshot: Snapshot, width?: number): string {
   const lines: string[] = [];
   for (const declaration of SECTIONS) {
     // A snapshot read from a file of an older version keeps its code-unit order (dev10 before dev2); people read compareKeys order.
@@ -321,11 +395,13 @@ export function renderSnapshotTable(snapshot: Snapshot): string {
       continue;
     }
     lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
+    if (declaration.tableNote !== undefined) lines.push(...(width === undefined ? [declaration.tableNote] : wrap(declaration.tableNote, width)));
     const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
     const columns: Column[] = [
       { header: 'KEY', align: 'left' },
       { header: declaration.value.toUpperCase(), align: 'right' },
-      { header: `${declaration.value.toUpperCase()} ${declaration.unit === 'bytes' ? 'BYTES' : 'EXACT'}`, align: 'right' },
+      // The exact figure of the compared value, in its unit: "PEAK  EXACT", not "BYTES  BYTES BYTES".
+      { header: 'EXACT', align: 'right' },
       ...others.map((f): Column => ({ header: f.toUpperCase(), align: isText(declaration, f) ? 'left' : 'right' })),
     ];
     const rows = metrics.map(([key, metric]): Cell[] => [
@@ -334,18 +410,37 @@ export function renderSnapshotTable(snapshot: Snapshot): string {
       { text: String(metric[declaration.value]) },
       ...others.map((f): Cell => ({ text: fieldText(declaration, f, metric[f]) })),
     ]);
-    lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }), '');
+    let kept = columns.length;
+    if (width !== undefined) {
+      // Columns after the key, from the last, until the rest leaves the key at least MIN_KEY_WIDTH columns.
+      const cellWidth = (i: number): number => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(columns[i]?.header ?? ''));
+      const need = (n: number): number => Array.from({ length: n - 1 }, (_, i) => cellWidth(i + 1) + GAP.length).reduce((a, b) => a + b, 0);
+      while (kept > 2 && need(kept) + MIN_KEY_WIDTH > width) kept--;
+    }
+    const table = alignedTable(columns.slice(0, kept), rows.map((r) => r.slice(0, kept)), { flexColumn: 0, width });
+    lines.push(...(width === undefined ? table : table.map((line) => clip(line, width))));
+    if (kept < columns.length) {
+      const left = columns.slice(kept).map((c) => c.header).join(', ');
+      lines.push(...wrap(`Left out to fit ${width} columns: ${left} (parse --json has every field).`, width ?? 80));
+    }
+    lines.push('');
   }
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
 
   const { files, records, skipped, allocFailures } = snapshot.meta;
   const devices = Object.entries(allocFailures);
-  // allocFailures lists the devices plog saw; a run of other evidence has devices all the same (a snapshot's dev0).
-  const failures = devices.length > 0 ? devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ') : hasNoMetrics(snapshot) ? 'none (no device seen)' : 'none';
-  lines.push(
-    '',
-    `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`,
-  );
+  // allocFailures lists the devices plog saw (4,096 zeros on a large job): only the devices that had failures are named.
+  const failing = devices.filter(([, n]) => n > 0);
+  const failures =
+    failing.length > 0
+      ? `${failing.slice(0, 8).map(([d, n]) => `${shown(d)} ${formatCount(n)}`).join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
+      : devices.length > 0
+        ? `none on ${plural(devices.length, 'device')}`
+        : hasNoMetrics(snapshot)
+          ? 'none (no device seen)'
+          : 'none';
+  const meta = `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`;
+  lines.push('', ...(width === undefined ? [meta] : wrap(meta, width)));
   return `${lines.join('\n')}\n`;
 }
 
@@ -414,6 +509,14 @@ function severityColor(severity: string): string {
 function shown(text: string): string {
   return replaceControlCharacters(text);
 }
+
+/** A key or pattern: shortened as every display shortens it (past 256 characters, the whole key's hash), then shown. */
+function shownKey(key: string): string {
+  return shown(shortenName(key));
+}
+
+/** The `~hash` ending a shortened name (and the punctuation after it in a sentence): kept when the name is cut to a width. */
+const SHORTENED_SUFFIX = /…[^]*(~[0-9a-f]{12}[:;,.)]?)$/;
 
 /** Terminal columns of a string: East Asian wide characters and most emoji take two, combining marks none. */
 export function displayWidth(text: string): number {

@@ -54,7 +54,7 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
     expect(s.sections.allocator).toEqual({
       'dev0/allocated': {
         peak: fragmentedReference?.peakAllocated.bytes,
-        atDump: fragmentedReference?.dump.allocated,
+        atDump: fragmentedReference?.dump.liveRequested,
         allocated: 25_532_824_716,
         reserved: 37_134_270_464,
         point: 86,
@@ -79,11 +79,16 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
     });
     // The common folder of every user frame of the live blocks' stacks (model/, data/ and train.py) is /workspace/proj/.
     const sites = fragmentedReference?.sites ?? {};
+    // Keyed by file and function; each function's lines (one each here) with their bytes are its detail.
+    const site = (recorded: string, line: number | null) => {
+      const r = sites[recorded] as { bytes: number; blocks: number };
+      return { ...r, lines: JSON.stringify(line === null ? [] : [[line, r.bytes, r.blocks]]) };
+    };
     expect(s.sections.allocationSites).toEqual({
-      'dev0/<unknown>': { ...sites['<unknown>'], codeRoot: '', ...origin },
-      'dev0/data/caf\udce9.py:7 load': { ...sites['/workspace/proj/data/caf\udce9.py:7 load'], codeRoot: '/workspace/proj/', ...origin },
-      'dev0/model/attention.py:212 forward': { ...sites['/workspace/proj/model/attention.py:212 forward'], codeRoot: '/workspace/proj/', ...origin },
-      'dev0/model/mlp.py:88 forward': { ...sites['/workspace/proj/model/mlp.py:88 forward'], codeRoot: '/workspace/proj/', ...origin },
+      'dev0/<unknown>': { ...site('<unknown>', null), codeRoot: '', ...origin },
+      'dev0/data/caf\udce9.py load': { ...site('/workspace/proj/data/caf\udce9.py:7 load', 7), codeRoot: '/workspace/proj/', ...origin },
+      'dev0/model/attention.py forward': { ...site('/workspace/proj/model/attention.py:212 forward', 212), codeRoot: '/workspace/proj/', ...origin },
+      'dev0/model/mlp.py forward': { ...site('/workspace/proj/model/mlp.py:88 forward', 88), codeRoot: '/workspace/proj/', ...origin },
     });
     expect(s.sections.ooms?.['dev0/oom1']).toEqual({
       requested: 1536 * 1024 ** 2,
@@ -124,16 +129,17 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
 
   it('writes sites relative to --source-root when given', async () => {
     const s = await snapshotOf(['--memory-snapshot', CAPACITY, '--source-root', '/workspace']);
-    expect(Object.keys(s.sections.allocationSites ?? {})).toEqual(['dev0/proj/model/attention.py:212 forward', 'dev0/proj/model/embedding.py:30 forward', 'dev1/proj/model/embedding.py:30 forward']);
-    expect(s.sections.allocationSites?.['dev1/proj/model/embedding.py:30 forward']?.codeRoot).toBe('/workspace/');
+    expect(Object.keys(s.sections.allocationSites ?? {})).toEqual(['dev0/proj/model/attention.py forward', 'dev0/proj/model/embedding.py forward', 'dev1/proj/model/embedding.py forward']);
+    expect(s.sections.allocationSites?.['dev1/proj/model/embedding.py forward']?.codeRoot).toBe('/workspace/');
   });
 
   it('writes an installed package from the package on (torchvision), the script folder\'s files relative to it', async () => {
     const s = await snapshotOf(['--memory-snapshot', join(FIX, 'corpus', 'snapshot_1768383987920985470.pkl')]);
     const keys = Object.keys(s.sections.allocationSites ?? {});
-    expect(keys).toContain('dev0/memory_leaks_demo.py:14 train_one_step');
-    expect(keys).toContain('dev0/torchvision/models/resnet.py:280 _forward_impl');
-    expect(s.sections.allocationSites?.['dev0/memory_leaks_demo.py:14 train_one_step']?.bytes).toBe(282_342_776);
+    expect(keys).toContain('dev0/memory_leaks_demo.py train_one_step');
+    expect(keys).toContain('dev0/torchvision/models/resnet.py _forward_impl');
+    // Three lines of one function, one key: 714,432 + 40 + 282,342,776 bytes.
+    expect(s.sections.allocationSites?.['dev0/memory_leaks_demo.py train_one_step']).toMatchObject({ bytes: 283_057_248, blocks: 486, lines: '[[10,714432,1],[11,40,1],[14,282342776,484]]' });
     // The sites add up to the allocated peak on this consistent trace.
     const total = Object.values(s.sections.allocationSites ?? {}).reduce((sum, m) => sum + (m.bytes as number), 0);
     expect(total).toBe(s.sections.allocator?.['dev0/allocated']?.peak);
@@ -240,12 +246,12 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
 
   it('fails a site that holds 3 GiB more than the baseline, on its device', async () => {
     const baseline = await snapshotOf(['--memory-snapshot', FRAGMENTED]);
-    const site = baseline.sections.allocationSites?.['dev0/model/mlp.py:88 forward'] as Record<string, number | string | null>;
+    const site = baseline.sections.allocationSites?.['dev0/model/mlp.py forward'] as Record<string, number | string | null>;
     site.bytes = (site.bytes as number) - 3 * GiB;
     const file = join(dir, 'baseline-sites.json');
     writeFileSync(file, JSON.stringify(baseline));
     const { entries } = await check(['--memory-snapshot', FRAGMENTED], file);
-    expect(entries.find((e) => e.key === 'dev0/model/mlp.py:88 forward')).toMatchObject({ kind: 'allocationSite', status: 'regressed', severity: 'fail', current: 13_432_257_264, baseline: 13_432_257_264 - 3 * GiB });
+    expect(entries.find((e) => e.key === 'dev0/model/mlp.py forward')).toMatchObject({ kind: 'allocationSite', status: 'regressed', severity: 'fail', current: 13_432_257_264, baseline: 13_432_257_264 - 3 * GiB });
   });
 
   it('maps the process\'s logical device to the physical one the node records (ASCEND_RT_VISIBLE_DEVICES), once', async () => {

@@ -29,6 +29,27 @@ describe('shortenName', () => {
     );
   });
 
+  it("shortening report.json's 4,096-character key again gives what shortening the whole key gives (its hash kept)", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 4097, maxLength: 9000, unit: fc.constantFrom('a', 'é', '😀', '/', '…', '~', '0') }), fc.integer({ min: 20, max: 4000 }), (name, max) => {
+        expect(shortenName(shortenName(name, 4096), max)).toBe(shortenName(name, max));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a name merely ending like a hash is hashed whole: only the shape shortenName writes keeps its suffix', () => {
+    const name = `${'x'.repeat(300)}~0123456789ab`;
+    expect(shortenName(name).endsWith('~0123456789ab')).toBe(false);
+  });
+
+  it('is never longer than its limit, also when the tail would start inside a surrogate pair (it was one unit longer)', () => {
+    // 'a' then pairs: at 40 the tail's start falls on the second half of a pair.
+    const name = `a${'😀'.repeat(300)}`;
+    expect(shortenName(name, 40).length).toBeLessThanOrEqual(40);
+    expect(shortenName(name, 41).length).toBeLessThanOrEqual(41);
+  });
+
   it('never splits a surrogate pair', () => {
     const shown = shortenName('😀'.repeat(3000), 41);
     // no lone surrogate: encoding to UTF-8 and back changes nothing

@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPickle, type PickleValue } from '../../src/parsers/memory-snapshot/pickle-reader.js';
+import { PickleTuple, readPickle, type PickleValue } from '../../src/parsers/memory-snapshot/pickle-reader.js';
 import { snapshotFigures } from '../../src/parsers/memory-snapshot/snapshot-figures.js';
+import { dict, pickle } from '../helpers/pickle-writer.js';
 import { thrown } from '../helpers/thrown.js';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'memory-snapshot');
@@ -145,5 +146,85 @@ describe('reading', () => {
     const f = figures('constructed/bare_segments.pkl');
     expect(f.topLevel).toBe('list');
     expect(f.devices.map((d) => [d.device, d.traceEntries, d.dump.segments])).toEqual([[0, 0, 2]]);
+  });
+});
+
+describe('work bounded by the file: a segment, block or trace entry placed twice through the memo is refused', () => {
+  const frames: PickleValue[] = [];
+  const block = (i: number): PickleValue => dict({ address: 2 ** 30 + i * 512, size: 512, requested_size: 500, state: 'active_allocated', frames });
+  const segment = (blocks: PickleValue[]): Map<PickleValue, PickleValue> =>
+    dict({ device: 0, address: 2 ** 30, total_size: 1_024_000, allocated_size: 1_024_000, active_size: 1_024_000, requested_size: 1_000_000, stream: 0, segment_pool_id: new PickleTuple([0, 0]), segment_type: 'large', is_expandable: false, frames, blocks });
+  const write = (name: string, value: PickleValue): { path: string; bytes: Buffer } => {
+    const bytes = pickle(value);
+    const path = join(tmp, name);
+    writeFileSync(path, bytes);
+    return { path, bytes };
+  };
+  const figuresAt = (path: string, name: string) => snapshotFigures(path, name, statSync(path).size);
+  const REFUSED = "torch's _snapshot() never shares a segment, block or trace entry between two places, so no torch wrote this file: refused, nothing of it was used";
+
+  it('refuses the 458 KB pickle whose segments list holds one segment of 2,000 blocks 200,000 times, at its first memo fetch', () => {
+    const one = segment(Array.from({ length: 2000 }, (_, i) => block(i)));
+    const { path, bytes } = write('shared-segment.pickle', dict({ segments: Array<PickleValue>(200_000).fill(one), device_traces: [] }));
+    expect(bytes.length).toBe(458_676);
+    // PROTO 4, EMPTY_DICT MEMOIZE, MARK, 'segments' MEMOIZE, EMPTY_LIST MEMOIZE MARK: the segment starts at byte 19 as memo entry 3.
+    const first = 19 + pickle(one).length - 3;
+    expect([...bytes.subarray(first, first + 2)]).toEqual([0x68, 3]);
+    expect(thrown(() => figuresAt(path, 'shared-segment.pickle')).message).toBe(`shared-segment.pickle: byte ${first}: segment 0 is placed a second time here, by a memo fetch: ${REFUSED}`);
+  });
+
+  it('refuses a block placed twice, a blocks list shared by two segments, a trace entry placed twice and a trace list placed twice', () => {
+    const b = block(0);
+    const twice = write('block.pickle', dict({ segments: [segment([b, b])], device_traces: [] }));
+    expect(thrown(() => figuresAt(twice.path, 'block.pickle')).message).toMatch(new RegExp(`^block\\.pickle: byte \\d+: segment 0's block 0 is placed a second time here, by a memo fetch: ${REFUSED.replace(/[()]/g, '\\$&')}$`));
+    const blocks = [block(0), block(1)];
+    const shared = write('blocks.pickle', dict({ segments: [segment(blocks), segment(blocks)], device_traces: [] }));
+    expect(thrown(() => figuresAt(shared.path, 'blocks.pickle')).message).toMatch(/^blocks\.pickle: byte \d+: segment 0's blocks list is placed a second time here, by a memo fetch: torch's/);
+    const entry = dict({ action: 'alloc', addr: 2 ** 44, size: 512, stream: 0, frames });
+    const entries = write('entry.pickle', dict({ segments: [], device_traces: [[dict({ action: 'segment_alloc', addr: 2 ** 44, size: 4096, stream: 0, frames }), entry, entry]] }));
+    expect(thrown(() => figuresAt(entries.path, 'entry.pickle')).message).toMatch(/^entry\.pickle: byte \d+: device_traces\[0\]\[1\] is placed a second time here, by a memo fetch: torch's/);
+    // A trace list built under another key, then placed in device_traces twice: not streamed, so it would be walked twice.
+    const list = [dict({ action: 'segment_alloc', addr: 2 ** 44, size: 4096, stream: 0, frames })];
+    const lists = write('lists.pickle', dict({ other: list, segments: [], device_traces: [list, list] }));
+    expect(thrown(() => figuresAt(lists.path, 'lists.pickle')).message).toMatch(/^lists\.pickle: byte \d+: device_traces\[0\] is placed a second time here, by a memo fetch: torch's/);
+  });
+
+  it('still reads frames lists and frame dicts shared between blocks and entries (torch_npu shares one empty frames list)', () => {
+    const frame = dict({ filename: '/home/u/train.py', line: 7, name: 'step' });
+    const stack = [frame];
+    const a = 2 ** 44;
+    const seg = dict({ device: 0, address: a, total_size: 4096, allocated_size: 1024, active_size: 1024, requested_size: 1000, stream: 0, segment_pool_id: new PickleTuple([0, 0]), segment_type: 'small', is_expandable: false, frames,
+      blocks: [dict({ address: a, size: 512, requested_size: 500, state: 'active_allocated', frames: stack }), dict({ address: a + 512, size: 512, requested_size: 500, state: 'active_allocated', frames: [frame] }), dict({ address: a + 1024, size: 3072, requested_size: 0, state: 'inactive', frames })] });
+    const { path } = write('frames.pickle', dict({ segments: [seg], device_traces: [[dict({ action: 'alloc', addr: a, size: 500, stream: 0, frames: stack })]] }));
+    const d = figuresAt(path, 'frames.pickle').devices[0];
+    expect(d?.peakAllocated).toEqual({ bytes: 1000, point: 1, reserved: 4096 });
+    expect([...(d?.sites.sites ?? [])]).toEqual([['/home/u/train.py:7 step', { bytes: 1000, blocks: 2 }]]);
+  });
+});
+
+describe('work bounded by the file: a frame shared by many frames lists is looked at once', () => {
+  it('reads 20,000 live blocks whose distinct frames lists share one frame with a 1 MiB filename (each list cost a 1 MiB scan and copy)', () => {
+    const filename = `/home/u/${'d'.repeat(1024 * 1024)}/train.py`;
+    const frame = dict({ filename, line: 7, name: 'step' });
+    const base = 2 ** 30;
+    const blocks = Array.from({ length: 20_000 }, (_, i) => dict({ address: base + i * 512, size: 512, requested_size: 500, state: 'active_allocated', frames: [frame] }));
+    const seg = dict({ device: 0, address: base, total_size: 20_000 * 512, allocated_size: 20_000 * 512, active_size: 20_000 * 512, requested_size: 20_000 * 500, stream: 0, segment_pool_id: new PickleTuple([0, 0]), segment_type: 'large', is_expandable: false, frames: [], blocks });
+    const bytes = pickle(dict({ segments: [seg], device_traces: [] }));
+    const path = join(tmp, 'shared-frame.pickle');
+    writeFileSync(path, bytes);
+    const d = snapshotFigures(path, 'shared-frame.pickle', bytes.length).devices[0];
+    expect([...(d?.sites.sites ?? [])]).toEqual([[`${filename}:7 step`, { bytes: 10_000_000, blocks: 20_000 }]]);
+  });
+});
+
+describe('work bounded by the file: no opcode costs more than its bytes', () => {
+  it('reads a LONG4 of 1 MiB in one linear pass (bit by bit it would take hours)', () => {
+    const n = 1024 * 1024;
+    const bytes = Buffer.alloc(2 + 5 + n + 1);
+    bytes.set([0x80, 4, 0x8b]);
+    bytes.writeInt32LE(n, 3);
+    bytes[7 + n - 1] = 0x01;
+    bytes[7 + n] = 0x2e;
+    expect(read(bytes).doc.value).toBe(1n << BigInt(8 * (n - 1)));
   });
 });

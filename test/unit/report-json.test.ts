@@ -4,7 +4,7 @@ import publishedSchema from '../../schemas/report.schema.json' with { type: 'jso
 import { InputError, SchemaError } from '../../src/common/errors.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import { shortenName } from '../../src/report/names.js';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportJson, renderJsonReport, writeJsonReport } from '../../src/report/json.js';
@@ -127,14 +127,22 @@ describe('the report written in pieces', () => {
 
   it('a report that cannot be written is named by the path asked for, not the temporary file', async () => {
     const dir = tempDir();
-    const target = join(dir, 'no-such-dir', 'report.json');
+    writeFileSync(join(dir, 'a-file'), '');
+    const target = join(dir, 'a-file', 'report.json');
     const error = await writeJsonReport(target, seedReport).then(
       () => null,
       (e: unknown) => e as NodeJS.ErrnoException,
     );
-    expect(error?.code).toBe('ENOENT');
+    expect(error?.code).toBe('EEXIST');
     expect(error?.path).toBe(target);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['a-file']);
+  });
+
+  it('makes the report\'s folder when it does not exist yet', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'no-such-dir', 'report.json');
+    await writeJsonReport(target, seedReport);
+    expect(readdirSync(join(dir, 'no-such-dir'))).toEqual(['report.json']);
   });
 
   it('refuses to write an entry the reader would refuse: a note too long, a byte count that is not an integer', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import { displayWidth, renderSnapshotTable, renderTerminal, truncateMiddle } from '../../src/report/terminal.js';
+import { displayWidth, renderSnapshotTable, renderTerminal, truncateDistinct, truncateMiddle } from '../../src/report/terminal.js';
 import { jobReport } from '../helpers/jobs.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
@@ -41,6 +41,11 @@ STATUS         KEY               BASELINE → CURRENT             Δ (Δ%)
 ¹ held to the rule dev*/** of the config
 
 2 keys within thresholds not listed (1 improved, 1 pass)
+
+To accept an intended change: 'ascend-memory-gate baseline --out FILE' with this
+check's inputs, then commit 'FILE' (the Action: 'mode: update'); on a pull
+request, the baseline update label (config 'baselineUpdateLabel') set by a
+maintainer lets its own baseline count.
 `);
   });
 
@@ -79,6 +84,11 @@ STATUS         KEY               BASELINE → CURRENT             Δ (Δ%)
 STATUS       KEY                           BASELINE → CURRENT             Δ (Δ%)
 ✗ regressed  DEV_MEM/dev0/APP              1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)
 ✗ regressed  dev0/fused_att…_attention_v2  1.9 GiB → 19.4 GiB       +1 B (+900%)
+
+To accept an intended change: 'ascend-memory-gate baseline --out FILE' with this
+check's inputs, then commit 'FILE' (the Action: 'mode: update'); on a pull
+request, the baseline update label (config 'baselineUpdateLabel') set by a
+maintainer lets its own baseline count.
 `);
     expect(truncateMiddle('DEV_MEM/dev0/RUNTIME', 12)).toBe('DEV_ME…NTIME');
     expect(truncateMiddle('算子_加法_乘法', 9)).toBe('算子…乘法');
@@ -116,6 +126,11 @@ STATUS       KEY             BASELINE → CURRENT             Δ (Δ%)
     4,096 of 4,096 devices, worst dev0; median +2.0 GiB (+10.0%)
 
 57,344 keys within thresholds not listed (57,344 pass)
+
+To accept an intended change: 'ascend-memory-gate baseline --out FILE' with this
+check's inputs, then commit 'FILE' (the Action: 'mode: update'); on a pull
+request, the baseline update label (config 'baselineUpdateLabel') set by a
+maintainer lets its own baseline count.
 `);
     // --all lists every key: 4,096 rows, no roll-up.
     expect(renderTerminal(big, { width: 80, all: true }).split('\n').filter((l) => l.startsWith('✗ regressed  DEV_MEM/dev'))).toHaveLength(4096);
@@ -175,17 +190,17 @@ describe('renderSnapshotTable', () => {
 
   it('lists modules with human and exact peaks, kernels with human and exact diffs, and the meta line', () => {
     expect(renderSnapshotTable(snapshot)).toBe(`Modules (3)
-KEY                        PEAK   PEAK BYTES   CURRENT  ALLOCS  FREES
+KEY                        PEAK        EXACT   CURRENT  ALLOCS  FREES
 DEV_MEM/dev0/APP       19.4 GiB  20781957120  19.4 GiB      18      0
 DEV_PROC_MEM/dev0/APP   1.9 GiB   2078195712   1.9 GiB       -      -
 SVM_MEM/RUNTIME        19.0 MiB     19927040  19.0 MiB      37      0
 
 Kernels (2)
-KEY                  DIFF  DIFF BYTES  ROWS  ADDED  REMOVED  EVENT
-dev0/matmul_v1       +6 B           6     1      0        0  KERNEL_LAUNCH
-dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
+KEY                  DIFF  EXACT  ROWS  ADDED  REMOVED  EVENT
+dev0/matmul_v1       +6 B      6     1      0        0  KERNEL_LAUNCH
+dev1/add_custom  -3.0 KiB  -3072     4      1        2  -
 
-3 files, 12 records, 1 skipped; alloc failures: dev0 0, dev1 2
+3 files, 12 records, 1 skipped; alloc failures: dev1 2
 `);
   });
 
@@ -195,11 +210,11 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
     const kernelLines = text.split('\n').slice(text.split('\n').indexOf('Kernels (3)') + 1);
     // Rows in compareKeys order whatever the snapshot's key order (the long key was added last); it does not widen the column.
     expect(kernelLines.slice(0, 5)).toEqual([
-      'KEY                  DIFF  DIFF BYTES  ROWS  ADDED  REMOVED  EVENT',
-      'dev0/matmul_v1       +6 B           6     1      0        0  KERNEL_LAUNCH',
+      'KEY                  DIFF  EXACT  ROWS  ADDED  REMOVED  EVENT',
+      'dev0/matmul_v1       +6 B      6     1      0        0  KERNEL_LAUNCH',
       longKey,
-      '                     +1 B           1     1      1        0  OP_LAUNCH',
-      'dev1/add_custom  -3.0 KiB       -3072     4      1        2  -',
+      '                     +1 B      1     1      1        0  OP_LAUNCH',
+      'dev1/add_custom  -3.0 KiB  -3072     4      1        2  -',
     ]);
   });
 
@@ -210,8 +225,59 @@ dev1/add_custom  -3.0 KiB       -3072     4      1        2  -
     expect(text.indexOf('dev2/op')).toBeLessThan(text.indexOf('dev10/op'));
   });
 
+  it('fits the terminal: the last columns are left out and named, the meta line names only devices with failures', () => {
+    const devices = Object.fromEntries(Array.from({ length: 4096 }, (_, i) => [`dev${i}`, 0]));
+    const text = renderSnapshotTable({ ...snapshot, meta: { ...snapshot.meta, allocFailures: devices } }, 40);
+    // A key wider than the room left ends its line; its figures continue under their columns.
+    expect(text).toBe(`Modules (3)
+KEY                   PEAK        EXACT
+DEV_MEM/dev0/APP  19.4 GiB  20781957120
+DEV_PROC_MEM/dev0/APP
+                   1.9 GiB   2078195712
+SVM_MEM/RUNTIME   19.0 MiB     19927040
+Left out to fit 40 columns: CURRENT,
+ALLOCS, FREES (parse --json has every
+field).
+
+Kernels (2)
+KEY                  DIFF  EXACT  ROWS
+dev0/matmul_v1       +6 B      6     1
+dev1/add_custom  -3.0 KiB  -3072     4
+Left out to fit 40 columns: ADDED,
+REMOVED, EVENT (parse --json has every
+field).
+
+3 files, 12 records, 1 skipped; alloc
+failures: none on 4,096 devices
+`);
+    for (const line of text.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+  });
+
   it('says so when nothing was read', () => {
     const empty: Snapshot = { version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } };
     expect(renderSnapshotTable(empty)).toBe('Modules: none\n\nKernels: none\n\n1 file, 0 records, 0 skipped; alloc failures: none (no device seen)\n');
+  });
+});
+
+describe('rows whose keys share a long prefix', () => {
+  it('cuts each key where it differs from the others, not five rows of `dev0/mem…ne_step`', () => {
+    const sites = ['10 data_loader_step_one', '11 data_loader_step_two', '14 train_one_step', '20 train_two_step', '31 evaluate_step'].map((tail, i) =>
+      entry({ kind: 'allocationSite', key: `dev0/memory_leaks_demo_with_a_long_folder/scripts/memory_leaks_demo.py:${tail}`, baseline: 100, current: 1000 - i, delta: 900 - i, percent: 900 - i, status: 'regressed', severity: 'fail' }),
+    );
+    const out = renderTerminal({ result: 'fail', counts: { regressed: 5 }, entries: sites }, { width: 80 });
+    expect(out.split('\n').slice(2, 8)).toEqual([
+      'STATUS       KEY                              BASELINE → CURRENT          Δ (Δ%)',
+      '✗ regressed  dev0/me…10 data_loader_step_one      100 B → 1000 B  +900 B (+900%)',
+      '✗ regressed  dev0/me…11 data_loader_step_two       100 B → 999 B  +899 B (+899%)',
+      '✗ regressed  dev0/memory_l…14 train_one_step       100 B → 998 B  +898 B (+898%)',
+      '✗ regressed  dev0/memory_l…20 train_two_step       100 B → 997 B  +897 B (+897%)',
+      '✗ regressed  dev0/memory_le…31 evaluate_step       100 B → 996 B  +896 B (+896%)',
+    ]);
+  });
+
+  it('keeps the start and the differing part, cutting the end when the rest is too long', () => {
+    expect(truncateDistinct('dev0/a/b/c/model/layer0.py forward', 20, 'dev0/a/b/c/model/layer'.length)).toBe('de…layer0.py forward');
+    expect(truncateDistinct('dev0/model/x.py:14 a_very_long_function_name_indeed', 20, 'dev0/model/x.py:1'.length)).toBe('dev0/…14 a_very_lon…');
+    expect(truncateDistinct('DEV_MEM/dev0/RUNTIME', 12, 0)).toBe('DEV_ME…NTIME');
   });
 });

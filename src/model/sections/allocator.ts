@@ -15,6 +15,9 @@ export function originText(metric: Metric): string {
   return `From ${String(metric.file)}${mapped}.`;
 }
 
+/** How the note of a device without a trace begins: reports label its figures "dump-time" by it (read back from JSON too). */
+export const UNTRACED_NOTE = 'No trace was recorded (_record_memory_history was off)';
+
 function share(part: number, whole: number): string {
   return whole === 0 ? '0.0%' : `${((part / whole) * 100).toFixed(1)}%`;
 }
@@ -24,7 +27,7 @@ function describeAllocator(key: string, m: Metric): string {
   const origin = originText(m);
   if (n('traceEntries') === 0) {
     const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
-    return `No trace was recorded (_record_memory_history was off): only dump-time figures, ${what}. ${origin}`;
+    return `${UNTRACED_NOTE}: only dump-time figures, ${what}. ${origin}`;
   }
   const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
   if (key.endsWith('/reserved')) {
@@ -47,6 +50,7 @@ export const allocator: SectionDeclaration = {
   tolerance: { percent: 5, bytes: 64 * 1024 ** 2 },
   source: 'torch_npu memory snapshot (pickle)',
   describe: describeAllocator,
+  tableNote: 'allocated: requested bytes (what the program asked for, before the allocator rounds blocks up); reserved: segment bytes. A device without a trace (TRACEENTRIES 0) has dump-time figures only.',
   logicalDevices: true,
   deviceRow: {
     figures: [
@@ -62,7 +66,11 @@ export const allocator: SectionDeclaration = {
       description:
         'allocated: the most live requested bytes at any point of the trace; reserved: the most segment bytes. The latest such point is the peak point. Without a trace: the dump-time value.',
     },
-    atDump: { type: 'bytes', description: 'At dump time: the sum of allocated_size (allocated, block-rounded) or of total_size (reserved) of the device\'s segments.' },
+    atDump: {
+      type: 'bytes',
+      description:
+        "At dump time: allocated, the requested bytes of the live blocks (as every allocated figure here; the segments' allocated_size is block-rounded); reserved, the sum of total_size of the device's segments.",
+    },
     allocated: { type: 'bytes', description: 'Live requested bytes at this key\'s peak point.' },
     reserved: { type: 'bytes', description: 'Reserved (segment) bytes at this key\'s peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.' },
     point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },

@@ -56,15 +56,18 @@ export interface SectionDeclaration {
   compared?: boolean;
   /**
    * One sentence on a key's metric for its baseline verdict (the gate sets it as the entry's note): what the figure
-   * means where it came from. Absent: compared entries have no note.
+   * means where it came from. Absent: compared entries have no note. `baseline` is the baseline's metric when both
+   * sides have the key (what changed inside the figure: an allocation site's lines).
    */
-  describe?(key: string, metric: Metric): string;
+  describe?(key: string, metric: Metric, baseline?: Metric): string;
   /**
    * true: the key's device is a process's logical index (torch_npu's `npu:0` is the first of ASCEND_RT_VISIBLE_DEVICES),
    * to be mapped to the physical device where the node's environment says which (src/model/logical-devices.ts). Every
    * metric then has the fields `logicalDevice` (count) and `visibleDevices` (stringOrNull: null until mapped).
    */
   logicalDevices?: boolean;
+  /** One sentence under the `parse` table's title: what its figures count, when a field could be read two ways. */
+  tableNote?: string;
   /**
    * How the per-device table shows the section. Default: one column, the sum of the device's keys. `figures`: each key
    * is `devN/<figure>` and each named figure gets its own column (never summed with the others), then `gap`, the last

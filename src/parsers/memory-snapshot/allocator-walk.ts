@@ -15,7 +15,7 @@
 import type { Series } from '../../model/series.js';
 import { MAX_POINTS } from '../../model/series.js';
 import type { PickleValue } from './pickle-reader.js';
-import { addUserFiles, siteOf } from './sites.js';
+import { addUserFiles, siteOf, type SiteFrame } from './sites.js';
 
 /** An address as the file gives it: a number, or a bigint past 2^53 (a stream or address may be). */
 export type Address = number | bigint;
@@ -35,6 +35,8 @@ export type SiteBytes = Map<string, { bytes: number; blocks: number }>;
 /** A live set by site, with the files of every user-code frame of its blocks' stacks (absolute paths as recorded). */
 export interface LiveSites {
   sites: SiteBytes;
+  /** Each site's frame: file, line and function (absent for `<unknown>`). */
+  frames: Map<string, SiteFrame>;
   userFiles: Set<string>;
 }
 
@@ -321,13 +323,16 @@ export function untracedFigures(dump: DumpState): DeviceFigures {
 
 function bySite(live: readonly BlockUse[]): LiveSites {
   const sites: SiteBytes = new Map();
+  const where = new Map<string, SiteFrame>();
   const userFiles = new Set<string>();
   const seen = new Set<Frames>();
   for (const { size, frames } of live) {
-    const site = siteOf(frames);
+    const { site, frame } = siteOf(frames);
     const s = sites.get(site);
-    if (s === undefined) sites.set(site, { bytes: size, blocks: 1 });
-    else {
+    if (s === undefined) {
+      sites.set(site, { bytes: size, blocks: 1 });
+      if (frame !== null) where.set(site, frame);
+    } else {
       s.bytes = exactSum(s.bytes, size, () => `the bytes of site ${site}`);
       s.blocks++;
     }
@@ -336,5 +341,5 @@ function bySite(live: readonly BlockUse[]): LiveSites {
       addUserFiles(frames, userFiles);
     }
   }
-  return { sites, userFiles };
+  return { sites, frames: where, userFiles };
 }

@@ -1,7 +1,7 @@
 // A memory snapshot file (`{segments, device_traces}` or a bare segment list) to its figures per device, in one forward pass.
 import { InputError } from '../../common/errors.js';
 import { DumpState, TraceWalk, untracedFigures, type Address, type DeviceFigures } from './allocator-walk.js';
-import { PickleFloat, PickleTuple, readPickle, type PickleDict, type PickleValue } from './pickle-reader.js';
+import { MemoFetches, PickleFloat, PickleTuple, readPickle, type PickleDict, type PickleValue } from './pickle-reader.js';
 
 /** One device of the file (its index is the process's logical device index: segment.device, device_traces[N]). */
 export interface SnapshotDevice extends DeviceFigures {
@@ -26,6 +26,12 @@ export interface SnapshotFigures {
 
 const LIVE_STATES = new Set(['active_allocated', 'active_pending_free']);
 
+/** Why a segment, block or trace entry met a second time is refused (walking it again would cost its size per 2 bytes of file). */
+const PLACED_TWICE = "torch's _snapshot() never shares a segment, block or trace entry between two places, so no torch wrote this file: refused, nothing of it was used";
+
+/** Throws when `value` is placed a second time by a memo fetch; `what` names it. */
+type Once = (value: PickleValue | undefined, what: () => string) => void;
+
 /** Reads the snapshot at `path` (`name` in messages). Throws an InputError naming the file and where it is wrong. */
 export function snapshotFigures(path: string, name: string, fileSize: number): SnapshotFigures {
   const dumps = new Map<number, DumpState>();
@@ -41,6 +47,11 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     if (walk === undefined) walks.set(device, (walk = new TraceWalk()));
     return walk;
   };
+  const memoFetches = new MemoFetches();
+  const once: Once = (value, what) => {
+    const at = memoFetches.of(value);
+    if (at !== undefined) throw new InputError(`${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`);
+  };
   const checked = <T>(where: () => string, read: () => T): T => {
     try {
       return read();
@@ -52,15 +63,19 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
   const addSegments = (items: readonly PickleValue[]): void => {
     for (const item of items) {
       const index = segmentIndex++;
-      checked(() => `segment ${index}`, () => addSegment(item, dumpOf));
+      once(item, () => `segment ${index}`);
+      checked(() => `segment ${index}`, () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)));
     }
   };
   const addEntries = (device: number, items: readonly PickleValue[]): void => {
     const walk = walkOf(device);
-    for (const item of items) checked(() => `device_traces[${device}][${walk.entries}]`, () => addEntry(item, walk));
+    for (const item of items) {
+      once(item, () => `device_traces[${device}][${walk.entries}]`);
+      checked(() => `device_traces[${device}][${walk.entries}]`, () => addEntry(item, walk));
+    }
   };
 
-  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries });
+  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches);
   const top = document.value;
   let topLevel: SnapshotFigures['topLevel'];
   let traceLists = 0;
@@ -83,6 +98,8 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     lists.forEach((list, device) => {
       if (!Array.isArray(list)) throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
       if (list.length > 0 && document.streamed.traces.has(device)) throw layoutError(name);
+      // A streamed list is empty by now: placing it again costs nothing. A full one would be walked again.
+      if (list.length > 0) once(list, () => `device_traces[${device}]`);
       if (list.length > 0) addEntries(device, list);
     });
   } else {
@@ -106,7 +123,7 @@ function layoutError(name: string): InputError {
 /** A field that is not what the format says: the caller adds where it is. */
 class FieldError extends Error {}
 
-function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState): void {
+function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, once: Once): void {
   const segment = dict(item, 'is not a dict');
   const device = deviceIndex(segment.get('device'));
   const total = bytes(segment, 'total_size');
@@ -116,7 +133,9 @@ function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState): v
   const blocks = segment.get('blocks');
   if (blocks === undefined) return;
   if (!Array.isArray(blocks)) throw new FieldError("'blocks' is not a list");
+  once(blocks, () => 'blocks list');
   for (let i = 0; i < blocks.length; i++) {
+    once(blocks[i], () => `block ${i}`);
     const block = dict(blocks[i] as PickleValue, `block ${i} is not a dict`);
     const state = block.get('state');
     if (typeof state !== 'string') throw new FieldError(`block ${i}: 'state' is not a string`);

@@ -2,7 +2,7 @@
 import { findDeviceSegment, type Metric, type SegmentBounds } from '../../model/sections/index.js';
 import { rewriteKeys } from '../../model/rewrite-keys.js';
 import type { Snapshot } from '../../model/snapshot.js';
-import { SITE } from './sites.js';
+import { FUNCTION_SITE, SITE } from './sites.js';
 
 /** Where the user's code is: `--source-root` (strict), or the Action's workspace (used when some site lies under it). */
 export interface SourceRoot {
@@ -20,13 +20,14 @@ export interface SourceRoot {
 export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snapshot {
   const dir = root.path.endsWith('/') ? root.path : `${root.path}/`;
   const bounds: SegmentBounds = { start: 0, end: 0 };
-  const split = (site: string): { file: string; rest: string } | null => {
-    const m = SITE.exec(site);
+  // Allocation-site keys name a function (`file.py forward`), OOM holders a line (`file.py:212 forward`).
+  const split = (site: string, shape: RegExp): { file: string; rest: string } | null => {
+    const m = shape.exec(site);
     return m === null ? null : { file: m[1] as string, rest: site.slice((m[1] as string).length) };
   };
   /** The site relative to the root, or null when its file is not under it. */
-  const moved = (site: string, codeRoot: unknown): string | null => {
-    const parts = split(site);
+  const moved = (site: string, codeRoot: unknown, shape: RegExp = FUNCTION_SITE): string | null => {
+    const parts = split(site, shape);
     if (parts === null) return null;
     const file = `${typeof codeRoot === 'string' ? codeRoot : ''}${parts.file}`;
     return file.startsWith(dir) ? `${file.slice(dir.length)}${parts.rest}` : null;
@@ -48,7 +49,7 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
       Object.entries(sites).some(([key, metric]) => {
         const site = siteOfKey(key);
         return site !== null && moved(site, metric.codeRoot) !== null;
-      }) || Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot) !== null));
+      }) || Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
     if (!anyUnder) return snapshot;
   }
   return rewriteKeys(snapshot, {
@@ -59,7 +60,7 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
     },
     ooms: (key, metric) => {
       const list = oomSites(metric).map(([site, bytes, codeRoot]): [string, number, string] => {
-        const relative = moved(site, codeRoot);
+        const relative = moved(site, codeRoot, SITE);
         return relative === null ? [site, bytes, codeRoot] : [relative, bytes, dir];
       });
       return { key, metric: { ...metric, sites: JSON.stringify(list) } };

@@ -5,9 +5,10 @@ import { OOM_FIELD_DEFAULTS, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
 import type { RunSettings } from '../run-settings.js';
-import type { SiteBytes } from './allocator-walk.js';
+import type { LiveSites, SiteBytes } from './allocator-walk.js';
+import { linesField, type SiteLine } from '../../model/sections/allocation-sites.js';
 import { isMemUsageFile, memUsageBeside, parseMemUsageFile } from './mem-usage.js';
-import { commonFolder, relativeSite } from './sites.js';
+import { commonFolder, relativeFile, relativeSite, UNKNOWN_SITE } from './sites.js';
 import { snapshotFigures } from './snapshot-figures.js';
 import { relativeToSourceRoot } from './source-root.js';
 
@@ -42,16 +43,14 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
     const dump = { traceEntries: d.traceEntries, segments: d.dump.segments, largestSegment: d.dump.largestSegment, largestFreeBlock: d.dump.largestFreeBlock };
     const a = d.peakAllocated;
     const r = d.peakReserved;
-    into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.allocated, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
+    // One definition of allocated bytes throughout: requested bytes (the walk's); allocated_size is block-rounded.
+    into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.liveRequested, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
     into.addMetric('allocator', `${dev}/reserved`, { peak: r.bytes, atDump: d.dump.reserved, allocated: r.allocated, reserved: r.bytes, point: r.point, ...dump, ...origin });
     if (d.timeline !== null) {
       into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
       into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
     }
-    for (const [recorded, { bytes, blocks }] of d.sites.sites) {
-      const { site, codeRoot } = relativeSite(recorded, root);
-      into.addMetric('allocationSites', `${dev}/${site}`, { bytes, blocks, codeRoot, ...origin });
-    }
+    for (const [site, metric] of functionSites(d.sites, root, file.name)) into.addMetric('allocationSites', `${dev}/${site}`, { ...metric, ...origin });
     d.ooms.forEach((o, i) => {
       oomDevices.add(d.device);
       const largest = d.dump.largestFreeBlock;
@@ -82,6 +81,34 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
 /** Once per run, on the built snapshot: site paths moved to the source root, when the run names one; every OOM's cause. */
 export function finishMemorySnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
   return withOomCauses(run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot), run.oom);
+}
+
+/**
+ * A live set's sites by function (`model/attention.py forward`), the file relative to `root`: bytes and blocks summed
+ * over the function's lines, which are kept with their bytes. A line that moves within its function changes no key.
+ */
+function functionSites(live: LiveSites, root: string | null, name: string): Map<string, { bytes: number; blocks: number; lines: string; codeRoot: string }> {
+  const grouped = new Map<string, { bytes: number; blocks: number; lines: Map<number, SiteLine>; codeRoot: string }>();
+  for (const [recorded, { bytes, blocks }] of live.sites) {
+    const frame = live.frames.get(recorded);
+    const where = frame === undefined ? { file: '', codeRoot: '' } : relativeFile(frame.file, root);
+    const site = frame === undefined ? UNKNOWN_SITE : `${where.file} ${frame.name}`;
+    let g = grouped.get(site);
+    if (g === undefined) grouped.set(site, (g = { bytes: 0, blocks: 0, lines: new Map(), codeRoot: where.codeRoot }));
+    g.bytes = exactBytes(g.bytes + bytes, site, name);
+    g.blocks += blocks;
+    if (frame !== undefined) {
+      const line = g.lines.get(frame.line);
+      // One line of one function is one site unless its name differs only by a space ('a b' and 'a_b'): summed.
+      g.lines.set(frame.line, line === undefined ? [frame.line, bytes, blocks] : [frame.line, exactBytes(line[1] + bytes, site, name), line[2] + blocks]);
+    }
+  }
+  return new Map([...grouped].map(([site, g]) => [site, { bytes: g.bytes, blocks: g.blocks, lines: linesField(g.lines.values()), codeRoot: g.codeRoot }]));
+}
+
+function exactBytes(sum: number, site: string, name: string): number {
+  if (!Number.isSafeInteger(sum)) throw new InputError(`${name}: the bytes of site ${site} pass 2^53 - 1 and cannot be counted exactly`);
+  return sum;
 }
 
 function topSites(sites: SiteBytes): [string, number][] {
