@@ -1,6 +1,6 @@
 // `--config` and `--capacity` for the commands that read inputs: the device capacity and fragmentation share OOM causes are decided with at parse time.
 import { UsageError } from '../common/errors.js';
-import { deviceLimits } from '../gate/findings/devices.js';
+import { deviceLimits } from '../gate/findings/headroom.js';
 import { loadGateConfig } from '../gate/thresholds.js';
 import type { OomRuleSettings } from '../model/oom-cause.js';
 import { parseSize } from '../model/units.js';

@@ -3,11 +3,12 @@
 import { disjointOf } from './disjoint.js';
 import { SECTIONS, sectionOfKind, valueOf, type SectionDeclaration } from '../model/sections/index.js';
 import type { Metric } from '../model/sections/types.js';
-import { compareKeys, hasNoMetrics, keysOf, metricsOf, type ModuleMetric } from '../model/snapshot.js';
+import { compareKeys, hasNoMetrics, keysOf, metricsOf } from '../model/snapshot.js';
+import { VERDICTS_AFTER_FINDINGS, VERDICTS_BEFORE_FINDINGS } from './basics.js';
 import { judge, withFindings, withNoiseBand, type Band } from './compare.js';
 import { applyEnvironment } from './environment.js';
-import { assessDevices, FINDING_STATUSES } from './findings/devices.js';
-import { sectionThresholds } from './thresholds.js';
+import { FINDINGS, findingOrder, writerOf, type AnyFinding } from './findings/index.js';
+import { sectionThresholds } from './tolerance.js';
 import { STATUSES, type Entry, type FindingStatus, type GateConfig, type GateInput, type GateReport, type NoiseLookup, type Policy, type Severity, type Status } from './types.js';
 
 /** One claim of the report that the trusted limits do not give. */
@@ -49,7 +50,11 @@ export interface TrustedLimits {
 }
 
 /** Statuses of the baseline comparison (compare.ts); every other status is a finding's. */
-const VERDICT_STATUSES: ReadonlySet<Status> = new Set(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+const VERDICT_STATUSES: ReadonlySet<Status> = new Set([...VERDICTS_BEFORE_FINDINGS, ...VERDICTS_AFTER_FINDINGS]);
+
+/** The findings derived again here (their `rejudge.derivedFrom`), and the sections whose figures they read. */
+const DERIVED_FINDINGS: readonly AnyFinding[] = (FINDINGS as readonly AnyFinding[]).filter((f) => 'derivedFrom' in f.rejudge);
+const DERIVED_FROM: ReadonlySet<string> = new Set(DERIVED_FINDINGS.flatMap((f) => ('derivedFrom' in f.rejudge ? f.rejudge.derivedFrom : [])));
 
 /** What a finding says when the report holds no verdict for its key: the verdict was taken away, and that fails. */
 export const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
@@ -69,10 +74,13 @@ export const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this bas
  * - per key of every compared section: baseline value, delta, percent, rule, status and severity (compare.ts's judge,
  *   and the noise band from the trusted history when the config has one);
  *   a trusted baseline key with no entry is `missing` and fails, and so does a second verdict for one key;
- * - the findings that follow from the module peaks the report holds: each device's headroom, CANN reference costs on a
- *   first run, imbalance between devices (devices.ts, over the trusted baseline and the report's module figures);
- * - for the other findings (leak suspects, allocation failures, growth, step leaks), whose evidence the report does not
- *   hold: the severity the trusted `verdicts` give their status; one whose key lost its verdict fails;
+ * - the findings declared `derivedFrom` sections (src/gate/findings/): assessed again over those sections' figures as
+ *   the report holds them and the trusted baseline and config (each device's headroom, CANN reference costs on a first
+ *   run, imbalance between devices);
+ * - the findings declared `kept`, whose evidence the report does not hold (leak suspects, allocation failures, OOMs,
+ *   fragmentation, growth, step leaks): the severity the trusted `verdicts` give their status; one whose key lost its
+ *   verdict (in the sections the finding reads from the key's own metric) fails;
+ * - an entry no finding is declared to write (a status on a kind it is never written for) fails;
  * - the environment findings' severity, the counts and the result.
  * Keys are matched in the form the report writes them (`keyAsWritten`: the report shortens keys past its limit).
  */
@@ -85,8 +93,8 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
   const trustedKeys = new Map(compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]));
   const seen = new Map(compared.map((declaration) => [declaration.kind, new Set<string>()]));
   const verdicts: Entry[] = [];
-  /** The report's module figures under their whole keys: what the device findings are derived from. */
-  const modulePeaks: Record<string, ModuleMetric> = {};
+  /** The report's figures of the sections derived findings read, under their whole keys. */
+  const figures: Record<string, Record<string, Metric>> = Object.fromEntries([...DERIVED_FROM].map((name) => [name, {}]));
   /** Claimed findings that are derived here, by kind, key and status, with where they stand in the report. */
   const derivable = new Map<string, { entry: Entry; index: number }[]>();
   const kept: { entry: Entry; index: number }[] = [];
@@ -108,9 +116,8 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
       }
       keys.add(entry.key);
       verdicts.push(rejudged);
-      if (declaration.name === 'modules' && entry.current !== null) {
-        modulePeaks[trustedKey?.key ?? entry.key] = { peak: entry.current, current: entry.current, allocs: null, frees: null };
-      }
+      const figured = figures[declaration.name];
+      if (figured !== undefined && entry.current !== null) figured[trustedKey?.key ?? entry.key] = figureOf(declaration, entry.current);
     } else if (finding === 'derived') {
       const id = findingId(entry);
       derivable.set(id, [...(derivable.get(id) ?? []), { entry, index: i }]);
@@ -124,11 +131,9 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
   });
 
   const findings: Entry[] = [];
-  // Headroom, reference costs and imbalance, as the gate would write them for these figures.
-  const { moduleFindings, deviceEntries } = assessDevices(baseline, { sections: { modules: modulePeaks } }, config);
-  for (const derived of [...moduleFindings, ...deviceEntries]) {
-    // Leak suspects and allocation failures need counts the report does not hold: not derived here.
-    if (!isDerivedStatus(derived)) continue;
+  // The derived findings (headroom, reference costs, imbalance), as the gate would write them for these figures.
+  const derivedEntries = DERIVED_FINDINGS.flatMap((finding) => finding.assess({ baseline, current: { sections: figures }, config }) as Entry[]);
+  for (const derived of derivedEntries) {
     const entry: Entry = { ...derived, key: keyAsWritten(derived.key) };
     const matches = derivable.get(findingId(entry));
     const match = matches?.shift();
@@ -140,7 +145,8 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
   // (relabelled as this finding), which fails.
   for (const rest of derivable.values()) {
     for (const { entry, index } of rest) {
-      if (entry.kind === 'module' && !seen.get('module')?.has(entry.key)) {
+      const verdicts = seen.get(entry.kind);
+      if (verdicts !== undefined && !verdicts.has(entry.key)) {
         discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
         findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
       } else {
@@ -152,9 +158,9 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
     const finding = rejudgeKeptFinding(entry, `/entries/${index}`, config, discrepancies);
     if (finding === null) continue;
     // A finding read from a key's own metric comes with that key's verdict: one without it had its verdict taken away.
-    const sections = FINDINGS_WITH_VERDICT[finding.status];
+    const rejudging = writerOf(finding)?.finding.rejudge;
     const declaration = sectionOfKind(finding.kind);
-    if (sections !== undefined && declaration !== undefined && sections.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
+    if (rejudging !== undefined && 'kept' in rejudging && declaration !== undefined && rejudging.withVerdict.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
       discrepancies.push({ pointer: `/entries/${index}/severity`, key: finding.key, field: 'severity', claimed: finding.severity, rejudged: 'fail' });
       finding.severity = 'fail';
       finding.note = ORPHAN_FINDING_NOTE;
@@ -215,11 +221,18 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
 }
 
 /** A section's trusted baseline keys, by the form the report writes them, with the key itself and its compared value. */
-function trustedKeysOf(declaration: SectionDeclaration, baseline: GateInput, keyAsWritten: (key: string) => string): Map<string, { key: string; value: number }> {
+function trustedKeysOf(declaration: SectionDeclaration, baseline: GateInput, keyAsWritten: (key: string) => string): Map<string, TrustedKey> {
   const metrics = metricsOf(baseline, declaration.name);
-  const out = new Map<string, { key: string; value: number }>();
-  for (const key of keysOf(metrics)) out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key] as Metric) });
+  const out = new Map<string, TrustedKey>();
+  for (const key of keysOf(metrics)) out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key] as Metric), metric: metrics[key] as Metric });
   return out;
+}
+
+/** A trusted baseline key: whole, its compared value and its metric. */
+interface TrustedKey {
+  key: string;
+  value: number;
+  metric: Metric;
 }
 
 /** One key's verdict judged again: the trusted baseline value against the report's current. */
@@ -227,7 +240,7 @@ function rejudgeVerdict(
   entry: Entry,
   at: string,
   declaration: SectionDeclaration,
-  trusted: { key: string; value: number } | undefined,
+  trusted: TrustedKey | undefined,
   config: GateConfig,
   keyAsWritten: (key: string) => string,
   discrepancies: Discrepancy[],
@@ -241,7 +254,14 @@ function rejudgeVerdict(
   if (band !== undefined && (judged.status === 'regressed' || judged.status === 'improved')) {
     judged = unitOf(withNoiseBand(judged, thresholds, band, config, declaration.unit === 'count' ? 'count' : undefined), declaration);
   }
-  const rejudged: Entry = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
+  let rejudged: Entry = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
+  // The section's sentence on the key's metric, as compare.ts writes it unless the noise band said why: the run's own
+  // (only the run holds its metric: the claimed note stays), or the trusted baseline's for a key the run lacks.
+  const describe = declaration.describe;
+  if (describe !== undefined && rejudged.note === undefined) {
+    const note = entry.current !== null ? entry.note : trusted === undefined ? undefined : describe(trusted.key, trusted.metric);
+    if (note !== undefined) rejudged = { ...rejudged, note };
+  }
   const unit = rejudged.unit ?? 'bytes';
   const differ = (field: 'baseline' | 'delta' | 'percent' | 'rule' | 'unit', claimed: string | number | null, value: string | number | null): void => {
     if (claimed !== value) discrepancies.push({ pointer: `${at}/${field}`, key: entry.key, field, claimed, rejudged: value, ...(field === 'rule' || field === 'unit' ? {} : { unit }) });
@@ -259,44 +279,21 @@ function rejudgeVerdict(
   return rejudged;
 }
 
-/** Findings derived here from the module figures: a device's headroom, reference costs and imbalance of modules. */
-const DERIVED_DEVICE: ReadonlySet<Status> = new Set(['over-capacity', 'low-headroom', 'pass']);
-const DERIVED_MODULE: ReadonlySet<Status> = new Set(['above-reference', 'imbalance']);
-
-function isDerivedStatus(entry: Pick<Entry, 'kind' | 'status'>): boolean {
-  return entry.kind === 'device' ? DERIVED_DEVICE.has(entry.status) : entry.kind === 'module' && DERIVED_MODULE.has(entry.status);
-}
-
-/** The sections each finding that is not derived is written for (src/gate/findings/). */
-const KEPT_SECTIONS: Partial<Record<Status, readonly string[]>> = {
-  'leak-suspect': ['modules', 'unfreed'],
-  'step-leak': ['stepLeaks'],
-  growing: ['modules', 'components', 'steps'],
-  // OOMs (job logs, memory snapshots): their figures are in the run's snapshot, not the report; kept, severity as trusted.
-  oom: ['ooms'],
-};
-
-/**
- * Findings read from a key's own metric (and timelines that only come with one: the profiler's modules and components),
- * per section: the run has that key, so an honest report has its verdict too. Steps' timelines have keys of their own.
- */
-const FINDINGS_WITH_VERDICT: Partial<Record<Status, readonly string[]>> = {
-  'leak-suspect': ['modules'],
-  growing: ['modules', 'components'],
-};
-
-/** `derived` here from the module figures, `kept` as claimed (their evidence is not in the report), or neither: no gate writes it. */
+/** `derived` again here from the report's figures, `kept` as claimed (their evidence is not in the report), or neither: no finding writes it. */
 function findingClass(entry: Entry): 'derived' | 'kept' | null {
-  if (isDerivedStatus(entry)) return 'derived';
-  if (entry.kind === 'device') return entry.status === 'alloc-failure' ? 'kept' : null;
-  const declaration = sectionOfKind(entry.kind);
-  const sections = KEPT_SECTIONS[entry.status];
-  return declaration !== undefined && sections !== undefined && sections.includes(declaration.name) ? 'kept' : null;
+  const writer = writerOf(entry);
+  if (writer === undefined) return null;
+  return 'derivedFrom' in writer.finding.rejudge ? 'derived' : 'kept';
 }
 
-/** Which derived finding an entry claims to be: a device has one headroom verdict, a module one of each status. */
+/** A verdict's figure as a metric of its section: the compared value, every other field unknown. */
+function figureOf(declaration: SectionDeclaration, current: number): Metric {
+  return { ...Object.fromEntries(Object.keys(declaration.fields).map((field) => [field, null])), [declaration.value]: current };
+}
+
+/** Which derived finding an entry claims to be: one per finding and key (a device has one headroom verdict, whatever its status). */
 function findingId(entry: Pick<Entry, 'kind' | 'key' | 'status'>): string {
-  return `${entry.kind}\0${entry.key}\0${entry.kind === 'device' ? 'headroom' : entry.status}`;
+  return `${entry.kind}\0${entry.key}\0${writerOf(entry)?.finding.name ?? entry.status}`;
 }
 
 /** A claimed derived finding against the one derived here: status, severity and the figures it was held to. */
@@ -320,25 +317,6 @@ function rejudgeKeptFinding(entry: Entry, at: string, config: GateConfig, discre
   }
   if (entry.severity !== policy) discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: policy });
   return { ...entry, severity: policy };
-}
-
-/**
- * The order the gate lists findings in (compare.ts, FINDINGS): the device assessments (module findings, then device
- * entries, each by key then status), then growth by section and key, step leaks, unfreed memory.
- */
-function findingOrder(sectionOrder: ReadonlyMap<string, number>): (a: Entry, b: Entry) => number {
-  const statusRank = (status: Status): number => (FINDING_STATUSES as readonly Status[]).indexOf(status);
-  const group = (e: Entry): number => {
-    if (e.status === 'growing') return 2;
-    if (e.status === 'step-leak') return 3;
-    if (e.status === 'leak-suspect' && e.kind !== 'module') return 4;
-    return e.kind === 'device' ? 1 : 0;
-  };
-  return (a, b) =>
-    group(a) - group(b) ||
-    (group(a) === 2 ? (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) : 0) ||
-    compareKeys(a.key, b.key) ||
-    statusRank(a.status) - statusRank(b.status);
 }
 
 /** A non-byte section's entries carry its unit, as compare.ts writes them. */

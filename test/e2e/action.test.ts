@@ -15,6 +15,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memscopeDumpText } from '../../bench/memscope-generate.mjs';
+import { memoryRecord } from '../helpers/memory-record.js';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { buildZip } from './zip.js';
@@ -2296,5 +2298,127 @@ describe('job logs', () => {
     expect(posted).toContain('### ❌ Memory gate failed: 1 oom');
     expect(posted).not.toContain('This report is not trustworthy');
     expect(posted.split('\n').find((line) => line.startsWith('1. `dev0/outside-allocator`: '))!.replace(/\\(.)/g, '$1')).toContain(NOTE);
+  });
+});
+
+// ───────────────────────────── issue 30: comment mode re-judges every kind of evidence's findings ─────────────────────────────
+
+describe('comment mode on honest reports of each kind of evidence (the findings re-judged from their declarations)', () => {
+  const CLI = join(ROOT, 'dist', 'cli.js');
+  let nextRun = 9700;
+
+  /** `node dist/cli.js baseline --out baselines/memory-baseline.json ARGS` in the workspace: the baseline a user commits. */
+  async function recordBaseline(dirs: RunDirs, args: string[]): Promise<void> {
+    const stderr = await new Promise<string>((done) => {
+      execFile(process.execPath, [CLI, 'baseline', '--out', 'baselines/memory-baseline.json', ...args], { cwd: dirs.workspace }, (err, _stdout, stderr) => done(err ? `${err.message}\n${stderr}` : ''));
+    });
+    expect(stderr).toBe('');
+  }
+
+  /**
+   * The gate's run on the fork PR's head (check mode, the base's baseline and config in its workspace), its report.json
+   * uploaded as the artifact; then the comment job (mode: comment, workflow_run) re-judges it from the base commit.
+   */
+  async function gateThenComment(dirs: RunDirs, inputs: Record<string, string>, prNumber: number): Promise<{ check: ActionRun; comment: ActionRun; body: string }> {
+    const files: Record<string, string> = {};
+    for (const name of ['baselines/memory-baseline.json', '.github/memory-gate.json']) {
+      const file = join(dirs.workspace, name);
+      if (existsSync(file)) files[name] = readFileSync(file, 'utf8');
+    }
+    const baseRef = `findings-base-${prNumber}`;
+    fake.commitFiles({ branch: baseRef, files, parent: null, message: `base of ${baseRef}` });
+    const headSha = prNumber.toString(16).padStart(40, 'f');
+    const check = await runAction({ dirs, inputs: { ...inputs, comment: 'never' }, event: 'push', sha: headSha });
+    const report = readReport(check);
+    const run = nextRun++;
+    fake.addArtifact({ name: 'memory-gate-report', runId: run, files: { 'report.json': readFileSync(check.outputs.report!, 'utf8') } });
+    fake.addPull({ number: prNumber, headRef: 'patch-1', headOwner: 'forker', headSha, baseRef });
+    const payload = { action: 'completed', workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: report.result === 'fail' ? 'failure' : 'success', pull_requests: [] }, repository: { full_name: REPO } };
+    const comment = await runAction({ inputs: { mode: 'comment', comment: 'always' }, event: 'workflow_run', payload, runId: run + 1000 });
+    expect(comment.code, why(comment)).toBe(0);
+    const comments = fake.comments(prNumber);
+    expect(comments, why(comment)).toHaveLength(1);
+    return { check, comment, body: comments[0]!.body.replaceAll('\u00a0', ' ') };
+  }
+
+  /** Nothing marked: no "not trustworthy" banner in the comment or the job summary, no warning saying so. */
+  function trusted(r: { comment: ActionRun; body: string }): void {
+    expect(r.body).not.toContain('⛔');
+    expect(r.body).not.toContain('not trustworthy');
+    expect(r.comment.summary).not.toContain('not trustworthy');
+    expect(r.comment.warnings.map((w) => w.message).filter((m) => m.includes('not trustworthy'))).toEqual([]);
+  }
+
+  it('an allocator snapshot with an OOM, the only evidence of a first run', async () => {
+    const dirs = newRunDirs();
+    const fixtures = join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'constructed');
+    mkdirSync(join(dirs.workspace, 'oom'), { recursive: true });
+    cpSync(join(fixtures, 'oom_snapshot_4242_20261201101500.pickle'), join(dirs.workspace, 'oom', 'oom_snapshot_4242_20261201101500.pickle'));
+    const r = await gateThenComment(dirs, { 'memory-snapshot': 'oom' }, 3001);
+    expect(r.check.outputs.result).toBe('fail');
+    trusted(r);
+    expect(r.body).toContain('### ❌ Memory gate failed: 1 oom (no baseline yet: 7 keys recorded) (1 warning)');
+    expect(r.comment.outputs.result).toBe('fail');
+  });
+
+  it('a fragmented warning on a real snapshot, the fragmentation config on the base commit too', async () => {
+    const dirs = newRunDirs();
+    mkdirSync(join(dirs.workspace, 'snap'), { recursive: true });
+    cpSync(join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'corpus', 'snapshot_1768383987920985470.pkl'), join(dirs.workspace, 'snap', 'snapshot_1768383987920985470.pkl'));
+    writeFiles(dirs.workspace, { '.github/memory-gate.json': JSON.stringify({ fragmentation: { percent: 5, bytes: '1MiB' } }) });
+    await recordBaseline(dirs, ['--memory-snapshot', 'snap']);
+    const r = await gateThenComment(dirs, { 'memory-snapshot': 'snap' }, 3002);
+    expect(readReport(r.check).entries.filter((e) => e.status === 'fragmented').map((e) => [e.key, e.severity])).toEqual([['dev0/allocated', 'warn']]);
+    trusted(r);
+    expect(r.body).toContain('Memory gate passed');
+    expect(r.body).toContain('fragmented');
+    expect(r.comment.outputs.result).toBe('pass');
+  });
+
+  it("msMemScope dumps with a step leak (msMemScope's rule), against a clean run's dump", async () => {
+    const dirs = newRunDirs();
+    writeFiles(dirs.workspace, { 'clean/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5 }) });
+    await recordBaseline(dirs, ['--dump', 'clean']);
+    writeFiles(dirs.workspace, { 'leak/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5, leakFromStep: 2 }) });
+    const r = await gateThenComment(dirs, { 'memscope-dump': 'leak' }, 3003);
+    const statuses = readReport(r.check).entries.map((e) => e.status);
+    expect([statuses.filter((s) => s === 'step-leak').length, statuses.filter((s) => s === 'growing').length]).toEqual([1, 2]);
+    trusted(r);
+    expect(r.body).toContain('step-leak');
+    expect(r.comment.outputs.result).toBe('fail');
+  });
+
+  it('profiler CSVs whose allocated memory keeps growing', async () => {
+    const dirs = newRunDirs();
+    const rising = (w: number): number => (w < 20 ? 4000 : 4000 + (w - 20) * 80);
+    writeFiles(dirs.workspace, { 'prof/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': memoryRecord(100, (w) => rising(w)) });
+    await recordBaseline(dirs, ['--profiler', 'prof']);
+    const r = await gateThenComment(dirs, { profiler: 'prof' }, 3004);
+    expect(readReport(r.check).entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([
+      ['component', 'dev0/PTA/active'],
+      ['component', 'dev0/PTA/allocated'],
+    ]);
+    trusted(r);
+    expect(r.body).toContain('growing');
+    expect(r.comment.outputs.result).toBe('pass');
+  });
+
+  it('a job log with one OOM of each cause on six devices, the only evidence of a first run', async () => {
+    const dirs = newRunDirs();
+    mkdirSync(join(dirs.workspace, 'logs'), { recursive: true });
+    cpSync(join(ROOT, 'test', 'fixtures', 'job-log', 'train.log'), join(dirs.workspace, 'logs', 'train.log'));
+    const r = await gateThenComment(dirs, { 'job-log': 'logs' }, 3005);
+    expect(r.check.outputs.result).toBe('fail');
+    expect(readReport(r.check).entries.map((e) => [e.key, e.status, e.severity])).toEqual([
+      ['dev0/outside-allocator', 'oom', 'fail'],
+      ['dev1/fragmentation', 'oom', 'fail'],
+      ['dev2/capacity', 'oom', 'fail'],
+      ['dev3/request-exceeds-device', 'oom', 'fail'],
+      ['dev4/free-but-refused', 'oom', 'fail'],
+      ['dev5/unknown', 'oom', 'fail'],
+    ]);
+    trusted(r);
+    expect(r.body).toContain('### ❌ Memory gate failed: 6 oom');
+    expect(r.comment.outputs.result).toBe('fail');
   });
 });

@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SchemaError } from '../../src/common/errors.js';
 import { compareSnapshots } from '../../src/gate/compare.js';
-import { estimateDevicePeaks, parseModuleKey, referenceCost, requiredHeadroom } from '../../src/gate/findings/devices.js';
+import { referenceCost } from '../../src/gate/findings/above-reference.js';
+import { estimateDevicePeaks, parseModuleKey } from '../../src/gate/findings/devices.js';
+import { requiredHeadroom } from '../../src/gate/findings/headroom.js';
 import { median } from '../../src/model/roll-up.js';
 import { runGate } from '../../src/gate/run-gate.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
@@ -724,7 +726,7 @@ describe('the config of the device verdicts', () => {
       'a verdict that does not exist',
       { verdicts: { leak: 'warn' } },
       '/verdicts/leak',
-      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, oom, fragmented, leak-suspect, step-leak, above-reference, imbalance, growing',
+      'unknown property; expected one of: over-capacity, low-headroom, alloc-failure, oom, fragmented, leak-suspect, above-reference, imbalance, growing, step-leak',
     ],
   ])('rejects %s with the JSON pointer of the bad field', (_story, json, pointer, reason) => {
     let error: unknown;

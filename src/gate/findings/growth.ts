@@ -9,55 +9,32 @@
 // (a saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put).
 // Step axis: at least `perStep` bytes more each step, still rising over the last half, troughs rising. Windows without
 // samples are absent from the series, never zeros, so a pause in sampling is no drop.
-import { SECTIONS } from '../../model/sections/index.js';
-import { compareKeys } from '../../model/snapshot.js';
 import type { Series } from '../../model/series.js';
+import type { Tolerance } from '../../model/sections/types.js';
 import { formatBytes } from '../../model/units.js';
-import { DEFAULT_CONFIG, matchRule } from '../thresholds.js';
-import type { Entry, FindingAssessor, GrowthConfig } from '../types.js';
 
-export type { GrowthConfig } from '../types.js';
+/** When a timeline counts as `growing` (the config's `growth`). */
+export interface GrowthConfig {
+  /** Time axis: the first share of the run skipped as warm-up, in percent (0 to 90). */
+  warmupPercent: number;
+  /** Time axis: how much the projected rise after warm-up may be; every set field must be exceeded. `percent` is of the series' peak. */
+  tolerance: Tolerance;
+  /** Step axis: steps skipped as warm-up (the first step allocates weights, optimizer state, caches). */
+  warmupSteps: number;
+  /** Step axis: the smallest steady rise per step that counts, bytes. */
+  perStep: number;
+  /** Fewest window peaks after warm-up for any verdict; fewer say nothing. */
+  minWindows: number;
+}
 
 /** 20% warm-up; a rise over 5% of the peak and 64 MiB; 1 MiB per step after the first step; at least 4 windows. */
-export const DEFAULT_GROWTH: Readonly<GrowthConfig> = DEFAULT_CONFIG.growth;
-
-/**
- * The `growing` finding over every series of this run (no baseline needed), in report order: section by section,
- * keys sorted. A key that its section's rules ignore is not assessed; `verdicts.growing: ignore` assesses nothing.
- */
-export const assessGrowing: FindingAssessor = ({ current, config }) => {
-  const policy = config.verdicts.growing;
-  if (policy === 'ignore') return [];
-  const entries: Entry[] = [];
-  for (const declaration of SECTIONS) {
-    const byKey = current.series?.[declaration.name];
-    if (byKey === undefined) continue;
-    const rules = config.sections[declaration.name]?.rules ?? [];
-    for (const key of Object.keys(byKey).sort(compareKeys)) {
-      if (matchRule(rules, key)?.ignore === true) continue;
-      const series = byKey[key] as Series;
-      // An allocator trace is an order of events within part of a run, not a clock or steps: nothing to project.
-      if (series.axis === 'trace') continue;
-      const growth = assessGrowth(series, config.growth);
-      if (growth === null || !growth.growing) continue;
-      entries.push({
-        kind: declaration.kind,
-        key,
-        baseline: null,
-        current: growth.rise,
-        delta: null,
-        percent: null,
-        status: 'growing',
-        severity: policy,
-        rule: null,
-        unit: 'bytes',
-        limit: growth.limit,
-        note: growth.note,
-      });
-    }
-  }
-  return entries;
-};
+export const DEFAULT_GROWTH: Readonly<GrowthConfig> = Object.freeze({
+  warmupPercent: 20,
+  tolerance: Object.freeze({ percent: 5, bytes: 64 * 1024 ** 2 }),
+  warmupSteps: 1,
+  perStep: 1024 ** 2,
+  minWindows: 4,
+});
 
 export interface Growth {
   axis: Series['axis'];

@@ -1,41 +1,23 @@
-// Findings from msMemScope dumps: step-leak (msMemScope's own leak rule) and leak-suspect on memory unfreed at the end.
+// Memory unfreed at the end of msMemScope's tracing that grew from the baseline beyond the `unfreed` tolerance: a leak-suspect.
 import { section, valueOf } from '../../model/sections/index.js';
 import { compareKeys, metricsOf } from '../../model/snapshot.js';
-import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from '../thresholds.js';
-import type { Entry, FindingAssessor } from '../types.js';
+import type { EntryOf } from '../basics.js';
+import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from '../tolerance.js';
+import { defineFinding, type FindingContext } from './declaration.js';
 
-/** step-leak on every device and pool whose dump showed blocks that msMemScope's rule calls leaked, whatever the baseline. */
-export const stepLeakFindings: FindingAssessor = ({ baseline, current, config }) => {
-  const policy = config.verdicts['step-leak'];
-  if (policy === 'ignore') return [];
-  const declaration = section('stepLeaks');
-  const before = metricsOf(baseline, declaration.name);
-  const entries: Entry[] = [];
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
-    const bytes = valueOf(declaration, metric);
-    if (bytes <= 0) continue;
-    const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : null;
-    entries.push({
-      kind: declaration.kind,
-      key,
-      baseline: old,
-      current: bytes,
-      delta: old === null ? null : bytes - old,
-      percent: percentChange(old, bytes),
-      status: 'step-leak',
-      severity: policy,
-      rule: null,
-      limit: 0,
-      note:
-        `${metric.blocks} block(s), ${bytes} bytes allocated during a step k >= 2 were still live at the end of step k+1 ` +
-        `(msMemScope's leak rule)${metric.top ? `; most: ${metric.top}` : ''}`,
-    });
-  }
-  return entries;
-};
+/** Writes leak-suspect, whose policy is the leak-suspect finding's (leak-suspect.ts); its tolerance is the `unfreed` section's. */
+export const unfreed = defineFinding({
+  name: 'unfreed',
+  statuses: [],
+  alsoWrites: ['leak-suspect'],
+  config: {},
+  writtenFor: ['unfreed'],
+  rejudge: { kept: "the dump's blocks never freed while tracing", withVerdict: [] },
+  assess: assessUnfreed,
+});
 
 /** leak-suspect where memory unfreed at the end of tracing grew from the baseline beyond the `unfreed` tolerance. */
-export const unfreedFindings: FindingAssessor = ({ baseline, current, config }) => {
+function assessUnfreed({ baseline, current, config }: FindingContext<'leak-suspect', object>): EntryOf<'leak-suspect'>[] {
   const policy = config.verdicts['leak-suspect'];
   if (policy === 'ignore') return [];
   const declaration = section('unfreed');
@@ -44,7 +26,7 @@ export const unfreedFindings: FindingAssessor = ({ baseline, current, config }) 
   const after = metricsOf(current, declaration.name);
   // Only a run with a dump baseline can say what grew: without one, every persistent allocation would look new.
   if (Object.keys(before).length === 0) return [];
-  const entries: Entry[] = [];
+  const entries: EntryOf<'leak-suspect'>[] = [];
   for (const [key, metric] of Object.entries(after).sort((a, b) => compareKeys(a[0], b[0]))) {
     const rule = matchRule(thresholds.rules, key);
     if (rule?.ignore === true) continue;
@@ -70,7 +52,7 @@ export const unfreedFindings: FindingAssessor = ({ baseline, current, config }) 
     });
   }
   return entries;
-};
+}
 
 /** `; new blocks: 4000256 B ×2` from two `sizes` fields (`4000256x2 1536`): the current sizes the baseline's do not account for. */
 function newBlocksNote(before: unknown, after: unknown): string {

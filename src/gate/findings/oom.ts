@@ -5,11 +5,64 @@
 // cause. The words are the same whichever evidence the figures came from (FORMATS-oom-messages.md §4's table).
 import { originText } from '../../model/sections/allocator.js';
 import { findDeviceSegment, section, type Metric, type SegmentBounds } from '../../model/sections/index.js';
-import { isOomCause, modulesCurrentOf, oomCause, oomDevice, oomFiguresOf, type OomCause, type OomFigures, type OomVerdict, type TotalSource } from '../../model/oom-cause.js';
+import {
+  DEFAULT_FRAGMENTATION_PERCENT,
+  isOomCause,
+  modulesCurrentOf,
+  oomCause,
+  oomDevice,
+  oomFiguresOf,
+  type OomCause,
+  type OomFigures,
+  type OomVerdict,
+  type TotalSource,
+} from '../../model/oom-cause.js';
 import { compareKeys, metricsOf, modulesOf } from '../../model/snapshot.js';
 import { formatBytes } from '../../model/units.js';
-import { deviceLimits, parseModuleKey, referenceCost } from './devices.js';
-import type { Entry, FindingAssessor, GateConfig } from '../types.js';
+import type { EntryOf, GateInput } from '../basics.js';
+import { referenceCost, type ReferenceOptions } from './above-reference.js';
+import { defineFinding, type FindingContext } from './declaration.js';
+import { parseModuleKey } from './devices.js';
+import { deviceLimits, type HeadroomOptions } from './headroom.js';
+
+/** The config's `oom`: fragmentation needs cached >= the request and >= `fragmentationPercent` of the device (src/model/oom-cause.ts). */
+export interface OomOptions {
+  oom: { fragmentationPercent: number };
+}
+
+/** What the oom finding reads: its own `oom`, and the devices' capacities (headroom's) and HCCL's reference (above-reference's). */
+type OomConfig = FindingContext<'oom', OomOptions & HeadroomOptions & ReferenceOptions>['config'];
+
+export const oom = defineFinding({
+  name: 'oom',
+  statuses: [
+    {
+      status: 'oom',
+      policy: 'fail',
+      description:
+        "An out-of-memory of the caching allocator: a job log's OOM message or a memory snapshot trace's `oom` entry, explained as one of five causes (request larger than the device, refused with free memory, held outside the allocator, fragmentation, capacity). Default fail.",
+    },
+  ],
+  config: {
+    oom: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          "How an out-of-memory's cause is decided (job logs, memory snapshots): fragmentation when the memory PyTorch cached but had not allocated is at least the request and at least `fragmentationPercent` of the device.",
+        properties: {
+          fragmentationPercent: { title: 'a percent from 0 to 100', type: 'number', minimum: 0, maximum: 100, description: `Default ${DEFAULT_FRAGMENTATION_PERCENT}.` },
+        },
+      },
+      defaults: { fragmentationPercent: DEFAULT_FRAGMENTATION_PERCENT } as OomOptions['oom'],
+      parse: (raw: unknown, defaults: OomOptions['oom']) => ({ fragmentationPercent: (raw as { fragmentationPercent?: number } | undefined)?.fragmentationPercent ?? defaults.fragmentationPercent }),
+    },
+  },
+  writtenFor: ['ooms'],
+  rejudge: { kept: 'the job log or memory snapshot the OOM was read from', withVerdict: [] },
+  // Reads `device`/`devices` (capacities) and `profile`/`hccl` too: the gate passes every finding the whole config.
+  assess: (context) => assessOoms(context as FindingContext<'oom', OomOptions & HeadroomOptions & ReferenceOptions>),
+});
 
 /** Holders named in a note: allocation sites, torch_npu modules, driver modules. */
 const NAMED = 3;
@@ -52,7 +105,7 @@ interface OomEvent {
  * `oom` for every out-of-memory event of the run, whatever the baseline (like alloc-failure): one entry per device and
  * cause, its note saying which cause, with the numbers, and the next step.
  */
-export const oomFindings: FindingAssessor = ({ current, config }) => {
+function assessOoms({ current, config }: FindingContext<'oom', OomOptions & HeadroomOptions & ReferenceOptions>): EntryOf<'oom'>[] {
   const policy = config.verdicts.oom;
   if (policy === 'ignore') return [];
   const declaration = section('ooms');
@@ -67,7 +120,7 @@ export const oomFindings: FindingAssessor = ({ current, config }) => {
     const id = `${device}/${verdict.cause}`;
     byEntry.set(id, [...(byEntry.get(id) ?? []), { key, metric, device, figures, verdict, totalFrom }]);
   }
-  const entries: Entry[] = [];
+  const entries: EntryOf<'oom'>[] = [];
   for (const [key, events] of [...byEntry].sort((a, b) => compareKeys(a[0], b[0]))) {
     // The device's largest request of this cause speaks for the others; ties by key, so the order of files never matters.
     events.sort((a, b) => b.figures.requested - a.figures.requested || compareKeys(a.key, b.key));
@@ -89,10 +142,10 @@ export const oomFindings: FindingAssessor = ({ current, config }) => {
     });
   }
   return entries;
-};
+}
 
 /** What a memory engineer says about one OOM: the cause with its numbers, the next step, the joined evidence, where it came from. */
-function explainOom(event: OomEvent, current: Parameters<FindingAssessor>[0]['current'], config: GateConfig): string {
+function explainOom(event: OomEvent, current: GateInput, config: OomConfig): string {
   const { metric: m, figures: f, verdict, device } = event;
   const R = formatBytes(f.requested);
   const b = (n: number | null): string => (n === null ? '?' : formatBytes(n));
@@ -134,7 +187,7 @@ function explainOom(event: OomEvent, current: Parameters<FindingAssessor>[0]['cu
 }
 
 /** Why the cached bytes were no fragmentation. */
-function capacityCached(f: OomFigures, verdict: OomVerdict, config: GateConfig): string {
+function capacityCached(f: OomFigures, verdict: OomVerdict, config: OomConfig): string {
   const cached = verdict.cached ?? 0;
   const largest = f.largestFreeBlock ?? null;
   if (largest !== null && largest >= f.requested && cached >= f.requested) {
@@ -165,7 +218,7 @@ function largestText(m: Metric, requested: number): string {
 }
 
 /** The evidence the run has beside the OOM: allocation sites and torch_npu's module table (snapshots), the plog's driver modules. */
-function joinedEvidence(event: OomEvent, current: Parameters<FindingAssessor>[0]['current'], config: GateConfig): string {
+function joinedEvidence(event: OomEvent, current: GateInput, config: OomConfig): string {
   const { metric: m, verdict, device, key } = event;
   let out = '';
   const sites = holdersText(m.sites);
@@ -177,7 +230,7 @@ function joinedEvidence(event: OomEvent, current: Parameters<FindingAssessor>[0]
 }
 
 /** What the plog's driver statistics saw on the device beyond the application's pool, at their peaks, and HCCL against its configured estimate. */
-function driverText(device: string, current: Parameters<FindingAssessor>[0]['current'], config: GateConfig): string {
+function driverText(device: string, current: GateInput, config: OomConfig): string {
   const peaks = new Map<string, number>();
   for (const [key, metric] of Object.entries(modulesOf(current))) {
     const parts = parseModuleKey(key);

@@ -1,0 +1,52 @@
+// The step-leak finding: msMemScope's own leak rule over training steps, from its event dumps, whatever the baseline.
+import { section, valueOf } from '../../model/sections/index.js';
+import { compareKeys, metricsOf } from '../../model/snapshot.js';
+import type { EntryOf } from '../basics.js';
+import { percentChange } from '../tolerance.js';
+import { defineFinding, type FindingContext } from './declaration.js';
+
+export const stepLeak = defineFinding({
+  name: 'step-leak',
+  statuses: [
+    {
+      status: 'step-leak',
+      policy: 'warn',
+      description: "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn.",
+    },
+  ],
+  config: {},
+  writtenFor: ['stepLeaks'],
+  rejudge: { kept: "the dump's blocks still live a step after they were allocated", withVerdict: [] },
+  assess: assessStepLeaks,
+});
+
+/** step-leak on every device and pool whose dump showed blocks that msMemScope's rule calls leaked, whatever the baseline. */
+function assessStepLeaks({ baseline, current, config }: FindingContext<'step-leak', object>): EntryOf<'step-leak'>[] {
+  const policy = config.verdicts['step-leak'];
+  if (policy === 'ignore') return [];
+  const declaration = section('stepLeaks');
+  const before = metricsOf(baseline, declaration.name);
+  const entries: EntryOf<'step-leak'>[] = [];
+  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+    const bytes = valueOf(declaration, metric);
+    if (bytes <= 0) continue;
+    const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : null;
+    entries.push({
+      kind: declaration.kind,
+      key,
+      baseline: old,
+      current: bytes,
+      delta: old === null ? null : bytes - old,
+      percent: percentChange(old, bytes),
+      status: 'step-leak',
+      severity: policy,
+      rule: null,
+      limit: 0,
+      note:
+        `${metric.blocks} block(s), ${bytes} bytes allocated during a step k >= 2 were still live at the end of step k+1 ` +
+        `(msMemScope's leak rule)${metric.top ? `; most: ${metric.top}` : ''}`,
+    });
+  }
+  return entries;
+}
+
