@@ -23,6 +23,16 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
+    // Tests, the bench and the scripts: loose results of JSON and regexes written as the output looks.
+    files: ['test/**', 'bench/**', 'scripts/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off', 'preserve-caught-error': 'off', 'no-useless-escape': 'off' },
+  },
+  {
+    // Functions evaluated in the page by puppeteer run in the browser.
+    files: ['scripts/browser.mjs', 'scripts/screenshots.mjs'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', requestAnimationFrame: 'readonly' } },
+  },
+  {
     // The allow-list: one switch over the pickle opcodes and one scanner over JSON tokens read best whole.
     files: ['src/parsers/memory-snapshot/pickle-reader.ts', 'src/json/reader.ts'],
     rules: { 'max-lines-per-function': 'off' },

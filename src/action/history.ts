@@ -72,7 +72,7 @@ export async function warnIfPullRequestCanWrite(inputs: Pick<ActionInputs, 'hist
 }
 
 /** The file of this gate on the history branch. */
-export function historyPath(commentKey: string): string {
+function historyPath(commentKey: string): string {
   return `${commentKey}.history.jsonl`;
 }
 

@@ -4,10 +4,11 @@ import { UsageError } from '../common/errors.js';
 import { parseMaxIncrease } from '../gate/thresholds.js';
 import { SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { splitList } from '../sources/local.js';
+import { MAX_HISTORY_SIZE } from '../history/limits.js';
 
-export type Mode = 'check' | 'update' | 'comment' | 'snapshot';
-export type CommentPolicy = 'on-change' | 'always' | 'never';
-export type UpdateStrategy = 'pull-request' | 'commit' | 'write';
+type Mode = 'check' | 'update' | 'comment' | 'snapshot';
+type CommentPolicy = 'on-change' | 'always' | 'never';
+type UpdateStrategy = 'pull-request' | 'commit' | 'write';
 
 export interface ActionInputs {
   /** Each evidence source's paths, directories or globs, by source name (its Action input: `plog`, `memory-compare`, …). */
@@ -116,7 +117,7 @@ function parseBranch(value: string): string {
 }
 
 function parseHistorySize(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new UsageError(`'history-size' must be a whole number from 1 to 1000, got '${value}'`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE) throw new UsageError(`'history-size' must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`);
   return Number(value);
 }
 

@@ -1,6 +1,5 @@
 // Update mode: merge a run into the baseline and propose it (pull request), commit it, or write it.
 import * as core from '@actions/core';
-import path from 'node:path';
 import type { ActionInputs } from './inputs.js';
 import { UsageError } from '../common/errors.js';
 import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic, type BaselineSource } from '../gate/baseline.js';

@@ -144,14 +144,14 @@ function usage(width: number): string {
 }
 
 /** Terminal columns: the TTY's width, else COLUMNS, else 80. */
-export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
   if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
   const columns = Number(env.COLUMNS);
   return Number.isSafeInteger(columns) && columns > 0 ? columns : 80;
 }
 
 /** Colour on a TTY only; FORCE_COLOR (not 0) forces it, NO_COLOR (non-empty) turns it off. */
-export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
@@ -192,7 +192,7 @@ async function withNodeFromOptions(snapshot: Snapshot, opts: ParsedOptions, io: 
 }
 
 /** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
-export async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
+async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
   const specs: SpecsBySource = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
   if (noSpecs(specs)) {
     throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, UsageError } from '../common/errors.js';
 import type { Snapshot } from '../model/snapshot.js';
+import { MAX_HISTORY_SIZE } from '../history/limits.js';
 import { CommandUsageError, HelpRequested, optionalString, parseCommandArgs, type CommandSpec, type OptionSpec, type ParsedOptions } from './args.js';
 
 /** What the history command borrows from the other commands: their evidence flags and how they collect a run. */
@@ -193,7 +194,7 @@ function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: strin
 
 function parseSize(value: string | undefined, spec: CommandSpec): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new CommandUsageError(`history append: --size must be a whole number from 1 to 1000, got '${value}'`, spec);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE) throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`, spec);
   return Number(value);
 }
 

@@ -66,7 +66,7 @@ export function fileSystemFailure(error: unknown, file?: string): string | undef
 }
 
 /** An expected failure: bad input or usage, GitHub refusing, a file that cannot be read or written. */
-export function isExpectedFailure(error: unknown): boolean {
+function isExpectedFailure(error: unknown): boolean {
   return error instanceof InputError || error instanceof UsageError || fileSystemFailure(error) !== undefined;
 }
 

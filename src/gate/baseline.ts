@@ -9,7 +9,7 @@ import { compileSectionsDocument, parseSectionsJson } from '../model/sections/va
 import { SECTIONS, type Metric } from '../model/sections/index.js';
 import { foldLineSites, type FoldedSites } from '../model/sections/allocation-sites.js';
 import type { Series } from '../model/series.js';
-import { compareKeys, fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../model/snapshot.js';
+import { fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../model/snapshot.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {

@@ -38,7 +38,7 @@ export type VerdictStatus = (typeof VERDICTS_BEFORE_FINDINGS)[number] | (typeof 
 export type EntryKind = string;
 
 /** Which bound held a key, when the noise band was asked: the band (the spread was wider), or the configured tolerance. */
-export interface NoiseVerdict {
+interface NoiseVerdict {
   applied: 'band' | 'tolerance';
   /** The points of history that were read (fewer than minPoints: the tolerance applied). */
   points: number;

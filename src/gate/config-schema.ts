@@ -171,7 +171,7 @@ const BASE = {
 } as const;
 
 /** A tolerance as a person writes it in the config: sizes with units. */
-export function toleranceAsWritten(tolerance: Tolerance): Record<string, number | string> {
+function toleranceAsWritten(tolerance: Tolerance): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   if (tolerance.percent !== undefined) out.percent = tolerance.percent;
   if (tolerance.bytes !== undefined) out.bytes = sizeAsWritten(tolerance.bytes);

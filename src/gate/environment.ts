@@ -1,6 +1,6 @@
 // The environment behind the numbers, compared: baseline run vs this run, and the nodes of one run against each other. Pure.
 import type { EnvironmentItems } from '../model/snapshot.js';
-import type { Entry, EnvironmentChange, EnvironmentFindings, EnvironmentPolicy, EnvironmentSplit, GateReport, Policy, Severity } from './types.js';
+import type { Entry, EnvironmentChange, EnvironmentFindings, EnvironmentPolicy, EnvironmentSplit, GateReport, Severity } from './types.js';
 
 /** A run's environment, per node name: merging two runs' maps is a union, whatever the order. */
 export type RunEnvironment = Record<string, EnvironmentItems>;
@@ -29,7 +29,7 @@ export function environmentLabel(item: string): string {
 }
 
 /** A node's value of an item, or undefined: own properties only, so `toString` is unset until a run sets it. */
-export function itemValue(node: EnvironmentItems, item: string): string | undefined {
+function itemValue(node: EnvironmentItems, item: string): string | undefined {
   return Object.hasOwn(node, item) ? node[item] : undefined;
 }
 
@@ -100,7 +100,7 @@ export function hasEnvironmentFindings(findings: EnvironmentFindings | undefined
 }
 
 /** `CANN toolkit 8.3.RC1 → 9.0.RC1; torch_npu 2.5.1 → 2.6.0`: one line for notes and annotations. */
-export function describeChanges(changes: EnvironmentChange[]): string {
+function describeChanges(changes: EnvironmentChange[]): string {
   return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
 }
 

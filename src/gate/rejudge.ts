@@ -29,7 +29,7 @@ export interface Discrepancy {
 export type ClaimedValue = string | number | null | Verdict;
 
 /** An entry's verdict, as `entry` discrepancies show it. */
-export interface Verdict {
+interface Verdict {
   status: Status;
   severity: Severity;
 }
@@ -57,10 +57,10 @@ const DERIVED_FINDINGS: readonly AnyFinding[] = (FINDINGS as readonly AnyFinding
 const DERIVED_FROM: ReadonlySet<string> = new Set(DERIVED_FINDINGS.flatMap((f) => ('derivedFrom' in f.rejudge ? f.rejudge.derivedFrom : [])));
 
 /** What a finding says when the report holds no verdict for its key: the verdict was taken away, and that fails. */
-export const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
+const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
 
 /** What an entry no gate writes says. */
-export const UNKNOWN_ENTRY_NOTE = 'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
+const UNKNOWN_ENTRY_NOTE = 'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
 
 /** What a second verdict for one key says: honest reports have one per key. */
 export const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this key (relabelled or forged): it fails.';

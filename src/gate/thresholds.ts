@@ -12,7 +12,7 @@ import { toBytes, toTolerance, type SizeInput, type ToleranceInput } from './tol
 import type { EnvironmentPolicy, FindingStatus, GateConfig, KindThresholds, Policy, Rule, Tolerance } from './types.js';
 
 export { exceedsTolerance, globMatches, matchRule, percentChange, sectionThresholds } from './tolerance.js';
-export type { SizeInput, ToleranceInput } from './tolerance.js';
+;
 
 /** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
 export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
@@ -41,22 +41,22 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
 });
 
 /** The noise band's defaults, for the fields a config's `history` leaves out. */
-export const NOISE_BAND_DEFAULTS = deepFreeze({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
+const NOISE_BAND_DEFAULTS = deepFreeze({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
 
-export interface RuleInput {
+interface RuleInput {
   match: string;
   tolerance?: ToleranceInput;
   budget?: SizeInput;
   ignore?: boolean;
 }
 
-export interface KindInput {
+interface KindInput {
   tolerance?: ToleranceInput;
   rules?: RuleInput[];
 }
 
 /** The config file as written, after schema validation and before sizes become bytes (schemas/config.schema.json). */
-export interface GateConfigFile {
+interface GateConfigFile {
   $schema?: string;
   /** Each section's thresholds under the section's name (`modules`, `kernels`, …: see SECTIONS), and each finding's options under theirs. */
   [property: string]: unknown;

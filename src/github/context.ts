@@ -8,7 +8,7 @@ export interface RepoRef {
 }
 
 /** The event payload's fields we read; everything else stays unknown. */
-export interface EventPayload {
+interface EventPayload {
   pull_request?: { number?: unknown };
   workflow_run?: unknown;
   repository?: { name?: unknown; owner?: { login?: unknown } };

@@ -61,7 +61,7 @@ export interface HistoryWrite {
 }
 
 /** Attempts before giving up on a branch that keeps moving (or a GitHub that keeps failing). */
-export const WRITE_ATTEMPTS = 5;
+const WRITE_ATTEMPTS = 5;
 
 /**
  * Writes the file as `update` makes it from the branch head's text (null when there is none yet): blob, tree on top of

@@ -8,7 +8,7 @@ import type { Octokit } from './octokit.js';
 const MAX_PAGES = 10;
 
 /** The blob sha of `path` at commit `ref`, or null when the commit has no such file (a folder reads as `tree`). */
-export async function blobShaAt(octokit: Octokit, repo: RepoRef, path: string, ref: string): Promise<string | null> {
+async function blobShaAt(octokit: Octokit, repo: RepoRef, path: string, ref: string): Promise<string | null> {
   try {
     const { data } = await octokit.rest.repos.getContent({ ...repo, path, ref });
     if (Array.isArray(data)) return 'tree';
@@ -20,7 +20,7 @@ export async function blobShaAt(octokit: Octokit, repo: RepoRef, path: string, r
 }
 
 /** Whether a commit can be read (GitHub answers 404 for a commit it never had, or one garbage-collected after a force push). */
-export async function commitExists(octokit: Octokit, repo: RepoRef, sha: string): Promise<boolean> {
+async function commitExists(octokit: Octokit, repo: RepoRef, sha: string): Promise<boolean> {
   try {
     await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
     return true;

@@ -7,7 +7,7 @@ import { shortenName } from '../model/names.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
 import { HISTORY_FORMAT, HISTORY_VERSION, historyHeaderSchema, historyKeysSchema, historyPointSchema } from './schema.js';
 
-export { HISTORY_FORMAT, HISTORY_VERSION };
+;
 
 /** A history file never grows past this: GitHub's contents and blob APIs serve far more, but every run reads it whole. */
 export const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
@@ -16,7 +16,7 @@ export const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
  * The longest name (key, roll-up pattern, environment value) a history holds: longer ones are written as the JSON report
  * writes its keys, shortened in the middle with a hash of the whole name (src/model/names.ts), which the reader accepts.
  */
-export const HISTORY_NAME_LENGTH = 4096;
+const HISTORY_NAME_LENGTH = 4096;
 
 /** A name as the history writes it. */
 export function historyName(name: string): string {
@@ -59,7 +59,7 @@ export interface Column {
 }
 
 /** A roll-up across devices takes five columns, in this order. */
-export const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'] as const;
+const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'] as const;
 export const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
 
 /** One section's figures: its keys (one column each) and its roll-ups across devices (ROLLUP_WIDTH columns each). */
@@ -263,7 +263,7 @@ function changeIndex(column: Column, p: number): number {
   return -1;
 }
 
-export function sameEnvironment(a: Record<string, string>, b: Record<string, string>): boolean {
+function sameEnvironment(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
   return ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
@@ -374,7 +374,7 @@ function readHeader(line: string, file: string, warnings: string[]): HistoryHead
 }
 
 /** Whether a commit URL template gives an http(s) URL for a commit SHA. */
-export function isCommitUrl(template: string): boolean {
+function isCommitUrl(template: string): boolean {
   if (!template.includes('{sha}')) return false;
   try {
     const url = new URL(template.replaceAll('{sha}', '0123456789abcdef0123456789abcdef01234567'));

@@ -8,7 +8,7 @@ import { keysOf, metricsOf, type Snapshot } from '../model/snapshot.js';
 import { KeyGroups } from './groups.js';
 
 /** Up to this many devices a point keeps every key; above, the roll-up of each key group across devices. */
-export const ROLL_UP_ABOVE_DEVICES = 64;
+const ROLL_UP_ABOVE_DEVICES = 64;
 
 /** A run's figures as a point records them. */
 export interface PointValues {

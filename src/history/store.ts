@@ -23,10 +23,8 @@ import {
 import { forgetGroups } from './groups.js';
 import type { PointValues } from './point.js';
 
-/** Points kept by default (input `history-size`, `--size`). */
-export const DEFAULT_HISTORY_SIZE = 200;
-/** The most points a history may be asked to keep. */
-export const MAX_HISTORY_SIZE = 1000;
+import { DEFAULT_HISTORY_SIZE } from './limits.js';
+export { DEFAULT_HISTORY_SIZE };
 export { HISTORY_MAX_BYTES };
 
 
@@ -37,7 +35,7 @@ export interface HistoryLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_LIMITS: HistoryLimits = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
+const DEFAULT_LIMITS: HistoryLimits = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
 
 /** What an append did. */
 export interface Appended {
@@ -237,7 +235,7 @@ function undoPoint(history: History, p: number): void {
 }
 
 /** Drops the oldest point: the next one becomes the first and is written whole; every other line stays as it is. */
-export function dropOldest(history: History): void {
+function dropOldest(history: History): void {
   history.points.shift();
   history.lines.shift();
   for (const section of history.sections.values()) {

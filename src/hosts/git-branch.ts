@@ -85,7 +85,7 @@ export async function readBranchFile(file: BranchFile): Promise<string | null> {
   return head === null ? null : fileAt(file, head);
 }
 
-export const PUSH_ATTEMPTS = 5;
+const PUSH_ATTEMPTS = 5;
 
 /** The identity of the history's commits when the job has none configured (CI runners often do not). */
 const IDENTITY = { GIT_AUTHOR_NAME: 'ascend-memory-gate', GIT_AUTHOR_EMAIL: 'ascend-memory-gate@users.noreply.invalid', GIT_COMMITTER_NAME: 'ascend-memory-gate', GIT_COMMITTER_EMAIL: 'ascend-memory-gate@users.noreply.invalid' };

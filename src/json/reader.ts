@@ -67,7 +67,7 @@ export function compileCheck(schema: AnySchemaObject): (data: unknown) => boolea
  * Turns ajv's first error into a SchemaError whose pointer names the bad field itself, and whose reason reads as English.
  * Convention for our schemas: a sub-schema's `title` is a noun phrase ("a byte size: …") used as "must be <title>, got …".
  */
-export function schemaErrorFrom(error: ErrorObject, file: string): SchemaError {
+function schemaErrorFrom(error: ErrorObject, file: string): SchemaError {
   let pointer = error.instancePath;
   let reason: string;
   const schema = error.parentSchema;
@@ -127,7 +127,7 @@ function shownPointer(pointer: string): string {
 }
 
 /** RFC 6901: `~` becomes `~0` and `/` becomes `~1`, so `DEV_MEM/dev0/APP` is one segment. */
-export function escapePointerSegment(segment: string): string {
+function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -4,7 +4,7 @@ import { rewriteKeys, type KeyRewrite } from './rewrite-keys.js';
 import type { Snapshot } from './snapshot.js';
 
 /** `4,5,6,7` → [4, 5, 6, 7]; null when the value is not a list of device numbers (a UUID list, `all`, empty). */
-export function parseVisibleDevices(value: string): number[] | null {
+function parseVisibleDevices(value: string): number[] | null {
   const parts = value.split(',').map((p) => p.trim());
   if (parts.length === 0 || parts.some((p) => !/^\d{1,9}$/.test(p))) return null;
   return parts.map(Number);

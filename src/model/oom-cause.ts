@@ -56,11 +56,6 @@ export function oomCause(f: OomFigures, fragmentationPercent: number = DEFAULT_F
   return verdict('capacity');
 }
 
-/** Whether a string is one of the causes (a field read back from a file). */
-export function isOomCause(value: unknown): value is OomCause {
-  return typeof value === 'string' && (OOM_CAUSES as readonly string[]).includes(value);
-}
-
 /** What a run says beyond the OOM's own figures: the configured capacity of a device, and the fragmentation share. */
 export interface OomRuleSettings {
   fragmentationPercent: number;

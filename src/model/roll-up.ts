@@ -20,19 +20,3 @@ export interface RollUp {
   worst: string;
 }
 
-/** The roll-up of one group's values, given device by device; undefined for no device. */
-export function rollUp(devices: readonly string[], values: readonly number[]): RollUp | undefined {
-  if (values.length === 0) return undefined;
-  let min = values[0] as number;
-  let max = min;
-  let worst = 0;
-  for (let i = 1; i < values.length; i++) {
-    const v = values[i] as number;
-    if (v < min) min = v;
-    if (v > max) {
-      max = v;
-      worst = i;
-    }
-  }
-  return { min, median: Math.round(median(values)), max, devices: values.length, worst: devices[worst] as string };
-}

@@ -3,7 +3,7 @@
 // A snapshot holds one map key → metric per declared section (src/model/sections/), timelines per section key, and parse
 // statistics. Combining two metrics of one key, two series, or two whole snapshots never depends on the order: the same
 // files give the same snapshot however they are split between threads, nodes or runs.
-import { combineMetrics, section, valueOf, type Metric, type SectionDeclaration } from './sections/index.js';
+import { combineMetrics, section, type Metric, type SectionDeclaration } from './sections/index.js';
 import { SeriesBuilder, type Series, type SeriesAxis } from './series.js';
 
 /** The snapshot format written by this version; older versions are read (migrated), newer ones refused. */
@@ -748,7 +748,7 @@ export function keysOf(record: object): readonly string[] {
 }
 
 /** Allocation failures over every device. */
-export function totalAllocFailures(meta: Pick<SnapshotMeta, 'allocFailures'>): number {
+function totalAllocFailures(meta: Pick<SnapshotMeta, 'allocFailures'>): number {
   return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);
 }
 

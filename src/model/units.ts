@@ -97,14 +97,6 @@ export function formatFactor(percent: number): string | null {
   return factor > FACTOR_FROM && Number.isFinite(factor) ? `×${formatCount(Math.round(factor))}` : null;
 }
 
-/** A percentage with an explicit sign and one decimal (a factor past ×100), or "n/a" when undefined (baseline 0 or absent). */
-export function formatPercent(percent: number | null): string {
-  if (percent === null || !Number.isFinite(percent)) return 'n/a';
-  const factor = formatFactor(percent);
-  if (factor !== null) return factor;
-  const s = percent.toFixed(1);
-  return percent > 0 ? `+${s}%` : `${s}%`;
-}
 
 /**
  * A count with thousands separators, as `toLocaleString('en-US')` writes it ("4,096"). Integers are grouped here: the

@@ -4,7 +4,7 @@ import type { BuilderState } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 
 /** An evidence source's name (src/parsers/evidence-sources.ts). */
-export type InputKind = string;
+type InputKind = string;
 
 /** Main thread → worker: parse one whole file into a fresh SnapshotBuilder. */
 export interface ParseTask {

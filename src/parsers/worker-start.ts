@@ -13,7 +13,7 @@ export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
  * Two cores are the common CI runner, and the scan is bound by memory bandwidth: two processes each reading half of the
  * 1 GiB benchmark corpus ran ~20% slower than one alone, so a third thread would mostly wait.
  */
-export const MAX_THREADS = 2;
+const MAX_THREADS = 2;
 
 /**
  * A worker's new-object space. Parsing allocates short-lived strings at a high rate, and V8 grows the young generation

@@ -19,7 +19,7 @@ export function valueOf(side: Side | null, key: string): number | null {
 }
 
 /** One line: "3 added, 1 changed, 2 kept (absent from this run), 0 pruned, 40 unchanged". */
-export function summarizeBaselineChanges(changes: BaselineChanges): string {
+function summarizeBaselineChanges(changes: BaselineChanges): string {
   return (
     `${changes.added.length} added, ${changes.changed.length} changed, ` +
     `${changes.kept.length} kept (absent from this run), ${changes.pruned.length} pruned, ${changes.unchanged} unchanged`

@@ -10,10 +10,10 @@ import { splitOf } from './groups.js';
 import { growth, plural } from './sections.js';
 
 
-export type ChartSeverity = 'fail' | 'warn' | 'ok';
+type ChartSeverity = 'fail' | 'warn' | 'ok';
 
 /** One module's peak on one device. */
-export interface DevicePeak {
+interface DevicePeak {
   baseline: number | null;
   current: number | null;
   /** Growth in bytes (a new module grows by its whole peak). */
@@ -140,11 +140,11 @@ export interface MermaidChartOptions {
   modules?: number;
 }
 
-export const MERMAID_BASELINE_COLOR = '#9e9e9e';
-export const MERMAID_CURRENT_COLOR = '#4e79a7';
+const MERMAID_BASELINE_COLOR = '#9e9e9e';
+const MERMAID_CURRENT_COLOR = '#4e79a7';
 
 /** Up to this many devices a chart shows every device; above, the devices that changed most, and a distribution table. */
-export const CHART_ALL_DEVICES_UP_TO = 16;
+const CHART_ALL_DEVICES_UP_TO = 16;
 
 /**
  * Markdown with one Mermaid `xychart-beta` per top module: this run's peak per device as bars (blue), the baseline's
@@ -278,7 +278,7 @@ export function decimal(x: number): string {
 /** Tableau 10 without its grey: distinct, colour-blind-aware; the grey stands for the modules beyond these. */
 export const MODULE_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'] as const;
 export const OTHER_MODULES_COLOR = '#bab0ac';
-export const BASELINE_OUTLINE_COLOR = '#1f1f1f';
+const BASELINE_OUTLINE_COLOR = '#1f1f1f';
 
 export interface LegendItem {
   label: string;
@@ -303,9 +303,9 @@ export interface StackOptions {
 }
 
 /** Every device gets a bar up to this many; above, the failing ones and the most changed, up to MAX_BARS. */
-export const ALL_BARS_UP_TO = 64;
-export const MAX_BARS = 32;
-export const CAPACITY_COLOR = '#b3261e';
+const ALL_BARS_UP_TO = 64;
+const MAX_BARS = 32;
+const CAPACITY_COLOR = '#b3261e';
 
 const PLOT_HEIGHT = 280;
 const MARGIN = { top: 28, right: 16, bottom: 56, left: 84 } as const;

@@ -49,9 +49,9 @@ export interface DeviceTableLimits {
 }
 
 /** Up to this many devices, every one gets a row; above it, only devices that changed or are flagged. */
-export const ALL_DEVICES_UP_TO = 16;
+const ALL_DEVICES_UP_TO = 16;
 /** Most rows above ALL_DEVICES_UP_TO: flagged first, then the largest changes. */
-export const MAX_DEVICE_ROWS = 32;
+const MAX_DEVICE_ROWS = 32;
 
 /** Per-device totals of the report, or null without a device. */
 export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null {
@@ -118,7 +118,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
 }
 
 /** Under a table with a dump-time row. */
-export const DUMP_TIME_NOTE =
+const DUMP_TIME_NOTE =
   'dump-time: the device had no trace (the snapshot was taken without _record_memory_history), so its figures are the state at dump time, not peaks: allocated is the live requested bytes then.';
 
 /** The figure a key of a section with `deviceRow` holds (`dev0/reserved` → `reserved`), or null for a key that is no figure. */
@@ -146,7 +146,7 @@ function figureColumnsOf(present: ReadonlySet<string>): { figureColumns: FigureC
 }
 
 /** A figure column's value in a row: the figure's current value, or for a gap `to − from` (null when either is absent). */
-export function figureValue(row: DeviceRow, column: FigureColumn): { baseline: number | null; current: number | null } | undefined {
+function figureValue(row: DeviceRow, column: FigureColumn): { baseline: number | null; current: number | null } | undefined {
   if (column.gap === undefined) return row.figures.get(column.id);
   const from = row.figures.get(column.gap.from);
   const to = row.figures.get(column.gap.to);
@@ -156,7 +156,7 @@ export function figureValue(row: DeviceRow, column: FigureColumn): { baseline: n
 }
 
 /** A gap as a share of the column it is taken from (`reserved`): `31.2%`; null without both values. */
-export function gapShare(row: DeviceRow, column: FigureColumn): string | null {
+function gapShare(row: DeviceRow, column: FigureColumn): string | null {
   if (column.gap === undefined) return null;
   const to = row.figures.get(column.gap.to)?.current ?? null;
   const gap = figureValue(row, column)?.current ?? null;

@@ -10,7 +10,7 @@ export function isCountEntry(entry: Entry): boolean {
 }
 
 /** The entry's optional free-text note, or null. */
-export function entryNote(entry: Entry): string | null {
+function entryNote(entry: Entry): string | null {
   return entry.note !== undefined && entry.note !== '' ? entry.note : null;
 }
 
@@ -20,7 +20,7 @@ export function formatEntryValue(entry: Entry, value: number): string {
 }
 
 /** A delta with an explicit sign: "+17.4 GiB", or "+3" for a count. */
-export function formatEntryDelta(entry: Entry, delta: number): string {
+function formatEntryDelta(entry: Entry, delta: number): string {
   if (!isCountEntry(entry)) return formatDelta(delta);
   return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
 }

@@ -2,7 +2,6 @@
 import type { Entry } from '../gate/types.js';
 import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../model/sections/index.js';
 import { median } from '../model/roll-up.js';
-import { compareKeys } from '../model/snapshot.js';
 import { formatEntryValue } from './entry-values.js';
 import { growth } from './sections.js';
 import { formatCount } from '../model/units.js';
@@ -212,10 +211,6 @@ export function kindTitle(kind: string): string {
   return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
 }
 
-/** Groups in report order by kind then pattern (for lists that are not ranked by severity). */
-export function byKindAndPattern(a: EntryGroup, b: EntryGroup): number {
-  return compareKeys(a.kind, b.kind) || compareKeys(a.pattern, b.pattern);
-}
 
 /** "1.0 GiB – 1.2 GiB" over the members' current values (the baseline where a member has none); "—" when none has either. */
 export function valueRange(group: EntryGroup): string {

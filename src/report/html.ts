@@ -4,7 +4,7 @@ import type { Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
 import { deviceTable, figureCell } from './device-table.js';
-import { entryReason, formatChange, formatEntryValue, formatShortPercent, formatTransition, keepUnits } from './entry-values.js';
+import { entryReason, formatChange, formatShortPercent, formatTransition, keepUnits } from './entry-values.js';
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { escapeHtml } from './escape.js';

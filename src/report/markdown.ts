@@ -2,7 +2,7 @@
 import { UsageError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
-import { entryReason, formatChange, formatEntryValue, formatTransition, keepUnits } from './entry-values.js';
+import { entryReason, formatChange, formatTransition, keepUnits } from './entry-values.js';
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from './escape.js';

@@ -8,13 +8,13 @@ export const REPORT_STATUSES = STATUSES;
 /** Entry kinds: every section's (registry order), then `device`. */
 export const REPORT_KINDS: readonly string[] = [...SECTIONS.map((s) => s.kind), 'device'];
 
-export const REPORT_SEVERITIES = ['fail', 'warn', 'ok'] as const satisfies readonly Severity[];
+const REPORT_SEVERITIES = ['fail', 'warn', 'ok'] as const satisfies readonly Severity[];
 
 // Compile-time guard: adding a severity to gate/types.ts without listing it here fails `tsc`.
 true satisfies [Exclude<Severity, (typeof REPORT_SEVERITIES)[number]>] extends [never] ? true : never;
 
 /** Entry units: absent means bytes. */
-export const REPORT_UNITS = ['bytes', 'count'] as const satisfies readonly NonNullable<Entry['unit']>[];
+const REPORT_UNITS = ['bytes', 'count'] as const satisfies readonly NonNullable<Entry['unit']>[];
 true satisfies [Exclude<NonNullable<Entry['unit']>, (typeof REPORT_UNITS)[number]>] extends [never] ? true : never;
 
 /** Longest note accepted: ours are one sentence; a hostile upload must not make the comment huge. */

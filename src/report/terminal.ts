@@ -4,7 +4,7 @@ import type { Entry, GateReport } from '../gate/types.js';
 import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
 import { SECTIONS, sectionOfKind, splitDevice, type SectionDeclaration } from '../model/sections/index.js';
 import { compareKeys, hasNoMetrics, metricsOf, type Snapshot } from '../model/snapshot.js';
-import { formatBytes, formatCount, formatDelta, formatPercent } from '../model/units.js';
+import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';

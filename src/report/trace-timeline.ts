@@ -9,7 +9,7 @@ import { decimal, sizeScale } from './chart.js';
 import { escapeHtml } from './escape.js';
 
 /** Devices drawn: every one up to this many; above, those with a failing or warning entry first, then in device order. */
-export const MAX_TIMELINES = 16;
+const MAX_TIMELINES = 16;
 
 /** Colours of a section's figures in declaration order (reserved grey under allocated blue), then more. */
 const FIGURE_COLORS = [

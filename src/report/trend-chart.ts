@@ -19,7 +19,7 @@ export interface TrendChart {
 }
 
 export const TREND_COLOR = '#0969da';
-export const BASELINE_COLOR = '#6e7781';
+const BASELINE_COLOR = '#6e7781';
 export const BASELINE_UPDATE_COLOR = '#8250df';
 export const ENVIRONMENT_COLOR = '#bc4c00';
 

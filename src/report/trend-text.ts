@@ -4,9 +4,9 @@ import type { StepNote, Trend } from '../history/trends.js';
 import { formatBytes, formatCount } from '../model/units.js';
 
 /** Eight heights: they render in a PR comment, a job summary and a terminal, with no image and no hosting. */
-export const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
+const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
 /** A point without the figure (the key was absent from that run). */
-export const SPARK_GAP = '·';
+const SPARK_GAP = '·';
 
 /** One character per point, lowest to highest of the shown points; a flat series sits at mid height. */
 export function sparkline(values: readonly (number | null)[], min: number, max: number): string {

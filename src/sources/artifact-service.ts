@@ -74,7 +74,7 @@ export function isTransient(error: unknown): boolean {
 }
 
 /** The innermost message: undici hides the socket's reason under `fetch failed`. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   if (error instanceof RequestFailed) return error.message;
   let message = error instanceof Error ? error.message : String(error);
   for (let e: unknown = error instanceof Error ? error.cause : undefined, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
@@ -170,7 +170,7 @@ export interface ArtifactService {
 
 /** The run and job ids the runtime token grants (`Actions.Results:<run>:<job>` in its `scp` claim). */
 export function backendIdsFromToken(token: string): { run: string; job: string } {
-  let scp = '';
+  let scp: string;
   try {
     scp = String(record(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))).scp ?? '');
   } catch {

@@ -19,9 +19,9 @@ import {
 import { ArchiveRefused, extractZipSafely } from './unzip.js';
 
 /** What to do when an artifact still fails after its retries: stop, or gate the rest and list it as missing. */
-export type MissingArtifactPolicy = 'fail' | 'warn';
+type MissingArtifactPolicy = 'fail' | 'warn';
 
-export const DEFAULT_DOWNLOAD_CONCURRENCY = 8;
+const DEFAULT_DOWNLOAD_CONCURRENCY = 8;
 
 export interface ArtifactRequest {
   /** Name globs, e.g. `plog-rank-*`. */
@@ -43,7 +43,7 @@ export interface ArtifactRequest {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface DownloadedArtifact {
+interface DownloadedArtifact {
   name: string;
   id: number;
   path: string;

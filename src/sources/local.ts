@@ -162,7 +162,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** A folder that could not be listed during a search: its files are not read. */
-export interface UnreadableFolder {
+interface UnreadableFolder {
   path: string;
   error: NodeJS.ErrnoException;
 }

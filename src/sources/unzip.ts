@@ -29,7 +29,7 @@ export interface ExtractLimits {
 }
 
 /** Every entry may inflate this far whatever its ratio: a small file of repeated text compresses far past 100x. */
-export const INFLATION_ALLOWANCE = 1024 * 1024;
+const INFLATION_ALLOWANCE = 1024 * 1024;
 
 export interface ExtractResult {
   files: number;

@@ -5,13 +5,13 @@
  */
 import { page, serveFake, type FakeHost } from './fake-host.js';
 
-export interface FakeComment {
+interface FakeComment {
   id: number;
   body: string;
   user: { login: string };
 }
 
-export interface FakePull {
+interface FakePull {
   number: number;
   baseSha: string;
   headSha: string;

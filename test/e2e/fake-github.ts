@@ -34,7 +34,7 @@ export interface FakeGitHubOptions {
   botLogin?: string;
 }
 
-export interface RequestLogEntry {
+interface RequestLogEntry {
   seq: number;
   method: string;
   /** pathname, without query string */
@@ -60,7 +60,7 @@ export interface RequestLogEntry {
   held?: boolean;
 }
 
-export interface FakeArtifact {
+interface FakeArtifact {
   id: number;
   name: string;
   owner: string;
@@ -76,7 +76,7 @@ export interface FakeArtifact {
   expired: boolean;
 }
 
-export interface AddArtifactInput {
+interface AddArtifactInput {
   name: string;
   runId?: number;
   /** default repository's owner/repo unless given */
@@ -93,13 +93,13 @@ export interface AddArtifactInput {
   createdAt?: string;
 }
 
-export interface FakeUser {
+interface FakeUser {
   login: string;
   id: number;
   type: 'Bot' | 'User';
 }
 
-export interface FakeComment {
+interface FakeComment {
   id: number;
   owner: string;
   repo: string;
@@ -110,7 +110,7 @@ export interface FakeComment {
   updatedAt: string;
 }
 
-export interface FakePull {
+interface FakePull {
   number: number;
   owner: string;
   repo: string;
@@ -136,7 +136,7 @@ export interface FakePull {
   updatedAt: string;
 }
 
-export interface FakeLabelEvent {
+interface FakeLabelEvent {
   event: 'labeled' | 'unlabeled';
   label: string;
   /** ISO 8601, GitHub's clock */
@@ -145,7 +145,7 @@ export interface FakeLabelEvent {
 }
 
 /** A workflow run as GET /actions/runs/:id and GET /actions/workflows/:id/runs list it. */
-export interface FakeRun {
+interface FakeRun {
   id: number;
   owner: string;
   repo: string;
@@ -162,12 +162,12 @@ export interface FakeRun {
   conclusion: string | null;
 }
 
-export type GitObject =
+type GitObject =
   | { type: 'blob'; content: Buffer }
   | { type: 'tree'; entries: TreeEntry[] }
   | { type: 'commit'; tree: string; parents: string[]; message: string; author: GitIdentity; committer: GitIdentity };
 
-export interface TreeEntry {
+interface TreeEntry {
   name: string;
   /** '100644' | '100755' | '040000' | '120000' | '160000' */
   mode: string;
@@ -175,13 +175,13 @@ export interface TreeEntry {
   sha: string;
 }
 
-export interface GitIdentity {
+interface GitIdentity {
   name: string;
   email: string;
   date: string;
 }
 
-export interface ForcedResponse {
+interface ForcedResponse {
   /** HTTP method to match; any when omitted */
   method?: string;
   /** exact pathname, or a RegExp tested against the pathname */
@@ -199,7 +199,7 @@ export function runHeadSha(runId: number): string {
   return createHash('sha1').update(`run-${runId}`).digest('hex');
 }
 
-export interface FakeState {
+interface FakeState {
   artifacts: FakeArtifact[];
   comments: FakeComment[];
   pulls: FakePull[];
@@ -216,7 +216,7 @@ export interface FakeState {
   nextId: number;
 }
 
-export interface EnvOptions {
+interface EnvOptions {
   /** run whose artifacts the runtime token grants (same-run Twirp). Default opts.runId */
   runId?: number;
   repository?: string;
@@ -866,7 +866,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const twirpAuth = (ctx: Ctx, body: Obj): void => {
     if (!ctx.token) throw twirpErr(401, 'unauthenticated', 'missing bearer token');
     const claimed = String(body.workflow_run_backend_id ?? '');
-    let scp = '';
+    let scp: string;
     try {
       scp = String(asObj(JSON.parse(Buffer.from(ctx.token.split('.')[1] ?? '', 'base64url').toString())).scp ?? '');
     } catch {
@@ -1701,9 +1701,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 // ───────────────────────────── fault injection (issue 13: parallel fan-in) ─────────────────────────────
 
 /** 5xx: a 503 answer; reset: the socket is destroyed before any answer; truncate: 200 with half a body, then the socket drops. */
-export type FaultKind = '5xx' | 'reset' | 'truncate';
+type FaultKind = '5xx' | 'reset' | 'truncate';
 
-export interface FaultOptions {
+interface FaultOptions {
   /** Share of distinct matching requests (method, path and body) that fail, the first time only; 0 turns faults off. */
   rate: number;
   /** Only requests whose pathname matches; default every request. */

@@ -5,14 +5,14 @@
  */
 import { page, serveFake, type FakeHost } from './fake-host.js';
 
-export interface FakeNote {
+interface FakeNote {
   id: number;
   body: string;
   author: { username: string };
   system: boolean;
 }
 
-export interface FakeMergeRequest {
+interface FakeMergeRequest {
   iid: number;
   baseSha: string;
   headSha: string;

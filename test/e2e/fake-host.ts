@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface LoggedRequest {
+interface LoggedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -18,13 +18,13 @@ export interface LoggedRequest {
   status: number;
 }
 
-export interface Answer {
+interface Answer {
   status?: number;
   json?: unknown;
   text?: string;
 }
 
-export type Handler = (match: RegExpMatchArray, request: { query: URLSearchParams; body: unknown; user: string | undefined }) => Answer;
+type Handler = (match: RegExpMatchArray, request: { query: URLSearchParams; body: unknown; user: string | undefined }) => Answer;
 
 export interface Route {
   name: string;

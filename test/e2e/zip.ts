@@ -40,7 +40,7 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-export function crc32(buf: Uint8Array): number {
+function crc32(buf: Uint8Array): number {
   let c = 0xffffffff;
   for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;

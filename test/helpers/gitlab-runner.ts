@@ -89,10 +89,10 @@ export function ruleOf(job: GitlabJob, env: Variables): GitlabRule | undefined {
 }
 
 /** `$NAME` and `${NAME}` from the variables, as GitLab expands a setting such as `cache:policy`. */
-export const expand = (value: string, vars: Variables): string => value.replace(/\$\{?(\w+)\}?/g, (_, name: string) => vars[name] ?? '');
+const expand = (value: string, vars: Variables): string => value.replace(/\$\{?(\w+)\}?/g, (_, name: string) => vars[name] ?? '');
 
 /** What the runner's bash runs for a list of lines: errexit and pipefail, then each entry as it is (a multi-line one too). */
-export const runnerScript = (lines: readonly string[]): string => ['set -eo pipefail', ...lines].join('\n');
+const runnerScript = (lines: readonly string[]): string => ['set -eo pipefail', ...lines].join('\n');
 
 export interface ShellRun {
   code: number;

@@ -2,11 +2,11 @@
 // change now and then, steps, environment changes and baseline updates at set runs. Deterministic (no clock, no Math.random).
 import type { Snapshot } from '../../src/model/snapshot.js';
 
-export const MiB = 1024 * 1024;
+const MiB = 1024 * 1024;
 export const MODULES = ['APP', 'HCCL', 'RUNTIME', 'GE', 'AICPU_SCHEDULE', 'HCCP_SCHEDULE', 'ASCENDCL', 'DVPP', 'TSDAEMON', 'FMK', 'AICPU', 'DRV', 'PROFILING', 'DEBUG', 'DMP'];
 
 /** A small deterministic generator (mulberry32). */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -3,11 +3,11 @@ import { compareSnapshots } from '../../src/gate/compare.js';
 import { DEFAULT_CONFIG } from '../../src/gate/thresholds.js';
 import type { GateConfig, GateInput, GateReport } from '../../src/gate/types.js';
 
-export const MiB = 1024 ** 2;
+const MiB = 1024 ** 2;
 export const GiB = 1024 ** 3;
 
 /** 15 module keys per device: 12 in DEV_MEM, 3 in MEM_DEV_SMALL_HBM (one module name under two attributes). */
-export const MODULES = [
+const MODULES = [
   ['DEV_MEM', 'APP', 19.7 * GiB],
   ['DEV_MEM', 'HCCL', 620 * MiB],
   ['DEV_MEM', 'RUNTIME', 26 * MiB],

@@ -7,7 +7,7 @@ import { validateXML } from 'xmllint-wasm';
 const FIXTURES = join(resolve(import.meta.dirname, '..', '..'), 'test', 'fixtures', 'junit');
 
 /** test/fixtures/junit/: the Apache Ant schema (JUnit.xsd) and Jenkins' xUnit plugin's (jenkins-junit-10.xsd). */
-export const JUNIT_SCHEMAS = ['JUnit.xsd', 'jenkins-junit-10.xsd'] as const;
+const JUNIT_SCHEMAS = ['JUnit.xsd', 'jenkins-junit-10.xsd'] as const;
 
 const schemaText = new Map(JUNIT_SCHEMAS.map((name) => [name, readFileSync(join(FIXTURES, name), 'utf8')]));
 

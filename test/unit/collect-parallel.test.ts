@@ -171,7 +171,7 @@ describe('buffers reused from file to file in one thread', () => {
   it('are never shared by parses that run at the same time', async () => {
     const dir = path.join(work, 'concurrent');
     await mkdir(dir, { recursive: true });
-    const files = ['a.log', 'b.log', 'c.log', 'd.log'].map((name, i) => ({ path: path.join(dir, name), name }));
+    const files = ['a.log', 'b.log', 'c.log', 'd.log'].map((name) => ({ path: path.join(dir, name), name }));
     for (const [i, f] of files.entries()) {
       // Records all through the file, with wrapped and truncated ones, so that any byte from another file shows.
       const body = Array.from({ length: 400 }, (_, k) => NOISE + STATS(`DEV_MEM dev${i}`, `M${k % 37}`, k, k * (i + 1)) + (k % 50 === 0 ? TRUNCATED : '')).join('');

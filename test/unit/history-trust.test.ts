@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareSnapshots } from '../../src/gate/compare.js';
 import { parseGateConfig } from '../../src/gate/thresholds.js';
-import { emptyHistory, HISTORY_MAX_BYTES, parseHistory, serializeHistory, type PointMeta } from '../../src/history/format.js';
+import { emptyHistory, HISTORY_MAX_BYTES, parseHistory, type PointMeta } from '../../src/history/format.js';
 import { appendPoint } from '../../src/history/store.js';
 import { trendsOf } from '../../src/history/trends.js';
 import { renderDashboard } from '../../src/report/dashboard.js';

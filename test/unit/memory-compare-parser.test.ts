@@ -16,7 +16,7 @@ const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
 
 const CURRENT_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
 const MID_2025_HEADER = ',,Base,Compare\nName,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
-const FEB_2025_HEADER = ',,Base,Compare\nName,Device Id,Allocated Memory,Allocated Memory,Diff Memory\n';
+const _FEB_2025_HEADER = ',,Base,Compare\nName,Device Id,Allocated Memory,Allocated Memory,Diff Memory\n';
 const NAME = 'compare/memory_compare_20250901120000.csv';
 
 /** A current-generation file with these data rows, one per line. */

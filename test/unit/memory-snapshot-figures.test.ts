@@ -4,7 +4,6 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotFigures, type SnapshotDevice } from '../../src/parsers/memory-snapshot/snapshot-figures.js';
-import { thrown } from '../helpers/thrown.js';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'memory-snapshot');
 

@@ -68,7 +68,6 @@ describe('training steps and msMemScope\'s step-leak rule (generated dumps)', ()
 
   it('the same dump without the leak: no step-leak, flat end-of-step bytes', () => {
     const f = dumpFactsFromText('clean.csv', memscopeDumpText({ steps: 6, opsPerStep: 5 }));
-    const steps = f.steps;
     expect(f.stepLeaks).toEqual([]);
     expect(f.stepRows.map((r) => r.end)).toEqual([0, 0, 0, 0, 0, 0]);
   });

@@ -42,7 +42,7 @@ interface HcclInput {
 }
 
 /** HCCL defaults from the CANN docs: single-op mode, one communication domain, HCCL_BUFFSIZE 200 (MiB). */
-export const HCCL_DEFAULTS = Object.freeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * MiB } as const);
+const HCCL_DEFAULTS = Object.freeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * MiB } as const);
 
 export const aboveReference = defineFinding({
   name: 'above-reference',
@@ -100,13 +100,13 @@ export const aboveReference = defineFinding({
  * Reference peaks of CANN components from the CANN troubleshooting guide ("查看CANN各组件内存统计信息"), PyTorch.
  * The guide writes "M"; the driver counts bytes and CANN's sizes (HCCL_BUFFSIZE) are MiB, so M = MiB.
  */
-export const REFERENCE_COSTS: Readonly<Record<Profile, Readonly<Record<'GE' | 'RUNTIME', number>>>> = {
+const REFERENCE_COSTS: Readonly<Record<Profile, Readonly<Record<'GE' | 'RUNTIME', number>>>> = {
   training: { GE: 3 * MiB, RUNTIME: 26 * MiB },
   inference: { GE: 86 * MiB, RUNTIME: 18 * MiB },
 };
 
 /** HCCL link costs from the same guide: 4 MiB per link in single-op mode, 0.3 MiB per link and operator in graph mode. */
-export const HCCL_LINK_COST = { singleOp: 4 * MiB, graphPerOp: 0.3 * MiB } as const;
+const HCCL_LINK_COST = { singleOp: 4 * MiB, graphPerOp: 0.3 * MiB } as const;
 
 /** A component's expected peak and how it was worked out, or null when the guide gives none (or HCCL is not configured). */
 export interface ReferenceCost {

@@ -3,7 +3,7 @@
 import type { EntryOf, GateInput, KindThresholds, Policy } from '../basics.js';
 
 /** One status a finding writes, with what `verdicts.<status>` does by default and says in the config schema. */
-export interface StatusDeclaration<S extends string> {
+interface StatusDeclaration<S extends string> {
   status: S;
   /** The default of `verdicts.<status>`. */
   policy: 'warn' | 'fail';
@@ -21,9 +21,6 @@ export interface ConfigOption<T> {
   parse(input: unknown, defaults: T, file: string, pointer: string): T;
 }
 
-/** The config properties a finding owns, by name. */
-export type ConfigOptions<O> = { readonly [K in keyof O]: ConfigOption<O[K]> };
-
 /** The config values of a finding's options, from their declarations. */
 export type OptionsOf<C> = { -readonly [K in keyof C]: C[K] extends ConfigOption<infer T> ? T : never };
 
@@ -35,7 +32,7 @@ export type OptionsOf<C> = { -readonly [K in keyof C]: C[K] extends ConfigOption
  *   the trusted `verdicts` give; in the `withVerdict` sections it is read from the key's own metric, so an honest report
  *   has that key's verdict too, and one without it fails.
  */
-export type Rejudging = { derivedFrom: readonly string[] } | { kept: string; withVerdict: readonly string[] };
+type Rejudging = { derivedFrom: readonly string[] } | { kept: string; withVerdict: readonly string[] };
 
 /** What an assessor sees: both sides whole (sections, series, meta) and the config's thresholds, its verdicts and its own options. */
 export interface FindingContext<S extends string, O> {

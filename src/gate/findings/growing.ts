@@ -8,7 +8,7 @@ import { defineFinding, type FindingContext } from './declaration.js';
 import { assessGrowth, DEFAULT_GROWTH, type GrowthConfig } from './growth.js';
 
 /** The config's `growth`. */
-export interface GrowthOptions {
+interface GrowthOptions {
   growth: GrowthConfig;
 }
 

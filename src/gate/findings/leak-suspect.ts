@@ -13,7 +13,7 @@ export interface CountTolerance {
 }
 
 /** The config's `leaks`. */
-export interface LeakOptions {
+interface LeakOptions {
   leaks: CountTolerance;
 }
 
@@ -43,7 +43,7 @@ export const leakSuspect = defineFinding({
 });
 
 /** Outstanding allocations at exit (alloc_cnt − free_cnt), or null when the record has no counts (v0, v3, CACHED). */
-export function outstandingAllocations(metric: ModuleMetric): number | null {
+function outstandingAllocations(metric: ModuleMetric): number | null {
   return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
 }
 

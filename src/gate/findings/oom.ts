@@ -7,7 +7,6 @@ import { originText } from '../../model/sections/allocator.js';
 import { findDeviceSegment, section, type Metric, type SegmentBounds } from '../../model/sections/index.js';
 import {
   DEFAULT_FRAGMENTATION_PERCENT,
-  isOomCause,
   modulesCurrentOf,
   oomCause,
   oomDevice,
@@ -68,7 +67,7 @@ export const oom = defineFinding({
 const NAMED = 3;
 
 /** How each cause is named at the start of its note. */
-export const CAUSE_TITLES: Record<OomCause, string> = {
+const CAUSE_TITLES: Record<OomCause, string> = {
   'request-exceeds-device': 'Request larger than the device',
   'free-but-refused': 'Refused with free memory',
   'outside-allocator': 'Held outside the allocator',
@@ -78,7 +77,7 @@ export const CAUSE_TITLES: Record<OomCause, string> = {
 };
 
 /** The one next step per cause (FORMATS-oom-messages.md §4). */
-export const NEXT_STEPS: Record<OomCause, string> = {
+const NEXT_STEPS: Record<OomCause, string> = {
   'request-exceeds-device': 'No setting makes this one tensor fit: split or shard it (sequence or tensor parallel, chunked attention, a fused kernel), or use a device with more memory.',
   'free-but-refused':
     'Raise or remove the per-process memory fraction (set_per_process_memory_fraction), check `npu-smi info` for how the driver splits the free memory, and retry with PYTORCH_NPU_ALLOC_CONF=expandable_segments:True.',
@@ -296,4 +295,4 @@ function modulesText(key: string, modules: Readonly<Record<string, Metric>>): st
 }
 
 /** Whether a stored cause is one of the six (for readers of older files). */
-export { isOomCause };
+;

@@ -4,7 +4,7 @@ import { originText, PROCESS_DEVICE_FIELDS } from './allocator.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
 /** Lines kept per site (the largest); a function's bytes are exact whatever it holds beyond them. */
-export const MAX_SITE_LINES = 32;
+const MAX_SITE_LINES = 32;
 
 /** One line of a site: its number, requested bytes and blocks. */
 export type SiteLine = [line: number, bytes: number, blocks: number];
@@ -19,7 +19,7 @@ export function linesField(lines: Iterable<SiteLine>): string {
 }
 
 /** The lines of a metric's `lines` field; [] for anything else (a baseline is untrusted: never throws). */
-export function siteLines(field: Metric[string] | undefined): SiteLine[] {
+function siteLines(field: Metric[string] | undefined): SiteLine[] {
   if (typeof field !== 'string') return [];
   try {
     const parsed: unknown = JSON.parse(field);

@@ -16,7 +16,7 @@ import { steps } from './steps.js';
 import { unfreed } from './unfreed.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
-export type { DeviceFigure, DeviceSplit, FieldDeclaration, FieldType, Metric, SectionDeclaration } from './types.js';
+export type {  DeviceSplit,   Metric, SectionDeclaration } from './types.js';
 export { deviceName, findDeviceSegment, splitDevice, type SegmentBounds } from './keys.js';
 
 export const SECTIONS: readonly SectionDeclaration[] = [
@@ -78,7 +78,7 @@ function sameMetric(a: Metric, b: Metric): boolean {
     if (a[k] !== b[k] || !Object.prototype.hasOwnProperty.call(b, k)) return false;
     n++;
   }
-  for (const k in b) if (--n < 0) return false;
+  for (const _ in b) if (--n < 0) return false;
   return n === 0;
 }
 

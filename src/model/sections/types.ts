@@ -84,7 +84,7 @@ export interface SectionDeclaration {
 }
 
 /** One figure of a device row: the key's last segment, and its column title. */
-export interface DeviceFigure {
+interface DeviceFigure {
   figure: string;
   title: string;
 }

@@ -20,7 +20,7 @@ export const MAX_LINE_BYTES = 256 * 1024;
 /** Characters after a hit that the message reader sees: every field of both generations fits. */
 const MESSAGE_CHARS = 4096;
 /** Distinct OOM events kept per file (by device and figures); more are counted, not kept. */
-export const MAX_EVENTS_PER_FILE = 1000;
+const MAX_EVENTS_PER_FILE = 1000;
 /** Failure lines whose text is kept per device (the builder keeps 5 by file and line). */
 const FAILURE_SITES_PER_DEVICE = 5;
 const FAILURE_TEXT_CHARS = 299;
@@ -148,7 +148,7 @@ export class JobLogScanner {
 }
 
 /** One event per (device, figures): what a re-raised or twice-logged message prints again. */
-export function figuresId(m: OomMessage): string {
+function figuresId(m: OomMessage): string {
   return JSON.stringify([m.device, m.requested, m.total, m.allocated, m.active, m.deviceFree, m.allowed, m.reserved, m.processTotal, m.processes]);
 }
 

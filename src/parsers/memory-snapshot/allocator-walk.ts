@@ -41,7 +41,7 @@ export interface LiveSites {
 }
 
 /** One `oom` trace entry with the state the walk gives it. */
-export interface OomPoint {
+interface OomPoint {
   /** Its index in the device's trace. */
   index: number;
   /** The request, rounded as the allocator rounds it. */
@@ -57,7 +57,7 @@ export interface OomPoint {
 }
 
 /** At most this many OOMs of one device get their live set (each keeps a tracker to the end of the trace). */
-export const MAX_OOM_SITES = 32;
+const MAX_OOM_SITES = 32;
 
 /** What the walk keeps per address. */
 interface Slot {

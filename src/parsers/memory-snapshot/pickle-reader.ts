@@ -474,8 +474,6 @@ function strict(b: Buffer, name: string, at: number): string {
   }
 }
 
-const MARKER = Symbol('mark');
-
 /** The second pass: the values, with the streamed lists' items handed on as they are appended. */
 function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems: StreamedItems, memoFetches: MemoFetches): PickleDocument {
   const stack: PickleValue[] = [];

@@ -11,7 +11,7 @@ const STDLIB = /\/lib\/python\d+\.\d+\//;
  * frame of stacks="all"), the torch or torch_npu package, or Python's standard library. Other installed packages
  * (torchvision, torchair, megatron) are user code: they are what the user chose to run.
  */
-export function isInternalFrame(filename: string): boolean {
+function isInternalFrame(filename: string): boolean {
   if (filename === '' || filename === '??' || filename.startsWith('<') || !filename.endsWith('.py')) return true;
   if (filename.includes('/torch/') || filename.includes('/torch_npu/')) return true;
   return STDLIB.test(filename) && !filename.includes('site-packages/');

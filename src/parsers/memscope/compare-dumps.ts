@@ -52,7 +52,7 @@ export function stoull0(text: string): bigint | null {
 }
 
 /** `std::stoll(text, &pos)` as Utility::StrToInt64 leaves its output: the numeric prefix, or 0 when it throws. */
-export function stollPrefix(text: string): bigint {
+function stollPrefix(text: string): bigint {
   const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(text);
   if (m === null) return 0n;
   const v = BigInt(m[1] as string);
@@ -73,7 +73,7 @@ export function toolAttrSize(attr: string): string {
 
 const SAFE: Record<string, string> = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', '\v': '\\v', '\u007f': '\\u007F' };
 /** Utility::ToSafeString: control characters written as escapes. */
-export function toSafeString(text: string): string {
+function toSafeString(text: string): string {
   return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c] as string) : text;
 }
 

@@ -16,7 +16,7 @@ import { DumpReader, attrValueOf, streamDump, type DumpRow, type DumpWarning } f
 import { EventSpool, type TimedEvent } from './time-order.js';
 
 /** Pools msMemScope's step analysis and leak rule look at (§3.2). */
-export const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
+const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
 const KNOWN_EVENTS = new Set(['MALLOC', 'FREE', 'ACCESS', 'MSTX', 'OP_LAUNCH', 'KERNEL_LAUNCH', 'SYSTEM', 'CLEAN_UP', 'SNAPSHOT', 'OOM_DETAIL', 'N/A']);
 
 /** Event kinds in the spool. */

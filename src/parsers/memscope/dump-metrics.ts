@@ -3,7 +3,7 @@ import { visibleName } from '../escaped-utf8.js';
 import type { StepLeak } from './dump-analysis.js';
 import type { DumpFacts } from './dump-facts.js';
 
-export type DumpMetric = Readonly<Record<string, number | string | null>>;
+type DumpMetric = Readonly<Record<string, number | string | null>>;
 
 export interface DumpFigures {
   /** section → key → metric. */
@@ -45,7 +45,7 @@ export function dumpFigures(facts: DumpFacts): DumpFigures {
 }
 
 /** The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`. */
-export function sizeCounts(sizes: readonly number[]): string {
+function sizeCounts(sizes: readonly number[]): string {
   const counts = new Map<number, number>();
   for (const s of sizes) counts.set(s, (counts.get(s) ?? 0) + 1);
   return [...counts]

@@ -8,7 +8,7 @@ import { streamText } from '../text-stream.js';
 import { InputError, ParseError } from '../../common/errors.js';
 
 /** Which header the file carries (§1.1 of the format spec). */
-export type DumpGeneration = 'G3' | 'G4' | 'G5';
+type DumpGeneration = 'G3' | 'G4' | 'G5';
 
 /** One data row. The object is reused for every row: copy what you keep. */
 export interface DumpRow {
@@ -65,7 +65,7 @@ const UNSUPPORTED: readonly { test: (header: string) => boolean; message: string
 ];
 
 /** Recognises the header line; throws a ParseError naming the generation for G0–G2 and anything else. */
-export function readHeader(file: string, rawLine: string): DumpHeader {
+function readHeader(file: string, rawLine: string): DumpHeader {
   const header = rawLine.replace(/^\uFEFF/, '').replace(/[\r\n]/g, '').trim();
   for (const unit of ['us', 'ns'] as const) {
     const base = BASE_COLUMNS.replace('%', unit);
@@ -114,7 +114,7 @@ export class DumpReader {
   ) {}
 
   push(text: string): void {
-    let data = this.pending.length > 0 ? this.pending + text : text;
+    const data = this.pending.length > 0 ? this.pending + text : text;
     let from = 0;
     for (;;) {
       const nl = data.indexOf('\n', from);
@@ -126,7 +126,6 @@ export class DumpReader {
     if (this.pending.length > MAX_LINE_CHARS) {
       throw new ParseError(this.file, this.lineNo + 1, `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`);
     }
-    data = '';
   }
 
   /** Ends the file: a last line without a newline is read (and reported if it was cut off). */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Events per chunk: 2^19 × 61 bytes of columns. */
-export const CHUNK_EVENTS = 1 << 19;
+const CHUNK_EVENTS = 1 << 19;
 /** Bytes of one event in a run file. */
 const RECORD_BYTES = 64;
 /** Events read at a time from each run while merging. */

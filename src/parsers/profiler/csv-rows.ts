@@ -10,7 +10,7 @@ import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { ParseError } from '../../common/errors.js';
 
 /** At most this many cells are located per row; a longer row is reported with its true count. */
-export const MAX_CELLS = 32;
+const MAX_CELLS = 32;
 /** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
 const MAX_RECORD_CHARS = 1 << 20;
 const CR = 13;

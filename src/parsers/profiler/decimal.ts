@@ -23,7 +23,7 @@ export const KIB: ByteUnit = { label: 'KB', bytes: 2 ** 10, twos: 10, fives: 0 }
 export const MINDSPORE_MB: ByteUnit = { label: 'MB (MindSpore: KB/1000)', bytes: 1_024_000, twos: 13, fives: 3 };
 
 /** Why a cell gave no byte count. */
-export type CellIssue =
+type CellIssue =
   /** Empty, `N/A` or `NULL`: the writer had no value (APP rows have no Allocated). */
   | 'missing'
   /** A negative value: the writers' "unknown" (msprof's -1 sentinel, a release seen without its allocation). */

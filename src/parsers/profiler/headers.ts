@@ -5,10 +5,10 @@
 // Merged msprof files (mindstudio_profiler_output/) prepend `Device_id`; every header is also known with it.
 import { KIB, MIB, type ByteUnit } from './decimal.js';
 
-export type TableKind = 'memory_record' | 'npu_module_mem' | 'operator_memory' | 'static_op_mem' | 'npu_mem';
+type TableKind = 'memory_record' | 'npu_module_mem' | 'operator_memory' | 'static_op_mem' | 'npu_mem';
 
 /** `mindspore-or-torch_npu`: the 6-column memory_record header both write, in different units (decided by the rows). */
-export type HeaderUnit = ByteUnit | 'mindspore-or-torch_npu';
+type HeaderUnit = ByteUnit | 'mindspore-or-torch_npu';
 
 export interface KnownHeader {
   kind: TableKind;

@@ -25,13 +25,13 @@ export interface ProfilerTarget {
 }
 
 /** The section names these files fill (declared in src/model/sections/). */
-export const COMPONENTS = 'components';
-export const OPERATORS = 'operators';
-export const GRAPHS = 'graphs';
-export const MODULES = 'modules';
+const COMPONENTS = 'components';
+const OPERATORS = 'operators';
+const GRAPHS = 'graphs';
+const MODULES = 'modules';
 
 /** Device segment for rows of the host (msprof `Device_id` = host, `CPU` device type). */
-export const HOST = 'host';
+const HOST = 'host';
 
 /** Components only MindSpore writes, and components only torch_npu writes: they decide the 6-column header's unit. */
 const MINDSPORE_COMPONENTS = new Set(['MindSpore', 'MindSpore+GE']);
@@ -338,7 +338,7 @@ export class ModuleMemReader extends TableReader {
 }
 
 /** Name of an allocation no torch op was matched to (the writer leaves Name empty). */
-export const UNNAMED_OPERATOR = '(no operator)';
+const UNNAMED_OPERATOR = '(no operator)';
 
 /** operator_memory: per device and operator, the largest single allocation, the allocations counted and their total. */
 export class OperatorMemoryReader extends TableReader {
