@@ -8,6 +8,8 @@
 //   node scripts/screenshots.mjs --history [--out DIR]   the history's: 40 runs of main made from the bundled example
 //     (HCCL doubles at run 26 with CANN 9.0, the baseline is updated at run 33), a PR's comment with its sparklines,
 //     its HTML report, and the dashboard (history-*.png)
+//   node scripts/screenshots.mjs --hosts [--out DIR]   the example's comment as GitLab and GitCode would render it, by
+//     an emulation of each host's documented rules (HOST_RULES below), not by the live host (comment-<host>-780.png)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,9 +23,27 @@ import { findChromium, launch, openPage, settled } from './browser.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({
-  options: { out: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, name: { type: 'string' }, history: { type: 'boolean' } },
+  options: { out: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, name: { type: 'string' }, history: { type: 'boolean' }, hosts: { type: 'boolean' } },
 });
 const CLI = join(ROOT, 'dist', 'cli.js');
+/**
+ * What each host's Markdown renderer is documented to do, as an emulation: GFM tables, then the host's HTML sanitizer
+ * (DOMPurify with the host's allow-list; HTML comments dropped), Mermaid fences drawn or left as code. Sources are in
+ * docs/hosts/gitlab.md and gitcode.md ("How the comment renders").
+ */
+const HOST_RULES = {
+  // html-pipeline's SanitizationFilter allow-list plus span, abbr, details and summary (GitLab's doc/user/markdown.md).
+  gitlab: {
+    label: 'GitLab', mermaid: true,
+    tags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8', 'br', 'b', 'i', 'strong', 'em', 'a', 'pre', 'code', 'img', 'tt', 'div', 'ins', 'del', 'sup', 'sub', 'p', 'ol', 'ul', 'table', 'thead', 'tbody', 'tfoot', 'blockquote', 'dl', 'dt', 'dd', 'kbd', 'q', 'samp', 'var', 'hr', 'ruby', 'rt', 'rp', 'li', 'tr', 'td', 'th', 's', 'strike', 'span', 'abbr', 'details', 'summary'],
+  },
+  // GitCode documents no allow-list of its own: the GitLab-derived one of its help pages, and no Mermaid (docs/hosts/gitcode.md).
+  gitcode: {
+    label: 'GitCode', mermaid: false,
+    tags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'br', 'b', 'i', 'strong', 'em', 'a', 'pre', 'code', 'img', 'tt', 'div', 'ins', 'del', 'sup', 'sub', 'p', 'ol', 'ul', 'table', 'thead', 'tbody', 'tfoot', 'blockquote', 'dl', 'dt', 'dd', 'kbd', 'q', 'samp', 'var', 'hr', 'li', 'tr', 'td', 'th', 's', 'strike', 'span', 'abbr', 'details', 'summary'],
+  },
+};
+
 const out = resolve(values.out ?? join(ROOT, 'docs', 'screenshots'));
 const work = mkdtempSync(join(tmpdir(), 'amg-screenshots-'));
 const chromium = await findChromium();
@@ -36,6 +56,7 @@ const browser = await launch(chromium);
 try {
   mkdirSync(out, { recursive: true });
   if (values.history) await historyScreenshots();
+  else if (values.hosts) await hostScreenshots();
   else await exampleScreenshots();
 } finally {
   await browser.close();
@@ -82,6 +103,38 @@ body { margin: 0; background: #fff; } .markdown-body { box-sizing: border-box; w
 <script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`);
     await shoot(page, join(out, `${name}-comment-${width}.png`), width);
   }
+}
+
+/** The example's comment body as the CLI posts it on each host (marker first), rendered by that host's emulated rules at 780 px. */
+async function hostScreenshots() {
+  const markdownFile = join(work, 'report.md');
+  // The regressed example against the committed baseline: exit 1 is the point.
+  // Run from the repository with relative paths, so the comment's "to accept" line names them as a user's run would.
+  try {
+    execFileSync(process.execPath, [CLI, 'check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare', '--markdown', markdownFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (error) {
+    if (error.status !== 1) throw error;
+  }
+  const body = `<!-- ascend-memory-gate:default -->\n${readFileSync(markdownFile, 'utf8')}`;
+  const mermaid = pathToFileURL(join(dirname(require.resolve('mermaid/package.json')), 'dist', 'mermaid.min.js')).href;
+  const purify = pathToFileURL(join(dirname(require.resolve('dompurify')), 'purify.min.js')).href;
+  const css = readFileSync(require.resolve('github-markdown-css/github-markdown-light.css'), 'utf8');
+  for (const [host, rules] of Object.entries(HOST_RULES)) {
+    // On GitCode the CLI leaves the chart section out (chartModules: 0 in src/cli/review.ts): the same section here.
+    const posted = rules.mermaid ? body : body.replace(/\n#### Module peaks per device\n[\s\S]*?\n(?=#### )/, '\n');
+    const html = marked.parse(posted, { gfm: true });
+    const page = join(work, `comment-${host}.html`);
+    writeFileSync(page, `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}
+body { margin: 0; background: #fff; } .markdown-body { box-sizing: border-box; width: 780px; padding: 16px; }
+.emulated { font: 12px sans-serif; color: #57606a; border-bottom: 1px solid #d0d7de; padding: 4px 16px; width: 780px; box-sizing: border-box; }</style></head>
+<body><div class="emulated">Emulation of ${rules.label}'s documented Markdown rules (not a screenshot of ${rules.label})</div><article class="markdown-body" id="c"></article>
+<script src="${purify}"></script><script>
+const clean = DOMPurify.sanitize(${JSON.stringify(html)}, { ALLOWED_TAGS: ${JSON.stringify(rules.tags)}, ALLOWED_ATTR: ['href', 'src', 'alt', 'title', 'align', 'open', 'class'] });
+document.getElementById('c').innerHTML = ${rules.mermaid ? "clean.replace(/<pre><code class=\"language-mermaid\">([\\s\\S]*?)<\\/code><\\/pre>/g, '<pre class=\"mermaid\">$1</pre>')" : 'clean'};
+</script><script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`);
+    await shoot(page, join(out, `comment-${host}-780.png`), 780);
+  }
+  console.log(`wrote comment-gitlab-780.png, comment-gitcode-780.png to ${out}`);
 }
 
 /** A commit id of run n, as 40 hex digits. */
