@@ -12,7 +12,7 @@ if ((command === 'parse' || command === 'check' || command === 'baseline' || com
     if (mayBeLarge(inputPathsOf(args.slice(1))))
         startWorkersEarly();
 }
-const { runCli } = await import('./chunks/commands.js');
+const { runCli } = await import('./chunks/commands.js').then(function (n) { return n.c; });
 const { failureText } = await import('./chunks/errors.js').then(function (n) { return n.e; });
 runCli(argv).then((code) => {
     process.exitCode = code;

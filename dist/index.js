@@ -10,642 +10,43 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import { U as UsageError, f as failureText } from './chunks/errors.js';
+import { parseMaxIncrease } from './chunks/thresholds.js';
 import { S as SOURCES } from './chunks/evidence-sources.js';
-import { s as splitList } from './chunks/local.js';
-import 'node:fs';
+import { s as splitList, M as MAX_HISTORY_SIZE } from './chunks/limits.js';
 import 'node:fs/promises';
 import 'node:path';
+import './chunks/reader.js';
 import './chunks/_commonjsHelpers.js';
+import 'node:crypto';
+import './chunks/roll-up.js';
+import './chunks/index.js';
+import './chunks/oom-cause.js';
+import './chunks/keys.js';
+import 'node:fs';
 import 'url';
 import 'module';
 
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
+function toCommandValue(e){if(e===null||e===undefined){return ""}else if(typeof e==="string"||e instanceof String){return e}return JSON.stringify(e)}function toCommandProperties(e){if(!Object.keys(e).length){return {}}return {title:e.title,file:e.file,line:e.startLine,endLine:e.endLine,col:e.startColumn,endColumn:e.endColumn}}
 
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + os.EOL);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
+function issueCommand(e,t,s){const r=new Command(e,t,s);process.stdout.write(r.toString()+os.EOL);}const CMD_STRING="::";class Command{constructor(e,t,s){if(!e){e="missing.command";}this.command=e;this.properties=t;this.message=s;}toString(){let e=CMD_STRING+this.command;if(this.properties&&Object.keys(this.properties).length>0){e+=" ";let t=true;for(const s in this.properties){if(this.properties.hasOwnProperty(s)){const r=this.properties[s];if(r){if(t){t=false;}else {e+=",";}e+=`${s}=${escapeProperty(r)}`;}}}}e+=`${CMD_STRING}${escapeData(this.message)}`;return e}}function escapeData(e){return toCommandValue(e).replace(/%/g,"%25").replace(/\r/g,"%0D").replace(/\n/g,"%0A")}function escapeProperty(e){return toCommandValue(e).replace(/%/g,"%25").replace(/\r/g,"%0D").replace(/\n/g,"%0A").replace(/:/g,"%3A").replace(/,/g,"%2C")}
 
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-function issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!fs.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    fs.appendFileSync(filePath, `${toCommandValue(message)}${os.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${os.EOL}${convertedValue}${os.EOL}${delimiter}`;
-}
+function issueFileCommand(o,e){const n=process.env[`GITHUB_${o}`];if(!n){throw new Error(`Unable to find environment variable for file command ${o}`)}if(!fs.existsSync(n)){throw new Error(`Missing file at path: ${n}`)}fs.appendFileSync(n,`${toCommandValue(e)}${os.EOL}`,{encoding:"utf8"});}function prepareKeyValueMessage(o,e){const n=`ghadelimiter_${crypto.randomUUID()}`;const t=toCommandValue(e);if(o.includes(n)){throw new Error(`Unexpected input: name should not contain the delimiter "${n}"`)}if(t.includes(n)){throw new Error(`Unexpected input: value should not contain the delimiter "${n}"`)}return `${o}<<${n}${os.EOL}${t}${os.EOL}${n}`}
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
+undefined&&undefined.__awaiter||function(e,t,n,r){function o(e){return e instanceof n?e:new n(function(t){t(e);})}return new(n||(n=Promise))(function(n,i){function a(e){try{s(r.next(e));}catch(e){i(e);}}function c(e){try{s(r["throw"](e));}catch(e){i(e);}}function s(e){e.done?n(e.value):o(e.value).then(a,c);}s((r=r.apply(e,t||[])).next());})};
 
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-const { access, appendFile, writeFile } = promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, constants.R_OK | constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-const summary = _summary;
+var __awaiter=undefined&&undefined.__awaiter||function(t,r,s,a){function e(t){return t instanceof s?t:new s(function(r){r(t);})}return new(s||(s=Promise))(function(s,i){function n(t){try{d(a.next(t));}catch(t){i(t);}}function o(t){try{d(a["throw"](t));}catch(t){i(t);}}function d(t){t.done?s(t.value):e(t.value).then(n,o);}d((a=a.apply(t,r||[])).next());})};const{access:access,appendFile:appendFile,writeFile:writeFile}=promises;const SUMMARY_ENV_VAR="GITHUB_STEP_SUMMARY";class Summary{constructor(){this._buffer="";}filePath(){return __awaiter(this,void 0,void 0,function*(){if(this._filePath){return this._filePath}const t=process.env[SUMMARY_ENV_VAR];if(!t){throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`)}try{yield access(t,constants.R_OK|constants.W_OK);}catch(r){throw new Error(`Unable to access summary file: '${t}'. Check if the file has correct read/write permissions.`)}this._filePath=t;return this._filePath})}wrap(t,r,s={}){const a=Object.entries(s).map(([t,r])=>` ${t}="${r}"`).join("");if(!r){return `<${t}${a}>`}return `<${t}${a}>${r}</${t}>`}write(t){return __awaiter(this,void 0,void 0,function*(){const r=!!(t===null||t===void 0?void 0:t.overwrite);const s=yield this.filePath();const a=r?writeFile:appendFile;yield a(s,this._buffer,{encoding:"utf8"});return this.emptyBuffer()})}clear(){return __awaiter(this,void 0,void 0,function*(){return this.emptyBuffer().write({overwrite:true})})}stringify(){return this._buffer}isEmptyBuffer(){return this._buffer.length===0}emptyBuffer(){this._buffer="";return this}addRaw(t,r=false){this._buffer+=t;return r?this.addEOL():this}addEOL(){return this.addRaw(EOL)}addCodeBlock(t,r){const s=Object.assign({},r&&{lang:r});const a=this.wrap("pre",this.wrap("code",t),s);return this.addRaw(a).addEOL()}addList(t,r=false){const s=r?"ol":"ul";const a=t.map(t=>this.wrap("li",t)).join("");const e=this.wrap(s,a);return this.addRaw(e).addEOL()}addTable(t){const r=t.map(t=>{const r=t.map(t=>{if(typeof t==="string"){return this.wrap("td",t)}const{header:r,data:s,colspan:a,rowspan:e}=t;const i=r?"th":"td";const n=Object.assign(Object.assign({},a&&{colspan:a}),e&&{rowspan:e});return this.wrap(i,s,n)}).join("");return this.wrap("tr",r)}).join("");const s=this.wrap("table",r);return this.addRaw(s).addEOL()}addDetails(t,r){const s=this.wrap("details",this.wrap("summary",t)+r);return this.addRaw(s).addEOL()}addImage(t,r,s){const{width:a,height:e}=s||{};const i=Object.assign(Object.assign({},a&&{width:a}),e&&{height:e});const n=this.wrap("img",null,Object.assign({src:t,alt:r},i));return this.addRaw(n).addEOL()}addHeading(t,r){const s=`h${r}`;const a=["h1","h2","h3","h4","h5","h6"].includes(s)?s:"h1";const e=this.wrap(a,t);return this.addRaw(e).addEOL()}addSeparator(){const t=this.wrap("hr",null);return this.addRaw(t).addEOL()}addBreak(){const t=this.wrap("br",null);return this.addRaw(t).addEOL()}addQuote(t,r){const s=Object.assign({},r&&{cite:r});const a=this.wrap("blockquote",t,s);return this.addRaw(a).addEOL()}addLink(t,r){const s=this.wrap("a",t,{href:r});return this.addRaw(s).addEOL()}}const _summary=new Summary;const summary=_summary;
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-const { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs.promises;
-// export const {open} = 'fs'
-process.platform === 'win32';
-fs.constants.O_RDONLY;
+undefined&&undefined.__awaiter||function(e,t,r,i){function n(e){return e instanceof r?e:new r(function(t){t(e);})}return new(r||(r=Promise))(function(r,o){function s(e){try{c(i.next(e));}catch(e){o(e);}}function a(e){try{c(i["throw"](e));}catch(e){o(e);}}function c(e){e.done?r(e.value):n(e.value).then(s,a);}c((i=i.apply(e,t||[])).next());})};const{chmod:chmod,copyFile:copyFile,lstat:lstat,mkdir:mkdir,open:open,readdir:readdir,rename:rename,rm:rm,rmdir:rmdir,stat:stat,symlink:symlink,unlink:unlink}=fs.promises;process.platform==="win32";fs.constants.O_RDONLY;
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
+undefined&&undefined.__awaiter||function(i,e,t,o){function r(i){return i instanceof t?i:new t(function(e){e(i);})}return new(t||(t=Promise))(function(t,n){function l(i){try{s(o.next(i));}catch(i){n(i);}}function c(i){try{s(o["throw"](i));}catch(i){n(i);}}function s(i){i.done?t(i.value):r(i.value).then(l,c);}s((o=o.apply(i,e||[])).next());})};
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-/* eslint-disable @typescript-eslint/unbound-method */
-process.platform === 'win32';
+undefined&&undefined.__awaiter||function(t,e,s,i){function o(t){return t instanceof s?t:new s(function(e){e(t);})}return new(s||(s=Promise))(function(s,r){function n(t){try{l(i.next(t));}catch(t){r(t);}}function h(t){try{l(i["throw"](t));}catch(t){r(t);}}function l(t){t.done?s(t.value):o(t.value).then(n,h);}l((i=i.apply(t,e||[])).next());})};process.platform==="win32";
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
+undefined&&undefined.__awaiter||function(t,n,e,o){function r(t){return t instanceof e?t:new e(function(n){n(t);})}return new(e||(e=Promise))(function(e,i){function c(t){try{u(o.next(t));}catch(t){i(t);}}function s(t){try{u(o["throw"](t));}catch(t){i(t);}}function u(t){t.done?e(t.value):r(t.value).then(c,s);}u((o=o.apply(t,n||[])).next());})};
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-os__default.platform();
-os__default.arch();
+undefined&&undefined.__awaiter||function(t,n,e,i){function o(t){return t instanceof e?t:new e(function(n){n(t);})}return new(e||(e=Promise))(function(e,s){function r(t){try{a(i.next(t));}catch(t){s(t);}}function c(t){try{a(i["throw"](t));}catch(t){s(t);}}function a(t){t.done?e(t.value):o(t.value).then(r,c);}a((i=i.apply(t,n||[])).next());})};os__default.platform();os__default.arch();
 
-(undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    return val.trim();
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(os.EOL);
-    issueCommand('set-output', { name }, toCommandValue(value));
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + os.EOL);
-}
+undefined&&undefined.__awaiter||function(e,t,o,r){function n(e){return e instanceof o?e:new o(function(t){t(e);})}return new(o||(o=Promise))(function(o,s){function i(e){try{a(r.next(e));}catch(e){s(e);}}function u(e){try{a(r["throw"](e));}catch(e){s(e);}}function a(e){e.done?o(e.value):n(e.value).then(i,u);}a((r=r.apply(e,t||[])).next());})};var ExitCode;(function(e){e[e["Success"]=0]="Success";e[e["Failure"]=1]="Failure";})(ExitCode||(ExitCode={}));function setSecret(e){issueCommand("add-mask",{},e);}function getInput(e,t){const o=process.env[`INPUT_${e.replace(/ /g,"_").toUpperCase()}`]||"";return o.trim()}function setOutput(e,t){const o=process.env["GITHUB_OUTPUT"]||"";if(o){return issueFileCommand("OUTPUT",prepareKeyValueMessage(e,t))}process.stdout.write(os.EOL);issueCommand("set-output",{name:e},toCommandValue(t));}function setFailed(e){process.exitCode=ExitCode.Failure;error(e);}function isDebug(){return process.env["RUNNER_DEBUG"]==="1"}function debug(e){issueCommand("debug",{},e);}function error(e,t={}){issueCommand("error",toCommandProperties(t),e instanceof Error?e.toString():e);}function warning(e,t={}){issueCommand("warning",toCommandProperties(t),e instanceof Error?e.toString():e);}function notice(e,t={}){issueCommand("notice",toCommandProperties(t),e instanceof Error?e.toString():e);}function info(e){process.stdout.write(e+os.EOL);}
 
 function oneOf(name, value, allowed) {
     if (allowed.includes(value))
@@ -711,9 +112,15 @@ function parseBranch(value) {
     return value;
 }
 function parseHistorySize(value) {
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
-        throw new UsageError(`'history-size' must be a whole number from 1 to 1000, got '${value}'`);
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE)
+        throw new UsageError(`'history-size' must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`);
     return Number(value);
+}
+function checkedMaxIncrease(value) {
+    if (value === '')
+        return undefined;
+    parseMaxIncrease(value);
+    return value;
 }
 function readInputs(get = (name) => getInput(name)) {
     const commentKey = get('comment-key') || 'default';
@@ -728,7 +135,7 @@ function readInputs(get = (name) => getInput(name)) {
         token: get('github-token'),
         baseline: get('baseline') || 'baselines/memory-baseline.json',
         config: get('config') || undefined,
-        maxIncrease: get('max-increase') || undefined,
+        maxIncrease: checkedMaxIncrease(get('max-increase')),
         mode: oneOf('mode', get('mode') || 'check', ['check', 'update', 'comment', 'snapshot']),
         comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never']),
         commentKey,
@@ -780,4 +187,4 @@ async function run() {
 
 void run();
 
-export { setOutput as a, setFailed as b, error as e, info as i, notice as n, summary as s, warning as w };
+export { setOutput as a, setFailed as b, debug as d, error as e, info as i, notice as n, summary as s, warning as w };

@@ -1,10 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { s as serializeError } from './chunks/parse-protocol.js';
-import { p as parseInputFile } from './chunks/evidence-sources.js';
-import { S as SnapshotBuilder } from './chunks/snapshot.js';
+import { p as parseInputFile, a as SnapshotBuilder } from './chunks/evidence-sources.js';
 import './chunks/errors.js';
-import './chunks/units.js';
-import './chunks/series.js';
 
 async function parseOne(task) {
     const builder = new SnapshotBuilder();

@@ -1,6 +1,8 @@
-import { i as info, w as warning, n as notice } from '../index.js';
-import { runGate } from '../chunks/run-gate.js';
-import { i as pullRequestOfEvent, j as resolveGateLimits, k as historyPlan, r as readBranchHistory, m as recordRunOnBranch, d as renderLimitsChanged, a as labelWarning, p as publish } from './publish.js';
+import { i as info, n as notice, w as warning } from '../index.js';
+import { notReadOf, runGate } from '../chunks/run-gate.js';
+import { foldedSitesNotice } from '../chunks/baseline.js';
+import { renderLimitsChanged } from '../chunks/limits-changed.js';
+import { g as pullRequestOfEvent, h as resolveGateLimits, i as historyPlan, r as readBranchHistory, j as warnIfPullRequestCanWrite, k as historyReadOf, m as recordRunOnBranch, a as labelWarning, p as publish } from './publish.js';
 import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
 import 'os';
 import 'crypto';
@@ -12,45 +14,47 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import '../chunks/errors.js';
-import '../chunks/evidence-sources.js';
-import '../chunks/local.js';
-import 'node:fs';
+import '../chunks/thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
+import '../chunks/reader.js';
 import '../chunks/_commonjsHelpers.js';
+import 'node:crypto';
+import '../chunks/evidence-sources.js';
+import '../chunks/roll-up.js';
+import '../chunks/index.js';
+import '../chunks/limits.js';
+import 'node:fs';
 import 'url';
 import 'module';
+import '../chunks/oom-cause.js';
+import '../chunks/keys.js';
 import '../chunks/validate.js';
-import '../chunks/reader.js';
-import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
-import '../chunks/snapshot.js';
-import '../chunks/units.js';
-import '../chunks/series.js';
-import '../chunks/baseline.js';
+import '../chunks/compare.js';
+import '../chunks/types.js';
 import '../chunks/atomic-write.js';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
-import '../chunks/compare.js';
-import '../chunks/roll-up.js';
-import '../chunks/thresholds.js';
-import '../chunks/environment.js';
-import '../chunks/keys.js';
-import '../chunks/types.js';
-import './errors.js';
+import 'node:zlib';
 import '../chunks/baseline-changes.js';
-import '../chunks/escape.js';
-import '../chunks/annotation.js';
 import '../chunks/groups.js';
-import '../chunks/json.js';
-import '../chunks/markdown.js';
-import '../chunks/chart.js';
-import '../chunks/trend-text.js';
+import '../chunks/names.js';
+import '../chunks/terminal.js';
 import '../chunks/trends.js';
 import '../chunks/groups2.js';
 import '../chunks/format.js';
+import '../chunks/device-table.js';
+import './errors.js';
+import '../chunks/limits2.js';
+import 'node:child_process';
+import '../chunks/types2.js';
+import '../chunks/annotation.js';
+import '../chunks/json.js';
+import '../chunks/markdown.js';
+import '../chunks/chart.js';
 import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
@@ -66,7 +70,10 @@ async function runCheckMode(inputs) {
     if (plan.role !== 'off')
         info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
     let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
-    const { snapshot, missingArtifacts } = await collectInputs(inputs);
+    if (plan.role === 'read')
+        await warnIfPullRequestCanWrite(inputs, octokit, repo);
+    const { snapshot, missingArtifacts, skippedRecords } = await collectInputs(inputs);
+    const notRead = notReadOf(snapshot.meta.skipped, skippedRecords);
     const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../chunks/trends.js');
     const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
     const gated = await runGate({
@@ -77,12 +84,17 @@ async function runCheckMode(inputs) {
         allowMissingBaseline: true,
         limits,
         ...(read !== undefined ? { noise: read.noise } : {}),
+        ...(notRead !== undefined ? { notRead } : {}),
     });
+    const historyRead = historyReadOf(inputs, history);
     if (plan.role === 'write')
         history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
     const trends = history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
     const { baseline } = gated;
-    const report = missingArtifacts.length > 0 ? { ...gated.report, missingArtifacts } : gated.report;
+    const folded = foldedSitesNotice(baseline, inputs.baseline);
+    if (folded !== null)
+        notice(folded);
+    const report = { ...gated.report, ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}), ...(historyRead !== undefined ? { history: historyRead } : {}) };
     if (baseline === null) {
         warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }

@@ -1,21 +1,23 @@
 import { i as info, w as warning } from '../index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { g as glob } from '../chunks/local.js';
+import { g as glob } from '../chunks/limits.js';
 import { U as UsageError, I as InputError, v as visible } from '../chunks/errors.js';
 import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as errorMessage } from './shared.js';
 import { g as gitHubCall, G as GitHubError } from './errors.js';
-import { r as readBranchHistory, p as publish, l as limitsAt, b as baseLimitsAt, a as labelWarning, c as chooseLimits, d as renderLimitsChanged, w as workflowRun, e as labelAddedAt, f as runsOfHead, g as filesChangedBetween, h as limitPaths, t as takeLabelOff } from './publish.js';
-import { a as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf } from '../chunks/snapshot.js';
-import { a as assessDevices, j as judge, w as withFindings, b as withNoiseBand, F as FINDING_STATUSES } from '../chunks/compare.js';
-import { a as applyEnvironment } from '../chunks/environment.js';
-import { sectionThresholds, applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
-import { S as STATUSES } from '../chunks/types.js';
-import { c as codeSpan, t as tableCodeSpan, s as shortenName } from '../chunks/escape.js';
-import { f as formatCount, a as formatBytes } from '../chunks/units.js';
-import { M as MAX_KEY_LENGTH } from '../chunks/groups.js';
+import { renderLimitsChanged } from '../chunks/limits-changed.js';
+import { r as readBranchHistory, p as publish, l as limitsAt, b as baseLimitsAt, a as labelWarning, w as workflowRun, c as labelAddedAt, d as runsOfHead, f as filesChangedBetween, e as limitPaths, t as takeLabelOff } from './publish.js';
+import { d as disjointOf, S as STATUSES, V as VERDICTS_BEFORE_FINDINGS, a as VERDICTS_AFTER_FINDINGS } from '../chunks/types.js';
+import { b as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf, f as formatCount, d as formatBytes } from '../chunks/evidence-sources.js';
+import { j as judge, w as withFindings, a as withNoiseBand } from '../chunks/compare.js';
+import { a as applyEnvironment } from '../chunks/roll-up.js';
+import { w as writerOf, s as sectionThresholds, f as findingOrder, F as FINDINGS } from '../chunks/index.js';
+import { applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
+import { c as codeSpan, t as tableCodeSpan, M as MAX_KEY_LENGTH } from '../chunks/groups.js';
+import { s as shortenName } from '../chunks/names.js';
 import { parseReportJson } from '../chunks/json.js';
 import { downloadArtifacts, ArtifactsFailed } from './artifacts.js';
+import { chooseLimits } from '../chunks/limits2.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -25,9 +27,12 @@ import 'events';
 import 'child_process';
 import 'assert';
 import 'timers';
-import '../chunks/evidence-sources.js';
-import 'node:fs';
+import '../chunks/reader.js';
 import '../chunks/_commonjsHelpers.js';
+import 'node:crypto';
+import '../chunks/oom-cause.js';
+import '../chunks/keys.js';
+import 'node:fs';
 import 'url';
 import 'module';
 import 'node:os';
@@ -35,34 +40,35 @@ import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
+import '../chunks/baseline-changes.js';
+import '../chunks/terminal.js';
+import '../chunks/trends.js';
+import '../chunks/groups2.js';
+import '../chunks/format.js';
+import '../chunks/device-table.js';
 import '../chunks/baseline.js';
 import '../chunks/atomic-write.js';
-import 'node:crypto';
-import '../chunks/reader.js';
 import '../chunks/validate.js';
 import 'node:v8';
 import 'node:vm';
-import '../chunks/series.js';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
-import '../chunks/baseline-changes.js';
+import 'node:zlib';
 import '../chunks/annotation.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
-import '../chunks/trend-text.js';
-import '../chunks/trends.js';
-import '../chunks/groups2.js';
-import '../chunks/keys.js';
-import '../chunks/format.js';
-import '../chunks/roll-up.js';
 import 'node:stream';
 import 'node:stream/promises';
 import 'zlib';
 import 'util';
 import 'stream';
+import 'node:child_process';
+import '../chunks/types2.js';
 
-const VERDICT_STATUSES = new Set(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+const VERDICT_STATUSES = new Set([...VERDICTS_BEFORE_FINDINGS, ...VERDICTS_AFTER_FINDINGS]);
+const DERIVED_FINDINGS = FINDINGS.filter((f) => 'derivedFrom' in f.rejudge);
+const DERIVED_FROM = new Set(DERIVED_FINDINGS.flatMap((f) => ('derivedFrom' in f.rejudge ? f.rejudge.derivedFrom : [])));
 const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
 const UNKNOWN_ENTRY_NOTE = 'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
 const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this key (relabelled or forged): it fails.';
@@ -76,7 +82,7 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     const trustedKeys = new Map(compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]));
     const seen = new Map(compared.map((declaration) => [declaration.kind, new Set()]));
     const verdicts = [];
-    const modulePeaks = {};
+    const figures = Object.fromEntries([...DERIVED_FROM].map((name) => [name, {}]));
     const derivable = new Map();
     const kept = [];
     const others = [];
@@ -95,9 +101,9 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             }
             keys.add(entry.key);
             verdicts.push(rejudged);
-            if (declaration.name === 'modules' && entry.current !== null) {
-                modulePeaks[trustedKey?.key ?? entry.key] = { peak: entry.current, current: entry.current, allocs: null, frees: null };
-            }
+            const figured = figures[declaration.name];
+            if (figured !== undefined && entry.current !== null)
+                figured[trustedKey?.key ?? entry.key] = figureOf(declaration, entry.current);
         }
         else if (finding === 'derived') {
             const id = findingId(entry);
@@ -112,10 +118,8 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         }
     });
     const findings = [];
-    const { moduleFindings, deviceEntries } = assessDevices(baseline, { sections: { modules: modulePeaks } }, config);
-    for (const derived of [...moduleFindings, ...deviceEntries]) {
-        if (!isDerivedStatus(derived))
-            continue;
+    const derivedEntries = DERIVED_FINDINGS.flatMap((finding) => finding.assess({ baseline, current: { sections: figures }, config }));
+    for (const derived of derivedEntries) {
         const entry = { ...derived, key: keyAsWritten(derived.key) };
         const matches = derivable.get(findingId(entry));
         const match = matches?.shift();
@@ -127,7 +131,8 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     }
     for (const rest of derivable.values()) {
         for (const { entry, index } of rest) {
-            if (entry.kind === 'module' && !seen.get('module')?.has(entry.key)) {
+            const verdicts = seen.get(entry.kind);
+            if (verdicts !== undefined && !verdicts.has(entry.key)) {
                 discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
                 findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
             }
@@ -140,9 +145,9 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         const finding = rejudgeKeptFinding(entry, `/entries/${index}`, config, discrepancies);
         if (finding === null)
             continue;
-        const sections = FINDINGS_WITH_VERDICT[finding.status];
+        const rejudging = writerOf(finding)?.finding.rejudge;
         const declaration = sectionOfKind(finding.kind);
-        if (sections !== undefined && declaration !== undefined && sections.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
+        if (rejudging !== undefined && 'kept' in rejudging && declaration !== undefined && rejudging.withVerdict.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
             discrepancies.push({ pointer: `/entries/${index}/severity`, key: finding.key, field: 'severity', claimed: finding.severity, rejudged: 'fail' });
             finding.severity = 'fail';
             finding.note = ORPHAN_FINDING_NOTE;
@@ -167,13 +172,21 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     let report = { result: 'pass', counts: countsOf(entries), entries };
     if (claimed.missingArtifacts !== undefined)
         report.missingArtifacts = claimed.missingArtifacts;
+    if (claimed.history !== undefined)
+        report.history = claimed.history;
     if (claimed.environment !== undefined) {
         const severity = policySeverity(config.environment.onChange);
         if (severity !== claimed.environment.severity)
             discrepancies.push({ pointer: '/environment/severity', key: null, field: 'environment', claimed: claimed.environment.severity, rejudged: severity });
         report = applyEnvironment(report, { ...claimed.environment, severity });
     }
-    const failed = entries.some((e) => e.severity === 'fail') ||
+    const disjoint = disjointOf(verdicts, config);
+    if (disjoint !== null)
+        report.disjointBaseline = disjoint;
+    if (claimed.notRead !== undefined)
+        report.notRead = claimed.notRead;
+    const failed = disjoint?.severity === 'fail' ||
+        entries.some((e) => e.severity === 'fail') ||
         report.environment?.severity === 'fail' ||
         (config.onMissingBaseline === 'fail' && (trusted.baseline === null || hasNoMetrics(trusted.baseline)));
     report = { ...report, result: failed ? 'fail' : 'pass' };
@@ -196,7 +209,7 @@ function trustedKeysOf(declaration, baseline, keyAsWritten) {
     const metrics = metricsOf(baseline, declaration.name);
     const out = new Map();
     for (const key of keysOf(metrics))
-        out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key]) });
+        out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key]), metric: metrics[key] });
     return out;
 }
 function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, discrepancies, band) {
@@ -206,7 +219,13 @@ function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, d
     if (band !== undefined && (judged.status === 'regressed' || judged.status === 'improved')) {
         judged = unitOf(withNoiseBand(judged, thresholds, band, config, declaration.unit === 'count' ? 'count' : undefined), declaration);
     }
-    const rejudged = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
+    let rejudged = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
+    const describe = declaration.describe;
+    if (describe !== undefined && rejudged.note === undefined) {
+        const note = entry.current !== null ? entry.note : trusted === undefined ? undefined : describe(trusted.key, trusted.metric);
+        if (note !== undefined)
+            rejudged = { ...rejudged, note };
+    }
     const unit = rejudged.unit ?? 'bytes';
     const differ = (field, claimed, value) => {
         if (claimed !== value)
@@ -225,31 +244,17 @@ function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, d
     differ('unit', entry.unit ?? null, rejudged.unit ?? null);
     return rejudged;
 }
-const DERIVED_DEVICE = new Set(['over-capacity', 'low-headroom', 'pass']);
-const DERIVED_MODULE = new Set(['above-reference', 'imbalance']);
-function isDerivedStatus(entry) {
-    return entry.kind === 'device' ? DERIVED_DEVICE.has(entry.status) : entry.kind === 'module' && DERIVED_MODULE.has(entry.status);
-}
-const KEPT_SECTIONS = {
-    'leak-suspect': ['modules', 'unfreed'],
-    'step-leak': ['stepLeaks'],
-    growing: ['modules', 'components', 'steps'],
-};
-const FINDINGS_WITH_VERDICT = {
-    'leak-suspect': ['modules'],
-    growing: ['modules', 'components'],
-};
 function findingClass(entry) {
-    if (isDerivedStatus(entry))
-        return 'derived';
-    if (entry.kind === 'device')
-        return entry.status === 'alloc-failure' ? 'kept' : null;
-    const declaration = sectionOfKind(entry.kind);
-    const sections = KEPT_SECTIONS[entry.status];
-    return declaration !== undefined && sections !== undefined && sections.includes(declaration.name) ? 'kept' : null;
+    const writer = writerOf(entry);
+    if (writer === undefined)
+        return null;
+    return 'derivedFrom' in writer.finding.rejudge ? 'derived' : 'kept';
+}
+function figureOf(declaration, current) {
+    return { ...Object.fromEntries(Object.keys(declaration.fields).map((field) => [field, null])), [declaration.value]: current };
 }
 function findingId(entry) {
-    return `${entry.kind}\0${entry.key}\0${entry.kind === 'device' ? 'headroom' : entry.status}`;
+    return `${entry.kind}\0${entry.key}\0${writerOf(entry)?.finding.name ?? entry.status}`;
 }
 function compareFinding(claimed, derived, at, discrepancies) {
     if (claimed.status !== derived.status)
@@ -273,22 +278,6 @@ function rejudgeKeptFinding(entry, at, config, discrepancies) {
     if (entry.severity !== policy)
         discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: policy });
     return { ...entry, severity: policy };
-}
-function findingOrder(sectionOrder) {
-    const statusRank = (status) => FINDING_STATUSES.indexOf(status);
-    const group = (e) => {
-        if (e.status === 'growing')
-            return 2;
-        if (e.status === 'step-leak')
-            return 3;
-        if (e.status === 'leak-suspect' && e.kind !== 'module')
-            return 4;
-        return e.kind === 'device' ? 1 : 0;
-    };
-    return (a, b) => group(a) - group(b) ||
-        (group(a) === 2 ? (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) : 0) ||
-        compareKeys(a.key, b.key) ||
-        statusRank(a.status) - statusRank(b.status);
 }
 function unitOf(entry, declaration) {
     return declaration.unit === 'bytes' ? entry : { ...entry, unit: declaration.unit };
@@ -397,7 +386,7 @@ async function runCommentMode(inputs) {
     else if (typeof workflowRun?.head_sha === 'string')
         issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
     const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
-    const history = inputs.history ? await readBranchHistory(inputs, octokit, repo) : null;
+    const history = inputs.history ? await readBranchHistory(inputs, octokit, repo, report.history?.commit) : null;
     const read = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history);
     const noise = read?.noise;
     const judged = issueNumber === undefined

@@ -13,28 +13,55 @@ import 'child_process';
 import 'assert';
 import 'timers';
 import '../chunks/errors.js';
-import '../chunks/evidence-sources.js';
-import '../chunks/local.js';
-import 'node:fs';
+import '../chunks/thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
+import '../chunks/reader.js';
 import '../chunks/_commonjsHelpers.js';
+import 'node:crypto';
+import '../chunks/evidence-sources.js';
+import '../chunks/roll-up.js';
+import '../chunks/index.js';
+import '../chunks/limits.js';
+import 'node:fs';
 import 'url';
 import 'module';
+import '../chunks/oom-cause.js';
+import '../chunks/keys.js';
 import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
-import '../chunks/snapshot.js';
-import '../chunks/units.js';
-import '../chunks/series.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
 
 const READ = 'contents: read';
 const WRITE = 'contents: write';
-async function readHistoryText(octokit, file) {
+async function readHistoryText(octokit, file, at) {
     const head = await branchHead(octokit, file);
-    return head === null ? null : readFileAt(octokit, file, file.path, head);
+    if (head === null)
+        return null;
+    let commit = head;
+    let refused;
+    if (at !== undefined && at !== head) {
+        const status = await ancestry(octokit, file, at, head);
+        if (status === 'ahead' || status === 'identical')
+            commit = at;
+        else
+            refused = status === 'unknown' ? `commit ${at.slice(0, 12)} is not in the repository` : `commit ${at.slice(0, 12)} is not on branch ${file.branch} (GitHub compares it with the head ${head.slice(0, 12)}: ${status})`;
+    }
+    const text = await readFileAt(octokit, file, file.path, commit);
+    return text === null ? null : { text, commit, ...(refused !== undefined ? { refused } : {}) };
+}
+async function ancestry(octokit, repo, base, head) {
+    try {
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner: repo.owner, repo: repo.repo, basehead: `${base}...${head}`, per_page: 1 });
+        return data.status;
+    }
+    catch (error) {
+        if (httpStatus(error) === 404 || httpStatus(error) === 422)
+            return 'unknown';
+        return gitHubCall(`comparing ${base.slice(0, 12)} with ${head.slice(0, 12)}`, READ, () => Promise.reject(error));
+    }
 }
 const WRITE_ATTEMPTS = 5;
 async function writeHistoryText(octokit, file, update, message, pause = defaultPause) {
@@ -99,4 +126,4 @@ async function defaultPause(attempt) {
     await setTimeout(base + Math.floor(Math.random() * (base / 2)));
 }
 
-export { WRITE_ATTEMPTS, readHistoryText, writeHistoryText };
+export { readHistoryText, writeHistoryText };

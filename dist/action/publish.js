@@ -1,4 +1,4 @@
-import { i as info, w as warning, s as summary, b as setFailed, a as setOutput, e as error } from '../index.js';
+import { i as info, w as warning, d as debug, s as summary, b as setFailed, a as setOutput, e as error } from '../index.js';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { v as visible, I as InputError, U as UsageError } from '../chunks/errors.js';
 import { w as workflowContext, h as httpStatus, b as repositoryPath, a as workDir, e as errorMessage } from './shared.js';
@@ -6,109 +6,11 @@ import { G as GitHubError, g as gitHubCall, d as describeGitHubFailure } from '.
 import { loadBaseline, parseBaseline } from '../chunks/baseline.js';
 import { loadGateConfig, parseGateConfig, DEFAULT_CONFIG_PATH } from '../chunks/thresholds.js';
 import { p as parseJson } from '../chunks/reader.js';
-import { c as compareKeys } from '../chunks/snapshot.js';
-import { a as formatBytes } from '../chunks/units.js';
-import { valueOf } from '../chunks/baseline-changes.js';
-import { c as codeSpan, t as tableCodeSpan } from '../chunks/escape.js';
+import { chooseLimits } from '../chunks/limits2.js';
 import path from 'node:path';
-import { f as failureReason, a as failingWorstFirst, b as annotationText } from '../chunks/annotation.js';
+import { f as failureReason, a as failingWorstFirst, b as annotationTitle, c as annotationText } from '../chunks/annotation.js';
 import { writeJsonReport } from '../chunks/json.js';
 import { renderMarkdown } from '../chunks/markdown.js';
-
-function baselineLimitChanges(base, head) {
-    const keys = new Set();
-    for (const side of [base, head])
-        if (side !== null)
-            for (const metrics of Object.values(side.sections))
-                for (const key of Object.keys(metrics ?? {}))
-                    keys.add(key);
-    const changes = [];
-    for (const key of [...keys].sort(compareKeys)) {
-        const before = valueOf(base, key);
-        const after = valueOf(head, key);
-        if (before !== after)
-            changes.push({ source: 'baseline', key, before, after });
-    }
-    return changes;
-}
-function configLimitChanges(base, head) {
-    const { sections: baseSections, ...baseRest } = base;
-    const { sections: headSections, ...headRest } = head;
-    const before = leaves({ ...baseSections, ...baseRest });
-    const after = leaves({ ...headSections, ...headRest });
-    const changes = [];
-    for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-        const b = before.get(key) ?? null;
-        const a = after.get(key) ?? null;
-        if (b !== a)
-            changes.push({ source: 'config', key, before: b, after: a });
-    }
-    return changes;
-}
-function leaves(root) {
-    const out = new Map();
-    const stack = [['', root]];
-    while (stack.length > 0) {
-        const [at, value] = stack.pop();
-        if (value !== null && typeof value === 'object') {
-            for (const [k, v] of Object.entries(value))
-                stack.push([at === '' ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`, v]);
-        }
-        else if (value !== undefined) {
-            out.set(at, value);
-        }
-    }
-    return out;
-}
-const MAX_ROWS = 40;
-function renderLimitsChanged(used) {
-    const base = codeSpan(used.baseSha.slice(0, 12));
-    const label = codeSpan(used.label);
-    if (used.changes.length === 0) {
-        const limits = `Limits: the baseline and config of the base commit ${base}; this pull request does not change them.`;
-        return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label)}`;
-    }
-    const lines = [`#### ⚠️ Limits changed by this PR (${used.changes.length})`, ''];
-    lines.push(used.from === 'pull-request'
-        ? `**This pull request's own limits were used**: it carries the label ${label}, which only maintainers can set. Without it, the gate uses those of the base commit ${base}.`
-        : used.labelNotCounted !== undefined
-            ? `**These changes were not used**: ${labelNotCountedText(used.labelNotCounted, used.label)} The gate ran against the baseline and config of the base commit ${base}.`
-            : `**These changes were not used**: the gate ran against the baseline and config of the base commit ${base}. To gate with them, a maintainer (triage or write access) reviews them and adds the label ${label}.`, '', '| Limit | Key | Base | This PR | Change |', '|---|---|--:|--:|--:|');
-    for (const change of used.changes.slice(0, MAX_ROWS)) {
-        lines.push(`| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`);
-    }
-    if (used.changes.length > MAX_ROWS)
-        lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the pull request's diff of the baseline and config.`);
-    return lines.join('\n');
-}
-function labelNotCountedText(why, labelName) {
-    const label = codeSpan(labelName);
-    const files = why.files.map(codeSpan).join(' and ');
-    const since = codeSpan(why.since.slice(0, 12));
-    const at = codeSpan(why.at.slice(0, 12));
-    const reason = why.how === 'push'
-        ? `the label ${label} was set before the push ${since} → ${at}, which changes ${files}, so no maintainer has reviewed these limits.`
-        : why.how === 'label'
-            ? `the label ${label} was set when the pull request's head was ${since}; ${at} (the head of run ${why.runId ?? '?'}) changes ${files} since, so no maintainer has reviewed these limits.`
-            : `the label ${label} is on this pull request, but which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'}), so it does not count.`;
-    const removal = why.removed
-        ? 'The label was removed: a maintainer reviews the changes and sets it again.'
-        : 'The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.';
-    return `${reason} ${removal}`;
-}
-function shown(change, value) {
-    if (value === null)
-        return 'absent';
-    if (change.source === 'baseline' && typeof value === 'number')
-        return formatBytes(value);
-    return tableCodeSpan(JSON.stringify(value));
-}
-function ratio(change) {
-    const { before, after } = change;
-    if (typeof before !== 'number' || typeof after !== 'number' || before === 0)
-        return '';
-    return `×${(after / before).toFixed(2)}`;
-}
 
 const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 function historyPlan(inputs) {
@@ -129,6 +31,22 @@ function historyPlan(inputs) {
         return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
     return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
 }
+const NO_OBJECT = '0'.repeat(40);
+async function warnIfPullRequestCanWrite(inputs, octokit, repo) {
+    if (octokit === undefined || workflowContext().eventName !== 'pull_request')
+        return;
+    try {
+        await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${inputs.historyBranch}-write-probe`, sha: NO_OBJECT });
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        if (status !== 422) {
+            debug(`Write-scope probe: ${status ?? 'no answer'} (no write access, or it could not be told)`);
+            return;
+        }
+    }
+    warning(`This pull_request run's token can write the repository's contents, so the pull request's code could push to the history branch ${inputs.historyBranch}: give pull_request jobs \`permissions: contents: read\`, and \`contents: write\` only to the default branch's job that records (docs/security-model.md, "The history branch")`);
+}
 function historyPath(commentKey) {
     return `${commentKey}.history.jsonl`;
 }
@@ -136,7 +54,12 @@ function fileRef(inputs, repo) {
     return { ...repo, branch: inputs.historyBranch, path: historyPath(inputs.commentKey) };
 }
 const readTexts = new WeakMap();
-async function readBranchHistory(inputs, octokit, repo) {
+const readCommits = new WeakMap();
+function historyReadOf(inputs, history) {
+    const commit = history === null ? undefined : readCommits.get(history);
+    return commit === undefined ? undefined : { branch: inputs.historyBranch, commit };
+}
+async function readBranchHistory(inputs, octokit, repo, at) {
     const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
     if (octokit === undefined) {
         info(`History not read: no 'github-token'`);
@@ -144,9 +67,9 @@ async function readBranchHistory(inputs, octokit, repo) {
     }
     const { readHistoryText } = await import('./history-branch.js');
     const { parseHistory } = await import('../chunks/format.js');
-    let text;
+    let read;
     try {
-        text = await readHistoryText(octokit, fileRef(inputs, repo));
+        read = await readHistoryText(octokit, fileRef(inputs, repo), at);
     }
     catch (error) {
         if (!(error instanceof GitHubError))
@@ -154,22 +77,45 @@ async function readBranchHistory(inputs, octokit, repo) {
         warning(`History not read, so the report has no trends: ${visible(error.message)}`);
         return null;
     }
-    if (text === null) {
+    if (read === null) {
         info(`No history yet at ${where}: the default branch's next check run starts it`);
         return null;
     }
+    const { text, commit } = read;
+    if (read.refused !== undefined)
+        warning(`History: the report says its run read ${where} at a commit that cannot be trusted (${visible(read.refused)}): the branch's head ${commit.slice(0, 12)} is read instead`);
     try {
         const history = parseHistory(text, where);
         readTexts.set(history, text);
-        info(`History read from ${where}: ${history.points.length} point(s)`);
+        readCommits.set(history, commit);
+        for (const warning$1 of history.warnings ?? [])
+            warning(`History: ${visible(warning$1)}`);
+        foreignCommitUrl(history, repo, where);
+        info(`History read from ${where} at ${commit.slice(0, 12)}: ${history.points.length} point(s)`);
         return history;
     }
     catch (error) {
         if (!(error instanceof InputError))
             throw error;
-        warning(`History not read, so the report has no trends: ${visible(error.message)}`);
+        warning(`History not read, so the report has no trends: ${visible(error.message)}. ${startOver(inputs)}`);
         return null;
     }
+}
+function startOver(inputs) {
+    return `To start over, delete ${historyPath(inputs.commentKey)} from branch ${inputs.historyBranch} (or the branch): the default branch's next check run records a new one`;
+}
+function foreignCommitUrl(history, repo, where) {
+    const url = history.header.commitUrl;
+    if (url === undefined)
+        return;
+    const own = ownCommitUrl(repo);
+    if (url.toLowerCase() === own.toLowerCase())
+        return;
+    warning(`History ${where}: its commitUrl ${JSON.stringify(visible(url.slice(0, 200)))} is not this repository's (${own}): commits are shown without links`);
+    delete history.header.commitUrl;
+}
+function ownCommitUrl(repo) {
+    return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`;
 }
 async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = null) {
     const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
@@ -199,12 +145,13 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
     const header = {
         gate: inputs.commentKey,
         ...(plan.defaultBranch !== undefined ? { branch: plan.defaultBranch } : {}),
-        commitUrl: `${ctx.serverUrl}/${repo.owner}/${repo.repo}/commit/{sha}`,
+        commitUrl: ownCommitUrl(repo),
     };
     const written = {};
     const readText = read === null ? undefined : readTexts.get(read);
     let reuse = readText !== undefined;
     let changedRead = false;
+    let unreadable = false;
     const asRead = () => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
     try {
         const result = await writeHistoryText(octokit, fileRef(inputs, repo), (text) => {
@@ -212,7 +159,9 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
             reuse = false;
             if (same)
                 changedRead = true;
+            unreadable = true;
             const history = same ? read : text === null ? emptyHistory(header) : parseHistory(text, where);
+            unreadable = false;
             Object.assign(history.header, header);
             const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
             written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
@@ -235,7 +184,7 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
             return asRead();
         }
         if (error instanceof InputError) {
-            warning(`History not recorded: ${visible(error.message)}; the file was left as it is`);
+            warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
             return asRead();
         }
         throw error;
@@ -457,16 +406,6 @@ function labelWarning(label, why) {
         : 'the token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the change';
     return `The label '${label}' did not count: ${reason}; ${removal}`;
 }
-function chooseLimits(base, head, pr, notCounted) {
-    const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
-    const label = base.config.baselineUpdateLabel;
-    const fromPullRequest = changes.length > 0 && pr.labels.includes(label) && notCounted === undefined;
-    const chosen = fromPullRequest ? head : base;
-    const used = { from: fromPullRequest ? 'pull-request' : 'base', baseSha: pr.baseSha, label, changes };
-    if (notCounted !== undefined)
-        used.labelNotCounted = notCounted;
-    return { ...chosen, used };
-}
 
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
@@ -514,7 +453,7 @@ function annotate(report, reserved) {
     const budget = ANNOTATIONS_PER_STEP - reserved;
     const shown = failing.length <= budget ? failing : failing.slice(0, Math.max(0, budget - 1));
     for (const e of shown)
-        error(annotationText(e), { title: `Memory gate: ${e.key} ${e.status}` });
+        error(annotationText(e), { title: annotationTitle(e) });
     if (failing.length > shown.length) {
         error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
     }
@@ -531,19 +470,21 @@ async function postComment(inputs, where, report) {
         warning("No 'github-token': the PR comment was not posted");
         return;
     }
-    const { commentMarker, upsertStickyComment } = await import('./comment2.js');
+    const { commentMarker } = await import('../chunks/comment.js');
+    const { octokitHost } = await import('./github-octokit.js');
+    const { upsertSticky } = await import('../chunks/sticky.js');
     const marker = commentMarker(inputs.commentKey);
     const body = renderMarkdown(report, {
         marker,
         maxBytes: COMMENT_LIMIT,
         runUrl: where.runUrl,
+        baselineFile: inputs.baseline,
         ...(where.preface !== undefined ? { preface: where.preface } : {}),
         ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
     try {
-        const result = await upsertStickyComment(octokit, {
-            ...repo,
-            issueNumber,
+        const result = await upsertSticky(octokitHost(octokit, repo), {
+            number: issueNumber,
             body,
             marker,
             policy: inputs.comment,
@@ -552,7 +493,7 @@ async function postComment(inputs, where, report) {
         if (result.action === 'skipped')
             info(`PR comment not posted: ${result.reason}`);
         else
-            info(`PR comment ${result.action}: ${result.url}`);
+            info(`PR comment ${result.action}: ${result.url ?? result.id}`);
     }
     catch (error) {
         const status = error instanceof GitHubError ? error.status : httpStatus(error);
@@ -564,6 +505,7 @@ async function publish(inputs, report, where) {
     const markdown = renderMarkdown(report, {
         maxBytes: SUMMARY_LIMIT,
         runUrl: where.runUrl,
+        baselineFile: inputs.baseline,
         ...(where.preface !== undefined ? { preface: where.preface } : {}),
         ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
@@ -583,4 +525,4 @@ async function publish(inputs, report, where) {
     }
 }
 
-export { labelWarning as a, baseLimitsAt as b, chooseLimits as c, renderLimitsChanged as d, labelAddedAt as e, runsOfHead as f, filesChangedBetween as g, limitPaths as h, pullRequestOfEvent as i, resolveGateLimits as j, historyPlan as k, limitsAt as l, recordRunOnBranch as m, publish as p, readBranchHistory as r, takeLabelOff as t, workflowRun as w };
+export { labelWarning as a, baseLimitsAt as b, labelAddedAt as c, runsOfHead as d, limitPaths as e, filesChangedBetween as f, pullRequestOfEvent as g, resolveGateLimits as h, historyPlan as i, warnIfPullRequestCanWrite as j, historyReadOf as k, limitsAt as l, recordRunOnBranch as m, publish as p, readBranchHistory as r, takeLabelOff as t, workflowRun as w };

@@ -5,7 +5,7 @@ import { U as UsageError, v as visible } from '../chunks/errors.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { c as collectSnapshot } from '../chunks/collect.js';
 import { n as noSpecs, S as SOURCES } from '../chunks/evidence-sources.js';
-import { r as resolveAllInputs, d as describeSearches } from '../chunks/local.js';
+import { r as resolveAllInputs, d as describeSearches } from '../chunks/limits.js';
 
 let cached;
 function workflowContext() {
@@ -70,6 +70,7 @@ async function collectInputs(inputs) {
     let root = workspace;
     let specs = inputs.evidence;
     let missingArtifacts = [];
+    let searchedByDefault = false;
     if (inputs.artifacts.length > 0) {
         root = path.join(workDir(), 'artifacts');
         const repository = inputs.repository ?? thisRepo();
@@ -79,18 +80,24 @@ async function collectInputs(inputs) {
         const { downloadArtifacts } = await import('./artifacts.js');
         const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
         missingArtifacts = fanIn.failed.map((f) => f.name);
-        if (noSpecs(specs))
+        if (noSpecs(specs)) {
             specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
+            searchedByDefault = true;
+        }
     }
     else if (noSpecs(specs)) {
         throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
     }
-    const files = await resolveAllInputs(specs, root, (message) => warning(visible(message)), (source) => `'${source.input}'`);
+    const searchHelp = "the README's Inputs section lists what a folder is searched for";
+    const files = await resolveAllInputs(specs, root, (message) => warning(visible(message)), (source) => `'${source.input}'`, {
+        unmatched: searchedByDefault ? 'ignore' : inputs.missingArtifacts,
+        searchHelp,
+    });
     info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
     const collected = await collectSnapshot({
         files,
         searched: describeSearches(specs, (source) => `'${source.input}'`),
-        searchHelp: "the README's Inputs section lists what a folder is searched for",
+        searchHelp,
         run: { sourceRoot: { path: workspace, strict: false } },
     });
     for (const n of collected.notes)

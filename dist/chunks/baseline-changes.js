@@ -1,9 +1,29 @@
-import { a as SECTIONS, v as valueOf$1 } from './snapshot.js';
-import { b as formatDelta, a as formatBytes } from './units.js';
-import { t as tableCodeSpan } from './escape.js';
-import './series.js';
-import './errors.js';
+import { I as formatDelta, d as formatBytes, b as SECTIONS, v as valueOf$1 } from './evidence-sources.js';
+import { t as tableCodeSpan } from './groups.js';
+import { r as replaceControlCharacters } from './errors.js';
+import { wrap, displayWidth, truncateMiddle } from './terminal.js';
+import './roll-up.js';
+import './names.js';
 import 'node:crypto';
+import './types.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
+import 'node:fs/promises';
+import 'node:path';
+import './_commonjsHelpers.js';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './oom-cause.js';
+import './keys.js';
+import './trends.js';
+import './thresholds.js';
+import './reader.js';
+import './groups2.js';
+import './format.js';
+import './device-table.js';
 
 function valueOf(side, key) {
     if (side === null)
@@ -51,5 +71,28 @@ function renderBaselineChanges(before, after, changes, maxChars = 60_000) {
     lines.push(...footer);
     return `${lines.join('\n')}\n`;
 }
+const TERMINAL_ROWS = 10;
+function renderBaselineChangesTerminal(file, before, after, changes, width) {
+    const rows = [
+        ...changes.added.map((key) => ({ change: 'added', key, old: null, now: valueOf(after, key) })),
+        ...changes.changed.map((key) => ({ change: 'changed', key, old: valueOf(before, key), now: valueOf(after, key) })),
+        ...changes.pruned.map((key) => ({ change: 'pruned', key, old: valueOf(before, key), now: null })),
+    ].map((r) => ({ ...r, size: Math.abs((r.now ?? 0) - (r.old ?? 0)) }));
+    rows.sort((a, b) => b.size - a.size || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const lines = [...wrap(`wrote ${replaceControlCharacters(file)}:`, width), ...wrap(summarizeBaselineChanges(changes), width)];
+    const listed = rows.slice(0, TERMINAL_ROWS);
+    if (listed.length > 0) {
+        lines.push(rows.length > listed.length ? `Largest changes (${listed.length} of ${rows.length}):` : 'Changes:');
+        for (const r of listed) {
+            const values = r.change === 'added' ? formatBytes(r.now ?? 0) : r.change === 'pruned' ? `${formatBytes(r.old ?? 0)} dropped` : `${formatBytes(r.old ?? 0)} → ${formatBytes(r.now ?? 0)} (${formatDelta((r.now ?? 0) - (r.old ?? 0))})`;
+            const head = `  ${r.change.padEnd(9)}`;
+            const room = Math.max(8, width - displayWidth(head) - displayWidth(values) - 2);
+            lines.push(`${head}${truncateMiddle(replaceControlCharacters(r.key), room)}  ${values}`);
+        }
+        if (rows.length > listed.length)
+            lines.push(`…and ${rows.length - listed.length} more: git diff ${replaceControlCharacters(file)} lists every key`);
+    }
+    return `${lines.join('\n')}\n`;
+}
 
-export { renderBaselineChanges, summarizeBaselineChanges, valueOf };
+export { renderBaselineChanges, renderBaselineChangesTerminal, valueOf };

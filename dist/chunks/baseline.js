@@ -4,17 +4,16 @@ import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema } from './reader.js';
 import { p as parseSectionsJson, a as buildBaselineV1Schema, c as compileSectionsDocument, d as buildBaselineSchema } from './validate.js';
 import { r as readWholeText } from './text-stream.js';
-import { b as SNAPSHOT_VERSION, h as hasNoMetrics, a as SECTIONS, d as stringifyDocument, f as fileKeyOrder, j as stableStringify } from './snapshot.js';
+import { j as SNAPSHOT_VERSION, l as foldLineSites, h as hasNoMetrics, b as SECTIONS, o as stringifyDocument, z as fileKeyOrder, J as stableStringify } from './evidence-sources.js';
 import 'node:crypto';
 import 'node:fs/promises';
 import 'node:path';
 import './_commonjsHelpers.js';
 import 'node:v8';
 import 'node:vm';
-import './series.js';
 import 'node:buffer';
 import 'node:string_decoder';
-import './units.js';
+import 'node:zlib';
 
 const validateBaseline = compileSectionsDocument(buildBaselineSchema());
 const validateBaselineV1 = compileSchema(buildBaselineV1Schema());
@@ -44,7 +43,18 @@ function parseBaseline(text, file) {
     if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
         throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
     }
-    return validateBaseline(json, file, sectionsChecked);
+    const folded = json !== null && typeof json === 'object' ? foldLineSites(json.sections) : null;
+    const baseline = validateBaseline(json, file, sectionsChecked && folded === null);
+    if (folded !== null)
+        foldedBaselines.set(baseline, folded);
+    return baseline;
+}
+const foldedBaselines = new WeakMap();
+function foldedSitesNotice(baseline, file) {
+    const folded = baseline === null ? undefined : foldedBaselines.get(baseline);
+    if (folded === undefined)
+        return null;
+    return `${file}: ${folded.from} allocation site(s) keyed by line (as earlier versions wrote them) were read as ${folded.to} site(s) keyed by file and function, so a line that moves changes no key; the next baseline update writes them so`;
 }
 function migrateV1(v1) {
     const sections = {};
@@ -128,4 +138,4 @@ function errorCode(err) {
     return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
 }
 
-export { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic };
+export { foldedSitesNotice, loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic };

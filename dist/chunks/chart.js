@@ -1,8 +1,6 @@
-import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
-import { f as formatCount, a as formatBytes } from './units.js';
-import { E as splitOf, F as isCountEntry, j as growth, t as plural } from './groups.js';
+import { b as SECTIONS, f as formatCount, c as compareKeys, s as sectionOfKind, d as formatBytes } from './evidence-sources.js';
+import { c as codeSpan, L as splitOf, N as isCountEntry, m as growth, I as escapeHtml, A as plural } from './groups.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { c as codeSpan, a as escapeHtml } from './escape.js';
 
 function devicePeaks(entries, chartedKind = SECTIONS[0]?.kind ?? '') {
     const byKey = new Map();

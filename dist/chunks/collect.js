@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { I as InputError } from './errors.js';
 import { d as deserializeError } from './parse-protocol.js';
-import { S as SOURCES, a as parserOf, p as parseInputFile } from './evidence-sources.js';
-import { i as isEmptySnapshot, f as fileKeyOrder, S as SnapshotBuilder } from './snapshot.js';
+import { S as SOURCES, x as parserOf, y as isEmptySnapshot, z as fileKeyOrder, a as SnapshotBuilder, p as parseInputFile } from './evidence-sources.js';
 import { P as PARALLEL_MIN_BYTES, a as stopEarlyWorkers, t as threadCount$1, d as defaultWorkerUrl, b as takeEarlyWorkers, c as startWorker } from './worker-start.js';
 
 const BALANCE_MIN_BYTES = 1024 * 1024;

@@ -4,23 +4,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
 import { c as collectSnapshot } from './collect.js';
-import { d as stringifyDocument } from './snapshot.js';
-import { S as SOURCES, n as noSpecs } from './evidence-sources.js';
-import { r as resolveAllInputs, d as describeSearches } from './local.js';
-import './parse-protocol.js';
-import './worker-start.js';
-import 'node:fs';
-import 'node:os';
-import 'node:worker_threads';
-import './units.js';
-import './series.js';
-import './_commonjsHelpers.js';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
+import { S as SOURCES, o as stringifyDocument, n as noSpecs } from './evidence-sources.js';
+import { M as MAX_HISTORY_SIZE, r as resolveAllInputs, d as describeSearches } from './limits.js';
 
-var version = "1.0.0";
+var version = "1.1.0-dev.0";
 var packageJson = {
 	version: version};
 
@@ -45,8 +32,14 @@ function parseCommandArgs(args, spec) {
     };
     if (args.includes('--help') || args.includes('-h'))
         throw new HelpRequested(spec);
+    const expanded = args.map((a, i) => {
+        const name = a.startsWith('--') ? a.slice(2) : undefined;
+        const opt = name !== undefined && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
+        const next = args[i + 1];
+        return opt?.implicit !== undefined && (next === undefined || next.startsWith('-')) ? `${a}=${opt.implicit}` : a;
+    });
     const { tokens } = parseArgs({
-        args,
+        args: expanded,
         options: Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type, multiple: v.multiple ?? false }])),
         allowPositionals: true,
         strict: false,
@@ -78,11 +71,11 @@ function parseCommandArgs(args, spec) {
                 last = token.name;
             }
             else {
-                if (token.value === undefined)
+                if (token.value === undefined && opt.implicit === undefined)
                     fail(`--${token.name} needs a value (${opt.value ?? 'VALUE'})`);
                 if (out[token.name] !== undefined)
                     fail(`--${token.name} given twice`);
-                out[token.name] = token.value;
+                out[token.name] = token.value ?? opt.implicit;
                 last = undefined;
             }
         }
@@ -105,7 +98,7 @@ function parseCommandArgs(args, spec) {
 const HELP_WIDTH = 80;
 function commandHelp(program, spec, width = HELP_WIDTH) {
     const flags = Object.entries(spec.options).map(([name, opt]) => {
-        const value = opt.type === 'string' ? ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}` : '';
+        const value = opt.type === 'string' ? (opt.implicit !== undefined ? ` [${opt.value ?? 'VALUE'}]` : ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}`) : '';
         return [`--${name}${value}`, opt.description];
     });
     flags.push(['-h, --help', 'show this help']);
@@ -173,8 +166,8 @@ const HISTORY_FILE = { type: 'string', value: 'FILE', description: 'the history 
 const CONFIG = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
 const HISTORY = {
     name: 'history',
-    summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard.',
-    usage: 'append|show|html --history FILE …',
+    summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard, fetch reads it from its git branch.',
+    usage: 'append|show|html|fetch --history FILE …',
     options: {},
 };
 function appendSpec(tools) {
@@ -194,10 +187,22 @@ function appendSpec(tools) {
             gate: { type: 'string', value: 'NAME', description: "the gate's name, when one repository has several" },
             'commit-url': { type: 'string', value: 'URL', description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}" },
             size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
+            ...GIT_OPTIONS,
             ...tools.environmentOptions,
         },
     };
 }
+const GIT_OPTIONS = {
+    'git-branch': { type: 'string', value: 'NAME', description: 'keep the file on this branch of the remote (e.g. memory-gate-history): fetched, appended, pushed' },
+    'git-remote': { type: 'string', value: 'NAME', description: "the remote of --git-branch (default origin)" },
+    'git-path': { type: 'string', value: 'PATH', description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)' },
+};
+const FETCH = {
+    name: 'history fetch',
+    summary: "Copy the history file from its branch (history append --git-branch writes it) for a merge request's check --history.",
+    usage: '--git-branch NAME --history FILE [options]',
+    options: { history: HISTORY_FILE, ...GIT_OPTIONS },
+};
 const SHOW = {
     name: 'history show',
     summary: 'Print the trends: per key group a sparkline of its last 30 points, range, latest value, and the commit where it stepped.',
@@ -227,12 +232,14 @@ async function historyCommand(args, io, tools) {
         return show(rest, io, tools);
     if (sub === 'html')
         return html(rest, io);
+    if (sub === 'fetch')
+        return fetchHistory(rest, io);
     if (sub === undefined || sub === '--help' || sub === '-h') {
         if (sub === undefined)
             throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
-        throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help'.` });
+        throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help', 'history fetch --help'.` });
     }
-    throw new CommandUsageError(`history: unknown '${sub}': append, show or html`, HISTORY);
+    throw new CommandUsageError(`history: unknown '${sub}': append, show, html or fetch`, HISTORY);
 }
 function required(opts, name, spec) {
     const value = optionalString(opts, name);
@@ -259,20 +266,42 @@ async function append(args, io, tools) {
     if (run !== undefined && (run === '' || run.length > 100))
         throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
     const header = headerOptions(opts, spec);
-    const { readHistoryFile, writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('./store.js');
-    const { emptyHistory } = await import('./format.js');
+    const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('./store.js');
+    const { emptyHistory, parseHistory } = await import('./format.js');
     const { baselineHash, pointEnvironment, pointValues } = await import('./point.js');
-    const existing = await readHistoryFile(file);
+    const branch = gitBranchOf(opts, spec);
+    let existing = branch === undefined ? await readHistory$1(file, io) : null;
+    if (branch !== undefined) {
+        const { readBranchFile } = await import('./git-branch.js');
+        const text = await readBranchFile(branch);
+        if (text !== null)
+            existing = parseHistory(text, `${branch.branch}:${branch.path}`);
+    }
     const baselineFile = optionalString(opts, 'baseline');
-    const baseline = baselineFile === undefined ? null : await hashOfFile(baselineFile, baselineHash);
+    const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await hashOfFile(baselineFile, baselineHash);
     const snapshot = await tools.collect(opts);
-    const history = existing ?? emptyHistory(header);
-    Object.assign(history.header, header);
-    const result = recordPoint(history, { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) }, pointValues(snapshot), { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES });
+    const record = (history) => {
+        Object.assign(history.header, header);
+        return recordPoint(history, { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) }, pointValues(snapshot), { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES });
+    };
+    let result;
+    let pushed = '';
+    if (branch === undefined)
+        result = record(existing ?? emptyHistory(header));
+    else {
+        const { writeBranchFile } = await import('./git-branch.js');
+        let last;
+        const written = await writeBranchFile(branch, (text) => {
+            last = record(text === null ? emptyHistory(header) : parseHistory(text, `${branch.branch}:${branch.path}`));
+            return last.text;
+        }, `memory history: ${commit.slice(0, 12)}${run !== undefined ? ` (run ${run})` : ''}`);
+        result = last;
+        pushed = `; pushed to ${branch.remote} ${branch.branch} as ${written.commit.slice(0, 12)}${written.attempts > 1 ? ` (attempt ${written.attempts})` : ''}`;
+    }
     await writeHistoryFile(file, result.text);
     const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
     const how = result.replaced ? 'replaced the point of run' : 'recorded';
-    io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)\n`);
+    io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
     return 0;
 }
 function headerOptions(opts, spec) {
@@ -301,8 +330,8 @@ function headerOptions(opts, spec) {
 function parseSize(value, spec) {
     if (value === undefined)
         return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
-        throw new CommandUsageError(`history append: --size must be a whole number from 1 to 1000, got '${value}'`, spec);
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE)
+        throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`, spec);
     return Number(value);
 }
 async function hashOfFile(file, hash) {
@@ -315,9 +344,24 @@ async function hashOfFile(file, hash) {
         throw error;
     }
 }
-async function loadHistory(file) {
-    const { readHistoryFile } = await import('./store.js');
-    const history = await readHistoryFile(file);
+async function readHistory$1(file, io) {
+    const { readHistoryFile, startOverHint } = await import('./store.js');
+    let history;
+    try {
+        history = await readHistoryFile(file);
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        throw new InputError(`${error.message}. ${startOverHint(file)}`);
+    }
+    const { visible } = await import('./errors.js').then(function (n) { return n.b; });
+    for (const warning of history?.warnings ?? [])
+        io.err(`warning: ${visible(warning)}\n`);
+    return history;
+}
+async function loadHistory(file, io) {
+    const history = await readHistory$1(file, io);
     if (history === null)
         throw new InputError(`${file} does not exist: 'ascend-memory-gate history append --history ${file} …' records the first point`);
     return history;
@@ -325,7 +369,7 @@ async function loadHistory(file) {
 async function show(args, io, tools) {
     const opts = parseCommandArgs(args, SHOW);
     const file = required(opts, 'history', SHOW);
-    const history = await loadHistory(file);
+    const history = await loadHistory(file, io);
     const { loadGateConfig } = await import('./thresholds.js');
     const config = await loadGateConfig(optionalString(opts, 'config'));
     const { trendsOf } = await import('./trends.js');
@@ -338,7 +382,7 @@ async function html(args, io) {
     const opts = parseCommandArgs(args, HTML);
     const file = required(opts, 'history', HTML);
     const out = required(opts, 'out', HTML);
-    const history = await loadHistory(file);
+    const history = await loadHistory(file, io);
     const { loadGateConfig } = await import('./thresholds.js');
     const config = await loadGateConfig(optionalString(opts, 'config'));
     const { trendsOf } = await import('./trends.js');
@@ -353,6 +397,45 @@ async function html(args, io) {
         throw new UsageError(`history html: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
     }
     io.out(`wrote ${out} (${Buffer.byteLength(page)} bytes): ${history.points.length} points\n`);
+    return 0;
+}
+function gitBranchOf(opts, spec) {
+    const branch = optionalString(opts, 'git-branch');
+    const remote = optionalString(opts, 'git-remote');
+    const file = optionalString(opts, 'git-path');
+    if (branch === undefined) {
+        if (remote !== undefined || file !== undefined)
+            throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
+        return undefined;
+    }
+    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(branch) || branch.includes('..') || branch.endsWith('.lock') || branch.endsWith('/')) {
+        throw new CommandUsageError(`${spec.name}: --git-branch must be a branch name such as memory-gate-history, got '${branch}'`, spec);
+    }
+    if (remote !== undefined && !/^[A-Za-z0-9][\w.-]{0,99}$/.test(remote))
+        throw new CommandUsageError(`${spec.name}: --git-remote must be a remote's name such as origin, got '${remote}'`, spec);
+    const at = file ?? 'default.history.jsonl';
+    if (!/^[\w.-][\w./-]{0,254}$/.test(at) || at.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+        throw new CommandUsageError(`${spec.name}: --git-path must be a relative path on the branch, got '${at}'`, spec);
+    }
+    return { cwd: process.cwd(), remote: remote ?? 'origin', branch, path: at };
+}
+async function fetchHistory(args, io) {
+    const opts = parseCommandArgs(args, FETCH);
+    const file = required(opts, 'history', FETCH);
+    const branch = gitBranchOf(opts, FETCH);
+    if (branch === undefined)
+        throw new CommandUsageError('history fetch: --git-branch NAME is required', FETCH);
+    const { readBranchFile } = await import('./git-branch.js');
+    const text = await readBranchFile(branch);
+    if (text === null) {
+        io.err(`note: ${branch.remote} has no ${branch.path} on branch ${branch.branch} yet: no history (the default branch's 'history append --git-branch ${branch.branch}' records it)\n`);
+        return 0;
+    }
+    const { parseHistory } = await import('./format.js');
+    const history = parseHistory(text, `${branch.branch}:${branch.path}`);
+    const { writeHistoryFile } = await import('./store.js');
+    await writeHistoryFile(file, text);
+    io.out(`fetched ${file} from ${branch.remote} ${branch.branch}: ${history.points.length} points (${Buffer.byteLength(text)} bytes)\n`);
     return 0;
 }
 
@@ -382,6 +465,8 @@ const PARSE = {
     options: {
         ...INPUT_OPTIONS,
         json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
+        config: { type: 'string', value: 'FILE', description: "thresholds: the device capacity and fragmentation share that decide OOMs' causes" },
+        capacity: { type: 'string', value: 'SIZE', description: "every device's memory (e.g. 64GiB), to decide OOMs' causes when the evidence does not say" },
         out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
     },
 };
@@ -401,6 +486,11 @@ const CHECK = {
         all: { type: 'boolean', description: 'list every key, not one row per module' },
         history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
         ...ENVIRONMENT_OPTIONS,
+        comment: { type: 'string', value: 'WHEN', implicit: 'on-change', description: "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted" },
+        host: { type: 'string', value: 'NAME', description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr' },
+        repo: { type: 'string', value: 'OWNER/NAME', description: "the repository (GitLab: the project's path or id)" },
+        pr: { type: 'string', value: 'N', description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted" },
+        'base-sha': { type: 'string', value: 'SHA', description: "the change request's base commit, whose baseline and config gate it (default: the host's)" },
     },
 };
 const BASELINE = {
@@ -448,8 +538,10 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        'A folder is searched for (globs below the folder; ! excludes):',
+        'A folder is searched for (globs below the folder; each also compressed, as .gz):',
         ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+        '',
+        "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",
         '',
         'Exit codes: 0 pass, 1 the gate failed, 2 usage or input error.',
     ]
@@ -491,7 +583,8 @@ async function collectFromOptions(opts, io) {
     }
     const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
     const root = optionalString(opts, 'source-root');
-    const run = root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } };
+    const oom = opts.config === undefined && opts.capacity === undefined ? undefined : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
+    const run = { ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }), ...(oom === undefined ? {} : { oom }) };
     const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
     warnSkipped(collected, io);
     return collected;
@@ -510,6 +603,7 @@ function warnSkipped(collected, io) {
 }
 async function writeOutput(file, text) {
     try {
+        await mkdir(path.dirname(path.resolve(file)), { recursive: true });
         await writeFile(file, text);
     }
     catch (error) {
@@ -526,8 +620,10 @@ async function emit(text, outFile, io) {
 async function parseCommand(args, io) {
     const opts = parseCommandArgs(args, PARSE);
     const { snapshot } = await collectFromOptions(opts, io);
-    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot);
-    await emit(text, optionalString(opts, 'out'), io);
+    const outFile = optionalString(opts, 'out');
+    const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
+    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot, width);
+    await emit(text, outFile, io);
     return 0;
 }
 async function checkCommand(args, io) {
@@ -539,27 +635,38 @@ async function checkCommand(args, io) {
     const history = historyFile === undefined ? null : await readHistory(historyFile, io);
     const junitFile = optionalString(opts, 'junit');
     const stamp = junitFile === undefined ? undefined : (await import('./node-environment.js')).runStamp();
-    const { snapshot: collected } = await collectFromOptions(opts, io);
-    const { runGate } = await import('./run-gate.js');
+    const comment = optionalString(opts, 'comment');
+    if (comment !== undefined && comment !== 'on-change' && comment !== 'always')
+        throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
+    const review = await (await import('./review.js')).prepareReview({ comment: comment !== undefined, host: optionalString(opts, 'host'), repo: optionalString(opts, 'repo'), pr: optionalString(opts, 'pr'), baseSha: optionalString(opts, 'base-sha') }, { baseline: baselinePath, config: optionalString(opts, 'config') }, (line) => io.err(`${line}\n`));
+    const { snapshot: collected, skippedRecords } = await collectFromOptions(opts, io);
+    const { notReadOf, runGate } = await import('./run-gate.js');
+    const notRead = notReadOf(collected.meta.skipped, skippedRecords);
     const trendsModule = history === null ? undefined : await import('./trends.js');
     const snapshot = await withNodeFromOptions(collected, opts, io);
     const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-    const { report, config } = await runGate({
+    const { report, config, baseline } = await runGate({
         snapshot,
         baselinePath,
         configPath: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
         allowMissingBaseline: true,
+        ...(review?.limits !== undefined ? { limits: review.limits } : {}),
         ...(read !== undefined ? { noise: read.noise } : {}),
+        ...(notRead !== undefined ? { notRead } : {}),
     });
     const trends = read?.withConfig(config);
+    const folded = (await import('./baseline.js')).foldedSitesNotice(baseline, baselinePath);
+    if (folded !== null)
+        io.err(`note: ${visible(folded)}\n`);
+    const preface = review?.limits === undefined ? undefined : (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab' ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' } : undefined);
     const reportFile = optionalString(opts, 'report');
     const markdownFile = optionalString(opts, 'markdown');
     const htmlFile = optionalString(opts, 'html');
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, ...(trends !== undefined ? { trends } : {}) }));
+        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(preface !== undefined ? { preface } : {}), ...(trends !== undefined ? { trends } : {}) }));
     if (htmlFile)
         await writeOutput(htmlFile, (await import('./html.js').then(function (n) { return n.h; })).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
     if (junitFile !== undefined && stamp !== undefined)
@@ -570,15 +677,30 @@ async function checkCommand(args, io) {
         width: (io.width ?? terminalWidth)(),
         all: opts.all === true,
         baselineFile: baselinePath,
+        baselineUpdateLabel: config.baselineUpdateLabel,
         ...(trends !== undefined ? { trends } : {}),
     }));
+    if (review !== null && comment !== undefined) {
+        await (await import('./review.js')).postReview(review, report, comment, { ...(trends !== undefined ? { trends } : {}), ...(preface !== undefined ? { preface } : {}) }, (line) => io.err(`${line}\n`));
+    }
     return report.result === 'fail' ? 1 : 0;
 }
 async function readHistory(file, io) {
-    const { readHistoryFile } = await import('./store.js');
-    const history = await readHistoryFile(file);
+    const { readHistoryFile, startOverHint } = await import('./store.js');
+    let history;
+    try {
+        history = await readHistoryFile(file);
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        io.err(`warning: history not read, so the check has no trends and no noise band: ${visible(error.message)}. ${startOverHint(file)}\n`);
+        return null;
+    }
     if (history === null)
         io.err(`note: ${file} does not exist yet: no trends ('ascend-memory-gate history append' records the default branch's runs in it)\n`);
+    for (const warning of history?.warnings ?? [])
+        io.err(`warning: ${visible(warning)}\n`);
     return history;
 }
 async function baselineCommand(args, io) {
@@ -587,13 +709,15 @@ async function baselineCommand(args, io) {
     if (out === undefined)
         throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
     const { snapshot } = await collectFromOptions(opts, io);
-    const { loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./baseline.js');
-    const { renderBaselineChanges, summarizeBaselineChanges } = await import('./baseline-changes.js');
+    const { foldedSitesNotice, loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./baseline.js');
+    const { renderBaselineChangesTerminal } = await import('./baseline-changes.js');
     const existing = await loadBaseline(out);
+    const folded = foldedSitesNotice(existing, out);
+    if (folded !== null)
+        io.err(`note: ${visible(folded)}\n`);
     const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
     await writeBaselineAtomic(out, baseline);
-    io.out(renderBaselineChanges(existing, baseline, changes));
-    io.out(`\nwrote ${out}: ${summarizeBaselineChanges(changes)}\n`);
+    io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
     return 0;
 }
 async function snapshotCommand(args, io) {
@@ -676,4 +800,9 @@ async function runCli(argvWithFlags, io = stdio) {
     }
 }
 
-export { collectFromOptions, runCli, terminalWidth, useColor };
+var commands = /*#__PURE__*/Object.freeze({
+  __proto__: null,
+  runCli: runCli
+});
+
+export { commands as c, optionalString as o };

@@ -63,7 +63,7 @@ class DumpReader {
         this.countToolFields = countToolFields;
     }
     push(text) {
-        let data = this.pending.length > 0 ? this.pending + text : text;
+        const data = this.pending.length > 0 ? this.pending + text : text;
         let from = 0;
         for (;;) {
             const nl = data.indexOf('\n', from);
@@ -76,7 +76,6 @@ class DumpReader {
         if (this.pending.length > MAX_LINE_CHARS) {
             throw new ParseError(this.file, this.lineNo + 1, `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`);
         }
-        data = '';
     }
     finish() {
         if (this.pending.length > 0) {
@@ -87,8 +86,8 @@ class DumpReader {
         if (this.header === null)
             throw new ParseError(this.file, 1, 'empty file: not an msMemScope event dump');
     }
-    warn(line, reason) {
-        this.onWarning({ file: this.file, line, reason });
+    warn(line, reason, cut = false) {
+        this.onWarning({ file: this.file, line, reason, ...(cut ? { cut: true } : {}) });
     }
     line(data, from, to, last = false) {
         const lineNo = ++this.lineNo;
@@ -108,7 +107,7 @@ class DumpReader {
             row.toolFieldCount = toolFieldCount(data, from, to);
         const reason = this.splitter.split(data, from, to, row, this.header.columns);
         if (reason !== null) {
-            this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`);
+            this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`, last);
             return;
         }
         if (this.timestampUnit === null)
@@ -250,7 +249,7 @@ function clip(text) {
 }
 async function streamDump(path, reader) {
     try {
-        await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
+        await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), reader.file);
     }
     catch (error) {
         const code = error.code;

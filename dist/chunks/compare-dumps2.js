@@ -7,6 +7,7 @@ import { b as DEFAULT_MAX_EDITS, c as compareDumpFiles, t as terminalSafe } from
 import 'node:buffer';
 import './text-stream.js';
 import 'node:string_decoder';
+import 'node:zlib';
 import 'node:os';
 import 'node:path';
 

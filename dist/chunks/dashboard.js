@@ -1,33 +1,31 @@
 import { RECENT_POINTS, environmentChanges } from './trends.js';
-import { g as section } from './snapshot.js';
-import { f as formatCount } from './units.js';
+import { F as section, f as formatCount } from './evidence-sources.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { a as escapeHtml } from './escape.js';
+import { s as shortenName } from './names.js';
+import { A as plural, I as escapeHtml } from './groups.js';
 import { H as HTML_CSP, r as renderTrendSvg, T as TREND_COLOR, B as BASELINE_UPDATE_COLOR, E as ENVIRONMENT_COLOR } from './html.js';
 import { m as movedFirst, h as historySubjects, r as rowsOf } from './history-rows.js';
-import { t as plural } from './groups.js';
-import { a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo } from './trend-text.js';
+import { a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo } from './device-table.js';
 import './thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
-import './local.js';
-import 'node:fs';
+import './reader.js';
 import './_commonjsHelpers.js';
+import 'node:crypto';
+import './roll-up.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './evidence-sources.js';
-import './reader.js';
-import 'node:crypto';
-import './environment.js';
-import './series.js';
-import './groups2.js';
+import './oom-cause.js';
 import './keys.js';
+import './groups2.js';
 import './format.js';
-import './chart.js';
-import './roll-up.js';
 import './types.js';
+import './chart.js';
 
 const CHARTS_PER_SECTION = 60;
 const STYLE = `
@@ -152,8 +150,9 @@ function chart(row, history, trends) {
     const caption = step === null
         ? text(trendRange(trend, unit))
         : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(trends, history.points[step.point])} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
-    const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: row.subject });
-    return `<figure class="trend"><figcaption><code>${text(row.subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
+    const subject = shortenName(row.subject);
+    const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: subject });
+    return `<figure class="trend"><figcaption><code>${text(subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
 }
 function runsTable(history, trends) {
     const n = history.points.length;

@@ -2,13 +2,14 @@ import { P as ParseError, I as InputError } from './errors.js';
 import { parseMemoryCompareText } from './memory-compare.js';
 import { D as DumpReader, s as streamDump, E as EventSpool, a as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
-import { M as MAX_EXACT_BYTES, r as readExactInteger, B as BEYOND_EXACT, e as exactSum } from './units.js';
+import { t as MAX_EXACT_BYTES, u as readExactInteger, B as BEYOND_EXACT, g as exactSum } from './evidence-sources.js';
 import 'node:buffer';
 import { v as visibleName } from './escaped-utf8.js';
 import './sync.js';
 import './text-stream.js';
 import 'node:fs';
 import 'node:string_decoder';
+import 'node:zlib';
 import 'node:os';
 import 'node:path';
 
@@ -878,7 +879,7 @@ function skippedInto(into) {
     return (w) => {
         const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
         if (m !== null)
-            into.addSkipped({ file: w.file, line: w.line, reason: m[1] });
+            into.addSkipped({ file: w.file, line: w.line, reason: m[1], ...(w.cut === true ? { cut: true } : {}) });
         else
             into.addNote({ file: w.file, line: w.line, reason: w.reason });
     };

@@ -13,6 +13,12 @@ function visible(text, keepNewlines = false) {
     return keepNewlines ? text.split('\n').map(replaceControlCharacters).join('\n') : replaceControlCharacters(text);
 }
 
+var visible$1 = /*#__PURE__*/Object.freeze({
+    __proto__: null,
+    replaceControlCharacters: replaceControlCharacters,
+    visible: visible
+});
+
 class InputError extends Error {
     constructor(message) {
         super(message);
@@ -90,8 +96,7 @@ var errors = /*#__PURE__*/Object.freeze({
     SchemaError: SchemaError,
     UsageError: UsageError,
     failureText: failureText,
-    fileSystemFailure: fileSystemFailure,
-    isExpectedFailure: isExpectedFailure
+    fileSystemFailure: fileSystemFailure
 });
 
-export { InputError as I, ParseError as P, SchemaError as S, UsageError as U, fileSystemFailure as a, errors as e, failureText as f, replaceControlCharacters as r, visible as v };
+export { InputError as I, ParseError as P, SchemaError as S, UsageError as U, fileSystemFailure as a, visible$1 as b, errors as e, failureText as f, replaceControlCharacters as r, visible as v };

@@ -1,5 +1,7 @@
 import { I as InputError, S as SchemaError } from './errors.js';
 import { c as compileSchema, k as keyTokens, d as countJsonKeys, s as scanJson, l as lineColumn } from './reader.js';
+import { s as shortenName } from './names.js';
+import { b as SECTIONS } from './evidence-sources.js';
 import './_commonjsHelpers.js';
 import 'node:crypto';
 
@@ -70,6 +72,11 @@ const historyPointSchema = {
     },
 };
 
+const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
+const HISTORY_NAME_LENGTH = 4096;
+function historyName(name) {
+    return name.length > HISTORY_NAME_LENGTH ? shortenName(name, HISTORY_NAME_LENGTH) : name;
+}
 const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'];
 const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
 function emptyHistory(header = {}) {
@@ -253,6 +260,9 @@ const validateHeader = compileSchema(historyHeaderSchema);
 const validateKeys = compileSchema(historyKeysSchema);
 const validatePoint = compileSchema(historyPointSchema);
 function parseHistory(text, file) {
+    if (text.length * 3 > HISTORY_MAX_BYTES && Buffer.byteLength(text) > HISTORY_MAX_BYTES) {
+        throw new InputError(`${file}: ${Buffer.byteLength(text)} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
+    }
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     if (body === '')
         throw new InputError(`${file}: empty, not a history file (its first line is the header {"format":"${HISTORY_FORMAT}",…})`);
@@ -261,15 +271,23 @@ function parseHistory(text, file) {
         throw new InputError(`${file}:${rawLines.length}: the last line has no line break: the file was cut short`);
     rawLines.pop();
     const lines = rawLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-    const header = readHeader(lines[0], file);
+    const warnings = [];
+    const header = readHeader(lines[0], file, warnings);
     const history = { header, points: [], sections: new Map(), lines: [] };
     if (lines.length < 2)
         throw new InputError(`${file}:2: the key table line is missing`);
     const at2 = `${file}:2`;
     const table = validateKeys(parseLine(lines[1], file, 2), at2);
+    const unknown = new Set();
+    for (const name of [...Object.keys(table.keys), ...Object.keys(table.rollups ?? {})])
+        if (!DECLARED.has(name))
+            unknown.add(name);
     for (const [name, keys] of Object.entries(table.keys))
-        history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
+        if (!unknown.has(name))
+            history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
     for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
+        if (unknown.has(name))
+            continue;
         const section = history.sections.get(name) ?? emptySection();
         if (!history.sections.has(name))
             history.sections.set(name, section);
@@ -278,18 +296,41 @@ function parseHistory(text, file) {
     if (lines.length === 2)
         completeColumns(history);
     for (let n = 2; n < lines.length; n++)
-        readPoint(history, lines[n], file, n + 1);
+        readPoint(history, lines[n], file, n + 1, unknown);
+    if (unknown.size > 0) {
+        const names = [...unknown].map((n) => `'${n}'`).join(', ');
+        warnings.push(`${at2}: section${unknown.size === 1 ? '' : 's'} ${names} ${unknown.size === 1 ? 'is' : 'are'} not known to this version (a newer ascend-memory-gate wrote ${unknown.size === 1 ? 'it' : 'them'}): skipped; a run this version records drops ${unknown.size === 1 ? 'it' : 'them'} from the file, upgrade to keep ${unknown.size === 1 ? 'it' : 'them'}`);
+        history.lines = history.points.map((_, p) => pointLine(history, p));
+    }
+    if (warnings.length > 0)
+        history.warnings = warnings;
     return history;
 }
-function readHeader(line, file) {
+const DECLARED = new Map(SECTIONS.map((d) => [d.name, d]));
+function readHeader(line, file, warnings) {
     const at = `${file}:1`;
     const json = parseLine(line, file, 1);
     const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
     if (typeof version === 'number' && Number.isInteger(version) && version > HISTORY_VERSION) {
         throw new SchemaError(at, '/version', `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`);
     }
-    const header = validateHeader(json, at);
-    return { ...header };
+    const header = { ...validateHeader(json, at) };
+    if (header.commitUrl !== undefined && !isCommitUrl(header.commitUrl)) {
+        warnings.push(`${at}: /commitUrl: ${JSON.stringify(header.commitUrl.slice(0, 200))} is not an http(s) URL once {sha} is filled in: commits are shown without links`);
+        delete header.commitUrl;
+    }
+    return header;
+}
+function isCommitUrl(template) {
+    if (!template.includes('{sha}'))
+        return false;
+    try {
+        const url = new URL(template.replaceAll('{sha}', '0123456789abcdef0123456789abcdef01234567'));
+        return url.protocol === 'https:' || url.protocol === 'http:';
+    }
+    catch {
+        return false;
+    }
 }
 function sectionOf(keys, at, pointer) {
     const twice = firstRepeat(keys);
@@ -332,7 +373,7 @@ function addNames(list, index, names, at, pointer) {
         list.push(name);
     }
 }
-function readPoint(history, line, file, n) {
+function readPoint(history, line, file, n, unknown) {
     const at = `${file}:${n}`;
     const json = validatePoint(parseLine(line, file, n), at);
     const p = history.points.length;
@@ -355,41 +396,85 @@ function readPoint(history, line, file, n) {
         throw new SchemaError(at, '/time', `is not a date: ${JSON.stringify(json.time)}`);
     history.points.push(meta);
     history.lines.push(line);
+    const read = { history, at, unknown };
     if (first) {
-        applyDense(history, json.values ?? {}, (s) => s.keyColumns, (s) => s.keys.length, at, '/values');
-        applyDense(history, json.rollups ?? {}, (s) => s.rollupColumns, (s) => s.rollups.length * ROLLUP_WIDTH, at, '/rollups');
+        applyDense(read, json.values ?? {}, false, '/values');
+        applyDense(read, json.rollups ?? {}, true, '/rollups');
         completeColumns(history);
     }
     else {
-        applyChanges(history, p, json.changes ?? {}, (s) => s.keyColumns, at, '/changes');
-        applyChanges(history, p, json.rollupChanges ?? {}, (s) => s.rollupColumns, at, '/rollupChanges');
+        applyChanges(read, p, json.changes ?? {}, false, '/changes');
+        applyChanges(read, p, json.rollupChanges ?? {}, true, '/rollupChanges');
     }
 }
-function sectionNamed(history, name, at, pointer) {
-    const section = history.sections.get(name);
-    if (section === undefined)
-        throw new SchemaError(at, pointer, `names section '${name}', which the key table (line 2) does not list`);
-    return section;
+function sectionNamed(read, name, pointer) {
+    const section = read.history.sections.get(name);
+    if (section !== undefined)
+        return section;
+    if (read.unknown.has(name))
+        return undefined;
+    throw new SchemaError(read.at, pointer, `names section '${name}', which the key table (line 2) does not list`);
 }
-function applyDense(history, dense, columnsOf, positionsOf, at, pointer) {
+function checkValue(read, name, section, rollup, position, value, pointer) {
+    if (value === null || value >= 0)
+        return;
+    const declaration = DECLARED.get(name);
+    const slot = rollup ? position % ROLLUP_WIDTH : -1;
+    const subject = rollup ? `the roll-up ${JSON.stringify(section.rollups[Math.floor(position / ROLLUP_WIDTH)] ?? '')} ${ROLLUP_FIELDS[slot]}` : JSON.stringify(section.keys[position] ?? '');
+    if (slot >= 3)
+        throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, which is never negative: this is not a history ascend-memory-gate wrote`);
+    if (declaration.fields[declaration.value]?.type === 'signedBytes')
+        return;
+    throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, but a ${declaration.kind} figure (${declaration.value}) is never negative: this is not a history ascend-memory-gate wrote`);
+}
+function checkRollup(read, section, r, pointer) {
+    const values = ROLLUP_FIELDS.map((_, k) => lastValue(section.rollupColumns[r * ROLLUP_WIDTH + k]));
+    if (values.every((v) => v === null))
+        return;
+    const pattern = JSON.stringify(section.rollups[r] ?? '');
+    if (values.some((v) => v === null))
+        throw new SchemaError(read.at, pointer, `leaves the roll-up ${pattern} with some of its five values and not others`);
+    const [min, median, max, devices] = values;
+    if (!(min <= median && median <= max)) {
+        throw new SchemaError(read.at, pointer, `makes the roll-up ${pattern} min ${min}, median ${median}, max ${max}: min ≤ median ≤ max always holds for what ascend-memory-gate writes`);
+    }
+    if (devices < 1)
+        throw new SchemaError(read.at, pointer, `makes the roll-up ${pattern} of ${devices} devices: a roll-up is of at least one`);
+}
+function applyDense(read, dense, rollup, pointer) {
     for (const [name, values] of Object.entries(dense)) {
-        const section = sectionNamed(history, name, at, `${pointer}/${name}`);
-        const columns = columnsOf(section);
-        const positions = positionsOf(section);
+        const section = sectionNamed(read, name, `${pointer}/${name}`);
+        if (section === undefined)
+            continue;
+        const columns = rollup ? section.rollupColumns : section.keyColumns;
+        const positions = rollup ? section.rollups.length * ROLLUP_WIDTH : section.keys.length;
         if (values.length > positions)
-            throw new SchemaError(at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
+            throw new SchemaError(read.at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
         for (let i = 0; i < values.length; i++) {
             const v = values[i];
+            checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
             columns.push(v === null ? { at: [], values: [] } : { at: [0], values: [v] });
+        }
+        if (rollup) {
+            for (let r = 0; r * ROLLUP_WIDTH < values.length; r++) {
+                if ((r + 1) * ROLLUP_WIDTH > values.length)
+                    throw new SchemaError(read.at, `${pointer}/${name}`, `ends inside the roll-up ${JSON.stringify(section.rollups[r] ?? '')}: a roll-up has ${ROLLUP_WIDTH} values`);
+                checkRollup(read, section, r, `${pointer}/${name}/${r * ROLLUP_WIDTH}`);
+            }
         }
     }
 }
-function applyChanges(history, p, changes, columnsOf, at, pointer) {
+function applyChanges(read, p, changes, rollup, pointer) {
+    const { at } = read;
     for (const [name, pairs] of Object.entries(changes)) {
         const where = `${pointer}/${name}`;
-        const columns = columnsOf(sectionNamed(history, name, at, where));
+        const section = sectionNamed(read, name, where);
+        if (section === undefined)
+            continue;
+        const columns = rollup ? section.rollupColumns : section.keyColumns;
         if (pairs.length % 2 !== 0)
             throw new SchemaError(at, where, `must hold pairs (positions skipped, change), got ${pairs.length} numbers`);
+        const touched = new Map();
         let i = 0;
         for (let k = 0; k < pairs.length; k += 2) {
             const skip = pairs[k];
@@ -413,10 +498,15 @@ function applyChanges(history, p, changes, columnsOf, at, pointer) {
             }
             if (change === 0 && lastValue(column) !== null)
                 throw new SchemaError(at, `${where}/${k + 1}`, `is a change of 0 at position ${i}: unchanged values are not written`);
+            checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
             column.at.push(p);
             column.values.push(value);
+            if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH)))
+                touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);
             i++;
         }
+        for (const [r, first] of touched)
+            checkRollup(read, section, r, first);
     }
 }
 function parseLine(line, file, n) {
@@ -441,4 +531,4 @@ function parseLine(line, file, n) {
     throw new InputError(`${file}:${n}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${reason}`);
 }
 
-export { HISTORY_FORMAT, HISTORY_VERSION, ROLLUP_FIELDS, ROLLUP_WIDTH, emptyHistory, emptySection, lastValue, latestAloneBytes, parseHistory, pointLine, sameEnvironment, serializeHistory, tableBytes, valueAt };
+export { HISTORY_MAX_BYTES, ROLLUP_WIDTH, emptyHistory, emptySection, historyName, lastValue, latestAloneBytes, parseHistory, pointLine, serializeHistory, tableBytes, valueAt };

@@ -1,10 +1,202 @@
-import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
-import { m as median } from './roll-up.js';
-import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
-import { S as STATUSES } from './types.js';
-import { h as hasEnvironmentFindings, e as environmentLabel } from './environment.js';
-import { t as tableCodeSpan, a as escapeHtml } from './escape.js';
+import { U as UNTRACED_NOTE, H as formatFactor, f as formatCount, d as formatBytes, I as formatDelta, b as SECTIONS, c as compareKeys, s as sectionOfKind } from './evidence-sources.js';
+import { h as hasEnvironmentFindings, e as environmentLabel, m as median } from './roll-up.js';
+import { s as shortenName } from './names.js';
+import { b as disjointText, S as STATUSES } from './types.js';
+import { r as replaceControlCharacters } from './errors.js';
 import { s as splitDevice, f as findDeviceSegment } from './keys.js';
+
+function codeSpan(text) {
+    const content = replaceControlCharacters(shortenName(text));
+    if (content === '')
+        return '` `';
+    let longestRun = 0;
+    for (const run of content.match(/`+/g) ?? [])
+        longestRun = Math.max(longestRun, run.length);
+    const fence = '`'.repeat(longestRun + 1);
+    const pad = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
+    return pad ? `${fence} ${content} ${fence}` : `${fence}${content}${fence}`;
+}
+function tableCodeSpan(text) {
+    return codeSpan(text).replaceAll('|', '\\|');
+}
+function escapeMarkdownText(text) {
+    return replaceControlCharacters(text).replace(/[!-/:-@[-`{-~]/g, (ch) => (ch === '@' ? '@&#8203;' : `\\${ch}`));
+}
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+}
+const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function isCountEntry(entry) {
+    return entry.unit === 'count';
+}
+function entryNote(entry) {
+    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
+}
+function formatEntryValue(entry, value) {
+    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
+}
+function formatEntryDelta(entry, delta) {
+    if (!isCountEntry(entry))
+        return formatDelta(delta);
+    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
+}
+function entryReason(entry) {
+    const note = entryNote(entry);
+    if (note !== null) {
+        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
+        return { rule: entry.rule, note: `${note}${limit}` };
+    }
+    return { rule: entry.rule, note: null };
+}
+function formatShortPercent(percent) {
+    const factor = formatFactor(percent);
+    if (factor !== null)
+        return factor;
+    const digits = Math.abs(percent) >= 10 ? 0 : 1;
+    const s = percent.toFixed(digits);
+    return percent > 0 ? `+${s}%` : `${s}%`;
+}
+function keepUnits(text) {
+    return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, '$1\u00a0');
+}
+function formatTransition(entry) {
+    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
+    return `${side(entry.baseline)} → ${side(entry.current)}${entry.note?.startsWith(UNTRACED_NOTE) === true ? ' (dump-time)' : ''}`;
+}
+function formatChange(entry) {
+    if (entry.delta !== null) {
+        const delta = formatEntryDelta(entry, entry.delta);
+        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+    }
+    if (entry.baseline === null && entry.current !== null)
+        return `${formatEntryDelta(entry, entry.current)} (new)`;
+    if (entry.current === null && entry.baseline !== null)
+        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
+    return '—';
+}
+function entrySentence(entry) {
+    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
+    return `${shortenName(entry.key)} ${entry.status}: ${formatTransition(entry)} (${change})`;
+}
+
+const NODES_SHOWN = 8;
+const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
+function nodeList(nodes) {
+    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
+    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
+}
+function splitRows(splits) {
+    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
+}
+function contextBlocks(report) {
+    const blocks = [];
+    const disjoint = report.disjointBaseline;
+    if (disjoint !== undefined) {
+        blocks.push({
+            title: 'The baseline shares no key with this run: nothing was compared',
+            severity: disjoint.severity,
+            header: ['Side', 'Keys', 'First key'],
+            rows: [
+                ['baseline', formatCount(disjoint.baseline.keys), disjoint.baseline.first],
+                ['this run', formatCount(disjoint.run.keys), disjoint.run.first],
+            ],
+            advice: disjoint.severity === 'fail'
+                ? 'Is this the baseline of this input? Record one for it, or set "onDisjointBaseline": "warn" in the config for the first run of a new input.'
+                : 'Passed under "onDisjointBaseline": "warn": record a baseline for this input.',
+        });
+    }
+    const env = report.environment;
+    if (hasEnvironmentFindings(env)) {
+        if (env.changes.length > 0) {
+            blocks.push({
+                title: 'Environment changed since the baseline',
+                severity: env.severity,
+                header: ['Item', 'Baseline', 'This run'],
+                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
+            });
+        }
+        if (env.splits.length > 0) {
+            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
+        }
+    }
+    const missing = report.missingArtifacts ?? [];
+    if (missing.length > 0) {
+        blocks.push({
+            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
+            severity: 'warn',
+            header: ['Artifact'],
+            rows: missing.map((name) => [name]),
+        });
+    }
+    if (report.notRead !== undefined)
+        blocks.push(...notReadBlocks(report.notRead));
+    return blocks;
+}
+function notReadBlocks(notRead) {
+    const blocks = [];
+    if (notRead.cut.length > 0) {
+        blocks.push({
+            title: `${notRead.cut.length === 1 ? 'A file ends' : `${formatCount(notRead.cut.length)} files end`} in a cut-off record: the job probably died there`,
+            severity: 'warn',
+            header: ['Not read'],
+            rows: notRead.cut.map((r) => [`${r.file}:${r.line}: ${r.reason}`]),
+        });
+    }
+    const shown = notRead.sample.filter((r) => !notRead.cut.some((c) => c.file === r.file && c.line === r.line));
+    const more = notRead.count - notRead.cut.length - shown.length;
+    if (shown.length > 0 || more > 0) {
+        blocks.push({
+            title: `${formatCount(notRead.count)} record(s) not read`,
+            severity: 'warn',
+            header: ['Not read'],
+            rows: [...shown.map((r) => [`${r.file}:${r.line}: ${r.reason}`]), ...(more > 0 ? [[`${formatCount(more)} more not listed`]] : [])],
+        });
+    }
+    return blocks;
+}
+function contextFailure(report) {
+    if (report.disjointBaseline?.severity === 'fail')
+        return disjointText(report.disjointBaseline);
+    const env = report.environment;
+    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
+        return null;
+    if (env.changes.length > 0)
+        return 'environment changed since the baseline';
+    return "this run's nodes disagree on their environment";
+}
+function contextMarkdown(report) {
+    return contextBlocks(report).map((block) => [
+        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
+        '',
+        `| ${block.header.join(' | ')} |`,
+        `|${block.header.map(() => '---').join('|')}|`,
+        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
+        ...(block.advice !== undefined ? ['', block.advice] : []),
+    ].join('\n'));
+}
+function contextTerminal(report, shown) {
+    return contextBlocks(report).flatMap((block) => [
+        '',
+        `${block.severity.toUpperCase()}: ${block.title}`,
+        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
+            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
+            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
+        ...(block.advice !== undefined ? [`  ${block.advice}`] : []),
+    ]);
+}
+function contextHtml(report) {
+    return contextBlocks(report).map((block) => [
+        `<section class="context ${block.severity}">`,
+        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
+        '<table>',
+        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
+        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
+        '</table>',
+        ...(block.advice !== undefined ? [`<p>${escapeHtml(block.advice)}</p>`] : []),
+        '</section>',
+    ].join('\n'));
+}
 
 const REPORT_STATUSES = STATUSES;
 const REPORT_KINDS = [...SECTIONS.map((s) => s.kind), 'device'];
@@ -41,6 +233,38 @@ const reportSchema = {
         baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
         environment: { $ref: '#/definitions/environment' },
         missingArtifacts: { type: 'array', maxItems: MAX_LISTED, items: text },
+        disjointBaseline: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['severity', 'baseline', 'run'],
+            description: 'The baseline shares no key with this run, so nothing was compared: each side\'s key count and first key (config onDisjointBaseline decides the severity).',
+            properties: {
+                severity: { type: 'string', enum: ['fail', 'warn'] },
+                baseline: { $ref: '#/definitions/side' },
+                run: { $ref: '#/definitions/side' },
+            },
+        },
+        notRead: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['count', 'sample', 'cut'],
+            description: 'Records the readers skipped (malformed) or found cut off: how many, the first few by file and line, and the files whose last record was cut off (the job probably died while writing it).',
+            properties: {
+                count: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+                sample: { type: 'array', maxItems: MAX_LISTED, items: { $ref: '#/definitions/recordNotRead' } },
+                cut: { type: 'array', maxItems: MAX_LISTED, items: { $ref: '#/definitions/recordNotRead' } },
+            },
+        },
+        history: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['branch', 'commit'],
+            description: "The default branch's history the run read (the Action): its branch and that branch's commit. Comment mode reads the history at that commit, when it is on the branch, so that a later run of the default branch does not change the verdict it re-judges.",
+            properties: {
+                branch: { type: 'string', minLength: 1, maxLength: 255 },
+                commit: { type: 'string', pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$' },
+            },
+        },
         generatedAt: {
             type: 'string',
             maxLength: 64,
@@ -48,6 +272,18 @@ const reportSchema = {
         },
     },
     definitions: {
+        side: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['keys', 'first'],
+            properties: { keys: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, first: text },
+        },
+        recordNotRead: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['file', 'line', 'reason'],
+            properties: { file: text, line: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, reason: { type: 'string', maxLength: MAX_NOTE_LENGTH } },
+        },
         environment: {
             type: 'object',
             additionalProperties: false,
@@ -143,130 +379,6 @@ const reportSchema = {
 };
 const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
 
-function isCountEntry(entry) {
-    return entry.unit === 'count';
-}
-function entryNote(entry) {
-    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
-}
-function formatEntryValue(entry, value) {
-    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
-}
-function formatEntryDelta(entry, delta) {
-    if (!isCountEntry(entry))
-        return formatDelta(delta);
-    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
-}
-function entryReason(entry) {
-    const note = entryNote(entry);
-    if (note !== null) {
-        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
-        return { rule: entry.rule, note: `${note}${limit}` };
-    }
-    return { rule: entry.rule, note: null };
-}
-function formatShortPercent(percent) {
-    const digits = Math.abs(percent) >= 10 ? 0 : 1;
-    const s = percent.toFixed(digits);
-    return percent > 0 ? `+${s}%` : `${s}%`;
-}
-function keepUnits(text) {
-    return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, '$1\u00a0');
-}
-function formatTransition(entry) {
-    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
-    return `${side(entry.baseline)} → ${side(entry.current)}`;
-}
-function formatChange(entry) {
-    if (entry.delta !== null) {
-        const delta = formatEntryDelta(entry, entry.delta);
-        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
-    }
-    if (entry.baseline === null && entry.current !== null)
-        return `${formatEntryDelta(entry, entry.current)} (new)`;
-    if (entry.current === null && entry.baseline !== null)
-        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
-    return '—';
-}
-function entrySentence(entry) {
-    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
-    return `${entry.key} ${entry.status}: ${formatTransition(entry)} (${change})`;
-}
-
-const NODES_SHOWN = 8;
-const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: 'ℹ️' };
-function nodeList(nodes) {
-    const shown = nodes.slice(0, NODES_SHOWN).join(', ');
-    return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
-}
-function splitRows(splits) {
-    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
-}
-function contextBlocks(report) {
-    const blocks = [];
-    const env = report.environment;
-    if (hasEnvironmentFindings(env)) {
-        if (env.changes.length > 0) {
-            blocks.push({
-                title: 'Environment changed since the baseline',
-                severity: env.severity,
-                header: ['Item', 'Baseline', 'This run'],
-                rows: env.changes.map((c) => [environmentLabel(c.item), c.baseline ?? '(unset)', c.current ?? '(unset)']),
-            });
-        }
-        if (env.splits.length > 0) {
-            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
-        }
-    }
-    const missing = report.missingArtifacts ?? [];
-    if (missing.length > 0) {
-        blocks.push({
-            title: `${missing.length} artifact(s) never arrived: their keys are missing`,
-            severity: 'warn',
-            header: ['Artifact'],
-            rows: missing.map((name) => [name]),
-        });
-    }
-    return blocks;
-}
-function contextFailure(report) {
-    const env = report.environment;
-    if (!hasEnvironmentFindings(env) || env.severity !== 'fail')
-        return null;
-    if (env.changes.length > 0)
-        return 'environment changed since the baseline';
-    return "this run's nodes disagree on their environment";
-}
-function contextMarkdown(report) {
-    return contextBlocks(report).map((block) => [
-        `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
-        '',
-        `| ${block.header.join(' | ')} |`,
-        `|${block.header.map(() => '---').join('|')}|`,
-        ...block.rows.map((row) => `| ${row.map((cell) => (cell === '' ? '' : tableCodeSpan(cell))).join(' | ')} |`),
-    ].join('\n'));
-}
-function contextTerminal(report, shown) {
-    return contextBlocks(report).flatMap((block) => [
-        '',
-        `${block.severity.toUpperCase()}: ${block.title}`,
-        ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
-            ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
-            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
-    ]);
-}
-function contextHtml(report) {
-    return contextBlocks(report).map((block) => [
-        `<section class="context ${block.severity}">`,
-        `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
-        '<table>',
-        `<thead><tr>${block.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
-        `<tbody>${block.rows.map((row) => `<tr>${row.map((cell) => `<td><code>${escapeHtml(cell)}</code></td>`).join('')}</tr>`).join('')}</tbody>`,
-        '</table>',
-        '</section>',
-    ].join('\n'));
-}
-
 function growth(entry) {
     return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
 }
@@ -350,8 +462,19 @@ function verdictText(report, title) {
         ].join(', ');
         return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
     }
-    const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
-    return `${title} passed: ${plural(keys, 'key')} within thresholds${warningNote}`;
+    const within = new Set();
+    for (const e of report.entries)
+        if (e.severity === 'ok' && (e.status === 'pass' || e.status === 'improved'))
+            within.add(`${e.kind}\u0000${e.key}`);
+    return `${title} passed: ${plural(within.size, 'key')} within thresholds${warningNote}`;
+}
+const BASELINE_STATUSES = new Set(['regressed', 'improved', 'new', 'missing']);
+function acceptChangeText(report, baselineFile, label, code) {
+    if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status)))
+        return null;
+    const labelText = label === undefined ? `the baseline update label (config ${code('baselineUpdateLabel')})` : `the label ${code(label)}`;
+    return (`To accept an intended change: ${code(`ascend-memory-gate baseline --out ${baselineFile}`)} with this check's inputs, then commit ${code(baselineFile)} ` +
+        `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`);
 }
 
 const splits = new Map();
@@ -508,4 +631,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { medianPercent as A, formatShortPercent as B, statusLabel as C, valueRange as D, splitOf as E, isCountEntry as F, contextHtml as G, countByStatus as H, contextTerminal as I, MAX_KEY_LENGTH as M, REPORT_KINDS as R, devicesPhrase as a, isFirstRun as b, worstFirst as c, devicesPerPattern as d, entrySentence as e, entryReason as f, groupEntries as g, REPORT_STATUSES as h, isRollUp as i, growth as j, kindTitle as k, MAX_NOTE_LENGTH as l, medianGrowth as m, reportFrameSchema as n, MAX_ENTRIES as o, patternCountsOf as p, contextMarkdown as q, reportSchema as r, splitSections as s, plural as t, keepUnits as u, verdictText as v, worstOf as w, formatTransition as x, formatChange as y, deviceOfEntry as z };
+export { plural as A, keepUnits as B, formatTransition as C, formatChange as D, deviceOfEntry as E, medianPercent as F, formatShortPercent as G, statusLabel as H, escapeHtml as I, valueRange as J, countByStatus as K, splitOf as L, MAX_KEY_LENGTH as M, isCountEntry as N, contextHtml as O, REPORT_KINDS as R, contextTerminal as a, devicesPhrase as b, codeSpan as c, devicesPerPattern as d, entrySentence as e, isFirstRun as f, groupEntries as g, worstFirst as h, isRollUp as i, entryReason as j, kindTitle as k, REPORT_STATUSES as l, growth as m, medianGrowth as n, MAX_NOTE_LENGTH as o, patternCountsOf as p, reportFrameSchema as q, reportSchema as r, splitSections as s, tableCodeSpan as t, MAX_ENTRIES as u, verdictText as v, worstOf as w, escapeMarkdownText as x, contextMarkdown as y, acceptChangeText as z };

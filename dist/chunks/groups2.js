@@ -1,4 +1,4 @@
-import './snapshot.js';
+import './evidence-sources.js';
 import { f as findDeviceSegment } from './keys.js';
 
 class KeyGroups {

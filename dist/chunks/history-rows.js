@@ -1,6 +1,7 @@
-import { globMatches } from './thresholds.js';
-import { g as section } from './snapshot.js';
+import './thresholds.js';
+import { F as section } from './evidence-sources.js';
 import { f as findDeviceSegment } from './keys.js';
+import { g as globMatches } from './index.js';
 
 function historySubjects(history, glob) {
     const out = [];

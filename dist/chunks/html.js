@@ -1,10 +1,9 @@
-import { f as formatCount, a as formatBytes, b as formatDelta } from './units.js';
+import { b as SECTIONS, c as compareKeys, f as formatCount, d as formatBytes, s as sectionOfKind, I as formatDelta } from './evidence-sources.js';
 import { s as sizeScale, d as decimal, a as devicePeaks, b as renderDeviceStacksSvg } from './chart.js';
-import { e as trendValue, a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo, d as deviceTable, f as figureCell } from './trend-text.js';
-import { v as verdictText, b as isFirstRun, s as splitSections, d as devicesPerPattern, G as contextHtml, C as statusLabel, g as groupEntries, t as plural, H as countByStatus, i as isRollUp, w as worstOf, z as deviceOfEntry, k as kindTitle, a as devicesPhrase, D as valueRange, x as formatTransition, A as medianPercent, m as medianGrowth, B as formatShortPercent, y as formatChange, u as keepUnits, f as entryReason } from './groups.js';
+import { g as trendValue, a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo, d as deviceTable, f as figureCell } from './device-table.js';
+import { I as escapeHtml, v as verdictText, f as isFirstRun, s as splitSections, d as devicesPerPattern, O as contextHtml, H as statusLabel, g as groupEntries, A as plural, K as countByStatus, i as isRollUp, w as worstOf, E as deviceOfEntry, k as kindTitle, b as devicesPhrase, J as valueRange, C as formatTransition, F as medianPercent, n as medianGrowth, G as formatShortPercent, D as formatChange, B as keepUnits, j as entryReason } from './groups.js';
+import { s as shortenName } from './names.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { a as escapeHtml } from './escape.js';
-import { a as SECTIONS, c as compareKeys, s as sectionOfKind } from './snapshot.js';
 import { s as splitDevice } from './keys.js';
 import { environmentChanges } from './trends.js';
 
@@ -353,7 +352,7 @@ function trendSection(groups, trends) {
         const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
         const baselines = group.entries.map((e) => e.baseline).filter((b) => b !== null);
         const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
-        const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: subject });
+        const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: shortenName(subject) });
         const step = trend.step;
         const context = step === null ? null : stepContext(step);
         const url = step === null ? undefined : trends.commitUrl(step.commit);
@@ -382,7 +381,7 @@ function text(value) {
     return escapeHtml(replaceControlCharacters(value));
 }
 function keyHtml(key) {
-    const segments = key.split('/');
+    const segments = shortenName(key).split('/');
     return `<code>${segments.map((s, i) => `<span class="seg">${text(i < segments.length - 1 ? `${s}/` : s)}</span>`).join('<wbr>')}</code>`;
 }
 function severityClass(severity) {
@@ -516,7 +515,7 @@ function groupRow(group) {
     const median = `median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
     const shown = group.entries.slice(0, DEVICES_PER_GROUP);
     const more = group.entries.length - shown.length;
-    const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? e.key)}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
+    const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? shortenName(e.key))}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
     const key = `<td class="key" data-label="Key">${keyHtml(group.pattern)}<br>${text(devicesPhrase(group))}, worst <code>${text(deviceOfEntry(worst) ?? '')}</code>` +
         `<details><summary>devices</summary><ol>${list}</ol>${more > 0 ? `<p class="note">…and ${text(plural(more, 'more device'))}: see the JSON report</p>` : ''}</details></td>`;
     return `<tr class="${severity}">${status}${key}${valueCells(worst, median)}${why}</tr>`;
@@ -532,7 +531,15 @@ function whyHtml(entry, rolledUp) {
         parts.push(`rule <code>${text(rule)}</code>`);
     if (note !== null)
         parts.push(`${rolledUp ? 'worst device: ' : ''}${text(note)}`);
-    return parts.length === 0 ? 'default tolerance' : parts.join('; ');
+    return parts.length === 0 ? text(defaultReason(entry)) : parts.join('; ');
+}
+function defaultReason(entry) {
+    const policy = entry.severity === 'ok' ? 'ignore' : entry.severity;
+    if (entry.status === 'new')
+        return `not in the baseline (onNew: ${policy})`;
+    if (entry.status === 'missing')
+        return `not in this run (onMissing: ${policy})`;
+    return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass' ? 'default tolerance' : statusLabel(entry.status);
 }
 function collapsed(id, summary, groups) {
     const shown = groups.slice(0, COLLAPSED_ROWS);

@@ -1,16 +1,22 @@
 import { S as SchemaError } from './errors.js';
-import { j as stableStringify } from './snapshot.js';
-import { r as reportSchema, h as REPORT_STATUSES, d as devicesPerPattern, p as patternCountsOf, j as growth, g as groupEntries, i as isRollUp, m as medianGrowth, l as MAX_NOTE_LENGTH, n as reportFrameSchema, o as MAX_ENTRIES, M as MAX_KEY_LENGTH } from './groups.js';
-import { open, rm, rename } from 'node:fs/promises';
+import { J as stableStringify } from './evidence-sources.js';
+import { r as reportSchema, l as REPORT_STATUSES, d as devicesPerPattern, p as patternCountsOf, m as growth, g as groupEntries, i as isRollUp, M as MAX_KEY_LENGTH, n as medianGrowth, o as MAX_NOTE_LENGTH, q as reportFrameSchema, u as MAX_ENTRIES } from './groups.js';
+import { mkdir, open, rm, rename } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { p as parseJson, c as compileSchema } from './reader.js';
-import { s as shortenName } from './escape.js';
+import { s as shortenName } from './names.js';
 import { s as splitDevice } from './keys.js';
-import './units.js';
-import './series.js';
 import './roll-up.js';
 import './types.js';
-import './environment.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
 import './_commonjsHelpers.js';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './oom-cause.js';
 import 'node:crypto';
 
 function renderJsonReport(report, extra = {}) {
@@ -26,6 +32,11 @@ async function writeJsonReport(file, report, extra = {}) {
             errno.path = file;
         return error;
     };
+    await mkdir(dirname(resolve(file)), { recursive: true }).catch((error) => {
+        if (error instanceof Error)
+            error.path = file;
+        throw error;
+    });
     const handle = await open(temporary, 'w').catch((error) => {
         throw named(error);
     });
@@ -62,11 +73,14 @@ function* jsonReportChunks(report, extra) {
     const frame = {
         ...(extra.baselineFile !== undefined ? { baselineFile: extra.baselineFile } : {}),
         counts,
+        ...(report.disjointBaseline !== undefined ? { disjointBaseline: report.disjointBaseline } : {}),
         entries: [],
         ...(report.environment !== undefined ? { environment: report.environment } : {}),
         ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
         ...(groups.length > 0 ? { groups: [] } : {}),
+        ...(report.history !== undefined ? { history: { branch: report.history.branch, commit: report.history.commit } } : {}),
         ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
+        ...(report.notRead !== undefined ? { notRead: report.notRead } : {}),
         result: report.result,
     };
     checkOwnReport(frame, report.entries, groups);
@@ -139,7 +153,7 @@ function groupsOf(entries) {
     const order = Array.from(candidates, (_, i) => i).sort((a, b) => size[b] - size[a] || at[a] - at[b]);
     const ordered = order.map((i) => candidates[i]);
     return groupEntries(ordered, perPattern)
-        .filter(isRollUp)
+        .filter((g) => isRollUp(g) && g.entries.every((e) => e.key.length <= MAX_KEY_LENGTH))
         .map((g) => ({
         entries: g.entries.map((e) => index.get(e) ?? -1),
         kind: g.kind,
@@ -197,6 +211,9 @@ function checkConsistency(data, file, groups = true) {
     }
     if (data.result === 'pass' && firstFailing !== -1) {
         throw new SchemaError(file, '/result', `is 'pass' but /entries/${firstFailing} has severity 'fail'`);
+    }
+    if (data.result === 'pass' && data.disjointBaseline?.severity === 'fail') {
+        throw new SchemaError(file, '/result', "is 'pass' but /disjointBaseline has severity 'fail'");
     }
     if (groups)
         checkGroups(data, file);

@@ -1,15 +1,23 @@
 import { v as visible } from './errors.js';
-import { f as failureReason, b as annotationText } from './annotation.js';
-import { v as verdictText, s as splitSections, d as devicesPerPattern, g as groupEntries, k as kindTitle, R as REPORT_KINDS, w as worstOf, i as isRollUp, a as devicesPhrase, e as entrySentence } from './groups.js';
-import { s as shortenName } from './escape.js';
-import { s as sectionOfKind } from './snapshot.js';
-import { f as formatCount } from './units.js';
-import './roll-up.js';
+import { f as failureReason, c as annotationText } from './annotation.js';
+import { v as verdictText, a as contextTerminal, s as splitSections, d as devicesPerPattern, g as groupEntries, k as kindTitle, R as REPORT_KINDS, w as worstOf, i as isRollUp, b as devicesPhrase, e as entrySentence } from './groups.js';
+import { s as shortenName } from './names.js';
+import { U as UNTRACED_NOTE, s as sectionOfKind, f as formatCount } from './evidence-sources.js';
 import './types.js';
-import './environment.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
+import 'node:fs/promises';
+import 'node:path';
+import './_commonjsHelpers.js';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './roll-up.js';
+import './oom-cause.js';
 import './keys.js';
 import 'node:crypto';
-import './series.js';
 
 const MEMBERS_LISTED = 10;
 const NOT_JUDGED = new Set(['new', 'missing', 'ignored']);
@@ -69,7 +77,7 @@ function verdictSuite(report) {
         name: 'Memory gate',
         package: 'gate',
         cases: [{ name: 'verdict', outcome: failed ? 'failure' : 'passed', status: 'memory-gate', message: failed ? failureReason(report) : verdict, text: failed ? verdict : '' }],
-        out: [verdict],
+        out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
     };
 }
 function sectionSuites(report) {
@@ -92,6 +100,9 @@ function sectionSuites(report) {
         .map(([kind, entries]) => {
         const groups = groupEntries(entries, perPattern);
         const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
+        const dumpTime = [...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key))];
+        for (const key of dumpTime)
+            out.push(`dump-time: ${key}: no trace was recorded on this device, so this is its state at dump time, not a peak`);
         return { name: kindTitle(kind), package: sectionName(kind), cases: namedCases(groups), out };
     });
 }

@@ -1,31 +1,29 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { r as renderMermaidChart } from './chart.js';
-import { b as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, v as verdictText, q as contextMarkdown, t as plural, w as worstOf, i as isRollUp, u as keepUnits, x as formatTransition, y as formatChange, z as deviceOfEntry, m as medianGrowth, A as medianPercent, B as formatShortPercent, a as devicesPhrase, k as kindTitle, C as statusLabel, f as entryReason, D as valueRange } from './groups.js';
-import { e as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, a as escapeHtml } from './escape.js';
-import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './trend-text.js';
-import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
+import { f as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, x as escapeMarkdownText, v as verdictText, y as contextMarkdown, z as acceptChangeText, A as plural, t as tableCodeSpan, w as worstOf, i as isRollUp, B as keepUnits, C as formatTransition, D as formatChange, E as deviceOfEntry, n as medianGrowth, F as medianPercent, G as formatShortPercent, b as devicesPhrase, k as kindTitle, H as statusLabel, j as entryReason, c as codeSpan, I as escapeHtml, J as valueRange } from './groups.js';
+import { s as shortenName } from './names.js';
+import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './device-table.js';
+import { f as formatCount, I as formatDelta, d as formatBytes, s as sectionOfKind } from './evidence-sources.js';
 import { RECENT_POINTS } from './trends.js';
-import { s as sectionOfKind } from './snapshot.js';
 import { s as splitDevice } from './keys.js';
 import './roll-up.js';
 import './types.js';
-import './environment.js';
-import 'node:crypto';
-import './thresholds.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
 import 'node:fs/promises';
 import 'node:path';
-import './local.js';
-import 'node:fs';
 import './_commonjsHelpers.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './evidence-sources.js';
+import './oom-cause.js';
+import 'node:crypto';
+import './thresholds.js';
 import './reader.js';
 import './groups2.js';
 import './format.js';
-import './series.js';
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
 const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: '✅' };
@@ -135,6 +133,7 @@ function buildParts(report, options) {
         moved: trends === undefined ? null : movedList(trends, problemGroups),
         banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
         bandedCount: bandedEntries.length,
+        accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t)),
     };
 }
 function trendLegend(trends) {
@@ -233,6 +232,8 @@ function compose(parts, level, rowCount) {
     if (parts.unchanged !== null) {
         blocks.push(level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged);
     }
+    if (parts.accept !== null)
+        blocks.push(parts.accept);
     return joinBlocks(blocks);
 }
 function table(rows, dropTrends = true) {
@@ -321,7 +322,7 @@ function deviceList(group) {
     const more = group.entries.length - shown.length;
     return [
         '<details>',
-        `<summary><code>${escapeHtml(replaceControlCharacters(group.pattern))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+        `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
         '',
         '| Device | Baseline → current | Δ (Δ%) |',
         '|---|--:|--:|',
@@ -359,7 +360,8 @@ function collapsedTable(groups, summary) {
     ].join('\n');
 }
 const KEY_WRAP_FROM = 25;
-function keyCode(key) {
+function keyCode(whole) {
+    const key = shortenName(whole);
     if ([...key].length < KEY_WRAP_FROM || !key.includes('/'))
         return tableCodeSpan(key);
     const segments = key.split('/');

@@ -1,12 +1,13 @@
 import { p as parse, C as CsvError } from './sync.js';
 import { P as ParseError, I as InputError } from './errors.js';
 import { d as deviceName } from './keys.js';
-import { p as parseExactInteger } from './units.js';
-import { v as visibleName, p as protectEscapedBytes, r as restoreEscapedBytes, d as decodeEscaped, E as EscapedUtf8Decoder } from './escaped-utf8.js';
+import { e as parseExactInteger } from './evidence-sources.js';
+import { E as EscapedUtf8Decoder, v as visibleName, p as protectEscapedBytes, r as restoreEscapedBytes, d as decodeEscaped } from './escaped-utf8.js';
 import { s as streamText } from './text-stream.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
+import 'node:zlib';
 
 const GENERATIONS = [
     {
@@ -109,7 +110,7 @@ function hashOf(s, from, to) {
 }
 async function parseMemoryCompareFile(file, into) {
     const reader = new MemoryCompareReader(file.name);
-    await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder());
+    await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), file.name);
     reader.finish(into);
 }
 function parseMemoryCompareText(name, text, into) {

@@ -3,11 +3,9 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { U as UsageError } from './errors.js';
-import { a as SECTIONS, S as SnapshotBuilder } from './snapshot.js';
+import { b as SECTIONS, a as SnapshotBuilder } from './evidence-sources.js';
 import { r as rewriteKeys } from './rewrite-keys.js';
 import { f as findDeviceSegment } from './keys.js';
-import './units.js';
-import './series.js';
 
 function parseVisibleDevices(value) {
     const parts = value.split(',').map((p) => p.trim());

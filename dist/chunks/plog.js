@@ -1,12 +1,11 @@
 import { openSync, readSync, closeSync } from 'node:fs';
+import { i as isGzip, R as READ_OFFSET, g as gunzipChunks } from './text-stream.js';
 import { I as InputError, P as ParseError } from './errors.js';
 import { d as deviceName } from './keys.js';
-import { M as MAX_SITES_PER_DEVICE } from './snapshot.js';
-import { p as parseExactInteger } from './units.js';
-import { R as READ_OFFSET } from './text-stream.js';
-import './series.js';
+import { M as MAX_SITES_PER_DEVICE, e as parseExactInteger } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import 'node:zlib';
 
 const MAX_RECORD_LINES = 64;
 const MAX_RECORD_BYTES = 16 * 1024;
@@ -56,6 +55,8 @@ class PlogScanner {
     sitedFailures = new Map();
     keys = keyCache;
     knownStart = -1;
+    cutEnd = -1;
+    readingCut = false;
     junctions = takeSpareJunctions();
     nextJunction = 0;
     countedTo = 0;
@@ -109,6 +110,8 @@ class PlogScanner {
         const end = this.bufStart + this.buf.length;
         let complete = final ? end : this.bufStart + this.buf.lastIndexOf(NL) + 1;
         let closed = final;
+        if (final && this.buf.length > 0 && this.buf[this.buf.length - 1] !== NL)
+            this.cutEnd = end;
         if (!closed && end - complete > MAX_LINE_BYTES) {
             complete = end;
             closed = true;
@@ -503,6 +506,7 @@ class PlogScanner {
         }
     }
     readRecord(start, end, anchored) {
+        this.readingCut = end === this.cutEnd;
         const text = this.buf.toString('latin1', start - this.bufStart, end - this.bufStart).replace(/[\r\n]/g, ' ');
         let segmentStart = 0;
         let level = null;
@@ -613,7 +617,7 @@ class PlogScanner {
         return value;
     }
     skip(at, reason) {
-        this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason });
+        this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason, ...(this.readingCut ? { cut: true } : {}) });
     }
     fail(at, reason) {
         throw new ParseError(this.name, this.lineAt(at), reason);
@@ -781,6 +785,8 @@ function deviceOf(digits) {
 }
 async function parsePlogFile(file, into, options = {}) {
     const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
+    if (isGzip(file.path))
+        return parseGzipPlog(file, into, chunkBytes);
     const fd = openSync(file.path, 'r');
     const buffers = takeReadBuffers(chunkBytes);
     try {
@@ -811,6 +817,48 @@ async function parsePlogFile(file, into, options = {}) {
         closeSync(fd);
         spareReadBuffers = buffers;
     }
+}
+const GZIP_KEPT_BYTES = MAX_LINE_BYTES + 2 * JUNCTION_BYTES + MAX_RECORD_BYTES;
+async function parseGzipPlog(file, into, chunkBytes) {
+    into.files++;
+    const chunks = [];
+    let total = 0;
+    let newlines = 0;
+    let firstKept = 0;
+    const scanner = new PlogScanner(file.name, into, (offset) => {
+        let lo = 0;
+        let hi = chunks.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (chunks[mid].start <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        const chunk = chunks[lo];
+        if (chunk === undefined || offset === chunk.start)
+            return chunk?.before ?? 0;
+        if (chunk.bytes === null)
+            throw new Error(`${file.name}: line number asked for byte ${offset}, before the inflated bytes kept`);
+        return chunk.before + countNewlines(chunk.bytes, 0, offset - chunk.start);
+    });
+    let n = 0;
+    for await (const chunk of gunzipChunks(file.path, file.name, chunkBytes)) {
+        chunks.push({ start: total, before: newlines, bytes: chunk });
+        total += chunk.length;
+        newlines += countNewlines(chunk, 0, chunk.length);
+        while (firstKept < chunks.length - 1) {
+            const old = chunks[firstKept];
+            if (old.start + (old.bytes?.length ?? 0) >= total - GZIP_KEPT_BYTES)
+                break;
+            old.bytes = null;
+            firstKept++;
+        }
+        scanner.push(chunk);
+        if (++n % CHUNKS_PER_YIELD === 0)
+            await new Promise((resolve) => setImmediate(resolve));
+    }
+    scanner.end();
 }
 let spareReadBuffers = null;
 function takeReadBuffers(chunkBytes) {

@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
-import { r as runEnvironmentOf, b as runValue } from './environment.js';
-import { m as median } from './roll-up.js';
-import { a as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './snapshot.js';
+import { m as median, r as runEnvironmentOf, b as runValue } from './roll-up.js';
+import { b as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './evidence-sources.js';
 import { K as KeyGroups } from './groups2.js';
-import './units.js';
 import './errors.js';
-import './series.js';
 import './keys.js';
 
 const ROLL_UP_ABOVE_DEVICES = 64;
@@ -104,4 +101,4 @@ function baselineHash(bytes) {
     return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
-export { ROLL_UP_ABOVE_DEVICES, baselineHash, pointEnvironment, pointValues };
+export { baselineHash, pointEnvironment, pointValues };

@@ -4,12 +4,12 @@ import { s as streamText } from './text-stream.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { M as MIB, K as KIB, c as cellMicros, a as MINDSPORE_MB, b as cellBytes } from './decimal.js';
 import { d as deviceName } from './keys.js';
-import { S as SeriesBuilder } from './series.js';
-import { e as exactSum, B as BEYOND_EXACT } from './units.js';
+import { g as exactSum, B as BEYOND_EXACT, i as SeriesBuilder } from './evidence-sources.js';
 export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
+import 'node:zlib';
 
 const MAX_CELLS = 32;
 const MAX_RECORD_CHARS = 1 << 20;
@@ -64,7 +64,7 @@ class StopReading extends Error {
 async function readCsvRows(path, name, sink) {
     const splitter = new RowSplitter(name, sink);
     try {
-        await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder());
+        await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder(), name);
         splitter.end();
     }
     catch (err) {

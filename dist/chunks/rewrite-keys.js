@@ -1,4 +1,4 @@
-import { S as SnapshotBuilder } from './snapshot.js';
+import { a as SnapshotBuilder } from './evidence-sources.js';
 
 function rewriteKeys(snapshot, rewrites) {
     const names = Object.keys(rewrites).filter((name) => Object.hasOwn(snapshot.sections, name) || Object.hasOwn(snapshot.series, name));

@@ -1,17 +1,15 @@
 import { I as InputError } from './errors.js';
 import { r as releaseParsedTexts } from './validate.js';
-import { h as hasNoMetrics } from './snapshot.js';
+import { h as hasNoMetrics } from './evidence-sources.js';
 import { loadBaseline } from './baseline.js';
 import { c as compareSnapshots } from './compare.js';
-import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './environment.js';
+import { a as applyEnvironment, c as compareEnvironments, r as runEnvironmentOf } from './roll-up.js';
 import { loadGateConfig, applyMaxIncrease, parseMaxIncrease } from './thresholds.js';
 import './reader.js';
 import './_commonjsHelpers.js';
 import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
-import './series.js';
-import './units.js';
 import 'node:fs';
 import './atomic-write.js';
 import 'node:fs/promises';
@@ -19,16 +17,29 @@ import 'node:path';
 import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
-import './roll-up.js';
-import './keys.js';
+import 'node:zlib';
 import './types.js';
-import './local.js';
+import './index.js';
+import './limits.js';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './evidence-sources.js';
+import './oom-cause.js';
+import './keys.js';
 
+const NOT_READ_SHOWN = 10;
+const REASON_CHARS = 300;
+function notReadOf(skipped, records) {
+    if (skipped === 0 && records.length === 0)
+        return undefined;
+    const shown = (r) => ({ file: r.file, line: r.line, reason: r.reason.length > REASON_CHARS ? `${r.reason.slice(0, REASON_CHARS - 1)}…` : r.reason });
+    return {
+        count: Math.max(skipped, records.length),
+        sample: records.slice(0, NOT_READ_SHOWN).map(shown),
+        cut: records.filter((r) => r.cut === true).slice(0, NOT_READ_SHOWN).map(shown),
+    };
+}
 async function runGate(request) {
     let config = request.limits?.config ?? (await loadGateConfig(request.configPath));
     if (request.maxIncrease !== undefined)
@@ -39,10 +50,11 @@ async function runGate(request) {
     }
     releaseParsedTexts();
     const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config, request.noise);
-    const report = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+    const judged = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+    const report = request.notRead === undefined ? judged : { ...judged, notRead: request.notRead };
     if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline)))
         return { report: { ...report, result: 'fail' }, config, baseline };
     return { report, config, baseline };
 }
 
-export { runGate };
+export { notReadOf, runGate };

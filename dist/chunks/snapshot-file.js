@@ -1,17 +1,16 @@
-import { openSync, fstatSync, closeSync } from 'node:fs';
+import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
+import { i as isGzip, a as gunzipWhole, r as readWholeText } from './text-stream.js';
 import { I as InputError, S as SchemaError } from './errors.js';
 import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
-import { b as SNAPSHOT_VERSION, d as stringifyDocument } from './snapshot.js';
-import { r as readWholeText } from './text-stream.js';
+import { j as SNAPSHOT_VERSION, l as foldLineSites, o as stringifyDocument } from './evidence-sources.js';
+import 'node:buffer';
+import 'node:string_decoder';
+import 'node:zlib';
 import './reader.js';
 import './_commonjsHelpers.js';
 import 'node:crypto';
 import 'node:v8';
 import 'node:vm';
-import './series.js';
-import './units.js';
-import 'node:buffer';
-import 'node:string_decoder';
 
 const SNAPSHOT_FILE_SUFFIX = '.memory-snapshot.json';
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -23,7 +22,8 @@ function parseSnapshotText(text, file) {
         throw new SchemaError(file, '/version', `is ${version}: this snapshot was written by a newer ascend-memory-gate (this one reads version ${SNAPSHOT_VERSION}); use the same version on the nodes and in the gate job`);
     }
     validate ??= compileSectionsDocument(buildSnapshotSchema());
-    return validate(json, file, sectionsChecked);
+    const folded = json !== null && typeof json === 'object' ? foldLineSites(json.sections) : null;
+    return validate(json, file, sectionsChecked && folded === null);
 }
 async function parseSnapshotFile(file, into) {
     into.addSnapshot(readSnapshotFile(file));
@@ -35,7 +35,7 @@ function readSnapshotFile(file) {
         const info = fstatSync(fd);
         if (info.size > MAX_SNAPSHOT_BYTES)
             throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
-        text = readWholeText(fd, info.size);
+        text = isGzip(file.path) ? gunzipWhole(readFileSync(fd), file.name, MAX_SNAPSHOT_BYTES).toString('utf8') : readWholeText(fd, info.size);
     }
     finally {
         closeSync(fd);

@@ -1,12 +1,11 @@
 import { readFileSync, readdirSync, openSync, fstatSync, closeSync, readSync, statSync } from 'node:fs';
 import { I as InputError } from './errors.js';
+import { w as withOomCauses, O as OOM_FIELD_DEFAULTS } from './oom-cause.js';
+import { q as MAX_POINTS, r as linesField } from './evidence-sources.js';
 import path from 'node:path';
 import { d as decimalBytes, M as MIB } from './decimal.js';
-import { M as MAX_POINTS } from './series.js';
-import './snapshot.js';
 import { r as rewriteKeys } from './rewrite-keys.js';
 import { f as findDeviceSegment } from './keys.js';
-import './units.js';
 
 const HEADER = 'moduleName,curMemSize(MB),memPeakSize(MB)';
 const NAME = /^device_(\d{1,9})_memUsageInfo_(\d{14})\.csv$/;
@@ -87,32 +86,58 @@ function isInternalFrame(filename) {
         return true;
     return STDLIB.test(filename) && !filename.includes('site-packages/');
 }
+const userFrames = new WeakMap();
+function userFrame(frame) {
+    if (!(frame instanceof Map))
+        return null;
+    let known = userFrames.get(frame);
+    if (known !== undefined)
+        return known;
+    const filename = frame.get('filename');
+    if (typeof filename !== 'string' || isInternalFrame(filename))
+        known = null;
+    else {
+        const line = frame.get('line');
+        const name = frame.get('name');
+        const fn = typeof name === 'string' ? name : '';
+        known = {
+            filename,
+            site: {
+                site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${fn}`,
+                frame: { file: filename, line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0, name: fn.replaceAll(' ', '_') },
+            },
+        };
+    }
+    userFrames.set(frame, known);
+    return known;
+}
 function addUserFiles(frames, into) {
     if (!Array.isArray(frames))
         return;
     for (const frame of frames) {
-        if (!(frame instanceof Map))
-            continue;
-        const filename = frame.get('filename');
-        if (typeof filename === 'string' && !isInternalFrame(filename))
-            into.add(filename);
+        const user = userFrame(frame);
+        if (user !== null)
+            into.add(user.filename);
     }
 }
 const PACKAGES = /^.*\/(?:site|dist)-packages\//s;
+function relativeFile(file, root) {
+    const pkg = PACKAGES.exec(file);
+    if (pkg !== null)
+        return { file: file.slice(pkg[0].length), codeRoot: pkg[0] };
+    if (root !== null && file.startsWith(root))
+        return { file: file.slice(root.length), codeRoot: root };
+    return { file, codeRoot: '' };
+}
 function relativeSite(site, root) {
     const m = SITE.exec(site);
     if (m === null || site === UNKNOWN_SITE)
         return { site, codeRoot: '' };
-    const file = m[1];
-    const rest = site.slice(file.length);
-    const pkg = PACKAGES.exec(file);
-    if (pkg !== null)
-        return { site: file.slice(pkg[0].length) + rest, codeRoot: pkg[0] };
-    if (root !== null && file.startsWith(root))
-        return { site: file.slice(root.length) + rest, codeRoot: root };
-    return { site, codeRoot: '' };
+    const { file, codeRoot } = relativeFile(m[1], root);
+    return { site: file + site.slice(m[1].length), codeRoot };
 }
 const SITE = /^(.*):(-?\d+) (.*)$/s;
+const FUNCTION_SITE = /^(.*\.py) ([^ ]*)$/s;
 function commonFolder(files) {
     let common = null;
     for (const file of files) {
@@ -126,22 +151,19 @@ function commonFolder(files) {
     return common === null || common === '' || common === '/' ? null : common;
 }
 const siteCache = new WeakMap();
+const UNKNOWN = { site: UNKNOWN_SITE, frame: null };
 function siteOf(frames) {
     if (!Array.isArray(frames))
-        return UNKNOWN_SITE;
+        return UNKNOWN;
     const cached = siteCache.get(frames);
     if (cached !== undefined)
         return cached;
-    let site = UNKNOWN_SITE;
+    let site = UNKNOWN;
     for (const frame of frames) {
-        if (!(frame instanceof Map))
+        const user = userFrame(frame);
+        if (user === null)
             continue;
-        const filename = frame.get('filename');
-        if (typeof filename !== 'string' || isInternalFrame(filename))
-            continue;
-        const line = frame.get('line');
-        const name = frame.get('name');
-        site = `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${typeof name === 'string' ? name : ''}`;
+        site = user.site;
         break;
     }
     siteCache.set(frames, site);
@@ -341,13 +363,17 @@ function untracedFigures(dump) {
 }
 function bySite(live) {
     const sites = new Map();
+    const where = new Map();
     const userFiles = new Set();
     const seen = new Set();
     for (const { size, frames } of live) {
-        const site = siteOf(frames);
+        const { site, frame } = siteOf(frames);
         const s = sites.get(site);
-        if (s === undefined)
+        if (s === undefined) {
             sites.set(site, { bytes: size, blocks: 1 });
+            if (frame !== null)
+                where.set(site, frame);
+        }
         else {
             s.bytes = exactSum(s.bytes, size, () => `the bytes of site ${site}`);
             s.blocks++;
@@ -357,7 +383,7 @@ function bySite(live) {
             addUserFiles(frames, userFiles);
         }
     }
-    return { sites, userFiles };
+    return { sites, frames: where, userFiles };
 }
 
 class PickleTuple {
@@ -370,6 +396,16 @@ class PickleFloat {
     value;
     constructor(value) {
         this.value = value;
+    }
+}
+const FETCHED_AT = Symbol('fetched at');
+class MemoFetches {
+    of(value) {
+        return typeof value === 'object' && value !== null ? value[FETCHED_AT] : undefined;
+    }
+    note(value, offset) {
+        if (typeof value === 'object' && value !== null && value[FETCHED_AT] === undefined)
+            value[FETCHED_AT] = offset;
     }
 }
 const OPCODE_NAMES = {
@@ -549,12 +585,12 @@ class Memo {
         return value;
     }
 }
-function readPickle(path, name, streamedItems) {
+function readPickle(path, name, streamedItems, memoFetches = new MemoFetches()) {
     const fd = openSync(path, 'r');
     try {
         const size = fstatSync(fd).size;
         const fetches = scan(new FileWindow(fd, size), name);
-        return decode(new FileWindow(fd, size), name, fetches, streamedItems);
+        return decode(new FileWindow(fd, size), name, fetches, streamedItems, memoFetches);
     }
     finally {
         closeSync(fd);
@@ -711,9 +747,7 @@ function signedLittleEndian(b, from, n) {
             value = value * 256 + b[i];
         return last >= 0x80 ? value - 2 ** (8 * n) : value;
     }
-    let value = 0n;
-    for (let i = from + n - 1; i >= from; i--)
-        value = (value << 8n) | BigInt(b[i]);
+    let value = BigInt(`0x${Buffer.from(b.subarray(from, from + n)).reverse().toString('hex')}`);
     if (last >= 0x80)
         value -= 1n << BigInt(8 * n);
     return value >= -BigInt(Number.MAX_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
@@ -762,7 +796,7 @@ function strict(b, name, at) {
         throw atByte(name, at, 'a string is not UTF-8: the file is corrupt');
     }
 }
-function decode(w, name, fetches, streamedItems) {
+function decode(w, name, fetches, streamedItems, memoFetches) {
     const stack = [];
     const marks = [];
     const memo = new Memo(fetches);
@@ -987,15 +1021,21 @@ function decode(w, name, fetches, streamedItems) {
                 memo.put(w.buf.readUInt32LE(w.pos), top(op));
                 w.pos += 4;
                 break;
-            case 0x68:
+            case 0x68: {
                 w.fill(1);
-                stack.push(memo.fetch(w.buf[w.pos++]));
+                const value = memo.fetch(w.buf[w.pos++]);
+                memoFetches.note(value, at);
+                stack.push(value);
                 break;
-            case 0x6a:
+            }
+            case 0x6a: {
                 w.fill(4);
-                stack.push(memo.fetch(w.buf.readUInt32LE(w.pos)));
+                const value = memo.fetch(w.buf.readUInt32LE(w.pos));
+                memoFetches.note(value, at);
+                stack.push(value);
                 w.pos += 4;
                 break;
+            }
             default:
                 throw unexpectedOpcode(op, name, at);
         }
@@ -1003,6 +1043,7 @@ function decode(w, name, fetches, streamedItems) {
 }
 
 const LIVE_STATES = new Set(['active_allocated', 'active_pending_free']);
+const PLACED_TWICE = "torch's _snapshot() never shares a segment, block or trace entry between two places, so no torch wrote this file: refused, nothing of it was used";
 function snapshotFigures(path, name, fileSize) {
     const dumps = new Map();
     const walks = new Map();
@@ -1019,6 +1060,12 @@ function snapshotFigures(path, name, fileSize) {
             walks.set(device, (walk = new TraceWalk()));
         return walk;
     };
+    const memoFetches = new MemoFetches();
+    const once = (value, what) => {
+        const at = memoFetches.of(value);
+        if (at !== undefined)
+            throw new InputError(`${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`);
+    };
     const checked = (where, read) => {
         try {
             return read();
@@ -1032,15 +1079,18 @@ function snapshotFigures(path, name, fileSize) {
     const addSegments = (items) => {
         for (const item of items) {
             const index = segmentIndex++;
-            checked(() => `segment ${index}`, () => addSegment(item, dumpOf));
+            once(item, () => `segment ${index}`);
+            checked(() => `segment ${index}`, () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)));
         }
     };
     const addEntries = (device, items) => {
         const walk = walkOf(device);
-        for (const item of items)
+        for (const item of items) {
+            once(item, () => `device_traces[${device}][${walk.entries}]`);
             checked(() => `device_traces[${device}][${walk.entries}]`, () => addEntry(item, walk));
+        }
     };
-    const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries });
+    const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches);
     const top = document.value;
     let topLevel;
     let traceLists = 0;
@@ -1072,6 +1122,8 @@ function snapshotFigures(path, name, fileSize) {
             if (list.length > 0 && document.streamed.traces.has(device))
                 throw layoutError(name);
             if (list.length > 0)
+                once(list, () => `device_traces[${device}]`);
+            if (list.length > 0)
                 addEntries(device, list);
         });
     }
@@ -1092,7 +1144,7 @@ function layoutError(name) {
 }
 class FieldError extends Error {
 }
-function addSegment(item, dumpOf) {
+function addSegment(item, dumpOf, once) {
     const segment = dict(item, 'is not a dict');
     const device = deviceIndex(segment.get('device'));
     const total = bytes(segment, 'total_size');
@@ -1104,7 +1156,9 @@ function addSegment(item, dumpOf) {
         return;
     if (!Array.isArray(blocks))
         throw new FieldError("'blocks' is not a list");
+    once(blocks, () => 'blocks list');
     for (let i = 0; i < blocks.length; i++) {
+        once(blocks[i], () => `block ${i}`);
         const block = dict(blocks[i], `block ${i} is not a dict`);
         const state = block.get('state');
         if (typeof state !== 'string')
@@ -1184,12 +1238,12 @@ function describe(value) {
 function relativeToSourceRoot(snapshot, root) {
     const dir = root.path.endsWith('/') ? root.path : `${root.path}/`;
     const bounds = { start: 0, end: 0 };
-    const split = (site) => {
-        const m = SITE.exec(site);
+    const split = (site, shape) => {
+        const m = shape.exec(site);
         return m === null ? null : { file: m[1], rest: site.slice(m[1].length) };
     };
-    const moved = (site, codeRoot) => {
-        const parts = split(site);
+    const moved = (site, codeRoot, shape = FUNCTION_SITE) => {
+        const parts = split(site, shape);
         if (parts === null)
             return null;
         const file = `${typeof codeRoot === 'string' ? codeRoot : ''}${parts.file}`;
@@ -1212,7 +1266,7 @@ function relativeToSourceRoot(snapshot, root) {
         const anyUnder = Object.entries(sites).some(([key, metric]) => {
             const site = siteOfKey(key);
             return site !== null && moved(site, metric.codeRoot) !== null;
-        }) || Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot) !== null));
+        }) || Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
         if (!anyUnder)
             return snapshot;
     }
@@ -1224,7 +1278,7 @@ function relativeToSourceRoot(snapshot, root) {
         },
         ooms: (key, metric) => {
             const list = oomSites(metric).map(([site, bytes, codeRoot]) => {
-                const relative = moved(site, codeRoot);
+                const relative = moved(site, codeRoot, SITE);
                 return relative === null ? [site, bytes, codeRoot] : [relative, bytes, dir];
             });
             return { key, metric: { ...metric, sites: JSON.stringify(list) } };
@@ -1258,27 +1312,25 @@ async function parseMemorySnapshotFile(file, into) {
         const dump = { traceEntries: d.traceEntries, segments: d.dump.segments, largestSegment: d.dump.largestSegment, largestFreeBlock: d.dump.largestFreeBlock };
         const a = d.peakAllocated;
         const r = d.peakReserved;
-        into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.allocated, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
+        into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.liveRequested, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
         into.addMetric('allocator', `${dev}/reserved`, { peak: r.bytes, atDump: d.dump.reserved, allocated: r.allocated, reserved: r.bytes, point: r.point, ...dump, ...origin });
         if (d.timeline !== null) {
             into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
             into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
         }
-        for (const [recorded, { bytes, blocks }] of d.sites.sites) {
-            const { site, codeRoot } = relativeSite(recorded, root);
-            into.addMetric('allocationSites', `${dev}/${site}`, { bytes, blocks, codeRoot, ...origin });
-        }
+        for (const [site, metric] of functionSites(d.sites, root, file.name))
+            into.addMetric('allocationSites', `${dev}/${site}`, { ...metric, ...origin });
         d.ooms.forEach((o, i) => {
             oomDevices.add(d.device);
             const largest = d.dump.largestFreeBlock;
             into.addMetric('ooms', `${dev}/oom${i + 1}`, {
+                ...OOM_FIELD_DEFAULTS,
                 requested: o.size,
                 deviceFree: o.deviceFree,
                 allocated: o.allocated,
                 reserved: o.reserved,
                 largestFreeBlock: largest,
                 entriesAfter: o.entriesAfter,
-                kind: o.reserved - o.allocated >= o.size && largest < o.size ? 'fragmentation' : 'capacity',
                 sites: JSON.stringify(o.sites === null
                     ? []
                     : topSites(o.sites.sites).map(([recorded, bytes]) => {
@@ -1294,7 +1346,30 @@ async function parseMemorySnapshotFile(file, into) {
             readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
 }
 function finishMemorySnapshots(snapshot, run) {
-    return run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot);
+    return withOomCauses(run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot), run.oom);
+}
+function functionSites(live, root, name) {
+    const grouped = new Map();
+    for (const [recorded, { bytes, blocks }] of live.sites) {
+        const frame = live.frames.get(recorded);
+        const where = frame === undefined ? { file: '', codeRoot: '' } : relativeFile(frame.file, root);
+        const site = frame === undefined ? UNKNOWN_SITE : `${where.file} ${frame.name}`;
+        let g = grouped.get(site);
+        if (g === undefined)
+            grouped.set(site, (g = { bytes: 0, blocks: 0, lines: new Map(), codeRoot: where.codeRoot }));
+        g.bytes = exactBytes(g.bytes + bytes, site, name);
+        g.blocks += blocks;
+        if (frame !== undefined) {
+            const line = g.lines.get(frame.line);
+            g.lines.set(frame.line, line === undefined ? [frame.line, bytes, blocks] : [frame.line, exactBytes(line[1] + bytes, site, name), line[2] + blocks]);
+        }
+    }
+    return new Map([...grouped].map(([site, g]) => [site, { bytes: g.bytes, blocks: g.blocks, lines: linesField(g.lines.values()), codeRoot: g.codeRoot }]));
+}
+function exactBytes(sum, site, name) {
+    if (!Number.isSafeInteger(sum))
+        throw new InputError(`${name}: the bytes of site ${site} pass 2^53 - 1 and cannot be counted exactly`);
+    return sum;
 }
 function topSites(sites) {
     return [...sites]

@@ -1,26 +1,29 @@
-import { readFile } from 'node:fs/promises';
+import { stat, readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
-import { ROLLUP_WIDTH, pointLine, latestAloneBytes, serializeHistory, emptySection, lastValue, tableBytes, parseHistory } from './format.js';
+import { HISTORY_MAX_BYTES, ROLLUP_WIDTH, pointLine, latestAloneBytes, serializeHistory, historyName, emptySection, lastValue, tableBytes, parseHistory } from './format.js';
 import { f as forgetGroups } from './groups2.js';
+import { D as DEFAULT_HISTORY_SIZE } from './limits.js';
 import 'node:crypto';
 import 'node:path';
 import './reader.js';
 import './_commonjsHelpers.js';
-import './snapshot.js';
-import './units.js';
-import './series.js';
+import './names.js';
+import './evidence-sources.js';
 import './keys.js';
+import 'node:fs';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
 
-const DEFAULT_HISTORY_SIZE = 200;
-const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
 const DEFAULT_LIMITS = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
 function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
     if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1))
         throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
     const p = history.points.length;
     const table = tableOf(history);
-    history.points.push({ ...meta, environment: { ...meta.environment } });
+    history.points.push({ ...meta, environment: shortenedValues(meta.environment) });
     try {
         for (const [name, byKey] of values.keys)
             record(history, name, byKey, (s) => s.keyColumns, keyPosition, 1, p, (v) => [v]);
@@ -103,7 +106,8 @@ function record(history, name, byName, columnsOf, position, width, p, slots) {
     const columns = columnsOf(section);
     const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
     let hint = 0;
-    for (const [key, value] of byName) {
+    for (const [full, value] of byName) {
+        const key = historyName(full);
         const index = position(section, key, hint);
         hint = index + 1;
         const at = index * width;
@@ -126,6 +130,12 @@ function record(history, name, byName, columnsOf, position, width, p, slots) {
     for (let i = 0; i < columns.length; i++)
         if (seen[i] !== 1)
             end(columns[i], p);
+}
+function shortenedValues(environment) {
+    const out = {};
+    for (const [item, value] of Object.entries(environment))
+        Object.defineProperty(out, item, { value: historyName(value), enumerable: true, writable: true, configurable: true });
+    return out;
 }
 function endAll(columns, p) {
     for (const column of columns)
@@ -254,6 +264,9 @@ function isDead(column) {
 async function readHistoryFile(file) {
     let text;
     try {
+        const { size } = await stat(file);
+        if (size > HISTORY_MAX_BYTES)
+            throw new InputError(`${file}: ${size} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
         text = await readFile(file, 'utf8');
     }
     catch (error) {
@@ -263,8 +276,11 @@ async function readHistoryFile(file) {
     }
     return parseHistory(text, file);
 }
+function startOverHint(file) {
+    return `To start over, delete ${file} (or clear the CI cache that holds it): the default branch's next 'history append' creates it again`;
+}
 async function writeHistoryFile(file, text) {
     await writeFileAtomic(file, text);
 }
 
-export { DEFAULT_HISTORY_SIZE, DEFAULT_LIMITS, HISTORY_MAX_BYTES, appendPoint, dropOldest, readHistoryFile, recordPoint, writeHistoryFile };
+export { DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES, appendPoint, readHistoryFile, recordPoint, startOverHint, writeHistoryFile };

@@ -1,30 +1,28 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
 import { RECENT_POINTS } from './trends.js';
-import { a as SECTIONS, m as metricsOf, c as compareKeys, h as hasNoMetrics, s as sectionOfKind } from './snapshot.js';
-import { f as formatCount, b as formatDelta, a as formatBytes } from './units.js';
-import { b as isFirstRun, s as splitSections, v as verdictText, I as contextTerminal, d as devicesPerPattern, g as groupEntries, t as plural, x as formatTransition, y as formatChange, H as countByStatus, w as worstOf, f as entryReason, i as isRollUp, A as medianPercent, a as devicesPhrase, z as deviceOfEntry, m as medianGrowth, B as formatShortPercent } from './groups.js';
-import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, g as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './trend-text.js';
+import { f as formatCount, b as SECTIONS, m as metricsOf, c as compareKeys, h as hasNoMetrics, I as formatDelta, d as formatBytes, s as sectionOfKind } from './evidence-sources.js';
+import { f as isFirstRun, s as splitSections, v as verdictText, a as contextTerminal, d as devicesPerPattern, g as groupEntries, A as plural, C as formatTransition, D as formatChange, K as countByStatus, z as acceptChangeText, w as worstOf, j as entryReason, i as isRollUp, F as medianPercent, b as devicesPhrase, E as deviceOfEntry, n as medianGrowth, G as formatShortPercent } from './groups.js';
+import { s as shortenName } from './names.js';
+import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, e as trendSpan, b as stepContext, c as stepLevels, a as shortSha, r as runsAgo } from './device-table.js';
 import { s as splitDevice } from './keys.js';
 import './thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
-import './local.js';
-import 'node:fs';
+import './reader.js';
 import './_commonjsHelpers.js';
+import 'node:crypto';
+import './roll-up.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './evidence-sources.js';
-import './reader.js';
-import 'node:crypto';
-import './environment.js';
-import './series.js';
+import './oom-cause.js';
 import './groups2.js';
 import './format.js';
-import './roll-up.js';
 import './types.js';
-import './escape.js';
 
 const MAX_ROWS = 30;
 const MIN_KEY_WIDTH = 12;
@@ -76,7 +74,7 @@ function renderTerminal(report, options = {}) {
     if (banded.length > 0) {
         lines.push('', ...wrap(`${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`, width));
         for (const e of banded.slice(0, MAX_ROWS))
-            lines.push(...indented(`${shown(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
+            lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
         if (banded.length > MAX_ROWS)
             lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
     }
@@ -89,6 +87,9 @@ function renderTerminal(report, options = {}) {
             .join(', ');
         lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
     }
+    const accept = acceptChangeText(report, shown(options.baselineFile ?? 'FILE'), options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel), (t) => `'${t}'`);
+    if (accept !== null)
+        lines.push('', ...wrap(accept, width));
     return `${lines.join('\n')}\n`;
 }
 function deviceFigures(report, width) {
@@ -98,7 +99,10 @@ function deviceFigures(report, width) {
     const columns = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c) => ({ header: c.title.toUpperCase(), align: 'right' }))];
     const rows = limits.rows
         .filter((r) => r.figures.size > 0)
-        .map((r) => [{ text: `${r.flagged ? '! ' : ''}${shown(r.device)}` }, ...limits.figureColumns.map((c) => ({ text: figureCell(r, c) }))]);
+        .map((r) => [
+        { text: `${r.flagged ? '! ' : ''}${shown(r.device)}${r.dumpTime ? ' (dump-time)' : ''}` },
+        ...limits.figureColumns.map((c) => ({ text: figureCell(r, c, false) })),
+    ]);
     const out = ['', ...alignedTable(columns, rows, { flexColumn: 0, width })];
     if (limits.rest !== null)
         out.push(...wrap(limits.rest, width));
@@ -117,7 +121,7 @@ function rowTrend(group, trends, refer) {
     const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
     if (trend.step !== null)
         refer(stepSentence(subject, trend, unit, trends));
-    const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shown(patternOfKey(subject))}`}` : '';
+    const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shownKey(patternOfKey(subject))}`}` : '';
     return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
 }
 function onBranch(trends) {
@@ -133,7 +137,7 @@ function stepSentence(subject, trend, unit, trends) {
     const step = trend.step;
     const context = stepContext(step);
     const largest = trend.of === 'largest' ? ' (largest device)' : '';
-    return `${shown(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
+    return `${shownKey(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
 }
 function movedLines(trends, groups, width) {
     const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
@@ -160,15 +164,15 @@ function tableRow(group, notes, trends) {
     if (rule !== null)
         refer(`held to the rule ${shown(rule)} of the config`);
     if (note !== null)
-        refer(`${shown(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
+        refer(`${shownKey(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
     const trend = rowTrend(group, trends, refer);
     const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
     if (!isRollUp(group)) {
-        return { severity: group.severity, status, key: shown(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
+        return { severity: group.severity, status, key: shownKey(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
     }
     const percent = medianPercent(group);
     const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-    return { severity: group.severity, status, key: shown(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
+    return { severity: group.severity, status, key: shownKey(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
 }
 function verdictTable(rows, width, paint) {
     const headers = ['STATUS', 'KEY', 'BASELINE → CURRENT', 'Δ (Δ%)'];
@@ -183,23 +187,73 @@ function verdictTable(rows, width, paint) {
         fixed = statusWidth + changeWidth + GAP.length * 2;
     }
     const keyWidth = Math.max(1, Math.min(keyNeed, width - fixed));
-    const line = (status, key, transition, change, paintStatus) => {
+    const distinct = distinctFrom(rows.map((r) => r.key));
+    const line = (status, key, transition, change, paintStatus, index) => {
         const s = padEnd(status, statusWidth);
-        const parts = [paintStatus ? paintStatus(s) : s, padEnd(truncateMiddle(key, keyWidth), keyWidth)];
+        const cut = index === undefined ? truncateMiddle(key, keyWidth) : truncateDistinct(key, keyWidth, distinct[index] ?? 0);
+        const parts = [paintStatus ? paintStatus(s) : s, padEnd(cut, keyWidth)];
         if (transitionWidth > 0)
             parts.push(padStart(transition, transitionWidth));
         parts.push(padStart(change, changeWidth));
         return clip(parts.join(GAP).trimEnd(), width);
     };
     const out = [line(headers[0], headers[1], headers[2], headers[3])];
-    for (const r of rows) {
-        out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s)));
+    rows.forEach((r, index) => {
+        out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s), index));
         if (r.detail !== null)
             out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
         if (r.trend !== null)
             out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
-    }
+    });
     return out;
+}
+function distinctFrom(keys) {
+    const chars = keys.map((k) => [...k]);
+    return chars.map((a, i) => {
+        let longest = 0;
+        chars.forEach((b, j) => {
+            if (i === j || keys[i] === keys[j])
+                return;
+            let n = 0;
+            while (n < a.length && n < b.length && a[n] === b[n])
+                n++;
+            if (n > longest)
+                longest = n;
+        });
+        return longest;
+    });
+}
+const WORD_BREAK = new Set(['/', ':', ' ', '.']);
+function truncateDistinct(text, width, from) {
+    if (displayWidth(text) <= width)
+        return text;
+    const chars = [...text];
+    if (from <= 0 || from >= chars.length || width < 3)
+        return truncateMiddle(text, width);
+    let start = from;
+    let word = from;
+    while (word > 0 && !WORD_BREAK.has(chars[word - 1]))
+        word--;
+    const fits = (at) => displayWidth(chars.slice(at).join('')) + 2 <= width;
+    if (fits(word) || !fits(from))
+        start = word;
+    const tail = chars.slice(start).join('');
+    if (displayWidth(tail) + 1 <= width) {
+        let head = '';
+        for (const ch of chars.slice(0, start)) {
+            if (displayWidth(head + ch) + 1 + displayWidth(tail) > width)
+                break;
+            head += ch;
+        }
+        return `${head}…${tail}`;
+    }
+    let head = '';
+    for (const ch of chars.slice(0, Math.min(start, Math.max(1, Math.floor(width / 4))))) {
+        if (displayWidth(head + ch) + 2 > width)
+            break;
+        head += ch;
+    }
+    return `${head}${truncateEnd(`…${tail}`, width - displayWidth(head))}`;
 }
 function padEnd(text, w) {
     return text + ' '.repeat(Math.max(0, w - displayWidth(text)));
@@ -218,6 +272,9 @@ function truncateMiddle(text, width) {
         return text;
     if (width <= 1)
         return '…'.slice(0, width);
+    const suffix = SHORTENED_SUFFIX.exec(text)?.[1];
+    if (suffix !== undefined && width >= 2 * suffix.length)
+        return `${truncateMiddle(text.slice(0, -suffix.length), width - suffix.length)}${suffix}`;
     const chars = [...text];
     const keep = width - 1;
     const headWidth = Math.ceil(keep / 2);
@@ -272,7 +329,7 @@ const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 function superscript(n) {
     return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
 }
-function renderSnapshotTable(snapshot) {
+function renderSnapshotTable(snapshot, width) {
     const lines = [];
     for (const declaration of SECTIONS) {
         const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
@@ -282,11 +339,13 @@ function renderSnapshotTable(snapshot) {
             continue;
         }
         lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
+        if (declaration.tableNote !== undefined)
+            lines.push(...(width === undefined ? [declaration.tableNote] : wrap(declaration.tableNote, width)));
         const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
         const columns = [
             { header: 'KEY', align: 'left' },
             { header: declaration.value.toUpperCase(), align: 'right' },
-            { header: `${declaration.value.toUpperCase()} ${declaration.unit === 'bytes' ? 'BYTES' : 'EXACT'}`, align: 'right' },
+            { header: 'EXACT', align: 'right' },
             ...others.map((f) => ({ header: f.toUpperCase(), align: isText(declaration, f) ? 'left' : 'right' })),
         ];
         const rows = metrics.map(([key, metric]) => [
@@ -295,14 +354,35 @@ function renderSnapshotTable(snapshot) {
             { text: String(metric[declaration.value]) },
             ...others.map((f) => ({ text: fieldText(declaration, f, metric[f]) })),
         ]);
-        lines.push(...alignedTable(columns, rows, { flexColumn: 0, width: undefined }), '');
+        let kept = columns.length;
+        if (width !== undefined) {
+            const cellWidth = (i) => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(columns[i]?.header ?? ''));
+            const need = (n) => Array.from({ length: n - 1 }, (_, i) => cellWidth(i + 1) + GAP.length).reduce((a, b) => a + b, 0);
+            while (kept > 2 && need(kept) + MIN_KEY_WIDTH > width)
+                kept--;
+        }
+        const table = alignedTable(columns.slice(0, kept), rows.map((r) => r.slice(0, kept)), { flexColumn: 0, width });
+        lines.push(...(width === undefined ? table : table.map((line) => clip(line, width))));
+        if (kept < columns.length) {
+            const left = columns.slice(kept).map((c) => c.header).join(', ');
+            lines.push(...wrap(`Left out to fit ${width} columns: ${left} (parse --json has every field).`, width ?? 80));
+        }
+        lines.push('');
     }
     if (lines.length > 0 && lines[lines.length - 1] === '')
         lines.pop();
     const { files, records, skipped, allocFailures } = snapshot.meta;
     const devices = Object.entries(allocFailures);
-    const failures = devices.length > 0 ? devices.map(([d, n]) => `${shown(d)} ${n}`).join(', ') : hasNoMetrics(snapshot) ? 'none (no device seen)' : 'none';
-    lines.push('', `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`);
+    const failing = devices.filter(([, n]) => n > 0);
+    const failures = failing.length > 0
+        ? `${failing.slice(0, 8).map(([d, n]) => `${shown(d)} ${formatCount(n)}`).join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
+        : devices.length > 0
+            ? `none on ${plural(devices.length, 'device')}`
+            : hasNoMetrics(snapshot)
+                ? 'none (no device seen)'
+                : 'none';
+    const meta = `${plural(files, 'file')}, ${plural(records, 'record')}, ${formatCount(skipped)} skipped; alloc failures: ${failures}`;
+    lines.push('', ...(width === undefined ? [meta] : wrap(meta, width)));
     return `${lines.join('\n')}\n`;
 }
 function alignedTable(columns, rows, layout) {
@@ -345,6 +425,10 @@ function severityColor(severity) {
 function shown(text) {
     return replaceControlCharacters(text);
 }
+function shownKey(key) {
+    return shown(shortenName(key));
+}
+const SHORTENED_SUFFIX = /…[^]*(~[0-9a-f]{12}[:;,.)]?)$/;
 function displayWidth(text) {
     let width = 0;
     for (const ch of text) {
@@ -394,4 +478,4 @@ function fieldText(declaration, field, value) {
     }
 }
 
-export { displayWidth, indented, renderSnapshotTable, renderTerminal, truncateMiddle, wrap };
+export { displayWidth, distinctFrom, indented, renderSnapshotTable, renderTerminal, truncateDistinct, truncateMiddle, wrap };

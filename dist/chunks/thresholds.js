@@ -1,20 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { p as picomatch } from './local.js';
-import { U as UsageError, I as InputError, S as SchemaError } from './errors.js';
-import { p as parseJson, c as compileSchema } from './reader.js';
-import { a as SECTIONS } from './snapshot.js';
-import { c as parseSize } from './units.js';
-import { D as DEFAULT_ENVIRONMENT_POLICY } from './environment.js';
-import 'node:fs';
+import { U as UsageError, I as InputError } from './errors.js';
+import { c as compileSchema, p as parseJson } from './reader.js';
+import { b as SECTIONS, C as bareNumber, A as parseSize } from './evidence-sources.js';
+import { D as DEFAULT_ENVIRONMENT_POLICY } from './roll-up.js';
+import { a as FINDING_DEFINITIONS, v as verdictsSchema, b as FINDING_OPTIONS, D as DEFAULT_VERDICTS, t as toTolerance, c as toBytes } from './index.js';
+export { e as exceedsTolerance, g as globMatches, m as matchRule, p as percentChange, s as sectionThresholds } from './index.js';
 import './_commonjsHelpers.js';
+import 'node:crypto';
+import './limits.js';
+import 'node:fs';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './evidence-sources.js';
-import 'node:crypto';
-import './series.js';
+import './oom-cause.js';
+import './keys.js';
 
 const BASE = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -36,6 +37,13 @@ const BASE = {
                 "fail"
             ],
             "description": "A first run, with no baseline file or one without keys: warn (default) reports \"No baseline yet: N keys recorded\" and passes; fail fails the run (exit 1) until a baseline is committed."
+        },
+        "onDisjointBaseline": {
+            "enum": [
+                "warn",
+                "fail"
+            ],
+            "description": "A baseline that shares no key with this run (another input, or keys renamed), so nothing is compared: fail (default) fails the run with one line naming both sides' first keys; warn passes it with that line, for the first run of a new input."
         },
         "onMissing": {
             "$ref": "#/definitions/policy",
@@ -60,132 +68,6 @@ const BASE = {
         "failOnImprovement": {
             "type": "boolean",
             "description": "Fail when a value shrinks beyond its tolerance, so that the baseline gets updated. Default false: improvements pass and are listed."
-        },
-        "device": {
-            "$ref": "#/definitions/deviceLimits",
-            "description": "Physical memory of every device and the headroom it must keep. Each device's estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {\"capacity\": \"64GiB\", \"minHeadroom\": \"10%\"}. Default minHeadroom: 10%."
-        },
-        "devices": {
-            "type": "object",
-            "description": "Per-device overrides by device name, merged field by field over `device`. Example: {\"dev3\": {\"capacity\": \"32GiB\"}}.",
-            "propertyNames": {
-                "title": "a device name such as \"dev3\"",
-                "pattern": "^dev\\d+$"
-            },
-            "additionalProperties": {
-                "$ref": "#/definitions/deviceLimits"
-            }
-        },
-        "profile": {
-            "enum": [
-                "training",
-                "inference"
-            ],
-            "description": "Which reference costs of the CANN troubleshooting guide hold DEV_MEM GE and RUNTIME keys that have no baseline yet: training (PyTorch) GE 3 MiB, RUNTIME 26 MiB; inference (offline model) GE 86 MiB, RUNTIME 18 MiB. The guide's \"M\" is MiB. Unset: the larger of the two (GE 86 MiB, RUNTIME 26 MiB)."
-        },
-        "hccl": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-                "links"
-            ],
-            "description": "The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.",
-            "properties": {
-                "links": {
-                    "title": "a non-negative integer",
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Communication links of one rank."
-                },
-                "mode": {
-                    "enum": [
-                        "single-op",
-                        "graph"
-                    ],
-                    "description": "single-op (default) or graph."
-                },
-                "ops": {
-                    "title": "a non-negative integer",
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Operators in the graph; required in graph mode."
-                },
-                "domains": {
-                    "title": "a non-negative integer",
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Communication domains (default 1), each with a send and a receive buffer of buffSize."
-                },
-                "buffSize": {
-                    "$ref": "#/definitions/size",
-                    "description": "HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default \"200MiB\". A plain integer is bytes: write \"200MiB\", not 200."
-                }
-            },
-            "if": {
-                "properties": {
-                    "mode": {
-                        "const": "graph"
-                    }
-                },
-                "required": [
-                    "mode"
-                ]
-            },
-            "then": {
-                "properties": {
-                    "ops": true
-                },
-                "required": [
-                    "ops"
-                ]
-            }
-        },
-        "reference": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide's numbers are \"about\".",
-            "properties": {
-                "factor": {
-                    "title": "a positive number",
-                    "type": "number",
-                    "exclusiveMinimum": 0,
-                    "description": "Default 2."
-                }
-            }
-        },
-        "leaks": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "leak-suspect (warn) when a module's outstanding allocations at exit (alloc_cnt - free_cnt) grow from the baseline by more than EVERY field set: `count` and `percent` of the baseline's outstanding count (with 0 outstanding, any growth exceeds the percent). Keys whose records carry no counts are skipped. Replaces the default {\"count\": 0, \"percent\": 10} as a whole.",
-            "properties": {
-                "count": {
-                    "title": "a non-negative integer",
-                    "type": "integer",
-                    "minimum": 0
-                },
-                "percent": {
-                    "title": "a non-negative number of percent",
-                    "type": "number",
-                    "minimum": 0
-                }
-            }
-        },
-        "imbalance": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
-            "properties": {
-                "tolerance": {
-                    "$ref": "#/definitions/tolerance",
-                    "description": "Default {\"percent\": 20, \"bytes\": \"1MiB\"}: the deviation must exceed both; replaces the default as a whole."
-                },
-                "minDevices": {
-                    "title": "an integer of at least 2",
-                    "type": "integer",
-                    "minimum": 2,
-                    "description": "Default 3: with two devices the median cannot tell which one is off."
-                }
-            }
         },
         "baselineUpdateLabel": {
             "type": "string",
@@ -218,105 +100,6 @@ const BASE = {
                     "description": "Default {\"percent\": 10}: the band is never wider than the larger field's allowance at the baseline value, so a noisy key cannot hide a real regression."
                 }
             }
-        },
-        "growth": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "growing (warn) when a timeline keeps rising: after the warm-up, the Theil-Sen slope of its window peaks projects a rise across the rest of the run above the tolerance, the last half of the windows still rises and the troughs rise too (a saw-tooth within a band, or a rise that then stays flat, is not growth). Step series (one point per training step): at least perStep more per step after warmupSteps. Needs no baseline.",
-            "properties": {
-                "warmupPercent": {
-                    "title": "a percent from 0 to 90",
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 90,
-                    "description": "Default 20: the first 20% of a timeline's run is warm-up and not assessed."
-                },
-                "tolerance": {
-                    "$ref": "#/definitions/tolerance",
-                    "description": "Default {\"percent\": 5, \"bytes\": \"64MiB\"}: the projected rise must exceed both; percent is of the series' peak. Replaces the default as a whole."
-                },
-                "warmupSteps": {
-                    "title": "a non-negative integer",
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Default 1: step series skip their first step (weights, optimizer state, caches)."
-                },
-                "perStep": {
-                    "$ref": "#/definitions/size",
-                    "description": "Default \"1MiB\": the smallest steady rise per step that counts as growing."
-                },
-                "minWindows": {
-                    "title": "an integer of at least 2",
-                    "type": "integer",
-                    "minimum": 2,
-                    "description": "Default 4: fewer window peaks (or steps) after warm-up give no verdict."
-                }
-            }
-        },
-        "fragmentation": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "fragmented (warn) when, at a memory snapshot's allocated peak, the reserved memory the program could not use exceeds both fields: (reserved - allocated) / reserved over `percent`, and reserved - allocated over `bytes`. Allocated counts requested bytes, so the allocator's rounding counts as fragmentation.",
-            "properties": {
-                "percent": {
-                    "title": "a percent from 0 to 100",
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 100,
-                    "description": "Default 30."
-                },
-                "bytes": {
-                    "$ref": "#/definitions/size",
-                    "description": "Default \"1GiB\"."
-                }
-            }
-        },
-        "verdicts": {
-            "type": "object",
-            "additionalProperties": false,
-            "description": "What each finding does: warn, fail, or ignore (not assessed at all).",
-            "properties": {
-                "over-capacity": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Default fail."
-                },
-                "low-headroom": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Default warn."
-                },
-                "alloc-failure": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy."
-                },
-                "oom": {
-                    "$ref": "#/definitions/policy",
-                    "description": "An `oom` entry in a memory snapshot's trace (torch_npu's caching allocator could not serve a request), explained as fragmentation or capacity. Default fail."
-                },
-                "fragmented": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn."
-                },
-                "leak-suspect": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Default warn."
-                },
-                "step-leak": {
-                    "$ref": "#/definitions/policy",
-                    "description": "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn."
-                },
-                "above-reference": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Default warn."
-                },
-                "imbalance": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Default warn."
-                },
-                "growing": {
-                    "$ref": "#/definitions/policy",
-                    "description": "Memory that keeps rising over a run or from step to step. Default warn; \"fail\" to stop such a run."
-                }
-            }
         }
     },
     "definitions": {
@@ -329,14 +112,14 @@ const BASE = {
         },
         "size": {
             "title": "a byte size: an integer number of bytes, or a string such as \"64MiB\", \"1.5GiB\" or \"200MB\"",
-            "description": "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes.",
+            "description": "Binary units KiB MiB GiB TiB (1024-based) and decimal units KB MB GB TB (1000-based), case-insensitive; at most 2^53 - 1 bytes. A string carries its unit (\"512B\" for bytes): \"512\" is refused, since 512 bytes and 512 MiB read alike; \"0\" needs none.",
             "type": [
                 "integer",
                 "string"
             ],
             "minimum": 0,
             "maximum": 9007199254740991,
-            "pattern": "^\\s*\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
+            "pattern": "^\\s*(0+(\\.0+)?|\\d+(\\.\\d+)?\\s*([KkMmGgTt][Ii]?[Bb]|[Bb]))\\s*$"
         },
         "tolerance": {
             "description": "How much a value may move before it counts. A change must exceed EVERY field that is set: `bytes` (delta > bytes) and `percent` (delta > |baseline| x percent / 100; with a baseline of 0 any change exceeds it). An empty object {} means any growth regresses. A tolerance object REPLACES the default tolerance as a whole; fields are not merged.",
@@ -380,27 +163,6 @@ const BASE = {
                 }
             }
         },
-        "deviceLimits": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "capacity": {
-                    "$ref": "#/definitions/size",
-                    "description": "Physical memory of the device, e.g. \"64GiB\"."
-                },
-                "minHeadroom": {
-                    "title": "a share of the capacity such as \"10%\", or a byte size such as \"4GiB\"",
-                    "description": "Memory that must stay free below the capacity: a percent (at most 100%) or a size.",
-                    "type": [
-                        "integer",
-                        "string"
-                    ],
-                    "minimum": 0,
-                    "maximum": 9007199254740991,
-                    "pattern": "^\\s*\\d+(\\.\\d+)?\\s*(%|[KkMmGgTt][Ii]?[Bb]|[Bb])?\\s*$"
-                }
-            }
-        },
         "kind": {
             "type": "object",
             "additionalProperties": false,
@@ -440,14 +202,19 @@ function sectionProperty(declaration) {
     };
 }
 function buildConfigSchema() {
-    const { $schema: schemaProperty, ...rest } = BASE.properties;
+    const { $schema: schemaProperty, baselineUpdateLabel, history, ...rest } = BASE.properties;
     return {
         ...BASE,
         properties: {
             $schema: schemaProperty,
             ...Object.fromEntries(SECTIONS.map((s) => [s.name, sectionProperty(s)])),
             ...rest,
+            ...Object.fromEntries(FINDING_OPTIONS.map(([key, option]) => [key, option.schema])),
+            baselineUpdateLabel,
+            history,
+            verdicts: verdictsSchema(),
         },
+        definitions: { ...BASE.definitions, ...FINDING_DEFINITIONS },
     };
 }
 
@@ -456,35 +223,16 @@ const DEFAULT_CONFIG = deepFreeze({
     sections: Object.fromEntries(SECTIONS.map((s) => [s.name, { tolerance: { ...s.tolerance }, rules: [] }])),
     onNew: 'warn',
     onMissingBaseline: 'warn',
+    onDisjointBaseline: 'fail',
     onMissing: 'warn',
     environment: { ...DEFAULT_ENVIRONMENT_POLICY },
     failOnImprovement: false,
-    device: { minHeadroom: { percent: 10 } },
-    devices: {},
-    profile: null,
-    hccl: null,
-    reference: { factor: 2 },
-    leaks: { count: 0, percent: 10 },
-    imbalance: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
-    growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * 1024 ** 2 }, warmupSteps: 1, perStep: 1024 ** 2, minWindows: 4 },
-    fragmentation: { percent: 30, bytes: 1024 ** 3 },
-    verdicts: {
-        'over-capacity': 'fail',
-        'low-headroom': 'warn',
-        'alloc-failure': 'fail',
-        oom: 'fail',
-        fragmented: 'warn',
-        'leak-suspect': 'warn',
-        'step-leak': 'warn',
-        'above-reference': 'warn',
-        imbalance: 'warn',
-        growing: 'warn',
-    },
+    ...Object.fromEntries(FINDING_OPTIONS.map(([key, option]) => [key, structuredClone(option.defaults)])),
+    verdicts: { ...DEFAULT_VERDICTS },
     baselineUpdateLabel: 'memory-baseline-update',
     history: null,
 });
 const NOISE_BAND_DEFAULTS = deepFreeze({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
-const HCCL_DEFAULTS = deepFreeze({ mode: 'single-op', ops: 0, domains: 1, buffSize: 200 * 1024 ** 2 });
 const validateConfigFile = compileSchema(buildConfigSchema());
 async function loadGateConfig(file, options = {}) {
     const name = file ?? DEFAULT_CONFIG_PATH;
@@ -497,7 +245,7 @@ async function loadGateConfig(file, options = {}) {
         if (errorCode(err) === 'ENOENT') {
             if (required)
                 throw new UsageError(`config file ${name} does not exist`);
-            return cloneConfig(DEFAULT_CONFIG);
+            return structuredClone(DEFAULT_CONFIG);
         }
         throw new InputError(`${name}: cannot read the config: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -505,40 +253,19 @@ async function loadGateConfig(file, options = {}) {
 }
 function parseGateConfig(json, file) {
     const input = validateConfigFile(json, file);
-    const defaults = cloneConfig(DEFAULT_CONFIG);
+    const defaults = structuredClone(DEFAULT_CONFIG);
     return {
         sections: Object.fromEntries(SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name], defaults.sections[s.name], file, `/${s.name}`)])),
         onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
         onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
+        onDisjointBaseline: input.onDisjointBaseline ?? DEFAULT_CONFIG.onDisjointBaseline,
         onMissing: input.onMissing ?? DEFAULT_CONFIG.onMissing,
         environment: {
             onChange: input.environment?.onChange ?? defaults.environment.onChange,
             ignore: [...(input.environment?.ignore ?? defaults.environment.ignore)],
         },
         failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
-        device: { ...defaults.device, ...toDeviceLimits(input.device ?? {}, file, '/device') },
-        devices: Object.fromEntries(Object.entries(input.devices ?? {}).map(([name, limits]) => [name, toDeviceLimits(limits, file, `/devices/${name}`)])),
-        profile: input.profile ?? defaults.profile,
-        hccl: input.hccl === undefined ? defaults.hccl : toHccl(input.hccl, file),
-        reference: { factor: input.reference?.factor ?? defaults.reference.factor },
-        leaks: input.leaks === undefined ? defaults.leaks : { ...input.leaks },
-        imbalance: {
-            tolerance: input.imbalance?.tolerance === undefined
-                ? defaults.imbalance.tolerance
-                : toTolerance(input.imbalance.tolerance, file, '/imbalance/tolerance'),
-            minDevices: input.imbalance?.minDevices ?? defaults.imbalance.minDevices,
-        },
-        growth: {
-            warmupPercent: input.growth?.warmupPercent ?? defaults.growth.warmupPercent,
-            tolerance: input.growth?.tolerance === undefined ? defaults.growth.tolerance : toTolerance(input.growth.tolerance, file, '/growth/tolerance'),
-            warmupSteps: input.growth?.warmupSteps ?? defaults.growth.warmupSteps,
-            perStep: input.growth?.perStep === undefined ? defaults.growth.perStep : toBytes(input.growth.perStep, file, '/growth/perStep'),
-            minWindows: input.growth?.minWindows ?? defaults.growth.minWindows,
-        },
-        fragmentation: {
-            percent: input.fragmentation?.percent ?? defaults.fragmentation.percent,
-            bytes: input.fragmentation?.bytes === undefined ? defaults.fragmentation.bytes : toBytes(input.fragmentation.bytes, file, '/fragmentation/bytes'),
-        },
+        ...Object.fromEntries(FINDING_OPTIONS.map(([key, option]) => [key, option.parse(input[key], defaults[key], file, `/${key}`)])),
         verdicts: { ...defaults.verdicts, ...input.verdicts },
         baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
         history: input.history === undefined
@@ -548,32 +275,6 @@ function parseGateConfig(json, file) {
                 minPoints: input.history.minPoints ?? NOISE_BAND_DEFAULTS.minPoints,
                 ceiling: input.history.ceiling === undefined ? { ...NOISE_BAND_DEFAULTS.ceiling } : toTolerance(input.history.ceiling, file, '/history/ceiling'),
             },
-    };
-}
-function toDeviceLimits(input, file, pointer) {
-    const limits = {};
-    if (input.capacity !== undefined)
-        limits.capacity = toBytes(input.capacity, file, `${pointer}/capacity`);
-    if (input.minHeadroom !== undefined)
-        limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);
-    return limits;
-}
-function toHeadroom(value, file, pointer) {
-    const percent = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value) : null;
-    if (percent === null)
-        return { bytes: toBytes(value, file, pointer) };
-    const share = Number(percent[1]);
-    if (share > 100)
-        throw new SchemaError(file, pointer, `must be at most 100% of the capacity, got ${JSON.stringify(value)}`);
-    return { percent: share };
-}
-function toHccl(input, file) {
-    return {
-        links: input.links,
-        mode: input.mode ?? HCCL_DEFAULTS.mode,
-        ops: input.ops ?? HCCL_DEFAULTS.ops,
-        domains: input.domains ?? HCCL_DEFAULTS.domains,
-        buffSize: input.buffSize === undefined ? HCCL_DEFAULTS.buffSize : toBytes(input.buffSize, file, '/hccl/buffSize'),
     };
 }
 function toKindThresholds(input, defaults, file, pointer) {
@@ -594,20 +295,6 @@ function toRule(input, file, pointer) {
         rule.ignore = input.ignore;
     return rule;
 }
-function toTolerance(input, file, pointer) {
-    const tolerance = {};
-    if (input.percent !== undefined)
-        tolerance.percent = input.percent;
-    if (input.bytes !== undefined)
-        tolerance.bytes = toBytes(input.bytes, file, `${pointer}/bytes`);
-    return tolerance;
-}
-function toBytes(value, file, pointer) {
-    const bytes = parseSize(value);
-    if (bytes === null)
-        throw new SchemaError(file, pointer, `must be at most 2^53 - 1 bytes, got ${JSON.stringify(value)}`);
-    return bytes;
-}
 const MAX_INCREASE_HINT = "'max-increase' must look like 5% or 64MiB or 5%,1MiB";
 function parseMaxIncrease(spec) {
     const fail = () => {
@@ -618,6 +305,9 @@ function parseMaxIncrease(spec) {
         fail();
     const tolerance = {};
     for (const part of parts) {
+        const bare = bareNumber(part);
+        if (bare !== null)
+            throw new UsageError(`'max-increase' "${bare}" has no unit: write ${bare}% for a share of the baseline or ${bare}B for bytes`);
         const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(part);
         if (percent) {
             if (tolerance.percent !== undefined)
@@ -639,64 +329,6 @@ function applyMaxIncrease(config, tolerance) {
         sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }])),
     };
 }
-const GLOB_OPTIONS = { dot: true, windows: false };
-const matchers = new Map();
-function globMatches(glob, key) {
-    let matcher = matchers.get(glob);
-    if (matcher === undefined) {
-        matcher = picomatch(glob, GLOB_OPTIONS);
-        matchers.set(glob, matcher);
-    }
-    return matcher(key);
-}
-function matchRule(rules, key) {
-    for (let i = 0; i < rules.length; i++)
-        if (globMatches(rules[i].match, key))
-            return rules[i];
-    return undefined;
-}
-function exceedsTolerance(change, baseline, tolerance) {
-    if (change <= 0)
-        return false;
-    if (tolerance.bytes !== undefined && change <= tolerance.bytes)
-        return false;
-    if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent)
-        return false;
-    return true;
-}
-function percentChange(baseline, current) {
-    if (baseline === null || current === null || baseline === 0)
-        return null;
-    return ((current - baseline) / Math.abs(baseline)) * 100;
-}
-function cloneConfig(config) {
-    return {
-        sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, cloneKind(kind)])),
-        onNew: config.onNew,
-        onMissingBaseline: config.onMissingBaseline,
-        onMissing: config.onMissing,
-        environment: { onChange: config.environment.onChange, ignore: [...config.environment.ignore] },
-        failOnImprovement: config.failOnImprovement,
-        device: structuredClone(config.device),
-        devices: structuredClone(config.devices),
-        profile: config.profile,
-        hccl: config.hccl === null ? null : { ...config.hccl },
-        reference: { ...config.reference },
-        leaks: { ...config.leaks },
-        imbalance: { tolerance: { ...config.imbalance.tolerance }, minDevices: config.imbalance.minDevices },
-        growth: { ...config.growth, tolerance: { ...config.growth.tolerance } },
-        fragmentation: { ...config.fragmentation },
-        verdicts: { ...config.verdicts },
-        baselineUpdateLabel: config.baselineUpdateLabel,
-        history: config.history === null ? null : { ...config.history, ceiling: { ...config.history.ceiling } },
-    };
-}
-function cloneKind(kind) {
-    return {
-        tolerance: { ...kind.tolerance },
-        rules: kind.rules.map((rule) => ({ ...rule, ...(rule.tolerance ? { tolerance: { ...rule.tolerance } } : {}) })),
-    };
-}
 function deepFreeze(value) {
     if (value !== null && typeof value === 'object') {
         for (const inner of Object.values(value))
@@ -708,8 +340,5 @@ function deepFreeze(value) {
 function errorCode(err) {
     return err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
 }
-function sectionThresholds(config, declaration) {
-    return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
-}
 
-export { DEFAULT_CONFIG, DEFAULT_CONFIG_PATH, HCCL_DEFAULTS, NOISE_BAND_DEFAULTS, applyMaxIncrease, exceedsTolerance, globMatches, loadGateConfig, matchRule, parseGateConfig, parseMaxIncrease, percentChange, sectionThresholds };
+export { DEFAULT_CONFIG, DEFAULT_CONFIG_PATH, applyMaxIncrease, loadGateConfig, parseGateConfig, parseMaxIncrease };

@@ -1,24 +1,24 @@
-import { exceedsTolerance, sectionThresholds, matchRule } from './thresholds.js';
-import { g as section, s as sectionOfKind } from './snapshot.js';
+import './thresholds.js';
+import { F as section, s as sectionOfKind } from './evidence-sources.js';
 import { B as ByPattern, g as groupsOf } from './groups2.js';
-import { ROLLUP_WIDTH, valueAt } from './format.js';
+import { historyName, ROLLUP_WIDTH, valueAt } from './format.js';
+import { e as exceedsTolerance, s as sectionThresholds, m as matchRule } from './index.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:fs/promises';
 import 'node:path';
-import './local.js';
-import 'node:fs';
+import './errors.js';
+import './reader.js';
 import './_commonjsHelpers.js';
+import 'node:crypto';
+import './roll-up.js';
+import './limits.js';
+import 'node:fs';
 import 'fs';
 import 'path';
 import 'url';
 import 'module';
-import './errors.js';
-import './evidence-sources.js';
-import './reader.js';
-import 'node:crypto';
-import './units.js';
-import './environment.js';
-import './series.js';
+import './oom-cause.js';
+import './names.js';
 
 const MIN_BEFORE = 2;
 const MIN_AFTER = 2;
@@ -207,7 +207,7 @@ function trendsSharing(history, config, shared) {
     const foldLargest = (_name, section, pattern) => {
         const groups = groupsOfSection(section);
         const group = groups.find(pattern);
-        const rollup = section.rollupIndex.get(pattern);
+        const rollup = section.rollupIndex.get(historyName(pattern));
         if (group === undefined && rollup === undefined)
             return null;
         const out = new Array(n).fill(null);
@@ -242,7 +242,7 @@ function trendsSharing(history, config, shared) {
         const found = sectionOf(kind);
         let made = null;
         if (found !== undefined) {
-            const i = found.section.keyIndex.get(key);
+            const i = found.section.keyIndex.get(historyName(key));
             if (i !== undefined)
                 made = trend('key', keyValues(found.section.keyColumns[i]), toleranceOf(kind, key));
             else {
@@ -258,7 +258,7 @@ function trendsSharing(history, config, shared) {
         const found = sectionOf(kind);
         if (found === undefined)
             return null;
-        const i = found.section.keyIndex.get(key);
+        const i = found.section.keyIndex.get(historyName(key));
         if (i !== undefined)
             return keyValues(found.section.keyColumns[i]);
         if (!findDeviceSegment(key, bounds))
@@ -296,7 +296,8 @@ function trendsSharing(history, config, shared) {
                 if (v > hi)
                     hi = v;
             }
-            sample = points === 0 ? null : { spread: hi - lo, points };
+            const spread = hi - lo;
+            sample = points === 0 ? null : spread > Number.MAX_SAFE_INTEGER ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true } : { spread, points };
             samples.set(values, { window, sample });
         }
         return sample ?? undefined;

@@ -1,8 +1,7 @@
 import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './reader.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { a as SECTIONS, n as noteKeys } from './snapshot.js';
-import { M as MAX_POINTS } from './series.js';
+import { q as MAX_POINTS, b as SECTIONS, K as noteKeys } from './evidence-sources.js';
 
 const MAX$1 = Number.MAX_SAFE_INTEGER;
 const FIELD_DEFINITIONS = {
@@ -94,7 +93,7 @@ function metricSchema(declaration) {
     return {
         type: 'object',
         additionalProperties: false,
-        required: Object.keys(declaration.fields),
+        required: Object.keys(declaration.fields).filter((name) => declaration.fields[name]?.optional !== true),
         properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, field]) => [name, { $ref: `#/definitions/${field.type}`, description: field.description }])),
     };
 }
@@ -211,29 +210,33 @@ const FIELD_CONDITIONS = {
 };
 function compileMetricsCheck(fields, exact) {
     const each = fields
-        .map(([name, type]) => {
+        .map(([name, type, optional]) => {
         const field = JSON.stringify(name);
+        if (optional === true)
+            return `v = hasOwn(m, ${field}) ? m[${field}] : undefined;\n    if (v !== undefined) { if (!(${FIELD_CONDITIONS[type]})) return -1; present++; }`;
         return `${exact ? `if (!hasOwn(m, ${field})) return -1;\n    ` : ''}v = m[${field}];\n    if (!(${FIELD_CONDITIONS[type]})) return -1;`;
     })
         .join('\n    ');
+    const required = fields.filter(([, , optional]) => optional !== true).length;
     const ownKeys = `let own = 0;
     for (const field in m) if (hasOwn(m, field)) own++;
-    if (own !== ${fields.length}) return -1;`;
+    if (own !== ${required} + present) return -1;`;
     const body = `return function checkMetrics(metrics, keys) {
   let count = 0;
   for (let i = 0; i < keys.length; i++) {
     const m = metrics[keys[i]];
     if (m === null || typeof m !== "object" || Array.isArray(m)) return -1;
-    ${exact ? ownKeys : ''}
     let v;
+    let present = 0;
     ${each}
-    count += ${1 + fields.length};
+    ${exact ? ownKeys : ''}
+    count += ${1 + required} + present;
   }
   return count;
 };`;
     return new Function('hasOwn', 'MAX', body)(Object.hasOwn, MAX);
 }
-const fieldsOf = (s) => Object.entries(s.fields).map(([name, field]) => [name, field.type]);
+const fieldsOf = (s) => Object.entries(s.fields).map(([name, field]) => [name, field.type, field.optional === true]);
 const SECTION_CHECKS = new Map(SECTIONS.map((s) => [s.name, { exact: compileMetricsCheck(fieldsOf(s), true), counted: compileMetricsCheck(fieldsOf(s), false) }]));
 const NOTED_KEYS_MIN = 1024;
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
