@@ -54,6 +54,7 @@ const ERRNO_ADVICE: Record<string, string> = {
   EMFILE: 'too many open files',
   ELOOP: 'too many symbolic links (a loop?)',
   ENAMETOOLONG: 'the path is too long',
+  EEXIST: 'a file is in the way (a folder was needed there)',
 };
 
 /** A Node file-system error (it has a `code` and usually a `path`), as one line: `path: meaning (CODE)`. */

@@ -56,7 +56,9 @@ const gitlabCommand = gitlab['memory-gate']!.script.find((line) => line.startsWi
 /** The Jenkins step runs the same command from the folder it installed the release into. */
 const jenkinsStep = /sh '"\$WORKSPACE\/\.memory-gate\/bin\/ascend-memory-gate" (check [^']+)'/.exec(jenkinsfile);
 const jenkinsCommand = jenkinsStep === null ? undefined : `ascend-memory-gate ${jenkinsStep[1]}`;
-const argsOf = (command: string): string[] => command.replace(/^ascend-memory-gate /, '').split(' ');
+/** The command without where it posts (`--comment`, and Jenkins' `--host … --repo … --pr …`): test/e2e/recipes.test.ts runs that part against a fake GitLab. */
+const gated = (command: string): string => command.replace(/ --comment( --host \S+ --repo \S+ --pr \S+)?$/, '');
+const argsOf = (command: string): string[] => gated(command).replace(/^ascend-memory-gate /, '').split(' ');
 
 describe('examples/gitlab-ci.yml and examples/Jenkinsfile', () => {
   it('GitLab: a train job on an Ascend runner, then a gate job that keeps its reports and publishes the JUnit file', () => {
@@ -73,7 +75,8 @@ describe('examples/gitlab-ci.yml and examples/Jenkinsfile', () => {
 
   it("Jenkins: the same command, then the junit step on its file and the reports archived, whatever the gate's exit", () => {
     // the same command, without GitLab's history (Jenkins keeps none in this example)
-    expect(jenkinsCommand).toBe(gitlabCommand.replace(' --history memory-history.jsonl', ''));
+    expect(gated(jenkinsCommand!)).toBe(gated(gitlabCommand).replace(' --history memory-history.jsonl', ''));
+    expect(jenkinsCommand).toContain(' --comment --host gitlab --repo "$GITLAB_PROJECT" --pr "${CHANGE_ID:-}"');
     const post = jenkinsfile.slice(jenkinsStep!.index);
     expect(post).toMatch(/post \{\s*always \{[^}]*junit testResults: 'memory-gate\.junit\.xml'/);
     expect(post).toContain("archiveArtifacts artifacts: 'memory-gate.json, memory-gate.html, memory-gate.junit.xml'");

@@ -2,7 +2,7 @@
 // the fuzz reproducers of issue 12 (empty path, symlink loop, FIFO, unreadable input, missing output folder, deep and
 // duplicated JSON, control characters) as scenarios.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,12 +111,14 @@ describe('inputs', () => {
 describe('outputs and JSON', () => {
   const run = (): string => folder({ 'plog-1.log': `${RECORD('APP', 100)}\n` });
 
-  it('an output in a folder that does not exist is one line naming it', async () => {
+  it('an output whose folder is a file is one line naming it (a missing folder is created)', async () => {
     const dir = run();
-    const out = join(dir, 'missing', 'snapshot.json');
-    expect((await cli('parse', '--plog', dir, '--json', '--out', out)).err).toBe(
-      `error: ${out}: cannot open it: no such file or folder (does its folder exist?) (ENOENT)\n`,
-    );
+    writeFileSync(join(dir, 'taken'), '');
+    const out = join(dir, 'taken', 'snapshot.json');
+    expect((await cli('parse', '--plog', dir, '--json', '--out', out)).err).toBe(`error: ${join(dir, 'taken')}: cannot mkdir it: a file is in the way (a folder was needed there) (EEXIST)\n`);
+    const created = join(dir, 'missing', 'snapshot.json');
+    expect((await cli('parse', '--plog', dir, '--json', '--out', created)).err).toBe('');
+    expect(existsSync(created)).toBe(true);
   });
 
   it('a baseline nested 5,000 deep is an error with line:column, not a stack overflow', async () => {
