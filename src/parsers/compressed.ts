@@ -1,5 +1,9 @@
 // Compressed inputs (`*.gz`, gzip as Node's zlib reads it): inflated as a stream, chunk by chunk, wherever a plain file is read.
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from '../common/errors.js';
 
@@ -65,5 +69,41 @@ export function gunzipWhole(bytes: Buffer, name: string, maxBytes: number): Buff
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new InputError(`${name}: inflates to more than ${maxBytes} bytes, too large for a memory snapshot`);
     throw gzipFailure(name, error);
+  }
+}
+
+/**
+ * The most a `.gz` allocator snapshot may inflate to (8 GiB): the pickle reader itself has no file-size cap, so this
+ * bounds the private copy on disk; the largest real snapshots measured are near 1 GiB.
+ */
+export const MAX_INFLATED_PICKLE_BYTES = 8 * 1024 ** 3;
+
+/**
+ * `read` called on the inflated copy of the `.gz` at `path`: the pickle reader reads at offsets and needs the size, so
+ * a stream does not do. The copy lives in a private folder (mode 0600), at most `maxBytes`, removed afterwards.
+ */
+export async function inflatePickle<T>(path: string, name: string, read: (inflated: string) => Promise<T> | T, maxBytes = MAX_INFLATED_PICKLE_BYTES): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'amg-snapshot-'));
+  try {
+    const inflated = join(dir, 'snapshot.pickle');
+    let written = 0;
+    const tooLarge = new InputError(`${name}: inflates to more than ${maxBytes} bytes, more than the largest memory snapshot read (${maxBytes}): give it uncompressed`);
+    const cap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        written += chunk.length;
+        done(written > maxBytes ? tooLarge : null, chunk);
+      },
+    });
+    try {
+      await pipeline(createReadStream(path), createGunzip(), cap, createWriteStream(inflated, { flags: 'wx', mode: 0o600 }));
+    } catch (error) {
+      if (error === tooLarge) throw tooLarge;
+      // The read stream's own failures (EACCES, ENOENT) keep their code: the caller names the file.
+      if ((error as NodeJS.ErrnoException).syscall !== undefined) throw error;
+      throw gzipFailure(name, error);
+    }
+    return await read(inflated);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

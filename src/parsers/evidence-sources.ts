@@ -98,7 +98,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     input: 'memory-snapshot',
     label: 'memory snapshot',
     description:
-      "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
+      "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl, also .gz): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
     directoryPatterns: ['**/*.pickle', '**/*.pkl'],
     noFigures: 'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
     load: async () => {

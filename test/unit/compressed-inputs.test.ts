@@ -1,12 +1,13 @@
 // Compressed inputs (issue 29): a `.gz` file is read wherever the plain file is (a folder, a glob, a path named
 // directly, a node snapshot), giving the same figures; a damaged one is one line naming it.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/commands.js';
 import { SnapshotBuilder } from '../../src/model/snapshot.js';
+import { inflatePickle } from '../../src/parsers/compressed.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -45,6 +46,7 @@ describe('a .gz input gives the figures of the plain file', () => {
     ['compare', 'test/fixtures/memory-compare/memory_compare_20250610093000.csv', 'compare/memory_compare_20250610093000.csv'],
     ['profiler', 'test/fixtures/torch_npu/level0-2025-01/rank0_ascend_pt/npu_module_mem.csv', 'profiler/npu_module_mem.csv'],
     ['dump', 'test/fixtures/memscope/memscope_dump_20250428113810.csv', 'dump/memscope_dump_20250428113810.csv'],
+    ['memory-snapshot', 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl', 'memory-snapshot/snapshot_expandable.pkl'],
   ])('--%s: in a folder, as a glob and named directly', async (flag, from, to) => {
     const { plain, gz } = both(from, to);
     const expected = await cli('parse', `--${flag}`, plain, '--json');
@@ -53,7 +55,8 @@ describe('a .gz input gives the figures of the plain file', () => {
     for (const spec of [join(tmp, 'gz', top), `gz/${top}/**/*.gz`, gz]) {
       const r = await cli('parse', `--${flag}`, spec, '--json');
       expect({ spec, code: r.code, err: r.err }).toEqual({ spec, code: 0, err: expected.err.replaceAll(`plain/${to}`, `gz/${to}.gz`) });
-      expect(sections(r.out)).toEqual(sections(expected.out));
+      // A figure's origin names the file read (the memory snapshot's sections do): the .gz one.
+      expect(sections(r.out)).toEqual(sections(expected.out.replaceAll(`plain/${to}`, `gz/${to}.gz`)));
     }
   });
 
@@ -98,5 +101,27 @@ describe('line numbers and damage', () => {
     expect((await cli('parse', '--plog', 'garbage.log.gz')).err).toBe(
       'error: garbage.log.gz: not a readable gzip file (incorrect header check): compress it again, or give the file uncompressed\n',
     );
+  });
+
+  it('a damaged .gz memory snapshot is one line naming it, and leaves no inflated copy behind', async () => {
+    const good = gzipSync(readFileSync(join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl')));
+    writeFileSync(join(tmp, 'cut.pkl.gz'), good.subarray(0, good.length - 20));
+    writeFileSync(join(tmp, 'garbage.pickle.gz'), 'not gzip at all');
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('amg-snapshot-')).length;
+    expect((await cli('parse', '--memory-snapshot', 'cut.pkl.gz')).err).toBe(
+      'error: cut.pkl.gz: the gzip stream ends early (cut short while it was written or copied): compress it again, or give the file uncompressed\n',
+    );
+    expect((await cli('parse', '--memory-snapshot', 'garbage.pickle.gz')).err).toBe(
+      'error: garbage.pickle.gz: not a readable gzip file (incorrect header check): compress it again, or give the file uncompressed\n',
+    );
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('amg-snapshot-')).length).toBe(before);
+  });
+
+  it('a .gz memory snapshot that inflates past the cap is refused in one line', async () => {
+    writeFileSync(join(tmp, 'big.pkl.gz'), gzipSync(readFileSync(join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl'))));
+    await expect(inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async () => 0, 1000)).rejects.toThrow(
+      /^big\.pkl\.gz: inflates to more than 1000 bytes, more than the largest memory snapshot read \(1000\): give it uncompressed$/,
+    );
+    expect(await inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async (path) => statSync(path).size)).toBe(581140);
   });
 });
