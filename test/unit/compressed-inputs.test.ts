@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/commands.js';
 import { SnapshotBuilder } from '../../src/model/snapshot.js';
-import { inflatePickle } from '../../src/parsers/compressed.js';
+import { gunzipWhole, inflatePickle } from '../../src/parsers/compressed.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -70,6 +70,46 @@ describe('a .gz input gives the figures of the plain file', () => {
     expect(r.code).toBe(0);
     expect(Object.keys((sections(r.out) as { modules: object }).modules)).toHaveLength(10);
     expect(sections(r.out)).toEqual(sections(expected.out));
+  });
+});
+
+describe('a .zst input (a committed fixture made with zstd -19) gives the figures of the plain file', () => {
+  it.each<[string, string, string]>([
+    ['plog', 'examples/plog/rank_0/plog-4052516_20240708222745354.log', 'plog-1.log'],
+    ['compare', 'test/fixtures/memory-compare/memory_compare_20250610093000.csv', 'memory_compare_20250610093000.csv'],
+    ['memory-snapshot', 'test/fixtures/memory-snapshot/constructed/oom_snapshot_4242_20261201101500.pickle', 'oom_snapshot_4242_20261201101500.pickle'],
+    ['job-log', 'test/fixtures/job-log/train.log', 'train.log'],
+  ])('--%s: in a folder, as a glob and named directly', async (flag, from, name) => {
+    mkdirSync(join(tmp, 'zplain', flag), { recursive: true });
+    mkdirSync(join(tmp, 'zst', flag), { recursive: true });
+    copyFileSync(join(ROOT, from), join(tmp, 'zplain', flag, name));
+    copyFileSync(join(ROOT, 'test/fixtures/compressed', `${name}.zst`), join(tmp, 'zst', flag, `${name}.zst`));
+    const expected = await cli('parse', `--${flag}`, `zplain/${flag}/${name}`, '--json');
+    expect(expected.code).toBe(0);
+    for (const spec of [`zst/${flag}`, `zst/${flag}/**/*.zst`, `zst/${flag}/${name}.zst`]) {
+      const r = await cli('parse', `--${flag}`, spec, '--json');
+      expect({ spec, code: r.code, err: r.err }).toEqual({ spec, code: 0, err: expected.err.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`) });
+      // A job log's OOM keys hash the log's name with the figures: the figures are compared.
+      const figures = (out: string): unknown => (flag === 'job-log' ? Object.values((sections(out) as { ooms: object }).ooms) : sections(out));
+      expect(figures(r.out)).toEqual(figures(expected.out.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`)));
+    }
+  });
+
+  it('a whole small .zst (as a node snapshot is read): the plain bytes, refused past the cap', () => {
+    const zst = readFileSync(join(ROOT, 'test/fixtures/compressed/plog-1.log.zst'));
+    const plain = readFileSync(join(ROOT, 'examples/plog/rank_0/plog-4052516_20240708222745354.log'));
+    expect(gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 1 << 20).equals(plain)).toBe(true);
+    expect(() => gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 100)).toThrow(/^n1\.memory-snapshot\.json\.zst: inflates to more than 100 bytes, too large for a memory snapshot$/);
+  });
+
+  it('a damaged .zst is one line naming it', async () => {
+    const zst = readFileSync(join(ROOT, 'test/fixtures/compressed/plog-1.log.zst'));
+    writeFileSync(join(tmp, 'cut.log.zst'), zst.subarray(0, zst.length - 20));
+    writeFileSync(join(tmp, 'garbage.log.zst'), 'not zstd at all');
+    expect((await cli('parse', '--plog', 'cut.log.zst')).err).toBe(
+      'error: cut.log.zst: the zstd stream ends early (cut short while it was written or copied): compress it again, or give the file uncompressed\n',
+    );
+    expect((await cli('parse', '--plog', 'garbage.log.zst')).err).toBe('error: garbage.log.zst: not a readable zstd file (invalid zstd data): compress it again, or give the file uncompressed\n');
   });
 });
 

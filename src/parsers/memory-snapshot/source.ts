@@ -1,7 +1,7 @@
 // The evidence source `memorySnapshot` (--memory-snapshot, memory-snapshot): torch_npu allocator snapshots into the snapshot's sections.
 import { statSync } from 'node:fs';
 import { InputError } from '../../common/errors.js';
-import { inflatePickle, isGzip } from '../compressed.js';
+import { inflatePickle, isCompressed } from '../compressed.js';
 import { OOM_FIELD_DEFAULTS, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
@@ -26,7 +26,7 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
     return;
   }
   // A `.gz` snapshot is read from an inflated private copy (the reader reads at offsets), removed once read.
-  const figures = isGzip(file.path)
+  const figures = isCompressed(file.path)
     ? await readable(() => inflatePickle(file.path, file.name, (inflated) => snapshotFigures(inflated, file.name, statSync(inflated).size)), file.name)
     : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
   into.files++;
