@@ -23,10 +23,6 @@ class ZstdFailure extends Error {}
 
 /** fzstd's streaming decompressor as a Node transform: output handed on as it comes, never the whole file held. */
 function zstdStream(): Transform {
-  let out: Transform;
-  const d = new Decompress((data) => {
-    if (data.length > 0) out.push(Buffer.from(data));
-  });
   const guarded = (run: () => void, done: (error?: Error | null) => void): void => {
     try {
       run();
@@ -36,13 +32,16 @@ function zstdStream(): Transform {
       done(new ZstdFailure(early ? 'unexpected end of file' : error instanceof Error ? error.message : String(error)));
     }
   };
-  out = new Transform({
+  const out = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       guarded(() => d.push(chunk), done);
     },
     flush(done) {
       guarded(() => d.push(new Uint8Array(0), true), done);
     },
+  });
+  const d = new Decompress((data) => {
+    if (data.length > 0) out.push(Buffer.from(data));
   });
   return out;
 }
