@@ -117,7 +117,7 @@ export function gunzipWhole(bytes: Buffer, name: string, maxBytes: number): Buff
  * The most a `.gz` allocator snapshot may inflate to (8 GiB): the pickle reader itself has no file-size cap, so this
  * bounds the private copy on disk; the largest real snapshots measured are near 1 GiB.
  */
-export const MAX_INFLATED_PICKLE_BYTES = 8 * 1024 ** 3;
+const MAX_INFLATED_PICKLE_BYTES = 8 * 1024 ** 3;
 
 /**
  * `read` called on the inflated copy of the `.gz` at `path`: the pickle reader reads at offsets and needs the size, so
