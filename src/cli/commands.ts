@@ -132,7 +132,7 @@ function usage(width: number): string {
     'INPUTS: one or more of these flags, each with files, directories or globs:',
     ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
     '',
-    'A folder is searched for (globs below the folder; each also compressed, as .gz):',
+    'A folder is searched for (globs below the folder; each also compressed, as .gz or .zst):',
     ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
     '',
     "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",

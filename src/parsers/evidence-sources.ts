@@ -98,7 +98,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     input: 'memory-snapshot',
     label: 'memory snapshot',
     description:
-      "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
+      "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl, also .gz or .zst): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
     directoryPatterns: ['**/*.pickle', '**/*.pkl'],
     noFigures: 'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
     load: async () => {
@@ -111,7 +111,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     option: 'job-log',
     input: 'job-log',
     label: 'job log',
-    description: "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz): its OOM messages, each explained, and CANN allocation failures",
+    description: "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz or .zst): its OOM messages, each explained, and CANN allocation failures",
     directoryPatterns: ['**/*.log', '**/*.txt', '**/*.out', '**/*.log.gz', '**/*.txt.gz', '**/*.out.gz'],
     // A folder of plogs and CSVs also holds *.log and *.txt: job logs are read only where named.
     searchedByDefault: false,

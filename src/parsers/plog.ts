@@ -6,7 +6,7 @@
 // the incomplete last line and MAX_RECORD_BYTES of context are kept. Line numbers are counted only once a record
 // needs one. Known limit: a wrap that cuts the word "Bytes" (or "ERROR") itself hides that record from the search.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { gunzipChunks, isGzip } from './compressed.js';
+import { gunzipChunks, isCompressed } from './compressed.js';
 import { InputError, ParseError } from '../common/errors.js';
 import { deviceName } from '../model/sections/keys.js';
 import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type ModuleMetric, type SnapshotBuilder } from '../model/snapshot.js';
@@ -950,7 +950,7 @@ export interface PlogReadOptions {
  */
 export async function parsePlogFile(file: InputFile, into: SnapshotBuilder, options: PlogReadOptions = {}): Promise<void> {
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
-  if (isGzip(file.path)) return parseGzipPlog(file, into, chunkBytes);
+  if (isCompressed(file.path)) return parseGzipPlog(file, into, chunkBytes);
   const fd = openSync(file.path, 'r');
   const buffers = takeReadBuffers(chunkBytes);
   try {

@@ -1,6 +1,6 @@
 // The `*.memory-snapshot.json` evidence source: a node's snapshot, read back and folded in exactly as if its files were parsed here.
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { gunzipWhole, isGzip } from './compressed.js';
+import { gunzipWhole, isCompressed } from './compressed.js';
 import { InputError, SchemaError } from '../common/errors.js';
 import { buildSnapshotSchema } from '../model/sections/schema.js';
 import { foldLineSites } from '../model/sections/allocation-sites.js';
@@ -50,7 +50,7 @@ function readSnapshotFile(file: InputFile): Snapshot {
     const info = fstatSync(fd);
     if (info.size > MAX_SNAPSHOT_BYTES) throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
     // A `.gz` snapshot is inflated whole (it is small), at most MAX_SNAPSHOT_BYTES of it.
-    text = isGzip(file.path) ? gunzipWhole(readFileSync(fd), file.name, MAX_SNAPSHOT_BYTES).toString('utf8') : readWholeText(fd, info.size);
+    text = isCompressed(file.path) ? gunzipWhole(readFileSync(fd), file.name, MAX_SNAPSHOT_BYTES).toString('utf8') : readWholeText(fd, info.size);
   } finally {
     closeSync(fd);
   }

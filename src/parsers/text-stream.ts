@@ -3,7 +3,7 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { gunzipChunks, isGzip } from './compressed.js';
+import { gunzipChunks, isCompressed } from './compressed.js';
 
 /**
  * Bytes per read: large enough that per-chunk work vanishes, and under V8's 128 KiB limit for ordinary heap objects, so
@@ -41,7 +41,7 @@ const CHUNKS_PER_YIELD = 64;
 export async function streamText(path: string, push: (text: string) => void, decoder: () => ChunkDecoder = () => new StringDecoder('utf8'), name = path): Promise<void> {
   let active: ChunkDecoder | null = null;
   let first = true;
-  if (isGzip(path)) {
+  if (isCompressed(path)) {
     // A `.gz` file's inflated bytes take the same path as a plain file's reads.
     for await (let bytes of gunzipChunks(path, name, READ_CHUNK_BYTES)) {
       if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);

@@ -188,9 +188,9 @@ function patternsFor(dir: string, kind: InputKind): readonly string[] {
   return withCompressed(own?.patterns ?? source.directoryPatterns);
 }
 
-/** Each file pattern also as `.gz` (`**` + `/*.log.gz`): a compressed input is read like a plain one. Exclusions stay as they are. */
+/** Each file pattern also as `.gz` and `.zst` (`**` + `/*.log.gz`): a compressed input is read like a plain one. Exclusions stay as they are. */
 function withCompressed(patterns: readonly string[]): string[] {
-  return [...patterns.filter((p) => !p.startsWith('!')), ...patterns.filter((p) => !p.startsWith('!')).map((p) => `${p}.gz`), ...patterns.filter((p) => p.startsWith('!'))];
+  return [...patterns.filter((p) => !p.startsWith('!')), ...patterns.filter((p) => !p.startsWith('!')).flatMap((p) => [`${p}.gz`, `${p}.zst`]), ...patterns.filter((p) => p.startsWith('!'))];
 }
 
 async function searchDirectory(dir: string, kind: InputKind, failed: UnreadableFolder[]): Promise<string[]> {

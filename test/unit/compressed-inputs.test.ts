@@ -1,12 +1,13 @@
 // Compressed inputs (issue 29): a `.gz` file is read wherever the plain file is (a folder, a glob, a path named
 // directly, a node snapshot), giving the same figures; a damaged one is one line naming it.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/commands.js';
 import { SnapshotBuilder } from '../../src/model/snapshot.js';
+import { gunzipWhole, inflatePickle } from '../../src/parsers/compressed.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -45,6 +46,7 @@ describe('a .gz input gives the figures of the plain file', () => {
     ['compare', 'test/fixtures/memory-compare/memory_compare_20250610093000.csv', 'compare/memory_compare_20250610093000.csv'],
     ['profiler', 'test/fixtures/torch_npu/level0-2025-01/rank0_ascend_pt/npu_module_mem.csv', 'profiler/npu_module_mem.csv'],
     ['dump', 'test/fixtures/memscope/memscope_dump_20250428113810.csv', 'dump/memscope_dump_20250428113810.csv'],
+    ['memory-snapshot', 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl', 'memory-snapshot/snapshot_expandable.pkl'],
   ])('--%s: in a folder, as a glob and named directly', async (flag, from, to) => {
     const { plain, gz } = both(from, to);
     const expected = await cli('parse', `--${flag}`, plain, '--json');
@@ -53,7 +55,8 @@ describe('a .gz input gives the figures of the plain file', () => {
     for (const spec of [join(tmp, 'gz', top), `gz/${top}/**/*.gz`, gz]) {
       const r = await cli('parse', `--${flag}`, spec, '--json');
       expect({ spec, code: r.code, err: r.err }).toEqual({ spec, code: 0, err: expected.err.replaceAll(`plain/${to}`, `gz/${to}.gz`) });
-      expect(sections(r.out)).toEqual(sections(expected.out));
+      // A figure's origin names the file read (the memory snapshot's sections do): the .gz one.
+      expect(sections(r.out)).toEqual(sections(expected.out.replaceAll(`plain/${to}`, `gz/${to}.gz`)));
     }
   });
 
@@ -67,6 +70,46 @@ describe('a .gz input gives the figures of the plain file', () => {
     expect(r.code).toBe(0);
     expect(Object.keys((sections(r.out) as { modules: object }).modules)).toHaveLength(10);
     expect(sections(r.out)).toEqual(sections(expected.out));
+  });
+});
+
+describe('a .zst input (a committed fixture made with zstd -19) gives the figures of the plain file', () => {
+  it.each<[string, string, string]>([
+    ['plog', 'examples/plog/rank_0/plog-4052516_20240708222745354.log', 'plog-1.log'],
+    ['compare', 'test/fixtures/memory-compare/memory_compare_20250610093000.csv', 'memory_compare_20250610093000.csv'],
+    ['memory-snapshot', 'test/fixtures/memory-snapshot/constructed/oom_snapshot_4242_20261201101500.pickle', 'oom_snapshot_4242_20261201101500.pickle'],
+    ['job-log', 'test/fixtures/job-log/train.log', 'train.log'],
+  ])('--%s: in a folder, as a glob and named directly', async (flag, from, name) => {
+    mkdirSync(join(tmp, 'zplain', flag), { recursive: true });
+    mkdirSync(join(tmp, 'zst', flag), { recursive: true });
+    copyFileSync(join(ROOT, from), join(tmp, 'zplain', flag, name));
+    copyFileSync(join(ROOT, 'test/fixtures/compressed', `${name}.zst`), join(tmp, 'zst', flag, `${name}.zst`));
+    const expected = await cli('parse', `--${flag}`, `zplain/${flag}/${name}`, '--json');
+    expect(expected.code).toBe(0);
+    for (const spec of [`zst/${flag}`, `zst/${flag}/**/*.zst`, `zst/${flag}/${name}.zst`]) {
+      const r = await cli('parse', `--${flag}`, spec, '--json');
+      expect({ spec, code: r.code, err: r.err }).toEqual({ spec, code: 0, err: expected.err.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`) });
+      // A job log's OOM keys hash the log's name with the figures: the figures are compared.
+      const figures = (out: string): unknown => (flag === 'job-log' ? Object.values((sections(out) as { ooms: object }).ooms) : sections(out));
+      expect(figures(r.out)).toEqual(figures(expected.out.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`)));
+    }
+  });
+
+  it('a whole small .zst (as a node snapshot is read): the plain bytes, refused past the cap', () => {
+    const zst = readFileSync(join(ROOT, 'test/fixtures/compressed/plog-1.log.zst'));
+    const plain = readFileSync(join(ROOT, 'examples/plog/rank_0/plog-4052516_20240708222745354.log'));
+    expect(gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 1 << 20).equals(plain)).toBe(true);
+    expect(() => gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 100)).toThrow(/^n1\.memory-snapshot\.json\.zst: inflates to more than 100 bytes, too large for a memory snapshot$/);
+  });
+
+  it('a damaged .zst is one line naming it', async () => {
+    const zst = readFileSync(join(ROOT, 'test/fixtures/compressed/plog-1.log.zst'));
+    writeFileSync(join(tmp, 'cut.log.zst'), zst.subarray(0, zst.length - 20));
+    writeFileSync(join(tmp, 'garbage.log.zst'), 'not zstd at all');
+    expect((await cli('parse', '--plog', 'cut.log.zst')).err).toBe(
+      'error: cut.log.zst: the zstd stream ends early (cut short while it was written or copied): compress it again, or give the file uncompressed\n',
+    );
+    expect((await cli('parse', '--plog', 'garbage.log.zst')).err).toBe('error: garbage.log.zst: not a readable zstd file (invalid zstd data): compress it again, or give the file uncompressed\n');
   });
 });
 
@@ -98,5 +141,27 @@ describe('line numbers and damage', () => {
     expect((await cli('parse', '--plog', 'garbage.log.gz')).err).toBe(
       'error: garbage.log.gz: not a readable gzip file (incorrect header check): compress it again, or give the file uncompressed\n',
     );
+  });
+
+  it('a damaged .gz memory snapshot is one line naming it, and leaves no inflated copy behind', async () => {
+    const good = gzipSync(readFileSync(join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl')));
+    writeFileSync(join(tmp, 'cut.pkl.gz'), good.subarray(0, good.length - 20));
+    writeFileSync(join(tmp, 'garbage.pickle.gz'), 'not gzip at all');
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('amg-snapshot-')).length;
+    expect((await cli('parse', '--memory-snapshot', 'cut.pkl.gz')).err).toBe(
+      'error: cut.pkl.gz: the gzip stream ends early (cut short while it was written or copied): compress it again, or give the file uncompressed\n',
+    );
+    expect((await cli('parse', '--memory-snapshot', 'garbage.pickle.gz')).err).toBe(
+      'error: garbage.pickle.gz: not a readable gzip file (incorrect header check): compress it again, or give the file uncompressed\n',
+    );
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('amg-snapshot-')).length).toBe(before);
+  });
+
+  it('a .gz memory snapshot that inflates past the cap is refused in one line', async () => {
+    writeFileSync(join(tmp, 'big.pkl.gz'), gzipSync(readFileSync(join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl'))));
+    await expect(inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async () => 0, 1000)).rejects.toThrow(
+      /^big\.pkl\.gz: inflates to more than 1000 bytes, more than the largest memory snapshot read \(1000\): give it uncompressed$/,
+    );
+    expect(await inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async (path) => statSync(path).size)).toBe(581140);
   });
 });

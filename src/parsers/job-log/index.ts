@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { gunzipChunks } from '../compressed.js';
 import { deviceName } from '../../model/sections/index.js';
 import { OOM_FIELD_DEFAULTS, oomCause, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
@@ -35,7 +36,12 @@ function isGzip(path: string, name: string): boolean {
 }
 
 /** The log's bytes (decompressed), chunk by chunk; a chunk is only valid until the next one is asked for. */
-async function* chunksOf(path: string, gzip: boolean, chunkBytes: number): AsyncGenerator<Buffer> {
+async function* chunksOf(path: string, name: string, gzip: boolean, chunkBytes: number): AsyncGenerator<Buffer> {
+  // A `.zst` log (found in a folder like a `.gz` one) through the shared inflater.
+  if (/\.zst$/i.test(name)) {
+    yield* gunzipChunks(path, name, chunkBytes);
+    return;
+  }
   if (gzip) {
     for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }).pipe(createGunzip({ chunkSize: Math.max(64, chunkBytes) }))) yield chunk as Buffer;
     return;
@@ -60,7 +66,7 @@ export async function parseJobLogFile(file: InputFile, into: SnapshotBuilder, op
   const gzip = isGzip(file.path, file.name);
   into.files++;
   const scanner = new JobLogScanner();
-  for await (const chunk of chunksOf(file.path, gzip, chunkBytes)) scanner.push(chunk);
+  for await (const chunk of chunksOf(file.path, file.name, gzip, chunkBytes)) scanner.push(chunk);
   scanner.end();
   const events = [...scanner.ooms.values()];
   for (const event of events) addOom(file.name, event, into);

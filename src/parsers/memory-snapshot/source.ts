@@ -1,6 +1,7 @@
 // The evidence source `memorySnapshot` (--memory-snapshot, memory-snapshot): torch_npu allocator snapshots into the snapshot's sections.
 import { statSync } from 'node:fs';
 import { InputError } from '../../common/errors.js';
+import { inflatePickle, isCompressed } from '../compressed.js';
 import { OOM_FIELD_DEFAULTS, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
@@ -24,7 +25,10 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
     readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
     return;
   }
-  const figures = readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+  // A `.gz` snapshot is read from an inflated private copy (the reader reads at offsets), removed once read.
+  const figures = isCompressed(file.path)
+    ? await readable(() => inflatePickle(file.path, file.name, (inflated) => snapshotFigures(inflated, file.name, statSync(inflated).size)), file.name)
+    : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
   into.files++;
   into.records += figures.segments;
   // Site paths relative to the folder common to every user frame of the counted blocks' stacks (the script's folder
@@ -121,13 +125,17 @@ function topSites(sites: SiteBytes): [string, number][] {
 /** A read that the file's mode forbids gets the reason torch_npu's snapshots have it, and the fix. */
 function readable<T>(read: () => T, name: string): T {
   try {
-    return read();
+    const value = read();
+    // An inflated `.gz` is read asynchronously: its EACCES is rejected, not thrown.
+    return (value instanceof Promise ? value.catch((error: unknown) => Promise.reject(permission(error, name))) : value) as T;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EACCES') {
-      throw new InputError(
-        `${name}: permission denied: torch_npu's release branches write memory snapshots with mode 0200 (not even their owner may read them); add \`chmod u+r ${name}\` (or \`chmod -R u+r\` on its folder) to the training step after the dump`,
-      );
-    }
-    throw error;
+    throw permission(error, name);
   }
+}
+
+function permission(error: unknown, name: string): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'EACCES') return error;
+  return new InputError(
+    `${name}: permission denied: torch_npu's release branches write memory snapshots with mode 0200 (not even their owner may read them); add \`chmod u+r ${name}\` (or \`chmod -R u+r\` on its folder) to the training step after the dump`,
+  );
 }
