@@ -151,6 +151,11 @@ describe('--dump: msMemScope OOM_DETAIL records (issue 32)', () => {
     });
   });
 
+  it('decides request-exceeds-device when --capacity gives T (R = 20 GiB > T = 16 GiB)', async () => {
+    const s = await snapshotOf(['--dump', oomDump, '--capacity', '16GiB']);
+    expect(Object.entries(s.sections.ooms ?? {}).map(([k, m]) => [k, m.cause])).toEqual([['dev0/dump-6c4fb6d7', 'request-exceeds-device']]);
+  });
+
   it('fails the gate with the oom finding', async () => {
     const { code, result, entries } = await check(['--dump', cleanDump], ['--dump', oomDump]);
     expect(entries.filter((e) => e.kind === 'oom').map((e) => [e.key, e.severity, e.current])).toEqual([['dev0/unknown', 'fail', 21_474_836_480]]);

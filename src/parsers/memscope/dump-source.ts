@@ -1,9 +1,10 @@
 // The evidence sources `dump` (--dump, memscope-dump) and `dumpBase` (memscope-dump-base): msMemScope dumps into a snapshot.
 import { createHash } from 'node:crypto';
 import { InputError } from '../../common/errors.js';
-import { OOM_FIELD_DEFAULTS, oomCause } from '../../model/oom-cause.js';
-import type { SnapshotBuilder } from '../../model/snapshot.js';
+import { OOM_FIELD_DEFAULTS, oomCause, withOomCauses } from '../../model/oom-cause.js';
+import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
+import type { RunSettings } from '../run-settings.js';
 import { parseMemoryCompareText } from '../memory-compare.js';
 import { compareDumpFiles } from './compare-dumps.js';
 import { readDumpFacts } from './dump-facts.js';
@@ -48,6 +49,11 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
   }
   if (facts.droppedOoms > 0) into.addNote({ file: file.name, line: 0, reason: `${facts.droppedOoms} more OOM_TRIGGER rows than the ${facts.ooms.length} kept were not read into the report` });
   for (const device of facts.devices) into.noteDevice(device);
+}
+
+/** Once per run, on the built snapshot: every OOM's cause, with the run's device capacity (T) and fragmentation share when given. */
+export function finishDumps(snapshot: Snapshot, run: RunSettings): Snapshot {
+  return withOomCauses(snapshot, run.oom);
 }
 
 /** A base dump is read only with its current dump, in `combine`. */
