@@ -126,10 +126,13 @@ export const SOURCES: readonly EvidenceSource[] = [
     option: 'dump',
     input: 'memscope-dump',
     label: 'msMemScope dump',
-    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint, OOMs (OOM_DETAIL rows) explained',
     directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
     noFigures: 'do the dumps hold MALLOC/FREE, OP_LAUNCH or MSTX rows after the header (was msMemScope tracing memory events)?',
-    load: async () => ({ parseFile: (await import('./memscope/dump-source.js')).parseDumpFile }),
+    load: async () => {
+      const m = await import('./memscope/dump-source.js');
+      return { parseFile: m.parseDumpFile, finish: m.finishDumps };
+    },
   },
   {
     name: 'dumpBase',

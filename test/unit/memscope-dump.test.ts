@@ -191,3 +191,19 @@ describe('owners and per-op footprint', () => {
     expect(byName.get('aten.mse_loss.default')).toEqual({ device: 'dev0', name: 'torch._ops.aten.mse_loss.default', launches: 2, net: 512, peak: 16_778_752 });
   });
 });
+
+describe('OOM_DETAIL rows (msMemScope since 520dcd8)', () => {
+  it('keeps OOM_TRIGGER rows with their device and req_size, ignores the block listings, and skips a trigger it cannot read naming the line', () => {
+    const warnings: DumpWarning[] = [];
+    const f = facts(
+      [
+        '7,OOM_DETAIL,OOM_TRIGGER,OOM_Trigger,1785000000000007000,4100,4100,1,N/A,"{func:halMemCreate,req_size:2097152,flag:3}",,',
+        '8,OOM_DETAIL,OOM_TOP_ALLOC,OOM_TopAlloc,1785000000000008000,4100,4100,N/A,N/A,"{pool:PTA,ptr:0x0000124080000000,size:1048576,timestamp:1}",,',
+        '9,OOM_DETAIL,OOM_TRIGGER,OOM_Trigger,1785000000000009000,4100,4100,N/A,N/A,"{func:halMemAlloc,req_size:512,flag:0}",,',
+      ],
+      warnings,
+    );
+    expect(f.ooms).toEqual([{ device: 'dev1', logicalDevice: 1, requested: 2_097_152, func: 'halMemCreate', pid: '4100', timestamp: '1785000000000007000', line: 2 }]);
+    expect(said(warnings)).toEqual(['t.csv:4: an OOM_TRIGGER without a numeric Device Id and Attr req_size of at most 2^53 - 1 bytes (skipped)']);
+  });
+});

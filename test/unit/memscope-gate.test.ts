@@ -119,3 +119,50 @@ describe('--dump-base: compare-dumps in process, gated as a memory_compare CSV',
     expect(r.err).toBe('error: memscope-dump-base has 2 dump(s) but memscope-dump has 1: give one base dump per dump (they are paired in sorted path order)\n');
   });
 });
+
+describe('--dump: msMemScope OOM_DETAIL records (issue 32)', () => {
+  const oomDump = join(FIX, 'oom_dump.csv');
+
+  it('turns the OOM_TRIGGER row into an ooms entry with the request, and cause unknown (the row has no T, F, A or V)', async () => {
+    const s = await snapshotOf(['--dump', oomDump]);
+    expect(s.sections.ooms).toEqual({
+      'dev0/dump-6c4fb6d7': {
+        requested: 21_474_836_480,
+        total: null,
+        deviceFree: null,
+        allocated: null,
+        reserved: null,
+        largestFreeBlock: null,
+        entriesAfter: null,
+        active: null,
+        allowed: null,
+        processTotal: null,
+        processes: null,
+        sites: '[]',
+        cause: 'unknown',
+        source: 'msMemScope dump',
+        precision: 'exact',
+        line: 4,
+        printed: 1,
+        file: 'test/fixtures/memscope/oom_dump.csv',
+        logicalDevice: 0,
+        visibleDevices: null,
+      },
+    });
+  });
+
+  it('decides request-exceeds-device when --capacity gives T (R = 20 GiB > T = 16 GiB)', async () => {
+    const s = await snapshotOf(['--dump', oomDump, '--capacity', '16GiB']);
+    expect(Object.entries(s.sections.ooms ?? {}).map(([k, m]) => [k, m.cause])).toEqual([['dev0/dump-6c4fb6d7', 'request-exceeds-device']]);
+  });
+
+  it('fails the gate with the oom finding', async () => {
+    const { code, result, entries } = await check(['--dump', cleanDump], ['--dump', oomDump]);
+    expect(entries.filter((e) => e.kind === 'oom').map((e) => [e.key, e.severity, e.current])).toEqual([['dev0/unknown', 'fail', 21_474_836_480]]);
+    // The rule needs T at least: the note says so, and names the dump's line.
+    expect(entries.find((e) => e.kind === 'oom')?.note).toBe(
+      "Cause unknown: 20.0 GiB were requested, but the device's total memory is not known: set `device.capacity` in the config (or keep torch_npu's memUsageInfo CSV beside the OOM dump). From test/fixtures/memscope/oom_dump.csv:4.",
+    );
+    expect([code, result]).toEqual([1, 'fail']);
+  });
+});

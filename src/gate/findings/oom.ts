@@ -251,7 +251,7 @@ function driverText(device: string, current: GateInput, config: OomConfig): stri
 }
 
 function whereText(m: Metric, device: string): string {
-  if (m.source === 'job log') {
+  if (m.source === 'job log' || m.source === 'msMemScope dump') {
     const line = num(m, 'line');
     const times = num(m, 'printed') ?? 1;
     const mapped = typeof m.visibleDevices === 'string' ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}` : '';

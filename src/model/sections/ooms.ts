@@ -7,13 +7,13 @@ export const ooms: SectionDeclaration = {
   kind: 'oom',
   title: 'Out-of-memory events',
   description:
-    "Each out-of-memory event by device: a memory snapshot trace's `oom` entry (dev0/oom1), or a job log's OOM message, once per log, device and figures (dev0/log-<hash>), with its figures and cause.",
-  keyShape: 'devN/oom<k> | devN/log-<hash>',
+    "Each out-of-memory event by device: a memory snapshot trace's `oom` entry (dev0/oom1), a job log's OOM message, once per log, device and figures (dev0/log-<hash>), or an msMemScope dump's OOM_DETAIL/OOM_TRIGGER row (dev0/dump-<hash>), with its figures and cause.",
+  keyShape: 'devN/oom<k> | devN/log-<hash> | devN/dump-<hash>',
   example: 'dev0/oom1',
   value: 'requested',
   unit: 'bytes',
   tolerance: { bytes: 0 },
-  source: 'job logs (the OOM message torch_npu or PyTorch prints), torch_npu memory snapshots (OOM_SNAPSHOT_ENABLE dumps, or a trace recorded through an OOM)',
+  source: 'job logs (the OOM message torch_npu or PyTorch prints), torch_npu memory snapshots (OOM_SNAPSHOT_ENABLE dumps, or a trace recorded through an OOM), msMemScope dumps (OOM_DETAIL rows)',
   // A property of this run: every one fails the gate (oom), whatever the baseline had.
   compared: false,
   logicalDevices: true,
@@ -42,9 +42,9 @@ export const ooms: SectionDeclaration = {
       description:
         'request-exceeds-device, free-but-refused, outside-allocator, fragmentation, capacity or unknown: the first rule that holds (src/model/oom-cause.ts); the gate decides it again with its config.',
     },
-    source: { type: 'string', optional: true, description: '`job log` or `memory snapshot`: which evidence the figures came from.' },
+    source: { type: 'string', optional: true, description: '`job log`, `memory snapshot` or `msMemScope dump`: which evidence the figures came from.' },
     precision: { type: 'string', optional: true, description: '`exact` (bytes), or `printed`: rounded to two decimals of their unit as the message printed them (±0.005 of the unit).' },
-    line: { type: 'countOrNull', optional: true, description: 'The line of the job log where the message was first printed; null for snapshots.' },
+    line: { type: 'countOrNull', optional: true, description: 'The line of the job log where the message was first printed, or of the dump\'s OOM_TRIGGER row; null for snapshots.' },
     printed: { type: 'count', optional: true, description: 'How many times the log printed this event (re-raised, logged twice, repeated across a cluster).' },
     ...PROCESS_DEVICE_FIELDS,
   },

@@ -48,7 +48,34 @@ export interface DumpFacts {
   devices: string[];
   /** FREE rows whose block was not live at that time (allocated before tracing): ignored. */
   orphanFrees: number;
+  /** OOM_DETAIL/OOM_TRIGGER rows in file order, at most MAX_DUMP_OOMS. */
+  ooms: DumpOom[];
+  /** OOM_TRIGGER rows past MAX_DUMP_OOMS. */
+  droppedOoms: number;
 }
+
+/**
+ * One OOM_DETAIL/OOM_TRIGGER row. Shape as read in Ascend/msmemscope f069acf (2026-08-07), added in 520dcd8 (2026-07-25):
+ * `csrc/analysis/dump.cpp` `Dump::DumpOOMTriggerEvent` writes Attr `"{func:<name>,req_size:<bytes>,flag:<n>}"` with the
+ * device of the failed halMemAlloc/halMemCreate (`csrc/event_trace/hal_hooks/hal_hooks.cpp` `HandleOOM`); it carries no
+ * total, free, allocated or reserved figure. The OOM_RECENT_ALLOC/OOM_TOP_ALLOC rows after it (device N/A) list blocks, not figures.
+ */
+export interface DumpOom {
+  /** `devN`. */
+  device: string;
+  /** The device index as written. */
+  logicalDevice: number;
+  /** req_size: the request in bytes. */
+  requested: number;
+  /** func: the driver call that failed (halMemAlloc, halMemCreate). */
+  func: string;
+  pid: string;
+  timestamp: string;
+  line: number;
+}
+
+/** OOM triggers kept per dump (PyTorch retries each OOM; beyond this many, a note counts the rest). */
+export const MAX_DUMP_OOMS = 100;
 
 const SHADOW_RE = /[{,]shadow:true[,}]/;
 /** Process and thread ids as the tool writes them (§1.2): decimal, or N/A when invalid. */
@@ -97,6 +124,8 @@ class DumpRecorder {
   /** Ptr values past 2^53 - 1, by their decimal text: their key is -(index + 1). */
   private readonly bigPtrs = new Map<string, number>();
   hasOwners = false;
+  readonly ooms: DumpOom[] = [];
+  droppedOoms = 0;
   private readonly unknownEvents = new Set<string>();
   private lastGroup = { pid: '', device: '', pool: '', id: -1 };
   private tsHi = 0;
@@ -240,6 +269,9 @@ class DumpRecorder {
       case 'OP_LAUNCH':
         this.op(row);
         return;
+      case 'OOM_DETAIL':
+        if (row.eventType === 'OOM_TRIGGER') this.oomTrigger(row);
+        return;
       default:
         if (!KNOWN_EVENTS.has(row.event) && !this.unknownEvents.has(row.event)) {
           this.unknownEvents.add(row.event);
@@ -276,6 +308,19 @@ class DumpRecorder {
       firstFrame === '' ? 0 : this.strings.id(firstFrame),
       inefficient === '' ? 0 : this.strings.id(inefficient),
     );
+  }
+
+  private oomTrigger(row: DumpRow): void {
+    // 9999 is the tool's invalid device id (GD_INVALID_NUM): no device.
+    const device = /^\d{1,6}$/.test(row.device) && row.device !== '9999' ? deviceName(row.device) : null;
+    const sizeText = attrValueOf(row.attr, 'req_size:');
+    const requested = sizeText === null ? null : readExactInteger(sizeText);
+    if (device === null || typeof requested !== 'number' || requested < 0) {
+      return this.skip(row, 'an OOM_TRIGGER without a numeric Device Id and Attr req_size of at most 2^53 - 1 bytes');
+    }
+    if (this.ooms.length >= MAX_DUMP_OOMS) return void this.droppedOoms++;
+    const func = (attrValueOf(row.attr, 'func:') ?? '').slice(0, 80);
+    this.ooms.push({ device, logicalDevice: Number(row.device), requested, func, pid: row.pid.slice(0, 20), timestamp: row.timestamp.slice(0, 20), line: row.line });
   }
 
   private free(row: DumpRow): void {
@@ -803,6 +848,8 @@ class DumpReplay {
       inefficient: [...this.inefficient.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.type, y.type)),
       devices,
       orphanFrees: this.orphanFrees,
+      ooms: r.ooms,
+      droppedOoms: r.droppedOoms,
     };
   }
 

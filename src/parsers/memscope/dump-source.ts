@@ -1,7 +1,10 @@
 // The evidence sources `dump` (--dump, memscope-dump) and `dumpBase` (memscope-dump-base): msMemScope dumps into a snapshot.
+import { createHash } from 'node:crypto';
 import { InputError } from '../../common/errors.js';
-import type { SnapshotBuilder } from '../../model/snapshot.js';
+import { OOM_FIELD_DEFAULTS, oomCause, withOomCauses } from '../../model/oom-cause.js';
+import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
+import type { RunSettings } from '../run-settings.js';
 import { parseMemoryCompareText } from '../memory-compare.js';
 import { compareDumpFiles } from './compare-dumps.js';
 import { readDumpFacts } from './dump-facts.js';
@@ -28,7 +31,29 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
   for (const leak of figures.stepLeaks) {
     into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, { bytes: leak.bytes, blocks: leak.count, top: leak.top.join('; ') });
   }
+  for (const oom of facts.ooms) {
+    // Keyed by the dump's name and the row's own cells, so one OOM is one key whatever the row order.
+    const id = createHash('sha256').update(file.name).update('\0').update(`${oom.pid}|${oom.timestamp}|${oom.requested}`).digest('hex').slice(0, 8);
+    into.addMetric('ooms', `${oom.device}/dump-${id}`, {
+      ...OOM_FIELD_DEFAULTS,
+      requested: oom.requested,
+      // The row has R only: the rule says unknown here; finish decides again with a configured device capacity as T.
+      cause: oomCause({ requested: oom.requested, total: null, deviceFree: null, allocated: null, reserved: null }).cause,
+      source: 'msMemScope dump',
+      precision: 'exact',
+      line: oom.line,
+      file: file.name,
+      logicalDevice: oom.logicalDevice,
+    });
+    into.noteDevice(oom.device);
+  }
+  if (facts.droppedOoms > 0) into.addNote({ file: file.name, line: 0, reason: `${facts.droppedOoms} more OOM_TRIGGER rows than the ${facts.ooms.length} kept were not read into the report` });
   for (const device of facts.devices) into.noteDevice(device);
+}
+
+/** Once per run, on the built snapshot: every OOM's cause, with the run's device capacity (T) and fragmentation share when given. */
+export function finishDumps(snapshot: Snapshot, run: RunSettings): Snapshot {
+  return withOomCauses(snapshot, run.oom);
 }
 
 /** A base dump is read only with its current dump, in `combine`. */
