@@ -60,7 +60,7 @@ export interface DumpFacts {
  * device of the failed halMemAlloc/halMemCreate (`csrc/event_trace/hal_hooks/hal_hooks.cpp` `HandleOOM`); it carries no
  * total, free, allocated or reserved figure. The OOM_RECENT_ALLOC/OOM_TOP_ALLOC rows after it (device N/A) list blocks, not figures.
  */
-export interface DumpOom {
+interface DumpOom {
   /** `devN`. */
   device: string;
   /** The device index as written. */
@@ -75,7 +75,7 @@ export interface DumpOom {
 }
 
 /** OOM triggers kept per dump (PyTorch retries each OOM; beyond this many, a note counts the rest). */
-export const MAX_DUMP_OOMS = 100;
+const MAX_DUMP_OOMS = 100;
 
 const SHADOW_RE = /[{,]shadow:true[,}]/;
 /** Process and thread ids as the tool writes them (§1.2): decimal, or N/A when invalid. */
