@@ -13,7 +13,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'Two modules that import each other (also through others, also type-only) cannot be read, tested or bundled apart: move what both need to where both can import it.',
+      comment:
+        'Two modules that import each other (also through others, also type-only) cannot be read, tested or bundled apart: move what both need to where both can import it.',
       from: { path: '^src/' },
       to: { circular: true },
     },
@@ -27,14 +28,16 @@ module.exports = {
     {
       name: 'json-reader-imports-only-common',
       severity: 'error',
-      comment: 'The strict JSON reader and its precompiled checks sit under the model (which validates with them): they import only common/.',
+      comment:
+        'The strict JSON reader and its precompiled checks sit under the model (which validates with them): they import only common/.',
       from: { path: '^src/json/', pathNot: '^src/json/(schemas|precompiled-schemas)\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(common|json)/' },
     },
     {
       name: 'schema-catalogues-are-for-scripts',
       severity: 'error',
-      comment: 'json/schemas.ts and json/precompiled-schemas.ts gather every layer\'s schema for `npm run schemas` and its tests; code that runs looks its check up by hash instead.',
+      comment:
+        "json/schemas.ts and json/precompiled-schemas.ts gather every layer's schema for `npm run schemas` and its tests; code that runs looks its check up by hash instead.",
       from: { path: '^src/', pathNot: '^src/json/(schemas|precompiled-schemas)\\.ts$' },
       to: { path: '^src/json/(schemas|precompiled-schemas)\\.ts$' },
     },
@@ -48,7 +51,8 @@ module.exports = {
     {
       name: 'sources-only-fetch',
       severity: 'error',
-      comment: 'sources/ finds and fetches files (and this node\'s environment); it knows the evidence-source registry, not what is done with the files.',
+      comment:
+        "sources/ finds and fetches files (and this node's environment); it knows the evidence-source registry, not what is done with the files.",
       from: { path: '^src/sources/' },
       to: { path: folders('gate', 'history', 'report', 'github', 'hosts', 'action', 'cli') },
     },
@@ -62,34 +66,35 @@ module.exports = {
     {
       name: 'gate-does-not-render',
       severity: 'error',
-      comment: 'The gate judges (pure): what a verdict looks like is the report\'s business.',
+      comment: "The gate judges (pure): what a verdict looks like is the report's business.",
       from: { path: '^src/gate/' },
       to: { path: folders('history', 'report', 'github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'history-does-not-render',
       severity: 'error',
-      comment: 'History reads and bounds the default branch\'s points; reports draw them.',
+      comment: "History reads and bounds the default branch's points; reports draw them.",
       from: { path: '^src/history/' },
       to: { path: folders('report', 'github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'report-does-not-publish',
       severity: 'error',
-      comment: 'Renderers are pure (no I/O to GitHub): publishing is github/\'s and the Action\'s.',
+      comment: "Renderers are pure (no I/O to GitHub): publishing is github/'s and the Action's.",
       from: { path: '^src/report/' },
       to: { path: folders('github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'github-is-not-an-entry',
       severity: 'error',
-      comment: 'github/ talks to GitHub for the Action\'s modes; it does not run them.',
+      comment: "github/ talks to GitHub for the Action's modes; it does not run them.",
       from: { path: '^src/github/' },
       to: { path: folders('action', 'cli') },
     },
     {
       name: 'hosts-are-not-entries',
-      comment: 'hosts/ answers the same questions on GitHub, GitLab and GitCode for the entries; it does not run them, and github/ (the Action\'s Octokit code) does not reach it.',
+      comment:
+        "hosts/ answers the same questions on GitHub, GitLab and GitCode for the entries; it does not run them, and github/ (the Action's Octokit code) does not reach it.",
       severity: 'error',
       from: { path: '^src/hosts/' },
       to: { path: folders('action', 'cli') },
@@ -97,7 +102,7 @@ module.exports = {
     {
       name: 'github-below-hosts',
       severity: 'error',
-      comment: 'The Action\'s GitHub code is one of the things hosts/ wraps: it never imports hosts/.',
+      comment: "The Action's GitHub code is one of the things hosts/ wraps: it never imports hosts/.",
       from: { path: '^src/github/' },
       to: { path: '^src/hosts/' },
     },
@@ -111,7 +116,8 @@ module.exports = {
     {
       name: 'actions-toolkit-only-at-the-edges',
       severity: 'error',
-      comment: 'Only the Action, its GitHub output and artifact download import @actions/*: everything else is tested with fixtures and no mocks.',
+      comment:
+        'Only the Action, its GitHub output and artifact download import @actions/*: everything else is tested with fixtures and no mocks.',
       from: { path: '^src/', pathNot: '^src/(action|github|sources)/' },
       to: { path: '^node_modules/@actions/' },
     },
@@ -119,7 +125,16 @@ module.exports = {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports is dead code (entries and the parse worker are started, not imported).',
-      from: { orphan: true, path: '^src/', pathNot: ['^src/(action|cli)/index\\.ts$', '^src/parsers/parse-worker\\.ts$', '\\.d\\.ts$', '^src/json/(schemas|precompiled-schemas)\\.ts$'] },
+      from: {
+        orphan: true,
+        path: '^src/',
+        pathNot: [
+          '^src/(action|cli)/index\\.ts$',
+          '^src/parsers/parse-worker\\.ts$',
+          '\\.d\\.ts$',
+          '^src/json/(schemas|precompiled-schemas)\\.ts$',
+        ],
+      },
       to: {},
     },
   ],

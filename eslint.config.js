@@ -3,7 +3,37 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'TextDecoder', 'TextEncoder', 'AbortController', 'AbortSignal', 'fetch', 'Response', 'Request', 'Headers', 'performance', 'queueMicrotask', 'structuredClone', 'globalThis', 'Blob', 'FormData', 'crypto', 'atob', 'btoa', 'WebAssembly'].map((name) => [name, 'readonly']),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setImmediate',
+    'clearImmediate',
+    'setInterval',
+    'clearInterval',
+    'TextDecoder',
+    'TextEncoder',
+    'AbortController',
+    'AbortSignal',
+    'fetch',
+    'Response',
+    'Request',
+    'Headers',
+    'performance',
+    'queueMicrotask',
+    'structuredClone',
+    'globalThis',
+    'Blob',
+    'FormData',
+    'crypto',
+    'atob',
+    'btoa',
+    'WebAssembly',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(
@@ -15,7 +45,10 @@ export default tseslint.config(
     rules: {
       // Control characters are what visible.ts, the terminal and the log readers look for on purpose.
       'no-control-regex': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -25,7 +58,12 @@ export default tseslint.config(
   {
     // Tests, the bench and the scripts: loose results of JSON and regexes written as the output looks.
     files: ['test/**', 'bench/**', 'scripts/**'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off', 'preserve-caught-error': 'off', 'no-useless-escape': 'off' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-regex-spaces': 'off',
+      'preserve-caught-error': 'off',
+      'no-useless-escape': 'off',
+    },
   },
   {
     // Functions evaluated in the page by puppeteer run in the browser.

@@ -34,7 +34,9 @@ function parseWorker() {
     },
     generateBundle(_, bundle) {
       if (!Object.values(bundle).some((f) => f.type === 'chunk' && f.code.includes('parse-worker.js'))) {
-        this.error('worker-start.ts no longer references ./parse-worker.js: the parse worker would not be found at run time');
+        this.error(
+          'worker-start.ts no longer references ./parse-worker.js: the parse worker would not be found at run time',
+        );
       }
     },
   };
@@ -52,7 +54,8 @@ function noOptionalPicomatch() {
     name: 'no-optional-picomatch',
     transform(code, id) {
       if (!/[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/.test(id)) return null;
-      if (!optional.test(code)) this.error('fdir no longer loads picomatch as noOptionalPicomatch (rollup.config.js) expects: look again');
+      if (!optional.test(code))
+        this.error('fdir no longer loads picomatch as noOptionalPicomatch (rollup.config.js) expects: look again');
       return { code: code.replace(optional, '/* no optional picomatch: see rollup.config.js */'), map: null };
     },
   };
@@ -83,7 +86,10 @@ function cliReach() {
     },
   };
 }
-const chunkFileName = (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => !reachedByCli.has(id)) ? 'action/[name].js' : 'chunks/[name].js');
+const chunkFileName = (chunk) =>
+  chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => !reachedByCli.has(id))
+    ? 'action/[name].js'
+    : 'chunks/[name].js';
 
 // tsconfig.build.json sets removeComments: src/ is where the comments are read; in dist/ they were ~146 kB of the
 // npm package (1,525 → 1,379 kB unpacked, bench/run.mjs --only package) and of what every run parses.

@@ -66,4 +66,8 @@ export interface MemoryRecordResult {
 /** `<rank>_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv`, relative to a corpus directory. */
 export declare const MEMORY_RECORD_NAME: string;
 /** Writes a torch_npu memory_record.csv of about `bytes` bytes (at least 16 MiB) for one device. */
-export declare function generateMemoryRecord(opts: { path: string; bytes: number | string; seed?: number }): MemoryRecordResult;
+export declare function generateMemoryRecord(opts: {
+  path: string;
+  bytes: number | string;
+  seed?: number;
+}): MemoryRecordResult;

@@ -61,7 +61,8 @@ export function parseSize(value) {
 }
 
 function normalizeOptions(opts) {
-  if (!opts || typeof opts.out !== 'string' || opts.out === '') throw new Error('generate: "out" (a directory) is required');
+  if (!opts || typeof opts.out !== 'string' || opts.out === '')
+    throw new Error('generate: "out" (a directory) is required');
   const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) };
   o.out = resolve(o.out);
   o.plogBytes = parseSize(o.plogBytes);
@@ -406,40 +407,120 @@ const ROLES = [
 const GENERATIONS = ['v1', 'v2', 'v3', 'v0'];
 
 const KERNEL_NAMES = [
-  'MatMulV2_7f1e2a', 'Add_0b3c', 'Mul_9a1d', 'Cast_44e0', 'Transpose_21aa', 'LayerNormV3_5c2f', 'SoftmaxV2_e1d0',
-  'FlashAttentionScore_b7c3', 'RmsNorm_09ff', 'ReduceSum_d2e4', 'Gelu_3a3a', 'BatchMatMulV2_6b10', 'ApplyAdamW_c0de',
-  'RotaryMul_1f2e', 'Conv2D_aa01', 'TransData_5e5e',
+  'MatMulV2_7f1e2a',
+  'Add_0b3c',
+  'Mul_9a1d',
+  'Cast_44e0',
+  'Transpose_21aa',
+  'LayerNormV3_5c2f',
+  'SoftmaxV2_e1d0',
+  'FlashAttentionScore_b7c3',
+  'RmsNorm_09ff',
+  'ReduceSum_d2e4',
+  'Gelu_3a3a',
+  'BatchMatMulV2_6b10',
+  'ApplyAdamW_c0de',
+  'RotaryMul_1f2e',
+  'Conv2D_aa01',
+  'TransData_5e5e',
 ];
 const OPS = ['HcclAllReduce', 'HcclAllGather', 'HcclReduceScatter', 'HcclBroadcast'];
 const DTYPES = ['float16', 'float32', 'bfloat16', 'int32'];
-const ACL_APIS = ['aclrtSetDevice', 'aclrtCreateStream', 'aclrtSynchronizeStream', 'aclmdlExecuteAsync', 'aclrtMemcpyAsync', 'aclopCompileAndExecute'];
+const ACL_APIS = [
+  'aclrtSetDevice',
+  'aclrtCreateStream',
+  'aclrtSynchronizeStream',
+  'aclmdlExecuteAsync',
+  'aclrtMemcpyAsync',
+  'aclopCompileAndExecute',
+];
 
 // Ordinary log lines: [weight, level, module, tail(rng, proc)]. Total lengths fall between ~150 and ~300 bytes.
 const NOISE = [
-  [14, 'DEBUG', 'RUNTIME', (r, p) =>
-    `[kernel_task.cc:1077]${p.pid} ${p.tid + r.int(4)} KernelLaunch:stream_id=${r.int(64)}, task_id=${r.int(65536)}, kernel_name=${r.pick(KERNEL_NAMES)}_${r.int(900) + 100}, block_dim=${r.range(1, 48)}, args_size=${r.range(64, 4096)}, is_fusion=0, device_id=${p.device}`],
-  [8, 'INFO', 'RUNTIME', (r, p) =>
-    `[stream.cc:1503]${p.tid} Setup:stream_id=${r.int(64)}, device_id=${p.device}, priority=0, flags=0x${r.int(16).toString(16)}, sq_id=${r.int(1024)}, cq_id=${r.int(64)}, group_id=0, is_ctrl=0, model_id=4294967295, sq_depth=2048`],
-  [10, 'DEBUG', 'RUNTIME', (r, p) =>
-    `[api_impl.cc:2148]${p.tid} MemcpyAsync:dst=0x12c0${r.hex(8)}, dest_max=${r.range(512, 1 << 30)}, src=0xfffe${r.hex(8)}, count=${r.range(512, 1 << 28)}, kind=${r.int(4)}, stream_id=${r.int(64)}, qos=0, partid=0`],
-  [9, 'INFO', 'HCCL', (r, p) =>
-    `[op_base.cc:1024][${p.pid}]Entry-${r.pick(OPS)}:tag[${r.pick(OPS)}_192.168.100.10${p.rank % 10}%enp189s0f0_60000_0_17567${r.hex(6)}], sendBuf[0x12c0${r.hex(8)}], recvBuf[0x12c0${r.hex(8)}], count[${r.range(1, 1 << 26)}], dataType[${r.pick(DTYPES)}], op[sum], localRank[${p.rank}], streamId[${r.int(64)}], deviceLogicId[${p.device}]`],
-  [6, 'TRACE', 'HCCL', (r, p) =>
-    `[status:running] [hccl_communicator.cc:${r.range(1000, 4000)}][hccl-${p.pid}-0-1756728000-hccl_world_group][${r.int(8)}]Executor run success,take time [${r.range(10, 90000)}]us, tag[AllReduce_${r.hex(12)}], rankNum[${p.ranks}], rank[${p.rank}], device[${p.device}]`],
-  [3, 'INFO', 'HCCL', (r, p) =>
-    `[network_manager.cc:561] [${p.pid}][Start][Vnic]Listen on ip[192.168.2.${190 + (p.device % 60)}], port[${16666 + r.int(4)}] sucess, devPhyId[${p.device}], devLogicId[${p.device}], isAutoPort[0]`],
-  [7, 'INFO', 'GE', (r, p) =>
-    `[graph_manager.cc:3921]${p.tid} PreRun:Graph[${r.int(200)}] (name:online_${r.int(200)}) preprocess stage done, session_id=${r.int(8)}, build_mode=0, time_cost=${r.range(10, 900000)}us`],
-  [6, 'DEBUG', 'GE', (r, p) =>
-    `[model_executor.cc:541]${p.tid} RunGraph:start to run graph ${r.int(200)}, session_id=${r.int(8)}, iterations_per_loop=1, run_flag=1, input_num=${r.range(1, 64)}, data_size=${r.range(1024, 1 << 30)}`],
-  [4, 'INFO', 'TBE', (r) =>
-    `[tbe_op_compile.cc:${r.range(100, 999)}] compile op success, op_type=${r.pick(KERNEL_NAMES).split('_')[0]}, kernel_name=te_${r.pick(KERNEL_NAMES).toLowerCase()}_${r.hex(16)}, compile_time=${r.range(1, 9000)}ms, cache_hit=${r.int(2)}, soc_version=Ascend910B1`],
-  [6, 'INFO', 'ASCENDCL', (r, p) =>
-    `[acl.cpp:${r.range(100, 2000)}]${p.tid} ${r.pick(ACL_APIS)}:start to execute ${r.pick(ACL_APIS)}, device_id=${p.device}, stream=0x${r.hex(12)}, ret=0, time_cost=${r.range(1, 5000)}us`],
-  [3, 'DEBUG', 'DRV', (r, p) =>
-    `[ascend][curpid: ${p.pid}, ${p.tid}][drv][devmm][devmm_ioctl_alloc 512]alloc success. (devid=${p.device}; va=0x12c0${r.hex(8)}; size=${r.range(1, 1 << 20) * 4096}; flag=0x${r.hex(4)}; page_size=2097152)`],
-  [1, 'WARNING', 'RUNTIME', (r, p) =>
-    `[engine.cc:${r.range(500, 1500)}]${p.tid} ReportStatusFailProc:Task run timeout warning, device_id=${p.device}, stream_id=${r.int(64)}, task_id=${r.int(65536)}, timeout=${r.range(1, 30)}s, still waiting for completion`],
+  [
+    14,
+    'DEBUG',
+    'RUNTIME',
+    (r, p) =>
+      `[kernel_task.cc:1077]${p.pid} ${p.tid + r.int(4)} KernelLaunch:stream_id=${r.int(64)}, task_id=${r.int(65536)}, kernel_name=${r.pick(KERNEL_NAMES)}_${r.int(900) + 100}, block_dim=${r.range(1, 48)}, args_size=${r.range(64, 4096)}, is_fusion=0, device_id=${p.device}`,
+  ],
+  [
+    8,
+    'INFO',
+    'RUNTIME',
+    (r, p) =>
+      `[stream.cc:1503]${p.tid} Setup:stream_id=${r.int(64)}, device_id=${p.device}, priority=0, flags=0x${r.int(16).toString(16)}, sq_id=${r.int(1024)}, cq_id=${r.int(64)}, group_id=0, is_ctrl=0, model_id=4294967295, sq_depth=2048`,
+  ],
+  [
+    10,
+    'DEBUG',
+    'RUNTIME',
+    (r, p) =>
+      `[api_impl.cc:2148]${p.tid} MemcpyAsync:dst=0x12c0${r.hex(8)}, dest_max=${r.range(512, 1 << 30)}, src=0xfffe${r.hex(8)}, count=${r.range(512, 1 << 28)}, kind=${r.int(4)}, stream_id=${r.int(64)}, qos=0, partid=0`,
+  ],
+  [
+    9,
+    'INFO',
+    'HCCL',
+    (r, p) =>
+      `[op_base.cc:1024][${p.pid}]Entry-${r.pick(OPS)}:tag[${r.pick(OPS)}_192.168.100.10${p.rank % 10}%enp189s0f0_60000_0_17567${r.hex(6)}], sendBuf[0x12c0${r.hex(8)}], recvBuf[0x12c0${r.hex(8)}], count[${r.range(1, 1 << 26)}], dataType[${r.pick(DTYPES)}], op[sum], localRank[${p.rank}], streamId[${r.int(64)}], deviceLogicId[${p.device}]`,
+  ],
+  [
+    6,
+    'TRACE',
+    'HCCL',
+    (r, p) =>
+      `[status:running] [hccl_communicator.cc:${r.range(1000, 4000)}][hccl-${p.pid}-0-1756728000-hccl_world_group][${r.int(8)}]Executor run success,take time [${r.range(10, 90000)}]us, tag[AllReduce_${r.hex(12)}], rankNum[${p.ranks}], rank[${p.rank}], device[${p.device}]`,
+  ],
+  [
+    3,
+    'INFO',
+    'HCCL',
+    (r, p) =>
+      `[network_manager.cc:561] [${p.pid}][Start][Vnic]Listen on ip[192.168.2.${190 + (p.device % 60)}], port[${16666 + r.int(4)}] sucess, devPhyId[${p.device}], devLogicId[${p.device}], isAutoPort[0]`,
+  ],
+  [
+    7,
+    'INFO',
+    'GE',
+    (r, p) =>
+      `[graph_manager.cc:3921]${p.tid} PreRun:Graph[${r.int(200)}] (name:online_${r.int(200)}) preprocess stage done, session_id=${r.int(8)}, build_mode=0, time_cost=${r.range(10, 900000)}us`,
+  ],
+  [
+    6,
+    'DEBUG',
+    'GE',
+    (r, p) =>
+      `[model_executor.cc:541]${p.tid} RunGraph:start to run graph ${r.int(200)}, session_id=${r.int(8)}, iterations_per_loop=1, run_flag=1, input_num=${r.range(1, 64)}, data_size=${r.range(1024, 1 << 30)}`,
+  ],
+  [
+    4,
+    'INFO',
+    'TBE',
+    (r) =>
+      `[tbe_op_compile.cc:${r.range(100, 999)}] compile op success, op_type=${r.pick(KERNEL_NAMES).split('_')[0]}, kernel_name=te_${r.pick(KERNEL_NAMES).toLowerCase()}_${r.hex(16)}, compile_time=${r.range(1, 9000)}ms, cache_hit=${r.int(2)}, soc_version=Ascend910B1`,
+  ],
+  [
+    6,
+    'INFO',
+    'ASCENDCL',
+    (r, p) =>
+      `[acl.cpp:${r.range(100, 2000)}]${p.tid} ${r.pick(ACL_APIS)}:start to execute ${r.pick(ACL_APIS)}, device_id=${p.device}, stream=0x${r.hex(12)}, ret=0, time_cost=${r.range(1, 5000)}us`,
+  ],
+  [
+    3,
+    'DEBUG',
+    'DRV',
+    (r, p) =>
+      `[ascend][curpid: ${p.pid}, ${p.tid}][drv][devmm][devmm_ioctl_alloc 512]alloc success. (devid=${p.device}; va=0x12c0${r.hex(8)}; size=${r.range(1, 1 << 20) * 4096}; flag=0x${r.hex(4)}; page_size=2097152)`,
+  ],
+  [
+    1,
+    'WARNING',
+    'RUNTIME',
+    (r, p) =>
+      `[engine.cc:${r.range(500, 1500)}]${p.tid} ReportStatusFailProc:Task run timeout warning, device_id=${p.device}, stream_id=${r.int(64)}, task_id=${r.int(65536)}, timeout=${r.range(1, 30)}s, still waiting for completion`,
+  ],
 ];
 const NOISE_TOTAL = NOISE.reduce((s, n) => s + n[0], 0);
 const NOISE_TABLE = [];
@@ -471,12 +552,30 @@ function allocFailureLine(r, p, clock) {
  */
 const FAILURE_SHAPES = [
   (r, p, t) => [allocFailureLine(r, p, t), p.device],
-  (r, p, t) => [`[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:[drv api] halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(bytes), type=2, drvRetCode=6, device_id=${p.device}!`, p.device],
-  (r, p, t) => [`[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1152]${p.tid} DevMemAllocManaged:device_id=${p.device}, ErrCode=207001, desc=[driver error:out of memory], size=${r.range(1, 4096) * 2 * MiB}`, p.device],
-  (r, p, t) => [`[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1093]${p.tid} MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=${p.device}, size=${r.range(1, 4096) * 2 * MiB}`, p.device],
-  (r, p, t) => [`ERR0R] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), drvRetCode=6, device_id=${p.device}!`, p.device],
-  (r, p, t) => [`ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), drvRetCode=6, device_id ${p.device}!`, p.device],
-  (r, p, t) => [`[ERROR] PTA(${p.pid},${p.name}):${t.stamp()} [acl_rt.cpp:88]${p.tid} Memory_Allocation_Failure(EL0004): Failed to allocate memory.`, null],
+  (r, p, t) => [
+    `[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:[drv api] halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(bytes), type=2, drvRetCode=6, device_id=${p.device}!`,
+    p.device,
+  ],
+  (r, p, t) => [
+    `[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1152]${p.tid} DevMemAllocManaged:device_id=${p.device}, ErrCode=207001, desc=[driver error:out of memory], size=${r.range(1, 4096) * 2 * MiB}`,
+    p.device,
+  ],
+  (r, p, t) => [
+    `[ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1093]${p.tid} MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=${p.device}, size=${r.range(1, 4096) * 2 * MiB}`,
+    p.device,
+  ],
+  (r, p, t) => [
+    `ERR0R] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), drvRetCode=6, device_id=${p.device}!`,
+    p.device,
+  ],
+  (r, p, t) => [
+    `ERROR] RUNTIME(${p.pid},${p.name}):${t.stamp()} [npu_driver.cc:1100]${p.tid} DevMemAlloc:halMemAlloc failed:size=${r.range(1, 4096) * 2 * MiB}(Byte), drvRetCode=6, device_id ${p.device}!`,
+    p.device,
+  ],
+  (r, p, t) => [
+    `[ERROR] PTA(${p.pid},${p.name}):${t.stamp()} [acl_rt.cpp:88]${p.tid} Memory_Allocation_Failure(EL0004): Failed to allocate memory.`,
+    null,
+  ],
 ];
 
 /** The text of one record, in its generation's shape. */
@@ -493,7 +592,8 @@ function recordText(gen, level, p, clock, rec) {
   const where = rec.kind === 'cached' ? 162 : 150;
   const head = `${pfx}[svm_mem_statistics.c:${where}][ascend][curpid:${p.pid},${p.pid}][drv][devmm][_svm_mem_stats_show]${rec.attr}${dev}`;
   if (rec.kind === 'cached') return `${head} Cached_size:${rec.peak}Bytes`;
-  if (rec.kind === 'total') return `${head} Mem stats (Bytes). (module_name=${rec.module}; module_id=${id}; total_size=${rec.peak})`;
+  if (rec.kind === 'total')
+    return `${head} Mem stats (Bytes). (module_name=${rec.module}; module_id=${id}; total_size=${rec.peak})`;
   return `${head} Mem stats (Bytes). (module_name=${rec.module}; module_id=${id}; current_alloced_size=${rec.current}; allocated_peak_size=${rec.peak}; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`;
 }
 
@@ -503,17 +603,32 @@ function wrappedV1(level, p, clock, rec, style) {
   const devWord = rec.device === null ? '' : `dev${rec.device} `;
   const id = MODULE_IDS[rec.module];
   if (style === 0) {
-    return [pfx, 'mem_stats', '_show 148]', rec.attr, `${devWord}Mem stats (Bytes). (`, `module_name=${rec.module}`,
-      `; module_id=${id}; current_alloced_size=${rec.current}; alloced_peak_size=${rec.peak}; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`];
+    return [
+      pfx,
+      'mem_stats',
+      '_show 148]',
+      rec.attr,
+      `${devWord}Mem stats (Bytes). (`,
+      `module_name=${rec.module}`,
+      `; module_id=${id}; current_alloced_size=${rec.current}; alloced_peak_size=${rec.peak}; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`,
+    ];
   }
   const dev = rec.device === null ? '' : ` dev${rec.device}`;
   const head = [pfx, 'mem_stats', `_show 148]${rec.attr}${dev} Mem stats (Bytes). (module_name=`, rec.module];
   if (style === 1) {
-    return [...head, `; module_id=${id}; current_alloced_size=`, String(rec.current),
-      `; alloced_peak_size=${rec.peak}; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`];
+    return [
+      ...head,
+      `; module_id=${id}; current_alloced_size=`,
+      String(rec.current),
+      `; alloced_peak_size=${rec.peak}; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`,
+    ];
   }
-  return [...head, `; module_id=${id}; current_alloced_size=${rec.current}; alloced_peak_size=`, String(rec.peak),
-    `; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`];
+  return [
+    ...head,
+    `; module_id=${id}; current_alloced_size=${rec.current}; alloced_peak_size=`,
+    String(rec.peak),
+    `; alloc_cnt=${rec.allocs}; free_cnt=${rec.frees})`,
+  ];
 }
 
 /** Cuts a record inside its body, before the peak: what a process killed mid-write leaves. */
@@ -533,7 +648,14 @@ class ProcessMemory {
     this.counts = gen !== 'v0';
     for (const [attr, onDevice, kind, modules] of LAYOUTS[gen]) {
       for (const module of modules) {
-        const [lo, hi] = kind === 'cached' ? [1e6, 2e9] : kind === 'total' ? (module === 'APP' ? [2e9, 6.4e10] : [2e7, 9e7]) : PEAK_RANGE[module];
+        const [lo, hi] =
+          kind === 'cached'
+            ? [1e6, 2e9]
+            : kind === 'total'
+              ? module === 'APP'
+                ? [2e9, 6.4e10]
+                : [2e7, 9e7]
+              : PEAK_RANGE[module];
         const hostScale = onDevice || kind !== 'stats' ? 1 : 0.05;
         const span = module === 'APP' && kind !== 'cached' ? scale : 1;
         this.entries.push({
@@ -557,7 +679,10 @@ class ProcessMemory {
   dump() {
     const r = this.r;
     return this.entries.map((e) => {
-      let peak = e.peak === 0 ? r.logRange(e.lo, e.hi) : e.peak + r.range(1, Math.max(1, Math.floor(e.peak / this.growth / 4096))) * 4096;
+      let peak =
+        e.peak === 0
+          ? r.logRange(e.lo, e.hi)
+          : e.peak + r.range(1, Math.max(1, Math.floor(e.peak / this.growth / 4096))) * 4096;
       if (r.chance(0.85)) peak -= peak % 4096;
       let used = this.usedPeaks.get(e.key);
       if (!used) this.usedPeaks.set(e.key, (used = new Set()));
@@ -591,7 +716,11 @@ function writeProcess(ctx, p) {
   openNext();
   let written = 0;
   /** Where the last line written lies, as `parse --plog <out>/plog` names it. */
-  const here = (text) => ({ file: relative(join(o.out, 'plog'), file.path).split(sep).join('/'), line: file.lines, text: siteText(text) });
+  const here = (text) => ({
+    file: relative(join(o.out, 'plog'), file.path).split(sep).join('/'),
+    line: file.lines,
+    text: siteText(text),
+  });
   /** Writes whole lines; rotation happens only between units, so no record is split across files. */
   const emit = (lines) => {
     if (file.bytes >= o.rotateBytes) openNext();
@@ -608,7 +737,11 @@ function writeProcess(ctx, p) {
   };
   const memory = new ProcessMemory(p.gen, p.device, p.appScale, r, ctx.usedPeaks, o.recordShare > 0 ? 4000 : 10);
   const accept = (rec) => {
-    expected.addModule(rec.key, { peak: rec.peak, current: rec.current, allocs: rec.allocs, frees: rec.frees }, rec.device);
+    expected.addModule(
+      rec.key,
+      { peak: rec.peak, current: rec.current, allocs: rec.allocs, frees: rec.frees },
+      rec.device,
+    );
     ctx.plogRecords++;
   };
 
@@ -712,7 +845,18 @@ function writeProcess(ctx, p) {
 
 function writePlogTree(o, usedPeaks) {
   const expected = new ExpectedSnapshot();
-  const ctx = { o, expected, usedPeaks, plogFiles: 0, plogBytes: 0, plogRecords: 0, truncated: 0, glued: 0, wrapped: 0, allocFailures: 0 };
+  const ctx = {
+    o,
+    expected,
+    usedPeaks,
+    plogFiles: 0,
+    plogBytes: 0,
+    plogRecords: 0,
+    truncated: 0,
+    glued: 0,
+    wrapped: 0,
+    allocFailures: 0,
+  };
   const perProcess = Math.max(ROLES.length - 1, Math.ceil(4 / o.ranks));
   const rankBytes = o.plogBytes / o.ranks;
   const pidRng = new Rng(o.seed, 0x504944);
@@ -768,14 +912,61 @@ const HEADERS = {
 
 /** Operator and kernel names as the tool writes them; a few need RFC 4180 quoting. */
 function kernelPool(r) {
-  const ops = ['addmm', 'mm', 't', 'detach', 'view', 'sum.dim_IntList', 'mse_loss', 'mse_loss_backward', '_to_copy', 'ones_like',
-    '_foreach_add_.List', 'native_layer_norm', 'gelu', 'softmax.int', 'embedding', 'bmm', 'add.Tensor', 'mul.Tensor'];
-  const kernels = ['MatMulV2', 'Add', 'Mul', 'Cast', 'Transpose', 'LayerNormV3', 'SoftmaxV2', 'FlashAttentionScore', 'RmsNorm',
-    'ReduceSum', 'Gelu', 'BatchMatMulV2', 'ApplyAdamW', 'RotaryMul', 'Conv2D', 'TransData', 'Slice', 'ConcatD', 'Gather', 'matmul_v1'];
+  const ops = [
+    'addmm',
+    'mm',
+    't',
+    'detach',
+    'view',
+    'sum.dim_IntList',
+    'mse_loss',
+    'mse_loss_backward',
+    '_to_copy',
+    'ones_like',
+    '_foreach_add_.List',
+    'native_layer_norm',
+    'gelu',
+    'softmax.int',
+    'embedding',
+    'bmm',
+    'add.Tensor',
+    'mul.Tensor',
+  ];
+  const kernels = [
+    'MatMulV2',
+    'Add',
+    'Mul',
+    'Cast',
+    'Transpose',
+    'LayerNormV3',
+    'SoftmaxV2',
+    'FlashAttentionScore',
+    'RmsNorm',
+    'ReduceSum',
+    'Gelu',
+    'BatchMatMulV2',
+    'ApplyAdamW',
+    'RotaryMul',
+    'Conv2D',
+    'TransData',
+    'Slice',
+    'ConcatD',
+    'Gather',
+    'matmul_v1',
+  ];
   const pool = [];
   for (const op of ops) pool.push({ name: `torch._ops.aten.${op}.default`, event: 'OP_LAUNCH' });
-  for (const op of ops) pool.push({ name: `aclnn${op.split(/[._]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`, event: 'OP_LAUNCH' });
-  for (const k of kernels) for (let v = 0; v < 18; v++) pool.push({ name: `${k}_${r.hex(6)}_${v}`, event: 'KERNEL_LAUNCH' });
+  for (const op of ops)
+    pool.push({
+      name: `aclnn${op
+        .split(/[._]/)
+        .filter(Boolean)
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join('')}`,
+      event: 'OP_LAUNCH',
+    });
+  for (const k of kernels)
+    for (let v = 0; v < 18; v++) pool.push({ name: `${k}_${r.hex(6)}_${v}`, event: 'KERNEL_LAUNCH' });
   pool.push({ name: 'matmul_v1', event: 'KERNEL_LAUNCH' });
   pool.push({ name: 'MatMul,BiasAdd_fused_0', event: 'KERNEL_LAUNCH' });
   pool.push({ name: 'aclnnIndexPut_IndexPutV2, accumulate=True', event: 'OP_LAUNCH' });
@@ -821,12 +1012,26 @@ function compareRow(r, k, device, withEvent, agg) {
   a.rows++;
   if (base === null) a.added++;
   if (compare === null) a.removed++;
-  const cells = [csvCell(k.name), String(device), base === null ? 'N/A' : String(base), compare === null ? 'N/A' : String(compare), String(diff)];
+  const cells = [
+    csvCell(k.name),
+    String(device),
+    base === null ? 'N/A' : String(base),
+    compare === null ? 'N/A' : String(compare),
+    String(diff),
+  ];
   return (withEvent ? `${event},` : '') + cells.join(',');
 }
 
 /** Launch order per device, many repeats of each name: a skewed pick over the pool. */
-function writeCompareCsv(path, r, pool, rows, devices, shape, { eol = '\n', bom = false, quoted = null, quotedShare = 0 } = {}) {
+function writeCompareCsv(
+  path,
+  r,
+  pool,
+  rows,
+  devices,
+  shape,
+  { eol = '\n', bom = false, quoted = null, quotedShare = 0 } = {},
+) {
   const out = new BatchedFile(path, eol);
   const agg = new Map();
   if (bom) out.bytesRaw(Buffer.from([0xef, 0xbb, 0xbf]));
@@ -836,7 +1041,10 @@ function writeCompareCsv(path, r, pool, rows, devices, shape, { eol = '\n', bom 
     const n = Math.floor(rows / devices) + (d < rows % devices ? 1 : 0);
     for (let i = 0; i < n; i++) {
       const x = r.next();
-      const k = quotedShare > 0 && r.next() < quotedShare ? quoted[Math.floor(x * quoted.length)] : pool[Math.floor(x * x * pool.length)];
+      const k =
+        quotedShare > 0 && r.next() < quotedShare
+          ? quoted[Math.floor(x * quoted.length)]
+          : pool[Math.floor(x * x * pool.length)];
       out.line(compareRow(r, k, d, withEvent, agg));
     }
   }
@@ -860,7 +1068,10 @@ function writeCompare(o) {
   const r = new Rng(o.seed, 0x43535631);
   const pool = kernelPool(r);
   const quoted = o.quotedShare > 0 ? quotedPool(new Rng(o.seed, 0x51554f54)) : null;
-  const { out, agg } = writeCompareCsv(join(o.out, CSV_NAME), r, pool, o.csvRows, o.devices, 'current', { quoted, quotedShare: o.quotedShare });
+  const { out, agg } = writeCompareCsv(join(o.out, CSV_NAME), r, pool, o.csvRows, o.devices, 'current', {
+    quoted,
+    quotedShare: o.quotedShare,
+  });
   const bytes = out.bytes;
   out.close();
   const result = { expected: compareExpected([{ agg, rows: o.csvRows }]), bytes, legacy: null };
@@ -870,8 +1081,23 @@ function writeCompare(o) {
   mkdirSync(join(o.out, 'compare-legacy'), { recursive: true });
   const lr = new Rng(o.seed, 0x4c454731);
   const legacyDevices = Math.min(o.devices, 2);
-  const a = writeCompareCsv(join(o.out, 'compare-legacy', LEGACY_CSV_NAMES[0]), lr, pool.slice(0, 80), 3000, legacyDevices, 'mid2025');
-  const b = writeCompareCsv(join(o.out, 'compare-legacy', LEGACY_CSV_NAMES[1]), lr, pool.slice(0, 80), 2000, legacyDevices, 'feb2025', { eol: '\r\n', bom: true });
+  const a = writeCompareCsv(
+    join(o.out, 'compare-legacy', LEGACY_CSV_NAMES[0]),
+    lr,
+    pool.slice(0, 80),
+    3000,
+    legacyDevices,
+    'mid2025',
+  );
+  const b = writeCompareCsv(
+    join(o.out, 'compare-legacy', LEGACY_CSV_NAMES[1]),
+    lr,
+    pool.slice(0, 80),
+    2000,
+    legacyDevices,
+    'feb2025',
+    { eol: '\r\n', bom: true },
+  );
   let extra = 0;
   for (const [key, v] of b.agg) {
     const other = a.agg.get(key);
@@ -886,7 +1112,10 @@ function writeCompare(o) {
   }
   a.out.close();
   b.out.close();
-  result.legacy = compareExpected([{ agg: a.agg, rows: 3000 }, { agg: b.agg, rows: 2000 + extra }]);
+  result.legacy = compareExpected([
+    { agg: a.agg, rows: 3000 },
+    { agg: b.agg, rows: 2000 + extra },
+  ]);
   return result;
 }
 
@@ -951,12 +1180,15 @@ export async function generate(opts) {
 // torch_npu profiler memory_record.csv (A3 header): APP rows first, then the PTA / PTA+GE allocator stream
 
 export const MEMORY_RECORD_NAME = 'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv';
-const MEMORY_RECORD_HEADER = 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\r\n';
+const MEMORY_RECORD_HEADER =
+  'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\r\n';
 
 /** k / 2048 MB as Python's float repr prints its fraction: `.0`, `.5`, `.00048828125` (k × 5^11 / 10^11, zeros trimmed). */
 const MB_FRACTIONS = Array.from({ length: 2048 }, (_, k) => {
   if (k === 0) return '.0';
-  return `.${String(k * 48828125).padStart(11, '0').replace(/0+$/, '')}`;
+  return `.${String(k * 48828125)
+    .padStart(11, '0')
+    .replace(/0+$/, '')}`;
 });
 
 /** Bytes (a multiple of 512) as torch_npu writes bytes / 1024.0**2: `4599.74072265625`, `8664.0`. */
@@ -1032,7 +1264,11 @@ export function generateMemoryRecord({ path, bytes, seed = 42 }) {
 }
 
 function sortedObject(o) {
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }
 
 function parseArgs(argv) {

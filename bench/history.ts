@@ -45,17 +45,31 @@ const sha = (n: number): string => n.toString(16).padStart(40, 'b');
  */
 function jittered(base: PointValues, n: number, kernels: Map<string, number>): PointValues {
   let seed = n * 2654435761;
-  const next = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const next = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const keys = new Map(
     [...base.keys].map(([name, byKey]) => {
-      if (name !== 'kernels') return [name, new Map([...byKey].map(([k, v]) => [k, next() < 0.1 ? Math.round(v * (1 + (next() - 0.5) / 50)) : v]))];
-      return [name, new Map([...byKey].map(([k, v]) => {
-        if (next() < 0.005) kernels.set(k, (kernels.get(k) ?? v) + 4096);
-        return [k, kernels.get(k) ?? v];
-      }))];
+      if (name !== 'kernels')
+        return [
+          name,
+          new Map([...byKey].map(([k, v]) => [k, next() < 0.1 ? Math.round(v * (1 + (next() - 0.5) / 50)) : v])),
+        ];
+      return [
+        name,
+        new Map(
+          [...byKey].map(([k, v]) => {
+            if (next() < 0.005) kernels.set(k, (kernels.get(k) ?? v) + 4096);
+            return [k, kernels.get(k) ?? v];
+          }),
+        ),
+      ];
     }),
   );
-  const rollups = new Map([...base.rollups].map(([name, byPattern]) => [name, new Map([...byPattern].map(([p, r]) => [p, next() < 0.1 ? { ...r, max: Math.round(r.max * 1.005) } : r]))]));
+  const rollups = new Map(
+    [...base.rollups].map(([name, byPattern]) => [
+      name,
+      new Map([...byPattern].map(([p, r]) => [p, next() < 0.1 ? { ...r, max: Math.round(r.max * 1.005) } : r])),
+    ]),
+  );
   return { keys, rollups, devices: base.devices };
 }
 
@@ -64,7 +78,18 @@ if (values['write-history'] !== undefined) {
   const base = pointValues(snapshot);
   const written = emptyHistory({ branch: 'main', gate: 'default', commitUrl: 'https://github.com/o/r/commit/{sha}' });
   const changed = new Map<string, number>();
-  for (let n = 1; n <= 200; n++) appendPoint(written, { commit: sha(n), run: String(n), time: '2026-01-01T00:00:00Z', baseline: null, environment: { cann: '8.3.RC1' } }, jittered(base, n, changed));
+  for (let n = 1; n <= 200; n++)
+    appendPoint(
+      written,
+      {
+        commit: sha(n),
+        run: String(n),
+        time: '2026-01-01T00:00:00Z',
+        baseline: null,
+        environment: { cann: '8.3.RC1' },
+      },
+      jittered(base, n, changed),
+    );
   writeFileSync(values['write-history'], serializeHistory(written));
   process.exit(0);
 }
@@ -75,12 +100,22 @@ if (values['write-history'] !== undefined) {
 type Side = ReturnType<typeof jobSnapshots>['baseline'];
 const { baseline, current } =
   values.snapshot !== undefined && values.run !== undefined
-    ? { baseline: parseBaseline(readFileSync(values.snapshot, 'utf8'), values.snapshot) as Side, current: parseSnapshotText(readFileSync(values.run, 'utf8'), values.run) as Side }
-    : noted(jobSnapshots({ devices, kernels, change: (attribute, _d, module) => (attribute === 'DEV_MEM' && module === 'APP' ? 1.1 : 1) }));
+    ? {
+        baseline: parseBaseline(readFileSync(values.snapshot, 'utf8'), values.snapshot) as Side,
+        current: parseSnapshotText(readFileSync(values.run, 'utf8'), values.run) as Side,
+      }
+    : noted(
+        jobSnapshots({
+          devices,
+          kernels,
+          change: (attribute, _d, module) => (attribute === 'DEV_MEM' && module === 'APP' ? 1.1 : 1),
+        }),
+      );
 
 /** A generated job's sections with their keys listed, as reading them from files (or merging a run) leaves them. */
 function noted<T extends { baseline: Side; current: Side }>(job: T): T {
-  for (const side of [job.baseline, job.current]) for (const metrics of Object.values(side.sections)) noteKeys(metrics, Object.keys(metrics));
+  for (const side of [job.baseline, job.current])
+    for (const metrics of Object.values(side.sections)) noteKeys(metrics, Object.keys(metrics));
   return job;
 }
 const config: GateConfig = { ...DEFAULT_CONFIG, history: { window: 20, minPoints: 5, ceiling: { percent: 10 } } };
@@ -89,7 +124,12 @@ const baseValues = pointValues(baseline as Parameters<typeof pointValues>[0]);
 const pointMs = performance.now() - started;
 const history = emptyHistory({ branch: 'main', gate: 'default', commitUrl: 'https://github.com/o/r/commit/{sha}' });
 const changedKernels = new Map<string, number>();
-for (let n = 1; n <= 200; n++) appendPoint(history, { commit: sha(n), run: String(n), time: '2026-01-01T00:00:00Z', baseline: null, environment: { cann: '8.3.RC1' } }, jittered(baseValues, n, changedKernels));
+for (let n = 1; n <= 200; n++)
+  appendPoint(
+    history,
+    { commit: sha(n), run: String(n), time: '2026-01-01T00:00:00Z', baseline: null, environment: { cann: '8.3.RC1' } },
+    jittered(baseValues, n, changedKernels),
+  );
 const text = serializeHistory(history);
 
 /** One check of main at this size, the history's part timed step by step. */
@@ -105,9 +145,23 @@ function once(): Record<string, number> {
   };
   const read = lap('read', () => parseHistory(text, 'default.history.jsonl')) as ReturnType<typeof parseHistory>;
   lap('gate', () => compareSnapshots(baseline, current, config));
-  const banded = lap('gateWithBand', () => compareSnapshots(baseline, current, config, noiseLookup(read))) as ReturnType<typeof compareSnapshots>;
-  lap('append', () =>
-    recordPoint(read, { commit: sha(201), run: '201', time: '2026-01-02T00:00:00Z', baseline: null, environment: { cann: '8.3.RC1' } }, pointValues(current as Parameters<typeof pointValues>[0])).text,
+  const banded = lap('gateWithBand', () =>
+    compareSnapshots(baseline, current, config, noiseLookup(read)),
+  ) as ReturnType<typeof compareSnapshots>;
+  lap(
+    'append',
+    () =>
+      recordPoint(
+        read,
+        {
+          commit: sha(201),
+          run: '201',
+          time: '2026-01-02T00:00:00Z',
+          baseline: null,
+          environment: { cann: '8.3.RC1' },
+        },
+        pointValues(current as Parameters<typeof pointValues>[0]),
+      ).text,
   );
   // What the renderers ask of the history: one trend per failing or warning row (a key group, or a key of no device)
   // and what moved.
@@ -127,8 +181,16 @@ function once(): Record<string, number> {
     return made;
   }) as ReturnType<typeof trendsOf>;
   // The same report rendered as the Action does (summary, comment) and as the terminal, without and with the trends.
-  lap('renderPlain', () => [renderMarkdown(banded, { maxBytes: 1024 * 1024 }), renderMarkdown(banded, { maxBytes: 65_536 }), renderTerminal(banded)]);
-  lap('renderTrends', () => [renderMarkdown(banded, { maxBytes: 1024 * 1024, trends }), renderMarkdown(banded, { maxBytes: 65_536, trends }), renderTerminal(banded, { trends })]);
+  lap('renderPlain', () => [
+    renderMarkdown(banded, { maxBytes: 1024 * 1024 }),
+    renderMarkdown(banded, { maxBytes: 65_536 }),
+    renderTerminal(banded),
+  ]);
+  lap('renderTrends', () => [
+    renderMarkdown(banded, { maxBytes: 1024 * 1024, trends }),
+    renderMarkdown(banded, { maxBytes: 65_536, trends }),
+    renderTerminal(banded, { trends }),
+  ]);
   t.band = t.gateWithBand! - t.gate!;
   // The renders' own difference (sparkline text for at most a few hundred rows) is below their noise: it is printed, not added.
   t.renderDelta = t.renderTrends! - t.renderPlain!;
@@ -140,7 +202,9 @@ function once(): Record<string, number> {
 const cold = once();
 const samples: Record<string, number>[] = [];
 for (let i = 0; i < runs; i++) samples.push(once());
-const medians = Object.fromEntries(Object.keys(samples[0] as object).map((k) => [k, Math.round(median(samples.map((s) => s[k] as number)))]));
+const medians = Object.fromEntries(
+  Object.keys(samples[0] as object).map((k) => [k, Math.round(median(samples.map((s) => s[k] as number)))]),
+);
 
 // Reading a 200-point history of the size test's job (64 devices × 15 modules + 2,000 kernels).
 const branch = new Branch(SIZE_SHAPE);

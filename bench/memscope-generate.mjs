@@ -3,8 +3,18 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-export const MEMSCOPE_HEADER = 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
-const OPS = ['aten.mm.default', 'aten.add.Tensor', 'aten.mul.Tensor', 'aten.sum.dim_IntList', 'aten.view.default', 'aten.t.default', 'aten.addmm.default', 'aten.relu.default'];
+export const MEMSCOPE_HEADER =
+  'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
+const OPS = [
+  'aten.mm.default',
+  'aten.add.Tensor',
+  'aten.mul.Tensor',
+  'aten.sum.dim_IntList',
+  'aten.view.default',
+  'aten.t.default',
+  'aten.addmm.default',
+  'aten.relu.default',
+];
 const T0 = 1764753083000000000n;
 
 /** mulberry32: a small seeded PRNG, so the same options give the same bytes. */
@@ -26,7 +36,18 @@ function prng(seed) {
  * owners (label blocks `PTA@…`), callStack (a Python frame on leaked blocks).
  */
 export function* memscopeDumpLines(options) {
-  const { steps, opsPerStep, device = 0, pid = 4242, leakFromStep = null, leakBytes = 4000256, seed = 42, differences = 0, owners = false, stats = {} } = options;
+  const {
+    steps,
+    opsPerStep,
+    device = 0,
+    pid = 4242,
+    leakFromStep = null,
+    leakBytes = 4000256,
+    seed = 42,
+    differences = 0,
+    owners = false,
+    stats = {},
+  } = options;
   stats.launches = 0;
   stats.extraLaunches = 0;
   stats.resized = 0;
@@ -36,7 +57,8 @@ export function* memscopeDumpLines(options) {
   let used = 0;
   let allocationId = 0;
   const tick = (ns = 1000n) => (ts += ns);
-  const base = (event, type, name, time, ptr = 'N/A', attr = '') => `${++id},${event},${type},${name},${time},${pid},${pid},${device},${ptr},${attr},,`;
+  const base = (event, type, name, time, ptr = 'N/A', attr = '') =>
+    `${++id},${event},${type},${name},${time},${pid},${pid},${device},${ptr},${attr},,`;
   const hex = (n) => `0x${n.toString(16).padStart(16, '0')}`;
   const unfreed = [];
   let pending = null;
@@ -45,12 +67,26 @@ export function* memscopeDumpLines(options) {
     const ptr = (leak ? 0x200000000000 : 0x12c041400000) + (allocationId % 4096) * 0x100000;
     const aid = ++allocationId;
     used += size;
-    const row = base('MALLOC', 'PTA', 'N/A', tick(10n), hex(ptr), `"{allocation_id:${aid},addr:${hex(ptr)},size:${size},total:20971520,used:${used}${owner ? `,owner:${owner}` : ''}}"`);
+    const row = base(
+      'MALLOC',
+      'PTA',
+      'N/A',
+      tick(10n),
+      hex(ptr),
+      `"{allocation_id:${aid},addr:${hex(ptr)},size:${size},total:20971520,used:${used}${owner ? `,owner:${owner}` : ''}}"`,
+    );
     return { row, ptr, aid, size };
   };
   const free = (block) => {
     used -= block.size;
-    return base('FREE', 'PTA', 'N/A', tick(10n), hex(block.ptr), `"{allocation_id:${block.aid},addr:${hex(block.ptr)},size:${block.size},total:20971520,used:${used}}"`);
+    return base(
+      'FREE',
+      'PTA',
+      'N/A',
+      tick(10n),
+      hex(block.ptr),
+      `"{allocation_id:${block.aid},addr:${hex(block.ptr)},size:${block.size},total:20971520,used:${used}}"`,
+    );
   };
   for (let step = 1; step <= steps; step++) {
     rangeId++;

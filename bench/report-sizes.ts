@@ -11,18 +11,28 @@ import { renderMarkdown } from '../src/report/markdown.js';
 import { renderTerminal } from '../src/report/terminal.js';
 import { jobReport } from '../test/helpers/jobs.js';
 
-const { values } = parseArgs({ options: { devices: { type: 'string', default: '4096' }, kernels: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  options: { devices: { type: 'string', default: '4096' }, kernels: { type: 'string', default: '100000' } },
+});
 const devices = Number(values.devices);
 const kernels = Number(values.kernels);
 
 let started = performance.now();
-const report = jobReport({ devices, kernels, change: (attribute, _device, module) => (attribute === 'DEV_MEM' && module === 'APP' ? 1.1 : 1) });
+const report = jobReport({
+  devices,
+  kernels,
+  change: (attribute, _device, module) => (attribute === 'DEV_MEM' && module === 'APP' ? 1.1 : 1),
+});
 const gateMs = performance.now() - started;
 
 function timed(render: () => string): { bytes: number; ms: number; lines: number } {
   started = performance.now();
   const text = render();
-  return { bytes: Buffer.byteLength(text), ms: Math.round(performance.now() - started), lines: text.split('\n').length - 1 };
+  return {
+    bytes: Buffer.byteLength(text),
+    ms: Math.round(performance.now() - started),
+    lines: text.split('\n').length - 1,
+  };
 }
 
 const result = {

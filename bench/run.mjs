@@ -10,7 +10,19 @@
 // parameters and the generator are unchanged. Every figure is the median of --runs whole-process runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +77,22 @@ const QUOTED_SHARE = 0.07;
 // Options
 
 function parseOptions(argv) {
-  const o = { jobLogBytes: '512MiB', plogBytes: '1GiB', denseBytes: null, csvRows: 1_000_000, profilerBytes: '1GiB', runs: 5, seed: 42, quick: false, results: true, dist: 'dist', dumpBytes: '1GiB', launches: 1_000_000, snapshotBytes: '1GiB', only: null };
+  const o = {
+    jobLogBytes: '512MiB',
+    plogBytes: '1GiB',
+    denseBytes: null,
+    csvRows: 1_000_000,
+    profilerBytes: '1GiB',
+    runs: 5,
+    seed: 42,
+    quick: false,
+    results: true,
+    dist: 'dist',
+    dumpBytes: '1GiB',
+    launches: 1_000_000,
+    snapshotBytes: '1GiB',
+    only: null,
+  };
   const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -75,27 +102,63 @@ function parseOptions(argv) {
       return v;
     };
     switch (flag) {
-      case '--plog-bytes': o.plogBytes = value(); break;
-      case '--job-log-bytes': o.jobLogBytes = value(); break;
-      case '--dense-bytes': o.denseBytes = value(); break;
-      case '--csv-rows': o.csvRows = Number(value()); break;
-      case '--profiler-bytes': o.profilerBytes = value(); break;
-      case '--runs': o.runs = Number(value()); break;
-      case '--seed': o.seed = Number(value()); break;
-      case '--quick': o.quick = true; break;
-      case '--no-results': o.results = false; break;
-      case '--dist': o.dist = value(); break;
-      case '--many-files': o.manyFiles = Number(value()); break;
-      case '--dump-bytes': o.dumpBytes = value(); break;
-      case '--launches': o.launches = Number(value()); break;
-      case '--snapshot-bytes': o.snapshotBytes = value(); break;
-      case '--only': o.only = value(); break;
-      case '--corpus': CORPUS = resolve(value()); break;
-      case '--help': case '-h':
-        console.log('usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR] [--dump-bytes 1GiB] [--launches 1000000] [--snapshot-bytes 1GiB] [--only memscope|snapshot|package]');
+      case '--plog-bytes':
+        o.plogBytes = value();
+        break;
+      case '--job-log-bytes':
+        o.jobLogBytes = value();
+        break;
+      case '--dense-bytes':
+        o.denseBytes = value();
+        break;
+      case '--csv-rows':
+        o.csvRows = Number(value());
+        break;
+      case '--profiler-bytes':
+        o.profilerBytes = value();
+        break;
+      case '--runs':
+        o.runs = Number(value());
+        break;
+      case '--seed':
+        o.seed = Number(value());
+        break;
+      case '--quick':
+        o.quick = true;
+        break;
+      case '--no-results':
+        o.results = false;
+        break;
+      case '--dist':
+        o.dist = value();
+        break;
+      case '--many-files':
+        o.manyFiles = Number(value());
+        break;
+      case '--dump-bytes':
+        o.dumpBytes = value();
+        break;
+      case '--launches':
+        o.launches = Number(value());
+        break;
+      case '--snapshot-bytes':
+        o.snapshotBytes = value();
+        break;
+      case '--only':
+        o.only = value();
+        break;
+      case '--corpus':
+        CORPUS = resolve(value());
+        break;
+      case '--help':
+      case '-h':
+        console.log(
+          'usage: node bench/run.mjs [--plog-bytes 1GiB] [--dense-bytes 1GiB] [--csv-rows 1000000] [--profiler-bytes 1GiB] [--runs 5] [--seed 42] [--quick] [--no-results] [--dist DIR] [--corpus DIR] [--dump-bytes 1GiB] [--launches 1000000] [--snapshot-bytes 1GiB] [--only memscope|snapshot|package]',
+        );
         process.exit(0);
         break;
-      default: fail(`unknown option ${flag}`);
+      default:
+        fail(`unknown option ${flag}`);
     }
     given.add(flag);
   }
@@ -114,7 +177,8 @@ function parseOptions(argv) {
   o.dumpBytes = parseSize(o.dumpBytes);
   o.snapshotBytes = parseSize(o.snapshotBytes);
   if (!(o.snapshotBytes >= 1024 * 1024)) fail('--snapshot-bytes must be at least 1MiB');
-  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package' && o.only !== 'snapshot' && o.only !== 'job-log') fail('--only takes memscope, snapshot, job-log or package');
+  if (o.only !== null && o.only !== 'memscope' && o.only !== 'package' && o.only !== 'snapshot' && o.only !== 'job-log')
+    fail('--only takes memscope, snapshot, job-log or package');
   if (!Number.isSafeInteger(o.launches) || o.launches < 1000) fail('--launches must be an integer of at least 1000');
   o.plogBytes = parseSize(o.plogBytes);
   o.profilerBytes = parseSize(o.profilerBytes);
@@ -135,14 +199,22 @@ function fail(message) {
 
 /** 1073741824 → "1GiB", 67108864 → "64MiB". */
 function sizeLabel(bytes) {
-  for (const [unit, n] of [['GiB', 1024 ** 3], ['MiB', MiB], ['KiB', 1024]]) if (bytes >= n && bytes % n === 0) return `${bytes / n}${unit}`;
+  for (const [unit, n] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', MiB],
+    ['KiB', 1024],
+  ])
+    if (bytes >= n && bytes % n === 0) return `${bytes / n}${unit}`;
   return `${bytes}B`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Corpora: generated once, reused while the stamp (parameters + generator hash) matches
 
-const GENERATOR_HASH = createHash('sha256').update(readFileSync(join(BENCH, 'generate.mjs'))).digest('hex').slice(0, 16);
+const GENERATOR_HASH = createHash('sha256')
+  .update(readFileSync(join(BENCH, 'generate.mjs')))
+  .digest('hex')
+  .slice(0, 16);
 
 async function ensureCorpus(name, params, make = generate) {
   const dir = join(CORPUS, name);
@@ -160,8 +232,10 @@ async function ensureCorpus(name, params, make = generate) {
     log(`corpus ${name}: ${res.log} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return dir;
   }
-  log(`corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
-    `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `corpus ${name}: generated ${res.plog.files} plog files (${(res.plog.bytes / MiB).toFixed(0)} MiB)` +
+      `${res.csv.rows ? `, ${res.csv.rows} CSV rows` : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return dir;
 }
 
@@ -180,7 +254,9 @@ function ensureProfilerCorpus(name, params) {
   const res = generateMemoryRecord({ path: join(dir, MEMORY_RECORD_NAME), bytes: params.bytes, seed: params.seed });
   writeFileSync(join(dir, 'expected-profiler.json'), JSON.stringify(res.expected));
   writeFileSync(stampPath, stamp);
-  log(`corpus ${name}: generated memory_record.csv, ${res.rows} rows (${(res.bytes / MiB).toFixed(0)} MiB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `corpus ${name}: generated memory_record.csv, ${res.rows} rows (${(res.bytes / MiB).toFixed(0)} MiB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return dir;
 }
 
@@ -196,7 +272,10 @@ async function verifyProfiler(file, expectedFile) {
     fail(`profiler: output is not JSON (${e.message})`);
   }
   const got = { components: actual?.sections?.components, records: actual?.meta?.records };
-  if (!deepEqual(got, expected)) fail(`profiler: parse --json differs from ${relative(ROOT, expectedFile)}:\n  got      ${JSON.stringify(got)}\n  expected ${JSON.stringify(expected)}`);
+  if (!deepEqual(got, expected))
+    fail(
+      `profiler: parse --json differs from ${relative(ROOT, expectedFile)}:\n  got      ${JSON.stringify(got)}\n  expected ${JSON.stringify(expected)}`,
+    );
   log(`verified profiler: components and ${expected.records} records equal ${relative(ROOT, expectedFile)}`);
   return run.stdout;
 }
@@ -265,7 +344,13 @@ function measure(argv, { env = process.env, cwd = ROOT, keepStdout = false } = {
         const lines = readFileSync(timeFile, 'utf8').trim().split('\n');
         rssKiB = Number(lines[lines.length - 1]);
       }
-      resolveRun({ ms, rssMiB: rssKiB / 1024, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      resolveRun({
+        ms,
+        rssMiB: rssKiB / 1024,
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
     });
   });
 }
@@ -301,13 +386,18 @@ function diffSummary(actual, expected) {
     const extra = Object.keys(a).filter((k) => !Object.hasOwn(e, k));
     const differ = Object.keys(e).filter((k) => Object.hasOwn(a, k) && !deepEqual(a[k], e[k]));
     if (missing.length + extra.length + differ.length === 0) continue;
-    lines.push(`  ${section}: ${missing.length} missing, ${extra.length} unexpected, ${differ.length} different (of ${Object.keys(e).length} expected)`);
+    lines.push(
+      `  ${section}: ${missing.length} missing, ${extra.length} unexpected, ${differ.length} different (of ${Object.keys(e).length} expected)`,
+    );
     for (const k of missing.slice(0, 5)) lines.push(`    missing    ${k}: expected ${JSON.stringify(e[k])}`);
     for (const k of extra.slice(0, 5)) lines.push(`    unexpected ${k}: ${JSON.stringify(a[k])}`);
-    for (const k of differ.slice(0, 10)) lines.push(`    different  ${k}: got ${JSON.stringify(a[k])}, expected ${JSON.stringify(e[k])}`);
+    for (const k of differ.slice(0, 10))
+      lines.push(`    different  ${k}: got ${JSON.stringify(a[k])}, expected ${JSON.stringify(e[k])}`);
   }
-  if (!deepEqual(actual?.meta, expected.meta)) lines.push(`  meta: got ${JSON.stringify(actual?.meta)}\n        expected ${JSON.stringify(expected.meta)}`);
-  if (actual?.version !== expected.version) lines.push(`  version: got ${JSON.stringify(actual?.version)}, expected ${expected.version}`);
+  if (!deepEqual(actual?.meta, expected.meta))
+    lines.push(`  meta: got ${JSON.stringify(actual?.meta)}\n        expected ${JSON.stringify(expected.meta)}`);
+  if (actual?.version !== expected.version)
+    lines.push(`  version: got ${JSON.stringify(actual?.version)}, expected ${expected.version}`);
   return lines.join('\n');
 }
 
@@ -315,7 +405,9 @@ function diffSummary(actual, expected) {
 async function verify(label, args, expectedFile) {
   const run = await measure(['node', CLI, 'parse', ...args, '--json'], { keepStdout: true });
   if (run.code !== 0) {
-    console.error(`\nBENCH FAILED: ${label}: \`ascend-memory-gate parse ${args.join(' ')} --json\` exited with ${run.code}\n${run.stderr}`);
+    console.error(
+      `\nBENCH FAILED: ${label}: \`ascend-memory-gate parse ${args.join(' ')} --json\` exited with ${run.code}\n${run.stderr}`,
+    );
     process.exit(1);
   }
   const expected = JSON.parse(readFileSync(expectedFile, 'utf8'));
@@ -331,7 +423,9 @@ async function verify(label, args, expectedFile) {
     for (const site of sites) site.file = site.file.replace(/^(?:.*\/)?plog\//, '');
   }
   if (!deepEqual(actual, expected)) {
-    console.error(`\nBENCH FAILED: ${label}: parse --json differs from ${relative(ROOT, expectedFile)}\n${diffSummary(actual, expected)}`);
+    console.error(
+      `\nBENCH FAILED: ${label}: parse --json differs from ${relative(ROOT, expectedFile)}\n${diffSummary(actual, expected)}`,
+    );
     process.exit(1);
   }
   log(`verified ${label}: output equals ${relative(ROOT, expectedFile)}`);
@@ -357,7 +451,9 @@ createReadStream(process.argv[1], { highWaterMark: 256 * 1024 }).pipe(parser);
 async function verifyCount(label, argv, expected) {
   const run = await measure(argv, { keepStdout: true });
   if (run.code !== 0 || run.stdout.trim() !== String(expected)) {
-    console.error(`\nBENCH FAILED: ${label}: expected ${expected} records, got ${JSON.stringify(run.stdout.trim())} (exit ${run.code})\n${run.stderr}`);
+    console.error(
+      `\nBENCH FAILED: ${label}: expected ${expected} records, got ${JSON.stringify(run.stdout.trim())} (exit ${run.code})\n${run.stderr}`,
+    );
     process.exit(1);
   }
   log(`verified ${label}: ${expected} records`);
@@ -370,14 +466,17 @@ async function timeSideBySide(label, ours, reference, runs, verifiedStdout, { en
   for (let i = 0; i < runs; i++) {
     const a = await measure(ours, { keepStdout: verifiedStdout !== undefined, ...(env ? { env } : {}) });
     if (a.code !== 0) fail(`${label}: run ${i + 1} exited with ${a.code}: ${a.stderr}`);
-    if (verifiedStdout !== undefined && a.stdout !== verifiedStdout) fail(`${label}: run ${i + 1} printed a different snapshot than the verified run`);
+    if (verifiedStdout !== undefined && a.stdout !== verifiedStdout)
+      fail(`${label}: run ${i + 1} printed a different snapshot than the verified run`);
     o.push(a);
     if (reference) {
       const b = await measure(reference);
       if (b.code !== 0 && b.code !== 1) fail(`${label}: reference command exited with ${b.code}: ${b.stderr}`);
       r.push(b);
     }
-    log(`  ${label} run ${i + 1}/${runs}: ${a.ms.toFixed(0)} ms, ${a.rssMiB.toFixed(0)} MiB${reference ? `; reference ${r[i].ms.toFixed(0)} ms` : ''}`);
+    log(
+      `  ${label} run ${i + 1}/${runs}: ${a.ms.toFixed(0)} ms, ${a.rssMiB.toFixed(0)} MiB${reference ? `; reference ${r[i].ms.toFixed(0)} ms` : ''}`,
+    );
   }
   return {
     ms: median(o.map((x) => x.ms)),
@@ -398,14 +497,19 @@ async function main() {
   if (o.manyFiles !== undefined) return manyFiles(o);
   if (o.only === 'package') {
     const size = packageSize();
-    console.log(`npm package ${size.filename}: ${size.files} files, ${kB(size.size)} packed, ${kB(size.unpackedSize)} unpacked (target ≤ ${kB(TARGETS.packageUnpackedBytes)} unpacked: ${size.unpackedSize <= TARGETS.packageUnpackedBytes ? 'pass' : 'miss'})`);
+    console.log(
+      `npm package ${size.filename}: ${size.files} files, ${kB(size.size)} packed, ${kB(size.unpackedSize)} unpacked (target ≤ ${kB(TARGETS.packageUnpackedBytes)} unpacked: ${size.unpackedSize <= TARGETS.packageUnpackedBytes ? 'pass' : 'miss'})`,
+    );
     return;
   }
   if (o.only === 'memscope') {
     const section = await benchMemscope(o);
     console.log(section);
     const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
-    writeFileSync(target, withMemscopeSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    writeFileSync(
+      target,
+      withMemscopeSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section),
+    );
     log(`wrote the msMemScope section of ${relative(ROOT, target)}`);
     return;
   }
@@ -413,7 +517,10 @@ async function main() {
     const section = await benchJobLog(o);
     console.log(section);
     const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
-    writeFileSync(target, withJobLogSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    writeFileSync(
+      target,
+      withJobLogSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section),
+    );
     log(`wrote the job-log section of ${relative(ROOT, target)}`);
     return;
   }
@@ -421,23 +528,47 @@ async function main() {
     const section = await benchSnapshot(o);
     console.log(section);
     const target = o.results && !o.quick ? join(BENCH, 'RESULTS.md') : join(CORPUS, 'RESULTS-last.md');
-    writeFileSync(target, withSnapshotSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section));
+    writeFileSync(
+      target,
+      withSnapshotSection(existsSync(target) ? readFileSync(target, 'utf8') : '# Benchmark results\n', section),
+    );
     log(`wrote the memory-snapshot section of ${relative(ROOT, target)}`);
     return;
   }
 
   // 1. Corpora: the main one (plog tree + CSVs), two smaller plog trees for scaling, a tiny one for start-up.
   const seedTag = `seed-${o.seed}`;
-  const main = await ensureCorpus(`main-${sizeLabel(o.plogBytes)}-${o.csvRows}rows-${seedTag}`, { plogBytes: o.plogBytes, csvRows: o.csvRows, seed: o.seed });
+  const main = await ensureCorpus(`main-${sizeLabel(o.plogBytes)}-${o.csvRows}rows-${seedTag}`, {
+    plogBytes: o.plogBytes,
+    csvRows: o.csvRows,
+    seed: o.seed,
+  });
   const scaleSizes = [o.plogBytes / 16, o.plogBytes / 4].map((b) => Math.floor(b));
   const scaleDirs = [];
   for (const bytes of scaleSizes) {
-    scaleDirs.push(await ensureCorpus(`plog-${sizeLabel(bytes)}-${seedTag}`, { plogBytes: bytes, csvRows: 0, seed: o.seed }));
+    scaleDirs.push(
+      await ensureCorpus(`plog-${sizeLabel(bytes)}-${seedTag}`, { plogBytes: bytes, csvRows: 0, seed: o.seed }),
+    );
   }
   const tiny = await ensureCorpus(`tiny-${seedTag}`, { plogBytes: 64 * 1024, ranks: 1, csvRows: 0, seed: o.seed });
-  const dense = await ensureCorpus(`dense-${sizeLabel(o.denseBytes)}-${seedTag}`, { plogBytes: o.denseBytes, csvRows: 0, recordShare: DENSE_RECORD_SHARE, seed: o.seed });
-  const quoted = await ensureCorpus(`quoted-${o.csvRows}rows-${seedTag}`, { plogBytes: 256 * 1024, ranks: 1, csvRows: o.csvRows, quotedShare: QUOTED_SHARE, legacyCsv: false, seed: o.seed });
-  const profilerDir = ensureProfilerCorpus(`profiler-${sizeLabel(o.profilerBytes)}-${seedTag}`, { bytes: o.profilerBytes, seed: o.seed });
+  const dense = await ensureCorpus(`dense-${sizeLabel(o.denseBytes)}-${seedTag}`, {
+    plogBytes: o.denseBytes,
+    csvRows: 0,
+    recordShare: DENSE_RECORD_SHARE,
+    seed: o.seed,
+  });
+  const quoted = await ensureCorpus(`quoted-${o.csvRows}rows-${seedTag}`, {
+    plogBytes: 256 * 1024,
+    ranks: 1,
+    csvRows: o.csvRows,
+    quotedShare: QUOTED_SHARE,
+    legacyCsv: false,
+    seed: o.seed,
+  });
+  const profilerDir = ensureProfilerCorpus(`profiler-${sizeLabel(o.profilerBytes)}-${seedTag}`, {
+    bytes: o.profilerBytes,
+    seed: o.seed,
+  });
   const memoryRecord = join(profilerDir, MEMORY_RECORD_NAME);
   const profilerBytes = statSync(memoryRecord).size;
   const profilerRows = JSON.parse(readFileSync(join(profilerDir, 'expected-profiler.json'), 'utf8')).records;
@@ -460,42 +591,101 @@ async function main() {
   const plogOut = await verify('plog', ['--plog', plogDir], join(main, 'expected-plog.json'));
   const compareOut = await verify('memory_compare', ['--compare', csv], join(main, 'expected-compare.json'));
   await verify('plog + memory_compare', ['--plog', plogDir, '--compare', csv], join(main, 'expected.json'));
-  await verify('memory_compare legacy headers', ['--compare', join(main, 'compare-legacy')], join(main, 'expected-compare-legacy.json'));
+  await verify(
+    'memory_compare legacy headers',
+    ['--compare', join(main, 'compare-legacy')],
+    join(main, 'expected-compare-legacy.json'),
+  );
   const scaleOut = [];
-  for (const d of scaleDirs) scaleOut.push(await verify(`plog ${relative(CORPUS, d)}`, ['--plog', join(d, 'plog')], join(d, 'expected-plog.json')));
+  for (const d of scaleDirs)
+    scaleOut.push(
+      await verify(`plog ${relative(CORPUS, d)}`, ['--plog', join(d, 'plog')], join(d, 'expected-plog.json')),
+    );
   const tinyOut = await verify('plog tiny', ['--plog', join(tiny, 'plog')], join(tiny, 'expected-plog.json'));
   const denseOut = await verify('record-dense plog', ['--plog', denseDir], join(dense, 'expected-plog.json'));
-  const quotedOut = await verify('quoted memory_compare', ['--compare', quotedCsv], join(quoted, 'expected-compare.json'));
+  const quotedOut = await verify(
+    'quoted memory_compare',
+    ['--compare', quotedCsv],
+    join(quoted, 'expected-compare.json'),
+  );
   const profilerOut = await verifyProfiler(memoryRecord, join(profilerDir, 'expected-profiler.json'));
 
   // 3. Timings: whole processes, medians of o.runs, ours and the reference interleaved.
   const loadBefore = loadavg()[0];
   // The CLI's fixed cost (node start-up, bundle load) on a 64 KiB input: subtracted to show the marginal rate.
-  const fixed = await timeSideBySide('plog 64KiB (fixed cost)', ['node', CLI, 'parse', '--plog', join(tiny, 'plog'), '--json'], null, o.runs, tinyOut);
+  const fixed = await timeSideBySide(
+    'plog 64KiB (fixed cost)',
+    ['node', CLI, 'parse', '--plog', join(tiny, 'plog'), '--json'],
+    null,
+    o.runs,
+    tinyOut,
+  );
   const grep = ['grep', '-rc', 'em stats', plogDir];
   const python = ['python3', '-c', "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))", csv];
   const plog = await timeSideBySide('plog', ['node', CLI, 'parse', '--plog', plogDir, '--json'], grep, o.runs, plogOut);
   // The same without worker threads: what the second core is worth (the CLI parses large inputs on two threads).
   const oneThreadEnv = { ...process.env, ASCEND_MEMORY_GATE_THREADS: '0' };
-  const plogOneThread = await timeSideBySide('plog, one thread', ['node', CLI, 'parse', '--plog', plogDir, '--json'], grep, o.runs, plogOut, { env: oneThreadEnv });
+  const plogOneThread = await timeSideBySide(
+    'plog, one thread',
+    ['node', CLI, 'parse', '--plog', plogDir, '--json'],
+    grep,
+    o.runs,
+    plogOut,
+    { env: oneThreadEnv },
+  );
   const scaling = [];
   for (let i = 0; i < scaleDirs.length; i++) {
     const dir = join(scaleDirs[i], 'plog');
-    const t = await timeSideBySide(`plog ${sizeLabel(scaleSizes[i])}`, ['node', CLI, 'parse', '--plog', dir, '--json'], null, o.runs, scaleOut[i]);
+    const t = await timeSideBySide(
+      `plog ${sizeLabel(scaleSizes[i])}`,
+      ['node', CLI, 'parse', '--plog', dir, '--json'],
+      null,
+      o.runs,
+      scaleOut[i],
+    );
     scaling.push({ label: sizeLabel(scaleSizes[i]), bytes: bytesUnder(dir), ...t });
   }
   scaling.push({ label: sizeLabel(o.plogBytes), bytes: plogBytes, ...plog });
-  const compare = await timeSideBySide('memory_compare', ['node', CLI, 'parse', '--compare', csv, '--json'], python, o.runs, compareOut);
+  const compare = await timeSideBySide(
+    'memory_compare',
+    ['node', CLI, 'parse', '--compare', csv, '--json'],
+    python,
+    o.runs,
+    compareOut,
+  );
   // Design reference: csv-parse alone, counting records, against the same python run (see the note in RESULTS.md).
   const csvParseCount = ['node', '--input-type=module', '-e', CSV_PARSE_COUNT, csv];
   await verifyCount('csv-parse alone', csvParseCount, o.csvRows + 1);
   const csvParse = await timeSideBySide('csv-parse alone (count only)', csvParseCount, python, o.runs);
-  const densePlog = await timeSideBySide('record-dense plog', ['node', CLI, 'parse', '--plog', denseDir, '--json'], ['grep', '-rc', 'em stats', denseDir], o.runs, denseOut);
+  const densePlog = await timeSideBySide(
+    'record-dense plog',
+    ['node', CLI, 'parse', '--plog', denseDir, '--json'],
+    ['grep', '-rc', 'em stats', denseDir],
+    o.runs,
+    denseOut,
+  );
   const quotedPython = [...python.slice(0, -1), quotedCsv];
-  const quotedCompare = await timeSideBySide('quoted memory_compare', ['node', CLI, 'parse', '--compare', quotedCsv, '--json'], quotedPython, o.runs, quotedOut);
+  const quotedCompare = await timeSideBySide(
+    'quoted memory_compare',
+    ['node', CLI, 'parse', '--compare', quotedCsv, '--json'],
+    quotedPython,
+    o.runs,
+    quotedOut,
+  );
 
-  const profilerPython = ['python3', '-c', "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))", memoryRecord];
-  const profiler = await timeSideBySide('profiler memory_record', ['node', CLI, 'parse', '--profiler', memoryRecord, '--json'], profilerPython, o.runs, profilerOut);
+  const profilerPython = [
+    'python3',
+    '-c',
+    "import csv,sys; n=sum(1 for _ in csv.reader(open(sys.argv[1],newline='')))",
+    memoryRecord,
+  ];
+  const profiler = await timeSideBySide(
+    'profiler memory_record',
+    ['node', CLI, 'parse', '--profiler', memoryRecord, '--json'],
+    profilerPython,
+    o.runs,
+    profilerOut,
+  );
 
   const startup = await timeStartup(tiny, Math.max(o.runs, 5));
   const reports = reportSizes();
@@ -508,11 +698,29 @@ async function main() {
   // 4. Report.
   const load = [loadBefore, loadavg()[0]];
   const report = render(o, {
-    plogBytes, plogFiles, csvBytes, plog, plogOneThread, scaling, compare, csvParse, profiler, profilerBytes, profilerRows, startup, fixed, load, reports, npmPackage,
+    plogBytes,
+    plogFiles,
+    csvBytes,
+    plog,
+    plogOneThread,
+    scaling,
+    compare,
+    csvParse,
+    profiler,
+    profilerBytes,
+    profilerRows,
+    startup,
+    fixed,
+    load,
+    reports,
+    npmPackage,
     dense: { bytes: denseBytes, files: denseFiles, share: denseShare, ...densePlog },
     quoted: { bytes: quotedBytes, share: quotedShare, ...quotedCompare },
   });
-  report.markdown = withJobLogSection(withSnapshotSection(withMemscopeSection(report.markdown, memscopeSection), snapshotSection), jobLogSection);
+  report.markdown = withJobLogSection(
+    withSnapshotSection(withMemscopeSection(report.markdown, memscopeSection), snapshotSection),
+    jobLogSection,
+  );
   console.log(report.table);
   if (o.results && !o.quick) {
     writeFileSync(join(BENCH, 'RESULTS.md'), report.markdown);
@@ -555,9 +763,15 @@ async function manyFiles(o) {
   const argv = ['node', CLI, 'parse', '--plog', dir, '--json'];
   const check = await measure(argv, { keepStdout: true });
   const meta = check.code === 0 ? JSON.parse(check.stdout).meta : null;
-  if (meta?.files !== n || meta?.records !== n) fail(`many files: expected ${n} files and records, got ${JSON.stringify(meta)} (exit ${check.code}): ${check.stderr.slice(0, 300)}`);
+  if (meta?.files !== n || meta?.records !== n)
+    fail(
+      `many files: expected ${n} files and records, got ${JSON.stringify(meta)} (exit ${check.code}): ${check.stderr.slice(0, 300)}`,
+    );
   const rows = [];
-  for (const [label, threads] of [['default threads', undefined], ['one thread', '0']]) {
+  for (const [label, threads] of [
+    ['default threads', undefined],
+    ['one thread', '0'],
+  ]) {
     const env = { ...process.env };
     if (threads !== undefined) env.ASCEND_MEMORY_GATE_THREADS = threads;
     else delete env.ASCEND_MEMORY_GATE_THREADS;
@@ -566,7 +780,9 @@ async function manyFiles(o) {
     const rss = median(runs.map((r) => r.rssMiB));
     const ms = median(runs.map((r) => r.ms));
     log(`  many files, ${label}: ${(ms / 1000).toFixed(1)} s, ${rss.toFixed(0)} MiB`);
-    rows.push(`| ${n.toLocaleString('en')} files, ${(bytes / MiB).toFixed(0)} MiB | ${label} | ${(ms / 1000).toFixed(1)} s | ${rss.toFixed(0)} MiB |`);
+    rows.push(
+      `| ${n.toLocaleString('en')} files, ${(bytes / MiB).toFixed(0)} MiB | ${label} | ${(ms / 1000).toFixed(1)} s | ${rss.toFixed(0)} MiB |`,
+    );
   }
   const markdown = `# Many small files
 
@@ -596,7 +812,10 @@ function recordLineShare(dir) {
 
 /** Share of a memory_compare CSV's data rows that hold a double quote. */
 function quotedRowShare(csv) {
-  const rows = readFileSync(csv, 'latin1').split('\n').slice(2).filter((l) => l !== '');
+  const rows = readFileSync(csv, 'latin1')
+    .split('\n')
+    .slice(2)
+    .filter((l) => l !== '');
   return rows.filter((l) => l.includes('"')).length / rows.length;
 }
 
@@ -617,7 +836,11 @@ function packageSize() {
  * kernels (bench/report-sizes.ts renders them from the sources, in one process).
  */
 function reportSizes() {
-  const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', 'bench/report-sizes.ts'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+  const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', 'bench/report-sizes.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (run.status !== 0) fail(`bench/report-sizes.ts exited with ${run.status}: ${run.stderr}`);
   const sizes = JSON.parse(run.stdout);
   log(`  report sizes: summary ${sizes.summary.bytes} B, comment ${sizes.comment.bytes} B, HTML ${sizes.html.bytes} B`);
@@ -628,7 +851,9 @@ function reportSizes() {
 async function timeStartup(tiny, runs) {
   if (!existsSync(ACTION)) return { missing: true };
   const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('INPUT_') || k.startsWith('GITHUB_') || k.startsWith('ACTIONS_') || k.startsWith('RUNNER_')) delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('INPUT_') || k.startsWith('GITHUB_') || k.startsWith('ACTIONS_') || k.startsWith('RUNNER_'))
+      delete env[k];
   const summary = join(scratch, 'step-summary.md');
   const output = join(scratch, 'github-output.txt');
   const eventFile = join(scratch, 'event.json');
@@ -678,18 +903,98 @@ function render(o, r) {
   const rssGrowth = r.scaling[r.scaling.length - 1].rssMiB / r.scaling[0].rssMiB;
   const rows = [
     ['figure', 'input', 'ours (median)', 'reference (median)', 'ratio', 'throughput', 'peak RSS'],
-    ['plog', `${(r.plogBytes / MiB).toFixed(0)} MiB, ${r.plogFiles} files`, `${s(r.plog.ms)} s`, `${s(r.plog.refMs)} s (grep -rc)`, `${plogRatio.toFixed(2)}×`, `${mb(r.plogBytes, r.plog.ms)} MB/s (grep ${mb(r.plogBytes, r.plog.refMs)})`, `${r.plog.rssMiB.toFixed(0)} MiB`],
-    ['plog, one thread', `the same, \`ASCEND_MEMORY_GATE_THREADS=0\``, `${s(r.plogOneThread.ms)} s`, `${s(r.plogOneThread.refMs)} s (grep -rc)`, `${(r.plogOneThread.ms / r.plogOneThread.refMs).toFixed(2)}×`, `${mb(r.plogBytes, r.plogOneThread.ms)} MB/s`, `${r.plogOneThread.rssMiB.toFixed(0)} MiB`],
-    ['CLI fixed cost', 'plog, 64 KiB', `${s(r.fixed.ms)} s`, '', '', 'node start-up and bundle load', `${r.fixed.rssMiB.toFixed(0)} MiB`],
-    ...r.scaling.map((x) => [`plog scaling`, `${(x.bytes / MiB).toFixed(0)} MiB`, `${s(x.ms)} s`, '', '', `${mb(x.bytes, x.ms)} MB/s; ${x.ms - r.fixed.ms >= 50 ? `${mb(x.bytes, x.ms - r.fixed.ms)} MB/s beyond the fixed cost` : 'within noise of the fixed cost'}`, `${x.rssMiB.toFixed(0)} MiB`]),
-    ['memory_compare', `${o.csvRows.toLocaleString('en')} rows, ${(r.csvBytes / MiB).toFixed(0)} MiB`, `${s(r.compare.ms)} s`, `${s(r.compare.refMs)} s (python csv)`, `${compareRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.compare.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.compare.refMs / 1000)).toLocaleString('en')})`, `${r.compare.rssMiB.toFixed(0)} MiB`],
-    ['plog, record-dense', `${(r.dense.bytes / MiB).toFixed(0)} MiB, ${r.dense.files} files, ${(r.dense.share * 100).toFixed(1)}% of lines records`, `${s(r.dense.ms)} s`, `${s(r.dense.refMs)} s (grep -rc)`, `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`, `${mb(r.dense.bytes, r.dense.ms)} MB/s (grep ${mb(r.dense.bytes, r.dense.refMs)})`, `${r.dense.rssMiB.toFixed(0)} MiB`],
-    ['memory_compare, quoted names', `${o.csvRows.toLocaleString('en')} rows, ${(r.quoted.bytes / MiB).toFixed(0)} MiB, ${(r.quoted.share * 100).toFixed(1)}% of rows quoted`, `${s(r.quoted.ms)} s`, `${s(r.quoted.refMs)} s (python csv)`, `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`, `${Math.round(o.csvRows / (r.quoted.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.quoted.refMs / 1000)).toLocaleString('en')})`, `${r.quoted.rssMiB.toFixed(0)} MiB`],
-    ['profiler memory_record.csv', `${r.profilerRows.toLocaleString('en')} rows, ${(r.profilerBytes / MiB).toFixed(0)} MiB`, `${s(r.profiler.ms)} s`, `${s(r.profiler.refMs)} s (python csv)`, `${profilerRatio.toFixed(2)}×`, `${Math.round(r.profilerRows / (r.profiler.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(r.profilerRows / (r.profiler.refMs / 1000)).toLocaleString('en')})`, `${r.profiler.rssMiB.toFixed(0)} MiB`],
-    ['csv-parse alone (design reference)', 'the same CSV, records counted only', `${s(r.csvParse.ms)} s`, `${s(r.csvParse.refMs)} s (python csv)`, `${csvParseRatio.toFixed(2)}×`, `${Math.round(o.csvRows / (r.csvParse.ms / 1000)).toLocaleString('en')} rows/s`, `${r.csvParse.rssMiB.toFixed(0)} MiB`],
+    [
+      'plog',
+      `${(r.plogBytes / MiB).toFixed(0)} MiB, ${r.plogFiles} files`,
+      `${s(r.plog.ms)} s`,
+      `${s(r.plog.refMs)} s (grep -rc)`,
+      `${plogRatio.toFixed(2)}×`,
+      `${mb(r.plogBytes, r.plog.ms)} MB/s (grep ${mb(r.plogBytes, r.plog.refMs)})`,
+      `${r.plog.rssMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'plog, one thread',
+      `the same, \`ASCEND_MEMORY_GATE_THREADS=0\``,
+      `${s(r.plogOneThread.ms)} s`,
+      `${s(r.plogOneThread.refMs)} s (grep -rc)`,
+      `${(r.plogOneThread.ms / r.plogOneThread.refMs).toFixed(2)}×`,
+      `${mb(r.plogBytes, r.plogOneThread.ms)} MB/s`,
+      `${r.plogOneThread.rssMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'CLI fixed cost',
+      'plog, 64 KiB',
+      `${s(r.fixed.ms)} s`,
+      '',
+      '',
+      'node start-up and bundle load',
+      `${r.fixed.rssMiB.toFixed(0)} MiB`,
+    ],
+    ...r.scaling.map((x) => [
+      `plog scaling`,
+      `${(x.bytes / MiB).toFixed(0)} MiB`,
+      `${s(x.ms)} s`,
+      '',
+      '',
+      `${mb(x.bytes, x.ms)} MB/s; ${x.ms - r.fixed.ms >= 50 ? `${mb(x.bytes, x.ms - r.fixed.ms)} MB/s beyond the fixed cost` : 'within noise of the fixed cost'}`,
+      `${x.rssMiB.toFixed(0)} MiB`,
+    ]),
+    [
+      'memory_compare',
+      `${o.csvRows.toLocaleString('en')} rows, ${(r.csvBytes / MiB).toFixed(0)} MiB`,
+      `${s(r.compare.ms)} s`,
+      `${s(r.compare.refMs)} s (python csv)`,
+      `${compareRatio.toFixed(2)}×`,
+      `${Math.round(o.csvRows / (r.compare.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.compare.refMs / 1000)).toLocaleString('en')})`,
+      `${r.compare.rssMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'plog, record-dense',
+      `${(r.dense.bytes / MiB).toFixed(0)} MiB, ${r.dense.files} files, ${(r.dense.share * 100).toFixed(1)}% of lines records`,
+      `${s(r.dense.ms)} s`,
+      `${s(r.dense.refMs)} s (grep -rc)`,
+      `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`,
+      `${mb(r.dense.bytes, r.dense.ms)} MB/s (grep ${mb(r.dense.bytes, r.dense.refMs)})`,
+      `${r.dense.rssMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'memory_compare, quoted names',
+      `${o.csvRows.toLocaleString('en')} rows, ${(r.quoted.bytes / MiB).toFixed(0)} MiB, ${(r.quoted.share * 100).toFixed(1)}% of rows quoted`,
+      `${s(r.quoted.ms)} s`,
+      `${s(r.quoted.refMs)} s (python csv)`,
+      `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`,
+      `${Math.round(o.csvRows / (r.quoted.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(o.csvRows / (r.quoted.refMs / 1000)).toLocaleString('en')})`,
+      `${r.quoted.rssMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'profiler memory_record.csv',
+      `${r.profilerRows.toLocaleString('en')} rows, ${(r.profilerBytes / MiB).toFixed(0)} MiB`,
+      `${s(r.profiler.ms)} s`,
+      `${s(r.profiler.refMs)} s (python csv)`,
+      `${profilerRatio.toFixed(2)}×`,
+      `${Math.round(r.profilerRows / (r.profiler.ms / 1000)).toLocaleString('en')} rows/s (python ${Math.round(r.profilerRows / (r.profiler.refMs / 1000)).toLocaleString('en')})`,
+      `${r.profiler.rssMiB.toFixed(0)} MiB`,
+    ],
+    [
+      'csv-parse alone (design reference)',
+      'the same CSV, records counted only',
+      `${s(r.csvParse.ms)} s`,
+      `${s(r.csvParse.refMs)} s (python csv)`,
+      `${csvParseRatio.toFixed(2)}×`,
+      `${Math.round(o.csvRows / (r.csvParse.ms / 1000)).toLocaleString('en')} rows/s`,
+      `${r.csvParse.rssMiB.toFixed(0)} MiB`,
+    ],
     r.startup.missing
       ? ['Action start-up', 'dist/index.js missing', '—', '', '', '', '']
-      : ['Action start-up', `tiny plog, check mode (exit ${r.startup.code})`, `${r.startup.ms.toFixed(0)} ms`, '', '', '', `${r.startup.rssMiB.toFixed(0)} MiB`],
+      : [
+          'Action start-up',
+          `tiny plog, check mode (exit ${r.startup.code})`,
+          `${r.startup.ms.toFixed(0)} ms`,
+          '',
+          '',
+          '',
+          `${r.startup.rssMiB.toFixed(0)} MiB`,
+        ],
   ];
   const rep = r.reports;
   const pkg = r.npmPackage;
@@ -699,33 +1004,91 @@ function render(o, r) {
     `summary ${kB(rep.summary.bytes)} (${rep.summary.ms} ms), comment ${kB(rep.comment.bytes)} (${rep.comment.ms} ms), HTML ${kB(rep.html.bytes)} (${rep.html.ms} ms)`,
     '',
     '',
-    `JSON report ${kB(rep.json.bytes)}; terminal ${rep.terminal.lines} lines; JUnit ${kB(rep.junit.bytes)} (${rep.junit.ms} ms, ${(rep.junit.lines).toLocaleString('en')} lines)`,
+    `JSON report ${kB(rep.json.bytes)}; terminal ${rep.terminal.lines} lines; JUnit ${kB(rep.junit.bytes)} (${rep.junit.ms} ms, ${rep.junit.lines.toLocaleString('en')} lines)`,
     '',
   ]);
-  rows.push(['npm package', `\`npm pack\`: ${pkg.files} files (the command line, schemas, README, LICENSE, CHANGELOG)`, `${kB(pkg.unpackedSize)} unpacked, ${kB(pkg.size)} packed`, '', '', '', '']);
-  const table = rows.map((row, i) => `| ${row.join(' | ')} |${i === 0 ? `\n|${row.map(() => '---').join('|')}|` : ''}`).join('\n');
+  rows.push([
+    'npm package',
+    `\`npm pack\`: ${pkg.files} files (the command line, schemas, README, LICENSE, CHANGELOG)`,
+    `${kB(pkg.unpackedSize)} unpacked, ${kB(pkg.size)} packed`,
+    '',
+    '',
+    '',
+    '',
+  ]);
+  const table = rows
+    .map((row, i) => `| ${row.join(' | ')} |${i === 0 ? `\n|${row.map(() => '---').join('|')}|` : ''}`)
+    .join('\n');
   const targets = [
     ['plog time ≤ 1.5× grep', `${plogRatio.toFixed(2)}×`, verdict(plogRatio <= TARGETS.plogVsGrep)],
     ['plog time ≤ 1.0× grep (stretch)', `${plogRatio.toFixed(2)}×`, verdict(plogRatio <= TARGETS.plogVsGrepStretch)],
-    [`peak RSS ≤ ${TARGETS.rssMiB} MiB at every size`, `${rssMax.toFixed(0)} MiB max`, verdict(rssMax <= TARGETS.rssMiB)],
-    [`peak RSS flat (largest ≤ ${TARGETS.rssGrowth}× smallest)`, `${rssGrowth.toFixed(2)}× from ${r.scaling[0].label} to ${r.scaling[r.scaling.length - 1].label}`, verdict(rssGrowth <= TARGETS.rssGrowth)],
-    ['memory_compare time ≤ 1.0× python csv', `${compareRatio.toFixed(2)}×`, verdict(compareRatio <= TARGETS.compareVsPython)],
-    ['record-dense plog time ≤ 1.0× grep', `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`, verdict(r.dense.ms / r.dense.refMs <= TARGETS.denseVsGrep)],
-    ['quoted memory_compare time ≤ 1.0× python csv', `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`, verdict(r.quoted.ms / r.quoted.refMs <= TARGETS.quotedVsPython)],
-    ['profiler memory_record time ≤ 1.0× python csv', `${profilerRatio.toFixed(2)}×`, verdict(profilerRatio <= TARGETS.profilerVsPython)],
-    [`profiler memory_record peak RSS ≤ ${TARGETS.rssMiB} MiB`, `${r.profiler.maxRssMiB.toFixed(0)} MiB`, verdict(r.profiler.maxRssMiB <= TARGETS.rssMiB)],
+    [
+      `peak RSS ≤ ${TARGETS.rssMiB} MiB at every size`,
+      `${rssMax.toFixed(0)} MiB max`,
+      verdict(rssMax <= TARGETS.rssMiB),
+    ],
+    [
+      `peak RSS flat (largest ≤ ${TARGETS.rssGrowth}× smallest)`,
+      `${rssGrowth.toFixed(2)}× from ${r.scaling[0].label} to ${r.scaling[r.scaling.length - 1].label}`,
+      verdict(rssGrowth <= TARGETS.rssGrowth),
+    ],
+    [
+      'memory_compare time ≤ 1.0× python csv',
+      `${compareRatio.toFixed(2)}×`,
+      verdict(compareRatio <= TARGETS.compareVsPython),
+    ],
+    [
+      'record-dense plog time ≤ 1.0× grep',
+      `${(r.dense.ms / r.dense.refMs).toFixed(2)}×`,
+      verdict(r.dense.ms / r.dense.refMs <= TARGETS.denseVsGrep),
+    ],
+    [
+      'quoted memory_compare time ≤ 1.0× python csv',
+      `${(r.quoted.ms / r.quoted.refMs).toFixed(2)}×`,
+      verdict(r.quoted.ms / r.quoted.refMs <= TARGETS.quotedVsPython),
+    ],
+    [
+      'profiler memory_record time ≤ 1.0× python csv',
+      `${profilerRatio.toFixed(2)}×`,
+      verdict(profilerRatio <= TARGETS.profilerVsPython),
+    ],
+    [
+      `profiler memory_record peak RSS ≤ ${TARGETS.rssMiB} MiB`,
+      `${r.profiler.maxRssMiB.toFixed(0)} MiB`,
+      verdict(r.profiler.maxRssMiB <= TARGETS.rssMiB),
+    ],
     r.startup.missing
       ? ['Action start-up ≤ 300 ms', 'not measured (dist/index.js missing)', '**miss**']
       : ['Action start-up ≤ 300 ms', `${r.startup.ms.toFixed(0)} ms`, verdict(r.startup.ms <= TARGETS.startupMs)],
   ];
   targets.push(
-    ['HTML page ≤ 5 MB at 4,096 devices + 100,000 kernels', kB(rep.html.bytes), verdict(rep.html.bytes <= TARGETS.htmlBytes)],
-    ['PR comment < 65,536 characters', `${rep.comment.bytes.toLocaleString('en')} bytes`, verdict(rep.comment.bytes < TARGETS.commentChars)],
+    [
+      'HTML page ≤ 5 MB at 4,096 devices + 100,000 kernels',
+      kB(rep.html.bytes),
+      verdict(rep.html.bytes <= TARGETS.htmlBytes),
+    ],
+    [
+      'PR comment < 65,536 characters',
+      `${rep.comment.bytes.toLocaleString('en')} bytes`,
+      verdict(rep.comment.bytes < TARGETS.commentChars),
+    ],
     ['job summary < 1 MiB', kB(rep.summary.bytes), verdict(rep.summary.bytes < TARGETS.summaryBytes)],
-    [`npm package ≤ ${kB(TARGETS.packageUnpackedBytes)} unpacked`, kB(pkg.unpackedSize), verdict(pkg.unpackedSize <= TARGETS.packageUnpackedBytes)],
+    [
+      `npm package ≤ ${kB(TARGETS.packageUnpackedBytes)} unpacked`,
+      kB(pkg.unpackedSize),
+      verdict(pkg.unpackedSize <= TARGETS.packageUnpackedBytes),
+    ],
   );
-  const targetTable = ['| target | measured | verdict |', '|---|---|---|', ...targets.map((t) => `| ${t.join(' | ')} |`)].join('\n');
-  const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown').trim();
+  const targetTable = [
+    '| target | measured | verdict |',
+    '|---|---|---|',
+    ...targets.map((t) => `| ${t.join(' | ')} |`),
+  ].join('\n');
+  const cpu = (
+    readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ??
+    cpus()[0]?.model ??
+    'unknown'
+  ).trim();
   const date = new Date().toISOString().slice(0, 10);
   const rel = (p) => relative(ROOT, p);
   const startupNote = r.startup.missing
@@ -736,7 +1099,12 @@ function render(o, r) {
   const markdown = `# Benchmark results
 
 ${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Machine: ${cpus().length} cores, ${cpu}; Node ${process.version}; ${date}; locale ${process.env.LC_ALL || process.env.LANG || 'POSIX'}; 1-minute load average ${r.load.map((l) => l.toFixed(1)).join(' before, ')} after the timed runs${r.load[0] > cpus().length / 2 ? ' (a busy machine: times are noisy, rerun when idle)' : ''}${EXTRA_CA_CERTS_WAS_SET ? '; NODE_EXTRA_CA_CERTS was set here and is unset for the timed processes (it costs every node start ~0.1 s)' : ''}.
-Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling.slice(0, -1).map((x) => x.label).join(' and ')}); the profiler file from \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
+Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks 8 --devices 8 --csv-rows ${o.csvRows} --seed ${o.seed}\` (scaling points: the same with ${r.scaling
+    .slice(0, -1)
+    .map((x) => x.label)
+    .join(
+      ' and ',
+    )}); the profiler file from \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
 Record-dense plog: \`--plog-bytes ${sizeLabel(o.denseBytes)} --csv-rows 0 --record-share ${DENSE_RECORD_SHARE}\` (records dumped throughout every process, every generation, glued and wrapped ones, allocation failures in every shape). Quoted CSV: \`--plog-bytes 256KiB --ranks 1 --csv-rows ${o.csvRows} --quoted-share ${QUOTED_SHARE} --no-legacy-csv\`.
 Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.
 Peak RSS: ${RSS_METHOD}.
@@ -821,20 +1189,45 @@ const DUMP_BYTES_PER_STEP = 502_000;
 
 async function benchMemscope(o) {
   const seedTag = `seed-${o.seed}`;
-  const makeDump = (options) => async ({ out }) => {
-    mkdirSync(out, { recursive: true });
-    const stats = {};
-    const r = await writeMemscopeDump(join(out, 'memscope_dump.csv'), { ...options, stats });
-    writeFileSync(join(out, 'stats.json'), JSON.stringify({ ...stats, ...r }));
-    return { log: `generated ${(r.bytes / MiB).toFixed(0)} MiB, ${r.rows} rows, ${stats.launches} launches` };
-  };
+  const makeDump =
+    (options) =>
+    async ({ out }) => {
+      mkdirSync(out, { recursive: true });
+      const stats = {};
+      const r = await writeMemscopeDump(join(out, 'memscope_dump.csv'), { ...options, stats });
+      writeFileSync(join(out, 'stats.json'), JSON.stringify({ ...stats, ...r }));
+      return { log: `generated ${(r.bytes / MiB).toFixed(0)} MiB, ${r.rows} rows, ${stats.launches} launches` };
+    };
   const steps = Math.max(1, Math.round(o.dumpBytes / DUMP_BYTES_PER_STEP));
-  const big = await ensureCorpus(`memscope-${sizeLabel(o.dumpBytes)}-${seedTag}`, { steps, seed: o.seed }, makeDump({ steps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed, leakFromStep: 2, leakBytes: 4000256 }));
+  const big = await ensureCorpus(
+    `memscope-${sizeLabel(o.dumpBytes)}-${seedTag}`,
+    { steps, seed: o.seed },
+    makeDump({ steps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed, leakFromStep: 2, leakBytes: 4000256 }),
+  );
   const launchSteps = Math.round(o.launches / DUMP_OPS_PER_STEP);
-  const base = await ensureCorpus(`memscope-base-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed }));
-  const current = await ensureCorpus(`memscope-current-${o.launches}-${seedTag}`, { launchSteps, seed: o.seed + 1 }, makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, differences: 0.01 }));
+  const base = await ensureCorpus(
+    `memscope-base-${o.launches}-${seedTag}`,
+    { launchSteps, seed: o.seed },
+    makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed }),
+  );
+  const current = await ensureCorpus(
+    `memscope-current-${o.launches}-${seedTag}`,
+    { launchSteps, seed: o.seed + 1 },
+    makeDump({ steps: launchSteps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, differences: 0.01 }),
+  );
   // The second 1 GiB dump: the same run with 0.4% of its launches altered (half resized, half an extra op after).
-  const bigVariant = await ensureCorpus(`memscope-${sizeLabel(o.dumpBytes)}-variant-${seedTag}`, { steps, seed: o.seed + 1 }, makeDump({ steps, opsPerStep: DUMP_OPS_PER_STEP, seed: o.seed + 1, leakFromStep: 2, leakBytes: 4000256, differences: 0.004 }));
+  const bigVariant = await ensureCorpus(
+    `memscope-${sizeLabel(o.dumpBytes)}-variant-${seedTag}`,
+    { steps, seed: o.seed + 1 },
+    makeDump({
+      steps,
+      opsPerStep: DUMP_OPS_PER_STEP,
+      seed: o.seed + 1,
+      leakFromStep: 2,
+      leakBytes: 4000256,
+      differences: 0.004,
+    }),
+  );
   const bigDump = join(big, 'memscope_dump.csv');
   const bigVariantDump = join(bigVariant, 'memscope_dump.csv');
   const baseDump = join(base, 'memscope_dump.csv');
@@ -852,7 +1245,8 @@ async function benchMemscope(o) {
   const stepKeys = Object.keys(snapshot.sections?.steps ?? {});
   if (stepKeys.length !== 2 * steps) fail(`parse --dump: expected ${2 * steps} step keys, got ${stepKeys.length}`);
   const leak = snapshot.sections?.stepLeaks?.['dev0/PTA'];
-  if (leak?.blocks !== steps - 2 || leak?.bytes !== (steps - 2) * 4000256) fail(`parse --dump: expected a step leak of ${steps - 2} blocks, got ${JSON.stringify(leak)}`);
+  if (leak?.blocks !== steps - 2 || leak?.bytes !== (steps - 2) * 4000256)
+    fail(`parse --dump: expected a step leak of ${steps - 2} blocks, got ${JSON.stringify(leak)}`);
   log(`verified parse --dump: ${steps} steps, a step leak of ${steps - 2} blocks`);
   const verifyCompare = async (baseFile, currentFile, stats) => {
     const r = await measure(['node', CLI, 'compare-dumps', baseFile, currentFile], { keepStdout: true });
@@ -860,7 +1254,9 @@ async function benchMemscope(o) {
     const lines = r.stdout.split('\n').slice(2, -1);
     const added = lines.filter((l) => l.split(',')[3] === 'N/A').length;
     if (lines.length !== stats.launches || added !== stats.extraLaunches) {
-      fail(`compare-dumps: expected ${stats.launches} rows with ${stats.extraLaunches} compare-only, got ${lines.length} with ${added}`);
+      fail(
+        `compare-dumps: expected ${stats.launches} rows with ${stats.extraLaunches} compare-only, got ${lines.length} with ${added}`,
+      );
     }
     log(`verified compare-dumps: ${lines.length} rows, ${added} compare-only`);
     return r;
@@ -868,17 +1264,41 @@ async function benchMemscope(o) {
   const compared = await verifyCompare(baseDump, currentDump, currentStats);
   const comparedBig = await verifyCompare(bigDump, bigVariantDump, variantStats);
 
-  const pythonRead = (files) => ['python3', '-c', "import csv,sys\nfor f in sys.argv[1:]: n=sum(1 for _ in csv.reader(open(f,newline='')))", ...files];
-  const parseDump = await timeSideBySide('parse --dump', ['node', CLI, 'parse', '--dump', bigDump, '--json'], pythonRead([bigDump]), o.runs, parsed.stdout);
-  const compareDumps = await timeSideBySide('compare-dumps', ['node', CLI, 'compare-dumps', baseDump, currentDump], pythonRead([baseDump, currentDump]), o.runs, compared.stdout);
-  const compareBig = await timeSideBySide('compare-dumps 2 x 1 GiB', ['node', CLI, 'compare-dumps', bigDump, bigVariantDump], pythonRead([bigDump, bigVariantDump]), o.runs, comparedBig.stdout);
+  const pythonRead = (files) => [
+    'python3',
+    '-c',
+    "import csv,sys\nfor f in sys.argv[1:]: n=sum(1 for _ in csv.reader(open(f,newline='')))",
+    ...files,
+  ];
+  const parseDump = await timeSideBySide(
+    'parse --dump',
+    ['node', CLI, 'parse', '--dump', bigDump, '--json'],
+    pythonRead([bigDump]),
+    o.runs,
+    parsed.stdout,
+  );
+  const compareDumps = await timeSideBySide(
+    'compare-dumps',
+    ['node', CLI, 'compare-dumps', baseDump, currentDump],
+    pythonRead([baseDump, currentDump]),
+    o.runs,
+    compared.stdout,
+  );
+  const compareBig = await timeSideBySide(
+    'compare-dumps 2 x 1 GiB',
+    ['node', CLI, 'compare-dumps', bigDump, bigVariantDump],
+    pythonRead([bigDump, bigVariantDump]),
+    o.runs,
+    comparedBig.stdout,
+  );
   const s = (ms) => (ms / 1000).toFixed(2);
   const bytes = (f) => statSync(f).size;
   const parseRatio = parseDump.ms / parseDump.refMs;
   const compareRatio = compareDumps.ms / compareDumps.refMs;
   const compareBigRatio = compareBig.ms / compareBig.refMs;
   const verdict = (ok) => (ok ? 'pass' : '**miss**');
-  const rss = (r) => `${r.rssMiB.toFixed(0)} MiB (max ${r.maxRssMiB.toFixed(0)}): ≤ ${TARGETS.dumpRssMiB} MiB ${verdict(r.maxRssMiB <= TARGETS.dumpRssMiB)}`;
+  const rss = (r) =>
+    `${r.rssMiB.toFixed(0)} MiB (max ${r.maxRssMiB.toFixed(0)}): ≤ ${TARGETS.dumpRssMiB} MiB ${verdict(r.maxRssMiB <= TARGETS.dumpRssMiB)}`;
   return `## msMemScope dumps
 
 ${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Dumps from \`bench/memscope-generate.mjs\` (G5 header, rows written late as the tool does, ${DUMP_OPS_PER_STEP} ops a step, 4 rows an op);
@@ -922,7 +1342,9 @@ async function benchSnapshot(o) {
   const file = join(scratch, 'memory_snapshot.pickle');
   const t0 = Date.now();
   const expected = writeMemorySnapshot(file, { bytes: o.snapshotBytes, seed: o.seed });
-  log(`generated ${(expected.bytes / MiB).toFixed(0)} MiB, ${expected.entries.toLocaleString('en')} trace entries in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `generated ${(expected.bytes / MiB).toFixed(0)} MiB, ${expected.entries.toLocaleString('en')} trace entries in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   warm(scratch);
   try {
     const parsed = await measure(['node', CLI, 'parse', '--memory-snapshot', file, '--json'], { keepStdout: true });
@@ -930,12 +1352,26 @@ async function benchSnapshot(o) {
     const allocator = JSON.parse(parsed.stdout).sections?.allocator ?? {};
     const allocated = allocator['dev0/allocated'];
     const reserved = allocator['dev0/reserved'];
-    if (allocated?.peak !== expected.peakAllocated || reserved?.peak !== expected.peakReserved || allocated?.traceEntries !== expected.entries) {
-      fail(`parse --memory-snapshot: expected peaks ${expected.peakAllocated} / ${expected.peakReserved} over ${expected.entries} entries, got ${JSON.stringify({ allocated, reserved })}`);
+    if (
+      allocated?.peak !== expected.peakAllocated ||
+      reserved?.peak !== expected.peakReserved ||
+      allocated?.traceEntries !== expected.entries
+    ) {
+      fail(
+        `parse --memory-snapshot: expected peaks ${expected.peakAllocated} / ${expected.peakReserved} over ${expected.entries} entries, got ${JSON.stringify({ allocated, reserved })}`,
+      );
     }
-    log(`verified parse --memory-snapshot: peak allocated ${expected.peakAllocated}, peak reserved ${expected.peakReserved}, ${expected.entries} entries`);
+    log(
+      `verified parse --memory-snapshot: peak allocated ${expected.peakAllocated}, peak reserved ${expected.peakReserved}, ${expected.entries} entries`,
+    );
     const python = ['python3', '-c', "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", file];
-    const t = await timeSideBySide('parse --memory-snapshot', ['node', CLI, 'parse', '--memory-snapshot', file, '--json'], python, o.runs, parsed.stdout);
+    const t = await timeSideBySide(
+      'parse --memory-snapshot',
+      ['node', CLI, 'parse', '--memory-snapshot', file, '--json'],
+      python,
+      o.runs,
+      parsed.stdout,
+    );
     const pythonRss = await measure(python);
     const ratio = t.ms / t.refMs;
     const s = (ms) => (ms / 1000).toFixed(2);
@@ -987,7 +1423,7 @@ function writeJobLog(file, bytes) {
     const batch = [];
     let batchBytes = 0;
     for (let step = 0; written + batchBytes < bytes; step++) {
-      const line = `2026-12-04T10:${String((step >> 6) % 60).padStart(2, '0')}:${String(step % 60).padStart(2, '0')}.${String(step % 1000).padStart(3, '0')}Z [rank${step % 8}]: step ${step} | loss ${(2 + ((step * 7919) % 1000) / 1000).toFixed(4)} | lr 1.0e-04 | grad_norm ${((step * 104729) % 1000 / 1000).toFixed(3)} | tokens/s ${50000 + (step % 4096)} | mem 48.21 GiB\n`;
+      const line = `2026-12-04T10:${String((step >> 6) % 60).padStart(2, '0')}:${String(step % 60).padStart(2, '0')}.${String(step % 1000).padStart(3, '0')}Z [rank${step % 8}]: step ${step} | loss ${(2 + ((step * 7919) % 1000) / 1000).toFixed(4)} | lr 1.0e-04 | grad_norm ${(((step * 104729) % 1000) / 1000).toFixed(3)} | tokens/s ${50000 + (step % 4096)} | mem 48.21 GiB\n`;
       batch.push(line);
       batchBytes += line.length;
       lines++;
@@ -1015,14 +1451,23 @@ async function benchJobLog(o) {
   const file = join(scratch, 'train.log');
   const t0 = Date.now();
   const log_ = writeJobLog(file, o.jobLogBytes);
-  log(`generated a ${(log_.bytes / MiB).toFixed(0)} MiB job log, ${log_.lines.toLocaleString('en')} lines, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `generated a ${(log_.bytes / MiB).toFixed(0)} MiB job log, ${log_.lines.toLocaleString('en')} lines, in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   warm(scratch);
   try {
     const parsed = await measure(['node', CLI, 'parse', '--job-log', file, '--json'], { keepStdout: true });
     if (parsed.code !== 0) fail(`parse --job-log exited with ${parsed.code}: ${parsed.stderr}`);
     const ooms = Object.values(JSON.parse(parsed.stdout).sections?.ooms ?? {});
-    if (ooms.length !== 1 || ooms[0].requested !== 1.5 * 1024 * MiB || ooms[0].line !== log_.lines || ooms[0].cause !== 'fragmentation') {
-      fail(`parse --job-log: expected one fragmentation OOM of 1.5 GiB at line ${log_.lines}, got ${JSON.stringify(ooms)}`);
+    if (
+      ooms.length !== 1 ||
+      ooms[0].requested !== 1.5 * 1024 * MiB ||
+      ooms[0].line !== log_.lines ||
+      ooms[0].cause !== 'fragmentation'
+    ) {
+      fail(
+        `parse --job-log: expected one fragmentation OOM of 1.5 GiB at line ${log_.lines}, got ${JSON.stringify(ooms)}`,
+      );
     }
     log(`verified parse --job-log: one OOM at line ${log_.lines}, fragmentation`);
     const reference = ['node', '--input-type=module', '-e', READ_AND_INDEXOF, file];

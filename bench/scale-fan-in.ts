@@ -14,17 +14,32 @@ const dir = mkdtempSync(join(tmpdir(), 'amg-fan-in-'));
 const snapshot = JSON.stringify({
   version: 2,
   sections: {
-    modules: Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`DEV_MEM/dev${i >> 4}/M${i % 15}`, { peak: i * 4096, current: i, allocs: 1, frees: 0 }])),
+    modules: Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [
+        `DEV_MEM/dev${i >> 4}/M${i % 15}`,
+        { peak: i * 4096, current: i, allocs: 1, frees: 0 },
+      ]),
+    ),
   },
   series: {},
   meta: { files: 8, records: 120, skipped: 0, allocFailures: {} },
 });
-for (let i = 0; i < count; i++) fake.addArtifact({ name: `memory-snapshot-node-${i}`, runId: 9001, files: { [`node-${i}.memory-snapshot.json`]: snapshot } });
+for (let i = 0; i < count; i++)
+  fake.addArtifact({
+    name: `memory-snapshot-node-${i}`,
+    runId: 9001,
+    files: { [`node-${i}.memory-snapshot.json`]: snapshot },
+  });
 const env = fake.env({ runId: 9001 });
 const time = async (concurrency: number): Promise<number> => {
   const target = join(dir, `c${concurrency}-${Math.random()}`);
   const t0 = performance.now();
-  const { downloaded } = await downloadArtifacts({ patterns: ['memory-snapshot-node-*'], dir: target, concurrency, env });
+  const { downloaded } = await downloadArtifacts({
+    patterns: ['memory-snapshot-node-*'],
+    dir: target,
+    concurrency,
+    env,
+  });
   const ms = performance.now() - t0;
   if (downloaded.length !== count) throw new Error(`downloaded ${downloaded.length} of ${count}`);
   rmSync(target, { recursive: true, force: true });

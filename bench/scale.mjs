@@ -19,7 +19,23 @@ const ROOT = dirname(BENCH);
 const CLI = join(ROOT, 'dist', 'cli.js');
 const MiB = 1024 * 1024;
 const TARGETS = { checkMs: 1500, checkRssMiB: 250, mergeMs: 1000 };
-const MODULES = ['APP', 'HCCL', 'RUNTIME', 'GE', 'AICPU_SCHEDULE', 'HCCP_SCHEDULE', 'ASCENDCL', 'DVPP', 'TSDAEMON', 'FMK', 'AICPU', 'DRV', 'PROFILING', 'DEBUG', 'DMP'];
+const MODULES = [
+  'APP',
+  'HCCL',
+  'RUNTIME',
+  'GE',
+  'AICPU_SCHEDULE',
+  'HCCP_SCHEDULE',
+  'ASCENDCL',
+  'DVPP',
+  'TSDAEMON',
+  'FMK',
+  'AICPU',
+  'DRV',
+  'PROFILING',
+  'DEBUG',
+  'DMP',
+];
 
 const quick = process.argv.includes('--quick');
 const historyOnly = process.argv.includes('--history-only');
@@ -44,7 +60,10 @@ function measure(argv, cwd) {
   return new Promise((done, reject) => {
     const timeFile = join(scratch, 'time.txt');
     const t0 = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, ...argv], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, ...argv], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
@@ -60,7 +79,8 @@ async function timed(label, argv, cwd, expectCode) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const r = await measure(argv, cwd);
-    if (r.code !== expectCode) throw new Error(`${label}: exit ${r.code}, expected ${expectCode}: ${r.err.slice(0, 400)}`);
+    if (r.code !== expectCode)
+      throw new Error(`${label}: exit ${r.code}, expected ${expectCode}: ${r.err.slice(0, 400)}`);
     runs.push(r);
   }
   const ms = median(runs.map((r) => r.ms));
@@ -76,8 +96,22 @@ const module = (peak) => ({ peak, current: peak, allocs: 10, frees: 4 });
  * each section's keys in natural order (dev2 before dev10).
  */
 const collator = new Intl.Collator('en', { numeric: true });
-const sorted = (v, order) => (Array.isArray(v) ? v.map((x) => sorted(x)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort(order).map((k) => [k, sorted(v[k])])) : v);
-const naturalSections = (byName) => Object.fromEntries(Object.keys(byName).sort().map((name) => [name, sorted(byName[name], collator.compare)]));
+const sorted = (v, order) =>
+  Array.isArray(v)
+    ? v.map((x) => sorted(x))
+    : v !== null && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort(order)
+            .map((k) => [k, sorted(v[k])]),
+        )
+      : v;
+const naturalSections = (byName) =>
+  Object.fromEntries(
+    Object.keys(byName)
+      .sort()
+      .map((name) => [name, sorted(byName[name], collator.compare)]),
+  );
 const asWritten = (v) => {
   const document = sorted(v);
   document.sections = naturalSections(v.sections);
@@ -86,11 +120,20 @@ const asWritten = (v) => {
 };
 /** The inputs must be what the tool itself writes (key order decides whether the gate sorts): it rewrites one unchanged. */
 function sameAsTheTool(file) {
-  const rewritten = spawnSync('node', [CLI, 'parse', '--snapshot', file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (rewritten.status !== 0 || rewritten.stdout !== readFileSync(file, 'utf8')) throw new Error(`${file} is not written as the tool writes it: fix asWritten in bench/scale.mjs`);
+  const rewritten = spawnSync('node', [CLI, 'parse', '--snapshot', file, '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (rewritten.status !== 0 || rewritten.stdout !== readFileSync(file, 'utf8'))
+    throw new Error(`${file} is not written as the tool writes it: fix asWritten in bench/scale.mjs`);
 }
 const kernel = (diff) => ({ diff, rows: 3, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
-const meta = (devices) => ({ files: devices.length, records: devices.length * MODULES.length, skipped: 0, allocFailures: Object.fromEntries(devices.map((d) => [d, 0])) });
+const meta = (devices) => ({
+  files: devices.length,
+  records: devices.length * MODULES.length,
+  skipped: 0,
+  allocFailures: Object.fromEntries(devices.map((d) => [d, 0])),
+});
 
 /**
  * A run of `devices` devices × 15 modules and `kernels` kernels: each module's peak alike on every device (within 5%,
@@ -119,36 +162,144 @@ writeFileSync(join(checkDir, 'baseline.json'), asWritten(runSnapshot(DEVICES, KE
 writeFileSync(join(checkDir, 'run.memory-snapshot.json'), asWritten(runSnapshot(DEVICES, KERNELS, 1.5)));
 sameAsTheTool(join(checkDir, 'run.memory-snapshot.json'));
 const tsRun = (args) => {
-  const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   if (run.status !== 0) throw new Error(`${args[0]}: ${run.stderr}`);
   return run.stdout;
 };
 /** The history's parts in one process (bench/history.ts): this job's, then the job whose kernels run on every device. */
 function historyParts() {
-  const parts = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--snapshot', join(checkDir, 'baseline.json'), '--run', join(checkDir, 'run.memory-snapshot.json'), '--runs', String(RUNS)]).trim());
-  log(`history in one process: read ${parts.read} ms, band ${parts.band} ms, append ${parts.append} ms, trends ${parts.trends} ms: added ${parts.added} ms (CPU)`);
-  const rolled = JSON.parse(tsRun([join(BENCH, 'history.ts'), '--devices', String(DEVICES), '--kernels', String(KERNELS), '--runs', String(RUNS)]).trim());
-  log(`history in one process, kernels on every device: read ${rolled.read} ms, band ${rolled.band} ms, append ${rolled.append} ms, trends ${rolled.trends} ms: added ${rolled.added} ms (CPU)`);
+  const parts = JSON.parse(
+    tsRun([
+      join(BENCH, 'history.ts'),
+      '--snapshot',
+      join(checkDir, 'baseline.json'),
+      '--run',
+      join(checkDir, 'run.memory-snapshot.json'),
+      '--runs',
+      String(RUNS),
+    ]).trim(),
+  );
+  log(
+    `history in one process: read ${parts.read} ms, band ${parts.band} ms, append ${parts.append} ms, trends ${parts.trends} ms: added ${parts.added} ms (CPU)`,
+  );
+  const rolled = JSON.parse(
+    tsRun([
+      join(BENCH, 'history.ts'),
+      '--devices',
+      String(DEVICES),
+      '--kernels',
+      String(KERNELS),
+      '--runs',
+      String(RUNS),
+    ]).trim(),
+  );
+  log(
+    `history in one process, kernels on every device: read ${rolled.read} ms, band ${rolled.band} ms, append ${rolled.append} ms, trends ${rolled.trends} ms: added ${rolled.added} ms (CPU)`,
+  );
   return { parts, rolled };
 }
-const check = historyOnly ? undefined : await timed(`check ${DEVICES} devices`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json'], checkDir, 1);
-const checkReport = historyOnly ? undefined : await timed(`check ${DEVICES} devices --report`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--report', 'report.json'], checkDir, 1);
+const check = historyOnly
+  ? undefined
+  : await timed(
+      `check ${DEVICES} devices`,
+      ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json'],
+      checkDir,
+      1,
+    );
+const checkReport = historyOnly
+  ? undefined
+  : await timed(
+      `check ${DEVICES} devices --report`,
+      [
+        'node',
+        CLI,
+        'check',
+        '--baseline',
+        'baseline.json',
+        '--snapshot',
+        'run.memory-snapshot.json',
+        '--report',
+        'report.json',
+      ],
+      checkDir,
+      1,
+    );
 const checkReportBytes = historyOnly ? 0 : statSync(join(checkDir, 'report.json')).size;
 
 // 1b. the history at this size (issue 23): main's 200 earlier runs of this job, then the same check with it read,
 // the noise band on and the trends drawn, against the same check without; and the history's own parts in one process.
 log('writing a 200-point history of the baseline run');
-tsRun([join(BENCH, 'history.ts'), '--write-history', join(checkDir, 'history.jsonl'), '--snapshot', join(checkDir, 'baseline.json')]);
+tsRun([
+  join(BENCH, 'history.ts'),
+  '--write-history',
+  join(checkDir, 'history.jsonl'),
+  '--snapshot',
+  join(checkDir, 'baseline.json'),
+]);
 const historyBytes = statSync(join(checkDir, 'history.jsonl')).size;
 writeFileSync(join(checkDir, 'band.json'), `${JSON.stringify({ history: { window: 20, minPoints: 5 } })}\n`);
-const checkMarkdown = await timed(`check ${DEVICES} devices --markdown`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--markdown', 'summary.md'], checkDir, 1);
-const checkHistory = await timed(`check ${DEVICES} devices --markdown --history (200 points, noise band)`, ['node', CLI, 'check', '--baseline', 'baseline.json', '--snapshot', 'run.memory-snapshot.json', '--markdown', 'summary.md', '--config', 'band.json', '--history', 'history.jsonl'], checkDir, 1);
-const show = await timed('history show (200 points)', ['node', CLI, 'history', 'show', '--history', 'history.jsonl'], checkDir, 0);
+const checkMarkdown = await timed(
+  `check ${DEVICES} devices --markdown`,
+  [
+    'node',
+    CLI,
+    'check',
+    '--baseline',
+    'baseline.json',
+    '--snapshot',
+    'run.memory-snapshot.json',
+    '--markdown',
+    'summary.md',
+  ],
+  checkDir,
+  1,
+);
+const checkHistory = await timed(
+  `check ${DEVICES} devices --markdown --history (200 points, noise band)`,
+  [
+    'node',
+    CLI,
+    'check',
+    '--baseline',
+    'baseline.json',
+    '--snapshot',
+    'run.memory-snapshot.json',
+    '--markdown',
+    'summary.md',
+    '--config',
+    'band.json',
+    '--history',
+    'history.jsonl',
+  ],
+  checkDir,
+  1,
+);
+const show = await timed(
+  'history show (200 points)',
+  ['node', CLI, 'history', 'show', '--history', 'history.jsonl'],
+  checkDir,
+  0,
+);
 // The same at this size when the kernels' names run on every device (they roll up into key groups).
 const { parts, rolled } = historyParts();
 if (historyOnly) {
   // The history's rows as the full run writes them, printed (RESULTS.md is left as it is).
-  console.log(JSON.stringify({ loadBefore, historyBytes, checkMarkdown, checkHistory, addedCpuMs: checkHistory.cpuMs - checkMarkdown.cpuMs, show, parts, rolled }));
+  console.log(
+    JSON.stringify({
+      loadBefore,
+      historyBytes,
+      checkMarkdown,
+      checkHistory,
+      addedCpuMs: checkHistory.cpuMs - checkMarkdown.cpuMs,
+      show,
+      parts,
+      rolled,
+    }),
+  );
   process.exit(0);
 }
 
@@ -159,23 +310,47 @@ mkdirSync(mergeDir);
 const perNode = Math.round(KERNELS / DEVICES);
 for (let d = 0; d < DEVICES; d++) {
   const modules = Object.fromEntries(MODULES.map((m, j) => [`DEV_MEM/dev${d}/${m}`, module((j + 1) * 64 * MiB)]));
-  const kernels = Object.fromEntries(Array.from({ length: perNode }, (_, k) => [`dev${d}/aclnnOp_${k}`, kernel(k * 4096)]));
-  const nodes = { [`node-${d >> 3}`]: { devices: [`dev${d}`], files: 1, records: MODULES.length, skipped: 0, environment: { cann: '8.3.RC1' } } };
-  writeFileSync(join(mergeDir, `rank-${d}.memory-snapshot.json`), asWritten({ version: 2, sections: { kernels, modules }, series: {}, meta: { ...meta([`dev${d}`]), nodes } }));
+  const kernels = Object.fromEntries(
+    Array.from({ length: perNode }, (_, k) => [`dev${d}/aclnnOp_${k}`, kernel(k * 4096)]),
+  );
+  const nodes = {
+    [`node-${d >> 3}`]: {
+      devices: [`dev${d}`],
+      files: 1,
+      records: MODULES.length,
+      skipped: 0,
+      environment: { cann: '8.3.RC1' },
+    },
+  };
+  writeFileSync(
+    join(mergeDir, `rank-${d}.memory-snapshot.json`),
+    asWritten({ version: 2, sections: { kernels, modules }, series: {}, meta: { ...meta([`dev${d}`]), nodes } }),
+  );
 }
 sameAsTheTool(join(mergeDir, 'rank-0.memory-snapshot.json'));
-const merge = await timed(`merge ${DEVICES} snapshots`, ['node', CLI, 'parse', '--snapshot', '.', '--json', '--out', join(scratch, 'merged.json')], mergeDir, 0);
+const merge = await timed(
+  `merge ${DEVICES} snapshots`,
+  ['node', CLI, 'parse', '--snapshot', '.', '--json', '--out', join(scratch, 'merged.json')],
+  mergeDir,
+  0,
+);
 const merged = JSON.parse(readFileSync(join(scratch, 'merged.json'), 'utf8'));
 if (Object.keys(merged.sections.modules).length !== DEVICES * MODULES.length) throw new Error('merge lost modules');
 
 // 3. fan-in of ARTIFACTS snapshot artifacts from the loopback fake: 8 at a time vs one after another (in-process).
-const fanIn = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', join(BENCH, 'scale-fan-in.ts'), String(ARTIFACTS), String(RUNS)], {
-  cwd: ROOT,
-  encoding: 'utf8',
-});
+const fanIn = spawnSync(
+  process.execPath,
+  ['--import', './test/helpers/ts-loader.mjs', join(BENCH, 'scale-fan-in.ts'), String(ARTIFACTS), String(RUNS)],
+  {
+    cwd: ROOT,
+    encoding: 'utf8',
+  },
+);
 if (fanIn.status !== 0) throw new Error(`fan-in: ${fanIn.stderr}`);
 const fan = JSON.parse(fanIn.stdout);
-log(`fan-in ${ARTIFACTS}: ${fan.parallelMs.toFixed(0)} ms at 8, ${fan.sequentialMs.toFixed(0)} ms at 1; with ${fan.latencyMs} ms per request: ${fan.latency.parallelMs.toFixed(0)} ms at 8, ${fan.latency.sequentialMs.toFixed(0)} ms at 1`);
+log(
+  `fan-in ${ARTIFACTS}: ${fan.parallelMs.toFixed(0)} ms at 8, ${fan.sequentialMs.toFixed(0)} ms at 1; with ${fan.latencyMs} ms per request: ${fan.latency.parallelMs.toFixed(0)} ms at 8, ${fan.latency.sequentialMs.toFixed(0)} ms at 1`,
+);
 
 const pass = (ok) => (ok ? 'pass' : '**miss**');
 const section = `<!-- scale-out:start -->
@@ -214,6 +389,9 @@ if (!quick) {
   const resultsFile = join(BENCH, 'RESULTS.md');
   const current = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
   const marked = /<!-- scale-out:start -->[\s\S]*<!-- scale-out:end -->\n/;
-  writeFileSync(resultsFile, marked.test(current) ? current.replace(marked, section) : `${current.trimEnd()}\n\n${section}`);
+  writeFileSync(
+    resultsFile,
+    marked.test(current) ? current.replace(marked, section) : `${current.trimEnd()}\n\n${section}`,
+  );
   log(`wrote ${relative(ROOT, resultsFile)}`);
 }

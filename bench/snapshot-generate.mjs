@@ -136,7 +136,8 @@ function simulate({ seed, segments, blocksPerSegment, blockBytes, entries, extra
   const segmentBytes = blocksPerSegment * blockBytes;
   const blocks = [];
   for (let s = 0; s < segments; s++) {
-    for (let b = 0; b < blocksPerSegment; b++) blocks.push({ address: base + s * segmentBytes + b * blockBytes, requested: 0, live: false, context: -1 });
+    for (let b = 0; b < blocksPerSegment; b++)
+      blocks.push({ address: base + s * segmentBytes + b * blockBytes, requested: 0, live: false, context: -1 });
   }
   let allocated = 0;
   let peak = 0;
@@ -175,9 +176,21 @@ function simulate({ seed, segments, blocksPerSegment, blockBytes, entries, extra
       allocated += block.requested;
       point();
     } else {
-      emit({ action: 'free_requested', addr: block.address, size: block.requested, context: block.context, stack: block.stack });
+      emit({
+        action: 'free_requested',
+        addr: block.address,
+        size: block.requested,
+        context: block.context,
+        stack: block.stack,
+      });
       point();
-      emit({ action: 'free_completed', addr: block.address, size: block.requested, context: block.context, stack: block.stack });
+      emit({
+        action: 'free_completed',
+        addr: block.address,
+        size: block.requested,
+        context: block.context,
+        stack: block.stack,
+      });
       allocated -= block.requested;
       block.live = false;
       point();
@@ -200,7 +213,14 @@ const BYTES_PER_ENTRY = 62;
  * model/layer0.py's forward. The same seed gives the same allocations whatever these two are.
  */
 export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, extraBytes = 0 }) {
-  const options = { seed, segments: 64, blocksPerSegment: 256, blockBytes: 2 * MiB, entries: Math.max(1000, Math.round(bytes / BYTES_PER_ENTRY)), extraBytes };
+  const options = {
+    seed,
+    segments: 64,
+    blocksPerSegment: 256,
+    blockBytes: 2 * MiB,
+    entries: Math.max(1000, Math.round(bytes / BYTES_PER_ENTRY)),
+    extraBytes,
+  };
   const final = simulate(options, () => {});
   const fd = openSync(path, 'w');
   try {
@@ -227,8 +247,18 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
         noFrames = w.memoize();
       }
     };
-    const segmentList = Array.from({ length: options.segments }, (_, s) => final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment));
-    if (extraBytes > 0) segmentList.push([{ address: 0x12c000000000 + options.segments * segmentBytes, requested: extraBytes, live: true, size: extraBytes }]);
+    const segmentList = Array.from({ length: options.segments }, (_, s) =>
+      final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment),
+    );
+    if (extraBytes > 0)
+      segmentList.push([
+        {
+          address: 0x12c000000000 + options.segments * segmentBytes,
+          requested: extraBytes,
+          live: true,
+          size: extraBytes,
+        },
+      ]);
     for (let s = 0; s < segmentList.length; s++) {
       if (s % BATCH === 0) w.op(0x28);
       const blocks = segmentList[s];
@@ -238,25 +268,49 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       w.op(0x7d);
       w.memoize();
       w.op(0x28);
-      key('device'); w.int(0);
-      key('address'); w.int(blocks[0].address);
-      key('total_size'); w.int(total);
-      key('allocated_size'); w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
-      key('active_size'); w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
-      key('requested_size'); w.int(live.reduce((sum, b) => sum + b.requested, 0));
-      key('stream'); w.int(1276474240);
-      key('segment_pool_id'); w.int(0); w.int(0); w.op(0x86); w.memoize();
-      key('segment_type'); key('large');
-      key('is_expandable'); w.op(0x89);
-      key('frames'); emptyFrames();
-      key('blocks'); w.op(0x5d); w.memoize(); w.op(0x28);
+      key('device');
+      w.int(0);
+      key('address');
+      w.int(blocks[0].address);
+      key('total_size');
+      w.int(total);
+      key('allocated_size');
+      w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
+      key('active_size');
+      w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
+      key('requested_size');
+      w.int(live.reduce((sum, b) => sum + b.requested, 0));
+      key('stream');
+      w.int(1276474240);
+      key('segment_pool_id');
+      w.int(0);
+      w.int(0);
+      w.op(0x86);
+      w.memoize();
+      key('segment_type');
+      key('large');
+      key('is_expandable');
+      w.op(0x89);
+      key('frames');
+      emptyFrames();
+      key('blocks');
+      w.op(0x5d);
+      w.memoize();
+      w.op(0x28);
       for (const b of blocks) {
-        w.op(0x7d); w.memoize(); w.op(0x28);
-        key('address'); w.int(b.address);
-        key('size'); w.int(blockSize(b));
-        key('requested_size'); w.int(b.requested);
-        key('state'); key(b.live ? 'active_allocated' : 'inactive');
-        key('frames'); emptyFrames();
+        w.op(0x7d);
+        w.memoize();
+        w.op(0x28);
+        key('address');
+        w.int(b.address);
+        key('size');
+        w.int(blockSize(b));
+        key('requested_size');
+        w.int(b.requested);
+        key('state');
+        key(b.live ? 'active_allocated' : 'inactive');
+        key('frames');
+        emptyFrames();
         w.op(0x75);
         w.commit();
       }
@@ -266,9 +320,11 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       w.commit();
     }
     key('device_traces');
-    w.op(0x5d); w.memoize();
+    w.op(0x5d);
+    w.memoize();
     // One trace list (a single-device job): a list of one item is pickled with APPEND.
-    w.op(0x5d); w.memoize();
+    w.op(0x5d);
+    w.memoize();
     const frameDicts = new Map();
     const frameDict = (name, filename, line) => {
       const id = `${name}\u0000${filename}\u0000${line}`;
@@ -277,9 +333,12 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       w.op(0x7d);
       const index = w.memoize();
       w.op(0x28);
-      key('name'); key(name);
-      key('filename'); key(filename);
-      key('line'); w.int(line);
+      key('name');
+      key(name);
+      key('filename');
+      key(filename);
+      key('line');
+      w.int(line);
       w.op(0x75);
       frameDicts.set(id, index);
     };
@@ -288,7 +347,9 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       ['linear', '/usr/local/lib/python3.10/site-packages/torch/nn/functional.py', 2822],
       ['_call_impl', torch, 1750],
       ['_wrapped_call_impl', torch, 1739],
-      i === EXTRA_STACK ? ['forward', '/workspace/proj/model/layer0.py', 45 + lineShift] : ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i + lineShift],
+      i === EXTRA_STACK
+        ? ['forward', '/workspace/proj/model/layer0.py', 45 + lineShift]
+        : ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i + lineShift],
       ['_call_impl', torch, 1750],
       ['forward', '/workspace/proj/model/net.py', 88],
       ['train_step', '/workspace/proj/train.py', 40],
@@ -298,11 +359,17 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
     let inBatch = 0;
     simulate(options, (e) => {
       if (inBatch === 0) w.op(0x28);
-      w.op(0x7d); w.memoize(); w.op(0x28);
-      key('action'); key(e.action);
-      key('addr'); w.int(e.addr);
-      key('size'); w.int(e.size);
-      key('stream'); w.int(1276474240);
+      w.op(0x7d);
+      w.memoize();
+      w.op(0x28);
+      key('action');
+      key(e.action);
+      key('addr');
+      w.int(e.addr);
+      key('size');
+      w.int(e.size);
+      key('stream');
+      w.int(1276474240);
       key('frames');
       if (e.context < 0) emptyFrames();
       else {
@@ -330,7 +397,13 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
     w.op(0x61); // the trace list into device_traces
     w.op(0x75); // the top-level dict's two items
     w.end();
-    return { bytes: w.bytes, entries: final.entries, peakAllocated: final.peakAllocated, peakReserved: final.reserved, allocatedAtDump: final.allocatedAtDump };
+    return {
+      bytes: w.bytes,
+      entries: final.entries,
+      peakAllocated: final.peakAllocated,
+      peakReserved: final.reserved,
+      allocatedAtDump: final.allocatedAtDump,
+    };
   } finally {
     closeSync(fd);
   }

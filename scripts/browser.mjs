@@ -1,7 +1,17 @@
 // Headless Chromium from npm for the browser tests and screenshots.mjs: the build packaged in @sparticuz/chromium (x64
 // Linux), else CHROMIUM or a system chromium, driven over CDP with puppeteer-core at a real viewport width.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -36,7 +46,10 @@ export const CHROMIUM_FLAGS = [
 /** The packaged build: @sparticuz/chromium's brotli files, unpacked once into node_modules/.cache (npm ci empties it). */
 async function packagedChromium() {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    return { path: null, reason: `@sparticuz/chromium packages Chromium for x64 Linux only, not ${process.platform}-${process.arch}` };
+    return {
+      path: null,
+      reason: `@sparticuz/chromium packages Chromium for x64 Linux only, not ${process.platform}-${process.arch}`,
+    };
   }
   let dir;
   let bin;
@@ -44,7 +57,10 @@ async function packagedChromium() {
   try {
     // Its package.json is not among its exports: the folder above build/ is the package.
     dir = dirname(require.resolve('@sparticuz/chromium'));
-    while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== '@sparticuz/chromium') {
+    while (
+      !existsSync(join(dir, 'package.json')) ||
+      JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== '@sparticuz/chromium'
+    ) {
       if (dirname(dir) === dir) throw new Error('no package.json');
       dir = dirname(dir);
     }
@@ -63,10 +79,18 @@ async function packagedChromium() {
     mkdirSync(dirname(root), { recursive: true });
     const work = mkdtempSync(`${root}.unpacking-`);
     try {
-      await pipeline(createReadStream(join(bin, 'chromium.br')), createBrotliDecompress(), createWriteStream(join(work, 'chromium'), { mode: 0o755 }));
+      await pipeline(
+        createReadStream(join(bin, 'chromium.br')),
+        createBrotliDecompress(),
+        createWriteStream(join(work, 'chromium'), { mode: 0o755 }),
+      );
       // NSS and expat for the binary (what @sparticuz/chromium unpacks on Amazon Linux), and a font (Open Sans).
       for (const tar of ['al2023.tar.br', 'fonts.tar.br']) {
-        await pipeline(createReadStream(join(bin, tar)), createBrotliDecompress(), createWriteStream(join(work, 'unpack.tar')));
+        await pipeline(
+          createReadStream(join(bin, tar)),
+          createBrotliDecompress(),
+          createWriteStream(join(work, 'unpack.tar')),
+        );
         execFileSync('tar', ['-xf', join(work, 'unpack.tar'), '-C', work]);
       }
       rmSync(join(work, 'unpack.tar'));
@@ -79,7 +103,10 @@ async function packagedChromium() {
       }
     } catch (error) {
       rmSync(work, { recursive: true, force: true });
-      return { path: null, reason: `cannot unpack @sparticuz/chromium ${version} into ${root}: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        path: null,
+        reason: `cannot unpack @sparticuz/chromium ${version} into ${root}: ${error instanceof Error ? error.message : String(error)}`,
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -106,7 +133,10 @@ function systemChromium() {
       if (existsSync(path)) return { path, env: {}, source: path };
     }
   }
-  return { path: null, reason: process.env.CHROMIUM ? `CHROMIUM=${process.env.CHROMIUM} is not a file` : `no ${names.join(', ')} on PATH` };
+  return {
+    path: null,
+    reason: process.env.CHROMIUM ? `CHROMIUM=${process.env.CHROMIUM} is not a file` : `no ${names.join(', ')} on PATH`,
+  };
 }
 
 /** Does this browser start and answer over CDP? null when it does, else why not. */
@@ -187,11 +217,16 @@ export async function openPage(browser, file, width, height = 900) {
 
 /** Waits for `<pre id="result">` to be written (a measuring script's answer), then returns its text. */
 export async function resultOf(page, timeout = 30_000) {
-  await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '') !== '', { timeout, polling: 50 });
+  await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '') !== '', {
+    timeout,
+    polling: 50,
+  });
   return page.$eval('#result', (element) => element.textContent ?? '');
 }
 
 /** Two animation frames: whatever the load event started is laid out and painted. */
 export async function settled(page) {
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(undefined)))));
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(undefined)))),
+  );
 }

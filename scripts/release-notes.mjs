@@ -13,9 +13,14 @@ export function releaseNotes(changelog, version) {
   const lines = changelog.replace(/\r\n/g, '\n').split('\n');
   const heading = (line) => /^## \[([^\]]+)\]/.exec(line)?.[1];
   const start = lines.findIndex((line) => heading(line) === version);
-  if (start === -1) throw new Error(`CHANGELOG.md has no "## [${version}] - YYYY-MM-DD" section: add one (move the Unreleased entries under it)`);
+  if (start === -1)
+    throw new Error(
+      `CHANGELOG.md has no "## [${version}] - YYYY-MM-DD" section: add one (move the Unreleased entries under it)`,
+    );
   if (!/^## \[[^\]]+\] - \d{4}-\d{2}-\d{2}$/.test(lines[start])) {
-    throw new Error(`CHANGELOG.md:${start + 1}: "${lines[start]}" must be "## [${version}] - YYYY-MM-DD" (the release date)`);
+    throw new Error(
+      `CHANGELOG.md:${start + 1}: "${lines[start]}" must be "## [${version}] - YYYY-MM-DD" (the release date)`,
+    );
   }
   const rest = lines.slice(start + 1);
   const end = rest.findIndex((line) => line.startsWith('## ') || /^\[[^\]]+\]: /.test(line));
@@ -34,7 +39,10 @@ export function tagVersion(tag) {
 function main([tag = '', changelogPath = 'CHANGELOG.md', packagePath = 'package.json']) {
   const version = tagVersion(tag);
   const packageVersion = JSON.parse(readFileSync(packagePath, 'utf8')).version;
-  if (packageVersion !== version) throw new Error(`tag ${tag} names ${version} but ${packagePath} says ${packageVersion}: set "version" and tag again`);
+  if (packageVersion !== version)
+    throw new Error(
+      `tag ${tag} names ${version} but ${packagePath} says ${packageVersion}: set "version" and tag again`,
+    );
   process.stdout.write(`${releaseNotes(readFileSync(changelogPath, 'utf8'), version)}\n`);
 }
 

@@ -24,15 +24,27 @@ export function schemaChecksSource(): string {
   // imports. A default import of these CommonJS files is the exports object under Node and the function under rollup's
   // commonjs plugin (they set __esModule), hence `.default ?? `.
   const imports: string[] = [];
-  const code = standaloneCode(ajv, exports).replace(/const (\w+) = require\("(ajv\/dist\/runtime\/[\w-]+)"\)\.default;/g, (_, name: string, path: string) => {
-    imports.push(`import ${name}_module from '${path}.js';`);
-    return `const ${name} = ${name}_module.default ?? ${name}_module;`;
-  });
-  if (!code.startsWith('"use strict";')) throw new Error('ajv standalone code no longer starts with "use strict": check the rewrite in scripts/schema-checks-source.ts');
-  if (code.includes('require(')) throw new Error('ajv standalone code still calls require(): extend the rewrite in scripts/schema-checks-source.ts');
+  const code = standaloneCode(ajv, exports).replace(
+    /const (\w+) = require\("(ajv\/dist\/runtime\/[\w-]+)"\)\.default;/g,
+    (_, name: string, path: string) => {
+      imports.push(`import ${name}_module from '${path}.js';`);
+      return `const ${name} = ${name}_module.default ?? ${name}_module;`;
+    },
+  );
+  if (!code.startsWith('"use strict";'))
+    throw new Error(
+      'ajv standalone code no longer starts with "use strict": check the rewrite in scripts/schema-checks-source.ts',
+    );
+  if (code.includes('require('))
+    throw new Error('ajv standalone code still calls require(): extend the rewrite in scripts/schema-checks-source.ts');
   // Machine-written code nobody reads (the schemas are the source): minified, it is ~100 KB less of every install and
   // of what each run parses. terser's output is deterministic, so the test that regenerates the file still compares bytes.
-  const minified = minify_sync(code.slice('"use strict";'.length), { module: true, compress: true, mangle: true, format: { comments: false } }).code;
+  const minified = minify_sync(code.slice('"use strict";'.length), {
+    module: true,
+    compress: true,
+    mangle: true,
+    format: { comments: false },
+  }).code;
   if (minified === undefined) throw new Error('terser returned no code for the schema checks');
   const table = hashes.map((hash) => `  '${hash}': check_${hash},`).join('\n');
   return `// Written by \`npm run schemas\` (scripts/schema-checks-source.ts) from src/json/precompiled-schemas.ts: do not edit.

@@ -23,7 +23,14 @@ import { findChromium, launch, openPage, settled } from './browser.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({
-  options: { out: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, name: { type: 'string' }, history: { type: 'boolean' }, hosts: { type: 'boolean' } },
+  options: {
+    out: { type: 'string' },
+    markdown: { type: 'string' },
+    html: { type: 'string' },
+    name: { type: 'string' },
+    history: { type: 'boolean' },
+    hosts: { type: 'boolean' },
+  },
 });
 const CLI = join(ROOT, 'dist', 'cli.js');
 /**
@@ -34,13 +41,116 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const HOST_RULES = {
   // html-pipeline's SanitizationFilter allow-list plus span, abbr, details and summary (GitLab's doc/user/markdown.md).
   gitlab: {
-    label: 'GitLab', mermaid: true,
-    tags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8', 'br', 'b', 'i', 'strong', 'em', 'a', 'pre', 'code', 'img', 'tt', 'div', 'ins', 'del', 'sup', 'sub', 'p', 'ol', 'ul', 'table', 'thead', 'tbody', 'tfoot', 'blockquote', 'dl', 'dt', 'dd', 'kbd', 'q', 'samp', 'var', 'hr', 'ruby', 'rt', 'rp', 'li', 'tr', 'td', 'th', 's', 'strike', 'span', 'abbr', 'details', 'summary'],
+    label: 'GitLab',
+    mermaid: true,
+    tags: [
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'h7',
+      'h8',
+      'br',
+      'b',
+      'i',
+      'strong',
+      'em',
+      'a',
+      'pre',
+      'code',
+      'img',
+      'tt',
+      'div',
+      'ins',
+      'del',
+      'sup',
+      'sub',
+      'p',
+      'ol',
+      'ul',
+      'table',
+      'thead',
+      'tbody',
+      'tfoot',
+      'blockquote',
+      'dl',
+      'dt',
+      'dd',
+      'kbd',
+      'q',
+      'samp',
+      'var',
+      'hr',
+      'ruby',
+      'rt',
+      'rp',
+      'li',
+      'tr',
+      'td',
+      'th',
+      's',
+      'strike',
+      'span',
+      'abbr',
+      'details',
+      'summary',
+    ],
   },
   // GitCode documents no allow-list of its own: the GitLab-derived one of its help pages, and no Mermaid (docs/hosts/gitcode.md).
   gitcode: {
-    label: 'GitCode', mermaid: false,
-    tags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'br', 'b', 'i', 'strong', 'em', 'a', 'pre', 'code', 'img', 'tt', 'div', 'ins', 'del', 'sup', 'sub', 'p', 'ol', 'ul', 'table', 'thead', 'tbody', 'tfoot', 'blockquote', 'dl', 'dt', 'dd', 'kbd', 'q', 'samp', 'var', 'hr', 'li', 'tr', 'td', 'th', 's', 'strike', 'span', 'abbr', 'details', 'summary'],
+    label: 'GitCode',
+    mermaid: false,
+    tags: [
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'br',
+      'b',
+      'i',
+      'strong',
+      'em',
+      'a',
+      'pre',
+      'code',
+      'img',
+      'tt',
+      'div',
+      'ins',
+      'del',
+      'sup',
+      'sub',
+      'p',
+      'ol',
+      'ul',
+      'table',
+      'thead',
+      'tbody',
+      'tfoot',
+      'blockquote',
+      'dl',
+      'dt',
+      'dd',
+      'kbd',
+      'q',
+      'samp',
+      'var',
+      'hr',
+      'li',
+      'tr',
+      'td',
+      'th',
+      's',
+      'strike',
+      'span',
+      'abbr',
+      'details',
+      'summary',
+    ],
   },
 };
 
@@ -72,14 +182,26 @@ async function exampleScreenshots() {
     htmlFile = join(work, 'report.html');
     // The regressed example against the committed baseline, with the example config's 32 GiB capacity: exit 1 is the point.
     try {
-      execFileSync(process.execPath, [
-        join(ROOT, 'dist', 'cli.js'), 'check',
-        '--baseline', join(ROOT, 'baselines', 'memory-baseline.json'),
-        '--config', join(ROOT, 'examples', 'memory-gate.json'),
-        '--plog', join(ROOT, 'examples', 'regressed', 'plog'),
-        '--compare', join(ROOT, 'examples', 'memory_compare'),
-        '--markdown', markdownFile, '--html', htmlFile,
-      ], { stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(
+        process.execPath,
+        [
+          join(ROOT, 'dist', 'cli.js'),
+          'check',
+          '--baseline',
+          join(ROOT, 'baselines', 'memory-baseline.json'),
+          '--config',
+          join(ROOT, 'examples', 'memory-gate.json'),
+          '--plog',
+          join(ROOT, 'examples', 'regressed', 'plog'),
+          '--compare',
+          join(ROOT, 'examples', 'memory_compare'),
+          '--markdown',
+          markdownFile,
+          '--html',
+          htmlFile,
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
     } catch (error) {
       if (error.status !== 1) throw error;
     }
@@ -88,7 +210,9 @@ async function exampleScreenshots() {
   const markdown = readFileSync(markdownFile, 'utf8');
   await commentShots(markdown, name);
   for (const width of [1000, 400]) await shoot(htmlFile, join(out, `${name}-html-${width}.png`), width);
-  console.log(`wrote ${name}-comment-780.png, ${name}-comment-400.png, ${name}-html-1000.png, ${name}-html-400.png to ${out}`);
+  console.log(
+    `wrote ${name}-comment-780.png, ${name}-comment-400.png, ${name}-html-1000.png, ${name}-html-400.png to ${out}`,
+  );
 }
 
 /** The markdown as GitHub renders a comment (GFM, GitHub's CSS, Mermaid drawn), at 780 and 400 px. */
@@ -97,10 +221,13 @@ async function commentShots(markdown, name) {
   const css = readFileSync(require.resolve('github-markdown-css/github-markdown-light.css'), 'utf8');
   for (const width of [780, 400]) {
     const page = join(work, `comment-${width}.html`);
-    writeFileSync(page, `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}
+    writeFileSync(
+      page,
+      `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}
 body { margin: 0; background: #fff; } .markdown-body { box-sizing: border-box; width: ${width}px; padding: 16px; }</style></head>
 <body><article class="markdown-body">${githubMermaid(marked.parse(markdown, { gfm: true }))}</article>
-<script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`);
+<script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`,
+    );
     await shoot(page, join(out, `${name}-comment-${width}.png`), width);
   }
 }
@@ -111,7 +238,22 @@ async function hostScreenshots() {
   // The regressed example against the committed baseline: exit 1 is the point.
   // Run from the repository with relative paths, so the comment's "to accept" line names them as a user's run would.
   try {
-    execFileSync(process.execPath, [CLI, 'check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare', '--markdown', markdownFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      process.execPath,
+      [
+        CLI,
+        'check',
+        '--baseline',
+        'baselines/memory-baseline.json',
+        '--plog',
+        'examples/regressed/plog',
+        '--compare',
+        'examples/memory_compare',
+        '--markdown',
+        markdownFile,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   } catch (error) {
     if (error.status !== 1) throw error;
   }
@@ -124,14 +266,17 @@ async function hostScreenshots() {
     const posted = rules.mermaid ? body : body.replace(/\n#### Module peaks per device\n[\s\S]*?\n(?=#### )/, '\n');
     const html = marked.parse(posted, { gfm: true });
     const page = join(work, `comment-${host}.html`);
-    writeFileSync(page, `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}
+    writeFileSync(
+      page,
+      `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}
 body { margin: 0; background: #fff; } .markdown-body { box-sizing: border-box; width: 780px; padding: 16px; }
 .emulated { font: 12px sans-serif; color: #57606a; border-bottom: 1px solid #d0d7de; padding: 4px 16px; width: 780px; box-sizing: border-box; }</style></head>
 <body><div class="emulated">Emulation of ${rules.label}'s documented Markdown rules (not a screenshot of ${rules.label})</div><article class="markdown-body" id="c"></article>
 <script src="${purify}"></script><script>
 const clean = DOMPurify.sanitize(${JSON.stringify(html)}, { ALLOWED_TAGS: ${JSON.stringify(rules.tags)}, ALLOWED_ATTR: ['href', 'src', 'alt', 'title', 'align', 'open', 'class'] });
-document.getElementById('c').innerHTML = ${rules.mermaid ? "clean.replace(/<pre><code class=\"language-mermaid\">([\\s\\S]*?)<\\/code><\\/pre>/g, '<pre class=\"mermaid\">$1</pre>')" : 'clean'};
-</script><script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`);
+document.getElementById('c').innerHTML = ${rules.mermaid ? 'clean.replace(/<pre><code class="language-mermaid">([\\s\\S]*?)<\\/code><\\/pre>/g, \'<pre class="mermaid">$1</pre>\')' : 'clean'};
+</script><script src="${mermaid}"></script><script>mermaid.initialize({ startOnLoad: true });</script></body></html>`,
+    );
     await shoot(page, join(out, `comment-${host}-780.png`), 780);
   }
   console.log(`wrote comment-gitlab-780.png, comment-gitcode-780.png to ${out}`);
@@ -139,7 +284,7 @@ document.getElementById('c').innerHTML = ${rules.mermaid ? "clean.replace(/<pre>
 
 /** A commit id of run n, as 40 hex digits. */
 function demoSha(n) {
-  return (0x9e3779b1 * n >>> 0).toString(16).padStart(8, '0').repeat(5);
+  return ((0x9e3779b1 * n) >>> 0).toString(16).padStart(8, '0').repeat(5);
 }
 
 /**
@@ -152,12 +297,15 @@ function demoPlog(n) {
     const from = join(ROOT, 'examples', 'plog', rank);
     mkdirSync(join(dir, rank), { recursive: true });
     for (const file of readdirSync(from)) {
-      const text = readFileSync(join(from, file), 'utf8').replace(/module_name=(\w+);([^)]*?)alloced_peak_size=(\d+)/g, (all, module, middle, peak) => {
-        let value = Number(peak);
-        if (module === 'HCCL' && n >= 26) value *= 2;
-        if (module === 'APP' && n % 7 === 3) value += 6 * 1024 * 1024;
-        return `module_name=${module};${middle}alloced_peak_size=${value}`;
-      });
+      const text = readFileSync(join(from, file), 'utf8').replace(
+        /module_name=(\w+);([^)]*?)alloced_peak_size=(\d+)/g,
+        (all, module, middle, peak) => {
+          let value = Number(peak);
+          if (module === 'HCCL' && n >= 26) value *= 2;
+          if (module === 'APP' && n % 7 === 3) value += 6 * 1024 * 1024;
+          return `module_name=${module};${middle}alloced_peak_size=${value}`;
+        },
+      );
       writeFileSync(join(dir, rank, file), text);
     }
   }
@@ -180,30 +328,72 @@ async function historyScreenshots() {
   for (let n = 1; n <= 40; n++) {
     const plog = demoPlog(n);
     // The team updates the baseline at run 33, after the HCCL change was accepted.
-    if (n === 33) cli(['baseline', '--out', updated, '--plog', plog, '--compare', join(ROOT, 'examples', 'memory_compare')]);
+    if (n === 33)
+      cli(['baseline', '--out', updated, '--plog', plog, '--compare', join(ROOT, 'examples', 'memory_compare')]);
     cli([
-      'history', 'append', '--history', history, '--commit', demoSha(n), '--run', String(8100 + n),
-      '--time', new Date(Date.UTC(2026, 2, 1) + n * 6 * 3600 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      '--branch', 'main', '--commit-url', 'https://github.com/ascend-memory-gate/ascend-memory-gate/commit/{sha}',
-      '--baseline', n >= 33 ? updated : baseline, '--env', `cann=${n >= 26 ? '9.0.RC1' : '8.3.RC1'}`,
-      '--plog', plog, '--compare', join(ROOT, 'examples', 'memory_compare'),
+      'history',
+      'append',
+      '--history',
+      history,
+      '--commit',
+      demoSha(n),
+      '--run',
+      String(8100 + n),
+      '--time',
+      new Date(Date.UTC(2026, 2, 1) + n * 6 * 3600 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      '--branch',
+      'main',
+      '--commit-url',
+      'https://github.com/ascend-memory-gate/ascend-memory-gate/commit/{sha}',
+      '--baseline',
+      n >= 33 ? updated : baseline,
+      '--env',
+      `cann=${n >= 26 ? '9.0.RC1' : '8.3.RC1'}`,
+      '--plog',
+      plog,
+      '--compare',
+      join(ROOT, 'examples', 'memory_compare'),
     ]);
   }
   // A pull request gated against the committed (pre-update) baseline: HCCL regressed, and the history says since when.
   const markdown = join(work, 'pr.md');
   const html = join(work, 'pr.html');
-  cli(['check', '--baseline', baseline, '--plog', demoPlog(40), '--compare', join(ROOT, 'examples', 'memory_compare'), '--history', history, '--markdown', markdown, '--html', html, '--env', 'cann=9.0.RC1'], [1]);
+  cli(
+    [
+      'check',
+      '--baseline',
+      baseline,
+      '--plog',
+      demoPlog(40),
+      '--compare',
+      join(ROOT, 'examples', 'memory_compare'),
+      '--history',
+      history,
+      '--markdown',
+      markdown,
+      '--html',
+      html,
+      '--env',
+      'cann=9.0.RC1',
+    ],
+    [1],
+  );
   await commentShots(readFileSync(markdown, 'utf8'), 'history');
   await shoot(html, join(out, 'history-html-1000.png'), 1000);
   const dashboard = join(work, 'dashboard.html');
   cli(['history', 'html', '--history', history, '--out', dashboard]);
   for (const width of [1000, 400]) await shoot(dashboard, join(out, `history-dashboard-${width}.png`), width);
-  console.log(`wrote history-comment-780.png, history-comment-400.png, history-html-1000.png, history-dashboard-1000.png, history-dashboard-400.png to ${out}`);
+  console.log(
+    `wrote history-comment-780.png, history-comment-400.png, history-html-1000.png, history-dashboard-1000.png, history-dashboard-400.png to ${out}`,
+  );
 }
 
 /** Mermaid fences as GitHub shows them: drawn, not as code. */
 function githubMermaid(html) {
-  return html.replace(/<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g, '<pre class="mermaid">$1</pre>');
+  return html.replace(
+    /<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g,
+    '<pre class="mermaid">$1</pre>',
+  );
 }
 
 /**
@@ -213,7 +403,10 @@ function githubMermaid(html) {
 async function shoot(file, png, width) {
   const page = await openPage(browser, file, width, 800);
   try {
-    await page.waitForFunction(() => document.querySelectorAll('pre.mermaid:not([data-processed])').length === 0, { timeout: 15_000, polling: 100 });
+    await page.waitForFunction(() => document.querySelectorAll('pre.mermaid:not([data-processed])').length === 0, {
+      timeout: 15_000,
+      polling: 100,
+    });
     await settled(page);
     const height = Math.min(4000, await page.evaluate(() => document.documentElement.scrollHeight));
     await page.setViewport({ width, height, deviceScaleFactor: 1 });

@@ -13,7 +13,11 @@ import { parse as parseYaml } from 'yaml';
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
 /** A table cell: one line, with its pipes escaped. */
-const cell = (text) => String(text).replace(/\s*\n\s*/g, ' ').trim().replace(/\|/g, '\\|');
+const cell = (text) =>
+  String(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(/\|/g, '\\|');
 
 /** A default as the runner passes it: `''` when empty, else the literal in a code span. */
 const literal = (value) => (value === undefined || value === '' ? "`''`" : `\`${String(value)}\``);
@@ -21,8 +25,12 @@ const literal = (value) => (value === undefined || value === '' ? "`''`" : `\`${
 /** The two tables of action.yml's text: `| input | default | what it does |` and `| output | what it holds |`. */
 export function actionTables(actionYml) {
   const action = parseYaml(actionYml);
-  const inputs = Object.entries(action.inputs ?? {}).map(([name, input]) => `| \`${name}\` | ${literal(input.default)} | ${cell(input.description)} |`);
-  const outputs = Object.entries(action.outputs ?? {}).map(([name, output]) => `| \`${name}\` | ${cell(output.description)} |`);
+  const inputs = Object.entries(action.inputs ?? {}).map(
+    ([name, input]) => `| \`${name}\` | ${literal(input.default)} | ${cell(input.description)} |`,
+  );
+  const outputs = Object.entries(action.outputs ?? {}).map(
+    ([name, output]) => `| \`${name}\` | ${cell(output.description)} |`,
+  );
   return {
     inputs: ['| input | default | what it does |', '|---|---|---|', ...inputs].join('\n'),
     outputs: ['| output | what it holds |', '|---|---|', ...outputs].join('\n'),
@@ -37,19 +45,36 @@ export function withActionTables(readme, actionYml) {
   let out = readme;
   for (const [name, table] of Object.entries(tables)) {
     const span = new RegExp(`<!-- action-${name}:start -->\\n[\\s\\S]*?<!-- action-${name}:end -->`);
-    if (!span.test(out)) throw new Error(`README.md has no <!-- action-${name}:start --> … <!-- action-${name}:end --> span`);
-    out = out.replace(span, () => `<!-- action-${name}:start -->\n${GENERATED}\n\n${table}\n\n<!-- action-${name}:end -->`);
+    if (!span.test(out))
+      throw new Error(`README.md has no <!-- action-${name}:start --> … <!-- action-${name}:end --> span`);
+    out = out.replace(
+      span,
+      () => `<!-- action-${name}:start -->\n${GENERATED}\n\n${table}\n\n<!-- action-${name}:end -->`,
+    );
   }
   return out;
 }
 
 /** The commands whose `--help` docs/cli.md shows, after the program's own (''). */
-export const HELP_COMMANDS = ['', 'parse', 'check', 'baseline', 'snapshot', 'compare-dumps', 'history append', 'history show', 'history html'];
+export const HELP_COMMANDS = [
+  '',
+  'parse',
+  'check',
+  'baseline',
+  'snapshot',
+  'compare-dumps',
+  'history append',
+  'history show',
+  'history html',
+];
 
 /** What `ascend-memory-gate [COMMAND] --help` prints at 80 columns, from the given dist/cli.js. */
 export function helpText(cli, command) {
   const args = command === '' ? ['--help'] : [...command.split(' '), '--help'];
-  return execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', COLUMNS: '80' } });
+  return execFileSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', COLUMNS: '80' },
+  });
 }
 
 /** docs/cli.md with each `<!-- cli-help:COMMAND:start -->` … `:end -->` span replaced by that help in a text block. */
@@ -67,7 +92,17 @@ export function withHelpTexts(page, help) {
 
 /** The regressed example as `check` gates it (the config's 16 GiB capacity too), with the sample's JUnit file. */
 export const SAMPLE_JUNIT = 'examples/regressed/memory-gate.junit.xml';
-export const SAMPLE_CHECK = ['check', '--baseline', 'baselines/memory-baseline.json', '--config', 'examples/memory-gate.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare'];
+export const SAMPLE_CHECK = [
+  'check',
+  '--baseline',
+  'baselines/memory-baseline.json',
+  '--config',
+  'examples/memory-gate.json',
+  '--plog',
+  'examples/regressed/plog',
+  '--compare',
+  'examples/memory_compare',
+];
 /** The sample's time (SOURCE_DATE_EPOCH): 2026-12-02T00:00:00Z, the date of 1.0.0. */
 export const SAMPLE_EPOCH = '1796169600';
 
@@ -79,8 +114,13 @@ export function sampleJunit(cli) {
   const dir = mkdtempSync(join(tmpdir(), 'amg-sample-junit-'));
   try {
     const file = join(dir, 'memory-gate.junit.xml');
-    const run = spawnSync(process.execPath, [cli, ...SAMPLE_CHECK, '--junit', file], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', SOURCE_DATE_EPOCH: SAMPLE_EPOCH, ASCEND_MEMORY_GATE_THREADS: '0' } });
-    if (run.status !== 1) throw new Error(`the regressed example should fail the gate (exit 1), got exit ${run.status}: ${run.stderr}`);
+    const run = spawnSync(process.execPath, [cli, ...SAMPLE_CHECK, '--junit', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', SOURCE_DATE_EPOCH: SAMPLE_EPOCH, ASCEND_MEMORY_GATE_THREADS: '0' },
+    });
+    if (run.status !== 1)
+      throw new Error(`the regressed example should fail the gate (exit 1), got exit ${run.status}: ${run.stderr}`);
     return withLocalhost(readFileSync(file, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -109,7 +149,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const stale = expectedDocuments().filter((d) => d.after !== d.before);
     if (process.argv.includes('--check')) {
       if (stale.length > 0) {
-        process.stderr.write(`docs: ${stale.map((d) => d.file).join(' and ')} differ from action.yml and dist/cli.js: run 'npm run docs'\n`);
+        process.stderr.write(
+          `docs: ${stale.map((d) => d.file).join(' and ')} differ from action.yml and dist/cli.js: run 'npm run docs'\n`,
+        );
         process.exit(1);
       }
     } else {

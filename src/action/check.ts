@@ -5,7 +5,13 @@ import type { ActionInputs } from './inputs.js';
 import { notReadOf, runGate } from '../gate/run-gate.js';
 import { foldedSitesNotice } from '../gate/baseline.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
-import { historyPlan, historyReadOf, readBranchHistory, recordRunOnBranch, warnIfPullRequestCanWrite } from './history.js';
+import {
+  historyPlan,
+  historyReadOf,
+  readBranchHistory,
+  recordRunOnBranch,
+  warnIfPullRequestCanWrite,
+} from './history.js';
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
 import { collectInputs, runUrl, thisRepo } from './shared.js';
@@ -18,7 +24,8 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const limits = await resolveGateLimits(inputs, repo, octokit, pr);
   // The default branch's history: read by every run (trends, the noise band), written only by the default branch's.
   const plan = historyPlan(inputs);
-  if (plan.role !== 'off') core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
+  if (plan.role !== 'off')
+    core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
   let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
   if (plan.role === 'read') await warnIfPullRequestCanWrite(inputs, octokit, repo);
   const { snapshot, missingArtifacts, skippedRecords } = await collectInputs(inputs);
@@ -42,19 +49,33 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   // history read above when the branch has not moved since (no second parse); the trends are then of it afresh.
   if (plan.role === 'write') history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
   const trends =
-    history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
+    history === null || trendsModule === undefined
+      ? undefined
+      : plan.role !== 'write' && read !== undefined
+        ? read.withConfig(gated.config)
+        : trendsModule.trendsOf(history, gated.config);
   const { baseline } = gated;
   const folded = foldedSitesNotice(baseline, inputs.baseline);
   if (folded !== null) core.notice(folded);
-  const report = { ...gated.report, ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}), ...(historyRead !== undefined ? { history: historyRead } : {}) };
+  const report = {
+    ...gated.report,
+    ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}),
+    ...(historyRead !== undefined ? { history: historyRead } : {}),
+  };
   if (baseline === null) {
-    core.warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
+    core.warning(
+      `No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`,
+    );
   }
   const preface = limits.used === undefined ? undefined : renderLimitsChanged(limits.used);
-  if (limits.used?.labelNotCounted !== undefined) core.warning(labelWarning(limits.used.label, limits.used.labelNotCounted));
+  if (limits.used?.labelNotCounted !== undefined)
+    core.warning(labelWarning(limits.used.label, limits.used.labelNotCounted));
   else if (limits.used !== undefined && limits.used.changes.length > 0) {
     const { changes, from, label } = limits.used;
-    if (from === 'base') core.warning(`This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`);
+    if (from === 'base')
+      core.warning(
+        `This pull request changes ${changes.length} limit(s) (baseline or config); they were not used: a maintainer adds the label '${label}' to use them`,
+      );
     else core.notice(`This pull request's own limits were used (label '${label}'): ${changes.length} changed`);
   }
   await publish(inputs, report, {

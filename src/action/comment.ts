@@ -34,7 +34,8 @@ const REPORT_INFLATION_LIMIT = 100;
 /** Fork-safe comment: re-renders, from validated data, the report that an untrusted pull_request run uploaded. */
 export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const ctx = workflowContext();
-  const workflowRun = ctx.payload.workflow_run as { id?: unknown; head_sha?: unknown; pull_requests?: { number?: unknown }[] } | undefined;
+  const workflowRun = ctx.payload.workflow_run as
+    { id?: unknown; head_sha?: unknown; pull_requests?: { number?: unknown }[] } | undefined;
   const runId = inputs.runId ?? (typeof workflowRun?.id === 'number' ? workflowRun.id : undefined);
   if (runId === undefined) throw new UsageError("mode 'comment' needs 'run-id' or a workflow_run event");
   const repo = inputs.repository ?? thisRepo();
@@ -59,12 +60,16 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   });
   if (!artifact) throw new InputError(`artifact '${inputs.reportArtifact}' was not downloaded`);
   const reportFile = await findReportFile(artifact.path);
-  const report = parseReportJson(await readFile(reportFile, 'utf8'), `${inputs.reportArtifact}/${path.relative(artifact.path, reportFile)}`);
+  const report = parseReportJson(
+    await readFile(reportFile, 'utf8'),
+    `${inputs.reportArtifact}/${path.relative(artifact.path, reportFile)}`,
+  );
 
   let issueNumber: number | undefined;
   const fromEvent = workflowRun?.pull_requests?.find((p) => typeof p.number === 'number');
   if (fromEvent && typeof fromEvent.number === 'number') issueNumber = fromEvent.number;
-  else if (typeof workflowRun?.head_sha === 'string') issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
+  else if (typeof workflowRun?.head_sha === 'string')
+    issueNumber = await pullRequestForSha(octokit, repo, workflowRun.head_sha);
 
   const headSha = typeof workflowRun?.head_sha === 'string' ? workflowRun.head_sha : undefined;
   // The history comes from its branch (trusted: only the default branch's runs write it), never from the artifact: the
@@ -77,7 +82,17 @@ export async function runCommentMode(inputs: ActionInputs): Promise<void> {
   const noise = read?.noise;
   const judged =
     issueNumber === undefined
-      ? await judgeAgainstDefaultBranch(octokit, repo, inputs, { runId, defaultBranch: (ctx.payload.repository as { default_branch?: unknown } | undefined)?.default_branch }, report, noise)
+      ? await judgeAgainstDefaultBranch(
+          octokit,
+          repo,
+          inputs,
+          {
+            runId,
+            defaultBranch: (ctx.payload.repository as { default_branch?: unknown } | undefined)?.default_branch,
+          },
+          report,
+          noise,
+        )
       : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
   // Step tolerances come from the config the verdicts were re-judged with (read from the repository, like the
   // baseline): the comment job need not check anything out.
@@ -132,7 +147,16 @@ async function judgeAgainstTrustedLimits(
   });
   const labels = pr.labels.map((l) => l.name ?? '');
   const label = base.config.baselineUpdateLabel;
-  const notCounted = labels.includes(label) ? await labelForRun(octokit, repo, inputs, { number: pr.number, createdAt: Date.parse(pr.created_at) }, run.runId, label) : undefined;
+  const notCounted = labels.includes(label)
+    ? await labelForRun(
+        octokit,
+        repo,
+        inputs,
+        { number: pr.number, createdAt: Date.parse(pr.created_at) },
+        run.runId,
+        label,
+      )
+    : undefined;
   if (notCounted !== undefined) core.warning(labelWarning(label, notCounted));
   const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
   const { report, discrepancies, config } = rejudgeWith(inputs, limits, claimed, noise);
@@ -141,12 +165,23 @@ async function judgeAgainstTrustedLimits(
   if (discrepancies.length > 0) {
     const from =
       used.from === 'pull-request'
-        ? { text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`, markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})` }
-        : { text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`, markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}` };
+        ? {
+            text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`,
+            markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})`,
+          }
+        : {
+            text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`,
+            markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}`,
+          };
     warnNotTrustworthy(run.runId, discrepancies, from.text, 'comment');
     blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
   }
-  return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+  return {
+    report,
+    config,
+    preface: blocks.join('\n\n'),
+    attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined,
+  };
 }
 
 /**
@@ -164,25 +199,58 @@ async function judgeAgainstDefaultBranch(
   const branch =
     typeof run.defaultBranch === 'string'
       ? run.defaultBranch
-      : (await gitHubCall(`reading repository ${repo.owner}/${repo.repo}`, 'contents: read', () => octokit.rest.repos.get({ ...repo }))).data.default_branch;
-  const { data: ref } = await gitHubCall(`reading branch ${branch}`, 'contents: read', () => octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }));
+      : (
+          await gitHubCall(`reading repository ${repo.owner}/${repo.repo}`, 'contents: read', () =>
+            octokit.rest.repos.get({ ...repo }),
+          )
+        ).data.default_branch;
+  const { data: ref } = await gitHubCall(`reading branch ${branch}`, 'contents: read', () =>
+    octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` }),
+  );
   const limits = await limitsAt(octokit, repo, inputs, ref.object.sha);
   const { report, discrepancies, config } = rejudgeWith(inputs, limits, claimed, noise);
   if (discrepancies.length === 0) return { report, config, preface: '', attention: false };
   const at = ref.object.sha.slice(0, 12);
   warnNotTrustworthy(run.runId, discrepancies, `the baseline and config of ${branch} at ${at}`, 'summary');
-  return { report, config, preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'), attention: true };
+  return {
+    report,
+    config,
+    preface: renderNotTrustworthy(
+      discrepancies,
+      `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`,
+      'run',
+    ),
+    attention: true,
+  };
 }
 
 /** The claimed report judged again with trusted limits, and the config that judged it. */
-function rejudgeWith(inputs: ActionInputs, limits: { baseline: Baseline | null; config: GateConfig }, claimed: GateReport, noise: NoiseLookup | undefined): ReturnType<typeof rejudgeReport> & { config: GateConfig } {
+function rejudgeWith(
+  inputs: ActionInputs,
+  limits: { baseline: Baseline | null; config: GateConfig },
+  claimed: GateReport,
+  noise: NoiseLookup | undefined,
+): ReturnType<typeof rejudgeReport> & { config: GateConfig } {
   // The gate job's 'max-increase' is the PR's workflow's to set: the comment job holds the reports to its own.
-  const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-  return { ...rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH)), config };
+  const config =
+    inputs.maxIncrease === undefined
+      ? limits.config
+      : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+  return {
+    ...rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) =>
+      shortenName(key, MAX_KEY_LENGTH),
+    ),
+    config,
+  };
 }
 
 /** One warning for a report whose claims do not follow from the limits `from` names. */
-function warnNotTrustworthy(runId: number, discrepancies: ReturnType<typeof rejudgeReport>['discrepancies'], from: string, shownIn: 'comment' | 'summary'): void {
+function warnNotTrustworthy(
+  runId: number,
+  discrepancies: ReturnType<typeof rejudgeReport>['discrepancies'],
+  from: string,
+  shownIn: 'comment' | 'summary',
+): void {
   core.warning(
     `The report of run ${runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from} (first: ${visible(describeDiscrepancy(discrepancies[0]!))}); the ${shownIn} shows the verdicts re-judged here`,
   );
@@ -202,16 +270,34 @@ async function labelForRun(
   label: string,
 ): Promise<LabelNotCounted | undefined> {
   const run = await workflowRun(octokit, repo, runId);
-  const voided = (why: Omit<LabelNotCounted, 'removed' | 'runId'>): Promise<LabelNotCounted> => takeLabelOff(octokit, repo, pr.number, label, { ...why, runId });
+  const voided = (why: Omit<LabelNotCounted, 'removed' | 'runId'>): Promise<LabelNotCounted> =>
+    takeLabelOff(octokit, repo, pr.number, label, { ...why, runId });
   const labelledAt = await labelAddedAt(octokit, repo, pr.number, label);
-  if (labelledAt === null) return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: 'no event of the pull request records when the label was set' });
+  if (labelledAt === null)
+    return voided({
+      how: 'unknown',
+      since: run.headSha,
+      at: run.headSha,
+      files: [],
+      unknown: 'no event of the pull request records when the label was set',
+    });
   const runs = await runsOfHead(octokit, repo, run, pr.createdAt);
   // The head when the label was set: that of the last run created before it; a PR opened with the label, its first run's.
   const seen = runs.filter((r) => r.createdAt <= labelledAt).at(-1) ?? runs[0];
-  if (seen === undefined) return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: "no run of this workflow records the pull request's head" });
+  if (seen === undefined)
+    return voided({
+      how: 'unknown',
+      since: run.headSha,
+      at: run.headSha,
+      files: [],
+      unknown: "no run of this workflow records the pull request's head",
+    });
   const changed = await filesChangedBetween(octokit, repo, limitPaths(inputs), seen.headSha, run.headSha);
-  if ('unknown' in changed) return voided({ how: 'unknown', since: seen.headSha, at: run.headSha, files: [], unknown: changed.unknown });
-  return changed.files.length === 0 ? undefined : voided({ how: 'label', since: seen.headSha, at: run.headSha, files: changed.files });
+  if ('unknown' in changed)
+    return voided({ how: 'unknown', since: seen.headSha, at: run.headSha, files: [], unknown: changed.unknown });
+  return changed.files.length === 0
+    ? undefined
+    : voided({ how: 'label', since: seen.headSha, at: run.headSha, files: changed.files });
 }
 
 /**
@@ -251,4 +337,3 @@ async function pullRequestForSha(octokit: Octokit, repo: RepoRef, sha: string): 
     return undefined;
   }
 }
-

@@ -34,13 +34,24 @@ export function historyPlan(inputs: Pick<ActionInputs, 'history' | 'mode'>): His
   const repository = payload.repository as { default_branch?: unknown } | undefined;
   const defaultBranch = typeof repository?.default_branch === 'string' ? repository.default_branch : undefined;
   if (!inputs.history) return { role: 'off', why: "'history: false'", defaultBranch };
-  if (inputs.mode !== 'check' || !WRITING_EVENTS.has(eventName)) return { role: 'read', why: `a ${inputs.mode} run on ${eventName || 'an unknown event'} only reads it`, defaultBranch };
+  if (inputs.mode !== 'check' || !WRITING_EVENTS.has(eventName))
+    return {
+      role: 'read',
+      why: `a ${inputs.mode} run on ${eventName || 'an unknown event'} only reads it`,
+      defaultBranch,
+    };
   const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
   if (eventName === 'schedule' && branch !== undefined && (defaultBranch === undefined || branch === defaultBranch)) {
     return { role: 'write', why: `a scheduled run of ${branch}`, defaultBranch: defaultBranch ?? branch };
   }
-  if (defaultBranch === undefined) return { role: 'read', why: `the ${eventName} event does not name the default branch (repository.default_branch)`, defaultBranch };
-  if (branch !== defaultBranch) return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
+  if (defaultBranch === undefined)
+    return {
+      role: 'read',
+      why: `the ${eventName} event does not name the default branch (repository.default_branch)`,
+      defaultBranch,
+    };
+  if (branch !== defaultBranch)
+    return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
   return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
 }
 
@@ -55,10 +66,18 @@ const NO_OBJECT = '0'.repeat(40);
  * classic personal tokens only, never with GITHUB_TOKEN, and `x-accepted-github-permissions` names what an endpoint
  * needs, not what the token holds.
  */
-export async function warnIfPullRequestCanWrite(inputs: Pick<ActionInputs, 'historyBranch'>, octokit: Octokit | undefined, repo: RepoRef): Promise<void> {
+export async function warnIfPullRequestCanWrite(
+  inputs: Pick<ActionInputs, 'historyBranch'>,
+  octokit: Octokit | undefined,
+  repo: RepoRef,
+): Promise<void> {
   if (octokit === undefined || workflowContext().eventName !== 'pull_request') return;
   try {
-    await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${inputs.historyBranch}-write-probe`, sha: NO_OBJECT });
+    await octokit.rest.git.createRef({
+      ...repo,
+      ref: `refs/heads/${inputs.historyBranch}-write-probe`,
+      sha: NO_OBJECT,
+    });
   } catch (error) {
     const status = httpStatus(error);
     if (status !== 422) {
@@ -101,7 +120,12 @@ export function historyReadOf(inputs: ActionInputs, history: History | null): Hi
  * refused with a warning and the head read instead); null (said in the log) when there is none, no token, or it
  * cannot be read.
  */
-export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit | undefined, repo: RepoRef, at?: string): Promise<History | null> {
+export async function readBranchHistory(
+  inputs: ActionInputs,
+  octokit: Octokit | undefined,
+  repo: RepoRef,
+  at?: string,
+): Promise<History | null> {
   const where = `${inputs.historyBranch}:${historyPath(inputs.commentKey)}`;
   if (octokit === undefined) {
     core.info(`History not read: no 'github-token'`);
@@ -122,7 +146,10 @@ export async function readBranchHistory(inputs: ActionInputs, octokit: Octokit |
     return null;
   }
   const { text, commit } = read;
-  if (read.refused !== undefined) core.warning(`History: the report says its run read ${where} at a commit that cannot be trusted (${visible(read.refused)}): the branch's head ${commit.slice(0, 12)} is read instead`);
+  if (read.refused !== undefined)
+    core.warning(
+      `History: the report says its run read ${where} at a commit that cannot be trusted (${visible(read.refused)}): the branch's head ${commit.slice(0, 12)} is read instead`,
+    );
   try {
     const history = parseHistory(text, where);
     readTexts.set(history, text);
@@ -152,7 +179,9 @@ function foreignCommitUrl(history: History, repo: RepoRef, where: string): void 
   if (url === undefined) return;
   const own = ownCommitUrl(repo);
   if (url.toLowerCase() === own.toLowerCase()) return;
-  core.warning(`History ${where}: its commitUrl ${JSON.stringify(visible(url.slice(0, 200)))} is not this repository's (${own}): commits are shown without links`);
+  core.warning(
+    `History ${where}: its commitUrl ${JSON.stringify(visible(url.slice(0, 200)))} is not this repository's (${own}): commits are shown without links`,
+  );
   delete history.header.commitUrl;
 }
 
@@ -195,7 +224,9 @@ export async function recordRunOnBranch(
     environment: pointEnvironment(snapshot),
   };
   if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
-    core.warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
+    core.warning(
+      `History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`,
+    );
     return read;
   }
   const values = pointValues(snapshot);
@@ -212,7 +243,8 @@ export async function recordRunOnBranch(
   /** The branch's file could not be read (not: this run's point could not be added to it). */
   let unreadable = false;
   /** On a failure: the history as read, as it was. */
-  const asRead = (): History | null => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
+  const asRead = (): History | null =>
+    read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where);
   try {
     const result = await writeHistoryText(
       octokit,
@@ -226,7 +258,10 @@ export async function recordRunOnBranch(
         const history = same ? (read as History) : text === null ? emptyHistory(header) : parseHistory(text, where);
         unreadable = false;
         Object.assign(history.header, header);
-        const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
+        const appended = recordPoint(history, meta, values, {
+          maxPoints: inputs.historySize,
+          maxBytes: HISTORY_MAX_BYTES,
+        });
         written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
         return appended.text;
       },
@@ -234,7 +269,10 @@ export async function recordRunOnBranch(
     );
     const done = written.last;
     if (done === undefined) throw new Error('the history was written without a point');
-    const retries = result.attempts > 1 ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)` : '';
+    const retries =
+      result.attempts > 1
+        ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)`
+        : '';
     core.info(
       `History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): point ${done.points} of at most ${inputs.historySize}${done.dropped > 0 ? `, ${done.dropped} oldest dropped` : ''}${retries}`,
     );
@@ -252,7 +290,9 @@ export async function recordRunOnBranch(
     }
     // A corrupt history on the branch (or a point too large for it): never overwritten.
     if (error instanceof InputError) {
-      core.warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
+      core.warning(
+        `History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`,
+      );
       return asRead();
     }
     throw error;

@@ -96,7 +96,8 @@ function parseReportPath(input: string, example: string, value: string): string 
 function parseEvents(value: string): string[] {
   const events = splitList(value);
   const bad = events.find((e) => !/^[a-z_]{1,50}$/.test(e));
-  if (bad !== undefined) throw new UsageError(`'allow-update-on' must list event names such as issue_comment, got '${bad}'`);
+  if (bad !== undefined)
+    throw new UsageError(`'allow-update-on' must list event names such as issue_comment, got '${bad}'`);
   return events;
 }
 
@@ -117,7 +118,8 @@ function parseBranch(value: string): string {
 }
 
 function parseHistorySize(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE) throw new UsageError(`'history-size' must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE)
+    throw new UsageError(`'history-size' must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`);
   return Number(value);
 }
 
@@ -148,7 +150,11 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
     comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never'] as const),
     commentKey,
     failJob: bool('fail-job', get('fail-job') || 'true'),
-    updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', ['pull-request', 'commit', 'write'] as const),
+    updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', [
+      'pull-request',
+      'commit',
+      'write',
+    ] as const),
     prune: bool('prune', get('prune') || 'false'),
     reportArtifact: get('report-artifact') || 'memory-gate-report',
     htmlReport: parseReportPath('html-report', 'memory-gate.html', get('html-report')),

@@ -42,12 +42,17 @@ const SHA = /^[0-9a-f]{40}$/;
 export function pullRequestOfEvent(): PullRequestRef | undefined {
   const { eventName, payload } = workflowContext();
   if (eventName !== 'pull_request' && eventName !== 'pull_request_target') return undefined;
-  const pr = payload.pull_request as { number?: unknown; base?: { sha?: unknown }; labels?: { name?: unknown }[] } | undefined;
+  const pr = payload.pull_request as
+    { number?: unknown; base?: { sha?: unknown }; labels?: { name?: unknown }[] } | undefined;
   const baseSha = pr?.base?.sha;
   if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !SHA.test(baseSha)) {
-    throw new UsageError(`the ${eventName} event names no pull request with a base commit (pull_request.base.sha): cannot tell which limits to trust`);
+    throw new UsageError(
+      `the ${eventName} event names no pull request with a base commit (pull_request.base.sha): cannot tell which limits to trust`,
+    );
   }
-  const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n): n is string => typeof n === 'string') : [];
+  const labels = Array.isArray(pr.labels)
+    ? pr.labels.map((l) => l.name).filter((n): n is string => typeof n === 'string')
+    : [];
   const { before, after } = payload;
   if (payload.action === 'reopened') {
     const head = (pr as { head?: { sha?: unknown } }).head?.sha;
@@ -55,7 +60,10 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
   }
   if (payload.action !== 'synchronize') return { number: pr.number, baseSha, labels };
   // A synchronize event without its push cannot show that the label still covers the limits: compare from nothing.
-  const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after) ? { before, after } : { before: '', after: '' };
+  const push =
+    typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after)
+      ? { before, after }
+      : { before: '', after: '' };
   return { number: pr.number, baseSha, labels, push };
 }
 
@@ -66,18 +74,31 @@ export function pullRequestOfEvent(): PullRequestRef | undefined {
  */
 export async function limitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, sha: string): Promise<Limits> {
   const { readFileAt } = await import('../github/baseline-pr.js');
-  await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
+  await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () =>
+    octokit.rest.git.getCommit({ ...repo, commit_sha: sha }),
+  );
   const [baselinePath, configPath] = limitPaths(inputs) as [string, string];
-  const [baselineText, configText] = await Promise.all([readFileAt(octokit, repo, baselinePath, sha), readFileAt(octokit, repo, configPath, sha)]);
+  const [baselineText, configText] = await Promise.all([
+    readFileAt(octokit, repo, baselinePath, sha),
+    readFileAt(octokit, repo, configPath, sha),
+  ]);
   const at = `@${sha.slice(0, 12)}`;
   return {
     baseline: baselineText === null ? null : parseBaseline(baselineText, `${baselinePath}${at}`),
-    config: configText === null ? parseGateConfig({}, `${configPath}${at}`) : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
+    config:
+      configText === null
+        ? parseGateConfig({}, `${configPath}${at}`)
+        : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
   };
 }
 
 /** The base commit's limits; a failing read says which commit it is and why the gate reads it (a 404 on a sha alone reads like a bug of the Action). */
-export async function baseLimitsAt(octokit: Octokit, repo: RepoRef, inputs: ActionInputs, baseSha: string): Promise<Limits> {
+export async function baseLimitsAt(
+  octokit: Octokit,
+  repo: RepoRef,
+  inputs: ActionInputs,
+  baseSha: string,
+): Promise<Limits> {
   return limitsAt(octokit, repo, inputs, baseSha).catch((error: unknown) => {
     if (!(error instanceof GitHubError)) throw error;
     throw new GitHubError(
@@ -91,7 +112,12 @@ export async function baseLimitsAt(octokit: Octokit, repo: RepoRef, inputs: Acti
  * Check mode's limits. On a pull request: the base commit's baseline and config, compared with the checked-out ones
  * (the PR's) to list what the PR moves; the PR's own only with the base config's `baselineUpdateLabel` on the PR.
  */
-export async function resolveGateLimits(inputs: ActionInputs, repo: RepoRef, octokit: Octokit | undefined, pr: PullRequestRef | undefined): Promise<GateLimits> {
+export async function resolveGateLimits(
+  inputs: ActionInputs,
+  repo: RepoRef,
+  octokit: Octokit | undefined,
+  pr: PullRequestRef | undefined,
+): Promise<GateLimits> {
   const head = { baseline: await loadBaseline(inputs.baseline), config: await loadGateConfig(inputs.config) };
   if (pr === undefined) return { ...head, used: undefined };
   if (octokit === undefined) {
@@ -114,7 +140,10 @@ export async function resolveGateLimits(inputs: ActionInputs, repo: RepoRef, oct
   }
   if (pr.push !== undefined && pr.labels.includes(label)) {
     const { before, after } = pr.push;
-    const changed = before === '' ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" } : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);
+    const changed =
+      before === ''
+        ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" }
+        : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);
     if ('unknown' in changed || changed.files.length > 0) {
       notCounted = await takeLabelOff(octokit, repo, pr.number, label, {
         how: 'unknown' in changed ? 'unknown' : 'push',
@@ -134,7 +163,13 @@ export function limitPaths(inputs: ActionInputs): string[] {
 }
 
 /** Removes a label that did not count; what it says records whether that worked (a fork's token may not). */
-export async function takeLabelOff(octokit: Octokit, repo: RepoRef, issueNumber: number, label: string, why: Omit<LabelNotCounted, 'removed'>): Promise<LabelNotCounted> {
+export async function takeLabelOff(
+  octokit: Octokit,
+  repo: RepoRef,
+  issueNumber: number,
+  label: string,
+  why: Omit<LabelNotCounted, 'removed'>,
+): Promise<LabelNotCounted> {
   const removal = await removeLabel(octokit, repo, issueNumber, label);
   if (!removal.removed) core.info(`Could not remove the label '${label}': ${removal.reason}`);
   return { ...why, removed: removal.removed };

@@ -20,7 +20,10 @@ import { workDir } from './shared.js';
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
 
-async function writeOutputs(report: GateReport, markdown: string): Promise<{ reportPath: string; markdownPath: string }> {
+async function writeOutputs(
+  report: GateReport,
+  markdown: string,
+): Promise<{ reportPath: string; markdownPath: string }> {
   const dir = workDir();
   await mkdir(dir, { recursive: true });
   const reportPath = path.join(dir, 'report.json');
@@ -36,7 +39,12 @@ async function writeOutputs(report: GateReport, markdown: string): Promise<{ rep
 }
 
 /** Writes a report file where its input says (relative to the workspace), creating its folder. */
-async function writeReportFile(input: string, what: string, where: string | undefined, render: () => Promise<string>): Promise<void> {
+async function writeReportFile(
+  input: string,
+  what: string,
+  where: string | undefined,
+  render: () => Promise<string>,
+): Promise<void> {
   if (where === undefined) return;
   const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
   try {
@@ -51,9 +59,18 @@ async function writeReportFile(input: string, what: string, where: string | unde
 }
 
 /** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
-async function writeReportFiles(inputs: ActionInputs, report: GateReport, where: Pick<Publication, 'series' | 'trends'>): Promise<void> {
-  const options = { ...(where.series !== undefined ? { series: where.series } : {}), ...(where.trends !== undefined ? { trends: where.trends } : {}) };
-  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../report/html.js')).renderHtml(report, options));
+async function writeReportFiles(
+  inputs: ActionInputs,
+  report: GateReport,
+  where: Pick<Publication, 'series' | 'trends'>,
+): Promise<void> {
+  const options = {
+    ...(where.series !== undefined ? { series: where.series } : {}),
+    ...(where.trends !== undefined ? { trends: where.trends } : {}),
+  };
+  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () =>
+    (await import('../report/html.js')).renderHtml(report, options),
+  );
   await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
     const { runStamp } = await import('../sources/node-environment.js');
     return (await import('../report/junit.js')).renderJunit(report, runStamp());
@@ -115,7 +132,10 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
     else core.info(`PR comment ${result.action}: ${result.url ?? result.id}`);
   } catch (error) {
     const status = error instanceof GitHubError ? error.status : httpStatus(error);
-    const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)' : '';
+    const hint =
+      status === 403
+        ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)'
+        : '';
     core.warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
   }
 }

@@ -45,26 +45,42 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
     // Loaded only when needed: a run that reads local files never loads the download code.
     const { downloadArtifacts } = await import('../sources/artifacts.js');
     const fanIn = await downloadArtifacts(
-      { patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts },
+      {
+        patterns: inputs.artifacts,
+        crossRun,
+        dir: root,
+        concurrency: inputs.downloadConcurrency,
+        missing: inputs.missingArtifacts,
+      },
       (m) => core.info(m),
       (m) => core.warning(m),
     );
     missingArtifacts = fanIn.failed.map((f) => f.name);
     // Nothing named: search everything that was downloaded, for every source.
     if (noSpecs(specs)) {
-      specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
+      specs = Object.fromEntries(
+        SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]),
+      );
       searchedByDefault = true;
     }
   } else if (noSpecs(specs)) {
-    throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
+    throw new UsageError(
+      `set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`,
+    );
   }
 
   const searchHelp = "the README's Inputs section lists what a folder is searched for";
   // An input whose paths match nothing, while others found files, stops the run (or warns, with 'missing-artifacts: warn').
-  const files = await resolveAllInputs(specs, root, (message) => core.warning(visible(message)), (source) => `'${source.input}'`, {
-    unmatched: searchedByDefault ? 'ignore' : inputs.missingArtifacts,
-    searchHelp,
-  });
+  const files = await resolveAllInputs(
+    specs,
+    root,
+    (message) => core.warning(visible(message)),
+    (source) => `'${source.input}'`,
+    {
+      unmatched: searchedByDefault ? 'ignore' : inputs.missingArtifacts,
+      searchHelp,
+    },
+  );
   core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
   const collected = await collectSnapshot({
     files,
@@ -83,7 +99,11 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
   const { parseEnvironmentPairs, withThisNode } = await import('../sources/node-environment.js');
   const snapshot = await withThisNode(
     collected.snapshot,
-    { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' },
+    {
+      env: process.env,
+      extra: parseEnvironmentPairs(inputs.environment, "'environment'"),
+      collect: inputs.collectEnvironment || inputs.mode === 'snapshot',
+    },
     (line) => core.info(line),
   );
   return { ...collected, snapshot, missingArtifacts };
@@ -109,7 +129,13 @@ export function repositoryPath(file: string, input = 'baseline'): string {
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
   const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
-  if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+  if (
+    normalized === '.' ||
+    normalized === '..' ||
+    normalized.startsWith('../') ||
+    path.posix.isAbsolute(normalized) ||
+    /^[a-zA-Z]:/.test(normalized)
+  ) {
     throw new UsageError(`'${input}' must be a file inside the repository, got '${file}'`);
   }
   return normalized;

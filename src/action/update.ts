@@ -2,7 +2,14 @@
 import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
 import { UsageError } from '../common/errors.js';
-import { loadBaseline, mergeBaseline, parseBaseline, serializeBaseline, writeBaselineAtomic, type BaselineSource } from '../gate/baseline.js';
+import {
+  loadBaseline,
+  mergeBaseline,
+  parseBaseline,
+  serializeBaseline,
+  writeBaselineAtomic,
+  type BaselineSource,
+} from '../gate/baseline.js';
 import { loadGateConfig } from '../gate/thresholds.js';
 import { errorMessage, workflowContext, type RepoRef } from '../github/context.js';
 import type { Octokit } from '../github/octokit.js';
@@ -25,14 +32,20 @@ async function baselineSource(
 }
 
 /** The commit the baseline's numbers come from: this run's, or the source run's head; undefined rather than a wrong one. */
-async function sourceCommit(octokit: Octokit | undefined, inputs: ActionInputs, source: { runId: number; repo: RepoRef }): Promise<string | undefined> {
+async function sourceCommit(
+  octokit: Octokit | undefined,
+  inputs: ActionInputs,
+  source: { runId: number; repo: RepoRef },
+): Promise<string | undefined> {
   if (!isOtherRun(inputs)) return workflowContext().sha || undefined;
   if (octokit === undefined) return undefined;
   try {
     const { data } = await octokit.rest.actions.getWorkflowRun({ ...source.repo, run_id: source.runId });
     return data.head_sha;
   } catch (error) {
-    core.warning(`Could not read the head commit of run ${source.runId}: ${errorMessage(error)}; the baseline's source has no commit`);
+    core.warning(
+      `Could not read the head commit of run ${source.runId}: ${errorMessage(error)}; the baseline's source has no commit`,
+    );
     return undefined;
   }
 }
@@ -52,8 +65,10 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   if (inputs.updateStrategy !== 'write' && !inputs.token) {
     throw new UsageError(`'github-token' is required for update-strategy ${inputs.updateStrategy}`);
   }
-  if (inputs.htmlReport !== undefined) core.warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
-  if (inputs.junitReport !== undefined) core.warning(`'junit-report' is ignored in mode 'update': there is no gate verdict to show`);
+  if (inputs.htmlReport !== undefined)
+    core.warning(`'html-report' is ignored in mode 'update': there is no gate verdict to show`);
+  if (inputs.junitReport !== undefined)
+    core.warning(`'junit-report' is ignored in mode 'update': there is no gate verdict to show`);
   // The baseline as a path in the repository, for the contents and Git Data APIs (`./x.json` would be a 404 / 422).
   const filePath = inputs.updateStrategy === 'write' ? inputs.baseline : repositoryPath(inputs.baseline);
   const { snapshot } = await collectInputs(inputs);
@@ -62,11 +77,16 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
   const { runId } = source;
   const branch = process.env.GITHUB_REF_NAME || 'main';
   const { openBaselinePullRequest, commitBaseline, readFileAt } = await import('../github/baseline-pr.js');
-  const octokit = inputs.updateStrategy === 'write' ? undefined : (await import('../github/octokit.js')).createOctokit(inputs.token);
+  const octokit =
+    inputs.updateStrategy === 'write' ? undefined : (await import('../github/octokit.js')).createOctokit(inputs.token);
 
   const existingText = octokit === undefined ? null : await readFileAt(octokit, repo, filePath, branch);
   const existing =
-    octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
+    octokit === undefined
+      ? await loadBaseline(inputs.baseline)
+      : existingText === null
+        ? null
+        : parseBaseline(existingText, `${filePath}@${branch}`);
   const merged = mergeBaseline(existing, snapshot, {
     prune: inputs.prune,
     source: await baselineSource(octokit, inputs, source),
@@ -87,7 +107,8 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
     return;
   }
   const message = `Update memory baseline from run ${runId}`;
-  if (octokit === undefined) throw new UsageError("'github-token' is required for update-strategy pull-request or commit");
+  if (octokit === undefined)
+    throw new UsageError("'github-token' is required for update-strategy pull-request or commit");
   if (inputs.updateStrategy === 'commit') {
     const sha = await commitBaseline(octokit, { ...repo, baseBranch: branch, filePath, content, message });
     core.info(`Committed ${filePath} to ${branch}: ${sha}`);
@@ -115,7 +136,11 @@ export async function runUpdateMode(inputs: ActionInputs): Promise<void> {
  * `main`) → `memory-gate/baseline-update/main/baselines-memory-baseline.json`.
  */
 export function baselineBranch(filePath: string, baseBranch: string): string {
-  const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
+  const slug = filePath
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[.-]+/, '')
+    .replace(/(\.lock)?\.*$/, '');
   return `memory-gate/baseline-update/${baseBranch}/${slug || 'baseline'}`;
 }
 

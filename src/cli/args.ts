@@ -57,7 +57,9 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
   });
   const { tokens } = parseArgs({
     args: expanded,
-    options: Object.fromEntries(Object.entries(spec.options).map(([k, v]) => [k, { type: v.type, multiple: v.multiple ?? false }])),
+    options: Object.fromEntries(
+      Object.entries(spec.options).map(([k, v]) => [k, { type: v.type, multiple: v.multiple ?? false }]),
+    ),
     allowPositionals: true,
     strict: false,
     tokens: true,
@@ -83,7 +85,8 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
         out[token.name] = list;
         last = token.name;
       } else {
-        if (token.value === undefined && opt.implicit === undefined) fail(`--${token.name} needs a value (${opt.value ?? 'VALUE'})`);
+        if (token.value === undefined && opt.implicit === undefined)
+          fail(`--${token.name} needs a value (${opt.value ?? 'VALUE'})`);
         if (out[token.name] !== undefined) fail(`--${token.name} given twice`);
         out[token.name] = token.value ?? opt.implicit;
         last = undefined;
@@ -96,7 +99,8 @@ export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptio
     }
   }
   for (const [name, opt] of Object.entries(spec.options)) {
-    if (opt.multiple && Array.isArray(out[name]) && (out[name] as string[]).length === 0) fail(`--${name} needs at least one ${opt.value ?? 'value'}`);
+    if (opt.multiple && Array.isArray(out[name]) && (out[name] as string[]).length === 0)
+      fail(`--${name} needs at least one ${opt.value ?? 'value'}`);
   }
   return out;
 }
@@ -107,11 +111,23 @@ export const HELP_WIDTH = 80;
 /** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
 export function commandHelp(program: string, spec: CommandSpec, width = HELP_WIDTH): string {
   const flags: [string, string][] = Object.entries(spec.options).map(([name, opt]) => {
-    const value = opt.type === 'string' ? (opt.implicit !== undefined ? ` [${opt.value ?? 'VALUE'}]` : ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}`) : '';
+    const value =
+      opt.type === 'string'
+        ? opt.implicit !== undefined
+          ? ` [${opt.value ?? 'VALUE'}]`
+          : ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}`
+        : '';
     return [`--${name}${value}`, opt.description];
   });
   flags.push(['-h, --help', 'show this help']);
-  const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width), '', ...wrapHelp(spec.summary, '', width), '', 'Options:', ...helpLines(flags, width)];
+  const lines = [
+    ...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width),
+    '',
+    ...wrapHelp(spec.summary, '', width),
+    '',
+    'Options:',
+    ...helpLines(flags, width),
+  ];
   return `${lines.join('\n')}\n`;
 }
 
@@ -121,8 +137,11 @@ export function helpLines(rows: readonly (readonly [string, string])[], width = 
   // A word the description column cannot hold (a long glob) would stick out of the width: take the narrow layout then.
   const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => w.length)));
   // Too narrow for two columns: each description on its own lines under its flag.
-  if (width - column < Math.max(24, longestWord)) return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
-  return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
+  if (width - column < Math.max(24, longestWord))
+    return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
+  return rows.flatMap(([flag, description]) =>
+    wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width),
+  );
 }
 
 /** A line wrapped at spaces to the width, continuation lines indented; a word longer than a line stays whole. */
@@ -157,14 +176,17 @@ export function closest(name: string, candidates: readonly string[]): string | n
 
 /** Damerau–Levenshtein distance (optimal string alignment): a swapped pair (`plgo`) is one edit. */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const prev = d[i - 1] as number[];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
     }
   }
   return (d[a.length] as number[])[b.length] as number;

@@ -30,17 +30,23 @@ const PROGRAM = 'ascend-memory-gate';
 
 /** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line; and where the sources' code lives. */
 const INPUT_OPTIONS: Record<string, OptionSpec> = {
-  ...Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }])),
+  ...Object.fromEntries(
+    SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
+  ),
   'source-root': {
     type: 'string',
     value: 'DIR',
-    description: "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
+    description:
+      "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
   },
 };
 
 /** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
 const ENVIRONMENT_OPTIONS: Record<string, OptionSpec> = {
-  'node-environment': { type: 'boolean', description: "record this machine's CANN, driver, chip, torch and memory variables" },
+  'node-environment': {
+    type: 'boolean',
+    description: "record this machine's CANN, driver, chip, torch and memory variables",
+  },
   env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
 };
 
@@ -51,8 +57,16 @@ const PARSE: CommandSpec = {
   options: {
     ...INPUT_OPTIONS,
     json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
-    config: { type: 'string', value: 'FILE', description: "thresholds: the device capacity and fragmentation share that decide OOMs' causes" },
-    capacity: { type: 'string', value: 'SIZE', description: "every device's memory (e.g. 64GiB), to decide OOMs' causes when the evidence does not say" },
+    config: {
+      type: 'string',
+      value: 'FILE',
+      description: "thresholds: the device capacity and fragmentation share that decide OOMs' causes",
+    },
+    capacity: {
+      type: 'string',
+      value: 'SIZE',
+      description: "every device's memory (e.g. 64GiB), to decide OOMs' causes when the evidence does not say",
+    },
     out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
   },
 };
@@ -71,13 +85,35 @@ const CHECK: CommandSpec = {
     html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
     junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report (GitLab, Jenkins)' },
     all: { type: 'boolean', description: 'list every key, not one row per module' },
-    history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
+    history: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the default branch history (history append): trends, steps, the noise band; never written',
+    },
     ...ENVIRONMENT_OPTIONS,
-    comment: { type: 'string', value: 'WHEN', implicit: 'on-change', description: "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted" },
-    host: { type: 'string', value: 'NAME', description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr' },
+    comment: {
+      type: 'string',
+      value: 'WHEN',
+      implicit: 'on-change',
+      description:
+        "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted",
+    },
+    host: {
+      type: 'string',
+      value: 'NAME',
+      description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr',
+    },
     repo: { type: 'string', value: 'OWNER/NAME', description: "the repository (GitLab: the project's path or id)" },
-    pr: { type: 'string', value: 'N', description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted" },
-    'base-sha': { type: 'string', value: 'SHA', description: "the change request's base commit, whose baseline and config gate it (default: the host's)" },
+    pr: {
+      type: 'string',
+      value: 'N',
+      description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted",
+    },
+    'base-sha': {
+      type: 'string',
+      value: 'SHA',
+      description: "the change request's base commit, whose baseline and config gate it (default: the host's)",
+    },
   },
 };
 
@@ -113,7 +149,11 @@ const COMPARE_DUMPS: CommandSpec = {
   options: {
     level: { type: 'string', value: 'LEVEL', description: 'op (default), kernel or op,kernel: the launches to align' },
     out: { type: 'string', value: 'FILE', description: 'write the CSV to FILE instead of standard output' },
-    'max-edits': { type: 'string', value: 'N', description: 'refuse a pair needing more than N edits per device (10,000)' },
+    'max-edits': {
+      type: 'string',
+      value: 'N',
+      description: 'refuse a pair needing more than N edits per device (10,000)',
+    },
   },
 };
 
@@ -130,10 +170,16 @@ function usage(width: number): string {
     `  ${PROGRAM} --version`,
     '',
     'INPUTS: one or more of these flags, each with files, directories or globs:',
-    ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
+    ...helpLines(
+      SOURCES.map((s) => [`--${s.option} PATH...`, s.description]),
+      width,
+    ),
     '',
     'A folder is searched for (globs below the folder; each also compressed, as .gz or .zst):',
-    ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
+    ...helpLines(
+      SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]),
+      width,
+    ),
     '',
     "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",
     '',
@@ -144,7 +190,10 @@ function usage(width: number): string {
 }
 
 /** Terminal columns: the TTY's width, else COLUMNS, else 80. */
-function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+function terminalWidth(
+  stream: { isTTY?: boolean; columns?: number } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
   const columns = Number(env.COLUMNS);
   return Number.isSafeInteger(columns) && columns > 0 ? columns : 80;
@@ -182,12 +231,19 @@ const stdio: Output = {
 };
 
 /** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
-async function withNodeFromOptions(snapshot: Snapshot, opts: ParsedOptions, io: Output, always = false): Promise<Snapshot> {
+async function withNodeFromOptions(
+  snapshot: Snapshot,
+  opts: ParsedOptions,
+  io: Output,
+  always = false,
+): Promise<Snapshot> {
   const { parseEnvironmentPairs, withThisNode } = await import('../sources/node-environment.js');
   const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
   const node = optionalString(opts, 'node');
-  return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) =>
-    io.err(`${line}\n`),
+  return withThisNode(
+    snapshot,
+    { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) },
+    (line) => io.err(`${line}\n`),
   );
 }
 
@@ -200,8 +256,14 @@ async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Coll
   const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
   const root = optionalString(opts, 'source-root');
   // Loaded only when asked for: most runs never read a config before the gate.
-  const oom = opts.config === undefined && opts.capacity === undefined ? undefined : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
-  const run = { ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }), ...(oom === undefined ? {} : { oom }) };
+  const oom =
+    opts.config === undefined && opts.capacity === undefined
+      ? undefined
+      : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
+  const run = {
+    ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }),
+    ...(oom === undefined ? {} : { oom }),
+  };
   const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
   warnSkipped(collected, io);
   return collected;
@@ -239,7 +301,9 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
   const outFile = optionalString(opts, 'out');
   // Fitted to the terminal's width; a file gets every column.
   const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
-  const text = opts.json ? stringifyDocument(snapshot) : (await import('../report/terminal.js')).renderSnapshotTable(snapshot, width);
+  const text = opts.json
+    ? stringifyDocument(snapshot)
+    : (await import('../report/terminal.js')).renderSnapshotTable(snapshot, width);
   await emit(text, outFile, io);
   return 0;
 }
@@ -255,10 +319,19 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
   const stamp = junitFile === undefined ? undefined : (await import('../sources/node-environment.js')).runStamp();
   const comment = optionalString(opts, 'comment');
-  if (comment !== undefined && comment !== 'on-change' && comment !== 'always') throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
+  if (comment !== undefined && comment !== 'on-change' && comment !== 'always')
+    throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
   // Before the (long) parse: which change request this is, and the limits that gate it (its base commit's).
-  const review = await (await import('./review.js')).prepareReview(
-    { comment: comment !== undefined, host: optionalString(opts, 'host'), repo: optionalString(opts, 'repo'), pr: optionalString(opts, 'pr'), baseSha: optionalString(opts, 'base-sha') },
+  const review = await (
+    await import('./review.js')
+  ).prepareReview(
+    {
+      comment: comment !== undefined,
+      host: optionalString(opts, 'host'),
+      repo: optionalString(opts, 'repo'),
+      pr: optionalString(opts, 'pr'),
+      baseSha: optionalString(opts, 'base-sha'),
+    },
     { baseline: baselinePath, config: optionalString(opts, 'config') },
     (line) => io.err(`${line}\n`),
   );
@@ -283,14 +356,39 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const trends = read?.withConfig(config);
   const folded = (await import('../gate/baseline.js')).foldedSitesNotice(baseline, baselinePath);
   if (folded !== null) io.err(`note: ${visible(folded)}\n`);
-  const preface = review?.limits === undefined ? undefined : (await import('../report/limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab' ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' } : undefined);
+  const preface =
+    review?.limits === undefined
+      ? undefined
+      : (await import('../report/limits-changed.js')).renderLimitsChanged(
+          review.limits.used,
+          review.target.host === 'gitlab'
+            ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
+            : undefined,
+        );
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile) await writeOutput(markdownFile, (await import('../report/markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(preface !== undefined ? { preface } : {}), ...(trends !== undefined ? { trends } : {}) }));
-  if (htmlFile) await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
-  if (junitFile !== undefined && stamp !== undefined) await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
+  if (markdownFile)
+    await writeOutput(
+      markdownFile,
+      (await import('../report/markdown.js')).renderMarkdown(report, {
+        baselineFile: baselinePath,
+        baselineUpdateLabel: config.baselineUpdateLabel,
+        ...(preface !== undefined ? { preface } : {}),
+        ...(trends !== undefined ? { trends } : {}),
+      }),
+    );
+  if (htmlFile)
+    await writeOutput(
+      htmlFile,
+      (await import('../report/html.js')).renderHtml(report, {
+        series: snapshot.series,
+        ...(trends !== undefined ? { trends } : {}),
+      }),
+    );
+  if (junitFile !== undefined && stamp !== undefined)
+    await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(
     renderTerminal(report, {
@@ -303,7 +401,15 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     }),
   );
   if (review !== null && comment !== undefined) {
-    await (await import('./review.js')).postReview(review, report, comment, { ...(trends !== undefined ? { trends } : {}), ...(preface !== undefined ? { preface } : {}) }, (line) => io.err(`${line}\n`));
+    await (
+      await import('./review.js')
+    ).postReview(
+      review,
+      report,
+      comment,
+      { ...(trends !== undefined ? { trends } : {}), ...(preface !== undefined ? { preface } : {}) },
+      (line) => io.err(`${line}\n`),
+    );
   }
   return report.result === 'fail' ? 1 : 0;
 }
@@ -319,10 +425,15 @@ async function readHistory(file: string, io: Output): Promise<import('../history
     history = await readHistoryFile(file);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    io.err(`warning: history not read, so the check has no trends and no noise band: ${visible(error.message)}. ${startOverHint(file)}\n`);
+    io.err(
+      `warning: history not read, so the check has no trends and no noise band: ${visible(error.message)}. ${startOverHint(file)}\n`,
+    );
     return null;
   }
-  if (history === null) io.err(`note: ${file} does not exist yet: no trends ('ascend-memory-gate history append' records the default branch's runs in it)\n`);
+  if (history === null)
+    io.err(
+      `note: ${file} does not exist yet: no trends ('ascend-memory-gate history append' records the default branch's runs in it)\n`,
+    );
   for (const warning of history?.warnings ?? []) io.err(`warning: ${visible(warning)}\n`);
   return history;
 }
@@ -338,7 +449,10 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   const existing = await loadBaseline(out);
   const folded = foldedSitesNotice(existing, out);
   if (folded !== null) io.err(`note: ${visible(folded)}\n`);
-  const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+  const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), {
+    prune: opts.prune === true,
+    source: { date: new Date().toISOString() },
+  });
   await writeBaselineAtomic(out, baseline);
   // A short summary: the Markdown table of every key is the baseline pull request's body, not a terminal's.
   io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
@@ -349,7 +463,8 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
 async function snapshotCommand(args: string[], io: Output): Promise<number> {
   const opts = parseCommandArgs(args, SNAPSHOT);
   const out = optionalString(opts, 'out');
-  if (out === undefined) throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
+  if (out === undefined)
+    throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
   const { snapshot } = await collectFromOptions(opts, io);
   const { serializeSnapshotFile } = await import('../parsers/snapshot-file.js');
   const node = await withNodeFromOptions(snapshot, opts, io, true);
@@ -406,7 +521,8 @@ export async function runCli(argvWithFlags: string[], io: Output = stdio): Promi
   const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (handler === undefined) {
     const guess = closest(command.replace(/^-+/, ''), [...Object.keys(COMMANDS), 'version', 'help']);
-    const hint = guess === null ? '' : `: did you mean '${guess === 'version' || guess === 'help' ? `--${guess}` : guess}'?`;
+    const hint =
+      guess === null ? '' : `: did you mean '${guess === 'version' || guess === 'help' ? `--${guess}` : guess}'?`;
     io.err(`error: unknown command '${command}'${hint}\n\n${USAGE}\n`);
     return 2;
   }
@@ -418,11 +534,12 @@ export async function runCli(argvWithFlags: string[], io: Output = stdio): Promi
       return 0;
     }
     if (error instanceof CommandUsageError) {
-      io.err(`error: ${error.message}\nusage: ${PROGRAM} ${error.command.name} ${error.command.usage}\n(${PROGRAM} ${error.command.name} --help lists every flag)\n`);
+      io.err(
+        `error: ${error.message}\nusage: ${PROGRAM} ${error.command.name} ${error.command.usage}\n(${PROGRAM} ${error.command.name} --help lists every flag)\n`,
+      );
       return 2;
     }
     io.err(`error: ${failureText(error, debug)}\n`);
     return 2;
   }
 }
-

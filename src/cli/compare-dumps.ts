@@ -5,11 +5,24 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
 import { encodeEscaped } from '../parsers/escaped-utf8.js';
-import { DEFAULT_MAX_EDITS, compareDumpFiles, terminalSafe, type CompareLevel } from '../parsers/memscope/compare-dumps.js';
+import {
+  DEFAULT_MAX_EDITS,
+  compareDumpFiles,
+  terminalSafe,
+  type CompareLevel,
+} from '../parsers/memscope/compare-dumps.js';
 
-export const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
+export const COMPARE_DUMPS_USAGE =
+  'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
 
-const LEVELS: Record<string, CompareLevel> = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
+const LEVELS: Record<string, CompareLevel> = {
+  op: 'op',
+  '0': 'op',
+  kernel: 'kernel',
+  '1': 'kernel',
+  'op,kernel': 'op,kernel',
+  'kernel,op': 'op,kernel',
+};
 
 /** Where compare-dumps writes: text, bytes when the CSV holds bytes that are not UTF-8, and whether stdout is a terminal. */
 export interface CompareDumpsOutput {
@@ -33,11 +46,16 @@ export async function compareDumpsCommand(args: string[], io: CompareDumpsOutput
     throw new UsageError(`compare-dumps: ${(error as Error).message}\nusage: ${COMPARE_DUMPS_USAGE}`);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 2) throw new UsageError(`compare-dumps: give exactly two dumps, BASE and CURRENT (got ${positionals.length})\nusage: ${COMPARE_DUMPS_USAGE}`);
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `compare-dumps: give exactly two dumps, BASE and CURRENT (got ${positionals.length})\nusage: ${COMPARE_DUMPS_USAGE}`,
+    );
   const level = LEVELS[values.level ?? 'op'];
-  if (level === undefined) throw new UsageError(`compare-dumps: --level must be op, kernel or op,kernel (got '${values.level}')`);
+  if (level === undefined)
+    throw new UsageError(`compare-dumps: --level must be op, kernel or op,kernel (got '${values.level}')`);
   const maxEdits = values['max-edits'] === undefined ? DEFAULT_MAX_EDITS : Number(values['max-edits']);
-  if (!Number.isSafeInteger(maxEdits) || maxEdits < 0) throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
+  if (!Number.isSafeInteger(maxEdits) || maxEdits < 0)
+    throw new UsageError(`compare-dumps: --max-edits must be a non-negative integer (got '${values['max-edits']}')`);
   const [base, current] = positionals as [string, string];
   // The CSV goes out in pieces as it is rendered; a failed compare writes nothing (the file is opened at the first piece).
   // The dump's own bytes go out (escaped bytes written back); a terminal gets no control character raw. A full pipe or
@@ -52,12 +70,16 @@ export async function compareDumpsCommand(args: string[], io: CompareDumpsOutput
     else if (io.outBytes !== undefined) await io.outBytes(encodeEscaped(text));
     else io.out(text);
   };
-  const result = await compareDumpFiles({ path: base, name: base }, { path: current, name: current }, {
-    level,
-    maxEdits,
-    sink,
-    onWarning: (w) => io.err(`warning: ${visible(`${w.file}:${w.line}: ${w.reason}`)}\n`),
-  });
+  const result = await compareDumpFiles(
+    { path: base, name: base },
+    { path: current, name: current },
+    {
+      level,
+      maxEdits,
+      sink,
+      onWarning: (w) => io.err(`warning: ${visible(`${w.file}:${w.line}: ${w.reason}`)}\n`),
+    },
+  );
   if (file !== null) {
     const stream = file as ReturnType<typeof createWriteStream>;
     stream.end();

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { InputError, UsageError } from '../common/errors.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { MAX_HISTORY_SIZE } from '../history/limits.js';
-import { CommandUsageError, HelpRequested, optionalString, parseCommandArgs, type CommandSpec, type OptionSpec, type ParsedOptions } from './args.js';
+import {
+  CommandUsageError,
+  HelpRequested,
+  optionalString,
+  parseCommandArgs,
+  type CommandSpec,
+  type OptionSpec,
+  type ParsedOptions,
+} from './args.js';
 
 /** What the history command borrows from the other commands: their evidence flags and how they collect a run. */
 export interface HistoryTools {
@@ -16,11 +24,16 @@ export interface HistoryTools {
 }
 
 const HISTORY_FILE: OptionSpec = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
-const CONFIG: OptionSpec = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
+const CONFIG: OptionSpec = {
+  type: 'string',
+  value: 'FILE',
+  description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)',
+};
 
 export const HISTORY: CommandSpec = {
   name: 'history',
-  summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard, fetch reads it from its git branch.',
+  summary:
+    'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard, fetch reads it from its git branch.',
   usage: 'append|show|html|fetch --history FILE …',
   options: {},
 };
@@ -28,7 +41,8 @@ export const HISTORY: CommandSpec = {
 function appendSpec(tools: HistoryTools): CommandSpec {
   return {
     name: 'history append',
-    summary: "Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.",
+    summary:
+      'Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.',
     usage: '--history FILE --commit SHA INPUTS [options]',
     options: {
       ...tools.inputOptions,
@@ -37,10 +51,18 @@ function appendSpec(tools: HistoryTools): CommandSpec {
       time: { type: 'string', value: 'ISO-8601', description: 'when it ran (default now)' },
       run: { type: 'string', value: 'ID', description: "the CI run (GitLab's CI_PIPELINE_ID, Jenkins' BUILD_NUMBER)" },
       attempt: { type: 'string', value: 'N', description: 'the run attempt, 1 or more' },
-      baseline: { type: 'string', value: 'FILE', description: 'the baseline this run is gated against: its updates are marked' },
+      baseline: {
+        type: 'string',
+        value: 'FILE',
+        description: 'the baseline this run is gated against: its updates are marked',
+      },
       branch: { type: 'string', value: 'NAME', description: 'the branch the history is of, shown in reports' },
       gate: { type: 'string', value: 'NAME', description: "the gate's name, when one repository has several" },
-      'commit-url': { type: 'string', value: 'URL', description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}" },
+      'commit-url': {
+        type: 'string',
+        value: 'URL',
+        description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}",
+      },
       size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
       ...GIT_OPTIONS,
       ...tools.environmentOptions,
@@ -50,32 +72,47 @@ function appendSpec(tools: HistoryTools): CommandSpec {
 
 /** The history's home on a branch, written and read with plain git (src/hosts/git-branch.ts). */
 const GIT_OPTIONS: Record<string, OptionSpec> = {
-  'git-branch': { type: 'string', value: 'NAME', description: 'keep the file on this branch of the remote (e.g. memory-gate-history): fetched, appended, pushed' },
-  'git-remote': { type: 'string', value: 'NAME', description: "the remote of --git-branch (default origin)" },
-  'git-path': { type: 'string', value: 'PATH', description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)' },
+  'git-branch': {
+    type: 'string',
+    value: 'NAME',
+    description: 'keep the file on this branch of the remote (e.g. memory-gate-history): fetched, appended, pushed',
+  },
+  'git-remote': { type: 'string', value: 'NAME', description: 'the remote of --git-branch (default origin)' },
+  'git-path': {
+    type: 'string',
+    value: 'PATH',
+    description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)',
+  },
 };
 
 const FETCH: CommandSpec = {
   name: 'history fetch',
-  summary: "Copy the history file from its branch (history append --git-branch writes it) for a merge request's check --history.",
+  summary:
+    "Copy the history file from its branch (history append --git-branch writes it) for a merge request's check --history.",
   usage: '--git-branch NAME --history FILE [options]',
   options: { history: HISTORY_FILE, ...GIT_OPTIONS },
 };
 
 const SHOW: CommandSpec = {
   name: 'history show',
-  summary: 'Print the trends: per key group a sparkline of its last 30 points, range, latest value, and the commit where it stepped.',
+  summary:
+    'Print the trends: per key group a sparkline of its last 30 points, range, latest value, and the commit where it stepped.',
   usage: '--history FILE [--key PATTERN] [options]',
   options: {
     history: HISTORY_FILE,
-    key: { type: 'string', value: 'PATTERN', description: 'only key groups or keys this glob matches (DEV_MEM/*/HCCL)' },
+    key: {
+      type: 'string',
+      value: 'PATTERN',
+      description: 'only key groups or keys this glob matches (DEV_MEM/*/HCCL)',
+    },
     config: CONFIG,
   },
 };
 
 const HTML: CommandSpec = {
   name: 'history html',
-  summary: 'Write the dashboard: one self-contained HTML page, a chart per key group, baseline updates and environment changes marked.',
+  summary:
+    'Write the dashboard: one self-contained HTML page, a chart per key group, baseline updates and environment changes marked.',
   usage: '--history FILE --out PAGE [options]',
   options: {
     history: HISTORY_FILE,
@@ -85,7 +122,11 @@ const HTML: CommandSpec = {
   },
 };
 
-export async function historyCommand(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
+export async function historyCommand(
+  args: string[],
+  io: { out: (text: string) => void; err: (text: string) => void },
+  tools: HistoryTools,
+): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'append') return append(rest, io, tools);
   if (sub === 'show') return show(rest, io, tools);
@@ -93,35 +134,56 @@ export async function historyCommand(args: string[], io: { out: (text: string) =
   if (sub === 'fetch') return fetchHistory(rest, io);
   if (sub === undefined || sub === '--help' || sub === '-h') {
     if (sub === undefined) throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
-    throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help', 'history fetch --help'.` });
+    throw new HelpRequested({
+      ...HISTORY,
+      summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help', 'history fetch --help'.`,
+    });
   }
   throw new CommandUsageError(`history: unknown '${sub}': append, show, html or fetch`, HISTORY);
 }
 
 function required(opts: ParsedOptions, name: string, spec: CommandSpec): string {
   const value = optionalString(opts, name);
-  if (value === undefined) throw new CommandUsageError(`${spec.name}: --${name} ${spec.options[name]?.value ?? 'VALUE'} is required`, spec);
+  if (value === undefined)
+    throw new CommandUsageError(`${spec.name}: --${name} ${spec.options[name]?.value ?? 'VALUE'} is required`, spec);
   return value;
 }
 
-async function append(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
+async function append(
+  args: string[],
+  io: { out: (text: string) => void; err: (text: string) => void },
+  tools: HistoryTools,
+): Promise<number> {
   const spec = appendSpec(tools);
   const opts = parseCommandArgs(args, spec);
   const file = required(opts, 'history', spec);
   const commit = required(opts, 'commit', spec).toLowerCase();
-  if (!/^[0-9a-f]{4,64}$/.test(commit)) throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
+  if (!/^[0-9a-f]{4,64}$/.test(commit))
+    throw new CommandUsageError(
+      `history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`,
+      spec,
+    );
   const time = optionalString(opts, 'time') ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) || Number.isNaN(Date.parse(time))) {
-    throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
+  if (
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
+    Number.isNaN(Date.parse(time))
+  ) {
+    throw new CommandUsageError(
+      `history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`,
+      spec,
+    );
   }
   const attempt = optionalString(opts, 'attempt');
-  if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt)) throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
+  if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
+    throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
   const size = parseSize(optionalString(opts, 'size'), spec);
   const run = optionalString(opts, 'run');
-  if (run !== undefined && (run === '' || run.length > 100)) throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
+  if (run !== undefined && (run === '' || run.length > 100))
+    throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
   const header = headerOptions(opts, spec);
 
-  const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('../history/store.js');
+  const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } =
+    await import('../history/store.js');
   const { emptyHistory, parseHistory } = await import('../history/format.js');
   const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
   const branch = gitBranchOf(opts, spec);
@@ -134,13 +196,23 @@ async function append(args: string[], io: { out: (text: string) => void; err: (t
   }
   const baselineFile = optionalString(opts, 'baseline');
   // Without --baseline the point says nothing new of the baseline: it keeps the last point's, so no update is marked.
-  const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await hashOfFile(baselineFile, baselineHash);
+  const baseline =
+    baselineFile === undefined
+      ? (existing?.points.at(-1)?.baseline ?? null)
+      : await hashOfFile(baselineFile, baselineHash);
   const snapshot = await tools.collect(opts);
   const record = (history: import('../history/format.js').History): ReturnType<typeof recordPoint> => {
     Object.assign(history.header, header);
     return recordPoint(
       history,
-      { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) },
+      {
+        commit,
+        time,
+        baseline,
+        environment: pointEnvironment(snapshot),
+        ...(run !== undefined ? { run } : {}),
+        ...(attempt !== undefined ? { attempt: Number(attempt) } : {}),
+      },
       pointValues(snapshot),
       { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES },
     );
@@ -166,7 +238,9 @@ async function append(args: string[], io: { out: (text: string) => void; err: (t
   await writeHistoryFile(file, result.text);
   const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
   const how = result.replaced ? 'replaced the point of run' : 'recorded';
-  io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
+  io.out(
+    `${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`,
+  );
   return 0;
 }
 
@@ -174,18 +248,26 @@ function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: strin
   const out: { branch?: string; gate?: string; commitUrl?: string } = {};
   const branch = optionalString(opts, 'branch');
   if (branch !== undefined) {
-    if (branch === '' || branch.length > 255 || /[\u0000-\u001f\u007f]/.test(branch)) throw new CommandUsageError('history append: --branch must be a branch name', spec);
+    if (branch === '' || branch.length > 255 || /[\u0000-\u001f\u007f]/.test(branch))
+      throw new CommandUsageError('history append: --branch must be a branch name', spec);
     out.branch = branch;
   }
   const gate = optionalString(opts, 'gate');
   if (gate !== undefined) {
-    if (!/^[\w.-]{1,64}$/.test(gate)) throw new CommandUsageError(`history append: --gate may hold letters, digits, '.', '_' and '-' (1 to 64), got '${gate}'`, spec);
+    if (!/^[\w.-]{1,64}$/.test(gate))
+      throw new CommandUsageError(
+        `history append: --gate may hold letters, digits, '.', '_' and '-' (1 to 64), got '${gate}'`,
+        spec,
+      );
     out.gate = gate;
   }
   const url = optionalString(opts, 'commit-url');
   if (url !== undefined) {
     if (!/^https?:\/\/[^\s"<>]*\{sha\}[^\s"<>]*$/.test(url) || url.length > 2048) {
-      throw new CommandUsageError(`history append: --commit-url must be an http(s) URL holding {sha}, e.g. https://github.com/o/r/commit/{sha}, got '${url}'`, spec);
+      throw new CommandUsageError(
+        `history append: --commit-url must be an http(s) URL holding {sha}, e.g. https://github.com/o/r/commit/{sha}, got '${url}'`,
+        spec,
+      );
     }
     out.commitUrl = url;
   }
@@ -194,7 +276,11 @@ function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: strin
 
 function parseSize(value: string | undefined, spec: CommandSpec): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE) throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`, spec);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE)
+    throw new CommandUsageError(
+      `history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`,
+      spec,
+    );
   return Number(value);
 }
 
@@ -208,7 +294,10 @@ async function hashOfFile(file: string, hash: (bytes: Uint8Array) => string): Pr
 }
 
 /** The history file, null when missing; one that cannot be read is an error saying how to start over; warnings on stderr. */
-async function readHistory(file: string, io: { err: (text: string) => void }): Promise<import('../history/format.js').History | null> {
+async function readHistory(
+  file: string,
+  io: { err: (text: string) => void },
+): Promise<import('../history/format.js').History | null> {
   const { readHistoryFile, startOverHint } = await import('../history/store.js');
   let history: import('../history/format.js').History | null;
   try {
@@ -222,13 +311,23 @@ async function readHistory(file: string, io: { err: (text: string) => void }): P
   return history;
 }
 
-async function loadHistory(file: string, io: { err: (text: string) => void }): Promise<import('../history/format.js').History> {
+async function loadHistory(
+  file: string,
+  io: { err: (text: string) => void },
+): Promise<import('../history/format.js').History> {
   const history = await readHistory(file, io);
-  if (history === null) throw new InputError(`${file} does not exist: 'ascend-memory-gate history append --history ${file} …' records the first point`);
+  if (history === null)
+    throw new InputError(
+      `${file} does not exist: 'ascend-memory-gate history append --history ${file} …' records the first point`,
+    );
   return history;
 }
 
-async function show(args: string[], io: { out: (text: string) => void; err: (text: string) => void }, tools: HistoryTools): Promise<number> {
+async function show(
+  args: string[],
+  io: { out: (text: string) => void; err: (text: string) => void },
+  tools: HistoryTools,
+): Promise<number> {
   const opts = parseCommandArgs(args, SHOW);
   const file = required(opts, 'history', SHOW);
   const history = await loadHistory(file, io);
@@ -237,7 +336,12 @@ async function show(args: string[], io: { out: (text: string) => void; err: (tex
   const { trendsOf } = await import('../history/trends.js');
   const { renderHistoryTerminal } = await import('../report/history-terminal.js');
   const key = optionalString(opts, 'key');
-  io.out(renderHistoryTerminal(history, trendsOf(history, config), { width: tools.width(), ...(key !== undefined ? { key } : {}) }));
+  io.out(
+    renderHistoryTerminal(history, trendsOf(history, config), {
+      width: tools.width(),
+      ...(key !== undefined ? { key } : {}),
+    }),
+  );
   return 0;
 }
 
@@ -256,7 +360,9 @@ async function html(args: string[], io: { out: (text: string) => void; err: (tex
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
     await writeFile(out, page);
   } catch (error) {
-    throw new UsageError(`history html: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(
+      `history html: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   io.out(`wrote ${out} (${Buffer.byteLength(page)} bytes): ${history.points.length} points\n`);
   return 0;
@@ -268,22 +374,41 @@ function gitBranchOf(opts: ParsedOptions, spec: CommandSpec): import('../hosts/g
   const remote = optionalString(opts, 'git-remote');
   const file = optionalString(opts, 'git-path');
   if (branch === undefined) {
-    if (remote !== undefined || file !== undefined) throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
+    if (remote !== undefined || file !== undefined)
+      throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
     return undefined;
   }
   // git's own rules, roughly: no option-like, control, space or ref-syntax characters, no '..'.
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(branch) || branch.includes('..') || branch.endsWith('.lock') || branch.endsWith('/')) {
-    throw new CommandUsageError(`${spec.name}: --git-branch must be a branch name such as memory-gate-history, got '${branch}'`, spec);
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(branch) ||
+    branch.includes('..') ||
+    branch.endsWith('.lock') ||
+    branch.endsWith('/')
+  ) {
+    throw new CommandUsageError(
+      `${spec.name}: --git-branch must be a branch name such as memory-gate-history, got '${branch}'`,
+      spec,
+    );
   }
-  if (remote !== undefined && !/^[A-Za-z0-9][\w.-]{0,99}$/.test(remote)) throw new CommandUsageError(`${spec.name}: --git-remote must be a remote's name such as origin, got '${remote}'`, spec);
+  if (remote !== undefined && !/^[A-Za-z0-9][\w.-]{0,99}$/.test(remote))
+    throw new CommandUsageError(
+      `${spec.name}: --git-remote must be a remote's name such as origin, got '${remote}'`,
+      spec,
+    );
   const at = file ?? 'default.history.jsonl';
-  if (!/^[\w.-][\w./-]{0,254}$/.test(at) || at.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+  if (
+    !/^[\w.-][\w./-]{0,254}$/.test(at) ||
+    at.split('/').some((part) => part === '' || part === '.' || part === '..')
+  ) {
     throw new CommandUsageError(`${spec.name}: --git-path must be a relative path on the branch, got '${at}'`, spec);
   }
   return { cwd: process.cwd(), remote: remote ?? 'origin', branch, path: at };
 }
 
-async function fetchHistory(args: string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
+async function fetchHistory(
+  args: string[],
+  io: { out: (text: string) => void; err: (text: string) => void },
+): Promise<number> {
   const opts = parseCommandArgs(args, FETCH);
   const file = required(opts, 'history', FETCH);
   const branch = gitBranchOf(opts, FETCH);
@@ -291,13 +416,17 @@ async function fetchHistory(args: string[], io: { out: (text: string) => void; e
   const { readBranchFile } = await import('../hosts/git-branch.js');
   const text = await readBranchFile(branch);
   if (text === null) {
-    io.err(`note: ${branch.remote} has no ${branch.path} on branch ${branch.branch} yet: no history (the default branch's 'history append --git-branch ${branch.branch}' records it)\n`);
+    io.err(
+      `note: ${branch.remote} has no ${branch.path} on branch ${branch.branch} yet: no history (the default branch's 'history append --git-branch ${branch.branch}' records it)\n`,
+    );
     return 0;
   }
   const { parseHistory } = await import('../history/format.js');
   const history = parseHistory(text, `${branch.branch}:${branch.path}`);
   const { writeHistoryFile } = await import('../history/store.js');
   await writeHistoryFile(file, text);
-  io.out(`fetched ${file} from ${branch.remote} ${branch.branch}: ${history.points.length} points (${Buffer.byteLength(text)} bytes)\n`);
+  io.out(
+    `fetched ${file} from ${branch.remote} ${branch.branch}: ${history.points.length} points (${Buffer.byteLength(text)} bytes)\n`,
+  );
   return 0;
 }

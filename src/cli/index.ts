@@ -9,7 +9,11 @@ import { inputPathsOf, mayBeLarge, startWorkersEarly } from '../parsers/worker-s
 const argv = process.argv.slice(2);
 const args = argv.filter((a) => a !== '--debug');
 const command = args[0];
-if ((command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') && !args.includes('--help') && !args.includes('-h')) {
+if (
+  (command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') &&
+  !args.includes('--help') &&
+  !args.includes('-h')
+) {
   if (mayBeLarge(inputPathsOf(args.slice(1)))) startWorkersEarly();
 }
 

@@ -12,7 +12,10 @@ export async function oomSettingsFromOptions(opts: ParsedOptions): Promise<OomRu
   const capacityText = optionalString(opts, 'capacity');
   if (configFile === undefined && capacityText === undefined) return undefined;
   const capacity = capacityText === undefined ? null : parseSize(capacityText);
-  if (capacity === null && capacityText !== undefined) throw new UsageError(`--capacity: '${capacityText}' is not a size; give the device's memory, e.g. --capacity 64GiB`);
+  if (capacity === null && capacityText !== undefined)
+    throw new UsageError(
+      `--capacity: '${capacityText}' is not a size; give the device's memory, e.g. --capacity 64GiB`,
+    );
   const config = await loadGateConfig(configFile, { required: configFile !== undefined });
   return {
     fragmentationPercent: config.oom.fragmentationPercent,

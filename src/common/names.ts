@@ -20,7 +20,9 @@ const SUFFIX = /~[0-9a-f]{12}$/;
 export function shortenName(name: string, max: number = DISPLAY_NAME_LENGTH): string {
   if (name.length <= max) return name;
   const again = isShortened(name);
-  const suffix = again ? name.slice(-SUFFIX_LENGTH) : `~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, HASH_LENGTH)}`;
+  const suffix = again
+    ? name.slice(-SUFFIX_LENGTH)
+    : `~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, HASH_LENGTH)}`;
   const body = again ? name.slice(0, -SUFFIX_LENGTH) : name;
   const room = Math.max(2, max - suffix.length - 1);
   const headLength = Math.ceil(room / 2);

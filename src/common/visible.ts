@@ -4,7 +4,8 @@
  * C0 controls, DEL, C1 controls, line/paragraph separators, zero-width and bidi-override characters, lone surrogates:
  * each would break a table row, drive a terminal (ESC) or make one key look like another (Trojan Source).
  */
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]/gu;
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]/gu;
 
 /** Shows invisible and control characters: `\n` → `␊`, ESC → `␛`, U+202E → `⟨U+202E⟩`. */
 export function replaceControlCharacters(text: string): string {

@@ -9,7 +9,16 @@ import { compileSectionsDocument, parseSectionsJson } from '../model/sections/va
 import { SECTIONS, type Metric } from '../model/sections/index.js';
 import { foldLineSites, type FoldedSites } from '../model/sections/allocation-sites.js';
 import type { Series } from '../model/series.js';
-import { fileKeyOrder, hasNoMetrics, SNAPSHOT_VERSION, stableStringify, stringifyDocument, type SectionMetrics, type Snapshot, type SnapshotMeta } from '../model/snapshot.js';
+import {
+  fileKeyOrder,
+  hasNoMetrics,
+  SNAPSHOT_VERSION,
+  stableStringify,
+  stringifyDocument,
+  type SectionMetrics,
+  type Snapshot,
+  type SnapshotMeta,
+} from '../model/snapshot.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {
@@ -85,13 +94,21 @@ export async function loadBaseline(file: string): Promise<Baseline | null> {
 /** Parses and validates baseline text; errors name the file and line:column (syntax) or JSON pointer (schema). */
 export function parseBaseline(text: string, file: string): Baseline {
   const { json, sectionsChecked } = parseSectionsJson(text, file);
-  const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
+  const version =
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as { version?: unknown }).version
+      : undefined;
   if (version === 1) return migrateV1(validateBaselineV1(json, file));
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
-    throw new SchemaError(file, '/version', `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`);
+    throw new SchemaError(
+      file,
+      '/version',
+      `is ${version}: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and ${SNAPSHOT_VERSION}); upgrade the Action or CLI`,
+    );
   }
   // Allocation sites keyed by line (before 1.1) are read as the sites by function this version writes.
-  const folded = json !== null && typeof json === 'object' ? foldLineSites((json as { sections?: unknown }).sections) : null;
+  const folded =
+    json !== null && typeof json === 'object' ? foldLineSites((json as { sections?: unknown }).sections) : null;
   const baseline = validateBaseline(json, file, sectionsChecked && folded === null);
   if (folded !== null) foldedBaselines.set(baseline, folded);
   return baseline;
@@ -134,13 +151,20 @@ export function mergeBaseline(
   options: { prune?: boolean; source?: BaselineSource } = {},
 ): { baseline: Baseline; changes: BaselineChanges } {
   if (hasNoMetrics(run)) {
-    throw new InputError('this run has no memory statistics: refusing to update the baseline from it (the baseline was left untouched)');
+    throw new InputError(
+      'this run has no memory statistics: refusing to update the baseline from it (the baseline was left untouched)',
+    );
   }
   const changes: BaselineChanges = { added: [], changed: [], kept: [], pruned: [], unchanged: 0 };
   const prune = options.prune ?? false;
   const sections: Record<string, SectionMetrics> = {};
   for (const declaration of SECTIONS) {
-    const merged = mergeRecords(existing?.sections[declaration.name] ?? {}, run.sections[declaration.name] ?? {}, prune, changes);
+    const merged = mergeRecords(
+      existing?.sections[declaration.name] ?? {},
+      run.sections[declaration.name] ?? {},
+      prune,
+      changes,
+    );
     if (Object.keys(merged).length > 0) sections[declaration.name] = merged;
   }
   const baseline: Baseline = {
@@ -194,7 +218,8 @@ export function serializeBaseline(baseline: Baseline): string {
   try {
     parseBaseline(text, '(baseline to write)');
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(`refusing to write a baseline the next check would refuse: ${error.message}`);
+    if (error instanceof InputError)
+      throw new InputError(`refusing to write a baseline the next check would refuse: ${error.message}`);
     throw error;
   }
   return text;

@@ -41,10 +41,19 @@ import {
  * Entries come sorted by section (registry order) then key, a key's verdict before its findings; counts hold every
  * status; the result is 'fail' iff some entry's severity is 'fail'.
  */
-export function compareSnapshots(baseline: GateInput, current: GateInput, config: GateConfig, noise?: NoiseLookup): GateReport {
+export function compareSnapshots(
+  baseline: GateInput,
+  current: GateInput,
+  config: GateConfig,
+  noise?: NoiseLookup,
+): GateReport {
   const band = config.history !== null && noise !== undefined ? { config: config.history, noise } : undefined;
-  const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) => compareSection(declaration, baseline, current, config, band));
-  const findings = (FINDINGS as readonly AnyFinding[]).flatMap((finding) => finding.assess({ baseline, current, config }) as Entry[]);
+  const verdicts = SECTIONS.filter((d) => d.compared !== false).flatMap((declaration) =>
+    compareSection(declaration, baseline, current, config, band),
+  );
+  const findings = (FINDINGS as readonly AnyFinding[]).flatMap(
+    (finding) => finding.assess({ baseline, current, config }) as Entry[],
+  );
   const entries = withFindings(verdicts, findings);
   // One indexed pass over 160,000 entries (a for...of in code that runs once is not optimized yet, and allocates an
   // iterator result per entry): the statuses counted in a Map, the object made from it.
@@ -61,7 +70,12 @@ export function compareSnapshots(baseline: GateInput, current: GateInput, config
   // Nothing compared is no pass earned: a baseline of another input shares no key with the run.
   const disjoint = disjointOf(verdicts, config);
   if (disjoint === null) return { result: failed ? 'fail' : 'pass', counts, entries };
-  return { result: failed || disjoint.severity === 'fail' ? 'fail' : 'pass', counts, entries, disjointBaseline: disjoint };
+  return {
+    result: failed || disjoint.severity === 'fail' ? 'fail' : 'pass',
+    counts,
+    entries,
+    disjointBaseline: disjoint,
+  };
 }
 
 /** Each key's verdict followed by its findings (in the order the assessors gave them); the rest last, in that order. */
@@ -108,18 +122,26 @@ export interface Band {
   noise: NoiseLookup;
 }
 
-function compareSection(declaration: SectionDeclaration, baseline: GateInput, current: GateInput, config: GateConfig, band: Band | undefined): Entry[] {
+function compareSection(
+  declaration: SectionDeclaration,
+  baseline: GateInput,
+  current: GateInput,
+  config: GateConfig,
+  band: Band | undefined,
+): Entry[] {
   // Each side's value read straight from its metric object (no per-key Map of values, 160,000 keys at 4,096 devices).
   const before = metricsOf(baseline, declaration.name);
   const after = metricsOf(current, declaration.name);
-  const value = (metrics: SectionMetrics, key: string): number | null => (Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key] as Metric) : null);
+  const value = (metrics: SectionMetrics, key: string): number | null =>
+    Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key] as Metric) : null;
   const thresholds = sectionThresholds(config, declaration);
   const keys = sortedUnion(keysOf(before), keysOf(after));
   const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
   const describe = declaration.describe;
   return keys.map((key) => {
     let entry = judge(declaration.kind, key, value(before, key), value(after, key), thresholds, config);
-    if (band !== undefined && (entry.status === 'regressed' || entry.status === 'improved')) entry = withNoiseBand(entry, thresholds, band, config, unit);
+    if (band !== undefined && (entry.status === 'regressed' || entry.status === 'improved'))
+      entry = withNoiseBand(entry, thresholds, band, config, unit);
     const withUnit = unit === undefined ? entry : { ...entry, unit };
     // The declaration's sentence on this run's metric (the baseline's for a missing key), unless the noise band said why.
     if (describe === undefined || withUnit.note !== undefined) return withUnit;
@@ -134,13 +156,20 @@ function compareSection(declaration: SectionDeclaration, baseline: GateInput, cu
  * also exceeds the spread of its last `window` values on the default branch, capped at the ceiling. The note says which
  * bound applied, or that the history had too few values and the tolerance applied.
  */
-export function withNoiseBand(entry: Entry, thresholds: KindThresholds, band: Band, config: Pick<GateConfig, 'onNew' | 'onMissing' | 'failOnImprovement'>, unit?: 'count'): Entry {
+export function withNoiseBand(
+  entry: Entry,
+  thresholds: KindThresholds,
+  band: Band,
+  config: Pick<GateConfig, 'onNew' | 'onMissing' | 'failOnImprovement'>,
+  unit?: 'count',
+): Entry {
   const { window, minPoints, ceiling } = band.config;
   const baseline = entry.baseline as number;
   const change = Math.abs(entry.delta as number);
   const sample = band.noise(entry.kind, entry.key, window);
   const amount = (v: number): string => (unit === 'count' ? formatCount(v) : formatBytes(v));
-  const share = (v: number): string => (baseline === 0 ? '' : ` (${((v / Math.abs(baseline)) * 100).toFixed(1)}% of the baseline)`);
+  const share = (v: number): string =>
+    baseline === 0 ? '' : ` (${((v / Math.abs(baseline)) * 100).toFixed(1)}% of the baseline)`;
   if (sample === undefined || sample.points < minPoints) {
     const points = sample?.points ?? 0;
     return {
@@ -166,15 +195,24 @@ export function withNoiseBand(entry: Entry, thresholds: KindThresholds, band: Ba
   }
   const tolerance = rule?.tolerance ?? thresholds.tolerance;
   if (width > allowance(tolerance, baseline)) {
-    return { ...entry, note: `Beyond the noise band: ${spread}, and the change is ${amount(change)}.`, noise: { applied: 'band', points: sample.points, spread: sample.spread } };
+    return {
+      ...entry,
+      note: `Beyond the noise band: ${spread}, and the change is ${amount(change)}.`,
+      noise: { applied: 'band', points: sample.points, spread: sample.spread },
+    };
   }
-  return { ...entry, note: `The configured tolerance applied: ${spread}, less than it allows.`, noise: { applied: 'tolerance', points: sample.points, spread: sample.spread } };
+  return {
+    ...entry,
+    note: `The configured tolerance applied: ${spread}, less than it allows.`,
+    noise: { applied: 'tolerance', points: sample.points, spread: sample.spread },
+  };
 }
 
 /** What a tolerance lets a value grow by at a baseline: its largest set field (a change must exceed every one). */
 function allowance(tolerance: Tolerance, baseline: number): number {
   const bytes = tolerance.bytes ?? 0;
-  const percent = tolerance.percent !== undefined && baseline !== 0 ? (Math.abs(baseline) * tolerance.percent) / 100 : 0;
+  const percent =
+    tolerance.percent !== undefined && baseline !== 0 ? (Math.abs(baseline) * tolerance.percent) / 100 : 0;
   return Math.max(bytes, percent);
 }
 
@@ -197,7 +235,8 @@ export function sortedUnion(before: readonly string[], after: readonly string[])
       j++;
       continue;
     }
-    if (j >= after.length || (i < before.length && compareKeys(before[i] as string, after[j] as string) <= 0)) keys.push(before[i++] as string);
+    if (j >= after.length || (i < before.length && compareKeys(before[i] as string, after[j] as string) <= 0))
+      keys.push(before[i++] as string);
     else keys.push(after[j++] as string);
   }
   return keys;
@@ -227,10 +266,26 @@ export function judge(
   const delta = baseline !== null && current !== null ? current - baseline : null;
   const status = statusOf(rule, baseline, current, delta, thresholds);
   // One object per key (160,000 of them at 4,096 devices), its fields always in this order.
-  return { kind, key, baseline, current, delta, percent: percentChange(baseline, current), status, severity: severityOf(status, config), rule: rule?.match ?? null };
+  return {
+    kind,
+    key,
+    baseline,
+    current,
+    delta,
+    percent: percentChange(baseline, current),
+    status,
+    severity: severityOf(status, config),
+    rule: rule?.match ?? null,
+  };
 }
 
-function statusOf(rule: Rule | undefined, baseline: number | null, current: number | null, delta: number | null, thresholds: KindThresholds): Status {
+function statusOf(
+  rule: Rule | undefined,
+  baseline: number | null,
+  current: number | null,
+  delta: number | null,
+  thresholds: KindThresholds,
+): Status {
   if (rule?.ignore === true) return 'ignored';
   if (rule?.budget !== undefined && current !== null && current > rule.budget) return 'over-budget';
   if (baseline === null) return 'new';

@@ -5,7 +5,10 @@ import type { DisjointBaseline, Entry, GateConfig } from './types.js';
  * From the section verdicts (findings left out), in report order: each side's key count and first key when both sides
  * have keys and no key is on both; null otherwise (a first run has no baseline side, and is said as such).
  */
-export function disjointOf(verdicts: readonly Entry[], config: Pick<GateConfig, 'onDisjointBaseline'>): DisjointBaseline | null {
+export function disjointOf(
+  verdicts: readonly Entry[],
+  config: Pick<GateConfig, 'onDisjointBaseline'>,
+): DisjointBaseline | null {
   let baselineKeys = 0;
   let runKeys = 0;
   let baselineFirst: Entry | undefined;

@@ -1,12 +1,22 @@
 // The environment behind the numbers, compared: baseline run vs this run, and the nodes of one run against each other. Pure.
 import type { EnvironmentItems } from '../model/snapshot.js';
-import type { Entry, EnvironmentChange, EnvironmentFindings, EnvironmentPolicy, EnvironmentSplit, GateReport, Severity } from './types.js';
+import type {
+  Entry,
+  EnvironmentChange,
+  EnvironmentFindings,
+  EnvironmentPolicy,
+  EnvironmentSplit,
+  GateReport,
+  Severity,
+} from './types.js';
 
 /** A run's environment, per node name: merging two runs' maps is a union, whatever the order. */
 export type RunEnvironment = Record<string, EnvironmentItems>;
 
 /** A run's environment from its snapshot's (or baseline's) nodes; nodes that recorded none are left out. */
-export function runEnvironmentOf(meta: { nodes?: Record<string, { environment: EnvironmentItems }> } | undefined): RunEnvironment | undefined {
+export function runEnvironmentOf(
+  meta: { nodes?: Record<string, { environment: EnvironmentItems }> } | undefined,
+): RunEnvironment | undefined {
   const nodes = Object.entries(meta?.nodes ?? {}).filter(([, node]) => Object.keys(node.environment).length > 0);
   return nodes.length === 0 ? undefined : Object.fromEntries(nodes.map(([name, node]) => [name, node.environment]));
 }
@@ -38,7 +48,8 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Every item any node reports, sorted; ignored items left out. */
 function itemsOf(environment: RunEnvironment, ignore: ReadonlySet<string>): string[] {
   const items = new Set<string>();
-  for (const node of Object.values(environment)) for (const item of Object.keys(node)) if (!ignore.has(item)) items.add(item);
+  for (const node of Object.values(environment))
+    for (const item of Object.keys(node)) if (!ignore.has(item)) items.add(item);
   return [...items].sort(byText);
 }
 
@@ -66,7 +77,8 @@ export function compareEnvironments(
   policy: EnvironmentPolicy = DEFAULT_ENVIRONMENT_POLICY,
 ): EnvironmentFindings {
   const severity: Severity = policy.onChange === 'fail' ? 'fail' : policy.onChange === 'warn' ? 'warn' : 'ok';
-  if (policy.onChange === 'ignore' || current === undefined || Object.keys(current).length === 0) return { changes: [], splits: [], severity };
+  if (policy.onChange === 'ignore' || current === undefined || Object.keys(current).length === 0)
+    return { changes: [], splits: [], severity };
   const ignore = new Set(policy.ignore);
   const changes: EnvironmentChange[] = [];
   if (baseline !== undefined && Object.keys(baseline).length > 0) {
@@ -96,12 +108,16 @@ export function compareEnvironments(
 
 /** Whether the findings say anything. */
 export function hasEnvironmentFindings(findings: EnvironmentFindings | undefined): findings is EnvironmentFindings {
-  return findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0);
+  return (
+    findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0)
+  );
 }
 
 /** `CANN toolkit 8.3.RC1 → 9.0.RC1; torch_npu 2.5.1 → 2.6.0`: one line for notes and annotations. */
 function describeChanges(changes: EnvironmentChange[]): string {
-  return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
+  return changes
+    .map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`)
+    .join('; ');
 }
 
 /** Statuses that say a value grew: each one's note says it happened across the environment change. */
@@ -113,9 +129,14 @@ const GROWTH = new Set(['regressed', 'over-budget']);
  */
 export function applyEnvironment(report: GateReport, findings: EnvironmentFindings): GateReport {
   if (!hasEnvironmentFindings(findings)) return report;
-  const across = findings.changes.length > 0 ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).` : null;
+  const across =
+    findings.changes.length > 0
+      ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).`
+      : null;
   const entries = across
-    ? report.entries.map((e): Entry => (GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e))
+    ? report.entries.map((e): Entry =>
+        GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e,
+      )
     : report.entries;
   const result = findings.severity === 'fail' ? 'fail' : report.result;
   return { ...report, entries, result, environment: findings };

@@ -9,7 +9,18 @@ import { judge, withFindings, withNoiseBand, type Band } from './compare.js';
 import { applyEnvironment } from './environment.js';
 import { FINDINGS, findingOrder, writerOf, type AnyFinding } from './findings/index.js';
 import { sectionThresholds } from './tolerance.js';
-import { STATUSES, type Entry, type FindingStatus, type GateConfig, type GateInput, type GateReport, type NoiseLookup, type Policy, type Severity, type Status } from './types.js';
+import {
+  STATUSES,
+  type Entry,
+  type FindingStatus,
+  type GateConfig,
+  type GateInput,
+  type GateReport,
+  type NoiseLookup,
+  type Policy,
+  type Severity,
+  type Status,
+} from './types.js';
 
 /** One claim of the report that the trusted limits do not give. */
 export interface Discrepancy {
@@ -18,7 +29,21 @@ export interface Discrepancy {
   /** The entry's key, or null for counts and the result. */
   key: string | null;
   /** What the claim is about; `entry` is an entry that should not be there (claimed) or is missing (re-judged). */
-  field: 'entry' | 'status' | 'severity' | 'baseline' | 'current' | 'delta' | 'percent' | 'rule' | 'unit' | 'limit' | 'capacity' | 'environment' | 'count' | 'result';
+  field:
+    | 'entry'
+    | 'status'
+    | 'severity'
+    | 'baseline'
+    | 'current'
+    | 'delta'
+    | 'percent'
+    | 'rule'
+    | 'unit'
+    | 'limit'
+    | 'capacity'
+    | 'environment'
+    | 'count'
+    | 'result';
   claimed: ClaimedValue;
   rejudged: ClaimedValue;
   /** For figures: what they count (absent = bytes). */
@@ -53,20 +78,28 @@ export interface TrustedLimits {
 const VERDICT_STATUSES: ReadonlySet<Status> = new Set([...VERDICTS_BEFORE_FINDINGS, ...VERDICTS_AFTER_FINDINGS]);
 
 /** The findings derived again here (their `rejudge.derivedFrom`), and the sections whose figures they read. */
-const DERIVED_FINDINGS: readonly AnyFinding[] = (FINDINGS as readonly AnyFinding[]).filter((f) => 'derivedFrom' in f.rejudge);
-const DERIVED_FROM: ReadonlySet<string> = new Set(DERIVED_FINDINGS.flatMap((f) => ('derivedFrom' in f.rejudge ? f.rejudge.derivedFrom : [])));
+const DERIVED_FINDINGS: readonly AnyFinding[] = (FINDINGS as readonly AnyFinding[]).filter(
+  (f) => 'derivedFrom' in f.rejudge,
+);
+const DERIVED_FROM: ReadonlySet<string> = new Set(
+  DERIVED_FINDINGS.flatMap((f) => ('derivedFrom' in f.rejudge ? f.rejudge.derivedFrom : [])),
+);
 
 /** What a finding says when the report holds no verdict for its key: the verdict was taken away, and that fails. */
-const ORPHAN_FINDING_NOTE = "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
+const ORPHAN_FINDING_NOTE =
+  "The uploaded report has no verdict for this finding's key (dropped or relabelled): it fails.";
 
 /** What an entry no gate writes says. */
-const UNKNOWN_ENTRY_NOTE = 'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
+const UNKNOWN_ENTRY_NOTE =
+  'The uploaded report has an entry no gate writes (this status is never given to this kind of key): it fails.';
 
 /** What a second verdict for one key says: honest reports have one per key. */
-export const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this key (relabelled or forged): it fails.';
+export const SECOND_VERDICT_NOTE =
+  'The uploaded report has a second verdict for this key (relabelled or forged): it fails.';
 
 /** What a report says of a baseline key it has no entry for: its figure is unknown, and that fails. */
-export const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
+export const DROPPED_ENTRY_NOTE =
+  'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
 
 /**
  * Derives again, from the trusted baseline and config, everything in `claimed` that follows from its figures (each
@@ -84,17 +117,28 @@ export const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this bas
  * - the environment findings' severity, the counts and the result.
  * Keys are matched in the form the report writes them (`keyAsWritten`: the report shortens keys past its limit).
  */
-export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAsWritten: (key: string) => string = (key) => key): Rejudged {
+export function rejudgeReport(
+  claimed: GateReport,
+  trusted: TrustedLimits,
+  keyAsWritten: (key: string) => string = (key) => key,
+): Rejudged {
   const { config } = trusted;
-  const band: Band | undefined = config.history !== null && trusted.noise !== undefined ? { config: config.history, noise: trusted.noise } : undefined;
+  const band: Band | undefined =
+    config.history !== null && trusted.noise !== undefined
+      ? { config: config.history, noise: trusted.noise }
+      : undefined;
   const baseline = trusted.baseline ?? { sections: {} };
   const discrepancies: Discrepancy[] = [];
   const compared = SECTIONS.filter((d) => d.compared !== false);
-  const trustedKeys = new Map(compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]));
+  const trustedKeys = new Map(
+    compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]),
+  );
   const seen = new Map(compared.map((declaration) => [declaration.kind, new Set<string>()]));
   const verdicts: Entry[] = [];
   /** The report's figures of the sections derived findings read, under their whole keys. */
-  const figures: Record<string, Record<string, Metric>> = Object.fromEntries([...DERIVED_FROM].map((name) => [name, {}]));
+  const figures: Record<string, Record<string, Metric>> = Object.fromEntries(
+    [...DERIVED_FROM].map((name) => [name, {}]),
+  );
   /** Claimed findings that are derived here, by kind, key and status, with where they stand in the report. */
   const derivable = new Map<string, { entry: Entry; index: number }[]>();
   const kept: { entry: Entry; index: number }[] = [];
@@ -110,14 +154,21 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
       const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies, band);
       if (keys.has(entry.key)) {
         // A second verdict for one key: a finding relabelled (whose own status is lost), or a forged entry. It fails.
-        discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: described({ ...rejudged, severity: 'fail' }) });
+        discrepancies.push({
+          pointer: at,
+          key: entry.key,
+          field: 'entry',
+          claimed: described(entry),
+          rejudged: described({ ...rejudged, severity: 'fail' }),
+        });
         others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
         return;
       }
       keys.add(entry.key);
       verdicts.push(rejudged);
       const figured = figures[declaration.name];
-      if (figured !== undefined && entry.current !== null) figured[trustedKey?.key ?? entry.key] = figureOf(declaration, entry.current);
+      if (figured !== undefined && entry.current !== null)
+        figured[trustedKey?.key ?? entry.key] = figureOf(declaration, entry.current);
     } else if (finding === 'derived') {
       const id = findingId(entry);
       derivable.set(id, [...(derivable.get(id) ?? []), { entry, index: i }]);
@@ -125,19 +176,34 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
       kept.push({ entry, index: i });
     } else {
       // No gate writes such an entry (a status on a kind it is never written for): a relabelled verdict, so it fails.
-      discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+      discrepancies.push({
+        pointer: at,
+        key: entry.key,
+        field: 'entry',
+        claimed: described(entry),
+        rejudged: { status: entry.status, severity: 'fail' },
+      });
       others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
     }
   });
 
   const findings: Entry[] = [];
   // The derived findings (headroom, reference costs, imbalance), as the gate would write them for these figures.
-  const derivedEntries = DERIVED_FINDINGS.flatMap((finding) => finding.assess({ baseline, current: { sections: figures }, config }) as Entry[]);
+  const derivedEntries = DERIVED_FINDINGS.flatMap(
+    (finding) => finding.assess({ baseline, current: { sections: figures }, config }) as Entry[],
+  );
   for (const derived of derivedEntries) {
     const entry: Entry = { ...derived, key: keyAsWritten(derived.key) };
     const matches = derivable.get(findingId(entry));
     const match = matches?.shift();
-    if (match === undefined) discrepancies.push({ pointer: '/entries', key: entry.key, field: 'entry', claimed: null, rejudged: described(entry) });
+    if (match === undefined)
+      discrepancies.push({
+        pointer: '/entries',
+        key: entry.key,
+        field: 'entry',
+        claimed: null,
+        rejudged: described(entry),
+      });
     else compareFinding(match.entry, entry, `/entries/${match.index}`, discrepancies);
     findings.push(entry);
   }
@@ -147,10 +213,22 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
     for (const { entry, index } of rest) {
       const verdicts = seen.get(entry.kind);
       if (verdicts !== undefined && !verdicts.has(entry.key)) {
-        discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+        discrepancies.push({
+          pointer: `/entries/${index}`,
+          key: entry.key,
+          field: 'entry',
+          claimed: described(entry),
+          rejudged: { status: entry.status, severity: 'fail' },
+        });
         findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
       } else {
-        discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
+        discrepancies.push({
+          pointer: `/entries/${index}`,
+          key: entry.key,
+          field: 'entry',
+          claimed: described(entry),
+          rejudged: null,
+        });
       }
     }
   }
@@ -160,8 +238,20 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
     // A finding read from a key's own metric comes with that key's verdict: one without it had its verdict taken away.
     const rejudging = writerOf(finding)?.finding.rejudge;
     const declaration = sectionOfKind(finding.kind);
-    if (rejudging !== undefined && 'kept' in rejudging && declaration !== undefined && rejudging.withVerdict.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
-      discrepancies.push({ pointer: `/entries/${index}/severity`, key: finding.key, field: 'severity', claimed: finding.severity, rejudged: 'fail' });
+    if (
+      rejudging !== undefined &&
+      'kept' in rejudging &&
+      declaration !== undefined &&
+      rejudging.withVerdict.includes(declaration.name) &&
+      !seen.get(finding.kind)?.has(finding.key)
+    ) {
+      discrepancies.push({
+        pointer: `/entries/${index}/severity`,
+        key: finding.key,
+        field: 'severity',
+        claimed: finding.severity,
+        rejudged: 'fail',
+      });
       finding.severity = 'fail';
       finding.note = ORPHAN_FINDING_NOTE;
     }
@@ -173,15 +263,29 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
     const keys = seen.get(declaration.kind) as Set<string>;
     for (const [written, { key, value }] of trustedKeys.get(declaration.kind) ?? []) {
       if (keys.has(written)) continue;
-      const judged = unitOf(judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config), declaration);
-      const entry: Entry = judged.status === 'ignored' ? { ...judged, key: written } : { ...judged, key: written, severity: 'fail', note: DROPPED_ENTRY_NOTE };
-      discrepancies.push({ pointer: '/entries', key: written, field: 'entry', claimed: null, rejudged: described(entry) });
+      const judged = unitOf(
+        judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config),
+        declaration,
+      );
+      const entry: Entry =
+        judged.status === 'ignored'
+          ? { ...judged, key: written }
+          : { ...judged, key: written, severity: 'fail', note: DROPPED_ENTRY_NOTE };
+      discrepancies.push({
+        pointer: '/entries',
+        key: written,
+        field: 'entry',
+        claimed: null,
+        rejudged: described(entry),
+      });
       verdicts.push(entry);
     }
   }
 
   const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
-  verdicts.sort((a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key));
+  verdicts.sort(
+    (a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key),
+  );
   findings.sort(findingOrder(sectionOrder));
   const entries = [...withFindings(verdicts, findings), ...others];
   let report: GateReport = { result: 'pass', counts: countsOf(entries), entries };
@@ -191,7 +295,14 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
   if (claimed.environment !== undefined) {
     // What changed is the run's to say; what a change does to the verdict is the trusted config's.
     const severity = policySeverity(config.environment.onChange);
-    if (severity !== claimed.environment.severity) discrepancies.push({ pointer: '/environment/severity', key: null, field: 'environment', claimed: claimed.environment.severity, rejudged: severity });
+    if (severity !== claimed.environment.severity)
+      discrepancies.push({
+        pointer: '/environment/severity',
+        key: null,
+        field: 'environment',
+        claimed: claimed.environment.severity,
+        rejudged: severity,
+      });
     report = applyEnvironment(report, { ...claimed.environment, severity });
   }
   // Recomputed from the trusted baseline's verdicts: what a disjoint baseline does is the trusted config's.
@@ -214,17 +325,34 @@ export function rejudgeReport(claimed: GateReport, trusted: TrustedLimits, keyAs
   for (const status of STATUSES) {
     const before = claimed.counts[status] ?? 0;
     const after = report.counts[status] ?? 0;
-    if (before !== after) discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
+    if (before !== after)
+      discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
   }
-  if (claimed.result !== report.result) discrepancies.push({ pointer: '/result', key: null, field: 'result', claimed: claimed.result, rejudged: report.result });
+  if (claimed.result !== report.result)
+    discrepancies.push({
+      pointer: '/result',
+      key: null,
+      field: 'result',
+      claimed: claimed.result,
+      rejudged: report.result,
+    });
   return { report, discrepancies };
 }
 
 /** A section's trusted baseline keys, by the form the report writes them, with the key itself and its compared value. */
-function trustedKeysOf(declaration: SectionDeclaration, baseline: GateInput, keyAsWritten: (key: string) => string): Map<string, TrustedKey> {
+function trustedKeysOf(
+  declaration: SectionDeclaration,
+  baseline: GateInput,
+  keyAsWritten: (key: string) => string,
+): Map<string, TrustedKey> {
   const metrics = metricsOf(baseline, declaration.name);
   const out = new Map<string, TrustedKey>();
-  for (const key of keysOf(metrics)) out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key] as Metric), metric: metrics[key] as Metric });
+  for (const key of keysOf(metrics))
+    out.set(keyAsWritten(key), {
+      key,
+      value: valueOf(declaration, metrics[key] as Metric),
+      metric: metrics[key] as Metric,
+    });
   return out;
 }
 
@@ -249,26 +377,59 @@ function rejudgeVerdict(
   const baseline = trusted?.value ?? null;
   // The rule is matched against the whole key when the baseline knows it (the report may hold it shortened).
   const thresholds = sectionThresholds(config, declaration);
-  let judged = unitOf(judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, thresholds, config), declaration);
+  let judged = unitOf(
+    judge(declaration.kind, trusted?.key ?? entry.key, baseline, entry.current, thresholds, config),
+    declaration,
+  );
   // The noise band, as the gate applies it: from the trusted history, never from the report's own claim.
   if (band !== undefined && (judged.status === 'regressed' || judged.status === 'improved')) {
-    judged = unitOf(withNoiseBand(judged, thresholds, band, config, declaration.unit === 'count' ? 'count' : undefined), declaration);
+    judged = unitOf(
+      withNoiseBand(judged, thresholds, band, config, declaration.unit === 'count' ? 'count' : undefined),
+      declaration,
+    );
   }
   let rejudged: Entry = { ...judged, key: entry.key, rule: judged.rule === null ? null : keyAsWritten(judged.rule) };
   // The section's sentence on the key's metric, as compare.ts writes it unless the noise band said why: the run's own
   // (only the run holds its metric: the claimed note stays), or the trusted baseline's for a key the run lacks.
   const describe = declaration.describe;
   if (describe !== undefined && rejudged.note === undefined) {
-    const note = entry.current !== null ? entry.note : trusted === undefined ? undefined : describe(trusted.key, trusted.metric);
+    const note =
+      entry.current !== null ? entry.note : trusted === undefined ? undefined : describe(trusted.key, trusted.metric);
     if (note !== undefined) rejudged = { ...rejudged, note };
   }
   const unit = rejudged.unit ?? 'bytes';
-  const differ = (field: 'baseline' | 'delta' | 'percent' | 'rule' | 'unit', claimed: string | number | null, value: string | number | null): void => {
-    if (claimed !== value) discrepancies.push({ pointer: `${at}/${field}`, key: entry.key, field, claimed, rejudged: value, ...(field === 'rule' || field === 'unit' ? {} : { unit }) });
+  const differ = (
+    field: 'baseline' | 'delta' | 'percent' | 'rule' | 'unit',
+    claimed: string | number | null,
+    value: string | number | null,
+  ): void => {
+    if (claimed !== value)
+      discrepancies.push({
+        pointer: `${at}/${field}`,
+        key: entry.key,
+        field,
+        claimed,
+        rejudged: value,
+        ...(field === 'rule' || field === 'unit' ? {} : { unit }),
+      });
   };
   differ('baseline', entry.baseline, rejudged.baseline);
-  if (entry.status !== rejudged.status) discrepancies.push({ pointer: `${at}/status`, key: entry.key, field: 'status', claimed: entry.status, rejudged: rejudged.status });
-  else if (entry.severity !== rejudged.severity) discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: rejudged.severity });
+  if (entry.status !== rejudged.status)
+    discrepancies.push({
+      pointer: `${at}/status`,
+      key: entry.key,
+      field: 'status',
+      claimed: entry.status,
+      rejudged: rejudged.status,
+    });
+  else if (entry.severity !== rejudged.severity)
+    discrepancies.push({
+      pointer: `${at}/severity`,
+      key: entry.key,
+      field: 'severity',
+      claimed: entry.severity,
+      rejudged: rejudged.severity,
+    });
   // delta and percent follow from the baseline: listed only when they are wrong on their own.
   if (entry.baseline === rejudged.baseline) {
     differ('delta', entry.delta, rejudged.delta);
@@ -288,7 +449,10 @@ function findingClass(entry: Entry): 'derived' | 'kept' | null {
 
 /** A verdict's figure as a metric of its section: the compared value, every other field unknown. */
 function figureOf(declaration: SectionDeclaration, current: number): Metric {
-  return { ...Object.fromEntries(Object.keys(declaration.fields).map((field) => [field, null])), [declaration.value]: current };
+  return {
+    ...Object.fromEntries(Object.keys(declaration.fields).map((field) => [field, null])),
+    [declaration.value]: current,
+  };
 }
 
 /** Which derived finding an entry claims to be: one per finding and key (a device has one headroom verdict, whatever its status). */
@@ -298,13 +462,35 @@ function findingId(entry: Pick<Entry, 'kind' | 'key' | 'status'>): string {
 
 /** A claimed derived finding against the one derived here: status, severity and the figures it was held to. */
 function compareFinding(claimed: Entry, derived: Entry, at: string, discrepancies: Discrepancy[]): void {
-  if (claimed.status !== derived.status) discrepancies.push({ pointer: `${at}/status`, key: claimed.key, field: 'status', claimed: claimed.status, rejudged: derived.status });
-  else if (claimed.severity !== derived.severity) discrepancies.push({ pointer: `${at}/severity`, key: claimed.key, field: 'severity', claimed: claimed.severity, rejudged: derived.severity });
+  if (claimed.status !== derived.status)
+    discrepancies.push({
+      pointer: `${at}/status`,
+      key: claimed.key,
+      field: 'status',
+      claimed: claimed.status,
+      rejudged: derived.status,
+    });
+  else if (claimed.severity !== derived.severity)
+    discrepancies.push({
+      pointer: `${at}/severity`,
+      key: claimed.key,
+      field: 'severity',
+      claimed: claimed.severity,
+      rejudged: derived.severity,
+    });
   const unit = derived.unit ?? 'bytes';
   for (const field of ['baseline', 'current', 'limit', 'capacity'] as const) {
     const before = claimed[field] ?? null;
     const after = derived[field] ?? null;
-    if (before !== after) discrepancies.push({ pointer: `${at}/${field}`, key: claimed.key, field, claimed: before, rejudged: after, unit });
+    if (before !== after)
+      discrepancies.push({
+        pointer: `${at}/${field}`,
+        key: claimed.key,
+        field,
+        claimed: before,
+        rejudged: after,
+        unit,
+      });
   }
 }
 
@@ -315,7 +501,14 @@ function rejudgeKeptFinding(entry: Entry, at: string, config: GateConfig, discre
     discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
     return null;
   }
-  if (entry.severity !== policy) discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: policy });
+  if (entry.severity !== policy)
+    discrepancies.push({
+      pointer: `${at}/severity`,
+      key: entry.key,
+      field: 'severity',
+      claimed: entry.severity,
+      rejudged: policy,
+    });
   return { ...entry, severity: policy };
 }
 

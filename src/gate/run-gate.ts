@@ -32,11 +32,18 @@ const REASON_CHARS = 300;
 /** The records a run skipped, for the reports: the count, the first few, and the files cut off at their end; undefined when none. */
 export function notReadOf(skipped: number, records: readonly SkippedRecord[]): NotRead | undefined {
   if (skipped === 0 && records.length === 0) return undefined;
-  const shown = (r: SkippedRecord): RecordNotRead => ({ file: r.file, line: r.line, reason: r.reason.length > REASON_CHARS ? `${r.reason.slice(0, REASON_CHARS - 1)}…` : r.reason });
+  const shown = (r: SkippedRecord): RecordNotRead => ({
+    file: r.file,
+    line: r.line,
+    reason: r.reason.length > REASON_CHARS ? `${r.reason.slice(0, REASON_CHARS - 1)}…` : r.reason,
+  });
   return {
     count: Math.max(skipped, records.length),
     sample: records.slice(0, NOT_READ_SHOWN).map(shown),
-    cut: records.filter((r) => r.cut === true).slice(0, NOT_READ_SHOWN).map(shown),
+    cut: records
+      .filter((r) => r.cut === true)
+      .slice(0, NOT_READ_SHOWN)
+      .map(shown),
   };
 }
 
@@ -58,9 +65,13 @@ export async function runGate(request: GateRequest): Promise<GateOutcome> {
   // Both documents are parsed and their texts dropped: free them before the entries are built (src/json/parsed-texts.ts).
   releaseParsedTexts();
   const compared = compareSnapshots(baseline ?? { sections: {} }, request.snapshot, config, request.noise);
-  const judged = applyEnvironment(compared, compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment));
+  const judged = applyEnvironment(
+    compared,
+    compareEnvironments(runEnvironmentOf(baseline?.meta), runEnvironmentOf(request.snapshot.meta), config.environment),
+  );
   const report = request.notRead === undefined ? judged : { ...judged, notRead: request.notRead };
   // A first run passes with "No baseline yet" unless the config keeps the gate closed until a baseline exists.
-  if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline))) return { report: { ...report, result: 'fail' }, config, baseline };
+  if (config.onMissingBaseline === 'fail' && (baseline === null || hasNoMetrics(baseline)))
+    return { report: { ...report, result: 'fail' }, config, baseline };
   return { report, config, baseline };
 }

@@ -12,8 +12,6 @@ import { toBytes, toTolerance, type SizeInput, type ToleranceInput } from './tol
 import type { EnvironmentPolicy, FindingStatus, GateConfig, KindThresholds, Policy, Rule, Tolerance } from './types.js';
 
 export { exceedsTolerance, globMatches, matchRule, percentChange, sectionThresholds } from './tolerance.js';
-;
-
 /** Where the config is looked for when none is named: relative to the working directory (the repository root in CI). */
 export const DEFAULT_CONFIG_PATH = '.github/memory-gate.json';
 
@@ -34,7 +32,9 @@ export const DEFAULT_CONFIG: GateConfig = deepFreeze({
   environment: { ...DEFAULT_ENVIRONMENT_POLICY },
   failOnImprovement: false,
   // Each finding's options at their declared defaults (src/gate/findings/).
-  ...(Object.fromEntries(FINDING_OPTIONS.map(([key, option]) => [key, structuredClone(option.defaults)])) as FindingOptions),
+  ...(Object.fromEntries(
+    FINDING_OPTIONS.map(([key, option]) => [key, structuredClone(option.defaults)]),
+  ) as FindingOptions),
   verdicts: { ...DEFAULT_VERDICTS },
   baselineUpdateLabel: 'memory-baseline-update',
   history: null,
@@ -110,7 +110,15 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
   return {
     sections: Object.fromEntries(
       // The schema has checked each section's property against its `kind` definition.
-      SECTIONS.map((s) => [s.name, toKindThresholds(input[s.name] as KindInput | undefined, defaults.sections[s.name] as KindThresholds, file, `/${s.name}`)]),
+      SECTIONS.map((s) => [
+        s.name,
+        toKindThresholds(
+          input[s.name] as KindInput | undefined,
+          defaults.sections[s.name] as KindThresholds,
+          file,
+          `/${s.name}`,
+        ),
+      ]),
     ),
     onNew: input.onNew ?? DEFAULT_CONFIG.onNew,
     onMissingBaseline: input.onMissingBaseline ?? DEFAULT_CONFIG.onMissingBaseline,
@@ -123,7 +131,10 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
     failOnImprovement: input.failOnImprovement ?? DEFAULT_CONFIG.failOnImprovement,
     // Each finding parses its own options (src/gate/findings/); the schema has checked them.
     ...(Object.fromEntries(
-      FINDING_OPTIONS.map(([key, option]) => [key, option.parse(input[key], (defaults as unknown as Record<string, unknown>)[key], file, `/${key}`)]),
+      FINDING_OPTIONS.map(([key, option]) => [
+        key,
+        option.parse(input[key], (defaults as unknown as Record<string, unknown>)[key], file, `/${key}`),
+      ]),
     ) as FindingOptions),
     verdicts: { ...defaults.verdicts, ...input.verdicts },
     baselineUpdateLabel: input.baselineUpdateLabel ?? defaults.baselineUpdateLabel,
@@ -133,7 +144,10 @@ export function parseGateConfig(json: unknown, file: string): GateConfig {
         : {
             window: input.history.window ?? NOISE_BAND_DEFAULTS.window,
             minPoints: input.history.minPoints ?? NOISE_BAND_DEFAULTS.minPoints,
-            ceiling: input.history.ceiling === undefined ? { ...NOISE_BAND_DEFAULTS.ceiling } : toTolerance(input.history.ceiling, file, '/history/ceiling'),
+            ceiling:
+              input.history.ceiling === undefined
+                ? { ...NOISE_BAND_DEFAULTS.ceiling }
+                : toTolerance(input.history.ceiling, file, '/history/ceiling'),
           },
   };
 }
@@ -177,7 +191,10 @@ export function parseMaxIncrease(spec: string): Tolerance {
   for (const part of parts) {
     // "5" used to mean 5 bytes where 5% was meant: a number other than 0 says which.
     const bare = bareNumber(part);
-    if (bare !== null) throw new UsageError(`'max-increase' "${bare}" has no unit: write ${bare}% for a share of the baseline or ${bare}B for bytes`);
+    if (bare !== null)
+      throw new UsageError(
+        `'max-increase' "${bare}" has no unit: write ${bare}% for a share of the baseline or ${bare}B for bytes`,
+      );
     const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(part);
     if (percent) {
       if (tolerance.percent !== undefined) fail();
@@ -198,7 +215,9 @@ export function parseMaxIncrease(spec: string): Tolerance {
 export function applyMaxIncrease(config: GateConfig, tolerance: Tolerance): GateConfig {
   return {
     ...config,
-    sections: Object.fromEntries(Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }])),
+    sections: Object.fromEntries(
+      Object.entries(config.sections).map(([name, kind]) => [name, { ...kind, tolerance: { ...tolerance } }]),
+    ),
   };
 }
 

@@ -45,7 +45,8 @@ export function exceedsTolerance(change: number, baseline: number, tolerance: To
   if (change <= 0) return false;
   if (tolerance.bytes !== undefined && change <= tolerance.bytes) return false;
   // Multiplying instead of dividing keeps "exactly at the limit" exact for integer percents.
-  if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent) return false;
+  if (tolerance.percent !== undefined && baseline !== 0 && change * 100 <= Math.abs(baseline) * tolerance.percent)
+    return false;
   return true;
 }
 
@@ -56,7 +57,10 @@ export function percentChange(baseline: number | null, current: number | null): 
 }
 
 /** The thresholds of a section: the config's, else the section's declared default tolerance with no rules. */
-export function sectionThresholds(config: { sections: Record<string, KindThresholds> }, declaration: SectionDeclaration): KindThresholds {
+export function sectionThresholds(
+  config: { sections: Record<string, KindThresholds> },
+  declaration: SectionDeclaration,
+): KindThresholds {
   return config.sections[declaration.name] ?? { tolerance: { ...declaration.tolerance }, rules: [] };
 }
 
@@ -72,6 +76,7 @@ export function toTolerance(input: ToleranceInput, file: string, pointer: string
 export function toBytes(value: SizeInput, file: string, pointer: string): number {
   const bytes = parseSize(value);
   // The schema has checked the form already; what is left is a value too large to count exactly.
-  if (bytes === null) throw new SchemaError(file, pointer, `must be at most 2^53 - 1 bytes, got ${JSON.stringify(value)}`);
+  if (bytes === null)
+    throw new SchemaError(file, pointer, `must be at most 2^53 - 1 bytes, got ${JSON.stringify(value)}`);
   return bytes;
 }

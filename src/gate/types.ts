@@ -1,15 +1,19 @@
 // The gate's vocabulary: thresholds in, verdicts out. Shared by compare (pure), report renderers and the Action.
 // The findings' part (their statuses and config options) is derived from their registry, src/gate/findings/index.ts.
 import { FINDING_STATUSES, type FindingOptions, type FindingStatus } from './findings/index.js';
-import { VERDICTS_AFTER_FINDINGS, VERDICTS_BEFORE_FINDINGS, type EntryOf, type KindThresholds, type Policy, type Severity, type Tolerance, type VerdictStatus } from './basics.js';
+import {
+  VERDICTS_AFTER_FINDINGS,
+  VERDICTS_BEFORE_FINDINGS,
+  type EntryOf,
+  type KindThresholds,
+  type Policy,
+  type Severity,
+  type Tolerance,
+  type VerdictStatus,
+} from './basics.js';
 
-export type { EntryKind,  GateInput, KindThresholds,  Policy, Rule, Severity, Tolerance,  } from './basics.js';
-export type { FindingStatus,  };
-;
-;
-;
-;
-
+export type { EntryKind, GateInput, KindThresholds, Policy, Rule, Severity, Tolerance } from './basics.js';
+export type { FindingStatus };
 /** The config's own properties; each finding's options are added from the registry (GateConfig). */
 interface CoreConfig {
   /** Per section (src/model/sections/): its default tolerance and rules, under the section's name in the config file. */
@@ -61,7 +65,11 @@ export type Status = VerdictStatus | FindingStatus;
  * Every status, in the order verdicts and reports list them: the one list (the report schema is built from it). The
  * findings' come from their registry, in its order.
  */
-export const STATUSES: readonly Status[] = [...VERDICTS_BEFORE_FINDINGS, ...FINDING_STATUSES, ...VERDICTS_AFTER_FINDINGS];
+export const STATUSES: readonly Status[] = [
+  ...VERDICTS_BEFORE_FINDINGS,
+  ...FINDING_STATUSES,
+  ...VERDICTS_AFTER_FINDINGS,
+];
 
 /** One verdict or finding; see EntryOf. */
 export type Entry = EntryOf<Status>;

@@ -11,7 +11,11 @@ export function commentMarker(commentKey: string): string {
  * table, a quote of our comment) is text, never a claim on the comment.
  */
 export function isMarkedBy(body: string | undefined | null, marker: string): boolean {
-  return typeof body === 'string' && body.startsWith(marker) && (body.length === marker.length || body[marker.length] === '\n' || body.startsWith('\r\n', marker.length));
+  return (
+    typeof body === 'string' &&
+    body.startsWith(marker) &&
+    (body.length === marker.length || body[marker.length] === '\n' || body.startsWith('\r\n', marker.length))
+  );
 }
 
 /** The Actions bot: who GITHUB_TOKEN posts as. */

@@ -30,7 +30,10 @@ export function describeGitHubFailure(attempt: string, error: unknown, permissio
   // Octokit reports a request that never got an answer (refused, reset, DNS) as a 500 without a response.
   if (status === undefined || (status === 500 && e.response === undefined)) {
     const api = process.env.GITHUB_API_URL || 'https://api.github.com';
-    return new GitHubError(`cannot reach GitHub (${api}) ${attempt}: ${said || 'no answer'}; check the runner's network and re-run the job`, undefined);
+    return new GitHubError(
+      `cannot reach GitHub (${api}) ${attempt}: ${said || 'no answer'}; check the runner's network and re-run the job`,
+      undefined,
+    );
   }
   const saidPart = said ? ` (GitHub said: ${said})` : '';
   let advice: string;
@@ -53,7 +56,13 @@ function gitHubSaid(e: RequestErrorShape): string {
     text = (data as { message: string }).message;
     const errors = (data as { errors?: unknown }).errors;
     if (Array.isArray(errors)) {
-      const details = errors.map((x) => (typeof x === 'object' && x !== null && typeof (x as { message?: unknown }).message === 'string' ? (x as { message: string }).message : '')).filter(Boolean);
+      const details = errors
+        .map((x) =>
+          typeof x === 'object' && x !== null && typeof (x as { message?: unknown }).message === 'string'
+            ? (x as { message: string }).message
+            : '',
+        )
+        .filter(Boolean);
       if (details.length > 0) text += `: ${details.join('; ')}`;
     }
   } else if (typeof e.message === 'string') {

@@ -26,7 +26,11 @@ export interface HistoryText {
  * history the gated run read); null when the branch or the file does not exist yet. `refused` says why `at` was not
  * used (then the head's file is read).
  */
-export async function readHistoryText(octokit: Octokit, file: HistoryFileRef, at?: string): Promise<(HistoryText & { refused?: string }) | null> {
+export async function readHistoryText(
+  octokit: Octokit,
+  file: HistoryFileRef,
+  at?: string,
+): Promise<(HistoryText & { refused?: string }) | null> {
   const head = await branchHead(octokit, file);
   if (head === null) return null;
   let commit = head;
@@ -34,7 +38,11 @@ export async function readHistoryText(octokit: Octokit, file: HistoryFileRef, at
   if (at !== undefined && at !== head) {
     const status = await ancestry(octokit, file, at, head);
     if (status === 'ahead' || status === 'identical') commit = at;
-    else refused = status === 'unknown' ? `commit ${at.slice(0, 12)} is not in the repository` : `commit ${at.slice(0, 12)} is not on branch ${file.branch} (GitHub compares it with the head ${head.slice(0, 12)}: ${status})`;
+    else
+      refused =
+        status === 'unknown'
+          ? `commit ${at.slice(0, 12)} is not in the repository`
+          : `commit ${at.slice(0, 12)} is not on branch ${file.branch} (GitHub compares it with the head ${head.slice(0, 12)}: ${status})`;
   }
   const text = await readFileAt(octokit, file, file.path, commit);
   return text === null ? null : { text, commit, ...(refused !== undefined ? { refused } : {}) };
@@ -46,7 +54,12 @@ export async function readHistoryText(octokit: Octokit, file: HistoryFileRef, at
  */
 async function ancestry(octokit: Octokit, repo: RepoRef, base: string, head: string): Promise<string> {
   try {
-    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner: repo.owner, repo: repo.repo, basehead: `${base}...${head}`, per_page: 1 });
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      owner: repo.owner,
+      repo: repo.repo,
+      basehead: `${base}...${head}`,
+      per_page: 1,
+    });
     return data.status;
   } catch (error) {
     if (httpStatus(error) === 404 || httpStatus(error) === 422) return 'unknown';
@@ -83,8 +96,16 @@ export async function writeHistoryText(
     } catch (error) {
       if (!(error instanceof MovedError) && !retryable(error)) throw error;
       if (attempt >= WRITE_ATTEMPTS) {
-        const why = error instanceof MovedError ? 'other runs kept moving it' : error instanceof Error ? error.message : String(error);
-        throw new GitHubError(`could not write ${file.path} to branch ${file.branch} in ${WRITE_ATTEMPTS} attempts: ${why}`, httpStatus(error));
+        const why =
+          error instanceof MovedError
+            ? 'other runs kept moving it'
+            : error instanceof Error
+              ? error.message
+              : String(error);
+        throw new GitHubError(
+          `could not write ${file.path} to branch ${file.branch} in ${WRITE_ATTEMPTS} attempts: ${why}`,
+          httpStatus(error),
+        );
       }
       await pause(attempt);
     }
@@ -94,7 +115,12 @@ export async function writeHistoryText(
 /** The branch moved between our read and our write. */
 class MovedError extends Error {}
 
-async function writeOnce(octokit: Octokit, file: HistoryFileRef, update: (text: string | null) => string, message: string): Promise<string> {
+async function writeOnce(
+  octokit: Octokit,
+  file: HistoryFileRef,
+  update: (text: string | null) => string,
+  message: string,
+): Promise<string> {
   const { owner, repo, branch } = file;
   const head = await branchHead(octokit, file);
   const text = head === null ? null : await readFileAt(octokit, file, file.path, head);
@@ -102,12 +128,26 @@ async function writeOnce(octokit: Octokit, file: HistoryFileRef, update: (text: 
   const baseTree =
     head === null
       ? undefined
-      : (await gitHubCall(`reading commit ${head.slice(0, 12)} of branch ${branch}`, READ, () => octokit.rest.git.getCommit({ owner, repo, commit_sha: head }))).data.tree.sha;
+      : (
+          await gitHubCall(`reading commit ${head.slice(0, 12)} of branch ${branch}`, READ, () =>
+            octokit.rest.git.getCommit({ owner, repo, commit_sha: head }),
+          )
+        ).data.tree.sha;
   const { data: blob } = await gitHubCall(`creating a blob for ${file.path} on branch ${branch}`, WRITE, () =>
-    octokit.rest.git.createBlob({ owner, repo, content: Buffer.from(content, 'utf8').toString('base64'), encoding: 'base64' }),
+    octokit.rest.git.createBlob({
+      owner,
+      repo,
+      content: Buffer.from(content, 'utf8').toString('base64'),
+      encoding: 'base64',
+    }),
   );
   const { data: tree } = await gitHubCall(`creating a tree on branch ${branch}`, WRITE, () =>
-    octokit.rest.git.createTree({ owner, repo, ...(baseTree !== undefined ? { base_tree: baseTree } : {}), tree: [{ path: file.path, mode: '100644', type: 'blob', sha: blob.sha }] }),
+    octokit.rest.git.createTree({
+      owner,
+      repo,
+      ...(baseTree !== undefined ? { base_tree: baseTree } : {}),
+      tree: [{ path: file.path, mode: '100644', type: 'blob', sha: blob.sha }],
+    }),
   );
   const { data: commit } = await gitHubCall(`creating a commit on branch ${branch}`, WRITE, () =>
     octokit.rest.git.createCommit({ owner, repo, message, tree: tree.sha, parents: head === null ? [] : [head] }),
@@ -118,7 +158,9 @@ async function writeOnce(octokit: Octokit, file: HistoryFileRef, update: (text: 
   } catch (error) {
     // Not a fast-forward, or the branch was created by another run since we looked: read again and redo.
     if (httpStatus(error) === 422) throw new MovedError(`branch ${branch} moved`);
-    return gitHubCall(`${head === null ? 'creating' : 'updating'} branch ${branch}`, WRITE, () => Promise.reject(error));
+    return gitHubCall(`${head === null ? 'creating' : 'updating'} branch ${branch}`, WRITE, () =>
+      Promise.reject(error),
+    );
   }
   return commit.sha;
 }

@@ -36,34 +36,63 @@ async function commitExists(octokit: Octokit, repo: RepoRef, sha: string): Promi
  * says why it cannot be told. Contents, not the compare API: that one lists at most 300 files, and after a force push
  * it diffs from the merge base, not from the commit before the push.
  */
-export async function filesChangedBetween(octokit: Octokit, repo: RepoRef, paths: readonly string[], from: string, to: string): Promise<{ files: string[] } | { unknown: string }> {
+export async function filesChangedBetween(
+  octokit: Octokit,
+  repo: RepoRef,
+  paths: readonly string[],
+  from: string,
+  to: string,
+): Promise<{ files: string[] } | { unknown: string }> {
   if (from === to) return { files: [] };
-  for (const sha of [from, to]) if (!(await commitExists(octokit, repo, sha))) return { unknown: `commit ${sha.slice(0, 12)} cannot be read` };
+  for (const sha of [from, to])
+    if (!(await commitExists(octokit, repo, sha))) return { unknown: `commit ${sha.slice(0, 12)} cannot be read` };
   const files: string[] = [];
   for (const path of paths) {
-    const [before, after] = await Promise.all([blobShaAt(octokit, repo, path, from), blobShaAt(octokit, repo, path, to)]);
+    const [before, after] = await Promise.all([
+      blobShaAt(octokit, repo, path, from),
+      blobShaAt(octokit, repo, path, to),
+    ]);
     if (before !== after) files.push(path);
   }
   return { files };
 }
 
 /** Takes `label` off the pull request: `removed` (or it was already gone), or why it could not be. */
-export async function removeLabel(octokit: Octokit, repo: RepoRef, issueNumber: number, label: string): Promise<{ removed: true } | { removed: false; status: number | undefined; reason: string }> {
+export async function removeLabel(
+  octokit: Octokit,
+  repo: RepoRef,
+  issueNumber: number,
+  label: string,
+): Promise<{ removed: true } | { removed: false; status: number | undefined; reason: string }> {
   try {
     await octokit.rest.issues.removeLabel({ ...repo, issue_number: issueNumber, name: label });
     return { removed: true };
   } catch (error) {
     const status = httpStatus(error);
     if (status === 404) return { removed: true };
-    return { removed: false, status, reason: describeGitHubFailure(`removing the label '${label}' from #${issueNumber}`, error, 'pull-requests: write').message };
+    return {
+      removed: false,
+      status,
+      reason: describeGitHubFailure(`removing the label '${label}' from #${issueNumber}`, error, 'pull-requests: write')
+        .message,
+    };
   }
 }
 
 /** When `label` was last added to the issue, by GitHub's clock (ms since the epoch), or null when no event records it. */
-export async function labelAddedAt(octokit: Octokit, repo: RepoRef, issueNumber: number, label: string): Promise<number | null> {
+export async function labelAddedAt(
+  octokit: Octokit,
+  repo: RepoRef,
+  issueNumber: number,
+  label: string,
+): Promise<number | null> {
   let added: number | null = null;
   let pages = 0;
-  const events = octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...repo, issue_number: issueNumber, per_page: 100 });
+  const events = octokit.paginate.iterator(octokit.rest.issues.listEvents, {
+    ...repo,
+    issue_number: issueNumber,
+    per_page: 100,
+  });
   await gitHubCall(`listing the events of #${issueNumber}`, 'pull-requests: read', async () => {
     for await (const { data } of events) {
       for (const event of data) {
@@ -107,7 +136,9 @@ function runRecord(run: {
 }
 
 export async function workflowRun(octokit: Octokit, repo: RepoRef, runId: number): Promise<RunRecord> {
-  const { data } = await gitHubCall(`reading workflow run ${runId}`, 'actions: read', () => octokit.rest.actions.getWorkflowRun({ ...repo, run_id: runId }));
+  const { data } = await gitHubCall(`reading workflow run ${runId}`, 'actions: read', () =>
+    octokit.rest.actions.getWorkflowRun({ ...repo, run_id: runId }),
+  );
   return runRecord(data);
 }
 

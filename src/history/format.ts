@@ -5,9 +5,13 @@ import { InputError, SchemaError } from '../common/errors.js';
 import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson } from '../json/reader.js';
 import { shortenName } from '../model/names.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
-import { HISTORY_FORMAT, HISTORY_VERSION, historyHeaderSchema, historyKeysSchema, historyPointSchema } from './schema.js';
-
-;
+import {
+  HISTORY_FORMAT,
+  HISTORY_VERSION,
+  historyHeaderSchema,
+  historyKeysSchema,
+  historyPointSchema,
+} from './schema.js';
 
 /** A history file never grows past this: GitHub's contents and blob APIs serve far more, but every run reads it whole. */
 export const HISTORY_MAX_BYTES = 8 * 1024 * 1024;
@@ -85,7 +89,12 @@ export interface History {
 }
 
 export function emptyHistory(header: Omit<HistoryHeader, 'format' | 'version'> = {}): History {
-  return { header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header }, points: [], sections: new Map(), lines: [] };
+  return {
+    header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header },
+    points: [],
+    sections: new Map(),
+    lines: [],
+  };
 }
 
 export function emptySection(): SectionHistory {
@@ -158,7 +167,13 @@ export function tableBytes(history: History): number {
 function headerLine(header: HistoryHeader): string {
   // Fields in a fixed order, absent ones left out.
   const { format, version, gate, branch, commitUrl } = header;
-  return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
+  return JSON.stringify({
+    format,
+    version,
+    ...(gate !== undefined ? { gate } : {}),
+    ...(branch !== undefined ? { branch } : {}),
+    ...(commitUrl !== undefined ? { commitUrl } : {}),
+  });
 }
 
 /** The key table's line, made again only when the table grew (keys are only ever appended, or the table rebuilt). */
@@ -196,7 +211,8 @@ export function pointLine(history: History, p: number, whole = p === 0): string 
   line.time = meta.time;
   line.baseline = meta.baseline;
   const previous = p === 0 ? undefined : history.points[p - 1];
-  if (whole || previous === undefined || !sameEnvironment(previous.environment, meta.environment)) line.environment = sortedItems(meta.environment);
+  if (whole || previous === undefined || !sameEnvironment(previous.environment, meta.environment))
+    line.environment = sortedItems(meta.environment);
   if (whole) {
     const values = denseOf(history, p, (s) => s.keyColumns);
     const rollups = denseOf(history, p, (s) => s.rollupColumns);
@@ -212,11 +228,17 @@ export function pointLine(history: History, p: number, whole = p === 0): string 
 }
 
 /** Point p's values, one per column, trailing absent ones left out; sections with none left out. */
-function denseOf(history: History, p: number, columnsOf: (s: SectionHistory) => Column[]): Record<string, (number | null)[]> {
+function denseOf(
+  history: History,
+  p: number,
+  columnsOf: (s: SectionHistory) => Column[],
+): Record<string, (number | null)[]> {
   const out: Record<string, (number | null)[]> = {};
   for (const [name, section] of history.sections) {
     const columns = columnsOf(section);
-    const dense = columns.map((c) => (p === 0 ? (c.at[0] === 0 ? (c.values[0] as number | null) : null) : valueAt(c, p)));
+    const dense = columns.map((c) =>
+      p === 0 ? (c.at[0] === 0 ? (c.values[0] as number | null) : null) : valueAt(c, p),
+    );
     let end = dense.length;
     while (end > 0 && dense[end - 1] === null) end--;
     if (end > 0) out[name] = dense.slice(0, end);
@@ -225,7 +247,11 @@ function denseOf(history: History, p: number, columnsOf: (s: SectionHistory) => 
 }
 
 /** Pairs (positions skipped since the last pair, difference or null) of the columns that change at point p. */
-function changesOf(history: History, p: number, columnsOf: (s: SectionHistory) => Column[]): Record<string, (number | null)[]> {
+function changesOf(
+  history: History,
+  p: number,
+  columnsOf: (s: SectionHistory) => Column[],
+): Record<string, (number | null)[]> {
   const out: Record<string, (number | null)[]> = {};
   for (const [name, section] of history.sections) {
     const columns = columnsOf(section);
@@ -271,7 +297,8 @@ function sameEnvironment(a: Record<string, string>, b: Record<string, string>): 
 
 function sortedItems(items: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(items).sort()) Object.defineProperty(out, k, { value: items[k], enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(items).sort())
+    Object.defineProperty(out, k, { value: items[k], enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -315,12 +342,18 @@ const validatePoint = compileSchema<PointLineJson>(historyPointSchema);
 export function parseHistory(text: string, file: string): History {
   // Counted in UTF-16 units first: only a text near the cap is measured in bytes.
   if (text.length * 3 > HISTORY_MAX_BYTES && Buffer.byteLength(text) > HISTORY_MAX_BYTES) {
-    throw new InputError(`${file}: ${Buffer.byteLength(text)} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
+    throw new InputError(
+      `${file}: ${Buffer.byteLength(text)} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`,
+    );
   }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body === '') throw new InputError(`${file}: empty, not a history file (its first line is the header {"format":"${HISTORY_FORMAT}",…})`);
+  if (body === '')
+    throw new InputError(
+      `${file}: empty, not a history file (its first line is the header {"format":"${HISTORY_FORMAT}",…})`,
+    );
   const rawLines = body.split('\n');
-  if (rawLines[rawLines.length - 1] !== '') throw new InputError(`${file}:${rawLines.length}: the last line has no line break: the file was cut short`);
+  if (rawLines[rawLines.length - 1] !== '')
+    throw new InputError(`${file}:${rawLines.length}: the last line has no line break: the file was cut short`);
   rawLines.pop();
   const lines = rawLines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const warnings: string[] = [];
@@ -331,8 +364,10 @@ export function parseHistory(text: string, file: string): History {
   const table = validateKeys(parseLine(lines[1] as string, file, 2), at2);
   // A section this version does not declare is skipped whole (a newer release writes sections an older one lacks).
   const unknown = new Set<string>();
-  for (const name of [...Object.keys(table.keys), ...Object.keys(table.rollups ?? {})]) if (!DECLARED.has(name)) unknown.add(name);
-  for (const [name, keys] of Object.entries(table.keys)) if (!unknown.has(name)) history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
+  for (const name of [...Object.keys(table.keys), ...Object.keys(table.rollups ?? {})])
+    if (!DECLARED.has(name)) unknown.add(name);
+  for (const [name, keys] of Object.entries(table.keys))
+    if (!unknown.has(name)) history.sections.set(name, sectionOf(keys, at2, `/keys/${name}`));
   for (const [name, patterns] of Object.entries(table.rollups ?? {})) {
     if (unknown.has(name)) continue;
     const section = history.sections.get(name) ?? emptySection();
@@ -360,14 +395,23 @@ const DECLARED = new Map<string, SectionDeclaration>(SECTIONS.map((d) => [d.name
 function readHeader(line: string, file: string, warnings: string[]): HistoryHeader {
   const at = `${file}:1`;
   const json = parseLine(line, file, 1);
-  const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
+  const version =
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as { version?: unknown }).version
+      : undefined;
   if (typeof version === 'number' && Number.isInteger(version) && version > HISTORY_VERSION) {
-    throw new SchemaError(at, '/version', `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`);
+    throw new SchemaError(
+      at,
+      '/version',
+      `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`,
+    );
   }
   const header: HistoryHeader = { ...validateHeader(json, at) };
   // The schema's pattern lets through what no URL parser takes (`https://[{sha}`): the links are left out, not the history.
   if (header.commitUrl !== undefined && !isCommitUrl(header.commitUrl)) {
-    warnings.push(`${at}: /commitUrl: ${JSON.stringify(header.commitUrl.slice(0, 200))} is not an http(s) URL once {sha} is filled in: commits are shown without links`);
+    warnings.push(
+      `${at}: /commitUrl: ${JSON.stringify(header.commitUrl.slice(0, 200))} is not an http(s) URL once {sha} is filled in: commits are shown without links`,
+    );
     delete header.commitUrl;
   }
   return header;
@@ -386,15 +430,22 @@ function isCommitUrl(template: string): boolean {
 
 function sectionOf(keys: string[], at: string, pointer: string): SectionHistory {
   const twice = firstRepeat(keys);
-  if (twice !== -1) throw new SchemaError(at, `${pointer}/${twice}`, `${JSON.stringify((keys[twice] as string).slice(0, 200))} is listed twice`);
+  if (twice !== -1)
+    throw new SchemaError(
+      at,
+      `${pointer}/${twice}`,
+      `${JSON.stringify((keys[twice] as string).slice(0, 200))} is listed twice`,
+    );
   return sectionOfKeys(keys, false);
 }
 
 /** Every section's columns made up to its table's length (empty: absent so far). */
 function completeColumns(history: History): void {
   for (const section of history.sections.values()) {
-    for (let i = section.keyColumns.length; i < section.keys.length; i++) section.keyColumns.push({ at: [], values: [] });
-    for (let i = section.rollupColumns.length; i < section.rollups.length * ROLLUP_WIDTH; i++) section.rollupColumns.push({ at: [], values: [] });
+    for (let i = section.keyColumns.length; i < section.keys.length; i++)
+      section.keyColumns.push({ at: [], values: [] });
+    for (let i = section.rollupColumns.length; i < section.rollups.length * ROLLUP_WIDTH; i++)
+      section.rollupColumns.push({ at: [], values: [] });
   }
 }
 
@@ -412,7 +463,8 @@ function firstRepeat(names: readonly string[]): number {
     let h = 0x811c9dc5;
     for (let k = 0; k < name.length; k++) h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
     let slot = h & mask;
-    for (let found = slots[slot] as number; found !== 0; found = slots[(slot = (slot + 1) & mask)] as number) if (names[found - 1] === name) return i;
+    for (let found = slots[slot] as number; found !== 0; found = slots[(slot = (slot + 1) & mask)] as number)
+      if (names[found - 1] === name) return i;
     slots[slot] = i + 1;
   }
   return -1;
@@ -420,7 +472,8 @@ function firstRepeat(names: readonly string[]): number {
 
 function addNames(list: string[], index: Map<string, number>, names: string[], at: string, pointer: string): void {
   for (const name of names) {
-    if (index.has(name)) throw new SchemaError(at, `${pointer}/${list.length}`, `${JSON.stringify(name.slice(0, 200))} is listed twice`);
+    if (index.has(name))
+      throw new SchemaError(at, `${pointer}/${list.length}`, `${JSON.stringify(name.slice(0, 200))} is listed twice`);
     index.set(name, list.length);
     list.push(name);
   }
@@ -432,17 +485,32 @@ function readPoint(history: History, line: string, file: string, n: number, unkn
   const p = history.points.length;
   const first = p === 0;
   if (first && (json.changes !== undefined || json.rollupChanges !== undefined)) {
-    throw new SchemaError(at, json.changes !== undefined ? '/changes' : '/rollupChanges', 'the first point writes its values whole (values, rollups), not changes');
+    throw new SchemaError(
+      at,
+      json.changes !== undefined ? '/changes' : '/rollupChanges',
+      'the first point writes its values whole (values, rollups), not changes',
+    );
   }
   if (!first && (json.values !== undefined || json.rollups !== undefined)) {
-    throw new SchemaError(at, json.values !== undefined ? '/values' : '/rollups', 'only the first point writes its values whole; later points write changes');
+    throw new SchemaError(
+      at,
+      json.values !== undefined ? '/values' : '/rollups',
+      'only the first point writes its values whole; later points write changes',
+    );
   }
-  if (first && json.environment === undefined) throw new SchemaError(at, '/environment', 'the first point must say its environment ({} for none)');
+  if (first && json.environment === undefined)
+    throw new SchemaError(at, '/environment', 'the first point must say its environment ({} for none)');
   const environment = json.environment ?? (history.points[p - 1] as PointMeta).environment;
-  const meta: PointMeta = { commit: json.commit, time: json.time, baseline: json.baseline, environment: { ...environment } };
+  const meta: PointMeta = {
+    commit: json.commit,
+    time: json.time,
+    baseline: json.baseline,
+    environment: { ...environment },
+  };
   if (json.run !== undefined) meta.run = json.run;
   if (json.attempt !== undefined) meta.attempt = json.attempt;
-  if (Number.isNaN(Date.parse(json.time))) throw new SchemaError(at, '/time', `is not a date: ${JSON.stringify(json.time)}`);
+  if (Number.isNaN(Date.parse(json.time)))
+    throw new SchemaError(at, '/time', `is not a date: ${JSON.stringify(json.time)}`);
   history.points.push(meta);
   history.lines.push(line);
   const read = { history, at, unknown };
@@ -475,14 +543,33 @@ function sectionNamed(read: PointRead, name: string, pointer: string): SectionHi
  * A value the evidence cannot produce: a negative figure of a section whose compared field is never negative (only
  * `signedBytes` fields are, such as a kernel's Diff Memory), a roll-up of no device, a worst device below 0.
  */
-function checkValue(read: PointRead, name: string, section: SectionHistory, rollup: boolean, position: number, value: number | null, pointer: string): void {
+function checkValue(
+  read: PointRead,
+  name: string,
+  section: SectionHistory,
+  rollup: boolean,
+  position: number,
+  value: number | null,
+  pointer: string,
+): void {
   if (value === null || value >= 0) return;
   const declaration = DECLARED.get(name) as SectionDeclaration;
   const slot = rollup ? position % ROLLUP_WIDTH : -1;
-  const subject = rollup ? `the roll-up ${JSON.stringify(section.rollups[Math.floor(position / ROLLUP_WIDTH)] ?? '')} ${ROLLUP_FIELDS[slot]}` : JSON.stringify(section.keys[position] ?? '');
-  if (slot >= 3) throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, which is never negative: this is not a history ascend-memory-gate wrote`);
+  const subject = rollup
+    ? `the roll-up ${JSON.stringify(section.rollups[Math.floor(position / ROLLUP_WIDTH)] ?? '')} ${ROLLUP_FIELDS[slot]}`
+    : JSON.stringify(section.keys[position] ?? '');
+  if (slot >= 3)
+    throw new SchemaError(
+      read.at,
+      pointer,
+      `makes ${subject} ${value}, which is never negative: this is not a history ascend-memory-gate wrote`,
+    );
   if (declaration.fields[declaration.value]?.type === 'signedBytes') return;
-  throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, but a ${declaration.kind} figure (${declaration.value}) is never negative: this is not a history ascend-memory-gate wrote`);
+  throw new SchemaError(
+    read.at,
+    pointer,
+    `makes ${subject} ${value}, but a ${declaration.kind} figure (${declaration.value}) is never negative: this is not a history ascend-memory-gate wrote`,
+  );
 }
 
 /** A roll-up's five values at its latest point must be all there or all gone, with min ≤ median ≤ max over at least one device. */
@@ -490,12 +577,26 @@ function checkRollup(read: PointRead, section: SectionHistory, r: number, pointe
   const values = ROLLUP_FIELDS.map((_, k) => lastValue(section.rollupColumns[r * ROLLUP_WIDTH + k] as Column));
   if (values.every((v) => v === null)) return;
   const pattern = JSON.stringify(section.rollups[r] ?? '');
-  if (values.some((v) => v === null)) throw new SchemaError(read.at, pointer, `leaves the roll-up ${pattern} with some of its five values and not others`);
+  if (values.some((v) => v === null))
+    throw new SchemaError(
+      read.at,
+      pointer,
+      `leaves the roll-up ${pattern} with some of its five values and not others`,
+    );
   const [min, median, max, devices] = values as number[];
   if (!((min as number) <= (median as number) && (median as number) <= (max as number))) {
-    throw new SchemaError(read.at, pointer, `makes the roll-up ${pattern} min ${min}, median ${median}, max ${max}: min ≤ median ≤ max always holds for what ascend-memory-gate writes`);
+    throw new SchemaError(
+      read.at,
+      pointer,
+      `makes the roll-up ${pattern} min ${min}, median ${median}, max ${max}: min ≤ median ≤ max always holds for what ascend-memory-gate writes`,
+    );
   }
-  if ((devices as number) < 1) throw new SchemaError(read.at, pointer, `makes the roll-up ${pattern} of ${devices} devices: a roll-up is of at least one`);
+  if ((devices as number) < 1)
+    throw new SchemaError(
+      read.at,
+      pointer,
+      `makes the roll-up ${pattern} of ${devices} devices: a roll-up is of at least one`,
+    );
 }
 
 /**
@@ -508,7 +609,12 @@ function applyDense(read: PointRead, dense: Record<string, (number | null)[]>, r
     if (section === undefined) continue;
     const columns = rollup ? section.rollupColumns : section.keyColumns;
     const positions = rollup ? section.rollups.length * ROLLUP_WIDTH : section.keys.length;
-    if (values.length > positions) throw new SchemaError(read.at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
+    if (values.length > positions)
+      throw new SchemaError(
+        read.at,
+        `${pointer}/${name}`,
+        `has ${values.length} values, but the key table (line 2) has ${positions} positions`,
+      );
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number | null;
       checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
@@ -517,44 +623,74 @@ function applyDense(read: PointRead, dense: Record<string, (number | null)[]>, r
     if (rollup) {
       for (let r = 0; r * ROLLUP_WIDTH < values.length; r++) {
         // Columns past the list are made empty later: a roll-up cut short is checked with its missing values as gone.
-        if ((r + 1) * ROLLUP_WIDTH > values.length) throw new SchemaError(read.at, `${pointer}/${name}`, `ends inside the roll-up ${JSON.stringify(section.rollups[r] ?? '')}: a roll-up has ${ROLLUP_WIDTH} values`);
+        if ((r + 1) * ROLLUP_WIDTH > values.length)
+          throw new SchemaError(
+            read.at,
+            `${pointer}/${name}`,
+            `ends inside the roll-up ${JSON.stringify(section.rollups[r] ?? '')}: a roll-up has ${ROLLUP_WIDTH} values`,
+          );
         checkRollup(read, section, r, `${pointer}/${name}/${r * ROLLUP_WIDTH}`);
       }
     }
   }
 }
 
-function applyChanges(read: PointRead, p: number, changes: Record<string, (number | null)[]>, rollup: boolean, pointer: string): void {
+function applyChanges(
+  read: PointRead,
+  p: number,
+  changes: Record<string, (number | null)[]>,
+  rollup: boolean,
+  pointer: string,
+): void {
   const { at } = read;
   for (const [name, pairs] of Object.entries(changes)) {
     const where = `${pointer}/${name}`;
     const section = sectionNamed(read, name, where);
     if (section === undefined) continue;
     const columns = rollup ? section.rollupColumns : section.keyColumns;
-    if (pairs.length % 2 !== 0) throw new SchemaError(at, where, `must hold pairs (positions skipped, change), got ${pairs.length} numbers`);
+    if (pairs.length % 2 !== 0)
+      throw new SchemaError(at, where, `must hold pairs (positions skipped, change), got ${pairs.length} numbers`);
     // Each roll-up this point changes, with the pointer of its first change.
     const touched = new Map<number, string>();
     let i = 0;
     for (let k = 0; k < pairs.length; k += 2) {
       const skip = pairs[k];
-      if (skip === null || skip === undefined || skip < 0) throw new SchemaError(at, `${where}/${k}`, `must be a number of positions skipped (0 or more), got ${String(skip)}`);
+      if (skip === null || skip === undefined || skip < 0)
+        throw new SchemaError(
+          at,
+          `${where}/${k}`,
+          `must be a number of positions skipped (0 or more), got ${String(skip)}`,
+        );
       i += skip;
       const column = columns[i];
-      if (column === undefined) throw new SchemaError(at, `${where}/${k}`, `reaches position ${i}, but the key table (line 2) has ${columns.length}`);
-      if (column.at[column.at.length - 1] === p) throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
+      if (column === undefined)
+        throw new SchemaError(
+          at,
+          `${where}/${k}`,
+          `reaches position ${i}, but the key table (line 2) has ${columns.length}`,
+        );
+      if (column.at[column.at.length - 1] === p)
+        throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
       const change = pairs[k + 1] as number | null;
       let value: number | null = null;
       if (change !== null) {
         value = (lastValue(column) ?? 0) + change;
-        if (!Number.isSafeInteger(value)) throw new SchemaError(at, `${where}/${k + 1}`, `makes a value past 2^53 - 1, which cannot be exact`);
+        if (!Number.isSafeInteger(value))
+          throw new SchemaError(at, `${where}/${k + 1}`, `makes a value past 2^53 - 1, which cannot be exact`);
       } else if (lastValue(column) === null) {
         throw new SchemaError(at, `${where}/${k + 1}`, `removes position ${i}, which the point before does not have`);
       }
-      if (change === 0 && lastValue(column) !== null) throw new SchemaError(at, `${where}/${k + 1}`, `is a change of 0 at position ${i}: unchanged values are not written`);
+      if (change === 0 && lastValue(column) !== null)
+        throw new SchemaError(
+          at,
+          `${where}/${k + 1}`,
+          `is a change of 0 at position ${i}: unchanged values are not written`,
+        );
       checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
       column.at.push(p);
       column.values.push(value);
-      if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH))) touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);
+      if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH)))
+        touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);
       i++;
     }
     for (const [r, first] of touched) checkRollup(read, section, r, first);

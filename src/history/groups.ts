@@ -161,8 +161,13 @@ export class KeyGroups {
     const hash = hashAround(pattern, star, star + 1);
     const { slots, hashes, firsts } = this;
     const mask = slots.length - 1;
-    for (let slot = hash & mask, found = slots[slot] as number; found !== 0; found = slots[(slot = (slot + 1) & mask)] as number) {
-      if (hashes[found - 1] === hash && this.sameText(firsts[found - 1] as number, pattern, star, star + 1)) return found - 1;
+    for (
+      let slot = hash & mask, found = slots[slot] as number;
+      found !== 0;
+      found = slots[(slot = (slot + 1) & mask)] as number
+    ) {
+      if (hashes[found - 1] === hash && this.sameText(firsts[found - 1] as number, pattern, star, star + 1))
+        return found - 1;
     }
     return undefined;
   }
@@ -278,9 +283,17 @@ export class ByPattern<T> {
   get(key: string, start: number, end: number): T | undefined {
     const hash = hashAround(key, start, end);
     const mask = this.slots.length - 1;
-    for (let slot = hash & mask, found = this.slots[slot] as number; found !== 0; found = this.slots[(slot = (slot + 1) & mask)] as number) {
+    for (
+      let slot = hash & mask, found = this.slots[slot] as number;
+      found !== 0;
+      found = this.slots[(slot = (slot + 1) & mask)] as number
+    ) {
       const e = found - 1;
-      if (this.hashes[e] === hash && samePattern(this.texts[e] as string, this.starts[e] as number, this.ends[e] as number, key, start, end)) return this.values[e];
+      if (
+        this.hashes[e] === hash &&
+        samePattern(this.texts[e] as string, this.starts[e] as number, this.ends[e] as number, key, start, end)
+      )
+        return this.values[e];
     }
     return undefined;
   }

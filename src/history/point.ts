@@ -34,7 +34,8 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
   const devices = new Set<number | string>();
   for (const groups of grouped.values()) {
     const { keys, groupOf } = groups;
-    for (let i = 0; i < keys.length; i++) if (groupOf[i] !== -1) devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
+    for (let i = 0; i < keys.length; i++)
+      if (groupOf[i] !== -1) devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
   }
   const keys = new Map<string, Map<string, number>>();
   const rollups = new Map<string, Map<string, RollUp>>();
@@ -46,7 +47,8 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
     const values = new Map<string, number>();
     keys.set(declaration.name, values);
     if (!rolled) {
-      for (let i = 0; i < list.length; i++) values.set(list[i] as string, valueOf(declaration, metrics[list[i] as string] as Metric));
+      for (let i = 0; i < list.length; i++)
+        values.set(list[i] as string, valueOf(declaration, metrics[list[i] as string] as Metric));
       continue;
     }
     // Keys of no device as they come; then the groups, those whose text before the device segment comes first first,
@@ -82,7 +84,13 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
       }
       const w = members[worst] as number;
       const worstDevice = deviceName(deviceId(list[w] as string, groups.deviceStart(w) + 3, groups.deviceEnd(w)));
-      byPattern.set(groups.pattern(g), { min, median: Math.round(median(figuresOf)), max, devices: members.length, worst: worstDevice });
+      byPattern.set(groups.pattern(g), {
+        min,
+        median: Math.round(median(figuresOf)),
+        max,
+        devices: members.length,
+        worst: worstDevice,
+      });
     }
     if (byPattern.size > 0) rollups.set(declaration.name, byPattern);
   }
@@ -113,7 +121,8 @@ export function pointEnvironment(snapshot: Pick<Snapshot, 'meta'>): Record<strin
   for (const node of Object.values(environment)) for (const item of Object.keys(node)) items.add(item);
   for (const item of [...items].sort()) {
     const value = runValue(environment, item);
-    if (value !== null) Object.defineProperty(out, item, { value, enumerable: true, writable: true, configurable: true });
+    if (value !== null)
+      Object.defineProperty(out, item, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

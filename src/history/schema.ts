@@ -9,8 +9,16 @@ export const HISTORY_VERSION = 1;
 
 const MAX_NAME = 4096;
 /** Values and the changes between them: exact integers (bytes or counts), or null for a figure the point does not have. */
-const value = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
-const sectionName = { title: 'a section name such as "modules"', type: 'string', pattern: '^[a-z][A-Za-z0-9]{0,63}$' } as const;
+const value = {
+  type: ['integer', 'null'],
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const;
+const sectionName = {
+  title: 'a section name such as "modules"',
+  type: 'string',
+  pattern: '^[a-z][A-Za-z0-9]{0,63}$',
+} as const;
 const values = {
   type: 'object',
   propertyNames: sectionName,
@@ -46,8 +54,16 @@ export const historyKeysSchema = {
   additionalProperties: false,
   required: ['keys'],
   properties: {
-    keys: { type: 'object', propertyNames: sectionName, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } } },
-    rollups: { type: 'object', propertyNames: sectionName, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } } },
+    keys: {
+      type: 'object',
+      propertyNames: sectionName,
+      additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } },
+    },
+    rollups: {
+      type: 'object',
+      propertyNames: sectionName,
+      additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } },
+    },
   },
 } as const;
 
@@ -69,7 +85,11 @@ export const historyPointSchema = {
       maxLength: 64,
       pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
     },
-    baseline: { title: 'sha256: and 64 hex digits, or null', type: ['string', 'null'], pattern: '^sha256:[0-9a-f]{64}$' },
+    baseline: {
+      title: 'sha256: and 64 hex digits, or null',
+      type: ['string', 'null'],
+      pattern: '^sha256:[0-9a-f]{64}$',
+    },
     environment: { type: 'object', additionalProperties: { type: 'string', maxLength: MAX_NAME } },
     values,
     rollups: values,

@@ -27,7 +27,6 @@ import { DEFAULT_HISTORY_SIZE } from './limits.js';
 export { DEFAULT_HISTORY_SIZE };
 export { HISTORY_MAX_BYTES };
 
-
 export interface HistoryLimits {
   /** At most this many points (1 or more). */
   maxPoints: number;
@@ -51,14 +50,31 @@ export interface Appended {
  * history holds more than `maxPoints` or its text is larger than `maxBytes`; a point larger than `maxBytes` on its own
  * is refused with an InputError, and the history is left as it was.
  */
-export function appendPoint(history: History, meta: PointMeta, values: PointValues, limits: HistoryLimits = DEFAULT_LIMITS): Appended {
-  if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1)) throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
+export function appendPoint(
+  history: History,
+  meta: PointMeta,
+  values: PointValues,
+  limits: HistoryLimits = DEFAULT_LIMITS,
+): Appended {
+  if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1))
+    throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
   const p = history.points.length;
   const table = tableOf(history);
   history.points.push({ ...meta, environment: shortenedValues(meta.environment) });
   try {
-    for (const [name, byKey] of values.keys) record(history, name, byKey, (s) => s.keyColumns, keyPosition, 1, p, (v) => [v]);
-    for (const [name, byPattern] of values.rollups) record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
+    for (const [name, byKey] of values.keys)
+      record(
+        history,
+        name,
+        byKey,
+        (s) => s.keyColumns,
+        keyPosition,
+        1,
+        p,
+        (v) => [v],
+      );
+    for (const [name, byPattern] of values.rollups)
+      record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
     // A figure this run does not have is gone from this point on.
     for (const [name, section] of history.sections) {
       if (!values.keys.has(name)) endAll(section.keyColumns, p);
@@ -97,7 +113,12 @@ export function appendPoint(history: History, meta: PointMeta, values: PointValu
  * Records a run: appended, or when the latest point is the same run of the same commit (a re-run attempt, or a write
  * retried after an answer that never came), in its place.
  */
-export function recordPoint(history: History, meta: PointMeta, values: PointValues, limits: HistoryLimits = DEFAULT_LIMITS): Appended & { replaced: boolean } {
+export function recordPoint(
+  history: History,
+  meta: PointMeta,
+  values: PointValues,
+  limits: HistoryLimits = DEFAULT_LIMITS,
+): Appended & { replaced: boolean } {
   const last = history.points[history.points.length - 1];
   const replaced = last !== undefined && meta.run !== undefined && last.run === meta.run && last.commit === meta.commit;
   if (replaced) undoPoint(history, history.points.length - 1);
@@ -167,7 +188,10 @@ function record<T>(
       seen[at + k] = 1;
       const before = lastValue(column);
       if (before === now) continue;
-      if (!Number.isSafeInteger(now - (before ?? 0))) throw new InputError(`${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`);
+      if (!Number.isSafeInteger(now - (before ?? 0)))
+        throw new InputError(
+          `${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`,
+        );
       column.at.push(p);
       column.values.push(now);
     }
@@ -178,7 +202,13 @@ function record<T>(
 /** An environment with every value as the history writes it. */
 function shortenedValues(environment: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [item, value] of Object.entries(environment)) Object.defineProperty(out, item, { value: historyName(value), enumerable: true, writable: true, configurable: true });
+  for (const [item, value] of Object.entries(environment))
+    Object.defineProperty(out, item, {
+      value: historyName(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -317,7 +347,10 @@ export async function readHistoryFile(file: string): Promise<History | null> {
   try {
     // A file past the cap is refused before it is read: it could be any size.
     const { size } = await stat(file);
-    if (size > HISTORY_MAX_BYTES) throw new InputError(`${file}: ${size} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
+    if (size > HISTORY_MAX_BYTES)
+      throw new InputError(
+        `${file}: ${size} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`,
+      );
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;

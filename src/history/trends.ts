@@ -2,9 +2,22 @@
 // it moved (with the commit, and what else changed at that run), and the spread the noise band needs.
 import { matchRule, sectionThresholds } from '../gate/thresholds.js';
 import type { EnvironmentChange, GateConfig, NoiseLookup, NoiseSample, Tolerance } from '../gate/types.js';
-import { findDeviceSegment, section as sectionNamed, sectionOfKind, type SegmentBounds } from '../model/sections/index.js';
+import {
+  findDeviceSegment,
+  section as sectionNamed,
+  sectionOfKind,
+  type SegmentBounds,
+} from '../model/sections/index.js';
 import { ByPattern, groupsOf, type KeyGroups } from './groups.js';
-import { historyName, ROLLUP_WIDTH, valueAt, type Column, type History, type PointMeta, type SectionHistory } from './format.js';
+import {
+  historyName,
+  ROLLUP_WIDTH,
+  valueAt,
+  type Column,
+  type History,
+  type PointMeta,
+  type SectionHistory,
+} from './format.js';
 import { detectStep, type Step } from './steps.js';
 
 /** Points a sparkline shows. */
@@ -95,7 +108,12 @@ interface SharedSeries {
 }
 
 function sharedSeries(history: History): SharedSeries {
-  return { points: history.points.length, lastLine: history.lines[history.lines.length - 1], largest: new Map(), samples: new WeakMap() };
+  return {
+    points: history.points.length,
+    lastLine: history.lines[history.lines.length - 1],
+    largest: new Map(),
+    samples: new WeakMap(),
+  };
 }
 
 /**
@@ -191,11 +209,13 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
     if (found !== undefined) {
       // A name past the history's length is found as the history wrote it.
       const i = found.section.keyIndex.get(historyName(key));
-      if (i !== undefined) made = trend('key', keyValues(found.section.keyColumns[i] as Column), toleranceOf(kind, key));
+      if (i !== undefined)
+        made = trend('key', keyValues(found.section.keyColumns[i] as Column), toleranceOf(kind, key));
       else {
         // Points of more than 64 devices kept the key's group, not the key: its largest device stands for it.
         const at: SegmentBounds = { start: 0, end: 0 };
-        if (findDeviceSegment(key, at)) made = forPattern(kind, `${key.slice(0, at.start)}*${key.slice(at.end)}`) ?? null;
+        if (findDeviceSegment(key, at))
+          made = forPattern(kind, `${key.slice(0, at.start)}*${key.slice(at.end)}`) ?? null;
       }
     }
     cache.set(id, made);
@@ -243,7 +263,12 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
       }
       // Values of a signed figure may lie 2^54 apart: the spread is clamped to what a report can hold exactly, and says so.
       const spread = hi - lo;
-      sample = points === 0 ? null : spread > Number.MAX_SAFE_INTEGER ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true } : { spread, points };
+      sample =
+        points === 0
+          ? null
+          : spread > Number.MAX_SAFE_INTEGER
+            ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true }
+            : { spread, points };
       samples.set(values, { window, sample });
     }
     return sample ?? undefined;
@@ -293,7 +318,8 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
         const key = keys[i] as string;
         const moved = Math.abs(latest(column) - at(column, then));
         const worst = top.worst();
-        if (worst === undefined || moved > worst.moved || (moved === worst.moved && key < worst.subject)) top.offer({ kind, subject: key, pattern: false, moved, order });
+        if (worst === undefined || moved > worst.moved || (moved === worst.moved && key < worst.subject))
+          top.offer({ kind, subject: key, pattern: false, moved, order });
         order++;
       }
       /** The group's largest now and then, over its members and its roll-up's max. */
@@ -322,7 +348,11 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
       // told apart by comparing their patterns in place.
       const offerGroup = (g: number, r: number, moved: number): void => {
         const worst = top.worst();
-        if (worst === undefined || moved > worst.moved || (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)) {
+        if (
+          worst === undefined ||
+          moved > worst.moved ||
+          (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)
+        ) {
           const pattern = groups.pattern(g);
           top.offer({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved, order });
         }
@@ -341,7 +371,8 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
           const pattern = rollups[r] as string;
           const subject = pattern === '*' ? 'dev*' : pattern;
           const worst = top.worst();
-          if (worst === undefined || moved > worst.moved || (moved === worst.moved && subject < worst.subject)) top.offer({ kind, subject, pattern: true, moved, order });
+          if (worst === undefined || moved > worst.moved || (moved === worst.moved && subject < worst.subject))
+            top.offer({ kind, subject, pattern: true, moved, order });
           order++;
         }
       }
@@ -353,20 +384,32 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, s
       if (t?.step != null && t.step.runsAgo < RECENT_POINTS) out.push({ kind: c.kind, subject: c.subject, trend: t });
     }
     const change = (m: Moved): number => Math.abs((m.trend.step as StepNote).after - (m.trend.step as StepNote).before);
-    return out.sort((a, b) => (a.trend.step as StepNote).runsAgo - (b.trend.step as StepNote).runsAgo || change(b) - change(a) || (a.subject < b.subject ? -1 : 1));
+    return out.sort(
+      (a, b) =>
+        (a.trend.step as StepNote).runsAgo - (b.trend.step as StepNote).runsAgo ||
+        change(b) - change(a) ||
+        (a.subject < b.subject ? -1 : 1),
+    );
   };
 
   const template = history.header.commitUrl;
   return {
     branch: history.header.branch,
     points: history.points,
-    commitUrl: (sha) => (template === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : template.replaceAll('{sha}', sha)),
+    commitUrl: (sha) =>
+      template === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : template.replaceAll('{sha}', sha),
     forKey,
     forPattern,
     moved,
     noise,
     withConfig: (other) =>
-      trendsSharing(history, other, shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1] ? shared : sharedSeries(history)),
+      trendsSharing(
+        history,
+        other,
+        shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1]
+          ? shared
+          : sharedSeries(history),
+      ),
   };
 }
 

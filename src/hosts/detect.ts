@@ -33,13 +33,15 @@ const SHA = /^[0-9a-f]{40}$/;
 
 function positive(value: string, what: string): number {
   const n = Number(value);
-  if (!/^[1-9][0-9]{0,9}$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`${what} must be a change request number (1 or more), not '${value}'`);
+  if (!/^[1-9][0-9]{0,9}$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError(`${what} must be a change request number (1 or more), not '${value}'`);
   return n;
 }
 
 function sha(value: string | undefined, what: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!SHA.test(value)) throw new UsageError(`${what} must be a full 40-character commit sha, not '${value.slice(0, 60)}'`);
+  if (!SHA.test(value))
+    throw new UsageError(`${what} must be a full 40-character commit sha, not '${value.slice(0, 60)}'`);
   return value;
 }
 
@@ -49,7 +51,11 @@ function tokenOf(host: HostName, env: NodeJS.ProcessEnv): { tokenVariable: strin
     const name = names.find((n) => (env[n] ?? '') !== '') ?? names[0]!;
     return { tokenVariable: name, token: env[name] || undefined };
   };
-  return host === 'gitlab' ? pick('GITLAB_TOKEN') : host === 'gitcode' ? pick('GITCODE_TOKEN', 'ATOMGIT_TOKEN') : pick('GITHUB_TOKEN');
+  return host === 'gitlab'
+    ? pick('GITLAB_TOKEN')
+    : host === 'gitcode'
+      ? pick('GITCODE_TOKEN', 'ATOMGIT_TOKEN')
+      : pick('GITHUB_TOKEN');
 }
 
 function apiOf(host: HostName, env: NodeJS.ProcessEnv): string {
@@ -62,32 +68,64 @@ function apiOf(host: HostName, env: NodeJS.ProcessEnv): string {
 function eventPullRequest(path: string | undefined): { number?: unknown; base?: { sha?: unknown } } | undefined {
   if (!path) return undefined;
   try {
-    const payload = JSON.parse(readFileSync(path, 'utf8')) as { pull_request?: { number?: unknown; base?: { sha?: unknown } } };
+    const payload = JSON.parse(readFileSync(path, 'utf8')) as {
+      pull_request?: { number?: unknown; base?: { sha?: unknown } };
+    };
     return payload.pull_request;
   } catch {
-    throw new UsageError(`the event file ${path} cannot be read as JSON: cannot tell which pull request this run is about`);
+    throw new UsageError(
+      `the event file ${path} cannot be read as JSON: cannot tell which pull request this run is about`,
+    );
   }
 }
 
 /** The review target, or null when neither flags nor the environment name a host (a local run). */
 export function detectReview(flags: ReviewFlags, env: NodeJS.ProcessEnv): ReviewTarget | null {
   if (flags.host !== undefined) {
-    if (!(HOSTS as readonly string[]).includes(flags.host)) throw new UsageError(`--host must be github, gitlab or gitcode, not '${flags.host}'`);
+    if (!(HOSTS as readonly string[]).includes(flags.host))
+      throw new UsageError(`--host must be github, gitlab or gitcode, not '${flags.host}'`);
     const host = flags.host as HostName;
-    if (flags.repo === undefined || flags.repo === '') throw new UsageError(`--host ${host} needs --repo ${host === 'gitlab' ? 'GROUP/PROJECT (or the project id)' : 'OWNER/NAME'}`);
-    if (host !== 'gitlab' && !/^[^/\s]+\/[^/\s]+$/.test(flags.repo)) throw new UsageError(`--repo must be OWNER/NAME, not '${flags.repo}'`);
+    if (flags.repo === undefined || flags.repo === '')
+      throw new UsageError(
+        `--host ${host} needs --repo ${host === 'gitlab' ? 'GROUP/PROJECT (or the project id)' : 'OWNER/NAME'}`,
+      );
+    if (host !== 'gitlab' && !/^[^/\s]+\/[^/\s]+$/.test(flags.repo))
+      throw new UsageError(`--repo must be OWNER/NAME, not '${flags.repo}'`);
     // Jenkins sets CHANGE_ID only on a change request's build: an empty --pr is a branch build, which posts nothing.
     const number = flags.pr === undefined || flags.pr === '' ? undefined : positive(flags.pr, '--pr');
-    return { host, repo: flags.repo, number, baseSha: sha(flags.baseSha, '--base-sha'), api: apiOf(host, env), ...tokenOf(host, env), from: `--host ${host}` };
+    return {
+      host,
+      repo: flags.repo,
+      number,
+      baseSha: sha(flags.baseSha, '--base-sha'),
+      api: apiOf(host, env),
+      ...tokenOf(host, env),
+      from: `--host ${host}`,
+    };
   }
-  if (flags.repo !== undefined || flags.pr !== undefined) throw new UsageError('--repo and --pr go with --host github|gitlab|gitcode');
+  if (flags.repo !== undefined || flags.pr !== undefined)
+    throw new UsageError('--repo and --pr go with --host github|gitlab|gitcode');
   if (env.GITLAB_CI === 'true') {
     const project = env.CI_PROJECT_ID || env.CI_PROJECT_PATH;
     if (!project) throw new UsageError('GitLab CI without CI_PROJECT_ID: cannot tell which project to post on');
     const iid = env.CI_MERGE_REQUEST_IID;
     const number = iid === undefined || iid === '' ? undefined : positive(iid, 'CI_MERGE_REQUEST_IID');
-    const baseSha = sha(flags.baseSha ?? env.CI_MERGE_REQUEST_DIFF_BASE_SHA, flags.baseSha !== undefined ? '--base-sha' : 'CI_MERGE_REQUEST_DIFF_BASE_SHA');
-    return { host: 'gitlab', repo: project, number, baseSha, api: apiOf('gitlab', env), ...tokenOf('gitlab', env), from: number === undefined ? 'GitLab CI (no CI_MERGE_REQUEST_IID: not a merge request pipeline)' : 'GitLab CI (CI_MERGE_REQUEST_IID)' };
+    const baseSha = sha(
+      flags.baseSha ?? env.CI_MERGE_REQUEST_DIFF_BASE_SHA,
+      flags.baseSha !== undefined ? '--base-sha' : 'CI_MERGE_REQUEST_DIFF_BASE_SHA',
+    );
+    return {
+      host: 'gitlab',
+      repo: project,
+      number,
+      baseSha,
+      api: apiOf('gitlab', env),
+      ...tokenOf('gitlab', env),
+      from:
+        number === undefined
+          ? 'GitLab CI (no CI_MERGE_REQUEST_IID: not a merge request pipeline)'
+          : 'GitLab CI (CI_MERGE_REQUEST_IID)',
+    };
   }
   // AtomGit pipelines mirror GitHub Actions' variables with an ATOMGIT_ prefix (ATOMGIT_OUTPUT, ATOMGIT_TOKEN, …).
   const atomgit = env.ATOMGIT_REPOSITORY !== undefined && env.ATOMGIT_REPOSITORY !== '';
@@ -95,14 +133,27 @@ export function detectReview(flags: ReviewFlags, env: NodeJS.ProcessEnv): Review
     const host: HostName = atomgit ? 'gitcode' : 'github';
     const prefix = atomgit ? 'ATOMGIT' : 'GITHUB';
     const repo = env[`${prefix}_REPOSITORY`] ?? '';
-    if (!/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new UsageError(`${prefix}_REPOSITORY must be OWNER/NAME, not '${repo}'`);
+    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
+      throw new UsageError(`${prefix}_REPOSITORY must be OWNER/NAME, not '${repo}'`);
     const event = env[`${prefix}_EVENT_NAME`] ?? '';
     const pr = /^pull_request/.test(event) ? eventPullRequest(env[`${prefix}_EVENT_PATH`]) : undefined;
-    const number = typeof pr?.number === 'number' && Number.isSafeInteger(pr.number) && pr.number > 0 ? pr.number : undefined;
+    const number =
+      typeof pr?.number === 'number' && Number.isSafeInteger(pr.number) && pr.number > 0 ? pr.number : undefined;
     const eventBase = typeof pr?.base?.sha === 'string' ? pr.base.sha : undefined;
-    const baseSha = sha(flags.baseSha ?? eventBase, flags.baseSha !== undefined ? '--base-sha' : 'pull_request.base.sha');
+    const baseSha = sha(
+      flags.baseSha ?? eventBase,
+      flags.baseSha !== undefined ? '--base-sha' : 'pull_request.base.sha',
+    );
     const name = atomgit ? 'AtomGit pipeline' : 'GitHub Actions';
-    return { host, repo, number, baseSha, api: apiOf(host, env), ...tokenOf(host, env), from: number === undefined ? `${name} (${event || 'no'} event: not a pull request)` : `${name} (${event} event)` };
+    return {
+      host,
+      repo,
+      number,
+      baseSha,
+      api: apiOf(host, env),
+      ...tokenOf(host, env),
+      from: number === undefined ? `${name} (${event || 'no'} event: not a pull request)` : `${name} (${event} event)`,
+    };
   }
   return null;
 }

@@ -27,10 +27,18 @@ interface Git {
 /** A branch file larger than this is refused (the history is bounded at 8 MiB). */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-function git(args: string[], cwd: string, options: { input?: string; env?: Record<string, string> } = {}): Promise<Git> {
+function git(
+  args: string[],
+  cwd: string,
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<Git> {
   return new Promise((resolve) => {
     // No terminal prompt for credentials: a CI job that cannot push must fail, not hang.
-    const child = spawn('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -40,7 +48,13 @@ function git(args: string[], cwd: string, options: { input?: string; env?: Recor
     });
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', (error) => resolve({ code: 127, stdout: '', stderr: error.message }));
-    child.on('close', (code) => resolve({ code: size > MAX_BYTES ? 125 : (code ?? 1), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({
+        code: size > MAX_BYTES ? 125 : (code ?? 1),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
     // A git that exits before reading its stdin (EPIPE) must not crash the gate: its exit code says how it went.
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
@@ -49,7 +63,12 @@ function git(args: string[], cwd: string, options: { input?: string; env?: Recor
 
 /** git's own words, one line, bounded; a URL's credentials (https://user:token@host) never shown. */
 function said(stderr: string): string {
-  const line = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('hint:')).slice(-1)[0] ?? 'no message';
+  const line =
+    stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('hint:'))
+      .slice(-1)[0] ?? 'no message';
   const shown = replaceControlCharacters(line.replace(/(https?:\/\/)[^/@\s]+@/g, '$1***@'));
   return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
 }
@@ -59,10 +78,15 @@ const localRef = (branch: string): string => `refs/ascend-memory-gate/${branch}`
 
 /** Fetches the branch; its head, or null when the remote has no such branch yet. */
 async function fetchHead(file: BranchFile): Promise<string | null> {
-  const fetched = await git(['fetch', '--quiet', '--no-tags', '--depth=1', file.remote, `+refs/heads/${file.branch}:${localRef(file.branch)}`], file.cwd);
+  const fetched = await git(
+    ['fetch', '--quiet', '--no-tags', '--depth=1', file.remote, `+refs/heads/${file.branch}:${localRef(file.branch)}`],
+    file.cwd,
+  );
   if (fetched.code !== 0) {
     if (/couldn't find remote ref|no such ref|not found/i.test(fetched.stderr)) return null;
-    throw new InputError(`git cannot fetch branch ${file.branch} from ${file.remote}: ${said(fetched.stderr)}; check the remote and the job's credentials`);
+    throw new InputError(
+      `git cannot fetch branch ${file.branch} from ${file.remote}: ${said(fetched.stderr)}; check the remote and the job's credentials`,
+    );
   }
   const head = await git(['rev-parse', '--verify', `${localRef(file.branch)}^{commit}`], file.cwd);
   return head.code === 0 ? head.stdout.trim() : null;
@@ -72,10 +96,13 @@ async function fileAt(file: BranchFile, commit: string): Promise<string | null> 
   const spec = `${commit}:${file.path}`;
   const type = await git(['cat-file', '-t', spec], file.cwd);
   if (type.code !== 0) return null;
-  if (type.stdout.trim() !== 'blob') throw new InputError(`${file.path} on branch ${file.branch} is a ${type.stdout.trim()}, not a file`);
+  if (type.stdout.trim() !== 'blob')
+    throw new InputError(`${file.path} on branch ${file.branch} is a ${type.stdout.trim()}, not a file`);
   const blob = await git(['cat-file', 'blob', spec], file.cwd);
-  if (blob.code === 125) throw new InputError(`${file.path} on branch ${file.branch} is larger than ${MAX_BYTES} bytes: not a history file`);
-  if (blob.code !== 0) throw new InputError(`git cannot read ${file.path} on branch ${file.branch}: ${said(blob.stderr)}`);
+  if (blob.code === 125)
+    throw new InputError(`${file.path} on branch ${file.branch} is larger than ${MAX_BYTES} bytes: not a history file`);
+  if (blob.code !== 0)
+    throw new InputError(`git cannot read ${file.path} on branch ${file.branch}: ${said(blob.stderr)}`);
   return blob.stdout;
 }
 
@@ -88,7 +115,12 @@ export async function readBranchFile(file: BranchFile): Promise<string | null> {
 const PUSH_ATTEMPTS = 5;
 
 /** The identity of the history's commits when the job has none configured (CI runners often do not). */
-const IDENTITY = { GIT_AUTHOR_NAME: 'ascend-memory-gate', GIT_AUTHOR_EMAIL: 'ascend-memory-gate@users.noreply.invalid', GIT_COMMITTER_NAME: 'ascend-memory-gate', GIT_COMMITTER_EMAIL: 'ascend-memory-gate@users.noreply.invalid' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'ascend-memory-gate',
+  GIT_AUTHOR_EMAIL: 'ascend-memory-gate@users.noreply.invalid',
+  GIT_COMMITTER_NAME: 'ascend-memory-gate',
+  GIT_COMMITTER_EMAIL: 'ascend-memory-gate@users.noreply.invalid',
+};
 
 /**
  * Writes the file as `update` makes it from the branch head's text (null: none yet) and pushes the commit without
@@ -105,11 +137,22 @@ export async function writeBranchFile(
     const head = await fetchHead(file);
     const text = update(head === null ? null : await fileAt(file, head));
     const commit = await commitOnTop(file, head, text, message);
-    const pushed = await git(['push', '--quiet', '--porcelain', file.remote, `${commit}:refs/heads/${file.branch}`], file.cwd);
+    const pushed = await git(
+      ['push', '--quiet', '--porcelain', file.remote, `${commit}:refs/heads/${file.branch}`],
+      file.cwd,
+    );
     if (pushed.code === 0) return { text, commit, attempts: attempt };
-    const moved = /non-fast-forward|fetch first|stale info|\(already exists\)/i.test(`${pushed.stdout}\n${pushed.stderr}`);
-    if (!moved) throw new InputError(`git cannot push branch ${file.branch} to ${file.remote}: ${said(pushed.stderr)}; the job needs write access to the repository (a token or deploy key that may push)`);
-    if (attempt >= PUSH_ATTEMPTS) throw new InputError(`could not push ${file.path} to branch ${file.branch} in ${PUSH_ATTEMPTS} attempts: other runs kept moving it; re-run the job`);
+    const moved = /non-fast-forward|fetch first|stale info|\(already exists\)/i.test(
+      `${pushed.stdout}\n${pushed.stderr}`,
+    );
+    if (!moved)
+      throw new InputError(
+        `git cannot push branch ${file.branch} to ${file.remote}: ${said(pushed.stderr)}; the job needs write access to the repository (a token or deploy key that may push)`,
+      );
+    if (attempt >= PUSH_ATTEMPTS)
+      throw new InputError(
+        `could not push ${file.path} to branch ${file.branch} in ${PUSH_ATTEMPTS} attempts: other runs kept moving it; re-run the job`,
+      );
     await pause(attempt);
   }
 }
@@ -119,8 +162,12 @@ async function commitOnTop(file: BranchFile, head: string | null, text: string, 
   const index = path.join(os.tmpdir(), `amg-index-${process.pid}-${Date.now()}`);
   const env = { GIT_INDEX_FILE: index };
   const step = async (args: string[], input?: string): Promise<string> => {
-    const r = await git(args, file.cwd, { env: { ...env, ...(await identityMissing(file.cwd) ? IDENTITY : {}) }, ...(input !== undefined ? { input } : {}) });
-    if (r.code !== 0) throw new InputError(`git ${args[0]} failed writing ${file.path} for branch ${file.branch}: ${said(r.stderr)}`);
+    const r = await git(args, file.cwd, {
+      env: { ...env, ...((await identityMissing(file.cwd)) ? IDENTITY : {}) },
+      ...(input !== undefined ? { input } : {}),
+    });
+    if (r.code !== 0)
+      throw new InputError(`git ${args[0]} failed writing ${file.path} for branch ${file.branch}: ${said(r.stderr)}`);
     return r.stdout.trim();
   };
   try {

@@ -7,10 +7,26 @@ import type { Octokit } from '../github/octokit.js';
 import { GITHUB_TOKEN } from './github.js';
 import type { Host, HostComment } from './types.js';
 
-const comment = (c: { id: number; body?: string | null; user?: { login?: string } | null; html_url?: string }): HostComment => ({ id: c.id, body: c.body ?? '', author: c.user?.login ?? '', ...(c.html_url !== undefined ? { url: c.html_url } : {}) });
+const comment = (c: {
+  id: number;
+  body?: string | null;
+  user?: { login?: string } | null;
+  html_url?: string;
+}): HostComment => ({
+  id: c.id,
+  body: c.body ?? '',
+  author: c.user?.login ?? '',
+  ...(c.html_url !== undefined ? { url: c.html_url } : {}),
+});
 
 /** The comment-related calls the Action makes; its other GitHub calls (limits, history, labels) stay in src/github/. */
-export function octokitHost(octokit: Octokit, repo: RepoRef): Pick<Host, 'name' | 'noun' | 'commentNoun' | 'token' | 'tokenLogin' | 'listComments' | 'createComment' | 'editComment'> {
+export function octokitHost(
+  octokit: Octokit,
+  repo: RepoRef,
+): Pick<
+  Host,
+  'name' | 'noun' | 'commentNoun' | 'token' | 'tokenLogin' | 'listComments' | 'createComment' | 'editComment'
+> {
   const { owner, repo: name } = repo;
   return {
     name: 'github',
@@ -18,7 +34,9 @@ export function octokitHost(octokit: Octokit, repo: RepoRef): Pick<Host, 'name' 
     commentNoun: 'comment',
     token: GITHUB_TOKEN,
     async listComments(number) {
-      const comments = await gitHubCall(`listing the comments of #${number}`, 'pull-requests: read', () => octokit.paginate(octokit.rest.issues.listComments, { owner, repo: name, issue_number: number, per_page: 100 }));
+      const comments = await gitHubCall(`listing the comments of #${number}`, 'pull-requests: read', () =>
+        octokit.paginate(octokit.rest.issues.listComments, { owner, repo: name, issue_number: number, per_page: 100 }),
+      );
       return comments.map(comment);
     },
     /**
@@ -34,11 +52,15 @@ export function octokitHost(octokit: Octokit, repo: RepoRef): Pick<Host, 'name' 
       }
     },
     async createComment(number, body) {
-      const { data } = await gitHubCall(`commenting on #${number}`, 'pull-requests: write', () => octokit.rest.issues.createComment({ owner, repo: name, issue_number: number, body }));
+      const { data } = await gitHubCall(`commenting on #${number}`, 'pull-requests: write', () =>
+        octokit.rest.issues.createComment({ owner, repo: name, issue_number: number, body }),
+      );
       return comment(data);
     },
     async editComment(_number, id, body) {
-      const { data } = await gitHubCall(`updating comment ${id}`, 'pull-requests: write', () => octokit.rest.issues.updateComment({ owner, repo: name, comment_id: id, body }));
+      const { data } = await gitHubCall(`updating comment ${id}`, 'pull-requests: write', () =>
+        octokit.rest.issues.updateComment({ owner, repo: name, comment_id: id, body }),
+      );
       return comment(data);
     },
   };

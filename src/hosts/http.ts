@@ -45,22 +45,42 @@ export class Api {
     const { label, base, auth } = this.options;
     const url = new URL(`${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
     for (const [k, v] of Object.entries(request.query ?? {})) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { ...auth, Accept: request.accept ?? (request.text ? '*/*' : 'application/json'), 'User-Agent': 'ascend-memory-gate' };
+    const headers: Record<string, string> = {
+      ...auth,
+      Accept: request.accept ?? (request.text ? '*/*' : 'application/json'),
+      'User-Agent': 'ascend-memory-gate',
+    };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(url, { method: request.method ?? 'GET', headers, ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}) });
+      response = await fetch(url, {
+        method: request.method ?? 'GET',
+        headers,
+        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+      });
     } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-      throw new HostError(`cannot reach ${label} (${this.scrub(base)}) ${attempt}: ${this.scrub(cause)}; check the network and the API address, then re-run the job`, undefined);
+      const cause =
+        error instanceof Error && error.cause instanceof Error
+          ? error.cause.message
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      throw new HostError(
+        `cannot reach ${label} (${this.scrub(base)}) ${attempt}: ${this.scrub(cause)}; check the network and the API address, then re-run the job`,
+        undefined,
+      );
     }
     const text = await response.text();
-    if (!response.ok && !(request.expect ?? []).includes(response.status)) throw this.failure(attempt, response.status, text, request.needs ?? 'read');
+    if (!response.ok && !(request.expect ?? []).includes(response.status))
+      throw this.failure(attempt, response.status, text, request.needs ?? 'read');
     if (request.text || !response.ok) return { status: response.status, data: text as T };
     try {
       return { status: response.status, data: (text === '' ? null : JSON.parse(text)) as T };
     } catch {
-      throw new HostError(`${label} answered ${attempt} with something that is not JSON (${response.status}); check the API address (${this.scrub(base)})`, response.status);
+      throw new HostError(
+        `${label} answered ${attempt} with something that is not JSON (${response.status}); check the API address (${this.scrub(base)})`,
+        response.status,
+      );
     }
   }
 
@@ -69,7 +89,11 @@ export class Api {
     const items: T[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const { data } = await this.call<T[]>(attempt, path, { query: { ...query, per_page: 100, page } });
-      if (!Array.isArray(data)) throw new HostError(`${this.options.label} answered ${attempt} with no list; check the API address (${this.scrub(this.options.base)})`, undefined);
+      if (!Array.isArray(data))
+        throw new HostError(
+          `${this.options.label} answered ${attempt} with no list; check the API address (${this.scrub(this.options.base)})`,
+          undefined,
+        );
       items.push(...data);
       if (data.length < 100) return items;
     }
@@ -84,7 +108,8 @@ export class Api {
     const scope = needs === 'write' ? token.write : token.read;
     let advice: string;
     if (status === 401) advice = `${token.variable} is missing, invalid or expired`;
-    else if (status === 403 && /rate limit/i.test(said)) advice = 'the API rate limit is exhausted: re-run the job later';
+    else if (status === 403 && /rate limit/i.test(said))
+      advice = 'the API rate limit is exhausted: re-run the job later';
     else if (status === 403) advice = `${token.variable} needs ${scope}`;
     else if (status === 404) advice = `not found, or ${token.variable} cannot see it (it needs ${scope})`;
     else if (status === 429) advice = 'too many requests: re-run the job later';
@@ -99,7 +124,10 @@ export class Api {
     try {
       const parsed = JSON.parse(text) as unknown;
       if (typeof parsed === 'object' && parsed !== null) {
-        const m = (parsed as { message?: unknown; error?: unknown; error_message?: unknown }).message ?? (parsed as { error?: unknown }).error ?? (parsed as { error_message?: unknown }).error_message;
+        const m =
+          (parsed as { message?: unknown; error?: unknown; error_message?: unknown }).message ??
+          (parsed as { error?: unknown }).error ??
+          (parsed as { error_message?: unknown }).error_message;
         message = typeof m === 'string' ? m : JSON.stringify(m ?? parsed);
       }
     } catch {

@@ -6,7 +6,12 @@ import { parseBaseline, type Baseline } from '../gate/baseline.js';
 import { parseGateConfig } from '../gate/thresholds.js';
 import type { GateConfig } from '../gate/types.js';
 import { parseJson } from '../json/reader.js';
-import { baselineLimitChanges, configLimitChanges, type LabelNotCounted, type LimitsUsed } from '../report/limits-changed.js';
+import {
+  baselineLimitChanges,
+  configLimitChanges,
+  type LabelNotCounted,
+  type LimitsUsed,
+} from '../report/limits-changed.js';
 import { HostError, type ChangeRequest, type Host } from './types.js';
 
 export type Limits = { baseline: Baseline | null; config: GateConfig };
@@ -27,7 +32,12 @@ const GIT_MAX_BYTES = 512 * 1024 * 1024;
 function git(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, maxBuffer: GIT_MAX_BYTES, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 127;
+      const code =
+        error === null
+          ? 0
+          : typeof (error as { code?: unknown }).code === 'number'
+            ? (error as { code: number }).code
+            : 127;
       resolve({ code, stdout, stderr });
     });
   });
@@ -45,22 +55,36 @@ export async function gitReaderWith(cwd: string, sha: string): Promise<CommitRea
       const spec = `${at}:./${path}`;
       const type = await git(['cat-file', '-t', spec], cwd);
       if (type.code !== 0) return null;
-      if (type.stdout.trim() !== 'blob') throw new UsageError(`${path} at ${at.slice(0, 12)} is a ${type.stdout.trim()}, not a file`);
+      if (type.stdout.trim() !== 'blob')
+        throw new UsageError(`${path} at ${at.slice(0, 12)} is a ${type.stdout.trim()}, not a file`);
       const blob = await git(['cat-file', 'blob', spec], cwd);
-      if (blob.code !== 0) throw new UsageError(`git cannot read ${path} at ${at.slice(0, 12)}: ${blob.stderr.trim().split('\n')[0] ?? ''}`);
+      if (blob.code !== 0)
+        throw new UsageError(
+          `git cannot read ${path} at ${at.slice(0, 12)}: ${blob.stderr.trim().split('\n')[0] ?? ''}`,
+        );
       return blob.stdout;
     },
   };
 }
 
 /** The baseline and config at `sha` (absent config = defaults, absent baseline = null); the commit must be readable. */
-export async function limitsAtCommit(reader: CommitReader, paths: { baseline: string; config: string }, sha: string): Promise<Limits> {
+export async function limitsAtCommit(
+  reader: CommitReader,
+  paths: { baseline: string; config: string },
+  sha: string,
+): Promise<Limits> {
   await reader.commitExists(sha);
-  const [baselineText, configText] = await Promise.all([reader.fileAt(paths.baseline, sha), reader.fileAt(paths.config, sha)]);
+  const [baselineText, configText] = await Promise.all([
+    reader.fileAt(paths.baseline, sha),
+    reader.fileAt(paths.config, sha),
+  ]);
   const at = `@${sha.slice(0, 12)}`;
   return {
     baseline: baselineText === null ? null : parseBaseline(baselineText, `${paths.baseline}${at}`),
-    config: configText === null ? parseGateConfig({}, `${paths.config}${at}`) : parseGateConfig(parseJson(configText, `${paths.config}${at}`), `${paths.config}${at}`),
+    config:
+      configText === null
+        ? parseGateConfig({}, `${paths.config}${at}`)
+        : parseGateConfig(parseJson(configText, `${paths.config}${at}`), `${paths.config}${at}`),
   };
 }
 
@@ -68,8 +92,16 @@ export async function limitsAtCommit(reader: CommitReader, paths: { baseline: st
  * The base commit's limits, or the change's own when they differ and it carries the base config's label, unless the
  * label did not count (`notCounted`: the limits changed after it was set). The Action's rule, on every host.
  */
-export function chooseLimits(base: Limits, head: Limits, pr: { baseSha: string; labels: string[] }, notCounted?: LabelNotCounted): Limits & { used: LimitsUsed } {
-  const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
+export function chooseLimits(
+  base: Limits,
+  head: Limits,
+  pr: { baseSha: string; labels: string[] },
+  notCounted?: LabelNotCounted,
+): Limits & { used: LimitsUsed } {
+  const changes = [
+    ...baselineLimitChanges(base.baseline, head.baseline),
+    ...configLimitChanges(base.config, head.config),
+  ];
   const label = base.config.baselineUpdateLabel;
   const fromPullRequest = changes.length > 0 && pr.labels.includes(label) && notCounted === undefined;
   const chosen = fromPullRequest ? head : base;
@@ -83,7 +115,13 @@ export function chooseLimits(base: Limits, head: Limits, pr: { baseSha: string; 
  * change request had when the label was last added (the host's label events say when). Undefined when it counts; else
  * why not, the label taken off where the token may.
  */
-export async function labelForHead(host: Host, reader: CommitReader, cr: ChangeRequest, paths: string[], label: string): Promise<LabelNotCounted | undefined> {
+export async function labelForHead(
+  host: Host,
+  reader: CommitReader,
+  cr: ChangeRequest,
+  paths: string[],
+  label: string,
+): Promise<LabelNotCounted | undefined> {
   const voided = async (why: Omit<LabelNotCounted, 'removed'>): Promise<LabelNotCounted> => {
     let removed = false;
     if (host.removeLabel !== undefined) {
@@ -97,12 +135,26 @@ export async function labelForHead(host: Host, reader: CommitReader, cr: ChangeR
     return { ...why, removed };
   };
   if (host.headWhenLabelled === undefined) {
-    return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `${HOST_NAMES[host.name]} records no time for a label` });
+    return voided({
+      how: 'unknown',
+      since: cr.headSha,
+      at: cr.headSha,
+      files: [],
+      unknown: `${HOST_NAMES[host.name]} records no time for a label`,
+    });
   }
   const seen = await host.headWhenLabelled(cr.number, label);
-  if (seen === null) return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `no event of the ${host.noun} records when the label was set` });
+  if (seen === null)
+    return voided({
+      how: 'unknown',
+      since: cr.headSha,
+      at: cr.headSha,
+      files: [],
+      unknown: `no event of the ${host.noun} records when the label was set`,
+    });
   if (seen === cr.headSha) return undefined;
   const files: string[] = [];
-  for (const file of paths) if ((await reader.fileAt(file, seen)) !== (await reader.fileAt(file, cr.headSha))) files.push(file);
+  for (const file of paths)
+    if ((await reader.fileAt(file, seen)) !== (await reader.fileAt(file, cr.headSha))) files.push(file);
   return files.length === 0 ? undefined : voided({ how: 'label', since: seen, at: cr.headSha, files });
 }

@@ -19,9 +19,15 @@ export type StickyResult =
   | { action: 'skipped'; reason: string };
 
 /** What the sticky comment needs of a host. */
-export type StickyHost = Pick<Host, 'commentNoun' | 'tokenLogin' | 'listComments' | 'createComment' | 'editComment' | 'deleteComment'>;
+export type StickyHost = Pick<
+  Host,
+  'commentNoun' | 'tokenLogin' | 'listComments' | 'createComment' | 'editComment' | 'deleteComment'
+>;
 
-const made = (c: { id: number; url?: string }): { id: number; url?: string } => ({ id: c.id, ...(c.url !== undefined ? { url: c.url } : {}) });
+const made = (c: { id: number; url?: string }): { id: number; url?: string } => ({
+  id: c.id,
+  ...(c.url !== undefined ? { url: c.url } : {}),
+});
 
 export async function upsertSticky(host: StickyHost, request: StickyRequest): Promise<StickyResult> {
   const { number, body, marker, policy, hasFindings } = request;
@@ -32,18 +38,31 @@ export async function upsertSticky(host: StickyHost, request: StickyRequest): Pr
   const login = marked.length === 0 ? undefined : await host.tokenLogin();
   const existing = marked.find((c) => c.author !== '' && c.author === login);
   if (existing !== undefined) {
-    if (host.editComment !== undefined) return { action: 'updated', ...made(await host.editComment(number, existing.id, body)) };
+    if (host.editComment !== undefined)
+      return { action: 'updated', ...made(await host.editComment(number, existing.id, body)) };
     // Created first, deleted second: a refused delete leaves two comments, never none.
     const created = await host.createComment(number, body);
-    if (host.deleteComment === undefined) return { action: 'replaced', ...made(created), old: existing.id, leftover: `the ${host.commentNoun} ${existing.id} stays: this host has no delete` };
+    if (host.deleteComment === undefined)
+      return {
+        action: 'replaced',
+        ...made(created),
+        old: existing.id,
+        leftover: `the ${host.commentNoun} ${existing.id} stays: this host has no delete`,
+      };
     try {
       await host.deleteComment(number, existing.id);
       return { action: 'replaced', ...made(created), old: existing.id };
     } catch (error) {
       if (!(error instanceof HostError)) throw error;
-      return { action: 'replaced', ...made(created), old: existing.id, leftover: `the earlier ${host.commentNoun} ${existing.id} could not be deleted (${error.message})` };
+      return {
+        action: 'replaced',
+        ...made(created),
+        old: existing.id,
+        leftover: `the earlier ${host.commentNoun} ${existing.id} could not be deleted (${error.message})`,
+      };
     }
   }
-  if (policy === 'on-change' && !hasFindings) return { action: 'skipped', reason: 'everything passed and there is no earlier comment to update' };
+  if (policy === 'on-change' && !hasFindings)
+    return { action: 'skipped', reason: 'everything passed and there is no earlier comment to update' };
   return { action: 'created', ...made(await host.createComment(number, body)) };
 }

@@ -6,7 +6,12 @@
 import { buildConfigSchema } from '../gate/config-schema.js';
 import { historyHeaderSchema, historyKeysSchema, historyPointSchema } from '../history/schema.js';
 import { reportFrameSchema, reportSchema } from '../report/report-schema.js';
-import { buildBaselineSchema, buildBaselineV1Schema, buildSnapshotSchema, withOpaqueSections } from '../model/sections/schema.js';
+import {
+  buildBaselineSchema,
+  buildBaselineV1Schema,
+  buildSnapshotSchema,
+  withOpaqueSections,
+} from '../model/sections/schema.js';
 
 export const PRECOMPILED_SCHEMAS: readonly Record<string, unknown>[] = [
   // A snapshot's and a baseline's document once the direct pass has checked its sections (sections/validate.ts).

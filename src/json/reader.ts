@@ -17,7 +17,8 @@ let ajv: InstanceType<typeof Ajv> | undefined;
 // At run time ajv compiles only to explain a document that a precompiled check (src/json/generated/schema-checks.js)
 // rejected, or a schema with no precompiled check: inlineRefs off and no code optimization, since compiling a
 // snapshot's or baseline's schema took ~90 ms with every $ref inlined and optimized, ~15 ms without.
-const newAjv = (): InstanceType<typeof Ajv> => new Ajv({ ...CHECK_OPTIONS, verbose: true, inlineRefs: false, code: { optimize: false } });
+const newAjv = (): InstanceType<typeof Ajv> =>
+  new Ajv({ ...CHECK_OPTIONS, verbose: true, inlineRefs: false, code: { optimize: false } });
 
 /** A compiled schema: returns the document typed as T, or throws a SchemaError naming the file and JSON pointer. */
 export type SchemaValidator<T> = (data: unknown, file: string) => T;
@@ -100,9 +101,20 @@ function schemaErrorFrom(error: ErrorObject, file: string): SchemaError {
     case 'exclusiveMaximum':
     case 'minLength':
       // A size without its unit ("5": 5 bytes or 5%?) says how to write either.
-      if (title !== undefined && /byte size/.test(title) && (error.keyword === 'pattern' || error.keyword === 'maximum')) {
+      if (
+        title !== undefined &&
+        /byte size/.test(title) &&
+        (error.keyword === 'pattern' || error.keyword === 'maximum')
+      ) {
         const digits = typeof error.data === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*$/.exec(error.data)?.[1] : undefined;
-        const bare = typeof error.data === 'number' ? (error.data > 0 && Number.isSafeInteger(error.data) ? String(error.data) : null) : digits !== undefined && Number(digits) !== 0 ? digits : null;
+        const bare =
+          typeof error.data === 'number'
+            ? error.data > 0 && Number.isSafeInteger(error.data)
+              ? String(error.data)
+              : null
+            : digits !== undefined && Number(digits) !== 0
+              ? digits
+              : null;
         if (bare !== null) {
           const share = /share/.test(title);
           reason = `${describeValue(error.data)} has no unit: write ${share ? `"${bare}%" for a share of the capacity or "${bare}B" for bytes` : `"${bare}B" for bytes, or a unit such as "${bare}MiB"`}`;
@@ -177,13 +189,20 @@ export function parseJson(text: string, file: string, countKeys: (value: unknown
  * whose count assumes something of the value (a metric has exactly its declared fields) learns from `keysCounted` that
  * the assumption held: a key the count left out would be one more key token in the text.
  */
-export function parseJsonCounted(text: string, file: string, countKeys: (value: unknown) => number): { value: unknown; keysCounted: boolean } {
+export function parseJsonCounted(
+  text: string,
+  file: string,
+  countKeys: (value: unknown) => number,
+): { value: unknown; keysCounted: boolean } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (err) {
-    throw strictProblem(body, file) ?? new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw (
+      strictProblem(body, file) ??
+      new InputError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`)
+    );
   }
   // The fast check: native JSON.parse, then one walk of the result. When the text holds as many key tokens as the
   // parsed objects hold keys, no key was given twice; only a mismatch (a duplicate, or `":` inside a string value) or
@@ -199,7 +218,9 @@ function strictProblem(body: string, file: string): InputError | null {
   const problem = scanJson(body, { strict: true });
   if (problem === null) return null;
   const { line, column } = lineColumn(body, problem.offset);
-  return new InputError(`${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`);
+  return new InputError(
+    `${file}:${line}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${problem.reason}`,
+  );
 }
 
 /**
@@ -353,7 +374,7 @@ export function scanJson(text: string, options: { strict: boolean }): JsonProble
   const string = (): boolean => {
     pos++;
     for (;;) {
-      if (pos >= n) return fail('a closing \'"\'') ?? false;
+      if (pos >= n) return fail("a closing '\"'") ?? false;
       const c = text.charCodeAt(pos);
       if (c === 0x22) {
         pos++;
@@ -365,11 +386,21 @@ export function scanJson(text: string, options: { strict: boolean }): JsonProble
         const e = text.charCodeAt(pos);
         if (e === 0x75) {
           pos++;
-          for (let i = 0; i < 4; i++, pos++) if (!isHex(text.charCodeAt(pos))) return fail('4 hex digits after \\u') ?? false;
+          for (let i = 0; i < 4; i++, pos++)
+            if (!isHex(text.charCodeAt(pos))) return fail('4 hex digits after \\u') ?? false;
           continue;
         }
         // " \ / b f n r t
-        if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
+        if (!(
+          e === 0x22 ||
+          e === 0x5c ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
+        )) {
           return fail('an escape such as \\" \\\\ \\n \\t or \\uXXXX') ?? false;
         }
       }
@@ -405,7 +436,11 @@ export function scanJson(text: string, options: { strict: boolean }): JsonProble
   };
   const open = (object: boolean): boolean => {
     if (options.strict && stack.length >= MAX_JSON_DEPTH) {
-      problem = { kind: 'depth', offset: pos, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no configuration, baseline or report needs that many` };
+      problem = {
+        kind: 'depth',
+        offset: pos,
+        reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no configuration, baseline or report needs that many`,
+      };
       return false;
     }
     stack.push({ object, names: object && options.strict ? [] : null, starts: [], keys: null, index: 0 });

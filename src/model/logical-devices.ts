@@ -21,11 +21,15 @@ export function mapLogicalDevices(snapshot: Snapshot, visibleDevices: string): S
   const bounds: SegmentBounds = { start: 0, end: 0 };
   const rewrite: KeyRewrite = (key, metric) => {
     const logical = metric.logicalDevice;
-    if (metric.visibleDevices !== null || typeof logical !== 'number' || !findDeviceSegment(key, bounds)) return { key, metric };
+    if (metric.visibleDevices !== null || typeof logical !== 'number' || !findDeviceSegment(key, bounds))
+      return { key, metric };
     const device = physical[logical];
     if (device === undefined) return { key, metric };
     const moved: Metric = { ...metric, visibleDevices };
     return { key: `${key.slice(0, bounds.start)}dev${device}${key.slice(bounds.end)}`, metric: moved };
   };
-  return rewriteKeys(snapshot, Object.fromEntries(SECTIONS.filter((s) => s.logicalDevices === true).map((s) => [s.name, rewrite])));
+  return rewriteKeys(
+    snapshot,
+    Object.fromEntries(SECTIONS.filter((s) => s.logicalDevices === true).map((s) => [s.name, rewrite])),
+  );
 }

@@ -5,7 +5,14 @@
 // (and, when a snapshot shows the largest free block, that block < R), else capacity. Pure, total: no figure can make it divide, go negative or throw (A > T happens on shared memory).
 
 /** The five causes, and `unknown` when the figures lack what the rule needs. Written as is in snapshots and reports. */
-export const OOM_CAUSES = ['request-exceeds-device', 'free-but-refused', 'outside-allocator', 'fragmentation', 'capacity', 'unknown'] as const;
+export const OOM_CAUSES = [
+  'request-exceeds-device',
+  'free-but-refused',
+  'outside-allocator',
+  'fragmentation',
+  'capacity',
+  'unknown',
+] as const;
 
 export type OomCause = (typeof OOM_CAUSES)[number];
 
@@ -107,7 +114,8 @@ export function oomFiguresOf(
   let totalFrom: TotalSource | null = total === null ? null : 'message';
   const configured = device === null || settings === undefined ? null : settings.capacityOf(device);
   if (total === null && configured !== null) [total, totalFrom] = [configured, 'config'];
-  if (total === null && modulesCurrent !== null && free !== null) [total, totalFrom] = [modulesCurrent + free, 'memUsageInfo'];
+  if (total === null && modulesCurrent !== null && free !== null)
+    [total, totalFrom] = [modulesCurrent + free, 'memUsageInfo'];
   return {
     figures: {
       requested: figure(metric.requested) ?? 0,
@@ -122,7 +130,10 @@ export function oomFiguresOf(
 }
 
 /** Σ current of the `oomModules` keys of one device (`dev0/…`), or null when it has none. */
-export function modulesCurrentOf(oomModules: Readonly<Record<string, Readonly<Record<string, Figure>>>>, device: string): number | null {
+export function modulesCurrentOf(
+  oomModules: Readonly<Record<string, Readonly<Record<string, Figure>>>>,
+  device: string,
+): number | null {
   let sum: number | null = null;
   const prefix = `${device}/`;
   for (const key in oomModules) if (key.startsWith(prefix)) sum = (sum ?? 0) + (figure(oomModules[key]?.current) ?? 0);
@@ -136,7 +147,9 @@ export function oomDevice(key: string): string | null {
 }
 
 /** The snapshot with every `ooms` metric's `cause` decided by the rule (T from the metric, the settings or the module table). */
-export function withOomCauses<S extends { sections: Record<string, Record<string, Readonly<Record<string, number | string | null>>>> }>(snapshot: S, settings?: OomRuleSettings): S {
+export function withOomCauses<
+  S extends { sections: Record<string, Record<string, Readonly<Record<string, number | string | null>>>> },
+>(snapshot: S, settings?: OomRuleSettings): S {
   const ooms = snapshot.sections.ooms;
   if (ooms === undefined) return snapshot;
   const modules = snapshot.sections.oomModules ?? {};
@@ -145,7 +158,12 @@ export function withOomCauses<S extends { sections: Record<string, Record<string
   for (const key of Object.keys(ooms)) {
     const metric = ooms[key] as Readonly<Record<string, number | string | null>>;
     const device = oomDevice(key);
-    const { figures } = oomFiguresOf(metric, device, device === null ? null : modulesCurrentOf(modules, device), settings);
+    const { figures } = oomFiguresOf(
+      metric,
+      device,
+      device === null ? null : modulesCurrentOf(modules, device),
+      settings,
+    );
     const { cause } = oomCause(figures, settings?.fragmentationPercent);
     if (metric.cause !== cause) changed = true;
     next[key] = metric.cause === cause ? metric : { ...metric, cause };

@@ -11,7 +11,9 @@ export type KeyRewrite = (key: string, metric: Metric) => { key: string; metric:
  * and two timelines merge: the result is the same whatever order the keys came in. Other sections are taken as they are.
  */
 export function rewriteKeys(snapshot: Snapshot, rewrites: Readonly<Record<string, KeyRewrite>>): Snapshot {
-  const names = Object.keys(rewrites).filter((name) => Object.hasOwn(snapshot.sections, name) || Object.hasOwn(snapshot.series, name));
+  const names = Object.keys(rewrites).filter(
+    (name) => Object.hasOwn(snapshot.sections, name) || Object.hasOwn(snapshot.series, name),
+  );
   if (names.length === 0) return snapshot;
   const kept: Snapshot = { ...snapshot, sections: { ...snapshot.sections }, series: { ...snapshot.series } };
   for (const name of names) {
@@ -29,7 +31,8 @@ export function rewriteKeys(snapshot: Snapshot, rewrites: Readonly<Record<string
       moved.set(key, out.key);
       builder.addMetric(name, out.key, out.metric);
     }
-    for (const [key, series] of Object.entries(snapshot.series[name] ?? {})) builder.addSeries(name, moved.get(key) ?? key, series);
+    for (const [key, series] of Object.entries(snapshot.series[name] ?? {}))
+      builder.addSeries(name, moved.get(key) ?? key, series);
   }
   return builder.build();
 }

@@ -5,7 +5,9 @@ export function median(values: ArrayLike<number>): number {
   // A typed array sorts numerically in native code: ~10x faster than sort((a, b) => a - b) on 4,096 peaks per group.
   const sorted = Float64Array.from(values).sort();
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** One key group (`DEV_MEM/{*}/APP`) over the devices that have it: what a history point keeps above 64 devices. */
@@ -19,4 +21,3 @@ export interface RollUp {
   /** The device holding the largest value (the first in the order given on a tie). */
   worst: string;
 }
-

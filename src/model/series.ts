@@ -47,7 +47,8 @@ export class SeriesBuilder {
   addSeries(series: Series): void {
     if (series.axis !== this.axis) throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
     if (series.axis === 'trace') {
-      if (this.whole === null || wholeOrder(series, this.whole) > 0) this.whole = { axis: series.axis, width: series.width, points: series.points.map(([x, y]) => [x, y]) };
+      if (this.whole === null || wholeOrder(series, this.whole) > 0)
+        this.whole = { axis: series.axis, width: series.width, points: series.points.map(([x, y]) => [x, y]) };
       return;
     }
     while (this.width < series.width) this.coarsenOnce();
@@ -55,7 +56,8 @@ export class SeriesBuilder {
   }
 
   toSeries(): Series {
-    if (this.whole !== null) return { axis: this.whole.axis, width: this.whole.width, points: this.whole.points.map(([x, y]) => [x, y]) };
+    if (this.whole !== null)
+      return { axis: this.whole.axis, width: this.whole.width, points: this.whole.points.map(([x, y]) => [x, y]) };
     const points: [number, number][] = [...this.buckets]
       .sort((a, b) => a[0] - b[0])
       .map(([bucket, y]) => [bucket * this.width, y]);
@@ -82,7 +84,8 @@ export class SeriesBuilder {
 /** Which of two trace series wins: the larger peak, then the longer, then the larger content (so the order never matters). */
 function wholeOrder(a: Series, b: Series): number {
   const peak = (s: Series): number => s.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
-  const last = (s: Series): number => (s.points.length === 0 ? 0 : (s.points[s.points.length - 1] as [number, number])[0] + s.width);
+  const last = (s: Series): number =>
+    s.points.length === 0 ? 0 : (s.points[s.points.length - 1] as [number, number])[0] + s.width;
   const ta = JSON.stringify(a.points);
   const tb = JSON.stringify(b.points);
   return peak(a) - peak(b) || last(a) - last(b) || a.width - b.width || (ta < tb ? -1 : ta > tb ? 1 : 0);

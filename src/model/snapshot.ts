@@ -212,7 +212,8 @@ export class SnapshotBuilder {
     this.skipped++;
     // Keep a bounded sample for warnings: a garbage file must not grow memory without bound. A file's cut-off last
     // record is kept past the sample (at most one per file, bounded too): it says where the job died.
-    if (this.skippedRecords.length < 1000 || (record.cut === true && this.skippedRecords.length < 2000)) this.skippedRecords.push(record);
+    if (this.skippedRecords.length < 1000 || (record.cut === true && this.skippedRecords.length < 2000))
+      this.skippedRecords.push(record);
   }
 
   /** A warning about a file that loses nothing (the reader decided how to read it): a bounded sample is kept. */
@@ -234,7 +235,9 @@ export class SnapshotBuilder {
     this.files += other.files;
     this.records += other.records;
     this.skipped += other.skipped;
-    for (const r of other.skippedRecords) if (this.skippedRecords.length < 1000 || (r.cut === true && this.skippedRecords.length < 2000)) this.skippedRecords.push(r);
+    for (const r of other.skippedRecords)
+      if (this.skippedRecords.length < 1000 || (r.cut === true && this.skippedRecords.length < 2000))
+        this.skippedRecords.push(r);
     for (const n of other.notes) this.addNote(n);
   }
 
@@ -250,12 +253,14 @@ export class SnapshotBuilder {
       }
       for (const k of Object.keys(metrics)) this.putMetric(name, k, metrics[k] as Metric, false);
     }
-    for (const [name, byKey] of Object.entries(snapshot.series)) for (const [k, s] of Object.entries(byKey)) this.addSeries(name, k, s);
+    for (const [name, byKey] of Object.entries(snapshot.series))
+      for (const [k, s] of Object.entries(byKey)) this.addSeries(name, k, s);
     for (const [d, n] of Object.entries(snapshot.meta.allocFailures)) {
       this.noteDevice(d);
       this.addAllocFailure(d, n);
     }
-    for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {})) for (const site of sites) this.addSite(d, site);
+    for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {}))
+      for (const site of sites) this.addSite(d, site);
     for (const [name, node] of Object.entries(snapshot.meta.nodes ?? {})) this.addNode(name, node);
     this.files += snapshot.meta.files;
     this.records += snapshot.meta.records;
@@ -324,7 +329,8 @@ export class SnapshotBuilder {
       allocFailures: sortedRecord(this.allocFailures, compareKeys),
     };
     if (this.allocFailureSites.size > 0) meta.allocFailureSites = sortedRecord(this.allocFailureSites, compareKeys);
-    if (this.nodes.size > 0) meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])), compareKeys);
+    if (this.nodes.size > 0)
+      meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])), compareKeys);
     return { version: SNAPSHOT_VERSION, sections, series, meta };
   }
 
@@ -363,7 +369,11 @@ export class SnapshotBuilder {
 
   /** Keeps the first MAX_SITES_PER_DEVICE sites by (file, line): the same whatever order files are read in. */
   private addSite(device: string, where: AllocFailureSite): void {
-    const site = { file: where.file, line: where.line, text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text };
+    const site = {
+      file: where.file,
+      line: where.line,
+      text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text,
+    };
     const sites = this.allocFailureSites.get(device) ?? [];
     if (sites.some((s) => s.file === site.file && s.line === site.line)) return;
     sites.push(site);
@@ -374,8 +384,18 @@ export class SnapshotBuilder {
 }
 
 function cloneNode(node: NodeProvenance): NodeProvenance {
-  const environment = Object.fromEntries(Object.keys(node.environment).sort().map((k) => [k, node.environment[k] as string]));
-  return { devices: [...node.devices].sort(compareKeys), files: node.files, records: node.records, skipped: node.skipped, environment };
+  const environment = Object.fromEntries(
+    Object.keys(node.environment)
+      .sort()
+      .map((k) => [k, node.environment[k] as string]),
+  );
+  return {
+    devices: [...node.devices].sort(compareKeys),
+    files: node.files,
+    records: node.records,
+    skipped: node.skipped,
+    environment,
+  };
 }
 
 /** Devices united, counts added, per item the larger value: associative and commutative. */
@@ -384,7 +404,8 @@ function combineNodes(a: NodeProvenance, b: NodeProvenance): NodeProvenance {
   for (const [item, value] of Object.entries(b.environment)) {
     // Own properties only, defined rather than assigned: an item may be called `constructor` or `__proto__`.
     const prev = Object.hasOwn(environment, item) ? environment[item] : undefined;
-    if (prev === undefined || value > prev) Object.defineProperty(environment, item, { value, enumerable: true, writable: true, configurable: true });
+    if (prev === undefined || value > prev)
+      Object.defineProperty(environment, item, { value, enumerable: true, writable: true, configurable: true });
   }
   return cloneNode({
     devices: [...new Set([...a.devices, ...b.devices])],
@@ -450,7 +471,8 @@ function sortedRecord<V>(map: Map<string, V>, order: (a: string, b: string) => n
 
 /** record[key] = value without a [key, value] pair per entry, and a key named `__proto__` stays a key (not the prototype). */
 function setOwn<V>(record: Record<string, V>, key: string, value: V): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }
 
@@ -475,12 +497,105 @@ let keyCollator: Intl.Collator | undefined;
  * tertiary level, which the fast path leaves to the collator); digits rank as the number group. Written out so that a
  * run whose keys the fast path orders alone never builds a collator; a test and checkedCollator compare it with ICU's.
  */
-export const ASCII_PRIMARY_RANKS: Int16Array = Int16Array.from(
-  [...new Array<number>(0x20).fill(-1),
-    0, 6, 10, 22, 32, 23, 21, 9, 11, 12, 18, 26, 3, 2, 8, 19, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 5, 4, 27, 28, 29, 7,
-    17, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 13, 20, 14, 25, 1,
-    24, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 15, 30, 16, 31, -1],
-);
+export const ASCII_PRIMARY_RANKS: Int16Array = Int16Array.from([
+  ...new Array<number>(0x20).fill(-1),
+  0,
+  6,
+  10,
+  22,
+  32,
+  23,
+  21,
+  9,
+  11,
+  12,
+  18,
+  26,
+  3,
+  2,
+  8,
+  19,
+  33,
+  34,
+  35,
+  36,
+  37,
+  38,
+  39,
+  40,
+  41,
+  42,
+  5,
+  4,
+  27,
+  28,
+  29,
+  7,
+  17,
+  43,
+  44,
+  45,
+  46,
+  47,
+  48,
+  49,
+  50,
+  51,
+  52,
+  53,
+  54,
+  55,
+  56,
+  57,
+  58,
+  59,
+  60,
+  61,
+  62,
+  63,
+  64,
+  65,
+  66,
+  67,
+  68,
+  13,
+  20,
+  14,
+  25,
+  1,
+  24,
+  43,
+  44,
+  45,
+  46,
+  47,
+  48,
+  49,
+  50,
+  51,
+  52,
+  53,
+  54,
+  55,
+  56,
+  57,
+  58,
+  59,
+  60,
+  61,
+  62,
+  63,
+  64,
+  65,
+  66,
+  67,
+  68,
+  15,
+  30,
+  16,
+  31,
+  -1,
+]);
 
 /**
  * The numeric collator, after checking that this ICU ranks printable ASCII as `table` (the fast path's) says. If it
@@ -546,7 +661,11 @@ function compareAsciiKeys(a: string, b: string): number | undefined {
       while (endB < b.length && isDigit(b.charCodeAt(endB))) endB++;
       // A run that goes on in another script's digits (full-width, Arabic-Indic), or past an ignorable control
       // character, may be one longer number to the collator.
-      if ((endA < a.length && !isPrintable(a.charCodeAt(endA))) || (endB < b.length && !isPrintable(b.charCodeAt(endB)))) return undefined;
+      if (
+        (endA < a.length && !isPrintable(a.charCodeAt(endA))) ||
+        (endB < b.length && !isPrintable(b.charCodeAt(endB)))
+      )
+        return undefined;
       if (endA > startA && endB > startB && (endA > i || endB > j)) {
         const order = compareDigitRuns(a, startA, endA, b, startB, endB);
         if (order !== undefined) return order;
@@ -589,7 +708,14 @@ function rankAgainst(c: number, ranks: Int16Array): number | undefined {
 }
 
 /** Two digit runs by value (leading zeros ignored); undefined when the values are equal (the collator breaks that tie). */
-function compareDigitRuns(a: string, startA: number, endA: number, b: string, startB: number, endB: number): number | undefined {
+function compareDigitRuns(
+  a: string,
+  startA: number,
+  endA: number,
+  b: string,
+  startB: number,
+  endB: number,
+): number | undefined {
   while (startA < endA - 1 && a.charCodeAt(startA) === 0x30) startA++;
   while (startB < endB - 1 && b.charCodeAt(startB) === 0x30) startB++;
   const lengthA = endA - startA;
@@ -619,8 +745,15 @@ export function stringifyDocument(document: object): string {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record).sort()) {
     const value = record[key];
-    const byName = key === 'sections' || key === 'series' ? (value as Record<string, Record<string, unknown>> | null) : null;
-    setOwn(out, key, byName !== null && typeof byName === 'object' && !Array.isArray(byName) ? naturalRecords(byName) : sortDeep(value));
+    const byName =
+      key === 'sections' || key === 'series' ? (value as Record<string, Record<string, unknown>> | null) : null;
+    setOwn(
+      out,
+      key,
+      byName !== null && typeof byName === 'object' && !Array.isArray(byName)
+        ? naturalRecords(byName)
+        : sortDeep(value),
+    );
   }
   return `${JSON.stringify(out, null, 2)}\n`;
 }
@@ -638,7 +771,13 @@ function naturalRecords(byName: Record<string, Record<string, unknown>>): Record
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(byName).sort()) {
     const record = byName[name];
-    setOwn(out, name, record !== null && typeof record === 'object' && !Array.isArray(record) ? naturalRecord(record) : sortDeep(record));
+    setOwn(
+      out,
+      name,
+      record !== null && typeof record === 'object' && !Array.isArray(record)
+        ? naturalRecord(record)
+        : sortDeep(record),
+    );
   }
   return out;
 }

@@ -44,7 +44,8 @@ export function exactSum(a: number, b: number): number | null {
 export function parseExactInteger(text: string, where: string): number | null {
   if (!/^-?\d+$/.test(text)) return null;
   const value = readExactInteger(text);
-  if (value === 'too-large') throw new InputError(`${where}: ${text} is larger than ${BEYOND_EXACT} and cannot be compared exactly`);
+  if (value === 'too-large')
+    throw new InputError(`${where}: ${text} is larger than ${BEYOND_EXACT} and cannot be compared exactly`);
   return value;
 }
 
@@ -96,7 +97,6 @@ export function formatFactor(percent: number): string | null {
   const factor = 1 + percent / 100;
   return factor > FACTOR_FROM && Number.isFinite(factor) ? `×${formatCount(Math.round(factor))}` : null;
 }
-
 
 /**
  * A count with thousands separators, as `toLocaleString('en-US')` writes it ("4,096"). Integers are grouped here: the

@@ -9,7 +9,14 @@ import type { Worker } from 'node:worker_threads';
 import { InputError } from '../common/errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
 import { parseInputFile, parserOf, SOURCES, type EvidenceSource, type RunSettings } from './evidence-sources.js';
-import { fileKeyOrder, isEmptySnapshot, SnapshotBuilder, type BuilderState, type SkippedRecord, type Snapshot } from '../model/snapshot.js';
+import {
+  fileKeyOrder,
+  isEmptySnapshot,
+  SnapshotBuilder,
+  type BuilderState,
+  type SkippedRecord,
+  type Snapshot,
+} from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import {
   defaultWorkerUrl,
@@ -72,9 +79,9 @@ function inParseOrder(source: EvidenceSource, files: readonly InputFile[]): read
 
 /** Parses every file in order (sorted paths, so ties resolve the same way every run) into one snapshot. */
 export async function collectSnapshot(inputs: CollectInputs, options: CollectOptions = {}): Promise<Collected> {
-  const tasks: ParseTask[] = SOURCES.flatMap((source) => inParseOrder(source, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map(
-    (t, index) => ({ ...t, index }),
-  );
+  const tasks: ParseTask[] = SOURCES.flatMap((source) =>
+    inParseOrder(source, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file })),
+  ).map((t, index) => ({ ...t, index }));
   const threads = Math.min(threadCount(options), tasks.length);
   let builder: SnapshotBuilder | null = null;
   try {
@@ -159,7 +166,6 @@ interface PoolWorker {
  */
 const WORKER_QUEUE = 2;
 
-
 /**
  * Parses the files on this thread and `threads - 1` worker threads, largest file first (so the last to finish is a
  * small one), each file into its own builder, and merges the per-file results in file order. This thread starts at
@@ -168,7 +174,12 @@ const WORKER_QUEUE = 2;
  * the error, and files after a known failure are not started. A worker that dies while parsing a file fails the run,
  * naming the file; one that cannot start only leaves its share to the others, with a process warning.
  */
-async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly number[], threads: number, options: CollectOptions): Promise<SnapshotBuilder> {
+async function parseInWorkers(
+  tasks: readonly ParseTask[],
+  sizes: readonly number[],
+  threads: number,
+  options: CollectOptions,
+): Promise<SnapshotBuilder> {
   /** Per file, in file order; 'merged' once folded into `merged`. */
   const outcomes: (Outcome | 'merged' | undefined)[] = new Array<Outcome | 'merged' | undefined>(tasks.length);
   const merged = new SnapshotBuilder();
@@ -204,7 +215,10 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
   const allDone = new Promise<void>((resolve) => {
     wake = () => {
       const busy = localRunning || pool.some((p) => p.tasks.length > 0);
-      const more = fatal === null && next < order.length && (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
+      const more =
+        fatal === null &&
+        next < order.length &&
+        (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
       if (!busy && (!more || (pool.every((p) => p.dead) && !runLocal()))) resolve();
     };
   });
@@ -248,13 +262,16 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
       p.tasks = [];
     } else {
       const what = p.ready ? 'stopped' : 'could not start';
-      process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, { code: 'ASCEND_MEMORY_GATE_WORKER' });
+      process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, {
+        code: 'ASCEND_MEMORY_GATE_WORKER',
+      });
     }
     wake();
   };
 
   // Default workers the command line already started (worker-start.ts), possibly ready by now.
-  const early: EarlyWorker[] = options.workerUrl === undefined && options.workerExecArgv === undefined ? takeEarlyWorkers() : [];
+  const early: EarlyWorker[] =
+    options.workerUrl === undefined && options.workerExecArgv === undefined ? takeEarlyWorkers() : [];
   for (let i = 0; i < threads - 1; i++) {
     const adopted = early.shift();
     const worker = adopted?.worker ?? startWorker(url, options.workerExecArgv ?? []);
@@ -265,7 +282,10 @@ async function parseInWorkers(tasks: readonly ParseTask[], sizes: readonly numbe
       if ('ready' in message) {
         p.ready = true;
       } else {
-        record(message.index, message.ok ? { ok: true, state: message.state } : { ok: false, error: deserializeError(message.error) });
+        record(
+          message.index,
+          message.ok ? { ok: true, state: message.state } : { ok: false, error: deserializeError(message.error) },
+        );
         p.tasks = p.tasks.filter((t) => t.index !== message.index);
       }
       dispatch(p);
@@ -315,10 +335,13 @@ function noDataMessage(inputs: CollectInputs, snapshot: Snapshot, skippedRecords
     const where = inputs.searched ? ` in ${inputs.searched}` : '';
     return `no input files found${where}: ${inputs.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}`;
   }
-  const counts = given.map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`).join(' and ');
+  const counts = given
+    .map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`)
+    .join(' and ');
   // The first skipped record says why, e.g. a profiler CSV a spreadsheet damaged: nothing else reaches the user on this path.
   const first = skippedRecords[0];
-  const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 190)}`;
+  const why =
+    first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 190)}`;
   const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';
   const what = given.every((source) => source.name === 'plog') ? 'memory statistics' : 'memory figures';
   // Malformed records say why themselves; otherwise, what to check for the one kind of file given.

@@ -66,7 +66,11 @@ function gzipFailure(name: string, error: unknown): InputError {
  * The inflated bytes of `path`, in chunks of `chunkBytes` (the last may be shorter): the reader's usual read size, so
  * that per-chunk work stays as it is for plain files. Memory: one chunk being filled and zlib's own window.
  */
-export async function* gunzipChunks(path: string, name: string, chunkBytes: number): AsyncGenerator<Buffer, void, undefined> {
+export async function* gunzipChunks(
+  path: string,
+  name: string,
+  chunkBytes: number,
+): AsyncGenerator<Buffer, void, undefined> {
   const source = createReadStream(path);
   const stream = inflater(path, chunkBytes);
   // pipe() does not pass a read error on: without this, an unreadable file would leave the inflater waiting forever.
@@ -108,7 +112,8 @@ export function gunzipWhole(bytes: Buffer, name: string, maxBytes: number): Buff
   try {
     return gunzipSync(bytes, { maxOutputLength: maxBytes });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new InputError(`${name}: inflates to more than ${maxBytes} bytes, too large for a memory snapshot`);
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new InputError(`${name}: inflates to more than ${maxBytes} bytes, too large for a memory snapshot`);
     throw gzipFailure(name, error);
   }
 }
@@ -123,12 +128,19 @@ const MAX_INFLATED_PICKLE_BYTES = 8 * 1024 ** 3;
  * `read` called on the inflated copy of the `.gz` at `path`: the pickle reader reads at offsets and needs the size, so
  * a stream does not do. The copy lives in a private folder (mode 0600), at most `maxBytes`, removed afterwards.
  */
-export async function inflatePickle<T>(path: string, name: string, read: (inflated: string) => Promise<T> | T, maxBytes = MAX_INFLATED_PICKLE_BYTES): Promise<T> {
+export async function inflatePickle<T>(
+  path: string,
+  name: string,
+  read: (inflated: string) => Promise<T> | T,
+  maxBytes = MAX_INFLATED_PICKLE_BYTES,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'amg-snapshot-'));
   try {
     const inflated = join(dir, 'snapshot.pickle');
     let written = 0;
-    const tooLarge = new InputError(`${name}: inflates to more than ${maxBytes} bytes, more than the largest memory snapshot read (${maxBytes}): give it uncompressed`);
+    const tooLarge = new InputError(
+      `${name}: inflates to more than ${maxBytes} bytes, more than the largest memory snapshot read (${maxBytes}): give it uncompressed`,
+    );
     const cap = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         written += chunk.length;
@@ -136,7 +148,12 @@ export async function inflatePickle<T>(path: string, name: string, read: (inflat
       },
     });
     try {
-      await pipeline(createReadStream(path), inflater(path), cap, createWriteStream(inflated, { flags: 'wx', mode: 0o600 }));
+      await pipeline(
+        createReadStream(path),
+        inflater(path),
+        cap,
+        createWriteStream(inflated, { flags: 'wx', mode: 0o600 }),
+      );
     } catch (error) {
       if (error === tooLarge) throw tooLarge;
       // The read stream's own failures (EACCES, ENOENT) keep their code: the caller names the file.
@@ -155,7 +172,8 @@ function unzstdWhole(bytes: Buffer, name: string, maxBytes: number): Buffer {
   let held = 0;
   const d = new Decompress((data) => {
     held += data.length;
-    if (held > maxBytes) throw new InputError(`${name}: inflates to more than ${maxBytes} bytes, too large for a memory snapshot`);
+    if (held > maxBytes)
+      throw new InputError(`${name}: inflates to more than ${maxBytes} bytes, too large for a memory snapshot`);
     parts.push(Buffer.from(data));
   });
   try {

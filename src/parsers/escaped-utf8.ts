@@ -72,7 +72,7 @@ export function decodeEscaped(bytes: Buffer): string {
   if (isUtf8(bytes)) return bytes.toString('utf8');
   let out = '';
   let runStart = 0;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i] as number;
     if (b < 0x80) {
       i++;
@@ -162,7 +162,8 @@ export function protectEscapedBytes(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === MARK_CODE) out += MARK + MARK;
-    else if (c >= 0xdc80 && c <= 0xdcff && !isHighSurrogate(text.charCodeAt(i - 1))) out += MARK + String.fromCharCode(PROTECTED_BASE + c - 0xdc00);
+    else if (c >= 0xdc80 && c <= 0xdcff && !isHighSurrogate(text.charCodeAt(i - 1)))
+      out += MARK + String.fromCharCode(PROTECTED_BASE + c - 0xdc00);
     else out += text[i];
   }
   return out;

@@ -3,7 +3,11 @@
 // its parser module (which exports `parseFile`).
 import { fileSystemFailure, InputError } from '../common/errors.js';
 import type { Snapshot, SnapshotBuilder } from '../model/snapshot.js';
-import { DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS, FOLDER_PATTERNS as PROFILER_FOLDER_PATTERNS, SEARCH_HINT as PROFILER_SEARCH_HINT } from './profiler/search.js';
+import {
+  DIRECTORY_PATTERNS as PROFILER_DIRECTORY_PATTERNS,
+  FOLDER_PATTERNS as PROFILER_FOLDER_PATTERNS,
+  SEARCH_HINT as PROFILER_SEARCH_HINT,
+} from './profiler/search.js';
 import type { InputFile } from '../sources/types.js';
 import type { RunSettings } from './run-settings.js';
 
@@ -56,7 +60,8 @@ export const SOURCES: readonly EvidenceSource[] = [
     label: 'plog',
     description: 'plog files of the driver (memory statistics, allocation failures)',
     directoryPatterns: ['**/*.log'],
-    noFigures: 'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), and did the processes exit normally so the driver could print its "Mem stats" lines?',
+    noFigures:
+      'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), and did the processes exit normally so the driver could print its "Mem stats" lines?',
     load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
   },
   {
@@ -74,11 +79,13 @@ export const SOURCES: readonly EvidenceSource[] = [
     option: 'profiler',
     input: 'profiler',
     label: 'profiler',
-    description: 'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
+    description:
+      'memory CSVs of the torch_npu profiler (profile_memory=True), msprof and MindSpore (memory_record, npu_mem, npu_module_mem, operator_memory, static_op_mem)',
     directoryPatterns: PROFILER_DIRECTORY_PATTERNS,
     folderPatterns: PROFILER_FOLDER_PATTERNS,
     searchHint: PROFILER_SEARCH_HINT,
-    noFigures: 'was the profiler run with profile_memory=True (torch_npu) or with memory data collected (msprof, MindSpore), and do the CSVs have rows after the header?',
+    noFigures:
+      'was the profiler run with profile_memory=True (torch_npu) or with memory data collected (msprof, MindSpore), and do the CSVs have rows after the header?',
     load: async () => ({ parseFile: (await import('./profiler/index.js')).parseFile }),
   },
   {
@@ -86,7 +93,8 @@ export const SOURCES: readonly EvidenceSource[] = [
     option: 'snapshot',
     input: 'snapshot',
     label: 'snapshot',
-    description: 'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
+    description:
+      'snapshots written by `ascend-memory-gate snapshot` / `mode: snapshot` on each node (*.memory-snapshot.json)',
     directoryPatterns: ['**/*.memory-snapshot.json'],
     orderFree: true,
     noFigures: 'were the snapshots written on nodes that had evidence (their inputs found files)?',
@@ -98,9 +106,10 @@ export const SOURCES: readonly EvidenceSource[] = [
     input: 'memory-snapshot',
     label: 'memory snapshot',
     description:
-      "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl, also .gz or .zst): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
+      'torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl, also .gz or .zst): peak allocated and reserved, fragmentation, OOMs explained, allocation sites',
     directoryPatterns: ['**/*.pickle', '**/*.pkl'],
-    noFigures: 'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
+    noFigures:
+      'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
     load: async () => {
       const m = await import('./memory-snapshot/source.js');
       return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
@@ -111,11 +120,13 @@ export const SOURCES: readonly EvidenceSource[] = [
     option: 'job-log',
     input: 'job-log',
     label: 'job log',
-    description: "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz or .zst): its OOM messages, each explained, and CANN allocation failures",
+    description:
+      "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz or .zst): its OOM messages, each explained, and CANN allocation failures",
     directoryPatterns: ['**/*.log', '**/*.txt', '**/*.out', '**/*.log.gz', '**/*.txt.gz', '**/*.out.gz'],
     // A folder of plogs and CSVs also holds *.log and *.txt: job logs are read only where named.
     searchedByDefault: false,
-    noFigures: 'did the job run out of device memory? Only "NPU/CUDA out of memory. Tried to allocate …" messages and CANN allocation failures (EL0004, halMemAlloc failed) are read',
+    noFigures:
+      'did the job run out of device memory? Only "NPU/CUDA out of memory. Tried to allocate …" messages and CANN allocation failures (EL0004, halMemAlloc failed) are read',
     load: async () => {
       const m = await import('./job-log/index.js');
       return { parseFile: m.parseJobLogFile, finish: m.finishJobLogs };
@@ -126,9 +137,11 @@ export const SOURCES: readonly EvidenceSource[] = [
     option: 'dump',
     input: 'memscope-dump',
     label: 'msMemScope dump',
-    description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint, OOMs (OOM_DETAIL rows) explained',
+    description:
+      'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint, OOMs (OOM_DETAIL rows) explained',
     directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
-    noFigures: 'do the dumps hold MALLOC/FREE, OP_LAUNCH or MSTX rows after the header (was msMemScope tracing memory events)?',
+    noFigures:
+      'do the dumps hold MALLOC/FREE, OP_LAUNCH or MSTX rows after the header (was msMemScope tracing memory events)?',
     load: async () => {
       const m = await import('./memscope/dump-source.js');
       return { parseFile: m.parseDumpFile, finish: m.finishDumps };
@@ -140,7 +153,8 @@ export const SOURCES: readonly EvidenceSource[] = [
     input: 'memscope-dump-base',
     label: 'msMemScope base dump',
     searchedByDefault: false,
-    description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+    description:
+      "the baseline run's msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)",
     directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
     noFigures: 'base dumps are compared only with memscope-dump (--dump) dumps: give both',
     load: async () => {

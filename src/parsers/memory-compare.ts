@@ -5,7 +5,13 @@ import { deviceName } from '../model/sections/keys.js';
 import type { SkippedRecord, SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../model/units.js';
-import { decodeEscaped, EscapedUtf8Decoder, protectEscapedBytes, restoreEscapedBytes, visibleName } from './escaped-utf8.js';
+import {
+  decodeEscaped,
+  EscapedUtf8Decoder,
+  protectEscapedBytes,
+  restoreEscapedBytes,
+  visibleName,
+} from './escaped-utf8.js';
 import { streamText } from './text-stream.js';
 
 /** One shape of the two header rows; columns are addressed by position because two of them share a name. */
@@ -89,7 +95,11 @@ class KernelTable {
       const entry = (this.slots[slot] as number) - 1;
       if (entry < 0) return undefined;
       if (this.hashes[entry] === hash) {
-        if ((this.names[entry] as string).length === to - from && this.holdsAt(s, from, to, this.codesAt[entry] as number)) return this.tallies[entry];
+        if (
+          (this.names[entry] as string).length === to - from &&
+          this.holdsAt(s, from, to, this.codesAt[entry] as number)
+        )
+          return this.tallies[entry];
       }
     }
   }
@@ -153,7 +163,12 @@ function hashOf(s: string, from: number, to: number): number {
 export async function parseMemoryCompareFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
   const reader = new MemoryCompareReader(file.name);
   // Bytes that are not UTF-8 are kept apart (escaped), never merged into U+FFFD.
-  await streamText(file.path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), file.name);
+  await streamText(
+    file.path,
+    (text) => reader.push(text),
+    () => new EscapedUtf8Decoder(),
+    file.name,
+  );
   reader.finish(into);
 }
 
@@ -221,7 +236,11 @@ class MemoryCompareReader {
   private checkPending(): void {
     if (this.pending.length > MAX_RECORD_CHARS) {
       const why = this.pending.includes('"') ? 'a quoted field that never closes, or ' : '';
-      throw new ParseError(this.file, this.consumedLines + 1, `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`);
+      throw new ParseError(
+        this.file,
+        this.consumedLines + 1,
+        `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`,
+      );
     }
   }
 
@@ -240,7 +259,13 @@ class MemoryCompareReader {
       for (let k = 0; k < kernels.names.length; k++) {
         const name = kernels.names[k] as string;
         const t = kernels.tallies[k] as KernelTally;
-        into.addKernel(`${device}/${visibleName(name)}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
+        into.addKernel(`${device}/${visibleName(name)}`, {
+          diff: t.diff,
+          rows: t.rows,
+          added: t.added,
+          removed: t.removed,
+          event: t.event,
+        });
       }
     }
     for (const record of this.skippedKept) into.addSkipped(record);
@@ -276,7 +301,11 @@ class MemoryCompareReader {
       }
       const line = this.consumedLines + 1;
       if (nextQuote < pos) nextQuote = indexOrEnd(s, '"', pos);
-      if (this.generation !== null && nextQuote < nl && this.quotedNameRow(s, pos, nextQuote, trimCr(s, pos, nl), line)) {
+      if (
+        this.generation !== null &&
+        nextQuote < nl &&
+        this.quotedNameRow(s, pos, nextQuote, trimCr(s, pos, nl), line)
+      ) {
         // The common quoted row, read in place: only its Name is quoted.
         this.consumedLines++;
       } else if (this.generation !== null && nextQuote < nl) {
@@ -321,14 +350,24 @@ class MemoryCompareReader {
     if (this.headerRow1 === null) {
       if (!GENERATIONS.some((g) => g.row1.toLowerCase() === lower)) {
         const expected = unique(GENERATIONS.map((g) => quote(g.row1))).join(' or ');
-        throw new ParseError(this.file, line, `header row 1 does not match any known memory_compare header: expected ${expected}, got ${quote(text)}`);
+        throw new ParseError(
+          this.file,
+          line,
+          `header row 1 does not match any known memory_compare header: expected ${expected}, got ${quote(text)}`,
+        );
       }
       this.headerRow1 = lower;
       return;
     }
-    const generation = GENERATIONS.find((g) => g.row1.toLowerCase() === this.headerRow1 && g.row2.toLowerCase() === lower);
+    const generation = GENERATIONS.find(
+      (g) => g.row1.toLowerCase() === this.headerRow1 && g.row2.toLowerCase() === lower,
+    );
     if (generation === undefined) {
-      throw new ParseError(this.file, line, `header row 2 does not match any known memory_compare header: expected ${this.expectedRow2()}, got ${quote(text)}`);
+      throw new ParseError(
+        this.file,
+        line,
+        `header row 2 does not match any known memory_compare header: expected ${this.expectedRow2()}, got ${quote(text)}`,
+      );
     }
     this.generation = generation;
     this.width = generation.hasEvent ? 6 : 5;
@@ -423,7 +462,9 @@ class MemoryCompareReader {
       nameFrom,
       nameTo,
       hash,
-      device === device && s.charCodeAt(nameEnd + 1) !== MINUS ? this.kernelsOfId(device) : this.kernelsOf(s.slice(nameEnd + 1, deviceTo), line),
+      device === device && s.charCodeAt(nameEnd + 1) !== MINUS
+        ? this.kernelsOfId(device)
+        : this.kernelsOf(s.slice(nameEnd + 1, deviceTo), line),
       base === base ? base : this.bytesOrMissing(s.slice(deviceTo + 1, baseTo), 'Base', line),
       compare === compare ? compare : this.bytesOrMissing(s.slice(baseTo + 1, compareTo), 'Compare', line),
       diff === diff ? diff : this.bytesOrMissing(s.slice(compareTo + 1, end), 'Diff Memory', line),
@@ -474,7 +515,8 @@ class MemoryCompareReader {
       for (let i = 0; i < texts.length; i++) this.quotedRecord(texts[i] as string, lines[i] as number);
       return;
     }
-    for (let i = 0; i < records.length; i++) this.quotedFields((records[i] as string[]).map(restoreEscapedBytes), lines[i] as number);
+    for (let i = 0; i < records.length; i++)
+      this.quotedFields((records[i] as string[]).map(restoreEscapedBytes), lines[i] as number);
   }
 
   /** One record with quotes, possibly over several lines: csv-parse reads it. */
@@ -542,7 +584,10 @@ class MemoryCompareReader {
     if (nameFrom === nameTo) throw new ParseError(this.file, line, 'empty Name: every row must name its kernel');
     // Rows the tool cannot have written are skipped, each with a warning: a wrong number is worse than a missing one.
     if (eventTo !== NO_EVENT && !isKnownEvent(s, eventFrom, eventTo)) {
-      return this.skipRow(line, `unknown Event ${quote(s.slice(eventFrom, eventTo))}: expected KERNEL_LAUNCH or OP_LAUNCH`);
+      return this.skipRow(
+        line,
+        `unknown Event ${quote(s.slice(eventFrom, eventTo))}: expected KERNEL_LAUNCH or OP_LAUNCH`,
+      );
     }
     if ((base !== null && base < 0) || (compare !== null && compare < 0)) {
       const [column, value] = base !== null && base < 0 ? ['Base', base] : ['Compare', compare];
@@ -552,7 +597,10 @@ class MemoryCompareReader {
     const expected = (compare ?? 0) - (base ?? 0);
     if (diff === null ? base !== null || compare !== null : diff !== expected) {
       const shown = (v: number | null): string => (v === null ? 'N/A' : String(v));
-      return this.skipRow(line, `Diff Memory ${shown(diff)} is not Compare − Base (${shown(compare)} − ${shown(base)} = ${expected})`);
+      return this.skipRow(
+        line,
+        `Diff Memory ${shown(diff)} is not Compare − Base (${shown(compare)} − ${shown(base)} = ${expected})`,
+      );
     }
     let tally = kernels.find(nameText, nameFrom, nameTo, hash);
     if (tally === undefined) {
@@ -566,7 +614,11 @@ class MemoryCompareReader {
     }
     const sum = tally.diff + (diff ?? 0);
     if (!Number.isSafeInteger(sum)) {
-      throw new ParseError(this.file, line, `the sum of Diff Memory for ${quote(nameText.slice(nameFrom, nameTo))} leaves the exact range of 2^53 - 1 bytes`);
+      throw new ParseError(
+        this.file,
+        line,
+        `the sum of Diff Memory for ${quote(nameText.slice(nameFrom, nameTo))} leaves the exact range of 2^53 - 1 bytes`,
+      );
     }
     tally.diff = sum;
     tally.rows++;
@@ -578,13 +630,15 @@ class MemoryCompareReader {
 
   private skipRow(line: number, reason: string): void {
     this.skippedRows++;
-    if (this.skippedKept.length < MAX_SKIPPED_KEPT) this.skippedKept.push({ file: this.file, line, reason: `inconsistent row skipped: ${reason}` });
+    if (this.skippedKept.length < MAX_SKIPPED_KEPT)
+      this.skippedKept.push({ file: this.file, line, reason: `inconsistent row skipped: ${reason}` });
   }
 
   /** The kernels of the device in a Device Id cell: a plain integer, so `0` and `00` are one device. */
   private kernelsOf(cell: string, line: number): KernelTable {
     const id = /^\d{1,15}$/.test(cell) ? Number(cell) : NaN;
-    if (id !== id) throw new ParseError(this.file, line, `unknown Device Id ${quote(cell)}: expected a plain integer such as 0`);
+    if (id !== id)
+      throw new ParseError(this.file, line, `unknown Device Id ${quote(cell)}: expected a plain integer such as 0`);
     return this.kernelsOfId(id);
   }
 
@@ -611,7 +665,8 @@ class MemoryCompareReader {
       if (err instanceof InputError) throw new ParseError(this.file, line, err.message);
       throw err;
     }
-    if (value === null) throw new ParseError(this.file, line, `${column} is not an integer byte count or N/A: ${quote(cell)}`);
+    if (value === null)
+      throw new ParseError(this.file, line, `${column} is not an integer byte count or N/A: ${quote(cell)}`);
     return value;
   }
 
@@ -625,7 +680,9 @@ class MemoryCompareReader {
   }
 
   private widthMismatch(line: number, cells: number): ParseError {
-    const columns = this.generation?.hasEvent ? 'Event,Name,Device Id,Base,Compare,Diff' : 'Name,Device Id,Base,Compare,Diff';
+    const columns = this.generation?.hasEvent
+      ? 'Event,Name,Device Id,Base,Compare,Diff'
+      : 'Name,Device Id,Base,Compare,Diff';
     return new ParseError(this.file, line, `expected ${this.width} cells (${columns}), got ${cells}`);
   }
 }
@@ -639,7 +696,7 @@ class MemoryCompareReader {
 export function splitQuotedRecord(text: string): string[] | null {
   const fields: string[] = [];
   const n = text.length;
-  for (let i = 0; ; ) {
+  for (let i = 0; ;) {
     if (text.charCodeAt(i) === DQUOTE) {
       const field = quotedField(text, i, n);
       if (field === null) return null;
@@ -667,7 +724,7 @@ export function splitQuotedRecord(text: string): string[] | null {
  */
 function quotedField(s: string, open: number, end: number): { value: string; close: number } | null {
   let value = '';
-  for (let from = open + 1; ; ) {
+  for (let from = open + 1; ;) {
     const q = s.indexOf('"', from);
     if (q === -1 || q >= end) return null;
     if (q + 1 < end && s.charCodeAt(q + 1) === DQUOTE) {

@@ -15,7 +15,8 @@ export interface ParseTask {
 }
 
 /** Worker → main thread: the file's builder state, or the error that stopped it. */
-export type ParseResult = { index: number; ok: true; state: BuilderState } | { index: number; ok: false; error: SerializedError };
+export type ParseResult =
+  { index: number; ok: true; state: BuilderState } | { index: number; ok: false; error: SerializedError };
 
 /** Worker → main thread: first `ready` (its modules are loaded, send tasks), then one result per task. */
 export type WorkerMessage = { ready: true } | ParseResult;

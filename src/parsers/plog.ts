@@ -9,7 +9,12 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { gunzipChunks, isCompressed } from './compressed.js';
 import { InputError, ParseError } from '../common/errors.js';
 import { deviceName } from '../model/sections/keys.js';
-import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type ModuleMetric, type SnapshotBuilder } from '../model/snapshot.js';
+import {
+  MAX_SITES_PER_DEVICE,
+  type AllocFailureSite,
+  type ModuleMetric,
+  type SnapshotBuilder,
+} from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../model/units.js';
 import { READ_OFFSET } from './text-stream.js';
@@ -45,7 +50,9 @@ const SEARCH_TAILS: readonly Buffer[] = NEEDLES.map((n, i) => n.subarray(SEARCH_
 const JUNCTION_BYTES = 4 * MAX_RECORD_BYTES;
 
 /** Level words as they start a line, `ERR0R` being a damaged paste's `ERROR`; each is followed by `]`. */
-const LEVEL_WORDS: readonly Buffer[] = ['ERROR', 'ERR0R', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) => Buffer.from(`${level}]`));
+const LEVEL_WORDS: readonly Buffer[] = ['ERROR', 'ERR0R', 'WARNING', 'INFO', 'DEBUG', 'EVENT', 'TRACE'].map((level) =>
+  Buffer.from(`${level}]`),
+);
 /** Tags that start a record pasted with its level and `DRV(...)` prefix cut off. */
 const CUT_PREFIX_TAGS: readonly Buffer[] = ['[devmm]', '[drv]', '[ascend]'].map((tag) => Buffer.from(tag));
 /** A line that starts at the attribute word, its prefix cut off: `DEV_MEM dev0 Mem stats`, `HOST_MEM Cached_size:`. */
@@ -252,7 +259,9 @@ export class PlogScanner {
     if (closed) this.floor = this.scanFrom = Math.max(this.scanFrom, complete);
     // Keep what a later walk back may reach: MAX_RECORD_BYTES before the first line not read yet.
     const unread = this.pendingLine ?? complete;
-    this.keep(closed ? end : Math.max(this.floor, this.lineStartOf(Math.max(this.bufStart, unread - MAX_RECORD_BYTES))));
+    this.keep(
+      closed ? end : Math.max(this.floor, this.lineStartOf(Math.max(this.bufStart, unread - MAX_RECORD_BYTES))),
+    );
   }
 
   /** Drops the bytes before `from` (a line start), counting their newlines first when line numbers are in use. */
@@ -415,7 +424,8 @@ export class PlogScanner {
     if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return -1;
     // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
     const lineStart = this.lineStartOf(hit) - o;
-    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete))) return -1;
+    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
+      return -1;
     const next = hitEnd + 1;
     if (next >= complete ? !closed : !this.startsRecord(next, complete)) return -1;
     // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
@@ -446,7 +456,8 @@ export class PlogScanner {
     for (k++; k < limit; k++) {
       const c = b[k] as number;
       if (c === 0x28) return true;
-      const name = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+      const name =
+        (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
       if (!name) return false;
     }
     return false;
@@ -617,7 +628,13 @@ export class PlogScanner {
     let level: string | null = null;
     SEGMENT.lastIndex = 0;
     for (let m = SEGMENT.exec(text); m !== null; m = SEGMENT.exec(text)) {
-      if (m.index > segmentStart) this.readSegment(text.slice(segmentStart, m.index), level, start + segmentStart, anchored && segmentStart === 0);
+      if (m.index > segmentStart)
+        this.readSegment(
+          text.slice(segmentStart, m.index),
+          level,
+          start + segmentStart,
+          anchored && segmentStart === 0,
+        );
       segmentStart = m.index;
       level = m[1] as string;
     }
@@ -722,14 +739,22 @@ export class PlogScanner {
       value = parseExactInteger(digits, this.name);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      this.fail(at, `${field}=${digits} is larger than 2^53 - 1 and cannot be compared exactly; no result is better than a rounded one`);
+      this.fail(
+        at,
+        `${field}=${digits} is larger than 2^53 - 1 and cannot be compared exactly; no result is better than a rounded one`,
+      );
     }
     // The body regexes only capture digits, so parseExactInteger cannot return null here.
     return value as number;
   }
 
   private skip(at: number, reason: string): void {
-    this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason, ...(this.readingCut ? { cut: true as const } : {}) });
+    this.into.addSkipped({
+      file: this.name,
+      line: this.lineAt(at),
+      reason,
+      ...(this.readingCut ? { cut: true as const } : {}),
+    });
   }
 
   private fail(at: number, reason: string): never {
@@ -749,7 +774,8 @@ export class PlogScanner {
       this.newlinesCounted = this.newlinesBefore(this.bufStart);
       this.counting = true;
     }
-    if (at >= this.countedTo) this.newlinesCounted += countNewlines(this.buf, this.countedTo - this.bufStart, at - this.bufStart);
+    if (at >= this.countedTo)
+      this.newlinesCounted += countNewlines(this.buf, this.countedTo - this.bufStart, at - this.bufStart);
     else this.newlinesCounted -= countNewlines(this.buf, at - this.bufStart, this.countedTo - this.bufStart);
     this.countedTo = at;
     if (!persist && !wasCounting) this.counting = false;
@@ -868,7 +894,13 @@ class KeyCache {
     const device = d < deviceTo ? `dev${Number(b.toString('latin1', d, deviceTo))}` : null;
     const module = moduleFrom < 0 ? 'CACHED' : b.toString('latin1', moduleFrom, moduleTo);
     const entry: CachedKey = {
-      spelling: Buffer.concat([b.subarray(a, q), FF, b.subarray(d, deviceTo), FF, moduleFrom < 0 ? EMPTY : b.subarray(moduleFrom, moduleTo)]),
+      spelling: Buffer.concat([
+        b.subarray(a, q),
+        FF,
+        b.subarray(d, deviceTo),
+        FF,
+        moduleFrom < 0 ? EMPTY : b.subarray(moduleFrom, moduleTo),
+      ]),
       key: device === null ? `${attr}/${module}` : `${attr}/${device}/${module}`,
       device,
     };
@@ -886,7 +918,16 @@ class KeyCache {
 const FF = Buffer.from([0xff]);
 const EMPTY = Buffer.alloc(0);
 
-function spells(s: Buffer, b: Buffer, a: number, q: number, d: number, deviceTo: number, moduleFrom: number, moduleTo: number): boolean {
+function spells(
+  s: Buffer,
+  b: Buffer,
+  a: number,
+  q: number,
+  d: number,
+  deviceTo: number,
+  moduleFrom: number,
+  moduleTo: number,
+): boolean {
   const moduleLength = moduleFrom < 0 ? 0 : moduleTo - moduleFrom;
   if (s.length !== q - a + 1 + (deviceTo - d) + 1 + moduleLength) return false;
   let i = 0;
@@ -910,7 +951,10 @@ export function countNewlines(buf: Buffer, from: number, to: number): number {
 
 /** The start of a record for a message: one line, bounded, whitespace collapsed, UTF-8 decoded again. */
 function excerpt(text: string, from: number, chars = 120): string {
-  const s = Buffer.from(text.slice(from, from + chars), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
+  const s = Buffer.from(text.slice(from, from + chars), 'latin1')
+    .toString('utf8')
+    .replace(/\s+/g, ' ')
+    .trim();
   return from + chars < text.length ? `${s}…` : s;
 }
 
@@ -923,7 +967,12 @@ function deviceOf(digits: string): string | null {
  * Feeds one file's bytes, in chunks, through a scanner. `newlinesBefore(n)` counts the newlines in the file's first
  * n bytes; it is only called when a record needs a line number for bytes already dropped.
  */
-export function scanPlogChunks(name: string, chunks: Iterable<Buffer>, into: SnapshotBuilder, newlinesBefore: NewlinesBefore): void {
+export function scanPlogChunks(
+  name: string,
+  chunks: Iterable<Buffer>,
+  into: SnapshotBuilder,
+  newlinesBefore: NewlinesBefore,
+): void {
   into.files++;
   const scanner = new PlogScanner(name, into, newlinesBefore);
   for (const chunk of chunks) scanner.push(chunk);
@@ -948,7 +997,11 @@ export interface PlogReadOptions {
  * because the needle passes then run on bytes this core has just copied and still holds in cache. Two buffers suffice
  * because the scanner keeps a view of the last pushed chunk only. The event loop gets a turn every few chunks.
  */
-export async function parsePlogFile(file: InputFile, into: SnapshotBuilder, options: PlogReadOptions = {}): Promise<void> {
+export async function parsePlogFile(
+  file: InputFile,
+  into: SnapshotBuilder,
+  options: PlogReadOptions = {},
+): Promise<void> {
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
   if (isCompressed(file.path)) return parseGzipPlog(file, into, chunkBytes);
   const fd = openSync(file.path, 'r');
@@ -1006,7 +1059,8 @@ async function parseGzipPlog(file: InputFile, into: SnapshotBuilder, chunkBytes:
     const chunk = chunks[lo];
     if (chunk === undefined || offset === chunk.start) return chunk?.before ?? 0;
     // The scanner asks within its window only, which the kept bytes cover: this would be a bug, not bad input.
-    if (chunk.bytes === null) throw new Error(`${file.name}: line number asked for byte ${offset}, before the inflated bytes kept`);
+    if (chunk.bytes === null)
+      throw new Error(`${file.name}: line number asked for byte ${offset}, before the inflated bytes kept`);
     return chunk.before + countNewlines(chunk.bytes, 0, offset - chunk.start);
   });
   let n = 0;
@@ -1044,7 +1098,7 @@ function takeReadBuffers(chunkBytes: number): Buffer[] {
 function countFileNewlines(fd: number, from: number, to: number): number {
   const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, to - from)));
   let n = 0;
-  for (let position = from; position < to; ) {
+  for (let position = from; position < to;) {
     const read = readSync(fd, buffer, 0, Math.min(buffer.length, to - position), position);
     if (read === 0) break;
     n += countNewlines(buffer, 0, read);

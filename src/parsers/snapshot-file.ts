@@ -20,7 +20,10 @@ let validate: ((json: unknown, file: string, sectionsChecked?: boolean) => Snaps
 /** Parses and checks one snapshot's text: JSON (line:column), then its version, then the schema (JSON pointer). */
 export function parseSnapshotText(text: string, file: string): Snapshot {
   const { json, sectionsChecked } = parseSectionsJson(text, file);
-  const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { version?: unknown }).version : undefined;
+  const version =
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as { version?: unknown }).version
+      : undefined;
   if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {
     throw new SchemaError(
       file,
@@ -30,7 +33,8 @@ export function parseSnapshotText(text: string, file: string): Snapshot {
   }
   validate ??= compileSectionsDocument<Snapshot>(buildSnapshotSchema());
   // A node snapshot of an older version keys allocation sites by line: read as the keys by function the gate compares.
-  const folded = json !== null && typeof json === 'object' ? foldLineSites((json as { sections?: unknown }).sections) : null;
+  const folded =
+    json !== null && typeof json === 'object' ? foldLineSites((json as { sections?: unknown }).sections) : null;
   return validate(json, file, sectionsChecked && folded === null);
 }
 
@@ -48,9 +52,14 @@ function readSnapshotFile(file: InputFile): Snapshot {
   let text: string;
   try {
     const info = fstatSync(fd);
-    if (info.size > MAX_SNAPSHOT_BYTES) throw new InputError(`${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`);
+    if (info.size > MAX_SNAPSHOT_BYTES)
+      throw new InputError(
+        `${file.name}: ${info.size} bytes is too large for a memory snapshot (at most ${MAX_SNAPSHOT_BYTES})`,
+      );
     // A `.gz` snapshot is inflated whole (it is small), at most MAX_SNAPSHOT_BYTES of it.
-    text = isCompressed(file.path) ? gunzipWhole(readFileSync(fd), file.name, MAX_SNAPSHOT_BYTES).toString('utf8') : readWholeText(fd, info.size);
+    text = isCompressed(file.path)
+      ? gunzipWhole(readFileSync(fd), file.name, MAX_SNAPSHOT_BYTES).toString('utf8')
+      : readWholeText(fd, info.size);
   } finally {
     closeSync(fd);
   }

@@ -38,7 +38,12 @@ const CHUNKS_PER_YIELD = 64;
  * closes the file. One buffer serves the whole file (a fresh 256 KiB buffer per chunk, as a read stream allocates,
  * cost a 1 GiB dump ~260,000 page faults); `push` and the decoders copy what they keep.
  */
-export async function streamText(path: string, push: (text: string) => void, decoder: () => ChunkDecoder = () => new StringDecoder('utf8'), name = path): Promise<void> {
+export async function streamText(
+  path: string,
+  push: (text: string) => void,
+  decoder: () => ChunkDecoder = () => new StringDecoder('utf8'),
+  name = path,
+): Promise<void> {
   let active: ChunkDecoder | null = null;
   let first = true;
   if (isCompressed(path)) {

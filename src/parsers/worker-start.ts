@@ -85,7 +85,8 @@ export function startWorkersEarly(): void {
     // After the listeners: adding a 'message' listener references the worker's port again.
     worker.unref();
     // Not removeAllListeners(): Worker listens to itself to keep its port referenced while 'message' has listeners.
-    entry.release = () => worker.off('message', onMessage).off('error', onError).off('messageerror', onMessageError).off('exit', onExit);
+    entry.release = () =>
+      worker.off('message', onMessage).off('error', onError).off('messageerror', onMessageError).off('exit', onExit);
     early.push(entry);
   }
 }

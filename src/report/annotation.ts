@@ -28,9 +28,13 @@ export function failureReason(report: Pick<GateReport, 'entries' | 'disjointBase
   const failing = failingWorstFirst(report);
   const worst = failing[0];
   // Nothing compared fails on its own, failing entries or not: that is the news.
-  if (report.disjointBaseline?.severity === 'fail') return `Memory gate failed: ${disjointText(report.disjointBaseline)}`;
+  if (report.disjointBaseline?.severity === 'fail')
+    return `Memory gate failed: ${disjointText(report.disjointBaseline)}`;
   // A first run failed by "onMissingBaseline": "fail" has no failing entry: say why the gate is closed.
-  if (worst === undefined) return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', counts: {}, entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
+  if (worst === undefined)
+    return isFirstRun(report)
+      ? `Memory gate: ${verdictText({ result: 'fail', counts: {}, entries: report.entries }, 'Memory gate')}`
+      : 'Memory gate failed';
   const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';
   return `Memory gate failed: ${entrySentence(worst)}${more}`;
 }

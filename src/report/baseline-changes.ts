@@ -13,7 +13,8 @@ export function valueOf(side: Side | null, key: string): number | null {
   if (side === null) return null;
   for (const declaration of SECTIONS) {
     const metrics = side.sections[declaration.name];
-    if (metrics !== undefined && Object.hasOwn(metrics, key)) return metricValue(declaration, metrics[key] as NonNullable<(typeof metrics)[string]>);
+    if (metrics !== undefined && Object.hasOwn(metrics, key))
+      return metricValue(declaration, metrics[key] as NonNullable<(typeof metrics)[string]>);
   }
   return null;
 }
@@ -26,12 +27,16 @@ function summarizeBaselineChanges(changes: BaselineChanges): string {
   );
 }
 
-
 /**
  * A markdown table of every added, changed, kept and pruned key with before, after and Δ in human sizes.
  * Whole rows are dropped, never cut, to stay under `maxChars` (a PR body takes 65,536).
  */
-export function renderBaselineChanges(before: Side | null, after: Side, changes: BaselineChanges, maxChars = 60_000): string {
+export function renderBaselineChanges(
+  before: Side | null,
+  after: Side,
+  changes: BaselineChanges,
+  maxChars = 60_000,
+): string {
   const lines = [`### Memory baseline update`, '', summarizeBaselineChanges(changes), ''];
   const rows: [string, string][] = [
     ...changes.added.map((k) => ['added', k] as [string, string]),
@@ -43,7 +48,10 @@ export function renderBaselineChanges(before: Side | null, after: Side, changes:
   lines.push('| change | key | before | after | Δ |', '|---|---|---:|---:|---:|');
   const footer =
     changes.kept.length > 0
-      ? ['', '_Kept_ keys were not produced by this run (a rank that failed to upload, say) and keep their old values; update with `prune` to drop them.']
+      ? [
+          '',
+          '_Kept_ keys were not produced by this run (a rank that failed to upload, say) and keep their old values; update with `prune` to drop them.',
+        ]
       : [];
   // Room for the header, the footer and the "more keys" note.
   let budget = maxChars - lines.join('\n').length - footer.join('\n').length - 100;
@@ -70,7 +78,13 @@ const TERMINAL_ROWS = 10;
  * The `baseline` command's terminal output: the summary line, then the largest changes (added, changed, pruned), one
  * line each within `width` (keys cut in the middle), and how many more the file's diff holds. Kept keys are counted.
  */
-export function renderBaselineChangesTerminal(file: string, before: Side | null, after: Side, changes: BaselineChanges, width: number): string {
+export function renderBaselineChangesTerminal(
+  file: string,
+  before: Side | null,
+  after: Side,
+  changes: BaselineChanges,
+  width: number,
+): string {
   const rows = [
     ...changes.added.map((key) => ({ change: 'added', key, old: null, now: valueOf(after, key) })),
     ...changes.changed.map((key) => ({ change: 'changed', key, old: valueOf(before, key), now: valueOf(after, key) })),
@@ -83,12 +97,17 @@ export function renderBaselineChangesTerminal(file: string, before: Side | null,
     lines.push(rows.length > listed.length ? `Largest changes (${listed.length} of ${rows.length}):` : 'Changes:');
     for (const r of listed) {
       const values =
-        r.change === 'added' ? formatBytes(r.now ?? 0) : r.change === 'pruned' ? `${formatBytes(r.old ?? 0)} dropped` : `${formatBytes(r.old ?? 0)} → ${formatBytes(r.now ?? 0)} (${formatDelta((r.now ?? 0) - (r.old ?? 0))})`;
+        r.change === 'added'
+          ? formatBytes(r.now ?? 0)
+          : r.change === 'pruned'
+            ? `${formatBytes(r.old ?? 0)} dropped`
+            : `${formatBytes(r.old ?? 0)} → ${formatBytes(r.now ?? 0)} (${formatDelta((r.now ?? 0) - (r.old ?? 0))})`;
       const head = `  ${r.change.padEnd(9)}`;
       const room = Math.max(8, width - displayWidth(head) - displayWidth(values) - 2);
       lines.push(`${head}${truncateMiddle(shown(r.key), room)}  ${values}`);
     }
-    if (rows.length > listed.length) lines.push(`…and ${rows.length - listed.length} more: git diff ${shown(file)} lists every key`);
+    if (rows.length > listed.length)
+      lines.push(`…and ${rows.length - listed.length} more: git diff ${shown(file)} lists every key`);
   }
   return `${lines.join('\n')}\n`;
 }

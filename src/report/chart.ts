@@ -9,7 +9,6 @@ import { codeSpan, escapeHtml } from './escape.js';
 import { splitOf } from './groups.js';
 import { growth, plural } from './sections.js';
 
-
 type ChartSeverity = 'fail' | 'warn' | 'ok';
 
 /** One module's peak on one device. */
@@ -80,7 +79,6 @@ export function devicePeaks(entries: readonly Entry[], chartedKind: string = SEC
   };
 }
 
-
 function addNullable(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : a + b;
 }
@@ -128,7 +126,11 @@ export function chartedModules(peaks: DevicePeaks, limit: number): ModulePeaks[]
         peak > 0 && (change > 0 || severity !== SEVERITY_RANK.ok) && (series.byDevice.size > 1 || hasBaseline(series)),
     );
   candidates.sort(
-    (a, b) => a.severity - b.severity || b.change - a.change || b.peak - a.peak || compareKeys(a.series.module, b.series.module),
+    (a, b) =>
+      a.severity - b.severity ||
+      b.change - a.change ||
+      b.peak - a.peak ||
+      compareKeys(a.series.module, b.series.module),
   );
   return candidates.slice(0, Math.max(0, limit)).map((c) => c.series);
 }
@@ -164,7 +166,10 @@ export function renderMermaidChart(entries: readonly Entry[], options: MermaidCh
     const compared = hasBaseline(series);
     const all = [...series.byDevice.keys()].sort(compareKeys);
     const devices = all.length <= CHART_ALL_DEVICES_UP_TO ? all : mostChanged(series, CHART_ALL_DEVICES_UP_TO);
-    const scope = devices.length < all.length ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most` : '';
+    const scope =
+      devices.length < all.length
+        ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most`
+        : '';
     // Never a line that starts with a backtick: a name's backticks widen the span's fence, and ``` opens a code block.
     blocks.push(`Module ${codeSpan(series.module)}${compared ? '' : ', no baseline: this run only'}${scope}`);
     blocks.push(['```mermaid', ...mermaidLines(series, devices, compared), '```'].join('\n'));
@@ -185,12 +190,17 @@ function mostChanged(series: ModulePeaks, limit: number): string[] {
 /** Min, median and max of a module over every device, baseline and this run. */
 function distributionTable(series: ModulePeaks, devices: readonly string[]): string {
   const stats = (pick: (p: DevicePeak) => number | null): string[] => {
-    const values = devices.map((d) => series.byDevice.get(d)).flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p) as number]));
+    const values = devices
+      .map((d) => series.byDevice.get(d))
+      .flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p) as number]));
     if (values.length === 0) return ['—', '—', '—'];
     values.sort((a, b) => a - b);
     const mid = Math.floor(values.length / 2);
-    const median = values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
-    return [values[0] as number, median, values[values.length - 1] as number].map((v) => formatBytes(Math.round(v)).replace(' ', '\u00a0'));
+    const median =
+      values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+    return [values[0] as number, median, values[values.length - 1] as number].map((v) =>
+      formatBytes(Math.round(v)).replace(' ', '\u00a0'),
+    );
   };
   return [
     `| Over ${formatCount(devices.length)} devices | min | median | max |`,
@@ -202,7 +212,11 @@ function distributionTable(series: ModulePeaks, devices: readonly string[]): str
 
 /** The chart's lines: only fixed text and numbers (device names match /^dev\d+$/). */
 function mermaidLines(series: ModulePeaks, devices: readonly string[], compared: boolean): string[] {
-  const scale = sizeScale(Math.max(...devices.map((d) => Math.max(series.byDevice.get(d)?.baseline ?? 0, series.byDevice.get(d)?.current ?? 0))));
+  const scale = sizeScale(
+    Math.max(
+      ...devices.map((d) => Math.max(series.byDevice.get(d)?.baseline ?? 0, series.byDevice.get(d)?.current ?? 0)),
+    ),
+  );
   const value = (bytes: number | null): string => decimal((bytes ?? 0) / scale.unitBytes);
   const axis = `  y-axis "peak (${scale.unit})" 0 --> ${decimal(scale.top)}`;
   const device = (d: string): string => (/^dev\d+$/.test(d) ? d : '?');
@@ -223,7 +237,8 @@ function mermaidLines(series: ModulePeaks, devices: readonly string[], compared:
     axis,
     `  bar [${devices.map((d) => value(series.byDevice.get(d)?.current ?? null)).join(', ')}]`,
   ];
-  if (compared) lines.push(`  line [${devices.map((d) => value(series.byDevice.get(d)?.baseline ?? null)).join(', ')}]`);
+  if (compared)
+    lines.push(`  line [${devices.map((d) => value(series.byDevice.get(d)?.baseline ?? null)).join(', ')}]`);
   return lines;
 }
 
@@ -276,7 +291,17 @@ export function decimal(x: number): string {
 // ───────────────────────────── SVG (HTML report) ─────────────────────────────
 
 /** Tableau 10 without its grey: distinct, colour-blind-aware; the grey stands for the modules beyond these. */
-export const MODULE_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'] as const;
+export const MODULE_COLORS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+] as const;
 export const OTHER_MODULES_COLOR = '#bab0ac';
 const BASELINE_OUTLINE_COLOR = '#1f1f1f';
 
@@ -325,7 +350,8 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
   const capacities = options.capacities ?? new Map<string, number>();
   if (peaks.devices.length === 0) return null;
 
-  const stackTotal = (device: string): number => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
+  const stackTotal = (device: string): number =>
+    peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
   const baselineTotal = (device: string): number | null => {
     let sum: number | null = null;
     for (const series of peaks.modules) {
@@ -347,12 +373,18 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
     byName.set(name, entry);
   }
   // A module missing from this run has nothing to stack: it only counts in the baseline outline.
-  const names = [...byName].filter(([, v]) => v.total > 0).sort(([a, x], [b, y]) => y.total - x.total || compareKeys(a, b));
+  const names = [...byName]
+    .filter(([, v]) => v.total > 0)
+    .sort(([a, x], [b, y]) => y.total - x.total || compareKeys(a, b));
   const ownColor = names.length <= MODULE_COLORS.length ? names.length : MODULE_COLORS.length - 1;
-  const colorOf = new Map<string, string>(names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]));
+  const colorOf = new Map<string, string>(
+    names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]),
+  );
   const stackOrder = names.flatMap(([, v]) => [...v.series].sort((a, b) => compareKeys(a.module, b.module)));
 
-  const maxBytes = Math.max(...devices.map((d) => Math.max(stackTotal(d), baselineTotal(d) ?? 0, capacities.get(d) ?? 0)));
+  const maxBytes = Math.max(
+    ...devices.map((d) => Math.max(stackTotal(d), baselineTotal(d) ?? 0, capacities.get(d) ?? 0)),
+  );
   const scale = sizeScale(maxBytes);
   const topBytes = scale.top * scale.unitBytes;
 
@@ -375,8 +407,12 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
   for (let i = 0; i <= steps; i++) {
     const units = scale.step * i;
     const gy = y(units * scale.unitBytes);
-    out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(MARGIN.left + plotWidth)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
-    out.push(`<text x="${n(MARGIN.left - 8)}" y="${n(gy + 5)}" text-anchor="end" font-size="14" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
+    out.push(
+      `<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(MARGIN.left + plotWidth)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`,
+    );
+    out.push(
+      `<text x="${n(MARGIN.left - 8)}" y="${n(gy + 5)}" text-anchor="end" font-size="14" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`,
+    );
   }
   out.push('</g>');
 
@@ -420,10 +456,14 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
       );
     }
     if (!rotate) {
-      out.push(`<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`);
+      out.push(
+        `<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`,
+      );
     }
     const failing = failingDevices.has(device);
-    const place = rotate ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"` : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
+    const place = rotate
+      ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"`
+      : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
     out.push(
       `<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`,
     );
@@ -436,20 +476,40 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
   for (const [name, { series }] of names) {
     const color = colorOf.get(name) ?? OTHER_MODULES_COLOR;
     if (color === OTHER_MODULES_COLOR) others.push(name);
-    else legend.push({ label: series.length === 1 ? (series[0] as ModulePeaks).module : `${name} (${series.map((s) => s.module).join(', ')})`, color, kind: 'module' });
+    else
+      legend.push({
+        label:
+          series.length === 1
+            ? (series[0] as ModulePeaks).module
+            : `${name} (${series.map((s) => s.module).join(', ')})`,
+        color,
+        kind: 'module',
+      });
   }
-  if (others.length > 0) legend.push({ label: plural(others.length, 'other module'), color: OTHER_MODULES_COLOR, kind: 'other' });
+  if (others.length > 0)
+    legend.push({ label: plural(others.length, 'other module'), color: OTHER_MODULES_COLOR, kind: 'other' });
   if (devices.some((d) => baselineTotal(d) !== null)) {
-    legend.push({ label: "baseline (dashed): sum of the device's module peaks", color: BASELINE_OUTLINE_COLOR, kind: 'baseline' });
+    legend.push({
+      label: "baseline (dashed): sum of the device's module peaks",
+      color: BASELINE_OUTLINE_COLOR,
+      kind: 'baseline',
+    });
   }
-  if (devices.some((d) => capacities.has(d))) legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
+  if (devices.some((d) => capacities.has(d)))
+    legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
   return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
 }
 
 /** Every device up to ALL_BARS_UP_TO; above, the failing devices, then the most changed, up to MAX_BARS, in device order. */
-function drawnDevices(devices: readonly string[], failing: ReadonlySet<string>, change: (device: string) => number): string[] {
+function drawnDevices(
+  devices: readonly string[],
+  failing: ReadonlySet<string>,
+  change: (device: string) => number,
+): string[] {
   if (devices.length <= ALL_BARS_UP_TO) return [...devices];
-  const ranked = [...devices].sort((a, b) => Number(failing.has(b)) - Number(failing.has(a)) || change(b) - change(a) || compareKeys(a, b));
+  const ranked = [...devices].sort(
+    (a, b) => Number(failing.has(b)) - Number(failing.has(a)) || change(b) - change(a) || compareKeys(a, b),
+  );
   return ranked.slice(0, MAX_BARS).sort(compareKeys);
 }
 

@@ -63,15 +63,21 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
   const title = options.title ?? 'Memory history';
   const body: string[] = [`<h1>${text(title)}</h1>`];
   const n = history.points.length;
-  const branch = history.header.branch === undefined ? 'the default branch' : `<code>${text(history.header.branch)}</code>`;
-  const subject = history.header.gate === undefined ? `Runs of ${branch}` : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
+  const branch =
+    history.header.branch === undefined ? 'the default branch' : `<code>${text(history.header.branch)}</code>`;
+  const subject =
+    history.header.gate === undefined
+      ? `Runs of ${branch}`
+      : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
   if (n === 0) {
     body.push(`<p class="meta">${subject}: none recorded yet.</p>`);
     return page(title, body, '');
   }
   const first = history.points[0] as PointMeta;
   const last = history.points[n - 1] as PointMeta;
-  body.push(`<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(trends, first)} (${text(first.time)}) to ${commitLink(trends, last)} (${text(last.time)}).</p>`);
+  body.push(
+    `<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(trends, first)} (${text(first.time)}) to ${commitLink(trends, last)} (${text(last.time)}).</p>`,
+  );
   body.push(legend());
 
   // Tabs in the history's section order; within each, what moved lately first.
@@ -89,7 +95,9 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
     const declaration = sectionNamed(name);
     const list = bySection.get(name) as HistorySubject[];
     // Section names are lower camel case (the schema says so): safe as ids.
-    tabs.push(`<input class="tab" type="radio" name="section" id="tab-${name}"${i === 0 ? ' checked' : ''}><label class="tab" for="tab-${name}">${text(declaration.title)} (${formatCount(list.length)})</label>`);
+    tabs.push(
+      `<input class="tab" type="radio" name="section" id="tab-${name}"${i === 0 ? ' checked' : ''}><label class="tab" for="tab-${name}">${text(declaration.title)} (${formatCount(list.length)})</label>`,
+    );
     css += `#tab-${name}:checked ~ .panels #panel-${name} { display: block; }\n`;
     const shown = rowsOf(list.slice(0, CHARTS_PER_SECTION), trends);
     const moved = shown.filter((r) => r.trend.step !== null && r.trend.step.runsAgo < RECENT_POINTS).length;
@@ -101,7 +109,11 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
         '<div class="charts">',
         ...shown.map((row) => chart(row, history, trends)),
         '</div>',
-        ...(list.length > CHARTS_PER_SECTION ? [`<p class="note">…and ${text(plural(list.length - CHARTS_PER_SECTION, 'more'))}: <code>ascend-memory-gate history show --history FILE --key PATTERN</code> lists them.</p>`] : []),
+        ...(list.length > CHARTS_PER_SECTION
+          ? [
+              `<p class="note">…and ${text(plural(list.length - CHARTS_PER_SECTION, 'more'))}: <code>ascend-memory-gate history show --history FILE --key PATTERN</code> lists them.</p>`,
+            ]
+          : []),
         '</section>',
       ].join('\n'),
     );
@@ -135,7 +147,8 @@ function page(title: string, body: string[], css: string): string {
 }
 
 function legend(): string {
-  const swatch = (svg: string): string => `<svg width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">${svg}</svg>`;
+  const swatch = (svg: string): string =>
+    `<svg width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">${svg}</svg>`;
   return [
     '<ul class="legend">',
     `<li>${swatch(`<circle cx="9" cy="6" r="3" fill="${TREND_COLOR}"/>`)}a run (hover: commit, run, value; click: the commit)</li>`,
@@ -171,7 +184,8 @@ function runsTable(history: History, trends: Trends): string[] {
     if (before !== undefined && before.baseline !== meta.baseline) changed.push('baseline updated');
     if (before !== undefined) {
       const env = environmentChanges(before.environment, meta.environment);
-      if (env.length > 0) changed.push(env.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; '));
+      if (env.length > 0)
+        changed.push(env.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; '));
     }
     rows.push(
       `<tr><td data-label="Commit">${commitLink(trends, meta)}</td><td data-label="Run">${text(meta.run ?? '—')}${meta.attempt !== undefined && meta.attempt > 1 ? text(` (attempt ${meta.attempt})`) : ''}</td><td data-label="Time">${text(meta.time)}</td><td data-label="Changed">${text(changed.join('; ') || '—')}</td></tr>`,

@@ -58,7 +58,20 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const byDevice = new Map<string, DeviceRow>();
   const row = (device: string): DeviceRow => {
     let r = byDevice.get(device);
-    if (r === undefined) byDevice.set(device, (r = { device, sums: new Map(), figures: new Map(), capacity: null, headroom: null, flagged: false, changed: false, dumpTime: false }));
+    if (r === undefined)
+      byDevice.set(
+        device,
+        (r = {
+          device,
+          sums: new Map(),
+          figures: new Map(),
+          capacity: null,
+          headroom: null,
+          flagged: false,
+          changed: false,
+          dumpTime: false,
+        }),
+      );
     return r;
   };
   // A key can carry several entries (its verdict, then findings with the same values): count it once.
@@ -79,7 +92,8 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
     seen.add(id);
     if (declaration.deviceRow !== undefined) {
       const figure = figureOf(declaration, entry.key);
-      if (figure !== null) r.figures.set(`${declaration.name}/${figure}`, { baseline: entry.baseline, current: entry.current });
+      if (figure !== null)
+        r.figures.set(`${declaration.name}/${figure}`, { baseline: entry.baseline, current: entry.current });
       if (figure !== null && entry.note?.startsWith(UNTRACED_NOTE) === true) r.dumpTime = true;
       continue;
     }
@@ -90,7 +104,10 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   }
   if (byDevice.size === 0) return null;
   const all = [...byDevice.values()];
-  for (const r of all) r.changed = [...r.sums.values()].some((s) => s.current !== s.baseline) || [...r.figures.values()].some((f) => f.current !== f.baseline);
+  for (const r of all)
+    r.changed =
+      [...r.sums.values()].some((s) => s.current !== s.baseline) ||
+      [...r.figures.values()].some((f) => f.current !== f.baseline);
   const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
   const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
   const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
@@ -100,9 +117,12 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const columns = { kinds, figureColumns, figureNotes };
   if (all.length <= ALL_DEVICES_UP_TO) return { ...columns, rows: all, rest: null, total: all.length };
 
-  const change = (r: DeviceRow): number => [...r.sums.values()].reduce((s, v) => s + Math.abs(v.current - v.baseline), 0);
+  const change = (r: DeviceRow): number =>
+    [...r.sums.values()].reduce((s, v) => s + Math.abs(v.current - v.baseline), 0);
   const worth = all.filter((r) => r.flagged || r.changed);
-  worth.sort((a, b) => Number(b.flagged) - Number(a.flagged) || change(b) - change(a) || compareKeys(a.device, b.device));
+  worth.sort(
+    (a, b) => Number(b.flagged) - Number(a.flagged) || change(b) - change(a) || compareKeys(a.device, b.device),
+  );
   const rows = worth.slice(0, MAX_DEVICE_ROWS).sort((a, b) => compareKeys(a.device, b.device));
   const hidden = all.length - rows.length;
   if (hidden === 0) return { ...columns, rows, rest: null, total: all.length };
@@ -110,11 +130,18 @@ export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null
   const unchanged = all.length - worth.length;
   const parts: string[] = [];
   if (hiddenChanged > 0) {
-    const deltas = worth.slice(MAX_DEVICE_ROWS).map((r) => [...r.sums.values()].reduce((s, v) => s + v.current - v.baseline, 0));
+    const deltas = worth
+      .slice(MAX_DEVICE_ROWS)
+      .map((r) => [...r.sums.values()].reduce((s, v) => s + v.current - v.baseline, 0));
     parts.push(`${formatCount(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
   }
   if (unchanged > 0) parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
-  return { ...columns, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
+  return {
+    ...columns,
+    rows,
+    rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`,
+    total: all.length,
+  };
 }
 
 /** Under a table with a dump-time row. */
@@ -138,7 +165,11 @@ function figureColumnsOf(present: ReadonlySet<string>): { figureColumns: FigureC
     if (!ids.some((id) => present.has(id))) continue;
     row.figures.forEach((f, i) => figureColumns.push({ id: ids[i] as string, title: f.title }));
     if (row.gap !== undefined && ids.length >= 2) {
-      figureColumns.push({ id: `${declaration.name}/gap`, title: row.gap, gap: { from: ids[0] as string, to: ids[ids.length - 1] as string } });
+      figureColumns.push({
+        id: `${declaration.name}/gap`,
+        title: row.gap,
+        gap: { from: ids[0] as string, to: ids[ids.length - 1] as string },
+      });
     }
     if (row.note !== undefined) figureNotes.push(row.note);
   }
@@ -146,7 +177,10 @@ function figureColumnsOf(present: ReadonlySet<string>): { figureColumns: FigureC
 }
 
 /** A figure column's value in a row: the figure's current value, or for a gap `to − from` (null when either is absent). */
-function figureValue(row: DeviceRow, column: FigureColumn): { baseline: number | null; current: number | null } | undefined {
+function figureValue(
+  row: DeviceRow,
+  column: FigureColumn,
+): { baseline: number | null; current: number | null } | undefined {
   if (column.gap === undefined) return row.figures.get(column.id);
   const from = row.figures.get(column.gap.from);
   const to = row.figures.get(column.gap.to);
@@ -167,7 +201,9 @@ function gapShare(row: DeviceRow, column: FigureColumn): string | null {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
 }
 
 /** A figure's `baseline → current` (`(dump-time)` after it for an untraced device, unless the caller labels the row), or a gap's current value with its share: `10.8 GiB (31.2%)`; `—` without one. */
@@ -175,7 +211,8 @@ export function figureCell(row: DeviceRow, column: FigureColumn, labelDumpTime =
   const value = figureValue(row, column);
   if (value === undefined) return '—';
   const side = (v: number | null): string => (v === null ? '—' : formatBytes(v));
-  if (column.gap === undefined) return `${side(value.baseline)} → ${side(value.current)}${row.dumpTime && labelDumpTime ? ' (dump-time)' : ''}`;
+  if (column.gap === undefined)
+    return `${side(value.baseline)} → ${side(value.current)}${row.dumpTime && labelDumpTime ? ' (dump-time)' : ''}`;
   const share = gapShare(row, column);
   return value.current === null ? '—' : `${formatBytes(value.current)}${share === null ? '' : ` (${share})`}`;
 }

@@ -62,7 +62,9 @@ export function formatTransition(entry: Entry): string {
 export function formatChange(entry: Entry): string {
   if (entry.delta !== null) {
     const delta = formatEntryDelta(entry, entry.delta);
-    return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+    return entry.percent === null || !Number.isFinite(entry.percent)
+      ? delta
+      : `${delta} (${formatShortPercent(entry.percent)})`;
   }
   if (entry.baseline === null && entry.current !== null) return `${formatEntryDelta(entry, entry.current)} (new)`;
   if (entry.current === null && entry.baseline !== null) return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;

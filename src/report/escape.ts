@@ -15,7 +15,9 @@ export function codeSpan(text: string): string {
   for (const run of content.match(/`+/g) ?? []) longestRun = Math.max(longestRun, run.length);
   const fence = '`'.repeat(longestRun + 1);
   const pad =
-    content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
+    content.startsWith('`') ||
+    content.endsWith('`') ||
+    (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
   return pad ? `${fence} ${content} ${fence}` : `${fence}${content}${fence}`;
 }
 

@@ -1,6 +1,12 @@
 // Roll-up across devices: entries of one kind, status and device-free key (`DEV_MEM/*/APP`) become one group, for every section alike.
 import type { Entry } from '../gate/types.js';
-import { findDeviceSegment, sectionOfKind, splitDevice, type DeviceSplit, type SegmentBounds } from '../model/sections/index.js';
+import {
+  findDeviceSegment,
+  sectionOfKind,
+  splitDevice,
+  type DeviceSplit,
+  type SegmentBounds,
+} from '../model/sections/index.js';
 import { median } from '../model/roll-up.js';
 import { formatEntryValue } from './entry-values.js';
 import { growth } from './sections.js';
@@ -162,7 +168,8 @@ export function groupEntries(entries: readonly Entry[], perPattern: DevicesPerPa
     const { device, group: pattern } = splitOf(entry);
     const classId = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}`;
     let byPattern = classes.get(classId);
-    if (byPattern === undefined) classes.set(classId, (byPattern = { withDevice: new Map(), withoutDevice: new Map() }));
+    if (byPattern === undefined)
+      classes.set(classId, (byPattern = { withDevice: new Map(), withoutDevice: new Map() }));
     const map = device === null ? byPattern.withoutDevice : byPattern.withDevice;
     const id = device === null ? entry.key : pattern;
     let group = map.get(id);
@@ -210,7 +217,6 @@ export function devicesPhrase(group: EntryGroup): string {
 export function kindTitle(kind: string): string {
   return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
 }
-
 
 /** "1.0 GiB – 1.2 GiB" over the members' current values (the baseline where a member has none); "—" when none has either. */
 export function valueRange(group: EntryGroup): string {

@@ -52,7 +52,9 @@ export function historySubjects(history: History, glob?: string): HistorySubject
 export function movedFirst(subjects: readonly HistorySubject[], trends: Trends): HistorySubject[] {
   const rank = new Map(trends.moved().map((m, i) => [`${m.kind}\u0000${m.subject}`, i]));
   const moved = subjects.filter((s) => rank.has(`${s.kind}\u0000${s.subject}`));
-  moved.sort((a, b) => (rank.get(`${a.kind}\u0000${a.subject}`) as number) - (rank.get(`${b.kind}\u0000${b.subject}`) as number));
+  moved.sort(
+    (a, b) => (rank.get(`${a.kind}\u0000${a.subject}`) as number) - (rank.get(`${b.kind}\u0000${b.subject}`) as number),
+  );
   return [...moved, ...subjects.filter((s) => !rank.has(`${s.kind}\u0000${s.subject}`))];
 }
 

@@ -119,7 +119,9 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   const perPattern = devicesPerPattern(report.entries);
 
   const body: string[] = [];
-  body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass'}">${icon} ${text(verdict)}</h1>`);
+  body.push(
+    `<h1 class="verdict ${report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass'}">${icon} ${text(verdict)}</h1>`,
+  );
   if (options.generatedAt !== undefined) body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
   body.push(...contextHtml(report));
   if (firstRun) {
@@ -133,14 +135,21 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   if (verdicts.length > 0) {
     body.push('<section id="verdicts">', '<h2>Verdicts</h2>', '<ul class="verdicts">');
     for (const { severity, status, count } of verdicts) {
-      body.push(`<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${statusLabel(status)}`)}</li>`);
+      body.push(
+        `<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${statusLabel(status)}`)}</li>`,
+      );
     }
     body.push('</ul>', '</section>');
   }
 
   if (problems.length > 0) {
     const groups = groupEntries(problems, perPattern);
-    body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
+    body.push(
+      '<section id="problems">',
+      `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`,
+      entryTable(groups),
+      '</section>',
+    );
   }
   if (options.trends !== undefined) {
     const changed = [...groupEntries(problems, perPattern), ...groupEntries(sections.improvements, perPattern)];
@@ -157,9 +166,22 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
       '</section>',
     );
   }
-  if (recorded.length > 0) body.push(...collapsed('recorded', `${plural(recorded.length, 'key')} recorded (no baseline to compare with)`, groupEntries(recorded, perPattern)));
+  if (recorded.length > 0)
+    body.push(
+      ...collapsed(
+        'recorded',
+        `${plural(recorded.length, 'key')} recorded (no baseline to compare with)`,
+        groupEntries(recorded, perPattern),
+      ),
+    );
   if (sections.unchanged.length > 0) {
-    body.push(...collapsed('unchanged', `${plural(sections.unchanged.length, 'key')} within thresholds`, groupEntries(sections.unchanged, perPattern)));
+    body.push(
+      ...collapsed(
+        'unchanged',
+        `${plural(sections.unchanged.length, 'key')} within thresholds`,
+        groupEntries(sections.unchanged, perPattern),
+      ),
+    );
   }
 
   return [
@@ -199,12 +221,25 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
     }
     const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
     const baselines = group.entries.map((e) => e.baseline).filter((b): b is number => b !== null);
-    const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
-    const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: shortenName(subject) });
+    const baseline =
+      baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
+    const svg = renderTrendSvg({
+      trend,
+      points: trends.points,
+      unit,
+      commitUrl: trends.commitUrl,
+      baseline,
+      label: shortenName(subject),
+    });
     const step = trend.step;
     const context = step === null ? null : stepContext(step);
     const url = step === null ? undefined : trends.commitUrl(step.commit);
-    const commit = step === null ? '' : url === undefined ? `<code>${text(shortSha(step.commit))}</code>` : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
+    const commit =
+      step === null
+        ? ''
+        : url === undefined
+          ? `<code>${text(shortSha(step.commit))}</code>`
+          : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
     const note =
       step === null
         ? `${text(trendRange(trend, unit))} over ${text(plural(trend.values.length, 'run'))}`
@@ -220,7 +255,11 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
     `<h2>Trends on ${branch}</h2>`,
     `<p class="note">Each run of ${branch} as a point (hover for its commit, run and value; a point links to its commit); the dashed grey line is the baseline; purple dashes mark a baseline update, orange dots an environment change; a red point is the first run of a new level.</p>`,
     ...charts,
-    ...(more > 0 ? [`<p class="note">…and ${text(plural(more, 'more chart'))}: <code>ascend-memory-gate history html</code> draws every key.</p>`] : []),
+    ...(more > 0
+      ? [
+          `<p class="note">…and ${text(plural(more, 'more chart'))}: <code>ascend-memory-gate history html</code> draws every key.</p>`,
+        ]
+      : []),
     '</section>',
   ];
 }
@@ -246,7 +285,9 @@ function severityClass(severity: string): 'fail' | 'warn' | 'ok' {
 }
 
 /** Counts per severity and status: failing first, then warnings, then the rest, each in the report's status order. */
-function verdictCounts(entries: readonly Entry[]): { severity: 'fail' | 'warn' | 'ok'; status: string; count: number }[] {
+function verdictCounts(
+  entries: readonly Entry[],
+): { severity: 'fail' | 'warn' | 'ok'; status: string; count: number }[] {
   const out: { severity: 'fail' | 'warn' | 'ok'; status: string; count: number }[] = [];
   for (const severity of ['fail', 'warn', 'ok'] as const) {
     const group = entries.filter((e) => severityClass(e.severity) === severity);
@@ -288,11 +329,16 @@ function deviceSection(report: GateReport): string[] {
 /** Min, median and max of the device totals over every device, baseline and this run. */
 function distribution(devices: readonly string[], peaks: ReturnType<typeof devicePeaks>): string {
   const totals = (pick: 'baseline' | 'current'): number[] =>
-    devices.map((d) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(d)?.[pick] ?? 0), 0)).sort((a, b) => a - b);
+    devices
+      .map((d) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(d)?.[pick] ?? 0), 0))
+      .sort((a, b) => a - b);
   const stats = (values: number[]): string => {
     const mid = Math.floor(values.length / 2);
-    const median = values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
-    return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${figure(formatBytes(Math.round(v)))}</td>`).join('');
+    const median =
+      values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+    return [values[0] ?? 0, median, values[values.length - 1] ?? 0]
+      .map((v) => `<td class="num">${figure(formatBytes(Math.round(v)))}</td>`)
+      .join('');
   };
   return [
     `<table class="distribution"><caption class="note">Sum of module peaks over all ${formatCount(devices.length)} devices</caption>`,
@@ -311,7 +357,8 @@ function totalsSection(entries: readonly Entry[]): string[] {
   if (first !== undefined) header.push(`${kindTitle(first)}: baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
-  for (const column of limits.figureColumns) header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
+  for (const column of limits.figureColumns)
+    header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
   const rows = limits.rows.map((r) => {
     const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
     const sum = first === undefined ? undefined : r.sums.get(first);
@@ -329,9 +376,12 @@ function totalsSection(entries: readonly Entry[]): string[] {
     }
     for (const kind of others) {
       const s = r.sums.get(kind);
-      cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`);
+      cells.push(
+        `<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`,
+      );
     }
-    for (const column of limits.figureColumns) cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
+    for (const column of limits.figureColumns)
+      cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
     return `<tr>${cells.join('')}</tr>`;
   });
   return [
@@ -356,13 +406,16 @@ function legendList(items: readonly LegendItem[]): string {
           ? `<line x1="0" y1="7" x2="14" y2="7" stroke="${item.color}" stroke-width="3"/>`
           : `<rect x="0" y="0" width="14" height="14" fill="${item.color}"/>`;
     const label = item.kind === 'module' ? `<code>${text(item.label)}</code>` : text(item.label);
-    lines.push(`<li class="${item.kind}"><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">${swatch}</svg>${label}</li>`);
+    lines.push(
+      `<li class="${item.kind}"><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">${swatch}</svg>${label}</li>`,
+    );
   }
   lines.push('</ul>');
   return lines.join('\n');
 }
 
-const TABLE_HEAD = '<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>';
+const TABLE_HEAD =
+  '<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>';
 
 /** One row per group; a rolled-up row lists its devices (largest change first) in a <details>. */
 function entryTable(groups: readonly EntryGroup[]): string {
@@ -381,7 +434,12 @@ function groupRow(group: EntryGroup): string {
   const median = `median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
   const shown = group.entries.slice(0, DEVICES_PER_GROUP);
   const more = group.entries.length - shown.length;
-  const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? shortenName(e.key))}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
+  const list = shown
+    .map(
+      (e) =>
+        `<li><code>${text(deviceOfEntry(e) ?? shortenName(e.key))}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`,
+    )
+    .join('');
   const key =
     `<td class="key" data-label="Key">${keyHtml(group.pattern)}<br>${text(devicesPhrase(group))}, worst <code>${text(deviceOfEntry(worst) ?? '')}</code>` +
     `<details><summary>devices</summary><ol>${list}</ol>${more > 0 ? `<p class="note">…and ${text(plural(more, 'more device'))}: see the JSON report</p>` : ''}</details></td>`;
@@ -408,7 +466,9 @@ function defaultReason(entry: Entry): string {
   const policy = entry.severity === 'ok' ? 'ignore' : entry.severity;
   if (entry.status === 'new') return `not in the baseline (onNew: ${policy})`;
   if (entry.status === 'missing') return `not in this run (onMissing: ${policy})`;
-  return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass' ? 'default tolerance' : statusLabel(entry.status);
+  return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass'
+    ? 'default tolerance'
+    : statusLabel(entry.status);
 }
 
 function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): string[] {
@@ -433,4 +493,3 @@ function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): 
     '</section>',
   ];
 }
-

@@ -9,7 +9,14 @@ import { dirname, resolve } from 'node:path';
 import { compileSchema, parseJson } from '../json/reader.js';
 import { stableStringify } from '../model/snapshot.js';
 import { shortenName } from './names.js';
-import { MAX_ENTRIES, MAX_KEY_LENGTH, MAX_NOTE_LENGTH, REPORT_STATUSES, reportFrameSchema, reportSchema } from './report-schema.js';
+import {
+  MAX_ENTRIES,
+  MAX_KEY_LENGTH,
+  MAX_NOTE_LENGTH,
+  REPORT_STATUSES,
+  reportFrameSchema,
+  reportSchema,
+} from './report-schema.js';
 
 /** Optional context written next to the verdicts. */
 export interface ReportExtras {
@@ -114,7 +121,9 @@ function* jsonReportChunks(report: GateReport, extra: ReportExtras): Generator<s
     ...(report.environment !== undefined ? { environment: report.environment } : {}),
     ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
     ...(groups.length > 0 ? { groups: [] as GroupDocument[] } : {}),
-    ...(report.history !== undefined ? { history: { branch: report.history.branch, commit: report.history.commit } } : {}),
+    ...(report.history !== undefined
+      ? { history: { branch: report.history.branch, commit: report.history.commit } }
+      : {}),
     ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
     ...(report.notRead !== undefined ? { notRead: report.notRead } : {}),
     result: report.result,
@@ -122,7 +131,11 @@ function* jsonReportChunks(report: GateReport, extra: ReportExtras): Generator<s
   // Refuse to write what the comment job would refuse to read: the error surfaces in the run that caused it.
   checkOwnReport(frame, report.entries, groups);
   // The frame with a marker where each list goes; a list is written as JSON.stringify(list, null, 2) would inside it.
-  const text = stableStringify({ ...frame, entries: MARK_ENTRIES, ...(groups.length > 0 ? { groups: MARK_GROUPS } : {}) });
+  const text = stableStringify({
+    ...frame,
+    entries: MARK_ENTRIES,
+    ...(groups.length > 0 ? { groups: MARK_GROUPS } : {}),
+  });
   const entriesAt = text.indexOf(JSON.stringify(MARK_ENTRIES));
   const groupsAt = groups.length > 0 ? text.indexOf(JSON.stringify(MARK_GROUPS)) : -1;
   yield text.slice(0, entriesAt);
@@ -198,22 +211,26 @@ export function groupsOf(entries: readonly Entry[]): GroupDocument[] {
     size[i] = Math.abs(growth(e));
     at[i] = index.get(e) ?? 0;
   });
-  const order = Array.from(candidates, (_, i) => i).sort((a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number));
+  const order = Array.from(candidates, (_, i) => i).sort(
+    (a, b) => (size[b] as number) - (size[a] as number) || (at[a] as number) - (at[b] as number),
+  );
   const ordered = order.map((i) => candidates[i] as Entry);
-  return groupEntries(ordered, perPattern)
-    // Keys past MAX_KEY_LENGTH are written shortened, each with its own hash: they share no pattern the reader could check.
-    .filter((g) => isRollUp(g) && g.entries.every((e) => e.key.length <= MAX_KEY_LENGTH))
-    .map((g) => ({
-      // Keys in code-unit order, as stableStringify writes them.
-      entries: g.entries.map((e) => index.get(e) ?? -1),
-      kind: g.kind,
-      medianDelta: Math.round(medianGrowth(g)),
-      ofDevices: g.ofDevices,
-      pattern: g.pattern,
-      severity: g.severity,
-      status: g.status,
-    }))
-    .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0));
+  return (
+    groupEntries(ordered, perPattern)
+      // Keys past MAX_KEY_LENGTH are written shortened, each with its own hash: they share no pattern the reader could check.
+      .filter((g) => isRollUp(g) && g.entries.every((e) => e.key.length <= MAX_KEY_LENGTH))
+      .map((g) => ({
+        // Keys in code-unit order, as stableStringify writes them.
+        entries: g.entries.map((e) => index.get(e) ?? -1),
+        kind: g.kind,
+        medianDelta: Math.round(medianGrowth(g)),
+        ofDevices: g.ofDevices,
+        pattern: g.pattern,
+        severity: g.severity,
+        status: g.status,
+      }))
+      .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0))
+  );
 }
 
 /**
@@ -242,15 +259,30 @@ function checkReport(untrusted: unknown, file: string): ReportDocument {
 function checkOwnReport(frame: unknown, entries: readonly Entry[], groups: readonly GroupDocument[]): void {
   const data = validateReportFrame(frame, 'report');
   const bounded = (what: string, count: number): void => {
-    if (count > MAX_ENTRIES) throw new SchemaError('report', `/${what}`, `must have at most ${MAX_ENTRIES} items, got ${count}: the reader refuses larger reports`);
+    if (count > MAX_ENTRIES)
+      throw new SchemaError(
+        'report',
+        `/${what}`,
+        `must have at most ${MAX_ENTRIES} items, got ${count}: the reader refuses larger reports`,
+      );
   };
   bounded('entries', entries.length);
   bounded('groups', groups.length);
   const integer = (v: unknown): boolean => v === null || v === undefined || Number.isSafeInteger(v);
   entries.forEach((e, i) => {
-    if (e.note !== undefined && e.note.length > MAX_NOTE_LENGTH) throw new SchemaError('report', `/entries/${i}/note`, `must be at most ${MAX_NOTE_LENGTH} characters, got ${e.note.length}`);
+    if (e.note !== undefined && e.note.length > MAX_NOTE_LENGTH)
+      throw new SchemaError(
+        'report',
+        `/entries/${i}/note`,
+        `must be at most ${MAX_NOTE_LENGTH} characters, got ${e.note.length}`,
+      );
     for (const field of ['baseline', 'current', 'delta', 'limit', 'capacity'] as const) {
-      if (!integer(e[field])) throw new SchemaError('report', `/entries/${i}/${field}`, `must be an integer number of bytes, got ${String(e[field])}`);
+      if (!integer(e[field]))
+        throw new SchemaError(
+          'report',
+          `/entries/${i}/${field}`,
+          `must be an integer number of bytes, got ${String(e[field])}`,
+        );
     }
   });
   checkConsistency({ ...data, entries: entries as ReportDocument['entries'] }, 'report', false);
@@ -268,7 +300,11 @@ function checkConsistency(data: ReportDocument, file: string, groups = true): vo
     const counted = data.counts[status] ?? 0;
     const listed = seen.get(status) ?? 0;
     if (counted !== listed) {
-      throw new SchemaError(file, `/counts/${status}`, `is ${counted} but ${listed} ${listed === 1 ? 'entry has' : 'entries have'} status '${status}'`);
+      throw new SchemaError(
+        file,
+        `/counts/${status}`,
+        `is ${counted} but ${listed} ${listed === 1 ? 'entry has' : 'entries have'} status '${status}'`,
+      );
     }
   }
   if (data.result === 'pass' && firstFailing !== -1) {
@@ -287,12 +323,22 @@ function checkGroups(data: ReportDocument, file: string): void {
     group.entries.forEach((i, j) => {
       const where = `/groups/${g}/entries/${j}`;
       const entry = data.entries[i];
-      if (entry === undefined) throw new SchemaError(file, where, `is ${i}, but there are ${data.entries.length} entries`);
+      if (entry === undefined)
+        throw new SchemaError(file, where, `is ${i}, but there are ${data.entries.length} entries`);
       if (taken.has(i)) throw new SchemaError(file, where, `lists /entries/${i} a second time`);
       taken.add(i);
       const { group: pattern } = splitDevice(entry.key);
-      if (entry.kind !== group.kind || entry.status !== group.status || entry.severity !== group.severity || (pattern === '*' ? 'dev*' : pattern) !== group.pattern) {
-        throw new SchemaError(file, where, `is /entries/${i}, which is not a ${group.kind} ${group.status} key of ${group.pattern}`);
+      if (
+        entry.kind !== group.kind ||
+        entry.status !== group.status ||
+        entry.severity !== group.severity ||
+        (pattern === '*' ? 'dev*' : pattern) !== group.pattern
+      ) {
+        throw new SchemaError(
+          file,
+          where,
+          `is /entries/${i}, which is not a ${group.kind} ${group.status} key of ${group.pattern}`,
+        );
       }
     });
   });

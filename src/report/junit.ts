@@ -4,7 +4,15 @@ import type { Entry, GateReport, Status } from '../gate/types.js';
 import { visible } from '../common/visible.js';
 import { annotationText, failureReason } from './annotation.js';
 import { entrySentence } from './entry-values.js';
-import { devicesPerPattern, devicesPhrase, groupEntries, isRollUp, kindTitle, worstOf, type EntryGroup } from './groups.js';
+import {
+  devicesPerPattern,
+  devicesPhrase,
+  groupEntries,
+  isRollUp,
+  kindTitle,
+  worstOf,
+  type EntryGroup,
+} from './groups.js';
 import { shortenName } from './names.js';
 import { REPORT_KINDS } from './report-schema.js';
 import { contextTerminal } from './run-context.js';
@@ -75,7 +83,15 @@ function failureText(group: EntryGroup): string {
 }
 
 /** The statuses of a key's comparison with the baseline; every other status is a finding, a test of its own. */
-const BASELINE_VERDICTS: ReadonlySet<string> = new Set<Status>(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+const BASELINE_VERDICTS: ReadonlySet<string> = new Set<Status>([
+  'regressed',
+  'over-budget',
+  'improved',
+  'new',
+  'missing',
+  'ignored',
+  'pass',
+]);
 
 /**
  * The row's key (`DEV_MEM/dev1/APP`) or roll-up pattern (`DEV_MEM/{*}/APP`), with the status only for a finding
@@ -91,13 +107,16 @@ function namedCases(groups: readonly EntryGroup[]): TestCase[] {
   const cases = groups.map(testCase);
   const seen = new Map<string, number>();
   for (const c of cases) seen.set(c.name, (seen.get(c.name) ?? 0) + 1);
-  return cases.map((c) => ((seen.get(c.name) ?? 0) > 1 && BASELINE_VERDICTS.has(c.status) ? { ...c, name: `${c.name} ${c.status}` } : c));
+  return cases.map((c) =>
+    (seen.get(c.name) ?? 0) > 1 && BASELINE_VERDICTS.has(c.status) ? { ...c, name: `${c.name} ${c.status}` } : c,
+  );
 }
 
 function testCase(group: EntryGroup): TestCase {
   const name = caseName(group);
   const message = groupMessage(group);
-  if (group.severity === 'fail') return { name, outcome: 'failure', status: group.status, message, text: failureText(group) };
+  if (group.severity === 'fail')
+    return { name, outcome: 'failure', status: group.status, message, text: failureText(group) };
   if (NOT_JUDGED.has(group.status)) return { name, outcome: 'skipped', status: group.status, message, text: '' };
   return { name, outcome: 'passed', status: group.status, message, text: '' };
 }
@@ -117,7 +136,15 @@ function verdictSuite(report: GateReport): Suite {
   return {
     name: 'Memory gate',
     package: 'gate',
-    cases: [{ name: 'verdict', outcome: failed ? 'failure' : 'passed', status: 'memory-gate', message: failed ? failureReason(report) : verdict, text: failed ? verdict : '' }],
+    cases: [
+      {
+        name: 'verdict',
+        outcome: failed ? 'failure' : 'passed',
+        status: 'memory-gate',
+        message: failed ? failureReason(report) : verdict,
+        text: failed ? verdict : '',
+      },
+    ],
     // What surrounds the verdict (a disjoint baseline, records not read, …), as the terminal says it.
     out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
   };
@@ -144,8 +171,13 @@ function sectionSuites(report: GateReport): Suite[] {
       const groups = groupEntries(entries, perPattern);
       const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
       // A passing testcase shows no note: say which figures are dump-time ones (a snapshot without a trace).
-      const dumpTime = [...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key))];
-      for (const key of dumpTime) out.push(`dump-time: ${key}: no trace was recorded on this device, so this is its state at dump time, not a peak`);
+      const dumpTime = [
+        ...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key)),
+      ];
+      for (const key of dumpTime)
+        out.push(
+          `dump-time: ${key}: no trace was recorded on this device, so this is its state at dump time, not a peak`,
+        );
       return { name: kindTitle(kind), package: sectionName(kind), cases: namedCases(groups), out };
     });
 }
@@ -181,5 +213,11 @@ function renderSuite(suite: Suite, id: number, context: JunitContext): string {
  */
 export function renderJunit(report: GateReport, context: JunitContext): string {
   const suites = [verdictSuite(report), ...sectionSuites(report)];
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites.map((s, i) => renderSuite(s, i, context)), '</testsuites>', ''].join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites>',
+    ...suites.map((s, i) => renderSuite(s, i, context)),
+    '</testsuites>',
+    '',
+  ].join('\n');
 }

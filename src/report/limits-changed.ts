@@ -49,7 +49,9 @@ export interface LabelNotCounted {
 /** Every key whose compared baseline value moves (added, removed or changed), in report order. */
 export function baselineLimitChanges(base: Side | null, head: Side | null): LimitChange[] {
   const keys = new Set<string>();
-  for (const side of [base, head]) if (side !== null) for (const metrics of Object.values(side.sections)) for (const key of Object.keys(metrics ?? {})) keys.add(key);
+  for (const side of [base, head])
+    if (side !== null)
+      for (const metrics of Object.values(side.sections)) for (const key of Object.keys(metrics ?? {})) keys.add(key);
   const changes: LimitChange[] = [];
   for (const key of [...keys].sort(compareKeys)) {
     const before = valueOf(base, key);
@@ -84,7 +86,8 @@ function leaves(root: unknown): Map<string, Leaf> {
   while (stack.length > 0) {
     const [at, value] = stack.pop() as [string, unknown];
     if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) stack.push([at === '' ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`, v]);
+      for (const [k, v] of Object.entries(value))
+        stack.push([at === '' ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`, v]);
     } else if (value !== undefined) {
       out.set(at, value as Leaf);
     }
@@ -103,7 +106,11 @@ export interface ChangeWords {
   labelPermission: string;
 }
 
-export const PULL_REQUEST: ChangeWords = { short: 'PR', long: 'pull request', labelPermission: '`pull-requests: write`' };
+export const PULL_REQUEST: ChangeWords = {
+  short: 'PR',
+  long: 'pull request',
+  labelPermission: '`pull-requests: write`',
+};
 
 /** The section: which limits were used, and, when the PR moves any, a table of them. */
 export function renderLimitsChanged(used: LimitsUsed, words: ChangeWords = PULL_REQUEST): string {
@@ -112,7 +119,9 @@ export function renderLimitsChanged(used: LimitsUsed, words: ChangeWords = PULL_
   const label = codeSpan(used.label);
   if (used.changes.length === 0) {
     const limits = `Limits: the baseline and config of the base commit ${base}; this ${long} does not change them.`;
-    return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label, words)}`;
+    return used.labelNotCounted === undefined
+      ? limits
+      : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label, words)}`;
   }
   const lines = [`#### ⚠️ Limits changed by this ${short} (${used.changes.length})`, ''];
   lines.push(
@@ -126,9 +135,12 @@ export function renderLimitsChanged(used: LimitsUsed, words: ChangeWords = PULL_
     '|---|---|--:|--:|--:|',
   );
   for (const change of used.changes.slice(0, MAX_ROWS)) {
-    lines.push(`| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`);
+    lines.push(
+      `| ${change.source} | ${tableCodeSpan(change.key)} | ${shown(change, change.before)} | ${shown(change, change.after)} | ${ratio(change)} |`,
+    );
   }
-  if (used.changes.length > MAX_ROWS) lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the ${long}'s diff of the baseline and config.`);
+  if (used.changes.length > MAX_ROWS)
+    lines.push('', `…and ${used.changes.length - MAX_ROWS} more: see the ${long}'s diff of the baseline and config.`);
   return lines.join('\n');
 }
 

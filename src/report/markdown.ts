@@ -118,7 +118,9 @@ export function checkMarker(marker: string): string {
     inner.startsWith('->') ||
     /[\r\n]/.test(inner)
   ) {
-    throw new UsageError(`marker must be one single-line HTML comment like '<!-- ascend-memory-gate:default -->', got ${JSON.stringify(marker)}`);
+    throw new UsageError(
+      `marker must be one single-line HTML comment like '<!-- ascend-memory-gate:default -->', got ${JSON.stringify(marker)}`,
+    );
   }
   return marker;
 }
@@ -133,19 +135,68 @@ interface Level {
   dropDevices: boolean;
 }
 
-const ALL_DROPPED: Level = { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
+const ALL_DROPPED: Level = {
+  dropChart: true,
+  dropTrends: true,
+  dropDeviceLists: true,
+  dropUnchanged: true,
+  dropImprovements: true,
+  dropDevices: true,
+};
 
 /**
  * The degrade steps in order: pictures of what the tables say first (charts, then sparklines and what moved), then the
  * per-device lists, unchanged rows, improvements, device totals.
  */
 const LEVELS: readonly Level[] = [
-  { dropChart: false, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropTrends: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
-  { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
+  {
+    dropChart: false,
+    dropTrends: false,
+    dropDeviceLists: false,
+    dropUnchanged: false,
+    dropImprovements: false,
+    dropDevices: false,
+  },
+  {
+    dropChart: true,
+    dropTrends: false,
+    dropDeviceLists: false,
+    dropUnchanged: false,
+    dropImprovements: false,
+    dropDevices: false,
+  },
+  {
+    dropChart: true,
+    dropTrends: true,
+    dropDeviceLists: false,
+    dropUnchanged: false,
+    dropImprovements: false,
+    dropDevices: false,
+  },
+  {
+    dropChart: true,
+    dropTrends: true,
+    dropDeviceLists: true,
+    dropUnchanged: false,
+    dropImprovements: false,
+    dropDevices: false,
+  },
+  {
+    dropChart: true,
+    dropTrends: true,
+    dropDeviceLists: true,
+    dropUnchanged: true,
+    dropImprovements: false,
+    dropDevices: false,
+  },
+  {
+    dropChart: true,
+    dropTrends: true,
+    dropDeviceLists: true,
+    dropUnchanged: true,
+    dropImprovements: true,
+    dropDevices: false,
+  },
   ALL_DROPPED,
 ];
 
@@ -216,18 +267,29 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
         ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
         : null,
     problemRows,
-    recorded: recordedEntries.length > 0 ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length) : null,
-    chart: firstRun || options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
+    recorded:
+      recordedEntries.length > 0
+        ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length)
+        : null,
+    chart:
+      firstRun || options.chartModules === 0
+        ? null
+        : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
     devices: totals === null ? null : renderDevices(totals),
     improvements: improvementGroups.map((g) => groupRow(g, trends)),
     improvementCount: sections.improvements.length,
-    unchanged: sections.unchanged.length > 0 ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length) : null,
+    unchanged:
+      sections.unchanged.length > 0
+        ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length)
+        : null,
     unchangedCount: sections.unchanged.length,
     trendLegend: trends !== undefined && problemRows.some((r) => r.trend !== null) ? trendLegend(trends) : null,
     moved: trends === undefined ? null : movedList(trends, problemGroups),
     banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
     bandedCount: bandedEntries.length,
-    accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t)),
+    accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) =>
+      tableCodeSpan(t),
+    ),
   };
 }
 
@@ -249,8 +311,10 @@ function movedList(trends: Trends, groups: readonly EntryGroup[]): string | null
   const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
   if (moved.length === 0) return null;
   const lines = [`#### Moved on ${branchName(trends)} in the last ${formatCount(RECENT_POINTS)} runs`, ''];
-  for (const m of moved.slice(0, MOVED_SHOWN)) lines.push(`- ${stepMarkdown(m.subject, m.trend, unitOf(m.kind), trends)}`);
-  if (moved.length > MOVED_SHOWN) lines.push(`- …and ${plural(moved.length - MOVED_SHOWN, 'more')}: \`ascend-memory-gate history show\` lists them`);
+  for (const m of moved.slice(0, MOVED_SHOWN))
+    lines.push(`- ${stepMarkdown(m.subject, m.trend, unitOf(m.kind), trends)}`);
+  if (moved.length > MOVED_SHOWN)
+    lines.push(`- …and ${plural(moved.length - MOVED_SHOWN, 'more')}: \`ascend-memory-gate history show\` lists them`);
   return lines.join('\n');
 }
 
@@ -262,7 +326,10 @@ function unitOf(kind: string): 'bytes' | 'count' {
 function stepMarkdown(subject: string, trend: Trend, unit: 'bytes' | 'count', trends: Trends): string {
   const step = trend.step as StepNote;
   const url = trends.commitUrl(step.commit);
-  const commit = url === undefined ? codeSpan(shortSha(step.commit)) : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
+  const commit =
+    url === undefined
+      ? codeSpan(shortSha(step.commit))
+      : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
   const context = stepContext(step, codeSpan, escapeMarkdownText);
   const largest = trend.of === 'largest' ? ' (largest device)' : '';
   return `${codeSpan(subject)}${largest}: ${keepUnits(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
@@ -295,34 +362,44 @@ function compose(parts: Parts, level: Level, rowCount: number): string {
   if (parts.problemHeading !== null) {
     const shown = parts.problemRows.slice(0, rowCount);
     blocks.push(rowCount > 0 ? `${parts.problemHeading}\n\n${table(shown, level.dropTrends)}` : parts.problemHeading);
-    if (parts.trendLegend !== null && !level.dropTrends && shown.some((r) => r.trend !== null)) blocks.push(parts.trendLegend);
+    if (parts.trendLegend !== null && !level.dropTrends && shown.some((r) => r.trend !== null))
+      blocks.push(parts.trendLegend);
     // A blank line before each note: a line right under a table would become one more table row.
     const cut = parts.problemRows.length - rowCount;
     if (cut > 0) blocks.push(moreRowsNote(cut));
     const notes = explanations(shown);
     if (notes !== null) blocks.push(notes);
     const lists = shown.map((r) => r.devices).filter((d): d is string => d !== null);
-    if (lists.length > 0) blocks.push(level.dropDeviceLists ? omittedNote('the per-device lists of rolled-up rows') : lists.join('\n\n'));
+    if (lists.length > 0)
+      blocks.push(level.dropDeviceLists ? omittedNote('the per-device lists of rolled-up rows') : lists.join('\n\n'));
   }
-  if (parts.moved !== null) blocks.push(level.dropTrends ? omittedNote('what moved on the default branch') : parts.moved);
+  if (parts.moved !== null)
+    blocks.push(level.dropTrends ? omittedNote('what moved on the default branch') : parts.moved);
   if (parts.banded.length > 0) {
-    blocks.push(`#### Within the noise band (${formatCount(parts.bandedCount)})\n\nPast the tolerance, within the spread of the default branch: these pass.\n\n${table(parts.banded, level.dropTrends)}`);
+    blocks.push(
+      `#### Within the noise band (${formatCount(parts.bandedCount)})\n\nPast the tolerance, within the spread of the default branch: these pass.\n\n${table(parts.banded, level.dropTrends)}`,
+    );
     const notes = explanations(parts.banded);
     if (notes !== null) blocks.push(notes);
   }
-  if (parts.recorded !== null) blocks.push(level.dropUnchanged ? omittedNote('the list of recorded keys') : parts.recorded);
+  if (parts.recorded !== null)
+    blocks.push(level.dropUnchanged ? omittedNote('the list of recorded keys') : parts.recorded);
   if (parts.chart !== null) blocks.push(level.dropChart ? omittedNote('module peak charts') : parts.chart);
   if (parts.devices !== null) blocks.push(level.dropDevices ? omittedNote('per-device totals') : parts.devices);
   if (parts.improvements.length > 0) {
     if (level.dropImprovements) blocks.push(omittedNote(plural(parts.improvementCount, 'improvement')));
     else {
-      blocks.push(`#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements, level.dropTrends)}`);
+      blocks.push(
+        `#### Improvements (${formatCount(parts.improvementCount)})\n\n${table(parts.improvements, level.dropTrends)}`,
+      );
       const notes = explanations(parts.improvements);
       if (notes !== null) blocks.push(notes);
     }
   }
   if (parts.unchanged !== null) {
-    blocks.push(level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged);
+    blocks.push(
+      level.dropUnchanged ? omittedNote(`${plural(parts.unchangedCount, 'key')} within thresholds`) : parts.unchanged,
+    );
   }
   if (parts.accept !== null) blocks.push(parts.accept);
   return joinBlocks(blocks);
@@ -385,7 +462,12 @@ function groupRow(group: EntryGroup, trends?: Trends): Row {
   if (!isRollUp(group)) {
     const notes = entryNotes(worst, null);
     const trend = rowTrend(group, trends, notes);
-    return { cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))], notes, devices: null, trend };
+    return {
+      cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))],
+      notes,
+      devices: null,
+      trend,
+    };
   }
   const device = deviceOfEntry(worst) ?? '';
   const median = medianGrowth(group);
@@ -422,7 +504,10 @@ function entryNotes(entry: Entry, worstDevice: string | null): string[] {
 /** The devices of a rolled-up row, largest change first, in a `<details>` under the table. */
 function deviceList(group: EntryGroup): string {
   const shown = group.entries.slice(0, DEVICES_PER_GROUP);
-  const rows = shown.map((e) => `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${keepUnits(formatTransition(e))} | ${keepUnits(formatChange(e))} |`);
+  const rows = shown.map(
+    (e) =>
+      `| ${tableCodeSpan(deviceOfEntry(e) ?? e.key)} | ${keepUnits(formatTransition(e))} | ${keepUnits(formatChange(e))} |`,
+  );
   const more = group.entries.length - shown.length;
   return [
     '<details>',
@@ -468,7 +553,6 @@ function collapsedTable(groups: readonly EntryGroup[], summary: string): string 
   ].join('\n');
 }
 
-
 /** Keys up to this long are one code span; longer ones may wrap after a `/`. */
 const KEY_WRAP_FROM = 25;
 
@@ -496,15 +580,23 @@ function renderDevices(limits: DeviceTableLimits): string {
   if (first !== undefined) header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
-  for (const column of limits.figureColumns) header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
+  for (const column of limits.figureColumns)
+    header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
   const rows = limits.rows.map((t) => {
     const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
     const sum = (kind: string): { baseline: number; current: number } | undefined => t.sums.get(kind);
     if (first !== undefined) {
       const s = sum(first);
-      cells.push(s === undefined ? '—' : keepUnits(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`), s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
+      cells.push(
+        s === undefined ? '—' : keepUnits(`${formatBytes(s.baseline)} → ${formatBytes(s.current)}`),
+        s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)),
+      );
     }
-    if (hasCapacity) cells.push(t.capacity === null ? '—' : keepUnits(formatBytes(t.capacity)), t.headroom === null ? '—' : keepUnits(formatBytes(t.headroom)));
+    if (hasCapacity)
+      cells.push(
+        t.capacity === null ? '—' : keepUnits(formatBytes(t.capacity)),
+        t.headroom === null ? '—' : keepUnits(formatBytes(t.headroom)),
+      );
     for (const kind of others) {
       const s = sum(kind);
       cells.push(s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
@@ -516,7 +608,11 @@ function renderDevices(limits: DeviceTableLimits): string {
   const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
   // Our own sentence of counts and sizes: nothing from a file.
   if (limits.rest !== null) lines.push('', limits.rest);
-  if (first !== undefined || limits.figureColumns.length === 0) lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
+  if (first !== undefined || limits.figureColumns.length === 0)
+    lines.push(
+      '',
+      `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`,
+    );
   for (const note of limits.figureNotes) lines.push('', escapeMarkdownText(note));
   return lines.join('\n');
 }
@@ -532,7 +628,10 @@ function linkDestination(url: string): string {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new UsageError(`runUrl must be an http(s) URL, got ${JSON.stringify(url)}`);
   }
-  return parsed.href.replace(/[()|'\\*_[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return parsed.href.replace(
+    /[()|'\\*_[\]]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 function utf8Length(text: string): number {

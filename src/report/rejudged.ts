@@ -12,7 +12,8 @@ export function describeDiscrepancy(d: Discrepancy): string {
   const plain = (value: ClaimedValue, side: 'claimed' | 'rejudged'): string => {
     if (value === null) return d.field === 'entry' ? 'no entry' : 'absent';
     if (typeof value === 'object') return `${value.status} (${value.severity})`;
-    if (typeof value === 'number') return isFigure(d) ? figure(d, value, side === 'claimed' ? d.rejudged : d.claimed) : String(value);
+    if (typeof value === 'number')
+      return isFigure(d) ? figure(d, value, side === 'claimed' ? d.rejudged : d.claimed) : String(value);
     return `'${value}'`;
   };
   return `${d.pointer}${d.key === null ? '' : ` of ${d.key}`} says ${plain(d.claimed, 'claimed')}, re-judged ${plain(d.rejudged, 'rejudged')}`;
@@ -22,8 +23,15 @@ export function describeDiscrepancy(d: Discrepancy): string {
  * The warning comment mode puts first: how many claims do not follow, from which limits (`limits`: markdown naming
  * them, e.g. "the baseline and config of the base commit `abc`"), and a table of them.
  */
-export function renderNotTrustworthy(discrepancies: readonly Discrepancy[], limits: string, uploader: 'pull-request' | 'run' = 'pull-request'): string {
-  const review = uploader === 'pull-request' ? "review the pull request's changes to the workflow, baseline and config" : "review the changes of the run's commit to the workflow, baseline and config";
+export function renderNotTrustworthy(
+  discrepancies: readonly Discrepancy[],
+  limits: string,
+  uploader: 'pull-request' | 'run' = 'pull-request',
+): string {
+  const review =
+    uploader === 'pull-request'
+      ? "review the pull request's changes to the workflow, baseline and config"
+      : "review the changes of the run's commit to the workflow, baseline and config";
   const lines = [
     `#### ⛔ This report is not trustworthy: ${discrepancies.length} of its claims do not follow from the trusted limits`,
     '',
@@ -35,9 +43,15 @@ export function renderNotTrustworthy(discrepancies: readonly Discrepancy[], limi
     '|---|---|---|---|',
   ];
   for (const d of discrepancies.slice(0, MAX_ROWS)) {
-    lines.push(`| ${codeSpan(d.pointer)} | ${d.key === null ? '' : tableCodeSpan(d.key)} | ${cell(d, d.claimed, d.rejudged)} | ${cell(d, d.rejudged, d.claimed)} |`);
+    lines.push(
+      `| ${codeSpan(d.pointer)} | ${d.key === null ? '' : tableCodeSpan(d.key)} | ${cell(d, d.claimed, d.rejudged)} | ${cell(d, d.rejudged, d.claimed)} |`,
+    );
   }
-  if (discrepancies.length > MAX_ROWS) lines.push('', `…and ${formatCount(discrepancies.length - MAX_ROWS)} more: the job's report.json holds the re-judged entries.`);
+  if (discrepancies.length > MAX_ROWS)
+    lines.push(
+      '',
+      `…and ${formatCount(discrepancies.length - MAX_ROWS)} more: the job's report.json holds the re-judged entries.`,
+    );
   return lines.join('\n');
 }
 

@@ -28,7 +28,11 @@ export const MAX_KEY_LENGTH = 4096;
  */
 export const MAX_ENTRIES = 500_000;
 
-const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+const bytes = {
+  type: ['integer', 'null'],
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const;
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES } as const;
 /** Environment items and values, node and artifact names: short strings, a bounded number of them. */
 const text = { type: 'string', maxLength: MAX_KEY_LENGTH } as const;
@@ -53,7 +57,8 @@ export const reportSchema = {
     groups: {
       type: 'array',
       maxItems: MAX_ENTRIES,
-      description: 'Roll-ups across devices: entries of one kind, status and severity whose keys differ only in the device. Every entry is also in entries.',
+      description:
+        'Roll-ups across devices: entries of one kind, status and severity whose keys differ only in the device. Every entry is also in entries.',
       items: { $ref: '#/definitions/group' },
     },
     baselineFile: { type: 'string', maxLength: MAX_KEY_LENGTH },
@@ -63,7 +68,8 @@ export const reportSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['severity', 'baseline', 'run'],
-      description: 'The baseline shares no key with this run, so nothing was compared: each side\'s key count and first key (config onDisjointBaseline decides the severity).',
+      description:
+        "The baseline shares no key with this run, so nothing was compared: each side's key count and first key (config onDisjointBaseline decides the severity).",
       properties: {
         severity: { type: 'string', enum: ['fail', 'warn'] },
         baseline: { $ref: '#/definitions/side' },
@@ -74,7 +80,8 @@ export const reportSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['count', 'sample', 'cut'],
-      description: 'Records the readers skipped (malformed) or found cut off: how many, the first few by file and line, and the files whose last record was cut off (the job probably died while writing it).',
+      description:
+        'Records the readers skipped (malformed) or found cut off: how many, the first few by file and line, and the files whose last record was cut off (the job probably died while writing it).',
       properties: {
         count: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
         sample: { type: 'array', maxItems: MAX_LISTED, items: { $ref: '#/definitions/recordNotRead' } },
@@ -85,7 +92,8 @@ export const reportSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['branch', 'commit'],
-      description: "The default branch's history the run read (the Action): its branch and that branch's commit. Comment mode reads the history at that commit, when it is on the branch, so that a later run of the default branch does not change the verdict it re-judges.",
+      description:
+        "The default branch's history the run read (the Action): its branch and that branch's commit. Comment mode reads the history at that commit, when it is on the branch, so that a later run of the default branch does not change the verdict it re-judges.",
       properties: {
         branch: { type: 'string', minLength: 1, maxLength: 255 },
         commit: { type: 'string', pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$' },
@@ -108,7 +116,11 @@ export const reportSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['file', 'line', 'reason'],
-      properties: { file: text, line: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, reason: { type: 'string', maxLength: MAX_NOTE_LENGTH } },
+      properties: {
+        file: text,
+        line: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        reason: { type: 'string', maxLength: MAX_NOTE_LENGTH },
+      },
     },
     environment: {
       type: 'object',
@@ -122,7 +134,11 @@ export const reportSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['item', 'baseline', 'current'],
-            properties: { item: text, baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH } },
+            properties: {
+              item: text,
+              baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+              current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+            },
           },
         },
         splits: {
@@ -141,7 +157,10 @@ export const reportSchema = {
                   type: 'object',
                   additionalProperties: false,
                   required: ['value', 'nodes'],
-                  properties: { value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, nodes: { type: 'array', maxItems: MAX_LISTED, items: text } },
+                  properties: {
+                    value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+                    nodes: { type: 'array', maxItems: MAX_LISTED, items: text },
+                  },
                 },
               },
             },
@@ -158,7 +177,12 @@ export const reportSchema = {
         kind: { type: 'string', enum: [...REPORT_KINDS] },
         status: { type: 'string', enum: [...REPORT_STATUSES] },
         severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
-        pattern: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.' },
+        pattern: {
+          type: 'string',
+          minLength: 1,
+          maxLength: MAX_KEY_LENGTH,
+          description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.',
+        },
         entries: {
           type: 'array',
           minItems: 2,
@@ -166,7 +190,12 @@ export const reportSchema = {
           description: 'Indices into entries, the largest absolute change first.',
           items: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES },
         },
-        ofDevices: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES, description: 'Devices with a key of this kind and pattern anywhere in the report.' },
+        ofDevices: {
+          type: 'integer',
+          minimum: 0,
+          maximum: MAX_ENTRIES,
+          description: 'Devices with a key of this kind and pattern anywhere in the report.',
+        },
         medianDelta: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
       },
     },
@@ -186,13 +215,19 @@ export const reportSchema = {
         rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
         unit: { type: 'string', enum: [...REPORT_UNITS] },
         limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-        capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
+        capacity: {
+          type: 'integer',
+          minimum: 0,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: "A headroom verdict's device capacity in bytes.",
+        },
         note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
         noise: {
           type: 'object',
           additionalProperties: false,
           required: ['applied', 'points', 'spread'],
-          description: "Set when the noise band (config `history`) was asked about this key's change: which bound applied, and the default branch's values it read.",
+          description:
+            "Set when the noise band (config `history`) was asked about this key's change: which bound applied, and the default branch's values it read.",
           properties: {
             applied: { type: 'string', enum: ['band', 'tolerance'] },
             points: { type: 'integer', minimum: 0, maximum: 1000 },
@@ -205,4 +240,7 @@ export const reportSchema = {
 };
 
 /** What the writer checks with ajv: everything but the entries and groups, which its own loop checks (json.ts). */
-export const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
+export const reportFrameSchema = {
+  ...reportSchema,
+  properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } },
+};

@@ -26,7 +26,13 @@ function nodeList(nodes: string[]): string {
 }
 
 function splitRows(splits: EnvironmentSplit[]): string[][] {
-  return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
+  return splits.flatMap((s) =>
+    s.values.map((v, i) => [
+      i === 0 ? environmentLabel(s.item) : '',
+      v.value ?? '(unset)',
+      `${nodeList(v.nodes)} (${v.nodes.length})`,
+    ]),
+  );
 }
 
 /** The blocks, in order; empty when there is nothing to say. */
@@ -59,7 +65,12 @@ function contextBlocks(report: GateReport): ContextBlock[] {
       });
     }
     if (env.splits.length > 0) {
-      blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
+      blocks.push({
+        title: "This run's nodes disagree",
+        severity: env.severity,
+        header: ['Item', 'Value', 'Nodes'],
+        rows: splitRows(env.splits),
+      });
     }
   }
   const missing = report.missingArtifacts ?? [];
@@ -93,7 +104,10 @@ function notReadBlocks(notRead: NotRead): ContextBlock[] {
       title: `${formatCount(notRead.count)} record(s) not read`,
       severity: 'warn',
       header: ['Not read'],
-      rows: [...shown.map((r) => [`${r.file}:${r.line}: ${r.reason}`]), ...(more > 0 ? [[`${formatCount(more)} more not listed`]] : [])],
+      rows: [
+        ...shown.map((r) => [`${r.file}:${r.line}: ${r.reason}`]),
+        ...(more > 0 ? [[`${formatCount(more)} more not listed`]] : []),
+      ],
     });
   }
   return blocks;
@@ -130,7 +144,10 @@ export function contextTerminal(report: GateReport, shown: (text: string) => str
     ...block.rows.map((row) =>
       block.header.length === 3 && block.title.startsWith('Environment')
         ? `  ${shown(row[0]!)}: ${shown(row[1]!)} -> ${shown(row[2]!)}`
-        : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`,
+        : `  ${row
+            .map((cell) => shown(cell))
+            .filter((cell) => cell !== '')
+            .join('  ')}`,
     ),
     ...(block.advice !== undefined ? [`  ${block.advice}`] : []),
   ]);

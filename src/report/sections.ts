@@ -41,7 +41,6 @@ export function splitSections(report: GateReport, options: { orderUnchanged?: bo
   return { problems, improvements, unchanged };
 }
 
-
 function isSortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
   for (let i = 1; i < items.length; i++) if (compare(items[i - 1] as T, items[i] as T) > 0) return false;
   return true;
@@ -102,7 +101,9 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function verdictText(report: GateReport, title: string): string {
   const firstRun = isFirstRun(report);
   // On a first run every key is new by definition: those are not warnings, the recorded keys are the news.
-  const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new')).length;
+  const warnings = report.entries.filter(
+    (e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new'),
+  ).length;
   const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
   if (firstRun) {
     const keys = new Set(report.entries.map((e) => `${e.kind}\u0000${e.key}`)).size;
@@ -112,12 +113,15 @@ export function verdictText(report: GateReport, title: string): string {
       const why = failing.map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`).join(', ');
       return `${title} failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}`;
     }
-    const closed = report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
+    const closed =
+      report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
     return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
   }
   if (report.result === 'fail') {
     const failing = [
-      ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`),
+      ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(
+        ([status, n]) => `${formatCount(n)} ${statusLabel(status)}`,
+      ),
       ...[contextFailure(report)].filter((why) => why !== null),
     ].join(', ');
     return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
@@ -125,7 +129,8 @@ export function verdictText(report: GateReport, title: string): string {
   // Keys compared with the baseline and within its thresholds (passed or improved): a new or missing key was not
   // compared, and a warning is counted as one, not as a key within thresholds.
   const within = new Set<string>();
-  for (const e of report.entries) if (e.severity === 'ok' && (e.status === 'pass' || e.status === 'improved')) within.add(`${e.kind}\u0000${e.key}`);
+  for (const e of report.entries)
+    if (e.severity === 'ok' && (e.status === 'pass' || e.status === 'improved')) within.add(`${e.kind}\u0000${e.key}`);
   return `${title} passed: ${plural(within.size, 'key')} within thresholds${warningNote}`;
 }
 
@@ -136,9 +141,18 @@ const BASELINE_STATUSES: ReadonlySet<string> = new Set(['regressed', 'improved',
  * How to accept an intended change, for the end of a failed report: null when the gate passed or nothing that failed
  * is settled by a new baseline (an OOM, a budget). `code` formats a command or name for the target.
  */
-export function acceptChangeText(report: GateReport, baselineFile: string, label: string | undefined, code: (text: string) => string): string | null {
-  if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status))) return null;
-  const labelText = label === undefined ? `the baseline update label (config ${code('baselineUpdateLabel')})` : `the label ${code(label)}`;
+export function acceptChangeText(
+  report: GateReport,
+  baselineFile: string,
+  label: string | undefined,
+  code: (text: string) => string,
+): string | null {
+  if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status)))
+    return null;
+  const labelText =
+    label === undefined
+      ? `the baseline update label (config ${code('baselineUpdateLabel')})`
+      : `the label ${code(label)}`;
   return (
     `To accept an intended change: ${code(`ascend-memory-gate baseline --out ${baselineFile}`)} with this check's inputs, then commit ${code(baselineFile)} ` +
     `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`

@@ -9,7 +9,17 @@ import { entryReason, formatChange, formatShortPercent, formatTransition } from 
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
-import { deviceOfEntry, devicesPerPattern, devicesPhrase, groupEntries, isRollUp, medianGrowth, medianPercent, worstOf, type EntryGroup } from './groups.js';
+import {
+  deviceOfEntry,
+  devicesPerPattern,
+  devicesPhrase,
+  groupEntries,
+  isRollUp,
+  medianGrowth,
+  medianPercent,
+  worstOf,
+  type EntryGroup,
+} from './groups.js';
 import { acceptChangeText, countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 import { deviceTable, figureCell } from './device-table.js';
@@ -36,7 +46,14 @@ const MIN_KEY_WIDTH = 12;
 const DEFAULT_KEY_WIDTH = 60;
 const GAP = '  ';
 
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', dim: '\u001b[2m', reset: '\u001b[0m' } as const;
+const ANSI = {
+  red: '\u001b[31m',
+  yellow: '\u001b[33m',
+  green: '\u001b[32m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+  reset: '\u001b[0m',
+} as const;
 
 const SEVERITY_MARK: Record<string, string> = { fail: '✗', warn: '!', ok: '✓' };
 
@@ -60,20 +77,35 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
   // What the run's context says (environment changes, missing artifacts) comes before any row.
   // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
-  for (const line of contextTerminal(report, shown)) lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
+  for (const line of contextTerminal(report, shown))
+    lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
   if (firstRun) {
     const file = options.baselineFile ?? 'FILE';
-    lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
+    lines.push(
+      ...wrap(
+        `Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)}' and the input flags of this check (or the Action's mode: update), and commit it.`,
+        width,
+      ),
+    );
   }
 
   const perPattern = devicesPerPattern(report.entries);
-  const groups = options.all === true ? problems.map((e) => groupEntries([e], perPattern)[0] as EntryGroup) : groupEntries(problems, perPattern);
+  const groups =
+    options.all === true
+      ? problems.map((e) => groupEntries([e], perPattern)[0] as EntryGroup)
+      : groupEntries(problems, perPattern);
   if (groups.length > 0) {
     const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
     const notes: string[] = [];
     const rows = shownGroups.map((group) => tableRow(group, notes, options.trends));
     lines.push('', ...verdictTable(rows, width, paint));
-    if (shownGroups.length < groups.length) lines.push(...wrap(`…${plural(groups.length - shownGroups.length, 'more row')}: --all lists every key, --report FILE.json writes them all`, width));
+    if (shownGroups.length < groups.length)
+      lines.push(
+        ...wrap(
+          `…${plural(groups.length - shownGroups.length, 'more row')}: --all lists every key, --report FILE.json writes them all`,
+          width,
+        ),
+      );
     if (notes.length > 0) {
       lines.push('');
       notes.forEach((note, i) => lines.push(...wrap(`${superscript(i + 1)} ${note}`, width, '  ')));
@@ -87,12 +119,25 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     // Named by their section when they are all of one (`15 modules`), else as rows: an OOM snapshot's keys are no modules.
     const kinds = new Set(recorded.map((e) => e.kind));
     const noun = kinds.size === 1 ? (recorded[0] as Entry).kind : 'row';
-    lines.push('', ...wrap(`${plural(recorded.length, groups.length > 0 ? 'more key' : 'key')} recorded (${plural(patterns, noun)} across devices); --report FILE.json lists them`, width));
+    lines.push(
+      '',
+      ...wrap(
+        `${plural(recorded.length, groups.length > 0 ? 'more key' : 'key')} recorded (${plural(patterns, noun)} across devices); --report FILE.json lists them`,
+        width,
+      ),
+    );
   }
   const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
   if (banded.length > 0) {
-    lines.push('', ...wrap(`${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`, width));
-    for (const e of banded.slice(0, MAX_ROWS)) lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
+    lines.push(
+      '',
+      ...wrap(
+        `${plural(banded.length, 'key')} within the noise band (beyond the tolerance, within the spread of the default branch):`,
+        width,
+      ),
+    );
+    for (const e of banded.slice(0, MAX_ROWS))
+      lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
   if (options.trends !== undefined) lines.push(...movedLines(options.trends, groups, width));
@@ -103,7 +148,12 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       .join(', ');
     lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
   }
-  const accept = acceptChangeText(report, shown(options.baselineFile ?? 'FILE'), options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel), (t) => `'${t}'`);
+  const accept = acceptChangeText(
+    report,
+    shown(options.baselineFile ?? 'FILE'),
+    options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel),
+    (t) => `'${t}'`,
+  );
   if (accept !== null) lines.push('', ...wrap(accept, width));
   return `${lines.join('\n')}\n`;
 }
@@ -115,7 +165,10 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
 function deviceFigures(report: GateReport, width: number): string[] {
   const limits = deviceTable(report.entries);
   if (limits === null || limits.figureColumns.length === 0) return [];
-  const columns: Column[] = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' }))];
+  const columns: Column[] = [
+    { header: 'DEVICE', align: 'left' },
+    ...limits.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' })),
+  ];
   const rows = limits.rows
     .filter((r) => r.figures.size > 0)
     .map((r): Cell[] => [
@@ -147,12 +200,15 @@ const MOVED_SHOWN = 10;
 /** A row's trend: the group's largest device (or the key) on the default branch; its step becomes a note. */
 function rowTrend(group: EntryGroup, trends: Trends | undefined, refer: (text: string) => void): string | null {
   if (trends === undefined) return null;
-  const trend = isRollUp(group) ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, worstOf(group).key);
+  const trend = isRollUp(group)
+    ? trends.forPattern(group.kind, group.pattern)
+    : trends.forKey(group.kind, worstOf(group).key);
   if (trend === undefined) return null;
   const unit = unitOfKind(group.kind);
   const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
   if (trend.step !== null) refer(stepSentence(subject, trend, unit, trends));
-  const of = trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shownKey(patternOfKey(subject))}`}` : '';
+  const of =
+    trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shownKey(patternOfKey(subject))}`}` : '';
   return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
 }
 
@@ -181,9 +237,24 @@ function movedLines(trends: Trends, groups: readonly EntryGroup[], width: number
   const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
   const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
   if (moved.length === 0) return [];
-  const lines = ['', ...wrap(`Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`, width)];
-  for (const m of moved.slice(0, MOVED_SHOWN)) lines.push(...indented(stepSentence(m.subject, m.trend, unitOfKind(m.kind), trends), width, '  ', '    '));
-  if (moved.length > MOVED_SHOWN) lines.push(...indented(`…${plural(moved.length - MOVED_SHOWN, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '));
+  const lines = [
+    '',
+    ...wrap(
+      `Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`,
+      width,
+    ),
+  ];
+  for (const m of moved.slice(0, MOVED_SHOWN))
+    lines.push(...indented(stepSentence(m.subject, m.trend, unitOfKind(m.kind), trends), width, '  ', '    '));
+  if (moved.length > MOVED_SHOWN)
+    lines.push(
+      ...indented(
+        `…${plural(moved.length - MOVED_SHOWN, 'more')}: ascend-memory-gate history show lists them`,
+        width,
+        '  ',
+        '    ',
+      ),
+    );
   return lines;
 }
 
@@ -201,11 +272,27 @@ function tableRow(group: EntryGroup, notes: string[], trends: Trends | undefined
   const trend = rowTrend(group, trends, refer);
   const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
   if (!isRollUp(group)) {
-    return { severity: group.severity, status, key: shownKey(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
+    return {
+      severity: group.severity,
+      status,
+      key: shownKey(worst.key),
+      transition: formatTransition(worst),
+      change: formatChange(worst),
+      detail: null,
+      trend,
+    };
   }
   const percent = medianPercent(group);
   const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-  return { severity: group.severity, status, key: shownKey(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
+  return {
+    severity: group.severity,
+    status,
+    key: shownKey(group.pattern),
+    transition: formatTransition(worst),
+    change: formatChange(worst),
+    detail,
+    trend,
+  };
 }
 
 /**
@@ -214,7 +301,8 @@ function tableRow(group: EntryGroup, notes: string[], trends: Trends | undefined
  */
 function verdictTable(rows: TableRow[], width: number, paint: (code: string, text: string) => string): string[] {
   const headers = ['STATUS', 'KEY', 'BASELINE → CURRENT', 'Δ (Δ%)'];
-  const col = (get: (r: TableRow) => string, header: string): number => rows.reduce((w, r) => Math.max(w, displayWidth(get(r))), displayWidth(header));
+  const col = (get: (r: TableRow) => string, header: string): number =>
+    rows.reduce((w, r) => Math.max(w, displayWidth(get(r))), displayWidth(header));
   const statusWidth = col((r) => r.status, headers[0] as string);
   let transitionWidth = col((r) => r.transition, headers[2] as string);
   const changeWidth = col((r) => r.change, headers[3] as string);
@@ -226,9 +314,17 @@ function verdictTable(rows: TableRow[], width: number, paint: (code: string, tex
   }
   const keyWidth = Math.max(1, Math.min(keyNeed, width - fixed));
   const distinct = distinctFrom(rows.map((r) => r.key));
-  const line = (status: string, key: string, transition: string, change: string, paintStatus?: (s: string) => string, index?: number): string => {
+  const line = (
+    status: string,
+    key: string,
+    transition: string,
+    change: string,
+    paintStatus?: (s: string) => string,
+    index?: number,
+  ): string => {
     const s = padEnd(status, statusWidth);
-    const cut = index === undefined ? truncateMiddle(key, keyWidth) : truncateDistinct(key, keyWidth, distinct[index] ?? 0);
+    const cut =
+      index === undefined ? truncateMiddle(key, keyWidth) : truncateDistinct(key, keyWidth, distinct[index] ?? 0);
     const parts = [paintStatus ? paintStatus(s) : s, padEnd(cut, keyWidth)];
     if (transitionWidth > 0) parts.push(padStart(transition, transitionWidth));
     parts.push(padStart(change, changeWidth));
@@ -237,8 +333,10 @@ function verdictTable(rows: TableRow[], width: number, paint: (code: string, tex
   const out = [line(headers[0] as string, headers[1] as string, headers[2] as string, headers[3] as string)];
   rows.forEach((r, index) => {
     out.push(line(r.status, r.key, r.transition, r.change, (s) => paint(severityColor(r.severity), s), index));
-    if (r.detail !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
-    if (r.trend !== null) out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
+    if (r.detail !== null)
+      out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.detail}`, width));
+    if (r.trend !== null)
+      out.push(truncateEnd(`${' '.repeat(Math.min(statusWidth + GAP.length, 4))}${r.trend}`, width));
   });
   return out;
 }
@@ -322,7 +420,8 @@ export function truncateMiddle(text: string, width: number): string {
   if (width <= 1) return '…'.slice(0, width);
   // A shortened name keeps its hash, the one that finds it in report.json and JUnit.
   const suffix = SHORTENED_SUFFIX.exec(text)?.[1];
-  if (suffix !== undefined && width >= 2 * suffix.length) return `${truncateMiddle(text.slice(0, -suffix.length), width - suffix.length)}${suffix}`;
+  if (suffix !== undefined && width >= 2 * suffix.length)
+    return `${truncateMiddle(text.slice(0, -suffix.length), width - suffix.length)}${suffix}`;
   const chars = [...text];
   const keep = width - 1;
   const headWidth = Math.ceil(keep / 2);
@@ -352,7 +451,9 @@ function truncateEnd(text: string, width: number): string {
 
 /** Words wrapped to the width, the first line indented by `first`, the others by `rest`. */
 export function indented(text: string, width: number, first: string, rest: string): string[] {
-  return wrap(text, Math.max(1, width - first.length), ' '.repeat(Math.max(0, rest.length - first.length))).map((line) => `${first}${line}`);
+  return wrap(text, Math.max(1, width - first.length), ' '.repeat(Math.max(0, rest.length - first.length))).map(
+    (line) => `${first}${line}`,
+  );
 }
 
 /** Words wrapped to the width, continuation lines indented; a word longer than a line is cut in the middle. */
@@ -391,11 +492,13 @@ export function renderSnapshotTable(snapshot: Snapshot, width?: number): string 
     const metrics = Object.entries(metricsOf(snapshot, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]));
     if (metrics.length === 0) {
       // The two historic sections always say so; others appear only when a run has them.
-      if (declaration.name === 'modules' || declaration.name === 'kernels') lines.push(`${declaration.title}: none`, '');
+      if (declaration.name === 'modules' || declaration.name === 'kernels')
+        lines.push(`${declaration.title}: none`, '');
       continue;
     }
     lines.push(`${declaration.title} (${formatCount(metrics.length)})`);
-    if (declaration.tableNote !== undefined) lines.push(...(width === undefined ? [declaration.tableNote] : wrap(declaration.tableNote, width)));
+    if (declaration.tableNote !== undefined)
+      lines.push(...(width === undefined ? [declaration.tableNote] : wrap(declaration.tableNote, width)));
     const others = Object.keys(declaration.fields).filter((f) => f !== declaration.value);
     const columns: Column[] = [
       { header: 'KEY', align: 'left' },
@@ -413,14 +516,23 @@ export function renderSnapshotTable(snapshot: Snapshot, width?: number): string 
     let kept = columns.length;
     if (width !== undefined) {
       // Columns after the key, from the last, until the rest leaves the key at least MIN_KEY_WIDTH columns.
-      const cellWidth = (i: number): number => rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(columns[i]?.header ?? ''));
-      const need = (n: number): number => Array.from({ length: n - 1 }, (_, i) => cellWidth(i + 1) + GAP.length).reduce((a, b) => a + b, 0);
+      const cellWidth = (i: number): number =>
+        rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(columns[i]?.header ?? ''));
+      const need = (n: number): number =>
+        Array.from({ length: n - 1 }, (_, i) => cellWidth(i + 1) + GAP.length).reduce((a, b) => a + b, 0);
       while (kept > 2 && need(kept) + MIN_KEY_WIDTH > width) kept--;
     }
-    const table = alignedTable(columns.slice(0, kept), rows.map((r) => r.slice(0, kept)), { flexColumn: 0, width });
+    const table = alignedTable(
+      columns.slice(0, kept),
+      rows.map((r) => r.slice(0, kept)),
+      { flexColumn: 0, width },
+    );
     lines.push(...(width === undefined ? table : table.map((line) => clip(line, width))));
     if (kept < columns.length) {
-      const left = columns.slice(kept).map((c) => c.header).join(', ');
+      const left = columns
+        .slice(kept)
+        .map((c) => c.header)
+        .join(', ');
       lines.push(...wrap(`Left out to fit ${width} columns: ${left} (parse --json has every field).`, width ?? 80));
     }
     lines.push('');
@@ -433,7 +545,10 @@ export function renderSnapshotTable(snapshot: Snapshot, width?: number): string 
   const failing = devices.filter(([, n]) => n > 0);
   const failures =
     failing.length > 0
-      ? `${failing.slice(0, 8).map(([d, n]) => `${shown(d)} ${formatCount(n)}`).join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
+      ? `${failing
+          .slice(0, 8)
+          .map(([d, n]) => `${shown(d)} ${formatCount(n)}`)
+          .join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
       : devices.length > 0
         ? `none on ${plural(devices.length, 'device')}`
         : hasNoMetrics(snapshot)
@@ -459,17 +574,25 @@ interface Cell {
  * Columns padded to their widest cell. The flex column (the key) is capped; a wider key is printed whole, ending its
  * line, and the row's remaining cells continue on the next line under their columns.
  */
-function alignedTable(columns: Column[], rows: Cell[][], layout: { flexColumn: number; width: number | undefined }): string[] {
+function alignedTable(
+  columns: Column[],
+  rows: Cell[][],
+  layout: { flexColumn: number; width: number | undefined },
+): string[] {
   const widths = columns.map((column, i) =>
     rows.reduce((w, row) => Math.max(w, displayWidth(row[i]?.text ?? '')), displayWidth(column.header)),
   );
-  const others = widths.reduce((sum, w, i) => (i === layout.flexColumn ? sum : sum + w), 0) + GAP.length * (columns.length - 1);
+  const others =
+    widths.reduce((sum, w, i) => (i === layout.flexColumn ? sum : sum + w), 0) + GAP.length * (columns.length - 1);
   const cap = layout.width === undefined ? DEFAULT_KEY_WIDTH : Math.max(MIN_KEY_WIDTH, layout.width - others);
   // The column is as wide as the widest key that fits the cap: the keys that do not fit never widen it.
-  const flexWidth = rows.reduce((w, row) => {
-    const keyWidth = displayWidth(row[layout.flexColumn]?.text ?? '');
-    return keyWidth <= cap ? Math.max(w, keyWidth) : w;
-  }, displayWidth(columns[layout.flexColumn]?.header ?? ''));
+  const flexWidth = rows.reduce(
+    (w, row) => {
+      const keyWidth = displayWidth(row[layout.flexColumn]?.text ?? '');
+      return keyWidth <= cap ? Math.max(w, keyWidth) : w;
+    },
+    displayWidth(columns[layout.flexColumn]?.header ?? ''),
+  );
   widths[layout.flexColumn] = flexWidth;
 
   const pad = (text: string, i: number): string => {
@@ -485,7 +608,12 @@ function alignedTable(columns: Column[], rows: Cell[][], layout: { flexColumn: n
       })
       .join(GAP);
 
-  const out = [columns.map((c, i) => pad(c.header, i)).join(GAP).trimEnd()];
+  const out = [
+    columns
+      .map((c, i) => pad(c.header, i))
+      .join(GAP)
+      .trimEnd(),
+  ];
   for (const cells of rows) {
     const flexCell = cells[layout.flexColumn];
     if (flexCell === undefined || displayWidth(flexCell.text) <= flexWidth) {

@@ -36,7 +36,10 @@ interface DeviceLines {
  * reserved), the timelines on the `trace` axis of each device, the figures drawn widest first (reserved as the area
  * behind, allocated in front, the gap between them is what the program did not hold), the allocated peak marked.
  */
-export function traceTimelinesHtml(series: Readonly<Record<string, Readonly<Record<string, Series>>>> | undefined, entries: readonly Entry[]): string[] {
+export function traceTimelinesHtml(
+  series: Readonly<Record<string, Readonly<Record<string, Series>>>> | undefined,
+  entries: readonly Entry[],
+): string[] {
   if (series === undefined) return [];
   const out: string[] = [];
   for (const declaration of SECTIONS) {
@@ -52,7 +55,12 @@ export function traceTimelinesHtml(series: Readonly<Record<string, Readonly<Reco
       if (s.axis !== 'trace' || device === null || index === -1 || s.points.length === 0) continue;
       let lines = devices.get(device);
       if (lines === undefined) devices.set(device, (lines = { device, lines: [], caption: null, flagged: false }));
-      lines.lines.push({ figure, title: (figures[index] as { title: string }).title, series: s, color: FIGURE_COLORS[index % FIGURE_COLORS.length] as (typeof FIGURE_COLORS)[number] });
+      lines.lines.push({
+        figure,
+        title: (figures[index] as { title: string }).title,
+        series: s,
+        color: FIGURE_COLORS[index % FIGURE_COLORS.length] as (typeof FIGURE_COLORS)[number],
+      });
     }
     if (devices.size === 0) continue;
     const firstFigure = (figures[0] as { figure: string }).figure;
@@ -61,15 +69,29 @@ export function traceTimelinesHtml(series: Readonly<Record<string, Readonly<Reco
       const lines = devices.get(splitDevice(entry.key).device ?? '');
       if (lines === undefined) continue;
       if (entry.severity !== 'ok') lines.flagged = true;
-      if (lines.caption === null && entry.key.endsWith(`/${firstFigure}`) && entry.note !== undefined && entry.status !== 'fragmented') lines.caption = entry.note;
+      if (
+        lines.caption === null &&
+        entry.key.endsWith(`/${firstFigure}`) &&
+        entry.note !== undefined &&
+        entry.status !== 'fragmented'
+      )
+        lines.caption = entry.note;
     }
     const all = [...devices.values()].sort((a, b) => compareKeys(a.device, b.device));
     const drawn =
-      all.length <= MAX_TIMELINES ? all : [...all].sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device)).slice(0, MAX_TIMELINES).sort((a, b) => compareKeys(a.device, b.device));
+      all.length <= MAX_TIMELINES
+        ? all
+        : [...all]
+            .sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device))
+            .slice(0, MAX_TIMELINES)
+            .sort((a, b) => compareKeys(a.device, b.device));
     out.push('<section id="timelines">', `<h2>${text(declaration.title)} over the trace</h2>`);
     out.push(legend(drawn));
     for (const lines of drawn) out.push(deviceFigure(lines));
-    const scope = drawn.length < all.length ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. ` : '';
+    const scope =
+      drawn.length < all.length
+        ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. `
+        : '';
     out.push(
       `<p class="note">${text(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`,
       '</section>',
@@ -100,7 +122,9 @@ function deviceFigure(d: DeviceLines): string {
   const y = (v: number): number => MARGIN.top + plotH - (Math.max(0, v) / topBytes) * plotH;
   const shown = text(d.device);
   const out: string[] = [];
-  const labels = d.lines.map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`).join(', ');
+  const labels = d.lines
+    .map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`)
+    .join(', ');
   out.push(
     `<svg class="trace-timeline" viewBox="0 0 ${WIDTH} ${HEIGHT}" style="width:100%;max-width:${WIDTH}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`,
   );
@@ -108,15 +132,26 @@ function deviceFigure(d: DeviceLines): string {
   for (let i = 0; i <= steps; i++) {
     const units = scale.step * i;
     const gy = y(units * scale.unitBytes);
-    out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
-    if (i % 2 === 0 || steps <= 4) out.push(`<text x="${n(MARGIN.left - 6)}" y="${n(gy + 4)}" text-anchor="end" font-size="12" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
+    out.push(
+      `<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`,
+    );
+    if (i % 2 === 0 || steps <= 4)
+      out.push(
+        `<text x="${n(MARGIN.left - 6)}" y="${n(gy + 4)}" text-anchor="end" font-size="12" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`,
+      );
   }
   // Widest behind: the figure with the largest values first.
-  const order = [...d.lines].sort((a, b) => Math.max(...b.series.points.map((p) => p[1])) - Math.max(...a.series.points.map((p) => p[1])));
+  const order = [...d.lines].sort(
+    (a, b) => Math.max(...b.series.points.map((p) => p[1])) - Math.max(...a.series.points.map((p) => p[1])),
+  );
   for (const l of order) {
     const path = stepPath(l.series, x, y);
-    out.push(`<path d="${path} L${n(x(lastX(l.series)))},${n(y(0))} L${n(x(0))},${n(y(0))} Z" fill="${l.color.fill}" stroke="none"/>`);
-    out.push(`<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text(`${d.device} · ${l.title}`)}</title></path>`);
+    out.push(
+      `<path d="${path} L${n(x(lastX(l.series)))},${n(y(0))} L${n(x(0))},${n(y(0))} Z" fill="${l.color.fill}" stroke="none"/>`,
+    );
+    out.push(
+      `<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text(`${d.device} · ${l.title}`)}</title></path>`,
+    );
   }
   const first = d.lines.find((l) => l.color === FIGURE_COLORS[0]) ?? d.lines[0];
   if (first !== undefined) {
@@ -125,14 +160,23 @@ function deviceFigure(d: DeviceLines): string {
     const py = y(peak[1]);
     const label = `peak ${formatBytes(peak[1])}`;
     const anchor = px > WIDTH - 120 ? 'end' : 'start';
-    out.push(`<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`);
-    out.push(`<text x="${n(anchor === 'end' ? px - 6 : px + 6)}" y="${n(Math.max(MARGIN.top + 10, py - 5))}" text-anchor="${anchor}" font-size="12" fill="#1f2328">${escapeHtml(label)}</text>`);
+    out.push(
+      `<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`,
+    );
+    out.push(
+      `<text x="${n(anchor === 'end' ? px - 6 : px + 6)}" y="${n(Math.max(MARGIN.top + 10, py - 5))}" text-anchor="${anchor}" font-size="12" fill="#1f2328">${escapeHtml(label)}</text>`,
+    );
   }
   out.push(`<text x="${n(MARGIN.left)}" y="${HEIGHT - 8}" font-size="12" fill="#444">0</text>`);
-  out.push(`<text x="${n(WIDTH - MARGIN.right)}" y="${HEIGHT - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`);
-  out.push(`<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`);
+  out.push(
+    `<text x="${n(WIDTH - MARGIN.right)}" y="${HEIGHT - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`,
+  );
+  out.push(
+    `<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`,
+  );
   out.push('</svg>');
-  const caption = d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text(d.caption)}</figcaption>`;
+  const caption =
+    d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text(d.caption)}</figcaption>`;
   return `<figure class="chart">\n${out.join('\n')}${caption}\n</figure>`;
 }
 

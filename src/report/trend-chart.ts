@@ -49,34 +49,47 @@ export function renderTrendSvg(chart: TrendChart): string {
   const y = (v: number): number => TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
   const f = (v: number): string => v.toFixed(1);
   const parts: string[] = [];
-  parts.push(`<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-label="${text(`${chart.label}: ${n} runs`)}" xmlns="http://www.w3.org/2000/svg">`);
+  parts.push(
+    `<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-label="${text(`${chart.label}: ${n} runs`)}" xmlns="http://www.w3.org/2000/svg">`,
+  );
   parts.push(`<rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="#f6f8fa"/>`);
   // Axis labels: the range's ends, the first and last commit.
   // Ends that read the same at one decimal (6 MiB on 1.9 GiB): the top says how far above the bottom it is.
   const bottom = trendValue(Math.round(lo), unit);
   const top = trendValue(Math.round(hi), unit);
-  parts.push(`<text x="${LEFT - 6}" y="${f(TOP + 10)}" text-anchor="end" class="axis">${text(top === bottom ? `+${trendValue(Math.round(hi - lo), unit)}` : top)}</text>`);
+  parts.push(
+    `<text x="${LEFT - 6}" y="${f(TOP + 10)}" text-anchor="end" class="axis">${text(top === bottom ? `+${trendValue(Math.round(hi - lo), unit)}` : top)}</text>`,
+  );
   parts.push(`<text x="${LEFT - 6}" y="${f(TOP + plotH)}" text-anchor="end" class="axis">${text(bottom)}</text>`);
   if (n > 0) {
     parts.push(`<text x="${LEFT}" y="${HEIGHT - 8}" class="axis">${text(shortSha(points[0]?.commit ?? ''))}</text>`);
-    if (n > 1) parts.push(`<text x="${LEFT + plotW}" y="${HEIGHT - 8}" text-anchor="end" class="axis">${text(shortSha(points[n - 1]?.commit ?? ''))}</text>`);
+    if (n > 1)
+      parts.push(
+        `<text x="${LEFT + plotW}" y="${HEIGHT - 8}" text-anchor="end" class="axis">${text(shortSha(points[n - 1]?.commit ?? ''))}</text>`,
+      );
   }
   // Where the baseline file or the environment changed: a vertical line at that run, its reason on hover.
   for (let p = 1; p < n; p++) {
     const before = points[p - 1] as PointMeta;
     const now = points[p] as PointMeta;
     if (before.baseline !== now.baseline) {
-      parts.push(`<line class="marker baseline-update" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="1.5" stroke-dasharray="4 3"><title>${text(`baseline updated at ${shortSha(now.commit)}`)}</title></line>`);
+      parts.push(
+        `<line class="marker baseline-update" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="1.5" stroke-dasharray="4 3"><title>${text(`baseline updated at ${shortSha(now.commit)}`)}</title></line>`,
+      );
     }
     const changes = environmentChanges(before.environment, now.environment);
     if (changes.length > 0) {
       const what = changes.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
-      parts.push(`<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text(`environment changed at ${shortSha(now.commit)}: ${what}`)}</title></line>`);
+      parts.push(
+        `<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text(`environment changed at ${shortSha(now.commit)}: ${what}`)}</title></line>`,
+      );
     }
   }
   if (chart.baseline !== undefined) {
     const by = f(y(chart.baseline));
-    parts.push(`<line class="baseline" x1="${LEFT}" x2="${LEFT + plotW}" y1="${by}" y2="${by}" stroke="${BASELINE_COLOR}" stroke-width="1.5" stroke-dasharray="6 4"><title>${text(`baseline ${trendValue(chart.baseline, unit)}`)}</title></line>`);
+    parts.push(
+      `<line class="baseline" x1="${LEFT}" x2="${LEFT + plotW}" y1="${by}" y2="${by}" stroke="${BASELINE_COLOR}" stroke-width="1.5" stroke-dasharray="6 4"><title>${text(`baseline ${trendValue(chart.baseline, unit)}`)}</title></line>`,
+    );
   }
   // The line through consecutive runs that have the figure; a run without it breaks the line.
   let path = '';

@@ -48,17 +48,26 @@ export function shortSha(sha: string): string {
 
 /** "14 runs ago", "the latest run". */
 export function runsAgo(step: StepNote): string {
-  return step.runsAgo === 0 ? 'the latest run' : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
+  return step.runsAgo === 0
+    ? 'the latest run'
+    : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
 }
 
 /**
  * What else happened at the step's run: "CANN toolkit 8.3 → 9.0 at the same run; the baseline changed at the same run".
  * Plain text by default; `value` and `label` format the environment's values and item names for another medium.
  */
-export function stepContext(step: StepNote, value: (text: string) => string = (t) => t, label: (text: string) => string = (t) => t): string | null {
+export function stepContext(
+  step: StepNote,
+  value: (text: string) => string = (t) => t,
+  label: (text: string) => string = (t) => t,
+): string | null {
   const parts: string[] = [];
   if (step.environment.length > 0) {
-    const changes = step.environment.map((c) => `${label(environmentLabel(c.item))} ${c.baseline === null ? '(unset)' : value(c.baseline)} → ${c.current === null ? '(unset)' : value(c.current)}`);
+    const changes = step.environment.map(
+      (c) =>
+        `${label(environmentLabel(c.item))} ${c.baseline === null ? '(unset)' : value(c.baseline)} → ${c.current === null ? '(unset)' : value(c.current)}`,
+    );
     parts.push(`${changes.join('; ')} at the same run`);
   }
   if (step.baselineChanged) parts.push('the baseline changed at the same run');

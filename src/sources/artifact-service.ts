@@ -77,7 +77,11 @@ export function isTransient(error: unknown): boolean {
 function describeError(error: unknown): string {
   if (error instanceof RequestFailed) return error.message;
   let message = error instanceof Error ? error.message : String(error);
-  for (let e: unknown = error instanceof Error ? error.cause : undefined, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+  for (
+    let e: unknown = error instanceof Error ? error.cause : undefined, depth = 0;
+    e instanceof Error && depth < 4;
+    e = e.cause, depth++
+  ) {
     message = `${message} (${e.message})`;
   }
   return message;
@@ -98,7 +102,10 @@ export async function withRetries<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException(`no answer in ${policy.timeoutMs} ms`, 'TimeoutError')), policy.timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`no answer in ${policy.timeoutMs} ms`, 'TimeoutError')),
+      policy.timeoutMs,
+    );
     try {
       return await operation(controller.signal);
     } catch (error) {
@@ -133,14 +140,23 @@ function record(value: unknown): Record<string, unknown> {
 }
 
 /** Streams `url` to `file`, restarting the idle timer on every chunk; returns the bytes written. Each write is awaited: a failed attempt leaves nothing in flight to land in the next one's file. */
-export async function streamToFile(url: string, file: string, signal: AbortSignal, idleMs: number, what: string): Promise<number> {
+export async function streamToFile(
+  url: string,
+  file: string,
+  signal: AbortSignal,
+  idleMs: number,
+  what: string,
+): Promise<number> {
   const idle = new AbortController();
   const stalled = (): void => idle.abort(new DOMException(`no data for ${idleMs} ms`, 'TimeoutError'));
   let timer = setTimeout(stalled, idleMs);
   const out = await open(file, 'w');
   let bytes = 0;
   try {
-    const response = await fetch(url, { signal: AbortSignal.any([signal, idle.signal]), headers: { 'user-agent': USER_AGENT } });
+    const response = await fetch(url, {
+      signal: AbortSignal.any([signal, idle.signal]),
+      headers: { 'user-agent': USER_AGENT },
+    });
     if (!response.ok || response.body === null) {
       await response.body?.cancel();
       throw new HttpStatusError(response.status, what);
@@ -178,7 +194,8 @@ export function backendIdsFromToken(token: string): { run: string; job: string }
   }
   for (const scope of scp.split(' ')) {
     const parts = scope.split(':');
-    if (parts.length === 3 && parts[0] === 'Actions.Results' && parts[1] && parts[2]) return { run: parts[1], job: parts[2] };
+    if (parts.length === 3 && parts[0] === 'Actions.Results' && parts[1] && parts[2])
+      return { run: parts[1], job: parts[2] };
   }
   throw new InputError('ACTIONS_RUNTIME_TOKEN grants no workflow run (no Actions.Results scope)');
 }
@@ -187,9 +204,17 @@ export function backendIdsFromToken(token: string): { run: string; job: string }
 export function resultsService(env: NodeJS.ProcessEnv, policy: RetryPolicy): ArtifactService {
   const base = env.ACTIONS_RESULTS_URL;
   const token = env.ACTIONS_RUNTIME_TOKEN;
-  if (!base || !token) throw new InputError("this run's artifacts need ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN: run the Action inside a workflow job, or set 'run-id'");
+  if (!base || !token)
+    throw new InputError(
+      "this run's artifacts need ACTIONS_RESULTS_URL and ACTIONS_RUNTIME_TOKEN: run the Action inside a workflow job, or set 'run-id'",
+    );
   const ids = backendIdsFromToken(token);
-  const call = (method: string, body: Record<string, unknown>, what: string, onRetry: RetryListener): Promise<unknown> =>
+  const call = (
+    method: string,
+    body: Record<string, unknown>,
+    what: string,
+    onRetry: RetryListener,
+  ): Promise<unknown> =>
     withRetries(what, policy, onRetry, (signal) =>
       fetchJson(
         new URL(`twirp/github.actions.results.api.v1.ArtifactService/${method}`, base).href,
@@ -209,12 +234,20 @@ export function resultsService(env: NodeJS.ProcessEnv, policy: RetryPolicy): Art
       const items = Array.isArray(reply.artifacts) ? reply.artifacts : [];
       return items.map((item) => {
         const a = record(item);
-        return { name: String(a.name ?? ''), id: Number(a.database_id), size: Number(a.size ?? 0), createdAt: Date.parse(String(a.created_at ?? '')) || 0 };
+        return {
+          name: String(a.name ?? ''),
+          id: Number(a.database_id),
+          size: Number(a.size ?? 0),
+          createdAt: Date.parse(String(a.created_at ?? '')) || 0,
+        };
       });
     },
     async zipUrl(artifact, onRetry) {
-      const reply = record(await call('GetSignedArtifactURL', { name: artifact.name }, `artifact '${artifact.name}'`, onRetry));
-      if (typeof reply.signed_url !== 'string') throw new InputError(`artifact '${artifact.name}': the results service gave no download URL`);
+      const reply = record(
+        await call('GetSignedArtifactURL', { name: artifact.name }, `artifact '${artifact.name}'`, onRetry),
+      );
+      if (typeof reply.signed_url !== 'string')
+        throw new InputError(`artifact '${artifact.name}': the results service gave no download URL`);
       return reply.signed_url;
     },
   };
@@ -245,13 +278,23 @@ export function restService(
         const what = `listing the artifacts (page ${page})`;
         const reply = record(
           await withRetries(what, policy, onRetry, (signal) =>
-            fetchJson(`${repoUrl}/actions/runs/${run.runId}/artifacts?per_page=${PAGE_SIZE}&page=${page}`, { headers }, what, signal),
+            fetchJson(
+              `${repoUrl}/actions/runs/${run.runId}/artifacts?per_page=${PAGE_SIZE}&page=${page}`,
+              { headers },
+              what,
+              signal,
+            ),
           ),
         );
         const items = Array.isArray(reply.artifacts) ? reply.artifacts : [];
         for (const item of items) {
           const a = record(item);
-          listed.push({ name: String(a.name ?? ''), id: Number(a.id), size: Number(a.size_in_bytes ?? 0), createdAt: Date.parse(String(a.created_at ?? '')) || 0 });
+          listed.push({
+            name: String(a.name ?? ''),
+            id: Number(a.id),
+            size: Number(a.size_in_bytes ?? 0),
+            createdAt: Date.parse(String(a.created_at ?? '')) || 0,
+          });
         }
         const total = Number(reply.total_count ?? 0);
         if (items.length < PAGE_SIZE || listed.length >= total) return listed;
@@ -260,7 +303,11 @@ export function restService(
     async zipUrl(artifact, onRetry) {
       const what = `artifact '${artifact.name}'`;
       return withRetries(what, policy, onRetry, async (signal) => {
-        const response = await fetch(`${repoUrl}/actions/artifacts/${artifact.id}/zip`, { headers, redirect: 'manual', signal });
+        const response = await fetch(`${repoUrl}/actions/artifacts/${artifact.id}/zip`, {
+          headers,
+          redirect: 'manual',
+          signal,
+        });
         await response.body?.cancel();
         const location = response.headers.get('location');
         if (response.status !== 302 || !location) throw new HttpStatusError(response.status, what);
@@ -275,7 +322,8 @@ export function latestOfEachName(artifacts: ListedArtifact[]): ListedArtifact[] 
   const newest = new Map<string, ListedArtifact>();
   for (const a of artifacts) {
     const seen = newest.get(a.name);
-    if (!seen || a.createdAt > seen.createdAt || (a.createdAt === seen.createdAt && a.id > seen.id)) newest.set(a.name, a);
+    if (!seen || a.createdAt > seen.createdAt || (a.createdAt === seen.createdAt && a.id > seen.id))
+      newest.set(a.name, a);
   }
   return [...newest.values()];
 }

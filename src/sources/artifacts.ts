@@ -83,10 +83,16 @@ export interface FanIn {
 export type Logger = (message: string) => void;
 
 /** Lists, filters and downloads `concurrency` at a time, each zip extracted as soon as it is on disk; an empty match is an error that lists what the run does have. */
-export async function downloadArtifacts(request: ArtifactRequest, log: Logger = () => {}, warn: Logger = log): Promise<FanIn> {
+export async function downloadArtifacts(
+  request: ArtifactRequest,
+  log: Logger = () => {},
+  warn: Logger = log,
+): Promise<FanIn> {
   const env = request.env ?? process.env;
   const policy = request.retry ?? DEFAULT_RETRY;
-  const service: ArtifactService = request.crossRun ? restService(request.crossRun, env, policy) : resultsService(env, policy);
+  const service: ArtifactService = request.crossRun
+    ? restService(request.crossRun, env, policy)
+    : resultsService(env, policy);
   let retries = 0;
   const onRetry: RetryListener = (what, attempt, reason, delayMs) => {
     retries++;
@@ -95,7 +101,9 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
 
   const started = Date.now();
   const artifacts = await service.list(onRetry).catch((error: unknown) => {
-    throw new InputError(`cannot list the artifacts of ${service.where}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new InputError(
+      `cannot list the artifacts of ${service.where}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   const matchers = request.patterns.map((p) => picomatch(p, { dot: true }));
   const selected = latestOfEachName(artifacts)
@@ -112,7 +120,12 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
   // An artifact listed as larger than allowed is not downloaded at all.
   const tooBig = (a: ListedArtifact): boolean => request.maxBytes !== undefined && a.size > request.maxBytes;
   for (const a of selected.filter(tooBig)) {
-    failed.push({ name: a.name, id: a.id, refused: true, reason: `it is ${formatBytes(a.size)}, more than the ${formatBytes(request.maxBytes ?? 0)} allowed` });
+    failed.push({
+      name: a.name,
+      id: a.id,
+      refused: true,
+      reason: `it is ${formatBytes(a.size)}, more than the ${formatBytes(request.maxBytes ?? 0)} allowed`,
+    });
   }
   const wanted = selected.filter((a) => !tooBig(a));
 
@@ -123,7 +136,10 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
   await mkdir(staging, { recursive: true });
   const targets = folderNames(wanted);
   const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_DOWNLOAD_CONCURRENCY, wanted.length));
-  if (wanted.length > 0) log(`Downloading ${wanted.length} artifact(s) (${formatBytes(sum(wanted.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`);
+  if (wanted.length > 0)
+    log(
+      `Downloading ${wanted.length} artifact(s) (${formatBytes(sum(wanted.map((a) => a.size)))}) from ${service.where}, ${concurrency} at a time`,
+    );
 
   const downloaded: (DownloadedArtifact | undefined)[] = [];
   let done = 0;
@@ -139,10 +155,16 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
         return streamToFile(url, zip, signal, policy.timeoutMs, what);
       });
       // The zip is extracted by us: entry names are not trusted (zip-slip).
-      const { files, refused, collided } = await extractZipSafely(zip, target, { maxBytes: request.maxBytes, maxInflation: request.maxInflation });
+      const { files, refused, collided } = await extractZipSafely(zip, target, {
+        maxBytes: request.maxBytes,
+        maxInflation: request.maxInflation,
+      });
       await rm(zip, { force: true });
       if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
-      if (collided.length > 0) warn(skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'));
+      if (collided.length > 0)
+        warn(
+          skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'),
+        );
       bytes += size;
       downloaded[index] = { name: artifact.name, id: artifact.id, path: target };
       log(`[${++done}/${wanted.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
@@ -167,7 +189,11 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
     if ((request.missing ?? 'fail') === 'fail') {
       // The advice only where there are others to gate.
       const advice = failed.length < selected.length ? " Set 'missing-artifacts: warn' to gate the others." : '';
-      throw new ArtifactsFailed(`${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}.${advice}`, failed, service.where);
+      throw new ArtifactsFailed(
+        `${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}.${advice}`,
+        failed,
+        service.where,
+      );
     }
     warn(`${failed.length} of ${selected.length} artifact(s) missing, gated without them: ${list}`);
   }
@@ -175,7 +201,11 @@ export async function downloadArtifacts(request: ArtifactRequest, log: Logger = 
 }
 
 /** Runs `work` over the items, at most `limit` at once, in list order. */
-async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+async function forEachBounded<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

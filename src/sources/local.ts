@@ -82,7 +82,9 @@ export async function resolveInputs(
   }
   for (const spec of included) {
     if (spec.trim() === '') {
-      throw new UsageError(`${flag} was given an empty path (an unset variable?): name a file, a folder or a glob ('.' for the working folder)`);
+      throw new UsageError(
+        `${flag} was given an empty path (an unset variable?): name a file, a folder or a glob ('.' for the working folder)`,
+      );
     }
     const abs = path.resolve(cwd, spec);
     let info: Stats | null = null;
@@ -90,14 +92,22 @@ export async function resolveInputs(
       info = await stat(abs);
     } catch (error) {
       const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError(`${flag} ${fileSystemFailure(error) ?? String(error)}`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        throw new UsageError(`${flag} ${fileSystemFailure(error) ?? String(error)}`);
     }
     if (info?.isDirectory()) {
       for (const file of await searchDirectory(abs, kind, failed)) add(file, false);
     } else if (info !== null) {
       add(abs, true);
     } else if (isDynamicPattern(spec)) {
-      const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true, fs: recordingFs(failed) });
+      const matches = await glob(spec, {
+        cwd,
+        absolute: true,
+        onlyFiles: false,
+        dot: true,
+        followSymbolicLinks: true,
+        fs: recordingFs(failed),
+      });
       if (matches.length === 0) throw new UsageError(`${flag} pattern '${spec}' matches no file`);
       for (const match of matches.sort()) {
         const m = await stat(match).catch(() => null);
@@ -110,7 +120,9 @@ export async function resolveInputs(
   }
   for (const folder of failed) {
     const why = fileSystemFailure(folder.error)?.replace(/^.*?: cannot \w+ it: /, '') ?? folder.error.message;
-    onWarning(`${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`);
+    onWarning(
+      `${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`,
+    );
   }
   const kept = exclusions.length === 0 ? found : leaveOut(found, exclusions, cwd);
   const sorted = kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -127,7 +139,10 @@ const excludedCounts = new WeakMap<InputFile[], { count: number; by: readonly st
  */
 function leaveOut(files: InputFile[], exclusions: readonly string[], cwd: string): InputFile[] {
   const matchers = exclusions.map((spec) => {
-    const pattern = spec.slice(1).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    const pattern = spec
+      .slice(1)
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, '');
     const absolute = path.isAbsolute(pattern);
     const glob = absolute ? pattern.split(path.sep).join('/') : pattern;
     const matches = picomatch([glob, `${glob}/**`], { dot: true, windows: false });
@@ -172,7 +187,11 @@ interface UnreadableFolder {
  * silence, and a rank whose logs folder is unreadable would vanish from the gate.
  */
 function recordingFs(failed: UnreadableFolder[]): NonNullable<GlobOptions['fs']> {
-  const readdir = ((dir: PathLike, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) =>
+  const readdir = ((
+    dir: PathLike,
+    options: unknown,
+    callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void,
+  ) =>
     fs.readdir(dir, options as { withFileTypes: true }, (error, entries) => {
       if (error) failed.push({ path: String(dir), error });
       callback(error, entries);
@@ -190,11 +209,22 @@ function patternsFor(dir: string, kind: InputKind): readonly string[] {
 
 /** Each file pattern also as `.gz` and `.zst` (`**` + `/*.log.gz`): a compressed input is read like a plain one. Exclusions stay as they are. */
 function withCompressed(patterns: readonly string[]): string[] {
-  return [...patterns.filter((p) => !p.startsWith('!')), ...patterns.filter((p) => !p.startsWith('!')).flatMap((p) => [`${p}.gz`, `${p}.zst`]), ...patterns.filter((p) => p.startsWith('!'))];
+  return [
+    ...patterns.filter((p) => !p.startsWith('!')),
+    ...patterns.filter((p) => !p.startsWith('!')).flatMap((p) => [`${p}.gz`, `${p}.zst`]),
+    ...patterns.filter((p) => p.startsWith('!')),
+  ];
 }
 
 async function searchDirectory(dir: string, kind: InputKind, failed: UnreadableFolder[]): Promise<string[]> {
-  const files = await glob([...patternsFor(dir, kind)], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true, fs: recordingFs(failed) });
+  const files = await glob([...patternsFor(dir, kind)], {
+    cwd: dir,
+    absolute: true,
+    onlyFiles: true,
+    dot: true,
+    followSymbolicLinks: true,
+    fs: recordingFs(failed),
+  });
   return files.map((f) => path.resolve(f));
 }
 
@@ -213,7 +243,10 @@ const SEARCHED_CHARS = 160;
  * (`'run' (--plog, --dump)`), cut after SEARCHED_CHARS with a count of the rest. The globs a folder is searched for
  * are in --help, not here: they made this one line ~900 characters.
  */
-export function describeSearches(specs: SpecsBySource, nameOf: (source: EvidenceSource) => string = (s) => `--${s.option}`): string {
+export function describeSearches(
+  specs: SpecsBySource,
+  nameOf: (source: EvidenceSource) => string = (s) => `--${s.option}`,
+): string {
   const byPath = new Map<string, string[]>();
   for (const source of SOURCES) {
     for (const spec of specs[source.name] ?? []) {
@@ -246,7 +279,8 @@ export async function resolveAllInputs(
   options: { unmatched?: 'fail' | 'warn' | 'ignore'; searchHelp?: string } = {},
 ): Promise<Record<string, InputFile[]>> {
   const files: Record<string, InputFile[]> = {};
-  for (const source of SOURCES) files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd, onWarning, flagOf(source));
+  for (const source of SOURCES)
+    files[source.name] = await resolveInputs(specs[source.name] ?? [], source.name, cwd, onWarning, flagOf(source));
   // A flag that found nothing while another found files would be gated as if it had not been given: say so. (When none
   // found anything, collect says so with what was searched.)
   const found = SOURCES.some((source) => (files[source.name] ?? []).length > 0);
@@ -255,7 +289,10 @@ export async function resolveAllInputs(
     const list = files[source.name] ?? [];
     if (!found || given.length === 0 || list.length > 0 || options.unmatched === 'ignore') continue;
     const excluded = excludedCounts.get(list);
-    const left = excluded === undefined || excluded.count === 0 ? '' : ` (${excluded.count} left out by ${excluded.by.map((e) => `'${e}'`).join(', ')})`;
+    const left =
+      excluded === undefined || excluded.count === 0
+        ? ''
+        : ` (${excluded.count} left out by ${excluded.by.map((e) => `'${e}'`).join(', ')})`;
     const message = `${flagOf(source)} ${given.map((spec) => `'${spec}'`).join(' ')} matched no ${source.label} file${left}: check the path (${options.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}), or leave the flag out`;
     if (options.unmatched === 'warn') onWarning?.(message);
     else throw new UsageError(message);

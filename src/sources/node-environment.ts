@@ -44,7 +44,10 @@ export interface CollectedEnvironment {
  * SOURCE_DATE_EPOCH when it is set (the reproducible-builds convention, so a committed sample can be made again), else
  * now; this machine's host name.
  */
-export function runStamp(env: NodeJS.ProcessEnv = process.env, now: () => Date = () => new Date()): { timestamp: Date; hostname: string } {
+export function runStamp(
+  env: NodeJS.ProcessEnv = process.env,
+  now: () => Date = () => new Date(),
+): { timestamp: Date; hostname: string } {
   const epoch = env.SOURCE_DATE_EPOCH;
   if (epoch !== undefined && epoch !== '' && !/^\d{1,12}$/.test(epoch.trim())) {
     throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got '${epoch}'`);
@@ -74,7 +77,9 @@ export function parseVersionFile(text: string): string | null {
   // The toolkit's own line first; the release name is after the colon: `[7.0.0.5.242:7.0.RC1]`.
   for (const prefix of ['toolkit_', '']) {
     for (const line of text.split(/\r?\n/)) {
-      const running = new RegExp(`^\\s*${prefix}\\w*running_version\\s*=\\s*\\[([^\\]:]*)(?::([^\\]]*))?\\]`).exec(line);
+      const running = new RegExp(`^\\s*${prefix}\\w*running_version\\s*=\\s*\\[([^\\]:]*)(?::([^\\]]*))?\\]`).exec(
+        line,
+      );
       if (running) return (running[2] || running[1] || '').trim() || null;
     }
   }
@@ -105,10 +110,15 @@ export function parseNpuSmi(text: string): { driver: string | null; chip: string
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(stdout);
-    });
+    execFile(
+      command,
+      args,
+      { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
+      (error, stdout) => {
+        if (error) reject(error);
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -124,7 +134,8 @@ const PYTHON_VERSIONS = [
 ].join('\n');
 
 function reason(error: unknown, timeoutMs: number): string {
-  if (error !== null && typeof error === 'object' && 'killed' in error && error.killed) return `no answer in ${timeoutMs} ms`;
+  if (error !== null && typeof error === 'object' && 'killed' in error && error.killed)
+    return `no answer in ${timeoutMs} ms`;
   if (error !== null && typeof error === 'object' && 'code' in error && error.code === 'ENOENT') return 'not installed';
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
@@ -138,14 +149,24 @@ export async function collectEnvironment(options: EnvironmentOptions): Promise<C
 
   const toolkitHomes = env.ASCEND_HOME_PATH
     ? [env.ASCEND_HOME_PATH]
-    : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS).flatMap((root) => [path.join(root, 'ascend-toolkit', 'latest'), path.join(root, 'cann')]);
+    : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS).flatMap((root) => [
+        path.join(root, 'ascend-toolkit', 'latest'),
+        path.join(root, 'cann'),
+      ]);
   const cann = await firstVersion(
-    toolkitHomes.flatMap((home) => [path.join(home, 'version.cfg'), path.join(home, 'version.info'), path.join(home, 'toolkit', 'version.info'), path.join(home, 'compiler', 'version.info')]),
+    toolkitHomes.flatMap((home) => [
+      path.join(home, 'version.cfg'),
+      path.join(home, 'version.info'),
+      path.join(home, 'toolkit', 'version.info'),
+      path.join(home, 'compiler', 'version.info'),
+    ]),
   );
   if (cann) items.cann = cann.version;
   else notes.push(`CANN toolkit: no version.cfg or version.info under ${toolkitHomes.join(', ')}`);
 
-  const roots = env.ASCEND_HOME_PATH ? [path.resolve(env.ASCEND_HOME_PATH, '..', '..'), ...(options.ascendRoots ?? DEFAULT_ASCEND_ROOTS)] : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS);
+  const roots = env.ASCEND_HOME_PATH
+    ? [path.resolve(env.ASCEND_HOME_PATH, '..', '..'), ...(options.ascendRoots ?? DEFAULT_ASCEND_ROOTS)]
+    : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS);
   const driver = await firstVersion(roots.map((root) => path.join(root, 'driver', 'version.info')));
   if (driver) items.driver = driver.version;
   const firmware = await firstVersion(roots.map((root) => path.join(root, 'firmware', 'version.info')));
@@ -187,7 +208,8 @@ function devicesOf(snapshot: Snapshot): string[] {
   const bounds: SegmentBounds = { start: 0, end: 0 };
   for (const declaration of SECTIONS) {
     if (declaration.logicalDevices !== true) continue;
-    for (const key of Object.keys(snapshot.sections[declaration.name] ?? {})) if (findDeviceSegment(key, bounds)) devices.add(key.slice(bounds.start, bounds.end));
+    for (const key of Object.keys(snapshot.sections[declaration.name] ?? {}))
+      if (findDeviceSegment(key, bounds)) devices.add(key.slice(bounds.start, bounds.end));
   }
   return [...devices];
 }

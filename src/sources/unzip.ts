@@ -70,7 +70,9 @@ export function unsafeEntryReason(name: string): string | null {
 function openZip(zipPath: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     // decodeStrings off: yauzl would abort the whole archive on the first bad name; we skip that entry instead.
-    yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => (err ? reject(archiveError(err)) : resolve(zip)));
+    yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) =>
+      err ? reject(archiveError(err)) : resolve(zip),
+    );
   });
 }
 
@@ -88,18 +90,22 @@ function isSystemError(error: unknown): boolean {
 /** yauzl's complaint about the archive as a whole. */
 function archiveError(error: Error): Error {
   if (isSystemError(error)) return error;
-  if (/^End of central directory record signature not found/.test(error.message)) return new ArchiveRefused('it is not a zip archive, or it was cut short');
+  if (/^End of central directory record signature not found/.test(error.message))
+    return new ArchiveRefused('it is not a zip archive, or it was cut short');
   return new ArchiveRefused(`it is not a valid zip archive (${visible(error.message)})`);
 }
 
 /** What went wrong reading one entry's bytes, in the archive's terms. */
 function entryError(error: unknown, name: string): Error {
-  if (error instanceof ArchiveRefused || !(error instanceof Error) || isSystemError(error)) return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof ArchiveRefused || !(error instanceof Error) || isSystemError(error))
+    return error instanceof Error ? error : new Error(String(error));
   // yauzl compares each entry's bytes with the size its headers declare.
   const more = /^too many bytes in the stream\. expected (\d+)/.exec(error.message);
-  if (more) return new ArchiveRefused(`its entry ${shownName(name)} holds more bytes than its header declares (${more[1]})`);
+  if (more)
+    return new ArchiveRefused(`its entry ${shownName(name)} holds more bytes than its header declares (${more[1]})`);
   const fewer = /^not enough bytes in the stream\. expected (\d+)/.exec(error.message);
-  if (fewer) return new ArchiveRefused(`its entry ${shownName(name)} holds fewer bytes than its header declares (${fewer[1]})`);
+  if (fewer)
+    return new ArchiveRefused(`its entry ${shownName(name)} holds fewer bytes than its header declares (${fewer[1]})`);
   return new ArchiveRefused(`its entry ${shownName(name)} cannot be read (${visible(error.message)})`);
 }
 
@@ -129,7 +135,11 @@ function inflationGuard(name: string, compressedSize: number, ratio: number): Tr
  * against the size its header declares. With `maxInflation`, an entry inflating past that ratio is refused as it
  * inflates, and what was written of it removed. Refusals are ArchiveRefused.
  */
-export async function extractZipSafely(zipPath: string, destination: string, limits: ExtractLimits = {}): Promise<ExtractResult> {
+export async function extractZipSafely(
+  zipPath: string,
+  destination: string,
+  limits: ExtractLimits = {},
+): Promise<ExtractResult> {
   const { maxBytes = Number.POSITIVE_INFINITY, maxInflation } = limits;
   const root = path.resolve(destination);
   await mkdir(root, { recursive: true });

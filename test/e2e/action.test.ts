@@ -11,7 +11,17 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,12 +179,19 @@ async function runAction(o: RunOptions): Promise<ActionRun> {
   };
   const firstSeq = (fake.state.requests.at(-1)?.seq ?? 0) + 1;
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    execFile(process.execPath, [BUNDLE], { cwd: dirs.workspace, env, timeout: 30_000, maxBuffer: 32 * MiB }, (err, stdout, stderr) => {
-      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BUNDLE],
+      { cwd: dirs.workspace, env, timeout: 30_000, maxBuffer: 32 * MiB },
+      (err, stdout, stderr) => {
+        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
   // every call the Action made is one the fake knows (a 404 from a missing route would hide behind a warning)
-  const unmatched = fake.state.requests.filter((q) => q.seq >= firstSeq && q.unmatched).map((q) => `${q.method} ${q.path}`);
+  const unmatched = fake.state.requests
+    .filter((q) => q.seq >= firstSeq && q.unmatched)
+    .map((q) => `${q.method} ${q.path}`);
   expect(unmatched, `${stdout}\n${stderr}`).toEqual([]);
   const annotations = parseAnnotations(stdout);
   return {
@@ -239,7 +256,10 @@ function rankPlogs(modules: Record<string, ModuleValue>, ranks: number[]): Recor
 
 function baselineJson(modules: Record<string, ModuleValue>, kernels: Record<string, unknown> = {}): string {
   const m = Object.fromEntries(
-    Object.entries(modules).map(([k, v]) => [k, { peak: v.peak, current: v.current ?? v.peak, allocs: v.allocs ?? 3, frees: v.frees ?? 1 }]),
+    Object.entries(modules).map(([k, v]) => [
+      k,
+      { peak: v.peak, current: v.current ?? v.peak, allocs: v.allocs ?? 3, frees: v.frees ?? 1 },
+    ]),
   );
   return `${JSON.stringify({ version: 2, sections: Object.keys(kernels).length > 0 ? { modules: m, kernels } : { modules: m } }, null, 2)}\n`;
 }
@@ -250,7 +270,11 @@ function stable(value: unknown): string {
     Array.isArray(v)
       ? v.map(sortDeep)
       : v !== null && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+          )
         : v;
   return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
 }
@@ -303,7 +327,14 @@ function walkFiles(dir: string): string[] {
 interface ReportJson {
   result: string;
   counts: Record<string, number>;
-  entries: { kind: string; key: string; status: string; severity: string; baseline: number | null; current: number | null }[];
+  entries: {
+    kind: string;
+    key: string;
+    status: string;
+    severity: string;
+    baseline: number | null;
+    current: number | null;
+  }[];
 }
 
 function readReport(r: ActionRun): ReportJson {
@@ -375,7 +406,8 @@ function codeSpans(text: string): { spans: string[]; outside: string } {
       continue;
     }
     let content = text.slice(i + n, close);
-    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content)) content = content.slice(1, -1);
+    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
+      content = content.slice(1, -1);
     spans.push(content);
     i = close + n;
   }
@@ -396,16 +428,24 @@ function textOutsideCode(markdown: string): string {
 const RANKS = [0, 1, 2, 3];
 const BASE_MODULES: Record<string, ModuleValue> = Object.fromEntries([
   ...RANKS.flatMap((r) =>
-    ['APP', 'HCCL', 'RUNTIME', 'GE'].map((m, i) => [`DEV_MEM/dev${r}/${m}`, { peak: (64 + 16 * i + r) * MiB, current: (32 + r) * MiB }]),
+    ['APP', 'HCCL', 'RUNTIME', 'GE'].map((m, i) => [
+      `DEV_MEM/dev${r}/${m}`,
+      { peak: (64 + 16 * i + r) * MiB, current: (32 + r) * MiB },
+    ]),
   ),
 ]);
 
 beforeAll(async () => {
   expect(existsSync(BUNDLE), `${BUNDLE} is missing: run 'npm run build' first`).toBe(true);
-  const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+  const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+  };
   fake = await startFakeGitHub({ repository: REPO, runId: DEFAULT_RUN_ID });
   actionDefaults = Object.fromEntries(
-    Object.entries(action.inputs).map(([name, def]) => [name, String(def.default ?? '').replace(/\$\{\{\s*github\.token\s*\}\}/, fake.opts.token)]),
+    Object.entries(action.inputs).map(([name, def]) => [
+      name,
+      String(def.default ?? '').replace(/\$\{\{\s*github\.token\s*\}\}/, fake.opts.token),
+    ]),
   );
   tmpRoot = mkdtempSync(join(tmpdir(), 'amg-e2e-'));
 });
@@ -421,9 +461,18 @@ describe('check mode on a pull request', () => {
   it('a regression fails the job; the fix updates the same sticky comment, found on page 2', async () => {
     const PR = 42;
     // 120 earlier comments: the Action's own comment becomes #121, on page 2 of per_page=100.
-    for (let i = 0; i < 120; i++) fake.addComment({ issueNumber: PR, body: `review comment ${i}`, user: { login: 'reviewer', type: 'User', id: 7 } });
+    for (let i = 0; i < 120; i++)
+      fake.addComment({
+        issueNumber: PR,
+        body: `review comment ${i}`,
+        user: { login: 'reviewer', type: 'User', id: 7 },
+      });
     // Someone pastes the marker (or quotes our comment) before the Action ever ran: not ours, never taken over.
-    const pasted = fake.addComment({ issueNumber: PR, body: `${MARKER}\n### ✅ Memory gate passed (trust me)`, user: { login: 'mallory', type: 'User', id: 666 } });
+    const pasted = fake.addComment({
+      issueNumber: PR,
+      body: `${MARKER}\n### ✅ Memory gate passed (trust me)`,
+      user: { login: 'mallory', type: 'User', id: 666 },
+    });
     fake.clearLog();
 
     const dirs = newRunDirs();
@@ -432,7 +481,12 @@ describe('check mode on a pull request', () => {
     cpSync(join(ROOT, 'examples', 'memory_compare'), join(dirs.workspace, 'memory_compare'), { recursive: true });
     const inputs = { plog: 'plog', 'memory-compare': 'memory_compare' };
 
-    const failed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'a'.repeat(40), baseOf(dirs)) });
+    const failed = await runAction({
+      dirs,
+      inputs,
+      event: 'pull_request',
+      payload: prPayload(PR, 'a'.repeat(40), baseOf(dirs)),
+    });
     expect(failed.code, why(failed)).toBe(1);
     expect(failed.outputs).toMatchObject({ result: 'fail', regressions: '1' });
     expect(failed.summary).toContain('DEV_MEM/dev1/APP');
@@ -440,14 +494,19 @@ describe('check mode on a pull request', () => {
     expect(failed.summary).toContain('Memory gate failed');
     // report and markdown outputs point at files under RUNNER_TEMP
     expect(relative(dirs.runnerTemp, failed.outputs.report!).startsWith('..')).toBe(false);
-    expect(readReport(failed).entries.find((e) => e.key === 'DEV_MEM/dev1/APP')).toMatchObject({ status: 'regressed', severity: 'fail' });
+    expect(readReport(failed).entries.find((e) => e.key === 'DEV_MEM/dev1/APP')).toMatchObject({
+      status: 'regressed',
+      severity: 'fail',
+    });
     expect(readFileSync(failed.outputs.markdown!, 'utf8')).toContain('DEV_MEM/dev1/APP');
     // one annotation for the regressed key, titled, plus the one-line reason of setFailed
     expect(failed.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev1/APP regressed')?.message).toBe(
       'DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)',
     );
     // The reason names the worst failing finding, in the same units as the tables.
-    expect(failed.errors.at(-1)?.message).toBe('Memory gate failed: DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)');
+    expect(failed.errors.at(-1)?.message).toBe(
+      'Memory gate failed: DEV_MEM/dev1/APP regressed: 1.9 GiB → 19.4 GiB (+17.4 GiB, +900%)',
+    );
     expect(failed.errors).toHaveLength(2);
 
     let comments = fake.comments(PR);
@@ -466,7 +525,12 @@ describe('check mode on a pull request', () => {
     fake.clearLog();
     rmSync(join(dirs.workspace, 'plog'), { recursive: true });
     cpSync(join(ROOT, 'examples', 'plog'), join(dirs.workspace, 'plog'), { recursive: true });
-    const fixed = await runAction({ dirs, inputs, event: 'pull_request', payload: prPayload(PR, 'b'.repeat(40), baseOf(dirs)) });
+    const fixed = await runAction({
+      dirs,
+      inputs,
+      event: 'pull_request',
+      payload: prPayload(PR, 'b'.repeat(40), baseOf(dirs)),
+    });
     expect(fixed.code, why(fixed)).toBe(0);
     expect(fixed.outputs).toMatchObject({ result: 'pass', regressions: '0' });
     expect(fixed.errors).toEqual([]);
@@ -485,14 +549,32 @@ describe('check mode on a pull request', () => {
     const PR = 48;
     const pat = 'ghp_fake_personal_token';
     fake.state.users.set(pat, { login: 'perf-ci', id: 4242, type: 'User' });
-    const pasted = fake.addComment({ issueNumber: PR, body: `${MARKER}\nfake verdict`, user: { login: 'mallory', type: 'User', id: 666 } });
-    const ours = fake.addComment({ issueNumber: PR, body: `${MARKER}\nold verdict`, user: { login: 'perf-ci', type: 'User', id: 4242 } });
+    const pasted = fake.addComment({
+      issueNumber: PR,
+      body: `${MARKER}\nfake verdict`,
+      user: { login: 'mallory', type: 'User', id: 666 },
+    });
+    const ours = fake.addComment({
+      issueNumber: PR,
+      body: `${MARKER}\nold verdict`,
+      user: { login: 'perf-ci', type: 'User', id: 4242 },
+    });
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(BASE_MODULES, RANKS),
+    });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { plog: '.', 'github-token': pat }, event: 'pull_request', payload: prPayload(PR, '1'.repeat(40), baseOf(dirs)) });
+    const r = await runAction({
+      dirs,
+      inputs: { plog: '.', 'github-token': pat },
+      event: 'pull_request',
+      payload: prPayload(PR, '1'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(0);
-    expect(fake.writes().map((w) => `${w.route} ${w.path.split('/').pop()}`)).toEqual([`issues.updateComment ${ours.id}`]);
+    expect(fake.writes().map((w) => `${w.route} ${w.path.split('/').pop()}`)).toEqual([
+      `issues.updateComment ${ours.id}`,
+    ]);
     expect(fake.state.comments.find((c) => c.id === pasted.id)?.body).toBe(pasted.body);
     expect(fake.state.comments.find((c) => c.id === ours.id)?.body).toContain('Memory gate passed');
   });
@@ -502,10 +584,20 @@ describe('check mode on a pull request', () => {
     const keys = Object.keys(BASE_MODULES);
     expect(keys).toHaveLength(16);
     // all but DEV_MEM/dev3/GE double
-    const run = Object.fromEntries(keys.map((k) => [k, k === 'DEV_MEM/dev3/GE' ? BASE_MODULES[k]! : { peak: BASE_MODULES[k]!.peak * 2 }]));
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(run, RANKS) });
+    const run = Object.fromEntries(
+      keys.map((k) => [k, k === 'DEV_MEM/dev3/GE' ? BASE_MODULES[k]! : { peak: BASE_MODULES[k]!.peak * 2 }]),
+    );
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(run, RANKS),
+    });
     fake.clearLog();
-    const r = await runAction({ dirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: prPayload(43, 'c'.repeat(40), baseOf(dirs)) });
+    const r = await runAction({
+      dirs,
+      inputs: { plog: 'rank_*', comment: 'never' },
+      event: 'pull_request',
+      payload: prPayload(43, 'c'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '15' });
     expect(r.errors.length).toBeLessThanOrEqual(10);
@@ -516,7 +608,9 @@ describe('check mode on a pull request', () => {
     expect(summarizing).toHaveLength(1);
     expect(summarizing[0]!.message).toContain(`${15 - perKey.length} more failing key(s)`);
     // the job's one-line reason is an annotation too, and must not be the one GitHub drops
-    expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/\w+ regressed: .* and 14 more failing$/);
+    expect(r.errors.at(-1)?.message).toMatch(
+      /^Memory gate failed: DEV_MEM\/dev\d\/\w+ regressed: .* and 14 more failing$/,
+    );
     // every key of every rank is in the summary (the annotations are capped, the summary is not): one row per module
     // across devices, and each device in the list under it
     for (const k of keys.filter((k) => k !== 'DEV_MEM/dev3/GE')) {
@@ -527,16 +621,21 @@ describe('check mode on a pull request', () => {
     expect(fake.writes()).toEqual([]);
   });
 
-  it("fail-job: false — a regression is reported (output result=fail, warning) and the job stays green", async () => {
+  it('fail-job: false — a regression is reported (output result=fail, warning) and the job stays green', async () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, {
       'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
-      ...rankPlogs({ ...BASE_MODULES, 'DEV_MEM/dev2/HCCL': { peak: BASE_MODULES['DEV_MEM/dev2/HCCL']!.peak * 3 } }, RANKS),
+      ...rankPlogs(
+        { ...BASE_MODULES, 'DEV_MEM/dev2/HCCL': { peak: BASE_MODULES['DEV_MEM/dev2/HCCL']!.peak * 3 } },
+        RANKS,
+      ),
     });
     const r = await runAction({ dirs, inputs: { plog: '.', 'fail-job': 'false' }, event: 'push' });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Memory gate failed: DEV_MEM\/dev2\/HCCL regressed: .*advisory only/));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/^Memory gate failed: DEV_MEM\/dev2\/HCCL regressed: .*advisory only/),
+    );
     // the per-key annotation still shows; only the job's failure is gone
     expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: DEV_MEM/dev2/HCCL regressed']);
     expect(r.summary).toContain('DEV_MEM/dev2/HCCL');
@@ -546,18 +645,29 @@ describe('check mode on a pull request', () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, {
       'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
-      ...rankPlogs({ ...BASE_MODULES, 'DEV_MEM/dev2/HCCL': { peak: BASE_MODULES['DEV_MEM/dev2/HCCL']!.peak * 3 } }, RANKS),
+      ...rankPlogs(
+        { ...BASE_MODULES, 'DEV_MEM/dev2/HCCL': { peak: BASE_MODULES['DEV_MEM/dev2/HCCL']!.peak * 3 } },
+        RANKS,
+      ),
     });
-    const r = await runAction({ dirs, inputs: { plog: '.', 'junit-report': 'reports/memory-gate.junit.xml' }, event: 'push', env: { SOURCE_DATE_EPOCH: '1796169600' } });
+    const r = await runAction({
+      dirs,
+      inputs: { plog: '.', 'junit-report': 'reports/memory-gate.junit.xml' },
+      event: 'push',
+      env: { SOURCE_DATE_EPOCH: '1796169600' },
+    });
     expect(r.code, why(r)).toBe(1);
     const file = join(dirs.workspace, 'reports', 'memory-gate.junit.xml');
     expect(r.stdout).toContain(`Wrote the JUnit report to ${file}`);
     const xml = readFileSync(file, 'utf8');
-    expect([...xml.matchAll(/<testsuite name="([^"]+)"[^>]* failures="(\d+)"[^>]* timestamp="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)).toEqual([
-      'Memory gate 1 2026-12-02T00:00:00',
-      'Modules 1 2026-12-02T00:00:00',
-    ]);
-    expect(xml).toContain(`<failure message="${r.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev2/HCCL regressed')!.message}" type="regressed">`);
+    expect(
+      [...xml.matchAll(/<testsuite name="([^"]+)"[^>]* failures="(\d+)"[^>]* timestamp="([^"]+)"/g)].map(
+        (m) => `${m[1]} ${m[2]} ${m[3]}`,
+      ),
+    ).toEqual(['Memory gate 1 2026-12-02T00:00:00', 'Modules 1 2026-12-02T00:00:00']);
+    expect(xml).toContain(
+      `<failure message="${r.errors.find((e) => e.props.title === 'Memory gate: DEV_MEM/dev2/HCCL regressed')!.message}" type="regressed">`,
+    );
     expect(await schemaErrors(xml)).toEqual([]);
   });
 
@@ -568,7 +678,12 @@ describe('check mode on a pull request', () => {
       'plog/rank_0/plog-1_20240708.log': `${NOISE.join('\n')}\n`,
       'plog/rank_1/plog-2_20240708.log': `${NOISE.join('\n')}\n`,
     });
-    const r = await runAction({ dirs, inputs: { plog: 'plog' }, event: 'pull_request', payload: prPayload(44, 'd'.repeat(40), baseOf(dirs)) });
+    const r = await runAction({
+      dirs,
+      inputs: { plog: 'plog' },
+      event: 'pull_request',
+      payload: prPayload(44, 'd'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors.at(-1)?.message).toMatch(/no memory statistics found in 2 plog file\(s\)/);
     expect(r.outputs.result).toBeUndefined();
@@ -577,9 +692,14 @@ describe('check mode on a pull request', () => {
 
   it('a corrupt baseline fails the job with the JSON pointer of the bad field', async () => {
     const dirs = newRunDirs();
-    const corrupt = JSON.parse(baselineJson(BASE_MODULES)) as { sections: { modules: Record<string, { peak: unknown }> } };
+    const corrupt = JSON.parse(baselineJson(BASE_MODULES)) as {
+      sections: { modules: Record<string, { peak: unknown }> };
+    };
     corrupt.sections.modules['DEV_MEM/dev0/APP']!.peak = '64MiB';
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': JSON.stringify(corrupt), ...rankPlogs(BASE_MODULES, RANKS) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': JSON.stringify(corrupt),
+      ...rankPlogs(BASE_MODULES, RANKS),
+    });
     const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'push' });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors).toHaveLength(1);
@@ -597,7 +717,12 @@ describe('artifacts', () => {
     const plogs = rankPlogs(BASE_MODULES, RANKS);
     const ids = RANKS.map((r) => {
       const file = Object.keys(plogs).find((k) => k.startsWith(`rank_${r}/`))!;
-      return fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file.slice('rank_0/'.length)]: plogs[file]! }, zipOptions: { dataDescriptor: r % 2 === 1 } }).id;
+      return fake.addArtifact({
+        name: `plog-rank-${r}`,
+        runId: RUN,
+        files: { [file.slice('rank_0/'.length)]: plogs[file]! },
+        zipOptions: { dataDescriptor: r % 2 === 1 },
+      }).id;
     });
     const unrelated = fake.addArtifact({ name: 'checkpoints', runId: RUN, files: { 'ckpt.bin': 'x' } });
     const dirs = newRunDirs();
@@ -609,7 +734,10 @@ describe('artifacts', () => {
     const report = readReport(r);
     for (const rank of RANKS) {
       for (const m of ['APP', 'HCCL', 'RUNTIME', 'GE']) {
-        expect(report.entries.find((e) => e.key === `DEV_MEM/dev${rank}/${m}`), `rank ${rank} ${m}`).toMatchObject({
+        expect(
+          report.entries.find((e) => e.key === `DEV_MEM/dev${rank}/${m}`),
+          `rank ${rank} ${m}`,
+        ).toMatchObject({
           status: 'pass',
           current: BASE_MODULES[`DEV_MEM/dev${rank}/${m}`]!.peak,
         });
@@ -619,7 +747,9 @@ describe('artifacts', () => {
     // REST, with the token; every matched artifact downloaded once through the 302; the unrelated one never
     expect(fake.requests({ path: /^\/twirp\// })).toEqual([]);
     expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' }).length).toBeGreaterThanOrEqual(1);
-    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' }).every((q) => q.authScheme === 'token')).toBe(true);
+    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' }).every((q) => q.authScheme === 'token')).toBe(
+      true,
+    );
     const downloads = fake.requests({ route: 'actions.downloadArtifact' });
     expect(downloads.map((q) => q.status)).toEqual([302, 302, 302, 302]);
     expect(downloads.map((q) => Number(q.path.split('/')[6])).sort()).toEqual([...ids].sort());
@@ -640,16 +770,32 @@ describe('artifacts', () => {
       fake.addArtifact({ name: `plog-rank-${r}`, runId: RUN, files: { [file]: plogs[file]! } });
     }
     // an artifact of another run with a matching name must not leak in
-    fake.addArtifact({ name: 'plog-rank-2', runId: RUN + 1, files: { 'rank_2/x.log': plogFile(9, { 'DEV_MEM/dev2/APP': { peak: 1 } }) } });
+    fake.addArtifact({
+      name: 'plog-rank-2',
+      runId: RUN + 1,
+      files: { 'rank_2/x.log': plogFile(9, { 'DEV_MEM/dev2/APP': { peak: 1 } }) },
+    });
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
     fake.clearLog();
     // history: false, so that nothing but the artifacts goes to GitHub (the history is read through REST).
-    const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*', plog: '.', history: 'false' }, event: 'push', runId: RUN });
+    const r = await runAction({
+      dirs,
+      inputs: { artifacts: 'plog-rank-*', plog: '.', history: 'false' },
+      event: 'push',
+      runId: RUN,
+    });
     expect(r.code, why(r)).toBe(0);
     const report = readReport(r);
-    expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(
-      Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort(),
+    expect(
+      report.entries
+        .filter((e) => e.status === 'pass')
+        .map((e) => e.key)
+        .sort(),
+    ).toEqual(
+      Object.keys(BASE_MODULES)
+        .filter((k) => /\/dev[01]\//.test(k))
+        .sort(),
     );
     // ranks 2 and 3 did not upload: their keys are missing (a warning), not passed
     expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
@@ -663,13 +809,23 @@ describe('artifacts', () => {
   it('two artifacts whose names clean to one folder (plog:rank, plog_rank) are kept apart, both parsed', async () => {
     const RUN = 6170;
     const plogs = rankPlogs(BASE_MODULES, [0, 1]);
-    fake.addArtifact({ name: 'plog:rank', runId: RUN, files: Object.fromEntries(Object.entries(plogs).filter(([k]) => k.startsWith('rank_0/'))) });
-    const second = fake.addArtifact({ name: 'plog_rank', runId: RUN, files: Object.fromEntries(Object.entries(plogs).filter(([k]) => k.startsWith('rank_1/'))) });
+    fake.addArtifact({
+      name: 'plog:rank',
+      runId: RUN,
+      files: Object.fromEntries(Object.entries(plogs).filter(([k]) => k.startsWith('rank_0/'))),
+    });
+    const second = fake.addArtifact({
+      name: 'plog_rank',
+      runId: RUN,
+      files: Object.fromEntries(Object.entries(plogs).filter(([k]) => k.startsWith('rank_1/'))),
+    });
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
     const r = await runAction({ dirs, inputs: { artifacts: 'plog?rank' }, event: 'push', runId: RUN });
     expect(r.code, why(r)).toBe(0);
-    const passed = readReport(r).entries.filter((e) => e.status === 'pass').map((e) => e.key);
+    const passed = readReport(r)
+      .entries.filter((e) => e.status === 'pass')
+      .map((e) => e.key);
     expect(passed.filter((k) => k.includes('/dev0/'))).toHaveLength(4);
     expect(passed.filter((k) => k.includes('/dev1/'))).toHaveLength(4);
     const extracted = join(dirs.runnerTemp, 'ascend-memory-gate', 'artifacts');
@@ -749,7 +905,12 @@ describe('update mode', () => {
     expect(Object.keys(files).sort()).toEqual(['README.md', BASELINE]);
 
     const text = files[BASELINE]!;
-    const written = JSON.parse(text) as { version: number; sections: { modules?: unknown; kernels?: unknown }; source: Record<string, unknown>; meta: unknown };
+    const written = JSON.parse(text) as {
+      version: number;
+      sections: { modules?: unknown; kernels?: unknown };
+      source: Record<string, unknown>;
+      meta: unknown;
+    };
     expect(text).toBe(stable(written));
     expect(written.version).toBe(2);
     expect(written.sections.modules).toEqual(expectedModules(false));
@@ -773,7 +934,14 @@ describe('update mode', () => {
     expect(r.outputs['baseline-pull-request']).toBe(`https://github.com/${REPO}/pull/${pr.number}`);
     expect(r.summary).toContain('### Memory baseline update');
     expect(pr.labels).toEqual(['memory-baseline-update']);
-    expect(fake.writes().map((w) => w.route)).toEqual(['git.createBlob', 'git.createTree', 'git.createCommit', 'git.createRef', 'pulls.create', 'issues.addLabels']);
+    expect(fake.writes().map((w) => w.route)).toEqual([
+      'git.createBlob',
+      'git.createTree',
+      'git.createCommit',
+      'git.createRef',
+      'pulls.create',
+      'issues.addLabels',
+    ]);
 
     // Re-running the job: the branch exists (422) and is ours, so it is moved; the open PR is updated, not duplicated.
     fake.clearLog();
@@ -804,13 +972,17 @@ describe('update mode', () => {
       refName: 'prune-base',
     });
     expect(r.code, why(r)).toBe(0);
-    const written = JSON.parse(fake.readFile('memory-gate/baseline-update/prune-base/baselines-memory-baseline.json', BASELINE)!) as {
+    const written = JSON.parse(
+      fake.readFile('memory-gate/baseline-update/prune-base/baselines-memory-baseline.json', BASELINE)!,
+    ) as {
       sections: { modules?: unknown; kernels?: unknown };
     };
     expect(written.sections.modules).toEqual(expectedModules(true));
     expect(written.sections.kernels).toBeUndefined();
     expect(fake.getRef('prune-base')).toBe(head);
-    const pr = fake.state.pulls.find((p) => p.headRef === 'memory-gate/baseline-update/prune-base/baselines-memory-baseline.json');
+    const pr = fake.state.pulls.find(
+      (p) => p.headRef === 'memory-gate/baseline-update/prune-base/baselines-memory-baseline.json',
+    );
     expect(pr?.baseRef).toBe('prune-base');
     expect(pr?.body).toContain('| pruned | `DEV_MEM/dev9/HCCL` |');
   });
@@ -842,7 +1014,13 @@ describe('update mode', () => {
     const before = fake.state.pulls.length;
     fake.clearLog();
     const r = await runAction({
-      inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: `./${BASELINE}`, 'update-strategy': 'commit' },
+      inputs: {
+        mode: 'update',
+        'run-id': String(RUN),
+        artifacts: 'plog-rank-*',
+        baseline: `./${BASELINE}`,
+        'update-strategy': 'commit',
+      },
       event: 'workflow_dispatch',
       payload: dispatch,
       refName: 'release',
@@ -879,15 +1057,27 @@ describe('update mode', () => {
     fake.clearLog();
     const r = await runAction({
       dirs,
-      inputs: { mode: 'update', plog: 'rank_*', baseline: BASELINE, 'update-strategy': 'write', 'github-token': '', 'junit-report': 'memory-gate.junit.xml' },
+      inputs: {
+        mode: 'update',
+        plog: 'rank_*',
+        baseline: BASELINE,
+        'update-strategy': 'write',
+        'github-token': '',
+        'junit-report': 'memory-gate.junit.xml',
+      },
       event: 'workflow_dispatch',
       payload: dispatch,
     });
     expect(r.code, why(r)).toBe(0);
-    expect(r.warnings.map((w) => w.message)).toContain("'junit-report' is ignored in mode 'update': there is no gate verdict to show");
+    expect(r.warnings.map((w) => w.message)).toContain(
+      "'junit-report' is ignored in mode 'update': there is no gate verdict to show",
+    );
     expect(existsSync(join(dirs.workspace, 'memory-gate.junit.xml'))).toBe(false);
     const text = readFileSync(join(dirs.workspace, BASELINE), 'utf8');
-    const written = JSON.parse(text) as { sections: { modules?: unknown; kernels?: unknown }; source: Record<string, unknown> };
+    const written = JSON.parse(text) as {
+      sections: { modules?: unknown; kernels?: unknown };
+      source: Record<string, unknown>;
+    };
     expect(text).toBe(stable(written));
     expect(written.sections.modules).toEqual(expectedModules(false));
     expect(written.sections.kernels).toEqual(OLD_KERNELS);
@@ -925,7 +1115,15 @@ describe('comment mode (workflow_run, fork-safe)', () => {
       severity: 'fail',
       rule: i === 4 ? HOSTILE_RULE : null,
     }));
-    const counts = { regressed: entries.length, 'over-budget': 0, new: 0, missing: 0, improved: 0, ignored: 0, pass: 0 };
+    const counts = {
+      regressed: entries.length,
+      'over-budget': 0,
+      new: 0,
+      missing: 0,
+      improved: 0,
+      ignored: 0,
+      pass: 0,
+    };
     return JSON.stringify({ result: 'fail', counts, entries });
   }
 
@@ -939,7 +1137,9 @@ describe('comment mode (workflow_run, fork-safe)', () => {
 
   /** The fork PR's base branch: a baseline holding the hostile keys at 1024 bytes, and a config with the hostile rule. */
   function hostileBase(branch: string): string {
-    const kernels = Object.fromEntries(HOSTILE_KEYS.slice(1).map((key) => [key, { diff: 1024, rows: 1, added: 0, removed: 0, event: null }]));
+    const kernels = Object.fromEntries(
+      HOSTILE_KEYS.slice(1).map((key) => [key, { diff: 1024, rows: 1, added: 0, removed: 0, event: null }]),
+    );
     const modules = { [HOSTILE_KEYS[0]!]: { peak: 1024, current: 1024, allocs: 3, frees: 1 } };
     return fake.commitFiles({
       branch,
@@ -947,7 +1147,9 @@ describe('comment mode (workflow_run, fork-safe)', () => {
       message: `base of ${branch}`,
       files: {
         'baselines/memory-baseline.json': JSON.stringify({ version: 2, sections: { modules, kernels } }),
-        '.github/memory-gate.json': JSON.stringify({ kernels: { rules: [{ match: HOSTILE_RULE, tolerance: { bytes: 0 } }] } }),
+        '.github/memory-gate.json': JSON.stringify({
+          kernels: { rules: [{ match: HOSTILE_RULE, tolerance: { bytes: 0 } }] },
+        }),
       },
     });
   }
@@ -960,10 +1162,18 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     fake.addArtifact({
       name: 'memory-gate-report',
       runId: RUN,
-      files: { 'report.json': hostileReport(), 'report.md': 'UNTRUSTED-MARKDOWN <img src=x onerror=alert(2)> @org/admins' },
+      files: {
+        'report.json': hostileReport(),
+        'report.md': 'UNTRUSTED-MARKDOWN <img src=x onerror=alert(2)> @org/admins',
+      },
     });
     fake.clearLog();
-    const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9100 });
+    const r = await runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: workflowRunPayload(RUN, headSha),
+      runId: 9100,
+    });
     expect(r.code, why(r)).toBe(0); // the comment job reports, it does not fail on the PR's verdict
     expect(r.errors).toEqual([]); // nor annotate this job with the PR run's failures
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: String(HOSTILE_KEYS.length) });
@@ -986,7 +1196,10 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     // Every key is one table row of exactly 4 cells (no `|` of a key splits the row), whose key cell is code spans
     // (one per segment of a long key, joined by <wbr>) holding exactly the key, and nothing else but reference marks.
     const rows = body.split('\n').filter((l) => l.startsWith('| '));
-    const onlyCode = (cell: string): boolean => codeSpans(cell).outside.replace(/<wbr>|\u00a0[⁰¹²³⁴⁵⁶⁷⁸⁹˒]+$/g, '').trim() === '';
+    const onlyCode = (cell: string): boolean =>
+      codeSpans(cell)
+        .outside.replace(/<wbr>|\u00a0[⁰¹²³⁴⁵⁶⁷⁸⁹˒]+$/g, '')
+        .trim() === '';
     for (const key of HOSTILE_KEYS) {
       const row = rows.find((l) => {
         const cells = tableCells(l);
@@ -1015,7 +1228,12 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     bad.entries[2]!.status = '<script>';
     fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'out/report.json': JSON.stringify(bad) } });
     fake.clearLog();
-    const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9101 });
+    const r = await runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: workflowRunPayload(RUN, headSha),
+      runId: 9101,
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.message).toContain('memory-gate-report/out/report.json');
@@ -1029,11 +1247,28 @@ describe('comment mode (workflow_run, fork-safe)', () => {
     const RUN = 9003;
     const headSha = '7'.repeat(40);
     const baseSha = hostileBase('unreadable-base');
-    const pr = fake.addPull({ number: 79, headRef: 'patch-3', headOwner: 'forker', headSha, baseRef: 'unreadable-base' });
+    const pr = fake.addPull({
+      number: 79,
+      headRef: 'patch-3',
+      headOwner: 'forker',
+      headSha,
+      baseRef: 'unreadable-base',
+    });
     fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': hostileReport() } });
-    fake.forceResponse({ method: 'GET', path: `/repos/${REPO}/git/commits/${baseSha}`, status: 404, body: { message: 'Not Found' }, times: 1 });
+    fake.forceResponse({
+      method: 'GET',
+      path: `/repos/${REPO}/git/commits/${baseSha}`,
+      status: 404,
+      body: { message: 'Not Found' },
+      times: 1,
+    });
     fake.clearLog();
-    const r = await runAction({ inputs: { mode: 'comment' }, event: 'workflow_run', payload: workflowRunPayload(RUN, headSha), runId: 9102 });
+    const r = await runAction({
+      inputs: { mode: 'comment' },
+      event: 'workflow_run',
+      payload: workflowRunPayload(RUN, headSha),
+      runId: 9102,
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors.map((e) => e.message)).toEqual([
       `cannot read the pull request's base commit ${baseSha.slice(0, 12)}, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): ` +
@@ -1052,7 +1287,11 @@ describe('comment failures never change the verdict', () => {
       method: 'POST',
       path: /\/issues\/\d+\/comments$/,
       status: 403,
-      body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' },
+      body: {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest',
+        status: '403',
+      },
       times: 1,
     });
 
@@ -1069,7 +1308,12 @@ describe('comment failures never change the verdict', () => {
   it('403 on create: a warning, the summary is written, a passing run still exits 0', async () => {
     forbidden();
     const dirs = workspaceWith(BASE_MODULES);
-    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(46, 'f'.repeat(40), baseOf(dirs)) });
+    const r = await runAction({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(46, 'f'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs.result).toBe('pass');
     expect(r.warnings.map((w) => w.message)).toContainEqual(
@@ -1084,10 +1328,17 @@ describe('comment failures never change the verdict', () => {
     forbidden();
     const grown = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: BASE_MODULES['DEV_MEM/dev1/APP']!.peak * 4 } };
     const dirs = workspaceWith(grown);
-    const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(47, 'f'.repeat(40), baseOf(dirs)) });
+    const r = await runAction({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(47, 'f'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^Could not post the PR comment: 403 commenting on #47: /));
+    expect(r.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/^Could not post the PR comment: 403 commenting on #47: /),
+    );
     expect(r.summary).toContain('DEV_MEM/dev1/APP');
     expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev1\/APP regressed: /);
     expect(fake.comments(47)).toEqual([]);
@@ -1124,13 +1375,17 @@ describe('artifact extraction', () => {
       ],
     });
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson({ 'DEV_MEM/dev0/APP': BASE_MODULES['DEV_MEM/dev0/APP']! }) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson({ 'DEV_MEM/dev0/APP': BASE_MODULES['DEV_MEM/dev0/APP']! }),
+    });
     const r = await runAction({ dirs, inputs: { artifacts: 'plog-rank-*' }, event: 'push', runId: RUN });
     expect(r.code, why(r)).toBe(0);
     // one warning per artifact and cause (GitHub keeps 10 per step), naming every skipped entry; yauzl reads `\` as `/`
     const skipped = r.warnings.filter((w) => w.message.startsWith("artifact 'plog-rank-0': "));
     expect(skipped).toHaveLength(2);
-    expect(skipped[0]!.message).toMatch(/^artifact 'plog-rank-0': 10 entries would be written outside the download folder; skipped: /);
+    expect(skipped[0]!.message).toMatch(
+      /^artifact 'plog-rank-0': 10 entries would be written outside the download folder; skipped: /,
+    );
     for (const name of hostile) expect(skipped[0]!.message, name).toContain(`'${name.replaceAll('\\', '/')}'`);
     expect(skipped[1]!.message).toBe(
       "artifact 'plog-rank-0': entry 'rank_0/clash/inner.log' would be written over an earlier entry (a file and a folder of one name); skipped",
@@ -1138,13 +1393,23 @@ describe('artifact extraction', () => {
     // the only files anywhere under this run's folder (RUNNER_TEMP's parent, which holds the workspace too)
     const all = walkFiles(dirs.dir).map((f) => f.split('\\').join('/'));
     expect(all.filter((f) => /evil/.test(f))).toEqual([]);
-    expect(readdirSync(dirs.dir).sort()).toEqual(['event.json', 'output.txt', 'runner-temp', 'summary.md', 'workspace']);
+    expect(readdirSync(dirs.dir).sort()).toEqual([
+      'event.json',
+      'output.txt',
+      'runner-temp',
+      'summary.md',
+      'workspace',
+    ]);
     expect(walkFiles(dirs.workspace)).toEqual([join('baselines', 'memory-baseline.json')]);
     expect(walkFiles(join(dirs.runnerTemp, 'ascend-memory-gate', 'artifacts'))).toEqual([
       join('plog-rank-0', 'rank_0', 'clash'),
       join('plog-rank-0', 'rank_0', 'plog-4100_1.log'),
     ]);
-    expect(readdirSync(join(dirs.runnerTemp, 'ascend-memory-gate')).sort()).toEqual(['artifacts', 'report.json', 'report.md']);
+    expect(readdirSync(join(dirs.runnerTemp, 'ascend-memory-gate')).sort()).toEqual([
+      'artifacts',
+      'report.json',
+      'report.md',
+    ]);
     expect(existsSync('/tmp/evil-abs.log')).toBe(false);
     expect(existsSync('/evil-abs2.log')).toBe(false);
     // the good entry was parsed
@@ -1165,17 +1430,31 @@ describe('trust', () => {
   };
   const RAISED = ['DEV_MEM/dev1/APP', 'DEV_MEM/dev2/HCCL'];
   const scaled = (factor: number): Record<string, ModuleValue> =>
-    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, RAISED.includes(k) ? { ...v, peak: v.peak * factor } : v]));
+    Object.fromEntries(
+      Object.entries(BASE_MODULES).map(([k, v]) => [k, RAISED.includes(k) ? { ...v, peak: v.peak * factor } : v]),
+    );
 
   it('a PR that doubles its own baseline and regresses by 50% fails against the base commit; the comment lists the raised keys', async () => {
     const PR = 61;
     const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(scaled(2)), ...rankPlogs(scaled(1.5), RANKS) });
-    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(scaled(2)),
+      ...rankPlogs(scaled(1.5), RANKS),
+    });
+    const r = await run({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(PR, '6'.repeat(40), base),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs).toMatchObject({ result: 'fail', regressions: '2' });
-    expect(readReport(r).entries.filter((e) => e.status === 'regressed').map((e) => [e.key, e.baseline])).toEqual([
+    expect(
+      readReport(r)
+        .entries.filter((e) => e.status === 'regressed')
+        .map((e) => [e.key, e.baseline]),
+    ).toEqual([
       ['DEV_MEM/dev1/APP', 65 * MiB],
       ['DEV_MEM/dev2/HCCL', 82 * MiB],
     ]);
@@ -1184,27 +1463,41 @@ describe('trust', () => {
     );
     const [comment] = fake.comments(PR);
     expect(comment!.body.startsWith(`${MARKER}\n#### ⚠️ Limits changed by this PR (2)\n`)).toBe(true);
-    expect(comment!.body).toContain(`the gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\``);
+    expect(comment!.body).toContain(
+      `the gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\``,
+    );
     expect(comment!.body).toContain('| baseline | `DEV_MEM/dev1/APP` | 65.0 MiB | 130.0 MiB | ×2.00 |');
     expect(comment!.body).toContain('| baseline | `DEV_MEM/dev2/HCCL` | 82.0 MiB | 164.0 MiB | ×2.00 |');
     expect(r.summary).toContain('Limits changed by this PR');
     // the base commit was read through the contents API, raw
-    expect(fake.requests({ route: 'repos.getContent' }).filter((q) => q.query.ref === base).map((q) => q.headers.accept)).toEqual([
-      'application/vnd.github.v3.raw',
-      'application/vnd.github.v3.raw',
-    ]);
+    expect(
+      fake
+        .requests({ route: 'repos.getContent' })
+        .filter((q) => q.query.ref === base)
+        .map((q) => q.headers.accept),
+    ).toEqual(['application/vnd.github.v3.raw', 'application/vnd.github.v3.raw']);
   });
 
   it('the same PR with the maintainer label passes and says it used its own limits', async () => {
     const PR = 62;
     const base = baseCommit({ 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(scaled(2)), ...rankPlogs(scaled(1.5), RANKS) });
-    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base, ['memory-baseline-update']) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(scaled(2)),
+      ...rankPlogs(scaled(1.5), RANKS),
+    });
+    const r = await run({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(PR, '6'.repeat(40), base, ['memory-baseline-update']),
+    });
     expect(r.code, why(r)).toBe(0);
     expect(r.outputs).toMatchObject({ result: 'pass', regressions: '0' });
     const [comment] = fake.comments(PR);
-    expect(comment!.body).toContain("**This pull request's own limits were used**: it carries the label `memory-baseline-update`, which only maintainers can set.");
+    expect(comment!.body).toContain(
+      "**This pull request's own limits were used**: it carries the label `memory-baseline-update`, which only maintainers can set.",
+    );
     expect(comment!.body).toContain('| baseline | `DEV_MEM/dev1/APP` | 65.0 MiB | 130.0 MiB | ×2.00 |');
   });
 
@@ -1217,7 +1510,12 @@ describe('trust', () => {
       '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 80 } } }),
       ...rankPlogs(scaled(1.5), RANKS),
     });
-    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    const r = await run({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(PR, '6'.repeat(40), base),
+    });
     expect(r.code, why(r)).toBe(1);
     const body = fake.comments(PR)[0]!.body;
     expect(body).toContain('| config | `modules.tolerance.bytes` | `1048576` | absent |  |');
@@ -1233,15 +1531,30 @@ describe('trust', () => {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': text, ...rankPlogs(BASE_MODULES, RANKS) });
     const base = baseOf(dirs);
-    const r = await run({ dirs, inputs: { plog: '.', comment: 'always' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), base) });
+    const r = await run({
+      dirs,
+      inputs: { plog: '.', comment: 'always' },
+      event: 'pull_request',
+      payload: prPayload(PR, '6'.repeat(40), base),
+    });
     expect(r.code, why(r)).toBe(0);
-    expect(fake.comments(PR)[0]!.body).toContain(`Limits: the baseline and config of the base commit \`${base.slice(0, 12)}\`; this pull request does not change them.`);
+    expect(fake.comments(PR)[0]!.body).toContain(
+      `Limits: the baseline and config of the base commit \`${base.slice(0, 12)}\`; this pull request does not change them.`,
+    );
   });
 
   it('a base commit the token cannot see is an error, never "no baseline", saying it is the base commit and why it is read', async () => {
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
-    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(66, '6'.repeat(40), 'f'.repeat(40)) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(scaled(3), RANKS),
+    });
+    const r = await run({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(66, '6'.repeat(40), 'f'.repeat(40)),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors.map((e) => e.message)).toEqual([
       "cannot read the pull request's base commit ffffffffffff, whose baseline and config gate it (a pull request's own limits count only with the maintainers' label): " +
@@ -1252,12 +1565,27 @@ describe('trust', () => {
 
   it("another gate's comment naming our marker, and another bot's comment starting with it, are never taken over", async () => {
     const PR = 65;
-    const other = fake.addComment({ issueNumber: PR, body: '<!-- ascend-memory-gate:other -->\n| `dev0/<!-- ascend-memory-gate:default -->` |' });
-    const otherBot = fake.addComment({ issueNumber: PR, body: `${MARKER}\nI am dependabot`, user: { login: 'dependabot[bot]', type: 'Bot', id: 49699333 } });
+    const other = fake.addComment({
+      issueNumber: PR,
+      body: '<!-- ascend-memory-gate:other -->\n| `dev0/<!-- ascend-memory-gate:default -->` |',
+    });
+    const otherBot = fake.addComment({
+      issueNumber: PR,
+      body: `${MARKER}\nI am dependabot`,
+      user: { login: 'dependabot[bot]', type: 'Bot', id: 49699333 },
+    });
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(scaled(3), RANKS) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(scaled(3), RANKS),
+    });
     fake.clearLog();
-    const r = await run({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: prPayload(PR, '6'.repeat(40), baseOf(dirs)) });
+    const r = await run({
+      dirs,
+      inputs: { plog: '.' },
+      event: 'pull_request',
+      payload: prPayload(PR, '6'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(fake.writes().map((w) => w.route)).toEqual(['issues.createComment']);
     expect(fake.state.comments.find((c) => c.id === other.id)!.body).toBe(other.body);
@@ -1268,20 +1596,32 @@ describe('trust', () => {
     const BASELINE = 'baselines/memory-baseline.json';
     const dispatch = { inputs: {}, ref: 'refs/heads/main' };
     let runId = 7100;
-    const update = async (branch: string, extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> => {
+    const update = async (
+      branch: string,
+      extra: Partial<RunOptions> = {},
+      inputs: Record<string, string> = {},
+    ): Promise<ActionRun> => {
       const RUN = ++runId;
       const plogs = rankPlogs(BASE_MODULES, [0]);
       fake.addArtifact({ name: 'plog-rank-0', runId: RUN, files: plogs });
-      return run({ inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE, ...inputs }, event: 'workflow_dispatch', payload: dispatch, refName: branch, ...extra });
+      return run({
+        inputs: { mode: 'update', 'run-id': String(RUN), artifacts: 'plog-rank-*', baseline: BASELINE, ...inputs },
+        event: 'workflow_dispatch',
+        payload: dispatch,
+        refName: branch,
+        ...extra,
+      });
     };
-    const seed = (branch: string, files: Record<string, string> = { [BASELINE]: baselineJson({ 'DEV_MEM/dev0/APP': { peak: 1 } }) }): string =>
-      fake.commitFiles({ branch, files, parent: null });
+    const seed = (
+      branch: string,
+      files: Record<string, string> = { [BASELINE]: baselineJson({ 'DEV_MEM/dev0/APP': { peak: 1 } }) },
+    ): string => fake.commitFiles({ branch, files, parent: null });
 
     it.each<[string, { method: string; path: RegExp; status: number; message: string }, string]>([
       [
         '403 creating the branch',
         { method: 'POST', path: /\/git\/refs$/, status: 403, message: 'Resource not accessible by integration' },
-        "403 creating branch memory-gate/baseline-update/f403/baselines-memory-baseline.json: the token needs `contents: write` (GitHub said: Resource not accessible by integration)",
+        '403 creating branch memory-gate/baseline-update/f403/baselines-memory-baseline.json: the token needs `contents: write` (GitHub said: Resource not accessible by integration)',
       ],
       [
         '404 reading the base branch',
@@ -1295,22 +1635,41 @@ describe('trust', () => {
       ],
       [
         '403 labelling the PR',
-        { method: 'POST', path: /\/issues\/\d+\/labels$/, status: 403, message: 'Resource not accessible by integration' },
+        {
+          method: 'POST',
+          path: /\/issues\/\d+\/labels$/,
+          status: 403,
+          message: 'Resource not accessible by integration',
+        },
         "403 labelling pull request #1 'memory-baseline-update': the token needs `pull-requests: write` (GitHub said: Resource not accessible by integration)",
       ],
     ])('%s', async (story, failure, message) => {
       const branch = `f${failure.status}${story.includes('label') ? 'l' : ''}`;
       seed(branch);
-      fake.forceResponse({ method: failure.method, path: failure.path, status: failure.status, body: { message: failure.message }, times: 1 });
+      fake.forceResponse({
+        method: failure.method,
+        path: failure.path,
+        status: failure.status,
+        body: { message: failure.message },
+        times: 1,
+      });
       const r = await update(branch);
       expect(r.code, why(r)).toBe(1);
-      const expected = message.replace('/f403/', `/${branch}/`).replace('#1', `#${fake.state.pulls.at(-1)?.number ?? 0}`);
+      const expected = message
+        .replace('/f403/', `/${branch}/`)
+        .replace('#1', `#${fake.state.pulls.at(-1)?.number ?? 0}`);
       expect(r.errors.map((e) => e.message)).toEqual([expected]);
     });
 
     it('422 on a commit that is no longer a fast-forward says what happened and what to do', async () => {
       seed('f422');
-      fake.forceResponse({ method: 'PATCH', path: /\/git\/refs\/heads(\/|%2F)f422$/, status: 422, body: { message: 'Update is not a fast forward' }, times: 1 });
+      fake.forceResponse({
+        method: 'PATCH',
+        path: /\/git\/refs\/heads(\/|%2F)f422$/,
+        status: 422,
+        body: { message: 'Update is not a fast forward' },
+        times: 1,
+      });
       const r = await update('f422', {}, { 'update-strategy': 'commit' });
       expect(r.code, why(r)).toBe(1);
       expect(r.errors.map((e) => e.message)).toEqual([
@@ -1351,7 +1710,9 @@ describe('trust', () => {
       seed('big', { [BASELINE]: text });
       const r = await update('big');
       expect(r.code, why(r)).toBe(0);
-      const written = JSON.parse(fake.readFile('memory-gate/baseline-update/big/baselines-memory-baseline.json', BASELINE)!) as {
+      const written = JSON.parse(
+        fake.readFile('memory-gate/baseline-update/big/baselines-memory-baseline.json', BASELINE)!,
+      ) as {
         sections: { modules: Record<string, unknown> };
       };
       expect(Object.keys(written.sections.modules)).toHaveLength(13000 + 4);
@@ -1360,11 +1721,19 @@ describe('trust', () => {
 
   it('comment mode: a corrupt report zip is one error line', async () => {
     const RUN = 9301;
-    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, zip: Buffer.from('PK\u0003\u0004 this is not a zip archive at all') });
+    fake.addArtifact({
+      name: 'memory-gate-report',
+      runId: RUN,
+      zip: Buffer.from('PK\u0003\u0004 this is not a zip archive at all'),
+    });
     const r = await run({
       inputs: { mode: 'comment', 'run-id': String(RUN) },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: '5'.repeat(40), event: 'pull_request', pull_requests: [] }, repository: { full_name: REPO } },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: RUN, head_sha: '5'.repeat(40), event: 'pull_request', pull_requests: [] },
+        repository: { full_name: REPO },
+      },
     });
     expect(r.code, why(r)).toBe(1);
     expect(r.errors).toHaveLength(1);
@@ -1391,8 +1760,14 @@ describe('profiler evidence in artifacts', () => {
       runId: RUN,
       files: {
         // msprof's own tree inside torch_npu's folder is skipped: only ASCEND_PROFILER_OUTPUT is read.
-        'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': readFileSync(join(fixtures, 'memory_record.csv'), 'latin1'),
-        'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/npu_module_mem.csv': readFileSync(join(fixtures, 'npu_module_mem.csv'), 'latin1'),
+        'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': readFileSync(
+          join(fixtures, 'memory_record.csv'),
+          'latin1',
+        ),
+        'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/npu_module_mem.csv': readFileSync(
+          join(fixtures, 'npu_module_mem.csv'),
+          'latin1',
+        ),
         'rank0_ascend_pt/PROF_000001/mindstudio_profiler_output/npu_module_mem_20250109.csv': 'not read\n',
       },
     });
@@ -1402,8 +1777,16 @@ describe('profiler evidence in artifacts', () => {
     expect(r.code, why(r)).toBe(0);
     const entries = readReport(r).entries;
     // 1452 MB = 1,522,532,352 bytes: the PTA reserved peak and the driver's APP module agree.
-    expect(entries.find((e) => e.key === 'dev0/PTA/reserved')).toMatchObject({ kind: 'component', status: 'new', current: 1452 * 2 ** 20 });
-    expect(entries.find((e) => e.key === 'NPU_MODULE_MEM/dev0/APP')).toMatchObject({ kind: 'module', status: 'new', current: 1452 * 2 ** 20 });
+    expect(entries.find((e) => e.key === 'dev0/PTA/reserved')).toMatchObject({
+      kind: 'component',
+      status: 'new',
+      current: 1452 * 2 ** 20,
+    });
+    expect(entries.find((e) => e.key === 'NPU_MODULE_MEM/dev0/APP')).toMatchObject({
+      kind: 'module',
+      status: 'new',
+      current: 1452 * 2 ** 20,
+    });
     expect(entries.filter((e) => e.status === 'growing')).toEqual([]);
   });
 });
@@ -1430,20 +1813,40 @@ describe('missing-artifacts', () => {
 
       const warnDirs = newRunDirs();
       writeFiles(warnDirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
-      const r = await runAction({ dirs: warnDirs, inputs: { artifacts: 'plog-rank-*', 'missing-artifacts': 'warn', 'download-concurrency': '2' }, event: 'push', runId: RUN });
+      const r = await runAction({
+        dirs: warnDirs,
+        inputs: { artifacts: 'plog-rank-*', 'missing-artifacts': 'warn', 'download-concurrency': '2' },
+        event: 'push',
+        runId: RUN,
+      });
       expect(r.code, why(r)).toBe(0);
       expect(r.stdout).toMatch(/^Downloading 4 artifact\(s\) \(.*\) from this run, 2 at a time$/m);
       expect(r.stdout).toMatch(/^\[\d\/4\] plog-rank-2 FAILED: artifact 'plog-rank-2': HTTP 404$/m);
-      expect(r.warnings.map((w) => w.message)).toContain("1 of 4 artifact(s) missing, gated without them: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404)");
+      expect(r.warnings.map((w) => w.message)).toContain(
+        "1 of 4 artifact(s) missing, gated without them: 'plog-rank-2' (artifact 'plog-rank-2': HTTP 404)",
+      );
       const report = readReport(r) as ReportJson & { missingArtifacts?: string[] };
       expect(report.missingArtifacts).toEqual(['plog-rank-2']);
-      expect(report.entries.filter((e) => e.status === 'missing').map((e) => e.key).sort()).toEqual(
-        Object.keys(BASE_MODULES).filter((k) => k.includes('/dev2/')).sort(),
+      expect(
+        report.entries
+          .filter((e) => e.status === 'missing')
+          .map((e) => e.key)
+          .sort(),
+      ).toEqual(
+        Object.keys(BASE_MODULES)
+          .filter((k) => k.includes('/dev2/'))
+          .sort(),
       );
       expect(report.entries.filter((e) => e.status === 'pass')).toHaveLength(12);
       // the summary opens with the missing artifact, right under the verdict
       const lines = r.summary.split('\n');
-      expect(lines.slice(4, 9)).toEqual(['#### ⚠️ 1 artifact(s) never arrived: their keys are missing', '', '| Artifact |', '|---|', '| `plog-rank-2` |']);
+      expect(lines.slice(4, 9)).toEqual([
+        '#### ⚠️ 1 artifact(s) never arrived: their keys are missing',
+        '',
+        '| Artifact |',
+        '|---|',
+        '| `plog-rank-2` |',
+      ]);
     } finally {
       fake.state.forced.length = 0;
     }
@@ -1457,27 +1860,51 @@ describe('mode: snapshot', () => {
     writeFiles(node.workspace, rankPlogs(BASE_MODULES, [0, 1]));
     const r = await runAction({
       dirs: node,
-      inputs: { mode: 'snapshot', plog: '.', environment: 'cann=9.0.RC1\nPYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6' },
+      inputs: {
+        mode: 'snapshot',
+        plog: '.',
+        environment: 'cann=9.0.RC1\nPYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6',
+      },
       event: 'push',
       runId: RUN,
     });
     expect(r.code, why(r)).toBe(0);
     const file = r.outputs['snapshot-file']!;
     expect(file).toMatch(/\.memory-snapshot\.json$/);
-    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
+      meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> };
+    };
     const [only] = Object.values(snapshot.meta.nodes);
     expect(only!.devices).toEqual(['dev0', 'dev1']);
-    expect(only!.environment).toMatchObject({ cann: '9.0.RC1', PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True,garbage_collection_threshold:0.6' });
-    expect(r.stdout).toMatch(/^Wrote .*\.memory-snapshot\.json \(\d+\.\d KiB\): node .+, 2 device\(s\), 2 file\(s\), 8 record\(s\), 0 skipped$/m);
+    expect(only!.environment).toMatchObject({
+      cann: '9.0.RC1',
+      PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True,garbage_collection_threshold:0.6',
+    });
+    expect(r.stdout).toMatch(
+      /^Wrote .*\.memory-snapshot\.json \(\d+\.\d KiB\): node .+, 2 device\(s\), 2 file\(s\), 8 record\(s\), 0 skipped$/m,
+    );
 
     // The gate job: the snapshot uploaded as an artifact, downloaded by pattern and merged.
-    fake.addArtifact({ name: 'memory-snapshot-node-0', runId: RUN, files: { 'node-0.memory-snapshot.json': readFileSync(file, 'utf8') } });
+    fake.addArtifact({
+      name: 'memory-snapshot-node-0',
+      runId: RUN,
+      files: { 'node-0.memory-snapshot.json': readFileSync(file, 'utf8') },
+    });
     const gate = newRunDirs();
     writeFiles(gate.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) });
     const g = await runAction({ dirs: gate, inputs: { artifacts: 'memory-snapshot-*' }, event: 'push', runId: RUN });
     expect(g.code, why(g)).toBe(0);
     const report = readReport(g);
-    expect(report.entries.filter((e) => e.status === 'pass').map((e) => e.key).sort()).toEqual(Object.keys(BASE_MODULES).filter((k) => /\/dev[01]\//.test(k)).sort());
+    expect(
+      report.entries
+        .filter((e) => e.status === 'pass')
+        .map((e) => e.key)
+        .sort(),
+    ).toEqual(
+      Object.keys(BASE_MODULES)
+        .filter((k) => /\/dev[01]\//.test(k))
+        .sort(),
+    );
     expect(report.entries.filter((e) => e.status === 'missing')).toHaveLength(8);
   });
 });
@@ -1488,14 +1915,25 @@ describe('history on the default branch', () => {
   const BRANCH = 'memory-gate-history';
   const FILE = 'default.history.jsonl';
   const pushSha = (n: number): string => `5a${String(n).padStart(38, '0')}`;
-  const pushPayload = { ref: 'refs/heads/main', repository: { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' }, default_branch: 'main' } };
+  const pushPayload = {
+    ref: 'refs/heads/main',
+    repository: { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' }, default_branch: 'main' },
+  };
   /** Main's runs: HCCL doubles on every device from run 16 on, with CANN 9.0 (the step the report must name). */
   const mainModules = (n: number): Record<string, ModuleValue> =>
-    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, k.endsWith('/HCCL') && n >= 16 ? { ...v, peak: v.peak * 2 } : v]));
+    Object.fromEntries(
+      Object.entries(BASE_MODULES).map(([k, v]) => [
+        k,
+        k.endsWith('/HCCL') && n >= 16 ? { ...v, peak: v.peak * 2 } : v,
+      ]),
+    );
 
   function pushRun(n: number, extra: Partial<RunOptions> = {}): Promise<ActionRun> {
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(mainModules(n), RANKS) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(mainModules(n), RANKS),
+    });
     return runAction({
       dirs,
       inputs: { plog: 'rank_*', environment: `cann=${n >= 16 ? '9.0.RC1' : '8.3.RC1'}` },
@@ -1525,59 +1963,102 @@ describe('history on the default branch', () => {
     const held = fake.holdRequests({ method: 'PATCH', path: new RegExp(`/git/refs/heads/${BRANCH}$`), count: 2 });
     const [r29, r30] = await Promise.all([pushRun(29), pushRun(30)]);
     expect(await held).toBe(2);
-    expect([r29, r30].map((r) => /after 1 retry \(the branch moved meanwhile\)/.test(r.stdout)).sort()).toEqual([false, true]);
+    expect([r29, r30].map((r) => /after 1 retry \(the branch moved meanwhile\)/.test(r.stdout)).sort()).toEqual([
+      false,
+      true,
+    ]);
     const points = historyPoints();
     expect(points).toHaveLength(30);
     expect(points.map((p) => p.run).sort()).toEqual(Array.from({ length: 30 }, (_, i) => String(7001 + i)));
     // One commit per run on the branch, each on top of the one before.
     let commits = 0;
-    for (let sha = fake.getRef(BRANCH); sha !== undefined; commits++) sha = (fake.getObject(sha) as { parents: string[] }).parents[0];
+    for (let sha = fake.getRef(BRANCH); sha !== undefined; commits++)
+      sha = (fake.getObject(sha) as { parents: string[] }).parents[0];
     expect(commits).toBe(30);
 
     // A pull request that keeps HCCL doubled: regressed against the baseline, with main's trend and the commit where it moved.
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(mainModules(30), RANKS) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(mainModules(30), RANKS),
+    });
     fake.clearLog();
-    const pr = await runAction({ dirs, inputs: { plog: 'rank_*' }, event: 'pull_request', payload: { ...(prPayload(71, 'e'.repeat(40), baseOf(dirs)) as object), repository: pushPayload.repository } });
+    const pr = await runAction({
+      dirs,
+      inputs: { plog: 'rank_*' },
+      event: 'pull_request',
+      payload: { ...(prPayload(71, 'e'.repeat(40), baseOf(dirs)) as object), repository: pushPayload.repository },
+    });
     expect(pr.code, why(pr)).toBe(1);
     const step = `\`DEV_MEM/*/HCCL\` (largest device): 83.0\u00a0MiB → 166.0\u00a0MiB since [\`${pushSha(16).slice(0, 7)}\`](https://github.com/${REPO}/commit/${pushSha(16)}) (14 runs ago on \`main\`); CANN toolkit \`8.3.RC1\` → \`9.0.RC1\` at the same run.`;
     const row = pr.summary.split('\n').find((l) => l.includes('`DEV_MEM/*/HCCL`<br>'));
     expect(row).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\` 83.0\u00a0MiB – 166.0\u00a0MiB |`);
     expect(pr.summary).toContain(`1. ${step}`);
-    expect(pr.summary).toContain('Under each key: its last 30 runs on `main`, lowest ▁ to highest █ (a key group: its largest device at each run).');
+    expect(pr.summary).toContain(
+      'Under each key: its last 30 runs on `main`, lowest ▁ to highest █ (a key group: its largest device at each run).',
+    );
     const comment = fake.comments(71).at(-1)?.body ?? '';
     expect(comment).toContain(`1. ${step}`);
     expect(comment).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\``);
     // The PR run read the history and wrote only its comment.
-    expect(fake.requests({ route: 'git.getRef' }).some((q) => decodeURIComponent(q.path).endsWith(`/heads/${BRANCH}`))).toBe(true);
+    expect(
+      fake.requests({ route: 'git.getRef' }).some((q) => decodeURIComponent(q.path).endsWith(`/heads/${BRANCH}`)),
+    ).toBe(true);
     expect(fake.writes().map((w) => w.route)).toEqual(['issues.createComment']);
     expect(historyPoints()).toHaveLength(30);
 
     // A fork's run (read-only token: no comment) and a pull_request_target run: no write request at all.
     fake.clearLog();
     const forkDirs = newRunDirs();
-    writeFiles(forkDirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(mainModules(30), RANKS) });
-    const forkPayload = prPayload(72, 'f'.repeat(40), baseOf(forkDirs)) as { pull_request: { head: Record<string, unknown> } };
+    writeFiles(forkDirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...rankPlogs(mainModules(30), RANKS),
+    });
+    const forkPayload = prPayload(72, 'f'.repeat(40), baseOf(forkDirs)) as {
+      pull_request: { head: Record<string, unknown> };
+    };
     forkPayload.pull_request.head.repo = { full_name: 'forker/octo-repo', fork: true };
-    const fork = await runAction({ dirs: forkDirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request', payload: { ...forkPayload, repository: pushPayload.repository } });
+    const fork = await runAction({
+      dirs: forkDirs,
+      inputs: { plog: 'rank_*', comment: 'never' },
+      event: 'pull_request',
+      payload: { ...forkPayload, repository: pushPayload.repository },
+    });
     expect(fork.code, why(fork)).toBe(1);
     expect(fork.summary).toContain(step);
-    const target = await runAction({ dirs: forkDirs, inputs: { plog: 'rank_*', comment: 'never' }, event: 'pull_request_target', payload: { ...forkPayload, repository: pushPayload.repository } });
+    const target = await runAction({
+      dirs: forkDirs,
+      inputs: { plog: 'rank_*', comment: 'never' },
+      event: 'pull_request_target',
+      payload: { ...forkPayload, repository: pushPayload.repository },
+    });
     expect(target.code, why(target)).toBe(1);
     expect(target.stdout).toContain('History: read only (a check run on pull_request_target only reads it)');
     expect(fake.writes()).toEqual([]);
 
     // workflow_run (comment mode) re-renders the PR run's report with the trends of the history branch, and writes only the comment.
     const RUN = 9300;
-    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') } });
+    fake.addArtifact({
+      name: 'memory-gate-report',
+      runId: RUN,
+      files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') },
+    });
     // The pull request as the API shows it: its base is main, which holds the same limits.
-    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) }, message: 'main for the comment job' });
+    fake.commitFiles({
+      branch: 'main',
+      files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES) },
+      message: 'main for the comment job',
+    });
     fake.addPull({ number: 71, headRef: 'feature', headSha: 'e'.repeat(40) });
     fake.clearLog();
     const commented = await runAction({
       inputs: { mode: 'comment' },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: 'e'.repeat(40), event: 'pull_request', pull_requests: [{ number: 71 }] }, repository: pushPayload.repository },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: RUN, head_sha: 'e'.repeat(40), event: 'pull_request', pull_requests: [{ number: 71 }] },
+        repository: pushPayload.repository,
+      },
       runId: 9301,
     });
     expect(commented.code, why(commented)).toBe(0);
@@ -1589,7 +2070,13 @@ describe('history on the default branch', () => {
   }, 240_000);
 
   it('a token without contents: write is one warning naming it, and the verdict stands', async () => {
-    fake.forceResponse({ method: 'POST', path: /\/git\/blobs$/, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+    fake.forceResponse({
+      method: 'POST',
+      path: /\/git\/blobs$/,
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+      times: 1,
+    });
     const r = await pushRun(31);
     expect(r.code, why(r)).toBe(1);
     const history = r.warnings.filter((w) => w.message.startsWith('History'));
@@ -1599,7 +2086,9 @@ describe('history on the default branch', () => {
     expect(r.errors.at(-1)?.message).toMatch(/^Memory gate failed: DEV_MEM\/dev\d\/HCCL regressed/);
     expect(historyPoints()).toHaveLength(30);
     // The report's trends are of the history as the branch holds it: not of the point this run failed to write.
-    expect(r.summary).toContain(`since [\`${pushSha(16).slice(0, 7)}\`](https://github.com/${REPO}/commit/${pushSha(16)}) (14 runs ago on \`main\`)`);
+    expect(r.summary).toContain(
+      `since [\`${pushSha(16).slice(0, 7)}\`](https://github.com/${REPO}/commit/${pushSha(16)}) (14 runs ago on \`main\`)`,
+    );
   });
 
   it('a corrupt history on the branch is a warning naming its line, never overwritten; a push to another branch only reads', async () => {
@@ -1614,27 +2103,40 @@ describe('history on the default branch', () => {
     expect(fake.readFile(BRANCH, FILE)).toBe(broken);
     fake.commitFiles({ branch: BRANCH, files: { [FILE]: text }, message: 'fixed' });
     fake.clearLog();
-    const other = await pushRun(33, { refName: 'release/1.0', payload: { ...pushPayload, ref: 'refs/heads/release/1.0' } });
+    const other = await pushRun(33, {
+      refName: 'release/1.0',
+      payload: { ...pushPayload, ref: 'refs/heads/release/1.0' },
+    });
     expect(other.stdout).toContain('History: read only (refs/heads/release/1.0 is not the default branch main)');
     expect(fake.writes()).toEqual([]);
   });
 
-  it("comment mode reads the config it is given from the repository, not from a checkout it does not have", async () => {
+  it('comment mode reads the config it is given from the repository, not from a checkout it does not have', async () => {
     // The gate's config lives at ci/gate.json on main; the comment job names it and checks nothing out (its workspace is
     // empty), as the example workflow does. Step tolerances and the re-judged verdicts both come from that file.
-    fake.commitFiles({ branch: 'main', files: { 'ci/gate.json': JSON.stringify({ modules: { tolerance: { percent: 5, bytes: '1MiB' } } }) }, message: 'gate config' });
+    fake.commitFiles({
+      branch: 'main',
+      files: { 'ci/gate.json': JSON.stringify({ modules: { tolerance: { percent: 5, bytes: '1MiB' } } }) },
+      message: 'gate config',
+    });
     fake.clearLog();
     const commented = await runAction({
       inputs: { mode: 'comment', config: 'ci/gate.json' },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: 9300, head_sha: 'e'.repeat(40), event: 'pull_request', pull_requests: [{ number: 71 }] }, repository: pushPayload.repository },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: 9300, head_sha: 'e'.repeat(40), event: 'pull_request', pull_requests: [{ number: 71 }] },
+        repository: pushPayload.repository,
+      },
       runId: 9302,
     });
     expect(commented.code, why(commented)).toBe(0);
     const body = fake.comments(71).at(-1)?.body ?? '';
     expect(body).not.toContain('not trustworthy');
     expect(body).toContain(`<br>\`${'▁'.repeat(15)}${'█'.repeat(15)}\``);
-    expect(body).toContain(`\`DEV_MEM/*/HCCL\` (largest device): 83.0\u00a0MiB → 166.0\u00a0MiB since [\`${pushSha(16).slice(0, 7)}\`]`);
+    expect(body).toContain(
+      `\`DEV_MEM/*/HCCL\` (largest device): 83.0\u00a0MiB → 166.0\u00a0MiB since [\`${pushSha(16).slice(0, 7)}\`]`,
+    );
     expect(fake.writes().map((w) => w.route)).toEqual(['issues.updateComment']);
   });
 });
@@ -1645,24 +2147,53 @@ describe('the history cannot be turned against the gate', () => {
   const FILE = 'default.history.jsonl';
   const repository = { full_name: REPO, name: 'octo-repo', owner: { login: 'octo-org' }, default_branch: 'main' };
   const scaled = (percent: number, only = 'APP'): Record<string, ModuleValue> =>
-    Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, k.endsWith(`/${only}`) ? { ...v, peak: Math.round(v.peak * (1 + percent / 100)) } : v]));
+    Object.fromEntries(
+      Object.entries(BASE_MODULES).map(([k, v]) => [
+        k,
+        k.endsWith(`/${only}`) ? { ...v, peak: Math.round(v.peak * (1 + percent / 100)) } : v,
+      ]),
+    );
   let prs = 0;
 
   /** A pull request's check run against main's limits (the workspace's baseline and config), reading history branch `branch`. */
   function prRun(branch: string, modules: Record<string, ModuleValue>, config?: unknown): Promise<ActionRun> {
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...(config !== undefined ? { '.github/memory-gate.json': JSON.stringify(config) } : {}), ...rankPlogs(modules, RANKS) });
+    writeFiles(dirs.workspace, {
+      'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+      ...(config !== undefined ? { '.github/memory-gate.json': JSON.stringify(config) } : {}),
+      ...rankPlogs(modules, RANKS),
+    });
     const number = 300 + ++prs;
-    return runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch }, event: 'pull_request', payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository } });
+    return runAction({
+      dirs,
+      inputs: { plog: 'rank_*', 'history-branch': branch },
+      event: 'pull_request',
+      payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository },
+    });
   }
 
   /** Twelve points of main, HCCL doubled from point 6 on, with a section 'zzz' a newer release wrote, and this header commitUrl. */
   function historyText(commitUrl: string): string {
     const names = Object.keys(BASE_MODULES);
-    const lines = [JSON.stringify({ format: 'ascend-memory-gate history', version: 1, branch: 'main', gate: 'default', commitUrl }), JSON.stringify({ keys: { modules: names, zzz: ['dev0/x'] } })];
+    const lines = [
+      JSON.stringify({ format: 'ascend-memory-gate history', version: 1, branch: 'main', gate: 'default', commitUrl }),
+      JSON.stringify({ keys: { modules: names, zzz: ['dev0/x'] } }),
+    ];
     for (let n = 1; n <= 12; n++) {
-      const point = { commit: `7a${String(n).padStart(38, '0')}`, run: String(600 + n), time: `2026-02-${String(n).padStart(2, '0')}T00:00:00Z`, baseline: null };
-      if (n === 1) lines.push(JSON.stringify({ ...point, environment: {}, values: { modules: names.map((k) => BASE_MODULES[k]!.peak), zzz: [7] } }));
+      const point = {
+        commit: `7a${String(n).padStart(38, '0')}`,
+        run: String(600 + n),
+        time: `2026-02-${String(n).padStart(2, '0')}T00:00:00Z`,
+        baseline: null,
+      };
+      if (n === 1)
+        lines.push(
+          JSON.stringify({
+            ...point,
+            environment: {},
+            values: { modules: names.map((k) => BASE_MODULES[k]!.peak), zzz: [7] },
+          }),
+        );
       else if (n === 6) {
         // Pairs of (positions skipped since the last pair, difference): each HCCL doubles.
         const pairs: number[] = [];
@@ -1673,15 +2204,19 @@ describe('the history cannot be turned against the gate', () => {
           next = i + 1;
         });
         lines.push(JSON.stringify({ ...point, changes: { modules: pairs } }));
-      }
-      else lines.push(JSON.stringify({ ...point, changes: { zzz: [0, n % 2 === 0 ? 1 : -1] } }));
+      } else lines.push(JSON.stringify({ ...point, changes: { zzz: [0, n % 2 === 0 ? 1 : -1] } }));
     }
     return `${lines.join('\n')}\n`;
   }
 
   it("a section this version does not know, and a commitUrl that is no URL: one warning each, the trends shown without links, the PR's verdict given", async () => {
     const branch = 'history-newer';
-    fake.commitFiles({ branch, files: { [FILE]: historyText('https://[{sha}') }, parent: null, message: 'a newer release and a hand edit' });
+    fake.commitFiles({
+      branch,
+      files: { [FILE]: historyText('https://[{sha}') },
+      parent: null,
+      message: 'a newer release and a hand edit',
+    });
     const r = await prRun(branch, scaled(100, 'HCCL'));
     expect(r.errors.map((e) => e.message).filter((m) => m.includes('internal error'))).toEqual([]);
     expect(r.code, why(r)).toBe(1);
@@ -1693,9 +2228,14 @@ describe('the history cannot be turned against the gate', () => {
     expect(r.summary).toContain(`since \`${'7a'}${'0'.repeat(5)}\` (6 runs ago on \`main\`)`);
   });
 
-  it("a commitUrl of another site: one warning, and no link goes there", async () => {
+  it('a commitUrl of another site: one warning, and no link goes there', async () => {
     const branch = 'history-foreign';
-    fake.commitFiles({ branch, files: { [FILE]: historyText('https://evil.example/{sha}') }, parent: null, message: 'a foreign link' });
+    fake.commitFiles({
+      branch,
+      files: { [FILE]: historyText('https://evil.example/{sha}') },
+      parent: null,
+      message: 'a foreign link',
+    });
     const r = await prRun(branch, scaled(100, 'HCCL'));
     expect(r.code, why(r)).toBe(1);
     expect(r.warnings.map((w) => w.message).filter((m) => m.includes('commitUrl'))).toEqual([
@@ -1707,7 +2247,8 @@ describe('the history cannot be turned against the gate', () => {
 
   it('a history holding a module figure of −1 TiB is refused with one warning naming line and field and how to start over; the verdict stands', async () => {
     const branch = 'history-implausible';
-    const text = historyText('https://github.com/octo-org/octo-repo/commit/{sha}').replace(/"values":\{"modules":\[\d+/, `"values":{"modules":[${-(1024 ** 4)}`)
+    const text = historyText('https://github.com/octo-org/octo-repo/commit/{sha}')
+      .replace(/"values":\{"modules":\[\d+/, `"values":{"modules":[${-(1024 ** 4)}`)
       // Without the newer release's section: only the implausible value is wrong with it.
       .replace(/,"zzz":\[("dev0\/x"|7)\]/g, '')
       .replace(/,"changes":\{"zzz":\[0,-?1\]\}/g, '');
@@ -1724,8 +2265,18 @@ describe('the history cannot be turned against the gate', () => {
     const cann = `9.0.${'x'.repeat(5000)}`;
     for (const n of [1, 2]) {
       const dirs = newRunDirs();
-      writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), ...rankPlogs(BASE_MODULES, RANKS) });
-      const r = await runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch, environment: `cann=${cann}` }, event: 'push', payload: { ref: 'refs/heads/main', repository }, runId: 7800 + n, sha: `7c${String(n).padStart(38, '0')}` });
+      writeFiles(dirs.workspace, {
+        'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+        ...rankPlogs(BASE_MODULES, RANKS),
+      });
+      const r = await runAction({
+        dirs,
+        inputs: { plog: 'rank_*', 'history-branch': branch, environment: `cann=${cann}` },
+        event: 'push',
+        payload: { ref: 'refs/heads/main', repository },
+        runId: 7800 + n,
+        sha: `7c${String(n).padStart(38, '0')}`,
+      });
       expect(r.code, why(r)).toBe(0);
       expect(r.warnings.map((w) => w.message).filter((m) => m.startsWith('History'))).toEqual([]);
       expect(r.stdout).toContain(`History: recorded run ${7800 + n} in ${branch}:${FILE}`);
@@ -1738,7 +2289,12 @@ describe('the history cannot be turned against the gate', () => {
   it("main's values −(2^53−1), 0, 2^53−1 of a kernel: the noise band's spread is clamped at 2^53−1 and said, and comment mode takes the report", async () => {
     const branch = 'history-extremes';
     const MAX = Number.MAX_SAFE_INTEGER;
-    const point = (n: number): Record<string, unknown> => ({ commit: `7d${String(n).padStart(38, '0')}`, run: String(n), time: '2026-02-01T00:00:00Z', baseline: null });
+    const point = (n: number): Record<string, unknown> => ({
+      commit: `7d${String(n).padStart(38, '0')}`,
+      run: String(n),
+      time: '2026-02-01T00:00:00Z',
+      baseline: null,
+    });
     const text = [
       JSON.stringify({ format: 'ascend-memory-gate history', version: 1 }),
       JSON.stringify({ keys: { kernels: ['dev0/k'] } }),
@@ -1758,19 +2314,42 @@ describe('the history cannot be turned against the gate', () => {
       ...rankPlogs(BASE_MODULES, RANKS),
     });
     const number = 300 + ++prs;
-    const pr = await runAction({ dirs, inputs: { plog: 'rank_*', 'memory-compare': 'mc', 'history-branch': branch }, event: 'pull_request', payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository } });
+    const pr = await runAction({
+      dirs,
+      inputs: { plog: 'rank_*', 'memory-compare': 'mc', 'history-branch': branch },
+      event: 'pull_request',
+      payload: { ...(prPayload(number, runHeadSha(number), baseOf(dirs)) as object), repository },
+    });
     expect(pr.code, why(pr)).toBe(1);
-    const entry = readReport(pr).entries.find((e) => e.key === 'dev0/k') as { noise?: unknown; note?: string } | undefined;
+    const entry = readReport(pr).entries.find((e) => e.key === 'dev0/k') as
+      { noise?: unknown; note?: string } | undefined;
     expect(entry?.noise).toEqual({ applied: 'band', points: 3, spread: MAX });
-    expect(entry?.note).toBe('Beyond the noise band: the last 3 values on the default branch spread more than 8.0 PiB (2^53 − 1, where the figure is clamped), capped at the ceiling 10.0 MiB, and the change is 100.0 MiB.');
+    expect(entry?.note).toBe(
+      'Beyond the noise band: the last 3 values on the default branch spread more than 8.0 PiB (2^53 − 1, where the figure is clamped), capped at the ceiling 10.0 MiB, and the change is 100.0 MiB.',
+    );
 
-    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES, { 'dev0/k': kernel }), '.github/memory-gate.json': JSON.stringify(config) }, message: 'main with a kernel' });
+    fake.commitFiles({
+      branch: 'main',
+      files: {
+        'baselines/memory-baseline.json': baselineJson(BASE_MODULES, { 'dev0/k': kernel }),
+        '.github/memory-gate.json': JSON.stringify(config),
+      },
+      message: 'main with a kernel',
+    });
     fake.addPull({ number, headRef: `feature-${number}`, headSha: runHeadSha(number) });
-    fake.addArtifact({ name: 'memory-gate-report', runId: 9530, files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') } });
+    fake.addArtifact({
+      name: 'memory-gate-report',
+      runId: 9530,
+      files: { 'report.json': readFileSync(pr.outputs.report!, 'utf8') },
+    });
     const commented = await runAction({
       inputs: { mode: 'comment', 'history-branch': branch },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: 9530, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] }, repository },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: 9530, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] },
+        repository,
+      },
       runId: 9531,
     });
     expect(commented.code, why(commented)).toBe(0);
@@ -1783,17 +2362,27 @@ describe('the history cannot be turned against the gate', () => {
     fake.clearLog();
     const writable = await prRun(branch, BASE_MODULES);
     expect(writable.code, why(writable)).toBe(0);
-    expect(writable.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token"))).toEqual([
+    expect(
+      writable.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token")),
+    ).toEqual([
       `This pull_request run's token can write the repository's contents, so the pull request's code could push to the history branch ${branch}: give pull_request jobs \`permissions: contents: read\`, and \`contents: write\` only to the default branch's job that records (docs/security-model.md, "The history branch")`,
     ]);
     const probes = fake.requests({ route: 'git.createRef' });
     expect(probes.map((q) => (q.body as { sha?: string }).sha)).toEqual(['0'.repeat(40)]);
     expect(fake.getRef(`${branch}-write-probe`)).toBeUndefined();
     // A read-only token (a fork's, or `contents: read`): GitHub answers 403 before it looks at the object.
-    fake.forceResponse({ method: 'POST', path: /\/git\/refs$/, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+    fake.forceResponse({
+      method: 'POST',
+      path: /\/git\/refs$/,
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+      times: 1,
+    });
     const readOnly = await prRun(branch, BASE_MODULES);
     expect(readOnly.code, why(readOnly)).toBe(0);
-    expect(readOnly.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token"))).toEqual([]);
+    expect(
+      readOnly.warnings.map((w) => w.message).filter((m) => m.startsWith("This pull_request run's token")),
+    ).toEqual([]);
   });
 
   it('comment mode re-judges with the history at the commit the run read: a push to main since does not brand an honest report; a commit not on the branch is refused', async () => {
@@ -1802,8 +2391,19 @@ describe('the history cannot be turned against the gate', () => {
     // Main's APP: +5% at run 1, then the baseline's four times: a spread of 5% over the window of 5.
     const push = async (n: number, percent: number): Promise<void> => {
       const dirs = newRunDirs();
-      writeFiles(dirs.workspace, { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), '.github/memory-gate.json': JSON.stringify(config), ...rankPlogs(scaled(percent), RANKS) });
-      const r = await runAction({ dirs, inputs: { plog: 'rank_*', 'history-branch': branch }, event: 'push', payload: { ref: 'refs/heads/main', repository }, runId: 7700 + n, sha: `7b${String(n).padStart(38, '0')}` });
+      writeFiles(dirs.workspace, {
+        'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+        '.github/memory-gate.json': JSON.stringify(config),
+        ...rankPlogs(scaled(percent), RANKS),
+      });
+      const r = await runAction({
+        dirs,
+        inputs: { plog: 'rank_*', 'history-branch': branch },
+        event: 'push',
+        payload: { ref: 'refs/heads/main', repository },
+        runId: 7700 + n,
+        sha: `7b${String(n).padStart(38, '0')}`,
+      });
       expect(r.stdout, why(r)).toContain(`History: recorded run ${7700 + n} in ${branch}:${FILE}`);
     };
     for (const [n, percent] of [5, 0, 0, 0, 0].entries()) await push(n + 1, percent);
@@ -1813,12 +2413,22 @@ describe('the history cannot be turned against the gate', () => {
     expect(pr.code, why(pr)).toBe(0);
     const report = readReport(pr) as ReportJson & { history?: unknown };
     expect(report.history).toEqual({ branch, commit: read });
-    expect(report.entries.find((e) => e.key === 'DEV_MEM/dev0/APP')).toMatchObject({ status: 'pass', noise: { applied: 'band', points: 5 } });
+    expect(report.entries.find((e) => e.key === 'DEV_MEM/dev0/APP')).toMatchObject({
+      status: 'pass',
+      noise: { applied: 'band', points: 5 },
+    });
     // One ordinary push to main: the +5% run leaves the window, whose spread is now 0.
     await push(6, 0);
     expect(fake.getRef(branch)).not.toBe(read);
 
-    fake.commitFiles({ branch: 'main', files: { 'baselines/memory-baseline.json': baselineJson(BASE_MODULES), '.github/memory-gate.json': JSON.stringify(config) }, message: 'main with the noise band' });
+    fake.commitFiles({
+      branch: 'main',
+      files: {
+        'baselines/memory-baseline.json': baselineJson(BASE_MODULES),
+        '.github/memory-gate.json': JSON.stringify(config),
+      },
+      message: 'main with the noise band',
+    });
     const number = 300 + prs;
     fake.addPull({ number, headRef: `feature-${number}`, headSha: runHeadSha(number) });
     const comment = (run: number, text: string): Promise<ActionRun> => {
@@ -1826,19 +2436,30 @@ describe('the history cannot be turned against the gate', () => {
       return runAction({
         inputs: { mode: 'comment', 'history-branch': branch },
         event: 'workflow_run',
-        payload: { action: 'completed', workflow_run: { id: run, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] }, repository },
+        payload: {
+          action: 'completed',
+          workflow_run: { id: run, head_sha: runHeadSha(number), event: 'pull_request', pull_requests: [{ number }] },
+          repository,
+        },
         runId: run + 1,
       });
     };
     const honest = await comment(9510, readFileSync(pr.outputs.report!, 'utf8'));
     expect(honest.code, why(honest)).toBe(0);
-    expect(honest.warnings.map((w) => w.message).filter((m) => m.startsWith('History') || m.includes('trustworthy'))).toEqual([]);
+    expect(
+      honest.warnings.map((w) => w.message).filter((m) => m.startsWith('History') || m.includes('trustworthy')),
+    ).toEqual([]);
     expect(honest.stdout).toContain(`History read from ${branch}:${FILE} at ${read.slice(0, 12)}: 5 point(s)`);
     expect(honest.summary).not.toContain('not trustworthy');
     expect(honest.summary).toContain('Memory gate passed');
 
     // A report naming a commit off the branch (a history of its own making, with a wide band) is read at the head instead.
-    const forged = fake.commitFiles({ branch: 'forged-history', files: { [FILE]: fake.readFile(branch, FILE)! }, parent: null, message: 'a history of my own' });
+    const forged = fake.commitFiles({
+      branch: 'forged-history',
+      files: { [FILE]: fake.readFile(branch, FILE)! },
+      parent: null,
+      message: 'a history of my own',
+    });
     const claimed = JSON.parse(readFileSync(pr.outputs.report!, 'utf8')) as { history: { commit: string } };
     claimed.history.commit = forged;
     const refused = await comment(9520, JSON.stringify(claimed, null, 2));
@@ -1857,13 +2478,22 @@ describe('integrity of the posted verdict', () => {
   const LABEL = 'memory-baseline-update';
   const BASELINE_FILE = 'baselines/memory-baseline.json';
   /** The issue's example: DEV_MEM/dev1/APP at 2,078,195,712 bytes in the baseline, ten times that in the run. */
-  const TRUSTED: Record<string, ModuleValue> = { ...BASE_MODULES, 'DEV_MEM/dev1/APP': { peak: 2078195712, current: 2078195712 } };
-  const GROWN: Record<string, ModuleValue> = { ...TRUSTED, 'DEV_MEM/dev1/APP': { peak: 20781957120, current: 20781957120 } };
+  const TRUSTED: Record<string, ModuleValue> = {
+    ...BASE_MODULES,
+    'DEV_MEM/dev1/APP': { peak: 2078195712, current: 2078195712 },
+  };
+  const GROWN: Record<string, ModuleValue> = {
+    ...TRUSTED,
+    'DEV_MEM/dev1/APP': { peak: 20781957120, current: 20781957120 },
+  };
   const times = (minute: number): string => `2026-01-10T10:${String(minute).padStart(2, '0')}:00Z`;
   let branches = 0;
 
   /** This run's honest report: check mode on a push, the workspace's baseline against these plogs. */
-  async function honestReport(baseline: Record<string, ModuleValue>, measured: Record<string, ModuleValue>): Promise<ReportJson & { groups?: unknown }> {
+  async function honestReport(
+    baseline: Record<string, ModuleValue>,
+    measured: Record<string, ModuleValue>,
+  ): Promise<ReportJson & { groups?: unknown }> {
     const dirs = newRunDirs();
     writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(baseline), ...rankPlogs(measured, RANKS) });
     const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'push' });
@@ -1887,7 +2517,12 @@ describe('integrity of the posted verdict', () => {
   }
 
   /** A fork's PR whose base branch holds `files`; its head is `headSha`. */
-  function forkPull(number: number, headSha: string, files: Record<string, string>, extra: { labels?: string[]; createdAt?: string; labeledAt?: string } = {}): { baseSha: string } {
+  function forkPull(
+    number: number,
+    headSha: string,
+    files: Record<string, string>,
+    extra: { labels?: string[]; createdAt?: string; labeledAt?: string } = {},
+  ): { baseSha: string } {
     const baseRef = `integrity-base-${++branches}`;
     const baseSha = fake.commitFiles({ branch: baseRef, files, parent: null, message: `base of ${baseRef}` });
     fake.addPull({ number, headRef: `patch-${number}`, headOwner: 'forker', headSha, baseRef, ...extra });
@@ -1898,7 +2533,11 @@ describe('integrity of the posted verdict', () => {
     return runAction({
       inputs: { mode: 'comment' },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: 'success', pull_requests: [] }, repository: { full_name: REPO } },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: 'success', pull_requests: [] },
+        repository: { full_name: REPO },
+      },
       runId: run + 100,
     });
   }
@@ -1923,7 +2562,11 @@ describe('integrity of the posted verdict', () => {
       const [comment] = fake.comments(91);
       const body = comment!.body;
       expect(body).not.toContain('Memory gate passed');
-      expect(body.startsWith(`${MARKER}\n#### ⛔ This report is not trustworthy: 4 of its claims do not follow from the trusted limits\n`)).toBe(true);
+      expect(
+        body.startsWith(
+          `${MARKER}\n#### ⛔ This report is not trustworthy: 4 of its claims do not follow from the trusted limits\n`,
+        ),
+      ).toBe(true);
       expect(body).toContain(`| \`/entries/${at}/status\` | \`DEV_MEM/dev1/APP\` | \`pass\` | \`regressed\` |`);
       expect(body).toContain('| `/counts/regressed` |  | 0 | 1 |');
       expect(body).toContain('| `/counts/pass` |  | 16 | 15 |');
@@ -1933,7 +2576,13 @@ describe('integrity of the posted verdict', () => {
       expect(r.summary).toContain('This report is not trustworthy');
       const posted = readReport(r);
       expect(posted.result).toBe('fail');
-      expect(posted.entries[at]).toMatchObject({ key: 'DEV_MEM/dev1/APP', status: 'regressed', severity: 'fail', baseline: 2078195712, current: 20781957120 });
+      expect(posted.entries[at]).toMatchObject({
+        key: 'DEV_MEM/dev1/APP',
+        status: 'regressed',
+        severity: 'fail',
+        baseline: 2078195712,
+        current: 20781957120,
+      });
     });
 
     it('an honest report is posted as it is, with no mark', async () => {
@@ -1955,15 +2604,33 @@ describe('integrity of the posted verdict', () => {
       const RUN = 9409;
       // A head no pull request has (a push run, or a PR closed meanwhile): only the job summary and the outputs remain.
       const headSha = 'a9'.repeat(20);
-      const mainSha = fake.commitFiles({ branch: 'main', files: { [BASELINE_FILE]: baselineJson(TRUSTED) }, message: 'trusted baseline on main' });
-      fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(forge(await honestReport(TRUSTED, GROWN))) } });
+      const mainSha = fake.commitFiles({
+        branch: 'main',
+        files: { [BASELINE_FILE]: baselineJson(TRUSTED) },
+        message: 'trusted baseline on main',
+      });
+      fake.addArtifact({
+        name: 'memory-gate-report',
+        runId: RUN,
+        files: { 'report.json': JSON.stringify(forge(await honestReport(TRUSTED, GROWN))) },
+      });
       fake.clearLog();
       const r = await commentRun(RUN, headSha);
       expect(r.code, why(r)).toBe(0);
       expect(r.outputs).toMatchObject({ result: 'fail', regressions: '1' });
-      expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(new RegExp(`^The report of run ${RUN} is not trustworthy: 4 of its claims do not follow from the baseline and config of main at ${mainSha.slice(0, 12)} \\(first: /entries/\\d+/status of DEV_MEM/dev1/APP says 'pass', re-judged 'regressed'\\); the summary shows the verdicts re-judged here$`)));
-      expect(r.summary).toContain('#### ⛔ This report is not trustworthy: 4 of its claims do not follow from the trusted limits');
-      expect(r.summary).toContain(`The run uploaded a report whose claims differ from what the baseline and config of \`main\` at \`${mainSha.slice(0, 12)}\` give`);
+      expect(r.warnings.map((w) => w.message)).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^The report of run ${RUN} is not trustworthy: 4 of its claims do not follow from the baseline and config of main at ${mainSha.slice(0, 12)} \\(first: /entries/\\d+/status of DEV_MEM/dev1/APP says 'pass', re-judged 'regressed'\\); the summary shows the verdicts re-judged here$`,
+          ),
+        ),
+      );
+      expect(r.summary).toContain(
+        '#### ⛔ This report is not trustworthy: 4 of its claims do not follow from the trusted limits',
+      );
+      expect(r.summary).toContain(
+        `The run uploaded a report whose claims differ from what the baseline and config of \`main\` at \`${mainSha.slice(0, 12)}\` give`,
+      );
       expect(r.summary).toMatch(/### ❌ Memory gate failed: 1 regressed/);
       expect(r.summary).not.toContain('Memory gate passed');
       expect(fake.writes()).toEqual([]);
@@ -1993,12 +2660,19 @@ describe('integrity of the posted verdict', () => {
       // A baseline key the report has no entry for: its figure is unknown, and that fails, whatever onMissing says.
       const posted = readReport(r);
       expect(posted.result).toBe('fail');
-      expect(posted.entries.filter((e) => e.key.startsWith('DEV_MEM/dev1/APP') && e.status !== 'imbalance').map((e) => [e.key, e.status, e.severity, e.baseline, e.current])).toEqual([
+      expect(
+        posted.entries
+          .filter((e) => e.key.startsWith('DEV_MEM/dev1/APP') && e.status !== 'imbalance')
+          .map((e) => [e.key, e.status, e.severity, e.baseline, e.current]),
+      ).toEqual([
         ['DEV_MEM/dev1/APP', 'missing', 'fail', 2078195712, null],
         ['DEV_MEM/dev1/APP_renamed', 'new', 'warn', null, 20781957120],
       ]);
       expect(body).toMatch(/### ❌ Memory gate failed/);
-      expect(posted.entries.find((e) => e.key === 'DEV_MEM/dev2/HCCL')).toMatchObject({ baseline: 82 * MiB, status: 'pass' });
+      expect(posted.entries.find((e) => e.key === 'DEV_MEM/dev2/HCCL')).toMatchObject({
+        baseline: 82 * MiB,
+        status: 'pass',
+      });
     });
   });
 
@@ -2006,14 +2680,29 @@ describe('integrity of the posted verdict', () => {
     /** Base commit with the trusted baseline; H1 raises it 2x (what the maintainer labelled); H2 pushes it to 4x or changes only code. */
     function labelledPull(number: number): { base: string; h1: string; branch: string } {
       const baseRef = `label-base-${++branches}`;
-      const base = fake.commitFiles({ branch: baseRef, files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) }, parent: null, message: `base ${baseRef}` });
+      const base = fake.commitFiles({
+        branch: baseRef,
+        files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) },
+        parent: null,
+        message: `base ${baseRef}`,
+      });
       const branch = `label-head-${number}`;
-      const h1 = fake.commitFiles({ branch, files: { [BASELINE_FILE]: baselineJson(scaledAll(2)), 'train.py': 'v1' }, parent: base, message: 'raise the baseline' });
+      const h1 = fake.commitFiles({
+        branch,
+        files: { [BASELINE_FILE]: baselineJson(scaledAll(2)), 'train.py': 'v1' },
+        parent: base,
+        message: 'raise the baseline',
+      });
       fake.addPull({ number, headRef: branch, baseRef, labels: [LABEL] });
       return { base, h1, branch };
     }
     const scaledAll = (factor: number): Record<string, ModuleValue> =>
-      Object.fromEntries(Object.entries(BASE_MODULES).map(([k, v]) => [k, { ...v, peak: v.peak * factor, current: (v.current ?? v.peak) * factor }]));
+      Object.fromEntries(
+        Object.entries(BASE_MODULES).map(([k, v]) => [
+          k,
+          { ...v, peak: v.peak * factor, current: (v.current ?? v.peak) * factor },
+        ]),
+      );
 
     function synchronize(number: number, before: string, after: string, base: string): unknown {
       const payload = prPayload(number, after, base, [LABEL]) as Record<string, unknown>;
@@ -2023,18 +2712,29 @@ describe('integrity of the posted verdict', () => {
     it('check mode: a push that raises the baseline after the label was set is gated against the base commit, and the label is removed', async () => {
       const PR = 95;
       const { base, h1, branch } = labelledPull(PR);
-      const h2 = fake.commitFiles({ branch, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, message: 'raise it again' });
+      const h2 = fake.commitFiles({
+        branch,
+        files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) },
+        message: 'raise it again',
+      });
       const dirs = newRunDirs();
       writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(scaledAll(4)), ...rankPlogs(scaledAll(3), RANKS) });
       fake.clearLog();
-      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: synchronize(PR, h1, h2, base) });
+      const r = await runAction({
+        dirs,
+        inputs: { plog: '.' },
+        event: 'pull_request',
+        payload: synchronize(PR, h1, h2, base),
+      });
       expect(r.code, why(r)).toBe(1);
       expect(r.outputs.result).toBe('fail');
       expect(r.warnings.map((w) => w.message)).toContain(
         `The label '${LABEL}' did not count: the push ${h1.slice(0, 12)} → ${h2.slice(0, 12)} changes ${BASELINE_FILE}, which no maintainer has reviewed; the label was removed: a maintainer sets it again after reviewing the change`,
       );
       expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([]);
-      expect(fake.requests({ route: 'issues.removeLabel' }).map((q) => q.path)).toEqual([`/repos/${REPO}/issues/${PR}/labels/${LABEL}`]);
+      expect(fake.requests({ route: 'issues.removeLabel' }).map((q) => q.path)).toEqual([
+        `/repos/${REPO}/issues/${PR}/labels/${LABEL}`,
+      ]);
       const body = fake.comments(PR)[0]!.body;
       expect(body).toContain(
         `**These changes were not used**: the label \`${LABEL}\` was set before the push \`${h1.slice(0, 12)}\` → \`${h2.slice(0, 12)}\`, which changes \`${BASELINE_FILE}\`, so no maintainer has reviewed these limits. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit \`${base.slice(0, 12)}\`.`,
@@ -2048,7 +2748,12 @@ describe('integrity of the posted verdict', () => {
       const dirs = newRunDirs();
       writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(scaledAll(2)), ...rankPlogs(scaledAll(2), RANKS) });
       fake.clearLog();
-      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: synchronize(PR, h1, h2, base) });
+      const r = await runAction({
+        dirs,
+        inputs: { plog: '.' },
+        event: 'pull_request',
+        payload: synchronize(PR, h1, h2, base),
+      });
       expect(r.code, why(r)).toBe(0);
       expect(r.outputs.result).toBe('pass');
       expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([LABEL]);
@@ -2060,7 +2765,11 @@ describe('integrity of the posted verdict', () => {
       const PR = 94;
       const { base, branch } = labelledPull(PR);
       // Pushed while closed: GitHub sends no synchronize for it, only 'reopened' with the new head.
-      const h2 = fake.commitFiles({ branch, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, message: 'raised while closed' });
+      const h2 = fake.commitFiles({
+        branch,
+        files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) },
+        message: 'raised while closed',
+      });
       const dirs = newRunDirs();
       writeFiles(dirs.workspace, { [BASELINE_FILE]: baselineJson(scaledAll(4)), ...rankPlogs(scaledAll(3), RANKS) });
       fake.clearLog();
@@ -2072,7 +2781,12 @@ describe('integrity of the posted verdict', () => {
       );
       expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([]);
       // Set again (a 'labeled' event): the PR's own limits count.
-      const labelled = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: { ...(prPayload(PR, h2, base, [LABEL]) as Record<string, unknown>), action: 'labeled' } });
+      const labelled = await runAction({
+        dirs,
+        inputs: { plog: '.' },
+        event: 'pull_request',
+        payload: { ...(prPayload(PR, h2, base, [LABEL]) as Record<string, unknown>), action: 'labeled' },
+      });
       expect(labelled.code, why(labelled)).toBe(0);
       expect(labelled.outputs.result).toBe('pass');
     });
@@ -2080,37 +2794,87 @@ describe('integrity of the posted verdict', () => {
     it('check mode without pull-requests: write: the label does not count, and the report says it must be set again', async () => {
       const PR = 97;
       const { base, h1, branch } = labelledPull(PR);
-      const h2 = fake.commitFiles({ branch, files: { '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 300 } } }) }, message: 'loosen' });
-      fake.forceResponse({ method: 'DELETE', path: /\/labels\//, status: 403, body: { message: 'Resource not accessible by integration' }, times: 1 });
+      const h2 = fake.commitFiles({
+        branch,
+        files: { '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 300 } } }) },
+        message: 'loosen',
+      });
+      fake.forceResponse({
+        method: 'DELETE',
+        path: /\/labels\//,
+        status: 403,
+        body: { message: 'Resource not accessible by integration' },
+        times: 1,
+      });
       const dirs = newRunDirs();
       writeFiles(dirs.workspace, {
         [BASELINE_FILE]: baselineJson(scaledAll(2)),
         '.github/memory-gate.json': JSON.stringify({ modules: { tolerance: { percent: 300 } } }),
         ...rankPlogs(scaledAll(3), RANKS),
       });
-      const r = await runAction({ dirs, inputs: { plog: '.' }, event: 'pull_request', payload: synchronize(PR, h1, h2, base) });
+      const r = await runAction({
+        dirs,
+        inputs: { plog: '.' },
+        event: 'pull_request',
+        payload: synchronize(PR, h1, h2, base),
+      });
       expect(r.code, why(r)).toBe(1);
       expect(r.warnings.map((w) => w.message)).toContain(
         `The label '${LABEL}' did not count: the push ${h1.slice(0, 12)} → ${h2.slice(0, 12)} changes .github/memory-gate.json, which no maintainer has reviewed; the token cannot remove the label (it needs \`pull-requests: write\`): a maintainer removes it and sets it again after reviewing the change`,
       );
       expect(fake.state.pulls.find((p) => p.number === PR)!.labels).toEqual([LABEL]);
-      expect(r.summary).toContain('The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.');
+      expect(r.summary).toContain(
+        'The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes.',
+      );
     });
 
     it('comment mode: a run whose head changed the baseline since the label was set is re-judged against the base commit; the label is removed', async () => {
       const PR = 98;
       const RUN = 9501;
       const baseRef = `label-base-${++branches}`;
-      const base = fake.commitFiles({ branch: baseRef, files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) }, parent: null, message: `base ${baseRef}` });
+      const base = fake.commitFiles({
+        branch: baseRef,
+        files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) },
+        parent: null,
+        message: `base ${baseRef}`,
+      });
       const forkBranch = `fork-head-${PR}`;
-      const h1 = fake.commitFiles({ branch: forkBranch, files: { [BASELINE_FILE]: baselineJson(scaledAll(2)) }, parent: base, message: 'raise' });
-      const h2 = fake.commitFiles({ branch: forkBranch, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, message: 'raise again' });
+      const h1 = fake.commitFiles({
+        branch: forkBranch,
+        files: { [BASELINE_FILE]: baselineJson(scaledAll(2)) },
+        parent: base,
+        message: 'raise',
+      });
+      const h2 = fake.commitFiles({
+        branch: forkBranch,
+        files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) },
+        message: 'raise again',
+      });
       // Opened at :00 with H1 (run 9500), labelled at :05, H2 pushed and run at :10.
       fake.addPull({ number: PR, headRef: 'patch-98', headOwner: 'forker', headSha: h2, baseRef, createdAt: times(0) });
       fake.state.pulls.find((p) => p.number === PR)!.labels.push(LABEL);
-      fake.state.pulls.find((p) => p.number === PR)!.labelEvents.push({ event: 'labeled', label: LABEL, createdAt: times(5), actor: { login: 'maintainer', id: 7, type: 'User' } });
-      fake.addRun({ id: RUN - 1, headSha: h1, headBranch: 'patch-98', headRepository: 'forker/octo-repo', createdAt: times(1) });
-      fake.addRun({ id: RUN, headSha: h2, headBranch: 'patch-98', headRepository: 'forker/octo-repo', createdAt: times(10) });
+      fake.state.pulls
+        .find((p) => p.number === PR)!
+        .labelEvents.push({
+          event: 'labeled',
+          label: LABEL,
+          createdAt: times(5),
+          actor: { login: 'maintainer', id: 7, type: 'User' },
+        });
+      fake.addRun({
+        id: RUN - 1,
+        headSha: h1,
+        headBranch: 'patch-98',
+        headRepository: 'forker/octo-repo',
+        createdAt: times(1),
+      });
+      fake.addRun({
+        id: RUN,
+        headSha: h2,
+        headBranch: 'patch-98',
+        headRepository: 'forker/octo-repo',
+        createdAt: times(10),
+      });
       // The fork's run gated itself with its own 4x baseline and passed.
       const report = await honestReport(scaledAll(4), scaledAll(3));
       expect(report.result).toBe('pass');
@@ -2135,10 +2899,35 @@ describe('integrity of the posted verdict', () => {
       const PR = 99;
       const RUN = 9511;
       const baseRef = `label-base-${++branches}`;
-      const base = fake.commitFiles({ branch: baseRef, files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) }, parent: null, message: `base ${baseRef}` });
-      const h2 = fake.commitFiles({ branch: `fork-head-${PR}`, files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) }, parent: base, message: 'raise' });
-      fake.addPull({ number: PR, headRef: 'patch-99', headOwner: 'forker', headSha: h2, baseRef, createdAt: times(0), labels: [LABEL], labeledAt: times(20) });
-      fake.addRun({ id: RUN, headSha: h2, headBranch: 'patch-99', headRepository: 'forker/octo-repo', createdAt: times(10) });
+      const base = fake.commitFiles({
+        branch: baseRef,
+        files: { [BASELINE_FILE]: baselineJson(BASE_MODULES) },
+        parent: null,
+        message: `base ${baseRef}`,
+      });
+      const h2 = fake.commitFiles({
+        branch: `fork-head-${PR}`,
+        files: { [BASELINE_FILE]: baselineJson(scaledAll(4)) },
+        parent: base,
+        message: 'raise',
+      });
+      fake.addPull({
+        number: PR,
+        headRef: 'patch-99',
+        headOwner: 'forker',
+        headSha: h2,
+        baseRef,
+        createdAt: times(0),
+        labels: [LABEL],
+        labeledAt: times(20),
+      });
+      fake.addRun({
+        id: RUN,
+        headSha: h2,
+        headBranch: 'patch-99',
+        headRepository: 'forker/octo-repo',
+        createdAt: times(10),
+      });
       const report = await honestReport(scaledAll(4), scaledAll(3));
       fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': JSON.stringify(report) } });
       fake.clearLog();
@@ -2161,7 +2950,11 @@ describe('refused report artifacts', () => {
     return runAction({
       inputs: { mode: 'comment' },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: 'success', pull_requests: [] }, repository: { full_name: REPO } },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: 'success', pull_requests: [] },
+        repository: { full_name: REPO },
+      },
       runId: run + 100,
     });
   }
@@ -2177,9 +2970,21 @@ describe('refused report artifacts', () => {
   let refusedRun = 9600;
 
   it.each<[string, () => Buffer, string]>([
-    ['not a zip', () => Buffer.from('PK\u0003\u0004 this is not a zip archive at all'), 'it is not a zip archive, or it was cut short'],
-    ['a bomb over the cap', () => withDeclaredSize(buildZip([{ name: 'report.json', data: report }]), 600 * MiB), 'its entries declare more than 512.0 MiB, the most allowed'],
-    ['sizes that lie', () => withDeclaredSize(buildZip([{ name: 'report.json', data: 'x'.repeat(4096) }]), 100), "its entry 'report.json' holds more bytes than its header declares (100)"],
+    [
+      'not a zip',
+      () => Buffer.from('PK\u0003\u0004 this is not a zip archive at all'),
+      'it is not a zip archive, or it was cut short',
+    ],
+    [
+      'a bomb over the cap',
+      () => withDeclaredSize(buildZip([{ name: 'report.json', data: report }]), 600 * MiB),
+      'its entries declare more than 512.0 MiB, the most allowed',
+    ],
+    [
+      'sizes that lie',
+      () => withDeclaredSize(buildZip([{ name: 'report.json', data: 'x'.repeat(4096) }]), 100),
+      "its entry 'report.json' holds more bytes than its header declares (100)",
+    ],
     [
       'an entry inflating over 100x',
       () => buildZip([{ name: 'report.json', data: Buffer.alloc(64 * MiB, 0x20) }]),
@@ -2193,7 +2998,9 @@ describe('refused report artifacts', () => {
     fake.clearLog();
     const r = await commentRun(RUN, headSha);
     expect(r.code, why(r)).toBe(1);
-    expect(r.errors.map((e) => e.message)).toEqual([`the report artifact 'memory-gate-report' of run ${RUN} of octo-org/octo-repo was refused: ${why_}; nothing was posted`]);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      `the report artifact 'memory-gate-report' of run ${RUN} of octo-org/octo-repo was refused: ${why_}; nothing was posted`,
+    ]);
     expect(r.stdout).not.toContain('missing-artifacts');
     expect(fake.comments(RUN)).toEqual([]);
     expect(fake.writes()).toEqual([]);
@@ -2225,7 +3032,9 @@ describe('memory snapshots', () => {
     expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: dev0/fragmentation oom', undefined]);
     expect(r.errors[1]?.message).toMatch(/^Memory gate failed: dev0\/fragmentation oom/);
     const report = readReport(r);
-    expect(report.entries.filter((e) => e.severity === 'fail').map((e) => [e.kind, e.key, e.status, e.current])).toEqual([['oom', 'dev0/fragmentation', 'oom', 1536 * MiB]]);
+    expect(
+      report.entries.filter((e) => e.severity === 'fail').map((e) => [e.kind, e.key, e.status, e.current]),
+    ).toEqual([['oom', 'dev0/fragmentation', 'oom', 1536 * MiB]]);
     const comments = fake.comments(PR);
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body.replaceAll('\u00a0', ' ');
@@ -2239,7 +3048,9 @@ describe('memory snapshots', () => {
         'but in no block that large (the largest free block: 1.2 GiB, at dump time, which the OOM triggered); 1000.0 MiB were free on the 26.0 GiB device ' +
         "(torch_npu's module table plus the free memory). Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True",
     );
-    expect(plain).toContain('Largest holders at the OOM: model/mlp.py:88 forward 12.5 GiB, model/attention.py:212 forward 7.2 GiB');
+    expect(plain).toContain(
+      'Largest holders at the OOM: model/mlp.py:88 forward 12.5 GiB, model/attention.py:212 forward 7.2 GiB',
+    );
     expect(plain).toContain('From oom/rank0/oom_snapshot_4242_20261201101500.pickle.');
     expect(body).toContain('| ⚠️ `dev0` | — → 23.8 GiB | — → 34.6 GiB | 10.8 GiB (31.2%) |');
     // The HTML report draws reserved and allocated over the trace, with no script.
@@ -2261,15 +3072,25 @@ describe('job logs', () => {
   it("a training job's log alone fails the PR, the comment names the cause with its numbers and the next step, and comment mode re-judges it clean", async () => {
     const dirs = newRunDirs();
     mkdirSync(join(dirs.workspace, 'logs'), { recursive: true });
-    const progress = Array.from({ length: 200 }, (_, i) => `2026-12-04T10:00:${String(i % 60).padStart(2, '0')}.0000000Z step ${i} loss=2.31`);
+    const progress = Array.from(
+      { length: 200 },
+      (_, i) => `2026-12-04T10:00:${String(i % 60).padStart(2, '0')}.0000000Z step ${i} loss=2.31`,
+    );
     writeFileSync(join(dirs.workspace, 'logs', 'train.log'), [...progress, OOM, OOM, ''].join('\n'));
     const PR = 3201;
-    const r = await runAction({ dirs, inputs: { 'job-log': 'logs' }, event: 'pull_request', payload: prPayload(PR, 'f'.repeat(40), baseOf(dirs)) });
+    const r = await runAction({
+      dirs,
+      inputs: { 'job-log': 'logs' },
+      event: 'pull_request',
+      payload: prPayload(PR, 'f'.repeat(40), baseOf(dirs)),
+    });
     expect(r.code, why(r)).toBe(1);
     expect(r.outputs.result).toBe('fail');
     expect(r.errors.map((e) => e.props.title)).toEqual(['Memory gate: dev0/outside-allocator oom', undefined]);
     const report = readReport(r);
-    expect(report.entries.map((e) => [e.kind, e.key, e.status, e.severity, e.current])).toEqual([['oom', 'dev0/outside-allocator', 'oom', 'fail', 4 * 1024 * MiB]]);
+    expect(report.entries.map((e) => [e.kind, e.key, e.status, e.severity, e.current])).toEqual([
+      ['oom', 'dev0/outside-allocator', 'oom', 'fail', 4 * 1024 * MiB],
+    ]);
     const body = fake.comments(PR)[0]!.body.replaceAll('\u00a0', ' ');
     expect(body).toContain('\n### ❌ Memory gate failed: 1 oom');
     const note = body.split('\n').find((line) => line.startsWith('1. `dev0/outside-allocator`: '));
@@ -2282,13 +3103,26 @@ describe('job logs', () => {
     const RUN = 9321;
     const headSha = '3'.repeat(40);
     // The base branch: no baseline, the default config (an OOM fails whatever the baseline).
-    fake.commitFiles({ branch: 'oom-base', parent: null, message: 'base of oom-base', files: { '.github/memory-gate.json': '{}' } });
+    fake.commitFiles({
+      branch: 'oom-base',
+      parent: null,
+      message: 'base of oom-base',
+      files: { '.github/memory-gate.json': '{}' },
+    });
     const pr = fake.addPull({ number: 3202, headRef: 'oom', headOwner: 'forker', headSha, baseRef: 'oom-base' });
-    fake.addArtifact({ name: 'memory-gate-report', runId: RUN, files: { 'report.json': readFileSync(r.outputs.report!, 'utf8') } });
+    fake.addArtifact({
+      name: 'memory-gate-report',
+      runId: RUN,
+      files: { 'report.json': readFileSync(r.outputs.report!, 'utf8') },
+    });
     const c = await runAction({
       inputs: { mode: 'comment' },
       event: 'workflow_run',
-      payload: { action: 'completed', workflow_run: { id: RUN, head_sha: headSha, event: 'pull_request', conclusion: 'failure', pull_requests: [] }, repository: { full_name: REPO } },
+      payload: {
+        action: 'completed',
+        workflow_run: { id: RUN, head_sha: headSha, event: 'pull_request', conclusion: 'failure', pull_requests: [] },
+        repository: { full_name: REPO },
+      },
       runId: 9322,
     });
     expect(c.code, why(c)).toBe(0);
@@ -2297,7 +3131,12 @@ describe('job logs', () => {
     // Re-judged clean: no claim of the report differs from what the trusted limits give.
     expect(posted).toContain('### ❌ Memory gate failed: 1 oom');
     expect(posted).not.toContain('This report is not trustworthy');
-    expect(posted.split('\n').find((line) => line.startsWith('1. `dev0/outside-allocator`: '))!.replace(/\\(.)/g, '$1')).toContain(NOTE);
+    expect(
+      posted
+        .split('\n')
+        .find((line) => line.startsWith('1. `dev0/outside-allocator`: '))!
+        .replace(/\\(.)/g, '$1'),
+    ).toContain(NOTE);
   });
 });
 
@@ -2310,7 +3149,12 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
   /** `node dist/cli.js baseline --out baselines/memory-baseline.json ARGS` in the workspace: the baseline a user commits. */
   async function recordBaseline(dirs: RunDirs, args: string[]): Promise<void> {
     const stderr = await new Promise<string>((done) => {
-      execFile(process.execPath, [CLI, 'baseline', '--out', 'baselines/memory-baseline.json', ...args], { cwd: dirs.workspace }, (err, _stdout, stderr) => done(err ? `${err.message}\n${stderr}` : ''));
+      execFile(
+        process.execPath,
+        [CLI, 'baseline', '--out', 'baselines/memory-baseline.json', ...args],
+        { cwd: dirs.workspace },
+        (err, _stdout, stderr) => done(err ? `${err.message}\n${stderr}` : ''),
+      );
     });
     expect(stderr).toBe('');
   }
@@ -2319,7 +3163,11 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
    * The gate's run on the fork PR's head (check mode, the base's baseline and config in its workspace), its report.json
    * uploaded as the artifact; then the comment job (mode: comment, workflow_run) re-judges it from the base commit.
    */
-  async function gateThenComment(dirs: RunDirs, inputs: Record<string, string>, prNumber: number): Promise<{ check: ActionRun; comment: ActionRun; body: string }> {
+  async function gateThenComment(
+    dirs: RunDirs,
+    inputs: Record<string, string>,
+    prNumber: number,
+  ): Promise<{ check: ActionRun; comment: ActionRun; body: string }> {
     const files: Record<string, string> = {};
     for (const name of ['baselines/memory-baseline.json', '.github/memory-gate.json']) {
       const file = join(dirs.workspace, name);
@@ -2331,10 +3179,29 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
     const check = await runAction({ dirs, inputs: { ...inputs, comment: 'never' }, event: 'push', sha: headSha });
     const report = readReport(check);
     const run = nextRun++;
-    fake.addArtifact({ name: 'memory-gate-report', runId: run, files: { 'report.json': readFileSync(check.outputs.report!, 'utf8') } });
+    fake.addArtifact({
+      name: 'memory-gate-report',
+      runId: run,
+      files: { 'report.json': readFileSync(check.outputs.report!, 'utf8') },
+    });
     fake.addPull({ number: prNumber, headRef: 'patch-1', headOwner: 'forker', headSha, baseRef });
-    const payload = { action: 'completed', workflow_run: { id: run, head_sha: headSha, event: 'pull_request', conclusion: report.result === 'fail' ? 'failure' : 'success', pull_requests: [] }, repository: { full_name: REPO } };
-    const comment = await runAction({ inputs: { mode: 'comment', comment: 'always' }, event: 'workflow_run', payload, runId: run + 1000 });
+    const payload = {
+      action: 'completed',
+      workflow_run: {
+        id: run,
+        head_sha: headSha,
+        event: 'pull_request',
+        conclusion: report.result === 'fail' ? 'failure' : 'success',
+        pull_requests: [],
+      },
+      repository: { full_name: REPO },
+    };
+    const comment = await runAction({
+      inputs: { mode: 'comment', comment: 'always' },
+      event: 'workflow_run',
+      payload,
+      runId: run + 1000,
+    });
     expect(comment.code, why(comment)).toBe(0);
     const comments = fake.comments(prNumber);
     expect(comments, why(comment)).toHaveLength(1);
@@ -2353,7 +3220,10 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
     const dirs = newRunDirs();
     const fixtures = join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'constructed');
     mkdirSync(join(dirs.workspace, 'oom'), { recursive: true });
-    cpSync(join(fixtures, 'oom_snapshot_4242_20261201101500.pickle'), join(dirs.workspace, 'oom', 'oom_snapshot_4242_20261201101500.pickle'));
+    cpSync(
+      join(fixtures, 'oom_snapshot_4242_20261201101500.pickle'),
+      join(dirs.workspace, 'oom', 'oom_snapshot_4242_20261201101500.pickle'),
+    );
     const r = await gateThenComment(dirs, { 'memory-snapshot': 'oom' }, 3001);
     expect(r.check.outputs.result).toBe('fail');
     trusted(r);
@@ -2364,11 +3234,20 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
   it('a fragmented warning on a real snapshot, the fragmentation config on the base commit too', async () => {
     const dirs = newRunDirs();
     mkdirSync(join(dirs.workspace, 'snap'), { recursive: true });
-    cpSync(join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'corpus', 'snapshot_1768383987920985470.pkl'), join(dirs.workspace, 'snap', 'snapshot_1768383987920985470.pkl'));
-    writeFiles(dirs.workspace, { '.github/memory-gate.json': JSON.stringify({ fragmentation: { percent: 5, bytes: '1MiB' } }) });
+    cpSync(
+      join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'corpus', 'snapshot_1768383987920985470.pkl'),
+      join(dirs.workspace, 'snap', 'snapshot_1768383987920985470.pkl'),
+    );
+    writeFiles(dirs.workspace, {
+      '.github/memory-gate.json': JSON.stringify({ fragmentation: { percent: 5, bytes: '1MiB' } }),
+    });
     await recordBaseline(dirs, ['--memory-snapshot', 'snap']);
     const r = await gateThenComment(dirs, { 'memory-snapshot': 'snap' }, 3002);
-    expect(readReport(r.check).entries.filter((e) => e.status === 'fragmented').map((e) => [e.key, e.severity])).toEqual([['dev0/allocated', 'warn']]);
+    expect(
+      readReport(r.check)
+        .entries.filter((e) => e.status === 'fragmented')
+        .map((e) => [e.key, e.severity]),
+    ).toEqual([['dev0/allocated', 'warn']]);
     trusted(r);
     expect(r.body).toContain('Memory gate passed');
     expect(r.body).toContain('fragmented');
@@ -2377,12 +3256,18 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
 
   it("msMemScope dumps with a step leak (msMemScope's rule), against a clean run's dump", async () => {
     const dirs = newRunDirs();
-    writeFiles(dirs.workspace, { 'clean/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5 }) });
+    writeFiles(dirs.workspace, {
+      'clean/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5 }),
+    });
     await recordBaseline(dirs, ['--dump', 'clean']);
-    writeFiles(dirs.workspace, { 'leak/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5, leakFromStep: 2 }) });
+    writeFiles(dirs.workspace, {
+      'leak/memscope_dump_20260101000000.csv': memscopeDumpText({ steps: 6, opsPerStep: 5, leakFromStep: 2 }),
+    });
     const r = await gateThenComment(dirs, { 'memscope-dump': 'leak' }, 3003);
     const statuses = readReport(r.check).entries.map((e) => e.status);
-    expect([statuses.filter((s) => s === 'step-leak').length, statuses.filter((s) => s === 'growing').length]).toEqual([1, 2]);
+    expect([statuses.filter((s) => s === 'step-leak').length, statuses.filter((s) => s === 'growing').length]).toEqual([
+      1, 2,
+    ]);
     trusted(r);
     expect(r.body).toContain('step-leak');
     expect(r.comment.outputs.result).toBe('fail');
@@ -2391,10 +3276,16 @@ describe('comment mode on honest reports of each kind of evidence (the findings 
   it('profiler CSVs whose allocated memory keeps growing', async () => {
     const dirs = newRunDirs();
     const rising = (w: number): number => (w < 20 ? 4000 : 4000 + (w - 20) * 80);
-    writeFiles(dirs.workspace, { 'prof/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': memoryRecord(100, (w) => rising(w)) });
+    writeFiles(dirs.workspace, {
+      'prof/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv': memoryRecord(100, (w) => rising(w)),
+    });
     await recordBaseline(dirs, ['--profiler', 'prof']);
     const r = await gateThenComment(dirs, { profiler: 'prof' }, 3004);
-    expect(readReport(r.check).entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([
+    expect(
+      readReport(r.check)
+        .entries.filter((e) => e.status === 'growing')
+        .map((e) => [e.kind, e.key]),
+    ).toEqual([
       ['component', 'dev0/PTA/active'],
       ['component', 'dev0/PTA/allocated'],
     ]);

@@ -21,14 +21,21 @@ afterAll(() => {
 
 function run(cli: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [cli, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ASCEND_MEMORY_GATE_THREADS: '0' } }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ASCEND_MEMORY_GATE_THREADS: '0' } },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 function jsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('dist/ on its own', () => {
@@ -37,7 +44,8 @@ describe('dist/ on its own', () => {
     // through createRequire, which the bundle names __require.
     const required = new Set<string>();
     for (const file of jsFiles(DIST)) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/__require(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g)) required.add(m[1] as string);
+      for (const m of readFileSync(file, 'utf8').matchAll(/__require(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g))
+        required.add(m[1] as string);
     }
     const builtins = new Set(builtinModules);
     expect([...required].filter((name) => !builtins.has(name.replace(/^node:/, '')))).toEqual([]);
@@ -53,14 +61,25 @@ describe('dist/ on its own', () => {
     cpSync(DIST, join(alone, 'dist'), { recursive: true });
     const runs = [
       // The README's first command: the sample baseline against the bundled plog and memory_compare samples.
-      ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/plog', '--compare', 'examples/memory_compare'],
+      [
+        'check',
+        '--baseline',
+        'baselines/memory-baseline.json',
+        '--plog',
+        'examples/plog',
+        '--compare',
+        'examples/memory_compare',
+      ],
       ['parse', '--plog', 'test/fixtures/plog', '--json'],
       ['parse', '--compare', 'test/fixtures/memory-compare', '--json'],
       ['parse', '--profiler', 'test/fixtures/torch_npu', '--json'],
       ['parse', '--dump', 'test/fixtures/memscope', '--json'],
     ];
     for (const args of runs) {
-      const [here, there] = await Promise.all([run(join(DIST, 'cli.js'), args), run(join(alone, 'dist', 'cli.js'), args)]);
+      const [here, there] = await Promise.all([
+        run(join(DIST, 'cli.js'), args),
+        run(join(alone, 'dist', 'cli.js'), args),
+      ]);
       expect(there.stderr, args.join(' ')).not.toMatch(/Cannot find (module|package)|ERR_MODULE_NOT_FOUND/);
       expect({ args, code: there.code, stdout: there.stdout }).toEqual({ args, code: here.code, stdout: here.stdout });
       expect(here.stdout.length, args.join(' ')).toBeGreaterThan(100);

@@ -26,9 +26,14 @@ interface Run {
 
 function cli(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '', ...env } },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -66,7 +71,20 @@ async function checkout(raised: boolean): Promise<{ dir: string; baseText: strin
   return { dir, baseText };
 }
 
-const CHECK = ['check', '--baseline', BASELINE, '--plog', 'plog', '--report', 'out/report.json', '--markdown', 'out/report.md', '--junit', 'out/junit.xml', '--comment'];
+const CHECK = [
+  'check',
+  '--baseline',
+  BASELINE,
+  '--plog',
+  'plog',
+  '--report',
+  'out/report.json',
+  '--markdown',
+  'out/report.md',
+  '--junit',
+  'out/junit.xml',
+  '--comment',
+];
 
 describe('GitLab merge request notes', () => {
   let gitlab: FakeGitLab;
@@ -78,7 +96,16 @@ describe('GitLab merge request notes', () => {
   function seed(iid: number, baseText: string): void {
     gitlab.files.set(BASE, new Map([[BASELINE, baseText]]));
     gitlab.files.set(HEAD, new Map());
-    gitlab.mergeRequests.set(iid, { iid, baseSha: BASE, headSha: HEAD, targetBranch: 'main', labels: [], notes: [], labelEvents: [], versions: [] });
+    gitlab.mergeRequests.set(iid, {
+      iid,
+      baseSha: BASE,
+      headSha: HEAD,
+      targetBranch: 'main',
+      labels: [],
+      notes: [],
+      labelEvents: [],
+      versions: [],
+    });
   }
 
   const env = (iid: string): Record<string, string> => ({
@@ -97,7 +124,10 @@ describe('GitLab merge request notes', () => {
     seed(7, baseText);
     const mr = gitlab.mergeRequests.get(7)!;
     const quote = `${MARKER}\n> quoted by alice`;
-    mr.notes.push({ id: 1, body: quote, author: { username: 'alice' }, system: false }, { id: 2, body: 'added 1 commit', author: { username: 'alice' }, system: true });
+    mr.notes.push(
+      { id: 1, body: quote, author: { username: 'alice' }, system: false },
+      { id: 2, body: 'added 1 commit', author: { username: 'alice' }, system: true },
+    );
     gitlab.requests.length = 0;
     const first = await cli(CHECK, dir, env('7'));
     expect(first.code).toBe(1);
@@ -114,7 +144,11 @@ describe('GitLab merge request notes', () => {
     expect(mr.notes[2]!.body.startsWith(`${MARKER}\n`)).toBe(true);
     expect(gitlab.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['POST notes.create', 'PUT notes.edit']);
     // Every call carried the token in PRIVATE-TOKEN, never in a URL.
-    expect(gitlab.requests.every((r) => r.auth === 'private-token' && r.authorized && !JSON.stringify(r.query).includes(SECRET))).toBe(true);
+    expect(
+      gitlab.requests.every(
+        (r) => r.auth === 'private-token' && r.authorized && !JSON.stringify(r.query).includes(SECRET),
+      ),
+    ).toBe(true);
   });
 
   it('fails a merge request that raises its own baseline against the base commit, the raised limits listed first', async () => {
@@ -122,10 +156,17 @@ describe('GitLab merge request notes', () => {
     seed(8, baseText);
     const run = await cli(CHECK, dir, env('8'));
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`note: GitLab CI (CI_MERGE_REQUEST_IID): merge request 8 is gated against the baseline and config of its base commit ${BASE.slice(0, 12)} (read through the API)`);
-    expect(run.stderr).toMatch(/warning: this merge request changes \d+ limit\(s\) \(baseline or config\); they were not used: a maintainer adds the label 'memory-baseline-update' to use them/);
+    expect(run.stderr).toContain(
+      `note: GitLab CI (CI_MERGE_REQUEST_IID): merge request 8 is gated against the baseline and config of its base commit ${BASE.slice(0, 12)} (read through the API)`,
+    );
+    expect(run.stderr).toMatch(
+      /warning: this merge request changes \d+ limit\(s\) \(baseline or config\); they were not used: a maintainer adds the label 'memory-baseline-update' to use them/,
+    );
     const body = gitlab.mergeRequests.get(8)!.notes[0]!.body;
-    expect(body.split('\n').slice(0, 2)).toEqual([MARKER, expect.stringMatching(/^#### ⚠️ Limits changed by this MR \(\d+\)$/)]);
+    expect(body.split('\n').slice(0, 2)).toEqual([
+      MARKER,
+      expect.stringMatching(/^#### ⚠️ Limits changed by this MR \(\d+\)$/),
+    ]);
     expect(body).toContain('DEV_MEM/dev0/APP');
     // The same checkout against its own (raised) baseline passes: the base commit's is what failed it.
     expect((await cli(['check', '--baseline', BASELINE, '--plog', 'plog'], dir, {})).code).toBe(0);
@@ -137,19 +178,35 @@ describe('GitLab merge request notes', () => {
     const EARLIER = 'e'.repeat(40);
     gitlab.files.set(BASE, new Map([[BASELINE, baseText]]));
     gitlab.files.set(HEAD, new Map([[BASELINE, raised]]));
-    const mr = { iid: 11, baseSha: BASE, headSha: HEAD, targetBranch: 'main', labels: ['memory-baseline-update'], notes: [], labelEvents: [{ action: 'add' as const, label: 'memory-baseline-update', created_at: '2026-12-01T10:00:00Z' }], versions: [{ head_commit_sha: HEAD, created_at: '2026-12-01T09:00:00Z' }] };
+    const mr = {
+      iid: 11,
+      baseSha: BASE,
+      headSha: HEAD,
+      targetBranch: 'main',
+      labels: ['memory-baseline-update'],
+      notes: [],
+      labelEvents: [{ action: 'add' as const, label: 'memory-baseline-update', created_at: '2026-12-01T10:00:00Z' }],
+      versions: [{ head_commit_sha: HEAD, created_at: '2026-12-01T09:00:00Z' }],
+    };
     gitlab.mergeRequests.set(11, mr);
     // Labelled at the head it runs on: its own (raised) baseline gates it, and it passes.
     const counted = await cli(CHECK, dir, env('11'));
     expect(counted.code).toBe(0);
-    expect(counted.stderr).toContain("merge request 11 is gated against the baseline and config of its own head (label 'memory-baseline-update')");
+    expect(counted.stderr).toContain(
+      "merge request 11 is gated against the baseline and config of its own head (label 'memory-baseline-update')",
+    );
     // Labelled at an earlier head whose baseline differs: a later push changed the limits, the label is voided and removed.
     gitlab.files.set(EARLIER, new Map([[BASELINE, baseText]]));
-    mr.versions = [{ head_commit_sha: EARLIER, created_at: '2026-12-01T09:00:00Z' }, { head_commit_sha: HEAD, created_at: '2026-12-01T11:00:00Z' }];
+    mr.versions = [
+      { head_commit_sha: EARLIER, created_at: '2026-12-01T09:00:00Z' },
+      { head_commit_sha: HEAD, created_at: '2026-12-01T11:00:00Z' },
+    ];
     gitlab.requests.length = 0;
     const voided = await cli(CHECK, dir, env('11'));
     expect(voided.code).toBe(1);
-    expect(voided.stderr).toContain(`warning: the label 'memory-baseline-update' did not count: ${BASELINE} changed after it was set (${EARLIER.slice(0, 12)} → ${HEAD.slice(0, 12)}); it was removed: a maintainer sets it again after reviewing the change`);
+    expect(voided.stderr).toContain(
+      `warning: the label 'memory-baseline-update' did not count: ${BASELINE} changed after it was set (${EARLIER.slice(0, 12)} → ${HEAD.slice(0, 12)}); it was removed: a maintainer sets it again after reviewing the change`,
+    );
     expect(mr.labels).toEqual([]);
     expect(gitlab.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['PUT mr.update', 'PUT notes.edit']);
   });
@@ -158,8 +215,14 @@ describe('GitLab merge request notes', () => {
     const { dir, baseText } = await checkout(false);
     seed(13, baseText);
     const mr = gitlab.mergeRequests.get(13)!;
-    for (let i = 1; i <= 150; i++) mr.notes.push({ id: i, body: `review note ${i}`, author: { username: 'alice' }, system: false });
-    mr.notes.push({ id: 151, body: `${MARKER}\nan earlier verdict`, author: { username: 'project_42_bot' }, system: false });
+    for (let i = 1; i <= 150; i++)
+      mr.notes.push({ id: i, body: `review note ${i}`, author: { username: 'alice' }, system: false });
+    mr.notes.push({
+      id: 151,
+      body: `${MARKER}\nan earlier verdict`,
+      author: { username: 'project_42_bot' },
+      system: false,
+    });
     gitlab.requests.length = 0;
     const run = await cli(CHECK, dir, env('13'));
     expect(run.stderr).toContain('note: the merge request note was updated (151)');
@@ -201,7 +264,10 @@ describe('GitLab merge request notes', () => {
     gitlab.denyWrites = 401;
     const runs = [await cli(CHECK, dir, env('10'))];
     gitlab.denyWrites = undefined;
-    runs.push(await cli(CHECK, dir, env('10')), await cli(CHECK, dir, { ...env('10'), CI_API_V4_URL: 'http://127.0.0.1:1/api/v4' }));
+    runs.push(
+      await cli(CHECK, dir, env('10')),
+      await cli(CHECK, dir, { ...env('10'), CI_API_V4_URL: 'http://127.0.0.1:1/api/v4' }),
+    );
     expect(runs.map((r) => r.code)).toEqual([1, 1, 2]);
     for (const r of runs) expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
     for (const text of allFiles(dir)) expect(text).not.toContain(SECRET);
@@ -224,7 +290,11 @@ describe('GitCode pull request comments', () => {
   }
 
   const args = (pr: string): string[] => [...CHECK, '--host', 'gitcode', '--repo', 'ascend/demo', '--pr', pr];
-  const env = (): Record<string, string> => ({ GITCODE_API_URL: gitcode.api, GITCODE_TOKEN: TOKEN, SOURCE_DATE_EPOCH: '1700000000' });
+  const env = (): Record<string, string> => ({
+    GITCODE_API_URL: gitcode.api,
+    GITCODE_TOKEN: TOKEN,
+    SOURCE_DATE_EPOCH: '1700000000',
+  });
 
   it('creates one comment, then replaces it (GitCode documents no edit), and never touches a comment by another user that quotes the marker', async () => {
     const { dir, baseText } = await checkout(false);
@@ -236,14 +306,24 @@ describe('GitCode pull request comments', () => {
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('note: the pull request comment was created (5000)');
     const second = await cli(args('3'), dir, env());
-    expect(second.stderr).toContain('note: the pull request comment was replaced (gitcode documents no edit): 5000 → 5001');
+    expect(second.stderr).toContain(
+      'note: the pull request comment was replaced (gitcode documents no edit): 5000 → 5001',
+    );
     expect(pr.comments.map((c) => [c.id, c.user.login])).toEqual([
       [1, 'bob'],
       [5001, 'gate-bot'],
     ]);
     expect(pr.comments[0]!.body).toBe(`${MARKER}\nquoted by bob`);
-    expect(gitcode.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['POST comments.create', 'POST comments.create', 'DELETE comments.delete']);
-    expect(gitcode.requests.every((r) => r.auth === 'authorization' && r.authorized && !JSON.stringify(r.query).includes(TOKEN))).toBe(true);
+    expect(gitcode.writes().map((r) => `${r.method} ${r.route}`)).toEqual([
+      'POST comments.create',
+      'POST comments.create',
+      'DELETE comments.delete',
+    ]);
+    expect(
+      gitcode.requests.every(
+        (r) => r.auth === 'authorization' && r.authorized && !JSON.stringify(r.query).includes(TOKEN),
+      ),
+    ).toBe(true);
   });
 
   it('fails a pull request that raises its own baseline against the base commit, the raised limits listed first', async () => {
@@ -251,9 +331,14 @@ describe('GitCode pull request comments', () => {
     seed(4, baseText);
     const run = await cli(args('4'), dir, env());
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`pull request 4 is gated against the baseline and config of its base commit ${BASE.slice(0, 12)} (read through the API)`);
+    expect(run.stderr).toContain(
+      `pull request 4 is gated against the baseline and config of its base commit ${BASE.slice(0, 12)} (read through the API)`,
+    );
     const body = gitcode.pulls.get(4)!.comments[0]!.body;
-    expect(body.split('\n').slice(0, 2)).toEqual([MARKER, expect.stringMatching(/^#### ⚠️ Limits changed by this PR \(\d+\)$/)]);
+    expect(body.split('\n').slice(0, 2)).toEqual([
+      MARKER,
+      expect.stringMatching(/^#### ⚠️ Limits changed by this PR \(\d+\)$/),
+    ]);
     // No mermaid chart on GitCode (its renderer shows the block as code).
     expect(body).not.toContain('```mermaid');
   });
@@ -265,9 +350,13 @@ describe('GitCode pull request comments', () => {
     pr.labels = ['memory-baseline-update'];
     const run = await cli(args('6'), dir, env());
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("warning: the label 'memory-baseline-update' did not count: which limits a maintainer saw cannot be told (GitCode records no time for a label); it was removed: a maintainer sets it again after reviewing the change");
+    expect(run.stderr).toContain(
+      "warning: the label 'memory-baseline-update' did not count: which limits a maintainer saw cannot be told (GitCode records no time for a label); it was removed: a maintainer sets it again after reviewing the change",
+    );
     expect(pr.labels).toEqual([]);
-    expect(pr.comments[0]!.body).toContain('which limits a maintainer saw cannot be told (GitCode records no time for a label), so it does not count. The label was removed');
+    expect(pr.comments[0]!.body).toContain(
+      'which limits a maintainer saw cannot be told (GitCode records no time for a label), so it does not count. The label was removed',
+    );
   });
 
   it('posts nothing for a branch build (an empty --pr, as Jenkins leaves CHANGE_ID)', async () => {
@@ -275,7 +364,9 @@ describe('GitCode pull request comments', () => {
     gitcode.requests.length = 0;
     const run = await cli(args(''), dir, env());
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('note: --host gitcode: not a change request, the working tree\'s baseline and config gate it and nothing is posted');
+    expect(run.stderr).toContain(
+      "note: --host gitcode: not a change request, the working tree's baseline and config gate it and nothing is posted",
+    );
     expect(gitcode.writes()).toEqual([]);
   });
 
@@ -300,7 +391,10 @@ describe('GitCode pull request comments', () => {
 describe('the base commit through git', () => {
   it('reads the base baseline with git show when the clone has the commit, with no token at all', async () => {
     const { dir, baseText } = await checkout(true);
-    const git = (a: string[]): Promise<Run> => new Promise((done) => execFile('git', a, { cwd: dir }, (e, stdout, stderr) => done({ code: e ? 1 : 0, stdout, stderr })));
+    const git = (a: string[]): Promise<Run> =>
+      new Promise((done) =>
+        execFile('git', a, { cwd: dir }, (e, stdout, stderr) => done({ code: e ? 1 : 0, stdout, stderr })),
+      );
     const raised = readFileSync(join(dir, BASELINE), 'utf8');
     writeFileSync(join(dir, BASELINE), baseText);
     await git(['init', '-q']);
@@ -308,9 +402,29 @@ describe('the base commit through git', () => {
     await git(['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'base']);
     const base = (await git(['rev-parse', 'HEAD'])).stdout.trim();
     writeFileSync(join(dir, BASELINE), raised);
-    const run = await cli(['check', '--baseline', BASELINE, '--plog', 'plog', '--host', 'gitlab', '--repo', 'g/p', '--pr', '12', '--base-sha', base], dir, {});
+    const run = await cli(
+      [
+        'check',
+        '--baseline',
+        BASELINE,
+        '--plog',
+        'plog',
+        '--host',
+        'gitlab',
+        '--repo',
+        'g/p',
+        '--pr',
+        '12',
+        '--base-sha',
+        base,
+      ],
+      dir,
+      {},
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`merge request 12 is gated against the baseline and config of its base commit ${base.slice(0, 12)} (read through git)`);
+    expect(run.stderr).toContain(
+      `merge request 12 is gated against the baseline and config of its base commit ${base.slice(0, 12)} (read through git)`,
+    );
     // A token that cannot read the merge request costs its labels, not the gate: the CI named the base commit.
     const unreachable = await cli(['check', '--baseline', BASELINE, '--plog', 'plog', '--comment'], dir, {
       GITLAB_CI: 'true',
@@ -321,7 +435,9 @@ describe('the base commit through git', () => {
       GITLAB_TOKEN: SECRET,
     });
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toMatch(/^warning: cannot read merge request 12 \(cannot reach GitLab \(http:\/\/127\.0\.0\.1:1\/api\/v4\) reading merge request !12: .*\): its labels are not read, and its base commit's limits gate it$/m);
+    expect(unreachable.stderr).toMatch(
+      /^warning: cannot read merge request 12 \(cannot reach GitLab \(http:\/\/127\.0\.0\.1:1\/api\/v4\) reading merge request !12: .*\): its labels are not read, and its base commit's limits gate it$/m,
+    );
     expect(unreachable.stderr).toContain('(read through git)');
     expect(unreachable.stderr).toMatch(/^warning: could not post the merge request note: cannot reach GitLab/m);
     expect(`${unreachable.stdout}${unreachable.stderr}`).not.toContain(SECRET);

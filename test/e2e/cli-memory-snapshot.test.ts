@@ -10,7 +10,14 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const FIXTURE = join(ROOT, 'test', 'fixtures', 'memory-snapshot', 'constructed', 'oom_snapshot_4242_20261201101500.pickle');
+const FIXTURE = join(
+  ROOT,
+  'test',
+  'fixtures',
+  'memory-snapshot',
+  'constructed',
+  'oom_snapshot_4242_20261201101500.pickle',
+);
 const NOBODY = 65534;
 
 /** How to run a command as a user who is not root, or why that is impossible here. */
@@ -22,7 +29,9 @@ function unprivileged(): { prefix: string[]; uid: number } | { reason: string } 
     execFileSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', 'true'], { stdio: 'ignore' });
     return { prefix: ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'], uid: NOBODY };
   } catch (error) {
-    return { reason: `running as root and setpriv cannot switch to uid ${NOBODY} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+    return {
+      reason: `running as root and setpriv cannot switch to uid ${NOBODY} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    };
   }
 }
 
@@ -34,44 +43,72 @@ afterAll(() => {
 });
 
 describe('a memory snapshot with mode 0200', () => {
-  it.skipIf('reason' in runner)('fails with one line naming the file and the fix (chmod u+r in the training step)', async () => {
-    if ('reason' in runner) return;
-    const dir = mkdtempSync(join(tmpdir(), 'amg-0200-'));
-    dirs.push(dir);
-    chmodSync(dir, 0o755);
-    // The bundle copied next to the file: the checkout may lie where the other user cannot read (under /root).
-    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const file = join(dir, 'oom_snapshot_4242_20261201101500.pickle');
-    copyFileSync(FIXTURE, file);
-    chownSync(file, runner.uid, runner.uid);
-    chmodSync(file, 0o200);
-    const [command, ...args] = [...runner.prefix, process.execPath, join(dir, 'dist', 'cli.js'), 'check', '--baseline', join(dir, 'none.json'), '--memory-snapshot', file];
-    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(command as string, args, { cwd: dir, env: { PATH: process.env.PATH ?? '' } }, (error, stdout, stderr) => {
-        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+  it.skipIf('reason' in runner)(
+    'fails with one line naming the file and the fix (chmod u+r in the training step)',
+    async () => {
+      if ('reason' in runner) return;
+      const dir = mkdtempSync(join(tmpdir(), 'amg-0200-'));
+      dirs.push(dir);
+      chmodSync(dir, 0o755);
+      // The bundle copied next to the file: the checkout may lie where the other user cannot read (under /root).
+      cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+      const file = join(dir, 'oom_snapshot_4242_20261201101500.pickle');
+      copyFileSync(FIXTURE, file);
+      chownSync(file, runner.uid, runner.uid);
+      chmodSync(file, 0o200);
+      const [command, ...args] = [
+        ...runner.prefix,
+        process.execPath,
+        join(dir, 'dist', 'cli.js'),
+        'check',
+        '--baseline',
+        join(dir, 'none.json'),
+        '--memory-snapshot',
+        file,
+      ];
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+        execFile(
+          command as string,
+          args,
+          { cwd: dir, env: { PATH: process.env.PATH ?? '' } },
+          (error, stdout, stderr) => {
+            done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+          },
+        );
       });
-    });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      "error: oom_snapshot_4242_20261201101500.pickle: permission denied: torch_npu's release branches write memory snapshots with mode 0200 " +
-        '(not even their owner may read them); add `chmod u+r oom_snapshot_4242_20261201101500.pickle` (or `chmod -R u+r` on its folder) to the training step after the dump\n',
-    );
-  });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        "error: oom_snapshot_4242_20261201101500.pickle: permission denied: torch_npu's release branches write memory snapshots with mode 0200 " +
+          '(not even their owner may read them); add `chmod u+r oom_snapshot_4242_20261201101500.pickle` (or `chmod -R u+r` on its folder) to the training step after the dump\n',
+      );
+    },
+  );
 });
 
 /** `node dist/cli.js ARGS` at 80 columns, no colour: its exit code and output. */
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', COLUMNS: '80', NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', COLUMNS: '80', NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
 describe('an OOM snapshot as the only evidence, from a terminal', () => {
   it('a first run fails on the OOM and tells how to record a baseline from the same inputs, counting the other keys as rows, not modules', async () => {
-    const r = await cli(['check', '--baseline', join(tmpdir(), 'amg-no-baseline-yet.json'), '--memory-snapshot', FIXTURE]);
+    const r = await cli([
+      'check',
+      '--baseline',
+      join(tmpdir(), 'amg-no-baseline-yet.json'),
+      '--memory-snapshot',
+      FIXTURE,
+    ]);
     expect(r.code).toBe(1);
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain("Record a baseline with 'ascend-memory-gate baseline --out");

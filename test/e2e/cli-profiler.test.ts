@@ -22,9 +22,14 @@ afterAll(() => {
 
 function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '' }, maxBuffer: 64 * MiB }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '' }, maxBuffer: 64 * MiB },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,16 +49,30 @@ describe('parse --profiler', () => {
     expect(snapshot.meta.files).toBe(12);
     expect(snapshot.sections.components['dev4/PTA/reserved']).toEqual({ peak: 10868 * MiB });
     expect(snapshot.sections.components['dev1/PTA+GE/allocated']).toEqual({ peak: 1188.1064453125 * MiB });
-    expect(snapshot.sections.modules['NPU_MODULE_MEM/dev0/HCCL']).toEqual({ peak: 1241.69921875 * MiB, current: 1241.69921875 * MiB, allocs: null, frees: null });
-    expect(snapshot.sections.operators['dev4/npu::_npu_dtype_cast']).toEqual({ largest: 2430976.5 * KiB, count: 234, total: 7_585_670_144 });
+    expect(snapshot.sections.modules['NPU_MODULE_MEM/dev0/HCCL']).toEqual({
+      peak: 1241.69921875 * MiB,
+      current: 1241.69921875 * MiB,
+      allocs: null,
+      frees: null,
+    });
+    expect(snapshot.sections.operators['dev4/npu::_npu_dtype_cast']).toEqual({
+      largest: 2430976.5 * KiB,
+      count: 234,
+      total: 7_585_670_144,
+    });
     expect(Object.keys(snapshot.series.components)).toContain('dev0/PTA/allocated');
     expect(snapshot.sections.kernels).toBeUndefined();
   });
 
   it('warns with file:line about the spreadsheet-damaged file and fails for want of any figure (exit 2)', async () => {
-    const run = await cli(['parse', '--profiler', 'test/fixtures/torch_npu/insight-ut-edited/test_rank_1/memory_record.csv'], ROOT);
+    const run = await cli(
+      ['parse', '--profiler', 'test/fixtures/torch_npu/insight-ut-edited/test_rank_1/memory_record.csv'],
+      ROOT,
+    );
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('1 record(s) were malformed, the first at test/fixtures/torch_npu/insight-ut-edited/test_rank_1/memory_record.csv:2: spreadsheet damage: Timestamp(us) is "1.69512E+15"');
+    expect(run.stderr).toContain(
+      '1 record(s) were malformed, the first at test/fixtures/torch_npu/insight-ut-edited/test_rank_1/memory_record.csv:2: spreadsheet damage: Timestamp(us) is "1.69512E+15"',
+    );
   });
 });
 
@@ -63,7 +82,10 @@ describe('check --profiler: the growing verdict', () => {
     const dir = tempDir();
     const out = join(dir, 'prof', 'rank0_ascend_pt', 'ASCEND_PROFILER_OUTPUT');
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'memory_record.csv'), memoryRecord(100, (w) => level(w)));
+    writeFileSync(
+      join(out, 'memory_record.csv'),
+      memoryRecord(100, (w) => level(w)),
+    );
     return dir;
   }
   // 20 flat windows at 4000 MB, then +80 MB per window.

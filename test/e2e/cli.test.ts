@@ -25,10 +25,15 @@ interface CliRun {
 
 function cli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 99) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '', ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 99) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -54,7 +59,8 @@ function record(pid: number, attr: string, dev: number, module: string, m: Modul
   );
 }
 
-const NOISE = '[INFO] HCCL(1,python3):2024-07-08-22:27:01.000.000 [hcom.cc:196][hccl-1-0-1-hccl_world_group][3]hcom init by file success';
+const NOISE =
+  '[INFO] HCCL(1,python3):2024-07-08-22:27:01.000.000 [hcom.cc:196][hccl-1-0-1-hccl_world_group][3]hcom init by file success';
 
 /** rank_<r>/plog-<pid>_….log for every rank, DEV_MEM APP/HCCL/RUNTIME on device r, with `scale` applied to one key. */
 function writeJob(dir: string, ranks: number, scaled?: { key: string; factor: number }): void {
@@ -94,15 +100,15 @@ describe('parse', () => {
     const expected = {
       meta: { allocFailures: { dev0: 0, dev1: 0 }, files: 3, records: 7, skipped: 0 },
       sections: {
-      kernels: { 'dev0/matmul_v1': { added: 0, diff: 6, event: 'KERNEL_LAUNCH', removed: 0, rows: 1 } },
-      modules: {
-        'DEV_MEM/dev0/APP': mod(2078195712, 2078195712, 996, 0),
-        'DEV_MEM/dev0/HCCL': mod(419500032, 419467264, 6, 2),
-        'DEV_MEM/dev0/RUNTIME': mod(44138496, 44138496, 18, 0),
-        'DEV_MEM/dev1/APP': mod(2078199808, 2078199808, 996, 0),
-        'DEV_MEM/dev1/HCCL': mod(419500032, 419467264, 6, 2),
-        'DEV_MEM/dev1/RUNTIME': mod(44138496, 44138496, 18, 0),
-      },
+        kernels: { 'dev0/matmul_v1': { added: 0, diff: 6, event: 'KERNEL_LAUNCH', removed: 0, rows: 1 } },
+        modules: {
+          'DEV_MEM/dev0/APP': mod(2078195712, 2078195712, 996, 0),
+          'DEV_MEM/dev0/HCCL': mod(419500032, 419467264, 6, 2),
+          'DEV_MEM/dev0/RUNTIME': mod(44138496, 44138496, 18, 0),
+          'DEV_MEM/dev1/APP': mod(2078199808, 2078199808, 996, 0),
+          'DEV_MEM/dev1/HCCL': mod(419500032, 419467264, 6, 2),
+          'DEV_MEM/dev1/RUNTIME': mod(44138496, 44138496, 18, 0),
+        },
       },
       series: {},
       version: 2,
@@ -159,7 +165,9 @@ describe('check against a baseline of the same job', () => {
     };
     expect(json.result).toBe('fail');
     const failing = json.entries.filter((e) => e.severity === 'fail');
-    expect(failing).toEqual([expect.objectContaining({ key: 'DEV_MEM/dev2/HCCL', status: 'regressed', delta: 209750016 })]);
+    expect(failing).toEqual([
+      expect.objectContaining({ key: 'DEV_MEM/dev2/HCCL', status: 'regressed', delta: 209750016 }),
+    ]);
     // The one rank that grew also stands out from the other three: a warning, not a second failure.
     const warnings = json.entries.filter((e) => e.severity === 'warn').map((e) => `${e.key} ${e.status}`);
     expect(warnings).toEqual(['DEV_MEM/dev2/HCCL imbalance']);
@@ -179,14 +187,19 @@ describe('check against a baseline of the same job', () => {
     const dir = tempDir();
     const baseline = await baselineOf(dir);
     writeJob(join(dir, 'run'), 4, { key: 'DEV_MEM/dev2/HCCL', factor: 1.01 });
-    const r = await cli(['check', '--baseline', baseline, '--max-increase', '1MiB', '--plog', join(dir, 'run', 'plog')], dir);
+    const r = await cli(
+      ['check', '--baseline', baseline, '--max-increase', '1MiB', '--plog', join(dir, 'run', 'plog')],
+      dir,
+    );
     expect(r.code).toBe(1);
   });
 
   it('gives exit 2 naming the JSON pointer of a corrupt baseline field', async () => {
     const dir = tempDir();
     const baseline = await baselineOf(dir);
-    const json = JSON.parse(readFileSync(baseline, 'utf8')) as { sections: { modules: Record<string, { peak: unknown }> } };
+    const json = JSON.parse(readFileSync(baseline, 'utf8')) as {
+      sections: { modules: Record<string, { peak: unknown }> };
+    };
     (json.sections.modules['DEV_MEM/dev1/APP'] as { peak: unknown }).peak = 'big';
     writeFileSync(baseline, JSON.stringify(json));
     writeJob(join(dir, 'run'), 4);
@@ -242,7 +255,9 @@ describe('check against a baseline of the same job', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('No baseline yet: 3 keys recorded');
     expect(r.stdout).not.toContain('passed');
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain("'ascend-memory-gate baseline --out baselines/none.json' and the input flags of this check");
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      "'ascend-memory-gate baseline --out baselines/none.json' and the input flags of this check",
+    );
     const markdown = readFileSync(join(dir, 'gate.md'), 'utf8').split('\n')[0] ?? '';
     expect(markdown).toContain('No baseline');
     expect(markdown).not.toContain('passed');
@@ -260,9 +275,14 @@ describe('check against a baseline of the same job', () => {
     expect(open.stdout.split('\n')[0]).toBe('No baseline yet: 12 keys recorded');
     writeFileSync(join(dir, 'gate.json'), JSON.stringify({ onMissingBaseline: 'fail' }));
     for (const file of [baseline, join(dir, 'none.json')]) {
-      const closed = await cli(['check', '--baseline', file, '--config', 'gate.json', '--plog', join(dir, 'run', 'plog')], dir);
+      const closed = await cli(
+        ['check', '--baseline', file, '--config', 'gate.json', '--plog', join(dir, 'run', 'plog')],
+        dir,
+      );
       expect(closed.code).toBe(1);
-      expect(closed.stdout.split('\n')[0]).toBe('No baseline yet: 12 keys recorded, the gate stays closed until a baseline is');
+      expect(closed.stdout.split('\n')[0]).toBe(
+        'No baseline yet: 12 keys recorded, the gate stays closed until a baseline is',
+      );
     }
   });
 });
@@ -277,14 +297,16 @@ describe('baseline', () => {
     const kept = await cli(['baseline', '--out', file, '--plog', join(dir, 'one', 'plog')], dir);
     expect(kept.code).toBe(0);
     expect(kept.stdout).toContain('0 added, 0 changed, 3 kept (absent from this run), 0 pruned, 3 unchanged');
-    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { sections: { modules: object } }).sections.modules)).toHaveLength(6);
+    expect(
+      Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { sections: { modules: object } }).sections.modules),
+    ).toHaveLength(6);
     const pruned = await cli(['baseline', '--out', file, '--plog', join(dir, 'one', 'plog'), '--prune'], dir);
     expect(pruned.stdout).toContain('3 pruned');
-    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { sections: { modules: object } }).sections.modules).sort()).toEqual([
-      'DEV_MEM/dev0/APP',
-      'DEV_MEM/dev0/HCCL',
-      'DEV_MEM/dev0/RUNTIME',
-    ]);
+    expect(
+      Object.keys(
+        (JSON.parse(readFileSync(file, 'utf8')) as { sections: { modules: object } }).sections.modules,
+      ).sort(),
+    ).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev0/HCCL', 'DEV_MEM/dev0/RUNTIME']);
   });
 
   it('refuses a run with no records and leaves the baseline byte for byte', async () => {
@@ -305,18 +327,36 @@ describe('baseline', () => {
 describe('the README commands', () => {
   it('npm start: the bundled examples pass against the committed example baseline and show the table', async () => {
     const r = await cli(
-      ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/plog', '--compare', 'examples/memory_compare'],
+      [
+        'check',
+        '--baseline',
+        'baselines/memory-baseline.json',
+        '--plog',
+        'examples/plog',
+        '--compare',
+        'examples/memory_compare',
+      ],
       ROOT,
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Memory gate passed');
     // The new kernel on both devices is one row: its device-free name, 2 of 2 devices.
-    expect(r.stdout).toMatch(/! new\s+\*\/aclnnFlashAttentionScore_0\s+— → 8\.0 MiB\s+\+8\.0 MiB \(new\)\n {4}2 of 2 devices, worst dev0/);
+    expect(r.stdout).toMatch(
+      /! new\s+\*\/aclnnFlashAttentionScore_0\s+— → 8\.0 MiB\s+\+8\.0 MiB \(new\)\n {4}2 of 2 devices, worst dev0/,
+    );
   });
 
   it('the regressed example fails with APP on dev1 regressed 10x', async () => {
     const r = await cli(
-      ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare'],
+      [
+        'check',
+        '--baseline',
+        'baselines/memory-baseline.json',
+        '--plog',
+        'examples/regressed/plog',
+        '--compare',
+        'examples/memory_compare',
+      ],
       ROOT,
     );
     expect(r.code).toBe(1);
@@ -331,15 +371,46 @@ describe('environment', () => {
   it('baseline made under CANN 8.3; the run reports CANN 9.0 with PYTORCH_NPU_ALLOC_CONF changed: the report opens with both; onChange fail fails the run', async () => {
     const dir = tempDir();
     writeJob(dir, 2);
-    const made = await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog', '--env', 'cann=8.3.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:False'], dir);
+    const made = await cli(
+      [
+        'baseline',
+        '--out',
+        'baseline.json',
+        '--plog',
+        'plog',
+        '--env',
+        'cann=8.3.RC1',
+        'PYTORCH_NPU_ALLOC_CONF=expandable_segments:False',
+      ],
+      dir,
+    );
     expect(made.code, made.stderr).toBe(0);
-    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as {
+      meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> };
+    };
     expect(Object.values(written.meta.nodes)).toEqual([
-      { devices: ['dev0', 'dev1'], files: 2, records: 6, skipped: 0, environment: { PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:False', cann: '8.3.RC1' } },
+      {
+        devices: ['dev0', 'dev1'],
+        files: 2,
+        records: 6,
+        skipped: 0,
+        environment: { PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:False', cann: '8.3.RC1' },
+      },
     ]);
 
     writeJob(dir, 2, { key: 'DEV_MEM/dev0/APP', factor: 1.44 });
-    const args = ['check', '--baseline', 'baseline.json', '--plog', 'plog', '--env', 'cann=9.0.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True', '--markdown', 'report.md'];
+    const args = [
+      'check',
+      '--baseline',
+      'baseline.json',
+      '--plog',
+      'plog',
+      '--env',
+      'cann=9.0.RC1',
+      'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True',
+      '--markdown',
+      'report.md',
+    ];
     const warned = await cli(args, dir);
     expect(warned.code, warned.stderr).toBe(1);
     expect(warned.stdout.split('\n').slice(0, 5)).toEqual([
@@ -350,8 +421,13 @@ describe('environment', () => {
       '  CANN toolkit: 8.3.RC1 -> 9.0.RC1',
     ]);
     // The regression's explanation says it happened across that change (wrapped to the terminal's width).
-    expect(warned.stdout.replace(/\s+/g, ' ')).toContain('Across the environment change since the baseline (PYTORCH_NPU_ALLOC_CONF expandable_segments:False → expandable_segments:True; CANN toolkit 8.3.RC1 → 9.0.RC1).');
-    expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n').slice(2, 4)).toEqual(['#### ⚠️ Environment changed since the baseline', '']);
+    expect(warned.stdout.replace(/\s+/g, ' ')).toContain(
+      'Across the environment change since the baseline (PYTORCH_NPU_ALLOC_CONF expandable_segments:False → expandable_segments:True; CANN toolkit 8.3.RC1 → 9.0.RC1).',
+    );
+    expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n').slice(2, 4)).toEqual([
+      '#### ⚠️ Environment changed since the baseline',
+      '',
+    ]);
 
     // Without the regression, warn passes; onChange: fail fails on the change alone and says why.
     writeJob(dir, 2);
@@ -360,7 +436,10 @@ describe('environment', () => {
     const failed = await cli([...args, '--config', 'gate.json'], dir);
     expect(failed.code).toBe(1);
     expect(failed.stdout.split('\n')[0]).toBe('Memory gate failed: environment changed since the baseline');
-    writeFileSync(join(dir, 'gate.json'), JSON.stringify({ environment: { onChange: 'fail', ignore: ['cann', 'PYTORCH_NPU_ALLOC_CONF'] } }));
+    writeFileSync(
+      join(dir, 'gate.json'),
+      JSON.stringify({ environment: { onChange: 'fail', ignore: ['cann', 'PYTORCH_NPU_ALLOC_CONF'] } }),
+    );
     expect((await cli([...args, '--config', 'gate.json'], dir)).code).toBe(0);
   });
 });
@@ -370,13 +449,36 @@ describe('snapshot', () => {
     const dir = tempDir();
     writeJob(dir, 4);
     // Two "nodes", two ranks each.
-    for (const [node, ranks] of [['node-a', [0, 1]], ['node-b', [2, 3]]] as const) {
+    for (const [node, ranks] of [
+      ['node-a', [0, 1]],
+      ['node-b', [2, 3]],
+    ] as const) {
       const plogs = ranks.map((r) => `plog/rank_${r}`);
-      const r = await cli(['snapshot', '--out', `snaps/${node}.memory-snapshot.json`, '--plog', ...plogs, '--node', node, '--env', 'cann=9.0.RC1'], dir).catch(() => null);
+      const r = await cli(
+        [
+          'snapshot',
+          '--out',
+          `snaps/${node}.memory-snapshot.json`,
+          '--plog',
+          ...plogs,
+          '--node',
+          node,
+          '--env',
+          'cann=9.0.RC1',
+        ],
+        dir,
+      ).catch(() => null);
       expect(r?.code, r?.stderr).toBe(0);
-      expect(r!.stdout).toMatch(new RegExp(`^wrote snaps/${node}\\.memory-snapshot\\.json \\(\\d+ bytes\\): node ${node}, 2 device\\(s\\), 2 file\\(s\\), 6 record\\(s\\), 0 skipped\\n$`));
+      expect(r!.stdout).toMatch(
+        new RegExp(
+          `^wrote snaps/${node}\\.memory-snapshot\\.json \\(\\d+ bytes\\): node ${node}, 2 device\\(s\\), 2 file\\(s\\), 6 record\\(s\\), 0 skipped\\n$`,
+        ),
+      );
     }
-    const a = JSON.parse(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json'), 'utf8')) as { version: number; meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> } };
+    const a = JSON.parse(readFileSync(join(dir, 'snaps/node-a.memory-snapshot.json'), 'utf8')) as {
+      version: number;
+      meta: { nodes: Record<string, { devices: string[]; environment: Record<string, string> }> };
+    };
     expect(a.version).toBe(2);
     expect(a.meta.nodes['node-a']!.devices).toEqual(['dev0', 'dev1']);
     expect(a.meta.nodes['node-a']!.environment.cann).toBe('9.0.RC1');
@@ -386,7 +488,10 @@ describe('snapshot', () => {
     expect(fromRaw.stdout.split('\n')[0]).toContain('No baseline');
     expect((await cli(['baseline', '--out', 'baseline.json', '--plog', 'plog'], dir)).code).toBe(0);
     const raw = await cli(['check', '--baseline', 'baseline.json', '--plog', 'plog', '--report', 'raw.json'], dir);
-    const merged = await cli(['check', '--baseline', 'baseline.json', '--snapshot', 'snaps', '--report', 'merged.json'], dir);
+    const merged = await cli(
+      ['check', '--baseline', 'baseline.json', '--snapshot', 'snaps', '--report', 'merged.json'],
+      dir,
+    );
     expect(merged.code, merged.stderr).toBe(raw.code);
     expect(readFileSync(join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(join(dir, 'raw.json'), 'utf8'));
 
@@ -415,10 +520,14 @@ describe('the terminal program', () => {
     wideJob(join(dir, 'base'), 1);
     wideJob(join(dir, 'run'), 3);
     expect((await cli(['baseline', '--out', 'b.json', '--plog', 'base/plog', '--compare', 'base'], dir)).code).toBe(0);
-    const check = await cli(['check', '--baseline', 'b.json', '--plog', 'run/plog', '--compare', 'run'], dir, { COLUMNS: '80' });
+    const check = await cli(['check', '--baseline', 'b.json', '--plog', 'run/plog', '--compare', 'run'], dir, {
+      COLUMNS: '80',
+    });
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('✗ regressed    dev3/aclnnFl…cope_name_0   4.0 KiB → 12.0 KiB    +8.0 KiB (+200%)');
-    const wide = await cli(['check', '--baseline', 'b.json', '--plog', 'run/plog', '--compare', 'run'], dir, { COLUMNS: '200' });
+    const wide = await cli(['check', '--baseline', 'b.json', '--plog', 'run/plog', '--compare', 'run'], dir, {
+      COLUMNS: '200',
+    });
     expect(Math.max(...wide.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(80);
     const outputs = [check.stdout];
     for (const args of [['--help'], ['check', '--help'], ['parse', '--help'], ['baseline', '-h'], ['help', 'check']]) {
@@ -442,7 +551,10 @@ describe('the terminal program', () => {
     expect(help.stdout).toMatch(/^ {2}--plog PATH\.\.\. {2,}plog files of the driver/m);
     expect(help.stdout).toMatch(/^ {2}--all {2,}list every key, not one row per module$/m);
     const version = await cli(['--version'], tempDir());
-    expect([version.code, version.stdout]).toEqual([0, `ascend-memory-gate ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`]);
+    expect([version.code, version.stdout]).toEqual([
+      0,
+      `ascend-memory-gate ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    ]);
   });
 
   it('exits 2 on a mistyped flag with a suggestion and the usage line', async () => {
@@ -454,14 +566,19 @@ describe('the terminal program', () => {
         '(ascend-memory-gate check --help lists every flag)\n',
     );
     const command = await cli(['chek'], tempDir());
-    expect([command.code, command.stderr.split('\n')[0]]).toEqual([2, "error: unknown command 'chek': did you mean 'check'?"]);
+    expect([command.code, command.stderr.split('\n')[0]]).toEqual([
+      2,
+      "error: unknown command 'chek': did you mean 'check'?",
+    ]);
   });
 
   it('colours only when asked: FORCE_COLOR on a pipe, never with NO_COLOR alone', async () => {
     const args = ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog'];
     expect((await cli(args, ROOT)).stdout).not.toContain('\u001b[');
     expect((await cli(args, ROOT, { NO_COLOR: '1' })).stdout).not.toContain('\u001b[');
-    expect((await cli(args, ROOT, { FORCE_COLOR: '1' })).stdout.startsWith('\u001b[1m\u001b[31mMemory gate failed')).toBe(true);
+    expect(
+      (await cli(args, ROOT, { FORCE_COLOR: '1' })).stdout.startsWith('\u001b[1m\u001b[31mMemory gate failed'),
+    ).toBe(true);
     expect((await cli(args, ROOT, { FORCE_COLOR: '0' })).stdout).not.toContain('\u001b[');
   });
 });

@@ -35,8 +35,21 @@ function page(): string {
     }
     appendPoint(
       history,
-      { commit: (0xa1b2c3 * n).toString(16).padStart(40, '0'), run: String(500 + n), time: `2026-04-${String(n).padStart(2, '0')}T10:00:00Z`, baseline: n < 18 ? null : `sha256:${'1'.repeat(64)}`, environment: { cann: n <= 12 ? '8.3.RC1' : '9.0.RC1' } },
-      { keys: new Map([['modules', modules], ['kernels', new Map([[HOSTILE, 4096 * n]])]]), rollups: new Map(), devices: 8 },
+      {
+        commit: (0xa1b2c3 * n).toString(16).padStart(40, '0'),
+        run: String(500 + n),
+        time: `2026-04-${String(n).padStart(2, '0')}T10:00:00Z`,
+        baseline: n < 18 ? null : `sha256:${'1'.repeat(64)}`,
+        environment: { cann: n <= 12 ? '8.3.RC1' : '9.0.RC1' },
+      },
+      {
+        keys: new Map([
+          ['modules', modules],
+          ['kernels', new Map([[HOSTILE, 4096 * n]])],
+        ]),
+        rollups: new Map(),
+        devices: 8,
+      },
     );
   }
   return renderDashboard(history, trendsOf(history));
@@ -61,8 +74,12 @@ describe.skipIf(chromium.path === null)('the dashboard in Chromium', () => {
 
   it('each point says its commit, run, time and value on hover and links to its commit; markers say what changed', async () => {
     const dom = await dumpDom(file);
-    expect(dom).toContain(`<a href="https://github.com/o/r/commit/${(0xa1b2c3 * 13).toString(16).padStart(40, '0')}"><circle class="point step"`);
-    expect(dom).toMatch(/<title>[0-9a-f]{7} · run 513 · 2026-04-13T10:00:00Z: 800\.0 MiB \(first run of the new level\)<\/title>/);
+    expect(dom).toContain(
+      `<a href="https://github.com/o/r/commit/${(0xa1b2c3 * 13).toString(16).padStart(40, '0')}"><circle class="point step"`,
+    );
+    expect(dom).toMatch(
+      /<title>[0-9a-f]{7} · run 513 · 2026-04-13T10:00:00Z: 800\.0 MiB \(first run of the new level\)<\/title>/,
+    );
     expect(dom).toMatch(/<title>environment changed at [0-9a-f]{7}: cann 8\.3\.RC1 → 9\.0\.RC1<\/title>/);
     expect(dom).toMatch(/<title>baseline updated at [0-9a-f]{7}<\/title>/);
   });
@@ -75,7 +92,10 @@ describe.skipIf(chromium.path === null)('the dashboard in Chromium', () => {
       document.querySelector('label[for="tab-kernels"]').click();
       document.title = before + ' then ' + shown();
     </script>`;
-    writeFileSync(harness, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`));
+    writeFileSync(
+      harness,
+      html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`),
+    );
     expect(titleOf(await dumpDom(harness))).toBe('block,none then none,block');
   });
 
@@ -83,7 +103,10 @@ describe.skipIf(chromium.path === null)('the dashboard in Chromium', () => {
     const harness = join(work, 'narrow.html');
     // A viewport 400 px wide, set over CDP: the page itself is laid out at 400 px (innerWidth says so).
     const probe = '<script>document.title = document.documentElement.scrollWidth + " " + window.innerWidth;</script>';
-    writeFileSync(harness, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`));
+    writeFileSync(
+      harness,
+      html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `${probe}</body>`),
+    );
     const [scroll, inner] = (titleOf(await dumpDom(harness, 400, 900)) ?? '').split(' ').map(Number);
     expect(inner).toBe(400);
     expect(scroll).toBeLessThanOrEqual(inner as number);

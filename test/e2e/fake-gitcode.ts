@@ -28,7 +28,10 @@ export interface FakeGitCode extends FakeHost {
   files: Map<string, Map<string, string>>;
 }
 
-export async function startFakeGitCode(options: { repo?: string; tokens: Record<string, string> }): Promise<FakeGitCode> {
+export async function startFakeGitCode(options: {
+  repo?: string;
+  tokens: Record<string, string>;
+}): Promise<FakeGitCode> {
   const repo = options.repo ?? 'ascend/demo';
   const pulls = new Map<number, FakePull>();
   const files = new Map<string, Map<string, string>>();
@@ -38,17 +41,37 @@ export async function startFakeGitCode(options: { repo?: string; tokens: Record<
   const notFound = { status: 404, json: { message: 'Not Found' } };
   const host = await serveFake(
     [
-      { name: 'user', method: 'GET', path: /^\/api\/v5\/user$/, handler: (_m, q) => ({ json: { id: '64e5', login: q.user, name: q.user } }) },
+      {
+        name: 'user',
+        method: 'GET',
+        path: /^\/api\/v5\/user$/,
+        handler: (_m, q) => ({ json: { id: '64e5', login: q.user, name: q.user } }),
+      },
       {
         name: 'pulls.get',
         method: 'GET',
         path: new RegExp(`${r}/pulls/(\\d+)$`),
         handler: (m) => {
           const p = pull(m);
-          return p ? { json: { number: p.number, state: 'open', labels: p.labels.map((name, i) => ({ id: i + 1, name })), head: { sha: p.headSha, ref: 'feature' }, base: { sha: p.baseSha, ref: p.baseRef } } } : notFound;
+          return p
+            ? {
+                json: {
+                  number: p.number,
+                  state: 'open',
+                  labels: p.labels.map((name, i) => ({ id: i + 1, name })),
+                  head: { sha: p.headSha, ref: 'feature' },
+                  base: { sha: p.baseSha, ref: p.baseRef },
+                },
+              }
+            : notFound;
         },
       },
-      { name: 'comments.list', method: 'GET', path: new RegExp(`${r}/pulls/(\\d+)/comments$`), handler: (m, q) => (pull(m) ? { json: page(pull(m)!.comments, q.query) } : notFound) },
+      {
+        name: 'comments.list',
+        method: 'GET',
+        path: new RegExp(`${r}/pulls/(\\d+)/comments$`),
+        handler: (m, q) => (pull(m) ? { json: page(pull(m)!.comments, q.query) } : notFound),
+      },
       {
         name: 'comments.create',
         method: 'POST',
@@ -57,7 +80,11 @@ export async function startFakeGitCode(options: { repo?: string; tokens: Record<
         handler: (m, q) => {
           const p = pull(m);
           if (!p) return notFound;
-          const c = { id: nextComment++, body: String((q.body as { body?: unknown }).body), user: { login: q.user ?? '' } };
+          const c = {
+            id: nextComment++,
+            body: String((q.body as { body?: unknown }).body),
+            user: { login: q.user ?? '' },
+          };
           p.comments.push(c);
           return { status: 201, json: c };
         },
@@ -96,15 +123,24 @@ export async function startFakeGitCode(options: { repo?: string; tokens: Record<
         path: new RegExp(`${r}/contents/(.+)$`),
         handler: (m, q) => {
           const text = files.get(q.query.get('ref') ?? '')?.get(decodeURIComponent(m[1]!));
-          return text === undefined ? notFound : { json: { type: 'file', encoding: 'base64', content: Buffer.from(text).toString('base64'), path: m[1] } };
+          return text === undefined
+            ? notFound
+            : { json: { type: 'file', encoding: 'base64', content: Buffer.from(text).toString('base64'), path: m[1] } };
         },
       },
-      { name: 'commits.get', method: 'GET', path: new RegExp(`${r}/commits/([0-9a-f]{40})$`), handler: (m) => (files.has(m[1]!) ? { json: { sha: m[1] } } : notFound) },
+      {
+        name: 'commits.get',
+        method: 'GET',
+        path: new RegExp(`${r}/commits/([0-9a-f]{40})$`),
+        handler: (m) => (files.has(m[1]!) ? { json: { sha: m[1] } } : notFound),
+      },
     ],
     options.tokens,
     (headers) => {
       const a = headers.authorization;
-      return typeof a === 'string' && a.startsWith('Bearer ') ? { header: 'authorization', token: a.slice('Bearer '.length) } : undefined;
+      return typeof a === 'string' && a.startsWith('Bearer ')
+        ? { header: 'authorization', token: a.slice('Bearer '.length) }
+        : undefined;
     },
   );
   return Object.assign(host, { api: `${host.url}/api/v5`, repo, pulls, files });

@@ -14,13 +14,22 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const RESULT = '@@RESULT@@';
 
 /** Run an ESM snippet in a child node (cwd = repo root so node_modules resolve). `args` arrive as `ARGS`. */
-function runChild(script: string, env: Record<string, string>, args: unknown = {}): Promise<{ result: any; stdout: string; stderr: string; code: number }> {
+function runChild(
+  script: string,
+  env: Record<string, string>,
+  args: unknown = {},
+): Promise<{ result: any; stdout: string; stderr: string; code: number }> {
   const prelude = `const ARGS = JSON.parse(process.argv[1] ?? '{}');\nconst out = (v) => process.stdout.write('\\n${RESULT}' + JSON.stringify(v) + '\\n');\n`;
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
       ['--input-type=module', '-e', prelude + script, JSON.stringify(args)],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 20_000, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+        timeout: 20_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (err, stdout, stderr) => {
         const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
@@ -78,7 +87,8 @@ describe('zip + object store (in process)', () => {
 
 describe('@actions/github (real getOctokit) against the fake', () => {
   it('paginates issue comments via Link headers, finds a marker on page 2, creates + updates', async () => {
-    for (let i = 0; i < 32; i++) fake.addComment({ issueNumber: 7, body: `noise ${i}`, user: { login: 'someone', type: 'User', id: 5 } });
+    for (let i = 0; i < 32; i++)
+      fake.addComment({ issueNumber: 7, body: `noise ${i}`, user: { login: 'someone', type: 'User', id: 5 } });
     const marker = fake.addComment({ issueNumber: 7, body: '<!-- ascend-memory-gate -->\nold report' });
     fake.clearLog();
     const { result, stderr } = await runChild(
@@ -94,17 +104,39 @@ describe('@actions/github (real getOctokit) against the fake', () => {
       fake.env(),
     );
     expect(result, stderr).toBeDefined();
-    expect(result).toMatchObject({ n: 33, foundId: marker.id, updStatus: 200, createdStatus: 201, createdUser: 'github-actions[bot]', repo: { owner: 'acme', repo: 'npu-models' } });
+    expect(result).toMatchObject({
+      n: 33,
+      foundId: marker.id,
+      updStatus: 200,
+      createdStatus: 201,
+      createdUser: 'github-actions[bot]',
+      repo: { owner: 'acme', repo: 'npu-models' },
+    });
     const lists = fake.requests({ route: 'issues.listComments' });
     expect(lists.map((r) => r.query.page ?? '1')).toEqual(['1', '2']);
-    expect(lists.every((r) => r.hasAuth && r.authScheme === 'token' && r.headers.authorization === '<redacted>')).toBe(true);
+    expect(lists.every((r) => r.hasAuth && r.authScheme === 'token' && r.headers.authorization === '<redacted>')).toBe(
+      true,
+    );
     expect(fake.state.comments.find((c) => c.id === marker.id)?.body).toBe('<!-- ascend-memory-gate -->\nnew report');
     expect(fake.comments(8).map((c) => c.body)).toEqual(['hello']);
-    expect(fake.writes().map((r) => `${r.method} ${r.route}`)).toEqual(['PATCH issues.updateComment', 'POST issues.createComment']);
+    expect(fake.writes().map((r) => `${r.method} ${r.route}`)).toEqual([
+      'PATCH issues.updateComment',
+      'POST issues.createComment',
+    ]);
   });
 
   it('forced 403 (fork PR) reaches the client as a RequestError and writes nothing', async () => {
-    fake.forceResponse({ method: 'POST', path: /\/issues\/\d+\/comments$/, status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment', status: '403' }, times: 1 });
+    fake.forceResponse({
+      method: 'POST',
+      path: /\/issues\/\d+\/comments$/,
+      status: 403,
+      body: {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
+        status: '403',
+      },
+      times: 1,
+    });
     const before = fake.state.comments.length;
     fake.clearLog();
     const { result } = await runChild(
@@ -123,8 +155,17 @@ describe('@actions/github (real getOctokit) against the fake', () => {
   });
 
   it('Git Data API + contents + pulls round-trip; unknown routes are 404 and visible', async () => {
-    const base = fake.commitFiles({ branch: 'main', files: { 'baselines/a.json': '{"v":1}\n', 'README.md': '# r\n' }, message: 'init' });
-    const openedFromFork = fake.addPull({ number: 50, headRef: 'feature', headOwner: 'forker', headSha: 'f'.repeat(40) });
+    const base = fake.commitFiles({
+      branch: 'main',
+      files: { 'baselines/a.json': '{"v":1}\n', 'README.md': '# r\n' },
+      message: 'init',
+    });
+    const openedFromFork = fake.addPull({
+      number: 50,
+      headRef: 'feature',
+      headOwner: 'forker',
+      headSha: 'f'.repeat(40),
+    });
     fake.clearLog();
     const { result, stderr } = await runChild(
       `
@@ -192,7 +233,12 @@ describe('@actions/github (real getOctokit) against the fake', () => {
 
 describe('concurrent writers (issue 23)', () => {
   it('two writers that both read the branch before either moves it: the first fast-forwards, the second gets 422 and lands after a fresh read', async () => {
-    const head = fake.commitFiles({ branch: 'memory-gate-history', files: { 'default.history.jsonl': 'v0\n' }, parent: null, message: 'history' });
+    const head = fake.commitFiles({
+      branch: 'memory-gate-history',
+      files: { 'default.history.jsonl': 'v0\n' },
+      parent: null,
+      message: 'history',
+    });
     fake.clearLog();
     const held = fake.holdRequests({ method: 'PATCH', path: /\/git\/refs\/heads\/memory-gate-history$/, count: 2 });
     const writer = (label: string): Promise<{ result: any; stderr: string }> =>
@@ -220,8 +266,15 @@ describe('concurrent writers (issue 23)', () => {
     const [a, b] = await Promise.all([writer('a'), writer('b')]);
     expect(await held).toBe(2);
     // One of them landed at once, the other was refused once (not a fast-forward) and landed on its second try.
-    expect([a.result?.statuses, b.result?.statuses].map((x) => JSON.stringify(x)).sort()).toEqual(['[200]', '[422,200]']);
-    expect(Object.keys(fake.listFiles('memory-gate-history')).sort()).toEqual(['a.txt', 'b.txt', 'default.history.jsonl']);
+    expect([a.result?.statuses, b.result?.statuses].map((x) => JSON.stringify(x)).sort()).toEqual([
+      '[200]',
+      '[422,200]',
+    ]);
+    expect(Object.keys(fake.listFiles('memory-gate-history')).sort()).toEqual([
+      'a.txt',
+      'b.txt',
+      'default.history.jsonl',
+    ]);
     const updates = fake.requests({ route: 'git.updateRef' });
     expect(updates.map((u) => [u.held, u.status])).toEqual([
       [true, 200],
@@ -236,7 +289,10 @@ describe('concurrent writers (issue 23)', () => {
 
 describe('@actions/artifact (real DefaultArtifactClient) against the fake', () => {
   it('same run: Twirp ListArtifacts + GetSignedArtifactURL, blob download, files land', async () => {
-    const a = fake.addArtifact({ name: 'memory-report', files: { 'plog/run.log': 'plog line\n', 'compare/memory_compare.csv': 'a,b\n1,2\n' } });
+    const a = fake.addArtifact({
+      name: 'memory-report',
+      files: { 'plog/run.log': 'plog line\n', 'compare/memory_compare.csv': 'a,b\n1,2\n' },
+    });
     fake.addArtifact({ name: 'other-run', runId: 999, files: { 'x.txt': 'x' } });
     const dl = join(tmp, 'same-run');
     fake.clearLog();
@@ -260,10 +316,19 @@ describe('@actions/artifact (real DefaultArtifactClient) against the fake', () =
     expect(readFileSync(join(dl, 'compare/memory_compare.csv'), 'utf8')).toBe('a,b\n1,2\n');
 
     const twirp = fake.requests({ path: /^\/twirp\// });
-    expect(twirp.map((r) => r.route)).toEqual(['twirp.ListArtifacts', 'twirp.ListArtifacts', 'twirp.ListArtifacts', 'twirp.GetSignedArtifactURL']);
+    expect(twirp.map((r) => r.route)).toEqual([
+      'twirp.ListArtifacts',
+      'twirp.ListArtifacts',
+      'twirp.ListArtifacts',
+      'twirp.GetSignedArtifactURL',
+    ]);
     expect(twirp.every((r) => r.authScheme === 'Bearer')).toBe(true);
     // request bodies use proto (snake_case) field names; wrappers/int64 are bare JSON strings
-    expect(twirp[1]?.body).toEqual({ workflow_run_backend_id: fake.runBackendId(4242), workflow_job_run_backend_id: fake.jobBackendId(4242), name_filter: 'memory-report' });
+    expect(twirp[1]?.body).toEqual({
+      workflow_run_backend_id: fake.runBackendId(4242),
+      workflow_job_run_backend_id: fake.jobBackendId(4242),
+      name_filter: 'memory-report',
+    });
     expect(twirp[2]?.body).toMatchObject({ id_filter: String(a.id) });
     expect(twirp[3]?.body).toMatchObject({ name: 'memory-report' });
     const blob = fake.requests({ route: 'blob' });
@@ -308,8 +373,13 @@ describe('@actions/artifact (real DefaultArtifactClient) against the fake', () =
       'GET actions.downloadArtifact 302',
       'GET blob 200',
     ]);
-    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' })[0]?.query).toEqual({ per_page: '100', page: '1' });
-    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' })[1]?.query).toEqual({ name: 'baseline-from-main' });
+    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' })[0]?.query).toEqual({
+      per_page: '100',
+      page: '1',
+    });
+    expect(fake.requests({ route: 'actions.listWorkflowRunArtifacts' })[1]?.query).toEqual({
+      name: 'baseline-from-main',
+    });
     expect(fake.requests({ route: 'actions.downloadArtifact' })[0]?.authScheme).toBe('token');
     expect(fake.requests({ route: 'blob' })[0]?.hasAuth).toBe(false);
   });
@@ -343,7 +413,11 @@ describe('@actions/artifact (real DefaultArtifactClient) against the fake', () =
       'ok.txt',
     ];
     fake.addArtifact({ name: 'hostile', entries: hostile.map((name) => ({ name, data: `payload:${name}` })) });
-    fake.addArtifact({ name: 'hostile-x', runId: 888, entries: hostile.map((name) => ({ name, data: `payload:${name}` })) });
+    fake.addArtifact({
+      name: 'hostile-x',
+      runId: 888,
+      entries: hostile.map((name) => ({ name, data: `payload:${name}` })),
+    });
     const outer = join(tmp, 'slip', 'outer');
     const dlSame = join(outer, 'dl-same');
     const dlCross = join(outer, 'dl-cross');
@@ -369,7 +443,9 @@ describe('@actions/artifact (real DefaultArtifactClient) against the fake', () =
     for (const d of [dlSame, dlCross]) {
       const files = walk(d);
       // unzip-stream 0.3.4 rewrites every '..' path segment to '.', and path.join() anchors '/abs' under the folder
-      expect(files).toEqual(['.\\evil4.txt', 'abs-evil.txt', 'evil.txt', 'evil2.txt', 'ok.txt', join('sub', 'evil3.txt')].sort());
+      expect(files).toEqual(
+        ['.\\evil4.txt', 'abs-evil.txt', 'evil.txt', 'evil2.txt', 'ok.txt', join('sub', 'evil3.txt')].sort(),
+      );
       for (const f of files) expect(relative(d, join(d, f)).startsWith('..')).toBe(false);
     }
   });
@@ -377,7 +453,11 @@ describe('@actions/artifact (real DefaultArtifactClient) against the fake', () =
   it("an entry named '..' (rewritten to '.') makes the extractor fail with EISDIR (the client would retry 5x5 s)", async () => {
     // Same call the client makes (download-artifact.js: passThrough.pipe(unzip.Extract({ path: directory }))),
     // driven directly so the test does not sit through the client's 4 x 5 s retry sleeps.
-    const zip = buildZip([{ name: 'first.txt', data: '1' }, { name: '..', data: 'dotdot' }, { name: 'after.txt', data: '2' }]);
+    const zip = buildZip([
+      { name: 'first.txt', data: '1' },
+      { name: '..', data: 'dotdot' },
+      { name: 'after.txt', data: '2' },
+    ]);
     const zipPath = join(tmp, 'dotdot.zip');
     writeFileSync(zipPath, zip);
     const dir = join(tmp, 'dotdot', 'dl');

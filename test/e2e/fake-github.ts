@@ -316,7 +316,11 @@ class HttpError extends Error {
     public body: unknown,
     public headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${status}`);
+    super(
+      typeof body === 'object' && body && 'message' in body
+        ? String((body as { message: unknown }).message)
+        : `HTTP ${status}`,
+    );
   }
 }
 
@@ -579,7 +583,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     created_at: a.createdAt,
     updated_at: a.createdAt,
     expires_at: new Date(Date.parse(a.createdAt) + 90 * 864e5).toISOString(),
-    workflow_run: { id: a.runId, repository_id: 1, head_repository_id: 1, head_branch: opts.defaultBranch, head_sha: '0'.repeat(40) },
+    workflow_run: {
+      id: a.runId,
+      repository_id: 1,
+      head_repository_id: 1,
+      head_branch: opts.defaultBranch,
+      head_sha: '0'.repeat(40),
+    },
   });
   const commentJson = (c: FakeComment): Obj => ({
     id: c.id,
@@ -628,7 +638,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         user: { login: p.headOwner },
         repo: repoJson(p.headOwner, p.repo),
       },
-      base: { label: `${p.owner}:${p.baseRef}`, ref: p.baseRef, sha: baseSha, user: { login: p.owner }, repo: repoJson(p.owner, p.repo) },
+      base: {
+        label: `${p.owner}:${p.baseRef}`,
+        ref: p.baseRef,
+        sha: baseSha,
+        user: { login: p.owner },
+        repo: repoJson(p.owner, p.repo),
+      },
       labels: p.labels.map((name, i) => ({ id: 9000 + i, name, color: 'ededed', default: false })),
       created_at: p.createdAt,
       updated_at: p.updatedAt,
@@ -652,7 +668,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       committer: c.committer,
       message: c.message,
       tree: { sha: c.tree, url: api(owner, repo, `/git/trees/${c.tree}`) },
-      parents: c.parents.map((p) => ({ sha: p, url: api(owner, repo, `/git/commits/${p}`), html_url: html(owner, repo, `/commit/${p}`) })),
+      parents: c.parents.map((p) => ({
+        sha: p,
+        url: api(owner, repo, `/git/commits/${p}`),
+        html_url: html(owner, repo, `/commit/${p}`),
+      })),
       verification: { verified: false, reason: 'unsigned', signature: null, payload: null },
     };
   };
@@ -663,7 +683,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const walk = (tsha: string, prefix: string): void => {
       const tt = getObj(tsha);
       if (!tt || tt.type !== 'tree') return;
-      for (const e of [...tt.entries].sort((a, b) => Buffer.compare(Buffer.from(gitTreeSortKey(a)), Buffer.from(gitTreeSortKey(b))))) {
+      for (const e of [...tt.entries].sort((a, b) =>
+        Buffer.compare(Buffer.from(gitTreeSortKey(a)), Buffer.from(gitTreeSortKey(b))),
+      )) {
         const o = getObj(e.sha);
         out.push({
           path: prefix + e.name,
@@ -679,7 +701,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     walk(sha, '');
     return { sha, url: api(owner, repo, `/git/trees/${sha}`), tree: out, truncated: false };
   };
-  const contentFileJson = (owner: string, repo: string, path: string, e: TreeEntry, ref: string | undefined, withContent: boolean): Obj => {
+  const contentFileJson = (
+    owner: string,
+    repo: string,
+    path: string,
+    e: TreeEntry,
+    ref: string | undefined,
+    withContent: boolean,
+  ): Obj => {
     const o = getObj(e.sha);
     const isFile = e.type === 'blob';
     const size = o?.type === 'blob' ? o.content.length : 0;
@@ -696,13 +725,20 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       git_url: api(owner, repo, `/git/${isFile ? 'blobs' : 'trees'}/${e.sha}`),
       html_url: html(owner, repo, `/blob/${ref ?? opts.defaultBranch}/${path}`),
       download_url: isFile ? `${baseUrl}/raw/${owner}/${repo}/${ref ?? opts.defaultBranch}/${path}` : null,
-      _links: { self: api(owner, repo, `/contents/${path}${q}`), git: api(owner, repo, `/git/blobs/${e.sha}`), html: html(owner, repo, `/blob/x/${path}`) },
+      _links: {
+        self: api(owner, repo, `/contents/${path}${q}`),
+        git: api(owner, repo, `/git/blobs/${e.sha}`),
+        html: html(owner, repo, `/blob/x/${path}`),
+      },
     };
   };
 
   // ── pagination ──
   const paginate = <T>(items: T[], reqUrl: URL, defaultPerPage = 30): { page: T[]; link?: string } => {
-    const perPage = Math.min(100, Math.max(1, Number(reqUrl.searchParams.get('per_page') ?? defaultPerPage) || defaultPerPage));
+    const perPage = Math.min(
+      100,
+      Math.max(1, Number(reqUrl.searchParams.get('per_page') ?? defaultPerPage) || defaultPerPage),
+    );
     const pageNo = Math.max(1, Number(reqUrl.searchParams.get('page') ?? 1) || 1);
     const last = Math.max(1, Math.ceil(items.length / perPage));
     const page = items.slice((pageNo - 1) * perPage, pageNo * perPage);
@@ -735,7 +771,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     raw?: Buffer;
     headers?: Record<string, string>;
   }
-  const ok = (json: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, json, ...(headers ? { headers } : {}) });
+  const ok = (json: unknown, status = 200, headers?: Record<string, string>): Reply => ({
+    status,
+    json,
+    ...(headers ? { headers } : {}),
+  });
   const actor = (ctx: Ctx): FakeUser => (ctx.token ? state.users.get(ctx.token) : undefined) ?? bot;
 
   type Handler = (ctx: Ctx) => Reply;
@@ -808,7 +848,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const status = ctx.url.searchParams.get('status');
     const list = state.runs
       .filter((x) => x.owner === o && x.repo === r && x.workflowId === id)
-      .filter((x) => (event === null || x.event === event) && (branch === null || x.headBranch === branch) && (status === null || x.status === status))
+      .filter(
+        (x) =>
+          (event === null || x.event === event) &&
+          (branch === null || x.headBranch === branch) &&
+          (status === null || x.status === status),
+      )
       .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
     const { page, link } = paginate(list, ctx.url);
     return ok({ total_count: list.length, workflow_runs: page.map(runJson) }, 200, link ? { link } : undefined);
@@ -832,7 +877,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   on('GET', '/repos/:o/:r/actions/artifacts/:id/:format', 'actions.downloadArtifact', (ctx) => {
     const a = findArtifact(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2)));
     if (p(ctx, 3) !== 'zip') throw new HttpError(422, { message: 'Invalid archive_format', documentation_url: DOCS });
-    if (a.expired) throw new HttpError(410, { message: 'Artifact has expired', documentation_url: DOCS, status: '410' });
+    if (a.expired)
+      throw new HttpError(410, { message: 'Artifact has expired', documentation_url: DOCS, status: '410' });
     return { status: 302, headers: { location: blobUrl(a) } };
   });
   on('DELETE', '/repos/:o/:r/actions/artifacts/:id', 'actions.deleteArtifact', (ctx) => {
@@ -926,7 +972,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   // A personal access token (seeded in state.users) is a user; installation tokens (GITHUB_TOKEN, Apps) are refused, as on GitHub.
   on('GET', '/user', 'users.getAuthenticated', (ctx) => {
     const u = ctx.token ? state.users.get(ctx.token) : undefined;
-    if (!u) throw new HttpError(403, { message: 'Resource not accessible by integration', documentation_url: DOCS, status: '403' });
+    if (!u)
+      throw new HttpError(403, {
+        message: 'Resource not accessible by integration',
+        documentation_url: DOCS,
+        status: '403',
+      });
     return ok(userJson(u));
   });
 
@@ -947,7 +998,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   };
   on('GET', '/repos/:o/:r/issues/:n/comments', 'issues.listComments', (ctx) => {
     const [o, r, n] = [p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))];
-    const list = state.comments.filter((c) => c.owner === o && c.repo === r && c.issueNumber === n).sort((a, b) => a.id - b.id);
+    const list = state.comments
+      .filter((c) => c.owner === o && c.repo === r && c.issueNumber === n)
+      .sort((a, b) => a.id - b.id);
     const { page, link } = paginate(list, ctx.url);
     return ok(page.map(commentJson), 200, link ? { link } : undefined);
   });
@@ -1011,7 +1064,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const { page, link } = paginate(list, ctx.url);
     return ok(page.map(pullJson), 200, link ? { link } : undefined);
   });
-  on('GET', '/repos/:o/:r/pulls/:n', 'pulls.get', (ctx) => ok(pullJson(findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))))));
+  on('GET', '/repos/:o/:r/pulls/:n', 'pulls.get', (ctx) =>
+    ok(pullJson(findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2))))),
+  );
   on('POST', '/repos/:o/:r/pulls', 'pulls.create', (ctx) => {
     const [o, r] = [p(ctx, 0), p(ctx, 1)];
     const b = asObj(ctx.body);
@@ -1025,10 +1080,25 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (headOwner === o && !headSha)
       throw unprocessable('Validation Failed', [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
     const baseSha = refs.get(`refs/heads/${base}`);
-    if (!baseSha) throw unprocessable('Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
-    if (state.pulls.some((x) => x.owner === o && x.repo === r && x.state === 'open' && x.headRef === headRef && x.headOwner === headOwner && x.baseRef === base))
+    if (!baseSha)
+      throw unprocessable('Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+    if (
+      state.pulls.some(
+        (x) =>
+          x.owner === o &&
+          x.repo === r &&
+          x.state === 'open' &&
+          x.headRef === headRef &&
+          x.headOwner === headOwner &&
+          x.baseRef === base,
+      )
+    )
       throw unprocessable('Validation Failed', [
-        { resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${headOwner}:${headRef}.` },
+        {
+          resource: 'PullRequest',
+          code: 'custom',
+          message: `A pull request already exists for ${headOwner}:${headRef}.`,
+        },
       ]);
     if (headSha && (headSha === baseSha || isAncestor(headSha, baseSha)))
       throw unprocessable('Validation Failed', [
@@ -1085,7 +1155,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   on('DELETE', '/repos/:o/:r/issues/:n/labels/:name', 'issues.removeLabel', (ctx) => {
     const pr = findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2)));
     const name = p(ctx, 3);
-    if (!pr.labels.includes(name)) throw new HttpError(404, { message: 'Label does not exist', documentation_url: DOCS, status: '404' });
+    if (!pr.labels.includes(name))
+      throw new HttpError(404, { message: 'Label does not exist', documentation_url: DOCS, status: '404' });
     pr.labels = pr.labels.filter((l) => l !== name);
     pr.labelEvents.push({ event: 'unlabeled', label: name, createdAt: now(), actor: actor(ctx) });
     return ok(pr.labels.map((l, i) => ({ id: 9000 + i, name: l, color: 'ededed', default: false })));
@@ -1107,7 +1178,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   });
   on('GET', '/repos/:o/:r/commits/:sha/pulls', 'repos.listPullRequestsAssociatedWithCommit', (ctx) => {
     const [o, r, sha] = [p(ctx, 0), p(ctx, 1), p(ctx, 2)];
-    const list = state.pulls.filter((x) => x.owner === o && x.repo === r && (pullHeadSha(x) === sha || x.headShas.includes(sha)));
+    const list = state.pulls.filter(
+      (x) => x.owner === o && x.repo === r && (pullHeadSha(x) === sha || x.headShas.includes(sha)),
+    );
     const { page, link } = paginate(list, ctx.url);
     return ok(page.map(pullJson), 200, link ? { link } : undefined);
   });
@@ -1115,9 +1188,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   // GitHub's compare: how `head` stands to `base` (ahead: base is one of head's ancestors).
   on('GET', '/repos/:o/:r/compare/:basehead', 'repos.compareCommitsWithBasehead', (ctx) => {
     const [base, head] = p(ctx, 2).split('...');
-    if (base === undefined || head === undefined || getObj(base)?.type !== 'commit' || getObj(head)?.type !== 'commit') throw notFound();
-    const status = base === head ? 'identical' : isAncestor(base, head) ? 'ahead' : isAncestor(head, base) ? 'behind' : 'diverged';
-    return ok({ status, ahead_by: status === 'ahead' ? 1 : 0, behind_by: status === 'behind' ? 1 : 0, total_commits: 0, commits: [], files: [] });
+    if (base === undefined || head === undefined || getObj(base)?.type !== 'commit' || getObj(head)?.type !== 'commit')
+      throw notFound();
+    const status =
+      base === head ? 'identical' : isAncestor(base, head) ? 'ahead' : isAncestor(head, base) ? 'behind' : 'diverged';
+    return ok({
+      status,
+      ahead_by: status === 'ahead' ? 1 : 0,
+      behind_by: status === 'behind' ? 1 : 0,
+      total_commits: 0,
+      commits: [],
+      files: [],
+    });
   });
 
   // ───── git data: refs ─────
@@ -1140,7 +1222,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const b = asObj(ctx.body);
     const ref = String(b.ref ?? '');
     const sha = String(b.sha ?? '');
-    if (!/^refs\/.+\/.+/.test(ref)) throw unprocessable('Reference name must start with \'refs/\' and have at least two slashes.');
+    if (!/^refs\/.+\/.+/.test(ref))
+      throw unprocessable("Reference name must start with 'refs/' and have at least two slashes.");
     if (getObj(sha)?.type !== 'commit') throw unprocessable('Object does not exist');
     const refs = repoRefs(o, r);
     if (refs.has(ref)) throw unprocessable('Reference already exists');
@@ -1172,7 +1255,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const b = asObj(ctx.body);
     if (typeof b.content !== 'string') throw unprocessable('Invalid request.\n\n"content" wasn\'t supplied.');
     const enc = String(b.encoding ?? 'utf-8').toLowerCase();
-    if (enc !== 'utf-8' && enc !== 'utf8' && enc !== 'base64') throw unprocessable(`encoding must be utf-8 or base64, got ${enc}`);
+    if (enc !== 'utf-8' && enc !== 'utf8' && enc !== 'base64')
+      throw unprocessable(`encoding must be utf-8 or base64, got ${enc}`);
     const content = enc === 'base64' ? Buffer.from(b.content, 'base64') : Buffer.from(b.content, 'utf8');
     const sha = putObject({ type: 'blob', content });
     return ok({ sha, url: api(p(ctx, 0), p(ctx, 1), `/git/blobs/${sha}`) }, 201);
@@ -1197,17 +1281,19 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     let flat = new Map<string, TreeEntry>();
     if (b.base_tree !== undefined && b.base_tree !== null) {
       const bt = String(b.base_tree);
-      if (getObj(bt)?.type !== 'tree') throw unprocessable('base_tree is not a valid tree oid', [{ resource: 'Tree', field: 'base_tree' }]);
+      if (getObj(bt)?.type !== 'tree')
+        throw unprocessable('base_tree is not a valid tree oid', [{ resource: 'Tree', field: 'base_tree' }]);
       flat = flatten(bt);
     }
     for (const raw of b.tree) {
       const e = asObj(raw);
       const path = String(e.path ?? '').replace(/^\/+|\/+$/g, '');
       const mode = String(e.mode ?? '100644');
-      const type = (String(e.type ?? (mode === '040000' ? 'tree' : 'blob')) as TreeEntry['type']);
+      const type = String(e.type ?? (mode === '040000' ? 'tree' : 'blob')) as TreeEntry['type'];
       if (!path || path.split('/').some((s) => s === '' || s === '.' || s === '..'))
         throw unprocessable(`tree.path contains a malformed path component`);
-      if (!['100644', '100755', '040000', '120000', '160000'].includes(mode)) throw unprocessable(`tree.mode ${mode} is invalid`);
+      if (!['100644', '100755', '040000', '120000', '160000'].includes(mode))
+        throw unprocessable(`tree.mode ${mode} is invalid`);
       const under = path + '/';
       if ('sha' in e && e.sha === null) {
         flat.delete(path);
@@ -1220,7 +1306,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       } else if (typeof e.sha === 'string') {
         sha = e.sha;
         const obj = getObj(sha);
-        if (type !== 'commit' && (!obj || obj.type !== type)) throw unprocessable(`tree.sha ${sha} is not a valid ${type}`);
+        if (type !== 'commit' && (!obj || obj.type !== type))
+          throw unprocessable(`tree.sha ${sha} is not a valid ${type}`);
       } else throw unprocessable('Must supply either tree.sha or tree.content');
       // a file replaces a directory of the same name and vice versa
       for (const k of [...flat.keys()]) if (k.startsWith(under)) flat.delete(k);
@@ -1249,7 +1336,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const tree = String(b.tree ?? '');
     if (getObj(tree)?.type !== 'tree') throw unprocessable('Tree SHA does not exist');
     const parents = Array.isArray(b.parents) ? b.parents.map(String) : [];
-    for (const par of parents) if (getObj(par)?.type !== 'commit') throw unprocessable('Parent SHA does not exist or is not a commit object');
+    for (const par of parents)
+      if (getObj(par)?.type !== 'commit') throw unprocessable('Parent SHA does not exist or is not a commit object');
     if (typeof b.message !== 'string') throw unprocessable('Invalid request.\n\n"message" wasn\'t supplied.');
     const author = identity(b.author, botIdentity());
     const committer = identity(b.committer, author);
@@ -1261,10 +1349,19 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   // ───── contents ─────
   const contentsGet = (ctx: Ctx): Reply => {
     const [o, r] = [p(ctx, 0), p(ctx, 1)];
-    const path = (ctx.params[2] ?? '').split('/').map(decodeURIComponent).join('/').replace(/^\/+|\/+$/g, '');
+    const path = (ctx.params[2] ?? '')
+      .split('/')
+      .map(decodeURIComponent)
+      .join('/')
+      .replace(/^\/+|\/+$/g, '');
     const ref = ctx.url.searchParams.get('ref') ?? undefined;
     const commit = resolveCommitish(o, r, ref ?? opts.defaultBranch);
-    if (!commit) throw new HttpError(404, { message: `No commit found for the ref ${ref ?? opts.defaultBranch}`, documentation_url: DOCS, status: '404' });
+    if (!commit)
+      throw new HttpError(404, {
+        message: `No commit found for the ref ${ref ?? opts.defaultBranch}`,
+        documentation_url: DOCS,
+        status: '404',
+      });
     const tree = treeOf(commit)!;
     const e = path ? lookupPath(tree, path) : { name: '', mode: '040000', type: 'tree' as const, sha: tree };
     if (!e) throw notFound();
@@ -1275,7 +1372,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const blob = getObj(e.sha);
     // The raw media type serves the bytes (GitHub: up to 100 MB).
     if (/raw/.test(ctx.log.headers.accept ?? '') && blob?.type === 'blob') {
-      return { status: 200, raw: blob.content, headers: { 'content-type': 'application/vnd.github.raw; charset=utf-8' } };
+      return {
+        status: 200,
+        raw: blob.content,
+        headers: { 'content-type': 'application/vnd.github.raw; charset=utf-8' },
+      };
     }
     // Past 1 MB the JSON form carries no content, as on GitHub: `content: ""`, `encoding: "none"`.
     if (blob?.type === 'blob' && blob.content.length > CONTENTS_JSON_LIMIT) {
@@ -1283,24 +1384,35 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     }
     return ok(contentFileJson(o, r, path, e, ref, true));
   };
-  on('GET', '/repos/:o/:r/contents', 'repos.getContent(root)', (ctx) => contentsGet({ ...ctx, params: [...ctx.params, ''] }));
+  on('GET', '/repos/:o/:r/contents', 'repos.getContent(root)', (ctx) =>
+    contentsGet({ ...ctx, params: [...ctx.params, ''] }),
+  );
   on('GET', '/repos/:o/:r/contents/*path', 'repos.getContent', contentsGet);
   on('PUT', '/repos/:o/:r/contents/*path', 'repos.createOrUpdateFileContents', (ctx) => {
     const [o, r] = [p(ctx, 0), p(ctx, 1)];
-    const path = (ctx.params[2] ?? '').split('/').map(decodeURIComponent).join('/').replace(/^\/+|\/+$/g, '');
+    const path = (ctx.params[2] ?? '')
+      .split('/')
+      .map(decodeURIComponent)
+      .join('/')
+      .replace(/^\/+|\/+$/g, '');
     const b = asObj(ctx.body);
     if (typeof b.message !== 'string') throw unprocessable('Invalid request.\n\n"message" wasn\'t supplied.');
     if (typeof b.content !== 'string') throw unprocessable('Invalid request.\n\n"content" wasn\'t supplied.');
     const branch = typeof b.branch === 'string' ? b.branch.replace(/^refs\/heads\//, '') : opts.defaultBranch;
     const refs = repoRefs(o, r);
     const head = refs.get(`refs/heads/${branch}`);
-    if (!head) throw new HttpError(404, { message: `Branch ${branch} not found`, documentation_url: DOCS, status: '404' });
+    if (!head)
+      throw new HttpError(404, { message: `Branch ${branch} not found`, documentation_url: DOCS, status: '404' });
     const baseTree = treeOf(head)!;
     const existing = lookupPath(baseTree, path);
     if (existing && existing.type !== 'blob') throw unprocessable(`${path} is a directory`);
     if (existing && b.sha === undefined) throw unprocessable('Invalid request.\n\n"sha" wasn\'t supplied.');
     if (existing && b.sha !== existing.sha)
-      throw new HttpError(409, { message: `${path} does not match ${String(b.sha)}`, documentation_url: DOCS, status: '409' });
+      throw new HttpError(409, {
+        message: `${path} does not match ${String(b.sha)}`,
+        documentation_url: DOCS,
+        status: '409',
+      });
     const blob = putObject({ type: 'blob', content: Buffer.from(b.content, 'base64') });
     const flat = flatten(baseTree);
     flat.set(path, { name: path, mode: '100644', type: 'blob', sha: blob });
@@ -1438,14 +1550,26 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
             log.forced = true;
             send({
               status: f.status,
-              json: f.body ?? { message: http.STATUS_CODES[f.status] ?? 'Error', documentation_url: DOCS, status: String(f.status) },
+              json: f.body ?? {
+                message: http.STATUS_CODES[f.status] ?? 'Error',
+                documentation_url: DOCS,
+                status: String(f.status),
+              },
               ...(f.headers ? { headers: f.headers } : {}),
             });
             return;
           }
           if (!route) {
             log.unmatched = true;
-            send({ status: 404, json: { message: 'Not Found', documentation_url: DOCS, status: '404', fake: 'no such route in fake-github' } });
+            send({
+              status: 404,
+              json: {
+                message: 'Not Found',
+                documentation_url: DOCS,
+                status: '404',
+                fake: 'no such route in fake-github',
+              },
+            });
             return;
           }
           const token = authParts.length >= 2 ? authParts.slice(1).join(' ') : undefined;
@@ -1458,12 +1582,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           send(route.handler(ctx));
         } catch (err) {
           if (err instanceof HttpError) send({ status: err.status, json: err.body, headers: err.headers });
-          else send({ status: 500, json: { message: `fake-github internal error: ${(err as Error).stack ?? String(err)}` } });
+          else
+            send({
+              status: 500,
+              json: { message: `fake-github internal error: ${(err as Error).stack ?? String(err)}` },
+            });
         }
       };
       // Matched on the decoded path: clients encode a ref's slashes (heads%2Fmain).
       const decoded = safeDecode(url.pathname);
-      const hold = holds.find((h) => h.active && (h.method === undefined || h.method === method) && h.path.test(decoded));
+      const hold = holds.find(
+        (h) => h.active && (h.method === undefined || h.method === method) && h.path.test(decoded),
+      );
       if (hold) {
         log.held = true;
         hold.waiting.push(answer);
@@ -1554,7 +1684,16 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const [owner, repo] = repoOf(c.repository);
       const t = now();
       const user: FakeUser = { ...bot, ...(c.user ?? {}) };
-      const com: FakeComment = { id: newId(), owner, repo, issueNumber: c.issueNumber, body: c.body, user, createdAt: t, updatedAt: t };
+      const com: FakeComment = {
+        id: newId(),
+        owner,
+        repo,
+        issueNumber: c.issueNumber,
+        body: c.body,
+        user,
+        createdAt: t,
+        updatedAt: t,
+      };
       state.comments.push(com);
       return com;
     },
@@ -1576,7 +1715,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         headSha,
         headShas: [headSha],
         labels: x.labels ?? [],
-        labelEvents: (x.labels ?? []).map((label) => ({ event: 'labeled' as const, label, createdAt: x.labeledAt ?? t, actor: { login: 'maintainer', id: 7, type: 'User' as const } })),
+        labelEvents: (x.labels ?? []).map((label) => ({
+          event: 'labeled' as const,
+          label,
+          createdAt: x.labeledAt ?? t,
+          actor: { login: 'maintainer', id: 7, type: 'User' as const },
+        })),
         baseRef: x.baseRef ?? opts.defaultBranch,
         user: { login: 'octocat', id: 1, type: 'User' },
         createdAt: t,
@@ -1606,7 +1750,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     comments: (n, repository) => {
       const [owner, repo] = repoOf(repository);
-      return state.comments.filter((c) => c.owner === owner && c.repo === repo && c.issueNumber === n).sort((a, b) => a.id - b.id);
+      return state.comments
+        .filter((c) => c.owner === owner && c.repo === repo && c.issueNumber === n)
+        .sort((a, b) => a.id - b.id);
     },
     forceResponse: (f) => {
       state.forced.push({ ...f });
@@ -1615,22 +1761,36 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     commitFiles: (c) => {
       const [owner, repo] = repoOf(c.repository);
       const refs = repoRefs(owner, repo);
-      const parent = c.parent === undefined ? refs.get(`refs/heads/${c.branch}`) : c.parent ?? undefined;
+      const parent = c.parent === undefined ? refs.get(`refs/heads/${c.branch}`) : (c.parent ?? undefined);
       const flat = parent ? flatten(treeOf(parent)!) : new Map<string, TreeEntry>();
       for (const [path, content] of Object.entries(c.files)) {
         if (content === null) flat.delete(path);
-        else flat.set(path, { name: path, mode: '100644', type: 'blob', sha: putObject({ type: 'blob', content: Buffer.from(content) }) });
+        else
+          flat.set(path, {
+            name: path,
+            mode: '100644',
+            type: 'blob',
+            sha: putObject({ type: 'blob', content: Buffer.from(content) }),
+          });
       }
       const tree = buildTree(flat);
       const id = botIdentity();
-      const sha = putObject({ type: 'commit', tree, parents: parent ? [parent] : [], message: c.message ?? 'seed', author: id, committer: id });
+      const sha = putObject({
+        type: 'commit',
+        tree,
+        parents: parent ? [parent] : [],
+        message: c.message ?? 'seed',
+        author: id,
+        committer: id,
+      });
       refs.set(`refs/heads/${c.branch}`, sha);
       return sha;
     },
     setRef: (branch, sha, repository) => {
       repoRefs(...repoOf(repository)).set(`refs/heads/${branch}`, sha);
     },
-    getRef: (branch, repository) => repoRefs(...repoOf(repository)).get(`refs/heads/${branch.replace(/^refs\/heads\//, '')}`),
+    getRef: (branch, repository) =>
+      repoRefs(...repoOf(repository)).get(`refs/heads/${branch.replace(/^refs\/heads\//, '')}`),
     readFile: (refOrSha, path, repository) => {
       const [owner, repo] = repoOf(repository);
       const c = resolveCommitish(owner, repo, refOrSha);
@@ -1737,7 +1897,9 @@ function faultInjector(): {
       const digest = createHash('sha256').update(key).digest();
       if (digest.readUInt32BE(0) / 2 ** 32 >= options.rate) return undefined;
       failed.add(key);
-      const kinds = (options.kinds ?? ['5xx', 'reset', 'truncate']).filter((k) => k !== 'truncate' || path.startsWith('/blob/'));
+      const kinds = (options.kinds ?? ['5xx', 'reset', 'truncate']).filter(
+        (k) => k !== 'truncate' || path.startsWith('/blob/'),
+      );
       return kinds.length === 0 ? undefined : kinds[digest.readUInt32BE(4) % kinds.length];
     },
   };

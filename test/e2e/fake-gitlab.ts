@@ -32,7 +32,10 @@ export interface FakeGitLab extends FakeHost {
   files: Map<string, Map<string, string>>;
 }
 
-export async function startFakeGitLab(options: { project?: string; tokens: Record<string, string> }): Promise<FakeGitLab> {
+export async function startFakeGitLab(options: {
+  project?: string;
+  tokens: Record<string, string>;
+}): Promise<FakeGitLab> {
   const project = options.project ?? '42';
   const mergeRequests = new Map<number, FakeMergeRequest>();
   const files = new Map<string, Map<string, string>>();
@@ -40,11 +43,27 @@ export async function startFakeGitLab(options: { project?: string; tokens: Recor
   const p = `^/api/v4/projects/${encodeURIComponent(project)}`;
   const mr = (m: RegExpMatchArray): FakeMergeRequest | undefined => mergeRequests.get(Number(m[1]));
   const notFound = { status: 404, json: { message: '404 Not found' } };
-  const mrJson = (m: FakeMergeRequest): unknown => ({ iid: m.iid, sha: m.headSha, target_branch: m.targetBranch, labels: m.labels, diff_refs: { base_sha: m.baseSha, head_sha: m.headSha, start_sha: m.baseSha } });
+  const mrJson = (m: FakeMergeRequest): unknown => ({
+    iid: m.iid,
+    sha: m.headSha,
+    target_branch: m.targetBranch,
+    labels: m.labels,
+    diff_refs: { base_sha: m.baseSha, head_sha: m.headSha, start_sha: m.baseSha },
+  });
   const host = await serveFake(
     [
-      { name: 'user', method: 'GET', path: /^\/api\/v4\/user$/, handler: (_m, r) => ({ json: { id: 7, username: r.user } }) },
-      { name: 'mr.get', method: 'GET', path: new RegExp(`${p}/merge_requests/(\\d+)$`), handler: (m) => (mr(m) ? { json: mrJson(mr(m)!) } : notFound) },
+      {
+        name: 'user',
+        method: 'GET',
+        path: /^\/api\/v4\/user$/,
+        handler: (_m, r) => ({ json: { id: 7, username: r.user } }),
+      },
+      {
+        name: 'mr.get',
+        method: 'GET',
+        path: new RegExp(`${p}/merge_requests/(\\d+)$`),
+        handler: (m) => (mr(m) ? { json: mrJson(mr(m)!) } : notFound),
+      },
       {
         name: 'mr.update',
         method: 'PUT',
@@ -58,7 +77,12 @@ export async function startFakeGitLab(options: { project?: string; tokens: Recor
           return { json: mrJson(found) };
         },
       },
-      { name: 'notes.list', method: 'GET', path: new RegExp(`${p}/merge_requests/(\\d+)/notes$`), handler: (m, r) => (mr(m) ? { json: page(mr(m)!.notes, r.query) } : notFound) },
+      {
+        name: 'notes.list',
+        method: 'GET',
+        path: new RegExp(`${p}/merge_requests/(\\d+)/notes$`),
+        handler: (m, r) => (mr(m) ? { json: page(mr(m)!.notes, r.query) } : notFound),
+      },
       {
         name: 'notes.create',
         method: 'POST',
@@ -67,7 +91,12 @@ export async function startFakeGitLab(options: { project?: string; tokens: Recor
         handler: (m, r) => {
           const found = mr(m);
           if (!found) return notFound;
-          const note = { id: nextNote++, body: String((r.body as { body?: unknown }).body), author: { username: r.user ?? '' }, system: false };
+          const note = {
+            id: nextNote++,
+            body: String((r.body as { body?: unknown }).body),
+            author: { username: r.user ?? '' },
+            system: false,
+          };
           found.notes.push(note);
           return { status: 201, json: note };
         },
@@ -98,8 +127,31 @@ export async function startFakeGitLab(options: { project?: string; tokens: Recor
           return { status: 204 };
         },
       },
-      { name: 'labelEvents', method: 'GET', path: new RegExp(`${p}/merge_requests/(\\d+)/resource_label_events$`), handler: (m, r) => (mr(m) ? { json: page(mr(m)!.labelEvents.map((e, i) => ({ id: i + 1, action: e.action, created_at: e.created_at, label: { name: e.label } })), r.query) } : notFound) },
-      { name: 'versions', method: 'GET', path: new RegExp(`${p}/merge_requests/(\\d+)/versions$`), handler: (m, r) => (mr(m) ? { json: page([...mr(m)!.versions].reverse(), r.query) } : notFound) },
+      {
+        name: 'labelEvents',
+        method: 'GET',
+        path: new RegExp(`${p}/merge_requests/(\\d+)/resource_label_events$`),
+        handler: (m, r) =>
+          mr(m)
+            ? {
+                json: page(
+                  mr(m)!.labelEvents.map((e, i) => ({
+                    id: i + 1,
+                    action: e.action,
+                    created_at: e.created_at,
+                    label: { name: e.label },
+                  })),
+                  r.query,
+                ),
+              }
+            : notFound,
+      },
+      {
+        name: 'versions',
+        method: 'GET',
+        path: new RegExp(`${p}/merge_requests/(\\d+)/versions$`),
+        handler: (m, r) => (mr(m) ? { json: page([...mr(m)!.versions].reverse(), r.query) } : notFound),
+      },
       {
         name: 'files.raw',
         method: 'GET',
@@ -110,10 +162,19 @@ export async function startFakeGitLab(options: { project?: string; tokens: Recor
           return text === undefined ? { status: 404, json: { message: '404 File Not Found' } } : { text };
         },
       },
-      { name: 'commits.get', method: 'GET', path: new RegExp(`${p}/repository/commits/([0-9a-f]{40})$`), handler: (m) => (files.has(m[1]!) ? { json: { id: m[1] } } : { status: 404, json: { message: '404 Commit Not Found' } }) },
+      {
+        name: 'commits.get',
+        method: 'GET',
+        path: new RegExp(`${p}/repository/commits/([0-9a-f]{40})$`),
+        handler: (m) =>
+          files.has(m[1]!) ? { json: { id: m[1] } } : { status: 404, json: { message: '404 Commit Not Found' } },
+      },
     ],
     options.tokens,
-    (headers) => (typeof headers['private-token'] === 'string' ? { header: 'private-token', token: headers['private-token'] } : undefined),
+    (headers) =>
+      typeof headers['private-token'] === 'string'
+        ? { header: 'private-token', token: headers['private-token'] }
+        : undefined,
   );
   return Object.assign(host, { api: `${host.url}/api/v4`, project, mergeRequests, files });
 }

@@ -24,7 +24,10 @@ interface Answer {
   text?: string;
 }
 
-type Handler = (match: RegExpMatchArray, request: { query: URLSearchParams; body: unknown; user: string | undefined }) => Answer;
+type Handler = (
+  match: RegExpMatchArray,
+  request: { query: URLSearchParams; body: unknown; user: string | undefined },
+) => Answer;
 
 export interface Route {
   name: string;
@@ -45,7 +48,11 @@ export interface FakeHost {
 }
 
 /** `tokens` maps a token's value to its user; `tokenOf` finds the token in a request's headers. */
-export async function serveFake(routes: Route[], tokens: Record<string, string>, tokenOf: (headers: http.IncomingHttpHeaders) => { header: string; token: string } | undefined): Promise<FakeHost> {
+export async function serveFake(
+  routes: Route[],
+  tokens: Record<string, string>,
+  tokenOf: (headers: http.IncomingHttpHeaders) => { header: string; token: string } | undefined,
+): Promise<FakeHost> {
   const fake: FakeHost = {
     url: '',
     requests: [],
@@ -68,16 +75,28 @@ export async function serveFake(routes: Route[], tokens: Record<string, string>,
       const found = tokenOf(req.headers);
       const user = found === undefined ? undefined : tokens[found.token];
       const path = decodeURIComponent(url.pathname);
-      const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), auth: found?.header, authorized: user !== undefined, body, route: undefined, status: 404 };
+      const entry: LoggedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        auth: found?.header,
+        authorized: user !== undefined,
+        body,
+        route: undefined,
+        status: 404,
+      };
       fake.requests.push(entry);
       let answer: Answer = { status: 404, json: { message: '404 Not Found' } };
       if (user === undefined) answer = { status: 401, json: { message: '401 Unauthorized' } };
       else {
         for (const route of routes) {
-          const m = route.method === entry.method ? url.pathname.match(route.path) ?? path.match(route.path) : null;
+          const m = route.method === entry.method ? (url.pathname.match(route.path) ?? path.match(route.path)) : null;
           if (m === null) continue;
           entry.route = route.name;
-          answer = route.write && fake.denyWrites !== undefined ? { status: fake.denyWrites, json: { message: '403 Forbidden - insufficient_scope' } } : route.handler(m, { query: url.searchParams, body, user });
+          answer =
+            route.write && fake.denyWrites !== undefined
+              ? { status: fake.denyWrites, json: { message: '403 Forbidden - insufficient_scope' } }
+              : route.handler(m, { query: url.searchParams, body, user });
           break;
         }
       }

@@ -134,7 +134,12 @@ function colorBlocks(image: Image, hex: string): Block[] {
       block.top = Math.min(block.top, y);
       block.bottom = Math.max(block.bottom, y);
       block.pixels++;
-      const neighbours = [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, y > 0 ? at - width : -1, y < height - 1 ? at + width : -1];
+      const neighbours = [
+        x > 0 ? at - 1 : -1,
+        x < width - 1 ? at + 1 : -1,
+        y > 0 ? at - width : -1,
+        y < height - 1 ? at + width : -1,
+      ];
       for (const next of neighbours) {
         if (next < 0 || seen[next] || !isColor(image, next % width, Math.floor(next / width), hex)) continue;
         seen[next] = 1;
@@ -149,7 +154,17 @@ function colorBlocks(image: Image, hex: string): Block[] {
 // ───────────────────────────── the report ─────────────────────────────
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
+  return {
+    kind: 'module',
+    baseline: 1000,
+    current: 1000,
+    delta: 0,
+    percent: 0,
+    status: 'pass',
+    severity: 'ok',
+    rule: null,
+    ...fields,
+  };
 }
 
 const GiB = 1024 ** 3;
@@ -162,12 +177,40 @@ const report: GateReport = {
   counts: { regressed: 1, new: 4, pass: 3 },
   entries: [
     entry({ key: 'DEV_MEM/dev0/APP', baseline: 2 * GiB, current: 2 * GiB }),
-    entry({ key: 'DEV_MEM/dev1/APP', baseline: 2 * GiB, current: 20 * GiB, delta: 18 * GiB, percent: 900, status: 'regressed', severity: 'fail' }),
+    entry({
+      key: 'DEV_MEM/dev1/APP',
+      baseline: 2 * GiB,
+      current: 20 * GiB,
+      delta: 18 * GiB,
+      percent: 900,
+      status: 'regressed',
+      severity: 'fail',
+    }),
     entry({ key: 'DEV_MEM/dev0/HCCL', baseline: 3 * GiB, current: 3 * GiB }),
     entry({ key: 'DEV_MEM/dev1/HCCL', baseline: 3 * GiB, current: 3 * GiB }),
-    ...[0, 1].map((d) => entry({ key: `DEV_MEM/dev${d}/${HOSTILE}`, baseline: null, current: GiB, delta: null, percent: null, status: 'new', severity: 'warn' })),
+    ...[0, 1].map((d) =>
+      entry({
+        key: `DEV_MEM/dev${d}/${HOSTILE}`,
+        baseline: null,
+        current: GiB,
+        delta: null,
+        percent: null,
+        status: 'new',
+        severity: 'warn',
+      }),
+    ),
     ...['"><img src=x onerror=alert(1)>', '</svg><script>document.title="pwned"</script>'].map((name) =>
-      entry({ kind: 'kernel', key: `dev0/${name}`, baseline: null, current: MiB, delta: null, percent: null, status: 'new', severity: 'warn', rule: name }),
+      entry({
+        kind: 'kernel',
+        key: `dev0/${name}`,
+        baseline: null,
+        current: MiB,
+        delta: null,
+        percent: null,
+        status: 'new',
+        severity: 'warn',
+        rule: name,
+      }),
     ),
   ],
 };
@@ -181,7 +224,10 @@ const HOSTILE_COLOR = '#e15759';
 /** The SVG's own numbers for a module's blocks: [x, y, width, height] per device, in CSS pixels. */
 function svgBlocks(module: string): number[][] {
   const escaped = module.replace(/[*]/g, '\\*');
-  const pattern = new RegExp(`<rect class="segment" tabindex="0" data-module="${escaped}" x="([\\d.]+)" y="([\\d.]+)" width="([\\d.]+)" height="([\\d.]+)"`, 'g');
+  const pattern = new RegExp(
+    `<rect class="segment" tabindex="0" data-module="${escaped}" x="([\\d.]+)" y="([\\d.]+)" width="([\\d.]+)" height="([\\d.]+)"`,
+    'g',
+  );
   return [...html.matchAll(pattern)].map((m) => [1, 2, 3, 4].map((i) => Number(m[i])));
 }
 
@@ -193,76 +239,92 @@ describe('the HTML report in headless Chromium', () => {
   const page = join(work, 'report.html');
   writeFileSync(page, html);
 
-  it.skipIf(chromium.path === null)('would notice a script that ran: a control page without the CSP gets its title changed', async () => {
-    const control = join(work, 'control.html');
-    writeFileSync(control, `<!DOCTYPE html><html><head><title>original</title></head><body>${HOSTILE}</body></html>`);
-    expect(titleOf(await dumpDom(control))).toBe('pwned');
-    // The same page with the report's CSP: the inline handler is refused.
-    const guarded = join(work, 'guarded.html');
-    writeFileSync(guarded, `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${HTML_CSP}"><title>original</title></head><body>${HOSTILE}</body></html>`);
-    expect(titleOf(await dumpDom(guarded))).toBe('original');
-  });
+  it.skipIf(chromium.path === null)(
+    'would notice a script that ran: a control page without the CSP gets its title changed',
+    async () => {
+      const control = join(work, 'control.html');
+      writeFileSync(control, `<!DOCTYPE html><html><head><title>original</title></head><body>${HOSTILE}</body></html>`);
+      expect(titleOf(await dumpDom(control))).toBe('pwned');
+      // The same page with the report's CSP: the inline handler is refused.
+      const guarded = join(work, 'guarded.html');
+      writeFileSync(
+        guarded,
+        `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${HTML_CSP}"><title>original</title></head><body>${HOSTILE}</body></html>`,
+      );
+      expect(titleOf(await dumpDom(guarded))).toBe('original');
+    },
+  );
 
-  it.skipIf(chromium.path === null)('parses hostile names as text, with and without the CSP: no element added, title unchanged', async () => {
-    // Without the CSP only the escaping stands between a name and a script.
-    const unguarded = join(work, 'unguarded.html');
-    writeFileSync(unguarded, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, ''));
-    expect(readFileSync(unguarded, 'utf8')).not.toContain('Content-Security-Policy');
-    for (const file of [page, unguarded]) {
-      const dom = await dumpDom(file);
-      expect(titleOf(dom)).toBe(TITLE);
-      expect(dom).not.toMatch(/<img|<script/i);
-      expect(dom.match(/<svg class="device-stacks"/g)).toHaveLength(1);
-      expect(dom.match(/<rect class="segment"/g)).toHaveLength(6);
-      expect(dom.match(/<line class="baseline"/g)).toHaveLength(2);
-      // The names are there, as text: a key is one unbreakable span per segment.
-      expect(dom).toContain('<span class="seg">&lt;img src=x onerror="document.title=\'pwned\'"&gt;</span>');
-      expect(dom).toContain('<span class="seg">&lt;/</span><wbr><span class="seg">svg&gt;&lt;script&gt;document.title="pwned"&lt;/</span><wbr><span class="seg">script&gt;</span>');
-    }
-  });
+  it.skipIf(chromium.path === null)(
+    'parses hostile names as text, with and without the CSP: no element added, title unchanged',
+    async () => {
+      // Without the CSP only the escaping stands between a name and a script.
+      const unguarded = join(work, 'unguarded.html');
+      writeFileSync(unguarded, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n/, ''));
+      expect(readFileSync(unguarded, 'utf8')).not.toContain('Content-Security-Policy');
+      for (const file of [page, unguarded]) {
+        const dom = await dumpDom(file);
+        expect(titleOf(dom)).toBe(TITLE);
+        expect(dom).not.toMatch(/<img|<script/i);
+        expect(dom.match(/<svg class="device-stacks"/g)).toHaveLength(1);
+        expect(dom.match(/<rect class="segment"/g)).toHaveLength(6);
+        expect(dom.match(/<line class="baseline"/g)).toHaveLength(2);
+        // The names are there, as text: a key is one unbreakable span per segment.
+        expect(dom).toContain('<span class="seg">&lt;img src=x onerror="document.title=\'pwned\'"&gt;</span>');
+        expect(dom).toContain(
+          '<span class="seg">&lt;/</span><wbr><span class="seg">svg&gt;&lt;script&gt;document.title="pwned"&lt;/</span><wbr><span class="seg">script&gt;</span>',
+        );
+      }
+    },
+  );
 
-  it.skipIf(chromium.path === null)('draws the stacked bars: module colours, heights as the SVG says, on one axis at the top of the page', async () => {
-    const png = join(work, 'report.png');
-    await screenshot(page, png, 1200, 900);
-    const image = decodePng(readFileSync(png));
-    expect([image.width, image.height]).toEqual([1200, 900]);
+  it.skipIf(chromium.path === null)(
+    'draws the stacked bars: module colours, heights as the SVG says, on one axis at the top of the page',
+    async () => {
+      const png = join(work, 'report.png');
+      await screenshot(page, png, 1200, 900);
+      const image = decodePng(readFileSync(png));
+      expect([image.width, image.height]).toEqual([1200, 900]);
 
-    // The bars are 43 px wide; the legend's 14 px swatches are not bars.
-    const bars = (hex: string): Block[] => colorBlocks(image, hex).filter((b) => b.right - b.left + 1 >= 40);
-    const app = bars(APP_COLOR);
-    const hccl = bars(HCCL_COLOR);
-    const hostile = bars(HOSTILE_COLOR);
-    expect(app).toHaveLength(2);
-    expect(hccl).toHaveLength(2);
-    expect(hostile).toHaveLength(2);
-    // The legend's APP swatch: one 14 × 14 square below the bars.
-    const swatches = colorBlocks(image, APP_COLOR).filter((b) => b.right - b.left + 1 === 14 && b.bottom - b.top + 1 === 14);
-    expect(swatches).toHaveLength(1);
-    expect(swatches[0]?.top).toBeGreaterThan(app[0]?.bottom ?? Infinity);
+      // The bars are 43 px wide; the legend's 14 px swatches are not bars.
+      const bars = (hex: string): Block[] => colorBlocks(image, hex).filter((b) => b.right - b.left + 1 >= 40);
+      const app = bars(APP_COLOR);
+      const hccl = bars(HCCL_COLOR);
+      const hostile = bars(HOSTILE_COLOR);
+      expect(app).toHaveLength(2);
+      expect(hccl).toHaveLength(2);
+      expect(hostile).toHaveLength(2);
+      // The legend's APP swatch: one 14 × 14 square below the bars.
+      const swatches = colorBlocks(image, APP_COLOR).filter(
+        (b) => b.right - b.left + 1 === 14 && b.bottom - b.top + 1 === 14,
+      );
+      expect(swatches).toHaveLength(1);
+      expect(swatches[0]?.top).toBeGreaterThan(app[0]?.bottom ?? Infinity);
 
-    // Each block is as tall as its rect (±1.5 px of anti-aliasing) and as wide; dev1's APP is 10× dev0's.
-    const expected = svgBlocks('DEV_MEM/*/APP');
-    expect(expected).toHaveLength(2);
-    for (const [i, block] of app.entries()) {
-      const [, , width = 0, height = 0] = expected[i] ?? [];
-      expect(Math.abs(block.bottom - block.top + 1 - height)).toBeLessThanOrEqual(1.5);
-      expect(Math.abs(block.right - block.left + 1 - width)).toBeLessThanOrEqual(1.5);
-      // Solid: every pixel of the block's box is the colour.
-      expect(block.pixels).toBeGreaterThanOrEqual((block.right - block.left - 1) * (block.bottom - block.top - 1));
-    }
-    const [dev0, dev1] = app as [Block, Block];
-    expect((dev1.bottom - dev1.top + 1) / (dev0.bottom - dev0.top + 1)).toBeCloseTo(10, 0);
+      // Each block is as tall as its rect (±1.5 px of anti-aliasing) and as wide; dev1's APP is 10× dev0's.
+      const expected = svgBlocks('DEV_MEM/*/APP');
+      expect(expected).toHaveLength(2);
+      for (const [i, block] of app.entries()) {
+        const [, , width = 0, height = 0] = expected[i] ?? [];
+        expect(Math.abs(block.bottom - block.top + 1 - height)).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(block.right - block.left + 1 - width)).toBeLessThanOrEqual(1.5);
+        // Solid: every pixel of the block's box is the colour.
+        expect(block.pixels).toBeGreaterThanOrEqual((block.right - block.left - 1) * (block.bottom - block.top - 1));
+      }
+      const [dev0, dev1] = app as [Block, Block];
+      expect((dev1.bottom - dev1.top + 1) / (dev0.bottom - dev0.top + 1)).toBeCloseTo(10, 0);
 
-    // Both APP blocks stand on the same axis, HCCL sits right on top of APP, and the hostile module on HCCL.
-    expect(Math.abs(dev0.bottom - dev1.bottom)).toBeLessThanOrEqual(1);
-    for (const i of [0, 1]) {
-      expect(Math.abs((hccl[i]?.bottom ?? 0) + 1 - (app[i]?.top ?? 0))).toBeLessThanOrEqual(1);
-      expect(Math.abs((hostile[i]?.bottom ?? 0) + 1 - (hccl[i]?.top ?? 0))).toBeLessThanOrEqual(1);
-      expect(hccl[i]?.left).toBe(app[i]?.left);
-    }
-    // The chart comes right after the failing keys: on the first screen, on the left.
-    expect(dev0.bottom).toBeGreaterThan(200);
-    expect(dev0.bottom).toBeLessThan(900);
-    expect(dev1.right).toBeLessThan(600);
-  });
+      // Both APP blocks stand on the same axis, HCCL sits right on top of APP, and the hostile module on HCCL.
+      expect(Math.abs(dev0.bottom - dev1.bottom)).toBeLessThanOrEqual(1);
+      for (const i of [0, 1]) {
+        expect(Math.abs((hccl[i]?.bottom ?? 0) + 1 - (app[i]?.top ?? 0))).toBeLessThanOrEqual(1);
+        expect(Math.abs((hostile[i]?.bottom ?? 0) + 1 - (hccl[i]?.top ?? 0))).toBeLessThanOrEqual(1);
+        expect(hccl[i]?.left).toBe(app[i]?.left);
+      }
+      // The chart comes right after the failing keys: on the first screen, on the left.
+      expect(dev0.bottom).toBeGreaterThan(200);
+      expect(dev0.bottom).toBeLessThan(900);
+      expect(dev1.right).toBeLessThan(600);
+    },
+  );
 });

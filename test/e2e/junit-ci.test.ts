@@ -26,18 +26,29 @@ function schemaErrors(file: string): Promise<string[]> {
   return xsdErrors(readFileSync(file, 'utf8'), file.split('/').at(-1));
 }
 
-function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ASCEND_MEMORY_GATE_THREADS: '0', ...env } }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '', ASCEND_MEMORY_GATE_THREADS: '0', ...env } },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** The suites' counts of a JUnit file: `{ name: [tests, failures, skipped] }`. */
 function suiteCounts(xml: string): Record<string, [number, number, number]> {
   return Object.fromEntries(
-    [...xml.matchAll(/<testsuite name="([^"]+)"[^>]* tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)"/g)].map((m) => [m[1]!, [Number(m[2]), Number(m[3]), Number(m[4])]]),
+    [...xml.matchAll(/<testsuite name="([^"]+)"[^>]* tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)"/g)].map(
+      (m) => [m[1]!, [Number(m[2]), Number(m[3]), Number(m[4])]],
+    ),
   );
 }
 
@@ -58,12 +69,19 @@ const jenkinsStep = /sh '"\$WORKSPACE\/\.memory-gate\/bin\/ascend-memory-gate" (
 const jenkinsCommand = jenkinsStep === null ? undefined : `ascend-memory-gate ${jenkinsStep[1]}`;
 /** The command without where it posts (`--comment`, and Jenkins' `--host … --repo … --pr …`): test/e2e/recipes.test.ts runs that part against a fake GitLab. */
 const gated = (command: string): string => command.replace(/ --comment( --host \S+ --repo \S+ --pr \S+)?$/, '');
-const argsOf = (command: string): string[] => gated(command).replace(/^ascend-memory-gate /, '').split(' ');
+const argsOf = (command: string): string[] =>
+  gated(command)
+    .replace(/^ascend-memory-gate /, '')
+    .split(' ');
 
 describe('examples/gitlab-ci.yml and examples/Jenkinsfile', () => {
   it('GitLab: a train job on an Ascend runner, then a gate job that keeps its reports and publishes the JUnit file', () => {
     expect(gitlab.stages).toEqual(['train', 'gate']);
-    expect(gitlab.train).toMatchObject({ stage: 'train', tags: ['ascend'], artifacts: { when: 'always', paths: ['ascend-log/run/plog/'] } });
+    expect(gitlab.train).toMatchObject({
+      stage: 'train',
+      tags: ['ascend'],
+      artifacts: { when: 'always', paths: ['ascend-log/run/plog/'] },
+    });
     const gate = gitlab['memory-gate']!;
     expect(gate).toMatchObject({ stage: 'gate', needs: [{ job: 'train', artifacts: true }] });
     // the release installed, then the gate (test/e2e/recipes.test.ts runs both as the runner does)
@@ -89,20 +107,23 @@ describe('examples/gitlab-ci.yml and examples/Jenkinsfile', () => {
   it.each([
     ['regressed', 'examples/regressed/plog', 1],
     ['healthy', 'examples/plog', 0],
-  ] as const)("their command, run for real on the %s example, writes every file they keep, and a valid JUnit file", async (_, plog, exit) => {
-    const dir = mkdtempSync(join(tmpdir(), 'amg-junit-ci-'));
-    dirs.push(dir);
-    cpSync(join(ROOT, 'baselines', 'memory-baseline.json'), join(dir, 'baselines', 'memory-baseline.json'));
-    cpSync(join(ROOT, plog), join(dir, 'ascend-log', 'run', 'plog'), { recursive: true });
-    const r = await run(argsOf(gitlabCommand), dir);
-    expect(r.code, r.stderr).toBe(exit);
-    for (const kept of gitlab['memory-gate']!.artifacts.paths) expect(existsSync(join(dir, kept)), kept).toBe(true);
-    const junit = join(dir, 'memory-gate.junit.xml');
-    expect(await schemaErrors(junit)).toEqual([]);
-    const counts = suiteCounts(readFileSync(junit, 'utf8'));
-    expect(counts['Memory gate']).toEqual([1, exit, 0]);
-    expect(counts.Modules![1]).toBe(exit);
-  });
+  ] as const)(
+    'their command, run for real on the %s example, writes every file they keep, and a valid JUnit file',
+    async (_, plog, exit) => {
+      const dir = mkdtempSync(join(tmpdir(), 'amg-junit-ci-'));
+      dirs.push(dir);
+      cpSync(join(ROOT, 'baselines', 'memory-baseline.json'), join(dir, 'baselines', 'memory-baseline.json'));
+      cpSync(join(ROOT, plog), join(dir, 'ascend-log', 'run', 'plog'), { recursive: true });
+      const r = await run(argsOf(gitlabCommand), dir);
+      expect(r.code, r.stderr).toBe(exit);
+      for (const kept of gitlab['memory-gate']!.artifacts.paths) expect(existsSync(join(dir, kept)), kept).toBe(true);
+      const junit = join(dir, 'memory-gate.junit.xml');
+      expect(await schemaErrors(junit)).toEqual([]);
+      const counts = suiteCounts(readFileSync(junit, 'utf8'));
+      expect(counts['Memory gate']).toEqual([1, exit, 0]);
+      expect(counts.Modules![1]).toBe(exit);
+    },
+  );
 });
 
 describe('the sample JUnit report of the regressed example', () => {
@@ -114,8 +135,15 @@ describe('the sample JUnit report of the regressed example', () => {
     expect(r.code).toBe(1);
     expect(withLocalhost(readFileSync(file, 'utf8'))).toBe(read(SAMPLE_JUNIT));
     expect(await schemaErrors(join(ROOT, SAMPLE_JUNIT))).toEqual([]);
-    expect(suiteCounts(read(SAMPLE_JUNIT))).toEqual({ 'Memory gate': [1, 1, 0], Modules: [8, 1, 0], Kernels: [4, 0, 1], Devices: [2, 1, 0] });
-    expect(read(SAMPLE_JUNIT)).toContain('<testcase name="DEV_MEM/dev1/APP" classname="ascend-memory-gate.modules" time="0">');
+    expect(suiteCounts(read(SAMPLE_JUNIT))).toEqual({
+      'Memory gate': [1, 1, 0],
+      Modules: [8, 1, 0],
+      Kernels: [4, 0, 1],
+      Devices: [2, 1, 0],
+    });
+    expect(read(SAMPLE_JUNIT)).toContain(
+      '<testcase name="DEV_MEM/dev1/APP" classname="ascend-memory-gate.modules" time="0">',
+    );
   });
 
   it('a bad SOURCE_DATE_EPOCH is one error line, exit 2, and no file', async () => {
@@ -123,7 +151,10 @@ describe('the sample JUnit report of the regressed example', () => {
     dirs.push(dir);
     const file = join(dir, 'memory-gate.junit.xml');
     const r = await run([...SAMPLE_CHECK, '--junit', file], ROOT, { SOURCE_DATE_EPOCH: 'yesterday' });
-    expect([r.code, r.stderr]).toEqual([2, "error: SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got 'yesterday'\n"]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      "error: SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got 'yesterday'\n",
+    ]);
     expect(existsSync(file)).toBe(false);
   });
 });

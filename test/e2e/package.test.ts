@@ -14,7 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/generate.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 
 interface PackResult {
   filename: string;
@@ -44,15 +48,24 @@ function npmEnv(): NodeJS.ProcessEnv {
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'amg-package-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', env: npmEnv() });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: npmEnv(),
+  });
   packed = (JSON.parse(out) as PackResult[])[0]!;
   const site = join(work, 'site');
   mkdirSync(site);
   for (let up = site; ; up = dirname(up)) {
-    if (existsSync(join(up, 'node_modules'))) throw new Error(`${up}/node_modules would let the installed package reach other packages`);
+    if (existsSync(join(up, 'node_modules')))
+      throw new Error(`${up}/node_modules would let the installed package reach other packages`);
     if (dirname(up) === up) break;
   }
-  installOutput = execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, packed.filename)], { cwd: site, encoding: 'utf8', env: npmEnv() });
+  installOutput = execFileSync(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', join(work, packed.filename)],
+    { cwd: site, encoding: 'utf8', env: npmEnv() },
+  );
   installed = join(site, 'node_modules', manifest.name);
   bin = join(site, 'node_modules', '.bin', 'ascend-memory-gate');
 }, 180_000);
@@ -71,12 +84,18 @@ interface Run {
 function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
   return new Promise((done) => {
-    execFile(file, args, { cwd: ROOT, env: { PATH, ASCEND_MEMORY_GATE_THREADS: '0', ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { cwd: ROOT, env: { PATH, ASCEND_MEMORY_GATE_THREADS: '0', ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
-const checkout = (args: string[], env?: NodeJS.ProcessEnv): Promise<Run> => run(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], env);
+const checkout = (args: string[], env?: NodeJS.ProcessEnv): Promise<Run> =>
+  run(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], env);
 const fromPackage = (args: string[], env?: NodeJS.ProcessEnv): Promise<Run> => run(bin, args, env);
 
 /** Every file under `dir`, relative to it. */
@@ -96,7 +115,8 @@ function reachable(root: string, entries: string[]): string[] {
     if (seen.has(file)) continue;
     seen.add(file);
     if (!existsSync(file)) continue;
-    for (const m of readFileSync(file, 'utf8').matchAll(/['"](\.\.?\/[\w./-]+\.js)['"]/g)) stack.push(resolve(dirname(file), m[1]!));
+    for (const m of readFileSync(file, 'utf8').matchAll(/['"](\.\.?\/[\w./-]+\.js)['"]/g))
+      stack.push(resolve(dirname(file), m[1]!));
   }
   return [...seen].map((f) => relative(root, f)).sort();
 }
@@ -119,9 +139,16 @@ describe('the npm package', () => {
     expect(packed.unpackedSize).toBeGreaterThan(0);
   });
 
-  it("has a README whose links resolve from the package: each is a URL, an anchor of the README, or a file the package holds", () => {
+  it('has a README whose links resolve from the package: each is a URL, an anchor of the README, or a file the package holds', () => {
     const readme = readFileSync(join(installed, 'README.md'), 'utf8');
-    const anchors = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    const anchors = new Set(
+      [...readme.matchAll(/^#+ (.+)$/gm)].map((m) =>
+        m[1]!
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, '')
+          .replace(/ /g, '-'),
+      ),
+    );
     const targets = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
     expect(targets.length).toBeGreaterThan(25);
     const broken = targets.filter((t) => {
@@ -156,7 +183,11 @@ describe('the npm package', () => {
   });
 
   it('prints its version', async () => {
-    expect(await fromPackage(['--version'])).toEqual({ code: 0, stdout: `ascend-memory-gate ${manifest.version}\n`, stderr: '' });
+    expect(await fromPackage(['--version'])).toEqual({
+      code: 0,
+      stdout: `ascend-memory-gate ${manifest.version}\n`,
+      stderr: '',
+    });
   });
 
   it.each([
@@ -164,7 +195,15 @@ describe('the npm package', () => {
     ['parse', '--compare', 'examples/memory_compare', '--json'],
     ['parse', '--profiler', 'test/fixtures/torch_npu', '--json'],
     ['parse', '--dump', 'test/fixtures/memscope', '--json'],
-    ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/plog', '--compare', 'examples/memory_compare'],
+    [
+      'check',
+      '--baseline',
+      'baselines/memory-baseline.json',
+      '--plog',
+      'examples/plog',
+      '--compare',
+      'examples/memory_compare',
+    ],
   ])('%s %s %s gives what the checkout gives', async (...args) => {
     const [theirs, ours] = await Promise.all([fromPackage(args), checkout(args)]);
     expect(theirs.stderr, args.join(' ')).not.toMatch(/Cannot find (module|package)|ERR_MODULE_NOT_FOUND/);
@@ -174,21 +213,51 @@ describe('the npm package', () => {
   });
 
   it('fails the regressed example (exit 1) and writes the same JSON, Markdown and HTML reports as the checkout', async () => {
-    const outputs = (who: string): string[] => ['--report', join(work, `${who}.json`), '--markdown', join(work, `${who}.md`), '--html', join(work, `${who}.html`)];
-    const args = ['check', '--baseline', 'baselines/memory-baseline.json', '--plog', 'examples/regressed/plog', '--compare', 'examples/memory_compare'];
-    const [theirs, ours] = await Promise.all([fromPackage([...args, ...outputs('package')]), checkout([...args, ...outputs('checkout')])]);
+    const outputs = (who: string): string[] => [
+      '--report',
+      join(work, `${who}.json`),
+      '--markdown',
+      join(work, `${who}.md`),
+      '--html',
+      join(work, `${who}.html`),
+    ];
+    const args = [
+      'check',
+      '--baseline',
+      'baselines/memory-baseline.json',
+      '--plog',
+      'examples/regressed/plog',
+      '--compare',
+      'examples/memory_compare',
+    ];
+    const [theirs, ours] = await Promise.all([
+      fromPackage([...args, ...outputs('package')]),
+      checkout([...args, ...outputs('checkout')]),
+    ]);
     expect(theirs.code).toBe(1);
     expect(theirs.stdout).toMatch(/Memory gate failed/);
     expect(theirs).toEqual(ours);
     for (const ext of ['json', 'md', 'html']) {
-      expect(readFileSync(join(work, `package.${ext}`), 'utf8'), ext).toBe(readFileSync(join(work, `checkout.${ext}`), 'utf8'));
+      expect(readFileSync(join(work, `package.${ext}`), 'utf8'), ext).toBe(
+        readFileSync(join(work, `checkout.${ext}`), 'utf8'),
+      );
     }
   });
 
   it("parses 40 MiB of plog on two threads with the package's own parse worker", async () => {
-    const corpus = await generate({ out: join(work, 'corpus'), plogBytes: '40MiB', ranks: 2, devices: 2, csvRows: 0, seed: 7 });
+    const corpus = await generate({
+      out: join(work, 'corpus'),
+      plogBytes: '40MiB',
+      ranks: 2,
+      devices: 2,
+      csvRows: 0,
+      seed: 7,
+    });
     const args = ['parse', '--plog', corpus.plogDir, '--json'];
-    const [theirs, ours] = await Promise.all([fromPackage(args, { ASCEND_MEMORY_GATE_THREADS: '2' }), checkout(args, { ASCEND_MEMORY_GATE_THREADS: '0' })]);
+    const [theirs, ours] = await Promise.all([
+      fromPackage(args, { ASCEND_MEMORY_GATE_THREADS: '2' }),
+      checkout(args, { ASCEND_MEMORY_GATE_THREADS: '0' }),
+    ]);
     // the generated logs hold truncated records on purpose: their warnings are the same on one thread and two
     expect(theirs.stderr).toMatch(/^warning: .*truncated or malformed memory-statistics record/m);
     expect(theirs).toEqual(ours);
@@ -197,7 +266,11 @@ describe('the npm package', () => {
     const broken = join(work, 'no-worker');
     cpSync(installed, broken, { recursive: true });
     rmSync(join(broken, 'dist', 'parse-worker.js'));
-    const without = await run(process.execPath, [join(broken, 'dist', 'cli.js'), ...args], { ASCEND_MEMORY_GATE_THREADS: '2' });
-    expect(without.stderr).toMatch(/a parse worker thread could not start \(failed: Cannot find module '.*parse-worker\.js'\)/);
+    const without = await run(process.execPath, [join(broken, 'dist', 'cli.js'), ...args], {
+      ASCEND_MEMORY_GATE_THREADS: '2',
+    });
+    expect(without.stderr).toMatch(
+      /a parse worker thread could not start \(failed: Cannot find module '.*parse-worker\.js'\)/,
+    );
   }, 120_000);
 });

@@ -46,14 +46,17 @@ const oneDevice = jobReport({ devices: 1, change: (a, _d, m) => (a === 'DEV_MEM'
 const eight = eightDeviceStory();
 const sixtyFour = jobReport({
   devices: 64,
-  change: (a, d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1 + (d % 5) / 10 : a === 'DEV_MEM' && m === 'HCCL' && d === 63 ? 2 : 1),
+  change: (a, d, m) =>
+    a === 'DEV_MEM' && m === 'APP' ? 1 + (d % 5) / 10 : a === 'DEV_MEM' && m === 'HCCL' && d === 63 ? 2 : 1,
 });
 
 describe('Mermaid charts in the current mermaid package', () => {
-  it.skipIf(chromium.path === null)('renders every chart of the 1-, 8- and 64-device runs without an error, each with its bars', async () => {
-    const charts = [oneDevice, eight, sixtyFour].flatMap((r) => mermaidCharts(renderMarkdown(r)));
-    expect(charts.length).toBe(1 + 3 + 2);
-    const page = `<!DOCTYPE html><html><body><div id="out"></div><pre id="result"></pre>
+  it.skipIf(chromium.path === null)(
+    'renders every chart of the 1-, 8- and 64-device runs without an error, each with its bars',
+    async () => {
+      const charts = [oneDevice, eight, sixtyFour].flatMap((r) => mermaidCharts(renderMarkdown(r)));
+      expect(charts.length).toBe(1 + 3 + 2);
+      const page = `<!DOCTYPE html><html><body><div id="out"></div><pre id="result"></pre>
 <script src="${MERMAID}"></script>
 <script>
 const charts = ${JSON.stringify(charts)};
@@ -74,12 +77,18 @@ const charts = ${JSON.stringify(charts)};
   document.getElementById('result').textContent = JSON.stringify(results);
 })();
 </script></body></html>`;
-    const results = (await measure(page, '1200,900')) as { ok: boolean; bars: number; lines: number; error: string | null }[];
-    expect(results.map((r) => r.error)).toEqual(charts.map(() => null));
-    // 1 device: two bars (baseline, this run); 8 devices: 8 bars and a baseline line; 64: the 16 that changed most.
-    expect(results.map((r) => r.bars)).toEqual([2, 8, 8, 8, 16, 16]);
-    expect(results.map((r) => r.lines)).toEqual([0, 1, 1, 1, 1, 1]);
-  });
+      const results = (await measure(page, '1200,900')) as {
+        ok: boolean;
+        bars: number;
+        lines: number;
+        error: string | null;
+      }[];
+      expect(results.map((r) => r.error)).toEqual(charts.map(() => null));
+      // 1 device: two bars (baseline, this run); 8 devices: 8 bars and a baseline line; 64: the 16 that changed most.
+      expect(results.map((r) => r.bars)).toEqual([2, 8, 8, 8, 16, 16]);
+      expect(results.map((r) => r.lines)).toEqual([0, 1, 1, 1, 1, 1]);
+    },
+  );
 
   it('pads no series: each bar is this run and each line the baseline, value for value', () => {
     const md = renderMarkdown(eight);
@@ -117,16 +126,24 @@ const tables = [...box.querySelectorAll('table')].map((t) => ({ scroll: t.scroll
 document.getElementById('result').textContent = JSON.stringify(tables);`;
 
 describe('the PR comment in a 780 px comment box', () => {
-  it.skipIf(chromium.path === null)('has no table wider than the box for the 8-device run with device verdicts', async () => {
-    const md = renderMarkdown(eight, { maxBytes: 65_536 });
-    expect(md).toContain('over-capacity');
-    const tables = (await measure(githubPage(md, 780, TABLE_WIDTHS), '1000,900')) as { scroll: number; client: number; right: number; inner: number }[];
-    expect(tables.length).toBeGreaterThanOrEqual(3);
-    for (const t of tables) {
-      expect(t.scroll).toBeLessThanOrEqual(t.client);
-      expect(t.right).toBeLessThanOrEqual(t.inner);
-    }
-  });
+  it.skipIf(chromium.path === null)(
+    'has no table wider than the box for the 8-device run with device verdicts',
+    async () => {
+      const md = renderMarkdown(eight, { maxBytes: 65_536 });
+      expect(md).toContain('over-capacity');
+      const tables = (await measure(githubPage(md, 780, TABLE_WIDTHS), '1000,900')) as {
+        scroll: number;
+        client: number;
+        right: number;
+        inner: number;
+      }[];
+      expect(tables.length).toBeGreaterThanOrEqual(3);
+      for (const t of tables) {
+        expect(t.scroll).toBeLessThanOrEqual(t.client);
+        expect(t.right).toBeLessThanOrEqual(t.inner);
+      }
+    },
+  );
 });
 
 const KEY_BREAKS = `
@@ -150,8 +167,15 @@ document.getElementById('result').textContent = JSON.stringify({ scroll: documen
 describe('the HTML page at 400 px', () => {
   it.skipIf(chromium.path === null)('has no horizontal scroll and breaks no key inside a segment', async () => {
     // The page forbids scripts; the copy under test gets the measuring script instead of the CSP.
-    const html = renderHtml(eight).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `<pre id="result"></pre><script>${KEY_BREAKS}</script></body>`);
-    const result = (await measure(html, '400,900')) as { scroll: number; width: number; keys: number; broken: string[] };
+    const html = renderHtml(eight)
+      .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+      .replace('</body>', `<pre id="result"></pre><script>${KEY_BREAKS}</script></body>`);
+    const result = (await measure(html, '400,900')) as {
+      scroll: number;
+      width: number;
+      keys: number;
+      broken: string[];
+    };
     expect(result.width).toBe(400);
     expect(result.keys).toBeGreaterThan(5);
     expect(result.broken).toEqual([]);
@@ -159,7 +183,11 @@ describe('the HTML page at 400 px', () => {
   });
 
   it('stays under 5 MB for 4,096 devices × 15 modules and 100,000 kernels', () => {
-    const big = jobReport({ devices: 4096, kernels: 100_000, change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1) });
+    const big = jobReport({
+      devices: 4096,
+      kernels: 100_000,
+      change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1),
+    });
     expect(Buffer.byteLength(renderHtml(big))).toBeLessThan(5 * 1024 * 1024);
     expect(GiB).toBe(1024 ** 3);
   });
@@ -177,7 +205,21 @@ describe('the HTML page of a memory snapshot with an OOM', () => {
     const baseline = join(work, 'snapshot-baseline.json');
     expect(await runCli(['baseline', '--out', baseline, '--memory-snapshot', earlier], quiet)).toBe(0);
     const html = join(work, 'oom.html');
-    expect(await runCli(['check', '--baseline', baseline, '--memory-snapshot', join(FIX, 'constructed', 'oom_snapshot_4242_20261201101500.pickle'), earlier, '--html', html], quiet)).toBe(1);
+    expect(
+      await runCli(
+        [
+          'check',
+          '--baseline',
+          baseline,
+          '--memory-snapshot',
+          join(FIX, 'constructed', 'oom_snapshot_4242_20261201101500.pickle'),
+          earlier,
+          '--html',
+          html,
+        ],
+        quiet,
+      ),
+    ).toBe(1);
     return readFileSync(html, 'utf8');
   }
   const PROBE = `
@@ -185,14 +227,19 @@ const timelines = [...document.querySelectorAll('svg.trace-timeline')].map((s) =
 document.getElementById('result').textContent = JSON.stringify({ scroll: document.documentElement.scrollWidth, width: window.innerWidth, timelines });`;
 
   for (const width of [780, 400]) {
-    it.skipIf(chromium.path === null)(`at ${width} px has no horizontal scroll, and each device's allocator timeline fits`, async () => {
-      const html = (await oomPage()).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '').replace('</body>', `<pre id="result"></pre><script>${PROBE}</script></body>`);
-      const result = (await measure(html, `${width},900`)) as { scroll: number; width: number; timelines: number[] };
-      expect(result.width).toBe(width);
-      // Device 0, from both files (the larger peak wins, whole): one timeline.
-      expect(result.timelines).toHaveLength(1);
-      for (const right of result.timelines) expect(right).toBeLessThanOrEqual(result.width);
-      expect(result.scroll).toBeLessThanOrEqual(result.width);
-    });
+    it.skipIf(chromium.path === null)(
+      `at ${width} px has no horizontal scroll, and each device's allocator timeline fits`,
+      async () => {
+        const html = (await oomPage())
+          .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+          .replace('</body>', `<pre id="result"></pre><script>${PROBE}</script></body>`);
+        const result = (await measure(html, `${width},900`)) as { scroll: number; width: number; timelines: number[] };
+        expect(result.width).toBe(width);
+        // Device 0, from both files (the larger peak wins, whole): one timeline.
+        expect(result.timelines).toHaveLength(1);
+        for (const right of result.timelines) expect(right).toBeLessThanOrEqual(result.width);
+        expect(result.scroll).toBeLessThanOrEqual(result.width);
+      },
+    );
   }
 });

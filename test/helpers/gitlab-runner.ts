@@ -29,7 +29,8 @@ export type Variables = Record<string, string | undefined>;
  * `$A =~ /re/`, `!~`, `&&`, `||` and parentheses. Anything else is an error naming the expression.
  */
 export function ruleMatches(expression: string, env: Variables): boolean {
-  const tokens = expression.match(/\$\w+|"[^"]*"|'[^']*'|\/(?:\\.|[^/])+\/[a-z]*|==|!=|=~|!~|&&|\|\||\(|\)|null|\S+/g) ?? [];
+  const tokens =
+    expression.match(/\$\w+|"[^"]*"|'[^']*'|\/(?:\\.|[^/])+\/[a-z]*|==|!=|=~|!~|&&|\|\||\(|\)|null|\S+/g) ?? [];
   let at = 0;
   const fail = (): never => {
     throw new Error(`cannot evaluate the rule 'if: ${expression}' at '${tokens[at] ?? 'the end'}'`);
@@ -89,7 +90,8 @@ export function ruleOf(job: GitlabJob, env: Variables): GitlabRule | undefined {
 }
 
 /** `$NAME` and `${NAME}` from the variables, as GitLab expands a setting such as `cache:policy`. */
-const expand = (value: string, vars: Variables): string => value.replace(/\$\{?(\w+)\}?/g, (_, name: string) => vars[name] ?? '');
+const expand = (value: string, vars: Variables): string =>
+  value.replace(/\$\{?(\w+)\}?/g, (_, name: string) => vars[name] ?? '');
 
 /** What the runner's bash runs for a list of lines: errexit and pipefail, then each entry as it is (a multi-line one too). */
 const runnerScript = (lines: readonly string[]): string => ['set -eo pipefail', ...lines].join('\n');
@@ -116,7 +118,13 @@ export interface JobRun {
 export async function runGitlabJob(
   pipeline: Gitlab,
   name: string,
-  options: { dir: string; cache: string; ci: Variables; shell: (script: string, cwd: string, env: Variables) => Promise<ShellRun>; rewrite?: (text: string) => string },
+  options: {
+    dir: string;
+    cache: string;
+    ci: Variables;
+    shell: (script: string, cwd: string, env: Variables) => Promise<ShellRun>;
+    rewrite?: (text: string) => string;
+  },
 ): Promise<JobRun> {
   const { dir, cache, ci, shell } = options;
   const rewrite = options.rewrite ?? ((text: string): string => text);
@@ -124,16 +132,37 @@ export async function runGitlabJob(
   if (job === undefined) throw new Error(`the pipeline has no job '${name}'`);
   const rule = job.rules === undefined ? undefined : ruleOf(job, ci);
   // The predefined variables every job gets (GITLAB_CI is how a program, the gate's --comment too, tells it runs in GitLab CI).
-  const vars: Variables = { ...pipeline.variables, ...job.variables, ...rule?.variables, CI: 'true', GITLAB_CI: 'true', ...ci, CI_PROJECT_DIR: dir, CI_JOB_NAME: name };
+  const vars: Variables = {
+    ...pipeline.variables,
+    ...job.variables,
+    ...rule?.variables,
+    CI: 'true',
+    GITLAB_CI: 'true',
+    ...ci,
+    CI_PROJECT_DIR: dir,
+    CI_JOB_NAME: name,
+  };
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) vars[k] = rewrite(v);
   const policy = job.cache ? expand(job.cache.policy ?? 'pull-push', vars) : 'none';
-  if (job.rules !== undefined && (rule === undefined || rule.when === 'never')) return { script: null, afterScript: null, policy, vars };
-  if (job.cache && policy.includes('pull')) for (const p of job.cache.paths) if (existsSync(join(cache, p))) cpSync(join(cache, p), join(dir, p), { recursive: true });
-  const script = await shell(runnerScript([...(job.before_script ?? []), ...job.script].map(rewrite)), dir, { ...vars, CI_JOB_STATUS: undefined });
-  const afterScript = job.after_script ? await shell(runnerScript(job.after_script.map(rewrite)), dir, { ...vars, CI_JOB_STATUS: script.code === 0 ? 'success' : 'failed' }) : null;
+  if (job.rules !== undefined && (rule === undefined || rule.when === 'never'))
+    return { script: null, afterScript: null, policy, vars };
+  if (job.cache && policy.includes('pull'))
+    for (const p of job.cache.paths)
+      if (existsSync(join(cache, p))) cpSync(join(cache, p), join(dir, p), { recursive: true });
+  const script = await shell(runnerScript([...(job.before_script ?? []), ...job.script].map(rewrite)), dir, {
+    ...vars,
+    CI_JOB_STATUS: undefined,
+  });
+  const afterScript = job.after_script
+    ? await shell(runnerScript(job.after_script.map(rewrite)), dir, {
+        ...vars,
+        CI_JOB_STATUS: script.code === 0 ? 'success' : 'failed',
+      })
+    : null;
   if (job.cache && policy.includes('push') && (script.code === 0 || job.cache.when === 'always')) {
     mkdirSync(cache, { recursive: true });
-    for (const p of job.cache.paths) if (existsSync(join(dir, p))) cpSync(join(dir, p), join(cache, p), { recursive: true });
+    for (const p of job.cache.paths)
+      if (existsSync(join(dir, p))) cpSync(join(dir, p), join(cache, p), { recursive: true });
   }
   return { script, afterScript, policy, vars };
 }

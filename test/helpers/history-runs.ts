@@ -3,7 +3,23 @@
 import type { Snapshot } from '../../src/model/snapshot.js';
 
 const MiB = 1024 * 1024;
-export const MODULES = ['APP', 'HCCL', 'RUNTIME', 'GE', 'AICPU_SCHEDULE', 'HCCP_SCHEDULE', 'ASCENDCL', 'DVPP', 'TSDAEMON', 'FMK', 'AICPU', 'DRV', 'PROFILING', 'DEBUG', 'DMP'];
+export const MODULES = [
+  'APP',
+  'HCCL',
+  'RUNTIME',
+  'GE',
+  'AICPU_SCHEDULE',
+  'HCCP_SCHEDULE',
+  'ASCENDCL',
+  'DVPP',
+  'TSDAEMON',
+  'FMK',
+  'AICPU',
+  'DRV',
+  'PROFILING',
+  'DEBUG',
+  'DMP',
+];
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number): () => number {
@@ -29,7 +45,13 @@ export interface RunShape {
   kernelChangeShare: number;
 }
 
-export const SIZE_SHAPE: RunShape = { devices: 64, kernels: 2000, kernelNames: 32, jitterShare: 0.1, kernelChangeShare: 0.02 };
+export const SIZE_SHAPE: RunShape = {
+  devices: 64,
+  kernels: 2000,
+  kernelNames: 32,
+  jitterShare: 0.1,
+  kernelChangeShare: 0.02,
+};
 
 /** The state of a default branch that each run advances. */
 export class Branch {
@@ -69,12 +91,14 @@ export class Branch {
 
   /** Module group `DEV_MEM/{*}/<module>` steps by `factor` from this run on. */
   step(module: string, factor: number): void {
-    for (const [key, level] of this.levels) if (key.endsWith(`/${module}`)) this.levels.set(key, Math.round(level * factor));
+    for (const [key, level] of this.levels)
+      if (key.endsWith(`/${module}`)) this.levels.set(key, Math.round(level * factor));
   }
 
   /** Kernel names renamed (a new build of the operator library): old keys are gone, new ones appear. */
   renameKernels(count: number): void {
-    for (let i = 0; i < count && i < this.kernelNames.length; i++) this.kernelNames[i] = `${this.kernelNames[i]}_r${this.run}`;
+    for (let i = 0; i < count && i < this.kernelNames.length; i++)
+      this.kernelNames[i] = `${this.kernelNames[i]}_r${this.run}`;
     this.resetKernels();
   }
 
@@ -102,7 +126,9 @@ export class Branch {
         records: this.shape.devices * MODULES.length,
         skipped: 0,
         allocFailures: Object.fromEntries(devices.map((d) => [d, 0])),
-        nodes: { 'node-0': { devices, files: 1, records: 1, skipped: 0, environment: { cann: this.cann, torch_npu: '2.5.1' } } },
+        nodes: {
+          'node-0': { devices, files: 1, records: 1, skipped: 0, environment: { cann: this.cann, torch_npu: '2.5.1' } },
+        },
       },
     };
   }

@@ -46,7 +46,11 @@ function metric(peak: number): { peak: number; current: number; allocs: number; 
 type Metrics = Record<string, Record<string, number | string | null>>;
 
 export function jobSnapshots(spec: JobSpec): { baseline: GateInput; current: GateInput } {
-  const side = (): { modules: Metrics; kernels: Metrics; failures: Record<string, number> } => ({ modules: {}, kernels: {}, failures: {} });
+  const side = (): { modules: Metrics; kernels: Metrics; failures: Record<string, number> } => ({
+    modules: {},
+    kernels: {},
+    failures: {},
+  });
   const before = side();
   const after = side();
   for (let d = 0; d < spec.devices; d++) {
@@ -65,7 +69,10 @@ export function jobSnapshots(spec: JobSpec): { baseline: GateInput; current: Gat
     before.kernels[key] = { diff, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
     after.kernels[key] = { diff: k % 7 === 0 ? diff * 2 : diff, rows: 2, added: 0, removed: 0, event: 'KERNEL_LAUNCH' };
   }
-  const input = (s: ReturnType<typeof side>): GateInput => ({ sections: { modules: s.modules, kernels: s.kernels }, meta: { allocFailures: s.failures } });
+  const input = (s: ReturnType<typeof side>): GateInput => ({
+    sections: { modules: s.modules, kernels: s.kernels },
+    meta: { allocFailures: s.failures },
+  });
   if (spec.firstRun === true) return { baseline: { sections: {} }, current: input(after) };
   return { baseline: input(before), current: input(after) };
 }

@@ -33,4 +33,3 @@ export function memoryRecord(windows: number, level: (w: number, r: number) => n
   }
   return `${lines.join('\r\n')}\r\n`;
 }
-

@@ -70,7 +70,12 @@ export function pickle(value: PickleValue): Buffer {
       for (const b of bytes) byte(b);
     }
   };
-  const batches = (items: readonly PickleValue[], one: number, many: number, write: (item: PickleValue) => void): void => {
+  const batches = (
+    items: readonly PickleValue[],
+    one: number,
+    many: number,
+    write: (item: PickleValue) => void,
+  ): void => {
     if (items.length === 1) {
       write(items[0] as PickleValue);
       byte(one);
@@ -131,7 +136,7 @@ export function pickle(value: PickleValue): Buffer {
       if (v.items.length === 0) return byte(0x29);
       if (v.items.length > 3) byte(0x28);
       for (const item of v.items) write(item);
-      byte(v.items.length > 3 ? 0x74 : (0x84 + v.items.length));
+      byte(v.items.length > 3 ? 0x74 : 0x84 + v.items.length);
       objects.set(v, memoize());
       return;
     }
@@ -146,4 +151,5 @@ export function pickle(value: PickleValue): Buffer {
 }
 
 /** A dict of a pickle from an object literal (key order kept). */
-export const dict = (fields: Record<string, PickleValue>): Map<PickleValue, PickleValue> => new Map(Object.entries(fields));
+export const dict = (fields: Record<string, PickleValue>): Map<PickleValue, PickleValue> =>
+  new Map(Object.entries(fields));

@@ -40,6 +40,10 @@ export class CollectingTarget implements ProfilerTarget {
   values(section: string): Record<string, number> {
     const field = VALUE[section] as string;
     const m = this.metrics[section] ?? {};
-    return Object.fromEntries(Object.keys(m).sort().map((k) => [k, (m[k] as Metric)[field] as number]));
+    return Object.fromEntries(
+      Object.keys(m)
+        .sort()
+        .map((k) => [k, (m[k] as Metric)[field] as number]),
+    );
   }
 }

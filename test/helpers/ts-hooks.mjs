@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export async function resolve(specifier, context, nextResolve) {
-  if (specifier.endsWith('.js') && (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('file:')) && context.parentURL?.endsWith('.ts')) {
+  if (
+    specifier.endsWith('.js') &&
+    (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('file:')) &&
+    context.parentURL?.endsWith('.ts')
+  ) {
     const url = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL);
     if (existsSync(fileURLToPath(url))) return { url: url.href, format: 'module', shortCircuit: true };
   }
@@ -20,7 +24,13 @@ export async function load(url, context, nextLoad) {
   const source = await readFile(fileURLToPath(url), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     fileName: fileURLToPath(url),
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true, sourceMap: false },
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: false,
+      isolatedModules: true,
+      sourceMap: false,
+    },
   });
   return { format: 'module', source: outputText, shortCircuit: true };
 }

@@ -61,7 +61,9 @@ describe('an evidence input that matches nothing', () => {
   });
 
   it("is a warning with 'missing-artifacts: warn', and the rest is gated", async () => {
-    const collected = await collectInputs(inputs({ plog: 'plog', 'memory-compare': 'csv', 'missing-artifacts': 'warn' }));
+    const collected = await collectInputs(
+      inputs({ plog: 'plog', 'memory-compare': 'csv', 'missing-artifacts': 'warn' }),
+    );
     expect(Object.keys(collected.snapshot.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/APP']);
     expect(written.filter((line) => line.startsWith('::warning::'))).toEqual([`::warning::${MESSAGE}\n`]);
   });

@@ -24,7 +24,12 @@ function runSnapshot(): Snapshot {
   builder.records = 3;
   builder.addModule('DEV_MEM/dev0/APP', { peak: 2_078_195_712, current: 0, allocs: 12, frees: 12 });
   builder.addModule('DEV_MEM/dev0/RUNTIME', { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 });
-  builder.addModule('DEV_PROC_MEM/dev0/APP', { peak: 2_078_195_712, current: 2_078_195_712, allocs: null, frees: null });
+  builder.addModule('DEV_PROC_MEM/dev0/APP', {
+    peak: 2_078_195_712,
+    current: 2_078_195_712,
+    allocs: null,
+    frees: null,
+  });
   builder.addKernel('dev0/aclnnMatmul_0.1', { diff: -4096, rows: 3, added: 1, removed: 0, event: 'KERNEL_LAUNCH' });
   builder.noteDevice('dev0');
   return builder.build();
@@ -48,7 +53,14 @@ describe('parseBaseline', () => {
   it('accepts a baseline without meta, with provenance and extra provenance fields', () => {
     const baseline: Baseline = {
       ...VALID,
-      source: { commit: 'abc123', runId: 42, date: '2026-06-13T17:00:34Z', repository: 'o/r', workflow: 'ci', runAttempt: 2 },
+      source: {
+        commit: 'abc123',
+        runId: 42,
+        date: '2026-06-13T17:00:34Z',
+        repository: 'o/r',
+        workflow: 'ci',
+        runAttempt: 2,
+      },
     };
     expect(parseBaseline(JSON.stringify(baseline), 'b.json')).toEqual(baseline);
   });
@@ -59,11 +71,20 @@ describe('parseBaseline', () => {
   });
 
   it('reads a version-1 baseline (top-level modules and kernels) as version 2', () => {
-    expect(parseBaseline(JSON.stringify({ ...V1, source: { runId: 3 } }), 'b.json')).toEqual({ ...VALID, source: { runId: 3 } });
+    expect(parseBaseline(JSON.stringify({ ...V1, source: { runId: 3 } }), 'b.json')).toEqual({
+      ...VALID,
+      source: { runId: 3 },
+    });
   });
 
-  const peak = (value: unknown): unknown => ({ ...V1, modules: { 'DEV_MEM/dev0/APP': { ...V1.modules['DEV_MEM/dev0/APP'], peak: value } } });
-  const diff = (value: unknown): unknown => ({ ...V1, kernels: { 'dev0/matmul_v1': { ...V1.kernels['dev0/matmul_v1'], diff: value } } });
+  const peak = (value: unknown): unknown => ({
+    ...V1,
+    modules: { 'DEV_MEM/dev0/APP': { ...V1.modules['DEV_MEM/dev0/APP'], peak: value } },
+  });
+  const diff = (value: unknown): unknown => ({
+    ...V1,
+    kernels: { 'dev0/matmul_v1': { ...V1.kernels['dev0/matmul_v1'], diff: value } },
+  });
   const BYTES = 'must be a non-negative integer number of bytes (at most 2^53 - 1)';
   const SIGNED = 'must be an integer number of bytes, negative or not (at most 2^53 - 1 in size)';
   const AT_APP = ' (at modules["DEV_MEM/dev0/APP"].peak)';
@@ -72,10 +93,25 @@ describe('parseBaseline', () => {
     ['a negative peak', peak(-1), '/modules/DEV_MEM~1dev0~1APP/peak', `${BYTES}, got -1${AT_APP}`],
     ['a fractional peak', peak(1.5), '/modules/DEV_MEM~1dev0~1APP/peak', `${BYTES}, got 1.5${AT_APP}`],
     ['a peak written as a string', peak('100'), '/modules/DEV_MEM~1dev0~1APP/peak', `${BYTES}, got "100"${AT_APP}`],
-    ['a peak beyond 2^53 - 1', peak(2 ** 53), '/modules/DEV_MEM~1dev0~1APP/peak', `${BYTES}, got 9007199254740992${AT_APP}`],
+    [
+      'a peak beyond 2^53 - 1',
+      peak(2 ** 53),
+      '/modules/DEV_MEM~1dev0~1APP/peak',
+      `${BYTES}, got 9007199254740992${AT_APP}`,
+    ],
     ['a null peak', peak(null), '/modules/DEV_MEM~1dev0~1APP/peak', `${BYTES}, got null${AT_APP}`],
-    ['a fractional kernel diff', diff(-1.5), '/kernels/dev0~1matmul_v1/diff', `${SIGNED}, got -1.5 (at kernels["dev0/matmul_v1"].diff)`],
-    ['a kernel diff below -(2^53 - 1)', diff(-(2 ** 53)), '/kernels/dev0~1matmul_v1/diff', `${SIGNED}, got -9007199254740992 (at kernels["dev0/matmul_v1"].diff)`],
+    [
+      'a fractional kernel diff',
+      diff(-1.5),
+      '/kernels/dev0~1matmul_v1/diff',
+      `${SIGNED}, got -1.5 (at kernels["dev0/matmul_v1"].diff)`,
+    ],
+    [
+      'a kernel diff below -(2^53 - 1)',
+      diff(-(2 ** 53)),
+      '/kernels/dev0~1matmul_v1/diff',
+      `${SIGNED}, got -9007199254740992 (at kernels["dev0/matmul_v1"].diff)`,
+    ],
     [
       'a module without current',
       { ...V1, modules: { 'DEV_MEM/dev0/APP': { peak: 1, allocs: null, frees: null } } },
@@ -100,19 +136,42 @@ describe('parseBaseline', () => {
       '/kernels/dev0~1a~0b~1c/rows',
       'must be a non-negative integer, got -1 (at kernels["dev0/a~b/c"].rows)',
     ],
-    ['a newer version', { ...V1, version: 3 }, '/version', 'is 3: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and 2); upgrade the Action or CLI'],
+    [
+      'a newer version',
+      { ...V1, version: 3 },
+      '/version',
+      'is 3: this baseline was written by a newer ascend-memory-gate (this one reads versions 1 and 2); upgrade the Action or CLI',
+    ],
     [
       'a version-2 peak written as a string',
-      { version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: '1', current: 1, allocs: null, frees: null } } } },
+      {
+        version: 2,
+        sections: { modules: { 'DEV_MEM/dev0/APP': { peak: '1', current: 1, allocs: null, frees: null } } },
+      },
       '/sections/modules/DEV_MEM~1dev0~1APP/peak',
       `${BYTES}, got "1" (at sections.modules["DEV_MEM/dev0/APP"].peak)`,
     ],
-    ['an unknown section', { version: 2, sections: { moduels: {} } }, '/sections/moduels', 'unknown property; expected one of: modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules'],
+    [
+      'an unknown section',
+      { version: 2, sections: { moduels: {} } },
+      '/sections/moduels',
+      'unknown property; expected one of: modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules',
+    ],
     ['no version', { modules: {}, kernels: {} }, '/version', 'required property is missing'],
     ['no kernels', { version: 1, modules: {} }, '/kernels', 'required property is missing'],
-    ['an unknown top-level field', { ...V1, moduels: {} }, '/moduels', 'unknown property; expected one of: $schema, version, modules, kernels, meta, source'],
+    [
+      'an unknown top-level field',
+      { ...V1, moduels: {} },
+      '/moduels',
+      'unknown property; expected one of: $schema, version, modules, kernels, meta, source',
+    ],
     ['modules as a list', { ...V1, modules: [] }, '/modules', 'must be object, got array []'],
-    ['an incomplete meta', { ...V1, meta: { files: 1, records: 1, skipped: 0 } }, '/meta/allocFailures', 'required property is missing'],
+    [
+      'an incomplete meta',
+      { ...V1, meta: { files: 1, records: 1, skipped: 0 } },
+      '/meta/allocFailures',
+      'required property is missing',
+    ],
     ['a commit that is a number', { ...V1, source: { commit: 123 } }, '/source/commit', 'must be a string, got 123'],
     ['a snapshot wrapped in an array', [V1], '', 'must be object, got an array'],
   ])('rejects %s, naming the file and the JSON pointer', (_story, json, pointer, reason) => {
@@ -124,18 +183,50 @@ describe('parseBaseline', () => {
 
   it.each<[string, string, string]>([
     ['an empty file', '', '1:1: not valid JSON: expected a JSON value, found end of file'],
-    ['a file cut off mid-write', '{\n  "kernels": {},\n  "modules": {\n    "DEV_MEM/dev0/APP": {\n      "peak": 1', '5:16: not valid JSON: expected "," or "}" after a property value, found end of file'],
-    ['a trailing comma', '{\n  "version": 1,\n}\n', '3:1: not valid JSON: expected a double-quoted property name, found "}"'],
-    ['an unquoted word', '{\n  "version": 1,\n  "modules": nope\n}', '3:14: not valid JSON: expected a JSON value, found "nope"'],
+    [
+      'a file cut off mid-write',
+      '{\n  "kernels": {},\n  "modules": {\n    "DEV_MEM/dev0/APP": {\n      "peak": 1',
+      '5:16: not valid JSON: expected "," or "}" after a property value, found end of file',
+    ],
+    [
+      'a trailing comma',
+      '{\n  "version": 1,\n}\n',
+      '3:1: not valid JSON: expected a double-quoted property name, found "}"',
+    ],
+    [
+      'an unquoted word',
+      '{\n  "version": 1,\n  "modules": nope\n}',
+      '3:14: not valid JSON: expected a JSON value, found "nope"',
+    ],
     ['a misspelt literal', '{"event": nul}', '1:11: not valid JSON: expected a JSON value, found "nul"'],
-    ['a merge conflict left in', '{\n<<<<<<< HEAD\n  "version": 1\n}', '2:1: not valid JSON: expected a double-quoted property name, found "<"'],
-    ['CRLF line endings', '{\r\n  "version": 1\r\n  "modules": {}\r\n}', '3:3: not valid JSON: expected "," or "}" after a property value, found "\\""'],
+    [
+      'a merge conflict left in',
+      '{\n<<<<<<< HEAD\n  "version": 1\n}',
+      '2:1: not valid JSON: expected a double-quoted property name, found "<"',
+    ],
+    [
+      'CRLF line endings',
+      '{\r\n  "version": 1\r\n  "modules": {}\r\n}',
+      '3:3: not valid JSON: expected "," or "}" after a property value, found "\\""',
+    ],
     ['a BOM before the error', '\uFEFF{"a" 1}', '1:6: not valid JSON: expected ":" after a property name, found "1"'],
     ['two documents', '{}\n{}', '2:1: not valid JSON: expected end of file after the JSON value, found "{"'],
-    ['a raw newline inside a string', '{"a": "x\ny"}', '1:9: not valid JSON: expected an escaped control character (\\n, \\t, ...) inside a string, found "\\n"'],
-    ['a bad escape', '{"a": "\\x"}', '1:9: not valid JSON: expected an escape such as \\" \\\\ \\n \\t or \\uXXXX, found "x"'],
+    [
+      'a raw newline inside a string',
+      '{"a": "x\ny"}',
+      '1:9: not valid JSON: expected an escaped control character (\\n, \\t, ...) inside a string, found "\\n"',
+    ],
+    [
+      'a bad escape',
+      '{"a": "\\x"}',
+      '1:9: not valid JSON: expected an escape such as \\" \\\\ \\n \\t or \\uXXXX, found "x"',
+    ],
     ['a number with a leading dot', '{"a": .5}', '1:7: not valid JSON: expected a JSON value, found "."'],
-    ['a number without digits after the point', '{"a": 1.}', '1:9: not valid JSON: expected a digit after the decimal point, found "}"'],
+    [
+      'a number without digits after the point',
+      '{"a": 1.}',
+      '1:9: not valid JSON: expected a digit after the decimal point, found "}"',
+    ],
   ])('reports %s as file:line:column, never as "no baseline"', (_story, text, where) => {
     const err = thrown(() => parseBaseline(text, 'baselines/main.json'));
     expect(err).toBeInstanceOf(InputError);
@@ -186,7 +277,9 @@ describe('loadBaseline', () => {
   it('throws, naming the file, when the path is a directory', async () => {
     const err = await thrownAsync(loadBaseline(dir));
     expect(err).toBeInstanceOf(InputError);
-    expect(err.message).toMatch(new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the baseline: EISDIR`));
+    expect(err.message).toMatch(
+      new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the baseline: EISDIR`),
+    );
   });
 
   it('throws on a corrupt file instead of treating it as "no baseline"', async () => {
@@ -209,15 +302,15 @@ describe('mergeBaseline', () => {
     $schema: '../schemas/baseline.schema.json',
     version: 2,
     sections: {
-    modules: {
-      'DEV_MEM/dev0/APP': { peak: 1000, current: 0, allocs: 12, frees: 12 },
-      'DEV_MEM/dev0/RUNTIME': { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 },
-      'DEV_MEM/dev1/APP': { peak: 7, current: 7, allocs: 1, frees: 0 },
-    },
-    kernels: {
-      'dev0/aclnnMatmul_0.1': { diff: -4096, rows: 3, added: 1, removed: 0, event: 'KERNEL_LAUNCH' },
-      'dev1/Old': { diff: 1, rows: 1, added: 0, removed: 0, event: null },
-    },
+      modules: {
+        'DEV_MEM/dev0/APP': { peak: 1000, current: 0, allocs: 12, frees: 12 },
+        'DEV_MEM/dev0/RUNTIME': { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 },
+        'DEV_MEM/dev1/APP': { peak: 7, current: 7, allocs: 1, frees: 0 },
+      },
+      kernels: {
+        'dev0/aclnnMatmul_0.1': { diff: -4096, rows: 3, added: 1, removed: 0, event: 'KERNEL_LAUNCH' },
+        'dev1/Old': { diff: 1, rows: 1, added: 0, removed: 0, event: null },
+      },
     },
     meta: { files: 9, records: 9, skipped: 9, allocFailures: { dev0: 0, dev1: 0 } },
     source: { commit: 'old', runId: 1 },
@@ -225,7 +318,9 @@ describe('mergeBaseline', () => {
 
   it('lists added, changed, kept and unchanged keys exactly, and keeps keys this run lacks', () => {
     const run = runSnapshot();
-    const { baseline, changes } = mergeBaseline(existing, run, { source: { commit: 'new', runId: 2, date: '2026-06-13T17:00:34Z' } });
+    const { baseline, changes } = mergeBaseline(existing, run, {
+      source: { commit: 'new', runId: 2, date: '2026-06-13T17:00:34Z' },
+    });
     expect(changes).toEqual({
       added: ['DEV_PROC_MEM/dev0/APP'],
       changed: ['DEV_MEM/dev0/APP'],
@@ -237,16 +332,16 @@ describe('mergeBaseline', () => {
       $schema: '../schemas/baseline.schema.json',
       version: 2,
       sections: {
-      modules: {
-        'DEV_MEM/dev0/APP': run.sections.modules!['DEV_MEM/dev0/APP'],
-        'DEV_MEM/dev0/RUNTIME': existing.sections.modules!['DEV_MEM/dev0/RUNTIME'],
-        'DEV_MEM/dev1/APP': existing.sections.modules!['DEV_MEM/dev1/APP'],
-        'DEV_PROC_MEM/dev0/APP': run.sections.modules!['DEV_PROC_MEM/dev0/APP'],
-      },
-      kernels: {
-        'dev0/aclnnMatmul_0.1': existing.sections.kernels!['dev0/aclnnMatmul_0.1'],
-        'dev1/Old': existing.sections.kernels!['dev1/Old'],
-      },
+        modules: {
+          'DEV_MEM/dev0/APP': run.sections.modules!['DEV_MEM/dev0/APP'],
+          'DEV_MEM/dev0/RUNTIME': existing.sections.modules!['DEV_MEM/dev0/RUNTIME'],
+          'DEV_MEM/dev1/APP': existing.sections.modules!['DEV_MEM/dev1/APP'],
+          'DEV_PROC_MEM/dev0/APP': run.sections.modules!['DEV_PROC_MEM/dev0/APP'],
+        },
+        kernels: {
+          'dev0/aclnnMatmul_0.1': existing.sections.kernels!['dev0/aclnnMatmul_0.1'],
+          'dev1/Old': existing.sections.kernels!['dev1/Old'],
+        },
       },
       meta: run.meta,
       source: { commit: 'new', runId: 2, date: '2026-06-13T17:00:34Z' },
@@ -262,7 +357,11 @@ describe('mergeBaseline', () => {
       pruned: ['DEV_MEM/dev1/APP', 'dev1/Old'],
       unchanged: 2,
     });
-    expect(Object.keys(baseline.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/APP', 'DEV_MEM/dev0/RUNTIME', 'DEV_PROC_MEM/dev0/APP']);
+    expect(Object.keys(baseline.sections.modules ?? {})).toEqual([
+      'DEV_MEM/dev0/APP',
+      'DEV_MEM/dev0/RUNTIME',
+      'DEV_PROC_MEM/dev0/APP',
+    ]);
     expect(Object.keys(baseline.sections.kernels ?? {})).toEqual(['dev0/aclnnMatmul_0.1']);
   });
 
@@ -395,7 +494,11 @@ describe('writeBaselineAtomic', () => {
     const reversed = (value: unknown): unknown =>
       Array.isArray(value) || value === null || typeof value !== 'object'
         ? value
-        : Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+        : Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([k, v]) => [k, reversed(v)]),
+          );
     const reordered = reversed(baseline) as Baseline;
     expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(baseline));
     await writeBaselineAtomic(a, baseline);

@@ -4,7 +4,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, stableStringify as generatorStringify, type GenerateOptions, type GenerateResult } from '../../bench/generate.mjs';
+import {
+  generate,
+  stableStringify as generatorStringify,
+  type GenerateOptions,
+  type GenerateResult,
+} from '../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
 import { kernelsOf, modulesOf, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
@@ -44,7 +49,9 @@ async function listFiles(dir: string): Promise<string[]> {
 async function hashTree(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const file of await listFiles(dir)) {
-    out[path.relative(dir, file)] = createHash('sha256').update(await readFile(file)).digest('hex');
+    out[path.relative(dir, file)] = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
   }
   return out;
 }
@@ -110,18 +117,28 @@ describe('bench corpus generator', () => {
     const texts = [...(await plogTexts()).values()];
     const all = texts.join('\n');
     // v0, v1, v2 (with Cached_size), v3 totals
-    expect(all).toMatch(/\]DEV_MEM dev\d+ mem stats\(Bytes\): module_name=\w+, module_id=\d+ current_alloced_size=\d+, alloced_peak_size=\d+\.\r?\n/);
-    expect(all).toMatch(/\[_svm_mem_stats_show 148\]DEV_MEM dev\d+ Mem stats \(Bytes\)\. \(module_name=APP; module_id=33; current_alloced_size=\d+; alloced_peak_size=\d+; alloc_cnt=\d+; free_cnt=\d+\)/);
-    expect(all).toMatch(/\[svm_mem_statistics\.c:150\]\[ascend\]\[curpid:\d+,\d+\]\[drv\]\[devmm\]\[_svm_mem_stats_show\]MEM_DEV_SMALL_HBM dev\d+ Mem stats \(Bytes\)\. \(module_name=\w+; module_id=\d+; current_alloced_size=\d+; allocated_peak_size=\d+; alloc_cnt=\d+; free_cnt=\d+\)/);
+    expect(all).toMatch(
+      /\]DEV_MEM dev\d+ mem stats\(Bytes\): module_name=\w+, module_id=\d+ current_alloced_size=\d+, alloced_peak_size=\d+\.\r?\n/,
+    );
+    expect(all).toMatch(
+      /\[_svm_mem_stats_show 148\]DEV_MEM dev\d+ Mem stats \(Bytes\)\. \(module_name=APP; module_id=33; current_alloced_size=\d+; alloced_peak_size=\d+; alloc_cnt=\d+; free_cnt=\d+\)/,
+    );
+    expect(all).toMatch(
+      /\[svm_mem_statistics\.c:150\]\[ascend\]\[curpid:\d+,\d+\]\[drv\]\[devmm\]\[_svm_mem_stats_show\]MEM_DEV_SMALL_HBM dev\d+ Mem stats \(Bytes\)\. \(module_name=\w+; module_id=\d+; current_alloced_size=\d+; allocated_peak_size=\d+; alloc_cnt=\d+; free_cnt=\d+\)/,
+    );
     expect(all).toMatch(/\]HOST_MEM Cached_size:\d+Bytes\r?\n/);
-    expect(all).toMatch(/\]DEV_PROC_MEM dev\d+ Mem stats \(Bytes\)\. \(module_name=APP; module_id=33; total_size=\d+\)/);
+    expect(all).toMatch(
+      /\]DEV_PROC_MEM dev\d+ Mem stats \(Bytes\)\. \(module_name=APP; module_id=33; total_size=\d+\)/,
+    );
     // dump levels
     expect(all).toMatch(/^\[EVENT\] DRV\(/m);
     expect(all).toMatch(/^\[ERROR\] DRV\(/m);
     expect(all).toMatch(/^\[INFO\] DRV\(/m);
     // decoys, glued records, wrapped records (continuation lines without a [LEVEL] prefix), allocation failures
     expect(all).toMatch(/Mem stats of graph \d+: /);
-    expect(all).toMatch(/free_cnt=\d+\)\[(INFO|EVENT|ERROR)\] DRV\(|alloced_peak_size=\d+\.\[(INFO|EVENT|ERROR)\] DRV\(|Bytes\[(INFO|EVENT|ERROR)\] DRV\(/);
+    expect(all).toMatch(
+      /free_cnt=\d+\)\[(INFO|EVENT|ERROR)\] DRV\(|alloced_peak_size=\d+\.\[(INFO|EVENT|ERROR)\] DRV\(|Bytes\[(INFO|EVENT|ERROR)\] DRV\(/,
+    );
     expect(all).toMatch(/_svm_\r?\nmem_stats\r?\n_show 148\]/);
     expect(all).toMatch(/halMemAlloc failed:size=\d+\(Byte\).*device_id=\d+!\[INFO\] /);
     // line endings and a cut-off last record
@@ -129,7 +146,8 @@ describe('bench corpus generator', () => {
     expect(texts.some((t) => !t.includes('\r\n'))).toBe(true);
     const cut = texts.filter((t) => !t.endsWith('\n'));
     expect(cut.length).toBe(corpus.plog.truncated);
-    for (const t of cut) expect(t.slice(t.lastIndexOf('\n') + 1)).toMatch(/ [Mm]em stats.*(current_alloced_size|total_size)=\d{0,3}$/);
+    for (const t of cut)
+      expect(t.slice(t.lastIndexOf('\n') + 1)).toMatch(/ [Mm]em stats.*(current_alloced_size|total_size)=\d{0,3}$/);
   });
 
   it('expects every generation, failures and cut records in the snapshot', () => {
@@ -148,7 +166,10 @@ describe('bench corpus generator', () => {
       /^HOST_MEM\/CACHED$/,
       /^MEM_DEV_HUGE_HBM\/dev\d+\/CACHED$/,
     ]) {
-      expect(keys.some((k) => pattern.test(k)), String(pattern)).toBe(true);
+      expect(
+        keys.some((k) => pattern.test(k)),
+        String(pattern),
+      ).toBe(true);
     }
     for (const [key, m] of Object.entries(modules)) {
       if (key.endsWith('/CACHED') || key.startsWith('DEV_PROC_MEM/')) {
@@ -158,7 +179,11 @@ describe('bench corpus generator', () => {
     }
     // Sizes beyond 32 bits, and v0 records (no counts) winning some keys.
     expect(Object.values(modules).some((m) => m.peak > 2 ** 32)).toBe(true);
-    expect(Object.entries(modules).some(([k, m]) => m.allocs === null && !k.endsWith('/CACHED') && !k.startsWith('DEV_PROC_MEM/'))).toBe(true);
+    expect(
+      Object.entries(modules).some(
+        ([k, m]) => m.allocs === null && !k.endsWith('/CACHED') && !k.startsWith('DEV_PROC_MEM/'),
+      ),
+    ).toBe(true);
     expect(meta.skipped).toBe(corpus.plog.truncated);
     expect(meta.skipped).toBeGreaterThan(0);
     expect(meta.records).toBe(corpus.plog.records);
@@ -180,7 +205,11 @@ describe('bench corpus generator', () => {
     expect(compare.sections.kernels!['dev0/MatMul,BiasAdd_fused_0']).toBeDefined();
     expect(compare.sections.kernels!['dev1/Slice_"begin"_"end"_3']).toBeDefined();
     const csv = await readFile(corpus.csvPath as string, 'utf8');
-    expect(csv.startsWith(',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n')).toBe(true);
+    expect(
+      csv.startsWith(
+        ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n',
+      ),
+    ).toBe(true);
     expect(csv).toContain(',"MatMul,BiasAdd_fused_0",');
     expect(csv).toContain(',"Slice_""begin""_""end""_3",');
 
@@ -188,11 +217,19 @@ describe('bench corpus generator', () => {
     expect(legacy.meta.files).toBe(2);
     expect(Object.values(legacy.sections.kernels ?? {}).every((k) => k.event === null)).toBe(true);
     const [mid, feb] = await Promise.all(
-      ['memory_compare_20250601120000.csv', 'stepintercompare_20250215120000.csv'].map((n) => readFile(path.join(corpus.legacyDir as string, n))),
+      ['memory_compare_20250601120000.csv', 'stepintercompare_20250215120000.csv'].map((n) =>
+        readFile(path.join(corpus.legacyDir as string, n)),
+      ),
     );
-    expect(mid?.toString('utf8').split('\n').slice(0, 2)).toEqual([',,Base,Compare', 'Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)']);
+    expect(mid?.toString('utf8').split('\n').slice(0, 2)).toEqual([
+      ',,Base,Compare',
+      'Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)',
+    ]);
     expect(feb?.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    expect(feb?.toString('utf8').slice(1).split('\r\n').slice(0, 2)).toEqual([',,Base,Compare', 'Name,Device Id,Allocated Memory,Allocated Memory,Diff Memory']);
+    expect(feb?.toString('utf8').slice(1).split('\r\n').slice(0, 2)).toEqual([
+      ',,Base,Compare',
+      'Name,Device Id,Allocated Memory,Allocated Memory,Diff Memory',
+    ]);
   });
 
   it('is parsed by the plog parser into exactly the expected snapshot', async () => {

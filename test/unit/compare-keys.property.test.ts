@@ -10,7 +10,23 @@ const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
 // Characters the fast path must hand to the collator: accents (precomposed and combining), ß, dotless i, full-width and
 // Arabic-Indic digits, control characters (ignorable), a tab, an emoji (a surrogate pair), a soft hyphen.
-const unusual = ['é', 'e\u0301', '\u0301', 'ß', 'ı', 'İ', '１', '٣', '\u0000', '\u0001', '\t', '😀', '\u00ad', 'Å', 'æ'];
+const unusual = [
+  'é',
+  'e\u0301',
+  '\u0301',
+  'ß',
+  'ı',
+  'İ',
+  '１',
+  '٣',
+  '\u0000',
+  '\u0001',
+  '\t',
+  '😀',
+  '\u00ad',
+  'Å',
+  'æ',
+];
 // Weighted to digits (numbers of several lengths, leading zeros), letters of both cases and the separators keys use.
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('0', '00', '1', '01', '2', '9', '10', '12', '007', '99', '100', '4096') },
@@ -43,13 +59,18 @@ describe('compareKeys', () => {
     } catch (e) {
       error = e;
     }
-    expect(failureText(error, false)).toMatch(/^internal error: this Node\.js's ICU \S+ orders ASCII characters differently from ascend-memory-gate's built-in table; run the gate with the Node\.js version its Action declares, and report this$/);
+    expect(failureText(error, false)).toMatch(
+      /^internal error: this Node\.js's ICU \S+ orders ASCII characters differently from ascend-memory-gate's built-in table; run the gate with the Node\.js version its Action declares, and report this$/,
+    );
   });
 
   it("orders kernel names that differ in case, or in a number's leading zeros, and then in a letter, without a collator", async () => {
     vi.resetModules();
     const Original = Intl.Collator;
-    const made = vi.spyOn(Intl, 'Collator').mockImplementation(function (this: unknown, ...args: ConstructorParameters<typeof Intl.Collator>) {
+    const made = vi.spyOn(Intl, 'Collator').mockImplementation(function (
+      this: unknown,
+      ...args: ConstructorParameters<typeof Intl.Collator>
+    ) {
       return new Original(...args);
     } as unknown as typeof Intl.Collator);
     try {
@@ -90,9 +111,13 @@ describe('compareKeys', () => {
 
   it('has the sign of the numeric collator on unrelated strings, including arbitrary unicode', () => {
     fc.assert(
-      fc.property(fc.oneof(text, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), fc.oneof(text, fc.string()), (a, b) => {
-        expect(sign(compareKeys(a, b))).toBe(sign(collator.compare(a, b)));
-      }),
+      fc.property(
+        fc.oneof(text, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })),
+        fc.oneof(text, fc.string()),
+        (a, b) => {
+          expect(sign(compareKeys(a, b))).toBe(sign(collator.compare(a, b)));
+        },
+      ),
       { numRuns: 20_000 },
     );
   });
@@ -107,7 +132,21 @@ describe('compareKeys', () => {
   });
 
   it('orders numbers by value, case and leading zeros as the collator does', () => {
-    const keys = ['dev10', 'dev2', 'Dev2', 'dev02', 'dev1/x', 'dev1', 'dev', 'dev_1', 'dev-1', 'DEV1a', 'dev1A', 'dev12b', 'dev9z'];
+    const keys = [
+      'dev10',
+      'dev2',
+      'Dev2',
+      'dev02',
+      'dev1/x',
+      'dev1',
+      'dev',
+      'dev_1',
+      'dev-1',
+      'DEV1a',
+      'dev1A',
+      'dev12b',
+      'dev9z',
+    ];
     expect([...keys].sort(compareKeys)).toEqual([...keys].sort(collator.compare));
     expect(compareKeys('DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP')).toBe(-1);
     expect(compareKeys('dev1', 'dev01')).toBe(0);

@@ -137,44 +137,185 @@ describe('percentChange', () => {
 });
 
 describe('verdicts', () => {
-  const modules = (rules: KindThresholds['rules'] = [], tolerance: Tolerance = { percent: 5, bytes: MiB }): KindThresholds => ({
+  const modules = (
+    rules: KindThresholds['rules'] = [],
+    tolerance: Tolerance = { percent: 5, bytes: MiB },
+  ): KindThresholds => ({
     tolerance,
     rules,
   });
   const policies = { onNew: 'warn', onMissing: 'warn', failOnImprovement: false } as const;
 
-  it.each<[string, number | null, number | null, KindThresholds, Partial<GateConfig>, Pick<Entry, 'status' | 'severity' | 'rule'>]>([
-    ['grows past both tolerances', 100 * MiB, 110 * MiB, modules(), {}, { status: 'regressed', severity: 'fail', rule: null }],
+  it.each<
+    [
+      string,
+      number | null,
+      number | null,
+      KindThresholds,
+      Partial<GateConfig>,
+      Pick<Entry, 'status' | 'severity' | 'rule'>,
+    ]
+  >([
+    [
+      'grows past both tolerances',
+      100 * MiB,
+      110 * MiB,
+      modules(),
+      {},
+      { status: 'regressed', severity: 'fail', rule: null },
+    ],
     ['grows within the bytes allowance', 1000, 2000, modules(), {}, { status: 'pass', severity: 'ok', rule: null }],
     ['is unchanged', 1000, 1000, modules(), {}, { status: 'pass', severity: 'ok', rule: null }],
-    ['shrinks past the tolerance: an improvement, shown but ok', 100 * MiB, 90 * MiB, modules(), {}, { status: 'improved', severity: 'ok', rule: null }],
-    ['shrinks past the tolerance with failOnImprovement', 100 * MiB, 90 * MiB, modules(), { failOnImprovement: true }, { status: 'improved', severity: 'fail', rule: null }],
-    ['shrinks within the tolerance', 100 * MiB, 99 * MiB, modules(), { failOnImprovement: true }, { status: 'pass', severity: 'ok', rule: null }],
+    [
+      'shrinks past the tolerance: an improvement, shown but ok',
+      100 * MiB,
+      90 * MiB,
+      modules(),
+      {},
+      { status: 'improved', severity: 'ok', rule: null },
+    ],
+    [
+      'shrinks past the tolerance with failOnImprovement',
+      100 * MiB,
+      90 * MiB,
+      modules(),
+      { failOnImprovement: true },
+      { status: 'improved', severity: 'fail', rule: null },
+    ],
+    [
+      'shrinks within the tolerance',
+      100 * MiB,
+      99 * MiB,
+      modules(),
+      { failOnImprovement: true },
+      { status: 'pass', severity: 'ok', rule: null },
+    ],
     ['is new, onNew warn', null, 5, modules(), {}, { status: 'new', severity: 'warn', rule: null }],
     ['is new, onNew fail', null, 5, modules(), { onNew: 'fail' }, { status: 'new', severity: 'fail', rule: null }],
     ['is new, onNew ignore', null, 5, modules(), { onNew: 'ignore' }, { status: 'new', severity: 'ok', rule: null }],
     ['is missing, onMissing warn', 5, null, modules(), {}, { status: 'missing', severity: 'warn', rule: null }],
-    ['is missing, onMissing fail', 5, null, modules(), { onMissing: 'fail' }, { status: 'missing', severity: 'fail', rule: null }],
-    ['is missing, onMissing ignore', 5, null, modules(), { onMissing: 'ignore' }, { status: 'missing', severity: 'ok', rule: null }],
-    ['is over budget though unchanged', 61 * GiB, 61 * GiB, modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]), {}, { status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/APP' }],
-    ['is over budget with no baseline at all', null, 61 * GiB, modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]), {}, { status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/APP' }],
-    ['is over budget and regressed: budget wins', GiB, 61 * GiB, modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]), {}, { status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/APP' }],
-    ['sits exactly at its budget', 60 * GiB, 60 * GiB, modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]), {}, { status: 'pass', severity: 'ok', rule: 'DEV_MEM/*/APP' }],
-    ['is new and under budget', null, GiB, modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]), {}, { status: 'new', severity: 'warn', rule: 'DEV_MEM/*/APP' }],
-    ['has a budget and regresses under it: the default tolerance still applies', GiB, 2 * GiB, modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]), {}, { status: 'regressed', severity: 'fail', rule: 'DEV_MEM/*/APP' }],
-    ['is missing with a budget', GiB, null, modules([{ match: 'DEV_MEM/*/APP', budget: 1 }]), { onMissing: 'ignore' }, { status: 'missing', severity: 'ok', rule: 'DEV_MEM/*/APP' }],
-    ['is ignored though it grew 10x', GiB, 10 * GiB, modules([{ match: 'DEV_MEM/**', ignore: true }]), {}, { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' }],
-    ['is ignored though over budget (ignore wins)', GiB, 10 * GiB, modules([{ match: 'DEV_MEM/**', ignore: true, budget: 1 }]), {}, { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' }],
-    ['is ignored though new and onNew fail', null, 1, modules([{ match: 'DEV_MEM/**', ignore: true }]), { onNew: 'fail' }, { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' }],
-    ['is ignored though missing and onMissing fail', 1, null, modules([{ match: 'DEV_MEM/**', ignore: true }]), { onMissing: 'fail' }, { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' }],
-    ['matches a rule with ignore false: judged normally', 100 * MiB, 110 * MiB, modules([{ match: 'DEV_MEM/**', ignore: false }]), {}, { status: 'regressed', severity: 'fail', rule: 'DEV_MEM/**' }],
+    [
+      'is missing, onMissing fail',
+      5,
+      null,
+      modules(),
+      { onMissing: 'fail' },
+      { status: 'missing', severity: 'fail', rule: null },
+    ],
+    [
+      'is missing, onMissing ignore',
+      5,
+      null,
+      modules(),
+      { onMissing: 'ignore' },
+      { status: 'missing', severity: 'ok', rule: null },
+    ],
+    [
+      'is over budget though unchanged',
+      61 * GiB,
+      61 * GiB,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]),
+      {},
+      { status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'is over budget with no baseline at all',
+      null,
+      61 * GiB,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]),
+      {},
+      { status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'is over budget and regressed: budget wins',
+      GiB,
+      61 * GiB,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]),
+      {},
+      { status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'sits exactly at its budget',
+      60 * GiB,
+      60 * GiB,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]),
+      {},
+      { status: 'pass', severity: 'ok', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'is new and under budget',
+      null,
+      GiB,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]),
+      {},
+      { status: 'new', severity: 'warn', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'has a budget and regresses under it: the default tolerance still applies',
+      GiB,
+      2 * GiB,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 60 * GiB }]),
+      {},
+      { status: 'regressed', severity: 'fail', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'is missing with a budget',
+      GiB,
+      null,
+      modules([{ match: 'DEV_MEM/*/APP', budget: 1 }]),
+      { onMissing: 'ignore' },
+      { status: 'missing', severity: 'ok', rule: 'DEV_MEM/*/APP' },
+    ],
+    [
+      'is ignored though it grew 10x',
+      GiB,
+      10 * GiB,
+      modules([{ match: 'DEV_MEM/**', ignore: true }]),
+      {},
+      { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' },
+    ],
+    [
+      'is ignored though over budget (ignore wins)',
+      GiB,
+      10 * GiB,
+      modules([{ match: 'DEV_MEM/**', ignore: true, budget: 1 }]),
+      {},
+      { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' },
+    ],
+    [
+      'is ignored though new and onNew fail',
+      null,
+      1,
+      modules([{ match: 'DEV_MEM/**', ignore: true }]),
+      { onNew: 'fail' },
+      { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' },
+    ],
+    [
+      'is ignored though missing and onMissing fail',
+      1,
+      null,
+      modules([{ match: 'DEV_MEM/**', ignore: true }]),
+      { onMissing: 'fail' },
+      { status: 'ignored', severity: 'ok', rule: 'DEV_MEM/**' },
+    ],
+    [
+      'matches a rule with ignore false: judged normally',
+      100 * MiB,
+      110 * MiB,
+      modules([{ match: 'DEV_MEM/**', ignore: false }]),
+      {},
+      { status: 'regressed', severity: 'fail', rule: 'DEV_MEM/**' },
+    ],
   ])('DEV_MEM/dev0/APP %s', (_story, baseline, current, thresholds, overrides, expected) => {
     const entry = judge('module', 'DEV_MEM/dev0/APP', baseline, current, thresholds, { ...policies, ...overrides });
     expect({ status: entry.status, severity: entry.severity, rule: entry.rule }).toEqual(expected);
   });
 
   it('a rule tolerance replaces the default as a whole: +20% of 1000 bytes regresses under {percent: 10}', () => {
-    const config = parseGateConfig({ modules: { rules: [{ match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } }] } }, 'cfg.json');
+    const config = parseGateConfig(
+      { modules: { rules: [{ match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } }] } },
+      'cfg.json',
+    );
     const report = compareSnapshots(
       snapshot({ 'DEV_MEM/dev0/HCCL': 1000, 'DEV_MEM/dev0/GE': 1000 }),
       snapshot({ 'DEV_MEM/dev0/HCCL': 1200, 'DEV_MEM/dev0/GE': 1200 }),
@@ -189,10 +330,21 @@ describe('verdicts', () => {
 
   it('the first matching rule decides even when a later rule would fail the key', () => {
     const config = parseGateConfig(
-      { modules: { rules: [{ match: 'DEV_MEM/dev0/*', ignore: true }, { match: 'DEV_MEM/*/APP', budget: '1KiB' }] } },
+      {
+        modules: {
+          rules: [
+            { match: 'DEV_MEM/dev0/*', ignore: true },
+            { match: 'DEV_MEM/*/APP', budget: '1KiB' },
+          ],
+        },
+      },
       'cfg.json',
     );
-    const report = compareSnapshots(snapshot({}), snapshot({ 'DEV_MEM/dev0/APP': GiB, 'DEV_MEM/dev1/APP': GiB }), config);
+    const report = compareSnapshots(
+      snapshot({}),
+      snapshot({ 'DEV_MEM/dev0/APP': GiB, 'DEV_MEM/dev1/APP': GiB }),
+      config,
+    );
     expect(report.entries.map((e) => [e.key, e.status, e.rule])).toEqual([
       ['DEV_MEM/dev0/APP', 'ignored', 'DEV_MEM/dev0/*'],
       ['DEV_MEM/dev1/APP', 'over-budget', 'DEV_MEM/*/APP'],
@@ -232,7 +384,10 @@ describe('kernels', () => {
   });
 
   it('a kernel over its budget fails whatever the baseline', () => {
-    const config = parseGateConfig({ kernels: { rules: [{ match: 'dev*/aclnnMatmul*', budget: '1MiB' }] } }, 'cfg.json');
+    const config = parseGateConfig(
+      { kernels: { rules: [{ match: 'dev*/aclnnMatmul*', budget: '1MiB' }] } },
+      'cfg.json',
+    );
     const entry = judge('kernel', 'dev3/aclnnMatmul_0.1', 2 * MiB, 2 * MiB, config.sections.kernels!, config);
     expect(entry).toMatchObject({ status: 'over-budget', severity: 'fail', rule: 'dev*/aclnnMatmul*' });
   });
@@ -252,7 +407,10 @@ describe('--max-increase', () => {
   });
 
   it('does not override a rule that sets its own tolerance', () => {
-    const config = parseGateConfig({ kernels: { rules: [{ match: 'dev0/Add', tolerance: { bytes: 100 } }] } }, 'cfg.json');
+    const config = parseGateConfig(
+      { kernels: { rules: [{ match: 'dev0/Add', tolerance: { bytes: 100 } }] } },
+      'cfg.json',
+    );
     const report = compareSnapshots(baseline, run, applyMaxIncrease(config, parseMaxIncrease('5%,1MiB')));
     expect(report.entries.map((e) => [e.key, e.status])).toEqual([
       ['DEV_MEM/dev0/APP', 'pass'],
@@ -306,13 +464,21 @@ describe('the report', () => {
       severity: 'warn',
       rule: null,
     });
-    expect(report.entries.find((e) => e.key === 'dev1/Fresh')).toMatchObject({ baseline: null, current: 10, delta: null, percent: null });
+    expect(report.entries.find((e) => e.key === 'dev1/Fresh')).toMatchObject({
+      baseline: null,
+      current: 10,
+      delta: null,
+      percent: null,
+    });
   });
 
   it('fails iff some entry fails: onMissing fail turns the same run red', () => {
     const report = compareSnapshots(baseline, run, { ...config, onMissing: 'fail' });
     expect(report.result).toBe('fail');
-    expect(report.entries.filter((e) => e.severity === 'fail').map((e) => e.key)).toEqual(['SVM_MEM/RUNTIME', 'dev0/Gone']);
+    expect(report.entries.filter((e) => e.severity === 'fail').map((e) => e.key)).toEqual([
+      'SVM_MEM/RUNTIME',
+      'dev0/Gone',
+    ]);
   });
 
   it('warnings alone do not fail', () => {
@@ -325,7 +491,11 @@ describe('the report', () => {
     const before = snapshot({ 'DEV_MEM/dev0/APP': GiB });
     const after = snapshot({ 'DEV_MEM/dev0/APP': GiB });
     after.sections.modules!['DEV_MEM/dev0/APP'] = { ...moduleMetric(GiB), current: 0 };
-    expect(compareSnapshots(before, after, DEFAULT_CONFIG).entries[0]).toMatchObject({ baseline: GiB, current: GiB, status: 'pass' });
+    expect(compareSnapshots(before, after, DEFAULT_CONFIG).entries[0]).toMatchObject({
+      baseline: GiB,
+      current: GiB,
+      status: 'pass',
+    });
   });
 
   it('changes neither input nor the config', () => {

@@ -1,6 +1,15 @@
 // Compressed inputs (issue 29): a `.gz` file is read wherever the plain file is (a folder, a glob, a path named
 // directly, a node snapshot), giving the same figures; a damaged one is one line naming it.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -20,7 +29,12 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   const cwd = process.cwd();
   process.chdir(tmp);
   try {
-    const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), width: () => 400, color: () => false });
+    const code = await runCli(argv, {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      width: () => 400,
+      color: () => false,
+    });
     return { code, out, err };
   } finally {
     process.chdir(cwd);
@@ -43,10 +57,22 @@ const sections = (out: string): unknown => (JSON.parse(out) as { sections: unkno
 describe('a .gz input gives the figures of the plain file', () => {
   it.each<[string, string, string]>([
     ['plog', 'examples/plog/rank_0/plog-4052516_20240708222745354.log', 'plog/rank_0/plog-1.log'],
-    ['compare', 'test/fixtures/memory-compare/memory_compare_20250610093000.csv', 'compare/memory_compare_20250610093000.csv'],
-    ['profiler', 'test/fixtures/torch_npu/level0-2025-01/rank0_ascend_pt/npu_module_mem.csv', 'profiler/npu_module_mem.csv'],
+    [
+      'compare',
+      'test/fixtures/memory-compare/memory_compare_20250610093000.csv',
+      'compare/memory_compare_20250610093000.csv',
+    ],
+    [
+      'profiler',
+      'test/fixtures/torch_npu/level0-2025-01/rank0_ascend_pt/npu_module_mem.csv',
+      'profiler/npu_module_mem.csv',
+    ],
     ['dump', 'test/fixtures/memscope/memscope_dump_20250428113810.csv', 'dump/memscope_dump_20250428113810.csv'],
-    ['memory-snapshot', 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl', 'memory-snapshot/snapshot_expandable.pkl'],
+    [
+      'memory-snapshot',
+      'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl',
+      'memory-snapshot/snapshot_expandable.pkl',
+    ],
   ])('--%s: in a folder, as a glob and named directly', async (flag, from, to) => {
     const { plain, gz } = both(from, to);
     const expected = await cli('parse', `--${flag}`, plain, '--json');
@@ -54,7 +80,11 @@ describe('a .gz input gives the figures of the plain file', () => {
     const top = to.split('/')[0] as string;
     for (const spec of [join(tmp, 'gz', top), `gz/${top}/**/*.gz`, gz]) {
       const r = await cli('parse', `--${flag}`, spec, '--json');
-      expect({ spec, code: r.code, err: r.err }).toEqual({ spec, code: 0, err: expected.err.replaceAll(`plain/${to}`, `gz/${to}.gz`) });
+      expect({ spec, code: r.code, err: r.err }).toEqual({
+        spec,
+        code: 0,
+        err: expected.err.replaceAll(`plain/${to}`, `gz/${to}.gz`),
+      });
       // A figure's origin names the file read (the memory snapshot's sections do): the .gz one.
       expect(sections(r.out)).toEqual(sections(expected.out.replaceAll(`plain/${to}`, `gz/${to}.gz`)));
     }
@@ -62,9 +92,24 @@ describe('a .gz input gives the figures of the plain file', () => {
 
   it('a node snapshot (*.memory-snapshot.json.gz)', async () => {
     mkdirSync(join(tmp, 'node'), { recursive: true });
-    expect((await cli('snapshot', '--out', 'node/n1.memory-snapshot.json', '--node', 'n1', '--plog', join(ROOT, 'examples/plog'))).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'snapshot',
+          '--out',
+          'node/n1.memory-snapshot.json',
+          '--node',
+          'n1',
+          '--plog',
+          join(ROOT, 'examples/plog'),
+        )
+      ).code,
+    ).toBe(0);
     const expected = await cli('parse', '--snapshot', 'node', '--json');
-    writeFileSync(join(tmp, 'node', 'n1.memory-snapshot.json.gz'), gzipSync(readFileSync(join(tmp, 'node', 'n1.memory-snapshot.json'))));
+    writeFileSync(
+      join(tmp, 'node', 'n1.memory-snapshot.json.gz'),
+      gzipSync(readFileSync(join(tmp, 'node', 'n1.memory-snapshot.json'))),
+    );
     rmSync(join(tmp, 'node', 'n1.memory-snapshot.json'));
     const r = await cli('parse', '--snapshot', 'node', '--json');
     expect(r.code).toBe(0);
@@ -77,7 +122,11 @@ describe('a .zst input (a committed fixture made with zstd -19) gives the figure
   it.each<[string, string, string]>([
     ['plog', 'examples/plog/rank_0/plog-4052516_20240708222745354.log', 'plog-1.log'],
     ['compare', 'test/fixtures/memory-compare/memory_compare_20250610093000.csv', 'memory_compare_20250610093000.csv'],
-    ['memory-snapshot', 'test/fixtures/memory-snapshot/constructed/oom_snapshot_4242_20261201101500.pickle', 'oom_snapshot_4242_20261201101500.pickle'],
+    [
+      'memory-snapshot',
+      'test/fixtures/memory-snapshot/constructed/oom_snapshot_4242_20261201101500.pickle',
+      'oom_snapshot_4242_20261201101500.pickle',
+    ],
     ['job-log', 'test/fixtures/job-log/train.log', 'train.log'],
   ])('--%s: in a folder, as a glob and named directly', async (flag, from, name) => {
     mkdirSync(join(tmp, 'zplain', flag), { recursive: true });
@@ -88,10 +137,17 @@ describe('a .zst input (a committed fixture made with zstd -19) gives the figure
     expect(expected.code).toBe(0);
     for (const spec of [`zst/${flag}`, `zst/${flag}/**/*.zst`, `zst/${flag}/${name}.zst`]) {
       const r = await cli('parse', `--${flag}`, spec, '--json');
-      expect({ spec, code: r.code, err: r.err }).toEqual({ spec, code: 0, err: expected.err.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`) });
+      expect({ spec, code: r.code, err: r.err }).toEqual({
+        spec,
+        code: 0,
+        err: expected.err.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`),
+      });
       // A job log's OOM keys hash the log's name with the figures: the figures are compared.
-      const figures = (out: string): unknown => (flag === 'job-log' ? Object.values((sections(out) as { ooms: object }).ooms) : sections(out));
-      expect(figures(r.out)).toEqual(figures(expected.out.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`)));
+      const figures = (out: string): unknown =>
+        flag === 'job-log' ? Object.values((sections(out) as { ooms: object }).ooms) : sections(out);
+      expect(figures(r.out)).toEqual(
+        figures(expected.out.replaceAll(`zplain/${flag}/${name}`, `zst/${flag}/${name}.zst`)),
+      );
     }
   });
 
@@ -99,7 +155,9 @@ describe('a .zst input (a committed fixture made with zstd -19) gives the figure
     const zst = readFileSync(join(ROOT, 'test/fixtures/compressed/plog-1.log.zst'));
     const plain = readFileSync(join(ROOT, 'examples/plog/rank_0/plog-4052516_20240708222745354.log'));
     expect(gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 1 << 20).equals(plain)).toBe(true);
-    expect(() => gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 100)).toThrow(/^n1\.memory-snapshot\.json\.zst: inflates to more than 100 bytes, too large for a memory snapshot$/);
+    expect(() => gunzipWhole(zst, 'n1.memory-snapshot.json.zst', 100)).toThrow(
+      /^n1\.memory-snapshot\.json\.zst: inflates to more than 100 bytes, too large for a memory snapshot$/,
+    );
   });
 
   it('a damaged .zst is one line naming it', async () => {
@@ -109,7 +167,9 @@ describe('a .zst input (a committed fixture made with zstd -19) gives the figure
     expect((await cli('parse', '--plog', 'cut.log.zst')).err).toBe(
       'error: cut.log.zst: the zstd stream ends early (cut short while it was written or copied): compress it again, or give the file uncompressed\n',
     );
-    expect((await cli('parse', '--plog', 'garbage.log.zst')).err).toBe('error: garbage.log.zst: not a readable zstd file (invalid zstd data): compress it again, or give the file uncompressed\n');
+    expect((await cli('parse', '--plog', 'garbage.log.zst')).err).toBe(
+      'error: garbage.log.zst: not a readable zstd file (invalid zstd data): compress it again, or give the file uncompressed\n',
+    );
   });
 });
 
@@ -158,10 +218,15 @@ describe('line numbers and damage', () => {
   });
 
   it('a .gz memory snapshot that inflates past the cap is refused in one line', async () => {
-    writeFileSync(join(tmp, 'big.pkl.gz'), gzipSync(readFileSync(join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl'))));
+    writeFileSync(
+      join(tmp, 'big.pkl.gz'),
+      gzipSync(readFileSync(join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_expandable.pkl'))),
+    );
     await expect(inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async () => 0, 1000)).rejects.toThrow(
       /^big\.pkl\.gz: inflates to more than 1000 bytes, more than the largest memory snapshot read \(1000\): give it uncompressed$/,
     );
-    expect(await inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async (path) => statSync(path).size)).toBe(581140);
+    expect(await inflatePickle(join(tmp, 'big.pkl.gz'), 'big.pkl.gz', async (path) => statSync(path).size)).toBe(
+      581140,
+    );
   });
 });

@@ -11,7 +11,10 @@ import { HELP_COMMANDS, helpText, withHelpTexts } from '../../scripts/write-docs
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
-const DOCS = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`);
+const DOCS = readdirSync(join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => `docs/${f}`);
 const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'examples/README.md', ...DOCS];
 
 /** The text outside fenced code blocks (a `#` comment in a shell block is no heading, a `](x)` in code no link). */
@@ -49,7 +52,15 @@ function linksOf(markdown: string): string[] {
 
 describe('links between the documents', () => {
   it('finds the documents and their links', () => {
-    expect(DOCS).toEqual(['docs/cli.md', 'docs/configuration.md', 'docs/evidence-formats.md', 'docs/history.md', 'docs/inputs-and-outputs.md', 'docs/security-model.md', 'docs/snapshots-and-scale.md']);
+    expect(DOCS).toEqual([
+      'docs/cli.md',
+      'docs/configuration.md',
+      'docs/evidence-formats.md',
+      'docs/history.md',
+      'docs/inputs-and-outputs.md',
+      'docs/security-model.md',
+      'docs/snapshots-and-scale.md',
+    ]);
     expect(linksOf(read('README.md')).length).toBeGreaterThan(10);
   });
 
@@ -57,12 +68,22 @@ describe('links between the documents', () => {
     const broken: string[] = [];
     for (const link of linksOf(read(doc))) {
       const [path, anchor] = link.split('#', 2) as [string, string | undefined];
-      const target = path === '' ? join(ROOT, doc) : path.startsWith('/') ? join(ROOT, decodeURI(path)) : resolve(dirname(join(ROOT, doc)), decodeURI(path));
+      const target =
+        path === ''
+          ? join(ROOT, doc)
+          : path.startsWith('/')
+            ? join(ROOT, decodeURI(path))
+            : resolve(dirname(join(ROOT, doc)), decodeURI(path));
       if (!target.startsWith(ROOT) || !existsSync(target)) {
         broken.push(`${link}: no file ${relative(ROOT, target)}`);
         continue;
       }
-      if (anchor !== undefined && statSync(target).isFile() && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) {
+      if (
+        anchor !== undefined &&
+        statSync(target).isFile() &&
+        target.endsWith('.md') &&
+        !anchorsOf(readFileSync(target, 'utf8')).has(anchor)
+      ) {
         broken.push(`${link}: no heading #${anchor} in ${relative(ROOT, target)}`);
       }
     }
@@ -70,14 +91,16 @@ describe('links between the documents', () => {
   });
 
   it('the checker is live: a missing file and a missing heading are found', () => {
-    expect(linksOf('see [a](docs/nope.md), [b](#x "t"), ![c](docs/screenshots/example-comment-780.png), [d](https://example.com), `[e](f)`, [g](https://github.com/ascend-memory-gate/ascend-memory-gate/blob/main/docs/nope.md#y)')).toEqual([
-      'docs/nope.md',
-      '#x',
-      'docs/screenshots/example-comment-780.png',
-      'f',
-      '/docs/nope.md#y',
-    ]);
-    expect([...anchorsOf("# The profiler's memory files (torch_npu, msprof, MindSpore)\n## `check` flags\n## Inputs & outputs\n## Inputs & outputs\n```sh\n# not a heading\n```")]).toEqual([
+    expect(
+      linksOf(
+        'see [a](docs/nope.md), [b](#x "t"), ![c](docs/screenshots/example-comment-780.png), [d](https://example.com), `[e](f)`, [g](https://github.com/ascend-memory-gate/ascend-memory-gate/blob/main/docs/nope.md#y)',
+      ),
+    ).toEqual(['docs/nope.md', '#x', 'docs/screenshots/example-comment-780.png', 'f', '/docs/nope.md#y']);
+    expect([
+      ...anchorsOf(
+        "# The profiler's memory files (torch_npu, msprof, MindSpore)\n## `check` flags\n## Inputs & outputs\n## Inputs & outputs\n```sh\n# not a heading\n```",
+      ),
+    ]).toEqual([
       'the-profilers-memory-files-torch_npu-msprof-mindspore',
       'check-flags',
       'inputs--outputs',
@@ -92,13 +115,18 @@ describe('the README starts where users start', () => {
 
   it('opens with the two commands a newcomer runs, then how to use it in a workflow', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)!;
-    expect(firstBlock[1]!.split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, ''))).toEqual(['npm ci && npm start', 'npm ci && npm test']);
+    expect(
+      firstBlock[1]!
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(/\s+#.*$/, '')),
+    ).toEqual(['npm ci && npm start', 'npm ci && npm test']);
     expect(readme.indexOf(firstBlock[0])).toBeLessThan(readme.indexOf('\n## '));
     expect(headings[0]).toBe('Use it in a workflow');
     expect(headings.at(-1)).toBe('Development');
   });
 
-  it("shows examples/workflows/gate-pull-requests.yml (checked with the other workflows) as its workflow", () => {
+  it('shows examples/workflows/gate-pull-requests.yml (checked with the other workflows) as its workflow', () => {
     const file = read('examples/workflows/gate-pull-requests.yml');
     const block = /## Use it in a workflow\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBe(`${file.slice(file.indexOf('\n') + 1).trimEnd()}\n`);
@@ -119,7 +147,10 @@ describe('docs/cli.md', () => {
   it("shows every command's --help as dist/cli.js prints it ('npm run docs' copies them)", () => {
     const page = read('docs/cli.md');
     const texts = new Map(HELP_COMMANDS.map((c) => [c, helpText(join(ROOT, 'dist', 'cli.js'), c)]));
-    expect(withHelpTexts(page, (c) => texts.get(c)!), "docs/cli.md differs from dist/cli.js's help: run 'npm run docs'").toBe(page);
+    expect(
+      withHelpTexts(page, (c) => texts.get(c)!),
+      "docs/cli.md differs from dist/cli.js's help: run 'npm run docs'",
+    ).toBe(page);
     expect(texts.get('check')).toMatch(/^Usage: ascend-memory-gate check --baseline FILE INPUTS \[options\]\n/);
     for (const c of HELP_COMMANDS) expect(page).toContain(texts.get(c)!.trimEnd());
   });

@@ -36,7 +36,9 @@ describe('rows out of file order', () => {
       `4,MALLOC,PTA,N/A,${T(400)},7,7,0,0x20,"{size:512}",,`,
       `5,MSTX,Range_end,"Range end from id 1",${T(500)},7,7,0,N/A,,,`,
     ]);
-    expect(snapshot.sections.unfreed).toEqual({ 'dev0/PTA/PTA': { bytes: 512, blocks: 1, largest: 512, ids: '4', sizes: '512' } });
+    expect(snapshot.sections.unfreed).toEqual({
+      'dev0/PTA/PTA': { bytes: 512, blocks: 1, largest: 512, ids: '4', sizes: '512' },
+    });
     expect(snapshot.sections.steps).toEqual({
       'dev0/PTA/step1/peak': { bytes: MiB, step: 1 },
       'dev0/PTA/step1/end': { bytes: 512, step: 1 },
@@ -54,8 +56,13 @@ describe('rows out of file order', () => {
   });
 
   it('an op END with no START before it in time is named in a warning, not dropped in silence', async () => {
-    const { err } = await parse([`1,OP_LAUNCH,ATEN_END,aten.mm,${T(100)},7,7,0,N/A,,,`, `2,MALLOC,PTA,N/A,${T(300)},7,7,0,0x10,"{size:4096}",,`]);
-    expect(err).toBe('warning: dump:2: an op end of aten.mm with no start of it earlier in time on its thread (skipped)\n');
+    const { err } = await parse([
+      `1,OP_LAUNCH,ATEN_END,aten.mm,${T(100)},7,7,0,N/A,,,`,
+      `2,MALLOC,PTA,N/A,${T(300)},7,7,0,0x10,"{size:4096}",,`,
+    ]);
+    expect(err).toBe(
+      'warning: dump:2: an op end of aten.mm with no start of it earlier in time on its thread (skipped)\n',
+    );
   });
 });
 
@@ -78,7 +85,10 @@ function shuffledKeepingTies(lines: string[], seed: number): string[] {
     const sorted = members.map((i) => keys[i] as number).sort((x, y) => x - y);
     members.forEach((i, k) => (keys[i] = sorted[k] as number));
   }
-  return lines.map((l, i) => [keys[i] as number, l] as const).sort((x, y) => x[0] - y[0]).map(([, l]) => l);
+  return lines
+    .map((l, i) => [keys[i] as number, l] as const)
+    .sort((x, y) => x[0] - y[0])
+    .map(([, l]) => l);
 }
 
 describe('any row order gives the same figures', () => {
@@ -89,12 +99,20 @@ describe('any row order gives the same figures', () => {
   };
   const inFileOrder = figuresOf(memscopeDumpText({ steps: 8, opsPerStep: 30, leakFromStep: 2, owners: true }));
 
-  it.each([1, 2, 3, 4, 5])('shuffle %i of a generated dump (8 steps, a leak, owners) gives the file order\'s figures', (seed) => {
-    expect(figuresOf(`${[MEMSCOPE_HEADER, ...shuffledKeepingTies(lines, seed)].join('\n')}\n`)).toEqual(inFileOrder);
-  });
+  it.each([1, 2, 3, 4, 5])(
+    "shuffle %i of a generated dump (8 steps, a leak, owners) gives the file order's figures",
+    (seed) => {
+      expect(figuresOf(`${[MEMSCOPE_HEADER, ...shuffledKeepingTies(lines, seed)].join('\n')}\n`)).toEqual(inFileOrder);
+    },
+  );
 
   it('rows in exact time order give them too', () => {
-    const sorted = [...lines].map((l, i) => [l, i] as const).sort((x, y) => (BigInt(x[0].split(',')[4] as string) < BigInt(y[0].split(',')[4] as string) ? -1 : 1) || x[1] - y[1]).map(([l]) => l);
+    const sorted = [...lines]
+      .map((l, i) => [l, i] as const)
+      .sort(
+        (x, y) => (BigInt(x[0].split(',')[4] as string) < BigInt(y[0].split(',')[4] as string) ? -1 : 1) || x[1] - y[1],
+      )
+      .map(([l]) => l);
     expect(figuresOf(`${[MEMSCOPE_HEADER, ...sorted].join('\n')}\n`)).toEqual(inFileOrder);
   });
 

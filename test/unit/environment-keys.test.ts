@@ -19,7 +19,12 @@ async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out:
   const before = process.cwd();
   process.chdir(cwd);
   try {
-    const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), width: () => 200, color: () => false });
+    const code = await runCli(argv, {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      width: () => 200,
+      color: () => false,
+    });
     return { code, out, err };
   } finally {
     process.chdir(before);
@@ -55,20 +60,69 @@ describe('--env keys that objects inherit', () => {
     const dir = join(tmp, 'check');
     mkdirSync(join(dir, 'plog'), { recursive: true });
     writeFileSync(join(dir, 'plog', 'plog-1.log'), RECORD);
-    const made = await cli(dir, 'baseline', '--out', 'baseline.json', '--plog', 'plog', '--env', 'constructor=a', '__proto__=x', 'toString=t');
+    const made = await cli(
+      dir,
+      'baseline',
+      '--out',
+      'baseline.json',
+      '--plog',
+      'plog',
+      '--env',
+      'constructor=a',
+      '__proto__=x',
+      'toString=t',
+    );
     expect(made.code, made.err).toBe(0);
-    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { meta: { nodes: Record<string, { environment: Record<string, string> }> } };
-    expect(Object.entries(Object.values(written.meta.nodes)[0]!.environment)).toEqual([['__proto__', 'x'], ['constructor', 'a'], ['toString', 't']]);
+    const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as {
+      meta: { nodes: Record<string, { environment: Record<string, string> }> };
+    };
+    expect(Object.entries(Object.values(written.meta.nodes)[0]!.environment)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'a'],
+      ['toString', 't'],
+    ]);
 
-    const checked = await cli(dir, 'check', '--baseline', 'baseline.json', '--plog', 'plog', '--env', 'constructor=b', '__proto__=y', 'toString=t');
+    const checked = await cli(
+      dir,
+      'check',
+      '--baseline',
+      'baseline.json',
+      '--plog',
+      'plog',
+      '--env',
+      'constructor=b',
+      '__proto__=y',
+      'toString=t',
+    );
     expect(checked.err).toBe('');
     expect(checked.code).toBe(0);
-    expect(checked.out.split('\n').slice(2, 5)).toEqual(['WARN: Environment changed since the baseline', '  __proto__: x -> y', '  constructor: a -> b']);
+    expect(checked.out.split('\n').slice(2, 5)).toEqual([
+      'WARN: Environment changed since the baseline',
+      '  __proto__: x -> y',
+      '  constructor: a -> b',
+    ]);
 
-    const snap = await cli(dir, 'snapshot', '--out', 'n.memory-snapshot.json', '--plog', 'plog', '--node', 'n', '--env', 'constructor=c', '__proto__=z');
+    const snap = await cli(
+      dir,
+      'snapshot',
+      '--out',
+      'n.memory-snapshot.json',
+      '--plog',
+      'plog',
+      '--node',
+      'n',
+      '--env',
+      'constructor=c',
+      '__proto__=z',
+    );
     expect(snap.code, snap.err).toBe(0);
     const fromSnapshot = await cli(dir, 'check', '--baseline', 'baseline.json', '--snapshot', 'n.memory-snapshot.json');
     expect(fromSnapshot.err).toBe('');
-    expect(fromSnapshot.out.split('\n').slice(2, 6)).toEqual(['WARN: Environment changed since the baseline', '  __proto__: x -> z', '  constructor: a -> c', '  toString: t -> (unset)']);
+    expect(fromSnapshot.out.split('\n').slice(2, 6)).toEqual([
+      'WARN: Environment changed since the baseline',
+      '  __proto__: x -> z',
+      '  constructor: a -> c',
+      '  toString: t -> (unset)',
+    ]);
   });
 });

@@ -2,7 +2,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectEnvironment, parseEnvironmentPairs, parseNpuSmi, parseVersionFile, withThisNode } from '../../src/sources/node-environment.js';
+import {
+  collectEnvironment,
+  parseEnvironmentPairs,
+  parseNpuSmi,
+  parseVersionFile,
+  withThisNode,
+} from '../../src/sources/node-environment.js';
 import { SnapshotBuilder } from '../../src/model/snapshot.js';
 import { applyEnvironment, compareEnvironments, type RunEnvironment } from '../../src/gate/environment.js';
 import type { Entry, GateReport } from '../../src/gate/types.js';
@@ -51,9 +57,13 @@ const NPU_SMI = [
 describe('reading versions', () => {
   it('version.info, install.info and version.cfg (the release after the colon, the toolkit line first)', () => {
     expect(parseVersionFile('Version=24.1.rc2\n')).toBe('24.1.rc2');
-    expect(parseVersionFile('package_name=Ascend-cann-toolkit\nversion=8.0.RC3\ninnerversion=V100R001C19\n')).toBe('8.0.RC3');
+    expect(parseVersionFile('package_name=Ascend-cann-toolkit\nversion=8.0.RC3\ninnerversion=V100R001C19\n')).toBe(
+      '8.0.RC3',
+    );
     expect(
-      parseVersionFile('# version: 1.0\nruntime_running_version=[7.0.0.5.242:7.0.RC1]\ntoolkit_running_version=[8.3.0.1.200:8.3.RC1]\n'),
+      parseVersionFile(
+        '# version: 1.0\nruntime_running_version=[7.0.0.5.242:7.0.RC1]\ntoolkit_running_version=[8.3.0.1.200:8.3.RC1]\n',
+      ),
     ).toBe('8.3.RC1');
     expect(parseVersionFile('# version: 1.0\nruntime_running_version=[7.0.0.5.242:7.0.RC1]\n')).toBe('7.0.RC1');
     expect(parseVersionFile('nothing here\n')).toBeNull();
@@ -65,7 +75,12 @@ describe('reading versions', () => {
   });
 
   it('--env pairs: the value may hold = and commas; a pair without = names itself', () => {
-    expect(parseEnvironmentPairs(['cann=9.0.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6'], '--env')).toEqual({
+    expect(
+      parseEnvironmentPairs(
+        ['cann=9.0.RC1', 'PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,garbage_collection_threshold:0.6'],
+        '--env',
+      ),
+    ).toEqual({
       cann: '9.0.RC1',
       PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True,garbage_collection_threshold:0.6',
     });
@@ -111,14 +126,26 @@ describe('collecting on a node', () => {
   });
 
   it('ASCEND_HOME_PATH wins over the default roots; the driver is found two levels up', async () => {
-    const root = tree({ ...install, 'other/ascend-toolkit/9.0/version.info': 'Version=9.0.RC1\n', 'other/driver/version.info': 'Version=25.0.rc1\n' });
-    const found = await collectEnvironment({ env: { ASCEND_HOME_PATH: join(root, 'other/ascend-toolkit/9.0') }, ascendRoots: [join(root, 'Ascend')], probe: false });
+    const root = tree({
+      ...install,
+      'other/ascend-toolkit/9.0/version.info': 'Version=9.0.RC1\n',
+      'other/driver/version.info': 'Version=25.0.rc1\n',
+    });
+    const found = await collectEnvironment({
+      env: { ASCEND_HOME_PATH: join(root, 'other/ascend-toolkit/9.0') },
+      ascendRoots: [join(root, 'Ascend')],
+      probe: false,
+    });
     expect(found.items).toEqual({ cann: '9.0.RC1', driver: '25.0.rc1', firmware: '7.5.0.1.129' });
   });
 
   it('a machine without CANN: nothing found, each miss noted, no error; a hanging npu-smi is cut off by the timeout', async () => {
     const root = tree({ 'bin/npu-smi': '#!/bin/sh\nwhile :; do :; done\n' }, ['bin/npu-smi']);
-    const found = await collectEnvironment({ env: { PATH: join(root, 'bin') }, ascendRoots: [join(root, 'none')], timeoutMs: 200 });
+    const found = await collectEnvironment({
+      env: { PATH: join(root, 'bin') },
+      ascendRoots: [join(root, 'none')],
+      timeoutMs: 200,
+    });
     expect(found.items).toEqual({});
     expect(found.notes).toEqual([
       `CANN toolkit: no version.cfg or version.info under ${join(root, 'none/ascend-toolkit/latest')}, ${join(root, 'none/cann')}`,
@@ -135,10 +162,22 @@ describe('collecting on a node', () => {
     builder.records = 1;
     const snapshot = builder.build();
     expect(await withThisNode(snapshot, { env: {}, collect: false })).toBe(snapshot);
-    const node = await withThisNode(snapshot, { env: { NODE_NAME: 'from-env' }, collect: false, extra: { cann: '9.0.RC1' }, node: 'node-3' });
-    expect(node.meta.nodes).toEqual({ 'node-3': { devices: ['dev3'], files: 2, records: 1, skipped: 0, environment: { cann: '9.0.RC1' } } });
+    const node = await withThisNode(snapshot, {
+      env: { NODE_NAME: 'from-env' },
+      collect: false,
+      extra: { cann: '9.0.RC1' },
+      node: 'node-3',
+    });
+    expect(node.meta.nodes).toEqual({
+      'node-3': { devices: ['dev3'], files: 2, records: 1, skipped: 0, environment: { cann: '9.0.RC1' } },
+    });
     expect(node.sections).toEqual(snapshot.sections);
-    expect(Object.keys((await withThisNode(snapshot, { env: { NODE_NAME: 'from-env' }, collect: false, extra: { a: 'b' } })).meta.nodes ?? {})).toEqual(['from-env']);
+    expect(
+      Object.keys(
+        (await withThisNode(snapshot, { env: { NODE_NAME: 'from-env' }, collect: false, extra: { a: 'b' } })).meta
+          .nodes ?? {},
+      ),
+    ).toEqual(['from-env']);
   });
 });
 
@@ -162,7 +201,16 @@ const regressed: Entry = {
   severity: 'fail',
   rule: null,
 };
-const passing: Entry = { ...regressed, key: 'DEV_MEM/dev0/HCCL', baseline: 1, current: 1, delta: 0, percent: 0, status: 'pass', severity: 'ok' };
+const passing: Entry = {
+  ...regressed,
+  key: 'DEV_MEM/dev0/HCCL',
+  baseline: 1,
+  current: 1,
+  delta: 0,
+  percent: 0,
+  status: 'pass',
+  severity: 'ok',
+};
 const report: GateReport = { result: 'fail', counts: { regressed: 1, pass: 1 }, entries: [regressed, passing] };
 
 describe('comparing environments', () => {
@@ -178,8 +226,17 @@ describe('comparing environments', () => {
   });
 
   it('ignore leaves items out; onChange ignore compares nothing; a side without any environment is not compared', () => {
-    expect(compareEnvironments(BASELINE_ENV, CURRENT_ENV, { onChange: 'fail', ignore: ['PYTORCH_NPU_ALLOC_CONF'] }).changes.map((c) => c.item)).toEqual(['cann']);
-    expect(compareEnvironments(BASELINE_ENV, CURRENT_ENV, { onChange: 'ignore', ignore: [] })).toEqual({ changes: [], splits: [], severity: 'ok' });
+    expect(
+      compareEnvironments(BASELINE_ENV, CURRENT_ENV, {
+        onChange: 'fail',
+        ignore: ['PYTORCH_NPU_ALLOC_CONF'],
+      }).changes.map((c) => c.item),
+    ).toEqual(['cann']);
+    expect(compareEnvironments(BASELINE_ENV, CURRENT_ENV, { onChange: 'ignore', ignore: [] })).toEqual({
+      changes: [],
+      splits: [],
+      severity: 'ok',
+    });
     expect(compareEnvironments(undefined, CURRENT_ENV).changes).toEqual([]);
     expect(compareEnvironments(BASELINE_ENV, undefined).changes).toEqual([]);
   });
@@ -215,7 +272,10 @@ describe('comparing environments', () => {
 
 describe('the report across an environment change', () => {
   it('warn: the verdict is unchanged, the regression says it happened across the change', () => {
-    const out = applyEnvironment({ ...report, result: 'pass', entries: [passing, { ...regressed, severity: 'warn' }] }, compareEnvironments(BASELINE_ENV, CURRENT_ENV));
+    const out = applyEnvironment(
+      { ...report, result: 'pass', entries: [passing, { ...regressed, severity: 'warn' }] },
+      compareEnvironments(BASELINE_ENV, CURRENT_ENV),
+    );
     expect(out.result).toBe('pass');
     expect(out.entries[0]!.note).toBeUndefined();
     expect(out.entries[1]!.note).toBe(
@@ -225,7 +285,10 @@ describe('the report across an environment change', () => {
 
   it('fail: a run whose keys all pass fails, and the verdict line says why', () => {
     const clean: GateReport = { result: 'pass', counts: { pass: 1 }, entries: [passing] };
-    const out = applyEnvironment(clean, compareEnvironments(BASELINE_ENV, CURRENT_ENV, { onChange: 'fail', ignore: [] }));
+    const out = applyEnvironment(
+      clean,
+      compareEnvironments(BASELINE_ENV, CURRENT_ENV, { onChange: 'fail', ignore: [] }),
+    );
     expect(out.result).toBe('fail');
     expect(renderMarkdown(out).split('\n').slice(0, 8)).toEqual([
       '### ❌ Memory gate failed: environment changed since the baseline',
@@ -252,11 +315,21 @@ describe('the report across an environment change', () => {
     const back = parseReportJson(renderJsonReport(out), 'report.json');
     expect(back.environment).toEqual({
       changes: [],
-      splits: [{ item: 'cann', values: [{ value: '8.3.RC1', nodes: ['m'] }, { value: '<script>x</script>', nodes: ['<b>n</b>'] }] }],
+      splits: [
+        {
+          item: 'cann',
+          values: [
+            { value: '8.3.RC1', nodes: ['m'] },
+            { value: '<script>x</script>', nodes: ['<b>n</b>'] },
+          ],
+        },
+      ],
       severity: 'warn',
     });
     const html = renderHtml(back);
-    expect(html).toContain('<td><code>&lt;script&gt;x&lt;/script&gt;</code></td><td><code>&lt;b&gt;n&lt;/b&gt; (1)</code></td>');
+    expect(html).toContain(
+      '<td><code>&lt;script&gt;x&lt;/script&gt;</code></td><td><code>&lt;b&gt;n&lt;/b&gt; (1)</code></td>',
+    );
     expect(html).not.toContain('<script>x');
   });
 });

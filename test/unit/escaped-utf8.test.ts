@@ -11,7 +11,7 @@ import { SnapshotBuilder } from '../../src/model/snapshot.js';
 /** The inverse of visibleName ∘ decodeEscaped, written from the documented rule: `\xHH` a byte, `\\` a backslash, other `\` itself. */
 function bytesOf(visible: string): Buffer {
   const parts: Buffer[] = [];
-  for (let i = 0; i < visible.length; ) {
+  for (let i = 0; i < visible.length;) {
     if (visible[i] === '\\' && visible[i + 1] === '\\') {
       parts.push(Buffer.from('\\'));
       i += 2;
@@ -28,7 +28,8 @@ function bytesOf(visible: string): Buffer {
   return Buffer.concat(parts);
 }
 
-const HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+const HEADER =
+  ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
 const tmp = mkdtempSync(join(tmpdir(), 'escaped-utf8-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -44,19 +45,40 @@ describe('decodeEscaped and visibleName', () => {
     const b = visibleName(decodeEscaped(Buffer.from([0x6d, 0x6d, 0xfe])));
     expect([a, b]).toEqual(['mm\\xFF', 'mm\\xFE']);
     // Overlong, surrogate, beyond U+10FFFF and cut sequences: byte by byte.
-    expect(visibleName(decodeEscaped(Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0xe4, 0xb8])))).toBe(
-      '\\xC0\\xAF\\xED\\xA0\\x80\\xF4\\x90\\x80\\x80\\xE4\\xB8',
-    );
+    expect(
+      visibleName(decodeEscaped(Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0xe4, 0xb8]))),
+    ).toBe('\\xC0\\xAF\\xED\\xA0\\x80\\xF4\\x90\\x80\\x80\\xE4\\xB8');
   });
 
   it('double a real backslash only where it would read as an escape', () => {
     expect(visibleName(decodeEscaped(Buffer.from('a\\x41\xff', 'latin1')))).toBe('a\\\\x41\\xFF');
     expect(visibleName(decodeEscaped(Buffer.concat([Buffer.from('\\'), Buffer.from([0xff])])))).toBe('\\\\\\xFF');
-    expect(visibleName(decodeEscaped(Buffer.concat([Buffer.from('a\\b\\'), Buffer.from([0x80])])))).toBe('a\\b\\\\\\x80');
+    expect(visibleName(decodeEscaped(Buffer.concat([Buffer.from('a\\b\\'), Buffer.from([0x80])])))).toBe(
+      'a\\b\\\\\\x80',
+    );
   });
 
   it('give distinct names for distinct byte strings: the visible name reads back to the exact bytes', () => {
-    const unit = fc.constantFrom(0x5c, 0x78, 0x41, 0x46, 0x30, 0x61, 0xff, 0x80, 0xc3, 0xa9, 0xe4, 0xb8, 0xad, 0xf0, 0x9d, 0x94, 0xb8, 0xed);
+    const unit = fc.constantFrom(
+      0x5c,
+      0x78,
+      0x41,
+      0x46,
+      0x30,
+      0x61,
+      0xff,
+      0x80,
+      0xc3,
+      0xa9,
+      0xe4,
+      0xb8,
+      0xad,
+      0xf0,
+      0x9d,
+      0x94,
+      0xb8,
+      0xed,
+    );
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 16 }), (bytes) => {
         const buf = Buffer.from(bytes);

@@ -18,7 +18,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), width: () => 200, color: () => false });
+  const code = await runCli(argv, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    width: () => 200,
+    color: () => false,
+  });
   return { code, out, err };
 }
 
@@ -29,7 +34,8 @@ function file(name: string, text: string): string {
   return path;
 }
 
-const malloc = (id: number, ts: number, ptr: string, size: string): string => `${id},MALLOC,PTA,N/A,1764753084425${String(ts).padStart(6, '0')},7,7,0,${ptr},"{addr:${ptr},size:${size}}",,`;
+const malloc = (id: number, ts: number, ptr: string, size: string): string =>
+  `${id},MALLOC,PTA,N/A,1764753084425${String(ts).padStart(6, '0')},7,7,0,${ptr},"{addr:${ptr},size:${size}}",,`;
 const dump = (...rows: string[]): string => `${[MEMSCOPE_HEADER, ...rows].join('\n')}\n`;
 
 describe('the shared exact-integer path', () => {
@@ -53,7 +59,14 @@ describe('the shared exact-integer path', () => {
 
 describe('msMemScope dumps', () => {
   it('skips a MALLOC of 2^53 + 1 or 2^64 - 1 bytes with a warning naming file:line (was rounded, or a non-integer)', async () => {
-    const path = file('memscope_dump_big.csv', dump(malloc(1, 100, '0x10', '9007199254740993'), malloc(2, 200, '0x20', '18446744073709551615'), malloc(3, 300, '0x30', '512')));
+    const path = file(
+      'memscope_dump_big.csv',
+      dump(
+        malloc(1, 100, '0x10', '9007199254740993'),
+        malloc(2, 200, '0x20', '18446744073709551615'),
+        malloc(3, 300, '0x30', '512'),
+      ),
+    );
     const r = await cli('parse', '--dump', path, '--json');
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe(
@@ -70,13 +83,16 @@ describe('msMemScope dumps', () => {
     const out = join(dir, 'never.json');
     const r = await cli('baseline', '--out', out, '--dump', path);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^error: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: .*would pass 2\\^53 - 1 bytes`));
+    expect(r.err).toMatch(
+      new RegExp(`^error: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: .*would pass 2\\^53 - 1 bytes`),
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
 
 describe('profiler CSVs', () => {
-  const OPERATOR = 'Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type';
+  const OPERATOR =
+    'Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type';
   const row = (name: string, kb: string): string => `${name},${kb},1736405443756384.100\t,,,,,1.0,2.0,1.0,,,,1,NPU:0`;
 
   it('an operator_memory total above 2^53 - 1 is an error naming the line, and no baseline is written (was kept, and refused by the next check)', async () => {
@@ -86,13 +102,18 @@ describe('profiler CSVs', () => {
     const out = join(dir, 'profiler-baseline.json');
     const r = await cli('baseline', '--out', out, '--profiler', path);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`error: ${path}:3: the total of aten::empty would pass 2^53 - 1 bytes: no exact figure (is the file damaged?)\n`);
+    expect(r.err).toBe(
+      `error: ${path}:3: the total of aten::empty would pass 2^53 - 1 bytes: no exact figure (is the file damaged?)\n`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });
 
 describe('one validation before any baseline is written', () => {
-  const invalid: Baseline = { version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 2 ** 53, current: 0, allocs: null, frees: null } } } };
+  const invalid: Baseline = {
+    version: 2,
+    sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 2 ** 53, current: 0, allocs: null, frees: null } } },
+  };
 
   it('serializeBaseline refuses a baseline check would refuse, naming the field', () => {
     expect(thrown(() => serializeBaseline(invalid)).message).toBe(

@@ -38,7 +38,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 describe('inputs', () => {
-  it("an empty path (what --plog \"$UNSET\" gives) is a usage error, not 'everything here'", async () => {
+  it('an empty path (what --plog "$UNSET" gives) is a usage error, not \'everything here\'', async () => {
     expect(await cli('parse', '--plog', '')).toEqual({
       code: 2,
       out: '',
@@ -60,7 +60,16 @@ describe('inputs', () => {
     const dir = folder({ 'plog-1.log': `${RECORD('APP', 100)}\n` });
     symlinkSync(join(dir, 'plog-1.log'), join(dir, 'soft.log'));
     linkSync(join(dir, 'plog-1.log'), join(dir, 'hard.log'));
-    const once = await cli('parse', '--plog', join(dir, 'plog-1.log'), '--plog', join(dir, 'soft.log'), '--plog', join(dir, 'plog-1.log'), '--json');
+    const once = await cli(
+      'parse',
+      '--plog',
+      join(dir, 'plog-1.log'),
+      '--plog',
+      join(dir, 'soft.log'),
+      '--plog',
+      join(dir, 'plog-1.log'),
+      '--json',
+    );
     expect(once.code, once.err).toBe(0);
     expect((JSON.parse(once.out) as { meta: { files: number } }).meta.files).toBe(1);
     const all = await cli('parse', '--plog', dir, '--json');
@@ -82,7 +91,9 @@ describe('inputs', () => {
   });
 
   it('a device given by name is refused', async () => {
-    expect((await cli('parse', '--plog', '/dev/null')).err).toBe("error: --plog '/dev/null' is a device, not a regular file\n");
+    expect((await cli('parse', '--plog', '/dev/null')).err).toBe(
+      "error: --plog '/dev/null' is a device, not a regular file\n",
+    );
   });
 
   it.skipIf(process.getuid?.() === 0)('an unreadable file (EACCES) is one line naming it', async () => {
@@ -93,14 +104,21 @@ describe('inputs', () => {
     );
   });
 
-  it.skipIf(process.platform !== 'linux')('a file that fails to read (EIO: /proc/self/mem) is one line naming it', async () => {
-    const r = await cli('parse', '--plog', '/proc/self/mem');
-    expect(r.code).toBe(2);
-    expect(r.err).toBe('error: /proc/self/mem: cannot read it: input/output error (a failing disk or network mount?) (EIO)\n');
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a file that fails to read (EIO: /proc/self/mem) is one line naming it',
+    async () => {
+      const r = await cli('parse', '--plog', '/proc/self/mem');
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        'error: /proc/self/mem: cannot read it: input/output error (a failing disk or network mount?) (EIO)\n',
+      );
+    },
+  );
 
   it('control characters in a malformed record and a file name are shown visibly on stderr', async () => {
-    const dir = folder({ 'title\u001b]0;pwned\u0007.log': `${RECORD('APP', 100)}\n${RECORD('AP\u001b[2JP', 5).slice(0, 200)}` });
+    const dir = folder({
+      'title\u001b]0;pwned\u0007.log': `${RECORD('APP', 100)}\n${RECORD('AP\u001b[2JP', 5).slice(0, 200)}`,
+    });
     const r = await cli('parse', '--plog', dir);
     expect(r.code, r.err).toBe(0);
     expect(r.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
@@ -115,7 +133,9 @@ describe('outputs and JSON', () => {
     const dir = run();
     writeFileSync(join(dir, 'taken'), '');
     const out = join(dir, 'taken', 'snapshot.json');
-    expect((await cli('parse', '--plog', dir, '--json', '--out', out)).err).toBe(`error: ${join(dir, 'taken')}: cannot mkdir it: a file is in the way (a folder was needed there) (EEXIST)\n`);
+    expect((await cli('parse', '--plog', dir, '--json', '--out', out)).err).toBe(
+      `error: ${join(dir, 'taken')}: cannot mkdir it: a file is in the way (a folder was needed there) (EEXIST)\n`,
+    );
     const created = join(dir, 'missing', 'snapshot.json');
     expect((await cli('parse', '--plog', dir, '--json', '--out', created)).err).toBe('');
     expect(existsSync(created)).toBe(true);
@@ -132,8 +152,14 @@ describe('outputs and JSON', () => {
   it('a config with a duplicated key names file, line:column and pointer', async () => {
     const dir = run();
     writeFileSync(join(dir, 'baseline.json'), '{"version": 2, "sections": {}}');
-    writeFileSync(join(dir, 'gate.json'), '{\n  "modules": {"tolerance": {"percent": 5}},\n  "modules": {"tolerance": {"percent": 500}}\n}\n');
-    expect((await cli('check', '--plog', dir, '--baseline', join(dir, 'baseline.json'), '--config', join(dir, 'gate.json'))).err).toBe(
+    writeFileSync(
+      join(dir, 'gate.json'),
+      '{\n  "modules": {"tolerance": {"percent": 5}},\n  "modules": {"tolerance": {"percent": 500}}\n}\n',
+    );
+    expect(
+      (await cli('check', '--plog', dir, '--baseline', join(dir, 'baseline.json'), '--config', join(dir, 'gate.json')))
+        .err,
+    ).toBe(
       `error: ${join(dir, 'gate.json')}:3:3: duplicate key "modules" at /modules (first at 2:3): JSON keeps only the last one, so keep one of them (a merge conflict resolved by keeping both halves?)\n`,
     );
   });
@@ -143,7 +169,9 @@ describe('one error path', () => {
   it('an unexpected error is one line, with its stack only when asked for', () => {
     const error = new TypeError('x is not a function');
     expect(failureText(error, false)).toBe('internal error: x is not a function');
-    expect(failureText(error, true)).toMatch(/^internal error: x is not a function\nTypeError: x is not a function\n {4}at /);
+    expect(failureText(error, true)).toMatch(
+      /^internal error: x is not a function\nTypeError: x is not a function\n {4}at /,
+    );
     expect(failureText(new Error('bad \u001b[2J name'), false)).toBe('internal error: bad ␛[2J name');
   });
 

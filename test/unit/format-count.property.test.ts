@@ -14,7 +14,24 @@ describe('formatCount', () => {
   });
 
   it('at the group edges, and for what is no safe integer', () => {
-    for (const n of [0, -0, 1, 999, 1000, -1000, 999_999, 1_000_000, 4096, 161_440, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 2 ** 60, Number.NaN, Infinity]) {
+    for (const n of [
+      0,
+      -0,
+      1,
+      999,
+      1000,
+      -1000,
+      999_999,
+      1_000_000,
+      4096,
+      161_440,
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      1.5,
+      2 ** 60,
+      Number.NaN,
+      Infinity,
+    ]) {
       expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
     }
     expect(formatCount(161_440)).toBe('161,440');

@@ -13,7 +13,8 @@ afterAll(() => {
 });
 
 const ID = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' };
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...ID } }).trim();
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...ID } }).trim();
 
 /** A bare remote with a main branch, and `n` clones of it. */
 function remoteWithClones(n: number): { bare: string; clones: string[] } {
@@ -35,7 +36,12 @@ function remoteWithClones(n: number): { bare: string; clones: string[] } {
   return { bare, clones };
 }
 
-const file = (cwd: string): BranchFile => ({ cwd, remote: 'origin', branch: 'memory-gate-history', path: 'default.history.jsonl' });
+const file = (cwd: string): BranchFile => ({
+  cwd,
+  remote: 'origin',
+  branch: 'memory-gate-history',
+  path: 'default.history.jsonl',
+});
 
 describe('the history branch through git', () => {
   it('reads nothing before the first write, then creates the branch with one commit holding only the file', async () => {
@@ -65,12 +71,23 @@ describe('the history branch through git', () => {
           pushedB = true;
           execFileSync('git', ['fetch', '-q', 'origin', 'memory-gate-history'], { cwd: b });
           const bText = execFileSync('git', ['show', 'FETCH_HEAD:default.history.jsonl'], { cwd: b, encoding: 'utf8' });
-          const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: b, input: `${bText}point B\n`, encoding: 'utf8' }).trim();
+          const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+            cwd: b,
+            input: `${bText}point B\n`,
+            encoding: 'utf8',
+          }).trim();
           const env = { ...process.env, ...ID, GIT_INDEX_FILE: join(b, '.git', 'tmp-index') };
           execFileSync('git', ['read-tree', 'FETCH_HEAD'], { cwd: b, env });
-          execFileSync('git', ['update-index', '--add', '--cacheinfo', `100644,${blob},default.history.jsonl`], { cwd: b, env });
+          execFileSync('git', ['update-index', '--add', '--cacheinfo', `100644,${blob},default.history.jsonl`], {
+            cwd: b,
+            env,
+          });
           const tree = execFileSync('git', ['write-tree'], { cwd: b, env, encoding: 'utf8' }).trim();
-          const commit = execFileSync('git', ['commit-tree', tree, '-p', 'FETCH_HEAD', '-m', 'B'], { cwd: b, env, encoding: 'utf8' }).trim();
+          const commit = execFileSync('git', ['commit-tree', tree, '-p', 'FETCH_HEAD', '-m', 'B'], {
+            cwd: b,
+            env,
+            encoding: 'utf8',
+          }).trim();
           execFileSync('git', ['push', '-q', 'origin', `${commit}:refs/heads/memory-gate-history`], { cwd: b });
         }
         return `${text ?? ''}point D\n`;
@@ -79,7 +96,9 @@ describe('the history branch through git', () => {
       async () => {},
     );
     expect(contested.attempts).toBe(2);
-    expect(git(bare, 'show', 'memory-gate-history:default.history.jsonl')).toBe(['point 1', 'point B', 'point D'].join('\n'));
+    expect(git(bare, 'show', 'memory-gate-history:default.history.jsonl')).toBe(
+      ['point 1', 'point B', 'point D'].join('\n'),
+    );
     expect(git(bare, 'log', '--format=%s', 'memory-gate-history')).toBe(['D', 'B', 'one'].join('\n'));
   });
 
@@ -87,9 +106,13 @@ describe('the history branch through git', () => {
     const { clones } = remoteWithClones(1);
     const clone = clones[0]!;
     git(clone, 'remote', 'add', 'locked', 'https://user:tok-SECRET@127.0.0.1:1/none.git');
-    const error = await writeBranchFile({ ...file(clone), remote: 'locked' }, () => 'x\n', 'x').catch((e: unknown) => e as Error);
+    const error = await writeBranchFile({ ...file(clone), remote: 'locked' }, () => 'x\n', 'x').catch(
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^git cannot fetch branch memory-gate-history from locked: .*; check the remote and the job's credentials$/);
+    expect((error as Error).message).toMatch(
+      /^git cannot fetch branch memory-gate-history from locked: .*; check the remote and the job's credentials$/,
+    );
     expect((error as Error).message).not.toContain('tok-SECRET');
   });
 });

@@ -20,7 +20,8 @@ function verdicts(text: string): Record<string, ReturnType<typeof assessGrowth>>
   const into = new CollectingTarget();
   parseProfilerText('rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv', text, into);
   const out: Record<string, ReturnType<typeof assessGrowth>> = {};
-  for (const section of Object.values(into.series)) for (const [key, series] of Object.entries(section)) out[key] = assessGrowth(series);
+  for (const section of Object.values(into.series))
+    for (const [key, series] of Object.entries(section)) out[key] = assessGrowth(series);
   return out;
 }
 
@@ -43,7 +44,9 @@ describe('time axis, from generated memory_record.csv files', () => {
     expect(g?.rise).toBeLessThan(82 * 80 * MiB);
     // Tolerance: the larger of 5% of the peak (10,320 MB × 5% = 516 MB) and 64 MiB.
     expect(g?.limit).toBe(Math.round(10320 * MiB * 0.05));
-    expect(g?.note).toMatch(/^▁[▁-█]+█ 3\.9 GiB → 10\.1 GiB after warm-up \(\d+ windows\), Theil–Sen \+281\.\d GiB\/h: rises 6\.\d GiB across the run after warm-up, over the 516\.0 MiB tolerated$/);
+    expect(g?.note).toMatch(
+      /^▁[▁-█]+█ 3\.9 GiB → 10\.1 GiB after warm-up \(\d+ windows\), Theil–Sen \+281\.\d GiB\/h: rises 6\.\d GiB across the run after warm-up, over the 516\.0 MiB tolerated$/,
+    );
     // Flat keys are assessed and pass.
     expect(v['dev0/PTA/reserved']).toMatchObject({ growing: false, rise: 0 });
     expect(v['dev0/APP/reserved']).toMatchObject({ growing: false, rise: 0 });
@@ -62,7 +65,9 @@ describe('time axis, from generated memory_record.csv files', () => {
     // Each 10-window step climbs 1000 → 1900 MB and frees back to 1000 MB.
     const v = verdicts(memoryRecord(100, (w) => 1000 + (w % 10) * 100));
     expect(growingKeys(v)).toEqual([]);
-    expect(v['dev0/PTA/allocated']?.note).toMatch(/rises and falls within one band \(its troughs do not rise\): not growth$/);
+    expect(v['dev0/PTA/allocated']?.note).toMatch(
+      /rises and falls within one band \(its troughs do not rise\): not growth$/,
+    );
   });
 
   it('skips windows without samples instead of reading them as zero', () => {
@@ -83,13 +88,22 @@ describe('time axis, from generated memory_record.csv files', () => {
   });
 
   it('says nothing about a series with fewer windows after warm-up than minWindows', () => {
-    const series: Series = { axis: 'time', width: 1, points: [[0, 1], [10, 2], [20, 3]] };
+    const series: Series = {
+      axis: 'time',
+      width: 1,
+      points: [
+        [0, 1],
+        [10, 2],
+        [20, 3],
+      ],
+    };
     expect(assessGrowth(series)).toBeNull();
   });
 });
 
 describe('time axis, real corpus files', () => {
-  const fixture = (rel: string): string => readFileSync(fileURLToPath(new URL(`../fixtures/torch_npu/${rel}`, import.meta.url)), 'latin1');
+  const fixture = (rel: string): string =>
+    readFileSync(fileURLToPath(new URL(`../fixtures/torch_npu/${rel}`, import.meta.url)), 'latin1');
 
   it('finds no growth in level0-2025-01: PTA allocated climbs to 1,188 MB in one step and frees back to ~954 MB', () => {
     const v = verdicts(fixture('level0-2025-01/rank0_ascend_pt/memory_record.csv'));
@@ -115,8 +129,17 @@ describe('step axis', () => {
     // Step 0 is warm-up (weights, optimizer state); steps 1–5 each hold 4 MiB more.
     const g = assessGrowth(steps([100 * MiB, 2000 * MiB, 2004 * MiB, 2008 * MiB, 2012 * MiB, 2016 * MiB]));
     // Rise over steps 1–5: 4 × 4 MiB = 16 MiB, held against 4 steps × 1 MiB.
-    expect(g).toMatchObject({ growing: true, slope: 4 * MiB, rise: 16 * MiB, limit: 4 * MiB, from: [1, 2000 * MiB], to: [5, 2016 * MiB] });
-    expect(g?.note).toBe('▁▃▅▆█ 2.0 GiB → 2.0 GiB over steps 1–5, Theil–Sen +4.0 MiB/step: at least 1.0 MiB more every step');
+    expect(g).toMatchObject({
+      growing: true,
+      slope: 4 * MiB,
+      rise: 16 * MiB,
+      limit: 4 * MiB,
+      from: [1, 2000 * MiB],
+      to: [5, 2016 * MiB],
+    });
+    expect(g?.note).toBe(
+      '▁▃▅▆█ 2.0 GiB → 2.0 GiB over steps 1–5, Theil–Sen +4.0 MiB/step: at least 1.0 MiB more every step',
+    );
   });
 
   it('catches the same leak in decimal megabytes (4,000,000 bytes = 3.8 MiB per step)', () => {
@@ -125,15 +148,25 @@ describe('step axis', () => {
   });
 
   it('does not flag half a MiB per step, a flat run after a big first step, or a rise that stopped', () => {
-    expect(assessGrowth(steps([0, 1000 * MiB, 1000.5 * MiB, 1001 * MiB, 1001.5 * MiB, 1002 * MiB]))?.growing).toBe(false);
-    expect(assessGrowth(steps([0, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB]))).toMatchObject({ growing: false, slope: 0 });
-    const stopped = assessGrowth(steps([0, 1000 * MiB, 1100 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB]));
+    expect(assessGrowth(steps([0, 1000 * MiB, 1000.5 * MiB, 1001 * MiB, 1001.5 * MiB, 1002 * MiB]))?.growing).toBe(
+      false,
+    );
+    expect(assessGrowth(steps([0, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB, 3000 * MiB]))).toMatchObject({
+      growing: false,
+      slope: 0,
+    });
+    const stopped = assessGrowth(
+      steps([0, 1000 * MiB, 1100 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB, 1200 * MiB]),
+    );
     expect(stopped?.growing).toBe(false);
     expect(stopped?.note).toMatch(/a step up, not growth$/);
   });
 
   it('takes its threshold from config: 8 MiB per step tolerates the 4 MB leak', () => {
-    const g = assessGrowth(steps([0, 2000 * MiB, 2004 * MiB, 2008 * MiB, 2012 * MiB, 2016 * MiB]), { ...DEFAULT_GROWTH, perStep: 8 * MiB });
+    const g = assessGrowth(steps([0, 2000 * MiB, 2004 * MiB, 2008 * MiB, 2012 * MiB, 2016 * MiB]), {
+      ...DEFAULT_GROWTH,
+      perStep: 8 * MiB,
+    });
     expect(g?.growing).toBe(false);
   });
 });
@@ -141,21 +174,51 @@ describe('step axis', () => {
 describe('helpers', () => {
   it('Theil–Sen ignores one wild point', () => {
     // y = 2x except one outlier: the median of the pairwise slopes stays 2.
-    expect(theilSen([[0, 0], [1, 2], [2, 4], [3, 1000], [4, 8], [5, 10]])).toBe(2);
+    expect(
+      theilSen([
+        [0, 0],
+        [1, 2],
+        [2, 4],
+        [3, 1000],
+        [4, 8],
+        [5, 10],
+      ]),
+    ).toBe(2);
   });
   it('draws a sparkline of at most 16 levels from low to high', () => {
-    expect(sparkline([[0, 0], [1, 7], [2, 14]])).toBe('▁▅█');
-    expect(sparkline([[0, 5], [1, 5]])).toBe('▁▁');
+    expect(
+      sparkline([
+        [0, 0],
+        [1, 7],
+        [2, 14],
+      ]),
+    ).toBe('▁▅█');
+    expect(
+      sparkline([
+        [0, 5],
+        [1, 5],
+      ]),
+    ).toBe('▁▁');
     expect(sparkline(Array.from({ length: 64 }, (_, i) => [i, i] as [number, number]))).toHaveLength(16);
   });
 });
 
 describe('the growing finding in the gate', () => {
   // 100 one-second windows: flat, then +80 MB per window; and a flat series beside it.
-  const rising: Series = { axis: 'time', width: SECOND, points: Array.from({ length: 100 }, (_, w) => [w * SECOND, (w < 20 ? 4000 : 4000 + (w - 20) * 80) * MiB]) };
-  const flat: Series = { axis: 'time', width: SECOND, points: Array.from({ length: 100 }, (_, w) => [w * SECOND, 4000 * MiB]) };
+  const rising: Series = {
+    axis: 'time',
+    width: SECOND,
+    points: Array.from({ length: 100 }, (_, w) => [w * SECOND, (w < 20 ? 4000 : 4000 + (w - 20) * 80) * MiB]),
+  };
+  const flat: Series = {
+    axis: 'time',
+    width: SECOND,
+    points: Array.from({ length: 100 }, (_, w) => [w * SECOND, 4000 * MiB]),
+  };
   const run: GateInput = {
-    sections: { components: { 'dev0/PTA/allocated': { peak: 10320 * MiB }, 'dev0/PTA/reserved': { peak: 4000 * MiB } } },
+    sections: {
+      components: { 'dev0/PTA/allocated': { peak: 10320 * MiB }, 'dev0/PTA/reserved': { peak: 4000 * MiB } },
+    },
     series: { components: { 'dev0/PTA/allocated': rising, 'dev0/PTA/reserved': flat } },
   };
 
@@ -169,7 +232,15 @@ describe('the growing finding in the gate', () => {
     ]);
     const growing = report.entries[1];
     // Slope 80 MB per second; the run after warm-up spans 100 s − 20 s = 80 s: 6,400 MB. Limit: 5% of 10,320 MB.
-    expect(growing).toMatchObject({ kind: 'component', baseline: null, delta: null, unit: 'bytes', rule: null, current: 6400 * MiB, limit: Math.round(10320 * MiB * 0.05) });
+    expect(growing).toMatchObject({
+      kind: 'component',
+      baseline: null,
+      delta: null,
+      unit: 'bytes',
+      rule: null,
+      current: 6400 * MiB,
+      limit: Math.round(10320 * MiB * 0.05),
+    });
     expect(report.result).toBe('pass');
   });
 
@@ -183,9 +254,20 @@ describe('the growing finding in the gate', () => {
   });
 
   it('reads growth from the config, sizes with units, and refuses a warm-up over 90% with the JSON pointer', () => {
-    const config = parseGateConfig({ growth: { warmupPercent: 50, tolerance: { bytes: '1GiB' }, perStep: '512KiB', warmupSteps: 2, minWindows: 3 } }, 'gate.json');
-    expect(config.growth).toEqual({ warmupPercent: 50, tolerance: { bytes: 2 ** 30 }, perStep: 512 * 1024, warmupSteps: 2, minWindows: 3 });
-    expect(thrown(() => parseGateConfig({ growth: { warmupPercent: 95 } }, 'gate.json')).message).toMatch(/^gate\.json: \/growth\/warmupPercent: /);
+    const config = parseGateConfig(
+      { growth: { warmupPercent: 50, tolerance: { bytes: '1GiB' }, perStep: '512KiB', warmupSteps: 2, minWindows: 3 } },
+      'gate.json',
+    );
+    expect(config.growth).toEqual({
+      warmupPercent: 50,
+      tolerance: { bytes: 2 ** 30 },
+      perStep: 512 * 1024,
+      warmupSteps: 2,
+      minWindows: 3,
+    });
+    expect(thrown(() => parseGateConfig({ growth: { warmupPercent: 95 } }, 'gate.json')).message).toMatch(
+      /^gate\.json: \/growth\/warmupPercent: /,
+    );
     // A tolerance of 10 GiB lets the 6.25 GiB rise pass.
     const loose = parseGateConfig({ growth: { tolerance: { bytes: '10GiB' } } }, 'gate.json');
     expect(compareSnapshots(run, run, loose).entries.filter((e) => e.status === 'growing')).toEqual([]);

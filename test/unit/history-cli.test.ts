@@ -26,12 +26,18 @@ function plog(app: number, hccl: number): string {
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), width: () => 80, color: () => false });
+  const code = await runCli(argv, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    width: () => 80,
+    color: () => false,
+  });
   return { code, out, err };
 }
 
 const sha = (n: number): string => n.toString(16).padStart(7, '0').repeat(6).slice(0, 40);
-const time = (n: number): string => `2026-03-${String(1 + Math.floor(n / 24)).padStart(2, '0')}T${String(n % 24).padStart(2, '0')}:00:00Z`;
+const time = (n: number): string =>
+  `2026-03-${String(1 + Math.floor(n / 24)).padStart(2, '0')}T${String(n % 24).padStart(2, '0')}:00:00Z`;
 
 describe('history append, show and check --history', () => {
   const history = join(tmp, 'memory-history.jsonl');
@@ -41,12 +47,31 @@ describe('history append, show and check --history', () => {
     expect((await cli('baseline', '--out', baseline, '--plog', plog(2048 * MiB, 400 * MiB))).code).toBe(0);
     for (let n = 1; n <= 20; n++) {
       const r = await cli(
-        'history', 'append', '--history', history, '--commit', sha(n), '--time', time(n), '--run', String(500 + n),
-        '--baseline', baseline, '--branch', 'main', '--commit-url', 'https://gitlab.example.com/ml/train/-/commit/{sha}',
-        '--plog', plog(2048 * MiB, n <= 10 ? 400 * MiB : 800 * MiB), '--env', `cann=${n <= 10 ? '8.3.RC1' : '9.0.RC1'}`,
+        'history',
+        'append',
+        '--history',
+        history,
+        '--commit',
+        sha(n),
+        '--time',
+        time(n),
+        '--run',
+        String(500 + n),
+        '--baseline',
+        baseline,
+        '--branch',
+        'main',
+        '--commit-url',
+        'https://gitlab.example.com/ml/train/-/commit/{sha}',
+        '--plog',
+        plog(2048 * MiB, n <= 10 ? 400 * MiB : 800 * MiB),
+        '--env',
+        `cann=${n <= 10 ? '8.3.RC1' : '9.0.RC1'}`,
       );
       expect(r, r.err).toMatchObject({ code: 0, err: '' });
-      expect(r.out).toBe(`recorded ${sha(n).slice(0, 7)} in ${history}: point ${n} of at most 200 (${statSync(history).size} bytes)\n`);
+      expect(r.out).toBe(
+        `recorded ${sha(n).slice(0, 7)} in ${history}: point ${n} of at most 200 (${statSync(history).size} bytes)\n`,
+      );
     }
     const shown = await cli('history', 'show', '--history', history);
     expect(shown.code).toBe(0);
@@ -99,10 +124,24 @@ describe('history append, show and check --history', () => {
     writeFileSync(broken, text);
     const startOver = `To start over, delete ${broken} (or clear the CI cache that holds it): the default branch's next 'history append' creates it again`;
     const append = await cli('history', 'append', '--history', broken, '--commit', sha(21), '--plog', plog(1, 1));
-    expect(append).toEqual({ code: 2, out: '', err: `error: ${broken}:5: /run: must be a run id, got 503. ${startOver}\n` });
+    expect(append).toEqual({
+      code: 2,
+      out: '',
+      err: `error: ${broken}:5: /run: must be a run id, got 503. ${startOver}\n`,
+    });
     expect(readFileSync(broken, 'utf8')).toBe(text);
-    const check = await cli('check', '--baseline', baseline, '--plog', plog(2048 * MiB, 800 * MiB), '--history', broken);
-    expect(check.err).toBe(`warning: history not read, so the check has no trends and no noise band: ${broken}:5: /run: must be a run id, got 503. ${startOver}\n`);
+    const check = await cli(
+      'check',
+      '--baseline',
+      baseline,
+      '--plog',
+      plog(2048 * MiB, 800 * MiB),
+      '--history',
+      broken,
+    );
+    expect(check.err).toBe(
+      `warning: history not read, so the check has no trends and no noise band: ${broken}:5: /run: must be a run id, got 503. ${startOver}\n`,
+    );
     expect(check.code).toBe(1);
     expect(check.out).toMatch(/^Memory gate failed: 2 regressed\n/);
     expect(readFileSync(broken, 'utf8')).toBe(text);
@@ -110,20 +149,45 @@ describe('history append, show and check --history', () => {
 
   it('history append without --baseline records no baseline change: the point keeps the last one', async () => {
     const file = join(tmp, 'kept-baseline.jsonl');
-    await cli('history', 'append', '--history', file, '--commit', sha(30), '--baseline', baseline, '--plog', plog(1, 1));
+    await cli(
+      'history',
+      'append',
+      '--history',
+      file,
+      '--commit',
+      sha(30),
+      '--baseline',
+      baseline,
+      '--plog',
+      plog(1, 1),
+    );
     const r = await cli('history', 'append', '--history', file, '--commit', sha(31), '--plog', plog(1, 1));
     expect(r.code, r.err).toBe(0);
-    const [first, second] = readFileSync(file, 'utf8').split('\n').slice(2, 4).map((l) => (JSON.parse(l) as { baseline: string | null }).baseline);
+    const [first, second] = readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(2, 4)
+      .map((l) => (JSON.parse(l) as { baseline: string | null }).baseline);
     expect(first).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(second).toBe(first);
   });
 
   it('usage errors name the flag', async () => {
-    expect((await cli('history', 'append', '--history', history, '--plog', plog(1, 1))).err).toMatch(/^error: history append: --commit SHA is required\n/);
-    expect((await cli('history', 'append', '--history', history, '--commit', 'HEAD', '--plog', plog(1, 1))).err).toMatch(/^error: history append: --commit must be a commit SHA \(4 to 64 hex digits\), got 'head'\n/);
-    expect((await cli('history', 'append', '--history', history, '--commit', sha(1), '--size', '0', '--plog', plog(1, 1))).err).toMatch(/^error: history append: --size must be a whole number from 1 to 1000, got '0'\n/);
-    expect((await cli('history', 'show', '--history', join(tmp, 'none.jsonl'))).err).toBe(`error: ${join(tmp, 'none.jsonl')} does not exist: 'ascend-memory-gate history append --history ${join(tmp, 'none.jsonl')} …' records the first point\n`);
-    expect((await cli('history', 'frobnicate')).err).toMatch(/^error: history: unknown 'frobnicate': append, show, html or fetch\n/);
+    expect((await cli('history', 'append', '--history', history, '--plog', plog(1, 1))).err).toMatch(
+      /^error: history append: --commit SHA is required\n/,
+    );
+    expect(
+      (await cli('history', 'append', '--history', history, '--commit', 'HEAD', '--plog', plog(1, 1))).err,
+    ).toMatch(/^error: history append: --commit must be a commit SHA \(4 to 64 hex digits\), got 'head'\n/);
+    expect(
+      (await cli('history', 'append', '--history', history, '--commit', sha(1), '--size', '0', '--plog', plog(1, 1)))
+        .err,
+    ).toMatch(/^error: history append: --size must be a whole number from 1 to 1000, got '0'\n/);
+    expect((await cli('history', 'show', '--history', join(tmp, 'none.jsonl'))).err).toBe(
+      `error: ${join(tmp, 'none.jsonl')} does not exist: 'ascend-memory-gate history append --history ${join(tmp, 'none.jsonl')} …' records the first point\n`,
+    );
+    expect((await cli('history', 'frobnicate')).err).toMatch(
+      /^error: history: unknown 'frobnicate': append, show, html or fetch\n/,
+    );
   });
 });
 
@@ -136,15 +200,41 @@ describe('the noise band', () => {
   const JITTER = [0, 3, -2, 1, -3, 2, -1, 3, 0, -3, 2, 1, -2, 3, -1, 0, 2, -3, 1, -2];
 
   it('a key jittering ±3% on main, a 2% tolerance: a PR at +2.5% is within the band (said in the note); without the history it regresses', async () => {
-    writeFileSync(config, JSON.stringify({ modules: { tolerance: { percent: 2 } }, history: { window: 20, minPoints: 5 } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ modules: { tolerance: { percent: 2 } }, history: { window: 20, minPoints: 5 } }),
+    );
     expect((await cli('baseline', '--out', baseline, '--plog', plog(APP, 400 * MiB))).code).toBe(0);
     for (const [n, percent] of JITTER.entries()) {
-      const r = await cli('history', 'append', '--history', history, '--commit', sha(100 + n), '--run', String(n), '--plog', plog(Math.round(APP * (1 + percent / 100)), 400 * MiB));
+      const r = await cli(
+        'history',
+        'append',
+        '--history',
+        history,
+        '--commit',
+        sha(100 + n),
+        '--run',
+        String(n),
+        '--plog',
+        plog(Math.round(APP * (1 + percent / 100)), 400 * MiB),
+      );
       expect(r.code, r.err).toBe(0);
     }
     const pr = plog(Math.round(APP * 1.025), 400 * MiB);
     const report = join(tmp, 'noisy-report.json');
-    const banded = await cli('check', '--baseline', baseline, '--config', config, '--plog', pr, '--history', history, '--report', report);
+    const banded = await cli(
+      'check',
+      '--baseline',
+      baseline,
+      '--config',
+      config,
+      '--plog',
+      pr,
+      '--history',
+      history,
+      '--report',
+      report,
+    );
     expect(banded.code, banded.out).toBe(0);
     expect(banded.out).toContain('Memory gate passed: 4 keys within thresholds');
     expect(banded.out).toContain(
@@ -155,7 +245,11 @@ describe('the noise band', () => {
         '  DEV_MEM/dev1/APP: 2.0 GiB → 2.0 GiB, +50.0 MiB (+2.5%)',
       ].join('\n'),
     );
-    const entry = (JSON.parse(readFileSync(report, 'utf8')) as { entries: { key: string; status: string; note?: string; noise?: unknown }[] }).entries.find((e) => e.key === 'DEV_MEM/dev0/APP');
+    const entry = (
+      JSON.parse(readFileSync(report, 'utf8')) as {
+        entries: { key: string; status: string; note?: string; noise?: unknown }[];
+      }
+    ).entries.find((e) => e.key === 'DEV_MEM/dev0/APP');
     expect(entry).toMatchObject({
       status: 'pass',
       noise: { applied: 'band', points: 20, spread: Math.round(APP * 1.03) - Math.round(APP * 0.97) },
@@ -167,17 +261,50 @@ describe('the noise band', () => {
   });
 
   it('a PR beyond the band regresses and says the band was beyond; with too few values the tolerance applies and the note says so', async () => {
-    const far = await cli('check', '--baseline', baseline, '--config', config, '--plog', plog(Math.round(APP * 1.08), 400 * MiB), '--history', history, '--report', join(tmp, 'far.json'));
+    const far = await cli(
+      'check',
+      '--baseline',
+      baseline,
+      '--config',
+      config,
+      '--plog',
+      plog(Math.round(APP * 1.08), 400 * MiB),
+      '--history',
+      history,
+      '--report',
+      join(tmp, 'far.json'),
+    );
     expect(far.code).toBe(1);
-    const entries = (JSON.parse(readFileSync(join(tmp, 'far.json'), 'utf8')) as { entries: { key: string; status: string; note?: string }[] }).entries;
+    const entries = (
+      JSON.parse(readFileSync(join(tmp, 'far.json'), 'utf8')) as {
+        entries: { key: string; status: string; note?: string }[];
+      }
+    ).entries;
     expect(entries.find((e) => e.key === 'DEV_MEM/dev0/APP')).toMatchObject({
       status: 'regressed',
       note: 'Beyond the noise band: the last 20 values on the default branch spread 120.0 MiB (6.0% of the baseline), and the change is 160.0 MiB.',
     });
     const short = join(tmp, 'short.jsonl');
-    for (let n = 0; n < 3; n++) await cli('history', 'append', '--history', short, '--commit', sha(200 + n), '--plog', plog(APP, 400 * MiB));
-    await cli('check', '--baseline', baseline, '--config', config, '--plog', plog(Math.round(APP * 1.025), 400 * MiB), '--history', short, '--report', join(tmp, 'short.json'));
-    const few = (JSON.parse(readFileSync(join(tmp, 'short.json'), 'utf8')) as { entries: { key: string; status: string; note?: string }[] }).entries;
+    for (let n = 0; n < 3; n++)
+      await cli('history', 'append', '--history', short, '--commit', sha(200 + n), '--plog', plog(APP, 400 * MiB));
+    await cli(
+      'check',
+      '--baseline',
+      baseline,
+      '--config',
+      config,
+      '--plog',
+      plog(Math.round(APP * 1.025), 400 * MiB),
+      '--history',
+      short,
+      '--report',
+      join(tmp, 'short.json'),
+    );
+    const few = (
+      JSON.parse(readFileSync(join(tmp, 'short.json'), 'utf8')) as {
+        entries: { key: string; status: string; note?: string }[];
+      }
+    ).entries;
     expect(few.find((e) => e.key === 'DEV_MEM/dev0/APP')).toMatchObject({
       status: 'regressed',
       note: 'The noise band needs 5 values of this key on the default branch and the history has 3: the configured tolerance applied.',

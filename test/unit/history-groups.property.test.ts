@@ -67,7 +67,8 @@ describe('KeyGroups', () => {
         const texts = [...others, ...Array.from({ length: groups.groups }, (_, g) => groups.pattern(g))];
         for (let g = 0; g < groups.groups; g++) {
           const subject = groups.pattern(g) === '*' ? 'dev*' : groups.pattern(g);
-          for (const text of texts) expect(Math.sign(groups.compareSubject(g, text))).toBe(subject < text ? -1 : subject > text ? 1 : 0);
+          for (const text of texts)
+            expect(Math.sign(groups.compareSubject(g, text))).toBe(subject < text ? -1 : subject > text ? 1 : 0);
         }
       }),
       { numRuns: 300 },
@@ -89,18 +90,35 @@ describe('KeyGroups', () => {
 
 describe('trends of one history', () => {
   const run = (app: number): Parameters<typeof pointValues>[0] => ({
-    sections: { modules: { 'DEV_MEM/dev0/APP': { peak: app, current: app, allocs: 1, frees: 1 }, 'DEV_MEM/dev1/APP': { peak: app, current: app, allocs: 1, frees: 1 } } },
+    sections: {
+      modules: {
+        'DEV_MEM/dev0/APP': { peak: app, current: app, allocs: 1, frees: 1 },
+        'DEV_MEM/dev1/APP': { peak: app, current: app, allocs: 1, frees: 1 },
+      },
+    },
   });
-  const meta = (n: number) => ({ commit: n.toString(16).padStart(40, 'a'), time: '2026-01-01T00:00:00Z', baseline: null, environment: {} });
+  const meta = (n: number) => ({
+    commit: n.toString(16).padStart(40, 'a'),
+    time: '2026-01-01T00:00:00Z',
+    baseline: null,
+    environment: {},
+  });
 
   it('share their series across configs while the history is unchanged, and read the new point once one was recorded', () => {
     const history = emptyHistory({ branch: 'main' });
-    for (let n = 1; n <= 6; n++) appendPoint(history, meta(n), pointValues(run(n <= 3 ? 100 * 2 ** 20 : 400 * 2 ** 20)));
+    for (let n = 1; n <= 6; n++)
+      appendPoint(history, meta(n), pointValues(run(n <= 3 ? 100 * 2 ** 20 : 400 * 2 ** 20)));
     const read = trendsOf(history);
     expect(read.noise('module', 'DEV_MEM/dev0/APP', 20)).toEqual({ spread: 300 * 2 ** 20, points: 6 });
     const strict = read.withConfig({ sections: { modules: { tolerance: { percent: 1 }, rules: [] } } });
-    expect(strict.forPattern('module', 'DEV_MEM/*/APP')?.values).toBe(read.forPattern('module', 'DEV_MEM/*/APP')?.values);
-    expect(strict.forPattern('module', 'DEV_MEM/*/APP')?.step).toMatchObject({ before: 100 * 2 ** 20, after: 400 * 2 ** 20, runsAgo: 2 });
+    expect(strict.forPattern('module', 'DEV_MEM/*/APP')?.values).toBe(
+      read.forPattern('module', 'DEV_MEM/*/APP')?.values,
+    );
+    expect(strict.forPattern('module', 'DEV_MEM/*/APP')?.step).toMatchObject({
+      before: 100 * 2 ** 20,
+      after: 400 * 2 ** 20,
+      runsAgo: 2,
+    });
 
     appendPoint(history, meta(7), pointValues(run(500 * 2 ** 20)));
     const after = read.withConfig({ sections: {} });

@@ -19,7 +19,9 @@ const hasGit = spawnSync('git', ['--version']).status === 0;
 function versions(runs: number): string[] {
   const branch = new Branch(SIZE_SHAPE);
   const out: string[] = [];
-  let text = serializeHistory(emptyHistory({ branch: 'main', gate: 'default', commitUrl: 'https://github.com/octo-org/octo-repo/commit/{sha}' }));
+  let text = serializeHistory(
+    emptyHistory({ branch: 'main', gate: 'default', commitUrl: 'https://github.com/octo-org/octo-repo/commit/{sha}' }),
+  );
   for (let r = 1; r <= runs; r++) {
     if (r % 100 === 0) branch.step(MODULES[(r / 100) % MODULES.length] as string, 1.1);
     if (r % 250 === 0) branch.cann = `8.${3 + r / 250}.RC1`;
@@ -27,10 +29,24 @@ function versions(runs: number): string[] {
     if (r % 300 === 0) branch.renameKernels(3);
     const snapshot = branch.nextRun();
     // Each run reads the file the last one wrote.
-    const history = r === 1 ? emptyHistory({ branch: 'main', gate: 'default', commitUrl: 'https://github.com/octo-org/octo-repo/commit/{sha}' }) : parseHistory(text, 'default.jsonl');
+    const history =
+      r === 1
+        ? emptyHistory({
+            branch: 'main',
+            gate: 'default',
+            commitUrl: 'https://github.com/octo-org/octo-repo/commit/{sha}',
+          })
+        : parseHistory(text, 'default.jsonl');
     text = appendPoint(
       history,
-      { commit: branch.commit(), run: String(9000 + r), attempt: 1, time: branch.time(), baseline: branch.baseline, environment: pointEnvironment(snapshot) },
+      {
+        commit: branch.commit(),
+        run: String(9000 + r),
+        attempt: 1,
+        time: branch.time(),
+        baseline: branch.baseline,
+        environment: pointEnvironment(snapshot),
+      },
       pointValues(snapshot),
     ).text;
     out.push(text);
@@ -50,7 +66,9 @@ describe('history size', () => {
     const modules = history.sections.get('modules');
     expect(modules?.keys).toHaveLength(64 * 15);
     const bytes = Buffer.byteLength(last);
-    console.log(`history file after 1,000 appends: ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MiB), ${history.sections.get('kernels')?.keys.length} kernel keys in the table`);
+    console.log(
+      `history file after 1,000 appends: ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MiB), ${history.sections.get('kernels')?.keys.length} kernel keys in the table`,
+    );
     expect(bytes).toBeLessThanOrEqual(2 * 1000 * 1000);
   });
 
@@ -63,7 +81,9 @@ describe('history size', () => {
       const data = Buffer.from(text);
       const message = `Record run ${9001 + i}`;
       parts.push(
-        Buffer.from(`commit refs/heads/memory-gate-history\ncommitter gate <gate@example.com> ${1767225600 + i * 3600} +0000\ndata ${Buffer.byteLength(message)}\n${message}\n`),
+        Buffer.from(
+          `commit refs/heads/memory-gate-history\ncommitter gate <gate@example.com> ${1767225600 + i * 3600} +0000\ndata ${Buffer.byteLength(message)}\n${message}\n`,
+        ),
         Buffer.from(`M 100644 inline default.jsonl\ndata ${data.length}\n`),
         data,
         Buffer.from('\n'),
@@ -78,20 +98,32 @@ describe('history size', () => {
     console.log(`git count-objects -vH after git gc (1,000 versions):\n${human}`);
     const kib = Number(/^size-pack: (\d+)$/m.exec(counted)?.[1]);
     const loose = Number(/^count: (\d+)$/m.exec(counted)?.[1]);
-    expect(execFileSync('git', ['-C', repo, 'rev-list', '--count', 'memory-gate-history'], { encoding: 'utf8' }).trim()).toBe('1000');
+    expect(
+      execFileSync('git', ['-C', repo, 'rev-list', '--count', 'memory-gate-history'], { encoding: 'utf8' }).trim(),
+    ).toBe('1000');
     expect(loose).toBe(0);
     expect(kib * 1024).toBeLessThanOrEqual(20 * 1000 * 1000);
   });
 
   it('one point of 4,096 devices × 15 modules + 100,000 kernels (2,000 names on 50 devices each) takes at most 200 KB', () => {
-    const branch = new Branch({ devices: 4096, kernels: 100_000, kernelNames: 2000, jitterShare: 0.1, kernelChangeShare: 0 });
+    const branch = new Branch({
+      devices: 4096,
+      kernels: 100_000,
+      kernelNames: 2000,
+      jitterShare: 0.1,
+      kernelChangeShare: 0,
+    });
     const snapshot = branch.nextRun();
     const values = pointValues(snapshot);
     expect(values.devices).toBe(4096);
     expect(values.rollups.get('modules')?.size).toBe(15);
     expect(values.rollups.get('kernels')?.size).toBe(2000);
     const history = emptyHistory({ branch: 'main' });
-    const { text } = appendPoint(history, { commit: branch.commit(), time: branch.time(), baseline: null, environment: pointEnvironment(snapshot) }, values);
+    const { text } = appendPoint(
+      history,
+      { commit: branch.commit(), time: branch.time(), baseline: null, environment: pointEnvironment(snapshot) },
+      values,
+    );
     const bytes = Buffer.byteLength(text);
     console.log(`one 4,096-device point: ${bytes} bytes`);
     expect(bytes).toBeLessThanOrEqual(200 * 1000);

@@ -14,14 +14,20 @@ function noisy(level: number, noise: number, shares: readonly number[]): number[
   return shares.map((u) => Math.round(level * (1 + u * noise)));
 }
 
-const shares = (min: number, max: number): fc.Arbitrary<number[]> => fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: min, maxLength: max });
+const shares = (min: number, max: number): fc.Arbitrary<number[]> =>
+  fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: min, maxLength: max });
 
 describe('detectStep', () => {
   it('a flat series whose noise spans less than the tolerance never reports a step (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 64 * MiB, max: 64 * 1024 * MiB }), fc.double({ min: 0, max: 0.049, noNaN: true }), shares(0, 200), (level, noise, us) => {
-        expect(detectStep(noisy(level, noise, us), MODULES)).toBeNull();
-      }),
+      fc.property(
+        fc.integer({ min: 64 * MiB, max: 64 * 1024 * MiB }),
+        fc.double({ min: 0, max: 0.049, noNaN: true }),
+        shares(0, 200),
+        (level, noise, us) => {
+          expect(detectStep(noisy(level, noise, us), MODULES)).toBeNull();
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -58,7 +64,11 @@ describe('detectStep', () => {
         shares(3, 40),
         shares(MIN_AFTER, 40),
         (level, noise, first, second, a, b, c) => {
-          const series = [...noisy(level, noise, a), ...noisy(level * (1 + first), noise, b), ...noisy(level * (1 + first) * (1 + second), noise, c)];
+          const series = [
+            ...noisy(level, noise, a),
+            ...noisy(level * (1 + first), noise, b),
+            ...noisy(level * (1 + first) * (1 + second), noise, c),
+          ];
           expect(detectStep(series, MODULES)?.index).toBe(a.length + b.length);
         },
       ),

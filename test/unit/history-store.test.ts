@@ -2,7 +2,15 @@
 // versions differ in a few lines only, and that a corrupt file is an error naming its line and field.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/common/errors.js';
-import { emptyHistory, lastValue, parseHistory, serializeHistory, valueAt, type History, type PointMeta } from '../../src/history/format.js';
+import {
+  emptyHistory,
+  lastValue,
+  parseHistory,
+  serializeHistory,
+  valueAt,
+  type History,
+  type PointMeta,
+} from '../../src/history/format.js';
 import { pointEnvironment, pointValues, type PointValues } from '../../src/history/point.js';
 import { appendPoint, recordPoint } from '../../src/history/store.js';
 import { thrown } from '../helpers/thrown.js';
@@ -10,7 +18,14 @@ import { thrown } from '../helpers/thrown.js';
 const MiB = 1024 * 1024;
 
 function meta(n: number, extra: Partial<PointMeta> = {}): PointMeta {
-  return { commit: n.toString(16).padStart(40, 'a'), run: String(n), time: `2026-01-0${1 + (n % 9)}T00:00:00Z`, baseline: null, environment: {}, ...extra };
+  return {
+    commit: n.toString(16).padStart(40, 'a'),
+    run: String(n),
+    time: `2026-01-0${1 + (n % 9)}T00:00:00Z`,
+    baseline: null,
+    environment: {},
+    ...extra,
+  };
 }
 
 function modules(values: Record<string, number>): PointValues {
@@ -28,7 +43,11 @@ describe('recording points', () => {
     const history = emptyHistory({ branch: 'main' });
     appendPoint(history, meta(1), modules({ 'DEV_MEM/dev0/APP': 100 * MiB, 'DEV_MEM/dev0/HCCL': 400 * MiB }));
     appendPoint(history, meta(2), modules({ 'DEV_MEM/dev0/APP': 100 * MiB }));
-    appendPoint(history, meta(3), modules({ 'DEV_MEM/dev0/APP': 120 * MiB, 'DEV_MEM/dev0/HCCL': 400 * MiB, 'HOST_MEM/APP': 0 }));
+    appendPoint(
+      history,
+      meta(3),
+      modules({ 'DEV_MEM/dev0/APP': 120 * MiB, 'DEV_MEM/dev0/HCCL': 400 * MiB, 'HOST_MEM/APP': 0 }),
+    );
     const read = parseHistory(serializeHistory(history), 'default.jsonl');
     expect(valuesOf(read, 'modules', 'DEV_MEM/dev0/APP')).toEqual([100 * MiB, 100 * MiB, 120 * MiB]);
     expect(valuesOf(read, 'modules', 'DEV_MEM/dev0/HCCL')).toEqual([400 * MiB, null, 400 * MiB]);
@@ -55,7 +74,13 @@ describe('recording points', () => {
   it('keeps at most maxPoints, oldest first out; each version differs from the last only in its first point and its new line', () => {
     const history = emptyHistory();
     const texts: string[] = [];
-    for (let n = 1; n <= 8; n++) texts.push(appendPoint(history, meta(n), modules({ a: n % 3, b: 100, [`k${n % 2}`]: n }), { maxPoints: 5, maxBytes: 1 << 20 }).text);
+    for (let n = 1; n <= 8; n++)
+      texts.push(
+        appendPoint(history, meta(n), modules({ a: n % 3, b: 100, [`k${n % 2}`]: n }), {
+          maxPoints: 5,
+          maxBytes: 1 << 20,
+        }).text,
+      );
     expect(history.points.map((p) => p.run)).toEqual(['4', '5', '6', '7', '8']);
     expect(valuesOf(parseHistory(texts[7]!, 'h'), 'modules', 'a')).toEqual([1, 2, 0, 1, 2]);
     for (let v = 5; v < 8; v++) {
@@ -71,7 +96,8 @@ describe('recording points', () => {
 
   it('drops the oldest points until the file fits maxBytes; a point that alone does not fit is refused and nothing changes', () => {
     const history = emptyHistory();
-    for (let n = 1; n <= 6; n++) appendPoint(history, meta(n), modules({ a: n * 1000 }), { maxPoints: 100, maxBytes: 700 });
+    for (let n = 1; n <= 6; n++)
+      appendPoint(history, meta(n), modules({ a: n * 1000 }), { maxPoints: 100, maxBytes: 700 });
     const text = serializeHistory(history);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(700);
     expect(history.points.length).toBeLessThan(6);
@@ -79,7 +105,9 @@ describe('recording points', () => {
     const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`DEV_MEM/dev0/MODULE_${i}`, i]));
     const error = thrown(() => appendPoint(history, meta(7), modules(many), { maxPoints: 100, maxBytes: 700 }));
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toMatch(/^this run's point alone takes \d+ bytes, more than the history's limit of 700: it was not recorded/);
+    expect((error as Error).message).toMatch(
+      /^this run's point alone takes \d+ bytes, more than the history's limit of 700: it was not recorded/,
+    );
     expect(serializeHistory(history)).toBe(text);
   });
 
@@ -89,7 +117,10 @@ describe('recording points', () => {
     recordPoint(history, meta(2), modules({ a: 2 }));
     const again = recordPoint(history, meta(2, { attempt: 2 }), modules({ a: 3 }));
     expect(again.replaced).toBe(true);
-    expect(history.points.map((p) => [p.run, p.attempt])).toEqual([['1', undefined], ['2', 2]]);
+    expect(history.points.map((p) => [p.run, p.attempt])).toEqual([
+      ['1', undefined],
+      ['2', 2],
+    ]);
     expect(valuesOf(parseHistory(again.text, 'h'), 'modules', 'a')).toEqual([1, 3]);
   });
 
@@ -110,7 +141,8 @@ describe('recording points', () => {
 describe('what a point records of a run', () => {
   function run(devices: number): Parameters<typeof pointValues>[0] & Parameters<typeof pointEnvironment>[0] {
     const modules: Record<string, { peak: number; current: number; allocs: number; frees: number }> = {};
-    for (let d = 0; d < devices; d++) modules[`DEV_MEM/dev${d}/APP`] = { peak: (100 + d) * MiB, current: 0, allocs: 1, frees: 1 };
+    for (let d = 0; d < devices; d++)
+      modules[`DEV_MEM/dev${d}/APP`] = { peak: (100 + d) * MiB, current: 0, allocs: 1, frees: 1 };
     modules['HOST_MEM/APP'] = { peak: 5 * MiB, current: 0, allocs: 1, frees: 1 };
     const kernels = { 'dev3/aclnnMatmul_0': { diff: -4096, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' } };
     return {
@@ -141,7 +173,13 @@ describe('what a point records of a run', () => {
     const values = pointValues(run(65));
     expect(values.devices).toBe(65);
     expect([...(values.keys.get('modules')?.keys() ?? [])]).toEqual(['HOST_MEM/APP']);
-    expect(values.rollups.get('modules')?.get('DEV_MEM/*/APP')).toEqual({ min: 100 * MiB, median: 132 * MiB, max: 164 * MiB, devices: 65, worst: 'dev64' });
+    expect(values.rollups.get('modules')?.get('DEV_MEM/*/APP')).toEqual({
+      min: 100 * MiB,
+      median: 132 * MiB,
+      max: 164 * MiB,
+      devices: 65,
+      worst: 'dev64',
+    });
     expect(values.keys.get('kernels')?.get('dev3/aclnnMatmul_0')).toBe(-4096);
     const history = emptyHistory();
     const { text } = appendPoint(history, meta(1), values);
@@ -167,19 +205,71 @@ describe('a corrupt history is an error naming the line and the field, never an 
   const message = (text: string): string => (thrown(() => parseHistory(text, 'default.jsonl')) as Error).message;
 
   it.each([
-    ['cut short (no last line break)', good.slice(0, -1), 'default.jsonl:4: the last line has no line break: the file was cut short'],
-    ['empty', '', 'default.jsonl: empty, not a history file (its first line is the header {"format":"ascend-memory-gate history",…})'],
-    ['not JSON', withLine(4, '{"commit": oops}'), 'default.jsonl:4:12: not valid JSON: expected a JSON value, found "oops"'],
-    ['a key given twice', withLine(2, '{"keys":{"modules":["a","b"]},"keys":{}}'), 'default.jsonl:2:31: duplicate key "keys" at /keys (first at column 2): JSON keeps only the last one, so keep one of them (a merge conflict resolved by keeping both halves?)'],
-    ['written by a newer version', withLine(1, '{"format":"ascend-memory-gate history","version":2}'), 'default.jsonl:1: /version: is 2: this history was written by a newer ascend-memory-gate (this one reads version 1); upgrade the Action or CLI'],
-    ['not a history', withLine(1, '{"format":"something else","version":1}'), 'default.jsonl:1: /format: must be "ascend-memory-gate history", got "something else"'],
-    ['a key listed twice', withLine(2, '{"keys":{"modules":["a","a"]}}'), 'default.jsonl:2: /keys/modules/1: "a" is listed twice'],
-    ['changes on the first point', withLine(3, lines[3]!), 'default.jsonl:3: /changes: the first point writes its values whole (values, rollups), not changes'],
-    ['an unknown section', withLine(4, lines[3]!.replace('"modules"', '"kernels"')), "default.jsonl:4: /changes/kernels: names section 'kernels', which the key table (line 2) does not list"],
-    ['a position past the table', withLine(4, lines[3]!.replace('[0,1]', '[5,1]')), 'default.jsonl:4: /changes/modules/0: reaches position 5, but the key table (line 2) has 2'],
-    ['an odd change list', withLine(4, lines[3]!.replace('[0,1]', '[0,1,2]')), 'default.jsonl:4: /changes/modules: must hold pairs (positions skipped, change), got 3 numbers'],
-    ['a value past 2^53', withLine(4, lines[3]!.replace('[0,1]', `[0,${Number.MAX_SAFE_INTEGER}]`)), 'default.jsonl:4: /changes/modules/1: makes a value past 2^53 - 1, which cannot be exact'],
-    ['a bad commit', withLine(4, lines[3]!.replace(meta(2).commit, 'HEAD')), 'default.jsonl:4: /commit: must be a commit SHA (4 to 64 hex digits), got "HEAD"'],
+    [
+      'cut short (no last line break)',
+      good.slice(0, -1),
+      'default.jsonl:4: the last line has no line break: the file was cut short',
+    ],
+    [
+      'empty',
+      '',
+      'default.jsonl: empty, not a history file (its first line is the header {"format":"ascend-memory-gate history",…})',
+    ],
+    [
+      'not JSON',
+      withLine(4, '{"commit": oops}'),
+      'default.jsonl:4:12: not valid JSON: expected a JSON value, found "oops"',
+    ],
+    [
+      'a key given twice',
+      withLine(2, '{"keys":{"modules":["a","b"]},"keys":{}}'),
+      'default.jsonl:2:31: duplicate key "keys" at /keys (first at column 2): JSON keeps only the last one, so keep one of them (a merge conflict resolved by keeping both halves?)',
+    ],
+    [
+      'written by a newer version',
+      withLine(1, '{"format":"ascend-memory-gate history","version":2}'),
+      'default.jsonl:1: /version: is 2: this history was written by a newer ascend-memory-gate (this one reads version 1); upgrade the Action or CLI',
+    ],
+    [
+      'not a history',
+      withLine(1, '{"format":"something else","version":1}'),
+      'default.jsonl:1: /format: must be "ascend-memory-gate history", got "something else"',
+    ],
+    [
+      'a key listed twice',
+      withLine(2, '{"keys":{"modules":["a","a"]}}'),
+      'default.jsonl:2: /keys/modules/1: "a" is listed twice',
+    ],
+    [
+      'changes on the first point',
+      withLine(3, lines[3]!),
+      'default.jsonl:3: /changes: the first point writes its values whole (values, rollups), not changes',
+    ],
+    [
+      'an unknown section',
+      withLine(4, lines[3]!.replace('"modules"', '"kernels"')),
+      "default.jsonl:4: /changes/kernels: names section 'kernels', which the key table (line 2) does not list",
+    ],
+    [
+      'a position past the table',
+      withLine(4, lines[3]!.replace('[0,1]', '[5,1]')),
+      'default.jsonl:4: /changes/modules/0: reaches position 5, but the key table (line 2) has 2',
+    ],
+    [
+      'an odd change list',
+      withLine(4, lines[3]!.replace('[0,1]', '[0,1,2]')),
+      'default.jsonl:4: /changes/modules: must hold pairs (positions skipped, change), got 3 numbers',
+    ],
+    [
+      'a value past 2^53',
+      withLine(4, lines[3]!.replace('[0,1]', `[0,${Number.MAX_SAFE_INTEGER}]`)),
+      'default.jsonl:4: /changes/modules/1: makes a value past 2^53 - 1, which cannot be exact',
+    ],
+    [
+      'a bad commit',
+      withLine(4, lines[3]!.replace(meta(2).commit, 'HEAD')),
+      'default.jsonl:4: /commit: must be a commit SHA (4 to 64 hex digits), got "HEAD"',
+    ],
   ])('%s', (_, text, expected) => {
     expect(message(text)).toBe(expected);
   });

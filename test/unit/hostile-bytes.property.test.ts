@@ -34,7 +34,9 @@ const PROFILER: Record<string, Buffer> = {
 const T = (n: number): string => `1764753084425${String(n).padStart(6, '0')}`;
 const DUMPS: Record<string, Buffer> = {
   'baseline_dump.csv': readFileSync(join(FIX, 'memscope', 'baseline_dump.csv')),
-  'generated.csv': Buffer.from(`${[MEMSCOPE_HEADER, ...memscopeDumpLines({ steps: 4, opsPerStep: 6, leakFromStep: 2, owners: true })].join('\n')}\n`),
+  'generated.csv': Buffer.from(
+    `${[MEMSCOPE_HEADER, ...memscopeDumpLines({ steps: 4, opsPerStep: 6, leakFromStep: 2, owners: true })].join('\n')}\n`,
+  ),
   'steps.csv': Buffer.from(
     `${[
       MEMSCOPE_HEADER,
@@ -53,7 +55,8 @@ const DUMPS: Record<string, Buffer> = {
 function numbersOf(value: unknown, at: string, out: [string, number][]): void {
   if (typeof value === 'number') out.push([at, value]);
   else if (Array.isArray(value)) value.forEach((v, i) => numbersOf(v, `${at}[${i}]`, out));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbersOf(v, `${at}.${k}`, out);
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) numbersOf(v, `${at}.${k}`, out);
 }
 
 function expectExactFigures(figures: unknown): void {
@@ -78,12 +81,21 @@ function profilerOutcome(name: string, bytes: Buffer): Outcome {
     if (!(error instanceof InputError)) throw error;
     return { figures: null, error, warnedLines: new Set(target.skipped.map((s) => s.line)) };
   }
-  return { figures: { metrics: target.metrics, series: target.series }, error: null, warnedLines: new Set(target.skipped.map((s) => s.line)) };
+  return {
+    figures: { metrics: target.metrics, series: target.series },
+    error: null,
+    warnedLines: new Set(target.skipped.map((s) => s.line)),
+  };
 }
 
 function figuresOfFacts(facts: DumpFacts): unknown {
   const figures = dumpFigures(facts);
-  return { metrics: Object.fromEntries([...figures.metrics].map(([s, m]) => [s, Object.fromEntries(m)])), samples: figures.samples, stepLeaks: figures.stepLeaks, openSteps: figures.openSteps };
+  return {
+    metrics: Object.fromEntries([...figures.metrics].map(([s, m]) => [s, Object.fromEntries(m)])),
+    samples: figures.samples,
+    stepLeaks: figures.stepLeaks,
+    openSteps: figures.openSteps,
+  };
 }
 
 function dumpOutcome(name: string, bytes: Buffer): Outcome {
@@ -98,11 +110,19 @@ function dumpOutcome(name: string, bytes: Buffer): Outcome {
 }
 
 /** A byte-level mutation: replace, insert or delete bytes, duplicate or cut a line, at any offset. */
-type Mutation = { kind: 'replace' | 'insert'; at: number; byte: number } | { kind: 'delete'; at: number; length: number } | { kind: 'cut'; at: number } | { kind: 'duplicate-line'; at: number };
+type Mutation =
+  | { kind: 'replace' | 'insert'; at: number; byte: number }
+  | { kind: 'delete'; at: number; length: number }
+  | { kind: 'cut'; at: number }
+  | { kind: 'duplicate-line'; at: number };
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant<'replace'>('replace'), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant<'insert'>('insert'), at: fc.nat(), byte: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x22, 0x2c, 0x0a, 0x0d, 0x7b, 0x7d, 0x3a)) }),
+  fc.record({
+    kind: fc.constant<'insert'>('insert'),
+    at: fc.nat(),
+    byte: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x22, 0x2c, 0x0a, 0x0d, 0x7b, 0x7d, 0x3a)),
+  }),
   fc.record({ kind: fc.constant<'delete'>('delete'), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
   fc.record({ kind: fc.constant<'cut'>('cut'), at: fc.nat() }),
   fc.record({ kind: fc.constant<'duplicate-line'>('duplicate-line'), at: fc.nat() }),
@@ -112,7 +132,8 @@ function mutate(bytes: Buffer, mutations: readonly Mutation[]): Buffer {
   let b = bytes;
   for (const m of mutations) {
     const at = b.length === 0 ? 0 : m.at % (b.length + 1);
-    if (m.kind === 'replace' && at < b.length) b = Buffer.concat([b.subarray(0, at), Buffer.from([m.byte]), b.subarray(at + 1)]);
+    if (m.kind === 'replace' && at < b.length)
+      b = Buffer.concat([b.subarray(0, at), Buffer.from([m.byte]), b.subarray(at + 1)]);
     else if (m.kind === 'insert') b = Buffer.concat([b.subarray(0, at), Buffer.from([m.byte]), b.subarray(at)]);
     else if (m.kind === 'delete') b = Buffer.concat([b.subarray(0, at), b.subarray(at + m.length)]);
     else if (m.kind === 'cut') b = b.subarray(0, at);
@@ -120,7 +141,12 @@ function mutate(bytes: Buffer, mutations: readonly Mutation[]): Buffer {
       const start = b.lastIndexOf(0x0a, at - 1) + 1;
       const end = b.indexOf(0x0a, at);
       const line = b.subarray(start, end === -1 ? b.length : end + 1);
-      b = Buffer.concat([b.subarray(0, start), line, line.subarray(-1)[0] === 0x0a ? Buffer.alloc(0) : Buffer.from('\n'), b.subarray(start)]);
+      b = Buffer.concat([
+        b.subarray(0, start),
+        line,
+        line.subarray(-1)[0] === 0x0a ? Buffer.alloc(0) : Buffer.from('\n'),
+        b.subarray(start),
+      ]);
     }
   }
   return b;
@@ -131,7 +157,8 @@ describe('byte-level mutations never crash a reader and never yield a figure tha
     fc.assert(
       fc.property(fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (mutations) => {
         const outcome = profilerOutcome(name, mutate(PROFILER[name] as Buffer, mutations));
-        if (outcome.error !== null) expect(outcome.error.message).toMatch(new RegExp(`^${name.replace('.', '\\.')}:\\d+: `));
+        if (outcome.error !== null)
+          expect(outcome.error.message).toMatch(new RegExp(`^${name.replace('.', '\\.')}:\\d+: `));
         else expectExactFigures(outcome.figures);
       }),
       { numRuns: RUNS },
@@ -161,7 +188,38 @@ describe('byte-level mutations never crash a reader and never yield a figure tha
  * Bytes no number can hold: control characters (not TAB, which the writers put after times), DEL, bytes that are not
  * UTF-8, a double quote, letters outside the hex digits and the exponent's e.
  */
-const DAMAGE = fc.constantFrom(0x00, 0x01, 0x07, 0x08, 0x0b, 0x0c, 0x1b, 0x1f, 0x7f, 0x80, 0x9b, 0xc0, 0xff, 0x22, 0x21, 0x23, 0x2f, 0x3b, 0x3d, 0x3f, 0x40, 0x5b, 0x5e, 0x60, 0x7c, 0x7e, 0x67, 0x4b, 0x7a, 0x5a);
+const DAMAGE = fc.constantFrom(
+  0x00,
+  0x01,
+  0x07,
+  0x08,
+  0x0b,
+  0x0c,
+  0x1b,
+  0x1f,
+  0x7f,
+  0x80,
+  0x9b,
+  0xc0,
+  0xff,
+  0x22,
+  0x21,
+  0x23,
+  0x2f,
+  0x3b,
+  0x3d,
+  0x3f,
+  0x40,
+  0x5b,
+  0x5e,
+  0x60,
+  0x7c,
+  0x7e,
+  0x67,
+  0x4b,
+  0x7a,
+  0x5a,
+);
 
 /** Where a cell lies in a line of cells (no quotes): [start, end) byte offsets. */
 function cellSpans(line: Buffer): [number, number][] {
@@ -177,7 +235,15 @@ function cellSpans(line: Buffer): [number, number][] {
 }
 
 /** A damage byte put into one number cell of one data row (inserted, or over one of its bytes): [bytes, its 1-based line]. */
-function damageNumberCell(bytes: Buffer, isNumberColumn: (header: string[], column: number) => boolean, row: number, column: number, offset: number, byte: number, replace: boolean): [Buffer, number] | null {
+function damageNumberCell(
+  bytes: Buffer,
+  isNumberColumn: (header: string[], column: number) => boolean,
+  row: number,
+  column: number,
+  offset: number,
+  byte: number,
+  replace: boolean,
+): [Buffer, number] | null {
   const text = bytes.toString('latin1');
   const lines = text.split('\n');
   const header = (lines[0] as string).replace(/\r$/, '').split(',');
@@ -186,7 +252,9 @@ function damageNumberCell(bytes: Buffer, isNumberColumn: (header: string[], colu
   const index = 1 + (row % dataLines);
   const line = Buffer.from(lines[index] as string, 'latin1');
   if (line.includes(0x22)) return null;
-  const columns = cellSpans(line.subarray(0, line[line.length - 1] === 0x0d ? line.length - 1 : line.length)).map((s, i) => [i, s] as const).filter(([i]) => isNumberColumn(header, i));
+  const columns = cellSpans(line.subarray(0, line[line.length - 1] === 0x0d ? line.length - 1 : line.length))
+    .map((s, i) => [i, s] as const)
+    .filter(([i]) => isNumberColumn(header, i));
   if (columns.length === 0) return null;
   const [, [from, to]] = columns[column % columns.length] as readonly [number, [number, number]];
   if (replace && to === from) return null;
@@ -196,9 +264,11 @@ function damageNumberCell(bytes: Buffer, isNumberColumn: (header: string[], colu
   return [Buffer.from(lines.join('\n'), 'latin1'), index + 1];
 }
 
-const profilerNumberColumn = (header: string[], i: number): boolean => /\((MB|KB|us)\)$|^Device/.test(header[i] ?? '') && !/^(Release|Active|Duration)/.test(header[i] ?? '');
+const profilerNumberColumn = (header: string[], i: number): boolean =>
+  /\((MB|KB|us)\)$|^Device/.test(header[i] ?? '') && !/^(Release|Active|Duration)/.test(header[i] ?? '');
 /** Dump cells the readers take numbers from: ID, Timestamp, Process Id, Thread Id, Device Id, Ptr. */
-const dumpNumberColumn = (header: string[], i: number): boolean => ['ID', 'Timestamp(ns)', 'Process Id', 'Thread Id', 'Device Id', 'Ptr'].includes(header[i] ?? '');
+const dumpNumberColumn = (header: string[], i: number): boolean =>
+  ['ID', 'Timestamp(ns)', 'Process Id', 'Thread Id', 'Device Id', 'Ptr'].includes(header[i] ?? '');
 
 describe('a damaged number is never read as another number: the figures stay, or a warning names its line', () => {
   const cellArb = fc.record({ row: fc.nat(), column: fc.nat(), offset: fc.nat(), byte: DAMAGE, replace: fc.boolean() });
@@ -208,7 +278,15 @@ describe('a damaged number is never read as another number: the figures stay, or
     expect(original.error).toBeNull();
     fc.assert(
       fc.property(cellArb, ({ row, column, offset, byte, replace }) => {
-        const damaged = damageNumberCell(PROFILER[name] as Buffer, profilerNumberColumn, row, column, offset, byte, replace);
+        const damaged = damageNumberCell(
+          PROFILER[name] as Buffer,
+          profilerNumberColumn,
+          row,
+          column,
+          offset,
+          byte,
+          replace,
+        );
         if (damaged === null) return;
         const [bytes, line] = damaged;
         const outcome = profilerOutcome(name, bytes);
@@ -262,18 +340,32 @@ function shuffleKeepingTies(lines: string[], keys: number[]): string[] {
     const sorted = members.map((i) => k[i] as number).sort((x, y) => x - y);
     members.forEach((i, n) => (k[i] = sorted[n] as number));
   }
-  return lines.map((l, i) => [k[i] as number, i, l] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, , l]) => l);
+  return lines
+    .map((l, i) => [k[i] as number, i, l] as const)
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1])
+    .map(([, , l]) => l);
 }
 
-describe('shuffling a dump\'s rows (equal timestamps keeping their order) never changes its figures', () => {
-  const dumpArb = fc.record({ steps: fc.integer({ min: 1, max: 6 }), opsPerStep: fc.integer({ min: 1, max: 12 }), leakFromStep: fc.option(fc.integer({ min: 1, max: 4 })), owners: fc.boolean(), seed: fc.nat() });
+describe("shuffling a dump's rows (equal timestamps keeping their order) never changes its figures", () => {
+  const dumpArb = fc.record({
+    steps: fc.integer({ min: 1, max: 6 }),
+    opsPerStep: fc.integer({ min: 1, max: 12 }),
+    leakFromStep: fc.option(fc.integer({ min: 1, max: 4 })),
+    owners: fc.boolean(),
+    seed: fc.nat(),
+  });
 
   it('generated dumps', () => {
     fc.assert(
       fc.property(dumpArb, fc.array(fc.double({ noNaN: true }), { minLength: 1, maxLength: 200 }), (options, keys) => {
-        const lines = [...memscopeDumpLines({ ...options, leakFromStep: options.leakFromStep ?? null, differences: 0.2 })];
+        const lines = [
+          ...memscopeDumpLines({ ...options, leakFromStep: options.leakFromStep ?? null, differences: 0.2 }),
+        ];
         const inOrder = dumpOutcome('d.csv', Buffer.from(`${[MEMSCOPE_HEADER, ...lines].join('\n')}\n`));
-        const shuffled = dumpOutcome('d.csv', Buffer.from(`${[MEMSCOPE_HEADER, ...shuffleKeepingTies(lines, keys)].join('\n')}\n`));
+        const shuffled = dumpOutcome(
+          'd.csv',
+          Buffer.from(`${[MEMSCOPE_HEADER, ...shuffleKeepingTies(lines, keys)].join('\n')}\n`),
+        );
         expect(shuffled.figures).toEqual(inOrder.figures);
       }),
       { numRuns: RUNS },
@@ -281,7 +373,9 @@ describe('shuffling a dump\'s rows (equal timestamps keeping their order) never 
   });
 
   it.each(['baseline_dump.csv', 'leaks_dump.csv', 'memscope_dump_20250428113810.csv'])('the corpus dump %s', (name) => {
-    const [header, ...lines] = readFileSync(join(FIX, 'memscope', name), 'utf8').trimEnd().split('\n');
+    const [header, ...lines] = readFileSync(join(FIX, 'memscope', name), 'utf8')
+      .trimEnd()
+      .split('\n');
     const inOrder = dumpOutcome(name, Buffer.from(`${[header, ...lines].join('\n')}\n`));
     fc.assert(
       fc.property(fc.array(fc.double({ noNaN: true }), { minLength: 1, maxLength: 400 }), (keys) => {

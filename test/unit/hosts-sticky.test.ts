@@ -6,7 +6,10 @@ import { HostError, type HostComment } from '../../src/hosts/types.js';
 
 const MARKER = '<!-- ascend-memory-gate:default -->';
 
-function memoryHost(comments: HostComment[], can: { edit: boolean; deleteFails?: boolean }): StickyHost & { comments: HostComment[] } {
+function memoryHost(
+  comments: HostComment[],
+  can: { edit: boolean; deleteFails?: boolean },
+): StickyHost & { comments: HostComment[] } {
   let next = 100;
   const host: StickyHost & { comments: HostComment[] } = {
     comments,
@@ -34,13 +37,28 @@ function memoryHost(comments: HostComment[], can: { edit: boolean; deleteFails?:
 }
 
 const body = (text: string): string => `${MARKER}\n${text}`;
-const request = (text: string): Parameters<typeof upsertSticky>[1] => ({ number: 1, body: body(text), marker: MARKER, policy: 'on-change', hasFindings: true });
+const request = (text: string): Parameters<typeof upsertSticky>[1] => ({
+  number: 1,
+  body: body(text),
+  marker: MARKER,
+  policy: 'on-change',
+  hasFindings: true,
+});
 
 describe('upsertSticky', () => {
   it("edits the token's own marked comment and leaves a quote by someone else alone", async () => {
-    const host = memoryHost([{ id: 1, body: body('quoted'), author: 'alice' }, { id: 2, body: body('old'), author: 'bot' }], { edit: true });
+    const host = memoryHost(
+      [
+        { id: 1, body: body('quoted'), author: 'alice' },
+        { id: 2, body: body('old'), author: 'bot' },
+      ],
+      { edit: true },
+    );
     expect(await upsertSticky(host, request('new'))).toEqual({ action: 'updated', id: 2 });
-    expect(host.comments).toEqual([{ id: 1, body: body('quoted'), author: 'alice' }, { id: 2, body: body('new'), author: 'bot' }]);
+    expect(host.comments).toEqual([
+      { id: 1, body: body('quoted'), author: 'alice' },
+      { id: 2, body: body('new'), author: 'bot' },
+    ]);
   });
 
   it('replaces where the host cannot edit: the new comment first, then the old one deleted', async () => {
@@ -51,13 +69,21 @@ describe('upsertSticky', () => {
 
   it('keeps both when the delete is refused, and says which one stays', async () => {
     const host = memoryHost([{ id: 2, body: body('old'), author: 'bot' }], { edit: false, deleteFails: true });
-    expect(await upsertSticky(host, request('new'))).toEqual({ action: 'replaced', id: 100, old: 2, leftover: 'the earlier comment 2 could not be deleted (403 deleting comment: refused)' });
+    expect(await upsertSticky(host, request('new'))).toEqual({
+      action: 'replaced',
+      id: 100,
+      old: 2,
+      leftover: 'the earlier comment 2 could not be deleted (403 deleting comment: refused)',
+    });
     expect(host.comments.map((c) => c.id)).toEqual([2, 100]);
   });
 
   it('creates nothing on-change when everything passed and no earlier comment exists; a marker mid-body is no claim', async () => {
     const host = memoryHost([{ id: 3, body: `see ${MARKER}`, author: 'bot' }], { edit: true });
-    expect(await upsertSticky(host, { ...request('ok'), hasFindings: false })).toEqual({ action: 'skipped', reason: 'everything passed and there is no earlier comment to update' });
+    expect(await upsertSticky(host, { ...request('ok'), hasFindings: false })).toEqual({
+      action: 'skipped',
+      reason: 'everything passed and there is no earlier comment to update',
+    });
     expect(host.comments.map((c) => c.id)).toEqual([3]);
   });
 });

@@ -9,10 +9,23 @@ import type { Entry, GateReport } from '../../src/gate/types.js';
 import { HTML_CSP, renderHtml } from '../../src/report/html.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
+  return {
+    kind: 'module',
+    baseline: 1000,
+    current: 1000,
+    delta: 0,
+    percent: 0,
+    status: 'pass',
+    severity: 'ok',
+    rule: null,
+    ...fields,
+  };
 }
 
-function report(entries: Entry[], result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass'): GateReport {
+function report(
+  entries: Entry[],
+  result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass',
+): GateReport {
   const counts: GateReport['counts'] = {};
   for (const e of entries) counts[e.status] = (counts[e.status] ?? 0) + 1;
   return { result, counts, entries };
@@ -22,10 +35,44 @@ const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 
 /** The seed story on two ranks: APP on dev1 grew 10x, HCCL on dev0 broke its budget, a new kernel, a smaller kernel. */
-const appRegressed = entry({ key: 'DEV_MEM/dev1/APP', baseline: 2_078_195_712, current: 20_781_957_120, delta: 18_703_761_408, percent: 900, status: 'regressed', severity: 'fail' });
-const hcclOverBudget = entry({ key: 'DEV_MEM/dev0/HCCL', baseline: 419_430_400, current: 650_117_120, delta: 230_686_720, percent: 55, status: 'over-budget', severity: 'fail', rule: 'DEV_MEM/*/HCCL' });
-const newKernel = entry({ kind: 'kernel', key: 'dev0/matmul_v1', baseline: null, current: 6, delta: null, percent: null, status: 'new', severity: 'warn' });
-const shrunkKernel = entry({ kind: 'kernel', key: 'dev1/add_custom', baseline: 4096, current: 1024, delta: -3072, percent: -75, status: 'improved' });
+const appRegressed = entry({
+  key: 'DEV_MEM/dev1/APP',
+  baseline: 2_078_195_712,
+  current: 20_781_957_120,
+  delta: 18_703_761_408,
+  percent: 900,
+  status: 'regressed',
+  severity: 'fail',
+});
+const hcclOverBudget = entry({
+  key: 'DEV_MEM/dev0/HCCL',
+  baseline: 419_430_400,
+  current: 650_117_120,
+  delta: 230_686_720,
+  percent: 55,
+  status: 'over-budget',
+  severity: 'fail',
+  rule: 'DEV_MEM/*/HCCL',
+});
+const newKernel = entry({
+  kind: 'kernel',
+  key: 'dev0/matmul_v1',
+  baseline: null,
+  current: 6,
+  delta: null,
+  percent: null,
+  status: 'new',
+  severity: 'warn',
+});
+const shrunkKernel = entry({
+  kind: 'kernel',
+  key: 'dev1/add_custom',
+  baseline: 4096,
+  current: 1024,
+  delta: -3072,
+  percent: -75,
+  status: 'improved',
+});
 const app0 = entry({ key: 'DEV_MEM/dev0/APP', baseline: 2_078_195_712, current: 2_078_195_712 });
 const hccl1 = entry({ key: 'DEV_MEM/dev1/HCCL', baseline: 419_430_400, current: 419_430_400 });
 const svm = entry({ key: 'SVM_MEM/RUNTIME', baseline: 19_927_040, current: 19_927_040 });
@@ -37,8 +84,40 @@ function tagNames(html: string): string[] {
 }
 
 const ALLOWED_TAGS = new Set([
-  'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'h1', 'h2', 'p', 'section', 'ul', 'li', 'figure', 'figcaption', 'div',
-  'svg', 'g', 'line', 'text', 'rect', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'code', 'details', 'summary', 'span', 'wbr', 'br', 'ol',
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'main',
+  'h1',
+  'h2',
+  'p',
+  'section',
+  'ul',
+  'li',
+  'figure',
+  'figcaption',
+  'div',
+  'svg',
+  'g',
+  'line',
+  'text',
+  'rect',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'code',
+  'details',
+  'summary',
+  'span',
+  'wbr',
+  'br',
+  'ol',
   'caption',
 ]);
 
@@ -48,20 +127,53 @@ const TAG = /<\/?([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z][\w:-]*(?:="[^"<>]*")?)*)
 /** Every attribute name of every tag; and, once every tag and the doctype are removed, no `<` may be left. */
 function attributeNames(html: string): { names: Set<string>; strayBrackets: number } {
   const names = new Set<string>();
-  for (const m of html.matchAll(TAG)) for (const a of (m[2] ?? '').matchAll(/\s+([a-zA-Z][\w:-]*)(?:="[^"]*")?/g)) names.add((a[1] ?? '').toLowerCase());
+  for (const m of html.matchAll(TAG))
+    for (const a of (m[2] ?? '').matchAll(/\s+([a-zA-Z][\w:-]*)(?:="[^"]*")?/g)) names.add((a[1] ?? '').toLowerCase());
   const rest = html.replace('<!DOCTYPE html>', '').replace(TAG, '');
   return { names, strayBrackets: (rest.match(/[<>]/g) ?? []).length };
 }
 
 const ALLOWED_ATTRIBUTES = new Set([
-  'lang', 'charset', 'http-equiv', 'content', 'name', 'class', 'id', 'title', 'width', 'height', 'viewbox', 'role', 'aria-label',
-  'aria-hidden', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'text-anchor', 'font-size',
-  'font-weight', 'data-device', 'data-module', 'data-label', 'style', 'tabindex', 'transform',
+  'lang',
+  'charset',
+  'http-equiv',
+  'content',
+  'name',
+  'class',
+  'id',
+  'title',
+  'width',
+  'height',
+  'viewbox',
+  'role',
+  'aria-label',
+  'aria-hidden',
+  'x',
+  'y',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'fill',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'text-anchor',
+  'font-size',
+  'font-weight',
+  'data-device',
+  'data-module',
+  'data-label',
+  'style',
+  'tabindex',
+  'transform',
 ]);
 
 /** The Key column of every table row, in document order, as text. */
 function keyColumn(html: string): string[] {
-  return [...html.matchAll(/<td class="key" data-label="Key"><code>(.*?)<\/code>/g)].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ''));
+  return [...html.matchAll(/<td class="key" data-label="Key"><code>(.*?)<\/code>/g)].map((m) =>
+    (m[1] ?? '').replace(/<[^>]+>/g, ''),
+  );
 }
 
 describe('renderHtml: one self-contained page', () => {
@@ -69,7 +181,9 @@ describe('renderHtml: one self-contained page', () => {
 
   it('is a complete document with a CSP that forbids scripts, network and files', () => {
     expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')).toBe(true);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    );
     expect(HTML_CSP).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
     // The CSP comes before anything it governs.
     expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<style>'));
@@ -86,7 +200,9 @@ describe('renderHtml: one self-contained page', () => {
 
   it('says the verdict in the title and heading, then counts each verdict, failures first', () => {
     expect(html).toContain('<title>✗ Memory gate failed: 1 regressed, 1 over-budget (1 warning)</title>');
-    expect(html).toContain('<h1 class="verdict fail">✗ Memory gate failed: 1 regressed, 1 over-budget (1 warning)</h1>');
+    expect(html).toContain(
+      '<h1 class="verdict fail">✗ Memory gate failed: 1 regressed, 1 over-budget (1 warning)</h1>',
+    );
     expect([...html.matchAll(/<li class="(fail|warn|ok)">([^<]*)<\/li>/g)].map((m) => `${m[1]}: ${m[2]}`)).toEqual([
       'fail: ✗ 1 regressed',
       'fail: ✗ 1 over-budget',
@@ -122,10 +238,16 @@ describe('renderHtml: one self-contained page', () => {
     expect(html.match(/<rect class="segment"/g)).toHaveLength(4);
     expect(html.match(/<line class="baseline"/g)).toHaveLength(2);
     expect(html.match(/<text class="device-label fail"[^>]*>dev\d ✗<\/text>/g)).toHaveLength(2);
-    expect([...html.matchAll(/<li class="(module|baseline)"><svg[^>]*><(?:rect|line) [^>]*(?:fill|stroke)="(#[0-9a-f]{6})"[^>]*\/><\/svg>(.*?)<\/li>/g)].map((m) => `${m[2]} ${m[3]}`)).toEqual([
+    expect(
+      [
+        ...html.matchAll(
+          /<li class="(module|baseline)"><svg[^>]*><(?:rect|line) [^>]*(?:fill|stroke)="(#[0-9a-f]{6})"[^>]*\/><\/svg>(.*?)<\/li>/g,
+        ),
+      ].map((m) => `${m[2]} ${m[3]}`),
+    ).toEqual([
       '#4e79a7 <code>DEV_MEM/*/APP</code>',
       '#f28e2b <code>DEV_MEM/*/HCCL</code>',
-      "#1f1f1f baseline (dashed): sum of the device&#39;s module peaks",
+      '#1f1f1f baseline (dashed): sum of the device&#39;s module peaks',
     ]);
   });
 
@@ -147,8 +269,26 @@ describe('renderHtml: names from files are text, never markup', () => {
     'dev0/evil\u001b[2J\u202Ename',
   ];
   const entries = hostileNames.flatMap((name, i) => [
-    entry({ key: `DEV_MEM/dev${i % 2}/${name}`, baseline: GiB, current: 3 * GiB, delta: 2 * GiB, percent: 200, status: 'regressed', severity: 'fail', rule: name }),
-    entry({ kind: 'kernel', key: `dev1/${name}`, baseline: null, current: MiB, delta: null, percent: null, status: 'new', severity: 'warn' }),
+    entry({
+      key: `DEV_MEM/dev${i % 2}/${name}`,
+      baseline: GiB,
+      current: 3 * GiB,
+      delta: 2 * GiB,
+      percent: 200,
+      status: 'regressed',
+      severity: 'fail',
+      rule: name,
+    }),
+    entry({
+      kind: 'kernel',
+      key: `dev1/${name}`,
+      baseline: null,
+      current: MiB,
+      delta: null,
+      percent: null,
+      status: 'new',
+      severity: 'warn',
+    }),
   ]);
   const html = renderHtml(report(entries), { title: '<b>Gate</b> "x"' });
 
@@ -160,17 +300,23 @@ describe('renderHtml: names from files are text, never markup', () => {
     expect(strayBrackets).toBe(0);
     // Every element the page opens is closed by the renderer, not by a name: as many end tags as start tags.
     for (const tag of ['svg', 'table', 'title', 'style', 'code', 'td', 'tr', 'li']) {
-      expect(html.match(new RegExp(`</${tag}>`, 'g'))?.length, tag).toBe(html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length);
+      expect(html.match(new RegExp(`</${tag}>`, 'g'))?.length, tag).toBe(
+        html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length,
+      );
     }
     expect(html.match(/<\/style>/g)).toHaveLength(1);
   });
 
   it('shows each hostile name escaped, in the table, the legend and the chart tooltips', () => {
     expect(keyColumn(html)).toContain('DEV_MEM/dev0/&lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt;');
-    expect(keyColumn(html)).toContain('DEV_MEM/dev1/&quot;&gt;&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;');
+    expect(keyColumn(html)).toContain(
+      'DEV_MEM/dev1/&quot;&gt;&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;',
+    );
     expect(html).toContain('rule <code>&lt;/svg&gt;&lt;svg onload=alert(1)&gt;</code>');
     // In the legend: a name's own slashes make its colour key the part after the last one.
-    expect(html).toContain('(DEV_MEM/*/&lt;/title&gt;&lt;/style&gt;&lt;/code&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain(
+      '(DEV_MEM/*/&lt;/title&gt;&lt;/style&gt;&lt;/code&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
+    );
     expect(html).toContain('data-module="DEV_MEM/*/&#39; onmouseover=&#39;alert(1)"');
     // A terminal escape and a right-to-left override are shown, not passed on.
     expect(keyColumn(html)).toContain('dev1/dev0/evil␛[2J⟨U+202E⟩name');
@@ -179,21 +325,39 @@ describe('renderHtml: names from files are text, never markup', () => {
   });
 
   it('renders statuses, kinds and severities this build does not know by name, and counts as counts', () => {
-    const allocFailures = entry({ key: 'dev0', baseline: 0, current: 5, delta: 5, percent: null, status: 'pass', severity: 'fail', unit: 'count', limit: 0, note: 'halMemAlloc failed <5> times' });
-    const unknown = Object.assign(entry({ key: 'dev1', baseline: 60 * GiB, current: 66 * GiB, delta: 6 * GiB, percent: 10, severity: 'fail' }), {
-      kind: 'device',
-      status: 'over-capacity',
-      severity: 'critical',
+    const allocFailures = entry({
+      key: 'dev0',
+      baseline: 0,
+      current: 5,
+      delta: 5,
+      percent: null,
+      status: 'pass',
+      severity: 'fail',
+      unit: 'count',
+      limit: 0,
+      note: 'halMemAlloc failed <5> times',
     });
+    const unknown = Object.assign(
+      entry({ key: 'dev1', baseline: 60 * GiB, current: 66 * GiB, delta: 6 * GiB, percent: 10, severity: 'fail' }),
+      {
+        kind: 'device',
+        status: 'over-capacity',
+        severity: 'critical',
+      },
+    );
     const page = renderHtml(report([allocFailures, unknown], 'fail'));
-    expect(page).toContain('<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>');
+    expect(page).toContain(
+      '<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>',
+    );
     expect(page).toContain(
       '<tr class="fail"><td class="status" data-label="Status">✗ pass</td><td class="key" data-label="Key"><code><span class="seg">dev0</span></code></td>' +
         '<td class="num" data-label="Baseline → current">0 → 5</td><td class="num" data-label="Δ (Δ%)">+5</td>' +
         '<td class="why" data-label="Why">halMemAlloc failed &lt;5&gt; times (limit 0)</td></tr>',
     );
     // An unknown severity is shown as a warning, never hidden; the status is spelled as the gate spells it.
-    expect(page).toContain('<tr class="warn"><td class="status" data-label="Status">⚠ over-capacity</td><td class="key" data-label="Key"><code><span class="seg">dev1</span></code></td>');
+    expect(page).toContain(
+      '<tr class="warn"><td class="status" data-label="Status">⚠ over-capacity</td><td class="key" data-label="Key"><code><span class="seg">dev1</span></code></td>',
+    );
     // No module on a device: no chart.
     expect(page).not.toContain('<svg');
   });
@@ -210,10 +374,14 @@ describe('asking for the HTML report', () => {
       const code = await runCli(
         [
           'check',
-          '--baseline', join(ROOT, 'baselines/memory-baseline.json'),
-          '--plog', join(ROOT, 'examples/regressed/plog'),
-          '--compare', join(ROOT, 'examples/memory_compare'),
-          '--html', file,
+          '--baseline',
+          join(ROOT, 'baselines/memory-baseline.json'),
+          '--plog',
+          join(ROOT, 'examples/regressed/plog'),
+          '--compare',
+          join(ROOT, 'examples/memory_compare'),
+          '--html',
+          file,
         ],
         { out: (t) => out.push(t), err: (t) => out.push(t) },
       );
@@ -231,6 +399,8 @@ describe('asking for the HTML report', () => {
     const inputs = (htmlReport: string) => readInputs((name) => (name === 'html-report' ? htmlReport : ''));
     expect(inputs('').htmlReport).toBeUndefined();
     expect(inputs(' reports/memory-gate.html ').htmlReport).toBe('reports/memory-gate.html');
-    expect(() => inputs('reports/')).toThrow("'html-report' must be one file path such as memory-gate.html, got 'reports/'");
+    expect(() => inputs('reports/')).toThrow(
+      "'html-report' must be one file path such as memory-gate.html, got 'reports/'",
+    );
   });
 });

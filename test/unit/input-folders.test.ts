@@ -30,7 +30,12 @@ function write(files: Record<string, string>): void {
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), width: () => 120, color: () => false });
+  const code = await runCli(argv, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    width: () => 120,
+    color: () => false,
+  });
   return { code, out, err };
 }
 
@@ -42,54 +47,75 @@ function cliAsUser(...argv: string[]): Promise<{ code: number; out: string; err:
       process.execPath,
       ['--import', join(ROOT, 'test', 'helpers', 'ts-loader.mjs'), join(ROOT, 'src', 'cli', 'index.ts'), ...argv],
       { cwd: tmp, env: { PATH: process.env.PATH ?? '' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, out: stdout, err: stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, out: stdout, err: stderr }),
     );
   });
 }
 
 describe('a sub-folder that cannot be read', () => {
-  it.skipIf(process.platform === 'win32')('is named in a warning with why; the readable ranks are still read', async () => {
-    write({ 'ranks/rank_0/plog-1.log': RECORD(0, 100), 'ranks/rank_1/plog-2.log': RECORD(1, 200) });
-    chmodSync(join(tmp, 'ranks'), 0o755);
-    chmodSync(join(tmp, 'ranks', 'rank_0'), 0o755);
-    chmodSync(join(tmp, 'ranks', 'rank_1'), 0o000);
-    const r = await cliAsUser('parse', '--plog', 'ranks', '--json');
-    expect(r.err).toBe("warning: --plog: cannot read the folder 'ranks/rank_1': permission denied (check its permissions) (EACCES); any input files in it are not read\n");
-    expect(r.code).toBe(0);
-    expect(Object.keys((JSON.parse(r.out) as { sections: { modules: Record<string, unknown> } }).sections.modules)).toEqual(['DEV_MEM/dev0/APP']);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'is named in a warning with why; the readable ranks are still read',
+    async () => {
+      write({ 'ranks/rank_0/plog-1.log': RECORD(0, 100), 'ranks/rank_1/plog-2.log': RECORD(1, 200) });
+      chmodSync(join(tmp, 'ranks'), 0o755);
+      chmodSync(join(tmp, 'ranks', 'rank_0'), 0o755);
+      chmodSync(join(tmp, 'ranks', 'rank_1'), 0o000);
+      const r = await cliAsUser('parse', '--plog', 'ranks', '--json');
+      expect(r.err).toBe(
+        "warning: --plog: cannot read the folder 'ranks/rank_1': permission denied (check its permissions) (EACCES); any input files in it are not read\n",
+      );
+      expect(r.code).toBe(0);
+      expect(
+        Object.keys((JSON.parse(r.out) as { sections: { modules: Record<string, unknown> } }).sections.modules),
+      ).toEqual(['DEV_MEM/dev0/APP']);
+    },
+  );
 });
 
 const MODULE_MEM = 'Component,Timestamp(us),Total Reserved(MB),Device\nAPP,1736405443756384.100\t,2.0,NPU:0\n';
-const MODULE_MEM_KB = 'Device_id,Component,Timestamp(us),Total Reserved(KB),Device\n0,APP,1736405443756384.100\t,3072,NPU:0\n';
+const MODULE_MEM_KB =
+  'Device_id,Component,Timestamp(us),Total Reserved(KB),Device\n0,APP,1736405443756384.100\t,3072,NPU:0\n';
 
 describe('a profiler folder given itself', () => {
   it('a PROF_* folder (what msprof writes) is searched for its mindstudio_profiler_output', async () => {
     write({ 'PROF_000001_20250108_abc/mindstudio_profiler_output/npu_module_mem_20250108.csv': MODULE_MEM_KB });
     const r = await cli('parse', '--profiler', join(tmp, 'PROF_000001_20250108_abc'), '--json');
     expect(r.err).toBe('');
-    expect((JSON.parse(r.out) as { sections: { modules: Record<string, { peak: number }> } }).sections.modules['NPU_MODULE_MEM/dev0/APP']?.peak).toBe(3 * 1024 * 1024);
+    expect(
+      (JSON.parse(r.out) as { sections: { modules: Record<string, { peak: number }> } }).sections.modules[
+        'NPU_MODULE_MEM/dev0/APP'
+      ]?.peak,
+    ).toBe(3 * 1024 * 1024);
   });
 
-  it.each(['worker_1_20250108_ascend_pt', 'worker_1_20250108_ascend_ms'])('a %s folder is searched for its ASCEND_PROFILER_OUTPUT tables, not the PROF_* copy inside', async (name) => {
-    write({
-      [`${name}/ASCEND_PROFILER_OUTPUT/npu_module_mem.csv`]: MODULE_MEM,
-      // msprof's own tree inside the torch_npu folder holds the same data again: never read twice.
-      [`${name}/PROF_000001_20250108_abc/mindstudio_profiler_output/npu_module_mem_20250108.csv`]: MODULE_MEM_KB,
-    });
-    const r = await cli('parse', '--profiler', join(tmp, name), '--json');
-    expect(r.err).toBe('');
-    const snapshot = JSON.parse(r.out) as { meta: { files: number }; sections: { modules: Record<string, { peak: number }> } };
-    expect(snapshot.meta.files).toBe(1);
-    expect(snapshot.sections.modules['NPU_MODULE_MEM/dev0/APP']?.peak).toBe(2 * 1024 * 1024);
-  });
+  it.each(['worker_1_20250108_ascend_pt', 'worker_1_20250108_ascend_ms'])(
+    'a %s folder is searched for its ASCEND_PROFILER_OUTPUT tables, not the PROF_* copy inside',
+    async (name) => {
+      write({
+        [`${name}/ASCEND_PROFILER_OUTPUT/npu_module_mem.csv`]: MODULE_MEM,
+        // msprof's own tree inside the torch_npu folder holds the same data again: never read twice.
+        [`${name}/PROF_000001_20250108_abc/mindstudio_profiler_output/npu_module_mem_20250108.csv`]: MODULE_MEM_KB,
+      });
+      const r = await cli('parse', '--profiler', join(tmp, name), '--json');
+      expect(r.err).toBe('');
+      const snapshot = JSON.parse(r.out) as {
+        meta: { files: number };
+        sections: { modules: Record<string, { peak: number }> };
+      };
+      expect(snapshot.meta.files).toBe(1);
+      expect(snapshot.sections.modules['NPU_MODULE_MEM/dev0/APP']?.peak).toBe(2 * 1024 * 1024);
+    },
+  );
 });
 
 // The help says a path given as !GLOB leaves out the files it matches, relative to the working folder (issue 29).
 describe('! exclusions, one test per form', () => {
   it('are described in --help with the example the first form runs', async () => {
     const r = await cli('--help');
-    expect(r.out.replace(/\n +/g, ' ')).toContain("A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.");
+    expect(r.out.replace(/\n +/g, ' ')).toContain(
+      "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",
+    );
   });
 
   const files = {
@@ -98,15 +124,24 @@ describe('! exclusions, one test per form', () => {
     'ex/old/plog-3.log': RECORD(2, 300),
     'ex/old/deep/plog-4.log': RECORD(3, 400),
   };
-  const keys = (out: string): string[] => Object.keys((JSON.parse(out) as { sections: { modules: Record<string, unknown> } }).sections.modules);
+  const keys = (out: string): string[] =>
+    Object.keys((JSON.parse(out) as { sections: { modules: Record<string, unknown> } }).sections.modules);
 
   it.each<[string, string[], string[]]>([
     ['a folder and a glob below it', ['ex', '!ex/old/**'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']],
     ['a folder and a glob at any depth', ['ex', '!**/old/**'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']],
     ['a folder and a folder inside it', ['ex', '!ex/old'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP']],
-    ['a folder and one file', ['ex', '!ex/old/plog-3.log'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev3/APP']],
+    [
+      'a folder and one file',
+      ['ex', '!ex/old/plog-3.log'],
+      ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev3/APP'],
+    ],
     ['a folder and a ./ path', ['ex', '!./ex/rank_1/**'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev2/APP', 'DEV_MEM/dev3/APP']],
-    ['a glob and a glob', ['ex/**/*.log', '!**/deep/*.log'], ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev2/APP']],
+    [
+      'a glob and a glob',
+      ['ex/**/*.log', '!**/deep/*.log'],
+      ['DEV_MEM/dev0/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev2/APP'],
+    ],
     ['the exclusion first', ['!ex/rank_*/**', 'ex'], ['DEV_MEM/dev2/APP', 'DEV_MEM/dev3/APP']],
   ])('%s', async (_form, specs, expected) => {
     write(files);
@@ -141,13 +176,24 @@ describe('a flag whose paths match nothing', () => {
     write({ 'mixed/plog/plog-1.log': RECORD(0, 100), 'mixed/csv/memory_compare_1.csv': 'x' });
     const r = await cli('parse', '--plog', join(tmp, 'mixed', 'csv'), '--compare', join(tmp, 'mixed', 'csv'));
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`error: --plog '${join(tmp, 'mixed', 'csv')}' matched no plog file: check the path ('ascend-memory-gate --help' lists what a folder is searched for), or leave the flag out\n`);
+    expect(r.err).toBe(
+      `error: --plog '${join(tmp, 'mixed', 'csv')}' matched no plog file: check the path ('ascend-memory-gate --help' lists what a folder is searched for), or leave the flag out\n`,
+    );
   });
 
   it('every file excluded says so', async () => {
     write({ 'mixed/plog/plog-1.log': RECORD(0, 100), 'mixed/csv/memory_compare_1.csv': 'x' });
-    const r = await cli('parse', '--plog', join(tmp, 'mixed', 'plog'), '!**/plog-1.log', '--compare', join(tmp, 'mixed', 'csv'));
+    const r = await cli(
+      'parse',
+      '--plog',
+      join(tmp, 'mixed', 'plog'),
+      '!**/plog-1.log',
+      '--compare',
+      join(tmp, 'mixed', 'csv'),
+    );
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`error: --plog '${join(tmp, 'mixed', 'plog')}' matched no plog file (1 left out by '!**/plog-1.log'): check the path ('ascend-memory-gate --help' lists what a folder is searched for), or leave the flag out\n`);
+    expect(r.err).toBe(
+      `error: --plog '${join(tmp, 'mixed', 'plog')}' matched no plog file (1 left out by '!**/plog-1.log'): check the path ('ascend-memory-gate --help' lists what a folder is searched for), or leave the flag out\n`,
+    );
   });
 });

@@ -36,7 +36,8 @@ describe('key tokens', () => {
 
 describe('duplicate keys', () => {
   it('a merge that kept both halves of "modules" is an error naming line:column and the pointer, not a silent loss', () => {
-    const text = '{\n  "version": 1,\n  "modules": {"A": {"peak": 1}},\n  "kernels": {},\n  "modules": {"B": {"peak": 2}}\n}\n';
+    const text =
+      '{\n  "version": 1,\n  "modules": {"A": {"peak": 1}},\n  "kernels": {},\n  "modules": {"B": {"peak": 2}}\n}\n';
     expect(thrown(() => parseBaseline(text, 'baselines/memory-baseline.json')).message).toBe(
       'baselines/memory-baseline.json:5:3: duplicate key "modules" at /modules (first at 3:3): JSON keeps only the last one, so keep one of them (a merge conflict resolved by keeping both halves?)',
     );
@@ -45,14 +46,19 @@ describe('duplicate keys', () => {
   it('a key spelt with an escape is the same key', () => {
     expect(outcome('{"ab": 1, "a\\u0062": 2}')).toEqual({
       ok: false,
-      message: expect.stringMatching(/^doc\.json:1:11: duplicate key "ab" at \/ab \(first at 1:2\)/) as unknown as string,
+      message: expect.stringMatching(
+        /^doc\.json:1:11: duplicate key "ab" at \/ab \(first at 1:2\)/,
+      ) as unknown as string,
     });
   });
 
   it('nested duplicates name the pointer of the object they are in; the same key in two objects is fine', () => {
     expect(outcome('{"a": {"x": 1}, "b": {"x": 2}}')).toEqual({ ok: true, value: { a: { x: 1 }, b: { x: 2 } } });
     const r = outcome('{"rules": [{"match": "a"}, {"match": "b", "tolerance": {}, "match": "c"}]}');
-    expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/^doc\.json:1:60: duplicate key "match" at \/rules\/1\/match \(first at 1:29\)/) });
+    expect(r).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^doc\.json:1:60: duplicate key "match" at \/rules\/1\/match \(first at 1:29\)/),
+    });
   });
 
   it('a config with a tolerance given twice is refused before its schema is read', () => {
@@ -78,8 +84,11 @@ describe('duplicate keys', () => {
           expect(r.ok).toBe(false);
           if (r.ok) return;
           // the second occurrence's opening quote
-          const offset = wrap + 1 + members.slice(0, repeated).reduce((sum, [k, v]) => sum + `"${k}": ${v}, `.length, 0);
-          expect(r.message.startsWith(`doc.json:1:${offset + 1}: duplicate key ${JSON.stringify(decoded[repeated])} at `)).toBe(true);
+          const offset =
+            wrap + 1 + members.slice(0, repeated).reduce((sum, [k, v]) => sum + `"${k}": ${v}, `.length, 0);
+          expect(
+            r.message.startsWith(`doc.json:1:${offset + 1}: duplicate key ${JSON.stringify(decoded[repeated])} at `),
+          ).toBe(true);
         }
       }),
       { numRuns: 3000 },

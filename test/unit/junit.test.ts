@@ -8,14 +8,26 @@ import { runStamp } from '../../src/sources/node-environment.js';
 import { readInputs } from '../../src/action/inputs.js';
 import { schemaErrors, xpath } from '../helpers/xsd.js';
 
-
 const CONTEXT: JunitContext = { timestamp: new Date(Date.UTC(2026, 11, 2, 8, 15, 30, 250)), hostname: 'gate-runner-1' };
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
+  return {
+    kind: 'module',
+    baseline: 1000,
+    current: 1000,
+    delta: 0,
+    percent: 0,
+    status: 'pass',
+    severity: 'ok',
+    rule: null,
+    ...fields,
+  };
 }
 
-function report(entries: Entry[], result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass'): GateReport {
+function report(
+  entries: Entry[],
+  result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass',
+): GateReport {
   const counts: GateReport['counts'] = {};
   for (const e of entries) counts[e.status] = (counts[e.status] ?? 0) + 1;
   return { result, counts, entries };
@@ -28,9 +40,35 @@ describe('the JUnit report', () => {
     const xml = renderJunit(
       report([
         entry({ key: 'DEV_MEM/dev0/APP', baseline: 2 * GiB, current: 2 * GiB }),
-        entry({ key: 'DEV_MEM/dev1/APP', baseline: 2 * GiB, current: 20 * GiB, delta: 18 * GiB, percent: 900, status: 'regressed', severity: 'fail' }),
-        entry({ key: 'DEV_MEM/dev1/HCCL', baseline: 2 * GiB, current: 3 * GiB, delta: GiB, percent: 50, status: 'imbalance', severity: 'warn', note: 'dev1 is 50% above the median of 3 devices' }),
-        entry({ kind: 'kernel', key: 'dev0/matmul_v1', baseline: null, current: 6 * 1024 * 1024, delta: null, percent: null, status: 'new', severity: 'warn' }),
+        entry({
+          key: 'DEV_MEM/dev1/APP',
+          baseline: 2 * GiB,
+          current: 20 * GiB,
+          delta: 18 * GiB,
+          percent: 900,
+          status: 'regressed',
+          severity: 'fail',
+        }),
+        entry({
+          key: 'DEV_MEM/dev1/HCCL',
+          baseline: 2 * GiB,
+          current: 3 * GiB,
+          delta: GiB,
+          percent: 50,
+          status: 'imbalance',
+          severity: 'warn',
+          note: 'dev1 is 50% above the median of 3 devices',
+        }),
+        entry({
+          kind: 'kernel',
+          key: 'dev0/matmul_v1',
+          baseline: null,
+          current: 6 * 1024 * 1024,
+          delta: null,
+          percent: null,
+          status: 'new',
+          severity: 'warn',
+        }),
       ]),
       CONTEXT,
     );
@@ -69,7 +107,15 @@ describe('the JUnit report', () => {
 
   it('rolls one module up across devices: one testcase, its message the devices and the worst one, its text the members', async () => {
     const devices = Array.from({ length: 14 }, (_, d) =>
-      entry({ key: `DEV_MEM/dev${d}/APP`, baseline: 2 * GiB, current: 2 * GiB + (d + 1) * 64 * 1024 * 1024, delta: (d + 1) * 64 * 1024 * 1024, percent: ((d + 1) * 100) / 32, status: 'regressed', severity: 'fail' }),
+      entry({
+        key: `DEV_MEM/dev${d}/APP`,
+        baseline: 2 * GiB,
+        current: 2 * GiB + (d + 1) * 64 * 1024 * 1024,
+        delta: (d + 1) * 64 * 1024 * 1024,
+        percent: ((d + 1) * 100) / 32,
+        status: 'regressed',
+        severity: 'fail',
+      }),
     );
     const xml = renderJunit(report(devices), CONTEXT);
     const cases = [...xml.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1]);
@@ -81,12 +127,29 @@ describe('the JUnit report', () => {
     expect(await schemaErrors(xml)).toEqual([]);
   });
 
-  it("skips keys that were not judged (no baseline, not in this run, ignored by a rule) and fails a new key under onNew: fail", async () => {
+  it('skips keys that were not judged (no baseline, not in this run, ignored by a rule) and fails a new key under onNew: fail', async () => {
     const xml = renderJunit(
       report([
-        entry({ key: 'DEV_MEM/dev0/GE', baseline: 1000, current: null, delta: null, percent: null, status: 'missing', severity: 'warn' }),
+        entry({
+          key: 'DEV_MEM/dev0/GE',
+          baseline: 1000,
+          current: null,
+          delta: null,
+          percent: null,
+          status: 'missing',
+          severity: 'warn',
+        }),
         entry({ key: 'HOST_MEM/APP', status: 'ignored', rule: 'HOST_MEM/**' }),
-        entry({ kind: 'kernel', key: 'dev0/k', baseline: null, current: 64, delta: null, percent: null, status: 'new', severity: 'fail' }),
+        entry({
+          kind: 'kernel',
+          key: 'dev0/k',
+          baseline: null,
+          current: 64,
+          delta: null,
+          percent: null,
+          status: 'new',
+          severity: 'fail',
+        }),
       ]),
       CONTEXT,
     );
@@ -100,7 +163,20 @@ describe('the JUnit report', () => {
   });
 
   it('fails the verdict case whenever the job fails, also with no failing key (a first run under onMissingBaseline: fail)', async () => {
-    const firstRun = report([entry({ key: 'DEV_MEM/dev0/APP', baseline: null, current: GiB, delta: null, percent: null, status: 'new', severity: 'warn' })], 'fail');
+    const firstRun = report(
+      [
+        entry({
+          key: 'DEV_MEM/dev0/APP',
+          baseline: null,
+          current: GiB,
+          delta: null,
+          percent: null,
+          status: 'new',
+          severity: 'warn',
+        }),
+      ],
+      'fail',
+    );
     const xml = renderJunit(firstRun, CONTEXT);
     expect(xml).toContain(
       '<failure message="Memory gate: No baseline yet: 1 key recorded, the gate stays closed until a baseline is committed (onMissingBaseline: fail)" type="memory-gate">',
@@ -115,18 +191,42 @@ describe('the JUnit report', () => {
 
   it('keeps a key the same test whatever its verdict, so CI systems follow it from run to run; findings and shared roll-ups say which', () => {
     const twoGiB = 2 * 1024 ** 3;
-    const names = (entries: Entry[]): string[] => [...renderJunit(report(entries), CONTEXT).matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1] as string);
+    const names = (entries: Entry[]): string[] =>
+      [...renderJunit(report(entries), CONTEXT).matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1] as string);
     const passing = names([entry({ key: 'DEV_MEM/dev1/APP', baseline: twoGiB, current: twoGiB })]);
     const regressed = names([
-      entry({ key: 'DEV_MEM/dev1/APP', baseline: twoGiB, current: 2 * twoGiB, delta: twoGiB, percent: 100, status: 'regressed', severity: 'fail' }),
-      entry({ key: 'DEV_MEM/dev1/APP', baseline: twoGiB, current: 2 * twoGiB, delta: twoGiB, percent: 100, status: 'leak-suspect', severity: 'warn' }),
+      entry({
+        key: 'DEV_MEM/dev1/APP',
+        baseline: twoGiB,
+        current: 2 * twoGiB,
+        delta: twoGiB,
+        percent: 100,
+        status: 'regressed',
+        severity: 'fail',
+      }),
+      entry({
+        key: 'DEV_MEM/dev1/APP',
+        baseline: twoGiB,
+        current: 2 * twoGiB,
+        delta: twoGiB,
+        percent: 100,
+        status: 'leak-suspect',
+        severity: 'warn',
+      }),
     ]);
     expect(passing).toEqual(['verdict', 'DEV_MEM/dev1/APP']);
     expect(regressed).toEqual(['verdict', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev1/APP leak-suspect']);
     // Two roll-ups of one pattern (3 devices improved, 3 passed) would share a name: each gets its status.
     const split = Array.from({ length: 6 }, (_, d) =>
       d < 3
-        ? entry({ key: `DEV_MEM/dev${d}/GE`, baseline: twoGiB, current: twoGiB / 2, delta: -twoGiB / 2, percent: -50, status: 'improved' })
+        ? entry({
+            key: `DEV_MEM/dev${d}/GE`,
+            baseline: twoGiB,
+            current: twoGiB / 2,
+            delta: -twoGiB / 2,
+            percent: -50,
+            status: 'improved',
+          })
         : entry({ key: `DEV_MEM/dev${d}/GE`, baseline: twoGiB, current: twoGiB }),
     );
     expect(names(split)).toEqual(['verdict', 'DEV_MEM/*/GE improved', 'DEV_MEM/*/GE pass']);
@@ -134,10 +234,25 @@ describe('the JUnit report', () => {
 
   it('escapes names from the logs: markup, quotes, controls, lone surrogates and U+FFFF stay text and the file stays valid', async () => {
     const hostile = 'dev0/<x a="1">&amp;\'\u001b[31m\ud800\uffff\u202e';
-    const xml = renderJunit(report([entry({ kind: 'kernel', key: hostile, baseline: 0, current: 64, delta: 64, percent: null, status: 'regressed', severity: 'fail', note: 'a "note" <b>&' })]), {
-      ...CONTEXT,
-      hostname: 'h<&>"',
-    });
+    const xml = renderJunit(
+      report([
+        entry({
+          kind: 'kernel',
+          key: hostile,
+          baseline: 0,
+          current: 64,
+          delta: 64,
+          percent: null,
+          status: 'regressed',
+          severity: 'fail',
+          note: 'a "note" <b>&',
+        }),
+      ]),
+      {
+        ...CONTEXT,
+        hostname: 'h<&>"',
+      },
+    );
     expect(xml).toContain('name="dev0/&lt;x a=&quot;1&quot;&gt;&amp;amp;&apos;␛[31m⟨U+D800⟩⟨U+FFFF⟩⟨U+202E⟩"');
     expect(xml).toContain('hostname="h&lt;&amp;&gt;&quot;"');
     expect(xml).toContain('[a &quot;note&quot; &lt;b&gt;&amp;]');
@@ -150,8 +265,12 @@ describe('the JUnit report', () => {
 
   it('the schema check is live: a file without hostname, or with a zone in its timestamp, is refused', async () => {
     const xml = renderJunit(report([entry({ key: 'DEV_MEM/dev0/APP' })]), CONTEXT);
-    expect((await schemaErrors(xml.replace(/ hostname="[^"]*"/g, ''), 'no-hostname')).join('\n')).toMatch(/JUnit\.xsd: .*The attribute 'hostname' is required/);
-    expect((await schemaErrors(xml.replace(/timestamp="([^"]+)"/g, 'timestamp="$1Z"'), 'zoned')).join('\n')).toMatch(/JUnit\.xsd: .*timestamp/);
+    expect((await schemaErrors(xml.replace(/ hostname="[^"]*"/g, ''), 'no-hostname')).join('\n')).toMatch(
+      /JUnit\.xsd: .*The attribute 'hostname' is required/,
+    );
+    expect((await schemaErrors(xml.replace(/timestamp="([^"]+)"/g, 'timestamp="$1Z"'), 'zoned')).join('\n')).toMatch(
+      /JUnit\.xsd: .*timestamp/,
+    );
     expect(await schemaErrors(xml.replace('<testcase name="verdict"', '<testcase'), 'no-name')).toHaveLength(2);
   });
 });
@@ -159,11 +278,15 @@ describe('the JUnit report', () => {
 describe('when and where the gate ran (runStamp)', () => {
   it('takes SOURCE_DATE_EPOCH when it is set, else now; refuses one that is not whole seconds', () => {
     const now = new Date(Date.UTC(2026, 0, 1));
-    expect(runStamp({ SOURCE_DATE_EPOCH: '1796169600' }, () => now).timestamp.toISOString()).toBe('2026-12-02T00:00:00.000Z');
+    expect(runStamp({ SOURCE_DATE_EPOCH: '1796169600' }, () => now).timestamp.toISOString()).toBe(
+      '2026-12-02T00:00:00.000Z',
+    );
     expect(runStamp({}, () => now).timestamp).toBe(now);
     expect(runStamp({ SOURCE_DATE_EPOCH: '' }, () => now).timestamp).toBe(now);
     expect(runStamp({}).hostname).not.toBe('');
-    expect(() => runStamp({ SOURCE_DATE_EPOCH: '2026-12-02' })).toThrow("SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got '2026-12-02'");
+    expect(() => runStamp({ SOURCE_DATE_EPOCH: '2026-12-02' })).toThrow(
+      "SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got '2026-12-02'",
+    );
   });
 });
 
@@ -172,7 +295,9 @@ describe("the Action's junit-report input", () => {
     const inputs = (junitReport: string) => readInputs((name) => (name === 'junit-report' ? junitReport : ''));
     expect(inputs('').junitReport).toBeUndefined();
     expect(inputs(' reports/memory-gate.junit.xml ').junitReport).toBe('reports/memory-gate.junit.xml');
-    expect(() => inputs('reports/')).toThrow("'junit-report' must be one file path such as memory-gate.junit.xml, got 'reports/'");
+    expect(() => inputs('reports/')).toThrow(
+      "'junit-report' must be one file path such as memory-gate.junit.xml, got 'reports/'",
+    );
     expect(() => inputs('a.xml\nb.xml')).toThrow("'junit-report' must be one file path such as memory-gate.junit.xml");
   });
 });

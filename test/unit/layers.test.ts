@@ -18,12 +18,18 @@ interface Violation {
 /** dependency-cruiser's JSON verdict on `src/` of `cwd`, with the repository's rules. */
 function cruise(cwd: string): Promise<{ violations: Violation[]; modules: number }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      // Exit code = number of errors: a non-zero exit with JSON on stdout is a verdict, not a failure to run.
-      if (stdout.trim() === '') return reject(new Error(`depcruise wrote nothing (${error?.message ?? 'no error'}): ${stderr}`));
-      const result = JSON.parse(stdout) as { summary: { violations: Violation[]; totalCruised: number } };
-      resolve({ violations: result.summary.violations, modules: result.summary.totalCruised });
-    });
+    execFile(
+      process.execPath,
+      [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        // Exit code = number of errors: a non-zero exit with JSON on stdout is a verdict, not a failure to run.
+        if (stdout.trim() === '')
+          return reject(new Error(`depcruise wrote nothing (${error?.message ?? 'no error'}): ${stderr}`));
+        const result = JSON.parse(stdout) as { summary: { violations: Violation[]; totalCruised: number } };
+        resolve({ violations: result.summary.violations, modules: result.summary.totalCruised });
+      },
+    );
   });
 }
 
@@ -40,24 +46,36 @@ describe('the layers of src/', () => {
   it('catch each kind of violation in a tree made to break them', async () => {
     const files: Record<string, string> = {
       'src/common/errors.ts': "import { formatBytes } from '../model/units.js';\nexport const e = formatBytes;\n",
-      'src/model/units.ts': "import { renderTerminal } from '../report/terminal.js';\nexport const formatBytes = (n: number): string => `${n}`;\nexport const t = renderTerminal;\n",
+      'src/model/units.ts':
+        "import { renderTerminal } from '../report/terminal.js';\nexport const formatBytes = (n: number): string => `${n}`;\nexport const t = renderTerminal;\n",
       'src/json/reader.ts': "import { judge } from '../gate/compare.js';\nexport const parseJson = judge;\n",
       'src/sources/local.ts': "import { judge } from '../gate/compare.js';\nexport const find = judge;\n",
-      'src/parsers/plog.ts': "import { renderTerminal } from '../report/terminal.js';\nexport const parse = renderTerminal;\n",
-      'src/gate/compare.ts': "import { renderTerminal } from '../report/terminal.js';\nimport { schemas } from '../json/schemas.js';\nexport const judge = (): string => renderTerminal() + String(schemas);\n",
+      'src/parsers/plog.ts':
+        "import { renderTerminal } from '../report/terminal.js';\nexport const parse = renderTerminal;\n",
+      'src/gate/compare.ts':
+        "import { renderTerminal } from '../report/terminal.js';\nimport { schemas } from '../json/schemas.js';\nexport const judge = (): string => renderTerminal() + String(schemas);\n",
       'src/json/schemas.ts': 'export const schemas = 1;\n',
-      'src/history/store.ts': "import { renderTerminal } from '../report/terminal.js';\nexport const points = renderTerminal;\n",
-      'src/report/terminal.ts': "import { comment } from '../github/comment.js';\nexport const renderTerminal = (): string => comment;\n",
+      'src/history/store.ts':
+        "import { renderTerminal } from '../report/terminal.js';\nexport const points = renderTerminal;\n",
+      'src/report/terminal.ts':
+        "import { comment } from '../github/comment.js';\nexport const renderTerminal = (): string => comment;\n",
       'src/github/comment.ts': "import { run } from '../action/main.js';\nexport const comment = String(run);\n",
       'src/action/main.ts': "import { runCli } from '../cli/commands.js';\nexport const run = runCli;\n",
-      'src/cli/commands.ts': "import * as core from '@actions/core';\nimport { a } from './cycle-a.js';\nexport const runCli = (): unknown => [core, a];\n",
+      'src/cli/commands.ts':
+        "import * as core from '@actions/core';\nimport { a } from './cycle-a.js';\nexport const runCli = (): unknown => [core, a];\n",
       'src/cli/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = (): unknown => b;\n",
       'src/cli/cycle-b.ts': "import { a } from './cycle-a.js';\nexport const b = (): unknown => a;\n",
       'src/report/unused.ts': 'export const nobodyImportsMe = 1;\n',
       // A stand-in for the toolkit package, so that the scratch tree resolves `@actions/core` on its own.
-      'node_modules/@actions/core/package.json': JSON.stringify({ name: '@actions/core', type: 'module', exports: './index.js' }),
+      'node_modules/@actions/core/package.json': JSON.stringify({
+        name: '@actions/core',
+        type: 'module',
+        exports: './index.js',
+      }),
       'node_modules/@actions/core/index.js': 'export const info = () => {};\n',
-      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
+      }),
     };
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });

@@ -2,17 +2,31 @@
 import { describe, expect, it } from 'vitest';
 import { isMarkedBy } from '../../src/github/comment.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../src/gate/thresholds.js';
-import { baselineLimitChanges, configLimitChanges, renderLimitsChanged, type LabelNotCounted } from '../../src/report/limits-changed.js';
+import {
+  baselineLimitChanges,
+  configLimitChanges,
+  renderLimitsChanged,
+  type LabelNotCounted,
+} from '../../src/report/limits-changed.js';
 
 const MiB = 1024 * 1024;
 const module = (peak: number) => ({ peak, current: peak, allocs: 3, frees: 1 });
-const BASE = { sections: { modules: { 'DEV_MEM/dev0/APP': module(64 * MiB), 'DEV_MEM/dev1/APP': module(64 * MiB) }, kernels: { 'dev0/aclnnAdd_0': { diff: 4096, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' } } } };
+const BASE = {
+  sections: {
+    modules: { 'DEV_MEM/dev0/APP': module(64 * MiB), 'DEV_MEM/dev1/APP': module(64 * MiB) },
+    kernels: { 'dev0/aclnnAdd_0': { diff: 4096, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' } },
+  },
+};
 
 describe('baselineLimitChanges', () => {
   it('lists every key whose compared value moves, added or removed, in report order; other fields do not count', () => {
     const head = {
       sections: {
-        modules: { 'DEV_MEM/dev0/APP': { ...module(64 * MiB), current: 1 }, 'DEV_MEM/dev1/APP': module(128 * MiB), 'DEV_MEM/dev2/APP': module(MiB) },
+        modules: {
+          'DEV_MEM/dev0/APP': { ...module(64 * MiB), current: 1 },
+          'DEV_MEM/dev1/APP': module(128 * MiB),
+          'DEV_MEM/dev2/APP': module(MiB),
+        },
         kernels: {},
       },
     };
@@ -37,9 +51,13 @@ describe('configLimitChanges', () => {
 });
 
 describe('renderLimitsChanged', () => {
-  const changes = baselineLimitChanges(BASE, { sections: { ...BASE.sections, modules: { ...BASE.sections.modules, 'DEV_MEM/dev1/APP': module(128 * MiB) } } });
+  const changes = baselineLimitChanges(BASE, {
+    sections: { ...BASE.sections, modules: { ...BASE.sections.modules, 'DEV_MEM/dev1/APP': module(128 * MiB) } },
+  });
   it('says the changes were not used, and who can allow them', () => {
-    expect(renderLimitsChanged({ from: 'base', baseSha: 'a'.repeat(40), label: 'memory-baseline-update', changes })).toBe(
+    expect(
+      renderLimitsChanged({ from: 'base', baseSha: 'a'.repeat(40), label: 'memory-baseline-update', changes }),
+    ).toBe(
       [
         '#### ⚠️ Limits changed by this PR (1)',
         '',
@@ -59,23 +77,58 @@ describe('renderLimitsChanged', () => {
 });
 
 describe('renderLimitsChanged: a label that did not count', () => {
-  const changes = baselineLimitChanges(BASE, { sections: { ...BASE.sections, modules: { ...BASE.sections.modules, 'DEV_MEM/dev1/APP': module(128 * MiB) } } });
-  const used = (labelNotCounted: LabelNotCounted) => renderLimitsChanged({ from: 'base', baseSha: 'c'.repeat(40), label: 'memory-baseline-update', changes, labelNotCounted }).split('\n')[2];
+  const changes = baselineLimitChanges(BASE, {
+    sections: { ...BASE.sections, modules: { ...BASE.sections.modules, 'DEV_MEM/dev1/APP': module(128 * MiB) } },
+  });
+  const used = (labelNotCounted: LabelNotCounted) =>
+    renderLimitsChanged({
+      from: 'base',
+      baseSha: 'c'.repeat(40),
+      label: 'memory-baseline-update',
+      changes,
+      labelNotCounted,
+    }).split('\n')[2];
 
   it('a push after the label: names the push and the files, and that the label was removed', () => {
-    expect(used({ how: 'push', since: '1'.repeat(40), at: '2'.repeat(40), files: ['baselines/memory-baseline.json', '.github/memory-gate.json'], removed: true })).toBe(
+    expect(
+      used({
+        how: 'push',
+        since: '1'.repeat(40),
+        at: '2'.repeat(40),
+        files: ['baselines/memory-baseline.json', '.github/memory-gate.json'],
+        removed: true,
+      }),
+    ).toBe(
       '**These changes were not used**: the label `memory-baseline-update` was set before the push `111111111111` → `222222222222`, which changes `baselines/memory-baseline.json` and `.github/memory-gate.json`, so no maintainer has reviewed these limits. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit `cccccccccccc`.',
     );
   });
 
   it("comment mode: names the head the label was set on and the run's head; a token that cannot remove it says so", () => {
-    expect(used({ how: 'label', since: '1'.repeat(40), at: '2'.repeat(40), files: ['baselines/memory-baseline.json'], runId: 42, removed: false })).toBe(
+    expect(
+      used({
+        how: 'label',
+        since: '1'.repeat(40),
+        at: '2'.repeat(40),
+        files: ['baselines/memory-baseline.json'],
+        runId: 42,
+        removed: false,
+      }),
+    ).toBe(
       "**These changes were not used**: the label `memory-baseline-update` was set when the pull request's head was `111111111111`; `222222222222` (the head of run 42) changes `baselines/memory-baseline.json` since, so no maintainer has reviewed these limits. The token cannot remove the label (it needs `pull-requests: write`): a maintainer removes it and sets it again after reviewing the changes. The gate ran against the baseline and config of the base commit `cccccccccccc`.",
     );
   });
 
   it('when it cannot be told which limits a maintainer saw, the label does not count either', () => {
-    expect(used({ how: 'unknown', since: '1'.repeat(40), at: '2'.repeat(40), files: [], unknown: 'commit 111111111111 cannot be read', removed: true })).toBe(
+    expect(
+      used({
+        how: 'unknown',
+        since: '1'.repeat(40),
+        at: '2'.repeat(40),
+        files: [],
+        unknown: 'commit 111111111111 cannot be read',
+        removed: true,
+      }),
+    ).toBe(
       '**These changes were not used**: the label `memory-baseline-update` is on this pull request, but which limits a maintainer saw cannot be told (commit 111111111111 cannot be read), so it does not count. The label was removed: a maintainer reviews the changes and sets it again. The gate ran against the baseline and config of the base commit `cccccccccccc`.',
     );
   });

@@ -23,7 +23,17 @@ const HASH = `~${createHash('sha256').update(KEY, 'utf8').digest('hex').slice(0,
 const RUN = 'a'.repeat(300);
 const GiB = 1024 ** 3;
 
-const entry: Entry = { kind: 'kernel', key: KEY, baseline: GiB, current: 3 * GiB, delta: 2 * GiB, percent: 200, status: 'regressed', severity: 'fail', rule: null };
+const entry: Entry = {
+  kind: 'kernel',
+  key: KEY,
+  baseline: GiB,
+  current: 3 * GiB,
+  delta: 2 * GiB,
+  percent: 200,
+  status: 'regressed',
+  severity: 'fail',
+  rule: null,
+};
 const report: GateReport = { result: 'fail', counts: { regressed: 1 }, entries: [entry] };
 
 /** `~` and 12 hex digits of the SHA-256 of `text`. */
@@ -52,8 +62,12 @@ describe('a long name in every display', () => {
     const xml = renderJunit(report, { timestamp: new Date(0), hostname: 'h' });
     expect(xml).not.toContain(RUN);
     expect(xml).toContain(`<testcase name="${SHOWN}"`);
-    expect(xml).toContain(`<failure message="${SHOWN} regressed: 1.0 GiB → 3.0 GiB (+2.0 GiB, +200%)" type="regressed">${SHOWN} regressed: 1.0 GiB → 3.0 GiB (+2.0 GiB, +200%)</failure>`);
-    expect(xml).toContain(`<failure message="Memory gate failed: ${SHOWN} regressed: 1.0 GiB → 3.0 GiB (+2.0 GiB, +200%)" type="memory-gate">`);
+    expect(xml).toContain(
+      `<failure message="${SHOWN} regressed: 1.0 GiB → 3.0 GiB (+2.0 GiB, +200%)" type="regressed">${SHOWN} regressed: 1.0 GiB → 3.0 GiB (+2.0 GiB, +200%)</failure>`,
+    );
+    expect(xml).toContain(
+      `<failure message="Memory gate failed: ${SHOWN} regressed: 1.0 GiB → 3.0 GiB (+2.0 GiB, +200%)" type="memory-gate">`,
+    );
   });
 
   it("the Action's annotation (text and title) and the job's failure reason show it shortened", () => {
@@ -72,7 +86,11 @@ describe('a long name in every display', () => {
   it('the dashboard shows it shortened: its key group (* for the device) with the hash of the whole pattern', () => {
     const h = emptyHistory({ branch: 'main' });
     for (let n = 1; n <= 3; n++) {
-      appendPoint(h, { commit: n.toString(16).padStart(40, 'c'), time: '2026-01-01T00:00:00Z', baseline: null, environment: {} }, { keys: new Map([['kernels', new Map([[KEY, n * GiB]])]]), rollups: new Map(), devices: 1 });
+      appendPoint(
+        h,
+        { commit: n.toString(16).padStart(40, 'c'), time: '2026-01-01T00:00:00Z', baseline: null, environment: {} },
+        { keys: new Map([['kernels', new Map([[KEY, n * GiB]])]]), rollups: new Map(), devices: 1 },
+      );
     }
     const page = renderDashboard(h, trendsOf(h));
     expect(page).not.toContain(RUN);
@@ -101,12 +119,21 @@ describe('one hash from the comment to report.json to JUnit', () => {
     const fromJson = renderMarkdown({ result: json.result, counts: json.counts, entries: json.entries });
     expect(fromJson).toContain(HASH);
     expect(fromJson).toBe(renderMarkdown(report));
-    expect(renderJunit({ result: json.result, counts: json.counts, entries: json.entries }, { timestamp: new Date(0), hostname: 'h' })).toBe(renderJunit(report, { timestamp: new Date(0), hostname: 'h' }));
+    expect(
+      renderJunit(
+        { result: json.result, counts: json.counts, entries: json.entries },
+        { timestamp: new Date(0), hostname: 'h' },
+      ),
+    ).toBe(renderJunit(report, { timestamp: new Date(0), hostname: 'h' }));
   });
 });
 
 describe('one hash for a key group (the same long kernel on two devices)', () => {
-  const twice: GateReport = { result: 'fail', counts: { regressed: 2 }, entries: [entry, { ...entry, key: `dev1/${NAME}` }] };
+  const twice: GateReport = {
+    result: 'fail',
+    counts: { regressed: 2 },
+    entries: [entry, { ...entry, key: `dev1/${NAME}` }],
+  };
   const SHOWN_PATTERN = shorten(`*/${NAME}`, PATTERN_HASH);
 
   it('report.json is read back: no group for keys it shortens (each has its own hash; the whole pattern made its own reader refuse it)', () => {
@@ -126,6 +153,8 @@ describe('one hash for a key group (the same long kernel on two devices)', () =>
     const html = renderHtml(twice);
     expect(html).not.toContain(RUN);
     expect(html).toContain(PATTERN_HASH);
-    expect(renderJunit(twice, { timestamp: new Date(0), hostname: 'h' })).toContain(`<testcase name="${SHOWN_PATTERN}"`);
+    expect(renderJunit(twice, { timestamp: new Date(0), hostname: 'h' })).toContain(
+      `<testcase name="${SHOWN_PATTERN}"`,
+    );
   });
 });

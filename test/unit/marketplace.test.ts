@@ -32,7 +32,9 @@ interface SchemaDefinition {
 
 const action = parseYaml(read('action.yml')) as ActionYml;
 // The package's exports name no path to its schema file, so it is read from the installed package.
-const schema = JSON.parse(read('node_modules/@actions/workflow-parser/dist/action-v1.0.min.json')) as { definitions: Record<string, SchemaDefinition> };
+const schema = JSON.parse(read('node_modules/@actions/workflow-parser/dist/action-v1.0.min.json')) as {
+  definitions: Record<string, SchemaDefinition>;
+};
 const allowed = (definition: string): string[] => schema.definitions[definition]?.['allowed-values'] ?? [];
 
 /** How the description names each evidence source of src/parsers/evidence-sources.ts. A new source needs a line here. */
@@ -64,7 +66,10 @@ describe('action.yml meets the Marketplace rules', () => {
     const description = String(action.description);
     for (const source of SOURCES) {
       const named = NAMED_IN_DESCRIPTION[source.name];
-      expect(named, `evidence source '${source.name}' is new: name it in action.yml's description and in NAMED_IN_DESCRIPTION`).toBeDefined();
+      expect(
+        named,
+        `evidence source '${source.name}' is new: name it in action.yml's description and in NAMED_IN_DESCRIPTION`,
+      ).toBeDefined();
       expect(description, `the description does not name ${source.label}`).toMatch(named!);
     }
   });
@@ -85,31 +90,45 @@ describe('action.yml meets the Marketplace rules', () => {
     const header = lines.findIndex((line) => /^\|\s*input\s*\|/.test(line));
     expect(header, 'README.md has no table whose first column is `input`').toBeGreaterThan(-1);
     const rows = lines.slice(header + 2);
-    const table = rows.slice(0, rows.findIndex((line) => !line.startsWith('|')));
+    const table = rows.slice(
+      0,
+      rows.findIndex((line) => !line.startsWith('|')),
+    );
     const documented = new Set(table.map((line) => /^\|\s*`([\w-]+)`/.exec(line)?.[1]));
     expect(Object.keys(action.inputs).filter((name) => !documented.has(name))).toEqual([]);
   });
 
   it("has the README's inputs and outputs tables as `npm run docs` writes them from action.yml", () => {
     const readme = read('README.md');
-    expect(withActionTables(readme, read('action.yml')), "README.md's tables differ from action.yml: run 'npm run docs'").toBe(readme);
+    expect(
+      withActionTables(readme, read('action.yml')),
+      "README.md's tables differ from action.yml: run 'npm run docs'",
+    ).toBe(readme);
     const { inputs, outputs } = actionTables(read('action.yml'));
     expect(readme).toContain(inputs);
     expect(readme).toContain(outputs);
   });
 
   it('has descriptions that render as written in the README: every `*` (a glob) inside a code span', () => {
-    const described = parseYaml(read('action.yml')) as { inputs: Record<string, { description: string }>; outputs: Record<string, { description: string }> };
-    const bare = [...Object.entries(described.inputs), ...Object.entries(described.outputs)].filter(([, d]) => d.description.replace(/`[^`]*`/g, '').includes('*'));
+    const described = parseYaml(read('action.yml')) as {
+      inputs: Record<string, { description: string }>;
+      outputs: Record<string, { description: string }>;
+    };
+    const bare = [...Object.entries(described.inputs), ...Object.entries(described.outputs)].filter(([, d]) =>
+      d.description.replace(/`[^`]*`/g, '').includes('*'),
+    );
     expect(bare.map(([name]) => name)).toEqual([]);
   });
 
   it('the table writer: one row per input with its default as the runner passes it, pipes escaped', () => {
-    const yml = "inputs:\n  a:\n    description: 'x | y\n      z'\n    default: ''\n  b:\n    description: 'b'\n    default: '8'\noutputs:\n  r:\n    description: 'the result'\n";
+    const yml =
+      "inputs:\n  a:\n    description: 'x | y\n      z'\n    default: ''\n  b:\n    description: 'b'\n    default: '8'\noutputs:\n  r:\n    description: 'the result'\n";
     expect(actionTables(yml)).toEqual({
       inputs: "| input | default | what it does |\n|---|---|---|\n| `a` | `''` | x \\| y z |\n| `b` | `8` | b |",
       outputs: '| output | what it holds |\n|---|---|\n| `r` | the result |',
     });
-    expect(() => withActionTables('# no markers\n', yml)).toThrow('README.md has no <!-- action-inputs:start --> … <!-- action-inputs:end --> span');
+    expect(() => withActionTables('# no markers\n', yml)).toThrow(
+      'README.md has no <!-- action-inputs:start --> … <!-- action-inputs:end --> span',
+    );
   });
 });

@@ -14,8 +14,10 @@ import { SnapshotBuilder, type KernelMetric, type Snapshot } from '../../src/mod
 const FIXTURES = fileURLToPath(new URL('../fixtures/memory-compare/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
 
-const CURRENT_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
-const MID_2025_HEADER = ',,Base,Compare\nName,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+const CURRENT_HEADER =
+  ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+const MID_2025_HEADER =
+  ',,Base,Compare\nName,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
 const _FEB_2025_HEADER = ',,Base,Compare\nName,Device Id,Allocated Memory,Allocated Memory,Diff Memory\n';
 const NAME = 'compare/memory_compare_20250901120000.csv';
 
@@ -38,10 +40,17 @@ function parseError(text: string | Buffer, name = NAME): ParseError {
   throw new Error('expected a ParseError');
 }
 
-const metric = (diff: number, rows: number, added: number, removed: number, event: string | null): KernelMetric => ({ diff, rows, added, removed, event });
+const metric = (diff: number, rows: number, added: number, removed: number, event: string | null): KernelMetric => ({
+  diff,
+  rows,
+  added,
+  removed,
+  event,
+});
 
 /** The file as Windows writes it: UTF-8 BOM, CRLF. */
-const windows = (text: Buffer | string): Buffer => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text.toString().replace(/\n/g, '\r\n'))]);
+const windows = (text: Buffer | string): Buffer =>
+  Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text.toString().replace(/\n/g, '\r\n'))]);
 
 const tmp = mkdtempSync(join(tmpdir(), 'memory-compare-parser-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -63,17 +72,17 @@ describe('header generations', () => {
       version: 2,
       series: {},
       sections: {
-      kernels: {
-        'dev0/aclnnAdd_AddAiCore': metric(-2048, 2, 0, 0, 'KERNEL_LAUNCH'),
-        'dev0/aclnnCast': metric(-512, 1, 0, 1, 'KERNEL_LAUNCH'),
-        'dev0/aclnnFlashAttentionScore': metric(8388608, 1, 1, 0, 'KERNEL_LAUNCH'),
-        'dev0/aten::layer_norm': metric(0, 1, 0, 0, 'OP_LAUNCH'),
-        'dev0/matmul_v1': metric(22, 3, 0, 0, 'KERNEL_LAUNCH'),
-        'dev1/aclnnAdd_AddAiCore': metric(0, 2, 1, 1, 'KERNEL_LAUNCH'),
-        // Launched as KERNEL_LAUNCH first, then OP_LAUNCH: the first event is kept.
-        'dev1/matmul_v1': metric(-94, 2, 0, 0, 'KERNEL_LAUNCH'),
-        'dev7/aclnnFlashAttentionScore': metric(33554432, 1, 1, 0, 'KERNEL_LAUNCH'),
-      },
+        kernels: {
+          'dev0/aclnnAdd_AddAiCore': metric(-2048, 2, 0, 0, 'KERNEL_LAUNCH'),
+          'dev0/aclnnCast': metric(-512, 1, 0, 1, 'KERNEL_LAUNCH'),
+          'dev0/aclnnFlashAttentionScore': metric(8388608, 1, 1, 0, 'KERNEL_LAUNCH'),
+          'dev0/aten::layer_norm': metric(0, 1, 0, 0, 'OP_LAUNCH'),
+          'dev0/matmul_v1': metric(22, 3, 0, 0, 'KERNEL_LAUNCH'),
+          'dev1/aclnnAdd_AddAiCore': metric(0, 2, 1, 1, 'KERNEL_LAUNCH'),
+          // Launched as KERNEL_LAUNCH first, then OP_LAUNCH: the first event is kept.
+          'dev1/matmul_v1': metric(-94, 2, 0, 0, 'KERNEL_LAUNCH'),
+          'dev7/aclnnFlashAttentionScore': metric(33554432, 1, 1, 0, 'KERNEL_LAUNCH'),
+        },
       },
       meta: { files: 1, records: 13, skipped: 0, allocFailures: { dev0: 0, dev1: 0, dev7: 0 } },
     });
@@ -102,26 +111,44 @@ describe('header generations', () => {
   });
 
   it('accepts the header labels in another case, as the tool docs spell "(Byte)"', () => {
-    const text = ',,,BASE,Compare\nEvent,Name,Device Id,Allocated Memory(Byte),Allocated Memory(Byte),Diff Memory(Byte)\nKERNEL_LAUNCH,matmul_v1,0,124,130,6\n';
+    const text =
+      ',,,BASE,Compare\nEvent,Name,Device Id,Allocated Memory(Byte),Allocated Memory(Byte),Diff Memory(Byte)\nKERNEL_LAUNCH,matmul_v1,0,124,130,6\n';
     expect(parse(text).sections.kernels ?? {}).toEqual({ 'dev0/matmul_v1': metric(6, 1, 0, 0, 'KERNEL_LAUNCH') });
   });
 
   it('takes a header-only file as a valid comparison with no rows', () => {
-    expect(parse(CURRENT_HEADER)).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+    expect(parse(CURRENT_HEADER)).toEqual({
+      version: 2,
+      sections: {},
+      series: {},
+      meta: { files: 1, records: 0, skipped: 0, allocFailures: {} },
+    });
     expect(parse(MID_2025_HEADER.trimEnd()).meta.files).toBe(1);
   });
 });
 
 describe('CSV details', () => {
   it('reads a file written on Windows (BOM, CRLF) exactly like the original', () => {
-    for (const name of ['memory_compare_20250915103000.csv', 'memory_compare_20250610093000.csv', 'stepintercompare_20250210101010.csv']) {
+    for (const name of [
+      'memory_compare_20250915103000.csv',
+      'memory_compare_20250610093000.csv',
+      'stepintercompare_20250210101010.csv',
+    ]) {
       expect(parse(windows(fixture(name))), name).toEqual(parse(fixture(name)));
     }
     // A line break inside quotes is data: there it becomes CRLF too.
     const quoted = parse(windows(fixture('memory_compare_20250920120000_quoted.csv'))).sections.kernels!;
-    expect(Object.keys(quoted)).toEqual(['dev0/add,fused', 'dev0/multi\r\nline', 'dev0/plain"quote', 'dev0/say "hi"', 'dev1/matmul_v1']);
+    expect(Object.keys(quoted)).toEqual([
+      'dev0/add,fused',
+      'dev0/multi\r\nline',
+      'dev0/plain"quote',
+      'dev0/say "hi"',
+      'dev1/matmul_v1',
+    ]);
     expect(quoted['dev0/multi\r\nline']).toEqual(metric(1, 1, 0, 0, 'OP_LAUNCH'));
-    expect(parse(windows(current('KERNEL_LAUNCH,mm,0,1,N/A,-1'))).sections.kernels ?? {}).toEqual({ 'dev0/mm': metric(-1, 1, 0, 1, 'KERNEL_LAUNCH') });
+    expect(parse(windows(current('KERNEL_LAUNCH,mm,0,1,N/A,-1'))).sections.kernels ?? {}).toEqual({
+      'dev0/mm': metric(-1, 1, 0, 1, 'KERNEL_LAUNCH'),
+    });
   });
 
   it('reads RFC 4180 quoting: commas, doubled quotes and newlines in names, a bare quote, quoted numbers', () => {
@@ -143,13 +170,18 @@ describe('CSV details', () => {
   });
 
   it('treats the same Device Id spelled 0 and 00 as one device', () => {
-    expect(parse(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,00,1,2,1', 'KERNEL_LAUNCH,mm,"0",1,2,1')).sections.kernels ?? {}).toEqual({
+    expect(
+      parse(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,00,1,2,1', 'KERNEL_LAUNCH,mm,"0",1,2,1')).sections
+        .kernels ?? {},
+    ).toEqual({
       'dev0/mm': metric(3, 3, 0, 0, 'KERNEL_LAUNCH'),
     });
   });
 
   it('reads a row whose Base and Compare are both N/A, with Diff N/A, as 0 bytes added and removed', () => {
-    expect(parse(current('KERNEL_LAUNCH,mm,0,N/A,N/A,N/A', 'KERNEL_LAUNCH,mm,0,N/A,N/A,0')).sections.kernels ?? {}).toEqual({
+    expect(
+      parse(current('KERNEL_LAUNCH,mm,0,N/A,N/A,N/A', 'KERNEL_LAUNCH,mm,0,N/A,N/A,0')).sections.kernels ?? {},
+    ).toEqual({
       'dev0/mm': metric(0, 2, 2, 2, 'KERNEL_LAUNCH'),
     });
   });
@@ -206,7 +238,10 @@ describe('CSV details', () => {
     expect(kernels['dev0/op___zla']).toEqual(metric(16, 2, 0, 0, 'KERNEL_LAUNCH'));
     expect(kernels['dev0/op_1lapa']).toEqual(metric(20, 2, 0, 0, 'OP_LAUNCH'));
     expect(kernels['dev1/op___zla']).toEqual(metric(17, 1, 0, 0, 'KERNEL_LAUNCH'));
-    const many = Array.from({ length: 3000 }, (_, i) => `KERNEL_LAUNCH,${i % 2 ? `"k,${i % 1500}"` : `k${i % 1500}`},0,0,${i},${i}`);
+    const many = Array.from(
+      { length: 3000 },
+      (_, i) => `KERNEL_LAUNCH,${i % 2 ? `"k,${i % 1500}"` : `k${i % 1500}`},0,0,${i},${i}`,
+    );
     const all = parse(current(...many)).sections.kernels!;
     expect(Object.keys(all)).toHaveLength(1500);
     expect(all['dev0/k0']).toEqual(metric(0 + 1500, 2, 0, 0, 'KERNEL_LAUNCH'));
@@ -236,45 +271,85 @@ describe('errors name the file and line', () => {
   });
 
   it('rejects a second header row that does not belong to the first', () => {
-    const err = parseError(',,,Base,Compare\nName,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n');
-    expect(err.message).toMatch(new RegExp(`^${NAME}:2: header row 2 does not match any known memory_compare header: expected "Event,Name,Device Id,`));
-    expect(err.message).toContain('got "Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)"');
+    const err = parseError(
+      ',,,Base,Compare\nName,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n',
+    );
+    expect(err.message).toMatch(
+      new RegExp(
+        `^${NAME}:2: header row 2 does not match any known memory_compare header: expected "Event,Name,Device Id,`,
+      ),
+    );
+    expect(err.message).toContain(
+      'got "Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)"',
+    );
     const old = parseError(',,Base,Compare\r\nName,Device,Base,Compare,Diff\r\n');
     expect(old.line).toBe(2);
-    expect(old.message).toContain('(Mar-Jul 2025) or "Name,Device Id,Allocated Memory,Allocated Memory,Diff Memory" (Feb 2025');
+    expect(old.message).toContain(
+      '(Mar-Jul 2025) or "Name,Device Id,Allocated Memory,Allocated Memory,Diff Memory" (Feb 2025',
+    );
   });
 
   it('rejects an empty file, and a file that stops after the first header row', () => {
     expect(parseError('').message).toBe(`${NAME}:1: empty file: expected the two memory_compare header rows`);
-    expect(parseError(Buffer.from([0xef, 0xbb, 0xbf])).message).toBe(`${NAME}:1: empty file: expected the two memory_compare header rows`);
-    expect(parseError(',,Base,Compare\n').message).toMatch(new RegExp(`^${NAME}:2: header row 2 is missing: expected "Name,Device Id,`));
+    expect(parseError(Buffer.from([0xef, 0xbb, 0xbf])).message).toBe(
+      `${NAME}:1: empty file: expected the two memory_compare header rows`,
+    );
+    expect(parseError(',,Base,Compare\n').message).toMatch(
+      new RegExp(`^${NAME}:2: header row 2 is missing: expected "Name,Device Id,`),
+    );
   });
 
   it('rejects a row with too few or too many cells at its physical line', () => {
     expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2')).message).toBe(
       `${NAME}:4: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 5`,
     );
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1,7')).message).toBe(`${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 7`);
-    expect(parseError(current('KERNEL_LAUNCH,"a,b",0,1,2')).message).toBe(`${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 5`);
+    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1,7')).message).toBe(
+      `${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 7`,
+    );
+    expect(parseError(current('KERNEL_LAUNCH,"a,b",0,1,2')).message).toBe(
+      `${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 5`,
+    );
     // A quoted Name's commas are no cells, whichever path reads the row.
-    expect(parseError(current('KERNEL_LAUNCH,"a,b",0,1,2,1,7')).message).toBe(`${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 7`);
-    expect(parseError(current('KERNEL_LAUNCH,"a,""b,",0,1,2,1', 'KERNEL_LAUNCH,"a,,",0')).message).toBe(`${NAME}:4: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 3`);
-    expect(parseError(`${MID_2025_HEADER}"a,""b",0,1\n`).message).toBe(`${NAME}:3: expected 5 cells (Name,Device Id,Base,Compare,Diff), got 3`);
-    expect(parseError(`${MID_2025_HEADER}mm,0,1,2,1\nKERNEL_LAUNCH,mm,0,1,2,1\n`).message).toBe(`${NAME}:4: expected 5 cells (Name,Device Id,Base,Compare,Diff), got 6`);
+    expect(parseError(current('KERNEL_LAUNCH,"a,b",0,1,2,1,7')).message).toBe(
+      `${NAME}:3: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 7`,
+    );
+    expect(parseError(current('KERNEL_LAUNCH,"a,""b,",0,1,2,1', 'KERNEL_LAUNCH,"a,,",0')).message).toBe(
+      `${NAME}:4: expected 6 cells (Event,Name,Device Id,Base,Compare,Diff), got 3`,
+    );
+    expect(parseError(`${MID_2025_HEADER}"a,""b",0,1\n`).message).toBe(
+      `${NAME}:3: expected 5 cells (Name,Device Id,Base,Compare,Diff), got 3`,
+    );
+    expect(parseError(`${MID_2025_HEADER}mm,0,1,2,1\nKERNEL_LAUNCH,mm,0,1,2,1\n`).message).toBe(
+      `${NAME}:4: expected 5 cells (Name,Device Id,Base,Compare,Diff), got 6`,
+    );
   });
 
   it('counts the lines of a quoted name with newlines, in LF and CRLF files', () => {
-    const text = current('OP_LAUNCH,"two\nlines",0,1,2,1', 'OP_LAUNCH,"three\n\nlines",0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2');
+    const text = current(
+      'OP_LAUNCH,"two\nlines",0,1,2,1',
+      'OP_LAUNCH,"three\n\nlines",0,1,2,1',
+      'KERNEL_LAUNCH,mm,0,1,2',
+    );
     expect(parseError(text).line).toBe(8);
     expect(parseError(windows(text)).line).toBe(8);
   });
 
   it('rejects a cell that is not an integer', () => {
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,12a,2,1')).message).toBe(`${NAME}:3: Base is not an integer byte count or N/A: "12a"`);
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1.5')).message).toBe(`${NAME}:3: Diff Memory is not an integer byte count or N/A: "1.5"`);
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,1, 2,1')).message).toBe(`${NAME}:3: Compare is not an integer byte count or N/A: " 2"`);
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,')).message).toBe(`${NAME}:3: Diff Memory is not an integer byte count or N/A: ""`);
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,"1e3",2,1')).message).toBe(`${NAME}:3: Base is not an integer byte count or N/A: "1e3"`);
+    expect(parseError(current('KERNEL_LAUNCH,mm,0,12a,2,1')).message).toBe(
+      `${NAME}:3: Base is not an integer byte count or N/A: "12a"`,
+    );
+    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1.5')).message).toBe(
+      `${NAME}:3: Diff Memory is not an integer byte count or N/A: "1.5"`,
+    );
+    expect(parseError(current('KERNEL_LAUNCH,mm,0,1, 2,1')).message).toBe(
+      `${NAME}:3: Compare is not an integer byte count or N/A: " 2"`,
+    );
+    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,')).message).toBe(
+      `${NAME}:3: Diff Memory is not an integer byte count or N/A: ""`,
+    );
+    expect(parseError(current('KERNEL_LAUNCH,mm,0,"1e3",2,1')).message).toBe(
+      `${NAME}:3: Base is not an integer byte count or N/A: "1e3"`,
+    );
   });
 
   it('rejects a Device Id that is not a plain integer', () => {
@@ -290,7 +365,9 @@ describe('errors name the file and line', () => {
       `${NAME}:3: Base: 9007199254740993 is larger than 2^53 - 1 bytes and cannot be compared exactly`,
     );
     // 16 digits but still exact: accepted.
-    expect(parse(current('KERNEL_LAUNCH,mm,0,1,9007199254740991,9007199254740990')).sections.kernels!['dev0/mm']?.diff).toBe(9007199254740990);
+    expect(
+      parse(current('KERNEL_LAUNCH,mm,0,1,9007199254740991,9007199254740990')).sections.kernels!['dev0/mm']?.diff,
+    ).toBe(9007199254740990);
   });
 
   it('rejects a per-kernel sum that leaves the exact range', () => {
@@ -301,7 +378,9 @@ describe('errors name the file and line', () => {
   });
 
   it('rejects an empty Name', () => {
-    expect(parseError(current('KERNEL_LAUNCH,,0,1,2,1')).message).toBe(`${NAME}:3: empty Name: every row must name its kernel`);
+    expect(parseError(current('KERNEL_LAUNCH,,0,1,2,1')).message).toBe(
+      `${NAME}:3: empty Name: every row must name its kernel`,
+    );
   });
 
   it('reports an error in a quoted row before an error in a later plain row', () => {
@@ -310,9 +389,10 @@ describe('errors name the file and line', () => {
   });
 
   it('reports a quote that never closes at the line where its record starts', () => {
-    expect(parseError(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,"open,0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2,1')).message).toBe(
-      `${NAME}:4: a quoted field is never closed`,
-    );
+    expect(
+      parseError(current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,"open,0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2,1'))
+        .message,
+    ).toBe(`${NAME}:4: a quoted field is never closed`);
   });
 
   it('reads text after a closing quote literally, as the tool writes names unescaped', () => {
@@ -324,8 +404,15 @@ describe('errors name the file and line', () => {
 
   it('adds nothing to the snapshot from a file that fails', () => {
     const into = new SnapshotBuilder();
-    expect(() => parseMemoryCompareText(NAME, current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2'), into)).toThrow(ParseError);
-    expect(into.build()).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 0, records: 0, skipped: 0, allocFailures: {} } });
+    expect(() =>
+      parseMemoryCompareText(NAME, current('KERNEL_LAUNCH,mm,0,1,2,1', 'KERNEL_LAUNCH,mm,0,1,2'), into),
+    ).toThrow(ParseError);
+    expect(into.build()).toEqual({
+      version: 2,
+      sections: {},
+      series: {},
+      meta: { files: 0, records: 0, skipped: 0, allocFailures: {} },
+    });
   });
 });
 
@@ -333,7 +420,10 @@ describe('several files', () => {
   it('keeps the aggregate with the larger diff for a kernel seen in two files, whatever their order', () => {
     const a = current('KERNEL_LAUNCH,mm,0,100,130,30', 'KERNEL_LAUNCH,mm,0,100,130,30', 'KERNEL_LAUNCH,only_a,1,1,2,1');
     const b = current('OP_LAUNCH,mm,0,N/A,50,50', 'KERNEL_LAUNCH,only_b,2,2,1,-1');
-    for (const [first, second] of [[a, b], [b, a]] as const) {
+    for (const [first, second] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const into = new SnapshotBuilder();
       parseMemoryCompareText('node-0/memory_compare.csv', first, into);
       parseMemoryCompareText('node-1/memory_compare.csv', second, into);
@@ -350,7 +440,12 @@ describe('several files', () => {
 
 describe('parseMemoryCompareFile', () => {
   it('streams a fixture to the same snapshot as the in-memory parser', async () => {
-    for (const name of ['memory_compare_20250915103000.csv', 'memory_compare_20250610093000.csv', 'stepintercompare_20250210101010.csv', 'memory_compare_20250920120000_quoted.csv']) {
+    for (const name of [
+      'memory_compare_20250915103000.csv',
+      'memory_compare_20250610093000.csv',
+      'stepintercompare_20250210101010.csv',
+      'memory_compare_20250920120000_quoted.csv',
+    ]) {
       expect(await parseFile({ path: join(FIXTURES, name), name })).toEqual(parse(fixture(name), name));
       const win = tmpFile(`win-${name}`, windows(fixture(name)));
       expect(await parseFile(win)).toEqual(parse(windows(fixture(name)), name));
@@ -360,14 +455,20 @@ describe('parseMemoryCompareFile', () => {
   it('names the file in its errors', async () => {
     const file = tmpFile('bad.csv', current('KERNEL_LAUNCH,mm,0,1,2'));
     await expect(parseMemoryCompareFile(file, new SnapshotBuilder())).rejects.toThrow(`bad.csv:3: expected 6 cells`);
-    await expect(parseMemoryCompareFile(tmpFile('empty.csv', ''), new SnapshotBuilder())).rejects.toThrow('empty.csv:1: empty file');
+    await expect(parseMemoryCompareFile(tmpFile('empty.csv', ''), new SnapshotBuilder())).rejects.toThrow(
+      'empty.csv:1: empty file',
+    );
   });
 
   /**
    * A file whose byte READ_CHUNK_BYTES (the first chunk boundary) falls `offset` bytes into `special`,
    * after filler rows; the special row is followed by one more row so the boundary is mid-file.
    */
-  function fileWithBoundaryIn(special: string, offset: number, { bom = false, eol = '\n', after = 'KERNEL_LAUNCH,after,0,1,3,2' } = {}): Buffer {
+  function fileWithBoundaryIn(
+    special: string,
+    offset: number,
+    { bom = false, eol = '\n', after = 'KERNEL_LAUNCH,after,0,1,3,2' } = {},
+  ): Buffer {
     const head = Buffer.from((bom ? '\ufeff' : '') + CURRENT_HEADER.replace(/\n/g, eol));
     const row = (name: string): string => `KERNEL_LAUNCH,${name},0,1,3,2${eol}`;
     const fillerBytes = READ_CHUNK_BYTES - head.length - offset;
@@ -381,7 +482,12 @@ describe('parseMemoryCompareFile', () => {
     const pad = fillerBytes - size - Buffer.byteLength(row(''));
     filler.push(row('p'.repeat(pad)));
     const out = Buffer.concat([head, Buffer.from(filler.join('') + special + eol + after + eol)]);
-    expect(out.subarray(READ_CHUNK_BYTES - offset).toString().startsWith(special)).toBe(true);
+    expect(
+      out
+        .subarray(READ_CHUNK_BYTES - offset)
+        .toString()
+        .startsWith(special),
+    ).toBe(true);
     return out;
   }
 
@@ -403,7 +509,9 @@ describe('parseMemoryCompareFile', () => {
         expect(streamed).toEqual(parse(bytes));
         const name = special.split(',')[1]?.replace(/"/g, '');
         const key = special.includes('"') ? 'dev5/ed\nge, quoted' : `dev5/${name}`;
-        expect(streamed.sections.kernels![key]).toEqual(metric(Number(special.split(',').at(-1)), 1, 0, 0, 'KERNEL_LAUNCH'));
+        expect(streamed.sections.kernels![key]).toEqual(
+          metric(Number(special.split(',').at(-1)), 1, 0, 0, 'KERNEL_LAUNCH'),
+        );
         expect(streamed.sections.kernels!['dev0/after']).toEqual(metric(2, 1, 0, 0, 'KERNEL_LAUNCH'));
       }
     });
@@ -422,11 +530,15 @@ describe('parseMemoryCompareFile', () => {
   it('names the right line for an error in the row cut by a chunk boundary, and in the row after it', async () => {
     const bytes = fileWithBoundaryIn('KERNEL_LAUNCH,edge,5,1,4', 10);
     const line = bytes.subarray(0, READ_CHUNK_BYTES).toString().split('\n').length;
-    await expect(parseMemoryCompareFile(tmpFile('cut.csv', bytes), new SnapshotBuilder())).rejects.toThrow(`cut.csv:${line}: expected 6 cells`);
+    await expect(parseMemoryCompareFile(tmpFile('cut.csv', bytes), new SnapshotBuilder())).rejects.toThrow(
+      `cut.csv:${line}: expected 6 cells`,
+    );
     for (const eol of ['\n', '\r\n']) {
       const later = fileWithBoundaryIn('KERNEL_LAUNCH,edge,5,1,4,3', 10, { eol, after: 'KERNEL_LAUNCH,after,0,1,3' });
       const afterLine = later.subarray(0, READ_CHUNK_BYTES).toString().split('\n').length + 1;
-      await expect(parseMemoryCompareFile(tmpFile('after.csv', later), new SnapshotBuilder())).rejects.toThrow(`after.csv:${afterLine}: expected 6 cells`);
+      await expect(parseMemoryCompareFile(tmpFile('after.csv', later), new SnapshotBuilder())).rejects.toThrow(
+        `after.csv:${afterLine}: expected 6 cells`,
+      );
     }
   });
 });
@@ -435,7 +547,10 @@ describe('the hand-written splitter for rows with quotes', () => {
   const CSV_OPTIONS = { record_delimiter: '\n', bom: false, cast: false, columns: false, relax_quotes: true } as const;
 
   it('splits exactly as csv-parse does whenever it splits at all', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '""', '\n', '\r', ' ', 'é', '𝔸'), maxLength: 14 });
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', ',', '"', '""', '\n', '\r', ' ', 'é', '𝔸'),
+      maxLength: 14,
+    });
     let split = 0;
     fc.assert(
       fc.property(text, (t) => {
@@ -454,12 +569,22 @@ describe('the hand-written splitter for rows with quotes', () => {
     expect(splitQuotedRecord('KERNEL_LAUNCH,"a"b,0,1,2,1')).toBeNull();
     expect(splitQuotedRecord('KERNEL_LAUNCH,"a,0,1,2,1')).toBeNull();
     expect(splitQuotedRecord('KERNEL_LAUNCH,"a",0\r,1,2,1')).toBeNull();
-    expect(splitQuotedRecord('KERNEL_LAUNCH,"a ""b"", c\r\nd",0,1,2,1')).toEqual(['KERNEL_LAUNCH', 'a "b", c\r\nd', '0', '1', '2', '1']);
+    expect(splitQuotedRecord('KERNEL_LAUNCH,"a ""b"", c\r\nd",0,1,2,1')).toEqual([
+      'KERNEL_LAUNCH',
+      'a "b", c\r\nd',
+      '0',
+      '1',
+      '2',
+      '1',
+    ]);
   });
 
   it('keeps bytes that are not UTF-8 apart in rows that csv-parse reads', () => {
     const bytes = (s: string): Buffer => Buffer.from(s, 'latin1');
-    const file = Buffer.concat([bytes(CURRENT_HEADER), bytes('KERNEL_LAUNCH,"m\xff"x,0,1,2,1\nKERNEL_LAUNCH,"m\xfe"x,0,1,3,2\n')]);
+    const file = Buffer.concat([
+      bytes(CURRENT_HEADER),
+      bytes('KERNEL_LAUNCH,"m\xff"x,0,1,2,1\nKERNEL_LAUNCH,"m\xfe"x,0,1,3,2\n'),
+    ]);
     expect(parse(file).sections.kernels).toEqual({
       'dev0/"m\\xFE"x': metric(2, 1, 0, 0, 'KERNEL_LAUNCH'),
       'dev0/"m\\xFF"x': metric(1, 1, 0, 0, 'KERNEL_LAUNCH'),
@@ -478,7 +603,11 @@ describe('against a reference model', () => {
   }
   const row = fc.record({
     event: fc.constantFrom('KERNEL_LAUNCH', 'OP_LAUNCH'),
-    name: fc.string({ unit: fc.constantFrom('a', 'b', 'mm', ',', '"', '\n', '\r', ' ', 'é', '中', '𝔸'), minLength: 1, maxLength: 5 }),
+    name: fc.string({
+      unit: fc.constantFrom('a', 'b', 'mm', ',', '"', '\n', '\r', ' ', 'é', '中', '𝔸'),
+      minLength: 1,
+      maxLength: 5,
+    }),
     device: fc.nat(3),
     base: fc.option(fc.integer({ min: -(2 ** 40), max: 2 ** 40 })),
     compare: fc.option(fc.integer({ min: -(2 ** 40), max: 2 ** 40 })),
@@ -495,7 +624,14 @@ describe('against a reference model', () => {
     for (const r of rows) {
       starts.push(text.length);
       const diff = (r.compare ?? 0) - (r.base ?? 0);
-      const cells = [r.event, r.name, String(r.device), r.base === null ? 'N/A' : String(r.base), r.compare === null ? 'N/A' : String(r.compare), String(diff)];
+      const cells = [
+        r.event,
+        r.name,
+        String(r.device),
+        r.base === null ? 'N/A' : String(r.base),
+        r.compare === null ? 'N/A' : String(r.compare),
+        String(diff),
+      ];
       text += cells.map((c) => cell(c, r.quoteAll)).join(',') + eol;
     }
     return { text, starts };
@@ -532,18 +668,23 @@ describe('against a reference model', () => {
 
   it('names the physical line of a bad row anywhere in such a file', () => {
     fc.assert(
-      fc.property(fc.array(row, { minLength: 1, maxLength: 30 }), fc.nat(), fc.constantFrom('\n', '\r\n'), (rows, pick, eol) => {
-        const bad = pick % rows.length;
-        const { text, starts } = write(rows, eol, false);
-        const start = starts[bad] as number;
-        const end = bad + 1 < rows.length ? (starts[bad + 1] as number) : text.length;
-        // Replace the bad row's Diff cell (the last one, never quoted as part of a name) with a non-number.
-        const badRow = text.slice(start, end - eol.length).replace(/("?)(-?\d+)("?)$/, '$1x$2$3');
-        const line = text.slice(0, start).split('\n').length;
-        const err = parseError(text.slice(0, start) + badRow + eol + text.slice(end));
-        expect(err.line).toBe(line);
-        expect(err.reason).toMatch(/^Diff Memory is not an integer byte count or N\/A: "x-?\d+"$/);
-      }),
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        fc.constantFrom('\n', '\r\n'),
+        (rows, pick, eol) => {
+          const bad = pick % rows.length;
+          const { text, starts } = write(rows, eol, false);
+          const start = starts[bad] as number;
+          const end = bad + 1 < rows.length ? (starts[bad + 1] as number) : text.length;
+          // Replace the bad row's Diff cell (the last one, never quoted as part of a name) with a non-number.
+          const badRow = text.slice(start, end - eol.length).replace(/("?)(-?\d+)("?)$/, '$1x$2$3');
+          const line = text.slice(0, start).split('\n').length;
+          const err = parseError(text.slice(0, start) + badRow + eol + text.slice(end));
+          expect(err.line).toBe(line);
+          expect(err.reason).toMatch(/^Diff Memory is not an integer byte count or N\/A: "x-?\d+"$/);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -11,7 +11,14 @@ interface ReferenceDevice {
   traced: boolean;
   entries: number;
   actions: Record<string, number>;
-  dump: { reserved: number; allocated: number; liveRequested: number; largestSegment: number; largestFreeBlock: number; segments: number };
+  dump: {
+    reserved: number;
+    allocated: number;
+    liveRequested: number;
+    largestSegment: number;
+    largestFreeBlock: number;
+    segments: number;
+  };
   peakAllocated: { bytes: number; point: number; reserved: number };
   peakReserved: { bytes: number; point: number; allocated: number };
   fragmentation: { numerator: number; denominator: number; value: number };
@@ -40,7 +47,8 @@ const figuresOf = (file: string) => snapshotFigures(join(FIX, file), file, statS
 
 /** Our figures in the reference's shape. */
 function asReference(d: SnapshotDevice): Omit<ReferenceDevice, 'fragmentation'> {
-  const sites = (m: SnapshotDevice['sites']['sites']) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sites = (m: SnapshotDevice['sites']['sites']) =>
+    Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     traced: d.traceEntries > 0,
     entries: d.traceEntries,
@@ -82,7 +90,9 @@ describe('memory snapshot figures equal those reference.py derived with pickle.l
         expect(asReference(d)).toEqual(rest);
         // (reserved − allocated) / reserved at the allocated peak, as the reference's exact fraction.
         const { bytes, reserved } = d.peakAllocated;
-        expect((reserved - bytes) * fragmentation.denominator).toBe(reserved === 0 ? 0 : fragmentation.numerator * reserved);
+        expect((reserved - bytes) * fragmentation.denominator).toBe(
+          reserved === 0 ? 0 : fragmentation.numerator * reserved,
+        );
       }
     });
   }

@@ -18,7 +18,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const GiB = 1024 ** 3;
 const REFERENCE = JSON.parse(readFileSync(join(FIX, 'reference.json'), 'utf8')) as {
-  files: Record<string, { devices: Record<string, { dump: Record<string, number>; peakAllocated: Record<string, number>; peakReserved: Record<string, number>; sites: Record<string, { bytes: number; blocks: number }> }> }>;
+  files: Record<
+    string,
+    {
+      devices: Record<
+        string,
+        {
+          dump: Record<string, number>;
+          peakAllocated: Record<string, number>;
+          peakReserved: Record<string, number>;
+          sites: Record<string, { bytes: number; blocks: number }>;
+        }
+      >;
+    }
+  >;
   memUsage: Record<string, Record<string, { current: number; peak: number }>>;
 };
 const fragmentedReference = REFERENCE.files['constructed/oom_snapshot_4242_20261201101500.pickle']?.devices['0'];
@@ -26,7 +39,12 @@ const fragmentedReference = REFERENCE.files['constructed/oom_snapshot_4242_20261
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(args, { out: (t) => (out += t), err: (t) => (err += t), width: () => 80, color: () => false });
+  const code = await runCli(args, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    width: () => 80,
+    color: () => false,
+  });
   return { code, out, err };
 }
 
@@ -36,15 +54,32 @@ async function snapshotOf(args: string[]): Promise<Snapshot> {
   return JSON.parse(r.out) as Snapshot;
 }
 
-interface ReportEntry { kind: string; key: string; status: string; severity: string; baseline: number | null; current: number | null; note?: string }
+interface ReportEntry {
+  kind: string;
+  key: string;
+  status: string;
+  severity: string;
+  baseline: number | null;
+  current: number | null;
+  note?: string;
+}
 
-async function check(args: string[], baseline = join(dir, 'absent.json')): Promise<{ code: number; out: string; result: string; entries: ReportEntry[]; markdown: string }> {
+async function check(
+  args: string[],
+  baseline = join(dir, 'absent.json'),
+): Promise<{ code: number; out: string; result: string; entries: ReportEntry[]; markdown: string }> {
   const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const markdown = join(dir, `report-${Math.random().toString(36).slice(2)}.md`);
   const r = await run(['check', '--baseline', baseline, ...args, '--report', report, '--markdown', markdown]);
   expect(r.err).toBe('');
   const parsed = JSON.parse(readFileSync(report, 'utf8')) as { result: string; entries: ReportEntry[] };
-  return { code: r.code, out: r.out, result: parsed.result, entries: parsed.entries, markdown: readFileSync(markdown, 'utf8') };
+  return {
+    code: r.code,
+    out: r.out,
+    result: parsed.result,
+    entries: parsed.entries,
+    markdown: readFileSync(markdown, 'utf8'),
+  };
 }
 
 describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside it', () => {
@@ -86,9 +121,21 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
     };
     expect(s.sections.allocationSites).toEqual({
       'dev0/<unknown>': { ...site('<unknown>', null), codeRoot: '', ...origin },
-      'dev0/data/caf\udce9.py load': { ...site('/workspace/proj/data/caf\udce9.py:7 load', 7), codeRoot: '/workspace/proj/', ...origin },
-      'dev0/model/attention.py forward': { ...site('/workspace/proj/model/attention.py:212 forward', 212), codeRoot: '/workspace/proj/', ...origin },
-      'dev0/model/mlp.py forward': { ...site('/workspace/proj/model/mlp.py:88 forward', 88), codeRoot: '/workspace/proj/', ...origin },
+      'dev0/data/caf\udce9.py load': {
+        ...site('/workspace/proj/data/caf\udce9.py:7 load', 7),
+        codeRoot: '/workspace/proj/',
+        ...origin,
+      },
+      'dev0/model/attention.py forward': {
+        ...site('/workspace/proj/model/attention.py:212 forward', 212),
+        codeRoot: '/workspace/proj/',
+        ...origin,
+      },
+      'dev0/model/mlp.py forward': {
+        ...site('/workspace/proj/model/mlp.py:88 forward', 88),
+        codeRoot: '/workspace/proj/',
+        ...origin,
+      },
     });
     expect(s.sections.ooms?.['dev0/oom1']).toEqual({
       requested: 1536 * 1024 ** 2,
@@ -120,7 +167,12 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
     const table = REFERENCE.memUsage['constructed/device_0_memUsageInfo_20261201101500.csv'] ?? {};
     const csv = join(FIX, 'constructed', 'device_0_memUsageInfo_20261201101500.csv');
     expect(s.sections.oomModules).toEqual(
-      Object.fromEntries(Object.entries(table).map(([module, v]) => [`dev0/${module}`, { peak: v.peak, current: v.current, file: named(csv), logicalDevice: 0, visibleDevices: null }])),
+      Object.fromEntries(
+        Object.entries(table).map(([module, v]) => [
+          `dev0/${module}`,
+          { peak: v.peak, current: v.current, file: named(csv), logicalDevice: 0, visibleDevices: null },
+        ]),
+      ),
     );
     expect(s.series.allocator?.['dev0/allocated']?.axis).toBe('trace');
     expect(s.series.allocator?.['dev0/allocated']?.points.at(-1)).toEqual([86, 25_532_824_716]);
@@ -129,17 +181,25 @@ describe('parse --memory-snapshot: an OOM dump and the memUsageInfo table beside
 
   it('writes sites relative to --source-root when given', async () => {
     const s = await snapshotOf(['--memory-snapshot', CAPACITY, '--source-root', '/workspace']);
-    expect(Object.keys(s.sections.allocationSites ?? {})).toEqual(['dev0/proj/model/attention.py forward', 'dev0/proj/model/embedding.py forward', 'dev1/proj/model/embedding.py forward']);
+    expect(Object.keys(s.sections.allocationSites ?? {})).toEqual([
+      'dev0/proj/model/attention.py forward',
+      'dev0/proj/model/embedding.py forward',
+      'dev1/proj/model/embedding.py forward',
+    ]);
     expect(s.sections.allocationSites?.['dev1/proj/model/embedding.py forward']?.codeRoot).toBe('/workspace/');
   });
 
-  it('writes an installed package from the package on (torchvision), the script folder\'s files relative to it', async () => {
+  it("writes an installed package from the package on (torchvision), the script folder's files relative to it", async () => {
     const s = await snapshotOf(['--memory-snapshot', join(FIX, 'corpus', 'snapshot_1768383987920985470.pkl')]);
     const keys = Object.keys(s.sections.allocationSites ?? {});
     expect(keys).toContain('dev0/memory_leaks_demo.py train_one_step');
     expect(keys).toContain('dev0/torchvision/models/resnet.py _forward_impl');
     // Three lines of one function, one key: 714,432 + 40 + 282,342,776 bytes.
-    expect(s.sections.allocationSites?.['dev0/memory_leaks_demo.py train_one_step']).toMatchObject({ bytes: 283_057_248, blocks: 486, lines: '[[10,714432,1],[11,40,1],[14,282342776,484]]' });
+    expect(s.sections.allocationSites?.['dev0/memory_leaks_demo.py train_one_step']).toMatchObject({
+      bytes: 283_057_248,
+      blocks: 486,
+      lines: '[[10,714432,1],[11,40,1],[14,282342776,484]]',
+    });
     // The sites add up to the allocated peak on this consistent trace.
     const total = Object.values(s.sections.allocationSites ?? {}).reduce((sum, m) => sum + (m.bytes as number), 0);
     expect(total).toBe(s.sections.allocator?.['dev0/allocated']?.peak);
@@ -174,7 +234,12 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
         `From ${named(FRAGMENTED)}.`,
     );
     // (37,134,270,464 − 25,532,824,716) / 37,134,270,464 = 31.2% over the default 30% and 1 GiB.
-    expect(entries.find((e) => e.status === 'fragmented')).toMatchObject({ kind: 'allocator', key: 'dev0/allocated', severity: 'warn', current: 11_601_445_748 });
+    expect(entries.find((e) => e.status === 'fragmented')).toMatchObject({
+      kind: 'allocator',
+      key: 'dev0/allocated',
+      severity: 'warn',
+      current: 11_601_445_748,
+    });
     // The markdown keeps sizes and marks on one line with no-break spaces.
     const md = markdown.replaceAll('\u00a0', ' ');
     expect(md).toContain('| ❌ oom | `dev0/fragmentation` ¹ | — → 1.5 GiB | +1.5 GiB (new) |');
@@ -222,7 +287,13 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
   it('explains a 5 GiB request refused with 4 GiB free while 26 GiB of a 32 GiB card were held elsewhere as outside the allocator, not capacity', async () => {
     const outside = join(FIX, 'constructed', 'oom_snapshot_4244_20261201103000.pickle');
     const s = await snapshotOf(['--memory-snapshot', outside, '--capacity', '32GiB']);
-    expect(s.sections.ooms?.['dev0/oom1']).toMatchObject({ requested: 5 * GiB, deviceFree: 4 * GiB, allocated: 2 * GiB - 1024, reserved: 2 * GiB, cause: 'outside-allocator' });
+    expect(s.sections.ooms?.['dev0/oom1']).toMatchObject({
+      requested: 5 * GiB,
+      deviceFree: 4 * GiB,
+      allocated: 2 * GiB - 1024,
+      reserved: 2 * GiB,
+      cause: 'outside-allocator',
+    });
     const config = join(dir, 'capacity-32.json');
     writeFileSync(config, JSON.stringify({ device: { capacity: '32GiB' } }));
     const { entries } = await check(['--memory-snapshot', outside, '--config', config]);
@@ -246,17 +317,34 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
 
   it('fails a site that holds 3 GiB more than the baseline, on its device', async () => {
     const baseline = await snapshotOf(['--memory-snapshot', FRAGMENTED]);
-    const site = baseline.sections.allocationSites?.['dev0/model/mlp.py forward'] as Record<string, number | string | null>;
+    const site = baseline.sections.allocationSites?.['dev0/model/mlp.py forward'] as Record<
+      string,
+      number | string | null
+    >;
     site.bytes = (site.bytes as number) - 3 * GiB;
     const file = join(dir, 'baseline-sites.json');
     writeFileSync(file, JSON.stringify(baseline));
     const { entries } = await check(['--memory-snapshot', FRAGMENTED], file);
-    expect(entries.find((e) => e.key === 'dev0/model/mlp.py forward')).toMatchObject({ kind: 'allocationSite', status: 'regressed', severity: 'fail', current: 13_432_257_264, baseline: 13_432_257_264 - 3 * GiB });
+    expect(entries.find((e) => e.key === 'dev0/model/mlp.py forward')).toMatchObject({
+      kind: 'allocationSite',
+      status: 'regressed',
+      severity: 'fail',
+      current: 13_432_257_264,
+      baseline: 13_432_257_264 - 3 * GiB,
+    });
   });
 
-  it('maps the process\'s logical device to the physical one the node records (ASCEND_RT_VISIBLE_DEVICES), once', async () => {
+  it("maps the process's logical device to the physical one the node records (ASCEND_RT_VISIBLE_DEVICES), once", async () => {
     const node = join(dir, 'node.memory-snapshot.json');
-    const written = await run(['snapshot', '--out', node, '--memory-snapshot', FRAGMENTED, '--env', 'ASCEND_RT_VISIBLE_DEVICES=4,5,6,7']);
+    const written = await run([
+      'snapshot',
+      '--out',
+      node,
+      '--memory-snapshot',
+      FRAGMENTED,
+      '--env',
+      'ASCEND_RT_VISIBLE_DEVICES=4,5,6,7',
+    ]);
     expect(written.code, written.err).toBe(0);
     const s = JSON.parse(readFileSync(node, 'utf8')) as Snapshot;
     expect(Object.keys(s.sections.allocator ?? {})).toEqual(['dev4/allocated', 'dev4/reserved']);
@@ -265,7 +353,15 @@ describe('check: an OOM snapshot is enough evidence to fail the gate', () => {
     expect(Object.values(s.meta.nodes ?? {})[0]?.devices).toEqual(['dev4']);
     // The gate job reads the node snapshot again with its own environment: the keys stay physical.
     const again = await snapshotOf(['--snapshot', node]);
-    const gate = await run(['check', '--baseline', join(dir, 'absent.json'), '--snapshot', node, '--env', 'ASCEND_RT_VISIBLE_DEVICES=1']);
+    const gate = await run([
+      'check',
+      '--baseline',
+      join(dir, 'absent.json'),
+      '--snapshot',
+      node,
+      '--env',
+      'ASCEND_RT_VISIBLE_DEVICES=1',
+    ]);
     expect(Object.keys(again.sections.allocator ?? {})).toEqual(['dev4/allocated', 'dev4/reserved']);
     expect(gate.out).toContain('dev4/fragmentation');
   });

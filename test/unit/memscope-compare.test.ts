@@ -2,36 +2,53 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMPARE_HEADER, compareDumpFiles, compareDumpTexts, myersPath, alignment, stoull0, toolAttrSize } from '../../src/parsers/memscope/compare-dumps.js';
+import {
+  COMPARE_HEADER,
+  compareDumpFiles,
+  compareDumpTexts,
+  myersPath,
+  alignment,
+  stoull0,
+  toolAttrSize,
+} from '../../src/parsers/memscope/compare-dumps.js';
 import { StdUnorderedOrder } from '../../src/parsers/memscope/std-order.js';
 import type { DumpWarning } from '../../src/parsers/memscope/dump-reader.js';
 import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'memscope');
 const file = (name: string) => ({ path: join(FIX, name), name });
-const G5 = 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
+const G5 =
+  'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
 
 describe('compare-dumps on the corpus pairs', () => {
-  it('gives the 12 rows of msMemScope\'s smoke test, device 1 first, negative FREE sizes kept', async () => {
+  it("gives the 12 rows of msMemScope's smoke test, device 1 first, negative FREE sizes kept", async () => {
     const warnings: DumpWarning[] = [];
-    const r = await compareDumpFiles(file('memscope_dump_20250428113810.csv'), file('memscope_dump_20250428113811.csv'), { level: 'kernel', onWarning: (w) => warnings.push(w) });
+    const r = await compareDumpFiles(
+      file('memscope_dump_20250428113810.csv'),
+      file('memscope_dump_20250428113811.csv'),
+      { level: 'kernel', onWarning: (w) => warnings.push(w) },
+    );
     // Spec §4.3: device 1 first (reverse first appearance: device 0 appears first in the base file), 5 matched
     // N/A-named kernels per device plus one base-only row; a launch's value is the size of the next PTA row in time,
     // which is a FREE of -18944 after the 4th device-1 kernel (G3-era negative FREE sizes).
-    const expected = COMPARE_HEADER + [
-      'KERNEL_LAUNCH,N/A,1,7168,7168,0',
-      'KERNEL_LAUNCH,N/A,1,3584,3584,0',
-      'KERNEL_LAUNCH,N/A,1,3584,3584,0',
-      'KERNEL_LAUNCH,N/A,1,-18944,-18944,0',
-      'KERNEL_LAUNCH,N/A,1,512,512,0',
-      'KERNEL_LAUNCH,N/A,1,512,N/A,-512',
-      'KERNEL_LAUNCH,N/A,0,7168,7168,0',
-      'KERNEL_LAUNCH,N/A,0,3584,3584,0',
-      'KERNEL_LAUNCH,N/A,0,3584,3584,0',
-      'KERNEL_LAUNCH,N/A,0,1024,1024,0',
-      'KERNEL_LAUNCH,N/A,0,512,18944,18432',
-      'KERNEL_LAUNCH,N/A,0,18944,N/A,-18944',
-    ].map((l) => `${l}\n`).join('');
+    const expected =
+      COMPARE_HEADER +
+      [
+        'KERNEL_LAUNCH,N/A,1,7168,7168,0',
+        'KERNEL_LAUNCH,N/A,1,3584,3584,0',
+        'KERNEL_LAUNCH,N/A,1,3584,3584,0',
+        'KERNEL_LAUNCH,N/A,1,-18944,-18944,0',
+        'KERNEL_LAUNCH,N/A,1,512,512,0',
+        'KERNEL_LAUNCH,N/A,1,512,N/A,-512',
+        'KERNEL_LAUNCH,N/A,0,7168,7168,0',
+        'KERNEL_LAUNCH,N/A,0,3584,3584,0',
+        'KERNEL_LAUNCH,N/A,0,3584,3584,0',
+        'KERNEL_LAUNCH,N/A,0,1024,1024,0',
+        'KERNEL_LAUNCH,N/A,0,512,18944,18432',
+        'KERNEL_LAUNCH,N/A,0,18944,N/A,-18944',
+      ]
+        .map((l) => `${l}\n`)
+        .join('');
     expect(r.csv).toBe(expected);
     expect(r.rows).toBe(12);
     expect(r.devices).toEqual(['1', '0']);
@@ -45,7 +62,11 @@ describe('compare-dumps on the corpus pairs', () => {
   it('gives the 44 op rows of the example pair: the injected randn shows as N/A,4000256 twice', async () => {
     const r = await compareDumpFiles(file('baseline_dump.csv'), file('leaks_dump.csv'));
     // One training iteration = 20 ATEN ops in the baseline; the leaks run adds aten.randn + aten._to_copy at its end.
-    const iteration = (aAfter: number | null, bAfter: number | null, tail: [number, number]): [string, number | null, number | null, number][] => [
+    const iteration = (
+      aAfter: number | null,
+      bAfter: number | null,
+      tail: [number, number],
+    ): [string, number | null, number | null, number][] => [
       ['aten.t.default', 1536, 1536, 0], // spec §4.1: next PTA row is MALLOC ID 5, 1536 B
       ['aten.addmm.default', 512, 512, 0], // the output allocation of the next op (mse_loss)
       ['aten.mse_loss.default', 512, 512, 0],
@@ -75,7 +96,9 @@ describe('compare-dumps on the corpus pairs', () => {
     // The second iteration starts with addmm 1536 (the first iteration's output is freed first): set by hand.
     rows[23] = ['aten.addmm.default', 1536, 1536, 0];
     rows[20 + 2 + 17] = ['profiler._record_function_enter_new.default', 1024, 1024, 0];
-    const expected = COMPARE_HEADER + rows.map(([name, a, b, d]) => `OP_LAUNCH,torch._ops.${name},0,${a ?? 'N/A'},${b ?? 'N/A'},${d}\n`).join('');
+    const expected =
+      COMPARE_HEADER +
+      rows.map(([name, a, b, d]) => `OP_LAUNCH,torch._ops.${name},0,${a ?? 'N/A'},${b ?? 'N/A'},${d}\n`).join('');
     expect(r.csv).toBe(expected);
     expect(r.rows).toBe(44);
   });
@@ -111,23 +134,30 @@ describe('compare-dumps: msMemScope details', () => {
     expect(toolAttrSize('{addr:1}')).toBe('');
   });
 
-  it('follows msMemScope\'s Myers path: [matmul_v1, matmul_v2] vs [mul, matmul_v2] is 3 rows', () => {
+  it("follows msMemScope's Myers path: [matmul_v1, matmul_v2] vs [mul, matmul_v2] is 3 rows", () => {
     const pairs = alignment(myersPath(Int32Array.from([1, 2]), Int32Array.from([3, 2]), 10));
     expect([...pairs.base]).toEqual([0, -1, 1]);
     expect([...pairs.current]).toEqual([-1, 0, 1]);
   });
 
   it('refuses a pair whose edit distance passes the bound instead of running on', () => {
-    const ops = (names: string[]) => [G5, ...names.map((n, i) => `${i + 1},OP_LAUNCH,ATEN_END,${n},${1000 + i},1,1,0,N/A,,,`)].join('\n');
+    const ops = (names: string[]) =>
+      [G5, ...names.map((n, i) => `${i + 1},OP_LAUNCH,ATEN_END,${n},${1000 + i},1,1,0,N/A,,,`)].join('\n');
     const a = ops(Array.from({ length: 50 }, (_, i) => `a${i}`));
     const b = ops(Array.from({ length: 50 }, (_, i) => `b${i}`));
-    const error = thrown(() => compareDumpTexts({ name: 'a.csv', text: a }, { name: 'b.csv', text: b }, { maxEdits: 20 }));
-    expect(error.message).toBe('device 0: the 50 and 50 launches differ by more than 20 edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)');
+    const error = thrown(() =>
+      compareDumpTexts({ name: 'a.csv', text: a }, { name: 'b.csv', text: b }, { maxEdits: 20 }),
+    );
+    expect(error.message).toBe(
+      'device 0: the 50 and 50 launches differ by more than 20 edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)',
+    );
     expect(compareDumpTexts({ name: 'a.csv', text: a }, { name: 'b.csv', text: b }, { maxEdits: 100 }).rows).toBe(100);
   });
 
   it('rejects a MINDSPORE row after PTA rows, naming both places', () => {
-    const text = [G5, '1,MALLOC,PTA,N/A,10,1,1,0,0x1,"{size:4}",,', '2,OP_LAUNCH,ATEN_END,op,11,1,1,0,N/A,,,'].join('\n');
+    const text = [G5, '1,MALLOC,PTA,N/A,10,1,1,0,0x1,"{size:4}",,', '2,OP_LAUNCH,ATEN_END,op,11,1,1,0,N/A,,,'].join(
+      '\n',
+    );
     const other = [G5, '1,MALLOC,MINDSPORE,N/A,10,1,1,0,0x1,"{size:4}",,'].join('\n');
     expect(thrown(() => compareDumpTexts({ name: 'a.csv', text }, { name: 'b.csv', text: other })).message).toBe(
       'b.csv:2: a MINDSPORE pool row after PTA rows (a.csv:2): msMemScope compares dumps of one framework and rejects this file',
@@ -135,9 +165,18 @@ describe('compare-dumps: msMemScope details', () => {
   });
 
   it('compares a MSTX message with a quote inside as meant, warning that msMemScope would reject the file', () => {
-    const text = [G5, '1,MSTX,Mark,"say "hi" now",1764753083997498270,1,1,0,N/A,,,', '2,OP_LAUNCH,ATEN_END,op,1764753083997498280,1,1,0,N/A,,,', '3,MALLOC,PTA,N/A,1764753083997498290,1,1,0,0x1,"{size:4}",,'].join('\n');
+    const text = [
+      G5,
+      '1,MSTX,Mark,"say "hi" now",1764753083997498270,1,1,0,N/A,,,',
+      '2,OP_LAUNCH,ATEN_END,op,1764753083997498280,1,1,0,N/A,,,',
+      '3,MALLOC,PTA,N/A,1764753083997498290,1,1,0,0x1,"{size:4}",,',
+    ].join('\n');
     const warnings: DumpWarning[] = [];
-    const r = compareDumpTexts({ name: 'a.csv', text }, { name: 'b.csv', text }, { onWarning: (w) => warnings.push(w) });
+    const r = compareDumpTexts(
+      { name: 'a.csv', text },
+      { name: 'b.csv', text },
+      { onWarning: (w) => warnings.push(w) },
+    );
     expect(r.csv).toBe(`${COMPARE_HEADER}OP_LAUNCH,op,0,4,4,0\n`);
     expect(warnings.map((w) => `${w.file}:${w.line}: ${w.reason}`)).toEqual([
       "a.csv:2: msMemScope's reader sees 13 fields here, not 12, and would reject the whole file; compared as the row was meant",
@@ -146,13 +185,20 @@ describe('compare-dumps: msMemScope details', () => {
   });
 
   it('fails loudly when no launch exists on any device', async () => {
-    const error = await thrownAsync(compareDumpFiles(file('baseline_dump.csv'), file('leaks_dump.csv'), { level: 'kernel' }));
-    expect(error.message).toBe('no KERNEL_LAUNCH launches on any device of baseline_dump.csv or leaks_dump.csv: nothing to compare (msMemScope writes no file either)');
+    const error = await thrownAsync(
+      compareDumpFiles(file('baseline_dump.csv'), file('leaks_dump.csv'), { level: 'kernel' }),
+    );
+    expect(error.message).toBe(
+      'no KERNEL_LAUNCH launches on any device of baseline_dump.csv or leaks_dump.csv: nothing to compare (msMemScope writes no file either)',
+    );
   });
 });
 
 /** A generated dump: per device, ops with a PTA MALLOC after most of them; rows in `order` (the tool writes late). */
-interface GenOp { name: string; size: number | null }
+interface GenOp {
+  name: string;
+  size: number | null;
+}
 function dumpText(devices: GenOp[][], order: number[] | null): string {
   const rows: string[] = [];
   let id = 1;
@@ -163,16 +209,24 @@ function dumpText(devices: GenOp[][], order: number[] | null): string {
       rows.push(`${id++},OP_LAUNCH,ATEN_END,${op.name},${ts},9,9,${dev},N/A,,,`);
       if (op.size !== null) {
         ts += 10n;
-        rows.push(`${id++},MALLOC,PTA,N/A,${ts},9,9,${dev},0x${(0x1000 + id).toString(16).padStart(16, '0')},"{allocation_id:${id},addr:0x1,size:${op.size},total:2097152,used:${op.size}}",,`);
+        rows.push(
+          `${id++},MALLOC,PTA,N/A,${ts},9,9,${dev},0x${(0x1000 + id).toString(16).padStart(16, '0')},"{allocation_id:${id},addr:0x1,size:${op.size},total:2097152,used:${op.size}}",,`,
+        );
       }
     }
   });
-  const body = order === null ? rows : order.map((i) => rows[i % rows.length] as string).filter((r, i, all) => all.indexOf(r) === i);
+  const body =
+    order === null
+      ? rows
+      : order.map((i) => rows[i % rows.length] as string).filter((r, i, all) => all.indexOf(r) === i);
   if (order !== null) for (const r of rows) if (!body.includes(r)) body.push(r);
   return [G5, ...body].join('\n') + '\n';
 }
 
-const genOp = fc.record({ name: fc.constantFrom('mm', 'add', 'mul', 'sum', 'view'), size: fc.option(fc.integer({ min: 1, max: 1 << 20 }), { nil: null }) });
+const genOp = fc.record({
+  name: fc.constantFrom('mm', 'add', 'mul', 'sum', 'view'),
+  size: fc.option(fc.integer({ min: 1, max: 1 << 20 }), { nil: null }),
+});
 const genDump = fc.array(fc.array(genOp, { minLength: 0, maxLength: 30 }), { minLength: 1, maxLength: 4 });
 
 function aggregate(csv: string): Map<string, { diff: number; rows: number }> {
@@ -199,44 +253,55 @@ function compareOrEmpty(a: string, b: string): string {
 
 describe('compare-dumps properties on generated dumps', () => {
   it('identical dumps give all-zero diffs and no N/A', () => {
-    fc.assert(fc.property(genDump, (devs) => {
-      const text = dumpText(devs, null);
-      const csv = compareOrEmpty(text, text);
-      for (const line of csv.split('\n').slice(2, -1)) {
-        expect(line.endsWith(',0')).toBe(true);
-        expect(line.includes('N/A,')).toBe(false);
-      }
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(genDump, (devs) => {
+        const text = dumpText(devs, null);
+        const csv = compareOrEmpty(text, text);
+        for (const line of csv.split('\n').slice(2, -1)) {
+          expect(line.endsWith(',0')).toBe(true);
+          expect(line.includes('N/A,')).toBe(false);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('swapping base and current negates every Diff (per device and name) and keeps the row count', () => {
-    fc.assert(fc.property(genDump, genDump, (da, db) => {
-      const a = dumpText(da, null);
-      const b = dumpText(db, null);
-      const ab = aggregate(compareOrEmpty(a, b));
-      const ba = aggregate(compareOrEmpty(b, a));
-      expect([...ab.keys()].sort()).toEqual([...ba.keys()].sort());
-      for (const [k, v] of ab) {
-        expect(ba.get(k)?.diff).toBe(-v.diff || 0);
-      }
-      // The optimal alignment has one length either way; which equal names pair up may differ.
-      const rows = (m: Map<string, { rows: number }>) => [...m.values()].reduce((s, t) => s + t.rows, 0);
-      expect(rows(ba)).toBe(rows(ab));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(genDump, genDump, (da, db) => {
+        const a = dumpText(da, null);
+        const b = dumpText(db, null);
+        const ab = aggregate(compareOrEmpty(a, b));
+        const ba = aggregate(compareOrEmpty(b, a));
+        expect([...ab.keys()].sort()).toEqual([...ba.keys()].sort());
+        for (const [k, v] of ab) {
+          expect(ba.get(k)?.diff).toBe(-v.diff || 0);
+        }
+        // The optimal alignment has one length either way; which equal names pair up may differ.
+        const rows = (m: Map<string, { rows: number }>) => [...m.values()].reduce((s, t) => s + t.rows, 0);
+        expect(rows(ba)).toBe(rows(ab));
+      }),
+      { numRuns: 200 },
+    );
   });
 
-  it('shuffling the row order changes no device\'s rows (rows are written late; the compare sorts by time)', () => {
+  it("shuffling the row order changes no device's rows (rows are written late; the compare sorts by time)", () => {
     // Only the order of the device blocks follows first appearance in the file, as msMemScope's unordered_map does.
     const blocks = (csv: string) => {
       const out: Record<string, string[]> = {};
       for (const line of csv.split('\n').slice(2, -1)) (out[line.split(',')[2] as string] ??= []).push(line);
       return out;
     };
-    fc.assert(fc.property(genDump, genDump, fc.array(fc.nat({ max: 10_000 }), { maxLength: 300 }), (da, db, perm) => {
-      const a = dumpText(da, null);
-      const b = dumpText(db, null);
-      expect(blocks(compareOrEmpty(dumpText(da, perm), dumpText(db, perm.slice().reverse())))).toEqual(blocks(compareOrEmpty(a, b)));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(genDump, genDump, fc.array(fc.nat({ max: 10_000 }), { maxLength: 300 }), (da, db, perm) => {
+        const a = dumpText(da, null);
+        const b = dumpText(db, null);
+        expect(blocks(compareOrEmpty(dumpText(da, perm), dumpText(db, perm.slice().reverse())))).toEqual(
+          blocks(compareOrEmpty(a, b)),
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -264,7 +329,11 @@ describe('compare-dumps output under a slow reader', () => {
         waiting = true;
         return new Promise((resolve) => setTimeout(() => ((waiting = false), resolve()), 5));
       };
-      const slow = await compareDumpFiles({ path, name: 'a.csv' }, { path, name: 'b.csv' }, { sink, chunkEvents: 4096 });
+      const slow = await compareDumpFiles(
+        { path, name: 'a.csv' },
+        { path, name: 'b.csv' },
+        { sink, chunkEvents: 4096 },
+      );
       expect(pieces.length).toBeGreaterThan(1);
       expect(pieces.join('')).toBe(whole.csv);
       expect([slow.rows, slow.devices]).toEqual([whole.rows, whole.devices]);

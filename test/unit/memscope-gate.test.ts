@@ -24,9 +24,20 @@ async function snapshotOf(args: string[]): Promise<Snapshot> {
   return JSON.parse(r.out) as Snapshot;
 }
 
-interface ReportEntry { kind: string; key: string; status: string; severity: string; baseline: number | null; current: number | null; note?: string }
+interface ReportEntry {
+  kind: string;
+  key: string;
+  status: string;
+  severity: string;
+  baseline: number | null;
+  current: number | null;
+  note?: string;
+}
 
-async function check(baselineArgs: string[], currentArgs: string[]): Promise<{ code: number; result: string; entries: ReportEntry[] }> {
+async function check(
+  baselineArgs: string[],
+  currentArgs: string[],
+): Promise<{ code: number; result: string; entries: ReportEntry[] }> {
   const baseline = join(dir, `baseline-${Math.random().toString(36).slice(2)}.json`);
   const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   expect((await run(['baseline', '--out', baseline, ...baselineArgs])).code).toBe(0);
@@ -48,11 +59,18 @@ describe('--dump: training steps and the step-leak verdict', () => {
     expect(s.series.steps?.['dev0/PTA/end']).toEqual({
       axis: 'step',
       width: 1,
-      points: [[1, 0], [2, 4_000_256], [3, 8_000_512], [4, 12_000_768], [5, 16_001_024], [6, 20_001_280]],
+      points: [
+        [1, 0],
+        [2, 4_000_256],
+        [3, 8_000_512],
+        [4, 12_000_768],
+        [5, 16_001_024],
+        [6, 20_001_280],
+      ],
     });
   });
 
-  it('warns step-leak on dev0/PTA with the bytes of msMemScope\'s rule (4 blocks of 4,000,256 B)', async () => {
+  it("warns step-leak on dev0/PTA with the bytes of msMemScope's rule (4 blocks of 4,000,256 B)", async () => {
     const { code, result, entries } = await check(['--dump', cleanDump], ['--dump', leakDump]);
     const leaks = entries.filter((e) => e.status === 'step-leak');
     expect(leaks).toEqual([
@@ -66,11 +84,22 @@ describe('--dump: training steps and the step-leak verdict', () => {
       }),
     ]);
     // The per-step series feed `growing` (src/gate/findings/growth.ts): a steady rise of 4,000,256 B a step after the warm-up step.
-    expect(entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([['step', 'dev0/PTA/end'], ['step', 'dev0/PTA/peak']]);
+    expect(entries.filter((e) => e.status === 'growing').map((e) => [e.kind, e.key])).toEqual([
+      ['step', 'dev0/PTA/end'],
+      ['step', 'dev0/PTA/peak'],
+    ]);
     // The step ends grew past the steps tolerance too: those are regressions, so the gate fails.
     expect(entries.filter((e) => e.status === 'regressed').map((e) => e.key)).toEqual([
-      'dev0/PTA/step2/end', 'dev0/PTA/step2/peak', 'dev0/PTA/step3/end', 'dev0/PTA/step3/peak', 'dev0/PTA/step4/end',
-      'dev0/PTA/step4/peak', 'dev0/PTA/step5/end', 'dev0/PTA/step5/peak', 'dev0/PTA/step6/end', 'dev0/PTA/step6/peak',
+      'dev0/PTA/step2/end',
+      'dev0/PTA/step2/peak',
+      'dev0/PTA/step3/end',
+      'dev0/PTA/step3/peak',
+      'dev0/PTA/step4/end',
+      'dev0/PTA/step4/peak',
+      'dev0/PTA/step5/end',
+      'dev0/PTA/step5/peak',
+      'dev0/PTA/step6/end',
+      'dev0/PTA/step6/peak',
     ]);
     expect([code, result]).toEqual([1, 'fail']);
   });
@@ -84,14 +113,25 @@ describe('--dump: training steps and the step-leak verdict', () => {
 
 describe('--dump: memory unfreed at the end (corpus example pair)', () => {
   it('reports the two 4,000,256-byte PTA blocks and the 18,874,368-byte HAL segment as new unfreed memory', async () => {
-    const { entries } = await check(['--dump', join(FIX, 'baseline_dump.csv')], ['--dump', join(FIX, 'leaks_dump.csv')]);
+    const { entries } = await check(
+      ['--dump', join(FIX, 'baseline_dump.csv')],
+      ['--dump', join(FIX, 'leaks_dump.csv')],
+    );
     expect(entries.filter((e) => e.status === 'leak-suspect')).toEqual([
       expect.objectContaining({
-        kind: 'unfreed', key: 'dev0/HAL/HAL', severity: 'warn', baseline: 7_009_972, current: 25_884_340,
+        kind: 'unfreed',
+        key: 'dev0/HAL/HAL',
+        severity: 'warn',
+        baseline: 7_009_972,
+        current: 25_884_340,
         note: 'memory never freed while tracing grew from 7009972 to 25884340 bytes (4 block(s)), more than the 8058548 tolerated; new blocks: 18874368 B',
       }),
       expect.objectContaining({
-        kind: 'unfreed', key: 'dev0/PTA/PTA', severity: 'warn', baseline: 3072, current: 8_003_584,
+        kind: 'unfreed',
+        key: 'dev0/PTA/PTA',
+        severity: 'warn',
+        baseline: 3072,
+        current: 8_003_584,
         note: 'memory never freed while tracing grew from 3072 to 8003584 bytes (6 block(s)), more than the 1051648 tolerated; new blocks: 4000256 B ×2',
       }),
     ]);
@@ -101,11 +141,24 @@ describe('--dump: memory unfreed at the end (corpus example pair)', () => {
 describe('--dump-base: compare-dumps in process, gated as a memory_compare CSV', () => {
   it('gives the same kernels section as parsing the CSV compare-dumps writes', async () => {
     const csv = join(dir, 'memory_compare_20250101000000.csv');
-    expect((await run(['compare-dumps', join(FIX, 'baseline_dump.csv'), join(FIX, 'leaks_dump.csv'), '--out', csv])).code).toBe(0);
+    expect(
+      (await run(['compare-dumps', join(FIX, 'baseline_dump.csv'), join(FIX, 'leaks_dump.csv'), '--out', csv])).code,
+    ).toBe(0);
     const fromCsv = await snapshotOf(['--compare', csv]);
-    const inProcess = await snapshotOf(['--dump', join(FIX, 'leaks_dump.csv'), '--dump-base', join(FIX, 'baseline_dump.csv')]);
+    const inProcess = await snapshotOf([
+      '--dump',
+      join(FIX, 'leaks_dump.csv'),
+      '--dump-base',
+      join(FIX, 'baseline_dump.csv'),
+    ]);
     expect(inProcess.sections.kernels).toEqual(fromCsv.sections.kernels);
-    expect(inProcess.sections.kernels?.['dev0/torch._ops.aten.randn.default']).toEqual({ diff: 8_000_512, rows: 2, added: 2, removed: 0, event: 'OP_LAUNCH' });
+    expect(inProcess.sections.kernels?.['dev0/torch._ops.aten.randn.default']).toEqual({
+      diff: 8_000_512,
+      rows: 2,
+      added: 2,
+      removed: 0,
+      event: 'OP_LAUNCH',
+    });
   });
 
   it('compares nothing when one search found the same dumps for both (no base was given)', async () => {
@@ -114,9 +167,18 @@ describe('--dump-base: compare-dumps in process, gated as a memory_compare CSV',
   });
 
   it('refuses base dumps that cannot be paired one to one', async () => {
-    const r = await run(['parse', '--dump', join(FIX, 'leaks_dump.csv'), '--dump-base', join(FIX, 'baseline_dump.csv'), join(FIX, 'memscope_dump_20250428113810.csv')]);
+    const r = await run([
+      'parse',
+      '--dump',
+      join(FIX, 'leaks_dump.csv'),
+      '--dump-base',
+      join(FIX, 'baseline_dump.csv'),
+      join(FIX, 'memscope_dump_20250428113810.csv'),
+    ]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: memscope-dump-base has 2 dump(s) but memscope-dump has 1: give one base dump per dump (they are paired in sorted path order)\n');
+    expect(r.err).toBe(
+      'error: memscope-dump-base has 2 dump(s) but memscope-dump has 1: give one base dump per dump (they are paired in sorted path order)\n',
+    );
   });
 });
 
@@ -153,12 +215,16 @@ describe('--dump: msMemScope OOM_DETAIL records (issue 32)', () => {
 
   it('decides request-exceeds-device when --capacity gives T (R = 20 GiB > T = 16 GiB)', async () => {
     const s = await snapshotOf(['--dump', oomDump, '--capacity', '16GiB']);
-    expect(Object.entries(s.sections.ooms ?? {}).map(([k, m]) => [k, m.cause])).toEqual([['dev0/dump-6c4fb6d7', 'request-exceeds-device']]);
+    expect(Object.entries(s.sections.ooms ?? {}).map(([k, m]) => [k, m.cause])).toEqual([
+      ['dev0/dump-6c4fb6d7', 'request-exceeds-device'],
+    ]);
   });
 
   it('fails the gate with the oom finding', async () => {
     const { code, result, entries } = await check(['--dump', cleanDump], ['--dump', oomDump]);
-    expect(entries.filter((e) => e.kind === 'oom').map((e) => [e.key, e.severity, e.current])).toEqual([['dev0/unknown', 'fail', 21_474_836_480]]);
+    expect(entries.filter((e) => e.kind === 'oom').map((e) => [e.key, e.severity, e.current])).toEqual([
+      ['dev0/unknown', 'fail', 21_474_836_480],
+    ]);
     // The rule needs T at least: the note says so, and names the dump's line.
     expect(entries.find((e) => e.kind === 'oom')?.note).toBe(
       "Cause unknown: 20.0 GiB were requested, but the device's total memory is not known: set `device.capacity` in the config (or keep torch_npu's memUsageInfo CSV beside the OOM dump). From test/fixtures/memscope/oom_dump.csv:4.",

@@ -16,7 +16,12 @@ const RECORD = `[INFO] DRV(77,python3):2024-07-08-22:27:45.354.900 [ascend][curp
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), width: () => 80, color: () => false });
+  const code = await runCli(argv, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    width: () => 80,
+    color: () => false,
+  });
   return { code, out, err };
 }
 
@@ -36,7 +41,15 @@ const longestLine = (text: string): number => Math.max(...text.split('\n').map((
 describe('messages name what they are about', () => {
   it.skipIf(platform() !== 'linux')('--html /proc/version names the file it could not write', async () => {
     const dir = folder({ 'plog/p.log': RECORD });
-    const r = await cli('check', '--baseline', join(dir, 'none.json'), '--plog', join(dir, 'plog'), '--html', '/proc/version');
+    const r = await cli(
+      'check',
+      '--baseline',
+      join(dir, 'none.json'),
+      '--plog',
+      join(dir, 'plog'),
+      '--html',
+      '/proc/version',
+    );
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^error: \/proc\/version: cannot write it: /);
   });
@@ -44,7 +57,19 @@ describe('messages name what they are about', () => {
   it('"no input files found" is one short line per source given, without the search globs (those are in --help)', async () => {
     const dir = folder();
     mkdirSync(join(dir, 'empty'));
-    const r = await cli('parse', '--plog', join(dir, 'empty'), '--compare', join(dir, 'empty'), '--profiler', join(dir, 'empty'), '--snapshot', join(dir, 'empty'), '--dump', join(dir, 'empty'));
+    const r = await cli(
+      'parse',
+      '--plog',
+      join(dir, 'empty'),
+      '--compare',
+      join(dir, 'empty'),
+      '--profiler',
+      join(dir, 'empty'),
+      '--snapshot',
+      join(dir, 'empty'),
+      '--dump',
+      join(dir, 'empty'),
+    );
     expect(r.code).toBe(2);
     expect(r.err.split('\n')[0]).toMatch(/^error: no input files found in /);
     expect(longestLine(r.err)).toBeLessThan(300);
@@ -84,9 +109,14 @@ describe('messages name what they are about', () => {
 
   it('parse --dump warns about microsecond timestamps under a Timestamp(ns) header, naming the file and line', async () => {
     const dir = folder();
-    copyFileSync(join(FIX, 'memscope', 'memscope_dump_20250428113810.csv'), join(dir, 'memscope_dump_20250428113810.csv'));
+    copyFileSync(
+      join(FIX, 'memscope', 'memscope_dump_20250428113810.csv'),
+      join(dir, 'memscope_dump_20250428113810.csv'),
+    );
     const r = await cli('parse', '--dump', join(dir, 'memscope_dump_20250428113810.csv'), '--json');
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toBe(`warning: ${join(dir, 'memscope_dump_20250428113810.csv')}:2: timestamps are microseconds (1746006014162153) under a Timestamp(ns) header: read as µs\n`);
+    expect(r.err).toBe(
+      `warning: ${join(dir, 'memscope_dump_20250428113810.csv')}:2: timestamps are microseconds (1746006014162153) under a Timestamp(ns) header: read as µs\n`,
+    );
   });
 });

@@ -17,7 +17,24 @@ const sample = fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 
 
 describe('series: window peaks that merge in any order', () => {
   it('keeps the largest value per bucket and leaves empty buckets out (never 0)', () => {
-    expect(seriesOf([[1, 5], [1, 9], [1, 2], [7, 3]], 'step')).toEqual({ axis: 'step', width: 1, points: [[1, 9], [7, 3]] });
+    expect(
+      seriesOf(
+        [
+          [1, 5],
+          [1, 9],
+          [1, 2],
+          [7, 3],
+        ],
+        'step',
+      ),
+    ).toEqual({
+      axis: 'step',
+      width: 1,
+      points: [
+        [1, 9],
+        [7, 3],
+      ],
+    });
   });
 
   it(`coarsens to a power-of-two width that fits ${MAX_POINTS} points, each the max of its window`, () => {
@@ -30,12 +47,17 @@ describe('series: window peaks that merge in any order', () => {
 
   it('merging equals sampling everything into one series, for any split and order (associative, commutative)', () => {
     fc.assert(
-      fc.property(fc.array(sample, { maxLength: 600 }), fc.array(sample, { maxLength: 600 }), fc.array(sample, { maxLength: 50 }), (a, b, c) => {
-        const all = seriesOf([...a, ...b, ...c]);
-        expect(mergeSeries(seriesOf(a), seriesOf(b))).toEqual(seriesOf([...a, ...b]));
-        expect(mergeSeries(mergeSeries(seriesOf(a), seriesOf(b)), seriesOf(c))).toEqual(all);
-        expect(mergeSeries(seriesOf(c), mergeSeries(seriesOf(b), seriesOf(a)))).toEqual(all);
-      }),
+      fc.property(
+        fc.array(sample, { maxLength: 600 }),
+        fc.array(sample, { maxLength: 600 }),
+        fc.array(sample, { maxLength: 50 }),
+        (a, b, c) => {
+          const all = seriesOf([...a, ...b, ...c]);
+          expect(mergeSeries(seriesOf(a), seriesOf(b))).toEqual(seriesOf([...a, ...b]));
+          expect(mergeSeries(mergeSeries(seriesOf(a), seriesOf(b)), seriesOf(c))).toEqual(all);
+          expect(mergeSeries(seriesOf(c), mergeSeries(seriesOf(b), seriesOf(a)))).toEqual(all);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -79,14 +101,27 @@ describe('sections', () => {
   });
 
   it('name devices one way whatever the source wrote', () => {
-    expect([deviceName('03'), deviceName('dev03'), deviceName('NPU:3'), deviceName(3), deviceName('0')]).toEqual(['dev3', 'dev3', 'dev3', 'dev3', 'dev0']);
-    expect([deviceName('cpu'), deviceName('N/A'), deviceName(''), deviceName('-1'), deviceName('1'.repeat(20))]).toEqual([null, null, null, null, null]);
+    expect([deviceName('03'), deviceName('dev03'), deviceName('NPU:3'), deviceName(3), deviceName('0')]).toEqual([
+      'dev3',
+      'dev3',
+      'dev3',
+      'dev3',
+      'dev0',
+    ]);
+    expect([
+      deviceName('cpu'),
+      deviceName('N/A'),
+      deviceName(''),
+      deviceName('-1'),
+      deviceName('1'.repeat(20)),
+    ]).toEqual([null, null, null, null, null]);
   });
 });
 
 describe('evidence sources', () => {
   it('have unique names, CLI flags and Action inputs', () => {
-    for (const field of ['name', 'option', 'input'] as const) expect(new Set(SOURCES.map((s) => s[field])).size).toBe(SOURCES.length);
+    for (const field of ['name', 'option', 'input'] as const)
+      expect(new Set(SOURCES.map((s) => s[field])).size).toBe(SOURCES.length);
   });
 });
 
@@ -100,7 +135,8 @@ function part(seed: number): SnapshotBuilder {
   b.addKernel(`dev0/k${seed % 2}`, { diff: seed - 3, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
   b.addSample('modules', 'DEV_MEM/dev0/HCCL', 'time', seed * 1_000_000, 100 * seed);
   b.noteDevice(`dev${seed % 3}`);
-  if (seed % 2 === 1) b.addAllocFailure('dev1', 1, { file: `rank_${seed}/plog.log`, line: seed, text: 'halMemAlloc failed' });
+  if (seed % 2 === 1)
+    b.addAllocFailure('dev1', 1, { file: `rank_${seed}/plog.log`, line: seed, text: 'halMemAlloc failed' });
   return b;
 }
 

@@ -63,12 +63,16 @@ async function cli(argv: string[], terminal = false): Promise<Run> {
   return { code, out, outBytes: Buffer.concat(chunks), err };
 }
 
-const OPERATOR = 'Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type';
+const OPERATOR =
+  'Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type';
 const opRow = (name: string, kb: number): string => `${name},${kb},1736405443756384.100\t,,,,,1.0,2.0,1.0,,,,1,NPU:0`;
 
 describe('names that are not UTF-8 stay apart', () => {
   it('in a profiler CSV: op\\xC0 and op\\xFF are two operators, each with its own total (were one U+FFFD key, summed)', async () => {
-    const path = file('operator_memory.csv', bytes(`${OPERATOR}\n${opRow('op\\xC0', 1)}\n${opRow('op\\xFF', 2)}\n${opRow('"op\\xFF,quoted"', 4)}\n`));
+    const path = file(
+      'operator_memory.csv',
+      bytes(`${OPERATOR}\n${opRow('op\\xC0', 1)}\n${opRow('op\\xFF', 2)}\n${opRow('"op\\xFF,quoted"', 4)}\n`),
+    );
     const r = await cli(['parse', '--profiler', path, '--json']);
     expect(r.code, r.err).toBe(0);
     const operators = (JSON.parse(r.out) as Snapshot).sections.operators ?? {};
@@ -98,12 +102,14 @@ describe('names that are not UTF-8 stay apart', () => {
     expect(Object.keys(s.sections.unfreed ?? {})).toEqual(['dev0/PTA/PTA@w\\xC0', 'dev0/PTA/PTA@w\\xFF']);
   });
 
-  it('compare-dumps writes the dump\'s own bytes (C0 and FF, not EF BF BD), to a file and to standard output', async () => {
+  it("compare-dumps writes the dump's own bytes (C0 and FF, not EF BF BD), to a file and to standard output", async () => {
     const path = file('memscope_dump_1.csv', bytes(`${[MEMSCOPE_HEADER, ...dumpRows].join('\n')}\n`));
     const out = join(dir, 'memory_compare.csv');
     const r = await cli(['compare-dumps', path, path, '--out', out]);
     expect(r.code, r.err).toBe(0);
-    const expected = bytes(',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\nOP_LAUNCH,op\\xC0,0,1024,1024,0\nOP_LAUNCH,op\\xFF,0,0,0,0\n');
+    const expected = bytes(
+      ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\nOP_LAUNCH,op\\xC0,0,1024,1024,0\nOP_LAUNCH,op\\xFF,0,0,0,0\n',
+    );
     expect(readFileSync(out).equals(expected)).toBe(true);
     const piped = await cli(['compare-dumps', path, path]);
     expect(piped.outBytes.equals(expected)).toBe(true);
@@ -112,16 +118,22 @@ describe('names that are not UTF-8 stay apart', () => {
 
 describe('control characters from a dump never reach a terminal raw', () => {
   const T = (n: number): string => `1764753084425${String(n).padStart(6, '0')}`;
-  const rows = [`1,OP_LAUNCH,ATEN_END,op\tA\x1b[31mred\x01,${T(100)},7,7,0,N/A,,,`, `2,MALLOC,PTA,N/A,${T(200)},7,7,0,0x10,"{size:512}",,`];
+  const rows = [
+    `1,OP_LAUNCH,ATEN_END,op\tA\x1b[31mred\x01,${T(100)},7,7,0,N/A,,,`,
+    `2,MALLOC,PTA,N/A,${T(200)},7,7,0,0x10,"{size:512}",,`,
+  ];
   const text = `${[MEMSCOPE_HEADER, ...rows].join('\n')}\n`;
-  const header = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+  const header =
+    ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
 
-  it('the CSV escapes as msMemScope\'s ToSafeString does (\\t), and keeps its other bytes, in a file or a pipe', async () => {
+  it("the CSV escapes as msMemScope's ToSafeString does (\\t), and keeps its other bytes, in a file or a pipe", async () => {
     const path = file('memscope_dump_ctl.csv', text);
     const out = join(dir, 'ctl_compare.csv');
     expect((await cli(['compare-dumps', path, path, '--out', out])).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(`${header}OP_LAUNCH,op\\tA\x1b[31mred\x01,0,512,512,0\n`);
-    expect((await cli(['compare-dumps', path, path])).outBytes.toString('utf8')).toBe(`${header}OP_LAUNCH,op\\tA\x1b[31mred\x01,0,512,512,0\n`);
+    expect((await cli(['compare-dumps', path, path])).outBytes.toString('utf8')).toBe(
+      `${header}OP_LAUNCH,op\\tA\x1b[31mred\x01,0,512,512,0\n`,
+    );
   });
 
   it('on a terminal, the other control characters are written as escapes too (ESC as \\u001B)', async () => {

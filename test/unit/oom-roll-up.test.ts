@@ -17,11 +17,26 @@ function oom(d: number, capacity: boolean): [string, Record<string, number | str
   const figures = capacity
     ? { requested: 96 * MiB, total: 64 * GiB, deviceFree: 20 * MiB, allocated: 62 * GiB, reserved: 63 * GiB }
     : { requested: 4 * GiB + d * MiB, total: 32 * GiB, deviceFree: GiB, allocated: 2 * GiB, reserved: 2.5 * GiB };
-  return [`dev${d}/log-${d.toString(16).padStart(8, '0')}`, { ...OOM_FIELD_DEFAULTS, ...figures, source: 'job log', precision: 'printed', line: 10, printed: 1, file: `rank${d}.log`, logicalDevice: d }];
+  return [
+    `dev${d}/log-${d.toString(16).padStart(8, '0')}`,
+    {
+      ...OOM_FIELD_DEFAULTS,
+      ...figures,
+      source: 'job log',
+      precision: 'printed',
+      line: 10,
+      printed: 1,
+      file: `rank${d}.log`,
+      logicalDevice: d,
+    },
+  ];
 }
 
 describe('oom roll-up across 4,096 ranks', () => {
-  const run: GateInput = { sections: { ooms: Object.fromEntries(Array.from({ length: 4096 }, (_, d) => oom(d, d % 512 === 0))) }, meta: { allocFailures: {} } };
+  const run: GateInput = {
+    sections: { ooms: Object.fromEntries(Array.from({ length: 4096 }, (_, d) => oom(d, d % 512 === 0))) },
+    meta: { allocFailures: {} },
+  };
   const report = compareSnapshots({ sections: {} }, run, parseGateConfig({}, 'memory-gate.json'));
 
   it('gives one entry per device and cause', () => {

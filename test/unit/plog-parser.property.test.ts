@@ -25,7 +25,16 @@ interface Rec {
 }
 
 const LEVELS = ['INFO', 'EVENT', 'ERROR', 'WARNING', 'DEBUG', 'TRACE'];
-const ATTRS = ['DEV_MEM', 'SVM_MEM', 'HOST_MEM', 'DVPP_MEM', 'MEM_DEV_SMALL_HBM', 'MEM_DEV_HUGE_P2P_DDR', 'MEM_HOST', 'DEV_PROC_MEM'];
+const ATTRS = [
+  'DEV_MEM',
+  'SVM_MEM',
+  'HOST_MEM',
+  'DVPP_MEM',
+  'MEM_DEV_SMALL_HBM',
+  'MEM_DEV_HUGE_P2P_DDR',
+  'MEM_HOST',
+  'DEV_PROC_MEM',
+];
 const MODULES = ['APP', 'RUNTIME', 'HCCL', 'GE', 'AICPU_SCHEDULE', 'HCCP_SCHEDULE', 'ASCENDCL', 'DVPP'];
 const NOISE = [
   '[INFO] HCCL(114654,python3):2025-06-19-09:26:22.060.447 [externalinput.cc:407] [114654]HCCL_CONNECT_TIMEOUT set by environment to [130]s',
@@ -76,7 +85,8 @@ function metricOf(r: Rec): ModuleMetric {
 }
 
 /** One physical line of a generated log: records (one, or two glued), noise, or an allocation failure. */
-type Item = { kind: 'records'; recs: Rec[] } | { kind: 'noise'; text: string } | { kind: 'failure'; device: number | null };
+type Item =
+  { kind: 'records'; recs: Rec[] } | { kind: 'noise'; text: string } | { kind: 'failure'; device: number | null };
 const itemArb: fc.Arbitrary<Item> = fc.oneof(
   { weight: 5, arbitrary: recArb.map((r): Item => ({ kind: 'records', recs: [r] })) },
   { weight: 1, arbitrary: fc.tuple(recArb, recArb).map(([a, b]): Item => ({ kind: 'records', recs: [a, b] })) },
@@ -164,14 +174,19 @@ describe('plog parser properties', () => {
 
   it('gives the same result however the bytes are cut into chunks, LF or CRLF', () => {
     fc.assert(
-      fc.property(fc.array(itemArb, { minLength: 1, maxLength: 25 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 12 }), (items, crlf, cuts) => {
-        const bytes = Buffer.from(buildLog(items, crlf ? '\r\n' : '\n').text);
-        const whole = parse(bytes);
-        const chunked = new SnapshotBuilder();
-        scanPlogChunks('gen.log', splitAt(bytes, cuts), chunked, (n) => countNewlines(bytes, 0, n));
-        expect(chunked.build()).toEqual(whole.build());
-        expect(chunked.skippedRecords).toEqual(whole.skippedRecords);
-      }),
+      fc.property(
+        fc.array(itemArb, { minLength: 1, maxLength: 25 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (items, crlf, cuts) => {
+          const bytes = Buffer.from(buildLog(items, crlf ? '\r\n' : '\n').text);
+          const whole = parse(bytes);
+          const chunked = new SnapshotBuilder();
+          scanPlogChunks('gen.log', splitAt(bytes, cuts), chunked, (n) => countNewlines(bytes, 0, n));
+          expect(chunked.build()).toEqual(whole.build());
+          expect(chunked.skippedRecords).toEqual(whole.skippedRecords);
+        },
+      ),
     );
   });
 
@@ -186,23 +201,30 @@ describe('plog parser properties', () => {
         if (into.skipped === 1) expect(into.skippedRecords[0]?.line).toBe(countNewlines(cut, 0, cut.length) + 1);
         // Every record whose line (newline included) survived the cut is read.
         const complete = new SnapshotBuilder();
-        for (const line of log.lineEnds) if (line.end <= cut.length) for (const r of line.recs) complete.addModule(keyOf(r), metricOf(r));
+        for (const line of log.lineEnds)
+          if (line.end <= cut.length) for (const r of line.recs) complete.addModule(keyOf(r), metricOf(r));
         const got = modulesOf(into.build());
-        for (const [key, metric] of Object.entries(modulesOf(complete.build()))) expect(got[key]?.peak, key).toBeGreaterThanOrEqual(metric.peak);
+        for (const [key, metric] of Object.entries(modulesOf(complete.build())))
+          expect(got[key]?.peak, key).toBeGreaterThanOrEqual(metric.peak);
       }),
     );
   });
 
   it('line breaks and CRLF inserted anywhere never throw and never invent a record', () => {
     fc.assert(
-      fc.property(logArb, fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 20 }), fc.boolean(), (log, breaks, crlf) => {
-        let text = crlf ? log.text.replace(/\n/g, '\r\n') : log.text;
-        for (const [at, withCr] of breaks) {
-          const i = at % (text.length + 1);
-          text = `${text.slice(0, i)}${withCr ? '\r\n' : '\n'}${text.slice(i)}`;
-        }
-        expectNothingInvented(parse(text), log.valid);
-      }),
+      fc.property(
+        logArb,
+        fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 20 }),
+        fc.boolean(),
+        (log, breaks, crlf) => {
+          let text = crlf ? log.text.replace(/\n/g, '\r\n') : log.text;
+          for (const [at, withCr] of breaks) {
+            const i = at % (text.length + 1);
+            text = `${text.slice(0, i)}${withCr ? '\r\n' : '\n'}${text.slice(i)}`;
+          }
+          expectNothingInvented(parse(text), log.valid);
+        },
+      ),
     );
   });
 
@@ -227,7 +249,11 @@ describe('plog parser properties', () => {
       fc.property(fc.array(fc.oneof(blob, itemArb), { maxLength: 20 }), (parts) => {
         const items = parts.filter((p): p is Item => !(p instanceof Uint8Array));
         const log = buildLog(items);
-        const bytes = Buffer.concat(parts.map((p) => (p instanceof Uint8Array ? Buffer.concat([p, Buffer.from('\n')]) : Buffer.from(`${renderItem(p)}\n`))));
+        const bytes = Buffer.concat(
+          parts.map((p) =>
+            p instanceof Uint8Array ? Buffer.concat([p, Buffer.from('\n')]) : Buffer.from(`${renderItem(p)}\n`),
+          ),
+        );
         expectNothingInvented(parse(bytes), log.valid);
       }),
     );

@@ -38,16 +38,26 @@ function tmpFile(name: string, content: string | Buffer): { path: string; name: 
 }
 
 // Samples from FORMATS.md §1, one per generation.
-const V1_DEV = '[INFO] DRV(4052516,main_aarch64):2024-07-08-22:27:45.354.856 [ascend][curpid: 4052516, 4052516][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=44138496; alloced_peak_size=44138496; alloc_cnt=18; free_cnt=0)';
-const V1_SVM = '[INFO] DRV(4176893,python3.7):2024-06-29-16:19:28.436.386 [ascend][curpid: 4176893, 4185695][drv][devmm][_svm_mem_stats_show 148]SVM_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=19927040; alloced_peak_size=19927040; alloc_cnt=37; free_cnt=0)';
-const V2_HOST = '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.178 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]HOST_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=0; allocated_peak_size=11341824; alloc_cnt=3; free_cnt=3)';
-const V2_CACHED = '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.190 [svm_mem_statistics.c:162][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]HOST_MEM Cached_size:12582912Bytes';
-const V2_SMALL_HBM = '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.201 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]MEM_DEV_SMALL_HBM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=126976; allocated_peak_size=126976; alloc_cnt=7; free_cnt=0)';
-const V3_PROC = '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.230 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]DEV_PROC_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; total_size=2078195712)';
-const V0_GE = '[INFO] DRV(10972,python):2023-09-23-05:41:39.697.570 [ascend][curpid: 98, 98][drv][devmm][_svm_mem_stats_show 154]DEV_MEM dev0 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=0, alloced_peak_size=108003328.';
-const ALLOC_FAILED = '[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!';
-const DECOY = '[INFO] GE(4052516,main_aarch64):2024-07-08-22:27:45.100.001 [graph_mem_assigner.cc:512]4052523 AssignMemory:Mem stats of graph 12: feature_map_size=1048576, weight_size=2097152, total_size=3145728 Bytes';
-const NOISE = '[INFO] HCCL(114654,python3):2025-06-19-09:26:22.060.447 [externalinput.cc:407] [114654]HCCL_CONNECT_TIMEOUT set by environment to [130]s';
+const V1_DEV =
+  '[INFO] DRV(4052516,main_aarch64):2024-07-08-22:27:45.354.856 [ascend][curpid: 4052516, 4052516][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=44138496; alloced_peak_size=44138496; alloc_cnt=18; free_cnt=0)';
+const V1_SVM =
+  '[INFO] DRV(4176893,python3.7):2024-06-29-16:19:28.436.386 [ascend][curpid: 4176893, 4185695][drv][devmm][_svm_mem_stats_show 148]SVM_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=19927040; alloced_peak_size=19927040; alloc_cnt=37; free_cnt=0)';
+const V2_HOST =
+  '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.178 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]HOST_MEM Mem stats (Bytes). (module_name=RUNTIME; module_id=7; current_alloced_size=0; allocated_peak_size=11341824; alloc_cnt=3; free_cnt=3)';
+const V2_CACHED =
+  '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.190 [svm_mem_statistics.c:162][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]HOST_MEM Cached_size:12582912Bytes';
+const V2_SMALL_HBM =
+  '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.201 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]MEM_DEV_SMALL_HBM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=126976; allocated_peak_size=126976; alloc_cnt=7; free_cnt=0)';
+const V3_PROC =
+  '[INFO] DRV(901649,aiv_aicpu_bench):2026-06-13-17:00:34.718.230 [svm_mem_statistics.c:150][ascend][curpid:901649,901649][drv][devmm][_svm_mem_stats_show]DEV_PROC_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; total_size=2078195712)';
+const V0_GE =
+  '[INFO] DRV(10972,python):2023-09-23-05:41:39.697.570 [ascend][curpid: 98, 98][drv][devmm][_svm_mem_stats_show 154]DEV_MEM dev0 mem stats(Bytes): module_name=GE, module_id=45 current_alloced_size=0, alloced_peak_size=108003328.';
+const ALLOC_FAILED =
+  '[ERROR] RUNTIME(10972,python):2023-09-23-05:41:40.256.365 [npu_driver.cc:1100]49835 DevMemAllocHugePageManaged:[INIT][DEFAULT][drv api] halMemAlloc failed:size=2097152(Byte), type=2, moduleId=7, drvFlag=18374686479671772161, drvRetCode=6, device_id=0!';
+const DECOY =
+  '[INFO] GE(4052516,main_aarch64):2024-07-08-22:27:45.100.001 [graph_mem_assigner.cc:512]4052523 AssignMemory:Mem stats of graph 12: feature_map_size=1048576, weight_size=2097152, total_size=3145728 Bytes';
+const NOISE =
+  '[INFO] HCCL(114654,python3):2025-06-19-09:26:22.060.447 [externalinput.cc:407] [114654]HCCL_CONNECT_TIMEOUT set by environment to [130]s';
 
 const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 /** A snapshot's counters without the failure sites (the tests of sites look at those). */
@@ -55,7 +65,8 @@ const counts = (s: Snapshot): Omit<Snapshot['meta'], 'allocFailureSites'> => {
   const { allocFailureSites: _sites, ...rest } = s.meta;
   return rest;
 };
-const SHAPES_DRV_03 = '[ERROR] RUNTIME(5,python):2024-01-01-00:00:00.000.000 [npu_driver.cc:1093]5 MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=003';
+const SHAPES_DRV_03 =
+  '[ERROR] RUNTIME(5,python):2024-01-01-00:00:00.000.000 [npu_driver.cc:1093]5 MallocPhysical:Call driver api halMemAlloc failed, drvRetCode=6, drvDevId=003';
 
 describe('real corpus', () => {
   const FAILURE_10972 =
@@ -64,16 +75,22 @@ describe('real corpus', () => {
   const expected10972 = (file: string): Snapshot => ({
     version: 2,
     sections: {
-    modules: {
-      'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
-      // Two dumps (33648640, then 33641111): the larger peak wins whole.
-      'DEV_MEM/dev0/RUNTIME': { peak: 33648640, current: 0, allocs: 224, frees: 224 },
-      'HOST_MEM/APP': { peak: 204800, current: 0, allocs: 80, frees: 80 },
-      'HOST_MEM/HCCL': { peak: 4096, current: 0, allocs: null, frees: null },
-    },
+      modules: {
+        'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
+        // Two dumps (33648640, then 33641111): the larger peak wins whole.
+        'DEV_MEM/dev0/RUNTIME': { peak: 33648640, current: 0, allocs: 224, frees: 224 },
+        'HOST_MEM/APP': { peak: 204800, current: 0, allocs: 80, frees: 80 },
+        'HOST_MEM/HCCL': { peak: 4096, current: 0, allocs: null, frees: null },
+      },
     },
     series: {},
-    meta: { files: 1, records: 5, skipped: 0, allocFailures: { dev0: 1 }, allocFailureSites: { dev0: [{ file, line: 12, text: FAILURE_10972 }] } },
+    meta: {
+      files: 1,
+      records: 5,
+      skipped: 0,
+      allocFailures: { dev0: 1 },
+      allocFailureSites: { dev0: [{ file, line: 12, text: FAILURE_10972 }] },
+    },
   });
 
   it('reads v1 and v0 records and the allocation failure from plog-10972', () => {
@@ -82,13 +99,21 @@ describe('real corpus', () => {
 
   it('streams plog-10972 from disk to the same snapshot', async () => {
     const into = new SnapshotBuilder();
-    await parsePlogFile({ path: join(FIXTURES, 'plog-10972_20230131024824126.log'), name: 'plog-10972_20230131024824126.log' }, into);
+    await parsePlogFile(
+      { path: join(FIXTURES, 'plog-10972_20230131024824126.log'), name: 'plog-10972_20230131024824126.log' },
+      into,
+    );
     expect(into.build()).toEqual(expected10972('plog-10972_20230131024824126.log'));
   });
 
   it('finds no record and skips nothing in an HCCL-only run log (plog-114654)', () => {
     const into = parse(fixture('plog-114654_20250619092607584.log'));
-    expect(into.build()).toEqual({ version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+    expect(into.build()).toEqual({
+      version: 2,
+      sections: {},
+      series: {},
+      meta: { files: 1, records: 0, skipped: 0, allocFailures: {} },
+    });
   });
 
   it('does not take the glued "Memory async copy failed, device_id=0" ERROR lines for allocation failures', () => {
@@ -121,7 +146,9 @@ describe('driver generations (FORMATS.md samples)', () => {
   it('v2: a Cached_size line that names a device is keyed under it', () => {
     const line = V2_CACHED.replace('HOST_MEM Cached_size', 'MEM_DEV_HUGE_HBM dev3 Cached_size');
     const s = parse(lines(line)).build();
-    expect(s.sections.modules ?? {}).toEqual({ 'MEM_DEV_HUGE_HBM/dev3/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null } });
+    expect(s.sections.modules ?? {}).toEqual({
+      'MEM_DEV_HUGE_HBM/dev3/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null },
+    });
     expect(s.meta.allocFailures).toEqual({ dev3: 0 });
   });
 
@@ -139,11 +166,18 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('accepts the [EVENT] level used when the run log is unsupported', () => {
     const s = parse(lines(V1_DEV.replace('[INFO]', '[EVENT]'))).build();
-    expect(s.sections.modules!['DEV_MEM/dev0/RUNTIME']).toEqual({ peak: 44138496, current: 44138496, allocs: 18, frees: 0 });
+    expect(s.sections.modules!['DEV_MEM/dev0/RUNTIME']).toEqual({
+      peak: 44138496,
+      current: 44138496,
+      allocs: 18,
+      frees: 0,
+    });
   });
 
   it('accepts an ERROR-level dump after an allocation failure, and counts the failure once', () => {
-    const s = parse(lines(ALLOC_FAILED, V1_DEV.replace('[INFO]', '[ERROR]'), V0_GE.replace('[INFO]', '[ERROR]'))).build();
+    const s = parse(
+      lines(ALLOC_FAILED, V1_DEV.replace('[INFO]', '[ERROR]'), V0_GE.replace('[INFO]', '[ERROR]')),
+    ).build();
     expect(s.sections.modules ?? {}).toEqual({
       'DEV_MEM/dev0/GE': { peak: 108003328, current: 0, allocs: null, frees: null },
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
@@ -312,20 +346,26 @@ describe('the seed document: records wrapped across lines', () => {
   });
 
   it(`stops reassembling after ${MAX_RECORD_LINES} lines: a body that far away is not joined to its head`, () => {
-    const head = '[INFO] DRV(1,p):2024-01-01-00:00:00.000.000 [_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (';
+    const head =
+      '[INFO] DRV(1,p):2024-01-01-00:00:00.000.000 [_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (';
     const body = 'module_name=APP; module_id=33; current_alloced_size=1; alloced_peak_size=2; alloc_cnt=3; free_cnt=0)';
     const near = parse(lines(head, ...Array<string>(MAX_RECORD_LINES - 2).fill(''), body, NOISE));
     expect(near.build().sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(2);
     const far = parse(lines(head, ...Array<string>(MAX_RECORD_LINES - 1).fill(''), body, NOISE));
     expect(far.build().sections.modules ?? {}).toEqual({});
     expect(far.skippedRecords).toEqual([
-      { file: 'rank_0/plog-1_2024.log', line: 1, reason: expect.stringContaining('truncated or malformed') as unknown as string },
+      {
+        file: 'rank_0/plog-1_2024.log',
+        line: 1,
+        reason: expect.stringContaining('truncated or malformed') as unknown as string,
+      },
     ]);
   });
 });
 
 describe('truncated and malformed records', () => {
-  const CUT = '[INFO] DRV(77,python3):2024-07-08-22:27:45.354.900 [ascend][curpid: 77, 77][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=20';
+  const CUT =
+    '[INFO] DRV(77,python3):2024-07-08-22:27:45.354.900 [ascend][curpid: 77, 77][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=20';
 
   it('skips a record cut off at the end of the file (no newline), naming file and line, and keeps the records before it', () => {
     const into = parse(`${lines(NOISE, V1_DEV, V1_SVM)}${CUT}`, 'rank_3/plog-77_2024.log');
@@ -335,7 +375,8 @@ describe('truncated and malformed records', () => {
       {
         file: 'rank_3/plog-77_2024.log',
         line: 4,
-        reason: 'truncated or malformed memory-statistics record: DEV_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=20',
+        reason:
+          'truncated or malformed memory-statistics record: DEV_MEM dev0 Mem stats (Bytes). (module_name=APP; module_id=33; current_alloced_size=20',
         cut: true,
       },
     ]);
@@ -403,7 +444,9 @@ describe('values above 2^53 - 1', () => {
   it('name the right line when streamed from disk after the earlier bytes were dropped', async () => {
     const file = tmpFile('huge.log', lines(...Array<string>(2000).fill(NOISE), V1_DEV, HUGE, NOISE));
     const into = new SnapshotBuilder();
-    await expect(parsePlogFile(file, into, { chunkBytes: 1000 })).rejects.toThrow(/^huge\.log:2002: alloced_peak_size=/);
+    await expect(parsePlogFile(file, into, { chunkBytes: 1000 })).rejects.toThrow(
+      /^huge\.log:2002: alloced_peak_size=/,
+    );
   });
 });
 
@@ -425,7 +468,9 @@ describe('allocation failures', () => {
   });
 
   it(`counts a failure that names no device under "unknown": an OOM signal is never dropped`, () => {
-    expect(parse(lines(`${prefix}halMemAlloc failed:size=2097152(Byte), type=2, drvRetCode=6!`)).build().meta.allocFailures).toEqual({
+    expect(
+      parse(lines(`${prefix}halMemAlloc failed:size=2097152(Byte), type=2, drvRetCode=6!`)).build().meta.allocFailures,
+    ).toEqual({
       unknown: 1,
     });
   });
@@ -448,7 +493,8 @@ describe('allocation failures', () => {
   });
 
   // Every shape of FORMATS.md "Variants found in real logs", one line each (the damaged pastes included).
-  const at = (level: string, module = 'RUNTIME'): string => `${level} ${module}(27271,python):2025-03-02-10:11:12.131.415 `;
+  const at = (level: string, module = 'RUNTIME'): string =>
+    `${level} ${module}(27271,python):2025-03-02-10:11:12.131.415 `;
   const SHAPES = {
     byteUpper: ALLOC_FAILED,
     bytesLower: `${at('[ERROR]')}[npu_driver.cc:1100]27280 DevMemAlloc:[drv api] halMemAlloc failed:size=4194304(bytes), type=2, moduleId=33, drvRetCode=6, device_id=1!`,
@@ -490,16 +536,22 @@ describe('allocation failures', () => {
   });
 
   it('ignores the same damaged shapes below ERROR level', () => {
-    const s = parse(lines(SHAPES.zeroForO.replace('ERR0R]', 'WARNING]'), SHAPES.el0004.replace('[ERROR]', '[INFO]'))).build();
+    const s = parse(
+      lines(SHAPES.zeroForO.replace('ERR0R]', 'WARNING]'), SHAPES.el0004.replace('[ERROR]', '[INFO]')),
+    ).build();
     expect(s.meta.allocFailures).toEqual({});
   });
 
   it('keeps the first failure lines per device, with file, line and text, for the report', () => {
-    const failures = Array.from({ length: MAX_SITES_PER_DEVICE + 2 }, (_, i) => ALLOC_FAILED.replace('size=2097152', `size=${i + 1}`));
+    const failures = Array.from({ length: MAX_SITES_PER_DEVICE + 2 }, (_, i) =>
+      ALLOC_FAILED.replace('size=2097152', `size=${i + 1}`),
+    );
     const meta = parse(lines(NOISE, ...failures, SHAPES.el0004), 'rank_1/plog-9_2025.log').build().meta;
     expect(meta.allocFailures).toEqual({ dev0: MAX_SITES_PER_DEVICE + 2, unknown: 1 });
     expect(meta.allocFailureSites).toEqual({
-      dev0: failures.slice(0, MAX_SITES_PER_DEVICE).map((text, i) => ({ file: 'rank_1/plog-9_2025.log', line: i + 2, text })),
+      dev0: failures
+        .slice(0, MAX_SITES_PER_DEVICE)
+        .map((text, i) => ({ file: 'rank_1/plog-9_2025.log', line: i + 2, text })),
       unknown: [{ file: 'rank_1/plog-9_2025.log', line: MAX_SITES_PER_DEVICE + 4, text: SHAPES.el0004 }],
     });
   });
@@ -513,13 +565,33 @@ describe('allocation failures', () => {
       return into.build().meta.allocFailureSites?.dev0?.map((x) => `${x.file}:${x.line}`);
     };
     const expected = ['a.log:2', 'a.log:3', 'b.log:1', 'b.log:2', 'b.log:3'];
-    expect(sites([['b.log', b], ['a.log', a]])).toEqual(expected);
-    expect(sites([['a.log', a], ['b.log', b]])).toEqual(expected);
+    expect(
+      sites([
+        ['b.log', b],
+        ['a.log', a],
+      ]),
+    ).toEqual(expected);
+    expect(
+      sites([
+        ['a.log', a],
+        ['b.log', b],
+      ]),
+    ).toEqual(expected);
     // A later file cannot displace five sites from a file before it, and one before them displaces them all.
     const five = lines(...Array.from({ length: MAX_SITES_PER_DEVICE }, () => ALLOC_FAILED));
     const first = ['0.log:1', '0.log:2', '0.log:3', '0.log:4', '0.log:5'];
-    expect(sites([['0.log', five], ['b.log', b]])).toEqual(first);
-    expect(sites([['b.log', b], ['0.log', five]])).toEqual(first);
+    expect(
+      sites([
+        ['0.log', five],
+        ['b.log', b],
+      ]),
+    ).toEqual(first);
+    expect(
+      sites([
+        ['b.log', b],
+        ['0.log', five],
+      ]),
+    ).toEqual(first);
   });
 
   it('shortens a long failure line to 300 characters, whitespace collapsed', () => {
@@ -546,7 +618,9 @@ describe('pasted and quoted records', () => {
   const CUT_AT_ATTR = V1_SVM.slice(V1_SVM.indexOf('SVM_MEM'));
 
   it('reads records quoted from `grep -n` output, with and without a path', () => {
-    const s = parse(lines(`run/plog/plog-1_2024.log:12:${V1_DEV}`, `rank 3/plog:77:${V2_CACHED}`, `5:${V0_GE}`, `9:${ALLOC_FAILED}`)).build();
+    const s = parse(
+      lines(`run/plog/plog-1_2024.log:12:${V1_DEV}`, `rank 3/plog:77:${V2_CACHED}`, `5:${V0_GE}`, `9:${ALLOC_FAILED}`),
+    ).build();
     expect(s.sections.modules).toEqual({
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
       'HOST_MEM/CACHED': { peak: 12582912, current: 12582912, allocs: null, frees: null },
@@ -556,7 +630,9 @@ describe('pasted and quoted records', () => {
   });
 
   it('reads records whose prefix was cut at [devmm] or at the attribute word, alone or behind a grep prefix', () => {
-    const s = parse(lines(CUT_AT_DEVMM, CUT_AT_ATTR, `plog.log:3:${CUT_AT_ATTR.replace('SVM_MEM', 'HOST_MEM')}`, NOISE)).build();
+    const s = parse(
+      lines(CUT_AT_DEVMM, CUT_AT_ATTR, `plog.log:3:${CUT_AT_ATTR.replace('SVM_MEM', 'HOST_MEM')}`, NOISE),
+    ).build();
     expect(s.sections.modules).toEqual({
       'DEV_MEM/dev0/RUNTIME': { peak: 44138496, current: 44138496, allocs: 18, frees: 0 },
       'SVM_MEM/RUNTIME': { peak: 19927040, current: 19927040, allocs: 37, frees: 0 },
@@ -565,14 +641,25 @@ describe('pasted and quoted records', () => {
     expect(s.meta.records).toBe(3);
   });
 
-  it('reads a cut record after an ordinary log line instead of taking it for that line\'s wrap', () => {
-    expect(Object.keys(parse(lines(NOISE, CUT_AT_ATTR, NOISE, CUT_AT_DEVMM)).build().sections.modules ?? {})).toEqual(['DEV_MEM/dev0/RUNTIME', 'SVM_MEM/RUNTIME']);
+  it("reads a cut record after an ordinary log line instead of taking it for that line's wrap", () => {
+    expect(Object.keys(parse(lines(NOISE, CUT_AT_ATTR, NOISE, CUT_AT_DEVMM)).build().sections.modules ?? {})).toEqual([
+      'DEV_MEM/dev0/RUNTIME',
+      'SVM_MEM/RUNTIME',
+    ]);
   });
 
   it('accepts the v0 function name _devmm_mem_stats_show, [EVENT] level and a Cached_size of 0', () => {
     const v0 = (n: number, body: string): string =>
       `[EVENT] DRV(10972,python):2023-09-23-05:41:39.697.570 [ascend][curpid: 98, 98][drv][devmm][_devmm_mem_stats_show ${n}]${body}`;
-    const s = parse(lines(v0(152, 'DVPP_MEM dev1 mem stats(Bytes): module_name=DVPP, module_id=6 current_alloced_size=0, alloced_peak_size=4096.'), v0(158, 'HOST_MEM Cached_size:0Bytes'))).build();
+    const s = parse(
+      lines(
+        v0(
+          152,
+          'DVPP_MEM dev1 mem stats(Bytes): module_name=DVPP, module_id=6 current_alloced_size=0, alloced_peak_size=4096.',
+        ),
+        v0(158, 'HOST_MEM Cached_size:0Bytes'),
+      ),
+    ).build();
     expect(s.sections.modules).toEqual({
       'DVPP_MEM/dev1/DVPP': { peak: 4096, current: 0, allocs: null, frees: null },
       'HOST_MEM/CACHED': { peak: 0, current: 0, allocs: null, frees: null },
@@ -583,7 +670,9 @@ describe('pasted and quoted records', () => {
     const wrapped = V1_DEV.replace(']DEV_MEM', ']DEV_\nMEM').replace('[ascend]', '[asc\nend]');
     expect(parse(lines(wrapped)).build()).toMatchObject({ sections: {}, meta: { records: 0 } });
     // Cut twice, with a CR, and with no [LEVEL] line within reach: still no "EM" or "V_MEM" attribute.
-    expect(parse(`${V1_DEV.slice(V1_DEV.indexOf('[drv]')).replace(']DEV_MEM', ']D\r\nE\nV_MEM')}\n`).build().sections).toEqual({});
+    expect(
+      parse(`${V1_DEV.slice(V1_DEV.indexOf('[drv]')).replace(']DEV_MEM', ']D\r\nE\nV_MEM')}\n`).build().sections,
+    ).toEqual({});
   });
 });
 
@@ -612,7 +701,9 @@ describe('streaming', () => {
     fixture('seed/components.wrapped.log'),
     Buffer.from(`${[V2_SMALL_HBM, V3_PROC, V0_GE, ALLOC_FAILED + V1_SVM].join('\r\n')}\r\n`),
     fixture('seed/good.wrapped.log'),
-    Buffer.from(`${lines(NOISE)}[INFO] DRV(77,p):2024-01-01-00:00:00.000.000 [_svm_mem_stats_show 148]DEV_MEM dev1 Mem stats (Bytes). (module_name=HCCL; module_id=3; current_all`),
+    Buffer.from(
+      `${lines(NOISE)}[INFO] DRV(77,p):2024-01-01-00:00:00.000.000 [_svm_mem_stats_show 148]DEV_MEM dev1 Mem stats (Bytes). (module_name=HCCL; module_id=3; current_all`,
+    ),
   ]);
   const whole = parse(composite);
 
@@ -658,7 +749,8 @@ describe('streaming', () => {
       const peak = 1_000_000 + i;
       const pick = rand(4);
       if (pick === 0) parts.push(fixture('seed/components.wrapped.log'));
-      else if (pick === 1) parts.push(Buffer.from(lines(ALLOC_FAILED + V1_DEV.replace('=44138496; alloc_cnt', `=${peak}; alloc_cnt`))));
+      else if (pick === 1)
+        parts.push(Buffer.from(lines(ALLOC_FAILED + V1_DEV.replace('=44138496; alloc_cnt', `=${peak}; alloc_cnt`))));
       else if (pick === 2) parts.push(Buffer.from(`${V2_CACHED.replace('12582912', String(peak))}\r\n`));
       else parts.push(Buffer.from(lines(V0_GE.replace('108003328', String(peak)))));
       records += pick === 0 ? 3 : 1;

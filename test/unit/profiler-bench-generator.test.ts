@@ -23,9 +23,13 @@ describe('bench memory_record.csv generator', () => {
   it("writes torch_npu's shape: the 7-column header, CRLF, a TAB after each timestamp, APP rows first", () => {
     const text = readFileSync(a.path, 'latin1');
     const lines = text.split('\r\n');
-    expect(lines[0]).toBe('Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type');
+    expect(lines[0]).toBe(
+      'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type',
+    );
     expect(lines[1]).toMatch(/^APP,\d{16}\.\d{3}\t,,\d+\.\d+,,,NPU:0$/);
-    expect(lines.find((l) => l.startsWith('PTA,'))).toMatch(/^PTA,\d{16}\.\d{3}\t,\d+\.\d+,\d+\.0,\d+\.\d+,1431569360,NPU:0$/);
+    expect(lines.find((l) => l.startsWith('PTA,'))).toMatch(
+      /^PTA,\d{16}\.\d{3}\t,\d+\.\d+,\d+\.0,\d+\.\d+,1431569360,NPU:0$/,
+    );
     expect(text.includes('\n') && !/[^\r]\n/.test(text)).toBe(true);
     expect(a.bytes).toBeGreaterThanOrEqual(16 * 2 ** 20);
     expect(lines.length - 2).toBe(a.rows);

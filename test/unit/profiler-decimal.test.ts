@@ -88,7 +88,7 @@ describe('properties', () => {
 
 describe('timestamps', () => {
   const micros = (t: string): number => cellMicros(t, 0, t.length);
-  it('reads the writers\' <int>.<3 digits>TAB and re-saved shapes in whole microseconds', () => {
+  it("reads the writers' <int>.<3 digits>TAB and re-saved shapes in whole microseconds", () => {
     expect(micros('1736405443756384.100\t')).toBe(1736405443756384);
     expect(micros('1695115378653323.5')).toBe(1695115378653323);
     expect(micros('1695115378739328')).toBe(1695115378739328);

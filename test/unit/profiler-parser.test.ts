@@ -52,7 +52,10 @@ describe('real memory_record.csv files', () => {
     expect(into.values('components')['dev0/PTA/allocated']).toBe(4_823_308_800);
     expect([into.files, into.records, into.skipped]).toEqual([1, 11, []]);
     // Timelines: APP sampled twice (lines 2, 3), PTA allocated three times (lines 4, 6, 8).
-    expect(into.series.components?.['dev0/APP/reserved']?.points.map((p) => p[1])).toEqual([11224.375 * MiB, 11224.375 * MiB]);
+    expect(into.series.components?.['dev0/APP/reserved']?.points.map((p) => p[1])).toEqual([
+      11224.375 * MiB,
+      11224.375 * MiB,
+    ]);
     expect(into.series.components?.['dev0/PTA/allocated']?.points.map((p) => p[1])).toEqual([
       4599.74072265625 * MiB,
       4599.740234375 * MiB,
@@ -71,7 +74,10 @@ describe('real memory_record.csv files', () => {
   });
 
   it('reads level0-2025-01 (A3, CRLF, TAB after every timestamp, GE rows, two ranks)', async () => {
-    const into = await parseFixture('level0-2025-01/rank0_ascend_pt/memory_record.csv', 'level0-2025-01/rank1_ascend_pt/memory_record.csv');
+    const into = await parseFixture(
+      'level0-2025-01/rank0_ascend_pt/memory_record.csv',
+      'level0-2025-01/rank1_ascend_pt/memory_record.csv',
+    );
     const perDevice = (d: string): Record<string, number> => ({
       [`${d}/APP/reserved`]: 2109.6015625 * MiB, // line 2
       [`${d}/GE/allocated`]: 73.0625 * MiB, // line 37
@@ -89,7 +95,10 @@ describe('real memory_record.csv files', () => {
   });
 
   it('reads st-level2 torch_npu 2.7.1 (LF, rank 2 on NPU:4)', async () => {
-    const into = await parseFixture('st-level2-pt2.7.1-cann8.3/rank_0_ascend_pt/memory_record.csv', 'st-level2-pt2.7.1-cann8.3/rank_2_ascend_pt/memory_record.csv');
+    const into = await parseFixture(
+      'st-level2-pt2.7.1-cann8.3/rank_0_ascend_pt/memory_record.csv',
+      'st-level2-pt2.7.1-cann8.3/rank_2_ascend_pt/memory_record.csv',
+    );
     expect(into.values('components')).toEqual({
       'dev0/APP/reserved': 11925.015625 * MiB, // line 2
       'dev0/PTA+GE/active': 10282.7490234375 * MiB, // line 5908
@@ -131,7 +140,12 @@ describe('real npu_module_mem.csv files', () => {
       'NPU_MODULE_MEM/dev0/HCCL': 404.0625 * MiB, // line 41
       'NPU_MODULE_MEM/dev0/RUNTIME': 92.234375 * MiB, // line 97
     });
-    expect(into.metrics.modules?.['NPU_MODULE_MEM/dev0/HCCL']).toEqual({ peak: 404.0625 * MiB, current: 404.0625 * MiB, allocs: null, frees: null });
+    expect(into.metrics.modules?.['NPU_MODULE_MEM/dev0/HCCL']).toEqual({
+      peak: 404.0625 * MiB,
+      current: 404.0625 * MiB,
+      allocs: null,
+      frees: null,
+    });
     expect(modules['NPU_MODULE_MEM/dev0/SLOG']).toBe(0);
     expect(Object.keys(into.series.modules ?? {}).sort()).toEqual([
       'NPU_MODULE_MEM/dev0/APP',
@@ -181,7 +195,10 @@ describe('real npu_module_mem.csv files', () => {
   });
 
   it('reads a folder with CRLF memory_record and LF npu_module_mem side by side (level0 rank1)', async () => {
-    const into = await parseFixture('level0-2025-01/rank1_ascend_pt/memory_record.csv', 'level0-2025-01/rank1_ascend_pt/npu_module_mem.csv');
+    const into = await parseFixture(
+      'level0-2025-01/rank1_ascend_pt/memory_record.csv',
+      'level0-2025-01/rank1_ascend_pt/npu_module_mem.csv',
+    );
     expect(into.values('components')['dev1/PTA/reserved']).toBe(1452 * MiB);
     // The driver's view of the app equals the allocator's reserved peak: 1452 MB both.
     expect(into.values('modules')['NPU_MODULE_MEM/dev1/APP']).toBe(1452 * MiB);
@@ -233,8 +250,16 @@ describe('real operator_memory.csv files', () => {
   it('reads st-level2 rank 2: npu::_npu_dtype_cast peaks at 2,430,976.5 KB', async () => {
     const into = await parseFixture('st-level2-pt2.7.1-cann8.3/rank_2_ascend_pt/operator_memory.csv');
     expect(Object.keys(into.metrics.operators ?? {})).toHaveLength(40);
-    expect(into.metrics.operators?.['dev4/npu::_npu_dtype_cast']).toEqual({ largest: 2430976.5 * KiB, count: 234, total: 7_585_670_144 }); // line 689
-    expect(into.metrics.operators?.['dev4/aten::matmul']).toEqual({ largest: 1527554 * KiB, count: 628, total: 20_079_651_840 }); // line 744
+    expect(into.metrics.operators?.['dev4/npu::_npu_dtype_cast']).toEqual({
+      largest: 2430976.5 * KiB,
+      count: 234,
+      total: 7_585_670_144,
+    }); // line 689
+    expect(into.metrics.operators?.['dev4/aten::matmul']).toEqual({
+      largest: 1527554 * KiB,
+      count: 628,
+      total: 20_079_651_840,
+    }); // line 744
   });
 
   it('reads the other real operator files without a warning', async () => {
@@ -245,8 +270,15 @@ describe('real operator_memory.csv files', () => {
     );
     expect(into.skipped).toEqual([]);
     // 802818.0 KB (line 11) = 822,085,632 bytes.
-    expect(into.metrics.operators?.['dev1/aten::native_batch_norm']).toMatchObject({ largest: 802818 * KiB, count: 10 });
-    expect(into.metrics.operators?.['dev0/aten::embedding_dense_backward']).toEqual({ largest: 640564 * KiB, count: 4, total: 1_934_205_952 }); // line 1977
+    expect(into.metrics.operators?.['dev1/aten::native_batch_norm']).toMatchObject({
+      largest: 802818 * KiB,
+      count: 10,
+    });
+    expect(into.metrics.operators?.['dev0/aten::embedding_dense_backward']).toEqual({
+      largest: 640564 * KiB,
+      count: 4,
+      total: 1_934_205_952,
+    }); // line 1977
     expect(into.records).toBe(21 + 184 + 3103);
   });
 });
@@ -263,7 +295,12 @@ describe('real static_op_mem.csv', () => {
 
 describe('traps of the format', () => {
   it('reads CRLF, LF and both mixed in one file the same', () => {
-    const rows = [A3, 'PTA,100.000\t,1.5,2.0,1.5,7,NPU:0', 'PTA,200.000\t,3.0,4.0,3.0,7,NPU:0', 'APP,150.000\t,,10.0,,,NPU:0'];
+    const rows = [
+      A3,
+      'PTA,100.000\t,1.5,2.0,1.5,7,NPU:0',
+      'PTA,200.000\t,3.0,4.0,3.0,7,NPU:0',
+      'APP,150.000\t,,10.0,,,NPU:0',
+    ];
     const lf = parseText(`${rows.join('\n')}\n`);
     const crlf = parseText(`${rows.join('\r\n')}\r\n`);
     const mixed = parseText(`${rows[0]}\r\n${rows[1]}\n${rows[2]}\r\n${rows[3]}`);
@@ -297,13 +334,37 @@ describe('traps of the format', () => {
   });
 
   it('does not depend on row order: APP rows first, time going backwards', () => {
-    const into = parseText([A3, 'PTA,300.000\t,5.0,8.0,5.0,1,NPU:1', 'PTA,100.000\t,7.0,8.0,7.0,1,NPU:1', 'PTA,200.000\t,6.0,8.0,6.0,1,NPU:1'].join('\n'));
+    const into = parseText(
+      [
+        A3,
+        'PTA,300.000\t,5.0,8.0,5.0,1,NPU:1',
+        'PTA,100.000\t,7.0,8.0,7.0,1,NPU:1',
+        'PTA,200.000\t,6.0,8.0,6.0,1,NPU:1',
+      ].join('\n'),
+    );
     expect(into.values('components')['dev1/PTA/allocated']).toBe(7 * MiB);
-    expect(into.series.components?.['dev1/PTA/allocated']).toEqual({ axis: 'time', width: 1, points: [[100, 7 * MiB], [200, 6 * MiB], [300, 5 * MiB]] });
+    expect(into.series.components?.['dev1/PTA/allocated']).toEqual({
+      axis: 'time',
+      width: 1,
+      points: [
+        [100, 7 * MiB],
+        [200, 6 * MiB],
+        [300, 5 * MiB],
+      ],
+    });
   });
 
   it('warns with file:line for a cell that is not a number or a row of the wrong width, and keeps the rest', () => {
-    const into = parseText([A3, 'PTA,1.000\t,1.0,2.0,1.0,1,NPU:0', 'PTA,2.000\t,lots,2.0,1.0,1,NPU:0', 'PTA,3.000\t,1.0,2.0', 'PTA,4.000\t,1.0,2.0,1.0,1,GPU:0'].join('\n'), 'r/memory_record.csv');
+    const into = parseText(
+      [
+        A3,
+        'PTA,1.000\t,1.0,2.0,1.0,1,NPU:0',
+        'PTA,2.000\t,lots,2.0,1.0,1,NPU:0',
+        'PTA,3.000\t,1.0,2.0',
+        'PTA,4.000\t,1.0,2.0,1.0,1,GPU:0',
+      ].join('\n'),
+      'r/memory_record.csv',
+    );
     expect(into.values('components')['dev0/PTA/allocated']).toBe(1 * MiB);
     expect(into.skipped.map((s) => `${s.file}:${s.line}: ${s.reason}`)).toEqual([
       'r/memory_record.csv:3: Total Allocated(MB) is not a number: "lots"; row skipped',
@@ -328,14 +389,19 @@ describe('traps of the format', () => {
     writeFileSync(file, '');
     const into = new CollectingTarget();
     await parseFile({ path: file, name: 'memory_record_slice_0_20230919172304.csv' }, into);
-    expect(into.skipped).toEqual([{ file: 'memory_record_slice_0_20230919172304.csv', line: 1, reason: 'empty file: no header, nothing read' }]);
+    expect(into.skipped).toEqual([
+      { file: 'memory_record_slice_0_20230919172304.csv', line: 1, reason: 'empty file: no header, nothing read' },
+    ]);
     expect(into.metrics).toEqual({});
   });
 
   it('reads a quoted operator name with a comma (csv.writer quotes it)', () => {
     const header =
       'Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Release Total Allocated(MB),Release Total Reserved(MB),Device Type';
-    const into = parseText(`${header}\n"my::op<a,b>",64.5,1.0,2.0,1.0,1.0,2.0,1.0,2.0,NPU:2\n,1.0,1.0,2.0,1.0,1.0,2.0,1.0,2.0,NPU:2\n`, 'operator_memory.csv');
+    const into = parseText(
+      `${header}\n"my::op<a,b>",64.5,1.0,2.0,1.0,1.0,2.0,1.0,2.0,NPU:2\n,1.0,1.0,2.0,1.0,1.0,2.0,1.0,2.0,NPU:2\n`,
+      'operator_memory.csv',
+    );
     expect(into.metrics.operators).toEqual({
       'dev2/my::op<a,b>': { largest: 64.5 * KiB, count: 1, total: 64.5 * KiB },
       'dev2/(no operator)': { largest: 1 * KiB, count: 1, total: 1 * KiB },
@@ -345,7 +411,10 @@ describe('traps of the format', () => {
   it('ignores a negative Size(KB) (a release seen without its allocation)', () => {
     const header =
       'Name,Size(KB),Allocation Time(us),Duration(us),Allocation Total Allocated(KB),Allocation Total Reserved(KB),Release Total Allocated(KB),Release Total Reserved(KB),Device';
-    const into = parseText(`Device_id,${header}\n0,aten::add,-512.0,,,,,,,NPU:0\n0,aten::add,256.0,5.000\t,1.0,1.0,1.0,1.0,1.0,NPU:0\n`, 'operator_memory_20250101.csv');
+    const into = parseText(
+      `Device_id,${header}\n0,aten::add,-512.0,,,,,,,NPU:0\n0,aten::add,256.0,5.000\t,1.0,1.0,1.0,1.0,1.0,NPU:0\n`,
+      'operator_memory_20250101.csv',
+    );
     expect(into.metrics.operators).toEqual({ 'dev0/aten::add': { largest: 256 * KiB, count: 1, total: 256 * KiB } });
   });
 });
@@ -371,7 +440,14 @@ describe('units decided by the header, never the file name', () => {
   });
 
   it("reads MindSpore's 6-column memory_record as KB/1000 'MB' (1,024,000 bytes), recognised by its MindSpore rows", () => {
-    const into = parseText([A2, 'GE,1.000\t,0.5,1.0,,NPU:0', 'MindSpore,2.000\t,1.5,2.0,1.5,NPU:0', 'MindSpore+GE,2.000\t,2.0,3.0,1.5,NPU:0'].join('\n'));
+    const into = parseText(
+      [
+        A2,
+        'GE,1.000\t,0.5,1.0,,NPU:0',
+        'MindSpore,2.000\t,1.5,2.0,1.5,NPU:0',
+        'MindSpore+GE,2.000\t,2.0,3.0,1.5,NPU:0',
+      ].join('\n'),
+    );
     expect(into.values('components')).toEqual({
       'dev0/GE/allocated': 512_000, // 0.5 × 1,024,000
       'dev0/GE/reserved': 1_024_000,
@@ -386,38 +462,59 @@ describe('units decided by the header, never the file name', () => {
 
   it('reads the same 6-column header from torch_npu (PTA rows) in MiB', () => {
     const into = parseText([A2, 'PTA,1.000\t,0.5,1.0,0.5,NPU:3'].join('\n'));
-    expect(into.values('components')).toEqual({ 'dev3/PTA/active': MiB / 2, 'dev3/PTA/allocated': MiB / 2, 'dev3/PTA/reserved': MiB });
+    expect(into.values('components')).toEqual({
+      'dev3/PTA/active': MiB / 2,
+      'dev3/PTA/allocated': MiB / 2,
+      'dev3/PTA/reserved': MiB,
+    });
   });
 
   it('refuses, with a warning naming the file, a 6-column file whose rows cannot tell the unit', () => {
-    const into = parseText([A2, 'GE,1.000\t,0.5,1.0,,NPU:0', 'APP,1.000\t,,9.0,,NPU:0'].join('\n'), 'x_ascend_ms/ASCEND_PROFILER_OUTPUT/memory_record.csv');
+    const into = parseText(
+      [A2, 'GE,1.000\t,0.5,1.0,,NPU:0', 'APP,1.000\t,,9.0,,NPU:0'].join('\n'),
+      'x_ascend_ms/ASCEND_PROFILER_OUTPUT/memory_record.csv',
+    );
     expect(into.metrics).toEqual({});
     expect(into.skipped).toHaveLength(1);
     expect(into.skipped[0]?.file).toBe('x_ascend_ms/ASCEND_PROFILER_OUTPUT/memory_record.csv');
-    expect(into.skipped[0]?.reason).toMatch(/written both by torch_npu .* and by MindSpore .* have neither PTA nor MindSpore components: the unit is unknown/);
+    expect(into.skipped[0]?.reason).toMatch(
+      /written both by torch_npu .* and by MindSpore .* have neither PTA nor MindSpore components: the unit is unknown/,
+    );
   });
 
   it("reads MindSpore's copy of msprof npu_module_mem under the torch_npu name in KB", () => {
-    const into = parseText('Component,Timestamp(us),Total Reserved(KB),Device\nHCCL,1.000\t,413760,NPU:0\n', 'ASCEND_PROFILER_OUTPUT/npu_module_mem.csv');
+    const into = parseText(
+      'Component,Timestamp(us),Total Reserved(KB),Device\nHCCL,1.000\t,413760,NPU:0\n',
+      'ASCEND_PROFILER_OUTPUT/npu_module_mem.csv',
+    );
     expect(into.values('modules')).toEqual({ 'NPU_MODULE_MEM/dev0/HCCL': 413760 * KiB });
   });
 
   it('reads msprof npu_mem: HBM and DDR of APP and Device, device from Device_id or the device_<n> folder', () => {
-    const merged = parseText('Device_id,event,ddr(KB),hbm(KB),memory(KB),timestamp(us)\n1,APP,0,162460,162460,5.000\t\n1,Device,12,3000000,3000012,5.000\t\n', 'npu_mem_20250101.csv');
+    const merged = parseText(
+      'Device_id,event,ddr(KB),hbm(KB),memory(KB),timestamp(us)\n1,APP,0,162460,162460,5.000\t\n1,Device,12,3000000,3000012,5.000\t\n',
+      'npu_mem_20250101.csv',
+    );
     expect(merged.values('components')).toEqual({
       'dev1/APP/ddr': 0,
       'dev1/APP/hbm': 162460 * KiB,
       'dev1/Device/ddr': 12 * KiB,
       'dev1/Device/hbm': 3000000 * KiB,
     });
-    const perDevice = parseText('event,ddr(KB),hbm(KB),memory(KB),timestamp(us)\nAPP,0,100.5,100.5,5.000\t\n', 'npu_mem_3.csv', 'PROF_1/device_3/summary/npu_mem_3.csv');
+    const perDevice = parseText(
+      'event,ddr(KB),hbm(KB),memory(KB),timestamp(us)\nAPP,0,100.5,100.5,5.000\t\n',
+      'npu_mem_3.csv',
+      'PROF_1/device_3/summary/npu_mem_3.csv',
+    );
     expect(perDevice.values('components')).toEqual({ 'dev3/APP/ddr': 0, 'dev3/APP/hbm': 100.5 * KiB });
   });
 });
 
 describe('properties', () => {
   const rel = 'level0-2025-01/rank0_ascend_pt/memory_record.csv';
-  const lines = fixtureText(rel).split('\r\n').filter((l) => l !== '');
+  const lines = fixtureText(rel)
+    .split('\r\n')
+    .filter((l) => l !== '');
   const [header, ...rows] = lines as [string, ...string[]];
 
   it('row order does not change the result (peaks and timelines)', () => {
@@ -447,7 +544,9 @@ describe('properties', () => {
   });
 
   it('splitting an npu_module_mem file does not change its module peaks', () => {
-    const text = fixtureText('st-level2-pt2.7.1-cann8.3/rank_0_ascend_pt/npu_module_mem.csv').split('\n').filter((l) => l !== '');
+    const text = fixtureText('st-level2-pt2.7.1-cann8.3/rank_0_ascend_pt/npu_module_mem.csv')
+      .split('\n')
+      .filter((l) => l !== '');
     const [h, ...r] = text as [string, ...string[]];
     const expected = parseText(text.join('\n'), 'npu_module_mem.csv');
     fc.assert(

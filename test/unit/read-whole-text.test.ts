@@ -11,7 +11,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const MiB = 1024 * 1024;
 /** ~2 MiB of JSON-like ASCII lines, then `tail`. */
-const large = (tail: Buffer): Buffer => Buffer.concat([Buffer.from('      "DEV_MEM/dev0/APP": 12345,\n'.repeat((2 * MiB) / 32)), tail]);
+const large = (tail: Buffer): Buffer =>
+  Buffer.concat([Buffer.from('      "DEV_MEM/dev0/APP": 12345,\n'.repeat((2 * MiB) / 32)), tail]);
 
 function read(name: string, bytes: Buffer, size?: number): { ours: string; reference: string } {
   const file = join(dir, name);

@@ -16,7 +16,21 @@ const RUN: GateInput = {
     ooms: Object.fromEntries(
       [0, 1].map((d) => [
         `dev${d}/log-0000000${d}`,
-        { ...OOM_FIELD_DEFAULTS, requested: 4 * GiB, total: 32 * GiB, deviceFree: GiB, allocated: 2 * GiB, reserved: 2.5 * GiB, cause: 'outside-allocator', source: 'job log', precision: 'printed', line: 4, printed: 1, file: `rank${d}.log`, logicalDevice: d },
+        {
+          ...OOM_FIELD_DEFAULTS,
+          requested: 4 * GiB,
+          total: 32 * GiB,
+          deviceFree: GiB,
+          allocated: 2 * GiB,
+          reserved: 2.5 * GiB,
+          cause: 'outside-allocator',
+          source: 'job log',
+          precision: 'printed',
+          line: 4,
+          printed: 1,
+          file: `rank${d}.log`,
+          logicalDevice: d,
+        },
       ]),
     ),
   },

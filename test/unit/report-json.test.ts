@@ -23,7 +23,17 @@ function tempDir(): string {
 }
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
+  return {
+    kind: 'module',
+    baseline: 1000,
+    current: 1000,
+    delta: 0,
+    percent: 0,
+    status: 'pass',
+    severity: 'ok',
+    rule: null,
+    ...fields,
+  };
 }
 
 const appRegressed = entry({
@@ -36,7 +46,16 @@ const appRegressed = entry({
   severity: 'fail',
   rule: 'DEV_MEM/**',
 });
-const newKernel = entry({ kind: 'kernel', key: 'dev0/matmul_v1', baseline: null, current: 6, delta: null, percent: null, status: 'new', severity: 'warn' });
+const newKernel = entry({
+  kind: 'kernel',
+  key: 'dev0/matmul_v1',
+  baseline: null,
+  current: 6,
+  delta: null,
+  percent: null,
+  status: 'new',
+  severity: 'warn',
+});
 
 const seedReport: GateReport = {
   result: 'fail',
@@ -103,11 +122,22 @@ describe('the report written in pieces', () => {
     entries.push(newKernel);
     const counts: GateReport['counts'] = { new: 1 };
     for (const e of entries.slice(0, n)) counts[e.status] = (counts[e.status] ?? 0) + 1;
-    return { result: 'fail', counts, entries, environment: { changes: [{ item: 'CANN', baseline: '8.3', current: '9.0' }], splits: [], severity: 'warn' } };
+    return {
+      result: 'fail',
+      counts,
+      entries,
+      environment: { changes: [{ item: 'CANN', baseline: '8.3', current: '9.0' }], splits: [], severity: 'warn' },
+    };
   }
 
   it('is the stable JSON of its own content, byte for byte, across batches, with and without groups', () => {
-    for (const report of [bigReport(0, 1), bigReport(1, 1), bigReport(2049, 1), bigReport(5000, 64), { ...seedReport, entries: [] , counts: {}, result: 'pass' as const }]) {
+    for (const report of [
+      bigReport(0, 1),
+      bigReport(1, 1),
+      bigReport(2049, 1),
+      bigReport(5000, 64),
+      { ...seedReport, entries: [], counts: {}, result: 'pass' as const },
+    ]) {
       const text = renderJsonReport(report, { baselineFile: 'baselines/b.json', generatedAt: '2026-12-01T00:00:00Z' });
       expect(stableStringify(JSON.parse(text))).toBe(text);
       const back = parseReportJson(text, 'report.json');
@@ -138,7 +168,7 @@ describe('the report written in pieces', () => {
     expect(readdirSync(dir)).toEqual(['a-file']);
   });
 
-  it('makes the report\'s folder when it does not exist yet', async () => {
+  it("makes the report's folder when it does not exist yet", async () => {
     const dir = tempDir();
     const target = join(dir, 'no-such-dir', 'report.json');
     await writeJsonReport(target, seedReport);
@@ -147,21 +177,29 @@ describe('the report written in pieces', () => {
 
   it('refuses to write an entry the reader would refuse: a note too long, a byte count that is not an integer', () => {
     const long = { ...seedReport, entries: [{ ...appRegressed, note: 'x'.repeat(2001) }, newKernel] };
-    expect(() => renderJsonReport(long)).toThrow(/^report: \/entries\/0\/note: must be at most 2000 characters, got 2001$/);
+    expect(() => renderJsonReport(long)).toThrow(
+      /^report: \/entries\/0\/note: must be at most 2000 characters, got 2001$/,
+    );
     const fractional = { ...seedReport, entries: [appRegressed, { ...newKernel, current: 6.5 }] };
-    expect(() => renderJsonReport(fractional)).toThrow(/^report: \/entries\/1\/current: must be an integer number of bytes, got 6\.5$/);
+    expect(() => renderJsonReport(fractional)).toThrow(
+      /^report: \/entries\/1\/current: must be an integer number of bytes, got 6\.5$/,
+    );
   });
 
   it('writes nothing when the report would be refused on reading', async () => {
     const dir = tempDir();
-    await expect(writeJsonReport(join(dir, 'report.json'), { ...seedReport, counts: { regressed: 2, new: 1 } })).rejects.toThrow(/\/counts\/regressed/);
+    await expect(
+      writeJsonReport(join(dir, 'report.json'), { ...seedReport, counts: { regressed: 2, new: 1 } }),
+    ).rejects.toThrow(/\/counts\/regressed/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
 
 describe('renderJsonReport', () => {
   it('writes every key with exact byte counts, sorted object keys and a count for every status', () => {
-    expect(renderJsonReport({ ...seedReport, counts: { regressed: 1, new: 1 } }, { baselineFile: 'baselines/llama.json' })).toBe(`{
+    expect(
+      renderJsonReport({ ...seedReport, counts: { regressed: 1, new: 1 } }, { baselineFile: 'baselines/llama.json' }),
+    ).toBe(`{
   "baselineFile": "baselines/llama.json",
   "counts": {
     "above-reference": 0,
@@ -213,7 +251,11 @@ describe('renderJsonReport', () => {
 
   it('writes a key longer than the schema allows shortened in the middle with a hash, so the comment job reads it back', () => {
     const key = `dev0/${'x'.repeat(3000)}MIDDLE${'y'.repeat(3000)}`;
-    const long = { ...seedReport, counts: { regressed: 1 }, entries: [entry({ key, status: 'regressed', severity: 'fail' })] };
+    const long = {
+      ...seedReport,
+      counts: { regressed: 1 },
+      entries: [entry({ key, status: 'regressed', severity: 'fail' })],
+    };
     const [written] = parseReportJson(renderJsonReport(long), 'report.json').entries;
     expect(written!.key).toHaveLength(4096);
     expect(written!.key).toBe(shortenName(key, 4096));
@@ -233,13 +275,24 @@ describe('parseReportJson', () => {
   });
 
   it('reads back the extras, and fills the counts of absent statuses with 0', () => {
-    const text = renderJsonReport({ ...seedReport, counts: { regressed: 1, new: 1 } }, { baselineFile: 'b.json', generatedAt: '2026-06-13T17:00:34.718Z' });
-    expect(parseReportJson(text, 'report.json')).toEqual({ ...seedReport, baselineFile: 'b.json', generatedAt: '2026-06-13T17:00:34.718Z' });
+    const text = renderJsonReport(
+      { ...seedReport, counts: { regressed: 1, new: 1 } },
+      { baselineFile: 'b.json', generatedAt: '2026-06-13T17:00:34.718Z' },
+    );
+    expect(parseReportJson(text, 'report.json')).toEqual({
+      ...seedReport,
+      baselineFile: 'b.json',
+      generatedAt: '2026-06-13T17:00:34.718Z',
+    });
   });
 
-  it('reads back hostile names unchanged (escaping is the renderers\' job, not the data\'s)', () => {
+  it("reads back hostile names unchanged (escaping is the renderers' job, not the data's)", () => {
     const names = ['a|b|c', 'x`y', '<img src=x onerror=alert(1)>', '@org/team', 'dev0/line\nbreak', 'dev0/\u001b[2J'];
-    const hostile: GateReport = { result: 'pass', counts: { pass: names.length }, entries: names.map((key) => entry({ kind: 'kernel', key })) };
+    const hostile: GateReport = {
+      result: 'pass',
+      counts: { pass: names.length },
+      entries: names.map((key) => entry({ kind: 'kernel', key })),
+    };
     expect(parseReportJson(renderJsonReport(hostile), 'r.json').entries.map((e) => e.key)).toEqual(names);
   });
 
@@ -248,14 +301,18 @@ describe('parseReportJson', () => {
   });
 
   it('names the file when the upload is not JSON', () => {
-    expect(() => parseReportJson('{"result": "pass",', 'memory-report/report.json')).toThrow(/^memory-report\/report\.json:1:19: not valid JSON: /);
+    expect(() => parseReportJson('{"result": "pass",', 'memory-report/report.json')).toThrow(
+      /^memory-report\/report\.json:1:19: not valid JSON: /,
+    );
     expect(() => parseReportJson('', 'r.json')).toThrow(InputError);
   });
 
   it('refuses an unknown status at /entries/0/status and lists the known ones', () => {
     const error = schemaErrorOf(documentWith((doc) => (doc.entries[0]!['status'] = 'exploded')));
     expect(error.pointer).toBe('/entries/0/status');
-    expect(error.message).toBe('report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "low-headroom", "alloc-failure", "oom", "fragmented", "leak-suspect", "above-reference", "imbalance", "growing", "step-leak", "new", "missing", "improved", "ignored", "pass", got "exploded"');
+    expect(error.message).toBe(
+      'report.json: /entries/0/status: must be one of "regressed", "over-budget", "over-capacity", "low-headroom", "alloc-failure", "oom", "fragmented", "leak-suspect", "above-reference", "imbalance", "growing", "step-leak", "new", "missing", "improved", "ignored", "pass", got "exploded"',
+    );
   });
 
   it('refuses an extra property, pointing at it', () => {
@@ -268,7 +325,9 @@ describe('parseReportJson', () => {
   });
 
   it('refuses a count for a status it does not know', () => {
-    expect(schemaErrorOf(documentWith((doc) => ((doc['counts'] as Record<string, number>)['exploded'] = 0))).pointer).toBe('/counts/exploded');
+    expect(
+      schemaErrorOf(documentWith((doc) => ((doc['counts'] as Record<string, number>)['exploded'] = 0))).pointer,
+    ).toBe('/counts/exploded');
   });
 
   it('shows a hostile property name in the pointer with its control characters visible and its length bounded', () => {
@@ -288,13 +347,17 @@ describe('parseReportJson', () => {
     expect(schemaErrorOf(documentWith((doc) => (doc.entries[0]!['delta'] = 1.5))).pointer).toBe('/entries/0/delta');
     // 2^60 bytes cannot be held exactly in a double.
     const unsafe = renderJsonReport(seedReport).replace('"current": 20781957120', '"current": 1152921504606846976');
-    expect(schemaErrorOf(unsafe).message).toBe('report.json: /entries/0/current: must be <= 9007199254740991, got 1152921504606847000');
+    expect(schemaErrorOf(unsafe).message).toBe(
+      'report.json: /entries/0/current: must be <= 9007199254740991, got 1152921504606847000',
+    );
     const infinite = renderJsonReport(seedReport).replace('"percent": 900', '"percent": 1e999');
     expect(schemaErrorOf(infinite).pointer).toBe('/entries/0/percent');
   });
 
   it('refuses a missing field, pointing at where it should be', () => {
-    expect(schemaErrorOf(documentWith((doc) => delete doc.entries[1]!['rule'])).message).toBe('report.json: /entries/1/rule: required property is missing');
+    expect(schemaErrorOf(documentWith((doc) => delete doc.entries[1]!['rule'])).message).toBe(
+      'report.json: /entries/1/rule: required property is missing',
+    );
     expect(schemaErrorOf(documentWith((doc) => delete doc['result'])).pointer).toBe('/result');
   });
 
@@ -346,8 +409,22 @@ describe('device entries and findings', () => {
     limit: 17_179_869_184,
     note: 'estimated peak 19.4 GiB is over the capacity 16.0 GiB by 3.4 GiB',
   });
-  const leak = entry({ key: 'DEV_MEM/dev0/APP', baseline: 996, current: 1096, delta: 100, percent: 10.04, status: 'leak-suspect', severity: 'warn', unit: 'count', limit: 1095 });
-  const report: GateReport = { result: 'fail', counts: { 'over-capacity': 1, 'leak-suspect': 1 }, entries: [leak, overCapacity] };
+  const leak = entry({
+    key: 'DEV_MEM/dev0/APP',
+    baseline: 996,
+    current: 1096,
+    delta: 100,
+    percent: 10.04,
+    status: 'leak-suspect',
+    severity: 'warn',
+    unit: 'count',
+    limit: 1095,
+  });
+  const report: GateReport = {
+    result: 'fail',
+    counts: { 'over-capacity': 1, 'leak-suspect': 1 },
+    entries: [leak, overCapacity],
+  };
 
   it('writes unit, limit and note when set, and reads them back', () => {
     const text = renderJsonReport(report);
@@ -366,7 +443,11 @@ describe('device entries and findings', () => {
       note: 'estimated peak 19.4 GiB is over the capacity 16.0 GiB by 3.4 GiB',
     });
     expect(parseReportJson(text, 'report.json').entries).toEqual([leak, overCapacity]);
-    expect(parseReportJson(text, 'report.json').counts).toMatchObject({ 'over-capacity': 1, 'leak-suspect': 1, regressed: 0 });
+    expect(parseReportJson(text, 'report.json').counts).toMatchObject({
+      'over-capacity': 1,
+      'leak-suspect': 1,
+      regressed: 0,
+    });
   });
 
   it('refuses a unit it does not know, a fractional limit and an overlong note', () => {
@@ -375,7 +456,9 @@ describe('device entries and findings', () => {
       change(doc);
       return JSON.stringify(doc);
     };
-    expect(schemaErrorOf(broken((doc) => (doc.entries[0]!['unit'] = 'pages'))).message).toBe('report.json: /entries/0/unit: must be one of "bytes", "count", got "pages"');
+    expect(schemaErrorOf(broken((doc) => (doc.entries[0]!['unit'] = 'pages'))).message).toBe(
+      'report.json: /entries/0/unit: must be one of "bytes", "count", got "pages"',
+    );
     expect(schemaErrorOf(broken((doc) => (doc.entries[1]!['limit'] = 1.5))).pointer).toBe('/entries/1/limit');
     expect(schemaErrorOf(broken((doc) => (doc.entries[1]!['note'] = 'x'.repeat(2001)))).message).toBe(
       'report.json: /entries/1/note: must NOT have more than 2000 characters',
@@ -398,7 +481,15 @@ describe('the published schema', () => {
 
 describe('roll-ups in the JSON report', () => {
   const app = (d: number, delta: number): Entry =>
-    entry({ key: `DEV_MEM/dev${d}/APP`, baseline: 1000, current: 1000 + delta, delta, percent: delta / 10, status: 'regressed', severity: 'fail' });
+    entry({
+      key: `DEV_MEM/dev${d}/APP`,
+      baseline: 1000,
+      current: 1000 + delta,
+      delta,
+      percent: delta / 10,
+      status: 'regressed',
+      severity: 'fail',
+    });
   const report: GateReport = {
     result: 'fail',
     counts: { regressed: 3, pass: 1 },
@@ -409,7 +500,15 @@ describe('roll-ups in the JSON report', () => {
     const doc = JSON.parse(renderJsonReport(report)) as { entries: unknown[]; groups: unknown[] };
     expect(doc.entries).toHaveLength(4);
     expect(doc.groups).toEqual([
-      { kind: 'module', status: 'regressed', severity: 'fail', pattern: 'DEV_MEM/*/APP', entries: [1, 3, 0], ofDevices: 4, medianDelta: 200 },
+      {
+        kind: 'module',
+        status: 'regressed',
+        severity: 'fail',
+        pattern: 'DEV_MEM/*/APP',
+        entries: [1, 3, 0],
+        ofDevices: 4,
+        medianDelta: 200,
+      },
     ]);
   });
 
@@ -422,6 +521,8 @@ describe('roll-ups in the JSON report', () => {
     };
     expect(broken([1, 9])).toBe('report.json: /groups/0/entries/1: is 9, but there are 4 entries');
     expect(broken([1, 1])).toBe('report.json: /groups/0/entries/1: lists /entries/1 a second time');
-    expect(broken([1, 2])).toBe('report.json: /groups/0/entries/1: is /entries/2, which is not a module regressed key of DEV_MEM/*/APP');
+    expect(broken([1, 2])).toBe(
+      'report.json: /groups/0/entries/1: is /entries/2, which is not a module regressed key of DEV_MEM/*/APP',
+    );
   });
 });

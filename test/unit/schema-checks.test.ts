@@ -30,20 +30,42 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 async function fixtureSnapshot(): Promise<Record<string, unknown>> {
   const files = {
     plog: await resolveInputs([join(ROOT, 'test/fixtures/plog')], 'plog', work),
-    compare: await resolveInputs([join(ROOT, 'test/fixtures/memory-compare/memory_compare_20250610093000.csv')], 'compare', work),
+    compare: await resolveInputs(
+      [join(ROOT, 'test/fixtures/memory-compare/memory_compare_20250610093000.csv')],
+      'compare',
+      work,
+    ),
     dump: await resolveInputs([join(ROOT, 'test/fixtures/memscope/memscope_dump_20250428113810.csv')], 'dump', work),
     profiler: await resolveInputs([join(ROOT, 'test/fixtures/torch_npu/level0-2025-01')], 'profiler', work),
   };
   const { snapshot } = await collectSnapshot({ files, searched: 'test' }, { threads: 0 });
   const document = JSON.parse(serializeSnapshotFile(snapshot)) as Record<string, unknown>;
   const meta = document.meta as Record<string, unknown>;
-  meta.nodes = { 'node-0': { devices: ['dev0'], files: 3, records: 30, skipped: 0, environment: { cann: '8.3.RC1', PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True' } } };
+  meta.nodes = {
+    'node-0': {
+      devices: ['dev0'],
+      files: 3,
+      records: 30,
+      skipped: 0,
+      environment: { cann: '8.3.RC1', PYTORCH_NPU_ALLOC_CONF: 'expandable_segments:True' },
+    },
+  };
   return document;
 }
 
-const V1_BASELINE = { version: 1, modules: { 'DEV_MEM/dev0/APP': { peak: 2, current: 1, allocs: 3, frees: 1 } }, kernels: {} };
+const V1_BASELINE = {
+  version: 1,
+  modules: { 'DEV_MEM/dev0/APP': { peak: 2, current: 1, allocs: 3, frees: 1 } },
+  kernels: {},
+};
 const CONFIG = {
-  modules: { tolerance: { percent: 5, bytes: '1MiB' }, rules: [{ match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } }, { match: 'DEV_MEM/*/APP', budget: '60GiB' }] },
+  modules: {
+    tolerance: { percent: 5, bytes: '1MiB' },
+    rules: [
+      { match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } },
+      { match: 'DEV_MEM/*/APP', budget: '60GiB' },
+    ],
+  },
   kernels: { tolerance: { bytes: 0 } },
   onNew: 'warn',
   environment: { onChange: 'fail', ignore: ['driver'] },
@@ -53,7 +75,8 @@ const CONFIG = {
 function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   const out = [at];
   if (Array.isArray(value)) value.forEach((item, i) => out.push(...paths(item, [...at, i])));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));
   return out;
 }
 
@@ -68,14 +91,18 @@ function mutate(document: unknown, path: (string | number)[], how: number, repla
   const last = path[path.length - 1] as string | number;
   if (how === 0) parent[last] = replacement;
   else if (how === 1 && !Array.isArray(parent)) delete parent[last];
-  else if (parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last])) (parent[last] as Record<string, unknown>).unexpected = 1;
+  else if (parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last]))
+    (parent[last] as Record<string, unknown>).unexpected = 1;
   else parent[last] = replacement;
   return copy;
 }
 
 describe('precompiled schema checks', () => {
   it('src/json/generated/schema-checks.js is what `npm run schemas` writes now', () => {
-    expect(readFileSync(join(ROOT, 'src/json/generated/schema-checks.js'), 'utf8') === schemaChecksSource(), 'run `npm run schemas` and commit the file').toBe(true);
+    expect(
+      readFileSync(join(ROOT, 'src/json/generated/schema-checks.js'), 'utf8') === schemaChecksSource(),
+      'run `npm run schemas` and commit the file',
+    ).toBe(true);
   });
 
   it('has a check for every schema in the list, and no other', () => {
@@ -87,7 +114,10 @@ describe('precompiled schema checks', () => {
     const snapshot = await fixtureSnapshot();
     const text = `${JSON.stringify(snapshot, null, 2)}\n`;
     const parsed = parseSnapshotText(text, 'run.memory-snapshot.json');
-    const baseline = parseBaseline(readFileSync(join(ROOT, 'baselines/memory-baseline.json'), 'utf8'), 'baselines/memory-baseline.json');
+    const baseline = parseBaseline(
+      readFileSync(join(ROOT, 'baselines/memory-baseline.json'), 'utf8'),
+      'baselines/memory-baseline.json',
+    );
     parseBaseline(serializeBaseline({ ...baseline, sections: parsed.sections }), 'rewritten.json');
     parseBaseline(JSON.stringify(V1_BASELINE), 'v1.json');
     const config = await loadGateConfig(join(ROOT, 'examples/memory-gate.json'));
@@ -103,10 +133,21 @@ describe('precompiled schema checks', () => {
     const baseline = JSON.parse(readFileSync(join(ROOT, 'baselines/memory-baseline.json'), 'utf8')) as unknown;
     const config = CONFIG;
     const parsedBaseline = parseBaseline(JSON.stringify(baseline), 'b.json');
-    const report = JSON.parse(renderJsonReport(compareSnapshots(parsedBaseline, parseSnapshotText(JSON.stringify(snapshot), 's.json'), parseGateConfig(config, 'c.json')))) as unknown;
+    const report = JSON.parse(
+      renderJsonReport(
+        compareSnapshots(
+          parsedBaseline,
+          parseSnapshotText(JSON.stringify(snapshot), 's.json'),
+          parseGateConfig(config, 'c.json'),
+        ),
+      ),
+    ) as unknown;
     const documents = [snapshot, baseline, V1_BASELINE, config, report];
     const ajv = new Ajv({ ...CHECK_OPTIONS });
-    const pairs = PRECOMPILED_SCHEMAS.map((schema) => ({ precompiled: CHECKS[schemaHash(schema)] as (data: unknown) => boolean, runtime: ajv.compile(schema) }));
+    const pairs = PRECOMPILED_SCHEMAS.map((schema) => ({
+      precompiled: CHECKS[schemaHash(schema)] as (data: unknown) => boolean,
+      runtime: ajv.compile(schema),
+    }));
     let accepted = 0;
     let rejected = 0;
     for (const { precompiled, runtime } of pairs) {

@@ -16,7 +16,29 @@ const document = (sections: unknown): unknown => ({ version: 2, sections, series
 const MAX = Number.MAX_SAFE_INTEGER;
 // Values every field type meets somewhere: valid ones of each type and the near misses.
 const value = fc.oneof(
-  fc.constantFrom(0, 1, 4096, MAX, -1, -MAX, MAX + 2, -MAX - 2, 0.5, -0, 1e300, null, '', 'x', '12', true, false, [], {}, [1], { a: 1 }),
+  fc.constantFrom(
+    0,
+    1,
+    4096,
+    MAX,
+    -1,
+    -MAX,
+    MAX + 2,
+    -MAX - 2,
+    0.5,
+    -0,
+    1e300,
+    null,
+    '',
+    'x',
+    '12',
+    true,
+    false,
+    [],
+    {},
+    [1],
+    { a: 1 },
+  ),
   fc.integer(),
   fc.double(),
   fc.string({ maxLength: 3 }),
@@ -28,23 +50,44 @@ function metric(declaration: (typeof SECTIONS)[number]): fc.Arbitrary<unknown> {
   const valid: Record<string, unknown> = {};
   for (const name of names) {
     const type = declaration.fields[name]?.type;
-    valid[name] = type === 'string' || type === 'stringOrNull' ? 'KERNEL_LAUNCH' : type === 'signedBytes' ? -4096 : 4096;
+    valid[name] =
+      type === 'string' || type === 'stringOrNull' ? 'KERNEL_LAUNCH' : type === 'signedBytes' ? -4096 : 4096;
   }
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(valid) },
     { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...names), value).map(([name, v]) => ({ ...valid, [name]: v })) },
-    { weight: 1, arbitrary: fc.constantFrom(...names).map((name) => Object.fromEntries(Object.entries(valid).filter(([n]) => n !== name))) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('extra', '__proto__', 'constructor', 'peak', 'diff'), value).map(([name, v]) => JSON.parse(JSON.stringify({ ...valid, [name]: v }))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...names)
+        .map((name) => Object.fromEntries(Object.entries(valid).filter(([n]) => n !== name))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('extra', '__proto__', 'constructor', 'peak', 'diff'), value)
+        .map(([name, v]) => JSON.parse(JSON.stringify({ ...valid, [name]: v }))),
+    },
     { weight: 1, arbitrary: value },
   );
 }
 
 const sectionEntries = fc.constantFrom(...SECTIONS).chain((declaration) =>
-  fc.tuple(fc.constant(declaration.name), fc.dictionary(fc.constantFrom('dev0/a', 'DEV_MEM/dev1/APP', '__proto__', 'k', 'dev0/x":y'), metric(declaration), { maxKeys: 3 })),
+  fc.tuple(
+    fc.constant(declaration.name),
+    fc.dictionary(fc.constantFrom('dev0/a', 'DEV_MEM/dev1/APP', '__proto__', 'k', 'dev0/x":y'), metric(declaration), {
+      maxKeys: 3,
+    }),
+  ),
 );
 const sections = fc.oneof(
   { weight: 6, arbitrary: fc.array(sectionEntries, { maxLength: 3 }).map((pairs) => Object.fromEntries(pairs)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('unknown', 'Modules', '__proto__'), fc.constant({})).map(([name, v]) => JSON.parse(`{${JSON.stringify(name)}: ${JSON.stringify(v)}}`)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('unknown', 'Modules', '__proto__'), fc.constant({}))
+      .map(([name, v]) => JSON.parse(`{${JSON.stringify(name)}: ${JSON.stringify(v)}}`)),
+  },
   { weight: 1, arbitrary: value },
 );
 
@@ -83,9 +126,12 @@ describe('sectionsConform', () => {
     expect(passed).toBeGreaterThan(300);
   });
 
-  it('a document with a bad metric gets ajv\'s own message, with the JSON pointer of the field', () => {
+  it("a document with a bad metric gets ajv's own message, with the JSON pointer of the field", () => {
     const validate = compileSectionsDocument(buildBaselineSchema());
-    const bad = { version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1.5, current: 1, allocs: 1, frees: 1 } } } };
+    const bad = {
+      version: 2,
+      sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1.5, current: 1, allocs: 1, frees: 1 } } },
+    };
     let error: unknown;
     try {
       validate(bad, 'baseline.json');
@@ -93,18 +139,32 @@ describe('sectionsConform', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(SchemaError);
-    expect((error as Error).message).toMatch(/^baseline\.json: \/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer number of bytes/);
-    expect(validate({ ...bad, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: 1, frees: 1 } } } }, 'baseline.json')).toBeTruthy();
+    expect((error as Error).message).toMatch(
+      /^baseline\.json: \/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer number of bytes/,
+    );
+    expect(
+      validate(
+        { ...bad, sections: { modules: { 'DEV_MEM/dev0/APP': { peak: 1, current: 1, allocs: 1, frees: 1 } } } },
+        'baseline.json',
+      ),
+    ).toBeTruthy();
   });
 
   it('the validator trusts the sections only when told the parse checked them', () => {
     const validate = compileSectionsDocument(buildBaselineSchema());
-    const text = JSON.stringify({ version: 2, sections: { modules: { 'DEV_MEM/dev0/APP': { allocs: 1, current: 1, frees: 1, peak: 1 } } } });
+    const text = JSON.stringify({
+      version: 2,
+      sections: { modules: { 'DEV_MEM/dev0/APP': { allocs: 1, current: 1, frees: 1, peak: 1 } } },
+    });
     const { json, sectionsChecked } = parseSectionsJson(text, 'b.json');
     expect(sectionsChecked).toBe(true);
     // Changed after the parse: without the parse's word, the validator checks the sections itself.
-    (json as { sections: { modules: Record<string, Record<string, unknown>> } }).sections.modules['DEV_MEM/dev0/APP']!.peak = -5;
-    expect(() => validate(json, 'b.json')).toThrow(/\/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer/);
+    (json as { sections: { modules: Record<string, Record<string, unknown>> } }).sections.modules[
+      'DEV_MEM/dev0/APP'
+    ]!.peak = -5;
+    expect(() => validate(json, 'b.json')).toThrow(
+      /\/sections\/modules\/DEV_MEM~1dev0~1APP\/peak: must be a non-negative integer/,
+    );
     const bad = parseSectionsJson(text.replace('"peak":1', '"peak":-1'), 'b.json');
     expect(bad.sectionsChecked).toBe(false);
     expect(() => validate(bad.json, 'b.json', bad.sectionsChecked)).toThrow(/peak: must be a non-negative integer/);
@@ -112,7 +172,9 @@ describe('sectionsConform', () => {
 
   it('a document whose sections pass but whose meta does not is refused by the full schema', () => {
     const validate = compileSectionsDocument(buildSnapshotSchema());
-    expect(() => validate({ version: 2, sections: {}, series: {}, meta: { ...meta, files: -1 } }, 'run.json')).toThrow(/^run\.json: \/meta\/files: must be a non-negative integer, got -1$/);
+    expect(() => validate({ version: 2, sections: {}, series: {}, meta: { ...meta, files: -1 } }, 'run.json')).toThrow(
+      /^run\.json: \/meta\/files: must be a non-negative integer, got -1$/,
+    );
   });
 
   it('counting keys during the direct pass still finds a key given twice anywhere in a baseline, with its line', () => {

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../src/parsers/collect.js';
 import { parseSnapshotText, serializeSnapshotFile } from '../../src/parsers/snapshot-file.js';
-import { fileKeyOrder, joinInOrder, SnapshotBuilder, stringifyDocument, type SectionMetrics, type Snapshot } from '../../src/model/snapshot.js';
+import {
+  fileKeyOrder,
+  joinInOrder,
+  SnapshotBuilder,
+  stringifyDocument,
+  type SectionMetrics,
+  type Snapshot,
+} from '../../src/model/snapshot.js';
 import type { InputFile } from '../../src/sources/types.js';
 import { thrown } from '../helpers/thrown.js';
 
@@ -37,10 +44,13 @@ const recArb = fc.record({
   second: fc.nat(59),
 });
 /** A job: files of records (a file may hold an allocation failure), each file going to node A or node B. */
-const jobArb = fc.array(fc.record({ records: fc.array(recArb, { minLength: 1, maxLength: 6 }), oom: fc.boolean(), toA: fc.boolean() }), {
-  minLength: 1,
-  maxLength: 8,
-});
+const jobArb = fc.array(
+  fc.record({ records: fc.array(recArb, { minLength: 1, maxLength: 6 }), oom: fc.boolean(), toA: fc.boolean() }),
+  {
+    minLength: 1,
+    maxLength: 8,
+  },
+);
 
 let run = 0;
 async function parse(files: Record<string, InputFile[]>): Promise<Snapshot> {
@@ -59,13 +69,28 @@ describe('merging node snapshots', () => {
       fc.asyncProperty(jobArb, async (job) => {
         const dir = join(root, String(run++));
         const plogs = job.map((file, i) =>
-          write(dir, `plog-${i}.log`, [...file.records.map(line), ...(file.oom ? [`[ERROR] DRV(1,python3):2024-07-08-22:27:00.000.000 [ascend][drv] halMemAlloc failed, devid=${i % 8}`] : [])].join('\n') + '\n'),
+          write(
+            dir,
+            `plog-${i}.log`,
+            [
+              ...file.records.map(line),
+              ...(file.oom
+                ? [
+                    `[ERROR] DRV(1,python3):2024-07-08-22:27:00.000.000 [ascend][drv] halMemAlloc failed, devid=${i % 8}`,
+                  ]
+                : []),
+            ].join('\n') + '\n',
+          ),
         );
         const all = await parse({ plog: plogs });
         const a = plogs.filter((_, i) => job[i]!.toA);
         const b = plogs.filter((_, i) => !job[i]!.toA);
         const snaps = [a, b].filter((part) => part.length > 0);
-        const files = await Promise.all(snaps.map(async (part, i) => write(dir, `node-${i}.memory-snapshot.json`, serializeSnapshotFile(await parse({ plog: part })))));
+        const files = await Promise.all(
+          snaps.map(async (part, i) =>
+            write(dir, `node-${i}.memory-snapshot.json`, serializeSnapshotFile(await parse({ plog: part }))),
+          ),
+        );
         expect(await parse({ snapshot: files })).toEqual(all);
         expect(await parse({ snapshot: [...files].reverse() })).toEqual(all);
       }),
@@ -103,7 +128,9 @@ describe('merging node snapshots', () => {
 describe('joining the sections of many snapshots', () => {
   // Keys that exercise fileKeyOrder: numbers by value (dev2 before dev10), a leading zero (dev01 and dev1 tie, code
   // units decide), a case-only difference (the collator decides), a non-ASCII module name.
-  const keyArb = fc.tuple(fc.constantFrom('dev', 'Dev', 'dev0'), fc.nat(12), fc.constantFrom('APP', 'app', 'HCCL', 'GE', 'Ä')).map(([d, n, m]) => `DEV_MEM/${d}${n}/${m}`);
+  const keyArb = fc
+    .tuple(fc.constantFrom('dev', 'Dev', 'dev0'), fc.nat(12), fc.constantFrom('APP', 'app', 'HCCL', 'GE', 'Ä'))
+    .map(([d, n, m]) => `DEV_MEM/${d}${n}/${m}`);
   const metric = (peak: number) => ({ peak, current: peak >> 1, allocs: 3, frees: 1 });
   /** Node snapshots of one section: keys sorted and cut into runs (the common case), then maybe shuffled or repeated. */
   const partsArb = fc
@@ -116,13 +143,28 @@ describe('joining the sections of many snapshots', () => {
     })
     .map(({ keys, cuts, peaks, shuffle, repeat }) => {
       const sorted = [...keys].sort(fileKeyOrder);
-      const bounds = [...new Set([0, ...cuts.map((c) => c % (sorted.length + 1)), sorted.length])].sort((a, b) => a - b);
-      const parts = bounds.slice(1).map((end, i) => Object.fromEntries(sorted.slice(bounds[i], end).map((k, j) => [k, metric(peaks[(bounds[i]! + j) % 40]!)])) as SectionMetrics);
+      const bounds = [...new Set([0, ...cuts.map((c) => c % (sorted.length + 1)), sorted.length])].sort(
+        (a, b) => a - b,
+      );
+      const parts = bounds
+        .slice(1)
+        .map(
+          (end, i) =>
+            Object.fromEntries(
+              sorted.slice(bounds[i], end).map((k, j) => [k, metric(peaks[(bounds[i]! + j) % 40]!)]),
+            ) as SectionMetrics,
+        );
       if (shuffle) parts.reverse();
-      if (repeat && parts.length > 0) parts.push({ ...parts[0], ...(sorted[0] !== undefined ? { [sorted[0]]: metric(7) } : {}) });
+      if (repeat && parts.length > 0)
+        parts.push({ ...parts[0], ...(sorted[0] !== undefined ? { [sorted[0]]: metric(7) } : {}) });
       return parts;
     });
-  const snapshotOf = (modules: SectionMetrics): Snapshot => ({ version: 2, sections: { modules }, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } });
+  const snapshotOf = (modules: SectionMetrics): Snapshot => ({
+    version: 2,
+    sections: { modules },
+    series: {},
+    meta: { files: 1, records: 0, skipped: 0, allocFailures: {} },
+  });
 
   it('gives the record, key order included, that combining them in a Map and sorting gives', () => {
     fc.assert(
@@ -146,11 +188,11 @@ describe('joining the sections of many snapshots', () => {
 
   it('joins keys that arrive in strictly increasing order, and leaves a key given twice or out of order to the Map', () => {
     const m = metric(1);
-    expect(Object.keys(joinInOrder([{ 'DEV_MEM/dev2/APP': m }, {}, { 'DEV_MEM/dev10/APP': m, 'DEV_MEM/dev10/GE': m }]) ?? {})).toEqual([
-      'DEV_MEM/dev2/APP',
-      'DEV_MEM/dev10/APP',
-      'DEV_MEM/dev10/GE',
-    ]);
+    expect(
+      Object.keys(
+        joinInOrder([{ 'DEV_MEM/dev2/APP': m }, {}, { 'DEV_MEM/dev10/APP': m, 'DEV_MEM/dev10/GE': m }]) ?? {},
+      ),
+    ).toEqual(['DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP', 'DEV_MEM/dev10/GE']);
     expect(joinInOrder([{ 'DEV_MEM/dev10/APP': m }, { 'DEV_MEM/dev2/APP': m }])).toBeUndefined();
     expect(joinInOrder([{ 'DEV_MEM/dev2/APP': m }, { 'DEV_MEM/dev2/APP': metric(2) }])).toBeUndefined();
     // dev01 and dev1 are the same number: code units break the tie, as the sort does
@@ -170,9 +212,13 @@ describe('reading a snapshot file', () => {
   });
 
   it('corrupt JSON names the file, line and column; a bad field its JSON pointer', () => {
-    expect(thrown(() => parseSnapshotText(good.slice(0, 40), 'n.memory-snapshot.json')).message).toMatch(/^n\.memory-snapshot\.json:\d+:\d+: not valid JSON/);
+    expect(thrown(() => parseSnapshotText(good.slice(0, 40), 'n.memory-snapshot.json')).message).toMatch(
+      /^n\.memory-snapshot\.json:\d+:\d+: not valid JSON/,
+    );
     const bad = JSON.parse(good) as { meta: { files: unknown } };
     bad.meta.files = -1;
-    expect(thrown(() => parseSnapshotText(JSON.stringify(bad), 'n.memory-snapshot.json')).message).toMatch(/^n\.memory-snapshot\.json: \/meta\/files: /);
+    expect(thrown(() => parseSnapshotText(JSON.stringify(bad), 'n.memory-snapshot.json')).message).toMatch(
+      /^n\.memory-snapshot\.json: \/meta\/files: /,
+    );
   });
 });

@@ -5,11 +5,17 @@ import { sortedUnion } from '../../src/gate/compare.js';
 import { compareKeys } from '../../src/model/snapshot.js';
 
 // Keys that collide under the numeric collation (dev1 / dev01) and differ only in case, to exercise ties.
-const key = fc.tuple(fc.constantFrom('DEV_MEM', 'dev_mem', 'SVM_MEM'), fc.constantFrom('dev1', 'dev01', 'dev2', 'dev10', 'Dev2'), fc.constantFrom('APP', 'app', 'HCCL'))
+const key = fc
+  .tuple(
+    fc.constantFrom('DEV_MEM', 'dev_mem', 'SVM_MEM'),
+    fc.constantFrom('dev1', 'dev01', 'dev2', 'dev10', 'Dev2'),
+    fc.constantFrom('APP', 'app', 'HCCL'),
+  )
   .map((parts) => parts.join('/'));
 const keys = fc.uniqueArray(key, { maxLength: 30 });
 
-const reference = (before: string[], after: string[]): string[] => [...new Set([...before, ...after])].sort(compareKeys);
+const reference = (before: string[], after: string[]): string[] =>
+  [...new Set([...before, ...after])].sort(compareKeys);
 
 describe('sortedUnion', () => {
   it('equals sorting the union, for sorted sides (the linear merge) and unsorted ones (the fallback)', () => {

@@ -17,7 +17,27 @@ function reference(key: string): { device: string | null; group: string } {
 
 // Pieces that make near-misses likely: `dev` with and without digits, other digits (Arabic-Indic, full-width), newlines
 // (where a careless `$` would match), empty segments, doubled and trailing slashes.
-const piece = fc.constantFrom('dev', 'Dev', 'de', 'v', '0', '3', '12', '4096', '/', '//', '\n', '١', '３', 'DEV_MEM', 'APP', 'x', '_', ' ', '');
+const piece = fc.constantFrom(
+  'dev',
+  'Dev',
+  'de',
+  'v',
+  '0',
+  '3',
+  '12',
+  '4096',
+  '/',
+  '//',
+  '\n',
+  '١',
+  '３',
+  'DEV_MEM',
+  'APP',
+  'x',
+  '_',
+  ' ',
+  '',
+);
 const key = fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join(''));
 
 describe('splitDevice', () => {
@@ -42,7 +62,9 @@ describe('splitDevice', () => {
 
 describe('devicesPerPattern and patternCountsOf', () => {
   /** The definition: per (kind, splitDevice group), the distinct splitDevice devices and the entries. */
-  function referenceCounts(entries: readonly Entry[]): Map<string, Map<string, { devices: Set<string>; entries: number }>> {
+  function referenceCounts(
+    entries: readonly Entry[],
+  ): Map<string, Map<string, { devices: Set<string>; entries: number }>> {
     const out = new Map<string, Map<string, { devices: Set<string>; entries: number }>>();
     for (const e of entries) {
       const { device, group } = splitDevice(e.key);
@@ -56,24 +78,50 @@ describe('devicesPerPattern and patternCountsOf', () => {
     }
     return out;
   }
-  const entry = (kind: string, key: string): Entry => ({ kind, key, baseline: 1, current: 1, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null });
+  const entry = (kind: string, key: string): Entry => ({
+    kind,
+    key,
+    baseline: 1,
+    current: 1,
+    delta: 0,
+    percent: 0,
+    status: 'pass',
+    severity: 'ok',
+    rule: null,
+  });
   // Device numbers that must stay apart (dev7, dev07, dev007) and ones past 2^53 that a double would merge.
-  const device = fc.constantFrom('dev0', 'dev7', 'dev07', 'dev007', 'dev10', 'dev9007199254740993', 'dev9007199254740992', 'dev99999999999999999999');
+  const device = fc.constantFrom(
+    'dev0',
+    'dev7',
+    'dev07',
+    'dev007',
+    'dev10',
+    'dev9007199254740993',
+    'dev9007199254740992',
+    'dev99999999999999999999',
+  );
   const keyOf = fc.oneof(
-    fc.tuple(fc.constantFrom('DEV_MEM', 'HOST_MEM', 'x/dev'), device, fc.constantFrom('APP', 'HCCL', '')).map((p) => p.join('/')),
+    fc
+      .tuple(fc.constantFrom('DEV_MEM', 'HOST_MEM', 'x/dev'), device, fc.constantFrom('APP', 'HCCL', ''))
+      .map((p) => p.join('/')),
     fc.tuple(device, fc.constantFrom('aclnnOp_1', 'matmul')).map((p) => p.join('/')),
     key,
   );
-  const entries = fc.array(fc.tuple(fc.constantFrom('module', 'kernel'), keyOf).map(([kind, k]) => entry(kind, k)), { maxLength: 40 });
+  const entries = fc.array(
+    fc.tuple(fc.constantFrom('module', 'kernel'), keyOf).map(([kind, k]) => entry(kind, k)),
+    { maxLength: 40 },
+  );
 
   it('counts exactly the distinct devices and the entries of each (kind, pattern), and gives each entry its own', () => {
     fc.assert(
       fc.property(entries, (list) => {
         const expected = referenceCounts(list);
         const counts = devicesPerPattern(list);
-        for (const kind of ['module', 'kernel', 'device']) expect(counts.get(kind) === undefined).toBe(!expected.has(kind));
+        for (const kind of ['module', 'kernel', 'device'])
+          expect(counts.get(kind) === undefined).toBe(!expected.has(kind));
         for (const [kind, byPattern] of expected) {
-          for (const [pattern, seen] of byPattern) expect(counts.get(kind)?.get(pattern)).toMatchObject({ devices: seen.devices.size, entries: seen.entries });
+          for (const [pattern, seen] of byPattern)
+            expect(counts.get(kind)?.get(pattern)).toMatchObject({ devices: seen.devices.size, entries: seen.entries });
           expect(counts.get(kind)?.size).toBe(byPattern.size);
         }
         const perEntry = patternCountsOf(list);

@@ -1,7 +1,13 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, fileKeyOrder, SnapshotBuilder, stableStringify, stringifyDocument } from '../../src/model/snapshot.js';
+import {
+  compareKeys,
+  fileKeyOrder,
+  SnapshotBuilder,
+  stableStringify,
+  stringifyDocument,
+} from '../../src/model/snapshot.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {
@@ -9,7 +15,11 @@ function reference(value: unknown): string {
     if (Array.isArray(v)) return v.map(sortDeep);
     if (v !== null && typeof v === 'object') {
       const record = v as Record<string, unknown>;
-      return Object.fromEntries(Object.keys(record).sort().map((key) => [key, sortDeep(record[key])]));
+      return Object.fromEntries(
+        Object.keys(record)
+          .sort()
+          .map((key) => [key, sortDeep(record[key])]),
+      );
     }
     return v;
   };
@@ -21,15 +31,31 @@ function presorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(presorted);
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(record).sort().map((key) => [key, presorted(record[key])]));
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, presorted(record[key])]),
+    );
   }
   return value;
 }
 
 // Keys that collide in interesting ways: integer-like ones (which objects list first), case, unicode, __proto__.
-const key = fc.oneof(fc.constantFrom('a', 'B', 'b', '10', '2', '0', '__proto__', 'é', 'z', 'Z', 'dev10', 'dev2', ''), fc.string({ maxLength: 4 }));
+const key = fc.oneof(
+  fc.constantFrom('a', 'B', 'b', '10', '2', '0', '__proto__', 'é', 'z', 'Z', 'dev10', 'dev2', ''),
+  fc.string({ maxLength: 4 }),
+);
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double(), fc.integer(), fc.string({ maxLength: 5 }), tie('array'), tie('object')),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double(),
+    fc.integer(),
+    fc.string({ maxLength: 5 }),
+    tie('array'),
+    tie('object'),
+  ),
   array: fc.array(tie('value'), { maxLength: 5 }),
   object: fc.array(fc.tuple(key, tie('value')), { maxLength: 6 }).map((entries) => Object.fromEntries(entries)),
 })).value;
@@ -52,10 +78,18 @@ describe('stableStringify', () => {
         readonly y: number,
       ) {}
     }
-    const value = { at: new Date(0), p: new Point(1, 2), list: [new Point(3, 4)], undef: undefined, nested: { a: 1, b: [1, { c: 2, d: 3 }] } };
+    const value = {
+      at: new Date(0),
+      p: new Point(1, 2),
+      list: [new Point(3, 4)],
+      undef: undefined,
+      nested: { a: 1, b: [1, { c: 2, d: 3 }] },
+    };
     expect(stableStringify(value)).toBe(reference(value));
     expect(stableStringify(value)).toContain('"at": {}');
-    expect(stableStringify({ b: 1, a: { d: 1, c: 2 } })).toBe('{\n  "a": {\n    "c": 2,\n    "d": 1\n  },\n  "b": 1\n}\n');
+    expect(stableStringify({ b: 1, a: { d: 1, c: 2 } })).toBe(
+      '{\n  "a": {\n    "c": 2,\n    "d": 1\n  },\n  "b": 1\n}\n',
+    );
   });
 
   it('does not change its input', () => {
@@ -91,18 +125,30 @@ function documentReference(document: Record<string, unknown>): string {
           const record = names[name];
           if (record === null || typeof record !== 'object' || Array.isArray(record)) return [name, sortDeep(record)];
           const r = record as Record<string, unknown>;
-          return [name, Object.fromEntries(Object.keys(r).sort(fileKeyOrder).map((k) => [k, sortDeep(r[k])]))];
+          return [
+            name,
+            Object.fromEntries(
+              Object.keys(r)
+                .sort(fileKeyOrder)
+                .map((k) => [k, sortDeep(r[k])]),
+            ),
+          ];
         }),
     );
   };
-  const out = Object.fromEntries(Object.keys(document).sort().map((k) => [k, k === 'sections' || k === 'series' ? natural(document[k]) : sortDeep(document[k])]));
+  const out = Object.fromEntries(
+    Object.keys(document)
+      .sort()
+      .map((k) => [k, k === 'sections' || k === 'series' ? natural(document[k]) : sortDeep(document[k])]),
+  );
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
 describe('stringifyDocument', () => {
   it('writes section and timeline keys in compareKeys order (dev2 before dev10), everything else as stableStringify does', () => {
     const builder = new SnapshotBuilder();
-    for (const d of [10, 2, 1, 100]) builder.addModule(`DEV_MEM/dev${d}/APP`, { peak: d, current: d, allocs: null, frees: null });
+    for (const d of [10, 2, 1, 100])
+      builder.addModule(`DEV_MEM/dev${d}/APP`, { peak: d, current: d, allocs: null, frees: null });
     builder.addSample('modules', 'DEV_MEM/dev10/APP', 'step', 1, 5);
     builder.addSample('modules', 'DEV_MEM/dev2/APP', 'step', 1, 5);
     builder.noteDevice('dev10');
@@ -111,7 +157,12 @@ describe('stringifyDocument', () => {
     const text = stringifyDocument(snapshot);
     const order = (record: object): string[] => Object.keys(record);
     const back = JSON.parse(text) as typeof snapshot;
-    expect(order(back.sections.modules as object)).toEqual(['DEV_MEM/dev1/APP', 'DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP', 'DEV_MEM/dev100/APP']);
+    expect(order(back.sections.modules as object)).toEqual([
+      'DEV_MEM/dev1/APP',
+      'DEV_MEM/dev2/APP',
+      'DEV_MEM/dev10/APP',
+      'DEV_MEM/dev100/APP',
+    ]);
     expect(order(back.series.modules as object)).toEqual(['DEV_MEM/dev2/APP', 'DEV_MEM/dev10/APP']);
     // meta is not a section: code-unit order, as before.
     expect(order(back.meta.allocFailures)).toEqual(['dev10', 'dev2']);
@@ -132,15 +183,19 @@ describe('stringifyDocument', () => {
       return stringifyDocument(builder.build());
     });
     expect(texts[0]).toBe(texts[1]);
-    expect(Object.keys((JSON.parse(texts[0] as string) as { sections: { modules: object } }).sections.modules)).toEqual([
-      'DEV_MEM/dev01/APP',
-      'DEV_MEM/dev1/APP',
-      'DEV_MEM/dev2/APP',
-    ]);
+    expect(Object.keys((JSON.parse(texts[0] as string) as { sections: { modules: object } }).sections.modules)).toEqual(
+      ['DEV_MEM/dev01/APP', 'DEV_MEM/dev1/APP', 'DEV_MEM/dev2/APP'],
+    );
   });
 
   it('writes what build() made as copying in that order writes, for modules added in any order (build marks it as written)', () => {
-    const moduleKey = fc.tuple(fc.constantFrom('DEV_MEM', 'SVM_MEM', 'dev'), fc.constantFrom('dev1', 'dev01', 'dev2', 'dev10', 'Dev3', 'dév4', ''), key).map((parts) => parts.join('/'));
+    const moduleKey = fc
+      .tuple(
+        fc.constantFrom('DEV_MEM', 'SVM_MEM', 'dev'),
+        fc.constantFrom('dev1', 'dev01', 'dev2', 'dev10', 'Dev3', 'dév4', ''),
+        key,
+      )
+      .map((parts) => parts.join('/'));
     const peak = fc.nat(1 << 30);
     fc.assert(
       fc.property(fc.array(fc.tuple(moduleKey, peak), { maxLength: 40 }), (added) => {
@@ -157,8 +212,14 @@ describe('stringifyDocument', () => {
 
   it('writes what copying in that order writes, for documents in any key order', () => {
     const record = fc.array(fc.tuple(key, json), { maxLength: 6 }).map((entries) => Object.fromEntries(entries));
-    const byName = fc.oneof(fc.array(fc.tuple(key, fc.oneof(record, json)), { maxLength: 4 }).map((entries) => Object.fromEntries(entries)), json);
-    const document = fc.record({ sections: byName, series: byName, meta: json, version: fc.integer() }, { requiredKeys: ['sections'] });
+    const byName = fc.oneof(
+      fc.array(fc.tuple(key, fc.oneof(record, json)), { maxLength: 4 }).map((entries) => Object.fromEntries(entries)),
+      json,
+    );
+    const document = fc.record(
+      { sections: byName, series: byName, meta: json, version: fc.integer() },
+      { requiredKeys: ['sections'] },
+    );
     fc.assert(
       fc.property(document, (doc) => {
         const expected = documentReference(doc);

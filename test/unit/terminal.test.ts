@@ -2,11 +2,27 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import { displayWidth, renderSnapshotTable, renderTerminal, truncateDistinct, truncateMiddle } from '../../src/report/terminal.js';
+import {
+  displayWidth,
+  renderSnapshotTable,
+  renderTerminal,
+  truncateDistinct,
+  truncateMiddle,
+} from '../../src/report/terminal.js';
 import { jobReport } from '../helpers/jobs.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return { kind: 'module', baseline: 1000, current: 1000, delta: 0, percent: 0, status: 'pass', severity: 'ok', rule: null, ...fields };
+  return {
+    kind: 'module',
+    baseline: 1000,
+    current: 1000,
+    delta: 0,
+    percent: 0,
+    status: 'pass',
+    severity: 'ok',
+    rule: null,
+    ...fields,
+  };
 }
 
 const appRegressed = entry({
@@ -18,9 +34,36 @@ const appRegressed = entry({
   status: 'regressed',
   severity: 'fail',
 });
-const newKernel = entry({ kind: 'kernel', key: 'dev0/matmul_v1', baseline: null, current: 6, delta: null, percent: null, status: 'new', severity: 'warn' });
-const cjkKernel = entry({ kind: 'kernel', key: 'dev1/算子_加法', baseline: 100, current: 300, delta: 200, percent: 200, status: 'regressed', severity: 'warn', rule: 'dev*/**' });
-const shrunkKernel = entry({ kind: 'kernel', key: 'dev1/add_custom', baseline: 4096, current: 1024, delta: -3072, percent: -75, status: 'improved' });
+const newKernel = entry({
+  kind: 'kernel',
+  key: 'dev0/matmul_v1',
+  baseline: null,
+  current: 6,
+  delta: null,
+  percent: null,
+  status: 'new',
+  severity: 'warn',
+});
+const cjkKernel = entry({
+  kind: 'kernel',
+  key: 'dev1/算子_加法',
+  baseline: 100,
+  current: 300,
+  delta: 200,
+  percent: 200,
+  status: 'regressed',
+  severity: 'warn',
+  rule: 'dev*/**',
+});
+const shrunkKernel = entry({
+  kind: 'kernel',
+  key: 'dev1/add_custom',
+  baseline: 4096,
+  current: 1024,
+  delta: -3072,
+  percent: -75,
+  status: 'improved',
+});
 const runtimeSame = entry({ key: 'DEV_MEM/dev0/RUNTIME', baseline: 44_138_496, current: 44_138_496 });
 
 const failing: GateReport = {
@@ -57,20 +100,32 @@ maintainer lets its own baseline count.
   });
 
   it('prints only the verdict and the count when every key passed', () => {
-    const passing: GateReport = { result: 'pass', counts: { pass: 1, improved: 1 }, entries: [runtimeSame, shrunkKernel] };
-    expect(renderTerminal(passing)).toBe('Memory gate passed: 2 keys within thresholds\n\n2 keys within thresholds not listed (1 improved, 1 pass)\n');
+    const passing: GateReport = {
+      result: 'pass',
+      counts: { pass: 1, improved: 1 },
+      entries: [runtimeSame, shrunkKernel],
+    };
+    expect(renderTerminal(passing)).toBe(
+      'Memory gate passed: 2 keys within thresholds\n\n2 keys within thresholds not listed (1 improved, 1 pass)\n',
+    );
   });
 
   it('writes no escape codes unless color is asked for, and then colors the verdict and each status', () => {
     expect(renderTerminal(failing)).not.toContain('\u001b');
     const colored = renderTerminal(failing, { color: true }).split('\n');
     expect(colored[0]).toBe('\u001b[1m\u001b[31mMemory gate failed: 1 regressed (2 warnings)\u001b[0m');
-    expect(colored[3]).toBe('\u001b[31m✗ regressed  \u001b[0m  DEV_MEM/dev0/APP  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)');
+    expect(colored[3]).toBe(
+      '\u001b[31m✗ regressed  \u001b[0m  DEV_MEM/dev0/APP  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)',
+    );
     expect(colored[4]?.startsWith('\u001b[33m! regressed ¹\u001b[0m')).toBe(true);
   });
 
   it('shows an escape sequence in a kernel name instead of letting it clear the screen', () => {
-    const hostile: GateReport = { result: 'fail', counts: { regressed: 1 }, entries: [{ ...appRegressed, kind: 'kernel', key: 'dev0/\u001b[2J\u001b]0;pwned\u0007' }] };
+    const hostile: GateReport = {
+      result: 'fail',
+      counts: { regressed: 1 },
+      entries: [{ ...appRegressed, kind: 'kernel', key: 'dev0/\u001b[2J\u001b]0;pwned\u0007' }],
+    };
     const text = renderTerminal(hostile, { width: 120 });
     expect(text).not.toContain('\u001b');
     expect(text).toContain('dev0/␛[2J␛]0;pwned␇');
@@ -78,7 +133,11 @@ maintainer lets its own baseline count.
 
   it('cuts a key too long for the width in the middle with …, keeping its start and end', () => {
     const longKey = `dev0/${'fused_attention_'.repeat(5)}v2`;
-    const report: GateReport = { result: 'fail', counts: { regressed: 2 }, entries: [appRegressed, { ...appRegressed, kind: 'kernel', key: longKey, delta: 1 }] };
+    const report: GateReport = {
+      result: 'fail',
+      counts: { regressed: 2 },
+      entries: [appRegressed, { ...appRegressed, kind: 'kernel', key: longKey, delta: 1 }],
+    };
     expect(renderTerminal(report, { width: 80 })).toBe(`Memory gate failed: 2 regressed
 
 STATUS       KEY                           BASELINE → CURRENT             Δ (Δ%)
@@ -133,7 +192,11 @@ request, the baseline update label (config 'baselineUpdateLabel') set by a
 maintainer lets its own baseline count.
 `);
     // --all lists every key: 4,096 rows, no roll-up.
-    expect(renderTerminal(big, { width: 80, all: true }).split('\n').filter((l) => l.startsWith('✗ regressed  DEV_MEM/dev'))).toHaveLength(4096);
+    expect(
+      renderTerminal(big, { width: 80, all: true })
+        .split('\n')
+        .filter((l) => l.startsWith('✗ regressed  DEV_MEM/dev')),
+    ).toHaveLength(4096);
   });
 
   it('caps the rows at 30 and says how to see the rest', () => {
@@ -164,7 +227,11 @@ commit it.
   });
 
   it('renders a status it does not know yet as given', () => {
-    const report: GateReport = { result: 'fail', counts: {}, entries: [Object.assign({ ...appRegressed }, { kind: 'device', key: 'dev0', status: 'low_headroom2' })] };
+    const report: GateReport = {
+      result: 'fail',
+      counts: {},
+      entries: [Object.assign({ ...appRegressed }, { kind: 'device', key: 'dev0', status: 'low_headroom2' })],
+    };
     expect(renderTerminal(report).split('\n')[0]).toBe('Memory gate failed: 1 low_headroom2');
     expect(renderTerminal(report).split('\n')[3]).toBe('✗ low_headroom2  dev0  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)');
   });
@@ -175,15 +242,15 @@ describe('renderSnapshotTable', () => {
     version: 2,
     series: {},
     sections: {
-    modules: {
-      'DEV_MEM/dev0/APP': { peak: 20_781_957_120, current: 20_781_957_120, allocs: 18, frees: 0 },
-      'DEV_PROC_MEM/dev0/APP': { peak: 2_078_195_712, current: 2_078_195_712, allocs: null, frees: null },
-      'SVM_MEM/RUNTIME': { peak: 19_927_040, current: 19_927_040, allocs: 37, frees: 0 },
-    },
-    kernels: {
-      'dev0/matmul_v1': { diff: 6, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' },
-      'dev1/add_custom': { diff: -3072, rows: 4, added: 1, removed: 2, event: null },
-    },
+      modules: {
+        'DEV_MEM/dev0/APP': { peak: 20_781_957_120, current: 20_781_957_120, allocs: 18, frees: 0 },
+        'DEV_PROC_MEM/dev0/APP': { peak: 2_078_195_712, current: 2_078_195_712, allocs: null, frees: null },
+        'SVM_MEM/RUNTIME': { peak: 19_927_040, current: 19_927_040, allocs: 37, frees: 0 },
+      },
+      kernels: {
+        'dev0/matmul_v1': { diff: 6, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' },
+        'dev1/add_custom': { diff: -3072, rows: 4, added: 1, removed: 2, event: null },
+      },
     },
     meta: { files: 3, records: 12, skipped: 1, allocFailures: { dev0: 0, dev1: 2 } },
   };
@@ -206,7 +273,16 @@ dev1/add_custom  -3.0 KiB  -3072     4      1        2  -
 
   it('keeps the columns narrow when one kernel name is very long', () => {
     const longKey = `dev0/${'x'.repeat(70)}`;
-    const text = renderSnapshotTable({ ...snapshot, sections: { ...snapshot.sections, kernels: { ...snapshot.sections.kernels!, [longKey]: { diff: 1, rows: 1, added: 1, removed: 0, event: 'OP_LAUNCH' } } } });
+    const text = renderSnapshotTable({
+      ...snapshot,
+      sections: {
+        ...snapshot.sections,
+        kernels: {
+          ...snapshot.sections.kernels!,
+          [longKey]: { diff: 1, rows: 1, added: 1, removed: 0, event: 'OP_LAUNCH' },
+        },
+      },
+    });
     const kernelLines = text.split('\n').slice(text.split('\n').indexOf('Kernels (3)') + 1);
     // Rows in compareKeys order whatever the snapshot's key order (the long key was added last); it does not widen the column.
     expect(kernelLines.slice(0, 5)).toEqual([
@@ -219,7 +295,10 @@ dev1/add_custom  -3.0 KiB  -3072     4      1        2  -
   });
 
   it('lists keys in natural order (dev2 before dev10) though snapshots hold them in code-unit order', () => {
-    const kernels = { 'dev10/op': { diff: 1, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' }, 'dev2/op': { diff: 2, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' } };
+    const kernels = {
+      'dev10/op': { diff: 1, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' },
+      'dev2/op': { diff: 2, rows: 1, added: 0, removed: 0, event: 'OP_LAUNCH' },
+    };
     const text = renderSnapshotTable({ ...snapshot, sections: { kernels } });
     expect(text.indexOf('dev2/op')).toBeGreaterThan(-1);
     expect(text.indexOf('dev2/op')).toBeLessThan(text.indexOf('dev10/op'));
@@ -254,15 +333,37 @@ failures: none on 4,096 devices
   });
 
   it('says so when nothing was read', () => {
-    const empty: Snapshot = { version: 2, sections: {}, series: {}, meta: { files: 1, records: 0, skipped: 0, allocFailures: {} } };
-    expect(renderSnapshotTable(empty)).toBe('Modules: none\n\nKernels: none\n\n1 file, 0 records, 0 skipped; alloc failures: none (no device seen)\n');
+    const empty: Snapshot = {
+      version: 2,
+      sections: {},
+      series: {},
+      meta: { files: 1, records: 0, skipped: 0, allocFailures: {} },
+    };
+    expect(renderSnapshotTable(empty)).toBe(
+      'Modules: none\n\nKernels: none\n\n1 file, 0 records, 0 skipped; alloc failures: none (no device seen)\n',
+    );
   });
 });
 
 describe('rows whose keys share a long prefix', () => {
   it('cuts each key where it differs from the others, not five rows of `dev0/mem…ne_step`', () => {
-    const sites = ['10 data_loader_step_one', '11 data_loader_step_two', '14 train_one_step', '20 train_two_step', '31 evaluate_step'].map((tail, i) =>
-      entry({ kind: 'allocationSite', key: `dev0/memory_leaks_demo_with_a_long_folder/scripts/memory_leaks_demo.py:${tail}`, baseline: 100, current: 1000 - i, delta: 900 - i, percent: 900 - i, status: 'regressed', severity: 'fail' }),
+    const sites = [
+      '10 data_loader_step_one',
+      '11 data_loader_step_two',
+      '14 train_one_step',
+      '20 train_two_step',
+      '31 evaluate_step',
+    ].map((tail, i) =>
+      entry({
+        kind: 'allocationSite',
+        key: `dev0/memory_leaks_demo_with_a_long_folder/scripts/memory_leaks_demo.py:${tail}`,
+        baseline: 100,
+        current: 1000 - i,
+        delta: 900 - i,
+        percent: 900 - i,
+        status: 'regressed',
+        severity: 'fail',
+      }),
     );
     const out = renderTerminal({ result: 'fail', counts: { regressed: 5 }, entries: sites }, { width: 80 });
     expect(out.split('\n').slice(2, 8)).toEqual([
@@ -276,8 +377,12 @@ describe('rows whose keys share a long prefix', () => {
   });
 
   it('keeps the start and the differing part, cutting the end when the rest is too long', () => {
-    expect(truncateDistinct('dev0/a/b/c/model/layer0.py forward', 20, 'dev0/a/b/c/model/layer'.length)).toBe('de…layer0.py forward');
-    expect(truncateDistinct('dev0/model/x.py:14 a_very_long_function_name_indeed', 20, 'dev0/model/x.py:1'.length)).toBe('dev0/…14 a_very_lon…');
+    expect(truncateDistinct('dev0/a/b/c/model/layer0.py forward', 20, 'dev0/a/b/c/model/layer'.length)).toBe(
+      'de…layer0.py forward',
+    );
+    expect(
+      truncateDistinct('dev0/model/x.py:14 a_very_long_function_name_indeed', 20, 'dev0/model/x.py:1'.length),
+    ).toBe('dev0/…14 a_very_lon…');
     expect(truncateDistinct('DEV_MEM/dev0/RUNTIME', 12, 0)).toBe('DEV_ME…NTIME');
   });
 });

@@ -56,7 +56,13 @@ describe('defaults', () => {
       reference: { factor: 2 },
       leaks: { count: 0, percent: 10 },
       imbalance: { tolerance: { percent: 20, bytes: MiB }, minDevices: 3 },
-      growth: { warmupPercent: 20, tolerance: { percent: 5, bytes: 64 * MiB }, warmupSteps: 1, perStep: MiB, minWindows: 4 },
+      growth: {
+        warmupPercent: 20,
+        tolerance: { percent: 5, bytes: 64 * MiB },
+        warmupSteps: 1,
+        perStep: MiB,
+        minWindows: 4,
+      },
       fragmentation: { percent: 30, bytes: 1024 * MiB },
       oom: { fragmentationPercent: 5 },
       verdicts: {
@@ -89,10 +95,20 @@ describe('defaults', () => {
 
 describe('parseGateConfig', () => {
   it("reads the noise band: `history: {}` opts in with window 20, minPoints 5 and a 10% ceiling; a ceiling's size in bytes", () => {
-    expect(parseGateConfig({ history: {} }, 'c.json').history).toEqual({ window: 20, minPoints: 5, ceiling: { percent: 10 } });
-    expect(parseGateConfig({ history: { window: 30, minPoints: 8, ceiling: { bytes: '256MiB' } } }, 'c.json').history).toEqual({ window: 30, minPoints: 8, ceiling: { bytes: 256 * MiB } });
-    expect(thrown(() => parseGateConfig({ history: { window: 1 } }, 'c.json')).message).toBe('c.json: /history/window: must be an integer from 2 to 1000, got 1');
-    expect(thrown(() => parseGateConfig({ history: { spread: 3 } }, 'c.json')).message).toBe('c.json: /history/spread: unknown property; expected one of: window, minPoints, ceiling');
+    expect(parseGateConfig({ history: {} }, 'c.json').history).toEqual({
+      window: 20,
+      minPoints: 5,
+      ceiling: { percent: 10 },
+    });
+    expect(
+      parseGateConfig({ history: { window: 30, minPoints: 8, ceiling: { bytes: '256MiB' } } }, 'c.json').history,
+    ).toEqual({ window: 30, minPoints: 8, ceiling: { bytes: 256 * MiB } });
+    expect(thrown(() => parseGateConfig({ history: { window: 1 } }, 'c.json')).message).toBe(
+      'c.json: /history/window: must be an integer from 2 to 1000, got 1',
+    );
+    expect(thrown(() => parseGateConfig({ history: { spread: 3 } }, 'c.json')).message).toBe(
+      'c.json: /history/spread: unknown property; expected one of: window, minPoints, ceiling',
+    );
   });
 
   it('reads the example from the issue, sizes in bytes', () => {
@@ -166,39 +182,147 @@ describe('parseGateConfig', () => {
     ['512B', 512],
     ['0', 0],
   ])('reads the size %j as %d bytes', (size, bytes) => {
-    expect(parseGateConfig({ modules: { rules: [{ match: 'x', budget: size }] } }, 'cfg.json').sections.modules!.rules[0]).toEqual({
+    expect(
+      parseGateConfig({ modules: { rules: [{ match: 'x', budget: size }] } }, 'cfg.json').sections.modules!.rules[0],
+    ).toEqual({
       match: 'x',
       budget: bytes,
     });
   });
 
-  const SIZE_REASON = 'must be a byte size: an integer number of bytes, or a string such as "64MiB", "1.5GiB" or "200MB"';
+  const SIZE_REASON =
+    'must be a byte size: an integer number of bytes, or a string such as "64MiB", "1.5GiB" or "200MB"';
 
   it.each<[string, unknown, string, string]>([
-    ['a size that is a word', { modules: { rules: [{ match: 'a' }, { match: 'DEV_MEM/*/APP', budget: 'lots' }] } }, '/modules/rules/1/budget', `${SIZE_REASON}, got "lots"`],
-    ['a negative size', { modules: { tolerance: { bytes: -1 } } }, '/modules/tolerance/bytes', `${SIZE_REASON}, got -1`],
-    ['a fractional byte count', { kernels: { tolerance: { bytes: 1.5 } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got 1.5`],
-    ['an unknown unit', { kernels: { tolerance: { bytes: '1 XB' } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got "1 XB"`],
-    ['a size with a percent sign', { kernels: { tolerance: { bytes: '5%' } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got "5%"`],
-    ['an integer beyond 2^53 - 1', { kernels: { tolerance: { bytes: 2 ** 53 } } }, '/kernels/tolerance/bytes', `${SIZE_REASON}, got 9007199254740992`],
-    ['a unit the gate does not know (PiB)', { modules: { rules: [{ match: 'a', budget: '9999 PiB' }] } }, '/modules/rules/0/budget', `${SIZE_REASON}, got "9999 PiB"`],
-    ['a bare number as a string (issue 29)', { modules: { rules: [{ match: 'a', budget: '512' }] } }, '/modules/rules/0/budget', '"512" has no unit: write "512B" for bytes, or a unit such as "512MiB"'],
-    ['a bare decimal as a string', { kernels: { tolerance: { bytes: ' 1.5 ' } } }, '/kernels/tolerance/bytes', '" 1.5 " has no unit: write "1.5B" for bytes, or a unit such as "1.5MiB"'],
-    ['a headroom that is a bare number string', { device: { minHeadroom: '10' } }, '/device/minHeadroom', '"10" has no unit: write "10%" for a share of the capacity or "10B" for bytes'],
-    ['a headroom that is a bare integer', { devices: { dev3: { minHeadroom: 10 } } }, '/devices/dev3/minHeadroom', '10 has no unit: write "10%" for a share of the capacity or "10B" for bytes'],
-    ['a huge size with a known unit', { modules: { rules: [{ match: 'a', budget: '99999TiB' }] } }, '/modules/rules/0/budget', 'must be at most 2^53 - 1 bytes, got "99999TiB"'],
+    [
+      'a size that is a word',
+      { modules: { rules: [{ match: 'a' }, { match: 'DEV_MEM/*/APP', budget: 'lots' }] } },
+      '/modules/rules/1/budget',
+      `${SIZE_REASON}, got "lots"`,
+    ],
+    [
+      'a negative size',
+      { modules: { tolerance: { bytes: -1 } } },
+      '/modules/tolerance/bytes',
+      `${SIZE_REASON}, got -1`,
+    ],
+    [
+      'a fractional byte count',
+      { kernels: { tolerance: { bytes: 1.5 } } },
+      '/kernels/tolerance/bytes',
+      `${SIZE_REASON}, got 1.5`,
+    ],
+    [
+      'an unknown unit',
+      { kernels: { tolerance: { bytes: '1 XB' } } },
+      '/kernels/tolerance/bytes',
+      `${SIZE_REASON}, got "1 XB"`,
+    ],
+    [
+      'a size with a percent sign',
+      { kernels: { tolerance: { bytes: '5%' } } },
+      '/kernels/tolerance/bytes',
+      `${SIZE_REASON}, got "5%"`,
+    ],
+    [
+      'an integer beyond 2^53 - 1',
+      { kernels: { tolerance: { bytes: 2 ** 53 } } },
+      '/kernels/tolerance/bytes',
+      `${SIZE_REASON}, got 9007199254740992`,
+    ],
+    [
+      'a unit the gate does not know (PiB)',
+      { modules: { rules: [{ match: 'a', budget: '9999 PiB' }] } },
+      '/modules/rules/0/budget',
+      `${SIZE_REASON}, got "9999 PiB"`,
+    ],
+    [
+      'a bare number as a string (issue 29)',
+      { modules: { rules: [{ match: 'a', budget: '512' }] } },
+      '/modules/rules/0/budget',
+      '"512" has no unit: write "512B" for bytes, or a unit such as "512MiB"',
+    ],
+    [
+      'a bare decimal as a string',
+      { kernels: { tolerance: { bytes: ' 1.5 ' } } },
+      '/kernels/tolerance/bytes',
+      '" 1.5 " has no unit: write "1.5B" for bytes, or a unit such as "1.5MiB"',
+    ],
+    [
+      'a headroom that is a bare number string',
+      { device: { minHeadroom: '10' } },
+      '/device/minHeadroom',
+      '"10" has no unit: write "10%" for a share of the capacity or "10B" for bytes',
+    ],
+    [
+      'a headroom that is a bare integer',
+      { devices: { dev3: { minHeadroom: 10 } } },
+      '/devices/dev3/minHeadroom',
+      '10 has no unit: write "10%" for a share of the capacity or "10B" for bytes',
+    ],
+    [
+      'a huge size with a known unit',
+      { modules: { rules: [{ match: 'a', budget: '99999TiB' }] } },
+      '/modules/rules/0/budget',
+      'must be at most 2^53 - 1 bytes, got "99999TiB"',
+    ],
     ['an unknown policy', { onNew: 'maybe' }, '/onNew', 'must be one of "warn", "fail", "ignore", got "maybe"'],
     ['a policy of the wrong type', { onMissing: 1 }, '/onMissing', 'must be one of "warn", "fail", "ignore", got 1'],
-    ['a rule without match', { modules: { rules: [{ ignore: true }] } }, '/modules/rules/0/match', 'required property is missing'],
-    ['an empty glob', { kernels: { rules: [{ match: '' }] } }, '/kernels/rules/0/match', 'must be a non-empty glob, got ""'],
-    ['a misspelt field', { modules: { tolerence: { percent: 5 } } }, '/modules/tolerence', 'unknown property; expected one of: tolerance, rules'],
-    ['a misspelt top-level field', { onNews: 'warn' }, '/onNews', 'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules, onNew, onMissingBaseline, onDisjointBaseline, onMissing, environment, failOnImprovement, device, devices, oom, fragmentation, leaks, profile, hccl, reference, imbalance, growth, baselineUpdateLabel, history, verdicts'],
-    ['a tolerance field that does not exist', { modules: { tolerance: { pct: 5 } } }, '/modules/tolerance/pct', 'unknown property; expected one of: percent, bytes'],
-    ['a percent written as a string', { modules: { tolerance: { percent: '5%' } } }, '/modules/tolerance/percent', 'must be a non-negative number of percent, got "5%"'],
-    ['a negative percent', { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } }, '/modules/rules/0/tolerance/percent', 'must be a non-negative number of percent, got -1'],
-    ['rules that are not a list', { modules: { rules: { match: 'a' } } }, '/modules/rules', 'must be array, got an object'],
+    [
+      'a rule without match',
+      { modules: { rules: [{ ignore: true }] } },
+      '/modules/rules/0/match',
+      'required property is missing',
+    ],
+    [
+      'an empty glob',
+      { kernels: { rules: [{ match: '' }] } },
+      '/kernels/rules/0/match',
+      'must be a non-empty glob, got ""',
+    ],
+    [
+      'a misspelt field',
+      { modules: { tolerence: { percent: 5 } } },
+      '/modules/tolerence',
+      'unknown property; expected one of: tolerance, rules',
+    ],
+    [
+      'a misspelt top-level field',
+      { onNews: 'warn' },
+      '/onNews',
+      'unknown property; expected one of: $schema, modules, components, operators, graphs, kernels, steps, stepLeaks, unfreed, owners, opFootprint, inefficient, allocator, allocationSites, ooms, oomModules, onNew, onMissingBaseline, onDisjointBaseline, onMissing, environment, failOnImprovement, device, devices, oom, fragmentation, leaks, profile, hccl, reference, imbalance, growth, baselineUpdateLabel, history, verdicts',
+    ],
+    [
+      'a tolerance field that does not exist',
+      { modules: { tolerance: { pct: 5 } } },
+      '/modules/tolerance/pct',
+      'unknown property; expected one of: percent, bytes',
+    ],
+    [
+      'a percent written as a string',
+      { modules: { tolerance: { percent: '5%' } } },
+      '/modules/tolerance/percent',
+      'must be a non-negative number of percent, got "5%"',
+    ],
+    [
+      'a negative percent',
+      { modules: { rules: [{ match: 'a', tolerance: { percent: -1 } }] } },
+      '/modules/rules/0/tolerance/percent',
+      'must be a non-negative number of percent, got -1',
+    ],
+    [
+      'rules that are not a list',
+      { modules: { rules: { match: 'a' } } },
+      '/modules/rules',
+      'must be array, got an object',
+    ],
     ['a yes/no written as a word', { failOnImprovement: 'yes' }, '/failOnImprovement', 'must be boolean, got "yes"'],
-    ['ignore written as a string', { modules: { rules: [{ match: 'a', ignore: 'true' }] } }, '/modules/rules/0/ignore', 'must be boolean, got "true"'],
+    [
+      'ignore written as a string',
+      { modules: { rules: [{ match: 'a', ignore: 'true' }] } },
+      '/modules/rules/0/ignore',
+      'must be boolean, got "true"',
+    ],
     ['a config that is a list', [], '/', 'must be object, got array []'],
   ])('rejects %s with the JSON pointer of the bad field', (_story, json, pointer, reason) => {
     const err = thrown(() => parseGateConfig(json, '.github/memory-gate.json'));
@@ -231,13 +355,23 @@ describe('loadGateConfig', () => {
 
   it('picks up .github/memory-gate.json from the working directory when present', async () => {
     await mkdir(path.join(dir, '.github'));
-    await writeFile(path.join(dir, '.github/memory-gate.json'), '{ "onNew": "fail", "kernels": { "tolerance": { "bytes": "4KiB" } } }\n');
+    await writeFile(
+      path.join(dir, '.github/memory-gate.json'),
+      '{ "onNew": "fail", "kernels": { "tolerance": { "bytes": "4KiB" } } }\n',
+    );
     const config = await loadGateConfig(undefined, { cwd: dir });
-    expect(config).toEqual({ ...DEFAULT_CONFIG, onNew: 'fail', sections: { ...DEFAULT_CONFIG.sections, kernels: { tolerance: { bytes: 4096 }, rules: [] } } });
+    expect(config).toEqual({
+      ...DEFAULT_CONFIG,
+      onNew: 'fail',
+      sections: { ...DEFAULT_CONFIG.sections, kernels: { tolerance: { bytes: 4096 }, rules: [] } },
+    });
   });
 
   it('reads a named config file', async () => {
-    await writeFile(path.join(dir, 'gate.json'), '{ "modules": { "rules": [ { "match": "HOST_MEM/**", "ignore": true } ] } }');
+    await writeFile(
+      path.join(dir, 'gate.json'),
+      '{ "modules": { "rules": [ { "match": "HOST_MEM/**", "ignore": true } ] } }',
+    );
     const config = await loadGateConfig(path.join(dir, 'gate.json'));
     expect(config.sections.modules!.rules).toEqual([{ match: 'HOST_MEM/**', ignore: true }]);
   });
@@ -296,14 +430,27 @@ describe('parseMaxIncrease', () => {
     expect(parseMaxIncrease(spec)).toEqual(tolerance);
   });
 
-  it.each(['', ' ', 'abc', '%', '5%%', '-5%', '-1MiB', '5 percent', '5%,6%', '1MiB,2MiB', '5%,1MiB,3', '5%,', ',5%', '1.5.5MiB', '5e3'])(
-    'refuses %j, naming the input and the expected form',
-    (spec) => {
-      const err = thrown(() => parseMaxIncrease(spec));
-      expect(err).toBeInstanceOf(UsageError);
-      expect(err.message).toBe(`'max-increase' must look like 5% or 64MiB or 5%,1MiB, got ${JSON.stringify(spec)}`);
-    },
-  );
+  it.each([
+    '',
+    ' ',
+    'abc',
+    '%',
+    '5%%',
+    '-5%',
+    '-1MiB',
+    '5 percent',
+    '5%,6%',
+    '1MiB,2MiB',
+    '5%,1MiB,3',
+    '5%,',
+    ',5%',
+    '1.5.5MiB',
+    '5e3',
+  ])('refuses %j, naming the input and the expected form', (spec) => {
+    const err = thrown(() => parseMaxIncrease(spec));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(`'max-increase' must look like 5% or 64MiB or 5%,1MiB, got ${JSON.stringify(spec)}`);
+  });
 
   it.each<[string, string]>([
     ['5', `'max-increase' "5" has no unit: write 5% for a share of the baseline or 5B for bytes`],
@@ -320,7 +467,12 @@ describe('parseMaxIncrease', () => {
 describe('applyMaxIncrease', () => {
   const config = parseGateConfig(
     {
-      modules: { rules: [{ match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } }, { match: 'DEV_MEM/*/APP', budget: '60GiB' }] },
+      modules: {
+        rules: [
+          { match: 'DEV_MEM/*/HCCL', tolerance: { percent: 10 } },
+          { match: 'DEV_MEM/*/APP', budget: '60GiB' },
+        ],
+      },
       kernels: { tolerance: { bytes: '1KiB' } },
     },
     'cfg.json',
@@ -335,7 +487,9 @@ describe('applyMaxIncrease', () => {
         operators: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         graphs: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
         kernels: { tolerance: { percent: 5, bytes: MiB }, rules: [] },
-        ...Object.fromEntries(Object.keys(DUMP_SECTIONS).map((name) => [name, { tolerance: { percent: 5, bytes: MiB }, rules: [] }])),
+        ...Object.fromEntries(
+          Object.keys(DUMP_SECTIONS).map((name) => [name, { tolerance: { percent: 5, bytes: MiB }, rules: [] }]),
+        ),
       },
     });
   });

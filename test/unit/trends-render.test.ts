@@ -10,8 +10,15 @@ import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 
 const MiB = 1024 * 1024;
-const metric = (peak: number): { peak: number; current: number; allocs: number; frees: number } => ({ peak, current: peak, allocs: 1, frees: 1 });
-const side = (values: Record<string, number>): { sections: { modules: Record<string, ReturnType<typeof metric>> } } => ({
+const metric = (peak: number): { peak: number; current: number; allocs: number; frees: number } => ({
+  peak,
+  current: peak,
+  allocs: 1,
+  frees: 1,
+});
+const side = (
+  values: Record<string, number>,
+): { sections: { modules: Record<string, ReturnType<typeof metric>> } } => ({
   sections: { modules: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, metric(v)])) },
 });
 
@@ -25,15 +32,34 @@ function history(branch = 'main'): ReturnType<typeof emptyHistory> {
       ['DEV_MEM/dev0/APP', 1000 * MiB],
       ['HOST_MEM/APP', (n <= 15 ? 10 : 20) * MiB],
     ]);
-    appendPoint(h, { commit: n.toString(16).padStart(40, 'c'), time: '2026-01-01T00:00:00Z', baseline: null, environment: { cann: n <= 10 ? '8.3.RC1' : '9.0.RC1' } }, { keys: new Map([['modules', values]]), rollups: new Map(), devices: 2 });
+    appendPoint(
+      h,
+      {
+        commit: n.toString(16).padStart(40, 'c'),
+        time: '2026-01-01T00:00:00Z',
+        baseline: null,
+        environment: { cann: n <= 10 ? '8.3.RC1' : '9.0.RC1' },
+      },
+      { keys: new Map([['modules', values]]), rollups: new Map(), devices: 2 },
+    );
   }
   return h;
 }
 
 const config = parseGateConfig({}, 'c.json');
 const report = compareSnapshots(
-  side({ 'DEV_MEM/dev0/HCCL': 400 * MiB, 'DEV_MEM/dev1/HCCL': 400 * MiB, 'DEV_MEM/dev0/APP': 1000 * MiB, 'HOST_MEM/APP': 20 * MiB }),
-  side({ 'DEV_MEM/dev0/HCCL': 800 * MiB, 'DEV_MEM/dev1/HCCL': 800 * MiB, 'DEV_MEM/dev0/APP': 1000 * MiB, 'HOST_MEM/APP': 20 * MiB }),
+  side({
+    'DEV_MEM/dev0/HCCL': 400 * MiB,
+    'DEV_MEM/dev1/HCCL': 400 * MiB,
+    'DEV_MEM/dev0/APP': 1000 * MiB,
+    'HOST_MEM/APP': 20 * MiB,
+  }),
+  side({
+    'DEV_MEM/dev0/HCCL': 800 * MiB,
+    'DEV_MEM/dev1/HCCL': 800 * MiB,
+    'DEV_MEM/dev0/APP': 1000 * MiB,
+    'HOST_MEM/APP': 20 * MiB,
+  }),
   config,
 );
 const sha = (n: number): string => n.toString(16).padStart(40, 'c');
@@ -66,10 +92,16 @@ describe('trends in the markdown report', () => {
   it('to fit a size, the sparklines and the list of what moved go right after the charts, before any row', () => {
     const full = renderMarkdown(report, { trends: trendsOf(history(), config) });
     const without = renderMarkdown(report, { trends: trendsOf(history(), config), chartModules: 0 });
-    const fitted = renderMarkdown(report, { trends: trendsOf(history(), config), chartModules: 0, maxBytes: Buffer.byteLength(without) - 1 });
+    const fitted = renderMarkdown(report, {
+      trends: trendsOf(history(), config),
+      chartModules: 0,
+      maxBytes: Buffer.byteLength(without) - 1,
+    });
     expect(full).toContain('▁▁▁▁▁▁▁▁▁▁██████████');
     expect(fitted).not.toContain('▁▁▁▁▁▁▁▁▁▁██████████');
-    expect(fitted).toContain('_what moved on the default branch not shown to fit the size limit: see the JSON report / job summary_');
+    expect(fitted).toContain(
+      '_what moved on the default branch not shown to fit the size limit: see the JSON report / job summary_',
+    );
     expect(fitted).toContain('| ❌\u00a0regressed | `DEV_MEM/*/HCCL`<br>2 of 2 devices');
     // The step stays: it is the row's note.
     expect(fitted).toContain('1. `DEV_MEM/*/HCCL` (largest device): 400.0\u00a0MiB → 800.0\u00a0MiB since');
@@ -79,14 +111,20 @@ describe('trends in the markdown report', () => {
 describe('trends in the HTML report', () => {
   it('a chart per changed key: a point per run linking its commit, the baseline as a line, the environment change marked, the step in red', () => {
     const html = renderHtml(report, { trends: trendsOf(history(), config) });
-    const section = html.slice(html.indexOf('<section id="trends">'), html.indexOf('</section>', html.indexOf('<section id="trends">')));
+    const section = html.slice(
+      html.indexOf('<section id="trends">'),
+      html.indexOf('</section>', html.indexOf('<section id="trends">')),
+    );
     expect(section).toContain('<h2>Trends on <code>main</code></h2>');
-    expect(section).toContain(`since <a href="https://github.com/o/r/commit/${sha(11)}"><code>ccccccc</code></a> (9 runs ago); CANN toolkit 8.3.RC1 → 9.0.RC1 at the same run`);
+    expect(section).toContain(
+      `since <a href="https://github.com/o/r/commit/${sha(11)}"><code>ccccccc</code></a> (9 runs ago); CANN toolkit 8.3.RC1 → 9.0.RC1 at the same run`,
+    );
     expect(section.match(/<circle class="point/g)).toHaveLength(20);
     expect(section.match(/<circle class="point step"/g)).toHaveLength(1);
     expect(section).toContain('<title>baseline 400.0 MiB</title>');
-    expect(section).toMatch(/<line class="marker environment"[^>]*><title>environment changed at ccccccc: cann 8\.3\.RC1 → 9\.0\.RC1<\/title>/);
+    expect(section).toMatch(
+      /<line class="marker environment"[^>]*><title>environment changed at ccccccc: cann 8\.3\.RC1 → 9\.0\.RC1<\/title>/,
+    );
     expect(renderHtml(report)).not.toContain('id="trends"');
   });
 });
-

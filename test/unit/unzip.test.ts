@@ -76,7 +76,9 @@ describe('extractZipSafely', () => {
       if (existsSync(file)) written.push(statSync(file).size);
     }, 1);
     const refusal = extractZipSafely(zip, out, { maxInflation: 100 });
-    await expect(refusal).rejects.toThrow(/^refused: its entry 'report\.json' inflates to more than 100 times its compressed size \(\d+\.\d KiB\), stopped at \d+\.\d MiB$/);
+    await expect(refusal).rejects.toThrow(
+      /^refused: its entry 'report\.json' inflates to more than 100 times its compressed size \(\d+\.\d KiB\), stopped at \d+\.\d MiB$/,
+    );
     clearInterval(watcher);
     const reason = await refusal.then(
       () => '',
@@ -91,18 +93,32 @@ describe('extractZipSafely', () => {
 
   it('lets a small entry inflate as far as it likes within its first MiB', async () => {
     const { zip, out } = tempZip([{ name: 'report.json', data: Buffer.alloc(1024 * 1024, 0x20) }]);
-    await expect(extractZipSafely(zip, out, { maxInflation: 100 })).resolves.toEqual({ files: 1, refused: [], collided: [] });
+    await expect(extractZipSafely(zip, out, { maxInflation: 100 })).resolves.toEqual({
+      files: 1,
+      refused: [],
+      collided: [],
+    });
     expect(statSync(join(out, 'report.json')).size).toBe(1024 * 1024);
   });
 
   it.each<[string, Buffer, string]>([
-    ['not a zip', Buffer.from('PK\u0003\u0004 not a zip archive'), 'refused: it is not a zip archive, or it was cut short'],
-    ['a header that lies about the size', declaring(buildZip([{ name: 'r.json', data: 'x'.repeat(4096) }]), 100), "refused: its entry 'r.json' holds more bytes than its header declares (100)"],
+    [
+      'not a zip',
+      Buffer.from('PK\u0003\u0004 not a zip archive'),
+      'refused: it is not a zip archive, or it was cut short',
+    ],
+    [
+      'a header that lies about the size',
+      declaring(buildZip([{ name: 'r.json', data: 'x'.repeat(4096) }]), 100),
+      "refused: its entry 'r.json' holds more bytes than its header declares (100)",
+    ],
   ])('%s is refused, saying why', async (_story, bytes, message) => {
     const root = mkdtempSync(join(tmpdir(), 'amg-unzip-'));
     dirs.push(root);
     writeFileSync(join(root, 'a.zip'), bytes);
-    await expect(extractZipSafely(join(root, 'a.zip'), join(root, 'out'))).rejects.toThrow(new ArchiveRefused(message.replace(/^refused: /, '')));
+    await expect(extractZipSafely(join(root, 'a.zip'), join(root, 'out'))).rejects.toThrow(
+      new ArchiveRefused(message.replace(/^refused: /, '')),
+    );
   });
 });
 

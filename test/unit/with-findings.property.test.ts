@@ -6,7 +6,18 @@ import { withFindings } from '../../src/gate/compare.js';
 import type { Entry } from '../../src/gate/types.js';
 
 /** `n` tells apart entries that are otherwise alike, so that the order is what is compared. */
-const entry = (kind: string, key: string, status: string, n: number): Entry => ({ kind, key, status, severity: 'ok', baseline: n, current: null, delta: null, percent: null, rule: null }) as unknown as Entry;
+const entry = (kind: string, key: string, status: string, n: number): Entry =>
+  ({
+    kind,
+    key,
+    status,
+    severity: 'ok',
+    baseline: n,
+    current: null,
+    delta: null,
+    percent: null,
+    rule: null,
+  }) as unknown as Entry;
 const kindArb = fc.constantFrom('module', 'kernel', 'device');
 const keyArb = fc.constantFrom('a', 'b', 'c', 'dev0', 'dev1', 'x\u0000y', 'x');
 
@@ -39,7 +50,9 @@ describe('withFindings', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(kindArb, keyArb), { maxLength: 20 }),
-        fc.array(fc.tuple(kindArb, keyArb, fc.constantFrom('leak-suspect', 'imbalance', 'headroom')), { maxLength: 20 }),
+        fc.array(fc.tuple(kindArb, keyArb, fc.constantFrom('leak-suspect', 'imbalance', 'headroom')), {
+          maxLength: 20,
+        }),
         (v, f) => {
           const verdicts = v.map(([kind, key], i) => entry(kind, key, 'pass', i));
           const findings = f.map(([kind, key, status], i) => entry(kind, key, status, 100 + i));

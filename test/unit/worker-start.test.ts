@@ -46,11 +46,30 @@ describe('mayBeLarge', () => {
   });
 
   it('looks only at the values that may name inputs, not at the baseline or the files written', () => {
-    expect(inputPathsOf(['--baseline', 'b.json', '--snapshot', 'run.memory-snapshot.json', '--report=r.json', '--plog=logs', 'extra', '--json'])).toEqual([
-      'run.memory-snapshot.json',
-      'logs',
-      'extra',
-    ]);
-    expect(inputPathsOf(['--out', 'node.memory-snapshot.json', '--plog', 'plog', '--config=c.json', '--html', 'r.html', '--markdown', 'r.md'])).toEqual(['plog']);
+    expect(
+      inputPathsOf([
+        '--baseline',
+        'b.json',
+        '--snapshot',
+        'run.memory-snapshot.json',
+        '--report=r.json',
+        '--plog=logs',
+        'extra',
+        '--json',
+      ]),
+    ).toEqual(['run.memory-snapshot.json', 'logs', 'extra']);
+    expect(
+      inputPathsOf([
+        '--out',
+        'node.memory-snapshot.json',
+        '--plog',
+        'plog',
+        '--config=c.json',
+        '--html',
+        'r.html',
+        '--markdown',
+        'r.md',
+      ]),
+    ).toEqual(['plog']);
   });
 });

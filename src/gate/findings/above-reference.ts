@@ -65,30 +65,52 @@ export const aboveReference = defineFinding({
         description:
           'The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.',
         properties: {
-          links: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Communication links of one rank.' },
+          links: {
+            title: 'a non-negative integer',
+            type: 'integer',
+            minimum: 0,
+            description: 'Communication links of one rank.',
+          },
           mode: { enum: ['single-op', 'graph'], description: 'single-op (default) or graph.' },
-          ops: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Operators in the graph; required in graph mode.' },
-          domains: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Communication domains (default 1), each with a send and a receive buffer of buffSize.' },
+          ops: {
+            title: 'a non-negative integer',
+            type: 'integer',
+            minimum: 0,
+            description: 'Operators in the graph; required in graph mode.',
+          },
+          domains: {
+            title: 'a non-negative integer',
+            type: 'integer',
+            minimum: 0,
+            description: 'Communication domains (default 1), each with a send and a receive buffer of buffSize.',
+          },
           buffSize: {
             $ref: '#/definitions/size',
-            description: 'HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default "200MiB". A plain integer is bytes: write "200MiB", not 200.',
+            description:
+              'HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default "200MiB". A plain integer is bytes: write "200MiB", not 200.',
           },
         },
         if: { properties: { mode: { const: 'graph' } }, required: ['mode'] },
         then: { properties: { ops: true }, required: ['ops'] },
       },
       defaults: null as HcclReference | null,
-      parse: (input, defaults: HcclReference | null, file, pointer) => (input === undefined ? defaults : toHccl(input as HcclInput, file, pointer)),
+      parse: (input, defaults: HcclReference | null, file, pointer) =>
+        input === undefined ? defaults : toHccl(input as HcclInput, file, pointer),
     },
     reference: {
       schema: {
         type: 'object',
         additionalProperties: false,
-        description: 'above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide\'s numbers are "about".',
-        properties: { factor: { title: 'a positive number', type: 'number', exclusiveMinimum: 0, description: 'Default 2.' } },
+        description:
+          'above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide\'s numbers are "about".',
+        properties: {
+          factor: { title: 'a positive number', type: 'number', exclusiveMinimum: 0, description: 'Default 2.' },
+        },
       },
       defaults: { factor: 2 } as { factor: number },
-      parse: (input, defaults: { factor: number }) => ({ factor: (input as { factor?: number } | undefined)?.factor ?? defaults.factor }),
+      parse: (input, defaults: { factor: number }) => ({
+        factor: (input as { factor?: number } | undefined)?.factor ?? defaults.factor,
+      }),
     },
   },
   writtenFor: ['modules'],
@@ -114,9 +136,14 @@ export interface ReferenceCost {
   basis: string;
 }
 
-export function referenceCost(module: string, profile: Profile | null, hccl: HcclReference | null): ReferenceCost | null {
+export function referenceCost(
+  module: string,
+  profile: Profile | null,
+  hccl: HcclReference | null,
+): ReferenceCost | null {
   if (module === 'GE' || module === 'RUNTIME') {
-    if (profile !== null) return { bytes: REFERENCE_COSTS[profile][module], basis: `the ${profile} reference for ${module}` };
+    if (profile !== null)
+      return { bytes: REFERENCE_COSTS[profile][module], basis: `the ${profile} reference for ${module}` };
     const training = REFERENCE_COSTS.training[module];
     const inference = REFERENCE_COSTS.inference[module];
     return {
@@ -127,7 +154,10 @@ export function referenceCost(module: string, profile: Profile | null, hccl: Hcc
   if (module === 'HCCL' && hccl !== null) {
     const links =
       hccl.mode === 'graph'
-        ? { bytes: Math.round(hccl.links * hccl.ops * HCCL_LINK_COST.graphPerOp), text: `${plural(hccl.links, 'link')} x ${plural(hccl.ops, 'op')} x 0.3 MiB` }
+        ? {
+            bytes: Math.round(hccl.links * hccl.ops * HCCL_LINK_COST.graphPerOp),
+            text: `${plural(hccl.links, 'link')} x ${plural(hccl.ops, 'op')} x 0.3 MiB`,
+          }
         : { bytes: hccl.links * HCCL_LINK_COST.singleOp, text: `${plural(hccl.links, 'link')} x 4 MiB` };
     const buffers = hccl.domains * 2 * hccl.buffSize;
     return {
@@ -141,7 +171,11 @@ export function referenceCost(module: string, profile: Profile | null, hccl: Hcc
 /** The attribute the guide's references are about. */
 const REFERENCE_ATTRIBUTE = 'DEV_MEM';
 
-function assessReferences({ baseline, current, config }: FindingContext<'above-reference', ReferenceOptions>): EntryOf<'above-reference'>[] {
+function assessReferences({
+  baseline,
+  current,
+  config,
+}: FindingContext<'above-reference', ReferenceOptions>): EntryOf<'above-reference'>[] {
   const policy = config.verdicts['above-reference'];
   if (policy === 'ignore') return [];
   const entries: EntryOf<'above-reference'>[] = [];
@@ -175,6 +209,7 @@ function toHccl(input: HcclInput, file: string, pointer: string): HcclReference 
     mode: input.mode ?? HCCL_DEFAULTS.mode,
     ops: input.ops ?? HCCL_DEFAULTS.ops,
     domains: input.domains ?? HCCL_DEFAULTS.domains,
-    buffSize: input.buffSize === undefined ? HCCL_DEFAULTS.buffSize : toBytes(input.buffSize, file, `${pointer}/buffSize`),
+    buffSize:
+      input.buffSize === undefined ? HCCL_DEFAULTS.buffSize : toBytes(input.buffSize, file, `${pointer}/buffSize`),
   };
 }

@@ -10,7 +10,8 @@ export const allocFailure = defineFinding({
     {
       status: 'alloc-failure',
       policy: 'fail',
-      description: 'Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy.',
+      description:
+        'Allocation failures (halMemAlloc failed) on a device. Default fail: a job that survived an out-of-memory by retrying is not healthy.',
     },
   ],
   config: {},
@@ -19,7 +20,11 @@ export const allocFailure = defineFinding({
   assess: assessAllocFailures,
 });
 
-function assessAllocFailures({ baseline, current, config }: FindingContext<'alloc-failure', object>): EntryOf<'alloc-failure'>[] {
+function assessAllocFailures({
+  baseline,
+  current,
+  config,
+}: FindingContext<'alloc-failure', object>): EntryOf<'alloc-failure'>[] {
   const policy = config.verdicts['alloc-failure'];
   if (policy === 'ignore') return [];
   const failures = current.meta?.allocFailures ?? {};

@@ -68,8 +68,10 @@ export interface FindingDeclaration<S extends string, C, A extends string = neve
 }
 
 /** A finding, typed by its statuses and options (the registry reads both). */
-export function defineFinding<const S extends string, C extends { readonly [key: string]: ConfigOption<any> } = Record<never, never>, const A extends string = never>(
-  declaration: FindingDeclaration<S, C, A>,
-): FindingDeclaration<S, C, A> {
+export function defineFinding<
+  const S extends string,
+  C extends { readonly [key: string]: ConfigOption<any> } = Record<never, never>,
+  const A extends string = never,
+>(declaration: FindingDeclaration<S, C, A>): FindingDeclaration<S, C, A> {
   return declaration;
 }

@@ -92,7 +92,16 @@ export function estimateDevicePeaks(modules: Record<string, ModuleMetric>): Map<
     if (parts === null || parts.device === null) continue;
     let estimate = estimates.get(parts.device);
     if (estimate === undefined) {
-      estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null, profilerModuleSum: null };
+      estimate = {
+        device: parts.device,
+        bytes: 0,
+        moduleSum: 0,
+        moduleCount: 0,
+        cached: 0,
+        attributes: [],
+        processTotal: null,
+        profilerModuleSum: null,
+      };
       estimates.set(parts.device, estimate);
     }
     if (parts.attribute === PROCESS_TOTAL_ATTRIBUTE) {
@@ -127,7 +136,18 @@ export function isIgnored(key: string, config: { sections: Record<string, KindTh
 }
 
 /** The comparison fields every entry carries: this run against the baseline run. */
-export function compared(kind: string, key: string, baseline: number | null, current: number): Pick<EntryOf<string>, 'kind' | 'key' | 'baseline' | 'current' | 'delta' | 'percent'> {
-  return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
+export function compared(
+  kind: string,
+  key: string,
+  baseline: number | null,
+  current: number,
+): Pick<EntryOf<string>, 'kind' | 'key' | 'baseline' | 'current' | 'delta' | 'percent'> {
+  return {
+    kind,
+    key,
+    baseline,
+    current,
+    delta: baseline === null ? null : current - baseline,
+    percent: percentChange(baseline, current),
+  };
 }
-

@@ -20,7 +20,11 @@ const number = (m: Metric, field: string): number => (typeof m[field] === 'numbe
 export const fragmented = defineFinding({
   name: 'fragmented',
   statuses: [
-    { status: 'fragmented', policy: 'warn', description: "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn." },
+    {
+      status: 'fragmented',
+      policy: 'warn',
+      description: "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn.",
+    },
   ],
   config: {
     fragmentation: {
@@ -30,7 +34,13 @@ export const fragmented = defineFinding({
         description:
           "fragmented (warn) when, at a memory snapshot's allocated peak, the reserved memory the program could not use exceeds both fields: (reserved - allocated) / reserved over `percent`, and reserved - allocated over `bytes`. Allocated counts requested bytes, so the allocator's rounding counts as fragmentation.",
         properties: {
-          percent: { title: 'a percent from 0 to 100', type: 'number', minimum: 0, maximum: 100, description: 'Default 30.' },
+          percent: {
+            title: 'a percent from 0 to 100',
+            type: 'number',
+            minimum: 0,
+            maximum: 100,
+            description: 'Default 30.',
+          },
           bytes: { $ref: '#/definitions/size', description: 'Default "1GiB".' },
         },
       },
@@ -45,7 +55,10 @@ export const fragmented = defineFinding({
     },
   },
   writtenFor: ['allocator'],
-  rejudge: { kept: "the memory snapshot's reserved and allocated bytes at the allocated peak", withVerdict: ['allocator'] },
+  rejudge: {
+    kept: "the memory snapshot's reserved and allocated bytes at the allocated peak",
+    withVerdict: ['allocator'],
+  },
   assess: assessFragmented,
 });
 
@@ -54,7 +67,11 @@ export const fragmented = defineFinding({
  * unallocated, and more than `fragmentation.bytes`. The entry's values are that gap (reserved − allocated), this run's
  * against the baseline's.
  */
-function assessFragmented({ baseline, current, config }: FindingContext<'fragmented', FragmentationOptions>): EntryOf<'fragmented'>[] {
+function assessFragmented({
+  baseline,
+  current,
+  config,
+}: FindingContext<'fragmented', FragmentationOptions>): EntryOf<'fragmented'>[] {
   const policy = config.verdicts.fragmented;
   if (policy === 'ignore') return [];
   const declaration = section('allocator');
@@ -62,7 +79,9 @@ function assessFragmented({ baseline, current, config }: FindingContext<'fragmen
   const before = metricsOf(baseline, declaration.name);
   const gapOf = (m: Metric): number => number(m, 'reserved') - number(m, 'allocated');
   const entries: EntryOf<'fragmented'>[] = [];
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) =>
+    compareKeys(a[0], b[0]),
+  )) {
     if (!key.endsWith('/allocated')) continue;
     const reserved = number(metric, 'reserved');
     const gap = gapOf(metric);

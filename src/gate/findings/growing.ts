@@ -14,7 +14,13 @@ interface GrowthOptions {
 
 export const growing = defineFinding({
   name: 'growing',
-  statuses: [{ status: 'growing', policy: 'warn', description: 'Memory that keeps rising over a run or from step to step. Default warn; "fail" to stop such a run.' }],
+  statuses: [
+    {
+      status: 'growing',
+      policy: 'warn',
+      description: 'Memory that keeps rising over a run or from step to step. Default warn; "fail" to stop such a run.',
+    },
+  ],
   config: {
     growth: {
       schema: {
@@ -23,22 +29,53 @@ export const growing = defineFinding({
         description:
           'growing (warn) when a timeline keeps rising: after the warm-up, the Theil-Sen slope of its window peaks projects a rise across the rest of the run above the tolerance, the last half of the windows still rises and the troughs rise too (a saw-tooth within a band, or a rise that then stays flat, is not growth). Step series (one point per training step): at least perStep more per step after warmupSteps. Needs no baseline.',
         properties: {
-          warmupPercent: { title: 'a percent from 0 to 90', type: 'number', minimum: 0, maximum: 90, description: "Default 20: the first 20% of a timeline's run is warm-up and not assessed." },
+          warmupPercent: {
+            title: 'a percent from 0 to 90',
+            type: 'number',
+            minimum: 0,
+            maximum: 90,
+            description: "Default 20: the first 20% of a timeline's run is warm-up and not assessed.",
+          },
           tolerance: {
             $ref: '#/definitions/tolerance',
-            description: 'Default {"percent": 5, "bytes": "64MiB"}: the projected rise must exceed both; percent is of the series\' peak. Replaces the default as a whole.',
+            description:
+              'Default {"percent": 5, "bytes": "64MiB"}: the projected rise must exceed both; percent is of the series\' peak. Replaces the default as a whole.',
           },
-          warmupSteps: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Default 1: step series skip their first step (weights, optimizer state, caches).' },
-          perStep: { $ref: '#/definitions/size', description: 'Default "1MiB": the smallest steady rise per step that counts as growing.' },
-          minWindows: { title: 'an integer of at least 2', type: 'integer', minimum: 2, description: 'Default 4: fewer window peaks (or steps) after warm-up give no verdict.' },
+          warmupSteps: {
+            title: 'a non-negative integer',
+            type: 'integer',
+            minimum: 0,
+            description: 'Default 1: step series skip their first step (weights, optimizer state, caches).',
+          },
+          perStep: {
+            $ref: '#/definitions/size',
+            description: 'Default "1MiB": the smallest steady rise per step that counts as growing.',
+          },
+          minWindows: {
+            title: 'an integer of at least 2',
+            type: 'integer',
+            minimum: 2,
+            description: 'Default 4: fewer window peaks (or steps) after warm-up give no verdict.',
+          },
         },
       },
       defaults: DEFAULT_GROWTH as GrowthConfig,
       parse: (raw, defaults: GrowthConfig, file, pointer) => {
-        const input = raw as { warmupPercent?: number; tolerance?: ToleranceInput; warmupSteps?: number; perStep?: SizeInput; minWindows?: number } | undefined;
+        const input = raw as
+          | {
+              warmupPercent?: number;
+              tolerance?: ToleranceInput;
+              warmupSteps?: number;
+              perStep?: SizeInput;
+              minWindows?: number;
+            }
+          | undefined;
         return {
           warmupPercent: input?.warmupPercent ?? defaults.warmupPercent,
-          tolerance: input?.tolerance === undefined ? defaults.tolerance : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
+          tolerance:
+            input?.tolerance === undefined
+              ? defaults.tolerance
+              : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
           warmupSteps: input?.warmupSteps ?? defaults.warmupSteps,
           perStep: input?.perStep === undefined ? defaults.perStep : toBytes(input.perStep, file, `${pointer}/perStep`),
           minWindows: input?.minWindows ?? defaults.minWindows,
@@ -91,4 +128,3 @@ function assessGrowing({ current, config }: FindingContext<'growing', GrowthOpti
   }
   return entries;
 }
-

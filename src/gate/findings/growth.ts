@@ -82,15 +82,18 @@ export function assessGrowth(series: Series, config: GrowthConfig = DEFAULT_GROW
   // A saw-tooth slower than the windows has positive slopes inside each tooth, but its troughs stay put: growth lifts
   // the lowest window peak of the last quarter above that of the first quarter.
   const quarter = Math.max(1, Math.floor(after.length / 4));
-  const levelRise = Math.min(...after.slice(after.length - quarter).map((p) => p[1])) - Math.min(...after.slice(0, quarter).map((p) => p[1]));
+  const levelRise =
+    Math.min(...after.slice(after.length - quarter).map((p) => p[1])) -
+    Math.min(...after.slice(0, quarter).map((p) => p[1]));
   let rise: number;
   let limit: number;
   let growing: boolean;
   if (series.axis === 'time') {
     rise = Math.round(slope * span);
-    const bounds = [config.tolerance.percent === undefined ? null : (peak * config.tolerance.percent) / 100, config.tolerance.bytes ?? null].filter(
-      (b): b is number => b !== null,
-    );
+    const bounds = [
+      config.tolerance.percent === undefined ? null : (peak * config.tolerance.percent) / 100,
+      config.tolerance.bytes ?? null,
+    ].filter((b): b is number => b !== null);
     limit = Math.round(Math.max(0, ...bounds));
     growing = stillRising && bounds.every((b) => rise > b) && levelRise > limit / 2;
   } else {
@@ -100,7 +103,16 @@ export function assessGrowth(series: Series, config: GrowthConfig = DEFAULT_GROW
   }
   const shape = !stillRising && slope > 0 ? 'step' : levelRise <= 0 && slope > 0 ? 'band' : 'trend';
   const noteLimit = series.axis === 'time' ? limit : config.perStep;
-  return { axis: series.axis, from, to, slope, rise, limit, growing, note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape) };
+  return {
+    axis: series.axis,
+    from,
+    to,
+    slope,
+    rise,
+    limit,
+    growing,
+    note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape),
+  };
 }
 
 /** The median of the slopes between every two points (n ≤ 200 window peaks: at most 19,900 pairs). */
@@ -116,7 +128,9 @@ export function theilSen(points: readonly (readonly [number, number])[]): number
   if (slopes.length === 0) return 0;
   slopes.sort((a, b) => a - b);
   const mid = slopes.length >> 1;
-  return slopes.length % 2 === 1 ? (slopes[mid] as number) : ((slopes[mid - 1] as number) + (slopes[mid] as number)) / 2;
+  return slopes.length % 2 === 1
+    ? (slopes[mid] as number)
+    : ((slopes[mid - 1] as number) + (slopes[mid] as number)) / 2;
 }
 
 const SPARKS = '▁▂▃▄▅▆▇█';
@@ -168,7 +182,7 @@ function growthNote(
       ? 'rose, then stayed flat over the last steps: a step up, not growth'
       : shape === 'band'
         ? 'rises and falls within one band: not growth'
-      : `under the ${formatBytes(limit)} per step tolerated`;
+        : `under the ${formatBytes(limit)} per step tolerated`;
   return `${picture} over steps ${(after[0] as [number, number])[0]}–${(after[after.length - 1] as [number, number])[0]}, Theil–Sen ${perStep}: ${verdict}`;
 }
 

@@ -5,7 +5,14 @@ import { formatBytes } from '../../model/units.js';
 import type { EntryOf, Severity } from '../basics.js';
 import { toBytes, type SizeInput } from '../tolerance.js';
 import { DEVICE, defineFinding, type FindingContext } from './declaration.js';
-import { compared, estimateDevicePeaks, PROCESS_TOTAL_ATTRIBUTE, PROFILER_MODULES_ATTRIBUTE, plural, type DeviceEstimate } from './devices.js';
+import {
+  compared,
+  estimateDevicePeaks,
+  PROCESS_TOTAL_ATTRIBUTE,
+  PROFILER_MODULES_ATTRIBUTE,
+  plural,
+  type DeviceEstimate,
+} from './devices.js';
 
 /** Free memory a device must keep below its capacity: a share of the capacity, or bytes. */
 export type Headroom = { percent: number } | { bytes: number };
@@ -47,12 +54,16 @@ export const headroom = defineFinding({
       },
       defaults: { minHeadroom: { percent: 10 } } as DeviceLimits,
       // Field by field over the defaults, and each `devices.devN` over this when judged.
-      parse: (input, defaults: DeviceLimits, file, pointer) => ({ ...defaults, ...toDeviceLimits((input ?? {}) as DeviceLimitsInput, file, pointer) }),
+      parse: (input, defaults: DeviceLimits, file, pointer) => ({
+        ...defaults,
+        ...toDeviceLimits((input ?? {}) as DeviceLimitsInput, file, pointer),
+      }),
     },
     devices: {
       schema: {
         type: 'object',
-        description: 'Per-device overrides by device name, merged field by field over `device`. Example: {"dev3": {"capacity": "32GiB"}}.',
+        description:
+          'Per-device overrides by device name, merged field by field over `device`. Example: {"dev3": {"capacity": "32GiB"}}.',
         propertyNames: { title: 'a device name such as "dev3"', pattern: '^dev\\d+$' },
         additionalProperties: { $ref: '#/definitions/deviceLimits' },
       },
@@ -60,7 +71,12 @@ export const headroom = defineFinding({
       parse: (input, defaults: Record<string, DeviceLimits>, file, pointer) =>
         input === undefined
           ? defaults
-          : Object.fromEntries(Object.entries(input as Record<string, DeviceLimitsInput>).map(([name, limits]) => [name, toDeviceLimits(limits, file, `${pointer}/${name}`)])),
+          : Object.fromEntries(
+              Object.entries(input as Record<string, DeviceLimitsInput>).map(([name, limits]) => [
+                name,
+                toDeviceLimits(limits, file, `${pointer}/${name}`),
+              ]),
+            ),
     },
   },
   definitions: {
@@ -71,7 +87,8 @@ export const headroom = defineFinding({
         capacity: { $ref: '#/definitions/size', description: 'Physical memory of the device, e.g. "64GiB".' },
         minHeadroom: {
           title: 'a share of the capacity such as "10%", or a byte size such as "4GiB"',
-          description: 'Memory that must stay free below the capacity: a percent (at most 100%) or a size with its unit. A bare number other than 0 (10, "10") is refused: write "10%" or "10B".',
+          description:
+            'Memory that must stay free below the capacity: a percent (at most 100%) or a size with its unit. A bare number other than 0 (10, "10") is refused: write "10%" or "10B".',
           type: ['integer', 'string'],
           minimum: 0,
           maximum: 0,
@@ -98,9 +115,14 @@ export function requiredHeadroom(capacity: number, minHeadroom: Headroom | undef
   return Math.ceil((capacity * minHeadroom.percent) / 100);
 }
 
-function assessHeadroom({ baseline, current, config }: FindingContext<HeadroomStatus, HeadroomOptions>): EntryOf<HeadroomStatus | 'pass'>[] {
+function assessHeadroom({
+  baseline,
+  current,
+  config,
+}: FindingContext<HeadroomStatus, HeadroomOptions>): EntryOf<HeadroomStatus | 'pass'>[] {
   // No capacity anywhere in the config: no device has a headroom verdict, so no estimate is needed.
-  if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined)) return [];
+  if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined))
+    return [];
   const before = estimateDevicePeaks(modulesOf(baseline));
   const entries: EntryOf<HeadroomStatus | 'pass'>[] = [];
   for (const estimate of estimateDevicePeaks(modulesOf(current)).values()) {
@@ -108,7 +130,12 @@ function assessHeadroom({ baseline, current, config }: FindingContext<HeadroomSt
     if (capacity === undefined) continue;
     const required = requiredHeadroom(capacity, minHeadroom);
     const headroomLimit = Math.max(0, capacity - required);
-    const minimum = minHeadroom === undefined ? 'none' : 'percent' in minHeadroom ? `${minHeadroom.percent}% = ${formatBytes(required)}` : formatBytes(required);
+    const minimum =
+      minHeadroom === undefined
+        ? 'none'
+        : 'percent' in minHeadroom
+          ? `${minHeadroom.percent}% = ${formatBytes(required)}`
+          : formatBytes(required);
     const estimateText = `estimated peak ${formatBytes(estimate.bytes)}`;
     let status: 'over-capacity' | 'low-headroom' | 'pass';
     let limit: number;
@@ -150,7 +177,8 @@ function assessHeadroom({ baseline, current, config }: FindingContext<HeadroomSt
 function describeEstimate(estimate: DeviceEstimate): string {
   if (estimate.profilerModuleSum === null) return describePlogEstimate(estimate);
   const profiler = `the sum of the profiler's ${PROFILER_MODULES_ATTRIBUTE} module peaks (${formatBytes(estimate.profilerModuleSum)})`;
-  if (estimate.moduleCount === 0 && estimate.processTotal === null) return `An upper bound: ${profiler}, which need not coincide`;
+  if (estimate.moduleCount === 0 && estimate.processTotal === null)
+    return `An upper bound: ${profiler}, which need not coincide`;
   const larger = estimate.profilerModuleSum > Math.max(estimate.moduleSum, estimate.processTotal ?? 0);
   return `${describePlogEstimate(estimate)}; ${profiler} is a second reading of the same memory, never added${larger ? ', and the larger: the estimate' : ''}`;
 }
@@ -160,7 +188,8 @@ function describePlogEstimate(estimate: DeviceEstimate): string {
   if (estimate.moduleCount === 0) return `From ${total}`;
   const cached = estimate.cached > 0 ? `, CACHED ${formatBytes(estimate.cached)} included` : '';
   const modules = `the sum of ${plural(estimate.moduleCount, 'module peak')} in ${estimate.attributes.join(', ')}`;
-  if (estimate.processTotal === null) return `An upper bound: ${modules}${cached ? ` (${cached.slice(2)})` : ''}, which need not coincide`;
+  if (estimate.processTotal === null)
+    return `An upper bound: ${modules}${cached ? ` (${cached.slice(2)})` : ''}, which need not coincide`;
   return estimate.processTotal > estimate.moduleSum
     ? `From ${total}, larger than ${modules} (${formatBytes(estimate.moduleSum)}${cached}); the two are never added`
     : `An upper bound: ${modules} (${formatBytes(estimate.moduleSum)}${cached}), which need not coincide, larger than ${total}; the two are never added`;
@@ -169,7 +198,8 @@ function describePlogEstimate(estimate: DeviceEstimate): string {
 function toDeviceLimits(input: DeviceLimitsInput, file: string, pointer: string): DeviceLimits {
   const limits: DeviceLimits = {};
   if (input.capacity !== undefined) limits.capacity = toBytes(input.capacity, file, `${pointer}/capacity`);
-  if (input.minHeadroom !== undefined) limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);
+  if (input.minHeadroom !== undefined)
+    limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);
   return limits;
 }
 
@@ -177,6 +207,7 @@ function toHeadroom(value: SizeInput, file: string, pointer: string): Headroom {
   const percent = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value) : null;
   if (percent === null) return { bytes: toBytes(value, file, pointer) };
   const share = Number(percent[1]);
-  if (share > 100) throw new SchemaError(file, pointer, `must be at most 100% of the capacity, got ${JSON.stringify(value)}`);
+  if (share > 100)
+    throw new SchemaError(file, pointer, `must be at most 100% of the capacity, got ${JSON.stringify(value)}`);
   return { percent: share };
 }

@@ -26,10 +26,19 @@ export const imbalance = defineFinding({
         type: 'object',
         additionalProperties: false,
         description:
-          'imbalance (warn) when a device\'s peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.',
+          "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
         properties: {
-          tolerance: { $ref: '#/definitions/tolerance', description: 'Default {"percent": 20, "bytes": "1MiB"}: the deviation must exceed both; replaces the default as a whole.' },
-          minDevices: { title: 'an integer of at least 2', type: 'integer', minimum: 2, description: 'Default 3: with two devices the median cannot tell which one is off.' },
+          tolerance: {
+            $ref: '#/definitions/tolerance',
+            description:
+              'Default {"percent": 20, "bytes": "1MiB"}: the deviation must exceed both; replaces the default as a whole.',
+          },
+          minDevices: {
+            title: 'an integer of at least 2',
+            type: 'integer',
+            minimum: 2,
+            description: 'Default 3: with two devices the median cannot tell which one is off.',
+          },
         },
       },
       defaults: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 } as ImbalanceOptions['imbalance'],
@@ -37,7 +46,10 @@ export const imbalance = defineFinding({
         const input = raw as { tolerance?: ToleranceInput; minDevices?: number } | undefined;
         return {
           // Like every tolerance, it replaces the default as a whole.
-          tolerance: input?.tolerance === undefined ? defaults.tolerance : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
+          tolerance:
+            input?.tolerance === undefined
+              ? defaults.tolerance
+              : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
           minDevices: input?.minDevices ?? defaults.minDevices,
         };
       },
@@ -49,7 +61,10 @@ export const imbalance = defineFinding({
 });
 
 /** Peaks of every device-bearing module key by group (`DEV_MEM/{*}/APP`), skipping keys ignored by a rule. */
-function imbalanceGroups(modules: Record<string, ModuleMetric>, config: Config): Map<string, { key: string; peak: number }[]> {
+function imbalanceGroups(
+  modules: Record<string, ModuleMetric>,
+  config: Config,
+): Map<string, { key: string; peak: number }[]> {
   const groups = new Map<string, { key: string; peak: number }[]>();
   // By attribute, then module: no `${attribute}/*/${module}` string per key, only per group.
   const byAttribute = new Map<string, Map<string, { key: string; peak: number }[]>>();
@@ -89,7 +104,11 @@ function imbalancedInBaseline(baseline: GateInput, config: Config): Set<string> 
   return out;
 }
 
-function assessImbalance({ baseline, current, config }: FindingContext<'imbalance', ImbalanceOptions>): EntryOf<'imbalance'>[] {
+function assessImbalance({
+  baseline,
+  current,
+  config,
+}: FindingContext<'imbalance', ImbalanceOptions>): EntryOf<'imbalance'>[] {
   const policy = config.verdicts.imbalance;
   if (policy === 'ignore') return [];
   const groups = imbalanceGroups(modulesOf(current), config);
@@ -101,7 +120,10 @@ function assessImbalance({ baseline, current, config }: FindingContext<'imbalanc
     if (members.length < minDevices) continue;
     const middle = median(members.map((m) => m.peak));
     const allowed = allowedDeviation(middle, tolerance);
-    const toleranceText = [tolerance.percent !== undefined ? `${tolerance.percent}%` : null, tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null]
+    const toleranceText = [
+      tolerance.percent !== undefined ? `${tolerance.percent}%` : null,
+      tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null,
+    ]
       .filter((part) => part !== null)
       .join(' and ');
     for (const { key, peak } of members) {
@@ -112,8 +134,12 @@ function assessImbalance({ baseline, current, config }: FindingContext<'imbalanc
       const old = Object.hasOwn(baselineModules, key) ? baselineModules[key] : undefined;
       // News: a new key, a key that moved beyond its own tolerance, or one that was balanced in the baseline.
       // An imbalance the baseline already had stays in the report (severity ok) but is not repeated as a warning.
-      const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
-      const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
+      const keyTolerance =
+        matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ??
+        config.sections.modules?.tolerance ??
+        section('modules').tolerance;
+      const news =
+        old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
       entries.push({
         ...compared('module', key, old?.peak ?? null, peak),
         status: 'imbalance',

@@ -21,7 +21,18 @@ import { unfreed } from './unfreed.js';
  * every key, the entries that follow no key's verdict (devices first), in this order. Their statuses, in this order, are the order in which
  * `verdicts`, the config schema and reports list them.
  */
-export const FINDINGS = [headroom, allocFailure, oom, fragmented, leakSuspect, aboveReference, imbalance, growing, stepLeak, unfreed] as const;
+export const FINDINGS = [
+  headroom,
+  allocFailure,
+  oom,
+  fragmented,
+  leakSuspect,
+  aboveReference,
+  imbalance,
+  growing,
+  stepLeak,
+  unfreed,
+] as const;
 
 type Declared = (typeof FINDINGS)[number];
 
@@ -40,19 +51,27 @@ export type AnyFinding = FindingDeclaration<string, any, string>;
 const declared: readonly AnyFinding[] = FINDINGS;
 
 /** Every finding status, in registry order, once (a status another finding also writes is listed where it is declared). */
-export const FINDING_STATUSES: readonly FindingStatus[] = declared.flatMap((d) => d.statuses.map((s) => s.status as FindingStatus));
+export const FINDING_STATUSES: readonly FindingStatus[] = declared.flatMap((d) =>
+  d.statuses.map((s) => s.status as FindingStatus),
+);
 
 // A status is declared by one finding, and one that another finding writes too must be declared (its policy is that one's).
 for (const status of declared.flatMap((d) => d.alsoWrites ?? [])) {
-  if (!FINDING_STATUSES.includes(status as FindingStatus)) throw new Error(`no finding declares the status '${status}' that another writes`);
+  if (!FINDING_STATUSES.includes(status as FindingStatus))
+    throw new Error(`no finding declares the status '${status}' that another writes`);
 }
-if (new Set(FINDING_STATUSES).size !== FINDING_STATUSES.length) throw new Error(`a finding status is declared twice: ${FINDING_STATUSES.join(', ')}`);
+if (new Set(FINDING_STATUSES).size !== FINDING_STATUSES.length)
+  throw new Error(`a finding status is declared twice: ${FINDING_STATUSES.join(', ')}`);
 
 /** What `verdicts` holds when the config leaves it out. */
-export const DEFAULT_VERDICTS = Object.fromEntries(declared.flatMap((d) => d.statuses.map((s) => [s.status, s.policy]))) as Record<FindingStatus, Policy>;
+export const DEFAULT_VERDICTS = Object.fromEntries(
+  declared.flatMap((d) => d.statuses.map((s) => [s.status, s.policy])),
+) as Record<FindingStatus, Policy>;
 
 /** The config properties the findings own, with their schema, defaults and parser, in registry order. */
-export const FINDING_OPTIONS = declared.flatMap((d) => Object.entries(d.config as Record<string, ConfigOption<unknown>>));
+export const FINDING_OPTIONS = declared.flatMap((d) =>
+  Object.entries(d.config as Record<string, ConfigOption<unknown>>),
+);
 
 /** The config schema's `verdicts`: each status's policy, its description and default. */
 export function verdictsSchema(): Record<string, unknown> {
@@ -60,35 +79,56 @@ export function verdictsSchema(): Record<string, unknown> {
     type: 'object',
     additionalProperties: false,
     description: 'What each finding does: warn, fail, or ignore (not assessed at all).',
-    properties: Object.fromEntries(declared.flatMap((d) => d.statuses.map((s) => [s.status, { $ref: '#/definitions/policy', description: s.description }]))),
+    properties: Object.fromEntries(
+      declared.flatMap((d) =>
+        d.statuses.map((s) => [s.status, { $ref: '#/definitions/policy', description: s.description }]),
+      ),
+    ),
   };
 }
 
 /** The definitions the findings' option schemas `$ref`. */
-export const FINDING_DEFINITIONS: Record<string, unknown> = Object.assign({}, ...declared.map((d) => d.definitions ?? {}));
+export const FINDING_DEFINITIONS: Record<string, unknown> = Object.assign(
+  {},
+  ...declared.map((d) => d.definitions ?? {}),
+);
 
 /** `kind\0status` → the finding that writes such entries, and its place in FINDINGS. */
 const writers = new Map<string, { finding: AnyFinding; index: number }>();
 declared.forEach((finding, index) => {
-  const statuses = [...finding.statuses.map((s) => s.status), ...(finding.alsoWrites ?? []), ...(finding.writesPass === true ? ['pass'] : [])];
+  const statuses = [
+    ...finding.statuses.map((s) => s.status),
+    ...(finding.alsoWrites ?? []),
+    ...(finding.writesPass === true ? ['pass'] : []),
+  ];
   for (const name of finding.writtenFor) {
     const kind = name === DEVICE ? DEVICE : section(name).kind;
     for (const status of statuses) {
       const id = `${kind}\0${status}`;
       // Two findings writing one status on one kind could not be told apart when re-judged.
-      if (writers.has(id)) throw new Error(`findings '${writers.get(id)?.finding.name}' and '${finding.name}' both write '${status}' on ${name}`);
+      if (writers.has(id))
+        throw new Error(
+          `findings '${writers.get(id)?.finding.name}' and '${finding.name}' both write '${status}' on ${name}`,
+        );
       writers.set(id, { finding, index });
     }
   }
 });
 
 /** The finding that writes an entry of this kind and status, or undefined when no finding does (`pass` only on devices). */
-export function writerOf(entry: Pick<EntryOf<string>, 'kind' | 'status'>): { finding: AnyFinding; index: number } | undefined {
+export function writerOf(
+  entry: Pick<EntryOf<string>, 'kind' | 'status'>,
+): { finding: AnyFinding; index: number } | undefined {
   return writers.get(`${entry.kind}\0${entry.status}`);
 }
 
 /** The order the gate lists findings in before placing them after their keys: by finding, then section, then key. */
-export function findingOrder(sectionOrder: ReadonlyMap<string, number>): (a: EntryOf<string>, b: EntryOf<string>) => number {
+export function findingOrder(
+  sectionOrder: ReadonlyMap<string, number>,
+): (a: EntryOf<string>, b: EntryOf<string>) => number {
   const rank = (e: EntryOf<string>): number => writerOf(e)?.index ?? declared.length;
-  return (a, b) => rank(a) - rank(b) || (sectionOrder.get(a.kind) ?? -1) - (sectionOrder.get(b.kind) ?? -1) || compareKeys(a.key, b.key);
+  return (a, b) =>
+    rank(a) - rank(b) ||
+    (sectionOrder.get(a.kind) ?? -1) - (sectionOrder.get(b.kind) ?? -1) ||
+    compareKeys(a.key, b.key);
 }

@@ -47,7 +47,11 @@ function outstandingAllocations(metric: ModuleMetric): number | null {
   return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
 }
 
-function assessLeaks({ baseline, current, config }: FindingContext<'leak-suspect', LeakOptions>): EntryOf<'leak-suspect'>[] {
+function assessLeaks({
+  baseline,
+  current,
+  config,
+}: FindingContext<'leak-suspect', LeakOptions>): EntryOf<'leak-suspect'>[] {
   const policy = config.verdicts['leak-suspect'];
   if (policy === 'ignore') return [];
   const { count, percent } = config.leaks;
@@ -66,7 +70,10 @@ function assessLeaks({ baseline, current, config }: FindingContext<'leak-suspect
     // Growth must exceed every set field, so the tolerated growth is the largest of them; floor keeps "> limit" exact.
     const allowed = Math.max(count ?? 0, percent !== undefined ? Math.floor((Math.abs(before) * percent) / 100) : 0);
     const share = percent !== undefined ? `${percent}% of ${before}` : null;
-    const tolerance = count !== undefined && share !== null ? `the larger of ${count} and ${share}` : (share ?? (count !== undefined ? `${count}` : 'none'));
+    const tolerance =
+      count !== undefined && share !== null
+        ? `the larger of ${count} and ${share}`
+        : (share ?? (count !== undefined ? `${count}` : 'none'));
     entries.push({
       ...compared('module', key, before, after),
       status: 'leak-suspect',

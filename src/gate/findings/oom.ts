@@ -50,11 +50,20 @@ export const oom = defineFinding({
         description:
           "How an out-of-memory's cause is decided (job logs, memory snapshots): fragmentation when the memory PyTorch cached but had not allocated is at least the request and at least `fragmentationPercent` of the device.",
         properties: {
-          fragmentationPercent: { title: 'a percent from 0 to 100', type: 'number', minimum: 0, maximum: 100, description: `Default ${DEFAULT_FRAGMENTATION_PERCENT}.` },
+          fragmentationPercent: {
+            title: 'a percent from 0 to 100',
+            type: 'number',
+            minimum: 0,
+            maximum: 100,
+            description: `Default ${DEFAULT_FRAGMENTATION_PERCENT}.`,
+          },
         },
       },
       defaults: { fragmentationPercent: DEFAULT_FRAGMENTATION_PERCENT } as OomOptions['oom'],
-      parse: (raw: unknown, defaults: OomOptions['oom']) => ({ fragmentationPercent: (raw as { fragmentationPercent?: number } | undefined)?.fragmentationPercent ?? defaults.fragmentationPercent }),
+      parse: (raw: unknown, defaults: OomOptions['oom']) => ({
+        fragmentationPercent:
+          (raw as { fragmentationPercent?: number } | undefined)?.fragmentationPercent ?? defaults.fragmentationPercent,
+      }),
     },
   },
   writtenFor: ['ooms'],
@@ -78,13 +87,16 @@ const CAUSE_TITLES: Record<OomCause, string> = {
 
 /** The one next step per cause (FORMATS-oom-messages.md §4). */
 const NEXT_STEPS: Record<OomCause, string> = {
-  'request-exceeds-device': 'No setting makes this one tensor fit: split or shard it (sequence or tensor parallel, chunked attention, a fused kernel), or use a device with more memory.',
+  'request-exceeds-device':
+    'No setting makes this one tensor fit: split or shard it (sequence or tensor parallel, chunked attention, a fused kernel), or use a device with more memory.',
   'free-but-refused':
     'Raise or remove the per-process memory fraction (set_per_process_memory_fraction), check `npu-smi info` for how the driver splits the free memory, and retry with PYTORCH_NPU_ALLOC_CONF=expandable_segments:True.',
   'outside-allocator':
     "Find what holds it: `npu-smi info` for other processes on the device (from a container that sees every device), HCCL_BUFFSIZE for HCCL's buffers, and the framework's own memory-utilisation setting (a serving engine's pool).",
-  fragmentation: 'Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True so segments grow in place instead of leaving holes (or max_split_size_mb below the request).',
-  capacity: "Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload.",
+  fragmentation:
+    'Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True so segments grow in place instead of leaving holes (or max_split_size_mb below the request).',
+  capacity:
+    'Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload.',
   unknown: '',
 };
 
@@ -104,7 +116,10 @@ interface OomEvent {
  * `oom` for every out-of-memory event of the run, whatever the baseline (like alloc-failure): one entry per device and
  * cause, its note saying which cause, with the numbers, and the next step.
  */
-function assessOoms({ current, config }: FindingContext<'oom', OomOptions & HeadroomOptions & ReferenceOptions>): EntryOf<'oom'>[] {
+function assessOoms({
+  current,
+  config,
+}: FindingContext<'oom', OomOptions & HeadroomOptions & ReferenceOptions>): EntryOf<'oom'>[] {
   const policy = config.verdicts.oom;
   if (policy === 'ignore') return [];
   const declaration = section('ooms');
@@ -125,7 +140,13 @@ function assessOoms({ current, config }: FindingContext<'oom', OomOptions & Head
     events.sort((a, b) => b.figures.requested - a.figures.requested || compareKeys(a.key, b.key));
     const worst = events[0] as OomEvent;
     const more = events.length - 1;
-    const tail = more === 0 ? '' : ` ${more} more OOM${more === 1 ? '' : 's'} of this cause on ${worst.device} (${events.slice(1, 1 + NAMED).map((e) => e.key).join(', ')}${more > NAMED ? ', …' : ''}).`;
+    const tail =
+      more === 0
+        ? ''
+        : ` ${more} more OOM${more === 1 ? '' : 's'} of this cause on ${worst.device} (${events
+            .slice(1, 1 + NAMED)
+            .map((e) => e.key)
+            .join(', ')}${more > NAMED ? ', …' : ''}).`;
     entries.push({
       kind: declaration.kind,
       key,
@@ -149,7 +170,12 @@ function explainOom(event: OomEvent, current: GateInput, config: OomConfig): str
   const R = formatBytes(f.requested);
   const b = (n: number | null): string => (n === null ? '?' : formatBytes(n));
   const T = b(f.total);
-  const totalNote = event.totalFrom === 'config' ? ' (the configured capacity)' : event.totalFrom === 'memUsageInfo' ? " (torch_npu's module table plus the free memory)" : '';
+  const totalNote =
+    event.totalFrom === 'config'
+      ? ' (the configured capacity)'
+      : event.totalFrom === 'memUsageInfo'
+        ? " (torch_npu's module table plus the free memory)"
+        : '';
   const allowed = num(m, 'allowed');
   let text: string;
   switch (verdict.cause) {
@@ -181,7 +207,8 @@ function explainOom(event: OomEvent, current: GateInput, config: OomConfig): str
   }
   const step = NEXT_STEPS[verdict.cause];
   const joined = joinedEvidence(event, current, config);
-  const approx = m.precision === 'printed' ? ' Figures as the message printed them (rounded to 0.01 of their unit).' : '';
+  const approx =
+    m.precision === 'printed' ? ' Figures as the message printed them (rounded to 0.01 of their unit).' : '';
   return `${CAUSE_TITLES[verdict.cause]}: ${text}${step === '' ? '' : ` ${step}`}${joined}${approx} ${whereText(m, device)}`;
 }
 
@@ -192,20 +219,29 @@ function capacityCached(f: OomFigures, verdict: OomVerdict, config: OomConfig): 
   if (largest !== null && largest >= f.requested && cached >= f.requested) {
     return `a free block of ${formatBytes(largest)} at dump time was as large as the request, yet could not serve it: it belongs to another stream or memory pool`;
   }
-  return cached < f.requested ? `less than the ${formatBytes(f.requested)} requested` : `under ${config.oom.fragmentationPercent}% of the device`;
+  return cached < f.requested
+    ? `less than the ${formatBytes(f.requested)} requested`
+    : `under ${config.oom.fragmentationPercent}% of the device`;
 }
 
 /** Why the rule could not decide, and what would tell. */
 function unknownWhy(f: OomFigures): string {
-  if (f.total === null) return "the device's total memory is not known: set `device.capacity` in the config (or keep torch_npu's memUsageInfo CSV beside the OOM dump)";
-  return 'the message does not say how much PyTorch allocated and reserved: a memory snapshot (OOM_SNAPSHOT_ENABLE=1) or the plog\'s module figures would tell';
+  if (f.total === null)
+    return "the device's total memory is not known: set `device.capacity` in the config (or keep torch_npu's memUsageInfo CSV beside the OOM dump)";
+  return "the message does not say how much PyTorch allocated and reserved: a memory snapshot (OOM_SNAPSHOT_ENABLE=1) or the plog's module figures would tell";
 }
 
 function processesText(m: Metric): string {
   const own = num(m, 'processTotal');
   const list = parsedPairs(m.processes);
   const parts: string[] = [];
-  if (list.length > 0) parts.push(`the driver listed ${list.slice(0, NAMED).map(([pid, bytes]) => `process ${pid} with ${formatBytes(bytes)}`).join(', ')}${list.length > NAMED ? ', …' : ''}`);
+  if (list.length > 0)
+    parts.push(
+      `the driver listed ${list
+        .slice(0, NAMED)
+        .map(([pid, bytes]) => `process ${pid} with ${formatBytes(bytes)}`)
+        .join(', ')}${list.length > NAMED ? ', …' : ''}`,
+    );
   if (own !== null) parts.push(`this process held ${formatBytes(own)} including non-PyTorch memory`);
   return parts.length === 0 ? '' : ` On the device ${parts.join('; ')}.`;
 }
@@ -221,7 +257,8 @@ function joinedEvidence(event: OomEvent, current: GateInput, config: OomConfig):
   const { metric: m, verdict, device, key } = event;
   let out = '';
   const sites = holdersText(m.sites);
-  if (sites !== '' && (verdict.cause === 'capacity' || verdict.cause === 'fragmentation')) out += ` Largest holders at the OOM: ${sites}.`;
+  if (sites !== '' && (verdict.cause === 'capacity' || verdict.cause === 'fragmentation'))
+    out += ` Largest holders at the OOM: ${sites}.`;
   const table = modulesText(key, metricsOf(current, 'oomModules'));
   if (table !== '') out += ` torch_npu's module table at the OOM: ${table}.`;
   if (verdict.cause === 'outside-allocator') out += driverText(device, current, config);
@@ -254,7 +291,10 @@ function whereText(m: Metric, device: string): string {
   if (m.source === 'job log' || m.source === 'msMemScope dump') {
     const line = num(m, 'line');
     const times = num(m, 'printed') ?? 1;
-    const mapped = typeof m.visibleDevices === 'string' ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}` : '';
+    const mapped =
+      typeof m.visibleDevices === 'string'
+        ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}`
+        : '';
     return `From ${String(m.file)}${line === null ? '' : `:${line}`}${times > 1 ? ` (printed ${times} times)` : ''}${mapped}.`;
   }
   void device;
@@ -270,7 +310,10 @@ function parsedPairs(value: Metric[string] | undefined): [number | string, numbe
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.filter((p): p is [number | string, number] => Array.isArray(p) && (typeof p[0] === 'number' || typeof p[0] === 'string') && typeof p[1] === 'number');
+  return parsed.filter(
+    (p): p is [number | string, number] =>
+      Array.isArray(p) && (typeof p[0] === 'number' || typeof p[0] === 'string') && typeof p[1] === 'number',
+  );
 }
 
 function holdersText(sites: Metric[string] | undefined): string {
@@ -290,9 +333,10 @@ function modulesText(key: string, modules: Readonly<Record<string, Metric>>): st
     .filter(([k]) => k.startsWith(prefix))
     .sort((a, b) => current(b[1]) - current(a[1]) || compareKeys(a[0], b[0]))
     .slice(0, NAMED)
-    .map(([k, mm]) => `${k.slice(prefix.length)} ${formatBytes(current(mm))} (peak ${formatBytes(num(mm, 'peak') ?? 0)})`)
+    .map(
+      ([k, mm]) => `${k.slice(prefix.length)} ${formatBytes(current(mm))} (peak ${formatBytes(num(mm, 'peak') ?? 0)})`,
+    )
     .join(', ');
 }
 
 /** Whether a stored cause is one of the six (for readers of older files). */
-;

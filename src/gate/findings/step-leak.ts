@@ -11,7 +11,8 @@ export const stepLeak = defineFinding({
     {
       status: 'step-leak',
       policy: 'warn',
-      description: "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn.",
+      description:
+        "msMemScope's leak rule over training steps (a block allocated during step k >= 2 still live at the end of step k+1). Default warn.",
     },
   ],
   config: {},
@@ -27,7 +28,9 @@ function assessStepLeaks({ baseline, current, config }: FindingContext<'step-lea
   const declaration = section('stepLeaks');
   const before = metricsOf(baseline, declaration.name);
   const entries: EntryOf<'step-leak'>[] = [];
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) =>
+    compareKeys(a[0], b[0]),
+  )) {
     const bytes = valueOf(declaration, metric);
     if (bytes <= 0) continue;
     const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : null;
@@ -49,4 +52,3 @@ function assessStepLeaks({ baseline, current, config }: FindingContext<'step-lea
   }
   return entries;
 }
-

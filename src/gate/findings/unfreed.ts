@@ -17,7 +17,11 @@ export const unfreed = defineFinding({
 });
 
 /** leak-suspect where memory unfreed at the end of tracing grew from the baseline beyond the `unfreed` tolerance. */
-function assessUnfreed({ baseline, current, config }: FindingContext<'leak-suspect', object>): EntryOf<'leak-suspect'>[] {
+function assessUnfreed({
+  baseline,
+  current,
+  config,
+}: FindingContext<'leak-suspect', object>): EntryOf<'leak-suspect'>[] {
   const policy = config.verdicts['leak-suspect'];
   if (policy === 'ignore') return [];
   const declaration = section('unfreed');
@@ -34,7 +38,10 @@ function assessUnfreed({ baseline, current, config }: FindingContext<'leak-suspe
     const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : 0;
     const tolerance = rule?.tolerance ?? thresholds.tolerance;
     if (!exceedsTolerance(bytes - old, old, tolerance)) continue;
-    const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? Math.floor((old * tolerance.percent) / 100) : 0);
+    const allowed = Math.max(
+      tolerance.bytes ?? 0,
+      tolerance.percent !== undefined ? Math.floor((old * tolerance.percent) / 100) : 0,
+    );
     entries.push({
       kind: declaration.kind,
       key,

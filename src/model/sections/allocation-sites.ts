@@ -25,7 +25,10 @@ function siteLines(field: Metric[string] | undefined): SiteLine[] {
     const parsed: unknown = JSON.parse(field);
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter((l): l is SiteLine => Array.isArray(l) && l.length === 3 && l.every((v) => typeof v === 'number' && Number.isSafeInteger(v)))
+      .filter(
+        (l): l is SiteLine =>
+          Array.isArray(l) && l.length === 3 && l.every((v) => typeof v === 'number' && Number.isSafeInteger(v)),
+      )
       .slice(0, MAX_SITE_LINES);
   } catch {
     return [];
@@ -49,7 +52,9 @@ export function lineChanges(before: readonly SiteLine[], after: readonly SiteLin
   const b = [...before].sort((x, y) => x[0] - y[0]);
   const a = [...after].sort((x, y) => x[0] - y[0]);
   // cost[i][j]: aligning b[i…] with a[j…], as [bytes, lines moved].
-  const cost: [number, number][][] = Array.from({ length: b.length + 1 }, () => Array.from({ length: a.length + 1 }, (): [number, number] => [0, 0]));
+  const cost: [number, number][][] = Array.from({ length: b.length + 1 }, () =>
+    Array.from({ length: a.length + 1 }, (): [number, number] => [0, 0]),
+  );
   const better = (x: [number, number], y: [number, number]): boolean => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
   for (let i = b.length; i >= 0; i--) {
     for (let j = a.length; j >= 0; j--) {
@@ -84,7 +89,11 @@ export function lineChanges(before: readonly SiteLine[], after: readonly SiteLin
     const aj = a[j];
     const here = at(i, j);
     const same = (c: [number, number]): boolean => c[0] === here[0] && c[1] === here[1];
-    if (bi !== undefined && aj !== undefined && same([at(i + 1, j + 1)[0] + Math.abs(aj[1] - bi[1]), at(i + 1, j + 1)[1] + Math.abs(aj[0] - bi[0])])) {
+    if (
+      bi !== undefined &&
+      aj !== undefined &&
+      same([at(i + 1, j + 1)[0] + Math.abs(aj[1] - bi[1]), at(i + 1, j + 1)[1] + Math.abs(aj[0] - bi[0])])
+    ) {
       changes.push({ line: aj[0], delta: aj[1] - bi[1], gone: false });
       i++;
       j++;
@@ -106,12 +115,16 @@ export function lineChanges(before: readonly SiteLine[], after: readonly SiteLin
 export function linesText(current: Metric | undefined, baseline: Metric | undefined): string {
   const after = siteLines(current?.lines);
   if (current !== undefined && baseline !== undefined) {
-    const delta = (typeof current.bytes === 'number' ? current.bytes : 0) - (typeof baseline.bytes === 'number' ? baseline.bytes : 0);
+    const delta =
+      (typeof current.bytes === 'number' ? current.bytes : 0) -
+      (typeof baseline.bytes === 'number' ? baseline.bytes : 0);
     if (delta === 0) return '';
     const moved = lineChanges(siteLines(baseline.lines), after)
       .filter((c) => Math.sign(c.delta) === Math.sign(delta))
       .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.line - y.line);
-    const shown = moved.slice(0, LINES_SHOWN).map((c) => `line ${c.line}: ${formatDelta(c.delta)}${c.gone ? ' (gone)' : ''}`);
+    const shown = moved
+      .slice(0, LINES_SHOWN)
+      .map((c) => `line ${c.line}: ${formatDelta(c.delta)}${c.gone ? ' (gone)' : ''}`);
     if (moved.length > LINES_SHOWN) shown.push(`${formatCount(moved.length - LINES_SHOWN)} more line(s)`);
     return shown.length === 0 ? '' : `${formatDelta(delta)} (${shown.join(', ')})`;
   }
@@ -143,8 +156,15 @@ export function foldLineSites(sections: unknown): FoldedSites | null {
   if (sites === null || typeof sites !== 'object' || Array.isArray(sites)) return null;
   const record = sites as Record<string, unknown>;
   const isMetric = (m: unknown): m is Record<string, unknown> & { bytes: number; blocks: number } =>
-    m !== null && typeof m === 'object' && !Array.isArray(m) && Number.isSafeInteger((m as { bytes?: unknown }).bytes) && Number.isSafeInteger((m as { blocks?: unknown }).blocks);
-  const groups = new Map<string, { key: string; line: number; metric: Record<string, unknown> & { bytes: number; blocks: number } }[]>();
+    m !== null &&
+    typeof m === 'object' &&
+    !Array.isArray(m) &&
+    Number.isSafeInteger((m as { bytes?: unknown }).bytes) &&
+    Number.isSafeInteger((m as { blocks?: unknown }).blocks);
+  const groups = new Map<
+    string,
+    { key: string; line: number; metric: Record<string, unknown> & { bytes: number; blocks: number } }[]
+  >();
   let from = 0;
   for (const key of Object.keys(record)) {
     const metric = record[key];
@@ -176,11 +196,18 @@ export function foldLineSites(sections: unknown): FoldedSites | null {
       blocks = n;
     }
     for (const g of group) replaced.add(g.key);
-    const largest = group.reduce((x, y) => (y.metric.bytes > x.metric.bytes || (y.metric.bytes === x.metric.bytes && y.line < x.line) ? y : x));
+    const largest = group.reduce((x, y) =>
+      y.metric.bytes > x.metric.bytes || (y.metric.bytes === x.metric.bytes && y.line < x.line) ? y : x,
+    );
     const existing = record[to];
     // A key by function already there (a document written half by each version) keeps the larger, as metrics of one key combine.
     if (isMetric(existing) && existing.bytes >= bytes) continue;
-    combined.set(to, { ...largest.metric, bytes, blocks, lines: linesField(group.map((g): SiteLine => [g.line, g.metric.bytes, g.metric.blocks])) });
+    combined.set(to, {
+      ...largest.metric,
+      bytes,
+      blocks,
+      lines: linesField(group.map((g): SiteLine => [g.line, g.metric.bytes, g.metric.blocks])),
+    });
   }
   for (const key of Object.keys(record)) if (!replaced.has(key)) folded.push([key, combined.get(key) ?? record[key]]);
   for (const [key, metric] of combined) if (!Object.hasOwn(record, key)) folded.push([key, metric]);
@@ -209,13 +236,21 @@ export const allocationSites: SectionDeclaration = {
   // No column of its own in the per-device table: its bytes add up to the allocated peak.
   deviceRow: { figures: [] },
   fields: {
-    bytes: { type: 'bytes', description: 'Requested bytes of the blocks live at the allocated peak (at dump time without a trace), summed over the function\'s lines.' },
+    bytes: {
+      type: 'bytes',
+      description:
+        "Requested bytes of the blocks live at the allocated peak (at dump time without a trace), summed over the function's lines.",
+    },
     blocks: { type: 'count', description: 'How many blocks.' },
     lines: {
       type: 'string',
       description: `The function's lines that hold them, as JSON: [[line, bytes, blocks], …] in line order, the largest ${MAX_SITE_LINES} at most; [] for <unknown>.`,
     },
-    codeRoot: { type: 'string', description: "The folder the site paths are relative to: the source root, the common folder of the file's user frames, or a package's site-packages; '' for absolute paths." },
+    codeRoot: {
+      type: 'string',
+      description:
+        "The folder the site paths are relative to: the source root, the common folder of the file's user frames, or a package's site-packages; '' for absolute paths.",
+    },
     ...PROCESS_DEVICE_FIELDS,
   },
 };

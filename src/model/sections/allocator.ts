@@ -4,14 +4,24 @@ import type { FieldDeclaration, Metric, SectionDeclaration } from './types.js';
 
 /** The fields of every section filled from a process's memory snapshot, whose device numbers are logical. */
 export const PROCESS_DEVICE_FIELDS: Record<string, FieldDeclaration> = {
-  file: { type: 'string', description: 'The snapshot file this device came from (the larger peak wins when several files name one device).' },
-  logicalDevice: { type: 'count', description: 'The device index the file gave (the process\'s logical index).' },
-  visibleDevices: { type: 'stringOrNull', description: 'ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key\'s physical device, or null when the key keeps the logical index.' },
+  file: {
+    type: 'string',
+    description: 'The snapshot file this device came from (the larger peak wins when several files name one device).',
+  },
+  logicalDevice: { type: 'count', description: "The device index the file gave (the process's logical index)." },
+  visibleDevices: {
+    type: 'stringOrNull',
+    description:
+      "ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key's physical device, or null when the key keeps the logical index.",
+  },
 };
 
 /** Where a device's figures came from, as a sentence: the file, and the process's device when it was mapped. */
 export function originText(metric: Metric): string {
-  const mapped = typeof metric.visibleDevices === 'string' ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}` : '';
+  const mapped =
+    typeof metric.visibleDevices === 'string'
+      ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}`
+      : '';
   return `From ${String(metric.file)}${mapped}.`;
 }
 
@@ -26,7 +36,9 @@ function describeAllocator(key: string, m: Metric): string {
   const n = (field: string): number => (typeof m[field] === 'number' ? (m[field] as number) : 0);
   const origin = originText(m);
   if (n('traceEntries') === 0) {
-    const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
+    const what = key.endsWith('/reserved')
+      ? `${formatCount(n('segments'))} segment(s) at dump time`
+      : 'live requested bytes at dump time';
     return `${UNTRACED_NOTE}: only dump-time figures, ${what}. ${origin}`;
   }
   const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
@@ -50,7 +62,8 @@ export const allocator: SectionDeclaration = {
   tolerance: { percent: 5, bytes: 64 * 1024 ** 2 },
   source: 'torch_npu memory snapshot (pickle)',
   describe: describeAllocator,
-  tableNote: 'allocated: requested bytes (what the program asked for, before the allocator rounds blocks up); reserved: segment bytes. A device without a trace (TRACEENTRIES 0) has dump-time figures only.',
+  tableNote:
+    'allocated: requested bytes (what the program asked for, before the allocator rounds blocks up); reserved: segment bytes. A device without a trace (TRACEENTRIES 0) has dump-time figures only.',
   logicalDevices: true,
   deviceRow: {
     figures: [
@@ -58,7 +71,7 @@ export const allocator: SectionDeclaration = {
       { figure: 'reserved', title: 'Reserved peak' },
     ],
     gap: 'Reserved − allocated',
-    note: 'Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key\'s note gives the fragmentation at the allocated peak exactly.',
+    note: "Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key's note gives the fragmentation at the allocated peak exactly.",
   },
   fields: {
     peak: {
@@ -71,10 +84,17 @@ export const allocator: SectionDeclaration = {
       description:
         "At dump time: allocated, the requested bytes of the live blocks (as every allocated figure here; the segments' allocated_size is block-rounded); reserved, the sum of total_size of the device's segments.",
     },
-    allocated: { type: 'bytes', description: 'Live requested bytes at this key\'s peak point.' },
-    reserved: { type: 'bytes', description: 'Reserved (segment) bytes at this key\'s peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.' },
+    allocated: { type: 'bytes', description: "Live requested bytes at this key's peak point." },
+    reserved: {
+      type: 'bytes',
+      description:
+        "Reserved (segment) bytes at this key's peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.",
+    },
     point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },
-    traceEntries: { type: 'count', description: 'Entries in the device\'s trace; 0: no trace was recorded, only dump-time figures exist.' },
+    traceEntries: {
+      type: 'count',
+      description: "Entries in the device's trace; 0: no trace was recorded, only dump-time figures exist.",
+    },
     segments: { type: 'count', description: 'Segments at dump time.' },
     largestSegment: { type: 'bytes', description: 'The largest segment at dump time.' },
     largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },

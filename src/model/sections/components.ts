@@ -14,6 +14,10 @@ export const components: SectionDeclaration = {
   tolerance: { percent: 5, bytes: 1024 ** 2 },
   source: 'profiler memory_record.csv and npu_mem CSVs',
   fields: {
-    peak: { type: 'bytes', description: 'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).' },
+    peak: {
+      type: 'bytes',
+      description:
+        'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).',
+    },
   },
 };

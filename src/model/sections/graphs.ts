@@ -5,7 +5,8 @@ export const graphs: SectionDeclaration = {
   name: 'graphs',
   kind: 'graph',
   title: 'Static graphs',
-  description: 'Memory of each static graph as the TOTAL row of static_op_mem says (never the sum of its rows), by key <device>/<Model Name>/<Graph ID>, e.g. host/0/1.',
+  description:
+    'Memory of each static graph as the TOTAL row of static_op_mem says (never the sum of its rows), by key <device>/<Model Name>/<Graph ID>, e.g. host/0/1.',
   keyShape: '<host|devN>/<model>/<graph>',
   example: 'host/0/1',
   value: 'size',

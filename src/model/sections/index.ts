@@ -16,7 +16,7 @@ import { steps } from './steps.js';
 import { unfreed } from './unfreed.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
-export type {  DeviceSplit,   Metric, SectionDeclaration } from './types.js';
+export type { DeviceSplit, Metric, SectionDeclaration } from './types.js';
 export { deviceName, findDeviceSegment, splitDevice, type SegmentBounds } from './keys.js';
 
 export const SECTIONS: readonly SectionDeclaration[] = [
@@ -83,5 +83,9 @@ function sameMetric(a: Metric, b: Metric): boolean {
 }
 
 function canonical(metric: Metric): string {
-  return JSON.stringify(Object.keys(metric).sort().map((k) => [k, metric[k]]));
+  return JSON.stringify(
+    Object.keys(metric)
+      .sort()
+      .map((k) => [k, metric[k]]),
+  );
 }

@@ -13,10 +13,16 @@ export const kernels: SectionDeclaration = {
   tolerance: { bytes: 0 },
   source: 'memory_compare CSV',
   fields: {
-    diff: { type: 'signedBytes', description: 'Sum of Diff Memory over every row (launch) of this kernel on this device.' },
+    diff: {
+      type: 'signedBytes',
+      description: 'Sum of Diff Memory over every row (launch) of this kernel on this device.',
+    },
     rows: { type: 'count', description: 'Rows (launches) summed.' },
     added: { type: 'count', description: 'Rows whose Base is N/A: launches only in the compare run.' },
     removed: { type: 'count', description: 'Rows whose Compare is N/A: launches only in the base run.' },
-    event: { type: 'stringOrNull', description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.' },
+    event: {
+      type: 'stringOrNull',
+      description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.',
+    },
   },
 };

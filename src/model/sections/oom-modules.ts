@@ -6,7 +6,8 @@ export const oomModules: SectionDeclaration = {
   name: 'oomModules',
   kind: 'oomModule',
   title: 'Modules at the OOM',
-  description: "torch_npu's per-module device memory at an OOM (device_<N>_memUsageInfo_<ts>.csv beside the OOM snapshot), e.g. dev0/PTA.",
+  description:
+    "torch_npu's per-module device memory at an OOM (device_<N>_memUsageInfo_<ts>.csv beside the OOM snapshot), e.g. dev0/PTA.",
   keyShape: 'devN/<module>',
   example: 'dev0/PTA',
   value: 'peak',

@@ -5,7 +5,8 @@ export const operators: SectionDeclaration = {
   name: 'operators',
   kind: 'operator',
   title: 'Operators',
-  description: 'The largest single allocation per device and operator from the profilers\' operator_memory CSVs, e.g. dev0/aten::empty_strided.',
+  description:
+    "The largest single allocation per device and operator from the profilers' operator_memory CSVs, e.g. dev0/aten::empty_strided.",
   keyShape: 'devN/<operator>',
   example: 'dev0/aten::empty_strided',
   value: 'largest',
@@ -13,8 +14,15 @@ export const operators: SectionDeclaration = {
   tolerance: { percent: 10, bytes: 16 * 1024 ** 2 },
   source: 'profiler operator_memory.csv',
   fields: {
-    largest: { type: 'bytes', description: 'The largest Size(KB) of one allocation by this operator on this device, in bytes.' },
-    count: { type: 'count', description: 'Allocations by this operator in the file (rows with a size; releases without an allocation are not counted).' },
+    largest: {
+      type: 'bytes',
+      description: 'The largest Size(KB) of one allocation by this operator on this device, in bytes.',
+    },
+    count: {
+      type: 'count',
+      description:
+        'Allocations by this operator in the file (rows with a size; releases without an allocation are not counted).',
+    },
     total: { type: 'bytes', description: 'The sum of those allocations, in bytes.' },
   },
 };

@@ -5,7 +5,8 @@ export const owners: SectionDeclaration = {
   name: 'owners',
   kind: 'owner',
   title: 'Owners',
-  description: 'Peak live bytes per owner bucket (weights, gradients, optimizer, activations, workspace, hccl, cann-other, kv-cache) and device, e.g. dev0/optimizer.',
+  description:
+    'Peak live bytes per owner bucket (weights, gradients, optimizer, activations, workspace, hccl, cann-other, kv-cache) and device, e.g. dev0/optimizer.',
   keyShape: 'devN/<bucket>',
   example: 'dev0/optimizer',
   value: 'peak',

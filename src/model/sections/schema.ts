@@ -8,11 +8,26 @@ const MAX = Number.MAX_SAFE_INTEGER;
 
 /** Field types as schema definitions; each `title` reads in errors as "must be <title>". */
 const FIELD_DEFINITIONS: Record<FieldType, Record<string, unknown>> = {
-  bytes: { title: 'a non-negative integer number of bytes (at most 2^53 - 1)', type: 'integer', minimum: 0, maximum: MAX },
-  signedBytes: { title: 'an integer number of bytes, negative or not (at most 2^53 - 1 in size)', type: 'integer', minimum: -MAX, maximum: MAX },
+  bytes: {
+    title: 'a non-negative integer number of bytes (at most 2^53 - 1)',
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX,
+  },
+  signedBytes: {
+    title: 'an integer number of bytes, negative or not (at most 2^53 - 1 in size)',
+    type: 'integer',
+    minimum: -MAX,
+    maximum: MAX,
+  },
   count: { title: 'a non-negative integer', type: 'integer', minimum: 0, maximum: MAX },
   countOrNull: { title: 'a non-negative integer or null', type: ['integer', 'null'], minimum: 0, maximum: MAX },
-  bytesOrNull: { title: 'a non-negative integer number of bytes or null', type: ['integer', 'null'], minimum: 0, maximum: MAX },
+  bytesOrNull: {
+    title: 'a non-negative integer number of bytes or null',
+    type: ['integer', 'null'],
+    minimum: 0,
+    maximum: MAX,
+  },
   string: { title: 'a string', type: 'string' },
   stringOrNull: { title: 'a string or null', type: ['string', 'null'] },
 };
@@ -62,12 +77,17 @@ const META = {
           type: 'object',
           additionalProperties: false,
           required: ['file', 'line', 'text'],
-          properties: { file: { $ref: '#/definitions/string' }, line: { $ref: '#/definitions/count' }, text: { $ref: '#/definitions/string' } },
+          properties: {
+            file: { $ref: '#/definitions/string' },
+            line: { $ref: '#/definitions/count' },
+            text: { $ref: '#/definitions/string' },
+          },
         },
       },
     },
     nodes: {
-      description: 'Per node name, where the numbers come from: its devices, files read, records, skipped records, and the environment (CANN, driver, firmware, chip, torch, torch_npu, memory variables).',
+      description:
+        'Per node name, where the numbers come from: its devices, files read, records, skipped records, and the environment (CANN, driver, firmware, chip, torch, torch_npu, memory variables).',
       type: 'object',
       additionalProperties: {
         type: 'object',
@@ -102,18 +122,27 @@ function metricSchema(declaration: SectionDeclaration): Record<string, unknown> 
     additionalProperties: false,
     required: Object.keys(declaration.fields).filter((name) => declaration.fields[name]?.optional !== true),
     properties: Object.fromEntries(
-      Object.entries(declaration.fields).map(([name, field]) => [name, { $ref: `#/definitions/${field.type}`, description: field.description }]),
+      Object.entries(declaration.fields).map(([name, field]) => [
+        name,
+        { $ref: `#/definitions/${field.type}`, description: field.description },
+      ]),
     ),
   };
 }
 
 function sectionsSchema(): Record<string, unknown> {
   return {
-    description: 'Metrics by section, then by key. Sections: ' + SECTIONS.map((s) => `${s.name} (${s.keyShape}, compares ${s.value})`).join('; ') + '.',
+    description:
+      'Metrics by section, then by key. Sections: ' +
+      SECTIONS.map((s) => `${s.name} (${s.keyShape}, compares ${s.value})`).join('; ') +
+      '.',
     type: 'object',
     additionalProperties: false,
     properties: Object.fromEntries(
-      SECTIONS.map((s) => [s.name, { description: `${s.description} Key: ${s.keyShape}.`, type: 'object', additionalProperties: metricSchema(s) }]),
+      SECTIONS.map((s) => [
+        s.name,
+        { description: `${s.description} Key: ${s.keyShape}.`, type: 'object', additionalProperties: metricSchema(s) },
+      ]),
     ),
   };
 }
@@ -123,11 +152,18 @@ function seriesSchema(): Record<string, unknown> {
     description: 'Timelines by section, then by key.',
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { type: 'object', additionalProperties: { $ref: '#/definitions/series' } }])),
+    properties: Object.fromEntries(
+      SECTIONS.map((s) => [s.name, { type: 'object', additionalProperties: { $ref: '#/definitions/series' } }]),
+    ),
   };
 }
 
-const definitions = (): Record<string, unknown> => ({ ...FIELD_DEFINITIONS, series: SERIES, meta: META, source: SOURCE });
+const definitions = (): Record<string, unknown> => ({
+  ...FIELD_DEFINITIONS,
+  series: SERIES,
+  meta: META,
+  source: SOURCE,
+});
 
 /** `ascend-memory-gate parse --json` output. */
 export function buildSnapshotSchema(): Record<string, unknown> {

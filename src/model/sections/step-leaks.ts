@@ -5,7 +5,8 @@ export const stepLeaks: SectionDeclaration = {
   name: 'stepLeaks',
   kind: 'stepLeak',
   title: 'Step leaks',
-  description: 'Framework-pool blocks allocated during step k >= 2 and still live at the end of step k+1 (msMemScope\'s rule), by device and pool, e.g. dev0/PTA.',
+  description:
+    "Framework-pool blocks allocated during step k >= 2 and still live at the end of step k+1 (msMemScope's rule), by device and pool, e.g. dev0/PTA.",
   keyShape: 'devN/<POOL>',
   example: 'dev0/PTA',
   value: 'bytes',
@@ -17,6 +18,10 @@ export const stepLeaks: SectionDeclaration = {
   fields: {
     bytes: { type: 'bytes', description: 'Bytes of the leaked blocks.' },
     blocks: { type: 'count', description: 'How many blocks.' },
-    top: { type: 'string', description: 'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.' },
+    top: {
+      type: 'string',
+      description:
+        'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.',
+    },
   },
 };

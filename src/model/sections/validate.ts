@@ -35,12 +35,16 @@ type MetricsCheck = (metrics: Record<string, unknown>, keys: readonly string[]) 
  * declared fields as the metric's keys, and only a key count of the whole text can prove there was no other
  * (parseSectionsJson): that skips a second walk over every metric's keys.
  */
-function compileMetricsCheck(fields: readonly (readonly [string, FieldType, boolean?])[], exact: boolean): MetricsCheck {
+function compileMetricsCheck(
+  fields: readonly (readonly [string, FieldType, boolean?])[],
+  exact: boolean,
+): MetricsCheck {
   const each = fields
     .map(([name, type, optional]) => {
       const field = JSON.stringify(name);
       // A field newer than files that may still be read (`optional`): checked when present, counted then.
-      if (optional === true) return `v = hasOwn(m, ${field}) ? m[${field}] : undefined;\n    if (v !== undefined) { if (!(${FIELD_CONDITIONS[type]})) return -1; present++; }`;
+      if (optional === true)
+        return `v = hasOwn(m, ${field}) ? m[${field}] : undefined;\n    if (v !== undefined) { if (!(${FIELD_CONDITIONS[type]})) return -1; present++; }`;
       return `${exact ? `if (!hasOwn(m, ${field})) return -1;\n    ` : ''}v = m[${field}];\n    if (!(${FIELD_CONDITIONS[type]})) return -1;`;
     })
     .join('\n    ');
@@ -64,10 +68,14 @@ function compileMetricsCheck(fields: readonly (readonly [string, FieldType, bool
   return new Function('hasOwn', 'MAX', body)(Object.hasOwn, MAX) as MetricsCheck;
 }
 
-const fieldsOf = (s: SectionDeclaration): (readonly [string, FieldType, boolean])[] => Object.entries(s.fields).map(([name, field]) => [name, field.type, field.optional === true] as const);
+const fieldsOf = (s: SectionDeclaration): (readonly [string, FieldType, boolean])[] =>
+  Object.entries(s.fields).map(([name, field]) => [name, field.type, field.optional === true] as const);
 /** Per section: the exact check, and the one whose count parseSectionsJson proves against the text. */
 const SECTION_CHECKS = new Map<string, { exact: MetricsCheck; counted: MetricsCheck }>(
-  SECTIONS.map((s) => [s.name, { exact: compileMetricsCheck(fieldsOf(s), true), counted: compileMetricsCheck(fieldsOf(s), false) }]),
+  SECTIONS.map((s) => [
+    s.name,
+    { exact: compileMetricsCheck(fieldsOf(s), true), counted: compileMetricsCheck(fieldsOf(s), false) },
+  ]),
 );
 
 /** Records with at least this many keys have them noted (keysOf) by the pass that lists them. */
@@ -137,7 +145,9 @@ export function parseSectionsJson(text: string, file: string): { json: unknown; 
  * A validator for a document whose `sections` property follows the sections schema (snapshot, baseline): the direct
  * pass over the sections plus ajv on the rest, or the whole schema through ajv when either says no (for its message).
  */
-export function compileSectionsDocument<T>(schema: Record<string, unknown>): (data: unknown, file: string, sectionsChecked?: boolean) => T {
+export function compileSectionsDocument<T>(
+  schema: Record<string, unknown>,
+): (data: unknown, file: string, sectionsChecked?: boolean) => T {
   const rest = compileCheck(withOpaqueSections(schema));
   const full = compileSchema<T>(schema);
   return (data, file, sectionsChecked = false) => {

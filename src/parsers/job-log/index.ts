@@ -43,7 +43,10 @@ async function* chunksOf(path: string, name: string, gzip: boolean, chunkBytes: 
     return;
   }
   if (gzip) {
-    for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }).pipe(createGunzip({ chunkSize: Math.max(64, chunkBytes) }))) yield chunk as Buffer;
+    for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }).pipe(
+      createGunzip({ chunkSize: Math.max(64, chunkBytes) }),
+    ))
+      yield chunk as Buffer;
     return;
   }
   const fd = openSync(path, 'r');
@@ -61,7 +64,11 @@ async function* chunksOf(path: string, name: string, gzip: boolean, chunkBytes: 
 }
 
 /** Reads one job log into the builder: its OOM events (one per device and figures) and its CANN allocation-failure lines. */
-export async function parseJobLogFile(file: InputFile, into: SnapshotBuilder, options: JobLogReadOptions = {}): Promise<void> {
+export async function parseJobLogFile(
+  file: InputFile,
+  into: SnapshotBuilder,
+  options: JobLogReadOptions = {},
+): Promise<void> {
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
   const gzip = isGzip(file.path, file.name);
   into.files++;
@@ -72,11 +79,19 @@ export async function parseJobLogFile(file: InputFile, into: SnapshotBuilder, op
   for (const event of events) addOom(file.name, event, into);
   for (const failure of scanner.failures) {
     const device = failure.device === null ? UNKNOWN_DEVICE : (deviceName(failure.device) ?? UNKNOWN_DEVICE);
-    into.addAllocFailure(device, 1, failure.text === null ? undefined : { file: file.name, line: failure.line, text: failure.text });
+    into.addAllocFailure(
+      device,
+      1,
+      failure.text === null ? undefined : { file: file.name, line: failure.line, text: failure.text },
+    );
   }
   into.records += events.length + scanner.failures.length;
   if (scanner.droppedOoms > 0) {
-    into.addNote({ file: file.name, line: 0, reason: `${scanner.droppedOoms} more distinct OOM messages than the ${events.length} kept were not read into the report` });
+    into.addNote({
+      file: file.name,
+      line: 0,
+      reason: `${scanner.droppedOoms} more distinct OOM messages than the ${events.length} kept were not read into the report`,
+    });
   }
 }
 
@@ -86,7 +101,11 @@ function addOom(name: string, event: FoundOom, into: SnapshotBuilder): void {
   const device = m.device === null ? null : deviceName(String(m.device));
   // An OOM whose device the line lost still fails the gate, as an allocation failure of no known device.
   if (device === null) {
-    into.addAllocFailure(UNKNOWN_DEVICE, 1, { file: name, line, text: `out of memory: a request of ${m.requested} bytes (the line names no device)` });
+    into.addAllocFailure(UNKNOWN_DEVICE, 1, {
+      file: name,
+      line,
+      text: `out of memory: a request of ${m.requested} bytes (the line names no device)`,
+    });
     return;
   }
   const id = createHash('sha256').update(name).update('\0').update(JSON.stringify(m)).digest('hex').slice(0, 8);

@@ -26,15 +26,30 @@ export interface OomMessage {
   form: 'parenthesised' | 'sentences' | 'request only';
 }
 
-const UNIT: Record<string, number> = { bytes: 1, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 };
+const UNIT: Record<string, number> = {
+  bytes: 1,
+  B: 1,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+  GiB: 1024 ** 3,
+  TiB: 1024 ** 4,
+  PiB: 1024 ** 5,
+  EiB: 1024 ** 6,
+};
 
 /** A printed size: digits with an optional fraction, a space, a unit. `xxx MiB` and `X.XX GiB` (placeholders) do not match. */
 const SIZE = String.raw`(\d{1,19}(?:\.\d{1,6})?) ?(bytes|B|KiB|MiB|GiB|TiB|PiB|EiB)\b`;
 
-const REQUEST = new RegExp(String.raw`^\W{0,3}(?:Tried to allocate ${SIZE}|Allocation was preemptively rejected\b[^.]*\.\s*Requested size: ${SIZE}|Tried to allocate more than 1EB memory)`);
+const REQUEST = new RegExp(
+  String.raw`^\W{0,3}(?:Tried to allocate ${SIZE}|Allocation was preemptively rejected\b[^.]*\.\s*Requested size: ${SIZE}|Tried to allocate more than 1EB memory)`,
+);
 const PAREN_HEAD = /^\s*\((?:NPU|GPU|XPU|CUDA) (\d{1,9});/;
-const PAREN_FIELD = new RegExp(String.raw`^\s*${SIZE} (total capacity|already allocated|current active|free|allowed|reserved in total by PyTorch|cached)\b`);
-const SENTENCE_DEVICE = new RegExp(String.raw`^\s*\.?\s*(?:NPU|GPU|XPU|CUDA) (\d{1,9}) has a total capac(?:i)?ty of ${SIZE} of which ${SIZE} is free\.`);
+const PAREN_FIELD = new RegExp(
+  String.raw`^\s*${SIZE} (total capacity|already allocated|current active|free|allowed|reserved in total by PyTorch|cached)\b`,
+);
+const SENTENCE_DEVICE = new RegExp(
+  String.raw`^\s*\.?\s*(?:NPU|GPU|XPU|CUDA) (\d{1,9}) has a total capac(?:i)?ty of ${SIZE} of which ${SIZE} is free\.`,
+);
 const PROCESS = new RegExp(String.raw`Process (\d{1,10}) has ${SIZE} memory in use\.`, 'g');
 const THIS_PROCESS = new RegExp(String.raw`Including non-PyTorch memory, this process has ${SIZE} memory in use\.`);
 const ALLOWED = new RegExp(String.raw`${SIZE} allowed;`);
@@ -65,7 +80,8 @@ function bytesOf(digits: string | undefined, unit: string | undefined): number |
 export function readOomMessage(text: string): OomMessage | null {
   const head = REQUEST.exec(text);
   if (head === null) return null;
-  const requested = head[1] !== undefined ? bytesOf(head[1], head[2]) : head[3] !== undefined ? bytesOf(head[3], head[4]) : ONE_EB;
+  const requested =
+    head[1] !== undefined ? bytesOf(head[1], head[2]) : head[3] !== undefined ? bytesOf(head[3], head[4]) : ONE_EB;
   if (requested === null) return null;
   const message: OomMessage = {
     device: null,
@@ -116,7 +132,8 @@ export function readOomMessage(text: string): OomMessage | null {
       }
     }
     // Very old PyTorch: "…; F free; C cached)": reserved is A + C.
-    if (message.reserved === null && cached !== null && message.allocated !== null) message.reserved = message.allocated + cached;
+    if (message.reserved === null && cached !== null && message.allocated !== null)
+      message.reserved = message.allocated + cached;
     return message;
   }
   const sentence = SENTENCE_DEVICE.exec(rest);

@@ -9,10 +9,16 @@ const NL = 0x0a;
 const OOM_NEEDLE = Buffer.from('out of memory', 'latin1');
 /** CANN-level allocation failures, as plogs print them (plog.ts ALLOC_FAILURE) and as job logs echo them. */
 // Needles whose first bytes are rare in logs: `207001` alone (digits of every timestamp) cost 5x a pass of `out of memory`.
-const FAILURE_NEEDLES = [Buffer.from('EL0004', 'latin1'), Buffer.from('halMemAlloc', 'latin1'), Buffer.from('code is 207001', 'latin1'), Buffer.from('MEMORY_ALLOCATION', 'latin1')];
+const FAILURE_NEEDLES = [
+  Buffer.from('EL0004', 'latin1'),
+  Buffer.from('halMemAlloc', 'latin1'),
+  Buffer.from('code is 207001', 'latin1'),
+  Buffer.from('MEMORY_ALLOCATION', 'latin1'),
+];
 const FAILURE_LINE = /\bhalMemAlloc\s+failed\b|\bEL0004\b|\bACL_ERROR_RT_MEMORY_ALLOCATION\b|\berror code is 207001\b/;
 /** The same device spellings plog.ts reads on failure lines: the first one wins. */
-const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d{1,9})\b|\bdevice\s*[=:([]?\s*(\d{1,9})\b|\bdev\s?(\d{1,9})\b|\b(?:NPU|GPU)\s?(\d{1,9})\b/i;
+const FAILURE_DEVICE =
+  /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d{1,9})\b|\bdevice\s*[=:([]?\s*(\d{1,9})\b|\bdev\s?(\d{1,9})\b|\b(?:NPU|GPU)\s?(\d{1,9})\b/i;
 const LONGEST_NEEDLE = Math.max(OOM_NEEDLE.length, ...FAILURE_NEEDLES.map((n) => n.length));
 
 /** Bytes of one line that are looked at, at most; a longer line is read in parts. */
@@ -101,9 +107,11 @@ export class JobLogScanner {
     const part = window.subarray(from, to);
     // Hits by line start: an OOM message's hit, or -1 for a line with a CANN needle; in order, so lines count forward once.
     const hits: [number, number][] = [];
-    for (let hit = part.indexOf(OOM_NEEDLE); hit !== -1; hit = part.indexOf(OOM_NEEDLE, hit + OOM_NEEDLE.length)) hits.push([part.lastIndexOf(NL, hit) + 1, hit]);
+    for (let hit = part.indexOf(OOM_NEEDLE); hit !== -1; hit = part.indexOf(OOM_NEEDLE, hit + OOM_NEEDLE.length))
+      hits.push([part.lastIndexOf(NL, hit) + 1, hit]);
     for (const needle of FAILURE_NEEDLES) {
-      for (let hit = part.indexOf(needle); hit !== -1; hit = part.indexOf(needle, hit + needle.length)) hits.push([part.lastIndexOf(NL, hit) + 1, -1]);
+      for (let hit = part.indexOf(needle); hit !== -1; hit = part.indexOf(needle, hit + needle.length))
+        hits.push([part.lastIndexOf(NL, hit) + 1, -1]);
     }
     if (hits.length === 0) return;
     hits.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
@@ -115,7 +123,9 @@ export class JobLogScanner {
       counted = lineStart;
       if (hit >= 0) {
         const lineEnd = endOfLine(part, hit);
-        const message = readOomMessage(part.toString('latin1', hit + OOM_NEEDLE.length, Math.min(lineEnd, hit + OOM_NEEDLE.length + MESSAGE_CHARS)));
+        const message = readOomMessage(
+          part.toString('latin1', hit + OOM_NEEDLE.length, Math.min(lineEnd, hit + OOM_NEEDLE.length + MESSAGE_CHARS)),
+        );
         if (message !== null) this.addOom(message, line);
         continue;
       }
@@ -149,7 +159,18 @@ export class JobLogScanner {
 
 /** One event per (device, figures): what a re-raised or twice-logged message prints again. */
 function figuresId(m: OomMessage): string {
-  return JSON.stringify([m.device, m.requested, m.total, m.allocated, m.active, m.deviceFree, m.allowed, m.reserved, m.processTotal, m.processes]);
+  return JSON.stringify([
+    m.device,
+    m.requested,
+    m.total,
+    m.allocated,
+    m.active,
+    m.deviceFree,
+    m.allowed,
+    m.reserved,
+    m.processTotal,
+    m.processes,
+  ]);
 }
 
 /**

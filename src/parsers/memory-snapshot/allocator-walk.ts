@@ -91,7 +91,8 @@ class TraceTimeline {
   add(point: number, value: number): void {
     let bucket = Math.floor(point / this.width);
     while (bucket >= MAX_POINTS) {
-      for (let i = 0; i < this.peaks.length; i += 2) this.peaks[i / 2] = Math.max(this.peaks[i] as number, this.peaks[i + 1] ?? -Infinity);
+      for (let i = 0; i < this.peaks.length; i += 2)
+        this.peaks[i / 2] = Math.max(this.peaks[i] as number, this.peaks[i + 1] ?? -Infinity);
       this.peaks.length = Math.ceil(this.peaks.length / 2);
       this.width *= 2;
       bucket = Math.floor(point / this.width);
@@ -227,7 +228,16 @@ export class TraceWalk {
   private touch(address: Address, alloc: boolean, size: number, frames: Frames): void {
     let slot = this.slots.get(address);
     if (slot === undefined) {
-      slot = { lastAlloc: false, lastFrames: undefined, epoch: -1, firstAlloc: false, firstSize: 0, firstFrames: undefined, beforeAlloc: false, beforeFrames: undefined };
+      slot = {
+        lastAlloc: false,
+        lastFrames: undefined,
+        epoch: -1,
+        firstAlloc: false,
+        firstSize: 0,
+        firstFrames: undefined,
+        beforeAlloc: false,
+        beforeFrames: undefined,
+      };
       this.slots.set(address, slot);
     }
     if (slot.epoch !== this.epoch) {
@@ -240,7 +250,14 @@ export class TraceWalk {
     }
     for (let i = 0; i < this.oomTouches.length; i++) {
       const touched = this.oomTouches[i] as Map<Address, Around>;
-      if (!touched.has(address)) touched.set(address, { firstAlloc: alloc, firstSize: size, firstFrames: frames, beforeAlloc: slot.lastAlloc, beforeFrames: slot.lastFrames });
+      if (!touched.has(address))
+        touched.set(address, {
+          firstAlloc: alloc,
+          firstSize: size,
+          firstFrames: frames,
+          beforeAlloc: slot.lastAlloc,
+          beforeFrames: slot.lastFrames,
+        });
     }
     slot.lastAlloc = alloc;
     slot.lastFrames = frames;
@@ -275,7 +292,10 @@ export class TraceWalk {
         entriesAfter: this.entries - o.index - 1,
         sites: o.touched === null ? null : bySite(this.liveAt(o.touched, dump)),
       })),
-      timeline: { allocated: this.allocatedTimeline.toSeries(allocatedOffset), reserved: this.reservedTimeline.toSeries(reservedOffset) },
+      timeline: {
+        allocated: this.allocatedTimeline.toSeries(allocatedOffset),
+        reserved: this.reservedTimeline.toSeries(reservedOffset),
+      },
     };
   }
 
@@ -287,7 +307,8 @@ export class TraceWalk {
   private liveAt(touched: ReadonlyMap<Address, Around>, dump: DumpState): BlockUse[] {
     const live: BlockUse[] = [];
     for (const around of touched.values()) {
-      if (!around.firstAlloc) live.push({ size: around.firstSize, frames: around.beforeAlloc ? around.beforeFrames : around.firstFrames });
+      if (!around.firstAlloc)
+        live.push({ size: around.firstSize, frames: around.beforeAlloc ? around.beforeFrames : around.firstFrames });
     }
     for (const [address, block] of dump.live) {
       if (touched.has(address)) continue;

@@ -19,10 +19,14 @@ export function isMemUsageFile(name: string): boolean {
 /** Reads one table into `into`: `dev<N>/<module>` of section oomModules, N as the file names it (the process's logical index). */
 export function parseMemUsageFile(filePath: string, name: string, into: SnapshotBuilder): void {
   const m = NAME.exec(path.basename(name));
-  if (m === null) throw new InputError(`${name}: not a torch_npu memUsageInfo table (device_<N>_memUsageInfo_<YYYYmmddHHMMSS>.csv)`);
+  if (m === null)
+    throw new InputError(`${name}: not a torch_npu memUsageInfo table (device_<N>_memUsageInfo_<YYYYmmddHHMMSS>.csv)`);
   const device = Number(m[1]);
-  const lines = readFileSync(filePath, 'utf8').replace(/^\ufeff/, '').split(/\r?\n/);
-  if (lines[0] !== HEADER) throw new InputError(`${name}:1: the header is not ${HEADER}: not a torch_npu memUsageInfo table`);
+  const lines = readFileSync(filePath, 'utf8')
+    .replace(/^\ufeff/, '')
+    .split(/\r?\n/);
+  if (lines[0] !== HEADER)
+    throw new InputError(`${name}:1: the header is not ${HEADER}: not a torch_npu memUsageInfo table`);
   into.files++;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -39,7 +43,13 @@ export function parseMemUsageFile(filePath: string, name: string, into: Snapshot
       continue;
     }
     into.records++;
-    into.addMetric('oomModules', `dev${device}/${module}`, { peak, current, file: name, logicalDevice: device, visibleDevices: null });
+    into.addMetric('oomModules', `dev${device}/${module}`, {
+      peak,
+      current,
+      file: name,
+      logicalDevice: device,
+      visibleDevices: null,
+    });
   }
 }
 
@@ -48,7 +58,11 @@ export function parseMemUsageFile(filePath: string, name: string, into: Snapshot
  * with the timestamp nearest the dump's (within a minute), or the only one of that device when the dump's name has no
  * timestamp. `name` is the dump as messages name it; the tables are named relative to the same root.
  */
-export function memUsageBeside(dumpPath: string, dumpName: string, devices: ReadonlySet<number>): { path: string; name: string }[] {
+export function memUsageBeside(
+  dumpPath: string,
+  dumpName: string,
+  devices: ReadonlySet<number>,
+): { path: string; name: string }[] {
   let entries: string[];
   try {
     entries = readdirSync(path.dirname(dumpPath));

@@ -27,7 +27,8 @@ export class PickleFloat {
 }
 
 /** Integers are numbers while exact (|n| ≤ 2^53 − 1), else bigints. */
-export type PickleValue = number | bigint | string | boolean | null | PickleFloat | PickleTuple | PickleValue[] | PickleDict;
+export type PickleValue =
+  number | bigint | string | boolean | null | PickleFloat | PickleTuple | PickleValue[] | PickleDict;
 
 /** Where the streamed lists' items go, in file order. Each call's items are the caller's; the reader keeps none of them. */
 export interface StreamedItems {
@@ -62,25 +63,83 @@ export class MemoFetches {
   }
 
   note(value: PickleValue, offset: number): void {
-    if (typeof value === 'object' && value !== null && (value as Fetched)[FETCHED_AT] === undefined) (value as Fetched)[FETCHED_AT] = offset;
+    if (typeof value === 'object' && value !== null && (value as Fetched)[FETCHED_AT] === undefined)
+      (value as Fetched)[FETCHED_AT] = offset;
   }
 }
 
 /** CPython's opcode names (pickletools), by byte, for the 32 accepted opcodes and those named in messages. */
 const OPCODE_NAMES: Readonly<Record<number, string>> = {
-  0x80: 'PROTO', 0x95: 'FRAME', 0x2e: 'STOP', 0x28: 'MARK', 0x7d: 'EMPTY_DICT', 0x73: 'SETITEM', 0x75: 'SETITEMS',
-  0x5d: 'EMPTY_LIST', 0x61: 'APPEND', 0x65: 'APPENDS', 0x29: 'EMPTY_TUPLE', 0x85: 'TUPLE1', 0x86: 'TUPLE2', 0x87: 'TUPLE3',
-  0x74: 'TUPLE', 0x8c: 'SHORT_BINUNICODE', 0x58: 'BINUNICODE', 0x8d: 'BINUNICODE8', 0x4b: 'BININT1', 0x4d: 'BININT2',
-  0x4a: 'BININT', 0x8a: 'LONG1', 0x8b: 'LONG4', 0x47: 'BINFLOAT', 0x88: 'NEWTRUE', 0x89: 'NEWFALSE', 0x4e: 'NONE',
-  0x94: 'MEMOIZE', 0x71: 'BINPUT', 0x72: 'LONG_BINPUT', 0x68: 'BINGET', 0x6a: 'LONG_BINGET',
+  0x80: 'PROTO',
+  0x95: 'FRAME',
+  0x2e: 'STOP',
+  0x28: 'MARK',
+  0x7d: 'EMPTY_DICT',
+  0x73: 'SETITEM',
+  0x75: 'SETITEMS',
+  0x5d: 'EMPTY_LIST',
+  0x61: 'APPEND',
+  0x65: 'APPENDS',
+  0x29: 'EMPTY_TUPLE',
+  0x85: 'TUPLE1',
+  0x86: 'TUPLE2',
+  0x87: 'TUPLE3',
+  0x74: 'TUPLE',
+  0x8c: 'SHORT_BINUNICODE',
+  0x58: 'BINUNICODE',
+  0x8d: 'BINUNICODE8',
+  0x4b: 'BININT1',
+  0x4d: 'BININT2',
+  0x4a: 'BININT',
+  0x8a: 'LONG1',
+  0x8b: 'LONG4',
+  0x47: 'BINFLOAT',
+  0x88: 'NEWTRUE',
+  0x89: 'NEWFALSE',
+  0x4e: 'NONE',
+  0x94: 'MEMOIZE',
+  0x71: 'BINPUT',
+  0x72: 'LONG_BINPUT',
+  0x68: 'BINGET',
+  0x6a: 'LONG_BINGET',
   // Refused: they name a class or call code.
-  0x63: 'GLOBAL', 0x93: 'STACK_GLOBAL', 0x52: 'REDUCE', 0x62: 'BUILD', 0x69: 'INST', 0x6f: 'OBJ', 0x81: 'NEWOBJ',
-  0x92: 'NEWOBJ_EX', 0x50: 'PERSID', 0x51: 'BINPERSID', 0x82: 'EXT1', 0x83: 'EXT2', 0x84: 'EXT4',
+  0x63: 'GLOBAL',
+  0x93: 'STACK_GLOBAL',
+  0x52: 'REDUCE',
+  0x62: 'BUILD',
+  0x69: 'INST',
+  0x6f: 'OBJ',
+  0x81: 'NEWOBJ',
+  0x92: 'NEWOBJ_EX',
+  0x50: 'PERSID',
+  0x51: 'BINPERSID',
+  0x82: 'EXT1',
+  0x83: 'EXT2',
+  0x84: 'EXT4',
   // Never in these files.
-  0x49: 'INT', 0x4c: 'LONG', 0x53: 'STRING', 0x54: 'BINSTRING', 0x55: 'SHORT_BINSTRING', 0x56: 'UNICODE', 0x46: 'FLOAT',
-  0x42: 'BINBYTES', 0x43: 'SHORT_BINBYTES', 0x8e: 'BINBYTES8', 0x96: 'BYTEARRAY8', 0x97: 'NEXT_BUFFER', 0x98: 'READONLY_BUFFER',
-  0x64: 'DICT', 0x6c: 'LIST', 0x67: 'GET', 0x70: 'PUT', 0x30: 'POP', 0x31: 'POP_MARK', 0x32: 'DUP', 0x8f: 'EMPTY_SET',
-  0x90: 'ADDITEMS', 0x91: 'FROZENSET',
+  0x49: 'INT',
+  0x4c: 'LONG',
+  0x53: 'STRING',
+  0x54: 'BINSTRING',
+  0x55: 'SHORT_BINSTRING',
+  0x56: 'UNICODE',
+  0x46: 'FLOAT',
+  0x42: 'BINBYTES',
+  0x43: 'SHORT_BINBYTES',
+  0x8e: 'BINBYTES8',
+  0x96: 'BYTEARRAY8',
+  0x97: 'NEXT_BUFFER',
+  0x98: 'READONLY_BUFFER',
+  0x64: 'DICT',
+  0x6c: 'LIST',
+  0x67: 'GET',
+  0x70: 'PUT',
+  0x30: 'POP',
+  0x31: 'POP_MARK',
+  0x32: 'DUP',
+  0x8f: 'EMPTY_SET',
+  0x90: 'ADDITEMS',
+  0x91: 'FROZENSET',
 };
 
 const REFUSED = new Set([0x63, 0x93, 0x52, 0x62, 0x69, 0x6f, 0x81, 0x92, 0x50, 0x51, 0x82, 0x83, 0x84]);
@@ -282,7 +341,12 @@ class Memo {
  * for a refused or unsupported opcode, a truncated file, or a malformed structure. `memoFetches` gets every dict, list
  * and tuple fetched again from the memo, as the items that hold them are streamed.
  */
-export function readPickle(path: string, name: string, streamedItems: StreamedItems, memoFetches = new MemoFetches()): PickleDocument {
+export function readPickle(
+  path: string,
+  name: string,
+  streamedItems: StreamedItems,
+  memoFetches = new MemoFetches(),
+): PickleDocument {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -313,7 +377,12 @@ function scan(w: FileWindow, name: string): FetchCounts {
         case 0x6a: {
           // LONG_BINGET
           const index = op === 0x68 ? (b[p] as number) : b.readUInt32LE(p);
-          if (!memo.has(index)) throw atByte(name, at, `${opcodeName(op)} fetches memo entry ${index}, which nothing stored before it: the file is corrupt`);
+          if (!memo.has(index))
+            throw atByte(
+              name,
+              at,
+              `${opcodeName(op)} fetches memo entry ${index}, which nothing stored before it: the file is corrupt`,
+            );
           fetches.count(index);
           break;
         }
@@ -346,18 +415,42 @@ function scan(w: FileWindow, name: string): FetchCounts {
  */
 function fixedArgument(op: number): number {
   switch (op) {
-    case 0x28: case 0x7d: case 0x73: case 0x75: case 0x5d: case 0x61: case 0x65: case 0x29: case 0x85: case 0x86:
-    case 0x87: case 0x74: case 0x88: case 0x89: case 0x4e: case 0x94:
+    case 0x28:
+    case 0x7d:
+    case 0x73:
+    case 0x75:
+    case 0x5d:
+    case 0x61:
+    case 0x65:
+    case 0x29:
+    case 0x85:
+    case 0x86:
+    case 0x87:
+    case 0x74:
+    case 0x88:
+    case 0x89:
+    case 0x4e:
+    case 0x94:
       return 0;
-    case 0x4b: case 0x71: case 0x68: case 0x80:
+    case 0x4b:
+    case 0x71:
+    case 0x68:
+    case 0x80:
       return 1;
     case 0x4d:
       return 2;
-    case 0x4a: case 0x72: case 0x6a:
+    case 0x4a:
+    case 0x72:
+    case 0x6a:
       return 4;
-    case 0x47: case 0x95:
+    case 0x47:
+    case 0x95:
       return 8;
-    case 0x8c: case 0x58: case 0x8d: case 0x8a: case 0x8b:
+    case 0x8c:
+    case 0x58:
+    case 0x8d:
+    case 0x8a:
+    case 0x8b:
       return -1;
     default:
       return -2;
@@ -381,17 +474,30 @@ function variableLength(op: number, w: FileWindow, name: string, at: number): nu
   if (length < 0) throw atByte(name, at, `${opcodeName(op)} has a negative length (${length}): the file is corrupt`);
   const isString = op === 0x8c || op === 0x58 || op === 0x8d;
   if (isString && length > MAX_STRING_BYTES) {
-    throw atByte(name, at, `${opcodeName(op)} holds a string of ${length} bytes, more than any field of a memory snapshot (${MAX_STRING_BYTES}): the file is not a memory snapshot`);
+    throw atByte(
+      name,
+      at,
+      `${opcodeName(op)} holds a string of ${length} bytes, more than any field of a memory snapshot (${MAX_STRING_BYTES}): the file is not a memory snapshot`,
+    );
   }
-  if (!isString && length > MAX_STRING_BYTES) throw atByte(name, at, `${opcodeName(op)} holds an integer of ${length} bytes: the file is not a memory snapshot`);
+  if (!isString && length > MAX_STRING_BYTES)
+    throw atByte(name, at, `${opcodeName(op)} holds an integer of ${length} bytes: the file is not a memory snapshot`);
   return length;
 }
 
 function unexpectedOpcode(op: number, name: string, at: number): InputError {
   if (REFUSED.has(op)) {
-    return atByte(name, at, `${opcodeName(op)} names a class or calls code, which a memory snapshot never does: refused, nothing of the file was used`);
+    return atByte(
+      name,
+      at,
+      `${opcodeName(op)} names a class or calls code, which a memory snapshot never does: refused, nothing of the file was used`,
+    );
   }
-  return atByte(name, at, `unsupported opcode ${opcodeName(op)}: torch_npu's memory snapshots never use it, so this is no memory snapshot`);
+  return atByte(
+    name,
+    at,
+    `unsupported opcode ${opcodeName(op)}: torch_npu's memory snapshots never use it, so this is no memory snapshot`,
+  );
 }
 
 function truncated(name: string, size: number, op: number | null, at: number): InputError {
@@ -403,7 +509,11 @@ function truncated(name: string, size: number, op: number | null, at: number): I
 
 function readProtocol(w: FileWindow, name: string): number {
   if (!w.fill(2) || w.buf[0] !== 0x80) {
-    throw atByte(name, 0, 'no PROTO opcode: not a pickle of protocol 2 or later (torch_npu writes 2, 4 or 5; protocol 0/1 files are refused)');
+    throw atByte(
+      name,
+      0,
+      'no PROTO opcode: not a pickle of protocol 2 or later (torch_npu writes 2, 4 or 5; protocol 0/1 files are refused)',
+    );
   }
   const protocol = w.buf[1] as number;
   checkProtocol(protocol, name, 0);
@@ -412,7 +522,8 @@ function readProtocol(w: FileWindow, name: string): number {
 }
 
 function checkProtocol(protocol: number, name: string, at: number): void {
-  if (protocol < 2 || protocol > 5) throw atByte(name, at, `pickle protocol ${protocol}: only protocols 2 to 5 are read`);
+  if (protocol < 2 || protocol > 5)
+    throw atByte(name, at, `pickle protocol ${protocol}: only protocols 2 to 5 are read`);
 }
 
 /** The n bytes b[from, from + n) as little-endian two's complement, a number while exact, else a bigint. */
@@ -426,7 +537,11 @@ function signedLittleEndian(b: Buffer, from: number, n: number): number | bigint
     return last >= 0x80 ? value - 2 ** (8 * n) : value;
   }
   // Through hex, in one linear pass: shifting a bigint byte by byte costs n^2 (hours for a 1 MiB LONG4).
-  let value = BigInt(`0x${Buffer.from(b.subarray(from, from + n)).reverse().toString('hex')}`);
+  let value = BigInt(
+    `0x${Buffer.from(b.subarray(from, from + n))
+      .reverse()
+      .toString('hex')}`,
+  );
   if (last >= 0x80) value -= 1n << BigInt(8 * n);
   return value >= -BigInt(Number.MAX_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
@@ -453,9 +568,15 @@ function decodeString(b: Buffer, name: string, at: number): string {
 function decodeSurrogatePass(b: Buffer, name: string, at: number): string {
   let out = '';
   let run = 0;
-  for (let i = 0; i < b.length; ) {
+  for (let i = 0; i < b.length;) {
     // A lone surrogate U+D800–U+DFFF is ED A0..BF 80..BF; strict UTF-8 refuses it, surrogatepass does not.
-    if (b[i] === 0xed && i + 2 < b.length && (b[i + 1] as number) >= 0xa0 && (b[i + 1] as number) <= 0xbf && ((b[i + 2] as number) & 0xc0) === 0x80) {
+    if (
+      b[i] === 0xed &&
+      i + 2 < b.length &&
+      (b[i + 1] as number) >= 0xa0 &&
+      (b[i + 1] as number) <= 0xbf &&
+      ((b[i + 2] as number) & 0xc0) === 0x80
+    ) {
       if (run < i) out += strict(b.subarray(run, i), name, at);
       out += String.fromCharCode(0xd000 | (((b[i + 1] as number) & 0x3f) << 6) | ((b[i + 2] as number) & 0x3f));
       i += 3;
@@ -475,7 +596,13 @@ function strict(b: Buffer, name: string, at: number): string {
 }
 
 /** The second pass: the values, with the streamed lists' items handed on as they are appended. */
-function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems: StreamedItems, memoFetches: MemoFetches): PickleDocument {
+function decode(
+  w: FileWindow,
+  name: string,
+  fetches: FetchCounts,
+  streamedItems: StreamedItems,
+  memoFetches: MemoFetches,
+): PickleDocument {
   const stack: PickleValue[] = [];
   /** Stack lengths at each open MARK, innermost last. */
   const marks: number[] = [];
@@ -488,7 +615,8 @@ function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems
   /** The innermost MARK's position: nothing below it may be popped. */
   const fence = (): number => (marks.length === 0 ? 0 : (marks[marks.length - 1] as number));
   const pop = (op: number): PickleValue => {
-    if (stack.length <= fence()) throw fail(`${opcodeName(op)} finds nothing to take above the last MARK: the file is corrupt`);
+    if (stack.length <= fence())
+      throw fail(`${opcodeName(op)} finds nothing to take above the last MARK: the file is corrupt`);
     return stack.pop() as PickleValue;
   };
   const top = (op: number): PickleValue => {
@@ -513,8 +641,10 @@ function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems
     if (key === 'segments') return 'segments';
     if (key !== null) return null;
     // An element of device_traces: its index is the lists already in it plus those before it in this batch.
-    if (fenceAt >= 3 && topKeyAt(fenceAt - 1, below) === 'device_traces') return (stack[fenceAt - 1] as PickleValue[]).length + j - fenceAt;
-    if (fenceAt <= 1 && j >= 3 && topKeyAt(j - 1, fenceAt) === 'device_traces') return (stack[j - 1] as PickleValue[]).length;
+    if (fenceAt >= 3 && topKeyAt(fenceAt - 1, below) === 'device_traces')
+      return (stack[fenceAt - 1] as PickleValue[]).length + j - fenceAt;
+    if (fenceAt <= 1 && j >= 3 && topKeyAt(j - 1, fenceAt) === 'device_traces')
+      return (stack[j - 1] as PickleValue[]).length;
     return null;
   };
   const topKeyAt = (v: number, markBelow: number): string | null => {
@@ -527,9 +657,11 @@ function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems
   /** APPEND/APPENDS: a streamed list's items go to the caller, any other list keeps them. */
   const append = (op: number, j: number, items: PickleValue[]): void => {
     const list = stack[j];
-    if (!Array.isArray(list)) throw fail(`${opcodeName(op)} appends to something that is not a list: the file is corrupt`);
+    if (!Array.isArray(list))
+      throw fail(`${opcodeName(op)} appends to something that is not a list: the file is corrupt`);
     const fenceAt = fence();
-    const place = items.length === 0 ? null : placeOf(j, fenceAt, marks.length >= 2 ? (marks[marks.length - 2] as number) : 0);
+    const place =
+      items.length === 0 ? null : placeOf(j, fenceAt, marks.length >= 2 ? (marks[marks.length - 2] as number) : 0);
     if (place === 'segments' && (streamed.segments === null || streamed.segments === list) && list.length === 0) {
       streamed.segments = list;
       streamedItems.segments(items);
@@ -551,7 +683,10 @@ function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems
     switch (op) {
       case 0x2e: {
         // STOP
-        if (marks.length > 0 || stack.length !== 1) throw fail(`STOP with ${stack.length} object(s) and ${marks.length} open MARK(s) on the stack: the file is corrupt`);
+        if (marks.length > 0 || stack.length !== 1)
+          throw fail(
+            `STOP with ${stack.length} object(s) and ${marks.length} open MARK(s) on the stack: the file is corrupt`,
+          );
         return { value: stack[0] as PickleValue, protocol, end: at + 1, streamed };
       }
       case 0x95: // FRAME: a read-ahead hint
@@ -598,7 +733,8 @@ function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems
         const value = pop(op);
         const key = pop(op);
         const dict = top(op);
-        if (!(dict instanceof Map)) throw fail('SETITEM (0x73) sets an item of something that is not a dict: the file is corrupt');
+        if (!(dict instanceof Map))
+          throw fail('SETITEM (0x73) sets an item of something that is not a dict: the file is corrupt');
         dict.set(key, value);
         break;
       }
@@ -606,9 +742,11 @@ function decode(w: FileWindow, name: string, fetches: FetchCounts, streamedItems
         // SETITEMS: the pairs are set from the stack in place (one per trace entry: no array made for them)
         const mark = marks.pop();
         if (mark === undefined) throw fail('SETITEMS (0x75) without a MARK before it: the file is corrupt');
-        if (mark === 0 || mark - 1 < fence()) throw fail('SETITEMS (0x75) finds no dict below its MARK: the file is corrupt');
+        if (mark === 0 || mark - 1 < fence())
+          throw fail('SETITEMS (0x75) finds no dict below its MARK: the file is corrupt');
         const dict = stack[mark - 1];
-        if (!(dict instanceof Map)) throw fail('SETITEMS (0x75) sets items of something that is not a dict: the file is corrupt');
+        if (!(dict instanceof Map))
+          throw fail('SETITEMS (0x75) sets items of something that is not a dict: the file is corrupt');
         if ((stack.length - mark) % 2 !== 0) throw fail('SETITEMS (0x75) with a key and no value: the file is corrupt');
         for (let i = mark; i < stack.length; i += 2) dict.set(stack[i] as PickleValue, stack[i + 1] as PickleValue);
         stack.length = mark;

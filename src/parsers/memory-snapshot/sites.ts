@@ -40,7 +40,11 @@ function userFrame(frame: PickleValue): UserFrame {
       filename,
       site: {
         site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${fn}`,
-        frame: { file: filename, line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0, name: fn.replaceAll(' ', '_') },
+        frame: {
+          file: filename,
+          line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0,
+          name: fn.replaceAll(' ', '_'),
+        },
       },
     };
   }
@@ -102,7 +106,8 @@ export function commonFolder(files: Iterable<string>): string | null {
   for (const file of files) {
     if (!file.startsWith('/') || PACKAGES.test(file)) continue;
     if (common === null) common = file.slice(0, file.lastIndexOf('/') + 1);
-    while (common !== '' && !file.startsWith(common)) common = common.slice(0, common.lastIndexOf('/', common.length - 2) + 1);
+    while (common !== '' && !file.startsWith(common))
+      common = common.slice(0, common.lastIndexOf('/', common.length - 2) + 1);
   }
   return common === null || common === '' || common === '/' ? null : common;
 }

@@ -1,7 +1,14 @@
 // A memory snapshot file (`{segments, device_traces}` or a bare segment list) to its figures per device, in one forward pass.
 import { InputError } from '../../common/errors.js';
 import { DumpState, TraceWalk, untracedFigures, type Address, type DeviceFigures } from './allocator-walk.js';
-import { MemoFetches, PickleFloat, PickleTuple, readPickle, type PickleDict, type PickleValue } from './pickle-reader.js';
+import {
+  MemoFetches,
+  PickleFloat,
+  PickleTuple,
+  readPickle,
+  type PickleDict,
+  type PickleValue,
+} from './pickle-reader.js';
 
 /** One device of the file (its index is the process's logical device index: segment.device, device_traces[N]). */
 export interface SnapshotDevice extends DeviceFigures {
@@ -27,7 +34,8 @@ export interface SnapshotFigures {
 const LIVE_STATES = new Set(['active_allocated', 'active_pending_free']);
 
 /** Why a segment, block or trace entry met a second time is refused (walking it again would cost its size per 2 bytes of file). */
-const PLACED_TWICE = "torch's _snapshot() never shares a segment, block or trace entry between two places, so no torch wrote this file: refused, nothing of it was used";
+const PLACED_TWICE =
+  "torch's _snapshot() never shares a segment, block or trace entry between two places, so no torch wrote this file: refused, nothing of it was used";
 
 /** Throws when `value` is placed a second time by a memo fetch; `what` names it. */
 type Once = (value: PickleValue | undefined, what: () => string) => void;
@@ -50,13 +58,17 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
   const memoFetches = new MemoFetches();
   const once: Once = (value, what) => {
     const at = memoFetches.of(value);
-    if (at !== undefined) throw new InputError(`${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`);
+    if (at !== undefined)
+      throw new InputError(
+        `${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`,
+      );
   };
   const checked = <T>(where: () => string, read: () => T): T => {
     try {
       return read();
     } catch (error) {
-      if (error instanceof FieldError || error instanceof RangeError) throw new InputError(`${name}: ${where()}: ${error.message}`);
+      if (error instanceof FieldError || error instanceof RangeError)
+        throw new InputError(`${name}: ${where()}: ${error.message}`);
       throw error;
     }
   };
@@ -64,14 +76,20 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     for (const item of items) {
       const index = segmentIndex++;
       once(item, () => `segment ${index}`);
-      checked(() => `segment ${index}`, () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)));
+      checked(
+        () => `segment ${index}`,
+        () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)),
+      );
     }
   };
   const addEntries = (device: number, items: readonly PickleValue[]): void => {
     const walk = walkOf(device);
     for (const item of items) {
       once(item, () => `device_traces[${device}][${walk.entries}]`);
-      checked(() => `device_traces[${device}][${walk.entries}]`, () => addEntry(item, walk));
+      checked(
+        () => `device_traces[${device}][${walk.entries}]`,
+        () => addEntry(item, walk),
+      );
     }
   };
 
@@ -87,8 +105,10 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     topLevel = 'dict';
     const segments = top.get('segments');
     const traces = top.get('device_traces');
-    if (!Array.isArray(segments)) throw new InputError(`${name}: the top-level dict has no 'segments' list: not a memory snapshot`);
-    if (traces !== undefined && !Array.isArray(traces)) throw new InputError(`${name}: 'device_traces' is not a list: not a memory snapshot`);
+    if (!Array.isArray(segments))
+      throw new InputError(`${name}: the top-level dict has no 'segments' list: not a memory snapshot`);
+    if (traces !== undefined && !Array.isArray(traces))
+      throw new InputError(`${name}: 'device_traces' is not a list: not a memory snapshot`);
     if (document.streamed.segments !== null && document.streamed.segments !== segments) throw layoutError(name);
     // Lists the reader did not stream (a layout no known writer uses) are read now, whole.
     addSegments(segments);
@@ -96,28 +116,45 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     traceLists = lists.length;
     for (const [device, list] of document.streamed.traces) if (lists[device] !== list) throw layoutError(name);
     lists.forEach((list, device) => {
-      if (!Array.isArray(list)) throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
+      if (!Array.isArray(list))
+        throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
       if (list.length > 0 && document.streamed.traces.has(device)) throw layoutError(name);
       // A streamed list is empty by now: placing it again costs nothing. A full one would be walked again.
       if (list.length > 0) once(list, () => `device_traces[${device}]`);
       if (list.length > 0) addEntries(device, list);
     });
   } else {
-    throw new InputError(`${name}: the pickle holds ${describe(top)}, not a memory snapshot (a dict of segments and device_traces, or a list of segments)`);
+    throw new InputError(
+      `${name}: the pickle holds ${describe(top)}, not a memory snapshot (a dict of segments and device_traces, or a list of segments)`,
+    );
   }
 
-  const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort((a, b) => a - b);
+  const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort(
+    (a, b) => a - b,
+  );
   const devices = indices.map((device): SnapshotDevice => {
     const dump = dumps.get(device) ?? new DumpState();
     const walk = walks.get(device);
-    const figures = checked(() => `device ${device}`, () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump)));
+    const figures = checked(
+      () => `device ${device}`,
+      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump)),
+    );
     return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
   });
-  return { devices, topLevel, traceLists, segments: segmentIndex, protocol: document.protocol, trailingBytes: fileSize - document.end };
+  return {
+    devices,
+    topLevel,
+    traceLists,
+    segments: segmentIndex,
+    protocol: document.protocol,
+    trailingBytes: fileSize - document.end,
+  };
 }
 
 function layoutError(name: string): InputError {
-  return new InputError(`${name}: its segments or traces are laid out in a way no torch_npu or PyTorch writer uses (a list filled from two places): not read`);
+  return new InputError(
+    `${name}: its segments or traces are laid out in a way no torch_npu or PyTorch writer uses (a list filled from two places): not read`,
+  );
 }
 
 /** A field that is not what the format says: the caller adds where it is. */
@@ -141,7 +178,10 @@ function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, on
     if (typeof state !== 'string') throw new FieldError(`block ${i}: 'state' is not a string`);
     if (state === 'inactive') dump.addFreeBlock(bytes(block, 'size', `block ${i}: `));
     else if (LIVE_STATES.has(state)) {
-      dump.addLiveBlock(address(block.get('address'), `block ${i}: 'address'`), { size: bytes(block, 'requested_size', `block ${i}: `), frames: block.get('frames') });
+      dump.addLiveBlock(address(block.get('address'), `block ${i}: 'address'`), {
+        size: bytes(block, 'requested_size', `block ${i}: `),
+        frames: block.get('frames'),
+      });
     }
   }
 }
@@ -183,7 +223,8 @@ function dict(value: PickleValue, what: string): PickleDict {
 function bytes(record: PickleDict, key: string, prefix = ''): number {
   const value = record.get(key);
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'bigint' && value > 0n) throw new FieldError(`${prefix}'${key}' is ${value} bytes, past 2^53 - 1: no exact byte figure can hold it`);
+  if (typeof value === 'bigint' && value > 0n)
+    throw new FieldError(`${prefix}'${key}' is ${value} bytes, past 2^53 - 1: no exact byte figure can hold it`);
   throw new FieldError(`${prefix}'${key}' is ${value === undefined ? 'missing' : describe(value)}, not a byte count`);
 }
 
@@ -203,6 +244,7 @@ function describe(value: PickleValue): string {
   if (value instanceof Map) return 'a dict';
   if (value instanceof PickleTuple) return 'a tuple';
   if (value instanceof PickleFloat) return `the float ${value.value}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return String(value);
 }

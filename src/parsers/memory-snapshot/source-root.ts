@@ -36,7 +36,9 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
     try {
       const parsed: unknown = JSON.parse(String(metric.sites));
       return Array.isArray(parsed)
-        ? (parsed.filter((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number' && typeof p[2] === 'string') as [string, number, string][])
+        ? (parsed.filter(
+            (p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number' && typeof p[2] === 'string',
+          ) as [string, number, string][])
         : [];
     } catch {
       return [];
@@ -49,14 +51,19 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
       Object.entries(sites).some(([key, metric]) => {
         const site = siteOfKey(key);
         return site !== null && moved(site, metric.codeRoot) !== null;
-      }) || Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
+      }) ||
+      Object.values(snapshot.sections.ooms ?? {}).some((metric) =>
+        oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null),
+      );
     if (!anyUnder) return snapshot;
   }
   return rewriteKeys(snapshot, {
     allocationSites: (key, metric) => {
       const site = siteOfKey(key);
       const relative = site === null ? null : moved(site, metric.codeRoot);
-      return relative === null ? { key, metric } : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
+      return relative === null
+        ? { key, metric }
+        : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
     },
     ooms: (key, metric) => {
       const list = oomSites(metric).map(([site, bytes, codeRoot]): [string, number, string] => {

@@ -27,7 +27,13 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
   }
   // A `.gz` snapshot is read from an inflated private copy (the reader reads at offsets), removed once read.
   const figures = isCompressed(file.path)
-    ? await readable(() => inflatePickle(file.path, file.name, (inflated) => snapshotFigures(inflated, file.name, statSync(inflated).size)), file.name)
+    ? await readable(
+        () =>
+          inflatePickle(file.path, file.name, (inflated) =>
+            snapshotFigures(inflated, file.name, statSync(inflated).size),
+          ),
+        file.name,
+      )
     : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
   into.files++;
   into.records += figures.segments;
@@ -44,17 +50,39 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
     into.records += d.traceEntries;
     const dev = `dev${d.device}`;
     const origin = { file: file.name, logicalDevice: d.device, visibleDevices: null };
-    const dump = { traceEntries: d.traceEntries, segments: d.dump.segments, largestSegment: d.dump.largestSegment, largestFreeBlock: d.dump.largestFreeBlock };
+    const dump = {
+      traceEntries: d.traceEntries,
+      segments: d.dump.segments,
+      largestSegment: d.dump.largestSegment,
+      largestFreeBlock: d.dump.largestFreeBlock,
+    };
     const a = d.peakAllocated;
     const r = d.peakReserved;
     // One definition of allocated bytes throughout: requested bytes (the walk's); allocated_size is block-rounded.
-    into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.liveRequested, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
-    into.addMetric('allocator', `${dev}/reserved`, { peak: r.bytes, atDump: d.dump.reserved, allocated: r.allocated, reserved: r.bytes, point: r.point, ...dump, ...origin });
+    into.addMetric('allocator', `${dev}/allocated`, {
+      peak: a.bytes,
+      atDump: d.dump.liveRequested,
+      allocated: a.bytes,
+      reserved: a.reserved,
+      point: a.point,
+      ...dump,
+      ...origin,
+    });
+    into.addMetric('allocator', `${dev}/reserved`, {
+      peak: r.bytes,
+      atDump: d.dump.reserved,
+      allocated: r.allocated,
+      reserved: r.bytes,
+      point: r.point,
+      ...dump,
+      ...origin,
+    });
     if (d.timeline !== null) {
       into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
       into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
     }
-    for (const [site, metric] of functionSites(d.sites, root, file.name)) into.addMetric('allocationSites', `${dev}/${site}`, { ...metric, ...origin });
+    for (const [site, metric] of functionSites(d.sites, root, file.name))
+      into.addMetric('allocationSites', `${dev}/${site}`, { ...metric, ...origin });
     d.ooms.forEach((o, i) => {
       oomDevices.add(d.device);
       const largest = d.dump.largestFreeBlock;
@@ -79,19 +107,28 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
     });
   }
   // torch_npu writes its module table into OOM_SNAPSHOT_PATH, beside OOM dumps only.
-  if (oomDevices.size > 0) for (const table of memUsageBeside(file.path, file.name, oomDevices)) readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
+  if (oomDevices.size > 0)
+    for (const table of memUsageBeside(file.path, file.name, oomDevices))
+      readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
 }
 
 /** Once per run, on the built snapshot: site paths moved to the source root, when the run names one; every OOM's cause. */
 export function finishMemorySnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
-  return withOomCauses(run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot), run.oom);
+  return withOomCauses(
+    run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot),
+    run.oom,
+  );
 }
 
 /**
  * A live set's sites by function (`model/attention.py forward`), the file relative to `root`: bytes and blocks summed
  * over the function's lines, which are kept with their bytes. A line that moves within its function changes no key.
  */
-function functionSites(live: LiveSites, root: string | null, name: string): Map<string, { bytes: number; blocks: number; lines: string; codeRoot: string }> {
+function functionSites(
+  live: LiveSites,
+  root: string | null,
+  name: string,
+): Map<string, { bytes: number; blocks: number; lines: string; codeRoot: string }> {
   const grouped = new Map<string, { bytes: number; blocks: number; lines: Map<number, SiteLine>; codeRoot: string }>();
   for (const [recorded, { bytes, blocks }] of live.sites) {
     const frame = live.frames.get(recorded);
@@ -104,14 +141,25 @@ function functionSites(live: LiveSites, root: string | null, name: string): Map<
     if (frame !== undefined) {
       const line = g.lines.get(frame.line);
       // One line of one function is one site unless its name differs only by a space ('a b' and 'a_b'): summed.
-      g.lines.set(frame.line, line === undefined ? [frame.line, bytes, blocks] : [frame.line, exactBytes(line[1] + bytes, site, name), line[2] + blocks]);
+      g.lines.set(
+        frame.line,
+        line === undefined
+          ? [frame.line, bytes, blocks]
+          : [frame.line, exactBytes(line[1] + bytes, site, name), line[2] + blocks],
+      );
     }
   }
-  return new Map([...grouped].map(([site, g]) => [site, { bytes: g.bytes, blocks: g.blocks, lines: linesField(g.lines.values()), codeRoot: g.codeRoot }]));
+  return new Map(
+    [...grouped].map(([site, g]) => [
+      site,
+      { bytes: g.bytes, blocks: g.blocks, lines: linesField(g.lines.values()), codeRoot: g.codeRoot },
+    ]),
+  );
 }
 
 function exactBytes(sum: number, site: string, name: string): number {
-  if (!Number.isSafeInteger(sum)) throw new InputError(`${name}: the bytes of site ${site} pass 2^53 - 1 and cannot be counted exactly`);
+  if (!Number.isSafeInteger(sum))
+    throw new InputError(`${name}: the bytes of site ${site} pass 2^53 - 1 and cannot be counted exactly`);
   return sum;
 }
 
@@ -127,7 +175,9 @@ function readable<T>(read: () => T, name: string): T {
   try {
     const value = read();
     // An inflated `.gz` is read asynchronously: its EACCES is rejected, not thrown.
-    return (value instanceof Promise ? value.catch((error: unknown) => Promise.reject(permission(error, name))) : value) as T;
+    return (
+      value instanceof Promise ? value.catch((error: unknown) => Promise.reject(permission(error, name))) : value
+    ) as T;
   } catch (error) {
     throw permission(error, name);
   }

@@ -15,7 +15,8 @@ import { EventSpool } from './time-order.js';
 
 export type CompareLevel = 'op' | 'kernel' | 'op,kernel';
 
-export const COMPARE_HEADER = ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
+export const COMPARE_HEADER =
+  ',,,Base,Compare\nEvent,Name,Device Id,Allocated Memory(byte),Allocated Memory(byte),Diff Memory(byte)\n';
 
 /** Default bound on the edit distance per device: past it the diff is refused instead of running for minutes. */
 export const DEFAULT_MAX_EDITS = 10_000;
@@ -71,7 +72,15 @@ export function toolAttrSize(attr: string): string {
   return end === -1 ? '' : attr.slice(start, end);
 }
 
-const SAFE: Record<string, string> = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', '\v': '\\v', '\u007f': '\\u007F' };
+const SAFE: Record<string, string> = {
+  '\n': '\\n',
+  '\f': '\\f',
+  '\r': '\\r',
+  '\b': '\\b',
+  '\t': '\\t',
+  '\v': '\\v',
+  '\u007f': '\\u007F',
+};
 /** Utility::ToSafeString: control characters written as escapes. */
 function toSafeString(text: string): string {
   return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c] as string) : text;
@@ -174,7 +183,11 @@ function splitTimestamp(text: string): [number, number] {
 function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: DumpWarning) => void): void {
   if (row.toolFieldCount !== 12 && !side.warnedToolFields) {
     side.warnedToolFields = true;
-    warn({ file: side.file, line: row.line, reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant` });
+    warn({
+      file: side.file,
+      line: row.line,
+      reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant`,
+    });
   }
   const type = row.eventType;
   if (type === 'PTA' || type === 'MINDSPORE') {
@@ -182,7 +195,9 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
       state.framework = type;
       state.frameworkWhere = `${side.file}:${row.line}`;
     } else if (state.framework !== type) {
-      throw new InputError(`${side.file}:${row.line}: a ${type} pool row after ${state.framework} rows (${state.frameworkWhere}): msMemScope compares dumps of one framework and rejects this file`);
+      throw new InputError(
+        `${side.file}:${row.line}: a ${type} pool row after ${state.framework} rows (${state.frameworkWhere}): msMemScope compares dumps of one framework and rejects this file`,
+      );
     }
   }
   const dev = row.device;
@@ -194,7 +209,8 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
     const name = key.toString();
     device = side.deviceIndex.get(name);
     if (device === undefined) {
-      if (side.deviceKeys.length >= MAX_KEYS) throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
+      if (side.deviceKeys.length >= MAX_KEYS)
+        throw new InputError(`${side.file}:${row.line}: more than ${MAX_KEYS} devices in one dump`);
       device = side.deviceKeys.length;
       side.deviceKeys.push(key);
       side.launches.push(0);
@@ -212,9 +228,22 @@ function readRow(side: CompareSide, state: SharedState, row: DumpRow, warn: (w: 
   const [hi, lo] = splitTimestamp(row.timestamp);
   if (kind === LAUNCH) {
     const launchName = toSafeString(row.name);
-    if (!side.invalidName.has(device) && INVALID_NAME_START.has(launchName.charAt(0))) side.invalidName.set(device, { line: row.line, name: launchName });
+    if (!side.invalidName.has(device) && INVALID_NAME_START.has(launchName.charAt(0)))
+      side.invalidName.set(device, { line: row.line, name: launchName });
     side.launches[device] = (side.launches[device] as number) + 1;
-    side.spool.add(hi, lo, kind, row.line, 0, 0, 0, device, state.names.id(launchName), state.events.id(toSafeString(row.event)), 0);
+    side.spool.add(
+      hi,
+      lo,
+      kind,
+      row.line,
+      0,
+      0,
+      0,
+      device,
+      state.names.id(launchName),
+      state.events.id(toSafeString(row.event)),
+      0,
+    );
     return;
   }
   const sizeText = toolAttrSize(row.attr);
@@ -253,13 +282,27 @@ function sequencesOf(side: CompareSide, framework: string): SequenceBuilder[] {
 }
 
 /** A device's sequence, or an empty one when the device has none or msMemScope drops it (a name starting with = + - @). */
-function sequenceOf(side: CompareSide, builders: SequenceBuilder[], dev: string, warn: (w: DumpWarning) => void): Sequence {
-  const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map<number, bigint>() };
+function sequenceOf(
+  side: CompareSide,
+  builders: SequenceBuilder[],
+  dev: string,
+  warn: (w: DumpWarning) => void,
+): Sequence {
+  const empty = {
+    names: new Int32Array(0),
+    events: new Int32Array(0),
+    values: new Float64Array(0),
+    bigValues: new Map<number, bigint>(),
+  };
   const device = side.deviceIndex.get(dev);
   if (device === undefined) return empty;
   const invalid = side.invalidName.get(device);
   if (invalid !== undefined) {
-    warn({ file: side.file, line: invalid.line, reason: `a launch name starting with = + - or @ (${invalid.name}): msMemScope drops this device's launches` });
+    warn({
+      file: side.file,
+      line: invalid.line,
+      reason: `a launch name starting with = + - or @ (${invalid.name}): msMemScope drops this device's launches`,
+    });
     return empty;
   }
   return (builders[device] as SequenceBuilder).done();
@@ -298,7 +341,8 @@ export class MyersTrace {
     const start = d - (d % CHECKPOINT_EVERY);
     if (start !== this.blockStart) {
       const block: Int32Array[] = [this.checkpoints.get(start) as Int32Array];
-      for (let r = start + 1; r < start + CHECKPOINT_EVERY && r <= this.d; r++) block.push(nextRound(this.a, this.b, block[block.length - 1] as Int32Array, r).v);
+      for (let r = start + 1; r < start + CHECKPOINT_EVERY && r <= this.d; r++)
+        block.push(nextRound(this.a, this.b, block[block.length - 1] as Int32Array, r).v);
       this.block = block;
       this.blockStart = start;
     }
@@ -307,7 +351,12 @@ export class MyersTrace {
 }
 
 /** Round d from round d − 1 (d = 0: from nothing), with msMemScope's tie rule; `reached` is the k that got to (n, m), or null. */
-function nextRound(a: Int32Array, b: Int32Array, prev: Int32Array, d: number): { v: Int32Array; reached: number | null } {
+function nextRound(
+  a: Int32Array,
+  b: Int32Array,
+  prev: Int32Array,
+  d: number,
+): { v: Int32Array; reached: number | null } {
   const n = a.length;
   const m = b.length;
   const v = new Int32Array(2 * d + 1);
@@ -315,7 +364,8 @@ function nextRound(a: Int32Array, b: Int32Array, prev: Int32Array, d: number): {
     let i: number;
     // "Down" (a compare-only launch, i unchanged) from diagonal k+1, else "right" (a base-only launch) from k-1.
     if (d === 0) i = 0;
-    else if (k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number))) i = prev[k + 1 + d - 1] as number;
+    else if (k === -d || (k !== d && (prev[k - 1 + d - 1] as number) < (prev[k + 1 + d - 1] as number)))
+      i = prev[k + 1 + d - 1] as number;
     else i = (prev[k - 1 + d - 1] as number) + 1;
     let j = i - k;
     while (i < n && j < m && a[i] === b[j]) {
@@ -433,7 +483,11 @@ export async function compareDumpFiles(
 }
 
 /** The same over dump texts (or bytes) in memory (tests). */
-export function compareDumpTexts(base: { name: string; text: string | Buffer }, current: { name: string; text: string | Buffer }, options: CompareOptions = {}): CompareResult {
+export function compareDumpTexts(
+  base: { name: string; text: string | Buffer },
+  current: { name: string; text: string | Buffer },
+  options: CompareOptions = {},
+): CompareResult {
   const warn = options.onWarning ?? (() => {});
   const state = newState(options.level ?? 'op');
   const sides: CompareSide[] = [];
@@ -470,10 +524,15 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
   const warn = options.onWarning ?? (() => {});
   const maxEdits = options.maxEdits ?? DEFAULT_MAX_EDITS;
   for (const side of [base, current]) {
-    if (side.deviceKeys.length === 0) throw new InputError(`${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`);
+    if (side.deviceKeys.length === 0)
+      throw new InputError(
+        `${side.file}: no row with a device id: nothing to compare (msMemScope: "Memory comparison failed!")`,
+      );
   }
   if (state.framework === 'MINDSPORE' && state.selected.has('ATEN_END')) {
-    throw new InputError(`${state.frameworkWhere}: a MindSpore dump cannot be compared at op level (msMemScope refuses it too); use --level kernel`);
+    throw new InputError(
+      `${state.frameworkWhere}: a MindSpore dump cannot be compared at op level (msMemScope refuses it too); use --level kernel`,
+    );
   }
   const baseBuilders = sequencesOf(base, state.framework);
   const currentBuilders = sequencesOf(current, state.framework);
@@ -488,7 +547,9 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
     if (a.names.length === 0 && b.names.length === 0) continue;
     const path = myersPath(a.names, b.names, maxEdits);
     if (path === null) {
-      throw new InputError(`device ${dev}: the ${a.names.length} and ${b.names.length} launches differ by more than ${maxEdits} edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)`);
+      throw new InputError(
+        `device ${dev}: the ${a.names.length} and ${b.names.length} launches differ by more than ${maxEdits} edits; refusing a diff that would run for too long (compare a shorter trace, or raise --max-edits)`,
+      );
     }
     const pairs = alignment(path);
     if (pairs.base.length > 0) {
@@ -497,7 +558,9 @@ function finishCompare(base: CompareSide, current: CompareSide, state: SharedSta
     }
   }
   if (byDevice.size === 0) {
-    throw new InputError(`no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`);
+    throw new InputError(
+      `no ${[...state.selected].join('/')} launches on any device of ${base.file} or ${current.file}: nothing to compare (msMemScope writes no file either)`,
+    );
   }
   const devices = results.order().map((key) => key.toString());
   let rows = 0;
@@ -514,7 +577,11 @@ function* renderRows(
   let piece = COMPARE_HEADER;
   const value = (seq: Sequence, k: number): bigint => seq.bigValues.get(k) ?? BigInt(seq.values[k] as number);
   for (const key of order) {
-    const { a, b, pairs } = byDevice.get(key) as { a: Sequence; b: Sequence; pairs: { base: Int32Array; current: Int32Array } };
+    const { a, b, pairs } = byDevice.get(key) as {
+      a: Sequence;
+      b: Sequence;
+      pairs: { base: Int32Array; current: Int32Array };
+    };
     const dev = key.toString();
     for (let r = 0; r < pairs.base.length; r++) {
       const i = pairs.base[r] as number;

@@ -58,7 +58,9 @@ export function topLabels(items: readonly (readonly [string, number])[]): string
   return [...byLabel]
     .sort((x, y) => y[1].bytes - x[1].bytes || cmp(x[0], y[0]))
     .slice(0, 3)
-    .map(([label, t]) => (Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`));
+    .map(([label, t]) =>
+      Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`,
+    );
 }
 
 export interface UnfreedGroup {
@@ -96,13 +98,23 @@ export function newUnfreed(base: UnfreedGroup[], current: UnfreedGroup[]): NewUn
       if (n > 0) left.set(s, n - 1);
       else sizes.push(s);
     }
-    if (sizes.length > 0) out.push({ device: u.device, pool: u.pool, label: u.label, sizes, bytes: sizes.reduce((x, y) => x + y, 0) });
+    if (sizes.length > 0)
+      out.push({ device: u.device, pool: u.pool, label: u.label, sizes, bytes: sizes.reduce((x, y) => x + y, 0) });
   }
   return out;
 }
 
 /** The owner buckets a reviewer reads (§3.6). */
-export type OwnerBucket = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'workspace' | 'hccl' | 'cann-other' | 'kv-cache' | 'unlabelled';
+export type OwnerBucket =
+  | 'weights'
+  | 'gradients'
+  | 'optimizer'
+  | 'activations'
+  | 'workspace'
+  | 'hccl'
+  | 'cann-other'
+  | 'kv-cache'
+  | 'unlabelled';
 
 /** Maps an owner string (`PTA@weight`, `CANN@HCCL`, `PTA_WORKSPACE`…) and the block's pool to a bucket. */
 export function ownerBucket(owner: string, pool: string): OwnerBucket {

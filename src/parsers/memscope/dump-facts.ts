@@ -11,13 +11,36 @@ import { ParseError } from '../../common/errors.js';
 import { deviceName } from '../../model/sections/keys.js';
 import { BEYOND_EXACT, exactSum, MAX_EXACT_BYTES, readExactInteger } from '../../model/units.js';
 import { EscapedUtf8Decoder } from '../escaped-utf8.js';
-import { ownerBucket, topLabels, type InefficientCount, type LeakBlock, type OpFootprint, type OwnerPeak, type StepLeak, type StepRange, type StepRow, type UnfreedGroup } from './dump-analysis.js';
+import {
+  ownerBucket,
+  topLabels,
+  type InefficientCount,
+  type LeakBlock,
+  type OpFootprint,
+  type OwnerPeak,
+  type StepLeak,
+  type StepRange,
+  type StepRow,
+  type UnfreedGroup,
+} from './dump-analysis.js';
 import { DumpReader, attrValueOf, streamDump, type DumpRow, type DumpWarning } from './dump-reader.js';
 import { EventSpool, type TimedEvent } from './time-order.js';
 
 /** Pools msMemScope's step analysis and leak rule look at (§3.2). */
 const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
-const KNOWN_EVENTS = new Set(['MALLOC', 'FREE', 'ACCESS', 'MSTX', 'OP_LAUNCH', 'KERNEL_LAUNCH', 'SYSTEM', 'CLEAN_UP', 'SNAPSHOT', 'OOM_DETAIL', 'N/A']);
+const KNOWN_EVENTS = new Set([
+  'MALLOC',
+  'FREE',
+  'ACCESS',
+  'MSTX',
+  'OP_LAUNCH',
+  'KERNEL_LAUNCH',
+  'SYSTEM',
+  'CLEAN_UP',
+  'SNAPSHOT',
+  'OOM_DETAIL',
+  'N/A',
+]);
 
 /** Event kinds in the spool. */
 const MALLOC = 0;
@@ -246,9 +269,12 @@ class DumpRecorder {
 
   /** Whether the process (and, for op rows, thread and device) cells read as the tool writes them; else a warning. */
   private idsOk(row: DumpRow, op: boolean): boolean {
-    if (!ID_CELL.test(row.pid)) return this.skip(row, `a ${row.event} row whose Process Id is not a number or N/A`), false;
-    if (op && !ID_CELL.test(row.tid)) return this.skip(row, `a ${row.event} row whose Thread Id is not a number or N/A`), false;
-    if ((op || row.event === 'MALLOC') && !DEVICE_CELL.test(row.device)) return this.skip(row, `a ${row.event} row whose Device Id is not a number, N/A, cpu or host`), false;
+    if (!ID_CELL.test(row.pid))
+      return (this.skip(row, `a ${row.event} row whose Process Id is not a number or N/A`), false);
+    if (op && !ID_CELL.test(row.tid))
+      return (this.skip(row, `a ${row.event} row whose Thread Id is not a number or N/A`), false);
+    if ((op || row.event === 'MALLOC') && !DEVICE_CELL.test(row.device))
+      return (this.skip(row, `a ${row.event} row whose Device Id is not a number, N/A, cpu or host`), false);
     return true;
   }
 
@@ -275,7 +301,11 @@ class DumpRecorder {
       default:
         if (!KNOWN_EVENTS.has(row.event) && !this.unknownEvents.has(row.event)) {
           this.unknownEvents.add(row.event);
-          this.warn({ file: this.file, line: row.line, reason: `unknown Event '${row.event.slice(0, 40)}' (rows of it are skipped)` });
+          this.warn({
+            file: this.file,
+            line: row.line,
+            reason: `unknown Event '${row.event.slice(0, 40)}' (rows of it are skipped)`,
+          });
         }
     }
   }
@@ -284,7 +314,11 @@ class DumpRecorder {
     if (!this.idsOk(row, false)) return;
     const sizeText = attrValueOf(row.attr, 'size:');
     const size = sizeText === null ? null : readExactInteger(sizeText);
-    if (size === 'too-large') return this.skip(row, `a MALLOC whose size ${sizeText} is 2^53 bytes or more: not a size that can be compared exactly`);
+    if (size === 'too-large')
+      return this.skip(
+        row,
+        `a MALLOC whose size ${sizeText} is 2^53 bytes or more: not a size that can be compared exactly`,
+      );
     const id = readExactInteger(row.id);
     const ptr = this.ptrKey(row.ptr);
     if (!this.time(row.timestamp) || size === null || Number.isNaN(ptr) || typeof id !== 'number' || id < 0) {
@@ -293,7 +327,9 @@ class DumpRecorder {
     const owner = row.attr.includes('owner:') ? (attrValueOf(row.attr, 'owner:') ?? '') : '';
     if (owner !== '') this.hasOwners = true;
     const firstFrame = firstCallSite(row.callStackPython) || firstCallSite(row.callStackC);
-    const inefficient = row.attr.includes('inefficient_type:') ? (attrValueOf(row.attr, 'inefficient_type:') ?? '') : '';
+    const inefficient = row.attr.includes('inefficient_type:')
+      ? (attrValueOf(row.attr, 'inefficient_type:') ?? '')
+      : '';
     // FREE sizes are negative in 2025-H1 PTA/ATB dumps: the direction comes from Event, the magnitude from abs().
     this.spool.add(
       this.tsHi,
@@ -320,13 +356,22 @@ class DumpRecorder {
     }
     if (this.ooms.length >= MAX_DUMP_OOMS) return void this.droppedOoms++;
     const func = (attrValueOf(row.attr, 'func:') ?? '').slice(0, 80);
-    this.ooms.push({ device, logicalDevice: Number(row.device), requested, func, pid: row.pid.slice(0, 20), timestamp: row.timestamp.slice(0, 20), line: row.line });
+    this.ooms.push({
+      device,
+      logicalDevice: Number(row.device),
+      requested,
+      func,
+      pid: row.pid.slice(0, 20),
+      timestamp: row.timestamp.slice(0, 20),
+      line: row.line,
+    });
   }
 
   private free(row: DumpRow): void {
     if (!this.idsOk(row, false)) return;
     const ptr = this.ptrKey(row.ptr);
-    if (!this.time(row.timestamp) || Number.isNaN(ptr)) return this.skip(row, 'a FREE without a numeric timestamp and Ptr');
+    if (!this.time(row.timestamp) || Number.isNaN(ptr))
+      return this.skip(row, 'a FREE without a numeric timestamp and Ptr');
     // A shadow FREE is synthesised for a block still live at exit: not freed while tracing.
     const kind = SHADOW_RE.test(row.attr) ? SHADOW_FREE : FREE;
     this.spool.add(this.tsHi, this.tsLo, kind, row.line, ptr, 0, 0, this.liveKeyOf(row.pid, row.eventType), 0, 0, 0);
@@ -351,7 +396,8 @@ class DumpRecorder {
   private systemStep(row: DumpRow): void {
     if (!this.idsOk(row, false)) return;
     const n = readExactInteger(row.name.replace(/"/g, ''));
-    if (!this.time(row.timestamp) || typeof n !== 'number') return this.skip(row, 'a SYSTEM/STEP row without a step number');
+    if (!this.time(row.timestamp) || typeof n !== 'number')
+      return this.skip(row, 'a SYSTEM/STEP row without a step number');
     this.spool.add(this.tsHi, this.tsLo, STEP_MARK, row.line, n, 0, 0, this.pids.id(row.pid), 0, 0, 0);
   }
 
@@ -363,12 +409,37 @@ class DumpRecorder {
     if (!this.idsOk(row, true)) return;
     const family = type.charCodeAt(2) === 69 ? 0 : 1;
     let last = this.lastStack;
-    if (last.id === -1 || last.pid !== row.pid || last.tid !== row.tid || last.device !== row.device || last.family !== family) {
+    if (
+      last.id === -1 ||
+      last.pid !== row.pid ||
+      last.tid !== row.tid ||
+      last.device !== row.device ||
+      last.family !== family
+    ) {
       const device = deviceName(row.device) ?? row.device;
       const id = this.stacks.id(`${row.pid}|${row.tid}|${row.device}|${family}`);
-      last = this.lastStack = { pid: row.pid, tid: row.tid, device: row.device, family, id, level: this.opLevelOf(device, this.pids.id(row.pid)) };
+      last = this.lastStack = {
+        pid: row.pid,
+        tid: row.tid,
+        device: row.device,
+        family,
+        id,
+        level: this.opLevelOf(device, this.pids.id(row.pid)),
+      };
     }
-    this.spool.add(this.tsHi, this.tsLo, start ? OP_START : OP_END, row.line, 0, 0, 0, last.id, this.nameId(row.name), last.level, family);
+    this.spool.add(
+      this.tsHi,
+      this.tsLo,
+      start ? OP_START : OP_END,
+      row.line,
+      0,
+      0,
+      0,
+      last.id,
+      this.nameId(row.name),
+      last.level,
+      family,
+    );
   }
 }
 
@@ -506,7 +577,16 @@ class DumpReplay {
     this.groupLevel = new Float64Array(groups);
     this.groupMax = new Float64Array(groups);
     this.groupSteps = Array.from({ length: groups }, () => ({ start: [], peak: [], end: [] }));
-    this.pidSteps = Array.from({ length: r.pids.list.length }, () => ({ kind: 'none', ranges: 0, stepOfRange: new Map(), steps: [], open: -1, groups: [], pending: [], pendingFrom: 0 }));
+    this.pidSteps = Array.from({ length: r.pids.list.length }, () => ({
+      kind: 'none',
+      ranges: 0,
+      stepOfRange: new Map(),
+      steps: [],
+      open: -1,
+      groups: [],
+      pending: [],
+      pendingFrom: 0,
+    }));
     r.groups.forEach((g, i) => {
       if (FRAMEWORK_POOLS.has(g.pool)) (this.pidSteps[g.pid] as PidSteps).groups.push(i);
     });
@@ -518,7 +598,11 @@ class DumpReplay {
   }
 
   private fail(line: number, what: string): never {
-    throw new ParseError(this.r.file, line, `${what} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
+    throw new ParseError(
+      this.r.file,
+      line,
+      `${what} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`,
+    );
   }
 
   event(e: TimedEvent): void {
@@ -606,7 +690,8 @@ class DumpReplay {
     if (e.u3 !== 0) this.countInefficient(group, this.r.strings.list[e.u3] as string, e.f1, e.line);
     // A framework block born once steps began (in the last step started) waits for the check at the end of a later step.
     const pid = this.pidSteps[group.pid] as PidSteps;
-    if (pid.steps.length > 0 && group.opLevel !== -1) pid.pending.push(slot, b.serial[slot] as number, pid.steps.length - 1);
+    if (pid.steps.length > 0 && group.opLevel !== -1)
+      pid.pending.push(slot, b.serial[slot] as number, pid.steps.length - 1);
     if (pid.pending.length - pid.pendingFrom > 3 * (2 * b.alive + 1024)) this.compactPending(pid);
   }
 
@@ -629,7 +714,12 @@ class DumpReplay {
   }
 
   private countInefficient(group: Group, text: string, bytes: number, line: number): void {
-    for (const type of new Set(text.split(',').map((t) => t.trim()).filter((t) => t !== ''))) {
+    for (const type of new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== ''),
+    )) {
       const key = `${group.device}|${type}`;
       let c = this.inefficient.get(key);
       if (c === undefined) this.inefficient.set(key, (c = { device: group.device, type, count: 0, bytes: 0 }));
@@ -646,7 +736,8 @@ class DumpReplay {
     const kept: number[] = [];
     for (let i = pid.pendingFrom; i < pid.pending.length; i += 3) {
       const slot = pid.pending[i] as number;
-      if (b.serial[slot] === pid.pending[i + 1] && b.state[slot] !== 0) kept.push(slot, pid.pending[i + 1] as number, pid.pending[i + 2] as number);
+      if (b.serial[slot] === pid.pending[i + 1] && b.state[slot] !== 0)
+        kept.push(slot, pid.pending[i + 1] as number, pid.pending[i + 2] as number);
     }
     pid.pending = kept;
     pid.pendingFrom = 0;
@@ -702,7 +793,11 @@ class DumpReplay {
     const g = this.r.groups[b.group[slot] as number] as Group;
     const key = `${g.device}|${g.pool}`;
     let entry = this.leaks.get(key);
-    if (entry === undefined) this.leaks.set(key, (entry = { leak: { device: g.device, pool: g.pool, count: 0, bytes: 0, examples: [], top: [] }, labels: [] }));
+    if (entry === undefined)
+      this.leaks.set(
+        key,
+        (entry = { leak: { device: g.device, pool: g.pool, count: 0, bytes: 0, examples: [], top: [] }, labels: [] }),
+      );
     const bytes = b.size[slot] as number;
     const sum = exactSum(entry.leak.bytes, bytes);
     if (sum === null) this.fail(b.line[slot] as number, `the step-leak bytes of ${g.device}/${g.pool}`);
@@ -740,7 +835,11 @@ class DumpReplay {
     const ordinal = pid.stepOfRange.get(e.f0);
     if (ordinal === undefined || (pid.steps[ordinal] as StepRange).closed) return;
     if (ordinal !== pid.open) {
-      this.warn({ file: this.r.file, line: e.line, reason: `the Range_end of step ${(pid.steps[ordinal] as StepRange).step} comes after the next step started: that step ended at the next one's start, unclosed` });
+      this.warn({
+        file: this.r.file,
+        line: e.line,
+        reason: `the Range_end of step ${(pid.steps[ordinal] as StepRange).step} comes after the next step started: that step ended at the next one's start, unclosed`,
+      });
       return;
     }
     this.endStep(pid, true);
@@ -792,7 +891,14 @@ class DumpReplay {
       const peak = Math.max(0, max - open.base);
       const ops = this.ops[e.u2] as Map<number, OpFootprint>;
       const f = ops.get(e.u1);
-      if (f === undefined) ops.set(e.u1, { device: (this.r.opLevels[e.u2] as { device: string }).device, name: this.r.strings.list[e.u1] as string, launches: 1, net, peak });
+      if (f === undefined)
+        ops.set(e.u1, {
+          device: (this.r.opLevels[e.u2] as { device: string }).device,
+          name: this.r.strings.list[e.u1] as string,
+          launches: 1,
+          net,
+          peak,
+        });
       else {
         f.launches++;
         if (net > f.net) f.net = net;
@@ -801,7 +907,11 @@ class DumpReplay {
       return;
     }
     const name = this.r.strings.list[e.u1] as string;
-    this.warn({ file: this.r.file, line: e.line, reason: `an op end of ${name.slice(0, 80)} with no start of it earlier in time on its thread (skipped)` });
+    this.warn({
+      file: this.r.file,
+      line: e.line,
+      reason: `an op end of ${name.slice(0, 80)} with no start of it earlier in time on its thread (skipped)`,
+    });
   }
 
   finish(unit: 'us' | 'ns', rows: number): DumpFacts {
@@ -817,7 +927,16 @@ class DumpReplay {
         pid.steps.forEach((step, ordinal) => {
           // A group that first allocated after this step had 0 bytes all through it.
           const start = s.start[ordinal] ?? 0;
-          stepRows.push({ device: group.device, pool: group.pool, pid: step.pid, step: step.step, start, peak: s.peak[ordinal] ?? 0, end: s.end[ordinal] ?? 0, closed: step.closed });
+          stepRows.push({
+            device: group.device,
+            pool: group.pool,
+            pid: step.pid,
+            step: step.step,
+            start,
+            peak: s.peak[ordinal] ?? 0,
+            end: s.end[ordinal] ?? 0,
+            closed: step.closed,
+          });
         });
       }
     }
@@ -881,7 +1000,8 @@ class DumpReplay {
       const label = this.labelOf(slot, g.pool);
       const key = `${g.device}|${g.pool}|${label}`;
       let u = out.get(key);
-      if (u === undefined) out.set(key, (u = { device: g.device, pool: g.pool, label, blocks: 0, bytes: 0, ids: [], sizes: [] }));
+      if (u === undefined)
+        out.set(key, (u = { device: g.device, pool: g.pool, label, blocks: 0, bytes: 0, ids: [], sizes: [] }));
       const sum = exactSum(u.bytes, b.size[slot] as number);
       if (sum === null) this.fail(b.line[slot] as number, `the unfreed bytes of ${g.device}/${g.pool}/${label}`);
       u.bytes = sum;
@@ -918,7 +1038,12 @@ export interface DumpReadOptions {
 }
 
 /** Reads a dump file into its figures; warnings go to `onWarning`. */
-export async function readDumpFacts(path: string, name: string, onWarning: (w: DumpWarning) => void, options: DumpReadOptions = {}): Promise<DumpFacts> {
+export async function readDumpFacts(
+  path: string,
+  name: string,
+  onWarning: (w: DumpWarning) => void,
+  options: DumpReadOptions = {},
+): Promise<DumpFacts> {
   const recorder = new DumpRecorder(name, onWarning, options.chunkEvents);
   try {
     const reader = new DumpReader(name, (row) => recorder.row(row), onWarning);
@@ -930,7 +1055,12 @@ export async function readDumpFacts(path: string, name: string, onWarning: (w: D
 }
 
 /** The same over text (or bytes) in memory (tests). */
-export function dumpFactsFromText(name: string, text: string | Buffer, onWarning: (w: DumpWarning) => void = () => {}, options: DumpReadOptions = {}): DumpFacts {
+export function dumpFactsFromText(
+  name: string,
+  text: string | Buffer,
+  onWarning: (w: DumpWarning) => void = () => {},
+  options: DumpReadOptions = {},
+): DumpFacts {
   const recorder = new DumpRecorder(name, onWarning, options.chunkEvents);
   try {
     const reader = new DumpReader(name, (row) => recorder.row(row), onWarning);

@@ -35,11 +35,19 @@ export function dumpFigures(facts: DumpFacts): DumpFigures {
     samples.push({ section: 'steps', key: `${v(r.device)}/${v(r.pool)}/end`, step: r.step, bytes: r.end });
   }
   for (const u of facts.unfreed) {
-    put('unfreed', `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' '), sizes: sizeCounts(u.sizes) });
+    put('unfreed', `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, {
+      bytes: u.bytes,
+      blocks: u.blocks,
+      largest: u.sizes[0] ?? 0,
+      ids: u.ids.slice(0, 10).join(' '),
+      sizes: sizeCounts(u.sizes),
+    });
   }
   for (const o of facts.owners) put('owners', `${v(o.device)}/${o.bucket}`, { peak: o.peak }, 'peak');
-  for (const f of facts.ops) put('opFootprint', `${v(f.device)}/${v(f.name)}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
-  for (const c of facts.inefficient) put('inefficient', `${v(c.device)}/${v(c.type)}`, { bytes: c.bytes, count: c.count });
+  for (const f of facts.ops)
+    put('opFootprint', `${v(f.device)}/${v(f.name)}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
+  for (const c of facts.inefficient)
+    put('inefficient', `${v(c.device)}/${v(c.type)}`, { bytes: c.bytes, count: c.count });
   const stepLeaks = facts.stepLeaks.map((l) => ({ ...l, device: v(l.device), pool: v(l.pool), top: l.top.map(v) }));
   return { metrics, samples, stepLeaks, openSteps: facts.steps.filter((s) => !s.closed).length };
 }

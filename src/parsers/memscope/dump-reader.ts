@@ -66,7 +66,10 @@ const UNSUPPORTED: readonly { test: (header: string) => boolean; message: string
 
 /** Recognises the header line; throws a ParseError naming the generation for G0–G2 and anything else. */
 function readHeader(file: string, rawLine: string): DumpHeader {
-  const header = rawLine.replace(/^\uFEFF/, '').replace(/[\r\n]/g, '').trim();
+  const header = rawLine
+    .replace(/^\uFEFF/, '')
+    .replace(/[\r\n]/g, '')
+    .trim();
   for (const unit of ['us', 'ns'] as const) {
     const base = BASE_COLUMNS.replace('%', unit);
     for (let extra = 0; extra <= 2; extra++) {
@@ -78,10 +81,18 @@ function readHeader(file: string, rawLine: string): DumpHeader {
   }
   for (const old of UNSUPPORTED) {
     if (old.test(header)) {
-      throw new ParseError(file, 1, `an msLeaks dump of ${old.message} is not supported; dumps from msMemScope 2025-05-06 on (header "ID,Event,Event Type,Name,Timestamp(...),...") are`);
+      throw new ParseError(
+        file,
+        1,
+        `an msLeaks dump of ${old.message} is not supported; dumps from msMemScope 2025-05-06 on (header "ID,Event,Event Type,Name,Timestamp(...),...") are`,
+      );
     }
   }
-  throw new ParseError(file, 1, `not an msMemScope event dump: the first line should be "${BASE_COLUMNS.replace('%', 'ns')},Call Stack(Python),Call Stack(C)"`);
+  throw new ParseError(
+    file,
+    1,
+    `not an msMemScope event dump: the first line should be "${BASE_COLUMNS.replace('%', 'ns')},Call Stack(Python),Call Stack(C)"`,
+  );
 }
 
 /** Timestamps below this are microseconds whatever the header says (10^17 ns is 1973; 10^17 µs is year 5138). */
@@ -100,7 +111,20 @@ export class DumpReader {
   private pending = '';
   private lineNo = 0;
   private readonly row: DumpRow = {
-    line: 0, id: '', event: '', eventType: '', name: '', timestamp: '', pid: '', tid: '', device: '', ptr: '', attr: '', callStackPython: '', callStackC: '', toolFieldCount: 0,
+    line: 0,
+    id: '',
+    event: '',
+    eventType: '',
+    name: '',
+    timestamp: '',
+    pid: '',
+    tid: '',
+    device: '',
+    ptr: '',
+    attr: '',
+    callStackPython: '',
+    callStackC: '',
+    toolFieldCount: 0,
   };
 
   private readonly splitter = new RowSplitter();
@@ -124,7 +148,11 @@ export class DumpReader {
     }
     this.pending = from === 0 ? data : data.slice(from);
     if (this.pending.length > MAX_LINE_CHARS) {
-      throw new ParseError(this.file, this.lineNo + 1, `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`);
+      throw new ParseError(
+        this.file,
+        this.lineNo + 1,
+        `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`,
+      );
     }
   }
 
@@ -158,7 +186,11 @@ export class DumpReader {
     if (this.countToolFields) row.toolFieldCount = toolFieldCount(data, from, to);
     const reason = this.splitter.split(data, from, to, row, this.header.columns);
     if (reason !== null) {
-      this.warn(lineNo, last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`, last);
+      this.warn(
+        lineNo,
+        last ? `truncated last row: ${reason} (skipped; the file may have been cut off)` : `${reason} (skipped)`,
+        last,
+      );
       return;
     }
     if (this.timestampUnit === null) this.decideUnit(row);
@@ -172,7 +204,10 @@ export class DumpReader {
     this.timestampUnit = value < MICROSECONDS_BELOW ? 'us' : 'ns';
     const header = this.header as DumpHeader;
     if (this.timestampUnit !== header.headerUnit) {
-      this.warn(row.line, `timestamps are ${this.timestampUnit === 'us' ? 'microseconds' : 'nanoseconds'} (${row.timestamp}) under a Timestamp(${header.headerUnit}) header: read as ${this.timestampUnit === 'us' ? 'µs' : 'ns'}`);
+      this.warn(
+        row.line,
+        `timestamps are ${this.timestampUnit === 'us' ? 'microseconds' : 'nanoseconds'} (${row.timestamp}) under a Timestamp(${header.headerUnit}) header: read as ${this.timestampUnit === 'us' ? 'µs' : 'ns'}`,
+      );
     }
   }
 }
@@ -194,7 +229,8 @@ class RowSplitter {
     const id = this.next();
     const event = this.next();
     const eventType = this.next();
-    if (id === null || event === null || eventType === null) return `${fieldsSeen(data, from, to)} field(s) where a row has ${columns}`;
+    if (id === null || event === null || eventType === null)
+      return `${fieldsSeen(data, from, to)} field(s) where a row has ${columns}`;
     row.id = id;
     row.event = event;
     row.eventType = eventType;
@@ -216,7 +252,8 @@ class RowSplitter {
     const tid = this.next();
     const device = this.next();
     const ptr = this.next();
-    if (timestamp === null || pid === null || tid === null || device === null || ptr === null) return 'a row cut off before Attr';
+    if (timestamp === null || pid === null || tid === null || device === null || ptr === null)
+      return 'a row cut off before Attr';
     row.timestamp = timestamp;
     row.pid = pid;
     row.tid = tid;
@@ -224,7 +261,8 @@ class RowSplitter {
     row.ptr = ptr;
     const attr = this.pos > to ? null : this.quoted();
     if (attr === null) return 'an Attr field with no closing quote';
-    if (attr.length > 0 && (attr.charCodeAt(0) !== 123 || attr.charCodeAt(attr.length - 1) !== 125)) return `an Attr that is not {…}: ${clip(attr)}`;
+    if (attr.length > 0 && (attr.charCodeAt(0) !== 123 || attr.charCodeAt(attr.length - 1) !== 125))
+      return `an Attr that is not {…}: ${clip(attr)}`;
     row.attr = attr;
     if (this.pos <= to) {
       const py = this.quoted();
@@ -298,7 +336,12 @@ function clip(text: string): string {
  */
 export async function streamDump(path: string, reader: DumpReader): Promise<void> {
   try {
-    await streamText(path, (text) => reader.push(text), () => new EscapedUtf8Decoder(), reader.file);
+    await streamText(
+      path,
+      (text) => reader.push(text),
+      () => new EscapedUtf8Decoder(),
+      reader.file,
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string') throw new InputError(`${reader.file}: cannot read the dump (${code})`);
@@ -306,7 +349,6 @@ export async function streamDump(path: string, reader: DumpReader): Promise<void
   }
   reader.finish();
 }
-
 
 /**
  * The value of `key` in an Attr `{k:v,k:v}`, or null. A key matches only at a token start (after `{` or `,`), and a

@@ -15,7 +15,13 @@ import type { DumpWarning } from './dump-reader.js';
 function skippedInto(into: SnapshotBuilder): (w: DumpWarning) => void {
   return (w) => {
     const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
-    if (m !== null) into.addSkipped({ file: w.file, line: w.line, reason: m[1] as string, ...(w.cut === true ? { cut: true as const } : {}) });
+    if (m !== null)
+      into.addSkipped({
+        file: w.file,
+        line: w.line,
+        reason: m[1] as string,
+        ...(w.cut === true ? { cut: true as const } : {}),
+      });
     else into.addNote({ file: w.file, line: w.line, reason: w.reason });
   };
 }
@@ -26,19 +32,30 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
   into.files++;
   into.records += facts.rows;
   const figures = dumpFigures(facts);
-  for (const [sectionName, metrics] of figures.metrics) for (const [key, metric] of metrics) into.addMetric(sectionName, key, metric);
+  for (const [sectionName, metrics] of figures.metrics)
+    for (const [key, metric] of metrics) into.addMetric(sectionName, key, metric);
   for (const s of figures.samples) into.addSample(s.section, s.key, 'step', s.step, s.bytes);
   for (const leak of figures.stepLeaks) {
-    into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, { bytes: leak.bytes, blocks: leak.count, top: leak.top.join('; ') });
+    into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, {
+      bytes: leak.bytes,
+      blocks: leak.count,
+      top: leak.top.join('; '),
+    });
   }
   for (const oom of facts.ooms) {
     // Keyed by the dump's name and the row's own cells, so one OOM is one key whatever the row order.
-    const id = createHash('sha256').update(file.name).update('\0').update(`${oom.pid}|${oom.timestamp}|${oom.requested}`).digest('hex').slice(0, 8);
+    const id = createHash('sha256')
+      .update(file.name)
+      .update('\0')
+      .update(`${oom.pid}|${oom.timestamp}|${oom.requested}`)
+      .digest('hex')
+      .slice(0, 8);
     into.addMetric('ooms', `${oom.device}/dump-${id}`, {
       ...OOM_FIELD_DEFAULTS,
       requested: oom.requested,
       // The row has R only: the rule says unknown here; finish decides again with a configured device capacity as T.
-      cause: oomCause({ requested: oom.requested, total: null, deviceFree: null, allocated: null, reserved: null }).cause,
+      cause: oomCause({ requested: oom.requested, total: null, deviceFree: null, allocated: null, reserved: null })
+        .cause,
       source: 'msMemScope dump',
       precision: 'exact',
       line: oom.line,
@@ -47,7 +64,12 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
     });
     into.noteDevice(oom.device);
   }
-  if (facts.droppedOoms > 0) into.addNote({ file: file.name, line: 0, reason: `${facts.droppedOoms} more OOM_TRIGGER rows than the ${facts.ooms.length} kept were not read into the report` });
+  if (facts.droppedOoms > 0)
+    into.addNote({
+      file: file.name,
+      line: 0,
+      reason: `${facts.droppedOoms} more OOM_TRIGGER rows than the ${facts.ooms.length} kept were not read into the report`,
+    });
   for (const device of facts.devices) into.noteDevice(device);
 }
 
@@ -64,14 +86,19 @@ export async function parseBaseDumpFile(): Promise<void> {}
  * folded in exactly as the memory_compare CSV msMemScope would have written (section `kernels`). Pairs are made by
  * sorted path: one base per current dump.
  */
-export async function compareBaseDumps(files: Readonly<Record<string, readonly InputFile[]>>, into: SnapshotBuilder): Promise<void> {
+export async function compareBaseDumps(
+  files: Readonly<Record<string, readonly InputFile[]>>,
+  into: SnapshotBuilder,
+): Promise<void> {
   const bases = [...(files.dumpBase ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const currents = [...(files.dump ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (bases.length === 0) return;
   // One search found the same files for both (the Action searching everything it downloaded): no base was given.
   if (bases.length === currents.length && bases.every((b, i) => b.path === currents[i]?.path)) return;
   if (bases.length !== currents.length) {
-    throw new InputError(`memscope-dump-base has ${bases.length} dump(s) but memscope-dump has ${currents.length}: give one base dump per dump (they are paired in sorted path order)`);
+    throw new InputError(
+      `memscope-dump-base has ${bases.length} dump(s) but memscope-dump has ${currents.length}: give one base dump per dump (they are paired in sorted path order)`,
+    );
   }
   for (let i = 0; i < bases.length; i++) {
     const base = bases[i] as InputFile;

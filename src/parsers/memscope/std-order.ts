@@ -5,7 +5,10 @@
 
 const FAST_BUCKETS = [2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13];
 /** libstdc++'s __prime_list around the sizes a table of up to MAX_KEYS keys reaches. */
-const PRIMES = [17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257];
+const PRIMES = [
+  17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157,
+  167, 179, 193, 199, 211, 227, 241, 257,
+];
 /** Beyond this the next table size (541) leaves the part of the prime list checked here. */
 export const MAX_KEYS = 257;
 

@@ -67,9 +67,17 @@ class Chunk {
     let sorted = true;
     for (let i = 0; i < this.count; i++) {
       index[i] = i;
-      if (i > 0 && ((tsHi[i] as number) < (tsHi[i - 1] as number) || ((tsHi[i] as number) === (tsHi[i - 1] as number) && (tsLo[i] as number) < (tsLo[i - 1] as number)))) sorted = false;
+      if (
+        i > 0 &&
+        ((tsHi[i] as number) < (tsHi[i - 1] as number) ||
+          ((tsHi[i] as number) === (tsHi[i - 1] as number) && (tsLo[i] as number) < (tsLo[i - 1] as number)))
+      )
+        sorted = false;
     }
-    if (!sorted) index.sort((a, b) => (tsHi[a] as number) - (tsHi[b] as number) || (tsLo[a] as number) - (tsLo[b] as number) || a - b);
+    if (!sorted)
+      index.sort(
+        (a, b) => (tsHi[a] as number) - (tsHi[b] as number) || (tsLo[a] as number) - (tsLo[b] as number) || a - b,
+      );
     return index;
   }
 }
@@ -97,7 +105,19 @@ export class EventSpool {
   }
 
   /** Adds one event; `tsHi` is the timestamp / 10^9 (floored), `tsLo` the rest, so any 20-digit timestamp orders exactly. */
-  add(tsHi: number, tsLo: number, kind: number, line: number, f0: number, f1: number, f2: number, u0: number, u1: number, u2: number, u3: number): void {
+  add(
+    tsHi: number,
+    tsLo: number,
+    kind: number,
+    line: number,
+    f0: number,
+    f1: number,
+    f2: number,
+    u0: number,
+    u1: number,
+    u2: number,
+    u3: number,
+  ): void {
     let c = this.chunk;
     if (c.count === c.capacity) c = this.grow();
     const i = c.count++;
@@ -219,7 +239,8 @@ export class EventSpool {
     const fd = this.fd as number;
     const readers = this.runs.map((run, index) => new RunReader(fd, run, index));
     const heap = readers.filter((r) => r.next());
-    const before = (a: RunReader, b: RunReader): boolean => a.tsHi < b.tsHi || (a.tsHi === b.tsHi && (a.tsLo < b.tsLo || (a.tsLo === b.tsLo && a.index < b.index)));
+    const before = (a: RunReader, b: RunReader): boolean =>
+      a.tsHi < b.tsHi || (a.tsHi === b.tsHi && (a.tsLo < b.tsLo || (a.tsLo === b.tsLo && a.index < b.index)));
     const siftDown = (from: number): void => {
       let i = from;
       for (;;) {
@@ -283,7 +304,13 @@ class RunReader {
       const bytes = events * RECORD_BYTES;
       let done = 0;
       while (done < bytes) {
-        const n = readSync(this.fd, this.buffer, done, bytes - done, this.run.offset + this.consumed * RECORD_BYTES + done);
+        const n = readSync(
+          this.fd,
+          this.buffer,
+          done,
+          bytes - done,
+          this.run.offset + this.consumed * RECORD_BYTES + done,
+        );
         if (n === 0) throw new Error('the temporary file of a dump replay was cut short');
         done += n;
       }

@@ -80,7 +80,12 @@ export async function readCsvRows(path: string, name: string, sink: RowSink): Pr
   const splitter = new RowSplitter(name, sink);
   try {
     // Bytes that are not UTF-8 stay apart (escaped-utf8.ts): `op\xC0` and `op\xFF` must not become one U+FFFD name.
-    await streamText(path, (text) => splitter.push(text), () => new EscapedUtf8Decoder(), name);
+    await streamText(
+      path,
+      (text) => splitter.push(text),
+      () => new EscapedUtf8Decoder(),
+      name,
+    );
     splitter.end();
   } catch (err) {
     if (!(err instanceof StopReading)) throw err;
@@ -151,7 +156,11 @@ class RowSplitter {
 
   private checkPending(): void {
     if (this.pending.length > MAX_RECORD_CHARS) {
-      throw new ParseError(this.file, this.consumedLines + 1, `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`);
+      throw new ParseError(
+        this.file,
+        this.consumedLines + 1,
+        `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`,
+      );
     }
   }
 
@@ -206,16 +215,26 @@ class RowSplitter {
     let records: string[][];
     try {
       // csv-parse re-encodes text as UTF-8, which would turn an escaped byte into U+FFFD: protect them through it.
-      records = parseCsv(protectEscapedBytes(text), { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+      records = parseCsv(protectEscapedBytes(text), {
+        record_delimiter: ['\r\n', '\n'],
+        bom: false,
+        cast: false,
+        relax_quotes: true,
+        relax_column_count: true,
+      });
     } catch (err) {
       if (err instanceof CsvError) {
-        const reason = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
+        const reason =
+          err.code === 'CSV_QUOTE_NOT_CLOSED'
+            ? 'a quoted field is never closed'
+            : `malformed quoted field (${err.code})`;
         throw new ParseError(this.file, line, reason);
       }
       throw err;
     }
     const cells = records[0];
-    if (records.length !== 1 || cells === undefined) throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
+    if (records.length !== 1 || cells === undefined)
+      throw new ParseError(this.file, line, `malformed quoted record: ${records.length} records on one row`);
     this.row.fromCells(cells.map(restoreEscapedBytes), line);
     this.sink(this.row);
   }

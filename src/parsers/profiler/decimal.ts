@@ -127,7 +127,8 @@ export function cellBytes(s: string, from: number, to: number, unit: ByteUnit): 
   if (whole === 0 && frac === 0) return 0; // zero, however written (-0.0 included)
   if (negative) return 'negative';
   const scale = scaleOf(unit);
-  if (wholeDigits > 15 || decimals > MAX_FAST_DECIMALS || scale.fast[decimals] !== true) return slowBytes(s.slice(from, to), unit);
+  if (wholeDigits > 15 || decimals > MAX_FAST_DECIMALS || scale.fast[decimals] !== true)
+    return slowBytes(s.slice(from, to), unit);
   const bytes = whole * unit.bytes;
   if (bytes > MAX_SAFE) return 'too-large';
   if (frac === 0) return bytes;

@@ -20,9 +20,24 @@ export interface KnownHeader {
 }
 
 const HEADERS: readonly [TableKind, string, string, HeaderUnit][] = [
-  ['memory_record', 'torch_npu A1 (5.0.x)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type', MIB],
-  ['memory_record', 'torch_npu A2 (Jan 2024) or MindSpore', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Device Type', 'mindspore-or-torch_npu'],
-  ['memory_record', 'torch_npu A3 (6.0.rc1 on)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type', MIB],
+  [
+    'memory_record',
+    'torch_npu A1 (5.0.x)',
+    'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type',
+    MIB,
+  ],
+  [
+    'memory_record',
+    'torch_npu A2 (Jan 2024) or MindSpore',
+    'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Device Type',
+    'mindspore-or-torch_npu',
+  ],
+  [
+    'memory_record',
+    'torch_npu A3 (6.0.rc1 on)',
+    'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type',
+    MIB,
+  ],
   ['memory_record', 'msprof (KB)', 'Component,Timestamp(us),Total Allocated(KB),Total Reserved(KB),Device', KIB],
   ['npu_module_mem', 'torch_npu (MB)', 'Component,Timestamp(us),Total Reserved(MB),Device', MIB],
   ['npu_module_mem', 'msprof or MindSpore copy (KB)', 'Component,Timestamp(us),Total Reserved(KB),Device', KIB],
@@ -44,7 +59,12 @@ const HEADERS: readonly [TableKind, string, string, HeaderUnit][] = [
     'Name,Size(KB),Allocation Time(us),Duration(us),Allocation Total Allocated(KB),Allocation Total Reserved(KB),Release Total Allocated(KB),Release Total Reserved(KB),Device',
     KIB,
   ],
-  ['static_op_mem', 'msprof or torch_npu copy', 'Op Name,Model Name,Graph ID,Node Index Start,Node Index End,Size(KB)', KIB],
+  [
+    'static_op_mem',
+    'msprof or torch_npu copy',
+    'Op Name,Model Name,Graph ID,Node Index Start,Node Index End,Size(KB)',
+    KIB,
+  ],
   ['npu_mem', 'msprof', 'event,ddr(KB),hbm(KB),memory(KB),timestamp(us)', KIB],
 ];
 

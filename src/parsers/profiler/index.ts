@@ -16,7 +16,6 @@ import {
 export type { ProfilerTarget } from './tables.js';
 export { DIRECTORY_PATTERNS } from './search.js';
 
-
 /** Streams one profiler memory CSV into the snapshot. */
 export async function parseFile(file: InputFile, into: ProfilerTarget): Promise<void> {
   const reading = new FileReading(file.name, file.path, into);
@@ -72,7 +71,12 @@ class FileReading {
   }
 }
 
-function readerFor(header: KnownHeader, name: string, path: string, warn: ConstructorParameters<typeof MemoryRecordReader>[3]): TableReader {
+function readerFor(
+  header: KnownHeader,
+  name: string,
+  path: string,
+  warn: ConstructorParameters<typeof MemoryRecordReader>[3],
+): TableReader {
   switch (header.kind) {
     case 'memory_record':
       return new MemoryRecordReader(name, header, path, warn);

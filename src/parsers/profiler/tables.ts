@@ -73,7 +73,10 @@ export abstract class TableReader {
   /** The row has the header's width; otherwise it is skipped with a warning. */
   protected widthOk(r: Row): boolean {
     if (r.count === this.header.columns.length) return true;
-    this.skip(r, `expected ${this.header.columns.length} cells (${this.header.generation} header), got ${r.count}: row skipped`);
+    this.skip(
+      r,
+      `expected ${this.header.columns.length} cells (${this.header.generation} header), got ${r.count}: row skipped`,
+    );
     return false;
   }
 
@@ -99,7 +102,10 @@ export abstract class TableReader {
       if (text === '') continue;
       const device = /^(host|cpu)$/i.test(text) ? HOST : deviceName(text);
       if (device === null) {
-        this.skip(r, `unknown device ${JSON.stringify(text)} in ${this.header.columns[c]}: expected NPU:<n>, <n> or host; row skipped`);
+        this.skip(
+          r,
+          `unknown device ${JSON.stringify(text)} in ${this.header.columns[c]}: expected NPU:<n>, <n> or host; row skipped`,
+        );
         return null;
       }
       this.lastDeviceText = r.cell(c);
@@ -126,7 +132,10 @@ export abstract class TableReader {
       case 'exponent':
         return this.damaged(r, column);
       case 'too-large':
-        this.skip(r, `${this.header.columns[column]} ${r.cell(column)} is 2^53 bytes or more: not a memory size (an unsigned -1?); cell ignored`);
+        this.skip(
+          r,
+          `${this.header.columns[column]} ${r.cell(column)} is 2^53 bytes or more: not a memory size (an unsigned -1?); cell ignored`,
+        );
         return null;
       default:
         this.skip(r, `${this.header.columns[column]} is not a number: ${JSON.stringify(r.cell(column))}; row skipped`);
@@ -155,7 +164,11 @@ export abstract class TableReader {
   protected micros(r: Row, column: number): number {
     const t = cellMicros(r.s, r.starts[column] as number, r.ends[column] as number);
     if (t === Infinity) this.damaged(r, column);
-    if (Number.isNaN(t)) this.skip(r, `${this.header.columns[column]} is not a time in microseconds: ${JSON.stringify(r.cell(column))}; row skipped`);
+    if (Number.isNaN(t))
+      this.skip(
+        r,
+        `${this.header.columns[column]} is not a time in microseconds: ${JSON.stringify(r.cell(column))}; row skipped`,
+      );
     return t;
   }
 }
@@ -211,7 +224,8 @@ class KeyedTallies<T> {
   get(r: Row, device: string, nameColumn: number, make: (name: string) => T): T {
     const n = this.recent.length;
     for (let i = 0; i < n; i++) {
-      if (this.recentDevice[i] === device && r.cellIs(nameColumn, this.recentName[i] as string)) return this.recent[i] as T;
+      if (this.recentDevice[i] === device && r.cellIs(nameColumn, this.recentName[i] as string))
+        return this.recent[i] as T;
     }
     // A fresh copy: a slice of the chunk would keep the whole 256 KiB chunk alive for as long as the key lives.
     const name = r.cell(nameColumn).split('').join('');
@@ -246,7 +260,8 @@ export class MemoryRecordReader extends TableReader {
   ];
   private readonly devices = [columnOf(this.header, 'Device Type', 'Device'), columnOf(this.header, 'Device_id')];
   /** One unit, or for the 6-column header both candidates (torch_npu's MiB, MindSpore's KB×1000) until the rows tell. */
-  private readonly units: readonly ByteUnit[] = this.header.unit === 'mindspore-or-torch_npu' ? [MIB, MINDSPORE_MB] : [this.header.unit];
+  private readonly units: readonly ByteUnit[] =
+    this.header.unit === 'mindspore-or-torch_npu' ? [MIB, MINDSPORE_MB] : [this.header.unit];
   private readonly tallies = new KeyedTallies<{ device: string; component: string; timelines: Timelines }>();
   /** (figure index, bytes) pairs of the row being read: one buffer for every row. */
   private readonly values = new Float64Array(12);
@@ -271,7 +286,11 @@ export class MemoryRecordReader extends TableReader {
         }
       }
     }
-    const tally = this.tallies.get(r, device, this.component, (component) => ({ device, component, timelines: new Timelines(3 * units.length) }));
+    const tally = this.tallies.get(r, device, this.component, (component) => ({
+      device,
+      component,
+      timelines: new Timelines(3 * units.length),
+    }));
     for (let i = 0; i < count; i += 2) tally.timelines.add(values[i] as number, t, values[i + 1] as number);
     this.rows++;
   }
@@ -320,7 +339,9 @@ export class ModuleMemReader extends TableReader {
     if (v === undefined) return;
     this.rows++;
     if (v === null) return;
-    this.tallies.get(r, device, this.component, (module) => ({ device, module, timelines: new Timelines(1) })).timelines.add(0, t, v);
+    this.tallies
+      .get(r, device, this.component, (module) => ({ device, module, timelines: new Timelines(1) }))
+      .timelines.add(0, t, v);
   }
 
   protected emit(into: ProfilerTarget): void {
@@ -346,23 +367,41 @@ export class OperatorMemoryReader extends TableReader {
   private readonly size = columnOf(this.header, 'Size(KB)');
   private readonly time = columnOf(this.header, 'Allocation Time(us)');
   private readonly devices = [columnOf(this.header, 'Device Type', 'Device'), columnOf(this.header, 'Device_id')];
-  private readonly tallies = new KeyedTallies<{ device: string; name: string; largest: number; count: number; total: number }>();
+  private readonly tallies = new KeyedTallies<{
+    device: string;
+    name: string;
+    largest: number;
+    count: number;
+    total: number;
+  }>();
 
   row(r: Row): void {
     if (!this.widthOk(r)) return;
     const device = this.device(r, this.devices);
     if (device === null) return;
     // Only checked for spreadsheet damage: an empty Allocation Time (a release seen without its allocation) is fine.
-    if (cellMicros(r.s, r.starts[this.time] as number, r.ends[this.time] as number) === Infinity) this.damaged(r, this.time);
+    if (cellMicros(r.s, r.starts[this.time] as number, r.ends[this.time] as number) === Infinity)
+      this.damaged(r, this.time);
     const v = this.bytes(r, this.size, this.header.unit as ByteUnit);
     if (v === undefined) return;
     this.rows++;
     // No size, or a negative one (a release without its allocation): not an allocation of this operator.
     if (v === null) return;
-    const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
+    const tally = this.tallies.get(r, device, this.name, (name) => ({
+      device,
+      name: name === '' ? UNNAMED_OPERATOR : name,
+      largest: 0,
+      count: 0,
+      total: 0,
+    }));
     const total = exactSum(tally.total, v);
     // Every cell is below 2^53 bytes, but a sum may not be: no figure is better than a rounded one.
-    if (total === null) throw new ParseError(this.file, r.line, `the total of ${tally.name} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
+    if (total === null)
+      throw new ParseError(
+        this.file,
+        r.line,
+        `the total of ${tally.name} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`,
+      );
     if (v > tally.largest) tally.largest = v;
     tally.count++;
     tally.total = total;
@@ -371,7 +410,11 @@ export class OperatorMemoryReader extends TableReader {
   protected emit(into: ProfilerTarget): void {
     for (const t of this.tallies.byKey.values()) {
       if (t.device !== HOST) into.noteDevice(t.device);
-      into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, { largest: t.largest, count: t.count, total: t.total });
+      into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, {
+        largest: t.largest,
+        count: t.count,
+        total: t.total,
+      });
     }
   }
 }
@@ -390,7 +433,8 @@ export class StaticOpMemReader extends TableReader {
     this.rows++;
     if (!r.cellIs(this.op, 'TOTAL')) return;
     // Static graphs are sized on the host at compile time: no Device_id column means the host too.
-    const device = this.deviceId === -1 || /^host$/i.test(r.cell(this.deviceId).trim()) ? HOST : this.device(r, [this.deviceId]);
+    const device =
+      this.deviceId === -1 || /^host$/i.test(r.cell(this.deviceId).trim()) ? HOST : this.device(r, [this.deviceId]);
     if (device === null) return;
     const v = this.bytes(r, this.size, this.header.unit as ByteUnit);
     if (v === undefined || v === null) return;
