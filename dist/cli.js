@@ -8,7 +8,9 @@ import 'node:worker_threads';
 const argv = process.argv.slice(2);
 const args = argv.filter((a) => a !== '--debug');
 const command = args[0];
-if ((command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') && !args.includes('--help') && !args.includes('-h')) {
+if ((command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') &&
+    !args.includes('--help') &&
+    !args.includes('-h')) {
     if (mayBeLarge(inputPathsOf(args.slice(1))))
         startWorkersEarly();
 }

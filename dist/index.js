@@ -140,7 +140,11 @@ function readInputs(get = (name) => getInput(name)) {
         comment: oneOf('comment', get('comment') || 'on-change', ['on-change', 'always', 'never']),
         commentKey,
         failJob: bool('fail-job', get('fail-job') || 'true'),
-        updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', ['pull-request', 'commit', 'write']),
+        updateStrategy: oneOf('update-strategy', get('update-strategy') || 'pull-request', [
+            'pull-request',
+            'commit',
+            'write',
+        ]),
         prune: bool('prune', get('prune') || 'false'),
         reportArtifact: get('report-artifact') || 'memory-gate-report',
         htmlReport: parseReportPath('html-report', 'memory-gate.html', get('html-report')),

@@ -117,7 +117,10 @@ async function streamToFile(url, file, signal, idleMs, what) {
     const out = await open(file, 'w');
     let bytes = 0;
     try {
-        const response = await fetch(url, { signal: AbortSignal.any([signal, idle.signal]), headers: { 'user-agent': USER_AGENT } });
+        const response = await fetch(url, {
+            signal: AbortSignal.any([signal, idle.signal]),
+            headers: { 'user-agent': USER_AGENT },
+        });
         if (!response.ok || response.body === null) {
             await response.body?.cancel();
             throw new HttpStatusError(response.status, what);
@@ -168,7 +171,12 @@ function resultsService(env, policy) {
             const items = Array.isArray(reply.artifacts) ? reply.artifacts : [];
             return items.map((item) => {
                 const a = record(item);
-                return { name: String(a.name ?? ''), id: Number(a.database_id), size: Number(a.size ?? 0), createdAt: Date.parse(String(a.created_at ?? '')) || 0 };
+                return {
+                    name: String(a.name ?? ''),
+                    id: Number(a.database_id),
+                    size: Number(a.size ?? 0),
+                    createdAt: Date.parse(String(a.created_at ?? '')) || 0,
+                };
             });
         },
         async zipUrl(artifact, onRetry) {
@@ -199,7 +207,12 @@ function restService(run, env, policy) {
                 const items = Array.isArray(reply.artifacts) ? reply.artifacts : [];
                 for (const item of items) {
                     const a = record(item);
-                    listed.push({ name: String(a.name ?? ''), id: Number(a.id), size: Number(a.size_in_bytes ?? 0), createdAt: Date.parse(String(a.created_at ?? '')) || 0 });
+                    listed.push({
+                        name: String(a.name ?? ''),
+                        id: Number(a.id),
+                        size: Number(a.size_in_bytes ?? 0),
+                        createdAt: Date.parse(String(a.created_at ?? '')) || 0,
+                    });
                 }
                 const total = Number(reply.total_count ?? 0);
                 if (items.length < PAGE_SIZE || listed.length >= total)
@@ -209,7 +222,11 @@ function restService(run, env, policy) {
         async zipUrl(artifact, onRetry) {
             const what = `artifact '${artifact.name}'`;
             return withRetries(what, policy, onRetry, async (signal) => {
-                const response = await fetch(`${repoUrl}/actions/artifacts/${artifact.id}/zip`, { headers, redirect: 'manual', signal });
+                const response = await fetch(`${repoUrl}/actions/artifacts/${artifact.id}/zip`, {
+                    headers,
+                    redirect: 'manual',
+                    signal,
+                });
                 await response.body?.cancel();
                 const location = response.headers.get('location');
                 if (response.status !== 302 || !location)
@@ -283,7 +300,7 @@ function unsafeEntryReason(name) {
 }
 function openZip(zipPath) {
     return new Promise((resolve, reject) => {
-        yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => (err ? reject(archiveError(err)) : resolve(zip)));
+        yauzl.open(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true }, (err, zip) => err ? reject(archiveError(err)) : resolve(zip));
     });
 }
 function shownName(name) {
@@ -395,7 +412,9 @@ class ArtifactsFailed extends InputError {
 async function downloadArtifacts(request, log = () => { }, warn = log) {
     const env = request.env ?? process.env;
     const policy = request.retry ?? DEFAULT_RETRY;
-    const service = request.crossRun ? restService(request.crossRun, env, policy) : resultsService(env, policy);
+    const service = request.crossRun
+        ? restService(request.crossRun, env, policy)
+        : resultsService(env, policy);
     let retries = 0;
     const onRetry = (what, attempt, reason, delayMs) => {
         retries++;
@@ -417,7 +436,12 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
     const failed = [];
     const tooBig = (a) => request.maxBytes !== undefined && a.size > request.maxBytes;
     for (const a of selected.filter(tooBig)) {
-        failed.push({ name: a.name, id: a.id, refused: true, reason: `it is ${formatBytes(a.size)}, more than the ${formatBytes(request.maxBytes ?? 0)} allowed` });
+        failed.push({
+            name: a.name,
+            id: a.id,
+            refused: true,
+            reason: `it is ${formatBytes(a.size)}, more than the ${formatBytes(request.maxBytes ?? 0)} allowed`,
+        });
     }
     const wanted = selected.filter((a) => !tooBig(a));
     await mkdir(request.dir, { recursive: true });
@@ -440,7 +464,10 @@ async function downloadArtifacts(request, log = () => { }, warn = log) {
                 const url = await service.zipUrl(artifact, onRetry);
                 return streamToFile(url, zip, signal, policy.timeoutMs, what);
             });
-            const { files, refused, collided } = await extractZipSafely(zip, target, { maxBytes: request.maxBytes, maxInflation: request.maxInflation });
+            const { files, refused, collided } = await extractZipSafely(zip, target, {
+                maxBytes: request.maxBytes,
+                maxInflation: request.maxInflation,
+            });
             await rm(zip, { force: true });
             if (refused.length > 0)
                 warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));

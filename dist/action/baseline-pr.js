@@ -67,7 +67,12 @@ async function commitOnTopOf(octokit, request) {
     const { data: ref } = await gitHubCall(`reading branch ${baseBranch}`, READ, () => octokit.rest.git.getRef({ owner, repo, ref: `heads/${baseBranch}` }));
     const parentSha = ref.object.sha;
     const { data: parent } = await gitHubCall(`reading commit ${parentSha}`, READ, () => octokit.rest.git.getCommit({ owner, repo, commit_sha: parentSha }));
-    const { data: blob } = await gitHubCall(`creating a blob for ${request.filePath}`, WRITE, () => octokit.rest.git.createBlob({ owner, repo, content: Buffer.from(request.content, 'utf8').toString('base64'), encoding: 'base64' }));
+    const { data: blob } = await gitHubCall(`creating a blob for ${request.filePath}`, WRITE, () => octokit.rest.git.createBlob({
+        owner,
+        repo,
+        content: Buffer.from(request.content, 'utf8').toString('base64'),
+        encoding: 'base64',
+    }));
     const { data: tree } = await gitHubCall('creating a tree', WRITE, () => octokit.rest.git.createTree({
         owner,
         repo,
@@ -80,7 +85,13 @@ async function commitOnTopOf(octokit, request) {
 async function commitBaseline(octokit, request) {
     const { commitSha } = await commitOnTopOf(octokit, request);
     try {
-        await octokit.rest.git.updateRef({ owner: request.owner, repo: request.repo, ref: `heads/${request.baseBranch}`, sha: commitSha, force: false });
+        await octokit.rest.git.updateRef({
+            owner: request.owner,
+            repo: request.repo,
+            ref: `heads/${request.baseBranch}`,
+            sha: commitSha,
+            force: false,
+        });
     }
     catch (error) {
         if (httpStatus(error) === 422) {
@@ -105,11 +116,25 @@ async function openBaselinePullRequest(octokit, request) {
     const existing = open[0];
     let pr;
     if (existing) {
-        const { data } = await gitHubCall(`updating pull request #${existing.number}`, 'pull-requests: write', () => octokit.rest.pulls.update({ owner, repo, pull_number: existing.number, title: request.title, body: request.body }));
+        const { data } = await gitHubCall(`updating pull request #${existing.number}`, 'pull-requests: write', () => octokit.rest.pulls.update({
+            owner,
+            repo,
+            pull_number: existing.number,
+            title: request.title,
+            body: request.body,
+        }));
         pr = { url: data.html_url, number: data.number, created: false };
     }
     else {
-        const { data } = await gitHubCall('opening a pull request', 'pull-requests: write', () => octokit.rest.pulls.create({ owner, repo, head: branch, base: request.baseBranch, title: request.title, body: request.body, maintainer_can_modify: true }));
+        const { data } = await gitHubCall('opening a pull request', 'pull-requests: write', () => octokit.rest.pulls.create({
+            owner,
+            repo,
+            head: branch,
+            base: request.baseBranch,
+            title: request.title,
+            body: request.body,
+            maintainer_can_modify: true,
+        }));
         pr = { url: data.html_url, number: data.number, created: true };
     }
     await gitHubCall(`labelling pull request #${pr.number} '${request.label}'`, 'pull-requests: write', () => octokit.rest.issues.addLabels({ owner, repo, issue_number: pr.number, labels: [request.label] }));

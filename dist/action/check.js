@@ -38,6 +38,10 @@ import '../chunks/atomic-write.js';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import '../chunks/compressed.js';
+import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 import '../chunks/baseline-changes.js';
 import '../chunks/groups.js';
@@ -55,7 +59,6 @@ import '../chunks/annotation.js';
 import '../chunks/json.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
-import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
@@ -89,12 +92,20 @@ async function runCheckMode(inputs) {
     const historyRead = historyReadOf(inputs, history);
     if (plan.role === 'write')
         history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
-    const trends = history === null || trendsModule === undefined ? undefined : plan.role !== 'write' && read !== undefined ? read.withConfig(gated.config) : trendsModule.trendsOf(history, gated.config);
+    const trends = history === null || trendsModule === undefined
+        ? undefined
+        : plan.role !== 'write' && read !== undefined
+            ? read.withConfig(gated.config)
+            : trendsModule.trendsOf(history, gated.config);
     const { baseline } = gated;
     const folded = foldedSitesNotice(baseline, inputs.baseline);
     if (folded !== null)
         notice(folded);
-    const report = { ...gated.report, ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}), ...(historyRead !== undefined ? { history: historyRead } : {}) };
+    const report = {
+        ...gated.report,
+        ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}),
+        ...(historyRead !== undefined ? { history: historyRead } : {}),
+    };
     if (baseline === null) {
         warning(`No baseline at ${inputs.baseline}${pr ? ` on the base commit ${pr.baseSha.slice(0, 12)}` : ''}: every key is new. Run this Action with 'mode: update' on workflow_dispatch to propose one.`);
     }

@@ -54,12 +54,13 @@ import 'node:vm';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import '../chunks/compressed.js';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 import '../chunks/annotation.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
-import 'node:stream';
-import 'node:stream/promises';
 import 'zlib';
 import 'util';
 import 'stream';
@@ -75,7 +76,9 @@ const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this k
 const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
 function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     const { config } = trusted;
-    const band = config.history !== null && trusted.noise !== undefined ? { config: config.history, noise: trusted.noise } : undefined;
+    const band = config.history !== null && trusted.noise !== undefined
+        ? { config: config.history, noise: trusted.noise }
+        : undefined;
     const baseline = trusted.baseline ?? { sections: {} };
     const discrepancies = [];
     const compared = SECTIONS.filter((d) => d.compared !== false);
@@ -95,7 +98,13 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
             const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies, band);
             if (keys.has(entry.key)) {
-                discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: described({ ...rejudged, severity: 'fail' }) });
+                discrepancies.push({
+                    pointer: at,
+                    key: entry.key,
+                    field: 'entry',
+                    claimed: described(entry),
+                    rejudged: described({ ...rejudged, severity: 'fail' }),
+                });
                 others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
                 return;
             }
@@ -113,7 +122,13 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             kept.push({ entry, index: i });
         }
         else {
-            discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+            discrepancies.push({
+                pointer: at,
+                key: entry.key,
+                field: 'entry',
+                claimed: described(entry),
+                rejudged: { status: entry.status, severity: 'fail' },
+            });
             others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
         }
     });
@@ -124,7 +139,13 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         const matches = derivable.get(findingId(entry));
         const match = matches?.shift();
         if (match === undefined)
-            discrepancies.push({ pointer: '/entries', key: entry.key, field: 'entry', claimed: null, rejudged: described(entry) });
+            discrepancies.push({
+                pointer: '/entries',
+                key: entry.key,
+                field: 'entry',
+                claimed: null,
+                rejudged: described(entry),
+            });
         else
             compareFinding(match.entry, entry, `/entries/${match.index}`, discrepancies);
         findings.push(entry);
@@ -133,11 +154,23 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         for (const { entry, index } of rest) {
             const verdicts = seen.get(entry.kind);
             if (verdicts !== undefined && !verdicts.has(entry.key)) {
-                discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: { status: entry.status, severity: 'fail' } });
+                discrepancies.push({
+                    pointer: `/entries/${index}`,
+                    key: entry.key,
+                    field: 'entry',
+                    claimed: described(entry),
+                    rejudged: { status: entry.status, severity: 'fail' },
+                });
                 findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
             }
             else {
-                discrepancies.push({ pointer: `/entries/${index}`, key: entry.key, field: 'entry', claimed: described(entry), rejudged: null });
+                discrepancies.push({
+                    pointer: `/entries/${index}`,
+                    key: entry.key,
+                    field: 'entry',
+                    claimed: described(entry),
+                    rejudged: null,
+                });
             }
         }
     }
@@ -147,8 +180,18 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             continue;
         const rejudging = writerOf(finding)?.finding.rejudge;
         const declaration = sectionOfKind(finding.kind);
-        if (rejudging !== undefined && 'kept' in rejudging && declaration !== undefined && rejudging.withVerdict.includes(declaration.name) && !seen.get(finding.kind)?.has(finding.key)) {
-            discrepancies.push({ pointer: `/entries/${index}/severity`, key: finding.key, field: 'severity', claimed: finding.severity, rejudged: 'fail' });
+        if (rejudging !== undefined &&
+            'kept' in rejudging &&
+            declaration !== undefined &&
+            rejudging.withVerdict.includes(declaration.name) &&
+            !seen.get(finding.kind)?.has(finding.key)) {
+            discrepancies.push({
+                pointer: `/entries/${index}/severity`,
+                key: finding.key,
+                field: 'severity',
+                claimed: finding.severity,
+                rejudged: 'fail',
+            });
             finding.severity = 'fail';
             finding.note = ORPHAN_FINDING_NOTE;
         }
@@ -160,8 +203,16 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             if (keys.has(written))
                 continue;
             const judged = unitOf(judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config), declaration);
-            const entry = judged.status === 'ignored' ? { ...judged, key: written } : { ...judged, key: written, severity: 'fail', note: DROPPED_ENTRY_NOTE };
-            discrepancies.push({ pointer: '/entries', key: written, field: 'entry', claimed: null, rejudged: described(entry) });
+            const entry = judged.status === 'ignored'
+                ? { ...judged, key: written }
+                : { ...judged, key: written, severity: 'fail', note: DROPPED_ENTRY_NOTE };
+            discrepancies.push({
+                pointer: '/entries',
+                key: written,
+                field: 'entry',
+                claimed: null,
+                rejudged: described(entry),
+            });
             verdicts.push(entry);
         }
     }
@@ -177,7 +228,13 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     if (claimed.environment !== undefined) {
         const severity = policySeverity(config.environment.onChange);
         if (severity !== claimed.environment.severity)
-            discrepancies.push({ pointer: '/environment/severity', key: null, field: 'environment', claimed: claimed.environment.severity, rejudged: severity });
+            discrepancies.push({
+                pointer: '/environment/severity',
+                key: null,
+                field: 'environment',
+                claimed: claimed.environment.severity,
+                rejudged: severity,
+            });
         report = applyEnvironment(report, { ...claimed.environment, severity });
     }
     const disjoint = disjointOf(verdicts, config);
@@ -202,14 +259,24 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
     }
     if (claimed.result !== report.result)
-        discrepancies.push({ pointer: '/result', key: null, field: 'result', claimed: claimed.result, rejudged: report.result });
+        discrepancies.push({
+            pointer: '/result',
+            key: null,
+            field: 'result',
+            claimed: claimed.result,
+            rejudged: report.result,
+        });
     return { report, discrepancies };
 }
 function trustedKeysOf(declaration, baseline, keyAsWritten) {
     const metrics = metricsOf(baseline, declaration.name);
     const out = new Map();
     for (const key of keysOf(metrics))
-        out.set(keyAsWritten(key), { key, value: valueOf(declaration, metrics[key]), metric: metrics[key] });
+        out.set(keyAsWritten(key), {
+            key,
+            value: valueOf(declaration, metrics[key]),
+            metric: metrics[key],
+        });
     return out;
 }
 function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, discrepancies, band) {
@@ -229,13 +296,32 @@ function rejudgeVerdict(entry, at, declaration, trusted, config, keyAsWritten, d
     const unit = rejudged.unit ?? 'bytes';
     const differ = (field, claimed, value) => {
         if (claimed !== value)
-            discrepancies.push({ pointer: `${at}/${field}`, key: entry.key, field, claimed, rejudged: value, ...(field === 'rule' || field === 'unit' ? {} : { unit }) });
+            discrepancies.push({
+                pointer: `${at}/${field}`,
+                key: entry.key,
+                field,
+                claimed,
+                rejudged: value,
+                ...(field === 'rule' || field === 'unit' ? {} : { unit }),
+            });
     };
     differ('baseline', entry.baseline, rejudged.baseline);
     if (entry.status !== rejudged.status)
-        discrepancies.push({ pointer: `${at}/status`, key: entry.key, field: 'status', claimed: entry.status, rejudged: rejudged.status });
+        discrepancies.push({
+            pointer: `${at}/status`,
+            key: entry.key,
+            field: 'status',
+            claimed: entry.status,
+            rejudged: rejudged.status,
+        });
     else if (entry.severity !== rejudged.severity)
-        discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: rejudged.severity });
+        discrepancies.push({
+            pointer: `${at}/severity`,
+            key: entry.key,
+            field: 'severity',
+            claimed: entry.severity,
+            rejudged: rejudged.severity,
+        });
     if (entry.baseline === rejudged.baseline) {
         differ('delta', entry.delta, rejudged.delta);
         differ('percent', entry.percent, rejudged.percent);
@@ -251,22 +337,44 @@ function findingClass(entry) {
     return 'derivedFrom' in writer.finding.rejudge ? 'derived' : 'kept';
 }
 function figureOf(declaration, current) {
-    return { ...Object.fromEntries(Object.keys(declaration.fields).map((field) => [field, null])), [declaration.value]: current };
+    return {
+        ...Object.fromEntries(Object.keys(declaration.fields).map((field) => [field, null])),
+        [declaration.value]: current,
+    };
 }
 function findingId(entry) {
     return `${entry.kind}\0${entry.key}\0${writerOf(entry)?.finding.name ?? entry.status}`;
 }
 function compareFinding(claimed, derived, at, discrepancies) {
     if (claimed.status !== derived.status)
-        discrepancies.push({ pointer: `${at}/status`, key: claimed.key, field: 'status', claimed: claimed.status, rejudged: derived.status });
+        discrepancies.push({
+            pointer: `${at}/status`,
+            key: claimed.key,
+            field: 'status',
+            claimed: claimed.status,
+            rejudged: derived.status,
+        });
     else if (claimed.severity !== derived.severity)
-        discrepancies.push({ pointer: `${at}/severity`, key: claimed.key, field: 'severity', claimed: claimed.severity, rejudged: derived.severity });
+        discrepancies.push({
+            pointer: `${at}/severity`,
+            key: claimed.key,
+            field: 'severity',
+            claimed: claimed.severity,
+            rejudged: derived.severity,
+        });
     const unit = derived.unit ?? 'bytes';
     for (const field of ['baseline', 'current', 'limit', 'capacity']) {
         const before = claimed[field] ?? null;
         const after = derived[field] ?? null;
         if (before !== after)
-            discrepancies.push({ pointer: `${at}/${field}`, key: claimed.key, field, claimed: before, rejudged: after, unit });
+            discrepancies.push({
+                pointer: `${at}/${field}`,
+                key: claimed.key,
+                field,
+                claimed: before,
+                rejudged: after,
+                unit,
+            });
     }
 }
 function rejudgeKeptFinding(entry, at, config, discrepancies) {
@@ -276,7 +384,13 @@ function rejudgeKeptFinding(entry, at, config, discrepancies) {
         return null;
     }
     if (entry.severity !== policy)
-        discrepancies.push({ pointer: `${at}/severity`, key: entry.key, field: 'severity', claimed: entry.severity, rejudged: policy });
+        discrepancies.push({
+            pointer: `${at}/severity`,
+            key: entry.key,
+            field: 'severity',
+            claimed: entry.severity,
+            rejudged: policy,
+        });
     return { ...entry, severity: policy };
 }
 function unitOf(entry, declaration) {
@@ -311,7 +425,9 @@ function describeDiscrepancy(d) {
     return `${d.pointer}${d.key === null ? '' : ` of ${d.key}`} says ${plain(d.claimed, 'claimed')}, re-judged ${plain(d.rejudged, 'rejudged')}`;
 }
 function renderNotTrustworthy(discrepancies, limits, uploader = 'pull-request') {
-    const review = uploader === 'pull-request' ? "review the pull request's changes to the workflow, baseline and config" : "review the changes of the run's commit to the workflow, baseline and config";
+    const review = uploader === 'pull-request'
+        ? "review the pull request's changes to the workflow, baseline and config"
+        : "review the changes of the run's commit to the workflow, baseline and config";
     const lines = [
         `#### ⛔ This report is not trustworthy: ${discrepancies.length} of its claims do not follow from the trusted limits`,
         '',
@@ -390,7 +506,10 @@ async function runCommentMode(inputs) {
     const read = history === null ? undefined : (await import('../chunks/trends.js')).trendsOf(history);
     const noise = read?.noise;
     const judged = issueNumber === undefined
-        ? await judgeAgainstDefaultBranch(octokit, repo, inputs, { runId, defaultBranch: ctx.payload.repository?.default_branch }, report, noise)
+        ? await judgeAgainstDefaultBranch(octokit, repo, inputs, {
+            runId,
+            defaultBranch: ctx.payload.repository?.default_branch,
+        }, report, noise)
         : await judgeAgainstTrustedLimits(octokit, repo, inputs, { issueNumber, runId, headSha }, report, noise);
     const trends = read?.withConfig(judged.config);
     await publish(inputs, judged.report, {
@@ -416,7 +535,9 @@ async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed, no
     });
     const labels = pr.labels.map((l) => l.name ?? '');
     const label = base.config.baselineUpdateLabel;
-    const notCounted = labels.includes(label) ? await labelForRun(octokit, repo, inputs, { number: pr.number, createdAt: Date.parse(pr.created_at) }, run.runId, label) : undefined;
+    const notCounted = labels.includes(label)
+        ? await labelForRun(octokit, repo, inputs, { number: pr.number, createdAt: Date.parse(pr.created_at) }, run.runId, label)
+        : undefined;
     if (notCounted !== undefined)
         warning(labelWarning(label, notCounted));
     const limits = chooseLimits(base, head, { baseSha: pr.base.sha, labels }, notCounted);
@@ -425,12 +546,23 @@ async function judgeAgainstTrustedLimits(octokit, repo, inputs, run, claimed, no
     const blocks = [renderLimitsChanged(used)];
     if (discrepancies.length > 0) {
         const from = used.from === 'pull-request'
-            ? { text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`, markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})` }
-            : { text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`, markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}` };
+            ? {
+                text: `the pull request's own baseline and config at ${runHead.slice(0, 12)}`,
+                markdown: `the pull request's own baseline and config at ${codeSpan(runHead.slice(0, 12))} (allowed by the label ${codeSpan(used.label)})`,
+            }
+            : {
+                text: `the baseline and config of the base commit ${pr.base.sha.slice(0, 12)}`,
+                markdown: `the baseline and config of the base commit ${codeSpan(pr.base.sha.slice(0, 12))}`,
+            };
         warnNotTrustworthy(run.runId, discrepancies, from.text, 'comment');
         blocks.unshift(renderNotTrustworthy(discrepancies, from.markdown));
     }
-    return { report, config, preface: blocks.join('\n\n'), attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined };
+    return {
+        report,
+        config,
+        preface: blocks.join('\n\n'),
+        attention: used.changes.length > 0 || discrepancies.length > 0 || used.labelNotCounted !== undefined,
+    };
 }
 async function judgeAgainstDefaultBranch(octokit, repo, inputs, run, claimed, noise) {
     const branch = typeof run.defaultBranch === 'string'
@@ -443,11 +575,21 @@ async function judgeAgainstDefaultBranch(octokit, repo, inputs, run, claimed, no
         return { report, config, preface: '', attention: false };
     const at = ref.object.sha.slice(0, 12);
     warnNotTrustworthy(run.runId, discrepancies, `the baseline and config of ${branch} at ${at}`, 'summary');
-    return { report, config, preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'), attention: true };
+    return {
+        report,
+        config,
+        preface: renderNotTrustworthy(discrepancies, `the baseline and config of ${codeSpan(branch)} at ${codeSpan(at)}`, 'run'),
+        attention: true,
+    };
 }
 function rejudgeWith(inputs, limits, claimed, noise) {
-    const config = inputs.maxIncrease === undefined ? limits.config : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
-    return { ...rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH)), config };
+    const config = inputs.maxIncrease === undefined
+        ? limits.config
+        : applyMaxIncrease(limits.config, parseMaxIncrease(inputs.maxIncrease));
+    return {
+        ...rejudgeReport(claimed, { baseline: limits.baseline, config, ...(noise !== undefined ? { noise } : {}) }, (key) => shortenName(key, MAX_KEY_LENGTH)),
+        config,
+    };
 }
 function warnNotTrustworthy(runId, discrepancies, from, shownIn) {
     warning(`The report of run ${runId} is not trustworthy: ${discrepancies.length} of its claims do not follow from ${from} (first: ${visible(describeDiscrepancy(discrepancies[0]))}); the ${shownIn} shows the verdicts re-judged here`);
@@ -457,15 +599,29 @@ async function labelForRun(octokit, repo, inputs, pr, runId, label) {
     const voided = (why) => takeLabelOff(octokit, repo, pr.number, label, { ...why, runId });
     const labelledAt = await labelAddedAt(octokit, repo, pr.number, label);
     if (labelledAt === null)
-        return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: 'no event of the pull request records when the label was set' });
+        return voided({
+            how: 'unknown',
+            since: run.headSha,
+            at: run.headSha,
+            files: [],
+            unknown: 'no event of the pull request records when the label was set',
+        });
     const runs = await runsOfHead(octokit, repo, run, pr.createdAt);
     const seen = runs.filter((r) => r.createdAt <= labelledAt).at(-1) ?? runs[0];
     if (seen === undefined)
-        return voided({ how: 'unknown', since: run.headSha, at: run.headSha, files: [], unknown: "no run of this workflow records the pull request's head" });
+        return voided({
+            how: 'unknown',
+            since: run.headSha,
+            at: run.headSha,
+            files: [],
+            unknown: "no run of this workflow records the pull request's head",
+        });
     const changed = await filesChangedBetween(octokit, repo, limitPaths(inputs), seen.headSha, run.headSha);
     if ('unknown' in changed)
         return voided({ how: 'unknown', since: seen.headSha, at: run.headSha, files: [], unknown: changed.unknown });
-    return changed.files.length === 0 ? undefined : voided({ how: 'label', since: seen.headSha, at: run.headSha, files: changed.files });
+    return changed.files.length === 0
+        ? undefined
+        : voided({ how: 'label', since: seen.headSha, at: run.headSha, files: changed.files });
 }
 function nothingPosted(error) {
     if (error instanceof ArtifactsFailed) {

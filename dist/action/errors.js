@@ -43,7 +43,11 @@ function gitHubSaid(e) {
         text = data.message;
         const errors = data.errors;
         if (Array.isArray(errors)) {
-            const details = errors.map((x) => (typeof x === 'object' && x !== null && typeof x.message === 'string' ? x.message : '')).filter(Boolean);
+            const details = errors
+                .map((x) => typeof x === 'object' && x !== null && typeof x.message === 'string'
+                ? x.message
+                : '')
+                .filter(Boolean);
             if (details.length > 0)
                 text += `: ${details.join('; ')}`;
         }

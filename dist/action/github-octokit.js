@@ -36,7 +36,12 @@ import 'node:worker_threads';
 import '../chunks/http.js';
 import '../chunks/types2.js';
 
-const comment = (c) => ({ id: c.id, body: c.body ?? '', author: c.user?.login ?? '', ...(c.html_url !== undefined ? { url: c.html_url } : {}) });
+const comment = (c) => ({
+    id: c.id,
+    body: c.body ?? '',
+    author: c.user?.login ?? '',
+    ...(c.html_url !== undefined ? { url: c.html_url } : {}),
+});
 function octokitHost(octokit, repo) {
     const { owner, repo: name } = repo;
     return {

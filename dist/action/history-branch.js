@@ -47,14 +47,22 @@ async function readHistoryText(octokit, file, at) {
         if (status === 'ahead' || status === 'identical')
             commit = at;
         else
-            refused = status === 'unknown' ? `commit ${at.slice(0, 12)} is not in the repository` : `commit ${at.slice(0, 12)} is not on branch ${file.branch} (GitHub compares it with the head ${head.slice(0, 12)}: ${status})`;
+            refused =
+                status === 'unknown'
+                    ? `commit ${at.slice(0, 12)} is not in the repository`
+                    : `commit ${at.slice(0, 12)} is not on branch ${file.branch} (GitHub compares it with the head ${head.slice(0, 12)}: ${status})`;
     }
     const text = await readFileAt(octokit, file, file.path, commit);
     return text === null ? null : { text, commit, ...(refused !== undefined ? { refused } : {}) };
 }
 async function ancestry(octokit, repo, base, head) {
     try {
-        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner: repo.owner, repo: repo.repo, basehead: `${base}...${head}`, per_page: 1 });
+        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+            owner: repo.owner,
+            repo: repo.repo,
+            basehead: `${base}...${head}`,
+            per_page: 1,
+        });
         return data.status;
     }
     catch (error) {
@@ -73,7 +81,11 @@ async function writeHistoryText(octokit, file, update, message, pause = defaultP
             if (!(error instanceof MovedError) && !retryable(error))
                 throw error;
             if (attempt >= WRITE_ATTEMPTS) {
-                const why = error instanceof MovedError ? 'other runs kept moving it' : error instanceof Error ? error.message : String(error);
+                const why = error instanceof MovedError
+                    ? 'other runs kept moving it'
+                    : error instanceof Error
+                        ? error.message
+                        : String(error);
                 throw new GitHubError(`could not write ${file.path} to branch ${file.branch} in ${WRITE_ATTEMPTS} attempts: ${why}`, httpStatus(error));
             }
             await pause(attempt);
@@ -90,8 +102,18 @@ async function writeOnce(octokit, file, update, message) {
     const baseTree = head === null
         ? undefined
         : (await gitHubCall(`reading commit ${head.slice(0, 12)} of branch ${branch}`, READ, () => octokit.rest.git.getCommit({ owner, repo, commit_sha: head }))).data.tree.sha;
-    const { data: blob } = await gitHubCall(`creating a blob for ${file.path} on branch ${branch}`, WRITE, () => octokit.rest.git.createBlob({ owner, repo, content: Buffer.from(content, 'utf8').toString('base64'), encoding: 'base64' }));
-    const { data: tree } = await gitHubCall(`creating a tree on branch ${branch}`, WRITE, () => octokit.rest.git.createTree({ owner, repo, ...(baseTree !== undefined ? { base_tree: baseTree } : {}), tree: [{ path: file.path, mode: '100644', type: 'blob', sha: blob.sha }] }));
+    const { data: blob } = await gitHubCall(`creating a blob for ${file.path} on branch ${branch}`, WRITE, () => octokit.rest.git.createBlob({
+        owner,
+        repo,
+        content: Buffer.from(content, 'utf8').toString('base64'),
+        encoding: 'base64',
+    }));
+    const { data: tree } = await gitHubCall(`creating a tree on branch ${branch}`, WRITE, () => octokit.rest.git.createTree({
+        owner,
+        repo,
+        ...(baseTree !== undefined ? { base_tree: baseTree } : {}),
+        tree: [{ path: file.path, mode: '100644', type: 'blob', sha: blob.sha }],
+    }));
     const { data: commit } = await gitHubCall(`creating a commit on branch ${branch}`, WRITE, () => octokit.rest.git.createCommit({ owner, repo, message, tree: tree.sha, parents: head === null ? [] : [head] }));
     try {
         if (head === null)

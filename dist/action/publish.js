@@ -20,13 +20,21 @@ function historyPlan(inputs) {
     if (!inputs.history)
         return { role: 'off', why: "'history: false'", defaultBranch };
     if (inputs.mode !== 'check' || !WRITING_EVENTS.has(eventName))
-        return { role: 'read', why: `a ${inputs.mode} run on ${eventName || 'an unknown event'} only reads it`, defaultBranch };
+        return {
+            role: 'read',
+            why: `a ${inputs.mode} run on ${eventName || 'an unknown event'} only reads it`,
+            defaultBranch,
+        };
     const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
     if (eventName === 'schedule' && branch !== undefined && (defaultBranch === undefined || branch === defaultBranch)) {
         return { role: 'write', why: `a scheduled run of ${branch}`, defaultBranch: defaultBranch ?? branch };
     }
     if (defaultBranch === undefined)
-        return { role: 'read', why: `the ${eventName} event does not name the default branch (repository.default_branch)`, defaultBranch };
+        return {
+            role: 'read',
+            why: `the ${eventName} event does not name the default branch (repository.default_branch)`,
+            defaultBranch,
+        };
     if (branch !== defaultBranch)
         return { role: 'read', why: `${ref || 'this ref'} is not the default branch ${defaultBranch}`, defaultBranch };
     return { role: 'write', why: `a ${eventName} run of ${defaultBranch}`, defaultBranch };
@@ -36,7 +44,11 @@ async function warnIfPullRequestCanWrite(inputs, octokit, repo) {
     if (octokit === undefined || workflowContext().eventName !== 'pull_request')
         return;
     try {
-        await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${inputs.historyBranch}-write-probe`, sha: NO_OBJECT });
+        await octokit.rest.git.createRef({
+            ...repo,
+            ref: `refs/heads/${inputs.historyBranch}-write-probe`,
+            sha: NO_OBJECT,
+        });
     }
     catch (error) {
         const status = httpStatus(error);
@@ -152,7 +164,7 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
     let reuse = readText !== undefined;
     let changedRead = false;
     let unreadable = false;
-    const asRead = () => (read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where));
+    const asRead = () => read === null || !changedRead || readText === undefined ? read : parseHistory(readText, where);
     try {
         const result = await writeHistoryText(octokit, fileRef(inputs, repo), (text) => {
             const same = reuse && read !== null && text !== null && text === readText;
@@ -163,14 +175,19 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
             const history = same ? read : text === null ? emptyHistory(header) : parseHistory(text, where);
             unreadable = false;
             Object.assign(history.header, header);
-            const appended = recordPoint(history, meta, values, { maxPoints: inputs.historySize, maxBytes: HISTORY_MAX_BYTES });
+            const appended = recordPoint(history, meta, values, {
+                maxPoints: inputs.historySize,
+                maxBytes: HISTORY_MAX_BYTES,
+            });
             written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
             return appended.text;
         }, `Record run ${meta.run} (${meta.commit.slice(0, 12)}) of gate ${inputs.commentKey}`);
         const done = written.last;
         if (done === undefined)
             throw new Error('the history was written without a point');
-        const retries = result.attempts > 1 ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)` : '';
+        const retries = result.attempts > 1
+            ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)`
+            : '';
         info(`History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): point ${done.points} of at most ${inputs.historySize}${done.dropped > 0 ? `, ${done.dropped} oldest dropped` : ''}${retries}`);
         return done.history;
     }
@@ -235,7 +252,10 @@ async function filesChangedBetween(octokit, repo, paths, from, to) {
             return { unknown: `commit ${sha.slice(0, 12)} cannot be read` };
     const files = [];
     for (const path of paths) {
-        const [before, after] = await Promise.all([blobShaAt(octokit, repo, path, from), blobShaAt(octokit, repo, path, to)]);
+        const [before, after] = await Promise.all([
+            blobShaAt(octokit, repo, path, from),
+            blobShaAt(octokit, repo, path, to),
+        ]);
         if (before !== after)
             files.push(path);
     }
@@ -250,13 +270,22 @@ async function removeLabel(octokit, repo, issueNumber, label) {
         const status = httpStatus(error);
         if (status === 404)
             return { removed: true };
-        return { removed: false, status, reason: describeGitHubFailure(`removing the label '${label}' from #${issueNumber}`, error, 'pull-requests: write').message };
+        return {
+            removed: false,
+            status,
+            reason: describeGitHubFailure(`removing the label '${label}' from #${issueNumber}`, error, 'pull-requests: write')
+                .message,
+        };
     }
 }
 async function labelAddedAt(octokit, repo, issueNumber, label) {
     let added = null;
     let pages = 0;
-    const events = octokit.paginate.iterator(octokit.rest.issues.listEvents, { ...repo, issue_number: issueNumber, per_page: 100 });
+    const events = octokit.paginate.iterator(octokit.rest.issues.listEvents, {
+        ...repo,
+        issue_number: issueNumber,
+        per_page: 100,
+    });
     await gitHubCall(`listing the events of #${issueNumber}`, 'pull-requests: read', async () => {
         for await (const { data } of events) {
             for (const event of data) {
@@ -321,7 +350,9 @@ function pullRequestOfEvent() {
     if (typeof pr?.number !== 'number' || typeof baseSha !== 'string' || !SHA.test(baseSha)) {
         throw new UsageError(`the ${eventName} event names no pull request with a base commit (pull_request.base.sha): cannot tell which limits to trust`);
     }
-    const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => l.name).filter((n) => typeof n === 'string') : [];
+    const labels = Array.isArray(pr.labels)
+        ? pr.labels.map((l) => l.name).filter((n) => typeof n === 'string')
+        : [];
     const { before, after } = payload;
     if (payload.action === 'reopened') {
         const head = pr.head?.sha;
@@ -329,18 +360,25 @@ function pullRequestOfEvent() {
     }
     if (payload.action !== 'synchronize')
         return { number: pr.number, baseSha, labels };
-    const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after) ? { before, after } : { before: '', after: '' };
+    const push = typeof before === 'string' && typeof after === 'string' && SHA.test(before) && SHA.test(after)
+        ? { before, after }
+        : { before: '', after: '' };
     return { number: pr.number, baseSha, labels, push };
 }
 async function limitsAt(octokit, repo, inputs, sha) {
     const { readFileAt } = await import('./baseline-pr.js');
     await gitHubCall(`reading commit ${sha.slice(0, 12)}`, 'contents: read', () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }));
     const [baselinePath, configPath] = limitPaths(inputs);
-    const [baselineText, configText] = await Promise.all([readFileAt(octokit, repo, baselinePath, sha), readFileAt(octokit, repo, configPath, sha)]);
+    const [baselineText, configText] = await Promise.all([
+        readFileAt(octokit, repo, baselinePath, sha),
+        readFileAt(octokit, repo, configPath, sha),
+    ]);
     const at = `@${sha.slice(0, 12)}`;
     return {
         baseline: baselineText === null ? null : parseBaseline(baselineText, `${baselinePath}${at}`),
-        config: configText === null ? parseGateConfig({}, `${configPath}${at}`) : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
+        config: configText === null
+            ? parseGateConfig({}, `${configPath}${at}`)
+            : parseGateConfig(parseJson(configText, `${configPath}${at}`), `${configPath}${at}`),
     };
 }
 async function baseLimitsAt(octokit, repo, inputs, baseSha) {
@@ -371,7 +409,9 @@ async function resolveGateLimits(inputs, repo, octokit, pr) {
     }
     if (pr.push !== undefined && pr.labels.includes(label)) {
         const { before, after } = pr.push;
-        const changed = before === '' ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" } : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);
+        const changed = before === ''
+            ? { unknown: "the synchronize event does not say which commits it moved between ('before', 'after')" }
+            : await filesChangedBetween(octokit, repo, limitPaths(inputs), before, after);
         if ('unknown' in changed || changed.files.length > 0) {
             notCounted = await takeLabelOff(octokit, repo, pr.number, label, {
                 how: 'unknown' in changed ? 'unknown' : 'push',
@@ -440,7 +480,10 @@ async function writeReportFile(input, what, where, render) {
     info(`Wrote the ${what} to ${file}`);
 }
 async function writeReportFiles(inputs, report, where) {
-    const options = { ...(where.series !== undefined ? { series: where.series } : {}), ...(where.trends !== undefined ? { trends: where.trends } : {}) };
+    const options = {
+        ...(where.series !== undefined ? { series: where.series } : {}),
+        ...(where.trends !== undefined ? { trends: where.trends } : {}),
+    };
     await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js').then(function (n) { return n.h; })).renderHtml(report, options));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
         const { runStamp } = await import('../chunks/node-environment.js');
@@ -497,7 +540,9 @@ async function postComment(inputs, where, report) {
     }
     catch (error) {
         const status = error instanceof GitHubError ? error.status : httpStatus(error);
-        const hint = status === 403 ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)' : '';
+        const hint = status === 403
+            ? '; a pull request from a fork gets a read-only token: use mode: comment in a workflow_run job (see docs/security-model.md of ascend-memory-gate)'
+            : '';
         warning(`Could not post the PR comment: ${visible(errorMessage(error))}${hint}`);
     }
 }

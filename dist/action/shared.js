@@ -78,7 +78,13 @@ async function collectInputs(inputs) {
             ? { runId: inputs.runId, owner: repository.owner, repo: repository.repo, token: inputs.token }
             : undefined;
         const { downloadArtifacts } = await import('./artifacts.js');
-        const fanIn = await downloadArtifacts({ patterns: inputs.artifacts, crossRun, dir: root, concurrency: inputs.downloadConcurrency, missing: inputs.missingArtifacts }, (m) => info(m), (m) => warning(m));
+        const fanIn = await downloadArtifacts({
+            patterns: inputs.artifacts,
+            crossRun,
+            dir: root,
+            concurrency: inputs.downloadConcurrency,
+            missing: inputs.missingArtifacts,
+        }, (m) => info(m), (m) => warning(m));
         missingArtifacts = fanIn.failed.map((f) => f.name);
         if (noSpecs(specs)) {
             specs = Object.fromEntries(SOURCES.filter((s) => s.searchedByDefault !== false).map((source) => [source.name, ['.']]));
@@ -109,7 +115,11 @@ async function collectInputs(inputs) {
     if (more > 0)
         warning(`${more} more malformed record(s) skipped`);
     const { parseEnvironmentPairs, withThisNode } = await import('../chunks/node-environment.js');
-    const snapshot = await withThisNode(collected.snapshot, { env: process.env, extra: parseEnvironmentPairs(inputs.environment, "'environment'"), collect: inputs.collectEnvironment || inputs.mode === 'snapshot' }, (line) => info(line));
+    const snapshot = await withThisNode(collected.snapshot, {
+        env: process.env,
+        extra: parseEnvironmentPairs(inputs.environment, "'environment'"),
+        collect: inputs.collectEnvironment || inputs.mode === 'snapshot',
+    }, (line) => info(line));
     return { ...collected, snapshot, missingArtifacts };
 }
 function runUrl(runId = workflowContext().runId, repo = thisRepo()) {
@@ -125,7 +135,11 @@ function repositoryPath(file, input = 'baseline') {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     const relativePath = path.isAbsolute(file) ? path.relative(workspace, file) : file;
     const normalized = path.posix.normalize(relativePath.split(path.sep).join('/'));
-    if (normalized === '.' || normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) {
+    if (normalized === '.' ||
+        normalized === '..' ||
+        normalized.startsWith('../') ||
+        path.posix.isAbsolute(normalized) ||
+        /^[a-zA-Z]:/.test(normalized)) {
         throw new UsageError(`'${input}' must be a file inside the repository, got '${file}'`);
     }
     return normalized;

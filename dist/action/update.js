@@ -34,8 +34,11 @@ import 'node:vm';
 import '../chunks/text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
-import 'node:zlib';
+import '../chunks/compressed.js';
 import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
+import 'node:zlib';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
@@ -95,7 +98,11 @@ async function runUpdateMode(inputs) {
     const { openBaselinePullRequest, commitBaseline, readFileAt } = await import('./baseline-pr.js');
     const octokit = inputs.updateStrategy === 'write' ? undefined : (await import('./octokit.js')).createOctokit(inputs.token);
     const existingText = octokit === undefined ? null : await readFileAt(octokit, repo, filePath, branch);
-    const existing = octokit === undefined ? await loadBaseline(inputs.baseline) : existingText === null ? null : parseBaseline(existingText, `${filePath}@${branch}`);
+    const existing = octokit === undefined
+        ? await loadBaseline(inputs.baseline)
+        : existingText === null
+            ? null
+            : parseBaseline(existingText, `${filePath}@${branch}`);
     const merged = mergeBaseline(existing, snapshot, {
         prune: inputs.prune,
         source: await baselineSource(octokit, inputs, source),
@@ -139,7 +146,11 @@ async function runUpdateMode(inputs) {
     info(`${pr.created ? 'Opened' : 'Updated'} ${pr.url}`);
 }
 function baselineBranch(filePath, baseBranch) {
-    const slug = filePath.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock)?\.*$/, '');
+    const slug = filePath
+        .replace(/[^A-Za-z0-9_.-]+/g, '-')
+        .replace(/\.{2,}/g, '.')
+        .replace(/^[.-]+/, '')
+        .replace(/(\.lock)?\.*$/, '');
     return `memory-gate/baseline-update/${baseBranch}/${slug || 'baseline'}`;
 }
 function baselinePullRequestBody(changesMarkdown, runId) {

@@ -20,7 +20,9 @@ function failureReason(report) {
     if (report.disjointBaseline?.severity === 'fail')
         return `Memory gate failed: ${disjointText(report.disjointBaseline)}`;
     if (worst === undefined)
-        return isFirstRun(report) ? `Memory gate: ${verdictText({ result: 'fail', entries: report.entries }, 'Memory gate')}` : 'Memory gate failed';
+        return isFirstRun(report)
+            ? `Memory gate: ${verdictText({ result: 'fail', entries: report.entries }, 'Memory gate')}`
+            : 'Memory gate failed';
     const more = failing.length > 1 ? ` and ${formatCount(failing.length - 1)} more failing` : '';
     return `Memory gate failed: ${entrySentence(worst)}${more}`;
 }

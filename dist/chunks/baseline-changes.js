@@ -51,7 +51,10 @@ function renderBaselineChanges(before, after, changes, maxChars = 60_000) {
         return [...lines, 'The new baseline holds the same values as the old one.', ''].join('\n');
     lines.push('| change | key | before | after | Δ |', '|---|---|---:|---:|---:|');
     const footer = changes.kept.length > 0
-        ? ['', '_Kept_ keys were not produced by this run (a rank that failed to upload, say) and keep their old values; update with `prune` to drop them.']
+        ? [
+            '',
+            '_Kept_ keys were not produced by this run (a rank that failed to upload, say) and keep their old values; update with `prune` to drop them.',
+        ]
         : [];
     let budget = maxChars - lines.join('\n').length - footer.join('\n').length - 100;
     let shown = 0;
@@ -84,7 +87,11 @@ function renderBaselineChangesTerminal(file, before, after, changes, width) {
     if (listed.length > 0) {
         lines.push(rows.length > listed.length ? `Largest changes (${listed.length} of ${rows.length}):` : 'Changes:');
         for (const r of listed) {
-            const values = r.change === 'added' ? formatBytes(r.now ?? 0) : r.change === 'pruned' ? `${formatBytes(r.old ?? 0)} dropped` : `${formatBytes(r.old ?? 0)} → ${formatBytes(r.now ?? 0)} (${formatDelta((r.now ?? 0) - (r.old ?? 0))})`;
+            const values = r.change === 'added'
+                ? formatBytes(r.now ?? 0)
+                : r.change === 'pruned'
+                    ? `${formatBytes(r.old ?? 0)} dropped`
+                    : `${formatBytes(r.old ?? 0)} → ${formatBytes(r.now ?? 0)} (${formatDelta((r.now ?? 0) - (r.old ?? 0))})`;
             const head = `  ${r.change.padEnd(9)}`;
             const room = Math.max(8, width - displayWidth(head) - displayWidth(values) - 2);
             lines.push(`${head}${truncateMiddle(replaceControlCharacters(r.key), room)}  ${values}`);

@@ -13,6 +13,10 @@ import 'node:v8';
 import 'node:vm';
 import 'node:buffer';
 import 'node:string_decoder';
+import './compressed.js';
+import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 
 const validateBaseline = compileSectionsDocument(buildBaselineSchema());
@@ -37,7 +41,9 @@ async function loadBaseline(file) {
 }
 function parseBaseline(text, file) {
     const { json, sectionsChecked } = parseSectionsJson(text, file);
-    const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
+    const version = json !== null && typeof json === 'object' && !Array.isArray(json)
+        ? json.version
+        : undefined;
     if (version === 1)
         return migrateV1(validateBaselineV1(json, file));
     if (typeof version === 'number' && Number.isInteger(version) && version > SNAPSHOT_VERSION) {

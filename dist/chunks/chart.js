@@ -74,7 +74,10 @@ function chartedModules(peaks, limit) {
     const candidates = peaks.modules
         .map((series) => ({ series, ...score(series) }))
         .filter(({ series, severity, change, peak }) => peak > 0 && (change > 0 || severity !== SEVERITY_RANK.ok) && (series.byDevice.size > 1 || hasBaseline(series)));
-    candidates.sort((a, b) => a.severity - b.severity || b.change - a.change || b.peak - a.peak || compareKeys(a.series.module, b.series.module));
+    candidates.sort((a, b) => a.severity - b.severity ||
+        b.change - a.change ||
+        b.peak - a.peak ||
+        compareKeys(a.series.module, b.series.module));
     return candidates.slice(0, Math.max(0, limit)).map((c) => c.series);
 }
 const MERMAID_BASELINE_COLOR = '#9e9e9e';
@@ -93,7 +96,9 @@ function renderMermaidChart(entries, options = {}) {
         const compared = hasBaseline(series);
         const all = [...series.byDevice.keys()].sort(compareKeys);
         const devices = all.length <= CHART_ALL_DEVICES_UP_TO ? all : mostChanged(series, CHART_ALL_DEVICES_UP_TO);
-        const scope = devices.length < all.length ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most` : '';
+        const scope = devices.length < all.length
+            ? `, the ${formatCount(devices.length)} of ${formatCount(all.length)} devices that changed most`
+            : '';
         blocks.push(`Module ${codeSpan(series.module)}${compared ? '' : ', no baseline: this run only'}${scope}`);
         blocks.push(['```mermaid', ...mermaidLines(series, devices, compared), '```'].join('\n'));
         if (devices.length < all.length)
@@ -110,7 +115,9 @@ function mostChanged(series, limit) {
 }
 function distributionTable(series, devices) {
     const stats = (pick) => {
-        const values = devices.map((d) => series.byDevice.get(d)).flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p)]));
+        const values = devices
+            .map((d) => series.byDevice.get(d))
+            .flatMap((p) => (p === undefined || pick(p) === null ? [] : [pick(p)]));
         if (values.length === 0)
             return ['—', '—', '—'];
         values.sort((a, b) => a - b);
@@ -181,7 +188,17 @@ const ROUND_TOPS = [
 function decimal(x) {
     return String(Number(x.toFixed(2)));
 }
-const MODULE_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
+const MODULE_COLORS = [
+    '#4e79a7',
+    '#f28e2b',
+    '#e15759',
+    '#76b7b2',
+    '#59a14f',
+    '#edc948',
+    '#b07aa1',
+    '#ff9da7',
+    '#9c755f',
+];
 const OTHER_MODULES_COLOR = '#bab0ac';
 const BASELINE_OUTLINE_COLOR = '#1f1f1f';
 const ALL_BARS_UP_TO = 64;
@@ -217,7 +234,9 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         entry.series.push(series);
         byName.set(name, entry);
     }
-    const names = [...byName].filter(([, v]) => v.total > 0).sort(([a, x], [b, y]) => y.total - x.total || compareKeys(a, b));
+    const names = [...byName]
+        .filter(([, v]) => v.total > 0)
+        .sort(([a, x], [b, y]) => y.total - x.total || compareKeys(a, b));
     const ownColor = names.length <= MODULE_COLORS.length ? names.length : MODULE_COLORS.length - 1;
     const colorOf = new Map(names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]));
     const stackOrder = names.flatMap(([, v]) => [...v.series].sort((a, b) => compareKeys(a.module, b.module)));
@@ -281,7 +300,9 @@ function renderDeviceStacksSvg(peaks, options = {}) {
             out.push(`<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`);
         }
         const failing = failingDevices.has(device);
-        const place = rotate ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"` : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
+        const place = rotate
+            ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"`
+            : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
         out.push(`<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`);
         out.push('</g>');
     }
@@ -293,12 +314,22 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         if (color === OTHER_MODULES_COLOR)
             others.push(name);
         else
-            legend.push({ label: series.length === 1 ? series[0].module : `${name} (${series.map((s) => s.module).join(', ')})`, color, kind: 'module' });
+            legend.push({
+                label: series.length === 1
+                    ? series[0].module
+                    : `${name} (${series.map((s) => s.module).join(', ')})`,
+                color,
+                kind: 'module',
+            });
     }
     if (others.length > 0)
         legend.push({ label: plural(others.length, 'other module'), color: OTHER_MODULES_COLOR, kind: 'other' });
     if (devices.some((d) => baselineTotal(d) !== null)) {
-        legend.push({ label: "baseline (dashed): sum of the device's module peaks", color: BASELINE_OUTLINE_COLOR, kind: 'baseline' });
+        legend.push({
+            label: "baseline (dashed): sum of the device's module peaks",
+            color: BASELINE_OUTLINE_COLOR,
+            kind: 'baseline',
+        });
     }
     if (devices.some((d) => capacities.has(d)))
         legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });

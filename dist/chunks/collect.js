@@ -100,7 +100,9 @@ async function parseInWorkers(tasks, sizes, threads, options) {
     const allDone = new Promise((resolve) => {
         wake = () => {
             const busy = localRunning || pool.some((p) => p.tasks.length > 0);
-            const more = fatal === null && next < order.length && (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
+            const more = fatal === null &&
+                next < order.length &&
+                (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
             if (!busy && (!more || (pool.every((p) => p.dead) && !runLocal())))
                 resolve();
         };
@@ -147,7 +149,9 @@ async function parseInWorkers(tasks, sizes, threads, options) {
         }
         else {
             const what = p.ready ? 'stopped' : 'could not start';
-            process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, { code: 'ASCEND_MEMORY_GATE_WORKER' });
+            process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, {
+                code: 'ASCEND_MEMORY_GATE_WORKER',
+            });
         }
         wake();
     };
@@ -210,7 +214,9 @@ function noDataMessage(inputs, snapshot, skippedRecords) {
         const where = inputs.searched ? ` in ${inputs.searched}` : '';
         return `no input files found${where}: ${inputs.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}`;
     }
-    const counts = given.map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`).join(' and ');
+    const counts = given
+        .map((source) => `${inputs.files[source.name]?.length ?? 0} ${source.label} file(s)`)
+        .join(' and ');
     const first = skippedRecords[0];
     const why = first === undefined ? '' : `, the first at ${clipped(`${first.file}:${first.line}: ${first.reason}`, 190)}`;
     const skipped = snapshot.meta.skipped > 0 ? `; ${snapshot.meta.skipped} record(s) were malformed${why}` : '';

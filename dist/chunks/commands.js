@@ -98,11 +98,22 @@ function parseCommandArgs(args, spec) {
 const HELP_WIDTH = 80;
 function commandHelp(program, spec, width = HELP_WIDTH) {
     const flags = Object.entries(spec.options).map(([name, opt]) => {
-        const value = opt.type === 'string' ? (opt.implicit !== undefined ? ` [${opt.value ?? 'VALUE'}]` : ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}`) : '';
+        const value = opt.type === 'string'
+            ? opt.implicit !== undefined
+                ? ` [${opt.value ?? 'VALUE'}]`
+                : ` ${opt.value ?? 'VALUE'}${opt.multiple ? '...' : ''}`
+            : '';
         return [`--${name}${value}`, opt.description];
     });
     flags.push(['-h, --help', 'show this help']);
-    const lines = [...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width), '', ...wrapHelp(spec.summary, '', width), '', 'Options:', ...helpLines(flags, width)];
+    const lines = [
+        ...wrapHelp(`Usage: ${program} ${spec.name} ${spec.usage}`, '    ', width),
+        '',
+        ...wrapHelp(spec.summary, '', width),
+        '',
+        'Options:',
+        ...helpLines(flags, width),
+    ];
     return `${lines.join('\n')}\n`;
 }
 function helpLines(rows, width = HELP_WIDTH) {
@@ -163,7 +174,11 @@ function optionalString(opts, name) {
 }
 
 const HISTORY_FILE = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
-const CONFIG = { type: 'string', value: 'FILE', description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)' };
+const CONFIG = {
+    type: 'string',
+    value: 'FILE',
+    description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)',
+};
 const HISTORY = {
     name: 'history',
     summary: 'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard, fetch reads it from its git branch.',
@@ -173,7 +188,7 @@ const HISTORY = {
 function appendSpec(tools) {
     return {
         name: 'history append',
-        summary: "Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.",
+        summary: 'Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.',
         usage: '--history FILE --commit SHA INPUTS [options]',
         options: {
             ...tools.inputOptions,
@@ -182,10 +197,18 @@ function appendSpec(tools) {
             time: { type: 'string', value: 'ISO-8601', description: 'when it ran (default now)' },
             run: { type: 'string', value: 'ID', description: "the CI run (GitLab's CI_PIPELINE_ID, Jenkins' BUILD_NUMBER)" },
             attempt: { type: 'string', value: 'N', description: 'the run attempt, 1 or more' },
-            baseline: { type: 'string', value: 'FILE', description: 'the baseline this run is gated against: its updates are marked' },
+            baseline: {
+                type: 'string',
+                value: 'FILE',
+                description: 'the baseline this run is gated against: its updates are marked',
+            },
             branch: { type: 'string', value: 'NAME', description: 'the branch the history is of, shown in reports' },
             gate: { type: 'string', value: 'NAME', description: "the gate's name, when one repository has several" },
-            'commit-url': { type: 'string', value: 'URL', description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}" },
+            'commit-url': {
+                type: 'string',
+                value: 'URL',
+                description: "a commit's page with {sha}, e.g. https://gitlab.example.com/g/p/-/commit/{sha}",
+            },
             size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
             ...GIT_OPTIONS,
             ...tools.environmentOptions,
@@ -193,9 +216,17 @@ function appendSpec(tools) {
     };
 }
 const GIT_OPTIONS = {
-    'git-branch': { type: 'string', value: 'NAME', description: 'keep the file on this branch of the remote (e.g. memory-gate-history): fetched, appended, pushed' },
-    'git-remote': { type: 'string', value: 'NAME', description: "the remote of --git-branch (default origin)" },
-    'git-path': { type: 'string', value: 'PATH', description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)' },
+    'git-branch': {
+        type: 'string',
+        value: 'NAME',
+        description: 'keep the file on this branch of the remote (e.g. memory-gate-history): fetched, appended, pushed',
+    },
+    'git-remote': { type: 'string', value: 'NAME', description: 'the remote of --git-branch (default origin)' },
+    'git-path': {
+        type: 'string',
+        value: 'PATH',
+        description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)',
+    },
 };
 const FETCH = {
     name: 'history fetch',
@@ -209,7 +240,11 @@ const SHOW = {
     usage: '--history FILE [--key PATTERN] [options]',
     options: {
         history: HISTORY_FILE,
-        key: { type: 'string', value: 'PATTERN', description: 'only key groups or keys this glob matches (DEV_MEM/*/HCCL)' },
+        key: {
+            type: 'string',
+            value: 'PATTERN',
+            description: 'only key groups or keys this glob matches (DEV_MEM/*/HCCL)',
+        },
         config: CONFIG,
     },
 };
@@ -237,7 +272,10 @@ async function historyCommand(args, io, tools) {
     if (sub === undefined || sub === '--help' || sub === '-h') {
         if (sub === undefined)
             throw new CommandUsageError('history: name what to do: append, show or html', HISTORY);
-        throw new HelpRequested({ ...HISTORY, summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help', 'history fetch --help'.` });
+        throw new HelpRequested({
+            ...HISTORY,
+            summary: `${HISTORY.summary} See 'history append --help', 'history show --help', 'history html --help', 'history fetch --help'.`,
+        });
     }
     throw new CommandUsageError(`history: unknown '${sub}': append, show, html or fetch`, HISTORY);
 }
@@ -255,7 +293,8 @@ async function append(args, io, tools) {
     if (!/^[0-9a-f]{4,64}$/.test(commit))
         throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
     const time = optionalString(opts, 'time') ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) || Number.isNaN(Date.parse(time))) {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
+        Number.isNaN(Date.parse(time))) {
         throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
     }
     const attempt = optionalString(opts, 'attempt');
@@ -278,11 +317,20 @@ async function append(args, io, tools) {
             existing = parseHistory(text, `${branch.branch}:${branch.path}`);
     }
     const baselineFile = optionalString(opts, 'baseline');
-    const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await hashOfFile(baselineFile, baselineHash);
+    const baseline = baselineFile === undefined
+        ? (existing?.points.at(-1)?.baseline ?? null)
+        : await hashOfFile(baselineFile, baselineHash);
     const snapshot = await tools.collect(opts);
     const record = (history) => {
         Object.assign(history.header, header);
-        return recordPoint(history, { commit, time, baseline, environment: pointEnvironment(snapshot), ...(run !== undefined ? { run } : {}), ...(attempt !== undefined ? { attempt: Number(attempt) } : {}) }, pointValues(snapshot), { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES });
+        return recordPoint(history, {
+            commit,
+            time,
+            baseline,
+            environment: pointEnvironment(snapshot),
+            ...(run !== undefined ? { run } : {}),
+            ...(attempt !== undefined ? { attempt: Number(attempt) } : {}),
+        }, pointValues(snapshot), { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES });
     };
     let result;
     let pushed = '';
@@ -375,7 +423,10 @@ async function show(args, io, tools) {
     const { trendsOf } = await import('./trends.js');
     const { renderHistoryTerminal } = await import('./history-terminal.js');
     const key = optionalString(opts, 'key');
-    io.out(renderHistoryTerminal(history, trendsOf(history, config), { width: tools.width(), ...(key !== undefined ? { key } : {}) }));
+    io.out(renderHistoryTerminal(history, trendsOf(history, config), {
+        width: tools.width(),
+        ...(key !== undefined ? { key } : {}),
+    }));
     return 0;
 }
 async function html(args, io) {
@@ -408,13 +459,17 @@ function gitBranchOf(opts, spec) {
             throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
         return undefined;
     }
-    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(branch) || branch.includes('..') || branch.endsWith('.lock') || branch.endsWith('/')) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/.test(branch) ||
+        branch.includes('..') ||
+        branch.endsWith('.lock') ||
+        branch.endsWith('/')) {
         throw new CommandUsageError(`${spec.name}: --git-branch must be a branch name such as memory-gate-history, got '${branch}'`, spec);
     }
     if (remote !== undefined && !/^[A-Za-z0-9][\w.-]{0,99}$/.test(remote))
         throw new CommandUsageError(`${spec.name}: --git-remote must be a remote's name such as origin, got '${remote}'`, spec);
     const at = file ?? 'default.history.jsonl';
-    if (!/^[\w.-][\w./-]{0,254}$/.test(at) || at.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    if (!/^[\w.-][\w./-]{0,254}$/.test(at) ||
+        at.split('/').some((part) => part === '' || part === '.' || part === '..')) {
         throw new CommandUsageError(`${spec.name}: --git-path must be a relative path on the branch, got '${at}'`, spec);
     }
     return { cwd: process.cwd(), remote: remote ?? 'origin', branch, path: at };
@@ -455,7 +510,10 @@ const INPUT_OPTIONS = {
     },
 };
 const ENVIRONMENT_OPTIONS = {
-    'node-environment': { type: 'boolean', description: "record this machine's CANN, driver, chip, torch and memory variables" },
+    'node-environment': {
+        type: 'boolean',
+        description: "record this machine's CANN, driver, chip, torch and memory variables",
+    },
     env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
 };
 const PARSE = {
@@ -465,8 +523,16 @@ const PARSE = {
     options: {
         ...INPUT_OPTIONS,
         json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
-        config: { type: 'string', value: 'FILE', description: "thresholds: the device capacity and fragmentation share that decide OOMs' causes" },
-        capacity: { type: 'string', value: 'SIZE', description: "every device's memory (e.g. 64GiB), to decide OOMs' causes when the evidence does not say" },
+        config: {
+            type: 'string',
+            value: 'FILE',
+            description: "thresholds: the device capacity and fragmentation share that decide OOMs' causes",
+        },
+        capacity: {
+            type: 'string',
+            value: 'SIZE',
+            description: "every device's memory (e.g. 64GiB), to decide OOMs' causes when the evidence does not say",
+        },
         out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
     },
 };
@@ -484,13 +550,34 @@ const CHECK = {
         html: { type: 'string', value: 'FILE', description: 'write the self-contained HTML report' },
         junit: { type: 'string', value: 'FILE', description: 'write a JUnit XML report (GitLab, Jenkins)' },
         all: { type: 'boolean', description: 'list every key, not one row per module' },
-        history: { type: 'string', value: 'FILE', description: 'the default branch history (history append): trends, steps, the noise band; never written' },
+        history: {
+            type: 'string',
+            value: 'FILE',
+            description: 'the default branch history (history append): trends, steps, the noise band; never written',
+        },
         ...ENVIRONMENT_OPTIONS,
-        comment: { type: 'string', value: 'WHEN', implicit: 'on-change', description: "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted" },
-        host: { type: 'string', value: 'NAME', description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr' },
+        comment: {
+            type: 'string',
+            value: 'WHEN',
+            implicit: 'on-change',
+            description: "on-change (the default WHEN) or always: post the verdict on the merge/pull request (host from the CI's environment, or --host); without it nothing is posted",
+        },
+        host: {
+            type: 'string',
+            value: 'NAME',
+            description: 'github, gitlab or gitcode, when the CI is none of them (Jenkins): with --repo and --pr',
+        },
         repo: { type: 'string', value: 'OWNER/NAME', description: "the repository (GitLab: the project's path or id)" },
-        pr: { type: 'string', value: 'N', description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted" },
-        'base-sha': { type: 'string', value: 'SHA', description: "the change request's base commit, whose baseline and config gate it (default: the host's)" },
+        pr: {
+            type: 'string',
+            value: 'N',
+            description: "the change request's number (Jenkins' CHANGE_ID); empty: a branch build, nothing posted",
+        },
+        'base-sha': {
+            type: 'string',
+            value: 'SHA',
+            description: "the change request's base commit, whose baseline and config gate it (default: the host's)",
+        },
     },
 };
 const BASELINE = {
@@ -522,7 +609,11 @@ const COMPARE_DUMPS = {
     options: {
         level: { type: 'string', value: 'LEVEL', description: 'op (default), kernel or op,kernel: the launches to align' },
         out: { type: 'string', value: 'FILE', description: 'write the CSV to FILE instead of standard output' },
-        'max-edits': { type: 'string', value: 'N', description: 'refuse a pair needing more than N edits per device (10,000)' },
+        'max-edits': {
+            type: 'string',
+            value: 'N',
+            description: 'refuse a pair needing more than N edits per device (10,000)',
+        },
     },
 };
 const COMMAND_SPECS = [PARSE, CHECK, BASELINE, SNAPSHOT, COMPARE_DUMPS, HISTORY];
@@ -538,7 +629,7 @@ function usage(width) {
         'INPUTS: one or more of these flags, each with files, directories or globs:',
         ...helpLines(SOURCES.map((s) => [`--${s.option} PATH...`, s.description]), width),
         '',
-        'A folder is searched for (globs below the folder; each also compressed, as .gz):',
+        'A folder is searched for (globs below the folder; each also compressed, as .gz or .zst):',
         ...helpLines(SOURCES.map((s) => [`--${s.option}`, s.searchHint ?? s.directoryPatterns.join(' ')]), width),
         '',
         "A path written !GLOB leaves out the files it matches, relative to the working folder: --plog logs '!logs/old/**'. A flag whose paths match no file is an error.",
@@ -583,8 +674,13 @@ async function collectFromOptions(opts, io) {
     }
     const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
     const root = optionalString(opts, 'source-root');
-    const oom = opts.config === undefined && opts.capacity === undefined ? undefined : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
-    const run = { ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }), ...(oom === undefined ? {} : { oom }) };
+    const oom = opts.config === undefined && opts.capacity === undefined
+        ? undefined
+        : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
+    const run = {
+        ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }),
+        ...(oom === undefined ? {} : { oom }),
+    };
     const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
     warnSkipped(collected, io);
     return collected;
@@ -622,7 +718,9 @@ async function parseCommand(args, io) {
     const { snapshot } = await collectFromOptions(opts, io);
     const outFile = optionalString(opts, 'out');
     const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
-    const text = opts.json ? stringifyDocument(snapshot) : (await import('./terminal.js')).renderSnapshotTable(snapshot, width);
+    const text = opts.json
+        ? stringifyDocument(snapshot)
+        : (await import('./terminal.js')).renderSnapshotTable(snapshot, width);
     await emit(text, outFile, io);
     return 0;
 }
@@ -638,7 +736,13 @@ async function checkCommand(args, io) {
     const comment = optionalString(opts, 'comment');
     if (comment !== undefined && comment !== 'on-change' && comment !== 'always')
         throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
-    const review = await (await import('./review.js')).prepareReview({ comment: comment !== undefined, host: optionalString(opts, 'host'), repo: optionalString(opts, 'repo'), pr: optionalString(opts, 'pr'), baseSha: optionalString(opts, 'base-sha') }, { baseline: baselinePath, config: optionalString(opts, 'config') }, (line) => io.err(`${line}\n`));
+    const review = await (await import('./review.js')).prepareReview({
+        comment: comment !== undefined,
+        host: optionalString(opts, 'host'),
+        repo: optionalString(opts, 'repo'),
+        pr: optionalString(opts, 'pr'),
+        baseSha: optionalString(opts, 'base-sha'),
+    }, { baseline: baselinePath, config: optionalString(opts, 'config') }, (line) => io.err(`${line}\n`));
     const { snapshot: collected, skippedRecords } = await collectFromOptions(opts, io);
     const { notReadOf, runGate } = await import('./run-gate.js');
     const notRead = notReadOf(collected.meta.skipped, skippedRecords);
@@ -659,16 +763,28 @@ async function checkCommand(args, io) {
     const folded = (await import('./baseline.js')).foldedSitesNotice(baseline, baselinePath);
     if (folded !== null)
         io.err(`note: ${visible(folded)}\n`);
-    const preface = review?.limits === undefined ? undefined : (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab' ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' } : undefined);
+    const preface = review?.limits === undefined
+        ? undefined
+        : (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab'
+            ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
+            : undefined);
     const reportFile = optionalString(opts, 'report');
     const markdownFile = optionalString(opts, 'markdown');
     const htmlFile = optionalString(opts, 'html');
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, { baselineFile: baselinePath, baselineUpdateLabel: config.baselineUpdateLabel, ...(preface !== undefined ? { preface } : {}), ...(trends !== undefined ? { trends } : {}) }));
+        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, {
+            baselineFile: baselinePath,
+            baselineUpdateLabel: config.baselineUpdateLabel,
+            ...(preface !== undefined ? { preface } : {}),
+            ...(trends !== undefined ? { trends } : {}),
+        }));
     if (htmlFile)
-        await writeOutput(htmlFile, (await import('./html.js').then(function (n) { return n.h; })).renderHtml(report, { series: snapshot.series, ...(trends !== undefined ? { trends } : {}) }));
+        await writeOutput(htmlFile, (await import('./html.js').then(function (n) { return n.h; })).renderHtml(report, {
+            series: snapshot.series,
+            ...(trends !== undefined ? { trends } : {}),
+        }));
     if (junitFile !== undefined && stamp !== undefined)
         await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js');
@@ -715,7 +831,10 @@ async function baselineCommand(args, io) {
     const folded = foldedSitesNotice(existing, out);
     if (folded !== null)
         io.err(`note: ${visible(folded)}\n`);
-    const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), { prune: opts.prune === true, source: { date: new Date().toISOString() } });
+    const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), {
+        prune: opts.prune === true,
+        source: { date: new Date().toISOString() },
+    });
     await writeBaselineAtomic(out, baseline);
     io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
     return 0;

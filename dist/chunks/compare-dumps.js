@@ -23,7 +23,10 @@ const UNSUPPORTED = [
     },
 ];
 function readHeader(file, rawLine) {
-    const header = rawLine.replace(/^\uFEFF/, '').replace(/[\r\n]/g, '').trim();
+    const header = rawLine
+        .replace(/^\uFEFF/, '')
+        .replace(/[\r\n]/g, '')
+        .trim();
     for (const unit of ['us', 'ns']) {
         const base = BASE_COLUMNS.replace('%', unit);
         for (let extra = 0; extra <= 2; extra++) {
@@ -53,7 +56,20 @@ class DumpReader {
     pending = '';
     lineNo = 0;
     row = {
-        line: 0, id: '', event: '', eventType: '', name: '', timestamp: '', pid: '', tid: '', device: '', ptr: '', attr: '', callStackPython: '', callStackC: '', toolFieldCount: 0,
+        line: 0,
+        id: '',
+        event: '',
+        eventType: '',
+        name: '',
+        timestamp: '',
+        pid: '',
+        tid: '',
+        device: '',
+        ptr: '',
+        attr: '',
+        callStackPython: '',
+        callStackC: '',
+        toolFieldCount: 0,
     };
     splitter = new RowSplitter();
     constructor(file, onRow, onWarning, countToolFields = false) {
@@ -284,7 +300,10 @@ function attrValueOf(attr, needle) {
 }
 
 const FAST_BUCKETS = [2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13];
-const PRIMES = [17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257];
+const PRIMES = [
+    17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127, 137, 139, 149, 157,
+    167, 179, 193, 199, 211, 227, 241, 257,
+];
 const MAX_KEYS = 257;
 class StdUnorderedOrder {
     beforeBegin = { key: -1n, next: null };
@@ -412,7 +431,9 @@ class Chunk {
         let sorted = true;
         for (let i = 0; i < this.count; i++) {
             index[i] = i;
-            if (i > 0 && (tsHi[i] < tsHi[i - 1] || (tsHi[i] === tsHi[i - 1] && tsLo[i] < tsLo[i - 1])))
+            if (i > 0 &&
+                (tsHi[i] < tsHi[i - 1] ||
+                    (tsHi[i] === tsHi[i - 1] && tsLo[i] < tsLo[i - 1])))
                 sorted = false;
         }
         if (!sorted)
@@ -684,7 +705,15 @@ function toolAttrSize(attr) {
         end = attr.indexOf('}', start);
     return end === -1 ? '' : attr.slice(start, end);
 }
-const SAFE = { '\n': '\\n', '\f': '\\f', '\r': '\\r', '\b': '\\b', '\t': '\\t', '\v': '\\v', '\u007f': '\\u007F' };
+const SAFE = {
+    '\n': '\\n',
+    '\f': '\\f',
+    '\r': '\\r',
+    '\b': '\\b',
+    '\t': '\\t',
+    '\v': '\\v',
+    '\u007f': '\\u007F',
+};
 function toSafeString(text) {
     return /[\n\f\r\b\t\v\u007f]/.test(text) ? text.replace(/[\n\f\r\b\t\v\u007f]/g, (c) => SAFE[c]) : text;
 }
@@ -752,7 +781,11 @@ function splitTimestamp(text) {
 function readRow(side, state, row, warn) {
     if (row.toolFieldCount !== 12 && !side.warnedToolFields) {
         side.warnedToolFields = true;
-        warn({ file: side.file, line: row.line, reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant` });
+        warn({
+            file: side.file,
+            line: row.line,
+            reason: `msMemScope's reader sees ${row.toolFieldCount} fields here, not 12, and would reject the whole file; compared as the row was meant`,
+        });
     }
     const type = row.eventType;
     if (type === 'PTA' || type === 'MINDSPORE') {
@@ -840,13 +873,22 @@ function sequencesOf(side, framework) {
     return builders;
 }
 function sequenceOf(side, builders, dev, warn) {
-    const empty = { names: new Int32Array(0), events: new Int32Array(0), values: new Float64Array(0), bigValues: new Map() };
+    const empty = {
+        names: new Int32Array(0),
+        events: new Int32Array(0),
+        values: new Float64Array(0),
+        bigValues: new Map(),
+    };
     const device = side.deviceIndex.get(dev);
     if (device === undefined)
         return empty;
     const invalid = side.invalidName.get(device);
     if (invalid !== undefined) {
-        warn({ file: side.file, line: invalid.line, reason: `a launch name starting with = + - or @ (${invalid.name}): msMemScope drops this device's launches` });
+        warn({
+            file: side.file,
+            line: invalid.line,
+            reason: `a launch name starting with = + - or @ (${invalid.name}): msMemScope drops this device's launches`,
+        });
         return empty;
     }
     return builders[device].done();

@@ -7,12 +7,22 @@ import { b as DEFAULT_MAX_EDITS, c as compareDumpFiles, t as terminalSafe } from
 import 'node:buffer';
 import './text-stream.js';
 import 'node:string_decoder';
-import 'node:zlib';
+import './compressed.js';
 import 'node:os';
 import 'node:path';
+import 'node:stream';
+import 'node:stream/promises';
+import 'node:zlib';
 
 const COMPARE_DUMPS_USAGE = 'ascend-memory-gate compare-dumps BASE.csv CURRENT.csv [--level op|kernel|op,kernel] [--out FILE] [--max-edits N]';
-const LEVELS = { op: 'op', '0': 'op', kernel: 'kernel', '1': 'kernel', 'op,kernel': 'op,kernel', 'kernel,op': 'op,kernel' };
+const LEVELS = {
+    op: 'op',
+    '0': 'op',
+    kernel: 'kernel',
+    '1': 'kernel',
+    'op,kernel': 'op,kernel',
+    'kernel,op': 'op,kernel',
+};
 async function compareDumpsCommand(args, io) {
     let parsed;
     try {

@@ -23,7 +23,12 @@ function compareSnapshots(baseline, current, config, noise) {
     const disjoint = disjointOf(verdicts, config);
     if (disjoint === null)
         return { result: failed ? 'fail' : 'pass', counts, entries };
-    return { result: failed || disjoint.severity === 'fail' ? 'fail' : 'pass', counts, entries, disjointBaseline: disjoint };
+    return {
+        result: failed || disjoint.severity === 'fail' ? 'fail' : 'pass',
+        counts,
+        entries,
+        disjointBaseline: disjoint,
+    };
 }
 function withFindings(verdicts, findings) {
     if (findings.length === 0)
@@ -68,7 +73,7 @@ function withFindings(verdicts, findings) {
 function compareSection(declaration, baseline, current, config, band) {
     const before = metricsOf(baseline, declaration.name);
     const after = metricsOf(current, declaration.name);
-    const value = (metrics, key) => (Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key]) : null);
+    const value = (metrics, key) => Object.hasOwn(metrics, key) ? valueOf(declaration, metrics[key]) : null;
     const thresholds = sectionThresholds(config, declaration);
     const keys = sortedUnion(keysOf(before), keysOf(after));
     const unit = declaration.unit === 'bytes' ? undefined : declaration.unit;
@@ -91,7 +96,7 @@ function withNoiseBand(entry, thresholds, band, config, unit) {
     const change = Math.abs(entry.delta);
     const sample = band.noise(entry.kind, entry.key, window);
     const amount = (v) => (unit === 'count' ? formatCount(v) : formatBytes(v));
-    const share = (v) => (baseline === 0 ? '' : ` (${((v / Math.abs(baseline)) * 100).toFixed(1)}% of the baseline)`);
+    const share = (v) => baseline === 0 ? '' : ` (${((v / Math.abs(baseline)) * 100).toFixed(1)}% of the baseline)`;
     if (sample === undefined || sample.points < minPoints) {
         const points = sample?.points ?? 0;
         return {
@@ -117,9 +122,17 @@ function withNoiseBand(entry, thresholds, band, config, unit) {
     }
     const tolerance = rule?.tolerance ?? thresholds.tolerance;
     if (width > allowance(tolerance, baseline)) {
-        return { ...entry, note: `Beyond the noise band: ${spread}, and the change is ${amount(change)}.`, noise: { applied: 'band', points: sample.points, spread: sample.spread } };
+        return {
+            ...entry,
+            note: `Beyond the noise band: ${spread}, and the change is ${amount(change)}.`,
+            noise: { applied: 'band', points: sample.points, spread: sample.spread },
+        };
     }
-    return { ...entry, note: `The configured tolerance applied: ${spread}, less than it allows.`, noise: { applied: 'tolerance', points: sample.points, spread: sample.spread } };
+    return {
+        ...entry,
+        note: `The configured tolerance applied: ${spread}, less than it allows.`,
+        noise: { applied: 'tolerance', points: sample.points, spread: sample.spread },
+    };
 }
 function allowance(tolerance, baseline) {
     const bytes = tolerance.bytes ?? 0;
@@ -165,7 +178,17 @@ function judge(kind, key, baseline, current, thresholds, config) {
     const rule = matchRule(thresholds.rules, key);
     const delta = baseline !== null && current !== null ? current - baseline : null;
     const status = statusOf(rule, baseline, current, delta, thresholds);
-    return { kind, key, baseline, current, delta, percent: percentChange(baseline, current), status, severity: severityOf(status, config), rule: rule?.match ?? null };
+    return {
+        kind,
+        key,
+        baseline,
+        current,
+        delta,
+        percent: percentChange(baseline, current),
+        status,
+        severity: severityOf(status, config),
+        rule: rule?.match ?? null,
+    };
 }
 function statusOf(rule, baseline, current, delta, thresholds) {
     if (rule?.ignore === true)

@@ -68,7 +68,9 @@ function renderDashboard(history, trends, options = {}) {
     const body = [`<h1>${text(title)}</h1>`];
     const n = history.points.length;
     const branch = history.header.branch === undefined ? 'the default branch' : `<code>${text(history.header.branch)}</code>`;
-    const subject = history.header.gate === undefined ? `Runs of ${branch}` : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
+    const subject = history.header.gate === undefined
+        ? `Runs of ${branch}`
+        : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
     if (n === 0) {
         body.push(`<p class="meta">${subject}: none recorded yet.</p>`);
         return page(title, body, '');
@@ -103,7 +105,11 @@ function renderDashboard(history, trends, options = {}) {
             '<div class="charts">',
             ...shown.map((row) => chart(row, history, trends)),
             '</div>',
-            ...(list.length > CHARTS_PER_SECTION ? [`<p class="note">…and ${text(plural(list.length - CHARTS_PER_SECTION, 'more'))}: <code>ascend-memory-gate history show --history FILE --key PATTERN</code> lists them.</p>`] : []),
+            ...(list.length > CHARTS_PER_SECTION
+                ? [
+                    `<p class="note">…and ${text(plural(list.length - CHARTS_PER_SECTION, 'more'))}: <code>ascend-memory-gate history show --history FILE --key PATTERN</code> lists them.</p>`,
+                ]
+                : []),
             '</section>',
         ].join('\n'));
     });

@@ -24,7 +24,11 @@ function tokenOf(host, env) {
         const name = names.find((n) => (env[n] ?? '') !== '') ?? names[0];
         return { tokenVariable: name, token: env[name] || undefined };
     };
-    return host === 'gitlab' ? pick('GITLAB_TOKEN') : host === 'gitcode' ? pick('GITCODE_TOKEN', 'ATOMGIT_TOKEN') : pick('GITHUB_TOKEN');
+    return host === 'gitlab'
+        ? pick('GITLAB_TOKEN')
+        : host === 'gitcode'
+            ? pick('GITCODE_TOKEN', 'ATOMGIT_TOKEN')
+            : pick('GITHUB_TOKEN');
 }
 function apiOf(host, env) {
     if (host === 'gitlab')
@@ -54,7 +58,15 @@ function detectReview(flags, env) {
         if (host !== 'gitlab' && !/^[^/\s]+\/[^/\s]+$/.test(flags.repo))
             throw new UsageError(`--repo must be OWNER/NAME, not '${flags.repo}'`);
         const number = flags.pr === undefined || flags.pr === '' ? undefined : positive(flags.pr, '--pr');
-        return { host, repo: flags.repo, number, baseSha: sha(flags.baseSha, '--base-sha'), api: apiOf(host, env), ...tokenOf(host, env), from: `--host ${host}` };
+        return {
+            host,
+            repo: flags.repo,
+            number,
+            baseSha: sha(flags.baseSha, '--base-sha'),
+            api: apiOf(host, env),
+            ...tokenOf(host, env),
+            from: `--host ${host}`,
+        };
     }
     if (flags.repo !== undefined || flags.pr !== undefined)
         throw new UsageError('--repo and --pr go with --host github|gitlab|gitcode');
@@ -65,7 +77,17 @@ function detectReview(flags, env) {
         const iid = env.CI_MERGE_REQUEST_IID;
         const number = iid === undefined || iid === '' ? undefined : positive(iid, 'CI_MERGE_REQUEST_IID');
         const baseSha = sha(flags.baseSha ?? env.CI_MERGE_REQUEST_DIFF_BASE_SHA, flags.baseSha !== undefined ? '--base-sha' : 'CI_MERGE_REQUEST_DIFF_BASE_SHA');
-        return { host: 'gitlab', repo: project, number, baseSha, api: apiOf('gitlab', env), ...tokenOf('gitlab', env), from: number === undefined ? 'GitLab CI (no CI_MERGE_REQUEST_IID: not a merge request pipeline)' : 'GitLab CI (CI_MERGE_REQUEST_IID)' };
+        return {
+            host: 'gitlab',
+            repo: project,
+            number,
+            baseSha,
+            api: apiOf('gitlab', env),
+            ...tokenOf('gitlab', env),
+            from: number === undefined
+                ? 'GitLab CI (no CI_MERGE_REQUEST_IID: not a merge request pipeline)'
+                : 'GitLab CI (CI_MERGE_REQUEST_IID)',
+        };
     }
     const atomgit = env.ATOMGIT_REPOSITORY !== undefined && env.ATOMGIT_REPOSITORY !== '';
     if (atomgit || env.GITHUB_ACTIONS === 'true') {
@@ -80,7 +102,15 @@ function detectReview(flags, env) {
         const eventBase = typeof pr?.base?.sha === 'string' ? pr.base.sha : undefined;
         const baseSha = sha(flags.baseSha ?? eventBase, flags.baseSha !== undefined ? '--base-sha' : 'pull_request.base.sha');
         const name = atomgit ? 'AtomGit pipeline' : 'GitHub Actions';
-        return { host, repo, number, baseSha, api: apiOf(host, env), ...tokenOf(host, env), from: number === undefined ? `${name} (${event || 'no'} event: not a pull request)` : `${name} (${event} event)` };
+        return {
+            host,
+            repo,
+            number,
+            baseSha,
+            api: apiOf(host, env),
+            ...tokenOf(host, env),
+            from: number === undefined ? `${name} (${event || 'no'} event: not a pull request)` : `${name} (${event} event)`,
+        };
     }
     return null;
 }

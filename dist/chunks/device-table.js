@@ -34,7 +34,9 @@ function shortSha(sha) {
     return sha.slice(0, 7);
 }
 function runsAgo(step) {
-    return step.runsAgo === 0 ? 'the latest run' : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
+    return step.runsAgo === 0
+        ? 'the latest run'
+        : `${formatCount(step.runsAgo)} ${step.runsAgo === 1 ? 'run' : 'runs'} ago`;
 }
 function stepContext(step, value = (t) => t, label = (t) => t) {
     const parts = [];
@@ -57,7 +59,16 @@ function deviceTable(entries) {
     const row = (device) => {
         let r = byDevice.get(device);
         if (r === undefined)
-            byDevice.set(device, (r = { device, sums: new Map(), figures: new Map(), capacity: null, headroom: null, flagged: false, changed: false, dumpTime: false }));
+            byDevice.set(device, (r = {
+                device,
+                sums: new Map(),
+                figures: new Map(),
+                capacity: null,
+                headroom: null,
+                flagged: false,
+                changed: false,
+                dumpTime: false,
+            }));
         return r;
     };
     const seen = new Set();
@@ -97,7 +108,9 @@ function deviceTable(entries) {
         return null;
     const all = [...byDevice.values()];
     for (const r of all)
-        r.changed = [...r.sums.values()].some((s) => s.current !== s.baseline) || [...r.figures.values()].some((f) => f.current !== f.baseline);
+        r.changed =
+            [...r.sums.values()].some((s) => s.current !== s.baseline) ||
+                [...r.figures.values()].some((f) => f.current !== f.baseline);
     const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
     const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
     const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
@@ -120,12 +133,19 @@ function deviceTable(entries) {
     const unchanged = all.length - worth.length;
     const parts = [];
     if (hiddenChanged > 0) {
-        const deltas = worth.slice(MAX_DEVICE_ROWS).map((r) => [...r.sums.values()].reduce((s, v) => s + v.current - v.baseline, 0));
+        const deltas = worth
+            .slice(MAX_DEVICE_ROWS)
+            .map((r) => [...r.sums.values()].reduce((s, v) => s + v.current - v.baseline, 0));
         parts.push(`${formatCount(hiddenChanged)} more changed or flagged (median Δ ${formatDelta(median(deltas))})`);
     }
     if (unchanged > 0)
         parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
-    return { ...columns, rows, rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`, total: all.length };
+    return {
+        ...columns,
+        rows,
+        rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`,
+        total: all.length,
+    };
 }
 const DUMP_TIME_NOTE = 'dump-time: the device had no trace (the snapshot was taken without _record_memory_history), so its figures are the state at dump time, not peaks: allocated is the live requested bytes then.';
 function figureOf(declaration, key) {
@@ -144,7 +164,11 @@ function figureColumnsOf(present) {
             continue;
         row.figures.forEach((f, i) => figureColumns.push({ id: ids[i], title: f.title }));
         if (row.gap !== undefined && ids.length >= 2) {
-            figureColumns.push({ id: `${declaration.name}/gap`, title: row.gap, gap: { from: ids[0], to: ids[ids.length - 1] } });
+            figureColumns.push({
+                id: `${declaration.name}/gap`,
+                title: row.gap,
+                gap: { from: ids[0], to: ids[ids.length - 1] },
+            });
         }
         if (row.note !== undefined)
             figureNotes.push(row.note);
@@ -173,7 +197,9 @@ function gapShare(row, column) {
 function median(values) {
     const sorted = [...values].sort((a, b) => a - b);
     const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
+    return sorted.length % 2 === 1
+        ? sorted[mid]
+        : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 }
 function figureCell(row, column, labelDumpTime = true) {
     const value = figureValue(row, column);

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { P as ParseError, I as InputError } from './errors.js';
+import { w as withOomCauses, O as OOM_FIELD_DEFAULTS, o as oomCause } from './oom-cause.js';
 import { parseMemoryCompareText } from './memory-compare.js';
 import { D as DumpReader, s as streamDump, E as EventSpool, a as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
@@ -9,9 +11,12 @@ import './sync.js';
 import './text-stream.js';
 import 'node:fs';
 import 'node:string_decoder';
-import 'node:zlib';
+import './compressed.js';
 import 'node:os';
 import 'node:path';
+import 'node:stream';
+import 'node:stream/promises';
+import 'node:zlib';
 
 function cmp$1(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -29,7 +34,7 @@ function topLabels(items) {
     return [...byLabel]
         .sort((x, y) => y[1].bytes - x[1].bytes || cmp$1(x[0], y[0]))
         .slice(0, 3)
-        .map(([label, t]) => (Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`));
+        .map(([label, t]) => Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`);
 }
 function ownerBucket(owner, pool) {
     const tokens = owner.split('@');
@@ -55,7 +60,19 @@ function ownerBucket(owner, pool) {
 }
 
 const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
-const KNOWN_EVENTS = new Set(['MALLOC', 'FREE', 'ACCESS', 'MSTX', 'OP_LAUNCH', 'KERNEL_LAUNCH', 'SYSTEM', 'CLEAN_UP', 'SNAPSHOT', 'OOM_DETAIL', 'N/A']);
+const KNOWN_EVENTS = new Set([
+    'MALLOC',
+    'FREE',
+    'ACCESS',
+    'MSTX',
+    'OP_LAUNCH',
+    'KERNEL_LAUNCH',
+    'SYSTEM',
+    'CLEAN_UP',
+    'SNAPSHOT',
+    'OOM_DETAIL',
+    'N/A',
+]);
 const MALLOC = 0;
 const FREE = 1;
 const SHADOW_FREE = 2;
@@ -65,6 +82,7 @@ const RANGE_END = 5;
 const STEP_MARK = 6;
 const OP_START = 7;
 const OP_END = 8;
+const MAX_DUMP_OOMS = 100;
 const SHADOW_RE = /[{,]shadow:true[,}]/;
 const ID_CELL = /^(\d{1,20}|N\/A)$/;
 const DEVICE_CELL = /^(\d{1,20}|N\/A|cpu|host)$/;
@@ -95,6 +113,8 @@ class DumpRecorder {
     stacks = new Strings();
     bigPtrs = new Map();
     hasOwners = false;
+    ooms = [];
+    droppedOoms = 0;
     unknownEvents = new Set();
     lastGroup = { pid: '', device: '', pool: '', id: -1 };
     tsHi = 0;
@@ -212,11 +232,11 @@ class DumpRecorder {
     }
     idsOk(row, op) {
         if (!ID_CELL.test(row.pid))
-            return this.skip(row, `a ${row.event} row whose Process Id is not a number or N/A`), false;
+            return (this.skip(row, `a ${row.event} row whose Process Id is not a number or N/A`), false);
         if (op && !ID_CELL.test(row.tid))
-            return this.skip(row, `a ${row.event} row whose Thread Id is not a number or N/A`), false;
+            return (this.skip(row, `a ${row.event} row whose Thread Id is not a number or N/A`), false);
         if ((op || row.event === 'MALLOC') && !DEVICE_CELL.test(row.device))
-            return this.skip(row, `a ${row.event} row whose Device Id is not a number, N/A, cpu or host`), false;
+            return (this.skip(row, `a ${row.event} row whose Device Id is not a number, N/A, cpu or host`), false);
         return true;
     }
     row(row) {
@@ -237,10 +257,18 @@ class DumpRecorder {
             case 'OP_LAUNCH':
                 this.op(row);
                 return;
+            case 'OOM_DETAIL':
+                if (row.eventType === 'OOM_TRIGGER')
+                    this.oomTrigger(row);
+                return;
             default:
                 if (!KNOWN_EVENTS.has(row.event) && !this.unknownEvents.has(row.event)) {
                     this.unknownEvents.add(row.event);
-                    this.warn({ file: this.file, line: row.line, reason: `unknown Event '${row.event.slice(0, 40)}' (rows of it are skipped)` });
+                    this.warn({
+                        file: this.file,
+                        line: row.line,
+                        reason: `unknown Event '${row.event.slice(0, 40)}' (rows of it are skipped)`,
+                    });
                 }
         }
     }
@@ -260,8 +288,30 @@ class DumpRecorder {
         if (owner !== '')
             this.hasOwners = true;
         const firstFrame = firstCallSite(row.callStackPython) || firstCallSite(row.callStackC);
-        const inefficient = row.attr.includes('inefficient_type:') ? (attrValueOf(row.attr, 'inefficient_type:') ?? '') : '';
+        const inefficient = row.attr.includes('inefficient_type:')
+            ? (attrValueOf(row.attr, 'inefficient_type:') ?? '')
+            : '';
         this.spool.add(this.tsHi, this.tsLo, MALLOC, row.line, ptr, Math.abs(size), id, this.groupOfRow(row.pid, row.device, row.eventType), owner === '' ? 0 : this.strings.id(owner), firstFrame === '' ? 0 : this.strings.id(firstFrame), inefficient === '' ? 0 : this.strings.id(inefficient));
+    }
+    oomTrigger(row) {
+        const device = /^\d{1,6}$/.test(row.device) && row.device !== '9999' ? deviceName(row.device) : null;
+        const sizeText = attrValueOf(row.attr, 'req_size:');
+        const requested = sizeText === null ? null : readExactInteger(sizeText);
+        if (device === null || typeof requested !== 'number' || requested < 0) {
+            return this.skip(row, 'an OOM_TRIGGER without a numeric Device Id and Attr req_size of at most 2^53 - 1 bytes');
+        }
+        if (this.ooms.length >= MAX_DUMP_OOMS)
+            return void this.droppedOoms++;
+        const func = (attrValueOf(row.attr, 'func:') ?? '').slice(0, 80);
+        this.ooms.push({
+            device,
+            logicalDevice: Number(row.device),
+            requested,
+            func,
+            pid: row.pid.slice(0, 20),
+            timestamp: row.timestamp.slice(0, 20),
+            line: row.line,
+        });
     }
     free(row) {
         if (!this.idsOk(row, false))
@@ -310,10 +360,21 @@ class DumpRecorder {
             return;
         const family = type.charCodeAt(2) === 69 ? 0 : 1;
         let last = this.lastStack;
-        if (last.id === -1 || last.pid !== row.pid || last.tid !== row.tid || last.device !== row.device || last.family !== family) {
+        if (last.id === -1 ||
+            last.pid !== row.pid ||
+            last.tid !== row.tid ||
+            last.device !== row.device ||
+            last.family !== family) {
             const device = deviceName(row.device) ?? row.device;
             const id = this.stacks.id(`${row.pid}|${row.tid}|${row.device}|${family}`);
-            last = this.lastStack = { pid: row.pid, tid: row.tid, device: row.device, family, id, level: this.opLevelOf(device, this.pids.id(row.pid)) };
+            last = this.lastStack = {
+                pid: row.pid,
+                tid: row.tid,
+                device: row.device,
+                family,
+                id,
+                level: this.opLevelOf(device, this.pids.id(row.pid)),
+            };
         }
         this.spool.add(this.tsHi, this.tsLo, start ? OP_START : OP_END, row.line, 0, 0, 0, last.id, this.nameId(row.name), last.level, family);
     }
@@ -409,7 +470,16 @@ class DumpReplay {
         this.groupLevel = new Float64Array(groups);
         this.groupMax = new Float64Array(groups);
         this.groupSteps = Array.from({ length: groups }, () => ({ start: [], peak: [], end: [] }));
-        this.pidSteps = Array.from({ length: r.pids.list.length }, () => ({ kind: 'none', ranges: 0, stepOfRange: new Map(), steps: [], open: -1, groups: [], pending: [], pendingFrom: 0 }));
+        this.pidSteps = Array.from({ length: r.pids.list.length }, () => ({
+            kind: 'none',
+            ranges: 0,
+            stepOfRange: new Map(),
+            steps: [],
+            open: -1,
+            groups: [],
+            pending: [],
+            pendingFrom: 0,
+        }));
         r.groups.forEach((g, i) => {
             if (FRAMEWORK_POOLS.has(g.pool))
                 this.pidSteps[g.pid].groups.push(i);
@@ -533,7 +603,10 @@ class DumpReplay {
         b.release(slot);
     }
     countInefficient(group, text, bytes, line) {
-        for (const type of new Set(text.split(',').map((t) => t.trim()).filter((t) => t !== ''))) {
+        for (const type of new Set(text
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== ''))) {
             const key = `${group.device}|${type}`;
             let c = this.inefficient.get(key);
             if (c === undefined)
@@ -645,7 +718,11 @@ class DumpReplay {
         if (ordinal === undefined || pid.steps[ordinal].closed)
             return;
         if (ordinal !== pid.open) {
-            this.warn({ file: this.r.file, line: e.line, reason: `the Range_end of step ${pid.steps[ordinal].step} comes after the next step started: that step ended at the next one's start, unclosed` });
+            this.warn({
+                file: this.r.file,
+                line: e.line,
+                reason: `the Range_end of step ${pid.steps[ordinal].step} comes after the next step started: that step ended at the next one's start, unclosed`,
+            });
             return;
         }
         this.endStep(pid, true);
@@ -697,7 +774,13 @@ class DumpReplay {
             const ops = this.ops[e.u2];
             const f = ops.get(e.u1);
             if (f === undefined)
-                ops.set(e.u1, { device: this.r.opLevels[e.u2].device, name: this.r.strings.list[e.u1], launches: 1, net, peak });
+                ops.set(e.u1, {
+                    device: this.r.opLevels[e.u2].device,
+                    name: this.r.strings.list[e.u1],
+                    launches: 1,
+                    net,
+                    peak,
+                });
             else {
                 f.launches++;
                 if (net > f.net)
@@ -708,7 +791,11 @@ class DumpReplay {
             return;
         }
         const name = this.r.strings.list[e.u1];
-        this.warn({ file: this.r.file, line: e.line, reason: `an op end of ${name.slice(0, 80)} with no start of it earlier in time on its thread (skipped)` });
+        this.warn({
+            file: this.r.file,
+            line: e.line,
+            reason: `an op end of ${name.slice(0, 80)} with no start of it earlier in time on its thread (skipped)`,
+        });
     }
     finish(unit, rows) {
         for (const pid of this.pidSteps)
@@ -723,7 +810,16 @@ class DumpReplay {
                 const s = this.groupSteps[g];
                 pid.steps.forEach((step, ordinal) => {
                     const start = s.start[ordinal] ?? 0;
-                    stepRows.push({ device: group.device, pool: group.pool, pid: step.pid, step: step.step, start, peak: s.peak[ordinal] ?? 0, end: s.end[ordinal] ?? 0, closed: step.closed });
+                    stepRows.push({
+                        device: group.device,
+                        pool: group.pool,
+                        pid: step.pid,
+                        step: step.step,
+                        start,
+                        peak: s.peak[ordinal] ?? 0,
+                        end: s.end[ordinal] ?? 0,
+                        closed: step.closed,
+                    });
                 });
             }
         }
@@ -755,6 +851,8 @@ class DumpReplay {
             inefficient: [...this.inefficient.values()].sort((x, y) => cmp(x.device, y.device) || cmp(x.type, y.type)),
             devices,
             orphanFrees: this.orphanFrees,
+            ooms: r.ooms,
+            droppedOoms: r.droppedOoms,
         };
     }
     opFootprints() {
@@ -853,7 +951,13 @@ function dumpFigures(facts) {
         samples.push({ section: 'steps', key: `${v(r.device)}/${v(r.pool)}/end`, step: r.step, bytes: r.end });
     }
     for (const u of facts.unfreed) {
-        put('unfreed', `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, { bytes: u.bytes, blocks: u.blocks, largest: u.sizes[0] ?? 0, ids: u.ids.slice(0, 10).join(' '), sizes: sizeCounts(u.sizes) });
+        put('unfreed', `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, {
+            bytes: u.bytes,
+            blocks: u.blocks,
+            largest: u.sizes[0] ?? 0,
+            ids: u.ids.slice(0, 10).join(' '),
+            sizes: sizeCounts(u.sizes),
+        });
     }
     for (const o of facts.owners)
         put('owners', `${v(o.device)}/${o.bucket}`, { peak: o.peak }, 'peak');
@@ -879,7 +983,12 @@ function skippedInto(into) {
     return (w) => {
         const m = /^(.*?) \((?:rows of it are )?skipped[^)]*\)$/s.exec(w.reason);
         if (m !== null)
-            into.addSkipped({ file: w.file, line: w.line, reason: m[1], ...(w.cut === true ? { cut: true } : {}) });
+            into.addSkipped({
+                file: w.file,
+                line: w.line,
+                reason: m[1],
+                ...(w.cut === true ? { cut: true } : {}),
+            });
         else
             into.addNote({ file: w.file, line: w.line, reason: w.reason });
     };
@@ -895,10 +1004,43 @@ async function parseDumpFile(file, into) {
     for (const s of figures.samples)
         into.addSample(s.section, s.key, 'step', s.step, s.bytes);
     for (const leak of figures.stepLeaks) {
-        into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, { bytes: leak.bytes, blocks: leak.count, top: leak.top.join('; ') });
+        into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, {
+            bytes: leak.bytes,
+            blocks: leak.count,
+            top: leak.top.join('; '),
+        });
     }
+    for (const oom of facts.ooms) {
+        const id = createHash('sha256')
+            .update(file.name)
+            .update('\0')
+            .update(`${oom.pid}|${oom.timestamp}|${oom.requested}`)
+            .digest('hex')
+            .slice(0, 8);
+        into.addMetric('ooms', `${oom.device}/dump-${id}`, {
+            ...OOM_FIELD_DEFAULTS,
+            requested: oom.requested,
+            cause: oomCause({ requested: oom.requested, total: null, deviceFree: null, allocated: null, reserved: null })
+                .cause,
+            source: 'msMemScope dump',
+            precision: 'exact',
+            line: oom.line,
+            file: file.name,
+            logicalDevice: oom.logicalDevice,
+        });
+        into.noteDevice(oom.device);
+    }
+    if (facts.droppedOoms > 0)
+        into.addNote({
+            file: file.name,
+            line: 0,
+            reason: `${facts.droppedOoms} more OOM_TRIGGER rows than the ${facts.ooms.length} kept were not read into the report`,
+        });
     for (const device of facts.devices)
         into.noteDevice(device);
+}
+function finishDumps(snapshot, run) {
+    return withOomCauses(snapshot, run.oom);
 }
 async function parseBaseDumpFile() { }
 async function compareBaseDumps(files, into) {
@@ -919,4 +1061,4 @@ async function compareBaseDumps(files, into) {
     }
 }
 
-export { compareBaseDumps, parseBaseDumpFile, parseDumpFile };
+export { compareBaseDumps, finishDumps, parseBaseDumpFile, parseDumpFile };

@@ -67,6 +67,7 @@ const ERRNO_ADVICE = {
     EMFILE: 'too many open files',
     ELOOP: 'too many symbolic links (a loop?)',
     ENAMETOOLONG: 'the path is too long',
+    EEXIST: 'a file is in the way (a folder was needed there)',
 };
 function fileSystemFailure(error, file) {
     if (!(error instanceof Error))

@@ -79,12 +79,20 @@ function formatCount(n) {
 }
 
 const PROCESS_DEVICE_FIELDS = {
-    file: { type: 'string', description: 'The snapshot file this device came from (the larger peak wins when several files name one device).' },
-    logicalDevice: { type: 'count', description: 'The device index the file gave (the process\'s logical index).' },
-    visibleDevices: { type: 'stringOrNull', description: 'ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key\'s physical device, or null when the key keeps the logical index.' },
+    file: {
+        type: 'string',
+        description: 'The snapshot file this device came from (the larger peak wins when several files name one device).',
+    },
+    logicalDevice: { type: 'count', description: "The device index the file gave (the process's logical index)." },
+    visibleDevices: {
+        type: 'stringOrNull',
+        description: "ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key's physical device, or null when the key keeps the logical index.",
+    },
 };
 function originText(metric) {
-    const mapped = typeof metric.visibleDevices === 'string' ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}` : '';
+    const mapped = typeof metric.visibleDevices === 'string'
+        ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}`
+        : '';
     return `From ${String(metric.file)}${mapped}.`;
 }
 const UNTRACED_NOTE = 'No trace was recorded (_record_memory_history was off)';
@@ -95,7 +103,9 @@ function describeAllocator(key, m) {
     const n = (field) => (typeof m[field] === 'number' ? m[field] : 0);
     const origin = originText(m);
     if (n('traceEntries') === 0) {
-        const what = key.endsWith('/reserved') ? `${formatCount(n('segments'))} segment(s) at dump time` : 'live requested bytes at dump time';
+        const what = key.endsWith('/reserved')
+            ? `${formatCount(n('segments'))} segment(s) at dump time`
+            : 'live requested bytes at dump time';
         return `${UNTRACED_NOTE}: only dump-time figures, ${what}. ${origin}`;
     }
     const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
@@ -125,7 +135,7 @@ const allocator = {
             { figure: 'reserved', title: 'Reserved peak' },
         ],
         gap: 'Reserved − allocated',
-        note: 'Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key\'s note gives the fragmentation at the allocated peak exactly.',
+        note: "Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key's note gives the fragmentation at the allocated peak exactly.",
     },
     fields: {
         peak: {
@@ -136,10 +146,16 @@ const allocator = {
             type: 'bytes',
             description: "At dump time: allocated, the requested bytes of the live blocks (as every allocated figure here; the segments' allocated_size is block-rounded); reserved, the sum of total_size of the device's segments.",
         },
-        allocated: { type: 'bytes', description: 'Live requested bytes at this key\'s peak point.' },
-        reserved: { type: 'bytes', description: 'Reserved (segment) bytes at this key\'s peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.' },
+        allocated: { type: 'bytes', description: "Live requested bytes at this key's peak point." },
+        reserved: {
+            type: 'bytes',
+            description: "Reserved (segment) bytes at this key's peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.",
+        },
         point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },
-        traceEntries: { type: 'count', description: 'Entries in the device\'s trace; 0: no trace was recorded, only dump-time figures exist.' },
+        traceEntries: {
+            type: 'count',
+            description: "Entries in the device's trace; 0: no trace was recorded, only dump-time figures exist.",
+        },
         segments: { type: 'count', description: 'Segments at dump time.' },
         largestSegment: { type: 'bytes', description: 'The largest segment at dump time.' },
         largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
@@ -208,7 +224,9 @@ function lineChanges(before, after) {
         const aj = a[j];
         const here = at(i, j);
         const same = (c) => c[0] === here[0] && c[1] === here[1];
-        if (bi !== undefined && aj !== undefined && same([at(i + 1, j + 1)[0] + Math.abs(aj[1] - bi[1]), at(i + 1, j + 1)[1] + Math.abs(aj[0] - bi[0])])) {
+        if (bi !== undefined &&
+            aj !== undefined &&
+            same([at(i + 1, j + 1)[0] + Math.abs(aj[1] - bi[1]), at(i + 1, j + 1)[1] + Math.abs(aj[0] - bi[0])])) {
             changes.push({ line: aj[0], delta: aj[1] - bi[1], gone: false });
             i++;
             j++;
@@ -227,13 +245,16 @@ function lineChanges(before, after) {
 function linesText(current, baseline) {
     const after = siteLines(current?.lines);
     if (current !== undefined && baseline !== undefined) {
-        const delta = (typeof current.bytes === 'number' ? current.bytes : 0) - (typeof baseline.bytes === 'number' ? baseline.bytes : 0);
+        const delta = (typeof current.bytes === 'number' ? current.bytes : 0) -
+            (typeof baseline.bytes === 'number' ? baseline.bytes : 0);
         if (delta === 0)
             return '';
         const moved = lineChanges(siteLines(baseline.lines), after)
             .filter((c) => Math.sign(c.delta) === Math.sign(delta))
             .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.line - y.line);
-        const shown = moved.slice(0, LINES_SHOWN).map((c) => `line ${c.line}: ${formatDelta(c.delta)}${c.gone ? ' (gone)' : ''}`);
+        const shown = moved
+            .slice(0, LINES_SHOWN)
+            .map((c) => `line ${c.line}: ${formatDelta(c.delta)}${c.gone ? ' (gone)' : ''}`);
         if (moved.length > LINES_SHOWN)
             shown.push(`${formatCount(moved.length - LINES_SHOWN)} more line(s)`);
         return shown.length === 0 ? '' : `${formatDelta(delta)} (${shown.join(', ')})`;
@@ -252,7 +273,11 @@ function foldLineSites(sections) {
     if (sites === null || typeof sites !== 'object' || Array.isArray(sites))
         return null;
     const record = sites;
-    const isMetric = (m) => m !== null && typeof m === 'object' && !Array.isArray(m) && Number.isSafeInteger(m.bytes) && Number.isSafeInteger(m.blocks);
+    const isMetric = (m) => m !== null &&
+        typeof m === 'object' &&
+        !Array.isArray(m) &&
+        Number.isSafeInteger(m.bytes) &&
+        Number.isSafeInteger(m.blocks);
     const groups = new Map();
     let from = 0;
     for (const key of Object.keys(record)) {
@@ -288,11 +313,16 @@ function foldLineSites(sections) {
         }
         for (const g of group)
             replaced.add(g.key);
-        const largest = group.reduce((x, y) => (y.metric.bytes > x.metric.bytes || (y.metric.bytes === x.metric.bytes && y.line < x.line) ? y : x));
+        const largest = group.reduce((x, y) => y.metric.bytes > x.metric.bytes || (y.metric.bytes === x.metric.bytes && y.line < x.line) ? y : x);
         const existing = record[to];
         if (isMetric(existing) && existing.bytes >= bytes)
             continue;
-        combined.set(to, { ...largest.metric, bytes, blocks, lines: linesField(group.map((g) => [g.line, g.metric.bytes, g.metric.blocks])) });
+        combined.set(to, {
+            ...largest.metric,
+            bytes,
+            blocks,
+            lines: linesField(group.map((g) => [g.line, g.metric.bytes, g.metric.blocks])),
+        });
     }
     for (const key of Object.keys(record))
         if (!replaced.has(key))
@@ -321,13 +351,19 @@ const allocationSites = {
     logicalDevices: true,
     deviceRow: { figures: [] },
     fields: {
-        bytes: { type: 'bytes', description: 'Requested bytes of the blocks live at the allocated peak (at dump time without a trace), summed over the function\'s lines.' },
+        bytes: {
+            type: 'bytes',
+            description: "Requested bytes of the blocks live at the allocated peak (at dump time without a trace), summed over the function's lines.",
+        },
         blocks: { type: 'count', description: 'How many blocks.' },
         lines: {
             type: 'string',
             description: `The function's lines that hold them, as JSON: [[line, bytes, blocks], …] in line order, the largest ${MAX_SITE_LINES} at most; [] for <unknown>.`,
         },
-        codeRoot: { type: 'string', description: "The folder the site paths are relative to: the source root, the common folder of the file's user frames, or a package's site-packages; '' for absolute paths." },
+        codeRoot: {
+            type: 'string',
+            description: "The folder the site paths are relative to: the source root, the common folder of the file's user frames, or a package's site-packages; '' for absolute paths.",
+        },
         ...PROCESS_DEVICE_FIELDS,
     },
 };
@@ -344,7 +380,10 @@ const components = {
     tolerance: { percent: 5, bytes: 1024 ** 2 },
     source: 'profiler memory_record.csv and npu_mem CSVs',
     fields: {
-        peak: { type: 'bytes', description: 'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).' },
+        peak: {
+            type: 'bytes',
+            description: 'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).',
+        },
     },
 };
 
@@ -393,11 +432,17 @@ const kernels = {
     tolerance: { bytes: 0 },
     source: 'memory_compare CSV',
     fields: {
-        diff: { type: 'signedBytes', description: 'Sum of Diff Memory over every row (launch) of this kernel on this device.' },
+        diff: {
+            type: 'signedBytes',
+            description: 'Sum of Diff Memory over every row (launch) of this kernel on this device.',
+        },
         rows: { type: 'count', description: 'Rows (launches) summed.' },
         added: { type: 'count', description: 'Rows whose Base is N/A: launches only in the compare run.' },
         removed: { type: 'count', description: 'Rows whose Compare is N/A: launches only in the base run.' },
-        event: { type: 'stringOrNull', description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.' },
+        event: {
+            type: 'stringOrNull',
+            description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.',
+        },
     },
 };
 
@@ -405,7 +450,7 @@ const modules = {
     name: 'modules',
     kind: 'module',
     title: 'Modules',
-    description: 'Module memory statistics by key, e.g. DEV_MEM/dev0/APP or SVM_MEM/RUNTIME; the profiler\'s npu_module_mem as NPU_MODULE_MEM/dev0/HCCL.',
+    description: "Module memory statistics by key, e.g. DEV_MEM/dev0/APP or SVM_MEM/RUNTIME; the profiler's npu_module_mem as NPU_MODULE_MEM/dev0/HCCL.",
     keyShape: '<ATTR>[/devN]/<MODULE>',
     example: 'DEV_MEM/dev0/APP',
     value: 'peak',
@@ -413,7 +458,10 @@ const modules = {
     tolerance: { percent: 5, bytes: 1024 ** 2 },
     source: 'plog memory statistics; profiler npu_module_mem.csv (Total Reserved)',
     fields: {
-        peak: { type: 'bytes', description: 'alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED; the largest Total Reserved for NPU_MODULE_MEM.' },
+        peak: {
+            type: 'bytes',
+            description: 'alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED; the largest Total Reserved for NPU_MODULE_MEM.',
+        },
         current: { type: 'bytes', description: 'current_alloced_size, or the peak where the format has none.' },
         allocs: { type: 'countOrNull', description: 'alloc_cnt, when the record has it.' },
         frees: { type: 'countOrNull', description: 'free_cnt, when the record has it.' },
@@ -423,8 +471,8 @@ const modules = {
 const opFootprint = {
     name: 'opFootprint',
     kind: 'opFootprint',
-    title: 'Op footprint (ours, not msMemScope\'s)',
-    description: 'Per device and op, the largest net framework-pool allocation inside one START..END window of the op (ascend-memory-gate\'s metric, not msMemScope\'s), e.g. dev0/torch._ops.aten.mm.default.',
+    title: "Op footprint (ours, not msMemScope's)",
+    description: "Per device and op, the largest net framework-pool allocation inside one START..END window of the op (ascend-memory-gate's metric, not msMemScope's), e.g. dev0/torch._ops.aten.mm.default.",
     keyShape: 'devN/<op>',
     example: 'dev0/torch._ops.aten.mm.default',
     value: 'net',
@@ -432,7 +480,10 @@ const opFootprint = {
     tolerance: { percent: 5, bytes: 1024 ** 2 },
     source: 'msMemScope event dump (OP_LAUNCH start/end rows)',
     fields: {
-        net: { type: 'signedBytes', description: 'The largest MALLOC minus FREE bytes of the framework pools inside one window of the op.' },
+        net: {
+            type: 'signedBytes',
+            description: 'The largest MALLOC minus FREE bytes of the framework pools inside one window of the op.',
+        },
         peak: { type: 'bytes', description: 'The largest running sum inside one window.' },
         launches: { type: 'count', description: 'Windows (launches) of the op.' },
     },
@@ -463,42 +514,93 @@ const ooms = {
     name: 'ooms',
     kind: 'oom',
     title: 'Out-of-memory events',
-    description: "Each out-of-memory event by device: a memory snapshot trace's `oom` entry (dev0/oom1), or a job log's OOM message, once per log, device and figures (dev0/log-<hash>), with its figures and cause.",
-    keyShape: 'devN/oom<k> | devN/log-<hash>',
+    description: "Each out-of-memory event by device: a memory snapshot trace's `oom` entry (dev0/oom1), a job log's OOM message, once per log, device and figures (dev0/log-<hash>), or an msMemScope dump's OOM_DETAIL/OOM_TRIGGER row (dev0/dump-<hash>), with its figures and cause.",
+    keyShape: 'devN/oom<k> | devN/log-<hash> | devN/dump-<hash>',
     example: 'dev0/oom1',
     value: 'requested',
     unit: 'bytes',
     tolerance: { bytes: 0 },
-    source: 'job logs (the OOM message torch_npu or PyTorch prints), torch_npu memory snapshots (OOM_SNAPSHOT_ENABLE dumps, or a trace recorded through an OOM)',
+    source: 'job logs (the OOM message torch_npu or PyTorch prints), torch_npu memory snapshots (OOM_SNAPSHOT_ENABLE dumps, or a trace recorded through an OOM), msMemScope dumps (OOM_DETAIL rows)',
     compared: false,
     logicalDevices: true,
     deviceRow: { figures: [] },
     fields: {
-        requested: { type: 'bytes', description: 'R: the request (a snapshot: rounded as the allocator rounds it; a log: as printed).' },
-        deviceFree: { type: 'bytesOrNull', description: 'F: free device memory the driver reported (aclrtGetMemInfo); null when the evidence does not say.' },
-        allocated: { type: 'bytesOrNull', description: 'A: allocated by the caching allocator at the OOM (a snapshot: live requested bytes from the trace).' },
+        requested: {
+            type: 'bytes',
+            description: 'R: the request (a snapshot: rounded as the allocator rounds it; a log: as printed).',
+        },
+        deviceFree: {
+            type: 'bytesOrNull',
+            description: 'F: free device memory the driver reported (aclrtGetMemInfo); null when the evidence does not say.',
+        },
+        allocated: {
+            type: 'bytesOrNull',
+            description: 'A: allocated by the caching allocator at the OOM (a snapshot: live requested bytes from the trace).',
+        },
         reserved: { type: 'bytesOrNull', description: 'V: reserved (segment) bytes of the caching allocator at the OOM.' },
-        largestFreeBlock: { type: 'bytesOrNull', description: 'The largest free cached block at dump time (memory snapshots; exact at the OOM when entriesAfter is 0).' },
-        entriesAfter: { type: 'countOrNull', description: "Trace entries after the OOM (memory snapshots); 0 when the OOM triggered the dump, as torch_npu's OOM observer does." },
-        kind: { type: 'string', optional: true, description: 'Written before `cause` existed (fragmentation or capacity); read, never written.' },
+        largestFreeBlock: {
+            type: 'bytesOrNull',
+            description: 'The largest free cached block at dump time (memory snapshots; exact at the OOM when entriesAfter is 0).',
+        },
+        entriesAfter: {
+            type: 'countOrNull',
+            description: "Trace entries after the OOM (memory snapshots); 0 when the OOM triggered the dump, as torch_npu's OOM observer does.",
+        },
+        kind: {
+            type: 'string',
+            optional: true,
+            description: 'Written before `cause` existed (fragmentation or capacity); read, never written.',
+        },
         sites: {
             type: 'string',
             description: "The largest allocation sites live at the OOM, as JSON: [[site, bytes, codeRoot], …], at most five; codeRoot as allocationSites' field. [] without a snapshot.",
         },
-        total: { type: 'bytesOrNull', optional: true, description: "T: the device's total memory as the message printed it; null when the evidence does not say (the gate then takes the configured capacity)." },
+        total: {
+            type: 'bytesOrNull',
+            optional: true,
+            description: "T: the device's total memory as the message printed it; null when the evidence does not say (the gate then takes the configured capacity).",
+        },
         active: { type: 'bytesOrNull', optional: true, description: "torch_npu's `current active` bytes, when printed." },
-        allowed: { type: 'bytesOrNull', optional: true, description: 'The per-process memory-fraction cap (`P allowed`), when printed.' },
-        processTotal: { type: 'bytesOrNull', optional: true, description: 'This process\'s memory including non-PyTorch memory ("Including non-PyTorch memory, this process has …"), when printed.' },
-        processes: { type: 'stringOrNull', optional: true, description: 'The processes the driver listed on the device, as JSON [[pid, bytes], …] ("Process N has M memory in use."), or null.' },
+        allowed: {
+            type: 'bytesOrNull',
+            optional: true,
+            description: 'The per-process memory-fraction cap (`P allowed`), when printed.',
+        },
+        processTotal: {
+            type: 'bytesOrNull',
+            optional: true,
+            description: 'This process\'s memory including non-PyTorch memory ("Including non-PyTorch memory, this process has …"), when printed.',
+        },
+        processes: {
+            type: 'stringOrNull',
+            optional: true,
+            description: 'The processes the driver listed on the device, as JSON [[pid, bytes], …] ("Process N has M memory in use."), or null.',
+        },
         cause: {
             type: 'string',
             optional: true,
             description: 'request-exceeds-device, free-but-refused, outside-allocator, fragmentation, capacity or unknown: the first rule that holds (src/model/oom-cause.ts); the gate decides it again with its config.',
         },
-        source: { type: 'string', optional: true, description: '`job log` or `memory snapshot`: which evidence the figures came from.' },
-        precision: { type: 'string', optional: true, description: '`exact` (bytes), or `printed`: rounded to two decimals of their unit as the message printed them (±0.005 of the unit).' },
-        line: { type: 'countOrNull', optional: true, description: 'The line of the job log where the message was first printed; null for snapshots.' },
-        printed: { type: 'count', optional: true, description: 'How many times the log printed this event (re-raised, logged twice, repeated across a cluster).' },
+        source: {
+            type: 'string',
+            optional: true,
+            description: '`job log`, `memory snapshot` or `msMemScope dump`: which evidence the figures came from.',
+        },
+        precision: {
+            type: 'string',
+            optional: true,
+            description: '`exact` (bytes), or `printed`: rounded to two decimals of their unit as the message printed them (±0.005 of the unit).',
+        },
+        line: {
+            type: 'countOrNull',
+            optional: true,
+            description: "The line of the job log where the message was first printed, or of the dump's OOM_TRIGGER row; null for snapshots.",
+        },
+        printed: {
+            type: 'count',
+            optional: true,
+            description: 'How many times the log printed this event (re-raised, logged twice, repeated across a cluster).',
+        },
         ...PROCESS_DEVICE_FIELDS,
     },
 };
@@ -507,7 +609,7 @@ const operators = {
     name: 'operators',
     kind: 'operator',
     title: 'Operators',
-    description: 'The largest single allocation per device and operator from the profilers\' operator_memory CSVs, e.g. dev0/aten::empty_strided.',
+    description: "The largest single allocation per device and operator from the profilers' operator_memory CSVs, e.g. dev0/aten::empty_strided.",
     keyShape: 'devN/<operator>',
     example: 'dev0/aten::empty_strided',
     value: 'largest',
@@ -515,8 +617,14 @@ const operators = {
     tolerance: { percent: 10, bytes: 16 * 1024 ** 2 },
     source: 'profiler operator_memory.csv',
     fields: {
-        largest: { type: 'bytes', description: 'The largest Size(KB) of one allocation by this operator on this device, in bytes.' },
-        count: { type: 'count', description: 'Allocations by this operator in the file (rows with a size; releases without an allocation are not counted).' },
+        largest: {
+            type: 'bytes',
+            description: 'The largest Size(KB) of one allocation by this operator on this device, in bytes.',
+        },
+        count: {
+            type: 'count',
+            description: 'Allocations by this operator in the file (rows with a size; releases without an allocation are not counted).',
+        },
         total: { type: 'bytes', description: 'The sum of those allocations, in bytes.' },
     },
 };
@@ -541,7 +649,7 @@ const stepLeaks = {
     name: 'stepLeaks',
     kind: 'stepLeak',
     title: 'Step leaks',
-    description: 'Framework-pool blocks allocated during step k >= 2 and still live at the end of step k+1 (msMemScope\'s rule), by device and pool, e.g. dev0/PTA.',
+    description: "Framework-pool blocks allocated during step k >= 2 and still live at the end of step k+1 (msMemScope's rule), by device and pool, e.g. dev0/PTA.",
     keyShape: 'devN/<POOL>',
     example: 'dev0/PTA',
     value: 'bytes',
@@ -552,7 +660,10 @@ const stepLeaks = {
     fields: {
         bytes: { type: 'bytes', description: 'Bytes of the leaked blocks.' },
         blocks: { type: 'count', description: 'How many blocks.' },
-        top: { type: 'string', description: 'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.' },
+        top: {
+            type: 'string',
+            description: 'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.',
+        },
     },
 };
 
@@ -568,7 +679,10 @@ const steps = {
     tolerance: { percent: 5, bytes: 1024 ** 2 },
     source: 'msMemScope event dump (mstx step ranges or SYSTEM/STEP rows)',
     fields: {
-        bytes: { type: 'bytes', description: 'The pool\'s allocated bytes (MALLOC +size, FREE -size since tracing began) at the step\'s peak or end.' },
+        bytes: {
+            type: 'bytes',
+            description: "The pool's allocated bytes (MALLOC +size, FREE -size since tracing began) at the step's peak or end.",
+        },
         step: { type: 'count', description: 'The step number (per process, from 1).' },
     },
 };
@@ -586,11 +700,17 @@ const unfreed = {
     source: 'msMemScope event dump',
     compared: false,
     fields: {
-        bytes: { type: 'bytes', description: 'Bytes of the blocks never freed while tracing (no FREE, or only a shadow:true FREE).' },
+        bytes: {
+            type: 'bytes',
+            description: 'Bytes of the blocks never freed while tracing (no FREE, or only a shadow:true FREE).',
+        },
         blocks: { type: 'count', description: 'How many blocks.' },
         largest: { type: 'bytes', description: 'The largest block.' },
         ids: { type: 'string', description: 'Dump IDs of the first (lowest) ten blocks, space-separated.' },
-        sizes: { type: 'string', description: 'The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`.' },
+        sizes: {
+            type: 'string',
+            description: 'The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`.',
+        },
     },
 };
 
@@ -648,7 +768,9 @@ function sameMetric(a, b) {
     return n === 0;
 }
 function canonical(metric) {
-    return JSON.stringify(Object.keys(metric).sort().map((k) => [k, metric[k]]));
+    return JSON.stringify(Object.keys(metric)
+        .sort()
+        .map((k) => [k, metric[k]]));
 }
 
 const MAX_POINTS = 200;
@@ -712,7 +834,7 @@ class SeriesBuilder {
 }
 function wholeOrder(a, b) {
     const peak = (s) => s.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
-    const last = (s) => (s.points.length === 0 ? 0 : s.points[s.points.length - 1][0] + s.width);
+    const last = (s) => s.points.length === 0 ? 0 : s.points[s.points.length - 1][0] + s.width;
     const ta = JSON.stringify(a.points);
     const tb = JSON.stringify(b.points);
     return peak(a) - peak(b) || last(a) - last(b) || a.width - b.width || (ta < tb ? -1 : ta > tb ? 1 : 0);
@@ -948,7 +1070,11 @@ class SnapshotBuilder {
         return builder;
     }
     addSite(device, where) {
-        const site = { file: where.file, line: where.line, text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text };
+        const site = {
+            file: where.file,
+            line: where.line,
+            text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text,
+        };
         const sites = this.allocFailureSites.get(device) ?? [];
         if (sites.some((s) => s.file === site.file && s.line === site.line))
             return;
@@ -960,8 +1086,16 @@ class SnapshotBuilder {
     }
 }
 function cloneNode(node) {
-    const environment = Object.fromEntries(Object.keys(node.environment).sort().map((k) => [k, node.environment[k]]));
-    return { devices: [...node.devices].sort(compareKeys), files: node.files, records: node.records, skipped: node.skipped, environment };
+    const environment = Object.fromEntries(Object.keys(node.environment)
+        .sort()
+        .map((k) => [k, node.environment[k]]));
+    return {
+        devices: [...node.devices].sort(compareKeys),
+        files: node.files,
+        records: node.records,
+        skipped: node.skipped,
+        environment,
+    };
 }
 function combineNodes(a, b) {
     const environment = { ...a.environment };
@@ -1029,10 +1163,105 @@ function compareKeys(a, b) {
     return (keyCollator ??= checkedCollator()).compare(a, b);
 }
 let keyCollator;
-const ASCII_PRIMARY_RANKS = Int16Array.from([...new Array(0x20).fill(-1),
-    0, 6, 10, 22, 32, 23, 21, 9, 11, 12, 18, 26, 3, 2, 8, 19, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 5, 4, 27, 28, 29, 7,
-    17, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 13, 20, 14, 25, 1,
-    24, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 15, 30, 16, 31, -1]);
+const ASCII_PRIMARY_RANKS = Int16Array.from([
+    ...new Array(0x20).fill(-1),
+    0,
+    6,
+    10,
+    22,
+    32,
+    23,
+    21,
+    9,
+    11,
+    12,
+    18,
+    26,
+    3,
+    2,
+    8,
+    19,
+    33,
+    34,
+    35,
+    36,
+    37,
+    38,
+    39,
+    40,
+    41,
+    42,
+    5,
+    4,
+    27,
+    28,
+    29,
+    7,
+    17,
+    43,
+    44,
+    45,
+    46,
+    47,
+    48,
+    49,
+    50,
+    51,
+    52,
+    53,
+    54,
+    55,
+    56,
+    57,
+    58,
+    59,
+    60,
+    61,
+    62,
+    63,
+    64,
+    65,
+    66,
+    67,
+    68,
+    13,
+    20,
+    14,
+    25,
+    1,
+    24,
+    43,
+    44,
+    45,
+    46,
+    47,
+    48,
+    49,
+    50,
+    51,
+    52,
+    53,
+    54,
+    55,
+    56,
+    57,
+    58,
+    59,
+    60,
+    61,
+    62,
+    63,
+    64,
+    65,
+    66,
+    67,
+    68,
+    15,
+    30,
+    16,
+    31,
+    -1,
+]);
 function checkedCollator(table = ASCII_PRIMARY_RANKS) {
     const derived = primaryRanks();
     if (derived.some((rank, c) => rank !== table[c])) {
@@ -1082,7 +1311,8 @@ function compareAsciiKeys(a, b) {
             let endB = j;
             while (endB < b.length && isDigit(b.charCodeAt(endB)))
                 endB++;
-            if ((endA < a.length && !isPrintable(a.charCodeAt(endA))) || (endB < b.length && !isPrintable(b.charCodeAt(endB))))
+            if ((endA < a.length && !isPrintable(a.charCodeAt(endA))) ||
+                (endB < b.length && !isPrintable(b.charCodeAt(endB))))
                 return undefined;
             if (endA > startA && endB > startB && (endA > i || endB > j)) {
                 const order = compareDigitRuns(a, startA, endA, b, startB, endB);
@@ -1147,7 +1377,9 @@ function stringifyDocument(document) {
     for (const key of Object.keys(record).sort()) {
         const value = record[key];
         const byName = key === 'sections' || key === 'series' ? value : null;
-        setOwn(out, key, byName !== null && typeof byName === 'object' && !Array.isArray(byName) ? naturalRecords(byName) : sortDeep(value));
+        setOwn(out, key, byName !== null && typeof byName === 'object' && !Array.isArray(byName)
+            ? naturalRecords(byName)
+            : sortDeep(value));
     }
     return `${JSON.stringify(out, null, 2)}\n`;
 }
@@ -1158,7 +1390,9 @@ function naturalRecords(byName) {
     const out = {};
     for (const name of Object.keys(byName).sort()) {
         const record = byName[name];
-        setOwn(out, name, record !== null && typeof record === 'object' && !Array.isArray(record) ? naturalRecord(record) : sortDeep(record));
+        setOwn(out, name, record !== null && typeof record === 'object' && !Array.isArray(record)
+            ? naturalRecord(record)
+            : sortDeep(record));
     }
     return out;
 }
@@ -1330,7 +1564,7 @@ const SOURCES = [
         option: 'memory-snapshot',
         input: 'memory-snapshot',
         label: 'memory snapshot',
-        description: "torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl): peak allocated and reserved, fragmentation, OOMs explained, allocation sites",
+        description: 'torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl, also .gz or .zst): peak allocated and reserved, fragmentation, OOMs explained, allocation sites',
         directoryPatterns: ['**/*.pickle', '**/*.pkl'],
         noFigures: 'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
         load: async () => {
@@ -1343,7 +1577,7 @@ const SOURCES = [
         option: 'job-log',
         input: 'job-log',
         label: 'job log',
-        description: "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz): its OOM messages, each explained, and CANN allocation failures",
+        description: "the job's own log (stdout/stderr as CI or the launcher captured it; *.log, *.txt, *.out, also .gz or .zst): its OOM messages, each explained, and CANN allocation failures",
         directoryPatterns: ['**/*.log', '**/*.txt', '**/*.out', '**/*.log.gz', '**/*.txt.gz', '**/*.out.gz'],
         searchedByDefault: false,
         noFigures: 'did the job run out of device memory? Only "NPU/CUDA out of memory. Tried to allocate …" messages and CANN allocation failures (EL0004, halMemAlloc failed) are read',
@@ -1357,10 +1591,13 @@ const SOURCES = [
         option: 'dump',
         input: 'memscope-dump',
         label: 'msMemScope dump',
-        description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint',
+        description: 'msMemScope/msLeaks event dumps (memscope_dump_*.csv): steps, step leaks, unfreed memory, owners, op footprint, OOMs (OOM_DETAIL rows) explained',
         directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
         noFigures: 'do the dumps hold MALLOC/FREE, OP_LAUNCH or MSTX rows after the header (was msMemScope tracing memory events)?',
-        load: async () => ({ parseFile: (await import('./dump-source.js')).parseDumpFile }),
+        load: async () => {
+            const m = await import('./dump-source.js');
+            return { parseFile: m.parseDumpFile, finish: m.finishDumps };
+        },
     },
     {
         name: 'dumpBase',
@@ -1368,7 +1605,7 @@ const SOURCES = [
         input: 'memscope-dump-base',
         label: 'msMemScope base dump',
         searchedByDefault: false,
-        description: 'the baseline run\'s msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)',
+        description: "the baseline run's msMemScope dumps: with --dump, compared in process as msmemscope --compare does (section kernels)",
         directoryPatterns: ['**/memscope_dump_*.csv', '**/leaks_dump_*.csv'],
         noFigures: 'base dumps are compared only with memscope-dump (--dump) dumps: give both',
         load: async () => {

@@ -8,8 +8,16 @@ import 'node:crypto';
 const HISTORY_FORMAT = 'ascend-memory-gate history';
 const HISTORY_VERSION = 1;
 const MAX_NAME = 4096;
-const value = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
-const sectionName = { title: 'a section name such as "modules"', type: 'string', pattern: '^[a-z][A-Za-z0-9]{0,63}$' };
+const value = {
+    type: ['integer', 'null'],
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+};
+const sectionName = {
+    title: 'a section name such as "modules"',
+    type: 'string',
+    pattern: '^[a-z][A-Za-z0-9]{0,63}$',
+};
 const values = {
     type: 'object',
     propertyNames: sectionName,
@@ -42,8 +50,16 @@ const historyKeysSchema = {
     additionalProperties: false,
     required: ['keys'],
     properties: {
-        keys: { type: 'object', propertyNames: sectionName, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } } },
-        rollups: { type: 'object', propertyNames: sectionName, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } } },
+        keys: {
+            type: 'object',
+            propertyNames: sectionName,
+            additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } },
+        },
+        rollups: {
+            type: 'object',
+            propertyNames: sectionName,
+            additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_NAME } },
+        },
     },
 };
 const historyPointSchema = {
@@ -63,7 +79,11 @@ const historyPointSchema = {
             maxLength: 64,
             pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$',
         },
-        baseline: { title: 'sha256: and 64 hex digits, or null', type: ['string', 'null'], pattern: '^sha256:[0-9a-f]{64}$' },
+        baseline: {
+            title: 'sha256: and 64 hex digits, or null',
+            type: ['string', 'null'],
+            pattern: '^sha256:[0-9a-f]{64}$',
+        },
         environment: { type: 'object', additionalProperties: { type: 'string', maxLength: MAX_NAME } },
         values,
         rollups: values,
@@ -80,7 +100,12 @@ function historyName(name) {
 const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'];
 const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
 function emptyHistory(header = {}) {
-    return { header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header }, points: [], sections: new Map(), lines: [] };
+    return {
+        header: { format: HISTORY_FORMAT, version: HISTORY_VERSION, ...header },
+        points: [],
+        sections: new Map(),
+        lines: [],
+    };
 }
 function emptySection() {
     return sectionOfKeys([]);
@@ -137,7 +162,13 @@ function tableBytes(history) {
 }
 function headerLine(header) {
     const { format, version, gate, branch, commitUrl } = header;
-    return JSON.stringify({ format, version, ...(gate !== undefined ? { gate } : {}), ...(branch !== undefined ? { branch } : {}), ...(commitUrl !== undefined ? { commitUrl } : {}) });
+    return JSON.stringify({
+        format,
+        version,
+        ...(gate !== undefined ? { gate } : {}),
+        ...(branch !== undefined ? { branch } : {}),
+        ...(commitUrl !== undefined ? { commitUrl } : {}),
+    });
 }
 const keysLines = new WeakMap();
 function keysLine(history) {
@@ -195,7 +226,7 @@ function denseOf(history, p, columnsOf) {
     const out = {};
     for (const [name, section] of history.sections) {
         const columns = columnsOf(section);
-        const dense = columns.map((c) => (p === 0 ? (c.at[0] === 0 ? c.values[0] : null) : valueAt(c, p)));
+        const dense = columns.map((c) => p === 0 ? (c.at[0] === 0 ? c.values[0] : null) : valueAt(c, p));
         let end = dense.length;
         while (end > 0 && dense[end - 1] === null)
             end--;
@@ -310,7 +341,9 @@ const DECLARED = new Map(SECTIONS.map((d) => [d.name, d]));
 function readHeader(line, file, warnings) {
     const at = `${file}:1`;
     const json = parseLine(line, file, 1);
-    const version = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.version : undefined;
+    const version = json !== null && typeof json === 'object' && !Array.isArray(json)
+        ? json.version
+        : undefined;
     if (typeof version === 'number' && Number.isInteger(version) && version > HISTORY_VERSION) {
         throw new SchemaError(at, '/version', `is ${version}: this history was written by a newer ascend-memory-gate (this one reads version ${HISTORY_VERSION}); upgrade the Action or CLI`);
     }
@@ -387,7 +420,12 @@ function readPoint(history, line, file, n, unknown) {
     if (first && json.environment === undefined)
         throw new SchemaError(at, '/environment', 'the first point must say its environment ({} for none)');
     const environment = json.environment ?? history.points[p - 1].environment;
-    const meta = { commit: json.commit, time: json.time, baseline: json.baseline, environment: { ...environment } };
+    const meta = {
+        commit: json.commit,
+        time: json.time,
+        baseline: json.baseline,
+        environment: { ...environment },
+    };
     if (json.run !== undefined)
         meta.run = json.run;
     if (json.attempt !== undefined)
@@ -420,7 +458,9 @@ function checkValue(read, name, section, rollup, position, value, pointer) {
         return;
     const declaration = DECLARED.get(name);
     const slot = rollup ? position % ROLLUP_WIDTH : -1;
-    const subject = rollup ? `the roll-up ${JSON.stringify(section.rollups[Math.floor(position / ROLLUP_WIDTH)] ?? '')} ${ROLLUP_FIELDS[slot]}` : JSON.stringify(section.keys[position] ?? '');
+    const subject = rollup
+        ? `the roll-up ${JSON.stringify(section.rollups[Math.floor(position / ROLLUP_WIDTH)] ?? '')} ${ROLLUP_FIELDS[slot]}`
+        : JSON.stringify(section.keys[position] ?? '');
     if (slot >= 3)
         throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, which is never negative: this is not a history ascend-memory-gate wrote`);
     if (declaration.fields[declaration.value]?.type === 'signedBytes')

@@ -8,7 +8,11 @@ import { I as InputError, r as replaceControlCharacters } from './errors.js';
 const MAX_BYTES = 64 * 1024 * 1024;
 function git(args, cwd, options = {}) {
     return new Promise((resolve) => {
-        const child = spawn('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn('git', args, {
+            cwd,
+            env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
+            stdio: ['pipe', 'pipe', 'pipe'],
+        });
         const out = [];
         const err = [];
         let size = 0;
@@ -19,13 +23,21 @@ function git(args, cwd, options = {}) {
         });
         child.stderr.on('data', (c) => err.push(c));
         child.on('error', (error) => resolve({ code: 127, stdout: '', stderr: error.message }));
-        child.on('close', (code) => resolve({ code: size > MAX_BYTES ? 125 : (code ?? 1), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+        child.on('close', (code) => resolve({
+            code: size > MAX_BYTES ? 125 : (code ?? 1),
+            stdout: Buffer.concat(out).toString('utf8'),
+            stderr: Buffer.concat(err).toString('utf8'),
+        }));
         child.stdin.on('error', () => undefined);
         child.stdin.end(options.input ?? '');
     });
 }
 function said(stderr) {
-    const line = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('hint:')).slice(-1)[0] ?? 'no message';
+    const line = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('hint:'))
+        .slice(-1)[0] ?? 'no message';
     const shown = replaceControlCharacters(line.replace(/(https?:\/\/)[^/@\s]+@/g, '$1***@'));
     return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown;
 }
@@ -59,7 +71,12 @@ async function readBranchFile(file) {
     return head === null ? null : fileAt(file, head);
 }
 const PUSH_ATTEMPTS = 5;
-const IDENTITY = { GIT_AUTHOR_NAME: 'ascend-memory-gate', GIT_AUTHOR_EMAIL: 'ascend-memory-gate@users.noreply.invalid', GIT_COMMITTER_NAME: 'ascend-memory-gate', GIT_COMMITTER_EMAIL: 'ascend-memory-gate@users.noreply.invalid' };
+const IDENTITY = {
+    GIT_AUTHOR_NAME: 'ascend-memory-gate',
+    GIT_AUTHOR_EMAIL: 'ascend-memory-gate@users.noreply.invalid',
+    GIT_COMMITTER_NAME: 'ascend-memory-gate',
+    GIT_COMMITTER_EMAIL: 'ascend-memory-gate@users.noreply.invalid',
+};
 async function writeBranchFile(file, update, message, pause = defaultPause) {
     for (let attempt = 1;; attempt++) {
         const head = await fetchHead(file);
@@ -80,7 +97,10 @@ async function commitOnTop(file, head, text, message) {
     const index = path.join(os.tmpdir(), `amg-index-${process.pid}-${Date.now()}`);
     const env = { GIT_INDEX_FILE: index };
     const step = async (args, input) => {
-        const r = await git(args, file.cwd, { env: { ...env, ...(await identityMissing(file.cwd) ? IDENTITY : {}) }, ...(input !== undefined ? { input } : {}) });
+        const r = await git(args, file.cwd, {
+            env: { ...env, ...((await identityMissing(file.cwd)) ? IDENTITY : {}) },
+            ...(input !== undefined ? { input } : {}),
+        });
         if (r.code !== 0)
             throw new InputError(`git ${args[0]} failed writing ${file.path} for branch ${file.branch}: ${said(r.stderr)}`);
         return r.stdout.trim();

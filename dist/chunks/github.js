@@ -3,13 +3,27 @@ import { A as Api, s as segment, p as pathSegments } from './http.js';
 import { H as HostError } from './types2.js';
 import './errors.js';
 
-const GITHUB_TOKEN = { variable: 'GITHUB_TOKEN', read: '`contents: read` and `pull-requests: read`', write: '`pull-requests: write`' };
+const GITHUB_TOKEN = {
+    variable: 'GITHUB_TOKEN',
+    read: '`contents: read` and `pull-requests: read`',
+    write: '`pull-requests: write`',
+};
 const SHA = /^[0-9a-f]{40}$/;
 function gitHubHost(options) {
-    const api = new Api({ label: 'GitHub', base: options.base, auth: { Authorization: `Bearer ${options.token}`, 'X-GitHub-Api-Version': '2022-11-28' }, token: GITHUB_TOKEN, secret: options.token });
+    const api = new Api({
+        label: 'GitHub',
+        base: options.base,
+        auth: { Authorization: `Bearer ${options.token}`, 'X-GitHub-Api-Version': '2022-11-28' },
+        token: GITHUB_TOKEN,
+        secret: options.token,
+    });
     const [owner = '', name = ''] = options.repo.split('/');
     const repo = `repos/${segment(owner)}/${segment(name)}`;
-    const comment = (c) => ({ id: c.id, body: typeof c.body === 'string' ? c.body : '', author: typeof c.user?.login === 'string' ? c.user.login : '' });
+    const comment = (c) => ({
+        id: c.id,
+        body: typeof c.body === 'string' ? c.body : '',
+        author: typeof c.user?.login === 'string' ? c.user.login : '',
+    });
     return {
         name: 'github',
         noun: 'pull request',
@@ -29,7 +43,9 @@ function gitHubHost(options) {
             };
         },
         async tokenLogin() {
-            const { status, data } = await api.call("reading the token's user (GET /user)", 'user', { expect: [403] });
+            const { status, data } = await api.call("reading the token's user (GET /user)", 'user', {
+                expect: [403],
+            });
             if (status === 403)
                 return ACTIONS_BOT_LOGIN;
             if (typeof data?.login !== 'string')
@@ -40,7 +56,11 @@ function gitHubHost(options) {
             return (await api.all(`listing the comments of #${number}`, `${repo}/issues/${number}/comments`)).map(comment);
         },
         async createComment(number, body) {
-            const { data } = await api.call(`commenting on #${number}`, `${repo}/issues/${number}/comments`, { method: 'POST', body: { body }, needs: 'write' });
+            const { data } = await api.call(`commenting on #${number}`, `${repo}/issues/${number}/comments`, {
+                method: 'POST',
+                body: { body },
+                needs: 'write',
+            });
             return comment(data);
         },
         async editComment(number, id, body) {
@@ -48,7 +68,10 @@ function gitHubHost(options) {
             return comment(data);
         },
         async deleteComment(number, id) {
-            await api.call(`deleting comment ${id} of #${number}`, `${repo}/issues/comments/${id}`, { method: 'DELETE', needs: 'write' });
+            await api.call(`deleting comment ${id} of #${number}`, `${repo}/issues/comments/${id}`, {
+                method: 'DELETE',
+                needs: 'write',
+            });
         },
         async fileAt(path, sha) {
             const { status, data } = await api.call(`reading ${path} at ${sha.slice(0, 12)}`, `${repo}/contents/${pathSegments(path)}`, { query: { ref: sha }, text: true, accept: 'application/vnd.github.raw+json', expect: [404] });

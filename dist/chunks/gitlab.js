@@ -2,13 +2,27 @@ import { A as Api, s as segment } from './http.js';
 import { H as HostError } from './types2.js';
 import './errors.js';
 
-const GITLAB_TOKEN = { variable: 'GITLAB_TOKEN', read: 'the `read_api` scope', write: 'the `api` scope (a project or personal access token; CI_JOB_TOKEN cannot post notes)' };
+const GITLAB_TOKEN = {
+    variable: 'GITLAB_TOKEN',
+    read: 'the `read_api` scope',
+    write: 'the `api` scope (a project or personal access token; CI_JOB_TOKEN cannot post notes)',
+};
 const SHA = /^[0-9a-f]{40}$/;
 function gitLabHost(options) {
-    const api = new Api({ label: 'GitLab', base: options.base, auth: { 'PRIVATE-TOKEN': options.token }, token: GITLAB_TOKEN, secret: options.token });
+    const api = new Api({
+        label: 'GitLab',
+        base: options.base,
+        auth: { 'PRIVATE-TOKEN': options.token },
+        token: GITLAB_TOKEN,
+        secret: options.token,
+    });
     const project = `projects/${segment(options.project)}`;
     const mr = (iid) => `${project}/merge_requests/${iid}`;
-    const note = (n) => ({ id: n.id, body: typeof n.body === 'string' ? n.body : '', author: typeof n.author?.username === 'string' ? n.author.username : '' });
+    const note = (n) => ({
+        id: n.id,
+        body: typeof n.body === 'string' ? n.body : '',
+        author: typeof n.author?.username === 'string' ? n.author.username : '',
+    });
     return {
         name: 'gitlab',
         noun: 'merge request',
@@ -36,15 +50,26 @@ function gitLabHost(options) {
             return data.username;
         },
         async listComments(iid) {
-            const notes = await api.all(`listing the notes of !${iid}`, `${mr(iid)}/notes`, { sort: 'asc', order_by: 'created_at' });
+            const notes = await api.all(`listing the notes of !${iid}`, `${mr(iid)}/notes`, {
+                sort: 'asc',
+                order_by: 'created_at',
+            });
             return notes.filter((n) => n.system !== true).map(note);
         },
         async createComment(iid, body) {
-            const { data } = await api.call(`posting a note on !${iid}`, `${mr(iid)}/notes`, { method: 'POST', body: { body }, needs: 'write' });
+            const { data } = await api.call(`posting a note on !${iid}`, `${mr(iid)}/notes`, {
+                method: 'POST',
+                body: { body },
+                needs: 'write',
+            });
             return note(data);
         },
         async editComment(iid, id, body) {
-            const { data } = await api.call(`editing note ${id} of !${iid}`, `${mr(iid)}/notes/${id}`, { method: 'PUT', body: { body }, needs: 'write' });
+            const { data } = await api.call(`editing note ${id} of !${iid}`, `${mr(iid)}/notes/${id}`, {
+                method: 'PUT',
+                body: { body },
+                needs: 'write',
+            });
             return note(data);
         },
         async deleteComment(iid, id) {
@@ -58,11 +83,17 @@ function gitLabHost(options) {
             await api.call(`reading commit ${sha.slice(0, 12)}`, `${project}/repository/commits/${segment(sha)}`);
         },
         async removeLabel(iid, label) {
-            await api.call(`removing the label '${label}' from !${iid}`, mr(iid), { method: 'PUT', body: { remove_labels: label }, needs: 'write' });
+            await api.call(`removing the label '${label}' from !${iid}`, mr(iid), {
+                method: 'PUT',
+                body: { remove_labels: label },
+                needs: 'write',
+            });
         },
         async headWhenLabelled(iid, label) {
             const events = await api.all(`reading the label events of !${iid}`, `${mr(iid)}/resource_label_events`);
-            const added = events.filter((e) => e.action === 'add' && e.label?.name === label && typeof e.created_at === 'string').map((e) => Date.parse(e.created_at));
+            const added = events
+                .filter((e) => e.action === 'add' && e.label?.name === label && typeof e.created_at === 'string')
+                .map((e) => Date.parse(e.created_at));
             if (added.length === 0)
                 return null;
             const at = Math.max(...added);

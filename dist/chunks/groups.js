@@ -13,7 +13,9 @@ function codeSpan(text) {
     for (const run of content.match(/`+/g) ?? [])
         longestRun = Math.max(longestRun, run.length);
     const fence = '`'.repeat(longestRun + 1);
-    const pad = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
+    const pad = content.startsWith('`') ||
+        content.endsWith('`') ||
+        (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
     return pad ? `${fence} ${content} ${fence}` : `${fence}${content}${fence}`;
 }
 function tableCodeSpan(text) {
@@ -67,7 +69,9 @@ function formatTransition(entry) {
 function formatChange(entry) {
     if (entry.delta !== null) {
         const delta = formatEntryDelta(entry, entry.delta);
-        return entry.percent === null || !Number.isFinite(entry.percent) ? delta : `${delta} (${formatShortPercent(entry.percent)})`;
+        return entry.percent === null || !Number.isFinite(entry.percent)
+            ? delta
+            : `${delta} (${formatShortPercent(entry.percent)})`;
     }
     if (entry.baseline === null && entry.current !== null)
         return `${formatEntryDelta(entry, entry.current)} (new)`;
@@ -87,7 +91,11 @@ function nodeList(nodes) {
     return nodes.length > NODES_SHOWN ? `${shown} and ${nodes.length - NODES_SHOWN} more` : shown;
 }
 function splitRows(splits) {
-    return splits.flatMap((s) => s.values.map((v, i) => [i === 0 ? environmentLabel(s.item) : '', v.value ?? '(unset)', `${nodeList(v.nodes)} (${v.nodes.length})`]));
+    return splits.flatMap((s) => s.values.map((v, i) => [
+        i === 0 ? environmentLabel(s.item) : '',
+        v.value ?? '(unset)',
+        `${nodeList(v.nodes)} (${v.nodes.length})`,
+    ]));
 }
 function contextBlocks(report) {
     const blocks = [];
@@ -117,7 +125,12 @@ function contextBlocks(report) {
             });
         }
         if (env.splits.length > 0) {
-            blocks.push({ title: "This run's nodes disagree", severity: env.severity, header: ['Item', 'Value', 'Nodes'], rows: splitRows(env.splits) });
+            blocks.push({
+                title: "This run's nodes disagree",
+                severity: env.severity,
+                header: ['Item', 'Value', 'Nodes'],
+                rows: splitRows(env.splits),
+            });
         }
     }
     const missing = report.missingArtifacts ?? [];
@@ -150,7 +163,10 @@ function notReadBlocks(notRead) {
             title: `${formatCount(notRead.count)} record(s) not read`,
             severity: 'warn',
             header: ['Not read'],
-            rows: [...shown.map((r) => [`${r.file}:${r.line}: ${r.reason}`]), ...(more > 0 ? [[`${formatCount(more)} more not listed`]] : [])],
+            rows: [
+                ...shown.map((r) => [`${r.file}:${r.line}: ${r.reason}`]),
+                ...(more > 0 ? [[`${formatCount(more)} more not listed`]] : []),
+            ],
         });
     }
     return blocks;
@@ -181,7 +197,10 @@ function contextTerminal(report, shown) {
         `${block.severity.toUpperCase()}: ${block.title}`,
         ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
             ? `  ${shown(row[0])}: ${shown(row[1])} -> ${shown(row[2])}`
-            : `  ${row.map((cell) => shown(cell)).filter((cell) => cell !== '').join('  ')}`),
+            : `  ${row
+                .map((cell) => shown(cell))
+                .filter((cell) => cell !== '')
+                .join('  ')}`),
         ...(block.advice !== undefined ? [`  ${block.advice}`] : []),
     ]);
 }
@@ -205,7 +224,11 @@ const REPORT_UNITS = ['bytes', 'count'];
 const MAX_NOTE_LENGTH = 2000;
 const MAX_KEY_LENGTH = 4096;
 const MAX_ENTRIES = 500_000;
-const bytes = { type: ['integer', 'null'], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+const bytes = {
+    type: ['integer', 'null'],
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+};
 const count = { type: 'integer', minimum: 0, maximum: MAX_ENTRIES };
 const text = { type: 'string', maxLength: MAX_KEY_LENGTH };
 const MAX_LISTED = 10_000;
@@ -237,7 +260,7 @@ const reportSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['severity', 'baseline', 'run'],
-            description: 'The baseline shares no key with this run, so nothing was compared: each side\'s key count and first key (config onDisjointBaseline decides the severity).',
+            description: "The baseline shares no key with this run, so nothing was compared: each side's key count and first key (config onDisjointBaseline decides the severity).",
             properties: {
                 severity: { type: 'string', enum: ['fail', 'warn'] },
                 baseline: { $ref: '#/definitions/side' },
@@ -282,7 +305,11 @@ const reportSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['file', 'line', 'reason'],
-            properties: { file: text, line: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, reason: { type: 'string', maxLength: MAX_NOTE_LENGTH } },
+            properties: {
+                file: text,
+                line: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+                reason: { type: 'string', maxLength: MAX_NOTE_LENGTH },
+            },
         },
         environment: {
             type: 'object',
@@ -296,7 +323,11 @@ const reportSchema = {
                         type: 'object',
                         additionalProperties: false,
                         required: ['item', 'baseline', 'current'],
-                        properties: { item: text, baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH } },
+                        properties: {
+                            item: text,
+                            baseline: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+                            current: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+                        },
                     },
                 },
                 splits: {
@@ -315,7 +346,10 @@ const reportSchema = {
                                     type: 'object',
                                     additionalProperties: false,
                                     required: ['value', 'nodes'],
-                                    properties: { value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH }, nodes: { type: 'array', maxItems: MAX_LISTED, items: text } },
+                                    properties: {
+                                        value: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
+                                        nodes: { type: 'array', maxItems: MAX_LISTED, items: text },
+                                    },
                                 },
                             },
                         },
@@ -332,7 +366,12 @@ const reportSchema = {
                 kind: { type: 'string', enum: [...REPORT_KINDS] },
                 status: { type: 'string', enum: [...REPORT_STATUSES] },
                 severity: { type: 'string', enum: [...REPORT_SEVERITIES] },
-                pattern: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.' },
+                pattern: {
+                    type: 'string',
+                    minLength: 1,
+                    maxLength: MAX_KEY_LENGTH,
+                    description: 'The key with its device segment replaced by *: DEV_MEM/*/APP; dev* for whole-device keys.',
+                },
                 entries: {
                     type: 'array',
                     minItems: 2,
@@ -340,7 +379,12 @@ const reportSchema = {
                     description: 'Indices into entries, the largest absolute change first.',
                     items: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES },
                 },
-                ofDevices: { type: 'integer', minimum: 0, maximum: MAX_ENTRIES, description: 'Devices with a key of this kind and pattern anywhere in the report.' },
+                ofDevices: {
+                    type: 'integer',
+                    minimum: 0,
+                    maximum: MAX_ENTRIES,
+                    description: 'Devices with a key of this kind and pattern anywhere in the report.',
+                },
                 medianDelta: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
             },
         },
@@ -360,7 +404,12 @@ const reportSchema = {
                 rule: { type: ['string', 'null'], maxLength: MAX_KEY_LENGTH },
                 unit: { type: 'string', enum: [...REPORT_UNITS] },
                 limit: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-                capacity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "A headroom verdict's device capacity in bytes." },
+                capacity: {
+                    type: 'integer',
+                    minimum: 0,
+                    maximum: Number.MAX_SAFE_INTEGER,
+                    description: "A headroom verdict's device capacity in bytes.",
+                },
                 note: { type: 'string', maxLength: MAX_NOTE_LENGTH },
                 noise: {
                     type: 'object',
@@ -377,7 +426,10 @@ const reportSchema = {
         },
     },
 };
-const reportFrameSchema = { ...reportSchema, properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } } };
+const reportFrameSchema = {
+    ...reportSchema,
+    properties: { ...reportSchema.properties, entries: { type: 'array' }, groups: { type: 'array' } },
+};
 
 function growth(entry) {
     return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
@@ -472,7 +524,9 @@ const BASELINE_STATUSES = new Set(['regressed', 'improved', 'new', 'missing']);
 function acceptChangeText(report, baselineFile, label, code) {
     if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status)))
         return null;
-    const labelText = label === undefined ? `the baseline update label (config ${code('baselineUpdateLabel')})` : `the label ${code(label)}`;
+    const labelText = label === undefined
+        ? `the baseline update label (config ${code('baselineUpdateLabel')})`
+        : `the label ${code(label)}`;
     return (`To accept an intended change: ${code(`ascend-memory-gate baseline --out ${baselineFile}`)} with this check's inputs, then commit ${code(baselineFile)} ` +
         `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`);
 }

@@ -233,7 +233,8 @@ class ByPattern {
         const mask = this.slots.length - 1;
         for (let slot = hash & mask, found = this.slots[slot]; found !== 0; found = this.slots[(slot = (slot + 1) & mask)]) {
             const e = found - 1;
-            if (this.hashes[e] === hash && samePattern(this.texts[e], this.starts[e], this.ends[e], key, start, end))
+            if (this.hashes[e] === hash &&
+                samePattern(this.texts[e], this.starts[e], this.ends[e], key, start, end))
                 return this.values[e];
         }
         return undefined;

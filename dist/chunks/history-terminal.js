@@ -40,8 +40,12 @@ function renderHistoryTerminal(history, trends, options = {}) {
     const last = history.points[n - 1];
     lines.push(...wrap(`History${gate}${branch}: ${plural(n, 'point')}, ${shortSha(first.commit)} (${first.time}) to ${shortSha(last.commit)} (${last.time})`, width));
     const recent = history.points.slice(-RECENT_POINTS);
-    const baselineUpdates = recent.filter((p, i) => i > 0 && p.baseline !== recent[i - 1].baseline).map((p) => shortSha(p.commit));
-    const environmentChanges = recent.filter((p, i) => i > 0 && JSON.stringify(p.environment) !== JSON.stringify(recent[i - 1].environment)).map((p) => shortSha(p.commit));
+    const baselineUpdates = recent
+        .filter((p, i) => i > 0 && p.baseline !== recent[i - 1].baseline)
+        .map((p) => shortSha(p.commit));
+    const environmentChanges = recent
+        .filter((p, i) => i > 0 && JSON.stringify(p.environment) !== JSON.stringify(recent[i - 1].environment))
+        .map((p) => shortSha(p.commit));
     const marks = [];
     if (baselineUpdates.length > 0)
         marks.push(`baseline updated at ${baselineUpdates.join(', ')}`);
@@ -56,16 +60,37 @@ function renderHistoryTerminal(history, trends, options = {}) {
         lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
         return `${lines.join('\n')}\n`;
     }
-    const cells = shownRows.map((r) => ({ subject: shown(r.subject), spark: sparkline(r.trend.recent, r.trend.min, r.trend.max), range: trendRange(r.trend, r.unit), latest: latestOf(r) }));
+    const cells = shownRows.map((r) => ({
+        subject: shown(r.subject),
+        spark: sparkline(r.trend.recent, r.trend.min, r.trend.max),
+        range: trendRange(r.trend, r.unit),
+        latest: latestOf(r),
+    }));
     const sparkWidth = Math.max(5, ...cells.map((c) => displayWidth(c.spark)));
     const rangeWidth = Math.max(5, ...cells.map((c) => displayWidth(c.range)));
     const latestWidth = Math.max(6, ...cells.map((c) => displayWidth(c.latest)));
     const keyWidth = Math.max(12, Math.min(Math.max(3, ...cells.map((c) => displayWidth(c.subject))), width - sparkWidth - rangeWidth - latestWidth - GAP.length * 3));
-    const pad = (text, w, right = false) => (right ? ' '.repeat(Math.max(0, w - displayWidth(text))) + text : text + ' '.repeat(Math.max(0, w - displayWidth(text))));
-    lines.push('', [pad('KEY', keyWidth), pad(`LAST ${Math.min(RECENT_POINTS, n)}`, sparkWidth), pad('RANGE', rangeWidth, true), pad('LATEST', latestWidth, true)].join(GAP).trimEnd());
+    const pad = (text, w, right = false) => right
+        ? ' '.repeat(Math.max(0, w - displayWidth(text))) + text
+        : text + ' '.repeat(Math.max(0, w - displayWidth(text)));
+    lines.push('', [
+        pad('KEY', keyWidth),
+        pad(`LAST ${Math.min(RECENT_POINTS, n)}`, sparkWidth),
+        pad('RANGE', rangeWidth, true),
+        pad('LATEST', latestWidth, true),
+    ]
+        .join(GAP)
+        .trimEnd());
     shownRows.forEach((row, i) => {
         const c = cells[i];
-        lines.push(clip([pad(truncateMiddle(c.subject, keyWidth), keyWidth), pad(c.spark, sparkWidth), pad(c.range, rangeWidth, true), pad(c.latest, latestWidth, true)].join(GAP).trimEnd(), width));
+        lines.push(clip([
+            pad(truncateMiddle(c.subject, keyWidth), keyWidth),
+            pad(c.spark, sparkWidth),
+            pad(c.range, rangeWidth, true),
+            pad(c.latest, latestWidth, true),
+        ]
+            .join(GAP)
+            .trimEnd(), width));
         const step = row.trend.step;
         if (step !== null) {
             const context = stepContext(step);

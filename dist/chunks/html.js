@@ -36,7 +36,12 @@ function traceTimelinesHtml(series, entries) {
             let lines = devices.get(device);
             if (lines === undefined)
                 devices.set(device, (lines = { device, lines: [], caption: null, flagged: false }));
-            lines.lines.push({ figure, title: figures[index].title, series: s, color: FIGURE_COLORS[index % FIGURE_COLORS.length] });
+            lines.lines.push({
+                figure,
+                title: figures[index].title,
+                series: s,
+                color: FIGURE_COLORS[index % FIGURE_COLORS.length],
+            });
         }
         if (devices.size === 0)
             continue;
@@ -49,16 +54,26 @@ function traceTimelinesHtml(series, entries) {
                 continue;
             if (entry.severity !== 'ok')
                 lines.flagged = true;
-            if (lines.caption === null && entry.key.endsWith(`/${firstFigure}`) && entry.note !== undefined && entry.status !== 'fragmented')
+            if (lines.caption === null &&
+                entry.key.endsWith(`/${firstFigure}`) &&
+                entry.note !== undefined &&
+                entry.status !== 'fragmented')
                 lines.caption = entry.note;
         }
         const all = [...devices.values()].sort((a, b) => compareKeys(a.device, b.device));
-        const drawn = all.length <= MAX_TIMELINES ? all : [...all].sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device)).slice(0, MAX_TIMELINES).sort((a, b) => compareKeys(a.device, b.device));
+        const drawn = all.length <= MAX_TIMELINES
+            ? all
+            : [...all]
+                .sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device))
+                .slice(0, MAX_TIMELINES)
+                .sort((a, b) => compareKeys(a.device, b.device));
         out.push('<section id="timelines">', `<h2>${text$2(declaration.title)} over the trace</h2>`);
         out.push(legend(drawn));
         for (const lines of drawn)
             out.push(deviceFigure(lines));
-        const scope = drawn.length < all.length ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. ` : '';
+        const scope = drawn.length < all.length
+            ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. `
+            : '';
         out.push(`<p class="note">${text$2(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`, '</section>');
     }
     return out;
@@ -83,7 +98,9 @@ function deviceFigure(d) {
     const y = (v) => MARGIN.top + plotH - (Math.max(0, v) / topBytes) * plotH;
     const shown = text$2(d.device);
     const out = [];
-    const labels = d.lines.map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`).join(', ');
+    const labels = d.lines
+        .map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`)
+        .join(', ');
     out.push(`<svg class="trace-timeline" viewBox="0 0 ${WIDTH$1} ${HEIGHT$1}" style="width:100%;max-width:${WIDTH$1}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`);
     const steps = Math.round(scale.top / scale.step);
     for (let i = 0; i <= steps; i++) {
@@ -352,11 +369,22 @@ function trendSection(groups, trends) {
         const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
         const baselines = group.entries.map((e) => e.baseline).filter((b) => b !== null);
         const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
-        const svg = renderTrendSvg({ trend, points: trends.points, unit, commitUrl: trends.commitUrl, baseline, label: shortenName(subject) });
+        const svg = renderTrendSvg({
+            trend,
+            points: trends.points,
+            unit,
+            commitUrl: trends.commitUrl,
+            baseline,
+            label: shortenName(subject),
+        });
         const step = trend.step;
         const context = step === null ? null : stepContext(step);
         const url = step === null ? undefined : trends.commitUrl(step.commit);
-        const commit = step === null ? '' : url === undefined ? `<code>${text(shortSha(step.commit))}</code>` : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
+        const commit = step === null
+            ? ''
+            : url === undefined
+                ? `<code>${text(shortSha(step.commit))}</code>`
+                : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
         const note = step === null
             ? `${text(trendRange(trend, unit))} over ${text(plural(trend.values.length, 'run'))}`
             : `${text(stepLevels(step, unit))} since ${commit} (${text(runsAgo(step))})${context === null ? '' : `; ${text(context)}`}`;
@@ -370,7 +398,11 @@ function trendSection(groups, trends) {
         `<h2>Trends on ${branch}</h2>`,
         `<p class="note">Each run of ${branch} as a point (hover for its commit, run and value; a point links to its commit); the dashed grey line is the baseline; purple dashes mark a baseline update, orange dots an environment change; a red point is the first run of a new level.</p>`,
         ...charts,
-        ...(more > 0 ? [`<p class="note">…and ${text(plural(more, 'more chart'))}: <code>ascend-memory-gate history html</code> draws every key.</p>`] : []),
+        ...(more > 0
+            ? [
+                `<p class="note">…and ${text(plural(more, 'more chart'))}: <code>ascend-memory-gate history html</code> draws every key.</p>`,
+            ]
+            : []),
         '</section>',
     ];
 }
@@ -429,11 +461,15 @@ function deviceSection(report) {
     ];
 }
 function distribution(devices, peaks) {
-    const totals = (pick) => devices.map((d) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(d)?.[pick] ?? 0), 0)).sort((a, b) => a - b);
+    const totals = (pick) => devices
+        .map((d) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(d)?.[pick] ?? 0), 0))
+        .sort((a, b) => a - b);
     const stats = (values) => {
         const mid = Math.floor(values.length / 2);
         const median = values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-        return [values[0] ?? 0, median, values[values.length - 1] ?? 0].map((v) => `<td class="num">${figure(formatBytes(Math.round(v)))}</td>`).join('');
+        return [values[0] ?? 0, median, values[values.length - 1] ?? 0]
+            .map((v) => `<td class="num">${figure(formatBytes(Math.round(v)))}</td>`)
+            .join('');
     };
     return [
         `<table class="distribution"><caption class="note">Sum of module peaks over all ${formatCount(devices.length)} devices</caption>`,
@@ -515,7 +551,9 @@ function groupRow(group) {
     const median = `median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
     const shown = group.entries.slice(0, DEVICES_PER_GROUP);
     const more = group.entries.length - shown.length;
-    const list = shown.map((e) => `<li><code>${text(deviceOfEntry(e) ?? shortenName(e.key))}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`).join('');
+    const list = shown
+        .map((e) => `<li><code>${text(deviceOfEntry(e) ?? shortenName(e.key))}</code> ${text(formatTransition(e))} (${text(formatChange(e))})</li>`)
+        .join('');
     const key = `<td class="key" data-label="Key">${keyHtml(group.pattern)}<br>${text(devicesPhrase(group))}, worst <code>${text(deviceOfEntry(worst) ?? '')}</code>` +
         `<details><summary>devices</summary><ol>${list}</ol>${more > 0 ? `<p class="note">…and ${text(plural(more, 'more device'))}: see the JSON report</p>` : ''}</details></td>`;
     return `<tr class="${severity}">${status}${key}${valueCells(worst, median)}${why}</tr>`;
@@ -539,7 +577,9 @@ function defaultReason(entry) {
         return `not in the baseline (onNew: ${policy})`;
     if (entry.status === 'missing')
         return `not in this run (onMissing: ${policy})`;
-    return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass' ? 'default tolerance' : statusLabel(entry.status);
+    return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass'
+        ? 'default tolerance'
+        : statusLabel(entry.status);
 }
 function collapsed(id, summary, groups) {
     const shown = groups.slice(0, COLLAPSED_ROWS);

@@ -12,15 +12,27 @@ class Api {
         const url = new URL(`${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
         for (const [k, v] of Object.entries(request.query ?? {}))
             url.searchParams.set(k, String(v));
-        const headers = { ...auth, Accept: request.accept ?? (request.text ? '*/*' : 'application/json'), 'User-Agent': 'ascend-memory-gate' };
+        const headers = {
+            ...auth,
+            Accept: request.accept ?? (request.text ? '*/*' : 'application/json'),
+            'User-Agent': 'ascend-memory-gate',
+        };
         if (request.body !== undefined)
             headers['Content-Type'] = 'application/json';
         let response;
         try {
-            response = await fetch(url, { method: request.method ?? 'GET', headers, ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}) });
+            response = await fetch(url, {
+                method: request.method ?? 'GET',
+                headers,
+                ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+            });
         }
         catch (error) {
-            const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+            const cause = error instanceof Error && error.cause instanceof Error
+                ? error.cause.message
+                : error instanceof Error
+                    ? error.message
+                    : String(error);
             throw new HostError(`cannot reach ${label} (${this.scrub(base)}) ${attempt}: ${this.scrub(cause)}; check the network and the API address, then re-run the job`, undefined);
         }
         const text = await response.text();
@@ -74,7 +86,9 @@ class Api {
         try {
             const parsed = JSON.parse(text);
             if (typeof parsed === 'object' && parsed !== null) {
-                const m = parsed.message ?? parsed.error ?? parsed.error_message;
+                const m = parsed.message ??
+                    parsed.error ??
+                    parsed.error_message;
                 message = typeof m === 'string' ? m : JSON.stringify(m ?? parsed);
             }
         }

@@ -89,7 +89,16 @@ function estimateDevicePeaks(modules) {
             continue;
         let estimate = estimates.get(parts.device);
         if (estimate === undefined) {
-            estimate = { device: parts.device, bytes: 0, moduleSum: 0, moduleCount: 0, cached: 0, attributes: [], processTotal: null, profilerModuleSum: null };
+            estimate = {
+                device: parts.device,
+                bytes: 0,
+                moduleSum: 0,
+                moduleCount: 0,
+                cached: 0,
+                attributes: [],
+                processTotal: null,
+                profilerModuleSum: null,
+            };
             estimates.set(parts.device, estimate);
         }
         if (parts.attribute === PROCESS_TOTAL_ATTRIBUTE) {
@@ -121,7 +130,14 @@ function isIgnored(key, config) {
     return matchRule(config.sections.modules?.rules ?? NO_RULES$1, key)?.ignore === true;
 }
 function compared(kind, key, baseline, current) {
-    return { kind, key, baseline, current, delta: baseline === null ? null : current - baseline, percent: percentChange(baseline, current) };
+    return {
+        kind,
+        key,
+        baseline,
+        current,
+        delta: baseline === null ? null : current - baseline,
+        percent: percentChange(baseline, current),
+    };
 }
 
 const MiB = 1024 ** 2;
@@ -145,10 +161,25 @@ const aboveReference = defineFinding({
                 required: ['links'],
                 description: 'The HCCL reference cost for DEV_MEM HCCL keys with no baseline yet (CANN guide): links x 4 MiB (single-op) or links x ops x 0.3 MiB (graph), plus domains x 2 x buffSize. Unset: HCCL has no reference.',
                 properties: {
-                    links: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Communication links of one rank.' },
+                    links: {
+                        title: 'a non-negative integer',
+                        type: 'integer',
+                        minimum: 0,
+                        description: 'Communication links of one rank.',
+                    },
                     mode: { enum: ['single-op', 'graph'], description: 'single-op (default) or graph.' },
-                    ops: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Operators in the graph; required in graph mode.' },
-                    domains: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Communication domains (default 1), each with a send and a receive buffer of buffSize.' },
+                    ops: {
+                        title: 'a non-negative integer',
+                        type: 'integer',
+                        minimum: 0,
+                        description: 'Operators in the graph; required in graph mode.',
+                    },
+                    domains: {
+                        title: 'a non-negative integer',
+                        type: 'integer',
+                        minimum: 0,
+                        description: 'Communication domains (default 1), each with a send and a receive buffer of buffSize.',
+                    },
                     buffSize: {
                         $ref: '#/definitions/size',
                         description: 'HCCL_BUFFSIZE as a size (the variable is in MB, read as MiB): default "200MiB". A plain integer is bytes: write "200MiB", not 200.',
@@ -158,17 +189,21 @@ const aboveReference = defineFinding({
                 then: { properties: { ops: true }, required: ['ops'] },
             },
             defaults: null,
-            parse: (input, defaults, file, pointer) => (input === undefined ? defaults : toHccl(input, file, pointer)),
+            parse: (input, defaults, file, pointer) => input === undefined ? defaults : toHccl(input, file, pointer),
         },
         reference: {
             schema: {
                 type: 'object',
                 additionalProperties: false,
                 description: 'above-reference (warn) when a key with no baseline peaks above factor x its reference cost: the guide\'s numbers are "about".',
-                properties: { factor: { title: 'a positive number', type: 'number', exclusiveMinimum: 0, description: 'Default 2.' } },
+                properties: {
+                    factor: { title: 'a positive number', type: 'number', exclusiveMinimum: 0, description: 'Default 2.' },
+                },
             },
             defaults: { factor: 2 },
-            parse: (input, defaults) => ({ factor: input?.factor ?? defaults.factor }),
+            parse: (input, defaults) => ({
+                factor: input?.factor ?? defaults.factor,
+            }),
         },
     },
     writtenFor: ['modules'],
@@ -193,7 +228,10 @@ function referenceCost(module, profile, hccl) {
     }
     if (module === 'HCCL' && hccl !== null) {
         const links = hccl.mode === 'graph'
-            ? { bytes: Math.round(hccl.links * hccl.ops * HCCL_LINK_COST.graphPerOp), text: `${plural(hccl.links, 'link')} x ${plural(hccl.ops, 'op')} x 0.3 MiB` }
+            ? {
+                bytes: Math.round(hccl.links * hccl.ops * HCCL_LINK_COST.graphPerOp),
+                text: `${plural(hccl.links, 'link')} x ${plural(hccl.ops, 'op')} x 0.3 MiB`,
+            }
             : { bytes: hccl.links * HCCL_LINK_COST.singleOp, text: `${plural(hccl.links, 'link')} x 4 MiB` };
         const buffers = hccl.domains * 2 * hccl.buffSize;
         return {
@@ -204,7 +242,7 @@ function referenceCost(module, profile, hccl) {
     return null;
 }
 const REFERENCE_ATTRIBUTE = 'DEV_MEM';
-function assessReferences({ baseline, current, config }) {
+function assessReferences({ baseline, current, config, }) {
     const policy = config.verdicts['above-reference'];
     if (policy === 'ignore')
         return [];
@@ -259,7 +297,7 @@ const allocFailure = defineFinding({
     rejudge: { kept: 'the failure lines the plog counted', withVerdict: [] },
     assess: assessAllocFailures,
 });
-function assessAllocFailures({ baseline, current, config }) {
+function assessAllocFailures({ baseline, current, config, }) {
     const policy = config.verdicts['alloc-failure'];
     if (policy === 'ignore')
         return [];
@@ -289,7 +327,11 @@ const number = (m, field) => (typeof m[field] === 'number' ? m[field] : 0);
 const fragmented = defineFinding({
     name: 'fragmented',
     statuses: [
-        { status: 'fragmented', policy: 'warn', description: "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn." },
+        {
+            status: 'fragmented',
+            policy: 'warn',
+            description: "Reserved memory unused at a memory snapshot's allocated peak beyond `fragmentation`. Default warn.",
+        },
     ],
     config: {
         fragmentation: {
@@ -298,7 +340,13 @@ const fragmented = defineFinding({
                 additionalProperties: false,
                 description: "fragmented (warn) when, at a memory snapshot's allocated peak, the reserved memory the program could not use exceeds both fields: (reserved - allocated) / reserved over `percent`, and reserved - allocated over `bytes`. Allocated counts requested bytes, so the allocator's rounding counts as fragmentation.",
                 properties: {
-                    percent: { title: 'a percent from 0 to 100', type: 'number', minimum: 0, maximum: 100, description: 'Default 30.' },
+                    percent: {
+                        title: 'a percent from 0 to 100',
+                        type: 'number',
+                        minimum: 0,
+                        maximum: 100,
+                        description: 'Default 30.',
+                    },
                     bytes: { $ref: '#/definitions/size', description: 'Default "1GiB".' },
                 },
             },
@@ -313,10 +361,13 @@ const fragmented = defineFinding({
         },
     },
     writtenFor: ['allocator'],
-    rejudge: { kept: "the memory snapshot's reserved and allocated bytes at the allocated peak", withVerdict: ['allocator'] },
+    rejudge: {
+        kept: "the memory snapshot's reserved and allocated bytes at the allocated peak",
+        withVerdict: ['allocator'],
+    },
     assess: assessFragmented,
 });
-function assessFragmented({ baseline, current, config }) {
+function assessFragmented({ baseline, current, config, }) {
     const policy = config.verdicts.fragmented;
     if (policy === 'ignore')
         return [];
@@ -390,13 +441,17 @@ function assessGrowth(series, config = DEFAULT_GROWTH) {
     const to = after[after.length - 1];
     const stillRising = tail >= slope / 2 && tail > 0;
     const quarter = Math.max(1, Math.floor(after.length / 4));
-    const levelRise = Math.min(...after.slice(after.length - quarter).map((p) => p[1])) - Math.min(...after.slice(0, quarter).map((p) => p[1]));
+    const levelRise = Math.min(...after.slice(after.length - quarter).map((p) => p[1])) -
+        Math.min(...after.slice(0, quarter).map((p) => p[1]));
     let rise;
     let limit;
     let growing;
     if (series.axis === 'time') {
         rise = Math.round(slope * span);
-        const bounds = [config.tolerance.percent === undefined ? null : (peak * config.tolerance.percent) / 100, config.tolerance.bytes ?? null].filter((b) => b !== null);
+        const bounds = [
+            config.tolerance.percent === undefined ? null : (peak * config.tolerance.percent) / 100,
+            config.tolerance.bytes ?? null,
+        ].filter((b) => b !== null);
         limit = Math.round(Math.max(0, ...bounds));
         growing = stillRising && bounds.every((b) => rise > b) && levelRise > limit / 2;
     }
@@ -407,7 +462,16 @@ function assessGrowth(series, config = DEFAULT_GROWTH) {
     }
     const shape = !stillRising && slope > 0 ? 'step' : levelRise <= 0 && slope > 0 ? 'band' : 'trend';
     const noteLimit = series.axis === 'time' ? limit : config.perStep;
-    return { axis: series.axis, from, to, slope, rise, limit, growing, note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape) };
+    return {
+        axis: series.axis,
+        from,
+        to,
+        slope,
+        rise,
+        limit,
+        growing,
+        note: growthNote(series.axis, after, slope, rise, noteLimit, growing, shape),
+    };
 }
 function theilSen(points) {
     const slopes = [];
@@ -423,7 +487,9 @@ function theilSen(points) {
         return 0;
     slopes.sort((a, b) => a - b);
     const mid = slopes.length >> 1;
-    return slopes.length % 2 === 1 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
+    return slopes.length % 2 === 1
+        ? slopes[mid]
+        : (slopes[mid - 1] + slopes[mid]) / 2;
 }
 const SPARKS = '▁▂▃▄▅▆▇█';
 function sparkline(points, width = 16) {
@@ -475,7 +541,13 @@ function signed(bytes) {
 
 const growing = defineFinding({
     name: 'growing',
-    statuses: [{ status: 'growing', policy: 'warn', description: 'Memory that keeps rising over a run or from step to step. Default warn; "fail" to stop such a run.' }],
+    statuses: [
+        {
+            status: 'growing',
+            policy: 'warn',
+            description: 'Memory that keeps rising over a run or from step to step. Default warn; "fail" to stop such a run.',
+        },
+    ],
     config: {
         growth: {
             schema: {
@@ -483,14 +555,33 @@ const growing = defineFinding({
                 additionalProperties: false,
                 description: 'growing (warn) when a timeline keeps rising: after the warm-up, the Theil-Sen slope of its window peaks projects a rise across the rest of the run above the tolerance, the last half of the windows still rises and the troughs rise too (a saw-tooth within a band, or a rise that then stays flat, is not growth). Step series (one point per training step): at least perStep more per step after warmupSteps. Needs no baseline.',
                 properties: {
-                    warmupPercent: { title: 'a percent from 0 to 90', type: 'number', minimum: 0, maximum: 90, description: "Default 20: the first 20% of a timeline's run is warm-up and not assessed." },
+                    warmupPercent: {
+                        title: 'a percent from 0 to 90',
+                        type: 'number',
+                        minimum: 0,
+                        maximum: 90,
+                        description: "Default 20: the first 20% of a timeline's run is warm-up and not assessed.",
+                    },
                     tolerance: {
                         $ref: '#/definitions/tolerance',
                         description: 'Default {"percent": 5, "bytes": "64MiB"}: the projected rise must exceed both; percent is of the series\' peak. Replaces the default as a whole.',
                     },
-                    warmupSteps: { title: 'a non-negative integer', type: 'integer', minimum: 0, description: 'Default 1: step series skip their first step (weights, optimizer state, caches).' },
-                    perStep: { $ref: '#/definitions/size', description: 'Default "1MiB": the smallest steady rise per step that counts as growing.' },
-                    minWindows: { title: 'an integer of at least 2', type: 'integer', minimum: 2, description: 'Default 4: fewer window peaks (or steps) after warm-up give no verdict.' },
+                    warmupSteps: {
+                        title: 'a non-negative integer',
+                        type: 'integer',
+                        minimum: 0,
+                        description: 'Default 1: step series skip their first step (weights, optimizer state, caches).',
+                    },
+                    perStep: {
+                        $ref: '#/definitions/size',
+                        description: 'Default "1MiB": the smallest steady rise per step that counts as growing.',
+                    },
+                    minWindows: {
+                        title: 'an integer of at least 2',
+                        type: 'integer',
+                        minimum: 2,
+                        description: 'Default 4: fewer window peaks (or steps) after warm-up give no verdict.',
+                    },
                 },
             },
             defaults: DEFAULT_GROWTH,
@@ -498,7 +589,9 @@ const growing = defineFinding({
                 const input = raw;
                 return {
                     warmupPercent: input?.warmupPercent ?? defaults.warmupPercent,
-                    tolerance: input?.tolerance === undefined ? defaults.tolerance : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
+                    tolerance: input?.tolerance === undefined
+                        ? defaults.tolerance
+                        : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
                     warmupSteps: input?.warmupSteps ?? defaults.warmupSteps,
                     perStep: input?.perStep === undefined ? defaults.perStep : toBytes(input.perStep, file, `${pointer}/perStep`),
                     minWindows: input?.minWindows ?? defaults.minWindows,
@@ -564,7 +657,10 @@ const headroom = defineFinding({
                 description: 'Physical memory of every device and the headroom it must keep. Each device\'s estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {"capacity": "64GiB", "minHeadroom": "10%"}. Default minHeadroom: 10%.',
             },
             defaults: { minHeadroom: { percent: 10 } },
-            parse: (input, defaults, file, pointer) => ({ ...defaults, ...toDeviceLimits((input ?? {}), file, pointer) }),
+            parse: (input, defaults, file, pointer) => ({
+                ...defaults,
+                ...toDeviceLimits((input ?? {}), file, pointer),
+            }),
         },
         devices: {
             schema: {
@@ -576,7 +672,10 @@ const headroom = defineFinding({
             defaults: {},
             parse: (input, defaults, file, pointer) => input === undefined
                 ? defaults
-                : Object.fromEntries(Object.entries(input).map(([name, limits]) => [name, toDeviceLimits(limits, file, `${pointer}/${name}`)])),
+                : Object.fromEntries(Object.entries(input).map(([name, limits]) => [
+                    name,
+                    toDeviceLimits(limits, file, `${pointer}/${name}`),
+                ])),
         },
     },
     definitions: {
@@ -611,7 +710,7 @@ function requiredHeadroom(capacity, minHeadroom) {
         return minHeadroom.bytes;
     return Math.ceil((capacity * minHeadroom.percent) / 100);
 }
-function assessHeadroom({ baseline, current, config }) {
+function assessHeadroom({ baseline, current, config, }) {
     if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined))
         return [];
     const before = estimateDevicePeaks(modulesOf(baseline));
@@ -622,7 +721,11 @@ function assessHeadroom({ baseline, current, config }) {
             continue;
         const required = requiredHeadroom(capacity, minHeadroom);
         const headroomLimit = Math.max(0, capacity - required);
-        const minimum = minHeadroom === undefined ? 'none' : 'percent' in minHeadroom ? `${minHeadroom.percent}% = ${formatBytes(required)}` : formatBytes(required);
+        const minimum = minHeadroom === undefined
+            ? 'none'
+            : 'percent' in minHeadroom
+                ? `${minHeadroom.percent}% = ${formatBytes(required)}`
+                : formatBytes(required);
         const estimateText = `estimated peak ${formatBytes(estimate.bytes)}`;
         let status;
         let limit;
@@ -711,17 +814,27 @@ const imbalance = defineFinding({
             schema: {
                 type: 'object',
                 additionalProperties: false,
-                description: 'imbalance (warn) when a device\'s peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.',
+                description: "imbalance (warn) when a device's peak of a module deviates (either way) from the median of the same attribute and module over at least minDevices devices by more than the tolerance: a pipeline stage or a single leaking rank.",
                 properties: {
-                    tolerance: { $ref: '#/definitions/tolerance', description: 'Default {"percent": 20, "bytes": "1MiB"}: the deviation must exceed both; replaces the default as a whole.' },
-                    minDevices: { title: 'an integer of at least 2', type: 'integer', minimum: 2, description: 'Default 3: with two devices the median cannot tell which one is off.' },
+                    tolerance: {
+                        $ref: '#/definitions/tolerance',
+                        description: 'Default {"percent": 20, "bytes": "1MiB"}: the deviation must exceed both; replaces the default as a whole.',
+                    },
+                    minDevices: {
+                        title: 'an integer of at least 2',
+                        type: 'integer',
+                        minimum: 2,
+                        description: 'Default 3: with two devices the median cannot tell which one is off.',
+                    },
                 },
             },
             defaults: { tolerance: { percent: 20, bytes: 1024 ** 2 }, minDevices: 3 },
             parse: (raw, defaults, file, pointer) => {
                 const input = raw;
                 return {
-                    tolerance: input?.tolerance === undefined ? defaults.tolerance : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
+                    tolerance: input?.tolerance === undefined
+                        ? defaults.tolerance
+                        : toTolerance(input.tolerance, file, `${pointer}/tolerance`),
                     minDevices: input?.minDevices ?? defaults.minDevices,
                 };
             },
@@ -767,7 +880,7 @@ function imbalancedInBaseline(baseline, config) {
     }
     return out;
 }
-function assessImbalance({ baseline, current, config }) {
+function assessImbalance({ baseline, current, config, }) {
     const policy = config.verdicts.imbalance;
     if (policy === 'ignore')
         return [];
@@ -781,7 +894,10 @@ function assessImbalance({ baseline, current, config }) {
             continue;
         const middle = median(members.map((m) => m.peak));
         const allowed = allowedDeviation(middle, tolerance);
-        const toleranceText = [tolerance.percent !== undefined ? `${tolerance.percent}%` : null, tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null]
+        const toleranceText = [
+            tolerance.percent !== undefined ? `${tolerance.percent}%` : null,
+            tolerance.bytes !== undefined ? formatBytes(tolerance.bytes) : null,
+        ]
             .filter((part) => part !== null)
             .join(' and ');
         for (const { key, peak } of members) {
@@ -791,7 +907,9 @@ function assessImbalance({ baseline, current, config }) {
             const above = deviation > 0;
             const share = middle === 0 ? '' : `${((Math.abs(deviation) / middle) * 100).toFixed(1)}% `;
             const old = Object.hasOwn(baselineModules, key) ? baselineModules[key] : undefined;
-            const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ?? config.sections.modules?.tolerance ?? section('modules').tolerance;
+            const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ??
+                config.sections.modules?.tolerance ??
+                section('modules').tolerance;
             const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
             entries.push({
                 ...compared('module', key, old?.peak ?? null, peak),
@@ -834,7 +952,7 @@ const leakSuspect = defineFinding({
 function outstandingAllocations(metric) {
     return metric.allocs === null || metric.frees === null ? null : metric.allocs - metric.frees;
 }
-function assessLeaks({ baseline, current, config }) {
+function assessLeaks({ baseline, current, config, }) {
     const policy = config.verdicts['leak-suspect'];
     if (policy === 'ignore')
         return [];
@@ -856,7 +974,9 @@ function assessLeaks({ baseline, current, config }) {
             continue;
         const allowed = Math.max(count ?? 0, percent !== undefined ? Math.floor((Math.abs(before) * percent) / 100) : 0);
         const share = percent !== undefined ? `${percent}% of ${before}` : null;
-        const tolerance = count !== undefined && share !== null ? `the larger of ${count} and ${share}` : (share ?? (count !== undefined ? `${count}` : 'none'));
+        const tolerance = count !== undefined && share !== null
+            ? `the larger of ${count} and ${share}`
+            : (share ?? (count !== undefined ? `${count}` : 'none'));
         entries.push({
             ...compared('module', key, before, after),
             status: 'leak-suspect',
@@ -887,11 +1007,19 @@ const oom = defineFinding({
                 additionalProperties: false,
                 description: "How an out-of-memory's cause is decided (job logs, memory snapshots): fragmentation when the memory PyTorch cached but had not allocated is at least the request and at least `fragmentationPercent` of the device.",
                 properties: {
-                    fragmentationPercent: { title: 'a percent from 0 to 100', type: 'number', minimum: 0, maximum: 100, description: `Default ${DEFAULT_FRAGMENTATION_PERCENT}.` },
+                    fragmentationPercent: {
+                        title: 'a percent from 0 to 100',
+                        type: 'number',
+                        minimum: 0,
+                        maximum: 100,
+                        description: `Default ${DEFAULT_FRAGMENTATION_PERCENT}.`,
+                    },
                 },
             },
             defaults: { fragmentationPercent: DEFAULT_FRAGMENTATION_PERCENT },
-            parse: (raw, defaults) => ({ fragmentationPercent: raw?.fragmentationPercent ?? defaults.fragmentationPercent }),
+            parse: (raw, defaults) => ({
+                fragmentationPercent: raw?.fragmentationPercent ?? defaults.fragmentationPercent,
+            }),
         },
     },
     writtenFor: ['ooms'],
@@ -912,11 +1040,11 @@ const NEXT_STEPS = {
     'free-but-refused': 'Raise or remove the per-process memory fraction (set_per_process_memory_fraction), check `npu-smi info` for how the driver splits the free memory, and retry with PYTORCH_NPU_ALLOC_CONF=expandable_segments:True.',
     'outside-allocator': "Find what holds it: `npu-smi info` for other processes on the device (from a container that sees every device), HCCL_BUFFSIZE for HCCL's buffers, and the framework's own memory-utilisation setting (a serving engine's pool).",
     fragmentation: 'Set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True so segments grow in place instead of leaving holes (or max_split_size_mb below the request).',
-    capacity: "Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload.",
+    capacity: 'Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload.',
     unknown: '',
 };
 const num = (m, field) => (typeof m[field] === 'number' ? m[field] : null);
-function assessOoms({ current, config }) {
+function assessOoms({ current, config, }) {
     const policy = config.verdicts.oom;
     if (policy === 'ignore')
         return [];
@@ -938,7 +1066,12 @@ function assessOoms({ current, config }) {
         events.sort((a, b) => b.figures.requested - a.figures.requested || compareKeys(a.key, b.key));
         const worst = events[0];
         const more = events.length - 1;
-        const tail = more === 0 ? '' : ` ${more} more OOM${more === 1 ? '' : 's'} of this cause on ${worst.device} (${events.slice(1, 1 + NAMED).map((e) => e.key).join(', ')}${more > NAMED ? ', …' : ''}).`;
+        const tail = more === 0
+            ? ''
+            : ` ${more} more OOM${more === 1 ? '' : 's'} of this cause on ${worst.device} (${events
+                .slice(1, 1 + NAMED)
+                .map((e) => e.key)
+                .join(', ')}${more > NAMED ? ', …' : ''}).`;
         entries.push({
             kind: declaration.kind,
             key,
@@ -960,7 +1093,11 @@ function explainOom(event, current, config) {
     const R = formatBytes(f.requested);
     const b = (n) => (n === null ? '?' : formatBytes(n));
     const T = b(f.total);
-    const totalNote = event.totalFrom === 'config' ? ' (the configured capacity)' : event.totalFrom === 'memUsageInfo' ? " (torch_npu's module table plus the free memory)" : '';
+    const totalNote = event.totalFrom === 'config'
+        ? ' (the configured capacity)'
+        : event.totalFrom === 'memUsageInfo'
+            ? " (torch_npu's module table plus the free memory)"
+            : '';
     const allowed = num(m, 'allowed');
     let text;
     switch (verdict.cause) {
@@ -1001,19 +1138,24 @@ function capacityCached(f, verdict, config) {
     if (largest !== null && largest >= f.requested && cached >= f.requested) {
         return `a free block of ${formatBytes(largest)} at dump time was as large as the request, yet could not serve it: it belongs to another stream or memory pool`;
     }
-    return cached < f.requested ? `less than the ${formatBytes(f.requested)} requested` : `under ${config.oom.fragmentationPercent}% of the device`;
+    return cached < f.requested
+        ? `less than the ${formatBytes(f.requested)} requested`
+        : `under ${config.oom.fragmentationPercent}% of the device`;
 }
 function unknownWhy(f) {
     if (f.total === null)
         return "the device's total memory is not known: set `device.capacity` in the config (or keep torch_npu's memUsageInfo CSV beside the OOM dump)";
-    return 'the message does not say how much PyTorch allocated and reserved: a memory snapshot (OOM_SNAPSHOT_ENABLE=1) or the plog\'s module figures would tell';
+    return "the message does not say how much PyTorch allocated and reserved: a memory snapshot (OOM_SNAPSHOT_ENABLE=1) or the plog's module figures would tell";
 }
 function processesText(m) {
     const own = num(m, 'processTotal');
     const list = parsedPairs(m.processes);
     const parts = [];
     if (list.length > 0)
-        parts.push(`the driver listed ${list.slice(0, NAMED).map(([pid, bytes]) => `process ${pid} with ${formatBytes(bytes)}`).join(', ')}${list.length > NAMED ? ', …' : ''}`);
+        parts.push(`the driver listed ${list
+            .slice(0, NAMED)
+            .map(([pid, bytes]) => `process ${pid} with ${formatBytes(bytes)}`)
+            .join(', ')}${list.length > NAMED ? ', …' : ''}`);
     if (own !== null)
         parts.push(`this process held ${formatBytes(own)} including non-PyTorch memory`);
     return parts.length === 0 ? '' : ` On the device ${parts.join('; ')}.`;
@@ -1061,10 +1203,12 @@ function driverText(device, current, config) {
     return out;
 }
 function whereText(m, device) {
-    if (m.source === 'job log') {
+    if (m.source === 'job log' || m.source === 'msMemScope dump') {
         const line = num(m, 'line');
         const times = num(m, 'printed') ?? 1;
-        const mapped = typeof m.visibleDevices === 'string' ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}` : '';
+        const mapped = typeof m.visibleDevices === 'string'
+            ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}`
+            : '';
         return `From ${String(m.file)}${line === null ? '' : `:${line}`}${times > 1 ? ` (printed ${times} times)` : ''}${mapped}.`;
     }
     return originText(m);
@@ -1156,7 +1300,7 @@ const unfreed = defineFinding({
     rejudge: { kept: "the dump's blocks never freed while tracing", withVerdict: [] },
     assess: assessUnfreed,
 });
-function assessUnfreed({ baseline, current, config }) {
+function assessUnfreed({ baseline, current, config, }) {
     const policy = config.verdicts['leak-suspect'];
     if (policy === 'ignore')
         return [];
@@ -1216,7 +1360,18 @@ function newBlocksNote(before, after) {
     return added.length === 0 ? '' : `; new blocks: ${added.join(', ')}`;
 }
 
-const FINDINGS = [headroom, allocFailure, oom, fragmented, leakSuspect, aboveReference, imbalance, growing, stepLeak, unfreed];
+const FINDINGS = [
+    headroom,
+    allocFailure,
+    oom,
+    fragmented,
+    leakSuspect,
+    aboveReference,
+    imbalance,
+    growing,
+    stepLeak,
+    unfreed,
+];
 const declared = FINDINGS;
 const FINDING_STATUSES = declared.flatMap((d) => d.statuses.map((s) => s.status));
 for (const status of declared.flatMap((d) => d.alsoWrites ?? [])) {
@@ -1238,7 +1393,11 @@ function verdictsSchema() {
 const FINDING_DEFINITIONS = Object.assign({}, ...declared.map((d) => d.definitions ?? {}));
 const writers = new Map();
 declared.forEach((finding, index) => {
-    const statuses = [...finding.statuses.map((s) => s.status), ...(finding.alsoWrites ?? []), ...(finding.writesPass === true ? ['pass'] : [])];
+    const statuses = [
+        ...finding.statuses.map((s) => s.status),
+        ...(finding.alsoWrites ?? []),
+        ...(finding.writesPass === true ? ['pass'] : []),
+    ];
     for (const name of finding.writtenFor) {
         const kind = name === DEVICE ? DEVICE : section(name).kind;
         for (const status of statuses) {
@@ -1254,7 +1413,9 @@ function writerOf(entry) {
 }
 function findingOrder(sectionOrder) {
     const rank = (e) => writerOf(e)?.index ?? declared.length;
-    return (a, b) => rank(a) - rank(b) || (sectionOrder.get(a.kind) ?? -1) - (sectionOrder.get(b.kind) ?? -1) || compareKeys(a.key, b.key);
+    return (a, b) => rank(a) - rank(b) ||
+        (sectionOrder.get(a.kind) ?? -1) - (sectionOrder.get(b.kind) ?? -1) ||
+        compareKeys(a.key, b.key);
 }
 
 export { DEFAULT_VERDICTS as D, FINDINGS as F, FINDING_DEFINITIONS as a, FINDING_OPTIONS as b, toBytes as c, deviceLimits as d, exceedsTolerance as e, findingOrder as f, globMatches as g, FINDING_STATUSES as h, matchRule as m, percentChange as p, sectionThresholds as s, toTolerance as t, verdictsSchema as v, writerOf as w };

@@ -1,12 +1,26 @@
 import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { g as gunzipChunks } from './compressed.js';
 import './evidence-sources.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS, o as oomCause } from './oom-cause.js';
 import { d as deviceName } from './keys.js';
+import 'node:os';
+import 'node:path';
+import 'node:stream';
+import 'node:stream/promises';
 import './errors.js';
 
-const UNIT = { bytes: 1, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 };
+const UNIT = {
+    bytes: 1,
+    B: 1,
+    KiB: 1024,
+    MiB: 1024 ** 2,
+    GiB: 1024 ** 3,
+    TiB: 1024 ** 4,
+    PiB: 1024 ** 5,
+    EiB: 1024 ** 6,
+};
 const SIZE = String.raw `(\d{1,19}(?:\.\d{1,6})?) ?(bytes|B|KiB|MiB|GiB|TiB|PiB|EiB)\b`;
 const REQUEST = new RegExp(String.raw `^\W{0,3}(?:Tried to allocate ${SIZE}|Allocation was preemptively rejected\b[^.]*\.\s*Requested size: ${SIZE}|Tried to allocate more than 1EB memory)`);
 const PAREN_HEAD = /^\s*\((?:NPU|GPU|XPU|CUDA) (\d{1,9});/;
@@ -118,7 +132,12 @@ function readOomMessage(text) {
 
 const NL = 0x0a;
 const OOM_NEEDLE = Buffer.from('out of memory', 'latin1');
-const FAILURE_NEEDLES = [Buffer.from('EL0004', 'latin1'), Buffer.from('halMemAlloc', 'latin1'), Buffer.from('code is 207001', 'latin1'), Buffer.from('MEMORY_ALLOCATION', 'latin1')];
+const FAILURE_NEEDLES = [
+    Buffer.from('EL0004', 'latin1'),
+    Buffer.from('halMemAlloc', 'latin1'),
+    Buffer.from('code is 207001', 'latin1'),
+    Buffer.from('MEMORY_ALLOCATION', 'latin1'),
+];
 const FAILURE_LINE = /\bhalMemAlloc\s+failed\b|\bEL0004\b|\bACL_ERROR_RT_MEMORY_ALLOCATION\b|\berror code is 207001\b/;
 const FAILURE_DEVICE = /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d{1,9})\b|\bdevice\s*[=:([]?\s*(\d{1,9})\b|\bdev\s?(\d{1,9})\b|\b(?:NPU|GPU)\s?(\d{1,9})\b/i;
 const LONGEST_NEEDLE = Math.max(OOM_NEEDLE.length, ...FAILURE_NEEDLES.map((n) => n.length));
@@ -222,7 +241,18 @@ class JobLogScanner {
     }
 }
 function figuresId(m) {
-    return JSON.stringify([m.device, m.requested, m.total, m.allocated, m.active, m.deviceFree, m.allowed, m.reserved, m.processTotal, m.processes]);
+    return JSON.stringify([
+        m.device,
+        m.requested,
+        m.total,
+        m.allocated,
+        m.active,
+        m.deviceFree,
+        m.allowed,
+        m.reserved,
+        m.processTotal,
+        m.processes,
+    ]);
 }
 function countNewlines(buf, from = 0, to = buf.length) {
     let n = 0;
@@ -272,7 +302,11 @@ function isGzip(path, name) {
         closeSync(fd);
     }
 }
-async function* chunksOf(path, gzip, chunkBytes) {
+async function* chunksOf(path, name, gzip, chunkBytes) {
+    if (/\.zst$/i.test(name)) {
+        yield* gunzipChunks(path, name, chunkBytes);
+        return;
+    }
     if (gzip) {
         for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }).pipe(createGunzip({ chunkSize: Math.max(64, chunkBytes) })))
             yield chunk;
@@ -299,7 +333,7 @@ async function parseJobLogFile(file, into, options = {}) {
     const gzip = isGzip(file.path, file.name);
     into.files++;
     const scanner = new JobLogScanner();
-    for await (const chunk of chunksOf(file.path, gzip, chunkBytes))
+    for await (const chunk of chunksOf(file.path, file.name, gzip, chunkBytes))
         scanner.push(chunk);
     scanner.end();
     const events = [...scanner.ooms.values()];
@@ -311,14 +345,22 @@ async function parseJobLogFile(file, into, options = {}) {
     }
     into.records += events.length + scanner.failures.length;
     if (scanner.droppedOoms > 0) {
-        into.addNote({ file: file.name, line: 0, reason: `${scanner.droppedOoms} more distinct OOM messages than the ${events.length} kept were not read into the report` });
+        into.addNote({
+            file: file.name,
+            line: 0,
+            reason: `${scanner.droppedOoms} more distinct OOM messages than the ${events.length} kept were not read into the report`,
+        });
     }
 }
 function addOom(name, event, into) {
     const { message: m, line } = event;
     const device = m.device === null ? null : deviceName(String(m.device));
     if (device === null) {
-        into.addAllocFailure(UNKNOWN_DEVICE, 1, { file: name, line, text: `out of memory: a request of ${m.requested} bytes (the line names no device)` });
+        into.addAllocFailure(UNKNOWN_DEVICE, 1, {
+            file: name,
+            line,
+            text: `out of memory: a request of ${m.requested} bytes (the line names no device)`,
+        });
         return;
     }
     const id = createHash('sha256').update(name).update('\0').update(JSON.stringify(m)).digest('hex').slice(0, 8);

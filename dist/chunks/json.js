@@ -78,13 +78,19 @@ function* jsonReportChunks(report, extra) {
         ...(report.environment !== undefined ? { environment: report.environment } : {}),
         ...(extra.generatedAt !== undefined ? { generatedAt: extra.generatedAt } : {}),
         ...(groups.length > 0 ? { groups: [] } : {}),
-        ...(report.history !== undefined ? { history: { branch: report.history.branch, commit: report.history.commit } } : {}),
+        ...(report.history !== undefined
+            ? { history: { branch: report.history.branch, commit: report.history.commit } }
+            : {}),
         ...(report.missingArtifacts !== undefined ? { missingArtifacts: report.missingArtifacts } : {}),
         ...(report.notRead !== undefined ? { notRead: report.notRead } : {}),
         result: report.result,
     };
     checkOwnReport(frame, report.entries, groups);
-    const text = stableStringify({ ...frame, entries: MARK_ENTRIES, ...(groups.length > 0 ? { groups: MARK_GROUPS } : {}) });
+    const text = stableStringify({
+        ...frame,
+        entries: MARK_ENTRIES,
+        ...(groups.length > 0 ? { groups: MARK_GROUPS } : {}),
+    });
     const entriesAt = text.indexOf(JSON.stringify(MARK_ENTRIES));
     const groupsAt = groups.length > 0 ? text.indexOf(JSON.stringify(MARK_GROUPS)) : -1;
     yield text.slice(0, entriesAt);
@@ -152,7 +158,7 @@ function groupsOf(entries) {
     });
     const order = Array.from(candidates, (_, i) => i).sort((a, b) => size[b] - size[a] || at[a] - at[b]);
     const ordered = order.map((i) => candidates[i]);
-    return groupEntries(ordered, perPattern)
+    return (groupEntries(ordered, perPattern)
         .filter((g) => isRollUp(g) && g.entries.every((e) => e.key.length <= MAX_KEY_LENGTH))
         .map((g) => ({
         entries: g.entries.map((e) => index.get(e) ?? -1),
@@ -163,7 +169,7 @@ function groupsOf(entries) {
         severity: g.severity,
         status: g.status,
     }))
-        .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0));
+        .sort((a, b) => (a.entries[0] ?? 0) - (b.entries[0] ?? 0)));
 }
 function parseReportJson(text, file) {
     return checkReport(parseJson(text, file), file);
@@ -230,7 +236,10 @@ function checkGroups(data, file) {
                 throw new SchemaError(file, where, `lists /entries/${i} a second time`);
             taken.add(i);
             const { group: pattern } = splitDevice(entry.key);
-            if (entry.kind !== group.kind || entry.status !== group.status || entry.severity !== group.severity || (pattern === '*' ? 'dev*' : pattern) !== group.pattern) {
+            if (entry.kind !== group.kind ||
+                entry.status !== group.status ||
+                entry.severity !== group.severity ||
+                (pattern === '*' ? 'dev*' : pattern) !== group.pattern) {
                 throw new SchemaError(file, where, `is /entries/${i}, which is not a ${group.kind} ${group.status} key of ${group.pattern}`);
             }
         });

@@ -49,7 +49,15 @@ function failureText(group) {
     const more = group.entries.length - shown.length;
     return [...shown, ...(more > 0 ? [`…${formatCount(more)} more`] : [])].join('\n');
 }
-const BASELINE_VERDICTS = new Set(['regressed', 'over-budget', 'improved', 'new', 'missing', 'ignored', 'pass']);
+const BASELINE_VERDICTS = new Set([
+    'regressed',
+    'over-budget',
+    'improved',
+    'new',
+    'missing',
+    'ignored',
+    'pass',
+]);
 function caseName(group) {
     const name = shortenName(isRollUp(group) ? group.pattern : worstOf(group).key);
     return BASELINE_VERDICTS.has(group.status) ? name : `${name} ${group.status}`;
@@ -59,7 +67,7 @@ function namedCases(groups) {
     const seen = new Map();
     for (const c of cases)
         seen.set(c.name, (seen.get(c.name) ?? 0) + 1);
-    return cases.map((c) => ((seen.get(c.name) ?? 0) > 1 && BASELINE_VERDICTS.has(c.status) ? { ...c, name: `${c.name} ${c.status}` } : c));
+    return cases.map((c) => (seen.get(c.name) ?? 0) > 1 && BASELINE_VERDICTS.has(c.status) ? { ...c, name: `${c.name} ${c.status}` } : c);
 }
 function testCase(group) {
     const name = caseName(group);
@@ -76,7 +84,15 @@ function verdictSuite(report) {
     return {
         name: 'Memory gate',
         package: 'gate',
-        cases: [{ name: 'verdict', outcome: failed ? 'failure' : 'passed', status: 'memory-gate', message: failed ? failureReason(report) : verdict, text: failed ? verdict : '' }],
+        cases: [
+            {
+                name: 'verdict',
+                outcome: failed ? 'failure' : 'passed',
+                status: 'memory-gate',
+                message: failed ? failureReason(report) : verdict,
+                text: failed ? verdict : '',
+            },
+        ],
         out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
     };
 }
@@ -100,7 +116,9 @@ function sectionSuites(report) {
         .map(([kind, entries]) => {
         const groups = groupEntries(entries, perPattern);
         const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
-        const dumpTime = [...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key))];
+        const dumpTime = [
+            ...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key)),
+        ];
         for (const key of dumpTime)
             out.push(`dump-time: ${key}: no trace was recorded on this device, so this is its state at dump time, not a peak`);
         return { name: kindTitle(kind), package: sectionName(kind), cases: namedCases(groups), out };
@@ -129,7 +147,13 @@ function renderSuite(suite, id, context) {
 }
 function renderJunit(report, context) {
     const suites = [verdictSuite(report), ...sectionSuites(report)];
-    return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites.map((s, i) => renderSuite(s, i, context)), '</testsuites>', ''].join('\n');
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<testsuites>',
+        ...suites.map((s, i) => renderSuite(s, i, context)),
+        '</testsuites>',
+        '',
+    ].join('\n');
 }
 
 export { renderJunit };

@@ -72,14 +72,20 @@ function leaves(root) {
     return out;
 }
 const MAX_ROWS = 40;
-const PULL_REQUEST = { short: 'PR', long: 'pull request', labelPermission: '`pull-requests: write`' };
+const PULL_REQUEST = {
+    short: 'PR',
+    long: 'pull request',
+    labelPermission: '`pull-requests: write`',
+};
 function renderLimitsChanged(used, words = PULL_REQUEST) {
     const { short, long } = words;
     const base = codeSpan(used.baseSha.slice(0, 12));
     const label = codeSpan(used.label);
     if (used.changes.length === 0) {
         const limits = `Limits: the baseline and config of the base commit ${base}; this ${long} does not change them.`;
-        return used.labelNotCounted === undefined ? limits : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label, words)}`;
+        return used.labelNotCounted === undefined
+            ? limits
+            : `${limits} ${labelNotCountedText(used.labelNotCounted, used.label, words)}`;
     }
     const lines = [`#### ⚠️ Limits changed by this ${short} (${used.changes.length})`, ''];
     lines.push(used.from === 'pull-request'

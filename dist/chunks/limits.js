@@ -102,7 +102,14 @@ async function resolveInputs(specs, kind, cwd = process.cwd(), onWarning = (mess
             add(abs, true);
         }
         else if (isDynamicPattern(spec)) {
-            const matches = await glob(spec, { cwd, absolute: true, onlyFiles: false, dot: true, followSymbolicLinks: true, fs: recordingFs(failed) });
+            const matches = await glob(spec, {
+                cwd,
+                absolute: true,
+                onlyFiles: false,
+                dot: true,
+                followSymbolicLinks: true,
+                fs: recordingFs(failed),
+            });
             if (matches.length === 0)
                 throw new UsageError(`${flag} pattern '${spec}' matches no file`);
             for (const match of matches.sort()) {
@@ -131,7 +138,10 @@ async function resolveInputs(specs, kind, cwd = process.cwd(), onWarning = (mess
 const excludedCounts = new WeakMap();
 function leaveOut(files, exclusions, cwd) {
     const matchers = exclusions.map((spec) => {
-        const pattern = spec.slice(1).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+        const pattern = spec
+            .slice(1)
+            .replace(/^(\.\/)+/, '')
+            .replace(/\/+$/, '');
         const absolute = path.isAbsolute(pattern);
         const glob = absolute ? pattern.split(path.sep).join('/') : pattern;
         const matches = picomatch([glob, `${glob}/**`], { dot: true, windows: false });
@@ -180,10 +190,21 @@ function patternsFor(dir, kind) {
     return withCompressed(own?.patterns ?? source.directoryPatterns);
 }
 function withCompressed(patterns) {
-    return [...patterns.filter((p) => !p.startsWith('!')), ...patterns.filter((p) => !p.startsWith('!')).map((p) => `${p}.gz`), ...patterns.filter((p) => p.startsWith('!'))];
+    return [
+        ...patterns.filter((p) => !p.startsWith('!')),
+        ...patterns.filter((p) => !p.startsWith('!')).flatMap((p) => [`${p}.gz`, `${p}.zst`]),
+        ...patterns.filter((p) => p.startsWith('!')),
+    ];
 }
 async function searchDirectory(dir, kind, failed) {
-    const files = await glob([...patternsFor(dir, kind)], { cwd: dir, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: true, fs: recordingFs(failed) });
+    const files = await glob([...patternsFor(dir, kind)], {
+        cwd: dir,
+        absolute: true,
+        onlyFiles: true,
+        dot: true,
+        followSymbolicLinks: true,
+        fs: recordingFs(failed),
+    });
     return files.map((f) => path.resolve(f));
 }
 function displayName(abs, cwd) {
@@ -228,7 +249,9 @@ async function resolveAllInputs(specs, cwd = process.cwd(), onWarning, flagOf = 
         if (!found || given.length === 0 || list.length > 0 || options.unmatched === 'ignore')
             continue;
         const excluded = excludedCounts.get(list);
-        const left = excluded === undefined || excluded.count === 0 ? '' : ` (${excluded.count} left out by ${excluded.by.map((e) => `'${e}'`).join(', ')})`;
+        const left = excluded === undefined || excluded.count === 0
+            ? ''
+            : ` (${excluded.count} left out by ${excluded.by.map((e) => `'${e}'`).join(', ')})`;
         const message = `${flagOf(source)} ${given.map((spec) => `'${spec}'`).join(' ')} matched no ${source.label} file${left}: check the path (${options.searchHelp ?? "'ascend-memory-gate --help' lists what a folder is searched for"}), or leave the flag out`;
         if (options.unmatched === 'warn')
             onWarning?.(message);

@@ -17,6 +17,10 @@ import './evidence-sources.js';
 import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import './compressed.js';
+import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 import './roll-up.js';
 import './index.js';
@@ -43,7 +47,11 @@ const GIT_MAX_BYTES = 512 * 1024 * 1024;
 function git(args, cwd) {
     return new Promise((resolve) => {
         execFile('git', args, { cwd, maxBuffer: GIT_MAX_BYTES, encoding: 'utf8' }, (error, stdout, stderr) => {
-            const code = error === null ? 0 : typeof error.code === 'number' ? (error.code) : 127;
+            const code = error === null
+                ? 0
+                : typeof error.code === 'number'
+                    ? error.code
+                    : 127;
             resolve({ code, stdout, stderr });
         });
     });
@@ -71,15 +79,23 @@ async function gitReaderWith(cwd, sha) {
 }
 async function limitsAtCommit(reader, paths, sha) {
     await reader.commitExists(sha);
-    const [baselineText, configText] = await Promise.all([reader.fileAt(paths.baseline, sha), reader.fileAt(paths.config, sha)]);
+    const [baselineText, configText] = await Promise.all([
+        reader.fileAt(paths.baseline, sha),
+        reader.fileAt(paths.config, sha),
+    ]);
     const at = `@${sha.slice(0, 12)}`;
     return {
         baseline: baselineText === null ? null : parseBaseline(baselineText, `${paths.baseline}${at}`),
-        config: configText === null ? parseGateConfig({}, `${paths.config}${at}`) : parseGateConfig(parseJson(configText, `${paths.config}${at}`), `${paths.config}${at}`),
+        config: configText === null
+            ? parseGateConfig({}, `${paths.config}${at}`)
+            : parseGateConfig(parseJson(configText, `${paths.config}${at}`), `${paths.config}${at}`),
     };
 }
 function chooseLimits(base, head, pr, notCounted) {
-    const changes = [...baselineLimitChanges(base.baseline, head.baseline), ...configLimitChanges(base.config, head.config)];
+    const changes = [
+        ...baselineLimitChanges(base.baseline, head.baseline),
+        ...configLimitChanges(base.config, head.config),
+    ];
     const label = base.config.baselineUpdateLabel;
     const fromPullRequest = changes.length > 0 && pr.labels.includes(label) && notCounted === undefined;
     const chosen = fromPullRequest ? head : base;
@@ -104,11 +120,23 @@ async function labelForHead(host, reader, cr, paths, label) {
         return { ...why, removed };
     };
     if (host.headWhenLabelled === undefined) {
-        return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `${HOST_NAMES[host.name]} records no time for a label` });
+        return voided({
+            how: 'unknown',
+            since: cr.headSha,
+            at: cr.headSha,
+            files: [],
+            unknown: `${HOST_NAMES[host.name]} records no time for a label`,
+        });
     }
     const seen = await host.headWhenLabelled(cr.number, label);
     if (seen === null)
-        return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: `no event of the ${host.noun} records when the label was set` });
+        return voided({
+            how: 'unknown',
+            since: cr.headSha,
+            at: cr.headSha,
+            files: [],
+            unknown: `no event of the ${host.noun} records when the label was set`,
+        });
     if (seen === cr.headSha)
         return undefined;
     const files = [];

@@ -80,14 +80,63 @@ function checkMarker(marker) {
     }
     return marker;
 }
-const ALL_DROPPED = { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: true };
+const ALL_DROPPED = {
+    dropChart: true,
+    dropTrends: true,
+    dropDeviceLists: true,
+    dropUnchanged: true,
+    dropImprovements: true,
+    dropDevices: true,
+};
 const LEVELS = [
-    { dropChart: false, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropTrends: false, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropTrends: true, dropDeviceLists: false, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: false, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: false, dropDevices: false },
-    { dropChart: true, dropTrends: true, dropDeviceLists: true, dropUnchanged: true, dropImprovements: true, dropDevices: false },
+    {
+        dropChart: false,
+        dropTrends: false,
+        dropDeviceLists: false,
+        dropUnchanged: false,
+        dropImprovements: false,
+        dropDevices: false,
+    },
+    {
+        dropChart: true,
+        dropTrends: false,
+        dropDeviceLists: false,
+        dropUnchanged: false,
+        dropImprovements: false,
+        dropDevices: false,
+    },
+    {
+        dropChart: true,
+        dropTrends: true,
+        dropDeviceLists: false,
+        dropUnchanged: false,
+        dropImprovements: false,
+        dropDevices: false,
+    },
+    {
+        dropChart: true,
+        dropTrends: true,
+        dropDeviceLists: true,
+        dropUnchanged: false,
+        dropImprovements: false,
+        dropDevices: false,
+    },
+    {
+        dropChart: true,
+        dropTrends: true,
+        dropDeviceLists: true,
+        dropUnchanged: true,
+        dropImprovements: false,
+        dropDevices: false,
+    },
+    {
+        dropChart: true,
+        dropTrends: true,
+        dropDeviceLists: true,
+        dropUnchanged: true,
+        dropImprovements: true,
+        dropDevices: false,
+    },
     ALL_DROPPED,
 ];
 function buildParts(report, options) {
@@ -122,12 +171,18 @@ function buildParts(report, options) {
             ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
             : null,
         problemRows,
-        recorded: recordedEntries.length > 0 ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length) : null,
-        chart: firstRun || options.chartModules === 0 ? null : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
+        recorded: recordedEntries.length > 0
+            ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length)
+            : null,
+        chart: firstRun || options.chartModules === 0
+            ? null
+            : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
         devices: totals === null ? null : renderDevices(totals),
         improvements: improvementGroups.map((g) => groupRow(g, trends)),
         improvementCount: sections.improvements.length,
-        unchanged: sections.unchanged.length > 0 ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length) : null,
+        unchanged: sections.unchanged.length > 0
+            ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length)
+            : null,
         unchangedCount: sections.unchanged.length,
         trendLegend: trends !== undefined && problemRows.some((r) => r.trend !== null) ? trendLegend(trends) : null,
         moved: trends === undefined ? null : movedList(trends, problemGroups),
@@ -161,7 +216,9 @@ function unitOf(kind) {
 function stepMarkdown(subject, trend, unit, trends) {
     const step = trend.step;
     const url = trends.commitUrl(step.commit);
-    const commit = url === undefined ? codeSpan(shortSha(step.commit)) : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
+    const commit = url === undefined
+        ? codeSpan(shortSha(step.commit))
+        : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
     const context = stepContext(step, codeSpan, escapeMarkdownText);
     const largest = trend.of === 'largest' ? ' (largest device)' : '';
     return `${codeSpan(subject)}${largest}: ${keepUnits(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
@@ -285,7 +342,12 @@ function groupRow(group, trends) {
     if (!isRollUp(group)) {
         const notes = entryNotes(worst, null);
         const trend = rowTrend(group, trends, notes);
-        return { cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))], notes, devices: null, trend };
+        return {
+            cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))],
+            notes,
+            devices: null,
+            trend,
+        };
     }
     const device = deviceOfEntry(worst) ?? '';
     const median = medianGrowth(group);

@@ -7,6 +7,11 @@ import { s as streamText } from './text-stream.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
+import './compressed.js';
+import 'node:os';
+import 'node:path';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 
 const GENERATIONS = [
@@ -53,7 +58,8 @@ class KernelTable {
             if (entry < 0)
                 return undefined;
             if (this.hashes[entry] === hash) {
-                if (this.names[entry].length === to - from && this.holdsAt(s, from, to, this.codesAt[entry]))
+                if (this.names[entry].length === to - from &&
+                    this.holdsAt(s, from, to, this.codesAt[entry]))
                     return this.tallies[entry];
             }
         }
@@ -182,7 +188,13 @@ class MemoryCompareReader {
             for (let k = 0; k < kernels.names.length; k++) {
                 const name = kernels.names[k];
                 const t = kernels.tallies[k];
-                into.addKernel(`${device}/${visibleName(name)}`, { diff: t.diff, rows: t.rows, added: t.added, removed: t.removed, event: t.event });
+                into.addKernel(`${device}/${visibleName(name)}`, {
+                    diff: t.diff,
+                    rows: t.rows,
+                    added: t.added,
+                    removed: t.removed,
+                    event: t.event,
+                });
             }
         }
         for (const record of this.skippedKept)
@@ -217,7 +229,9 @@ class MemoryCompareReader {
             const line = this.consumedLines + 1;
             if (nextQuote < pos)
                 nextQuote = indexOrEnd(s, '"', pos);
-            if (this.generation !== null && nextQuote < nl && this.quotedNameRow(s, pos, nextQuote, trimCr(s, pos, nl), line)) {
+            if (this.generation !== null &&
+                nextQuote < nl &&
+                this.quotedNameRow(s, pos, nextQuote, trimCr(s, pos, nl), line)) {
                 this.consumedLines++;
             }
             else if (this.generation !== null && nextQuote < nl) {
@@ -341,7 +355,9 @@ class MemoryCompareReader {
         const diff = this.scanInteger(s, compareTo + 1, end);
         if (this.cellTo !== end)
             throw this.widthAfterName(s, eventTo, nameEnd, end, line);
-        this.addRow(s, pos, eventTo, nameText, nameFrom, nameTo, hash, device === device && s.charCodeAt(nameEnd + 1) !== MINUS ? this.kernelsOfId(device) : this.kernelsOf(s.slice(nameEnd + 1, deviceTo), line), base === base ? base : this.bytesOrMissing(s.slice(deviceTo + 1, baseTo), 'Base', line), compare === compare ? compare : this.bytesOrMissing(s.slice(baseTo + 1, compareTo), 'Compare', line), diff === diff ? diff : this.bytesOrMissing(s.slice(compareTo + 1, end), 'Diff Memory', line), line);
+        this.addRow(s, pos, eventTo, nameText, nameFrom, nameTo, hash, device === device && s.charCodeAt(nameEnd + 1) !== MINUS
+            ? this.kernelsOfId(device)
+            : this.kernelsOf(s.slice(nameEnd + 1, deviceTo), line), base === base ? base : this.bytesOrMissing(s.slice(deviceTo + 1, baseTo), 'Base', line), compare === compare ? compare : this.bytesOrMissing(s.slice(baseTo + 1, compareTo), 'Compare', line), diff === diff ? diff : this.bytesOrMissing(s.slice(compareTo + 1, end), 'Diff Memory', line), line);
     }
     scanInteger(s, from, end) {
         let i = from;
@@ -501,7 +517,9 @@ class MemoryCompareReader {
         return this.widthMismatch(line, countCommas(s, rowStart, rowEnd) + 1);
     }
     widthMismatch(line, cells) {
-        const columns = this.generation?.hasEvent ? 'Event,Name,Device Id,Base,Compare,Diff' : 'Name,Device Id,Base,Compare,Diff';
+        const columns = this.generation?.hasEvent
+            ? 'Event,Name,Device Id,Base,Compare,Diff'
+            : 'Name,Device Id,Base,Compare,Diff';
         return new ParseError(this.file, line, `expected ${this.width} cells (${columns}), got ${cells}`);
     }
 }

@@ -7,7 +7,9 @@ function shortenName(name, max = DISPLAY_NAME_LENGTH) {
     if (name.length <= max)
         return name;
     const again = isShortened(name);
-    const suffix = again ? name.slice(-13) : `~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, HASH_LENGTH)}`;
+    const suffix = again
+        ? name.slice(-13)
+        : `~${createHash('sha256').update(name, 'utf8').digest('hex').slice(0, HASH_LENGTH)}`;
     const body = again ? name.slice(0, -13) : name;
     const room = Math.max(2, max - suffix.length - 1);
     const headLength = Math.ceil(room / 2);

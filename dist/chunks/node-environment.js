@@ -129,13 +129,23 @@ async function collectEnvironment(options) {
     const notes = [];
     const toolkitHomes = env.ASCEND_HOME_PATH
         ? [env.ASCEND_HOME_PATH]
-        : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS).flatMap((root) => [path.join(root, 'ascend-toolkit', 'latest'), path.join(root, 'cann')]);
-    const cann = await firstVersion(toolkitHomes.flatMap((home) => [path.join(home, 'version.cfg'), path.join(home, 'version.info'), path.join(home, 'toolkit', 'version.info'), path.join(home, 'compiler', 'version.info')]));
+        : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS).flatMap((root) => [
+            path.join(root, 'ascend-toolkit', 'latest'),
+            path.join(root, 'cann'),
+        ]);
+    const cann = await firstVersion(toolkitHomes.flatMap((home) => [
+        path.join(home, 'version.cfg'),
+        path.join(home, 'version.info'),
+        path.join(home, 'toolkit', 'version.info'),
+        path.join(home, 'compiler', 'version.info'),
+    ]));
     if (cann)
         items.cann = cann.version;
     else
         notes.push(`CANN toolkit: no version.cfg or version.info under ${toolkitHomes.join(', ')}`);
-    const roots = env.ASCEND_HOME_PATH ? [path.resolve(env.ASCEND_HOME_PATH, '..', '..'), ...(options.ascendRoots ?? DEFAULT_ASCEND_ROOTS)] : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS);
+    const roots = env.ASCEND_HOME_PATH
+        ? [path.resolve(env.ASCEND_HOME_PATH, '..', '..'), ...(options.ascendRoots ?? DEFAULT_ASCEND_ROOTS)]
+        : (options.ascendRoots ?? DEFAULT_ASCEND_ROOTS);
     const driver = await firstVersion(roots.map((root) => path.join(root, 'driver', 'version.info')));
     if (driver)
         items.driver = driver.version;

@@ -1,11 +1,16 @@
 import { openSync, readSync, closeSync } from 'node:fs';
-import { i as isGzip, R as READ_OFFSET, g as gunzipChunks } from './text-stream.js';
+import { i as isCompressed, g as gunzipChunks } from './compressed.js';
 import { I as InputError, P as ParseError } from './errors.js';
 import { d as deviceName } from './keys.js';
 import { M as MAX_SITES_PER_DEVICE, e as parseExactInteger } from './evidence-sources.js';
+import { R as READ_OFFSET } from './text-stream.js';
+import 'node:os';
+import 'node:path';
+import 'node:stream';
+import 'node:stream/promises';
+import 'node:zlib';
 import 'node:buffer';
 import 'node:string_decoder';
-import 'node:zlib';
 
 const MAX_RECORD_LINES = 64;
 const MAX_RECORD_BYTES = 16 * 1024;
@@ -617,7 +622,12 @@ class PlogScanner {
         return value;
     }
     skip(at, reason) {
-        this.into.addSkipped({ file: this.name, line: this.lineAt(at), reason, ...(this.readingCut ? { cut: true } : {}) });
+        this.into.addSkipped({
+            file: this.name,
+            line: this.lineAt(at),
+            reason,
+            ...(this.readingCut ? { cut: true } : {}),
+        });
     }
     fail(at, reason) {
         throw new ParseError(this.name, this.lineAt(at), reason);
@@ -734,7 +744,13 @@ class KeyCache {
         const device = d < deviceTo ? `dev${Number(b.toString('latin1', d, deviceTo))}` : null;
         const module = moduleFrom < 0 ? 'CACHED' : b.toString('latin1', moduleFrom, moduleTo);
         const entry = {
-            spelling: Buffer.concat([b.subarray(a, q), FF, b.subarray(d, deviceTo), FF, moduleFrom < 0 ? EMPTY : b.subarray(moduleFrom, moduleTo)]),
+            spelling: Buffer.concat([
+                b.subarray(a, q),
+                FF,
+                b.subarray(d, deviceTo),
+                FF,
+                moduleFrom < 0 ? EMPTY : b.subarray(moduleFrom, moduleTo),
+            ]),
             key: device === null ? `${attr}/${module}` : `${attr}/${device}/${module}`,
             device,
         };
@@ -777,7 +793,10 @@ function countNewlines(buf, from, to) {
     return n;
 }
 function excerpt(text, from, chars = 120) {
-    const s = Buffer.from(text.slice(from, from + chars), 'latin1').toString('utf8').replace(/\s+/g, ' ').trim();
+    const s = Buffer.from(text.slice(from, from + chars), 'latin1')
+        .toString('utf8')
+        .replace(/\s+/g, ' ')
+        .trim();
     return from + chars < text.length ? `${s}…` : s;
 }
 function deviceOf(digits) {
@@ -785,7 +804,7 @@ function deviceOf(digits) {
 }
 async function parsePlogFile(file, into, options = {}) {
     const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
-    if (isGzip(file.path))
+    if (isCompressed(file.path))
         return parseGzipPlog(file, into, chunkBytes);
     const fd = openSync(file.path, 'r');
     const buffers = takeReadBuffers(chunkBytes);

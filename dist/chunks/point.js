@@ -63,7 +63,13 @@ function pointValues(snapshot) {
             }
             const w = members[worst];
             const worstDevice = deviceName(deviceId(list[w], groups.deviceStart(w) + 3, groups.deviceEnd(w)));
-            byPattern.set(groups.pattern(g), { min, median: Math.round(median(figuresOf)), max, devices: members.length, worst: worstDevice });
+            byPattern.set(groups.pattern(g), {
+                min,
+                median: Math.round(median(figuresOf)),
+                max,
+                devices: members.length,
+                worst: worstDevice,
+            });
         }
         if (byPattern.size > 0)
             rollups.set(declaration.name, byPattern);

@@ -9,6 +9,11 @@ export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
+import './compressed.js';
+import 'node:os';
+import 'node:path';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 
 const MAX_CELLS = 32;
@@ -173,11 +178,19 @@ class RowSplitter {
     quoted(text, line) {
         let records;
         try {
-            records = parse(protectEscapedBytes(text), { record_delimiter: ['\r\n', '\n'], bom: false, cast: false, relax_quotes: true, relax_column_count: true });
+            records = parse(protectEscapedBytes(text), {
+                record_delimiter: ['\r\n', '\n'],
+                bom: false,
+                cast: false,
+                relax_quotes: true,
+                relax_column_count: true,
+            });
         }
         catch (err) {
             if (err instanceof CsvError) {
-                const reason = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed' : `malformed quoted field (${err.code})`;
+                const reason = err.code === 'CSV_QUOTE_NOT_CLOSED'
+                    ? 'a quoted field is never closed'
+                    : `malformed quoted field (${err.code})`;
                 throw new ParseError(this.file, line, reason);
             }
             throw err;
@@ -200,9 +213,24 @@ function trimCr(s, pos, nl) {
 }
 
 const HEADERS = [
-    ['memory_record', 'torch_npu A1 (5.0.x)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type', MIB],
-    ['memory_record', 'torch_npu A2 (Jan 2024) or MindSpore', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Device Type', 'mindspore-or-torch_npu'],
-    ['memory_record', 'torch_npu A3 (6.0.rc1 on)', 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type', MIB],
+    [
+        'memory_record',
+        'torch_npu A1 (5.0.x)',
+        'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type',
+        MIB,
+    ],
+    [
+        'memory_record',
+        'torch_npu A2 (Jan 2024) or MindSpore',
+        'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Device Type',
+        'mindspore-or-torch_npu',
+    ],
+    [
+        'memory_record',
+        'torch_npu A3 (6.0.rc1 on)',
+        'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type',
+        MIB,
+    ],
     ['memory_record', 'msprof (KB)', 'Component,Timestamp(us),Total Allocated(KB),Total Reserved(KB),Device', KIB],
     ['npu_module_mem', 'torch_npu (MB)', 'Component,Timestamp(us),Total Reserved(MB),Device', MIB],
     ['npu_module_mem', 'msprof or MindSpore copy (KB)', 'Component,Timestamp(us),Total Reserved(KB),Device', KIB],
@@ -224,7 +252,12 @@ const HEADERS = [
         'Name,Size(KB),Allocation Time(us),Duration(us),Allocation Total Allocated(KB),Allocation Total Reserved(KB),Release Total Allocated(KB),Release Total Reserved(KB),Device',
         KIB,
     ],
-    ['static_op_mem', 'msprof or torch_npu copy', 'Op Name,Model Name,Graph ID,Node Index Start,Node Index End,Size(KB)', KIB],
+    [
+        'static_op_mem',
+        'msprof or torch_npu copy',
+        'Op Name,Model Name,Graph ID,Node Index Start,Node Index End,Size(KB)',
+        KIB,
+    ],
     ['npu_mem', 'msprof', 'event,ddr(KB),hbm(KB),memory(KB),timestamp(us)', KIB],
 ];
 const KNOWN = HEADERS.flatMap(([kind, generation, header, unit]) => [
@@ -460,7 +493,11 @@ class MemoryRecordReader extends TableReader {
                 }
             }
         }
-        const tally = this.tallies.get(r, device, this.component, (component) => ({ device, component, timelines: new Timelines(3 * units.length) }));
+        const tally = this.tallies.get(r, device, this.component, (component) => ({
+            device,
+            component,
+            timelines: new Timelines(3 * units.length),
+        }));
         for (let i = 0; i < count; i += 2)
             tally.timelines.add(values[i], t, values[i + 1]);
         this.rows++;
@@ -509,7 +546,9 @@ class ModuleMemReader extends TableReader {
         this.rows++;
         if (v === null)
             return;
-        this.tallies.get(r, device, this.component, (module) => ({ device, module, timelines: new Timelines(1) })).timelines.add(0, t, v);
+        this.tallies
+            .get(r, device, this.component, (module) => ({ device, module, timelines: new Timelines(1) }))
+            .timelines.add(0, t, v);
     }
     emit(into) {
         for (const tally of this.tallies.byKey.values()) {
@@ -547,7 +586,13 @@ class OperatorMemoryReader extends TableReader {
         this.rows++;
         if (v === null)
             return;
-        const tally = this.tallies.get(r, device, this.name, (name) => ({ device, name: name === '' ? UNNAMED_OPERATOR : name, largest: 0, count: 0, total: 0 }));
+        const tally = this.tallies.get(r, device, this.name, (name) => ({
+            device,
+            name: name === '' ? UNNAMED_OPERATOR : name,
+            largest: 0,
+            count: 0,
+            total: 0,
+        }));
         const total = exactSum(tally.total, v);
         if (total === null)
             throw new ParseError(this.file, r.line, `the total of ${tally.name} would pass ${BEYOND_EXACT}: no exact figure (is the file damaged?)`);
@@ -560,7 +605,11 @@ class OperatorMemoryReader extends TableReader {
         for (const t of this.tallies.byKey.values()) {
             if (t.device !== HOST)
                 into.noteDevice(t.device);
-            into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, { largest: t.largest, count: t.count, total: t.total });
+            into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, {
+                largest: t.largest,
+                count: t.count,
+                total: t.total,
+            });
         }
     }
 }

@@ -15,6 +15,10 @@ import './evidence-sources.js';
 import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import './compressed.js';
+import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 import './roll-up.js';
 import './index.js';
@@ -41,7 +45,12 @@ async function hostOf(target) {
     if (target.host === 'gitlab')
         return (await import('./gitlab.js')).gitLabHost({ base: target.api, project: target.repo, token });
     if (target.host === 'gitcode')
-        return (await import('./gitcode.js')).gitCodeHost({ base: target.api, repo: target.repo, token, variable: target.tokenVariable });
+        return (await import('./gitcode.js')).gitCodeHost({
+            base: target.api,
+            repo: target.repo,
+            token,
+            variable: target.tokenVariable,
+        });
     return (await import('./github.js')).gitHubHost({ base: target.api, repo: target.repo, token });
 }
 async function prepareReview(flags, files, say) {
@@ -69,7 +78,10 @@ async function prepareReview(flags, files, say) {
     const baseSha = target.baseSha ?? cr?.baseSha;
     if (baseSha === undefined)
         throw new UsageError(`cannot tell the base commit of ${noun} ${target.number}, whose baseline and config gate it: set ${target.tokenVariable} or pass --base-sha`);
-    const paths = { baseline: repositoryPath(files.baseline, '--baseline'), config: repositoryPath(files.config ?? DEFAULT_CONFIG_PATH, '--config') };
+    const paths = {
+        baseline: repositoryPath(files.baseline, '--baseline'),
+        config: repositoryPath(files.config ?? DEFAULT_CONFIG_PATH, '--config'),
+    };
     const { chooseLimits, gitReaderWith, labelForHead, limitsAtCommit } = await import('./limits2.js');
     const reader = (await gitReaderWith(process.cwd(), baseSha)) ?? host;
     if (reader === undefined) {
@@ -93,7 +105,9 @@ async function prepareReview(flags, files, say) {
     say(`note: ${target.from}: ${noun} ${target.number} is gated against the baseline and config of ${used.from === 'base' ? `its base commit ${baseSha.slice(0, 12)} (read through ${'via' in reader ? 'git' : 'the API'})` : `its own head (label '${label}')`}`);
     if (used.labelNotCounted !== undefined) {
         const why = used.labelNotCounted;
-        const reason = why.how === 'label' ? `${why.files.join(' and ')} changed after it was set (${why.since.slice(0, 12)} → ${why.at.slice(0, 12)})` : `which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'})`;
+        const reason = why.how === 'label'
+            ? `${why.files.join(' and ')} changed after it was set (${why.since.slice(0, 12)} → ${why.at.slice(0, 12)})`
+            : `which limits a maintainer saw cannot be told (${why.unknown ?? 'no record'})`;
         say(`warning: the label '${label}' did not count: ${reason}; ${why.removed ? 'it was removed' : `${target.tokenVariable} cannot remove it`}: a maintainer sets it again after reviewing the change`);
     }
     else if (used.changes.length > 0 && used.from === 'base') {
@@ -106,7 +120,9 @@ async function prepareReview(flags, files, say) {
     return { target, host, limits };
 }
 function runUrl(env) {
-    const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+    const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+        ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+        : undefined;
     const url = env.CI_JOB_URL || env.BUILD_URL || github;
     return url !== undefined && /^https?:\/\//.test(url) ? url : undefined;
 }
@@ -133,7 +149,9 @@ async function postReview(review, report, when, extra, say) {
         ...(extra.trends !== undefined ? { trends: extra.trends } : {}),
         ...(target.host === 'gitcode' ? { chartModules: 0 } : {}),
     });
-    const hasFindings = report.entries.some((e) => e.severity !== 'ok') || (limits?.used.changes.length ?? 0) > 0 || limits?.used.labelNotCounted !== undefined;
+    const hasFindings = report.entries.some((e) => e.severity !== 'ok') ||
+        (limits?.used.changes.length ?? 0) > 0 ||
+        limits?.used.labelNotCounted !== undefined;
     try {
         const result = await upsertSticky(host, { number: target.number, body, marker, policy: when, hasFindings });
         if (result.action === 'skipped')

@@ -73,18 +73,22 @@ function compareEnvironments(baseline, current, policy = DEFAULT_ENVIRONMENT_POL
     return { changes, splits, severity };
 }
 function hasEnvironmentFindings(findings) {
-    return findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0);
+    return (findings !== undefined && findings.severity !== 'ok' && (findings.changes.length > 0 || findings.splits.length > 0));
 }
 function describeChanges(changes) {
-    return changes.map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
+    return changes
+        .map((c) => `${environmentLabel(c.item)} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`)
+        .join('; ');
 }
 const GROWTH = new Set(['regressed', 'over-budget']);
 function applyEnvironment(report, findings) {
     if (!hasEnvironmentFindings(findings))
         return report;
-    const across = findings.changes.length > 0 ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).` : null;
+    const across = findings.changes.length > 0
+        ? `Across the environment change since the baseline (${describeChanges(findings.changes)}).`
+        : null;
     const entries = across
-        ? report.entries.map((e) => (GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e))
+        ? report.entries.map((e) => GROWTH.has(e.status) ? { ...e, note: e.note ? `${e.note} ${across}` : across } : e)
         : report.entries;
     const result = findings.severity === 'fail' ? 'fail' : report.result;
     return { ...report, entries, result, environment: findings };
@@ -93,7 +97,9 @@ function applyEnvironment(report, findings) {
 function median(values) {
     const sorted = Float64Array.from(values).sort();
     const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    return sorted.length % 2 === 1
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 export { DEFAULT_ENVIRONMENT_POLICY as D, applyEnvironment as a, runValue as b, compareEnvironments as c, environmentLabel as e, hasEnvironmentFindings as h, median as m, runEnvironmentOf as r };

@@ -17,6 +17,10 @@ import 'node:path';
 import './text-stream.js';
 import 'node:buffer';
 import 'node:string_decoder';
+import './compressed.js';
+import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
 import 'node:zlib';
 import './types.js';
 import './index.js';
@@ -33,11 +37,18 @@ const REASON_CHARS = 300;
 function notReadOf(skipped, records) {
     if (skipped === 0 && records.length === 0)
         return undefined;
-    const shown = (r) => ({ file: r.file, line: r.line, reason: r.reason.length > REASON_CHARS ? `${r.reason.slice(0, REASON_CHARS - 1)}…` : r.reason });
+    const shown = (r) => ({
+        file: r.file,
+        line: r.line,
+        reason: r.reason.length > REASON_CHARS ? `${r.reason.slice(0, REASON_CHARS - 1)}…` : r.reason,
+    });
     return {
         count: Math.max(skipped, records.length),
         sample: records.slice(0, NOT_READ_SHOWN).map(shown),
-        cut: records.filter((r) => r.cut === true).slice(0, NOT_READ_SHOWN).map(shown),
+        cut: records
+            .filter((r) => r.cut === true)
+            .slice(0, NOT_READ_SHOWN)
+            .map(shown),
     };
 }
 async function runGate(request) {

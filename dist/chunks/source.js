@@ -1,11 +1,16 @@
 import { readFileSync, readdirSync, openSync, fstatSync, closeSync, readSync, statSync } from 'node:fs';
 import { I as InputError } from './errors.js';
+import { i as isCompressed, b as inflatePickle } from './compressed.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS } from './oom-cause.js';
 import { q as MAX_POINTS, r as linesField } from './evidence-sources.js';
 import path from 'node:path';
 import { d as decimalBytes, M as MIB } from './decimal.js';
 import { r as rewriteKeys } from './rewrite-keys.js';
 import { f as findDeviceSegment } from './keys.js';
+import 'node:os';
+import 'node:stream';
+import 'node:stream/promises';
+import 'node:zlib';
 
 const HEADER = 'moduleName,curMemSize(MB),memPeakSize(MB)';
 const NAME = /^device_(\d{1,9})_memUsageInfo_(\d{14})\.csv$/;
@@ -19,7 +24,9 @@ function parseMemUsageFile(filePath, name, into) {
     if (m === null)
         throw new InputError(`${name}: not a torch_npu memUsageInfo table (device_<N>_memUsageInfo_<YYYYmmddHHMMSS>.csv)`);
     const device = Number(m[1]);
-    const lines = readFileSync(filePath, 'utf8').replace(/^\ufeff/, '').split(/\r?\n/);
+    const lines = readFileSync(filePath, 'utf8')
+        .replace(/^\ufeff/, '')
+        .split(/\r?\n/);
     if (lines[0] !== HEADER)
         throw new InputError(`${name}:1: the header is not ${HEADER}: not a torch_npu memUsageInfo table`);
     into.files++;
@@ -38,7 +45,13 @@ function parseMemUsageFile(filePath, name, into) {
             continue;
         }
         into.records++;
-        into.addMetric('oomModules', `dev${device}/${module}`, { peak, current, file: name, logicalDevice: device, visibleDevices: null });
+        into.addMetric('oomModules', `dev${device}/${module}`, {
+            peak,
+            current,
+            file: name,
+            logicalDevice: device,
+            visibleDevices: null,
+        });
     }
 }
 function memUsageBeside(dumpPath, dumpName, devices) {
@@ -104,7 +117,11 @@ function userFrame(frame) {
             filename,
             site: {
                 site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${fn}`,
-                frame: { file: filename, line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0, name: fn.replaceAll(' ', '_') },
+                frame: {
+                    file: filename,
+                    line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0,
+                    name: fn.replaceAll(' ', '_'),
+                },
             },
         };
     }
@@ -284,7 +301,16 @@ class TraceWalk {
     touch(address, alloc, size, frames) {
         let slot = this.slots.get(address);
         if (slot === undefined) {
-            slot = { lastAlloc: false, lastFrames: undefined, epoch: -1, firstAlloc: false, firstSize: 0, firstFrames: undefined, beforeAlloc: false, beforeFrames: undefined };
+            slot = {
+                lastAlloc: false,
+                lastFrames: undefined,
+                epoch: -1,
+                firstAlloc: false,
+                firstSize: 0,
+                firstFrames: undefined,
+                beforeAlloc: false,
+                beforeFrames: undefined,
+            };
             this.slots.set(address, slot);
         }
         if (slot.epoch !== this.epoch) {
@@ -298,7 +324,13 @@ class TraceWalk {
         for (let i = 0; i < this.oomTouches.length; i++) {
             const touched = this.oomTouches[i];
             if (!touched.has(address))
-                touched.set(address, { firstAlloc: alloc, firstSize: size, firstFrames: frames, beforeAlloc: slot.lastAlloc, beforeFrames: slot.lastFrames });
+                touched.set(address, {
+                    firstAlloc: alloc,
+                    firstSize: size,
+                    firstFrames: frames,
+                    beforeAlloc: slot.lastAlloc,
+                    beforeFrames: slot.lastFrames,
+                });
         }
         slot.lastAlloc = alloc;
         slot.lastFrames = frames;
@@ -333,7 +365,10 @@ class TraceWalk {
                 entriesAfter: this.entries - o.index - 1,
                 sites: o.touched === null ? null : bySite(this.liveAt(o.touched, dump)),
             })),
-            timeline: { allocated: this.allocatedTimeline.toSeries(allocatedOffset), reserved: this.reservedTimeline.toSeries(reservedOffset) },
+            timeline: {
+                allocated: this.allocatedTimeline.toSeries(allocatedOffset),
+                reserved: this.reservedTimeline.toSeries(reservedOffset),
+            },
         };
     }
     liveAt(touched, dump) {
@@ -409,17 +444,74 @@ class MemoFetches {
     }
 }
 const OPCODE_NAMES = {
-    0x80: 'PROTO', 0x95: 'FRAME', 0x2e: 'STOP', 0x28: 'MARK', 0x7d: 'EMPTY_DICT', 0x73: 'SETITEM', 0x75: 'SETITEMS',
-    0x5d: 'EMPTY_LIST', 0x61: 'APPEND', 0x65: 'APPENDS', 0x29: 'EMPTY_TUPLE', 0x85: 'TUPLE1', 0x86: 'TUPLE2', 0x87: 'TUPLE3',
-    0x74: 'TUPLE', 0x8c: 'SHORT_BINUNICODE', 0x58: 'BINUNICODE', 0x8d: 'BINUNICODE8', 0x4b: 'BININT1', 0x4d: 'BININT2',
-    0x4a: 'BININT', 0x8a: 'LONG1', 0x8b: 'LONG4', 0x47: 'BINFLOAT', 0x88: 'NEWTRUE', 0x89: 'NEWFALSE', 0x4e: 'NONE',
-    0x94: 'MEMOIZE', 0x71: 'BINPUT', 0x72: 'LONG_BINPUT', 0x68: 'BINGET', 0x6a: 'LONG_BINGET',
-    0x63: 'GLOBAL', 0x93: 'STACK_GLOBAL', 0x52: 'REDUCE', 0x62: 'BUILD', 0x69: 'INST', 0x6f: 'OBJ', 0x81: 'NEWOBJ',
-    0x92: 'NEWOBJ_EX', 0x50: 'PERSID', 0x51: 'BINPERSID', 0x82: 'EXT1', 0x83: 'EXT2', 0x84: 'EXT4',
-    0x49: 'INT', 0x4c: 'LONG', 0x53: 'STRING', 0x54: 'BINSTRING', 0x55: 'SHORT_BINSTRING', 0x56: 'UNICODE', 0x46: 'FLOAT',
-    0x42: 'BINBYTES', 0x43: 'SHORT_BINBYTES', 0x8e: 'BINBYTES8', 0x96: 'BYTEARRAY8', 0x97: 'NEXT_BUFFER', 0x98: 'READONLY_BUFFER',
-    0x64: 'DICT', 0x6c: 'LIST', 0x67: 'GET', 0x70: 'PUT', 0x30: 'POP', 0x31: 'POP_MARK', 0x32: 'DUP', 0x8f: 'EMPTY_SET',
-    0x90: 'ADDITEMS', 0x91: 'FROZENSET',
+    0x80: 'PROTO',
+    0x95: 'FRAME',
+    0x2e: 'STOP',
+    0x28: 'MARK',
+    0x7d: 'EMPTY_DICT',
+    0x73: 'SETITEM',
+    0x75: 'SETITEMS',
+    0x5d: 'EMPTY_LIST',
+    0x61: 'APPEND',
+    0x65: 'APPENDS',
+    0x29: 'EMPTY_TUPLE',
+    0x85: 'TUPLE1',
+    0x86: 'TUPLE2',
+    0x87: 'TUPLE3',
+    0x74: 'TUPLE',
+    0x8c: 'SHORT_BINUNICODE',
+    0x58: 'BINUNICODE',
+    0x8d: 'BINUNICODE8',
+    0x4b: 'BININT1',
+    0x4d: 'BININT2',
+    0x4a: 'BININT',
+    0x8a: 'LONG1',
+    0x8b: 'LONG4',
+    0x47: 'BINFLOAT',
+    0x88: 'NEWTRUE',
+    0x89: 'NEWFALSE',
+    0x4e: 'NONE',
+    0x94: 'MEMOIZE',
+    0x71: 'BINPUT',
+    0x72: 'LONG_BINPUT',
+    0x68: 'BINGET',
+    0x6a: 'LONG_BINGET',
+    0x63: 'GLOBAL',
+    0x93: 'STACK_GLOBAL',
+    0x52: 'REDUCE',
+    0x62: 'BUILD',
+    0x69: 'INST',
+    0x6f: 'OBJ',
+    0x81: 'NEWOBJ',
+    0x92: 'NEWOBJ_EX',
+    0x50: 'PERSID',
+    0x51: 'BINPERSID',
+    0x82: 'EXT1',
+    0x83: 'EXT2',
+    0x84: 'EXT4',
+    0x49: 'INT',
+    0x4c: 'LONG',
+    0x53: 'STRING',
+    0x54: 'BINSTRING',
+    0x55: 'SHORT_BINSTRING',
+    0x56: 'UNICODE',
+    0x46: 'FLOAT',
+    0x42: 'BINBYTES',
+    0x43: 'SHORT_BINBYTES',
+    0x8e: 'BINBYTES8',
+    0x96: 'BYTEARRAY8',
+    0x97: 'NEXT_BUFFER',
+    0x98: 'READONLY_BUFFER',
+    0x64: 'DICT',
+    0x6c: 'LIST',
+    0x67: 'GET',
+    0x70: 'PUT',
+    0x30: 'POP',
+    0x31: 'POP_MARK',
+    0x32: 'DUP',
+    0x8f: 'EMPTY_SET',
+    0x90: 'ADDITEMS',
+    0x91: 'FROZENSET',
 };
 const REFUSED = new Set([0x63, 0x93, 0x52, 0x62, 0x69, 0x6f, 0x81, 0x92, 0x50, 0x51, 0x82, 0x83, 0x84]);
 const MAX_STRING_BYTES = 16 * 1024 * 1024;
@@ -747,7 +839,9 @@ function signedLittleEndian(b, from, n) {
             value = value * 256 + b[i];
         return last >= 0x80 ? value - 2 ** (8 * n) : value;
     }
-    let value = BigInt(`0x${Buffer.from(b.subarray(from, from + n)).reverse().toString('hex')}`);
+    let value = BigInt(`0x${Buffer.from(b.subarray(from, from + n))
+        .reverse()
+        .toString('hex')}`);
     if (last >= 0x80)
         value -= 1n << BigInt(8 * n);
     return value >= -BigInt(Number.MAX_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
@@ -774,7 +868,11 @@ function decodeSurrogatePass(b, name, at) {
     let out = '';
     let run = 0;
     for (let i = 0; i < b.length;) {
-        if (b[i] === 0xed && i + 2 < b.length && b[i + 1] >= 0xa0 && b[i + 1] <= 0xbf && (b[i + 2] & 0xc0) === 0x80) {
+        if (b[i] === 0xed &&
+            i + 2 < b.length &&
+            b[i + 1] >= 0xa0 &&
+            b[i + 1] <= 0xbf &&
+            (b[i + 2] & 0xc0) === 0x80) {
             if (run < i)
                 out += strict(b.subarray(run, i), name, at);
             out += String.fromCharCode(0xd000 | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f));
@@ -1137,7 +1235,14 @@ function snapshotFigures(path, name, fileSize) {
         const figures = checked(() => `device ${device}`, () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump)));
         return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
     });
-    return { devices, topLevel, traceLists, segments: segmentIndex, protocol: document.protocol, trailingBytes: fileSize - document.end };
+    return {
+        devices,
+        topLevel,
+        traceLists,
+        segments: segmentIndex,
+        protocol: document.protocol,
+        trailingBytes: fileSize - document.end,
+    };
 }
 function layoutError(name) {
     return new InputError(`${name}: its segments or traces are laid out in a way no torch_npu or PyTorch writer uses (a list filled from two places): not read`);
@@ -1166,7 +1271,10 @@ function addSegment(item, dumpOf, once) {
         if (state === 'inactive')
             dump.addFreeBlock(bytes(block, 'size', `block ${i}: `));
         else if (LIVE_STATES.has(state)) {
-            dump.addLiveBlock(address(block.get('address'), `block ${i}: 'address'`), { size: bytes(block, 'requested_size', `block ${i}: `), frames: block.get('frames') });
+            dump.addLiveBlock(address(block.get('address'), `block ${i}: 'address'`), {
+                size: bytes(block, 'requested_size', `block ${i}: `),
+                frames: block.get('frames'),
+            });
         }
     }
 }
@@ -1266,7 +1374,8 @@ function relativeToSourceRoot(snapshot, root) {
         const anyUnder = Object.entries(sites).some(([key, metric]) => {
             const site = siteOfKey(key);
             return site !== null && moved(site, metric.codeRoot) !== null;
-        }) || Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
+        }) ||
+            Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
         if (!anyUnder)
             return snapshot;
     }
@@ -1274,7 +1383,9 @@ function relativeToSourceRoot(snapshot, root) {
         allocationSites: (key, metric) => {
             const site = siteOfKey(key);
             const relative = site === null ? null : moved(site, metric.codeRoot);
-            return relative === null ? { key, metric } : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
+            return relative === null
+                ? { key, metric }
+                : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
         },
         ooms: (key, metric) => {
             const list = oomSites(metric).map(([site, bytes, codeRoot]) => {
@@ -1292,7 +1403,9 @@ async function parseMemorySnapshotFile(file, into) {
         readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
         return;
     }
-    const figures = readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+    const figures = isCompressed(file.path)
+        ? await readable(() => inflatePickle(file.path, file.name, (inflated) => snapshotFigures(inflated, file.name, statSync(inflated).size)), file.name)
+        : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
     into.files++;
     into.records += figures.segments;
     const userFiles = new Set();
@@ -1309,11 +1422,32 @@ async function parseMemorySnapshotFile(file, into) {
         into.records += d.traceEntries;
         const dev = `dev${d.device}`;
         const origin = { file: file.name, logicalDevice: d.device, visibleDevices: null };
-        const dump = { traceEntries: d.traceEntries, segments: d.dump.segments, largestSegment: d.dump.largestSegment, largestFreeBlock: d.dump.largestFreeBlock };
+        const dump = {
+            traceEntries: d.traceEntries,
+            segments: d.dump.segments,
+            largestSegment: d.dump.largestSegment,
+            largestFreeBlock: d.dump.largestFreeBlock,
+        };
         const a = d.peakAllocated;
         const r = d.peakReserved;
-        into.addMetric('allocator', `${dev}/allocated`, { peak: a.bytes, atDump: d.dump.liveRequested, allocated: a.bytes, reserved: a.reserved, point: a.point, ...dump, ...origin });
-        into.addMetric('allocator', `${dev}/reserved`, { peak: r.bytes, atDump: d.dump.reserved, allocated: r.allocated, reserved: r.bytes, point: r.point, ...dump, ...origin });
+        into.addMetric('allocator', `${dev}/allocated`, {
+            peak: a.bytes,
+            atDump: d.dump.liveRequested,
+            allocated: a.bytes,
+            reserved: a.reserved,
+            point: a.point,
+            ...dump,
+            ...origin,
+        });
+        into.addMetric('allocator', `${dev}/reserved`, {
+            peak: r.bytes,
+            atDump: d.dump.reserved,
+            allocated: r.allocated,
+            reserved: r.bytes,
+            point: r.point,
+            ...dump,
+            ...origin,
+        });
         if (d.timeline !== null) {
             into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
             into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
@@ -1361,10 +1495,15 @@ function functionSites(live, root, name) {
         g.blocks += blocks;
         if (frame !== undefined) {
             const line = g.lines.get(frame.line);
-            g.lines.set(frame.line, line === undefined ? [frame.line, bytes, blocks] : [frame.line, exactBytes(line[1] + bytes, site, name), line[2] + blocks]);
+            g.lines.set(frame.line, line === undefined
+                ? [frame.line, bytes, blocks]
+                : [frame.line, exactBytes(line[1] + bytes, site, name), line[2] + blocks]);
         }
     }
-    return new Map([...grouped].map(([site, g]) => [site, { bytes: g.bytes, blocks: g.blocks, lines: linesField(g.lines.values()), codeRoot: g.codeRoot }]));
+    return new Map([...grouped].map(([site, g]) => [
+        site,
+        { bytes: g.bytes, blocks: g.blocks, lines: linesField(g.lines.values()), codeRoot: g.codeRoot },
+    ]));
 }
 function exactBytes(sum, site, name) {
     if (!Number.isSafeInteger(sum))
@@ -1379,14 +1518,17 @@ function topSites(sites) {
 }
 function readable(read, name) {
     try {
-        return read();
+        const value = read();
+        return (value instanceof Promise ? value.catch((error) => Promise.reject(permission(error, name))) : value);
     }
     catch (error) {
-        if (error.code === 'EACCES') {
-            throw new InputError(`${name}: permission denied: torch_npu's release branches write memory snapshots with mode 0200 (not even their owner may read them); add \`chmod u+r ${name}\` (or \`chmod -R u+r\` on its folder) to the training step after the dump`);
-        }
-        throw error;
+        throw permission(error, name);
     }
+}
+function permission(error, name) {
+    if (error.code !== 'EACCES')
+        return error;
+    return new InputError(`${name}: permission denied: torch_npu's release branches write memory snapshots with mode 0200 (not even their owner may read them); add \`chmod u+r ${name}\` (or \`chmod -R u+r\` on its folder) to the training step after the dump`);
 }
 
 export { finishMemorySnapshots, parseMemorySnapshotFile };

@@ -2,7 +2,10 @@ import { isMarkedBy } from './comment.js';
 import { H as HostError } from './types2.js';
 import './errors.js';
 
-const made = (c) => ({ id: c.id, ...(c.url !== undefined ? { url: c.url } : {}) });
+const made = (c) => ({
+    id: c.id,
+    ...(c.url !== undefined ? { url: c.url } : {}),
+});
 async function upsertSticky(host, request) {
     const { number, body, marker, policy, hasFindings } = request;
     if (policy === 'never')
@@ -16,7 +19,12 @@ async function upsertSticky(host, request) {
             return { action: 'updated', ...made(await host.editComment(number, existing.id, body)) };
         const created = await host.createComment(number, body);
         if (host.deleteComment === undefined)
-            return { action: 'replaced', ...made(created), old: existing.id, leftover: `the ${host.commentNoun} ${existing.id} stays: this host has no delete` };
+            return {
+                action: 'replaced',
+                ...made(created),
+                old: existing.id,
+                leftover: `the ${host.commentNoun} ${existing.id} stays: this host has no delete`,
+            };
         try {
             await host.deleteComment(number, existing.id);
             return { action: 'replaced', ...made(created), old: existing.id };
@@ -24,7 +32,12 @@ async function upsertSticky(host, request) {
         catch (error) {
             if (!(error instanceof HostError))
                 throw error;
-            return { action: 'replaced', ...made(created), old: existing.id, leftover: `the earlier ${host.commentNoun} ${existing.id} could not be deleted (${error.message})` };
+            return {
+                action: 'replaced',
+                ...made(created),
+                old: existing.id,
+                leftover: `the earlier ${host.commentNoun} ${existing.id} could not be deleted (${error.message})`,
+            };
         }
     }
     if (policy === 'on-change' && !hasFindings)

@@ -134,7 +134,12 @@ function record(history, name, byName, columnsOf, position, width, p, slots) {
 function shortenedValues(environment) {
     const out = {};
     for (const [item, value] of Object.entries(environment))
-        Object.defineProperty(out, item, { value: historyName(value), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, item, {
+            value: historyName(value),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+        });
     return out;
 }
 function endAll(columns, p) {

@@ -28,7 +28,13 @@ const MAX_ROWS = 30;
 const MIN_KEY_WIDTH = 12;
 const DEFAULT_KEY_WIDTH = 60;
 const GAP = '  ';
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', reset: '\u001b[0m' };
+const ANSI = {
+    red: '\u001b[31m',
+    yellow: '\u001b[33m',
+    green: '\u001b[32m',
+    bold: '\u001b[1m',
+    reset: '\u001b[0m',
+};
 const SEVERITY_MARK = { fail: '✗', warn: '!', ok: '✓' };
 function renderTerminal(report, options = {}) {
     const width = options.width ?? 80;
@@ -50,7 +56,9 @@ function renderTerminal(report, options = {}) {
         lines.push(...wrap(`Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
     }
     const perPattern = devicesPerPattern(report.entries);
-    const groups = options.all === true ? problems.map((e) => groupEntries([e], perPattern)[0]) : groupEntries(problems, perPattern);
+    const groups = options.all === true
+        ? problems.map((e) => groupEntries([e], perPattern)[0])
+        : groupEntries(problems, perPattern);
     if (groups.length > 0) {
         const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
         const notes = [];
@@ -96,7 +104,10 @@ function deviceFigures(report, width) {
     const limits = deviceTable(report.entries);
     if (limits === null || limits.figureColumns.length === 0)
         return [];
-    const columns = [{ header: 'DEVICE', align: 'left' }, ...limits.figureColumns.map((c) => ({ header: c.title.toUpperCase(), align: 'right' }))];
+    const columns = [
+        { header: 'DEVICE', align: 'left' },
+        ...limits.figureColumns.map((c) => ({ header: c.title.toUpperCase(), align: 'right' })),
+    ];
     const rows = limits.rows
         .filter((r) => r.figures.size > 0)
         .map((r) => [
@@ -114,7 +125,9 @@ const MOVED_SHOWN = 10;
 function rowTrend(group, trends, refer) {
     if (trends === undefined)
         return null;
-    const trend = isRollUp(group) ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, worstOf(group).key);
+    const trend = isRollUp(group)
+        ? trends.forPattern(group.kind, group.pattern)
+        : trends.forKey(group.kind, worstOf(group).key);
     if (trend === undefined)
         return null;
     const unit = unitOfKind(group.kind);
@@ -144,7 +157,10 @@ function movedLines(trends, groups, width) {
     const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
     if (moved.length === 0)
         return [];
-    const lines = ['', ...wrap(`Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`, width)];
+    const lines = [
+        '',
+        ...wrap(`Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`, width),
+    ];
     for (const m of moved.slice(0, MOVED_SHOWN))
         lines.push(...indented(stepSentence(m.subject, m.trend, unitOfKind(m.kind), trends), width, '  ', '    '));
     if (moved.length > MOVED_SHOWN)
@@ -168,11 +184,27 @@ function tableRow(group, notes, trends) {
     const trend = rowTrend(group, trends, refer);
     const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
     if (!isRollUp(group)) {
-        return { severity: group.severity, status, key: shownKey(worst.key), transition: formatTransition(worst), change: formatChange(worst), detail: null, trend };
+        return {
+            severity: group.severity,
+            status,
+            key: shownKey(worst.key),
+            transition: formatTransition(worst),
+            change: formatChange(worst),
+            detail: null,
+            trend,
+        };
     }
     const percent = medianPercent(group);
     const detail = `${devicesPhrase(group)}, worst ${shown(deviceOfEntry(worst) ?? '?')}; median ${formatDelta(medianGrowth(group))}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-    return { severity: group.severity, status, key: shownKey(group.pattern), transition: formatTransition(worst), change: formatChange(worst), detail, trend };
+    return {
+        severity: group.severity,
+        status,
+        key: shownKey(group.pattern),
+        transition: formatTransition(worst),
+        change: formatChange(worst),
+        detail,
+        trend,
+    };
 }
 function verdictTable(rows, width, paint) {
     const headers = ['STATUS', 'KEY', 'BASELINE → CURRENT', 'Δ (Δ%)'];
@@ -364,7 +396,10 @@ function renderSnapshotTable(snapshot, width) {
         const table = alignedTable(columns.slice(0, kept), rows.map((r) => r.slice(0, kept)), { flexColumn: 0, width });
         lines.push(...(width === undefined ? table : table.map((line) => clip(line, width))));
         if (kept < columns.length) {
-            const left = columns.slice(kept).map((c) => c.header).join(', ');
+            const left = columns
+                .slice(kept)
+                .map((c) => c.header)
+                .join(', ');
             lines.push(...wrap(`Left out to fit ${width} columns: ${left} (parse --json has every field).`, width ?? 80));
         }
         lines.push('');
@@ -375,7 +410,10 @@ function renderSnapshotTable(snapshot, width) {
     const devices = Object.entries(allocFailures);
     const failing = devices.filter(([, n]) => n > 0);
     const failures = failing.length > 0
-        ? `${failing.slice(0, 8).map(([d, n]) => `${shown(d)} ${formatCount(n)}`).join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
+        ? `${failing
+            .slice(0, 8)
+            .map(([d, n]) => `${shown(d)} ${formatCount(n)}`)
+            .join(', ')}${failing.length > 8 ? ` and ${formatCount(failing.length - 8)} more device(s)` : ''}`
         : devices.length > 0
             ? `none on ${plural(devices.length, 'device')}`
             : hasNoMetrics(snapshot)
@@ -405,7 +443,12 @@ function alignedTable(columns, rows, layout) {
         return cell.paint ? cell.paint(padded) : padded;
     })
         .join(GAP);
-    const out = [columns.map((c, i) => pad(c.header, i)).join(GAP).trimEnd()];
+    const out = [
+        columns
+            .map((c, i) => pad(c.header, i))
+            .join(GAP)
+            .trimEnd(),
+    ];
     for (const cells of rows) {
         const flexCell = cells[layout.flexColumn];
         if (flexCell === undefined || displayWidth(flexCell.text) <= flexWidth) {

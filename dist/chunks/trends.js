@@ -155,7 +155,12 @@ function noiseLookup(history) {
     return trendsOf(history).noise;
 }
 function sharedSeries(history) {
-    return { points: history.points.length, lastLine: history.lines[history.lines.length - 1], largest: new Map(), samples: new WeakMap() };
+    return {
+        points: history.points.length,
+        lastLine: history.lines[history.lines.length - 1],
+        largest: new Map(),
+        samples: new WeakMap(),
+    };
 }
 function trendsOf(history, config = { sections: {} }) {
     return trendsSharing(history, config, sharedSeries(history));
@@ -297,7 +302,12 @@ function trendsSharing(history, config, shared) {
                     hi = v;
             }
             const spread = hi - lo;
-            sample = points === 0 ? null : spread > Number.MAX_SAFE_INTEGER ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true } : { spread, points };
+            sample =
+                points === 0
+                    ? null
+                    : spread > Number.MAX_SAFE_INTEGER
+                        ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true }
+                        : { spread, points };
             samples.set(values, { window, sample });
         }
         return sample ?? undefined;
@@ -370,7 +380,9 @@ function trendsSharing(history, config, shared) {
             };
             const offerGroup = (g, r, moved) => {
                 const worst = top.worst();
-                if (worst === undefined || moved > worst.moved || (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)) {
+                if (worst === undefined ||
+                    moved > worst.moved ||
+                    (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)) {
                     const pattern = groups.pattern(g);
                     top.offer({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved, order });
                 }
@@ -406,18 +418,22 @@ function trendsSharing(history, config, shared) {
                 out.push({ kind: c.kind, subject: c.subject, trend: t });
         }
         const change = (m) => Math.abs(m.trend.step.after - m.trend.step.before);
-        return out.sort((a, b) => a.trend.step.runsAgo - b.trend.step.runsAgo || change(b) - change(a) || (a.subject < b.subject ? -1 : 1));
+        return out.sort((a, b) => a.trend.step.runsAgo - b.trend.step.runsAgo ||
+            change(b) - change(a) ||
+            (a.subject < b.subject ? -1 : 1));
     };
     const template = history.header.commitUrl;
     return {
         branch: history.header.branch,
         points: history.points,
-        commitUrl: (sha) => (template === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : template.replaceAll('{sha}', sha)),
+        commitUrl: (sha) => template === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : template.replaceAll('{sha}', sha),
         forKey,
         forPattern,
         moved,
         noise,
-        withConfig: (other) => trendsSharing(history, other, shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1] ? shared : sharedSeries(history)),
+        withConfig: (other) => trendsSharing(history, other, shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1]
+            ? shared
+            : sharedSeries(history)),
     };
 }
 function changedSince(column, from) {

@@ -35,6 +35,10 @@ function disjointText(d) {
 const VERDICTS_BEFORE_FINDINGS = ['regressed', 'over-budget'];
 const VERDICTS_AFTER_FINDINGS = ['new', 'missing', 'improved', 'ignored', 'pass'];
 
-const STATUSES = [...VERDICTS_BEFORE_FINDINGS, ...FINDING_STATUSES, ...VERDICTS_AFTER_FINDINGS];
+const STATUSES = [
+    ...VERDICTS_BEFORE_FINDINGS,
+    ...FINDING_STATUSES,
+    ...VERDICTS_AFTER_FINDINGS,
+];
 
 export { STATUSES as S, VERDICTS_BEFORE_FINDINGS as V, VERDICTS_AFTER_FINDINGS as a, disjointText as b, disjointOf as d };

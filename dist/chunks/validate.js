@@ -5,11 +5,26 @@ import { q as MAX_POINTS, b as SECTIONS, K as noteKeys } from './evidence-source
 
 const MAX$1 = Number.MAX_SAFE_INTEGER;
 const FIELD_DEFINITIONS = {
-    bytes: { title: 'a non-negative integer number of bytes (at most 2^53 - 1)', type: 'integer', minimum: 0, maximum: MAX$1 },
-    signedBytes: { title: 'an integer number of bytes, negative or not (at most 2^53 - 1 in size)', type: 'integer', minimum: -MAX$1, maximum: MAX$1 },
+    bytes: {
+        title: 'a non-negative integer number of bytes (at most 2^53 - 1)',
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX$1,
+    },
+    signedBytes: {
+        title: 'an integer number of bytes, negative or not (at most 2^53 - 1 in size)',
+        type: 'integer',
+        minimum: -MAX$1,
+        maximum: MAX$1,
+    },
     count: { title: 'a non-negative integer', type: 'integer', minimum: 0, maximum: MAX$1 },
     countOrNull: { title: 'a non-negative integer or null', type: ['integer', 'null'], minimum: 0, maximum: MAX$1 },
-    bytesOrNull: { title: 'a non-negative integer number of bytes or null', type: ['integer', 'null'], minimum: 0, maximum: MAX$1 },
+    bytesOrNull: {
+        title: 'a non-negative integer number of bytes or null',
+        type: ['integer', 'null'],
+        minimum: 0,
+        maximum: MAX$1,
+    },
     string: { title: 'a string', type: 'string' },
     stringOrNull: { title: 'a string or null', type: ['string', 'null'] },
 };
@@ -57,7 +72,11 @@ const META = {
                     type: 'object',
                     additionalProperties: false,
                     required: ['file', 'line', 'text'],
-                    properties: { file: { $ref: '#/definitions/string' }, line: { $ref: '#/definitions/count' }, text: { $ref: '#/definitions/string' } },
+                    properties: {
+                        file: { $ref: '#/definitions/string' },
+                        line: { $ref: '#/definitions/count' },
+                        text: { $ref: '#/definitions/string' },
+                    },
                 },
             },
         },
@@ -94,15 +113,23 @@ function metricSchema(declaration) {
         type: 'object',
         additionalProperties: false,
         required: Object.keys(declaration.fields).filter((name) => declaration.fields[name]?.optional !== true),
-        properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, field]) => [name, { $ref: `#/definitions/${field.type}`, description: field.description }])),
+        properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, field]) => [
+            name,
+            { $ref: `#/definitions/${field.type}`, description: field.description },
+        ])),
     };
 }
 function sectionsSchema() {
     return {
-        description: 'Metrics by section, then by key. Sections: ' + SECTIONS.map((s) => `${s.name} (${s.keyShape}, compares ${s.value})`).join('; ') + '.',
+        description: 'Metrics by section, then by key. Sections: ' +
+            SECTIONS.map((s) => `${s.name} (${s.keyShape}, compares ${s.value})`).join('; ') +
+            '.',
         type: 'object',
         additionalProperties: false,
-        properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { description: `${s.description} Key: ${s.keyShape}.`, type: 'object', additionalProperties: metricSchema(s) }])),
+        properties: Object.fromEntries(SECTIONS.map((s) => [
+            s.name,
+            { description: `${s.description} Key: ${s.keyShape}.`, type: 'object', additionalProperties: metricSchema(s) },
+        ])),
     };
 }
 function seriesSchema() {
@@ -113,7 +140,12 @@ function seriesSchema() {
         properties: Object.fromEntries(SECTIONS.map((s) => [s.name, { type: 'object', additionalProperties: { $ref: '#/definitions/series' } }])),
     };
 }
-const definitions = () => ({ ...FIELD_DEFINITIONS, series: SERIES, meta: META, source: SOURCE });
+const definitions = () => ({
+    ...FIELD_DEFINITIONS,
+    series: SERIES,
+    meta: META,
+    source: SOURCE,
+});
 function buildSnapshotSchema() {
     return {
         $schema: 'http://json-schema.org/draft-07/schema#',
@@ -237,7 +269,10 @@ function compileMetricsCheck(fields, exact) {
     return new Function('hasOwn', 'MAX', body)(Object.hasOwn, MAX);
 }
 const fieldsOf = (s) => Object.entries(s.fields).map(([name, field]) => [name, field.type, field.optional === true]);
-const SECTION_CHECKS = new Map(SECTIONS.map((s) => [s.name, { exact: compileMetricsCheck(fieldsOf(s), true), counted: compileMetricsCheck(fieldsOf(s), false) }]));
+const SECTION_CHECKS = new Map(SECTIONS.map((s) => [
+    s.name,
+    { exact: compileMetricsCheck(fieldsOf(s), true), counted: compileMetricsCheck(fieldsOf(s), false) },
+]));
 const NOTED_KEYS_MIN = 1024;
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 function sectionsConform(sections) {
