@@ -70,6 +70,7 @@ export interface FindingDeclaration<S extends string, C, A extends string = neve
 /** A finding, typed by its statuses and options (the registry reads both). */
 export function defineFinding<
   const S extends string,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each option's own type is inferred from its declaration.
   C extends { readonly [key: string]: ConfigOption<any> } = Record<never, never>,
   const A extends string = never,
 >(declaration: FindingDeclaration<S, C, A>): FindingDeclaration<S, C, A> {
