@@ -123,79 +123,147 @@ export function rejudgeReport(
   keyAsWritten: (key: string) => string = (key) => key,
 ): Rejudged {
   const { config } = trusted;
+  const baseline = trusted.baseline ?? { sections: {} };
+  const discrepancies: Discrepancy[] = [];
+  const claims = sortClaims(claimed, trusted, keyAsWritten, discrepancies);
+  const findings = [
+    ...rejudgeDerived(claims, baseline, config, keyAsWritten, discrepancies),
+    ...rejudgeKept(claims, config, discrepancies),
+  ];
+  const verdicts = [...claims.verdicts, ...droppedKeys(claims, config, discrepancies)];
+  const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
+  verdicts.sort(
+    (a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key),
+  );
+  findings.sort(findingOrder(sectionOrder));
+  const report = assembled(
+    claimed,
+    trusted,
+    verdicts,
+    [...withFindings(verdicts, findings), ...claims.others],
+    discrepancies,
+  );
+  // The entries' claims in the report's order (those it lacks last), then the counts and the result.
+  const position = (d: Discrepancy): number => {
+    const index = /^\/entries\/(\d+)/.exec(d.pointer);
+    return index ? Number(index[1]) : d.pointer === '/entries' ? Number.MAX_SAFE_INTEGER : Number.POSITIVE_INFINITY;
+  };
+  discrepancies.sort((a, b) => position(a) - position(b) || 0);
+  for (const status of STATUSES) {
+    const before = claimed.counts[status] ?? 0;
+    const after = report.counts[status] ?? 0;
+    if (before !== after)
+      discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
+  }
+  if (claimed.result !== report.result)
+    discrepancies.push({
+      pointer: '/result',
+      key: null,
+      field: 'result',
+      claimed: claimed.result,
+      rejudged: report.result,
+    });
+  return { report, discrepancies };
+}
+
+/** A report's entries sorted by how each is re-judged, with the verdicts already judged again. */
+interface Claims {
+  /** Per compared section (by entry kind): its trusted baseline keys, by the form the report writes them. */
+  trustedKeys: Map<string, Map<string, TrustedKey>>;
+  /** Per compared section (by entry kind): the keys that have a verdict. */
+  seen: Map<string, Set<string>>;
+  verdicts: Entry[];
+  /** The report's figures of the sections derived findings read, under their whole keys. */
+  figures: Record<string, Record<string, Metric>>;
+  /** Claimed findings that are derived here, by kind, key and status, with where they stand in the report. */
+  derivable: Map<string, { entry: Entry; index: number }[]>;
+  kept: { entry: Entry; index: number }[];
+  /** Entries that fail whatever else holds: second verdicts and entries no gate writes. */
+  others: Entry[];
+}
+
+/** Judges every verdict entry again and sorts the findings by how they are re-judged. */
+function sortClaims(
+  claimed: GateReport,
+  trusted: TrustedLimits,
+  keyAsWritten: (key: string) => string,
+  discrepancies: Discrepancy[],
+): Claims {
+  const { config } = trusted;
   const band: Band | undefined =
     config.history !== null && trusted.noise !== undefined
       ? { config: config.history, noise: trusted.noise }
       : undefined;
   const baseline = trusted.baseline ?? { sections: {} };
-  const discrepancies: Discrepancy[] = [];
   const compared = SECTIONS.filter((d) => d.compared !== false);
-  const trustedKeys = new Map(
-    compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]),
-  );
-  const seen = new Map(compared.map((declaration) => [declaration.kind, new Set<string>()]));
-  const verdicts: Entry[] = [];
-  /** The report's figures of the sections derived findings read, under their whole keys. */
-  const figures: Record<string, Record<string, Metric>> = Object.fromEntries(
-    [...DERIVED_FROM].map((name) => [name, {}]),
-  );
-  /** Claimed findings that are derived here, by kind, key and status, with where they stand in the report. */
-  const derivable = new Map<string, { entry: Entry; index: number }[]>();
-  const kept: { entry: Entry; index: number }[] = [];
-  const others: Entry[] = [];
-
+  const claims: Claims = {
+    trustedKeys: new Map(compared.map((d) => [d.kind, trustedKeysOf(d, baseline, keyAsWritten)])),
+    seen: new Map(compared.map((d) => [d.kind, new Set<string>()])),
+    verdicts: [],
+    figures: Object.fromEntries([...DERIVED_FROM].map((name) => [name, {}])),
+    derivable: new Map(),
+    kept: [],
+    others: [],
+  };
   claimed.entries.forEach((entry, i) => {
     const at = `/entries/${i}`;
     const declaration = sectionOfKind(entry.kind);
-    const keys = seen.get(entry.kind);
+    const keys = claims.seen.get(entry.kind);
     const finding = findingClass(entry);
     if (declaration !== undefined && keys !== undefined && VERDICT_STATUSES.has(entry.status)) {
-      const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
+      const trustedKey = claims.trustedKeys.get(entry.kind)?.get(entry.key);
       const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies, band);
       if (keys.has(entry.key)) {
         // A second verdict for one key: a finding relabelled (whose own status is lost), or a forged entry. It fails.
+        const failed: Entry = { ...rejudged, severity: 'fail' };
         discrepancies.push({
           pointer: at,
           key: entry.key,
           field: 'entry',
           claimed: described(entry),
-          rejudged: described({ ...rejudged, severity: 'fail' }),
+          rejudged: described(failed),
         });
-        others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
+        claims.others.push({ ...failed, note: SECOND_VERDICT_NOTE });
         return;
       }
       keys.add(entry.key);
-      verdicts.push(rejudged);
-      const figured = figures[declaration.name];
+      claims.verdicts.push(rejudged);
+      const figured = claims.figures[declaration.name];
       if (figured !== undefined && entry.current !== null)
         figured[trustedKey?.key ?? entry.key] = figureOf(declaration, entry.current);
     } else if (finding === 'derived') {
       const id = findingId(entry);
-      derivable.set(id, [...(derivable.get(id) ?? []), { entry, index: i }]);
+      claims.derivable.set(id, [...(claims.derivable.get(id) ?? []), { entry, index: i }]);
     } else if (finding === 'kept') {
-      kept.push({ entry, index: i });
+      claims.kept.push({ entry, index: i });
     } else {
       // No gate writes such an entry (a status on a kind it is never written for): a relabelled verdict, so it fails.
-      discrepancies.push({
-        pointer: at,
-        key: entry.key,
-        field: 'entry',
-        claimed: described(entry),
-        rejudged: { status: entry.status, severity: 'fail' },
-      });
-      others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
+      const rejudged = { status: entry.status, severity: 'fail' as const };
+      discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged });
+      claims.others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
     }
   });
+  return claims;
+}
 
+/**
+ * The derived findings (headroom, reference costs, imbalance) as the gate would write them for the report's figures;
+ * claimed ones these figures do not give are dropped, unless the key's verdict is gone too (relabelled), which fails.
+ */
+function rejudgeDerived(
+  claims: Claims,
+  baseline: GateInput,
+  config: GateConfig,
+  keyAsWritten: (key: string) => string,
+  discrepancies: Discrepancy[],
+): Entry[] {
   const findings: Entry[] = [];
-  // The derived findings (headroom, reference costs, imbalance), as the gate would write them for these figures.
   const derivedEntries = DERIVED_FINDINGS.flatMap(
-    (finding) => finding.assess({ baseline, current: { sections: figures }, config }) as Entry[],
+    (finding) => finding.assess({ baseline, current: { sections: claims.figures }, config }) as Entry[],
   );
   for (const derived of derivedEntries) {
     const entry: Entry = { ...derived, key: keyAsWritten(derived.key) };
-    const matches = derivable.get(findingId(entry));
-    const match = matches?.shift();
+    const match = claims.derivable.get(findingId(entry))?.shift();
     if (match === undefined)
       discrepancies.push({
         pointer: '/entries',
@@ -207,35 +275,24 @@ export function rejudgeReport(
     else compareFinding(match.entry, entry, `/entries/${match.index}`, discrepancies);
     findings.push(entry);
   }
-  // Claimed findings of those kinds that these figures do not give: not shown, unless the key's verdict is gone too
-  // (relabelled as this finding), which fails.
-  for (const rest of derivable.values()) {
+  for (const rest of claims.derivable.values()) {
     for (const { entry, index } of rest) {
-      const verdicts = seen.get(entry.kind);
-      if (verdicts !== undefined && !verdicts.has(entry.key)) {
-        discrepancies.push({
-          pointer: `/entries/${index}`,
-          key: entry.key,
-          field: 'entry',
-          claimed: described(entry),
-          rejudged: { status: entry.status, severity: 'fail' },
-        });
-        findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
-      } else {
-        discrepancies.push({
-          pointer: `/entries/${index}`,
-          key: entry.key,
-          field: 'entry',
-          claimed: described(entry),
-          rejudged: null,
-        });
-      }
+      const pointer = `/entries/${index}`;
+      const orphan = claims.seen.get(entry.kind)?.has(entry.key) === false;
+      const rejudged = orphan ? { status: entry.status, severity: 'fail' as const } : null;
+      discrepancies.push({ pointer, key: entry.key, field: 'entry', claimed: described(entry), rejudged });
+      if (orphan) findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
     }
   }
-  for (const { entry, index } of kept) {
+  return findings;
+}
+
+/** The kept findings with the trusted config's severity; one read from a key's own metric fails without its verdict. */
+function rejudgeKept(claims: Claims, config: GateConfig, discrepancies: Discrepancy[]): Entry[] {
+  const findings: Entry[] = [];
+  for (const { entry, index } of claims.kept) {
     const finding = rejudgeKeptFinding(entry, `/entries/${index}`, config, discrepancies);
     if (finding === null) continue;
-    // A finding read from a key's own metric comes with that key's verdict: one without it had its verdict taken away.
     const rejudging = writerOf(finding)?.finding.rejudge;
     const declaration = sectionOfKind(finding.kind);
     if (
@@ -243,7 +300,7 @@ export function rejudgeReport(
       'kept' in rejudging &&
       declaration !== undefined &&
       rejudging.withVerdict.includes(declaration.name) &&
-      !seen.get(finding.kind)?.has(finding.key)
+      !claims.seen.get(finding.kind)?.has(finding.key)
     ) {
       discrepancies.push({
         pointer: `/entries/${index}/severity`,
@@ -257,11 +314,15 @@ export function rejudgeReport(
     }
     findings.push(finding);
   }
+  return findings;
+}
 
-  // Every trusted baseline key has a verdict in an honest report, even when the run did not produce it (missing).
-  for (const declaration of compared) {
-    const keys = seen.get(declaration.kind) as Set<string>;
-    for (const [written, { key, value }] of trustedKeys.get(declaration.kind) ?? []) {
+/** Every trusted baseline key has a verdict in an honest report, even when the run did not produce it (missing). */
+function droppedKeys(claims: Claims, config: GateConfig, discrepancies: Discrepancy[]): Entry[] {
+  const dropped: Entry[] = [];
+  for (const declaration of SECTIONS.filter((d) => d.compared !== false)) {
+    const keys = claims.seen.get(declaration.kind) as Set<string>;
+    for (const [written, { key, value }] of claims.trustedKeys.get(declaration.kind) ?? []) {
       if (keys.has(written)) continue;
       const judged = unitOf(
         judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config),
@@ -278,16 +339,21 @@ export function rejudgeReport(
         claimed: null,
         rejudged: described(entry),
       });
-      verdicts.push(entry);
+      dropped.push(entry);
     }
   }
+  return dropped;
+}
 
-  const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
-  verdicts.sort(
-    (a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key),
-  );
-  findings.sort(findingOrder(sectionOrder));
-  const entries = [...withFindings(verdicts, findings), ...others];
+/** The re-judged report around its entries: what the run says (history read, records not read), what the config says. */
+function assembled(
+  claimed: GateReport,
+  trusted: TrustedLimits,
+  verdicts: Entry[],
+  entries: Entry[],
+  discrepancies: Discrepancy[],
+): GateReport {
+  const { config } = trusted;
   let report: GateReport = { result: 'pass', counts: countsOf(entries), entries };
   if (claimed.missingArtifacts !== undefined) report.missingArtifacts = claimed.missingArtifacts;
   // Which history the run read: comment mode has read it there (when that commit is on the branch) for the noise band.
@@ -314,29 +380,7 @@ export function rejudgeReport(
     entries.some((e) => e.severity === 'fail') ||
     report.environment?.severity === 'fail' ||
     (config.onMissingBaseline === 'fail' && (trusted.baseline === null || hasNoMetrics(trusted.baseline)));
-  report = { ...report, result: failed ? 'fail' : 'pass' };
-
-  // The entries' claims in the report's order (those it lacks last), then the counts and the result.
-  const position = (d: Discrepancy): number => {
-    const index = /^\/entries\/(\d+)/.exec(d.pointer);
-    return index ? Number(index[1]) : d.pointer === '/entries' ? Number.MAX_SAFE_INTEGER : Number.POSITIVE_INFINITY;
-  };
-  discrepancies.sort((a, b) => position(a) - position(b) || 0);
-  for (const status of STATUSES) {
-    const before = claimed.counts[status] ?? 0;
-    const after = report.counts[status] ?? 0;
-    if (before !== after)
-      discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
-  }
-  if (claimed.result !== report.result)
-    discrepancies.push({
-      pointer: '/result',
-      key: null,
-      field: 'result',
-      claimed: claimed.result,
-      rejudged: report.result,
-    });
-  return { report, discrepancies };
+  return { ...report, result: failed ? 'fail' : 'pass' };
 }
 
 /** A section's trusted baseline keys, by the form the report writes them, with the key itself and its compared value. */
