@@ -349,20 +349,58 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
   const failingDevices = options.failingDevices ?? new Set<string>();
   const capacities = options.capacities ?? new Map<string, number>();
   if (peaks.devices.length === 0) return null;
-
-  const stackTotal = (device: string): number =>
-    peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
-  const baselineTotal = (device: string): number | null => {
-    let sum: number | null = null;
-    for (const series of peaks.modules) {
-      const baseline = series.byDevice.get(device)?.baseline ?? null;
-      if (baseline !== null) sum = (sum ?? 0) + baseline;
-    }
-    return sum;
+  const totals: DeviceTotals = {
+    stack: (device) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0),
+    baseline: (device) => {
+      let sum: number | null = null;
+      for (const series of peaks.modules) {
+        const baseline = series.byDevice.get(device)?.baseline ?? null;
+        if (baseline !== null) sum = (sum ?? 0) + baseline;
+      }
+      return sum;
+    },
   };
-  const devices = drawnDevices(peaks.devices, failingDevices, (d) => Math.abs(stackTotal(d) - (baselineTotal(d) ?? 0)));
+  const devices = drawnDevices(peaks.devices, failingDevices, (d) =>
+    Math.abs(totals.stack(d) - (totals.baseline(d) ?? 0)),
+  );
+  const colors = moduleColors(peaks);
+  const maxBytes = Math.max(
+    ...devices.map((d) => Math.max(totals.stack(d), totals.baseline(d) ?? 0, capacities.get(d) ?? 0)),
+  );
+  const layout = stackLayout(devices.length, sizeScale(maxBytes));
+  const out: string[] = [];
+  const label = `Module peaks per device, this run, stacked by module; dashed tick: the baseline's sum; red line: the device capacity`;
+  out.push(
+    `<svg class="device-stacks" viewBox="0 0 ${n(layout.width)} ${n(layout.height)}" style="width:100%;max-width:${n(layout.width)}px;height:auto" role="img" aria-label="${escapeHtml(label)}">`,
+  );
+  out.push(...axisSvg(layout));
+  for (const [index, device] of devices.entries()) {
+    const bar = { device, index, failing: failingDevices.has(device), capacity: capacities.get(device) };
+    out.push(...deviceBarSvg(bar, layout, colors, totals.baseline(device)));
+  }
+  out.push('</svg>');
+  const legend = legendOf(colors, {
+    baseline: devices.some((d) => totals.baseline(d) !== null),
+    capacity: devices.some((d) => capacities.has(d)),
+  });
+  return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
+}
 
-  // Colours by module name: the names with the largest total peak get their own colour, the rest share grey.
+/** A device's sum of module peaks this run, and in the baseline (null when the baseline has none of its modules). */
+interface DeviceTotals {
+  stack: (device: string) => number;
+  baseline: (device: string) => number | null;
+}
+
+/** Module names by total peak with their colours, and the series in stacking order (largest name at the bottom). */
+interface ModuleColors {
+  names: [string, { total: number; series: ModulePeaks[] }][];
+  colorOf: Map<string, string>;
+  stackOrder: ModulePeaks[];
+}
+
+/** Colours by module name: the names with the largest total peak get their own colour, the rest share grey. */
+function moduleColors(peaks: DevicePeaks): ModuleColors {
   const byName = new Map<string, { total: number; series: ModulePeaks[] }>();
   for (const series of peaks.modules) {
     const total = [...series.byDevice.values()].reduce((sum, p) => sum + (p.current ?? 0), 0);
@@ -381,28 +419,44 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
     names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]),
   );
   const stackOrder = names.flatMap(([, v]) => [...v.series].sort((a, b) => compareKeys(a.module, b.module)));
+  return { names, colorOf, stackOrder };
+}
 
-  const maxBytes = Math.max(
-    ...devices.map((d) => Math.max(stackTotal(d), baselineTotal(d) ?? 0, capacities.get(d) ?? 0)),
-  );
-  const scale = sizeScale(maxBytes);
+/** Where things go in the chart: slots per device, the byte scale and its y mapping. */
+interface StackLayout {
+  scale: ReturnType<typeof sizeScale>;
+  slot: number;
+  barWidth: number;
+  plotWidth: number;
+  width: number;
+  height: number;
+  y: (bytes: number) => number;
+  baseY: number;
+  /** Device labels turned 45° when slots are narrow (and no totals above the bars). */
+  rotate: boolean;
+}
+
+function stackLayout(devices: number, scale: ReturnType<typeof sizeScale>): StackLayout {
   const topBytes = scale.top * scale.unitBytes;
-
-  const slot = Math.min(72, Math.max(18, 960 / devices.length));
-  const barWidth = Math.min(44, slot * 0.6);
-  const plotWidth = slot * devices.length;
-  const width = MARGIN.left + plotWidth + MARGIN.right;
-  const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom;
+  const slot = Math.min(72, Math.max(18, 960 / devices));
+  const plotWidth = slot * devices;
   const y = (bytes: number): number => MARGIN.top + PLOT_HEIGHT - (bytes / topBytes) * PLOT_HEIGHT;
-  const baseY = y(0);
-  const rotate = slot < 48;
+  return {
+    scale,
+    slot,
+    barWidth: Math.min(44, slot * 0.6),
+    plotWidth,
+    width: MARGIN.left + plotWidth + MARGIN.right,
+    height: MARGIN.top + PLOT_HEIGHT + MARGIN.bottom,
+    y,
+    baseY: y(0),
+    rotate: slot < 48,
+  };
+}
 
-  const out: string[] = [];
-  const label = `Module peaks per device, this run, stacked by module; dashed tick: the baseline's sum; red line: the device capacity`;
-  out.push(
-    `<svg class="device-stacks" viewBox="0 0 ${n(width)} ${n(height)}" style="width:100%;max-width:${n(width)}px;height:auto" role="img" aria-label="${escapeHtml(label)}">`,
-  );
-  out.push('<g class="axis">');
+/** The horizontal grid lines with their size labels. */
+function axisSvg({ scale, y, plotWidth }: StackLayout): string[] {
+  const out = ['<g class="axis">'];
   const steps = Math.round(scale.top / scale.step);
   for (let i = 0; i <= steps; i++) {
     const units = scale.step * i;
@@ -415,66 +469,75 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
     );
   }
   out.push('</g>');
+  return out;
+}
 
-  for (const [index, device] of devices.entries()) {
-    const center = MARGIN.left + slot * index + slot / 2;
-    const x = center - barWidth / 2;
-    const shownDevice = escapeHtml(replaceControlCharacters(device));
-    out.push(`<g class="device" data-device="${shownDevice}">`);
-    let stackBytes = 0;
-    for (const series of stackOrder) {
-      const peak = series.byDevice.get(device);
-      if (peak === undefined || peak.current === null || peak.current <= 0) continue;
-      const top = y(stackBytes + peak.current);
-      const bottom = y(stackBytes);
-      stackBytes += peak.current;
-      // Too thin to draw at this scale: its bytes still lift the blocks above.
-      if (n(bottom - top) === '0') continue;
-      const was = peak.baseline === null ? 'new' : `baseline ${formatBytes(peak.baseline)}`;
-      const title = `${device} · ${series.module}: ${formatBytes(peak.current)} (${was})`;
-      const color = colorOf.get(moduleColorKey(series.module)) ?? OTHER_MODULES_COLOR;
-      out.push(
-        `<rect class="segment" tabindex="0" data-module="${escapeHtml(replaceControlCharacters(series.module))}" x="${n(x)}" y="${n(top)}" width="${n(barWidth)}" height="${n(bottom - top)}" fill="${color}"><title>${escapeHtml(replaceControlCharacters(title))}</title></rect>`,
-      );
-    }
-    const baseline = baselineTotal(device);
-    let labelTop = y(stackBytes);
-    if (baseline !== null) {
-      // A dashed tick at the baseline's height: it never merges with the neighbours' when bars are narrow.
-      const top = y(baseline);
-      labelTop = Math.min(labelTop, top);
-      out.push(
-        `<line class="baseline" x1="${n(x - 3)}" y1="${n(top)}" x2="${n(x + barWidth + 3)}" y2="${n(top)}" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="4 3"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></line>`,
-      );
-    }
-    const capacity = capacities.get(device);
-    if (capacity !== undefined) {
-      const cy = y(capacity);
-      labelTop = Math.min(labelTop, cy);
-      out.push(
-        `<line class="capacity" x1="${n(center - slot / 2 + 1)}" y1="${n(cy)}" x2="${n(center + slot / 2 - 1)}" y2="${n(cy)}" stroke="${CAPACITY_COLOR}" stroke-width="3" stroke-dasharray="${n(slot - 4)} 2"><title>${escapeHtml(`${device} · capacity ${formatBytes(capacity)}`)}</title></line>`,
-      );
-    }
-    if (!rotate) {
-      out.push(
-        `<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`,
-      );
-    }
-    const failing = failingDevices.has(device);
-    const place = rotate
-      ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"`
-      : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
+/** One device's bar: its module blocks, the baseline tick, the capacity line, its total and its label. */
+function deviceBarSvg(
+  bar: { device: string; index: number; failing: boolean; capacity: number | undefined },
+  layout: StackLayout,
+  colors: ModuleColors,
+  baseline: number | null,
+): string[] {
+  const { device, index, failing, capacity } = bar;
+  const { slot, barWidth, y, baseY, rotate } = layout;
+  const center = MARGIN.left + slot * index + slot / 2;
+  const x = center - barWidth / 2;
+  const shownDevice = escapeHtml(replaceControlCharacters(device));
+  const out = [`<g class="device" data-device="${shownDevice}">`];
+  let stackBytes = 0;
+  for (const series of colors.stackOrder) {
+    const peak = series.byDevice.get(device);
+    if (peak === undefined || peak.current === null || peak.current <= 0) continue;
+    const top = y(stackBytes + peak.current);
+    const bottom = y(stackBytes);
+    stackBytes += peak.current;
+    // Too thin to draw at this scale: its bytes still lift the blocks above.
+    if (n(bottom - top) === '0') continue;
+    const was = peak.baseline === null ? 'new' : `baseline ${formatBytes(peak.baseline)}`;
+    const title = `${device} · ${series.module}: ${formatBytes(peak.current)} (${was})`;
+    const color = colors.colorOf.get(moduleColorKey(series.module)) ?? OTHER_MODULES_COLOR;
     out.push(
-      `<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`,
+      `<rect class="segment" tabindex="0" data-module="${escapeHtml(replaceControlCharacters(series.module))}" x="${n(x)}" y="${n(top)}" width="${n(barWidth)}" height="${n(bottom - top)}" fill="${color}"><title>${escapeHtml(replaceControlCharacters(title))}</title></rect>`,
     );
-    out.push('</g>');
   }
-  out.push('</svg>');
+  let labelTop = y(stackBytes);
+  if (baseline !== null) {
+    // A dashed tick at the baseline's height: it never merges with the neighbours' when bars are narrow.
+    const top = y(baseline);
+    labelTop = Math.min(labelTop, top);
+    out.push(
+      `<line class="baseline" x1="${n(x - 3)}" y1="${n(top)}" x2="${n(x + barWidth + 3)}" y2="${n(top)}" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="4 3"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></line>`,
+    );
+  }
+  if (capacity !== undefined) {
+    const cy = y(capacity);
+    labelTop = Math.min(labelTop, cy);
+    out.push(
+      `<line class="capacity" x1="${n(center - slot / 2 + 1)}" y1="${n(cy)}" x2="${n(center + slot / 2 - 1)}" y2="${n(cy)}" stroke="${CAPACITY_COLOR}" stroke-width="3" stroke-dasharray="${n(slot - 4)} 2"><title>${escapeHtml(`${device} · capacity ${formatBytes(capacity)}`)}</title></line>`,
+    );
+  }
+  if (!rotate) {
+    out.push(
+      `<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`,
+    );
+  }
+  const place = rotate
+    ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"`
+    : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
+  out.push(
+    `<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`,
+  );
+  out.push('</g>');
+  return out;
+}
 
+/** The legend: the coloured module names, the grey rest counted, and the baseline and capacity marks when drawn. */
+function legendOf(colors: ModuleColors, drawn: { baseline: boolean; capacity: boolean }): LegendItem[] {
   const legend: LegendItem[] = [];
   const others: string[] = [];
-  for (const [name, { series }] of names) {
-    const color = colorOf.get(name) ?? OTHER_MODULES_COLOR;
+  for (const [name, { series }] of colors.names) {
+    const color = colors.colorOf.get(name) ?? OTHER_MODULES_COLOR;
     if (color === OTHER_MODULES_COLOR) others.push(name);
     else
       legend.push({
@@ -488,16 +551,14 @@ export function renderDeviceStacksSvg(peaks: DevicePeaks, options: StackOptions 
   }
   if (others.length > 0)
     legend.push({ label: plural(others.length, 'other module'), color: OTHER_MODULES_COLOR, kind: 'other' });
-  if (devices.some((d) => baselineTotal(d) !== null)) {
+  if (drawn.baseline)
     legend.push({
       label: "baseline (dashed): sum of the device's module peaks",
       color: BASELINE_OUTLINE_COLOR,
       kind: 'baseline',
     });
-  }
-  if (devices.some((d) => capacities.has(d)))
-    legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
-  return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
+  if (drawn.capacity) legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
+  return legend;
 }
 
 /** Every device up to ALL_BARS_UP_TO; above, the failing devices, then the most changed, up to MAX_BARS, in device order. */
