@@ -7,11 +7,11 @@ import { w as workflowContext, t as thisRepo, a as workDir, r as runUrl, e as er
 import { g as gitHubCall, G as GitHubError } from './errors.js';
 import { renderLimitsChanged } from '../chunks/limits-changed.js';
 import { r as readBranchHistory, p as publish, l as limitsAt, b as baseLimitsAt, a as labelWarning, w as workflowRun, c as labelAddedAt, d as runsOfHead, f as filesChangedBetween, e as limitPaths, t as takeLabelOff } from './publish.js';
-import { d as disjointOf, S as STATUSES, V as VERDICTS_BEFORE_FINDINGS, a as VERDICTS_AFTER_FINDINGS } from '../chunks/types.js';
-import { b as SECTIONS, s as sectionOfKind, c as compareKeys, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf, f as formatCount, d as formatBytes } from '../chunks/evidence-sources.js';
-import { j as judge, w as withFindings, a as withNoiseBand } from '../chunks/compare.js';
+import { S as STATUSES, d as disjointOf, V as VERDICTS_BEFORE_FINDINGS, a as VERDICTS_AFTER_FINDINGS } from '../chunks/types.js';
+import { b as SECTIONS, c as compareKeys, s as sectionOfKind, h as hasNoMetrics, m as metricsOf, k as keysOf, v as valueOf, f as formatCount, d as formatBytes } from '../chunks/evidence-sources.js';
+import { w as withFindings, j as judge, a as withNoiseBand } from '../chunks/compare.js';
 import { a as applyEnvironment } from '../chunks/roll-up.js';
-import { w as writerOf, s as sectionThresholds, f as findingOrder, F as FINDINGS } from '../chunks/index.js';
+import { f as findingOrder, w as writerOf, s as sectionThresholds, F as FINDINGS } from '../chunks/index.js';
 import { applyMaxIncrease, parseMaxIncrease } from '../chunks/thresholds.js';
 import { c as codeSpan, t as tableCodeSpan, M as MAX_KEY_LENGTH } from '../chunks/groups.js';
 import { s as shortenName } from '../chunks/names.js';
@@ -76,68 +76,102 @@ const SECOND_VERDICT_NOTE = 'The uploaded report has a second verdict for this k
 const DROPPED_ENTRY_NOTE = 'The uploaded report has no entry for this baseline key (dropped or renamed): its figure is unknown, so it fails.';
 function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
     const { config } = trusted;
+    const baseline = trusted.baseline ?? { sections: {} };
+    const discrepancies = [];
+    const claims = sortClaims(claimed, trusted, keyAsWritten, discrepancies);
+    const findings = [
+        ...rejudgeDerived(claims, baseline, config, keyAsWritten, discrepancies),
+        ...rejudgeKept(claims, config, discrepancies),
+    ];
+    const verdicts = [...claims.verdicts, ...droppedKeys(claims, config, discrepancies)];
+    const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
+    verdicts.sort((a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key));
+    findings.sort(findingOrder(sectionOrder));
+    const report = assembled(claimed, trusted, verdicts, [...withFindings(verdicts, findings), ...claims.others], discrepancies);
+    const position = (d) => {
+        const index = /^\/entries\/(\d+)/.exec(d.pointer);
+        return index ? Number(index[1]) : d.pointer === '/entries' ? Number.MAX_SAFE_INTEGER : Number.POSITIVE_INFINITY;
+    };
+    discrepancies.sort((a, b) => position(a) - position(b) || 0);
+    for (const status of STATUSES) {
+        const before = claimed.counts[status] ?? 0;
+        const after = report.counts[status] ?? 0;
+        if (before !== after)
+            discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
+    }
+    if (claimed.result !== report.result)
+        discrepancies.push({
+            pointer: '/result',
+            key: null,
+            field: 'result',
+            claimed: claimed.result,
+            rejudged: report.result,
+        });
+    return { report, discrepancies };
+}
+function sortClaims(claimed, trusted, keyAsWritten, discrepancies) {
+    const { config } = trusted;
     const band = config.history !== null && trusted.noise !== undefined
         ? { config: config.history, noise: trusted.noise }
         : undefined;
     const baseline = trusted.baseline ?? { sections: {} };
-    const discrepancies = [];
     const compared = SECTIONS.filter((d) => d.compared !== false);
-    const trustedKeys = new Map(compared.map((declaration) => [declaration.kind, trustedKeysOf(declaration, baseline, keyAsWritten)]));
-    const seen = new Map(compared.map((declaration) => [declaration.kind, new Set()]));
-    const verdicts = [];
-    const figures = Object.fromEntries([...DERIVED_FROM].map((name) => [name, {}]));
-    const derivable = new Map();
-    const kept = [];
-    const others = [];
+    const claims = {
+        trustedKeys: new Map(compared.map((d) => [d.kind, trustedKeysOf(d, baseline, keyAsWritten)])),
+        seen: new Map(compared.map((d) => [d.kind, new Set()])),
+        verdicts: [],
+        figures: Object.fromEntries([...DERIVED_FROM].map((name) => [name, {}])),
+        derivable: new Map(),
+        kept: [],
+        others: [],
+    };
     claimed.entries.forEach((entry, i) => {
         const at = `/entries/${i}`;
         const declaration = sectionOfKind(entry.kind);
-        const keys = seen.get(entry.kind);
+        const keys = claims.seen.get(entry.kind);
         const finding = findingClass(entry);
         if (declaration !== undefined && keys !== undefined && VERDICT_STATUSES.has(entry.status)) {
-            const trustedKey = trustedKeys.get(entry.kind)?.get(entry.key);
+            const trustedKey = claims.trustedKeys.get(entry.kind)?.get(entry.key);
             const rejudged = rejudgeVerdict(entry, at, declaration, trustedKey, config, keyAsWritten, discrepancies, band);
             if (keys.has(entry.key)) {
+                const failed = { ...rejudged, severity: 'fail' };
                 discrepancies.push({
                     pointer: at,
                     key: entry.key,
                     field: 'entry',
                     claimed: described(entry),
-                    rejudged: described({ ...rejudged, severity: 'fail' }),
+                    rejudged: described(failed),
                 });
-                others.push({ ...rejudged, severity: 'fail', note: SECOND_VERDICT_NOTE });
+                claims.others.push({ ...failed, note: SECOND_VERDICT_NOTE });
                 return;
             }
             keys.add(entry.key);
-            verdicts.push(rejudged);
-            const figured = figures[declaration.name];
+            claims.verdicts.push(rejudged);
+            const figured = claims.figures[declaration.name];
             if (figured !== undefined && entry.current !== null)
                 figured[trustedKey?.key ?? entry.key] = figureOf(declaration, entry.current);
         }
         else if (finding === 'derived') {
             const id = findingId(entry);
-            derivable.set(id, [...(derivable.get(id) ?? []), { entry, index: i }]);
+            claims.derivable.set(id, [...(claims.derivable.get(id) ?? []), { entry, index: i }]);
         }
         else if (finding === 'kept') {
-            kept.push({ entry, index: i });
+            claims.kept.push({ entry, index: i });
         }
         else {
-            discrepancies.push({
-                pointer: at,
-                key: entry.key,
-                field: 'entry',
-                claimed: described(entry),
-                rejudged: { status: entry.status, severity: 'fail' },
-            });
-            others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
+            const rejudged = { status: entry.status, severity: 'fail' };
+            discrepancies.push({ pointer: at, key: entry.key, field: 'entry', claimed: described(entry), rejudged });
+            claims.others.push({ ...entry, severity: 'fail', note: UNKNOWN_ENTRY_NOTE });
         }
     });
+    return claims;
+}
+function rejudgeDerived(claims, baseline, config, keyAsWritten, discrepancies) {
     const findings = [];
-    const derivedEntries = DERIVED_FINDINGS.flatMap((finding) => finding.assess({ baseline, current: { sections: figures }, config }));
+    const derivedEntries = DERIVED_FINDINGS.flatMap((finding) => finding.assess({ baseline, current: { sections: claims.figures }, config }));
     for (const derived of derivedEntries) {
         const entry = { ...derived, key: keyAsWritten(derived.key) };
-        const matches = derivable.get(findingId(entry));
-        const match = matches?.shift();
+        const match = claims.derivable.get(findingId(entry))?.shift();
         if (match === undefined)
             discrepancies.push({
                 pointer: '/entries',
@@ -150,31 +184,21 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             compareFinding(match.entry, entry, `/entries/${match.index}`, discrepancies);
         findings.push(entry);
     }
-    for (const rest of derivable.values()) {
+    for (const rest of claims.derivable.values()) {
         for (const { entry, index } of rest) {
-            const verdicts = seen.get(entry.kind);
-            if (verdicts !== undefined && !verdicts.has(entry.key)) {
-                discrepancies.push({
-                    pointer: `/entries/${index}`,
-                    key: entry.key,
-                    field: 'entry',
-                    claimed: described(entry),
-                    rejudged: { status: entry.status, severity: 'fail' },
-                });
+            const pointer = `/entries/${index}`;
+            const orphan = claims.seen.get(entry.kind)?.has(entry.key) === false;
+            const rejudged = orphan ? { status: entry.status, severity: 'fail' } : null;
+            discrepancies.push({ pointer, key: entry.key, field: 'entry', claimed: described(entry), rejudged });
+            if (orphan)
                 findings.push({ ...entry, severity: 'fail', note: ORPHAN_FINDING_NOTE });
-            }
-            else {
-                discrepancies.push({
-                    pointer: `/entries/${index}`,
-                    key: entry.key,
-                    field: 'entry',
-                    claimed: described(entry),
-                    rejudged: null,
-                });
-            }
         }
     }
-    for (const { entry, index } of kept) {
+    return findings;
+}
+function rejudgeKept(claims, config, discrepancies) {
+    const findings = [];
+    for (const { entry, index } of claims.kept) {
         const finding = rejudgeKeptFinding(entry, `/entries/${index}`, config, discrepancies);
         if (finding === null)
             continue;
@@ -184,7 +208,7 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
             'kept' in rejudging &&
             declaration !== undefined &&
             rejudging.withVerdict.includes(declaration.name) &&
-            !seen.get(finding.kind)?.has(finding.key)) {
+            !claims.seen.get(finding.kind)?.has(finding.key)) {
             discrepancies.push({
                 pointer: `/entries/${index}/severity`,
                 key: finding.key,
@@ -197,9 +221,13 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         }
         findings.push(finding);
     }
-    for (const declaration of compared) {
-        const keys = seen.get(declaration.kind);
-        for (const [written, { key, value }] of trustedKeys.get(declaration.kind) ?? []) {
+    return findings;
+}
+function droppedKeys(claims, config, discrepancies) {
+    const dropped = [];
+    for (const declaration of SECTIONS.filter((d) => d.compared !== false)) {
+        const keys = claims.seen.get(declaration.kind);
+        for (const [written, { key, value }] of claims.trustedKeys.get(declaration.kind) ?? []) {
             if (keys.has(written))
                 continue;
             const judged = unitOf(judge(declaration.kind, key, value, null, sectionThresholds(config, declaration), config), declaration);
@@ -213,13 +241,13 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
                 claimed: null,
                 rejudged: described(entry),
             });
-            verdicts.push(entry);
+            dropped.push(entry);
         }
     }
-    const sectionOrder = new Map(SECTIONS.map((d, i) => [d.kind, i]));
-    verdicts.sort((a, b) => (sectionOrder.get(a.kind) ?? 0) - (sectionOrder.get(b.kind) ?? 0) || compareKeys(a.key, b.key));
-    findings.sort(findingOrder(sectionOrder));
-    const entries = [...withFindings(verdicts, findings), ...others];
+    return dropped;
+}
+function assembled(claimed, trusted, verdicts, entries, discrepancies) {
+    const { config } = trusted;
     let report = { result: 'pass', counts: countsOf(entries), entries };
     if (claimed.missingArtifacts !== undefined)
         report.missingArtifacts = claimed.missingArtifacts;
@@ -246,27 +274,7 @@ function rejudgeReport(claimed, trusted, keyAsWritten = (key) => key) {
         entries.some((e) => e.severity === 'fail') ||
         report.environment?.severity === 'fail' ||
         (config.onMissingBaseline === 'fail' && (trusted.baseline === null || hasNoMetrics(trusted.baseline)));
-    report = { ...report, result: failed ? 'fail' : 'pass' };
-    const position = (d) => {
-        const index = /^\/entries\/(\d+)/.exec(d.pointer);
-        return index ? Number(index[1]) : d.pointer === '/entries' ? Number.MAX_SAFE_INTEGER : Number.POSITIVE_INFINITY;
-    };
-    discrepancies.sort((a, b) => position(a) - position(b) || 0);
-    for (const status of STATUSES) {
-        const before = claimed.counts[status] ?? 0;
-        const after = report.counts[status] ?? 0;
-        if (before !== after)
-            discrepancies.push({ pointer: `/counts/${status}`, key: null, field: 'count', claimed: before, rejudged: after });
-    }
-    if (claimed.result !== report.result)
-        discrepancies.push({
-            pointer: '/result',
-            key: null,
-            field: 'result',
-            claimed: claimed.result,
-            rejudged: report.result,
-        });
-    return { report, discrepancies };
+    return { ...report, result: failed ? 'fail' : 'pass' };
 }
 function trustedKeysOf(declaration, baseline, keyAsWritten) {
     const metrics = metricsOf(baseline, declaration.name);

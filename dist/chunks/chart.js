@@ -214,17 +214,38 @@ function renderDeviceStacksSvg(peaks, options = {}) {
     const capacities = options.capacities ?? new Map();
     if (peaks.devices.length === 0)
         return null;
-    const stackTotal = (device) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0);
-    const baselineTotal = (device) => {
-        let sum = null;
-        for (const series of peaks.modules) {
-            const baseline = series.byDevice.get(device)?.baseline ?? null;
-            if (baseline !== null)
-                sum = (sum ?? 0) + baseline;
-        }
-        return sum;
+    const totals = {
+        stack: (device) => peaks.modules.reduce((sum, series) => sum + (series.byDevice.get(device)?.current ?? 0), 0),
+        baseline: (device) => {
+            let sum = null;
+            for (const series of peaks.modules) {
+                const baseline = series.byDevice.get(device)?.baseline ?? null;
+                if (baseline !== null)
+                    sum = (sum ?? 0) + baseline;
+            }
+            return sum;
+        },
     };
-    const devices = drawnDevices(peaks.devices, failingDevices, (d) => Math.abs(stackTotal(d) - (baselineTotal(d) ?? 0)));
+    const devices = drawnDevices(peaks.devices, failingDevices, (d) => Math.abs(totals.stack(d) - (totals.baseline(d) ?? 0)));
+    const colors = moduleColors(peaks);
+    const maxBytes = Math.max(...devices.map((d) => Math.max(totals.stack(d), totals.baseline(d) ?? 0, capacities.get(d) ?? 0)));
+    const layout = stackLayout(devices.length, sizeScale(maxBytes));
+    const out = [];
+    const label = `Module peaks per device, this run, stacked by module; dashed tick: the baseline's sum; red line: the device capacity`;
+    out.push(`<svg class="device-stacks" viewBox="0 0 ${n(layout.width)} ${n(layout.height)}" style="width:100%;max-width:${n(layout.width)}px;height:auto" role="img" aria-label="${escapeHtml(label)}">`);
+    out.push(...axisSvg(layout));
+    for (const [index, device] of devices.entries()) {
+        const bar = { device, index, failing: failingDevices.has(device), capacity: capacities.get(device) };
+        out.push(...deviceBarSvg(bar, layout, colors, totals.baseline(device)));
+    }
+    out.push('</svg>');
+    const legend = legendOf(colors, {
+        baseline: devices.some((d) => totals.baseline(d) !== null),
+        capacity: devices.some((d) => capacities.has(d)),
+    });
+    return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
+}
+function moduleColors(peaks) {
     const byName = new Map();
     for (const series of peaks.modules) {
         const total = [...series.byDevice.values()].reduce((sum, p) => sum + (p.current ?? 0), 0);
@@ -240,21 +261,27 @@ function renderDeviceStacksSvg(peaks, options = {}) {
     const ownColor = names.length <= MODULE_COLORS.length ? names.length : MODULE_COLORS.length - 1;
     const colorOf = new Map(names.map(([name], i) => [name, i < ownColor ? (MODULE_COLORS[i] ?? OTHER_MODULES_COLOR) : OTHER_MODULES_COLOR]));
     const stackOrder = names.flatMap(([, v]) => [...v.series].sort((a, b) => compareKeys(a.module, b.module)));
-    const maxBytes = Math.max(...devices.map((d) => Math.max(stackTotal(d), baselineTotal(d) ?? 0, capacities.get(d) ?? 0)));
-    const scale = sizeScale(maxBytes);
+    return { names, colorOf, stackOrder };
+}
+function stackLayout(devices, scale) {
     const topBytes = scale.top * scale.unitBytes;
-    const slot = Math.min(72, Math.max(18, 960 / devices.length));
-    const barWidth = Math.min(44, slot * 0.6);
-    const plotWidth = slot * devices.length;
-    const width = MARGIN.left + plotWidth + MARGIN.right;
-    const height = MARGIN.top + PLOT_HEIGHT + MARGIN.bottom;
+    const slot = Math.min(72, Math.max(18, 960 / devices));
+    const plotWidth = slot * devices;
     const y = (bytes) => MARGIN.top + PLOT_HEIGHT - (bytes / topBytes) * PLOT_HEIGHT;
-    const baseY = y(0);
-    const rotate = slot < 48;
-    const out = [];
-    const label = `Module peaks per device, this run, stacked by module; dashed tick: the baseline's sum; red line: the device capacity`;
-    out.push(`<svg class="device-stacks" viewBox="0 0 ${n(width)} ${n(height)}" style="width:100%;max-width:${n(width)}px;height:auto" role="img" aria-label="${escapeHtml(label)}">`);
-    out.push('<g class="axis">');
+    return {
+        scale,
+        slot,
+        barWidth: Math.min(44, slot * 0.6),
+        plotWidth,
+        width: MARGIN.left + plotWidth + MARGIN.right,
+        height: MARGIN.top + PLOT_HEIGHT + MARGIN.bottom,
+        y,
+        baseY: y(0),
+        rotate: slot < 48,
+    };
+}
+function axisSvg({ scale, y, plotWidth }) {
+    const out = ['<g class="axis">'];
     const steps = Math.round(scale.top / scale.step);
     for (let i = 0; i <= steps; i++) {
         const units = scale.step * i;
@@ -263,54 +290,56 @@ function renderDeviceStacksSvg(peaks, options = {}) {
         out.push(`<text x="${n(MARGIN.left - 8)}" y="${n(gy + 5)}" text-anchor="end" font-size="14" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
     }
     out.push('</g>');
-    for (const [index, device] of devices.entries()) {
-        const center = MARGIN.left + slot * index + slot / 2;
-        const x = center - barWidth / 2;
-        const shownDevice = escapeHtml(replaceControlCharacters(device));
-        out.push(`<g class="device" data-device="${shownDevice}">`);
-        let stackBytes = 0;
-        for (const series of stackOrder) {
-            const peak = series.byDevice.get(device);
-            if (peak === undefined || peak.current === null || peak.current <= 0)
-                continue;
-            const top = y(stackBytes + peak.current);
-            const bottom = y(stackBytes);
-            stackBytes += peak.current;
-            if (n(bottom - top) === '0')
-                continue;
-            const was = peak.baseline === null ? 'new' : `baseline ${formatBytes(peak.baseline)}`;
-            const title = `${device} · ${series.module}: ${formatBytes(peak.current)} (${was})`;
-            const color = colorOf.get(moduleColorKey(series.module)) ?? OTHER_MODULES_COLOR;
-            out.push(`<rect class="segment" tabindex="0" data-module="${escapeHtml(replaceControlCharacters(series.module))}" x="${n(x)}" y="${n(top)}" width="${n(barWidth)}" height="${n(bottom - top)}" fill="${color}"><title>${escapeHtml(replaceControlCharacters(title))}</title></rect>`);
-        }
-        const baseline = baselineTotal(device);
-        let labelTop = y(stackBytes);
-        if (baseline !== null) {
-            const top = y(baseline);
-            labelTop = Math.min(labelTop, top);
-            out.push(`<line class="baseline" x1="${n(x - 3)}" y1="${n(top)}" x2="${n(x + barWidth + 3)}" y2="${n(top)}" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="4 3"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></line>`);
-        }
-        const capacity = capacities.get(device);
-        if (capacity !== undefined) {
-            const cy = y(capacity);
-            labelTop = Math.min(labelTop, cy);
-            out.push(`<line class="capacity" x1="${n(center - slot / 2 + 1)}" y1="${n(cy)}" x2="${n(center + slot / 2 - 1)}" y2="${n(cy)}" stroke="${CAPACITY_COLOR}" stroke-width="3" stroke-dasharray="${n(slot - 4)} 2"><title>${escapeHtml(`${device} · capacity ${formatBytes(capacity)}`)}</title></line>`);
-        }
-        if (!rotate) {
-            out.push(`<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`);
-        }
-        const failing = failingDevices.has(device);
-        const place = rotate
-            ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"`
-            : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
-        out.push(`<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`);
-        out.push('</g>');
+    return out;
+}
+function deviceBarSvg(bar, layout, colors, baseline) {
+    const { device, index, failing, capacity } = bar;
+    const { slot, barWidth, y, baseY, rotate } = layout;
+    const center = MARGIN.left + slot * index + slot / 2;
+    const x = center - barWidth / 2;
+    const shownDevice = escapeHtml(replaceControlCharacters(device));
+    const out = [`<g class="device" data-device="${shownDevice}">`];
+    let stackBytes = 0;
+    for (const series of colors.stackOrder) {
+        const peak = series.byDevice.get(device);
+        if (peak === undefined || peak.current === null || peak.current <= 0)
+            continue;
+        const top = y(stackBytes + peak.current);
+        const bottom = y(stackBytes);
+        stackBytes += peak.current;
+        if (n(bottom - top) === '0')
+            continue;
+        const was = peak.baseline === null ? 'new' : `baseline ${formatBytes(peak.baseline)}`;
+        const title = `${device} · ${series.module}: ${formatBytes(peak.current)} (${was})`;
+        const color = colors.colorOf.get(moduleColorKey(series.module)) ?? OTHER_MODULES_COLOR;
+        out.push(`<rect class="segment" tabindex="0" data-module="${escapeHtml(replaceControlCharacters(series.module))}" x="${n(x)}" y="${n(top)}" width="${n(barWidth)}" height="${n(bottom - top)}" fill="${color}"><title>${escapeHtml(replaceControlCharacters(title))}</title></rect>`);
     }
-    out.push('</svg>');
+    let labelTop = y(stackBytes);
+    if (baseline !== null) {
+        const top = y(baseline);
+        labelTop = Math.min(labelTop, top);
+        out.push(`<line class="baseline" x1="${n(x - 3)}" y1="${n(top)}" x2="${n(x + barWidth + 3)}" y2="${n(top)}" stroke="${BASELINE_OUTLINE_COLOR}" stroke-width="2" stroke-dasharray="4 3"><title>${escapeHtml(replaceControlCharacters(`${device} · baseline, sum of module peaks: ${formatBytes(baseline)}`))}</title></line>`);
+    }
+    if (capacity !== undefined) {
+        const cy = y(capacity);
+        labelTop = Math.min(labelTop, cy);
+        out.push(`<line class="capacity" x1="${n(center - slot / 2 + 1)}" y1="${n(cy)}" x2="${n(center + slot / 2 - 1)}" y2="${n(cy)}" stroke="${CAPACITY_COLOR}" stroke-width="3" stroke-dasharray="${n(slot - 4)} 2"><title>${escapeHtml(`${device} · capacity ${formatBytes(capacity)}`)}</title></line>`);
+    }
+    if (!rotate) {
+        out.push(`<text class="total" x="${n(center)}" y="${n(labelTop - 6)}" text-anchor="middle" font-size="12" fill="#222">${escapeHtml(formatBytes(stackBytes))}</text>`);
+    }
+    const place = rotate
+        ? `x="${n(center + 4)}" y="${n(baseY + 14)}" text-anchor="end" transform="rotate(-45 ${n(center + 4)} ${n(baseY + 14)})"`
+        : `x="${n(center)}" y="${n(baseY + 20)}" text-anchor="middle"`;
+    out.push(`<text class="device-label${failing ? ' fail' : ''}" ${place} font-size="14"${failing ? ' font-weight="bold" fill="#b3261e"' : ' fill="#222"'}>${shownDevice}${failing ? ' ✗' : ''}</text>`);
+    out.push('</g>');
+    return out;
+}
+function legendOf(colors, drawn) {
     const legend = [];
     const others = [];
-    for (const [name, { series }] of names) {
-        const color = colorOf.get(name) ?? OTHER_MODULES_COLOR;
+    for (const [name, { series }] of colors.names) {
+        const color = colors.colorOf.get(name) ?? OTHER_MODULES_COLOR;
         if (color === OTHER_MODULES_COLOR)
             others.push(name);
         else
@@ -324,16 +353,15 @@ function renderDeviceStacksSvg(peaks, options = {}) {
     }
     if (others.length > 0)
         legend.push({ label: plural(others.length, 'other module'), color: OTHER_MODULES_COLOR, kind: 'other' });
-    if (devices.some((d) => baselineTotal(d) !== null)) {
+    if (drawn.baseline)
         legend.push({
             label: "baseline (dashed): sum of the device's module peaks",
             color: BASELINE_OUTLINE_COLOR,
             kind: 'baseline',
         });
-    }
-    if (devices.some((d) => capacities.has(d)))
+    if (drawn.capacity)
         legend.push({ label: 'device capacity', color: CAPACITY_COLOR, kind: 'capacity' });
-    return { svg: out.join('\n'), legend, drawn: devices.length, total: peaks.devices.length };
+    return legend;
 }
 function drawnDevices(devices, failing, change) {
     if (devices.length <= ALL_BARS_UP_TO)

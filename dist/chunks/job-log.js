@@ -64,51 +64,56 @@ function readOomMessage(text) {
     const rest = text.slice(head[0].length);
     const paren = PAREN_HEAD.exec(rest);
     if (paren !== null) {
-        message.form = 'parenthesised';
-        message.device = Number(paren[1]);
-        let cached = null;
         const close = rest.indexOf(')');
-        for (const part of rest.slice(paren[0].length, close === -1 ? undefined : close).split(';')) {
-            const field = PAREN_FIELD.exec(part);
-            if (field === null)
-                continue;
-            const bytes = bytesOf(field[1], field[2]);
-            switch (field[3]) {
-                case 'total capacity':
-                    message.total = bytes;
-                    break;
-                case 'already allocated':
-                    message.allocated = bytes;
-                    break;
-                case 'current active':
-                    message.active = bytes;
-                    break;
-                case 'free':
-                    message.deviceFree = bytes;
-                    break;
-                case 'allowed':
-                    message.allowed = bytes;
-                    break;
-                case 'reserved in total by PyTorch':
-                    message.reserved = bytes;
-                    break;
-                case 'cached':
-                    cached = bytes;
-                    break;
-            }
-        }
-        if (message.reserved === null && cached !== null && message.allocated !== null)
-            message.reserved = message.allocated + cached;
+        readParenthesised(message, Number(paren[1]), rest.slice(paren[0].length, close === -1 ? undefined : close));
         return message;
     }
     const sentence = SENTENCE_DEVICE.exec(rest);
-    if (sentence === null)
-        return message;
+    if (sentence !== null)
+        readSentences(message, sentence, rest.slice(sentence[0].length));
+    return message;
+}
+function readParenthesised(message, device, fields) {
+    message.form = 'parenthesised';
+    message.device = device;
+    let cached = null;
+    for (const part of fields.split(';')) {
+        const field = PAREN_FIELD.exec(part);
+        if (field === null)
+            continue;
+        const bytes = bytesOf(field[1], field[2]);
+        switch (field[3]) {
+            case 'total capacity':
+                message.total = bytes;
+                break;
+            case 'already allocated':
+                message.allocated = bytes;
+                break;
+            case 'current active':
+                message.active = bytes;
+                break;
+            case 'free':
+                message.deviceFree = bytes;
+                break;
+            case 'allowed':
+                message.allowed = bytes;
+                break;
+            case 'reserved in total by PyTorch':
+                message.reserved = bytes;
+                break;
+            case 'cached':
+                cached = bytes;
+                break;
+        }
+    }
+    if (message.reserved === null && cached !== null && message.allocated !== null)
+        message.reserved = message.allocated + cached;
+}
+function readSentences(message, sentence, after) {
     message.form = 'sentences';
     message.device = Number(sentence[1]);
     message.total = bytesOf(sentence[2], sentence[3]);
     message.deviceFree = bytesOf(sentence[4], sentence[5]);
-    const after = rest.slice(sentence[0].length);
     PROCESS.lastIndex = 0;
     for (let m = PROCESS.exec(after); m !== null && message.processes.length < MAX_PROCESSES; m = PROCESS.exec(after)) {
         const bytes = bytesOf(m[2], m[3]);
@@ -127,7 +132,6 @@ function readOomMessage(text) {
         const cached = bytesOf(of[5], of[6]);
         message.reserved = message.allocated === null || cached === null ? null : message.allocated + cached;
     }
-    return message;
 }
 
 const NL = 0x0a;

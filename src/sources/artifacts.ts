@@ -100,22 +100,7 @@ export async function downloadArtifacts(
   };
 
   const started = Date.now();
-  const artifacts = await service.list(onRetry).catch((error: unknown) => {
-    throw new InputError(
-      `cannot list the artifacts of ${service.where}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  });
-  const matchers = request.patterns.map((p) => picomatch(p, { dot: true }));
-  const selected = latestOfEachName(artifacts)
-    .filter((a) => matchers.some((m) => m(a.name)))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
-  if (selected.length === 0) {
-    const names = [...new Set(artifacts.map((a) => a.name))].sort();
-    throw new InputError(
-      `no artifact of ${service.where} matches ${request.patterns.map((p) => `'${p}'`).join(', ')}; ` +
-        (names.length ? `it has: ${names.join(', ')}` : 'it has no artifacts (did the training job upload them?)'),
-    );
-  }
+  const selected = await selectArtifacts(service, request.patterns, onRetry);
   const failed: FailedArtifact[] = [];
   // An artifact listed as larger than allowed is not downloaded at all.
   const tooBig = (a: ListedArtifact): boolean => request.maxBytes !== undefined && a.size > request.maxBytes;
@@ -144,27 +129,11 @@ export async function downloadArtifacts(
   const downloaded: (DownloadedArtifact | undefined)[] = [];
   let done = 0;
   let bytes = 0;
+  const fetch = { service, policy, onRetry, request, warn };
   await forEachBounded(wanted, concurrency, async (artifact, index) => {
     const target = path.join(root, targets[index]!);
-    const zip = path.join(staging, `${artifact.id}.zip`);
-    const what = `artifact '${artifact.name}'`;
     try {
-      const size = await withRetries(what, policy, onRetry, async (signal) => {
-        // A signed URL is short-lived: ask again on every attempt.
-        const url = await service.zipUrl(artifact, onRetry);
-        return streamToFile(url, zip, signal, policy.timeoutMs, what);
-      });
-      // The zip is extracted by us: entry names are not trusted (zip-slip).
-      const { files, refused, collided } = await extractZipSafely(zip, target, {
-        maxBytes: request.maxBytes,
-        maxInflation: request.maxInflation,
-      });
-      await rm(zip, { force: true });
-      if (refused.length > 0) warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
-      if (collided.length > 0)
-        warn(
-          skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'),
-        );
+      const { size, files } = await fetchArtifact(artifact, target, path.join(staging, `${artifact.id}.zip`), fetch);
       bytes += size;
       downloaded[index] = { name: artifact.name, id: artifact.id, path: target };
       log(`[${++done}/${wanted.length}] ${artifact.name} ${formatBytes(size)} (${files} file(s))`);
@@ -183,21 +152,89 @@ export async function downloadArtifacts(
     `Downloaded ${ok.length} of ${selected.length} artifact(s), ${formatBytes(bytes)} in ${seconds.toFixed(1)} s ` +
       `(${concurrency} at a time, ${retries} retr${retries === 1 ? 'y' : 'ies'})`,
   );
-  failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (failed.length > 0) {
-    const list = failed.map((f) => `'${f.name}' (${f.refused ? `refused: ${f.reason}` : f.reason})`).join('; ');
-    if ((request.missing ?? 'fail') === 'fail') {
-      // The advice only where there are others to gate.
-      const advice = failed.length < selected.length ? " Set 'missing-artifacts: warn' to gate the others." : '';
-      throw new ArtifactsFailed(
-        `${failed.length} of ${selected.length} artifact(s) of ${service.where} could not be downloaded: ${list}.${advice}`,
-        failed,
-        service.where,
-      );
-    }
-    warn(`${failed.length} of ${selected.length} artifact(s) missing, gated without them: ${list}`);
-  }
+  reportFailed(failed, selected.length, service.where, request.missing ?? 'fail', warn);
   return { downloaded: ok, failed, retries, bytes };
+}
+
+/** The newest artifact of each name that matches a pattern; none is an error that lists what the run does have. */
+async function selectArtifacts(
+  service: ArtifactService,
+  patterns: readonly string[],
+  onRetry: RetryListener,
+): Promise<ListedArtifact[]> {
+  const artifacts = await service.list(onRetry).catch((error: unknown) => {
+    throw new InputError(
+      `cannot list the artifacts of ${service.where}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+  const matchers = patterns.map((p) => picomatch(p, { dot: true }));
+  const selected = latestOfEachName(artifacts)
+    .filter((a) => matchers.some((m) => m(a.name)))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+  if (selected.length === 0) {
+    const names = [...new Set(artifacts.map((a) => a.name))].sort();
+    throw new InputError(
+      `no artifact of ${service.where} matches ${patterns.map((p) => `'${p}'`).join(', ')}; ` +
+        (names.length ? `it has: ${names.join(', ')}` : 'it has no artifacts (did the training job upload them?)'),
+    );
+  }
+  return selected;
+}
+
+/** Downloads one artifact's zip (with retries) and extracts it into `target`; the zip is removed once extracted. */
+async function fetchArtifact(
+  artifact: ListedArtifact,
+  target: string,
+  zip: string,
+  how: {
+    service: ArtifactService;
+    policy: RetryPolicy;
+    onRetry: RetryListener;
+    request: ArtifactRequest;
+    warn: Logger;
+  },
+): Promise<{ size: number; files: number }> {
+  const what = `artifact '${artifact.name}'`;
+  const size = await withRetries(what, how.policy, how.onRetry, async (signal) => {
+    // A signed URL is short-lived: ask again on every attempt.
+    const url = await how.service.zipUrl(artifact, how.onRetry);
+    return streamToFile(url, zip, signal, how.policy.timeoutMs, what);
+  });
+  // The zip is extracted by us: entry names are not trusted (zip-slip).
+  const { files, refused, collided } = await extractZipSafely(zip, target, {
+    maxBytes: how.request.maxBytes,
+    maxInflation: how.request.maxInflation,
+  });
+  await rm(zip, { force: true });
+  if (refused.length > 0) how.warn(skippedMessage(artifact.name, refused, 'written outside the download folder'));
+  if (collided.length > 0)
+    how.warn(
+      skippedMessage(artifact.name, collided, 'written over an earlier entry (a file and a folder of one name)'),
+    );
+  return { size, files };
+}
+
+/** Artifacts that could not be had: an error under `missing: 'fail'`, a warning under 'warn'. */
+function reportFailed(
+  failed: FailedArtifact[],
+  selected: number,
+  where: string,
+  missing: 'fail' | 'warn',
+  warn: Logger,
+): void {
+  failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (failed.length === 0) return;
+  const list = failed.map((f) => `'${f.name}' (${f.refused ? `refused: ${f.reason}` : f.reason})`).join('; ');
+  if (missing === 'fail') {
+    // The advice only where there are others to gate.
+    const advice = failed.length < selected ? " Set 'missing-artifacts: warn' to gate the others." : '';
+    throw new ArtifactsFailed(
+      `${failed.length} of ${selected} artifact(s) of ${where} could not be downloaded: ${list}.${advice}`,
+      failed,
+      where,
+    );
+  }
+  warn(`${failed.length} of ${selected} artifact(s) missing, gated without them: ${list}`);
 }
 
 /** Runs `work` over the items, at most `limit` at once, in list order. */
