@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { countNewlines, parsePlogText, scanPlogChunks } from '../../../src/parsers/plog.js';
 import { modulesOf, type ModuleMetric, type Snapshot, SnapshotBuilder } from '../../../src/model/snapshot.js';
 
-/** The snapshot without failure sites: the generated logs' expectations count failures; plog-parser.test.ts checks sites. */
+/** The snapshot without failure sites: the generated logs' expectations count failures; plog.test.ts checks sites. */
 function withoutSites(s: Snapshot): Snapshot {
   const { allocFailureSites: _sites, ...meta } = s.meta;
   return { ...s, meta };

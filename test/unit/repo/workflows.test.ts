@@ -2,7 +2,7 @@
  * Static checks that keep a typo from shipping: every workflow (ours and the examples users copy) validates with
  * GitHub's own parser (@actions/workflow-parser), action.yml matches what the code reads and writes, the workflows
  * only pass inputs that exist and read outputs that are set, and docs/inputs-and-outputs.md documents every input with
- * its default (the README's own tables are generated from action.yml: test/unit/marketplace.test.ts).
+ * its default (the README's own tables are generated from action.yml: test/unit/repo/marketplace.test.ts).
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
