@@ -1,4 +1,4 @@
-// The layers of src/, as rules dependency-cruiser checks (`npm run lint:deps`, and a test in test/unit/layers.test.ts).
+// The layers of src/, as rules dependency-cruiser checks (`npm run lint:deps`, and a test in test/unit/repo/layers.test.ts).
 //
 // Data flows   sources/ → parsers/ → gate/ → history/ → report/ → github/ → hosts/ (GitHub, GitLab, GitCode)
 // over         model/ (the snapshot, its sections, series, units) and json/ (strict JSON reader, schemas),

@@ -2,7 +2,7 @@
 // Writes the parts of the documents that other files say first: the README's inputs and outputs tables from
 // action.yml (the README is the Marketplace page), docs/cli.md's help texts from the built dist/cli.js, each between
 // its `<!-- … -->` markers, and the sample JUnit report of the regressed example (examples/regressed/). `npm run docs` writes (after `npm run build`); `--check` only says whether they are
-// current (exit 1 if not). test/unit/marketplace.test.ts and test/unit/docs.test.ts fail while they differ.
+// current (exit 1 if not). test/unit/repo/marketplace.test.ts and test/unit/repo/docs.test.ts fail while they differ.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

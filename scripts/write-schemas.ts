@@ -1,5 +1,5 @@
 // Writes the published JSON Schemas (schemas/*.schema.json) from the code that validates with them: `npm run schemas`.
-// test/unit/schemas-published.test.ts fails when a published copy differs from what this writes.
+// test/unit/json/schemas-published.test.ts fails when a published copy differs from what this writes.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PUBLISHED_SCHEMAS } from '../src/json/schemas.js';
