@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeMemorySnapshot } from '../../../../bench/snapshot-generate.mjs';
 import { runCli } from '../../../../src/cli/commands.js';
 import { foldLineSites, lineChanges, linesText } from '../../../../src/model/sections/allocation-sites.js';
+import { GiB } from '../../../helpers/story.js';
 
-const GiB = 1024 ** 3;
 const dir = mkdtempSync(join(tmpdir(), 'amg-sites-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
