@@ -25,7 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memscopeDumpText } from '../../bench/memscope-generate.mjs';
+import { memscopeDumpText } from '../generators/memscope-dump.js';
 import { memoryRecord } from '../helpers/memory-record.js';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';

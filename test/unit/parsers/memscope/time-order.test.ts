@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER, memscopeDumpLines, memscopeDumpText } from '../../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER, memscopeDumpLines, memscopeDumpText } from '../../../generators/memscope-dump.js';
 import { runCli } from '../../../../src/cli/commands.js';
 import { dumpFactsFromText, readDumpFacts } from '../../../../src/parsers/memscope/dump-facts.js';
 import type { Snapshot } from '../../../../src/model/snapshot.js';
