@@ -24,15 +24,3 @@ export function xorshift32(seed: number): () => number {
     return x / 2 ** 32;
   };
 }
-
-/** One 32-bit seed from several numbers (a run, a rank, a file), so that each gets its own stream. */
-export function mix32(...parts: number[]): number {
-  let h = 0x9e3779b9;
-  for (const p of parts) {
-    h = Math.imul(h ^ (p >>> 0), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-  }
-  return h >>> 0;
-}
