@@ -26,9 +26,13 @@ import {
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { register } from 'node:module';
 import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
-import { writeMemscopeDump } from './memscope-generate.mjs';
-import { writeMemorySnapshot } from './snapshot-generate.mjs';
+
+// The dump and allocator-snapshot generators are TypeScript shared with the tests: loaded through the repository's hooks.
+register('../test/helpers/ts-hooks.mjs', import.meta.url);
+const { writeMemscopeDump } = await import('../test/generators/memscope-dump.ts');
+const { writeMemorySnapshot } = await import('../test/generators/memory-snapshot.ts');
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -1301,7 +1305,7 @@ async function benchMemscope(o) {
     `${r.rssMiB.toFixed(0)} MiB (max ${r.maxRssMiB.toFixed(0)}): ≤ ${TARGETS.dumpRssMiB} MiB ${verdict(r.maxRssMiB <= TARGETS.dumpRssMiB)}`;
   return `## msMemScope dumps
 
-${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Dumps from \`bench/memscope-generate.mjs\` (G5 header, rows written late as the tool does, ${DUMP_OPS_PER_STEP} ops a step, 4 rows an op);
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}Dumps from \`test/generators/memscope-dump.ts\` (G5 header, rows written late as the tool does, ${DUMP_OPS_PER_STEP} ops a step, 4 rows an op);
 medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME ? '`/usr/bin/time -f %M`' : 'VmHWM polling'}; machine load ${loadavg()[0].toFixed(1)} (1-minute average) at the end.
 
 | figure | input | ours (median) | reference (median) | ratio | target | peak RSS |
@@ -1378,7 +1382,7 @@ async function benchSnapshot(o) {
     const verdict = (ok) => (ok ? 'pass' : '**miss**');
     return `## torch_npu memory snapshots
 
-${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}A snapshot from \`bench/snapshot-generate.mjs\` (protocol 4 as CPython writes it, torch_npu's layout and sharing: one str per key, shared frame dicts, one frames list per allocation shared by its free entries; 64 segments of 256 × 2 MiB blocks allocated and freed at random), generated in a temporary folder and deleted after;
+${o.quick ? '**Quick smoke run: sizes too small for real figures.**\n\n' : ''}A snapshot from \`test/generators/memory-snapshot.ts\` (protocol 4 as CPython writes it, torch_npu's layout and sharing: one str per key, shared frame dicts, one frames list per allocation shared by its free entries; 64 segments of 256 × 2 MiB blocks allocated and freed at random), generated in a temporary folder and deleted after;
 medians of ${o.runs} whole-process runs, warm page cache, peak RSS by ${GNU_TIME ? '\`/usr/bin/time -f %M\`' : 'VmHWM polling'}; machine load ${loadavg()[0].toFixed(1)} (1-minute average) at the end.
 Ours is \`parse --memory-snapshot FILE --json\` (both decoding passes, every figure, the JSON); the reference is \`python3 -c "import pickle; pickle.load(open(F,'rb'))"\` (decoding alone).
 

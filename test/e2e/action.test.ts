@@ -25,19 +25,19 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memscopeDumpText } from '../../bench/memscope-generate.mjs';
+import { memscopeDumpText } from '../generators/memscope-dump.js';
 import { memoryRecord } from '../helpers/memory-record.js';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { buildZip } from './zip.js';
 import { schemaErrors } from '../helpers/xsd.js';
+import { MiB } from '../helpers/story.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'index.js');
 const REPO = 'octo-org/octo-repo';
 const DEFAULT_RUN_ID = 1001;
 const MARKER = '<!-- ascend-memory-gate:default -->';
-const MiB = 1024 * 1024;
 
 // ───────────────────────────── running the Action ─────────────────────────────
 

@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryRecord } from '../helpers/memory-record.js';
+import { KiB, MiB } from '../helpers/story.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
-const MiB = 2 ** 20;
-const KiB = 2 ** 10;
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

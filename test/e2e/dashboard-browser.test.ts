@@ -16,12 +16,12 @@ import { trendsOf } from '../../src/history/trends.js';
 import { renderDashboard } from '../../src/report/dashboard.js';
 import { HTML_CSP } from '../../src/report/html.js';
 import { chromium, dumpDom } from '../helpers/chromium.js';
+import { MiB } from '../helpers/story.js';
 
 if (chromium.path === null) console.warn(`dashboard-browser.test.ts: skipping the browser tests: ${chromium.reason}`);
 
 const work = mkdtempSync(join(tmpdir(), 'dashboard-browser-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const MiB = 1024 * 1024;
 const HOSTILE = 'dev0/<img src=x onerror="document.title=`pwned`">';
 
 /** 24 runs: HCCL steps at run 13 with CANN 9.0, the baseline changes at run 18; a kernel with a hostile name. */

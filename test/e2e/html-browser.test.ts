@@ -14,9 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Entry, GateReport } from '../../src/gate/types.js';
+import type { GateReport } from '../../src/gate/types.js';
 import { HTML_CSP, renderHtml } from '../../src/report/html.js';
 import { chromium, dumpDom, screenshot } from '../helpers/chromium.js';
+import { entry } from '../helpers/entries.js';
+import { GiB, MiB } from '../helpers/story.js';
 
 // ───────────────────────────── Chromium ─────────────────────────────
 
@@ -153,22 +155,6 @@ function colorBlocks(image: Image, hex: string): Block[] {
 
 // ───────────────────────────── the report ─────────────────────────────
 
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
-
-const GiB = 1024 ** 3;
-const MiB = 1024 ** 2;
 const HOSTILE = `<img src=x onerror="document.title='pwned'">`;
 
 /** APP grew 10x on dev1 (2 → 20 GiB), HCCL is 3 GiB on both, and a module named like an XSS payload is new on both. */

@@ -16,7 +16,8 @@ import { runCli } from '../../src/cli/commands.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { chromium, pageResult } from '../helpers/chromium.js';
-import { eightDeviceStory, GiB, jobReport } from '../helpers/jobs.js';
+import { eightDeviceStory, jobReport } from '../helpers/jobs.js';
+import { GiB } from '../helpers/story.js';
 
 if (chromium.path === null) console.warn(`report-browser.test.ts: skipping the browser tests: ${chromium.reason}`);
 

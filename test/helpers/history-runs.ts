@@ -1,37 +1,8 @@
 // Runs of a default branch for history tests, made by code: module peaks per device with rare jitter, kernels that
 // change now and then, steps, environment changes and baseline updates at set runs. Deterministic (no clock, no Math.random).
 import type { Snapshot } from '../../src/model/snapshot.js';
-
-const MiB = 1024 * 1024;
-export const MODULES = [
-  'APP',
-  'HCCL',
-  'RUNTIME',
-  'GE',
-  'AICPU_SCHEDULE',
-  'HCCP_SCHEDULE',
-  'ASCENDCL',
-  'DVPP',
-  'TSDAEMON',
-  'FMK',
-  'AICPU',
-  'DRV',
-  'PROFILING',
-  'DEBUG',
-  'DMP',
-];
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './random.js';
+import { MiB, MODULES } from './story.js';
 
 export interface RunShape {
   devices: number;
@@ -67,7 +38,7 @@ export class Branch {
     readonly shape: RunShape,
     seed = 7,
   ) {
-    this.next = random(seed);
+    this.next = mulberry32(seed);
     for (let d = 0; d < shape.devices; d++) {
       MODULES.forEach((m, j) => this.levels.set(`DEV_MEM/dev${d}/${m}`, (1 + j) * 64 * MiB + (d % 7) * 2 * MiB));
     }

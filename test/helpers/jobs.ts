@@ -2,12 +2,13 @@
 import { compareSnapshots } from '../../src/gate/compare.js';
 import { DEFAULT_CONFIG } from '../../src/gate/thresholds.js';
 import type { GateConfig, GateInput, GateReport } from '../../src/gate/types.js';
+import { GiB, MiB } from './story.js';
 
-const MiB = 1024 ** 2;
-export const GiB = 1024 ** 3;
-
-/** 15 module keys per device: 12 in DEV_MEM, 3 in MEM_DEV_SMALL_HBM (one module name under two attributes). */
-const MODULES = [
+/**
+ * 15 module keys per device with the peaks of a busy 910B: 12 in DEV_MEM, 3 in MEM_DEV_SMALL_HBM (one module name
+ * under two attributes, which the reports group apart), so not the plain name list MODULES of story.ts.
+ */
+const MODULE_PEAKS = [
   ['DEV_MEM', 'APP', 19.7 * GiB],
   ['DEV_MEM', 'HCCL', 620 * MiB],
   ['DEV_MEM', 'RUNTIME', 26 * MiB],
@@ -54,7 +55,7 @@ export function jobSnapshots(spec: JobSpec): { baseline: GateInput; current: Gat
   const before = side();
   const after = side();
   for (let d = 0; d < spec.devices; d++) {
-    for (const [attribute, module, peak] of MODULES) {
+    for (const [attribute, module, peak] of MODULE_PEAKS) {
       const key = `${attribute}/dev${d}/${module}`;
       const was = peak * (spec.baselineChange?.(attribute, d, module) ?? 1);
       before.modules[key] = metric(was);

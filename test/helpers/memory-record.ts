@@ -3,17 +3,6 @@
 const SECOND = 1_000_000; // µs
 const A3 = 'Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type';
 
-/** A deterministic PRNG (mulberry32), so the noisy file is the same every run. */
-export function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    let t = (s = (s + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A memory_record.csv of `windows` one-second windows (10 PTA rows each, plus one APP row), PTA allocated in MB given
  * by level(window, row); PTA reserved flat at 8192 MB, APP flat at 9000 MB. Window 0 starts at 1,700,000,000 s.

@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/commands.js';
-import type { Entry, GateReport } from '../../../src/gate/types.js';
+import type { GateReport } from '../../../src/gate/types.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { renderJunit } from '../../../src/report/junit.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
+import { entry } from '../../helpers/entries.js';
+import { MiB } from '../../helpers/story.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amg-first-hour-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,21 +24,6 @@ const SNAPSHOT = join(
   'constructed',
   'protocol4.pickle',
 );
-const MiB = 1024 ** 2;
-
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
 
 /** 40 B → 120 MiB: +314572700% as a percentage. */
 const huge = entry({

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/commands.js';
+import { MiB } from '../../helpers/story.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'amg-history-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const MiB = 1024 * 1024;
 
 const record = (device: number, module: string, peak: number): string =>
   `[INFO] DRV(77,python3):2024-07-08-22:27:45.354.900 [ascend][curpid: 77, 77][drv][devmm][_svm_mem_stats_show 148]DEV_MEM dev${device} Mem stats (Bytes). (module_name=${module}; module_id=33; current_alloced_size=${peak}; alloced_peak_size=${peak}; alloc_cnt=3; free_cnt=1)`;

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER } from '../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER } from '../../generators/memscope-dump.js';
 import { runCli } from '../../../src/cli/commands.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'messages-'));

@@ -16,17 +16,18 @@ import {
 import { locateJsonSyntaxError, parseJson } from '../../../src/json/reader.js';
 import { SnapshotBuilder, stableStringify, type Snapshot } from '../../../src/model/snapshot.js';
 import { thrown, thrownAsync } from '../../helpers/thrown.js';
+import { SEED_APP_PEAK } from '../../helpers/story.js';
 
 /** A run as the parsers build it: APP and RUNTIME on dev0, one kernel. */
 function runSnapshot(): Snapshot {
   const builder = new SnapshotBuilder();
   builder.files = 2;
   builder.records = 3;
-  builder.addModule('DEV_MEM/dev0/APP', { peak: 2_078_195_712, current: 0, allocs: 12, frees: 12 });
+  builder.addModule('DEV_MEM/dev0/APP', { peak: SEED_APP_PEAK, current: 0, allocs: 12, frees: 12 });
   builder.addModule('DEV_MEM/dev0/RUNTIME', { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 });
   builder.addModule('DEV_PROC_MEM/dev0/APP', {
-    peak: 2_078_195_712,
-    current: 2_078_195_712,
+    peak: SEED_APP_PEAK,
+    current: SEED_APP_PEAK,
     allocs: null,
     frees: null,
   });

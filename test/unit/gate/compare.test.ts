@@ -5,9 +5,7 @@ import { exceedsTolerance, percentChange } from '../../../src/gate/thresholds.js
 import { DEFAULT_CONFIG, applyMaxIncrease, parseGateConfig, parseMaxIncrease } from '../../../src/gate/thresholds.js';
 import type { Entry, GateConfig, KindThresholds, Status, Tolerance } from '../../../src/gate/types.js';
 import type { KernelMetric, ModuleMetric, Snapshot } from '../../../src/model/snapshot.js';
-
-const MiB = 1024 ** 2;
-const GiB = 1024 ** 3;
+import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
 function moduleMetric(peak: number): ModuleMetric {
   return { peak, current: peak, allocs: 1, frees: 0 };
@@ -53,8 +51,8 @@ const noCounts: Record<Status, number> = {
 describe('the story from the CANN docs', () => {
   it('fails when APP peak on dev0 grows 10x while RUNTIME stays put', () => {
     const report = compareSnapshots(
-      snapshot({ 'DEV_MEM/dev0/APP': 2_078_195_712, 'DEV_MEM/dev0/RUNTIME': 44_138_496 }),
-      snapshot({ 'DEV_MEM/dev0/APP': 20_781_957_120, 'DEV_MEM/dev0/RUNTIME': 44_138_496 }),
+      snapshot({ 'DEV_MEM/dev0/APP': SEED_APP_PEAK, 'DEV_MEM/dev0/RUNTIME': 44_138_496 }),
+      snapshot({ 'DEV_MEM/dev0/APP': GROWN_APP_PEAK, 'DEV_MEM/dev0/RUNTIME': 44_138_496 }),
       DEFAULT_CONFIG,
     );
     expect(report).toEqual({
@@ -64,9 +62,9 @@ describe('the story from the CANN docs', () => {
         {
           kind: 'module',
           key: 'DEV_MEM/dev0/APP',
-          baseline: 2_078_195_712,
-          current: 20_781_957_120,
-          delta: 18_703_761_408,
+          baseline: SEED_APP_PEAK,
+          current: GROWN_APP_PEAK,
+          delta: SEED_APP_DELTA,
           percent: 900,
           status: 'regressed',
           severity: 'fail',
@@ -88,7 +86,7 @@ describe('the story from the CANN docs', () => {
   });
 
   it('passes when nothing moved', () => {
-    const run = snapshot({ 'DEV_MEM/dev0/APP': 2_078_195_712 }, { 'dev0/aclnnMatmul_0': 4096 });
+    const run = snapshot({ 'DEV_MEM/dev0/APP': SEED_APP_PEAK }, { 'dev0/aclnnMatmul_0': 4096 });
     const report = compareSnapshots(run, run, DEFAULT_CONFIG);
     expect(report.result).toBe('pass');
     expect(report.counts).toEqual({ ...noCounts, pass: 2 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER, memscopeDumpText } from '../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER, memscopeDumpText } from '../../generators/memscope-dump.js';
 import { runCli } from '../../../src/cli/commands.js';
 import { compareSnapshots } from '../../../src/gate/compare.js';
 import { runGate } from '../../../src/gate/run-gate.js';

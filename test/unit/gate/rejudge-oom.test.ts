@@ -6,8 +6,8 @@ import { parseGateConfig } from '../../../src/gate/thresholds.js';
 import type { GateInput, GateReport } from '../../../src/gate/types.js';
 import { OOM_FIELD_DEFAULTS } from '../../../src/model/oom-cause.js';
 import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
+import { GiB } from '../../helpers/story.js';
 
-const GiB = 1024 ** 3;
 const config = parseGateConfig({}, 'memory-gate.json');
 
 /** Two ranks' job logs: the same OOM held outside the allocator on dev0 and dev1. */

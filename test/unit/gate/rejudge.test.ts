@@ -17,9 +17,8 @@ import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
 import { shortenName } from '../../../src/report/names.js';
 import { describeDiscrepancy, renderNotTrustworthy } from '../../../src/report/rejudged.js';
 import { MAX_KEY_LENGTH } from '../../../src/report/report-schema.js';
+import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
-const MiB = 1024 ** 2;
-const GiB = 1024 ** 3;
 const written = (key: string): string => shortenName(key, MAX_KEY_LENGTH);
 
 function modules(peaks: Record<string, number>): GateInput {
@@ -45,13 +44,13 @@ function uploaded(report: GateReport): GateReport {
 
 /** The example: APP on dev1 from 2,078,195,712 bytes to ten times that; two other keys pass. */
 const TRUSTED = modules({
-  'DEV_MEM/dev0/APP': 2078195712,
-  'DEV_MEM/dev1/APP': 2078195712,
+  'DEV_MEM/dev0/APP': SEED_APP_PEAK,
+  'DEV_MEM/dev1/APP': SEED_APP_PEAK,
   'DEV_MEM/dev1/HCCL': 600 * MiB,
 });
 const RUN = modules({
-  'DEV_MEM/dev0/APP': 2078195712,
-  'DEV_MEM/dev1/APP': 20781957120,
+  'DEV_MEM/dev0/APP': SEED_APP_PEAK,
+  'DEV_MEM/dev1/APP': GROWN_APP_PEAK,
   'DEV_MEM/dev1/HCCL': 600 * MiB,
 });
 
@@ -107,9 +106,9 @@ describe('rejudgeReport', () => {
       key: 'DEV_MEM/dev1/APP',
       status: 'regressed',
       severity: 'fail',
-      baseline: 2078195712,
-      current: 20781957120,
-      delta: 18703761408,
+      baseline: SEED_APP_PEAK,
+      current: GROWN_APP_PEAK,
+      delta: SEED_APP_DELTA,
       percent: 900,
     });
     expect(describeDiscrepancy(discrepancies[0]!)).toBe(
@@ -153,7 +152,7 @@ describe('rejudgeReport', () => {
       [
         ['/entries/1/baseline', 'DEV_MEM/dev1/HCCL', 1200 * MiB, 600 * MiB],
         ['/entries/1/status', 'DEV_MEM/dev1/HCCL', 'improved', 'pass'],
-        ['/entries/2/baseline', 'DEV_MEM/dev1/APP_x', 2078195712, null],
+        ['/entries/2/baseline', 'DEV_MEM/dev1/APP_x', SEED_APP_PEAK, null],
         ['/entries/2/status', 'DEV_MEM/dev1/APP_x', 'pass', 'new'],
         ['/entries', 'DEV_MEM/dev1/APP', null, { status: 'missing', severity: 'fail' }],
         ['/counts/new', null, 0, 1],
@@ -164,9 +163,9 @@ describe('rejudgeReport', () => {
       ].filter(([pointer, , claimed, rejudged]) => pointer !== '/counts/pass' || claimed !== rejudged),
     );
     expect(rejudged.entries.map((e) => [e.key, e.status, e.severity, e.baseline, e.current])).toEqual([
-      ['DEV_MEM/dev0/APP', 'pass', 'ok', 2078195712, 2078195712],
-      ['DEV_MEM/dev1/APP', 'missing', 'fail', 2078195712, null],
-      ['DEV_MEM/dev1/APP_x', 'new', 'warn', null, 20781957120],
+      ['DEV_MEM/dev0/APP', 'pass', 'ok', SEED_APP_PEAK, SEED_APP_PEAK],
+      ['DEV_MEM/dev1/APP', 'missing', 'fail', SEED_APP_PEAK, null],
+      ['DEV_MEM/dev1/APP_x', 'new', 'warn', null, GROWN_APP_PEAK],
       ['DEV_MEM/dev1/HCCL', 'pass', 'ok', 600 * MiB, 600 * MiB],
     ]);
     expect(rejudged.entries[1]!.note).toBe(DROPPED_ENTRY_NOTE);
@@ -200,7 +199,7 @@ describe('rejudgeReport', () => {
         key: 'DEV_MEM/dev1/APP',
         field: 'delta',
         claimed: 1,
-        rejudged: 18703761408,
+        rejudged: SEED_APP_DELTA,
         unit: 'bytes',
       },
     ]);
@@ -354,7 +353,7 @@ describe('renderNotTrustworthy', () => {
           key: 'DEV_MEM/dev1/a|b',
           field: 'baseline',
           claimed: 2078195713,
-          rejudged: 2078195712,
+          rejudged: SEED_APP_PEAK,
           unit: 'bytes',
         },
         {

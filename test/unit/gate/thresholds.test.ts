@@ -15,9 +15,8 @@ import {
 } from '../../../src/gate/thresholds.js';
 import type { GateConfig, Rule } from '../../../src/gate/types.js';
 import { thrown, thrownAsync } from '../../helpers/thrown.js';
+import { GiB, MiB } from '../../helpers/story.js';
 
-const MiB = 1024 ** 2;
-const GiB = 1024 ** 3;
 /** The default thresholds of the msMemScope dump sections (src/model/sections/steps.ts, …). */
 const DUMP_SECTIONS = {
   steps: { tolerance: { percent: 5, bytes: MiB }, rules: [] },

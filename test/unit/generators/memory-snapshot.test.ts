@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeMemorySnapshot } from '../../../bench/snapshot-generate.mjs';
+import { writeMemorySnapshot } from '../../generators/memory-snapshot.js';
 import { snapshotFigures } from '../../../src/parsers/memory-snapshot/snapshot-figures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'snapshot-generator-'));

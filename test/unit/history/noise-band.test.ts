@@ -7,8 +7,8 @@ import { parseGateConfig } from '../../../src/gate/thresholds.js';
 import { emptyHistory } from '../../../src/history/format.js';
 import { appendPoint } from '../../../src/history/store.js';
 import { noiseLookup } from '../../../src/history/trends.js';
+import { MiB } from '../../helpers/story.js';
 
-const MiB = 1024 * 1024;
 const metric = (peak: number): { peak: number; current: number; allocs: number; frees: number } => ({
   peak,
   current: peak,

@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyHistory, parseHistory, serializeHistory } from '../../../src/history/format.js';
 import { pointEnvironment, pointValues } from '../../../src/history/point.js';
 import { appendPoint } from '../../../src/history/store.js';
-import { Branch, MODULES, SIZE_SHAPE } from '../../helpers/history-runs.js';
+import { Branch, SIZE_SHAPE } from '../../helpers/history-runs.js';
+import { MODULES } from '../../helpers/story.js';
 
 const work = mkdtempSync(join(tmpdir(), 'amg-history-size-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

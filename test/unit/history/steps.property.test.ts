@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { median } from '../../../src/model/roll-up.js';
 import { detectStep, mediansFromTheEnd, MIN_AFTER, MIN_BEFORE } from '../../../src/history/steps.js';
+import { MiB } from '../../helpers/story.js';
 
-const MiB = 1024 * 1024;
 /** Modules' default tolerance: +5% and +1 MiB, both to be exceeded. */
-const MODULES = { percent: 5, bytes: MiB };
+const TOLERANCE = { percent: 5, bytes: MiB };
 
 /** A level with noise: each value in [level, level × (1 + noise)), rounded to a byte. */
 function noisy(level: number, noise: number, shares: readonly number[]): number[] {
@@ -25,7 +25,7 @@ describe('detectStep', () => {
         fc.double({ min: 0, max: 0.049, noNaN: true }),
         shares(0, 200),
         (level, noise, us) => {
-          expect(detectStep(noisy(level, noise, us), MODULES)).toBeNull();
+          expect(detectStep(noisy(level, noise, us), TOLERANCE)).toBeNull();
         },
       ),
       { numRuns: 500 },
@@ -45,7 +45,7 @@ describe('detectStep', () => {
         (level, noise, size, up, before, after) => {
           const to = up ? level * (1 + size) : level / (1 + size);
           const series = [...noisy(level, noise, before), ...noisy(to, noise, after)];
-          const step = detectStep(series, MODULES);
+          const step = detectStep(series, TOLERANCE);
           expect(step?.index).toBe(before.length);
         },
       ),
@@ -69,7 +69,7 @@ describe('detectStep', () => {
             ...noisy(level * (1 + first), noise, b),
             ...noisy(level * (1 + first) * (1 + second), noise, c),
           ];
-          expect(detectStep(series, MODULES)?.index).toBe(a.length + b.length);
+          expect(detectStep(series, TOLERANCE)?.index).toBe(a.length + b.length);
         },
       ),
       { numRuns: 300 },
@@ -78,19 +78,19 @@ describe('detectStep', () => {
 
   it('HCCL 400 → 800 MiB at point 16 of 30: the step, with both levels', () => {
     const series = [...Array(16).fill(400 * MiB), ...Array(14).fill(800 * MiB)];
-    expect(detectStep(series, MODULES)).toEqual({ index: 16, before: 400 * MiB, after: 800 * MiB });
+    expect(detectStep(series, TOLERANCE)).toEqual({ index: 16, before: 400 * MiB, after: 800 * MiB });
   });
 
   it('a spike in the last run, or one run off the level and back, is no step', () => {
-    expect(detectStep([...Array(20).fill(400 * MiB), 800 * MiB], MODULES)).toBeNull();
-    expect(detectStep([...Array(10).fill(400 * MiB), 800 * MiB, ...Array(10).fill(400 * MiB)], MODULES)).toBeNull();
+    expect(detectStep([...Array(20).fill(400 * MiB), 800 * MiB], TOLERANCE)).toBeNull();
+    expect(detectStep([...Array(10).fill(400 * MiB), 800 * MiB, ...Array(10).fill(400 * MiB)], TOLERANCE)).toBeNull();
   });
 
   it('rare jitter on the new level does not undo a step; a step within the bytes allowance is none', () => {
     const series = [...Array(10).fill(400 * MiB), ...Array(4).fill(800 * MiB), 400 * MiB, ...Array(5).fill(800 * MiB)];
-    expect(detectStep(series, MODULES)?.index).toBe(10);
+    expect(detectStep(series, TOLERANCE)?.index).toBe(10);
     // +100% of 512 KiB is 512 KiB: not more than the 1 MiB allowance.
-    expect(detectStep([...Array(5).fill(512 * 1024), ...Array(5).fill(1024 * 1024)], MODULES)).toBeNull();
+    expect(detectStep([...Array(5).fill(512 * 1024), ...Array(5).fill(1024 * 1024)], TOLERANCE)).toBeNull();
   });
 
   it('with an empty tolerance (kernels) any lasting change is a step, and a constant series none', () => {

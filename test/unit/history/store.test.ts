@@ -14,8 +14,7 @@ import {
 import { pointEnvironment, pointValues, type PointValues } from '../../../src/history/point.js';
 import { appendPoint, recordPoint } from '../../../src/history/store.js';
 import { thrown } from '../../helpers/thrown.js';
-
-const MiB = 1024 * 1024;
+import { MiB } from '../../helpers/story.js';
 
 function meta(n: number, extra: Partial<PointMeta> = {}): PointMeta {
   return {

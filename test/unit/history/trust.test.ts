@@ -13,8 +13,8 @@ import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
 import { shortenName } from '../../../src/report/names.js';
 import { MAX_KEY_LENGTH } from '../../../src/report/report-schema.js';
 import { thrown } from '../../helpers/thrown.js';
+import { MiB } from '../../helpers/story.js';
 
-const MiB = 1024 * 1024;
 const TiB = 1024 * 1024 * MiB;
 const MAX = Number.MAX_SAFE_INTEGER;
 const sha = (n: number): string => n.toString(16).padStart(40, 'a');

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER } from '../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER } from '../../generators/memscope-dump.js';
 import { runCli } from '../../../src/cli/commands.js';
 import { serializeBaseline, writeBaselineAtomic, type Baseline } from '../../../src/gate/baseline.js';
 import { exactSum, readExactInteger } from '../../../src/model/units.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER, memscopeDumpLines } from '../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER, memscopeDumpLines } from '../../generators/memscope-dump.js';
 import { InputError } from '../../../src/common/errors.js';
 import { decodeEscaped } from '../../../src/parsers/escaped-utf8.js';
 import { compareDumpTexts } from '../../../src/parsers/memscope/compare-dumps.js';

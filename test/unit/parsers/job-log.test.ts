@@ -10,12 +10,10 @@ import fc from 'fast-check';
 import { parseJobLogFile } from '../../../src/parsers/job-log/index.js';
 import { countNewlines, MAX_LINE_BYTES } from '../../../src/parsers/job-log/scan.js';
 import { readOomMessage } from '../../../src/parsers/job-log/oom-message.js';
+import { GiB, MiB } from '../../helpers/story.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amg-joblog-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const MiB = 1024 ** 2;
-const GiB = 1024 ** 3;
 
 /** One constructed message per cause, each behind a different launcher's prefix (FORMATS-oom-messages.md §3, §4's worked examples). */
 const OUTSIDE =

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER } from '../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER } from '../../generators/memscope-dump.js';
 import { runCli, type Output } from '../../../src/cli/commands.js';
 import type { Snapshot } from '../../../src/model/snapshot.js';
 

@@ -19,6 +19,7 @@ import {
   type Snapshot,
   type SkippedRecord,
 } from '../../../src/model/snapshot.js';
+import { GROWN_APP_PEAK, SEED_APP_PEAK } from '../../helpers/story.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/plog/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
@@ -159,7 +160,7 @@ describe('driver generations (FORMATS.md samples)', () => {
 
   it('v3: DEV_PROC_MEM total_size is the peak and the current value, with no counts', () => {
     expect(parse(lines(V3_PROC)).build().sections.modules ?? {}).toEqual({
-      'DEV_PROC_MEM/dev0/APP': { peak: 2078195712, current: 2078195712, allocs: null, frees: null },
+      'DEV_PROC_MEM/dev0/APP': { peak: SEED_APP_PEAK, current: SEED_APP_PEAK, allocs: null, frees: null },
     });
   });
 
@@ -339,8 +340,8 @@ describe('the seed document: records wrapped across lines', () => {
   it('shows the regression the document describes: APP on dev0 grows 10x while RUNTIME stays put', () => {
     const good = parse(fixture('seed/good.wrapped.log')).build().sections.modules!;
     const bad = parse(fixture('seed/bad.wrapped.log')).build().sections.modules!;
-    expect(good['DEV_MEM/dev0/APP']).toEqual({ peak: 2078195712, current: 2078195712, allocs: 996, frees: 0 });
-    expect(bad['DEV_MEM/dev0/APP']).toEqual({ peak: 20781957120, current: 20781957120, allocs: 996, frees: 0 });
+    expect(good['DEV_MEM/dev0/APP']).toEqual({ peak: SEED_APP_PEAK, current: SEED_APP_PEAK, allocs: 996, frees: 0 });
+    expect(bad['DEV_MEM/dev0/APP']).toEqual({ peak: GROWN_APP_PEAK, current: GROWN_APP_PEAK, allocs: 996, frees: 0 });
     expect(good['DEV_MEM/dev0/RUNTIME']?.peak).toBe(44138496);
     expect(bad['DEV_MEM/dev0/RUNTIME']?.peak).toBe(44138496);
   });
@@ -796,6 +797,6 @@ describe('streaming', () => {
     parsePlogText('bad.log', fixture('seed/bad.wrapped.log'), into);
     const s = into.build();
     expect(s.meta.files).toBe(2);
-    expect(s.sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(20781957120);
+    expect(s.sections.modules!['DEV_MEM/dev0/APP']?.peak).toBe(GROWN_APP_PEAK);
   });
 });

@@ -12,9 +12,8 @@ import { ParseError } from '../../../src/common/errors.js';
 import { parseFile, parseProfilerText } from '../../../src/parsers/profiler/index.js';
 import { CollectingTarget } from '../../helpers/profiler-target.js';
 import { thrownAsync } from '../../helpers/thrown.js';
+import { KiB, MiB } from '../../helpers/story.js';
 
-const MiB = 2 ** 20;
-const KiB = 2 ** 10;
 const FIXTURES = fileURLToPath(new URL('../../fixtures/torch_npu/', import.meta.url));
 const fixtureText = (rel: string): string => readFileSync(join(FIXTURES, rel), 'latin1');
 

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readWholeText } from '../../../src/parsers/text-stream.js';
+import { MiB } from '../../helpers/story.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amg-whole-text-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const MiB = 1024 * 1024;
 /** ~2 MiB of JSON-like ASCII lines, then `tail`. */
 const large = (tail: Buffer): Buffer =>
   Buffer.concat([Buffer.from('      "DEV_MEM/dev0/APP": 12345,\n'.repeat((2 * MiB) / 32)), tail]);

@@ -2,13 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../../src/gate/types.js';
 import { annotationText, failureReason } from '../../../src/report/annotation.js';
+import { GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
 const base: Entry = {
   kind: 'module',
   key: 'DEV_MEM/dev0/APP',
-  baseline: 2078195712,
-  current: 20781957120,
-  delta: 18703761408,
+  baseline: SEED_APP_PEAK,
+  current: GROWN_APP_PEAK,
+  delta: SEED_APP_DELTA,
   percent: 900,
   status: 'regressed',
   severity: 'fail',

@@ -9,23 +9,8 @@ import {
   renderDeviceStacksSvg,
   renderMermaidChart,
 } from '../../../src/report/chart.js';
-
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
-
-const GiB = 1024 ** 3;
-const MiB = 1024 ** 2;
+import { entry } from '../../helpers/entries.js';
+import { GiB, MiB } from '../../helpers/story.js';
 
 /** Two ranks: APP on dev1 grew 10x and fails, HCCL is unchanged on both, GE is new on both (no baseline). */
 const twoRanks: Entry[] = [

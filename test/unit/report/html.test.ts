@@ -5,41 +5,17 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/commands.js';
 import { readInputs } from '../../../src/action/inputs.js';
-import type { Entry, GateReport } from '../../../src/gate/types.js';
 import { HTML_CSP, renderHtml } from '../../../src/report/html.js';
-
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
-
-function report(
-  entries: Entry[],
-  result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass',
-): GateReport {
-  const counts: GateReport['counts'] = {};
-  for (const e of entries) counts[e.status] = (counts[e.status] ?? 0) + 1;
-  return { result, counts, entries };
-}
-
-const GiB = 1024 ** 3;
-const MiB = 1024 ** 2;
+import { entry } from '../../helpers/entries.js';
+import { report } from '../../helpers/reports.js';
+import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
 /** The seed story on two ranks: APP on dev1 grew 10x, HCCL on dev0 broke its budget, a new kernel, a smaller kernel. */
 const appRegressed = entry({
   key: 'DEV_MEM/dev1/APP',
-  baseline: 2_078_195_712,
-  current: 20_781_957_120,
-  delta: 18_703_761_408,
+  baseline: SEED_APP_PEAK,
+  current: GROWN_APP_PEAK,
+  delta: SEED_APP_DELTA,
   percent: 900,
   status: 'regressed',
   severity: 'fail',
@@ -73,7 +49,7 @@ const shrunkKernel = entry({
   percent: -75,
   status: 'improved',
 });
-const app0 = entry({ key: 'DEV_MEM/dev0/APP', baseline: 2_078_195_712, current: 2_078_195_712 });
+const app0 = entry({ key: 'DEV_MEM/dev0/APP', baseline: SEED_APP_PEAK, current: SEED_APP_PEAK });
 const hccl1 = entry({ key: 'DEV_MEM/dev1/HCCL', baseline: 419_430_400, current: 419_430_400 });
 const svm = entry({ key: 'SVM_MEM/RUNTIME', baseline: 19_927_040, current: 19_927_040 });
 const seedReport = report([svm, newKernel, hccl1, shrunkKernel, app0, hcclOverBudget, appRegressed]);

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { parseReportJson, renderJsonReport, writeJsonReport } from '../../../src/report/json.js';
 import { stableStringify } from '../../../src/model/snapshot.js';
 import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../../src/report/report-schema.js';
+import { entry } from '../../helpers/entries.js';
+import { GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
 const scratch: string[] = [];
 afterAll(() => {
@@ -22,25 +24,11 @@ function tempDir(): string {
   return dir;
 }
 
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
-
 const appRegressed = entry({
   key: 'DEV_MEM/dev0/APP',
-  baseline: 2_078_195_712,
-  current: 20_781_957_120,
-  delta: 18_703_761_408,
+  baseline: SEED_APP_PEAK,
+  current: GROWN_APP_PEAK,
+  delta: SEED_APP_DELTA,
   percent: 900,
   status: 'regressed',
   severity: 'fail',

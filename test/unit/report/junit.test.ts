@@ -2,38 +2,16 @@
 // whatever the logs held. Validated with xmllint compiled to WebAssembly (test/helpers/xsd.ts, from npm) against
 // test/fixtures/junit/JUnit.xsd (Apache Ant, windyroad) and jenkins-junit-10.xsd (Jenkins' xUnit plugin).
 import { describe, expect, it } from 'vitest';
-import type { Entry, GateReport } from '../../../src/gate/types.js';
+import type { Entry } from '../../../src/gate/types.js';
 import { renderJunit, type JunitContext } from '../../../src/report/junit.js';
 import { runStamp } from '../../../src/sources/node-environment.js';
 import { readInputs } from '../../../src/action/inputs.js';
 import { schemaErrors, xpath } from '../../helpers/xsd.js';
+import { entry } from '../../helpers/entries.js';
+import { report } from '../../helpers/reports.js';
+import { GiB } from '../../helpers/story.js';
 
 const CONTEXT: JunitContext = { timestamp: new Date(Date.UTC(2026, 11, 2, 8, 15, 30, 250)), hostname: 'gate-runner-1' };
-
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
-
-function report(
-  entries: Entry[],
-  result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass',
-): GateReport {
-  const counts: GateReport['counts'] = {};
-  for (const e of entries) counts[e.status] = (counts[e.status] ?? 0) + 1;
-  return { result, counts, entries };
-}
-
-const GiB = 1024 ** 3;
 
 describe('the JUnit report', () => {
   it('one suite for the verdict, one per section; a regressed key fails, a new one is skipped, a warning goes to system-out', async () => {

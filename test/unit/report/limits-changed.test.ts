@@ -8,8 +8,8 @@ import {
   renderLimitsChanged,
   type LabelNotCounted,
 } from '../../../src/report/limits-changed.js';
+import { MiB } from '../../helpers/story.js';
 
-const MiB = 1024 * 1024;
 const module = (peak: number) => ({ peak, current: peak, allocs: 3, frees: 1 });
 const BASE = {
   sections: {

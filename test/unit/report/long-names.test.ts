@@ -14,6 +14,7 @@ import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
 import { renderJunit } from '../../../src/report/junit.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
+import { GiB } from '../../helpers/story.js';
 
 /** 102,400 characters, different at each end and in the middle, so a display cannot drop one part unseen. */
 const NAME = `aclnnFlashAttentionScore_${'a'.repeat(51_175)}MIDDLE${'z'.repeat(51_189)}_tail`;
@@ -21,7 +22,6 @@ const KEY = `dev0/${NAME}`;
 const HASH = `~${createHash('sha256').update(KEY, 'utf8').digest('hex').slice(0, 12)}`;
 /** What any display holding the long name verbatim would contain. */
 const RUN = 'a'.repeat(300);
-const GiB = 1024 ** 3;
 
 const entry: Entry = {
   kind: 'kernel',

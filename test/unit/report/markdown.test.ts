@@ -1,45 +1,24 @@
 // The markdown report: what a reviewer reads in the job summary and the sticky PR comment, including when it is too big.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/common/errors.js';
-import type { Entry, GateReport } from '../../../src/gate/types.js';
+import type { Entry } from '../../../src/gate/types.js';
 import { replaceControlCharacters } from '../../../src/common/visible.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from '../../../src/report/escape.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
 import { eightDeviceStory, jobReport } from '../../helpers/jobs.js';
+import { entry } from '../../helpers/entries.js';
+import { report } from '../../helpers/reports.js';
+import { GiB, GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
-
-function report(
-  entries: Entry[],
-  result: GateReport['result'] = entries.some((e) => e.severity === 'fail') ? 'fail' : 'pass',
-): GateReport {
-  const counts: GateReport['counts'] = {};
-  for (const e of entries) counts[e.status] = (counts[e.status] ?? 0) + 1;
-  return { result, counts, entries };
-}
-
-const GiB = 1024 ** 3;
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** The seed story: APP on dev0 grows 10x (2,078,195,712 → 20,781,957,120 bytes), HCCL on dev1 breaks its budget. */
 const appRegressed = entry({
   key: 'DEV_MEM/dev0/APP',
-  baseline: 2_078_195_712,
-  current: 20_781_957_120,
-  delta: 18_703_761_408,
+  baseline: SEED_APP_PEAK,
+  current: GROWN_APP_PEAK,
+  delta: SEED_APP_DELTA,
   percent: 900,
   status: 'regressed',
   severity: 'fail',

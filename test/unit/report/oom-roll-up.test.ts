@@ -8,9 +8,7 @@ import { renderHtml } from '../../../src/report/html.js';
 import { renderJunit } from '../../../src/report/junit.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
-
-const GiB = 1024 ** 3;
-const MiB = 1024 ** 2;
+import { GiB, MiB } from '../../helpers/story.js';
 
 /** A job-log OOM on device d: held outside the allocator, or at capacity (every 512th rank), the request growing with d. */
 function oom(d: number, capacity: boolean): [string, Record<string, number | string | null>] {

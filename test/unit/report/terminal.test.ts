@@ -1,6 +1,6 @@
 // The terminal tables: `check` prints the verdict and the keys that matter, `parse` prints every metric it read.
 import { describe, expect, it } from 'vitest';
-import type { Entry, GateReport } from '../../../src/gate/types.js';
+import type { GateReport } from '../../../src/gate/types.js';
 import type { Snapshot } from '../../../src/model/snapshot.js';
 import {
   displayWidth,
@@ -10,26 +10,14 @@ import {
   truncateMiddle,
 } from '../../../src/report/terminal.js';
 import { jobReport } from '../../helpers/jobs.js';
-
-function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
-  return {
-    kind: 'module',
-    baseline: 1000,
-    current: 1000,
-    delta: 0,
-    percent: 0,
-    status: 'pass',
-    severity: 'ok',
-    rule: null,
-    ...fields,
-  };
-}
+import { entry } from '../../helpers/entries.js';
+import { GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
 const appRegressed = entry({
   key: 'DEV_MEM/dev0/APP',
-  baseline: 2_078_195_712,
-  current: 20_781_957_120,
-  delta: 18_703_761_408,
+  baseline: SEED_APP_PEAK,
+  current: GROWN_APP_PEAK,
+  delta: SEED_APP_DELTA,
   percent: 900,
   status: 'regressed',
   severity: 'fail',
@@ -243,8 +231,8 @@ describe('renderSnapshotTable', () => {
     series: {},
     sections: {
       modules: {
-        'DEV_MEM/dev0/APP': { peak: 20_781_957_120, current: 20_781_957_120, allocs: 18, frees: 0 },
-        'DEV_PROC_MEM/dev0/APP': { peak: 2_078_195_712, current: 2_078_195_712, allocs: null, frees: null },
+        'DEV_MEM/dev0/APP': { peak: GROWN_APP_PEAK, current: GROWN_APP_PEAK, allocs: 18, frees: 0 },
+        'DEV_PROC_MEM/dev0/APP': { peak: SEED_APP_PEAK, current: SEED_APP_PEAK, allocs: null, frees: null },
         'SVM_MEM/RUNTIME': { peak: 19_927_040, current: 19_927_040, allocs: 37, frees: 0 },
       },
       kernels: {

@@ -8,8 +8,8 @@ import { appendPoint } from '../../../src/history/store.js';
 import { trendsOf } from '../../../src/history/trends.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
+import { MiB } from '../../helpers/story.js';
 
-const MiB = 1024 * 1024;
 const metric = (peak: number): { peak: number; current: number; allocs: number; frees: number } => ({
   peak,
   current: peak,

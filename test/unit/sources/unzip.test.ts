@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveRefused, extractZipSafely, unsafeEntryReason } from '../../../src/sources/unzip.js';
 import { buildZip } from '../../e2e/zip.js';
-
-const MiB = 1024 * 1024;
+import { MiB } from '../../helpers/story.js';
 
 const dirs: string[] = [];
 afterAll(() => {

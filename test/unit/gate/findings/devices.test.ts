@@ -15,9 +15,7 @@ import { DEFAULT_CONFIG, parseGateConfig } from '../../../../src/gate/thresholds
 import type { Entry, GateConfig, GateInput, GateReport, Status } from '../../../../src/gate/types.js';
 import { parseReportJson, renderJsonReport } from '../../../../src/report/json.js';
 import { modulesOf, type ModuleMetric, type Snapshot } from '../../../../src/model/snapshot.js';
-
-const MiB = 1024 ** 2;
-const GiB = 1024 ** 3;
+import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../../helpers/story.js';
 
 /** A module record; counts default to the seed's alloc_cnt=996, free_cnt=0 shape (nothing freed, nothing grown). */
 function metric(peak: number, allocs: number | null = 1, frees: number | null = 0): ModuleMetric {
@@ -59,11 +57,11 @@ function expectConsistent(report: GateReport): void {
 
 describe('the seed story: APP on dev0 grows 10x on a 16 GiB card', () => {
   const baseline = run(
-    { 'DEV_MEM/dev0/APP': metric(2_078_195_712, 996, 0), 'DEV_MEM/dev0/RUNTIME': metric(44_138_496, 18, 0) },
+    { 'DEV_MEM/dev0/APP': metric(SEED_APP_PEAK, 996, 0), 'DEV_MEM/dev0/RUNTIME': metric(44_138_496, 18, 0) },
     { dev0: 0 },
   );
   const current = run(
-    { 'DEV_MEM/dev0/APP': metric(20_781_957_120, 996, 0), 'DEV_MEM/dev0/RUNTIME': metric(44_138_496, 18, 0) },
+    { 'DEV_MEM/dev0/APP': metric(GROWN_APP_PEAK, 996, 0), 'DEV_MEM/dev0/RUNTIME': metric(44_138_496, 18, 0) },
     { dev0: 0 },
   );
 
@@ -88,8 +86,8 @@ describe('the seed story: APP on dev0 grows 10x on a 16 GiB card', () => {
       key: 'dev0',
       baseline: 2_122_334_208, // 2,078,195,712 + 44,138,496
       current: 20_826_095_616, // 20,781,957,120 + 44,138,496
-      delta: 18_703_761_408,
-      percent: (18_703_761_408 / 2_122_334_208) * 100,
+      delta: SEED_APP_DELTA,
+      percent: (SEED_APP_DELTA / 2_122_334_208) * 100,
       status: 'over-capacity',
       severity: 'fail',
       rule: null,
@@ -822,10 +820,10 @@ describe('several findings on one key, and the report', () => {
       const configPath = path.join(dir, 'memory-gate.json');
       await writeFile(
         baselinePath,
-        JSON.stringify({ version: 1, modules: { 'DEV_MEM/dev0/APP': metric(2_078_195_712, 996, 0) }, kernels: {} }),
+        JSON.stringify({ version: 1, modules: { 'DEV_MEM/dev0/APP': metric(SEED_APP_PEAK, 996, 0) }, kernels: {} }),
       );
       await writeFile(configPath, JSON.stringify({ device: { capacity: '16GiB' } }));
-      const snapshot = run({ 'DEV_MEM/dev0/APP': metric(20_781_957_120, 996, 0) }, { dev0: 3 });
+      const snapshot = run({ 'DEV_MEM/dev0/APP': metric(GROWN_APP_PEAK, 996, 0) }, { dev0: 3 });
       const { report } = await runGate({
         snapshot,
         baselinePath,
@@ -834,8 +832,8 @@ describe('several findings on one key, and the report', () => {
         allowMissingBaseline: false,
       });
       expect(report.entries.map((e) => [e.key, e.status, e.current])).toEqual([
-        ['DEV_MEM/dev0/APP', 'regressed', 20_781_957_120],
-        ['dev0', 'over-capacity', 20_781_957_120],
+        ['DEV_MEM/dev0/APP', 'regressed', GROWN_APP_PEAK],
+        ['dev0', 'over-capacity', GROWN_APP_PEAK],
         ['dev0', 'alloc-failure', 3],
       ]);
     } finally {

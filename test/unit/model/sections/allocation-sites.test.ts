@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeMemorySnapshot } from '../../../../bench/snapshot-generate.mjs';
+import { writeMemorySnapshot } from '../../../generators/memory-snapshot.js';
 import { runCli } from '../../../../src/cli/commands.js';
 import { foldLineSites, lineChanges, linesText } from '../../../../src/model/sections/allocation-sites.js';
+import { GiB } from '../../../helpers/story.js';
 
-const GiB = 1024 ** 3;
 const dir = mkdtempSync(join(tmpdir(), 'amg-sites-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

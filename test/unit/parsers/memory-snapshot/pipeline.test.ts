@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../src/cli/commands.js';
 import type { Snapshot } from '../../../../src/model/snapshot.js';
+import { GiB } from '../../../helpers/story.js';
 
 const FIX = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'memory-snapshot');
 const FRAGMENTED = join(FIX, 'constructed', 'oom_snapshot_4242_20261201101500.pickle');
@@ -16,7 +17,6 @@ const named = (file: string): string => relative(process.cwd(), file);
 const dir = mkdtempSync(join(tmpdir(), 'amg-snapshots-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const GiB = 1024 ** 3;
 const REFERENCE = JSON.parse(readFileSync(join(FIX, 'reference.json'), 'utf8')) as {
   files: Record<
     string,

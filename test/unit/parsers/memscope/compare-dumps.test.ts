@@ -315,7 +315,7 @@ describe('compare-dumps output under a slow reader', () => {
   it('renders the next ~1 MiB piece only once the sink has taken the last one, and through the temporary file gives the same CSV', async () => {
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { memscopeDumpText } = await import('../../../../bench/memscope-generate.mjs');
+    const { memscopeDumpText } = await import('../../../generators/memscope-dump.js');
     const dir = mkdtempSync(join(tmpdir(), 'slow-reader-'));
     try {
       const path = join(dir, 'memscope_dump_1.csv');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER, memscopeDumpText } from '../../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER, memscopeDumpText } from '../../../generators/memscope-dump.js';
 import { newUnfreed, ownerBucket } from '../../../../src/parsers/memscope/dump-analysis.js';
 import { dumpFactsFromText, readDumpFacts, type DumpFacts } from '../../../../src/parsers/memscope/dump-facts.js';
 import { attrValue, type DumpWarning } from '../../../../src/parsers/memscope/dump-reader.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memscopeDumpText } from '../../../../bench/memscope-generate.mjs';
+import { memscopeDumpText } from '../../../generators/memscope-dump.js';
 import { runCli } from '../../../../src/cli/commands.js';
 import type { Snapshot } from '../../../../src/model/snapshot.js';
 

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MEMSCOPE_HEADER, memscopeDumpLines, memscopeDumpText } from '../../../../bench/memscope-generate.mjs';
+import { MEMSCOPE_HEADER, memscopeDumpLines, memscopeDumpText } from '../../../generators/memscope-dump.js';
 import { runCli } from '../../../../src/cli/commands.js';
 import { dumpFactsFromText, readDumpFacts } from '../../../../src/parsers/memscope/dump-facts.js';
 import type { Snapshot } from '../../../../src/model/snapshot.js';
+import { MiB } from '../../../helpers/story.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dump-order-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +26,6 @@ async function parse(lines: string[]): Promise<{ snapshot: Snapshot; err: string
 }
 
 const T = (n: number): string => `1764753084425${String(n).padStart(6, '0')}`;
-const MiB = 1024 * 1024;
 
 describe('rows out of file order', () => {
   it('a FREE row before its MALLOC row (timestamps in order) frees the block: no false leak', async () => {

@@ -1,7 +1,33 @@
 // Generates msMemScope event dumps (G5 header) the way the tool writes them: a block's MALLOC and FREE rows together,
-// when it is freed; blocks never freed at teardown; SYSTEM rows of no device last. Used by the tests and the benchmark.
-import { createWriteStream } from 'node:fs';
+// when it is freed; blocks never freed at teardown; SYSTEM rows of no device last. Used by the tests and the benchmark (bench/run.mjs).
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mulberry32 } from '../helpers/random.js';
+
+export interface MemscopeDumpOptions {
+  steps: number;
+  opsPerStep: number;
+  device?: number;
+  pid?: number;
+  /** From this step on, one block of `leakBytes` per step is never freed. */
+  leakFromStep?: number | null;
+  leakBytes?: number;
+  seed?: number;
+  /** Fraction of launches altered: half get 512 more bytes, half get an extra `aten.extra.default` launch. */
+  differences?: number;
+  /** Label blocks with decompose owners (`PTA`, `PTA@weight`, leaks `PTA@optimizer_state`). */
+  owners?: boolean;
+  /** Filled in while generating: ATEN_END launches written, of them extra (inserted) ones, and resized ops. */
+  stats?: { launches?: number; extraLaunches?: number; resized?: number };
+}
+
+/** A PTA block the dump allocated: its MALLOC row (written when it is freed) and what its FREE row needs. */
+interface Block {
+  row: string;
+  ptr: number;
+  aid: number;
+  size: number;
+}
 
 export const MEMSCOPE_HEADER =
   'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
@@ -17,25 +43,13 @@ const OPS = [
 ];
 const T0 = 1764753083000000000n;
 
-/** mulberry32: a small seeded PRNG, so the same options give the same bytes. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Yields the dump's lines (without newlines). Each op allocates one PTA block that the next op frees.
  * Options: steps, opsPerStep, device (0), pid (4242), leakFromStep (null: no leak), leakBytes (4000256),
  * seed (42), differences (fraction of launches altered: half get a different size, half an extra op inserted after),
  * owners (label blocks `PTA@…`), callStack (a Python frame on leaked blocks).
  */
-export function* memscopeDumpLines(options) {
+export function* memscopeDumpLines(options: MemscopeDumpOptions): Generator<string> {
   const {
     steps,
     opsPerStep,
@@ -48,22 +62,21 @@ export function* memscopeDumpLines(options) {
     owners = false,
     stats = {},
   } = options;
-  stats.launches = 0;
-  stats.extraLaunches = 0;
-  stats.resized = 0;
-  const random = prng(seed);
+  const counts = { launches: 0, extraLaunches: 0, resized: 0 };
+  Object.assign(stats, counts);
+  const random = mulberry32(seed);
   let id = 0;
   let ts = T0;
   let used = 0;
   let allocationId = 0;
-  const tick = (ns = 1000n) => (ts += ns);
-  const base = (event, type, name, time, ptr = 'N/A', attr = '') =>
+  const tick = (ns = 1000n): bigint => (ts += ns);
+  const base = (event: string, type: string, name: string, time: bigint, ptr = 'N/A', attr = ''): string =>
     `${++id},${event},${type},${name},${time},${pid},${pid},${device},${ptr},${attr},,`;
-  const hex = (n) => `0x${n.toString(16).padStart(16, '0')}`;
-  const unfreed = [];
-  let pending = null;
+  const hex = (n: number): string => `0x${n.toString(16).padStart(16, '0')}`;
+  const unfreed: string[] = [];
+  let pending: { block: Block } | null = null;
   let rangeId = 0;
-  const allocate = (size, owner, leak = false) => {
+  const allocate = (size: number, owner: string | null, leak = false): Block => {
     const ptr = (leak ? 0x200000000000 : 0x12c041400000) + (allocationId % 4096) * 0x100000;
     const aid = ++allocationId;
     used += size;
@@ -77,7 +90,7 @@ export function* memscopeDumpLines(options) {
     );
     return { row, ptr, aid, size };
   };
-  const free = (block) => {
+  const free = (block: Block): string => {
     used -= block.size;
     return base(
       'FREE',
@@ -92,12 +105,12 @@ export function* memscopeDumpLines(options) {
     rangeId++;
     yield base('MSTX', 'Range_start', '"step start"', tick());
     for (let o = 0; o < opsPerStep; o++) {
-      const name = OPS[(o * 7 + step) % OPS.length];
+      const name = OPS[(o * 7 + step) % OPS.length]!;
       const r = differences > 0 ? random() : 1;
       const launches = r < differences / 2 ? [name, 'aten.extra.default'] : [name];
-      stats.launches += launches.length;
-      if (launches.length > 1) stats.extraLaunches++;
-      if (r >= differences / 2 && r < differences) stats.resized++;
+      stats.launches = counts.launches += launches.length;
+      if (launches.length > 1) stats.extraLaunches = ++counts.extraLaunches;
+      if (r >= differences / 2 && r < differences) stats.resized = ++counts.resized;
       for (const opName of launches) {
         yield base('OP_LAUNCH', 'ATEN_START', `torch._ops.${opName}`, tick());
         let size = 512 * (1 + ((o + step) % 8));
@@ -113,7 +126,7 @@ export function* memscopeDumpLines(options) {
       }
     }
     if (leakFromStep !== null && step >= leakFromStep) {
-      stats.launches++;
+      stats.launches = ++counts.launches;
       yield base('OP_LAUNCH', 'ATEN_START', 'torch._ops.aten.randn.default', tick());
       unfreed.push(allocate(leakBytes, owners ? 'PTA@optimizer_state' : null, true).row);
       yield base('OP_LAUNCH', 'ATEN_END', 'torch._ops.aten.randn.default', tick());
@@ -132,12 +145,15 @@ export function* memscopeDumpLines(options) {
 }
 
 /** The whole dump as text (small dumps, tests). */
-export function memscopeDumpText(options) {
+export function memscopeDumpText(options: MemscopeDumpOptions): string {
   return `${[MEMSCOPE_HEADER, ...memscopeDumpLines(options)].join('\n')}\n`;
 }
 
 /** Writes a dump to `path`; resolves { bytes, rows }. */
-export async function writeMemscopeDump(path, options) {
+export async function writeMemscopeDump(
+  path: string,
+  options: MemscopeDumpOptions,
+): Promise<{ bytes: number; rows: number }> {
   const out = createWriteStream(path);
   let bytes = 0;
   let rows = 0;

@@ -7,38 +7,70 @@
 // A seeded allocator simulation runs twice, the same both times: first to learn the dump-time state (the segments come
 // first in the file), then to write the trace. It returns the figures the gate must find (exact peaks).
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { xorshift32 as rng } from '../helpers/random.js';
+import { MiB } from '../helpers/story.js';
 
-const MiB = 1024 * 1024;
+export interface MemorySnapshotOptions {
+  /** About this many bytes of file. */
+  bytes: number;
+  seed?: number;
+  /** Lines added above every allocation of model/layer<i>.py (their frames' lines move down by this much). */
+  lineShift?: number;
+  /** One more block of this size, live for the whole trace, allocated at line 45 + lineShift of model/layer0.py's forward. */
+  extraBytes?: number;
+}
+
+export interface MemorySnapshotResult {
+  bytes: number;
+  entries: number;
+  peakAllocated: number;
+  peakReserved: number;
+  allocatedAtDump: number;
+}
+
+/** One block of the simulated allocator (`size` only on the extra block, whose size is not the segments' block size). */
+interface Block {
+  address: number;
+  requested: number;
+  live: boolean;
+  context?: number;
+  stack?: number;
+  size?: number;
+}
+
+/** One trace entry as torch_npu records it (context -1: no frames). */
+interface TraceEntry {
+  action: string;
+  addr: number;
+  size: number;
+  context: number;
+  stack: number;
+}
+
+interface SimulationOptions {
+  seed: number;
+  segments: number;
+  blocksPerSegment: number;
+  blockBytes: number;
+  entries: number;
+  extraBytes: number;
+}
 const FRAME_TARGET = 64 * 1024;
 const BATCH = 1000;
 
-/** xorshift32: the same sequence for the same seed on every machine. */
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
-
 /** Protocol-4 opcodes into frames of ~64 KiB, flushed to the file as they fill. */
 class PickleWriter {
-  constructor(fd) {
-    this.fd = fd;
-    this.frame = Buffer.allocUnsafe(FRAME_TARGET + 64 * 1024);
-    this.at = 0;
-    this.out = Buffer.allocUnsafe(8 * MiB);
-    this.outAt = 0;
-    this.memo = 0;
-    this.bytes = 0;
-  }
+  readonly frame = Buffer.allocUnsafe(FRAME_TARGET + 64 * 1024);
+  at = 0;
+  readonly out = Buffer.allocUnsafe(8 * MiB);
+  outAt = 0;
+  memo = 0;
+  bytes = 0;
+
+  constructor(private readonly fd: number) {}
 
   /** Ends a frame at an object boundary once it is big enough, as CPython's framer commits. */
-  commit(force = false) {
+  commit(force = false): void {
     if (this.at === 0 || (!force && this.at < FRAME_TARGET)) return;
     this.flushOut(9 + this.at);
     this.out[this.outAt] = 0x95;
@@ -48,7 +80,7 @@ class PickleWriter {
     this.at = 0;
   }
 
-  flushOut(need) {
+  flushOut(need: number): void {
     if (this.outAt + need <= this.out.length) return;
     writeSync(this.fd, this.out, 0, this.outAt);
     this.bytes += this.outAt;
@@ -56,21 +88,21 @@ class PickleWriter {
   }
 
   /** PROTO, before the first frame. */
-  header(protocol) {
+  header(protocol: number): void {
     this.out[this.outAt++] = 0x80;
     this.out[this.outAt++] = protocol;
   }
 
-  op(b) {
+  op(b: number): void {
     this.frame[this.at++] = b;
   }
 
-  memoize() {
+  memoize(): number {
     this.frame[this.at++] = 0x94;
     return this.memo++;
   }
 
-  get(index) {
+  get(index: number): void {
     if (index < 256) {
       this.frame[this.at++] = 0x68;
       this.frame[this.at++] = index;
@@ -81,7 +113,7 @@ class PickleWriter {
     }
   }
 
-  str(s) {
+  str(s: string): number {
     const b = Buffer.from(s, 'utf8');
     this.frame[this.at++] = 0x8c;
     this.frame[this.at++] = b.length;
@@ -90,7 +122,7 @@ class PickleWriter {
     return this.memoize();
   }
 
-  int(v) {
+  int(v: number): void {
     if (v >= 0 && v < 256) {
       this.frame[this.at++] = 0x4b;
       this.frame[this.at++] = v;
@@ -116,7 +148,7 @@ class PickleWriter {
     }
   }
 
-  end() {
+  end(): void {
     this.commit(true);
     this.flushOut(1);
     this.out[this.outAt++] = 0x2e;
@@ -130,11 +162,14 @@ class PickleWriter {
  * The allocator simulation: `segments` fixed segments of `blocksPerSegment` blocks, allocated and freed at random;
  * calls `emit(entry)` for each trace entry and returns the final block states and the exact figures.
  */
-function simulate({ seed, segments, blocksPerSegment, blockBytes, entries, extraBytes }, emit) {
+function simulate(
+  { seed, segments, blocksPerSegment, blockBytes, entries, extraBytes }: SimulationOptions,
+  emit: (entry: TraceEntry) => void,
+): { blocks: Block[]; entries: number; peakAllocated: number; reserved: number; allocatedAtDump: number } {
   const random = rng(seed);
   const base = 0x12c000000000;
   const segmentBytes = blocksPerSegment * blockBytes;
-  const blocks = [];
+  const blocks: Block[] = [];
   for (let s = 0; s < segments; s++) {
     for (let b = 0; b < blocksPerSegment; b++)
       blocks.push({ address: base + s * segmentBytes + b * blockBytes, requested: 0, live: false, context: -1 });
@@ -166,7 +201,7 @@ function simulate({ seed, segments, blocksPerSegment, blockBytes, entries, extra
     extra = 2;
   }
   while (n - extra < entries) {
-    const block = blocks[Math.floor(random() * blocks.length)];
+    const block = blocks[Math.floor(random() * blocks.length)]!;
     if (!block.live) {
       block.requested = blockBytes - 64 * Math.floor(random() * 16);
       block.live = true;
@@ -180,16 +215,16 @@ function simulate({ seed, segments, blocksPerSegment, blockBytes, entries, extra
         action: 'free_requested',
         addr: block.address,
         size: block.requested,
-        context: block.context,
-        stack: block.stack,
+        context: block.context!,
+        stack: block.stack!,
       });
       point();
       emit({
         action: 'free_completed',
         addr: block.address,
         size: block.requested,
-        context: block.context,
-        stack: block.stack,
+        context: block.context!,
+        stack: block.stack!,
       });
       allocated -= block.requested;
       block.live = false;
@@ -212,8 +247,11 @@ const BYTES_PER_ENTRY = 62;
  * adds one block of that size, live from the start of the trace to the dump, allocated at line 45 (+ lineShift) of
  * model/layer0.py's forward. The same seed gives the same allocations whatever these two are.
  */
-export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, extraBytes = 0 }) {
-  const options = {
+export function writeMemorySnapshot(
+  path: string,
+  { bytes, seed = 42, lineShift = 0, extraBytes = 0 }: MemorySnapshotOptions,
+): MemorySnapshotResult {
+  const options: SimulationOptions = {
     seed,
     segments: 64,
     blocksPerSegment: 256,
@@ -229,8 +267,8 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
     w.op(0x7d);
     w.memoize();
     w.op(0x28);
-    const keys = new Map();
-    const key = (s) => {
+    const keys = new Map<string, number>();
+    const key = (s: string): void => {
       const known = keys.get(s);
       if (known !== undefined) w.get(known);
       else keys.set(s, w.str(s));
@@ -240,14 +278,14 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
     w.memoize();
     const segmentBytes = options.blocksPerSegment * options.blockBytes;
     let noFrames = -1;
-    const emptyFrames = () => {
+    const emptyFrames = (): void => {
       if (noFrames >= 0) w.get(noFrames);
       else {
         w.op(0x5d);
         noFrames = w.memoize();
       }
     };
-    const segmentList = Array.from({ length: options.segments }, (_, s) =>
+    const segmentList: Block[][] = Array.from({ length: options.segments }, (_, s) =>
       final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment),
     );
     if (extraBytes > 0)
@@ -261,9 +299,9 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       ]);
     for (let s = 0; s < segmentList.length; s++) {
       if (s % BATCH === 0) w.op(0x28);
-      const blocks = segmentList[s];
+      const blocks = segmentList[s]!;
       const live = blocks.filter((b) => b.live);
-      const blockSize = (b) => b.size ?? options.blockBytes;
+      const blockSize = (b: Block): number => b.size ?? options.blockBytes;
       const total = blocks.reduce((sum, b) => sum + blockSize(b), 0);
       w.op(0x7d);
       w.memoize();
@@ -271,7 +309,7 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       key('device');
       w.int(0);
       key('address');
-      w.int(blocks[0].address);
+      w.int(blocks[0]!.address);
       key('total_size');
       w.int(total);
       key('allocated_size');
@@ -325,11 +363,14 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
     // One trace list (a single-device job): a list of one item is pickled with APPEND.
     w.op(0x5d);
     w.memoize();
-    const frameDicts = new Map();
-    const frameDict = (name, filename, line) => {
+    const frameDicts = new Map<string, number>();
+    const frameDict = (name: string, filename: string, line: number): void => {
       const id = `${name}\u0000${filename}\u0000${line}`;
       const known = frameDicts.get(id);
-      if (known !== undefined) return w.get(known);
+      if (known !== undefined) {
+        w.get(known);
+        return;
+      }
       w.op(0x7d);
       const index = w.memoize();
       w.op(0x28);
@@ -343,7 +384,7 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       frameDicts.set(id, index);
     };
     const torch = '/usr/local/lib/python3.10/site-packages/torch/nn/modules/module.py';
-    const stacks = Array.from({ length: EXTRA_STACK + 1 }, (_, i) => [
+    const stacks = Array.from({ length: EXTRA_STACK + 1 }, (_, i): [string, string, number][] => [
       ['linear', '/usr/local/lib/python3.10/site-packages/torch/nn/functional.py', 2822],
       ['_call_impl', torch, 1750],
       ['_wrapped_call_impl', torch, 1739],
@@ -355,7 +396,7 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
       ['train_step', '/workspace/proj/train.py', 40],
       ['main', '/workspace/proj/train.py', 120],
     ]);
-    const framesLists = new Map();
+    const framesLists = new Map<number, number>();
     let inBatch = 0;
     simulate(options, (e) => {
       if (inBatch === 0) w.op(0x28);
@@ -381,7 +422,7 @@ export function writeMemorySnapshot(path, { bytes, seed = 42, lineShift = 0, ext
           w.op(0x5d);
           framesLists.set(e.context, w.memoize());
           w.op(0x28);
-          for (const [name, filename, line] of stacks[e.stack]) frameDict(name, filename, line);
+          for (const [name, filename, line] of stacks[e.stack]!) frameDict(name, filename, line);
           w.op(0x65);
         }
       }
