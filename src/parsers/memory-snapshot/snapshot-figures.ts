@@ -9,6 +9,8 @@ import {
   type PickleDict,
   type PickleValue,
 } from './pickle-reader.js';
+import { SiteNames } from './sites.js';
+import { WorkBudget } from './work-budget.js';
 
 /** One device of the file (its index is the process's logical device index: segment.device, device_traces[N]). */
 export interface SnapshotDevice extends DeviceFigures {
@@ -41,7 +43,13 @@ const PLACED_TWICE =
 type Once = (value: PickleValue | undefined, what: () => string) => void;
 
 /** Reads the snapshot at `path` (`name` in messages). Throws an InputError naming the file and where it is wrong. */
-export function snapshotFigures(path: string, name: string, fileSize: number): SnapshotFigures {
+export function snapshotFigures(
+  path: string,
+  name: string,
+  fileSize: number,
+  work = new WorkBudget(name, fileSize),
+): SnapshotFigures {
+  const names = new SiteNames(work);
   const dumps = new Map<number, DumpState>();
   const walks = new Map<number, TraceWalk>();
   let segmentIndex = 0;
@@ -52,7 +60,7 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
   };
   const walkOf = (device: number): TraceWalk => {
     let walk = walks.get(device);
-    if (walk === undefined) walks.set(device, (walk = new TraceWalk()));
+    if (walk === undefined) walks.set(device, (walk = new TraceWalk(work, names)));
     return walk;
   };
   const memoFetches = new MemoFetches();
@@ -73,12 +81,13 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     }
   };
   const addSegments = (items: readonly PickleValue[]): void => {
+    work.charge(items.length, 'walking segments');
     for (const item of items) {
       const index = segmentIndex++;
       once(item, () => `segment ${index}`);
       checked(
         () => `segment ${index}`,
-        () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)),
+        () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`), work),
       );
     }
   };
@@ -93,7 +102,7 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     }
   };
 
-  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches);
+  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches, work);
   const top = document.value;
   let topLevel: SnapshotFigures['topLevel'];
   let traceLists = 0;
@@ -137,7 +146,7 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     const walk = walks.get(device);
     const figures = checked(
       () => `device ${device}`,
-      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump)),
+      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump, names, work)),
     );
     return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
   });
@@ -160,7 +169,7 @@ function layoutError(name: string): InputError {
 /** A field that is not what the format says: the caller adds where it is. */
 class FieldError extends Error {}
 
-function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, once: Once): void {
+function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, once: Once, work: WorkBudget): void {
   const segment = dict(item, 'is not a dict');
   const device = deviceIndex(segment.get('device'));
   const total = bytes(segment, 'total_size');
@@ -171,6 +180,7 @@ function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, on
   if (blocks === undefined) return;
   if (!Array.isArray(blocks)) throw new FieldError("'blocks' is not a list");
   once(blocks, () => 'blocks list');
+  work.charge(8 * blocks.length, 'walking segments');
   for (let i = 0; i < blocks.length; i++) {
     once(blocks[i], () => `block ${i}`);
     const block = dict(blocks[i] as PickleValue, `block ${i} is not a dict`);
