@@ -1,10 +1,10 @@
 // The work a snapshot may cost, counted as the decoder and the walk go (bytes read, items copied, characters of names built), bounded by its size.
 import { InputError } from '../../common/errors.js';
 
-/** Units of work allowed per byte of the file: torch_npu's snapshots use about 3 (see WorkBudget.ratio). */
+/** Units of work allowed per byte of the file: the real torch_npu corpus uses 2.4-2.5 (2 of them the two passes). */
 export const WORK_PER_BYTE = 8;
 /** Units allowed whatever the size: a small file's fixed costs (a few long names) stay below it. */
-export const WORK_FLOOR = 16 * 1024 * 1024;
+const WORK_FLOOR = 16 * 1024 * 1024;
 
 /**
  * One file's budget: every step of reading it charges what it costs (a byte read, an item copied into a list, a
@@ -39,7 +39,7 @@ export class WorkBudget {
   private exceeded(what: string): InputError {
     const en = (n: number): string => n.toLocaleString('en');
     return new InputError(
-      `${this.name}: byte ${this.position()}: reading it takes more than ${en(this.limit)} units of work (${WORK_PER_BYTE} per byte of its ${en(this.size)} and 16 MiB; spent ${what}): no snapshot torch_npu writes comes near that, so the file was built to keep the reader busy: refused, nothing of it was used (if torch_npu did write it, report it with the file)`,
+      `${this.name}: byte ${this.position()}: reading it takes more than ${en(this.limit)} units of work (${WORK_PER_BYTE} per byte of its ${en(this.size)} and ${WORK_FLOOR / (1024 * 1024)} MiB; spent ${what}): no snapshot torch_npu writes comes near that, so the file was built to keep the reader busy: refused, nothing of it was used (if torch_npu did write it, report it with the file)`,
     );
   }
 }
