@@ -513,3 +513,37 @@ describe('work bounded by the file: what honest snapshots cost', () => {
     expect(WORK_PER_BYTE).toBe(8);
   });
 });
+
+describe('work bounded by the file: integers past 64 bits as keys', () => {
+  // V8 hashes a bigint by its lowest 64 bits: thousands of distinct bigints sharing them, as Map keys, are compared whole.
+  const wide = (i: number): bigint => (1n << 200n) + (BigInt(i) << 64n);
+
+  it('refuses a trace address past 2^64 (30,000 of them sharing their low 64 bits made the walk quadratic), naming the entry', () => {
+    const frames: PickleValue[] = [];
+    const entries = Array.from({ length: 30_000 }, (_, i) =>
+      dict({ action: 'alloc', addr: wide(i), size: 512, stream: 0, frames }),
+    );
+    const bytes = pickle(dict({ segments: [], device_traces: [entries] }));
+    const path = join(tmp, 'wide-addresses.pickle');
+    writeFileSync(path, bytes);
+    expect(thrown(() => snapshotFigures(path, 'wide-addresses.pickle', bytes.length)).message).toBe(
+      `wide-addresses.pickle: device_traces[0][0]: 'addr' is ${wide(0)}, past 64 bits: not an address`,
+    );
+  });
+
+  it('refuses a dict key that is an integer past 64 bits, with the byte of its SETITEMS', () => {
+    // {wide(i): 0 for 30,000 i}, written by hand: a JS Map of them would be as slow to build as to read.
+    const long1 = (n: bigint): number[] => {
+      const digits = [...Buffer.from(n.toString(16).padStart(52, '0'), 'hex').reverse(), 0];
+      return [0x8a, digits.length, ...digits];
+    };
+    const body = Array.from({ length: 30_000 }, (_, i) => [...long1(wide(i)), 0x4b, 0]).flat();
+    const bytes = Buffer.from([0x80, 4, 0x7d, 0x28, ...body, 0x75, 0x2e]);
+    const path = join(tmp, 'wide-keys.pickle');
+    writeFileSync(path, bytes);
+    const at = bytes.length - 2;
+    expect(thrown(() => snapshotFigures(path, 'wide-keys.pickle', bytes.length)).message).toBe(
+      `wide-keys.pickle: byte ${at}: SETITEMS (0x75) sets a dict key that is an integer past 64 bits (${wide(0)}): no dict of a memory snapshot is keyed so: refused, nothing of it was used`,
+    );
+  });
+});

@@ -367,7 +367,8 @@ function bySite(live: readonly BlockUse[], names: SiteNames, work: WorkBudget): 
       s.bytes = exactSum(s.bytes, size, () => `the bytes of site ${site}`);
       s.blocks++;
     }
-    if (!seen.has(frames)) {
+    // Only lists have user files; anything else (a wide bigint would hash badly) is left out of the set.
+    if (Array.isArray(frames) && !seen.has(frames)) {
       seen.add(frames);
       names.addUserFiles(frames, userFiles);
     }

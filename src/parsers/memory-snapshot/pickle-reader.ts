@@ -532,6 +532,11 @@ function signedLittleEndian(b: Buffer, from: number, n: number): number | bigint
   return value >= -BigInt(Number.MAX_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
+/** True for an integer of at most 64 bits (signed or unsigned): any address, size or stream a snapshot holds. */
+export function within64Bits(n: bigint): boolean {
+  return n >= -(1n << 63n) && n < 1n << 64n;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Longest string kept whole: PATH_MAX, as report.json's keys; no path, name or key of a snapshot is longer. */
@@ -670,6 +675,14 @@ function decode(
     return typeof key === 'string' ? key : null;
   };
 
+  /** V8 hashes a bigint by its lowest 64 bits: many wider keys sharing them in one dict would be compared whole. */
+  const checkKey = (op: number, key: PickleValue): void => {
+    if (typeof key === 'bigint' && !within64Bits(key))
+      throw fail(
+        `${opcodeName(op)} sets a dict key that is an integer past 64 bits (${key}): no dict of a memory snapshot is keyed so: refused, nothing of it was used`,
+      );
+  };
+
   /** APPEND/APPENDS: a streamed list's items go to the caller, any other list keeps them. */
   const append = (op: number, j: number, items: PickleValue[]): void => {
     const list = stack[j];
@@ -752,6 +765,7 @@ function decode(
         const dict = top(op);
         if (!(dict instanceof Map))
           throw fail('SETITEM (0x73) sets an item of something that is not a dict: the file is corrupt');
+        checkKey(op, key);
         dict.set(key, value);
         break;
       }
@@ -766,7 +780,10 @@ function decode(
           throw fail('SETITEMS (0x75) sets items of something that is not a dict: the file is corrupt');
         if ((stack.length - mark) % 2 !== 0) throw fail('SETITEMS (0x75) with a key and no value: the file is corrupt');
         work.charge(stack.length - mark, 'copying items');
-        for (let i = mark; i < stack.length; i += 2) dict.set(stack[i] as PickleValue, stack[i + 1] as PickleValue);
+        for (let i = mark; i < stack.length; i += 2) {
+          checkKey(op, stack[i] as PickleValue);
+          dict.set(stack[i] as PickleValue, stack[i + 1] as PickleValue);
+        }
         stack.length = mark;
         break;
       }

@@ -8,6 +8,7 @@ import {
   readPickle,
   type PickleDict,
   type PickleValue,
+  within64Bits,
 } from './pickle-reader.js';
 import { SiteNames } from './sites.js';
 import { WorkBudget } from './work-budget.js';
@@ -239,7 +240,10 @@ function bytes(record: PickleDict, key: string, prefix = ''): number {
 }
 
 function address(value: PickleValue | undefined, what: string): Address {
-  if ((typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint') return value;
+  if ((typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'bigint' && within64Bits(value)))
+    return value;
+  // V8 hashes a bigint by its lowest 64 bits: wider ones sharing them would make every address Map compare them whole.
+  if (typeof value === 'bigint') throw new FieldError(`${what} is ${value}, past 64 bits: not an address`);
   throw new FieldError(`${what} is ${value === undefined ? 'missing' : describe(value)}, not an address`);
 }
 
