@@ -139,26 +139,35 @@ export function snapshotFigures(
     );
   }
 
-  const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort(
-    (a, b) => a - b,
-  );
-  const devices = indices.map((device): SnapshotDevice => {
-    const dump = dumps.get(device) ?? new DumpState();
-    const walk = walks.get(device);
-    const figures = checked(
-      () => `device ${device}`,
-      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump, names, work)),
-    );
-    return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
-  });
   return {
-    devices,
+    devices: finishDevices(dumps, walks, (dump) => untracedFigures(dump, names, work), checked),
     topLevel,
     traceLists,
     segments: segmentIndex,
     protocol: document.protocol,
     trailingBytes: fileSize - document.end,
   };
+}
+
+/** Every device with segments or trace entries, in index order, with its figures. */
+function finishDevices(
+  dumps: ReadonlyMap<number, DumpState>,
+  walks: ReadonlyMap<number, TraceWalk>,
+  untraced: (dump: DumpState) => DeviceFigures,
+  checked: <T>(where: () => string, read: () => T) => T,
+): SnapshotDevice[] {
+  const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort(
+    (a, b) => a - b,
+  );
+  return indices.map((device): SnapshotDevice => {
+    const dump = dumps.get(device) ?? new DumpState();
+    const walk = walks.get(device);
+    const figures = checked(
+      () => `device ${device}`,
+      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untraced(dump)),
+    );
+    return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
+  });
 }
 
 function layoutError(name: string): InputError {
