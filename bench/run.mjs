@@ -33,6 +33,7 @@ import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize
 register('../test/helpers/ts-hooks.mjs', import.meta.url);
 const { writeMemscopeDump } = await import('../test/generators/memscope-dump.ts');
 const { writeMemorySnapshot } = await import('../test/generators/memory-snapshot.ts');
+import { writeLongStrings, writeSharedFilename } from './adversarial-snapshots.mjs';
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -1393,10 +1394,80 @@ Ours is \`parse --memory-snapshot FILE --json\` (both decoding passes, every fig
 The decoder holds a 1 MiB window of the file, a byte per memo index (how often it is fetched), the memo entries that
 will be fetched again (until their last fetch), and per address of the trace one slot (its latest entry and, once
 touched after the allocated peak, its first entry after it); the trace itself streams.
-`;
+
+${await benchHostileSnapshots(o)}`;
   } finally {
     rmSync(file, { force: true });
   }
+}
+
+/**
+ * Hostile snapshots (bench/adversarial-snapshots.mjs) beside the real multi-device corpus snapshot, each against a floor
+ * measured in the same run: a Node process reading the same file's bytes. Before the work budget the 60 MB file took
+ * ~30 s in hash tables and the shared-filename ones ran out of a 4 GB heap; now each costs a few times its floor.
+ */
+async function benchHostileSnapshots(o) {
+  const files = [
+    [
+      'real: corpus `snapshot_with_multi_devices.pkl`',
+      join(ROOT, 'test/fixtures/memory-snapshot/corpus/snapshot_with_multi_devices.pkl'),
+      0,
+    ],
+    [
+      '20,000 distinct frame dicts sharing a 1 MiB filename',
+      join(scratch, 'shared-filename.pickle'),
+      0,
+      (f) => writeSharedFilename(f, false),
+    ],
+    [
+      'the same on 20,000 distinct lines (20,000 sites of 4 KiB)',
+      join(scratch, 'many-sites.pickle'),
+      2,
+      (f) => writeSharedFilename(f, true),
+    ],
+    [
+      '3,000 distinct 20,000-character dict keys and actions',
+      join(scratch, 'long-strings.pickle'),
+      0,
+      writeLongStrings,
+    ],
+  ];
+  const rows = [];
+  try {
+    for (const [label, file, code, write] of files) {
+      if (write) write(file);
+      warm(file);
+      const ours = [];
+      const floor = [];
+      for (let i = 0; i < o.runs; i++) {
+        const a = await measure(['node', CLI, 'parse', '--memory-snapshot', file, '--json']);
+        if (a.code !== code)
+          fail(`parse --memory-snapshot ${label}: exited with ${a.code}, expected ${code}: ${a.stderr}`);
+        ours.push(a);
+        floor.push(await measure(['node', '-e', "require('node:fs').readFileSync(process.argv[1])", file]));
+      }
+      const ms = median(ours.map((x) => x.ms));
+      const floorMs = median(floor.map((x) => x.ms));
+      const outcome = code === 0 ? 'read' : 'refused: past the work budget';
+      log(`  hostile snapshot ${label}: ${ms.toFixed(0)} ms (${outcome}), floor ${floorMs.toFixed(0)} ms`);
+      rows.push(
+        `| ${label} | ${(statSync(file).size / MiB).toFixed(1)} MiB | ${outcome} | ${(ms / 1000).toFixed(2)} s | ${(floorMs / 1000).toFixed(2)} s | ${(ms / floorMs).toFixed(1)}× | ${median(ours.map((x) => x.rssMiB)).toFixed(0)} MiB |`,
+      );
+    }
+  } finally {
+    for (const [, file, , write] of files) if (write) rmSync(file, { force: true });
+  }
+  return `### Hostile snapshots
+
+Pickles whose reading once cost far more than their bytes (bench/adversarial-snapshots.mjs), beside the real
+multi-device snapshot; medians of ${o.runs} runs of \`parse --memory-snapshot FILE --json\`, against a floor measured in
+the same run: \`node -e "readFileSync(FILE)"\` (starting Node and reading the bytes). Every snapshot is read within 16 MiB
+plus 8 units of work per byte (the real corpus uses 2.4-2.5).
+
+| file | size | outcome | ours (median) | floor (median) | ratio | peak RSS ours |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
 }
 
 // ---------------------------------------------------------------------------------------------

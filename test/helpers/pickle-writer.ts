@@ -4,6 +4,7 @@
 // memoized as soon as it is opened (before its items), items go in batches of 1000 (one item alone: SETITEM/APPEND),
 // and a second reference to the same object (by identity; strings by value) is a BINGET/LONG_BINGET of 2 or 5 bytes.
 // No FRAME opcodes: a reader may read straight through.
+import { createHash } from 'node:crypto';
 import { PickleTuple, type PickleValue } from '../../src/parsers/memory-snapshot/pickle-reader.js';
 
 const BATCH = 1000;
@@ -30,6 +31,15 @@ export function pickle(value: PickleValue): Buffer {
   };
   const objects = new Map<object, number>();
   const strings = new Map<string, number>();
+  // Past 16,383 characters V8 hashes a string by its length alone: thousands of such keys would make this Map quadratic,
+  // so a long string is keyed by its digest (the last one remembered: a string written again is mostly the same one).
+  let lastLong: [string, string] | null = null;
+  const stringKey = (v: string): string => {
+    if (v.length <= 1024) return v;
+    if (lastLong !== null && lastLong[0] === v) return lastLong[1];
+    lastLong = [v, `\u0000${v.length}:${createHash('sha256').update(v).digest('hex')}`];
+    return lastLong[1];
+  };
   let memo = 0;
   const memoize = (): number => {
     byte(0x94);
@@ -93,7 +103,7 @@ export function pickle(value: PickleValue): Buffer {
     if (v === false) return byte(0x89);
     if (typeof v === 'number' || typeof v === 'bigint') return int(v);
     if (typeof v === 'string') {
-      const known = strings.get(v);
+      const known = strings.get(stringKey(v));
       if (known !== undefined) return get(known);
       const b = Buffer.from(v, 'utf8');
       if (b.length < 256) {
@@ -103,7 +113,7 @@ export function pickle(value: PickleValue): Buffer {
       room(b.length);
       b.copy(chunk, at);
       at += b.length;
-      strings.set(v, memoize());
+      strings.set(stringKey(v), memoize());
       return;
     }
     if (typeof v !== 'object') throw new Error(`cannot pickle ${typeof v}`);

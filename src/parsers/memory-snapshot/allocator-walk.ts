@@ -15,7 +15,8 @@
 import type { Series } from '../../model/series.js';
 import { MAX_POINTS } from '../../model/series.js';
 import type { PickleValue } from './pickle-reader.js';
-import { addUserFiles, siteOf, type SiteFrame } from './sites.js';
+import type { SiteFrame, SiteNames } from './sites.js';
+import type { WorkBudget } from './work-budget.js';
 
 /** An address as the file gives it: a number, or a bigint past 2^53 (a stream or address may be). */
 export type Address = number | bigint;
@@ -174,7 +175,11 @@ export class TraceWalk {
   private readonly reservedTimeline = new TraceTimeline();
   readonly actions = new Map<string, number>();
 
-  constructor() {
+  /** `work`: the file's budget, charged for what each entry costs beyond its bytes; `names`: the file's sites. */
+  constructor(
+    private readonly work: WorkBudget,
+    private readonly names: SiteNames,
+  ) {
     this.allocatedTimeline.add(0, 0);
     this.reservedTimeline.add(0, 0);
   }
@@ -201,6 +206,8 @@ export class TraceWalk {
 
   /** Ends one entry: the walk is at the next point. Every entry, of any action, comes through here once. */
   next(action: string): void {
+    // An entry's fields and running sums, and one look per OOM tracker open (at most MAX_OOM_SITES).
+    this.work.charge(8 + this.oomTouches.length, 'walking the trace');
     this.actions.set(action, (this.actions.get(action) ?? 0) + 1);
     const point = ++this.entries;
     // >=: on a tie the later point is the peak (the backward walk's strict > meets it first).
@@ -269,6 +276,7 @@ export class TraceWalk {
     const reservedOffset = dump.reserved - this.reserved;
     const value = (offset: number, sum: number, what: string): number => exactSum(offset, sum, () => what);
     const peakTouched = new Map<Address, Around>();
+    this.work.charge(this.slots.size, 'walking the trace');
     for (const [address, slot] of this.slots) if (slot.epoch === this.epoch) peakTouched.set(address, slot);
     return {
       traceEntries: this.entries,
@@ -282,7 +290,7 @@ export class TraceWalk {
         point: this.peakReservedPoint,
         allocated: value(allocatedOffset, this.allocatedAtPeakReserved, 'allocated bytes at the reserved peak'),
       },
-      sites: bySite(this.liveAt(peakTouched, dump)),
+      sites: bySite(this.liveAt(peakTouched, dump), this.names, this.work),
       ooms: this.ooms.map((o) => ({
         index: o.index,
         size: o.size,
@@ -290,7 +298,7 @@ export class TraceWalk {
         allocated: value(allocatedOffset, o.allocated, 'allocated bytes at an OOM'),
         reserved: value(reservedOffset, o.reserved, 'reserved bytes at an OOM'),
         entriesAfter: this.entries - o.index - 1,
-        sites: o.touched === null ? null : bySite(this.liveAt(o.touched, dump)),
+        sites: o.touched === null ? null : bySite(this.liveAt(o.touched, dump), this.names, this.work),
       })),
       timeline: {
         allocated: this.allocatedTimeline.toSeries(allocatedOffset),
@@ -306,6 +314,7 @@ export class TraceWalk {
    */
   private liveAt(touched: ReadonlyMap<Address, Around>, dump: DumpState): BlockUse[] {
     const live: BlockUse[] = [];
+    this.work.charge(touched.size + dump.live.size, 'walking the trace');
     for (const around of touched.values()) {
       if (!around.firstAlloc)
         live.push({ size: around.firstSize, frames: around.beforeAlloc ? around.beforeFrames : around.firstFrames });
@@ -331,24 +340,25 @@ export interface DeviceFigures {
 }
 
 /** A device with segments and no trace: the dump-time state is all there is (the "peak" is its live requested bytes). */
-export function untracedFigures(dump: DumpState): DeviceFigures {
+export function untracedFigures(dump: DumpState, names: SiteNames, work: WorkBudget): DeviceFigures {
   return {
     traceEntries: 0,
     peakAllocated: { bytes: dump.liveRequested, point: 0, reserved: dump.reserved },
     peakReserved: { bytes: dump.reserved, point: 0, allocated: dump.liveRequested },
-    sites: bySite([...dump.live.values()]),
+    sites: bySite([...dump.live.values()], names, work),
     ooms: [],
     timeline: null,
   };
 }
 
-function bySite(live: readonly BlockUse[]): LiveSites {
+function bySite(live: readonly BlockUse[], names: SiteNames, work: WorkBudget): LiveSites {
   const sites: SiteBytes = new Map();
   const where = new Map<string, SiteFrame>();
   const userFiles = new Set<string>();
   const seen = new Set<Frames>();
+  work.charge(live.length, 'naming allocation sites');
   for (const { size, frames } of live) {
-    const { site, frame } = siteOf(frames);
+    const { site, frame } = names.siteOf(frames);
     const s = sites.get(site);
     if (s === undefined) {
       sites.set(site, { bytes: size, blocks: 1 });
@@ -357,9 +367,10 @@ function bySite(live: readonly BlockUse[]): LiveSites {
       s.bytes = exactSum(s.bytes, size, () => `the bytes of site ${site}`);
       s.blocks++;
     }
-    if (!seen.has(frames)) {
+    // Only lists have user files; anything else (a wide bigint would hash badly) is left out of the set.
+    if (Array.isArray(frames) && !seen.has(frames)) {
       seen.add(frames);
-      addUserFiles(frames, userFiles);
+      names.addUserFiles(frames, userFiles);
     }
   }
   return { sites, frames: where, userFiles };

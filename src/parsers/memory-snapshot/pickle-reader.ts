@@ -9,9 +9,15 @@
 // reaches below the innermost MARK, STOP ends the pickle (bytes after it are ignored).
 // Work stays within a few times the file's bytes: every opcode costs O(its bytes) here (long integers included), and
 // a fetched dict, list or tuple is noted with the byte of its first fetch (MemoFetches), so that a caller walking
-// segments, blocks or trace entries can refuse one placed twice instead of walking it again for 2 bytes of file.
+// segments, blocks or trace entries can refuse one placed twice instead of walking it again for 2 bytes of file. A
+// string past KEPT_CHARS is kept as its head, a hash of the whole and its tail: no path or name of a snapshot is that
+// long, and every later use of it (a dict key, a site name, fetched again for 2 bytes) then costs at most that much;
+// memo indices past the next one are refused (writers number them in order); and the work done is charged to a
+// WorkBudget, which refuses the file once it passes a few units per byte.
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { InputError } from '../../common/errors.js';
+import { WorkBudget } from './work-budget.js';
 
 /** A dict of the pickle (keys are strings in these files; a Map keeps any key as a key, `__proto__` included). */
 export type PickleDict = Map<PickleValue, PickleValue>;
@@ -226,35 +232,6 @@ class FileWindow {
   }
 }
 
-/** A set of memo indices: a bit per index up to BITSET_LIMIT, a Set beyond (LONG_BINPUT may name any u32). */
-class IndexSet {
-  private bits = new Uint8Array(1024);
-  private readonly sparse = new Set<number>();
-  private static readonly BITSET_LIMIT = 2 ** 28;
-
-  has(i: number): boolean {
-    if (i >= IndexSet.BITSET_LIMIT) return this.sparse.has(i);
-    const byte = i >>> 3;
-    return byte < this.bits.length && ((this.bits[byte] as number) & (1 << (i & 7))) !== 0;
-  }
-
-  add(i: number): void {
-    if (i >= IndexSet.BITSET_LIMIT) {
-      this.sparse.add(i);
-      return;
-    }
-    const byte = i >>> 3;
-    if (byte >= this.bits.length) {
-      let length = this.bits.length * 2;
-      while (length <= byte) length *= 2;
-      const grown = new Uint8Array(length);
-      grown.set(this.bits);
-      this.bits = grown;
-    }
-    this.bits[byte] = (this.bits[byte] as number) | (1 << (i & 7));
-  }
-}
-
 /**
  * How often each memo index is fetched (BINGET) in the whole file, counted by the first pass: 0 never (nothing is kept
  * for it), 255 at least 255 times (kept to the end). One byte per index up to COUNTED_INDICES, a Map beyond.
@@ -294,12 +271,12 @@ class FetchCounts {
 
 /**
  * The memo as CPython keeps it: MEMOIZE stores at len(memo), the number of distinct indices stored so far, which
- * BINPUT may also add to or overwrite. In the second pass a value is kept only while fetches of its index remain: at
- * protocol 4 every dict and list is memoized, and most are never fetched (trace entries) or fetched once or twice
- * (an allocation's frames list, by its free entries).
+ * BINPUT may also add to (at len(memo): every writer numbers entries in order; the first pass refuses a put past it)
+ * or overwrite, so the stored indices are 0…count−1. In the second pass a value is kept only while fetches of its
+ * index remain: at protocol 4 every dict and list is memoized, and most are never fetched (trace entries) or fetched
+ * once or twice (an allocation's frames list, by its free entries).
  */
 class Memo {
-  private readonly stored = new IndexSet();
   private count = 0;
   private readonly values = new Map<number, PickleValue>();
 
@@ -312,15 +289,12 @@ class Memo {
   }
 
   put(index: number, value: PickleValue | undefined): void {
-    if (!this.stored.has(index)) {
-      this.stored.add(index);
-      this.count++;
-    }
+    if (index === this.count) this.count++;
     if (this.fetches !== null && value !== undefined && this.fetches.get(index) > 0) this.values.set(index, value);
   }
 
   has(index: number): boolean {
-    return this.stored.has(index);
+    return index < this.count;
   }
 
   /** The stored value itself; dropped after the file's last fetch of it. */
@@ -346,12 +320,17 @@ export function readPickle(
   name: string,
   streamedItems: StreamedItems,
   memoFetches = new MemoFetches(),
+  work?: WorkBudget,
 ): PickleDocument {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
+    const budget = work ?? new WorkBudget(name, size);
+    // Each pass reads every byte once.
+    budget.charge(size, 'reading its bytes');
     const fetches = scan(new FileWindow(fd, size), name);
-    return decode(new FileWindow(fd, size), name, fetches, streamedItems, memoFetches);
+    budget.charge(size, 'reading its bytes');
+    return decode(new FileWindow(fd, size), name, fetches, streamedItems, memoFetches, budget);
   } finally {
     closeSync(fd);
   }
@@ -390,11 +369,18 @@ function scan(w: FileWindow, name: string): FetchCounts {
           memo.put(memo.next(), undefined);
           break;
         case 0x71: // BINPUT
-          memo.put(b[p] as number, undefined);
+        case 0x72: {
+          // LONG_BINPUT: an index past the next one would make the memo as long as the index (2^32 at most)
+          const index = op === 0x71 ? (b[p] as number) : b.readUInt32LE(p);
+          if (index > memo.next())
+            throw atByte(
+              name,
+              at,
+              `${opcodeName(op)} stores memo entry ${index}, past the next one (${memo.next()}): pickle writers number memo entries in order, so this is no memory snapshot: refused, nothing of it was used`,
+            );
+          memo.put(index, undefined);
           break;
-        case 0x72: // LONG_BINPUT
-          memo.put(b.readUInt32LE(p), undefined);
-          break;
+        }
         case 0x80: // PROTO
           checkProtocol(b[p] as number, name, at);
           break;
@@ -546,7 +532,34 @@ function signedLittleEndian(b: Buffer, from: number, n: number): number | bigint
   return value >= -BigInt(Number.MAX_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
+/** True for an integer of at most 64 bits (signed or unsigned): any address, size or stream a snapshot holds. */
+export function within64Bits(n: bigint): boolean {
+  return n >= -(1n << 63n) && n < 1n << 64n;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Longest string kept whole: PATH_MAX, as report.json's keys; no path, name or key of a snapshot is longer. */
+const KEPT_CHARS = 4096;
+const KEPT_HEAD = 2041;
+const KEPT_TAIL = 2040;
+
+/**
+ * A string past KEPT_CHARS as its first 2,041 characters, `…~`, 12 hex digits of the SHA-256 of the whole, `…` and its
+ * last 2,040 (4,096 in all; the tail keeps a path's `.py`). Past 16,383 characters V8 hashes a string by its length
+ * alone, so thousands of such strings as Map keys (a dict's keys, actions, sites) would be compared with each other
+ * whole; kept short, each later use costs at most KEPT_CHARS, however often the memo places it.
+ */
+function kept(s: string): string {
+  if (s.length <= KEPT_CHARS) return s;
+  const hash = createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 12);
+  // Never half a surrogate pair at either cut.
+  const h = s.charCodeAt(KEPT_HEAD - 1);
+  const head = s.slice(0, h >= 0xd800 && h <= 0xdbff ? KEPT_HEAD - 1 : KEPT_HEAD);
+  const t = s.charCodeAt(s.length - KEPT_TAIL);
+  const tail = s.slice(t >= 0xdc00 && t <= 0xdfff ? s.length - KEPT_TAIL + 1 : s.length - KEPT_TAIL);
+  return `${head}…~${hash}…${tail}`;
+}
 
 /** UTF-8 as CPython decodes a pickle's strings ('surrogatepass': a lone surrogate's 3-byte form is that surrogate). */
 function decodeString(b: Buffer, name: string, at: number): string {
@@ -602,6 +615,7 @@ function decode(
   fetches: FetchCounts,
   streamedItems: StreamedItems,
   memoFetches: MemoFetches,
+  work: WorkBudget,
 ): PickleDocument {
   const stack: PickleValue[] = [];
   /** Stack lengths at each open MARK, innermost last. */
@@ -610,6 +624,12 @@ function decode(
   const streamed: PickleDocument['streamed'] = { segments: null, traces: new Map() };
   const protocol = readProtocol(w, name);
   let at = 0;
+  work.position = () => at;
+  /** A string's bytes decoded (and hashed once, as a key): twice its length; past KEPT_CHARS, a third time (SHA-256). */
+  const text = (b: Buffer): string => {
+    work.charge(b.length * (b.length > KEPT_CHARS ? 3 : 2), 'decoding strings');
+    return kept(decodeString(b, name, at));
+  };
 
   const fail = (reason: string): InputError => atByte(name, at, reason);
   /** The innermost MARK's position: nothing below it may be popped. */
@@ -626,6 +646,7 @@ function decode(
   const popMark = (op: number): PickleValue[] => {
     const mark = marks.pop();
     if (mark === undefined) throw fail(`${opcodeName(op)} without a MARK before it: the file is corrupt`);
+    work.charge(stack.length - mark, 'copying items');
     return stack.splice(mark);
   };
 
@@ -654,6 +675,14 @@ function decode(
     return typeof key === 'string' ? key : null;
   };
 
+  /** V8 hashes a bigint by its lowest 64 bits: many wider keys sharing them in one dict would be compared whole. */
+  const checkKey = (op: number, key: PickleValue): void => {
+    if (typeof key === 'bigint' && !within64Bits(key))
+      throw fail(
+        `${opcodeName(op)} sets a dict key that is an integer past 64 bits (${key}): no dict of a memory snapshot is keyed so: refused, nothing of it was used`,
+      );
+  };
+
   /** APPEND/APPENDS: a streamed list's items go to the caller, any other list keeps them. */
   const append = (op: number, j: number, items: PickleValue[]): void => {
     const list = stack[j];
@@ -672,6 +701,7 @@ function decode(
       streamedItems.traceEntries(place, items);
       return;
     }
+    work.charge(items.length, 'copying items');
     for (let i = 0; i < items.length; i++) list.push(items[i] as PickleValue);
   };
 
@@ -735,6 +765,7 @@ function decode(
         const dict = top(op);
         if (!(dict instanceof Map))
           throw fail('SETITEM (0x73) sets an item of something that is not a dict: the file is corrupt');
+        checkKey(op, key);
         dict.set(key, value);
         break;
       }
@@ -748,7 +779,11 @@ function decode(
         if (!(dict instanceof Map))
           throw fail('SETITEMS (0x75) sets items of something that is not a dict: the file is corrupt');
         if ((stack.length - mark) % 2 !== 0) throw fail('SETITEMS (0x75) with a key and no value: the file is corrupt');
-        for (let i = mark; i < stack.length; i += 2) dict.set(stack[i] as PickleValue, stack[i + 1] as PickleValue);
+        work.charge(stack.length - mark, 'copying items');
+        for (let i = mark; i < stack.length; i += 2) {
+          checkKey(op, stack[i] as PickleValue);
+          dict.set(stack[i] as PickleValue, stack[i + 1] as PickleValue);
+        }
         stack.length = mark;
         break;
       }
@@ -768,14 +803,14 @@ function decode(
       }
       case 0x8c: // SHORT_BINUNICODE
         w.fill(1);
-        stack.push(decodeString(w.take(w.buf[w.pos++] as number), name, at));
+        stack.push(text(w.take(w.buf[w.pos++] as number)));
         break;
       case 0x58: {
         // BINUNICODE
         w.fill(4);
         const n = w.buf.readUInt32LE(w.pos);
         w.pos += 4;
-        stack.push(decodeString(w.take(n), name, at));
+        stack.push(text(w.take(n)));
         break;
       }
       case 0x8d: {
@@ -783,7 +818,7 @@ function decode(
         w.fill(8);
         const n = Number(w.buf.readBigUInt64LE(w.pos));
         w.pos += 8;
-        stack.push(decodeString(w.take(n), name, at));
+        stack.push(text(w.take(n)));
         break;
       }
       case 0x4b: // BININT1

@@ -1,5 +1,6 @@
 // Allocation sites: which frame of a stack is the user's code, and how a site is written (`file:line function`).
 import type { PickleValue } from './pickle-reader.js';
+import type { WorkBudget } from './work-budget.js';
 
 /** The site of blocks with no frame of user code: allocated before recording started, on the autograd thread, or by torch alone. */
 export const UNKNOWN_SITE = '<unknown>';
@@ -15,50 +16,6 @@ function isInternalFrame(filename: string): boolean {
   if (filename === '' || filename === '??' || filename.startsWith('<') || !filename.endsWith('.py')) return true;
   if (filename.includes('/torch/') || filename.includes('/torch_npu/')) return true;
   return STDLIB.test(filename) && !filename.includes('site-packages/');
-}
-
-/** A frame of user code: its file and its site; null for an internal frame. */
-type UserFrame = { filename: string; site: { site: string; frame: SiteFrame | null } } | null;
-
-/**
- * Per frame dict, worked out once: torch_npu shares frame dicts between many frames lists, and a hostile file can share
- * one with a long filename between thousands of them (2 bytes each), which would cost the filename's length each time.
- */
-const userFrames = new WeakMap<object, UserFrame>();
-
-function userFrame(frame: PickleValue): UserFrame {
-  if (!(frame instanceof Map)) return null;
-  let known = userFrames.get(frame);
-  if (known !== undefined) return known;
-  const filename = frame.get('filename');
-  if (typeof filename !== 'string' || isInternalFrame(filename)) known = null;
-  else {
-    const line = frame.get('line');
-    const name = frame.get('name');
-    const fn = typeof name === 'string' ? name : '';
-    known = {
-      filename,
-      site: {
-        site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${fn}`,
-        frame: {
-          file: filename,
-          line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0,
-          name: fn.replaceAll(' ', '_'),
-        },
-      },
-    };
-  }
-  userFrames.set(frame, known);
-  return known;
-}
-
-/** Adds the files of every user-code frame of a frames list to `into` (for the common directory of a file's user code). */
-export function addUserFiles(frames: PickleValue | undefined, into: Set<string>): void {
-  if (!Array.isArray(frames)) return;
-  for (const frame of frames) {
-    const user = userFrame(frame);
-    if (user !== null) into.add(user.filename);
-  }
 }
 
 /** An installed package's path is written from the package on: its site-packages folder differs between machines. */
@@ -112,27 +69,101 @@ export function commonFolder(files: Iterable<string>): string | null {
   return common === null || common === '' || common === '/' ? null : common;
 }
 
-/** Sites of the frames lists seen: torch_npu shares one list between a block's alloc and free entries, and frame dicts everywhere. */
-const siteCache = new WeakMap<object, { site: string; frame: SiteFrame | null }>();
-
 const UNKNOWN = { site: UNKNOWN_SITE, frame: null };
 
+/** A site: its name (`<filename>:<line> <name>`) and its frame (null for `<unknown>`). */
+type Site = { site: string; frame: SiteFrame | null };
+
+/** A frame of user code: its file and its site; null for an internal frame. */
+type UserFrame = { filename: string; site: Site } | null;
+
 /**
- * The site of a frames list (innermost call first): its first frame of user code, `<filename>:<line> <name>`, and
- * that frame's parts (a name's spaces become `_`: keys split file from function at the last space).
+ * Sites of one file's frames, each worked out once: torch_npu shares frame dicts between many frames lists and a
+ * frames list between an allocation's entries, and a hostile file can share one long filename between thousands of
+ * distinct frame dicts (2 bytes each). So a filename is looked at once (is it user code?), a site is named once per
+ * file, line and function (the same string object for every frame naming it: one hash, no copy), and what naming a
+ * site costs is charged to the file's work budget.
  */
-export function siteOf(frames: PickleValue | undefined): { site: string; frame: SiteFrame | null } {
-  if (!Array.isArray(frames)) return UNKNOWN;
-  const cached = siteCache.get(frames);
-  if (cached !== undefined) return cached;
-  let site: { site: string; frame: SiteFrame | null } = UNKNOWN;
-  for (const frame of frames) {
-    const user = userFrame(frame);
-    if (user === null) continue;
-    // The frame's own string: every list sharing the frame gives the same site object (one hash, no copy).
-    site = user.site;
-    break;
+export class SiteNames {
+  private readonly frameDicts = new WeakMap<object, UserFrame>();
+  private readonly framesLists = new WeakMap<object, Site>();
+  /** Per filename (strings are at most 4,096 characters: the reader keeps no longer): user code, and its sites. */
+  private readonly files = new Map<string, Map<string, Map<string, Site>> | null>();
+
+  constructor(private readonly work: WorkBudget) {}
+
+  /**
+   * The site of a frames list (innermost call first): its first frame of user code, `<filename>:<line> <name>`, and
+   * that frame's parts (a name's spaces become `_`: keys split file from function at the last space).
+   */
+  siteOf(frames: PickleValue | undefined): Site {
+    if (!Array.isArray(frames)) return UNKNOWN;
+    const cached = this.framesLists.get(frames);
+    if (cached !== undefined) return cached;
+    let site: Site = UNKNOWN;
+    for (const frame of frames) {
+      this.work.charge(1, 'naming allocation sites');
+      const user = this.userFrame(frame);
+      if (user === null) continue;
+      site = user.site;
+      break;
+    }
+    this.framesLists.set(frames, site);
+    return site;
   }
-  siteCache.set(frames, site);
-  return site;
+
+  /** Adds the files of every user-code frame of a frames list to `into` (for the common folder of a file's user code). */
+  addUserFiles(frames: PickleValue | undefined, into: Set<string>): void {
+    if (!Array.isArray(frames)) return;
+    this.work.charge(frames.length, 'naming allocation sites');
+    for (const frame of frames) {
+      const user = this.userFrame(frame);
+      if (user !== null) into.add(user.filename);
+    }
+  }
+
+  private userFrame(frame: PickleValue): UserFrame {
+    if (!(frame instanceof Map)) return null;
+    let known = this.frameDicts.get(frame);
+    if (known !== undefined) return known;
+    known = null;
+    const filename = frame.get('filename');
+    const sites = typeof filename === 'string' ? this.sitesIn(filename) : null;
+    if (typeof filename === 'string' && sites !== null) {
+      const line = frame.get('line');
+      const name = frame.get('name');
+      const fn = typeof name === 'string' ? name : '';
+      const lineText = typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0';
+      let byName = sites.get(lineText);
+      if (byName === undefined) sites.set(lineText, (byName = new Map()));
+      let site = byName.get(fn);
+      if (site === undefined) {
+        // A new site's name is built (and later hashed) once: its length is what it costs.
+        this.work.charge(2 * (filename.length + lineText.length + fn.length), 'naming allocation sites');
+        site = {
+          site: `${filename}:${lineText} ${fn}`,
+          frame: {
+            file: filename,
+            line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0,
+            name: fn.replaceAll(' ', '_'),
+          },
+        };
+        byName.set(fn, site);
+      }
+      known = { filename, site };
+    }
+    this.frameDicts.set(frame, known);
+    return known;
+  }
+
+  /** A filename's sites by line and function; null when it is no user code (looked at once per filename). */
+  private sitesIn(filename: string): Map<string, Map<string, Site>> | null {
+    let sites = this.files.get(filename);
+    if (sites === undefined) {
+      this.work.charge(4 * filename.length, 'naming allocation sites');
+      sites = isInternalFrame(filename) ? null : new Map();
+      this.files.set(filename, sites);
+    }
+    return sites;
+  }
 }

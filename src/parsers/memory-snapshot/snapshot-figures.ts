@@ -8,7 +8,10 @@ import {
   readPickle,
   type PickleDict,
   type PickleValue,
+  within64Bits,
 } from './pickle-reader.js';
+import { SiteNames } from './sites.js';
+import { WorkBudget } from './work-budget.js';
 
 /** One device of the file (its index is the process's logical device index: segment.device, device_traces[N]). */
 export interface SnapshotDevice extends DeviceFigures {
@@ -41,7 +44,13 @@ const PLACED_TWICE =
 type Once = (value: PickleValue | undefined, what: () => string) => void;
 
 /** Reads the snapshot at `path` (`name` in messages). Throws an InputError naming the file and where it is wrong. */
-export function snapshotFigures(path: string, name: string, fileSize: number): SnapshotFigures {
+export function snapshotFigures(
+  path: string,
+  name: string,
+  fileSize: number,
+  work = new WorkBudget(name, fileSize),
+): SnapshotFigures {
+  const names = new SiteNames(work);
   const dumps = new Map<number, DumpState>();
   const walks = new Map<number, TraceWalk>();
   let segmentIndex = 0;
@@ -52,7 +61,7 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
   };
   const walkOf = (device: number): TraceWalk => {
     let walk = walks.get(device);
-    if (walk === undefined) walks.set(device, (walk = new TraceWalk()));
+    if (walk === undefined) walks.set(device, (walk = new TraceWalk(work, names)));
     return walk;
   };
   const memoFetches = new MemoFetches();
@@ -73,12 +82,13 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     }
   };
   const addSegments = (items: readonly PickleValue[]): void => {
+    work.charge(items.length, 'walking segments');
     for (const item of items) {
       const index = segmentIndex++;
       once(item, () => `segment ${index}`);
       checked(
         () => `segment ${index}`,
-        () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)),
+        () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`), work),
       );
     }
   };
@@ -93,7 +103,7 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     }
   };
 
-  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches);
+  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches, work);
   const top = document.value;
   let topLevel: SnapshotFigures['topLevel'];
   let traceLists = 0;
@@ -129,26 +139,35 @@ export function snapshotFigures(path: string, name: string, fileSize: number): S
     );
   }
 
-  const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort(
-    (a, b) => a - b,
-  );
-  const devices = indices.map((device): SnapshotDevice => {
-    const dump = dumps.get(device) ?? new DumpState();
-    const walk = walks.get(device);
-    const figures = checked(
-      () => `device ${device}`,
-      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump)),
-    );
-    return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
-  });
   return {
-    devices,
+    devices: finishDevices(dumps, walks, (dump) => untracedFigures(dump, names, work), checked),
     topLevel,
     traceLists,
     segments: segmentIndex,
     protocol: document.protocol,
     trailingBytes: fileSize - document.end,
   };
+}
+
+/** Every device with segments or trace entries, in index order, with its figures. */
+function finishDevices(
+  dumps: ReadonlyMap<number, DumpState>,
+  walks: ReadonlyMap<number, TraceWalk>,
+  untraced: (dump: DumpState) => DeviceFigures,
+  checked: <T>(where: () => string, read: () => T) => T,
+): SnapshotDevice[] {
+  const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort(
+    (a, b) => a - b,
+  );
+  return indices.map((device): SnapshotDevice => {
+    const dump = dumps.get(device) ?? new DumpState();
+    const walk = walks.get(device);
+    const figures = checked(
+      () => `device ${device}`,
+      () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untraced(dump)),
+    );
+    return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
+  });
 }
 
 function layoutError(name: string): InputError {
@@ -160,7 +179,7 @@ function layoutError(name: string): InputError {
 /** A field that is not what the format says: the caller adds where it is. */
 class FieldError extends Error {}
 
-function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, once: Once): void {
+function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, once: Once, work: WorkBudget): void {
   const segment = dict(item, 'is not a dict');
   const device = deviceIndex(segment.get('device'));
   const total = bytes(segment, 'total_size');
@@ -171,6 +190,7 @@ function addSegment(item: PickleValue, dumpOf: (device: number) => DumpState, on
   if (blocks === undefined) return;
   if (!Array.isArray(blocks)) throw new FieldError("'blocks' is not a list");
   once(blocks, () => 'blocks list');
+  work.charge(8 * blocks.length, 'walking segments');
   for (let i = 0; i < blocks.length; i++) {
     once(blocks[i], () => `block ${i}`);
     const block = dict(blocks[i] as PickleValue, `block ${i} is not a dict`);
@@ -229,7 +249,10 @@ function bytes(record: PickleDict, key: string, prefix = ''): number {
 }
 
 function address(value: PickleValue | undefined, what: string): Address {
-  if ((typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint') return value;
+  if ((typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'bigint' && within64Bits(value)))
+    return value;
+  // V8 hashes a bigint by its lowest 64 bits: wider ones sharing them would make every address Map compare them whole.
+  if (typeof value === 'bigint') throw new FieldError(`${what} is ${value}, past 64 bits: not an address`);
   throw new FieldError(`${what} is ${value === undefined ? 'missing' : describe(value)}, not an address`);
 }
 

@@ -1,9 +1,11 @@
 // The restricted pickle reader: what it accepts, what it refuses (with the file, the opcode and its byte offset), and how it streams.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PickleTuple, readPickle, type PickleValue } from '../../../../src/parsers/memory-snapshot/pickle-reader.js';
+import { WORK_PER_BYTE, WorkBudget } from '../../../../src/parsers/memory-snapshot/work-budget.js';
 import { snapshotFigures } from '../../../../src/parsers/memory-snapshot/snapshot-figures.js';
 import { dict, pickle } from '../../../helpers/pickle-writer.js';
 import { thrown } from '../../../helpers/thrown.js';
@@ -320,7 +322,8 @@ describe('work bounded by the file: a frame shared by many frames lists is looke
     const path = join(tmp, 'shared-frame.pickle');
     writeFileSync(path, bytes);
     const d = snapshotFigures(path, 'shared-frame.pickle', bytes.length).devices[0];
-    expect([...(d?.sites.sites ?? [])]).toEqual([[`${filename}:7 step`, { bytes: 10_000_000, blocks: 20_000 }]]);
+    // Past 4,096 characters the filename is kept as its head, a hash and its tail (see 'long strings' below).
+    expect([...(d?.sites.sites ?? [])]).toEqual([[`${kept(filename)}:7 step`, { bytes: 10_000_000, blocks: 20_000 }]]);
   });
 });
 
@@ -333,5 +336,214 @@ describe('work bounded by the file: no opcode costs more than its bytes', () => 
     bytes[7 + n - 1] = 0x01;
     bytes[7 + n] = 0x2e;
     expect(read(bytes).doc.value).toBe(1n << BigInt(8 * (n - 1)));
+  });
+});
+
+/** A string past 4,096 characters as the reader keeps it: its head, `…~`, 12 hex digits of its SHA-256, `…`, its tail. */
+const kept = (s: string): string =>
+  `${s.slice(0, 2041)}…~${createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 12)}…${s.slice(-2040)}`;
+
+describe('work bounded by the file: memo indices are numbered in order', () => {
+  it('refuses a LONG_BINPUT of index 2^31 - 1 or 2^26 (the memo would grow to the index), naming the byte', () => {
+    for (const index of [2 ** 31 - 1, 2 ** 26]) {
+      const put = Buffer.alloc(4);
+      put.writeUInt32LE(index);
+      expect(thrown(() => read([0x80, 4, 0x4e, 0x72, ...put, 0x6a, ...put, 0x2e])).message).toBe(
+        `x.pickle: byte 3: LONG_BINPUT (0x72) stores memo entry ${index}, past the next one (0): pickle writers number memo entries in order, so this is no memory snapshot: refused, nothing of it was used`,
+      );
+    }
+    // BINPUT past the next entry, and a put of the next entry or of one already stored, which writers do.
+    expect(thrown(() => read([0x80, 4, 0x4e, 0x94, 0x4e, 0x71, 2, 0x30, 0x2e])).message).toMatch(
+      /^x\.pickle: byte 5: BINPUT \(0x71\) stores memo entry 2, past the next one \(1\): /,
+    );
+    expect(read([0x80, 2, 0x5d, 0x71, 0, 0x4e, 0x71, 0, 0x61, 0x2e]).segments).toEqual([null]);
+  });
+});
+
+describe('work bounded by the file: long strings', () => {
+  /** A pickle, opcode by opcode: strings are BINUNICODE + MEMOIZE (returning their memo index). */
+  const raw = () => {
+    const parts: Buffer[] = [Buffer.from([0x80, 4])];
+    let memo = 0;
+    const op = (...bytes: number[]) => parts.push(Buffer.from(bytes));
+    const str = (s: string): number => {
+      const b = Buffer.from(s, 'utf8');
+      const head = Buffer.alloc(5);
+      head[0] = 0x58;
+      head.writeUInt32LE(b.length, 1);
+      parts.push(head, b, Buffer.from([0x94]));
+      return memo++;
+    };
+    const get = (index: number) => {
+      const b = Buffer.alloc(5);
+      b[0] = 0x6a;
+      b.writeUInt32LE(index, 1);
+      parts.push(b);
+    };
+    const memoize = () => {
+      op(0x94);
+      return memo++;
+    };
+    return { op, str, get, memoize, bytes: () => Buffer.concat([...parts, Buffer.from([0x2e])]) };
+  };
+
+  it('reads 3,000 distinct strings of 20,000 characters, the keys of one dict and the actions of 3,000 trace entries, each kept as head, hash and tail', () => {
+    const long = Array.from({ length: 3000 }, (_, i) => `${'a'.repeat(19_990)}${String(i).padStart(10, '0')}`);
+    const p = raw();
+    p.op(0x7d);
+    p.memoize();
+    p.op(0x28);
+    p.str('other');
+    p.op(0x7d);
+    p.memoize();
+    p.op(0x28);
+    const ids = long.map((s) => {
+      const id = p.str(s);
+      p.op(0x4b, 1);
+      return id;
+    });
+    p.op(0x75);
+    p.str('segments');
+    p.op(0x5d);
+    p.memoize();
+    p.str('device_traces');
+    p.op(0x5d);
+    p.memoize();
+    p.op(0x5d);
+    p.memoize();
+    p.op(0x28);
+    for (const id of ids) {
+      p.op(0x7d);
+      p.memoize();
+      p.op(0x28);
+      p.str('action');
+      p.get(id);
+      p.op(0x75);
+    }
+    p.op(0x65, 0x61, 0x75);
+    const bytes = p.bytes();
+    const path = join(tmp, 'long-strings.pickle');
+    writeFileSync(path, bytes);
+    const f = snapshotFigures(path, 'long-strings.pickle', bytes.length);
+    expect(f.devices.map((d) => [d.device, d.traceEntries])).toEqual([[0, 3000]]);
+    const actions = f.devices[0]?.actions ?? new Map();
+    expect(actions.size).toBe(3000);
+    expect(actions.get(kept(long[0] as string))).toBe(1);
+    expect(actions.get(kept(long[2999] as string))).toBe(1);
+    expect(kept(long[0] as string)).toHaveLength(4096);
+    expect(kept(long[0] as string).endsWith('0000000000')).toBe(true);
+  });
+
+  const liveBlocks = (frames: (i: number) => PickleValue[]) => {
+    const base = 2 ** 30;
+    const blocks = Array.from({ length: 20_000 }, (_, i) =>
+      dict({ address: base + i * 512, size: 512, requested_size: 500, state: 'active_allocated', frames: frames(i) }),
+    );
+    return pickle(
+      dict({
+        segments: [
+          dict({
+            device: 0,
+            address: base,
+            total_size: 20_000 * 512,
+            allocated_size: 20_000 * 512,
+            active_size: 20_000 * 512,
+            requested_size: 20_000 * 500,
+            stream: 0,
+            segment_pool_id: new PickleTuple([0, 0]),
+            segment_type: 'large',
+            is_expandable: false,
+            frames: [],
+            blocks,
+          }),
+        ],
+        device_traces: [],
+      }),
+    );
+  };
+  const filename = `/home/u/${'d'.repeat(1024 * 1024)}/train.py`;
+
+  it('reads 20,000 distinct frame dicts sharing one 1 MiB filename (each cost the filename, and their equal site names collided) as one site', () => {
+    const bytes = liveBlocks(() => [dict({ filename, line: 7, name: 'step' })]);
+    const path = join(tmp, 'shared-filename.pickle');
+    writeFileSync(path, bytes);
+    const d = snapshotFigures(path, 'shared-filename.pickle', bytes.length).devices[0];
+    expect([...(d?.sites.sites ?? [])]).toEqual([[`${kept(filename)}:7 step`, { bytes: 10_000_000, blocks: 20_000 }]]);
+    expect([...(d?.sites.userFiles ?? [])]).toEqual([kept(filename)]);
+  });
+
+  it('refuses 20,000 distinct sites naming one long filename (4 KiB of name each for 100 bytes of file), past the work budget, at the byte of STOP', () => {
+    const bytes = liveBlocks((i) => [dict({ filename, line: i, name: 'step' })]);
+    const path = join(tmp, 'many-sites.pickle');
+    writeFileSync(path, bytes);
+    const limit = 16 * 1024 * 1024 + 8 * bytes.length;
+    expect(thrown(() => snapshotFigures(path, 'many-sites.pickle', bytes.length)).message).toBe(
+      `many-sites.pickle: byte ${bytes.length - 1}: reading it takes more than ${limit.toLocaleString('en')} units of work (8 per byte of its ${bytes.length.toLocaleString('en')} and 16 MiB; spent naming allocation sites): no snapshot torch_npu writes comes near that, so the file was built to keep the reader busy: refused, nothing of it was used (if torch_npu did write it, report it with the file)`,
+    );
+  });
+});
+
+describe('work bounded by the file: what honest snapshots cost', () => {
+  it('reads the corpus (multi-device included) at under 3 units of work per byte (2 of them the two passes), and every readable fixture within half its budget', () => {
+    const files = [
+      ...readdirSync(join(FIX, 'corpus')).map((f) => `corpus/${f}`),
+      ...[
+        'protocol2.pickle',
+        'protocol4.pickle',
+        'protocol5.pickle',
+        'jit_pickler.pkl',
+        'long_integers.pickle',
+        'bare_segments.pkl',
+        'trailing_bytes.pickle',
+        'oom_snapshot_4242_20261201101500.pickle',
+        'oom_snapshot_4243_20261201102000.pickle',
+        'oom_snapshot_4244_20261201103000.pickle',
+      ].map((f) => `constructed/${f}`),
+    ];
+    const ratios = files.map((file) => {
+      const size = statSync(join(FIX, file)).size;
+      const work = new WorkBudget(file, size);
+      snapshotFigures(join(FIX, file), file, size, work);
+      return [file, work.ratio(), work.used < work.limit / 2] as const;
+    });
+    for (const [file, ratio, withinHalf] of ratios) {
+      expect([file, withinHalf]).toEqual([file, true]);
+      if (file.startsWith('corpus/')) expect([file, ratio > 2 && ratio < 3]).toEqual([file, true]);
+    }
+    expect(WORK_PER_BYTE).toBe(8);
+  });
+});
+
+describe('work bounded by the file: integers past 64 bits as keys', () => {
+  // V8 hashes a bigint by its lowest 64 bits: thousands of distinct bigints sharing them, as Map keys, are compared whole.
+  const wide = (i: number): bigint => (1n << 200n) + (BigInt(i) << 64n);
+
+  it('refuses a trace address past 2^64 (30,000 of them sharing their low 64 bits made the walk quadratic), naming the entry', () => {
+    const frames: PickleValue[] = [];
+    const entries = Array.from({ length: 30_000 }, (_, i) =>
+      dict({ action: 'alloc', addr: wide(i), size: 512, stream: 0, frames }),
+    );
+    const bytes = pickle(dict({ segments: [], device_traces: [entries] }));
+    const path = join(tmp, 'wide-addresses.pickle');
+    writeFileSync(path, bytes);
+    expect(thrown(() => snapshotFigures(path, 'wide-addresses.pickle', bytes.length)).message).toBe(
+      `wide-addresses.pickle: device_traces[0][0]: 'addr' is ${wide(0)}, past 64 bits: not an address`,
+    );
+  });
+
+  it('refuses a dict key that is an integer past 64 bits, with the byte of its SETITEMS', () => {
+    // {wide(i): 0 for 30,000 i}, written by hand: a JS Map of them would be as slow to build as to read.
+    const long1 = (n: bigint): number[] => {
+      const digits = [...Buffer.from(n.toString(16).padStart(52, '0'), 'hex').reverse(), 0];
+      return [0x8a, digits.length, ...digits];
+    };
+    const body = Array.from({ length: 30_000 }, (_, i) => [...long1(wide(i)), 0x4b, 0]).flat();
+    const bytes = Buffer.from([0x80, 4, 0x7d, 0x28, ...body, 0x75, 0x2e]);
+    const path = join(tmp, 'wide-keys.pickle');
+    writeFileSync(path, bytes);
+    const at = bytes.length - 2;
+    expect(thrown(() => snapshotFigures(path, 'wide-keys.pickle', bytes.length)).message).toBe(
+      `wide-keys.pickle: byte ${at}: SETITEMS (0x75) sets a dict key that is an integer past 64 bits (${wide(0)}): no dict of a memory snapshot is keyed so: refused, nothing of it was used`,
+    );
   });
 });
