@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGitCode, type FakeGitCode } from './fake-gitcode.js';
+import { startFakeGitHub } from './fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from './fake-gitlab.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -411,6 +412,47 @@ describe('GitCode pull request comments', () => {
       for (const text of allFiles(dir)) expect(text).not.toContain(TOKEN);
     } finally {
       gitcode.denyWrites = undefined;
+    }
+  });
+});
+
+describe('GitHub pull requests through the command line', () => {
+  it("uses the pull request's own limits with the maintainer label set at the head it runs on; a later push voids it", async () => {
+    const fake = await startFakeGitHub({ token: 'ghp-SECRET-gh' });
+    try {
+      const { dir, baseText } = await checkout(true);
+      const raised = readFileSync(join(dir, BASELINE), 'utf8');
+      const base = fake.commitFiles({ branch: 'main', files: { [BASELINE]: baseText }, parent: null });
+      const h1 = fake.commitFiles({ branch: 'feature', files: { [BASELINE]: raised }, parent: base });
+      const pr = fake.addPull({
+        number: 21,
+        headRef: 'feature',
+        headSha: h1,
+        baseRef: 'main',
+        createdAt: '2026-12-01T08:00:00Z',
+        labels: ['memory-baseline-update'],
+        labeledAt: '2026-12-01T10:00:00Z',
+      });
+      fake.addRun({ id: 801, headSha: h1, headBranch: 'feature', createdAt: '2026-12-01T09:00:00Z' });
+      const args = [...CHECK, '--host', 'github', '--repo', 'octo-org/octo-repo', '--pr', '21'];
+      const env = { GITHUB_API_URL: fake.url, GITHUB_TOKEN: 'ghp-SECRET-gh', SOURCE_DATE_EPOCH: '1700000000' };
+      const counted = await cli(args, dir, env);
+      expect(counted.code).toBe(0);
+      expect(counted.stderr).toContain(
+        "pull request 21 is gated against the baseline and config of its own head (label 'memory-baseline-update')",
+      );
+      // A later push raises the baseline again: not what the maintainer saw, so the label is voided and removed.
+      const h2 = fake.commitFiles({ branch: 'feature', files: { [BASELINE]: `${raised}\n` }, parent: h1 });
+      pr.headSha = h2;
+      fake.addRun({ id: 802, headSha: h2, headBranch: 'feature', createdAt: '2026-12-01T11:00:00Z' });
+      const voided = await cli(args, dir, env);
+      expect(voided.code).toBe(1);
+      expect(voided.stderr).toContain(
+        `warning: the label 'memory-baseline-update' did not count: ${BASELINE} changed after it was set (${h1.slice(0, 12)} → ${h2.slice(0, 12)}); it was removed`,
+      );
+      expect(pr.labels).toEqual([]);
+    } finally {
+      await fake.close();
     }
   });
 });
