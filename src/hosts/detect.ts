@@ -60,7 +60,8 @@ function tokenOf(host: HostName, env: NodeJS.ProcessEnv): { tokenVariable: strin
 
 function apiOf(host: HostName, env: NodeJS.ProcessEnv): string {
   if (host === 'gitlab') return env.CI_API_V4_URL || 'https://gitlab.com/api/v4';
-  if (host === 'gitcode') return env.GITCODE_API_URL || GITCODE_API;
+  // ATOMGIT_API_URL: AtomGit's own (docs.gitcode.com …/pipeline/syntax-reference/variables); GITCODE_API_URL wins.
+  if (host === 'gitcode') return env.GITCODE_API_URL || env.ATOMGIT_API_URL || GITCODE_API;
   return env.GITHUB_API_URL || 'https://api.github.com';
 }
 
@@ -77,6 +78,23 @@ function eventPullRequest(path: string | undefined): { number?: unknown; base?: 
       `the event file ${path} cannot be read as JSON: cannot tell which pull request this run is about`,
     );
   }
+}
+
+/** The pull request of a GitHub Actions or AtomGit run: its event file, else (AtomGit) the number in ATOMGIT_REF. */
+function actionsPullRequest(
+  atomgit: boolean,
+  event: string,
+  env: NodeJS.ProcessEnv,
+): { pr: ReturnType<typeof eventPullRequest>; number: number | undefined } {
+  // AtomGit names a pull request's event pull_request or merge_request (and their _target forms).
+  const isPr = atomgit ? /^(pull|merge)_request/.test(event) : /^pull_request/.test(event);
+  const pr = isPr ? eventPullRequest(env[`${atomgit ? 'ATOMGIT' : 'GITHUB'}_EVENT_PATH`]) : undefined;
+  if (typeof pr?.number === 'number' && Number.isSafeInteger(pr.number) && pr.number > 0)
+    return { pr, number: pr.number };
+  // Without an event file, AtomGit's ATOMGIT_REF is refs/pull/<number>/merge on an unmerged pull request.
+  const fromRef =
+    isPr && atomgit ? /^refs\/pull\/([1-9][0-9]{0,9})\/merge$/.exec(env.ATOMGIT_REF ?? '')?.[1] : undefined;
+  return { pr, number: fromRef === undefined ? undefined : Number(fromRef) };
 }
 
 /** The review target, or null when neither flags nor the environment name a host (a local run). */
@@ -136,9 +154,7 @@ export function detectReview(flags: ReviewFlags, env: NodeJS.ProcessEnv): Review
     if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
       throw new UsageError(`${prefix}_REPOSITORY must be OWNER/NAME, not '${repo}'`);
     const event = env[`${prefix}_EVENT_NAME`] ?? '';
-    const pr = /^pull_request/.test(event) ? eventPullRequest(env[`${prefix}_EVENT_PATH`]) : undefined;
-    const number =
-      typeof pr?.number === 'number' && Number.isSafeInteger(pr.number) && pr.number > 0 ? pr.number : undefined;
+    const { pr, number } = actionsPullRequest(atomgit, event, env);
     const eventBase = typeof pr?.base?.sha === 'string' ? pr.base.sha : undefined;
     const baseSha = sha(
       flags.baseSha ?? eventBase,

@@ -59,7 +59,7 @@ export function octokitHost(
     },
     async editComment(_number, id, body) {
       const { data } = await gitHubCall(`updating comment ${id}`, 'pull-requests: write', () =>
-        octokit.rest.issues.updateComment({ owner, repo: name, comment_id: id, body }),
+        octokit.rest.issues.updateComment({ owner, repo: name, comment_id: Number(id), body }),
       );
       return comment(data);
     },

@@ -1,8 +1,8 @@
 // GitHub's REST API behind the Host interface, over fetch, for the command line outside the Action (the Action keeps
 // Octokit, src/github/): pull requests, issue comments, files at a commit, labels. Endpoints as on docs.github.com.
 import { ACTIONS_BOT_LOGIN } from '../github/comment.js';
-import { Api, pathSegments, segment } from './http.js';
-import { HostError, type Host, type HostComment } from './types.js';
+import { Api, baseShaOf, headWhen, labelNames, pathSegments, segment, text } from './http.js';
+import { HostError, type ChangeRequest, type Host, type HostComment } from './types.js';
 
 export const GITHUB_TOKEN = {
   variable: 'GITHUB_TOKEN',
@@ -16,118 +16,148 @@ interface GitHubComment {
   user?: { login?: unknown } | null;
 }
 
-const SHA = /^[0-9a-f]{40}$/;
-
 /** `repo` is `owner/name`; `base` is GITHUB_API_URL (https://api.github.com). Authentication: `Authorization: Bearer`. */
 export function gitHubHost(options: { base: string; repo: string; token: string }): Host {
-  const api = new Api({
-    label: 'GitHub',
-    base: options.base,
-    auth: { Authorization: `Bearer ${options.token}`, 'X-GitHub-Api-Version': '2022-11-28' },
-    token: GITHUB_TOKEN,
-    secret: options.token,
-  });
-  const [owner = '', name = ''] = options.repo.split('/');
-  const repo = `repos/${segment(owner)}/${segment(name)}`;
-  const comment = (c: GitHubComment): HostComment => ({
-    id: c.id,
-    body: typeof c.body === 'string' ? c.body : '',
-    author: typeof c.user?.login === 'string' ? c.user.login : '',
-  });
+  return new GitHubHost(options);
+}
 
-  return {
-    name: 'github',
-    noun: 'pull request',
-    commentNoun: 'comment',
-    token: GITHUB_TOKEN,
+const comment = (c: GitHubComment): HostComment => ({ id: c.id, body: text(c.body), author: text(c.user?.login) });
 
-    // https://docs.github.com/en/rest/pulls/pulls#get-a-pull-request
-    async changeRequest(number) {
-      const { data } = await api.call<{
-        base?: { sha?: unknown; ref?: unknown };
-        head?: { sha?: unknown };
-        labels?: { name?: unknown }[];
-      }>(`reading pull request #${number}`, `${repo}/pulls/${number}`);
-      const base = data.base?.sha;
-      if (typeof base !== 'string' || !SHA.test(base))
-        throw new HostError(`pull request #${number} names no base commit (base.sha)`, undefined);
-      return {
-        number,
-        baseSha: base,
-        headSha: typeof data.head?.sha === 'string' ? data.head.sha : '',
-        targetBranch: typeof data.base?.ref === 'string' ? data.base.ref : '',
-        labels: (data.labels ?? []).map((l) => l.name).filter((l): l is string => typeof l === 'string'),
-      };
-    },
+interface GitHubPull {
+  base?: { sha?: unknown; ref?: unknown } | null;
+  head?: { sha?: unknown; ref?: unknown; repo?: { full_name?: unknown } | null } | null;
+  labels?: unknown;
+}
 
-    // https://docs.github.com/en/rest/users/users#get-the-authenticated-user — GITHUB_TOKEN is refused it (403) and posts as the Actions bot.
-    async tokenLogin() {
-      const { status, data } = await api.call<{ login?: unknown }>("reading the token's user (GET /user)", 'user', {
+class GitHubHost implements Host {
+  readonly name = 'github' as const;
+  readonly noun = 'pull request';
+  readonly commentNoun = 'comment';
+  readonly token = GITHUB_TOKEN;
+  private readonly api: Api;
+  private readonly repo: string;
+
+  constructor(options: { base: string; repo: string; token: string }) {
+    const auth = { Authorization: `Bearer ${options.token}`, 'X-GitHub-Api-Version': '2022-11-28' };
+    this.api = new Api({ label: 'GitHub', base: options.base, auth, token: GITHUB_TOKEN, secret: options.token });
+    const [owner = '', name = ''] = options.repo.split('/');
+    this.repo = `repos/${segment(owner)}/${segment(name)}`;
+  }
+
+  private pull(number: number): Promise<GitHubPull> {
+    return this.api
+      .call<GitHubPull>(`reading pull request #${number}`, `${this.repo}/pulls/${number}`)
+      .then((a) => a.data);
+  }
+
+  // https://docs.github.com/en/rest/pulls/pulls#get-a-pull-request
+  async changeRequest(number: number): Promise<ChangeRequest> {
+    const data = await this.pull(number);
+    return {
+      number,
+      baseSha: baseShaOf(data.base?.sha, `pull request #${number} (base.sha)`),
+      headSha: text(data.head?.sha),
+      targetBranch: text(data.base?.ref),
+      labels: labelNames(data.labels),
+    };
+  }
+
+  // https://docs.github.com/en/rest/users/users#get-the-authenticated-user — GITHUB_TOKEN is refused it (403) and posts as the Actions bot.
+  async tokenLogin(): Promise<string> {
+    const { status, data } = await this.api.call<{ login?: unknown } | null>(
+      "reading the token's user (GET /user)",
+      'user',
+      {
         expect: [403],
-      });
-      if (status === 403) return ACTIONS_BOT_LOGIN;
-      if (typeof data?.login !== 'string')
-        throw new HostError("GitHub's GET /user names no login: check GITHUB_API_URL", undefined);
-      return data.login;
-    },
+      },
+    );
+    if (status === 403) return ACTIONS_BOT_LOGIN;
+    if (typeof data?.login !== 'string')
+      throw new HostError("GitHub's GET /user names no login: check GITHUB_API_URL", undefined);
+    return data.login;
+  }
 
-    // https://docs.github.com/en/rest/issues/comments#list-issue-comments
-    async listComments(number) {
-      return (
-        await api.all<GitHubComment>(`listing the comments of #${number}`, `${repo}/issues/${number}/comments`)
-      ).map(comment);
-    },
+  // https://docs.github.com/en/rest/issues/comments#list-issue-comments
+  async listComments(number: number): Promise<HostComment[]> {
+    const path = `${this.repo}/issues/${number}/comments`;
+    return (await this.api.all<GitHubComment>(`listing the comments of #${number}`, path)).map(comment);
+  }
 
-    // https://docs.github.com/en/rest/issues/comments#create-an-issue-comment
-    async createComment(number, body) {
-      const { data } = await api.call<GitHubComment>(`commenting on #${number}`, `${repo}/issues/${number}/comments`, {
-        method: 'POST',
-        body: { body },
-        needs: 'write',
-      });
-      return comment(data);
-    },
+  // https://docs.github.com/en/rest/issues/comments#create-an-issue-comment
+  async createComment(number: number, body: string): Promise<HostComment> {
+    const path = `${this.repo}/issues/${number}/comments`;
+    return comment(await this.api.write<GitHubComment>(`commenting on #${number}`, path, 'POST', { body }));
+  }
 
-    // https://docs.github.com/en/rest/issues/comments#update-an-issue-comment
-    async editComment(number, id, body) {
-      const { data } = await api.call<GitHubComment>(
-        `updating comment ${id} of #${number}`,
-        `${repo}/issues/comments/${id}`,
-        { method: 'PATCH', body: { body }, needs: 'write' },
-      );
-      return comment(data);
-    },
+  // https://docs.github.com/en/rest/issues/comments#update-an-issue-comment
+  async editComment(number: number, id: HostComment['id'], body: string): Promise<HostComment> {
+    const path = `${this.repo}/issues/comments/${segment(String(id))}`;
+    return comment(
+      await this.api.write<GitHubComment>(`updating comment ${id} of #${number}`, path, 'PATCH', { body }),
+    );
+  }
 
-    // https://docs.github.com/en/rest/issues/comments#delete-an-issue-comment
-    async deleteComment(number, id) {
-      await api.call(`deleting comment ${id} of #${number}`, `${repo}/issues/comments/${id}`, {
-        method: 'DELETE',
-        needs: 'write',
-      });
-    },
+  // https://docs.github.com/en/rest/issues/comments#delete-an-issue-comment
+  async deleteComment(number: number, id: HostComment['id']): Promise<void> {
+    const path = `${this.repo}/issues/comments/${segment(String(id))}`;
+    await this.api.write(`deleting comment ${id} of #${number}`, path, 'DELETE');
+  }
 
-    // https://docs.github.com/en/rest/repos/contents#get-repository-content — the raw media type, up to 100 MB.
-    async fileAt(path, sha) {
-      const { status, data } = await api.call<string>(
-        `reading ${path} at ${sha.slice(0, 12)}`,
-        `${repo}/contents/${pathSegments(path)}`,
-        { query: { ref: sha }, text: true, accept: 'application/vnd.github.raw+json', expect: [404] },
-      );
-      return status === 404 ? null : data;
-    },
+  // https://docs.github.com/en/rest/repos/contents#get-repository-content — the raw media type, up to 100 MB.
+  fileAt(path: string, sha: string): Promise<string | null> {
+    return this.api.optional<string>(
+      `reading ${path} at ${sha.slice(0, 12)}`,
+      `${this.repo}/contents/${pathSegments(path)}`,
+      {
+        query: { ref: sha },
+        text: true,
+        accept: 'application/vnd.github.raw+json',
+      },
+    );
+  }
 
-    // https://docs.github.com/en/rest/git/commits#get-a-commit-object
-    async commitExists(sha) {
-      await api.call(`reading commit ${sha.slice(0, 12)}`, `${repo}/git/commits/${segment(sha)}`);
-    },
+  // https://docs.github.com/en/rest/git/commits#get-a-commit-object
+  async commitExists(sha: string): Promise<void> {
+    await this.api.call(`reading commit ${sha.slice(0, 12)}`, `${this.repo}/git/commits/${segment(sha)}`);
+  }
 
-    // https://docs.github.com/en/rest/issues/labels#remove-a-label-from-an-issue
-    async removeLabel(number, label) {
-      await api.call(
-        `removing the label '${label}' from #${number}`,
-        `${repo}/issues/${number}/labels/${segment(label)}`,
-        { method: 'DELETE', needs: 'write' },
-      );
-    },
-  };
+  // https://docs.github.com/en/rest/issues/labels#remove-a-label-from-an-issue
+  async removeLabel(number: number, label: string): Promise<void> {
+    const path = `${this.repo}/issues/${number}/labels/${segment(label)}`;
+    await this.api.write(`removing the label '${label}' from #${number}`, path, 'DELETE');
+  }
+
+  /**
+   * As the Action decides it (src/action/comment.ts): when the label was last added, by
+   * https://docs.github.com/en/rest/issues/events#list-issue-events (`labeled`, created_at), and the heads the pull
+   * request had, by its pull_request workflow runs on the head branch and repository
+   * (https://docs.github.com/en/rest/actions/workflow-runs#list-workflow-runs-for-a-repository: head_sha, created_at;
+   * the token needs `actions: read`). Committer dates are the author's and are never read.
+   */
+  async headWhenLabelled(number: number, label: string): Promise<string | null> {
+    const events = await this.api.all<{ event?: unknown; created_at?: unknown; label?: { name?: unknown } | null }>(
+      `listing the events of #${number}`,
+      `${this.repo}/issues/${number}/events`,
+    );
+    const added = events
+      .filter((e) => e.event === 'labeled' && e.label?.name === label)
+      .map((e) => Date.parse(text(e.created_at)));
+    if (added.length === 0) return null;
+    const pr = await this.pull(number);
+    const runs = await this.api.all<{
+      head_sha?: unknown;
+      created_at?: unknown;
+      head_repository?: { full_name?: unknown } | null;
+    }>(
+      `listing the pull_request runs of #${number}`,
+      `${this.repo}/actions/runs`,
+      { event: 'pull_request', branch: text(pr.head?.ref) },
+      'workflow_runs',
+    );
+    const heads = runs.filter((r) => text(r.head_repository?.full_name) === text(pr.head?.repo?.full_name));
+    return headWhen(
+      added,
+      heads.map((r) => ({ head: text(r.head_sha), at: Date.parse(text(r.created_at)) })),
+    );
+  }
 }

@@ -84,17 +84,47 @@ export class Api {
     }
   }
 
-  /** Every page of a list, `per_page` 100, until a short page. */
-  async all<T>(attempt: string, path: string, query: Record<string, string | number> = {}): Promise<T[]> {
+  /** A JSON object, or null where the host answers 404 (a file that is not there). */
+  async optional<T>(attempt: string, path: string, request: ApiRequest = {}): Promise<T | null> {
+    const { status, data } = await this.call<T>(attempt, path, { ...request, expect: [404] });
+    return status === 404 ? null : data;
+  }
+
+  /** A write (POST, PUT, PATCH, DELETE): a refusal names the write scope. */
+  async write<T>(attempt: string, path: string, method: ApiRequest['method'], body?: unknown): Promise<T> {
+    const request: ApiRequest = { method, needs: 'write', ...(body !== undefined ? { body } : {}) };
+    return (await this.call<T>(attempt, path, request)).data;
+  }
+
+  /** The token's user: `field` of GET /user (GitLab's `username`, GitCode's and GitHub's `login`). */
+  async login(field: 'login' | 'username', hint: string): Promise<string> {
+    const { data } = await this.call<Record<string, unknown> | null>("reading the token's user (GET /user)", 'user');
+    const login = data?.[field];
+    if (typeof login !== 'string')
+      throw new HostError(`${this.options.label}'s GET /user names no ${field}: check ${hint}`, undefined);
+    return login;
+  }
+
+  /**
+   * Every page of a list, `per_page` 100, until a short page; `field` where the host wraps the list in an object
+   * (GitHub's `workflow_runs`).
+   */
+  async all<T>(
+    attempt: string,
+    path: string,
+    query: Record<string, string | number> = {},
+    field?: string,
+  ): Promise<T[]> {
     const items: T[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const { data } = await this.call<T[]>(attempt, path, { query: { ...query, per_page: 100, page } });
+      const answer = await this.call<unknown>(attempt, path, { query: { ...query, per_page: 100, page } });
+      const data = field === undefined ? answer.data : (answer.data as Record<string, unknown> | null)?.[field];
       if (!Array.isArray(data))
         throw new HostError(
           `${this.options.label} answered ${attempt} with no list; check the API address (${this.scrub(this.options.base)})`,
           undefined,
         );
-      items.push(...data);
+      items.push(...(data as T[]));
       if (data.length < 100) return items;
     }
     return items;
@@ -152,4 +182,44 @@ export function segment(value: string): string {
 /** A file path in a URL with its folders kept (GitHub's and GitCode's `contents/{path}`). */
 export function pathSegments(value: string): string {
   return value.split('/').map(encodeURIComponent).join('/');
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** A change request's base commit as its host names it, or one line saying it names none. */
+export function baseShaOf(value: unknown, what: string): string {
+  if (typeof value !== 'string' || !SHA.test(value))
+    throw new HostError(`${what} names no base commit: pass --base-sha`, undefined);
+  return value;
+}
+
+/** Label names from a list of `{ name }` objects (GitHub, GitCode) or of strings (GitLab). */
+export function labelNames(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((l: unknown) => (typeof l === 'string' ? l : (l as { name?: unknown } | null)?.name))
+    .filter((l): l is string => typeof l === 'string');
+}
+
+/** A string field, or '' when a host leaves it out. */
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** One push as a host records it: the head it made, on the host's clock (ms since the epoch). */
+export interface Push {
+  head: string;
+  at: number;
+}
+
+/**
+ * The head a change request had when a label was last added (`added`, the host's clock): the last push at or before it;
+ * a change request opened with the label, its first push's. Null when nothing records either.
+ */
+export function headWhen(added: number[], pushes: Push[]): string | null {
+  const times = added.filter((t) => Number.isFinite(t));
+  if (times.length === 0) return null;
+  const at = Math.max(...times);
+  const sorted = pushes.filter((p) => Number.isFinite(p.at) && p.head !== '').sort((a, b) => a.at - b.at);
+  return (sorted.filter((p) => p.at <= at).at(-1) ?? sorted[0])?.head ?? null;
 }

@@ -152,6 +152,8 @@ export async function labelForHead(
       files: [],
       unknown: `no event of the ${host.noun} records when the label was set`,
     });
+  if (typeof seen === 'object')
+    return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: seen.unknown });
   if (seen === cr.headSha) return undefined;
   const files: string[] = [];
   for (const file of paths)

@@ -1,7 +1,7 @@
 // The gate's sticky comment on any host: found by its hidden marker AND its author (the token's user), edited in place,
 // or replaced (a new one, then the old one deleted) where a host documents no edit. Names no host.
 import { isMarkedBy, type CommentPolicy } from '../github/comment.js';
-import { HostError, type Host } from './types.js';
+import { HostError, type Host, type HostComment } from './types.js';
 
 export interface StickyRequest {
   number: number;
@@ -14,8 +14,8 @@ export interface StickyRequest {
 }
 
 export type StickyResult =
-  | { action: 'created' | 'updated'; id: number; url?: string }
-  | { action: 'replaced'; id: number; url?: string; old: number; leftover?: string }
+  | { action: 'created' | 'updated'; id: HostComment['id']; url?: string }
+  | { action: 'replaced'; id: HostComment['id']; url?: string; old: HostComment['id']; leftover?: string }
   | { action: 'skipped'; reason: string };
 
 /** What the sticky comment needs of a host. */
@@ -24,7 +24,7 @@ export type StickyHost = Pick<
   'commentNoun' | 'tokenLogin' | 'listComments' | 'createComment' | 'editComment' | 'deleteComment'
 >;
 
-const made = (c: { id: number; url?: string }): { id: number; url?: string } => ({
+const made = (c: HostComment): { id: HostComment['id']; url?: string } => ({
   id: c.id,
   ...(c.url !== undefined ? { url: c.url } : {}),
 });

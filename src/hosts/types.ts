@@ -14,7 +14,8 @@ export interface ChangeRequest {
 }
 
 export interface HostComment {
-  id: number;
+  /** GitCode documents comment ids as text in its examples (a 40-hex id) and as int in its paths: either is kept. */
+  id: number | string;
   body: string;
   /** The author's login (username); '' when the host does not say. */
   author: string;
@@ -45,8 +46,8 @@ export interface Host {
   listComments(number: number): Promise<HostComment[]>;
   createComment(number: number, body: string): Promise<HostComment>;
   /** Absent where the host documents no way to edit a comment: the sticky comment is then replaced (sticky.ts). */
-  editComment?(number: number, id: number, body: string): Promise<HostComment>;
-  deleteComment?(number: number, id: number): Promise<void>;
+  editComment?(number: number, id: HostComment['id'], body: string): Promise<HostComment>;
+  deleteComment?(number: number, id: HostComment['id']): Promise<void>;
   /** A file's text at a commit; null when the file does not exist there. The commit itself must exist (commitExists). */
   fileAt(path: string, sha: string): Promise<string | null>;
   /** Throws a HostError when the commit cannot be read: "no baseline" must never stand for "cannot see the commit". */
@@ -55,9 +56,9 @@ export interface Host {
   removeLabel?(number: number, label: string): Promise<void>;
   /**
    * Where the host records them: the head commit the change request had when `label` was last added (null when no
-   * event records it). Used for "a later push voids the label".
+   * event records it; `unknown` says why it cannot be told). Used for "a later push voids the label".
    */
-  headWhenLabelled?(number: number, label: string): Promise<string | null>;
+  headWhenLabelled?(number: number, label: string): Promise<string | null | { unknown: string }>;
 }
 
 /** An expected failure talking to a host: one line with the status, the attempt and what to do; never the token. */

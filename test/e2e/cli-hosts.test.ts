@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGitCode, type FakeGitCode } from './fake-gitcode.js';
+import { startFakeGitHub } from './fake-github.js';
 import { startFakeGitLab, type FakeGitLab } from './fake-gitlab.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -296,7 +297,7 @@ describe('GitCode pull request comments', () => {
     SOURCE_DATE_EPOCH: '1700000000',
   });
 
-  it('creates one comment, then replaces it (GitCode documents no edit), and never touches a comment by another user that quotes the marker', async () => {
+  it('creates one comment, then edits it in place (PATCH …/pulls/comments/{id}), and never touches a comment by another user that quotes the marker', async () => {
     const { dir, baseText } = await checkout(false);
     seed(3, baseText);
     const pr = gitcode.pulls.get(3)!;
@@ -305,19 +306,19 @@ describe('GitCode pull request comments', () => {
     const first = await cli(args('3'), dir, env());
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('note: the pull request comment was created (5000)');
+    const posted = pr.comments[1]!.body;
+    pr.comments[1]!.body = `${MARKER}\nstale`;
     const second = await cli(args('3'), dir, env());
-    expect(second.stderr).toContain(
-      'note: the pull request comment was replaced (gitcode documents no edit): 5000 → 5001',
-    );
+    expect(second.stderr).toContain('note: the pull request comment was updated (5000)');
     expect(pr.comments.map((c) => [c.id, c.user.login])).toEqual([
       [1, 'bob'],
-      [5001, 'gate-bot'],
+      [5000, 'gate-bot'],
     ]);
     expect(pr.comments[0]!.body).toBe(`${MARKER}\nquoted by bob`);
+    expect(pr.comments[1]!.body).toBe(posted);
     expect(gitcode.writes().map((r) => `${r.method} ${r.route}`)).toEqual([
       'POST comments.create',
-      'POST comments.create',
-      'DELETE comments.delete',
+      'PATCH comments.edit',
     ]);
     expect(
       gitcode.requests.every(
@@ -343,19 +344,46 @@ describe('GitCode pull request comments', () => {
     expect(body).not.toContain('```mermaid');
   });
 
-  it('does not count the maintainer label on GitCode (no label event with a time): removed, and the comment says why', async () => {
+  it("uses the pull request's own limits with the maintainer label logged after the last push; a later push voids it", async () => {
     const { dir, baseText } = await checkout(true);
     seed(6, baseText);
     const pr = gitcode.pulls.get(6)!;
     pr.labels = ['memory-baseline-update'];
-    const run = await cli(args('6'), dir, env());
+    pr.logs = [
+      { action: 'push', content: 'pushed 1 commit', created_at: '2026-12-01T09:00:00+08:00' },
+      { action: 'add_label', content: 'add label memory-baseline-update', created_at: '2026-12-01T10:00:00+08:00' },
+    ];
+    gitcode.requests.length = 0;
+    const counted = await cli(args('6'), dir, env());
+    expect(counted.code).toBe(0);
+    expect(counted.stderr).toContain(
+      "pull request 6 is gated against the baseline and config of its own head (label 'memory-baseline-update')",
+    );
+    expect(pr.labels).toEqual(['memory-baseline-update']);
+    expect(gitcode.requests.filter((r) => r.route === 'pulls.operate_logs').map((r) => r.query.sort)).toEqual(['asc']);
+    // A push logged after the label: which limits the maintainer saw cannot be told, the label is voided and removed.
+    pr.logs.push({ action: 'push', content: 'pushed 1 commit', created_at: '2026-12-01T11:00:00+08:00' });
+    const voided = await cli(args('6'), dir, env());
+    expect(voided.code).toBe(1);
+    expect(voided.stderr).toContain(
+      "warning: the label 'memory-baseline-update' did not count: which limits a maintainer saw cannot be told (a push was logged after the label was set, and GitCode's log names no commit); it was removed: a maintainer sets it again after reviewing the change",
+    );
+    expect(pr.labels).toEqual([]);
+  });
+
+  it('does not count the maintainer label when the operation log does not record it: removed, and the comment says why', async () => {
+    const { dir, baseText } = await checkout(true);
+    seed(7, baseText);
+    const pr = gitcode.pulls.get(7)!;
+    pr.labels = ['memory-baseline-update'];
+    const run = await cli(args('7'), dir, env());
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      "warning: the label 'memory-baseline-update' did not count: which limits a maintainer saw cannot be told (GitCode records no time for a label); it was removed: a maintainer sets it again after reviewing the change",
+      "warning: the label 'memory-baseline-update' did not count: which limits a maintainer saw cannot be told (no event of the pull request records when the label was set); it was removed: a maintainer sets it again after reviewing the change",
     );
     expect(pr.labels).toEqual([]);
     expect(pr.comments[0]!.body).toContain(
-      'which limits a maintainer saw cannot be told (GitCode records no time for a label), so it does not count. The label was removed',
+      'which limits a maintainer saw cannot be told (no event of the pull request records when the label was set), so it does not count. The label was removed',
     );
   });
 
@@ -384,6 +412,47 @@ describe('GitCode pull request comments', () => {
       for (const text of allFiles(dir)) expect(text).not.toContain(TOKEN);
     } finally {
       gitcode.denyWrites = undefined;
+    }
+  });
+});
+
+describe('GitHub pull requests through the command line', () => {
+  it("uses the pull request's own limits with the maintainer label set at the head it runs on; a later push voids it", async () => {
+    const fake = await startFakeGitHub({ token: 'ghp-SECRET-gh' });
+    try {
+      const { dir, baseText } = await checkout(true);
+      const raised = readFileSync(join(dir, BASELINE), 'utf8');
+      const base = fake.commitFiles({ branch: 'main', files: { [BASELINE]: baseText }, parent: null });
+      const h1 = fake.commitFiles({ branch: 'feature', files: { [BASELINE]: raised }, parent: base });
+      const pr = fake.addPull({
+        number: 21,
+        headRef: 'feature',
+        headSha: h1,
+        baseRef: 'main',
+        createdAt: '2026-12-01T08:00:00Z',
+        labels: ['memory-baseline-update'],
+        labeledAt: '2026-12-01T10:00:00Z',
+      });
+      fake.addRun({ id: 801, headSha: h1, headBranch: 'feature', createdAt: '2026-12-01T09:00:00Z' });
+      const args = [...CHECK, '--host', 'github', '--repo', 'octo-org/octo-repo', '--pr', '21'];
+      const env = { GITHUB_API_URL: fake.url, GITHUB_TOKEN: 'ghp-SECRET-gh', SOURCE_DATE_EPOCH: '1700000000' };
+      const counted = await cli(args, dir, env);
+      expect(counted.code).toBe(0);
+      expect(counted.stderr).toContain(
+        "pull request 21 is gated against the baseline and config of its own head (label 'memory-baseline-update')",
+      );
+      // A later push raises the baseline again: not what the maintainer saw, so the label is voided and removed.
+      const h2 = fake.commitFiles({ branch: 'feature', files: { [BASELINE]: `${raised}\n` }, parent: h1 });
+      pr.headSha = h2;
+      fake.addRun({ id: 802, headSha: h2, headBranch: 'feature', createdAt: '2026-12-01T11:00:00Z' });
+      const voided = await cli(args, dir, env);
+      expect(voided.code).toBe(1);
+      expect(voided.stderr).toContain(
+        `warning: the label 'memory-baseline-update' did not count: ${BASELINE} changed after it was set (${h1.slice(0, 12)} → ${h2.slice(0, 12)}); it was removed`,
+      );
+      expect(pr.labels).toEqual([]);
+    } finally {
+      await fake.close();
     }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A fake GitCode REST API v5 on 127.0.0.1 for the command line's end-to-end tests, after docs.gitcode.com: pull
- * requests (base.sha, head.sha, labels), their comments (list, create; no edit, as the documentation names none;
- * delete), file contents at a ref (base64), commits, GET /user, label removal. Auth: `Authorization: Bearer`.
+ * requests (base.sha, head.sha, labels), their comments (list, create, edit — PATCH …/pulls/comments/{id}, answered `{}`
+ * as the page shows — and delete), the operation log (operate_logs: action, content, created_at), file contents at a
+ * ref (base64), commits, GET /user, label removal. Auth: `Authorization: Bearer`.
  */
 import { page, serveFake, type FakeHost } from './fake-host.js';
 
@@ -18,6 +19,8 @@ interface FakePull {
   baseRef: string;
   labels: string[];
   comments: FakeComment[];
+  /** What GET …/pulls/{number}/operate_logs lists, oldest first. */
+  logs?: { action: string; content: string; created_at: string }[];
 }
 
 export interface FakeGitCode extends FakeHost {
@@ -87,6 +90,33 @@ export async function startFakeGitCode(options: {
           };
           p.comments.push(c);
           return { status: 201, json: c };
+        },
+      },
+      {
+        name: 'comments.edit',
+        method: 'PATCH',
+        path: new RegExp(`${r}/pulls/comments/(\\d+)$`),
+        write: true,
+        handler: (m, q) => {
+          for (const p of pulls.values()) {
+            const c = p.comments.find((x) => x.id === Number(m[1]));
+            if (c === undefined) continue;
+            if (c.user.login !== q.user) return { status: 403, json: { message: 'Forbidden' } };
+            c.body = String((q.body as { body?: unknown }).body);
+            return { json: {} };
+          }
+          return notFound;
+        },
+      },
+      {
+        name: 'pulls.operate_logs',
+        method: 'GET',
+        path: new RegExp(`${r}/pulls/(\\d+)/operate_logs$`),
+        handler: (m, q) => {
+          const p = pull(m);
+          if (!p) return notFound;
+          const logs = (p.logs ?? []).map((l, i) => ({ id: 274500 + i, ...l }));
+          return { json: page(q.query.get('sort') === 'asc' ? logs : logs.reverse(), q.query) };
         },
       },
       {

@@ -1162,6 +1162,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return ok(pr.labels.map((l, i) => ({ id: 9000 + i, name: l, color: 'ededed', default: false })));
   });
   // The issue's events, oldest first: here only label changes (GitHub lists more kinds; readers pick theirs).
+  // The repository's runs of every workflow, newest first, filtered by event and branch (the CLI's label rule).
+  on('GET', '/repos/:o/:r/actions/runs', 'actions.listWorkflowRunsForRepo', (ctx) => {
+    const [o, r] = [p(ctx, 0), p(ctx, 1)];
+    const event = ctx.url.searchParams.get('event');
+    const branch = ctx.url.searchParams.get('branch');
+    const list = state.runs
+      .filter((x) => x.owner === o && x.repo === r)
+      .filter((x) => (event === null || x.event === event) && (branch === null || x.headBranch === branch))
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
+    const { page, link } = paginate(list, ctx.url);
+    return ok({ total_count: list.length, workflow_runs: page.map(runJson) }, 200, link ? { link } : undefined);
+  });
   on('GET', '/repos/:o/:r/issues/:n/events', 'issues.listEvents', (ctx) => {
     const pr = findPull(p(ctx, 0), p(ctx, 1), Number(p(ctx, 2)));
     const events = pr.labelEvents.map((e, i) => ({

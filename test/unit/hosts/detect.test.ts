@@ -84,6 +84,36 @@ describe('detectReview', () => {
     ).toMatchObject({ number: undefined, from: 'GitHub Actions (push event: not a pull request)' });
   });
 
+  it("follows AtomGit's documented variables: a merge_request event, ATOMGIT_API_URL, the number from ATOMGIT_REF", () => {
+    const event = join(dir, 'event-mr.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 8, base: { sha: BASE } } }));
+    expect(
+      detectReview(
+        {},
+        {
+          ATOMGIT_REPOSITORY: 'ascend/demo',
+          ATOMGIT_EVENT_NAME: 'merge_request',
+          ATOMGIT_EVENT_PATH: event,
+          ATOMGIT_API_URL: 'https://api.atomgit.example/api/v5',
+          ATOMGIT_TOKEN: 'x',
+        },
+      ),
+    ).toMatchObject({ host: 'gitcode', number: 8, baseSha: BASE, api: 'https://api.atomgit.example/api/v5' });
+    // No event file: ATOMGIT_REF is refs/pull/<number>/merge on an unmerged pull request.
+    expect(
+      detectReview(
+        {},
+        {
+          ATOMGIT_REPOSITORY: 'ascend/demo',
+          ATOMGIT_EVENT_NAME: 'pull_request',
+          ATOMGIT_REF: 'refs/pull/12/merge',
+          GITCODE_API_URL: 'http://127.0.0.1:9/api/v5',
+          ATOMGIT_API_URL: 'https://api.atomgit.example/api/v5',
+        },
+      ),
+    ).toMatchObject({ number: 12, baseSha: undefined, api: 'http://127.0.0.1:9/api/v5' });
+  });
+
   it('takes --host --repo --pr --base-sha over the environment; an empty --pr is a branch build', () => {
     expect(
       detectReview(
