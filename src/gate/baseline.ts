@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../common/atomic-write.js';
 import { InputError, SchemaError } from '../common/errors.js';
 import { compileSchema } from '../json/reader.js';
 import { buildBaselineSchema, buildBaselineV1Schema } from '../model/sections/schema.js';
-import { readWholeText } from '../parsers/text-stream.js';
+import { readWholeText } from '../common/whole-text.js';
 import { compileSectionsDocument, parseSectionsJson } from '../model/sections/validate.js';
 import { SECTIONS, type Metric } from '../model/sections/index.js';
 import { foldLineSites, type FoldedSites } from '../model/sections/allocation-sites.js';

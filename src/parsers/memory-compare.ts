@@ -13,6 +13,7 @@ import {
   visibleName,
 } from './escaped-utf8.js';
 import { streamText } from './text-stream.js';
+import { CsvLineReader, indexOrEnd, trimCr, type RecordScanner } from './csv/line-reader.js';
 
 /** One shape of the two header rows; columns are addressed by position because two of them share a name. */
 interface HeaderGeneration {
@@ -184,11 +185,10 @@ export function parseMemoryCompareText(name: string, text: string | Buffer, into
  * aggregates data rows. Rows without a double quote (everything the tool writes) are split on commas
  * directly, which is exact under RFC 4180; rows with a quote go to csv-parse, one call per chunk.
  */
-class MemoryCompareReader {
-  private pending = '';
+class MemoryCompareReader implements RecordScanner {
+  private readonly lines: CsvLineReader = new CsvLineReader(this, { maxRecordChars: MAX_RECORD_CHARS });
   /** Physical lines fully consumed so far; the next line is `consumedLines + 1`. */
   private consumedLines = 0;
-  private started = false;
   private headerRow1: string | null = null;
   private generation: HeaderGeneration | null = null;
   private width = 0;
@@ -209,44 +209,23 @@ class MemoryCompareReader {
 
   constructor(private readonly file: string) {}
 
+  /** Hands this reader whole lines (and quoted records) from text cut anywhere. */
   push(text: string): void {
-    if (text.length === 0) return;
-    if (!this.started) {
-      this.started = true;
-      // Files written on Windows may start with a UTF-8 BOM.
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    let from = 0;
-    if (this.pending.length > 0) {
-      // Finish the split line on its own, so the big chunk stays one flat string: V8 reads those fastest.
-      const nl = text.indexOf('\n');
-      const rest = nl === -1 ? this.pending + text : this.consume(this.pending + text.slice(0, nl + 1), 0, false);
-      if (rest.length > 0) {
-        // Still inside a quoted record (or no newline yet): rare, so joining the strings is fine.
-        this.pending = this.consume(nl === -1 ? rest : rest + text.slice(nl + 1), 0, false);
-        this.checkPending();
-        return;
-      }
-      from = nl + 1;
-    }
-    this.pending = this.consume(text, from, false);
-    this.checkPending();
+    this.lines.push(text);
   }
 
-  private checkPending(): void {
-    if (this.pending.length > MAX_RECORD_CHARS) {
-      const why = this.pending.includes('"') ? 'a quoted field that never closes, or ' : '';
-      throw new ParseError(
-        this.file,
-        this.consumedLines + 1,
-        `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`,
-      );
-    }
+  /** The error for an unfinished record over MAX_RECORD_CHARS (the line reader asks). */
+  tooLong(pending: string): Error {
+    const why = pending.includes('"') ? 'a quoted field that never closes, or ' : '';
+    return new ParseError(
+      this.file,
+      this.consumedLines + 1,
+      `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`,
+    );
   }
 
   finish(into: SnapshotBuilder): void {
-    if (this.pending.length > 0) this.consume(this.pending, 0, true);
-    this.pending = '';
+    this.lines.end();
     if (this.consumedLines === 0) {
       throw new ParseError(this.file, 1, 'empty file: expected the two memory_compare header rows');
     }
@@ -275,10 +254,10 @@ class MemoryCompareReader {
   }
 
   /** Consumes every complete line (or quoted record) of `s` from `from` on and returns the unconsumed rest. */
-  private consume(s: string, from: number, atEnd: boolean): string {
+  scan(s: string, from: number, atEnd: boolean): string {
     let rest: string;
     try {
-      rest = this.scan(s, from, atEnd);
+      rest = this.scanRecords(s, from, atEnd);
     } catch (err) {
       // Held-back quoted rows all precede the failing row, so an error among them is the one to report.
       this.flushQuoted();
@@ -288,7 +267,7 @@ class MemoryCompareReader {
     return rest;
   }
 
-  private scan(s: string, from: number, atEnd: boolean): string {
+  private scanRecords(s: string, from: number, atEnd: boolean): string {
     const len = s.length;
     let pos = from;
     // The next double quote: searched once per chunk, not per line, because the tool never writes one.
@@ -740,16 +719,6 @@ function quotedField(s: string, open: number, end: number): { value: string; clo
 function isKnownEvent(s: string, from: number, to: number): boolean {
   for (const event of EVENTS) if (to - from === event.length && s.startsWith(event, from)) return true;
   return false;
-}
-
-function indexOrEnd(s: string, needle: string, from: number): number {
-  const i = s.indexOf(needle, from);
-  return i === -1 ? s.length : i;
-}
-
-/** The end of the line that ends at `nl`, without the CR of a CRLF. */
-function trimCr(s: string, pos: number, nl: number): number {
-  return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }
 
 /**

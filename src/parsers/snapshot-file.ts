@@ -7,7 +7,7 @@ import { foldLineSites } from '../model/sections/allocation-sites.js';
 import { compileSectionsDocument, parseSectionsJson } from '../model/sections/validate.js';
 import { SNAPSHOT_VERSION, stringifyDocument, type Snapshot, type SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
-import { readWholeText } from './text-stream.js';
+import { readWholeText } from '../common/whole-text.js';
 
 /** What a snapshot file ends with: directories given to any source are searched for it. */
 export const SNAPSHOT_FILE_SUFFIX = '.memory-snapshot.json';

@@ -5,6 +5,7 @@
 // by looking for the closing quote that is followed by a timestamp. Malformed rows become warnings with file:line.
 import { EscapedUtf8Decoder } from '../escaped-utf8.js';
 import { streamText } from '../text-stream.js';
+import { CsvLineReader, type RecordScanner } from '../csv/line-reader.js';
 import { InputError, ParseError } from '../../common/errors.js';
 
 /** Which header the file carries (§1.1 of the format spec). */
@@ -103,12 +104,13 @@ const MAX_LINE_CHARS = 16 << 20;
  * The reader core: fed decoded text in any slicing, it checks the header and calls `onRow` for each data row.
  * Warnings (bad rows, unit mismatches) go to `onWarning`; the header is thrown on (nothing else can be read).
  */
-export class DumpReader {
+export class DumpReader implements RecordScanner {
   header: DumpHeader | null = null;
   /** Decided from the first timestamp's magnitude: G3-era data under a G5 header is microseconds. */
   timestampUnit: 'us' | 'ns' | null = null;
   rows = 0;
-  private pending = '';
+  /** No BOM handling: msMemScope writes none, and its own reader would not skip one. */
+  private readonly lines: CsvLineReader = new CsvLineReader(this, { maxRecordChars: MAX_LINE_CHARS, bom: false });
   private lineNo = 0;
   private readonly row: DumpRow = {
     line: 0,
@@ -138,31 +140,37 @@ export class DumpReader {
   ) {}
 
   push(text: string): void {
-    const data = this.pending.length > 0 ? this.pending + text : text;
-    let from = 0;
+    this.lines.push(text);
+  }
+
+  /** Reads the complete lines of s from `from` on, and at the end of the file the last one, newline or not. */
+  scan(data: string, from: number, atEnd: boolean): string {
     for (;;) {
       const nl = data.indexOf('\n', from);
       if (nl === -1) break;
       this.line(data, from, nl);
       from = nl + 1;
     }
-    this.pending = from === 0 ? data : data.slice(from);
-    if (this.pending.length > MAX_LINE_CHARS) {
-      throw new ParseError(
-        this.file,
-        this.lineNo + 1,
-        `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`,
-      );
+    if (atEnd && from < data.length) {
+      // A last line without a newline is read (and reported if it was cut off).
+      this.line(data, from, data.length, true);
+      return '';
     }
+    return from === 0 ? data : data.slice(from);
+  }
+
+  /** The error for a pending line over MAX_LINE_CHARS (the line reader asks). */
+  tooLong(): Error {
+    return new ParseError(
+      this.file,
+      this.lineNo + 1,
+      `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`,
+    );
   }
 
   /** Ends the file: a last line without a newline is read (and reported if it was cut off). */
   finish(): void {
-    if (this.pending.length > 0) {
-      const text = this.pending;
-      this.pending = '';
-      this.line(text, 0, text.length, true);
-    }
+    this.lines.end();
     if (this.header === null) throw new ParseError(this.file, 1, 'empty file: not an msMemScope event dump');
   }
 

@@ -8,12 +8,12 @@ import { EscapedUtf8Decoder, protectEscapedBytes, restoreEscapedBytes } from '..
 import { streamText } from '../text-stream.js';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { ParseError } from '../../common/errors.js';
+import { countQuotes, CsvLineReader, indexOrEnd, trimCr, type RecordScanner } from '../csv/line-reader.js';
 
 /** At most this many cells are located per row; a longer row is reported with its true count. */
 const MAX_CELLS = 32;
 /** A record longer than this is not a profiler row; the cap keeps memory bounded on a binary file. */
 const MAX_RECORD_CHARS = 1 << 20;
-const CR = 13;
 
 /** One row: cell k is s[starts[k], ends[k]); valid until the next row is delivered. */
 export class Row {
@@ -109,11 +109,10 @@ export function readCsvChunks(chunks: readonly string[], name: string, sink: Row
 }
 
 /** Cuts decoded text, in any slicing, into rows. */
-class RowSplitter {
-  private pending = '';
+class RowSplitter implements RecordScanner {
+  private readonly lines: CsvLineReader = new CsvLineReader(this, { maxRecordChars: MAX_RECORD_CHARS });
   /** Physical lines consumed; the next line is consumedLines + 1. */
   private consumedLines = 0;
-  private started = false;
   private readonly row = new Row();
 
   constructor(
@@ -122,54 +121,27 @@ class RowSplitter {
   ) {}
 
   push(text: string): void {
-    if (text.length === 0) return;
-    if (!this.started) {
-      this.started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    let from = 0;
-    if (this.pending.length > 0) {
-      // Finish the line split across chunks on its own, so the big chunk stays one flat string.
-      const nl = text.indexOf('\n');
-      if (nl === -1) {
-        this.pending += text;
-        this.checkPending();
-        return;
-      }
-      const rest = this.scan(this.pending + text.slice(0, nl + 1), 0, false);
-      if (rest.length > 0) {
-        // Inside a quoted record: rare, joining is fine.
-        this.pending = this.scan(rest + text.slice(nl + 1), 0, false);
-        this.checkPending();
-        return;
-      }
-      from = nl + 1;
-    }
-    this.pending = this.scan(text, from, false);
-    this.checkPending();
+    this.lines.push(text);
   }
 
   end(): void {
-    if (this.pending.length > 0) this.scan(this.pending, 0, true);
-    this.pending = '';
+    this.lines.end();
   }
 
-  private checkPending(): void {
-    if (this.pending.length > MAX_RECORD_CHARS) {
-      throw new ParseError(
-        this.file,
-        this.consumedLines + 1,
-        `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`,
-      );
-    }
+  /** The error for an unfinished record over MAX_RECORD_CHARS (the line reader asks). */
+  tooLong(): Error {
+    return new ParseError(
+      this.file,
+      this.consumedLines + 1,
+      `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`,
+    );
   }
 
   /** Delivers every complete row of s from `from` on; returns the unconsumed rest. */
-  private scan(s: string, from: number, atEnd: boolean): string {
+  scan(s: string, from: number, atEnd: boolean): string {
     const len = s.length;
     let pos = from;
-    let nextQuote = s.indexOf('"', from);
-    if (nextQuote === -1) nextQuote = len;
+    let nextQuote = indexOrEnd(s, '"', from);
     while (pos < len) {
       let nl = s.indexOf('\n', pos);
       if (nl === -1) {
@@ -177,10 +149,7 @@ class RowSplitter {
         nl = len;
       }
       const line = this.consumedLines + 1;
-      if (nextQuote < pos) {
-        nextQuote = s.indexOf('"', pos);
-        if (nextQuote === -1) nextQuote = len;
-      }
+      if (nextQuote < pos) nextQuote = indexOrEnd(s, '"', pos);
       if (nextQuote < nl) {
         // Quotes balance at the end of a record: extend it line by line until they do.
         let quotes = countQuotes(s, pos, nl);
@@ -238,15 +207,4 @@ class RowSplitter {
     this.row.fromCells(cells.map(restoreEscapedBytes), line);
     this.sink(this.row);
   }
-}
-
-function countQuotes(s: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = s.indexOf('"', from); i !== -1 && i < to; i = s.indexOf('"', i + 1)) n++;
-  return n;
-}
-
-/** The end of the line that ends at `nl`, without the CR of a CRLF. */
-function trimCr(s: string, pos: number, nl: number): number {
-  return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }

@@ -1,10 +1,10 @@
-// readWholeText (src/parsers/text-stream.ts) gives exactly what readFileSync(fd, 'utf8') gives, for large files read its
+// readWholeText (src/common/whole-text.ts) gives exactly what readFileSync(fd, 'utf8') gives, for large files read its
 // own way (ASCII as latin1, anything else as UTF-8) and small ones left to readFileSync.
 import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readWholeText } from '../../../src/parsers/text-stream.js';
+import { readWholeText } from '../../../src/common/whole-text.js';
 import { MiB } from '../../helpers/story.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amg-whole-text-'));
