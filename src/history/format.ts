@@ -2,6 +2,7 @@
 // written as changes from the point before it. An append adds a line at the end and dropping the oldest point rewrites
 // the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
 import { InputError, SchemaError } from '../common/errors.js';
+import { hashText, StringTable } from '../common/string-table.js';
 import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson } from '../json/reader.js';
 import { shortenName } from '../model/names.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
@@ -449,23 +450,14 @@ function completeColumns(history: History): void {
   }
 }
 
-/**
- * The position of the first name that an earlier one repeats, -1 for none: names hashed in place into an open-addressing
- * table (a Map of 100,000 names, only to find none twice, cost ~20-50 ms).
- */
+/** The position of the first name that an earlier one repeats, -1 for none (a Map of 100,000 names cost ~20-50 ms). */
 function firstRepeat(names: readonly string[]): number {
-  let size = 64;
-  while (size < names.length * 2) size *= 2;
-  const slots = new Int32Array(size);
-  const mask = size - 1;
+  const table = new StringTable();
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    let h = 0x811c9dc5;
-    for (let k = 0; k < name.length; k++) h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
-    let slot = h & mask;
-    for (let found = slots[slot] as number; found !== 0; found = slots[(slot = (slot + 1) & mask)] as number)
-      if (names[found - 1] === name) return i;
-    slots[slot] = i + 1;
+    const hash = hashText(name);
+    if (table.indexOf(name, 0, name.length, hash) !== -1) return i;
+    table.add(name, 0, name.length, hash);
   }
   return -1;
 }

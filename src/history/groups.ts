@@ -2,6 +2,7 @@
 // a point and the trends group 100,000 keys at a time, and a fresh pattern string per key (two slices, a concatenation,
 // then its hash) was most of what grouping them cost. Each key's text around its device segment is hashed in place and
 // compared with its group's first member; a group's pattern is made only when asked for.
+import { hashSpliced, StringTable } from '../common/string-table.js';
 import { findDeviceSegment, type SegmentBounds } from '../model/sections/index.js';
 
 /** Keys of one list, by device-free pattern; grows with the list (`extend`), keys are never removed. */
@@ -19,15 +20,11 @@ export class KeyGroups {
   /** Each key's device segment: key[start, end). */
   private starts = new Int32Array(0);
   private ends = new Int32Array(0);
-  /** Per group (as many places as keys): its first and last member, and the hash of its pattern. */
+  /** Per group (as many places as keys): its first and last member. */
   private firsts = new Int32Array(0);
   private lasts = new Int32Array(0);
-  private hashes = new Int32Array(0);
-  /**
-   * Open addressing by pattern hash (linear probing, at most half full): group + 1, 0 for an empty slot. A Map of
-   * 100,000 numbers cost more than everything else grouping does.
-   */
-  private slots = new Int32Array(64);
+  /** The groups' patterns, group g the table's entry g: a Map of 100,000 pattern strings cost more than the rest. */
+  private readonly table = new StringTable();
   /** Patterns made so far, by group. */
   private readonly patterns = new Map<number, string>();
   private readonly bounds: SegmentBounds = { start: 0, end: 0 };
@@ -86,7 +83,7 @@ export class KeyGroups {
     const to = keys.length;
     if (to === from) return;
     this.grow(to);
-    const { groupOf, nextMember, starts, ends, firsts, lasts, hashes } = this;
+    const { groupOf, nextMember, starts, ends, firsts, lasts, table } = this;
     for (let i = from; i < to; i++) {
       const key = keys[i] as string;
       nextMember[i] = -1;
@@ -97,24 +94,13 @@ export class KeyGroups {
       const { start, end } = bounds;
       starts[i] = start;
       ends[i] = end;
-      const hash = hashAround(key, start, end);
-      const slots = this.slots;
-      const mask = slots.length - 1;
-      let slot = hash & mask;
-      let g = -1;
-      for (let found = slots[slot] as number; found !== 0; found = slots[(slot = (slot + 1) & mask)] as number) {
-        if (hashes[found - 1] === hash && this.sameText(firsts[found - 1] as number, key, start, end)) {
-          g = found - 1;
-          break;
-        }
-      }
+      const hash = hashSpliced(key, start, end, STAR);
+      let g = table.indexOfSpliced(key, start, end, STAR, hash);
       if (g === -1) {
-        g = this.groups++;
+        g = table.addSpliced(key, start, end, STAR, hash);
+        this.groups++;
         firsts[g] = i;
         lasts[g] = i;
-        hashes[g] = hash;
-        slots[slot] = g + 1;
-        if (this.groups * 2 > slots.length) this.rehash();
       } else {
         nextMember[lasts[g] as number] = i;
         lasts[g] = i;
@@ -156,20 +142,9 @@ export class KeyGroups {
 
   /** The group of a pattern (`DEV_MEM/{*}/APP`: a key with its device segment replaced by `*`); undefined when none. */
   find(pattern: string): number | undefined {
-    const star = pattern.indexOf('*');
-    if (star === -1) return undefined;
-    const hash = hashAround(pattern, star, star + 1);
-    const { slots, hashes, firsts } = this;
-    const mask = slots.length - 1;
-    for (
-      let slot = hash & mask, found = slots[slot] as number;
-      found !== 0;
-      found = slots[(slot = (slot + 1) & mask)] as number
-    ) {
-      if (hashes[found - 1] === hash && this.sameText(firsts[found - 1] as number, pattern, star, star + 1))
-        return found - 1;
-    }
-    return undefined;
+    if (!pattern.includes('*')) return undefined;
+    const g = this.table.indexOf(pattern);
+    return g === -1 ? undefined : g;
   }
 
   /** Calls `visit` with each member of group g, in key order. */
@@ -182,37 +157,6 @@ export class KeyGroups {
     const out: number[] = [];
     for (let i = this.firsts[g] as number; i !== -1; i = this.nextMember[i] as number) out.push(i);
     return out;
-  }
-
-  /**
-   * Key i's pattern and `text` with text[start, end) replaced by `*` are the same string (a key holding a `*` of its own
-   * can share its pattern with a key whose device segment sits elsewhere, as the pattern strings do).
-   */
-  private sameText(i: number, text: string, start: number, end: number): boolean {
-    const key = this.keys[i] as string;
-    const s = this.starts[i] as number;
-    const e = this.ends[i] as number;
-    const length = text.length - end + start;
-    if (key.length - e + s !== length) return false;
-    if (s === start) {
-      for (let k = 0; k < s; k++) if (key.charCodeAt(k) !== text.charCodeAt(k)) return false;
-      for (let k = e, j = end; k < key.length; k++, j++) if (key.charCodeAt(k) !== text.charCodeAt(j)) return false;
-      return true;
-    }
-    for (let k = 0; k <= length; k++) if (charAround(key, s, e, k) !== charAround(text, start, end, k)) return false;
-    return true;
-  }
-
-  /** Twice the slots, every group placed again by its hash. */
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let g = 0; g < this.groups; g++) {
-      let slot = (this.hashes[g] as number) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = g + 1;
-    }
-    this.slots = slots;
   }
 
   private grow(to: number): void {
@@ -229,7 +173,6 @@ export class KeyGroups {
     this.ends = widen(this.ends);
     this.firsts = widen(this.firsts);
     this.lasts = widen(this.lasts);
-    this.hashes = widen(this.hashes);
   }
 }
 
@@ -239,15 +182,6 @@ function charAround(text: string, start: number, end: number, k: number): number
 }
 
 const STAR = 0x2a;
-
-/** FNV-1a of text with text[start, end) replaced by `*` (the pattern's characters, no string made). A small integer. */
-function hashAround(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < start; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-  h = Math.imul(h ^ STAR, 0x01000193);
-  for (let k = end; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-  return h & 0x3fffffff;
-}
 
 /**
  * The groups of a key list, kept while the list only grows (a history's key table between appends): the trends of the
@@ -272,61 +206,17 @@ export function forgetGroups(keys: readonly string[]): void {
  * string made per key: the noise band asks for 18,000 keys of a few dozen groups.
  */
 export class ByPattern<T> {
-  private slots = new Int32Array(64);
-  private readonly texts: string[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly hashes: number[] = [];
+  private readonly table = new StringTable();
   private readonly values: T[] = [];
 
   /** The value stored for key's pattern (its device segment key[start, end)); undefined when none. */
   get(key: string, start: number, end: number): T | undefined {
-    const hash = hashAround(key, start, end);
-    const mask = this.slots.length - 1;
-    for (
-      let slot = hash & mask, found = this.slots[slot] as number;
-      found !== 0;
-      found = this.slots[(slot = (slot + 1) & mask)] as number
-    ) {
-      const e = found - 1;
-      if (
-        this.hashes[e] === hash &&
-        samePattern(this.texts[e] as string, this.starts[e] as number, this.ends[e] as number, key, start, end)
-      )
-        return this.values[e];
-    }
-    return undefined;
+    const e = this.table.indexOfSpliced(key, start, end, STAR);
+    return e === -1 ? undefined : this.values[e];
   }
 
+  /** Stores a value for key's pattern, which get() did not find. */
   set(key: string, start: number, end: number, value: T): void {
-    const hash = hashAround(key, start, end);
-    const e = this.values.length;
-    this.texts.push(key);
-    this.starts.push(start);
-    this.ends.push(end);
-    this.hashes.push(hash);
-    this.values.push(value);
-    if ((e + 1) * 2 > this.slots.length) this.rehash();
-    else this.place(e);
+    this.values[this.table.addSpliced(key, start, end, STAR)] = value;
   }
-
-  private place(e: number): void {
-    const mask = this.slots.length - 1;
-    let slot = (this.hashes[e] as number) & mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.slots[slot] = e + 1;
-  }
-
-  private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    for (let e = 0; e < this.values.length; e++) this.place(e);
-  }
-}
-
-/** a with a[as, ae) replaced by `*` and b with b[bs, be) replaced by `*` are the same string. */
-function samePattern(a: string, as: number, ae: number, b: string, bs: number, be: number): boolean {
-  const length = a.length - ae + as;
-  if (b.length - be + bs !== length) return false;
-  for (let k = 0; k <= length; k++) if (charAround(a, as, ae, k) !== charAround(b, bs, be, k)) return false;
-  return true;
 }

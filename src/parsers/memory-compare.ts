@@ -1,6 +1,7 @@
 // Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InputError, ParseError } from '../common/errors.js';
+import { StringTable } from '../common/string-table.js';
 import { deviceName } from '../model/sections/keys.js';
 import type { SkippedRecord, SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
@@ -81,63 +82,19 @@ interface KernelTally {
 class KernelTable {
   readonly names: string[] = [];
   readonly tallies: KernelTally[] = [];
-  private readonly hashes: number[] = [];
-  /** Every name's code units, one name after another, and where each name starts: compared with a row's in place. */
-  private codes = new Uint16Array(4096);
-  private codesUsed = 0;
-  private readonly codesAt: number[] = [];
-  /** Open addressing: index + 1 into names, 0 for a free slot. */
-  private slots = new Int32Array(256);
+  private readonly table = new StringTable();
 
   /** The tally of the name s[from, to) whose hashOf is `hash`, or undefined. */
   find(s: string, from: number, to: number, hash: number): KernelTally | undefined {
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = (this.slots[slot] as number) - 1;
-      if (entry < 0) return undefined;
-      if (this.hashes[entry] === hash) {
-        if (
-          (this.names[entry] as string).length === to - from &&
-          this.holdsAt(s, from, to, this.codesAt[entry] as number)
-        )
-          return this.tallies[entry];
-      }
-    }
+    const entry = this.table.indexOf(s, from, to, hash);
+    return entry === -1 ? undefined : this.tallies[entry];
   }
 
   /** Adds a name that find() did not hold. */
   add(name: string, hash: number, tally: KernelTally): void {
-    if (2 * (this.names.length + 1) > this.slots.length) this.grow();
+    this.table.add(name, 0, name.length, hash);
     this.names.push(name);
-    this.hashes.push(hash);
-    if (this.codesUsed + name.length > this.codes.length) {
-      const larger = new Uint16Array(Math.max(2 * this.codes.length, this.codesUsed + name.length));
-      larger.set(this.codes.subarray(0, this.codesUsed));
-      this.codes = larger;
-    }
-    this.codesAt.push(this.codesUsed);
-    for (let k = 0; k < name.length; k++) this.codes[this.codesUsed++] = name.charCodeAt(k);
     this.tallies.push(tally);
-    this.place(this.names.length - 1);
-  }
-
-  /** Whether s[from, to) holds the code units at codes[at…]: one string read per unit, the other a typed-array load. */
-  private holdsAt(s: string, from: number, to: number, at: number): boolean {
-    const codes = this.codes;
-    for (let i = from, k = at; i < to; i++, k++) if (s.charCodeAt(i) !== codes[k]) return false;
-    return true;
-  }
-
-  private place(entry: number): void {
-    const mask = this.slots.length - 1;
-    let slot = (this.hashes[entry] as number) & mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.slots[slot] = entry + 1;
-  }
-
-  private grow(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    for (let entry = 0; entry < this.names.length; entry++) this.place(entry);
   }
 }
 
