@@ -14,7 +14,8 @@ import {
   type Baseline,
 } from '../../src/gate/baseline.js';
 import { locateJsonSyntaxError, parseJson } from '../../src/json/reader.js';
-import { SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
+import { SnapshotBuilder, type Snapshot } from '../../src/model/snapshot.js';
+import { stableStringify } from '../../src/model/document-json.js';
 import { thrown, thrownAsync } from '../helpers/thrown.js';
 
 /** A run as the parsers build it: APP and RUNTIME on dev0, one kernel. */

@@ -12,7 +12,8 @@ import {
 } from '../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../src/parsers/plog.js';
-import { kernelsOf, modulesOf, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
+import { kernelsOf, modulesOf, SnapshotBuilder, type Snapshot } from '../../src/model/snapshot.js';
+import { stableStringify } from '../../src/model/document-json.js';
 import type { InputFile } from '../../src/sources/types.js';
 
 // A few MiB, rotated small so that every rank leaves several files.

@@ -2,7 +2,9 @@
 // reused by the gate; it must be exactly Object.keys of the record, in its order.
 import { describe, expect, it } from 'vitest';
 import { parseSnapshotText } from '../../src/parsers/snapshot-file.js';
-import { hasNoMetrics, keysOf, SnapshotBuilder, stringifyDocument } from '../../src/model/snapshot.js';
+import { hasNoMetrics, SnapshotBuilder } from '../../src/model/snapshot.js';
+import { stringifyDocument } from '../../src/model/document-json.js';
+import { keysOf } from '../../src/model/record-keys.js';
 
 const modules = (devices: number): [string, number][] =>
   Array.from({ length: devices * 2 }, (_, i) => [`DEV_MEM/dev${i >> 1}/${i % 2 ? 'HCCL' : 'APP'}`, 1000 + i]);

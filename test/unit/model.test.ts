@@ -6,7 +6,8 @@ import { DEFAULT_CONFIG } from '../../src/gate/thresholds.js';
 import { SOURCES } from '../../src/parsers/evidence-sources.js';
 import { combineMetrics, deviceName, section, SECTIONS, splitDevice } from '../../src/model/sections/index.js';
 import { MAX_POINTS, mergeSeries, SeriesBuilder, type Series } from '../../src/model/series.js';
-import { isEmptySnapshot, SnapshotBuilder, stableStringify, type Snapshot } from '../../src/model/snapshot.js';
+import { isEmptySnapshot, SnapshotBuilder, type Snapshot } from '../../src/model/snapshot.js';
+import { stableStringify } from '../../src/model/document-json.js';
 
 const seriesOf = (samples: readonly [number, number][], axis: 'time' | 'step' = 'time'): Series => {
   const b = new SeriesBuilder(axis);

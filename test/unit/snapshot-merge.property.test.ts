@@ -6,14 +6,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../src/parsers/collect.js';
 import { parseSnapshotText, serializeSnapshotFile } from '../../src/parsers/snapshot-file.js';
-import {
-  fileKeyOrder,
-  joinInOrder,
-  SnapshotBuilder,
-  stringifyDocument,
-  type SectionMetrics,
-  type Snapshot,
-} from '../../src/model/snapshot.js';
+import { joinInOrder, SnapshotBuilder, type SectionMetrics, type Snapshot } from '../../src/model/snapshot.js';
+import { stringifyDocument } from '../../src/model/document-json.js';
+import { fileKeyOrder } from '../../src/model/key-order.js';
 import type { InputFile } from '../../src/sources/types.js';
 import { thrown } from '../helpers/thrown.js';
 

@@ -1,13 +1,9 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  compareKeys,
-  fileKeyOrder,
-  SnapshotBuilder,
-  stableStringify,
-  stringifyDocument,
-} from '../../src/model/snapshot.js';
+import { SnapshotBuilder } from '../../src/model/snapshot.js';
+import { stableStringify, stringifyDocument } from '../../src/model/document-json.js';
+import { compareKeys, fileKeyOrder } from '../../src/model/key-order.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {

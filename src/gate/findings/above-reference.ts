@@ -1,5 +1,6 @@
 // The above-reference finding: a CANN component with no baseline yet that peaks above the CANN guide's reference cost.
-import { compareKeys, modulesOf } from '../../model/snapshot.js';
+import { modulesOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf } from '../basics.js';
 import { toBytes, type SizeInput } from '../tolerance.js';

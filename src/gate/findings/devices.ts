@@ -1,5 +1,7 @@
 // What the device findings share: module keys split into attribute, device and module, read once per side, and each device's estimated peak. Pure, no I/O.
-import { compareKeys, keysOf, type ModuleMetric } from '../../model/snapshot.js';
+import { type ModuleMetric } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
+import { keysOf } from '../../model/record-keys.js';
 import type { EntryOf, KindThresholds, Rule } from '../basics.js';
 import { matchRule, percentChange } from '../tolerance.js';
 

@@ -1,6 +1,7 @@
 // The headroom finding: each device's estimated peak against its capacity (over-capacity), and the free memory it must keep (low-headroom).
 import { SchemaError } from '../../common/errors.js';
-import { compareKeys, modulesOf } from '../../model/snapshot.js';
+import { modulesOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf, Severity } from '../basics.js';
 import { toBytes, type SizeInput } from '../tolerance.js';

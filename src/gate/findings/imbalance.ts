@@ -1,7 +1,8 @@
 // The imbalance finding: a device's module peak far from the median of the same module on the other devices.
 import { median } from '../../model/roll-up.js';
 import { section } from '../../model/sections/index.js';
-import { compareKeys, modulesOf, type ModuleMetric } from '../../model/snapshot.js';
+import { modulesOf, type ModuleMetric } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf, GateInput, Rule, Tolerance } from '../basics.js';
 import { exceedsTolerance, matchRule, toTolerance, type ToleranceInput } from '../tolerance.js';

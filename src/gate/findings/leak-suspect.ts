@@ -1,5 +1,6 @@
 // The leak-suspect finding on modules: outstanding allocations at exit (alloc_cnt − free_cnt) that grew from the baseline.
-import { compareKeys, modulesOf, type ModuleMetric } from '../../model/snapshot.js';
+import { modulesOf, type ModuleMetric } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
 import { exceedsTolerance } from '../tolerance.js';
 import { defineFinding, type FindingContext } from './declaration.js';

@@ -16,7 +16,8 @@ import {
   type OomVerdict,
   type TotalSource,
 } from '../../model/oom-cause.js';
-import { compareKeys, metricsOf, modulesOf } from '../../model/snapshot.js';
+import { metricsOf, modulesOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf, GateInput } from '../basics.js';
 import { referenceCost, type ReferenceOptions } from './above-reference.js';
