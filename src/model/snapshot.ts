@@ -3,36 +3,21 @@
 // A snapshot holds one map key → metric per declared section (src/model/sections/), timelines per section key, and parse
 // statistics. Combining two metrics of one key, two series, or two whole snapshots never depends on the order: the same
 // files give the same snapshot however they are split between threads, nodes or runs.
-import { combineMetrics, section, type Metric, type SectionDeclaration } from './sections/index.js';
+import {
+  combineMetrics,
+  section,
+  type Fields,
+  type Metric,
+  type MetricFields,
+  type Section,
+  type SectionDeclaration,
+} from './sections/index.js';
 import { compareKeys, fileKeyOrder } from './key-order.js';
 import { isEmptyRecord, keysOf, noteWritten, setOwn } from './record-keys.js';
 import { SeriesBuilder, type Series, type SeriesAxis } from './series.js';
 
 /** The snapshot format written by this version; older versions are read (migrated), newer ones refused. */
 export const SNAPSHOT_VERSION = 2;
-
-/** One `<ATTR>[/dev<N>]/<MODULE>` line of the driver's memory statistics (section `modules`). */
-export type ModuleMetric = {
-  /** alloced/allocated_peak_size, total_size for DEV_PROC_MEM, the size for CACHED. */
-  peak: number;
-  /** current_alloced_size, or the peak where the format has none. */
-  current: number;
-  allocs: number | null;
-  frees: number | null;
-};
-
-/** Per-kernel aggregate of a memory_compare CSV: `dev<D>/<Name>` (section `kernels`). */
-export type KernelMetric = {
-  /** Sum of Diff Memory over every row (launch) of this kernel on this device. */
-  diff: number;
-  rows: number;
-  /** Rows whose Base is N/A: launches only in the compare run. */
-  added: number;
-  /** Rows whose Compare is N/A: launches only in the base run. */
-  removed: number;
-  /** KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column. */
-  event: string | null;
-};
 
 /** Where an allocation failure was logged: shown in reports so an OOM can be found in the logs. */
 export interface AllocFailureSite {
@@ -107,19 +92,19 @@ export interface BuilderState {
   skipped: number;
 }
 
-/** The metrics of one section (empty when the snapshot has none). */
-export function metricsOf(snapshot: Pick<Snapshot, 'sections'>, name: string): SectionMetrics {
+/**
+ * The metrics of one section (empty when the snapshot has none). Given the section's declaration, they are typed by its
+ * fields: the baseline schema (files) and the builder's add() (parsers) hold every metric to them.
+ */
+export function metricsOf<F extends Fields>(
+  snapshot: Pick<Snapshot, 'sections'>,
+  section: Section<F>,
+): Readonly<Record<string, MetricFields<F>>>;
+/** The metrics of a section named at run time (code that walks every section), as plain records. */
+export function metricsOf(snapshot: Pick<Snapshot, 'sections'>, name: string): SectionMetrics;
+export function metricsOf(snapshot: Pick<Snapshot, 'sections'>, section: string | SectionDeclaration): SectionMetrics {
+  const name = typeof section === 'string' ? section : section.name;
   return Object.hasOwn(snapshot.sections, name) ? (snapshot.sections[name] as SectionMetrics) : {};
-}
-
-/** The `modules` section with its declared field types (the schema or the plog parser guarantees them). */
-export function modulesOf(snapshot: Pick<Snapshot, 'sections'>): Record<string, ModuleMetric> {
-  return metricsOf(snapshot, 'modules') as Record<string, ModuleMetric>;
-}
-
-/** The `kernels` section with its declared field types. */
-export function kernelsOf(snapshot: Pick<Snapshot, 'sections'>): Record<string, KernelMetric> {
-  return metricsOf(snapshot, 'kernels') as Record<string, KernelMetric>;
 }
 
 /** Notes kept per run: one per file and kind is the usual case. */
@@ -148,7 +133,11 @@ export class SnapshotBuilder {
   skipped = 0;
   private lastDeclaration: SectionDeclaration | undefined;
 
-  /** Several dumps, processes, files or ranks for one key: the larger compared value wins whole (src/model/sections/). */
+  /**
+   * A metric of a section named at run time (code that walks every section: key rewrites, dump facts); a parser that
+   * knows its section uses add(). Several dumps, processes, files or ranks for one key: the larger compared value wins
+   * whole (src/model/sections/).
+   */
   addMetric(sectionName: string, key: string, metric: Metric): void {
     this.putMetric(sectionName, key, metric, true);
   }
@@ -168,14 +157,9 @@ export class SnapshotBuilder {
     }
   }
 
-  /** A plog statistics record: section `modules`. */
-  addModule(key: string, metric: ModuleMetric): void {
-    this.addMetric('modules', key, metric);
-  }
-
-  /** A memory_compare aggregate: section `kernels`. */
-  addKernel(key: string, metric: KernelMetric): void {
-    this.addMetric('kernels', key, metric);
+  /** One metric of a section, its fields checked against the section's declaration where the parser writes it. */
+  add<F extends Fields>(section: Section<F>, key: string, metric: MetricFields<F>): void {
+    this.putMetric(section.name, key, metric, true);
   }
 
   /** One sample of a section key's timeline: x in microseconds (`time`) or a step number (`step`), y in bytes. */

@@ -1,6 +1,7 @@
 // Reads msLeaks/msMemScope memory_compare CSVs (all three header generations) into per-kernel diff sums, streaming.
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InputError, ParseError } from '../common/errors.js';
+import { kernels as kernelsSection } from '../model/sections/index.js';
 import { deviceName } from '../model/sections/keys.js';
 import type { SkippedRecord, SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
@@ -259,7 +260,7 @@ class MemoryCompareReader {
       for (let k = 0; k < kernels.names.length; k++) {
         const name = kernels.names[k] as string;
         const t = kernels.tallies[k] as KernelTally;
-        into.addKernel(`${device}/${visibleName(name)}`, {
+        into.add(kernelsSection, `${device}/${visibleName(name)}`, {
           diff: t.diff,
           rows: t.rows,
           added: t.added,
