@@ -21,7 +21,8 @@ import {
 import { collectSnapshot, type Collected } from '../parsers/collect.js';
 import { failureText, fileSystemFailure, InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
-import { stringifyDocument, type Snapshot } from '../model/snapshot.js';
+import { type Snapshot } from '../model/snapshot.js';
+import { stringifyDocument } from '../model/document-json.js';
 import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { describeSearches, resolveAllInputs } from '../sources/local.js';
 import { HISTORY } from './history-command.js';

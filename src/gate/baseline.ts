@@ -10,15 +10,14 @@ import { SECTIONS, type Metric } from '../model/sections/index.js';
 import { foldLineSites, type FoldedSites } from '../model/sections/allocation-sites.js';
 import type { Series } from '../model/series.js';
 import {
-  fileKeyOrder,
   hasNoMetrics,
   SNAPSHOT_VERSION,
-  stableStringify,
-  stringifyDocument,
   type SectionMetrics,
   type Snapshot,
   type SnapshotMeta,
 } from '../model/snapshot.js';
+import { stableStringify, stringifyDocument } from '../model/document-json.js';
+import { fileKeyOrder } from '../model/key-order.js';
 
 /** Where a baseline came from. Extra fields are kept as written. */
 export interface BaselineSource {

@@ -1,7 +1,9 @@
 // The gate itself: one verdict per key of every section from a baseline, this run and the thresholds, plus the findings. Pure, no I/O.
 import { SECTIONS, valueOf, type SectionDeclaration } from '../model/sections/index.js';
 import type { Metric } from '../model/sections/types.js';
-import { compareKeys, keysOf, metricsOf, type SectionMetrics } from '../model/snapshot.js';
+import { metricsOf, type SectionMetrics } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
+import { keysOf } from '../model/record-keys.js';
 import { disjointOf } from './disjoint.js';
 import { FINDINGS, type AnyFinding } from './findings/index.js';
 import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from './tolerance.js';

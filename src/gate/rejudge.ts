@@ -3,7 +3,9 @@
 import { disjointOf } from './disjoint.js';
 import { SECTIONS, sectionOfKind, valueOf, type SectionDeclaration } from '../model/sections/index.js';
 import type { Metric } from '../model/sections/types.js';
-import { compareKeys, hasNoMetrics, keysOf, metricsOf } from '../model/snapshot.js';
+import { hasNoMetrics, metricsOf } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
+import { keysOf } from '../model/record-keys.js';
 import { VERDICTS_AFTER_FINDINGS, VERDICTS_BEFORE_FINDINGS } from './basics.js';
 import { judge, withFindings, withNoiseBand, type Band } from './compare.js';
 import { applyEnvironment } from './environment.js';

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { runEnvironmentOf, runValue } from '../gate/environment.js';
 import { median, type RollUp } from '../model/roll-up.js';
 import { SECTIONS, valueOf, type Metric } from '../model/sections/index.js';
-import { keysOf, metricsOf, type Snapshot } from '../model/snapshot.js';
+import { metricsOf, type Snapshot } from '../model/snapshot.js';
+import { keysOf } from '../model/record-keys.js';
 import { KeyGroups } from './groups.js';
 
 /** Up to this many devices a point keeps every key; above, the roll-up of each key group across devices. */

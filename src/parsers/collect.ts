@@ -10,13 +10,13 @@ import { InputError } from '../common/errors.js';
 import { deserializeError, type ParseTask, type WorkerMessage } from './parse-protocol.js';
 import { parseInputFile, parserOf, SOURCES, type EvidenceSource, type RunSettings } from './evidence-sources.js';
 import {
-  fileKeyOrder,
   isEmptySnapshot,
   SnapshotBuilder,
   type BuilderState,
   type SkippedRecord,
   type Snapshot,
 } from '../model/snapshot.js';
+import { fileKeyOrder } from '../model/key-order.js';
 import type { InputFile } from '../sources/types.js';
 import {
   defaultWorkerUrl,

@@ -2,6 +2,7 @@
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InputError, ParseError } from '../common/errors.js';
 import { StringTable } from '../common/string-table.js';
+import { kernels as kernelsSection } from '../model/sections/index.js';
 import { deviceName } from '../model/sections/keys.js';
 import type { SkippedRecord, SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
@@ -195,7 +196,7 @@ class MemoryCompareReader implements RecordScanner {
       for (let k = 0; k < kernels.names.length; k++) {
         const name = kernels.names[k] as string;
         const t = kernels.tallies[k] as KernelTally;
-        into.addKernel(`${device}/${visibleName(name)}`, {
+        into.add(kernelsSection, `${device}/${visibleName(name)}`, {
           diff: t.diff,
           rows: t.rows,
           added: t.added,

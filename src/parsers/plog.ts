@@ -9,15 +9,11 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { gunzipChunks, isCompressed } from './compressed.js';
 import { InputError, ParseError } from '../common/errors.js';
 import { deviceName } from '../model/sections/keys.js';
-import {
-  MAX_SITES_PER_DEVICE,
-  type AllocFailureSite,
-  type ModuleMetric,
-  type SnapshotBuilder,
-} from '../model/snapshot.js';
+import { MAX_SITES_PER_DEVICE, type AllocFailureSite, type SnapshotBuilder } from '../model/snapshot.js';
 import type { InputFile } from '../sources/types.js';
 import { parseExactInteger } from '../model/units.js';
 import { READ_OFFSET } from './text-stream.js';
+import { modules, type ModuleMetric } from '../model/sections/index.js';
 
 /** A wrapped record is reassembled over at most this many physical lines... */
 export const MAX_RECORD_LINES = 64;
@@ -433,7 +429,7 @@ export class PlogScanner {
     if (next < complete) this.knownStart = next;
     const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
     this.into.records++;
-    this.into.addModule(key.key, metric);
+    this.into.add(modules, key.key, metric);
     if (key.device !== null) this.into.noteDevice(key.device);
     // Unanchored, as the general path reads every segment after a line's first.
     if (glued >= 0) this.readRecord(glued, hitEnd + 1, false);
@@ -661,7 +657,7 @@ export class PlogScanner {
         continue;
       }
       this.into.records++;
-      this.into.addModule(`${prefix}/${parsed.module}`, parsed.metric);
+      this.into.add(modules, `${prefix}/${parsed.module}`, parsed.metric);
       if (device !== null) this.into.noteDevice(device);
     }
     if ((level === 'ERROR' || level === 'ERR0R') && ALLOC_FAILURE.test(text)) {

@@ -5,7 +5,8 @@ import { InputError, SchemaError } from '../common/errors.js';
 import { buildSnapshotSchema } from '../model/sections/schema.js';
 import { foldLineSites } from '../model/sections/allocation-sites.js';
 import { compileSectionsDocument, parseSectionsJson } from '../model/sections/validate.js';
-import { SNAPSHOT_VERSION, stringifyDocument, type Snapshot, type SnapshotBuilder } from '../model/snapshot.js';
+import { SNAPSHOT_VERSION, type Snapshot, type SnapshotBuilder } from '../model/snapshot.js';
+import { stringifyDocument } from '../model/document-json.js';
 import type { InputFile } from '../sources/types.js';
 import { readWholeText } from '../common/whole-text.js';
 

@@ -1,7 +1,7 @@
 // Pictures of module peaks per device: the data, a Mermaid xychart for GitHub markdown, a stacked-bar SVG for the HTML report.
 import type { Entry } from '../gate/types.js';
 import { SECTIONS, sectionOfKind } from '../model/sections/index.js';
-import { compareKeys } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
 import { formatBytes, formatCount } from '../model/units.js';
 import { isCountEntry } from './entry-values.js';
 import { replaceControlCharacters } from '../common/visible.js';

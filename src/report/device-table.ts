@@ -1,7 +1,7 @@
 // Per-device totals for every renderer: sums per section, a section's named figures (allocated, reserved), capacity and headroom, and which devices are worth a row.
 import type { Entry } from '../gate/types.js';
 import { SECTIONS, sectionOfKind, type SectionDeclaration } from '../model/sections/index.js';
-import { compareKeys } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { splitOf } from './groups.js';
 import { UNTRACED_NOTE } from '../model/sections/allocator.js';

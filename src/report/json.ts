@@ -7,7 +7,7 @@ import { growth } from './sections.js';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { compileSchema, parseJson } from '../json/reader.js';
-import { stableStringify } from '../model/snapshot.js';
+import { stableStringify } from '../model/document-json.js';
 import { shortenName } from './names.js';
 import {
   MAX_ENTRIES,

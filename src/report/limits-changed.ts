@@ -1,7 +1,7 @@
 // "Limits changed by this PR": every baseline value and config threshold a pull request moves, old → new, and which
 // limits the gate used. Pure; the markdown report puts it first.
 import type { GateConfig } from '../gate/types.js';
-import { compareKeys } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
 import { formatBytes } from '../model/units.js';
 import { valueOf, type Side } from './baseline-changes.js';
 import { codeSpan, tableCodeSpan } from './escape.js';

@@ -1,6 +1,6 @@
 // What every renderer shows, in which order: the verdict, the failing/warning keys, improvements, the rest, device totals.
 import type { Entry, GateReport } from '../gate/types.js';
-import { compareKeys } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
 import { formatCount } from '../model/units.js';
 import { REPORT_KINDS, REPORT_STATUSES } from './report-schema.js';
 import { contextFailure } from './run-context.js';

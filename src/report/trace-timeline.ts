@@ -2,7 +2,7 @@
 import type { Entry } from '../gate/types.js';
 import { SECTIONS, splitDevice } from '../model/sections/index.js';
 import type { Series } from '../model/series.js';
-import { compareKeys } from '../model/snapshot.js';
+import { compareKeys } from '../model/key-order.js';
 import { formatBytes, formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { decimal, sizeScale } from './chart.js';

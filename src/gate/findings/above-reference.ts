@@ -1,10 +1,12 @@
 // The above-reference finding: a CANN component with no baseline yet that peaks above the CANN guide's reference cost.
-import { compareKeys, modulesOf } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf } from '../basics.js';
 import { toBytes, type SizeInput } from '../tolerance.js';
 import { defineFinding, type FindingContext } from './declaration.js';
 import { compared, indexModules, isIgnored, plural, type IndexedModule } from './devices.js';
+import { modules } from '../../model/sections/index.js';
 
 const MiB = 1024 ** 2;
 
@@ -179,8 +181,8 @@ function assessReferences({
   const policy = config.verdicts['above-reference'];
   if (policy === 'ignore') return [];
   const entries: EntryOf<'above-reference'>[] = [];
-  const index = indexModules(modulesOf(current));
-  const baselineModules = modulesOf(baseline);
+  const index = indexModules(metricsOf(current, modules));
+  const baselineModules = metricsOf(baseline, modules);
   for (let i = 0; i < index.length; i++) {
     const { key, metric, parts } = index[i] as IndexedModule;
     // Only a key with no baseline: once there is one, the baseline is the better reference.

@@ -1,5 +1,5 @@
 // The alloc-failure finding: allocation failures (halMemAlloc failed) the plog counted on a device, whatever the baseline.
-import { compareKeys } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
 import { DEVICE, defineFinding, type FindingContext } from './declaration.js';
 import { compared, DEVICE_NAME } from './devices.js';

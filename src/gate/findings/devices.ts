@@ -1,7 +1,9 @@
 // What the device findings share: module keys split into attribute, device and module, read once per side, and each device's estimated peak. Pure, no I/O.
-import { compareKeys, keysOf, type ModuleMetric } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
+import { keysOf } from '../../model/record-keys.js';
 import type { EntryOf, KindThresholds, Rule } from '../basics.js';
 import { matchRule, percentChange } from '../tolerance.js';
+import { type ModuleMetric } from '../../model/sections/index.js';
 
 /** The process-total attribute (v3 `total_size`): the same memory as the module statistics, so never added to them. */
 export const PROCESS_TOTAL_ATTRIBUTE = 'DEV_PROC_MEM';

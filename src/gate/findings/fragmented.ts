@@ -1,7 +1,8 @@
 // The fragmented finding: reserved memory a memory snapshot's allocated peak left unused, beyond `fragmentation`.
 import { originText } from '../../model/sections/allocator.js';
 import { section, type Metric } from '../../model/sections/index.js';
-import { compareKeys, metricsOf } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf } from '../basics.js';
 import { percentChange, toBytes, type SizeInput } from '../tolerance.js';

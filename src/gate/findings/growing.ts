@@ -1,7 +1,7 @@
 // The growing finding: memory that keeps rising over a run or from step to step, from one run's timelines (growth.ts).
 import { SECTIONS } from '../../model/sections/index.js';
 import type { Series } from '../../model/series.js';
-import { compareKeys } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
 import { matchRule, toBytes, toTolerance, type SizeInput, type ToleranceInput } from '../tolerance.js';
 import { defineFinding, type FindingContext } from './declaration.js';

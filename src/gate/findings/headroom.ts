@@ -1,6 +1,7 @@
 // The headroom finding: each device's estimated peak against its capacity (over-capacity), and the free memory it must keep (low-headroom).
 import { SchemaError } from '../../common/errors.js';
-import { compareKeys, modulesOf } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf, Severity } from '../basics.js';
 import { toBytes, type SizeInput } from '../tolerance.js';
@@ -13,6 +14,7 @@ import {
   plural,
   type DeviceEstimate,
 } from './devices.js';
+import { modules } from '../../model/sections/index.js';
 
 /** Free memory a device must keep below its capacity: a share of the capacity, or bytes. */
 export type Headroom = { percent: number } | { bytes: number };
@@ -123,9 +125,9 @@ function assessHeadroom({
   // No capacity anywhere in the config: no device has a headroom verdict, so no estimate is needed.
   if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined))
     return [];
-  const before = estimateDevicePeaks(modulesOf(baseline));
+  const before = estimateDevicePeaks(metricsOf(baseline, modules));
   const entries: EntryOf<HeadroomStatus | 'pass'>[] = [];
-  for (const estimate of estimateDevicePeaks(modulesOf(current)).values()) {
+  for (const estimate of estimateDevicePeaks(metricsOf(current, modules)).values()) {
     const { capacity, minHeadroom } = deviceLimits(estimate.device, config);
     if (capacity === undefined) continue;
     const required = requiredHeadroom(capacity, minHeadroom);

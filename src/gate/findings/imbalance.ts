@@ -1,7 +1,8 @@
 // The imbalance finding: a device's module peak far from the median of the same module on the other devices.
 import { median } from '../../model/roll-up.js';
-import { section } from '../../model/sections/index.js';
-import { compareKeys, modulesOf, type ModuleMetric } from '../../model/snapshot.js';
+import { section, modules, type ModuleMetric } from '../../model/sections/index.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf, GateInput, Rule, Tolerance } from '../basics.js';
 import { exceedsTolerance, matchRule, toTolerance, type ToleranceInput } from '../tolerance.js';
@@ -96,7 +97,7 @@ function allowedDeviation(middle: number, tolerance: Tolerance): number {
 function imbalancedInBaseline(baseline: GateInput, config: Config): Set<string> {
   const { tolerance, minDevices } = config.imbalance;
   const out = new Set<string>();
-  for (const members of imbalanceGroups(modulesOf(baseline), config).values()) {
+  for (const members of imbalanceGroups(metricsOf(baseline, modules), config).values()) {
     if (members.length < minDevices) continue;
     const middle = median(members.map((m) => m.peak));
     for (const { key, peak } of members) if (exceedsTolerance(Math.abs(peak - middle), middle, tolerance)) out.add(key);
@@ -111,8 +112,8 @@ function assessImbalance({
 }: FindingContext<'imbalance', ImbalanceOptions>): EntryOf<'imbalance'>[] {
   const policy = config.verdicts.imbalance;
   if (policy === 'ignore') return [];
-  const groups = imbalanceGroups(modulesOf(current), config);
-  const baselineModules = modulesOf(baseline);
+  const groups = imbalanceGroups(metricsOf(current, modules), config);
+  const baselineModules = metricsOf(baseline, modules);
   const known = imbalancedInBaseline(baseline, config);
   const { tolerance, minDevices } = config.imbalance;
   const entries: EntryOf<'imbalance'>[] = [];

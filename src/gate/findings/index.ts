@@ -2,7 +2,7 @@
 // Adding a finding is its file and one line in FINDINGS; the status type, the config's options, schema, defaults and
 // `verdicts`, the order of entries and comment mode's re-judging are all read from this list.
 import { section } from '../../model/sections/index.js';
-import { compareKeys } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf, Policy } from '../basics.js';
 import { aboveReference } from './above-reference.js';
 import { allocFailure } from './alloc-failure.js';

@@ -1,9 +1,11 @@
 // The leak-suspect finding on modules: outstanding allocations at exit (alloc_cnt − free_cnt) that grew from the baseline.
-import { compareKeys, modulesOf, type ModuleMetric } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
 import { exceedsTolerance } from '../tolerance.js';
 import { defineFinding, type FindingContext } from './declaration.js';
 import { compared, indexModules, isIgnored, type IndexedModule } from './devices.js';
+import { modules, type ModuleMetric } from '../../model/sections/index.js';
 
 /** How much the outstanding allocation count (alloc_cnt − free_cnt) may grow: every set field must be exceeded. */
 export interface CountTolerance {
@@ -56,8 +58,8 @@ function assessLeaks({
   if (policy === 'ignore') return [];
   const { count, percent } = config.leaks;
   const entries: EntryOf<'leak-suspect'>[] = [];
-  const index = indexModules(modulesOf(current));
-  const baselineModules = modulesOf(baseline);
+  const index = indexModules(metricsOf(current, modules));
+  const baselineModules = metricsOf(baseline, modules);
   for (let i = 0; i < index.length; i++) {
     const { key, metric } = index[i] as IndexedModule;
     const old = Object.hasOwn(baselineModules, key) ? baselineModules[key] : undefined;

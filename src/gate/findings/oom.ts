@@ -4,7 +4,7 @@
 // row per cause with the device count and the worst device; the entry describes the device's largest request of that
 // cause. The words are the same whichever evidence the figures came from (FORMATS-oom-messages.md §4's table).
 import { originText } from '../../model/sections/allocator.js';
-import { findDeviceSegment, section, type Metric, type SegmentBounds } from '../../model/sections/index.js';
+import { findDeviceSegment, section, type Metric, type SegmentBounds, modules } from '../../model/sections/index.js';
 import {
   DEFAULT_FRAGMENTATION_PERCENT,
   modulesCurrentOf,
@@ -16,7 +16,8 @@ import {
   type OomVerdict,
   type TotalSource,
 } from '../../model/oom-cause.js';
-import { compareKeys, metricsOf, modulesOf } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
 import type { EntryOf, GateInput } from '../basics.js';
 import { referenceCost, type ReferenceOptions } from './above-reference.js';
@@ -268,7 +269,7 @@ function joinedEvidence(event: OomEvent, current: GateInput, config: OomConfig):
 /** What the plog's driver statistics saw on the device beyond the application's pool, at their peaks, and HCCL against its configured estimate. */
 function driverText(device: string, current: GateInput, config: OomConfig): string {
   const peaks = new Map<string, number>();
-  for (const [key, metric] of Object.entries(modulesOf(current))) {
+  for (const [key, metric] of Object.entries(metricsOf(current, modules))) {
     const parts = parseModuleKey(key);
     if (parts === null || parts.device !== device || parts.attribute !== 'DEV_MEM' || parts.module === 'APP') continue;
     peaks.set(parts.module, Math.max(peaks.get(parts.module) ?? 0, metric.peak));

@@ -1,6 +1,7 @@
 // The step-leak finding: msMemScope's own leak rule over training steps, from its event dumps, whatever the baseline.
 import { section, valueOf } from '../../model/sections/index.js';
-import { compareKeys, metricsOf } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
 import { percentChange } from '../tolerance.js';
 import { defineFinding, type FindingContext } from './declaration.js';

@@ -1,6 +1,7 @@
 // Memory unfreed at the end of msMemScope's tracing that grew from the baseline beyond the `unfreed` tolerance: a leak-suspect.
 import { section, valueOf } from '../../model/sections/index.js';
-import { compareKeys, metricsOf } from '../../model/snapshot.js';
+import { metricsOf } from '../../model/snapshot.js';
+import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
 import { exceedsTolerance, matchRule, percentChange, sectionThresholds } from '../tolerance.js';
 import { defineFinding, type FindingContext } from './declaration.js';

@@ -1,7 +1,7 @@
 // Where in the user's code the memory at the allocated peak was allocated: live bytes per function of user code, with its lines.
 import { exactSum, formatBytes, formatCount, formatDelta } from '../units.js';
 import { originText, PROCESS_DEVICE_FIELDS } from './allocator.js';
-import type { Metric, SectionDeclaration } from './types.js';
+import { defineSection, type Metric } from './types.js';
 
 /** Lines kept per site (the largest); a function's bytes are exact whatever it holds beyond them. */
 const MAX_SITE_LINES = 32;
@@ -216,7 +216,7 @@ export function foldLineSites(sections: unknown): FoldedSites | null {
   return { from, to: groups.size };
 }
 
-export const allocationSites: SectionDeclaration = {
+export const allocationSites = defineSection({
   name: 'allocationSites',
   kind: 'allocationSite',
   title: 'Allocation sites',
@@ -253,4 +253,4 @@ export const allocationSites: SectionDeclaration = {
     },
     ...PROCESS_DEVICE_FIELDS,
   },
-};
+});

@@ -1,9 +1,9 @@
 // torch_npu's caching allocator per device, from its memory snapshots: peak allocated and peak reserved over the trace.
 import { formatBytes, formatCount } from '../units.js';
-import type { FieldDeclaration, Metric, SectionDeclaration } from './types.js';
+import { defineSection, type Fields, type Metric } from './types.js';
 
 /** The fields of every section filled from a process's memory snapshot, whose device numbers are logical. */
-export const PROCESS_DEVICE_FIELDS: Record<string, FieldDeclaration> = {
+export const PROCESS_DEVICE_FIELDS = {
   file: {
     type: 'string',
     description: 'The snapshot file this device came from (the larger peak wins when several files name one device).',
@@ -14,7 +14,7 @@ export const PROCESS_DEVICE_FIELDS: Record<string, FieldDeclaration> = {
     description:
       "ASCEND_RT_VISIBLE_DEVICES that mapped the logical index to the key's physical device, or null when the key keeps the logical index.",
   },
-};
+} as const satisfies Fields;
 
 /** Where a device's figures came from, as a sentence: the file, and the process's device when it was mapped. */
 export function originText(metric: Metric): string {
@@ -49,7 +49,7 @@ function describeAllocator(key: string, m: Metric): string {
   return `Peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding). ${origin}`;
 }
 
-export const allocator: SectionDeclaration = {
+export const allocator = defineSection({
   name: 'allocator',
   kind: 'allocator',
   title: 'Caching allocator',
@@ -100,4 +100,4 @@ export const allocator: SectionDeclaration = {
     largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
     ...PROCESS_DEVICE_FIELDS,
   },
-};
+});

@@ -1,7 +1,7 @@
 // Memory per device and component over a profiled run: torch_npu memory_record (PTA, PTA+GE, GE, APP, …) and msprof npu_mem.
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const components: SectionDeclaration = {
+export const components = defineSection({
   name: 'components',
   kind: 'component',
   title: 'Components',
@@ -20,4 +20,4 @@ export const components: SectionDeclaration = {
         'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).',
     },
   },
-};
+});

@@ -1,7 +1,7 @@
 // Static graph memory planned at compile time: the TOTAL row per model and graph of static_op_mem.
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const graphs: SectionDeclaration = {
+export const graphs = defineSection({
   name: 'graphs',
   kind: 'graph',
   title: 'Static graphs',
@@ -16,4 +16,4 @@ export const graphs: SectionDeclaration = {
   fields: {
     size: { type: 'bytes', description: 'Size(KB) of the TOTAL row, in bytes.' },
   },
-};
+});

@@ -16,7 +16,10 @@ import { steps } from './steps.js';
 import { unfreed } from './unfreed.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
-export type { DeviceSplit, Metric, SectionDeclaration } from './types.js';
+export type { DeviceSplit, Fields, Metric, MetricFields, Section, SectionDeclaration } from './types.js';
+export type { KernelMetric } from './kernels.js';
+export type { ModuleMetric } from './modules.js';
+export { kernels, modules };
 export { deviceName, findDeviceSegment, splitDevice, type SegmentBounds } from './keys.js';
 
 export const SECTIONS: readonly SectionDeclaration[] = [

@@ -1,7 +1,7 @@
 // msMemScope's inefficient-memory findings (early allocation, late deallocation, temporary idleness) per device and type.
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const inefficient: SectionDeclaration = {
+export const inefficient = defineSection({
   name: 'inefficient',
   kind: 'inefficient',
   title: 'Inefficient memory',
@@ -16,4 +16,4 @@ export const inefficient: SectionDeclaration = {
     bytes: { type: 'bytes', description: 'Bytes of the marked blocks.' },
     count: { type: 'count', description: 'How many blocks.' },
   },
-};
+});

@@ -1,7 +1,7 @@
 // Per-kernel Diff Memory of a memory_compare CSV (msLeaks/msMemScope --compare, or compare-dumps).
-import type { SectionDeclaration } from './types.js';
+import { defineSection, type MetricOf } from './types.js';
 
-export const kernels: SectionDeclaration = {
+export const kernels = defineSection({
   name: 'kernels',
   kind: 'kernel',
   title: 'Kernels',
@@ -25,4 +25,7 @@ export const kernels: SectionDeclaration = {
       description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.',
     },
   },
-};
+});
+
+/** Per-kernel aggregate of a memory_compare CSV: `dev<D>/<Name>`. */
+export type KernelMetric = MetricOf<typeof kernels>;

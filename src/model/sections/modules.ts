@@ -1,7 +1,7 @@
 // Driver memory statistics per memory attribute × module: the plog's `Mem stats` lines, and the profiler's npu_module_mem (NPU_MODULE_MEM).
-import type { SectionDeclaration } from './types.js';
+import { defineSection, type MetricOf } from './types.js';
 
-export const modules: SectionDeclaration = {
+export const modules = defineSection({
   name: 'modules',
   kind: 'module',
   title: 'Modules',
@@ -23,4 +23,7 @@ export const modules: SectionDeclaration = {
     allocs: { type: 'countOrNull', description: 'alloc_cnt, when the record has it.' },
     frees: { type: 'countOrNull', description: 'free_cnt, when the record has it.' },
   },
-};
+});
+
+/** One `<ATTR>[/dev<N>]/<MODULE>` line of the driver's memory statistics. */
+export type ModuleMetric = MetricOf<typeof modules>;

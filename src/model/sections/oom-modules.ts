@@ -1,8 +1,8 @@
 // torch_npu's module table written beside an OOM dump (device_<N>_memUsageInfo_<ts>.csv): memory per module at the OOM.
 import { PROCESS_DEVICE_FIELDS } from './allocator.js';
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const oomModules: SectionDeclaration = {
+export const oomModules = defineSection({
   name: 'oomModules',
   kind: 'oomModule',
   title: 'Modules at the OOM',
@@ -24,4 +24,4 @@ export const oomModules: SectionDeclaration = {
     current: { type: 'bytes', description: 'curMemSize(MB) in bytes, at the OOM.' },
     ...PROCESS_DEVICE_FIELDS,
   },
-};
+});

@@ -1,8 +1,8 @@
 // Out-of-memory events, from job logs, memory snapshots (and what they share): the evidence of the oom finding, each with its cause.
 import { PROCESS_DEVICE_FIELDS } from './allocator.js';
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const ooms: SectionDeclaration = {
+export const ooms = defineSection({
   name: 'ooms',
   kind: 'oom',
   title: 'Out-of-memory events',
@@ -109,4 +109,4 @@ export const ooms: SectionDeclaration = {
     },
     ...PROCESS_DEVICE_FIELDS,
   },
-};
+});

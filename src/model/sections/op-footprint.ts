@@ -1,7 +1,7 @@
 // Per-op memory footprint from an msMemScope dump: our metric (msMemScope's compare value is only a fingerprint).
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const opFootprint: SectionDeclaration = {
+export const opFootprint = defineSection({
   name: 'opFootprint',
   kind: 'opFootprint',
   title: "Op footprint (ours, not msMemScope's)",
@@ -21,4 +21,4 @@ export const opFootprint: SectionDeclaration = {
     peak: { type: 'bytes', description: 'The largest running sum inside one window.' },
     launches: { type: 'count', description: 'Windows (launches) of the op.' },
   },
-};
+});

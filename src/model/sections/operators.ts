@@ -1,7 +1,7 @@
 // Allocations per device and operator over a profiled run: torch_npu / msprof operator_memory.
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const operators: SectionDeclaration = {
+export const operators = defineSection({
   name: 'operators',
   kind: 'operator',
   title: 'Operators',
@@ -25,4 +25,4 @@ export const operators: SectionDeclaration = {
     },
     total: { type: 'bytes', description: 'The sum of those allocations, in bytes.' },
   },
-};
+});

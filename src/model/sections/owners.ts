@@ -1,7 +1,7 @@
 // Peak live bytes per owner bucket from an msMemScope dump with decompose labels ("optimizer state grew 2 GiB on every rank").
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const owners: SectionDeclaration = {
+export const owners = defineSection({
   name: 'owners',
   kind: 'owner',
   title: 'Owners',
@@ -16,4 +16,4 @@ export const owners: SectionDeclaration = {
   fields: {
     peak: { type: 'bytes', description: 'The largest live bytes of the bucket at any time of the trace.' },
   },
-};
+});

@@ -1,7 +1,7 @@
 // msMemScope's own leak rule over training steps: the evidence of the step-leak finding (not compared with the baseline).
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const stepLeaks: SectionDeclaration = {
+export const stepLeaks = defineSection({
   name: 'stepLeaks',
   kind: 'stepLeak',
   title: 'Step leaks',
@@ -24,4 +24,4 @@ export const stepLeaks: SectionDeclaration = {
         'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.',
     },
   },
-};
+});

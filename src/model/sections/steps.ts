@@ -1,7 +1,7 @@
 // Training-step memory of an msMemScope dump: a framework pool's allocated bytes at each step's peak and end.
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const steps: SectionDeclaration = {
+export const steps = defineSection({
   name: 'steps',
   kind: 'step',
   title: 'Training steps',
@@ -21,4 +21,4 @@ export const steps: SectionDeclaration = {
     },
     step: { type: 'count', description: 'The step number (per process, from 1).' },
   },
-};
+});

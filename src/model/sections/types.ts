@@ -19,12 +19,34 @@ export type Metric = Readonly<Record<string, number | string | null>>;
 /** JSON-schema kinds of a metric field; `bytes` are non-negative integers, `signedBytes` any safe integer. */
 export type FieldType = 'bytes' | 'signedBytes' | 'count' | 'countOrNull' | 'bytesOrNull' | 'stringOrNull' | 'string';
 
-export interface FieldDeclaration {
+interface FieldDeclaration {
   type: FieldType;
   description: string;
   /** True for a field that files written before it existed lack: checked when present, never required. */
   optional?: boolean;
 }
+
+/** A section's fields by name. */
+export type Fields = Readonly<Record<string, FieldDeclaration>>;
+
+/** The value a field of this type holds in a metric. */
+type FieldValue<T extends FieldType> = T extends 'bytes' | 'signedBytes' | 'count'
+  ? number
+  : T extends 'countOrNull' | 'bytesOrNull'
+    ? number | null
+    : T extends 'stringOrNull'
+      ? string | null
+      : string;
+
+type RequiredFields<F extends Fields> = { [K in keyof F]: F[K] extends { optional: true } ? never : K }[keyof F];
+
+/** A metric of these fields: each declared field with its type; an `optional` one may be absent (older files). */
+export type MetricFields<F extends Fields> = {
+  readonly [K in RequiredFields<F>]: FieldValue<F[K]['type']>;
+} & { readonly [K in Exclude<keyof F, RequiredFields<F>>]?: FieldValue<F[K]['type']> };
+
+/** The metric type a section's declaration gives: `MetricOf<typeof modules>` is `{peak, current, allocs, frees}`. */
+export type MetricOf<S extends { readonly fields: Fields }> = MetricFields<S['fields']>;
 
 export interface SectionDeclaration {
   /** Property of the snapshot, baseline and config: `modules`. Lower camel case. */
@@ -81,6 +103,25 @@ export interface SectionDeclaration {
     /** One sentence under the table on what the columns mean. */
     note?: string;
   };
+}
+
+/** A declaration whose field names and types are known to the compiler (defineSection): its metrics are typed. */
+export interface Section<F extends Fields = Fields> extends SectionDeclaration {
+  readonly fields: F;
+  describe?(key: string, metric: MetricFields<F>, baseline?: MetricFields<F>): string;
+}
+
+/**
+ * A section declaration, with its fields' names and types kept for MetricOf, the builder's add() and metricsOf(): a
+ * misspelt or mistyped field fails to compile where a metric is written or read.
+ */
+export function defineSection<const F extends Fields>(
+  declaration: Omit<SectionDeclaration, 'fields' | 'describe'> & {
+    fields: F;
+    describe?(key: string, metric: MetricFields<F>, baseline?: MetricFields<F>): string;
+  },
+): Section<F> {
+  return declaration;
 }
 
 /** One figure of a device row: the key's last segment, and its column title. */

@@ -1,7 +1,7 @@
 // Memory still allocated when tracing stopped, from an msMemScope dump: the baseline difference is what matters.
-import type { SectionDeclaration } from './types.js';
+import { defineSection } from './types.js';
 
-export const unfreed: SectionDeclaration = {
+export const unfreed = defineSection({
   name: 'unfreed',
   kind: 'unfreed',
   title: 'Unfreed at the end of tracing',
@@ -28,4 +28,4 @@ export const unfreed: SectionDeclaration = {
       description: 'The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`.',
     },
   },
-};
+});

@@ -5,7 +5,7 @@
 // A property test pins that the direct pass accepts exactly what the schema accepts.
 import { compileCheck, compileSchema, countJsonKeys, parseJsonCounted } from '../../json/reader.js';
 import { noteParsedText } from '../../json/parsed-texts.js';
-import { noteKeys } from '../snapshot.js';
+import { noteKeys } from '../record-keys.js';
 import { SECTIONS } from './index.js';
 import { withOpaqueSections } from './schema.js';
 import type { FieldType, SectionDeclaration } from './types.js';

@@ -14,8 +14,10 @@ import {
   type Baseline,
 } from '../../../src/gate/baseline.js';
 import { locateJsonSyntaxError, parseJson } from '../../../src/json/reader.js';
-import { SnapshotBuilder, stableStringify, type Snapshot } from '../../../src/model/snapshot.js';
+import { SnapshotBuilder, type Snapshot } from '../../../src/model/snapshot.js';
+import { stableStringify } from '../../../src/model/document-json.js';
 import { thrown, thrownAsync } from '../../helpers/thrown.js';
+import { kernels, modules } from '../../../src/model/sections/index.js';
 import { SEED_APP_PEAK } from '../../helpers/story.js';
 
 /** A run as the parsers build it: APP and RUNTIME on dev0, one kernel. */
@@ -23,15 +25,15 @@ function runSnapshot(): Snapshot {
   const builder = new SnapshotBuilder();
   builder.files = 2;
   builder.records = 3;
-  builder.addModule('DEV_MEM/dev0/APP', { peak: SEED_APP_PEAK, current: 0, allocs: 12, frees: 12 });
-  builder.addModule('DEV_MEM/dev0/RUNTIME', { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 });
-  builder.addModule('DEV_PROC_MEM/dev0/APP', {
-    peak: SEED_APP_PEAK,
-    current: SEED_APP_PEAK,
+  builder.add(modules, 'DEV_MEM/dev0/APP', { peak: 2_078_195_712, current: 0, allocs: 12, frees: 12 });
+  builder.add(modules, 'DEV_MEM/dev0/RUNTIME', { peak: 44_138_496, current: 44_138_496, allocs: 18, frees: 0 });
+  builder.add(modules, 'DEV_PROC_MEM/dev0/APP', {
+    peak: 2_078_195_712,
+    current: 2_078_195_712,
     allocs: null,
     frees: null,
   });
-  builder.addKernel('dev0/aclnnMatmul_0.1', { diff: -4096, rows: 3, added: 1, removed: 0, event: 'KERNEL_LAUNCH' });
+  builder.add(kernels, 'dev0/aclnnMatmul_0.1', { diff: -4096, rows: 3, added: 1, removed: 0, event: 'KERNEL_LAUNCH' });
   builder.noteDevice('dev0');
   return builder.build();
 }

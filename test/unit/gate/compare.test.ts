@@ -4,7 +4,8 @@ import { compareSnapshots, judge } from '../../../src/gate/compare.js';
 import { exceedsTolerance, percentChange } from '../../../src/gate/thresholds.js';
 import { DEFAULT_CONFIG, applyMaxIncrease, parseGateConfig, parseMaxIncrease } from '../../../src/gate/thresholds.js';
 import type { Entry, GateConfig, KindThresholds, Status, Tolerance } from '../../../src/gate/types.js';
-import type { KernelMetric, ModuleMetric, Snapshot } from '../../../src/model/snapshot.js';
+import type { Snapshot } from '../../../src/model/snapshot.js';
+import { type KernelMetric, type ModuleMetric } from '../../../src/model/sections/index.js';
 import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 
 function moduleMetric(peak: number): ModuleMetric {

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortedUnion } from '../../../src/gate/compare.js';
-import { compareKeys } from '../../../src/model/snapshot.js';
+import { compareKeys } from '../../../src/model/key-order.js';
 
 // Keys that collide under the numeric collation (dev1 / dev01) and differ only in case, to exercise ties.
 const key = fc

@@ -9,11 +9,13 @@ import {
   stableStringify as generatorStringify,
   type GenerateOptions,
   type GenerateResult,
-} from '../../../bench/generate.mjs';
+} from '../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../../src/parsers/plog.js';
-import { kernelsOf, modulesOf, SnapshotBuilder, stableStringify, type Snapshot } from '../../../src/model/snapshot.js';
+import { SnapshotBuilder, type Snapshot, metricsOf } from '../../../src/model/snapshot.js';
+import { stableStringify } from '../../../src/model/document-json.js';
 import type { InputFile } from '../../../src/sources/types.js';
+import { kernels as kernelsSection, modules as modulesSection } from '../../../src/model/sections/index.js';
 
 // A few MiB, rotated small so that every rank leaves several files.
 const SMALL: Omit<GenerateOptions, 'out'> = {
@@ -152,7 +154,7 @@ describe('bench corpus generator', () => {
 
   it('expects every generation, failures and cut records in the snapshot', () => {
     const { meta } = corpus.expected.plog;
-    const modules = modulesOf(corpus.expected.plog);
+    const modules = metricsOf(corpus.expected.plog, modulesSection);
     const keys = Object.keys(modules);
     for (const pattern of [
       /^DEV_MEM\/dev\d+\/APP$/,
@@ -194,7 +196,7 @@ describe('bench corpus generator', () => {
 
   it('expects per-kernel sums with N/A launches, negative diffs, quoted names and every CSV header', async () => {
     const compare = corpus.expected.compare as Snapshot;
-    const kernels = Object.entries(kernelsOf(compare));
+    const kernels = Object.entries(metricsOf(compare, kernelsSection));
     expect(compare.meta.records).toBe(20_000);
     expect(compare.meta.files).toBe(1);
     expect(kernels.reduce((s, [, k]) => s + k.rows, 0)).toBe(20_000);

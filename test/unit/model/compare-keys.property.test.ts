@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { failureText } from '../../../src/common/errors.js';
-import { ASCII_PRIMARY_RANKS, checkedCollator, compareKeys, primaryRanks } from '../../../src/model/snapshot.js';
+import { ASCII_PRIMARY_RANKS, checkedCollator, compareKeys, primaryRanks } from '../../../src/model/key-order.js';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
@@ -74,7 +74,7 @@ describe('compareKeys', () => {
       return new Original(...args);
     } as unknown as typeof Intl.Collator);
     try {
-      const fresh = await import('../../../src/model/snapshot.js');
+      const fresh = await import('../../../src/model/key-order.js');
       const names = [
         'dev0/aclnnForeachAddList',
         'dev0/Add_735706_5',

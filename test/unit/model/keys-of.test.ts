@@ -2,7 +2,10 @@
 // reused by the gate; it must be exactly Object.keys of the record, in its order.
 import { describe, expect, it } from 'vitest';
 import { parseSnapshotText } from '../../../src/parsers/snapshot-file.js';
-import { hasNoMetrics, keysOf, SnapshotBuilder, stringifyDocument } from '../../../src/model/snapshot.js';
+import { hasNoMetrics, SnapshotBuilder } from '../../../src/model/snapshot.js';
+import { stringifyDocument } from '../../../src/model/document-json.js';
+import { keysOf } from '../../../src/model/record-keys.js';
+import { kernels as kernelsSection, modules as modulesSection } from '../../../src/model/sections/index.js';
 
 const modules = (devices: number): [string, number][] =>
   Array.from({ length: devices * 2 }, (_, i) => [`DEV_MEM/dev${i >> 1}/${i % 2 ? 'HCCL' : 'APP'}`, 1000 + i]);
@@ -13,8 +16,8 @@ describe('keysOf', () => {
       const builder = new SnapshotBuilder();
       // Added out of order: build() sorts them (dev2 before dev10).
       for (const [key, peak] of modules(devices).reverse())
-        builder.addModule(key, { peak, current: peak, allocs: 1, frees: 0 });
-      builder.addKernel('dev0/matmul', { diff: 4, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
+        builder.add(modulesSection, key, { peak, current: peak, allocs: 1, frees: 0 });
+      builder.add(kernelsSection, 'dev0/matmul', { diff: 4, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
       const built = builder.build();
       const read = parseSnapshotText(stringifyDocument(built), 'run.memory-snapshot.json');
       for (const snapshot of [built, read]) {

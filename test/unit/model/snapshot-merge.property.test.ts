@@ -6,16 +6,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../../src/parsers/collect.js';
 import { parseSnapshotText, serializeSnapshotFile } from '../../../src/parsers/snapshot-file.js';
-import {
-  fileKeyOrder,
-  joinInOrder,
-  SnapshotBuilder,
-  stringifyDocument,
-  type SectionMetrics,
-  type Snapshot,
-} from '../../../src/model/snapshot.js';
+import { joinInOrder, SnapshotBuilder, type SectionMetrics, type Snapshot } from '../../../src/model/snapshot.js';
+import { stringifyDocument } from '../../../src/model/document-json.js';
+import { fileKeyOrder } from '../../../src/model/key-order.js';
 import type { InputFile } from '../../../src/sources/types.js';
 import { thrown } from '../../helpers/thrown.js';
+import { modules } from '../../../src/model/sections/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'amg-merge-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -101,7 +97,7 @@ describe('merging node snapshots', () => {
   it('is associative and commutative over three nodes, node provenance included', () => {
     const node = (name: string, dev: number, cann: string): Snapshot => {
       const builder = new SnapshotBuilder();
-      builder.addModule(`DEV_MEM/dev${dev}/APP`, { peak: dev * 100, current: dev, allocs: 1, frees: 0 });
+      builder.add(modules, `DEV_MEM/dev${dev}/APP`, { peak: dev * 100, current: dev, allocs: 1, frees: 0 });
       builder.noteDevice(`dev${dev}`);
       builder.files = 1;
       builder.addNode(name, { devices: [`dev${dev}`], files: 1, records: 1, skipped: 0, environment: { cann } });

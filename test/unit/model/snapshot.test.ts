@@ -4,9 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { compareSnapshots } from '../../../src/gate/compare.js';
 import { DEFAULT_CONFIG } from '../../../src/gate/thresholds.js';
 import { SOURCES } from '../../../src/parsers/evidence-sources.js';
-import { combineMetrics, deviceName, section, SECTIONS, splitDevice } from '../../../src/model/sections/index.js';
+import {
+  combineMetrics,
+  deviceName,
+  section,
+  SECTIONS,
+  splitDevice,
+  kernels,
+  modules,
+} from '../../../src/model/sections/index.js';
 import { MAX_POINTS, mergeSeries, SeriesBuilder, type Series } from '../../../src/model/series.js';
-import { isEmptySnapshot, SnapshotBuilder, stableStringify, type Snapshot } from '../../../src/model/snapshot.js';
+import { isEmptySnapshot, SnapshotBuilder, type Snapshot } from '../../../src/model/snapshot.js';
+import { stableStringify } from '../../../src/model/document-json.js';
 
 const seriesOf = (samples: readonly [number, number][], axis: 'time' | 'step' = 'time'): Series => {
   const b = new SeriesBuilder(axis);
@@ -130,9 +139,9 @@ function part(seed: number): SnapshotBuilder {
   const b = new SnapshotBuilder();
   b.files = 1;
   b.records = seed;
-  b.addModule(`DEV_MEM/dev${seed % 3}/APP`, { peak: 1000 + seed, current: seed, allocs: seed, frees: 0 });
-  b.addModule('DEV_MEM/dev0/HCCL', { peak: 500, current: seed, allocs: 1, frees: 1 });
-  b.addKernel(`dev0/k${seed % 2}`, { diff: seed - 3, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
+  b.add(modules, `DEV_MEM/dev${seed % 3}/APP`, { peak: 1000 + seed, current: seed, allocs: seed, frees: 0 });
+  b.add(modules, 'DEV_MEM/dev0/HCCL', { peak: 500, current: seed, allocs: 1, frees: 1 });
+  b.add(kernels, `dev0/k${seed % 2}`, { diff: seed - 3, rows: 1, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
   b.addSample('modules', 'DEV_MEM/dev0/HCCL', 'time', seed * 1_000_000, 100 * seed);
   b.noteDevice(`dev${seed % 3}`);
   if (seed % 2 === 1)

@@ -1,13 +1,10 @@
 // stableStringify: the same text as copying every object with its keys sorted, whether or not they already are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  compareKeys,
-  fileKeyOrder,
-  SnapshotBuilder,
-  stableStringify,
-  stringifyDocument,
-} from '../../../src/model/snapshot.js';
+import { SnapshotBuilder } from '../../../src/model/snapshot.js';
+import { stableStringify, stringifyDocument } from '../../../src/model/document-json.js';
+import { compareKeys, fileKeyOrder } from '../../../src/model/key-order.js';
+import { kernels as kernelsSection, modules as modulesSection } from '../../../src/model/sections/index.js';
 
 /** The straightforward form it must match byte for byte: every object copied with sorted keys, every array mapped. */
 function reference(value: unknown): string {
@@ -102,8 +99,8 @@ describe('stableStringify', () => {
 
   it('keeps a key named __proto__ as a key, in build() and when sorting', () => {
     const builder = new SnapshotBuilder();
-    builder.addKernel('dev0/__proto__', { diff: 1, rows: 1, added: 0, removed: 0, event: null });
-    builder.addKernel('__proto__', { diff: 2, rows: 1, added: 0, removed: 0, event: null });
+    builder.add(kernelsSection, 'dev0/__proto__', { diff: 1, rows: 1, added: 0, removed: 0, event: null });
+    builder.add(kernelsSection, '__proto__', { diff: 2, rows: 1, added: 0, removed: 0, event: null });
     const kernels = builder.build().sections.kernels as Record<string, unknown>;
     expect(Object.keys(kernels)).toEqual(['__proto__', 'dev0/__proto__']);
     expect(Object.getPrototypeOf(kernels)).toBe(Object.prototype);
@@ -148,7 +145,7 @@ describe('stringifyDocument', () => {
   it('writes section and timeline keys in compareKeys order (dev2 before dev10), everything else as stableStringify does', () => {
     const builder = new SnapshotBuilder();
     for (const d of [10, 2, 1, 100])
-      builder.addModule(`DEV_MEM/dev${d}/APP`, { peak: d, current: d, allocs: null, frees: null });
+      builder.add(modulesSection, `DEV_MEM/dev${d}/APP`, { peak: d, current: d, allocs: null, frees: null });
     builder.addSample('modules', 'DEV_MEM/dev10/APP', 'step', 1, 5);
     builder.addSample('modules', 'DEV_MEM/dev2/APP', 'step', 1, 5);
     builder.noteDevice('dev10');
@@ -179,7 +176,7 @@ describe('stringifyDocument', () => {
       ['DEV_MEM/dev2/APP', 'DEV_MEM/dev01/APP', 'DEV_MEM/dev1/APP'],
     ].map((order) => {
       const builder = new SnapshotBuilder();
-      for (const key of order) builder.addModule(key, metric);
+      for (const key of order) builder.add(modulesSection, key, metric);
       return stringifyDocument(builder.build());
     });
     expect(texts[0]).toBe(texts[1]);
@@ -200,7 +197,7 @@ describe('stringifyDocument', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(moduleKey, peak), { maxLength: 40 }), (added) => {
         const builder = new SnapshotBuilder();
-        for (const [k, p] of added) builder.addModule(k, { peak: p, current: p, allocs: null, frees: 1 });
+        for (const [k, p] of added) builder.add(modulesSection, k, { peak: p, current: p, allocs: null, frees: 1 });
         const snapshot = builder.build();
         const text = stringifyDocument(snapshot);
         expect(text).toBe(documentReference(snapshot as unknown as Record<string, unknown>));

@@ -7,13 +7,13 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/common/errors.js';
 import { parse as csvParse } from 'csv-parse/sync';
-import {
-  parseMemoryCompareFile,
-  parseMemoryCompareText,
-  splitQuotedRecord,
-} from '../../../src/parsers/memory-compare.js';
+import { parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord } from '../../../src/parsers/memory-compare.js';
 import { READ_CHUNK_BYTES } from '../../../src/parsers/text-stream.js';
-import { SnapshotBuilder, type KernelMetric, type Snapshot } from '../../../src/model/snapshot.js';
+import { SnapshotBuilder, type Snapshot } from '../../../src/model/snapshot.js';
+import type { KernelMetric as ReadonlyKernelMetric } from '../../../src/model/sections/index.js';
+
+/** The expected aggregates are summed in place. */
+type KernelMetric = { -readonly [K in keyof ReadonlyKernelMetric]: ReadonlyKernelMetric[K] };
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/memory-compare/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));

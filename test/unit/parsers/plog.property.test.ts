@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countNewlines, parsePlogText, scanPlogChunks } from '../../../src/parsers/plog.js';
-import { modulesOf, type ModuleMetric, type Snapshot, SnapshotBuilder } from '../../../src/model/snapshot.js';
+import { type Snapshot, SnapshotBuilder, metricsOf } from '../../../src/model/snapshot.js';
+import { modules, type ModuleMetric } from '../../../src/model/sections/index.js';
 import { MODULES } from '../../helpers/story.js';
 
 /** The snapshot without failure sites: the generated logs' expectations count failures; plog.test.ts checks sites. */
@@ -124,7 +125,7 @@ function buildLog(items: Item[], eol = '\n'): GeneratedLog {
     if (item.kind !== 'records') continue;
     for (const r of item.recs) {
       expected.records++;
-      expected.addModule(keyOf(r), metricOf(r));
+      expected.add(modules, keyOf(r), metricOf(r));
       if (r.device !== null) expected.noteDevice(`dev${r.device}`);
       const list = valid.get(keyOf(r)) ?? [];
       list.push(metricOf(r));
@@ -202,9 +203,9 @@ describe('plog parser properties', () => {
         // Every record whose line (newline included) survived the cut is read.
         const complete = new SnapshotBuilder();
         for (const line of log.lineEnds)
-          if (line.end <= cut.length) for (const r of line.recs) complete.addModule(keyOf(r), metricOf(r));
-        const got = modulesOf(into.build());
-        for (const [key, metric] of Object.entries(modulesOf(complete.build())))
+          if (line.end <= cut.length) for (const r of line.recs) complete.add(modules, keyOf(r), metricOf(r));
+        const got = metricsOf(into.build(), modules);
+        for (const [key, metric] of Object.entries(metricsOf(complete.build(), modules)))
           expect(got[key]?.peak, key).toBeGreaterThanOrEqual(metric.peak);
       }),
     );

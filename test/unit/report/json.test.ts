@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseReportJson, renderJsonReport, writeJsonReport } from '../../../src/report/json.js';
-import { stableStringify } from '../../../src/model/snapshot.js';
+import { stableStringify } from '../../../src/model/document-json.js';
 import { MAX_ENTRIES, REPORT_STATUSES, reportSchema } from '../../../src/report/report-schema.js';
 import { entry } from '../../helpers/entries.js';
 import { GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';

@@ -17,6 +17,7 @@ import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
 import { thrown } from '../../helpers/thrown.js';
+import { modules } from '../../../src/model/sections/index.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -156,7 +157,7 @@ describe('collecting on a node', () => {
 
   it('this node: nothing asked, nothing recorded; --env alone needs no probe and files the node with its devices and counts', async () => {
     const builder = new SnapshotBuilder();
-    builder.addModule('DEV_MEM/dev3/APP', { peak: 10, current: 10, allocs: 1, frees: 0 });
+    builder.add(modules, 'DEV_MEM/dev3/APP', { peak: 10, current: 10, allocs: 1, frees: 0 });
     builder.noteDevice('dev3');
     builder.files = 2;
     builder.records = 1;

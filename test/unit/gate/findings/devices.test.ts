@@ -14,7 +14,8 @@ import { runGate } from '../../../../src/gate/run-gate.js';
 import { DEFAULT_CONFIG, parseGateConfig } from '../../../../src/gate/thresholds.js';
 import type { Entry, GateConfig, GateInput, GateReport, Status } from '../../../../src/gate/types.js';
 import { parseReportJson, renderJsonReport } from '../../../../src/report/json.js';
-import { modulesOf, type ModuleMetric, type Snapshot } from '../../../../src/model/snapshot.js';
+import { type Snapshot, metricsOf } from '../../../../src/model/snapshot.js';
+import { modules as modulesSection, type ModuleMetric } from '../../../../src/model/sections/index.js';
 import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../../helpers/story.js';
 
 /** A module record; counts default to the seed's alloc_cnt=996, free_cnt=0 shape (nothing freed, nothing grown). */
@@ -202,7 +203,7 @@ describe('headroom against the device', () => {
       'NPU_MODULE_MEM/dev0/HCCL': 2 * GiB,
       'NPU_MODULE_MEM/dev1/APP': 3 * GiB,
     });
-    const estimates = [...estimateDevicePeaks(modulesOf(current)).values()];
+    const estimates = [...estimateDevicePeaks(metricsOf(current, modulesSection)).values()];
     // dev0: plog 10 + 1 = 11 GiB, profiler 10 + 2 = 12 GiB: 12, not 23. dev1: the profiler only.
     expect(estimates.map((e) => [e.device, e.bytes, e.moduleSum, e.profilerModuleSum])).toEqual([
       ['dev0', 12 * GiB, 11 * GiB, 12 * GiB],
@@ -256,7 +257,7 @@ describe('headroom against the device', () => {
       'DEV_PROC_MEM/dev1/APP': metric(20 * GiB, null, null),
       'HOST_MEM/APP': 100 * GiB,
     });
-    const modules = modulesOf(current);
+    const modules = metricsOf(current, modulesSection);
     expect([...estimateDevicePeaks(modules).values()]).toEqual([
       {
         device: 'dev0',
