@@ -10,7 +10,7 @@ import { shortenName } from '../common/names.js';
 import { escapeHtml } from './escape.js';
 import { HTML_CSP } from './html.js';
 import { historySubjects, movedFirst, rowsOf, type HistoryRow, type HistorySubject } from './history-rows.js';
-import { plural } from './sections.js';
+import { plural } from './partition.js';
 import { BASELINE_UPDATE_COLOR, ENVIRONMENT_COLOR, renderTrendSvg, TREND_COLOR } from './trend-chart.js';
 import { runsAgo, shortSha, stepContext, stepLevels, trendRange } from './trend-text.js';
 

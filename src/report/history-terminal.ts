@@ -4,7 +4,7 @@ import { RECENT_POINTS, type Trends } from '../history/trends.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { historySubjects, movedFirst, rowsOf, type HistoryRow } from './history-rows.js';
-import { plural } from './sections.js';
+import { plural } from './partition.js';
 import { displayWidth, indented, truncateMiddle, wrap } from './terminal.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendValue } from './trend-text.js';
 

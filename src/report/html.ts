@@ -22,7 +22,7 @@ import {
   valueRange,
   type EntryGroup,
 } from './groups.js';
-import { countByStatus, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { countByStatus, isFirstRun, plural, partitionEntries, verdictText } from './partition.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
 import type { Trends } from '../history/trends.js';
 import { sectionOfKind } from '../model/sections/index.js';
@@ -113,7 +113,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   const verdict = verdictText(report, options.title ?? 'Memory gate');
   const firstRun = isFirstRun(report);
   const icon = report.result === 'fail' ? '✗' : firstRun ? '⚠' : '✓';
-  const sections = splitSections(report);
+  const sections = partitionEntries(report);
   const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
   const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
   const perPattern = devicesPerPattern(report.entries);
@@ -136,7 +136,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     body.push('<section id="verdicts">', '<h2>Verdicts</h2>', '<ul class="verdicts">');
     for (const { severity, status, count } of verdicts) {
       body.push(
-        `<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${statusLabel(status)}`)}</li>`,
+        `<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${status}`)}</li>`,
       );
     }
     body.push('</ul>', '</section>');
@@ -349,17 +349,17 @@ function distribution(devices: readonly string[], peaks: ReturnType<typeof devic
 }
 
 function totalsSection(entries: readonly Entry[]): string[] {
-  const limits = deviceTable(entries);
-  if (limits === null) return [];
-  const hasCapacity = limits.rows.some((r) => r.capacity !== null);
-  const [first, ...others] = limits.kinds;
+  const devices = deviceTable(entries);
+  if (devices === null) return [];
+  const hasCapacity = devices.rows.some((r) => r.capacity !== null);
+  const [first, ...others] = devices.kinds;
   const header = ['Device'];
   if (first !== undefined) header.push(`${kindTitle(first)}: baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
-  for (const column of limits.figureColumns)
+  for (const column of devices.figureColumns)
     header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
-  const rows = limits.rows.map((r) => {
+  const rows = devices.rows.map((r) => {
     const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
     const sum = first === undefined ? undefined : r.sums.get(first);
     if (first !== undefined) {
@@ -380,7 +380,7 @@ function totalsSection(entries: readonly Entry[]): string[] {
         `<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`,
       );
     }
-    for (const column of limits.figureColumns)
+    for (const column of devices.figureColumns)
       cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
     return `<tr>${cells.join('')}</tr>`;
   });
@@ -390,8 +390,8 @@ function totalsSection(entries: readonly Entry[]): string[] {
     `<table class="entries"><thead><tr>${header.map((h) => `<th>${text(h)}</th>`).join('')}</tr></thead><tbody>`,
     ...rows,
     '</tbody></table>',
-    ...(limits.rest === null ? [] : [`<p class="note">${text(limits.rest)}</p>`]),
-    ...limits.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
+    ...(devices.rest === null ? [] : [`<p class="note">${text(devices.rest)}</p>`]),
+    ...devices.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
     '</section>',
   ];
 }
@@ -425,7 +425,7 @@ function entryTable(groups: readonly EntryGroup[]): string {
 function groupRow(group: EntryGroup): string {
   const worst = worstOf(group);
   const severity = severityClass(group.severity);
-  const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(group.status))}</td>`;
+  const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(group.status)}</td>`;
   const why = `<td class="why" data-label="Why">${whyHtml(worst, isRollUp(group))}</td>`;
   if (!isRollUp(group)) {
     return `<tr class="${severity}">${status}<td class="key" data-label="Key">${keyHtml(worst.key)}</td>${valueCells(worst)}${why}</tr>`;
@@ -468,7 +468,7 @@ function defaultReason(entry: Entry): string {
   if (entry.status === 'missing') return `not in this run (onMissing: ${policy})`;
   return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass'
     ? 'default tolerance'
-    : statusLabel(entry.status);
+    : entry.status;
 }
 
 function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): string[] {
@@ -478,7 +478,7 @@ function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): 
     const severity = severityClass(g.severity);
     const key = isRollUp(g) ? `${keyHtml(g.pattern)} (${text(devicesPhrase(g))})` : keyHtml(worst.key);
     const value = isRollUp(g) ? valueRange(g) : formatTransition(worst);
-    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
+    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(g.status)}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
   });
   const more = groups.length - shown.length;
   return [

@@ -20,8 +20,8 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { acceptChangeText, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
-import { deviceTable, figureCell, type DeviceTableLimits } from './device-table.js';
+import { acceptChangeText, isFirstRun, plural, partitionEntries, verdictText } from './partition.js';
+import { deviceTable, figureCell, type DeviceTable } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
 import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
@@ -238,7 +238,7 @@ interface Parts {
 
 function buildParts(report: GateReport, options: MarkdownOptions): Parts {
   const firstRun = isFirstRun(report);
-  const sections = splitSections(report);
+  const sections = partitionEntries(report);
   // On a first run every key is new: the keys are recorded in one collapsed list, not one warning row each.
   const recordedEntries = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
   const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
@@ -511,7 +511,7 @@ function deviceList(group: EntryGroup): string {
   const more = group.entries.length - shown.length;
   return [
     '<details>',
-    `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+    `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(group.status)} on ${devicesPhrase(group)}</summary>`,
     '',
     '| Device | Baseline → current | Δ (Δ%) |',
     '|---|--:|--:|',
@@ -570,19 +570,19 @@ function keyCode(whole: string): string {
 
 /** A status as written everywhere (`over-capacity`); one this build does not know is escaped like any text. */
 function statusText(status: string): string {
-  return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
+  return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? status : escapeMarkdownText(status);
 }
 
-function renderDevices(limits: DeviceTableLimits): string {
-  const hasCapacity = limits.rows.some((t) => t.capacity !== null);
-  const [first, ...others] = limits.kinds;
+function renderDevices(devices: DeviceTable): string {
+  const hasCapacity = devices.rows.some((t) => t.capacity !== null);
+  const [first, ...others] = devices.kinds;
   const header = ['Device'];
   if (first !== undefined) header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
-  for (const column of limits.figureColumns)
+  for (const column of devices.figureColumns)
     header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
-  const rows = limits.rows.map((t) => {
+  const rows = devices.rows.map((t) => {
     const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
     const sum = (kind: string): { baseline: number; current: number } | undefined => t.sums.get(kind);
     if (first !== undefined) {
@@ -601,19 +601,19 @@ function renderDevices(limits: DeviceTableLimits): string {
       const s = sum(kind);
       cells.push(s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
     }
-    for (const column of limits.figureColumns) cells.push(keepUnits(figureCell(t, column)));
+    for (const column of devices.figureColumns) cells.push(keepUnits(figureCell(t, column)));
     return `| ${cells.join(' | ')} |`;
   });
   const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
   const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
   // Our own sentence of counts and sizes: nothing from a file.
-  if (limits.rest !== null) lines.push('', limits.rest);
-  if (first !== undefined || limits.figureColumns.length === 0)
+  if (devices.rest !== null) lines.push('', devices.rest);
+  if (first !== undefined || devices.figureColumns.length === 0)
     lines.push(
       '',
       `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`,
     );
-  for (const note of limits.figureNotes) lines.push('', escapeMarkdownText(note));
+  for (const note of devices.figureNotes) lines.push('', escapeMarkdownText(note));
   return lines.join('\n');
 }
 

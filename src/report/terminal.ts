@@ -20,7 +20,7 @@ import {
   worstOf,
   type EntryGroup,
 } from './groups.js';
-import { acceptChangeText, countByStatus, isFirstRun, plural, splitSections, verdictText } from './sections.js';
+import { acceptChangeText, countByStatus, isFirstRun, plural, partitionEntries, verdictText } from './partition.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 import { deviceTable, figureCell } from './device-table.js';
 
@@ -70,7 +70,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
   const firstRun = isFirstRun(report);
   // The unchanged keys are only counted here (the last line), so they need no order.
-  const sections = splitSections(report, { orderUnchanged: false });
+  const sections = partitionEntries(report, { orderUnchanged: false });
   const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
   const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
   const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
@@ -163,22 +163,22 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
  * device as the other reports pick them; nothing when no section's figures are in the report.
  */
 function deviceFigures(report: GateReport, width: number): string[] {
-  const limits = deviceTable(report.entries);
-  if (limits === null || limits.figureColumns.length === 0) return [];
+  const devices = deviceTable(report.entries);
+  if (devices === null || devices.figureColumns.length === 0) return [];
   const columns: Column[] = [
     { header: 'DEVICE', align: 'left' },
-    ...limits.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' })),
+    ...devices.figureColumns.map((c): Column => ({ header: c.title.toUpperCase(), align: 'right' })),
   ];
-  const rows = limits.rows
+  const rows = devices.rows
     .filter((r) => r.figures.size > 0)
     .map((r): Cell[] => [
       // 80 columns: the row says dump-time once, by its device, not after each figure.
       { text: `${r.flagged ? '! ' : ''}${shown(r.device)}${r.dumpTime ? ' (dump-time)' : ''}` },
-      ...limits.figureColumns.map((c): Cell => ({ text: figureCell(r, c, false) })),
+      ...devices.figureColumns.map((c): Cell => ({ text: figureCell(r, c, false) })),
     ]);
   const out = ['', ...alignedTable(columns, rows, { flexColumn: 0, width })];
-  if (limits.rest !== null) out.push(...wrap(limits.rest, width));
-  for (const note of limits.figureNotes) out.push(...wrap(note, width));
+  if (devices.rest !== null) out.push(...wrap(devices.rest, width));
+  for (const note of devices.figureNotes) out.push(...wrap(note, width));
   return out.map((line) => clip(line, width));
 }
 
