@@ -2,13 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry, GateReport } from '../../src/gate/types.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import {
-  displayWidth,
-  renderSnapshotTable,
-  renderTerminal,
-  truncateDistinct,
-  truncateMiddle,
-} from '../../src/report/terminal.js';
+import { displayWidth, truncateDistinct, truncateMiddle } from '../../src/common/text-layout.js';
+import { renderSnapshotTable } from '../../src/report/snapshot-table.js';
+import { renderTerminal } from '../../src/report/terminal.js';
 import { jobReport } from '../helpers/jobs.js';
 
 function entry(fields: Partial<Entry> & Pick<Entry, 'key'>): Entry {
