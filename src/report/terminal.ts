@@ -1,8 +1,7 @@
 // The gate verdict as plain text for a terminal (check): aligned, no line wider than the width, no color unless asked.
 import { UsageError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
-import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
-import { sectionOfKind, splitDevice } from '../model/sections/index.js';
+import { splitDevice } from '../model/sections/index.js';
 import { formatCount, formatDelta } from '../model/units.js';
 import {
   alignedTable,
@@ -21,24 +20,23 @@ import {
   type Cell,
   type Column,
 } from '../common/text-layout.js';
-import { entryReason, formatChange, formatShortPercent, formatTransition } from './entry-values.js';
+import { formatChange, formatShortPercent, formatTransition } from './entry-values.js';
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
+import { deviceOfEntry, devicesPhrase, medianGrowth, medianPercent } from './groups.js';
+import { acceptChangeText, countByStatus, plural, verdictText } from './partition.js';
+import { sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 import {
-  deviceOfEntry,
-  devicesPerPattern,
-  devicesPhrase,
-  groupEntries,
-  isRollUp,
-  medianGrowth,
-  medianPercent,
-  worstOf,
-  type EntryGroup,
-} from './groups.js';
-import { acceptChangeText, countByStatus, isFirstRun, plural, partitionEntries, verdictText } from './partition.js';
-import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
-import { deviceTable, figureCell } from './device-table.js';
+  baselineCommand,
+  buildReportView,
+  RECENT_POINTS,
+  type ReportView,
+  type RowView,
+  type StepView,
+  type Trends,
+} from './view.js';
+import { figureCell, type DeviceTable } from './device-table.js';
 
 export interface TerminalOptions {
   /** ANSI colours: red failures, yellow warnings, green pass. Default off. */
@@ -70,6 +68,8 @@ const ANSI = {
 
 const SEVERITY_MARK: Record<string, string> = { fail: '✗', warn: '!', ok: '✓' };
 
+const OUTCOME_COLOR: Record<ReportView['outcome'], string> = { fail: ANSI.red, first: ANSI.yellow, pass: ANSI.green };
+
 /**
  * The verdict line, the failing and warning rows (one per module across devices, worst first), their explanations as
  * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
@@ -81,12 +81,10 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
   }
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
-  const firstRun = isFirstRun(report);
   // The unchanged keys are only counted here (the last line), so they need no order.
-  const sections = partitionEntries(report, { orderUnchanged: false });
-  const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
-  const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
-  const verdictColor = report.result === 'fail' ? ANSI.red : firstRun ? ANSI.yellow : ANSI.green;
+  const view = buildReportView(report, { trends: options.trends, all: options.all, orderUnchanged: false });
+  const { firstRun, recorded } = view;
+  const verdictColor = OUTCOME_COLOR[view.outcome];
   const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
   // What the run's context says (environment changes, missing artifacts) comes before any row.
   // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
@@ -96,21 +94,17 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     const file = options.baselineFile ?? 'FILE';
     lines.push(
       ...wrap(
-        `Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out ${shown(file)}' and the input flags of this check (or the Action's mode: update), and commit it.`,
+        `Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`,
         width,
       ),
     );
   }
 
-  const perPattern = devicesPerPattern(report.entries);
-  const groups =
-    options.all === true
-      ? problems.map((e) => groupEntries([e], perPattern)[0] as EntryGroup)
-      : groupEntries(problems, perPattern);
+  const groups = view.problemRows;
   if (groups.length > 0) {
     const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
     const notes: string[] = [];
-    const rows = shownGroups.map((group) => tableRow(group, notes, options.trends));
+    const rows = shownGroups.map((row) => tableRow(row, notes, view.trends));
     lines.push('', ...verdictTable(rows, width, paint));
     if (shownGroups.length < groups.length)
       lines.push(
@@ -125,10 +119,10 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     }
   }
 
-  lines.push(...deviceFigures(report, width));
+  lines.push(...deviceFigures(view.devices, width));
 
   if (recorded.length > 0) {
-    const patterns = groupEntries(recorded, perPattern).length;
+    const patterns = view.groups(recorded).length;
     // Named by their section when they are all of one (`15 modules`), else as rows: an OOM snapshot's keys are no modules.
     const kinds = new Set(recorded.map((e) => e.kind));
     const noun = kinds.size === 1 ? (recorded[0] as Entry).kind : 'row';
@@ -140,7 +134,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       ),
     );
   }
-  const banded = sections.unchanged.filter((e) => e.noise?.applied === 'band' && e.status === 'pass');
+  const banded = view.banded;
   if (banded.length > 0) {
     lines.push(
       '',
@@ -153,8 +147,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
-  if (options.trends !== undefined) lines.push(...movedLines(options.trends, groups, width));
-  const rest = [...sections.improvements, ...sections.unchanged];
+  if (view.trends !== undefined) lines.push(...movedLines(view, view.trends, width));
+  const rest = [...view.improvements, ...view.unchanged];
   if (rest.length > 0) {
     const byStatus = countByStatus(rest)
       .map(([status, n]) => `${formatCount(n)} ${shown(status)}`)
@@ -175,8 +169,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
  * The figures sections declare per device (memory snapshots: allocated and reserved peaks and their gap), one row per
  * device as the other reports pick them; nothing when no section's figures are in the report.
  */
-function deviceFigures(report: GateReport, width: number): string[] {
-  const devices = deviceTable(report.entries);
+function deviceFigures(devices: DeviceTable | null, width: number): string[] {
   if (devices === null || devices.figureColumns.length === 0) return [];
   const columns: Column[] = [
     { header: 'DEVICE', align: 'left' },
@@ -207,49 +200,32 @@ interface TableRow {
   trend: string | null;
 }
 
-/** Steps listed after the rows, besides those the rows' notes name. */
-const MOVED_SHOWN = 10;
-
 /** A row's trend: the group's largest device (or the key) on the default branch; its step becomes a note. */
-function rowTrend(group: EntryGroup, trends: Trends | undefined, refer: (text: string) => void): string | null {
-  if (trends === undefined) return null;
-  const trend = isRollUp(group)
-    ? trends.forPattern(group.kind, group.pattern)
-    : trends.forKey(group.kind, worstOf(group).key);
-  if (trend === undefined) return null;
-  const unit = unitOfKind(group.kind);
-  const subject = isRollUp(group) ? group.pattern : worstOf(group).key;
-  if (trend.step !== null) refer(stepSentence(subject, trend, unit, trends));
+function rowTrend(row: RowView, trends: Trends | undefined, refer: (text: string) => void): string | null {
+  const t = row.trend;
+  if (trends === undefined || t === null) return null;
+  if (t.step !== null) refer(stepSentence(t.step, trends));
   const of =
-    trend.of === 'largest' ? `, largest device${isRollUp(group) ? '' : ` of ${shownKey(patternOfKey(subject))}`}` : '';
-  return `${sparkline(trend.recent, trend.min, trend.max)} ${trendRange(trend, unit)} (${trendSpan(trend)}${onBranch(trends)}${of})`;
+    t.trend.of === 'largest'
+      ? `, largest device${t.rolled ? '' : ` of ${shownKey(splitDevice(t.subject).group)}`}`
+      : '';
+  return `${sparkline(t.trend.recent, t.trend.min, t.trend.max)} ${trendRange(t.trend, t.unit)} (${trendSpan(t.trend)}${onBranch(trends)}${of})`;
 }
 
 function onBranch(trends: Trends): string {
   return trends.branch === undefined ? '' : ` on ${shown(trends.branch)}`;
 }
 
-function patternOfKey(key: string): string {
-  return splitDevice(key).group;
-}
-
-function unitOfKind(kind: string): 'bytes' | 'count' {
-  return sectionOfKind(kind)?.unit ?? 'bytes';
-}
-
 /** `DEV_MEM/{*}/HCCL: 400.0 MiB → 800.0 MiB since a1b2c3d (14 runs ago); CANN toolkit 8.3 → 9.0 at the same run`. */
-function stepSentence(subject: string, trend: Trend, unit: 'bytes' | 'count', trends: Trends): string {
-  const step = trend.step as StepNote;
-  const context = stepContext(step);
-  const largest = trend.of === 'largest' ? ' (largest device)' : '';
-  return `${shownKey(subject)}${largest}: ${stepLevels(step, unit)} since ${shortSha(step.commit)} (${runsAgo(step)}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
+function stepSentence(s: StepView, trends: Trends): string {
+  const context = stepContext(s.step);
+  const largest = s.largest ? ' (largest device)' : '';
+  return `${shownKey(s.subject)}${largest}: ${stepLevels(s.step, s.unit)} since ${s.sha} (${s.ago}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
 }
 
 /** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
-function movedLines(trends: Trends, groups: readonly EntryGroup[], width: number): string[] {
-  const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
-  const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
-  if (moved.length === 0) return [];
+function movedLines(view: ReportView, trends: Trends, width: number): string[] {
+  if (view.moved === null) return [];
   const lines = [
     '',
     ...wrap(
@@ -257,12 +233,11 @@ function movedLines(trends: Trends, groups: readonly EntryGroup[], width: number
       width,
     ),
   ];
-  for (const m of moved.slice(0, MOVED_SHOWN))
-    lines.push(...indented(stepSentence(m.subject, m.trend, unitOfKind(m.kind), trends), width, '  ', '    '));
-  if (moved.length > MOVED_SHOWN)
+  for (const m of view.moved.shown) lines.push(...indented(stepSentence(m.step, trends), width, '  ', '    '));
+  if (view.moved.more > 0)
     lines.push(
       ...indented(
-        `…${plural(moved.length - MOVED_SHOWN, 'more')}: ascend-memory-gate history show lists them`,
+        `…${plural(view.moved.more, 'more')}: ascend-memory-gate history show lists them`,
         width,
         '  ',
         '    ',
@@ -271,20 +246,19 @@ function movedLines(trends: Trends, groups: readonly EntryGroup[], width: number
   return lines;
 }
 
-function tableRow(group: EntryGroup, notes: string[], trends: Trends | undefined): TableRow {
-  const worst = worstOf(group);
+function tableRow(row: RowView, notes: string[], trends: Trends | undefined): TableRow {
+  const { group, worst, rule, note } = row;
   const marks: string[] = [];
-  const { rule, note } = entryReason(worst);
   const refer = (text: string): void => {
     let i = notes.indexOf(text);
     if (i === -1) i = notes.push(text) - 1;
     marks.push(superscript(i + 1));
   };
   if (rule !== null) refer(`held to the rule ${shown(rule)} of the config`);
-  if (note !== null) refer(`${shownKey(worst.key)}${isRollUp(group) ? ' (the worst device)' : ''}: ${shown(note)}`);
-  const trend = rowTrend(group, trends, refer);
+  if (note !== null) refer(`${shownKey(worst.key)}${row.rolled ? ' (the worst device)' : ''}: ${shown(note)}`);
+  const trend = rowTrend(row, trends, refer);
   const status = `${SEVERITY_MARK[group.severity] ?? '?'} ${shown(group.status)}${marks.length > 0 ? ` ${marks.join(',')}` : ''}`;
-  if (!isRollUp(group)) {
+  if (!row.rolled) {
     return {
       severity: group.severity,
       status,
