@@ -11,9 +11,9 @@ import { runsAgo, shortSha } from './trend-text.js';
 export { RECENT_POINTS, type Trends };
 
 /** Steps listed besides the rows' own, in every format. */
-export const MOVED_SHOWN = 10;
+const MOVED_SHOWN = 10;
 
-export type Unit = 'bytes' | 'count';
+type Unit = 'bytes' | 'count';
 
 /** Where a figure stepped on the default branch, in the words every format uses. */
 export interface StepView {
@@ -53,7 +53,7 @@ export interface RowView {
   trend: TrendView | null;
 }
 
-export interface MovedView {
+interface MovedView {
   kind: string;
   step: StepView;
 }
@@ -122,7 +122,7 @@ export function buildReportView(report: GateReport, options: ViewOptions = {}): 
   };
 }
 
-export function unitOfKind(kind: string): Unit {
+function unitOfKind(kind: string): Unit {
   return sectionOfKind(kind)?.unit ?? 'bytes';
 }
 
