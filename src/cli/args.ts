@@ -1,6 +1,7 @@
 // Command-line flags: declared once with their help text; parsed with multi-value flags (`--plog a b`), `--help`, and a suggestion for a mistyped flag.
 import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
+import { displayWidth, wrap } from '../common/text-layout.js';
 
 export interface OptionSpec {
   /** Takes a value; with `multiple`, every following bare word until the next flag belongs to it. */
@@ -135,7 +136,7 @@ export function commandHelp(program: string, spec: CommandSpec, width = HELP_WID
 export function helpLines(rows: readonly (readonly [string, string])[], width = HELP_WIDTH): string[] {
   const column = Math.max(...rows.map(([f]) => f.length)) + 4;
   // A word the description column cannot hold (a long glob) would stick out of the width: take the narrow layout then.
-  const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => w.length)));
+  const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => displayWidth(w))));
   // Too narrow for two columns: each description on its own lines under its flag.
   if (width - column < Math.max(24, longestWord))
     return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
@@ -144,20 +145,9 @@ export function helpLines(rows: readonly (readonly [string, string])[], width = 
   );
 }
 
-/** A line wrapped at spaces to the width, continuation lines indented; a word longer than a line stays whole. */
+/** A help line wrapped to the width by the reports' rule (text-layout's wrap); an empty line stays one empty line. */
 export function wrapHelp(line: string, indent = '    ', width = HELP_WIDTH): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const word of line.split(/(?<=\S) (?=\S)/)) {
-    const next = current === '' ? word : `${current} ${word}`;
-    if (next.length <= width || current === '') current = next;
-    else {
-      out.push(current);
-      current = `${indent}${word}`;
-    }
-  }
-  out.push(current);
-  return out;
+  return line === '' ? [''] : wrap(line, width, indent);
 }
 
 /** The closest name by edit distance (at most 2 edits, or a prefix), for "did you mean --plog?". */

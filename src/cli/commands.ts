@@ -304,7 +304,7 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
   const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
   const text = opts.json
     ? stringifyDocument(snapshot)
-    : (await import('../report/terminal.js')).renderSnapshotTable(snapshot, width);
+    : (await import('../report/snapshot-table.js')).renderSnapshotTable(snapshot, width);
   await emit(text, outFile, io);
   return 0;
 }

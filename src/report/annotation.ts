@@ -2,7 +2,7 @@
 import { disjointText } from '../gate/disjoint.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { entryReason, entrySentence } from './entry-values.js';
-import { isFirstRun, verdictText, worstFirst } from './sections.js';
+import { isFirstRun, verdictText, worstFirst } from './partition.js';
 import { formatCount } from '../model/units.js';
 import { shortenName } from '../common/names.js';
 

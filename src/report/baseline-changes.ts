@@ -4,7 +4,7 @@ import { SECTIONS, valueOf as metricValue } from '../model/sections/index.js';
 import { formatBytes, formatDelta } from '../model/units.js';
 import { tableCodeSpan } from './escape.js';
 import { replaceControlCharacters as shown } from '../common/visible.js';
-import { displayWidth, truncateMiddle, wrap } from './terminal.js';
+import { displayWidth, truncateMiddle, wrap } from '../common/text-layout.js';
 
 export type Side = Pick<Baseline, 'sections'>;
 

@@ -7,7 +7,7 @@ import { isCountEntry } from './entry-values.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { codeSpan, escapeHtml } from './escape.js';
 import { splitOf } from './groups.js';
-import { growth, plural } from './sections.js';
+import { growth, plural } from './partition.js';
 
 type ChartSeverity = 'fail' | 'warn' | 'ok';
 

@@ -8,9 +8,9 @@ import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { shortenName } from '../common/names.js';
 import { escapeHtml } from './escape.js';
-import { HTML_CSP } from './html.js';
+import { htmlPage } from './html-page.js';
 import { historySubjects, movedFirst, rowsOf, type HistoryRow, type HistorySubject } from './history-rows.js';
-import { plural } from './sections.js';
+import { plural } from './partition.js';
 import { BASELINE_UPDATE_COLOR, ENVIRONMENT_COLOR, renderTrendSvg, TREND_COLOR } from './trend-chart.js';
 import { runsAgo, shortSha, stepContext, stepLevels, trendRange } from './trend-text.js';
 
@@ -124,26 +124,7 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
 }
 
 function page(title: string, body: string[], css: string): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    // A constant without `"` or `<`: safe in a double-quoted attribute as it is.
-    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${text(title)}</title>`,
-    `<style>${STYLE}${css}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    ...body,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage(text(title), `${STYLE}${css}`, body);
 }
 
 function legend(): string {

@@ -34,7 +34,7 @@ export interface FigureColumn {
   gap?: { from: string; to: string };
 }
 
-export interface DeviceTableLimits {
+export interface DeviceTable {
   /** Kinds summed, in SECTIONS order. */
   kinds: string[];
   /** Figure and gap columns present in some row, in SECTIONS order. */
@@ -54,7 +54,7 @@ const ALL_DEVICES_UP_TO = 16;
 const MAX_DEVICE_ROWS = 32;
 
 /** Per-device totals of the report, or null without a device. */
-export function deviceTable(entries: readonly Entry[]): DeviceTableLimits | null {
+export function deviceTable(entries: readonly Entry[]): DeviceTable | null {
   const byDevice = new Map<string, DeviceRow>();
   const row = (device: string): DeviceRow => {
     let r = byDevice.get(device);

@@ -9,7 +9,7 @@ import {
 } from '../model/sections/index.js';
 import { median } from '../model/roll-up.js';
 import { formatEntryValue } from './entry-values.js';
-import { growth } from './sections.js';
+import { growth } from './partition.js';
 import { formatCount } from '../model/units.js';
 
 /** The entries of one (kind, status, severity, device-free key): one row in every renderer. */

@@ -4,8 +4,8 @@ import { RECENT_POINTS, type Trends } from '../history/trends.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { historySubjects, movedFirst, rowsOf, type HistoryRow } from './history-rows.js';
-import { plural } from './sections.js';
-import { displayWidth, indented, truncateMiddle, wrap } from './terminal.js';
+import { plural } from './partition.js';
+import { clip, displayWidth, GAP, indented, padEnd, padStart, truncateMiddle, wrap } from '../common/text-layout.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendValue } from './trend-text.js';
 
 export interface HistoryTerminalOptions {
@@ -17,7 +17,6 @@ export interface HistoryTerminalOptions {
 
 /** Rows shown without --key: the ones that moved first. */
 const MAX_ROWS = 60;
-const GAP = '  ';
 
 /** The trends of every key group (keys of no device on their own), those that moved first; with `key`, those it matches. */
 export function renderHistoryTerminal(history: History, trends: Trends, options: HistoryTerminalOptions = {}): string {
@@ -71,10 +70,7 @@ export function renderHistoryTerminal(history: History, trends: Trends, options:
       width - sparkWidth - rangeWidth - latestWidth - GAP.length * 3,
     ),
   );
-  const pad = (text: string, w: number, right = false): string =>
-    right
-      ? ' '.repeat(Math.max(0, w - displayWidth(text))) + text
-      : text + ' '.repeat(Math.max(0, w - displayWidth(text)));
+  const pad = (text: string, w: number, right = false): string => (right ? padStart(text, w) : padEnd(text, w));
   lines.push(
     '',
     [
@@ -129,16 +125,6 @@ export function renderHistoryTerminal(history: History, trends: Trends, options:
 function latestOf(row: HistoryRow): string {
   const last = row.trend.values[row.trend.values.length - 1];
   return last === null || last === undefined ? 'absent' : trendValue(last, row.unit);
-}
-
-function clip(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (displayWidth(out + ch) + 1 > width) break;
-    out += ch;
-  }
-  return `${out}…`;
 }
 
 function shown(text: string): string {

@@ -3,17 +3,16 @@ import type { Entry, GateReport } from '../gate/types.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { devicePeaks, renderDeviceStacksSvg, type LegendItem } from './chart.js';
-import { deviceTable, figureCell } from './device-table.js';
+import { figureCell, type DeviceTable } from './device-table.js';
 import { entryReason, formatChange, formatShortPercent, formatTransition, keepUnits } from './entry-values.js';
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { escapeHtml } from './escape.js';
+import { htmlPage } from './html-page.js';
 import { contextHtml } from './run-context.js';
 import {
   deviceOfEntry,
-  devicesPerPattern,
   devicesPhrase,
-  groupEntries,
   isRollUp,
   kindTitle,
   medianGrowth,
@@ -22,12 +21,11 @@ import {
   valueRange,
   type EntryGroup,
 } from './groups.js';
-import { countByStatus, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
+import { countByStatus, plural, verdictText } from './partition.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
-import type { Trends } from '../history/trends.js';
-import { sectionOfKind } from '../model/sections/index.js';
+import { baselineCommand, buildReportView, trendOf, type ReportView, type Trends } from './view.js';
 import { renderTrendSvg } from './trend-chart.js';
-import { runsAgo, shortSha, stepContext, stepLevels, trendRange } from './trend-text.js';
+import { stepContext, stepLevels, trendRange } from './trend-text.js';
 
 export interface HtmlOptions {
   /** Subject of the verdict: "<title> failed: …". Default "Memory gate". */
@@ -45,11 +43,11 @@ export interface HtmlOptions {
 /** Trend charts drawn, failing rows first: the JSON report and `history html` have the rest. */
 const TREND_CHARTS = 12;
 
-/** Nothing may load or run: no script, no network, no font or stylesheet file; inline styles and data: images only. */
-export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+export { HTML_CSP } from './html-page.js';
 
 /** Symbols every common font has: colour emoji fonts are often missing (CI machines, print servers). */
 const SEVERITY_ICON: Record<string, string> = { fail: '✗', warn: '⚠', ok: '✓' };
+const OUTCOME_ICON: Record<ReportView['outcome'], string> = { fail: '✗', first: '⚠', pass: '✓' };
 
 /** Devices listed under a rolled-up row; rows of the collapsed lists. The JSON report has the rest. */
 const DEVICES_PER_GROUP = 20;
@@ -111,23 +109,18 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
 /** Renders the report as a complete HTML document. Deterministic: the same report and options give the same string. */
 export function renderHtml(report: GateReport, options: HtmlOptions = {}): string {
   const verdict = verdictText(report, options.title ?? 'Memory gate');
-  const firstRun = isFirstRun(report);
-  const icon = report.result === 'fail' ? '✗' : firstRun ? '⚠' : '✓';
-  const sections = splitSections(report);
-  const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
-  const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
-  const perPattern = devicesPerPattern(report.entries);
+  const view = buildReportView(report, { trends: options.trends });
+  const { firstRun, recorded, problems } = view;
+  const icon = OUTCOME_ICON[view.outcome];
 
   const body: string[] = [];
-  body.push(
-    `<h1 class="verdict ${report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass'}">${icon} ${text(verdict)}</h1>`,
-  );
+  body.push(`<h1 class="verdict ${view.outcome}">${icon} ${text(verdict)}</h1>`);
   if (options.generatedAt !== undefined) body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
   body.push(...contextHtml(report));
   if (firstRun) {
     const file = text(options.baselineFile ?? 'memory-baseline.json');
     body.push(
-      `<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file}</code> with the input flags of the check and commit <code>${file}</code>.</p>`,
+      `<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>${baselineCommand(file)}</code> with the input flags of the check and commit <code>${file}</code>.</p>`,
     );
   }
 
@@ -136,14 +129,14 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     body.push('<section id="verdicts">', '<h2>Verdicts</h2>', '<ul class="verdicts">');
     for (const { severity, status, count } of verdicts) {
       body.push(
-        `<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${statusLabel(status)}`)}</li>`,
+        `<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${status}`)}</li>`,
       );
     }
     body.push('</ul>', '</section>');
   }
 
   if (problems.length > 0) {
-    const groups = groupEntries(problems, perPattern);
+    const groups = view.groups(problems);
     body.push(
       '<section id="problems">',
       `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`,
@@ -151,18 +144,18 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
       '</section>',
     );
   }
-  if (options.trends !== undefined) {
-    const changed = [...groupEntries(problems, perPattern), ...groupEntries(sections.improvements, perPattern)];
-    body.push(...trendSection(changed, options.trends));
+  if (view.trends !== undefined) {
+    const changed = [...view.groups(problems), ...view.groups(view.improvements)];
+    body.push(...trendSection(changed, view.trends));
   }
   body.push(...deviceSection(report));
-  body.push(...totalsSection(report.entries));
+  body.push(...totalsSection(view.devices));
   body.push(...traceTimelinesHtml(options.series, report.entries));
-  if (sections.improvements.length > 0) {
+  if (view.improvements.length > 0) {
     body.push(
       '<section id="improvements">',
-      `<h2>Improvements (${formatCount(sections.improvements.length)})</h2>`,
-      entryTable(groupEntries(sections.improvements, perPattern)),
+      `<h2>Improvements (${formatCount(view.improvements.length)})</h2>`,
+      entryTable(view.groups(view.improvements)),
       '</section>',
     );
   }
@@ -171,39 +164,20 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
       ...collapsed(
         'recorded',
         `${plural(recorded.length, 'key')} recorded (no baseline to compare with)`,
-        groupEntries(recorded, perPattern),
+        view.groups(recorded),
       ),
     );
-  if (sections.unchanged.length > 0) {
+  if (view.unchanged.length > 0) {
     body.push(
       ...collapsed(
         'unchanged',
-        `${plural(sections.unchanged.length, 'key')} within thresholds`,
-        groupEntries(sections.unchanged, perPattern),
+        `${plural(view.unchanged.length, 'key')} within thresholds`,
+        view.groups(view.unchanged),
       ),
     );
   }
 
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    // A constant without `"` or `<`: safe in a double-quoted attribute as it is.
-    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
-    '<meta name="referrer" content="no-referrer">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${icon} ${text(verdict)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    ...body,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage(`${icon} ${text(verdict)}`, STYLE, body);
 }
 
 /** A chart per changed key (or key group) the history has: its runs on the default branch, the baseline, where it stepped. */
@@ -211,15 +185,13 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
   const charts: string[] = [];
   let more = 0;
   for (const group of groups) {
-    const rolled = isRollUp(group);
-    const subject = rolled ? group.pattern : worstOf(group).key;
-    const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
-    if (trend === undefined) continue;
+    const t = trendOf(group, trends);
+    if (t === null) continue;
+    const { subject, trend, unit } = t;
     if (charts.length >= TREND_CHARTS) {
       more++;
       continue;
     }
-    const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
     const baselines = group.entries.map((e) => e.baseline).filter((b): b is number => b !== null);
     const baseline =
       baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
@@ -231,19 +203,18 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
       baseline,
       label: shortenName(subject),
     });
-    const step = trend.step;
-    const context = step === null ? null : stepContext(step);
-    const url = step === null ? undefined : trends.commitUrl(step.commit);
+    const s = t.step;
+    const context = s === null ? null : stepContext(s.step);
     const commit =
-      step === null
+      s === null
         ? ''
-        : url === undefined
-          ? `<code>${text(shortSha(step.commit))}</code>`
-          : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
+        : s.url === undefined
+          ? `<code>${text(s.sha)}</code>`
+          : `<a href="${text(s.url)}"><code>${text(s.sha)}</code></a>`;
     const note =
-      step === null
+      s === null
         ? `${text(trendRange(trend, unit))} over ${text(plural(trend.values.length, 'run'))}`
-        : `${text(stepLevels(step, unit))} since ${commit} (${text(runsAgo(step))})${context === null ? '' : `; ${text(context)}`}`;
+        : `${text(stepLevels(s.step, unit))} since ${commit} (${text(s.ago)})${context === null ? '' : `; ${text(context)}`}`;
     charts.push(
       `<figure class="trend"><figcaption>${keyHtml(subject)}${trend.of === 'largest' ? ' <span class="note">(largest device)</span>' : ''}: ${note}</figcaption>\n<div class="chart">${svg}</div></figure>`,
     );
@@ -348,18 +319,17 @@ function distribution(devices: readonly string[], peaks: ReturnType<typeof devic
   ].join('\n');
 }
 
-function totalsSection(entries: readonly Entry[]): string[] {
-  const limits = deviceTable(entries);
-  if (limits === null) return [];
-  const hasCapacity = limits.rows.some((r) => r.capacity !== null);
-  const [first, ...others] = limits.kinds;
+function totalsSection(devices: DeviceTable | null): string[] {
+  if (devices === null) return [];
+  const hasCapacity = devices.rows.some((r) => r.capacity !== null);
+  const [first, ...others] = devices.kinds;
   const header = ['Device'];
   if (first !== undefined) header.push(`${kindTitle(first)}: baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
-  for (const column of limits.figureColumns)
+  for (const column of devices.figureColumns)
     header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
-  const rows = limits.rows.map((r) => {
+  const rows = devices.rows.map((r) => {
     const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
     const sum = first === undefined ? undefined : r.sums.get(first);
     if (first !== undefined) {
@@ -380,7 +350,7 @@ function totalsSection(entries: readonly Entry[]): string[] {
         `<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`,
       );
     }
-    for (const column of limits.figureColumns)
+    for (const column of devices.figureColumns)
       cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
     return `<tr>${cells.join('')}</tr>`;
   });
@@ -390,8 +360,8 @@ function totalsSection(entries: readonly Entry[]): string[] {
     `<table class="entries"><thead><tr>${header.map((h) => `<th>${text(h)}</th>`).join('')}</tr></thead><tbody>`,
     ...rows,
     '</tbody></table>',
-    ...(limits.rest === null ? [] : [`<p class="note">${text(limits.rest)}</p>`]),
-    ...limits.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
+    ...(devices.rest === null ? [] : [`<p class="note">${text(devices.rest)}</p>`]),
+    ...devices.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
     '</section>',
   ];
 }
@@ -425,7 +395,7 @@ function entryTable(groups: readonly EntryGroup[]): string {
 function groupRow(group: EntryGroup): string {
   const worst = worstOf(group);
   const severity = severityClass(group.severity);
-  const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(group.status))}</td>`;
+  const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(group.status)}</td>`;
   const why = `<td class="why" data-label="Why">${whyHtml(worst, isRollUp(group))}</td>`;
   if (!isRollUp(group)) {
     return `<tr class="${severity}">${status}<td class="key" data-label="Key">${keyHtml(worst.key)}</td>${valueCells(worst)}${why}</tr>`;
@@ -468,7 +438,7 @@ function defaultReason(entry: Entry): string {
   if (entry.status === 'missing') return `not in this run (onMissing: ${policy})`;
   return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass'
     ? 'default tolerance'
-    : statusLabel(entry.status);
+    : entry.status;
 }
 
 function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): string[] {
@@ -478,7 +448,7 @@ function collapsed(id: string, summary: string, groups: readonly EntryGroup[]): 
     const severity = severityClass(g.severity);
     const key = isRollUp(g) ? `${keyHtml(g.pattern)} (${text(devicesPhrase(g))})` : keyHtml(worst.key);
     const value = isRollUp(g) ? valueRange(g) : formatTransition(worst);
-    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
+    return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(g.status)}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
   });
   const more = groups.length - shown.length;
   return [

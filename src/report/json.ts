@@ -3,7 +3,7 @@ import { SchemaError } from '../common/errors.js';
 import type { Entry, GateReport } from '../gate/types.js';
 import { splitDevice } from '../model/sections/index.js';
 import { devicesPerPattern, groupEntries, isRollUp, medianGrowth, patternCountsOf } from './groups.js';
-import { growth } from './sections.js';
+import { growth } from './partition.js';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { compileSchema, parseJson } from '../json/reader.js';

@@ -16,7 +16,7 @@ import {
 import { shortenName } from './names.js';
 import { REPORT_KINDS } from './report-schema.js';
 import { contextTerminal } from './run-context.js';
-import { splitSections, verdictText } from './sections.js';
+import { partitionEntries, verdictText } from './partition.js';
 import { sectionOfKind } from '../model/sections/index.js';
 import { UNTRACED_NOTE } from '../model/sections/allocator.js';
 import { formatCount } from '../model/units.js';
@@ -152,7 +152,7 @@ function verdictSuite(report: GateReport): Suite {
 
 /** One suite per kind in the report, in report order; in each, groups worst first as every renderer lists them. */
 function sectionSuites(report: GateReport): Suite[] {
-  const { problems, improvements, unchanged } = splitSections(report);
+  const { problems, improvements, unchanged } = partitionEntries(report);
   const perPattern = devicesPerPattern(report.entries);
   const byKind = new Map<string, Entry[]>();
   for (const list of [problems, improvements, unchanged]) {

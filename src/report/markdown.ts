@@ -1,17 +1,15 @@
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
 import { UsageError } from '../common/errors.js';
-import type { Entry, GateReport } from '../gate/types.js';
+import type { GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
-import { entryReason, formatChange, formatTransition, keepUnits } from './entry-values.js';
+import { formatChange, formatTransition, keepUnits } from './entry-values.js';
 import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { codeSpan, escapeHtml, escapeMarkdownText, tableCodeSpan } from './escape.js';
 import { contextMarkdown } from './run-context.js';
 import {
   deviceOfEntry,
-  devicesPerPattern,
   devicesPhrase,
-  groupEntries,
   isRollUp,
   medianGrowth,
   medianPercent,
@@ -20,13 +18,21 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { acceptChangeText, isFirstRun, plural, splitSections, statusLabel, verdictText } from './sections.js';
-import { deviceTable, figureCell, type DeviceTableLimits } from './device-table.js';
+import { acceptChangeText, plural, verdictText } from './partition.js';
+import { figureCell, type DeviceTable } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
-import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
-import { sectionOfKind, splitDevice } from '../model/sections/index.js';
-import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange } from './trend-text.js';
+import { superscript } from '../common/text-layout.js';
+import { sparkline, stepContext, stepLevels, trendRange } from './trend-text.js';
+import {
+  baselineCommand,
+  buildReportView,
+  RECENT_POINTS,
+  type ReportView,
+  type RowView,
+  type StepView,
+  type Trends,
+} from './view.js';
 
 export interface MarkdownOptions {
   /** Subject of the verdict line, shown as plain text: "<title> failed: …". Default "Memory gate". */
@@ -237,17 +243,10 @@ interface Parts {
 }
 
 function buildParts(report: GateReport, options: MarkdownOptions): Parts {
-  const firstRun = isFirstRun(report);
-  const sections = splitSections(report);
-  // On a first run every key is new: the keys are recorded in one collapsed list, not one warning row each.
-  const recordedEntries = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
-  const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
-  const perPattern = devicesPerPattern(report.entries);
-  const problemGroups = groupEntries(problems, perPattern);
-  const improvementGroups = groupEntries(sections.improvements, perPattern);
-
+  const view = buildReportView(report, { trends: options.trends });
+  const { firstRun, problems, recorded } = view;
   const title = escapeMarkdownText(options.title ?? 'Memory gate');
-  const icon = firstRun ? (report.result === 'fail' ? '❌' : 'ℹ️') : report.result === 'fail' ? '❌' : '✅';
+  const icon = OUTCOME_ICON[view.outcome];
   const headLines: string[] = [];
   if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
   if (options.preface !== undefined) headLines.push(options.preface, '');
@@ -256,42 +255,37 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
   for (const block of contextMarkdown(report)) headLines.push('', block);
   if (firstRun) headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
 
-  const totals = deviceTable(report.entries);
-  const trends = options.trends;
-  const problemRows = problemGroups.map((g) => groupRow(g, trends));
-  const bandedEntries = sections.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band');
+  const trends = view.trends;
+  const problemRows = view.problemRows.map((r) => groupRow(r, trends));
+  const rowCount = view.problemRows.length;
   return {
     head: headLines.join('\n'),
     problemHeading:
       problems.length > 0
-        ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
+        ? `#### Failing and warning keys (${formatCount(problems.length)}${rowCount < problems.length ? ` in ${plural(rowCount, 'row')}` : ''})`
         : null,
     problemRows,
-    recorded:
-      recordedEntries.length > 0
-        ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length)
-        : null,
+    recorded: recorded.length > 0 ? recordedList(view.groups(recorded), recorded.length) : null,
     chart:
       firstRun || options.chartModules === 0
         ? null
         : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
-    devices: totals === null ? null : renderDevices(totals),
-    improvements: improvementGroups.map((g) => groupRow(g, trends)),
-    improvementCount: sections.improvements.length,
-    unchanged:
-      sections.unchanged.length > 0
-        ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length)
-        : null,
-    unchangedCount: sections.unchanged.length,
+    devices: view.devices === null ? null : renderDevices(view.devices),
+    improvements: view.improvementRows.map((r) => groupRow(r, trends)),
+    improvementCount: view.improvements.length,
+    unchanged: view.unchanged.length > 0 ? unchangedList(view.groups(view.unchanged), view.unchanged.length) : null,
+    unchangedCount: view.unchanged.length,
     trendLegend: trends !== undefined && problemRows.some((r) => r.trend !== null) ? trendLegend(trends) : null,
-    moved: trends === undefined ? null : movedList(trends, problemGroups),
-    banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
-    bandedCount: bandedEntries.length,
+    moved: trends === undefined ? null : movedList(view, trends),
+    banded: view.bandedRows.map((r) => groupRow(r, trends)),
+    bandedCount: view.banded.length,
     accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) =>
       tableCodeSpan(t),
     ),
   };
 }
+
+const OUTCOME_ICON: Record<ReportView['outcome'], string> = { fail: '❌', first: 'ℹ️', pass: '✅' };
 
 /** The legend of the sparklines, once under the table. */
 function trendLegend(trends: Trends): string {
@@ -302,50 +296,31 @@ function branchName(trends: Trends): string {
   return trends.branch === undefined ? 'the default branch' : codeSpan(trends.branch);
 }
 
-/** Steps listed besides the rows' own. */
-const MOVED_SHOWN = 10;
-
 /** What moved on the default branch in its last 30 runs, for figures the rows do not show. */
-function movedList(trends: Trends, groups: readonly EntryGroup[]): string | null {
-  const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
-  const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
-  if (moved.length === 0) return null;
+function movedList(view: ReportView, trends: Trends): string | null {
+  if (view.moved === null) return null;
   const lines = [`#### Moved on ${branchName(trends)} in the last ${formatCount(RECENT_POINTS)} runs`, ''];
-  for (const m of moved.slice(0, MOVED_SHOWN))
-    lines.push(`- ${stepMarkdown(m.subject, m.trend, unitOf(m.kind), trends)}`);
-  if (moved.length > MOVED_SHOWN)
-    lines.push(`- …and ${plural(moved.length - MOVED_SHOWN, 'more')}: \`ascend-memory-gate history show\` lists them`);
+  for (const m of view.moved.shown) lines.push(`- ${stepMarkdown(m.step, trends)}`);
+  if (view.moved.more > 0)
+    lines.push(`- …and ${plural(view.moved.more, 'more')}: \`ascend-memory-gate history show\` lists them`);
   return lines.join('\n');
 }
 
-function unitOf(kind: string): 'bytes' | 'count' {
-  return sectionOfKind(kind)?.unit ?? 'bytes';
-}
-
 /** `DEV_MEM/{*}/HCCL` (largest device): 400.0 MiB → 800.0 MiB since [`a1b2c3d`](…) (14 runs ago on `main`); CANN toolkit 8.3.RC1 → 9.0.RC1 at the same run. */
-function stepMarkdown(subject: string, trend: Trend, unit: 'bytes' | 'count', trends: Trends): string {
-  const step = trend.step as StepNote;
-  const url = trends.commitUrl(step.commit);
-  const commit =
-    url === undefined
-      ? codeSpan(shortSha(step.commit))
-      : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
-  const context = stepContext(step, codeSpan, escapeMarkdownText);
-  const largest = trend.of === 'largest' ? ' (largest device)' : '';
-  return `${codeSpan(subject)}${largest}: ${keepUnits(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
+function stepMarkdown(s: StepView, trends: Trends): string {
+  const commit = s.url === undefined ? codeSpan(s.sha) : `[${codeSpan(s.sha)}](${linkDestination(s.url)})`;
+  const context = stepContext(s.step, codeSpan, escapeMarkdownText);
+  const largest = s.largest ? ' (largest device)' : '';
+  return `${codeSpan(s.subject)}${largest}: ${keepUnits(stepLevels(s.step, s.unit))} since ${commit} (${s.ago} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
 }
 
 /** A row's sparkline and range, and its step as one of the row's notes. */
-function rowTrend(group: EntryGroup, trends: Trends | undefined, notes: string[]): string | null {
-  if (trends === undefined) return null;
-  const rolled = isRollUp(group);
-  const subject = rolled ? group.pattern : worstOf(group).key;
-  const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
-  if (trend === undefined) return null;
-  const unit = unitOf(group.kind);
-  if (trend.step !== null) notes.push(stepMarkdown(subject, trend, unit, trends));
-  const of = trend.of === 'largest' && !rolled ? ` (largest of ${tableCodeSpan(splitDevice(subject).group)})` : '';
-  return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${keepUnits(trendRange(trend, unit))}${of}`;
+function rowTrend(row: RowView, trends: Trends | undefined, notes: string[]): string | null {
+  const t = row.trend;
+  if (trends === undefined || t === null) return null;
+  if (t.step !== null) notes.push(stepMarkdown(t.step, trends));
+  const of = t.largestOf === null ? '' : ` (largest of ${tableCodeSpan(t.largestOf)})`;
+  return `${tableCodeSpan(sparkline(t.trend.recent, t.trend.min, t.trend.max))} ${keepUnits(trendRange(t.trend, t.unit))}${of}`;
 }
 
 function firstRunHowTo(baselineFile: string): string {
@@ -353,7 +328,7 @@ function firstRunHowTo(baselineFile: string): string {
   return [
     'Nothing was compared: there is no baseline yet. To start gating, commit one:',
     `- **GitHub Actions**: run the workflow with \`mode: update\` (see \`examples/workflows/update-baseline.yml\`) and merge the pull request it opens;`,
-    `- **locally**: \`ascend-memory-gate baseline --out ${baselineFile.includes('`') ? 'FILE' : baselineFile}\` with the input flags of the check, then commit ${file}.`,
+    `- **locally**: \`${baselineCommand(baselineFile.includes('`') ? 'FILE' : baselineFile)}\` with the input flags of the check, then commit ${file}.`,
   ].join('\n');
 }
 
@@ -436,12 +411,6 @@ function explanations(rows: readonly Row[]): string | null {
   return list.length === 0 ? null : list.join('\n');
 }
 
-const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-
-function superscript(n: number): string {
-  return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
-}
-
 function joinBlocks(blocks: string[]): string {
   return `${blocks.join('\n\n')}\n`;
 }
@@ -455,13 +424,13 @@ function omittedNote(what: string): string {
 }
 
 /** A table row for a group: the entry itself for a group of one, else the pattern, device count, worst device and median. */
-function groupRow(group: EntryGroup, trends?: Trends): Row {
-  const worst = worstOf(group);
+function groupRow(row: RowView, trends: Trends | undefined): Row {
+  const { group, worst } = row;
   const icon = SEVERITY_ICON[group.severity] ?? '❔';
   const status = `${icon}${NBSP}${statusText(group.status)}`;
-  if (!isRollUp(group)) {
-    const notes = entryNotes(worst, null);
-    const trend = rowTrend(group, trends, notes);
+  if (!row.rolled) {
+    const notes = entryNotes(row, null);
+    const trend = rowTrend(row, trends, notes);
     return {
       cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))],
       notes,
@@ -473,8 +442,8 @@ function groupRow(group: EntryGroup, trends?: Trends): Row {
   const median = medianGrowth(group);
   const percent = medianPercent(group);
   const medianText = `median ${formatDelta(median)}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-  const notes = entryNotes(worst, device);
-  const trend = rowTrend(group, trends, notes);
+  const notes = entryNotes(row, device);
+  const trend = rowTrend(row, trends, notes);
   return {
     cells: [
       status,
@@ -488,9 +457,9 @@ function groupRow(group: EntryGroup, trends?: Trends): Row {
   };
 }
 
-/** The explanations of an entry: a rule other than the default, and a finding's note with its limit. */
-function entryNotes(entry: Entry, worstDevice: string | null): string[] {
-  const { rule, note } = entryReason(entry);
+/** The explanations of a row: a rule other than the default, and a finding's note with its limit. */
+function entryNotes(row: RowView, worstDevice: string | null): string[] {
+  const { rule, note, worst: entry } = row;
   const notes: string[] = [];
   // A list item, not a table cell: plain code spans (a `\|` would show its backslash here).
   if (rule !== null) notes.push(`Held to the rule ${codeSpan(rule)} of the config.`);
@@ -511,7 +480,7 @@ function deviceList(group: EntryGroup): string {
   const more = group.entries.length - shown.length;
   return [
     '<details>',
-    `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+    `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(group.status)} on ${devicesPhrase(group)}</summary>`,
     '',
     '| Device | Baseline → current | Δ (Δ%) |',
     '|---|--:|--:|',
@@ -570,19 +539,19 @@ function keyCode(whole: string): string {
 
 /** A status as written everywhere (`over-capacity`); one this build does not know is escaped like any text. */
 function statusText(status: string): string {
-  return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
+  return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? status : escapeMarkdownText(status);
 }
 
-function renderDevices(limits: DeviceTableLimits): string {
-  const hasCapacity = limits.rows.some((t) => t.capacity !== null);
-  const [first, ...others] = limits.kinds;
+function renderDevices(devices: DeviceTable): string {
+  const hasCapacity = devices.rows.some((t) => t.capacity !== null);
+  const [first, ...others] = devices.kinds;
   const header = ['Device'];
   if (first !== undefined) header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
   if (hasCapacity) header.push('Capacity', 'Headroom');
   for (const kind of others) header.push(`${kindTitle(kind)} Δ`);
-  for (const column of limits.figureColumns)
+  for (const column of devices.figureColumns)
     header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
-  const rows = limits.rows.map((t) => {
+  const rows = devices.rows.map((t) => {
     const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
     const sum = (kind: string): { baseline: number; current: number } | undefined => t.sums.get(kind);
     if (first !== undefined) {
@@ -601,19 +570,19 @@ function renderDevices(limits: DeviceTableLimits): string {
       const s = sum(kind);
       cells.push(s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
     }
-    for (const column of limits.figureColumns) cells.push(keepUnits(figureCell(t, column)));
+    for (const column of devices.figureColumns) cells.push(keepUnits(figureCell(t, column)));
     return `| ${cells.join(' | ')} |`;
   });
   const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
   const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
   // Our own sentence of counts and sizes: nothing from a file.
-  if (limits.rest !== null) lines.push('', limits.rest);
-  if (first !== undefined || limits.figureColumns.length === 0)
+  if (devices.rest !== null) lines.push('', devices.rest);
+  if (first !== undefined || devices.figureColumns.length === 0)
     lines.push(
       '',
       `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`,
     );
-  for (const note of limits.figureNotes) lines.push('', escapeMarkdownText(note));
+  for (const note of devices.figureNotes) lines.push('', escapeMarkdownText(note));
   return lines.join('\n');
 }
 

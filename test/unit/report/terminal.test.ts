@@ -2,14 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../../src/gate/types.js';
 import type { Snapshot } from '../../../src/model/snapshot.js';
-import {
-  displayWidth,
-  renderSnapshotTable,
-  renderTerminal,
-  truncateDistinct,
-  truncateMiddle,
-} from '../../../src/report/terminal.js';
+import { displayWidth, truncateDistinct, truncateMiddle } from '../../../src/common/text-layout.js';
+import { renderSnapshotTable } from '../../../src/report/snapshot-table.js';
+import { renderTerminal } from '../../../src/report/terminal.js';
 import { jobReport } from '../../helpers/jobs.js';
+
 import { entry } from '../../helpers/entries.js';
 import { GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
 

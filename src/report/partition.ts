@@ -1,4 +1,4 @@
-// What every renderer shows, in which order: the verdict, the failing/warning keys, improvements, the rest, device totals.
+// The report's entries partitioned for the renderers (problems, improvements, the rest, each in display order), and the verdict sentence.
 import type { Entry, GateReport } from '../gate/types.js';
 import { compareKeys } from '../model/key-order.js';
 import { formatCount } from '../model/units.js';
@@ -6,7 +6,7 @@ import { REPORT_KINDS, REPORT_STATUSES } from './report-schema.js';
 import { contextFailure } from './run-context.js';
 
 /** The report's entries split into the renderers' sections, each already in display order. */
-export interface ReportSections {
+export interface EntryPartition {
   /** Severity fail, then warn (and any unknown severity: shown, never hidden); largest growth first. */
   problems: Entry[];
   /** Status improved with severity ok; largest shrink first. */
@@ -20,7 +20,7 @@ export function growth(entry: Entry): number {
   return entry.delta ?? (entry.current ?? 0) - (entry.baseline ?? 0);
 }
 
-export function splitSections(report: GateReport, options: { orderUnchanged?: boolean } = {}): ReportSections {
+export function partitionEntries(report: GateReport, options: { orderUnchanged?: boolean } = {}): EntryPartition {
   const problems: Entry[] = [];
   const improvements: Entry[] = [];
   const unchanged: Entry[] = [];
@@ -58,11 +58,6 @@ function kindRank(kind: string): number {
   const known: readonly string[] = REPORT_KINDS;
   const i = known.indexOf(kind);
   return i === -1 ? known.length : i;
-}
-
-/** A status as every report spells it: `over-capacity`, never "over capacity". */
-export function statusLabel(status: string): string {
-  return status;
 }
 
 /**
@@ -110,7 +105,7 @@ export function verdictText(report: GateReport, title: string): string {
     // Findings that need no baseline (an OOM, allocation failures) fail a first run on their own: they are the verdict.
     const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail' && e.status !== 'new'));
     if (failing.length > 0) {
-      const why = failing.map(([status, n]) => `${formatCount(n)} ${statusLabel(status)}`).join(', ');
+      const why = failing.map(([status, n]) => `${formatCount(n)} ${status}`).join(', ');
       return `${title} failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}`;
     }
     const closed =
@@ -120,7 +115,7 @@ export function verdictText(report: GateReport, title: string): string {
   if (report.result === 'fail') {
     const failing = [
       ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(
-        ([status, n]) => `${formatCount(n)} ${statusLabel(status)}`,
+        ([status, n]) => `${formatCount(n)} ${status}`,
       ),
       ...[contextFailure(report)].filter((why) => why !== null),
     ].join(', ');
