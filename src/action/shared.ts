@@ -86,8 +86,8 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
     files,
     searched: describeSearches(specs, (source) => `'${source.input}'`),
     searchHelp,
-    // Allocation sites of memory snapshots are written relative to the checkout, when the frames lie in it.
-    run: { sourceRoot: { path: workspace, strict: false } },
+    // Sources may write paths relative to the checkout (allocation sites, when their frames lie in it).
+    run: { checkout: workspace },
   });
   for (const n of collected.notes) core.warning(visible(`${n.file}:${n.line}: ${n.reason}`));
   // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.

@@ -22,23 +22,20 @@ import { collectSnapshot, type Collected } from '../parsers/collect.js';
 import { failureText, fileSystemFailure, InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
 import { stringifyDocument, type Snapshot } from '../model/snapshot.js';
-import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
+import { noSpecs, RUN_OPTIONS, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { describeSearches, resolveAllInputs } from '../sources/local.js';
 import { HISTORY } from './history-command.js';
 
 const PROGRAM = 'ascend-memory-gate';
 
-/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line; and where the sources' code lives. */
+/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line; then each source's own run options. */
 const INPUT_OPTIONS: Record<string, OptionSpec> = {
   ...Object.fromEntries(
     SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
   ),
-  'source-root': {
-    type: 'string',
-    value: 'DIR',
-    description:
-      "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
-  },
+  ...Object.fromEntries(
+    RUN_OPTIONS.map((o) => [o.name, { type: 'string', value: o.value, description: o.description }]),
+  ),
 };
 
 /** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
@@ -254,14 +251,19 @@ async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Coll
     throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
   const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
-  const root = optionalString(opts, 'source-root');
+  const options = Object.fromEntries(
+    RUN_OPTIONS.flatMap((o) => {
+      const value = optionalString(opts, o.name);
+      return value === undefined ? [] : [[o.name, value]];
+    }),
+  );
   // Loaded only when asked for: most runs never read a config before the gate.
   const oom =
     opts.config === undefined && opts.capacity === undefined
       ? undefined
       : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
   const run = {
-    ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }),
+    options,
     ...(oom === undefined ? {} : { oom }),
   };
   const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
