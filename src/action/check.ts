@@ -2,8 +2,6 @@
 // baseline and config are the base commit's (limits.ts): a PR cannot raise its own limits.
 import * as core from '@actions/core';
 import type { ActionInputs } from './inputs.js';
-import { notReadOf, runGate } from '../gate/run-gate.js';
-import { foldedSitesNotice } from '../gate/baseline.js';
 import { renderLimitsChanged } from '../report/limits-changed.js';
 import {
   historyPlan,
@@ -15,6 +13,7 @@ import {
 import { labelWarning, pullRequestOfEvent, resolveGateLimits } from './limits.js';
 import { publish } from './publish.js';
 import { collectInputs, runUrl, thisRepo } from './shared.js';
+import { check } from '../run/check.js';
 
 export async function runCheckMode(inputs: ActionInputs): Promise<void> {
   const pr = pullRequestOfEvent();
@@ -28,37 +27,26 @@ export async function runCheckMode(inputs: ActionInputs): Promise<void> {
     core.info(`History: ${plan.role === 'write' ? 'this run records its point' : 'read only'} (${plan.why})`);
   let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
   if (plan.role === 'read') await warnIfPullRequestCanWrite(inputs, octokit, repo);
-  const { snapshot, missingArtifacts, skippedRecords } = await collectInputs(inputs);
-  const notRead = notReadOf(snapshot.meta.skipped, skippedRecords);
-  const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../history/trends.js');
-  // One set of series for the noise band and, unless this run records a point, the report's trends.
-  const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-  const gated = await runGate({
-    snapshot,
-    baselinePath: inputs.baseline,
-    configPath: inputs.config,
+  const collected = await collectInputs(inputs);
+  const { snapshot, missingArtifacts } = collected;
+  const checked = await check({
+    collected,
+    history,
+    baseline: inputs.baseline,
+    config: inputs.config,
     maxIncrease: inputs.maxIncrease,
-    allowMissingBaseline: true,
     limits,
-    ...(read !== undefined ? { noise: read.noise } : {}),
-    ...(notRead !== undefined ? { notRead } : {}),
   });
   // Which history the noise band read: comment mode re-judges with the history at that commit.
   const historyRead = historyReadOf(inputs, history);
   // Recorded whether the gate passed or failed: a failing default branch is history too. The point goes onto the
   // history read above when the branch has not moved since (no second parse); the trends are then of it afresh.
   if (plan.role === 'write') history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
-  const trends =
-    history === null || trendsModule === undefined
-      ? undefined
-      : plan.role !== 'write' && read !== undefined
-        ? read.withConfig(gated.config)
-        : trendsModule.trendsOf(history, gated.config);
-  const { baseline } = gated;
-  const folded = foldedSitesNotice(baseline, inputs.baseline);
-  if (folded !== null) core.notice(folded);
+  const trends = await checked.trends(history, plan.role === 'write');
+  const { baseline } = checked;
+  if (checked.folded !== null) core.notice(checked.folded);
   const report = {
-    ...gated.report,
+    ...checked.report,
     ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}),
     ...(historyRead !== undefined ? { history: historyRead } : {}),
   };

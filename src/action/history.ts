@@ -2,7 +2,6 @@
 // workflow_dispatch) and which only read it (everything else), reading it from its branch, and recording a run there.
 // A history that cannot be read or written is a warning: it never changes the verdict.
 import * as core from '@actions/core';
-import { readFile } from 'node:fs/promises';
 import type { ActionInputs } from './inputs.js';
 import { InputError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
@@ -212,18 +211,18 @@ export async function recordRunOnBranch(
   const ctx = workflowContext();
   const { writeHistoryText } = await import('../github/history-branch.js');
   const { emptyHistory, parseHistory } = await import('../history/format.js');
-  const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
-  const { HISTORY_MAX_BYTES, recordPoint } = await import('../history/store.js');
+  const { pointEnvironment, pointValues } = await import('../history/point.js');
+  const { baselineHashOf, isCommitSha, pointSentence, pointTime, recordRun } = await import('../run/history-point.js');
   const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
   const meta = {
     commit: ctx.sha.toLowerCase(),
     run: String(ctx.runId),
     ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
-    time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    baseline: await baselineBytes(inputs.baseline).then((bytes) => (bytes === null ? null : baselineHash(bytes))),
+    time: pointTime(),
+    baseline: await baselineHashOf(inputs.baseline),
     environment: pointEnvironment(snapshot),
   };
-  if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
+  if (!isCommitSha(meta.commit)) {
     core.warning(
       `History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`,
     );
@@ -257,11 +256,7 @@ export async function recordRunOnBranch(
         unreadable = true;
         const history = same ? (read as History) : text === null ? emptyHistory(header) : parseHistory(text, where);
         unreadable = false;
-        Object.assign(history.header, header);
-        const appended = recordPoint(history, meta, values, {
-          maxPoints: inputs.historySize,
-          maxBytes: HISTORY_MAX_BYTES,
-        });
+        const appended = recordRun(history, { header, meta, values, maxPoints: inputs.historySize });
         written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
         return appended.text;
       },
@@ -274,7 +269,7 @@ export async function recordRunOnBranch(
         ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)`
         : '';
     core.info(
-      `History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): point ${done.points} of at most ${inputs.historySize}${done.dropped > 0 ? `, ${done.dropped} oldest dropped` : ''}${retries}`,
+      `History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): ${pointSentence(done, inputs.historySize, ', ')}${retries}`,
     );
     return done.history;
   } catch (error) {
@@ -295,16 +290,6 @@ export async function recordRunOnBranch(
       );
       return asRead();
     }
-    throw error;
-  }
-}
-
-/** The baseline file's bytes, whose hash marks baseline updates in the history; null when there is none. */
-async function baselineBytes(file: string): Promise<Buffer | null> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
 }

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ActionInputs } from './inputs.js';
 import { UsageError } from '../common/errors.js';
-import { visible } from '../common/visible.js';
 import { workflowContext, type RepoRef } from '../github/context.js';
-import { collectSnapshot, type Collected } from '../parsers/collect.js';
+import type { Collected } from '../parsers/collect.js';
 import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
-import { describeSearches, resolveAllInputs } from '../sources/local.js';
+import { collect } from '../run/collect.js';
 
 /** Malformed records shown as warnings, of the 10 warning annotations GitHub keeps per step. */
 const SKIPPED_RECORD_WARNINGS = 5;
@@ -69,44 +68,31 @@ export async function collectInputs(inputs: ActionInputs): Promise<CollectedInpu
     );
   }
 
-  const searchHelp = "the README's Inputs section lists what a folder is searched for";
-  // An input whose paths match nothing, while others found files, stops the run (or warns, with 'missing-artifacts: warn').
-  const files = await resolveAllInputs(
-    specs,
-    root,
-    (message) => core.warning(visible(message)),
-    (source) => `'${source.input}'`,
+  const collected = await collect(
     {
+      specs,
+      root,
+      nameOf: (source) => `'${source.input}'`,
+      // An input whose paths match nothing, while others found files, stops the run (or warns, with 'missing-artifacts: warn').
       unmatched: searchedByDefault ? 'ignore' : inputs.missingArtifacts,
-      searchHelp,
+      searchHelp: "the README's Inputs section lists what a folder is searched for",
+      // Sources may write paths relative to the checkout (allocation sites, when their frames lie in it).
+      settings: { checkout: workspace },
+      skippedShown: SKIPPED_RECORD_WARNINGS,
+      // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
+      node: {
+        items: inputs.environment,
+        itemsFrom: "'environment'",
+        collect: inputs.collectEnvironment || inputs.mode === 'snapshot',
+      },
     },
-  );
-  core.info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
-  const collected = await collectSnapshot({
-    files,
-    searched: describeSearches(specs, (source) => `'${source.input}'`),
-    searchHelp,
-    // Allocation sites of memory snapshots are written relative to the checkout, when the frames lie in it.
-    run: { sourceRoot: { path: workspace, strict: false } },
-  });
-  for (const n of collected.notes) core.warning(visible(`${n.file}:${n.line}: ${n.reason}`));
-  // A few examples, not one per record: GitHub keeps 10 warning annotations per step, and the verdict's warnings come later.
-  const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
-  for (const r of examples) core.warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
-  const more = collected.snapshot.meta.skipped - examples.length;
-  if (more > 0) core.warning(`${more} more malformed record(s) skipped`);
-  // This runner as a node of the run, with its environment, when asked ('collect-environment', 'environment').
-  const { parseEnvironmentPairs, withThisNode } = await import('../sources/node-environment.js');
-  const snapshot = await withThisNode(
-    collected.snapshot,
     {
-      env: process.env,
-      extra: parseEnvironmentPairs(inputs.environment, "'environment'"),
-      collect: inputs.collectEnvironment || inputs.mode === 'snapshot',
+      warn: (text) => core.warning(text),
+      note: (text) => core.info(text),
+      progress: (text) => core.info(text),
     },
-    (line) => core.info(line),
   );
-  return { ...collected, snapshot, missingArtifacts };
+  return { ...collected, missingArtifacts };
 }
 
 /** A workflow run's page: this run's by default. */

@@ -18,28 +18,24 @@ import {
   type OptionSpec,
   type ParsedOptions,
 } from './args.js';
-import { collectSnapshot, type Collected } from '../parsers/collect.js';
+import type { Collected } from '../parsers/collect.js';
 import { failureText, fileSystemFailure, InputError, UsageError } from '../common/errors.js';
 import { visible } from '../common/visible.js';
-import { type Snapshot } from '../model/snapshot.js';
 import { stringifyDocument } from '../model/document-json.js';
-import { noSpecs, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
-import { describeSearches, resolveAllInputs } from '../sources/local.js';
+import { noSpecs, RUN_OPTIONS, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
+import { addThisNode, collect, type NodeRequest, type RunLog } from '../run/collect.js';
 import { HISTORY } from './history-command.js';
 
 const PROGRAM = 'ascend-memory-gate';
 
-/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line; and where the sources' code lives. */
+/** One multi-value flag per evidence source (src/parsers/evidence-sources.ts): --plog, --compare, … with its help line; then each source's own run options. */
 const INPUT_OPTIONS: Record<string, OptionSpec> = {
   ...Object.fromEntries(
     SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }]),
   ),
-  'source-root': {
-    type: 'string',
-    value: 'DIR',
-    description:
-      "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
-  },
+  ...Object.fromEntries(
+    RUN_OPTIONS.map((o) => [o.name, { type: 'string', value: o.value, description: o.description }]),
+  ),
 };
 
 /** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
@@ -231,52 +227,44 @@ const stdio: Output = {
   isTerminal: () => process.stdout.isTTY === true,
 };
 
-/** This machine as a node of the snapshot, with --env items and (with --node-environment, or `always`) what it finds. */
-async function withNodeFromOptions(
-  snapshot: Snapshot,
-  opts: ParsedOptions,
-  io: Output,
-  always = false,
-): Promise<Snapshot> {
-  const { parseEnvironmentPairs, withThisNode } = await import('../sources/node-environment.js');
-  const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
-  const node = optionalString(opts, 'node');
-  return withThisNode(
-    snapshot,
-    { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) },
-    (line) => io.err(`${line}\n`),
-  );
+/** Where the pipeline's messages go on a terminal: warnings and notes on stderr. */
+function runLog(io: Output): RunLog {
+  return { warn: (text) => io.err(`warning: ${text}\n`), note: (text) => io.err(`${text}\n`) };
+}
+
+/** This machine as a node of the run, from --env items and (with --node-environment, or `always`) what it finds. */
+function nodeFromOptions(opts: ParsedOptions, always = false): NodeRequest {
+  const name = optionalString(opts, 'node');
+  return {
+    items: stringList(opts, 'env'),
+    itemsFrom: '--env',
+    collect: always || opts['node-environment'] === true,
+    ...(name ? { name } : {}),
+  };
 }
 
 /** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
-async function collectFromOptions(opts: ParsedOptions, io: Output): Promise<Collected> {
+async function collectFromOptions(opts: ParsedOptions, io: Output, node?: NodeRequest): Promise<Collected> {
   const specs: SpecsBySource = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
   if (noSpecs(specs)) {
     throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
-  const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
-  const root = optionalString(opts, 'source-root');
   // Loaded only when asked for: most runs never read a config before the gate.
   const oom =
     opts.config === undefined && opts.capacity === undefined
       ? undefined
       : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
-  const run = {
-    ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }),
-    ...(oom === undefined ? {} : { oom }),
-  };
-  const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
-  warnSkipped(collected, io);
-  return collected;
-}
-
-function warnSkipped(collected: Collected, io: Output): void {
-  for (const n of collected.notes) io.err(`warning: ${visible(`${n.file}:${n.line}: ${n.reason}`)}\n`);
-  const { skipped } = collected.snapshot.meta;
-  if (skipped === 0) return;
-  const shown = collected.skippedRecords.slice(0, 10);
-  for (const r of shown) io.err(`warning: ${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)\n`);
-  if (skipped > shown.length) io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
+  return collect(
+    {
+      specs,
+      root: process.cwd(),
+      sourceOptions: Object.fromEntries(RUN_OPTIONS.map((o) => [o.name, optionalString(opts, o.name)])),
+      settings: oom === undefined ? {} : { oom },
+      skippedShown: 10,
+      ...(node !== undefined ? { node } : {}),
+    },
+    runLog(io),
+  );
 }
 
 /** Writes an output file, making its folder when missing; a failure names the file (Node's write errors carry no path: `write: cannot write it`). */
@@ -336,27 +324,22 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     { baseline: baselinePath, config: optionalString(opts, 'config') },
     (line) => io.err(`${line}\n`),
   );
-  const { snapshot: collected, skippedRecords } = await collectFromOptions(opts, io);
-  const { notReadOf, runGate } = await import('../gate/run-gate.js');
-  const notRead = notReadOf(collected.meta.skipped, skippedRecords);
-  const trendsModule = history === null ? undefined : await import('../history/trends.js');
-  const snapshot = await withNodeFromOptions(collected, opts, io);
-  // One set of series for the noise band and the report's trends (this command never writes the history).
-  const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-  const { report, config, baseline } = await runGate({
-    snapshot,
-    baselinePath,
-    configPath: optionalString(opts, 'config'),
+  const collected = await collectFromOptions(opts, io, nodeFromOptions(opts));
+  const { snapshot } = collected;
+  // This command never writes the history: the trends are of the history as read.
+  const checked = await (
+    await import('../run/check.js')
+  ).check({
+    collected,
+    history,
+    baseline: baselinePath,
+    config: optionalString(opts, 'config'),
     maxIncrease: optionalString(opts, 'max-increase'),
-    // Like the Action: a missing baseline file is a first run, said on the verdict line (onMissingBaseline decides the exit code).
-    allowMissingBaseline: true,
     ...(review?.limits !== undefined ? { limits: review.limits } : {}),
-    ...(read !== undefined ? { noise: read.noise } : {}),
-    ...(notRead !== undefined ? { notRead } : {}),
   });
-  const trends = read?.withConfig(config);
-  const folded = (await import('../gate/baseline.js')).foldedSitesNotice(baseline, baselinePath);
-  if (folded !== null) io.err(`note: ${visible(folded)}\n`);
+  const { report, config } = checked;
+  const trends = await checked.trends(history, false);
+  if (checked.folded !== null) io.err(`note: ${visible(checked.folded)}\n`);
   const preface =
     review?.limits === undefined
       ? undefined
@@ -450,10 +433,15 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
   const existing = await loadBaseline(out);
   const folded = foldedSitesNotice(existing, out);
   if (folded !== null) io.err(`note: ${visible(folded)}\n`);
-  const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), {
-    prune: opts.prune === true,
-    source: { date: new Date().toISOString() },
-  });
+  // The node is added after the notice, as before: its notes follow it on stderr.
+  const { baseline, changes } = mergeBaseline(
+    existing,
+    await addThisNode(snapshot, nodeFromOptions(opts), runLog(io)),
+    {
+      prune: opts.prune === true,
+      source: { date: new Date().toISOString() },
+    },
+  );
   await writeBaselineAtomic(out, baseline);
   // A short summary: the Markdown table of every key is the baseline pull request's body, not a terminal's.
   io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
@@ -466,9 +454,8 @@ async function snapshotCommand(args: string[], io: Output): Promise<number> {
   const out = optionalString(opts, 'out');
   if (out === undefined)
     throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
-  const { snapshot } = await collectFromOptions(opts, io);
+  const { snapshot: node } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
   const { serializeSnapshotFile } = await import('../parsers/snapshot-file.js');
-  const node = await withNodeFromOptions(snapshot, opts, io, true);
   const text = serializeSnapshotFile(node);
   try {
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
@@ -493,7 +480,7 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
     (await import('./history-command.js')).historyCommand(args, io, {
       inputOptions: INPUT_OPTIONS,
       environmentOptions: ENVIRONMENT_OPTIONS,
-      collect: async (opts) => withNodeFromOptions((await collectFromOptions(opts, io)).snapshot, opts, io),
+      collect: async (opts) => (await collectFromOptions(opts, io, nodeFromOptions(opts))).snapshot,
       width: () => (io.width ?? terminalWidth)(),
     }),
   'compare-dumps': async (args, io) => {

@@ -1,9 +1,9 @@
 // `ascend-memory-gate history append|show|html`: the default branch's history as a local file, for CI systems that keep it in a cache (GitLab, Jenkins).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, UsageError } from '../common/errors.js';
 import type { Snapshot } from '../model/snapshot.js';
-import { MAX_HISTORY_SIZE } from '../history/limits.js';
+import { DEFAULT_HISTORY_SIZE, MAX_HISTORY_SIZE } from '../history/limits.js';
 import {
   CommandUsageError,
   HelpRequested,
@@ -157,13 +157,15 @@ async function append(
   const spec = appendSpec(tools);
   const opts = parseCommandArgs(args, spec);
   const file = required(opts, 'history', spec);
+  const { baselineHashOf, historySize, isCommitSha, pointSentence, pointTime, recordRun } =
+    await import('../run/history-point.js');
   const commit = required(opts, 'commit', spec).toLowerCase();
-  if (!/^[0-9a-f]{4,64}$/.test(commit))
+  if (!isCommitSha(commit))
     throw new CommandUsageError(
       `history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`,
       spec,
     );
-  const time = optionalString(opts, 'time') ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = optionalString(opts, 'time') ?? pointTime();
   if (
     !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
     Number.isNaN(Date.parse(time))
@@ -176,16 +178,21 @@ async function append(
   const attempt = optionalString(opts, 'attempt');
   if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
     throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
-  const size = parseSize(optionalString(opts, 'size'), spec);
+  const sizeText = optionalString(opts, 'size');
+  const size = sizeText === undefined ? DEFAULT_HISTORY_SIZE : historySize(sizeText);
+  if (size === null)
+    throw new CommandUsageError(
+      `history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${sizeText}'`,
+      spec,
+    );
   const run = optionalString(opts, 'run');
   if (run !== undefined && (run === '' || run.length > 100))
     throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
   const header = headerOptions(opts, spec);
 
-  const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } =
-    await import('../history/store.js');
+  const { writeHistoryFile } = await import('../history/store.js');
   const { emptyHistory, parseHistory } = await import('../history/format.js');
-  const { baselineHash, pointEnvironment, pointValues } = await import('../history/point.js');
+  const { pointEnvironment, pointValues } = await import('../history/point.js');
   const branch = gitBranchOf(opts, spec);
   // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
   let existing = branch === undefined ? await readHistory(file, io) : null;
@@ -197,15 +204,13 @@ async function append(
   const baselineFile = optionalString(opts, 'baseline');
   // Without --baseline the point says nothing new of the baseline: it keeps the last point's, so no update is marked.
   const baseline =
-    baselineFile === undefined
-      ? (existing?.points.at(-1)?.baseline ?? null)
-      : await hashOfFile(baselineFile, baselineHash);
+    baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await baselineHashOf(baselineFile);
   const snapshot = await tools.collect(opts);
-  const record = (history: import('../history/format.js').History): ReturnType<typeof recordPoint> => {
-    Object.assign(history.header, header);
-    return recordPoint(
-      history,
-      {
+  type Recorded = ReturnType<typeof recordRun>;
+  const record = (history: import('../history/format.js').History): Recorded =>
+    recordRun(history, {
+      header,
+      meta: {
         commit,
         time,
         baseline,
@@ -213,17 +218,16 @@ async function append(
         ...(run !== undefined ? { run } : {}),
         ...(attempt !== undefined ? { attempt: Number(attempt) } : {}),
       },
-      pointValues(snapshot),
-      { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES },
-    );
-  };
-  let result: ReturnType<typeof recordPoint>;
+      values: pointValues(snapshot),
+      maxPoints: size,
+    });
+  let result: Recorded;
   let pushed = '';
   if (branch === undefined) result = record(existing ?? emptyHistory(header));
   else {
     // Recorded again on the branch's new head when another run pushed first.
     const { writeBranchFile } = await import('../hosts/git-branch.js');
-    let last: ReturnType<typeof recordPoint> | undefined;
+    let last: Recorded | undefined;
     const written = await writeBranchFile(
       branch,
       (text) => {
@@ -232,14 +236,13 @@ async function append(
       },
       `memory history: ${commit.slice(0, 12)}${run !== undefined ? ` (run ${run})` : ''}`,
     );
-    result = last as ReturnType<typeof recordPoint>;
+    result = last as Recorded;
     pushed = `; pushed to ${branch.remote} ${branch.branch} as ${written.commit.slice(0, 12)}${written.attempts > 1 ? ` (attempt ${written.attempts})` : ''}`;
   }
   await writeHistoryFile(file, result.text);
-  const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
   const how = result.replaced ? 'replaced the point of run' : 'recorded';
   io.out(
-    `${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`,
+    `${how} ${commit.slice(0, 7)} in ${file}: ${pointSentence(result, size, '; ')} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`,
   );
   return 0;
 }
@@ -272,25 +275,6 @@ function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: strin
     out.commitUrl = url;
   }
   return out;
-}
-
-function parseSize(value: string | undefined, spec: CommandSpec): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE)
-    throw new CommandUsageError(
-      `history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`,
-      spec,
-    );
-  return Number(value);
-}
-
-async function hashOfFile(file: string, hash: (bytes: Uint8Array) => string): Promise<string | null> {
-  try {
-    return hash(await readFile(file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 /** The history file, null when missing; one that cannot be read is an error saying how to start over; warnings on stderr. */

@@ -22,6 +22,16 @@ export interface SourceParser {
   finish?(snapshot: Snapshot, run: RunSettings): Snapshot;
 }
 
+/** A setting of one source beyond its files: a flag of every command that reads inputs (the entries iterate over these). */
+export interface RunOption {
+  /** The flag, without `--`; also the key of RunSettings.options the source reads. */
+  name: string;
+  /** The value's placeholder in help: `DIR`. */
+  value: string;
+  /** One line for `--help`. */
+  description: string;
+}
+
 export interface EvidenceSource {
   /** The source's id, also the task kind sent to parse workers: `plog`. */
   name: string;
@@ -48,6 +58,8 @@ export interface EvidenceSource {
    * They are then parsed in natural order of their paths (rank-2 before rank-10), the order build() sorts keys into.
    */
   orderFree?: boolean;
+  /** Its settings beyond its files (`--source-root`), read by its parser's `finish` from RunSettings.options. */
+  runOptions?: readonly RunOption[];
   /** Loads the parser on first use: a run without this source never loads it (nor its dependencies). */
   load(): Promise<SourceParser>;
 }
@@ -110,6 +122,14 @@ export const SOURCES: readonly EvidenceSource[] = [
     directoryPatterns: ['**/*.pickle', '**/*.pkl'],
     noFigures:
       'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
+    runOptions: [
+      {
+        name: 'source-root',
+        value: 'DIR',
+        description:
+          "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
+      },
+    ],
     load: async () => {
       const m = await import('./memory-snapshot/source.js');
       return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
@@ -184,6 +204,9 @@ export function parserOf(name: string): Promise<SourceParser> {
   }
   return parser;
 }
+
+/** Every source's run options, in registry order: the flags after the sources' own. */
+export const RUN_OPTIONS: readonly RunOption[] = SOURCES.flatMap((s) => s.runOptions ?? []);
 
 /** Input specs (paths, directories, globs) per source name, as given on the command line or in the Action's inputs. */
 export type SpecsBySource = Readonly<Record<string, readonly string[]>>;

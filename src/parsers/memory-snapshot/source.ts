@@ -1,5 +1,6 @@
 // The evidence source `memorySnapshot` (--memory-snapshot, memory-snapshot): torch_npu allocator snapshots into the snapshot's sections.
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { inflatePickle, isCompressed } from '../compressed.js';
 import { OOM_FIELD_DEFAULTS, withOomCauses } from '../../model/oom-cause.js';
@@ -11,7 +12,7 @@ import { linesField, type SiteLine } from '../../model/sections/allocation-sites
 import { isMemUsageFile, memUsageBeside, parseMemUsageFile } from './mem-usage.js';
 import { commonFolder, relativeFile, relativeSite, UNKNOWN_SITE } from './sites.js';
 import { snapshotFigures } from './snapshot-figures.js';
-import { relativeToSourceRoot } from './source-root.js';
+import { relativeToSourceRoot, type SourceRoot } from './source-root.js';
 
 /** Sites named in an OOM's note. */
 const OOM_SITES = 5;
@@ -114,10 +115,15 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
 
 /** Once per run, on the built snapshot: site paths moved to the source root, when the run names one; every OOM's cause. */
 export function finishMemorySnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
-  return withOomCauses(
-    run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot),
-    run.oom,
-  );
+  const sourceRoot = sourceRootOf(run);
+  return withOomCauses(sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, sourceRoot), run.oom);
+}
+
+/** `--source-root` (always used), else the checkout (used when some site lies under it), else none. */
+function sourceRootOf(run: RunSettings): SourceRoot | undefined {
+  const given = run.options?.['source-root'];
+  if (given !== undefined) return { path: path.resolve(given), strict: true };
+  return run.checkout === undefined ? undefined : { path: run.checkout, strict: false };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   stableStringify as generatorStringify,
   type GenerateOptions,
   type GenerateResult,
-} from '../../bench/generate.mjs';
+} from '../../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../../src/parsers/plog.js';
 import { SnapshotBuilder, type Snapshot, metricsOf } from '../../../src/model/snapshot.js';

@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'snapshot-generator-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-describe('bench/snapshot-generate.mjs', () => {
+describe('test/generators/memory-snapshot.ts', () => {
   it('writes the same 2 MiB pickle for the same seed, and a pickle the reader reads to the peaks the simulation had', () => {
     const a = join(dir, 'a.pickle');
     const b = join(dir, 'b.pickle');
