@@ -1,9 +1,8 @@
 import { i as info, n as notice, w as warning } from '../index.js';
-import { notReadOf, runGate } from '../chunks/run-gate.js';
-import { foldedSitesNotice } from '../chunks/baseline.js';
 import { renderLimitsChanged } from '../chunks/limits-changed.js';
 import { g as pullRequestOfEvent, h as resolveGateLimits, i as historyPlan, r as readBranchHistory, j as warnIfPullRequestCanWrite, k as historyReadOf, m as recordRunOnBranch, a as labelWarning, p as publish } from './publish.js';
 import { t as thisRepo, c as collectInputs, r as runUrl } from './shared.js';
+import { check } from '../chunks/check.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -29,40 +28,41 @@ import 'url';
 import 'module';
 import '../chunks/oom-cause.js';
 import '../chunks/keys.js';
+import '../chunks/baseline-changes.js';
+import '../chunks/escape.js';
+import '../chunks/names.js';
+import '../chunks/text-layout.js';
+import './errors.js';
+import '../chunks/baseline.js';
+import '../chunks/atomic-write.js';
 import '../chunks/validate.js';
 import 'node:v8';
 import 'node:vm';
-import '../chunks/compare.js';
-import '../chunks/types.js';
-import '../chunks/atomic-write.js';
-import '../chunks/text-stream.js';
+import '../chunks/whole-text.js';
 import 'node:buffer';
-import 'node:string_decoder';
-import '../chunks/compressed.js';
-import 'node:os';
-import 'node:stream';
-import 'node:stream/promises';
-import 'node:zlib';
-import '../chunks/baseline-changes.js';
-import '../chunks/groups.js';
-import '../chunks/names.js';
-import '../chunks/terminal.js';
-import '../chunks/trends.js';
-import '../chunks/groups2.js';
-import '../chunks/format.js';
-import '../chunks/device-table.js';
-import './errors.js';
+import '../chunks/document-json.js';
 import '../chunks/limits2.js';
 import 'node:child_process';
 import '../chunks/types2.js';
 import '../chunks/annotation.js';
+import '../chunks/types.js';
+import '../chunks/groups.js';
+import '../chunks/partition.js';
 import '../chunks/json.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
+import '../chunks/view.js';
+import '../chunks/format.js';
+import '../chunks/string-table.js';
+import '../chunks/trend-text.js';
+import '../chunks/moved.js';
+import '../chunks/groups2.js';
+import 'node:os';
 import '../chunks/collect.js';
 import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
+import '../chunks/compare.js';
 
 async function runCheckMode(inputs) {
     const pr = pullRequestOfEvent();
@@ -75,34 +75,25 @@ async function runCheckMode(inputs) {
     let history = plan.role === 'off' ? null : await readBranchHistory(inputs, octokit, repo);
     if (plan.role === 'read')
         await warnIfPullRequestCanWrite(inputs, octokit, repo);
-    const { snapshot, missingArtifacts, skippedRecords } = await collectInputs(inputs);
-    const notRead = notReadOf(snapshot.meta.skipped, skippedRecords);
-    const trendsModule = history === null && plan.role !== 'write' ? undefined : await import('../chunks/trends.js');
-    const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-    const gated = await runGate({
-        snapshot,
-        baselinePath: inputs.baseline,
-        configPath: inputs.config,
+    const collected = await collectInputs(inputs);
+    const { snapshot, missingArtifacts } = collected;
+    const checked = await check({
+        collected,
+        history,
+        baseline: inputs.baseline,
+        config: inputs.config,
         maxIncrease: inputs.maxIncrease,
-        allowMissingBaseline: true,
         limits,
-        ...(read !== undefined ? { noise: read.noise } : {}),
-        ...(notRead !== undefined ? { notRead } : {}),
     });
     const historyRead = historyReadOf(inputs, history);
     if (plan.role === 'write')
         history = await recordRunOnBranch(inputs, octokit, repo, snapshot, plan, history);
-    const trends = history === null || trendsModule === undefined
-        ? undefined
-        : plan.role !== 'write' && read !== undefined
-            ? read.withConfig(gated.config)
-            : trendsModule.trendsOf(history, gated.config);
-    const { baseline } = gated;
-    const folded = foldedSitesNotice(baseline, inputs.baseline);
-    if (folded !== null)
-        notice(folded);
+    const trends = await checked.trends(history, plan.role === 'write');
+    const { baseline } = checked;
+    if (checked.folded !== null)
+        notice(checked.folded);
     const report = {
-        ...gated.report,
+        ...checked.report,
         ...(missingArtifacts.length > 0 ? { missingArtifacts } : {}),
         ...(historyRead !== undefined ? { history: historyRead } : {}),
     };

@@ -68,7 +68,7 @@ function octokitHost(octokit, repo) {
             return comment(data);
         },
         async editComment(_number, id, body) {
-            const { data } = await gitHubCall(`updating comment ${id}`, 'pull-requests: write', () => octokit.rest.issues.updateComment({ owner, repo: name, comment_id: id, body }));
+            const { data } = await gitHubCall(`updating comment ${id}`, 'pull-requests: write', () => octokit.rest.issues.updateComment({ owner, repo: name, comment_id: Number(id), body }));
             return comment(data);
         },
     };

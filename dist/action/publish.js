@@ -1,5 +1,4 @@
 import { i as info, w as warning, d as debug, s as summary, b as setFailed, a as setOutput, e as error } from '../index.js';
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { v as visible, I as InputError, U as UsageError } from '../chunks/errors.js';
 import { w as workflowContext, h as httpStatus, b as repositoryPath, a as workDir, e as errorMessage } from './shared.js';
 import { G as GitHubError, g as gitHubCall, d as describeGitHubFailure } from './errors.js';
@@ -7,6 +6,7 @@ import { loadBaseline, parseBaseline } from '../chunks/baseline.js';
 import { loadGateConfig, parseGateConfig, DEFAULT_CONFIG_PATH } from '../chunks/thresholds.js';
 import { p as parseJson } from '../chunks/reader.js';
 import { chooseLimits } from '../chunks/limits2.js';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { f as failureReason, a as failingWorstFirst, b as annotationTitle, c as annotationText } from '../chunks/annotation.js';
 import { writeJsonReport } from '../chunks/json.js';
@@ -138,18 +138,18 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
     const ctx = workflowContext();
     const { writeHistoryText } = await import('./history-branch.js');
     const { emptyHistory, parseHistory } = await import('../chunks/format.js');
-    const { baselineHash, pointEnvironment, pointValues } = await import('../chunks/point.js');
-    const { HISTORY_MAX_BYTES, recordPoint } = await import('../chunks/store.js');
+    const { pointEnvironment, pointValues } = await import('../chunks/point.js');
+    const { baselineHashOf, isCommitSha, pointSentence, pointTime, recordRun } = await import('../chunks/history-point.js');
     const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
     const meta = {
         commit: ctx.sha.toLowerCase(),
         run: String(ctx.runId),
         ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
-        time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        baseline: await baselineBytes(inputs.baseline).then((bytes) => (bytes === null ? null : baselineHash(bytes))),
+        time: pointTime(),
+        baseline: await baselineHashOf(inputs.baseline),
         environment: pointEnvironment(snapshot),
     };
-    if (!/^[0-9a-f]{4,64}$/.test(meta.commit)) {
+    if (!isCommitSha(meta.commit)) {
         warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
         return read;
     }
@@ -174,11 +174,7 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
             unreadable = true;
             const history = same ? read : text === null ? emptyHistory(header) : parseHistory(text, where);
             unreadable = false;
-            Object.assign(history.header, header);
-            const appended = recordPoint(history, meta, values, {
-                maxPoints: inputs.historySize,
-                maxBytes: HISTORY_MAX_BYTES,
-            });
+            const appended = recordRun(history, { header, meta, values, maxPoints: inputs.historySize });
             written.last = { history, points: appended.points, dropped: appended.dropped, replaced: appended.replaced };
             return appended.text;
         }, `Record run ${meta.run} (${meta.commit.slice(0, 12)}) of gate ${inputs.commentKey}`);
@@ -188,7 +184,7 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
         const retries = result.attempts > 1
             ? `, after ${result.attempts - 1} retr${result.attempts === 2 ? 'y' : 'ies'} (the branch moved meanwhile)`
             : '';
-        info(`History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): point ${done.points} of at most ${inputs.historySize}${done.dropped > 0 ? `, ${done.dropped} oldest dropped` : ''}${retries}`);
+        info(`History: ${done.replaced ? 'replaced the point of' : 'recorded'} run ${meta.run} in ${where} (${result.commit.slice(0, 12)}): ${pointSentence(done, inputs.historySize, ', ')}${retries}`);
         return done.history;
     }
     catch (error) {
@@ -204,16 +200,6 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
             warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
             return asRead();
         }
-        throw error;
-    }
-}
-async function baselineBytes(file) {
-    try {
-        return await readFile(file);
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return null;
         throw error;
     }
 }
@@ -484,7 +470,7 @@ async function writeReportFiles(inputs, report, where) {
         ...(where.series !== undefined ? { series: where.series } : {}),
         ...(where.trends !== undefined ? { trends: where.trends } : {}),
     };
-    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js').then(function (n) { return n.h; })).renderHtml(report, options));
+    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report, options));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
         const { runStamp } = await import('../chunks/node-environment.js');
         return (await import('../chunks/junit.js')).renderJunit(report, runStamp());

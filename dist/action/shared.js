@@ -1,11 +1,10 @@
 import { i as info, w as warning } from '../index.js';
 import os from 'node:os';
 import path from 'node:path';
-import { U as UsageError, v as visible } from '../chunks/errors.js';
+import { U as UsageError } from '../chunks/errors.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { c as collectSnapshot } from '../chunks/collect.js';
 import { n as noSpecs, S as SOURCES } from '../chunks/evidence-sources.js';
-import { r as resolveAllInputs, d as describeSearches } from '../chunks/limits.js';
+import { c as collect } from '../chunks/collect.js';
 
 let cached;
 function workflowContext() {
@@ -94,33 +93,25 @@ async function collectInputs(inputs) {
     else if (noSpecs(specs)) {
         throw new UsageError(`set ${SOURCES.map((s) => `'${s.input}'`).join(' and/or ')} (paths in the workspace), or 'artifacts' to download them`);
     }
-    const searchHelp = "the README's Inputs section lists what a folder is searched for";
-    const files = await resolveAllInputs(specs, root, (message) => warning(visible(message)), (source) => `'${source.input}'`, {
+    const collected = await collect({
+        specs,
+        root,
+        nameOf: (source) => `'${source.input}'`,
         unmatched: searchedByDefault ? 'ignore' : inputs.missingArtifacts,
-        searchHelp,
+        searchHelp: "the README's Inputs section lists what a folder is searched for",
+        settings: { checkout: workspace },
+        skippedShown: SKIPPED_RECORD_WARNINGS,
+        node: {
+            items: inputs.environment,
+            itemsFrom: "'environment'",
+            collect: inputs.collectEnvironment || inputs.mode === 'snapshot',
+        },
+    }, {
+        warn: (text) => warning(text),
+        note: (text) => info(text),
+        progress: (text) => info(text),
     });
-    info(`Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`);
-    const collected = await collectSnapshot({
-        files,
-        searched: describeSearches(specs, (source) => `'${source.input}'`),
-        searchHelp,
-        run: { sourceRoot: { path: workspace, strict: false } },
-    });
-    for (const n of collected.notes)
-        warning(visible(`${n.file}:${n.line}: ${n.reason}`));
-    const examples = collected.skippedRecords.slice(0, SKIPPED_RECORD_WARNINGS);
-    for (const r of examples)
-        warning(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
-    const more = collected.snapshot.meta.skipped - examples.length;
-    if (more > 0)
-        warning(`${more} more malformed record(s) skipped`);
-    const { parseEnvironmentPairs, withThisNode } = await import('../chunks/node-environment.js');
-    const snapshot = await withThisNode(collected.snapshot, {
-        env: process.env,
-        extra: parseEnvironmentPairs(inputs.environment, "'environment'"),
-        collect: inputs.collectEnvironment || inputs.mode === 'snapshot',
-    }, (line) => info(line));
-    return { ...collected, snapshot, missingArtifacts };
+    return { ...collected, missingArtifacts };
 }
 function runUrl(runId = workflowContext().runId, repo = thisRepo()) {
     return `${workflowContext().serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}`;

@@ -1,29 +1,9 @@
-import { I as formatDelta, d as formatBytes, b as SECTIONS, v as valueOf$1 } from './evidence-sources.js';
-import { t as tableCodeSpan } from './groups.js';
+import { F as formatDelta, d as formatBytes, b as SECTIONS, v as valueOf$1 } from './evidence-sources.js';
+import { t as tableCodeSpan } from './escape.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { wrap, displayWidth, truncateMiddle } from './terminal.js';
-import './roll-up.js';
+import { w as wrap, d as displayWidth, t as truncateMiddle } from './text-layout.js';
 import './names.js';
 import 'node:crypto';
-import './types.js';
-import './index.js';
-import './limits.js';
-import 'node:fs';
-import 'node:fs/promises';
-import 'node:path';
-import './_commonjsHelpers.js';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
-import './oom-cause.js';
-import './keys.js';
-import './trends.js';
-import './thresholds.js';
-import './reader.js';
-import './groups2.js';
-import './format.js';
-import './device-table.js';
 
 function valueOf(side, key) {
     if (side === null)

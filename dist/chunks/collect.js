@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { I as InputError } from './errors.js';
+import { I as InputError, v as visible } from './errors.js';
 import { d as deserializeError } from './parse-protocol.js';
-import { S as SOURCES, x as parserOf, y as isEmptySnapshot, z as fileKeyOrder, a as SnapshotBuilder, p as parseInputFile } from './evidence-sources.js';
+import { S as SOURCES, y as parserOf, z as isEmptySnapshot, A as fileKeyOrder, a as SnapshotBuilder, p as parseInputFile, R as RUN_OPTIONS } from './evidence-sources.js';
 import { P as PARALLEL_MIN_BYTES, a as stopEarlyWorkers, t as threadCount$1, d as defaultWorkerUrl, b as takeEarlyWorkers, c as startWorker } from './worker-start.js';
+import { r as resolveAllInputs, d as describeSearches } from './limits.js';
 
 const BALANCE_MIN_BYTES = 1024 * 1024;
 function inParseOrder(source, files) {
@@ -225,4 +226,49 @@ function noDataMessage(inputs, snapshot, skippedRecords) {
     return `no ${what} found in ${counts}${skipped}${advice}`;
 }
 
-export { collectSnapshot as c };
+async function collect(request, log) {
+    const { specs, nameOf } = request;
+    const files = await resolveAllInputs(specs, request.root, (message) => log.warn(visible(message)), nameOf, {
+        unmatched: request.unmatched,
+        searchHelp: request.searchHelp,
+    });
+    log.progress?.(progressLine(files));
+    const options = Object.fromEntries(RUN_OPTIONS.flatMap((o) => {
+        const value = request.sourceOptions?.[o.name];
+        return value === undefined ? [] : [[o.name, value]];
+    }));
+    const collected = await collectSnapshot({
+        files,
+        searched: describeSearches(specs, nameOf),
+        searchHelp: request.searchHelp,
+        run: { ...request.settings, options },
+    });
+    warnSkipped(collected, request.skippedShown, log);
+    if (request.node === undefined)
+        return collected;
+    return { ...collected, snapshot: await addThisNode(collected.snapshot, request.node, log) };
+}
+function progressLine(files) {
+    return `Parsing ${SOURCES.map((s) => `${files[s.name]?.length ?? 0} ${s.label} file(s)`).join(', ')}`;
+}
+function warnSkipped(collected, shown, log) {
+    for (const n of collected.notes)
+        log.warn(visible(`${n.file}:${n.line}: ${n.reason}`));
+    const examples = collected.skippedRecords.slice(0, shown);
+    for (const r of examples)
+        log.warn(`${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)`);
+    const more = collected.snapshot.meta.skipped - examples.length;
+    if (more > 0)
+        log.warn(`${more} more malformed record(s) skipped`);
+}
+async function addThisNode(snapshot, node, log) {
+    const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
+    return withThisNode(snapshot, {
+        env: process.env,
+        extra: parseEnvironmentPairs(node.items, node.itemsFrom),
+        collect: node.collect,
+        ...(node.name !== undefined ? { node: node.name } : {}),
+    }, (line) => log.note(line));
+}
+
+export { addThisNode as a, collect as c };

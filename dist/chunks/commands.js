@@ -1,11 +1,13 @@
 import { once } from 'node:events';
-import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { U as UsageError, I as InputError, f as failureText, v as visible, a as fileSystemFailure } from './errors.js';
-import { c as collectSnapshot } from './collect.js';
-import { S as SOURCES, o as stringifyDocument, n as noSpecs } from './evidence-sources.js';
-import { M as MAX_HISTORY_SIZE, r as resolveAllInputs, d as describeSearches } from './limits.js';
+import { d as displayWidth, w as wrap } from './text-layout.js';
+import { s as stringifyDocument } from './document-json.js';
+import { S as SOURCES, R as RUN_OPTIONS, n as noSpecs } from './evidence-sources.js';
+import { a as addThisNode, c as collect } from './collect.js';
+import { D as DEFAULT_HISTORY_SIZE, M as MAX_HISTORY_SIZE } from './limits.js';
 
 var version = "1.1.0-dev.0";
 var packageJson = {
@@ -118,25 +120,13 @@ function commandHelp(program, spec, width = HELP_WIDTH) {
 }
 function helpLines(rows, width = HELP_WIDTH) {
     const column = Math.max(...rows.map(([f]) => f.length)) + 4;
-    const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => w.length)));
+    const longestWord = Math.max(0, ...rows.flatMap(([, d]) => d.split(' ').map((w) => displayWidth(w))));
     if (width - column < Math.max(24, longestWord))
         return rows.flatMap(([flag, description]) => [`  ${flag}`, ...wrapHelp(`      ${description}`, '      ', width)]);
     return rows.flatMap(([flag, description]) => wrapHelp(`  ${flag.padEnd(column - 2)}${description}`, ' '.repeat(column), width));
 }
 function wrapHelp(line, indent = '    ', width = HELP_WIDTH) {
-    const out = [];
-    let current = '';
-    for (const word of line.split(/(?<=\S) (?=\S)/)) {
-        const next = current === '' ? word : `${current} ${word}`;
-        if (next.length <= width || current === '')
-            current = next;
-        else {
-            out.push(current);
-            current = `${indent}${word}`;
-        }
-    }
-    out.push(current);
-    return out;
+    return line === '' ? [''] : wrap(line, width, indent);
 }
 function closest(name, candidates) {
     let best = null;
@@ -289,10 +279,11 @@ async function append(args, io, tools) {
     const spec = appendSpec(tools);
     const opts = parseCommandArgs(args, spec);
     const file = required(opts, 'history', spec);
+    const { baselineHashOf, historySize, isCommitSha, pointSentence, pointTime, recordRun } = await import('./history-point.js');
     const commit = required(opts, 'commit', spec).toLowerCase();
-    if (!/^[0-9a-f]{4,64}$/.test(commit))
+    if (!isCommitSha(commit))
         throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
-    const time = optionalString(opts, 'time') ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const time = optionalString(opts, 'time') ?? pointTime();
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
         Number.isNaN(Date.parse(time))) {
         throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
@@ -300,14 +291,17 @@ async function append(args, io, tools) {
     const attempt = optionalString(opts, 'attempt');
     if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
         throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
-    const size = parseSize(optionalString(opts, 'size'), spec);
+    const sizeText = optionalString(opts, 'size');
+    const size = sizeText === undefined ? DEFAULT_HISTORY_SIZE : historySize(sizeText);
+    if (size === null)
+        throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${sizeText}'`, spec);
     const run = optionalString(opts, 'run');
     if (run !== undefined && (run === '' || run.length > 100))
         throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
     const header = headerOptions(opts, spec);
-    const { writeHistoryFile, recordPoint, DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES } = await import('./store.js');
+    const { writeHistoryFile } = await import('./store.js');
     const { emptyHistory, parseHistory } = await import('./format.js');
-    const { baselineHash, pointEnvironment, pointValues } = await import('./point.js');
+    const { pointEnvironment, pointValues } = await import('./point.js');
     const branch = gitBranchOf(opts, spec);
     let existing = branch === undefined ? await readHistory$1(file, io) : null;
     if (branch !== undefined) {
@@ -317,21 +311,21 @@ async function append(args, io, tools) {
             existing = parseHistory(text, `${branch.branch}:${branch.path}`);
     }
     const baselineFile = optionalString(opts, 'baseline');
-    const baseline = baselineFile === undefined
-        ? (existing?.points.at(-1)?.baseline ?? null)
-        : await hashOfFile(baselineFile, baselineHash);
+    const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await baselineHashOf(baselineFile);
     const snapshot = await tools.collect(opts);
-    const record = (history) => {
-        Object.assign(history.header, header);
-        return recordPoint(history, {
+    const record = (history) => recordRun(history, {
+        header,
+        meta: {
             commit,
             time,
             baseline,
             environment: pointEnvironment(snapshot),
             ...(run !== undefined ? { run } : {}),
             ...(attempt !== undefined ? { attempt: Number(attempt) } : {}),
-        }, pointValues(snapshot), { maxPoints: size ?? DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES });
-    };
+        },
+        values: pointValues(snapshot),
+        maxPoints: size,
+    });
     let result;
     let pushed = '';
     if (branch === undefined)
@@ -347,9 +341,8 @@ async function append(args, io, tools) {
         pushed = `; pushed to ${branch.remote} ${branch.branch} as ${written.commit.slice(0, 12)}${written.attempts > 1 ? ` (attempt ${written.attempts})` : ''}`;
     }
     await writeHistoryFile(file, result.text);
-    const dropped = result.dropped > 0 ? `; ${result.dropped} oldest dropped` : '';
     const how = result.replaced ? 'replaced the point of run' : 'recorded';
-    io.out(`${how} ${commit.slice(0, 7)} in ${file}: point ${result.points} of at most ${size ?? DEFAULT_HISTORY_SIZE}${dropped} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
+    io.out(`${how} ${commit.slice(0, 7)} in ${file}: ${pointSentence(result, size, '; ')} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
     return 0;
 }
 function headerOptions(opts, spec) {
@@ -374,23 +367,6 @@ function headerOptions(opts, spec) {
         out.commitUrl = url;
     }
     return out;
-}
-function parseSize(value, spec) {
-    if (value === undefined)
-        return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HISTORY_SIZE)
-        throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${value}'`, spec);
-    return Number(value);
-}
-async function hashOfFile(file, hash) {
-    try {
-        return hash(await readFile(file));
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return null;
-        throw error;
-    }
 }
 async function readHistory$1(file, io) {
     const { readHistoryFile, startOverHint } = await import('./store.js');
@@ -503,11 +479,7 @@ var historyCommand$1 = /*#__PURE__*/Object.freeze({
 const PROGRAM = 'ascend-memory-gate';
 const INPUT_OPTIONS = {
     ...Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }])),
-    'source-root': {
-        type: 'string',
-        value: 'DIR',
-        description: "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
-    },
+    ...Object.fromEntries(RUN_OPTIONS.map((o) => [o.name, { type: 'string', value: o.value, description: o.description }])),
 };
 const ENVIRONMENT_OPTIONS = {
     'node-environment': {
@@ -661,41 +633,34 @@ const stdio = {
     color: () => useColor(),
     isTerminal: () => process.stdout.isTTY === true,
 };
-async function withNodeFromOptions(snapshot, opts, io, always = false) {
-    const { parseEnvironmentPairs, withThisNode } = await import('./node-environment.js');
-    const extra = parseEnvironmentPairs(stringList(opts, 'env'), '--env');
-    const node = optionalString(opts, 'node');
-    return withThisNode(snapshot, { env: process.env, extra, collect: always || opts['node-environment'] === true, ...(node ? { node } : {}) }, (line) => io.err(`${line}\n`));
+function runLog(io) {
+    return { warn: (text) => io.err(`warning: ${text}\n`), note: (text) => io.err(`${text}\n`) };
 }
-async function collectFromOptions(opts, io) {
+function nodeFromOptions(opts, always = false) {
+    const name = optionalString(opts, 'node');
+    return {
+        items: stringList(opts, 'env'),
+        itemsFrom: '--env',
+        collect: always || opts['node-environment'] === true,
+        ...(name ? { name } : {}),
+    };
+}
+async function collectFromOptions(opts, io, node) {
     const specs = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
     if (noSpecs(specs)) {
         throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
     }
-    const files = await resolveAllInputs(specs, process.cwd(), (message) => io.err(`warning: ${visible(message)}\n`));
-    const root = optionalString(opts, 'source-root');
     const oom = opts.config === undefined && opts.capacity === undefined
         ? undefined
         : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
-    const run = {
-        ...(root === undefined ? {} : { sourceRoot: { path: path.resolve(root), strict: true } }),
-        ...(oom === undefined ? {} : { oom }),
-    };
-    const collected = await collectSnapshot({ files, searched: describeSearches(specs), run });
-    warnSkipped(collected, io);
-    return collected;
-}
-function warnSkipped(collected, io) {
-    for (const n of collected.notes)
-        io.err(`warning: ${visible(`${n.file}:${n.line}: ${n.reason}`)}\n`);
-    const { skipped } = collected.snapshot.meta;
-    if (skipped === 0)
-        return;
-    const shown = collected.skippedRecords.slice(0, 10);
-    for (const r of shown)
-        io.err(`warning: ${visible(`${r.file}:${r.line}: ${r.reason}`)} (skipped)\n`);
-    if (skipped > shown.length)
-        io.err(`warning: ${skipped - shown.length} more malformed record(s) skipped\n`);
+    return collect({
+        specs,
+        root: process.cwd(),
+        sourceOptions: Object.fromEntries(RUN_OPTIONS.map((o) => [o.name, optionalString(opts, o.name)])),
+        settings: oom === undefined ? {} : { oom },
+        skippedShown: 10,
+        ...(node !== undefined ? { node } : {}),
+    }, runLog(io));
 }
 async function writeOutput(file, text) {
     try {
@@ -720,7 +685,7 @@ async function parseCommand(args, io) {
     const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
     const text = opts.json
         ? stringifyDocument(snapshot)
-        : (await import('./terminal.js')).renderSnapshotTable(snapshot, width);
+        : (await import('./snapshot-table.js')).renderSnapshotTable(snapshot, width);
     await emit(text, outFile, io);
     return 0;
 }
@@ -743,26 +708,20 @@ async function checkCommand(args, io) {
         pr: optionalString(opts, 'pr'),
         baseSha: optionalString(opts, 'base-sha'),
     }, { baseline: baselinePath, config: optionalString(opts, 'config') }, (line) => io.err(`${line}\n`));
-    const { snapshot: collected, skippedRecords } = await collectFromOptions(opts, io);
-    const { notReadOf, runGate } = await import('./run-gate.js');
-    const notRead = notReadOf(collected.meta.skipped, skippedRecords);
-    const trendsModule = history === null ? undefined : await import('./trends.js');
-    const snapshot = await withNodeFromOptions(collected, opts, io);
-    const read = history !== null && trendsModule !== undefined ? trendsModule.trendsOf(history) : undefined;
-    const { report, config, baseline } = await runGate({
-        snapshot,
-        baselinePath,
-        configPath: optionalString(opts, 'config'),
+    const collected = await collectFromOptions(opts, io, nodeFromOptions(opts));
+    const { snapshot } = collected;
+    const checked = await (await import('./check.js')).check({
+        collected,
+        history,
+        baseline: baselinePath,
+        config: optionalString(opts, 'config'),
         maxIncrease: optionalString(opts, 'max-increase'),
-        allowMissingBaseline: true,
         ...(review?.limits !== undefined ? { limits: review.limits } : {}),
-        ...(read !== undefined ? { noise: read.noise } : {}),
-        ...(notRead !== undefined ? { notRead } : {}),
     });
-    const trends = read?.withConfig(config);
-    const folded = (await import('./baseline.js')).foldedSitesNotice(baseline, baselinePath);
-    if (folded !== null)
-        io.err(`note: ${visible(folded)}\n`);
+    const { report, config } = checked;
+    const trends = await checked.trends(history, false);
+    if (checked.folded !== null)
+        io.err(`note: ${visible(checked.folded)}\n`);
     const preface = review?.limits === undefined
         ? undefined
         : (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab'
@@ -781,7 +740,7 @@ async function checkCommand(args, io) {
             ...(trends !== undefined ? { trends } : {}),
         }));
     if (htmlFile)
-        await writeOutput(htmlFile, (await import('./html.js').then(function (n) { return n.h; })).renderHtml(report, {
+        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(report, {
             series: snapshot.series,
             ...(trends !== undefined ? { trends } : {}),
         }));
@@ -831,7 +790,7 @@ async function baselineCommand(args, io) {
     const folded = foldedSitesNotice(existing, out);
     if (folded !== null)
         io.err(`note: ${visible(folded)}\n`);
-    const { baseline, changes } = mergeBaseline(existing, await withNodeFromOptions(snapshot, opts, io), {
+    const { baseline, changes } = mergeBaseline(existing, await addThisNode(snapshot, nodeFromOptions(opts), runLog(io)), {
         prune: opts.prune === true,
         source: { date: new Date().toISOString() },
     });
@@ -844,9 +803,8 @@ async function snapshotCommand(args, io) {
     const out = optionalString(opts, 'out');
     if (out === undefined)
         throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
-    const { snapshot } = await collectFromOptions(opts, io);
+    const { snapshot: node } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
     const { serializeSnapshotFile } = await import('./snapshot-file.js');
-    const node = await withNodeFromOptions(snapshot, opts, io, true);
     const text = serializeSnapshotFile(node);
     try {
         await mkdir(path.dirname(path.resolve(out)), { recursive: true });
@@ -868,7 +826,7 @@ const COMMANDS = {
     history: async (args, io) => (await Promise.resolve().then(function () { return historyCommand$1; })).historyCommand(args, io, {
         inputOptions: INPUT_OPTIONS,
         environmentOptions: ENVIRONMENT_OPTIONS,
-        collect: async (opts) => withNodeFromOptions((await collectFromOptions(opts, io)).snapshot, opts, io),
+        collect: async (opts) => (await collectFromOptions(opts, io, nodeFromOptions(opts))).snapshot,
         width: () => (io.width ?? terminalWidth)(),
     }),
     'compare-dumps': async (args, io) => {

@@ -1,7 +1,6 @@
 import { P as ParseError, I as InputError } from './errors.js';
 import 'node:buffer';
-import { E as EscapedUtf8Decoder } from './escaped-utf8.js';
-import { s as streamText } from './text-stream.js';
+import { C as CsvLineReader, s as streamText, E as EscapedUtf8Decoder } from './line-reader.js';
 import { mkdtempSync, openSync, writeSync, closeSync, rmSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +52,7 @@ class DumpReader {
     header = null;
     timestampUnit = null;
     rows = 0;
-    pending = '';
+    lines = new CsvLineReader(this, { maxRecordChars: MAX_LINE_CHARS, bom: false });
     lineNo = 0;
     row = {
         line: 0,
@@ -79,8 +78,9 @@ class DumpReader {
         this.countToolFields = countToolFields;
     }
     push(text) {
-        const data = this.pending.length > 0 ? this.pending + text : text;
-        let from = 0;
+        this.lines.push(text);
+    }
+    scan(data, from, atEnd) {
         for (;;) {
             const nl = data.indexOf('\n', from);
             if (nl === -1)
@@ -88,17 +88,17 @@ class DumpReader {
             this.line(data, from, nl);
             from = nl + 1;
         }
-        this.pending = from === 0 ? data : data.slice(from);
-        if (this.pending.length > MAX_LINE_CHARS) {
-            throw new ParseError(this.file, this.lineNo + 1, `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`);
+        if (atEnd && from < data.length) {
+            this.line(data, from, data.length, true);
+            return '';
         }
+        return from === 0 ? data : data.slice(from);
+    }
+    tooLong() {
+        return new ParseError(this.file, this.lineNo + 1, `a line longer than ${MAX_LINE_CHARS} characters: not an msMemScope dump row`);
     }
     finish() {
-        if (this.pending.length > 0) {
-            const text = this.pending;
-            this.pending = '';
-            this.line(text, 0, text.length, true);
-        }
+        this.lines.end();
         if (this.header === null)
             throw new ParseError(this.file, 1, 'empty file: not an msMemScope event dump');
     }

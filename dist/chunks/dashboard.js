@@ -1,11 +1,13 @@
-import { RECENT_POINTS, environmentChanges } from './trends.js';
-import { F as section, f as formatCount } from './evidence-sources.js';
+import { environmentChanges } from './trends.js';
+import { I as section, f as formatCount } from './evidence-sources.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { s as shortenName } from './names.js';
-import { A as plural, I as escapeHtml } from './groups.js';
-import { H as HTML_CSP, r as renderTrendSvg, T as TREND_COLOR, B as BASELINE_UPDATE_COLOR, E as ENVIRONMENT_COLOR } from './html.js';
+import { e as escapeHtml } from './escape.js';
+import { h as htmlPage, r as renderTrendSvg, T as TREND_COLOR, B as BASELINE_UPDATE_COLOR, E as ENVIRONMENT_COLOR } from './trend-chart.js';
 import { m as movedFirst, h as historySubjects, r as rowsOf } from './history-rows.js';
-import { a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo } from './device-table.js';
+import { p as plural } from './partition.js';
+import { c as shortSha, s as stepContext, t as trendRange, a as stepLevels, r as runsAgo } from './trend-text.js';
+import { R as RECENT_POINTS } from './moved.js';
 import './thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
@@ -22,10 +24,10 @@ import 'url';
 import 'module';
 import './oom-cause.js';
 import './keys.js';
-import './groups2.js';
 import './format.js';
+import './string-table.js';
+import './groups2.js';
 import './types.js';
-import './chart.js';
 
 const CHARTS_PER_SECTION = 60;
 const STYLE = `
@@ -118,25 +120,7 @@ function renderDashboard(history, trends, options = {}) {
     return page(title, body, css);
 }
 function page(title, body, css) {
-    return [
-        '<!DOCTYPE html>',
-        '<html lang="en">',
-        '<head>',
-        '<meta charset="utf-8">',
-        `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
-        '<meta name="referrer" content="no-referrer">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        `<title>${text(title)}</title>`,
-        `<style>${STYLE}${css}</style>`,
-        '</head>',
-        '<body>',
-        '<main>',
-        ...body,
-        '</main>',
-        '</body>',
-        '</html>',
-        '',
-    ].join('\n');
+    return htmlPage(text(title), `${STYLE}${css}`, body);
 }
 function legend() {
     const swatch = (svg) => `<svg width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">${svg}</svg>`;

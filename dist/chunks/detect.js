@@ -34,7 +34,7 @@ function apiOf(host, env) {
     if (host === 'gitlab')
         return env.CI_API_V4_URL || 'https://gitlab.com/api/v4';
     if (host === 'gitcode')
-        return env.GITCODE_API_URL || GITCODE_API;
+        return env.GITCODE_API_URL || env.ATOMGIT_API_URL || GITCODE_API;
     return env.GITHUB_API_URL || 'https://api.github.com';
 }
 function eventPullRequest(path) {
@@ -47,6 +47,14 @@ function eventPullRequest(path) {
     catch {
         throw new UsageError(`the event file ${path} cannot be read as JSON: cannot tell which pull request this run is about`);
     }
+}
+function actionsPullRequest(atomgit, event, env) {
+    const isPr = atomgit ? /^(pull|merge)_request/.test(event) : /^pull_request/.test(event);
+    const pr = isPr ? eventPullRequest(env[`${atomgit ? 'ATOMGIT' : 'GITHUB'}_EVENT_PATH`]) : undefined;
+    if (typeof pr?.number === 'number' && Number.isSafeInteger(pr.number) && pr.number > 0)
+        return { pr, number: pr.number };
+    const fromRef = isPr && atomgit ? /^refs\/pull\/([1-9][0-9]{0,9})\/merge$/.exec(env.ATOMGIT_REF ?? '')?.[1] : undefined;
+    return { pr, number: fromRef === undefined ? undefined : Number(fromRef) };
 }
 function detectReview(flags, env) {
     if (flags.host !== undefined) {
@@ -97,8 +105,7 @@ function detectReview(flags, env) {
         if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
             throw new UsageError(`${prefix}_REPOSITORY must be OWNER/NAME, not '${repo}'`);
         const event = env[`${prefix}_EVENT_NAME`] ?? '';
-        const pr = /^pull_request/.test(event) ? eventPullRequest(env[`${prefix}_EVENT_PATH`]) : undefined;
-        const number = typeof pr?.number === 'number' && Number.isSafeInteger(pr.number) && pr.number > 0 ? pr.number : undefined;
+        const { pr, number } = actionsPullRequest(atomgit, event, env);
         const eventBase = typeof pr?.base?.sha === 'string' ? pr.base.sha : undefined;
         const baseSha = sha(flags.baseSha ?? eventBase, flags.baseSha !== undefined ? '--base-sha' : 'pull_request.base.sha');
         const name = atomgit ? 'AtomGit pipeline' : 'GitHub Actions';

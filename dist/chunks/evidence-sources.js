@@ -78,6 +78,10 @@ function formatCount(n) {
     return n < 0 ? `-${out}` : out;
 }
 
+function defineSection(declaration) {
+    return declaration;
+}
+
 const PROCESS_DEVICE_FIELDS = {
     file: {
         type: 'string',
@@ -115,7 +119,7 @@ function describeAllocator(key, m) {
     const gap = n('reserved') - n('peak');
     return `Peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding). ${origin}`;
 }
-const allocator = {
+const allocator = defineSection({
     name: 'allocator',
     kind: 'allocator',
     title: 'Caching allocator',
@@ -161,7 +165,7 @@ const allocator = {
         largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
         ...PROCESS_DEVICE_FIELDS,
     },
-};
+});
 
 const MAX_SITE_LINES = 32;
 const LINES_SHOWN = 3;
@@ -333,7 +337,7 @@ function foldLineSites(sections) {
     sections.allocationSites = Object.fromEntries(folded);
     return { from, to: groups.size };
 }
-const allocationSites = {
+const allocationSites = defineSection({
     name: 'allocationSites',
     kind: 'allocationSite',
     title: 'Allocation sites',
@@ -366,9 +370,9 @@ const allocationSites = {
         },
         ...PROCESS_DEVICE_FIELDS,
     },
-};
+});
 
-const components = {
+const components = defineSection({
     name: 'components',
     kind: 'component',
     title: 'Components',
@@ -385,9 +389,9 @@ const components = {
             description: 'The largest value of the figure over every row of the component on the device (exact bytes: MB × 2^20, KB × 2^10).',
         },
     },
-};
+});
 
-const graphs = {
+const graphs = defineSection({
     name: 'graphs',
     kind: 'graph',
     title: 'Static graphs',
@@ -401,9 +405,9 @@ const graphs = {
     fields: {
         size: { type: 'bytes', description: 'Size(KB) of the TOTAL row, in bytes.' },
     },
-};
+});
 
-const inefficient = {
+const inefficient = defineSection({
     name: 'inefficient',
     kind: 'inefficient',
     title: 'Inefficient memory',
@@ -418,9 +422,9 @@ const inefficient = {
         bytes: { type: 'bytes', description: 'Bytes of the marked blocks.' },
         count: { type: 'count', description: 'How many blocks.' },
     },
-};
+});
 
-const kernels = {
+const kernels = defineSection({
     name: 'kernels',
     kind: 'kernel',
     title: 'Kernels',
@@ -444,9 +448,9 @@ const kernels = {
             description: 'KERNEL_LAUNCH / OP_LAUNCH, or null for header generations without an Event column.',
         },
     },
-};
+});
 
-const modules = {
+const modules = defineSection({
     name: 'modules',
     kind: 'module',
     title: 'Modules',
@@ -466,9 +470,9 @@ const modules = {
         allocs: { type: 'countOrNull', description: 'alloc_cnt, when the record has it.' },
         frees: { type: 'countOrNull', description: 'free_cnt, when the record has it.' },
     },
-};
+});
 
-const opFootprint = {
+const opFootprint = defineSection({
     name: 'opFootprint',
     kind: 'opFootprint',
     title: "Op footprint (ours, not msMemScope's)",
@@ -487,9 +491,9 @@ const opFootprint = {
         peak: { type: 'bytes', description: 'The largest running sum inside one window.' },
         launches: { type: 'count', description: 'Windows (launches) of the op.' },
     },
-};
+});
 
-const oomModules = {
+const oomModules = defineSection({
     name: 'oomModules',
     kind: 'oomModule',
     title: 'Modules at the OOM',
@@ -508,9 +512,9 @@ const oomModules = {
         current: { type: 'bytes', description: 'curMemSize(MB) in bytes, at the OOM.' },
         ...PROCESS_DEVICE_FIELDS,
     },
-};
+});
 
-const ooms = {
+const ooms = defineSection({
     name: 'ooms',
     kind: 'oom',
     title: 'Out-of-memory events',
@@ -603,9 +607,9 @@ const ooms = {
         },
         ...PROCESS_DEVICE_FIELDS,
     },
-};
+});
 
-const operators = {
+const operators = defineSection({
     name: 'operators',
     kind: 'operator',
     title: 'Operators',
@@ -627,9 +631,9 @@ const operators = {
         },
         total: { type: 'bytes', description: 'The sum of those allocations, in bytes.' },
     },
-};
+});
 
-const owners = {
+const owners = defineSection({
     name: 'owners',
     kind: 'owner',
     title: 'Owners',
@@ -643,9 +647,9 @@ const owners = {
     fields: {
         peak: { type: 'bytes', description: 'The largest live bytes of the bucket at any time of the trace.' },
     },
-};
+});
 
-const stepLeaks = {
+const stepLeaks = defineSection({
     name: 'stepLeaks',
     kind: 'stepLeak',
     title: 'Step leaks',
@@ -665,9 +669,9 @@ const stepLeaks = {
             description: 'The owners (or first call-stack lines, or the pool) with the most leaked bytes, at most three: `PTA@weight 4000256×2`.',
         },
     },
-};
+});
 
-const steps = {
+const steps = defineSection({
     name: 'steps',
     kind: 'step',
     title: 'Training steps',
@@ -685,9 +689,9 @@ const steps = {
         },
         step: { type: 'count', description: 'The step number (per process, from 1).' },
     },
-};
+});
 
-const unfreed = {
+const unfreed = defineSection({
     name: 'unfreed',
     kind: 'unfreed',
     title: 'Unfreed at the end of tracing',
@@ -712,7 +716,7 @@ const unfreed = {
             description: 'The 20 largest distinct block sizes with their counts, descending: `4000256x2 1536 512x3`.',
         },
     },
-};
+});
 
 const SECTIONS = [
     modules,
@@ -773,387 +777,6 @@ function canonical(metric) {
         .map((k) => [k, metric[k]]));
 }
 
-const MAX_POINTS = 200;
-class SeriesBuilder {
-    axis;
-    width = 1;
-    buckets = new Map();
-    whole = null;
-    constructor(axis) {
-        this.axis = axis;
-    }
-    add(x, y) {
-        if (!Number.isFinite(x) || !Number.isFinite(y))
-            return;
-        const bucket = Math.floor(x / this.width);
-        const prev = this.buckets.get(bucket);
-        if (prev === undefined || y > prev) {
-            this.buckets.set(bucket, y);
-            if (prev === undefined && this.buckets.size > MAX_POINTS)
-                this.coarsen();
-        }
-    }
-    addSeries(series) {
-        if (series.axis !== this.axis)
-            throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
-        if (series.axis === 'trace') {
-            if (this.whole === null || wholeOrder(series, this.whole) > 0)
-                this.whole = { axis: series.axis, width: series.width, points: series.points.map(([x, y]) => [x, y]) };
-            return;
-        }
-        while (this.width < series.width)
-            this.coarsenOnce();
-        for (const [x, y] of series.points)
-            this.add(x, y);
-    }
-    toSeries() {
-        if (this.whole !== null)
-            return { axis: this.whole.axis, width: this.whole.width, points: this.whole.points.map(([x, y]) => [x, y]) };
-        const points = [...this.buckets]
-            .sort((a, b) => a[0] - b[0])
-            .map(([bucket, y]) => [bucket * this.width, y]);
-        return { axis: this.axis, width: this.width, points };
-    }
-    coarsen() {
-        while (this.buckets.size > MAX_POINTS)
-            this.coarsenOnce();
-    }
-    coarsenOnce() {
-        const next = new Map();
-        for (const [bucket, y] of this.buckets) {
-            const b = Math.floor(bucket / 2);
-            const prev = next.get(b);
-            if (prev === undefined || y > prev)
-                next.set(b, y);
-        }
-        this.width *= 2;
-        this.buckets.clear();
-        for (const [b, y] of next)
-            this.buckets.set(b, y);
-    }
-}
-function wholeOrder(a, b) {
-    const peak = (s) => s.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
-    const last = (s) => s.points.length === 0 ? 0 : s.points[s.points.length - 1][0] + s.width;
-    const ta = JSON.stringify(a.points);
-    const tb = JSON.stringify(b.points);
-    return peak(a) - peak(b) || last(a) - last(b) || a.width - b.width || (ta < tb ? -1 : ta > tb ? 1 : 0);
-}
-
-const SNAPSHOT_VERSION = 2;
-const MAX_SITES_PER_DEVICE = 5;
-const MAX_SITE_TEXT = 300;
-function metricsOf(snapshot, name) {
-    return Object.hasOwn(snapshot.sections, name) ? snapshot.sections[name] : {};
-}
-function modulesOf(snapshot) {
-    return metricsOf(snapshot, 'modules');
-}
-const MAX_NOTES = 100;
-class SnapshotBuilder {
-    sections = new Map();
-    parts = new Map();
-    series = new Map();
-    allocFailures = new Map();
-    allocFailureSites = new Map();
-    nodes = new Map();
-    skippedRecords = [];
-    notes = [];
-    files = 0;
-    records = 0;
-    skipped = 0;
-    lastDeclaration;
-    addMetric(sectionName, key, metric) {
-        this.putMetric(sectionName, key, metric, true);
-    }
-    putMetric(sectionName, key, metric, copy) {
-        const declaration = this.declaration(sectionName);
-        const metrics = this.sections.get(sectionName) ?? this.sectionMap(sectionName);
-        const prev = metrics.get(key);
-        if (prev === undefined)
-            metrics.set(key, copy ? { ...metric } : metric);
-        else {
-            const kept = combineMetrics(declaration, prev, metric);
-            if (kept !== prev)
-                metrics.set(key, copy ? { ...kept } : kept);
-        }
-    }
-    addModule(key, metric) {
-        this.addMetric('modules', key, metric);
-    }
-    addKernel(key, metric) {
-        this.addMetric('kernels', key, metric);
-    }
-    addSample(sectionName, key, axis, x, y) {
-        this.seriesBuilder(sectionName, key, axis).add(x, y);
-    }
-    addSeries(sectionName, key, series) {
-        this.seriesBuilder(sectionName, key, series.axis).addSeries(series);
-    }
-    noteDevice(device) {
-        if (!this.allocFailures.has(device))
-            this.allocFailures.set(device, 0);
-    }
-    addAllocFailure(device, count = 1, where) {
-        this.allocFailures.set(device, (this.allocFailures.get(device) ?? 0) + count);
-        if (where !== undefined)
-            this.addSite(device, where);
-    }
-    addNode(name, node) {
-        const prev = this.nodes.get(name);
-        this.nodes.set(name, prev === undefined ? cloneNode(node) : combineNodes(prev, node));
-    }
-    allocFailureSitesOf(device) {
-        return this.allocFailureSites.get(device);
-    }
-    addSkipped(record) {
-        this.skipped++;
-        if (this.skippedRecords.length < 1000 || (record.cut === true && this.skippedRecords.length < 2000))
-            this.skippedRecords.push(record);
-    }
-    addNote(note) {
-        if (this.notes.length < MAX_NOTES)
-            this.notes.push(note);
-    }
-    merge(from) {
-        const other = from instanceof SnapshotBuilder ? from.toState() : from;
-        for (const [name, metrics] of other.sections)
-            for (const [k, v] of metrics)
-                this.putMetric(name, k, v, false);
-        for (const [name, byKey] of other.series)
-            for (const [k, s] of byKey)
-                this.addSeries(name, k, s);
-        for (const [d, n] of other.allocFailures) {
-            this.noteDevice(d);
-            this.addAllocFailure(d, n);
-        }
-        for (const [d, sites] of other.allocFailureSites)
-            for (const site of sites)
-                this.addSite(d, site);
-        for (const [name, node] of other.nodes)
-            this.addNode(name, node);
-        this.files += other.files;
-        this.records += other.records;
-        this.skipped += other.skipped;
-        for (const r of other.skippedRecords)
-            if (this.skippedRecords.length < 1000 || (r.cut === true && this.skippedRecords.length < 2000))
-                this.skippedRecords.push(r);
-        for (const n of other.notes)
-            this.addNote(n);
-    }
-    addSnapshot(snapshot) {
-        for (const [name, metrics] of Object.entries(snapshot.sections)) {
-            if (!this.sections.has(name)) {
-                this.declaration(name);
-                const parts = this.parts.get(name);
-                if (parts === undefined)
-                    this.parts.set(name, [metrics]);
-                else
-                    parts.push(metrics);
-                continue;
-            }
-            for (const k of Object.keys(metrics))
-                this.putMetric(name, k, metrics[k], false);
-        }
-        for (const [name, byKey] of Object.entries(snapshot.series))
-            for (const [k, s] of Object.entries(byKey))
-                this.addSeries(name, k, s);
-        for (const [d, n] of Object.entries(snapshot.meta.allocFailures)) {
-            this.noteDevice(d);
-            this.addAllocFailure(d, n);
-        }
-        for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {}))
-            for (const site of sites)
-                this.addSite(d, site);
-        for (const [name, node] of Object.entries(snapshot.meta.nodes ?? {}))
-            this.addNode(name, node);
-        this.files += snapshot.meta.files;
-        this.records += snapshot.meta.records;
-        this.skipped += snapshot.meta.skipped;
-    }
-    toState() {
-        for (const name of [...this.parts.keys()])
-            this.sectionMap(name);
-        const series = new Map();
-        for (const [name, byKey] of this.series)
-            series.set(name, new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
-        return {
-            sections: this.sections,
-            series,
-            allocFailures: this.allocFailures,
-            allocFailureSites: this.allocFailureSites,
-            nodes: this.nodes,
-            skippedRecords: this.skippedRecords,
-            notes: this.notes,
-            files: this.files,
-            records: this.records,
-            skipped: this.skipped,
-        };
-    }
-    build() {
-        const sections = {};
-        for (const name of [...new Set([...this.sections.keys(), ...this.parts.keys()])].sort()) {
-            const parts = this.parts.get(name);
-            if (parts?.length === 1) {
-                const adopted = parts[0];
-                if (!isEmptyRecord(adopted))
-                    sections[name] = adopted;
-                continue;
-            }
-            if (parts !== undefined) {
-                const joined = joinInOrder(parts);
-                if (joined !== undefined) {
-                    if (!isEmptyRecord(joined))
-                        sections[name] = joined;
-                    continue;
-                }
-            }
-            const metrics = this.sections.get(name) ?? this.sectionMap(name);
-            if (metrics.size > 0) {
-                const keys = [...metrics.keys()].sort(fileKeyOrder);
-                const record = {};
-                for (const key of keys)
-                    setOwn(record, key, fieldsInOrder(metrics.get(key)));
-                asWritten.add(record);
-                noteKeys(record, keys);
-                sections[name] = record;
-            }
-        }
-        const series = {};
-        for (const name of [...this.series.keys()].sort()) {
-            const byKey = this.series.get(name);
-            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), fileKeyOrder);
-        }
-        const meta = {
-            files: this.files,
-            records: this.records,
-            skipped: this.skipped,
-            allocFailures: sortedRecord(this.allocFailures, compareKeys),
-        };
-        if (this.allocFailureSites.size > 0)
-            meta.allocFailureSites = sortedRecord(this.allocFailureSites, compareKeys);
-        if (this.nodes.size > 0)
-            meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])), compareKeys);
-        return { version: SNAPSHOT_VERSION, sections, series, meta };
-    }
-    declaration(name) {
-        if (this.lastDeclaration?.name === name)
-            return this.lastDeclaration;
-        this.lastDeclaration = section(name);
-        return this.lastDeclaration;
-    }
-    sectionMap(name) {
-        const metrics = new Map();
-        const parts = this.parts.get(name) ?? [];
-        this.parts.delete(name);
-        this.sections.set(name, metrics);
-        for (const part of parts)
-            for (const key of keysOf(part))
-                this.putMetric(name, key, part[key], false);
-        return metrics;
-    }
-    seriesBuilder(sectionName, key, axis) {
-        this.declaration(sectionName);
-        let byKey = this.series.get(sectionName);
-        if (byKey === undefined) {
-            byKey = new Map();
-            this.series.set(sectionName, byKey);
-        }
-        let builder = byKey.get(key);
-        if (builder === undefined) {
-            builder = new SeriesBuilder(axis);
-            byKey.set(key, builder);
-        }
-        else if (builder.axis !== axis) {
-            throw new Error(`series ${sectionName}/${key} is on the ${builder.axis} axis, not ${axis}`);
-        }
-        return builder;
-    }
-    addSite(device, where) {
-        const site = {
-            file: where.file,
-            line: where.line,
-            text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text,
-        };
-        const sites = this.allocFailureSites.get(device) ?? [];
-        if (sites.some((s) => s.file === site.file && s.line === site.line))
-            return;
-        sites.push(site);
-        sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-        if (sites.length > MAX_SITES_PER_DEVICE)
-            sites.length = MAX_SITES_PER_DEVICE;
-        this.allocFailureSites.set(device, sites);
-    }
-}
-function cloneNode(node) {
-    const environment = Object.fromEntries(Object.keys(node.environment)
-        .sort()
-        .map((k) => [k, node.environment[k]]));
-    return {
-        devices: [...node.devices].sort(compareKeys),
-        files: node.files,
-        records: node.records,
-        skipped: node.skipped,
-        environment,
-    };
-}
-function combineNodes(a, b) {
-    const environment = { ...a.environment };
-    for (const [item, value] of Object.entries(b.environment)) {
-        const prev = Object.hasOwn(environment, item) ? environment[item] : undefined;
-        if (prev === undefined || value > prev)
-            Object.defineProperty(environment, item, { value, enumerable: true, writable: true, configurable: true });
-    }
-    return cloneNode({
-        devices: [...new Set([...a.devices, ...b.devices])],
-        files: a.files + b.files,
-        records: a.records + b.records,
-        skipped: a.skipped + b.skipped,
-        environment,
-    });
-}
-function joinInOrder(parts) {
-    const record = {};
-    const keys = [];
-    let previous;
-    for (const part of parts) {
-        for (const key of keysOf(part)) {
-            if (previous !== undefined && fileKeyOrder(previous, key) >= 0)
-                return undefined;
-            setOwn(record, key, fieldsInOrder(part[key]));
-            keys.push(key);
-            previous = key;
-        }
-    }
-    asWritten.add(record);
-    noteKeys(record, keys);
-    return record;
-}
-function fieldsInOrder(metric) {
-    const keys = Object.keys(metric);
-    let inOrder = true;
-    for (let i = 1; inOrder && i < keys.length; i++)
-        inOrder = keys[i - 1] < keys[i];
-    if (inOrder)
-        return metric;
-    const copy = {};
-    for (const key of keys.sort())
-        setOwn(copy, key, metric[key]);
-    return copy;
-}
-const asWritten = new WeakSet();
-function sortedRecord(map, order) {
-    const record = {};
-    for (const key of [...map.keys()].sort(order))
-        setOwn(record, key, map.get(key));
-    return record;
-}
-function setOwn(record, key, value) {
-    if (key === '__proto__')
-        Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-    else
-        record[key] = value;
-}
 function compareKeys(a, b) {
     if (a === b)
         return 0;
@@ -1161,6 +784,9 @@ function compareKeys(a, b) {
     if (fast !== undefined)
         return fast;
     return (keyCollator ??= checkedCollator()).compare(a, b);
+}
+function fileKeyOrder(a, b) {
+    return compareKeys(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 let keyCollator;
 const ASCII_PRIMARY_RANKS = Int16Array.from([
@@ -1368,103 +994,28 @@ function compareDigitRuns(a, startA, endA, b, startB, endB) {
     }
     return undefined;
 }
-function stableStringify(value) {
-    return `${JSON.stringify(sortDeep(value), null, 2)}\n`;
+
+const FREEZE_RECORDS = typeof process !== 'undefined' && process.env.VITEST !== undefined;
+const asWritten = new WeakSet();
+const holdsKeys = new WeakSet();
+const knownKeys = new WeakMap();
+function noteWritten(record, keys) {
+    asWritten.add(record);
+    noteKeys(record, keys);
+    if (FREEZE_RECORDS)
+        for (const key of keys)
+            Object.freeze(record[key]);
 }
-function stringifyDocument(document) {
-    const record = document;
-    const out = {};
-    for (const key of Object.keys(record).sort()) {
-        const value = record[key];
-        const byName = key === 'sections' || key === 'series' ? value : null;
-        setOwn(out, key, byName !== null && typeof byName === 'object' && !Array.isArray(byName)
-            ? naturalRecords(byName)
-            : sortDeep(value));
-    }
-    return `${JSON.stringify(out, null, 2)}\n`;
+function isWritten(record) {
+    return asWritten.has(record);
 }
-function fileKeyOrder(a, b) {
-    return compareKeys(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+function noteKeys(record, keys) {
+    knownKeys.set(record, keys);
+    if (FREEZE_RECORDS)
+        Object.freeze(record);
 }
-function naturalRecords(byName) {
-    const out = {};
-    for (const name of Object.keys(byName).sort()) {
-        const record = byName[name];
-        setOwn(out, name, record !== null && typeof record === 'object' && !Array.isArray(record)
-            ? naturalRecord(record)
-            : sortDeep(record));
-    }
-    return out;
-}
-function naturalRecord(record) {
-    if (asWritten.has(record))
-        return record;
-    const keys = Object.keys(record);
-    let inOrder = true;
-    for (let i = 1; inOrder && i < keys.length; i++)
-        inOrder = fileKeyOrder(keys[i - 1], keys[i]) < 0;
-    if (!inOrder)
-        keys.sort(fileKeyOrder);
-    let copy = inOrder ? undefined : {};
-    for (let i = 0; i < keys.length; i++) {
-        const key = keys[i];
-        const item = record[key];
-        const sorted = item === null || typeof item !== 'object' ? item : sortDeep(item);
-        if (copy === undefined && sorted !== item) {
-            copy = {};
-            for (let k = 0; k < i; k++)
-                setOwn(copy, keys[k], record[keys[k]]);
-        }
-        if (copy !== undefined)
-            setOwn(copy, key, sorted);
-    }
-    return copy ?? record;
-}
-function sortDeep(value) {
-    if (value === null || typeof value !== 'object')
-        return value;
-    if (Array.isArray(value)) {
-        let copy;
-        for (let i = 0; i < value.length; i++) {
-            const item = value[i];
-            if (item === null || typeof item !== 'object')
-                continue;
-            const sorted = sortDeep(item);
-            if (sorted !== item)
-                (copy ??= value.slice())[i] = sorted;
-        }
-        return copy ?? value;
-    }
-    const record = value;
-    const keys = Object.keys(record);
-    const prototype = Object.getPrototypeOf(record);
-    let inOrder = prototype === Object.prototype || prototype === null;
-    for (let i = 1; inOrder && i < keys.length; i++)
-        inOrder = keys[i - 1] < keys[i];
-    if (!inOrder) {
-        const sorted = {};
-        for (const key of keys.sort())
-            setOwn(sorted, key, sortDeep(record[key]));
-        return sorted;
-    }
-    let changed;
-    for (let i = 0; i < keys.length; i++) {
-        const item = record[keys[i]];
-        if (item === null || typeof item !== 'object')
-            continue;
-        const sorted = sortDeep(item);
-        if (sorted !== item)
-            (changed ??= keys.map((key) => record[key]))[i] = sorted;
-    }
-    if (changed === undefined)
-        return record;
-    const copy = {};
-    for (let i = 0; i < keys.length; i++)
-        setOwn(copy, keys[i], changed[i]);
-    return copy;
-}
-function hasNoMetrics(snapshot) {
-    return Object.values(snapshot.sections).every(isEmptyRecord);
+function keysOf(record) {
+    return knownKeys.get(record) ?? Object.keys(record);
 }
 function isEmptyRecord(record) {
     const known = knownKeys.get(record);
@@ -1475,18 +1026,389 @@ function isEmptyRecord(record) {
     for (const key in record) {
         if (Object.hasOwn(record, key)) {
             holdsKeys.add(record);
+            if (FREEZE_RECORDS)
+                Object.freeze(record);
             return false;
         }
     }
     return true;
 }
-const holdsKeys = new WeakSet();
-const knownKeys = new WeakMap();
-function noteKeys(record, keys) {
-    knownKeys.set(record, keys);
+function setOwn(record, key, value) {
+    if (key === '__proto__')
+        Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+    else
+        record[key] = value;
 }
-function keysOf(record) {
-    return knownKeys.get(record) ?? Object.keys(record);
+
+const MAX_POINTS = 200;
+class SeriesBuilder {
+    axis;
+    width = 1;
+    buckets = new Map();
+    whole = null;
+    constructor(axis) {
+        this.axis = axis;
+    }
+    add(x, y) {
+        if (!Number.isFinite(x) || !Number.isFinite(y))
+            return;
+        const bucket = Math.floor(x / this.width);
+        const prev = this.buckets.get(bucket);
+        if (prev === undefined || y > prev) {
+            this.buckets.set(bucket, y);
+            if (prev === undefined && this.buckets.size > MAX_POINTS)
+                this.coarsen();
+        }
+    }
+    addSeries(series) {
+        if (series.axis !== this.axis)
+            throw new Error(`cannot merge a ${series.axis} series into a ${this.axis} series`);
+        if (series.axis === 'trace') {
+            if (this.whole === null || wholeOrder(series, this.whole) > 0)
+                this.whole = { axis: series.axis, width: series.width, points: series.points.map(([x, y]) => [x, y]) };
+            return;
+        }
+        while (this.width < series.width)
+            this.coarsenOnce();
+        for (const [x, y] of series.points)
+            this.add(x, y);
+    }
+    toSeries() {
+        if (this.whole !== null)
+            return { axis: this.whole.axis, width: this.whole.width, points: this.whole.points.map(([x, y]) => [x, y]) };
+        const points = [...this.buckets]
+            .sort((a, b) => a[0] - b[0])
+            .map(([bucket, y]) => [bucket * this.width, y]);
+        return { axis: this.axis, width: this.width, points };
+    }
+    coarsen() {
+        while (this.buckets.size > MAX_POINTS)
+            this.coarsenOnce();
+    }
+    coarsenOnce() {
+        const next = new Map();
+        for (const [bucket, y] of this.buckets) {
+            const b = Math.floor(bucket / 2);
+            const prev = next.get(b);
+            if (prev === undefined || y > prev)
+                next.set(b, y);
+        }
+        this.width *= 2;
+        this.buckets.clear();
+        for (const [b, y] of next)
+            this.buckets.set(b, y);
+    }
+}
+function wholeOrder(a, b) {
+    const peak = (s) => s.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
+    const last = (s) => s.points.length === 0 ? 0 : s.points[s.points.length - 1][0] + s.width;
+    const ta = JSON.stringify(a.points);
+    const tb = JSON.stringify(b.points);
+    return peak(a) - peak(b) || last(a) - last(b) || a.width - b.width || (ta < tb ? -1 : ta > tb ? 1 : 0);
+}
+
+const SNAPSHOT_VERSION = 2;
+const MAX_SITES_PER_DEVICE = 5;
+const MAX_SITE_TEXT = 300;
+function metricsOf(snapshot, section) {
+    const name = typeof section === 'string' ? section : section.name;
+    return Object.hasOwn(snapshot.sections, name) ? snapshot.sections[name] : {};
+}
+const MAX_NOTES = 100;
+class SnapshotBuilder {
+    sections = new Map();
+    parts = new Map();
+    series = new Map();
+    allocFailures = new Map();
+    allocFailureSites = new Map();
+    nodes = new Map();
+    skippedRecords = [];
+    notes = [];
+    files = 0;
+    records = 0;
+    skipped = 0;
+    lastDeclaration;
+    addMetric(sectionName, key, metric) {
+        this.putMetric(sectionName, key, metric, true);
+    }
+    putMetric(sectionName, key, metric, copy) {
+        const declaration = this.declaration(sectionName);
+        const metrics = this.sections.get(sectionName) ?? this.sectionMap(sectionName);
+        const prev = metrics.get(key);
+        if (prev === undefined)
+            metrics.set(key, copy ? { ...metric } : metric);
+        else {
+            const kept = combineMetrics(declaration, prev, metric);
+            if (kept !== prev)
+                metrics.set(key, copy ? { ...kept } : kept);
+        }
+    }
+    add(section, key, metric) {
+        this.putMetric(section.name, key, metric, true);
+    }
+    addSample(sectionName, key, axis, x, y) {
+        this.seriesBuilder(sectionName, key, axis).add(x, y);
+    }
+    addSeries(sectionName, key, series) {
+        this.seriesBuilder(sectionName, key, series.axis).addSeries(series);
+    }
+    noteDevice(device) {
+        if (!this.allocFailures.has(device))
+            this.allocFailures.set(device, 0);
+    }
+    addAllocFailure(device, count = 1, where) {
+        this.allocFailures.set(device, (this.allocFailures.get(device) ?? 0) + count);
+        if (where !== undefined)
+            this.addSite(device, where);
+    }
+    addNode(name, node) {
+        const prev = this.nodes.get(name);
+        this.nodes.set(name, prev === undefined ? cloneNode(node) : combineNodes(prev, node));
+    }
+    allocFailureSitesOf(device) {
+        return this.allocFailureSites.get(device);
+    }
+    addSkipped(record) {
+        this.skipped++;
+        if (this.skippedRecords.length < 1000 || (record.cut === true && this.skippedRecords.length < 2000))
+            this.skippedRecords.push(record);
+    }
+    addNote(note) {
+        if (this.notes.length < MAX_NOTES)
+            this.notes.push(note);
+    }
+    merge(from) {
+        const other = from instanceof SnapshotBuilder ? from.toState() : from;
+        for (const [name, metrics] of other.sections)
+            for (const [k, v] of metrics)
+                this.putMetric(name, k, v, false);
+        for (const [name, byKey] of other.series)
+            for (const [k, s] of byKey)
+                this.addSeries(name, k, s);
+        for (const [d, n] of other.allocFailures) {
+            this.noteDevice(d);
+            this.addAllocFailure(d, n);
+        }
+        for (const [d, sites] of other.allocFailureSites)
+            for (const site of sites)
+                this.addSite(d, site);
+        for (const [name, node] of other.nodes)
+            this.addNode(name, node);
+        this.files += other.files;
+        this.records += other.records;
+        this.skipped += other.skipped;
+        for (const r of other.skippedRecords)
+            if (this.skippedRecords.length < 1000 || (r.cut === true && this.skippedRecords.length < 2000))
+                this.skippedRecords.push(r);
+        for (const n of other.notes)
+            this.addNote(n);
+    }
+    addSnapshot(snapshot) {
+        for (const [name, metrics] of Object.entries(snapshot.sections)) {
+            if (!this.sections.has(name)) {
+                this.declaration(name);
+                const parts = this.parts.get(name);
+                if (parts === undefined)
+                    this.parts.set(name, [metrics]);
+                else
+                    parts.push(metrics);
+                continue;
+            }
+            for (const k of Object.keys(metrics))
+                this.putMetric(name, k, metrics[k], false);
+        }
+        for (const [name, byKey] of Object.entries(snapshot.series))
+            for (const [k, s] of Object.entries(byKey))
+                this.addSeries(name, k, s);
+        for (const [d, n] of Object.entries(snapshot.meta.allocFailures)) {
+            this.noteDevice(d);
+            this.addAllocFailure(d, n);
+        }
+        for (const [d, sites] of Object.entries(snapshot.meta.allocFailureSites ?? {}))
+            for (const site of sites)
+                this.addSite(d, site);
+        for (const [name, node] of Object.entries(snapshot.meta.nodes ?? {}))
+            this.addNode(name, node);
+        this.files += snapshot.meta.files;
+        this.records += snapshot.meta.records;
+        this.skipped += snapshot.meta.skipped;
+    }
+    toState() {
+        for (const name of [...this.parts.keys()])
+            this.sectionMap(name);
+        const series = new Map();
+        for (const [name, byKey] of this.series)
+            series.set(name, new Map([...byKey].map(([k, b]) => [k, b.toSeries()])));
+        return {
+            sections: this.sections,
+            series,
+            allocFailures: this.allocFailures,
+            allocFailureSites: this.allocFailureSites,
+            nodes: this.nodes,
+            skippedRecords: this.skippedRecords,
+            notes: this.notes,
+            files: this.files,
+            records: this.records,
+            skipped: this.skipped,
+        };
+    }
+    build() {
+        const sections = {};
+        for (const name of [...new Set([...this.sections.keys(), ...this.parts.keys()])].sort()) {
+            const parts = this.parts.get(name);
+            if (parts?.length === 1) {
+                const adopted = parts[0];
+                if (!isEmptyRecord(adopted))
+                    sections[name] = adopted;
+                continue;
+            }
+            if (parts !== undefined) {
+                const joined = joinInOrder(parts);
+                if (joined !== undefined) {
+                    if (!isEmptyRecord(joined))
+                        sections[name] = joined;
+                    continue;
+                }
+            }
+            const metrics = this.sections.get(name) ?? this.sectionMap(name);
+            if (metrics.size > 0) {
+                const keys = [...metrics.keys()].sort(fileKeyOrder);
+                const record = {};
+                for (const key of keys)
+                    setOwn(record, key, fieldsInOrder(metrics.get(key)));
+                noteWritten(record, keys);
+                sections[name] = record;
+            }
+        }
+        const series = {};
+        for (const name of [...this.series.keys()].sort()) {
+            const byKey = this.series.get(name);
+            series[name] = sortedRecord(new Map([...byKey].map(([k, b]) => [k, b.toSeries()])), fileKeyOrder);
+        }
+        const meta = {
+            files: this.files,
+            records: this.records,
+            skipped: this.skipped,
+            allocFailures: sortedRecord(this.allocFailures, compareKeys),
+        };
+        if (this.allocFailureSites.size > 0)
+            meta.allocFailureSites = sortedRecord(this.allocFailureSites, compareKeys);
+        if (this.nodes.size > 0)
+            meta.nodes = sortedRecord(new Map([...this.nodes].map(([name, node]) => [name, cloneNode(node)])), compareKeys);
+        return { version: SNAPSHOT_VERSION, sections, series, meta };
+    }
+    declaration(name) {
+        if (this.lastDeclaration?.name === name)
+            return this.lastDeclaration;
+        this.lastDeclaration = section(name);
+        return this.lastDeclaration;
+    }
+    sectionMap(name) {
+        const metrics = new Map();
+        const parts = this.parts.get(name) ?? [];
+        this.parts.delete(name);
+        this.sections.set(name, metrics);
+        for (const part of parts)
+            for (const key of keysOf(part))
+                this.putMetric(name, key, part[key], false);
+        return metrics;
+    }
+    seriesBuilder(sectionName, key, axis) {
+        this.declaration(sectionName);
+        let byKey = this.series.get(sectionName);
+        if (byKey === undefined) {
+            byKey = new Map();
+            this.series.set(sectionName, byKey);
+        }
+        let builder = byKey.get(key);
+        if (builder === undefined) {
+            builder = new SeriesBuilder(axis);
+            byKey.set(key, builder);
+        }
+        else if (builder.axis !== axis) {
+            throw new Error(`series ${sectionName}/${key} is on the ${builder.axis} axis, not ${axis}`);
+        }
+        return builder;
+    }
+    addSite(device, where) {
+        const site = {
+            file: where.file,
+            line: where.line,
+            text: where.text.length > MAX_SITE_TEXT ? `${where.text.slice(0, MAX_SITE_TEXT - 1)}…` : where.text,
+        };
+        const sites = this.allocFailureSites.get(device) ?? [];
+        if (sites.some((s) => s.file === site.file && s.line === site.line))
+            return;
+        sites.push(site);
+        sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+        if (sites.length > MAX_SITES_PER_DEVICE)
+            sites.length = MAX_SITES_PER_DEVICE;
+        this.allocFailureSites.set(device, sites);
+    }
+}
+function cloneNode(node) {
+    const environment = Object.fromEntries(Object.keys(node.environment)
+        .sort()
+        .map((k) => [k, node.environment[k]]));
+    return {
+        devices: [...node.devices].sort(compareKeys),
+        files: node.files,
+        records: node.records,
+        skipped: node.skipped,
+        environment,
+    };
+}
+function combineNodes(a, b) {
+    const environment = { ...a.environment };
+    for (const [item, value] of Object.entries(b.environment)) {
+        const prev = Object.hasOwn(environment, item) ? environment[item] : undefined;
+        if (prev === undefined || value > prev)
+            Object.defineProperty(environment, item, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return cloneNode({
+        devices: [...new Set([...a.devices, ...b.devices])],
+        files: a.files + b.files,
+        records: a.records + b.records,
+        skipped: a.skipped + b.skipped,
+        environment,
+    });
+}
+function joinInOrder(parts) {
+    const record = {};
+    const keys = [];
+    let previous;
+    for (const part of parts) {
+        for (const key of keysOf(part)) {
+            if (previous !== undefined && fileKeyOrder(previous, key) >= 0)
+                return undefined;
+            setOwn(record, key, fieldsInOrder(part[key]));
+            keys.push(key);
+            previous = key;
+        }
+    }
+    noteWritten(record, keys);
+    return record;
+}
+function fieldsInOrder(metric) {
+    const keys = Object.keys(metric);
+    let inOrder = true;
+    for (let i = 1; inOrder && i < keys.length; i++)
+        inOrder = keys[i - 1] < keys[i];
+    if (inOrder)
+        return metric;
+    const copy = {};
+    for (const key of keys.sort())
+        setOwn(copy, key, metric[key]);
+    return copy;
+}
+function sortedRecord(map, order) {
+    const record = {};
+    for (const key of [...map.keys()].sort(order))
+        setOwn(record, key, map.get(key));
+    return record;
+}
+function hasNoMetrics(snapshot) {
+    return Object.values(snapshot.sections).every(isEmptyRecord);
 }
 function totalAllocFailures(meta) {
     return Object.values(meta.allocFailures).reduce((a, b) => a + b, 0);
@@ -1567,6 +1489,13 @@ const SOURCES = [
         description: 'torch_npu allocator memory snapshots (_dump_snapshot, OOM_SNAPSHOT_ENABLE dumps: *.pickle, *.pkl, also .gz or .zst): peak allocated and reserved, fragmentation, OOMs explained, allocation sites',
         directoryPatterns: ['**/*.pickle', '**/*.pkl'],
         noFigures: 'did the snapshots hold segments or a trace (_record_memory_history before the steps, _dump_snapshot after them, or OOM_SNAPSHOT_ENABLE)?',
+        runOptions: [
+            {
+                name: 'source-root',
+                value: 'DIR',
+                description: "memory snapshots' allocation sites are written relative to DIR (default: the longest folder common to the sites' files)",
+            },
+        ],
         load: async () => {
             const m = await import('./source.js');
             return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
@@ -1630,6 +1559,7 @@ function parserOf(name) {
     }
     return parser;
 }
+const RUN_OPTIONS = SOURCES.flatMap((s) => s.runOptions ?? []);
 function noSpecs(specs) {
     return SOURCES.every((s) => (specs[s.name] ?? []).length === 0);
 }
@@ -1643,4 +1573,4 @@ async function parseInputFile(kind, file, builder) {
     }
 }
 
-export { parseSize as A, BEYOND_EXACT as B, bareNumber as C, DIRECTORY_PATTERNS as D, modulesOf as E, section as F, originText as G, formatFactor as H, formatDelta as I, stableStringify as J, noteKeys as K, MAX_SITES_PER_DEVICE as M, SOURCES as S, UNTRACED_NOTE as U, SnapshotBuilder as a, SECTIONS as b, compareKeys as c, formatBytes as d, parseExactInteger as e, formatCount as f, exactSum as g, hasNoMetrics as h, SeriesBuilder as i, SNAPSHOT_VERSION as j, keysOf as k, foldLineSites as l, metricsOf as m, noSpecs as n, stringifyDocument as o, parseInputFile as p, MAX_POINTS as q, linesField as r, sectionOfKind as s, MAX_EXACT_BYTES as t, readExactInteger as u, valueOf as v, evidenceSource as w, parserOf as x, isEmptySnapshot as y, fileKeyOrder as z };
+export { fileKeyOrder as A, BEYOND_EXACT as B, setOwn as C, DIRECTORY_PATTERNS as D, isWritten as E, formatDelta as F, parseSize as G, bareNumber as H, section as I, originText as J, formatFactor as K, noteKeys as L, MAX_SITES_PER_DEVICE as M, RUN_OPTIONS as R, SOURCES as S, UNTRACED_NOTE as U, SnapshotBuilder as a, SECTIONS as b, compareKeys as c, formatBytes as d, modules as e, formatCount as f, parseExactInteger as g, hasNoMetrics as h, exactSum as i, SeriesBuilder as j, keysOf as k, SNAPSHOT_VERSION as l, metricsOf as m, noSpecs as n, foldLineSites as o, parseInputFile as p, MAX_POINTS as q, linesField as r, sectionOfKind as s, MAX_EXACT_BYTES as t, readExactInteger as u, valueOf as v, kernels as w, evidenceSource as x, parserOf as y, isEmptySnapshot as z };

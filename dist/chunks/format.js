@@ -1,4 +1,5 @@
 import { I as InputError, S as SchemaError } from './errors.js';
+import { h as hashText, S as StringTable } from './string-table.js';
 import { c as compileSchema, k as keyTokens, d as countJsonKeys, s as scanJson, l as lineColumn } from './reader.js';
 import { s as shortenName } from './names.js';
 import { b as SECTIONS } from './evidence-sources.js';
@@ -380,21 +381,13 @@ function completeColumns(history) {
     }
 }
 function firstRepeat(names) {
-    let size = 64;
-    while (size < names.length * 2)
-        size *= 2;
-    const slots = new Int32Array(size);
-    const mask = size - 1;
+    const table = new StringTable();
     for (let i = 0; i < names.length; i++) {
         const name = names[i];
-        let h = 0x811c9dc5;
-        for (let k = 0; k < name.length; k++)
-            h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
-        let slot = h & mask;
-        for (let found = slots[slot]; found !== 0; found = slots[(slot = (slot + 1) & mask)])
-            if (names[found - 1] === name)
-                return i;
-        slots[slot] = i + 1;
+        const hash = hashText(name);
+        if (table.indexOf(name, 0, name.length, hash) !== -1)
+            return i;
+        table.add(name, 0, name.length, hash);
     }
     return -1;
 }

@@ -1,3 +1,4 @@
+import { S as StringTable, a as hashSpliced } from './string-table.js';
 import './evidence-sources.js';
 import { f as findDeviceSegment } from './keys.js';
 
@@ -11,8 +12,7 @@ class KeyGroups {
     ends = new Int32Array(0);
     firsts = new Int32Array(0);
     lasts = new Int32Array(0);
-    hashes = new Int32Array(0);
-    slots = new Int32Array(64);
+    table = new StringTable();
     patterns = new Map();
     bounds = { start: 0, end: 0 };
     constructor(keys) {
@@ -59,7 +59,7 @@ class KeyGroups {
         if (to === from)
             return;
         this.grow(to);
-        const { groupOf, nextMember, starts, ends, firsts, lasts, hashes } = this;
+        const { groupOf, nextMember, starts, ends, firsts, lasts, table } = this;
         for (let i = from; i < to; i++) {
             const key = keys[i];
             nextMember[i] = -1;
@@ -70,25 +70,13 @@ class KeyGroups {
             const { start, end } = bounds;
             starts[i] = start;
             ends[i] = end;
-            const hash = hashAround(key, start, end);
-            const slots = this.slots;
-            const mask = slots.length - 1;
-            let slot = hash & mask;
-            let g = -1;
-            for (let found = slots[slot]; found !== 0; found = slots[(slot = (slot + 1) & mask)]) {
-                if (hashes[found - 1] === hash && this.sameText(firsts[found - 1], key, start, end)) {
-                    g = found - 1;
-                    break;
-                }
-            }
+            const hash = hashSpliced(key, start, end, STAR);
+            let g = table.indexOfSpliced(key, start, end, STAR, hash);
             if (g === -1) {
-                g = this.groups++;
+                g = table.addSpliced(key, start, end, STAR, hash);
+                this.groups++;
                 firsts[g] = i;
                 lasts[g] = i;
-                hashes[g] = hash;
-                slots[slot] = g + 1;
-                if (this.groups * 2 > slots.length)
-                    this.rehash();
             }
             else {
                 nextMember[lasts[g]] = i;
@@ -124,17 +112,10 @@ class KeyGroups {
         return length - text.length;
     }
     find(pattern) {
-        const star = pattern.indexOf('*');
-        if (star === -1)
+        if (!pattern.includes('*'))
             return undefined;
-        const hash = hashAround(pattern, star, star + 1);
-        const { slots, hashes, firsts } = this;
-        const mask = slots.length - 1;
-        for (let slot = hash & mask, found = slots[slot]; found !== 0; found = slots[(slot = (slot + 1) & mask)]) {
-            if (hashes[found - 1] === hash && this.sameText(firsts[found - 1], pattern, star, star + 1))
-                return found - 1;
-        }
-        return undefined;
+        const g = this.table.indexOf(pattern);
+        return g === -1 ? undefined : g;
     }
     members(g, visit) {
         for (let i = this.firsts[g]; i !== -1; i = this.nextMember[i])
@@ -145,38 +126,6 @@ class KeyGroups {
         for (let i = this.firsts[g]; i !== -1; i = this.nextMember[i])
             out.push(i);
         return out;
-    }
-    sameText(i, text, start, end) {
-        const key = this.keys[i];
-        const s = this.starts[i];
-        const e = this.ends[i];
-        const length = text.length - end + start;
-        if (key.length - e + s !== length)
-            return false;
-        if (s === start) {
-            for (let k = 0; k < s; k++)
-                if (key.charCodeAt(k) !== text.charCodeAt(k))
-                    return false;
-            for (let k = e, j = end; k < key.length; k++, j++)
-                if (key.charCodeAt(k) !== text.charCodeAt(j))
-                    return false;
-            return true;
-        }
-        for (let k = 0; k <= length; k++)
-            if (charAround(key, s, e, k) !== charAround(text, start, end, k))
-                return false;
-        return true;
-    }
-    rehash() {
-        const slots = new Int32Array(this.slots.length * 2);
-        const mask = slots.length - 1;
-        for (let g = 0; g < this.groups; g++) {
-            let slot = this.hashes[g] & mask;
-            while (slots[slot] !== 0)
-                slot = (slot + 1) & mask;
-            slots[slot] = g + 1;
-        }
-        this.slots = slots;
     }
     grow(to) {
         if (to <= this.groupOf.length)
@@ -193,22 +142,12 @@ class KeyGroups {
         this.ends = widen(this.ends);
         this.firsts = widen(this.firsts);
         this.lasts = widen(this.lasts);
-        this.hashes = widen(this.hashes);
     }
 }
 function charAround(text, start, end, k) {
     return k < start ? text.charCodeAt(k) : k === start ? STAR : text.charCodeAt(end + k - start - 1);
 }
 const STAR = 0x2a;
-function hashAround(text, start, end) {
-    let h = 0x811c9dc5;
-    for (let k = 0; k < start; k++)
-        h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-    h = Math.imul(h ^ STAR, 0x01000193);
-    for (let k = end; k < text.length; k++)
-        h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-    return h & 0x3fffffff;
-}
 const cached = new WeakMap();
 function groupsOf(keys) {
     let groups = cached.get(keys);
@@ -222,57 +161,15 @@ function forgetGroups(keys) {
     cached.delete(keys);
 }
 class ByPattern {
-    slots = new Int32Array(64);
-    texts = [];
-    starts = [];
-    ends = [];
-    hashes = [];
+    table = new StringTable();
     values = [];
     get(key, start, end) {
-        const hash = hashAround(key, start, end);
-        const mask = this.slots.length - 1;
-        for (let slot = hash & mask, found = this.slots[slot]; found !== 0; found = this.slots[(slot = (slot + 1) & mask)]) {
-            const e = found - 1;
-            if (this.hashes[e] === hash &&
-                samePattern(this.texts[e], this.starts[e], this.ends[e], key, start, end))
-                return this.values[e];
-        }
-        return undefined;
+        const e = this.table.indexOfSpliced(key, start, end, STAR);
+        return e === -1 ? undefined : this.values[e];
     }
     set(key, start, end, value) {
-        const hash = hashAround(key, start, end);
-        const e = this.values.length;
-        this.texts.push(key);
-        this.starts.push(start);
-        this.ends.push(end);
-        this.hashes.push(hash);
-        this.values.push(value);
-        if ((e + 1) * 2 > this.slots.length)
-            this.rehash();
-        else
-            this.place(e);
+        this.values[this.table.addSpliced(key, start, end, STAR)] = value;
     }
-    place(e) {
-        const mask = this.slots.length - 1;
-        let slot = this.hashes[e] & mask;
-        while (this.slots[slot] !== 0)
-            slot = (slot + 1) & mask;
-        this.slots[slot] = e + 1;
-    }
-    rehash() {
-        this.slots = new Int32Array(this.slots.length * 2);
-        for (let e = 0; e < this.values.length; e++)
-            this.place(e);
-    }
-}
-function samePattern(a, as, ae, b, bs, be) {
-    const length = a.length - ae + as;
-    if (b.length - be + bs !== length)
-        return false;
-    for (let k = 0; k <= length; k++)
-        if (charAround(a, as, ae, k) !== charAround(b, bs, be, k))
-            return false;
-    return true;
 }
 
 export { ByPattern as B, KeyGroups as K, forgetGroups as f, groupsOf as g };

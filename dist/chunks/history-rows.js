@@ -1,5 +1,5 @@
 import './thresholds.js';
-import { F as section } from './evidence-sources.js';
+import { I as section } from './evidence-sources.js';
 import { f as findDeviceSegment } from './keys.js';
 import { g as globMatches } from './index.js';
 

@@ -1,11 +1,12 @@
-import { RECENT_POINTS } from './trends.js';
+import './thresholds.js';
 import { f as formatCount } from './evidence-sources.js';
+import './format.js';
+import { R as RECENT_POINTS } from './moved.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { h as historySubjects, m as movedFirst, r as rowsOf } from './history-rows.js';
-import { A as plural } from './groups.js';
-import { wrap, displayWidth, truncateMiddle, indented } from './terminal.js';
-import { a as shortSha, t as trendRange, s as sparkline, b as stepContext, c as stepLevels, r as runsAgo, g as trendValue } from './device-table.js';
-import './thresholds.js';
+import { p as plural } from './partition.js';
+import { w as wrap, d as displayWidth, G as GAP, c as clip, t as truncateMiddle, i as indented, g as padStart, p as padEnd } from './text-layout.js';
+import { c as shortSha, t as trendRange, b as sparkline, s as stepContext, a as stepLevels, r as runsAgo, d as trendValue } from './trend-text.js';
 import 'node:fs/promises';
 import 'node:path';
 import './reader.js';
@@ -21,13 +22,13 @@ import 'url';
 import 'module';
 import './oom-cause.js';
 import './keys.js';
-import './groups2.js';
-import './format.js';
+import './string-table.js';
 import './names.js';
+import './groups2.js';
 import './types.js';
+import './escape.js';
 
 const MAX_ROWS = 60;
-const GAP = '  ';
 function renderHistoryTerminal(history, trends, options = {}) {
     const width = options.width ?? 80;
     const lines = [];
@@ -70,9 +71,7 @@ function renderHistoryTerminal(history, trends, options = {}) {
     const rangeWidth = Math.max(5, ...cells.map((c) => displayWidth(c.range)));
     const latestWidth = Math.max(6, ...cells.map((c) => displayWidth(c.latest)));
     const keyWidth = Math.max(12, Math.min(Math.max(3, ...cells.map((c) => displayWidth(c.subject))), width - sparkWidth - rangeWidth - latestWidth - GAP.length * 3));
-    const pad = (text, w, right = false) => right
-        ? ' '.repeat(Math.max(0, w - displayWidth(text))) + text
-        : text + ' '.repeat(Math.max(0, w - displayWidth(text)));
+    const pad = (text, w, right = false) => (right ? padStart(text, w) : padEnd(text, w));
     lines.push('', [
         pad('KEY', keyWidth),
         pad(`LAST ${Math.min(RECENT_POINTS, n)}`, sparkWidth),
@@ -105,17 +104,6 @@ function renderHistoryTerminal(history, trends, options = {}) {
 function latestOf(row) {
     const last = row.trend.values[row.trend.values.length - 1];
     return last === null || last === undefined ? 'absent' : trendValue(last, row.unit);
-}
-function clip(text, width) {
-    if (displayWidth(text) <= width)
-        return text;
-    let out = '';
-    for (const ch of text) {
-        if (displayWidth(out + ch) + 1 > width)
-            break;
-        out += ch;
-    }
-    return `${out}…`;
 }
 function shown(text) {
     return replaceControlCharacters(text);

@@ -1,11 +1,36 @@
-import { b as SECTIONS, c as compareKeys, f as formatCount, d as formatBytes, s as sectionOfKind, I as formatDelta } from './evidence-sources.js';
-import { s as sizeScale, d as decimal, a as devicePeaks, b as renderDeviceStacksSvg } from './chart.js';
-import { g as trendValue, a as shortSha, b as stepContext, t as trendRange, c as stepLevels, r as runsAgo, d as deviceTable, f as figureCell } from './device-table.js';
-import { I as escapeHtml, v as verdictText, f as isFirstRun, s as splitSections, d as devicesPerPattern, O as contextHtml, H as statusLabel, g as groupEntries, A as plural, K as countByStatus, i as isRollUp, w as worstOf, E as deviceOfEntry, k as kindTitle, b as devicesPhrase, J as valueRange, C as formatTransition, F as medianPercent, n as medianGrowth, G as formatShortPercent, D as formatChange, B as keepUnits, j as entryReason } from './groups.js';
+import { b as SECTIONS, c as compareKeys, f as formatCount, d as formatBytes, F as formatDelta } from './evidence-sources.js';
+import { s as sizeScale, d as decimal, a as devicePeaks, r as renderDeviceStacksSvg } from './chart.js';
+import { b as buildReportView, a as baselineCommand, t as trendOf, f as figureCell } from './view.js';
+import { d as deviceOfEntry, k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, v as valueRange, f as formatTransition, m as medianPercent, b as medianGrowth, c as formatShortPercent, e as formatChange, g as keepUnits, h as entryReason } from './groups.js';
 import { s as shortenName } from './names.js';
 import { r as replaceControlCharacters } from './errors.js';
+import { e as escapeHtml } from './escape.js';
+import { h as htmlPage, r as renderTrendSvg } from './trend-chart.js';
+export { H as HTML_CSP } from './trend-chart.js';
+import { v as verdictText, c as contextHtml, p as plural, a as countByStatus } from './partition.js';
 import { s as splitDevice } from './keys.js';
-import { environmentChanges } from './trends.js';
+import { s as stepContext, t as trendRange, a as stepLevels } from './trend-text.js';
+import './thresholds.js';
+import 'node:fs/promises';
+import 'node:path';
+import './reader.js';
+import './_commonjsHelpers.js';
+import 'node:crypto';
+import './roll-up.js';
+import './index.js';
+import './limits.js';
+import 'node:fs';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
+import './oom-cause.js';
+import './format.js';
+import './string-table.js';
+import './trends.js';
+import './moved.js';
+import './groups2.js';
+import './types.js';
 
 const MAX_TIMELINES = 16;
 const FIGURE_COLORS = [
@@ -13,8 +38,8 @@ const FIGURE_COLORS = [
     { line: '#6e7781', fill: '#e6e9ec' },
     { line: '#bf8700', fill: '#f6e1a6' },
 ];
-const WIDTH$1 = 560;
-const HEIGHT$1 = 170;
+const WIDTH = 560;
+const HEIGHT = 170;
 const MARGIN = { top: 14, right: 14, bottom: 30, left: 74 };
 function traceTimelinesHtml(series, entries) {
     if (series === undefined)
@@ -67,14 +92,14 @@ function traceTimelinesHtml(series, entries) {
                 .sort((a, b) => Number(b.flagged) - Number(a.flagged) || compareKeys(a.device, b.device))
                 .slice(0, MAX_TIMELINES)
                 .sort((a, b) => compareKeys(a.device, b.device));
-        out.push('<section id="timelines">', `<h2>${text$2(declaration.title)} over the trace</h2>`);
+        out.push('<section id="timelines">', `<h2>${text$1(declaration.title)} over the trace</h2>`);
         out.push(legend(drawn));
         for (const lines of drawn)
             out.push(deviceFigure(lines));
         const scope = drawn.length < all.length
             ? `${formatCount(drawn.length)} of ${formatCount(all.length)} devices: those with a failing or warning entry first. `
             : '';
-        out.push(`<p class="note">${text$2(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`, '</section>');
+        out.push(`<p class="note">${text$1(scope)}Window peaks over the trace's entries in order (torch_npu records no time): the largest value of each window, so a short spike stays visible. The trace may start in mid-run (a ring buffer).</p>`, '</section>');
     }
     return out;
 }
@@ -84,7 +109,7 @@ function legend(drawn) {
         for (const l of d.lines)
             if (!seen.has(l.title))
                 seen.set(l.title, l.color);
-    const items = [...seen].map(([title, color]) => `<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true"><rect x="0" y="0" width="14" height="14" fill="${color.fill}" stroke="${color.line}" stroke-width="2"/></svg>${text$2(title)}</li>`);
+    const items = [...seen].map(([title, color]) => `<li><svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true"><rect x="0" y="0" width="14" height="14" fill="${color.fill}" stroke="${color.line}" stroke-width="2"/></svg>${text$1(title)}</li>`);
     return `<ul class="legend">\n${items.join('\n')}\n</ul>`;
 }
 function deviceFigure(d) {
@@ -92,21 +117,21 @@ function deviceFigure(d) {
     const maxY = Math.max(...d.lines.flatMap((l) => l.series.points.map((p) => p[1])));
     const scale = sizeScale(Math.max(maxY, 1));
     const topBytes = scale.top * scale.unitBytes;
-    const plotW = WIDTH$1 - MARGIN.left - MARGIN.right;
-    const plotH = HEIGHT$1 - MARGIN.top - MARGIN.bottom;
+    const plotW = WIDTH - MARGIN.left - MARGIN.right;
+    const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
     const x = (v) => MARGIN.left + (maxX === 0 ? 0 : (v / maxX) * plotW);
     const y = (v) => MARGIN.top + plotH - (Math.max(0, v) / topBytes) * plotH;
-    const shown = text$2(d.device);
+    const shown = text$1(d.device);
     const out = [];
     const labels = d.lines
         .map((l) => `${l.title} up to ${formatBytes(Math.max(...l.series.points.map((p) => p[1])))}`)
         .join(', ');
-    out.push(`<svg class="trace-timeline" viewBox="0 0 ${WIDTH$1} ${HEIGHT$1}" style="width:100%;max-width:${WIDTH$1}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`);
+    out.push(`<svg class="trace-timeline" viewBox="0 0 ${WIDTH} ${HEIGHT}" style="width:100%;max-width:${WIDTH}px;height:auto" role="img" aria-label="${escapeHtml(replaceControlCharacters(`${d.device}: ${labels}, over the trace`))}">`);
     const steps = Math.round(scale.top / scale.step);
     for (let i = 0; i <= steps; i++) {
         const units = scale.step * i;
         const gy = y(units * scale.unitBytes);
-        out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH$1 - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
+        out.push(`<line x1="${n(MARGIN.left)}" y1="${n(gy)}" x2="${n(WIDTH - MARGIN.right)}" y2="${n(gy)}" stroke="${i === 0 ? '#6b6b6b' : '#e3e3e3'}" stroke-width="1"/>`);
         if (i % 2 === 0 || steps <= 4)
             out.push(`<text x="${n(MARGIN.left - 6)}" y="${n(gy + 4)}" text-anchor="end" font-size="12" fill="#444">${escapeHtml(`${decimal(units)} ${scale.unit}`)}</text>`);
     }
@@ -114,7 +139,7 @@ function deviceFigure(d) {
     for (const l of order) {
         const path = stepPath(l.series, x, y);
         out.push(`<path d="${path} L${n(x(lastX(l.series)))},${n(y(0))} L${n(x(0))},${n(y(0))} Z" fill="${l.color.fill}" stroke="none"/>`);
-        out.push(`<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text$2(`${d.device} · ${l.title}`)}</title></path>`);
+        out.push(`<path d="${path}" fill="none" stroke="${l.color.line}" stroke-width="1.5"><title>${text$1(`${d.device} · ${l.title}`)}</title></path>`);
     }
     const first = d.lines.find((l) => l.color === FIGURE_COLORS[0]) ?? d.lines[0];
     if (first !== undefined) {
@@ -122,15 +147,15 @@ function deviceFigure(d) {
         const px = x(peak[0] + first.series.width / 2);
         const py = y(peak[1]);
         const label = `peak ${formatBytes(peak[1])}`;
-        const anchor = px > WIDTH$1 - 120 ? 'end' : 'start';
-        out.push(`<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text$2(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`);
+        const anchor = px > WIDTH - 120 ? 'end' : 'start';
+        out.push(`<circle cx="${n(px)}" cy="${n(py)}" r="3.5" fill="${first.color.line}"><title>${text$1(`${d.device} · ${first.title}: ${label}, near entry ${formatCount(peak[0])}`)}</title></circle>`);
         out.push(`<text x="${n(anchor === 'end' ? px - 6 : px + 6)}" y="${n(Math.max(MARGIN.top + 10, py - 5))}" text-anchor="${anchor}" font-size="12" fill="#1f2328">${escapeHtml(label)}</text>`);
     }
-    out.push(`<text x="${n(MARGIN.left)}" y="${HEIGHT$1 - 8}" font-size="12" fill="#444">0</text>`);
-    out.push(`<text x="${n(WIDTH$1 - MARGIN.right)}" y="${HEIGHT$1 - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`);
-    out.push(`<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT$1 - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`);
+    out.push(`<text x="${n(MARGIN.left)}" y="${HEIGHT - 8}" font-size="12" fill="#444">0</text>`);
+    out.push(`<text x="${n(WIDTH - MARGIN.right)}" y="${HEIGHT - 8}" text-anchor="end" font-size="12" fill="#444">trace entries →</text>`);
+    out.push(`<text x="${n(MARGIN.left + plotW / 2)}" y="${HEIGHT - 8}" text-anchor="middle" font-size="13" font-weight="600" fill="#1f2328">${shown}</text>`);
     out.push('</svg>');
-    const caption = d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text$2(d.caption)}</figcaption>`;
+    const caption = d.caption === null ? '' : `\n<figcaption class="note"><code>${shown}</code>: ${text$1(d.caption)}</figcaption>`;
     return `<figure class="chart">\n${out.join('\n')}${caption}\n</figure>`;
 }
 function lastX(s) {
@@ -146,95 +171,16 @@ function stepPath(s, x, y) {
     }
     return parts.join(' ');
 }
-function text$2(value) {
+function text$1(value) {
     return escapeHtml(replaceControlCharacters(value));
 }
 function n(v) {
     return String(Math.round(v * 10) / 10);
 }
 
-const TREND_COLOR = '#0969da';
-const BASELINE_COLOR = '#6e7781';
-const BASELINE_UPDATE_COLOR = '#8250df';
-const ENVIRONMENT_COLOR = '#bc4c00';
-const WIDTH = 640;
-const HEIGHT = 170;
-const LEFT = 74;
-const RIGHT = 12;
-const TOP = 12;
-const BOTTOM = 30;
-function renderTrendSvg(chart) {
-    const { trend, points, unit } = chart;
-    const n = trend.values.length;
-    const present = trend.values.filter((v) => v !== null);
-    let lo = Math.min(...present, chart.baseline ?? Number.POSITIVE_INFINITY);
-    let hi = Math.max(...present, chart.baseline ?? Number.NEGATIVE_INFINITY);
-    if (lo === hi) {
-        const pad = Math.max(1, Math.abs(lo) / 10);
-        lo -= pad;
-        hi += pad;
-    }
-    const plotW = WIDTH - LEFT - RIGHT;
-    const plotH = HEIGHT - TOP - BOTTOM;
-    const x = (p) => LEFT + (n <= 1 ? plotW / 2 : (p / (n - 1)) * plotW);
-    const y = (v) => TOP + plotH - ((v - lo) / (hi - lo)) * plotH;
-    const f = (v) => v.toFixed(1);
-    const parts = [];
-    parts.push(`<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-label="${text$1(`${chart.label}: ${n} runs`)}" xmlns="http://www.w3.org/2000/svg">`);
-    parts.push(`<rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="#f6f8fa"/>`);
-    const bottom = trendValue(Math.round(lo), unit);
-    const top = trendValue(Math.round(hi), unit);
-    parts.push(`<text x="${LEFT - 6}" y="${f(TOP + 10)}" text-anchor="end" class="axis">${text$1(top === bottom ? `+${trendValue(Math.round(hi - lo), unit)}` : top)}</text>`);
-    parts.push(`<text x="${LEFT - 6}" y="${f(TOP + plotH)}" text-anchor="end" class="axis">${text$1(bottom)}</text>`);
-    if (n > 0) {
-        parts.push(`<text x="${LEFT}" y="${HEIGHT - 8}" class="axis">${text$1(shortSha(points[0]?.commit ?? ''))}</text>`);
-        if (n > 1)
-            parts.push(`<text x="${LEFT + plotW}" y="${HEIGHT - 8}" text-anchor="end" class="axis">${text$1(shortSha(points[n - 1]?.commit ?? ''))}</text>`);
-    }
-    for (let p = 1; p < n; p++) {
-        const before = points[p - 1];
-        const now = points[p];
-        if (before.baseline !== now.baseline) {
-            parts.push(`<line class="marker baseline-update" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="1.5" stroke-dasharray="4 3"><title>${text$1(`baseline updated at ${shortSha(now.commit)}`)}</title></line>`);
-        }
-        const changes = environmentChanges(before.environment, now.environment);
-        if (changes.length > 0) {
-            const what = changes.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
-            parts.push(`<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text$1(`environment changed at ${shortSha(now.commit)}: ${what}`)}</title></line>`);
-        }
-    }
-    if (chart.baseline !== undefined) {
-        const by = f(y(chart.baseline));
-        parts.push(`<line class="baseline" x1="${LEFT}" x2="${LEFT + plotW}" y1="${by}" y2="${by}" stroke="${BASELINE_COLOR}" stroke-width="1.5" stroke-dasharray="6 4"><title>${text$1(`baseline ${trendValue(chart.baseline, unit)}`)}</title></line>`);
-    }
-    let path = '';
-    trend.values.forEach((v, p) => {
-        if (v === null)
-            return;
-        path += `${p > 0 && trend.values[p - 1] !== null ? 'L' : 'M'}${f(x(p))} ${f(y(v))} `;
-    });
-    if (path !== '')
-        parts.push(`<path d="${path.trim()}" fill="none" stroke="${TREND_COLOR}" stroke-width="1.5"/>`);
-    const step = trend.step?.point;
-    trend.values.forEach((v, p) => {
-        if (v === null)
-            return;
-        const meta = points[p];
-        const what = `${shortSha(meta.commit)}${meta.run === undefined ? '' : ` · run ${meta.run}`} · ${meta.time}: ${trendValue(v, unit)}${p === step ? ' (first run of the new level)' : ''}`;
-        const dot = `<circle class="point${p === step ? ' step' : ''}" cx="${f(x(p))}" cy="${f(y(v))}" r="${p === step ? 5 : 3}" fill="${p === step ? '#cf222e' : TREND_COLOR}"><title>${text$1(what)}</title></circle>`;
-        const url = chart.commitUrl(meta.commit);
-        parts.push(url === undefined ? dot : `<a href="${text$1(url)}">${dot}</a>`);
-    });
-    parts.push('</svg>');
-    return parts.join('');
-}
-function text$1(value) {
-    return escapeHtml(replaceControlCharacters(value));
-}
-
 const TREND_CHARTS = 12;
-const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const SEVERITY_ICON = { fail: '✗', warn: '⚠', ok: '✓' };
+const OUTCOME_ICON = { fail: '✗', first: '⚠', pass: '✓' };
 const DEVICES_PER_GROUP = 20;
 const COLLAPSED_ROWS = 500;
 const STYLE = `
@@ -291,82 +237,59 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
 `;
 function renderHtml(report, options = {}) {
     const verdict = verdictText(report, options.title ?? 'Memory gate');
-    const firstRun = isFirstRun(report);
-    const icon = report.result === 'fail' ? '✗' : firstRun ? '⚠' : '✓';
-    const sections = splitSections(report);
-    const recorded = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
-    const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
-    const perPattern = devicesPerPattern(report.entries);
+    const view = buildReportView(report, { trends: options.trends });
+    const { firstRun, recorded, problems } = view;
+    const icon = OUTCOME_ICON[view.outcome];
     const body = [];
-    body.push(`<h1 class="verdict ${report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass'}">${icon} ${text(verdict)}</h1>`);
+    body.push(`<h1 class="verdict ${view.outcome}">${icon} ${text(verdict)}</h1>`);
     if (options.generatedAt !== undefined)
         body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
     body.push(...contextHtml(report));
     if (firstRun) {
         const file = text(options.baselineFile ?? 'memory-baseline.json');
-        body.push(`<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>ascend-memory-gate baseline --out ${file}</code> with the input flags of the check and commit <code>${file}</code>.</p>`);
+        body.push(`<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>${baselineCommand(file)}</code> with the input flags of the check and commit <code>${file}</code>.</p>`);
     }
     const verdicts = verdictCounts(report.entries);
     if (verdicts.length > 0) {
         body.push('<section id="verdicts">', '<h2>Verdicts</h2>', '<ul class="verdicts">');
         for (const { severity, status, count } of verdicts) {
-            body.push(`<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${statusLabel(status)}`)}</li>`);
+            body.push(`<li class="${severity}">${SEVERITY_ICON[severity] ?? ''} ${text(`${formatCount(count)} ${status}`)}</li>`);
         }
         body.push('</ul>', '</section>');
     }
     if (problems.length > 0) {
-        const groups = groupEntries(problems, perPattern);
+        const groups = view.groups(problems);
         body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
     }
-    if (options.trends !== undefined) {
-        const changed = [...groupEntries(problems, perPattern), ...groupEntries(sections.improvements, perPattern)];
-        body.push(...trendSection(changed, options.trends));
+    if (view.trends !== undefined) {
+        const changed = [...view.groups(problems), ...view.groups(view.improvements)];
+        body.push(...trendSection(changed, view.trends));
     }
     body.push(...deviceSection(report));
-    body.push(...totalsSection(report.entries));
+    body.push(...totalsSection(view.devices));
     body.push(...traceTimelinesHtml(options.series, report.entries));
-    if (sections.improvements.length > 0) {
-        body.push('<section id="improvements">', `<h2>Improvements (${formatCount(sections.improvements.length)})</h2>`, entryTable(groupEntries(sections.improvements, perPattern)), '</section>');
+    if (view.improvements.length > 0) {
+        body.push('<section id="improvements">', `<h2>Improvements (${formatCount(view.improvements.length)})</h2>`, entryTable(view.groups(view.improvements)), '</section>');
     }
     if (recorded.length > 0)
-        body.push(...collapsed('recorded', `${plural(recorded.length, 'key')} recorded (no baseline to compare with)`, groupEntries(recorded, perPattern)));
-    if (sections.unchanged.length > 0) {
-        body.push(...collapsed('unchanged', `${plural(sections.unchanged.length, 'key')} within thresholds`, groupEntries(sections.unchanged, perPattern)));
+        body.push(...collapsed('recorded', `${plural(recorded.length, 'key')} recorded (no baseline to compare with)`, view.groups(recorded)));
+    if (view.unchanged.length > 0) {
+        body.push(...collapsed('unchanged', `${plural(view.unchanged.length, 'key')} within thresholds`, view.groups(view.unchanged)));
     }
-    return [
-        '<!DOCTYPE html>',
-        '<html lang="en">',
-        '<head>',
-        '<meta charset="utf-8">',
-        `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
-        '<meta name="referrer" content="no-referrer">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        `<title>${icon} ${text(verdict)}</title>`,
-        `<style>${STYLE}</style>`,
-        '</head>',
-        '<body>',
-        '<main>',
-        ...body,
-        '</main>',
-        '</body>',
-        '</html>',
-        '',
-    ].join('\n');
+    return htmlPage(`${icon} ${text(verdict)}`, STYLE, body);
 }
 function trendSection(groups, trends) {
     const charts = [];
     let more = 0;
     for (const group of groups) {
-        const rolled = isRollUp(group);
-        const subject = rolled ? group.pattern : worstOf(group).key;
-        const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
-        if (trend === undefined)
+        const t = trendOf(group, trends);
+        if (t === null)
             continue;
+        const { subject, trend, unit } = t;
         if (charts.length >= TREND_CHARTS) {
             more++;
             continue;
         }
-        const unit = sectionOfKind(group.kind)?.unit ?? 'bytes';
         const baselines = group.entries.map((e) => e.baseline).filter((b) => b !== null);
         const baseline = baselines.length === 0 ? undefined : trend.of === 'largest' ? Math.max(...baselines) : baselines[0];
         const svg = renderTrendSvg({
@@ -377,17 +300,16 @@ function trendSection(groups, trends) {
             baseline,
             label: shortenName(subject),
         });
-        const step = trend.step;
-        const context = step === null ? null : stepContext(step);
-        const url = step === null ? undefined : trends.commitUrl(step.commit);
-        const commit = step === null
+        const s = t.step;
+        const context = s === null ? null : stepContext(s.step);
+        const commit = s === null
             ? ''
-            : url === undefined
-                ? `<code>${text(shortSha(step.commit))}</code>`
-                : `<a href="${text(url)}"><code>${text(shortSha(step.commit))}</code></a>`;
-        const note = step === null
+            : s.url === undefined
+                ? `<code>${text(s.sha)}</code>`
+                : `<a href="${text(s.url)}"><code>${text(s.sha)}</code></a>`;
+        const note = s === null
             ? `${text(trendRange(trend, unit))} over ${text(plural(trend.values.length, 'run'))}`
-            : `${text(stepLevels(step, unit))} since ${commit} (${text(runsAgo(step))})${context === null ? '' : `; ${text(context)}`}`;
+            : `${text(stepLevels(s.step, unit))} since ${commit} (${text(s.ago)})${context === null ? '' : `; ${text(context)}`}`;
         charts.push(`<figure class="trend"><figcaption>${keyHtml(subject)}${trend.of === 'largest' ? ' <span class="note">(largest device)</span>' : ''}: ${note}</figcaption>\n<div class="chart">${svg}</div></figure>`);
     }
     if (charts.length === 0)
@@ -478,12 +400,11 @@ function distribution(devices, peaks) {
         '</table>',
     ].join('\n');
 }
-function totalsSection(entries) {
-    const limits = deviceTable(entries);
-    if (limits === null)
+function totalsSection(devices) {
+    if (devices === null)
         return [];
-    const hasCapacity = limits.rows.some((r) => r.capacity !== null);
-    const [first, ...others] = limits.kinds;
+    const hasCapacity = devices.rows.some((r) => r.capacity !== null);
+    const [first, ...others] = devices.kinds;
     const header = ['Device'];
     if (first !== undefined)
         header.push(`${kindTitle(first)}: baseline → current`, 'Δ');
@@ -491,9 +412,9 @@ function totalsSection(entries) {
         header.push('Capacity', 'Headroom');
     for (const kind of others)
         header.push(`${kindTitle(kind)} Δ`);
-    for (const column of limits.figureColumns)
+    for (const column of devices.figureColumns)
         header.push(column.gap === undefined ? `${column.title}: baseline → current` : column.title);
-    const rows = limits.rows.map((r) => {
+    const rows = devices.rows.map((r) => {
         const cells = [`<td data-label="Device">${r.flagged ? '⚠ ' : ''}<code>${text(r.device)}</code></td>`];
         const sum = first === undefined ? undefined : r.sums.get(first);
         if (first !== undefined) {
@@ -506,7 +427,7 @@ function totalsSection(entries) {
             const s = r.sums.get(kind);
             cells.push(`<td class="num" data-label="${text(`${kindTitle(kind)} Δ`)}">${s === undefined ? '—' : figure(formatDelta(s.current - s.baseline))}</td>`);
         }
-        for (const column of limits.figureColumns)
+        for (const column of devices.figureColumns)
             cells.push(`<td class="num" data-label="${text(column.title)}">${figure(figureCell(r, column))}</td>`);
         return `<tr>${cells.join('')}</tr>`;
     });
@@ -516,8 +437,8 @@ function totalsSection(entries) {
         `<table class="entries"><thead><tr>${header.map((h) => `<th>${text(h)}</th>`).join('')}</tr></thead><tbody>`,
         ...rows,
         '</tbody></table>',
-        ...(limits.rest === null ? [] : [`<p class="note">${text(limits.rest)}</p>`]),
-        ...limits.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
+        ...(devices.rest === null ? [] : [`<p class="note">${text(devices.rest)}</p>`]),
+        ...devices.figureNotes.map((note) => `<p class="note">${text(note)}</p>`),
         '</section>',
     ];
 }
@@ -542,7 +463,7 @@ function entryTable(groups) {
 function groupRow(group) {
     const worst = worstOf(group);
     const severity = severityClass(group.severity);
-    const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(group.status))}</td>`;
+    const status = `<td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(group.status)}</td>`;
     const why = `<td class="why" data-label="Why">${whyHtml(worst, isRollUp(group))}</td>`;
     if (!isRollUp(group)) {
         return `<tr class="${severity}">${status}<td class="key" data-label="Key">${keyHtml(worst.key)}</td>${valueCells(worst)}${why}</tr>`;
@@ -579,7 +500,7 @@ function defaultReason(entry) {
         return `not in this run (onMissing: ${policy})`;
     return entry.status === 'regressed' || entry.status === 'improved' || entry.status === 'pass'
         ? 'default tolerance'
-        : statusLabel(entry.status);
+        : entry.status;
 }
 function collapsed(id, summary, groups) {
     const shown = groups.slice(0, COLLAPSED_ROWS);
@@ -588,7 +509,7 @@ function collapsed(id, summary, groups) {
         const severity = severityClass(g.severity);
         const key = isRollUp(g) ? `${keyHtml(g.pattern)} (${text(devicesPhrase(g))})` : keyHtml(worst.key);
         const value = isRollUp(g) ? valueRange(g) : formatTransition(worst);
-        return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(statusLabel(g.status))}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
+        return `<tr class="${severity}"><td class="status" data-label="Status">${SEVERITY_ICON[severity] ?? ''} ${text(g.status)}</td><td class="key" data-label="Key">${key}</td><td class="num" data-label="Value">${figure(value)}</td></tr>`;
     });
     const more = groups.length - shown.length;
     return [
@@ -604,10 +525,4 @@ function collapsed(id, summary, groups) {
     ];
 }
 
-var html = /*#__PURE__*/Object.freeze({
-    __proto__: null,
-    HTML_CSP: HTML_CSP,
-    renderHtml: renderHtml
-});
-
-export { BASELINE_UPDATE_COLOR as B, ENVIRONMENT_COLOR as E, HTML_CSP as H, TREND_COLOR as T, html as h, renderTrendSvg as r };
+export { renderHtml };

@@ -47,10 +47,26 @@ class Api {
             throw new HostError(`${label} answered ${attempt} with something that is not JSON (${response.status}); check the API address (${this.scrub(base)})`, response.status);
         }
     }
-    async all(attempt, path, query = {}) {
+    async optional(attempt, path, request = {}) {
+        const { status, data } = await this.call(attempt, path, { ...request, expect: [404] });
+        return status === 404 ? null : data;
+    }
+    async write(attempt, path, method, body) {
+        const request = { method, needs: 'write', ...(body !== undefined ? { body } : {}) };
+        return (await this.call(attempt, path, request)).data;
+    }
+    async login(field, hint) {
+        const { data } = await this.call("reading the token's user (GET /user)", 'user');
+        const login = data?.[field];
+        if (typeof login !== 'string')
+            throw new HostError(`${this.options.label}'s GET /user names no ${field}: check ${hint}`, undefined);
+        return login;
+    }
+    async all(attempt, path, query = {}, field) {
         const items = [];
         for (let page = 1; page <= MAX_PAGES; page++) {
-            const { data } = await this.call(attempt, path, { query: { ...query, per_page: 100, page } });
+            const answer = await this.call(attempt, path, { query: { ...query, per_page: 100, page } });
+            const data = field === undefined ? answer.data : answer.data?.[field];
             if (!Array.isArray(data))
                 throw new HostError(`${this.options.label} answered ${attempt} with no list; check the API address (${this.scrub(this.options.base)})`, undefined);
             items.push(...data);
@@ -108,5 +124,29 @@ function segment(value) {
 function pathSegments(value) {
     return value.split('/').map(encodeURIComponent).join('/');
 }
+const SHA = /^[0-9a-f]{40}$/;
+function baseShaOf(value, what) {
+    if (typeof value !== 'string' || !SHA.test(value))
+        throw new HostError(`${what} names no base commit: pass --base-sha`, undefined);
+    return value;
+}
+function labelNames(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value
+        .map((l) => (typeof l === 'string' ? l : l?.name))
+        .filter((l) => typeof l === 'string');
+}
+function text(value) {
+    return typeof value === 'string' ? value : '';
+}
+function headWhen(added, pushes) {
+    const times = added.filter((t) => Number.isFinite(t));
+    if (times.length === 0)
+        return null;
+    const at = Math.max(...times);
+    const sorted = pushes.filter((p) => Number.isFinite(p.at) && p.head !== '').sort((a, b) => a.at - b.at);
+    return (sorted.filter((p) => p.at <= at).at(-1) ?? sorted[0])?.head ?? null;
+}
 
-export { Api as A, pathSegments as p, segment as s };
+export { Api as A, baseShaOf as b, headWhen as h, labelNames as l, pathSegments as p, segment as s, text as t };

@@ -1,4 +1,4 @@
-import { A as parseSize, k as keysOf, c as compareKeys, E as modulesOf, d as formatBytes, F as section, m as metricsOf, G as originText, b as SECTIONS, v as valueOf } from './evidence-sources.js';
+import { G as parseSize, k as keysOf, c as compareKeys, m as metricsOf, e as modules, d as formatBytes, I as section, J as originText, b as SECTIONS, v as valueOf } from './evidence-sources.js';
 import { p as picomatch } from './limits.js';
 import { S as SchemaError } from './errors.js';
 import { m as median } from './roll-up.js';
@@ -247,8 +247,8 @@ function assessReferences({ baseline, current, config, }) {
     if (policy === 'ignore')
         return [];
     const entries = [];
-    const index = indexModules(modulesOf(current));
-    const baselineModules = modulesOf(baseline);
+    const index = indexModules(metricsOf(current, modules));
+    const baselineModules = metricsOf(baseline, modules);
     for (let i = 0; i < index.length; i++) {
         const { key, metric, parts } = index[i];
         if (Object.hasOwn(baselineModules, key) || isIgnored(key, config))
@@ -713,9 +713,9 @@ function requiredHeadroom(capacity, minHeadroom) {
 function assessHeadroom({ baseline, current, config, }) {
     if (config.device.capacity === undefined && Object.values(config.devices).every((d) => d.capacity === undefined))
         return [];
-    const before = estimateDevicePeaks(modulesOf(baseline));
+    const before = estimateDevicePeaks(metricsOf(baseline, modules));
     const entries = [];
-    for (const estimate of estimateDevicePeaks(modulesOf(current)).values()) {
+    for (const estimate of estimateDevicePeaks(metricsOf(current, modules)).values()) {
         const { capacity, minHeadroom } = deviceLimits(estimate.device, config);
         if (capacity === undefined)
             continue;
@@ -870,7 +870,7 @@ function allowedDeviation(middle, tolerance) {
 function imbalancedInBaseline(baseline, config) {
     const { tolerance, minDevices } = config.imbalance;
     const out = new Set();
-    for (const members of imbalanceGroups(modulesOf(baseline), config).values()) {
+    for (const members of imbalanceGroups(metricsOf(baseline, modules), config).values()) {
         if (members.length < minDevices)
             continue;
         const middle = median(members.map((m) => m.peak));
@@ -884,8 +884,8 @@ function assessImbalance({ baseline, current, config, }) {
     const policy = config.verdicts.imbalance;
     if (policy === 'ignore')
         return [];
-    const groups = imbalanceGroups(modulesOf(current), config);
-    const baselineModules = modulesOf(baseline);
+    const groups = imbalanceGroups(metricsOf(current, modules), config);
+    const baselineModules = metricsOf(baseline, modules);
     const known = imbalancedInBaseline(baseline, config);
     const { tolerance, minDevices } = config.imbalance;
     const entries = [];
@@ -958,8 +958,8 @@ function assessLeaks({ baseline, current, config, }) {
         return [];
     const { count, percent } = config.leaks;
     const entries = [];
-    const index = indexModules(modulesOf(current));
-    const baselineModules = modulesOf(baseline);
+    const index = indexModules(metricsOf(current, modules));
+    const baselineModules = metricsOf(baseline, modules);
     for (let i = 0; i < index.length; i++) {
         const { key, metric } = index[i];
         const old = Object.hasOwn(baselineModules, key) ? baselineModules[key] : undefined;
@@ -1181,7 +1181,7 @@ function joinedEvidence(event, current, config) {
 }
 function driverText(device, current, config) {
     const peaks = new Map();
-    for (const [key, metric] of Object.entries(modulesOf(current))) {
+    for (const [key, metric] of Object.entries(metricsOf(current, modules))) {
         const parts = parseModuleKey(key);
         if (parts === null || parts.device !== device || parts.attribute !== 'DEV_MEM' || parts.module === 'APP')
             continue;

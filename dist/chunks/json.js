@@ -1,9 +1,11 @@
 import { S as SchemaError } from './errors.js';
-import { J as stableStringify } from './evidence-sources.js';
-import { r as reportSchema, l as REPORT_STATUSES, d as devicesPerPattern, p as patternCountsOf, m as growth, g as groupEntries, i as isRollUp, M as MAX_KEY_LENGTH, n as medianGrowth, o as MAX_NOTE_LENGTH, q as reportFrameSchema, u as MAX_ENTRIES } from './groups.js';
+import './evidence-sources.js';
+import { j as devicesPerPattern, p as patternCountsOf, l as groupEntries, i as isRollUp, b as medianGrowth } from './groups.js';
+import { r as reportSchema, e as REPORT_STATUSES, g as growth, M as MAX_KEY_LENGTH, f as MAX_NOTE_LENGTH, h as reportFrameSchema, j as MAX_ENTRIES } from './partition.js';
 import { mkdir, open, rm, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { p as parseJson, c as compileSchema } from './reader.js';
+import { a as stableStringify } from './document-json.js';
 import { s as shortenName } from './names.js';
 import { s as splitDevice } from './keys.js';
 import './roll-up.js';
@@ -17,6 +19,7 @@ import 'path';
 import 'url';
 import 'module';
 import './oom-cause.js';
+import './escape.js';
 import 'node:crypto';
 
 function renderJsonReport(report, extra = {}) {

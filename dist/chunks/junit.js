@@ -1,7 +1,8 @@
 import { v as visible } from './errors.js';
 import { f as failureReason, c as annotationText } from './annotation.js';
-import { v as verdictText, a as contextTerminal, s as splitSections, d as devicesPerPattern, g as groupEntries, k as kindTitle, R as REPORT_KINDS, w as worstOf, i as isRollUp, b as devicesPhrase, e as entrySentence } from './groups.js';
+import { j as devicesPerPattern, l as groupEntries, k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, n as entrySentence } from './groups.js';
 import { s as shortenName } from './names.js';
+import { v as verdictText, b as contextTerminal, d as partitionEntries, R as REPORT_KINDS } from './partition.js';
 import { U as UNTRACED_NOTE, s as sectionOfKind, f as formatCount } from './evidence-sources.js';
 import './types.js';
 import './index.js';
@@ -18,6 +19,7 @@ import './roll-up.js';
 import './oom-cause.js';
 import './keys.js';
 import 'node:crypto';
+import './escape.js';
 
 const MEMBERS_LISTED = 10;
 const NOT_JUDGED = new Set(['new', 'missing', 'ignored']);
@@ -97,7 +99,7 @@ function verdictSuite(report) {
     };
 }
 function sectionSuites(report) {
-    const { problems, improvements, unchanged } = splitSections(report);
+    const { problems, improvements, unchanged } = partitionEntries(report);
     const perPattern = devicesPerPattern(report.entries);
     const byKind = new Map();
     for (const list of [problems, improvements, unchanged]) {

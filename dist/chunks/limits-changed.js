@@ -1,30 +1,10 @@
 import { d as formatBytes, c as compareKeys } from './evidence-sources.js';
 import { valueOf } from './baseline-changes.js';
-import { c as codeSpan, t as tableCodeSpan } from './groups.js';
+import { c as codeSpan, t as tableCodeSpan } from './escape.js';
 import './errors.js';
-import './terminal.js';
-import './trends.js';
-import './thresholds.js';
-import 'node:fs/promises';
-import 'node:path';
-import './reader.js';
-import './_commonjsHelpers.js';
-import 'node:crypto';
-import './roll-up.js';
-import './index.js';
-import './limits.js';
-import 'node:fs';
-import 'fs';
-import 'path';
-import 'url';
-import 'module';
-import './oom-cause.js';
-import './keys.js';
-import './groups2.js';
-import './format.js';
+import './text-layout.js';
 import './names.js';
-import './device-table.js';
-import './types.js';
+import 'node:crypto';
 
 function baselineLimitChanges(base, head) {
     const keys = new Set();

@@ -14,14 +14,9 @@ import './validate.js';
 import 'node:v8';
 import 'node:vm';
 import './evidence-sources.js';
-import './text-stream.js';
+import './whole-text.js';
 import 'node:buffer';
-import 'node:string_decoder';
-import './compressed.js';
-import 'node:os';
-import 'node:stream';
-import 'node:stream/promises';
-import 'node:zlib';
+import './document-json.js';
 import './roll-up.js';
 import './index.js';
 import './limits.js';
@@ -33,14 +28,9 @@ import 'module';
 import './oom-cause.js';
 import './keys.js';
 import './baseline-changes.js';
-import './groups.js';
+import './escape.js';
 import './names.js';
-import './types.js';
-import './terminal.js';
-import './trends.js';
-import './groups2.js';
-import './format.js';
-import './device-table.js';
+import './text-layout.js';
 
 const HOST_NAMES = { github: 'GitHub', gitlab: 'GitLab', gitcode: 'GitCode' };
 const GIT_MAX_BYTES = 512 * 1024 * 1024;
@@ -137,6 +127,8 @@ async function labelForHead(host, reader, cr, paths, label) {
             files: [],
             unknown: `no event of the ${host.noun} records when the label was set`,
         });
+    if (typeof seen === 'object')
+        return voided({ how: 'unknown', since: cr.headSha, at: cr.headSha, files: [], unknown: seen.unknown });
     if (seen === cr.headSha)
         return undefined;
     const files = [];

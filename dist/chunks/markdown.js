@@ -1,12 +1,19 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
-import { r as renderMermaidChart } from './chart.js';
-import { f as isFirstRun, s as splitSections, d as devicesPerPattern, g as groupEntries, x as escapeMarkdownText, v as verdictText, y as contextMarkdown, z as acceptChangeText, A as plural, t as tableCodeSpan, w as worstOf, i as isRollUp, B as keepUnits, C as formatTransition, D as formatChange, E as deviceOfEntry, n as medianGrowth, F as medianPercent, G as formatShortPercent, b as devicesPhrase, k as kindTitle, H as statusLabel, j as entryReason, c as codeSpan, I as escapeHtml, J as valueRange } from './groups.js';
+import { b as renderMermaidChart } from './chart.js';
+import { g as keepUnits, f as formatTransition, e as formatChange, d as deviceOfEntry, b as medianGrowth, m as medianPercent, c as formatShortPercent, a as devicesPhrase, k as kindTitle, w as worstOf, i as isRollUp, v as valueRange } from './groups.js';
 import { s as shortenName } from './names.js';
-import { d as deviceTable, f as figureCell, s as sparkline, t as trendRange, a as shortSha, b as stepContext, c as stepLevels, r as runsAgo } from './device-table.js';
-import { f as formatCount, I as formatDelta, d as formatBytes, s as sectionOfKind } from './evidence-sources.js';
-import { RECENT_POINTS } from './trends.js';
-import { s as splitDevice } from './keys.js';
+import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
+import { v as verdictText, k as contextMarkdown, l as acceptChangeText, p as plural } from './partition.js';
+import { b as buildReportView, a as baselineCommand, f as figureCell } from './view.js';
+import { f as formatCount, F as formatDelta, d as formatBytes } from './evidence-sources.js';
+import { s as superscript } from './text-layout.js';
+import { b as sparkline, t as trendRange, s as stepContext, a as stepLevels } from './trend-text.js';
+import { R as RECENT_POINTS } from './moved.js';
+import './thresholds.js';
+import './format.js';
 import './roll-up.js';
+import './keys.js';
+import 'node:crypto';
 import './types.js';
 import './index.js';
 import './limits.js';
@@ -19,11 +26,9 @@ import 'path';
 import 'url';
 import 'module';
 import './oom-cause.js';
-import 'node:crypto';
-import './thresholds.js';
-import './reader.js';
 import './groups2.js';
-import './format.js';
+import './string-table.js';
+import './reader.js';
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
 const SEVERITY_ICON = { fail: '❌', warn: '⚠️', ok: '✅' };
@@ -140,15 +145,10 @@ const LEVELS = [
     ALL_DROPPED,
 ];
 function buildParts(report, options) {
-    const firstRun = isFirstRun(report);
-    const sections = splitSections(report);
-    const recordedEntries = firstRun ? sections.problems.filter((e) => e.status === 'new') : [];
-    const problems = firstRun ? sections.problems.filter((e) => e.status !== 'new') : sections.problems;
-    const perPattern = devicesPerPattern(report.entries);
-    const problemGroups = groupEntries(problems, perPattern);
-    const improvementGroups = groupEntries(sections.improvements, perPattern);
+    const view = buildReportView(report, { trends: options.trends });
+    const { firstRun, problems, recorded } = view;
     const title = escapeMarkdownText(options.title ?? 'Memory gate');
-    const icon = firstRun ? (report.result === 'fail' ? '❌' : 'ℹ️') : report.result === 'fail' ? '❌' : '✅';
+    const icon = OUTCOME_ICON[view.outcome];
     const headLines = [];
     if (options.marker !== undefined)
         headLines.push(checkMarker(options.marker));
@@ -161,88 +161,69 @@ function buildParts(report, options) {
         headLines.push('', block);
     if (firstRun)
         headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
-    const totals = deviceTable(report.entries);
-    const trends = options.trends;
-    const problemRows = problemGroups.map((g) => groupRow(g, trends));
-    const bandedEntries = sections.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band');
+    const trends = view.trends;
+    const problemRows = view.problemRows.map((r) => groupRow(r, trends));
+    const rowCount = view.problemRows.length;
     return {
         head: headLines.join('\n'),
         problemHeading: problems.length > 0
-            ? `#### Failing and warning keys (${formatCount(problems.length)}${problemGroups.length < problems.length ? ` in ${plural(problemGroups.length, 'row')}` : ''})`
+            ? `#### Failing and warning keys (${formatCount(problems.length)}${rowCount < problems.length ? ` in ${plural(rowCount, 'row')}` : ''})`
             : null,
         problemRows,
-        recorded: recordedEntries.length > 0
-            ? recordedList(groupEntries(recordedEntries, perPattern), recordedEntries.length)
-            : null,
+        recorded: recorded.length > 0 ? recordedList(view.groups(recorded), recorded.length) : null,
         chart: firstRun || options.chartModules === 0
             ? null
             : renderMermaidChart(report.entries, { modules: options.chartModules ?? 3 }),
-        devices: totals === null ? null : renderDevices(totals),
-        improvements: improvementGroups.map((g) => groupRow(g, trends)),
-        improvementCount: sections.improvements.length,
-        unchanged: sections.unchanged.length > 0
-            ? unchangedList(groupEntries(sections.unchanged, perPattern), sections.unchanged.length)
-            : null,
-        unchangedCount: sections.unchanged.length,
+        devices: view.devices === null ? null : renderDevices(view.devices),
+        improvements: view.improvementRows.map((r) => groupRow(r, trends)),
+        improvementCount: view.improvements.length,
+        unchanged: view.unchanged.length > 0 ? unchangedList(view.groups(view.unchanged), view.unchanged.length) : null,
+        unchangedCount: view.unchanged.length,
         trendLegend: trends !== undefined && problemRows.some((r) => r.trend !== null) ? trendLegend(trends) : null,
-        moved: trends === undefined ? null : movedList(trends, problemGroups),
-        banded: groupEntries(bandedEntries, perPattern).map((g) => groupRow(g, trends)),
-        bandedCount: bandedEntries.length,
+        moved: trends === undefined ? null : movedList(view, trends),
+        banded: view.bandedRows.map((r) => groupRow(r, trends)),
+        bandedCount: view.banded.length,
         accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t)),
     };
 }
+const OUTCOME_ICON = { fail: '❌', first: 'ℹ️', pass: '✅' };
 function trendLegend(trends) {
     return `Under each key: its last ${formatCount(RECENT_POINTS)} runs on ${branchName(trends)}, lowest ▁ to highest █ (a key group: its largest device at each run).`;
 }
 function branchName(trends) {
     return trends.branch === undefined ? 'the default branch' : codeSpan(trends.branch);
 }
-const MOVED_SHOWN = 10;
-function movedList(trends, groups) {
-    const listed = new Set(groups.map((g) => `${g.kind}\u0000${isRollUp(g) ? g.pattern : worstOf(g).key}`));
-    const moved = trends.moved().filter((m) => !listed.has(`${m.kind}\u0000${m.subject}`));
-    if (moved.length === 0)
+function movedList(view, trends) {
+    if (view.moved === null)
         return null;
     const lines = [`#### Moved on ${branchName(trends)} in the last ${formatCount(RECENT_POINTS)} runs`, ''];
-    for (const m of moved.slice(0, MOVED_SHOWN))
-        lines.push(`- ${stepMarkdown(m.subject, m.trend, unitOf(m.kind), trends)}`);
-    if (moved.length > MOVED_SHOWN)
-        lines.push(`- …and ${plural(moved.length - MOVED_SHOWN, 'more')}: \`ascend-memory-gate history show\` lists them`);
+    for (const m of view.moved.shown)
+        lines.push(`- ${stepMarkdown(m.step, trends)}`);
+    if (view.moved.more > 0)
+        lines.push(`- …and ${plural(view.moved.more, 'more')}: \`ascend-memory-gate history show\` lists them`);
     return lines.join('\n');
 }
-function unitOf(kind) {
-    return sectionOfKind(kind)?.unit ?? 'bytes';
+function stepMarkdown(s, trends) {
+    const commit = s.url === undefined ? codeSpan(s.sha) : `[${codeSpan(s.sha)}](${linkDestination(s.url)})`;
+    const context = stepContext(s.step, codeSpan, escapeMarkdownText);
+    const largest = s.largest ? ' (largest device)' : '';
+    return `${codeSpan(s.subject)}${largest}: ${keepUnits(stepLevels(s.step, s.unit))} since ${commit} (${s.ago} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
 }
-function stepMarkdown(subject, trend, unit, trends) {
-    const step = trend.step;
-    const url = trends.commitUrl(step.commit);
-    const commit = url === undefined
-        ? codeSpan(shortSha(step.commit))
-        : `[${codeSpan(shortSha(step.commit))}](${linkDestination(url)})`;
-    const context = stepContext(step, codeSpan, escapeMarkdownText);
-    const largest = trend.of === 'largest' ? ' (largest device)' : '';
-    return `${codeSpan(subject)}${largest}: ${keepUnits(stepLevels(step, unit))} since ${commit} (${runsAgo(step)} on ${branchName(trends)})${context === null ? '' : `; ${context}`}.`;
-}
-function rowTrend(group, trends, notes) {
-    if (trends === undefined)
+function rowTrend(row, trends, notes) {
+    const t = row.trend;
+    if (trends === undefined || t === null)
         return null;
-    const rolled = isRollUp(group);
-    const subject = rolled ? group.pattern : worstOf(group).key;
-    const trend = rolled ? trends.forPattern(group.kind, group.pattern) : trends.forKey(group.kind, subject);
-    if (trend === undefined)
-        return null;
-    const unit = unitOf(group.kind);
-    if (trend.step !== null)
-        notes.push(stepMarkdown(subject, trend, unit, trends));
-    const of = trend.of === 'largest' && !rolled ? ` (largest of ${tableCodeSpan(splitDevice(subject).group)})` : '';
-    return `${tableCodeSpan(sparkline(trend.recent, trend.min, trend.max))} ${keepUnits(trendRange(trend, unit))}${of}`;
+    if (t.step !== null)
+        notes.push(stepMarkdown(t.step, trends));
+    const of = t.largestOf === null ? '' : ` (largest of ${tableCodeSpan(t.largestOf)})`;
+    return `${tableCodeSpan(sparkline(t.trend.recent, t.trend.min, t.trend.max))} ${keepUnits(trendRange(t.trend, t.unit))}${of}`;
 }
 function firstRunHowTo(baselineFile) {
     const file = tableCodeSpan(baselineFile);
     return [
         'Nothing was compared: there is no baseline yet. To start gating, commit one:',
         `- **GitHub Actions**: run the workflow with \`mode: update\` (see \`examples/workflows/update-baseline.yml\`) and merge the pull request it opens;`,
-        `- **locally**: \`ascend-memory-gate baseline --out ${baselineFile.includes('`') ? 'FILE' : baselineFile}\` with the input flags of the check, then commit ${file}.`,
+        `- **locally**: \`${baselineCommand(baselineFile.includes('`') ? 'FILE' : baselineFile)}\` with the input flags of the check, then commit ${file}.`,
     ].join('\n');
 }
 function compose(parts, level, rowCount) {
@@ -322,10 +303,6 @@ function explanations(rows) {
     }
     return list.length === 0 ? null : list.join('\n');
 }
-const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-function superscript(n) {
-    return [...String(n)].map((d) => SUPERSCRIPT_DIGITS[Number(d)] ?? d).join('');
-}
 function joinBlocks(blocks) {
     return `${blocks.join('\n\n')}\n`;
 }
@@ -335,13 +312,13 @@ function moreRowsNote(rows) {
 function omittedNote(what) {
     return `_${what} not shown to fit the size limit: ${SEE_ELSEWHERE}_`;
 }
-function groupRow(group, trends) {
-    const worst = worstOf(group);
+function groupRow(row, trends) {
+    const { group, worst } = row;
     const icon = SEVERITY_ICON[group.severity] ?? '❔';
     const status = `${icon}${NBSP}${statusText(group.status)}`;
-    if (!isRollUp(group)) {
-        const notes = entryNotes(worst, null);
-        const trend = rowTrend(group, trends, notes);
+    if (!row.rolled) {
+        const notes = entryNotes(row, null);
+        const trend = rowTrend(row, trends, notes);
         return {
             cells: [status, keyCode(worst.key), keepUnits(formatTransition(worst)), keepUnits(formatChange(worst))],
             notes,
@@ -353,8 +330,8 @@ function groupRow(group, trends) {
     const median = medianGrowth(group);
     const percent = medianPercent(group);
     const medianText = `median ${formatDelta(median)}${percent === null ? '' : ` (${formatShortPercent(percent)})`}`;
-    const notes = entryNotes(worst, device);
-    const trend = rowTrend(group, trends, notes);
+    const notes = entryNotes(row, device);
+    const trend = rowTrend(row, trends, notes);
     return {
         cells: [
             status,
@@ -367,8 +344,8 @@ function groupRow(group, trends) {
         trend,
     };
 }
-function entryNotes(entry, worstDevice) {
-    const { rule, note } = entryReason(entry);
+function entryNotes(row, worstDevice) {
+    const { rule, note, worst: entry } = row;
     const notes = [];
     if (rule !== null)
         notes.push(`Held to the rule ${codeSpan(rule)} of the config.`);
@@ -384,7 +361,7 @@ function deviceList(group) {
     const more = group.entries.length - shown.length;
     return [
         '<details>',
-        `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(statusLabel(group.status))} on ${devicesPhrase(group)}</summary>`,
+        `<summary><code>${escapeHtml(replaceControlCharacters(shortenName(group.pattern)))}</code> ${escapeHtml(group.status)} on ${devicesPhrase(group)}</summary>`,
         '',
         '| Device | Baseline → current | Δ (Δ%) |',
         '|---|--:|--:|',
@@ -430,11 +407,11 @@ function keyCode(whole) {
     return segments.map((s, i) => tableCodeSpan(i < segments.length - 1 ? `${s}/` : s)).join('<wbr>');
 }
 function statusText(status) {
-    return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? statusLabel(status) : escapeMarkdownText(statusLabel(status));
+    return /^[a-z]+(?:-[a-z]+)*$/.test(status) ? status : escapeMarkdownText(status);
 }
-function renderDevices(limits) {
-    const hasCapacity = limits.rows.some((t) => t.capacity !== null);
-    const [first, ...others] = limits.kinds;
+function renderDevices(devices) {
+    const hasCapacity = devices.rows.some((t) => t.capacity !== null);
+    const [first, ...others] = devices.kinds;
     const header = ['Device'];
     if (first !== undefined)
         header.push(`${kindTitle(first)}† baseline → current`, 'Δ');
@@ -442,9 +419,9 @@ function renderDevices(limits) {
         header.push('Capacity', 'Headroom');
     for (const kind of others)
         header.push(`${kindTitle(kind)} Δ`);
-    for (const column of limits.figureColumns)
+    for (const column of devices.figureColumns)
         header.push(column.gap === undefined ? `${column.title} baseline → current` : column.title);
-    const rows = limits.rows.map((t) => {
+    const rows = devices.rows.map((t) => {
         const cells = [`${t.flagged ? `⚠️${NBSP}` : ''}${tableCodeSpan(t.device)}`];
         const sum = (kind) => t.sums.get(kind);
         if (first !== undefined) {
@@ -457,17 +434,17 @@ function renderDevices(limits) {
             const s = sum(kind);
             cells.push(s === undefined ? '—' : keepUnits(formatDelta(s.current - s.baseline)));
         }
-        for (const column of limits.figureColumns)
+        for (const column of devices.figureColumns)
             cells.push(keepUnits(figureCell(t, column)));
         return `| ${cells.join(' | ')} |`;
     });
     const align = header.map((_, i) => (i === 0 ? '---' : '--:'));
     const lines = ['#### Per-device totals', '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows];
-    if (limits.rest !== null)
-        lines.push('', limits.rest);
-    if (first !== undefined || limits.figureColumns.length === 0)
+    if (devices.rest !== null)
+        lines.push('', devices.rest);
+    if (first !== undefined || devices.figureColumns.length === 0)
         lines.push('', `† ${DEVICE_FOOTNOTE}${hasCapacity ? ' Headroom: the capacity minus the device estimate of the headroom verdict.' : ''}`);
-    for (const note of limits.figureNotes)
+    for (const note of devices.figureNotes)
         lines.push('', escapeMarkdownText(note));
     return lines.join('\n');
 }

@@ -1,12 +1,13 @@
 import { p as parse, C as CsvError } from './sync.js';
 import { P as ParseError, I as InputError } from './errors.js';
+import { S as StringTable } from './string-table.js';
+import { w as kernels, g as parseExactInteger } from './evidence-sources.js';
 import { d as deviceName } from './keys.js';
-import { e as parseExactInteger } from './evidence-sources.js';
-import { E as EscapedUtf8Decoder, v as visibleName, p as protectEscapedBytes, r as restoreEscapedBytes, d as decodeEscaped } from './escaped-utf8.js';
-import { s as streamText } from './text-stream.js';
+import { s as streamText, E as EscapedUtf8Decoder, C as CsvLineReader, v as visibleName, i as indexOrEnd, t as trimCr, p as protectEscapedBytes, r as restoreEscapedBytes, d as decodeEscaped } from './line-reader.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
+import './whole-text.js';
 import './compressed.js';
 import 'node:os';
 import 'node:path';
@@ -46,58 +47,15 @@ const MAX_SKIPPED_KEPT = 1000;
 class KernelTable {
     names = [];
     tallies = [];
-    hashes = [];
-    codes = new Uint16Array(4096);
-    codesUsed = 0;
-    codesAt = [];
-    slots = new Int32Array(256);
+    table = new StringTable();
     find(s, from, to, hash) {
-        const mask = this.slots.length - 1;
-        for (let slot = hash & mask;; slot = (slot + 1) & mask) {
-            const entry = this.slots[slot] - 1;
-            if (entry < 0)
-                return undefined;
-            if (this.hashes[entry] === hash) {
-                if (this.names[entry].length === to - from &&
-                    this.holdsAt(s, from, to, this.codesAt[entry]))
-                    return this.tallies[entry];
-            }
-        }
+        const entry = this.table.indexOf(s, from, to, hash);
+        return entry === -1 ? undefined : this.tallies[entry];
     }
     add(name, hash, tally) {
-        if (2 * (this.names.length + 1) > this.slots.length)
-            this.grow();
+        this.table.add(name, 0, name.length, hash);
         this.names.push(name);
-        this.hashes.push(hash);
-        if (this.codesUsed + name.length > this.codes.length) {
-            const larger = new Uint16Array(Math.max(2 * this.codes.length, this.codesUsed + name.length));
-            larger.set(this.codes.subarray(0, this.codesUsed));
-            this.codes = larger;
-        }
-        this.codesAt.push(this.codesUsed);
-        for (let k = 0; k < name.length; k++)
-            this.codes[this.codesUsed++] = name.charCodeAt(k);
         this.tallies.push(tally);
-        this.place(this.names.length - 1);
-    }
-    holdsAt(s, from, to, at) {
-        const codes = this.codes;
-        for (let i = from, k = at; i < to; i++, k++)
-            if (s.charCodeAt(i) !== codes[k])
-                return false;
-        return true;
-    }
-    place(entry) {
-        const mask = this.slots.length - 1;
-        let slot = this.hashes[entry] & mask;
-        while (this.slots[slot] !== 0)
-            slot = (slot + 1) & mask;
-        this.slots[slot] = entry + 1;
-    }
-    grow() {
-        this.slots = new Int32Array(this.slots.length * 2);
-        for (let entry = 0; entry < this.names.length; entry++)
-            this.place(entry);
     }
 }
 function holdsCr(s, from, to) {
@@ -126,9 +84,8 @@ function parseMemoryCompareText(name, text, into) {
 }
 class MemoryCompareReader {
     file;
-    pending = '';
+    lines = new CsvLineReader(this, { maxRecordChars: MAX_RECORD_CHARS });
     consumedLines = 0;
-    started = false;
     headerRow1 = null;
     generation = null;
     width = 0;
@@ -145,50 +102,27 @@ class MemoryCompareReader {
         this.file = file;
     }
     push(text) {
-        if (text.length === 0)
-            return;
-        if (!this.started) {
-            this.started = true;
-            if (text.charCodeAt(0) === 0xfeff)
-                text = text.slice(1);
-        }
-        let from = 0;
-        if (this.pending.length > 0) {
-            const nl = text.indexOf('\n');
-            const rest = nl === -1 ? this.pending + text : this.consume(this.pending + text.slice(0, nl + 1), 0, false);
-            if (rest.length > 0) {
-                this.pending = this.consume(nl === -1 ? rest : rest + text.slice(nl + 1), 0, false);
-                this.checkPending();
-                return;
-            }
-            from = nl + 1;
-        }
-        this.pending = this.consume(text, from, false);
-        this.checkPending();
+        this.lines.push(text);
     }
-    checkPending() {
-        if (this.pending.length > MAX_RECORD_CHARS) {
-            const why = this.pending.includes('"') ? 'a quoted field that never closes, or ' : '';
-            throw new ParseError(this.file, this.consumedLines + 1, `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`);
-        }
+    tooLong(pending) {
+        const why = pending.includes('"') ? 'a quoted field that never closes, or ' : '';
+        return new ParseError(this.file, this.consumedLines + 1, `${why}a record longer than ${MAX_RECORD_CHARS} characters: not a memory_compare CSV?`);
     }
     finish(into) {
-        if (this.pending.length > 0)
-            this.consume(this.pending, 0, true);
-        this.pending = '';
+        this.lines.end();
         if (this.consumedLines === 0) {
             throw new ParseError(this.file, 1, 'empty file: expected the two memory_compare header rows');
         }
         if (this.generation === null) {
             throw new ParseError(this.file, 2, `header row 2 is missing: expected ${this.expectedRow2()}`);
         }
-        for (const [id, kernels] of this.byDeviceId) {
+        for (const [id, kernels$1] of this.byDeviceId) {
             const device = deviceName(id);
             into.noteDevice(device);
-            for (let k = 0; k < kernels.names.length; k++) {
-                const name = kernels.names[k];
-                const t = kernels.tallies[k];
-                into.addKernel(`${device}/${visibleName(name)}`, {
+            for (let k = 0; k < kernels$1.names.length; k++) {
+                const name = kernels$1.names[k];
+                const t = kernels$1.tallies[k];
+                into.add(kernels, `${device}/${visibleName(name)}`, {
                     diff: t.diff,
                     rows: t.rows,
                     added: t.added,
@@ -203,10 +137,10 @@ class MemoryCompareReader {
         into.files += 1;
         into.records += this.rows;
     }
-    consume(s, from, atEnd) {
+    scan(s, from, atEnd) {
         let rest;
         try {
-            rest = this.scan(s, from, atEnd);
+            rest = this.scanRecords(s, from, atEnd);
         }
         catch (err) {
             this.flushQuoted();
@@ -215,7 +149,7 @@ class MemoryCompareReader {
         this.flushQuoted();
         return rest;
     }
-    scan(s, from, atEnd) {
+    scanRecords(s, from, atEnd) {
         const len = s.length;
         let pos = from;
         let nextQuote = indexOrEnd(s, '"', from);
@@ -572,13 +506,6 @@ function isKnownEvent(s, from, to) {
         if (to - from === event.length && s.startsWith(event, from))
             return true;
     return false;
-}
-function indexOrEnd(s, needle, from) {
-    const i = s.indexOf(needle, from);
-    return i === -1 ? s.length : i;
-}
-function trimCr(s, pos, nl) {
-    return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }
 function endsInsideQuotes(s, from, to, inQuotes) {
     let fieldStart = !inQuotes;

@@ -1,7 +1,7 @@
 import { U as UsageError } from './errors.js';
 import { d as deviceLimits } from './index.js';
 import { loadGateConfig } from './thresholds.js';
-import { A as parseSize } from './evidence-sources.js';
+import { G as parseSize } from './evidence-sources.js';
 import { o as optionalString } from './commands.js';
 import './limits.js';
 import 'node:fs';
@@ -19,6 +19,8 @@ import './reader.js';
 import 'node:crypto';
 import 'node:events';
 import 'node:util';
+import './text-layout.js';
+import './document-json.js';
 import './collect.js';
 import './parse-protocol.js';
 import './worker-start.js';

@@ -2,15 +2,15 @@ import { openSync, readSync, closeSync } from 'node:fs';
 import { i as isCompressed, g as gunzipChunks } from './compressed.js';
 import { I as InputError, P as ParseError } from './errors.js';
 import { d as deviceName } from './keys.js';
-import { M as MAX_SITES_PER_DEVICE, e as parseExactInteger } from './evidence-sources.js';
-import { R as READ_OFFSET } from './text-stream.js';
+import { e as modules, M as MAX_SITES_PER_DEVICE, g as parseExactInteger } from './evidence-sources.js';
+import 'node:buffer';
+import 'node:string_decoder';
+import { R as READ_OFFSET } from './whole-text.js';
 import 'node:os';
 import 'node:path';
 import 'node:stream';
 import 'node:stream/promises';
 import 'node:zlib';
-import 'node:buffer';
-import 'node:string_decoder';
 
 const MAX_RECORD_LINES = 64;
 const MAX_RECORD_BYTES = 16 * 1024;
@@ -350,7 +350,7 @@ class PlogScanner {
             this.knownStart = next;
         const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
         this.into.records++;
-        this.into.addModule(key.key, metric);
+        this.into.add(modules, key.key, metric);
         if (key.device !== null)
             this.into.noteDevice(key.device);
         if (glued >= 0)
@@ -546,7 +546,7 @@ class PlogScanner {
                 continue;
             }
             this.into.records++;
-            this.into.addModule(`${prefix}/${parsed.module}`, parsed.metric);
+            this.into.add(modules, `${prefix}/${parsed.module}`, parsed.metric);
             if (device !== null)
                 this.into.noteDevice(device);
         }

@@ -1,14 +1,14 @@
 import { P as ParseError } from './errors.js';
-import { E as EscapedUtf8Decoder, p as protectEscapedBytes, r as restoreEscapedBytes, v as visibleName } from './escaped-utf8.js';
-import { s as streamText } from './text-stream.js';
+import { s as streamText, E as EscapedUtf8Decoder, C as CsvLineReader, i as indexOrEnd, c as countQuotes, t as trimCr, p as protectEscapedBytes, r as restoreEscapedBytes, v as visibleName } from './line-reader.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { M as MIB, K as KIB, c as cellMicros, a as MINDSPORE_MB, b as cellBytes } from './decimal.js';
 import { d as deviceName } from './keys.js';
-import { g as exactSum, B as BEYOND_EXACT, i as SeriesBuilder } from './evidence-sources.js';
+import { i as exactSum, B as BEYOND_EXACT, j as SeriesBuilder } from './evidence-sources.js';
 export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
+import './whole-text.js';
 import './compressed.js';
 import 'node:os';
 import 'node:path';
@@ -18,7 +18,6 @@ import 'node:zlib';
 
 const MAX_CELLS = 32;
 const MAX_RECORD_CHARS = 1 << 20;
-const CR = 13;
 class Row {
     s = '';
     count = 0;
@@ -80,57 +79,26 @@ async function readCsvRows(path, name, sink) {
 class RowSplitter {
     file;
     sink;
-    pending = '';
+    lines = new CsvLineReader(this, { maxRecordChars: MAX_RECORD_CHARS });
     consumedLines = 0;
-    started = false;
     row = new Row();
     constructor(file, sink) {
         this.file = file;
         this.sink = sink;
     }
     push(text) {
-        if (text.length === 0)
-            return;
-        if (!this.started) {
-            this.started = true;
-            if (text.charCodeAt(0) === 0xfeff)
-                text = text.slice(1);
-        }
-        let from = 0;
-        if (this.pending.length > 0) {
-            const nl = text.indexOf('\n');
-            if (nl === -1) {
-                this.pending += text;
-                this.checkPending();
-                return;
-            }
-            const rest = this.scan(this.pending + text.slice(0, nl + 1), 0, false);
-            if (rest.length > 0) {
-                this.pending = this.scan(rest + text.slice(nl + 1), 0, false);
-                this.checkPending();
-                return;
-            }
-            from = nl + 1;
-        }
-        this.pending = this.scan(text, from, false);
-        this.checkPending();
+        this.lines.push(text);
     }
     end() {
-        if (this.pending.length > 0)
-            this.scan(this.pending, 0, true);
-        this.pending = '';
+        this.lines.end();
     }
-    checkPending() {
-        if (this.pending.length > MAX_RECORD_CHARS) {
-            throw new ParseError(this.file, this.consumedLines + 1, `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`);
-        }
+    tooLong() {
+        return new ParseError(this.file, this.consumedLines + 1, `a record longer than ${MAX_RECORD_CHARS} characters (or a quote that never closes): not a profiler CSV?`);
     }
     scan(s, from, atEnd) {
         const len = s.length;
         let pos = from;
-        let nextQuote = s.indexOf('"', from);
-        if (nextQuote === -1)
-            nextQuote = len;
+        let nextQuote = indexOrEnd(s, '"', from);
         while (pos < len) {
             let nl = s.indexOf('\n', pos);
             if (nl === -1) {
@@ -139,11 +107,8 @@ class RowSplitter {
                 nl = len;
             }
             const line = this.consumedLines + 1;
-            if (nextQuote < pos) {
-                nextQuote = s.indexOf('"', pos);
-                if (nextQuote === -1)
-                    nextQuote = len;
-            }
+            if (nextQuote < pos)
+                nextQuote = indexOrEnd(s, '"', pos);
             if (nextQuote < nl) {
                 let quotes = countQuotes(s, pos, nl);
                 let lines = 1;
@@ -201,15 +166,6 @@ class RowSplitter {
         this.row.fromCells(cells.map(restoreEscapedBytes), line);
         this.sink(this.row);
     }
-}
-function countQuotes(s, from, to) {
-    let n = 0;
-    for (let i = s.indexOf('"', from); i !== -1 && i < to; i = s.indexOf('"', i + 1))
-        n++;
-    return n;
-}
-function trimCr(s, pos, nl) {
-    return nl > pos && s.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }
 
 const HEADERS = [

@@ -1,10 +1,11 @@
 import { readFileSync, readdirSync, openSync, fstatSync, closeSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { I as InputError } from './errors.js';
 import { i as isCompressed, b as inflatePickle } from './compressed.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS } from './oom-cause.js';
 import { q as MAX_POINTS, r as linesField } from './evidence-sources.js';
-import path from 'node:path';
 import { d as decimalBytes, M as MIB } from './decimal.js';
+import { createHash } from 'node:crypto';
 import { r as rewriteKeys } from './rewrite-keys.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:os';
@@ -99,44 +100,6 @@ function isInternalFrame(filename) {
         return true;
     return STDLIB.test(filename) && !filename.includes('site-packages/');
 }
-const userFrames = new WeakMap();
-function userFrame(frame) {
-    if (!(frame instanceof Map))
-        return null;
-    let known = userFrames.get(frame);
-    if (known !== undefined)
-        return known;
-    const filename = frame.get('filename');
-    if (typeof filename !== 'string' || isInternalFrame(filename))
-        known = null;
-    else {
-        const line = frame.get('line');
-        const name = frame.get('name');
-        const fn = typeof name === 'string' ? name : '';
-        known = {
-            filename,
-            site: {
-                site: `${filename}:${typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0'} ${fn}`,
-                frame: {
-                    file: filename,
-                    line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0,
-                    name: fn.replaceAll(' ', '_'),
-                },
-            },
-        };
-    }
-    userFrames.set(frame, known);
-    return known;
-}
-function addUserFiles(frames, into) {
-    if (!Array.isArray(frames))
-        return;
-    for (const frame of frames) {
-        const user = userFrame(frame);
-        if (user !== null)
-            into.add(user.filename);
-    }
-}
 const PACKAGES = /^.*\/(?:site|dist)-packages\//s;
 function relativeFile(file, root) {
     const pkg = PACKAGES.exec(file);
@@ -167,24 +130,87 @@ function commonFolder(files) {
     }
     return common === null || common === '' || common === '/' ? null : common;
 }
-const siteCache = new WeakMap();
 const UNKNOWN = { site: UNKNOWN_SITE, frame: null };
-function siteOf(frames) {
-    if (!Array.isArray(frames))
-        return UNKNOWN;
-    const cached = siteCache.get(frames);
-    if (cached !== undefined)
-        return cached;
-    let site = UNKNOWN;
-    for (const frame of frames) {
-        const user = userFrame(frame);
-        if (user === null)
-            continue;
-        site = user.site;
-        break;
+class SiteNames {
+    work;
+    frameDicts = new WeakMap();
+    framesLists = new WeakMap();
+    files = new Map();
+    constructor(work) {
+        this.work = work;
     }
-    siteCache.set(frames, site);
-    return site;
+    siteOf(frames) {
+        if (!Array.isArray(frames))
+            return UNKNOWN;
+        const cached = this.framesLists.get(frames);
+        if (cached !== undefined)
+            return cached;
+        let site = UNKNOWN;
+        for (const frame of frames) {
+            this.work.charge(1, 'naming allocation sites');
+            const user = this.userFrame(frame);
+            if (user === null)
+                continue;
+            site = user.site;
+            break;
+        }
+        this.framesLists.set(frames, site);
+        return site;
+    }
+    addUserFiles(frames, into) {
+        if (!Array.isArray(frames))
+            return;
+        this.work.charge(frames.length, 'naming allocation sites');
+        for (const frame of frames) {
+            const user = this.userFrame(frame);
+            if (user !== null)
+                into.add(user.filename);
+        }
+    }
+    userFrame(frame) {
+        if (!(frame instanceof Map))
+            return null;
+        let known = this.frameDicts.get(frame);
+        if (known !== undefined)
+            return known;
+        known = null;
+        const filename = frame.get('filename');
+        const sites = typeof filename === 'string' ? this.sitesIn(filename) : null;
+        if (typeof filename === 'string' && sites !== null) {
+            const line = frame.get('line');
+            const name = frame.get('name');
+            const fn = typeof name === 'string' ? name : '';
+            const lineText = typeof line === 'number' || typeof line === 'bigint' ? String(line) : '0';
+            let byName = sites.get(lineText);
+            if (byName === undefined)
+                sites.set(lineText, (byName = new Map()));
+            let site = byName.get(fn);
+            if (site === undefined) {
+                this.work.charge(2 * (filename.length + lineText.length + fn.length), 'naming allocation sites');
+                site = {
+                    site: `${filename}:${lineText} ${fn}`,
+                    frame: {
+                        file: filename,
+                        line: typeof line === 'number' && Number.isSafeInteger(line) ? line : 0,
+                        name: fn.replaceAll(' ', '_'),
+                    },
+                };
+                byName.set(fn, site);
+            }
+            known = { filename, site };
+        }
+        this.frameDicts.set(frame, known);
+        return known;
+    }
+    sitesIn(filename) {
+        let sites = this.files.get(filename);
+        if (sites === undefined) {
+            this.work.charge(4 * filename.length, 'naming allocation sites');
+            sites = isInternalFrame(filename) ? null : new Map();
+            this.files.set(filename, sites);
+        }
+        return sites;
+    }
 }
 
 const MAX_OOM_SITES = 32;
@@ -240,6 +266,8 @@ class DumpState {
     }
 }
 class TraceWalk {
+    work;
+    names;
     entries = 0;
     allocated = 0;
     reserved = 0;
@@ -256,7 +284,9 @@ class TraceWalk {
     allocatedTimeline = new TraceTimeline();
     reservedTimeline = new TraceTimeline();
     actions = new Map();
-    constructor() {
+    constructor(work, names) {
+        this.work = work;
+        this.names = names;
         this.allocatedTimeline.add(0, 0);
         this.reservedTimeline.add(0, 0);
     }
@@ -275,6 +305,7 @@ class TraceWalk {
         this.ooms.push({ index: this.entries, size, deviceFree, allocated: 0, reserved: 0, touched: null });
     }
     next(action) {
+        this.work.charge(8 + this.oomTouches.length, 'walking the trace');
         this.actions.set(action, (this.actions.get(action) ?? 0) + 1);
         const point = ++this.entries;
         if (this.allocated >= this.peakAllocated) {
@@ -340,6 +371,7 @@ class TraceWalk {
         const reservedOffset = dump.reserved - this.reserved;
         const value = (offset, sum, what) => exactSum(offset, sum, () => what);
         const peakTouched = new Map();
+        this.work.charge(this.slots.size, 'walking the trace');
         for (const [address, slot] of this.slots)
             if (slot.epoch === this.epoch)
                 peakTouched.set(address, slot);
@@ -355,7 +387,7 @@ class TraceWalk {
                 point: this.peakReservedPoint,
                 allocated: value(allocatedOffset, this.allocatedAtPeakReserved, 'allocated bytes at the reserved peak'),
             },
-            sites: bySite(this.liveAt(peakTouched, dump)),
+            sites: bySite(this.liveAt(peakTouched, dump), this.names, this.work),
             ooms: this.ooms.map((o) => ({
                 index: o.index,
                 size: o.size,
@@ -363,7 +395,7 @@ class TraceWalk {
                 allocated: value(allocatedOffset, o.allocated, 'allocated bytes at an OOM'),
                 reserved: value(reservedOffset, o.reserved, 'reserved bytes at an OOM'),
                 entriesAfter: this.entries - o.index - 1,
-                sites: o.touched === null ? null : bySite(this.liveAt(o.touched, dump)),
+                sites: o.touched === null ? null : bySite(this.liveAt(o.touched, dump), this.names, this.work),
             })),
             timeline: {
                 allocated: this.allocatedTimeline.toSeries(allocatedOffset),
@@ -373,6 +405,7 @@ class TraceWalk {
     }
     liveAt(touched, dump) {
         const live = [];
+        this.work.charge(touched.size + dump.live.size, 'walking the trace');
         for (const around of touched.values()) {
             if (!around.firstAlloc)
                 live.push({ size: around.firstSize, frames: around.beforeAlloc ? around.beforeFrames : around.firstFrames });
@@ -386,23 +419,24 @@ class TraceWalk {
         return live;
     }
 }
-function untracedFigures(dump) {
+function untracedFigures(dump, names, work) {
     return {
         traceEntries: 0,
         peakAllocated: { bytes: dump.liveRequested, point: 0, reserved: dump.reserved },
         peakReserved: { bytes: dump.reserved, point: 0, allocated: dump.liveRequested },
-        sites: bySite([...dump.live.values()]),
+        sites: bySite([...dump.live.values()], names, work),
         ooms: [],
         timeline: null,
     };
 }
-function bySite(live) {
+function bySite(live, names, work) {
     const sites = new Map();
     const where = new Map();
     const userFiles = new Set();
     const seen = new Set();
+    work.charge(live.length, 'naming allocation sites');
     for (const { size, frames } of live) {
-        const { site, frame } = siteOf(frames);
+        const { site, frame } = names.siteOf(frames);
         const s = sites.get(site);
         if (s === undefined) {
             sites.set(site, { bytes: size, blocks: 1 });
@@ -413,12 +447,39 @@ function bySite(live) {
             s.bytes = exactSum(s.bytes, size, () => `the bytes of site ${site}`);
             s.blocks++;
         }
-        if (!seen.has(frames)) {
+        if (Array.isArray(frames) && !seen.has(frames)) {
             seen.add(frames);
-            addUserFiles(frames, userFiles);
+            names.addUserFiles(frames, userFiles);
         }
     }
     return { sites, frames: where, userFiles };
+}
+
+const WORK_PER_BYTE = 8;
+const WORK_FLOOR = 16 * 1024 * 1024;
+class WorkBudget {
+    name;
+    size;
+    used = 0;
+    limit;
+    position = () => 0;
+    constructor(name, size) {
+        this.name = name;
+        this.size = size;
+        this.limit = WORK_FLOOR + WORK_PER_BYTE * size;
+    }
+    charge(units, what) {
+        this.used += units;
+        if (this.used > this.limit)
+            throw this.exceeded(what);
+    }
+    ratio() {
+        return this.size === 0 ? 0 : this.used / this.size;
+    }
+    exceeded(what) {
+        const en = (n) => n.toLocaleString('en');
+        return new InputError(`${this.name}: byte ${this.position()}: reading it takes more than ${en(this.limit)} units of work (${WORK_PER_BYTE} per byte of its ${en(this.size)} and ${WORK_FLOOR / (1024 * 1024)} MiB; spent ${what}): no snapshot torch_npu writes comes near that, so the file was built to keep the reader busy: refused, nothing of it was used (if torch_npu did write it, report it with the file)`);
+    }
 }
 
 class PickleTuple {
@@ -585,33 +646,6 @@ class FileWindow {
         return out;
     }
 }
-class IndexSet {
-    bits = new Uint8Array(1024);
-    sparse = new Set();
-    static BITSET_LIMIT = 2 ** 28;
-    has(i) {
-        if (i >= IndexSet.BITSET_LIMIT)
-            return this.sparse.has(i);
-        const byte = i >>> 3;
-        return byte < this.bits.length && (this.bits[byte] & (1 << (i & 7))) !== 0;
-    }
-    add(i) {
-        if (i >= IndexSet.BITSET_LIMIT) {
-            this.sparse.add(i);
-            return;
-        }
-        const byte = i >>> 3;
-        if (byte >= this.bits.length) {
-            let length = this.bits.length * 2;
-            while (length <= byte)
-                length *= 2;
-            const grown = new Uint8Array(length);
-            grown.set(this.bits);
-            this.bits = grown;
-        }
-        this.bits[byte] = this.bits[byte] | (1 << (i & 7));
-    }
-}
 class FetchCounts {
     counts = new Uint8Array(4096);
     sparse = new Map();
@@ -645,7 +679,6 @@ class FetchCounts {
 }
 class Memo {
     fetches;
-    stored = new IndexSet();
     count = 0;
     values = new Map();
     constructor(fetches) {
@@ -655,15 +688,13 @@ class Memo {
         return this.count;
     }
     put(index, value) {
-        if (!this.stored.has(index)) {
-            this.stored.add(index);
+        if (index === this.count)
             this.count++;
-        }
         if (this.fetches !== null && value !== undefined && this.fetches.get(index) > 0)
             this.values.set(index, value);
     }
     has(index) {
-        return this.stored.has(index);
+        return index < this.count;
     }
     fetch(index) {
         const value = this.values.get(index);
@@ -677,12 +708,15 @@ class Memo {
         return value;
     }
 }
-function readPickle(path, name, streamedItems, memoFetches = new MemoFetches()) {
+function readPickle(path, name, streamedItems, memoFetches = new MemoFetches(), work) {
     const fd = openSync(path, 'r');
     try {
         const size = fstatSync(fd).size;
+        const budget = work ?? new WorkBudget(name, size);
+        budget.charge(size, 'reading its bytes');
         const fetches = scan(new FileWindow(fd, size), name);
-        return decode(new FileWindow(fd, size), name, fetches, streamedItems, memoFetches);
+        budget.charge(size, 'reading its bytes');
+        return decode(new FileWindow(fd, size), name, fetches, streamedItems, memoFetches, budget);
     }
     finally {
         closeSync(fd);
@@ -718,11 +752,13 @@ function scan(w, name) {
                     memo.put(memo.next(), undefined);
                     break;
                 case 0x71:
-                    memo.put(b[p], undefined);
+                case 0x72: {
+                    const index = op === 0x71 ? b[p] : b.readUInt32LE(p);
+                    if (index > memo.next())
+                        throw atByte(name, at, `${opcodeName(op)} stores memo entry ${index}, past the next one (${memo.next()}): pickle writers number memo entries in order, so this is no memory snapshot: refused, nothing of it was used`);
+                    memo.put(index, undefined);
                     break;
-                case 0x72:
-                    memo.put(b.readUInt32LE(p), undefined);
-                    break;
+                }
                 case 0x80:
                     checkProtocol(b[p], name, at);
                     break;
@@ -846,7 +882,23 @@ function signedLittleEndian(b, from, n) {
         value -= 1n << BigInt(8 * n);
     return value >= -BigInt(Number.MAX_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
+function within64Bits(n) {
+    return n >= -(1n << 63n) && n < 1n << 64n;
+}
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const KEPT_CHARS = 4096;
+const KEPT_HEAD = 2041;
+const KEPT_TAIL = 2040;
+function kept(s) {
+    if (s.length <= KEPT_CHARS)
+        return s;
+    const hash = createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 12);
+    const h = s.charCodeAt(KEPT_HEAD - 1);
+    const head = s.slice(0, h >= 0xd800 && h <= 0xdbff ? KEPT_HEAD - 1 : KEPT_HEAD);
+    const t = s.charCodeAt(s.length - KEPT_TAIL);
+    const tail = s.slice(t >= 0xdc00 && t <= 0xdfff ? s.length - KEPT_TAIL + 1 : s.length - KEPT_TAIL);
+    return `${head}…~${hash}…${tail}`;
+}
 function decodeString(b, name, at) {
     let ascii = true;
     for (let i = 0; i < b.length; i++) {
@@ -894,13 +946,18 @@ function strict(b, name, at) {
         throw atByte(name, at, 'a string is not UTF-8: the file is corrupt');
     }
 }
-function decode(w, name, fetches, streamedItems, memoFetches) {
+function decode(w, name, fetches, streamedItems, memoFetches, work) {
     const stack = [];
     const marks = [];
     const memo = new Memo(fetches);
     const streamed = { segments: null, traces: new Map() };
     const protocol = readProtocol(w, name);
     let at = 0;
+    work.position = () => at;
+    const text = (b) => {
+        work.charge(b.length * (b.length > KEPT_CHARS ? 3 : 2), 'decoding strings');
+        return kept(decodeString(b, name, at));
+    };
     const fail = (reason) => atByte(name, at, reason);
     const fence = () => (marks.length === 0 ? 0 : marks[marks.length - 1]);
     const pop = (op) => {
@@ -917,6 +974,7 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
         const mark = marks.pop();
         if (mark === undefined)
             throw fail(`${opcodeName(op)} without a MARK before it: the file is corrupt`);
+        work.charge(stack.length - mark, 'copying items');
         return stack.splice(mark);
     };
     const placeOf = (j, fenceAt, below) => {
@@ -941,6 +999,10 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
         const key = stack[v - 1];
         return typeof key === 'string' ? key : null;
     };
+    const checkKey = (op, key) => {
+        if (typeof key === 'bigint' && !within64Bits(key))
+            throw fail(`${opcodeName(op)} sets a dict key that is an integer past 64 bits (${key}): no dict of a memory snapshot is keyed so: refused, nothing of it was used`);
+    };
     const append = (op, j, items) => {
         const list = stack[j];
         if (!Array.isArray(list))
@@ -957,6 +1019,7 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
             streamedItems.traceEntries(place, items);
             return;
         }
+        work.charge(items.length, 'copying items');
         for (let i = 0; i < items.length; i++)
             list.push(items[i]);
     };
@@ -1014,6 +1077,7 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
                 const dict = top(op);
                 if (!(dict instanceof Map))
                     throw fail('SETITEM (0x73) sets an item of something that is not a dict: the file is corrupt');
+                checkKey(op, key);
                 dict.set(key, value);
                 break;
             }
@@ -1028,8 +1092,11 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
                     throw fail('SETITEMS (0x75) sets items of something that is not a dict: the file is corrupt');
                 if ((stack.length - mark) % 2 !== 0)
                     throw fail('SETITEMS (0x75) with a key and no value: the file is corrupt');
-                for (let i = mark; i < stack.length; i += 2)
+                work.charge(stack.length - mark, 'copying items');
+                for (let i = mark; i < stack.length; i += 2) {
+                    checkKey(op, stack[i]);
                     dict.set(stack[i], stack[i + 1]);
+                }
                 stack.length = mark;
                 break;
             }
@@ -1047,20 +1114,20 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
             }
             case 0x8c:
                 w.fill(1);
-                stack.push(decodeString(w.take(w.buf[w.pos++]), name, at));
+                stack.push(text(w.take(w.buf[w.pos++])));
                 break;
             case 0x58: {
                 w.fill(4);
                 const n = w.buf.readUInt32LE(w.pos);
                 w.pos += 4;
-                stack.push(decodeString(w.take(n), name, at));
+                stack.push(text(w.take(n)));
                 break;
             }
             case 0x8d: {
                 w.fill(8);
                 const n = Number(w.buf.readBigUInt64LE(w.pos));
                 w.pos += 8;
-                stack.push(decodeString(w.take(n), name, at));
+                stack.push(text(w.take(n)));
                 break;
             }
             case 0x4b:
@@ -1142,7 +1209,8 @@ function decode(w, name, fetches, streamedItems, memoFetches) {
 
 const LIVE_STATES = new Set(['active_allocated', 'active_pending_free']);
 const PLACED_TWICE = "torch's _snapshot() never shares a segment, block or trace entry between two places, so no torch wrote this file: refused, nothing of it was used";
-function snapshotFigures(path, name, fileSize) {
+function snapshotFigures(path, name, fileSize, work = new WorkBudget(name, fileSize)) {
+    const names = new SiteNames(work);
     const dumps = new Map();
     const walks = new Map();
     let segmentIndex = 0;
@@ -1155,7 +1223,7 @@ function snapshotFigures(path, name, fileSize) {
     const walkOf = (device) => {
         let walk = walks.get(device);
         if (walk === undefined)
-            walks.set(device, (walk = new TraceWalk()));
+            walks.set(device, (walk = new TraceWalk(work, names)));
         return walk;
     };
     const memoFetches = new MemoFetches();
@@ -1175,10 +1243,11 @@ function snapshotFigures(path, name, fileSize) {
         }
     };
     const addSegments = (items) => {
+        work.charge(items.length, 'walking segments');
         for (const item of items) {
             const index = segmentIndex++;
             once(item, () => `segment ${index}`);
-            checked(() => `segment ${index}`, () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`)));
+            checked(() => `segment ${index}`, () => addSegment(item, dumpOf, (value, what) => once(value, () => `segment ${index}'s ${what()}`), work));
         }
     };
     const addEntries = (device, items) => {
@@ -1188,7 +1257,7 @@ function snapshotFigures(path, name, fileSize) {
             checked(() => `device_traces[${device}][${walk.entries}]`, () => addEntry(item, walk));
         }
     };
-    const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches);
+    const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches, work);
     const top = document.value;
     let topLevel;
     let traceLists = 0;
@@ -1228,15 +1297,8 @@ function snapshotFigures(path, name, fileSize) {
     else {
         throw new InputError(`${name}: the pickle holds ${describe(top)}, not a memory snapshot (a dict of segments and device_traces, or a list of segments)`);
     }
-    const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort((a, b) => a - b);
-    const devices = indices.map((device) => {
-        const dump = dumps.get(device) ?? new DumpState();
-        const walk = walks.get(device);
-        const figures = checked(() => `device ${device}`, () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untracedFigures(dump)));
-        return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
-    });
     return {
-        devices,
+        devices: finishDevices(dumps, walks, (dump) => untracedFigures(dump, names, work), checked),
         topLevel,
         traceLists,
         segments: segmentIndex,
@@ -1244,12 +1306,21 @@ function snapshotFigures(path, name, fileSize) {
         trailingBytes: fileSize - document.end,
     };
 }
+function finishDevices(dumps, walks, untraced, checked) {
+    const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort((a, b) => a - b);
+    return indices.map((device) => {
+        const dump = dumps.get(device) ?? new DumpState();
+        const walk = walks.get(device);
+        const figures = checked(() => `device ${device}`, () => (walk !== undefined && walk.entries > 0 ? walk.finish(dump) : untraced(dump)));
+        return { device, dump, actions: walk?.actions ?? new Map(), ...figures };
+    });
+}
 function layoutError(name) {
     return new InputError(`${name}: its segments or traces are laid out in a way no torch_npu or PyTorch writer uses (a list filled from two places): not read`);
 }
 class FieldError extends Error {
 }
-function addSegment(item, dumpOf, once) {
+function addSegment(item, dumpOf, once, work) {
     const segment = dict(item, 'is not a dict');
     const device = deviceIndex(segment.get('device'));
     const total = bytes(segment, 'total_size');
@@ -1262,6 +1333,7 @@ function addSegment(item, dumpOf, once) {
     if (!Array.isArray(blocks))
         throw new FieldError("'blocks' is not a list");
     once(blocks, () => 'blocks list');
+    work.charge(8 * blocks.length, 'walking segments');
     for (let i = 0; i < blocks.length; i++) {
         once(blocks[i], () => `block ${i}`);
         const block = dict(blocks[i], `block ${i} is not a dict`);
@@ -1318,8 +1390,10 @@ function bytes(record, key, prefix = '') {
     throw new FieldError(`${prefix}'${key}' is ${value === undefined ? 'missing' : describe(value)}, not a byte count`);
 }
 function address(value, what) {
-    if ((typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint')
+    if ((typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'bigint' && within64Bits(value)))
         return value;
+    if (typeof value === 'bigint')
+        throw new FieldError(`${what} is ${value}, past 64 bits: not an address`);
     throw new FieldError(`${what} is ${value === undefined ? 'missing' : describe(value)}, not an address`);
 }
 function deviceIndex(value) {
@@ -1480,7 +1554,14 @@ async function parseMemorySnapshotFile(file, into) {
             readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
 }
 function finishMemorySnapshots(snapshot, run) {
-    return withOomCauses(run.sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, run.sourceRoot), run.oom);
+    const sourceRoot = sourceRootOf(run);
+    return withOomCauses(sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, sourceRoot), run.oom);
+}
+function sourceRootOf(run) {
+    const given = run.options?.['source-root'];
+    if (given !== undefined)
+        return { path: path.resolve(given), strict: true };
+    return run.checkout === undefined ? undefined : { path: run.checkout, strict: false };
 }
 function functionSites(live, root, name) {
     const grouped = new Map();

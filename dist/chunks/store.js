@@ -6,6 +6,7 @@ import { f as forgetGroups } from './groups2.js';
 import { D as DEFAULT_HISTORY_SIZE } from './limits.js';
 import 'node:crypto';
 import 'node:path';
+import './string-table.js';
 import './reader.js';
 import './_commonjsHelpers.js';
 import './names.js';
@@ -288,4 +289,4 @@ async function writeHistoryFile(file, text) {
     await writeFileAtomic(file, text);
 }
 
-export { DEFAULT_HISTORY_SIZE, HISTORY_MAX_BYTES, appendPoint, readHistoryFile, recordPoint, startOverHint, writeHistoryFile };
+export { appendPoint, readHistoryFile, recordPoint, startOverHint, writeHistoryFile };

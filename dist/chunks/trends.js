@@ -1,7 +1,8 @@
 import './thresholds.js';
-import { F as section, s as sectionOfKind } from './evidence-sources.js';
-import { B as ByPattern, g as groupsOf } from './groups2.js';
-import { historyName, ROLLUP_WIDTH, valueAt } from './format.js';
+import { s as sectionOfKind } from './evidence-sources.js';
+import { historyName } from './format.js';
+import { H as HistorySeries, s as stillShared, f as findMoved, a as sharedSeries, b as seriesValues, R as RECENT_POINTS } from './moved.js';
+export { M as MOVED_CANDIDATES } from './moved.js';
 import { e as exceedsTolerance, s as sectionThresholds, m as matchRule } from './index.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:fs/promises';
@@ -18,7 +19,43 @@ import 'path';
 import 'url';
 import 'module';
 import './oom-cause.js';
+import './string-table.js';
 import './names.js';
+import './groups2.js';
+
+function noiseSample(values, window) {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let points = 0;
+    for (let p = values.length - 1; p >= 0 && points < window; p--) {
+        const v = values[p];
+        if (Number.isNaN(v))
+            continue;
+        points++;
+        if (v < lo)
+            lo = v;
+        if (v > hi)
+            hi = v;
+    }
+    if (points === 0)
+        return null;
+    const spread = hi - lo;
+    return spread > Number.MAX_SAFE_INTEGER
+        ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true }
+        : { spread, points };
+}
+function noiseOf(series, samples, kind, key, window) {
+    const values = series.ofKey(kind, key);
+    if (values === null)
+        return undefined;
+    const kept = samples.get(values);
+    let sample = kept?.window === window ? kept.sample : undefined;
+    if (sample === undefined) {
+        sample = noiseSample(values, window);
+        samples.set(values, { window, sample });
+    }
+    return sample ?? undefined;
+}
 
 const MIN_BEFORE = 2;
 const MIN_AFTER = 2;
@@ -149,94 +186,39 @@ class Heap {
     }
 }
 
-const RECENT_POINTS = 30;
-const MOVED_CANDIDATES = 100;
 function noiseLookup(history) {
     return trendsOf(history).noise;
 }
-function sharedSeries(history) {
-    return {
-        points: history.points.length,
-        lastLine: history.lines[history.lines.length - 1],
-        largest: new Map(),
-        samples: new WeakMap(),
-    };
+function shared(history) {
+    return { series: sharedSeries(history), samples: new WeakMap(), values: new WeakMap() };
 }
 function trendsOf(history, config = { sections: {} }) {
-    return trendsSharing(history, config, sharedSeries(history));
+    return trendsSharing(history, config, shared(history));
 }
-function trendsSharing(history, config, shared) {
+function toleranceOf(config, kind, key) {
+    const declaration = sectionOfKind(kind);
+    if (declaration === undefined)
+        return {};
+    const thresholds = sectionThresholds(config, declaration);
+    return matchRule(thresholds.rules, key)?.tolerance ?? thresholds.tolerance;
+}
+function trendsSharing(history, config, kept) {
     const cache = new Map();
-    const n = history.points.length;
-    const groupsOfSection = (section) => groupsOf(section.keys);
-    const toleranceOf = (kind, key) => {
-        const declaration = sectionOfKind(kind);
-        if (declaration === undefined)
-            return {};
-        const thresholds = sectionThresholds(config, declaration);
-        return matchRule(thresholds.rules, key)?.tolerance ?? thresholds.tolerance;
-    };
-    const trend = (of, values, tolerance) => {
-        const recent = values.slice(-RECENT_POINTS);
-        let min = Number.POSITIVE_INFINITY;
-        let max = Number.NEGATIVE_INFINITY;
-        for (const v of recent) {
-            if (v === null)
-                continue;
-            if (v < min)
-                min = v;
-            if (v > max)
-                max = v;
-        }
-        if (!Number.isFinite(min))
-            return null;
-        return { of, values, recent, min, max, step: stepNote(history, values, tolerance) };
-    };
-    const keyValues = (column) => {
-        const out = new Array(n).fill(null);
-        for (let i = 0; i < column.at.length; i++) {
-            const from = column.at[i];
-            const to = i + 1 < column.at.length ? column.at[i + 1] : n;
-            out.fill(column.values[i], from, to);
-        }
-        return out;
-    };
-    const { largest, samples } = shared;
-    const largestValues = (name, section, pattern) => {
-        const id = `${name}\u0000${pattern}`;
-        let values = largest.get(id);
+    const series = new HistorySeries(history, kept.series);
+    const trend = (of, made, tolerance) => {
+        let values = kept.values.get(made);
         if (values === undefined)
-            largest.set(id, (values = foldLargest(name, section, pattern)));
-        return values;
-    };
-    const foldLargest = (_name, section, pattern) => {
-        const groups = groupsOfSection(section);
-        const group = groups.find(pattern);
-        const rollup = section.rollupIndex.get(historyName(pattern));
-        if (group === undefined && rollup === undefined)
-            return null;
-        const out = new Array(n).fill(null);
-        if (group !== undefined)
-            groups.members(group, (i) => foldColumn(out, section.keyColumns[i], n));
-        if (rollup !== undefined)
-            foldColumn(out, section.rollupColumns[rollup * ROLLUP_WIDTH + 2], n);
-        return out;
-    };
-    const sectionOf = (kind) => {
-        const declaration = sectionOfKind(kind);
-        if (declaration === undefined)
-            return undefined;
-        const section = history.sections.get(declaration.name);
-        return section === undefined ? undefined : { name: declaration.name, section };
+            kept.values.set(made, (values = seriesValues(made)));
+        return trendOf(history, of, values, tolerance);
     };
     const forPattern = (kind, pattern) => {
         const id = `p\u0000${kind}\u0000${pattern}`;
         if (cache.has(id))
             return cache.get(id) ?? undefined;
-        const found = sectionOf(kind);
+        const found = series.section(kind);
         const inHistory = pattern === 'dev*' ? '*' : pattern;
-        const values = found === undefined ? null : largestValues(found.name, found.section, inHistory);
-        const made = values === null ? null : trend('largest', values, toleranceOf(kind, inHistory));
+        const values = found === undefined ? null : series.largest(found.name, found.section, inHistory);
+        const made = values === null ? null : trend('largest', values, toleranceOf(config, kind, inHistory));
         cache.set(id, made);
         return made ?? undefined;
     };
@@ -244,12 +226,12 @@ function trendsSharing(history, config, shared) {
         const id = `k\u0000${kind}\u0000${key}`;
         if (cache.has(id))
             return cache.get(id) ?? undefined;
-        const found = sectionOf(kind);
+        const found = series.section(kind);
         let made = null;
         if (found !== undefined) {
             const i = found.section.keyIndex.get(historyName(key));
             if (i !== undefined)
-                made = trend('key', keyValues(found.section.keyColumns[i]), toleranceOf(kind, key));
+                made = trend('key', series.ofColumn(found.section.keyColumns[i]), toleranceOf(config, kind, key));
             else {
                 const at = { start: 0, end: 0 };
                 if (findDeviceSegment(key, at))
@@ -259,169 +241,7 @@ function trendsSharing(history, config, shared) {
         cache.set(id, made);
         return made ?? undefined;
     };
-    const valuesOfKey = (kind, key) => {
-        const found = sectionOf(kind);
-        if (found === undefined)
-            return null;
-        const i = found.section.keyIndex.get(historyName(key));
-        if (i !== undefined)
-            return keyValues(found.section.keyColumns[i]);
-        if (!findDeviceSegment(key, bounds))
-            return null;
-        const { start, end } = bounds;
-        let byPattern = groupSeries.get(found.name);
-        if (byPattern === undefined)
-            groupSeries.set(found.name, (byPattern = new ByPattern()));
-        let values = byPattern.get(key, start, end);
-        if (values === undefined) {
-            values = largestValues(found.name, found.section, `${key.slice(0, start)}*${key.slice(end)}`);
-            byPattern.set(key, start, end, values);
-        }
-        return values;
-    };
-    const bounds = { start: 0, end: 0 };
-    const groupSeries = new Map();
-    const noise = (kind, key, window) => {
-        const values = valuesOfKey(kind, key);
-        if (values === null)
-            return undefined;
-        const kept = samples.get(values);
-        let sample = kept?.window === window ? kept.sample : undefined;
-        if (sample === undefined) {
-            let lo = Number.POSITIVE_INFINITY;
-            let hi = Number.NEGATIVE_INFINITY;
-            let points = 0;
-            for (let p = values.length - 1; p >= 0 && points < window; p--) {
-                const v = values[p];
-                if (v === null)
-                    continue;
-                points++;
-                if (v < lo)
-                    lo = v;
-                if (v > hi)
-                    hi = v;
-            }
-            const spread = hi - lo;
-            sample =
-                points === 0
-                    ? null
-                    : spread > Number.MAX_SAFE_INTEGER
-                        ? { spread: Number.MAX_SAFE_INTEGER, points, clamped: true }
-                        : { spread, points };
-            samples.set(values, { window, sample });
-        }
-        return sample ?? undefined;
-    };
     let movedList;
-    const moved = () => (movedList ??= findMoved());
-    const findMoved = () => {
-        const then = n - 1 - RECENT_POINTS;
-        const recent = n - RECENT_POINTS;
-        const top = new TopMoved(MOVED_CANDIDATES);
-        let order = 0;
-        for (const [name, section$1] of history.sections) {
-            const kind = section(name).kind;
-            const groups = groupsOfSection(section$1);
-            const { keys, keyColumns, rollups, rollupColumns } = section$1;
-            const groupOfRollup = new Int32Array(rollups.length).fill(-1);
-            const rollupOfGroup = new Int32Array(groups.groups).fill(-1);
-            for (let r = 0; r < rollups.length; r++) {
-                const g = groups.find(rollups[r]);
-                if (g === undefined)
-                    continue;
-                groupOfRollup[r] = g;
-                rollupOfGroup[g] = r;
-            }
-            const lately = [];
-            const seen = new Uint8Array(groups.groups);
-            for (let i = 0; i < keys.length; i++) {
-                const column = keyColumns[i];
-                if (!changedSince(column, recent))
-                    continue;
-                const g = groups.groupOf[i];
-                if (g !== -1) {
-                    if (seen[g] === 0) {
-                        seen[g] = 1;
-                        lately.push(g);
-                    }
-                    continue;
-                }
-                const key = keys[i];
-                const moved = Math.abs(latest(column) - at(column, then));
-                const worst = top.worst();
-                if (worst === undefined || moved > worst.moved || (moved === worst.moved && key < worst.subject))
-                    top.offer({ kind, subject: key, pattern: false, moved, order });
-                order++;
-            }
-            const largestMove = (g, r) => {
-                let now = Number.NEGATIVE_INFINITY;
-                let before = Number.NEGATIVE_INFINITY;
-                if (g !== -1) {
-                    for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) {
-                        const column = keyColumns[i];
-                        const a = latest(column);
-                        const b = at(column, then);
-                        if (a > now)
-                            now = a;
-                        if (b > before)
-                            before = b;
-                    }
-                }
-                if (r !== -1) {
-                    const column = rollupColumns[r * ROLLUP_WIDTH + 2];
-                    const a = latest(column);
-                    const b = at(column, then);
-                    if (a > now)
-                        now = a;
-                    if (b > before)
-                        before = b;
-                }
-                return Math.abs(now - before);
-            };
-            const offerGroup = (g, r, moved) => {
-                const worst = top.worst();
-                if (worst === undefined ||
-                    moved > worst.moved ||
-                    (moved === worst.moved && groups.compareSubject(g, worst.subject) < 0)) {
-                    const pattern = groups.pattern(g);
-                    top.offer({ kind, subject: pattern === '*' ? 'dev*' : pattern, pattern: true, moved, order });
-                }
-                order++;
-            };
-            for (const g of lately)
-                offerGroup(g, rollupOfGroup[g], largestMove(g, rollupOfGroup[g]));
-            for (let r = 0; r < rollups.length; r++) {
-                const g = groupOfRollup[r];
-                if (g !== -1 && seen[g] === 1)
-                    continue;
-                const rollup = rollupColumns[r * ROLLUP_WIDTH + 2];
-                if (!changedSince(rollup, recent))
-                    continue;
-                const moved = largestMove(g, r);
-                if (g !== -1)
-                    offerGroup(g, r, moved);
-                else {
-                    const pattern = rollups[r];
-                    const subject = pattern === '*' ? 'dev*' : pattern;
-                    const worst = top.worst();
-                    if (worst === undefined || moved > worst.moved || (moved === worst.moved && subject < worst.subject))
-                        top.offer({ kind, subject, pattern: true, moved, order });
-                    order++;
-                }
-            }
-        }
-        const candidates = top.sorted();
-        const out = [];
-        for (const c of candidates) {
-            const t = c.pattern ? forPattern(c.kind, c.subject) : forKey(c.kind, c.subject);
-            if (t?.step != null && t.step.runsAgo < RECENT_POINTS)
-                out.push({ kind: c.kind, subject: c.subject, trend: t });
-        }
-        const change = (m) => Math.abs(m.trend.step.after - m.trend.step.before);
-        return out.sort((a, b) => a.trend.step.runsAgo - b.trend.step.runsAgo ||
-            change(b) - change(a) ||
-            (a.subject < b.subject ? -1 : 1));
-    };
     const template = history.header.commitUrl;
     return {
         branch: history.header.branch,
@@ -429,88 +249,26 @@ function trendsSharing(history, config, shared) {
         commitUrl: (sha) => template === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : template.replaceAll('{sha}', sha),
         forKey,
         forPattern,
-        moved,
-        noise,
-        withConfig: (other) => trendsSharing(history, other, shared.points === history.points.length && shared.lastLine === history.lines[history.lines.length - 1]
-            ? shared
-            : sharedSeries(history)),
+        moved: () => (movedList ??= findMoved(history, (s) => series.groups(s), { forKey, forPattern })),
+        noise: (kind, key, window) => noiseOf(series, kept.samples, kind, key, window),
+        withConfig: (other) => trendsSharing(history, other, stillShared(kept.series, history) ? kept : shared(history)),
     };
 }
-function changedSince(column, from) {
-    const { at } = column;
-    return at.length >= 2 && at[at.length - 1] >= from;
-}
-function at(column, p) {
-    return p < 0 ? 0 : (valueAt(column, p) ?? 0);
-}
-function latest(column) {
-    return column.values.length === 0 ? 0 : (column.values[column.values.length - 1] ?? 0);
-}
-function foldColumn(out, column, n) {
-    const { at, values } = column;
-    for (let c = 0; c < at.length; c++) {
-        const v = values[c];
+function trendOf(history, of, values, tolerance) {
+    const recent = values.slice(-RECENT_POINTS);
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const v of recent) {
         if (v === null)
             continue;
-        const to = c + 1 < at.length ? at[c + 1] : n;
-        for (let p = at[c]; p < to; p++) {
-            const was = out[p];
-            if (was === null || v > was)
-                out[p] = v;
-        }
+        if (v < min)
+            min = v;
+        if (v > max)
+            max = v;
     }
-}
-function before(a, b) {
-    if (a.moved !== b.moved)
-        return a.moved > b.moved;
-    if (a.subject !== b.subject)
-        return a.subject < b.subject;
-    return a.order < b.order;
-}
-class TopMoved {
-    size;
-    heap = [];
-    constructor(size) {
-        this.size = size;
-    }
-    worst() {
-        return this.heap.length < this.size ? undefined : this.heap[0];
-    }
-    offer(c) {
-        const heap = this.heap;
-        if (heap.length < this.size) {
-            heap.push(c);
-            let i = heap.length - 1;
-            while (i > 0) {
-                const parent = (i - 1) >> 1;
-                if (!before(heap[parent], c))
-                    break;
-                heap[i] = heap[parent];
-                i = parent;
-            }
-            heap[i] = c;
-            return;
-        }
-        if (this.size === 0 || !before(c, heap[0]))
-            return;
-        let i = 0;
-        const n = heap.length;
-        for (;;) {
-            const l = 2 * i + 1;
-            if (l >= n)
-                break;
-            const r = l + 1;
-            const later = r < n && before(heap[l], heap[r]) ? r : l;
-            if (!before(c, heap[later]))
-                break;
-            heap[i] = heap[later];
-            i = later;
-        }
-        heap[i] = c;
-    }
-    sorted() {
-        return [...this.heap].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    }
+    if (!Number.isFinite(min))
+        return null;
+    return { of, values, recent, min, max, step: stepNote(history, values, tolerance) };
 }
 function stepNote(history, values, tolerance) {
     const points = [];
@@ -549,4 +307,4 @@ function environmentChanges(before, after) {
     return changes;
 }
 
-export { MOVED_CANDIDATES, RECENT_POINTS, environmentChanges, noiseLookup, trendsOf };
+export { RECENT_POINTS, environmentChanges, noiseLookup, trendsOf };

@@ -1,7 +1,7 @@
 import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './reader.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { q as MAX_POINTS, b as SECTIONS, K as noteKeys } from './evidence-sources.js';
+import { q as MAX_POINTS, b as SECTIONS, L as noteKeys } from './evidence-sources.js';
 
 const MAX$1 = Number.MAX_SAFE_INTEGER;
 const FIELD_DEFINITIONS = {

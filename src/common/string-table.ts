@@ -19,8 +19,8 @@ export function hashSpliced(text: string, start: number, end: number, mark: numb
 }
 
 /** FNV-1a's start and step, for a caller that hashes while it scans (the result compared as `h | 0`). */
-export const HASH_START = 0x811c9dc5;
-export const HASH_PRIME = 0x01000193;
+const HASH_START = 0x811c9dc5;
+const HASH_PRIME = 0x01000193;
 
 /** Strings, each with its number (0, 1, … in the order added); never removed. */
 export class StringTable {

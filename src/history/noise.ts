@@ -4,7 +4,7 @@ import type { NoiseSample } from '../gate/types.js';
 import type { HistorySeries, Series } from './series.js';
 
 /** The spread of the series' last `window` present values; null when it has none. */
-export function noiseSample(values: Series, window: number): NoiseSample | null {
+function noiseSample(values: Series, window: number): NoiseSample | null {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   let points = 0;

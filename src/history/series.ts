@@ -22,7 +22,7 @@ export function seriesValues(series: Series): (number | null)[] {
 }
 
 /** A key's own series from its column over n points. */
-export function keySeries(column: Column, n: number): Series {
+function keySeries(column: Column, n: number): Series {
   const out = new Float64Array(n).fill(Number.NaN);
   for (let i = 0; i < column.at.length; i++) {
     const from = column.at[i] as number;
@@ -33,7 +33,7 @@ export function keySeries(column: Column, n: number): Series {
 }
 
 /** Folds a column into `out`: at each point where it has a value, the larger of that and what `out` holds. */
-export function foldColumn(out: Series, column: Column, n: number): void {
+function foldColumn(out: Series, column: Column, n: number): void {
   const { at, values } = column;
   for (let c = 0; c < at.length; c++) {
     const v = values[c] as number | null;

@@ -24,8 +24,6 @@ import { forgetGroups } from './groups.js';
 import type { PointValues } from './point.js';
 
 import { DEFAULT_HISTORY_SIZE } from './limits.js';
-export { DEFAULT_HISTORY_SIZE };
-export { HISTORY_MAX_BYTES };
 
 export interface HistoryLimits {
   /** At most this many points (1 or more). */

@@ -18,7 +18,6 @@ import { SnapshotBuilder, type Snapshot } from '../../../src/model/snapshot.js';
 import { stableStringify } from '../../../src/model/document-json.js';
 import { thrown, thrownAsync } from '../../helpers/thrown.js';
 import { kernels, modules } from '../../../src/model/sections/index.js';
-import { SEED_APP_PEAK } from '../../helpers/story.js';
 
 /** A run as the parsers build it: APP and RUNTIME on dev0, one kernel. */
 function runSnapshot(): Snapshot {

@@ -7,7 +7,11 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/common/errors.js';
 import { parse as csvParse } from 'csv-parse/sync';
-import { parseMemoryCompareFile, parseMemoryCompareText, splitQuotedRecord } from '../../../src/parsers/memory-compare.js';
+import {
+  parseMemoryCompareFile,
+  parseMemoryCompareText,
+  splitQuotedRecord,
+} from '../../../src/parsers/memory-compare.js';
 import { READ_CHUNK_BYTES } from '../../../src/parsers/text-stream.js';
 import { SnapshotBuilder, type Snapshot } from '../../../src/model/snapshot.js';
 import type { KernelMetric as ReadonlyKernelMetric } from '../../../src/model/sections/index.js';
