@@ -15,7 +15,7 @@ import { noiseLookup, trendsOf } from '../src/history/trends.js';
 import { parseBaseline } from '../src/gate/baseline.js';
 import { splitDevice } from '../src/model/sections/index.js';
 import { noteKeys } from '../src/model/record-keys.js';
-import { parseSnapshotText } from '../src/parsers/snapshot-file.js';
+import { parseSnapshotText } from '../src/parsers/node-snapshot-file.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderTerminal } from '../src/report/terminal.js';
 import { Branch, SIZE_SHAPE } from '../test/helpers/history-runs.js';

@@ -3,15 +3,15 @@ import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActionInputs } from './inputs.js';
-import { serializeSnapshotFile, SNAPSHOT_FILE_SUFFIX } from '../parsers/snapshot-file.js';
+import { serializeNodeSnapshot, NODE_SNAPSHOT_SUFFIX } from '../parsers/node-snapshot-file.js';
 import { formatBytes } from '../model/units.js';
 import { collectInputs, workDir } from './shared.js';
 
 export async function runSnapshotMode(inputs: ActionInputs): Promise<void> {
   const { snapshot } = await collectInputs(inputs);
   const [node, provenance] = Object.entries(snapshot.meta.nodes ?? {})[0] ?? ['node', undefined];
-  const text = serializeSnapshotFile(snapshot);
-  const file = path.join(workDir(), `${node.replace(/[^\w.-]/g, '_')}${SNAPSHOT_FILE_SUFFIX}`);
+  const text = serializeNodeSnapshot(snapshot);
+  const file = path.join(workDir(), `${node.replace(/[^\w.-]/g, '_')}${NODE_SNAPSHOT_SUFFIX}`);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, text);
   core.setOutput('snapshot-file', file);

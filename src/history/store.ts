@@ -25,14 +25,14 @@ import type { PointValues } from './point.js';
 
 import { DEFAULT_HISTORY_SIZE } from './limits.js';
 
-export interface HistoryLimits {
+export interface HistoryBounds {
   /** At most this many points (1 or more). */
   maxPoints: number;
   /** At most this many bytes of file. */
   maxBytes: number;
 }
 
-const DEFAULT_LIMITS: HistoryLimits = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
+const DEFAULT_BOUNDS: HistoryBounds = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
 
 /** What an append did. */
 export interface Appended {
@@ -52,7 +52,7 @@ export function appendPoint(
   history: History,
   meta: PointMeta,
   values: PointValues,
-  limits: HistoryLimits = DEFAULT_LIMITS,
+  limits: HistoryBounds = DEFAULT_BOUNDS,
 ): Appended {
   if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1))
     throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
@@ -115,7 +115,7 @@ export function recordPoint(
   history: History,
   meta: PointMeta,
   values: PointValues,
-  limits: HistoryLimits = DEFAULT_LIMITS,
+  limits: HistoryBounds = DEFAULT_BOUNDS,
 ): Appended & { replaced: boolean } {
   const last = history.points[history.points.length - 1];
   const replaced = last !== undefined && meta.run !== undefined && last.run === meta.run && last.commit === meta.commit;

@@ -64,9 +64,9 @@ function labelAndPushTimes(logs: OperateLog[], label: string): { added: number[]
 }
 
 /**
- * `repo` is `owner/name`. Authentication: `Authorization: Bearer <token>`, as AtomGit's own pipeline examples send
- * ATOMGIT_TOKEN (https://docs.gitcode.com/en/docs/guide documents `PRIVATE-TOKEN` and `?access_token=`; the query
- * form would put the token in a URL that proxies log).
+ * `repo` is `owner/name`. Authentication: `Authorization: Bearer <token>`, the first of the three ways
+ * https://docs.gitcode.com/en/docs/guide documents (beside `PRIVATE-TOKEN` and `?access_token=`; the query form would
+ * put the token in a URL that proxies log), and how AtomGit's own pipeline examples send ATOMGIT_TOKEN.
  */
 export function gitCodeHost(options: { base: string; repo: string; token: string; variable?: string }): Host {
   return new GitCodeHost(options);

@@ -2,7 +2,7 @@
 // `npm run schemas`): every schema a run validates with on its usual path. ajv compiling them at run time cost ~60 ms
 // of every start (the baseline's schema alone), more than the rest of a small run. Only scripts and tests import this
 // list; the run looks its checks up by the schema's hash (json-schema.ts), so a schema changed without regenerating is
-// compiled at run time as before, and test/unit/schema-checks.test.ts fails until the file is written again.
+// compiled at run time as before, and test/unit/json/schema-checks.test.ts fails until the file is written again.
 import { buildConfigSchema } from '../gate/config-schema.js';
 import { historyHeaderSchema, historyKeysSchema, historyPointSchema } from '../history/schema.js';
 import { reportFrameSchema, reportSchema } from '../report/report-schema.js';

@@ -110,7 +110,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     directoryPatterns: ['**/*.memory-snapshot.json'],
     orderFree: true,
     noFigures: 'were the snapshots written on nodes that had evidence (their inputs found files)?',
-    load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+    load: async () => ({ parseFile: (await import('./node-snapshot-file.js')).parseNodeSnapshotFile }),
   },
   {
     name: 'memorySnapshot',
@@ -131,8 +131,8 @@ export const SOURCES: readonly EvidenceSource[] = [
       },
     ],
     load: async () => {
-      const m = await import('./memory-snapshot/source.js');
-      return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
+      const m = await import('./allocator-snapshot/source.js');
+      return { parseFile: m.parseAllocatorSnapshotFile, finish: m.finishAllocatorSnapshots };
     },
   },
   {

@@ -21,7 +21,7 @@ export class ArchiveRefused extends InputError {
 }
 
 /** What an untrusted archive may expand to. */
-export interface ExtractLimits {
+export interface ExtractBounds {
   /** The entries' declared sizes may add up to this many bytes. */
   maxBytes?: number;
   /** An entry may inflate to this many times its compressed size, past its first MiB (real reports compress 23-47x). */
@@ -138,7 +138,7 @@ function inflationGuard(name: string, compressedSize: number, ratio: number): Tr
 export async function extractZipSafely(
   zipPath: string,
   destination: string,
-  limits: ExtractLimits = {},
+  limits: ExtractBounds = {},
 ): Promise<ExtractResult> {
   const { maxBytes = Number.POSITIVE_INFINITY, maxInflation } = limits;
   const root = path.resolve(destination);

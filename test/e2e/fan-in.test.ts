@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../src/parsers/collect.js';
-import { serializeSnapshotFile } from '../../src/parsers/snapshot-file.js';
+import { serializeNodeSnapshot } from '../../src/parsers/node-snapshot-file.js';
 import { downloadArtifacts, type ArtifactRequest } from '../../src/sources/artifacts.js';
 import { resolveInputs } from '../../src/sources/local.js';
 import { thrownAsync } from '../helpers/thrown.js';
@@ -43,7 +43,7 @@ beforeAll(async () => {
     mkdirSync(dirname(join(rawDir, name)), { recursive: true });
     writeFileSync(join(rawDir, name), rankPlog(rank));
     // What `mode: snapshot` uploads from each node: its plog reduced to one snapshot file.
-    const snapshot = serializeSnapshotFile(
+    const snapshot = serializeNodeSnapshot(
       (await collectSnapshot({ files: { plog: [{ path: join(rawDir, name), name }] } }, { threads: 1 })).snapshot,
     );
     // Both runs hold the same 256 artifacts: 7001 is read through the results service, 7002 through REST.

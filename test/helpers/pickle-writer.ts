@@ -5,7 +5,7 @@
 // and a second reference to the same object (by identity; strings by value) is a BINGET/LONG_BINGET of 2 or 5 bytes.
 // No FRAME opcodes: a reader may read straight through.
 import { createHash } from 'node:crypto';
-import { PickleTuple, type PickleValue } from '../../src/parsers/memory-snapshot/pickle-reader.js';
+import { PickleTuple, type PickleValue } from '../../src/parsers/allocator-snapshot/pickle-reader.js';
 
 const BATCH = 1000;
 

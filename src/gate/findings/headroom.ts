@@ -20,7 +20,7 @@ import { modules } from '../../model/sections/index.js';
 export type Headroom = { percent: number } | { bytes: number };
 
 /** One device's physical memory and the headroom it must keep; `devices.devN` overrides `device` field by field. */
-export interface DeviceLimits {
+export interface DeviceCapacity {
   /** Physical memory of the device in bytes; no headroom verdict without it. */
   capacity?: number;
   minHeadroom?: Headroom;
@@ -28,8 +28,8 @@ export interface DeviceLimits {
 
 /** The config's `device` (limits of every device) and `devices` (per-device overrides by name, `dev3`, merged field by field over `device`). */
 export interface HeadroomOptions {
-  device: DeviceLimits;
-  devices: Record<string, DeviceLimits>;
+  device: DeviceCapacity;
+  devices: Record<string, DeviceCapacity>;
 }
 
 type HeadroomStatus = 'over-capacity' | 'low-headroom';
@@ -54,9 +54,9 @@ export const headroom = defineFinding({
         description:
           'Physical memory of every device and the headroom it must keep. Each device\'s estimated peak is the larger of (a) the sum of the peaks of all its modules in every device attribute (DEV_MEM, MEM_DEV_*, ...), CACHED sizes included: an UPPER BOUND, since peaks need not coincide; and (b) the process total DEV_PROC_MEM, which is never added to (a). Above `capacity`: over-capacity (fail); less than `minHeadroom` left: low-headroom (warn). Without a capacity there is no headroom verdict. Example: {"capacity": "64GiB", "minHeadroom": "10%"}. Default minHeadroom: 10%.',
       },
-      defaults: { minHeadroom: { percent: 10 } } as DeviceLimits,
+      defaults: { minHeadroom: { percent: 10 } } as DeviceCapacity,
       // Field by field over the defaults, and each `devices.devN` over this when judged.
-      parse: (input, defaults: DeviceLimits, file, pointer) => ({
+      parse: (input, defaults: DeviceCapacity, file, pointer) => ({
         ...defaults,
         ...toDeviceLimits((input ?? {}) as DeviceLimitsInput, file, pointer),
       }),
@@ -69,8 +69,8 @@ export const headroom = defineFinding({
         propertyNames: { title: 'a device name such as "dev3"', pattern: '^dev\\d+$' },
         additionalProperties: { $ref: '#/definitions/deviceLimits' },
       },
-      defaults: {} as Record<string, DeviceLimits>,
-      parse: (input, defaults: Record<string, DeviceLimits>, file, pointer) =>
+      defaults: {} as Record<string, DeviceCapacity>,
+      parse: (input, defaults: Record<string, DeviceCapacity>, file, pointer) =>
         input === undefined
           ? defaults
           : Object.fromEntries(
@@ -197,8 +197,8 @@ function describePlogEstimate(estimate: DeviceEstimate): string {
     : `An upper bound: ${modules} (${formatBytes(estimate.moduleSum)}${cached}), which need not coincide, larger than ${total}; the two are never added`;
 }
 
-function toDeviceLimits(input: DeviceLimitsInput, file: string, pointer: string): DeviceLimits {
-  const limits: DeviceLimits = {};
+function toDeviceLimits(input: DeviceLimitsInput, file: string, pointer: string): DeviceCapacity {
+  const limits: DeviceCapacity = {};
   if (input.capacity !== undefined) limits.capacity = toBytes(input.capacity, file, `${pointer}/capacity`);
   if (input.minHeadroom !== undefined)
     limits.minHeadroom = toHeadroom(input.minHeadroom, file, `${pointer}/minHeadroom`);

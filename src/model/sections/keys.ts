@@ -4,7 +4,7 @@ import type { DeviceSplit } from './types.js';
 /** The first `devN` segment of a key (`DEV_MEM/dev0/APP`, `dev3/matmul_v1`), and the key with it replaced by `*`. */
 export function splitDevice(key: string): DeviceSplit {
   // One pass over the key, no split/join: /^dev\d+$/ per `/`-separated segment (4,096 devices × 15 modules + 100,000
-  // kernels ask this ~160,000 times per report); test/unit/split-device.property.test.ts checks it against the regex.
+  // kernels ask this ~160,000 times per report); test/unit/model/sections/split-device.property.test.ts checks it against the regex.
   if (!findDeviceSegment(key, bounds)) return { device: null, group: key };
   const { start, end } = bounds;
   return { device: key.slice(start, end), group: `${key.slice(0, start)}*${key.slice(end)}` };

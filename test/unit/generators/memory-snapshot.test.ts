@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeMemorySnapshot } from '../../generators/memory-snapshot.js';
-import { snapshotFigures } from '../../../src/parsers/memory-snapshot/snapshot-figures.js';
+import { snapshotFigures } from '../../../src/parsers/allocator-snapshot/snapshot-figures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'snapshot-generator-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -14,7 +14,7 @@ import { parseBaseline, serializeBaseline } from '../../../src/gate/baseline.js'
 import { compareSnapshots } from '../../../src/gate/compare.js';
 import { compiledAtRunTime } from '../../../src/json/reader.js';
 import { collectSnapshot } from '../../../src/parsers/collect.js';
-import { parseSnapshotText, serializeSnapshotFile } from '../../../src/parsers/snapshot-file.js';
+import { parseSnapshotText, serializeNodeSnapshot } from '../../../src/parsers/node-snapshot-file.js';
 import { PRECOMPILED_SCHEMAS } from '../../../src/json/precompiled-schemas.js';
 import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
 import { CHECK_OPTIONS, schemaHash } from '../../../src/json/schema-hash.js';
@@ -39,7 +39,7 @@ async function fixtureSnapshot(): Promise<Record<string, unknown>> {
     profiler: await resolveInputs([join(ROOT, 'test/fixtures/torch_npu/level0-2025-01')], 'profiler', work),
   };
   const { snapshot } = await collectSnapshot({ files, searched: 'test' }, { threads: 0 });
-  const document = JSON.parse(serializeSnapshotFile(snapshot)) as Record<string, unknown>;
+  const document = JSON.parse(serializeNodeSnapshot(snapshot)) as Record<string, unknown>;
   const meta = document.meta as Record<string, unknown>;
   meta.nodes = {
     'node-0': {

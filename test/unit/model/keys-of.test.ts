@@ -1,7 +1,7 @@
 // keysOf (src/model/snapshot.ts): the own keys of a section record, listed once by the pass that reads or builds it and then
 // reused by the gate; it must be exactly Object.keys of the record, in its order.
 import { describe, expect, it } from 'vitest';
-import { parseSnapshotText } from '../../../src/parsers/snapshot-file.js';
+import { parseSnapshotText } from '../../../src/parsers/node-snapshot-file.js';
 import { hasNoMetrics, SnapshotBuilder } from '../../../src/model/snapshot.js';
 import { stringifyDocument } from '../../../src/model/document-json.js';
 import { keysOf } from '../../../src/model/record-keys.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectSnapshot } from '../../../src/parsers/collect.js';
-import { parseSnapshotText, serializeSnapshotFile } from '../../../src/parsers/snapshot-file.js';
+import { parseSnapshotText, serializeNodeSnapshot } from '../../../src/parsers/node-snapshot-file.js';
 import { joinInOrder, SnapshotBuilder, type SectionMetrics, type Snapshot } from '../../../src/model/snapshot.js';
 import { stringifyDocument } from '../../../src/model/document-json.js';
 import { fileKeyOrder } from '../../../src/model/key-order.js';
@@ -84,7 +84,7 @@ describe('merging node snapshots', () => {
         const snaps = [a, b].filter((part) => part.length > 0);
         const files = await Promise.all(
           snaps.map(async (part, i) =>
-            write(dir, `node-${i}.memory-snapshot.json`, serializeSnapshotFile(await parse({ plog: part }))),
+            write(dir, `node-${i}.memory-snapshot.json`, serializeNodeSnapshot(await parse({ plog: part }))),
           ),
         );
         expect(await parse({ snapshot: files })).toEqual(all);
@@ -198,7 +198,7 @@ describe('joining the sections of many snapshots', () => {
 });
 
 describe('reading a snapshot file', () => {
-  const good = serializeSnapshotFile(new SnapshotBuilder().build());
+  const good = serializeNodeSnapshot(new SnapshotBuilder().build());
 
   it('a newer version names the file and what to do', () => {
     const newer = good.replace('"version": 2', '"version": 3');

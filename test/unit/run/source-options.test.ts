@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_OPTIONS, SOURCES } from '../../../src/parsers/evidence-sources.js';
-import { finishMemorySnapshots } from '../../../src/parsers/memory-snapshot/source.js';
+import { finishAllocatorSnapshots } from '../../../src/parsers/allocator-snapshot/source.js';
 import { SnapshotBuilder } from '../../../src/model/snapshot.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../../src');
@@ -30,8 +30,8 @@ describe('sources declare their run options', () => {
     // A site's file is its codeRoot plus its path: /home/u/model/net.py.
     builder.addMetric('allocationSites', 'dev0/model/net.py forward', { bytes: 1024, codeRoot: '/home/u/' });
     const snapshot = builder.build();
-    const keys = (run: Parameters<typeof finishMemorySnapshots>[1]) =>
-      Object.keys(finishMemorySnapshots(snapshot, run).sections.allocationSites ?? {});
+    const keys = (run: Parameters<typeof finishAllocatorSnapshots>[1]) =>
+      Object.keys(finishAllocatorSnapshots(snapshot, run).sections.allocationSites ?? {});
     expect(keys({ options: { 'source-root': '/home/u/model' } })).toEqual(['dev0/net.py forward']);
     expect(keys({ checkout: '/home/u/model' })).toEqual(['dev0/net.py forward']);
     expect(keys({ checkout: '/elsewhere' })).toEqual(['dev0/model/net.py forward']);

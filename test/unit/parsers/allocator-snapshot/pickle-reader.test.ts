@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PickleTuple, readPickle, type PickleValue } from '../../../../src/parsers/memory-snapshot/pickle-reader.js';
-import { WORK_PER_BYTE, WorkBudget } from '../../../../src/parsers/memory-snapshot/work-budget.js';
-import { snapshotFigures } from '../../../../src/parsers/memory-snapshot/snapshot-figures.js';
+import { PickleTuple, readPickle, type PickleValue } from '../../../../src/parsers/allocator-snapshot/pickle-reader.js';
+import { WORK_PER_BYTE, WorkBudget } from '../../../../src/parsers/allocator-snapshot/work-budget.js';
+import { snapshotFigures } from '../../../../src/parsers/allocator-snapshot/snapshot-figures.js';
 import { dict, pickle } from '../../../helpers/pickle-writer.js';
 import { thrown } from '../../../helpers/thrown.js';
 

@@ -11,7 +11,7 @@ import type { InputFile } from '../sources/types.js';
 import { readWholeText } from '../common/whole-text.js';
 
 /** What a snapshot file ends with: directories given to any source are searched for it. */
-export const SNAPSHOT_FILE_SUFFIX = '.memory-snapshot.json';
+export const NODE_SNAPSHOT_SUFFIX = '.memory-snapshot.json';
 
 /** A node's snapshot is a few KB per device; anything this large is not one (and would be read whole). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -40,15 +40,15 @@ export function parseSnapshotText(text: string, file: string): Snapshot {
 }
 
 /** The evidence source's parser: the whole snapshot (sections, series, devices, counts, nodes) into the builder. */
-export async function parseSnapshotFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
-  into.addSnapshot(readSnapshotFile(file));
+export async function parseNodeSnapshotFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
+  into.addSnapshot(readNodeSnapshotFile(file));
 }
 
 /**
  * One snapshot file, read and checked. Synchronous on purpose: 4,096 node snapshots are 4,096 small files, and four
  * awaited round trips each (open, stat, read, close) left the thread idle for ~2.5 s of a 5 s merge.
  */
-function readSnapshotFile(file: InputFile): Snapshot {
+function readNodeSnapshotFile(file: InputFile): Snapshot {
   const fd = openSync(file.path, 'r');
   let text: string;
   try {
@@ -68,7 +68,7 @@ function readSnapshotFile(file: InputFile): Snapshot {
 }
 
 /** The file `snapshot` writes: stable JSON (stringifyDocument), checked against the schema it will be read with. */
-export function serializeSnapshotFile(snapshot: Snapshot): string {
+export function serializeNodeSnapshot(snapshot: Snapshot): string {
   const text = stringifyDocument(snapshot);
   parseSnapshotText(text, 'snapshot');
   return text;

@@ -1,6 +1,6 @@
 // The host layer's shared rule for "the head when the label was set", as GitLab and GitHub (through the CLI) use it.
 import { describe, expect, it } from 'vitest';
-import { headWhen, labelNames } from '../../src/hosts/http.js';
+import { headWhen, labelNames } from '../../../src/hosts/http.js';
 
 const t = (hour: number): number => Date.parse(`2026-12-01T${String(hour).padStart(2, '0')}:00:00Z`);
 

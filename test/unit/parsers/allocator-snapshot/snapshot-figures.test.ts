@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { snapshotFigures, type SnapshotDevice } from '../../../../src/parsers/memory-snapshot/snapshot-figures.js';
+import { snapshotFigures, type SnapshotDevice } from '../../../../src/parsers/allocator-snapshot/snapshot-figures.js';
 
 const FIX = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'memory-snapshot');
 

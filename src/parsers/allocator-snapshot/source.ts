@@ -21,7 +21,7 @@ const OOM_SITES = 5;
  * One file: a snapshot pickle (its devices' allocator figures, timelines, allocation sites and OOMs, and the
  * memUsageInfo tables torch_npu wrote beside an OOM dump), or such a table named on its own.
  */
-export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
+export async function parseAllocatorSnapshotFile(file: InputFile, into: SnapshotBuilder): Promise<void> {
   if (isMemUsageFile(file.name)) {
     readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
     return;
@@ -114,7 +114,7 @@ export async function parseMemorySnapshotFile(file: InputFile, into: SnapshotBui
 }
 
 /** Once per run, on the built snapshot: site paths moved to the source root, when the run names one; every OOM's cause. */
-export function finishMemorySnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
+export function finishAllocatorSnapshots(snapshot: Snapshot, run: RunSettings): Snapshot {
   const sourceRoot = sourceRootOf(run);
   return withOomCauses(sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, sourceRoot), run.oom);
 }
