@@ -1,7 +1,7 @@
 import { a as setOutput, i as info } from '../index.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { serializeSnapshotFile, SNAPSHOT_FILE_SUFFIX } from '../chunks/snapshot-file.js';
+import { serializeNodeSnapshot, NODE_SNAPSHOT_SUFFIX } from '../chunks/node-snapshot-file.js';
 import { d as formatBytes } from '../chunks/evidence-sources.js';
 import { c as collectInputs, a as workDir } from './shared.js';
 import 'os';
@@ -45,8 +45,8 @@ import 'node:worker_threads';
 async function runSnapshotMode(inputs) {
     const { snapshot } = await collectInputs(inputs);
     const [node, provenance] = Object.entries(snapshot.meta.nodes ?? {})[0] ?? ['node', undefined];
-    const text = serializeSnapshotFile(snapshot);
-    const file = path.join(workDir(), `${node.replace(/[^\w.-]/g, '_')}${SNAPSHOT_FILE_SUFFIX}`);
+    const text = serializeNodeSnapshot(snapshot);
+    const file = path.join(workDir(), `${node.replace(/[^\w.-]/g, '_')}${NODE_SNAPSHOT_SUFFIX}`);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
     setOutput('snapshot-file', file);

@@ -804,8 +804,8 @@ async function snapshotCommand(args, io) {
     if (out === undefined)
         throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
     const { snapshot: node } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
-    const { serializeSnapshotFile } = await import('./snapshot-file.js');
-    const text = serializeSnapshotFile(node);
+    const { serializeNodeSnapshot } = await import('./node-snapshot-file.js');
+    const text = serializeNodeSnapshot(node);
     try {
         await mkdir(path.dirname(path.resolve(out)), { recursive: true });
         await writeFile(out, text);

@@ -1479,7 +1479,7 @@ const SOURCES = [
         directoryPatterns: ['**/*.memory-snapshot.json'],
         orderFree: true,
         noFigures: 'were the snapshots written on nodes that had evidence (their inputs found files)?',
-        load: async () => ({ parseFile: (await import('./snapshot-file.js')).parseSnapshotFile }),
+        load: async () => ({ parseFile: (await import('./node-snapshot-file.js')).parseNodeSnapshotFile }),
     },
     {
         name: 'memorySnapshot',
@@ -1498,7 +1498,7 @@ const SOURCES = [
         ],
         load: async () => {
             const m = await import('./source.js');
-            return { parseFile: m.parseMemorySnapshotFile, finish: m.finishMemorySnapshots };
+            return { parseFile: m.parseAllocatorSnapshotFile, finish: m.finishAllocatorSnapshots };
         },
     },
     {

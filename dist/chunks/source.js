@@ -1472,7 +1472,7 @@ function relativeToSourceRoot(snapshot, root) {
 }
 
 const OOM_SITES = 5;
-async function parseMemorySnapshotFile(file, into) {
+async function parseAllocatorSnapshotFile(file, into) {
     if (isMemUsageFile(file.name)) {
         readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
         return;
@@ -1553,7 +1553,7 @@ async function parseMemorySnapshotFile(file, into) {
         for (const table of memUsageBeside(file.path, file.name, oomDevices))
             readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
 }
-function finishMemorySnapshots(snapshot, run) {
+function finishAllocatorSnapshots(snapshot, run) {
     const sourceRoot = sourceRootOf(run);
     return withOomCauses(sourceRoot === undefined ? snapshot : relativeToSourceRoot(snapshot, sourceRoot), run.oom);
 }
@@ -1612,4 +1612,4 @@ function permission(error, name) {
     return new InputError(`${name}: permission denied: torch_npu's release branches write memory snapshots with mode 0200 (not even their owner may read them); add \`chmod u+r ${name}\` (or \`chmod -R u+r\` on its folder) to the training step after the dump`);
 }
 
-export { finishMemorySnapshots, parseMemorySnapshotFile };
+export { finishAllocatorSnapshots, parseAllocatorSnapshotFile };

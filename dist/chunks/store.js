@@ -18,8 +18,8 @@ import 'path';
 import 'url';
 import 'module';
 
-const DEFAULT_LIMITS = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
-function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
+const DEFAULT_BOUNDS = { maxPoints: DEFAULT_HISTORY_SIZE, maxBytes: HISTORY_MAX_BYTES };
+function appendPoint(history, meta, values, limits = DEFAULT_BOUNDS) {
     if (!(Number.isSafeInteger(limits.maxPoints) && limits.maxPoints >= 1))
         throw new InputError(`a history keeps 1 or more points, got ${limits.maxPoints}`);
     const p = history.points.length;
@@ -62,7 +62,7 @@ function appendPoint(history, meta, values, limits = DEFAULT_LIMITS) {
         text = serializeHistory(history);
     return { text, dropped, points: history.points.length };
 }
-function recordPoint(history, meta, values, limits = DEFAULT_LIMITS) {
+function recordPoint(history, meta, values, limits = DEFAULT_BOUNDS) {
     const last = history.points[history.points.length - 1];
     const replaced = last !== undefined && meta.run !== undefined && last.run === meta.run && last.commit === meta.commit;
     if (replaced)
