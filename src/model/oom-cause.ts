@@ -4,6 +4,9 @@
 // first rule that holds names the cause (FORMATS-oom-messages.md §4): R > T, F ≥ R, O ≥ V, C ≥ R and C ≥ share of T
 // (and, when a snapshot shows the largest free block, that block < R), else capacity. Pure, total: no figure can make it divide, go negative or throw (A > T happens on shared memory).
 
+import type { ooms } from './sections/ooms.js';
+import type { MetricOf } from './sections/types.js';
+
 /** The five causes, and `unknown` when the figures lack what the rule needs. Written as is in snapshots and reports. */
 export const OOM_CAUSES = [
   'request-exceeds-device',
@@ -74,7 +77,7 @@ export interface OomRuleSettings {
 export type TotalSource = 'message' | 'config' | 'memUsageInfo';
 
 /** The `ooms` fields a source that lacks them writes as null (every declared field is present in a metric). */
-export const OOM_FIELD_DEFAULTS: Readonly<Record<string, null | string | number>> = {
+export const OOM_FIELD_DEFAULTS = {
   deviceFree: null,
   allocated: null,
   reserved: null,
@@ -92,7 +95,7 @@ export const OOM_FIELD_DEFAULTS: Readonly<Record<string, null | string | number>
   line: null,
   printed: 1,
   visibleDevices: null,
-};
+} as const satisfies Partial<MetricOf<typeof ooms>>;
 
 type Figure = number | string | null | undefined;
 const figure = (v: Figure): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -1,6 +1,6 @@
 // A snapshot with the keys of some sections rewritten (paths made relative, logical devices mapped): keys that become one combine.
-import type { Metric } from './sections/index.js';
-import { SnapshotBuilder, type Snapshot } from './snapshot.js';
+import { combineMetrics, section, type Metric } from './sections/index.js';
+import { SnapshotBuilder, type BuilderState, type Snapshot } from './snapshot.js';
 
 /** For one key and its metric: the new key and metric, or the same ones. */
 export type KeyRewrite = (key: string, metric: Metric) => { key: string; metric: Metric };
@@ -24,15 +24,35 @@ export function rewriteKeys(snapshot: Snapshot, rewrites: Readonly<Record<string
   builder.addSnapshot(kept);
   for (const name of names) {
     const rewrite = rewrites[name] as KeyRewrite;
+    const declaration = section(name);
     const moved = new Map<string, string>();
     const metrics = snapshot.sections[name] ?? {};
+    const rewritten = new Map<string, Metric>();
     for (const key of Object.keys(metrics)) {
       const out = rewrite(key, metrics[key] as Metric);
       moved.set(key, out.key);
-      builder.addMetric(name, out.key, out.metric);
+      const prev = rewritten.get(out.key);
+      rewritten.set(out.key, prev === undefined ? out.metric : combineMetrics(declaration, prev, out.metric));
     }
+    builder.merge(sectionState(name, rewritten));
     for (const [key, series] of Object.entries(snapshot.series[name] ?? {}))
       builder.addSeries(name, moved.get(key) ?? key, series);
   }
   return builder.build();
+}
+
+/** One section's metrics as builder state, for merge(): the section is named at run time, so no typed add() can write it. */
+function sectionState(name: string, metrics: ReadonlyMap<string, Metric>): BuilderState {
+  return {
+    sections: new Map([[name, metrics]]),
+    series: new Map(),
+    allocFailures: new Map(),
+    allocFailureSites: new Map(),
+    nodes: new Map(),
+    skippedRecords: [],
+    notes: [],
+    files: 0,
+    records: 0,
+    skipped: 0,
+  };
 }

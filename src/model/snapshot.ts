@@ -9,6 +9,7 @@ import {
   type Fields,
   type Metric,
   type MetricFields,
+  type MetricToWrite,
   type Section,
   type SectionDeclaration,
 } from './sections/index.js';
@@ -134,17 +135,9 @@ export class SnapshotBuilder {
   private lastDeclaration: SectionDeclaration | undefined;
 
   /**
-   * A metric of a section named at run time (code that walks every section: key rewrites, dump facts); a parser that
-   * knows its section uses add(). Several dumps, processes, files or ranks for one key: the larger compared value wins
-   * whole (src/model/sections/).
-   */
-  addMetric(sectionName: string, key: string, metric: Metric): void {
-    this.putMetric(sectionName, key, metric, true);
-  }
-
-  /**
-   * addMetric; with `copy` false the metric is kept as it is: data nobody changes (a snapshot file's, another builder's),
-   * which 4,096 node snapshots would otherwise copy 160,000 times.
+   * Keeps a metric of a key: several dumps, processes, files or ranks for one key combine, the larger compared value
+   * winning whole (src/model/sections/). With `copy` false the metric is kept as it is: data nobody changes (a snapshot
+   * file's, another builder's), which 4,096 node snapshots would otherwise copy 160,000 times.
    */
   private putMetric(sectionName: string, key: string, metric: Metric, copy: boolean): void {
     const declaration = this.declaration(sectionName);
@@ -157,8 +150,11 @@ export class SnapshotBuilder {
     }
   }
 
-  /** One metric of a section, its fields checked against the section's declaration where the parser writes it. */
-  add<F extends Fields>(section: Section<F>, key: string, metric: MetricFields<F>): void {
+  /**
+   * One metric of a section, its fields checked against the section's declaration where the parser writes it. The only
+   * write of one metric: code that walks sections named at run time hands whole ones over (merge, addSnapshot).
+   */
+  add<F extends Fields>(section: Section<F>, key: string, metric: MetricToWrite<F>): void {
     this.putMetric(section.name, key, metric, true);
   }
 

@@ -1,11 +1,15 @@
 // A ProfilerTarget that records what a profiler parser hands over, combining like the snapshot: larger compared value wins, series merge.
 import type { ProfilerTarget } from '../../src/parsers/profiler/index.js';
-import type { Metric } from '../../src/model/sections/types.js';
+import {
+  section,
+  valueOf,
+  type Fields,
+  type Metric,
+  type MetricToWrite,
+  type Section,
+} from '../../src/model/sections/index.js';
 import { mergeSeries, type Series } from '../../src/model/series.js';
 import type { SkippedRecord } from '../../src/model/snapshot.js';
-
-/** The compared field of each section these files fill. */
-const VALUE: Record<string, string> = { components: 'peak', modules: 'peak', operators: 'largest', graphs: 'size' };
 
 export class CollectingTarget implements ProfilerTarget {
   readonly metrics: Record<string, Record<string, Metric>> = {};
@@ -15,15 +19,14 @@ export class CollectingTarget implements ProfilerTarget {
   files = 0;
   records = 0;
 
-  addMetric(section: string, key: string, metric: Metric): void {
-    const into = (this.metrics[section] ??= {});
+  add<F extends Fields>(declaration: Section<F>, key: string, metric: MetricToWrite<F>): void {
+    const into = (this.metrics[declaration.name] ??= {});
     const prev = into[key];
-    const field = VALUE[section] as string;
-    if (prev === undefined || (metric[field] as number) > (prev[field] as number)) into[key] = metric;
+    if (prev === undefined || valueOf(declaration, metric) > valueOf(declaration, prev)) into[key] = metric;
   }
 
-  addSeries(section: string, key: string, series: Series): void {
-    const into = (this.series[section] ??= {});
+  addSeries(name: string, key: string, series: Series): void {
+    const into = (this.series[name] ??= {});
     const prev = into[key];
     into[key] = prev === undefined ? series : mergeSeries(prev, series);
   }
@@ -37,13 +40,13 @@ export class CollectingTarget implements ProfilerTarget {
   }
 
   /** One section's compared values by key, sorted: what most tests assert. */
-  values(section: string): Record<string, number> {
-    const field = VALUE[section] as string;
-    const m = this.metrics[section] ?? {};
+  values(name: string): Record<string, number> {
+    const declaration = section(name);
+    const m = this.metrics[name] ?? {};
     return Object.fromEntries(
       Object.keys(m)
         .sort()
-        .map((k) => [k, (m[k] as Metric)[field] as number]),
+        .map((k) => [k, valueOf(declaration, m[k] as Metric)]),
     );
   }
 }

@@ -16,7 +16,7 @@ import { steps } from './steps.js';
 import { unfreed } from './unfreed.js';
 import type { Metric, SectionDeclaration } from './types.js';
 
-export type { DeviceSplit, Fields, Metric, MetricFields, Section, SectionDeclaration } from './types.js';
+export type { DeviceSplit, Fields, Metric, MetricFields, MetricToWrite, Section, SectionDeclaration } from './types.js';
 export type { KernelMetric } from './kernels.js';
 export type { ModuleMetric } from './modules.js';
 export { kernels, modules };

@@ -45,6 +45,12 @@ export type MetricFields<F extends Fields> = {
   readonly [K in RequiredFields<F>]: FieldValue<F[K]['type']>;
 } & { readonly [K in Exclude<keyof F, RequiredFields<F>>]?: FieldValue<F[K]['type']> };
 
+/**
+ * The metric a section's writer gives: its declared fields, or `never` for a declaration whose fields the compiler does
+ * not know (an entry of SECTIONS, `section(name)`), so that no write goes around the check.
+ */
+export type MetricToWrite<F extends Fields> = string extends keyof F ? never : MetricFields<F>;
+
 /** The metric type a section's declaration gives: `MetricOf<typeof modules>` is `{peak, current, allocs, frees}`. */
 export type MetricOf<S extends { readonly fields: Fields }> = MetricFields<S['fields']>;
 

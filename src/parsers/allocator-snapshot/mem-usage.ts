@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../../common/errors.js';
+import { oomModules } from '../../model/sections/oom-modules.js';
 import type { SnapshotBuilder } from '../../model/snapshot.js';
 import { decimalBytes, MIB } from '../profiler/decimal.js';
 
@@ -43,7 +44,7 @@ export function parseMemUsageFile(filePath: string, name: string, into: Snapshot
       continue;
     }
     into.records++;
-    into.addMetric('oomModules', `dev${device}/${module}`, {
+    into.add(oomModules, `dev${device}/${module}`, {
       peak,
       current,
       file: name,

@@ -8,7 +8,9 @@ import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
 import type { RunSettings } from '../run-settings.js';
 import type { LiveSites, SiteBytes } from './allocator-walk.js';
-import { linesField, type SiteLine } from '../../model/sections/allocation-sites.js';
+import { allocationSites, linesField, type SiteLine } from '../../model/sections/allocation-sites.js';
+import { allocator } from '../../model/sections/allocator.js';
+import { ooms } from '../../model/sections/ooms.js';
 import { isMemUsageFile, memUsageBeside, parseMemUsageFile } from './mem-usage.js';
 import { commonFolder, relativeFile, relativeSite, UNKNOWN_SITE } from './sites.js';
 import { snapshotFigures } from './snapshot-figures.js';
@@ -60,7 +62,7 @@ export async function parseAllocatorSnapshotFile(file: InputFile, into: Snapshot
     const a = d.peakAllocated;
     const r = d.peakReserved;
     // One definition of allocated bytes throughout: requested bytes (the walk's); allocated_size is block-rounded.
-    into.addMetric('allocator', `${dev}/allocated`, {
+    into.add(allocator, `${dev}/allocated`, {
       peak: a.bytes,
       atDump: d.dump.liveRequested,
       allocated: a.bytes,
@@ -69,7 +71,7 @@ export async function parseAllocatorSnapshotFile(file: InputFile, into: Snapshot
       ...dump,
       ...origin,
     });
-    into.addMetric('allocator', `${dev}/reserved`, {
+    into.add(allocator, `${dev}/reserved`, {
       peak: r.bytes,
       atDump: d.dump.reserved,
       allocated: r.allocated,
@@ -79,15 +81,15 @@ export async function parseAllocatorSnapshotFile(file: InputFile, into: Snapshot
       ...origin,
     });
     if (d.timeline !== null) {
-      into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
-      into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
+      into.addSeries(allocator.name, `${dev}/allocated`, d.timeline.allocated);
+      into.addSeries(allocator.name, `${dev}/reserved`, d.timeline.reserved);
     }
     for (const [site, metric] of functionSites(d.sites, root, file.name))
-      into.addMetric('allocationSites', `${dev}/${site}`, { ...metric, ...origin });
+      into.add(allocationSites, `${dev}/${site}`, { ...metric, ...origin });
     d.ooms.forEach((o, i) => {
       oomDevices.add(d.device);
       const largest = d.dump.largestFreeBlock;
-      into.addMetric('ooms', `${dev}/oom${i + 1}`, {
+      into.add(ooms, `${dev}/oom${i + 1}`, {
         ...OOM_FIELD_DEFAULTS,
         requested: o.size,
         deviceFree: o.deviceFree,

@@ -4,6 +4,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { gunzipChunks } from '../compressed.js';
 import { deviceName } from '../../model/sections/index.js';
+import { ooms } from '../../model/sections/ooms.js';
 import { OOM_FIELD_DEFAULTS, oomCause, withOomCauses } from '../../model/oom-cause.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
@@ -100,7 +101,7 @@ function addOom(name: string, event: FoundOom, into: SnapshotBuilder): void {
   const { message: m, line } = event;
   const device = m.device === null ? null : deviceName(String(m.device));
   // An OOM whose device the line lost still fails the gate, as an allocation failure of no known device.
-  if (device === null) {
+  if (m.device === null || device === null) {
     into.addAllocFailure(UNKNOWN_DEVICE, 1, {
       file: name,
       line,
@@ -109,7 +110,7 @@ function addOom(name: string, event: FoundOom, into: SnapshotBuilder): void {
     return;
   }
   const id = createHash('sha256').update(name).update('\0').update(JSON.stringify(m)).digest('hex').slice(0, 8);
-  into.addMetric('ooms', `${device}/log-${id}`, {
+  into.add(ooms, `${device}/log-${id}`, {
     ...OOM_FIELD_DEFAULTS,
     requested: m.requested,
     total: m.total,

@@ -2,6 +2,13 @@
 import { createHash } from 'node:crypto';
 import { InputError } from '../../common/errors.js';
 import { OOM_FIELD_DEFAULTS, oomCause, withOomCauses } from '../../model/oom-cause.js';
+import { inefficient } from '../../model/sections/inefficient.js';
+import { opFootprint } from '../../model/sections/op-footprint.js';
+import { ooms } from '../../model/sections/ooms.js';
+import { owners } from '../../model/sections/owners.js';
+import { stepLeaks } from '../../model/sections/step-leaks.js';
+import { steps } from '../../model/sections/steps.js';
+import { unfreed } from '../../model/sections/unfreed.js';
 import type { Snapshot, SnapshotBuilder } from '../../model/snapshot.js';
 import type { InputFile } from '../../sources/types.js';
 import type { RunSettings } from '../run-settings.js';
@@ -32,11 +39,15 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
   into.files++;
   into.records += facts.rows;
   const figures = dumpFigures(facts);
-  for (const [sectionName, metrics] of figures.metrics)
-    for (const [key, metric] of metrics) into.addMetric(sectionName, key, metric);
+  const m = figures.metrics;
+  for (const [key, metric] of m.steps) into.add(steps, key, metric);
+  for (const [key, metric] of m.unfreed) into.add(unfreed, key, metric);
+  for (const [key, metric] of m.owners) into.add(owners, key, metric);
+  for (const [key, metric] of m.opFootprint) into.add(opFootprint, key, metric);
+  for (const [key, metric] of m.inefficient) into.add(inefficient, key, metric);
   for (const s of figures.samples) into.addSample(s.section, s.key, 'step', s.step, s.bytes);
   for (const leak of figures.stepLeaks) {
-    into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, {
+    into.add(stepLeaks, `${leak.device}/${leak.pool}`, {
       bytes: leak.bytes,
       blocks: leak.count,
       top: leak.top.join('; '),
@@ -50,7 +61,7 @@ export async function parseDumpFile(file: InputFile, into: SnapshotBuilder): Pro
       .update(`${oom.pid}|${oom.timestamp}|${oom.requested}`)
       .digest('hex')
       .slice(0, 8);
-    into.addMetric('ooms', `${oom.device}/dump-${id}`, {
+    into.add(ooms, `${oom.device}/dump-${id}`, {
       ...OOM_FIELD_DEFAULTS,
       requested: oom.requested,
       // The row has R only: the rule says unknown here; finish decides again with a configured device capacity as T.

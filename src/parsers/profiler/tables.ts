@@ -3,10 +3,13 @@
 // Nothing here depends on row order: peaks are maxima, timelines keep window maxima. A file damaged by a spreadsheet
 // (exponent notation where the writer prints plain decimals) gives a warning naming the file and line, and none of
 // its figures, because the same re-save rounded its sizes to six digits.
+import { components } from '../../model/sections/components.js';
+import { graphs } from '../../model/sections/graphs.js';
 import { deviceName } from '../../model/sections/keys.js';
-import type { Metric } from '../../model/sections/types.js';
-import { SeriesBuilder, type Series } from '../../model/series.js';
-import type { SkippedRecord } from '../../model/snapshot.js';
+import { modules } from '../../model/sections/modules.js';
+import { operators } from '../../model/sections/operators.js';
+import { SeriesBuilder } from '../../model/series.js';
+import type { SkippedRecord, SnapshotBuilder } from '../../model/snapshot.js';
 import { ParseError } from '../../common/errors.js';
 import { visibleName } from '../escaped-utf8.js';
 import { BEYOND_EXACT, exactSum } from '../../model/units.js';
@@ -15,20 +18,10 @@ import { cellBytes, cellMicros, MINDSPORE_MB, MIB, type ByteUnit } from './decim
 import { columnOf, type KnownHeader } from './headers.js';
 
 /** What a profiler parser fills: the SnapshotBuilder's parser API, as far as these files need it. */
-export interface ProfilerTarget {
-  addMetric(section: string, key: string, metric: Metric): void;
-  addSeries(section: string, key: string, series: Series): void;
-  noteDevice(device: string): void;
-  addSkipped(record: SkippedRecord): void;
-  files: number;
-  records: number;
-}
-
-/** The section names these files fill (declared in src/model/sections/). */
-const COMPONENTS = 'components';
-const OPERATORS = 'operators';
-const GRAPHS = 'graphs';
-const MODULES = 'modules';
+export type ProfilerTarget = Pick<
+  SnapshotBuilder,
+  'add' | 'addSeries' | 'noteDevice' | 'addSkipped' | 'files' | 'records'
+>;
 
 /** Device segment for rows of the host (msprof `Device_id` = host, `CPU` device type). */
 const HOST = 'host';
@@ -199,9 +192,9 @@ class Timelines {
   emitComponent(into: ProfilerTarget, key: string, figure: number): void {
     const peak = this.peak(figure);
     if (peak === null) return;
-    into.addMetric(COMPONENTS, key, { peak });
+    into.add(components, key, { peak });
     const series = this.series[figure];
-    if (series) into.addSeries(COMPONENTS, key, series.toSeries());
+    if (series) into.addSeries(components.name, key, series.toSeries());
   }
 
   /** The peak of a figure, or null when it never had a value. */
@@ -298,16 +291,16 @@ export class MemoryRecordReader extends TableReader {
   protected emit(into: ProfilerTarget): void {
     let u = 0;
     if (this.units.length > 1) {
-      const components = new Set([...this.tallies.byKey.values()].map((t) => t.component));
-      const mindspore = [...components].some((c) => MINDSPORE_COMPONENTS.has(c));
-      const torchNpu = [...components].some((c) => TORCH_NPU_COMPONENTS.has(c));
+      const named = new Set([...this.tallies.byKey.values()].map((t) => t.component));
+      const mindspore = [...named].some((c) => MINDSPORE_COMPONENTS.has(c));
+      const torchNpu = [...named].some((c) => TORCH_NPU_COMPONENTS.has(c));
       if (mindspore === torchNpu) {
         into.addSkipped({
           file: this.file,
           line: 1,
           reason:
             'this 6-column memory_record header is written both by torch_npu (MB = 1,048,576 bytes) and by MindSpore ("MB" = KB/1000 = 1,024,000 bytes), ' +
-            `and the rows (${[...components].join(', ') || 'none'}) ${mindspore ? 'mix PTA and MindSpore components' : 'have neither PTA nor MindSpore components'}: the unit is unknown, so none of its figures are used`,
+            `and the rows (${[...named].join(', ') || 'none'}) ${mindspore ? 'mix PTA and MindSpore components' : 'have neither PTA nor MindSpore components'}: the unit is unknown, so none of its figures are used`,
         });
         return;
       }
@@ -351,9 +344,9 @@ export class ModuleMemReader extends TableReader {
       if (tally.device !== HOST) into.noteDevice(tally.device);
       const key = `NPU_MODULE_MEM/${tally.device}/${visibleName(tally.module)}`;
       // The file samples every module on every tick and most stay 0: only modules that held memory get a timeline.
-      into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
+      into.add(modules, key, { peak, current: peak, allocs: null, frees: null });
       const series = tally.timelines.series[0];
-      if (peak > 0 && series) into.addSeries(MODULES, key, series.toSeries());
+      if (peak > 0 && series) into.addSeries(modules.name, key, series.toSeries());
     }
   }
 }
@@ -410,7 +403,7 @@ export class OperatorMemoryReader extends TableReader {
   protected emit(into: ProfilerTarget): void {
     for (const t of this.tallies.byKey.values()) {
       if (t.device !== HOST) into.noteDevice(t.device);
-      into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, {
+      into.add(operators, `${t.device}/${visibleName(t.name)}`, {
         largest: t.largest,
         count: t.count,
         total: t.total,
@@ -444,7 +437,7 @@ export class StaticOpMemReader extends TableReader {
   }
 
   protected emit(into: ProfilerTarget): void {
-    for (const [key, size] of this.totals) into.addMetric(GRAPHS, key, { size });
+    for (const [key, size] of this.totals) into.add(graphs, key, { size });
   }
 }
 

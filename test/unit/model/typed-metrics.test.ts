@@ -1,7 +1,7 @@
 // A section's declaration types its metrics: a misspelt or mistyped field fails to compile where it is written or read.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 
-import { kernels, modules, type ModuleMetric } from '../../../src/model/sections/index.js';
+import { kernels, modules, section, type ModuleMetric } from '../../../src/model/sections/index.js';
 import { metricsOf, SnapshotBuilder } from '../../../src/model/snapshot.js';
 
 describe('typed section metrics', () => {
@@ -12,6 +12,10 @@ describe('typed section metrics', () => {
     builder.add(modules, 'DEV_MEM/dev1/APP', { peek: 10, current: 4, allocs: 1, frees: null });
     // @ts-expect-error a string where the declaration says bytes does not compile
     builder.add(kernels, 'dev0/matmul', { diff: '4', rows: 1, added: 0, removed: 0, event: null });
+    // @ts-expect-error a declaration whose fields the compiler does not know (looked up by name) takes no metric
+    builder.add(section('modules'), 'DEV_MEM/dev2/APP', { peak: 10, current: 4, allocs: 1, frees: null });
+    // @ts-expect-error there is no untyped write of one metric
+    expect(builder.addMetric).toBeUndefined();
     const read = metricsOf(builder.build(), modules);
     expectTypeOf(read).toEqualTypeOf<Readonly<Record<string, ModuleMetric>>>();
     expectTypeOf(read['DEV_MEM/dev0/APP']?.allocs).toEqualTypeOf<number | null | undefined>();

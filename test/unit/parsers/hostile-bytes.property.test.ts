@@ -91,7 +91,7 @@ function profilerOutcome(name: string, bytes: Buffer): Outcome {
 function figuresOfFacts(facts: DumpFacts): unknown {
   const figures = dumpFigures(facts);
   return {
-    metrics: Object.fromEntries([...figures.metrics].map(([s, m]) => [s, Object.fromEntries(m)])),
+    metrics: Object.fromEntries(Object.entries(figures.metrics).map(([s, m]) => [s, Object.fromEntries(m)])),
     samples: figures.samples,
     stepLeaks: figures.stepLeaks,
     openSteps: figures.openSteps,

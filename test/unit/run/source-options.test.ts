@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_OPTIONS, SOURCES } from '../../../src/parsers/evidence-sources.js';
 import { finishAllocatorSnapshots } from '../../../src/parsers/allocator-snapshot/source.js';
+import { allocationSites } from '../../../src/model/sections/allocation-sites.js';
 import { SnapshotBuilder } from '../../../src/model/snapshot.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../../src');
@@ -28,7 +29,15 @@ describe('sources declare their run options', () => {
   it('finish reads its own option: a site under --source-root is written relative to it, strictly', () => {
     const builder = new SnapshotBuilder();
     // A site's file is its codeRoot plus its path: /home/u/model/net.py.
-    builder.addMetric('allocationSites', 'dev0/model/net.py forward', { bytes: 1024, codeRoot: '/home/u/' });
+    builder.add(allocationSites, 'dev0/model/net.py forward', {
+      bytes: 1024,
+      blocks: 1,
+      lines: '[[3,1024,1]]',
+      codeRoot: '/home/u/',
+      file: 'snapshot.pickle',
+      logicalDevice: 0,
+      visibleDevices: null,
+    });
     const snapshot = builder.build();
     const keys = (run: Parameters<typeof finishAllocatorSnapshots>[1]) =>
       Object.keys(finishAllocatorSnapshots(snapshot, run).sections.allocationSites ?? {});
