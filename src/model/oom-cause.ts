@@ -4,8 +4,10 @@
 // first rule that holds names the cause (FORMATS-oom-messages.md §4): R > T, F ≥ R, O ≥ V, C ≥ R and C ≥ share of T
 // (and, when a snapshot shows the largest free block, that block < R), else capacity. Pure, total: no figure can make it divide, go negative or throw (A > T happens on shared memory).
 
-import type { ooms } from './sections/ooms.js';
-import type { MetricOf } from './sections/types.js';
+import { oomModules } from './sections/oom-modules.js';
+import { ooms, type OomMetric } from './sections/ooms.js';
+import type { OomModuleMetric } from './sections/oom-modules.js';
+import { metricsOf, type SectionMetrics } from './snapshot.js';
 
 /** The five causes, and `unknown` when the figures lack what the rule needs. Written as is in snapshots and reports. */
 export const OOM_CAUSES = [
@@ -95,10 +97,7 @@ export const OOM_FIELD_DEFAULTS = {
   line: null,
   printed: 1,
   visibleDevices: null,
-} as const satisfies Partial<MetricOf<typeof ooms>>;
-
-type Figure = number | string | null | undefined;
-const figure = (v: Figure): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+} as const satisfies Partial<OomMetric>;
 
 /**
  * An `ooms` metric's figures for the rule. T: the message's own total; else the configured capacity of `device`; else,
@@ -107,13 +106,14 @@ const figure = (v: Figure): number | null => (typeof v === 'number' && Number.is
  * device).
  */
 export function oomFiguresOf(
-  metric: Readonly<Record<string, Figure>>,
+  metric: OomMetric,
   device: string | null,
   modulesCurrent: number | null,
   settings?: Pick<OomRuleSettings, 'capacityOf'>,
 ): { figures: OomFigures; totalFrom: TotalSource | null } {
-  const free = figure(metric.deviceFree);
-  let total = figure(metric.total);
+  const free = metric.deviceFree;
+  // Written before `total` existed: absent, as unknown as null.
+  let total = metric.total ?? null;
   let totalFrom: TotalSource | null = total === null ? null : 'message';
   const configured = device === null || settings === undefined ? null : settings.capacityOf(device);
   if (total === null && configured !== null) [total, totalFrom] = [configured, 'config'];
@@ -121,25 +121,22 @@ export function oomFiguresOf(
     [total, totalFrom] = [modulesCurrent + free, 'memUsageInfo'];
   return {
     figures: {
-      requested: figure(metric.requested) ?? 0,
+      requested: metric.requested,
       total,
       deviceFree: free,
-      allocated: figure(metric.allocated),
-      reserved: figure(metric.reserved),
-      largestFreeBlock: figure(metric.largestFreeBlock),
+      allocated: metric.allocated,
+      reserved: metric.reserved,
+      largestFreeBlock: metric.largestFreeBlock,
     },
     totalFrom,
   };
 }
 
 /** Σ current of the `oomModules` keys of one device (`dev0/…`), or null when it has none. */
-export function modulesCurrentOf(
-  oomModules: Readonly<Record<string, Readonly<Record<string, Figure>>>>,
-  device: string,
-): number | null {
+export function modulesCurrentOf(modules: Readonly<Record<string, OomModuleMetric>>, device: string): number | null {
   let sum: number | null = null;
   const prefix = `${device}/`;
-  for (const key in oomModules) if (key.startsWith(prefix)) sum = (sum ?? 0) + (figure(oomModules[key]?.current) ?? 0);
+  for (const [key, metric] of Object.entries(modules)) if (key.startsWith(prefix)) sum = (sum ?? 0) + metric.current;
   return sum;
 }
 
@@ -150,16 +147,16 @@ export function oomDevice(key: string): string | null {
 }
 
 /** The snapshot with every `ooms` metric's `cause` decided by the rule (T from the metric, the settings or the module table). */
-export function withOomCauses<
-  S extends { sections: Record<string, Record<string, Readonly<Record<string, number | string | null>>>> },
->(snapshot: S, settings?: OomRuleSettings): S {
-  const ooms = snapshot.sections.ooms;
-  if (ooms === undefined) return snapshot;
-  const modules = snapshot.sections.oomModules ?? {};
-  const next: Record<string, Readonly<Record<string, number | string | null>>> = {};
+export function withOomCauses<S extends { sections: Record<string, SectionMetrics> }>(
+  snapshot: S,
+  settings?: OomRuleSettings,
+): S {
+  if (!Object.hasOwn(snapshot.sections, ooms.name)) return snapshot;
+  const events = metricsOf(snapshot, ooms);
+  const modules = metricsOf(snapshot, oomModules);
+  const next: Record<string, OomMetric> = {};
   let changed = false;
-  for (const key of Object.keys(ooms)) {
-    const metric = ooms[key] as Readonly<Record<string, number | string | null>>;
+  for (const [key, metric] of Object.entries(events)) {
     const device = oomDevice(key);
     const { figures } = oomFiguresOf(
       metric,

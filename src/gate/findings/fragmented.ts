@@ -1,6 +1,5 @@
 // The fragmented finding: reserved memory a memory snapshot's allocated peak left unused, beyond `fragmentation`.
-import { originText } from '../../model/sections/allocator.js';
-import { section, type Metric } from '../../model/sections/index.js';
+import { allocator, originText, type AllocatorMetric } from '../../model/sections/allocator.js';
 import { metricsOf } from '../../model/snapshot.js';
 import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
@@ -15,8 +14,6 @@ import { defineFinding, type FindingContext } from './declaration.js';
 export interface FragmentationOptions {
   fragmentation: { percent: number; bytes: number };
 }
-
-const number = (m: Metric, field: string): number => (typeof m[field] === 'number' ? (m[field] as number) : 0);
 
 export const fragmented = defineFinding({
   name: 'fragmented',
@@ -75,25 +72,23 @@ function assessFragmented({
 }: FindingContext<'fragmented', FragmentationOptions>): EntryOf<'fragmented'>[] {
   const policy = config.verdicts.fragmented;
   if (policy === 'ignore') return [];
-  const declaration = section('allocator');
   const { percent, bytes } = config.fragmentation;
-  const before = metricsOf(baseline, declaration.name);
-  const gapOf = (m: Metric): number => number(m, 'reserved') - number(m, 'allocated');
+  const before = metricsOf(baseline, allocator);
+  const gapOf = (m: AllocatorMetric): number => m.reserved - m.allocated;
   const entries: EntryOf<'fragmented'>[] = [];
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) =>
-    compareKeys(a[0], b[0]),
-  )) {
+  for (const [key, metric] of Object.entries(metricsOf(current, allocator)).sort((a, b) => compareKeys(a[0], b[0]))) {
     if (!key.endsWith('/allocated')) continue;
-    const reserved = number(metric, 'reserved');
+    const reserved = metric.reserved;
     const gap = gapOf(metric);
     if (reserved <= 0 || gap <= bytes || gap * 100 <= reserved * percent) continue;
-    const old = Object.hasOwn(before, key) ? gapOf(before[key] as Metric) : null;
+    const was = Object.hasOwn(before, key) ? before[key] : undefined;
+    const old = was === undefined ? null : gapOf(was);
     const where =
-      number(metric, 'traceEntries') === 0
+      metric.traceEntries === 0
         ? 'at dump time (no trace was recorded)'
-        : `at the allocated peak (trace point ${number(metric, 'point')} of ${number(metric, 'traceEntries')})`;
+        : `at the allocated peak (trace point ${metric.point} of ${metric.traceEntries})`;
     entries.push({
-      kind: declaration.kind,
+      kind: allocator.kind,
       key,
       baseline: old,
       current: gap,

@@ -4,7 +4,9 @@
 // row per cause with the device count and the worst device; the entry describes the device's largest request of that
 // cause. The words are the same whichever evidence the figures came from (FORMATS-oom-messages.md §4's table).
 import { originText } from '../../model/sections/allocator.js';
-import { findDeviceSegment, section, type Metric, type SegmentBounds, modules } from '../../model/sections/index.js';
+import { findDeviceSegment, type SegmentBounds, modules } from '../../model/sections/index.js';
+import { oomModules, type OomModuleMetric } from '../../model/sections/oom-modules.js';
+import { ooms, type OomMetric } from '../../model/sections/ooms.js';
 import {
   DEFAULT_FRAGMENTATION_PERCENT,
   modulesCurrentOf,
@@ -101,12 +103,10 @@ const NEXT_STEPS: Record<OomCause, string> = {
   unknown: '',
 };
 
-const num = (m: Metric, field: string): number | null => (typeof m[field] === 'number' ? (m[field] as number) : null);
-
 /** One OOM event read back for the rule and the note. */
 interface OomEvent {
   key: string;
-  metric: Metric;
+  metric: OomMetric;
   device: string;
   figures: OomFigures;
   verdict: OomVerdict;
@@ -123,14 +123,13 @@ function assessOoms({
 }: FindingContext<'oom', OomOptions & HeadroomOptions & ReferenceOptions>): EntryOf<'oom'>[] {
   const policy = config.verdicts.oom;
   if (policy === 'ignore') return [];
-  const declaration = section('ooms');
-  const oomModules = metricsOf(current, 'oomModules');
+  const tables = metricsOf(current, oomModules);
   const byEntry = new Map<string, OomEvent[]>();
   const settings = { capacityOf: (device: string) => deviceLimits(device, config).capacity ?? null };
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name))) {
+  for (const [key, metric] of Object.entries(metricsOf(current, ooms))) {
     const device = oomDevice(key);
     if (device === null) continue;
-    const { figures, totalFrom } = oomFiguresOf(metric, device, modulesCurrentOf(oomModules, device), settings);
+    const { figures, totalFrom } = oomFiguresOf(metric, device, modulesCurrentOf(tables, device), settings);
     const verdict = oomCause(figures, config.oom.fragmentationPercent);
     const id = `${device}/${verdict.cause}`;
     byEntry.set(id, [...(byEntry.get(id) ?? []), { key, metric, device, figures, verdict, totalFrom }]);
@@ -149,7 +148,7 @@ function assessOoms({
             .map((e) => e.key)
             .join(', ')}${more > NAMED ? ', …' : ''}).`;
     entries.push({
-      kind: declaration.kind,
+      kind: ooms.kind,
       key,
       baseline: null,
       current: worst.figures.requested,
@@ -177,7 +176,7 @@ function explainOom(event: OomEvent, current: GateInput, config: OomConfig): str
       : event.totalFrom === 'memUsageInfo'
         ? " (torch_npu's module table plus the free memory)"
         : '';
-  const allowed = num(m, 'allowed');
+  const allowed = m.allowed ?? null;
   let text: string;
   switch (verdict.cause) {
     case 'request-exceeds-device':
@@ -232,8 +231,8 @@ function unknownWhy(f: OomFigures): string {
   return "the message does not say how much PyTorch allocated and reserved: a memory snapshot (OOM_SNAPSHOT_ENABLE=1) or the plog's module figures would tell";
 }
 
-function processesText(m: Metric): string {
-  const own = num(m, 'processTotal');
+function processesText(m: OomMetric): string {
+  const own = m.processTotal ?? null;
   const list = parsedPairs(m.processes);
   const parts: string[] = [];
   if (list.length > 0)
@@ -247,10 +246,10 @@ function processesText(m: Metric): string {
   return parts.length === 0 ? '' : ` On the device ${parts.join('; ')}.`;
 }
 
-function largestText(m: Metric, requested: number): string {
-  const largest = num(m, 'largestFreeBlock');
+function largestText(m: OomMetric, requested: number): string {
+  const largest = m.largestFreeBlock;
   if (largest === null || largest >= requested) return '';
-  return ` (the largest free block: ${formatBytes(largest)}, ${num(m, 'entriesAfter') === 0 ? 'at dump time, which the OOM triggered' : 'at dump time'})`;
+  return ` (the largest free block: ${formatBytes(largest)}, ${m.entriesAfter === 0 ? 'at dump time, which the OOM triggered' : 'at dump time'})`;
 }
 
 /** The evidence the run has beside the OOM: allocation sites and torch_npu's module table (snapshots), the plog's driver modules. */
@@ -260,7 +259,7 @@ function joinedEvidence(event: OomEvent, current: GateInput, config: OomConfig):
   const sites = holdersText(m.sites);
   if (sites !== '' && (verdict.cause === 'capacity' || verdict.cause === 'fragmentation'))
     out += ` Largest holders at the OOM: ${sites}.`;
-  const table = modulesText(key, metricsOf(current, 'oomModules'));
+  const table = modulesText(key, metricsOf(current, oomModules));
   if (table !== '') out += ` torch_npu's module table at the OOM: ${table}.`;
   if (verdict.cause === 'outside-allocator') out += driverText(device, current, config);
   return out;
@@ -288,21 +287,21 @@ function driverText(device: string, current: GateInput, config: OomConfig): stri
   return out;
 }
 
-function whereText(m: Metric, device: string): string {
+function whereText(m: OomMetric, device: string): string {
   if (m.source === 'job log' || m.source === 'msMemScope dump') {
-    const line = num(m, 'line');
-    const times = num(m, 'printed') ?? 1;
+    const line = m.line ?? null;
+    const times = m.printed ?? 1;
     const mapped =
-      typeof m.visibleDevices === 'string'
-        ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}`
-        : '';
-    return `From ${String(m.file)}${line === null ? '' : `:${line}`}${times > 1 ? ` (printed ${times} times)` : ''}${mapped}.`;
+      m.visibleDevices === null
+        ? ''
+        : `, where it is npu:${m.logicalDevice} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}`;
+    return `From ${m.file}${line === null ? '' : `:${line}`}${times > 1 ? ` (printed ${times} times)` : ''}${mapped}.`;
   }
   void device;
   return originText(m);
 }
 
-function parsedPairs(value: Metric[string] | undefined): [number | string, number][] {
+function parsedPairs(value: string | null | undefined): [number | string, number][] {
   if (typeof value !== 'string') return [];
   let parsed: unknown;
   try {
@@ -317,7 +316,7 @@ function parsedPairs(value: Metric[string] | undefined): [number | string, numbe
   );
 }
 
-function holdersText(sites: Metric[string] | undefined): string {
+function holdersText(sites: string): string {
   return parsedPairs(sites)
     .slice(0, NAMED)
     .map(([site, bytes]) => `${site} ${formatBytes(bytes)}`)
@@ -325,18 +324,15 @@ function holdersText(sites: Metric[string] | undefined): string {
 }
 
 /** The device's largest torch_npu modules (memUsageInfo): `PTA 24.6 GiB (peak 36.6 GiB)`. */
-function modulesText(key: string, modules: Readonly<Record<string, Metric>>): string {
+function modulesText(key: string, tables: Readonly<Record<string, OomModuleMetric>>): string {
   const bounds: SegmentBounds = { start: 0, end: 0 };
   if (!findDeviceSegment(key, bounds)) return '';
   const prefix = `${key.slice(0, bounds.end)}/`;
-  const current = (m: Metric): number => num(m, 'current') ?? 0;
-  return Object.entries(modules)
+  return Object.entries(tables)
     .filter(([k]) => k.startsWith(prefix))
-    .sort((a, b) => current(b[1]) - current(a[1]) || compareKeys(a[0], b[0]))
+    .sort((a, b) => b[1].current - a[1].current || compareKeys(a[0], b[0]))
     .slice(0, NAMED)
-    .map(
-      ([k, mm]) => `${k.slice(prefix.length)} ${formatBytes(current(mm))} (peak ${formatBytes(num(mm, 'peak') ?? 0)})`,
-    )
+    .map(([k, m]) => `${k.slice(prefix.length)} ${formatBytes(m.current)} (peak ${formatBytes(m.peak)})`)
     .join(', ');
 }
 

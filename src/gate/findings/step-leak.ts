@@ -1,5 +1,5 @@
 // The step-leak finding: msMemScope's own leak rule over training steps, from its event dumps, whatever the baseline.
-import { section, valueOf } from '../../model/sections/index.js';
+import { stepLeaks } from '../../model/sections/step-leaks.js';
 import { metricsOf } from '../../model/snapshot.js';
 import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
@@ -26,17 +26,14 @@ export const stepLeak = defineFinding({
 function assessStepLeaks({ baseline, current, config }: FindingContext<'step-leak', object>): EntryOf<'step-leak'>[] {
   const policy = config.verdicts['step-leak'];
   if (policy === 'ignore') return [];
-  const declaration = section('stepLeaks');
-  const before = metricsOf(baseline, declaration.name);
+  const before = metricsOf(baseline, stepLeaks);
   const entries: EntryOf<'step-leak'>[] = [];
-  for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) =>
-    compareKeys(a[0], b[0]),
-  )) {
-    const bytes = valueOf(declaration, metric);
+  for (const [key, metric] of Object.entries(metricsOf(current, stepLeaks)).sort((a, b) => compareKeys(a[0], b[0]))) {
+    const bytes = metric.bytes;
     if (bytes <= 0) continue;
-    const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : null;
+    const old = Object.hasOwn(before, key) ? (before[key]?.bytes ?? null) : null;
     entries.push({
-      kind: declaration.kind,
+      kind: stepLeaks.kind,
       key,
       baseline: old,
       current: bytes,

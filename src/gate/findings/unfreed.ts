@@ -1,5 +1,5 @@
 // Memory unfreed at the end of msMemScope's tracing that grew from the baseline beyond the `unfreed` tolerance: a leak-suspect.
-import { section, valueOf } from '../../model/sections/index.js';
+import { unfreed as unfreedSection } from '../../model/sections/unfreed.js';
 import { metricsOf } from '../../model/snapshot.js';
 import { compareKeys } from '../../model/key-order.js';
 import type { EntryOf } from '../basics.js';
@@ -25,18 +25,18 @@ function assessUnfreed({
 }: FindingContext<'leak-suspect', object>): EntryOf<'leak-suspect'>[] {
   const policy = config.verdicts['leak-suspect'];
   if (policy === 'ignore') return [];
-  const declaration = section('unfreed');
-  const thresholds = sectionThresholds(config, declaration);
-  const before = metricsOf(baseline, declaration.name);
-  const after = metricsOf(current, declaration.name);
+  const thresholds = sectionThresholds(config, unfreedSection);
+  const before = metricsOf(baseline, unfreedSection);
+  const after = metricsOf(current, unfreedSection);
   // Only a run with a dump baseline can say what grew: without one, every persistent allocation would look new.
   if (Object.keys(before).length === 0) return [];
   const entries: EntryOf<'leak-suspect'>[] = [];
   for (const [key, metric] of Object.entries(after).sort((a, b) => compareKeys(a[0], b[0]))) {
     const rule = matchRule(thresholds.rules, key);
     if (rule?.ignore === true) continue;
-    const bytes = valueOf(declaration, metric);
-    const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key] as typeof metric) : 0;
+    const bytes = metric.bytes;
+    const was = Object.hasOwn(before, key) ? before[key] : undefined;
+    const old = was?.bytes ?? 0;
     const tolerance = rule?.tolerance ?? thresholds.tolerance;
     if (!exceedsTolerance(bytes - old, old, tolerance)) continue;
     const allowed = Math.max(
@@ -44,9 +44,9 @@ function assessUnfreed({
       tolerance.percent !== undefined ? Math.floor((old * tolerance.percent) / 100) : 0,
     );
     entries.push({
-      kind: declaration.kind,
+      kind: unfreedSection.kind,
       key,
-      baseline: Object.hasOwn(before, key) ? old : null,
+      baseline: was === undefined ? null : old,
       current: bytes,
       delta: bytes - old,
       percent: percentChange(old, bytes),
@@ -56,17 +56,16 @@ function assessUnfreed({
       limit: old + allowed,
       note:
         `memory never freed while tracing grew from ${old} to ${bytes} bytes (${metric.blocks} block(s)), more than the ${old + allowed} tolerated` +
-        newBlocksNote(Object.hasOwn(before, key) ? before[key]?.sizes : '', metric.sizes),
+        newBlocksNote(was?.sizes ?? '', metric.sizes),
     });
   }
   return entries;
 }
 
 /** `; new blocks: 4000256 B ×2` from two `sizes` fields (`4000256x2 1536`): the current sizes the baseline's do not account for. */
-function newBlocksNote(before: unknown, after: unknown): string {
-  const parse = (text: unknown) => {
+function newBlocksNote(before: string, after: string): string {
+  const parse = (text: string) => {
     const counts = new Map<number, number>();
-    if (typeof text !== 'string') return counts;
     for (const token of text.split(' ')) {
       const m = /^(\d+)(?:x(\d+))?$/.exec(token);
       if (m !== null) counts.set(Number(m[1]), Number(m[2] ?? 1));

@@ -1,7 +1,7 @@
 // Where in the user's code the memory at the allocated peak was allocated: live bytes per function of user code, with its lines.
 import { exactSum, formatBytes, formatCount, formatDelta } from '../units.js';
 import { originText, PROCESS_DEVICE_FIELDS } from './allocator.js';
-import { defineSection, type Metric } from './types.js';
+import { defineSection } from './types.js';
 
 /** Lines kept per site (the largest); a function's bytes are exact whatever it holds beyond them. */
 const MAX_SITE_LINES = 32;
@@ -19,8 +19,8 @@ export function linesField(lines: Iterable<SiteLine>): string {
 }
 
 /** The lines of a metric's `lines` field; [] for anything else (a baseline is untrusted: never throws). */
-function siteLines(field: Metric[string] | undefined): SiteLine[] {
-  if (typeof field !== 'string') return [];
+function siteLines(field: string | undefined): SiteLine[] {
+  if (field === undefined) return [];
   try {
     const parsed: unknown = JSON.parse(field);
     if (!Array.isArray(parsed)) return [];
@@ -108,16 +108,20 @@ export function lineChanges(before: readonly SiteLine[], after: readonly SiteLin
   return changes;
 }
 
+/** What linesText reads of a site's metric. */
+interface SiteFigures {
+  readonly bytes: number;
+  readonly lines: string;
+}
+
 /**
  * The lines behind a site's figure: against the baseline, the lines that moved most in the direction of the change
  * (`line 212: +3.0 GiB`); otherwise its largest lines with their bytes. Empty when there is nothing to say.
  */
-export function linesText(current: Metric | undefined, baseline: Metric | undefined): string {
+export function linesText(current: SiteFigures | undefined, baseline: SiteFigures | undefined): string {
   const after = siteLines(current?.lines);
   if (current !== undefined && baseline !== undefined) {
-    const delta =
-      (typeof current.bytes === 'number' ? current.bytes : 0) -
-      (typeof baseline.bytes === 'number' ? baseline.bytes : 0);
+    const delta = current.bytes - baseline.bytes;
     if (delta === 0) return '';
     const moved = lineChanges(siteLines(baseline.lines), after)
       .filter((c) => Math.sign(c.delta) === Math.sign(delta))
@@ -230,7 +234,7 @@ export const allocationSites = defineSection({
   source: 'torch_npu memory snapshot (pickle) with stacks recorded',
   describe: (_key, m, baseline) => {
     const lines = linesText(m, baseline);
-    return `${lines === '' ? '' : `${lines}. `}${formatCount(typeof m.blocks === 'number' ? m.blocks : 0)} block(s) live at the allocated peak. ${originText(m)}`;
+    return `${lines === '' ? '' : `${lines}. `}${formatCount(m.blocks)} block(s) live at the allocated peak. ${originText(m)}`;
   },
   logicalDevices: true,
   // No column of its own in the per-device table: its bytes add up to the allocated peak.

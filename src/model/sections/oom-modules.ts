@@ -1,6 +1,6 @@
 // torch_npu's module table written beside an OOM dump (device_<N>_memUsageInfo_<ts>.csv): memory per module at the OOM.
 import { PROCESS_DEVICE_FIELDS } from './allocator.js';
-import { defineSection } from './types.js';
+import { defineSection, type MetricOf } from './types.js';
 
 export const oomModules = defineSection({
   name: 'oomModules',
@@ -25,3 +25,6 @@ export const oomModules = defineSection({
     ...PROCESS_DEVICE_FIELDS,
   },
 });
+
+/** One torch_npu module's figures at an OOM. */
+export type OomModuleMetric = MetricOf<typeof oomModules>;

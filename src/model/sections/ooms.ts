@@ -1,6 +1,6 @@
 // Out-of-memory events, from job logs, memory snapshots (and what they share): the evidence of the oom finding, each with its cause.
 import { PROCESS_DEVICE_FIELDS } from './allocator.js';
-import { defineSection } from './types.js';
+import { defineSection, type MetricOf } from './types.js';
 
 export const ooms = defineSection({
   name: 'ooms',
@@ -110,3 +110,6 @@ export const ooms = defineSection({
     ...PROCESS_DEVICE_FIELDS,
   },
 });
+
+/** One out-of-memory event's figures. */
+export type OomMetric = MetricOf<typeof ooms>;
