@@ -13,7 +13,7 @@ import type { DumpFacts } from './dump-facts.js';
 type Keyed<S extends Section> = Map<string, MetricFields<S['fields']>>;
 
 /** The sections a dump fills, each key → metric. */
-export interface DumpMetrics {
+interface DumpMetrics {
   steps: Keyed<typeof steps>;
   unfreed: Keyed<typeof unfreed>;
   owners: Keyed<typeof owners>;
