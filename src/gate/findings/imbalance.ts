@@ -1,6 +1,6 @@
 // The imbalance finding: a device's module peak far from the median of the same module on the other devices.
 import { median } from '../../model/roll-up.js';
-import { section, modules, type ModuleMetric } from '../../model/sections/index.js';
+import { modules, type ModuleMetric } from '../../model/sections/index.js';
 import { metricsOf } from '../../model/snapshot.js';
 import { compareKeys } from '../../model/key-order.js';
 import { formatBytes } from '../../model/units.js';
@@ -138,7 +138,7 @@ function assessImbalance({
       const keyTolerance =
         matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ??
         config.sections.modules?.tolerance ??
-        section('modules').tolerance;
+        modules.tolerance;
       const news =
         old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
       entries.push({
