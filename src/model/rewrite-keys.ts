@@ -1,9 +1,28 @@
 // A snapshot with the keys of some sections rewritten (paths made relative, logical devices mapped): keys that become one combine.
-import { combineMetrics, section, type Metric } from './sections/index.js';
+import {
+  combineMetrics,
+  section,
+  type Fields,
+  type Metric,
+  type MetricFields,
+  type Section,
+} from './sections/index.js';
 import { SnapshotBuilder, type BuilderState, type Snapshot } from './snapshot.js';
 
 /** For one key and its metric: the new key and metric, or the same ones. */
-export type KeyRewrite = (key: string, metric: Metric) => { key: string; metric: Metric };
+export type KeyRewrite<M extends Metric = Metric> = (key: string, metric: M) => { key: string; metric: M };
+
+/**
+ * A rewrite of one declared section, its metrics typed by the declaration: rewriteKeys hands it only that section's
+ * metrics, which the baseline schema or the builder's add() held to those fields.
+ */
+export function sectionRewrite<F extends Fields>(
+  declaration: Section<F>,
+  rewrite: KeyRewrite<MetricFields<F>>,
+): [string, KeyRewrite] {
+  // The one place the section's metrics are taken as typed: rewriteKeys passes this rewrite its own section's only.
+  return [declaration.name, rewrite as unknown as KeyRewrite];
+}
 
 /**
  * The snapshot with each named section's keys and metrics rewritten, and the section's timelines moved with their

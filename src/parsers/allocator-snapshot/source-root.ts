@@ -1,7 +1,9 @@
 // Allocation sites moved to the source root the run names (`--source-root`, or the Action's workspace).
-import { findDeviceSegment, type Metric, type SegmentBounds } from '../../model/sections/index.js';
-import { rewriteKeys } from '../../model/rewrite-keys.js';
-import type { Snapshot } from '../../model/snapshot.js';
+import { allocationSites } from '../../model/sections/allocation-sites.js';
+import { findDeviceSegment, type SegmentBounds } from '../../model/sections/index.js';
+import { ooms, type OomMetric } from '../../model/sections/ooms.js';
+import { rewriteKeys, sectionRewrite } from '../../model/rewrite-keys.js';
+import { metricsOf, type Snapshot } from '../../model/snapshot.js';
 import { FUNCTION_SITE, SITE } from './sites.js';
 
 /** Where the user's code is: `--source-root` (strict), or the Action's workspace (used when some site lies under it). */
@@ -26,15 +28,15 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
     return m === null ? null : { file: m[1] as string, rest: site.slice((m[1] as string).length) };
   };
   /** The site relative to the root, or null when its file is not under it. */
-  const moved = (site: string, codeRoot: unknown, shape: RegExp = FUNCTION_SITE): string | null => {
+  const moved = (site: string, codeRoot: string, shape: RegExp = FUNCTION_SITE): string | null => {
     const parts = split(site, shape);
     if (parts === null) return null;
-    const file = `${typeof codeRoot === 'string' ? codeRoot : ''}${parts.file}`;
+    const file = `${codeRoot}${parts.file}`;
     return file.startsWith(dir) ? `${file.slice(dir.length)}${parts.rest}` : null;
   };
-  const oomSites = (metric: Metric): [string, number, string][] => {
+  const oomSites = (metric: OomMetric): [string, number, string][] => {
     try {
-      const parsed: unknown = JSON.parse(String(metric.sites));
+      const parsed: unknown = JSON.parse(metric.sites);
       return Array.isArray(parsed)
         ? (parsed.filter(
             (p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number' && typeof p[2] === 'string',
@@ -44,7 +46,7 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
       return [];
     }
   };
-  const sites = snapshot.sections.allocationSites ?? {};
+  const sites = metricsOf(snapshot, allocationSites);
   const siteOfKey = (key: string): string | null => (findDeviceSegment(key, bounds) ? key.slice(bounds.end + 1) : null);
   if (!root.strict) {
     const anyUnder =
@@ -52,25 +54,28 @@ export function relativeToSourceRoot(snapshot: Snapshot, root: SourceRoot): Snap
         const site = siteOfKey(key);
         return site !== null && moved(site, metric.codeRoot) !== null;
       }) ||
-      Object.values(snapshot.sections.ooms ?? {}).some((metric) =>
+      Object.values(metricsOf(snapshot, ooms)).some((metric) =>
         oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null),
       );
     if (!anyUnder) return snapshot;
   }
-  return rewriteKeys(snapshot, {
-    allocationSites: (key, metric) => {
-      const site = siteOfKey(key);
-      const relative = site === null ? null : moved(site, metric.codeRoot);
-      return relative === null
-        ? { key, metric }
-        : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
-    },
-    ooms: (key, metric) => {
-      const list = oomSites(metric).map(([site, bytes, codeRoot]): [string, number, string] => {
-        const relative = moved(site, codeRoot, SITE);
-        return relative === null ? [site, bytes, codeRoot] : [relative, bytes, dir];
-      });
-      return { key, metric: { ...metric, sites: JSON.stringify(list) } };
-    },
-  });
+  return rewriteKeys(
+    snapshot,
+    Object.fromEntries([
+      sectionRewrite(allocationSites, (key, metric) => {
+        const site = siteOfKey(key);
+        const relative = site === null ? null : moved(site, metric.codeRoot);
+        return relative === null
+          ? { key, metric }
+          : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
+      }),
+      sectionRewrite(ooms, (key, metric) => {
+        const list = oomSites(metric).map(([site, bytes, codeRoot]): [string, number, string] => {
+          const relative = moved(site, codeRoot, SITE);
+          return relative === null ? [site, bytes, codeRoot] : [relative, bytes, dir];
+        });
+        return { key, metric: { ...metric, sites: JSON.stringify(list) } };
+      }),
+    ]),
+  );
 }
