@@ -127,6 +127,10 @@ export class PlogScanner {
   private readonly keys = keyCache;
   /** A file offset that fastRecord found to start a record (the line after its record), or -1. */
   private knownStart = -1;
+  /** Set by fastBody: where the record's head starts (an index into buf), and its module name's bytes (-1: none). */
+  private fastHead = 0;
+  private fastModuleFrom = -1;
+  private fastModuleTo = -1;
   /** The file's end when its last line has no newline (a writer killed mid-record), else -1. */
   private cutEnd = -1;
   /** The record being read ends at cutEnd: a record skipped now was cut off, not malformed. */
@@ -339,60 +343,8 @@ export class PlogScanner {
     const h = hit - o;
     const cur = this.cursor;
     cur.b = b;
-    let head: number;
-    let moduleFrom: number;
-    let moduleTo: number;
-    let metric: ModuleMetric;
-    if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
-      head = h - 12;
-      cur.i = h;
-      if (!cur.take(V1_BODY_START)) return -1;
-      moduleFrom = cur.i;
-      moduleTo = cur.word();
-      if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return -1;
-      if (cur.take(V3_TOTAL)) {
-        const total = cur.digits();
-        if (total < 0) return -1;
-        metric = { peak: total, current: total, allocs: null, frees: null };
-      } else {
-        if (!cur.take(V1_CURRENT)) return -1;
-        const current = cur.digits();
-        if (current < 0 || !cur.take(V1_ALLOC)) return -1;
-        if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return -1;
-        if (!cur.take(V1_PEAK)) return -1;
-        const peak = cur.digits();
-        if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return -1;
-        const allocs = cur.digits();
-        if (allocs < 0 || !cur.take(V1_FREE_CNT)) return -1;
-        const frees = cur.digits();
-        if (frees < 0) return -1;
-        metric = { current, peak, allocs, frees };
-      }
-      if (!cur.take(CLOSE_PAREN)) return -1;
-    } else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
-      head = h - 11;
-      cur.i = h;
-      if (!cur.take(V0_BODY_START)) return -1;
-      moduleFrom = cur.i;
-      moduleTo = cur.word();
-      if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return -1;
-      const current = cur.digits();
-      if (current < 0 || !cur.take(V0_PEAK)) return -1;
-      const peak = cur.digits();
-      if (peak < 0 || !cur.take(PERIOD)) return -1;
-      metric = { current, peak, allocs: null, frees: null };
-    } else {
-      // `Cached_size:<digits>Bytes`
-      let d = h;
-      while (d > 0 && isDigit(b[d - 1] as number)) d--;
-      if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return -1;
-      head = d - 13;
-      cur.i = d;
-      const size = cur.digits();
-      if (size < 0 || !cur.take(BYTES)) return -1;
-      moduleFrom = moduleTo = -1;
-      metric = { peak: size, current: size, allocs: null, frees: null };
-    }
+    const metric = this.fastBody(h);
+    if (metric === null) return -1;
     // The record ends its line: a newline (after a CR in CRLF files) right after it. The parsed bytes hold no newline,
     // so this is the first newline after the hit, where the general path's line ends too.
     let eol = cur.i;
@@ -408,7 +360,7 @@ export class PlogScanner {
     }
     const hitEnd = eol + o;
     // Before the head: ` dev<N>` (optional), then the attribute word right after the `]` of the function tag.
-    let q = head;
+    let q = this.fastHead;
     let d = q;
     while (d > 0 && isDigit(b[d - 1] as number)) d--;
     const deviceTo = q;
@@ -418,22 +370,113 @@ export class PlogScanner {
     while (a > 0 && isWordByte(b[a - 1] as number)) a--;
     const first = b[a] as number;
     if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d) return -1;
-    // One logical line: it starts with `[` (a record start, the `]` above sits on it) and the next line is not its wrap.
-    const lineStart = this.lineStartOf(hit) - o;
-    if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
-      return -1;
-    const next = hitEnd + 1;
-    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return -1;
-    // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
-    if (glued >= 0 && this.mentionsCachedSize(lineStart, a)) return -1;
-    if (next < complete) this.knownStart = next;
-    const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
+    if (!this.fastLineAlone(hit, hitEnd, complete, closed, glued >= 0, a)) return -1;
+    const key = this.keys.keyOf(b, a, q, d, deviceTo, this.fastModuleFrom, this.fastModuleTo);
     this.into.records++;
     this.into.add(modules, key.key, metric);
     if (key.device !== null) this.into.noteDevice(key.device);
     // Unanchored, as the general path reads every segment after a line's first.
     if (glued >= 0) this.readRecord(glued, hitEnd + 1, false);
     return hitEnd;
+  }
+
+  /**
+   * fastRecord's first step: the record's body from the hit on, in one of the three exact spellings, with the cursor
+   * left after it; sets fastHead and fastModuleFrom/To. Null when the bytes are in no exact spelling.
+   */
+  private fastBody(h: number): ModuleMetric | null {
+    const b = this.buf;
+    const cur = this.cursor;
+    if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
+      this.fastHead = h - 12;
+      return this.fastV1Body(h);
+    }
+    if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
+      this.fastHead = h - 11;
+      return this.fastV0Body(h);
+    }
+    // `Cached_size:<digits>Bytes`
+    let d = h;
+    while (d > 0 && isDigit(b[d - 1] as number)) d--;
+    if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN)) return null;
+    this.fastHead = d - 13;
+    cur.i = d;
+    const size = cur.digits();
+    if (size < 0 || !cur.take(BYTES)) return null;
+    this.fastModuleFrom = this.fastModuleTo = -1;
+    return { peak: size, current: size, allocs: null, frees: null };
+  }
+
+  /** `Mem stats (Bytes). (module_name=…; module_id=…; …)`: the v1/v2 counters or v3's total. */
+  private fastV1Body(h: number): ModuleMetric | null {
+    const cur = this.cursor;
+    cur.i = h;
+    if (!cur.take(V1_BODY_START)) return null;
+    this.fastModuleFrom = cur.i;
+    this.fastModuleTo = cur.word();
+    if (this.fastModuleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0) return null;
+    let metric: ModuleMetric;
+    if (cur.take(V3_TOTAL)) {
+      const total = cur.digits();
+      if (total < 0) return null;
+      metric = { peak: total, current: total, allocs: null, frees: null };
+    } else {
+      if (!cur.take(V1_CURRENT)) return null;
+      const current = cur.digits();
+      if (current < 0 || !cur.take(V1_ALLOC)) return null;
+      if (!cur.take(V1_ED) && !cur.take(V2_ATED)) return null;
+      if (!cur.take(V1_PEAK)) return null;
+      const peak = cur.digits();
+      if (peak < 0 || !cur.take(V1_ALLOC_CNT)) return null;
+      const allocs = cur.digits();
+      if (allocs < 0 || !cur.take(V1_FREE_CNT)) return null;
+      const frees = cur.digits();
+      if (frees < 0) return null;
+      metric = { current, peak, allocs, frees };
+    }
+    return cur.take(CLOSE_PAREN) ? metric : null;
+  }
+
+  /** v0's `mem stats(Bytes): module_name=…, module_id=…, current=…, peak=….` */
+  private fastV0Body(h: number): ModuleMetric | null {
+    const cur = this.cursor;
+    cur.i = h;
+    if (!cur.take(V0_BODY_START)) return null;
+    this.fastModuleFrom = cur.i;
+    this.fastModuleTo = cur.word();
+    if (this.fastModuleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT)) return null;
+    const current = cur.digits();
+    if (current < 0 || !cur.take(V0_PEAK)) return null;
+    const peak = cur.digits();
+    if (peak < 0 || !cur.take(PERIOD)) return null;
+    return { current, peak, allocs: null, frees: null };
+  }
+
+  /**
+   * fastRecord's last check: the record is one logical line (it starts with `[`, a record start, and the next line is
+   * not its wrap), and a glued segment's record holds no `Cached_size` before the attribute at `a` (an index into buf).
+   */
+  private fastLineAlone(
+    hit: number,
+    hitEnd: number,
+    complete: number,
+    closed: boolean,
+    glued: boolean,
+    a: number,
+  ): boolean {
+    const o = this.bufStart;
+    const lineStart = this.lineStartOf(hit) - o;
+    if (
+      this.buf[lineStart] !== 0x5b ||
+      (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete))
+    )
+      return false;
+    const next = hitEnd + 1;
+    if (next >= complete ? !closed : !this.startsRecord(next, complete)) return false;
+    if (glued && this.mentionsCachedSize(lineStart, a)) return false;
+    // The next record's line, when it holds a hit too, need not be looked at again (the bytes there do not change).
+    if (next < complete) this.knownStart = next;
+    return true;
   }
 
   /**

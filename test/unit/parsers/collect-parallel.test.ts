@@ -171,14 +171,42 @@ describe('worker threads give the sequential result', () => {
       // Proof that the two runs above started no worker: this one does, and says so.
       const [seq, par] = await both(input, missingWorker);
       expect(par).toEqual(seq);
-      // Two files: one worker (never more threads than files), which cannot start.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      // The missing script is found before any thread starts: one warning, and this thread parses everything.
       expect([...warnings]).toEqual([
-        expect.stringMatching(
-          /^a parse worker thread could not start \(failed: .*no-such-worker\.mjs.*\); parsing with fewer threads$/,
-        ),
+        `the parse worker script ${path.join(work, 'no-such-worker.mjs')} cannot be read (ENOENT); parsing in this thread only (a reinstall restores it)`,
       ]);
     } finally {
       warnings.stop();
+    }
+  });
+});
+
+describe('a worker script that cannot be read', () => {
+  it('is found before any worker starts: the result is complete and the warning the same, every time', async () => {
+    const dir = path.join(work, 'no-script');
+    await mkdir(dir, { recursive: true });
+    for (const [i, name] of ['a.log', 'b.log', 'c.log'].entries())
+      await writeFile(path.join(dir, name), STATS(`DEV_MEM dev${i}`, 'APP', i + 1, 10 * (i + 1)) + TRUNCATED);
+    const input = await inputs(['no-script']);
+    const seq = await collectSnapshot(input, SEQUENTIAL);
+    const missing = path.join(work, 'missing-worker.mjs');
+    // This thread may parse too: before the check, it finished these small files before the worker's failure arrived,
+    // and the warning came or not depending on which was first.
+    const options: CollectOptions = { threads: 2, minParallelBytes: 0, workerUrl: pathToFileURL(missing) };
+    for (let run = 0; run < 20; run++) {
+      const warnings = captureWarnings();
+      try {
+        const par = await collectSnapshot(input, options);
+        expect(JSON.stringify(par)).toBe(JSON.stringify(seq));
+        // process.emitWarning delivers on the next tick; the warning was queued before collectSnapshot resolved.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        expect([...warnings]).toEqual([
+          `the parse worker script ${missing} cannot be read (ENOENT); parsing in this thread only (a reinstall restores it)`,
+        ]);
+      } finally {
+        warnings.stop();
+      }
     }
   });
 });
