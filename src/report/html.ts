@@ -23,7 +23,7 @@ import {
 } from './groups.js';
 import { countByStatus, plural, verdictText } from './partition.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
-import { baselineCommand, buildReportView, trendOf, type ReportView, type Trends } from './view.js';
+import { baselineCommand, type ReportView, type RowView, type Trends } from './view.js';
 import { renderTrendSvg } from './trend-chart.js';
 import { stepContext, stepLevels, trendRange } from './trend-text.js';
 
@@ -36,8 +36,6 @@ export interface HtmlOptions {
   baselineFile?: string;
   /** The run's timelines (the snapshot's `series`): allocator traces are drawn per device. */
   series?: Snapshot['series'];
-  /** The default branch's history: a trend chart per changed key. */
-  trends?: Trends;
 }
 
 /** Trend charts drawn, failing rows first: the JSON report and `history html` have the rest. */
@@ -106,11 +104,10 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
 }
 `;
 
-/** Renders the report as a complete HTML document. Deterministic: the same report and options give the same string. */
-export function renderHtml(report: GateReport, options: HtmlOptions = {}): string {
+/** Formats the check's view as a complete HTML document. Deterministic: the same report and options give the same string. */
+export function renderHtml(view: ReportView, options: HtmlOptions = {}): string {
+  const { report, firstRun, recorded, problems } = view;
   const verdict = verdictText(report, options.title ?? 'Memory gate');
-  const view = buildReportView(report, { trends: options.trends });
-  const { firstRun, recorded, problems } = view;
   const icon = OUTCOME_ICON[view.outcome];
 
   const body: string[] = [];
@@ -136,7 +133,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   }
 
   if (problems.length > 0) {
-    const groups = view.groups(problems);
+    const groups = view.problemRows.map((r) => r.group);
     body.push(
       '<section id="problems">',
       `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`,
@@ -145,8 +142,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     );
   }
   if (view.trends !== undefined) {
-    const changed = [...view.groups(problems), ...view.groups(view.improvements)];
-    body.push(...trendSection(changed, view.trends));
+    body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends));
   }
   body.push(...deviceSection(report));
   body.push(...totalsSection(view.devices));
@@ -181,11 +177,10 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
 }
 
 /** A chart per changed key (or key group) the history has: its runs on the default branch, the baseline, where it stepped. */
-function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
+function trendSection(rows: readonly RowView[], trends: Trends): string[] {
   const charts: string[] = [];
   let more = 0;
-  for (const group of groups) {
-    const t = trendOf(group, trends);
+  for (const { group, trend: t } of rows) {
     if (t === null) continue;
     const { subject, trend, unit } = t;
     if (charts.length >= TREND_CHARTS) {

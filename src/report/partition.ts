@@ -37,8 +37,14 @@ export function partitionEntries(report: GateReport, options: { orderUnchanged?:
   improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
   // The gate already lists entries by kind then key: check in one pass (cheap) before a sort of ~10^5 collated keys.
   // A caller that only counts them (the terminal) skips even that pass: ~40 ms at 160,000 keys.
-  if (options.orderUnchanged !== false && !isSortedBy(unchanged, byKindAndKey)) unchanged.sort(byKindAndKey);
+  if (options.orderUnchanged !== false) orderEntries(unchanged);
   return { problems, improvements, unchanged };
+}
+
+/** Entries by kind, then key, sorted in place unless they already are (the gate lists them so: one pass checks it). */
+export function orderEntries(entries: Entry[]): Entry[] {
+  if (!isSortedBy(entries, byKindAndKey)) entries.sort(byKindAndKey);
+  return entries;
 }
 
 function isSortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {

@@ -1,6 +1,6 @@
 // The gate verdict as plain text for a terminal (check): aligned, no line wider than the width, no color unless asked.
 import { UsageError } from '../common/errors.js';
-import type { Entry, GateReport } from '../gate/types.js';
+import type { Entry } from '../gate/types.js';
 import { splitDevice } from '../model/sections/index.js';
 import { formatCount, formatDelta } from '../model/units.js';
 import {
@@ -25,17 +25,9 @@ import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPhrase, medianGrowth, medianPercent } from './groups.js';
-import { acceptChangeText, countByStatus, plural, verdictText } from './partition.js';
+import { acceptChangeText, plural, verdictText } from './partition.js';
 import { sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
-import {
-  baselineCommand,
-  buildReportView,
-  RECENT_POINTS,
-  type ReportView,
-  type RowView,
-  type StepView,
-  type Trends,
-} from './view.js';
+import { baselineCommand, RECENT_POINTS, type ReportView, type RowView, type StepView, type Trends } from './view.js';
 import { figureCell, type DeviceTable } from './device-table.js';
 
 export interface TerminalOptions {
@@ -49,8 +41,6 @@ export interface TerminalOptions {
   baselineFile?: string;
   /** The config's baselineUpdateLabel, named in how to accept an intended change. */
   baselineUpdateLabel?: string;
-  /** The default branch's history: a sparkline under each row that has one, and where figures stepped. */
-  trends?: Trends;
 }
 
 /** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
@@ -74,15 +64,14 @@ const OUTCOME_COLOR: Record<ReportView['outcome'], string> = { fail: ANSI.red, f
  * The verdict line, the failing and warning rows (one per module across devices, worst first), their explanations as
  * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
  */
-export function renderTerminal(report: GateReport, options: TerminalOptions = {}): string {
+export function renderTerminal(view: ReportView, options: TerminalOptions = {}): string {
+  const report = view.report;
   const width = options.width ?? 80;
   if (!(Number.isSafeInteger(width) && width > 0)) {
     throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
   }
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
-  // The unchanged keys are only counted here (the last line), so they need no order.
-  const view = buildReportView(report, { trends: options.trends, all: options.all, orderUnchanged: false });
   const { firstRun, recorded } = view;
   const verdictColor = OUTCOME_COLOR[view.outcome];
   const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
@@ -100,7 +89,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
     );
   }
 
-  const groups = view.problemRows;
+  const { problemRows: groups, moved } = options.all === true ? view.perKey : view;
   if (groups.length > 0) {
     const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
     const notes: string[] = [];
@@ -147,13 +136,11 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
-  if (view.trends !== undefined) lines.push(...movedLines(view, view.trends, width));
-  const rest = [...view.improvements, ...view.unchanged];
-  if (rest.length > 0) {
-    const byStatus = countByStatus(rest)
-      .map(([status, n]) => `${formatCount(n)} ${shown(status)}`)
-      .join(', ');
-    lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
+  if (view.trends !== undefined) lines.push(...movedLines(moved, view.trends, width));
+  const rest = view.notListed;
+  if (rest.count > 0) {
+    const byStatus = rest.byStatus.map(([status, n]) => `${formatCount(n)} ${shown(status)}`).join(', ');
+    lines.push('', ...wrap(`${plural(rest.count, 'key')} within thresholds not listed (${byStatus})`, width));
   }
   const accept = acceptChangeText(
     report,
@@ -224,8 +211,8 @@ function stepSentence(s: StepView, trends: Trends): string {
 }
 
 /** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
-function movedLines(view: ReportView, trends: Trends, width: number): string[] {
-  if (view.moved === null) return [];
+function movedLines(moved: ReportView['moved'], trends: Trends, width: number): string[] {
+  if (moved === null) return [];
   const lines = [
     '',
     ...wrap(
@@ -233,15 +220,10 @@ function movedLines(view: ReportView, trends: Trends, width: number): string[] {
       width,
     ),
   ];
-  for (const m of view.moved.shown) lines.push(...indented(stepSentence(m.step, trends), width, '  ', '    '));
-  if (view.moved.more > 0)
+  for (const m of moved.shown) lines.push(...indented(stepSentence(m.step, trends), width, '  ', '    '));
+  if (moved.more > 0)
     lines.push(
-      ...indented(
-        `…${plural(view.moved.more, 'more')}: ascend-memory-gate history show lists them`,
-        width,
-        '  ',
-        '    ',
-      ),
+      ...indented(`…${plural(moved.more, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '),
     );
   return lines;
 }

@@ -5,7 +5,7 @@ import { sectionOfKind, splitDevice } from '../model/sections/index.js';
 import { deviceTable, type DeviceTable } from './device-table.js';
 import { entryReason } from './entry-values.js';
 import { devicesPerPattern, groupEntries, isRollUp, worstOf, type EntryGroup } from './groups.js';
-import { isFirstRun, partitionEntries } from './partition.js';
+import { countByStatus, isFirstRun, orderEntries, partitionEntries } from './partition.js';
 import { runsAgo, shortSha } from './trend-text.js';
 
 export { RECENT_POINTS, type Trends };
@@ -68,11 +68,16 @@ export interface ReportView {
   /** A first run's new keys: recorded, not warnings. */
   recorded: Entry[];
   improvements: Entry[];
-  unchanged: Entry[];
-  /** Keys past their tolerance that the noise band let pass. */
+  /** Sorted by kind, then key, when first read: a format that only counts them reads `notListed` instead. */
+  readonly unchanged: Entry[];
+  /** The improved and unchanged keys counted by status, in the report's status order. */
+  readonly notListed: { count: number; byStatus: [status: string, count: number][] };
+  /** Keys past their tolerance that the noise band let pass, by kind, then key. */
   banded: Entry[];
-  /** The problems as rows: one per pattern across devices, or one per key with `all`. */
+  /** The problems as rows: one per pattern across devices. */
   problemRows: RowView[];
+  /** The problems as one row per key (a terminal's `--all`), and what moved besides them; worked out when first read. */
+  readonly perKey: { problemRows: RowView[]; moved: ReportView['moved'] };
   improvementRows: RowView[];
   bandedRows: RowView[];
   /** Groups of the given entries, counted against every device of the report. */
@@ -84,25 +89,29 @@ export interface ReportView {
 }
 
 export interface ViewOptions {
-  trends?: Trends;
-  /** One row per key instead of one per pattern across devices. */
-  all?: boolean;
-  /** Sort the unchanged keys (a format that only counts them skips it: ~40 ms at 160,000 keys). */
-  orderUnchanged?: boolean;
+  /** The default branch's history: sparklines, steps and what moved. */
+  trends?: Trends | undefined;
 }
 
+/** Built once per check; every format of that check reads the same view. */
 export function buildReportView(report: GateReport, options: ViewOptions = {}): ReportView {
   const firstRun = isFirstRun(report);
-  const partition = partitionEntries(report, { orderUnchanged: options.orderUnchanged });
+  // The unchanged keys are sorted only when a format lists them (a pass over 160,000 keys costs ~40 ms).
+  const partition = partitionEntries(report, { orderUnchanged: false });
   // On a first run every key is new: the keys are recorded in one list, not one warning row each.
   const recorded = firstRun ? partition.problems.filter((e) => e.status === 'new') : [];
   const problems = firstRun ? partition.problems.filter((e) => e.status !== 'new') : partition.problems;
-  const banded = partition.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band');
+  const banded = orderEntries(partition.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band'));
   const perPattern = devicesPerPattern(report.entries);
   const groups = (entries: readonly Entry[]): EntryGroup[] => groupEntries(entries, perPattern);
   const trends = options.trends;
-  const problemGroups = options.all === true ? problems.map((e) => groups([e])[0] as EntryGroup) : groups(problems);
   const row = (group: EntryGroup): RowView => rowView(group, trends);
+  const problemGroups = groups(problems);
+  const moved = (listed: readonly EntryGroup[]): ReportView['moved'] =>
+    trends === undefined ? null : movedOf(trends, listed);
+  let unchanged: Entry[] | undefined;
+  let notListed: ReportView['notListed'] | undefined;
+  let perKey: ReportView['perKey'] | undefined;
   return {
     report,
     outcome: report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass',
@@ -110,14 +119,29 @@ export function buildReportView(report: GateReport, options: ViewOptions = {}): 
     problems,
     recorded,
     improvements: partition.improvements,
-    unchanged: partition.unchanged,
+    get unchanged() {
+      return (unchanged ??= orderEntries(partition.unchanged));
+    },
+    get notListed() {
+      return (notListed ??= {
+        count: partition.improvements.length + partition.unchanged.length,
+        byStatus: countByStatus([...partition.improvements, ...partition.unchanged]),
+      });
+    },
     banded,
     problemRows: problemGroups.map(row),
+    get perKey() {
+      if (perKey === undefined) {
+        const keyGroups = problems.map((e) => groups([e])[0] as EntryGroup);
+        perKey = { problemRows: keyGroups.map(row), moved: moved(keyGroups) };
+      }
+      return perKey;
+    },
     improvementRows: groups(partition.improvements).map(row),
     bandedRows: groups(banded).map(row),
     groups,
     trends,
-    moved: trends === undefined ? null : movedOf(trends, problemGroups),
+    moved: moved(problemGroups),
     devices: deviceTable(report.entries),
   };
 }
