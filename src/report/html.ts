@@ -24,6 +24,7 @@ import {
 import { countByStatus, plural, verdictText } from './partition.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
 import { baselineCommand, type ReportView, type RowView, type Trends } from './view.js';
+import type { RunChange } from './history-view.js';
 import { renderTrendSvg } from './trend-chart.js';
 import { stepContext, stepLevels, trendRange } from './trend-text.js';
 
@@ -142,7 +143,7 @@ export function renderHtml(view: ReportView, options: HtmlOptions = {}): string 
     );
   }
   if (view.trends !== undefined) {
-    body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends));
+    body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends, view.runChanges));
   }
   body.push(...deviceSection(report));
   body.push(...totalsSection(view.devices));
@@ -177,7 +178,7 @@ export function renderHtml(view: ReportView, options: HtmlOptions = {}): string 
 }
 
 /** A chart per changed key (or key group) the history has: its runs on the default branch, the baseline, where it stepped. */
-function trendSection(rows: readonly RowView[], trends: Trends): string[] {
+function trendSection(rows: readonly RowView[], trends: Trends, changes: readonly RunChange[]): string[] {
   const charts: string[] = [];
   let more = 0;
   for (const { group, trend: t } of rows) {
@@ -193,6 +194,7 @@ function trendSection(rows: readonly RowView[], trends: Trends): string[] {
     const svg = renderTrendSvg({
       trend,
       points: trends.points,
+      changes,
       unit,
       commitUrl: trends.commitUrl,
       baseline,

@@ -5,6 +5,7 @@ import { sectionOfKind, splitDevice } from '../model/sections/index.js';
 import { deviceTable, type DeviceTable } from './device-table.js';
 import { entryReason } from './entry-values.js';
 import { devicesPerPattern, groupEntries, isRollUp, worstOf, type EntryGroup } from './groups.js';
+import { runChanges, type RunChange } from './history-view.js';
 import { countByStatus, isFirstRun, orderEntries, partitionEntries } from './partition.js';
 import { runsAgo, shortSha } from './trend-text.js';
 
@@ -83,6 +84,8 @@ export interface ReportView {
   /** Groups of the given entries, counted against every device of the report. */
   groups(entries: readonly Entry[]): EntryGroup[];
   trends: Trends | undefined;
+  /** What changed at each of the history's points, for the trend charts; empty without trends. Worked out when first read. */
+  readonly runChanges: readonly RunChange[];
   /** What moved on the default branch besides the problem rows: the first MOVED_SHOWN and how many more. */
   moved: { shown: MovedView[]; more: number } | null;
   devices: DeviceTable | null;
@@ -112,6 +115,7 @@ export function buildReportView(report: GateReport, options: ViewOptions = {}): 
   let unchanged: Entry[] | undefined;
   let notListed: ReportView['notListed'] | undefined;
   let perKey: ReportView['perKey'] | undefined;
+  let changes: RunChange[] | undefined;
   return {
     report,
     outcome: report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass',
@@ -141,6 +145,9 @@ export function buildReportView(report: GateReport, options: ViewOptions = {}): 
     bandedRows: groups(banded).map(row),
     groups,
     trends,
+    get runChanges() {
+      return (changes ??= trends === undefined ? [] : runChanges(trends.points));
+    },
     moved: moved(problemGroups),
     devices: deviceTable(report.entries),
   };

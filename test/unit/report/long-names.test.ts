@@ -8,6 +8,7 @@ import { emptyHistory } from '../../../src/history/format.js';
 import { appendPoint } from '../../../src/history/store.js';
 import { trendsOf } from '../../../src/history/trends.js';
 import { annotationText, annotationTitle, failureReason } from '../../../src/report/annotation.js';
+import { buildHistoryView } from '../../../src/report/history-view.js';
 import { renderDashboard } from '../../../src/report/dashboard.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
@@ -93,7 +94,7 @@ describe('a long name in every display', () => {
         { keys: new Map([['kernels', new Map([[KEY, n * GiB]])]]), rollups: new Map(), devices: 1 },
       );
     }
-    const page = renderDashboard(h, trendsOf(h));
+    const page = renderDashboard(buildHistoryView(h, trendsOf(h)));
     expect(page).not.toContain(RUN);
     // The history holds the key shortened at 4,096 (the report's key): its group shows the whole key's hash, as the comment does.
     expect(page).toContain(`<figcaption><code>*/aclnnFlashAttentionScore_`);
