@@ -21,7 +21,7 @@ import {
   valueRange,
   type EntryGroup,
 } from './groups.js';
-import { countByStatus, plural, verdictText } from './partition.js';
+import { countByStatus, plural, titledVerdict } from './partition.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
 import { baselineCommand, type ReportView, type RowView, type Trends } from './view.js';
 import type { RunChange } from './history-view.js';
@@ -108,13 +108,13 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
 /** Formats the check's view as a complete HTML document. Deterministic: the same report and options give the same string. */
 export function renderHtml(view: ReportView, options: HtmlOptions = {}): string {
   const { report, firstRun, recorded, problems } = view;
-  const verdict = verdictText(report, options.title ?? 'Memory gate');
+  const verdict = titledVerdict(view.verdict, options.title ?? 'Memory gate');
   const icon = OUTCOME_ICON[view.outcome];
 
   const body: string[] = [];
   body.push(`<h1 class="verdict ${view.outcome}">${icon} ${text(verdict)}</h1>`);
   if (options.generatedAt !== undefined) body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
-  body.push(...contextHtml(report));
+  body.push(...contextHtml(view.context));
   if (firstRun) {
     const file = text(options.baselineFile ?? 'memory-baseline.json');
     body.push(

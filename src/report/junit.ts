@@ -15,7 +15,7 @@ import {
 } from './groups.js';
 import { shortenName } from './names.js';
 import { REPORT_KINDS } from './report-schema.js';
-import { contextTerminal } from './run-context.js';
+import { contextBlocks, contextTerminal } from './run-context.js';
 import { partitionEntries, verdictText } from './partition.js';
 import { sectionOfKind } from '../model/sections/index.js';
 import { UNTRACED_NOTE } from '../model/sections/allocator.js';
@@ -146,7 +146,7 @@ function verdictSuite(report: GateReport): Suite {
       },
     ],
     // What surrounds the verdict (a disjoint baseline, records not read, …), as the terminal says it.
-    out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
+    out: [verdict, ...contextTerminal(contextBlocks(report), visible).filter((line) => line !== '')],
   };
 }
 

@@ -17,7 +17,7 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { acceptChangeText, plural, verdictText } from './partition.js';
+import { acceptChangeText, plural, titledVerdict } from './partition.js';
 import { figureCell, type DeviceTable } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
@@ -238,9 +238,9 @@ function buildParts(view: ReportView, options: MarkdownOptions): Parts {
   const headLines: string[] = [];
   if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
   if (options.preface !== undefined) headLines.push(options.preface, '');
-  headLines.push(`### ${icon} ${verdictText(report, title)}`);
+  headLines.push(`### ${icon} ${titledVerdict(view.verdict, title)}`);
   if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
-  for (const block of contextMarkdown(report)) headLines.push('', block);
+  for (const block of contextMarkdown(view.context)) headLines.push('', block);
   if (firstRun) headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
 
   const trends = view.trends;
@@ -267,9 +267,11 @@ function buildParts(view: ReportView, options: MarkdownOptions): Parts {
     moved: trends === undefined ? null : movedList(view, trends),
     banded: view.bandedRows.map((r) => groupRow(r, trends)),
     bandedCount: view.banded.length,
-    accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) =>
-      tableCodeSpan(t),
-    ),
+    accept: view.acceptsBaseline
+      ? acceptChangeText(options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) =>
+          tableCodeSpan(t),
+        )
+      : null,
   };
 }
 

@@ -25,7 +25,7 @@ import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPhrase, medianGrowth, medianPercent } from './groups.js';
-import { acceptChangeText, plural, verdictText } from './partition.js';
+import { acceptChangeText, plural, titledVerdict } from './partition.js';
 import { sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
 import { baselineCommand, RECENT_POINTS, type ReportView, type RowView, type StepView, type Trends } from './view.js';
 import { figureCell, type DeviceTable } from './device-table.js';
@@ -65,30 +65,14 @@ const OUTCOME_COLOR: Record<ReportView['outcome'], string> = { fail: ANSI.red, f
  * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
  */
 export function renderTerminal(view: ReportView, options: TerminalOptions = {}): string {
-  const report = view.report;
   const width = options.width ?? 80;
   if (!(Number.isSafeInteger(width) && width > 0)) {
     throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
   }
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
-  const { firstRun, recorded } = view;
-  const verdictColor = OUTCOME_COLOR[view.outcome];
-  const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
-  // What the run's context says (environment changes, missing artifacts) comes before any row.
-  // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
-  for (const line of contextTerminal(report, shown))
-    lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
-  if (firstRun) {
-    const file = options.baselineFile ?? 'FILE';
-    lines.push(
-      ...wrap(
-        `Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`,
-        width,
-      ),
-    );
-  }
-
+  const { recorded } = view;
+  const lines = headLines(view, options, width, paint);
   const { problemRows: groups, moved } = options.all === true ? view.perKey : view;
   if (groups.length > 0) {
     const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
@@ -137,19 +121,57 @@ export function renderTerminal(view: ReportView, options: TerminalOptions = {}):
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
   if (view.trends !== undefined) lines.push(...movedLines(moved, view.trends, width));
+  lines.push(...closingLines(view, options, width));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The verdict, what the run's context says, and a first run's how-to. */
+function headLines(
+  view: ReportView,
+  options: TerminalOptions,
+  width: number,
+  paint: (code: string, text: string) => string,
+): string[] {
+  const verdictColor = OUTCOME_COLOR[view.outcome];
+  const lines = wrap(titledVerdict(view.verdict, 'Memory gate'), width).map((l) =>
+    paint(`${ANSI.bold}${verdictColor}`, l),
+  );
+  // What the run's context says (environment changes, missing artifacts) comes before any row.
+  // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
+  for (const line of contextTerminal(view.context, shown))
+    lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
+  if (view.firstRun) {
+    const file = options.baselineFile ?? 'FILE';
+    lines.push(
+      ...wrap(
+        `Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`,
+        width,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** The count of the keys not listed, and how to accept an intended change. */
+function closingLines(view: ReportView, options: TerminalOptions, width: number): string[] {
+  const lines: string[] = [];
   const rest = view.notListed;
   if (rest.count > 0) {
     const byStatus = rest.byStatus.map(([status, n]) => `${formatCount(n)} ${shown(status)}`).join(', ');
     lines.push('', ...wrap(`${plural(rest.count, 'key')} within thresholds not listed (${byStatus})`, width));
   }
-  const accept = acceptChangeText(
-    report,
-    shown(options.baselineFile ?? 'FILE'),
-    options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel),
-    (t) => `'${t}'`,
-  );
-  if (accept !== null) lines.push('', ...wrap(accept, width));
-  return `${lines.join('\n')}\n`;
+  if (view.acceptsBaseline) {
+    const label = options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel);
+    const file = shown(options.baselineFile ?? 'FILE');
+    lines.push(
+      '',
+      ...wrap(
+        acceptChangeText(file, label, (t) => `'${t}'`),
+        width,
+      ),
+    );
+  }
+  return lines;
 }
 
 /**

@@ -6,7 +6,16 @@ import { deviceTable, type DeviceTable } from './device-table.js';
 import { entryReason } from './entry-values.js';
 import { devicesPerPattern, groupEntries, isRollUp, worstOf, type EntryGroup } from './groups.js';
 import { runChanges, type RunChange } from './history-view.js';
-import { countByStatus, isFirstRun, orderEntries, partitionEntries } from './partition.js';
+import {
+  acceptsBaseline,
+  countByStatus,
+  isFirstRun,
+  orderEntries,
+  partitionEntries,
+  verdictOf,
+  type Verdict,
+} from './partition.js';
+import { contextBlocks, type ContextBlock } from './run-context.js';
 import { runsAgo, shortSha } from './trend-text.js';
 
 export { RECENT_POINTS, type Trends };
@@ -63,6 +72,12 @@ export interface ReportView {
   report: GateReport;
   /** `fail`, `first` (a first run that did not fail) or `pass`. */
   outcome: 'fail' | 'first' | 'pass';
+  /** The verdict's sentence; each format puts its title in (partition.ts titledVerdict). */
+  verdict: Verdict;
+  /** What the run's context says (baseline shares no key, environment changes, artifacts missing, records not read). */
+  context: ContextBlock[];
+  /** A new baseline would settle the failure: the formats say how to accept an intended change. */
+  acceptsBaseline: boolean;
   firstRun: boolean;
   /** Failing and warning entries, worst first; on a first run without its new keys. */
   problems: Entry[];
@@ -119,6 +134,9 @@ export function buildReportView(report: GateReport, options: ViewOptions = {}): 
   return {
     report,
     outcome: report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass',
+    verdict: verdictOf(report),
+    context: contextBlocks(report),
+    acceptsBaseline: acceptsBaseline(report),
     firstRun,
     problems,
     recorded,
