@@ -49,6 +49,6 @@ const result = {
   html: timed(() => renderHtml(buildReportView(report))),
   json: timed(() => renderJsonReport(report)),
   terminal: timed(() => renderTerminal(buildReportView(report), { width: 80 })),
-  junit: timed(() => renderJunit(report, { timestamp: new Date(0), hostname: 'bench' })),
+  junit: timed(() => renderJunit(buildReportView(report), { timestamp: new Date(0), hostname: 'bench' })),
 };
 console.log(JSON.stringify(result));

@@ -65,14 +65,13 @@ async function writeReportFiles(
   view: ReportView,
   where: Pick<Publication, 'series'>,
 ): Promise<void> {
-  const report = view.report;
   const options = where.series !== undefined ? { series: where.series } : {};
   await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () =>
     (await import('../report/html.js')).renderHtml(view, options),
   );
   await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
     const { runStamp } = await import('../sources/node-environment.js');
-    return (await import('../report/junit.js')).renderJunit(report, runStamp());
+    return (await import('../report/junit.js')).renderJunit(view, runStamp());
   });
 }
 

@@ -367,7 +367,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   if (htmlFile)
     await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(view, { series: snapshot.series }));
   if (junitFile !== undefined && stamp !== undefined)
-    await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
+    await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(view, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(
     renderTerminal(view, {

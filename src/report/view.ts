@@ -83,6 +83,8 @@ export interface ReportView {
   problems: Entry[];
   /** A first run's new keys: recorded, not warnings. */
   recorded: Entry[];
+  /** Every failing and warning entry worst first, a first run's new keys among them (the JUnit suites). */
+  problemsWithRecorded: Entry[];
   improvements: Entry[];
   /** Sorted by kind, then key, when first read: a format that only counts them reads `notListed` instead. */
   readonly unchanged: Entry[];
@@ -140,6 +142,7 @@ export function buildReportView(report: GateReport, options: ViewOptions = {}): 
     firstRun,
     problems,
     recorded,
+    problemsWithRecorded: partition.problems,
     improvements: partition.improvements,
     get unchanged() {
       return (unchanged ??= orderEntries(partition.unchanged));

@@ -52,7 +52,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 
 describe('a change past ×100 reads as a factor in every renderer', () => {
   it('×3,145,728, not +314572700%', () => {
-    const junit = renderJunit(failed, { timestamp: new Date(Date.UTC(2026, 11, 4)), hostname: 'h' });
+    const junit = renderJunit(buildReportView(failed), { timestamp: new Date(Date.UTC(2026, 11, 4)), hostname: 'h' });
     for (const text of [
       renderTerminal(buildReportView(failed)),
       renderMarkdown(buildReportView(failed)),

@@ -61,7 +61,7 @@ describe('a long name in every display', () => {
   });
 
   it('the JUnit testcase name, failure message and text show it shortened', () => {
-    const xml = renderJunit(report, { timestamp: new Date(0), hostname: 'h' });
+    const xml = renderJunit(buildReportView(report), { timestamp: new Date(0), hostname: 'h' });
     expect(xml).not.toContain(RUN);
     expect(xml).toContain(`<testcase name="${SHOWN}"`);
     expect(xml).toContain(
@@ -124,11 +124,11 @@ describe('one hash from the comment to report.json to JUnit', () => {
     expect(fromJson).toContain(HASH);
     expect(fromJson).toBe(renderMarkdown(buildReportView(report)));
     expect(
-      renderJunit(
-        { result: json.result, counts: json.counts, entries: json.entries },
-        { timestamp: new Date(0), hostname: 'h' },
-      ),
-    ).toBe(renderJunit(report, { timestamp: new Date(0), hostname: 'h' }));
+      renderJunit(buildReportView({ result: json.result, counts: json.counts, entries: json.entries }), {
+        timestamp: new Date(0),
+        hostname: 'h',
+      }),
+    ).toBe(renderJunit(buildReportView(report), { timestamp: new Date(0), hostname: 'h' }));
   });
 });
 
@@ -157,7 +157,7 @@ describe('one hash for a key group (the same long kernel on two devices)', () =>
     const html = renderHtml(buildReportView(twice));
     expect(html).not.toContain(RUN);
     expect(html).toContain(PATTERN_HASH);
-    expect(renderJunit(twice, { timestamp: new Date(0), hostname: 'h' })).toContain(
+    expect(renderJunit(buildReportView(twice), { timestamp: new Date(0), hostname: 'h' })).toContain(
       `<testcase name="${SHOWN_PATTERN}"`,
     );
   });

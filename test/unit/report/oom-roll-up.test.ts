@@ -59,7 +59,7 @@ describe('oom roll-up across 4,096 ranks', () => {
     expect(markdown).toContain('4,088 of 4,088 devices');
     const html = renderHtml(buildReportView(report));
     expect(html).toContain('4,088 of 4,088 devices');
-    const junit = renderJunit(report, { timestamp: new Date('2026-12-04T10:00:00Z'), hostname: 'ci' });
+    const junit = renderJunit(buildReportView(report), { timestamp: new Date('2026-12-04T10:00:00Z'), hostname: 'ci' });
     expect((junit.match(/<testcase [^>]*oom/g) ?? []).length).toBeLessThanOrEqual(2);
   });
 });
