@@ -1,7 +1,6 @@
 // `history html`: the default branch's history as ONE self-contained page (the HTML report's CSP: no script, no network):
 // a tab per section (radio buttons and CSS), a chart per key group with baseline updates and environment changes
 // marked and each run's commit and run on hover, the figures that moved first, and the last runs as a table.
-import type { PointMeta } from '../history/format.js';
 import { section as sectionNamed } from '../model/sections/index.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
@@ -13,6 +12,7 @@ import {
   type HistoryRow,
   type HistorySubject,
   type HistoryView,
+  type PointMeta,
   type RunChange,
 } from './history-view.js';
 import { plural } from './partition.js';

@@ -3,7 +3,7 @@
 // that moved lately first. Trends are made for the rows shown only. The terminal and the page only format it.
 import { globMatches } from '../gate/thresholds.js';
 import type { History, PointMeta } from '../history/format.js';
-import { environmentChanges, RECENT_POINTS, type Trend, type Trends } from '../history/trends.js';
+import { environmentChanges, RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
 import { findDeviceSegment, section as sectionNamed, type SegmentBounds } from '../model/sections/index.js';
 
 /** A row before its trend is made: 100,000 kernel names are 100,000 subjects, of which a page shows a few. */
@@ -21,7 +21,8 @@ export interface HistoryRow extends HistorySubject {
   trend: Trend;
 }
 
-export { RECENT_POINTS, type Trend };
+// The one door from the report formats into the history: they read these names from here.
+export { RECENT_POINTS, type PointMeta, type StepNote, type Trend, type Trends };
 
 /** What changed at a run against the run before it, in the words the terminal, the page and the charts use. */
 export interface RunChange {

@@ -1,7 +1,6 @@
 // One figure's trend on the default branch as an inline SVG: a point per run (linking to its commit, its values on
 // hover), the baseline as a line, and markers where the baseline file or the environment changed. No script.
-import type { PointMeta } from '../history/format.js';
-import type { RunChange, Trend } from './history-view.js';
+import type { PointMeta, RunChange, Trend } from './history-view.js';
 import { escapeHtml } from './escape.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { shortSha, trendValue } from './trend-text.js';

@@ -1,11 +1,10 @@
 // What a gate report page shows, worked out once: the verdict's outcome, the first-run split, the rows with their reasons, trends and steps, what moved, the noise band, the devices; Markdown, terminal and HTML only format it.
 import type { Entry, GateReport } from '../gate/types.js';
-import { RECENT_POINTS, type StepNote, type Trend, type Trends } from '../history/trends.js';
 import { sectionOfKind, splitDevice } from '../model/sections/index.js';
 import { deviceTable, type DeviceTable } from './device-table.js';
 import { entryReason } from './entry-values.js';
 import { devicesPerPattern, groupEntries, isRollUp, worstOf, type EntryGroup } from './groups.js';
-import { runChanges, type RunChange } from './history-view.js';
+import { RECENT_POINTS, runChanges, type RunChange, type StepNote, type Trend, type Trends } from './history-view.js';
 import {
   acceptsBaseline,
   countByStatus,
