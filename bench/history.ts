@@ -20,6 +20,7 @@ import { renderMarkdown } from '../src/report/markdown.js';
 import { renderTerminal } from '../src/report/terminal.js';
 import { Branch, SIZE_SHAPE } from '../test/helpers/history-runs.js';
 import { jobSnapshots } from '../test/helpers/jobs.js';
+import { buildReportView } from '../src/report/view.js';
 
 const { values } = parseArgs({
   options: {
@@ -182,14 +183,14 @@ function once(): Record<string, number> {
   }) as ReturnType<typeof trendsOf>;
   // The same report rendered as the Action does (summary, comment) and as the terminal, without and with the trends.
   lap('renderPlain', () => [
-    renderMarkdown(banded, { maxBytes: 1024 * 1024 }),
-    renderMarkdown(banded, { maxBytes: 65_536 }),
-    renderTerminal(banded),
+    renderMarkdown(buildReportView(banded), { maxBytes: 1024 * 1024 }),
+    renderMarkdown(buildReportView(banded), { maxBytes: 65_536 }),
+    renderTerminal(buildReportView(banded)),
   ]);
   lap('renderTrends', () => [
-    renderMarkdown(banded, { maxBytes: 1024 * 1024, trends }),
-    renderMarkdown(banded, { maxBytes: 65_536, trends }),
-    renderTerminal(banded, { trends }),
+    renderMarkdown(buildReportView(banded, { trends: trends }), { maxBytes: 1024 * 1024 }),
+    renderMarkdown(buildReportView(banded, { trends: trends }), { maxBytes: 65_536 }),
+    renderTerminal(buildReportView(banded, { trends: trends }), {}),
   ]);
   t.band = t.gateWithBand! - t.gate!;
   // The renders' own difference (sparkline text for at most a few hundred rows) is below their noise: it is printed, not added.

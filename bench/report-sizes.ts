@@ -10,6 +10,7 @@ import { renderJunit } from '../src/report/junit.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderTerminal } from '../src/report/terminal.js';
 import { jobReport } from '../test/helpers/jobs.js';
+import { buildReportView } from '../src/report/view.js';
 
 const { values } = parseArgs({
   options: { devices: { type: 'string', default: '4096' }, kernels: { type: 'string', default: '100000' } },
@@ -41,11 +42,13 @@ const result = {
   kernels,
   entries: report.entries.length,
   gateMs: Math.round(gateMs),
-  summary: timed(() => renderMarkdown(report, { maxBytes: 1024 * 1024 })),
-  comment: timed(() => renderMarkdown(report, { maxBytes: 65_536, marker: '<!-- ascend-memory-gate:default -->' })),
-  html: timed(() => renderHtml(report)),
+  summary: timed(() => renderMarkdown(buildReportView(report), { maxBytes: 1024 * 1024 })),
+  comment: timed(() =>
+    renderMarkdown(buildReportView(report), { maxBytes: 65_536, marker: '<!-- ascend-memory-gate:default -->' }),
+  ),
+  html: timed(() => renderHtml(buildReportView(report))),
   json: timed(() => renderJsonReport(report)),
-  terminal: timed(() => renderTerminal(report, { width: 80 })),
-  junit: timed(() => renderJunit(report, { timestamp: new Date(0), hostname: 'bench' })),
+  terminal: timed(() => renderTerminal(buildReportView(report), { width: 80 })),
+  junit: timed(() => renderJunit(buildReportView(report), { timestamp: new Date(0), hostname: 'bench' })),
 };
 console.log(JSON.stringify(result));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { f as failureReason, a as failingWorstFirst, b as annotationTitle, c as annotationText } from '../chunks/annotation.js';
 import { writeJsonReport } from '../chunks/json.js';
 import { renderMarkdown } from '../chunks/markdown.js';
+import { b as buildReportView } from '../chunks/view.js';
 
 const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 function historyPlan(inputs) {
@@ -465,12 +466,10 @@ async function writeReportFile(input, what, where, render) {
     }
     info(`Wrote the ${what} to ${file}`);
 }
-async function writeReportFiles(inputs, report, where) {
-    const options = {
-        ...(where.series !== undefined ? { series: where.series } : {}),
-        ...(where.trends !== undefined ? { trends: where.trends } : {}),
-    };
-    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(report, options));
+async function writeReportFiles(inputs, view, where) {
+    const report = view.report;
+    const options = where.series !== undefined ? { series: where.series } : {};
+    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(view, options));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
         const { runStamp } = await import('../chunks/node-environment.js');
         return (await import('../chunks/junit.js')).renderJunit(report, runStamp());
@@ -487,7 +486,8 @@ function annotate(report, reserved) {
         error(`${failing.length - shown.length} more failing key(s): see the job summary`, { title: 'Memory gate' });
     }
 }
-async function postComment(inputs, where, report) {
+async function postComment(inputs, where, view) {
+    const report = view.report;
     const { octokit, issueNumber, repo } = where;
     if (inputs.comment === 'never')
         return;
@@ -503,13 +503,12 @@ async function postComment(inputs, where, report) {
     const { octokitHost } = await import('./github-octokit.js');
     const { upsertSticky } = await import('../chunks/sticky.js');
     const marker = commentMarker(inputs.commentKey);
-    const body = renderMarkdown(report, {
+    const body = renderMarkdown(view, {
         marker,
         maxBytes: COMMENT_LIMIT,
         runUrl: where.runUrl,
         baselineFile: inputs.baseline,
         ...(where.preface !== undefined ? { preface: where.preface } : {}),
-        ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
     try {
         const result = await upsertSticky(octokitHost(octokit, repo), {
@@ -533,21 +532,21 @@ async function postComment(inputs, where, report) {
     }
 }
 async function publish(inputs, report, where) {
-    const markdown = renderMarkdown(report, {
+    const view = buildReportView(report, { trends: where.trends });
+    const markdown = renderMarkdown(view, {
         maxBytes: SUMMARY_LIMIT,
         runUrl: where.runUrl,
         baselineFile: inputs.baseline,
         ...(where.preface !== undefined ? { preface: where.preface } : {}),
-        ...(where.trends !== undefined ? { trends: where.trends } : {}),
     });
     await writeOutputs(report, markdown);
-    await writeReportFiles(inputs, report, where);
+    await writeReportFiles(inputs, view, where);
     if (process.env.GITHUB_STEP_SUMMARY)
         await summary.addRaw(markdown).write();
     const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
     if (where.enforce)
         annotate(report, failsJob ? 1 : 0);
-    await postComment(inputs, where, report);
+    await postComment(inputs, where, view);
     if (where.enforce && report.result === 'fail') {
         if (failsJob)
             setFailed(failureReason(report));

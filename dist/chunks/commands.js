@@ -727,36 +727,32 @@ async function checkCommand(args, io) {
         : (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab'
             ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
             : undefined);
+    const view = (await import('./view.js').then(function (n) { return n.v; })).buildReportView(report, { trends });
     const reportFile = optionalString(opts, 'report');
     const markdownFile = optionalString(opts, 'markdown');
     const htmlFile = optionalString(opts, 'html');
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
-        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(report, {
+        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(view, {
             baselineFile: baselinePath,
             baselineUpdateLabel: config.baselineUpdateLabel,
             ...(preface !== undefined ? { preface } : {}),
-            ...(trends !== undefined ? { trends } : {}),
         }));
     if (htmlFile)
-        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(report, {
-            series: snapshot.series,
-            ...(trends !== undefined ? { trends } : {}),
-        }));
+        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(view, { series: snapshot.series }));
     if (junitFile !== undefined && stamp !== undefined)
         await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
     const { renderTerminal } = await import('./terminal.js');
-    io.out(renderTerminal(report, {
+    io.out(renderTerminal(view, {
         color: (io.color ?? useColor)(),
         width: (io.width ?? terminalWidth)(),
         all: opts.all === true,
         baselineFile: baselinePath,
         baselineUpdateLabel: config.baselineUpdateLabel,
-        ...(trends !== undefined ? { trends } : {}),
     }));
     if (review !== null && comment !== undefined) {
-        await (await import('./review.js')).postReview(review, report, comment, { ...(trends !== undefined ? { trends } : {}), ...(preface !== undefined ? { preface } : {}) }, (line) => io.err(`${line}\n`));
+        await (await import('./review.js')).postReview(review, report, comment, { view, ...(preface !== undefined ? { preface } : {}) }, (line) => io.err(`${line}\n`));
     }
     return report.result === 'fail' ? 1 : 0;
 }

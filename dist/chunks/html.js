@@ -1,6 +1,6 @@
 import { b as SECTIONS, c as compareKeys, f as formatCount, d as formatBytes, F as formatDelta } from './evidence-sources.js';
 import { s as sizeScale, d as decimal, a as devicePeaks, r as renderDeviceStacksSvg } from './chart.js';
-import { b as buildReportView, a as baselineCommand, t as trendOf, f as figureCell } from './view.js';
+import { a as baselineCommand, f as figureCell } from './view.js';
 import { d as deviceOfEntry, k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, v as valueRange, f as formatTransition, m as medianPercent, b as medianGrowth, c as formatShortPercent, e as formatChange, g as keepUnits, h as entryReason } from './groups.js';
 import { s as shortenName } from './names.js';
 import { r as replaceControlCharacters } from './errors.js';
@@ -27,9 +27,9 @@ import 'module';
 import './oom-cause.js';
 import './format.js';
 import './string-table.js';
-import './trends.js';
 import './moved.js';
 import './groups2.js';
+import './trends.js';
 import './types.js';
 
 const MAX_TIMELINES = 16;
@@ -235,10 +235,9 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
   table.entries td[data-label]::before { content: attr(data-label) ": "; color: #59636e; }
 }
 `;
-function renderHtml(report, options = {}) {
+function renderHtml(view, options = {}) {
+    const { report, firstRun, recorded, problems } = view;
     const verdict = verdictText(report, options.title ?? 'Memory gate');
-    const view = buildReportView(report, { trends: options.trends });
-    const { firstRun, recorded, problems } = view;
     const icon = OUTCOME_ICON[view.outcome];
     const body = [];
     body.push(`<h1 class="verdict ${view.outcome}">${icon} ${text(verdict)}</h1>`);
@@ -258,12 +257,11 @@ function renderHtml(report, options = {}) {
         body.push('</ul>', '</section>');
     }
     if (problems.length > 0) {
-        const groups = view.groups(problems);
+        const groups = view.problemRows.map((r) => r.group);
         body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
     }
     if (view.trends !== undefined) {
-        const changed = [...view.groups(problems), ...view.groups(view.improvements)];
-        body.push(...trendSection(changed, view.trends));
+        body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends));
     }
     body.push(...deviceSection(report));
     body.push(...totalsSection(view.devices));
@@ -278,11 +276,10 @@ function renderHtml(report, options = {}) {
     }
     return htmlPage(`${icon} ${text(verdict)}`, STYLE, body);
 }
-function trendSection(groups, trends) {
+function trendSection(rows, trends) {
     const charts = [];
     let more = 0;
-    for (const group of groups) {
-        const t = trendOf(group, trends);
+    for (const { group, trend: t } of rows) {
         if (t === null)
             continue;
         const { subject, trend, unit } = t;

@@ -4,7 +4,7 @@ import { g as keepUnits, f as formatTransition, e as formatChange, d as deviceOf
 import { s as shortenName } from './names.js';
 import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
 import { v as verdictText, k as contextMarkdown, l as acceptChangeText, p as plural } from './partition.js';
-import { b as buildReportView, a as baselineCommand, f as figureCell } from './view.js';
+import { a as baselineCommand, f as figureCell } from './view.js';
 import { f as formatCount, F as formatDelta, d as formatBytes } from './evidence-sources.js';
 import { s as superscript } from './text-layout.js';
 import { b as sparkline, t as trendRange, s as stepContext, a as stepLevels } from './trend-text.js';
@@ -38,7 +38,7 @@ const COLLAPSED_ROWS = 200;
 const NBSP = '\u00a0';
 const DEVICE_FOOTNOTE = 'Sums over the keys with a `devN` segment. A sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
     'peak at different times, and attributes overlap (DEV\\_PROC\\_MEM is a process total). Keys without a device (host, SVM) are not counted.';
-function renderMarkdown(report, options = {}) {
+function renderMarkdown(view, options = {}) {
     const maxBytes = options.maxBytes;
     if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
         throw new UsageError(`maxBytes must be a positive integer, got ${String(maxBytes)}`);
@@ -47,7 +47,7 @@ function renderMarkdown(report, options = {}) {
     if (chartModules !== undefined && !(Number.isSafeInteger(chartModules) && chartModules >= 0)) {
         throw new UsageError(`chartModules must be a non-negative integer, got ${String(chartModules)}`);
     }
-    const parts = buildParts(report, options);
+    const parts = buildParts(view, options);
     const all = parts.problemRows.length;
     for (const level of LEVELS) {
         const text = compose(parts, level, all);
@@ -144,9 +144,8 @@ const LEVELS = [
     },
     ALL_DROPPED,
 ];
-function buildParts(report, options) {
-    const view = buildReportView(report, { trends: options.trends });
-    const { firstRun, problems, recorded } = view;
+function buildParts(view, options) {
+    const { report, firstRun, problems, recorded } = view;
     const title = escapeMarkdownText(options.title ?? 'Memory gate');
     const icon = OUTCOME_ICON[view.outcome];
     const headLines = [];

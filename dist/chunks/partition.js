@@ -369,9 +369,14 @@ function partitionEntries(report, options = {}) {
     }
     problems.sort((a, b) => severityRank(a) - severityRank(b) || growth(b) - growth(a) || byKindAndKey(a, b));
     improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
-    if (options.orderUnchanged !== false && !isSortedBy(unchanged, byKindAndKey))
-        unchanged.sort(byKindAndKey);
+    if (options.orderUnchanged !== false)
+        orderEntries(unchanged);
     return { problems, improvements, unchanged };
+}
+function orderEntries(entries) {
+    if (!isSortedBy(entries, byKindAndKey))
+        entries.sort(byKindAndKey);
+    return entries;
 }
 function isSortedBy(items, compare) {
     for (let i = 1; i < items.length; i++)
@@ -447,4 +452,4 @@ function acceptChangeText(report, baselineFile, label, code) {
         `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`);
 }
 
-export { MAX_KEY_LENGTH as M, REPORT_KINDS as R, countByStatus as a, contextTerminal as b, contextHtml as c, partitionEntries as d, REPORT_STATUSES as e, MAX_NOTE_LENGTH as f, growth as g, reportFrameSchema as h, isFirstRun as i, MAX_ENTRIES as j, contextMarkdown as k, acceptChangeText as l, plural as p, reportSchema as r, verdictText as v, worstFirst as w };
+export { MAX_KEY_LENGTH as M, REPORT_KINDS as R, countByStatus as a, contextTerminal as b, contextHtml as c, partitionEntries as d, REPORT_STATUSES as e, MAX_NOTE_LENGTH as f, growth as g, reportFrameSchema as h, isFirstRun as i, MAX_ENTRIES as j, contextMarkdown as k, acceptChangeText as l, orderEntries as o, plural as p, reportSchema as r, verdictText as v, worstFirst as w };

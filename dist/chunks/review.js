@@ -136,12 +136,11 @@ async function postReview(review, report, when, extra, say) {
     const { upsertSticky } = await import('./sticky.js');
     const marker = commentMarker('default');
     const url = runUrl(process.env);
-    const body = renderMarkdown(report, {
+    const body = renderMarkdown(extra.view, {
         marker,
         maxBytes: COMMENT_LIMIT,
         ...(url !== undefined ? { runUrl: url } : {}),
         ...(extra.preface !== undefined ? { preface: extra.preface } : {}),
-        ...(extra.trends !== undefined ? { trends: extra.trends } : {}),
         ...(target.host === 'gitcode' ? { chartModules: 0 } : {}),
     });
     const hasFindings = report.entries.some((e) => e.severity !== 'ok') ||

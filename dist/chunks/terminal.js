@@ -3,9 +3,9 @@ import { f as formatCount, F as formatDelta } from './evidence-sources.js';
 import { w as wrap, d as displayWidth, s as superscript, i as indented, b as distinctFrom, e as truncateEnd, G as GAP, a as alignedTable, c as clip, p as padEnd, t as truncateMiddle, f as truncateDistinct, g as padStart } from './text-layout.js';
 import { f as formatTransition, e as formatChange, m as medianPercent, a as devicesPhrase, d as deviceOfEntry, b as medianGrowth, c as formatShortPercent } from './groups.js';
 import { s as shortenName } from './names.js';
-import { v as verdictText, b as contextTerminal, p as plural, a as countByStatus, l as acceptChangeText } from './partition.js';
+import { v as verdictText, b as contextTerminal, p as plural, l as acceptChangeText } from './partition.js';
 import { b as sparkline, t as trendRange, e as trendSpan, s as stepContext, a as stepLevels } from './trend-text.js';
-import { b as buildReportView, a as baselineCommand, f as figureCell } from './view.js';
+import { a as baselineCommand, f as figureCell } from './view.js';
 import { R as RECENT_POINTS } from './moved.js';
 import './thresholds.js';
 import './format.js';
@@ -40,14 +40,14 @@ const ANSI = {
 };
 const SEVERITY_MARK = { fail: '✗', warn: '!', ok: '✓' };
 const OUTCOME_COLOR = { fail: ANSI.red, first: ANSI.yellow, pass: ANSI.green };
-function renderTerminal(report, options = {}) {
+function renderTerminal(view, options = {}) {
+    const report = view.report;
     const width = options.width ?? 80;
     if (!(Number.isSafeInteger(width) && width > 0)) {
         throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
     }
     const color = options.color === true;
     const paint = (code, text) => (color ? `${code}${text}${ANSI.reset}` : text);
-    const view = buildReportView(report, { trends: options.trends, all: options.all, orderUnchanged: false });
     const { firstRun, recorded } = view;
     const verdictColor = OUTCOME_COLOR[view.outcome];
     const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
@@ -57,7 +57,7 @@ function renderTerminal(report, options = {}) {
         const file = options.baselineFile ?? 'FILE';
         lines.push(...wrap(`Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
     }
-    const groups = view.problemRows;
+    const { problemRows: groups, moved } = options.all === true ? view.perKey : view;
     if (groups.length > 0) {
         const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
         const notes = [];
@@ -86,13 +86,11 @@ function renderTerminal(report, options = {}) {
             lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
     }
     if (view.trends !== undefined)
-        lines.push(...movedLines(view, view.trends, width));
-    const rest = [...view.improvements, ...view.unchanged];
-    if (rest.length > 0) {
-        const byStatus = countByStatus(rest)
-            .map(([status, n]) => `${formatCount(n)} ${shown(status)}`)
-            .join(', ');
-        lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
+        lines.push(...movedLines(moved, view.trends, width));
+    const rest = view.notListed;
+    if (rest.count > 0) {
+        const byStatus = rest.byStatus.map(([status, n]) => `${formatCount(n)} ${shown(status)}`).join(', ');
+        lines.push('', ...wrap(`${plural(rest.count, 'key')} within thresholds not listed (${byStatus})`, width));
     }
     const accept = acceptChangeText(report, shown(options.baselineFile ?? 'FILE'), options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel), (t) => `'${t}'`);
     if (accept !== null)
@@ -138,17 +136,17 @@ function stepSentence(s, trends) {
     const largest = s.largest ? ' (largest device)' : '';
     return `${shownKey(s.subject)}${largest}: ${stepLevels(s.step, s.unit)} since ${s.sha} (${s.ago}${onBranch(trends)})${context === null ? '' : `; ${shown(context)}`}`;
 }
-function movedLines(view, trends, width) {
-    if (view.moved === null)
+function movedLines(moved, trends, width) {
+    if (moved === null)
         return [];
     const lines = [
         '',
         ...wrap(`Moved on ${trends.branch === undefined ? 'the default branch' : shown(trends.branch)} in the last ${RECENT_POINTS} runs:`, width),
     ];
-    for (const m of view.moved.shown)
+    for (const m of moved.shown)
         lines.push(...indented(stepSentence(m.step, trends), width, '  ', '    '));
-    if (view.moved.more > 0)
-        lines.push(...indented(`…${plural(view.moved.more, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '));
+    if (moved.more > 0)
+        lines.push(...indented(`…${plural(moved.more, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '));
     return lines;
 }
 function tableRow(row, notes, trends) {

@@ -1,8 +1,9 @@
 import './thresholds.js';
 import { s as sectionOfKind, U as UNTRACED_NOTE, b as SECTIONS, c as compareKeys, f as formatCount, F as formatDelta, d as formatBytes } from './evidence-sources.js';
 import './format.js';
+import { R as RECENT_POINTS } from './moved.js';
 import { s as splitOf, j as devicesPerPattern, l as groupEntries, i as isRollUp, w as worstOf, h as entryReason } from './groups.js';
-import { i as isFirstRun, d as partitionEntries } from './partition.js';
+import { i as isFirstRun, d as partitionEntries, o as orderEntries, a as countByStatus } from './partition.js';
 import { r as runsAgo, c as shortSha } from './trend-text.js';
 import { s as splitDevice } from './keys.js';
 
@@ -169,15 +170,19 @@ function figureCell(row, column, labelDumpTime = true) {
 const MOVED_SHOWN = 10;
 function buildReportView(report, options = {}) {
     const firstRun = isFirstRun(report);
-    const partition = partitionEntries(report, { orderUnchanged: options.orderUnchanged });
+    const partition = partitionEntries(report, { orderUnchanged: false });
     const recorded = firstRun ? partition.problems.filter((e) => e.status === 'new') : [];
     const problems = firstRun ? partition.problems.filter((e) => e.status !== 'new') : partition.problems;
-    const banded = partition.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band');
+    const banded = orderEntries(partition.unchanged.filter((e) => e.status === 'pass' && e.noise?.applied === 'band'));
     const perPattern = devicesPerPattern(report.entries);
     const groups = (entries) => groupEntries(entries, perPattern);
     const trends = options.trends;
-    const problemGroups = options.all === true ? problems.map((e) => groups([e])[0]) : groups(problems);
     const row = (group) => rowView(group, trends);
+    const problemGroups = groups(problems);
+    const moved = (listed) => trends === undefined ? null : movedOf(trends, listed);
+    let unchanged;
+    let notListed;
+    let perKey;
     return {
         report,
         outcome: report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass',
@@ -185,14 +190,29 @@ function buildReportView(report, options = {}) {
         problems,
         recorded,
         improvements: partition.improvements,
-        unchanged: partition.unchanged,
+        get unchanged() {
+            return (unchanged ??= orderEntries(partition.unchanged));
+        },
+        get notListed() {
+            return (notListed ??= {
+                count: partition.improvements.length + partition.unchanged.length,
+                byStatus: countByStatus([...partition.improvements, ...partition.unchanged]),
+            });
+        },
         banded,
         problemRows: problemGroups.map(row),
+        get perKey() {
+            if (perKey === undefined) {
+                const keyGroups = problems.map((e) => groups([e])[0]);
+                perKey = { problemRows: keyGroups.map(row), moved: moved(keyGroups) };
+            }
+            return perKey;
+        },
         improvementRows: groups(partition.improvements).map(row),
         bandedRows: groups(banded).map(row),
         groups,
         trends,
-        moved: trends === undefined ? null : movedOf(trends, problemGroups),
+        moved: moved(problemGroups),
         devices: deviceTable(report.entries),
     };
 }
@@ -253,4 +273,12 @@ function baselineCommand(file) {
     return `ascend-memory-gate baseline --out ${file}`;
 }
 
-export { baselineCommand as a, buildReportView as b, figureCell as f, trendOf as t };
+var view = /*#__PURE__*/Object.freeze({
+    __proto__: null,
+    RECENT_POINTS: RECENT_POINTS,
+    baselineCommand: baselineCommand,
+    buildReportView: buildReportView,
+    trendOf: trendOf
+});
+
+export { baselineCommand as a, buildReportView as b, figureCell as f, view as v };

@@ -14,6 +14,7 @@ import type { Snapshot } from '../model/snapshot.js';
 import { annotationText, annotationTitle, failingWorstFirst, failureReason } from '../report/annotation.js';
 import { writeJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
+import { buildReportView, type ReportView } from '../report/view.js';
 import { workDir } from './shared.js';
 
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
@@ -61,19 +62,16 @@ async function writeReportFile(
 /** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
 async function writeReportFiles(
   inputs: ActionInputs,
-  report: GateReport,
-  where: Pick<Publication, 'series' | 'trends'>,
+  view: ReportView,
+  where: Pick<Publication, 'series'>,
 ): Promise<void> {
-  const options = {
-    ...(where.series !== undefined ? { series: where.series } : {}),
-    ...(where.trends !== undefined ? { trends: where.trends } : {}),
-  };
+  const options = where.series !== undefined ? { series: where.series } : {};
   await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () =>
-    (await import('../report/html.js')).renderHtml(report, options),
+    (await import('../report/html.js')).renderHtml(view, options),
   );
   await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
     const { runStamp } = await import('../sources/node-environment.js');
-    return (await import('../report/junit.js')).renderJunit(report, runStamp());
+    return (await import('../report/junit.js')).renderJunit(view, runStamp());
   });
 }
 
@@ -97,7 +95,8 @@ function annotate(report: GateReport, reserved: number): void {
 }
 
 /** Posts the sticky comment; any failure is a warning and never changes the verdict. */
-async function postComment(inputs: ActionInputs, where: Publication, report: GateReport): Promise<void> {
+async function postComment(inputs: ActionInputs, where: Publication, view: ReportView): Promise<void> {
+  const report = view.report;
   const { octokit, issueNumber, repo } = where;
   if (inputs.comment === 'never') return;
   if (issueNumber === undefined) {
@@ -112,13 +111,12 @@ async function postComment(inputs: ActionInputs, where: Publication, report: Gat
   const { octokitHost } = await import('../hosts/github-octokit.js');
   const { upsertSticky } = await import('../hosts/sticky.js');
   const marker = commentMarker(inputs.commentKey);
-  const body = renderMarkdown(report, {
+  const body = renderMarkdown(view, {
     marker,
     maxBytes: COMMENT_LIMIT,
     runUrl: where.runUrl,
     baselineFile: inputs.baseline,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
-    ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
   try {
     const result = await upsertSticky(octokitHost(octokit, repo), {
@@ -160,19 +158,20 @@ export interface Publication {
 
 /** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
 export async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
-  const markdown = renderMarkdown(report, {
+  // The one view of this check: the summary, the HTML report and the comment format it.
+  const view = buildReportView(report, { trends: where.trends });
+  const markdown = renderMarkdown(view, {
     maxBytes: SUMMARY_LIMIT,
     runUrl: where.runUrl,
     baselineFile: inputs.baseline,
     ...(where.preface !== undefined ? { preface: where.preface } : {}),
-    ...(where.trends !== undefined ? { trends: where.trends } : {}),
   });
   await writeOutputs(report, markdown);
-  await writeReportFiles(inputs, report, where);
+  await writeReportFiles(inputs, view, where);
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
   if (where.enforce) annotate(report, failsJob ? 1 : 0);
-  await postComment(inputs, where, report);
+  await postComment(inputs, where, view);
   if (where.enforce && report.result === 'fail') {
     if (failsJob) core.setFailed(failureReason(report));
     else core.warning(`${failureReason(report)} — advisory only ('fail-job: false')`);

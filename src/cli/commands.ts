@@ -349,6 +349,8 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
             ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
             : undefined,
         );
+  // The one view of this check: the Markdown, HTML, terminal and comment formats read it.
+  const view = (await import('../report/view.js')).buildReportView(report, { trends });
   const reportFile = optionalString(opts, 'report');
   const markdownFile = optionalString(opts, 'markdown');
   const htmlFile = optionalString(opts, 'html');
@@ -356,43 +358,31 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   if (markdownFile)
     await writeOutput(
       markdownFile,
-      (await import('../report/markdown.js')).renderMarkdown(report, {
+      (await import('../report/markdown.js')).renderMarkdown(view, {
         baselineFile: baselinePath,
         baselineUpdateLabel: config.baselineUpdateLabel,
         ...(preface !== undefined ? { preface } : {}),
-        ...(trends !== undefined ? { trends } : {}),
       }),
     );
   if (htmlFile)
-    await writeOutput(
-      htmlFile,
-      (await import('../report/html.js')).renderHtml(report, {
-        series: snapshot.series,
-        ...(trends !== undefined ? { trends } : {}),
-      }),
-    );
+    await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(view, { series: snapshot.series }));
   if (junitFile !== undefined && stamp !== undefined)
-    await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(report, stamp));
+    await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(view, stamp));
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(
-    renderTerminal(report, {
+    renderTerminal(view, {
       color: (io.color ?? useColor)(),
       width: (io.width ?? terminalWidth)(),
       all: opts.all === true,
       baselineFile: baselinePath,
       baselineUpdateLabel: config.baselineUpdateLabel,
-      ...(trends !== undefined ? { trends } : {}),
     }),
   );
   if (review !== null && comment !== undefined) {
     await (
       await import('./review.js')
-    ).postReview(
-      review,
-      report,
-      comment,
-      { ...(trends !== undefined ? { trends } : {}), ...(preface !== undefined ? { preface } : {}) },
-      (line) => io.err(`${line}\n`),
+    ).postReview(review, report, comment, { view, ...(preface !== undefined ? { preface } : {}) }, (line) =>
+      io.err(`${line}\n`),
     );
   }
   return report.result === 'fail' ? 1 : 0;

@@ -319,9 +319,10 @@ async function show(
   const config = await loadGateConfig(optionalString(opts, 'config'));
   const { trendsOf } = await import('../history/trends.js');
   const { renderHistoryTerminal } = await import('../report/history-terminal.js');
+  const { buildHistoryView } = await import('../report/history-view.js');
   const key = optionalString(opts, 'key');
   io.out(
-    renderHistoryTerminal(history, trendsOf(history, config), {
+    renderHistoryTerminal(buildHistoryView(history, trendsOf(history, config)), {
       width: tools.width(),
       ...(key !== undefined ? { key } : {}),
     }),
@@ -338,8 +339,11 @@ async function html(args: string[], io: { out: (text: string) => void; err: (tex
   const config = await loadGateConfig(optionalString(opts, 'config'));
   const { trendsOf } = await import('../history/trends.js');
   const { renderDashboard } = await import('../report/dashboard.js');
+  const { buildHistoryView } = await import('../report/history-view.js');
   const title = optionalString(opts, 'title');
-  const page = renderDashboard(history, trendsOf(history, config), { ...(title !== undefined ? { title } : {}) });
+  const page = renderDashboard(buildHistoryView(history, trendsOf(history, config)), {
+    ...(title !== undefined ? { title } : {}),
+  });
   try {
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
     await writeFile(out, page);

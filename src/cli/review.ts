@@ -155,7 +155,7 @@ export async function postReview(
   review: Review,
   report: GateReport,
   when: CommentWhen,
-  extra: { trends?: import('../history/trends.js').Trends; preface?: string },
+  extra: { view: import('../report/view.js').ReportView; preface?: string },
   say: Say,
 ): Promise<void> {
   const { target, host, limits } = review;
@@ -172,12 +172,11 @@ export async function postReview(
   const { upsertSticky } = await import('../hosts/sticky.js');
   const marker = commentMarker('default');
   const url = runUrl(process.env);
-  const body = renderMarkdown(report, {
+  const body = renderMarkdown(extra.view, {
     marker,
     maxBytes: COMMENT_LIMIT,
     ...(url !== undefined ? { runUrl: url } : {}),
     ...(extra.preface !== undefined ? { preface: extra.preface } : {}),
-    ...(extra.trends !== undefined ? { trends: extra.trends } : {}),
     // GitCode's renderer shows a mermaid block as code (docs/hosts/gitcode.md): no charts there.
     ...(target.host === 'gitcode' ? { chartModules: 0 } : {}),
   });

@@ -1,15 +1,20 @@
 // `history html`: the default branch's history as ONE self-contained page (the HTML report's CSP: no script, no network):
 // a tab per section (radio buttons and CSS), a chart per key group with baseline updates and environment changes
 // marked and each run's commit and run on hover, the figures that moved first, and the last runs as a table.
-import type { History, PointMeta } from '../history/format.js';
-import { environmentChanges, RECENT_POINTS, type Trends } from '../history/trends.js';
 import { section as sectionNamed } from '../model/sections/index.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { shortenName } from '../common/names.js';
 import { escapeHtml } from './escape.js';
 import { htmlPage } from './html-page.js';
-import { historySubjects, movedFirst, rowsOf, type HistoryRow, type HistorySubject } from './history-rows.js';
+import {
+  RECENT_POINTS,
+  type HistoryRow,
+  type HistorySubject,
+  type HistoryView,
+  type PointMeta,
+  type RunChange,
+} from './history-view.js';
 import { plural } from './partition.js';
 import { BASELINE_UPDATE_COLOR, ENVIRONMENT_COLOR, renderTrendSvg, TREND_COLOR } from './trend-chart.js';
 import { runsAgo, shortSha, stepContext, stepLevels, trendRange } from './trend-text.js';
@@ -58,31 +63,27 @@ th { background: #f6f8fa; }
 }
 `;
 
-/** The whole page; deterministic: the same history gives the same bytes. */
-export function renderDashboard(history: History, trends: Trends, options: DashboardOptions = {}): string {
+/** Formats the history's view as the whole page; deterministic: the same history gives the same bytes. */
+export function renderDashboard(view: HistoryView, options: DashboardOptions = {}): string {
   const title = options.title ?? 'Memory history';
   const body: string[] = [`<h1>${text(title)}</h1>`];
-  const n = history.points.length;
-  const branch =
-    history.header.branch === undefined ? 'the default branch' : `<code>${text(history.header.branch)}</code>`;
-  const subject =
-    history.header.gate === undefined
-      ? `Runs of ${branch}`
-      : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
+  const n = view.points.length;
+  const branch = view.branch === undefined ? 'the default branch' : `<code>${text(view.branch)}</code>`;
+  const subject = view.gate === undefined ? `Runs of ${branch}` : `Gate <code>${text(view.gate)}</code> on ${branch}`;
   if (n === 0) {
     body.push(`<p class="meta">${subject}: none recorded yet.</p>`);
     return page(title, body, '');
   }
-  const first = history.points[0] as PointMeta;
-  const last = history.points[n - 1] as PointMeta;
+  const first = view.points[0] as PointMeta;
+  const last = view.points[n - 1] as PointMeta;
   body.push(
-    `<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(trends, first)} (${text(first.time)}) to ${commitLink(trends, last)} (${text(last.time)}).</p>`,
+    `<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(view, first)} (${text(first.time)}) to ${commitLink(view, last)} (${text(last.time)}).</p>`,
   );
   body.push(legend());
 
   // Tabs in the history's section order; within each, what moved lately first.
-  const bySection = new Map<string, HistorySubject[]>([...history.sections.keys()].map((name) => [name, []]));
-  for (const subject of movedFirst(historySubjects(history), trends)) {
+  const bySection = new Map<string, HistorySubject[]>(view.sections.map((name) => [name, []]));
+  for (const subject of view.subjects()) {
     const list = bySection.get(subject.section);
     if (list === undefined) bySection.set(subject.section, [subject]);
     else list.push(subject);
@@ -99,7 +100,7 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
       `<input class="tab" type="radio" name="section" id="tab-${name}"${i === 0 ? ' checked' : ''}><label class="tab" for="tab-${name}">${text(declaration.title)} (${formatCount(list.length)})</label>`,
     );
     css += `#tab-${name}:checked ~ .panels #panel-${name} { display: block; }\n`;
-    const shown = rowsOf(list.slice(0, CHARTS_PER_SECTION), trends);
+    const shown = view.rows(list.slice(0, CHARTS_PER_SECTION));
     const moved = shown.filter((r) => r.trend.step !== null && r.trend.step.runsAgo < RECENT_POINTS).length;
     panels.push(
       [
@@ -107,7 +108,7 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
         `<h2>${text(declaration.title)}</h2>`,
         `<p class="note">${text(plural(list.length, 'figure'))}${moved > 0 ? `, ${text(formatCount(moved))} moved in the last ${RECENT_POINTS} runs (first)` : ''}; a key group (<code>*</code> for the device) is drawn as its largest device at each run.</p>`,
         '<div class="charts">',
-        ...shown.map((row) => chart(row, history, trends)),
+        ...shown.map((row) => chart(row, view)),
         '</div>',
         ...(list.length > CHARTS_PER_SECTION
           ? [
@@ -119,7 +120,7 @@ export function renderDashboard(history: History, trends: Trends, options: Dashb
     );
   });
   body.push(...tabs, '<div class="panels">', ...panels, '</div>');
-  body.push(...runsTable(history, trends));
+  body.push(...runsTable(view));
   return page(title, body, css);
 }
 
@@ -140,36 +141,39 @@ function legend(): string {
   ].join('');
 }
 
-function chart(row: HistoryRow, history: History, trends: Trends): string {
+function chart(row: HistoryRow, view: HistoryView): string {
   const { trend, unit } = row;
   const step = trend.step;
   const context = step === null ? null : stepContext(step);
   const caption =
     step === null
       ? text(trendRange(trend, unit))
-      : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(trends, history.points[step.point] as PointMeta)} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
+      : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(view, view.points[step.point] as PointMeta)} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
   const subject = shortenName(row.subject);
-  const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: subject });
+  const svg = renderTrendSvg({
+    trend,
+    points: view.points,
+    changes: view.changes,
+    unit,
+    commitUrl: view.commitUrl,
+    label: subject,
+  });
   return `<figure class="trend"><figcaption><code>${text(subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
 }
 
 /** The last runs: commit, run, time, and what changed at each. */
-function runsTable(history: History, trends: Trends): string[] {
-  const n = history.points.length;
+function runsTable(view: HistoryView): string[] {
+  const n = view.points.length;
   const from = Math.max(0, n - RECENT_POINTS);
   const rows: string[] = [];
   for (let p = n - 1; p >= from; p--) {
-    const meta = history.points[p] as PointMeta;
-    const before = p === 0 ? undefined : history.points[p - 1];
+    const meta = view.points[p] as PointMeta;
+    const change = view.changes[p] as RunChange;
     const changed: string[] = [];
-    if (before !== undefined && before.baseline !== meta.baseline) changed.push('baseline updated');
-    if (before !== undefined) {
-      const env = environmentChanges(before.environment, meta.environment);
-      if (env.length > 0)
-        changed.push(env.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; '));
-    }
+    if (change.baselineUpdated) changed.push('baseline updated');
+    if (change.environment !== null) changed.push(change.environment);
     rows.push(
-      `<tr><td data-label="Commit">${commitLink(trends, meta)}</td><td data-label="Run">${text(meta.run ?? '—')}${meta.attempt !== undefined && meta.attempt > 1 ? text(` (attempt ${meta.attempt})`) : ''}</td><td data-label="Time">${text(meta.time)}</td><td data-label="Changed">${text(changed.join('; ') || '—')}</td></tr>`,
+      `<tr><td data-label="Commit">${commitLink(view, meta)}</td><td data-label="Run">${text(meta.run ?? '—')}${meta.attempt !== undefined && meta.attempt > 1 ? text(` (attempt ${meta.attempt})`) : ''}</td><td data-label="Time">${text(meta.time)}</td><td data-label="Changed">${text(changed.join('; ') || '—')}</td></tr>`,
     );
   }
   return [
@@ -182,8 +186,8 @@ function runsTable(history: History, trends: Trends): string[] {
   ];
 }
 
-function commitLink(trends: Trends, meta: PointMeta): string {
-  const url = trends.commitUrl(meta.commit);
+function commitLink(view: HistoryView, meta: PointMeta): string {
+  const url = view.commitUrl(meta.commit);
   const code = `<code>${text(shortSha(meta.commit))}</code>`;
   return url === undefined ? code : `<a href="${text(url)}">${code}</a>`;
 }

@@ -1,9 +1,7 @@
 // `history show`: the default branch's trends in a terminal, one row per key group (or key), its sparkline, range and latest value, and where it stepped.
-import type { History } from '../history/format.js';
-import { RECENT_POINTS, type Trends } from '../history/trends.js';
 import { formatCount } from '../model/units.js';
 import { replaceControlCharacters } from '../common/visible.js';
-import { historySubjects, movedFirst, rowsOf, type HistoryRow } from './history-rows.js';
+import { RECENT_POINTS, type HistoryRow, type HistoryView } from './history-view.js';
 import { plural } from './partition.js';
 import { clip, displayWidth, GAP, indented, padEnd, padStart, truncateMiddle, wrap } from '../common/text-layout.js';
 import { runsAgo, shortSha, sparkline, stepContext, stepLevels, trendRange, trendValue } from './trend-text.js';
@@ -18,38 +16,37 @@ export interface HistoryTerminalOptions {
 /** Rows shown without --key: the ones that moved first. */
 const MAX_ROWS = 60;
 
-/** The trends of every key group (keys of no device on their own), those that moved first; with `key`, those it matches. */
-export function renderHistoryTerminal(history: History, trends: Trends, options: HistoryTerminalOptions = {}): string {
+/** Formats the history's view: every key group (keys of no device on their own), those that moved first; with `key`, those it matches. */
+export function renderHistoryTerminal(view: HistoryView, options: HistoryTerminalOptions = {}): string {
   const width = options.width ?? 80;
   const lines: string[] = [];
-  const n = history.points.length;
-  const branch = history.header.branch === undefined ? '' : ` on ${shown(history.header.branch)}`;
-  const gate = history.header.gate === undefined ? '' : ` of gate ${shown(history.header.gate)}`;
+  const n = view.points.length;
+  const branch = view.branch === undefined ? '' : ` on ${shown(view.branch)}`;
+  const gate = view.gate === undefined ? '' : ` of gate ${shown(view.gate)}`;
   if (n === 0) return `History${gate}${branch}: no points yet\n`;
-  const first = history.points[0]!;
-  const last = history.points[n - 1]!;
+  const first = view.points[0]!;
+  const last = view.points[n - 1]!;
   lines.push(
     ...wrap(
       `History${gate}${branch}: ${plural(n, 'point')}, ${shortSha(first.commit)} (${first.time}) to ${shortSha(last.commit)} (${last.time})`,
       width,
     ),
   );
-  const recent = history.points.slice(-RECENT_POINTS);
-  const baselineUpdates = recent
-    .filter((p, i) => i > 0 && p.baseline !== recent[i - 1]!.baseline)
-    .map((p) => shortSha(p.commit));
+  // Changes within the recent points: the first of them is not compared with the point before it.
+  const from = Math.max(0, n - RECENT_POINTS);
+  const recent = view.points.slice(from).map((meta, i) => ({ meta, change: i === 0 ? null : view.changes[from + i]! }));
+  const baselineUpdates = recent.filter((r) => r.change?.baselineUpdated === true).map((r) => shortSha(r.meta.commit));
   const environmentChanges = recent
-    .filter((p, i) => i > 0 && JSON.stringify(p.environment) !== JSON.stringify(recent[i - 1]!.environment))
-    .map((p) => shortSha(p.commit));
+    .filter((r) => r.change !== null && r.change.environment !== null)
+    .map((r) => shortSha(r.meta.commit));
   const marks: string[] = [];
   if (baselineUpdates.length > 0) marks.push(`baseline updated at ${baselineUpdates.join(', ')}`);
   if (environmentChanges.length > 0) marks.push(`environment changed at ${environmentChanges.join(', ')}`);
   if (marks.length > 0)
     lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
 
-  const subjects = historySubjects(history, options.key);
-  const ordered = options.key === undefined ? movedFirst(subjects, trends) : subjects;
-  const shownRows = rowsOf(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered, trends);
+  const ordered = view.subjects(options.key);
+  const shownRows = view.rows(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered);
   if (shownRows.length === 0) {
     lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
     return `${lines.join('\n')}\n`;

@@ -21,9 +21,10 @@ import {
   valueRange,
   type EntryGroup,
 } from './groups.js';
-import { countByStatus, plural, verdictText } from './partition.js';
+import { countByStatus, plural, titledVerdict } from './partition.js';
 import { traceTimelinesHtml } from './trace-timeline.js';
-import { baselineCommand, buildReportView, trendOf, type ReportView, type Trends } from './view.js';
+import { baselineCommand, type ReportView, type RowView, type Trends } from './view.js';
+import type { RunChange } from './history-view.js';
 import { renderTrendSvg } from './trend-chart.js';
 import { stepContext, stepLevels, trendRange } from './trend-text.js';
 
@@ -36,8 +37,6 @@ export interface HtmlOptions {
   baselineFile?: string;
   /** The run's timelines (the snapshot's `series`): allocator traces are drawn per device. */
   series?: Snapshot['series'];
-  /** The default branch's history: a trend chart per changed key. */
-  trends?: Trends;
 }
 
 /** Trend charts drawn, failing rows first: the JSON report and `history html` have the rest. */
@@ -106,17 +105,16 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
 }
 `;
 
-/** Renders the report as a complete HTML document. Deterministic: the same report and options give the same string. */
-export function renderHtml(report: GateReport, options: HtmlOptions = {}): string {
-  const verdict = verdictText(report, options.title ?? 'Memory gate');
-  const view = buildReportView(report, { trends: options.trends });
-  const { firstRun, recorded, problems } = view;
+/** Formats the check's view as a complete HTML document. Deterministic: the same report and options give the same string. */
+export function renderHtml(view: ReportView, options: HtmlOptions = {}): string {
+  const { report, firstRun, recorded, problems } = view;
+  const verdict = titledVerdict(view.verdict, options.title ?? 'Memory gate');
   const icon = OUTCOME_ICON[view.outcome];
 
   const body: string[] = [];
   body.push(`<h1 class="verdict ${view.outcome}">${icon} ${text(verdict)}</h1>`);
   if (options.generatedAt !== undefined) body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
-  body.push(...contextHtml(report));
+  body.push(...contextHtml(view.context));
   if (firstRun) {
     const file = text(options.baselineFile ?? 'memory-baseline.json');
     body.push(
@@ -136,7 +134,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   }
 
   if (problems.length > 0) {
-    const groups = view.groups(problems);
+    const groups = view.problemRows.map((r) => r.group);
     body.push(
       '<section id="problems">',
       `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`,
@@ -145,8 +143,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     );
   }
   if (view.trends !== undefined) {
-    const changed = [...view.groups(problems), ...view.groups(view.improvements)];
-    body.push(...trendSection(changed, view.trends));
+    body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends, view.runChanges));
   }
   body.push(...deviceSection(report));
   body.push(...totalsSection(view.devices));
@@ -181,11 +178,10 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
 }
 
 /** A chart per changed key (or key group) the history has: its runs on the default branch, the baseline, where it stepped. */
-function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
+function trendSection(rows: readonly RowView[], trends: Trends, changes: readonly RunChange[]): string[] {
   const charts: string[] = [];
   let more = 0;
-  for (const group of groups) {
-    const t = trendOf(group, trends);
+  for (const { group, trend: t } of rows) {
     if (t === null) continue;
     const { subject, trend, unit } = t;
     if (charts.length >= TREND_CHARTS) {
@@ -198,6 +194,7 @@ function trendSection(groups: readonly EntryGroup[], trends: Trends): string[] {
     const svg = renderTrendSvg({
       trend,
       points: trends.points,
+      changes,
       unit,
       commitUrl: trends.commitUrl,
       baseline,

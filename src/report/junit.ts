@@ -1,22 +1,15 @@
 // The report as JUnit XML, for the CI systems that show test reports with no setup (GitLab's merge-request test widget,
 // Jenkins' `junit` step): one testsuite per section, one testcase per key or device group. Pure: the caller writes it.
-import type { Entry, GateReport, Status } from '../gate/types.js';
+import type { Entry, Status } from '../gate/types.js';
 import { visible } from '../common/visible.js';
 import { annotationText, failureReason } from './annotation.js';
 import { entrySentence } from './entry-values.js';
-import {
-  devicesPerPattern,
-  devicesPhrase,
-  groupEntries,
-  isRollUp,
-  kindTitle,
-  worstOf,
-  type EntryGroup,
-} from './groups.js';
+import { devicesPhrase, isRollUp, kindTitle, worstOf, type EntryGroup } from './groups.js';
 import { shortenName } from './names.js';
 import { REPORT_KINDS } from './report-schema.js';
 import { contextTerminal } from './run-context.js';
-import { partitionEntries, verdictText } from './partition.js';
+import type { ReportView } from './view.js';
+import { titledVerdict } from './partition.js';
 import { sectionOfKind } from '../model/sections/index.js';
 import { UNTRACED_NOTE } from '../model/sections/allocator.js';
 import { formatCount } from '../model/units.js';
@@ -130,8 +123,9 @@ interface Suite {
 }
 
 /** The verdict of the whole gate as one test case: failing exactly when the job fails, whatever failed it. */
-function verdictSuite(report: GateReport): Suite {
-  const verdict = verdictText(report, 'Memory gate');
+function verdictSuite(view: ReportView): Suite {
+  const report = view.report;
+  const verdict = titledVerdict(view.verdict, 'Memory gate');
   const failed = report.result === 'fail';
   return {
     name: 'Memory gate',
@@ -146,16 +140,14 @@ function verdictSuite(report: GateReport): Suite {
       },
     ],
     // What surrounds the verdict (a disjoint baseline, records not read, …), as the terminal says it.
-    out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
+    out: [verdict, ...contextTerminal(view.context, visible).filter((line) => line !== '')],
   };
 }
 
 /** One suite per kind in the report, in report order; in each, groups worst first as every renderer lists them. */
-function sectionSuites(report: GateReport): Suite[] {
-  const { problems, improvements, unchanged } = partitionEntries(report);
-  const perPattern = devicesPerPattern(report.entries);
+function sectionSuites(view: ReportView): Suite[] {
   const byKind = new Map<string, Entry[]>();
-  for (const list of [problems, improvements, unchanged]) {
+  for (const list of [view.problemsWithRecorded, view.improvements, view.unchanged]) {
     for (let i = 0; i < list.length; i++) {
       const entry = list[i] as Entry;
       let entries = byKind.get(entry.kind);
@@ -168,7 +160,7 @@ function sectionSuites(report: GateReport): Suite[] {
   return [...byKind]
     .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
     .map(([kind, entries]) => {
-      const groups = groupEntries(entries, perPattern);
+      const groups = view.groups(entries);
       const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
       // A passing testcase shows no note: say which figures are dump-time ones (a snapshot without a trace).
       const dumpTime = [
@@ -211,8 +203,8 @@ function renderSuite(suite: Suite, id: number, context: JunitContext): string {
  * A testcase fails for a failing verdict (its message: the key's sentence and the verdict's note), is skipped for a key
  * not judged (no baseline, not in this run, ignored), and passes otherwise; warnings go to the suite's system-out.
  */
-export function renderJunit(report: GateReport, context: JunitContext): string {
-  const suites = [verdictSuite(report), ...sectionSuites(report)];
+export function renderJunit(view: ReportView, context: JunitContext): string {
+  const suites = [verdictSuite(view), ...sectionSuites(view)];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<testsuites>',

@@ -1,6 +1,5 @@
 // The gate report as GitHub markdown (job summary, PR comment, --markdown file): verdict and the rows that matter first, rolled up across devices, degraded block by block to fit a size.
 import { UsageError } from '../common/errors.js';
-import type { GateReport } from '../gate/types.js';
 import { renderMermaidChart } from './chart.js';
 import { formatChange, formatTransition, keepUnits } from './entry-values.js';
 import { shortenName } from '../common/names.js';
@@ -18,21 +17,13 @@ import {
   kindTitle,
   type EntryGroup,
 } from './groups.js';
-import { acceptChangeText, plural, verdictText } from './partition.js';
+import { acceptChangeText, plural, titledVerdict } from './partition.js';
 import { figureCell, type DeviceTable } from './device-table.js';
 import { formatBytes, formatCount, formatDelta } from '../model/units.js';
 import { formatShortPercent } from './entry-values.js';
 import { superscript } from '../common/text-layout.js';
 import { sparkline, stepContext, stepLevels, trendRange } from './trend-text.js';
-import {
-  baselineCommand,
-  buildReportView,
-  RECENT_POINTS,
-  type ReportView,
-  type RowView,
-  type StepView,
-  type Trends,
-} from './view.js';
+import { baselineCommand, RECENT_POINTS, type ReportView, type RowView, type StepView, type Trends } from './view.js';
 
 export interface MarkdownOptions {
   /** Subject of the verdict line, shown as plain text: "<title> failed: …". Default "Memory gate". */
@@ -54,8 +45,6 @@ export interface MarkdownOptions {
   baselineFile?: string;
   /** The config's baselineUpdateLabel, named in how to accept an intended change. */
   baselineUpdateLabel?: string;
-  /** The default branch's history: a sparkline under each row that has one, where figures stepped, what moved. */
-  trends?: Trends;
 }
 
 const SEE_ELSEWHERE = 'see the JSON report / job summary';
@@ -77,8 +66,8 @@ export const DEVICE_FOOTNOTE =
   'Sums over the keys with a `devN` segment. A sum of module peaks is an upper bound of the device peak: modules and memory attributes ' +
   'peak at different times, and attributes overlap (DEV\\_PROC\\_MEM is a process total). Keys without a device (host, SVM) are not counted.';
 
-/** Renders the report; with maxBytes, drops the charts, device lists, unchanged rows, improvements, device totals, then trailing rows. */
-export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}): string {
+/** Formats the check's view; with maxBytes, drops the charts, device lists, unchanged rows, improvements, device totals, then trailing rows. */
+export function renderMarkdown(view: ReportView, options: MarkdownOptions = {}): string {
   const maxBytes = options.maxBytes;
   if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && maxBytes > 0)) {
     throw new UsageError(`maxBytes must be a positive integer, got ${String(maxBytes)}`);
@@ -87,7 +76,7 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
   if (chartModules !== undefined && !(Number.isSafeInteger(chartModules) && chartModules >= 0)) {
     throw new UsageError(`chartModules must be a non-negative integer, got ${String(chartModules)}`);
   }
-  const parts = buildParts(report, options);
+  const parts = buildParts(view, options);
   const all = parts.problemRows.length;
 
   for (const level of LEVELS) {
@@ -242,17 +231,16 @@ interface Parts {
   accept: string | null;
 }
 
-function buildParts(report: GateReport, options: MarkdownOptions): Parts {
-  const view = buildReportView(report, { trends: options.trends });
-  const { firstRun, problems, recorded } = view;
+function buildParts(view: ReportView, options: MarkdownOptions): Parts {
+  const { report, firstRun, problems, recorded } = view;
   const title = escapeMarkdownText(options.title ?? 'Memory gate');
   const icon = OUTCOME_ICON[view.outcome];
   const headLines: string[] = [];
   if (options.marker !== undefined) headLines.push(checkMarker(options.marker));
   if (options.preface !== undefined) headLines.push(options.preface, '');
-  headLines.push(`### ${icon} ${verdictText(report, title)}`);
+  headLines.push(`### ${icon} ${titledVerdict(view.verdict, title)}`);
   if (options.runUrl !== undefined) headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
-  for (const block of contextMarkdown(report)) headLines.push('', block);
+  for (const block of contextMarkdown(view.context)) headLines.push('', block);
   if (firstRun) headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
 
   const trends = view.trends;
@@ -279,9 +267,11 @@ function buildParts(report: GateReport, options: MarkdownOptions): Parts {
     moved: trends === undefined ? null : movedList(view, trends),
     banded: view.bandedRows.map((r) => groupRow(r, trends)),
     bandedCount: view.banded.length,
-    accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) =>
-      tableCodeSpan(t),
-    ),
+    accept: view.acceptsBaseline
+      ? acceptChangeText(options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) =>
+          tableCodeSpan(t),
+        )
+      : null,
   };
 }
 

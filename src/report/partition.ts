@@ -37,8 +37,14 @@ export function partitionEntries(report: GateReport, options: { orderUnchanged?:
   improvements.sort((a, b) => growth(a) - growth(b) || byKindAndKey(a, b));
   // The gate already lists entries by kind then key: check in one pass (cheap) before a sort of ~10^5 collated keys.
   // A caller that only counts them (the terminal) skips even that pass: ~40 ms at 160,000 keys.
-  if (options.orderUnchanged !== false && !isSortedBy(unchanged, byKindAndKey)) unchanged.sort(byKindAndKey);
+  if (options.orderUnchanged !== false) orderEntries(unchanged);
   return { problems, improvements, unchanged };
+}
+
+/** Entries by kind, then key, sorted in place unless they already are (the gate lists them so: one pass checks it). */
+export function orderEntries(entries: Entry[]): Entry[] {
+  if (!isSortedBy(entries, byKindAndKey)) entries.sort(byKindAndKey);
+  return entries;
 }
 
 function isSortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
@@ -89,11 +95,25 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** The verdict worded once: `rest` follows the format's title when `titled` (` failed: 2 regressed`), else stands alone. */
+export interface Verdict {
+  titled: boolean;
+  rest: string;
+}
+
 /**
  * The verdict without decoration: "Memory gate failed: 2 regressed, 1 over budget (3 warnings)" or
  * "Memory gate passed: 140 keys within thresholds". `title` is inserted as given: escape it for the target first.
  */
 export function verdictText(report: GateReport, title: string): string {
+  return titledVerdict(verdictOf(report), title);
+}
+
+export function titledVerdict(verdict: Verdict, title: string): string {
+  return verdict.titled ? `${title}${verdict.rest}` : verdict.rest;
+}
+
+export function verdictOf(report: GateReport): Verdict {
   const firstRun = isFirstRun(report);
   // On a first run every key is new by definition: those are not warnings, the recorded keys are the news.
   const warnings = report.entries.filter(
@@ -106,11 +126,11 @@ export function verdictText(report: GateReport, title: string): string {
     const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail' && e.status !== 'new'));
     if (failing.length > 0) {
       const why = failing.map(([status, n]) => `${formatCount(n)} ${status}`).join(', ');
-      return `${title} failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}`;
+      return { titled: true, rest: ` failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}` };
     }
     const closed =
       report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
-    return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
+    return { titled: false, rest: `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}` };
   }
   if (report.result === 'fail') {
     const failing = [
@@ -119,14 +139,14 @@ export function verdictText(report: GateReport, title: string): string {
       ),
       ...[contextFailure(report)].filter((why) => why !== null),
     ].join(', ');
-    return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
+    return { titled: true, rest: ` failed${failing ? `: ${failing}` : ''}${warningNote}` };
   }
   // Keys compared with the baseline and within its thresholds (passed or improved): a new or missing key was not
   // compared, and a warning is counted as one, not as a key within thresholds.
   const within = new Set<string>();
   for (const e of report.entries)
     if (e.severity === 'ok' && (e.status === 'pass' || e.status === 'improved')) within.add(`${e.kind}\u0000${e.key}`);
-  return `${title} passed: ${plural(within.size, 'key')} within thresholds${warningNote}`;
+  return { titled: true, rest: ` passed: ${plural(within.size, 'key')} within thresholds${warningNote}` };
 }
 
 /** Statuses a new baseline settles: the figures moved (or came or went) and the change may be intended. */
@@ -136,14 +156,19 @@ const BASELINE_STATUSES: ReadonlySet<string> = new Set(['regressed', 'improved',
  * How to accept an intended change, for the end of a failed report: null when the gate passed or nothing that failed
  * is settled by a new baseline (an OOM, a budget). `code` formats a command or name for the target.
  */
+/** A failing check that a new baseline would settle: the formats then say how to accept an intended change. */
+export function acceptsBaseline(report: GateReport): boolean {
+  return (
+    report.result === 'fail' && report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status))
+  );
+}
+
+/** How to accept an intended change (when `acceptsBaseline`), worded once; `code` decorates commands and names per format. */
 export function acceptChangeText(
-  report: GateReport,
   baselineFile: string,
   label: string | undefined,
   code: (text: string) => string,
-): string | null {
-  if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status)))
-    return null;
+): string {
   const labelText =
     label === undefined
       ? `the baseline update label (config ${code('baselineUpdateLabel')})`

@@ -9,7 +9,8 @@ import { escapeHtml, tableCodeSpan } from './escape.js';
 /** Most nodes named per value; the rest are counted. */
 const NODES_SHOWN = 8;
 
-interface ContextBlock {
+/** One thing the run's context says, worded once; each format decorates it. */
+export interface ContextBlock {
   title: string;
   severity: 'fail' | 'warn' | 'ok';
   header: string[];
@@ -36,7 +37,7 @@ function splitRows(splits: EnvironmentSplit[]): string[][] {
 }
 
 /** The blocks, in order; empty when there is nothing to say. */
-function contextBlocks(report: GateReport): ContextBlock[] {
+export function contextBlocks(report: GateReport): ContextBlock[] {
   const blocks: ContextBlock[] = [];
   const disjoint = report.disjointBaseline;
   if (disjoint !== undefined) {
@@ -123,8 +124,8 @@ export function contextFailure(report: GateReport): string | null {
 }
 
 /** Markdown blocks (`####` heading and a table each) to put right under the verdict line. */
-export function contextMarkdown(report: GateReport): string[] {
-  return contextBlocks(report).map((block) =>
+export function contextMarkdown(blocks: readonly ContextBlock[]): string[] {
+  return blocks.map((block) =>
     [
       `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
       '',
@@ -137,8 +138,8 @@ export function contextMarkdown(report: GateReport): string[] {
 }
 
 /** Terminal lines: one heading per block, one indented line per row. */
-export function contextTerminal(report: GateReport, shown: (text: string) => string): string[] {
-  return contextBlocks(report).flatMap((block) => [
+export function contextTerminal(blocks: readonly ContextBlock[], shown: (text: string) => string): string[] {
+  return blocks.flatMap((block) => [
     '',
     `${block.severity.toUpperCase()}: ${block.title}`,
     ...block.rows.map((row) =>
@@ -154,8 +155,8 @@ export function contextTerminal(report: GateReport, shown: (text: string) => str
 }
 
 /** HTML sections, every value escaped. */
-export function contextHtml(report: GateReport): string[] {
-  return contextBlocks(report).map((block) =>
+export function contextHtml(blocks: readonly ContextBlock[]): string[] {
+  return blocks.map((block) =>
     [
       `<section class="context ${block.severity}">`,
       `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,

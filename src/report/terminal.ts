@@ -1,6 +1,6 @@
 // The gate verdict as plain text for a terminal (check): aligned, no line wider than the width, no color unless asked.
 import { UsageError } from '../common/errors.js';
-import type { Entry, GateReport } from '../gate/types.js';
+import type { Entry } from '../gate/types.js';
 import { splitDevice } from '../model/sections/index.js';
 import { formatCount, formatDelta } from '../model/units.js';
 import {
@@ -25,17 +25,9 @@ import { shortenName } from '../common/names.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { contextTerminal } from './run-context.js';
 import { deviceOfEntry, devicesPhrase, medianGrowth, medianPercent } from './groups.js';
-import { acceptChangeText, countByStatus, plural, verdictText } from './partition.js';
+import { acceptChangeText, plural, titledVerdict } from './partition.js';
 import { sparkline, stepContext, stepLevels, trendRange, trendSpan } from './trend-text.js';
-import {
-  baselineCommand,
-  buildReportView,
-  RECENT_POINTS,
-  type ReportView,
-  type RowView,
-  type StepView,
-  type Trends,
-} from './view.js';
+import { baselineCommand, RECENT_POINTS, type ReportView, type RowView, type StepView, type Trends } from './view.js';
 import { figureCell, type DeviceTable } from './device-table.js';
 
 export interface TerminalOptions {
@@ -49,8 +41,6 @@ export interface TerminalOptions {
   baselineFile?: string;
   /** The config's baselineUpdateLabel, named in how to accept an intended change. */
   baselineUpdateLabel?: string;
-  /** The default branch's history: a sparkline under each row that has one, and where figures stepped. */
-  trends?: Trends;
 }
 
 /** Rows of the verdict table before "N more rows" (unless `all`): a screenful. */
@@ -74,33 +64,16 @@ const OUTCOME_COLOR: Record<ReportView['outcome'], string> = { fail: ANSI.red, f
  * The verdict line, the failing and warning rows (one per module across devices, worst first), their explanations as
  * a numbered list, then a count of the keys not listed. No line is wider than `width`: keys are cut in the middle.
  */
-export function renderTerminal(report: GateReport, options: TerminalOptions = {}): string {
+export function renderTerminal(view: ReportView, options: TerminalOptions = {}): string {
   const width = options.width ?? 80;
   if (!(Number.isSafeInteger(width) && width > 0)) {
     throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
   }
   const color = options.color === true;
   const paint = (code: string, text: string): string => (color ? `${code}${text}${ANSI.reset}` : text);
-  // The unchanged keys are only counted here (the last line), so they need no order.
-  const view = buildReportView(report, { trends: options.trends, all: options.all, orderUnchanged: false });
-  const { firstRun, recorded } = view;
-  const verdictColor = OUTCOME_COLOR[view.outcome];
-  const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
-  // What the run's context says (environment changes, missing artifacts) comes before any row.
-  // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
-  for (const line of contextTerminal(report, shown))
-    lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
-  if (firstRun) {
-    const file = options.baselineFile ?? 'FILE';
-    lines.push(
-      ...wrap(
-        `Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`,
-        width,
-      ),
-    );
-  }
-
-  const groups = view.problemRows;
+  const { recorded } = view;
+  const lines = headLines(view, options, width, paint);
+  const { problemRows: groups, moved } = options.all === true ? view.perKey : view;
   if (groups.length > 0) {
     const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
     const notes: string[] = [];
@@ -147,22 +120,58 @@ export function renderTerminal(report: GateReport, options: TerminalOptions = {}
       lines.push(...indented(`${shownKey(e.key)}: ${formatTransition(e)}, ${formatChange(e)}`, width, '  ', '    '));
     if (banded.length > MAX_ROWS) lines.push(`  …${plural(banded.length - MAX_ROWS, 'more key')}`);
   }
-  if (view.trends !== undefined) lines.push(...movedLines(view, view.trends, width));
-  const rest = [...view.improvements, ...view.unchanged];
-  if (rest.length > 0) {
-    const byStatus = countByStatus(rest)
-      .map(([status, n]) => `${formatCount(n)} ${shown(status)}`)
-      .join(', ');
-    lines.push('', ...wrap(`${plural(rest.length, 'key')} within thresholds not listed (${byStatus})`, width));
-  }
-  const accept = acceptChangeText(
-    report,
-    shown(options.baselineFile ?? 'FILE'),
-    options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel),
-    (t) => `'${t}'`,
-  );
-  if (accept !== null) lines.push('', ...wrap(accept, width));
+  if (view.trends !== undefined) lines.push(...movedLines(moved, view.trends, width));
+  lines.push(...closingLines(view, options, width));
   return `${lines.join('\n')}\n`;
+}
+
+/** The verdict, what the run's context says, and a first run's how-to. */
+function headLines(
+  view: ReportView,
+  options: TerminalOptions,
+  width: number,
+  paint: (code: string, text: string) => string,
+): string[] {
+  const verdictColor = OUTCOME_COLOR[view.outcome];
+  const lines = wrap(titledVerdict(view.verdict, 'Memory gate'), width).map((l) =>
+    paint(`${ANSI.bold}${verdictColor}`, l),
+  );
+  // What the run's context says (environment changes, missing artifacts) comes before any row.
+  // Lines that fit keep their indentation and blank lines stay; only longer ones wrap, under their own indent.
+  for (const line of contextTerminal(view.context, shown))
+    lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
+  if (view.firstRun) {
+    const file = options.baselineFile ?? 'FILE';
+    lines.push(
+      ...wrap(
+        `Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`,
+        width,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** The count of the keys not listed, and how to accept an intended change. */
+function closingLines(view: ReportView, options: TerminalOptions, width: number): string[] {
+  const lines: string[] = [];
+  const rest = view.notListed;
+  if (rest.count > 0) {
+    const byStatus = rest.byStatus.map(([status, n]) => `${formatCount(n)} ${shown(status)}`).join(', ');
+    lines.push('', ...wrap(`${plural(rest.count, 'key')} within thresholds not listed (${byStatus})`, width));
+  }
+  if (view.acceptsBaseline) {
+    const label = options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel);
+    const file = shown(options.baselineFile ?? 'FILE');
+    lines.push(
+      '',
+      ...wrap(
+        acceptChangeText(file, label, (t) => `'${t}'`),
+        width,
+      ),
+    );
+  }
+  return lines;
 }
 
 /**
@@ -224,8 +233,8 @@ function stepSentence(s: StepView, trends: Trends): string {
 }
 
 /** What moved on the default branch in its last 30 runs, for figures the rows above do not show. */
-function movedLines(view: ReportView, trends: Trends, width: number): string[] {
-  if (view.moved === null) return [];
+function movedLines(moved: ReportView['moved'], trends: Trends, width: number): string[] {
+  if (moved === null) return [];
   const lines = [
     '',
     ...wrap(
@@ -233,15 +242,10 @@ function movedLines(view: ReportView, trends: Trends, width: number): string[] {
       width,
     ),
   ];
-  for (const m of view.moved.shown) lines.push(...indented(stepSentence(m.step, trends), width, '  ', '    '));
-  if (view.moved.more > 0)
+  for (const m of moved.shown) lines.push(...indented(stepSentence(m.step, trends), width, '  ', '    '));
+  if (moved.more > 0)
     lines.push(
-      ...indented(
-        `…${plural(view.moved.more, 'more')}: ascend-memory-gate history show lists them`,
-        width,
-        '  ',
-        '    ',
-      ),
+      ...indented(`…${plural(moved.more, 'more')}: ascend-memory-gate history show lists them`, width, '  ', '    '),
     );
   return lines;
 }

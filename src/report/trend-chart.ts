@@ -1,7 +1,6 @@
 // One figure's trend on the default branch as an inline SVG: a point per run (linking to its commit, its values on
 // hover), the baseline as a line, and markers where the baseline file or the environment changed. No script.
-import type { PointMeta } from '../history/format.js';
-import { environmentChanges, type Trend } from '../history/trends.js';
+import type { PointMeta, RunChange, Trend } from './history-view.js';
 import { escapeHtml } from './escape.js';
 import { replaceControlCharacters } from '../common/visible.js';
 import { shortSha, trendValue } from './trend-text.js';
@@ -9,6 +8,8 @@ import { shortSha, trendValue } from './trend-text.js';
 export interface TrendChart {
   trend: Trend;
   points: readonly PointMeta[];
+  /** What changed at each point (history-view.ts): drawn as markers. */
+  changes: readonly RunChange[];
   unit: 'bytes' | 'count';
   /** The commit's page, when the history names one. */
   commitUrl(sha: string): string | undefined;
@@ -70,18 +71,16 @@ export function renderTrendSvg(chart: TrendChart): string {
   }
   // Where the baseline file or the environment changed: a vertical line at that run, its reason on hover.
   for (let p = 1; p < n; p++) {
-    const before = points[p - 1] as PointMeta;
     const now = points[p] as PointMeta;
-    if (before.baseline !== now.baseline) {
+    const change = chart.changes[p] as RunChange;
+    if (change.baselineUpdated) {
       parts.push(
         `<line class="marker baseline-update" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="1.5" stroke-dasharray="4 3"><title>${text(`baseline updated at ${shortSha(now.commit)}`)}</title></line>`,
       );
     }
-    const changes = environmentChanges(before.environment, now.environment);
-    if (changes.length > 0) {
-      const what = changes.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
+    if (change.environment !== null) {
       parts.push(
-        `<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text(`environment changed at ${shortSha(now.commit)}: ${what}`)}</title></line>`,
+        `<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text(`environment changed at ${shortSha(now.commit)}: ${change.environment}`)}</title></line>`,
       );
     }
   }

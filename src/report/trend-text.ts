@@ -1,6 +1,6 @@
 // What every renderer says of a trend: the sparkline of its last 30 points, its range, and where it stepped (the commit, how long ago, what changed with it).
 import { environmentLabel } from '../gate/environment.js';
-import type { StepNote, Trend } from '../history/trends.js';
+import type { StepNote, Trend } from './history-view.js';
 import { formatBytes, formatCount } from '../model/units.js';
 
 /** Eight heights: they render in a PR comment, a job summary and a terminal, with no image and no hosting. */

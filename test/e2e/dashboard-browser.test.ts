@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyHistory } from '../../src/history/format.js';
 import { appendPoint } from '../../src/history/store.js';
 import { trendsOf } from '../../src/history/trends.js';
+import { buildHistoryView } from '../../src/report/history-view.js';
 import { renderDashboard } from '../../src/report/dashboard.js';
 import { HTML_CSP } from '../../src/report/html.js';
 import { chromium, dumpDom } from '../helpers/chromium.js';
@@ -52,7 +53,7 @@ function page(): string {
       },
     );
   }
-  return renderDashboard(history, trendsOf(history));
+  return renderDashboard(buildHistoryView(history, trendsOf(history)));
 }
 
 const titleOf = (dom: string): string | undefined => /<title>([^<]*)<\/title>/.exec(dom)?.[1];

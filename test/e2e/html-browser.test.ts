@@ -19,6 +19,7 @@ import { HTML_CSP, renderHtml } from '../../src/report/html.js';
 import { chromium, dumpDom, screenshot } from '../helpers/chromium.js';
 import { entry } from '../helpers/entries.js';
 import { GiB, MiB } from '../helpers/story.js';
+import { buildReportView } from '../../src/report/view.js';
 
 // ───────────────────────────── Chromium ─────────────────────────────
 
@@ -201,7 +202,7 @@ const report: GateReport = {
   ],
 };
 
-const html = renderHtml(report);
+const html = renderHtml(buildReportView(report));
 const TITLE = '✗ Memory gate failed: 1 regressed (4 warnings)';
 const APP_COLOR = '#4e79a7';
 const HCCL_COLOR = '#f28e2b';

@@ -18,6 +18,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { chromium, pageResult } from '../helpers/chromium.js';
 import { eightDeviceStory, jobReport } from '../helpers/jobs.js';
 import { GiB } from '../helpers/story.js';
+import { buildReportView } from '../../src/report/view.js';
 
 if (chromium.path === null) console.warn(`report-browser.test.ts: skipping the browser tests: ${chromium.reason}`);
 
@@ -55,7 +56,7 @@ describe('Mermaid charts in the current mermaid package', () => {
   it.skipIf(chromium.path === null)(
     'renders every chart of the 1-, 8- and 64-device runs without an error, each with its bars',
     async () => {
-      const charts = [oneDevice, eight, sixtyFour].flatMap((r) => mermaidCharts(renderMarkdown(r)));
+      const charts = [oneDevice, eight, sixtyFour].flatMap((r) => mermaidCharts(renderMarkdown(buildReportView(r))));
       expect(charts.length).toBe(1 + 3 + 2);
       const page = `<!DOCTYPE html><html><body><div id="out"></div><pre id="result"></pre>
 <script src="${MERMAID}"></script>
@@ -92,7 +93,7 @@ const charts = ${JSON.stringify(charts)};
   );
 
   it('pads no series: each bar is this run and each line the baseline, value for value', () => {
-    const md = renderMarkdown(eight);
+    const md = renderMarkdown(buildReportView(eight));
     const [app = ''] = mermaidCharts(md);
     expect(app.split('\n').slice(1)).toEqual([
       'xychart-beta',
@@ -101,7 +102,9 @@ const charts = ${JSON.stringify(charts)};
       '  bar [19.7, 19.7, 19.7, 39.4, 19.7, 19.7, 19.7, 19.7]',
       '  line [19.7, 19.7, 19.7, 19.7, 19.7, 19.7, 19.7, 19.7]',
     ]);
-    for (const chart of [oneDevice, eight, sixtyFour].flatMap((r) => mermaidCharts(renderMarkdown(r)))) {
+    for (const chart of [oneDevice, eight, sixtyFour].flatMap((r) =>
+      mermaidCharts(renderMarkdown(buildReportView(r))),
+    )) {
       const axis = /x-axis \[(.*)\]/.exec(chart)?.[1]?.split(', ') ?? [];
       for (const series of chart.matchAll(/^ {2}(bar|line) \[(.*)\]$/gm)) {
         const values = (series[2] ?? '').split(', ').map(Number);
@@ -130,7 +133,7 @@ describe('the PR comment in a 780 px comment box', () => {
   it.skipIf(chromium.path === null)(
     'has no table wider than the box for the 8-device run with device verdicts',
     async () => {
-      const md = renderMarkdown(eight, { maxBytes: 65_536 });
+      const md = renderMarkdown(buildReportView(eight), { maxBytes: 65_536 });
       expect(md).toContain('over-capacity');
       const tables = (await measure(githubPage(md, 780, TABLE_WIDTHS), '1000,900')) as {
         scroll: number;
@@ -168,7 +171,7 @@ document.getElementById('result').textContent = JSON.stringify({ scroll: documen
 describe('the HTML page at 400 px', () => {
   it.skipIf(chromium.path === null)('has no horizontal scroll and breaks no key inside a segment', async () => {
     // The page forbids scripts; the copy under test gets the measuring script instead of the CSP.
-    const html = renderHtml(eight)
+    const html = renderHtml(buildReportView(eight))
       .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
       .replace('</body>', `<pre id="result"></pre><script>${KEY_BREAKS}</script></body>`);
     const result = (await measure(html, '400,900')) as {
@@ -189,7 +192,7 @@ describe('the HTML page at 400 px', () => {
       kernels: 100_000,
       change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1),
     });
-    expect(Buffer.byteLength(renderHtml(big))).toBeLessThan(5 * 1024 * 1024);
+    expect(Buffer.byteLength(renderHtml(buildReportView(big)))).toBeLessThan(5 * 1024 * 1024);
     expect(GiB).toBe(1024 ** 3);
   });
 });

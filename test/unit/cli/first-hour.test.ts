@@ -12,6 +12,7 @@ import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
 import { entry } from '../../helpers/entries.js';
 import { MiB } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'amg-first-hour-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,12 +52,17 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 
 describe('a change past ×100 reads as a factor in every renderer', () => {
   it('×3,145,728, not +314572700%', () => {
-    const junit = renderJunit(failed, { timestamp: new Date(Date.UTC(2026, 11, 4)), hostname: 'h' });
-    for (const text of [renderTerminal(failed), renderMarkdown(failed), renderHtml(failed), junit]) {
+    const junit = renderJunit(buildReportView(failed), { timestamp: new Date(Date.UTC(2026, 11, 4)), hostname: 'h' });
+    for (const text of [
+      renderTerminal(buildReportView(failed)),
+      renderMarkdown(buildReportView(failed)),
+      renderHtml(buildReportView(failed)),
+      junit,
+    ]) {
       expect(text).toContain('×3,145,728');
       expect(text).not.toContain('314572700');
     }
-    expect(renderTerminal(failed).split('\n')[3]).toBe(
+    expect(renderTerminal(buildReportView(failed)).split('\n')[3]).toBe(
       '✗ regressed  DEV_MEM/dev0/APP    40 B → 120.0 MiB  +120.0 MiB (×3,145,728)',
     );
   });
@@ -67,7 +73,7 @@ describe('a change past ×100 reads as a factor in every renderer', () => {
       counts: { regressed: 1 },
       entries: [{ ...huge, current: 4000, delta: 3960, percent: 9900 }],
     };
-    expect(renderTerminal(r).split('\n')[3]).toBe(
+    expect(renderTerminal(buildReportView(r)).split('\n')[3]).toBe(
       '✗ regressed  DEV_MEM/dev0/APP      40 B → 3.9 KiB  +3.9 KiB (+9900%)',
     );
   });
@@ -84,7 +90,9 @@ describe('the counts and the "why" say what they mean', () => {
         entry({ key: 'DEV_MEM/dev0/GE', baseline: null, delta: null, percent: null, status: 'new', severity: 'warn' }),
       ],
     };
-    expect(renderTerminal(r).split('\n')[0]).toBe('Memory gate passed: 2 keys within thresholds (1 warning)');
+    expect(renderTerminal(buildReportView(r)).split('\n')[0]).toBe(
+      'Memory gate passed: 2 keys within thresholds (1 warning)',
+    );
   });
 
   it("gives a new key's policy as its reason in the HTML report, not the default tolerance", () => {
@@ -103,7 +111,7 @@ describe('the counts and the "why" say what they mean', () => {
         }),
       ],
     };
-    const html = renderHtml(r);
+    const html = renderHtml(buildReportView(r));
     expect(html).toContain('<td class="why" data-label="Why">not in the baseline (onNew: warn)</td>');
     expect(html).toContain('<td class="why" data-label="Why">not in this run (onMissing: warn)</td>');
     expect(html).not.toContain('default tolerance');
@@ -112,7 +120,7 @@ describe('the counts and the "why" say what they mean', () => {
 
 describe('a failed gate ends with how to accept an intended change', () => {
   it('names the baseline command, the file and the label, last, in the terminal and the Markdown', () => {
-    const terminal = renderTerminal(failed, {
+    const terminal = renderTerminal(buildReportView(failed), {
       baselineFile: 'baselines/m.json',
       baselineUpdateLabel: 'mem-ok',
       width: 400,
@@ -120,7 +128,10 @@ describe('a failed gate ends with how to accept an intended change', () => {
     expect(terminal.trimEnd().split('\n').at(-1)).toBe(
       "To accept an intended change: 'ascend-memory-gate baseline --out baselines/m.json' with this check's inputs, then commit 'baselines/m.json' (the Action: 'mode: update'); on a pull request, the label 'mem-ok' set by a maintainer lets its own baseline count.",
     );
-    const markdown = renderMarkdown(failed, { baselineFile: 'baselines/m.json', baselineUpdateLabel: 'mem-ok' });
+    const markdown = renderMarkdown(buildReportView(failed), {
+      baselineFile: 'baselines/m.json',
+      baselineUpdateLabel: 'mem-ok',
+    });
     expect(markdown.trimEnd().split('\n').at(-1)).toBe(
       "To accept an intended change: `ascend-memory-gate baseline --out baselines/m.json` with this check's inputs, then commit `baselines/m.json` (the Action: `mode: update`); on a pull request, the label `mem-ok` set by a maintainer lets its own baseline count.",
     );
@@ -146,8 +157,8 @@ describe('a failed gate ends with how to accept an intended change', () => {
       oom,
       { result: 'pass', counts: { pass: 1 }, entries: [entry({ key: 'DEV_MEM/dev0/APP' })] } satisfies GateReport,
     ]) {
-      expect(renderTerminal(r)).not.toContain('To accept an intended change');
-      expect(renderMarkdown(r)).not.toContain('To accept an intended change');
+      expect(renderTerminal(buildReportView(r))).not.toContain('To accept an intended change');
+      expect(renderMarkdown(buildReportView(r))).not.toContain('To accept an intended change');
     }
   });
 });

@@ -7,6 +7,7 @@ import { parseGateConfig } from '../../../src/gate/thresholds.js';
 import { emptyHistory, HISTORY_MAX_BYTES, parseHistory, type PointMeta } from '../../../src/history/format.js';
 import { appendPoint } from '../../../src/history/store.js';
 import { trendsOf } from '../../../src/history/trends.js';
+import { buildHistoryView } from '../../../src/report/history-view.js';
 import { renderDashboard } from '../../../src/report/dashboard.js';
 import { renderHistoryTerminal } from '../../../src/report/history-terminal.js';
 import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
@@ -44,8 +45,10 @@ describe('a section this version does not declare (a newer release wrote it)', (
     expect([...history.sections.keys()]).toEqual(['modules']);
     const trends = trendsOf(history);
     expect(trends.forKey('module', 'DEV_MEM/dev0/APP')?.values).toEqual([100, 105]);
-    expect(renderHistoryTerminal(history, trends)).toContain('DEV_MEM/*/APP  ▁█     100 B – 105 B   105 B');
-    expect(renderDashboard(history, trends)).toContain('DEV_MEM/*/APP');
+    expect(renderHistoryTerminal(buildHistoryView(history, trends))).toContain(
+      'DEV_MEM/*/APP  ▁█     100 B – 105 B   105 B',
+    );
+    expect(renderDashboard(buildHistoryView(history, trends))).toContain('DEV_MEM/*/APP');
     const { text: written } = appendPoint(history, meta(3), {
       keys: new Map([['modules', new Map([['DEV_MEM/dev0/APP', 110]])]]),
       rollups: new Map(),

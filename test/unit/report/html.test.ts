@@ -9,6 +9,7 @@ import { HTML_CSP, renderHtml } from '../../../src/report/html.js';
 import { entry } from '../../helpers/entries.js';
 import { report } from '../../helpers/reports.js';
 import { GiB, GROWN_APP_PEAK, MiB, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 /** The seed story on two ranks: APP on dev1 grew 10x, HCCL on dev0 broke its budget, a new kernel, a smaller kernel. */
 const appRegressed = entry({
@@ -153,7 +154,7 @@ function keyColumn(html: string): string[] {
 }
 
 describe('renderHtml: one self-contained page', () => {
-  const html = renderHtml(seedReport);
+  const html = renderHtml(buildReportView(seedReport));
 
   it('is a complete document with a CSP that forbids scripts, network and files', () => {
     expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')).toBe(true);
@@ -228,9 +229,9 @@ describe('renderHtml: one self-contained page', () => {
   });
 
   it('is deterministic: no date unless one is passed, and that one escaped', () => {
-    expect(renderHtml(seedReport)).toBe(html);
+    expect(renderHtml(buildReportView(seedReport))).toBe(html);
     expect(html).not.toMatch(/\d{4}-\d{2}-\d{2}/);
-    const dated = renderHtml(seedReport, { generatedAt: '2026-03-01T12:00:00Z <b>' });
+    const dated = renderHtml(buildReportView(seedReport), { generatedAt: '2026-03-01T12:00:00Z <b>' });
     expect(dated).toContain('<p class="generated">Generated 2026-03-01T12:00:00Z &lt;b&gt;</p>');
   });
 });
@@ -266,7 +267,7 @@ describe('renderHtml: names from files are text, never markup', () => {
       severity: 'warn',
     }),
   ]);
-  const html = renderHtml(report(entries), { title: '<b>Gate</b> "x"' });
+  const html = renderHtml(buildReportView(report(entries)), { title: '<b>Gate</b> "x"' });
 
   it('adds no element, attribute or script: every tag is one the renderer writes', () => {
     expect(tagNames(html).filter((tag) => !ALLOWED_TAGS.has(tag))).toEqual([]);
@@ -321,7 +322,7 @@ describe('renderHtml: names from files are text, never markup', () => {
         severity: 'critical',
       },
     );
-    const page = renderHtml(report([allocFailures, unknown], 'fail'));
+    const page = renderHtml(buildReportView(report([allocFailures, unknown], 'fail')));
     expect(page).toContain(
       '<thead><tr><th>Status</th><th>Key</th><th>Baseline → current</th><th>Δ (Δ%)</th><th>Why</th></tr></thead>',
     );

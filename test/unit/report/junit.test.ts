@@ -10,44 +10,47 @@ import { schemaErrors, xpath } from '../../helpers/xsd.js';
 import { entry } from '../../helpers/entries.js';
 import { report } from '../../helpers/reports.js';
 import { GiB } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 const CONTEXT: JunitContext = { timestamp: new Date(Date.UTC(2026, 11, 2, 8, 15, 30, 250)), hostname: 'gate-runner-1' };
 
 describe('the JUnit report', () => {
   it('one suite for the verdict, one per section; a regressed key fails, a new one is skipped, a warning goes to system-out', async () => {
     const xml = renderJunit(
-      report([
-        entry({ key: 'DEV_MEM/dev0/APP', baseline: 2 * GiB, current: 2 * GiB }),
-        entry({
-          key: 'DEV_MEM/dev1/APP',
-          baseline: 2 * GiB,
-          current: 20 * GiB,
-          delta: 18 * GiB,
-          percent: 900,
-          status: 'regressed',
-          severity: 'fail',
-        }),
-        entry({
-          key: 'DEV_MEM/dev1/HCCL',
-          baseline: 2 * GiB,
-          current: 3 * GiB,
-          delta: GiB,
-          percent: 50,
-          status: 'imbalance',
-          severity: 'warn',
-          note: 'dev1 is 50% above the median of 3 devices',
-        }),
-        entry({
-          kind: 'kernel',
-          key: 'dev0/matmul_v1',
-          baseline: null,
-          current: 6 * 1024 * 1024,
-          delta: null,
-          percent: null,
-          status: 'new',
-          severity: 'warn',
-        }),
-      ]),
+      buildReportView(
+        report([
+          entry({ key: 'DEV_MEM/dev0/APP', baseline: 2 * GiB, current: 2 * GiB }),
+          entry({
+            key: 'DEV_MEM/dev1/APP',
+            baseline: 2 * GiB,
+            current: 20 * GiB,
+            delta: 18 * GiB,
+            percent: 900,
+            status: 'regressed',
+            severity: 'fail',
+          }),
+          entry({
+            key: 'DEV_MEM/dev1/HCCL',
+            baseline: 2 * GiB,
+            current: 3 * GiB,
+            delta: GiB,
+            percent: 50,
+            status: 'imbalance',
+            severity: 'warn',
+            note: 'dev1 is 50% above the median of 3 devices',
+          }),
+          entry({
+            kind: 'kernel',
+            key: 'dev0/matmul_v1',
+            baseline: null,
+            current: 6 * 1024 * 1024,
+            delta: null,
+            percent: null,
+            status: 'new',
+            severity: 'warn',
+          }),
+        ]),
+      ),
       CONTEXT,
     );
     expect(xml).toBe(`<?xml version="1.0" encoding="UTF-8"?>
@@ -95,7 +98,7 @@ describe('the JUnit report', () => {
         severity: 'fail',
       }),
     );
-    const xml = renderJunit(report(devices), CONTEXT);
+    const xml = renderJunit(buildReportView(report(devices)), CONTEXT);
     const cases = [...xml.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1]);
     expect(cases).toEqual(['verdict', 'DEV_MEM/*/APP']);
     expect(xml).toContain(
@@ -107,28 +110,30 @@ describe('the JUnit report', () => {
 
   it('skips keys that were not judged (no baseline, not in this run, ignored by a rule) and fails a new key under onNew: fail', async () => {
     const xml = renderJunit(
-      report([
-        entry({
-          key: 'DEV_MEM/dev0/GE',
-          baseline: 1000,
-          current: null,
-          delta: null,
-          percent: null,
-          status: 'missing',
-          severity: 'warn',
-        }),
-        entry({ key: 'HOST_MEM/APP', status: 'ignored', rule: 'HOST_MEM/**' }),
-        entry({
-          kind: 'kernel',
-          key: 'dev0/k',
-          baseline: null,
-          current: 64,
-          delta: null,
-          percent: null,
-          status: 'new',
-          severity: 'fail',
-        }),
-      ]),
+      buildReportView(
+        report([
+          entry({
+            key: 'DEV_MEM/dev0/GE',
+            baseline: 1000,
+            current: null,
+            delta: null,
+            percent: null,
+            status: 'missing',
+            severity: 'warn',
+          }),
+          entry({ key: 'HOST_MEM/APP', status: 'ignored', rule: 'HOST_MEM/**' }),
+          entry({
+            kind: 'kernel',
+            key: 'dev0/k',
+            baseline: null,
+            current: 64,
+            delta: null,
+            percent: null,
+            status: 'new',
+            severity: 'fail',
+          }),
+        ]),
+      ),
       CONTEXT,
     );
     expect([...xml.matchAll(/<testcase name="([^"]+)"[^>]*>\n\s*<(\w+)/g)].map((m) => `${m[1]}: ${m[2]}`)).toEqual([
@@ -155,12 +160,12 @@ describe('the JUnit report', () => {
       ],
       'fail',
     );
-    const xml = renderJunit(firstRun, CONTEXT);
+    const xml = renderJunit(buildReportView(firstRun), CONTEXT);
     expect(xml).toContain(
       '<failure message="Memory gate: No baseline yet: 1 key recorded, the gate stays closed until a baseline is committed (onMissingBaseline: fail)" type="memory-gate">',
     );
     expect(xml).toMatch(/<testcase name="DEV_MEM\/dev0\/APP" [^>]*>\n\s*<skipped /);
-    const passed = renderJunit(report([entry({ key: 'DEV_MEM/dev0/APP' })]), CONTEXT);
+    const passed = renderJunit(buildReportView(report([entry({ key: 'DEV_MEM/dev0/APP' })])), CONTEXT);
     expect(passed).toContain('<testcase name="verdict" classname="ascend-memory-gate.gate" time="0"/>');
     expect(passed).toMatch(/<testsuite name="Memory gate" [^>]* tests="1" failures="0" /);
     expect(await schemaErrors(xml)).toEqual([]);
@@ -170,7 +175,9 @@ describe('the JUnit report', () => {
   it('keeps a key the same test whatever its verdict, so CI systems follow it from run to run; findings and shared roll-ups say which', () => {
     const twoGiB = 2 * 1024 ** 3;
     const names = (entries: Entry[]): string[] =>
-      [...renderJunit(report(entries), CONTEXT).matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1] as string);
+      [...renderJunit(buildReportView(report(entries)), CONTEXT).matchAll(/<testcase name="([^"]+)"/g)].map(
+        (m) => m[1] as string,
+      );
     const passing = names([entry({ key: 'DEV_MEM/dev1/APP', baseline: twoGiB, current: twoGiB })]);
     const regressed = names([
       entry({
@@ -213,19 +220,21 @@ describe('the JUnit report', () => {
   it('escapes names from the logs: markup, quotes, controls, lone surrogates and U+FFFF stay text and the file stays valid', async () => {
     const hostile = 'dev0/<x a="1">&amp;\'\u001b[31m\ud800\uffff\u202e';
     const xml = renderJunit(
-      report([
-        entry({
-          kind: 'kernel',
-          key: hostile,
-          baseline: 0,
-          current: 64,
-          delta: 64,
-          percent: null,
-          status: 'regressed',
-          severity: 'fail',
-          note: 'a "note" <b>&',
-        }),
-      ]),
+      buildReportView(
+        report([
+          entry({
+            kind: 'kernel',
+            key: hostile,
+            baseline: 0,
+            current: 64,
+            delta: 64,
+            percent: null,
+            status: 'regressed',
+            severity: 'fail',
+            note: 'a "note" <b>&',
+          }),
+        ]),
+      ),
       {
         ...CONTEXT,
         hostname: 'h<&>"',
@@ -242,7 +251,7 @@ describe('the JUnit report', () => {
   });
 
   it('the schema check is live: a file without hostname, or with a zone in its timestamp, is refused', async () => {
-    const xml = renderJunit(report([entry({ key: 'DEV_MEM/dev0/APP' })]), CONTEXT);
+    const xml = renderJunit(buildReportView(report([entry({ key: 'DEV_MEM/dev0/APP' })])), CONTEXT);
     expect((await schemaErrors(xml.replace(/ hostname="[^"]*"/g, ''), 'no-hostname')).join('\n')).toMatch(
       /JUnit\.xsd: .*The attribute 'hostname' is required/,
     );

@@ -8,6 +8,7 @@ import { emptyHistory } from '../../../src/history/format.js';
 import { appendPoint } from '../../../src/history/store.js';
 import { trendsOf } from '../../../src/history/trends.js';
 import { annotationText, annotationTitle, failureReason } from '../../../src/report/annotation.js';
+import { buildHistoryView } from '../../../src/report/history-view.js';
 import { renderDashboard } from '../../../src/report/dashboard.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { parseReportJson, renderJsonReport } from '../../../src/report/json.js';
@@ -15,6 +16,7 @@ import { renderJunit } from '../../../src/report/junit.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
 import { GiB } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 /** 102,400 characters, different at each end and in the middle, so a display cannot drop one part unseen. */
 const NAME = `aclnnFlashAttentionScore_${'a'.repeat(51_175)}MIDDLE${'z'.repeat(51_189)}_tail`;
@@ -52,14 +54,14 @@ describe('a long name in every display', () => {
   });
 
   it('the HTML report shows it shortened (the page was 262 KB)', () => {
-    const html = renderHtml(report);
+    const html = renderHtml(buildReportView(report));
     expect(html).not.toContain(RUN);
     expect(html).toContain(HASH);
     expect(html.length).toBeLessThan(40_000);
   });
 
   it('the JUnit testcase name, failure message and text show it shortened', () => {
-    const xml = renderJunit(report, { timestamp: new Date(0), hostname: 'h' });
+    const xml = renderJunit(buildReportView(report), { timestamp: new Date(0), hostname: 'h' });
     expect(xml).not.toContain(RUN);
     expect(xml).toContain(`<testcase name="${SHOWN}"`);
     expect(xml).toContain(
@@ -77,7 +79,7 @@ describe('a long name in every display', () => {
   });
 
   it('the terminal shows it shortened', () => {
-    const out = renderTerminal(report, { width: 80, color: false });
+    const out = renderTerminal(buildReportView(report), { width: 80, color: false });
     expect(out).not.toContain(RUN);
     // Cut to the 80-column table, the hash stays.
     expect(out).toContain(`✗ regressed  dev0/acl…zz_tail${HASH}   1.0 GiB → 3.0 GiB  +2.0 GiB (+200%)`);
@@ -92,13 +94,13 @@ describe('a long name in every display', () => {
         { keys: new Map([['kernels', new Map([[KEY, n * GiB]])]]), rollups: new Map(), devices: 1 },
       );
     }
-    const page = renderDashboard(h, trendsOf(h));
+    const page = renderDashboard(buildHistoryView(h, trendsOf(h)));
     expect(page).not.toContain(RUN);
     // The history holds the key shortened at 4,096 (the report's key): its group shows the whole key's hash, as the comment does.
     expect(page).toContain(`<figcaption><code>*/aclnnFlashAttentionScore_`);
     expect(page).toMatch(new RegExp(`<figcaption><code>\\*/aclnnFlashAttentionScore_a+…z+_tail${HASH}</code>`));
     // The HTML report's trend chart of the key (its figure caption and the chart's label).
-    const html = renderHtml(report, { trends: trendsOf(h) });
+    const html = renderHtml(buildReportView(report, { trends: trendsOf(h) }), {});
     expect(html).toContain('<figure class="trend">');
     expect(html).not.toContain(RUN);
   });
@@ -106,7 +108,7 @@ describe('a long name in every display', () => {
 
 describe('one hash from the comment to report.json to JUnit', () => {
   it("the Markdown's ~hash is the whole key's (it hashed the segment after dev0/), as report.json's key ends", () => {
-    const md = renderMarkdown(report);
+    const md = renderMarkdown(buildReportView(report));
     expect(md).not.toContain(RUN);
     expect(md).toContain(HASH);
     const json = parseReportJson(renderJsonReport(report), 'report.json');
@@ -116,15 +118,17 @@ describe('one hash from the comment to report.json to JUnit', () => {
 
   it("comment mode's Markdown, made from report.json's 4,096-character key, shows the same name and hash as the gate's", () => {
     const json = parseReportJson(renderJsonReport(report), 'report.json');
-    const fromJson = renderMarkdown({ result: json.result, counts: json.counts, entries: json.entries });
+    const fromJson = renderMarkdown(
+      buildReportView({ result: json.result, counts: json.counts, entries: json.entries }),
+    );
     expect(fromJson).toContain(HASH);
-    expect(fromJson).toBe(renderMarkdown(report));
+    expect(fromJson).toBe(renderMarkdown(buildReportView(report)));
     expect(
-      renderJunit(
-        { result: json.result, counts: json.counts, entries: json.entries },
-        { timestamp: new Date(0), hostname: 'h' },
-      ),
-    ).toBe(renderJunit(report, { timestamp: new Date(0), hostname: 'h' }));
+      renderJunit(buildReportView({ result: json.result, counts: json.counts, entries: json.entries }), {
+        timestamp: new Date(0),
+        hostname: 'h',
+      }),
+    ).toBe(renderJunit(buildReportView(report), { timestamp: new Date(0), hostname: 'h' }));
   });
 });
 
@@ -147,13 +151,13 @@ describe('one hash for a key group (the same long kernel on two devices)', () =>
 
   it('the Markdown, HTML and JUnit show the pattern as the dashboard does', () => {
     expect(SHOWN_PATTERN).toHaveLength(256);
-    const md = renderMarkdown(twice);
+    const md = renderMarkdown(buildReportView(twice));
     expect(md).not.toContain(RUN);
     expect(md).toContain(PATTERN_HASH);
-    const html = renderHtml(twice);
+    const html = renderHtml(buildReportView(twice));
     expect(html).not.toContain(RUN);
     expect(html).toContain(PATTERN_HASH);
-    expect(renderJunit(twice, { timestamp: new Date(0), hostname: 'h' })).toContain(
+    expect(renderJunit(buildReportView(twice), { timestamp: new Date(0), hostname: 'h' })).toContain(
       `<testcase name="${SHOWN_PATTERN}"`,
     );
   });

@@ -10,6 +10,7 @@ import { eightDeviceStory, jobReport } from '../../helpers/jobs.js';
 import { entry } from '../../helpers/entries.js';
 import { report } from '../../helpers/reports.js';
 import { GiB, GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -147,7 +148,7 @@ function cellDelimiters(row: string): number {
 
 describe('renderMarkdown: the full report', () => {
   it('renders the seed story as verdict, failing keys, charts, device totals, improvements and collapsed unchanged keys', () => {
-    expect(renderMarkdown(seedReport)).toBe(FULL);
+    expect(renderMarkdown(buildReportView(seedReport))).toBe(FULL);
   });
 
   it('fits a PR comment: four columns, sizes that never break, explanations numbered under the table', () => {
@@ -193,7 +194,7 @@ describe('renderMarkdown: the full report', () => {
       status: 'new',
       severity: 'fail',
     });
-    const rows = tableRows(renderMarkdown(report([missing, bigWarning, smallFailure, added])));
+    const rows = tableRows(renderMarkdown(buildReportView(report([missing, bigWarning, smallFailure, added]))));
     // A new key grows by its whole size, a missing key shrinks by its whole baseline.
     expect(rows.map(keyOf)).toEqual([
       'DEV_MEM/dev0/AICPU',
@@ -224,7 +225,7 @@ describe('renderMarkdown: the full report', () => {
     const dev10 = entry({ key: 'HOST_MEM/x10/APP' });
     const dev2 = entry({ key: 'HOST_MEM/x2/APP' });
     const kernel = entry({ kind: 'kernel', key: 'add' });
-    const rows = tableRows(renderMarkdown(report([small, dev10, kernel, large, dev2])));
+    const rows = tableRows(renderMarkdown(buildReportView(report([small, dev10, kernel, large, dev2]))));
     expect(rows.map(keyOf)).toEqual([
       'DEV_MEM/dev0/APP',
       'DEV_MEM/dev0/GE',
@@ -241,26 +242,30 @@ describe('renderMarkdown: the full report', () => {
         ...(i < 3 ? { status: 'new', severity: 'warn', baseline: null, delta: null, percent: null } : {}),
       }),
     );
-    const lines = renderMarkdown(report(entries)).split('\n');
+    const lines = renderMarkdown(buildReportView(report(entries))).split('\n');
     expect(lines[0]).toBe('### ✅ Memory gate passed: 137 keys within thresholds (3 warnings)');
     expect(lines).toContain('#### Failing and warning keys (3)');
     expect(lines).toContain('<summary>137 keys within thresholds</summary>');
   });
 
   it('says the gate failed without a list when no entry fails (e.g. an empty snapshot)', () => {
-    expect(renderMarkdown({ result: 'fail', counts: {}, entries: [] })).toBe('### ❌ Memory gate failed\n');
+    expect(renderMarkdown(buildReportView({ result: 'fail', counts: {}, entries: [] }))).toBe(
+      '### ❌ Memory gate failed\n',
+    );
   });
 
   it('counts 100,000 keys with a thousands separator', () => {
     const entries = Array.from({ length: 100_000 }, (_, i) => entry({ key: `HOST_MEM/M${i}` }));
-    expect(renderMarkdown(report(entries), { maxBytes: 200 }).split('\n')[0]).toBe(
+    expect(renderMarkdown(buildReportView(report(entries)), { maxBytes: 200 }).split('\n')[0]).toBe(
       '### ✅ Memory gate passed: 100,000 keys within thresholds',
     );
   });
 
   it('sums module peaks per device and keeps host and SVM keys out of the device totals', () => {
     const md = renderMarkdown(
-      report([svmSame, entry({ key: 'HOST_MEM/RUNTIME', baseline: 5 << 20, current: 5 << 20 }), runtimeSame]),
+      buildReportView(
+        report([svmSame, entry({ key: 'HOST_MEM/RUNTIME', baseline: 5 << 20, current: 5 << 20 }), runtimeSame]),
+      ),
     );
     expect(md.split('\n').filter((l) => l.startsWith('| `dev'))).toEqual([
       `| \`dev0\` | 42.1${NB}MiB → 42.1${NB}MiB | 0${NB}B |`,
@@ -281,7 +286,7 @@ describe('renderMarkdown: the full report', () => {
     const unknown = Object.assign(entry({ key: 'DEV_MEM/dev2/APP', severity: 'warn' }), {
       status: 'odd_one' as Entry['status'],
     });
-    const md = renderMarkdown(report([overCapacity, appRegressed, unknown]));
+    const md = renderMarkdown(buildReportView(report([overCapacity, appRegressed, unknown])));
     expect(md.split('\n')[0]).toBe('### ❌ Memory gate failed: 1 regressed, 1 over-capacity (1 warning)');
     expect(tableRows(md)).toContain(
       `| ❌${NB}over-capacity | \`dev0\` | 60.0${NB}GiB → 66.0${NB}GiB | +6.0${NB}GiB (+10%) |`,
@@ -303,22 +308,22 @@ describe('renderMarkdown: the full report', () => {
       severity: 'fail',
       unit: 'count',
     });
-    expect(tableRows(renderMarkdown(report([allocFailures])))).toEqual([
+    expect(tableRows(renderMarkdown(buildReportView(report([allocFailures]))))).toEqual([
       `| ❌${NB}regressed | \`dev0\` | 0 → 5 | +5 |`,
     ]);
   });
 
   it('leaves the charts out with chartModules 0, and refuses a negative or fractional count', () => {
-    expect(renderMarkdown(seedReport, { chartModules: 0 })).toBe(FULL.replace(`${CHARTS}\n\n`, ''));
-    expect(renderMarkdown(seedReport, { chartModules: 1 })).toContain('The module that changed most.');
-    expect(() => renderMarkdown(seedReport, { chartModules: -1 })).toThrow(
+    expect(renderMarkdown(buildReportView(seedReport), { chartModules: 0 })).toBe(FULL.replace(`${CHARTS}\n\n`, ''));
+    expect(renderMarkdown(buildReportView(seedReport), { chartModules: 1 })).toContain('The module that changed most.');
+    expect(() => renderMarkdown(buildReportView(seedReport), { chartModules: -1 })).toThrow(
       'chartModules must be a non-negative integer, got -1',
     );
-    expect(() => renderMarkdown(seedReport, { chartModules: 1.5 })).toThrow(UsageError);
+    expect(() => renderMarkdown(buildReportView(seedReport), { chartModules: 1.5 })).toThrow(UsageError);
   });
 
   it('puts the sticky-comment marker first and links the workflow run under the verdict', () => {
-    const md = renderMarkdown(report([runtimeSame]), {
+    const md = renderMarkdown(buildReportView(report([runtimeSame])), {
       marker: '<!-- ascend-memory-gate:default -->',
       runUrl: 'https://github.com/acme/llm/actions/runs/42',
       title: 'Memory gate (llama-7b)',
@@ -333,16 +338,16 @@ describe('renderMarkdown: the full report', () => {
 
   it('refuses a marker that could close the comment early or span lines', () => {
     for (const marker of ['ascend-memory-gate', '<!-- a --> <img src=x> <!-- b -->', '<!-- a\nb -->', '<!--> -->']) {
-      expect(() => renderMarkdown(seedReport, { marker })).toThrow(UsageError);
+      expect(() => renderMarkdown(buildReportView(seedReport), { marker })).toThrow(UsageError);
     }
   });
 
   it('refuses a run URL that is not http(s), and percent-encodes characters that would end the link', () => {
-    expect(() => renderMarkdown(seedReport, { runUrl: 'javascript:alert(1)' })).toThrow(
+    expect(() => renderMarkdown(buildReportView(seedReport), { runUrl: 'javascript:alert(1)' })).toThrow(
       'runUrl must be an http(s) URL',
     );
-    expect(() => renderMarkdown(seedReport, { runUrl: 'not a url' })).toThrow('runUrl is not a URL');
-    const md = renderMarkdown(report([runtimeSame]), { runUrl: 'https://ghe.example/a b/(x)|y<z>' });
+    expect(() => renderMarkdown(buildReportView(seedReport), { runUrl: 'not a url' })).toThrow('runUrl is not a URL');
+    const md = renderMarkdown(buildReportView(report([runtimeSame])), { runUrl: 'https://ghe.example/a b/(x)|y<z>' });
     expect(md).toContain('[Workflow run](https://ghe.example/a%20b/%28x%29%7Cy%3Cz%3E)');
   });
 });
@@ -350,7 +355,7 @@ describe('renderMarkdown: the full report', () => {
 describe('renderMarkdown: roll-up across devices', () => {
   it('gives a 4,096-device job where APP grew 10% everywhere one group row, and fits a PR comment', () => {
     const big = jobReport({ devices: 4096, change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1) });
-    const md = renderMarkdown(big, { maxBytes: 65_536 });
+    const md = renderMarkdown(buildReportView(big), { maxBytes: 65_536 });
     expect(bytes(md)).toBeLessThan(65_536);
     const rows = tableRows(md).filter((r) => r.includes('regressed'));
     expect(rows).toEqual([
@@ -363,12 +368,14 @@ describe('renderMarkdown: roll-up across devices', () => {
     expect(md).toContain(
       '4,096 devices; not listed: 4,064 more changed or flagged (median Δ +2.0 GiB). The JSON report has every device.',
     );
-    expect(bytes(renderMarkdown(big, { maxBytes: 1024 * 1024 }))).toBeLessThan(1024 * 1024);
+    expect(bytes(renderMarkdown(buildReportView(big), { maxBytes: 1024 * 1024 }))).toBeLessThan(1024 * 1024);
   });
 
   it('names the worst device and the median, and lists the devices largest change first under the table', () => {
     const md = renderMarkdown(
-      jobReport({ devices: 4, change: (a, d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1 + d / 10 : 1) }),
+      buildReportView(
+        jobReport({ devices: 4, change: (a, d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1 + d / 10 : 1) }),
+      ),
     );
     expect(md).toContain('<br>3 of 4 devices, worst `dev3`');
     expect(md).toContain(`median +3.9${NB}GiB (+20%)`);
@@ -394,13 +401,15 @@ describe('renderMarkdown: roll-up across devices', () => {
         severity: 'fail',
       }),
     );
-    expect(tableRows(renderMarkdown(report(kernels)))[0]).toContain('`*/aclnnMatmul`<br>3 of 3 devices');
+    expect(tableRows(renderMarkdown(buildReportView(report(kernels))))[0]).toContain(
+      '`*/aclnnMatmul`<br>3 of 3 devices',
+    );
   });
 });
 
 describe('renderMarkdown: a first run', () => {
   it('says "No baseline yet", never "passed", gives the how-to, and lists the keys collapsed instead of as new rows', () => {
-    const md = renderMarkdown(jobReport({ devices: 2, firstRun: true }), {
+    const md = renderMarkdown(buildReportView(jobReport({ devices: 2, firstRun: true })), {
       baselineFile: '.github/memory-baseline.json',
     });
     const lines = md.split('\n');
@@ -417,7 +426,7 @@ describe('renderMarkdown: a first run', () => {
 
   it('says the gate stays closed when onMissingBaseline fails the run', () => {
     const closed = { ...jobReport({ devices: 1, firstRun: true }), result: 'fail' as const };
-    expect(renderMarkdown(closed).split('\n')[0]).toBe(
+    expect(renderMarkdown(buildReportView(closed)).split('\n')[0]).toBe(
       '### ❌ No baseline yet: 15 keys recorded, the gate stays closed until a baseline is committed (onMissingBaseline: fail)',
     );
   });
@@ -427,18 +436,20 @@ describe('renderMarkdown: names from files are escaped', () => {
   const hostile = (key: string, rule: string | null = null): string => {
     const rows = tableRows(
       renderMarkdown(
-        report([
-          entry({
-            kind: 'kernel',
-            key,
-            rule,
-            status: 'regressed',
-            severity: 'fail',
-            current: 2000,
-            delta: 1000,
-            percent: 100,
-          }),
-        ]),
+        buildReportView(
+          report([
+            entry({
+              kind: 'kernel',
+              key,
+              rule,
+              status: 'regressed',
+              severity: 'fail',
+              current: 2000,
+              delta: 1000,
+              percent: 100,
+            }),
+          ]),
+        ),
       ),
     );
     expect(rows).toHaveLength(1);
@@ -471,18 +482,20 @@ describe('renderMarkdown: names from files are escaped', () => {
 
   it('keeps @org/team inside a code span so that nobody is pinged, the rule too', () => {
     const md = renderMarkdown(
-      report([
-        entry({
-          kind: 'kernel',
-          key: 'dev0/@org/team_kernel',
-          rule: '@org/**',
-          status: 'regressed',
-          severity: 'fail',
-          current: 2000,
-          delta: 1000,
-          percent: 100,
-        }),
-      ]),
+      buildReportView(
+        report([
+          entry({
+            kind: 'kernel',
+            key: 'dev0/@org/team_kernel',
+            rule: '@org/**',
+            status: 'regressed',
+            severity: 'fail',
+            current: 2000,
+            delta: 1000,
+            percent: 100,
+          }),
+        ]),
+      ),
     );
     expect(md).toContain('`dev0/@org/team_kernel`');
     expect(md).toContain('1. Held to the rule `@org/**` of the config.');
@@ -497,7 +510,7 @@ describe('renderMarkdown: names from files are escaped', () => {
   });
 
   it('escapes a markdown title as text: no HTML, no mention, no emphasis', () => {
-    const md = renderMarkdown(seedReport, { title: '<b>Gate</b> for @org/team *now*' });
+    const md = renderMarkdown(buildReportView(seedReport), { title: '<b>Gate</b> for @org/team *now*' });
     expect(md.split('\n')[0]).toBe(
       '### ❌ \\<b\\>Gate\\<\\/b\\> for @&#8203;org\\/team \\*now\\* failed: 1 regressed, 1 over-budget (1 warning)',
     );
@@ -516,7 +529,7 @@ describe('renderMarkdown: names from files are escaped', () => {
       limit: 4,
       note: 'a | b <i>',
     });
-    expect(renderMarkdown(report([note]))).toContain('1. `dev0`: a \\| b \\<i\\> \\(limit 4 B\\)');
+    expect(renderMarkdown(buildReportView(report([note])))).toContain('1. `dev0`: a \\| b \\<i\\> \\(limit 4 B\\)');
   });
 });
 
@@ -554,8 +567,8 @@ describe('escape helpers', () => {
 });
 
 describe('renderMarkdown: degrade before truncating', () => {
-  const full = renderMarkdown(seedReport);
-  const render = (maxBytes: number): string => renderMarkdown(seedReport, { maxBytes });
+  const full = renderMarkdown(buildReportView(seedReport));
+  const render = (maxBytes: number): string => renderMarkdown(buildReportView(seedReport), { maxBytes });
   const note = (what: string): string => `_${what} not shown to fit the size limit: see the JSON report / job summary_`;
 
   it('keeps everything when the report fits exactly', () => {
@@ -613,11 +626,11 @@ describe('renderMarkdown: degrade before truncating', () => {
       }),
     );
     const big = report([...seedReport.entries, ...hostileRows]);
-    const fullBig = renderMarkdown(big);
-    const verdictBytes = bytes(renderMarkdown(big).split('\n')[0] ?? '') + 1;
+    const fullBig = renderMarkdown(buildReportView(big));
+    const verdictBytes = bytes(renderMarkdown(buildReportView(big)).split('\n')[0] ?? '') + 1;
     let previousRows = -1;
     for (let limit = verdictBytes; limit <= bytes(fullBig) + 10; limit += 13) {
-      const md = renderMarkdown(big, { maxBytes: limit });
+      const md = renderMarkdown(buildReportView(big), { maxBytes: limit });
       expect(bytes(md)).toBeLessThanOrEqual(limit);
       const rows = tableRows(md);
       for (const row of rows) expect(row.endsWith(' |')).toBe(true);
@@ -679,7 +692,7 @@ describe('renderMarkdown: 100,000 keys', () => {
   const big = report(entries);
 
   it('fits a PR comment (65,536) with the largest regressions first and a note for the rest', () => {
-    const md = renderMarkdown(big, { maxBytes: 65_536 });
+    const md = renderMarkdown(buildReportView(big), { maxBytes: 65_536 });
     expect(bytes(md)).toBeLessThanOrEqual(65_536);
     expect(bytes(md)).toBeGreaterThan(65_536 - 300);
     const rows = tableRows(md);
@@ -691,7 +704,7 @@ describe('renderMarkdown: 100,000 keys', () => {
   });
 
   it('fits a job summary (1 MiB) counting UTF-8 bytes of the multi-byte kernel names', () => {
-    const md = renderMarkdown(big, { maxBytes: 1024 * 1024 });
+    const md = renderMarkdown(buildReportView(big), { maxBytes: 1024 * 1024 });
     expect(bytes(md)).toBeLessThanOrEqual(1024 * 1024);
     const rows = tableRows(md);
     expect(rows.length).toBeGreaterThan(7000);
@@ -701,7 +714,7 @@ describe('renderMarkdown: 100,000 keys', () => {
   });
 
   it('renders every failing row when there is no limit, and at most 200 rows of the collapsed list', () => {
-    const md = renderMarkdown(big);
+    const md = renderMarkdown(buildReportView(big));
     expect(tableRows(md).filter((r) => !r.startsWith('| ✅'))).toHaveLength(40_000);
     expect(md).toContain('<summary>50,000 keys within thresholds</summary>');
     expect(md).toContain('…49,800 more rows: see the JSON report / job summary');
@@ -741,7 +754,7 @@ describe('renderMarkdown: device findings', () => {
   });
 
   it('explains a finding in the numbered list under the table, with its limit', () => {
-    const md = renderMarkdown(report([overCapacity, allocFailures]));
+    const md = renderMarkdown(buildReportView(report([overCapacity, allocFailures])));
     expect(tableRows(md)).toEqual([
       `| ❌${NB}over-capacity | \`dev0\`${NB}¹ | — → 19.4${NB}GiB | +19.4${NB}GiB (new) |`,
       `| ❌${NB}alloc-failure | \`dev1\`${NB}² | — → 2 | +2 (new) |`,
@@ -759,7 +772,7 @@ describe('renderMarkdown: device findings', () => {
       delta: 20_826_095_616 - 2 * GiB,
       percent: 870,
     });
-    const md = renderMarkdown(report([app, overCapacity]), { chartModules: 0 });
+    const md = renderMarkdown(buildReportView(report([app, overCapacity])), { chartModules: 0 });
     expect(md).toContain('| Device | Modules† baseline → current | Δ | Capacity | Headroom |');
     expect(md).toContain(
       `| ⚠️${NB}\`dev0\` | 2.0${NB}GiB → 19.4${NB}GiB | +17.4${NB}GiB | 16.0${NB}GiB | -3.4${NB}GiB |`,
@@ -769,7 +782,7 @@ describe('renderMarkdown: device findings', () => {
   it('counts a key with a verdict and a finding once in the per-device totals and the verdict', () => {
     const app = entry({ key: 'DEV_MEM/dev0/APP', baseline: 100 * GiB, current: 100 * GiB });
     const imbalance = { ...app, status: 'imbalance' as const, severity: 'warn' as const, note: 'far from the median' };
-    const md = renderMarkdown(report([app, imbalance]), { chartModules: 0 });
+    const md = renderMarkdown(buildReportView(report([app, imbalance])), { chartModules: 0 });
     expect(md).toContain(`| ⚠️${NB}\`dev0\` | 100.0${NB}GiB → 100.0${NB}GiB | 0${NB}B |`);
     expect(md).toContain('Memory gate passed: 1 key within thresholds (1 warning)');
   });
@@ -778,9 +791,11 @@ describe('renderMarkdown: device findings', () => {
 describe('the 8-device story (the issue)', () => {
   it('names over-capacity one way, in the verdict, the table and the terminal', () => {
     const story = eightDeviceStory();
-    const md = renderMarkdown(story);
+    const md = renderMarkdown(buildReportView(story));
     expect(md.split('\n')[0]).toBe('### ❌ Memory gate failed: 3 regressed, 1 over-capacity (3 warnings)');
-    expect(renderTerminal(story).split('\n')[0]).toBe('Memory gate failed: 3 regressed, 1 over-capacity (3 warnings)');
+    expect(renderTerminal(buildReportView(story)).split('\n')[0]).toBe(
+      'Memory gate failed: 3 regressed, 1 over-capacity (3 warnings)',
+    );
     expect(md).not.toContain('over capacity');
   });
 });

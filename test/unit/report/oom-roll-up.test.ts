@@ -9,6 +9,7 @@ import { renderJunit } from '../../../src/report/junit.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
 import { GiB, MiB } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 /** A job-log OOM on device d: held outside the allocator, or at capacity (every 512th rank), the request growing with d. */
 function oom(d: number, capacity: boolean): [string, Record<string, number | string | null>] {
@@ -44,7 +45,7 @@ describe('oom roll-up across 4,096 ranks', () => {
   });
 
   it('shows one row per cause with the device count and the worst device in the terminal, the comment, HTML and JUnit', () => {
-    const terminal = renderTerminal(report, { width: 80, color: false });
+    const terminal = renderTerminal(buildReportView(report), { width: 80, color: false });
     const oomRows = terminal.split('\n').filter((l) => /^✗ oom/.test(l));
     expect(oomRows).toHaveLength(2);
     expect(terminal).toContain('*/outside-allocator');
@@ -53,12 +54,12 @@ describe('oom roll-up across 4,096 ranks', () => {
     expect(terminal).toContain('8 of 8 devices');
     // The worst device of the outside-allocator row is the largest request: dev4095's 4.0 GiB + 4,095 MiB.
     expect(terminal).toContain('dev4095');
-    const markdown = renderMarkdown(report).replaceAll('\u00a0', ' ');
+    const markdown = renderMarkdown(buildReportView(report)).replaceAll('\u00a0', ' ');
     expect(markdown.split('\n').filter((l) => l.startsWith('| ❌ oom'))).toHaveLength(2);
     expect(markdown).toContain('4,088 of 4,088 devices');
-    const html = renderHtml(report);
+    const html = renderHtml(buildReportView(report));
     expect(html).toContain('4,088 of 4,088 devices');
-    const junit = renderJunit(report, { timestamp: new Date('2026-12-04T10:00:00Z'), hostname: 'ci' });
+    const junit = renderJunit(buildReportView(report), { timestamp: new Date('2026-12-04T10:00:00Z'), hostname: 'ci' });
     expect((junit.match(/<testcase [^>]*oom/g) ?? []).length).toBeLessThanOrEqual(2);
   });
 });

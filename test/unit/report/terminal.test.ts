@@ -9,6 +9,7 @@ import { jobReport } from '../../helpers/jobs.js';
 
 import { entry } from '../../helpers/entries.js';
 import { GROWN_APP_PEAK, SEED_APP_DELTA, SEED_APP_PEAK } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 const appRegressed = entry({
   key: 'DEV_MEM/dev0/APP',
@@ -59,7 +60,7 @@ const failing: GateReport = {
 
 describe('renderTerminal', () => {
   it('prints the verdict, the regressed APP peak on dev0 first with +17.4 GiB, explanations, and counts the keys not listed', () => {
-    expect(renderTerminal(failing)).toBe(`Memory gate failed: 1 regressed (2 warnings)
+    expect(renderTerminal(buildReportView(failing))).toBe(`Memory gate failed: 1 regressed (2 warnings)
 
 STATUS         KEY               BASELINE → CURRENT             Δ (Δ%)
 ✗ regressed    DEV_MEM/dev0/APP  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)
@@ -78,7 +79,7 @@ maintainer lets its own baseline count.
   });
 
   it('aligns columns by display width, counting a Chinese character as two columns', () => {
-    const lines = renderTerminal(failing).split('\n').slice(2, 6);
+    const lines = renderTerminal(buildReportView(failing)).split('\n').slice(2, 6);
     expect(lines.map((l) => displayWidth(l))).toEqual([70, 70, 70, 70]);
     expect(displayWidth('dev1/算子_加法')).toBe(14);
     expect(displayWidth('e\u0301')).toBe(1);
@@ -90,14 +91,14 @@ maintainer lets its own baseline count.
       counts: { pass: 1, improved: 1 },
       entries: [runtimeSame, shrunkKernel],
     };
-    expect(renderTerminal(passing)).toBe(
+    expect(renderTerminal(buildReportView(passing))).toBe(
       'Memory gate passed: 2 keys within thresholds\n\n2 keys within thresholds not listed (1 improved, 1 pass)\n',
     );
   });
 
   it('writes no escape codes unless color is asked for, and then colors the verdict and each status', () => {
-    expect(renderTerminal(failing)).not.toContain('\u001b');
-    const colored = renderTerminal(failing, { color: true }).split('\n');
+    expect(renderTerminal(buildReportView(failing))).not.toContain('\u001b');
+    const colored = renderTerminal(buildReportView(failing), { color: true }).split('\n');
     expect(colored[0]).toBe('\u001b[1m\u001b[31mMemory gate failed: 1 regressed (2 warnings)\u001b[0m');
     expect(colored[3]).toBe(
       '\u001b[31m✗ regressed  \u001b[0m  DEV_MEM/dev0/APP  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)',
@@ -111,7 +112,7 @@ maintainer lets its own baseline count.
       counts: { regressed: 1 },
       entries: [{ ...appRegressed, kind: 'kernel', key: 'dev0/\u001b[2J\u001b]0;pwned\u0007' }],
     };
-    const text = renderTerminal(hostile, { width: 120 });
+    const text = renderTerminal(buildReportView(hostile), { width: 120 });
     expect(text).not.toContain('\u001b');
     expect(text).toContain('dev0/␛[2J␛]0;pwned␇');
   });
@@ -123,7 +124,7 @@ maintainer lets its own baseline count.
       counts: { regressed: 2 },
       entries: [appRegressed, { ...appRegressed, kind: 'kernel', key: longKey, delta: 1 }],
     };
-    expect(renderTerminal(report, { width: 80 })).toBe(`Memory gate failed: 2 regressed
+    expect(renderTerminal(buildReportView(report), { width: 80 })).toBe(`Memory gate failed: 2 regressed
 
 STATUS       KEY                           BASELINE → CURRENT             Δ (Δ%)
 ✗ regressed  DEV_MEM/dev0/APP              1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)
@@ -140,7 +141,7 @@ maintainer lets its own baseline count.
   });
 
   it('drops the baseline → current column before the key gets narrower than 12 columns', () => {
-    expect(renderTerminal(failing, { width: 60 }).split('\n').slice(2, 6)).toEqual([
+    expect(renderTerminal(buildReportView(failing), { width: 60 }).split('\n').slice(2, 6)).toEqual([
       'STATUS         KEY                          Δ (Δ%)',
       '✗ regressed    DEV_MEM/dev0/APP  +17.4 GiB (+900%)',
       '! regressed ¹  dev1/算子_加法       +200 B (+200%)',
@@ -155,14 +156,14 @@ maintainer lets its own baseline count.
       config: { device: { capacity: 32 * 1024 ** 3, minHeadroom: { percent: 10 } } },
     });
     for (const width of [40, 60, 80, 120, 200]) {
-      const lines = renderTerminal(story, { width }).trimEnd().split('\n');
+      const lines = renderTerminal(buildReportView(story), { width }).trimEnd().split('\n');
       expect(lines.filter((l) => displayWidth(l) > width)).toEqual([]);
     }
   });
 
   it('rolls up a 4,096-device job where APP grew 10% on every device into one group row: under 60 lines', () => {
     const big = jobReport({ devices: 4096, change: (a, _d, m) => (a === 'DEV_MEM' && m === 'APP' ? 1.1 : 1) });
-    const text = renderTerminal(big, { width: 80 });
+    const text = renderTerminal(buildReportView(big), { width: 80 });
     expect(text).toBe(`Memory gate failed: 4,096 regressed
 
 STATUS       KEY             BASELINE → CURRENT             Δ (Δ%)
@@ -178,7 +179,7 @@ maintainer lets its own baseline count.
 `);
     // --all lists every key: 4,096 rows, no roll-up.
     expect(
-      renderTerminal(big, { width: 80, all: true })
+      renderTerminal(buildReportView(big), { width: 80, all: true })
         .split('\n')
         .filter((l) => l.startsWith('✗ regressed  DEV_MEM/dev')),
     ).toHaveLength(4096);
@@ -190,14 +191,15 @@ maintainer lets its own baseline count.
       counts: { regressed: 40 },
       entries: Array.from({ length: 40 }, (_, i) => ({ ...appRegressed, key: `HOST_MEM/M${i}`, delta: 1000 + i })),
     };
-    const lines = renderTerminal(many, { width: 80 }).split('\n');
+    const lines = renderTerminal(buildReportView(many), { width: 80 }).split('\n');
     expect(lines.filter((l) => l.startsWith('✗ regressed'))).toHaveLength(30);
     expect(lines).toContain('…10 more rows: --all lists every key, --report FILE.json writes them all');
   });
 
   it('says "No baseline yet" on the first line of a first run, with the how-to, and no per-key rows', () => {
     const first = jobReport({ devices: 2, firstRun: true });
-    expect(renderTerminal(first, { width: 80, baselineFile: 'base.json' })).toBe(`No baseline yet: 30 keys recorded
+    expect(renderTerminal(buildReportView(first), { width: 80, baselineFile: 'base.json' }))
+      .toBe(`No baseline yet: 30 keys recorded
 Nothing was compared. Record a baseline with 'ascend-memory-gate baseline --out
 base.json' and the input flags of this check (or the Action's mode: update), and
 commit it.
@@ -207,8 +209,12 @@ commit it.
   });
 
   it('refuses a width that is not a positive number of columns', () => {
-    expect(() => renderTerminal(failing, { width: 0 })).toThrow('width must be a positive integer, got 0');
-    expect(() => renderTerminal(failing, { width: Number.NaN })).toThrow('width must be a positive integer, got NaN');
+    expect(() => renderTerminal(buildReportView(failing), { width: 0 })).toThrow(
+      'width must be a positive integer, got 0',
+    );
+    expect(() => renderTerminal(buildReportView(failing), { width: Number.NaN })).toThrow(
+      'width must be a positive integer, got NaN',
+    );
   });
 
   it('renders a status it does not know yet as given', () => {
@@ -217,8 +223,10 @@ commit it.
       counts: {},
       entries: [Object.assign({ ...appRegressed }, { kind: 'device', key: 'dev0', status: 'low_headroom2' })],
     };
-    expect(renderTerminal(report).split('\n')[0]).toBe('Memory gate failed: 1 low_headroom2');
-    expect(renderTerminal(report).split('\n')[3]).toBe('✗ low_headroom2  dev0  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)');
+    expect(renderTerminal(buildReportView(report)).split('\n')[0]).toBe('Memory gate failed: 1 low_headroom2');
+    expect(renderTerminal(buildReportView(report)).split('\n')[3]).toBe(
+      '✗ low_headroom2  dev0  1.9 GiB → 19.4 GiB  +17.4 GiB (+900%)',
+    );
   });
 });
 
@@ -350,7 +358,9 @@ describe('rows whose keys share a long prefix', () => {
         severity: 'fail',
       }),
     );
-    const out = renderTerminal({ result: 'fail', counts: { regressed: 5 }, entries: sites }, { width: 80 });
+    const out = renderTerminal(buildReportView({ result: 'fail', counts: { regressed: 5 }, entries: sites }), {
+      width: 80,
+    });
     expect(out.split('\n').slice(2, 8)).toEqual([
       'STATUS       KEY                              BASELINE → CURRENT          Δ (Δ%)',
       '✗ regressed  dev0/me…10 data_loader_step_one      100 B → 1000 B  +900 B (+900%)',

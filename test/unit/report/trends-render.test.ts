@@ -9,6 +9,7 @@ import { trendsOf } from '../../../src/history/trends.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { renderMarkdown } from '../../../src/report/markdown.js';
 import { MiB } from '../../helpers/story.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 const metric = (peak: number): { peak: number; current: number; allocs: number; frees: number } => ({
   peak,
@@ -66,7 +67,7 @@ const sha = (n: number): string => n.toString(16).padStart(40, 'c');
 
 describe('trends in the markdown report', () => {
   it('the failing row gets its sparkline and range; its step is a numbered note linking the commit; what else moved is listed after', () => {
-    const md = renderMarkdown(report, { trends: trendsOf(history(), config) });
+    const md = renderMarkdown(buildReportView(report, { trends: trendsOf(history(), config) }), {});
     const lines = md.split('\n');
     expect(lines.find((l) => l.startsWith('| ❌'))).toBe(
       `| ❌\u00a0regressed | \`DEV_MEM/*/HCCL\`<br>2 of 2 devices, worst \`dev0\`\u00a0¹<br>\`▁▁▁▁▁▁▁▁▁▁██████████\` 400.0\u00a0MiB – 800.0\u00a0MiB | 400.0\u00a0MiB → 800.0\u00a0MiB | +400.0\u00a0MiB (+100%)<br>median +400.0\u00a0MiB (+100%) |`,
@@ -84,16 +85,17 @@ describe('trends in the markdown report', () => {
   });
 
   it('a branch name and environment values from outside are escaped', () => {
-    const md = renderMarkdown(report, { trends: trendsOf(history('<img src=x>|@team'), config) });
+    const md = renderMarkdown(buildReportView(report, { trends: trendsOf(history('<img src=x>|@team'), config) }), {});
     expect(md).toContain('(9 runs ago on `<img src=x>|@team`)');
     expect(md).not.toMatch(/[^`]<img/);
   });
 
   it('to fit a size, the sparklines and the list of what moved go right after the charts, before any row', () => {
-    const full = renderMarkdown(report, { trends: trendsOf(history(), config) });
-    const without = renderMarkdown(report, { trends: trendsOf(history(), config), chartModules: 0 });
-    const fitted = renderMarkdown(report, {
-      trends: trendsOf(history(), config),
+    const full = renderMarkdown(buildReportView(report, { trends: trendsOf(history(), config) }), {});
+    const without = renderMarkdown(buildReportView(report, { trends: trendsOf(history(), config) }), {
+      chartModules: 0,
+    });
+    const fitted = renderMarkdown(buildReportView(report, { trends: trendsOf(history(), config) }), {
       chartModules: 0,
       maxBytes: Buffer.byteLength(without) - 1,
     });
@@ -110,7 +112,7 @@ describe('trends in the markdown report', () => {
 
 describe('trends in the HTML report', () => {
   it('a chart per changed key: a point per run linking its commit, the baseline as a line, the environment change marked, the step in red', () => {
-    const html = renderHtml(report, { trends: trendsOf(history(), config) });
+    const html = renderHtml(buildReportView(report, { trends: trendsOf(history(), config) }), {});
     const section = html.slice(
       html.indexOf('<section id="trends">'),
       html.indexOf('</section>', html.indexOf('<section id="trends">')),
@@ -125,6 +127,6 @@ describe('trends in the HTML report', () => {
     expect(section).toMatch(
       /<line class="marker environment"[^>]*><title>environment changed at ccccccc: cann 8\.3\.RC1 → 9\.0\.RC1<\/title>/,
     );
-    expect(renderHtml(report)).not.toContain('id="trends"');
+    expect(renderHtml(buildReportView(report))).not.toContain('id="trends"');
   });
 });

@@ -18,6 +18,7 @@ import { renderMarkdown } from '../../../src/report/markdown.js';
 import { renderTerminal } from '../../../src/report/terminal.js';
 import { thrown } from '../../helpers/thrown.js';
 import { modules } from '../../../src/model/sections/index.js';
+import { buildReportView } from '../../../src/report/view.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -291,7 +292,7 @@ describe('the report across an environment change', () => {
       compareEnvironments(BASELINE_ENV, CURRENT_ENV, { onChange: 'fail', ignore: [] }),
     );
     expect(out.result).toBe('fail');
-    expect(renderMarkdown(out).split('\n').slice(0, 8)).toEqual([
+    expect(renderMarkdown(buildReportView(out)).split('\n').slice(0, 8)).toEqual([
       '### ❌ Memory gate failed: environment changed since the baseline',
       '',
       '#### ❌ Environment changed since the baseline',
@@ -301,7 +302,7 @@ describe('the report across an environment change', () => {
       '| `PYTORCH_NPU_ALLOC_CONF` | `expandable_segments:False` | `expandable_segments:True` |',
       '| `CANN toolkit` | `8.3.RC1` | `9.0.RC1` |',
     ]);
-    expect(renderTerminal(out).split('\n').slice(0, 5)).toEqual([
+    expect(renderTerminal(buildReportView(out)).split('\n').slice(0, 5)).toEqual([
       'Memory gate failed: environment changed since the baseline',
       '',
       'FAIL: Environment changed since the baseline',
@@ -327,7 +328,7 @@ describe('the report across an environment change', () => {
       ],
       severity: 'warn',
     });
-    const html = renderHtml(back);
+    const html = renderHtml(buildReportView(back));
     expect(html).toContain(
       '<td><code>&lt;script&gt;x&lt;/script&gt;</code></td><td><code>&lt;b&gt;n&lt;/b&gt; (1)</code></td>',
     );
