@@ -4,7 +4,7 @@ import { UsageError } from '../common/errors.js';
 import { parseMaxIncrease } from '../gate/thresholds.js';
 import { SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { splitList } from '../sources/local.js';
-import { MAX_HISTORY_SIZE } from '../history/limits.js';
+import { DEFAULT_HISTORY_SIZE, MAX_HISTORY_SIZE } from '../history/limits.js';
 
 type Mode = 'check' | 'update' | 'comment' | 'snapshot';
 type CommentPolicy = 'on-change' | 'always' | 'never';
@@ -170,6 +170,6 @@ export function readInputs(get: (name: string) => string = (name) => core.getInp
       .filter((line) => line !== ''),
     history: bool('history', get('history') || 'true'),
     historyBranch: parseBranch(get('history-branch') || 'memory-gate-history'),
-    historySize: parseHistorySize(get('history-size') || '200'),
+    historySize: parseHistorySize(get('history-size') || String(DEFAULT_HISTORY_SIZE)),
   };
 }

@@ -444,19 +444,11 @@ async function snapshotCommand(args: string[], io: Output): Promise<number> {
   const out = optionalString(opts, 'out');
   if (out === undefined)
     throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
-  const { snapshot: node } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
-  const { serializeNodeSnapshot } = await import('../parsers/node-snapshot-file.js');
-  const text = serializeNodeSnapshot(node);
-  try {
-    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
-    await writeFile(out, text);
-  } catch (error) {
-    throw new UsageError(`snapshot: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
+  const { snapshot } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
+  const written = await (await import('../run/snapshot.js')).writeNodeSnapshot({ snapshot, out: { file: out } });
   io.out(
-    `wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +
-      `${node.meta.files} file(s), ${node.meta.records} record(s), ${node.meta.skipped} skipped\n`,
+    `wrote ${out} (${written.bytes} bytes): node ${written.node}, ${written.devices} device(s), ` +
+      `${written.files} file(s), ${written.records} record(s), ${written.skipped} skipped\n`,
   );
   return 0;
 }

@@ -1,12 +1,14 @@
 // The Action's inputs read as the command line's flags (issue 29): 'max-increase' refuses a bare number when the inputs
 // are read, and an evidence input that matches nothing is named.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { readInputs } from '../../../src/action/inputs.js';
 import { collectInputs } from '../../../src/action/shared.js';
 import { UsageError } from '../../../src/common/errors.js';
+import { DEFAULT_HISTORY_SIZE, MAX_HISTORY_SIZE } from '../../../src/history/limits.js';
 import { thrown, thrownAsync } from '../../helpers/thrown.js';
 
 const inputs = (values: Record<string, string>) => readInputs((name) => values[name] ?? '');
@@ -66,5 +68,32 @@ describe('an evidence input that matches nothing', () => {
     );
     expect(Object.keys(collected.snapshot.sections.modules ?? {})).toEqual(['DEV_MEM/dev0/APP']);
     expect(written.filter((line) => line.startsWith('::warning::'))).toEqual([`::warning::${MESSAGE}\n`]);
+  });
+});
+
+// action.yml's defaults and the code's fallbacks are one setting written twice: an input left empty reads as its default.
+describe("action.yml's defaults", () => {
+  const action = parseYaml(readFileSync('action.yml', 'utf8')) as {
+    inputs: Record<string, { default?: string; description: string }>;
+  };
+  const defaults = Object.fromEntries(
+    Object.entries(action.inputs).flatMap(([name, input]) =>
+      input.default === undefined ? [] : [[name, input.default]],
+    ),
+  );
+
+  it('read as the code reads an empty input, for every input with a default', () => {
+    // The token's default is an expression the runner fills in; the code has no fallback for it.
+    const { ['github-token']: token, ...rest } = defaults;
+    expect(token).toBe('${{ github.token }}');
+    expect(inputs(rest)).toEqual(inputs({}));
+    expect(Object.keys(rest).length).toBeGreaterThan(10);
+  });
+
+  it("state the history-size bounds the code checks ('history-size' 1 to MAX_HISTORY_SIZE, DEFAULT_HISTORY_SIZE)", () => {
+    expect(defaults['history-size']).toBe(String(DEFAULT_HISTORY_SIZE));
+    expect(action.inputs['history-size']?.description).toContain(`(1 to ${MAX_HISTORY_SIZE})`);
+    expect(inputs({ 'history-size': String(MAX_HISTORY_SIZE) }).historySize).toBe(MAX_HISTORY_SIZE);
+    expect(thrown(() => inputs({ 'history-size': String(MAX_HISTORY_SIZE + 1) }))).toBeInstanceOf(UsageError);
   });
 });
