@@ -12,7 +12,7 @@ import 'timers';
 import { U as UsageError, f as failureText } from './chunks/errors.js';
 import { parseMaxIncrease } from './chunks/thresholds.js';
 import { S as SOURCES } from './chunks/evidence-sources.js';
-import { s as splitList, M as MAX_HISTORY_SIZE } from './chunks/limits.js';
+import { D as DEFAULT_HISTORY_SIZE, s as splitList, M as MAX_HISTORY_SIZE } from './chunks/limits.js';
 import 'node:fs/promises';
 import 'node:path';
 import './chunks/reader.js';
@@ -159,7 +159,7 @@ function readInputs(get = (name) => getInput(name)) {
             .filter((line) => line !== ''),
         history: bool('history', get('history') || 'true'),
         historyBranch: parseBranch(get('history-branch') || 'memory-gate-history'),
-        historySize: parseHistorySize(get('history-size') || '200'),
+        historySize: parseHistorySize(get('history-size') || String(DEFAULT_HISTORY_SIZE)),
     };
 }
 

@@ -28,9 +28,10 @@ import '../chunks/oom-cause.js';
 import '../chunks/keys.js';
 import 'node:os';
 import '../chunks/collect.js';
-import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
+import '../chunks/parse-protocol.js';
+import 'node:url';
 
 const READ = 'contents: read';
 const WRITE = 'contents: write';

@@ -52,6 +52,8 @@ import '../chunks/json.js';
 import '../chunks/markdown.js';
 import '../chunks/chart.js';
 import '../chunks/view.js';
+import '../chunks/history-view.js';
+import '../chunks/trends.js';
 import '../chunks/format.js';
 import '../chunks/string-table.js';
 import '../chunks/moved.js';
@@ -59,9 +61,10 @@ import '../chunks/groups2.js';
 import '../chunks/trend-text.js';
 import 'node:os';
 import '../chunks/collect.js';
-import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
+import '../chunks/parse-protocol.js';
+import 'node:url';
 import '../chunks/compare.js';
 
 async function runCheckMode(inputs) {

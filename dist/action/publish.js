@@ -467,12 +467,11 @@ async function writeReportFile(input, what, where, render) {
     info(`Wrote the ${what} to ${file}`);
 }
 async function writeReportFiles(inputs, view, where) {
-    const report = view.report;
     const options = where.series !== undefined ? { series: where.series } : {};
     await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(view, options));
     await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
         const { runStamp } = await import('../chunks/node-environment.js');
-        return (await import('../chunks/junit.js')).renderJunit(report, runStamp());
+        return (await import('../chunks/junit.js')).renderJunit(view, runStamp());
     });
 }
 const ANNOTATIONS_PER_STEP = 10;

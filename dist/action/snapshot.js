@@ -1,8 +1,6 @@
 import { a as setOutput, i as info } from '../index.js';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { serializeNodeSnapshot, NODE_SNAPSHOT_SUFFIX } from '../chunks/node-snapshot-file.js';
 import { d as formatBytes } from '../chunks/evidence-sources.js';
+import { writeNodeSnapshot } from '../chunks/snapshot.js';
 import { c as collectInputs, a as workDir } from './shared.js';
 import 'os';
 import 'crypto';
@@ -15,6 +13,8 @@ import 'assert';
 import 'timers';
 import '../chunks/errors.js';
 import '../chunks/thresholds.js';
+import 'node:fs/promises';
+import 'node:path';
 import '../chunks/reader.js';
 import '../chunks/_commonjsHelpers.js';
 import 'node:crypto';
@@ -26,6 +26,7 @@ import 'url';
 import 'module';
 import '../chunks/oom-cause.js';
 import '../chunks/keys.js';
+import '../chunks/node-snapshot-file.js';
 import '../chunks/compressed.js';
 import 'node:os';
 import 'node:stream';
@@ -38,22 +39,18 @@ import '../chunks/document-json.js';
 import '../chunks/whole-text.js';
 import 'node:buffer';
 import '../chunks/collect.js';
-import '../chunks/parse-protocol.js';
 import '../chunks/worker-start.js';
 import 'node:worker_threads';
+import '../chunks/parse-protocol.js';
+import 'node:url';
 
 async function runSnapshotMode(inputs) {
     const { snapshot } = await collectInputs(inputs);
-    const [node, provenance] = Object.entries(snapshot.meta.nodes ?? {})[0] ?? ['node', undefined];
-    const text = serializeNodeSnapshot(snapshot);
-    const file = path.join(workDir(), `${node.replace(/[^\w.-]/g, '_')}${NODE_SNAPSHOT_SUFFIX}`);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
-    setOutput('snapshot-file', file);
-    const environment = Object.entries(provenance?.environment ?? {}).map(([item, value]) => `${item}=${value}`);
-    info(`Wrote ${file} (${formatBytes(Buffer.byteLength(text))}): node ${node}, ${provenance?.devices.length ?? 0} device(s), ` +
-        `${snapshot.meta.files} file(s), ${snapshot.meta.records} record(s), ${snapshot.meta.skipped} skipped`);
-    info(`Environment: ${environment.length > 0 ? environment.join(', ') : 'nothing found'}`);
+    const written = await writeNodeSnapshot({ snapshot, out: { dir: workDir() } });
+    setOutput('snapshot-file', written.file);
+    info(`Wrote ${written.file} (${formatBytes(written.bytes)}): node ${written.node}, ${written.devices} device(s), ` +
+        `${written.files} file(s), ${written.records} record(s), ${written.skipped} skipped`);
+    info(`Environment: ${written.environment.length > 0 ? written.environment.join(', ') : 'nothing found'}`);
 }
 
 export { runSnapshotMode };

@@ -1,25 +1,257 @@
-import { stat } from 'node:fs/promises';
 import { I as InputError, v as visible } from './errors.js';
+import { a as SnapshotBuilder, S as SOURCES, L as parserOf, N as isEmptySnapshot, O as fileKeyOrder, p as parseInputFile, R as RUN_OPTIONS } from './evidence-sources.js';
+import { t as takeEarlyWorkers, a as startWorker, b as stopEarlyWorkers, P as PARALLEL_MIN_BYTES, d as defaultWorkerUrl, c as threadCount$1 } from './worker-start.js';
 import { d as deserializeError } from './parse-protocol.js';
-import { S as SOURCES, y as parserOf, z as isEmptySnapshot, A as fileKeyOrder, a as SnapshotBuilder, p as parseInputFile, R as RUN_OPTIONS } from './evidence-sources.js';
-import { P as PARALLEL_MIN_BYTES, a as stopEarlyWorkers, t as threadCount$1, d as defaultWorkerUrl, b as takeEarlyWorkers, c as startWorker } from './worker-start.js';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { r as resolveAllInputs, d as describeSearches } from './limits.js';
 
+class OrderedMerge {
+    outcomes;
+    merged = new SnapshotBuilder();
+    mergedUpTo = 0;
+    constructor(files) {
+        this.outcomes = new Array(files);
+    }
+    record(index, outcome) {
+        const outcomes = this.outcomes;
+        outcomes[index] = outcome;
+        for (let o = outcomes[this.mergedUpTo]; o !== undefined && o !== 'merged' && o.ok; o = outcomes[this.mergedUpTo]) {
+            this.merged.merge(o.state);
+            outcomes[this.mergedUpTo++] = 'merged';
+        }
+    }
+    finish() {
+        for (let i = this.mergedUpTo; i < this.outcomes.length; i++) {
+            const outcome = this.outcomes[i];
+            if (outcome === undefined)
+                break;
+            if (outcome === 'merged')
+                continue;
+            if (!outcome.ok)
+                throw outcome.error;
+            this.merged.merge(outcome.state);
+        }
+        return this.merged;
+    }
+}
+
+async function unreadableScript(url) {
+    if (url.protocol !== 'file:')
+        return null;
+    try {
+        await access(fileURLToPath(url), constants.R_OK);
+        return null;
+    }
+    catch (error) {
+        const code = error.code;
+        return `${fileURLToPath(url)} cannot be read${code === undefined ? '' : ` (${code})`}`;
+    }
+}
+class WorkerPool {
+    handlers;
+    queue;
+    members = [];
+    constructor(handlers, queue) {
+        this.handlers = handlers;
+        this.queue = queue;
+    }
+    add(worker, adopted = { ready: false, failure: null }) {
+        worker.ref();
+        const m = { worker, ready: adopted.ready, dead: false, jobs: [] };
+        this.members.push(m);
+        worker.on('message', (message) => this.received(m, message));
+        worker.on('error', (error) => this.lost(m, `failed: ${error instanceof Error ? error.message : String(error)}`));
+        worker.on('messageerror', (error) => this.lost(m, `sent an unreadable message: ${error.message}`));
+        worker.on('exit', (code) => this.lost(m, `exited unexpectedly (exit code ${code})`));
+        if (adopted.failure != null)
+            this.lost(m, adopted.failure);
+        else if (m.ready)
+            this.dispatch(m);
+    }
+    busy() {
+        return this.members.some((m) => m.jobs.length > 0);
+    }
+    allLost() {
+        return this.members.every((m) => m.dead);
+    }
+    stop() {
+        for (const m of this.members) {
+            m.dead = true;
+            m.worker.unref();
+            void m.worker.terminate();
+        }
+    }
+    received(m, message) {
+        if (typeof message === 'object' && message !== null && 'ready' in message) {
+            m.ready = true;
+        }
+        else {
+            const answer = message;
+            this.handlers.answered(answer);
+            m.jobs = m.jobs.filter((job) => !this.handlers.answers(answer, job));
+        }
+        this.dispatch(m);
+    }
+    dispatch(m) {
+        while (!m.dead && m.ready && m.jobs.length < this.queue) {
+            const job = this.handlers.nextJob();
+            if (job === null)
+                break;
+            m.jobs.push(job);
+            m.worker.postMessage(job);
+        }
+        this.handlers.changed();
+    }
+    lost(m, why) {
+        if (m.dead)
+            return;
+        m.dead = true;
+        const job = m.jobs[0];
+        m.jobs = [];
+        if (job !== undefined)
+            this.handlers.lostJob(job, why);
+        else
+            this.handlers.lostWorker(why, m.ready);
+        this.handlers.changed();
+    }
+}
+
+const WORKER_QUEUE = 2;
+async function parseInWorkers(schedule, files, threads, parseHere, options) {
+    const merge = new OrderedMerge(files);
+    const record = (index, outcome) => {
+        if (!outcome.ok)
+            schedule.failed(index);
+        merge.record(index, outcome);
+    };
+    let localRunning = false;
+    let wake = () => { };
+    const pool = new WorkerPool({
+        nextJob: () => schedule.take(),
+        answers: (answer, task) => answer.index === task.index,
+        answered: (m) => record(m.index, m.ok ? { ok: true, state: m.state } : { ok: false, error: deserializeError(m.error) }),
+        lostJob: (task, why) => schedule.abort(new Error(`a parse worker thread ${why} while reading ${task.file.name}`)),
+        lostWorker: (why, started) => process.emitWarning(`a parse worker thread ${started ? 'stopped' : 'could not start'} (${why}); parsing with fewer threads`, { code: 'ASCEND_MEMORY_GATE_WORKER' }),
+        changed: () => wake(),
+    }, WORKER_QUEUE);
+    const runLocal = () => {
+        if (localRunning)
+            return false;
+        localRunning = true;
+        void parseWhileTasksLeft(schedule, parseHere, record).then(() => {
+            localRunning = false;
+            wake();
+        });
+        return true;
+    };
+    const allDone = new Promise((resolve) => {
+        wake = () => {
+            const busy = localRunning || pool.busy();
+            if (!busy && (!schedule.hasMore() || (pool.allLost() && !runLocal())))
+                resolve();
+        };
+    });
+    startPool(pool, threads - 1, options);
+    if (options.parseInThisThread)
+        runLocal();
+    wake();
+    await allDone;
+    pool.stop();
+    if (schedule.fatal !== null)
+        throw schedule.fatal;
+    return merge.finish();
+}
+function startPool(pool, count, options) {
+    const early = options.adoptEarly ? takeEarlyWorkers() : [];
+    for (let i = 0; i < count; i++) {
+        const adopted = early.shift();
+        if (adopted !== undefined)
+            pool.add(adopted.worker, adopted);
+        else
+            pool.add(startWorker(options.workerUrl, options.workerExecArgv ?? []));
+    }
+    for (const unused of early)
+        void unused.worker.terminate();
+}
+async function parseWhileTasksLeft(schedule, parseHere, record) {
+    for (let task = schedule.take(); task !== null; task = schedule.take()) {
+        const builder = new SnapshotBuilder();
+        try {
+            await parseHere(task, builder);
+            record(task.index, { ok: true, state: builder.toState() });
+        }
+        catch (error) {
+            record(task.index, { ok: false, error: error instanceof Error ? error : new Error(String(error)) });
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+    }
+}
+
 const BALANCE_MIN_BYTES = 1024 * 1024;
+async function parallelSizes(tasks, threads, minBytes) {
+    if (threads < 2 || !(await reachesSize(tasks, minBytes)))
+        return null;
+    const sizes = [];
+    for (const task of tasks)
+        sizes.push(await fileSize(task.file));
+    return sizes;
+}
+async function reachesSize(tasks, bytes) {
+    let total = 0;
+    for (const task of tasks) {
+        total += await fileSize(task.file);
+        if (total >= bytes)
+            return true;
+    }
+    return false;
+}
+async function fileSize(file) {
+    if (file.size !== undefined)
+        return file.size;
+    return stat(file.path).then((s) => s.size, () => 0);
+}
+class ParseSchedule {
+    tasks;
+    order;
+    next = 0;
+    firstFailure = Infinity;
+    fatal = null;
+    constructor(tasks, sizes) {
+        this.tasks = tasks;
+        const weight = (i) => (sizes[i] >= BALANCE_MIN_BYTES ? sizes[i] : 0);
+        this.order = tasks.map((t) => t.index).sort((a, b) => weight(b) - weight(a) || a - b);
+    }
+    take() {
+        const order = this.order;
+        while (this.next < order.length && order[this.next] > this.firstFailure)
+            this.next++;
+        return this.fatal === null && this.next < order.length
+            ? this.tasks[order[this.next++]]
+            : null;
+    }
+    hasMore() {
+        return (this.fatal === null &&
+            this.next < this.order.length &&
+            (this.firstFailure === Infinity || this.order.slice(this.next).some((i) => i < this.firstFailure)));
+    }
+    failed(index) {
+        this.firstFailure = Math.min(this.firstFailure, index);
+    }
+    abort(error) {
+        this.fatal ??= error;
+    }
+}
+
 function inParseOrder(source, files) {
     return source.orderFree === true ? [...files].sort((a, b) => fileKeyOrder(a.path, b.path)) : files;
 }
 async function collectSnapshot(inputs, options = {}) {
     const tasks = SOURCES.flatMap((source) => inParseOrder(source, inputs.files[source.name] ?? []).map((file) => ({ kind: source.name, file }))).map((t, index) => ({ ...t, index }));
-    const threads = Math.min(threadCount(options), tasks.length);
-    let builder = null;
+    let builder;
     try {
-        if (threads >= 2 && (await reachesSize(tasks, options.minParallelBytes ?? PARALLEL_MIN_BYTES))) {
-            const sizes = [];
-            for (const task of tasks)
-                sizes.push(await fileSize(task.file));
-            builder = await parseInWorkers(tasks, sizes, threads, options);
-        }
+        builder = await parseInParallel(tasks, options);
     }
     finally {
         stopEarlyWorkers();
@@ -47,19 +279,25 @@ async function collectSnapshot(inputs, options = {}) {
 function threadCount(options) {
     return threadCount$1(options.threads);
 }
-async function reachesSize(tasks, bytes) {
-    let total = 0;
-    for (const task of tasks) {
-        total += await fileSize(task.file);
-        if (total >= bytes)
-            return true;
+async function parseInParallel(tasks, options) {
+    const threads = Math.min(threadCount(options), tasks.length);
+    const sizes = await parallelSizes(tasks, threads, options.minParallelBytes ?? PARALLEL_MIN_BYTES);
+    if (sizes === null)
+        return null;
+    const workerUrl = options.workerUrl ?? defaultWorkerUrl();
+    const unreadable = await unreadableScript(workerUrl);
+    if (unreadable !== null) {
+        process.emitWarning(`the parse worker script ${unreadable}; parsing in this thread only (a reinstall restores it)`, {
+            code: 'ASCEND_MEMORY_GATE_WORKER',
+        });
+        return null;
     }
-    return false;
-}
-async function fileSize(file) {
-    if (file.size !== undefined)
-        return file.size;
-    return stat(file.path).then((s) => s.size, () => 0);
+    return parseInWorkers(new ParseSchedule(tasks, sizes), tasks.length, threads, parseTask, {
+        workerUrl,
+        ...(options.workerExecArgv === undefined ? {} : { workerExecArgv: options.workerExecArgv }),
+        adoptEarly: options.workerUrl === undefined && options.workerExecArgv === undefined,
+        parseInThisThread: options.parseInThisThread !== false,
+    });
 }
 async function parseHere(tasks) {
     const builder = new SnapshotBuilder();
@@ -69,142 +307,6 @@ async function parseHere(tasks) {
 }
 async function parseTask(task, builder) {
     await parseInputFile(task.kind, task.file, builder);
-}
-const WORKER_QUEUE = 2;
-async function parseInWorkers(tasks, sizes, threads, options) {
-    const outcomes = new Array(tasks.length);
-    const merged = new SnapshotBuilder();
-    let mergedUpTo = 0;
-    const weight = (i) => (sizes[i] >= BALANCE_MIN_BYTES ? sizes[i] : 0);
-    const order = tasks.map((t) => t.index).sort((a, b) => weight(b) - weight(a) || a - b);
-    let next = 0;
-    let firstFailure = Infinity;
-    let fatal = null;
-    const url = options.workerUrl ?? defaultWorkerUrl();
-    const pool = [];
-    const take = () => {
-        while (next < order.length && order[next] > firstFailure)
-            next++;
-        return fatal === null && next < order.length ? tasks[order[next++]] : null;
-    };
-    const record = (index, outcome) => {
-        outcomes[index] = outcome;
-        if (!outcome.ok)
-            firstFailure = Math.min(firstFailure, index);
-        for (let o = outcomes[mergedUpTo]; o !== undefined && o !== 'merged' && o.ok; o = outcomes[mergedUpTo]) {
-            merged.merge(o.state);
-            outcomes[mergedUpTo++] = 'merged';
-        }
-    };
-    let localRunning = false;
-    let wake = () => { };
-    const allDone = new Promise((resolve) => {
-        wake = () => {
-            const busy = localRunning || pool.some((p) => p.tasks.length > 0);
-            const more = fatal === null &&
-                next < order.length &&
-                (firstFailure === Infinity || order.slice(next).some((i) => i < firstFailure));
-            if (!busy && (!more || (pool.every((p) => p.dead) && !runLocal())))
-                resolve();
-        };
-    });
-    const runLocal = () => {
-        if (localRunning)
-            return false;
-        localRunning = true;
-        void (async () => {
-            for (let task = take(); task !== null; task = take()) {
-                const builder = new SnapshotBuilder();
-                try {
-                    await parseTask(task, builder);
-                    record(task.index, { ok: true, state: builder.toState() });
-                }
-                catch (error) {
-                    record(task.index, { ok: false, error: error instanceof Error ? error : new Error(String(error)) });
-                }
-                await new Promise((resolve) => setImmediate(resolve));
-            }
-            localRunning = false;
-            wake();
-        })();
-        return true;
-    };
-    const dispatch = (p) => {
-        while (!p.dead && p.ready && p.tasks.length < WORKER_QUEUE) {
-            const task = take();
-            if (task === null)
-                break;
-            p.tasks.push(task);
-            p.worker.postMessage(task);
-        }
-        wake();
-    };
-    const died = (p, why) => {
-        if (p.dead)
-            return;
-        p.dead = true;
-        const task = p.tasks[0];
-        if (task !== undefined) {
-            fatal ??= new Error(`a parse worker thread ${why} while reading ${task.file.name}`);
-            p.tasks = [];
-        }
-        else {
-            const what = p.ready ? 'stopped' : 'could not start';
-            process.emitWarning(`a parse worker thread ${what} (${why}); parsing with fewer threads`, {
-                code: 'ASCEND_MEMORY_GATE_WORKER',
-            });
-        }
-        wake();
-    };
-    const early = options.workerUrl === undefined && options.workerExecArgv === undefined ? takeEarlyWorkers() : [];
-    for (let i = 0; i < threads - 1; i++) {
-        const adopted = early.shift();
-        const worker = adopted?.worker ?? startWorker(url, options.workerExecArgv ?? []);
-        worker.ref();
-        const p = { worker, ready: adopted?.ready ?? false, dead: false, tasks: [] };
-        pool.push(p);
-        worker.on('message', (message) => {
-            if ('ready' in message) {
-                p.ready = true;
-            }
-            else {
-                record(message.index, message.ok ? { ok: true, state: message.state } : { ok: false, error: deserializeError(message.error) });
-                p.tasks = p.tasks.filter((t) => t.index !== message.index);
-            }
-            dispatch(p);
-        });
-        worker.on('error', (error) => died(p, `failed: ${error instanceof Error ? error.message : String(error)}`));
-        worker.on('messageerror', (error) => died(p, `sent an unreadable message: ${error.message}`));
-        worker.on('exit', (code) => died(p, `exited unexpectedly (exit code ${code})`));
-        if (adopted?.failure != null)
-            died(p, adopted.failure);
-        else if (p.ready)
-            dispatch(p);
-    }
-    for (const unused of early)
-        void unused.worker.terminate();
-    if (options.parseInThisThread !== false)
-        runLocal();
-    wake();
-    await allDone;
-    for (const p of pool) {
-        p.dead = true;
-        p.worker.unref();
-        void p.worker.terminate();
-    }
-    if (fatal !== null)
-        throw fatal;
-    for (let i = mergedUpTo; i < outcomes.length; i++) {
-        const outcome = outcomes[i];
-        if (outcome === undefined)
-            break;
-        if (outcome === 'merged')
-            continue;
-        if (!outcome.ok)
-            throw outcome.error;
-        merged.merge(outcome.state);
-    }
-    return merged;
 }
 function clipped(text, chars) {
     return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;

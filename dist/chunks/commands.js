@@ -398,8 +398,9 @@ async function show(args, io, tools) {
     const config = await loadGateConfig(optionalString(opts, 'config'));
     const { trendsOf } = await import('./trends.js');
     const { renderHistoryTerminal } = await import('./history-terminal.js');
+    const { buildHistoryView } = await import('./history-view.js');
     const key = optionalString(opts, 'key');
-    io.out(renderHistoryTerminal(history, trendsOf(history, config), {
+    io.out(renderHistoryTerminal(buildHistoryView(history, trendsOf(history, config)), {
         width: tools.width(),
         ...(key !== undefined ? { key } : {}),
     }));
@@ -414,8 +415,11 @@ async function html(args, io) {
     const config = await loadGateConfig(optionalString(opts, 'config'));
     const { trendsOf } = await import('./trends.js');
     const { renderDashboard } = await import('./dashboard.js');
+    const { buildHistoryView } = await import('./history-view.js');
     const title = optionalString(opts, 'title');
-    const page = renderDashboard(history, trendsOf(history, config), { ...(title !== undefined ? { title } : {}) });
+    const page = renderDashboard(buildHistoryView(history, trendsOf(history, config)), {
+        ...(title !== undefined ? { title } : {}),
+    });
     try {
         await mkdir(path.dirname(path.resolve(out)), { recursive: true });
         await writeFile(out, page);
@@ -742,7 +746,7 @@ async function checkCommand(args, io) {
     if (htmlFile)
         await writeOutput(htmlFile, (await import('./html.js')).renderHtml(view, { series: snapshot.series }));
     if (junitFile !== undefined && stamp !== undefined)
-        await writeOutput(junitFile, (await import('./junit.js')).renderJunit(report, stamp));
+        await writeOutput(junitFile, (await import('./junit.js')).renderJunit(view, stamp));
     const { renderTerminal } = await import('./terminal.js');
     io.out(renderTerminal(view, {
         color: (io.color ?? useColor)(),
@@ -799,19 +803,10 @@ async function snapshotCommand(args, io) {
     const out = optionalString(opts, 'out');
     if (out === undefined)
         throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
-    const { snapshot: node } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
-    const { serializeNodeSnapshot } = await import('./node-snapshot-file.js');
-    const text = serializeNodeSnapshot(node);
-    try {
-        await mkdir(path.dirname(path.resolve(out)), { recursive: true });
-        await writeFile(out, text);
-    }
-    catch (error) {
-        throw new UsageError(`snapshot: cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const [name, provenance] = Object.entries(node.meta.nodes ?? {})[0] ?? ['?', undefined];
-    io.out(`wrote ${out} (${Buffer.byteLength(text)} bytes): node ${name}, ${provenance?.devices.length ?? 0} device(s), ` +
-        `${node.meta.files} file(s), ${node.meta.records} record(s), ${node.meta.skipped} skipped\n`);
+    const { snapshot } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
+    const written = await (await import('./snapshot.js')).writeNodeSnapshot({ snapshot, out: { file: out } });
+    io.out(`wrote ${out} (${written.bytes} bytes): node ${written.node}, ${written.devices} device(s), ` +
+        `${written.files} file(s), ${written.records} record(s), ${written.skipped} skipped\n`);
     return 0;
 }
 const COMMANDS = {

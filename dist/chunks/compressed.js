@@ -151,4 +151,4 @@ function unzstdWhole(bytes, name, maxBytes) {
     return Buffer.concat(parts, held);
 }
 
-export { gunzipWhole as a, inflatePickle as b, gunzipChunks as g, isCompressed as i };
+export { inflatePickle as a, gunzipWhole as b, gunzipChunks as g, isCompressed as i };

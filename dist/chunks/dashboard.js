@@ -1,19 +1,18 @@
-import { environmentChanges } from './trends.js';
-import { I as section, f as formatCount } from './evidence-sources.js';
+import { U as section, f as formatCount } from './evidence-sources.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { s as shortenName } from './names.js';
 import { e as escapeHtml } from './escape.js';
 import { h as htmlPage, r as renderTrendSvg, T as TREND_COLOR, B as BASELINE_UPDATE_COLOR, E as ENVIRONMENT_COLOR } from './trend-chart.js';
-import { m as movedFirst, h as historySubjects, r as rowsOf } from './history-rows.js';
+import './thresholds.js';
+import './format.js';
+import { R as RECENT_POINTS } from './moved.js';
 import { p as plural } from './partition.js';
 import { c as shortSha, s as stepContext, t as trendRange, a as stepLevels, r as runsAgo } from './trend-text.js';
-import { R as RECENT_POINTS } from './moved.js';
-import './thresholds.js';
+import 'node:crypto';
 import 'node:fs/promises';
 import 'node:path';
 import './reader.js';
 import './_commonjsHelpers.js';
-import 'node:crypto';
 import './roll-up.js';
 import './index.js';
 import './limits.js';
@@ -24,7 +23,6 @@ import 'url';
 import 'module';
 import './oom-cause.js';
 import './keys.js';
-import './format.js';
 import './string-table.js';
 import './groups2.js';
 import './types.js';
@@ -65,24 +63,22 @@ th { background: #f6f8fa; }
   table.runs td[data-label]::before { content: attr(data-label) ": "; color: #59636e; }
 }
 `;
-function renderDashboard(history, trends, options = {}) {
+function renderDashboard(view, options = {}) {
     const title = options.title ?? 'Memory history';
     const body = [`<h1>${text(title)}</h1>`];
-    const n = history.points.length;
-    const branch = history.header.branch === undefined ? 'the default branch' : `<code>${text(history.header.branch)}</code>`;
-    const subject = history.header.gate === undefined
-        ? `Runs of ${branch}`
-        : `Gate <code>${text(history.header.gate)}</code> on ${branch}`;
+    const n = view.points.length;
+    const branch = view.branch === undefined ? 'the default branch' : `<code>${text(view.branch)}</code>`;
+    const subject = view.gate === undefined ? `Runs of ${branch}` : `Gate <code>${text(view.gate)}</code> on ${branch}`;
     if (n === 0) {
         body.push(`<p class="meta">${subject}: none recorded yet.</p>`);
         return page(title, body, '');
     }
-    const first = history.points[0];
-    const last = history.points[n - 1];
-    body.push(`<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(trends, first)} (${text(first.time)}) to ${commitLink(trends, last)} (${text(last.time)}).</p>`);
+    const first = view.points[0];
+    const last = view.points[n - 1];
+    body.push(`<p class="meta">${subject}: ${text(plural(n, 'run'))}, ${commitLink(view, first)} (${text(first.time)}) to ${commitLink(view, last)} (${text(last.time)}).</p>`);
     body.push(legend());
-    const bySection = new Map([...history.sections.keys()].map((name) => [name, []]));
-    for (const subject of movedFirst(historySubjects(history), trends)) {
+    const bySection = new Map(view.sections.map((name) => [name, []]));
+    for (const subject of view.subjects()) {
         const list = bySection.get(subject.section);
         if (list === undefined)
             bySection.set(subject.section, [subject]);
@@ -98,14 +94,14 @@ function renderDashboard(history, trends, options = {}) {
         const list = bySection.get(name);
         tabs.push(`<input class="tab" type="radio" name="section" id="tab-${name}"${i === 0 ? ' checked' : ''}><label class="tab" for="tab-${name}">${text(declaration.title)} (${formatCount(list.length)})</label>`);
         css += `#tab-${name}:checked ~ .panels #panel-${name} { display: block; }\n`;
-        const shown = rowsOf(list.slice(0, CHARTS_PER_SECTION), trends);
+        const shown = view.rows(list.slice(0, CHARTS_PER_SECTION));
         const moved = shown.filter((r) => r.trend.step !== null && r.trend.step.runsAgo < RECENT_POINTS).length;
         panels.push([
             `<section class="panel" id="panel-${name}">`,
             `<h2>${text(declaration.title)}</h2>`,
             `<p class="note">${text(plural(list.length, 'figure'))}${moved > 0 ? `, ${text(formatCount(moved))} moved in the last ${RECENT_POINTS} runs (first)` : ''}; a key group (<code>*</code> for the device) is drawn as its largest device at each run.</p>`,
             '<div class="charts">',
-            ...shown.map((row) => chart(row, history, trends)),
+            ...shown.map((row) => chart(row, view)),
             '</div>',
             ...(list.length > CHARTS_PER_SECTION
                 ? [
@@ -116,7 +112,7 @@ function renderDashboard(history, trends, options = {}) {
         ].join('\n'));
     });
     body.push(...tabs, '<div class="panels">', ...panels, '</div>');
-    body.push(...runsTable(history, trends));
+    body.push(...runsTable(view));
     return page(title, body, css);
 }
 function page(title, body, css) {
@@ -133,33 +129,37 @@ function legend() {
         '</ul>',
     ].join('');
 }
-function chart(row, history, trends) {
+function chart(row, view) {
     const { trend, unit } = row;
     const step = trend.step;
     const context = step === null ? null : stepContext(step);
     const caption = step === null
         ? text(trendRange(trend, unit))
-        : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(trends, history.points[step.point])} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
+        : `<span class="moved">${text(stepLevels(step, unit))} since ${commitLink(view, view.points[step.point])} (${text(runsAgo(step))})</span>${context === null ? '' : `; ${text(context)}`}`;
     const subject = shortenName(row.subject);
-    const svg = renderTrendSvg({ trend, points: history.points, unit, commitUrl: trends.commitUrl, label: subject });
+    const svg = renderTrendSvg({
+        trend,
+        points: view.points,
+        changes: view.changes,
+        unit,
+        commitUrl: view.commitUrl,
+        label: subject,
+    });
     return `<figure class="trend"><figcaption><code>${text(subject)}</code>: ${caption}</figcaption>${svg}</figure>`;
 }
-function runsTable(history, trends) {
-    const n = history.points.length;
+function runsTable(view) {
+    const n = view.points.length;
     const from = Math.max(0, n - RECENT_POINTS);
     const rows = [];
     for (let p = n - 1; p >= from; p--) {
-        const meta = history.points[p];
-        const before = p === 0 ? undefined : history.points[p - 1];
+        const meta = view.points[p];
+        const change = view.changes[p];
         const changed = [];
-        if (before !== undefined && before.baseline !== meta.baseline)
+        if (change.baselineUpdated)
             changed.push('baseline updated');
-        if (before !== undefined) {
-            const env = environmentChanges(before.environment, meta.environment);
-            if (env.length > 0)
-                changed.push(env.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; '));
-        }
-        rows.push(`<tr><td data-label="Commit">${commitLink(trends, meta)}</td><td data-label="Run">${text(meta.run ?? '—')}${meta.attempt !== undefined && meta.attempt > 1 ? text(` (attempt ${meta.attempt})`) : ''}</td><td data-label="Time">${text(meta.time)}</td><td data-label="Changed">${text(changed.join('; ') || '—')}</td></tr>`);
+        if (change.environment !== null)
+            changed.push(change.environment);
+        rows.push(`<tr><td data-label="Commit">${commitLink(view, meta)}</td><td data-label="Run">${text(meta.run ?? '—')}${meta.attempt !== undefined && meta.attempt > 1 ? text(` (attempt ${meta.attempt})`) : ''}</td><td data-label="Time">${text(meta.time)}</td><td data-label="Changed">${text(changed.join('; ') || '—')}</td></tr>`);
     }
     return [
         '<section id="runs">',
@@ -170,8 +170,8 @@ function runsTable(history, trends) {
         '</section>',
     ];
 }
-function commitLink(trends, meta) {
-    const url = trends.commitUrl(meta.commit);
+function commitLink(view, meta) {
+    const url = view.commitUrl(meta.commit);
     const code = `<code>${text(shortSha(meta.commit))}</code>`;
     return url === undefined ? code : `<a href="${text(url)}">${code}</a>`;
 }

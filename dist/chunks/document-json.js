@@ -1,4 +1,4 @@
-import { C as setOwn, E as isWritten, A as fileKeyOrder } from './evidence-sources.js';
+import { P as setOwn, Q as isWritten, O as fileKeyOrder } from './evidence-sources.js';
 
 function stableStringify(value) {
     return `${JSON.stringify(sortDeep(value), null, 2)}\n`;

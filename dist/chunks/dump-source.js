@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { P as ParseError, I as InputError } from './errors.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS, o as oomCause } from './oom-cause.js';
+import { z as MAX_EXACT_BYTES, A as readExactInteger, B as BEYOND_EXACT, j as exactSum, C as steps, E as unfreed, F as owners, G as opFootprint, H as inefficient, v as valueOf, I as stepLeaks, w as ooms } from './evidence-sources.js';
 import { parseMemoryCompareText } from './memory-compare.js';
 import { D as DumpReader, s as streamDump, E as EventSpool, a as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
 import { d as deviceName } from './keys.js';
-import { t as MAX_EXACT_BYTES, u as readExactInteger, B as BEYOND_EXACT, i as exactSum } from './evidence-sources.js';
 import 'node:buffer';
 import { v as visibleName } from './line-reader.js';
 import './sync.js';
@@ -934,25 +934,23 @@ function replay(recorder, reader, onWarning) {
 }
 
 function dumpFigures(facts) {
-    const metrics = new Map();
-    const put = (section, key, metric, field = 'bytes') => {
-        let m = metrics.get(section);
-        if (m === undefined)
-            metrics.set(section, (m = new Map()));
-        const prev = m.get(key);
-        if (prev === undefined || metric[field] > prev[field])
-            m.set(key, metric);
+    const metrics = {
+        steps: new Map(),
+        unfreed: new Map(),
+        owners: new Map(),
+        opFootprint: new Map(),
+        inefficient: new Map(),
     };
     const samples = [];
     const v = visibleName;
     for (const r of facts.stepRows) {
-        put('steps', `${v(r.device)}/${v(r.pool)}/step${r.step}/peak`, { bytes: r.peak, step: r.step });
-        put('steps', `${v(r.device)}/${v(r.pool)}/step${r.step}/end`, { bytes: r.end, step: r.step });
+        put(steps, metrics.steps, `${v(r.device)}/${v(r.pool)}/step${r.step}/peak`, { bytes: r.peak, step: r.step });
+        put(steps, metrics.steps, `${v(r.device)}/${v(r.pool)}/step${r.step}/end`, { bytes: r.end, step: r.step });
         samples.push({ section: 'steps', key: `${v(r.device)}/${v(r.pool)}/peak`, step: r.step, bytes: r.peak });
         samples.push({ section: 'steps', key: `${v(r.device)}/${v(r.pool)}/end`, step: r.step, bytes: r.end });
     }
     for (const u of facts.unfreed) {
-        put('unfreed', `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, {
+        put(unfreed, metrics.unfreed, `${v(u.device)}/${v(u.pool)}/${v(u.label)}`, {
             bytes: u.bytes,
             blocks: u.blocks,
             largest: u.sizes[0] ?? 0,
@@ -961,13 +959,20 @@ function dumpFigures(facts) {
         });
     }
     for (const o of facts.owners)
-        put('owners', `${v(o.device)}/${o.bucket}`, { peak: o.peak }, 'peak');
-    for (const f of facts.ops)
-        put('opFootprint', `${v(f.device)}/${v(f.name)}`, { net: f.net, peak: f.peak, launches: f.launches }, 'net');
+        put(owners, metrics.owners, `${v(o.device)}/${o.bucket}`, { peak: o.peak });
+    for (const f of facts.ops) {
+        const metric = { net: f.net, peak: f.peak, launches: f.launches };
+        put(opFootprint, metrics.opFootprint, `${v(f.device)}/${v(f.name)}`, metric);
+    }
     for (const c of facts.inefficient)
-        put('inefficient', `${v(c.device)}/${v(c.type)}`, { bytes: c.bytes, count: c.count });
+        put(inefficient, metrics.inefficient, `${v(c.device)}/${v(c.type)}`, { bytes: c.bytes, count: c.count });
     const stepLeaks = facts.stepLeaks.map((l) => ({ ...l, device: v(l.device), pool: v(l.pool), top: l.top.map(v) }));
     return { metrics, samples, stepLeaks, openSteps: facts.steps.filter((s) => !s.closed).length };
+}
+function put(section, into, key, metric) {
+    const prev = into.get(key);
+    if (prev === undefined || valueOf(section, metric) > valueOf(section, prev))
+        into.set(key, metric);
 }
 function sizeCounts(sizes) {
     const counts = new Map();
@@ -999,13 +1004,21 @@ async function parseDumpFile(file, into) {
     into.files++;
     into.records += facts.rows;
     const figures = dumpFigures(facts);
-    for (const [sectionName, metrics] of figures.metrics)
-        for (const [key, metric] of metrics)
-            into.addMetric(sectionName, key, metric);
+    const m = figures.metrics;
+    for (const [key, metric] of m.steps)
+        into.add(steps, key, metric);
+    for (const [key, metric] of m.unfreed)
+        into.add(unfreed, key, metric);
+    for (const [key, metric] of m.owners)
+        into.add(owners, key, metric);
+    for (const [key, metric] of m.opFootprint)
+        into.add(opFootprint, key, metric);
+    for (const [key, metric] of m.inefficient)
+        into.add(inefficient, key, metric);
     for (const s of figures.samples)
         into.addSample(s.section, s.key, 'step', s.step, s.bytes);
     for (const leak of figures.stepLeaks) {
-        into.addMetric('stepLeaks', `${leak.device}/${leak.pool}`, {
+        into.add(stepLeaks, `${leak.device}/${leak.pool}`, {
             bytes: leak.bytes,
             blocks: leak.count,
             top: leak.top.join('; '),
@@ -1018,7 +1031,7 @@ async function parseDumpFile(file, into) {
             .update(`${oom.pid}|${oom.timestamp}|${oom.requested}`)
             .digest('hex')
             .slice(0, 8);
-        into.addMetric('ooms', `${oom.device}/dump-${id}`, {
+        into.add(ooms, `${oom.device}/dump-${id}`, {
             ...OOM_FIELD_DEFAULTS,
             requested: oom.requested,
             cause: oomCause({ requested: oom.requested, total: null, deviceFree: null, allocated: null, reserved: null })

@@ -94,30 +94,53 @@ const PROCESS_DEVICE_FIELDS = {
     },
 };
 function originText(metric) {
-    const mapped = typeof metric.visibleDevices === 'string'
-        ? `, where it is npu:${String(metric.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}`
-        : '';
-    return `From ${String(metric.file)}${mapped}.`;
+    const mapped = metric.visibleDevices === null
+        ? ''
+        : `, where it is npu:${metric.logicalDevice} of ASCEND_RT_VISIBLE_DEVICES=${metric.visibleDevices}`;
+    return `From ${metric.file}${mapped}.`;
 }
 const UNTRACED_NOTE = 'No trace was recorded (_record_memory_history was off)';
+const ALLOCATOR_FIELDS = {
+    peak: {
+        type: 'bytes',
+        description: 'allocated: the most live requested bytes at any point of the trace; reserved: the most segment bytes. The latest such point is the peak point. Without a trace: the dump-time value.',
+    },
+    atDump: {
+        type: 'bytes',
+        description: "At dump time: allocated, the requested bytes of the live blocks (as every allocated figure here; the segments' allocated_size is block-rounded); reserved, the sum of total_size of the device's segments.",
+    },
+    allocated: { type: 'bytes', description: "Live requested bytes at this key's peak point." },
+    reserved: {
+        type: 'bytes',
+        description: "Reserved (segment) bytes at this key's peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.",
+    },
+    point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },
+    traceEntries: {
+        type: 'count',
+        description: "Entries in the device's trace; 0: no trace was recorded, only dump-time figures exist.",
+    },
+    segments: { type: 'count', description: 'Segments at dump time.' },
+    largestSegment: { type: 'bytes', description: 'The largest segment at dump time.' },
+    largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
+    ...PROCESS_DEVICE_FIELDS,
+};
 function share(part, whole) {
     return whole === 0 ? '0.0%' : `${((part / whole) * 100).toFixed(1)}%`;
 }
 function describeAllocator(key, m) {
-    const n = (field) => (typeof m[field] === 'number' ? m[field] : 0);
     const origin = originText(m);
-    if (n('traceEntries') === 0) {
+    if (m.traceEntries === 0) {
         const what = key.endsWith('/reserved')
-            ? `${formatCount(n('segments'))} segment(s) at dump time`
+            ? `${formatCount(m.segments)} segment(s) at dump time`
             : 'live requested bytes at dump time';
         return `${UNTRACED_NOTE}: only dump-time figures, ${what}. ${origin}`;
     }
-    const at = `trace point ${formatCount(n('point'))} of ${formatCount(n('traceEntries'))}`;
+    const at = `trace point ${formatCount(m.point)} of ${formatCount(m.traceEntries)}`;
     if (key.endsWith('/reserved')) {
-        return `Peak at ${at}, ${formatBytes(n('allocated'))} allocated there; at dump time ${formatBytes(n('atDump'))} in ${formatCount(n('segments'))} segment(s), the largest free block ${formatBytes(n('largestFreeBlock'))}. ${origin}`;
+        return `Peak at ${at}, ${formatBytes(m.allocated)} allocated there; at dump time ${formatBytes(m.atDump)} in ${formatCount(m.segments)} segment(s), the largest free block ${formatBytes(m.largestFreeBlock)}. ${origin}`;
     }
-    const gap = n('reserved') - n('peak');
-    return `Peak at ${at}, with ${formatBytes(n('reserved'))} reserved: ${formatBytes(gap)} (${share(gap, n('reserved'))}) reserved but not allocated (fragmentation and rounding). ${origin}`;
+    const gap = m.reserved - m.peak;
+    return `Peak at ${at}, with ${formatBytes(m.reserved)} reserved: ${formatBytes(gap)} (${share(gap, m.reserved)}) reserved but not allocated (fragmentation and rounding). ${origin}`;
 }
 const allocator = defineSection({
     name: 'allocator',
@@ -141,30 +164,7 @@ const allocator = defineSection({
         gap: 'Reserved − allocated',
         note: "Allocated and reserved peaks of the caching allocator (memory snapshots), each at its own peak point; the gap is reserved memory the program did not hold at those peaks, and the allocated key's note gives the fragmentation at the allocated peak exactly.",
     },
-    fields: {
-        peak: {
-            type: 'bytes',
-            description: 'allocated: the most live requested bytes at any point of the trace; reserved: the most segment bytes. The latest such point is the peak point. Without a trace: the dump-time value.',
-        },
-        atDump: {
-            type: 'bytes',
-            description: "At dump time: allocated, the requested bytes of the live blocks (as every allocated figure here; the segments' allocated_size is block-rounded); reserved, the sum of total_size of the device's segments.",
-        },
-        allocated: { type: 'bytes', description: "Live requested bytes at this key's peak point." },
-        reserved: {
-            type: 'bytes',
-            description: "Reserved (segment) bytes at this key's peak point; for the allocated key, (reserved − allocated) / reserved is the fragmentation at the allocated peak.",
-        },
-        point: { type: 'count', description: 'The peak point: trace entries applied (the trace length: dump time).' },
-        traceEntries: {
-            type: 'count',
-            description: "Entries in the device's trace; 0: no trace was recorded, only dump-time figures exist.",
-        },
-        segments: { type: 'count', description: 'Segments at dump time.' },
-        largestSegment: { type: 'bytes', description: 'The largest segment at dump time.' },
-        largestFreeBlock: { type: 'bytes', description: 'The largest free (inactive) block at dump time.' },
-        ...PROCESS_DEVICE_FIELDS,
-    },
+    fields: ALLOCATOR_FIELDS,
 });
 
 const MAX_SITE_LINES = 32;
@@ -174,7 +174,7 @@ function linesField(lines) {
     return JSON.stringify(kept.sort((a, b) => a[0] - b[0]));
 }
 function siteLines(field) {
-    if (typeof field !== 'string')
+    if (field === undefined)
         return [];
     try {
         const parsed = JSON.parse(field);
@@ -249,8 +249,7 @@ function lineChanges(before, after) {
 function linesText(current, baseline) {
     const after = siteLines(current?.lines);
     if (current !== undefined && baseline !== undefined) {
-        const delta = (typeof current.bytes === 'number' ? current.bytes : 0) -
-            (typeof baseline.bytes === 'number' ? baseline.bytes : 0);
+        const delta = current.bytes - baseline.bytes;
         if (delta === 0)
             return '';
         const moved = lineChanges(siteLines(baseline.lines), after)
@@ -350,7 +349,7 @@ const allocationSites = defineSection({
     source: 'torch_npu memory snapshot (pickle) with stacks recorded',
     describe: (_key, m, baseline) => {
         const lines = linesText(m, baseline);
-        return `${lines === '' ? '' : `${lines}. `}${formatCount(typeof m.blocks === 'number' ? m.blocks : 0)} block(s) live at the allocated peak. ${originText(m)}`;
+        return `${lines === '' ? '' : `${lines}. `}${formatCount(m.blocks)} block(s) live at the allocated peak. ${originText(m)}`;
     },
     logicalDevices: true,
     deviceRow: { figures: [] },
@@ -1128,9 +1127,6 @@ class SnapshotBuilder {
     records = 0;
     skipped = 0;
     lastDeclaration;
-    addMetric(sectionName, key, metric) {
-        this.putMetric(sectionName, key, metric, true);
-    }
     putMetric(sectionName, key, metric, copy) {
         const declaration = this.declaration(sectionName);
         const metrics = this.sections.get(sectionName) ?? this.sectionMap(sectionName);
@@ -1573,4 +1569,4 @@ async function parseInputFile(kind, file, builder) {
     }
 }
 
-export { fileKeyOrder as A, BEYOND_EXACT as B, setOwn as C, DIRECTORY_PATTERNS as D, isWritten as E, formatDelta as F, parseSize as G, bareNumber as H, section as I, originText as J, formatFactor as K, noteKeys as L, MAX_SITES_PER_DEVICE as M, RUN_OPTIONS as R, SOURCES as S, UNTRACED_NOTE as U, SnapshotBuilder as a, SECTIONS as b, compareKeys as c, formatBytes as d, modules as e, formatCount as f, parseExactInteger as g, hasNoMetrics as h, exactSum as i, SeriesBuilder as j, keysOf as k, SNAPSHOT_VERSION as l, metricsOf as m, noSpecs as n, foldLineSites as o, parseInputFile as p, MAX_POINTS as q, linesField as r, sectionOfKind as s, MAX_EXACT_BYTES as t, readExactInteger as u, valueOf as v, kernels as w, evidenceSource as x, parserOf as y, isEmptySnapshot as z };
+export { foldLineSites as $, readExactInteger as A, BEYOND_EXACT as B, steps as C, DIRECTORY_PATTERNS as D, unfreed as E, owners as F, opFootprint as G, inefficient as H, stepLeaks as I, kernels as J, evidenceSource as K, parserOf as L, MAX_SITES_PER_DEVICE as M, isEmptySnapshot as N, fileKeyOrder as O, setOwn as P, isWritten as Q, RUN_OPTIONS as R, SOURCES as S, formatDelta as T, section as U, combineMetrics as V, UNTRACED_NOTE as W, parseSize as X, bareNumber as Y, originText as Z, SNAPSHOT_VERSION as _, SnapshotBuilder as a, formatFactor as a0, noteKeys as a1, SECTIONS as b, compareKeys as c, formatBytes as d, modules as e, formatCount as f, parseExactInteger as g, hasNoMetrics as h, graphs as i, exactSum as j, keysOf as k, SeriesBuilder as l, metricsOf as m, noSpecs as n, operators as o, parseInputFile as p, components as q, oomModules as r, sectionOfKind as s, MAX_POINTS as t, allocationSites as u, valueOf as v, ooms as w, allocator as x, linesField as y, MAX_EXACT_BYTES as z };

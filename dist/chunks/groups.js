@@ -1,4 +1,4 @@
-import { U as UNTRACED_NOTE, K as formatFactor, f as formatCount, d as formatBytes, F as formatDelta, s as sectionOfKind } from './evidence-sources.js';
+import { W as UNTRACED_NOTE, a0 as formatFactor, f as formatCount, d as formatBytes, T as formatDelta, s as sectionOfKind } from './evidence-sources.js';
 import { m as median } from './roll-up.js';
 import { s as shortenName } from './names.js';
 import { g as growth } from './partition.js';
@@ -213,4 +213,4 @@ function valueRange(group) {
     return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
 }
 
-export { devicesPhrase as a, medianGrowth as b, formatShortPercent as c, deviceOfEntry as d, formatChange as e, formatTransition as f, keepUnits as g, entryReason as h, isRollUp as i, devicesPerPattern as j, kindTitle as k, groupEntries as l, medianPercent as m, entrySentence as n, isCountEntry as o, patternCountsOf as p, splitOf as s, valueRange as v, worstOf as w };
+export { devicesPhrase as a, medianGrowth as b, formatShortPercent as c, deviceOfEntry as d, formatChange as e, formatTransition as f, keepUnits as g, entryReason as h, isRollUp as i, entrySentence as j, kindTitle as k, devicesPerPattern as l, medianPercent as m, groupEntries as n, isCountEntry as o, patternCountsOf as p, splitOf as s, valueRange as v, worstOf as w };

@@ -1,9 +1,8 @@
-import './thresholds.js';
 import { f as formatCount } from './evidence-sources.js';
+import { r as replaceControlCharacters } from './errors.js';
+import './thresholds.js';
 import './format.js';
 import { R as RECENT_POINTS } from './moved.js';
-import { r as replaceControlCharacters } from './errors.js';
-import { h as historySubjects, m as movedFirst, r as rowsOf } from './history-rows.js';
 import { p as plural } from './partition.js';
 import { w as wrap, d as displayWidth, G as GAP, c as clip, t as truncateMiddle, i as indented, g as padStart, p as padEnd } from './text-layout.js';
 import { c as shortSha, t as trendRange, b as sparkline, s as stepContext, a as stepLevels, r as runsAgo, d as trendValue } from './trend-text.js';
@@ -29,24 +28,23 @@ import './types.js';
 import './escape.js';
 
 const MAX_ROWS = 60;
-function renderHistoryTerminal(history, trends, options = {}) {
+function renderHistoryTerminal(view, options = {}) {
     const width = options.width ?? 80;
     const lines = [];
-    const n = history.points.length;
-    const branch = history.header.branch === undefined ? '' : ` on ${shown(history.header.branch)}`;
-    const gate = history.header.gate === undefined ? '' : ` of gate ${shown(history.header.gate)}`;
+    const n = view.points.length;
+    const branch = view.branch === undefined ? '' : ` on ${shown(view.branch)}`;
+    const gate = view.gate === undefined ? '' : ` of gate ${shown(view.gate)}`;
     if (n === 0)
         return `History${gate}${branch}: no points yet\n`;
-    const first = history.points[0];
-    const last = history.points[n - 1];
+    const first = view.points[0];
+    const last = view.points[n - 1];
     lines.push(...wrap(`History${gate}${branch}: ${plural(n, 'point')}, ${shortSha(first.commit)} (${first.time}) to ${shortSha(last.commit)} (${last.time})`, width));
-    const recent = history.points.slice(-RECENT_POINTS);
-    const baselineUpdates = recent
-        .filter((p, i) => i > 0 && p.baseline !== recent[i - 1].baseline)
-        .map((p) => shortSha(p.commit));
+    const from = Math.max(0, n - RECENT_POINTS);
+    const recent = view.points.slice(from).map((meta, i) => ({ meta, change: i === 0 ? null : view.changes[from + i] }));
+    const baselineUpdates = recent.filter((r) => r.change?.baselineUpdated === true).map((r) => shortSha(r.meta.commit));
     const environmentChanges = recent
-        .filter((p, i) => i > 0 && JSON.stringify(p.environment) !== JSON.stringify(recent[i - 1].environment))
-        .map((p) => shortSha(p.commit));
+        .filter((r) => r.change !== null && r.change.environment !== null)
+        .map((r) => shortSha(r.meta.commit));
     const marks = [];
     if (baselineUpdates.length > 0)
         marks.push(`baseline updated at ${baselineUpdates.join(', ')}`);
@@ -54,9 +52,8 @@ function renderHistoryTerminal(history, trends, options = {}) {
         marks.push(`environment changed at ${environmentChanges.join(', ')}`);
     if (marks.length > 0)
         lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
-    const subjects = historySubjects(history, options.key);
-    const ordered = options.key === undefined ? movedFirst(subjects, trends) : subjects;
-    const shownRows = rowsOf(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered, trends);
+    const ordered = view.subjects(options.key);
+    const shownRows = view.rows(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered);
     if (shownRows.length === 0) {
         lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
         return `${lines.join('\n')}\n`;

@@ -1,4 +1,4 @@
-import { b as SECTIONS, c as compareKeys, f as formatCount, d as formatBytes, F as formatDelta } from './evidence-sources.js';
+import { b as SECTIONS, c as compareKeys, f as formatCount, d as formatBytes, T as formatDelta } from './evidence-sources.js';
 import { s as sizeScale, d as decimal, a as devicePeaks, r as renderDeviceStacksSvg } from './chart.js';
 import { a as baselineCommand, f as figureCell } from './view.js';
 import { d as deviceOfEntry, k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, v as valueRange, f as formatTransition, m as medianPercent, b as medianGrowth, c as formatShortPercent, e as formatChange, g as keepUnits, h as entryReason } from './groups.js';
@@ -7,9 +7,10 @@ import { r as replaceControlCharacters } from './errors.js';
 import { e as escapeHtml } from './escape.js';
 import { h as htmlPage, r as renderTrendSvg } from './trend-chart.js';
 export { H as HTML_CSP } from './trend-chart.js';
-import { v as verdictText, c as contextHtml, p as plural, a as countByStatus } from './partition.js';
+import { t as titledVerdict, c as contextHtml, p as plural, a as countByStatus } from './partition.js';
 import { s as splitDevice } from './keys.js';
 import { s as stepContext, t as trendRange, a as stepLevels } from './trend-text.js';
+import './history-view.js';
 import './thresholds.js';
 import 'node:fs/promises';
 import 'node:path';
@@ -25,11 +26,11 @@ import 'path';
 import 'url';
 import 'module';
 import './oom-cause.js';
+import './trends.js';
 import './format.js';
 import './string-table.js';
 import './moved.js';
 import './groups2.js';
-import './trends.js';
 import './types.js';
 
 const MAX_TIMELINES = 16;
@@ -237,13 +238,13 @@ details.list summary { font-weight: 600; margin: 12px 0 6px; }
 `;
 function renderHtml(view, options = {}) {
     const { report, firstRun, recorded, problems } = view;
-    const verdict = verdictText(report, options.title ?? 'Memory gate');
+    const verdict = titledVerdict(view.verdict, options.title ?? 'Memory gate');
     const icon = OUTCOME_ICON[view.outcome];
     const body = [];
     body.push(`<h1 class="verdict ${view.outcome}">${icon} ${text(verdict)}</h1>`);
     if (options.generatedAt !== undefined)
         body.push(`<p class="generated">Generated ${text(options.generatedAt)}</p>`);
-    body.push(...contextHtml(report));
+    body.push(...contextHtml(view.context));
     if (firstRun) {
         const file = text(options.baselineFile ?? 'memory-baseline.json');
         body.push(`<p>Nothing was compared: there is no baseline yet. Commit one: run the workflow with <code>mode: update</code> and merge its pull request, or run <code>${baselineCommand(file)}</code> with the input flags of the check and commit <code>${file}</code>.</p>`);
@@ -261,7 +262,7 @@ function renderHtml(view, options = {}) {
         body.push('<section id="problems">', `<h2>Failing and warning keys (${formatCount(problems.length)})</h2>`, entryTable(groups), '</section>');
     }
     if (view.trends !== undefined) {
-        body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends));
+        body.push(...trendSection([...view.problemRows, ...view.improvementRows], view.trends, view.runChanges));
     }
     body.push(...deviceSection(report));
     body.push(...totalsSection(view.devices));
@@ -276,7 +277,7 @@ function renderHtml(view, options = {}) {
     }
     return htmlPage(`${icon} ${text(verdict)}`, STYLE, body);
 }
-function trendSection(rows, trends) {
+function trendSection(rows, trends, changes) {
     const charts = [];
     let more = 0;
     for (const { group, trend: t } of rows) {
@@ -292,6 +293,7 @@ function trendSection(rows, trends) {
         const svg = renderTrendSvg({
             trend,
             points: trends.points,
+            changes,
             unit,
             commitUrl: trends.commitUrl,
             baseline,

@@ -1,4 +1,4 @@
-import { G as parseSize, k as keysOf, c as compareKeys, m as metricsOf, e as modules, d as formatBytes, I as section, J as originText, b as SECTIONS, v as valueOf } from './evidence-sources.js';
+import { X as parseSize, k as keysOf, c as compareKeys, m as metricsOf, e as modules, d as formatBytes, x as allocator, Z as originText, b as SECTIONS, r as oomModules, w as ooms, I as stepLeaks, E as unfreed$1, U as section } from './evidence-sources.js';
 import { p as picomatch } from './limits.js';
 import { S as SchemaError } from './errors.js';
 import { m as median } from './roll-up.js';
@@ -323,7 +323,6 @@ function assessAllocFailures({ baseline, current, config, }) {
     return entries.sort((x, y) => compareKeys(x.key, y.key));
 }
 
-const number = (m, field) => (typeof m[field] === 'number' ? m[field] : 0);
 const fragmented = defineFinding({
     name: 'fragmented',
     statuses: [
@@ -371,24 +370,24 @@ function assessFragmented({ baseline, current, config, }) {
     const policy = config.verdicts.fragmented;
     if (policy === 'ignore')
         return [];
-    const declaration = section('allocator');
     const { percent, bytes } = config.fragmentation;
-    const before = metricsOf(baseline, declaration.name);
-    const gapOf = (m) => number(m, 'reserved') - number(m, 'allocated');
+    const before = metricsOf(baseline, allocator);
+    const gapOf = (m) => m.reserved - m.allocated;
     const entries = [];
-    for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
+    for (const [key, metric] of Object.entries(metricsOf(current, allocator)).sort((a, b) => compareKeys(a[0], b[0]))) {
         if (!key.endsWith('/allocated'))
             continue;
-        const reserved = number(metric, 'reserved');
+        const reserved = metric.reserved;
         const gap = gapOf(metric);
         if (reserved <= 0 || gap <= bytes || gap * 100 <= reserved * percent)
             continue;
-        const old = Object.hasOwn(before, key) ? gapOf(before[key]) : null;
-        const where = number(metric, 'traceEntries') === 0
+        const was = Object.hasOwn(before, key) ? before[key] : undefined;
+        const old = was === undefined ? null : gapOf(was);
+        const where = metric.traceEntries === 0
             ? 'at dump time (no trace was recorded)'
-            : `at the allocated peak (trace point ${number(metric, 'point')} of ${number(metric, 'traceEntries')})`;
+            : `at the allocated peak (trace point ${metric.point} of ${metric.traceEntries})`;
         entries.push({
-            kind: declaration.kind,
+            kind: allocator.kind,
             key,
             baseline: old,
             current: gap,
@@ -909,7 +908,7 @@ function assessImbalance({ baseline, current, config, }) {
             const old = Object.hasOwn(baselineModules, key) ? baselineModules[key] : undefined;
             const keyTolerance = matchRule(config.sections.modules?.rules ?? NO_RULES, key)?.tolerance ??
                 config.sections.modules?.tolerance ??
-                section('modules').tolerance;
+                modules.tolerance;
             const news = old === undefined || exceedsTolerance(Math.abs(peak - old.peak), old.peak, keyTolerance) || !known.has(key);
             entries.push({
                 ...compared('module', key, old?.peak ?? null, peak),
@@ -1043,20 +1042,18 @@ const NEXT_STEPS = {
     capacity: 'Hold less at that point: a smaller micro-batch, activation recomputation, ZeRO or tensor parallel, offload.',
     unknown: '',
 };
-const num = (m, field) => (typeof m[field] === 'number' ? m[field] : null);
 function assessOoms({ current, config, }) {
     const policy = config.verdicts.oom;
     if (policy === 'ignore')
         return [];
-    const declaration = section('ooms');
-    const oomModules = metricsOf(current, 'oomModules');
+    const tables = metricsOf(current, oomModules);
     const byEntry = new Map();
     const settings = { capacityOf: (device) => deviceLimits(device, config).capacity ?? null };
-    for (const [key, metric] of Object.entries(metricsOf(current, declaration.name))) {
+    for (const [key, metric] of Object.entries(metricsOf(current, ooms))) {
         const device = oomDevice(key);
         if (device === null)
             continue;
-        const { figures, totalFrom } = oomFiguresOf(metric, device, modulesCurrentOf(oomModules, device), settings);
+        const { figures, totalFrom } = oomFiguresOf(metric, device, modulesCurrentOf(tables, device), settings);
         const verdict = oomCause(figures, config.oom.fragmentationPercent);
         const id = `${device}/${verdict.cause}`;
         byEntry.set(id, [...(byEntry.get(id) ?? []), { key, metric, device, figures, verdict, totalFrom }]);
@@ -1073,7 +1070,7 @@ function assessOoms({ current, config, }) {
                 .map((e) => e.key)
                 .join(', ')}${more > NAMED ? ', …' : ''}).`;
         entries.push({
-            kind: declaration.kind,
+            kind: ooms.kind,
             key,
             baseline: null,
             current: worst.figures.requested,
@@ -1098,7 +1095,7 @@ function explainOom(event, current, config) {
         : event.totalFrom === 'memUsageInfo'
             ? " (torch_npu's module table plus the free memory)"
             : '';
-    const allowed = num(m, 'allowed');
+    const allowed = m.allowed ?? null;
     let text;
     switch (verdict.cause) {
         case 'request-exceeds-device':
@@ -1148,7 +1145,7 @@ function unknownWhy(f) {
     return "the message does not say how much PyTorch allocated and reserved: a memory snapshot (OOM_SNAPSHOT_ENABLE=1) or the plog's module figures would tell";
 }
 function processesText(m) {
-    const own = num(m, 'processTotal');
+    const own = m.processTotal ?? null;
     const list = parsedPairs(m.processes);
     const parts = [];
     if (list.length > 0)
@@ -1161,10 +1158,10 @@ function processesText(m) {
     return parts.length === 0 ? '' : ` On the device ${parts.join('; ')}.`;
 }
 function largestText(m, requested) {
-    const largest = num(m, 'largestFreeBlock');
+    const largest = m.largestFreeBlock;
     if (largest === null || largest >= requested)
         return '';
-    return ` (the largest free block: ${formatBytes(largest)}, ${num(m, 'entriesAfter') === 0 ? 'at dump time, which the OOM triggered' : 'at dump time'})`;
+    return ` (the largest free block: ${formatBytes(largest)}, ${m.entriesAfter === 0 ? 'at dump time, which the OOM triggered' : 'at dump time'})`;
 }
 function joinedEvidence(event, current, config) {
     const { metric: m, verdict, device, key } = event;
@@ -1172,7 +1169,7 @@ function joinedEvidence(event, current, config) {
     const sites = holdersText(m.sites);
     if (sites !== '' && (verdict.cause === 'capacity' || verdict.cause === 'fragmentation'))
         out += ` Largest holders at the OOM: ${sites}.`;
-    const table = modulesText(key, metricsOf(current, 'oomModules'));
+    const table = modulesText(key, metricsOf(current, oomModules));
     if (table !== '')
         out += ` torch_npu's module table at the OOM: ${table}.`;
     if (verdict.cause === 'outside-allocator')
@@ -1204,12 +1201,12 @@ function driverText(device, current, config) {
 }
 function whereText(m, device) {
     if (m.source === 'job log' || m.source === 'msMemScope dump') {
-        const line = num(m, 'line');
-        const times = num(m, 'printed') ?? 1;
-        const mapped = typeof m.visibleDevices === 'string'
-            ? `, where it is npu:${String(m.logicalDevice)} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}`
-            : '';
-        return `From ${String(m.file)}${line === null ? '' : `:${line}`}${times > 1 ? ` (printed ${times} times)` : ''}${mapped}.`;
+        const line = m.line ?? null;
+        const times = m.printed ?? 1;
+        const mapped = m.visibleDevices === null
+            ? ''
+            : `, where it is npu:${m.logicalDevice} of ASCEND_RT_VISIBLE_DEVICES=${m.visibleDevices}`;
+        return `From ${m.file}${line === null ? '' : `:${line}`}${times > 1 ? ` (printed ${times} times)` : ''}${mapped}.`;
     }
     return originText(m);
 }
@@ -1233,17 +1230,16 @@ function holdersText(sites) {
         .map(([site, bytes]) => `${site} ${formatBytes(bytes)}`)
         .join(', ');
 }
-function modulesText(key, modules) {
+function modulesText(key, tables) {
     const bounds = { start: 0, end: 0 };
     if (!findDeviceSegment(key, bounds))
         return '';
     const prefix = `${key.slice(0, bounds.end)}/`;
-    const current = (m) => num(m, 'current') ?? 0;
-    return Object.entries(modules)
+    return Object.entries(tables)
         .filter(([k]) => k.startsWith(prefix))
-        .sort((a, b) => current(b[1]) - current(a[1]) || compareKeys(a[0], b[0]))
+        .sort((a, b) => b[1].current - a[1].current || compareKeys(a[0], b[0]))
         .slice(0, NAMED)
-        .map(([k, mm]) => `${k.slice(prefix.length)} ${formatBytes(current(mm))} (peak ${formatBytes(num(mm, 'peak') ?? 0)})`)
+        .map(([k, m]) => `${k.slice(prefix.length)} ${formatBytes(m.current)} (peak ${formatBytes(m.peak)})`)
         .join(', ');
 }
 
@@ -1265,16 +1261,15 @@ function assessStepLeaks({ baseline, current, config }) {
     const policy = config.verdicts['step-leak'];
     if (policy === 'ignore')
         return [];
-    const declaration = section('stepLeaks');
-    const before = metricsOf(baseline, declaration.name);
+    const before = metricsOf(baseline, stepLeaks);
     const entries = [];
-    for (const [key, metric] of Object.entries(metricsOf(current, declaration.name)).sort((a, b) => compareKeys(a[0], b[0]))) {
-        const bytes = valueOf(declaration, metric);
+    for (const [key, metric] of Object.entries(metricsOf(current, stepLeaks)).sort((a, b) => compareKeys(a[0], b[0]))) {
+        const bytes = metric.bytes;
         if (bytes <= 0)
             continue;
-        const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key]) : null;
+        const old = Object.hasOwn(before, key) ? (before[key]?.bytes ?? null) : null;
         entries.push({
-            kind: declaration.kind,
+            kind: stepLeaks.kind,
             key,
             baseline: old,
             current: bytes,
@@ -1304,10 +1299,9 @@ function assessUnfreed({ baseline, current, config, }) {
     const policy = config.verdicts['leak-suspect'];
     if (policy === 'ignore')
         return [];
-    const declaration = section('unfreed');
-    const thresholds = sectionThresholds(config, declaration);
-    const before = metricsOf(baseline, declaration.name);
-    const after = metricsOf(current, declaration.name);
+    const thresholds = sectionThresholds(config, unfreed$1);
+    const before = metricsOf(baseline, unfreed$1);
+    const after = metricsOf(current, unfreed$1);
     if (Object.keys(before).length === 0)
         return [];
     const entries = [];
@@ -1315,16 +1309,17 @@ function assessUnfreed({ baseline, current, config, }) {
         const rule = matchRule(thresholds.rules, key);
         if (rule?.ignore === true)
             continue;
-        const bytes = valueOf(declaration, metric);
-        const old = Object.hasOwn(before, key) ? valueOf(declaration, before[key]) : 0;
+        const bytes = metric.bytes;
+        const was = Object.hasOwn(before, key) ? before[key] : undefined;
+        const old = was?.bytes ?? 0;
         const tolerance = rule?.tolerance ?? thresholds.tolerance;
         if (!exceedsTolerance(bytes - old, old, tolerance))
             continue;
         const allowed = Math.max(tolerance.bytes ?? 0, tolerance.percent !== undefined ? Math.floor((old * tolerance.percent) / 100) : 0);
         entries.push({
-            kind: declaration.kind,
+            kind: unfreed$1.kind,
             key,
-            baseline: Object.hasOwn(before, key) ? old : null,
+            baseline: was === undefined ? null : old,
             current: bytes,
             delta: bytes - old,
             percent: percentChange(old, bytes),
@@ -1333,7 +1328,7 @@ function assessUnfreed({ baseline, current, config, }) {
             rule: rule?.match ?? null,
             limit: old + allowed,
             note: `memory never freed while tracing grew from ${old} to ${bytes} bytes (${metric.blocks} block(s)), more than the ${old + allowed} tolerated` +
-                newBlocksNote(Object.hasOwn(before, key) ? before[key]?.sizes : '', metric.sizes),
+                newBlocksNote(was?.sizes ?? '', metric.sizes),
         });
     }
     return entries;
@@ -1341,8 +1336,6 @@ function assessUnfreed({ baseline, current, config, }) {
 function newBlocksNote(before, after) {
     const parse = (text) => {
         const counts = new Map();
-        if (typeof text !== 'string')
-            return counts;
         for (const token of text.split(' ')) {
             const m = /^(\d+)(?:x(\d+))?$/.exec(token);
             if (m !== null)

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { g as gunzipChunks } from './compressed.js';
-import './evidence-sources.js';
+import { w as ooms } from './evidence-sources.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS, o as oomCause } from './oom-cause.js';
 import { d as deviceName } from './keys.js';
 import 'node:os';
@@ -359,7 +359,7 @@ async function parseJobLogFile(file, into, options = {}) {
 function addOom(name, event, into) {
     const { message: m, line } = event;
     const device = m.device === null ? null : deviceName(String(m.device));
-    if (device === null) {
+    if (m.device === null || device === null) {
         into.addAllocFailure(UNKNOWN_DEVICE, 1, {
             file: name,
             line,
@@ -368,7 +368,7 @@ function addOom(name, event, into) {
         return;
     }
     const id = createHash('sha256').update(name).update('\0').update(JSON.stringify(m)).digest('hex').slice(0, 8);
-    into.addMetric('ooms', `${device}/log-${id}`, {
+    into.add(ooms, `${device}/log-${id}`, {
         ...OOM_FIELD_DEFAULTS,
         requested: m.requested,
         total: m.total,

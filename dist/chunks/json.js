@@ -1,7 +1,7 @@
 import { S as SchemaError } from './errors.js';
 import './evidence-sources.js';
-import { j as devicesPerPattern, p as patternCountsOf, l as groupEntries, i as isRollUp, b as medianGrowth } from './groups.js';
-import { r as reportSchema, e as REPORT_STATUSES, g as growth, M as MAX_KEY_LENGTH, f as MAX_NOTE_LENGTH, h as reportFrameSchema, j as MAX_ENTRIES } from './partition.js';
+import { l as devicesPerPattern, p as patternCountsOf, n as groupEntries, i as isRollUp, b as medianGrowth } from './groups.js';
+import { r as reportSchema, d as REPORT_STATUSES, g as growth, M as MAX_KEY_LENGTH, e as MAX_NOTE_LENGTH, f as reportFrameSchema, h as MAX_ENTRIES } from './partition.js';
 import { mkdir, open, rm, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { p as parseJson, c as compileSchema } from './reader.js';

@@ -1,9 +1,9 @@
 import { v as visible } from './errors.js';
 import { f as failureReason, c as annotationText } from './annotation.js';
-import { j as devicesPerPattern, l as groupEntries, k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, n as entrySentence } from './groups.js';
+import { k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, j as entrySentence } from './groups.js';
 import { s as shortenName } from './names.js';
-import { v as verdictText, b as contextTerminal, d as partitionEntries, R as REPORT_KINDS } from './partition.js';
-import { U as UNTRACED_NOTE, s as sectionOfKind, f as formatCount } from './evidence-sources.js';
+import { t as titledVerdict, b as contextTerminal, R as REPORT_KINDS } from './partition.js';
+import { W as UNTRACED_NOTE, s as sectionOfKind, f as formatCount } from './evidence-sources.js';
 import './types.js';
 import './index.js';
 import './limits.js';
@@ -80,8 +80,9 @@ function testCase(group) {
         return { name, outcome: 'skipped', status: group.status, message, text: '' };
     return { name, outcome: 'passed', status: group.status, message, text: '' };
 }
-function verdictSuite(report) {
-    const verdict = verdictText(report, 'Memory gate');
+function verdictSuite(view) {
+    const report = view.report;
+    const verdict = titledVerdict(view.verdict, 'Memory gate');
     const failed = report.result === 'fail';
     return {
         name: 'Memory gate',
@@ -95,14 +96,12 @@ function verdictSuite(report) {
                 text: failed ? verdict : '',
             },
         ],
-        out: [verdict, ...contextTerminal(report, visible).filter((line) => line !== '')],
+        out: [verdict, ...contextTerminal(view.context, visible).filter((line) => line !== '')],
     };
 }
-function sectionSuites(report) {
-    const { problems, improvements, unchanged } = partitionEntries(report);
-    const perPattern = devicesPerPattern(report.entries);
+function sectionSuites(view) {
     const byKind = new Map();
-    for (const list of [problems, improvements, unchanged]) {
+    for (const list of [view.problemsWithRecorded, view.improvements, view.unchanged]) {
         for (let i = 0; i < list.length; i++) {
             const entry = list[i];
             let entries = byKind.get(entry.kind);
@@ -116,7 +115,7 @@ function sectionSuites(report) {
     return [...byKind]
         .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
         .map(([kind, entries]) => {
-        const groups = groupEntries(entries, perPattern);
+        const groups = view.groups(entries);
         const out = groups.filter((g) => g.severity === 'warn').map((g) => `warning: ${groupMessage(g)}`);
         const dumpTime = [
             ...new Set(entries.filter((e) => e.note?.startsWith(UNTRACED_NOTE) === true).map((e) => e.key)),
@@ -147,8 +146,8 @@ function renderSuite(suite, id, context) {
         '  </testsuite>',
     ].join('\n');
 }
-function renderJunit(report, context) {
-    const suites = [verdictSuite(report), ...sectionSuites(report)];
+function renderJunit(view, context) {
+    const suites = [verdictSuite(view), ...sectionSuites(view)];
     return [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<testsuites>',

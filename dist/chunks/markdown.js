@@ -3,9 +3,9 @@ import { b as renderMermaidChart } from './chart.js';
 import { g as keepUnits, f as formatTransition, e as formatChange, d as deviceOfEntry, b as medianGrowth, m as medianPercent, c as formatShortPercent, a as devicesPhrase, k as kindTitle, w as worstOf, i as isRollUp, v as valueRange } from './groups.js';
 import { s as shortenName } from './names.js';
 import { a as escapeMarkdownText, t as tableCodeSpan, c as codeSpan, e as escapeHtml } from './escape.js';
-import { v as verdictText, k as contextMarkdown, l as acceptChangeText, p as plural } from './partition.js';
+import { t as titledVerdict, j as contextMarkdown, k as acceptChangeText, p as plural } from './partition.js';
 import { a as baselineCommand, f as figureCell } from './view.js';
-import { f as formatCount, F as formatDelta, d as formatBytes } from './evidence-sources.js';
+import { f as formatCount, T as formatDelta, d as formatBytes } from './evidence-sources.js';
 import { s as superscript } from './text-layout.js';
 import { b as sparkline, t as trendRange, s as stepContext, a as stepLevels } from './trend-text.js';
 import { R as RECENT_POINTS } from './moved.js';
@@ -26,6 +26,8 @@ import 'path';
 import 'url';
 import 'module';
 import './oom-cause.js';
+import './history-view.js';
+import './trends.js';
 import './groups2.js';
 import './string-table.js';
 import './reader.js';
@@ -153,10 +155,10 @@ function buildParts(view, options) {
         headLines.push(checkMarker(options.marker));
     if (options.preface !== undefined)
         headLines.push(options.preface, '');
-    headLines.push(`### ${icon} ${verdictText(report, title)}`);
+    headLines.push(`### ${icon} ${titledVerdict(view.verdict, title)}`);
     if (options.runUrl !== undefined)
         headLines.push('', `[Workflow run](${linkDestination(options.runUrl)})`);
-    for (const block of contextMarkdown(report))
+    for (const block of contextMarkdown(view.context))
         headLines.push('', block);
     if (firstRun)
         headLines.push('', firstRunHowTo(options.baselineFile ?? 'memory-baseline.json'));
@@ -182,7 +184,9 @@ function buildParts(view, options) {
         moved: trends === undefined ? null : movedList(view, trends),
         banded: view.bandedRows.map((r) => groupRow(r, trends)),
         bandedCount: view.banded.length,
-        accept: acceptChangeText(report, options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t)),
+        accept: view.acceptsBaseline
+            ? acceptChangeText(options.baselineFile ?? 'memory-baseline.json', options.baselineUpdateLabel, (t) => tableCodeSpan(t))
+            : null,
     };
 }
 const OUTCOME_ICON = { fail: '❌', first: 'ℹ️', pass: '✅' };

@@ -1,7 +1,7 @@
 import { p as parse, C as CsvError } from './sync.js';
 import { P as ParseError, I as InputError } from './errors.js';
 import { S as StringTable } from './string-table.js';
-import { w as kernels, g as parseExactInteger } from './evidence-sources.js';
+import { J as kernels, g as parseExactInteger } from './evidence-sources.js';
 import { d as deviceName } from './keys.js';
 import { s as streamText, E as EscapedUtf8Decoder, C as CsvLineReader, v as visibleName, i as indexOrEnd, t as trimCr, p as protectEscapedBytes, r as restoreEscapedBytes, d as decodeEscaped } from './line-reader.js';
 import 'node:buffer';

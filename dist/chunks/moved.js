@@ -1,4 +1,4 @@
-import { s as sectionOfKind, I as section } from './evidence-sources.js';
+import { s as sectionOfKind, U as section } from './evidence-sources.js';
 import { historyName, ROLLUP_WIDTH, valueAt } from './format.js';
 import { g as groupsOf, B as ByPattern } from './groups2.js';
 import { f as findDeviceSegment } from './keys.js';

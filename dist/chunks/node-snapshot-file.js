@@ -1,8 +1,8 @@
 import { openSync, fstatSync, readFileSync, closeSync } from 'node:fs';
-import { i as isCompressed, a as gunzipWhole } from './compressed.js';
+import { i as isCompressed, b as gunzipWhole } from './compressed.js';
 import { I as InputError, S as SchemaError } from './errors.js';
-import { p as parseSectionsJson, c as compileSectionsDocument, b as buildSnapshotSchema } from './validate.js';
-import { l as SNAPSHOT_VERSION, o as foldLineSites } from './evidence-sources.js';
+import { p as parseSectionsJson, c as compileSectionsDocument, d as buildSnapshotSchema } from './validate.js';
+import { _ as SNAPSHOT_VERSION, $ as foldLineSites } from './evidence-sources.js';
 import { s as stringifyDocument } from './document-json.js';
 import { r as readWholeText } from './whole-text.js';
 import 'node:os';

@@ -1,3 +1,5 @@
+import { w as ooms, m as metricsOf, r as oomModules } from './evidence-sources.js';
+
 const DEFAULT_FRAGMENTATION_PERCENT = 5;
 const known = (n) => n !== null && Number.isFinite(n) && n >= 0;
 function oomCause(f, fragmentationPercent = DEFAULT_FRAGMENTATION_PERCENT) {
@@ -37,10 +39,9 @@ const OOM_FIELD_DEFAULTS = {
     printed: 1,
     visibleDevices: null,
 };
-const figure = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 function oomFiguresOf(metric, device, modulesCurrent, settings) {
-    const free = figure(metric.deviceFree);
-    let total = figure(metric.total);
+    const free = metric.deviceFree;
+    let total = metric.total ?? null;
     let totalFrom = total === null ? null : 'message';
     const configured = device === null || settings === undefined ? null : settings.capacityOf(device);
     if (total === null && configured !== null)
@@ -49,22 +50,22 @@ function oomFiguresOf(metric, device, modulesCurrent, settings) {
         [total, totalFrom] = [modulesCurrent + free, 'memUsageInfo'];
     return {
         figures: {
-            requested: figure(metric.requested) ?? 0,
+            requested: metric.requested,
             total,
             deviceFree: free,
-            allocated: figure(metric.allocated),
-            reserved: figure(metric.reserved),
-            largestFreeBlock: figure(metric.largestFreeBlock),
+            allocated: metric.allocated,
+            reserved: metric.reserved,
+            largestFreeBlock: metric.largestFreeBlock,
         },
         totalFrom,
     };
 }
-function modulesCurrentOf(oomModules, device) {
+function modulesCurrentOf(modules, device) {
     let sum = null;
     const prefix = `${device}/`;
-    for (const key in oomModules)
+    for (const [key, metric] of Object.entries(modules))
         if (key.startsWith(prefix))
-            sum = (sum ?? 0) + (figure(oomModules[key]?.current) ?? 0);
+            sum = (sum ?? 0) + metric.current;
     return sum;
 }
 function oomDevice(key) {
@@ -72,14 +73,13 @@ function oomDevice(key) {
     return m === null ? null : m[1];
 }
 function withOomCauses(snapshot, settings) {
-    const ooms = snapshot.sections.ooms;
-    if (ooms === undefined)
+    if (!Object.hasOwn(snapshot.sections, ooms.name))
         return snapshot;
-    const modules = snapshot.sections.oomModules ?? {};
+    const events = metricsOf(snapshot, ooms);
+    const modules = metricsOf(snapshot, oomModules);
     const next = {};
     let changed = false;
-    for (const key of Object.keys(ooms)) {
-        const metric = ooms[key];
+    for (const [key, metric] of Object.entries(events)) {
         const device = oomDevice(key);
         const { figures } = oomFiguresOf(metric, device, device === null ? null : modulesCurrentOf(modules, device), settings);
         const { cause } = oomCause(figures, settings?.fragmentationPercent);

@@ -1,7 +1,7 @@
 import { U as UsageError } from './errors.js';
 import { d as deviceLimits } from './index.js';
 import { loadGateConfig } from './thresholds.js';
-import { G as parseSize } from './evidence-sources.js';
+import { X as parseSize } from './evidence-sources.js';
 import { o as optionalString } from './commands.js';
 import './limits.js';
 import 'node:fs';
@@ -22,10 +22,11 @@ import 'node:util';
 import './text-layout.js';
 import './document-json.js';
 import './collect.js';
-import './parse-protocol.js';
 import './worker-start.js';
 import 'node:os';
 import 'node:worker_threads';
+import './parse-protocol.js';
+import 'node:url';
 
 async function oomSettingsFromOptions(opts) {
     const configFile = optionalString(opts, 'config');

@@ -314,8 +314,8 @@ function contextFailure(report) {
         return 'environment changed since the baseline';
     return "this run's nodes disagree on their environment";
 }
-function contextMarkdown(report) {
-    return contextBlocks(report).map((block) => [
+function contextMarkdown(blocks) {
+    return blocks.map((block) => [
         `#### ${SEVERITY_ICON[block.severity]} ${block.title}`,
         '',
         `| ${block.header.join(' | ')} |`,
@@ -324,8 +324,8 @@ function contextMarkdown(report) {
         ...(block.advice !== undefined ? ['', block.advice] : []),
     ].join('\n'));
 }
-function contextTerminal(report, shown) {
-    return contextBlocks(report).flatMap((block) => [
+function contextTerminal(blocks, shown) {
+    return blocks.flatMap((block) => [
         '',
         `${block.severity.toUpperCase()}: ${block.title}`,
         ...block.rows.map((row) => block.header.length === 3 && block.title.startsWith('Environment')
@@ -337,8 +337,8 @@ function contextTerminal(report, shown) {
         ...(block.advice !== undefined ? [`  ${block.advice}`] : []),
     ]);
 }
-function contextHtml(report) {
-    return contextBlocks(report).map((block) => [
+function contextHtml(blocks) {
+    return blocks.map((block) => [
         `<section class="context ${block.severity}">`,
         `<h2>${SEVERITY_ICON[block.severity]} ${escapeHtml(block.title)}</h2>`,
         '<table>',
@@ -415,6 +415,12 @@ function plural(n, one, many = `${one}s`) {
     return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 function verdictText(report, title) {
+    return titledVerdict(verdictOf(report), title);
+}
+function titledVerdict(verdict, title) {
+    return verdict.titled ? `${title}${verdict.rest}` : verdict.rest;
+}
+function verdictOf(report) {
     const firstRun = isFirstRun(report);
     const warnings = report.entries.filter((e) => e.severity !== 'ok' && e.severity !== 'fail' && !(firstRun && e.status === 'new')).length;
     const warningNote = warnings > 0 ? ` (${plural(warnings, 'warning')})` : '';
@@ -423,28 +429,29 @@ function verdictText(report, title) {
         const failing = countByStatus(report.entries.filter((e) => e.severity === 'fail' && e.status !== 'new'));
         if (failing.length > 0) {
             const why = failing.map(([status, n]) => `${formatCount(n)} ${status}`).join(', ');
-            return `${title} failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}`;
+            return { titled: true, rest: ` failed: ${why} (no baseline yet: ${plural(keys, 'key')} recorded)${warningNote}` };
         }
         const closed = report.result === 'fail' ? ', the gate stays closed until a baseline is committed (onMissingBaseline: fail)' : '';
-        return `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}`;
+        return { titled: false, rest: `No baseline yet: ${plural(keys, 'key')} recorded${closed}${warningNote}` };
     }
     if (report.result === 'fail') {
         const failing = [
             ...countByStatus(report.entries.filter((e) => e.severity === 'fail')).map(([status, n]) => `${formatCount(n)} ${status}`),
             ...[contextFailure(report)].filter((why) => why !== null),
         ].join(', ');
-        return `${title} failed${failing ? `: ${failing}` : ''}${warningNote}`;
+        return { titled: true, rest: ` failed${failing ? `: ${failing}` : ''}${warningNote}` };
     }
     const within = new Set();
     for (const e of report.entries)
         if (e.severity === 'ok' && (e.status === 'pass' || e.status === 'improved'))
             within.add(`${e.kind}\u0000${e.key}`);
-    return `${title} passed: ${plural(within.size, 'key')} within thresholds${warningNote}`;
+    return { titled: true, rest: ` passed: ${plural(within.size, 'key')} within thresholds${warningNote}` };
 }
 const BASELINE_STATUSES = new Set(['regressed', 'improved', 'new', 'missing']);
-function acceptChangeText(report, baselineFile, label, code) {
-    if (report.result !== 'fail' || !report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status)))
-        return null;
+function acceptsBaseline(report) {
+    return (report.result === 'fail' && report.entries.some((e) => e.severity === 'fail' && BASELINE_STATUSES.has(e.status)));
+}
+function acceptChangeText(baselineFile, label, code) {
     const labelText = label === undefined
         ? `the baseline update label (config ${code('baselineUpdateLabel')})`
         : `the label ${code(label)}`;
@@ -452,4 +459,4 @@ function acceptChangeText(report, baselineFile, label, code) {
         `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`);
 }
 
-export { MAX_KEY_LENGTH as M, REPORT_KINDS as R, countByStatus as a, contextTerminal as b, contextHtml as c, partitionEntries as d, REPORT_STATUSES as e, MAX_NOTE_LENGTH as f, growth as g, reportFrameSchema as h, isFirstRun as i, MAX_ENTRIES as j, contextMarkdown as k, acceptChangeText as l, orderEntries as o, plural as p, reportSchema as r, verdictText as v, worstFirst as w };
+export { MAX_KEY_LENGTH as M, REPORT_KINDS as R, countByStatus as a, contextTerminal as b, contextHtml as c, REPORT_STATUSES as d, MAX_NOTE_LENGTH as e, reportFrameSchema as f, growth as g, MAX_ENTRIES as h, isFirstRun as i, contextMarkdown as j, acceptChangeText as k, partitionEntries as l, acceptsBaseline as m, contextBlocks as n, orderEntries as o, plural as p, verdictOf as q, reportSchema as r, titledVerdict as t, verdictText as v, worstFirst as w };

@@ -60,6 +60,9 @@ class PlogScanner {
     sitedFailures = new Map();
     keys = keyCache;
     knownStart = -1;
+    fastHead = 0;
+    fastModuleFrom = -1;
+    fastModuleTo = -1;
     cutEnd = -1;
     readingCut = false;
     junctions = takeSpareJunctions();
@@ -235,80 +238,9 @@ class PlogScanner {
         const h = hit - o;
         const cur = this.cursor;
         cur.b = b;
-        let head;
-        let moduleFrom;
-        let moduleTo;
-        let metric;
-        if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
-            head = h - 12;
-            cur.i = h;
-            if (!cur.take(V1_BODY_START))
-                return -1;
-            moduleFrom = cur.i;
-            moduleTo = cur.word();
-            if (moduleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0)
-                return -1;
-            if (cur.take(V3_TOTAL)) {
-                const total = cur.digits();
-                if (total < 0)
-                    return -1;
-                metric = { peak: total, current: total, allocs: null, frees: null };
-            }
-            else {
-                if (!cur.take(V1_CURRENT))
-                    return -1;
-                const current = cur.digits();
-                if (current < 0 || !cur.take(V1_ALLOC))
-                    return -1;
-                if (!cur.take(V1_ED) && !cur.take(V2_ATED))
-                    return -1;
-                if (!cur.take(V1_PEAK))
-                    return -1;
-                const peak = cur.digits();
-                if (peak < 0 || !cur.take(V1_ALLOC_CNT))
-                    return -1;
-                const allocs = cur.digits();
-                if (allocs < 0 || !cur.take(V1_FREE_CNT))
-                    return -1;
-                const frees = cur.digits();
-                if (frees < 0)
-                    return -1;
-                metric = { current, peak, allocs, frees };
-            }
-            if (!cur.take(CLOSE_PAREN))
-                return -1;
-        }
-        else if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
-            head = h - 11;
-            cur.i = h;
-            if (!cur.take(V0_BODY_START))
-                return -1;
-            moduleFrom = cur.i;
-            moduleTo = cur.word();
-            if (moduleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT))
-                return -1;
-            const current = cur.digits();
-            if (current < 0 || !cur.take(V0_PEAK))
-                return -1;
-            const peak = cur.digits();
-            if (peak < 0 || !cur.take(PERIOD))
-                return -1;
-            metric = { current, peak, allocs: null, frees: null };
-        }
-        else {
-            let d = h;
-            while (d > 0 && isDigit(b[d - 1]))
-                d--;
-            if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN))
-                return -1;
-            head = d - 13;
-            cur.i = d;
-            const size = cur.digits();
-            if (size < 0 || !cur.take(BYTES))
-                return -1;
-            moduleFrom = moduleTo = -1;
-            metric = { peak: size, current: size, allocs: null, frees: null };
-        }
+        const metric = this.fastBody(h);
+        if (metric === null)
+            return -1;
         let eol = cur.i;
         if (b[eol] === 0x0d)
             eol++;
@@ -323,7 +255,7 @@ class PlogScanner {
             eol = end - o;
         }
         const hitEnd = eol + o;
-        let q = head;
+        let q = this.fastHead;
         let d = q;
         while (d > 0 && isDigit(b[d - 1]))
             d--;
@@ -338,17 +270,9 @@ class PlogScanner {
         const first = b[a];
         if (a === q || first < 0x41 || first > 0x5a || b[a - 1] !== 0x5d)
             return -1;
-        const lineStart = this.lineStartOf(hit) - o;
-        if (b[lineStart] !== 0x5b || (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
+        if (!this.fastLineAlone(hit, hitEnd, complete, closed, glued >= 0, a))
             return -1;
-        const next = hitEnd + 1;
-        if (next >= complete ? !closed : !this.startsRecord(next, complete))
-            return -1;
-        if (glued >= 0 && this.mentionsCachedSize(lineStart, a))
-            return -1;
-        if (next < complete)
-            this.knownStart = next;
-        const key = this.keys.keyOf(b, a, q, d, deviceTo, moduleFrom, moduleTo);
+        const key = this.keys.keyOf(b, a, q, d, deviceTo, this.fastModuleFrom, this.fastModuleTo);
         this.into.records++;
         this.into.add(modules, key.key, metric);
         if (key.device !== null)
@@ -356,6 +280,101 @@ class PlogScanner {
         if (glued >= 0)
             this.readRecord(glued, hitEnd + 1, false);
         return hitEnd;
+    }
+    fastBody(h) {
+        const b = this.buf;
+        const cur = this.cursor;
+        if (b[h - 1] === 0x28 && cur.at(h - 12, MEM_STATS_OPEN)) {
+            this.fastHead = h - 12;
+            return this.fastV1Body(h);
+        }
+        if (b[h - 1] === 0x28 && cur.at(h - 11, V0_MEM_STATS_OPEN)) {
+            this.fastHead = h - 11;
+            return this.fastV0Body(h);
+        }
+        let d = h;
+        while (d > 0 && isDigit(b[d - 1]))
+            d--;
+        if (d === h || h - d > 15 || !cur.at(d - 13, CACHED_OPEN))
+            return null;
+        this.fastHead = d - 13;
+        cur.i = d;
+        const size = cur.digits();
+        if (size < 0 || !cur.take(BYTES))
+            return null;
+        this.fastModuleFrom = this.fastModuleTo = -1;
+        return { peak: size, current: size, allocs: null, frees: null };
+    }
+    fastV1Body(h) {
+        const cur = this.cursor;
+        cur.i = h;
+        if (!cur.take(V1_BODY_START))
+            return null;
+        this.fastModuleFrom = cur.i;
+        this.fastModuleTo = cur.word();
+        if (this.fastModuleTo < 0 || !cur.take(V1_MODULE_ID) || cur.digits() < 0)
+            return null;
+        let metric;
+        if (cur.take(V3_TOTAL)) {
+            const total = cur.digits();
+            if (total < 0)
+                return null;
+            metric = { peak: total, current: total, allocs: null, frees: null };
+        }
+        else {
+            if (!cur.take(V1_CURRENT))
+                return null;
+            const current = cur.digits();
+            if (current < 0 || !cur.take(V1_ALLOC))
+                return null;
+            if (!cur.take(V1_ED) && !cur.take(V2_ATED))
+                return null;
+            if (!cur.take(V1_PEAK))
+                return null;
+            const peak = cur.digits();
+            if (peak < 0 || !cur.take(V1_ALLOC_CNT))
+                return null;
+            const allocs = cur.digits();
+            if (allocs < 0 || !cur.take(V1_FREE_CNT))
+                return null;
+            const frees = cur.digits();
+            if (frees < 0)
+                return null;
+            metric = { current, peak, allocs, frees };
+        }
+        return cur.take(CLOSE_PAREN) ? metric : null;
+    }
+    fastV0Body(h) {
+        const cur = this.cursor;
+        cur.i = h;
+        if (!cur.take(V0_BODY_START))
+            return null;
+        this.fastModuleFrom = cur.i;
+        this.fastModuleTo = cur.word();
+        if (this.fastModuleTo < 0 || !cur.take(V0_MODULE_ID) || cur.digits() < 0 || !cur.take(V0_CURRENT))
+            return null;
+        const current = cur.digits();
+        if (current < 0 || !cur.take(V0_PEAK))
+            return null;
+        const peak = cur.digits();
+        if (peak < 0 || !cur.take(PERIOD))
+            return null;
+        return { current, peak, allocs: null, frees: null };
+    }
+    fastLineAlone(hit, hitEnd, complete, closed, glued, a) {
+        const o = this.bufStart;
+        const lineStart = this.lineStartOf(hit) - o;
+        if (this.buf[lineStart] !== 0x5b ||
+            (lineStart + o !== this.knownStart && !this.startsRecord(lineStart + o, complete)))
+            return false;
+        const next = hitEnd + 1;
+        if (next >= complete ? !closed : !this.startsRecord(next, complete))
+            return false;
+        if (glued && this.mentionsCachedSize(lineStart, a))
+            return false;
+        if (next < complete)
+            this.knownStart = next;
+        return true;
     }
     segmentStartsAt(i, limit) {
         const b = this.buf;

@@ -2,9 +2,9 @@ import { P as ParseError } from './errors.js';
 import { s as streamText, E as EscapedUtf8Decoder, C as CsvLineReader, i as indexOrEnd, c as countQuotes, t as trimCr, p as protectEscapedBytes, r as restoreEscapedBytes, v as visibleName } from './line-reader.js';
 import { p as parse, C as CsvError } from './sync.js';
 import { M as MIB, K as KIB, c as cellMicros, a as MINDSPORE_MB, b as cellBytes } from './decimal.js';
-import { d as deviceName } from './keys.js';
-import { i as exactSum, B as BEYOND_EXACT, j as SeriesBuilder } from './evidence-sources.js';
+import { i as graphs, j as exactSum, B as BEYOND_EXACT, o as operators, e as modules, l as SeriesBuilder, q as components } from './evidence-sources.js';
 export { D as DIRECTORY_PATTERNS } from './evidence-sources.js';
+import { d as deviceName } from './keys.js';
 import 'node:buffer';
 import 'node:fs';
 import 'node:string_decoder';
@@ -240,10 +240,6 @@ function knownHeadersHint() {
     return kinds.join(', ');
 }
 
-const COMPONENTS = 'components';
-const OPERATORS = 'operators';
-const GRAPHS = 'graphs';
-const MODULES = 'modules';
 const HOST = 'host';
 const MINDSPORE_COMPONENTS = new Set(['MindSpore', 'MindSpore+GE']);
 const TORCH_NPU_COMPONENTS = new Set(['PTA', 'PTA+GE', 'WORKSPACE']);
@@ -374,10 +370,10 @@ class Timelines {
         const peak = this.peak(figure);
         if (peak === null)
             return;
-        into.addMetric(COMPONENTS, key, { peak });
+        into.add(components, key, { peak });
         const series = this.series[figure];
         if (series)
-            into.addSeries(COMPONENTS, key, series.toSeries());
+            into.addSeries(components.name, key, series.toSeries());
     }
     peak(figure) {
         const p = this.peaks[figure];
@@ -461,15 +457,15 @@ class MemoryRecordReader extends TableReader {
     emit(into) {
         let u = 0;
         if (this.units.length > 1) {
-            const components = new Set([...this.tallies.byKey.values()].map((t) => t.component));
-            const mindspore = [...components].some((c) => MINDSPORE_COMPONENTS.has(c));
-            const torchNpu = [...components].some((c) => TORCH_NPU_COMPONENTS.has(c));
+            const named = new Set([...this.tallies.byKey.values()].map((t) => t.component));
+            const mindspore = [...named].some((c) => MINDSPORE_COMPONENTS.has(c));
+            const torchNpu = [...named].some((c) => TORCH_NPU_COMPONENTS.has(c));
             if (mindspore === torchNpu) {
                 into.addSkipped({
                     file: this.file,
                     line: 1,
                     reason: 'this 6-column memory_record header is written both by torch_npu (MB = 1,048,576 bytes) and by MindSpore ("MB" = KB/1000 = 1,024,000 bytes), ' +
-                        `and the rows (${[...components].join(', ') || 'none'}) ${mindspore ? 'mix PTA and MindSpore components' : 'have neither PTA nor MindSpore components'}: the unit is unknown, so none of its figures are used`,
+                        `and the rows (${[...named].join(', ') || 'none'}) ${mindspore ? 'mix PTA and MindSpore components' : 'have neither PTA nor MindSpore components'}: the unit is unknown, so none of its figures are used`,
                 });
                 return;
             }
@@ -514,10 +510,10 @@ class ModuleMemReader extends TableReader {
             if (tally.device !== HOST)
                 into.noteDevice(tally.device);
             const key = `NPU_MODULE_MEM/${tally.device}/${visibleName(tally.module)}`;
-            into.addMetric(MODULES, key, { peak, current: peak, allocs: null, frees: null });
+            into.add(modules, key, { peak, current: peak, allocs: null, frees: null });
             const series = tally.timelines.series[0];
             if (peak > 0 && series)
-                into.addSeries(MODULES, key, series.toSeries());
+                into.addSeries(modules.name, key, series.toSeries());
         }
     }
 }
@@ -561,7 +557,7 @@ class OperatorMemoryReader extends TableReader {
         for (const t of this.tallies.byKey.values()) {
             if (t.device !== HOST)
                 into.noteDevice(t.device);
-            into.addMetric(OPERATORS, `${t.device}/${visibleName(t.name)}`, {
+            into.add(operators, `${t.device}/${visibleName(t.name)}`, {
                 largest: t.largest,
                 count: t.count,
                 total: t.total,
@@ -595,7 +591,7 @@ class StaticOpMemReader extends TableReader {
     }
     emit(into) {
         for (const [key, size] of this.totals)
-            into.addMetric(GRAPHS, key, { size });
+            into.add(graphs, key, { size });
     }
 }
 class NpuMemReader extends TableReader {

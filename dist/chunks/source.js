@@ -1,12 +1,12 @@
 import { readFileSync, readdirSync, openSync, fstatSync, closeSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { I as InputError } from './errors.js';
-import { i as isCompressed, b as inflatePickle } from './compressed.js';
+import { i as isCompressed, a as inflatePickle } from './compressed.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS } from './oom-cause.js';
-import { q as MAX_POINTS, r as linesField } from './evidence-sources.js';
+import { r as oomModules, t as MAX_POINTS, m as metricsOf, u as allocationSites, w as ooms, x as allocator, y as linesField } from './evidence-sources.js';
 import { d as decimalBytes, M as MIB } from './decimal.js';
 import { createHash } from 'node:crypto';
-import { r as rewriteKeys } from './rewrite-keys.js';
+import { r as rewriteKeys, s as sectionRewrite } from './rewrite-keys.js';
 import { f as findDeviceSegment } from './keys.js';
 import 'node:os';
 import 'node:stream';
@@ -46,7 +46,7 @@ function parseMemUsageFile(filePath, name, into) {
             continue;
         }
         into.records++;
-        into.addMetric('oomModules', `dev${device}/${module}`, {
+        into.add(oomModules, `dev${device}/${module}`, {
             peak,
             current,
             file: name,
@@ -1428,12 +1428,12 @@ function relativeToSourceRoot(snapshot, root) {
         const parts = split(site, shape);
         if (parts === null)
             return null;
-        const file = `${typeof codeRoot === 'string' ? codeRoot : ''}${parts.file}`;
+        const file = `${codeRoot}${parts.file}`;
         return file.startsWith(dir) ? `${file.slice(dir.length)}${parts.rest}` : null;
     };
     const oomSites = (metric) => {
         try {
-            const parsed = JSON.parse(String(metric.sites));
+            const parsed = JSON.parse(metric.sites);
             return Array.isArray(parsed)
                 ? parsed.filter((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'number' && typeof p[2] === 'string')
                 : [];
@@ -1442,33 +1442,33 @@ function relativeToSourceRoot(snapshot, root) {
             return [];
         }
     };
-    const sites = snapshot.sections.allocationSites ?? {};
+    const sites = metricsOf(snapshot, allocationSites);
     const siteOfKey = (key) => (findDeviceSegment(key, bounds) ? key.slice(bounds.end + 1) : null);
     if (!root.strict) {
         const anyUnder = Object.entries(sites).some(([key, metric]) => {
             const site = siteOfKey(key);
             return site !== null && moved(site, metric.codeRoot) !== null;
         }) ||
-            Object.values(snapshot.sections.ooms ?? {}).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
+            Object.values(metricsOf(snapshot, ooms)).some((metric) => oomSites(metric).some(([site, , codeRoot]) => moved(site, codeRoot, SITE) !== null));
         if (!anyUnder)
             return snapshot;
     }
-    return rewriteKeys(snapshot, {
-        allocationSites: (key, metric) => {
+    return rewriteKeys(snapshot, Object.fromEntries([
+        sectionRewrite(allocationSites, (key, metric) => {
             const site = siteOfKey(key);
             const relative = site === null ? null : moved(site, metric.codeRoot);
             return relative === null
                 ? { key, metric }
                 : { key: `${key.slice(0, bounds.end)}/${relative}`, metric: { ...metric, codeRoot: dir } };
-        },
-        ooms: (key, metric) => {
+        }),
+        sectionRewrite(ooms, (key, metric) => {
             const list = oomSites(metric).map(([site, bytes, codeRoot]) => {
                 const relative = moved(site, codeRoot, SITE);
                 return relative === null ? [site, bytes, codeRoot] : [relative, bytes, dir];
             });
             return { key, metric: { ...metric, sites: JSON.stringify(list) } };
-        },
-    });
+        }),
+    ]));
 }
 
 const OOM_SITES = 5;
@@ -1504,7 +1504,7 @@ async function parseAllocatorSnapshotFile(file, into) {
         };
         const a = d.peakAllocated;
         const r = d.peakReserved;
-        into.addMetric('allocator', `${dev}/allocated`, {
+        into.add(allocator, `${dev}/allocated`, {
             peak: a.bytes,
             atDump: d.dump.liveRequested,
             allocated: a.bytes,
@@ -1513,7 +1513,7 @@ async function parseAllocatorSnapshotFile(file, into) {
             ...dump,
             ...origin,
         });
-        into.addMetric('allocator', `${dev}/reserved`, {
+        into.add(allocator, `${dev}/reserved`, {
             peak: r.bytes,
             atDump: d.dump.reserved,
             allocated: r.allocated,
@@ -1523,15 +1523,15 @@ async function parseAllocatorSnapshotFile(file, into) {
             ...origin,
         });
         if (d.timeline !== null) {
-            into.addSeries('allocator', `${dev}/allocated`, d.timeline.allocated);
-            into.addSeries('allocator', `${dev}/reserved`, d.timeline.reserved);
+            into.addSeries(allocator.name, `${dev}/allocated`, d.timeline.allocated);
+            into.addSeries(allocator.name, `${dev}/reserved`, d.timeline.reserved);
         }
         for (const [site, metric] of functionSites(d.sites, root, file.name))
-            into.addMetric('allocationSites', `${dev}/${site}`, { ...metric, ...origin });
+            into.add(allocationSites, `${dev}/${site}`, { ...metric, ...origin });
         d.ooms.forEach((o, i) => {
             oomDevices.add(d.device);
             const largest = d.dump.largestFreeBlock;
-            into.addMetric('ooms', `${dev}/oom${i + 1}`, {
+            into.add(ooms, `${dev}/oom${i + 1}`, {
                 ...OOM_FIELD_DEFAULTS,
                 requested: o.size,
                 deviceFree: o.deviceFree,

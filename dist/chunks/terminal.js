@@ -1,9 +1,9 @@
 import { U as UsageError, r as replaceControlCharacters } from './errors.js';
-import { f as formatCount, F as formatDelta } from './evidence-sources.js';
-import { w as wrap, d as displayWidth, s as superscript, i as indented, b as distinctFrom, e as truncateEnd, G as GAP, a as alignedTable, c as clip, p as padEnd, t as truncateMiddle, f as truncateDistinct, g as padStart } from './text-layout.js';
+import { T as formatDelta, f as formatCount } from './evidence-sources.js';
+import { w as wrap, s as superscript, i as indented, d as displayWidth, b as distinctFrom, e as truncateEnd, G as GAP, a as alignedTable, c as clip, p as padEnd, t as truncateMiddle, f as truncateDistinct, g as padStart } from './text-layout.js';
 import { f as formatTransition, e as formatChange, m as medianPercent, a as devicesPhrase, d as deviceOfEntry, b as medianGrowth, c as formatShortPercent } from './groups.js';
 import { s as shortenName } from './names.js';
-import { v as verdictText, b as contextTerminal, p as plural, l as acceptChangeText } from './partition.js';
+import { p as plural, t as titledVerdict, b as contextTerminal, k as acceptChangeText } from './partition.js';
 import { b as sparkline, t as trendRange, e as trendSpan, s as stepContext, a as stepLevels } from './trend-text.js';
 import { a as baselineCommand, f as figureCell } from './view.js';
 import { R as RECENT_POINTS } from './moved.js';
@@ -25,9 +25,11 @@ import 'url';
 import 'module';
 import './oom-cause.js';
 import './escape.js';
-import './groups2.js';
-import './string-table.js';
+import './history-view.js';
+import './trends.js';
 import './reader.js';
+import './string-table.js';
+import './groups2.js';
 
 const MAX_ROWS = 30;
 const MIN_KEY_WIDTH = 12;
@@ -41,22 +43,14 @@ const ANSI = {
 const SEVERITY_MARK = { fail: '✗', warn: '!', ok: '✓' };
 const OUTCOME_COLOR = { fail: ANSI.red, first: ANSI.yellow, pass: ANSI.green };
 function renderTerminal(view, options = {}) {
-    const report = view.report;
     const width = options.width ?? 80;
     if (!(Number.isSafeInteger(width) && width > 0)) {
         throw new UsageError(`width must be a positive integer, got ${String(options.width)}`);
     }
     const color = options.color === true;
     const paint = (code, text) => (color ? `${code}${text}${ANSI.reset}` : text);
-    const { firstRun, recorded } = view;
-    const verdictColor = OUTCOME_COLOR[view.outcome];
-    const lines = wrap(verdictText(report, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
-    for (const line of contextTerminal(report, shown))
-        lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
-    if (firstRun) {
-        const file = options.baselineFile ?? 'FILE';
-        lines.push(...wrap(`Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
-    }
+    const { recorded } = view;
+    const lines = headLines(view, options, width, paint);
     const { problemRows: groups, moved } = options.all === true ? view.perKey : view;
     if (groups.length > 0) {
         const shownGroups = options.all === true ? groups : groups.slice(0, MAX_ROWS);
@@ -87,15 +81,33 @@ function renderTerminal(view, options = {}) {
     }
     if (view.trends !== undefined)
         lines.push(...movedLines(moved, view.trends, width));
+    lines.push(...closingLines(view, options, width));
+    return `${lines.join('\n')}\n`;
+}
+function headLines(view, options, width, paint) {
+    const verdictColor = OUTCOME_COLOR[view.outcome];
+    const lines = wrap(titledVerdict(view.verdict, 'Memory gate'), width).map((l) => paint(`${ANSI.bold}${verdictColor}`, l));
+    for (const line of contextTerminal(view.context, shown))
+        lines.push(...(displayWidth(line) <= width ? [line] : wrap(line, width, /^ */.exec(line)?.[0] ?? '')));
+    if (view.firstRun) {
+        const file = options.baselineFile ?? 'FILE';
+        lines.push(...wrap(`Nothing was compared. Record a baseline with '${baselineCommand(shown(file))}' and the input flags of this check (or the Action's mode: update), and commit it.`, width));
+    }
+    return lines;
+}
+function closingLines(view, options, width) {
+    const lines = [];
     const rest = view.notListed;
     if (rest.count > 0) {
         const byStatus = rest.byStatus.map(([status, n]) => `${formatCount(n)} ${shown(status)}`).join(', ');
         lines.push('', ...wrap(`${plural(rest.count, 'key')} within thresholds not listed (${byStatus})`, width));
     }
-    const accept = acceptChangeText(report, shown(options.baselineFile ?? 'FILE'), options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel), (t) => `'${t}'`);
-    if (accept !== null)
-        lines.push('', ...wrap(accept, width));
-    return `${lines.join('\n')}\n`;
+    if (view.acceptsBaseline) {
+        const label = options.baselineUpdateLabel === undefined ? undefined : shown(options.baselineUpdateLabel);
+        const file = shown(options.baselineFile ?? 'FILE');
+        lines.push('', ...wrap(acceptChangeText(file, label, (t) => `'${t}'`), width));
+    }
+    return lines;
 }
 function deviceFigures(devices, width) {
     if (devices === null || devices.figureColumns.length === 0)

@@ -1,4 +1,3 @@
-import { environmentChanges } from './trends.js';
 import { e as escapeHtml } from './escape.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { d as trendValue, c as shortSha } from './trend-text.js';
@@ -65,15 +64,13 @@ function renderTrendSvg(chart) {
             parts.push(`<text x="${LEFT + plotW}" y="${HEIGHT - 8}" text-anchor="end" class="axis">${text(shortSha(points[n - 1]?.commit ?? ''))}</text>`);
     }
     for (let p = 1; p < n; p++) {
-        const before = points[p - 1];
         const now = points[p];
-        if (before.baseline !== now.baseline) {
+        const change = chart.changes[p];
+        if (change.baselineUpdated) {
             parts.push(`<line class="marker baseline-update" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${BASELINE_UPDATE_COLOR}" stroke-width="1.5" stroke-dasharray="4 3"><title>${text(`baseline updated at ${shortSha(now.commit)}`)}</title></line>`);
         }
-        const changes = environmentChanges(before.environment, now.environment);
-        if (changes.length > 0) {
-            const what = changes.map((c) => `${c.item} ${c.baseline ?? '(unset)'} → ${c.current ?? '(unset)'}`).join('; ');
-            parts.push(`<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text(`environment changed at ${shortSha(now.commit)}: ${what}`)}</title></line>`);
+        if (change.environment !== null) {
+            parts.push(`<line class="marker environment" x1="${f(x(p))}" x2="${f(x(p))}" y1="${TOP}" y2="${TOP + plotH}" stroke="${ENVIRONMENT_COLOR}" stroke-width="1.5" stroke-dasharray="1 3"><title>${text(`environment changed at ${shortSha(now.commit)}: ${change.environment}`)}</title></line>`);
         }
     }
     if (chart.baseline !== undefined) {

@@ -1,7 +1,7 @@
 import { a as parseJsonCounted, b as compileCheck, c as compileSchema, d as countJsonKeys } from './reader.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { q as MAX_POINTS, b as SECTIONS, L as noteKeys } from './evidence-sources.js';
+import { t as MAX_POINTS, b as SECTIONS, a1 as noteKeys } from './evidence-sources.js';
 
 const MAX$1 = Number.MAX_SAFE_INTEGER;
 const FIELD_DEFINITIONS = {
@@ -332,4 +332,4 @@ function compileSectionsDocument(schema) {
     };
 }
 
-export { buildBaselineV1Schema as a, buildSnapshotSchema as b, compileSectionsDocument as c, buildBaselineSchema as d, parseSectionsJson as p, releaseParsedTexts as r };
+export { buildBaselineSchema as a, buildBaselineV1Schema as b, compileSectionsDocument as c, buildSnapshotSchema as d, parseSectionsJson as p, releaseParsedTexts as r };

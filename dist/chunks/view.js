@@ -1,11 +1,12 @@
-import './thresholds.js';
-import { s as sectionOfKind, U as UNTRACED_NOTE, b as SECTIONS, c as compareKeys, f as formatCount, F as formatDelta, d as formatBytes } from './evidence-sources.js';
-import './format.js';
-import { R as RECENT_POINTS } from './moved.js';
-import { s as splitOf, j as devicesPerPattern, l as groupEntries, i as isRollUp, w as worstOf, h as entryReason } from './groups.js';
-import { i as isFirstRun, d as partitionEntries, o as orderEntries, a as countByStatus } from './partition.js';
+import { s as sectionOfKind, W as UNTRACED_NOTE, b as SECTIONS, c as compareKeys, f as formatCount, T as formatDelta, d as formatBytes } from './evidence-sources.js';
+import { s as splitOf, l as devicesPerPattern, n as groupEntries, i as isRollUp, w as worstOf, h as entryReason } from './groups.js';
+import { runChanges } from './history-view.js';
+import { i as isFirstRun, l as partitionEntries, o as orderEntries, a as countByStatus, m as acceptsBaseline, n as contextBlocks, q as verdictOf } from './partition.js';
 import { r as runsAgo, c as shortSha } from './trend-text.js';
 import { s as splitDevice } from './keys.js';
+import { R as RECENT_POINTS } from './moved.js';
+import './thresholds.js';
+import './format.js';
 
 const ALL_DEVICES_UP_TO = 16;
 const MAX_DEVICE_ROWS = 32;
@@ -183,12 +184,17 @@ function buildReportView(report, options = {}) {
     let unchanged;
     let notListed;
     let perKey;
+    let changes;
     return {
         report,
         outcome: report.result === 'fail' ? 'fail' : firstRun ? 'first' : 'pass',
+        verdict: verdictOf(report),
+        context: contextBlocks(report),
+        acceptsBaseline: acceptsBaseline(report),
         firstRun,
         problems,
         recorded,
+        problemsWithRecorded: partition.problems,
         improvements: partition.improvements,
         get unchanged() {
             return (unchanged ??= orderEntries(partition.unchanged));
@@ -212,6 +218,9 @@ function buildReportView(report, options = {}) {
         bandedRows: groups(banded).map(row),
         groups,
         trends,
+        get runChanges() {
+            return (changes ??= trends === undefined ? [] : runChanges(trends.points));
+        },
         moved: moved(problemGroups),
         devices: deviceTable(report.entries),
     };

@@ -105,4 +105,4 @@ function mayBeLarge(paths) {
     return false;
 }
 
-export { PARALLEL_MIN_BYTES as P, stopEarlyWorkers as a, takeEarlyWorkers as b, startWorker as c, defaultWorkerUrl as d, inputPathsOf as i, mayBeLarge as m, startWorkersEarly as s, threadCount as t };
+export { PARALLEL_MIN_BYTES as P, startWorker as a, stopEarlyWorkers as b, threadCount as c, defaultWorkerUrl as d, inputPathsOf as i, mayBeLarge as m, startWorkersEarly as s, takeEarlyWorkers as t };
