@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
 import { displayWidth, wrap } from '../common/text-layout.js';
+import type { InputCommand } from './input-commands.js';
 
 export interface OptionSpec {
   /** Takes a value; with `multiple`, every following bare word until the next flag belongs to it. */
@@ -19,13 +20,22 @@ export interface OptionSpec {
  * A command: its name, one-line summary, usage line and flags. Declared with `satisfies CommandSpec`, its own flags
  * keep their names and kinds, and parseCommandArgs gives them back typed (`flags.maxIncrease`).
  */
-export interface CommandSpec<O extends Record<string, OptionSpec> = Record<string, OptionSpec>> {
+export type CommandSpec<O extends Record<string, OptionSpec> = Record<string, OptionSpec>> = CommandBase<O> &
+  (
+    | { inputs?: undefined }
+    | {
+        /** Only the commands of INPUT_COMMANDS read inputs: the entry starts their parse worker early. */
+        name: InputCommand;
+        /** The evidence flags, one per source (named by the sources, read by the pipeline by source), listed first. */
+        inputs: Record<string, OptionSpec>;
+      }
+  );
+
+interface CommandBase<O extends Record<string, OptionSpec>> {
   name: string;
   summary: string;
   /** What follows `ascend-memory-gate <name>` in the usage line: the required flags, then `[options]`. */
   usage: string;
-  /** The evidence flags, one per source (named by the sources, read by the pipeline by source), listed first. */
-  inputs?: Record<string, OptionSpec>;
   options: O;
 }
 
@@ -37,7 +47,7 @@ type FlagValue<O extends OptionSpec> = O['type'] extends 'boolean'
     ? string[]
     : string | undefined;
 /** A command's own flags, typed: a misspelt flag is a compile error. */
-export type Flags<O extends Record<string, OptionSpec>> = {
+type Flags<O extends Record<string, OptionSpec>> = {
   readonly [K in keyof O & string as PropertyName<K>]: FlagValue<O[K]>;
 };
 

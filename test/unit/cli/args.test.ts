@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CommandUsageError, parseCommandArgs, type CommandSpec } from '../../../src/cli/args.js';
+import { afterCommand, INPUT_COMMANDS, readsInputs } from '../../../src/cli/input-commands.js';
 
 const SPEC = {
-  name: 'demo',
+  name: 'check',
   summary: 'A command for this test.',
   usage: '--plog PATH [options]',
   inputs: { plog: { type: 'string', multiple: true, value: 'PATH', description: 'plog files' } },
@@ -40,5 +41,32 @@ describe('parseCommandArgs', () => {
     expect(parseCommandArgs(['--comment', '--plog', 'x'], SPEC).flags.comment).toBe('on-change');
     expect(() => parseCommandArgs(['--max-increse', '1'], SPEC)).toThrow(CommandUsageError);
     expect(() => parseCommandArgs(['--max-increse', '1'], SPEC)).toThrow(/max-increase/);
+  });
+});
+
+describe('the commands that read inputs', () => {
+  it('are the only ones whose spec may declare the evidence flags', () => {
+    const spec = {
+      name: 'history show',
+      summary: 'Reads no evidence.',
+      usage: '[options]',
+      inputs: { plog: { type: 'string', multiple: true, description: 'plog files' } },
+      options: {},
+    };
+    // @ts-expect-error a command outside INPUT_COMMANDS cannot take the evidence flags
+    const typed: CommandSpec = spec;
+    expect(typed.name).toBe('history show');
+  });
+
+  it('are known from the command line before anything else loads, help excepted', () => {
+    expect(INPUT_COMMANDS).toContain('history append');
+    expect(readsInputs(['check', '--plog', 'x'])).toBe(true);
+    expect(readsInputs(['history', 'append', '--plog', 'x'])).toBe(true);
+    expect(readsInputs(['history', 'show', '--history', 'h.jsonl'])).toBe(false);
+    expect(readsInputs(['compare-dumps', 'a', 'b'])).toBe(false);
+    expect(readsInputs(['check', '--help'])).toBe(false);
+    expect(readsInputs([])).toBe(false);
+    expect(afterCommand(['history', 'append', '--plog', 'x'])).toEqual(['--plog', 'x']);
+    expect(afterCommand(['parse', '--plog', 'x'])).toEqual(['--plog', 'x']);
   });
 });
