@@ -2,7 +2,8 @@
 //
 // Data flows   sources/ → parsers/ → gate/ → history/ → report/ → github/ → hosts/ (GitHub, GitLab, GitCode)
 // over         model/ (the snapshot, its sections, series, units) and json/ (strict JSON reader, schemas),
-// on           common/ (errors, visible text); the entries action/ and cli/ put a pipeline together.
+// on           common/ (errors, visible text); run/ is the pipeline (collect → judge → history point) that both entries,
+// action/ and cli/, call with typed requests; the entries keep their flags, inputs and the host calls.
 // A folder may import the folders before it in that row and below it; never one after it. Each rule names what it keeps.
 
 /** Folders of src/ a layer must not reach, as one path pattern. */
@@ -70,28 +71,28 @@ module.exports = {
       severity: 'error',
       comment: "The gate judges (pure): what a verdict looks like is the report's business.",
       from: { path: '^src/gate/' },
-      to: { path: folders('history', 'report', 'github', 'hosts', 'action', 'cli') },
+      to: { path: folders('history', 'report', 'github', 'hosts', 'run', 'action', 'cli') },
     },
     {
       name: 'history-does-not-render',
       severity: 'error',
       comment: "History reads and bounds the default branch's points; reports draw them.",
       from: { path: '^src/history/' },
-      to: { path: folders('report', 'github', 'hosts', 'action', 'cli') },
+      to: { path: folders('report', 'github', 'hosts', 'run', 'action', 'cli') },
     },
     {
       name: 'report-does-not-publish',
       severity: 'error',
       comment: "Renderers are pure (no I/O to GitHub): publishing is github/'s and the Action's.",
       from: { path: '^src/report/' },
-      to: { path: folders('github', 'hosts', 'action', 'cli') },
+      to: { path: folders('github', 'hosts', 'run', 'action', 'cli') },
     },
     {
       name: 'github-is-not-an-entry',
       severity: 'error',
       comment: "github/ talks to GitHub for the Action's modes; it does not run them.",
       from: { path: '^src/github/' },
-      to: { path: folders('action', 'cli') },
+      to: { path: folders('run', 'action', 'cli') },
     },
     {
       name: 'hosts-are-not-entries',
@@ -99,7 +100,7 @@ module.exports = {
         "hosts/ answers the same questions on GitHub, GitLab and GitCode for the entries; it does not run them, and github/ (the Action's Octokit code) does not reach it.",
       severity: 'error',
       from: { path: '^src/hosts/' },
-      to: { path: folders('action', 'cli') },
+      to: { path: folders('run', 'action', 'cli') },
     },
     {
       name: 'github-below-hosts',
@@ -107,6 +108,14 @@ module.exports = {
       comment: "The Action's GitHub code is one of the things hosts/ wraps: it never imports hosts/.",
       from: { path: '^src/github/' },
       to: { path: '^src/hosts/' },
+    },
+    {
+      name: 'run-is-the-pipeline-not-an-entry',
+      severity: 'error',
+      comment:
+        "run/ is the one pipeline both entries call: it knows no entry and publishes nothing (the host calls are the entries').",
+      from: { path: '^src/run/' },
+      to: { path: folders('github', 'hosts', 'action', 'cli') },
     },
     {
       name: 'entries-apart',

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
 import { displayWidth, wrap } from '../common/text-layout.js';
+import type { InputCommand } from './input-commands.js';
 
 export interface OptionSpec {
   /** Takes a value; with `multiple`, every following bare word until the next flag belongs to it. */
@@ -15,13 +16,45 @@ export interface OptionSpec {
   implicit?: string;
 }
 
-/** A command: its name, one-line summary, usage line and flags. */
-export interface CommandSpec {
+/**
+ * A command: its name, one-line summary, usage line and flags. Declared with `satisfies CommandSpec`, its own flags
+ * keep their names and kinds, and parseCommandArgs gives them back typed (`flags.maxIncrease`).
+ */
+export type CommandSpec<O extends Record<string, OptionSpec> = Record<string, OptionSpec>> = CommandBase<O> &
+  (
+    | { inputs?: undefined }
+    | {
+        /** Only the commands of INPUT_COMMANDS read inputs: the entry starts their parse worker early. */
+        name: InputCommand;
+        /** The evidence flags, one per source (named by the sources, read by the pipeline by source), listed first. */
+        inputs: Record<string, OptionSpec>;
+      }
+  );
+
+interface CommandBase<O extends Record<string, OptionSpec>> {
   name: string;
   summary: string;
   /** What follows `ascend-memory-gate <name>` in the usage line: the required flags, then `[options]`. */
   usage: string;
-  options: Record<string, OptionSpec>;
+  options: O;
+}
+
+/** A flag's property name: `max-increase` → `maxIncrease`. */
+type PropertyName<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<PropertyName<T>>}` : S;
+type FlagValue<O extends OptionSpec> = O['type'] extends 'boolean'
+  ? boolean
+  : O extends { multiple: true }
+    ? string[]
+    : string | undefined;
+/** A command's own flags, typed: a misspelt flag is a compile error. */
+type Flags<O extends Record<string, OptionSpec>> = {
+  readonly [K in keyof O & string as PropertyName<K>]: FlagValue<O[K]>;
+};
+
+/** What a command line gave: its own flags typed, and every flag by name (the evidence flags, read by source). */
+export interface ParsedArgs<O extends Record<string, OptionSpec>> {
+  flags: Flags<O>;
+  all: ParsedOptions;
 }
 
 export type ParsedOptions = Record<string, string | string[] | boolean | undefined>;
@@ -43,12 +76,33 @@ export class CommandUsageError extends UsageError {
   }
 }
 
-export function parseCommandArgs(args: string[], spec: CommandSpec): ParsedOptions {
-  const command = spec.name;
+/** Every flag of a command, in its help's order: the evidence flags, then its own. */
+function allOptions(spec: CommandSpec): Record<string, OptionSpec> {
+  return spec.inputs === undefined ? spec.options : { ...spec.inputs, ...spec.options };
+}
+
+export function parseCommandArgs<O extends Record<string, OptionSpec>>(
+  args: string[],
+  spec: CommandSpec<O>,
+): ParsedArgs<O> {
+  const all = parseAll(args, spec);
+  const flags = Object.fromEntries(
+    Object.entries(spec.options).map(([name, opt]) => {
+      const value = all[name];
+      const typed =
+        opt.type === 'boolean' ? value === true : opt.multiple ? (Array.isArray(value) ? value : []) : value;
+      return [name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), typed];
+    }),
+  ) as Flags<O>;
+  return { flags, all };
+}
+
+function parseAll(args: string[], command: CommandSpec): ParsedOptions {
+  const spec = { ...command, options: allOptions(command) };
   const fail = (message: string): never => {
-    throw new CommandUsageError(`${command}: ${message}`, spec);
+    throw new CommandUsageError(`${spec.name}: ${message}`, command);
   };
-  if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(spec);
+  if (args.includes('--help') || args.includes('-h')) throw new HelpRequested(command);
   // A flag with an implicit value takes the next word only when it is not a flag (`--comment --plog x`).
   const expanded = args.map((a, i) => {
     const name = a.startsWith('--') ? a.slice(2) : undefined;
@@ -111,7 +165,7 @@ export const HELP_WIDTH = 80;
 
 /** `--help` of a command: usage, summary, one flag per entry (a long description wraps under itself). */
 export function commandHelp(program: string, spec: CommandSpec, width = HELP_WIDTH): string {
-  const flags: [string, string][] = Object.entries(spec.options).map(([name, opt]) => {
+  const flags: [string, string][] = Object.entries(allOptions(spec)).map(([name, opt]) => {
     const value =
       opt.type === 'string'
         ? opt.implicit !== undefined
@@ -182,12 +236,8 @@ function editDistance(a: string, b: string): number {
   return (d[a.length] as number[])[b.length] as number;
 }
 
+/** A source's evidence paths (its flag, e.g. --plog), none when not given. */
 export function stringList(opts: ParsedOptions, name: string): string[] {
   const v = opts[name];
   return Array.isArray(v) ? v : [];
-}
-
-export function optionalString(opts: ParsedOptions, name: string): string | undefined {
-  const v = opts[name];
-  return typeof v === 'string' ? v : undefined;
 }

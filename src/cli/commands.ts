@@ -11,7 +11,6 @@ import {
   helpLines,
   HelpRequested,
   wrapHelp,
-  optionalString,
   parseCommandArgs,
   stringList,
   type CommandSpec,
@@ -25,6 +24,8 @@ import { stringifyDocument } from '../model/document-json.js';
 import { noSpecs, RUN_OPTIONS, SOURCES, type SpecsBySource } from '../parsers/evidence-sources.js';
 import { addThisNode, collect, type NodeRequest, type RunLog } from '../run/collect.js';
 import { HISTORY } from './history-command.js';
+import type { OomFlags } from './oom-settings.js';
+import { ENVIRONMENT_OPTIONS, nodeFromFlags } from './environment-options.js';
 
 const PROGRAM = 'ascend-memory-gate';
 
@@ -38,21 +39,12 @@ const INPUT_OPTIONS: Record<string, OptionSpec> = {
   ),
 };
 
-/** This machine's environment, recorded with the run (the baseline keeps it; check compares it). */
-const ENVIRONMENT_OPTIONS: Record<string, OptionSpec> = {
-  'node-environment': {
-    type: 'boolean',
-    description: "record this machine's CANN, driver, chip, torch and memory variables",
-  },
-  env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
-};
-
-const PARSE: CommandSpec = {
+const PARSE = {
   name: 'parse',
   summary: 'Read the inputs and print what was found: a table, or JSON.',
   usage: 'INPUTS [options]',
+  inputs: INPUT_OPTIONS,
   options: {
-    ...INPUT_OPTIONS,
     json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
     config: {
       type: 'string',
@@ -66,14 +58,14 @@ const PARSE: CommandSpec = {
     },
     out: { type: 'string', value: 'FILE', description: 'write to FILE instead of standard output' },
   },
-};
+} satisfies CommandSpec;
 
-const CHECK: CommandSpec = {
+const CHECK = {
   name: 'check',
   summary: 'Compare a run with a baseline. Exit 0 pass, 1 gate failed, 2 bad usage/input.',
   usage: '--baseline FILE INPUTS [options]',
+  inputs: INPUT_OPTIONS,
   options: {
-    ...INPUT_OPTIONS,
     baseline: { type: 'string', value: 'FILE', description: 'baseline JSON; a missing file is a first run' },
     config: { type: 'string', value: 'FILE', description: 'thresholds (default .github/memory-gate.json)' },
     'max-increase': { type: 'string', value: 'SPEC', description: 'tolerance for every key, e.g. 5% or 64MiB' },
@@ -112,31 +104,31 @@ const CHECK: CommandSpec = {
       description: "the change request's base commit, whose baseline and config gate it (default: the host's)",
     },
   },
-};
+} satisfies CommandSpec;
 
-const BASELINE: CommandSpec = {
+const BASELINE = {
   name: 'baseline',
   summary: 'Record a run as the baseline (merged into FILE; keys absent from the run are kept).',
   usage: '--out FILE INPUTS [options]',
+  inputs: INPUT_OPTIONS,
   options: {
-    ...INPUT_OPTIONS,
     out: { type: 'string', value: 'FILE', description: 'the baseline JSON to create or update' },
     prune: { type: 'boolean', description: 'drop keys absent from this run' },
     ...ENVIRONMENT_OPTIONS,
   },
-};
+} satisfies CommandSpec;
 
-const SNAPSHOT: CommandSpec = {
+const SNAPSHOT = {
   name: 'snapshot',
   summary: "Reduce this node's evidence to one small file, with its environment, for a gate job to merge.",
   usage: '--out FILE.memory-snapshot.json INPUTS [options]',
+  inputs: INPUT_OPTIONS,
   options: {
-    ...INPUT_OPTIONS,
     out: { type: 'string', value: 'FILE', description: 'the snapshot to write (*.memory-snapshot.json)' },
     node: { type: 'string', value: 'NAME', description: 'node name (default NODE_NAME, else the host name)' },
-    env: ENVIRONMENT_OPTIONS.env as OptionSpec,
+    env: ENVIRONMENT_OPTIONS.env,
   },
-};
+} satisfies CommandSpec;
 
 /** Its flags are parsed by compare-dumps-command.ts; this spec gives it a usage line and --help like the others. */
 const COMPARE_DUMPS: CommandSpec = {
@@ -232,33 +224,32 @@ function runLog(io: Output): RunLog {
   return { warn: (text) => io.err(`warning: ${text}\n`), note: (text) => io.err(`${text}\n`) };
 }
 
-/** This machine as a node of the run, from --env items and (with --node-environment, or `always`) what it finds. */
-function nodeFromOptions(opts: ParsedOptions, always = false): NodeRequest {
-  const name = optionalString(opts, 'node');
-  return {
-    items: stringList(opts, 'env'),
-    itemsFrom: '--env',
-    collect: always || opts['node-environment'] === true,
-    ...(name ? { name } : {}),
-  };
-}
-
 /** Reads every source's inputs (--plog, --compare, …) of any command into a snapshot, warning about malformed records. */
-async function collectFromOptions(opts: ParsedOptions, io: Output, node?: NodeRequest): Promise<Collected> {
+async function collectFromOptions(
+  opts: ParsedOptions,
+  oomFlags: OomFlags,
+  io: Output,
+  node?: NodeRequest,
+): Promise<Collected> {
   const specs: SpecsBySource = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
   if (noSpecs(specs)) {
     throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
   }
   // Loaded only when asked for: most runs never read a config before the gate.
   const oom =
-    opts.config === undefined && opts.capacity === undefined
+    oomFlags.config === undefined && oomFlags.capacity === undefined
       ? undefined
-      : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
+      : await (await import('./oom-settings.js')).oomSettingsFromOptions(oomFlags);
   return collect(
     {
       specs,
       root: process.cwd(),
-      sourceOptions: Object.fromEntries(RUN_OPTIONS.map((o) => [o.name, optionalString(opts, o.name)])),
+      sourceOptions: Object.fromEntries(
+        RUN_OPTIONS.map((o) => {
+          const value = opts[o.name];
+          return [o.name, typeof value === 'string' ? value : undefined];
+        }),
+      ),
       settings: oom === undefined ? {} : { oom },
       skippedShown: 10,
       ...(node !== undefined ? { node } : {}),
@@ -284,13 +275,13 @@ async function emit(text: string, outFile: string | undefined, io: Output): Prom
 }
 
 async function parseCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, PARSE);
-  const { snapshot } = await collectFromOptions(opts, io);
+  const { flags, all } = parseCommandArgs(args, PARSE);
+  const { snapshot } = await collectFromOptions(all, flags, io);
   // The terminal renderers are loaded when used: a `parse --json` of a large input starts parsing that much sooner.
-  const outFile = optionalString(opts, 'out');
+  const outFile = flags.out;
   // Fitted to the terminal's width; a file gets every column.
   const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
-  const text = opts.json
+  const text = flags.json
     ? stringifyDocument(snapshot)
     : (await import('../report/snapshot-table.js')).renderSnapshotTable(snapshot, width);
   await emit(text, outFile, io);
@@ -298,16 +289,16 @@ async function parseCommand(args: string[], io: Output): Promise<number> {
 }
 
 async function checkCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, CHECK);
-  const baselinePath = optionalString(opts, 'baseline');
+  const { flags, all } = parseCommandArgs(args, CHECK);
+  const baselinePath = flags.baseline;
   if (baselinePath === undefined) throw new CommandUsageError('check: --baseline FILE is required', CHECK);
   // The history is read first (a damaged one is a warning: the check goes on without it).
-  const historyFile = optionalString(opts, 'history');
+  const historyFile = flags.history;
   const history = historyFile === undefined ? null : await readHistory(historyFile, io);
-  const junitFile = optionalString(opts, 'junit');
+  const junitFile = flags.junit;
   // Read before any work, so that a bad SOURCE_DATE_EPOCH stops the run before a report is written.
   const stamp = junitFile === undefined ? undefined : (await import('../sources/node-environment.js')).runStamp();
-  const comment = optionalString(opts, 'comment');
+  const comment = flags.comment;
   if (comment !== undefined && comment !== 'on-change' && comment !== 'always')
     throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
   // Before the (long) parse: which change request this is, and the limits that gate it (its base commit's).
@@ -316,15 +307,15 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   ).prepareReview(
     {
       comment: comment !== undefined,
-      host: optionalString(opts, 'host'),
-      repo: optionalString(opts, 'repo'),
-      pr: optionalString(opts, 'pr'),
-      baseSha: optionalString(opts, 'base-sha'),
+      host: flags.host,
+      repo: flags.repo,
+      pr: flags.pr,
+      baseSha: flags.baseSha,
     },
-    { baseline: baselinePath, config: optionalString(opts, 'config') },
+    { baseline: baselinePath, config: flags.config },
     (line) => io.err(`${line}\n`),
   );
-  const collected = await collectFromOptions(opts, io, nodeFromOptions(opts));
+  const collected = await collectFromOptions(all, flags, io, nodeFromFlags(flags));
   const { snapshot } = collected;
   // This command never writes the history: the trends are of the history as read.
   const checked = await (
@@ -333,8 +324,8 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     collected,
     history,
     baseline: baselinePath,
-    config: optionalString(opts, 'config'),
-    maxIncrease: optionalString(opts, 'max-increase'),
+    config: flags.config,
+    maxIncrease: flags.maxIncrease,
     ...(review?.limits !== undefined ? { limits: review.limits } : {}),
   });
   const { report, config } = checked;
@@ -351,9 +342,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
         );
   // The one view of this check: the Markdown, HTML, terminal and comment formats read it.
   const view = (await import('../report/view.js')).buildReportView(report, { trends });
-  const reportFile = optionalString(opts, 'report');
-  const markdownFile = optionalString(opts, 'markdown');
-  const htmlFile = optionalString(opts, 'html');
+  const { report: reportFile, markdown: markdownFile, html: htmlFile } = flags;
   if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
   if (markdownFile)
     await writeOutput(
@@ -373,7 +362,7 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     renderTerminal(view, {
       color: (io.color ?? useColor)(),
       width: (io.width ?? terminalWidth)(),
-      all: opts.all === true,
+      all: flags.all,
       baselineFile: baselinePath,
       baselineUpdateLabel: config.baselineUpdateLabel,
     }),
@@ -413,25 +402,21 @@ async function readHistory(file: string, io: Output): Promise<import('../history
 }
 
 async function baselineCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, BASELINE);
-  const out = optionalString(opts, 'out');
+  const { flags, all } = parseCommandArgs(args, BASELINE);
+  const { out } = flags;
   if (out === undefined) throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
   // An empty run fails here, before the file is touched.
-  const { snapshot } = await collectFromOptions(opts, io);
+  const { snapshot } = await collectFromOptions(all, {}, io);
   const { foldedSitesNotice, loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('../gate/baseline.js');
   const { renderBaselineChangesTerminal } = await import('../report/baseline-changes.js');
   const existing = await loadBaseline(out);
   const folded = foldedSitesNotice(existing, out);
   if (folded !== null) io.err(`note: ${visible(folded)}\n`);
   // The node is added after the notice, as before: its notes follow it on stderr.
-  const { baseline, changes } = mergeBaseline(
-    existing,
-    await addThisNode(snapshot, nodeFromOptions(opts), runLog(io)),
-    {
-      prune: opts.prune === true,
-      source: { date: new Date().toISOString() },
-    },
-  );
+  const { baseline, changes } = mergeBaseline(existing, await addThisNode(snapshot, nodeFromFlags(flags), runLog(io)), {
+    prune: flags.prune,
+    source: { date: new Date().toISOString() },
+  });
   await writeBaselineAtomic(out, baseline);
   // A short summary: the Markdown table of every key is the baseline pull request's body, not a terminal's.
   io.out(renderBaselineChangesTerminal(out, existing, baseline, changes, (io.width ?? terminalWidth)()));
@@ -440,11 +425,11 @@ async function baselineCommand(args: string[], io: Output): Promise<number> {
 
 /** A node's evidence reduced to one small, versioned, schema-checked file for the gate job to merge. */
 async function snapshotCommand(args: string[], io: Output): Promise<number> {
-  const opts = parseCommandArgs(args, SNAPSHOT);
-  const out = optionalString(opts, 'out');
+  const { flags, all } = parseCommandArgs(args, SNAPSHOT);
+  const { out } = flags;
   if (out === undefined)
     throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
-  const { snapshot } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
+  const { snapshot } = await collectFromOptions(all, {}, io, nodeFromFlags(flags));
   const written = await (await import('../run/snapshot.js')).writeNodeSnapshot({ snapshot, out: { file: out } });
   io.out(
     `wrote ${out} (${written.bytes} bytes): node ${written.node}, ${written.devices} device(s), ` +
@@ -461,8 +446,7 @@ const COMMANDS: Record<string, (args: string[], io: Output) => Promise<number>> 
   history: async (args, io) =>
     (await import('./history-command.js')).historyCommand(args, io, {
       inputOptions: INPUT_OPTIONS,
-      environmentOptions: ENVIRONMENT_OPTIONS,
-      collect: async (opts) => (await collectFromOptions(opts, io, nodeFromOptions(opts))).snapshot,
+      collect: async (all, flags) => (await collectFromOptions(all, {}, io, nodeFromFlags(flags))).snapshot,
       width: () => (io.width ?? terminalWidth)(),
     }),
   'compare-dumps': async (args, io) => {

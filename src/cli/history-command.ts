@@ -4,10 +4,10 @@ import path from 'node:path';
 import { InputError, UsageError } from '../common/errors.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { DEFAULT_HISTORY_SIZE, MAX_HISTORY_SIZE } from '../history/limits.js';
+import { ENVIRONMENT_OPTIONS } from './environment-options.js';
 import {
   CommandUsageError,
   HelpRequested,
-  optionalString,
   parseCommandArgs,
   type CommandSpec,
   type OptionSpec,
@@ -17,35 +17,38 @@ import {
 /** What the history command borrows from the other commands: their evidence flags and how they collect a run. */
 export interface HistoryTools {
   inputOptions: Record<string, OptionSpec>;
-  environmentOptions: Record<string, OptionSpec>;
   /** This run's snapshot from the evidence flags, with this machine's environment items (--env, --node-environment). */
-  collect(opts: ParsedOptions): Promise<Snapshot>;
+  collect(all: ParsedOptions, flags: { env: string[]; nodeEnvironment: boolean }): Promise<Snapshot>;
   width(): number;
 }
 
-const HISTORY_FILE: OptionSpec = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
-const CONFIG: OptionSpec = {
+const HISTORY_FILE = {
+  type: 'string',
+  value: 'FILE',
+  description: 'the history file (JSON Lines)',
+} satisfies OptionSpec;
+const CONFIG = {
   type: 'string',
   value: 'FILE',
   description: 'thresholds, for the tolerance a step must exceed (default .github/memory-gate.json)',
-};
+} satisfies OptionSpec;
 
-export const HISTORY: CommandSpec = {
+export const HISTORY = {
   name: 'history',
   summary:
     'The default branch history as a local file: append records a run, show prints its trends, html writes the dashboard, fetch reads it from its git branch.',
   usage: 'append|show|html|fetch --history FILE …',
   options: {},
-};
+} satisfies CommandSpec;
 
-function appendSpec(tools: HistoryTools): CommandSpec {
+function appendSpec(tools: HistoryTools) {
   return {
     name: 'history append',
     summary:
       'Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.',
     usage: '--history FILE --commit SHA INPUTS [options]',
+    inputs: tools.inputOptions,
     options: {
-      ...tools.inputOptions,
       history: HISTORY_FILE,
       commit: { type: 'string', value: 'SHA', description: 'the commit of this run (hex)' },
       time: { type: 'string', value: 'ISO-8601', description: 'when it ran (default now)' },
@@ -65,13 +68,13 @@ function appendSpec(tools: HistoryTools): CommandSpec {
       },
       size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
       ...GIT_OPTIONS,
-      ...tools.environmentOptions,
+      ...ENVIRONMENT_OPTIONS,
     },
-  };
+  } satisfies CommandSpec;
 }
 
 /** The history's home on a branch, written and read with plain git (src/hosts/git-branch.ts). */
-const GIT_OPTIONS: Record<string, OptionSpec> = {
+const GIT_OPTIONS = {
   'git-branch': {
     type: 'string',
     value: 'NAME',
@@ -83,17 +86,17 @@ const GIT_OPTIONS: Record<string, OptionSpec> = {
     value: 'PATH',
     description: 'the file on --git-branch (default default.history.jsonl, as the Action writes it)',
   },
-};
+} satisfies Record<string, OptionSpec>;
 
-const FETCH: CommandSpec = {
+const FETCH = {
   name: 'history fetch',
   summary:
     "Copy the history file from its branch (history append --git-branch writes it) for a merge request's check --history.",
   usage: '--git-branch NAME --history FILE [options]',
   options: { history: HISTORY_FILE, ...GIT_OPTIONS },
-};
+} satisfies CommandSpec;
 
-const SHOW: CommandSpec = {
+const SHOW = {
   name: 'history show',
   summary:
     'Print the trends: per key group a sparkline of its last 30 points, range, latest value, and the commit where it stepped.',
@@ -107,9 +110,9 @@ const SHOW: CommandSpec = {
     },
     config: CONFIG,
   },
-};
+} satisfies CommandSpec;
 
-const HTML: CommandSpec = {
+const HTML = {
   name: 'history html',
   summary:
     'Write the dashboard: one self-contained HTML page, a chart per key group, baseline updates and environment changes marked.',
@@ -120,7 +123,7 @@ const HTML: CommandSpec = {
     config: CONFIG,
     title: { type: 'string', value: 'TEXT', description: 'the page title (default "Memory history")' },
   },
-};
+} satisfies CommandSpec;
 
 export async function historyCommand(
   args: string[],
@@ -142,8 +145,12 @@ export async function historyCommand(
   throw new CommandUsageError(`history: unknown '${sub}': append, show, html or fetch`, HISTORY);
 }
 
-function required(opts: ParsedOptions, name: string, spec: CommandSpec): string {
-  const value = optionalString(opts, name);
+/** A flag the command needs: its value, or a usage error naming it. */
+function required<O extends Record<string, OptionSpec>>(
+  value: string | undefined,
+  name: keyof O & string,
+  spec: CommandSpec<O>,
+): string {
   if (value === undefined)
     throw new CommandUsageError(`${spec.name}: --${name} ${spec.options[name]?.value ?? 'VALUE'} is required`, spec);
   return value;
@@ -155,17 +162,17 @@ async function append(
   tools: HistoryTools,
 ): Promise<number> {
   const spec = appendSpec(tools);
-  const opts = parseCommandArgs(args, spec);
-  const file = required(opts, 'history', spec);
+  const { flags, all } = parseCommandArgs(args, spec);
+  const file = required(flags.history, 'history', spec);
   const { baselineHashOf, historySize, isCommitSha, pointSentence, pointTime, recordRun } =
     await import('../run/history-point.js');
-  const commit = required(opts, 'commit', spec).toLowerCase();
+  const commit = required(flags.commit, 'commit', spec).toLowerCase();
   if (!isCommitSha(commit))
     throw new CommandUsageError(
       `history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`,
       spec,
     );
-  const time = optionalString(opts, 'time') ?? pointTime();
+  const time = flags.time ?? pointTime();
   if (
     !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
     Number.isNaN(Date.parse(time))
@@ -175,25 +182,25 @@ async function append(
       spec,
     );
   }
-  const attempt = optionalString(opts, 'attempt');
+  const attempt = flags.attempt;
   if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
     throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
-  const sizeText = optionalString(opts, 'size');
+  const sizeText = flags.size;
   const size = sizeText === undefined ? DEFAULT_HISTORY_SIZE : historySize(sizeText);
   if (size === null)
     throw new CommandUsageError(
       `history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${sizeText}'`,
       spec,
     );
-  const run = optionalString(opts, 'run');
+  const run = flags.run;
   if (run !== undefined && (run === '' || run.length > 100))
     throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
-  const header = headerOptions(opts, spec);
+  const header = headerOptions(flags, spec);
 
   const { writeHistoryFile } = await import('../history/store.js');
   const { emptyHistory, parseHistory } = await import('../history/format.js');
   const { pointEnvironment, pointValues } = await import('../history/point.js');
-  const branch = gitBranchOf(opts, spec);
+  const branch = gitBranchOf(flags, spec);
   // The file is read first: a corrupt history stops the run before the (long) parse, and is never overwritten.
   let existing = branch === undefined ? await readHistory(file, io) : null;
   if (branch !== undefined) {
@@ -201,11 +208,11 @@ async function append(
     const text = await readBranchFile(branch);
     if (text !== null) existing = parseHistory(text, `${branch.branch}:${branch.path}`);
   }
-  const baselineFile = optionalString(opts, 'baseline');
+  const baselineFile = flags.baseline;
   // Without --baseline the point says nothing new of the baseline: it keeps the last point's, so no update is marked.
   const baseline =
     baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await baselineHashOf(baselineFile);
-  const snapshot = await tools.collect(opts);
+  const snapshot = await tools.collect(all, flags);
   type Recorded = ReturnType<typeof recordRun>;
   const record = (history: import('../history/format.js').History): Recorded =>
     recordRun(history, {
@@ -247,15 +254,18 @@ async function append(
   return 0;
 }
 
-function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: string; gate?: string; commitUrl?: string } {
+function headerOptions(
+  flags: { branch: string | undefined; gate: string | undefined; commitUrl: string | undefined },
+  spec: CommandSpec,
+): { branch?: string; gate?: string; commitUrl?: string } {
   const out: { branch?: string; gate?: string; commitUrl?: string } = {};
-  const branch = optionalString(opts, 'branch');
+  const branch = flags.branch;
   if (branch !== undefined) {
     if (branch === '' || branch.length > 255 || /[\u0000-\u001f\u007f]/.test(branch))
       throw new CommandUsageError('history append: --branch must be a branch name', spec);
     out.branch = branch;
   }
-  const gate = optionalString(opts, 'gate');
+  const gate = flags.gate;
   if (gate !== undefined) {
     if (!/^[\w.-]{1,64}$/.test(gate))
       throw new CommandUsageError(
@@ -264,7 +274,7 @@ function headerOptions(opts: ParsedOptions, spec: CommandSpec): { branch?: strin
       );
     out.gate = gate;
   }
-  const url = optionalString(opts, 'commit-url');
+  const url = flags.commitUrl;
   if (url !== undefined) {
     if (!/^https?:\/\/[^\s"<>]*\{sha\}[^\s"<>]*$/.test(url) || url.length > 2048) {
       throw new CommandUsageError(
@@ -312,15 +322,15 @@ async function show(
   io: { out: (text: string) => void; err: (text: string) => void },
   tools: HistoryTools,
 ): Promise<number> {
-  const opts = parseCommandArgs(args, SHOW);
-  const file = required(opts, 'history', SHOW);
+  const { flags } = parseCommandArgs(args, SHOW);
+  const file = required(flags.history, 'history', SHOW);
   const history = await loadHistory(file, io);
   const { loadGateConfig } = await import('../gate/thresholds.js');
-  const config = await loadGateConfig(optionalString(opts, 'config'));
+  const config = await loadGateConfig(flags.config);
   const { trendsOf } = await import('../history/trends.js');
   const { renderHistoryTerminal } = await import('../report/history-terminal.js');
   const { buildHistoryView } = await import('../report/history-view.js');
-  const key = optionalString(opts, 'key');
+  const key = flags.key;
   io.out(
     renderHistoryTerminal(buildHistoryView(history, trendsOf(history, config)), {
       width: tools.width(),
@@ -331,16 +341,16 @@ async function show(
 }
 
 async function html(args: string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
-  const opts = parseCommandArgs(args, HTML);
-  const file = required(opts, 'history', HTML);
-  const out = required(opts, 'out', HTML);
+  const { flags } = parseCommandArgs(args, HTML);
+  const file = required(flags.history, 'history', HTML);
+  const out = required(flags.out, 'out', HTML);
   const history = await loadHistory(file, io);
   const { loadGateConfig } = await import('../gate/thresholds.js');
-  const config = await loadGateConfig(optionalString(opts, 'config'));
+  const config = await loadGateConfig(flags.config);
   const { trendsOf } = await import('../history/trends.js');
   const { renderDashboard } = await import('../report/dashboard.js');
   const { buildHistoryView } = await import('../report/history-view.js');
-  const title = optionalString(opts, 'title');
+  const title = flags.title;
   const page = renderDashboard(buildHistoryView(history, trendsOf(history, config)), {
     ...(title !== undefined ? { title } : {}),
   });
@@ -357,10 +367,11 @@ async function html(args: string[], io: { out: (text: string) => void; err: (tex
 }
 
 /** --git-branch and its remote and path; undefined without --git-branch. */
-function gitBranchOf(opts: ParsedOptions, spec: CommandSpec): import('../hosts/git-branch.js').BranchFile | undefined {
-  const branch = optionalString(opts, 'git-branch');
-  const remote = optionalString(opts, 'git-remote');
-  const file = optionalString(opts, 'git-path');
+function gitBranchOf(
+  flags: { gitBranch: string | undefined; gitRemote: string | undefined; gitPath: string | undefined },
+  spec: CommandSpec,
+): import('../hosts/git-branch.js').BranchFile | undefined {
+  const { gitBranch: branch, gitRemote: remote, gitPath: file } = flags;
   if (branch === undefined) {
     if (remote !== undefined || file !== undefined)
       throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
@@ -397,9 +408,9 @@ async function fetchHistory(
   args: string[],
   io: { out: (text: string) => void; err: (text: string) => void },
 ): Promise<number> {
-  const opts = parseCommandArgs(args, FETCH);
-  const file = required(opts, 'history', FETCH);
-  const branch = gitBranchOf(opts, FETCH);
+  const { flags } = parseCommandArgs(args, FETCH);
+  const file = required(flags.history, 'history', FETCH);
+  const branch = gitBranchOf(flags, FETCH);
   if (branch === undefined) throw new CommandUsageError('history fetch: --git-branch NAME is required', FETCH);
   const { readBranchFile } = await import('../hosts/git-branch.js');
   const text = await readBranchFile(branch);

@@ -5,17 +5,11 @@
 // worker is ready when large inputs are handed out. Only when a quick look at the named paths finds them large: small
 // inputs never use the worker, and starting one for nothing cost a small run ~60 ms of CPU.
 import { inputPathsOf, mayBeLarge, startWorkersEarly } from '../parsers/worker-start.js';
+import { afterCommand, readsInputs } from './input-commands.js';
 
 const argv = process.argv.slice(2);
 const args = argv.filter((a) => a !== '--debug');
-const command = args[0];
-if (
-  (command === 'parse' || command === 'check' || command === 'baseline' || command === 'snapshot') &&
-  !args.includes('--help') &&
-  !args.includes('-h')
-) {
-  if (mayBeLarge(inputPathsOf(args.slice(1)))) startWorkersEarly();
-}
+if (readsInputs(args) && mayBeLarge(inputPathsOf(afterCommand(args)))) startWorkersEarly();
 
 const { runCli } = await import('./commands.js');
 const { failureText } = await import('../common/errors.js');

@@ -4,12 +4,16 @@ import { deviceLimits } from '../gate/findings/headroom.js';
 import { loadGateConfig } from '../gate/thresholds.js';
 import type { OomRuleSettings } from '../model/oom-cause.js';
 import { parseSize } from '../model/units.js';
-import { optionalString, type ParsedOptions } from './args.js';
+
+/** The flags that set how OOM causes are decided: `--config` (every command that reads inputs), `--capacity` (parse). */
+export interface OomFlags {
+  config?: string | undefined;
+  capacity?: string | undefined;
+}
 
 /** The settings when --config or --capacity is given, else undefined (causes then use the figures alone and the default share). */
-export async function oomSettingsFromOptions(opts: ParsedOptions): Promise<OomRuleSettings | undefined> {
-  const configFile = optionalString(opts, 'config');
-  const capacityText = optionalString(opts, 'capacity');
+export async function oomSettingsFromOptions(flags: OomFlags): Promise<OomRuleSettings | undefined> {
+  const { config: configFile, capacity: capacityText } = flags;
   if (configFile === undefined && capacityText === undefined) return undefined;
   const capacity = capacityText === undefined ? null : parseSize(capacityText);
   if (capacity === null && capacityText !== undefined)

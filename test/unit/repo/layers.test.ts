@@ -56,7 +56,8 @@ describe('the layers of src/', () => {
         "import { renderTerminal } from '../report/terminal.js';\nimport { schemas } from '../json/schemas.js';\nexport const judge = (): string => renderTerminal() + String(schemas);\n",
       'src/json/schemas.ts': 'export const schemas = 1;\n',
       'src/history/store.ts':
-        "import { renderTerminal } from '../report/terminal.js';\nexport const points = renderTerminal;\n",
+        "import { renderTerminal } from '../report/terminal.js';\nimport { check } from '../run/check.js';\nexport const points = (): unknown => [renderTerminal, check];\n",
+      'src/run/check.ts': "import { run } from '../action/main.js';\nexport const check = run;\n",
       'src/report/terminal.ts':
         "import { comment } from '../github/comment.js';\nexport const renderTerminal = (): string => comment;\n",
       'src/github/comment.ts': "import { run } from '../action/main.js';\nexport const comment = String(run);\n",
@@ -92,6 +93,8 @@ describe('the layers of src/', () => {
         'gate-does-not-render: src/gate/compare.ts → src/report/terminal.ts',
         'github-is-not-an-entry: src/github/comment.ts → src/action/main.ts',
         'history-does-not-render: src/history/store.ts → src/report/terminal.ts',
+        'history-does-not-render: src/history/store.ts → src/run/check.ts',
+        'run-is-the-pipeline-not-an-entry: src/run/check.ts → src/action/main.ts',
         'json-reader-imports-only-common: src/json/reader.ts → src/gate/compare.ts',
         'model-imports-nothing-above-it: src/model/units.ts → src/report/terminal.ts',
         'no-circular: src/cli/cycle-a.ts → src/cli/cycle-b.ts',
