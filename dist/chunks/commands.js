@@ -8,6 +8,17 @@ import { s as stringifyDocument } from './document-json.js';
 import { S as SOURCES, R as RUN_OPTIONS, n as noSpecs } from './evidence-sources.js';
 import { a as addThisNode, c as collect } from './collect.js';
 import { D as DEFAULT_HISTORY_SIZE, M as MAX_HISTORY_SIZE } from './limits.js';
+import './worker-start.js';
+import 'node:fs';
+import 'node:os';
+import 'node:worker_threads';
+import './parse-protocol.js';
+import 'node:url';
+import './_commonjsHelpers.js';
+import 'fs';
+import 'path';
+import 'url';
+import 'module';
 
 var version = "1.1.0-dev.0";
 var packageJson = {
@@ -27,13 +38,25 @@ class CommandUsageError extends UsageError {
         this.command = command;
     }
 }
+function allOptions(spec) {
+    return spec.inputs === undefined ? spec.options : { ...spec.inputs, ...spec.options };
+}
 function parseCommandArgs(args, spec) {
-    const command = spec.name;
+    const all = parseAll(args, spec);
+    const flags = Object.fromEntries(Object.entries(spec.options).map(([name, opt]) => {
+        const value = all[name];
+        const typed = opt.type === 'boolean' ? value === true : opt.multiple ? (Array.isArray(value) ? value : []) : value;
+        return [name.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), typed];
+    }));
+    return { flags, all };
+}
+function parseAll(args, command) {
+    const spec = { ...command, options: allOptions(command) };
     const fail = (message) => {
-        throw new CommandUsageError(`${command}: ${message}`, spec);
+        throw new CommandUsageError(`${spec.name}: ${message}`, command);
     };
     if (args.includes('--help') || args.includes('-h'))
-        throw new HelpRequested(spec);
+        throw new HelpRequested(command);
     const expanded = args.map((a, i) => {
         const name = a.startsWith('--') ? a.slice(2) : undefined;
         const opt = name !== undefined && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
@@ -99,7 +122,7 @@ function parseCommandArgs(args, spec) {
 }
 const HELP_WIDTH = 80;
 function commandHelp(program, spec, width = HELP_WIDTH) {
-    const flags = Object.entries(spec.options).map(([name, opt]) => {
+    const flags = Object.entries(allOptions(spec)).map(([name, opt]) => {
         const value = opt.type === 'string'
             ? opt.implicit !== undefined
                 ? ` [${opt.value ?? 'VALUE'}]`
@@ -158,12 +181,28 @@ function stringList(opts, name) {
     const v = opts[name];
     return Array.isArray(v) ? v : [];
 }
-function optionalString(opts, name) {
-    const v = opts[name];
-    return typeof v === 'string' ? v : undefined;
+
+const ENVIRONMENT_OPTIONS = {
+    'node-environment': {
+        type: 'boolean',
+        description: "record this machine's CANN, driver, chip, torch and memory variables",
+    },
+    env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
+};
+function nodeFromFlags(flags) {
+    return {
+        items: flags.env,
+        itemsFrom: '--env',
+        collect: flags.nodeEnvironment ?? true,
+        ...(flags.node ? { name: flags.node } : {}),
+    };
 }
 
-const HISTORY_FILE = { type: 'string', value: 'FILE', description: 'the history file (JSON Lines)' };
+const HISTORY_FILE = {
+    type: 'string',
+    value: 'FILE',
+    description: 'the history file (JSON Lines)',
+};
 const CONFIG = {
     type: 'string',
     value: 'FILE',
@@ -180,8 +219,8 @@ function appendSpec(tools) {
         name: 'history append',
         summary: 'Record one run of the default branch in FILE (created when missing), oldest points out past --size. Gates nothing.',
         usage: '--history FILE --commit SHA INPUTS [options]',
+        inputs: tools.inputOptions,
         options: {
-            ...tools.inputOptions,
             history: HISTORY_FILE,
             commit: { type: 'string', value: 'SHA', description: 'the commit of this run (hex)' },
             time: { type: 'string', value: 'ISO-8601', description: 'when it ran (default now)' },
@@ -201,7 +240,7 @@ function appendSpec(tools) {
             },
             size: { type: 'string', value: 'N', description: 'points kept (default 200, at most 1,000)' },
             ...GIT_OPTIONS,
-            ...tools.environmentOptions,
+            ...ENVIRONMENT_OPTIONS,
         },
     };
 }
@@ -269,40 +308,39 @@ async function historyCommand(args, io, tools) {
     }
     throw new CommandUsageError(`history: unknown '${sub}': append, show, html or fetch`, HISTORY);
 }
-function required(opts, name, spec) {
-    const value = optionalString(opts, name);
+function required(value, name, spec) {
     if (value === undefined)
         throw new CommandUsageError(`${spec.name}: --${name} ${spec.options[name]?.value ?? 'VALUE'} is required`, spec);
     return value;
 }
 async function append(args, io, tools) {
     const spec = appendSpec(tools);
-    const opts = parseCommandArgs(args, spec);
-    const file = required(opts, 'history', spec);
+    const { flags, all } = parseCommandArgs(args, spec);
+    const file = required(flags.history, 'history', spec);
     const { baselineHashOf, historySize, isCommitSha, pointSentence, pointTime, recordRun } = await import('./history-point.js');
-    const commit = required(opts, 'commit', spec).toLowerCase();
+    const commit = required(flags.commit, 'commit', spec).toLowerCase();
     if (!isCommitSha(commit))
         throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
-    const time = optionalString(opts, 'time') ?? pointTime();
+    const time = flags.time ?? pointTime();
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
         Number.isNaN(Date.parse(time))) {
         throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
     }
-    const attempt = optionalString(opts, 'attempt');
+    const attempt = flags.attempt;
     if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
         throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
-    const sizeText = optionalString(opts, 'size');
+    const sizeText = flags.size;
     const size = sizeText === undefined ? DEFAULT_HISTORY_SIZE : historySize(sizeText);
     if (size === null)
         throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${sizeText}'`, spec);
-    const run = optionalString(opts, 'run');
+    const run = flags.run;
     if (run !== undefined && (run === '' || run.length > 100))
         throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
-    const header = headerOptions(opts, spec);
+    const header = headerOptions(flags, spec);
     const { writeHistoryFile } = await import('./store.js');
     const { emptyHistory, parseHistory } = await import('./format.js');
     const { pointEnvironment, pointValues } = await import('./point.js');
-    const branch = gitBranchOf(opts, spec);
+    const branch = gitBranchOf(flags, spec);
     let existing = branch === undefined ? await readHistory$1(file, io) : null;
     if (branch !== undefined) {
         const { readBranchFile } = await import('./git-branch.js');
@@ -310,9 +348,9 @@ async function append(args, io, tools) {
         if (text !== null)
             existing = parseHistory(text, `${branch.branch}:${branch.path}`);
     }
-    const baselineFile = optionalString(opts, 'baseline');
+    const baselineFile = flags.baseline;
     const baseline = baselineFile === undefined ? (existing?.points.at(-1)?.baseline ?? null) : await baselineHashOf(baselineFile);
-    const snapshot = await tools.collect(opts);
+    const snapshot = await tools.collect(all, flags);
     const record = (history) => recordRun(history, {
         header,
         meta: {
@@ -345,21 +383,21 @@ async function append(args, io, tools) {
     io.out(`${how} ${commit.slice(0, 7)} in ${file}: ${pointSentence(result, size, '; ')} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
     return 0;
 }
-function headerOptions(opts, spec) {
+function headerOptions(flags, spec) {
     const out = {};
-    const branch = optionalString(opts, 'branch');
+    const branch = flags.branch;
     if (branch !== undefined) {
         if (branch === '' || branch.length > 255 || /[\u0000-\u001f\u007f]/.test(branch))
             throw new CommandUsageError('history append: --branch must be a branch name', spec);
         out.branch = branch;
     }
-    const gate = optionalString(opts, 'gate');
+    const gate = flags.gate;
     if (gate !== undefined) {
         if (!/^[\w.-]{1,64}$/.test(gate))
             throw new CommandUsageError(`history append: --gate may hold letters, digits, '.', '_' and '-' (1 to 64), got '${gate}'`, spec);
         out.gate = gate;
     }
-    const url = optionalString(opts, 'commit-url');
+    const url = flags.commitUrl;
     if (url !== undefined) {
         if (!/^https?:\/\/[^\s"<>]*\{sha\}[^\s"<>]*$/.test(url) || url.length > 2048) {
             throw new CommandUsageError(`history append: --commit-url must be an http(s) URL holding {sha}, e.g. https://github.com/o/r/commit/{sha}, got '${url}'`, spec);
@@ -391,15 +429,15 @@ async function loadHistory(file, io) {
     return history;
 }
 async function show(args, io, tools) {
-    const opts = parseCommandArgs(args, SHOW);
-    const file = required(opts, 'history', SHOW);
+    const { flags } = parseCommandArgs(args, SHOW);
+    const file = required(flags.history, 'history', SHOW);
     const history = await loadHistory(file, io);
     const { loadGateConfig } = await import('./thresholds.js');
-    const config = await loadGateConfig(optionalString(opts, 'config'));
+    const config = await loadGateConfig(flags.config);
     const { trendsOf } = await import('./trends.js');
     const { renderHistoryTerminal } = await import('./history-terminal.js');
     const { buildHistoryView } = await import('./history-view.js');
-    const key = optionalString(opts, 'key');
+    const key = flags.key;
     io.out(renderHistoryTerminal(buildHistoryView(history, trendsOf(history, config)), {
         width: tools.width(),
         ...(key !== undefined ? { key } : {}),
@@ -407,16 +445,16 @@ async function show(args, io, tools) {
     return 0;
 }
 async function html(args, io) {
-    const opts = parseCommandArgs(args, HTML);
-    const file = required(opts, 'history', HTML);
-    const out = required(opts, 'out', HTML);
+    const { flags } = parseCommandArgs(args, HTML);
+    const file = required(flags.history, 'history', HTML);
+    const out = required(flags.out, 'out', HTML);
     const history = await loadHistory(file, io);
     const { loadGateConfig } = await import('./thresholds.js');
-    const config = await loadGateConfig(optionalString(opts, 'config'));
+    const config = await loadGateConfig(flags.config);
     const { trendsOf } = await import('./trends.js');
     const { renderDashboard } = await import('./dashboard.js');
     const { buildHistoryView } = await import('./history-view.js');
-    const title = optionalString(opts, 'title');
+    const title = flags.title;
     const page = renderDashboard(buildHistoryView(history, trendsOf(history, config)), {
         ...(title !== undefined ? { title } : {}),
     });
@@ -430,10 +468,8 @@ async function html(args, io) {
     io.out(`wrote ${out} (${Buffer.byteLength(page)} bytes): ${history.points.length} points\n`);
     return 0;
 }
-function gitBranchOf(opts, spec) {
-    const branch = optionalString(opts, 'git-branch');
-    const remote = optionalString(opts, 'git-remote');
-    const file = optionalString(opts, 'git-path');
+function gitBranchOf(flags, spec) {
+    const { gitBranch: branch, gitRemote: remote, gitPath: file } = flags;
     if (branch === undefined) {
         if (remote !== undefined || file !== undefined)
             throw new CommandUsageError(`${spec.name}: --git-remote and --git-path go with --git-branch`, spec);
@@ -455,9 +491,9 @@ function gitBranchOf(opts, spec) {
     return { cwd: process.cwd(), remote: remote ?? 'origin', branch, path: at };
 }
 async function fetchHistory(args, io) {
-    const opts = parseCommandArgs(args, FETCH);
-    const file = required(opts, 'history', FETCH);
-    const branch = gitBranchOf(opts, FETCH);
+    const { flags } = parseCommandArgs(args, FETCH);
+    const file = required(flags.history, 'history', FETCH);
+    const branch = gitBranchOf(flags, FETCH);
     if (branch === undefined)
         throw new CommandUsageError('history fetch: --git-branch NAME is required', FETCH);
     const { readBranchFile } = await import('./git-branch.js');
@@ -485,19 +521,12 @@ const INPUT_OPTIONS = {
     ...Object.fromEntries(SOURCES.map((s) => [s.option, { type: 'string', multiple: true, value: 'PATH', description: s.description }])),
     ...Object.fromEntries(RUN_OPTIONS.map((o) => [o.name, { type: 'string', value: o.value, description: o.description }])),
 };
-const ENVIRONMENT_OPTIONS = {
-    'node-environment': {
-        type: 'boolean',
-        description: "record this machine's CANN, driver, chip, torch and memory variables",
-    },
-    env: { type: 'string', multiple: true, value: 'KEY=VALUE', description: 'add or override an environment item' },
-};
 const PARSE = {
     name: 'parse',
     summary: 'Read the inputs and print what was found: a table, or JSON.',
     usage: 'INPUTS [options]',
+    inputs: INPUT_OPTIONS,
     options: {
-        ...INPUT_OPTIONS,
         json: { type: 'boolean', description: 'print the snapshot as JSON instead of a table' },
         config: {
             type: 'string',
@@ -516,8 +545,8 @@ const CHECK = {
     name: 'check',
     summary: 'Compare a run with a baseline. Exit 0 pass, 1 gate failed, 2 bad usage/input.',
     usage: '--baseline FILE INPUTS [options]',
+    inputs: INPUT_OPTIONS,
     options: {
-        ...INPUT_OPTIONS,
         baseline: { type: 'string', value: 'FILE', description: 'baseline JSON; a missing file is a first run' },
         config: { type: 'string', value: 'FILE', description: 'thresholds (default .github/memory-gate.json)' },
         'max-increase': { type: 'string', value: 'SPEC', description: 'tolerance for every key, e.g. 5% or 64MiB' },
@@ -560,8 +589,8 @@ const BASELINE = {
     name: 'baseline',
     summary: 'Record a run as the baseline (merged into FILE; keys absent from the run are kept).',
     usage: '--out FILE INPUTS [options]',
+    inputs: INPUT_OPTIONS,
     options: {
-        ...INPUT_OPTIONS,
         out: { type: 'string', value: 'FILE', description: 'the baseline JSON to create or update' },
         prune: { type: 'boolean', description: 'drop keys absent from this run' },
         ...ENVIRONMENT_OPTIONS,
@@ -571,8 +600,8 @@ const SNAPSHOT = {
     name: 'snapshot',
     summary: "Reduce this node's evidence to one small file, with its environment, for a gate job to merge.",
     usage: '--out FILE.memory-snapshot.json INPUTS [options]',
+    inputs: INPUT_OPTIONS,
     options: {
-        ...INPUT_OPTIONS,
         out: { type: 'string', value: 'FILE', description: 'the snapshot to write (*.memory-snapshot.json)' },
         node: { type: 'string', value: 'NAME', description: 'node name (default NODE_NAME, else the host name)' },
         env: ENVIRONMENT_OPTIONS.env,
@@ -640,27 +669,21 @@ const stdio = {
 function runLog(io) {
     return { warn: (text) => io.err(`warning: ${text}\n`), note: (text) => io.err(`${text}\n`) };
 }
-function nodeFromOptions(opts, always = false) {
-    const name = optionalString(opts, 'node');
-    return {
-        items: stringList(opts, 'env'),
-        itemsFrom: '--env',
-        collect: always || opts['node-environment'] === true,
-        ...(name ? { name } : {}),
-    };
-}
-async function collectFromOptions(opts, io, node) {
+async function collectFromOptions(opts, oomFlags, io, node) {
     const specs = Object.fromEntries(SOURCES.map((s) => [s.name, stringList(opts, s.option)]));
     if (noSpecs(specs)) {
         throw new UsageError(`give at least one ${SOURCES.map((s) => `--${s.option}`).join(' or ')} path`);
     }
-    const oom = opts.config === undefined && opts.capacity === undefined
+    const oom = oomFlags.config === undefined && oomFlags.capacity === undefined
         ? undefined
-        : await (await import('./oom-settings.js')).oomSettingsFromOptions(opts);
+        : await (await import('./oom-settings.js')).oomSettingsFromOptions(oomFlags);
     return collect({
         specs,
         root: process.cwd(),
-        sourceOptions: Object.fromEntries(RUN_OPTIONS.map((o) => [o.name, optionalString(opts, o.name)])),
+        sourceOptions: Object.fromEntries(RUN_OPTIONS.map((o) => {
+            const value = opts[o.name];
+            return [o.name, typeof value === 'string' ? value : undefined];
+        })),
         settings: oom === undefined ? {} : { oom },
         skippedShown: 10,
         ...(node !== undefined ? { node } : {}),
@@ -683,43 +706,43 @@ async function emit(text, outFile, io) {
         io.out(text);
 }
 async function parseCommand(args, io) {
-    const opts = parseCommandArgs(args, PARSE);
-    const { snapshot } = await collectFromOptions(opts, io);
-    const outFile = optionalString(opts, 'out');
+    const { flags, all } = parseCommandArgs(args, PARSE);
+    const { snapshot } = await collectFromOptions(all, flags, io);
+    const outFile = flags.out;
     const width = outFile === undefined ? (io.width ?? terminalWidth)() : undefined;
-    const text = opts.json
+    const text = flags.json
         ? stringifyDocument(snapshot)
         : (await import('./snapshot-table.js')).renderSnapshotTable(snapshot, width);
     await emit(text, outFile, io);
     return 0;
 }
 async function checkCommand(args, io) {
-    const opts = parseCommandArgs(args, CHECK);
-    const baselinePath = optionalString(opts, 'baseline');
+    const { flags, all } = parseCommandArgs(args, CHECK);
+    const baselinePath = flags.baseline;
     if (baselinePath === undefined)
         throw new CommandUsageError('check: --baseline FILE is required', CHECK);
-    const historyFile = optionalString(opts, 'history');
+    const historyFile = flags.history;
     const history = historyFile === undefined ? null : await readHistory(historyFile, io);
-    const junitFile = optionalString(opts, 'junit');
+    const junitFile = flags.junit;
     const stamp = junitFile === undefined ? undefined : (await import('./node-environment.js')).runStamp();
-    const comment = optionalString(opts, 'comment');
+    const comment = flags.comment;
     if (comment !== undefined && comment !== 'on-change' && comment !== 'always')
         throw new CommandUsageError(`check: --comment takes on-change or always, not '${comment}'`, CHECK);
     const review = await (await import('./review.js')).prepareReview({
         comment: comment !== undefined,
-        host: optionalString(opts, 'host'),
-        repo: optionalString(opts, 'repo'),
-        pr: optionalString(opts, 'pr'),
-        baseSha: optionalString(opts, 'base-sha'),
-    }, { baseline: baselinePath, config: optionalString(opts, 'config') }, (line) => io.err(`${line}\n`));
-    const collected = await collectFromOptions(opts, io, nodeFromOptions(opts));
+        host: flags.host,
+        repo: flags.repo,
+        pr: flags.pr,
+        baseSha: flags.baseSha,
+    }, { baseline: baselinePath, config: flags.config }, (line) => io.err(`${line}\n`));
+    const collected = await collectFromOptions(all, flags, io, nodeFromFlags(flags));
     const { snapshot } = collected;
     const checked = await (await import('./check.js')).check({
         collected,
         history,
         baseline: baselinePath,
-        config: optionalString(opts, 'config'),
-        maxIncrease: optionalString(opts, 'max-increase'),
+        config: flags.config,
+        maxIncrease: flags.maxIncrease,
         ...(review?.limits !== undefined ? { limits: review.limits } : {}),
     });
     const { report, config } = checked;
@@ -732,9 +755,7 @@ async function checkCommand(args, io) {
             ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
             : undefined);
     const view = (await import('./view.js').then(function (n) { return n.v; })).buildReportView(report, { trends });
-    const reportFile = optionalString(opts, 'report');
-    const markdownFile = optionalString(opts, 'markdown');
-    const htmlFile = optionalString(opts, 'html');
+    const { report: reportFile, markdown: markdownFile, html: htmlFile } = flags;
     if (reportFile)
         await (await import('./json.js')).writeJsonReport(reportFile, report);
     if (markdownFile)
@@ -751,7 +772,7 @@ async function checkCommand(args, io) {
     io.out(renderTerminal(view, {
         color: (io.color ?? useColor)(),
         width: (io.width ?? terminalWidth)(),
-        all: opts.all === true,
+        all: flags.all,
         baselineFile: baselinePath,
         baselineUpdateLabel: config.baselineUpdateLabel,
     }));
@@ -779,19 +800,19 @@ async function readHistory(file, io) {
     return history;
 }
 async function baselineCommand(args, io) {
-    const opts = parseCommandArgs(args, BASELINE);
-    const out = optionalString(opts, 'out');
+    const { flags, all } = parseCommandArgs(args, BASELINE);
+    const { out } = flags;
     if (out === undefined)
         throw new CommandUsageError('baseline: --out FILE is required', BASELINE);
-    const { snapshot } = await collectFromOptions(opts, io);
+    const { snapshot } = await collectFromOptions(all, {}, io);
     const { foldedSitesNotice, loadBaseline, mergeBaseline, writeBaselineAtomic } = await import('./baseline.js');
     const { renderBaselineChangesTerminal } = await import('./baseline-changes.js');
     const existing = await loadBaseline(out);
     const folded = foldedSitesNotice(existing, out);
     if (folded !== null)
         io.err(`note: ${visible(folded)}\n`);
-    const { baseline, changes } = mergeBaseline(existing, await addThisNode(snapshot, nodeFromOptions(opts), runLog(io)), {
-        prune: opts.prune === true,
+    const { baseline, changes } = mergeBaseline(existing, await addThisNode(snapshot, nodeFromFlags(flags), runLog(io)), {
+        prune: flags.prune,
         source: { date: new Date().toISOString() },
     });
     await writeBaselineAtomic(out, baseline);
@@ -799,11 +820,11 @@ async function baselineCommand(args, io) {
     return 0;
 }
 async function snapshotCommand(args, io) {
-    const opts = parseCommandArgs(args, SNAPSHOT);
-    const out = optionalString(opts, 'out');
+    const { flags, all } = parseCommandArgs(args, SNAPSHOT);
+    const { out } = flags;
     if (out === undefined)
         throw new CommandUsageError('snapshot: --out FILE is required (e.g. node-3.memory-snapshot.json)', SNAPSHOT);
-    const { snapshot } = await collectFromOptions(opts, io, nodeFromOptions(opts, true));
+    const { snapshot } = await collectFromOptions(all, {}, io, nodeFromFlags(flags));
     const written = await (await import('./snapshot.js')).writeNodeSnapshot({ snapshot, out: { file: out } });
     io.out(`wrote ${out} (${written.bytes} bytes): node ${written.node}, ${written.devices} device(s), ` +
         `${written.files} file(s), ${written.records} record(s), ${written.skipped} skipped\n`);
@@ -816,8 +837,7 @@ const COMMANDS = {
     baseline: baselineCommand,
     history: async (args, io) => (await Promise.resolve().then(function () { return historyCommand$1; })).historyCommand(args, io, {
         inputOptions: INPUT_OPTIONS,
-        environmentOptions: ENVIRONMENT_OPTIONS,
-        collect: async (opts) => (await collectFromOptions(opts, io, nodeFromOptions(opts))).snapshot,
+        collect: async (all, flags) => (await collectFromOptions(all, {}, io, nodeFromFlags(flags))).snapshot,
         width: () => (io.width ?? terminalWidth)(),
     }),
     'compare-dumps': async (args, io) => {
@@ -868,9 +888,4 @@ async function runCli(argvWithFlags, io = stdio) {
     }
 }
 
-var commands = /*#__PURE__*/Object.freeze({
-  __proto__: null,
-  runCli: runCli
-});
-
-export { commands as c, optionalString as o };
+export { runCli };

@@ -2,7 +2,6 @@ import { U as UsageError } from './errors.js';
 import { d as deviceLimits } from './index.js';
 import { loadGateConfig } from './thresholds.js';
 import { X as parseSize } from './evidence-sources.js';
-import { o as optionalString } from './commands.js';
 import './limits.js';
 import 'node:fs';
 import 'node:fs/promises';
@@ -17,20 +16,9 @@ import './oom-cause.js';
 import './keys.js';
 import './reader.js';
 import 'node:crypto';
-import 'node:events';
-import 'node:util';
-import './text-layout.js';
-import './document-json.js';
-import './collect.js';
-import './worker-start.js';
-import 'node:os';
-import 'node:worker_threads';
-import './parse-protocol.js';
-import 'node:url';
 
-async function oomSettingsFromOptions(opts) {
-    const configFile = optionalString(opts, 'config');
-    const capacityText = optionalString(opts, 'capacity');
+async function oomSettingsFromOptions(flags) {
+    const { config: configFile, capacity: capacityText } = flags;
     if (configFile === undefined && capacityText === undefined)
         return undefined;
     const capacity = capacityText === undefined ? null : parseSize(capacityText);
