@@ -74,7 +74,7 @@ export const SOURCES: readonly EvidenceSource[] = [
     directoryPatterns: ['**/*.log'],
     noFigures:
       'was the job run with run logs enabled (plog under run/plog, ASCEND_PROCESS_LOG_PATH), and did the processes exit normally so the driver could print its "Mem stats" lines?',
-    load: async () => ({ parseFile: (await import('./plog.js')).parsePlogFile }),
+    load: async () => ({ parseFile: (await import('./plog/index.js')).parsePlogFile }),
   },
   {
     name: 'compare',

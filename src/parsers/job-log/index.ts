@@ -16,7 +16,7 @@ const CHUNK_BYTES = 1024 * 1024;
 /** Where a chunk is read to in its buffer (text-stream.ts READ_OFFSET: the kernel's copy is slow at some distances). */
 const READ_OFFSET = 2048;
 const CHUNKS_PER_YIELD = 32;
-/** The device an allocation failure line names none of: counted as plog.ts counts it. */
+/** The device an allocation failure line names none of: counted as the plog parser counts it. */
 const UNKNOWN_DEVICE = 'unknown';
 
 export interface JobLogReadOptions {

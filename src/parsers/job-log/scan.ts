@@ -7,7 +7,7 @@ import { readOomMessage, type OomMessage } from './oom-message.js';
 
 const NL = 0x0a;
 const OOM_NEEDLE = Buffer.from('out of memory', 'latin1');
-/** CANN-level allocation failures, as plogs print them (plog.ts ALLOC_FAILURE) and as job logs echo them. */
+/** CANN-level allocation failures, as plogs print them (plog/grammar.ts ALLOC_FAILURE) and as job logs echo them. */
 // Needles whose first bytes are rare in logs: `207001` alone (digits of every timestamp) cost 5x a pass of `out of memory`.
 const FAILURE_NEEDLES = [
   Buffer.from('EL0004', 'latin1'),
@@ -16,7 +16,7 @@ const FAILURE_NEEDLES = [
   Buffer.from('MEMORY_ALLOCATION', 'latin1'),
 ];
 const FAILURE_LINE = /\bhalMemAlloc\s+failed\b|\bEL0004\b|\bACL_ERROR_RT_MEMORY_ALLOCATION\b|\berror code is 207001\b/;
-/** The same device spellings plog.ts reads on failure lines: the first one wins. */
+/** The same device spellings plog/grammar.ts reads on failure lines: the first one wins. */
 const FAILURE_DEVICE =
   /(?:\b|drv_?)(?:device_?id|dev_?id)\s*[=:]?\s*(\d{1,9})\b|\bdevice\s*[=:([]?\s*(\d{1,9})\b|\bdev\s?(\d{1,9})\b|\b(?:NPU|GPU)\s?(\d{1,9})\b/i;
 const LONGEST_NEEDLE = Math.max(OOM_NEEDLE.length, ...FAILURE_NEEDLES.map((n) => n.length));

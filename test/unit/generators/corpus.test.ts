@@ -11,7 +11,7 @@ import {
   type GenerateResult,
 } from '../../../bench/generate.mjs';
 import { parseMemoryCompareFile } from '../../../src/parsers/memory-compare.js';
-import { parsePlogFile } from '../../../src/parsers/plog.js';
+import { parsePlogFile } from '../../../src/parsers/plog/index.js';
 import { SnapshotBuilder, type Snapshot, metricsOf } from '../../../src/model/snapshot.js';
 import { stableStringify } from '../../../src/model/document-json.js';
 import type { InputFile } from '../../../src/sources/types.js';

@@ -21,7 +21,7 @@ import {
 } from '../../../src/parsers/collect.js';
 import { ParseError } from '../../../src/common/errors.js';
 import type { ParseResult, ParseTask, WorkerMessage } from '../../../src/parsers/parse-protocol.js';
-import { parsePlogFile } from '../../../src/parsers/plog.js';
+import { parsePlogFile } from '../../../src/parsers/plog/index.js';
 import { SnapshotBuilder } from '../../../src/model/snapshot.js';
 import { resolveInputs } from '../../../src/sources/local.js';
 

@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/commands.js';
 import { SnapshotBuilder } from '../../../src/model/snapshot.js';
 import { gunzipWhole, inflatePickle } from '../../../src/parsers/compressed.js';
-import { parsePlogFile } from '../../../src/parsers/plog.js';
+import { parsePlogFile } from '../../../src/parsers/plog/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'compressed-inputs-'));

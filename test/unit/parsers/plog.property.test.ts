@@ -1,7 +1,8 @@
 // Properties of the plog parser over generated logs: chunking changes nothing, damage never invents a record.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countNewlines, parsePlogText, scanPlogChunks } from '../../../src/parsers/plog.js';
+import { parsePlogText, scanPlogChunks } from '../../../src/parsers/plog/scanner.js';
+import { countNewlines } from '../../../src/parsers/plog/window.js';
 import { type Snapshot, SnapshotBuilder, metricsOf } from '../../../src/model/snapshot.js';
 import { modules, type ModuleMetric } from '../../../src/model/sections/index.js';
 import { MODULES } from '../../helpers/story.js';

@@ -5,14 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/common/errors.js';
-import {
-  countNewlines,
-  MAX_LINE_BYTES,
-  MAX_RECORD_LINES,
-  parsePlogFile,
-  parsePlogText,
-  scanPlogChunks,
-} from '../../../src/parsers/plog.js';
+import { MAX_LINE_BYTES, MAX_RECORD_LINES } from '../../../src/parsers/plog/grammar.js';
+import { parsePlogFile } from '../../../src/parsers/plog/index.js';
+import { parsePlogText, scanPlogChunks } from '../../../src/parsers/plog/scanner.js';
+import { countNewlines } from '../../../src/parsers/plog/window.js';
 import {
   MAX_SITES_PER_DEVICE,
   SnapshotBuilder,
