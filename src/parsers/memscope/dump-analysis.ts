@@ -1,4 +1,4 @@
-// What the analyses of one msMemScope dump give (dump-facts.ts replays a dump into them), and the pure helpers they share:
+// What the analyses of one msMemScope dump give (dump-replay.ts replays a dump into them), and the pure helpers they share:
 // owner buckets, the top labels of a step leak, new unfreed blocks against a baseline run.
 
 /** One training step of one process (§3.2): from mstx `step start` ranges or SYSTEM/STEP rows. */
