@@ -27,13 +27,16 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'node:module';
-import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
+import { writeLongStrings, writeSharedFilename } from './adversarial-snapshots.mjs';
 
-// The dump and allocator-snapshot generators are TypeScript shared with the tests: loaded through the repository's hooks.
+// The fixture generators are TypeScript shared with the tests (test/generators/): loaded through the repository's hooks.
 register('../test/helpers/ts-hooks.mjs', import.meta.url);
+const { generate } = await import('../test/generators/corpus.ts');
+const { CSV_NAME } = await import('../test/generators/memory-compare.ts');
+const { generateMemoryRecord, MEMORY_RECORD_NAME } = await import('../test/generators/memory-record.ts');
+const { parseSize } = await import('../test/helpers/size.ts');
 const { writeMemscopeDump } = await import('../test/generators/memscope-dump.ts');
 const { writeMemorySnapshot } = await import('../test/generators/memory-snapshot.ts');
-import { writeLongStrings, writeSharedFilename } from './adversarial-snapshots.mjs';
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -216,8 +219,19 @@ function sizeLabel(bytes) {
 // ---------------------------------------------------------------------------------------------
 // Corpora: generated once, reused while the stamp (parameters + generator hash) matches
 
-const GENERATOR_HASH = createHash('sha256')
-  .update(readFileSync(join(BENCH, 'generate.mjs')))
+/** The generators and the helpers they draw on: a change to any of them regenerates the corpora. */
+const GENERATOR_FILES = [
+  ...readdirSync(join(ROOT, 'test', 'generators'))
+    .sort()
+    .map((name) => join('test', 'generators', name)),
+  join('test', 'helpers', 'random.ts'),
+  join('test', 'helpers', 'size.ts'),
+  join('test', 'helpers', 'story.ts'),
+];
+const GENERATOR_HASH = GENERATOR_FILES.reduce(
+  (hash, file) => hash.update(file).update(readFileSync(join(ROOT, file))),
+  createHash('sha256'),
+)
   .digest('hex')
   .slice(0, 16);
 
