@@ -27,7 +27,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'node:module';
-import { writeLongStrings, writeSharedFilename } from './adversarial-snapshots.mjs';
 
 // The fixture generators are TypeScript shared with the tests (test/generators/): loaded through the repository's hooks.
 register('../test/helpers/ts-hooks.mjs', import.meta.url);
@@ -37,6 +36,7 @@ const { generateMemoryRecord, MEMORY_RECORD_NAME } = await import('../test/gener
 const { parseSize } = await import('../test/helpers/size.ts');
 const { writeMemscopeDump } = await import('../test/generators/memscope-dump.ts');
 const { writeMemorySnapshot } = await import('../test/generators/memory-snapshot.ts');
+const { writeLongStrings, writeSharedFilename } = await import('../test/generators/adversarial-snapshots.ts');
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -1416,7 +1416,7 @@ ${await benchHostileSnapshots(o)}`;
 }
 
 /**
- * Hostile snapshots (bench/adversarial-snapshots.mjs) beside the real multi-device corpus snapshot, each against a floor
+ * Hostile snapshots (test/generators/adversarial-snapshots.ts) beside the real multi-device corpus snapshot, each against a floor
  * measured in the same run: a Node process reading the same file's bytes. Before the work budget the 60 MB file took
  * ~30 s in hash tables and the shared-filename ones ran out of a 4 GB heap; now each costs a few times its floor.
  */
@@ -1473,7 +1473,7 @@ async function benchHostileSnapshots(o) {
   }
   return `### Hostile snapshots
 
-Pickles whose reading once cost far more than their bytes (bench/adversarial-snapshots.mjs), beside the real
+Pickles whose reading once cost far more than their bytes (test/generators/adversarial-snapshots.ts), beside the real
 multi-device snapshot; medians of ${o.runs} runs of \`parse --memory-snapshot FILE --json\`, against a floor measured in
 the same run: \`node -e "readFileSync(FILE)"\` (starting Node and reading the bytes). Every snapshot is read within 16 MiB
 plus 8 units of work per byte (the real corpus uses 2.4-2.5).
