@@ -11,17 +11,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   readdirSync,
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -31,6 +28,8 @@ import { register } from 'node:module';
 // The fixture generators are TypeScript shared with the tests (test/generators/): loaded through the repository's hooks.
 register('../test/helpers/ts-hooks.mjs', import.meta.url);
 const { generate } = await import('../test/generators/corpus.ts');
+const { writeSmallPlogs } = await import('../test/generators/plog.ts');
+const { writeJobLog } = await import('../test/generators/job-log.ts');
 const { CSV_NAME } = await import('../test/generators/memory-compare.ts');
 const { generateMemoryRecord, MEMORY_RECORD_NAME } = await import('../test/generators/memory-record.ts');
 const { parseSize } = await import('../test/helpers/size.ts');
@@ -753,15 +752,6 @@ async function main() {
 // ---------------------------------------------------------------------------------------------
 // Many small files: the file search and the thread decision must not hold every file at once
 
-/** One small plog file: padding noise, then one statistics record whose peak is the file's number. */
-function smallPlog(i) {
-  const noise = `[INFO] RUNTIME(${i},python3):2024-07-08-22:27:01.354.856 [runtime.cc:1320]${i} Init: Runtime init success, device_id=0\n`;
-  const record =
-    `[INFO] DRV(${i},python3):2024-07-08-22:27:45.354.856 [ascend][curpid: ${i}, ${i}][drv][devmm][_svm_mem_stats_show 148]` +
-    `DEV_MEM dev0 Mem stats (Bytes). (module_name=MOD${i % 50}; module_id=7; current_alloced_size=${i}; alloced_peak_size=${i}; alloc_cnt=3; free_cnt=1)\n`;
-  return noise.repeat(2) + record;
-}
-
 /** `--many-files N`: N small plog files in 100 folders (~400 B each, so that N = 100,000 passes the 32 MiB thread threshold). */
 async function manyFiles(o) {
   const n = o.manyFiles;
@@ -769,11 +759,7 @@ async function manyFiles(o) {
   const dir = join(CORPUS, `many-files-${n}`);
   if (!existsSync(join(dir, 'done'))) {
     rmSync(dir, { recursive: true, force: true });
-    for (let i = 0; i < n; i++) {
-      const sub = join(dir, `d${String(i % 100).padStart(2, '0')}`);
-      if (i < 100) mkdirSync(sub, { recursive: true });
-      writeFileSync(join(sub, `plog-${i}.log`), smallPlog(i));
-    }
+    writeSmallPlogs(dir, n);
     writeFileSync(join(dir, 'done'), '');
     log(`corpus many-files-${n}: generated`);
   }
@@ -1497,37 +1483,6 @@ function withJobLogSection(markdown, section) {
   const to = markdown.indexOf(JOB_LOG_END);
   if (from !== -1 && to > from) return markdown.slice(0, from) + block + markdown.slice(to + JOB_LOG_END.length + 1);
   return `${markdown.trimEnd()}\n\n${block}`;
-}
-
-/** The OOM the generated log ends with (torch_npu's parenthesised form behind a torchrun prefix). */
-const JOB_LOG_OOM =
-  '[rank3]: RuntimeError: NPU out of memory. Tried to allocate 1.50 GiB (NPU 3; 60.97 GiB total capacity; 41.20 GiB already allocated; 41.20 GiB current active; 1.10 GiB free; 44.31 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.\n';
-
-/** Writes a log of about `bytes`: progress lines (CI timestamps, a rank prefix, loss and throughput), then the OOM. Returns its size and line count. */
-function writeJobLog(file, bytes) {
-  const fd = openSync(file, 'w');
-  let written = 0;
-  let lines = 0;
-  try {
-    const batch = [];
-    let batchBytes = 0;
-    for (let step = 0; written + batchBytes < bytes; step++) {
-      const line = `2026-12-04T10:${String((step >> 6) % 60).padStart(2, '0')}:${String(step % 60).padStart(2, '0')}.${String(step % 1000).padStart(3, '0')}Z [rank${step % 8}]: step ${step} | loss ${(2 + ((step * 7919) % 1000) / 1000).toFixed(4)} | lr 1.0e-04 | grad_norm ${(((step * 104729) % 1000) / 1000).toFixed(3)} | tokens/s ${50000 + (step % 4096)} | mem 48.21 GiB\n`;
-      batch.push(line);
-      batchBytes += line.length;
-      lines++;
-      if (batchBytes >= 4 * MiB) {
-        written += writeSync(fd, batch.join(''));
-        batch.length = 0;
-        batchBytes = 0;
-      }
-    }
-    written += writeSync(fd, batch.join('') + JOB_LOG_OOM);
-    lines++;
-  } finally {
-    closeSync(fd);
-  }
-  return { bytes: written, lines };
 }
 
 /** The reference: what reading the file and finding the needle costs in Node with nothing else (1 MiB reads, Buffer.indexOf). */

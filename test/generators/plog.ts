@@ -1,7 +1,7 @@
 // A multi-rank plog tree as the driver leaves it: one folder per rank, each process's log rotated into files, and the
 // snapshot a correct parser must read from it. Every driver generation, decoys, glued, wrapped and cut records, CRLF
 // files and allocation failures are in any tree of at least 4 processes.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { AllocFailureSite } from '../../src/model/snapshot.js';
 import { Rng } from '../helpers/random.js';
@@ -414,4 +414,22 @@ export function writePlogTree(
     }
   }
   return { expected, stats: ctx };
+}
+
+/** One small plog file: padding noise, then one statistics record whose peak is the file's number. */
+function smallPlog(i: number): string {
+  const noise = `[INFO] RUNTIME(${i},python3):2024-07-08-22:27:01.354.856 [runtime.cc:1320]${i} Init: Runtime init success, device_id=0\n`;
+  const record =
+    `[INFO] DRV(${i},python3):2024-07-08-22:27:45.354.856 [ascend][curpid: ${i}, ${i}][drv][devmm][_svm_mem_stats_show 148]` +
+    `DEV_MEM dev0 Mem stats (Bytes). (module_name=MOD${i % 50}; module_id=7; current_alloced_size=${i}; alloced_peak_size=${i}; alloc_cnt=3; free_cnt=1)\n`;
+  return noise.repeat(2) + record;
+}
+
+/** `n` small plog files (~400 B each) in 100 folders `dir/dNN/plog-<i>.log`: one record each, peak i. */
+export function writeSmallPlogs(dir: string, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const sub = join(dir, `d${String(i % 100).padStart(2, '0')}`);
+    if (i < 100) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `plog-${i}.log`), smallPlog(i));
+  }
 }
