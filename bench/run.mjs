@@ -11,29 +11,31 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   readdirSync,
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'node:module';
-import { CSV_NAME, generate, generateMemoryRecord, MEMORY_RECORD_NAME, parseSize } from './generate.mjs';
 
-// The dump and allocator-snapshot generators are TypeScript shared with the tests: loaded through the repository's hooks.
+// The fixture generators are TypeScript shared with the tests (test/generators/): loaded through the repository's hooks.
 register('../test/helpers/ts-hooks.mjs', import.meta.url);
+const { generate } = await import('../test/generators/corpus.ts');
+const { writeSmallPlogs } = await import('../test/generators/plog.ts');
+const { writeJobLog } = await import('../test/generators/job-log.ts');
+const { CSV_NAME } = await import('../test/generators/memory-compare.ts');
+const { generateMemoryRecord, MEMORY_RECORD_NAME } = await import('../test/generators/memory-record.ts');
+const { parseSize } = await import('../test/helpers/size.ts');
 const { writeMemscopeDump } = await import('../test/generators/memscope-dump.ts');
 const { writeMemorySnapshot } = await import('../test/generators/memory-snapshot.ts');
-import { writeLongStrings, writeSharedFilename } from './adversarial-snapshots.mjs';
+const { writeLongStrings, writeSharedFilename } = await import('../test/generators/adversarial-snapshots.ts');
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -216,8 +218,19 @@ function sizeLabel(bytes) {
 // ---------------------------------------------------------------------------------------------
 // Corpora: generated once, reused while the stamp (parameters + generator hash) matches
 
-const GENERATOR_HASH = createHash('sha256')
-  .update(readFileSync(join(BENCH, 'generate.mjs')))
+/** The generators and the helpers they draw on: a change to any of them regenerates the corpora. */
+const GENERATOR_FILES = [
+  ...readdirSync(join(ROOT, 'test', 'generators'))
+    .sort()
+    .map((name) => join('test', 'generators', name)),
+  join('test', 'helpers', 'random.ts'),
+  join('test', 'helpers', 'size.ts'),
+  join('test', 'helpers', 'story.ts'),
+];
+const GENERATOR_HASH = GENERATOR_FILES.reduce(
+  (hash, file) => hash.update(file).update(readFileSync(join(ROOT, file))),
+  createHash('sha256'),
+)
   .digest('hex')
   .slice(0, 16);
 
@@ -739,15 +752,6 @@ async function main() {
 // ---------------------------------------------------------------------------------------------
 // Many small files: the file search and the thread decision must not hold every file at once
 
-/** One small plog file: padding noise, then one statistics record whose peak is the file's number. */
-function smallPlog(i) {
-  const noise = `[INFO] RUNTIME(${i},python3):2024-07-08-22:27:01.354.856 [runtime.cc:1320]${i} Init: Runtime init success, device_id=0\n`;
-  const record =
-    `[INFO] DRV(${i},python3):2024-07-08-22:27:45.354.856 [ascend][curpid: ${i}, ${i}][drv][devmm][_svm_mem_stats_show 148]` +
-    `DEV_MEM dev0 Mem stats (Bytes). (module_name=MOD${i % 50}; module_id=7; current_alloced_size=${i}; alloced_peak_size=${i}; alloc_cnt=3; free_cnt=1)\n`;
-  return noise.repeat(2) + record;
-}
-
 /** `--many-files N`: N small plog files in 100 folders (~400 B each, so that N = 100,000 passes the 32 MiB thread threshold). */
 async function manyFiles(o) {
   const n = o.manyFiles;
@@ -755,11 +759,7 @@ async function manyFiles(o) {
   const dir = join(CORPUS, `many-files-${n}`);
   if (!existsSync(join(dir, 'done'))) {
     rmSync(dir, { recursive: true, force: true });
-    for (let i = 0; i < n; i++) {
-      const sub = join(dir, `d${String(i % 100).padStart(2, '0')}`);
-      if (i < 100) mkdirSync(sub, { recursive: true });
-      writeFileSync(join(sub, `plog-${i}.log`), smallPlog(i));
-    }
+    writeSmallPlogs(dir, n);
     writeFileSync(join(dir, 'done'), '');
     log(`corpus many-files-${n}: generated`);
   }
@@ -1109,7 +1109,7 @@ Corpus: \`node bench/generate.mjs --plog-bytes ${sizeLabel(o.plogBytes)} --ranks
     .map((x) => x.label)
     .join(
       ' and ',
-    )}); the profiler file from \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
+    )}); the profiler file from test/generators/memory-record.ts, \`generateMemoryRecord({bytes: ${sizeLabel(o.profilerBytes)}, seed: ${o.seed}})\` (torch_npu's 7-column memory_record.csv, CRLF, TAB after each timestamp, one simulated hour); warm page cache.
 Record-dense plog: \`--plog-bytes ${sizeLabel(o.denseBytes)} --csv-rows 0 --record-share ${DENSE_RECORD_SHARE}\` (records dumped throughout every process, every generation, glued and wrapped ones, allocation failures in every shape). Quoted CSV: \`--plog-bytes 256KiB --ranks 1 --csv-rows ${o.csvRows} --quoted-share ${QUOTED_SHARE} --no-legacy-csv\`.
 Each time is the median of ${o.runs} whole-process runs (start to exit, node start-up included), ours and the reference interleaved.
 Peak RSS: ${RSS_METHOD}.
@@ -1402,7 +1402,7 @@ ${await benchHostileSnapshots(o)}`;
 }
 
 /**
- * Hostile snapshots (bench/adversarial-snapshots.mjs) beside the real multi-device corpus snapshot, each against a floor
+ * Hostile snapshots (test/generators/adversarial-snapshots.ts) beside the real multi-device corpus snapshot, each against a floor
  * measured in the same run: a Node process reading the same file's bytes. Before the work budget the 60 MB file took
  * ~30 s in hash tables and the shared-filename ones ran out of a 4 GB heap; now each costs a few times its floor.
  */
@@ -1459,7 +1459,7 @@ async function benchHostileSnapshots(o) {
   }
   return `### Hostile snapshots
 
-Pickles whose reading once cost far more than their bytes (bench/adversarial-snapshots.mjs), beside the real
+Pickles whose reading once cost far more than their bytes (test/generators/adversarial-snapshots.ts), beside the real
 multi-device snapshot; medians of ${o.runs} runs of \`parse --memory-snapshot FILE --json\`, against a floor measured in
 the same run: \`node -e "readFileSync(FILE)"\` (starting Node and reading the bytes). Every snapshot is read within 16 MiB
 plus 8 units of work per byte (the real corpus uses 2.4-2.5).
@@ -1483,37 +1483,6 @@ function withJobLogSection(markdown, section) {
   const to = markdown.indexOf(JOB_LOG_END);
   if (from !== -1 && to > from) return markdown.slice(0, from) + block + markdown.slice(to + JOB_LOG_END.length + 1);
   return `${markdown.trimEnd()}\n\n${block}`;
-}
-
-/** The OOM the generated log ends with (torch_npu's parenthesised form behind a torchrun prefix). */
-const JOB_LOG_OOM =
-  '[rank3]: RuntimeError: NPU out of memory. Tried to allocate 1.50 GiB (NPU 3; 60.97 GiB total capacity; 41.20 GiB already allocated; 41.20 GiB current active; 1.10 GiB free; 44.31 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.\n';
-
-/** Writes a log of about `bytes`: progress lines (CI timestamps, a rank prefix, loss and throughput), then the OOM. Returns its size and line count. */
-function writeJobLog(file, bytes) {
-  const fd = openSync(file, 'w');
-  let written = 0;
-  let lines = 0;
-  try {
-    const batch = [];
-    let batchBytes = 0;
-    for (let step = 0; written + batchBytes < bytes; step++) {
-      const line = `2026-12-04T10:${String((step >> 6) % 60).padStart(2, '0')}:${String(step % 60).padStart(2, '0')}.${String(step % 1000).padStart(3, '0')}Z [rank${step % 8}]: step ${step} | loss ${(2 + ((step * 7919) % 1000) / 1000).toFixed(4)} | lr 1.0e-04 | grad_norm ${(((step * 104729) % 1000) / 1000).toFixed(3)} | tokens/s ${50000 + (step % 4096)} | mem 48.21 GiB\n`;
-      batch.push(line);
-      batchBytes += line.length;
-      lines++;
-      if (batchBytes >= 4 * MiB) {
-        written += writeSync(fd, batch.join(''));
-        batch.length = 0;
-        batchBytes = 0;
-      }
-    }
-    written += writeSync(fd, batch.join('') + JOB_LOG_OOM);
-    lines++;
-  } finally {
-    closeSync(fd);
-  }
-  return { bytes: written, lines };
 }
 
 /** The reference: what reading the file and finding the needle costs in Node with nothing else (1 MiB reads, Buffer.indexOf). */

@@ -6,7 +6,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// The snapshots are made by a fixture generator shared with the tests (TypeScript): loaded through the repository's hooks.
+register('../test/helpers/ts-hooks.mjs', import.meta.url);
+const { asWritten, deviceSnapshot, scaleRun } = await import('../test/generators/node-snapshot.ts');
+const { MODULES } = await import('../test/helpers/story.ts');
 
 // Some machines set NODE_EXTRA_CA_CERTS (this one points it at the system bundle): every node process then parses
 // ~200 KB of certificates at start-up, ~0.1 s that GitHub's runners and a plain shell do not pay. The timed processes
@@ -19,23 +25,6 @@ const ROOT = dirname(BENCH);
 const CLI = join(ROOT, 'dist', 'cli.js');
 const MiB = 1024 * 1024;
 const TARGETS = { checkMs: 1500, checkRssMiB: 250, mergeMs: 1000 };
-const MODULES = [
-  'APP',
-  'HCCL',
-  'RUNTIME',
-  'GE',
-  'AICPU_SCHEDULE',
-  'HCCP_SCHEDULE',
-  'ASCENDCL',
-  'DVPP',
-  'TSDAEMON',
-  'FMK',
-  'AICPU',
-  'DRV',
-  'PROFILING',
-  'DEBUG',
-  'DMP',
-];
 
 const quick = process.argv.includes('--quick');
 const historyOnly = process.argv.includes('--history-only');
@@ -90,34 +79,6 @@ async function timed(label, argv, cwd, expectCode) {
   return { ms, cpuMs, rssMiB };
 }
 
-const module = (peak) => ({ peak, current: peak, allocs: 10, frees: 4 });
-/**
- * JSON as the tool writes baselines and node snapshots (stringifyDocument): keys sorted at every level, 2-space indent,
- * each section's keys in natural order (dev2 before dev10).
- */
-const collator = new Intl.Collator('en', { numeric: true });
-const sorted = (v, order) =>
-  Array.isArray(v)
-    ? v.map((x) => sorted(x))
-    : v !== null && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort(order)
-            .map((k) => [k, sorted(v[k])]),
-        )
-      : v;
-const naturalSections = (byName) =>
-  Object.fromEntries(
-    Object.keys(byName)
-      .sort()
-      .map((name) => [name, sorted(byName[name], collator.compare)]),
-  );
-const asWritten = (v) => {
-  const document = sorted(v);
-  document.sections = naturalSections(v.sections);
-  document.series = naturalSections(v.series);
-  return `${JSON.stringify(document, null, 2)}\n`;
-};
 /** The inputs must be what the tool itself writes (key order decides whether the gate sorts): it rewrites one unchanged. */
 function sameAsTheTool(file) {
   const rewritten = spawnSync('node', [CLI, 'parse', '--snapshot', file, '--json'], {
@@ -125,41 +86,15 @@ function sameAsTheTool(file) {
     maxBuffer: 1 << 30,
   });
   if (rewritten.status !== 0 || rewritten.stdout !== readFileSync(file, 'utf8'))
-    throw new Error(`${file} is not written as the tool writes it: fix asWritten in bench/scale.mjs`);
-}
-const kernel = (diff) => ({ diff, rows: 3, added: 0, removed: 0, event: 'KERNEL_LAUNCH' });
-const meta = (devices) => ({
-  files: devices.length,
-  records: devices.length * MODULES.length,
-  skipped: 0,
-  allocFailures: Object.fromEntries(devices.map((d) => [d, 0])),
-});
-
-/**
- * A run of `devices` devices × 15 modules and `kernels` kernels: each module's peak alike on every device (within 5%,
- * as data-parallel ranks are), `grow` scaling every 97th key (a regression, and an imbalance finding, each).
- */
-function runSnapshot(devices, kernels, grow = 1) {
-  const names = Array.from({ length: devices }, (_, d) => `dev${d}`);
-  const modules = {};
-  let i = 0;
-  for (const [d, name] of names.entries()) {
-    for (const [j, m] of MODULES.entries()) {
-      const jitter = 1 + ((d * 7919 + j * 104729) % 50) / 1000;
-      modules[`DEV_MEM/${name}/${m}`] = module(Math.round((1 + j) * 64 * MiB * jitter * (i++ % 97 === 0 ? grow : 1)));
-    }
-  }
-  const kernelMetrics = {};
-  for (let k = 0; k < kernels; k++) kernelMetrics[`dev${k % devices}/aclnnOp_${k}`] = kernel((k % 7) * 4096);
-  return { version: 2, sections: { kernels: kernelMetrics, modules }, series: {}, meta: meta(names) };
+    throw new Error(`${file} is not written as the tool writes it: fix asWritten in test/generators/node-snapshot.ts`);
 }
 
 // 1. check on DEVICES devices × 15 modules + KERNELS kernels: the current run as one snapshot file.
 log(`writing a ${DEVICES}-device baseline and run`);
 const checkDir = join(scratch, 'check');
 mkdirSync(checkDir);
-writeFileSync(join(checkDir, 'baseline.json'), asWritten(runSnapshot(DEVICES, KERNELS)));
-writeFileSync(join(checkDir, 'run.memory-snapshot.json'), asWritten(runSnapshot(DEVICES, KERNELS, 1.5)));
+writeFileSync(join(checkDir, 'baseline.json'), asWritten(scaleRun(DEVICES, KERNELS)));
+writeFileSync(join(checkDir, 'run.memory-snapshot.json'), asWritten(scaleRun(DEVICES, KERNELS, 1.5)));
 sameAsTheTool(join(checkDir, 'run.memory-snapshot.json'));
 const tsRun = (args) => {
   const run = spawnSync(process.execPath, ['--import', './test/helpers/ts-loader.mjs', ...args], {
@@ -308,25 +243,8 @@ log(`writing ${DEVICES} node snapshots`);
 const mergeDir = join(scratch, 'merge');
 mkdirSync(mergeDir);
 const perNode = Math.round(KERNELS / DEVICES);
-for (let d = 0; d < DEVICES; d++) {
-  const modules = Object.fromEntries(MODULES.map((m, j) => [`DEV_MEM/dev${d}/${m}`, module((j + 1) * 64 * MiB)]));
-  const kernels = Object.fromEntries(
-    Array.from({ length: perNode }, (_, k) => [`dev${d}/aclnnOp_${k}`, kernel(k * 4096)]),
-  );
-  const nodes = {
-    [`node-${d >> 3}`]: {
-      devices: [`dev${d}`],
-      files: 1,
-      records: MODULES.length,
-      skipped: 0,
-      environment: { cann: '8.3.RC1' },
-    },
-  };
-  writeFileSync(
-    join(mergeDir, `rank-${d}.memory-snapshot.json`),
-    asWritten({ version: 2, sections: { kernels, modules }, series: {}, meta: { ...meta([`dev${d}`]), nodes } }),
-  );
-}
+for (let d = 0; d < DEVICES; d++)
+  writeFileSync(join(mergeDir, `rank-${d}.memory-snapshot.json`), asWritten(deviceSnapshot(d, perNode)));
 sameAsTheTool(join(mergeDir, 'rank-0.memory-snapshot.json'));
 const merge = await timed(
   `merge ${DEVICES} snapshots`,

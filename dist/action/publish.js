@@ -1,4 +1,4 @@
-import { i as info, w as warning, d as debug, s as summary, b as setFailed, a as setOutput, e as error } from '../index.js';
+import { i as info, w as warning, d as debug, s as summary, b as setFailed, e as error, a as setOutput } from '../index.js';
 import { v as visible, I as InputError, U as UsageError } from '../chunks/errors.js';
 import { w as workflowContext, h as httpStatus, b as repositoryPath, a as workDir, e as errorMessage } from './shared.js';
 import { G as GitHubError, g as gitHubCall, d as describeGitHubFailure } from './errors.js';
@@ -9,9 +9,8 @@ import { chooseLimits } from '../chunks/limits2.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { f as failureReason, a as failingWorstFirst, b as annotationTitle, c as annotationText } from '../chunks/annotation.js';
-import { writeJsonReport } from '../chunks/json.js';
 import { renderMarkdown } from '../chunks/markdown.js';
-import { b as buildReportView } from '../chunks/view.js';
+import { render } from '../chunks/render.js';
 
 const WRITING_EVENTS = new Set(['push', 'schedule', 'workflow_dispatch']);
 function historyPlan(inputs) {
@@ -436,42 +435,61 @@ function labelWarning(label, why) {
 
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
-async function writeOutputs(report, markdown) {
-    const dir = workDir();
-    await mkdir(dir, { recursive: true });
-    const reportPath = path.join(dir, 'report.json');
-    const markdownPath = path.join(dir, 'report.md');
-    await writeJsonReport(reportPath, report);
-    await writeFile(markdownPath, markdown);
+function setOutputs(report, reportPath, markdownPath) {
     const failing = report.entries.filter((e) => e.severity === 'fail').length;
     setOutput('result', report.result);
     setOutput('regressions', String(failing));
     setOutput('report', reportPath);
     setOutput('markdown', markdownPath);
-    return { reportPath, markdownPath };
 }
-async function writeReportFile(input, what, where, render) {
-    if (where === undefined)
-        return;
-    const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
+async function writeReportFile(input, what, file, text) {
     try {
-        const text = await render();
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, text);
     }
     catch (error) {
-        if (error instanceof UsageError)
-            throw error;
         throw new UsageError(`'${input}': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
     info(`Wrote the ${what} to ${file}`);
 }
-async function writeReportFiles(inputs, view, where) {
-    const options = where.series !== undefined ? { series: where.series } : {};
-    await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () => (await import('../chunks/html.js')).renderHtml(view, options));
-    await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
-        const { runStamp } = await import('../chunks/node-environment.js');
-        return (await import('../chunks/junit.js')).renderJunit(view, runStamp());
+function inWorkspace(where) {
+    return where === undefined ? undefined : path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
+}
+async function renderReports(inputs, report, where) {
+    const dir = workDir();
+    await mkdir(dir, { recursive: true });
+    const reportPath = path.join(dir, 'report.json');
+    const markdownPath = path.join(dir, 'report.md');
+    const html = inWorkspace(inputs.htmlReport);
+    const junit = inWorkspace(inputs.junitReport);
+    return render({
+        report,
+        trends: where.trends,
+        ...(where.series !== undefined ? { series: where.series } : {}),
+        markdown: {
+            maxBytes: SUMMARY_LIMIT,
+            runUrl: where.runUrl,
+            baselineFile: inputs.baseline,
+            ...(where.preface !== undefined ? { preface: where.preface } : {}),
+        },
+        files: {
+            json: reportPath,
+            markdown: markdownPath,
+            ...(html !== undefined ? { html } : {}),
+            ...(junit !== undefined
+                ? { junit: { file: junit, context: (await import('../chunks/node-environment.js')).runStamp() } }
+                : {}),
+        },
+        write: async (format, file, text) => {
+            if (format === 'markdown') {
+                await writeFile(file, text);
+                setOutputs(report, reportPath, markdownPath);
+            }
+            else if (format === 'html')
+                await writeReportFile('html-report', 'HTML report', file, text);
+            else
+                await writeReportFile('junit-report', 'JUnit report', file, text);
+        },
     });
 }
 const ANNOTATIONS_PER_STEP = 10;
@@ -531,16 +549,8 @@ async function postComment(inputs, where, view) {
     }
 }
 async function publish(inputs, report, where) {
-    const view = buildReportView(report, { trends: where.trends });
-    const markdown = renderMarkdown(view, {
-        maxBytes: SUMMARY_LIMIT,
-        runUrl: where.runUrl,
-        baselineFile: inputs.baseline,
-        ...(where.preface !== undefined ? { preface: where.preface } : {}),
-    });
-    await writeOutputs(report, markdown);
-    await writeReportFiles(inputs, view, where);
-    if (process.env.GITHUB_STEP_SUMMARY)
+    const { view, markdown } = await renderReports(inputs, report, where);
+    if (process.env.GITHUB_STEP_SUMMARY && markdown !== undefined)
         await summary.addRaw(markdown).write();
     const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
     if (where.enforce)

@@ -1,6 +1,6 @@
 import { b as disjointText } from './types.js';
-import { j as entrySentence, h as entryReason } from './groups.js';
-import { i as isFirstRun, v as verdictText, w as worstFirst } from './partition.js';
+import { r as entrySentence, o as entryReason } from './view.js';
+import { k as isFirstRun, v as verdictText, w as worstFirst } from './partition.js';
 import { f as formatCount } from './evidence-sources.js';
 import { s as shortenName } from './names.js';
 

@@ -1,4 +1,4 @@
-import { T as formatDelta, d as formatBytes, b as SECTIONS, v as valueOf$1 } from './evidence-sources.js';
+import { V as formatDelta, d as formatBytes, b as SECTIONS, v as valueOf$1 } from './evidence-sources.js';
 import { t as tableCodeSpan } from './escape.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { w as wrap, d as displayWidth, t as truncateMiddle } from './text-layout.js';

@@ -1,7 +1,7 @@
 import { b as SECTIONS, f as formatCount, c as compareKeys, s as sectionOfKind, d as formatBytes } from './evidence-sources.js';
-import { s as splitOf, o as isCountEntry } from './groups.js';
+import { s as splitOf, q as isCountEntry } from './view.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { c as codeSpan, e as escapeHtml } from './escape.js';
+import { c as codeSpan, a as escapeHtml } from './escape.js';
 import { g as growth, p as plural } from './partition.js';
 
 function devicePeaks(entries, chartedKind = SECTIONS[0]?.kind ?? '') {
@@ -375,4 +375,4 @@ function n(x) {
     return String(Math.round(x * 10) / 10);
 }
 
-export { devicePeaks as a, renderMermaidChart as b, decimal as d, renderDeviceStacksSvg as r, sizeScale as s };
+export { devicePeaks as a, renderDeviceStacksSvg as b, decimal as d, renderMermaidChart as r, sizeScale as s };

@@ -749,25 +749,26 @@ async function checkCommand(args, io) {
     const trends = await checked.trends(history, false);
     if (checked.folded !== null)
         io.err(`note: ${visible(checked.folded)}\n`);
-    const preface = review?.limits === undefined
-        ? undefined
-        : (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab'
-            ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
-            : undefined);
-    const view = (await import('./view.js').then(function (n) { return n.v; })).buildReportView(report, { trends });
-    const { report: reportFile, markdown: markdownFile, html: htmlFile } = flags;
-    if (reportFile)
-        await (await import('./json.js')).writeJsonReport(reportFile, report);
-    if (markdownFile)
-        await writeOutput(markdownFile, (await import('./markdown.js')).renderMarkdown(view, {
-            baselineFile: baselinePath,
-            baselineUpdateLabel: config.baselineUpdateLabel,
-            ...(preface !== undefined ? { preface } : {}),
-        }));
-    if (htmlFile)
-        await writeOutput(htmlFile, (await import('./html.js')).renderHtml(view, { series: snapshot.series }));
-    if (junitFile !== undefined && stamp !== undefined)
-        await writeOutput(junitFile, (await import('./junit.js')).renderJunit(view, stamp));
+    const preface = review === null ? undefined : await limitsPreface(review);
+    const { view } = await (await import('./render.js')).render({
+        report,
+        trends,
+        ...(snapshot.series !== undefined ? { series: snapshot.series } : {}),
+        markdown: flags.markdown
+            ? {
+                baselineFile: baselinePath,
+                baselineUpdateLabel: config.baselineUpdateLabel,
+                ...(preface !== undefined ? { preface } : {}),
+            }
+            : undefined,
+        files: {
+            ...(flags.report ? { json: flags.report } : {}),
+            ...(flags.markdown ? { markdown: flags.markdown } : {}),
+            ...(flags.html ? { html: flags.html } : {}),
+            ...(junitFile !== undefined && stamp !== undefined ? { junit: { file: junitFile, context: stamp } } : {}),
+        },
+        write: (_format, file, text) => writeOutput(file, text),
+    });
     const { renderTerminal } = await import('./terminal.js');
     io.out(renderTerminal(view, {
         color: (io.color ?? useColor)(),
@@ -780,6 +781,13 @@ async function checkCommand(args, io) {
         await (await import('./review.js')).postReview(review, report, comment, { view, ...(preface !== undefined ? { preface } : {}) }, (line) => io.err(`${line}\n`));
     }
     return report.result === 'fail' ? 1 : 0;
+}
+async function limitsPreface(review) {
+    if (review.limits === undefined)
+        return undefined;
+    return (await import('./limits-changed.js')).renderLimitsChanged(review.limits.used, review.target.host === 'gitlab'
+        ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
+        : undefined);
 }
 async function readHistory(file, io) {
     const { readHistoryFile, startOverHint } = await import('./store.js');

@@ -1,13 +1,13 @@
-import { U as section, f as formatCount } from './evidence-sources.js';
+import { T as section, f as formatCount } from './evidence-sources.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { s as shortenName } from './names.js';
-import { e as escapeHtml } from './escape.js';
+import { a as escapeHtml } from './escape.js';
 import { h as htmlPage, r as renderTrendSvg, T as TREND_COLOR, B as BASELINE_UPDATE_COLOR, E as ENVIRONMENT_COLOR } from './trend-chart.js';
 import './thresholds.js';
 import './format.js';
 import { R as RECENT_POINTS } from './moved.js';
 import { p as plural } from './partition.js';
-import { c as shortSha, s as stepContext, t as trendRange, a as stepLevels, r as runsAgo } from './trend-text.js';
+import { c as shortSha, a as stepContext, t as trendRange, b as stepLevels, r as runsAgo } from './trend-text.js';
 import 'node:crypto';
 import 'node:fs/promises';
 import 'node:path';
@@ -24,7 +24,7 @@ import 'module';
 import './oom-cause.js';
 import './keys.js';
 import './string-table.js';
-import './groups2.js';
+import './groups.js';
 import './types.js';
 
 const CHARTS_PER_SECTION = 60;

@@ -25,4 +25,4 @@ function escapeHtml(text) {
 }
 const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export { escapeMarkdownText as a, codeSpan as c, escapeHtml as e, tableCodeSpan as t };
+export { escapeHtml as a, codeSpan as c, escapeMarkdownText as e, tableCodeSpan as t };

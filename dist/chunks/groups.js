@@ -1,216 +1,175 @@
-import { W as UNTRACED_NOTE, a0 as formatFactor, f as formatCount, d as formatBytes, T as formatDelta, s as sectionOfKind } from './evidence-sources.js';
-import { m as median } from './roll-up.js';
-import { s as shortenName } from './names.js';
-import { g as growth } from './partition.js';
-import { s as splitDevice, f as findDeviceSegment } from './keys.js';
+import { S as StringTable, a as hashSpliced } from './string-table.js';
+import './evidence-sources.js';
+import { f as findDeviceSegment } from './keys.js';
 
-function isCountEntry(entry) {
-    return entry.unit === 'count';
-}
-function entryNote(entry) {
-    return entry.note !== undefined && entry.note !== '' ? entry.note : null;
-}
-function formatEntryValue(entry, value) {
-    return isCountEntry(entry) ? formatCount(value) : formatBytes(value);
-}
-function formatEntryDelta(entry, delta) {
-    if (!isCountEntry(entry))
-        return formatDelta(delta);
-    return delta > 0 ? `+${formatCount(delta)}` : formatCount(delta);
-}
-function entryReason(entry) {
-    const note = entryNote(entry);
-    if (note !== null) {
-        const limit = entry.limit !== undefined ? ` (limit ${formatEntryValue(entry, entry.limit)})` : '';
-        return { rule: entry.rule, note: `${note}${limit}` };
+class KeyGroups {
+    keys;
+    size = 0;
+    groups = 0;
+    groupOf = new Int32Array(0);
+    nextMember = new Int32Array(0);
+    starts = new Int32Array(0);
+    ends = new Int32Array(0);
+    firsts = new Int32Array(0);
+    lasts = new Int32Array(0);
+    table = new StringTable();
+    patterns = new Map();
+    bounds = { start: 0, end: 0 };
+    constructor(keys) {
+        this.keys = keys;
+        this.extend();
     }
-    return { rule: entry.rule, note: null };
-}
-function formatShortPercent(percent) {
-    const factor = formatFactor(percent);
-    if (factor !== null)
-        return factor;
-    const digits = Math.abs(percent) >= 10 ? 0 : 1;
-    const s = percent.toFixed(digits);
-    return percent > 0 ? `+${s}%` : `${s}%`;
-}
-function keepUnits(text) {
-    return text.replace(/(\d) (?=[KMGTP]?i?B\b)/g, '$1\u00a0');
-}
-function formatTransition(entry) {
-    const side = (v) => (v === null ? '—' : formatEntryValue(entry, v));
-    return `${side(entry.baseline)} → ${side(entry.current)}${entry.note?.startsWith(UNTRACED_NOTE) === true ? ' (dump-time)' : ''}`;
-}
-function formatChange(entry) {
-    if (entry.delta !== null) {
-        const delta = formatEntryDelta(entry, entry.delta);
-        return entry.percent === null || !Number.isFinite(entry.percent)
-            ? delta
-            : `${delta} (${formatShortPercent(entry.percent)})`;
+    deviceStart(i) {
+        return this.starts[i];
     }
-    if (entry.baseline === null && entry.current !== null)
-        return `${formatEntryDelta(entry, entry.current)} (new)`;
-    if (entry.current === null && entry.baseline !== null)
-        return `${formatEntryDelta(entry, -entry.baseline)} (gone)`;
-    return '—';
-}
-function entrySentence(entry) {
-    const change = formatChange(entry).replace(' (', ', ').replace(/\)$/, '');
-    return `${shortenName(entry.key)} ${entry.status}: ${formatTransition(entry)} (${change})`;
-}
-
-const splits = new Map();
-const MAX_SPLITS = 1 << 20;
-function splitOf(entry) {
-    let split = splits.get(entry.key);
-    if (split === undefined) {
-        if (splits.size >= MAX_SPLITS)
-            splits.clear();
-        splits.set(entry.key, (split = splitDevice(entry.key)));
+    deviceEnd(i) {
+        return this.ends[i];
     }
-    return split;
-}
-function displayPattern(pattern) {
-    return pattern === '*' ? 'dev*' : pattern;
-}
-function isRollUp(group) {
-    return group.entries.length > 1;
-}
-function worstOf(group) {
-    return group.entries[0];
-}
-class PatternCounts {
-    all;
-    byKind = new Map();
-    perEntry;
-    constructor(all) {
-        this.all = all;
-        this.perEntry = new Array(all.length).fill(null);
+    nextOf(i) {
+        return this.nextMember[i];
     }
-    get(kind) {
-        let counts = this.byKind.get(kind);
-        if (counts === undefined)
-            this.byKind.set(kind, (counts = this.count(kind)));
-        return counts.size > 0 ? counts : undefined;
+    byPrefix() {
+        const prefixes = new Map();
+        const prefixOf = new Int32Array(this.groups);
+        for (let g = 0; g < this.groups; g++) {
+            const i = this.firsts[g];
+            const prefix = this.keys[i].slice(0, this.starts[i]);
+            let id = prefixes.get(prefix);
+            if (id === undefined)
+                prefixes.set(prefix, (id = prefixes.size));
+            prefixOf[g] = id;
+        }
+        const starts = new Int32Array(prefixes.size + 1);
+        for (let g = 0; g < this.groups; g++)
+            starts[prefixOf[g] + 1]++;
+        for (let p = 0; p < prefixes.size; p++)
+            starts[p + 1] = starts[p + 1] + starts[p];
+        const out = new Int32Array(this.groups);
+        for (let g = 0; g < this.groups; g++)
+            out[starts[prefixOf[g]]++] = g;
+        return out;
     }
-    countAll() {
-        for (let i = 0; i < this.all.length; i++)
-            this.get(this.all[i].kind);
+    first(g) {
+        return this.firsts[g];
     }
-    count(kind) {
-        const { all, perEntry } = this;
-        const byPattern = new Map();
-        const at = { start: 0, end: 0 };
-        for (let i = 0; i < all.length; i++) {
-            const entry = all[i];
-            if (entry.kind !== kind)
+    extend() {
+        const { keys, bounds } = this;
+        const from = this.size;
+        const to = keys.length;
+        if (to === from)
+            return;
+        this.grow(to);
+        const { groupOf, nextMember, starts, ends, firsts, lasts, table } = this;
+        for (let i = from; i < to; i++) {
+            const key = keys[i];
+            nextMember[i] = -1;
+            if (!findDeviceSegment(key, bounds)) {
+                groupOf[i] = -1;
                 continue;
-            const key = entry.key;
-            if (!findDeviceSegment(key, at))
-                continue;
-            const group = `${key.slice(0, at.start)}*${key.slice(at.end)}`;
-            const device = deviceId(key, at.start + 3, at.end);
-            let seen = byPattern.get(group);
-            if (seen === undefined)
-                byPattern.set(group, (seen = { first: device, more: null, devices: 1, entries: 1 }));
-            else {
-                seen.entries++;
-                if (seen.more !== null)
-                    seen.more.add(device);
-                else if (device !== seen.first)
-                    seen.more = new Set([seen.first, device]);
-                seen.devices = seen.more?.size ?? 1;
             }
-            perEntry[i] = seen;
+            const { start, end } = bounds;
+            starts[i] = start;
+            ends[i] = end;
+            const hash = hashSpliced(key, start, end, STAR);
+            let g = table.indexOfSpliced(key, start, end, STAR, hash);
+            if (g === -1) {
+                g = table.addSpliced(key, start, end, STAR, hash);
+                this.groups++;
+                firsts[g] = i;
+                lasts[g] = i;
+            }
+            else {
+                nextMember[lasts[g]] = i;
+                lasts[g] = i;
+            }
+            groupOf[i] = g;
         }
-        for (const seen of byPattern.values())
-            seen.more = null;
-        return byPattern;
+        this.size = to;
+    }
+    pattern(g) {
+        let text = this.patterns.get(g);
+        if (text === undefined) {
+            const i = this.firsts[g];
+            const key = this.keys[i];
+            this.patterns.set(g, (text = `${key.slice(0, this.starts[i])}*${key.slice(this.ends[i])}`));
+        }
+        return text;
+    }
+    compareSubject(g, text) {
+        const i = this.firsts[g];
+        const key = this.keys[i];
+        const s = this.starts[i];
+        const e = this.ends[i];
+        if (s === 0 && e === key.length)
+            return 'dev*' < text ? -1 : 'dev*' > text ? 1 : 0;
+        const length = key.length - e + s + 1;
+        const common = Math.min(length, text.length);
+        for (let k = 0; k < common; k++) {
+            const d = charAround(key, s, e, k) - text.charCodeAt(k);
+            if (d !== 0)
+                return d;
+        }
+        return length - text.length;
+    }
+    find(pattern) {
+        if (!pattern.includes('*'))
+            return undefined;
+        const g = this.table.indexOf(pattern);
+        return g === -1 ? undefined : g;
+    }
+    members(g, visit) {
+        for (let i = this.firsts[g]; i !== -1; i = this.nextMember[i])
+            visit(i);
+    }
+    memberList(g) {
+        const out = [];
+        for (let i = this.firsts[g]; i !== -1; i = this.nextMember[i])
+            out.push(i);
+        return out;
+    }
+    grow(to) {
+        if (to <= this.groupOf.length)
+            return;
+        const capacity = Math.max(to, this.groupOf.length * 2);
+        const widen = (a) => {
+            const wider = new Int32Array(capacity);
+            wider.set(a.subarray(0, this.size));
+            return wider;
+        };
+        this.groupOf = widen(this.groupOf);
+        this.nextMember = widen(this.nextMember);
+        this.starts = widen(this.starts);
+        this.ends = widen(this.ends);
+        this.firsts = widen(this.firsts);
+        this.lasts = widen(this.lasts);
     }
 }
-const perPatternOf = new WeakMap();
-function patternCounts(all) {
-    let counts = perPatternOf.get(all);
-    if (counts === undefined)
-        perPatternOf.set(all, (counts = new PatternCounts(all)));
-    return counts;
+function charAround(text, start, end, k) {
+    return k < start ? text.charCodeAt(k) : k === start ? STAR : text.charCodeAt(end + k - start - 1);
 }
-function devicesPerPattern(all) {
-    return patternCounts(all);
-}
-function patternCountsOf(all) {
-    const counts = patternCounts(all);
-    counts.countAll();
-    return counts.perEntry;
-}
-function deviceId(key, from, to) {
-    if (to - from > 15 || (to - from > 1 && key.charCodeAt(from) === 0x30))
-        return key.slice(from, to);
-    let n = 0;
-    for (let i = from; i < to; i++)
-        n = n * 10 + key.charCodeAt(i) - 0x30;
-    return n;
-}
-function groupEntries(entries, perPattern) {
-    const classes = new Map();
-    const groups = [];
-    for (const entry of entries) {
-        const { device, group: pattern } = splitOf(entry);
-        const classId = `${entry.kind}\u0000${entry.status}\u0000${entry.severity}`;
-        let byPattern = classes.get(classId);
-        if (byPattern === undefined)
-            classes.set(classId, (byPattern = { withDevice: new Map(), withoutDevice: new Map() }));
-        const map = device === null ? byPattern.withoutDevice : byPattern.withDevice;
-        const id = device === null ? entry.key : pattern;
-        let group = map.get(id);
-        if (group === undefined) {
-            group = {
-                kind: entry.kind,
-                status: entry.status,
-                severity: entry.severity,
-                pattern: device === null ? entry.key : displayPattern(pattern),
-                entries: [],
-                ofDevices: device === null ? 0 : (perPattern.get(entry.kind)?.get(pattern)?.devices ?? 1),
-            };
-            map.set(id, group);
-            groups.push(group);
-        }
-        group.entries.push(entry);
-    }
+const STAR = 0x2a;
+const cached = new WeakMap();
+function groupsOf(keys) {
+    let groups = cached.get(keys);
+    if (groups === undefined || groups.size > keys.length)
+        cached.set(keys, (groups = new KeyGroups(keys)));
+    else
+        groups.extend();
     return groups;
 }
-function deviceOfEntry(entry) {
-    return splitOf(entry).device;
+function forgetGroups(keys) {
+    cached.delete(keys);
 }
-function medianGrowth(group) {
-    return median(group.entries.map(growth));
-}
-function medianPercent(group) {
-    const values = group.entries.map((e) => e.percent).filter((p) => p !== null && Number.isFinite(p));
-    return values.length === 0 ? null : median(values);
-}
-function devicesPhrase(group) {
-    const n = group.entries.length;
-    const of = Math.max(group.ofDevices, n);
-    return `${formatCount(n)} of ${formatCount(of)} ${of === 1 ? 'device' : 'devices'}`;
-}
-function kindTitle(kind) {
-    return sectionOfKind(kind)?.title ?? `${kind.charAt(0).toUpperCase()}${kind.slice(1)}s`;
-}
-function valueRange(group) {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const e of group.entries) {
-        const v = e.current ?? e.baseline;
-        if (v === null)
-            continue;
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
+class ByPattern {
+    table = new StringTable();
+    values = [];
+    get(key, start, end) {
+        const e = this.table.indexOfSpliced(key, start, end, STAR);
+        return e === -1 ? undefined : this.values[e];
     }
-    if (!Number.isFinite(lo))
-        return '—';
-    const worst = worstOf(group);
-    return lo === hi ? formatEntryValue(worst, lo) : `${formatEntryValue(worst, lo)} – ${formatEntryValue(worst, hi)}`;
+    set(key, start, end, value) {
+        this.values[this.table.addSpliced(key, start, end, STAR)] = value;
+    }
 }
 
-export { devicesPhrase as a, medianGrowth as b, formatShortPercent as c, deviceOfEntry as d, formatChange as e, formatTransition as f, keepUnits as g, entryReason as h, isRollUp as i, entrySentence as j, kindTitle as k, devicesPerPattern as l, medianPercent as m, groupEntries as n, isCountEntry as o, patternCountsOf as p, splitOf as s, valueRange as v, worstOf as w };
+export { ByPattern as B, KeyGroups as K, forgetGroups as f, groupsOf as g };

@@ -17,7 +17,7 @@ import 'path';
 import 'url';
 import 'module';
 import './roll-up.js';
-import './groups2.js';
+import './groups.js';
 import './keys.js';
 import './atomic-write.js';
 

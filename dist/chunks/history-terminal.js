@@ -5,7 +5,7 @@ import './format.js';
 import { R as RECENT_POINTS } from './moved.js';
 import { p as plural } from './partition.js';
 import { w as wrap, d as displayWidth, G as GAP, c as clip, t as truncateMiddle, i as indented, g as padStart, p as padEnd } from './text-layout.js';
-import { c as shortSha, t as trendRange, b as sparkline, s as stepContext, a as stepLevels, r as runsAgo, d as trendValue } from './trend-text.js';
+import { c as shortSha, t as trendRange, s as sparkline, a as stepContext, b as stepLevels, r as runsAgo, d as trendValue } from './trend-text.js';
 import 'node:fs/promises';
 import 'node:path';
 import './reader.js';
@@ -23,7 +23,7 @@ import './oom-cause.js';
 import './keys.js';
 import './string-table.js';
 import './names.js';
-import './groups2.js';
+import './groups.js';
 import './types.js';
 import './escape.js';
 

@@ -1,6 +1,6 @@
 import './thresholds.js';
 import { environmentChanges } from './trends.js';
-import { U as section } from './evidence-sources.js';
+import { T as section } from './evidence-sources.js';
 import { f as findDeviceSegment } from './keys.js';
 import { g as globMatches } from './index.js';
 export { R as RECENT_POINTS } from './moved.js';
@@ -21,7 +21,7 @@ import './oom-cause.js';
 import './format.js';
 import './string-table.js';
 import './names.js';
-import './groups2.js';
+import './groups.js';
 
 function buildHistoryView(history, trends) {
     return {

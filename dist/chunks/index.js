@@ -1,4 +1,4 @@
-import { X as parseSize, k as keysOf, c as compareKeys, m as metricsOf, e as modules, d as formatBytes, x as allocator, Z as originText, b as SECTIONS, r as oomModules, w as ooms, I as stepLeaks, E as unfreed$1, U as section } from './evidence-sources.js';
+import { Y as parseSize, k as keysOf, c as compareKeys, m as metricsOf, e as modules, d as formatBytes, x as allocator, Z as originText, b as SECTIONS, r as oomModules, w as ooms, I as stepLeaks, E as unfreed$1, T as section } from './evidence-sources.js';
 import { p as picomatch } from './limits.js';
 import { S as SchemaError } from './errors.js';
 import { m as median } from './roll-up.js';
@@ -1411,4 +1411,4 @@ function findingOrder(sectionOrder) {
         compareKeys(a.key, b.key);
 }
 
-export { DEFAULT_VERDICTS as D, FINDINGS as F, FINDING_DEFINITIONS as a, FINDING_OPTIONS as b, toBytes as c, deviceLimits as d, exceedsTolerance as e, findingOrder as f, globMatches as g, FINDING_STATUSES as h, matchRule as m, percentChange as p, sectionThresholds as s, toTolerance as t, verdictsSchema as v, writerOf as w };
+export { DEFAULT_VERDICTS as D, FINDINGS as F, FINDING_DEFINITIONS as a, FINDING_OPTIONS as b, toBytes as c, FINDING_STATUSES as d, exceedsTolerance as e, findingOrder as f, globMatches as g, deviceLimits as h, matchRule as m, percentChange as p, sectionThresholds as s, toTolerance as t, verdictsSchema as v, writerOf as w };

@@ -1,8 +1,8 @@
 import { v as visible } from './errors.js';
 import { f as failureReason, c as annotationText } from './annotation.js';
-import { k as kindTitle, w as worstOf, i as isRollUp, a as devicesPhrase, j as entrySentence } from './groups.js';
+import { l as kindTitle, w as worstOf, i as isRollUp, j as devicesPhrase, r as entrySentence } from './view.js';
 import { s as shortenName } from './names.js';
-import { t as titledVerdict, b as contextTerminal, R as REPORT_KINDS } from './partition.js';
+import { t as titledVerdict, i as contextTerminal, j as REPORT_KINDS } from './partition.js';
 import { W as UNTRACED_NOTE, s as sectionOfKind, f as formatCount } from './evidence-sources.js';
 import './types.js';
 import './index.js';
@@ -18,7 +18,16 @@ import 'module';
 import './roll-up.js';
 import './oom-cause.js';
 import './keys.js';
+import './history-view.js';
+import './thresholds.js';
+import './reader.js';
 import 'node:crypto';
+import './trends.js';
+import './format.js';
+import './string-table.js';
+import './moved.js';
+import './groups.js';
+import './trend-text.js';
 import './escape.js';
 
 const MEMBERS_LISTED = 10;

@@ -1,6 +1,6 @@
-import { s as sectionOfKind, U as section } from './evidence-sources.js';
+import { s as sectionOfKind, T as section } from './evidence-sources.js';
 import { historyName, ROLLUP_WIDTH, valueAt } from './format.js';
-import { g as groupsOf, B as ByPattern } from './groups2.js';
+import { g as groupsOf, B as ByPattern } from './groups.js';
 import { f as findDeviceSegment } from './keys.js';
 
 function seriesValues(series) {

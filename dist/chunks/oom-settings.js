@@ -1,7 +1,7 @@
 import { U as UsageError } from './errors.js';
-import { d as deviceLimits } from './index.js';
+import { h as deviceLimits } from './index.js';
 import { loadGateConfig } from './thresholds.js';
-import { X as parseSize } from './evidence-sources.js';
+import { Y as parseSize } from './evidence-sources.js';
 import './limits.js';
 import 'node:fs';
 import 'node:fs/promises';

@@ -1,7 +1,7 @@
 import { b as SECTIONS, f as formatCount, c as compareKeys } from './evidence-sources.js';
 import { S as STATUSES, b as disjointText } from './types.js';
 import { h as hasEnvironmentFindings, e as environmentLabel } from './roll-up.js';
-import { t as tableCodeSpan, e as escapeHtml } from './escape.js';
+import { a as escapeHtml, t as tableCodeSpan } from './escape.js';
 
 const REPORT_STATUSES = STATUSES;
 const REPORT_KINDS = [...SECTIONS.map((s) => s.kind), 'device'];
@@ -459,4 +459,4 @@ function acceptChangeText(baselineFile, label, code) {
         `(the Action: ${code('mode: update')}); on a pull request, ${labelText} set by a maintainer lets its own baseline count.`);
 }
 
-export { MAX_KEY_LENGTH as M, REPORT_KINDS as R, countByStatus as a, contextTerminal as b, contextHtml as c, REPORT_STATUSES as d, MAX_NOTE_LENGTH as e, reportFrameSchema as f, growth as g, MAX_ENTRIES as h, isFirstRun as i, contextMarkdown as j, acceptChangeText as k, partitionEntries as l, acceptsBaseline as m, contextBlocks as n, orderEntries as o, plural as p, verdictOf as q, reportSchema as r, titledVerdict as t, verdictText as v, worstFirst as w };
+export { MAX_KEY_LENGTH as M, REPORT_STATUSES as R, MAX_NOTE_LENGTH as a, reportFrameSchema as b, MAX_ENTRIES as c, contextMarkdown as d, acceptChangeText as e, contextHtml as f, growth as g, countByStatus as h, contextTerminal as i, REPORT_KINDS as j, isFirstRun as k, partitionEntries as l, acceptsBaseline as m, contextBlocks as n, orderEntries as o, plural as p, verdictOf as q, reportSchema as r, titledVerdict as t, verdictText as v, worstFirst as w };

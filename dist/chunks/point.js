@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { m as median, r as runEnvironmentOf, b as runValue } from './roll-up.js';
 import { b as SECTIONS, k as keysOf, m as metricsOf, v as valueOf } from './evidence-sources.js';
-import { K as KeyGroups } from './groups2.js';
+import { K as KeyGroups } from './groups.js';
 import './errors.js';
 import './string-table.js';
 import './keys.js';

@@ -1,4 +1,4 @@
-import { a as SnapshotBuilder, U as section, V as combineMetrics } from './evidence-sources.js';
+import { a as SnapshotBuilder, T as section, U as combineMetrics } from './evidence-sources.js';
 
 function sectionRewrite(declaration, rewrite) {
     return [declaration.name, rewrite];

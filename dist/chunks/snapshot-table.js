@@ -1,6 +1,6 @@
 import { w as wrap, M as MIN_FLEX_WIDTH, a as alignedTable, c as clip, G as GAP, d as displayWidth } from './text-layout.js';
 import { r as replaceControlCharacters } from './errors.js';
-import { b as SECTIONS, m as metricsOf, c as compareKeys, f as formatCount, h as hasNoMetrics, T as formatDelta, d as formatBytes } from './evidence-sources.js';
+import { b as SECTIONS, m as metricsOf, c as compareKeys, f as formatCount, h as hasNoMetrics, V as formatDelta, d as formatBytes } from './evidence-sources.js';
 import { p as plural } from './partition.js';
 import './types.js';
 import './index.js';

@@ -2,7 +2,7 @@ import { stat, readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
 import { HISTORY_MAX_BYTES, ROLLUP_WIDTH, pointLine, latestAloneBytes, serializeHistory, historyName, emptySection, lastValue, tableBytes, parseHistory } from './format.js';
-import { f as forgetGroups } from './groups2.js';
+import { f as forgetGroups } from './groups.js';
 import { D as DEFAULT_HISTORY_SIZE } from './limits.js';
 import 'node:crypto';
 import 'node:path';

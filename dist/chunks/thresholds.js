@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { U as UsageError, I as InputError } from './errors.js';
 import { c as compileSchema, p as parseJson } from './reader.js';
-import { b as SECTIONS, Y as bareNumber, X as parseSize } from './evidence-sources.js';
+import { b as SECTIONS, X as bareNumber, Y as parseSize } from './evidence-sources.js';
 import { D as DEFAULT_ENVIRONMENT_POLICY } from './roll-up.js';
 import { a as FINDING_DEFINITIONS, v as verdictsSchema, b as FINDING_OPTIONS, D as DEFAULT_VERDICTS, t as toTolerance, c as toBytes } from './index.js';
 export { e as exceedsTolerance, g as globMatches, m as matchRule, p as percentChange, s as sectionThresholds } from './index.js';

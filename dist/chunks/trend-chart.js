@@ -1,4 +1,4 @@
-import { e as escapeHtml } from './escape.js';
+import { a as escapeHtml } from './escape.js';
 import { r as replaceControlCharacters } from './errors.js';
 import { d as trendValue, c as shortSha } from './trend-text.js';
 

@@ -51,4 +51,4 @@ function stepLevels(step, unit) {
     return `${trendValue(step.before, unit)} → ${trendValue(step.after, unit)}`;
 }
 
-export { stepLevels as a, sparkline as b, shortSha as c, trendValue as d, trendSpan as e, runsAgo as r, stepContext as s, trendRange as t };
+export { stepContext as a, stepLevels as b, shortSha as c, trendValue as d, trendSpan as e, runsAgo as r, sparkline as s, trendRange as t };

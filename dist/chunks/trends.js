@@ -21,7 +21,7 @@ import 'module';
 import './oom-cause.js';
 import './string-table.js';
 import './names.js';
-import './groups2.js';
+import './groups.js';
 
 function noiseSample(values, window) {
     let lo = Number.POSITIVE_INFINITY;

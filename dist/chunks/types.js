@@ -1,4 +1,4 @@
-import { h as FINDING_STATUSES } from './index.js';
+import { d as FINDING_STATUSES } from './index.js';
 
 function disjointOf(verdicts, config) {
     let baselineKeys = 0;

@@ -12,66 +12,76 @@ import type { GateReport } from '../gate/types.js';
 import type { Trends } from '../history/trends.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { annotationText, annotationTitle, failingWorstFirst, failureReason } from '../report/annotation.js';
-import { writeJsonReport } from '../report/json.js';
 import { renderMarkdown } from '../report/markdown.js';
-import { buildReportView, type ReportView } from '../report/view.js';
+import type { ReportView } from '../report/view.js';
+import { render, type Rendered } from '../run/render.js';
 import { workDir } from './shared.js';
 
 /** GitHub's limits: 65,536 characters for a comment body, 1 MiB for a step summary. */
 const COMMENT_LIMIT = 65_536;
 const SUMMARY_LIMIT = 1024 * 1024;
 
-async function writeOutputs(
-  report: GateReport,
-  markdown: string,
-): Promise<{ reportPath: string; markdownPath: string }> {
-  const dir = workDir();
-  await mkdir(dir, { recursive: true });
-  const reportPath = path.join(dir, 'report.json');
-  const markdownPath = path.join(dir, 'report.md');
-  await writeJsonReport(reportPath, report);
-  await writeFile(markdownPath, markdown);
+/** The Action's outputs, once report.json and report.md are written (before the other report files). */
+function setOutputs(report: GateReport, reportPath: string, markdownPath: string): void {
   const failing = report.entries.filter((e) => e.severity === 'fail').length;
   core.setOutput('result', report.result);
   core.setOutput('regressions', String(failing));
   core.setOutput('report', reportPath);
   core.setOutput('markdown', markdownPath);
-  return { reportPath, markdownPath };
 }
 
-/** Writes a report file where its input says (relative to the workspace), creating its folder. */
-async function writeReportFile(
-  input: string,
-  what: string,
-  where: string | undefined,
-  render: () => Promise<string>,
-): Promise<void> {
-  if (where === undefined) return;
-  const file = path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
+/** Writes a report file its input asked for, creating its folder; a failure names the input. */
+async function writeReportFile(input: string, what: string, file: string, text: string): Promise<void> {
   try {
-    const text = await render();
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
     throw new UsageError(`'${input}': cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   core.info(`Wrote the ${what} to ${file}`);
 }
 
-/** The self-contained HTML report ('html-report') and the JUnit XML report ('junit-report'), when asked for. */
-async function writeReportFiles(
-  inputs: ActionInputs,
-  view: ReportView,
-  where: Pick<Publication, 'series'>,
-): Promise<void> {
-  const options = where.series !== undefined ? { series: where.series } : {};
-  await writeReportFile('html-report', 'HTML report', inputs.htmlReport, async () =>
-    (await import('../report/html.js')).renderHtml(view, options),
-  );
-  await writeReportFile('junit-report', 'JUnit report', inputs.junitReport, async () => {
-    const { runStamp } = await import('../sources/node-environment.js');
-    return (await import('../report/junit.js')).renderJunit(view, runStamp());
+/** Where a report file's input points, relative to the workspace; undefined when not asked for. */
+function inWorkspace(where: string | undefined): string | undefined {
+  return where === undefined ? undefined : path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), where);
+}
+
+/**
+ * The render step: report.json and report.md in the work folder (then the outputs), the HTML and JUnit reports
+ * where their inputs say; the summary's Markdown and the view the comment formats.
+ */
+async function renderReports(inputs: ActionInputs, report: GateReport, where: Publication): Promise<Rendered> {
+  const dir = workDir();
+  await mkdir(dir, { recursive: true });
+  const reportPath = path.join(dir, 'report.json');
+  const markdownPath = path.join(dir, 'report.md');
+  const html = inWorkspace(inputs.htmlReport);
+  const junit = inWorkspace(inputs.junitReport);
+  return render({
+    report,
+    trends: where.trends,
+    ...(where.series !== undefined ? { series: where.series } : {}),
+    markdown: {
+      maxBytes: SUMMARY_LIMIT,
+      runUrl: where.runUrl,
+      baselineFile: inputs.baseline,
+      ...(where.preface !== undefined ? { preface: where.preface } : {}),
+    },
+    files: {
+      json: reportPath,
+      markdown: markdownPath,
+      ...(html !== undefined ? { html } : {}),
+      ...(junit !== undefined
+        ? { junit: { file: junit, context: (await import('../sources/node-environment.js')).runStamp() } }
+        : {}),
+    },
+    write: async (format, file, text) => {
+      if (format === 'markdown') {
+        await writeFile(file, text);
+        setOutputs(report, reportPath, markdownPath);
+      } else if (format === 'html') await writeReportFile('html-report', 'HTML report', file, text);
+      else await writeReportFile('junit-report', 'JUnit report', file, text);
+    },
   });
 }
 
@@ -158,17 +168,9 @@ export interface Publication {
 
 /** Outputs, HTML report, job summary, annotations and sticky comment; in check mode, the job's verdict last. */
 export async function publish(inputs: ActionInputs, report: GateReport, where: Publication): Promise<void> {
-  // The one view of this check: the summary, the HTML report and the comment format it.
-  const view = buildReportView(report, { trends: where.trends });
-  const markdown = renderMarkdown(view, {
-    maxBytes: SUMMARY_LIMIT,
-    runUrl: where.runUrl,
-    baselineFile: inputs.baseline,
-    ...(where.preface !== undefined ? { preface: where.preface } : {}),
-  });
-  await writeOutputs(report, markdown);
-  await writeReportFiles(inputs, view, where);
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  // The one view of this check: the summary, the report files and the comment format it.
+  const { view, markdown } = await renderReports(inputs, report, where);
+  if (process.env.GITHUB_STEP_SUMMARY && markdown !== undefined) await core.summary.addRaw(markdown).write();
   const failsJob = where.enforce && report.result === 'fail' && inputs.failJob;
   if (where.enforce) annotate(report, failsJob ? 1 : 0);
   await postComment(inputs, where, view);

@@ -25,6 +25,7 @@ import { noSpecs, RUN_OPTIONS, SOURCES, type SpecsBySource } from '../parsers/ev
 import { addThisNode, collect, type NodeRequest, type RunLog } from '../run/collect.js';
 import { HISTORY } from './history-command.js';
 import type { OomFlags } from './oom-settings.js';
+import type { Review } from './review.js';
 import { ENVIRONMENT_OPTIONS, nodeFromFlags } from './environment-options.js';
 
 const PROGRAM = 'ascend-memory-gate';
@@ -331,32 +332,29 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
   const { report, config } = checked;
   const trends = await checked.trends(history, false);
   if (checked.folded !== null) io.err(`note: ${visible(checked.folded)}\n`);
-  const preface =
-    review?.limits === undefined
-      ? undefined
-      : (await import('../report/limits-changed.js')).renderLimitsChanged(
-          review.limits.used,
-          review.target.host === 'gitlab'
-            ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
-            : undefined,
-        );
-  // The one view of this check: the Markdown, HTML, terminal and comment formats read it.
-  const view = (await import('../report/view.js')).buildReportView(report, { trends });
-  const { report: reportFile, markdown: markdownFile, html: htmlFile } = flags;
-  if (reportFile) await (await import('../report/json.js')).writeJsonReport(reportFile, report);
-  if (markdownFile)
-    await writeOutput(
-      markdownFile,
-      (await import('../report/markdown.js')).renderMarkdown(view, {
-        baselineFile: baselinePath,
-        baselineUpdateLabel: config.baselineUpdateLabel,
-        ...(preface !== undefined ? { preface } : {}),
-      }),
-    );
-  if (htmlFile)
-    await writeOutput(htmlFile, (await import('../report/html.js')).renderHtml(view, { series: snapshot.series }));
-  if (junitFile !== undefined && stamp !== undefined)
-    await writeOutput(junitFile, (await import('../report/junit.js')).renderJunit(view, stamp));
+  const preface = review === null ? undefined : await limitsPreface(review);
+  // The one view of this check, and the report files asked for: the terminal and the comment format the view too.
+  const { view } = await (
+    await import('../run/render.js')
+  ).render({
+    report,
+    trends,
+    ...(snapshot.series !== undefined ? { series: snapshot.series } : {}),
+    markdown: flags.markdown
+      ? {
+          baselineFile: baselinePath,
+          baselineUpdateLabel: config.baselineUpdateLabel,
+          ...(preface !== undefined ? { preface } : {}),
+        }
+      : undefined,
+    files: {
+      ...(flags.report ? { json: flags.report } : {}),
+      ...(flags.markdown ? { markdown: flags.markdown } : {}),
+      ...(flags.html ? { html: flags.html } : {}),
+      ...(junitFile !== undefined && stamp !== undefined ? { junit: { file: junitFile, context: stamp } } : {}),
+    },
+    write: (_format, file, text) => writeOutput(file, text),
+  });
   const { renderTerminal } = await import('../report/terminal.js');
   io.out(
     renderTerminal(view, {
@@ -375,6 +373,17 @@ async function checkCommand(args: string[], io: Output): Promise<number> {
     );
   }
   return report.result === 'fail' ? 1 : 0;
+}
+
+/** Which limits gated this change request, shown first in its reports; none when they are the files as given. */
+async function limitsPreface(review: Review): Promise<string | undefined> {
+  if (review.limits === undefined) return undefined;
+  return (await import('../report/limits-changed.js')).renderLimitsChanged(
+    review.limits.used,
+    review.target.host === 'gitlab'
+      ? { short: 'MR', long: 'merge request', labelPermission: 'the `api` scope' }
+      : undefined,
+  );
 }
 
 /**

@@ -40,7 +40,7 @@ export interface StepView {
 }
 
 /** A row's figure on the default branch. */
-export interface TrendView {
+interface TrendView {
   subject: string;
   trend: Trend;
   unit: Unit;
@@ -184,7 +184,7 @@ function rowView(group: EntryGroup, trends: Trends | undefined): RowView {
 }
 
 /** The group's figure on the default branch: a rolled-up row's pattern, else its key. */
-export function trendOf(group: EntryGroup, trends: Trends | undefined): TrendView | null {
+function trendOf(group: EntryGroup, trends: Trends | undefined): TrendView | null {
   if (trends === undefined) return null;
   const rolled = isRollUp(group);
   const subject = rolled ? group.pattern : worstOf(group).key;

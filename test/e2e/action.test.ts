@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memscopeDumpText } from '../generators/memscope-dump.js';
-import { memoryRecord } from '../helpers/memory-record.js';
+import { memoryRecord } from '../generators/memory-record.js';
 import { parse as parseYaml } from 'yaml';
 import { runHeadSha, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { buildZip } from './zip.js';

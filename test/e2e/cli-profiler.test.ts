@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryRecord } from '../helpers/memory-record.js';
+import { memoryRecord } from '../generators/memory-record.js';
 import { KiB, MiB } from '../helpers/story.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');

@@ -240,6 +240,194 @@ const EXTRA_STACK = 8;
 /** About how many trace entries make `bytes` of file. */
 const BYTES_PER_ENTRY = 62;
 
+const TORCH_MODULE = '/usr/local/lib/python3.10/site-packages/torch/nn/modules/module.py';
+
+/** The call stacks allocations come from: stack i allocates in model/layer<i>.py, EXTRA_STACK is the extra block's. */
+function stacksFor(lineShift: number): [string, string, number][][] {
+  return Array.from({ length: EXTRA_STACK + 1 }, (_, i): [string, string, number][] => [
+    ['linear', '/usr/local/lib/python3.10/site-packages/torch/nn/functional.py', 2822],
+    ['_call_impl', TORCH_MODULE, 1750],
+    ['_wrapped_call_impl', TORCH_MODULE, 1739],
+    i === EXTRA_STACK
+      ? ['forward', '/workspace/proj/model/layer0.py', 45 + lineShift]
+      : ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i + lineShift],
+    ['_call_impl', TORCH_MODULE, 1750],
+    ['forward', '/workspace/proj/model/net.py', 88],
+    ['train_step', '/workspace/proj/train.py', 40],
+    ['main', '/workspace/proj/train.py', 120],
+  ]);
+}
+
+/** torch_npu's snapshot objects on a PickleWriter, shared as it shares them: each str once, frame dicts and lists. */
+class SnapshotPickler {
+  private readonly keys = new Map<string, number>();
+  private noFrames = -1;
+  private readonly frameDicts = new Map<string, number>();
+  /** Allocation context → its frames list, shared by the alloc and free entries of that allocation. */
+  private readonly framesLists = new Map<number, number>();
+  private inBatch = 0;
+
+  constructor(
+    private readonly w: PickleWriter,
+    private readonly blockBytes: number,
+    private readonly stacks: [string, string, number][][],
+  ) {}
+
+  key(s: string): void {
+    const known = this.keys.get(s);
+    if (known !== undefined) this.w.get(known);
+    else this.keys.set(s, this.w.str(s));
+  }
+
+  private emptyFrames(): void {
+    if (this.noFrames >= 0) this.w.get(this.noFrames);
+    else {
+      this.w.op(0x5d);
+      this.noFrames = this.w.memoize();
+    }
+  }
+
+  private frameDict(name: string, filename: string, line: number): void {
+    const w = this.w;
+    const id = `${name}\u0000${filename}\u0000${line}`;
+    const known = this.frameDicts.get(id);
+    if (known !== undefined) {
+      w.get(known);
+      return;
+    }
+    w.op(0x7d);
+    const index = w.memoize();
+    w.op(0x28);
+    this.key('name');
+    this.key(name);
+    this.key('filename');
+    this.key(filename);
+    this.key('line');
+    w.int(line);
+    w.op(0x75);
+    this.frameDicts.set(id, index);
+  }
+
+  private blockSize(b: Block): number {
+    return b.size ?? this.blockBytes;
+  }
+
+  /** `key` then each value: an int, or a str key. */
+  private fields(fields: [string, number | string][]): void {
+    for (const [k, v] of fields) {
+      this.key(k);
+      if (typeof v === 'number') this.w.int(v);
+      else this.key(v);
+    }
+  }
+
+  /** One segment dict with its blocks. */
+  segment(blocks: Block[]): void {
+    const w = this.w;
+    const live = blocks.filter((b) => b.live);
+    const liveBytes = live.reduce((sum, b) => sum + this.blockSize(b), 0);
+    w.op(0x7d);
+    w.memoize();
+    w.op(0x28);
+    this.fields([
+      ['device', 0],
+      ['address', blocks[0]!.address],
+      ['total_size', blocks.reduce((sum, b) => sum + this.blockSize(b), 0)],
+      ['allocated_size', liveBytes],
+      ['active_size', liveBytes],
+      ['requested_size', live.reduce((sum, b) => sum + b.requested, 0)],
+      ['stream', 1276474240],
+      ['segment_pool_id', 0],
+    ]);
+    w.int(0);
+    w.op(0x86);
+    w.memoize();
+    this.fields([['segment_type', 'large']]);
+    this.key('is_expandable');
+    w.op(0x89);
+    this.key('frames');
+    this.emptyFrames();
+    this.key('blocks');
+    w.op(0x5d);
+    w.memoize();
+    w.op(0x28);
+    for (const b of blocks) {
+      w.op(0x7d);
+      w.memoize();
+      w.op(0x28);
+      this.fields([
+        ['address', b.address],
+        ['size', this.blockSize(b)],
+        ['requested_size', b.requested],
+        ['state', b.live ? 'active_allocated' : 'inactive'],
+      ]);
+      this.key('frames');
+      this.emptyFrames();
+      w.op(0x75);
+      w.commit();
+    }
+    w.op(0x65);
+    w.op(0x75);
+  }
+
+  /** One trace entry, in MARK … APPENDS batches of BATCH (closed by endTrace). */
+  traceEntry(e: TraceEntry): void {
+    const w = this.w;
+    if (this.inBatch === 0) w.op(0x28);
+    w.op(0x7d);
+    w.memoize();
+    w.op(0x28);
+    this.fields([
+      ['action', e.action],
+      ['addr', e.addr],
+      ['size', e.size],
+      ['stream', 1276474240],
+    ]);
+    this.key('frames');
+    if (e.context < 0) this.emptyFrames();
+    else this.framesOf(e);
+    w.op(0x75);
+    w.commit();
+    if (++this.inBatch === BATCH) {
+      w.op(0x65);
+      this.inBatch = 0;
+    }
+  }
+
+  private framesOf(e: TraceEntry): void {
+    const w = this.w;
+    const known = this.framesLists.get(e.context);
+    if (known !== undefined) {
+      w.get(known);
+      if (e.action === 'free_completed') this.framesLists.delete(e.context);
+      return;
+    }
+    w.op(0x5d);
+    this.framesLists.set(e.context, w.memoize());
+    w.op(0x28);
+    for (const [name, filename, line] of this.stacks[e.stack]!) this.frameDict(name, filename, line);
+    w.op(0x65);
+  }
+
+  /** A last batch of one: MARK item APPENDS (CPython would write the item and APPEND; both read the same). */
+  endTrace(): void {
+    if (this.inBatch > 0) this.w.op(0x65);
+  }
+}
+
+/** The segments at the dump: the simulation's, and the extra block's own segment past them. */
+function segmentsAtDump(options: SimulationOptions, blocks: Block[]): Block[][] {
+  const segmentList: Block[][] = Array.from({ length: options.segments }, (_, s) =>
+    blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment),
+  );
+  const { extraBytes } = options;
+  if (extraBytes > 0) {
+    const address = 0x12c000000000 + options.segments * options.blocksPerSegment * options.blockBytes;
+    segmentList.push([{ address, requested: extraBytes, live: true, size: extraBytes }]);
+  }
+  return segmentList;
+}
+
 /**
  * Writes a snapshot of about `bytes` to `path`: one device, a trace of ~bytes / 62 entries. Returns what the gate must
  * find: `peakAllocated` (requested bytes), `peakReserved`, the trace length, and the file's size.
@@ -263,178 +451,29 @@ export function writeMemorySnapshot(
   const fd = openSync(path, 'w');
   try {
     const w = new PickleWriter(fd);
+    const p = new SnapshotPickler(w, options.blockBytes, stacksFor(lineShift));
     w.header(4);
     w.op(0x7d);
     w.memoize();
     w.op(0x28);
-    const keys = new Map<string, number>();
-    const key = (s: string): void => {
-      const known = keys.get(s);
-      if (known !== undefined) w.get(known);
-      else keys.set(s, w.str(s));
-    };
-    key('segments');
+    p.key('segments');
     w.op(0x5d);
     w.memoize();
-    const segmentBytes = options.blocksPerSegment * options.blockBytes;
-    let noFrames = -1;
-    const emptyFrames = (): void => {
-      if (noFrames >= 0) w.get(noFrames);
-      else {
-        w.op(0x5d);
-        noFrames = w.memoize();
-      }
-    };
-    const segmentList: Block[][] = Array.from({ length: options.segments }, (_, s) =>
-      final.blocks.slice(s * options.blocksPerSegment, (s + 1) * options.blocksPerSegment),
-    );
-    if (extraBytes > 0)
-      segmentList.push([
-        {
-          address: 0x12c000000000 + options.segments * segmentBytes,
-          requested: extraBytes,
-          live: true,
-          size: extraBytes,
-        },
-      ]);
+    const segmentList = segmentsAtDump(options, final.blocks);
     for (let s = 0; s < segmentList.length; s++) {
       if (s % BATCH === 0) w.op(0x28);
-      const blocks = segmentList[s]!;
-      const live = blocks.filter((b) => b.live);
-      const blockSize = (b: Block): number => b.size ?? options.blockBytes;
-      const total = blocks.reduce((sum, b) => sum + blockSize(b), 0);
-      w.op(0x7d);
-      w.memoize();
-      w.op(0x28);
-      key('device');
-      w.int(0);
-      key('address');
-      w.int(blocks[0]!.address);
-      key('total_size');
-      w.int(total);
-      key('allocated_size');
-      w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
-      key('active_size');
-      w.int(live.reduce((sum, b) => sum + blockSize(b), 0));
-      key('requested_size');
-      w.int(live.reduce((sum, b) => sum + b.requested, 0));
-      key('stream');
-      w.int(1276474240);
-      key('segment_pool_id');
-      w.int(0);
-      w.int(0);
-      w.op(0x86);
-      w.memoize();
-      key('segment_type');
-      key('large');
-      key('is_expandable');
-      w.op(0x89);
-      key('frames');
-      emptyFrames();
-      key('blocks');
-      w.op(0x5d);
-      w.memoize();
-      w.op(0x28);
-      for (const b of blocks) {
-        w.op(0x7d);
-        w.memoize();
-        w.op(0x28);
-        key('address');
-        w.int(b.address);
-        key('size');
-        w.int(blockSize(b));
-        key('requested_size');
-        w.int(b.requested);
-        key('state');
-        key(b.live ? 'active_allocated' : 'inactive');
-        key('frames');
-        emptyFrames();
-        w.op(0x75);
-        w.commit();
-      }
-      w.op(0x65);
-      w.op(0x75);
+      p.segment(segmentList[s]!);
       if (s % BATCH === BATCH - 1 || s === segmentList.length - 1) w.op(0x65);
       w.commit();
     }
-    key('device_traces');
+    p.key('device_traces');
     w.op(0x5d);
     w.memoize();
     // One trace list (a single-device job): a list of one item is pickled with APPEND.
     w.op(0x5d);
     w.memoize();
-    const frameDicts = new Map<string, number>();
-    const frameDict = (name: string, filename: string, line: number): void => {
-      const id = `${name}\u0000${filename}\u0000${line}`;
-      const known = frameDicts.get(id);
-      if (known !== undefined) {
-        w.get(known);
-        return;
-      }
-      w.op(0x7d);
-      const index = w.memoize();
-      w.op(0x28);
-      key('name');
-      key(name);
-      key('filename');
-      key(filename);
-      key('line');
-      w.int(line);
-      w.op(0x75);
-      frameDicts.set(id, index);
-    };
-    const torch = '/usr/local/lib/python3.10/site-packages/torch/nn/modules/module.py';
-    const stacks = Array.from({ length: EXTRA_STACK + 1 }, (_, i): [string, string, number][] => [
-      ['linear', '/usr/local/lib/python3.10/site-packages/torch/nn/functional.py', 2822],
-      ['_call_impl', torch, 1750],
-      ['_wrapped_call_impl', torch, 1739],
-      i === EXTRA_STACK
-        ? ['forward', '/workspace/proj/model/layer0.py', 45 + lineShift]
-        : ['forward', `/workspace/proj/model/layer${i}.py`, 40 + i + lineShift],
-      ['_call_impl', torch, 1750],
-      ['forward', '/workspace/proj/model/net.py', 88],
-      ['train_step', '/workspace/proj/train.py', 40],
-      ['main', '/workspace/proj/train.py', 120],
-    ]);
-    const framesLists = new Map<number, number>();
-    let inBatch = 0;
-    simulate(options, (e) => {
-      if (inBatch === 0) w.op(0x28);
-      w.op(0x7d);
-      w.memoize();
-      w.op(0x28);
-      key('action');
-      key(e.action);
-      key('addr');
-      w.int(e.addr);
-      key('size');
-      w.int(e.size);
-      key('stream');
-      w.int(1276474240);
-      key('frames');
-      if (e.context < 0) emptyFrames();
-      else {
-        const known = framesLists.get(e.context);
-        if (known !== undefined) {
-          w.get(known);
-          if (e.action === 'free_completed') framesLists.delete(e.context);
-        } else {
-          w.op(0x5d);
-          framesLists.set(e.context, w.memoize());
-          w.op(0x28);
-          for (const [name, filename, line] of stacks[e.stack]!) frameDict(name, filename, line);
-          w.op(0x65);
-        }
-      }
-      w.op(0x75);
-      w.commit();
-      if (++inBatch === BATCH) {
-        w.op(0x65);
-        inBatch = 0;
-      }
-    });
-    // A last batch of one: MARK item APPENDS (CPython would write the item and APPEND; both read the same).
-    if (inBatch > 0) w.op(0x65);
+    simulate(options, (e) => p.traceEntry(e));
+    p.endTrace();
     w.op(0x61); // the trace list into device_traces
     w.op(0x75); // the top-level dict's two items
     w.end();

@@ -43,6 +43,47 @@ const OPS = [
 ];
 const T0 = 1764753083000000000n;
 
+const hex = (n: number): string => `0x${n.toString(16).padStart(16, '0')}`;
+
+/** The rows of one process's dump: row ids, the clock, and the PTA pool's used bytes as the tool counts them. */
+class DumpRows {
+  private id = 0;
+  private ts = T0;
+  private used = 0;
+  private allocationId = 0;
+
+  constructor(
+    private readonly pid: number,
+    private readonly device: number,
+  ) {}
+
+  tick(ns = 1000n): bigint {
+    return (this.ts += ns);
+  }
+  row(event: string, type: string, name: string, time: bigint, ptr = 'N/A', attr = ''): string {
+    return `${++this.id},${event},${type},${name},${time},${this.pid},${this.pid},${this.device},${ptr},${attr},,`;
+  }
+  /** A row of no device (SYSTEM). */
+  systemRow(type: string, time: bigint): string {
+    return `${++this.id},SYSTEM,${type},N/A,${time},${this.pid},${this.pid},N/A,N/A,,,`;
+  }
+  allocate(size: number, owner: string | null, leak = false): Block {
+    const ptr = (leak ? 0x200000000000 : 0x12c041400000) + (this.allocationId % 4096) * 0x100000;
+    const aid = ++this.allocationId;
+    this.used += size;
+    const attr = `"{allocation_id:${aid},addr:${hex(ptr)},size:${size},total:20971520,used:${this.used}${owner ? `,owner:${owner}` : ''}}"`;
+    return { row: this.row('MALLOC', 'PTA', 'N/A', this.tick(10n), hex(ptr), attr), ptr, aid, size };
+  }
+  /** The block's MALLOC row, then its FREE row: the tool writes both when the block is freed. */
+  *free(block: Block): Generator<string> {
+    this.used -= block.size;
+    const attr = `"{allocation_id:${block.aid},addr:${hex(block.ptr)},size:${block.size},total:20971520,used:${this.used}}"`;
+    const row = this.row('FREE', 'PTA', 'N/A', this.tick(10n), hex(block.ptr), attr);
+    yield block.row;
+    yield row;
+  }
+}
+
 /**
  * Yields the dump's lines (without newlines). Each op allocates one PTA block that the next op frees.
  * Options: steps, opsPerStep, device (0), pid (4242), leakFromStep (null: no leak), leakBytes (4000256),
@@ -65,45 +106,13 @@ export function* memscopeDumpLines(options: MemscopeDumpOptions): Generator<stri
   const counts = { launches: 0, extraLaunches: 0, resized: 0 };
   Object.assign(stats, counts);
   const random = mulberry32(seed);
-  let id = 0;
-  let ts = T0;
-  let used = 0;
-  let allocationId = 0;
-  const tick = (ns = 1000n): bigint => (ts += ns);
-  const base = (event: string, type: string, name: string, time: bigint, ptr = 'N/A', attr = ''): string =>
-    `${++id},${event},${type},${name},${time},${pid},${pid},${device},${ptr},${attr},,`;
-  const hex = (n: number): string => `0x${n.toString(16).padStart(16, '0')}`;
+  const d = new DumpRows(pid, device);
   const unfreed: string[] = [];
-  let pending: { block: Block } | null = null;
+  let pending: Block | null = null;
   let rangeId = 0;
-  const allocate = (size: number, owner: string | null, leak = false): Block => {
-    const ptr = (leak ? 0x200000000000 : 0x12c041400000) + (allocationId % 4096) * 0x100000;
-    const aid = ++allocationId;
-    used += size;
-    const row = base(
-      'MALLOC',
-      'PTA',
-      'N/A',
-      tick(10n),
-      hex(ptr),
-      `"{allocation_id:${aid},addr:${hex(ptr)},size:${size},total:20971520,used:${used}${owner ? `,owner:${owner}` : ''}}"`,
-    );
-    return { row, ptr, aid, size };
-  };
-  const free = (block: Block): string => {
-    used -= block.size;
-    return base(
-      'FREE',
-      'PTA',
-      'N/A',
-      tick(10n),
-      hex(block.ptr),
-      `"{allocation_id:${block.aid},addr:${hex(block.ptr)},size:${block.size},total:20971520,used:${used}}"`,
-    );
-  };
   for (let step = 1; step <= steps; step++) {
     rangeId++;
-    yield base('MSTX', 'Range_start', '"step start"', tick());
+    yield d.row('MSTX', 'Range_start', '"step start"', d.tick());
     for (let o = 0; o < opsPerStep; o++) {
       const name = OPS[(o * 7 + step) % OPS.length]!;
       const r = differences > 0 ? random() : 1;
@@ -112,36 +121,28 @@ export function* memscopeDumpLines(options: MemscopeDumpOptions): Generator<stri
       if (launches.length > 1) stats.extraLaunches = ++counts.extraLaunches;
       if (r >= differences / 2 && r < differences) stats.resized = ++counts.resized;
       for (const opName of launches) {
-        yield base('OP_LAUNCH', 'ATEN_START', `torch._ops.${opName}`, tick());
+        yield d.row('OP_LAUNCH', 'ATEN_START', `torch._ops.${opName}`, d.tick());
         let size = 512 * (1 + ((o + step) % 8));
         if (r >= differences / 2 && r < differences) size += 512;
-        const block = allocate(size, owners ? (o % 2 ? 'PTA@weight' : 'PTA') : null);
-        if (pending !== null) {
-          const row = free(pending.block);
-          yield pending.block.row;
-          yield row;
-        }
-        pending = { block };
-        yield base('OP_LAUNCH', 'ATEN_END', `torch._ops.${opName}`, tick());
+        const block = d.allocate(size, owners ? (o % 2 ? 'PTA@weight' : 'PTA') : null);
+        if (pending !== null) yield* d.free(pending);
+        pending = block;
+        yield d.row('OP_LAUNCH', 'ATEN_END', `torch._ops.${opName}`, d.tick());
       }
     }
     if (leakFromStep !== null && step >= leakFromStep) {
       stats.launches = ++counts.launches;
-      yield base('OP_LAUNCH', 'ATEN_START', 'torch._ops.aten.randn.default', tick());
-      unfreed.push(allocate(leakBytes, owners ? 'PTA@optimizer_state' : null, true).row);
-      yield base('OP_LAUNCH', 'ATEN_END', 'torch._ops.aten.randn.default', tick());
+      yield d.row('OP_LAUNCH', 'ATEN_START', 'torch._ops.aten.randn.default', d.tick());
+      unfreed.push(d.allocate(leakBytes, owners ? 'PTA@optimizer_state' : null, true).row);
+      yield d.row('OP_LAUNCH', 'ATEN_END', 'torch._ops.aten.randn.default', d.tick());
     }
-    if (pending !== null) {
-      const row = free(pending.block);
-      yield pending.block.row;
-      yield row;
-      pending = null;
-    }
-    yield base('MSTX', 'Range_end', `"Range end from id ${rangeId}"`, tick());
+    if (pending !== null) yield* d.free(pending);
+    pending = null;
+    yield d.row('MSTX', 'Range_end', `"Range end from id ${rangeId}"`, d.tick());
   }
   yield* unfreed;
-  yield `${++id},SYSTEM,START_TRACE,N/A,${T0},${pid},${pid},N/A,N/A,,,`;
-  yield `${++id},SYSTEM,STOP_TRACE,N/A,${tick()},${pid},${pid},N/A,N/A,,,`;
+  yield d.systemRow('START_TRACE', T0);
+  yield d.systemRow('STOP_TRACE', d.tick());
 }
 
 /** The whole dump as text (small dumps, tests). */

@@ -24,3 +24,48 @@ export function xorshift32(seed: number): () => number {
     return x / 2 ** 32;
   };
 }
+
+/** Mixes seed parts into one 32-bit seed, so that (seed, stream, rank, role) give independent streams. */
+function mix32(...parts: number[]): number {
+  let h = 0x9e3779b9;
+  for (const p of parts) {
+    h = Math.imul(h ^ (p >>> 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return h >>> 0;
+}
+
+/** A mulberry32 stream seeded from mix32(...seedParts), with the draws the fixture generators make. */
+export class Rng {
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
+
+  constructor(...seedParts: number[]) {
+    this.next = mulberry32(mix32(...seedParts));
+  }
+  /** Integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  /** Integer in [lo, hi]. */
+  range(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  /** Integer in [lo, hi), log-uniform: byte sizes span orders of magnitude. Exact beyond 32 bits. */
+  logRange(lo: number, hi: number): number {
+    return Math.floor(Math.exp(Math.log(lo) + this.next() * (Math.log(hi) - Math.log(lo))));
+  }
+  pick<T>(arr: readonly T[]): T {
+    return arr[Math.floor(this.next() * arr.length)] as T;
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  hex(digits: number): string {
+    let s = '';
+    for (let i = 0; i < digits; i++) s += '0123456789abcdef'[this.int(16)];
+    return s;
+  }
+}

@@ -4,12 +4,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  generate,
-  stableStringify as generatorStringify,
-  type GenerateOptions,
-  type GenerateResult,
-} from '../../../bench/generate.mjs';
+import { generate, type GenerateOptions, type GenerateResult } from '../../generators/corpus.js';
+import { stableStringify as generatorStringify } from '../../generators/expected-snapshot.js';
 import { parseMemoryCompareFile } from '../../../src/parsers/memory-compare.js';
 import { parsePlogFile } from '../../../src/parsers/plog/index.js';
 import { SnapshotBuilder, type Snapshot, metricsOf } from '../../../src/model/snapshot.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateMemoryRecord, MEMORY_RECORD_NAME } from '../../../bench/generate.mjs';
+import { generateMemoryRecord, MEMORY_RECORD_NAME } from '../../generators/memory-record.js';
 import { parseFile } from '../../../src/parsers/profiler/index.js';
 import { CollectingTarget } from '../../helpers/profiler-target.js';
 

@@ -11,7 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_NAME, generate } from '../../../bench/generate.mjs';
+import { generate } from '../../generators/corpus.js';
+import { CSV_NAME } from '../../generators/memory-compare.js';
 import {
   collectSnapshot,
   PARALLEL_MIN_BYTES,

@@ -8,7 +8,7 @@ import { assessGrowth, DEFAULT_GROWTH, sparkline, theilSen } from '../../../../s
 import { DEFAULT_CONFIG, parseGateConfig } from '../../../../src/gate/thresholds.js';
 import { parseProfilerText } from '../../../../src/parsers/profiler/index.js';
 import type { Series } from '../../../../src/model/series.js';
-import { memoryRecord } from '../../../helpers/memory-record.js';
+import { memoryRecord } from '../../../generators/memory-record.js';
 import { mulberry32 as rng } from '../../../helpers/random.js';
 import { CollectingTarget } from '../../../helpers/profiler-target.js';
 import { thrown } from '../../../helpers/thrown.js';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PickleTuple, readPickle, type PickleValue } from '../../../../src/parsers/allocator-snapshot/pickle-reader.js';
 import { WORK_PER_BYTE, WorkBudget } from '../../../../src/parsers/allocator-snapshot/work-budget.js';
 import { snapshotFigures } from '../../../../src/parsers/allocator-snapshot/snapshot-figures.js';
-import { dict, pickle } from '../../../helpers/pickle-writer.js';
+import { dict, pickle } from '../../../generators/pickle-writer.js';
 import { thrown } from '../../../helpers/thrown.js';
 
 const FIX = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'memory-snapshot');
