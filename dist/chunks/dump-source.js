@@ -3,9 +3,9 @@ import { P as ParseError, I as InputError } from './errors.js';
 import { w as withOomCauses, O as OOM_FIELD_DEFAULTS, o as oomCause } from './oom-cause.js';
 import { z as MAX_EXACT_BYTES, A as readExactInteger, B as BEYOND_EXACT, j as exactSum, C as steps, E as unfreed, F as owners, G as opFootprint, H as inefficient, v as valueOf, I as stepLeaks, w as ooms } from './evidence-sources.js';
 import { parseMemoryCompareText } from './memory-compare.js';
-import { D as DumpReader, s as streamDump, E as EventSpool, a as attrValueOf, c as compareDumpFiles } from './compare-dumps.js';
-import { d as deviceName } from './keys.js';
+import { E as EventSpool, a as attrValueOf, D as DumpReader, s as streamDump, c as compareDumpFiles } from './compare-dumps.js';
 import 'node:buffer';
+import { d as deviceName } from './keys.js';
 import { v as visibleName } from './line-reader.js';
 import './sync.js';
 import './string-table.js';
@@ -18,47 +18,6 @@ import './compressed.js';
 import 'node:stream';
 import 'node:stream/promises';
 import 'node:zlib';
-
-function cmp$1(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-function topLabels(items) {
-    const byLabel = new Map();
-    for (const [label, bytes] of items) {
-        const t = byLabel.get(label) ?? { bytes: 0, count: 0, size: bytes };
-        t.bytes += bytes;
-        t.count++;
-        if (t.size !== bytes)
-            t.size = NaN;
-        byLabel.set(label, t);
-    }
-    return [...byLabel]
-        .sort((x, y) => y[1].bytes - x[1].bytes || cmp$1(x[0], y[0]))
-        .slice(0, 3)
-        .map(([label, t]) => Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`);
-}
-function ownerBucket(owner, pool) {
-    const tokens = owner.split('@');
-    if (tokens[0] === 'CANN')
-        return tokens[1] === 'HCCL' ? 'hccl' : 'cann-other';
-    const labels = tokens.slice(1);
-    if (labels.includes('kv_cache'))
-        return 'kv-cache';
-    if (labels.includes('weight') || labels.includes('weights'))
-        return 'weights';
-    if (labels.includes('gradient'))
-        return 'gradients';
-    if (labels.includes('optimizer_state'))
-        return 'optimizer';
-    const framework = tokens[0] || pool;
-    if (framework === 'PTA_WORKSPACE' || framework === 'ATB')
-        return 'workspace';
-    if (framework === 'PTA' || framework === 'MINDSPORE')
-        return 'activations';
-    if (framework === 'HAL')
-        return 'cann-other';
-    return 'unlabelled';
-}
 
 const FRAMEWORK_POOLS = new Set(['PTA', 'ATB', 'MINDSPORE']);
 const KNOWN_EVENTS = new Set([
@@ -386,6 +345,48 @@ function firstCallSite(stack) {
     const cut = stack.search(/;|\\n|\n/);
     return (cut === -1 ? stack : stack.slice(0, cut)).trim().slice(0, 200);
 }
+
+function cmp$1(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+function topLabels(items) {
+    const byLabel = new Map();
+    for (const [label, bytes] of items) {
+        const t = byLabel.get(label) ?? { bytes: 0, count: 0, size: bytes };
+        t.bytes += bytes;
+        t.count++;
+        if (t.size !== bytes)
+            t.size = NaN;
+        byLabel.set(label, t);
+    }
+    return [...byLabel]
+        .sort((x, y) => y[1].bytes - x[1].bytes || cmp$1(x[0], y[0]))
+        .slice(0, 3)
+        .map(([label, t]) => Number.isNaN(t.size) ? `${label} ${t.bytes} B in ${t.count}` : `${label} ${t.size}×${t.count}`);
+}
+function ownerBucket(owner, pool) {
+    const tokens = owner.split('@');
+    if (tokens[0] === 'CANN')
+        return tokens[1] === 'HCCL' ? 'hccl' : 'cann-other';
+    const labels = tokens.slice(1);
+    if (labels.includes('kv_cache'))
+        return 'kv-cache';
+    if (labels.includes('weight') || labels.includes('weights'))
+        return 'weights';
+    if (labels.includes('gradient'))
+        return 'gradients';
+    if (labels.includes('optimizer_state'))
+        return 'optimizer';
+    const framework = tokens[0] || pool;
+    if (framework === 'PTA_WORKSPACE' || framework === 'ATB')
+        return 'workspace';
+    if (framework === 'PTA' || framework === 'MINDSPORE')
+        return 'activations';
+    if (framework === 'HAL')
+        return 'cann-other';
+    return 'unlabelled';
+}
+
 class Blocks {
     capacity = 1024;
     group = new Int32Array(this.capacity);
@@ -442,6 +443,7 @@ class Blocks {
         this.capacity = n;
     }
 }
+
 class DumpReplay {
     r;
     warn;
@@ -916,6 +918,7 @@ function keepSmallest(list, block, n) {
 function cmp(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
+
 async function readDumpFacts(path, name, onWarning, options = {}) {
     const recorder = new DumpRecorder(name, onWarning, options.chunkEvents);
     try {
