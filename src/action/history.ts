@@ -208,23 +208,14 @@ export async function recordRunOnBranch(
     core.warning(`History not recorded: no 'github-token' to write ${where} with`);
     return read;
   }
-  const ctx = workflowContext();
   const { writeHistoryText } = await import('../github/history-branch.js');
   const { emptyHistory, parseHistory } = await import('../history/format.js');
-  const { pointEnvironment, pointValues } = await import('../history/point.js');
-  const { baselineHashOf, isCommitSha, pointSentence, pointTime, recordRun } = await import('../run/history-point.js');
-  const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
-  const meta = {
-    commit: ctx.sha.toLowerCase(),
-    run: String(ctx.runId),
-    ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
-    time: pointTime(),
-    baseline: await baselineHashOf(inputs.baseline),
-    environment: pointEnvironment(snapshot),
-  };
+  const { pointValues } = await import('../history/point.js');
+  const { isCommitSha, pointSentence, recordRun } = await import('../run/history-point.js');
+  const meta = await runPointMeta(inputs, snapshot);
   if (!isCommitSha(meta.commit)) {
     core.warning(
-      `History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`,
+      `History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(workflowContext().sha)}, not a commit SHA`,
     );
     return read;
   }
@@ -273,23 +264,48 @@ export async function recordRunOnBranch(
     );
     return done.history;
   } catch (error) {
-    if (error instanceof GitHubError && error.status === 403) {
-      core.warning(
-        `History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`,
-      );
-      return asRead();
-    }
-    if (error instanceof GitHubError) {
-      core.warning(`History not recorded: ${visible(error.message)}`);
-      return asRead();
-    }
-    // A corrupt history on the branch (or a point too large for it): never overwritten.
-    if (error instanceof InputError) {
-      core.warning(
-        `History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`,
-      );
-      return asRead();
-    }
-    throw error;
+    if (!warnNotRecorded(error, inputs, unreadable)) throw error;
+    return asRead();
   }
+}
+
+/** This run's identity in its point: commit, run, attempt, time, the baseline's hash and the environment. */
+async function runPointMeta(inputs: ActionInputs, snapshot: Snapshot) {
+  const ctx = workflowContext();
+  const { pointEnvironment } = await import('../history/point.js');
+  const { baselineHashOf, pointTime } = await import('../run/history-point.js');
+  const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
+  return {
+    commit: ctx.sha.toLowerCase(),
+    run: String(ctx.runId),
+    ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
+    time: pointTime(),
+    baseline: await baselineHashOf(inputs.baseline),
+    environment: pointEnvironment(snapshot),
+  };
+}
+
+/**
+ * One warning for a failure that leaves the branch's history as it was (a 403 names the permission, a corrupt file says
+ * how to start over); false for any other error, which is not the history's.
+ */
+function warnNotRecorded(error: unknown, inputs: ActionInputs, unreadable: boolean): boolean {
+  if (error instanceof GitHubError && error.status === 403) {
+    core.warning(
+      `History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`,
+    );
+    return true;
+  }
+  if (error instanceof GitHubError) {
+    core.warning(`History not recorded: ${visible(error.message)}`);
+    return true;
+  }
+  // A corrupt history on the branch (or a point too large for it): never overwritten.
+  if (error instanceof InputError) {
+    core.warning(
+      `History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`,
+    );
+    return true;
+  }
+  return false;
 }

@@ -117,6 +117,15 @@ export async function prepareReview(
   say(
     `note: ${target.from}: ${noun} ${target.number} is gated against the baseline and config of ${used.from === 'base' ? `its base commit ${baseSha.slice(0, 12)} (read through ${'via' in reader ? 'git' : 'the API'})` : `its own head (label '${label}')`}`,
   );
+  sayLimitChanges(used, label, noun, target, say);
+  return { target, host, limits };
+}
+
+/**
+ * The limits the change request changes, and why they were not used: a baseline-update label that did not count, or
+ * none set; then the first 10 changes.
+ */
+function sayLimitChanges(used: LimitsUsed, label: string, noun: string, target: ReviewTarget, say: Say): void {
   if (used.labelNotCounted !== undefined) {
     const why = used.labelNotCounted;
     const reason =
@@ -134,7 +143,6 @@ export async function prepareReview(
   for (const change of used.changes.slice(0, 10))
     say(`  ${change.source} ${visible(change.key)}: ${String(change.before)} → ${String(change.after)}`);
   if (used.changes.length > 10) say(`  …and ${used.changes.length - 10} more`);
-  return { target, host, limits };
 }
 
 /** The run's page, linked under the verdict: GitLab's job, Jenkins' build, GitHub's run. */

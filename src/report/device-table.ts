@@ -55,6 +55,25 @@ const MAX_DEVICE_ROWS = 32;
 
 /** Per-device totals of the report, or null without a device. */
 export function deviceTable(entries: readonly Entry[]): DeviceTable | null {
+  const all = deviceRowsOf(entries);
+  if (all.length === 0) return null;
+  for (const r of all)
+    r.changed =
+      [...r.sums.values()].some((s) => s.current !== s.baseline) ||
+      [...r.figures.values()].some((f) => f.current !== f.baseline);
+  const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
+  const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
+  const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
+  if (all.some((r) => r.dumpTime)) figureNotes.push(DUMP_TIME_NOTE);
+  if (kinds.length === 0 && figureColumns.length === 0 && all.every((r) => r.capacity === null)) return null;
+  all.sort((a, b) => compareKeys(a.device, b.device));
+  const columns = { kinds, figureColumns, figureNotes };
+  if (all.length <= ALL_DEVICES_UP_TO) return { ...columns, rows: all, rest: null, total: all.length };
+  return { ...columns, ...rowsWorthListing(all), total: all.length };
+}
+
+/** A row per device some entry is of, in the order they are met: flags, capacity, sums and figures. */
+function deviceRowsOf(entries: readonly Entry[]): DeviceRow[] {
   const byDevice = new Map<string, DeviceRow>();
   const row = (device: string): DeviceRow => {
     let r = byDevice.get(device);
@@ -102,21 +121,14 @@ export function deviceTable(entries: readonly Entry[]): DeviceTable | null {
     sum.baseline += entry.baseline ?? 0;
     sum.current += entry.current ?? 0;
   }
-  if (byDevice.size === 0) return null;
-  const all = [...byDevice.values()];
-  for (const r of all)
-    r.changed =
-      [...r.sums.values()].some((s) => s.current !== s.baseline) ||
-      [...r.figures.values()].some((f) => f.current !== f.baseline);
-  const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
-  const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
-  const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
-  if (all.some((r) => r.dumpTime)) figureNotes.push(DUMP_TIME_NOTE);
-  if (kinds.length === 0 && figureColumns.length === 0 && all.every((r) => r.capacity === null)) return null;
-  all.sort((a, b) => compareKeys(a.device, b.device));
-  const columns = { kinds, figureColumns, figureNotes };
-  if (all.length <= ALL_DEVICES_UP_TO) return { ...columns, rows: all, rest: null, total: all.length };
+  return [...byDevice.values()];
+}
 
+/**
+ * Above ALL_DEVICES_UP_TO devices, the rows worth a line (flagged first, then the largest changes, at most
+ * MAX_DEVICE_ROWS, in device order) and what they leave out.
+ */
+function rowsWorthListing(all: readonly DeviceRow[]): { rows: DeviceRow[]; rest: string | null } {
   const change = (r: DeviceRow): number =>
     [...r.sums.values()].reduce((s, v) => s + Math.abs(v.current - v.baseline), 0);
   const worth = all.filter((r) => r.flagged || r.changed);
@@ -125,7 +137,7 @@ export function deviceTable(entries: readonly Entry[]): DeviceTable | null {
   );
   const rows = worth.slice(0, MAX_DEVICE_ROWS).sort((a, b) => compareKeys(a.device, b.device));
   const hidden = all.length - rows.length;
-  if (hidden === 0) return { ...columns, rows, rest: null, total: all.length };
+  if (hidden === 0) return { rows, rest: null };
   const hiddenChanged = worth.length - rows.length;
   const unchanged = all.length - worth.length;
   const parts: string[] = [];
@@ -137,10 +149,8 @@ export function deviceTable(entries: readonly Entry[]): DeviceTable | null {
   }
   if (unchanged > 0) parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
   return {
-    ...columns,
     rows,
     rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`,
-    total: all.length,
   };
 }
 

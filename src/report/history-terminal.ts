@@ -32,6 +32,30 @@ export function renderHistoryTerminal(view: HistoryView, options: HistoryTermina
       width,
     ),
   );
+  lines.push(...recentMarks(view, width));
+
+  const ordered = view.subjects(options.key);
+  const shownRows = view.rows(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered);
+  if (shownRows.length === 0) {
+    lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(...trendTable(shownRows, n, width));
+  if (options.key === undefined && ordered.length > MAX_ROWS)
+    lines.push(
+      '',
+      ...wrap(
+        `…${plural(ordered.length - MAX_ROWS, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`,
+        width,
+      ),
+    );
+  lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line, when the recent points hold any: where the baseline was updated and where the environment changed. */
+function recentMarks(view: HistoryView, width: number): string[] {
+  const n = view.points.length;
   // Changes within the recent points: the first of them is not compared with the point before it.
   const from = Math.max(0, n - RECENT_POINTS);
   const recent = view.points.slice(from).map((meta, i) => ({ meta, change: i === 0 ? null : view.changes[from + i]! }));
@@ -42,15 +66,13 @@ export function renderHistoryTerminal(view: HistoryView, options: HistoryTermina
   const marks: string[] = [];
   if (baselineUpdates.length > 0) marks.push(`baseline updated at ${baselineUpdates.join(', ')}`);
   if (environmentChanges.length > 0) marks.push(`environment changed at ${environmentChanges.join(', ')}`);
-  if (marks.length > 0)
-    lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
+  if (marks.length === 0) return [];
+  return wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width);
+}
 
-  const ordered = view.subjects(options.key);
-  const shownRows = view.rows(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered);
-  if (shownRows.length === 0) {
-    lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
-    return `${lines.join('\n')}\n`;
-  }
+/** The table after a blank line: its header, then per row its key, sparkline, range and latest value, and its step. */
+function trendTable(shownRows: readonly HistoryRow[], n: number, width: number): string[] {
+  const lines: string[] = [];
   const cells = shownRows.map((r) => ({
     subject: shown(r.subject),
     spark: sparkline(r.trend.recent, r.trend.min, r.trend.max),
@@ -94,29 +116,22 @@ export function renderHistoryTerminal(view: HistoryView, options: HistoryTermina
         width,
       ),
     );
-    const step = row.trend.step;
-    if (step !== null) {
-      const context = stepContext(step);
-      lines.push(
-        ...indented(
-          `stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`,
-          width,
-          '    ',
-          '      ',
-        ),
-      );
-    }
+    lines.push(...stepLines(row, width));
   });
-  if (options.key === undefined && ordered.length > MAX_ROWS)
-    lines.push(
-      '',
-      ...wrap(
-        `…${plural(ordered.length - MAX_ROWS, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`,
-        width,
-      ),
-    );
-  lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+/** Where the row stepped, indented under it; none when it did not. */
+function stepLines(row: HistoryRow, width: number): string[] {
+  const step = row.trend.step;
+  if (step === null) return [];
+  const context = stepContext(step);
+  return indented(
+    `stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`,
+    width,
+    '    ',
+    '      ',
+  );
 }
 
 function latestOf(row: HistoryRow): string {

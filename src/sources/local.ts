@@ -34,45 +34,7 @@ export async function resolveInputs(
   flag = `--${evidenceSource(kind).option}`,
 ): Promise<InputFile[]> {
   const failed: UnreadableFolder[] = [];
-  const found: InputFile[] = [];
-  /** Files listed so far by device and inode, their real paths looked up only when a second path reaches the inode. */
-  const byInode = new Map<string, { abs: string; real?: string }[]>();
-  /** Files that could not be stat'ed, by real path (or as given): listed once, their parser says why they cannot be read. */
-  const unreadable = new Set<string>();
-  /**
-   * Adds a regular file once per real path; anything else found by a search is skipped (a FIFO would block the parse).
-   * One stat per file: a file is looked up by its inode, and only a second path to the same inode costs the real
-   * paths (a symlink, or a hard link, which is a file of its own). realpath on every file was ~30 ms of reading 4,096
-   * node snapshots. Synchronous calls: awaiting two promise round trips per file made 100,000 files take 20 s instead of 1.
-   */
-  const add = (abs: string, named: boolean): void => {
-    let info: Stats | null = null;
-    try {
-      info = statSync(abs, { throwIfNoEntry: false }) ?? null;
-    } catch {
-      // Listed: its parser reports why it cannot be read.
-    }
-    if (info === null) {
-      const real = realPathOr(abs);
-      if (unreadable.has(real)) return;
-      unreadable.add(real);
-      found.push({ path: abs, name: displayName(abs, cwd) });
-      return;
-    }
-    if (!info.isFile()) {
-      if (named) throw new UsageError(`${flag} '${abs}' is ${fileKind(info)}, not a regular file`);
-      return;
-    }
-    const inode = `${info.dev}:${info.ino}`;
-    const listed = byInode.get(inode);
-    if (listed === undefined) byInode.set(inode, [{ abs }]);
-    else {
-      const real = realPathOr(abs);
-      for (const other of listed) if ((other.real ??= realPathOr(other.abs)) === real) return;
-      listed.push({ abs, real });
-    }
-    found.push({ path: abs, name: displayName(abs, cwd), size: info.size });
-  };
+  const { found, add } = fileList(cwd, flag);
 
   // `!GLOB` leaves out what the other paths find (relative to the working folder, or absolute).
   const exclusions = specs.filter((spec) => spec.startsWith('!'));
@@ -118,16 +80,70 @@ export async function resolveInputs(
       throw new UsageError(`${flag} path '${spec}' does not exist (looked in ${cwd})`);
     }
   }
+  warnUnreadableFolders(failed, flag, cwd, onWarning);
+  const kept = exclusions.length === 0 ? found : leaveOut(found, exclusions, cwd);
+  const sorted = kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (exclusions.length > 0) excludedCounts.set(sorted, { count: found.length - kept.length, by: exclusions });
+  return sorted;
+}
+
+/** The files found so far, and the one way to add to them (`add`, below); `flag` names the input in its error. */
+function fileList(cwd: string, flag: string): { found: InputFile[]; add: (abs: string, named: boolean) => void } {
+  const found: InputFile[] = [];
+  /** Files listed so far by device and inode, their real paths looked up only when a second path reaches the inode. */
+  const byInode = new Map<string, { abs: string; real?: string }[]>();
+  /** Files that could not be stat'ed, by real path (or as given): listed once, their parser says why they cannot be read. */
+  const unreadable = new Set<string>();
+  /**
+   * Adds a regular file once per real path; anything else found by a search is skipped (a FIFO would block the parse).
+   * One stat per file: a file is looked up by its inode, and only a second path to the same inode costs the real
+   * paths (a symlink, or a hard link, which is a file of its own). realpath on every file was ~30 ms of reading 4,096
+   * node snapshots. Synchronous calls: awaiting two promise round trips per file made 100,000 files take 20 s instead of 1.
+   */
+  const add = (abs: string, named: boolean): void => {
+    let info: Stats | null = null;
+    try {
+      info = statSync(abs, { throwIfNoEntry: false }) ?? null;
+    } catch {
+      // Listed: its parser reports why it cannot be read.
+    }
+    if (info === null) {
+      const real = realPathOr(abs);
+      if (unreadable.has(real)) return;
+      unreadable.add(real);
+      found.push({ path: abs, name: displayName(abs, cwd) });
+      return;
+    }
+    if (!info.isFile()) {
+      if (named) throw new UsageError(`${flag} '${abs}' is ${fileKind(info)}, not a regular file`);
+      return;
+    }
+    const inode = `${info.dev}:${info.ino}`;
+    const listed = byInode.get(inode);
+    if (listed === undefined) byInode.set(inode, [{ abs }]);
+    else {
+      const real = realPathOr(abs);
+      for (const other of listed) if ((other.real ??= realPathOr(other.abs)) === real) return;
+      listed.push({ abs, real });
+    }
+    found.push({ path: abs, name: displayName(abs, cwd), size: info.size });
+  };
+  return { found, add };
+}
+
+/** One warning per folder a search could not read: its files are not read. */
+function warnUnreadableFolders(
+  failed: readonly UnreadableFolder[],
+  flag: string,
+  cwd: string,
+  onWarning: (message: string) => void,
+): void {
   for (const folder of failed) {
     const why = fileSystemFailure(folder.error)?.replace(/^.*?: cannot \w+ it: /, '') ?? folder.error.message;
     onWarning(
       `${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`,
     );
   }
-  const kept = exclusions.length === 0 ? found : leaveOut(found, exclusions, cwd);
-  const sorted = kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (exclusions.length > 0) excludedCounts.set(sorted, { count: found.length - kept.length, by: exclusions });
-  return sorted;
 }
 
 /** How many files a list's `!` exclusions left out, for the message when none is left. */

@@ -7,7 +7,9 @@ import {
   PickleTuple,
   readPickle,
   type PickleDict,
+  type PickleDocument,
   type PickleValue,
+  type StreamedItems,
   within64Bits,
 } from './pickle-reader.js';
 import { SiteNames } from './sites.js';
@@ -65,22 +67,8 @@ export function snapshotFigures(
     return walk;
   };
   const memoFetches = new MemoFetches();
-  const once: Once = (value, what) => {
-    const at = memoFetches.of(value);
-    if (at !== undefined)
-      throw new InputError(
-        `${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`,
-      );
-  };
-  const checked = <T>(where: () => string, read: () => T): T => {
-    try {
-      return read();
-    } catch (error) {
-      if (error instanceof FieldError || error instanceof RangeError)
-        throw new InputError(`${name}: ${where()}: ${error.message}`);
-      throw error;
-    }
-  };
+  const once = placedOnce(name, memoFetches);
+  const checked = checkedIn(name);
   const addSegments = (items: readonly PickleValue[]): void => {
     work.charge(items.length, 'walking segments');
     for (const item of items) {
@@ -103,7 +91,8 @@ export function snapshotFigures(
     }
   };
 
-  const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches, work);
+  const streamedItems: StreamedItems = { segments: addSegments, traceEntries: addEntries };
+  const document = readPickle(path, name, streamedItems, memoFetches, work);
   const top = document.value;
   let topLevel: SnapshotFigures['topLevel'];
   let traceLists = 0;
@@ -113,26 +102,7 @@ export function snapshotFigures(
     addSegments(top);
   } else if (top instanceof Map) {
     topLevel = 'dict';
-    const segments = top.get('segments');
-    const traces = top.get('device_traces');
-    if (!Array.isArray(segments))
-      throw new InputError(`${name}: the top-level dict has no 'segments' list: not a memory snapshot`);
-    if (traces !== undefined && !Array.isArray(traces))
-      throw new InputError(`${name}: 'device_traces' is not a list: not a memory snapshot`);
-    if (document.streamed.segments !== null && document.streamed.segments !== segments) throw layoutError(name);
-    // Lists the reader did not stream (a layout no known writer uses) are read now, whole.
-    addSegments(segments);
-    const lists = traces ?? [];
-    traceLists = lists.length;
-    for (const [device, list] of document.streamed.traces) if (lists[device] !== list) throw layoutError(name);
-    lists.forEach((list, device) => {
-      if (!Array.isArray(list))
-        throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
-      if (list.length > 0 && document.streamed.traces.has(device)) throw layoutError(name);
-      // A streamed list is empty by now: placing it again costs nothing. A full one would be walked again.
-      if (list.length > 0) once(list, () => `device_traces[${device}]`);
-      if (list.length > 0) addEntries(device, list);
-    });
+    traceLists = readSnapshotDict(top, name, document.streamed, streamedItems, once);
   } else {
     throw new InputError(
       `${name}: the pickle holds ${describe(top)}, not a memory snapshot (a dict of segments and device_traces, or a list of segments)`,
@@ -149,12 +119,71 @@ export function snapshotFigures(
   };
 }
 
+/** Throws when a value is placed a second time by a memo fetch (see PLACED_TWICE). */
+function placedOnce(name: string, memoFetches: MemoFetches): Once {
+  return (value, what) => {
+    const at = memoFetches.of(value);
+    if (at !== undefined)
+      throw new InputError(
+        `${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`,
+      );
+  };
+}
+
+/** Runs `read`; a field that is not what the format says becomes an InputError naming the file and `where`. */
+type Checked = <T>(where: () => string, read: () => T) => T;
+
+function checkedIn(name: string): Checked {
+  return <T>(where: () => string, read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof FieldError || error instanceof RangeError)
+        throw new InputError(`${name}: ${where()}: ${error.message}`);
+      throw error;
+    }
+  };
+}
+
+/**
+ * A top-level dict (`{segments, device_traces}`): its segments, then each device's trace list. Returns how many lists
+ * device_traces holds.
+ */
+function readSnapshotDict(
+  top: PickleDict,
+  name: string,
+  streamed: PickleDocument['streamed'],
+  read: StreamedItems,
+  once: Once,
+): number {
+  const segments = top.get('segments');
+  const traces = top.get('device_traces');
+  if (!Array.isArray(segments))
+    throw new InputError(`${name}: the top-level dict has no 'segments' list: not a memory snapshot`);
+  if (traces !== undefined && !Array.isArray(traces))
+    throw new InputError(`${name}: 'device_traces' is not a list: not a memory snapshot`);
+  if (streamed.segments !== null && streamed.segments !== segments) throw layoutError(name);
+  // Lists the reader did not stream (a layout no known writer uses) are read now, whole.
+  read.segments(segments);
+  const lists = traces ?? [];
+  for (const [device, list] of streamed.traces) if (lists[device] !== list) throw layoutError(name);
+  lists.forEach((list, device) => {
+    if (!Array.isArray(list))
+      throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
+    if (list.length > 0 && streamed.traces.has(device)) throw layoutError(name);
+    // A streamed list is empty by now: placing it again costs nothing. A full one would be walked again.
+    if (list.length > 0) once(list, () => `device_traces[${device}]`);
+    if (list.length > 0) read.traceEntries(device, list);
+  });
+  return lists.length;
+}
+
 /** Every device with segments or trace entries, in index order, with its figures. */
 function finishDevices(
   dumps: ReadonlyMap<number, DumpState>,
   walks: ReadonlyMap<number, TraceWalk>,
   untraced: (dump: DumpState) => DeviceFigures,
-  checked: <T>(where: () => string, read: () => T) => T,
+  checked: Checked,
 ): SnapshotDevice[] {
   const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort(
     (a, b) => a - b,

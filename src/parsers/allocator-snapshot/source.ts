@@ -13,7 +13,7 @@ import { allocator } from '../../model/sections/allocator.js';
 import { ooms } from '../../model/sections/ooms.js';
 import { isMemUsageFile, memUsageBeside, parseMemUsageFile } from './mem-usage.js';
 import { commonFolder, relativeFile, relativeSite, UNKNOWN_SITE } from './sites.js';
-import { snapshotFigures } from './snapshot-figures.js';
+import { snapshotFigures, type SnapshotDevice, type SnapshotFigures } from './snapshot-figures.js';
 import { relativeToSourceRoot, type SourceRoot } from './source-root.js';
 
 /** Sites named in an OOM's note. */
@@ -28,26 +28,10 @@ export async function parseAllocatorSnapshotFile(file: InputFile, into: Snapshot
     readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
     return;
   }
-  // A `.gz` snapshot is read from an inflated private copy (the reader reads at offsets), removed once read.
-  const figures = isCompressed(file.path)
-    ? await readable(
-        () =>
-          inflatePickle(file.path, file.name, (inflated) =>
-            snapshotFigures(inflated, file.name, statSync(inflated).size),
-          ),
-        file.name,
-      )
-    : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+  const figures = await readSnapshotFigures(file);
   into.files++;
   into.records += figures.segments;
-  // Site paths relative to the folder common to every user frame of the counted blocks' stacks (the script's folder
-  // and below): a baseline made on another machine, or under another user, gets the same keys.
-  const userFiles = new Set<string>();
-  for (const d of figures.devices) {
-    for (const file of d.sites.userFiles) userFiles.add(file);
-    for (const o of d.ooms) for (const file of o.sites?.userFiles ?? []) userFiles.add(file);
-  }
-  const root = commonFolder(userFiles);
+  const root = userCodeRoot(figures.devices);
   const oomDevices = new Set<number>();
   for (const d of figures.devices) {
     into.records += d.traceEntries;
@@ -86,33 +70,70 @@ export async function parseAllocatorSnapshotFile(file: InputFile, into: Snapshot
     }
     for (const [site, metric] of functionSites(d.sites, root, file.name))
       into.add(allocationSites, `${dev}/${site}`, { ...metric, ...origin });
-    d.ooms.forEach((o, i) => {
-      oomDevices.add(d.device);
-      const largest = d.dump.largestFreeBlock;
-      into.add(ooms, `${dev}/oom${i + 1}`, {
-        ...OOM_FIELD_DEFAULTS,
-        requested: o.size,
-        deviceFree: o.deviceFree,
-        allocated: o.allocated,
-        reserved: o.reserved,
-        largestFreeBlock: largest,
-        entriesAfter: o.entriesAfter,
-        sites: JSON.stringify(
-          o.sites === null
-            ? []
-            : topSites(o.sites.sites).map(([recorded, bytes]) => {
-                const { site, codeRoot } = relativeSite(recorded, root);
-                return [site, bytes, codeRoot];
-              }),
-        ),
-        ...origin,
-      });
-    });
+    if (d.ooms.length > 0) oomDevices.add(d.device);
+    addDeviceOoms(into, d, origin, root);
   }
   // torch_npu writes its module table into OOM_SNAPSHOT_PATH, beside OOM dumps only.
   if (oomDevices.size > 0)
     for (const table of memUsageBeside(file.path, file.name, oomDevices))
       readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
+}
+
+/** A `.gz` snapshot is read from an inflated private copy (the reader reads at offsets), removed once read. */
+async function readSnapshotFigures(file: InputFile): Promise<SnapshotFigures> {
+  return isCompressed(file.path)
+    ? await readable(
+        () =>
+          inflatePickle(file.path, file.name, (inflated) =>
+            snapshotFigures(inflated, file.name, statSync(inflated).size),
+          ),
+        file.name,
+      )
+    : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+}
+
+/**
+ * The folder common to every user frame of the counted blocks' stacks (the script's folder and below): site paths are
+ * relative to it, so a baseline made on another machine, or under another user, gets the same keys.
+ */
+function userCodeRoot(devices: readonly SnapshotDevice[]): string | null {
+  const userFiles = new Set<string>();
+  for (const d of devices) {
+    for (const file of d.sites.userFiles) userFiles.add(file);
+    for (const o of d.ooms) for (const file of o.sites?.userFiles ?? []) userFiles.add(file);
+  }
+  return commonFolder(userFiles);
+}
+
+/** The device's OOMs (`devN/oomI`), each with the largest free block at the dump and its top sites. */
+function addDeviceOoms(
+  into: SnapshotBuilder,
+  d: SnapshotDevice,
+  origin: { file: string; logicalDevice: number; visibleDevices: null },
+  root: string | null,
+): void {
+  const dev = `dev${d.device}`;
+  d.ooms.forEach((o, i) => {
+    const largest = d.dump.largestFreeBlock;
+    into.add(ooms, `${dev}/oom${i + 1}`, {
+      ...OOM_FIELD_DEFAULTS,
+      requested: o.size,
+      deviceFree: o.deviceFree,
+      allocated: o.allocated,
+      reserved: o.reserved,
+      largestFreeBlock: largest,
+      entriesAfter: o.entriesAfter,
+      sites: JSON.stringify(
+        o.sites === null
+          ? []
+          : topSites(o.sites.sites).map(([recorded, bytes]) => {
+              const { site, codeRoot } = relativeSite(recorded, root);
+              return [site, bytes, codeRoot];
+            }),
+      ),
+      ...origin,
+    });
+  });
 }
 
 /** Once per run, on the built snapshot: site paths moved to the source root, when the run names one; every OOM's cause. */
