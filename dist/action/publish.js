@@ -135,22 +135,13 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
         warning(`History not recorded: no 'github-token' to write ${where} with`);
         return read;
     }
-    const ctx = workflowContext();
     const { writeHistoryText } = await import('./history-branch.js');
     const { emptyHistory, parseHistory } = await import('../chunks/format.js');
-    const { pointEnvironment, pointValues } = await import('../chunks/point.js');
-    const { baselineHashOf, isCommitSha, pointSentence, pointTime, recordRun } = await import('../chunks/history-point.js');
-    const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
-    const meta = {
-        commit: ctx.sha.toLowerCase(),
-        run: String(ctx.runId),
-        ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
-        time: pointTime(),
-        baseline: await baselineHashOf(inputs.baseline),
-        environment: pointEnvironment(snapshot),
-    };
+    const { pointValues } = await import('../chunks/point.js');
+    const { isCommitSha, pointSentence, recordRun } = await import('../chunks/history-point.js');
+    const meta = await runPointMeta(inputs, snapshot);
     if (!isCommitSha(meta.commit)) {
-        warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(ctx.sha)}, not a commit SHA`);
+        warning(`History not recorded: this run's commit (GITHUB_SHA) is ${JSON.stringify(workflowContext().sha)}, not a commit SHA`);
         return read;
     }
     const values = pointValues(snapshot);
@@ -188,20 +179,39 @@ async function recordRunOnBranch(inputs, octokit, repo, snapshot, plan, read = n
         return done.history;
     }
     catch (error) {
-        if (error instanceof GitHubError && error.status === 403) {
-            warning(`History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`);
-            return asRead();
-        }
-        if (error instanceof GitHubError) {
-            warning(`History not recorded: ${visible(error.message)}`);
-            return asRead();
-        }
-        if (error instanceof InputError) {
-            warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
-            return asRead();
-        }
-        throw error;
+        if (!warnNotRecorded(error, inputs, unreadable))
+            throw error;
+        return asRead();
     }
+}
+async function runPointMeta(inputs, snapshot) {
+    const ctx = workflowContext();
+    const { pointEnvironment } = await import('../chunks/point.js');
+    const { baselineHashOf, pointTime } = await import('../chunks/history-point.js');
+    const attempt = Number(process.env.GITHUB_RUN_ATTEMPT);
+    return {
+        commit: ctx.sha.toLowerCase(),
+        run: String(ctx.runId),
+        ...(Number.isSafeInteger(attempt) && attempt >= 1 ? { attempt } : {}),
+        time: pointTime(),
+        baseline: await baselineHashOf(inputs.baseline),
+        environment: pointEnvironment(snapshot),
+    };
+}
+function warnNotRecorded(error, inputs, unreadable) {
+    if (error instanceof GitHubError && error.status === 403) {
+        warning(`History not recorded: ${visible(error.message)}. Give the default branch's check job \`permissions: contents: write\`, or set 'history: false'`);
+        return true;
+    }
+    if (error instanceof GitHubError) {
+        warning(`History not recorded: ${visible(error.message)}`);
+        return true;
+    }
+    if (error instanceof InputError) {
+        warning(`History not recorded: ${visible(error.message)}; the file was left as it is${unreadable ? `. ${startOver(inputs)}` : ''}`);
+        return true;
+    }
+    return false;
 }
 
 const MAX_PAGES = 10;

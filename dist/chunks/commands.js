@@ -317,25 +317,8 @@ async function append(args, io, tools) {
     const spec = appendSpec(tools);
     const { flags, all } = parseCommandArgs(args, spec);
     const file = required(flags.history, 'history', spec);
-    const { baselineHashOf, historySize, isCommitSha, pointSentence, pointTime, recordRun } = await import('./history-point.js');
-    const commit = required(flags.commit, 'commit', spec).toLowerCase();
-    if (!isCommitSha(commit))
-        throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
-    const time = flags.time ?? pointTime();
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
-        Number.isNaN(Date.parse(time))) {
-        throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
-    }
-    const attempt = flags.attempt;
-    if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
-        throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
-    const sizeText = flags.size;
-    const size = sizeText === undefined ? DEFAULT_HISTORY_SIZE : historySize(sizeText);
-    if (size === null)
-        throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${sizeText}'`, spec);
-    const run = flags.run;
-    if (run !== undefined && (run === '' || run.length > 100))
-        throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
+    const { commit, time, attempt, size, run } = await pointFlags(flags, spec);
+    const { baselineHashOf, pointSentence, recordRun } = await import('./history-point.js');
     const header = headerOptions(flags, spec);
     const { writeHistoryFile } = await import('./store.js');
     const { emptyHistory, parseHistory } = await import('./format.js');
@@ -382,6 +365,28 @@ async function append(args, io, tools) {
     const how = result.replaced ? 'replaced the point of run' : 'recorded';
     io.out(`${how} ${commit.slice(0, 7)} in ${file}: ${pointSentence(result, size, '; ')} (${Buffer.byteLength(result.text)} bytes)${pushed}\n`);
     return 0;
+}
+async function pointFlags(flags, spec) {
+    const { historySize, isCommitSha, pointTime } = await import('./history-point.js');
+    const commit = required(flags.commit, 'commit', spec).toLowerCase();
+    if (!isCommitSha(commit))
+        throw new CommandUsageError(`history append: --commit must be a commit SHA (4 to 64 hex digits), got '${commit}'`, spec);
+    const time = flags.time ?? pointTime();
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(time) ||
+        Number.isNaN(Date.parse(time))) {
+        throw new CommandUsageError(`history append: --time must be an ISO 8601 date-time such as 2026-06-13T17:00:34Z, got '${time}'`, spec);
+    }
+    const attempt = flags.attempt;
+    if (attempt !== undefined && !/^[1-9]\d{0,5}$/.test(attempt))
+        throw new CommandUsageError(`history append: --attempt must be a whole number from 1, got '${attempt}'`, spec);
+    const sizeText = flags.size;
+    const size = sizeText === undefined ? DEFAULT_HISTORY_SIZE : historySize(sizeText);
+    if (size === null)
+        throw new CommandUsageError(`history append: --size must be a whole number from 1 to ${MAX_HISTORY_SIZE}, got '${sizeText}'`, spec);
+    const run = flags.run;
+    if (run !== undefined && (run === '' || run.length > 100))
+        throw new CommandUsageError('history append: --run must be 1 to 100 characters', spec);
+    return { commit, time, attempt, size, run };
 }
 function headerOptions(flags, spec) {
     const out = {};

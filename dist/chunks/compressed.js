@@ -1,4 +1,4 @@
-import { mkdtempSync, createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, createWriteStream, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';

@@ -4,8 +4,8 @@ import './thresholds.js';
 import './format.js';
 import { R as RECENT_POINTS } from './moved.js';
 import { p as plural } from './partition.js';
-import { w as wrap, d as displayWidth, G as GAP, c as clip, t as truncateMiddle, i as indented, g as padStart, p as padEnd } from './text-layout.js';
-import { c as shortSha, t as trendRange, s as sparkline, a as stepContext, b as stepLevels, r as runsAgo, d as trendValue } from './trend-text.js';
+import { w as wrap, d as displayWidth, G as GAP, c as clip, t as truncateMiddle, g as padStart, p as padEnd, i as indented } from './text-layout.js';
+import { c as shortSha, t as trendRange, s as sparkline, d as trendValue, a as stepContext, b as stepLevels, r as runsAgo } from './trend-text.js';
 import 'node:fs/promises';
 import 'node:path';
 import './reader.js';
@@ -39,6 +39,21 @@ function renderHistoryTerminal(view, options = {}) {
     const first = view.points[0];
     const last = view.points[n - 1];
     lines.push(...wrap(`History${gate}${branch}: ${plural(n, 'point')}, ${shortSha(first.commit)} (${first.time}) to ${shortSha(last.commit)} (${last.time})`, width));
+    lines.push(...recentMarks(view, width));
+    const ordered = view.subjects(options.key);
+    const shownRows = view.rows(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered);
+    if (shownRows.length === 0) {
+        lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
+        return `${lines.join('\n')}\n`;
+    }
+    lines.push(...trendTable(shownRows, n, width));
+    if (options.key === undefined && ordered.length > MAX_ROWS)
+        lines.push('', ...wrap(`…${plural(ordered.length - MAX_ROWS, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
+    lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
+    return `${lines.join('\n')}\n`;
+}
+function recentMarks(view, width) {
+    const n = view.points.length;
     const from = Math.max(0, n - RECENT_POINTS);
     const recent = view.points.slice(from).map((meta, i) => ({ meta, change: i === 0 ? null : view.changes[from + i] }));
     const baselineUpdates = recent.filter((r) => r.change?.baselineUpdated === true).map((r) => shortSha(r.meta.commit));
@@ -50,14 +65,12 @@ function renderHistoryTerminal(view, options = {}) {
         marks.push(`baseline updated at ${baselineUpdates.join(', ')}`);
     if (environmentChanges.length > 0)
         marks.push(`environment changed at ${environmentChanges.join(', ')}`);
-    if (marks.length > 0)
-        lines.push(...wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width));
-    const ordered = view.subjects(options.key);
-    const shownRows = view.rows(options.key === undefined ? ordered.slice(0, MAX_ROWS) : ordered);
-    if (shownRows.length === 0) {
-        lines.push('', options.key === undefined ? 'No figures.' : `No key matches ${shown(options.key)}.`);
-        return `${lines.join('\n')}\n`;
-    }
+    if (marks.length === 0)
+        return [];
+    return wrap(`In the last ${formatCount(recent.length)} points: ${marks.join('; ')}.`, width);
+}
+function trendTable(shownRows, n, width) {
+    const lines = [];
     const cells = shownRows.map((r) => ({
         subject: shown(r.subject),
         spark: sparkline(r.trend.recent, r.trend.min, r.trend.max),
@@ -87,16 +100,16 @@ function renderHistoryTerminal(view, options = {}) {
         ]
             .join(GAP)
             .trimEnd(), width));
-        const step = row.trend.step;
-        if (step !== null) {
-            const context = stepContext(step);
-            lines.push(...indented(`stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`, width, '    ', '      '));
-        }
+        lines.push(...stepLines(row, width));
     });
-    if (options.key === undefined && ordered.length > MAX_ROWS)
-        lines.push('', ...wrap(`…${plural(ordered.length - MAX_ROWS, 'more key group')}: --key PATTERN (a glob over keys) lists the ones it matches`, width));
-    lines.push('', ...wrap('A key group (`*` for the device) shows its largest device at each point.', width));
-    return `${lines.join('\n')}\n`;
+    return lines;
+}
+function stepLines(row, width) {
+    const step = row.trend.step;
+    if (step === null)
+        return [];
+    const context = stepContext(step);
+    return indented(`stepped ${stepLevels(step, row.unit)} at ${shortSha(step.commit)} (${runsAgo(step)})${context === null ? '' : `; ${shown(context)}`}`, width, '    ', '      ');
 }
 function latestOf(row) {
     const last = row.trend.values[row.trend.values.length - 1];

@@ -39,42 +39,7 @@ function splitList(value) {
 }
 async function resolveInputs(specs, kind, cwd = process.cwd(), onWarning = (message) => process.emitWarning(message), flag = `--${evidenceSource(kind).option}`) {
     const failed = [];
-    const found = [];
-    const byInode = new Map();
-    const unreadable = new Set();
-    const add = (abs, named) => {
-        let info = null;
-        try {
-            info = statSync$1(abs, { throwIfNoEntry: false }) ?? null;
-        }
-        catch {
-        }
-        if (info === null) {
-            const real = realPathOr(abs);
-            if (unreadable.has(real))
-                return;
-            unreadable.add(real);
-            found.push({ path: abs, name: displayName(abs, cwd) });
-            return;
-        }
-        if (!info.isFile()) {
-            if (named)
-                throw new UsageError(`${flag} '${abs}' is ${fileKind(info)}, not a regular file`);
-            return;
-        }
-        const inode = `${info.dev}:${info.ino}`;
-        const listed = byInode.get(inode);
-        if (listed === undefined)
-            byInode.set(inode, [{ abs }]);
-        else {
-            const real = realPathOr(abs);
-            for (const other of listed)
-                if ((other.real ??= realPathOr(other.abs)) === real)
-                    return;
-            listed.push({ abs, real });
-        }
-        found.push({ path: abs, name: displayName(abs, cwd), size: info.size });
-    };
+    const { found, add } = fileList(cwd, flag);
     const exclusions = specs.filter((spec) => spec.startsWith('!'));
     const included = specs.filter((spec) => !spec.startsWith('!'));
     if (exclusions.length > 0 && included.length === 0) {
@@ -125,15 +90,57 @@ async function resolveInputs(specs, kind, cwd = process.cwd(), onWarning = (mess
             throw new UsageError(`${flag} path '${spec}' does not exist (looked in ${cwd})`);
         }
     }
-    for (const folder of failed) {
-        const why = fileSystemFailure(folder.error)?.replace(/^.*?: cannot \w+ it: /, '') ?? folder.error.message;
-        onWarning(`${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`);
-    }
+    warnUnreadableFolders(failed, flag, cwd, onWarning);
     const kept = exclusions.length === 0 ? found : leaveOut(found, exclusions, cwd);
     const sorted = kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (exclusions.length > 0)
         excludedCounts.set(sorted, { count: found.length - kept.length, by: exclusions });
     return sorted;
+}
+function fileList(cwd, flag) {
+    const found = [];
+    const byInode = new Map();
+    const unreadable = new Set();
+    const add = (abs, named) => {
+        let info = null;
+        try {
+            info = statSync$1(abs, { throwIfNoEntry: false }) ?? null;
+        }
+        catch {
+        }
+        if (info === null) {
+            const real = realPathOr(abs);
+            if (unreadable.has(real))
+                return;
+            unreadable.add(real);
+            found.push({ path: abs, name: displayName(abs, cwd) });
+            return;
+        }
+        if (!info.isFile()) {
+            if (named)
+                throw new UsageError(`${flag} '${abs}' is ${fileKind(info)}, not a regular file`);
+            return;
+        }
+        const inode = `${info.dev}:${info.ino}`;
+        const listed = byInode.get(inode);
+        if (listed === undefined)
+            byInode.set(inode, [{ abs }]);
+        else {
+            const real = realPathOr(abs);
+            for (const other of listed)
+                if ((other.real ??= realPathOr(other.abs)) === real)
+                    return;
+            listed.push({ abs, real });
+        }
+        found.push({ path: abs, name: displayName(abs, cwd), size: info.size });
+    };
+    return { found, add };
+}
+function warnUnreadableFolders(failed, flag, cwd, onWarning) {
+    for (const folder of failed) {
+        const why = fileSystemFailure(folder.error)?.replace(/^.*?: cannot \w+ it: /, '') ?? folder.error.message;
+        onWarning(`${flag}: cannot read the folder '${displayName(path.resolve(cwd, folder.path), cwd)}': ${why}; any input files in it are not read`);
+    }
 }
 const excludedCounts = new WeakMap();
 function leaveOut(files, exclusions, cwd) {

@@ -98,6 +98,10 @@ async function prepareReview(flags, files, say) {
     const limits = chooseLimits(base, head, { baseSha, labels }, notCounted);
     const { used } = limits;
     say(`note: ${target.from}: ${noun} ${target.number} is gated against the baseline and config of ${used.from === 'base' ? `its base commit ${baseSha.slice(0, 12)} (read through ${'via' in reader ? 'git' : 'the API'})` : `its own head (label '${label}')`}`);
+    sayLimitChanges(used, label, noun, target, say);
+    return { target, host, limits };
+}
+function sayLimitChanges(used, label, noun, target, say) {
     if (used.labelNotCounted !== undefined) {
         const why = used.labelNotCounted;
         const reason = why.how === 'label'
@@ -112,7 +116,6 @@ async function prepareReview(flags, files, say) {
         say(`  ${change.source} ${visible(change.key)}: ${String(change.before)} → ${String(change.after)}`);
     if (used.changes.length > 10)
         say(`  …and ${used.changes.length - 10} more`);
-    return { target, host, limits };
 }
 function runUrl(env) {
     const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID

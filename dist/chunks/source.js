@@ -1227,21 +1227,8 @@ function snapshotFigures(path, name, fileSize, work = new WorkBudget(name, fileS
         return walk;
     };
     const memoFetches = new MemoFetches();
-    const once = (value, what) => {
-        const at = memoFetches.of(value);
-        if (at !== undefined)
-            throw new InputError(`${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`);
-    };
-    const checked = (where, read) => {
-        try {
-            return read();
-        }
-        catch (error) {
-            if (error instanceof FieldError || error instanceof RangeError)
-                throw new InputError(`${name}: ${where()}: ${error.message}`);
-            throw error;
-        }
-    };
+    const once = placedOnce(name, memoFetches);
+    const checked = checkedIn(name);
     const addSegments = (items) => {
         work.charge(items.length, 'walking segments');
         for (const item of items) {
@@ -1257,7 +1244,8 @@ function snapshotFigures(path, name, fileSize, work = new WorkBudget(name, fileS
             checked(() => `device_traces[${device}][${walk.entries}]`, () => addEntry(item, walk));
         }
     };
-    const document = readPickle(path, name, { segments: addSegments, traceEntries: addEntries }, memoFetches, work);
+    const streamedItems = { segments: addSegments, traceEntries: addEntries };
+    const document = readPickle(path, name, streamedItems, memoFetches, work);
     const top = document.value;
     let topLevel;
     let traceLists = 0;
@@ -1269,30 +1257,7 @@ function snapshotFigures(path, name, fileSize, work = new WorkBudget(name, fileS
     }
     else if (top instanceof Map) {
         topLevel = 'dict';
-        const segments = top.get('segments');
-        const traces = top.get('device_traces');
-        if (!Array.isArray(segments))
-            throw new InputError(`${name}: the top-level dict has no 'segments' list: not a memory snapshot`);
-        if (traces !== undefined && !Array.isArray(traces))
-            throw new InputError(`${name}: 'device_traces' is not a list: not a memory snapshot`);
-        if (document.streamed.segments !== null && document.streamed.segments !== segments)
-            throw layoutError(name);
-        addSegments(segments);
-        const lists = traces ?? [];
-        traceLists = lists.length;
-        for (const [device, list] of document.streamed.traces)
-            if (lists[device] !== list)
-                throw layoutError(name);
-        lists.forEach((list, device) => {
-            if (!Array.isArray(list))
-                throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
-            if (list.length > 0 && document.streamed.traces.has(device))
-                throw layoutError(name);
-            if (list.length > 0)
-                once(list, () => `device_traces[${device}]`);
-            if (list.length > 0)
-                addEntries(device, list);
-        });
+        traceLists = readSnapshotDict(top, name, document.streamed, streamedItems, once);
     }
     else {
         throw new InputError(`${name}: the pickle holds ${describe(top)}, not a memory snapshot (a dict of segments and device_traces, or a list of segments)`);
@@ -1305,6 +1270,51 @@ function snapshotFigures(path, name, fileSize, work = new WorkBudget(name, fileS
         protocol: document.protocol,
         trailingBytes: fileSize - document.end,
     };
+}
+function placedOnce(name, memoFetches) {
+    return (value, what) => {
+        const at = memoFetches.of(value);
+        if (at !== undefined)
+            throw new InputError(`${name}: byte ${at}: ${what()} is placed a second time here, by a memo fetch: ${PLACED_TWICE}`);
+    };
+}
+function checkedIn(name) {
+    return (where, read) => {
+        try {
+            return read();
+        }
+        catch (error) {
+            if (error instanceof FieldError || error instanceof RangeError)
+                throw new InputError(`${name}: ${where()}: ${error.message}`);
+            throw error;
+        }
+    };
+}
+function readSnapshotDict(top, name, streamed, read, once) {
+    const segments = top.get('segments');
+    const traces = top.get('device_traces');
+    if (!Array.isArray(segments))
+        throw new InputError(`${name}: the top-level dict has no 'segments' list: not a memory snapshot`);
+    if (traces !== undefined && !Array.isArray(traces))
+        throw new InputError(`${name}: 'device_traces' is not a list: not a memory snapshot`);
+    if (streamed.segments !== null && streamed.segments !== segments)
+        throw layoutError(name);
+    read.segments(segments);
+    const lists = traces ?? [];
+    for (const [device, list] of streamed.traces)
+        if (lists[device] !== list)
+            throw layoutError(name);
+    lists.forEach((list, device) => {
+        if (!Array.isArray(list))
+            throw new InputError(`${name}: device_traces[${device}] is not a list: not a memory snapshot`);
+        if (list.length > 0 && streamed.traces.has(device))
+            throw layoutError(name);
+        if (list.length > 0)
+            once(list, () => `device_traces[${device}]`);
+        if (list.length > 0)
+            read.traceEntries(device, list);
+    });
+    return lists.length;
 }
 function finishDevices(dumps, walks, untraced, checked) {
     const indices = [...new Set([...dumps.keys(), ...[...walks].filter(([, w]) => w.entries > 0).map(([d]) => d)])].sort((a, b) => a - b);
@@ -1477,20 +1487,10 @@ async function parseAllocatorSnapshotFile(file, into) {
         readable(() => parseMemUsageFile(file.path, file.name, into), file.name);
         return;
     }
-    const figures = isCompressed(file.path)
-        ? await readable(() => inflatePickle(file.path, file.name, (inflated) => snapshotFigures(inflated, file.name, statSync(inflated).size)), file.name)
-        : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+    const figures = await readSnapshotFigures(file);
     into.files++;
     into.records += figures.segments;
-    const userFiles = new Set();
-    for (const d of figures.devices) {
-        for (const file of d.sites.userFiles)
-            userFiles.add(file);
-        for (const o of d.ooms)
-            for (const file of o.sites?.userFiles ?? [])
-                userFiles.add(file);
-    }
-    const root = commonFolder(userFiles);
+    const root = userCodeRoot(figures.devices);
     const oomDevices = new Set();
     for (const d of figures.devices) {
         into.records += d.traceEntries;
@@ -1528,30 +1528,51 @@ async function parseAllocatorSnapshotFile(file, into) {
         }
         for (const [site, metric] of functionSites(d.sites, root, file.name))
             into.add(allocationSites, `${dev}/${site}`, { ...metric, ...origin });
-        d.ooms.forEach((o, i) => {
+        if (d.ooms.length > 0)
             oomDevices.add(d.device);
-            const largest = d.dump.largestFreeBlock;
-            into.add(ooms, `${dev}/oom${i + 1}`, {
-                ...OOM_FIELD_DEFAULTS,
-                requested: o.size,
-                deviceFree: o.deviceFree,
-                allocated: o.allocated,
-                reserved: o.reserved,
-                largestFreeBlock: largest,
-                entriesAfter: o.entriesAfter,
-                sites: JSON.stringify(o.sites === null
-                    ? []
-                    : topSites(o.sites.sites).map(([recorded, bytes]) => {
-                        const { site, codeRoot } = relativeSite(recorded, root);
-                        return [site, bytes, codeRoot];
-                    })),
-                ...origin,
-            });
-        });
+        addDeviceOoms(into, d, origin, root);
     }
     if (oomDevices.size > 0)
         for (const table of memUsageBeside(file.path, file.name, oomDevices))
             readable(() => parseMemUsageFile(table.path, table.name, into), table.name);
+}
+async function readSnapshotFigures(file) {
+    return isCompressed(file.path)
+        ? await readable(() => inflatePickle(file.path, file.name, (inflated) => snapshotFigures(inflated, file.name, statSync(inflated).size)), file.name)
+        : readable(() => snapshotFigures(file.path, file.name, file.size ?? statSync(file.path).size), file.name);
+}
+function userCodeRoot(devices) {
+    const userFiles = new Set();
+    for (const d of devices) {
+        for (const file of d.sites.userFiles)
+            userFiles.add(file);
+        for (const o of d.ooms)
+            for (const file of o.sites?.userFiles ?? [])
+                userFiles.add(file);
+    }
+    return commonFolder(userFiles);
+}
+function addDeviceOoms(into, d, origin, root) {
+    const dev = `dev${d.device}`;
+    d.ooms.forEach((o, i) => {
+        const largest = d.dump.largestFreeBlock;
+        into.add(ooms, `${dev}/oom${i + 1}`, {
+            ...OOM_FIELD_DEFAULTS,
+            requested: o.size,
+            deviceFree: o.deviceFree,
+            allocated: o.allocated,
+            reserved: o.reserved,
+            largestFreeBlock: largest,
+            entriesAfter: o.entriesAfter,
+            sites: JSON.stringify(o.sites === null
+                ? []
+                : topSites(o.sites.sites).map(([recorded, bytes]) => {
+                    const { site, codeRoot } = relativeSite(recorded, root);
+                    return [site, bytes, codeRoot];
+                })),
+            ...origin,
+        });
+    });
 }
 function finishAllocatorSnapshots(snapshot, run) {
     const sourceRoot = sourceRootOf(run);

@@ -218,6 +218,27 @@ function valueRange(group) {
 const ALL_DEVICES_UP_TO = 16;
 const MAX_DEVICE_ROWS = 32;
 function deviceTable(entries) {
+    const all = deviceRowsOf(entries);
+    if (all.length === 0)
+        return null;
+    for (const r of all)
+        r.changed =
+            [...r.sums.values()].some((s) => s.current !== s.baseline) ||
+                [...r.figures.values()].some((f) => f.current !== f.baseline);
+    const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
+    const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
+    const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
+    if (all.some((r) => r.dumpTime))
+        figureNotes.push(DUMP_TIME_NOTE);
+    if (kinds.length === 0 && figureColumns.length === 0 && all.every((r) => r.capacity === null))
+        return null;
+    all.sort((a, b) => compareKeys(a.device, b.device));
+    const columns = { kinds, figureColumns, figureNotes };
+    if (all.length <= ALL_DEVICES_UP_TO)
+        return { ...columns, rows: all, rest: null, total: all.length };
+    return { ...columns, ...rowsWorthListing(all), total: all.length };
+}
+function deviceRowsOf(entries) {
     const byDevice = new Map();
     const row = (device) => {
         let r = byDevice.get(device);
@@ -267,31 +288,16 @@ function deviceTable(entries) {
         sum.baseline += entry.baseline ?? 0;
         sum.current += entry.current ?? 0;
     }
-    if (byDevice.size === 0)
-        return null;
-    const all = [...byDevice.values()];
-    for (const r of all)
-        r.changed =
-            [...r.sums.values()].some((s) => s.current !== s.baseline) ||
-                [...r.figures.values()].some((f) => f.current !== f.baseline);
-    const present = new Set(all.flatMap((r) => [...r.sums.keys()]));
-    const kinds = SECTIONS.map((s) => s.kind).filter((k) => present.has(k));
-    const { figureColumns, figureNotes } = figureColumnsOf(new Set(all.flatMap((r) => [...r.figures.keys()])));
-    if (all.some((r) => r.dumpTime))
-        figureNotes.push(DUMP_TIME_NOTE);
-    if (kinds.length === 0 && figureColumns.length === 0 && all.every((r) => r.capacity === null))
-        return null;
-    all.sort((a, b) => compareKeys(a.device, b.device));
-    const columns = { kinds, figureColumns, figureNotes };
-    if (all.length <= ALL_DEVICES_UP_TO)
-        return { ...columns, rows: all, rest: null, total: all.length };
+    return [...byDevice.values()];
+}
+function rowsWorthListing(all) {
     const change = (r) => [...r.sums.values()].reduce((s, v) => s + Math.abs(v.current - v.baseline), 0);
     const worth = all.filter((r) => r.flagged || r.changed);
     worth.sort((a, b) => Number(b.flagged) - Number(a.flagged) || change(b) - change(a) || compareKeys(a.device, b.device));
     const rows = worth.slice(0, MAX_DEVICE_ROWS).sort((a, b) => compareKeys(a.device, b.device));
     const hidden = all.length - rows.length;
     if (hidden === 0)
-        return { ...columns, rows, rest: null, total: all.length };
+        return { rows, rest: null };
     const hiddenChanged = worth.length - rows.length;
     const unchanged = all.length - worth.length;
     const parts = [];
@@ -304,10 +310,8 @@ function deviceTable(entries) {
     if (unchanged > 0)
         parts.push(`${formatCount(unchanged)} unchanged and not flagged`);
     return {
-        ...columns,
         rows,
         rest: `${formatCount(all.length)} devices; not listed: ${parts.join(', ')}. The JSON report has every device.`,
-        total: all.length,
     };
 }
 const DUMP_TIME_NOTE = 'dump-time: the device had no trace (the snapshot was taken without _record_memory_history), so its figures are the state at dump time, not peaks: allocated is the live requested bytes then.';
