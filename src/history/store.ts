@@ -113,9 +113,7 @@ export function recordPoint(
   return { ...appendPoint(history, meta, values, limits), replaced };
 }
 
-/** A name's place in its section's list (added at the end when new); `hint` is tried first, with no hashing. */
-type Position = (section: SectionHistory, name: string, hint: number) => number;
-
+/** A key's place in its section's list (added at the end when new); `hint` is tried first, with no hashing. */
 function keyPosition(section: SectionHistory, key: string, hint: number): number {
   // A run lists its keys in the order the last one did, which is the table's: the next place is usually the one.
   if (section.keys[hint] === key) return hint;
@@ -129,6 +127,7 @@ function keyPosition(section: SectionHistory, key: string, hint: number): number
   return i;
 }
 
+/** A roll-up's place in its section's list, as keyPosition. */
 function rollupPosition(section: SectionHistory, pattern: string, hint: number): number {
   if (section.rollups[hint] === pattern) return hint;
   let i = section.rollupIndex.get(pattern);
