@@ -3,7 +3,7 @@
 // the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
 import { InputError, SchemaError } from '../common/errors.js';
 import { hashText, StringTable } from '../common/string-table.js';
-import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson } from '../json/reader.js';
+import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson, type SchemaValidator } from '../json/reader.js';
 import { shortenName } from '../model/names.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
 import { Columns } from './columns.js';
@@ -286,8 +286,54 @@ interface PointLineJson {
 }
 
 const validateHeader = compileSchema<HeaderLine>(historyHeaderSchema);
-const validateKeys = compileSchema<KeysLine>(historyKeysSchema);
-const validatePoint = compileSchema<PointLineJson>(historyPointSchema);
+const validateKeysLine = compileSchema<KeysLine>(historyKeysSchema);
+const validatePointLine = compileSchema<PointLineJson>(historyPointSchema);
+
+/** A key or roll-up pattern as the key table's schema takes it (1 to 4096 code points: checked in UTF-16 units). */
+const isName = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 4096;
+/** A value or change as the point schema takes it: an exact integer, or null. */
+const isValue = (v: unknown): boolean => v === null || Number.isSafeInteger(v);
+
+const validateKeys = (json: unknown, at: string): KeysLine =>
+  validatedWithLists(validateKeysLine, json, at, ['keys', 'rollups'], isName);
+const validatePoint = (json: unknown, at: string): PointLineJson =>
+  validatedWithLists(validatePointLine, json, at, ['values', 'rollups', 'changes', 'rollupChanges'], isValue);
+
+/**
+ * A line checked against its schema with its long lists (`field` → section → list) checked here, item by item: the
+ * schema's checks walked 100,000 keys and values per read. The schema checks the line with those lists emptied; when
+ * either check fails, the whole line is checked as it is, so that the error is the schema's, as before.
+ */
+function validatedWithLists<T>(
+  validate: SchemaValidator<T>,
+  json: unknown,
+  at: string,
+  fields: readonly string[],
+  item: (v: unknown) => boolean,
+): T {
+  if (!isObject(json)) return validate(json, at);
+  const shell: Record<string, unknown> = { ...json };
+  for (const field of fields) {
+    const bySection = shell[field];
+    if (!Object.hasOwn(shell, field) || !isObject(bySection)) continue;
+    const emptied: Record<string, unknown> = {};
+    for (const [name, list] of Object.entries(bySection)) {
+      if (!Array.isArray(list) || !list.every(item)) return validate(json, at);
+      Object.defineProperty(emptied, name, { value: [], enumerable: true, writable: true, configurable: true });
+    }
+    shell[field] = emptied;
+  }
+  try {
+    validate(shell, at);
+  } catch {
+    return validate(json, at);
+  }
+  return json as T;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
 
 /**
  * Reads a history file. Every problem is an InputError naming the file, the line and the JSON pointer (or column) of
@@ -550,7 +596,8 @@ function applyDense(read: PointRead, dense: Record<string, (number | null)[]>, r
       );
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number | null;
-      checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
+      // Only a negative value can be wrong: the pointer is made for those alone.
+      if (v !== null && v < 0) checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
       if (v !== null) columns.push(i, 0, v);
     }
     if (rollup) {
@@ -618,7 +665,7 @@ function applyChanges(
           `${where}/${k + 1}`,
           `is a change of 0 at position ${i}: unchanged values are not written`,
         );
-      checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
+      if (value !== null && value < 0) checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
       columns.push(i, p, value ?? Number.NaN);
       if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH)))
         touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);

@@ -35,8 +35,14 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
   const devices = new Set<number | string>();
   for (const groups of grouped.values()) {
     const { keys, groupOf } = groups;
-    for (let i = 0; i < keys.length; i++)
-      if (groupOf[i] !== -1) devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
+    // Keys come device by device: a key whose device is the one before it adds nothing.
+    let last = -1;
+    for (let i = 0; i < keys.length; i++) {
+      if (groupOf[i] === -1) continue;
+      if (last === -1 || !sameDevice(groups, last, i))
+        devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
+      last = i;
+    }
   }
   const keys = new Map<string, Map<string, number>>();
   const rollups = new Map<string, Map<string, RollUp>>();
@@ -96,6 +102,18 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
     if (byPattern.size > 0) rollups.set(declaration.name, byPattern);
   }
   return { keys, rollups, devices: devices.size };
+}
+
+/** Whether keys a and b (both of a group) name one device: their device segments hold the same text. */
+function sameDevice(groups: KeyGroups, a: number, b: number): boolean {
+  const from = groups.deviceStart(a);
+  const length = groups.deviceEnd(a) - from;
+  if (groups.deviceEnd(b) - groups.deviceStart(b) !== length) return false;
+  const ka = groups.keys[a] as string;
+  const kb = groups.keys[b] as string;
+  const offset = groups.deviceStart(b) - from;
+  for (let k = from; k < from + length; k++) if (ka.charCodeAt(k) !== kb.charCodeAt(k + offset)) return false;
+  return true;
 }
 
 /**

@@ -86,15 +86,14 @@ export function appendPoint(
     dropOldest(history);
     dropped++;
   }
-  let text = serializeHistory(history);
-  while (Buffer.byteLength(text) > limits.maxBytes && history.points.length > 1) {
+  // Measured line by line: the file's text is made once, at the end.
+  while (serializedBytes(history) > limits.maxBytes && history.points.length > 1) {
     dropOldest(history);
     dropped++;
-    text = serializeHistory(history);
   }
   // Keys only die when points go: a history that dropped none has nothing to compact.
-  if (dropped > 0 && compact(history)) text = serializeHistory(history);
-  return { text, dropped, points: history.points.length };
+  if (dropped > 0) compact(history);
+  return { text: serializeHistory(history), dropped, points: history.points.length };
 }
 
 /**
