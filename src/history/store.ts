@@ -20,7 +20,7 @@ import {
   type SectionHistory,
 } from './format.js';
 import { forgetGroups } from './groups.js';
-import type { PointValues } from './point.js';
+import { KeyValues, type PointValues } from './point.js';
 
 import { DEFAULT_HISTORY_SIZE } from './limits.js';
 
@@ -159,13 +159,18 @@ function recordKeys(history: History, name: string, byKey: ReadonlyMap<string, n
   const columns = section.keyColumns;
   const seen = new Uint8Array(columns.size + byKey.size);
   let hint = 0;
-  for (const [full, value] of byKey) {
+  const one = (full: string, value: number): void => {
     const key = historyName(full);
     const i = keyPosition(section, key, hint);
     hint = i + 1;
     seen[i] = 1;
     recordFigure(columns, i, p, value, name, key);
-  }
+  };
+  // A point's own lists are walked as lists; any other map (a caller's) by its entries.
+  if (byKey instanceof KeyValues) {
+    const { names, figures } = byKey;
+    for (let k = 0; k < names.length; k++) one(names[k] as string, figures[k] as number);
+  } else for (const [full, value] of byKey) one(full, value);
   endUnseen(columns, seen, p);
 }
 
