@@ -3,7 +3,7 @@
 // those, the ones that stepped. Steps are looked for in MOVED_CANDIDATES figures at most, so 100,000 kernels cost one
 // pass over their change lists and a selection of the top ones, not 100,000 step searches (nor a sort of them all).
 import { section as sectionNamed } from '../model/sections/index.js';
-import { ROLLUP_WIDTH, type Columns, type History, type SectionHistory } from './format.js';
+import { ROLLUP_WIDTH, type History, type SectionHistory } from './format.js';
 import type { KeyGroups } from './groups.js';
 import { latest, valueOrZero } from './series.js';
 
@@ -142,16 +142,18 @@ class MovedSearch {
 
   /** The group's largest now and then, over its members and its roll-up's max: how far it moved. */
   private largestMove(section: SectionHistory, groups: KeyGroups, g: number, r: number): number {
+    const { keyColumns, rollupColumns } = section;
     let now = Number.NEGATIVE_INFINITY;
     let before = Number.NEGATIVE_INFINITY;
-    const look = (columns: Columns, i: number): void => {
-      const a = latest(columns, i);
-      const b = valueOrZero(columns, i, this.then);
-      if (a > now) now = a;
-      if (b > before) before = b;
-    };
-    if (g !== -1) for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) look(section.keyColumns, i);
-    if (r !== -1) look(section.rollupColumns, r * ROLLUP_WIDTH + 2);
+    if (g !== -1)
+      for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) {
+        now = Math.max(now, latest(keyColumns, i));
+        before = Math.max(before, valueOrZero(keyColumns, i, this.then));
+      }
+    if (r !== -1) {
+      now = Math.max(now, latest(rollupColumns, r * ROLLUP_WIDTH + 2));
+      before = Math.max(before, valueOrZero(rollupColumns, r * ROLLUP_WIDTH + 2, this.then));
+    }
     return Math.abs(now - before);
   }
 }
