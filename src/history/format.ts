@@ -142,7 +142,9 @@ export function latestAloneBytes(history: History): number {
 
 /** The bytes of the header and key table lines, with their line breaks. */
 export function tableBytes(history: History): number {
-  return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + 2;
+  keysLine(history);
+  const { bytes } = keysLines.get(history) as MadeKeysLine;
+  return Buffer.byteLength(headerLine(history.header)) + bytes + 2;
 }
 
 function headerLine(header: HistoryHeader): string {
@@ -158,7 +160,15 @@ function headerLine(header: HistoryHeader): string {
 }
 
 /** The key table's line, made again only when the table grew (keys are only ever appended, or the table rebuilt). */
-const keysLines = new WeakMap<History, { size: string; text: string; sections: Map<string, SectionHistory> }>();
+const keysLines = new WeakMap<History, MadeKeysLine>();
+
+/** The key table's line as last made, its bytes (measured once: the table of 100,000 keys is 2 MB) and what it was of. */
+interface MadeKeysLine {
+  size: string;
+  text: string;
+  bytes: number;
+  sections: Map<string, SectionHistory>;
+}
 
 function keysLine(history: History): string {
   let size = `${history.sections.size}`;
@@ -166,7 +176,7 @@ function keysLine(history: History): string {
   const cached = keysLines.get(history);
   if (cached !== undefined && cached.size === size && cached.sections === history.sections) return cached.text;
   const text = keysLineOf(history);
-  keysLines.set(history, { size, text, sections: history.sections });
+  keysLines.set(history, { size, text, bytes: Buffer.byteLength(text), sections: history.sections });
   return text;
 }
 
