@@ -3,9 +3,10 @@
 // the next one whole: consecutive versions differ in a few places, so git's deltas between them stay small.
 import { InputError, SchemaError } from '../common/errors.js';
 import { hashText, StringTable } from '../common/string-table.js';
-import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson } from '../json/reader.js';
+import { compileSchema, countJsonKeys, keyTokens, lineColumn, scanJson, type SchemaValidator } from '../json/reader.js';
 import { shortenName } from '../model/names.js';
 import { SECTIONS, type SectionDeclaration } from '../model/sections/index.js';
+import { Columns } from './columns.js';
 import {
   HISTORY_FORMAT,
   HISTORY_VERSION,
@@ -54,27 +55,23 @@ export interface PointMeta {
   environment: Record<string, string>;
 }
 
-/**
- * One figure over the points: at point `at[i]` its value becomes `values[i]` (null: the point does not have it), and
- * stays until the next change. Before the first change it is absent.
- */
-export interface Column {
-  at: number[];
-  values: (number | null)[];
-}
+export { Columns };
 
 /** A roll-up across devices takes five columns, in this order. */
 const ROLLUP_FIELDS = ['min', 'median', 'max', 'devices', 'worst'] as const;
 export const ROLLUP_WIDTH = ROLLUP_FIELDS.length;
 
-/** One section's figures: its keys (one column each) and its roll-ups across devices (ROLLUP_WIDTH columns each). */
+/**
+ * One section's figures: its keys (figure i of keyColumns is key i) and its roll-ups across devices (ROLLUP_WIDTH
+ * figures each: roll-up r's are r * ROLLUP_WIDTH and on).
+ */
 export interface SectionHistory {
   keys: string[];
-  keyColumns: Column[];
+  keyColumns: Columns;
   keyIndex: Map<string, number>;
   /** Device-free patterns (`DEV_MEM/{*}/APP`) kept as a roll-up, for points of more than 64 devices. */
   rollups: string[];
-  rollupColumns: Column[];
+  rollupColumns: Columns;
   rollupIndex: Map<string, number>;
 }
 
@@ -103,13 +100,12 @@ export function emptySection(): SectionHistory {
 }
 
 /**
- * A section of these keys (the list is the section's own from now on), a column each and no roll-ups. Its key index is
+ * A section of these keys (the list is the section's own from now on), a figure each and no roll-ups. Its key index is
  * made on first use: a check that records a run listing its keys in the table's order, and reads trends of key groups,
  * never asks a 100,000-key table for a key by name, and that Map cost more than the rest of reading the file.
  */
-function sectionOfKeys(keys: string[], columns = true): SectionHistory {
-  const keyColumns: Column[] = [];
-  if (columns) for (let i = 0; i < keys.length; i++) keyColumns.push({ at: [], values: [] });
+function sectionOfKeys(keys: string[]): SectionHistory {
+  const keyColumns = new Columns(keys.length);
   let keyIndex: Map<string, number> | undefined;
   return {
     keys,
@@ -122,30 +118,14 @@ function sectionOfKeys(keys: string[], columns = true): SectionHistory {
       return keyIndex;
     },
     rollups: [],
-    rollupColumns: [],
+    rollupColumns: new Columns(),
     rollupIndex: new Map(),
   };
 }
 
-/** The column's value at a point (null when absent there). */
-export function valueAt(column: Column, point: number): number | null {
-  const { at } = column;
-  let lo = 0;
-  let hi = at.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((at[mid] as number) <= point) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found === -1 ? null : (column.values[found] as number | null);
-}
-
-/** The column's value at its last change (the latest point's value). */
-export function lastValue(column: Column): number | null {
-  return column.values.length === 0 ? null : (column.values[column.values.length - 1] as number | null);
+/** A value as the file writes it: null for absent (NaN). */
+export function orNull(v: number): number | null {
+  return Number.isNaN(v) ? null : v;
 }
 
 // ───────────────────────────── writing ─────────────────────────────
@@ -162,7 +142,9 @@ export function latestAloneBytes(history: History): number {
 
 /** The bytes of the header and key table lines, with their line breaks. */
 export function tableBytes(history: History): number {
-  return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + 2;
+  keysLine(history);
+  const { bytes } = keysLines.get(history) as MadeKeysLine;
+  return Buffer.byteLength(headerLine(history.header)) + bytes + 2;
 }
 
 function headerLine(header: HistoryHeader): string {
@@ -178,7 +160,15 @@ function headerLine(header: HistoryHeader): string {
 }
 
 /** The key table's line, made again only when the table grew (keys are only ever appended, or the table rebuilt). */
-const keysLines = new WeakMap<History, { size: string; text: string; sections: Map<string, SectionHistory> }>();
+const keysLines = new WeakMap<History, MadeKeysLine>();
+
+/** The key table's line as last made, its bytes (measured once: the table of 100,000 keys is 2 MB) and what it was of. */
+interface MadeKeysLine {
+  size: string;
+  text: string;
+  bytes: number;
+  sections: Map<string, SectionHistory>;
+}
 
 function keysLine(history: History): string {
   let size = `${history.sections.size}`;
@@ -186,7 +176,7 @@ function keysLine(history: History): string {
   const cached = keysLines.get(history);
   if (cached !== undefined && cached.size === size && cached.sections === history.sections) return cached.text;
   const text = keysLineOf(history);
-  keysLines.set(history, { size, text, sections: history.sections });
+  keysLines.set(history, { size, text, bytes: Buffer.byteLength(text), sections: history.sections });
   return text;
 }
 
@@ -228,66 +218,42 @@ export function pointLine(history: History, p: number, whole = p === 0): string 
   return JSON.stringify(line);
 }
 
-/** Point p's values, one per column, trailing absent ones left out; sections with none left out. */
+/** Point p's values, one per figure, trailing absent ones left out; sections with none left out. */
 function denseOf(
   history: History,
   p: number,
-  columnsOf: (s: SectionHistory) => Column[],
+  columnsOf: (s: SectionHistory) => Columns,
 ): Record<string, (number | null)[]> {
   const out: Record<string, (number | null)[]> = {};
   for (const [name, section] of history.sections) {
     const columns = columnsOf(section);
-    const dense = columns.map((c) =>
-      p === 0 ? (c.at[0] === 0 ? (c.values[0] as number | null) : null) : valueAt(c, p),
-    );
-    let end = dense.length;
-    while (end > 0 && dense[end - 1] === null) end--;
-    if (end > 0) out[name] = dense.slice(0, end);
+    let end = columns.size;
+    while (end > 0 && Number.isNaN(columns.at(end - 1, p))) end--;
+    if (end === 0) continue;
+    const dense = new Array<number | null>(end);
+    for (let i = 0; i < end; i++) dense[i] = orNull(columns.at(i, p));
+    out[name] = dense;
   }
   return out;
 }
 
-/** Pairs (positions skipped since the last pair, difference or null) of the columns that change at point p. */
+/** Pairs (positions skipped since the last pair, difference or null) of the figures that change at point p. */
 function changesOf(
   history: History,
   p: number,
-  columnsOf: (s: SectionHistory) => Column[],
+  columnsOf: (s: SectionHistory) => Columns,
 ): Record<string, (number | null)[]> {
   const out: Record<string, (number | null)[]> = {};
   for (const [name, section] of history.sections) {
-    const columns = columnsOf(section);
     const pairs: (number | null)[] = [];
     let next = 0;
-    for (let i = 0; i < columns.length; i++) {
-      const column = columns[i] as Column;
-      const j = changeIndex(column, p);
-      if (j === -1) continue;
-      const now = column.values[j] as number | null;
-      const before = j === 0 ? null : (column.values[j - 1] as number | null);
-      pairs.push(i - next, now === null ? null : now - (before ?? 0));
+    columnsOf(section).changesAt(p, (i, now, before) => {
+      pairs.push(i - next, Number.isNaN(now) ? null : now - (Number.isNaN(before) ? 0 : before));
       next = i + 1;
-    }
+    });
     if (pairs.length > 0) out[name] = pairs;
   }
   return out;
-}
-
-/** The index in `column.at` of a change at exactly point p, or -1. */
-function changeIndex(column: Column, p: number): number {
-  const { at } = column;
-  // Appends look at the last change; a rewrite (compaction) at any.
-  const last = at.length - 1;
-  if (last >= 0 && at[last] === p) return last;
-  let lo = 0;
-  let hi = last;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = at[mid] as number;
-    if (v === p) return mid;
-    if (v < p) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 function sameEnvironment(a: Record<string, string>, b: Record<string, string>): boolean {
@@ -330,8 +296,54 @@ interface PointLineJson {
 }
 
 const validateHeader = compileSchema<HeaderLine>(historyHeaderSchema);
-const validateKeys = compileSchema<KeysLine>(historyKeysSchema);
-const validatePoint = compileSchema<PointLineJson>(historyPointSchema);
+const validateKeysLine = compileSchema<KeysLine>(historyKeysSchema);
+const validatePointLine = compileSchema<PointLineJson>(historyPointSchema);
+
+/** A key or roll-up pattern as the key table's schema takes it (1 to 4096 code points: checked in UTF-16 units). */
+const isName = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 4096;
+/** A value or change as the point schema takes it: an exact integer, or null. */
+const isValue = (v: unknown): boolean => v === null || Number.isSafeInteger(v);
+
+const validateKeys = (json: unknown, at: string): KeysLine =>
+  validatedWithLists(validateKeysLine, json, at, ['keys', 'rollups'], isName);
+const validatePoint = (json: unknown, at: string): PointLineJson =>
+  validatedWithLists(validatePointLine, json, at, ['values', 'rollups', 'changes', 'rollupChanges'], isValue);
+
+/**
+ * A line checked against its schema with its long lists (`field` → section → list) checked here, item by item: the
+ * schema's checks walked 100,000 keys and values per read. The schema checks the line with those lists emptied; when
+ * either check fails, the whole line is checked as it is, so that the error is the schema's, as before.
+ */
+function validatedWithLists<T>(
+  validate: SchemaValidator<T>,
+  json: unknown,
+  at: string,
+  fields: readonly string[],
+  item: (v: unknown) => boolean,
+): T {
+  if (!isObject(json)) return validate(json, at);
+  const shell: Record<string, unknown> = { ...json };
+  for (const field of fields) {
+    const bySection = shell[field];
+    if (!Object.hasOwn(shell, field) || !isObject(bySection)) continue;
+    const emptied: Record<string, unknown> = {};
+    for (const [name, list] of Object.entries(bySection)) {
+      if (!Array.isArray(list) || !list.every(item)) return validate(json, at);
+      Object.defineProperty(emptied, name, { value: [], enumerable: true, writable: true, configurable: true });
+    }
+    shell[field] = emptied;
+  }
+  try {
+    validate(shell, at);
+  } catch {
+    return validate(json, at);
+  }
+  return json as T;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
 
 /**
  * Reads a history file. Every problem is an InputError naming the file, the line and the JSON pointer (or column) of
@@ -374,9 +386,8 @@ export function parseHistory(text: string, file: string): History {
     const section = history.sections.get(name) ?? emptySection();
     if (!history.sections.has(name)) history.sections.set(name, section);
     addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
+    section.rollupColumns.add(section.rollups.length * ROLLUP_WIDTH);
   }
-  // Columns are made by the first point, each with its first value (see applyDense), the rest empty.
-  if (lines.length === 2) completeColumns(history);
   for (let n = 2; n < lines.length; n++) readPoint(history, lines[n] as string, file, n + 1, unknown);
   if (unknown.size > 0) {
     const names = [...unknown].map((n) => `'${n}'`).join(', ');
@@ -437,17 +448,7 @@ function sectionOf(keys: string[], at: string, pointer: string): SectionHistory 
       `${pointer}/${twice}`,
       `${JSON.stringify((keys[twice] as string).slice(0, 200))} is listed twice`,
     );
-  return sectionOfKeys(keys, false);
-}
-
-/** Every section's columns made up to its table's length (empty: absent so far). */
-function completeColumns(history: History): void {
-  for (const section of history.sections.values()) {
-    for (let i = section.keyColumns.length; i < section.keys.length; i++)
-      section.keyColumns.push({ at: [], values: [] });
-    for (let i = section.rollupColumns.length; i < section.rollups.length * ROLLUP_WIDTH; i++)
-      section.rollupColumns.push({ at: [], values: [] });
-  }
+  return sectionOfKeys(keys);
 }
 
 /** The position of the first name that an earlier one repeats, -1 for none (a Map of 100,000 names cost ~20-50 ms). */
@@ -509,7 +510,6 @@ function readPoint(history: History, line: string, file: string, n: number, unkn
   if (first) {
     applyDense(read, json.values ?? {}, false, '/values');
     applyDense(read, json.rollups ?? {}, true, '/rollups');
-    completeColumns(history);
   } else {
     applyChanges(read, p, json.changes ?? {}, false, '/changes');
     applyChanges(read, p, json.rollupChanges ?? {}, true, '/rollupChanges');
@@ -566,7 +566,7 @@ function checkValue(
 
 /** A roll-up's five values at its latest point must be all there or all gone, with min ≤ median ≤ max over at least one device. */
 function checkRollup(read: PointRead, section: SectionHistory, r: number, pointer: string): void {
-  const values = ROLLUP_FIELDS.map((_, k) => lastValue(section.rollupColumns[r * ROLLUP_WIDTH + k] as Column));
+  const values = ROLLUP_FIELDS.map((_, k) => orNull(section.rollupColumns.latest(r * ROLLUP_WIDTH + k)));
   if (values.every((v) => v === null)) return;
   const pattern = JSON.stringify(section.rollups[r] ?? '');
   if (values.some((v) => v === null))
@@ -591,16 +591,13 @@ function checkRollup(read: PointRead, section: SectionHistory, r: number, pointe
     );
 }
 
-/**
- * The first point's values: each column made with its first value (a push onto an empty array reserves 17 places,
- * ~30 MB over 100,000 columns of which most never change again), in position order.
- */
+/** The first point's values, in position order. */
 function applyDense(read: PointRead, dense: Record<string, (number | null)[]>, rollup: boolean, pointer: string): void {
   for (const [name, values] of Object.entries(dense)) {
     const section = sectionNamed(read, name, `${pointer}/${name}`);
     if (section === undefined) continue;
     const columns = rollup ? section.rollupColumns : section.keyColumns;
-    const positions = rollup ? section.rollups.length * ROLLUP_WIDTH : section.keys.length;
+    const positions = columns.size;
     if (values.length > positions)
       throw new SchemaError(
         read.at,
@@ -609,8 +606,9 @@ function applyDense(read: PointRead, dense: Record<string, (number | null)[]>, r
       );
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number | null;
-      checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
-      columns.push(v === null ? { at: [], values: [] } : { at: [0], values: [v] });
+      // Only a negative value can be wrong: the pointer is made for those alone.
+      if (v !== null && v < 0) checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
+      if (v !== null) columns.push(i, 0, v);
     }
     if (rollup) {
       for (let r = 0; r * ROLLUP_WIDTH < values.length; r++) {
@@ -654,33 +652,31 @@ function applyChanges(
           `must be a number of positions skipped (0 or more), got ${String(skip)}`,
         );
       i += skip;
-      const column = columns[i];
-      if (column === undefined)
+      if (i >= columns.size)
         throw new SchemaError(
           at,
           `${where}/${k}`,
-          `reaches position ${i}, but the key table (line 2) has ${columns.length}`,
+          `reaches position ${i}, but the key table (line 2) has ${columns.size}`,
         );
-      if (column.at[column.at.length - 1] === p)
-        throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
+      if (columns.changedAt(i, p)) throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
       const change = pairs[k + 1] as number | null;
+      const before = columns.latest(i);
       let value: number | null = null;
       if (change !== null) {
-        value = (lastValue(column) ?? 0) + change;
+        value = (Number.isNaN(before) ? 0 : before) + change;
         if (!Number.isSafeInteger(value))
           throw new SchemaError(at, `${where}/${k + 1}`, `makes a value past 2^53 - 1, which cannot be exact`);
-      } else if (lastValue(column) === null) {
+      } else if (Number.isNaN(before)) {
         throw new SchemaError(at, `${where}/${k + 1}`, `removes position ${i}, which the point before does not have`);
       }
-      if (change === 0 && lastValue(column) !== null)
+      if (change === 0 && !Number.isNaN(before))
         throw new SchemaError(
           at,
           `${where}/${k + 1}`,
           `is a change of 0 at position ${i}: unchanged values are not written`,
         );
-      checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
-      column.at.push(p);
-      column.values.push(value);
+      if (value !== null && value < 0) checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
+      columns.push(i, p, value ?? Number.NaN);
       if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH)))
         touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);
       i++;

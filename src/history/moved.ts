@@ -3,9 +3,9 @@
 // those, the ones that stepped. Steps are looked for in MOVED_CANDIDATES figures at most, so 100,000 kernels cost one
 // pass over their change lists and a selection of the top ones, not 100,000 step searches (nor a sort of them all).
 import { section as sectionNamed } from '../model/sections/index.js';
-import { ROLLUP_WIDTH, type Column, type History, type SectionHistory } from './format.js';
+import { ROLLUP_WIDTH, type History, type SectionHistory } from './format.js';
 import type { KeyGroups } from './groups.js';
-import { changedSince, latest, valueOrZero } from './series.js';
+import { latest, valueOrZero } from './series.js';
 
 /** Points a sparkline shows, and the span a step must have started in to be listed as moved. */
 export const RECENT_POINTS = 30;
@@ -83,11 +83,15 @@ class MovedSearch {
     const seen = new Uint8Array(groups.groups);
     for (let i = 0; i < keys.length; i++) {
       // Only a figure that changed lately can have stepped lately: the rest cost one look at their last change.
-      const column = keyColumns[i] as Column;
-      if (!changedSince(column, this.recent)) continue;
+      if (!keyColumns.changedSince(i, this.recent)) continue;
       const g = groups.groupOf[i] as number;
       if (g === -1)
-        this.offerText(kind, keys[i] as string, false, Math.abs(latest(column) - valueOrZero(column, this.then)));
+        this.offerText(
+          kind,
+          keys[i] as string,
+          false,
+          Math.abs(latest(keyColumns, i) - valueOrZero(keyColumns, i, this.then)),
+        );
       else if (seen[g] === 0) {
         seen[g] = 1;
         lately.push(g);
@@ -101,7 +105,7 @@ class MovedSearch {
     for (let r = 0; r < rollups.length; r++) {
       const g = groupOfRollup[r] as number;
       if (g !== -1 && seen[g] === 1) continue;
-      if (!changedSince(section.rollupColumns[r * ROLLUP_WIDTH + 2] as Column, this.recent)) continue;
+      if (!section.rollupColumns.changedSince(r * ROLLUP_WIDTH + 2, this.recent)) continue;
       const moved = this.largestMove(section, groups, g, r);
       if (g !== -1) this.offerGroup(kind, groups, g, moved);
       else {
@@ -138,16 +142,18 @@ class MovedSearch {
 
   /** The group's largest now and then, over its members and its roll-up's max: how far it moved. */
   private largestMove(section: SectionHistory, groups: KeyGroups, g: number, r: number): number {
+    const { keyColumns, rollupColumns } = section;
     let now = Number.NEGATIVE_INFINITY;
     let before = Number.NEGATIVE_INFINITY;
-    const look = (column: Column): void => {
-      const a = latest(column);
-      const b = valueOrZero(column, this.then);
-      if (a > now) now = a;
-      if (b > before) before = b;
-    };
-    if (g !== -1) for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) look(section.keyColumns[i] as Column);
-    if (r !== -1) look(section.rollupColumns[r * ROLLUP_WIDTH + 2] as Column);
+    if (g !== -1)
+      for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) {
+        now = Math.max(now, latest(keyColumns, i));
+        before = Math.max(before, valueOrZero(keyColumns, i, this.then));
+      }
+    if (r !== -1) {
+      now = Math.max(now, latest(rollupColumns, r * ROLLUP_WIDTH + 2));
+      before = Math.max(before, valueOrZero(rollupColumns, r * ROLLUP_WIDTH + 2, this.then));
+    }
     return Math.abs(now - before);
   }
 }

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { runEnvironmentOf, runValue } from '../gate/environment.js';
 import { median, type RollUp } from '../model/roll-up.js';
-import { SECTIONS, valueOf, type Metric } from '../model/sections/index.js';
-import { metricsOf, type Snapshot } from '../model/snapshot.js';
+import { SECTIONS, type Metric, type SectionDeclaration } from '../model/sections/index.js';
+import { metricsOf, type SectionMetrics, type Snapshot } from '../model/snapshot.js';
 import { keysOf } from '../model/record-keys.js';
 import { KeyGroups } from './groups.js';
 
@@ -14,7 +14,7 @@ const ROLL_UP_ABOVE_DEVICES = 64;
 /** A run's figures as a point records them. */
 export interface PointValues {
   /** Section → key → compared value. */
-  keys: Map<string, Map<string, number>>;
+  keys: Map<string, ReadonlyMap<string, number>>;
   /** Section → device-free pattern (`DEV_MEM/{*}/APP`) → roll-up; only for runs of more than 64 devices. */
   rollups: Map<string, Map<string, RollUp>>;
   /** Devices the run has keys of. */
@@ -35,37 +35,38 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
   const devices = new Set<number | string>();
   for (const groups of grouped.values()) {
     const { keys, groupOf } = groups;
-    for (let i = 0; i < keys.length; i++)
-      if (groupOf[i] !== -1) devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
+    // Keys come device by device: a key whose device is the one before it adds nothing.
+    let last = -1;
+    for (let i = 0; i < keys.length; i++) {
+      if (groupOf[i] === -1) continue;
+      if (last === -1 || !sameDevice(groups, last, i))
+        devices.add(deviceId(keys[i] as string, groups.deviceStart(i) + 3, groups.deviceEnd(i)));
+      last = i;
+    }
   }
-  const keys = new Map<string, Map<string, number>>();
+  const keys = new Map<string, ReadonlyMap<string, number>>();
   const rollups = new Map<string, Map<string, RollUp>>();
   const rolled = devices.size > ROLL_UP_ABOVE_DEVICES;
   for (const declaration of compared) {
     const metrics = metricsOf(snapshot, declaration.name);
     const groups = grouped.get(declaration.name) as KeyGroups;
     const list = groups.keys;
-    const values = new Map<string, number>();
-    keys.set(declaration.name, values);
+    const figures = figuresOf(declaration, metrics, list);
     if (!rolled) {
-      for (let i = 0; i < list.length; i++)
-        values.set(list[i] as string, valueOf(declaration, metrics[list[i] as string] as Metric));
+      keys.set(declaration.name, new KeyValues(list.slice(), figures));
       continue;
     }
     // Keys of no device as they come; then the groups, those whose text before the device segment comes first first,
     // and of one such text in the order they first come (a group of one device stays its key).
-    const figures = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const key = list[i] as string;
-      const value = valueOf(declaration, metrics[key] as Metric);
-      if (groups.groupOf[i] === -1) values.set(key, value);
-      else figures[i] = value;
-    }
+    const values = new KeyValues([], new Float64Array(list.length));
+    keys.set(declaration.name, values);
+    for (let i = 0; i < list.length; i++)
+      if (groups.groupOf[i] === -1) values.push(list[i] as string, figures[i] as number);
     const byPattern = new Map<string, RollUp>();
     for (const g of groups.byPrefix()) {
       const first = groups.first(g);
       if (groups.nextOf(first) === -1) {
-        values.set(list[first] as string, figures[first] as number);
+        values.push(list[first] as string, figures[first] as number);
         continue;
       }
       const members = groups.memberList(g);
@@ -96,6 +97,91 @@ export function pointValues(snapshot: Pick<Snapshot, 'sections'>): PointValues {
     if (byPattern.size > 0) rollups.set(declaration.name, byPattern);
   }
   return { keys, rollups, devices: devices.size };
+}
+
+/** Each key's compared value (valueOf's, the field read once per section rather than per key). */
+function figuresOf(declaration: SectionDeclaration, metrics: SectionMetrics, list: readonly string[]): Float64Array {
+  const field = declaration.value;
+  const out = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const v = (metrics[list[i] as string] as Metric)[field];
+    out[i] = typeof v === 'number' ? v : 0;
+  }
+  return out;
+}
+
+/**
+ * A section's keys and their values in the order a point records them, as a read-only Map: two lists instead of a Map
+ * of 100,000 entries, which recording the point walks once in order. Looking a key up builds its index on first use.
+ */
+export class KeyValues implements ReadonlyMap<string, number> {
+  private index: Map<string, number> | undefined;
+
+  constructor(
+    readonly names: string[],
+    /** Values by position; may be longer than `names` (the places not used yet). */
+    readonly figures: Float64Array,
+  ) {}
+
+  /** Adds a key not held yet (while the point is made). */
+  push(name: string, value: number): void {
+    this.figures[this.names.length] = value;
+    this.names.push(name);
+    this.index = undefined;
+  }
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  get(key: string): number | undefined {
+    const i = this.indexOf(key);
+    return i === undefined ? undefined : (this.figures[i] as number);
+  }
+
+  has(key: string): boolean {
+    return this.indexOf(key) !== undefined;
+  }
+
+  forEach(visit: (value: number, key: string, map: ReadonlyMap<string, number>) => void): void {
+    for (let i = 0; i < this.names.length; i++) visit(this.figures[i] as number, this.names[i] as string, this);
+  }
+
+  *entries(): MapIterator<[string, number]> {
+    for (let i = 0; i < this.names.length; i++) yield [this.names[i] as string, this.figures[i] as number];
+  }
+
+  keys(): MapIterator<string> {
+    return this.names.values();
+  }
+
+  *values(): MapIterator<number> {
+    for (let i = 0; i < this.names.length; i++) yield this.figures[i] as number;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
+
+  private indexOf(key: string): number | undefined {
+    if (this.index === undefined) {
+      this.index = new Map();
+      for (let i = 0; i < this.names.length; i++) this.index.set(this.names[i] as string, i);
+    }
+    return this.index.get(key);
+  }
+}
+
+/** Whether keys a and b (both of a group) name one device: their device segments hold the same text. */
+function sameDevice(groups: KeyGroups, a: number, b: number): boolean {
+  const from = groups.deviceStart(a);
+  const length = groups.deviceEnd(a) - from;
+  if (groups.deviceEnd(b) - groups.deviceStart(b) !== length) return false;
+  const ka = groups.keys[a] as string;
+  const kb = groups.keys[b] as string;
+  const offset = groups.deviceStart(b) - from;
+  for (let k = from; k < from + length; k++) if (ka.charCodeAt(k) !== kb.charCodeAt(k + offset)) return false;
+  return true;
 }
 
 /**

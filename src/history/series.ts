@@ -2,7 +2,7 @@
 // devices (its keys where points kept them, its roll-up's max elsewhere). Held in Float64Arrays, NaN where a point does
 // not have the figure: the noise band reads one per key asked, and a typed array is one allocation, not 200 boxes.
 import { findDeviceSegment, sectionOfKind, type SegmentBounds } from '../model/sections/index.js';
-import { historyName, ROLLUP_WIDTH, valueAt, type Column, type History, type SectionHistory } from './format.js';
+import { historyName, ROLLUP_WIDTH, type Columns, type History, type SectionHistory } from './format.js';
 import { ByPattern, groupsOf, type KeyGroups } from './groups.js';
 
 /**
@@ -21,46 +21,17 @@ export function seriesValues(series: Series): (number | null)[] {
   return out;
 }
 
-/** A key's own series from its column over n points. */
-function keySeries(column: Column, n: number): Series {
-  const out = new Float64Array(n).fill(Number.NaN);
-  for (let i = 0; i < column.at.length; i++) {
-    const from = column.at[i] as number;
-    const to = i + 1 < column.at.length ? (column.at[i + 1] as number) : n;
-    out.fill((column.values[i] as number | null) ?? Number.NaN, from, to);
-  }
-  return out;
+/** Figure i's value at point p, 0 when absent there (or before the first point). */
+export function valueOrZero(columns: Columns, i: number, p: number): number {
+  if (p < 0) return 0;
+  const v = columns.at(i, p);
+  return Number.isNaN(v) ? 0 : v;
 }
 
-/** Folds a column into `out`: at each point where it has a value, the larger of that and what `out` holds. */
-function foldColumn(out: Series, column: Column, n: number): void {
-  const { at, values } = column;
-  for (let c = 0; c < at.length; c++) {
-    const v = values[c] as number | null;
-    if (v === null) continue;
-    const to = c + 1 < at.length ? (at[c + 1] as number) : n;
-    for (let p = at[c] as number; p < to; p++) {
-      const was = out[p] as number;
-      // NaN (absent) compares false: absent or smaller is replaced.
-      if (!(was >= v)) out[p] = v;
-    }
-  }
-}
-
-/** A step that started at point `from` or later needs a change there (and one before it). */
-export function changedSince(column: Column, from: number): boolean {
-  const { at } = column;
-  return at.length >= 2 && (at[at.length - 1] as number) >= from;
-}
-
-/** The column's value at point p, 0 when absent there (or before the first point). */
-export function valueOrZero(column: Column, p: number): number {
-  return p < 0 ? 0 : (valueAt(column, p) ?? 0);
-}
-
-/** The column's value at the latest point, 0 when absent. */
-export function latest(column: Column): number {
-  return column.values.length === 0 ? 0 : ((column.values[column.values.length - 1] as number | null) ?? 0);
+/** Figure i's value at the latest point, 0 when absent. */
+export function latest(columns: Columns, i: number): number {
+  const v = columns.latest(i);
+  return Number.isNaN(v) ? 0 : v;
 }
 
 /** What the trends of one history share whatever their config: the series made from it, and the history as it was. */
@@ -108,8 +79,10 @@ export class HistorySeries {
   }
 
   /** Key i's own series. */
-  ofColumn(column: Column): Series {
-    return keySeries(column, this.n);
+  ofKeyAt(section: SectionHistory, i: number): Series {
+    const out = new Float64Array(this.n).fill(Number.NaN);
+    section.keyColumns.fill(i, out);
+    return out;
   }
 
   /** The largest over the pattern's devices at each point (made once per pattern). */
@@ -125,7 +98,7 @@ export class HistorySeries {
     const found = this.section(kind);
     if (found === undefined) return null;
     const i = found.section.keyIndex.get(historyName(key));
-    if (i !== undefined) return this.ofColumn(found.section.keyColumns[i] as Column);
+    if (i !== undefined) return this.ofKeyAt(found.section, i);
     if (!findDeviceSegment(key, this.bounds)) return null;
     // The keys of one group share their group's series: found by the text around the device segment.
     const { start, end } = this.bounds;
@@ -147,8 +120,8 @@ export class HistorySeries {
     if (group === undefined && rollup === undefined) return null;
     const n = this.n;
     const out = new Float64Array(n).fill(Number.NaN);
-    if (group !== undefined) groups.members(group, (i) => foldColumn(out, section.keyColumns[i] as Column, n));
-    if (rollup !== undefined) foldColumn(out, section.rollupColumns[rollup * ROLLUP_WIDTH + 2] as Column, n);
+    if (group !== undefined) groups.members(group, (i) => section.keyColumns.fold(i, out));
+    if (rollup !== undefined) section.rollupColumns.fold(rollup * ROLLUP_WIDTH + 2, out);
     return out;
   }
 }

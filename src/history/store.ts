@@ -8,20 +8,19 @@ import {
   emptySection,
   HISTORY_MAX_BYTES,
   historyName,
-  lastValue,
   latestAloneBytes,
   tableBytes,
   parseHistory,
   pointLine,
   ROLLUP_WIDTH,
   serializeHistory,
-  type Column,
+  type Columns,
   type History,
   type PointMeta,
   type SectionHistory,
 } from './format.js';
 import { forgetGroups } from './groups.js';
-import type { PointValues } from './point.js';
+import { KeyValues, type PointValues } from './point.js';
 
 import { DEFAULT_HISTORY_SIZE } from './limits.js';
 
@@ -60,23 +59,14 @@ export function appendPoint(
   const table = tableOf(history);
   history.points.push({ ...meta, environment: shortenedValues(meta.environment) });
   try {
-    for (const [name, byKey] of values.keys)
-      record(
-        history,
-        name,
-        byKey,
-        (s) => s.keyColumns,
-        keyPosition,
-        1,
-        p,
-        (v) => [v],
-      );
-    for (const [name, byPattern] of values.rollups)
-      record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
-    // A figure this run does not have is gone from this point on.
+    for (const [name, byKey] of values.keys) recordKeys(history, name, byKey, p);
+    for (const [name, byPattern] of values.rollups) recordRollups(history, name, byPattern, p);
     for (const [name, section] of history.sections) {
+      // A figure this run does not have is gone from this point on.
       if (!values.keys.has(name)) endAll(section.keyColumns, p);
       if (!values.rollups.has(name)) endAll(section.rollupColumns, p);
+      section.keyColumns.sortAt(p);
+      section.rollupColumns.sortAt(p);
     }
     history.lines.push(pointLine(history, p));
     // The point alone is checked only when the whole file would not fit (it never does when the file does).
@@ -96,15 +86,14 @@ export function appendPoint(
     dropOldest(history);
     dropped++;
   }
-  let text = serializeHistory(history);
-  while (Buffer.byteLength(text) > limits.maxBytes && history.points.length > 1) {
+  // Measured line by line: the file's text is made once, at the end.
+  while (serializedBytes(history) > limits.maxBytes && history.points.length > 1) {
     dropOldest(history);
     dropped++;
-    text = serializeHistory(history);
   }
   // Keys only die when points go: a history that dropped none has nothing to compact.
-  if (dropped > 0 && compact(history)) text = serializeHistory(history);
-  return { text, dropped, points: history.points.length };
+  if (dropped > 0) compact(history);
+  return { text: serializeHistory(history), dropped, points: history.points.length };
 }
 
 /**
@@ -123,9 +112,7 @@ export function recordPoint(
   return { ...appendPoint(history, meta, values, limits), replaced };
 }
 
-/** A name's place in its section's list (added at the end when new); `hint` is tried first, with no hashing. */
-type Position = (section: SectionHistory, name: string, hint: number) => number;
-
+/** A key's place in its section's list (added at the end when new); `hint` is tried first, with no hashing. */
 function keyPosition(section: SectionHistory, key: string, hint: number): number {
   // A run lists its keys in the order the last one did, which is the table's: the next place is usually the one.
   if (section.keys[hint] === key) return hint;
@@ -134,11 +121,12 @@ function keyPosition(section: SectionHistory, key: string, hint: number): number
     i = section.keys.length;
     section.keyIndex.set(key, i);
     section.keys.push(key);
-    section.keyColumns.push({ at: [], values: [] });
+    section.keyColumns.add();
   }
   return i;
 }
 
+/** A roll-up's place in its section's list, as keyPosition. */
 function rollupPosition(section: SectionHistory, pattern: string, hint: number): number {
   if (section.rollups[hint] === pattern) return hint;
   let i = section.rollupIndex.get(pattern);
@@ -146,55 +134,82 @@ function rollupPosition(section: SectionHistory, pattern: string, hint: number):
     i = section.rollups.length;
     section.rollupIndex.set(pattern, i);
     section.rollups.push(pattern);
-    for (let k = 0; k < ROLLUP_WIDTH; k++) section.rollupColumns.push({ at: [], values: [] });
+    section.rollupColumns.add(ROLLUP_WIDTH);
   }
   return i;
 }
 
-/** A roll-up's five values; the worst device by its number (`dev12` → 12), as every device name this tool writes is. */
-function rollupSlots(r: RollUp): number[] {
+/** The worst device's number (`dev12` → 12), as every device name this tool writes is. */
+function worstDevice(r: RollUp): number {
   const device = /^dev(\d{1,9})$/.exec(r.worst);
   if (device === null) throw new InputError(`roll-up worst device '${r.worst}' is not a device name (devN)`);
-  return [r.min, r.median, r.max, r.devices, Number(device[1])];
+  return Number(device[1]);
 }
 
-function record<T>(
-  history: History,
-  name: string,
-  byName: ReadonlyMap<string, T>,
-  columnsOf: (s: SectionHistory) => Column[],
-  position: Position,
-  width: number,
-  p: number,
-  slots: (value: T) => number[],
-): void {
+/** The section called `name`, made empty when the history has none yet. */
+function sectionFor(history: History, name: string): SectionHistory {
   let section = history.sections.get(name);
   if (section === undefined) history.sections.set(name, (section = emptySection()));
-  const columns = columnsOf(section);
-  const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
+  return section;
+}
+
+/** Records each key's value at point p, in one pass; keys the run does not have are gone from p on. */
+function recordKeys(history: History, name: string, byKey: ReadonlyMap<string, number>, p: number): void {
+  const section = sectionFor(history, name);
+  const columns = section.keyColumns;
+  const seen = new Uint8Array(columns.size + byKey.size);
   let hint = 0;
-  for (const [full, value] of byName) {
+  const one = (full: string, value: number): void => {
     const key = historyName(full);
-    const index = position(section, key, hint);
-    hint = index + 1;
-    const at = index * width;
-    const figures = slots(value);
-    for (let k = 0; k < figures.length; k++) {
-      const column = columns[at + k] as Column;
-      const now = figures[k] as number;
-      if (!Number.isSafeInteger(now)) throw new InputError(`${name} ${key}: ${now} is not an exact integer`);
-      seen[at + k] = 1;
-      const before = lastValue(column);
-      if (before === now) continue;
-      if (!Number.isSafeInteger(now - (before ?? 0)))
-        throw new InputError(
-          `${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`,
-        );
-      column.at.push(p);
-      column.values.push(now);
-    }
+    const i = keyPosition(section, key, hint);
+    hint = i + 1;
+    seen[i] = 1;
+    recordFigure(columns, i, p, value, name, key);
+  };
+  // A point's own lists are walked as lists; any other map (a caller's) by its entries.
+  if (byKey instanceof KeyValues) {
+    const { names, figures } = byKey;
+    for (let k = 0; k < names.length; k++) one(names[k] as string, figures[k] as number);
+  } else for (const [full, value] of byKey) one(full, value);
+  endUnseen(columns, seen, p);
+}
+
+/** Records each roll-up's five values at point p; roll-ups the run does not have are gone from p on. */
+function recordRollups(history: History, name: string, byPattern: ReadonlyMap<string, RollUp>, p: number): void {
+  const section = sectionFor(history, name);
+  const columns = section.rollupColumns;
+  const seen = new Uint8Array(columns.size + byPattern.size * ROLLUP_WIDTH);
+  let hint = 0;
+  for (const [full, rollup] of byPattern) {
+    const pattern = historyName(full);
+    const r = rollupPosition(section, pattern, hint);
+    hint = r + 1;
+    const at = r * ROLLUP_WIDTH;
+    const device = worstDevice(rollup);
+    seen.fill(1, at, at + ROLLUP_WIDTH);
+    recordFigure(columns, at, p, rollup.min, name, pattern);
+    recordFigure(columns, at + 1, p, rollup.median, name, pattern);
+    recordFigure(columns, at + 2, p, rollup.max, name, pattern);
+    recordFigure(columns, at + 3, p, rollup.devices, name, pattern);
+    recordFigure(columns, at + 4, p, device, name, pattern);
   }
-  for (let i = 0; i < columns.length; i++) if (seen[i] !== 1) end(columns[i] as Column, p);
+  endUnseen(columns, seen, p);
+}
+
+/** Figure i's value at point p: a change only when it differs from its latest. */
+function recordFigure(columns: Columns, i: number, p: number, now: number, name: string, key: string): void {
+  if (!Number.isSafeInteger(now)) throw new InputError(`${name} ${key}: ${now} is not an exact integer`);
+  const before = columns.latest(i);
+  if (before === now) return;
+  if (!Number.isSafeInteger(now - (Number.isNaN(before) ? 0 : before)))
+    throw new InputError(
+      `${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`,
+    );
+  columns.push(i, p, now);
+}
+
+function endUnseen(columns: Columns, seen: Uint8Array, p: number): void {
+  for (let i = 0; i < columns.size; i++) if (seen[i] !== 1) end(columns, i, p);
 }
 
 /** An environment with every value as the history writes it. */
@@ -210,15 +225,13 @@ function shortenedValues(environment: Record<string, string>): Record<string, st
   return out;
 }
 
-function endAll(columns: Column[], p: number): void {
-  for (const column of columns) end(column, p);
+function endAll(columns: Columns, p: number): void {
+  for (let i = 0; i < columns.size; i++) end(columns, i, p);
 }
 
 /** The figure is absent from point p on. */
-function end(column: Column, p: number): void {
-  if (lastValue(column) === null) return;
-  column.at.push(p);
-  column.values.push(null);
+function end(columns: Columns, i: number, p: number): void {
+  if (!Number.isNaN(columns.latest(i))) columns.push(i, p, Number.NaN);
 }
 
 /** The file's bytes without making its text. */
@@ -242,9 +255,9 @@ function restoreTable(history: History, table: Map<string, { keys: number; rollu
     }
     if (section.keys.length > was.keys) forgetGroups(section.keys);
     for (const key of section.keys.splice(was.keys)) section.keyIndex.delete(key);
-    section.keyColumns.length = was.keys;
+    section.keyColumns.truncate(was.keys);
     for (const pattern of section.rollups.splice(was.rollups)) section.rollupIndex.delete(pattern);
-    section.rollupColumns.length = was.rollups * ROLLUP_WIDTH;
+    section.rollupColumns.truncate(was.rollups * ROLLUP_WIDTH);
   }
 }
 
@@ -253,12 +266,8 @@ function undoPoint(history: History, p: number): void {
   history.points.length = p;
   history.lines.length = Math.min(history.lines.length, p);
   for (const section of history.sections.values()) {
-    for (const column of [...section.keyColumns, ...section.rollupColumns]) {
-      while (column.at.length > 0 && (column.at[column.at.length - 1] as number) >= p) {
-        column.at.pop();
-        column.values.pop();
-      }
-    }
+    section.keyColumns.undo(p);
+    section.rollupColumns.undo(p);
   }
 }
 
@@ -266,27 +275,22 @@ function undoPoint(history: History, p: number): void {
 function dropOldest(history: History): void {
   history.points.shift();
   history.lines.shift();
+  const points = history.points.length;
   for (const section of history.sections.values()) {
-    for (const column of section.keyColumns) shiftColumn(column);
-    for (const column of section.rollupColumns) shiftColumn(column);
+    section.keyColumns.dropOldest();
+    section.rollupColumns.dropOldest();
+    // Once more points were dropped than are kept, the changes before them are let go of.
+    if (section.keyColumns.dropped > points) section.keyColumns = renumbered(section.keyColumns, points);
+    if (section.rollupColumns.dropped > points) section.rollupColumns = renumbered(section.rollupColumns, points);
   }
-  if (history.points.length > 0) history.lines[0] = pointLine(history, 0);
+  if (points > 0) history.lines[0] = pointLine(history, 0);
 }
 
-function shiftColumn(column: Column): void {
-  const { at, values } = column;
-  if (at.length === 0) return;
-  // The value at the old point 0 holds at the old point 1 unless it changed there.
-  if (at[0] === 0 && at.length > 1 && at[1] === 1) {
-    at.shift();
-    values.shift();
-  } else if (at[0] === 0) at[0] = 1;
-  // Absent before the first change: a leading "gone" says nothing.
-  while (values.length > 0 && values[0] === null) {
-    at.shift();
-    values.shift();
-  }
-  for (let i = 0; i < at.length; i++) at[i] = (at[i] as number) - 1;
+/** The same figures with only their kept changes. */
+function renumbered(columns: Columns, points: number): Columns {
+  const same = new Int32Array(columns.size);
+  for (let i = 0; i < same.length; i++) same[i] = i;
+  return columns.rebuilt(same, columns.size, points);
 }
 
 /** Keys no kept point has, once they are a quarter of the table (and at least this many), are dropped from it. */
@@ -300,32 +304,37 @@ function compact(history: History): boolean {
   let dead = 0;
   let all = 0;
   for (const section of history.sections.values()) {
-    for (const column of section.keyColumns) {
+    const { keyColumns, rollupColumns } = section;
+    for (let i = 0; i < keyColumns.size; i++) {
       all++;
-      if (isDead(column)) dead++;
+      if (keyColumns.isDead(i)) dead++;
     }
-    for (let i = 0; i < section.rollupColumns.length; i += ROLLUP_WIDTH) {
+    for (let r = 0; r < section.rollups.length; r++) {
       all++;
-      if (section.rollupColumns.slice(i, i + ROLLUP_WIDTH).every(isDead)) dead++;
+      if (rollupDead(rollupColumns, r)) dead++;
     }
   }
   if (dead < COMPACT_FROM || dead * 4 < all) return false;
   for (const [name, section] of [...history.sections]) {
     const kept = emptySection();
+    const keyNumbers = new Int32Array(section.keys.length).fill(-1);
     section.keys.forEach((key, i) => {
-      const column = section.keyColumns[i] as Column;
-      if (isDead(column)) return;
+      if (section.keyColumns.isDead(i)) return;
+      keyNumbers[i] = kept.keys.length;
       kept.keyIndex.set(key, kept.keys.length);
       kept.keys.push(key);
-      kept.keyColumns.push(column);
     });
-    section.rollups.forEach((pattern, i) => {
-      const columns = section.rollupColumns.slice(i * ROLLUP_WIDTH, (i + 1) * ROLLUP_WIDTH);
-      if (columns.every(isDead)) return;
+    const rollupNumbers = new Int32Array(section.rollups.length * ROLLUP_WIDTH).fill(-1);
+    section.rollups.forEach((pattern, r) => {
+      if (rollupDead(section.rollupColumns, r)) return;
+      for (let k = 0; k < ROLLUP_WIDTH; k++)
+        rollupNumbers[r * ROLLUP_WIDTH + k] = kept.rollups.length * ROLLUP_WIDTH + k;
       kept.rollupIndex.set(pattern, kept.rollups.length);
       kept.rollups.push(pattern);
-      kept.rollupColumns.push(...columns);
     });
+    const points = history.points.length;
+    kept.keyColumns = section.keyColumns.rebuilt(keyNumbers, kept.keys.length, points);
+    kept.rollupColumns = section.rollupColumns.rebuilt(rollupNumbers, kept.rollups.length * ROLLUP_WIDTH, points);
     if (kept.keys.length === 0 && kept.rollups.length === 0) history.sections.delete(name);
     else history.sections.set(name, kept);
   }
@@ -333,8 +342,9 @@ function compact(history: History): boolean {
   return true;
 }
 
-function isDead(column: Column): boolean {
-  return column.values.every((v) => v === null);
+function rollupDead(columns: Columns, r: number): boolean {
+  for (let k = 0; k < ROLLUP_WIDTH; k++) if (!columns.isDead(r * ROLLUP_WIDTH + k)) return false;
+  return true;
 }
 
 // ───────────────────────────── the local file (CLI) ─────────────────────────────

@@ -3,7 +3,7 @@
 import { matchRule, sectionThresholds } from '../gate/thresholds.js';
 import type { EnvironmentChange, GateConfig, NoiseLookup, Tolerance } from '../gate/types.js';
 import { findDeviceSegment, sectionOfKind, type SegmentBounds } from '../model/sections/index.js';
-import { historyName, type Column, type History, type PointMeta } from './format.js';
+import { historyName, type History, type PointMeta } from './format.js';
 import { findMoved, MOVED_CANDIDATES, RECENT_POINTS } from './moved.js';
 import { noiseOf, type NoiseSamples } from './noise.js';
 import { HistorySeries, seriesValues, sharedSeries, stillShared, type Series, type SharedSeries } from './series.js';
@@ -141,8 +141,7 @@ function trendsSharing(history: History, config: Pick<GateConfig, 'sections'>, k
     if (found !== undefined) {
       // A name past the history's length is found as the history wrote it.
       const i = found.section.keyIndex.get(historyName(key));
-      if (i !== undefined)
-        made = trend('key', series.ofColumn(found.section.keyColumns[i] as Column), toleranceOf(config, kind, key));
+      if (i !== undefined) made = trend('key', series.ofKeyAt(found.section, i), toleranceOf(config, kind, key));
       else {
         // Points of more than 64 devices kept the key's group, not the key: its largest device stands for it.
         const at: SegmentBounds = { start: 0, end: 0 };

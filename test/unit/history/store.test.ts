@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/common/errors.js';
 import {
   emptyHistory,
-  lastValue,
+  orNull,
   parseHistory,
   serializeHistory,
-  valueAt,
   type History,
   type PointMeta,
 } from '../../../src/history/format.js';
@@ -33,8 +32,8 @@ function modules(values: Record<string, number>): PointValues {
 
 function valuesOf(history: History, section: string, key: string): (number | null)[] {
   const s = history.sections.get(section)!;
-  const column = s.keyColumns[s.keyIndex.get(key)!]!;
-  return history.points.map((_, p) => valueAt(column, p));
+  const i = s.keyIndex.get(key)!;
+  return history.points.map((_, p) => orNull(s.keyColumns.at(i, p)));
 }
 
 describe('recording points', () => {
@@ -185,7 +184,8 @@ describe('what a point records of a run', () => {
     const read = parseHistory(text, 'h');
     const section = read.sections.get('modules')!;
     expect(section.rollups).toEqual(['DEV_MEM/*/APP']);
-    expect(section.rollupColumns.map((c) => lastValue(c))).toEqual([100 * MiB, 132 * MiB, 164 * MiB, 65, 64]);
+    const latest = Array.from({ length: section.rollupColumns.size }, (_, i) => section.rollupColumns.latest(i));
+    expect(latest).toEqual([100 * MiB, 132 * MiB, 164 * MiB, 65, 64]);
   });
 
   it("the environment as one value per item, nodes that disagree joined: what a step's note quotes", () => {
