@@ -1,10 +1,194 @@
 import { I as InputError, S as SchemaError } from './errors.js';
 import { h as hashText, S as StringTable } from './string-table.js';
-import { c as compileSchema, k as keyTokens, d as countJsonKeys, s as scanJson, l as lineColumn } from './reader.js';
+import { k as keyTokens, d as countJsonKeys, s as scanJson, l as lineColumn, c as compileSchema } from './reader.js';
 import { s as shortenName } from './names.js';
 import { b as SECTIONS } from './evidence-sources.js';
 import './_commonjsHelpers.js';
 import 'node:crypto';
+
+const NONE = -1;
+class Columns {
+    size = 0;
+    count = 0;
+    origin = 0;
+    latestOf;
+    figureOf = new Int32Array(16);
+    pointOf = new Int32Array(16);
+    valueOf = new Float64Array(16);
+    previousOf = new Int32Array(16);
+    constructor(size = 0) {
+        this.latestOf = new Int32Array(Math.max(size, 16)).fill(NONE);
+        this.size = size;
+    }
+    add(n = 1) {
+        const first = this.size;
+        const to = first + n;
+        if (to > this.latestOf.length) {
+            const wider = new Int32Array(Math.max(to, this.latestOf.length * 2)).fill(NONE);
+            wider.set(this.latestOf.subarray(0, first));
+            this.latestOf = wider;
+        }
+        this.size = to;
+        return first;
+    }
+    truncate(size) {
+        this.latestOf.fill(NONE, size, this.size);
+        this.size = Math.min(this.size, size);
+    }
+    push(i, p, v) {
+        const c = this.count;
+        if (c === this.pointOf.length)
+            this.growChanges();
+        this.figureOf[c] = i;
+        this.pointOf[c] = p + this.origin;
+        this.valueOf[c] = v;
+        this.previousOf[c] = this.latestOf[i];
+        this.latestOf[i] = c;
+        this.count = c + 1;
+    }
+    latest(i) {
+        const c = this.latestOf[i];
+        return c === NONE ? Number.NaN : this.valueOf[c];
+    }
+    latestPoint(i) {
+        const c = this.latestOf[i];
+        return c === NONE ? -1 : Math.max(this.pointOf[c] - this.origin, 0);
+    }
+    at(i, p) {
+        const stored = p + this.origin;
+        let c = this.latestOf[i];
+        while (c !== NONE && this.pointOf[c] > stored)
+            c = this.previousOf[c];
+        return c === NONE ? Number.NaN : this.valueOf[c];
+    }
+    changedSince(i, from) {
+        const c = this.latestOf[i];
+        if (c === NONE)
+            return false;
+        const point = this.pointOf[c] - this.origin;
+        if (point <= 0 || point < from)
+            return false;
+        const before = this.previousOf[c];
+        return before !== NONE && (this.pointOf[before] > this.origin || !Number.isNaN(this.valueOf[before]));
+    }
+    isDead(i) {
+        const c = this.latestOf[i];
+        return c === NONE || (this.pointOf[c] <= this.origin && Number.isNaN(this.valueOf[c]));
+    }
+    fill(i, out) {
+        let to = out.length;
+        for (let c = this.latestOf[i]; c !== NONE; c = this.previousOf[c]) {
+            const from = Math.max(this.pointOf[c] - this.origin, 0);
+            if (from < to)
+                out.fill(this.valueOf[c], from, to);
+            if (from === 0)
+                return;
+            to = from;
+        }
+    }
+    fold(i, out) {
+        let to = out.length;
+        for (let c = this.latestOf[i]; c !== NONE; c = this.previousOf[c]) {
+            const from = Math.max(this.pointOf[c] - this.origin, 0);
+            const v = this.valueOf[c];
+            if (!Number.isNaN(v))
+                for (let p = from; p < to; p++) {
+                    if (!(out[p] >= v))
+                        out[p] = v;
+                }
+            if (from === 0)
+                return;
+            to = from;
+        }
+    }
+    changesAt(p, visit) {
+        const stored = p + this.origin;
+        for (let c = this.firstAt(stored); c < this.count && this.pointOf[c] === stored; c++) {
+            const before = this.previousOf[c];
+            visit(this.figureOf[c], this.valueOf[c], before === NONE ? Number.NaN : this.valueOf[before]);
+        }
+    }
+    changedAt(i, p) {
+        const c = this.latestOf[i];
+        return c !== NONE && this.pointOf[c] === p + this.origin;
+    }
+    sortAt(p) {
+        const from = this.firstAt(p + this.origin);
+        const to = this.count;
+        let sorted = true;
+        for (let c = from + 1; c < to && sorted; c++)
+            sorted = this.figureOf[c - 1] < this.figureOf[c];
+        if (sorted)
+            return;
+        const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => this.figureOf[a] - this.figureOf[b]);
+        const figures = order.map((c) => this.figureOf[c]);
+        const values = order.map((c) => this.valueOf[c]);
+        const previous = order.map((c) => this.previousOf[c]);
+        for (let k = 0; k < order.length; k++) {
+            const c = from + k;
+            this.figureOf[c] = figures[k];
+            this.valueOf[c] = values[k];
+            this.previousOf[c] = previous[k];
+            this.latestOf[figures[k]] = c;
+        }
+    }
+    undo(p) {
+        const stored = p + this.origin;
+        while (this.count > 0 && this.pointOf[this.count - 1] >= stored) {
+            const c = --this.count;
+            this.latestOf[this.figureOf[c]] = this.previousOf[c];
+        }
+    }
+    dropOldest() {
+        this.origin++;
+    }
+    rebuilt(kept, size, points) {
+        const out = new Columns(size);
+        for (let i = 0; i < this.size; i++) {
+            const to = kept[i];
+            const v = this.at(i, 0);
+            if (to !== -1 && !Number.isNaN(v))
+                out.push(to, 0, v);
+        }
+        let c = this.firstAt(this.origin + 1);
+        for (let p = 1; p < points; p++) {
+            const stored = p + this.origin;
+            for (; c < this.count && this.pointOf[c] === stored; c++) {
+                const to = kept[this.figureOf[c]];
+                if (to !== -1)
+                    out.push(to, p, this.valueOf[c]);
+            }
+        }
+        return out;
+    }
+    get dropped() {
+        return this.origin;
+    }
+    firstAt(stored) {
+        let lo = 0;
+        let hi = this.count;
+        while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (this.pointOf[mid] < stored)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    growChanges() {
+        const capacity = this.pointOf.length * 2;
+        const widen = (a, make) => {
+            const wider = make(capacity);
+            wider.set(a);
+            return wider;
+        };
+        this.figureOf = widen(this.figureOf, (n) => new Int32Array(n));
+        this.pointOf = widen(this.pointOf, (n) => new Int32Array(n));
+        this.valueOf = widen(this.valueOf, (n) => new Float64Array(n));
+        this.previousOf = widen(this.previousOf, (n) => new Int32Array(n));
+    }
+}
 
 const HISTORY_FORMAT = 'ascend-memory-gate history';
 const HISTORY_VERSION = 1;
@@ -111,11 +295,8 @@ function emptyHistory(header = {}) {
 function emptySection() {
     return sectionOfKeys([]);
 }
-function sectionOfKeys(keys, columns = true) {
-    const keyColumns = [];
-    if (columns)
-        for (let i = 0; i < keys.length; i++)
-            keyColumns.push({ at: [], values: [] });
+function sectionOfKeys(keys) {
+    const keyColumns = new Columns(keys.length);
     let keyIndex;
     return {
         keys,
@@ -129,28 +310,12 @@ function sectionOfKeys(keys, columns = true) {
             return keyIndex;
         },
         rollups: [],
-        rollupColumns: [],
+        rollupColumns: new Columns(),
         rollupIndex: new Map(),
     };
 }
-function valueAt(column, point) {
-    const { at } = column;
-    let lo = 0;
-    let hi = at.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (at[mid] <= point) {
-            found = mid;
-            lo = mid + 1;
-        }
-        else
-            hi = mid - 1;
-    }
-    return found === -1 ? null : column.values[found];
-}
-function lastValue(column) {
-    return column.values.length === 0 ? null : column.values[column.values.length - 1];
+function orNull(v) {
+    return Number.isNaN(v) ? null : v;
 }
 function serializeHistory(history) {
     return `${[headerLine(history.header), keysLine(history), ...history.lines].join('\n')}\n`;
@@ -159,7 +324,9 @@ function latestAloneBytes(history) {
     return tableBytes(history) + Buffer.byteLength(pointLine(history, history.points.length - 1, true)) + 1;
 }
 function tableBytes(history) {
-    return Buffer.byteLength(headerLine(history.header)) + Buffer.byteLength(keysLine(history)) + 2;
+    keysLine(history);
+    const { bytes } = keysLines.get(history);
+    return Buffer.byteLength(headerLine(history.header)) + bytes + 2;
 }
 function headerLine(header) {
     const { format, version, gate, branch, commitUrl } = header;
@@ -180,7 +347,7 @@ function keysLine(history) {
     if (cached !== undefined && cached.size === size && cached.sections === history.sections)
         return cached.text;
     const text = keysLineOf(history);
-    keysLines.set(history, { size, text, sections: history.sections });
+    keysLines.set(history, { size, text, bytes: Buffer.byteLength(text), sections: history.sections });
     return text;
 }
 function keysLineOf(history) {
@@ -227,54 +394,31 @@ function denseOf(history, p, columnsOf) {
     const out = {};
     for (const [name, section] of history.sections) {
         const columns = columnsOf(section);
-        const dense = columns.map((c) => p === 0 ? (c.at[0] === 0 ? c.values[0] : null) : valueAt(c, p));
-        let end = dense.length;
-        while (end > 0 && dense[end - 1] === null)
+        let end = columns.size;
+        while (end > 0 && Number.isNaN(columns.at(end - 1, p)))
             end--;
-        if (end > 0)
-            out[name] = dense.slice(0, end);
+        if (end === 0)
+            continue;
+        const dense = new Array(end);
+        for (let i = 0; i < end; i++)
+            dense[i] = orNull(columns.at(i, p));
+        out[name] = dense;
     }
     return out;
 }
 function changesOf(history, p, columnsOf) {
     const out = {};
     for (const [name, section] of history.sections) {
-        const columns = columnsOf(section);
         const pairs = [];
         let next = 0;
-        for (let i = 0; i < columns.length; i++) {
-            const column = columns[i];
-            const j = changeIndex(column, p);
-            if (j === -1)
-                continue;
-            const now = column.values[j];
-            const before = j === 0 ? null : column.values[j - 1];
-            pairs.push(i - next, now === null ? null : now - (before ?? 0));
+        columnsOf(section).changesAt(p, (i, now, before) => {
+            pairs.push(i - next, Number.isNaN(now) ? null : now - (Number.isNaN(before) ? 0 : before));
             next = i + 1;
-        }
+        });
         if (pairs.length > 0)
             out[name] = pairs;
     }
     return out;
-}
-function changeIndex(column, p) {
-    const { at } = column;
-    const last = at.length - 1;
-    if (last >= 0 && at[last] === p)
-        return last;
-    let lo = 0;
-    let hi = last;
-    while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const v = at[mid];
-        if (v === p)
-            return mid;
-        if (v < p)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
 }
 function sameEnvironment(a, b) {
     const ka = Object.keys(a);
@@ -289,8 +433,39 @@ function sortedItems(items) {
     return out;
 }
 const validateHeader = compileSchema(historyHeaderSchema);
-const validateKeys = compileSchema(historyKeysSchema);
-const validatePoint = compileSchema(historyPointSchema);
+const validateKeysLine = compileSchema(historyKeysSchema);
+const validatePointLine = compileSchema(historyPointSchema);
+const isName = (v) => typeof v === 'string' && v.length >= 1 && v.length <= 4096;
+const isValue = (v) => v === null || Number.isSafeInteger(v);
+const validateKeys = (json, at) => validatedWithLists(validateKeysLine, json, at, ['keys', 'rollups'], isName);
+const validatePoint = (json, at) => validatedWithLists(validatePointLine, json, at, ['values', 'rollups', 'changes', 'rollupChanges'], isValue);
+function validatedWithLists(validate, json, at, fields, item) {
+    if (!isObject(json))
+        return validate(json, at);
+    const shell = { ...json };
+    for (const field of fields) {
+        const bySection = shell[field];
+        if (!Object.hasOwn(shell, field) || !isObject(bySection))
+            continue;
+        const emptied = {};
+        for (const [name, list] of Object.entries(bySection)) {
+            if (!Array.isArray(list) || !list.every(item))
+                return validate(json, at);
+            Object.defineProperty(emptied, name, { value: [], enumerable: true, writable: true, configurable: true });
+        }
+        shell[field] = emptied;
+    }
+    try {
+        validate(shell, at);
+    }
+    catch {
+        return validate(json, at);
+    }
+    return json;
+}
+function isObject(v) {
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
 function parseHistory(text, file) {
     if (text.length * 3 > HISTORY_MAX_BYTES && Buffer.byteLength(text) > HISTORY_MAX_BYTES) {
         throw new InputError(`${file}: ${Buffer.byteLength(text)} bytes, past the ${HISTORY_MAX_BYTES} (8 MiB) a history ever holds: not read`);
@@ -324,9 +499,8 @@ function parseHistory(text, file) {
         if (!history.sections.has(name))
             history.sections.set(name, section);
         addNames(section.rollups, section.rollupIndex, patterns, at2, `/rollups/${name}`);
+        section.rollupColumns.add(section.rollups.length * ROLLUP_WIDTH);
     }
-    if (lines.length === 2)
-        completeColumns(history);
     for (let n = 2; n < lines.length; n++)
         readPoint(history, lines[n], file, n + 1, unknown);
     if (unknown.size > 0) {
@@ -370,15 +544,7 @@ function sectionOf(keys, at, pointer) {
     const twice = firstRepeat(keys);
     if (twice !== -1)
         throw new SchemaError(at, `${pointer}/${twice}`, `${JSON.stringify(keys[twice].slice(0, 200))} is listed twice`);
-    return sectionOfKeys(keys, false);
-}
-function completeColumns(history) {
-    for (const section of history.sections.values()) {
-        for (let i = section.keyColumns.length; i < section.keys.length; i++)
-            section.keyColumns.push({ at: [], values: [] });
-        for (let i = section.rollupColumns.length; i < section.rollups.length * ROLLUP_WIDTH; i++)
-            section.rollupColumns.push({ at: [], values: [] });
-    }
+    return sectionOfKeys(keys);
 }
 function firstRepeat(names) {
     const table = new StringTable();
@@ -431,7 +597,6 @@ function readPoint(history, line, file, n, unknown) {
     if (first) {
         applyDense(read, json.values ?? {}, false, '/values');
         applyDense(read, json.rollups ?? {}, true, '/rollups');
-        completeColumns(history);
     }
     else {
         applyChanges(read, p, json.changes ?? {}, false, '/changes');
@@ -461,7 +626,7 @@ function checkValue(read, name, section, rollup, position, value, pointer) {
     throw new SchemaError(read.at, pointer, `makes ${subject} ${value}, but a ${declaration.kind} figure (${declaration.value}) is never negative: this is not a history ascend-memory-gate wrote`);
 }
 function checkRollup(read, section, r, pointer) {
-    const values = ROLLUP_FIELDS.map((_, k) => lastValue(section.rollupColumns[r * ROLLUP_WIDTH + k]));
+    const values = ROLLUP_FIELDS.map((_, k) => orNull(section.rollupColumns.latest(r * ROLLUP_WIDTH + k)));
     if (values.every((v) => v === null))
         return;
     const pattern = JSON.stringify(section.rollups[r] ?? '');
@@ -480,13 +645,15 @@ function applyDense(read, dense, rollup, pointer) {
         if (section === undefined)
             continue;
         const columns = rollup ? section.rollupColumns : section.keyColumns;
-        const positions = rollup ? section.rollups.length * ROLLUP_WIDTH : section.keys.length;
+        const positions = columns.size;
         if (values.length > positions)
             throw new SchemaError(read.at, `${pointer}/${name}`, `has ${values.length} values, but the key table (line 2) has ${positions} positions`);
         for (let i = 0; i < values.length; i++) {
             const v = values[i];
-            checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
-            columns.push(v === null ? { at: [], values: [] } : { at: [0], values: [v] });
+            if (v !== null && v < 0)
+                checkValue(read, name, section, rollup, i, v, `${pointer}/${name}/${i}`);
+            if (v !== null)
+                columns.push(i, 0, v);
         }
         if (rollup) {
             for (let r = 0; r * ROLLUP_WIDTH < values.length; r++) {
@@ -514,26 +681,26 @@ function applyChanges(read, p, changes, rollup, pointer) {
             if (skip === null || skip === undefined || skip < 0)
                 throw new SchemaError(at, `${where}/${k}`, `must be a number of positions skipped (0 or more), got ${String(skip)}`);
             i += skip;
-            const column = columns[i];
-            if (column === undefined)
-                throw new SchemaError(at, `${where}/${k}`, `reaches position ${i}, but the key table (line 2) has ${columns.length}`);
-            if (column.at[column.at.length - 1] === p)
+            if (i >= columns.size)
+                throw new SchemaError(at, `${where}/${k}`, `reaches position ${i}, but the key table (line 2) has ${columns.size}`);
+            if (columns.changedAt(i, p))
                 throw new SchemaError(at, `${where}/${k}`, `changes position ${i} twice`);
             const change = pairs[k + 1];
+            const before = columns.latest(i);
             let value = null;
             if (change !== null) {
-                value = (lastValue(column) ?? 0) + change;
+                value = (Number.isNaN(before) ? 0 : before) + change;
                 if (!Number.isSafeInteger(value))
                     throw new SchemaError(at, `${where}/${k + 1}`, `makes a value past 2^53 - 1, which cannot be exact`);
             }
-            else if (lastValue(column) === null) {
+            else if (Number.isNaN(before)) {
                 throw new SchemaError(at, `${where}/${k + 1}`, `removes position ${i}, which the point before does not have`);
             }
-            if (change === 0 && lastValue(column) !== null)
+            if (change === 0 && !Number.isNaN(before))
                 throw new SchemaError(at, `${where}/${k + 1}`, `is a change of 0 at position ${i}: unchanged values are not written`);
-            checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
-            column.at.push(p);
-            column.values.push(value);
+            if (value !== null && value < 0)
+                checkValue(read, name, section, rollup, i, value, `${where}/${k + 1}`);
+            columns.push(i, p, value ?? Number.NaN);
             if (rollup && !touched.has(Math.floor(i / ROLLUP_WIDTH)))
                 touched.set(Math.floor(i / ROLLUP_WIDTH), `${where}/${k + 1}`);
             i++;
@@ -564,4 +731,4 @@ function parseLine(line, file, n) {
     throw new InputError(`${file}:${n}:${column}: ${problem.kind === 'syntax' ? 'not valid JSON: ' : ''}${reason}`);
 }
 
-export { HISTORY_MAX_BYTES, ROLLUP_WIDTH, emptyHistory, emptySection, historyName, lastValue, latestAloneBytes, parseHistory, pointLine, serializeHistory, tableBytes, valueAt };
+export { Columns, HISTORY_MAX_BYTES, ROLLUP_WIDTH, emptyHistory, emptySection, historyName, latestAloneBytes, orNull, parseHistory, pointLine, serializeHistory, tableBytes };

@@ -1,5 +1,5 @@
 import { s as sectionOfKind, T as section } from './evidence-sources.js';
-import { historyName, ROLLUP_WIDTH, valueAt } from './format.js';
+import { historyName, ROLLUP_WIDTH } from './format.js';
 import { g as groupsOf, B as ByPattern } from './groups.js';
 import { f as findDeviceSegment } from './keys.js';
 
@@ -11,38 +11,15 @@ function seriesValues(series) {
     }
     return out;
 }
-function keySeries(column, n) {
-    const out = new Float64Array(n).fill(Number.NaN);
-    for (let i = 0; i < column.at.length; i++) {
-        const from = column.at[i];
-        const to = i + 1 < column.at.length ? column.at[i + 1] : n;
-        out.fill(column.values[i] ?? Number.NaN, from, to);
-    }
-    return out;
+function valueOrZero(columns, i, p) {
+    if (p < 0)
+        return 0;
+    const v = columns.at(i, p);
+    return Number.isNaN(v) ? 0 : v;
 }
-function foldColumn(out, column, n) {
-    const { at, values } = column;
-    for (let c = 0; c < at.length; c++) {
-        const v = values[c];
-        if (v === null)
-            continue;
-        const to = c + 1 < at.length ? at[c + 1] : n;
-        for (let p = at[c]; p < to; p++) {
-            const was = out[p];
-            if (!(was >= v))
-                out[p] = v;
-        }
-    }
-}
-function changedSince(column, from) {
-    const { at } = column;
-    return at.length >= 2 && at[at.length - 1] >= from;
-}
-function valueOrZero(column, p) {
-    return p < 0 ? 0 : (valueAt(column, p) ?? 0);
-}
-function latest(column) {
-    return column.values.length === 0 ? 0 : (column.values[column.values.length - 1] ?? 0);
+function latest(columns, i) {
+    const v = columns.latest(i);
+    return Number.isNaN(v) ? 0 : v;
 }
 function sharedSeries(history) {
     return { points: history.points.length, lastLine: history.lines[history.lines.length - 1], largest: new Map() };
@@ -71,8 +48,10 @@ class HistorySeries {
         const section = this.history.sections.get(declaration.name);
         return section === undefined ? undefined : { name: declaration.name, section };
     }
-    ofColumn(column) {
-        return keySeries(column, this.n);
+    ofKeyAt(section, i) {
+        const out = new Float64Array(this.n).fill(Number.NaN);
+        section.keyColumns.fill(i, out);
+        return out;
     }
     largest(name, section, pattern) {
         const id = `${name}\u0000${pattern}`;
@@ -87,7 +66,7 @@ class HistorySeries {
             return null;
         const i = found.section.keyIndex.get(historyName(key));
         if (i !== undefined)
-            return this.ofColumn(found.section.keyColumns[i]);
+            return this.ofKeyAt(found.section, i);
         if (!findDeviceSegment(key, this.bounds))
             return null;
         const { start, end } = this.bounds;
@@ -110,9 +89,9 @@ class HistorySeries {
         const n = this.n;
         const out = new Float64Array(n).fill(Number.NaN);
         if (group !== undefined)
-            groups.members(group, (i) => foldColumn(out, section.keyColumns[i], n));
+            groups.members(group, (i) => section.keyColumns.fold(i, out));
         if (rollup !== undefined)
-            foldColumn(out, section.rollupColumns[rollup * ROLLUP_WIDTH + 2], n);
+            section.rollupColumns.fold(rollup * ROLLUP_WIDTH + 2, out);
         return out;
     }
 }
@@ -156,12 +135,11 @@ class MovedSearch {
         const lately = [];
         const seen = new Uint8Array(groups.groups);
         for (let i = 0; i < keys.length; i++) {
-            const column = keyColumns[i];
-            if (!changedSince(column, this.recent))
+            if (!keyColumns.changedSince(i, this.recent))
                 continue;
             const g = groups.groupOf[i];
             if (g === -1)
-                this.offerText(kind, keys[i], false, Math.abs(latest(column) - valueOrZero(column, this.then)));
+                this.offerText(kind, keys[i], false, Math.abs(latest(keyColumns, i) - valueOrZero(keyColumns, i, this.then)));
             else if (seen[g] === 0) {
                 seen[g] = 1;
                 lately.push(g);
@@ -175,7 +153,7 @@ class MovedSearch {
             const g = groupOfRollup[r];
             if (g !== -1 && seen[g] === 1)
                 continue;
-            if (!changedSince(section.rollupColumns[r * ROLLUP_WIDTH + 2], this.recent))
+            if (!section.rollupColumns.changedSince(r * ROLLUP_WIDTH + 2, this.recent))
                 continue;
             const moved = this.largestMove(section, groups, g, r);
             if (g !== -1)
@@ -203,21 +181,18 @@ class MovedSearch {
         this.order++;
     }
     largestMove(section, groups, g, r) {
+        const { keyColumns, rollupColumns } = section;
         let now = Number.NEGATIVE_INFINITY;
         let before = Number.NEGATIVE_INFINITY;
-        const look = (column) => {
-            const a = latest(column);
-            const b = valueOrZero(column, this.then);
-            if (a > now)
-                now = a;
-            if (b > before)
-                before = b;
-        };
         if (g !== -1)
-            for (let i = groups.first(g); i !== -1; i = groups.nextOf(i))
-                look(section.keyColumns[i]);
-        if (r !== -1)
-            look(section.rollupColumns[r * ROLLUP_WIDTH + 2]);
+            for (let i = groups.first(g); i !== -1; i = groups.nextOf(i)) {
+                now = Math.max(now, latest(keyColumns, i));
+                before = Math.max(before, valueOrZero(keyColumns, i, this.then));
+            }
+        if (r !== -1) {
+            now = Math.max(now, latest(rollupColumns, r * ROLLUP_WIDTH + 2));
+            before = Math.max(before, valueOrZero(rollupColumns, r * ROLLUP_WIDTH + 2, this.then));
+        }
         return Math.abs(now - before);
     }
 }

@@ -1,8 +1,9 @@
 import { stat, readFile } from 'node:fs/promises';
 import { w as writeFileAtomic } from './atomic-write.js';
 import { I as InputError } from './errors.js';
-import { HISTORY_MAX_BYTES, ROLLUP_WIDTH, pointLine, latestAloneBytes, serializeHistory, historyName, emptySection, lastValue, tableBytes, parseHistory } from './format.js';
+import { HISTORY_MAX_BYTES, pointLine, latestAloneBytes, serializeHistory, historyName, ROLLUP_WIDTH, tableBytes, emptySection, parseHistory } from './format.js';
 import { f as forgetGroups } from './groups.js';
+import { KeyValues } from './point.js';
 import { D as DEFAULT_HISTORY_SIZE } from './limits.js';
 import 'node:crypto';
 import 'node:path';
@@ -12,6 +13,7 @@ import './_commonjsHelpers.js';
 import './names.js';
 import './evidence-sources.js';
 import './keys.js';
+import './roll-up.js';
 import 'node:fs';
 import 'fs';
 import 'path';
@@ -27,14 +29,16 @@ function appendPoint(history, meta, values, limits = DEFAULT_BOUNDS) {
     history.points.push({ ...meta, environment: shortenedValues(meta.environment) });
     try {
         for (const [name, byKey] of values.keys)
-            record(history, name, byKey, (s) => s.keyColumns, keyPosition, 1, p, (v) => [v]);
+            recordKeys(history, name, byKey, p);
         for (const [name, byPattern] of values.rollups)
-            record(history, name, byPattern, (s) => s.rollupColumns, rollupPosition, ROLLUP_WIDTH, p, rollupSlots);
+            recordRollups(history, name, byPattern, p);
         for (const [name, section] of history.sections) {
             if (!values.keys.has(name))
                 endAll(section.keyColumns, p);
             if (!values.rollups.has(name))
                 endAll(section.rollupColumns, p);
+            section.keyColumns.sortAt(p);
+            section.rollupColumns.sortAt(p);
         }
         history.lines.push(pointLine(history, p));
         const alone = serializedBytes(history) > limits.maxBytes ? latestAloneBytes(history) : 0;
@@ -52,15 +56,13 @@ function appendPoint(history, meta, values, limits = DEFAULT_BOUNDS) {
         dropOldest(history);
         dropped++;
     }
-    let text = serializeHistory(history);
-    while (Buffer.byteLength(text) > limits.maxBytes && history.points.length > 1) {
+    while (serializedBytes(history) > limits.maxBytes && history.points.length > 1) {
         dropOldest(history);
         dropped++;
-        text = serializeHistory(history);
     }
-    if (dropped > 0 && compact(history))
-        text = serializeHistory(history);
-    return { text, dropped, points: history.points.length };
+    if (dropped > 0)
+        compact(history);
+    return { text: serializeHistory(history), dropped, points: history.points.length };
 }
 function recordPoint(history, meta, values, limits = DEFAULT_BOUNDS) {
     const last = history.points[history.points.length - 1];
@@ -77,7 +79,7 @@ function keyPosition(section, key, hint) {
         i = section.keys.length;
         section.keyIndex.set(key, i);
         section.keys.push(key);
-        section.keyColumns.push({ at: [], values: [] });
+        section.keyColumns.add();
     }
     return i;
 }
@@ -89,48 +91,78 @@ function rollupPosition(section, pattern, hint) {
         i = section.rollups.length;
         section.rollupIndex.set(pattern, i);
         section.rollups.push(pattern);
-        for (let k = 0; k < ROLLUP_WIDTH; k++)
-            section.rollupColumns.push({ at: [], values: [] });
+        section.rollupColumns.add(ROLLUP_WIDTH);
     }
     return i;
 }
-function rollupSlots(r) {
+function worstDevice(r) {
     const device = /^dev(\d{1,9})$/.exec(r.worst);
     if (device === null)
         throw new InputError(`roll-up worst device '${r.worst}' is not a device name (devN)`);
-    return [r.min, r.median, r.max, r.devices, Number(device[1])];
+    return Number(device[1]);
 }
-function record(history, name, byName, columnsOf, position, width, p, slots) {
+function sectionFor(history, name) {
     let section = history.sections.get(name);
     if (section === undefined)
         history.sections.set(name, (section = emptySection()));
-    const columns = columnsOf(section);
-    const seen = new Uint8Array(columns.length + byName.size * ROLLUP_WIDTH);
+    return section;
+}
+function recordKeys(history, name, byKey, p) {
+    const section = sectionFor(history, name);
+    const columns = section.keyColumns;
+    const seen = new Uint8Array(columns.size + byKey.size);
     let hint = 0;
-    for (const [full, value] of byName) {
+    const one = (full, value) => {
         const key = historyName(full);
-        const index = position(section, key, hint);
-        hint = index + 1;
-        const at = index * width;
-        const figures = slots(value);
-        for (let k = 0; k < figures.length; k++) {
-            const column = columns[at + k];
-            const now = figures[k];
-            if (!Number.isSafeInteger(now))
-                throw new InputError(`${name} ${key}: ${now} is not an exact integer`);
-            seen[at + k] = 1;
-            const before = lastValue(column);
-            if (before === now)
-                continue;
-            if (!Number.isSafeInteger(now - (before ?? 0)))
-                throw new InputError(`${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`);
-            column.at.push(p);
-            column.values.push(now);
-        }
+        const i = keyPosition(section, key, hint);
+        hint = i + 1;
+        seen[i] = 1;
+        recordFigure(columns, i, p, value, name, key);
+    };
+    if (byKey instanceof KeyValues) {
+        const { names, figures } = byKey;
+        for (let k = 0; k < names.length; k++)
+            one(names[k], figures[k]);
     }
-    for (let i = 0; i < columns.length; i++)
+    else
+        for (const [full, value] of byKey)
+            one(full, value);
+    endUnseen(columns, seen, p);
+}
+function recordRollups(history, name, byPattern, p) {
+    const section = sectionFor(history, name);
+    const columns = section.rollupColumns;
+    const seen = new Uint8Array(columns.size + byPattern.size * ROLLUP_WIDTH);
+    let hint = 0;
+    for (const [full, rollup] of byPattern) {
+        const pattern = historyName(full);
+        const r = rollupPosition(section, pattern, hint);
+        hint = r + 1;
+        const at = r * ROLLUP_WIDTH;
+        const device = worstDevice(rollup);
+        seen.fill(1, at, at + ROLLUP_WIDTH);
+        recordFigure(columns, at, p, rollup.min, name, pattern);
+        recordFigure(columns, at + 1, p, rollup.median, name, pattern);
+        recordFigure(columns, at + 2, p, rollup.max, name, pattern);
+        recordFigure(columns, at + 3, p, rollup.devices, name, pattern);
+        recordFigure(columns, at + 4, p, device, name, pattern);
+    }
+    endUnseen(columns, seen, p);
+}
+function recordFigure(columns, i, p, now, name, key) {
+    if (!Number.isSafeInteger(now))
+        throw new InputError(`${name} ${key}: ${now} is not an exact integer`);
+    const before = columns.latest(i);
+    if (before === now)
+        return;
+    if (!Number.isSafeInteger(now - (Number.isNaN(before) ? 0 : before)))
+        throw new InputError(`${name} ${key}: ${before} → ${now} is a change past 2^53 - 1, which the history cannot write exactly`);
+    columns.push(i, p, now);
+}
+function endUnseen(columns, seen, p) {
+    for (let i = 0; i < columns.size; i++)
         if (seen[i] !== 1)
-            end(columns[i], p);
+            end(columns, i, p);
 }
 function shortenedValues(environment) {
     const out = {};
@@ -144,14 +176,12 @@ function shortenedValues(environment) {
     return out;
 }
 function endAll(columns, p) {
-    for (const column of columns)
-        end(column, p);
+    for (let i = 0; i < columns.size; i++)
+        end(columns, i, p);
 }
-function end(column, p) {
-    if (lastValue(column) === null)
-        return;
-    column.at.push(p);
-    column.values.push(null);
+function end(columns, i, p) {
+    if (!Number.isNaN(columns.latest(i)))
+        columns.push(i, p, Number.NaN);
 }
 function serializedBytes(history) {
     let bytes = 0;
@@ -173,66 +203,55 @@ function restoreTable(history, table) {
             forgetGroups(section.keys);
         for (const key of section.keys.splice(was.keys))
             section.keyIndex.delete(key);
-        section.keyColumns.length = was.keys;
+        section.keyColumns.truncate(was.keys);
         for (const pattern of section.rollups.splice(was.rollups))
             section.rollupIndex.delete(pattern);
-        section.rollupColumns.length = was.rollups * ROLLUP_WIDTH;
+        section.rollupColumns.truncate(was.rollups * ROLLUP_WIDTH);
     }
 }
 function undoPoint(history, p) {
     history.points.length = p;
     history.lines.length = Math.min(history.lines.length, p);
     for (const section of history.sections.values()) {
-        for (const column of [...section.keyColumns, ...section.rollupColumns]) {
-            while (column.at.length > 0 && column.at[column.at.length - 1] >= p) {
-                column.at.pop();
-                column.values.pop();
-            }
-        }
+        section.keyColumns.undo(p);
+        section.rollupColumns.undo(p);
     }
 }
 function dropOldest(history) {
     history.points.shift();
     history.lines.shift();
+    const points = history.points.length;
     for (const section of history.sections.values()) {
-        for (const column of section.keyColumns)
-            shiftColumn(column);
-        for (const column of section.rollupColumns)
-            shiftColumn(column);
+        section.keyColumns.dropOldest();
+        section.rollupColumns.dropOldest();
+        if (section.keyColumns.dropped > points)
+            section.keyColumns = renumbered(section.keyColumns, points);
+        if (section.rollupColumns.dropped > points)
+            section.rollupColumns = renumbered(section.rollupColumns, points);
     }
-    if (history.points.length > 0)
+    if (points > 0)
         history.lines[0] = pointLine(history, 0);
 }
-function shiftColumn(column) {
-    const { at, values } = column;
-    if (at.length === 0)
-        return;
-    if (at[0] === 0 && at.length > 1 && at[1] === 1) {
-        at.shift();
-        values.shift();
-    }
-    else if (at[0] === 0)
-        at[0] = 1;
-    while (values.length > 0 && values[0] === null) {
-        at.shift();
-        values.shift();
-    }
-    for (let i = 0; i < at.length; i++)
-        at[i] = at[i] - 1;
+function renumbered(columns, points) {
+    const same = new Int32Array(columns.size);
+    for (let i = 0; i < same.length; i++)
+        same[i] = i;
+    return columns.rebuilt(same, columns.size, points);
 }
 const COMPACT_FROM = 16;
 function compact(history) {
     let dead = 0;
     let all = 0;
     for (const section of history.sections.values()) {
-        for (const column of section.keyColumns) {
+        const { keyColumns, rollupColumns } = section;
+        for (let i = 0; i < keyColumns.size; i++) {
             all++;
-            if (isDead(column))
+            if (keyColumns.isDead(i))
                 dead++;
         }
-        for (let i = 0; i < section.rollupColumns.length; i += ROLLUP_WIDTH) {
+        for (let r = 0; r < section.rollups.length; r++) {
             all++;
-            if (section.rollupColumns.slice(i, i + ROLLUP_WIDTH).every(isDead))
+            if (rollupDead(rollupColumns, r))
                 dead++;
         }
     }
@@ -240,22 +259,26 @@ function compact(history) {
         return false;
     for (const [name, section] of [...history.sections]) {
         const kept = emptySection();
+        const keyNumbers = new Int32Array(section.keys.length).fill(-1);
         section.keys.forEach((key, i) => {
-            const column = section.keyColumns[i];
-            if (isDead(column))
+            if (section.keyColumns.isDead(i))
                 return;
+            keyNumbers[i] = kept.keys.length;
             kept.keyIndex.set(key, kept.keys.length);
             kept.keys.push(key);
-            kept.keyColumns.push(column);
         });
-        section.rollups.forEach((pattern, i) => {
-            const columns = section.rollupColumns.slice(i * ROLLUP_WIDTH, (i + 1) * ROLLUP_WIDTH);
-            if (columns.every(isDead))
+        const rollupNumbers = new Int32Array(section.rollups.length * ROLLUP_WIDTH).fill(-1);
+        section.rollups.forEach((pattern, r) => {
+            if (rollupDead(section.rollupColumns, r))
                 return;
+            for (let k = 0; k < ROLLUP_WIDTH; k++)
+                rollupNumbers[r * ROLLUP_WIDTH + k] = kept.rollups.length * ROLLUP_WIDTH + k;
             kept.rollupIndex.set(pattern, kept.rollups.length);
             kept.rollups.push(pattern);
-            kept.rollupColumns.push(...columns);
         });
+        const points = history.points.length;
+        kept.keyColumns = section.keyColumns.rebuilt(keyNumbers, kept.keys.length, points);
+        kept.rollupColumns = section.rollupColumns.rebuilt(rollupNumbers, kept.rollups.length * ROLLUP_WIDTH, points);
         if (kept.keys.length === 0 && kept.rollups.length === 0)
             history.sections.delete(name);
         else
@@ -264,8 +287,11 @@ function compact(history) {
     history.lines = history.points.map((_, p) => pointLine(history, p));
     return true;
 }
-function isDead(column) {
-    return column.values.every((v) => v === null);
+function rollupDead(columns, r) {
+    for (let k = 0; k < ROLLUP_WIDTH; k++)
+        if (!columns.isDead(r * ROLLUP_WIDTH + k))
+            return false;
+    return true;
 }
 async function readHistoryFile(file) {
     let text;

@@ -231,7 +231,7 @@ function trendsSharing(history, config, kept) {
         if (found !== undefined) {
             const i = found.section.keyIndex.get(historyName(key));
             if (i !== undefined)
-                made = trend('key', series.ofColumn(found.section.keyColumns[i]), toleranceOf(config, kind, key));
+                made = trend('key', series.ofKeyAt(found.section, i), toleranceOf(config, kind, key));
             else {
                 const at = { start: 0, end: 0 };
                 if (findDeviceSegment(key, at))
