@@ -1,7 +1,10 @@
 // The noise band (config `history`): a key regresses only past the larger of its tolerance and the spread its last
 // values showed on the default branch, capped at the ceiling; the row's note says which bound applied.
 import { describe, expect, it } from 'vitest';
-import { compareSnapshots } from '../../../src/gate/compare.js';
+import { compareSnapshots, judge, withNoiseBand } from '../../../src/gate/compare.js';
+import { sectionThresholds } from '../../../src/gate/tolerance.js';
+import type { Entry } from '../../../src/gate/types.js';
+import { section } from '../../../src/model/sections/index.js';
 import { rejudgeReport } from '../../../src/gate/rejudge.js';
 import { parseGateConfig } from '../../../src/gate/thresholds.js';
 import { emptyHistory } from '../../../src/history/format.js';
@@ -85,6 +88,28 @@ describe('the noise band', () => {
       ['a', 'pass', null],
       ['DEV_MEM/dev0/APP', 'pass', 'band'],
     ]);
+  });
+
+  it('an entry keeps its fields in their order, the note and the band after them, whatever it held', () => {
+    const thresholds = sectionThresholds(config, section('modules'));
+    const band = { config: config.history!, noise: main(20, 60) };
+    const judged = judge('module', 'DEV_MEM/dev0/APP', 1000 * MiB, 1040 * MiB, thresholds, config);
+    const forms: Entry[] = [
+      judged,
+      { ...judged, unit: 'count' },
+      { ...judged, limit: 7 },
+      { ...judged, note: 'before' },
+      { ...judged, unit: 'count', capacity: 9 },
+    ];
+    for (const form of forms) {
+      const out = withNoiseBand(form, thresholds, band, config);
+      // As a spread writes it: fields in place (status and severity replaced), then note and noise.
+      const spread = { ...form, status: out.status, severity: out.severity, note: out.note, noise: out.noise };
+      expect(Object.keys(out)).toEqual(Object.keys(spread));
+      expect(out).toEqual(spread);
+      expect(out.status).toBe('pass');
+      expect(out.noise?.applied).toBe('band');
+    }
   });
 
   it('without `history` in the config, or with no history, nothing changes', () => {
