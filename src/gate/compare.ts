@@ -226,8 +226,8 @@ export function withNoiseBand(
 
 /**
  * The entry as the noise band leaves it: the same fields in the same order (status and severity maybe replaced), then
- * the note and the band's figures. An entry as judge (and unitOf) made it is written out field by field: spreading
- * 18,000 of them took V8's slow path, ~0.2 s of a 4,096-device check (bench/RESULTS.md); any other entry is spread.
+ * the note and the band's figures. An entry as judge made it (its section's unit added at most) is written out field
+ * by field, since spreading thousands of them takes V8's slow clone path (bench/RESULTS.md); any other is spread.
  */
 function banded(
   entry: Entry,
@@ -236,7 +236,7 @@ function banded(
   note: string,
   noise: NonNullable<Entry['noise']>,
 ): Entry {
-  // Entry's other optional fields: an entry holding any of them is not judge's.
+  // Entry's other optional fields (noise-band.test.ts lists them all): an entry holding any of them is not judge's.
   if (
     entry.limit !== undefined ||
     entry.capacity !== undefined ||

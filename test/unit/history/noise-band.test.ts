@@ -94,12 +94,23 @@ describe('the noise band', () => {
     const thresholds = sectionThresholds(config, section('modules'));
     const band = { config: config.history!, noise: main(20, 60) };
     const judged = judge('module', 'DEV_MEM/dev0/APP', 1000 * MiB, 1040 * MiB, thresholds, config);
+    // Every field an entry can hold (Required: a field added to Entry must be added here), each optional one alone:
+    // the band writes judge's entries field by field and must keep whatever else an entry holds.
+    const every: Required<Entry> = {
+      ...judged,
+      unit: 'count',
+      limit: 7,
+      capacity: 9,
+      note: 'before',
+      noise: { applied: 'tolerance', points: 1, spread: 0 },
+    };
+    const optional = (Object.keys(every) as (keyof Entry)[]).filter((k) => !Object.hasOwn(judged, k));
+    expect(optional).toEqual(['unit', 'limit', 'capacity', 'note', 'noise']);
     const forms: Entry[] = [
       judged,
-      { ...judged, unit: 'count' },
-      { ...judged, limit: 7 },
-      { ...judged, note: 'before' },
+      every,
       { ...judged, unit: 'count', capacity: 9 },
+      ...optional.map((k) => ({ ...judged, [k]: every[k] })),
     ];
     for (const form of forms) {
       const out = withNoiseBand(form, thresholds, band, config);
